@@ -1,0 +1,392 @@
+/**
+ * Reads a workflow file and its prompts file (YAML or JSON), validates them against the JSON
+ * Schemas in schemas/, checks the dependency graph, and reports every problem of both files at once,
+ * each at its file:line:column.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Tags } from "yaml";
+import promptsSchema from "../../schemas/prompts.schema.json" with { type: "json" };
+import workflowSchema from "../../schemas/workflow.schema.json" with { type: "json" };
+import fg from "fast-glob";
+import { buildGraph, type Graph } from "../graph/graph.js";
+import { isInside } from "../refs/inputs.js";
+import { PyFloat, type CanonicalValue } from "../refs/canonical.js";
+import { didYouMean } from "../util/text.js";
+import { ConfigError, sortIssues, type ConfigIssue } from "./errors.js";
+import { DEFAULT_RMAX, type GuardRef, type Pair, type PromptEntry, type Workflow } from "./types.js";
+
+export const WORKFLOW_NAMES = ["workflow.yml", "workflow.yaml", "workflow.json"];
+export const PROMPTS_NAMES = ["prompts.yml", "prompts.yaml", "prompts.json"];
+
+export interface Loaded {
+  workflow: Workflow;
+  graph: Graph;
+}
+
+/** A parsed file, kept so that later checks can point at its lines. */
+export interface SourceFile {
+  /** Path as shown to people (relative to the working directory when inside it). */
+  display: string;
+  doc: Document.Parsed;
+  lines: LineCounter;
+}
+
+/** PATH as the commands take it: a workflow file, or a directory holding workflow.yml|yaml|json. */
+export function resolveWorkflowPath(target: string | undefined, cwd = process.cwd()): string {
+  const abs = path.resolve(cwd, target ?? ".");
+  if (!existsSync(abs)) throw fileIssue(displayPath(abs, cwd), `no such file or directory; give a workflow file or a directory holding one of ${WORKFLOW_NAMES.join(", ")}`);
+  if (!statSync(abs).isDirectory()) return abs;
+  const found = WORKFLOW_NAMES.filter((name) => existsSync(path.join(abs, name)));
+  if (found.length === 0) {
+    throw fileIssue(displayPath(abs, cwd), `no workflow file here; expected one of ${WORKFLOW_NAMES.join(", ")}, or give the file's path`);
+  }
+  if (found.length > 1) {
+    throw fileIssue(displayPath(abs, cwd), `several workflow files here (${found.join(", ")}); give the one to use`);
+  }
+  return path.join(abs, found[0]!);
+}
+
+export function loadWorkflow(target: string | undefined, cwd = process.cwd()): Loaded {
+  const workflowPath = resolveWorkflowPath(target, cwd);
+  const dir = path.dirname(workflowPath);
+  const issues: ConfigIssue[] = [];
+
+  const wfFile = parseFile(workflowPath, cwd, issues);
+  // Hashable values keep the source's number forms (PyFloat); validators see plain numbers.
+  const hashable = (wfFile ? wfFile.doc.toJS() : {}) as Record<string, unknown>;
+  const wfValue = plain(hashable);
+  if (wfFile) validate(workflowValidator(), wfValue, wfFile, issues);
+  const wf = isObject(wfValue) ? wfValue : {};
+
+  // The prompts file: named by the workflow, else the one beside it.
+  let promptsPath: string | null = null;
+  if (typeof wf.prompts === "string") {
+    promptsPath = path.resolve(dir, wf.prompts);
+    if (!existsSync(promptsPath) && wfFile) {
+      issues.push(at(wfFile, ["prompts"], `file "${wf.prompts}" not found (looked for ${displayPath(promptsPath, cwd)}); fix the path or remove the key to use ${PROMPTS_NAMES.join(", ")} beside the workflow`));
+      promptsPath = null;
+    }
+  } else {
+    const found = PROMPTS_NAMES.filter((name) => existsSync(path.join(dir, name)));
+    if (found.length > 1 && wfFile) {
+      issues.push(at(wfFile, [], `several prompts files beside the workflow (${found.join(", ")}); keep one, or name it with "prompts:"`));
+    }
+    promptsPath = found.length > 0 ? path.join(dir, found[0]!) : null;
+  }
+  const promptsFile = promptsPath ? parseFile(promptsPath, cwd, issues) : undefined;
+  const promptsValue = promptsFile ? promptsFile.doc.toJS() : {};
+  if (promptsFile) validate(promptsValidator(), plain(promptsValue), promptsFile, issues);
+
+  const rawPairs = isObject(wf.action_pairs) ? wf.action_pairs : {};
+  const ids = Object.keys(rawPairs);
+  const hashablePairs = (isObject(hashable.action_pairs) ? hashable.action_pairs : {}) as Record<string, Record<string, unknown>>;
+  const prompts = (isObject(promptsValue) ? promptsValue : {}) as Record<string, unknown>;
+
+  if (promptsFile) {
+    for (const key of Object.keys(prompts)) {
+      if (key === "$schema" || key in rawPairs) continue;
+      const hint = didYouMean(key, ids);
+      issues.push(
+        at(promptsFile, [key], `prompts entry "${key}" names no pair of ${path.basename(workflowPath)}` +
+          (hint ? `; did you mean "${hint}"?` : `; pairs are: ${ids.join(", ") || "(none)"}`), true),
+      );
+    }
+  }
+
+  const pairs = new Map<string, Pair>();
+  for (const id of ids) {
+    pairs.set(id, toPair(id, hashablePairs[id] ?? {}, hashable, prompts[id]));
+  }
+
+  const root = findRepoRoot(dir);
+  if (wfFile) for (const pair of pairs.values()) checkPaths(pair, dir, root, wfFile, issues);
+
+  const { graph, issues: graphIssues } = buildGraph([...pairs.values()]);
+  if (wfFile) for (const g of graphIssues) issues.push(at(wfFile, g.path, g.message));
+
+  if (issues.length > 0 || !graph) throw new ConfigError(sortIssues(issues));
+
+  const workflow: Workflow = {
+    name: String(wf.name),
+    description: optionalString(wf.description),
+    specification: optionalString(wf.specification),
+    constraints: optionalString(wf.constraints),
+    path: workflowPath,
+    dir,
+    root,
+    promptsPath,
+    pairs,
+  };
+  return { workflow, graph };
+}
+
+function toPair(id: string, raw: Record<string, unknown>, wf: Record<string, unknown>, prompt: unknown): Pair {
+  const pairGenerator = optionalString(raw.generator);
+  const wfGenerator = optionalString(wf.generator);
+  const generator = pairGenerator ?? wfGenerator ?? null;
+  // Workflow-level generator_config holds defaults for the workflow's generator; a pair that names
+  // another generator does not inherit them.
+  const inherits = pairGenerator === undefined || pairGenerator === wfGenerator;
+  const generatorConfig = {
+    ...(inherits ? objectOr(wf.generator_config) : {}),
+    ...objectOr(raw.generator_config),
+  } as Record<string, CanonicalValue>;
+  const rmax = raw.rmax ?? wf.rmax;
+  return {
+    id,
+    description: optionalString(raw.description),
+    requires: Array.isArray(raw.requires) ? raw.requires.filter((r): r is string => typeof r === "string") : [],
+    guard: optionalString(raw.guard) ?? null,
+    guardConfig: objectOr(raw.guard_config) as Record<string, CanonicalValue>,
+    guards: Array.isArray(raw.guards) ? raw.guards.map(toGuardRef) : undefined,
+    generator,
+    generatorConfig,
+    model: optionalString(raw.model) ?? optionalString(wf.model) ?? null,
+    rmax: typeof rmax === "number" ? rmax : DEFAULT_RMAX,
+    output: optionalString(raw.output),
+    inputs: Array.isArray(raw.inputs) ? raw.inputs.filter((r): r is string => typeof r === "string") : [],
+    prompt: isObject(prompt) ? (prompt as PromptEntry) : undefined,
+  };
+}
+
+function toGuardRef(item: unknown): GuardRef {
+  if (typeof item === "string") return { guard: item, guard_config: {} };
+  const obj = objectOr(item);
+  return { guard: String(obj.guard), guard_config: objectOr(obj.guard_config) as Record<string, CanonicalValue> };
+}
+
+/** `output` and `inputs` stay inside the repository; a literal input path must exist. */
+function checkPaths(pair: Pair, dir: string, root: string, file: SourceFile, issues: ConfigIssue[]): void {
+  const keyPath = ["action_pairs", pair.id];
+  if (pair.output !== undefined && !isInside(root, path.resolve(dir, pair.output))) {
+    issues.push(at(file, [...keyPath, "output"], `"${pair.output}" is outside the repository (${root}); give a path inside it, relative to the workflow file`));
+  }
+  pair.inputs.forEach((pattern, i) => {
+    if (pattern.startsWith("!")) return; // an exclusion only narrows the matches
+    const where = [...keyPath, "inputs", i];
+    const segments = pattern.split("/");
+    const firstGlob = segments.findIndex((seg) => fg.isDynamicPattern(seg));
+    const fixed = (firstGlob === -1 ? segments : segments.slice(0, firstGlob)).join("/");
+    if (path.isAbsolute(pattern) || !isInside(root, path.resolve(dir, fixed))) {
+      issues.push(at(file, where, `"${pattern}" reaches outside the repository (${root}); inputs are globs relative to the workflow file, inside the repository`));
+    } else if (!fg.isDynamicPattern(pattern) && !existsSync(path.resolve(dir, pattern))) {
+      issues.push(at(file, where, `"${pattern}" does not exist (relative to ${displayPath(dir, process.cwd()) || "."}); fix the path, or write a glob if the file may be absent`));
+    }
+  });
+}
+
+/** The nearest ancestor of dir holding .git, else dir itself. */
+export function findRepoRoot(dir: string): string {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (existsSync(path.join(d, ".git"))) return d;
+    if (path.dirname(d) === d) return dir;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing with positions
+
+/**
+ * YAML's core schema, except that a float written with an integral value (`1.0`, `2e3`) stays a
+ * float (PyFloat), as it does for the reference implementation, so it hashes as `1.0`, not `1`.
+ */
+function keepFloats(tags: Tags): Tags {
+  return tags.map((tag) => {
+    if (typeof tag !== "object" || tag.tag !== "tag:yaml.org,2002:float" || !tag.resolve) return tag;
+    const resolve = tag.resolve as (...args: unknown[]) => unknown;
+    return {
+      ...tag,
+      resolve(...args: unknown[]) {
+        const value = resolve(...args);
+        const n = typeof value === "number" ? value : isScalar(value) ? value.value : undefined;
+        return typeof n === "number" && Number.isInteger(n) ? (new PyFloat(n) as never) : value;
+      },
+    } as typeof tag;
+  });
+}
+
+export function parseFile(file: string, cwd: string, issues: ConfigIssue[]): SourceFile | undefined {
+  const display = displayPath(file, cwd);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    issues.push({ file: display, line: 1, column: 1, key: "", message: `cannot read: ${(err as Error).message}` });
+    return undefined;
+  }
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, customTags: keepFloats, prettyErrors: false, uniqueKeys: true });
+  const source: SourceFile = { display, doc, lines };
+  for (const err of doc.errors) {
+    const [line, column] = position(lines, err.pos[0]);
+    issues.push({ file: display, line, column, key: "", message: parseMessage(err.code, err.message, text, err.pos[0]) });
+  }
+  if (doc.errors.length > 0) return undefined;
+  if (doc.contents === null) {
+    issues.push({ file: display, line: 1, column: 1, key: "", message: "the file is empty; expected a mapping of keys" });
+    return undefined;
+  }
+  return source;
+}
+
+function parseMessage(code: string, message: string, text: string, offset: number): string {
+  if (code === "DUPLICATE_KEY") {
+    const key = /^["']?([^"':\n]+)/.exec(text.slice(offset))?.[1]?.trim();
+    return `duplicate key${key ? ` "${key}"` : ""}; each key (and each pair id) may appear once`;
+  }
+  return message.replace(/ at line \d+, column \d+.*$/s, "");
+}
+
+function position(lines: LineCounter, offset: number): [number, number] {
+  const { line, col } = lines.linePos(offset);
+  return [line, col];
+}
+
+/** The node at a key path, or the nearest existing ancestor. */
+function locate(file: SourceFile, keyPath: readonly (string | number)[], onKey: boolean): [number, number] {
+  let node: Node | null = file.doc.contents;
+  let keyNode: Node | null = null;
+  for (const key of keyPath) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(key));
+      if (!pair) break;
+      keyNode = pair.key as Node;
+      node = pair.value as Node | null;
+    } else if (isSeq(node) && typeof key === "number") {
+      keyNode = null;
+      node = (node.items[key] as Node | undefined) ?? null;
+    } else {
+      break;
+    }
+  }
+  const target = (onKey && keyNode) || node || keyNode;
+  return position(file.lines, target?.range?.[0] ?? 0);
+}
+
+function at(file: SourceFile, keyPath: readonly (string | number)[], message: string, onKey = false): ConfigIssue {
+  const [line, column] = locate(file, keyPath, onKey);
+  return { file: file.display, line, column, key: keyPath.join("."), message };
+}
+
+function fileIssue(display: string, message: string): ConfigError {
+  return new ConfigError([{ file: display, line: 1, column: 1, key: "", message }]);
+}
+
+export function displayPath(file: string, cwd: string): string {
+  const rel = path.relative(cwd, file);
+  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schema validation
+
+let workflowValidate: ValidateFunction | undefined;
+let promptsValidate: ValidateFunction | undefined;
+
+function ajv(): Ajv2020 {
+  return new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+}
+
+function workflowValidator(): ValidateFunction {
+  return (workflowValidate ??= ajv().compile(workflowSchema));
+}
+
+function promptsValidator(): ValidateFunction {
+  return (promptsValidate ??= ajv().compile(promptsSchema));
+}
+
+function validate(check: ValidateFunction, value: unknown, file: SourceFile, issues: ConfigIssue[]): void {
+  if (check(value)) return;
+  const errors = check.errors ?? [];
+  // An anyOf failure explains itself; the failures of its branches would only repeat it.
+  const anyOfPaths = errors.filter((e) => e.keyword === "anyOf").map((e) => e.schemaPath);
+  const seen = new Set<string>();
+  for (const error of errors) {
+    if (error.keyword === "propertyNames") continue; // its "pattern" error already names the key
+    if (anyOfPaths.some((p) => error.schemaPath !== p && error.schemaPath.startsWith(p.replace(/anyOf$/, "anyOf/")))) continue;
+    const issue = describe(error, value, file);
+    const id = `${issue.line}:${issue.column}:${issue.message}`;
+    if (!seen.has(id)) {
+      seen.add(id);
+      issues.push(issue);
+    }
+  }
+}
+
+function describe(error: ErrorObject, root: unknown, file: SourceFile): ConfigIssue {
+  const keyPath = error.instancePath
+    .split("/")
+    .slice(1)
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((s, i, all) => (Array.isArray(valueAt(root, all.slice(0, i))) ? Number(s) : s));
+  const found = valueAt(root, keyPath);
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "additionalProperties": {
+      const key = String(p.additionalProperty);
+      const allowed = Object.keys((error.parentSchema as { properties?: object }).properties ?? {}).filter((k) => k !== "$schema");
+      const hint = didYouMean(key, allowed);
+      return at(file, [...keyPath, key], `unknown key "${key}"` + (hint ? `; did you mean "${hint}"?` : "") + `; expected one of: ${allowed.join(", ")} (or an "x-" key for notes of your own)`, true);
+    }
+    case "required":
+      return at(file, keyPath, `missing required key "${String(p.missingProperty)}"`);
+    case "type":
+      return at(file, keyPath, `found ${describeValue(found)}; expected ${String(p.type).replace(",", " or ")}`);
+    case "pattern":
+      if (p.propertyName !== undefined || error.propertyName !== undefined) {
+        const name = String(error.propertyName ?? p.propertyName);
+        return at(file, [...keyPath, name], `"${name}" is not a valid pair id; use letters, digits, "_", "." and "-" (up to 128), not starting with "." or "-"`, true);
+      }
+      return at(file, keyPath, `found ${describeValue(found)}; expected a valid pair id (letters, digits, "_", "." and "-")`);
+    case "anyOf":
+      return at(file, keyPath, `found ${describeValue(found)}; expected a guard name, or a mapping with "guard" and optional "guard_config"`);
+    case "uniqueItems":
+      return at(file, keyPath, `lists the same entry twice (items ${String(p.j)} and ${String(p.i)}); list each once`);
+    case "minProperties":
+      return at(file, keyPath, `is empty; expected at least one entry`);
+    default:
+      return at(file, keyPath, `found ${describeValue(found)}; expected a value that ${error.message ?? "matches the schema"}`);
+  }
+}
+
+function valueAt(root: unknown, keyPath: readonly (string | number)[]): unknown {
+  let v = root;
+  for (const k of keyPath) v = v === null || typeof v !== "object" ? undefined : (v as Record<string, unknown>)[k];
+  return v;
+}
+
+function describeValue(v: unknown): string {
+  if (v === null || v === undefined) return "nothing (null)";
+  if (Array.isArray(v)) return "a list";
+  if (typeof v === "object") return "a mapping";
+  const text = JSON.stringify(v);
+  return `${typeof v === "string" ? "the text" : `the ${typeof v}`} ${text.length > 60 ? text.slice(0, 57) + "..." : text}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** The value with PyFloat wrappers replaced by numbers: what validators and runtime code see. */
+export function plain(value: unknown): unknown {
+  if (value instanceof PyFloat) return value.value;
+  if (Array.isArray(value)) return value.map(plain);
+  if (isObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = plain(v);
+    return out;
+  }
+  return value;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof PyFloat);
+}
+
+function objectOr(v: unknown): Record<string, unknown> {
+  return isObject(v) ? v : {};
+}
+
+function optionalString(v: unknown): string | undefined {
+  return typeof v === "string" ? v : undefined;
+}

@@ -1,0 +1,119 @@
+/**
+ * Canonical JSON, byte-for-byte as Python's `json.dumps(value, sort_keys=True, separators=(",", ":"))`
+ * writes it (ensure_ascii on), because configRef vectors are defined by that formula.
+ *
+ * Values are plain JSON values, plus `PyFloat` for numbers written with a fraction or exponent in the
+ * source (`1.0`): Python keeps those as floats and prints `1.0`, where JavaScript would print `1`.
+ */
+
+export class PyFloat {
+  constructor(readonly value: number) {}
+}
+
+export type CanonicalValue =
+  | null
+  | boolean
+  | number
+  | string
+  | PyFloat
+  | CanonicalValue[]
+  | { [key: string]: CanonicalValue };
+
+export function canonicalJson(value: unknown): string {
+  const out: string[] = [];
+  write(value, out);
+  return out.join("");
+}
+
+function write(value: unknown, out: string[]): void {
+  if (value === null || value === undefined) {
+    out.push("null");
+  } else if (typeof value === "boolean") {
+    out.push(value ? "true" : "false");
+  } else if (typeof value === "number") {
+    out.push(Number.isInteger(value) ? String(value) : pyFloatRepr(value));
+  } else if (value instanceof PyFloat) {
+    out.push(pyFloatRepr(value.value));
+  } else if (typeof value === "string") {
+    out.push(quote(value));
+  } else if (Array.isArray(value)) {
+    out.push("[");
+    value.forEach((item, i) => {
+      if (i > 0) out.push(",");
+      write(item, out);
+    });
+    out.push("]");
+  } else if (typeof value === "object") {
+    const obj = value as Record<string, unknown>;
+    // Python sorts keys by code point; JavaScript's default sort compares UTF-16 units,
+    // which differs only for characters above U+FFFF against U+E000..U+FFFF.
+    const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort(compareCodePoints);
+    out.push("{");
+    keys.forEach((key, i) => {
+      if (i > 0) out.push(",");
+      out.push(quote(key), ":");
+      write(obj[key], out);
+    });
+    out.push("}");
+  } else {
+    throw new TypeError(`cannot write ${typeof value} as canonical JSON`);
+  }
+}
+
+function compareCodePoints(a: string, b: string): number {
+  const ai = a[Symbol.iterator]();
+  const bi = b[Symbol.iterator]();
+  for (;;) {
+    const x = ai.next();
+    const y = bi.next();
+    if (x.done || y.done) return x.done ? (y.done ? 0 : -1) : 1;
+    const d = x.value.codePointAt(0)! - y.value.codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+}
+
+const SHORT_ESCAPES: Record<string, string> = {
+  '"': '\\"',
+  "\\": "\\\\",
+  "\n": "\\n",
+  "\r": "\\r",
+  "\t": "\\t",
+  "\b": "\\b",
+  "\f": "\\f",
+};
+
+function quote(s: string): string {
+  // Everything outside printable ASCII (space..~) is escaped, as Python's ensure_ascii does;
+  // JavaScript strings are UTF-16 already, so astral characters come out as surrogate pairs.
+  return (
+    '"' +
+    s.replace(/[\\"]|[^ -~]/g, (ch) => SHORT_ESCAPES[ch] ?? "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0")) +
+    '"'
+  );
+}
+
+/** Python's repr() of a float: shortest round-trip digits, fixed notation for exponents -4..15. */
+export function pyFloatRepr(x: number): string {
+  if (Number.isNaN(x)) return "NaN";
+  if (!Number.isFinite(x)) return x > 0 ? "Infinity" : "-Infinity";
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const [mantissa, expText] = x.toExponential().split("e") as [string, string];
+  const exp = Number(expText);
+  const negative = mantissa.startsWith("-");
+  const digits = mantissa.replace("-", "").replace(".", "");
+  const sign = negative ? "-" : "";
+  if (exp >= -4 && exp < 16) {
+    let text: string;
+    if (exp < 0) {
+      text = "0." + "0".repeat(-exp - 1) + digits;
+    } else if (digits.length > exp + 1) {
+      text = digits.slice(0, exp + 1) + "." + digits.slice(exp + 1);
+    } else {
+      text = digits + "0".repeat(exp + 1 - digits.length) + ".0";
+    }
+    return sign + text;
+  }
+  const m = digits.length > 1 ? digits[0] + "." + digits.slice(1) : digits;
+  const e = (exp < 0 ? "-" : "+") + String(Math.abs(exp)).padStart(2, "0");
+  return `${sign}${m}e${e}`;
+}

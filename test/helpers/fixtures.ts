@@ -1,0 +1,32 @@
+import { cpSync, mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+/** shared/ sits beside the project's checkout, for developers and CI alike. */
+export const SHARED = process.env.PAIRFLOW_SHARED ?? path.resolve(REPO, "../shared");
+
+/** A fresh directory that looks like a repository root (it holds .git), with the given files. */
+export function tempRepo(files: Record<string, string> = {}): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "pairflow-test-"));
+  mkdirSync(path.join(dir, ".git"));
+  writeFiles(dir, files);
+  return dir;
+}
+
+export function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [name, text] of Object.entries(files)) {
+    const file = path.join(dir, name);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  }
+}
+
+/** A copy of a directory inside a fresh temporary repository. */
+export function copyToTempRepo(source: string, files: Record<string, string> = {}): string {
+  const dir = tempRepo();
+  cpSync(source, dir, { recursive: true });
+  writeFiles(dir, files);
+  return dir;
+}
