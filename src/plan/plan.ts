@@ -1,0 +1,231 @@
+/**
+ * The plan: for every pair, `skip` (an accepted artifact with the same configRef exists) or `run`,
+ * with every reason. Pure over its inputs: the workflow, its graph, input-file hashes, and a view
+ * of the accepted state (lock file, local store, workspace output files).
+ */
+import type { Pair, Workflow } from "../config/types.js";
+import type { Graph } from "../graph/graph.js";
+import { componentDigests, configRef, ownComponents, workflowRef, type OwnComponents, type Upstream } from "../refs/configRef.js";
+import type { LockEntry, LockFile } from "../state/lock.js";
+import type { StoreRecord } from "../state/store.js";
+
+/** Why a pair runs. The set is fixed and documented in the README. */
+export const REASON_KINDS = [
+  "new",
+  "prompt",
+  "model",
+  "guard",
+  "guard_config",
+  "generator",
+  "inputs",
+  "upstream",
+  "upstream_artifact",
+  "rejected",
+  "forced",
+] as const;
+export type ReasonKind = (typeof REASON_KINDS)[number];
+
+export interface Reason {
+  kind: ReasonKind;
+  detail: string;
+}
+
+/** Where a skipped pair's accepted artifact is recorded, and what its content is now. */
+export interface AcceptedArtifact {
+  /** The record that matched the configRef. */
+  source: "lock" | "store";
+  /** Hash of the accepted content: the workspace output file's when it exists, else the record's. */
+  contentHash: string;
+  /** The workspace output file differs from the recorded content: a hand edit, kept and never overwritten. */
+  edited: boolean;
+}
+
+export interface PlannedPair {
+  id: string;
+  /** 1 for the first wave. */
+  wave: number;
+  requires: string[];
+  /** null only where it cannot be known until an upstream pair has run. */
+  configRef: string | null;
+  action: "run" | "skip";
+  reasons: Reason[];
+  /** For skipped pairs. */
+  artifact: AcceptedArtifact | null;
+  /** What this pair hashes before its dependencies are known. */
+  own: OwnComponents;
+  /** Digests of every hash component, when configRef is known. */
+  components: Record<string, string> | null;
+}
+
+export interface Plan {
+  workflow: Workflow;
+  graph: Graph;
+  workflowRef: string;
+  /** Pairs wave by wave, file order within a wave. */
+  pairs: PlannedPair[];
+  byId: Map<string, PlannedPair>;
+}
+
+/** The accepted state a plan is made against. */
+export interface PlanState {
+  lock: LockFile | null;
+  /** Records of the local store (or another store that can answer without downloading). */
+  record(pair: string, configRef: string): StoreRecord | undefined;
+  /** Hash of the pair's output file in the workspace, when it has one and it exists. */
+  workspaceHash(pair: Pair): string | undefined;
+}
+
+export interface PlanOptions {
+  /** Pairs to run whatever their state. */
+  force?: (id: string) => boolean;
+  /** Hashes of each pair's `inputs` files, by pair id. */
+  inputs?: Map<string, Record<string, string>>;
+}
+
+export function makePlan(workflow: Workflow, graph: Graph, state: PlanState, options: PlanOptions = {}): Plan {
+  const byId = new Map<string, PlannedPair>();
+  for (const id of graph.order) {
+    const pair = workflow.pairs.get(id)!;
+    const planned = planPair(workflow, graph, pair, byId, state, options);
+    byId.set(id, planned);
+  }
+  const pairs = graph.waves.flat().map((id) => byId.get(id)!);
+  return { workflow, graph, workflowRef: workflowRef(workflow), pairs, byId };
+}
+
+function planPair(
+  workflow: Workflow,
+  graph: Graph,
+  pair: Pair,
+  planned: Map<string, PlannedPair>,
+  state: PlanState,
+  options: PlanOptions,
+): PlannedPair {
+  const own = ownComponents(workflow, pair, options.inputs?.get(pair.id));
+  const previous = state.lock?.pairs[pair.id];
+  const deps = pair.requires.map((d) => planned.get(d)!);
+  const base = { id: pair.id, wave: graph.waveOf.get(pair.id)! + 1, requires: pair.requires, own };
+  const forced = options.force?.(pair.id) ?? false;
+
+  // A dependency that will run has no accepted content yet, so this pair's reference is unknown.
+  const running = deps.filter((d) => d.action === "run");
+  if (running.length > 0) {
+    const reasons = [
+      ...(forced ? [{ kind: "forced", detail: "forced" } as Reason] : []),
+      ...(previous ? ownChanges(previous, componentDigests(own, { refs: {}, artifactHashes: {} })) : [newReason()]),
+      ...running.map((d): Reason => ({ kind: "upstream", detail: `${d.id} will run` })),
+    ];
+    return { ...base, configRef: null, action: "run", reasons: sortReasons(reasons), artifact: null, components: null };
+  }
+
+  const upstream: Upstream = { refs: {}, artifactHashes: {} };
+  for (const d of deps) {
+    upstream.refs[d.id] = d.configRef!;
+    upstream.artifactHashes[d.id] = d.artifact!.contentHash;
+  }
+  const ref = configRef(own, upstream);
+  const components = componentDigests(own, upstream);
+
+  const record: { source: "lock" | "store"; contentHash: string } | undefined =
+    previous?.configRef === ref
+      ? { source: "lock", contentHash: previous.contentHash }
+      : acceptedInStore(state.record(pair.id, ref));
+  if (record && !forced) {
+    const current = state.workspaceHash(pair);
+    const artifact = { source: record.source, contentHash: current ?? record.contentHash, edited: current !== undefined && current !== record.contentHash };
+    return { ...base, configRef: ref, action: "skip", reasons: [], artifact, components };
+  }
+
+  const reasons: Reason[] = [];
+  if (forced) reasons.push({ kind: "forced", detail: "forced" });
+  if (previous) {
+    reasons.push(...ownChanges(previous, components));
+    reasons.push(...upstreamChanges(previous, components, deps));
+    if (reasons.length === 0 && !forced) reasons.push(newReason("no accepted artifact for this reference"));
+  } else if (!forced) {
+    reasons.push(newReason());
+  }
+  const last = state.record(pair.id, ref);
+  if (last?.status === "rejected") {
+    reasons.push({ kind: "rejected", detail: `last attempt rejected${last.feedback ? `: ${firstLine(last.feedback)}` : ""}` });
+  }
+  return { ...base, configRef: ref, action: "run", reasons: sortReasons(reasons), artifact: null, components };
+}
+
+function acceptedInStore(rec: StoreRecord | undefined): { source: "store"; contentHash: string } | undefined {
+  return rec?.status === "accepted" && rec.contentHash ? { source: "store", contentHash: rec.contentHash } : undefined;
+}
+
+function newReason(detail = "never accepted"): Reason {
+  return { kind: "new", detail };
+}
+
+const UPSTREAM_PREFIXES = ["upstream:", "artifact:"];
+
+/** Changes in the pair's own components (everything but its dependencies), named by part. */
+function ownChanges(previous: LockEntry, current: Record<string, string>): Reason[] {
+  const reasons: Reason[] = [];
+  const isOwn = (k: string) => !UPSTREAM_PREFIXES.some((p) => k.startsWith(p));
+  const keys = new Set([...Object.keys(previous.components), ...Object.keys(current)].filter(isOwn));
+  for (const key of [...keys].sort()) {
+    const before = previous.components[key];
+    const after = current[key];
+    if (before === after) continue;
+    const change = before === undefined ? "added" : after === undefined ? "removed" : "changed";
+    reasons.push(describeChange(key, change, previous));
+  }
+  return reasons;
+}
+
+function describeChange(key: string, change: string, previous: LockEntry): Reason {
+  if (key.startsWith("prompt.")) return { kind: "prompt", detail: `${key} ${change}` };
+  if (key.startsWith("context.")) return { kind: "prompt", detail: `workflow ${key.slice("context.".length)} ${change}` };
+  if (key === "model") return { kind: "model", detail: `model changed${previous.model !== null ? ` (was ${previous.model})` : ""}` };
+  if (key === "guard" || key === "guards") return { kind: "guard", detail: `${key} ${change}` };
+  if (key.startsWith("guard_config.")) return { kind: "guard_config", detail: `${key} ${change}` };
+  if (key === "generator" || key.startsWith("generator_config.")) return { kind: "generator", detail: `${key} ${change}` };
+  if (key.startsWith("input:")) return { kind: "inputs", detail: `${key.slice("input:".length)} ${change}` };
+  // Only a lock file written by hand or by another version has other keys.
+  return { kind: "new", detail: `${key} ${change}` };
+}
+
+function upstreamChanges(previous: LockEntry, current: Record<string, string>, deps: PlannedPair[]): Reason[] {
+  const reasons: Reason[] = [];
+  for (const d of deps) {
+    const refBefore = previous.components[`upstream:${d.id}`];
+    if (refBefore === undefined) {
+      reasons.push({ kind: "upstream", detail: `${d.id} added to requires` });
+      continue;
+    }
+    if (refBefore !== current[`upstream:${d.id}`]) reasons.push({ kind: "upstream", detail: `${d.id}'s reference changed` });
+    if (previous.components[`artifact:${d.id}`] !== current[`artifact:${d.id}`]) {
+      reasons.push({
+        kind: "upstream_artifact",
+        detail: d.artifact?.edited ? `${d.id}'s output was edited by hand` : `${d.id}'s accepted content changed`,
+      });
+    }
+  }
+  for (const key of Object.keys(previous.components)) {
+    if (key.startsWith("upstream:") && !deps.some((d) => `upstream:${d.id}` === key)) {
+      reasons.push({ kind: "upstream", detail: `${key.slice("upstream:".length)} removed from requires` });
+    }
+  }
+  return reasons;
+}
+
+function sortReasons(reasons: Reason[]): Reason[] {
+  return reasons
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => REASON_KINDS.indexOf(a.r.kind) - REASON_KINDS.indexOf(b.r.kind) || a.i - b.i)
+    .map(({ r }) => r);
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 120 ? line.slice(0, 117) + "..." : line;
+}
+
+export function totals(plan: Plan): { pairs: number; run: number; skip: number } {
+  const run = plan.pairs.filter((p) => p.action === "run").length;
+  return { pairs: plan.pairs.length, run, skip: plan.pairs.length - run };
+}

@@ -1,0 +1,62 @@
+/**
+ * Gathers what a plan is made against — the workflow, the lock file, the local store, the
+ * workspace's output files and the input files — and makes the plan. The one entry point the CLI
+ * and the action share, so both report the same plan.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { displayPath, loadWorkflow, type Loaded } from "../config/load.js";
+import type { Pair, Workflow } from "../config/types.js";
+import { InputHasher } from "../refs/inputs.js";
+import { sha256Hex } from "../refs/hash.js";
+import { lockPathFor, readLock, type LockFile } from "../state/lock.js";
+import { LocalStore } from "../state/store.js";
+import { makePlan, type Plan } from "./plan.js";
+
+export interface PrepareOptions {
+  cwd?: string;
+  /** State directory; default PAIRFLOW_STATE_DIR, else .pairflow/ at the repository root. */
+  stateDir?: string;
+  force?: (id: string) => boolean;
+}
+
+export interface Prepared extends Loaded {
+  plan: Plan;
+  lock: LockFile | null;
+  lockPath: string;
+  store: LocalStore;
+  stateDir: string;
+}
+
+export function stateDirFor(workflow: Workflow, override?: string, cwd = process.cwd()): string {
+  const dir = override ?? process.env.PAIRFLOW_STATE_DIR;
+  return dir ? path.resolve(cwd, dir) : path.join(workflow.root, ".pairflow");
+}
+
+export function outputPath(workflow: Workflow, pair: Pair): string | undefined {
+  return pair.output === undefined ? undefined : path.resolve(workflow.dir, pair.output);
+}
+
+export function preparePlan(target: string | undefined, options: PrepareOptions = {}): Prepared {
+  const cwd = options.cwd ?? process.cwd();
+  const loaded = loadWorkflow(target, cwd);
+  const { workflow, graph } = loaded;
+  const stateDir = stateDirFor(workflow, options.stateDir, cwd);
+  const lockPath = lockPathFor(workflow.path);
+  const lock = readLock(lockPath, displayPath(lockPath, cwd));
+  const store = new LocalStore(path.join(stateDir, "store"));
+
+  const hasher = new InputHasher(workflow, [path.relative(workflow.dir, stateDir).split(path.sep).join("/") + "/**"]);
+  const inputs = new Map<string, Record<string, string>>();
+  for (const pair of workflow.pairs.values()) if (pair.inputs.length > 0) inputs.set(pair.id, hasher.hash(pair.inputs));
+
+  const plan = makePlan(workflow, graph, {
+    lock,
+    record: (pair, ref) => store.record(pair, ref),
+    workspaceHash: (pair) => {
+      const file = outputPath(workflow, pair);
+      return file && existsSync(file) ? sha256Hex(readFileSync(file)) : undefined;
+    },
+  }, { force: options.force, inputs });
+  return { ...loaded, plan, lock, lockPath, store, stateDir };
+}

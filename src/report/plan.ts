@@ -1,0 +1,72 @@
+/** The plan as people read it (by wave) and as programs read it (the versioned JSON contract). */
+import { displayPath } from "../config/load.js";
+import { shortRef } from "../refs/hash.js";
+import { totals, type Plan, type PlannedPair, type Reason } from "../plan/plan.js";
+import type { Style } from "./color.js";
+
+export interface PlanJson {
+  version: 1;
+  workflow: { name: string; path: string; workflowRef: string };
+  waves: string[][];
+  pairs: {
+    id: string;
+    wave: number;
+    requires: string[];
+    configRef: string | null;
+    action: "run" | "skip";
+    reasons: Reason[];
+  }[];
+  totals: { pairs: number; run: number; skip: number };
+}
+
+export function planJson(plan: Plan, cwd = process.cwd()): PlanJson {
+  return {
+    version: 1,
+    workflow: { name: plan.workflow.name, path: displayPath(plan.workflow.path, cwd), workflowRef: plan.workflowRef },
+    waves: plan.graph.waves.map((w) => [...w]),
+    pairs: plan.pairs.map((p) => ({
+      id: p.id,
+      wave: p.wave,
+      requires: [...p.requires],
+      configRef: p.configRef,
+      action: p.action,
+      reasons: p.reasons.map((r) => ({ ...r })),
+    })),
+    totals: totals(plan),
+  };
+}
+
+const MAX_DETAILS = 3;
+
+/** One line of reasons: `prompt: prompt.task changed; upstream: g_test will run`. */
+export function reasonsText(pair: PlannedPair): string {
+  if (pair.action === "skip") {
+    return pair.artifact?.edited ? "unchanged (output edited by hand; kept as accepted)" : "unchanged";
+  }
+  const shown = pair.reasons.slice(0, MAX_DETAILS).map((r) => (r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`));
+  const more = pair.reasons.length - shown.length;
+  return shown.join("; ") + (more > 0 ? `; and ${more} more` : "");
+}
+
+export function planText(plan: Plan, style: Style, cwd = process.cwd()): string {
+  const t = totals(plan);
+  const lines: string[] = [];
+  const where = displayPath(plan.workflow.path, cwd);
+  lines.push(style.bold(`Plan for "${plan.workflow.name}"`) + style.dim(` (${where}): ${count(t.pairs, "pair")} in ${count(plan.graph.waves.length, "wave")}`));
+  const width = Math.min(40, Math.max(...plan.pairs.map((p) => p.id.length)));
+  let wave = 0;
+  for (const p of plan.pairs) {
+    if (p.wave !== wave) {
+      wave = p.wave;
+      lines.push("", style.bold(`Wave ${wave}`));
+    }
+    const action = p.action === "run" ? style.yellow("run ") : style.green("skip");
+    lines.push(`  ${action}  ${p.id.padEnd(width)}  ${style.dim(shortRef(p.configRef).padEnd(12))}  ${reasonsText(p)}`);
+  }
+  lines.push("", style.bold(`${t.run} to run, ${t.skip} unchanged`));
+  return lines.join("\n") + "\n";
+}
+
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}

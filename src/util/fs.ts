@@ -1,0 +1,25 @@
+import { randomBytes } from "node:crypto";
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import path from "node:path";
+
+/**
+ * Writes a file so that readers see the old content or the new, never a mix: the data goes to a
+ * temporary file in the same directory, is flushed to disk, and is renamed over the target.
+ */
+export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  try {
+    const fd = openSync(tmp, "w");
+    try {
+      writeSync(fd, typeof data === "string" ? Buffer.from(data, "utf8") : data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
