@@ -172,7 +172,7 @@ function checkPaths(pair: Pair, dir: string, root: string, file: SourceFile, iss
     if (path.isAbsolute(pattern) || !isInside(root, path.resolve(dir, fixed))) {
       issues.push(at(file, where, `"${pattern}" reaches outside the repository (${root}); inputs are globs relative to the workflow file, inside the repository`));
     } else if (!fg.isDynamicPattern(pattern) && !existsSync(path.resolve(dir, pattern))) {
-      issues.push(at(file, where, `"${pattern}" does not exist (relative to ${displayPath(dir, process.cwd()) || "."}); fix the path, or write a glob if the file may be absent`));
+      issues.push(at(file, where, `"${pattern}" does not exist (inputs are relative to the workflow file); fix the path, or write a glob if the file may be absent`));
     }
   });
 }
@@ -219,8 +219,12 @@ export function parseFile(file: string, cwd: string, issues: ConfigIssue[]): Sou
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, customTags: keepFloats, prettyErrors: false, uniqueKeys: true });
   const source: SourceFile = { display, doc, lines };
+  const reported = new Set<string>();
   for (const err of doc.errors) {
     const [line, column] = position(lines, err.pos[0]);
+    // One problem often trips the parser several times on a line; the first says it.
+    if (reported.has(`${line}:${err.code}`)) continue;
+    reported.add(`${line}:${err.code}`);
     issues.push({ file: display, line, column, key: "", message: parseMessage(err.code, err.message, text, err.pos[0]) });
   }
   if (doc.errors.length > 0) return undefined;
@@ -231,12 +235,14 @@ export function parseFile(file: string, cwd: string, issues: ConfigIssue[]): Sou
   return source;
 }
 
-function parseMessage(code: string, message: string, text: string, offset: number): string {
+function parseMessage(code: string, message: string, source: string, offset: number): string {
   if (code === "DUPLICATE_KEY") {
-    const key = /^["']?([^"':\n]+)/.exec(text.slice(offset))?.[1]?.trim();
+    const key = /^["']?([^"':\n]+)/.exec(source.slice(offset))?.[1]?.trim();
     return `duplicate key${key ? ` "${key}"` : ""}; each key (and each pair id) may appear once`;
   }
-  return message.replace(/ at line \d+, column \d+.*$/s, "");
+  const text = message.replace(/ at line \d+, column \d+.*$/s, "");
+  if (code === "BLOCK_AS_IMPLICIT_KEY") return `${text}; if this value is text containing ": ", put it in quotes or use a block scalar (|)`;
+  return text;
 }
 
 function position(lines: LineCounter, offset: number): [number, number] {
@@ -276,7 +282,8 @@ function fileIssue(display: string, message: string): ConfigError {
 
 export function displayPath(file: string, cwd: string): string {
   const rel = path.relative(cwd, file);
-  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
+  if (rel === "") return ".";
+  return !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -286,7 +293,7 @@ let workflowValidate: ValidateFunction | undefined;
 let promptsValidate: ValidateFunction | undefined;
 
 function ajv(): Ajv2020 {
-  return new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+  return new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true });
 }
 
 function workflowValidator(): ValidateFunction {

@@ -1,0 +1,249 @@
+/**
+ * What the LLM providers share: reading their generator_config, and POSTing JSON with retries,
+ * backoff and a per-request timeout. Messages never carry the API key or extra header values.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { GeneratorError, type GenerateRequest } from "../run/types.js";
+
+/** Rate limits, overloads (Anthropic's 529) and gateway hiccups pass; other statuses will not. */
+const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504, 529]);
+const DEFAULT_BASE_DELAY_MS = 1000;
+const MAX_BACKOFF_MS = 30_000;
+const MAX_RETRY_AFTER_MS = 60_000;
+const MAX_MESSAGE_CHARS = 500;
+
+export interface ProviderSettings {
+  /** Without a trailing slash. */
+  baseUrl: string;
+  /** Undefined when the variable is unset and the endpoint is not the provider's own (Ollama, vLLM...). */
+  apiKey: string | undefined;
+  apiKeyEnv: string;
+  /** Extra headers from generator_config.headers. */
+  headers: Record<string, string>;
+  timeoutSeconds: number;
+  retries: number;
+  /** First backoff delay; PAIRFLOW_HTTP_BACKOFF_MS shortens it (tests). */
+  baseDelayMs: number;
+}
+
+/** The generator_config settings both providers read, checked. */
+export function readProviderSettings(
+  provider: string,
+  request: GenerateRequest,
+  defaults: { baseUrl: string; apiKeyEnv: string },
+): ProviderSettings {
+  const { config, env } = request;
+  const baseUrl = (configString(provider, config, "base_url") ?? defaults.baseUrl).replace(/\/+$/, "");
+  const apiKeyEnv = configString(provider, config, "api_key_env") ?? defaults.apiKeyEnv;
+  const apiKey = env[apiKeyEnv] || undefined;
+  // Only the provider's own endpoint surely needs a key; local servers usually take none.
+  if (apiKey === undefined && baseUrl === defaults.baseUrl.replace(/\/+$/, "")) {
+    throw new GeneratorError(
+      `${provider}: set the ${apiKeyEnv} environment variable to your API key ` +
+        `(or name another variable in generator_config.api_key_env)`,
+    );
+  }
+  const headers = config.headers ?? {};
+  if (
+    typeof headers !== "object" ||
+    headers === null ||
+    Array.isArray(headers) ||
+    !Object.values(headers).every((v) => typeof v === "string")
+  ) {
+    throw new GeneratorError(`${provider}: generator_config.headers must map header names to strings`);
+  }
+  const backoff = Number(env.PAIRFLOW_HTTP_BACKOFF_MS);
+  return {
+    baseUrl,
+    apiKey,
+    apiKeyEnv,
+    headers: headers as Record<string, string>,
+    timeoutSeconds: configNumber(provider, config, "timeout", { min: 0, exclusive: true }) ?? 120,
+    retries: configNumber(provider, config, "retries", { min: 0, integer: true }) ?? 4,
+    baseDelayMs: env.PAIRFLOW_HTTP_BACKOFF_MS && backoff >= 0 ? backoff : DEFAULT_BASE_DELAY_MS,
+  };
+}
+
+export function requireModel(provider: string, request: GenerateRequest): string {
+  if (request.model === null || request.model === "") {
+    throw new GeneratorError(`${provider}: no model set; set "model" on pair ${request.pairId} or on the workflow`);
+  }
+  return request.model;
+}
+
+export function configString(provider: string, config: Record<string, unknown>, key: string): string | undefined {
+  const value = config[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string" || value === "") {
+    throw new GeneratorError(`${provider}: generator_config.${key} must be a non-empty string`);
+  }
+  return value;
+}
+
+export function configNumber(
+  provider: string,
+  config: Record<string, unknown>,
+  key: string,
+  rules: { min?: number; exclusive?: boolean; integer?: boolean } = {},
+): number | undefined {
+  const value = config[key];
+  if (value === undefined || value === null) return undefined;
+  const ok =
+    typeof value === "number" &&
+    Number.isFinite(value) &&
+    (!rules.integer || Number.isInteger(value)) &&
+    (rules.min === undefined || (rules.exclusive ? value > rules.min : value >= rules.min));
+  if (!ok) {
+    const kind = rules.integer ? "an integer" : "a number";
+    const bound = rules.min === undefined ? "" : ` ${rules.exclusive ? ">" : ">="} ${rules.min}`;
+    throw new GeneratorError(`${provider}: generator_config.${key} must be ${kind}${bound}`);
+  }
+  return value;
+}
+
+export interface PostJsonOptions {
+  /** Names the provider in messages. */
+  provider: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  timeoutSeconds: number;
+  retries: number;
+  signal: AbortSignal;
+  /** Strings (API key, header values) replaced by *** in every message. */
+  secrets: string[];
+  baseDelayMs?: number;
+  /** Appended to 401/403 messages, e.g. to say that no key was sent. */
+  authHint?: string;
+}
+
+/** POST `body` as JSON and return the parsed JSON response, retrying what is worth retrying. */
+export async function postJson(options: PostJsonOptions): Promise<unknown> {
+  const { provider, url, timeoutSeconds, retries, signal } = options;
+  const fail = (reason: string) => new GeneratorError(redact(`${provider}: ${reason}`, options.secrets));
+  let host: string;
+  try {
+    host = new URL(url).host;
+  } catch {
+    throw fail(`generator_config.base_url does not make a valid URL: ${url}`);
+  }
+  const headers = new Headers({ "content-type": "application/json" });
+  for (const [name, value] of Object.entries(options.headers)) {
+    try {
+      headers.set(name, value);
+    } catch {
+      // Headers' own message would quote the value.
+      throw fail(`header "${name}" has an invalid name or value`);
+    }
+  }
+  const payload = JSON.stringify(options.body);
+
+  for (let attempt = 0; ; attempt++) {
+    if (signal.aborted) throw fail("cancelled");
+    const timeout = AbortSignal.timeout(timeoutSeconds * 1000);
+    let failure: string;
+    let retryAfter: string | null = null;
+    try {
+      const response = await fetch(url, {
+        method: "POST",
+        headers,
+        body: payload,
+        signal: AbortSignal.any([signal, timeout]),
+      });
+      const text = await response.text(); // still under the timeout: a stalled body counts too
+      if (response.ok) return parseJson(text, fail);
+      failure = `HTTP ${response.status}: ${providerMessage(text, response.statusText)}`;
+      if (!RETRYABLE_STATUSES.has(response.status)) {
+        const hint = (response.status === 401 || response.status === 403) && options.authHint;
+        throw fail(hint ? `${failure} (${hint})` : failure);
+      }
+      retryAfter = response.headers.get("retry-after");
+    } catch (error) {
+      if (error instanceof GeneratorError) throw error;
+      if (signal.aborted) throw fail("cancelled");
+      failure = timeout.aborted ? `timed out after ${timeoutSeconds}s` : `could not reach ${host}: ${networkReason(error)}`;
+    }
+    if (attempt >= retries) {
+      throw fail(retries > 0 ? `${failure} (gave up after ${attempt + 1} attempts)` : failure);
+    }
+    try {
+      await sleep(retryDelayMs(attempt, retryAfter, options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS), undefined, {
+        signal,
+      });
+    } catch {
+      throw fail("cancelled");
+    }
+  }
+}
+
+/**
+ * How long to wait before retry number `attempt + 1`: the server's Retry-After (seconds or an HTTP
+ * date, capped at 60 s) when it sent one, else exponential backoff from `baseMs` (capped at 30 s)
+ * with jitter so that parallel pairs do not retry in lockstep.
+ */
+export function retryDelayMs(attempt: number, retryAfter: string | null, baseMs: number, now = Date.now()): number {
+  const asked = parseRetryAfter(retryAfter, now);
+  if (asked !== undefined) return Math.min(asked, MAX_RETRY_AFTER_MS);
+  const ceiling = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** attempt);
+  return ceiling / 2 + (Math.random() * ceiling) / 2;
+}
+
+function parseRetryAfter(value: string | null, now: number): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function parseJson(text: string, fail: (reason: string) => GeneratorError): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw fail(`the response is not JSON: ${truncate(text.trim() || "(empty body)")}`);
+  }
+}
+
+/** The provider's own explanation: `error.message` of a JSON error body, else the body itself. */
+function providerMessage(text: string, statusText: string): string {
+  let message: unknown;
+  try {
+    const body: unknown = JSON.parse(text);
+    message = field(body, "error", "message") ?? field(body, "error") ?? field(body, "message");
+  } catch {
+    // not JSON: show the text
+  }
+  const shown = typeof message === "string" ? message : text.replace(/\s+/g, " ").trim();
+  return truncate(shown || statusText || "(empty body)");
+}
+
+/** fetch reports network failures as "fetch failed" with the useful part in `cause`. */
+function networkReason(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  if (cause instanceof Error) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    return code && !cause.message.includes(code) ? `${code} ${cause.message}` : cause.message;
+  }
+  return String(cause);
+}
+
+function truncate(text: string): string {
+  return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS)}…` : text;
+}
+
+function redact(text: string, secrets: string[]): string {
+  let out = text;
+  // Very short values (e.g. "1") would blank out unrelated text and are no secret anyway.
+  for (const secret of secrets) if (secret.length >= 4) out = out.replaceAll(secret, "***");
+  return out;
+}
+
+/** The value at `path` inside parsed JSON, or undefined when any step is missing. */
+export function field(value: unknown, ...path: (string | number)[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (typeof current !== "object" || current === null) return undefined;
+    current = (current as Record<string | number, unknown>)[key];
+  }
+  return current;
+}

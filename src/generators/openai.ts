@@ -1,0 +1,61 @@
+/**
+ * The `openai` generator: one user message to any OpenAI-compatible chat-completions endpoint
+ * (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio, OpenRouter...).
+ */
+import { GeneratorError, type Generator, type GenerateResult } from "../run/types.js";
+import { configNumber, configString, field, postJson, readProviderSettings, requireModel } from "./http.js";
+
+const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+export const openaiGenerator: Generator = async (request) => {
+  const model = requireModel("openai", request);
+  const settings = readProviderSettings("openai", request, {
+    baseUrl: DEFAULT_BASE_URL,
+    apiKeyEnv: "OPENAI_API_KEY",
+  });
+  const temperature = configNumber("openai", request.config, "temperature", { min: 0 });
+  const maxTokens = configNumber("openai", request.config, "max_tokens", { min: 1, integer: true });
+  // Azure names the API version in the query and takes the key in its own header.
+  const apiVersion = configString("openai", request.config, "api_version");
+
+  const headers: Record<string, string> = {};
+  if (settings.apiKey !== undefined) {
+    if (apiVersion !== undefined) headers["api-key"] = settings.apiKey;
+    else headers.authorization = `Bearer ${settings.apiKey}`;
+  }
+  Object.assign(headers, settings.headers);
+
+  let url = `${settings.baseUrl}/chat/completions`;
+  if (apiVersion !== undefined) url += `?api-version=${encodeURIComponent(apiVersion)}`;
+
+  const data = await postJson({
+    provider: "openai",
+    url,
+    headers,
+    body: {
+      model,
+      messages: [{ role: "user", content: request.prompt }],
+      ...(temperature !== undefined && { temperature }),
+      ...(maxTokens !== undefined && { max_tokens: maxTokens }),
+    },
+    timeoutSeconds: settings.timeoutSeconds,
+    retries: settings.retries,
+    signal: request.signal,
+    secrets: [settings.apiKey ?? "", ...Object.values(settings.headers)],
+    baseDelayMs: settings.baseDelayMs,
+    authHint: settings.apiKey === undefined ? `no API key sent: ${settings.apiKeyEnv} is not set` : undefined,
+  });
+
+  const content = field(data, "choices", 0, "message", "content");
+  if (typeof content !== "string") {
+    const reason = field(data, "choices", 0, "finish_reason");
+    throw new GeneratorError(
+      `openai: the response has no message content` + (typeof reason === "string" ? ` (finish_reason: ${reason})` : ""),
+    );
+  }
+  const result: GenerateResult = { content };
+  const input = field(data, "usage", "prompt_tokens");
+  const output = field(data, "usage", "completion_tokens");
+  if (typeof input === "number" && typeof output === "number") result.tokens = { input, output };
+  return result;
+};

@@ -1,0 +1,139 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, formatIssue } from "../src/config/errors.js";
+import { loadWorkflow } from "../src/config/load.js";
+import { preparePlan } from "../src/plan/prepare.js";
+import { SHARED, tempRepo } from "./helpers/fixtures.js";
+
+/** The formatted problems a load reports, or [] when it loads. */
+function problems(files: Record<string, string>, target = "."): string[] {
+  const dir = tempRepo(files);
+  try {
+    loadWorkflow(target, dir);
+    return [];
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return err.issues.map(formatIssue);
+  }
+}
+
+const PROMPTS = "g_a:\n  task: Do a.\n";
+
+describe("loading configuration", () => {
+  const compat = path.join(SHARED, "compat/atomicguard");
+  it.each(readdirSync(compat).filter((d) => !d.includes(".") && d !== "LICENSE"))("loads and plans the reference workflow %s unchanged", (name) => {
+    const { plan, workflow } = preparePlan(path.join(compat, name), { stateDir: tempRepo() });
+    expect(workflow.pairs.size).toBeGreaterThan(0);
+    expect(plan.pairs.every((p) => p.action === "run")).toBe(true);
+    expect(workflow.promptsPath).toBe(path.join(compat, name, "prompts.json"));
+  });
+
+  it("names file, line, column, key, what was found and what is expected, for every problem at once", () => {
+    const out = problems({
+      "workflow.yml": [
+        "name: demo",           // 1
+        "rmax: three",          // 2
+        "action_pairs:",        // 3
+        "  g_a:",               // 4
+        "    gaurd: syntax",    // 5
+        "    requires: g_b",    // 6
+        "",
+      ].join("\n"),
+      "prompts.yml": "g_a:\n  task: Do a.\n  tsak: typo\n",
+    });
+    expect(out).toEqual([
+      'prompts.yml:3:3: g_a.tsak: unknown key "tsak"; did you mean "task"?; expected one of: role, constraints, task, feedback_wrapper (or an "x-" key for notes of your own)',
+      'workflow.yml:2:7: rmax: found the text "three"; expected integer',
+      'workflow.yml:5:5: action_pairs.g_a.gaurd: unknown key "gaurd"; did you mean "guard"?; expected one of: description, requires, guard, guard_config, guards, generator, generator_config, model, rmax, output, inputs, human_prompt_title (or an "x-" key for notes of your own)',
+      'workflow.yml:6:15: action_pairs.g_a.requires: found the text "g_b"; expected array',
+    ]);
+  });
+
+  it("reports a missing required key at the mapping that lacks it", () => {
+    expect(problems({ "workflow.yml": "action_pairs:\n  g_a: {}\n" })).toEqual(['workflow.yml:1:1: missing required key "name"']);
+  });
+
+  it("allows x- keys for notes but no other unknown top-level key", () => {
+    expect(problems({ "workflow.yml": "name: n\nx-owner: docs team\naction_pairs:\n  g_a:\n    x-note: keep\n" })).toEqual([]);
+    expect(problems({ "workflow.yml": "name: n\nmodle: gpt\naction_pairs:\n  g_a: {}\n" })[0]).toMatch(/^workflow\.yml:2:1: modle: unknown key "modle"; did you mean "model"\?/);
+  });
+
+  it("rejects a prompts entry that names no pair, at its key, suggesting the likely one", () => {
+    expect(problems({ "workflow.yml": "name: n\naction_pairs:\n  g_impl: {}\n", "prompts.yml": "g_impl: {}\ng_imp:\n  task: x\n" })).toEqual([
+      'prompts.yml:2:1: g_imp: prompts entry "g_imp" names no pair of workflow.yml; did you mean "g_impl"?',
+    ]);
+  });
+
+  it("reports positions in JSON files too", () => {
+    const out = problems({
+      "workflow.json": '{\n  "name": "n",\n  "action_pairs": {\n    "a": {"guard": 3}\n  }\n}\n',
+    });
+    expect(out).toEqual(["workflow.json:4:20: action_pairs.a.guard: found the number 3; expected string"]);
+  });
+
+  it("rejects duplicate pair ids with the id named", () => {
+    const out = problems({ "workflow.yml": "name: n\naction_pairs:\n  g_a: {}\n  g_a: {}\n" });
+    expect(out).toEqual(['workflow.yml:4:3: duplicate key "g_a"; each key (and each pair id) may appear once']);
+  });
+
+  it("rejects pair ids that could not be a file name or cache key", () => {
+    const out = problems({ "workflow.yml": "name: n\naction_pairs:\n  'a,b': {}\n" });
+    expect(out[0]).toMatch(/^workflow\.yml:3:3: action_pairs\.a,b: "a,b" is not a valid pair id/);
+  });
+
+  it("hints at quoting for text that contains ': '", () => {
+    const out = problems({ "workflow.yml": "name: n\naction_pairs:\n  g_a: {}\n", "prompts.yml": 'g_a:\n  task: end with "Verdict: ok" please\n' });
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatch(/^prompts\.yml:2:9: .*put it in quotes or use a block scalar/);
+  });
+
+  it("keeps outputs and inputs inside the repository, and literal inputs must exist", () => {
+    const out = problems({
+      "wf/workflow.yml": "name: n\naction_pairs:\n  g_a:\n    output: ../../elsewhere.txt\n    inputs: ['../../**/*.py', 'missing.txt', 'src/*.md']\n",
+    }, "wf");
+    expect(out.map((l) => l.replace(/\(\/[^)]*\)/g, "(ROOT)"))).toEqual([
+      'wf/workflow.yml:4:13: action_pairs.g_a.output: "../../elsewhere.txt" is outside the repository (ROOT); give a path inside it, relative to the workflow file',
+      'wf/workflow.yml:5:14: action_pairs.g_a.inputs.0: "../../**/*.py" reaches outside the repository (ROOT); inputs are globs relative to the workflow file, inside the repository',
+      'wf/workflow.yml:5:31: action_pairs.g_a.inputs.1: "missing.txt" does not exist (inputs are relative to the workflow file); fix the path, or write a glob if the file may be absent',
+    ]);
+  });
+
+  it("finds the prompts file the workflow names, and says so when it is missing", () => {
+    expect(problems({ "workflow.yml": "name: n\nprompts: p/my.yml\naction_pairs:\n  g_a: {}\n", "p/my.yml": PROMPTS })).toEqual([]);
+    expect(problems({ "workflow.yml": "name: n\nprompts: nope.yml\naction_pairs:\n  g_a: {}\n" })[0]).toMatch(/^workflow\.yml:2:10: prompts: file "nope\.yml" not found/);
+  });
+
+  it("asks which workflow to use when a directory holds several", () => {
+    expect(problems({ "workflow.yml": "name: a\naction_pairs: {g: {}}\n", "workflow.json": "{}" })).toEqual([
+      `${"."}:1:1: several workflow files here (workflow.yml, workflow.json); give the one to use`,
+    ]);
+  });
+});
+
+describe("the dependency graph", () => {
+  it("rejects unknown requires targets and self-dependencies at the entry", () => {
+    const out = problems({ "workflow.yml": "name: n\naction_pairs:\n  g_test: {}\n  g_impl:\n    requires: [g_tset, g_impl]\n" });
+    expect(out).toEqual([
+      'workflow.yml:5:16: action_pairs.g_impl.requires.0: requires "g_tset", which is not a pair of this workflow; did you mean "g_test"?',
+      'workflow.yml:5:24: action_pairs.g_impl.requires.1: "g_impl" requires itself; remove it from its own requires',
+    ]);
+  });
+
+  it("rejects a cycle with its path", () => {
+    const out = problems({ "workflow.yml": "name: n\naction_pairs:\n  a: {requires: [c]}\n  b: {requires: [a]}\n  c: {requires: [b]}\n  d: {}\n" });
+    expect(out).toEqual([
+      "workflow.yml:3:18: action_pairs.a.requires.0: dependency cycle: a -> c -> b -> a (each pair requires the next); remove one of these requires entries",
+    ]);
+  });
+
+  it("groups pairs into waves by topological level and lists dependents", () => {
+    const dir = tempRepo({
+      "workflow.yml": "name: n\naction_pairs:\n  coder: {requires: [add, bdd]}\n  add: {requires: [config]}\n  config: {}\n  bdd: {requires: [config]}\n  docs: {}\n",
+    });
+    const { graph } = loadWorkflow(dir, dir);
+    expect(graph.waves).toEqual([["config", "docs"], ["add", "bdd"], ["coder"]]);
+    expect(graph.dependents.get("config")).toEqual(["add", "bdd"]);
+    expect(graph.order.indexOf("coder")).toBeGreaterThan(graph.order.indexOf("bdd"));
+  });
+});

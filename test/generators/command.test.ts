@@ -1,0 +1,146 @@
+import { existsSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { commandGenerator, stderrTail } from "../../src/generators/command.js";
+import { GeneratorError, type GenerateRequest } from "../../src/run/types.js";
+
+function request(config: Record<string, unknown>, overrides: Partial<GenerateRequest> = {}): GenerateRequest {
+  return {
+    pairId: "g_test",
+    attempt: 1,
+    model: null,
+    prompt: "Write a haiku.\n",
+    config,
+    cwd: mkdtempSync(path.join(tmpdir(), "pairflow-command-")),
+    env: { PATH: process.env.PATH },
+    signal: new AbortController().signal,
+    ...overrides,
+  };
+}
+
+/** Whether a process still runs (a zombie waiting for a reaper does not count). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return !existsSync("/proc/self"); // no /proc: trust kill(0)
+  }
+}
+
+async function failure(promise: Promise<unknown>): Promise<GeneratorError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(GeneratorError);
+  return error as GeneratorError;
+}
+
+describe("command generator", () => {
+  it("returns the command's stdout as the artifact", async () => {
+    const result = await commandGenerator(request({ run: "printf 'héllo\\nwörld\\n'" }));
+    expect(result).toEqual({ content: "héllo\nwörld\n" });
+  });
+
+  it("gives the prompt on stdin and in PAIRFLOW_PROMPT_FILE, and deletes the file afterwards", async () => {
+    const prompt = "line one\n$(touch injected) `touch injected2` 'quote\"\n";
+    const req = request(
+      { run: 'cat > stdin.txt; cp "$PAIRFLOW_PROMPT_FILE" file.txt; printf %s "$PAIRFLOW_PROMPT_FILE"' },
+      { prompt },
+    );
+    const { content: promptFile } = await commandGenerator(req);
+    expect(readFileSync(path.join(req.cwd, "stdin.txt"), "utf8")).toBe(prompt);
+    expect(readFileSync(path.join(req.cwd, "file.txt"), "utf8")).toBe(prompt);
+    expect(existsSync(promptFile)).toBe(false);
+    // The prompt is data, never shell code.
+    expect(existsSync(path.join(req.cwd, "injected"))).toBe(false);
+    expect(existsSync(path.join(req.cwd, "injected2"))).toBe(false);
+  });
+
+  it("runs in request.cwd with request.env and the PAIRFLOW_* variables", async () => {
+    const run = 'printf "%s|%s|%s|%s|%s" "$(pwd -P)" "$PAIRFLOW_PAIR" "$PAIRFLOW_ATTEMPT" "$PAIRFLOW_MODEL" "$GREETING"';
+    const req = request({ run }, { attempt: 3, model: "gpt-4o", env: { PATH: process.env.PATH, GREETING: "hi" } });
+    const { content } = await commandGenerator(req);
+    expect(content).toBe(`${realpathSync(req.cwd)}|g_test|3|gpt-4o|hi`);
+
+    const noModel = await commandGenerator(request({ run: 'printf "[%s]" "$PAIRFLOW_MODEL"' }));
+    expect(noModel.content).toBe("[]");
+  });
+
+  it("does not crash when the command ignores a large prompt on stdin", async () => {
+    const result = await commandGenerator(request({ run: "echo done" }, { prompt: "x".repeat(4 * 1024 * 1024) }));
+    expect(result.content).toBe("done\n");
+  });
+
+  it("fails on a non-zero exit with the exit code and the tail of stderr", async () => {
+    const run = 'i=1; while [ $i -le 30 ]; do echo "problem $i" >&2; i=$((i+1)); done; echo partial; exit 3';
+    const error = await failure(commandGenerator(request({ run })));
+    expect(error.message).toContain("exited with code 3");
+    expect(error.message).toContain("problem 30");
+    expect(error.message).toContain("problem 11");
+    expect(error.message).not.toContain("problem 10\n");
+    expect(error.message).not.toContain("partial");
+  });
+
+  it("asks for generator_config.run when it is missing", async () => {
+    const error = await failure(commandGenerator(request({})));
+    expect(error.message).toContain("generator_config.run");
+  });
+
+  it("kills the command and what it started when it times out", async () => {
+    const req = request({ run: "sleep 30 & echo $! > child.pid; sleep 30", timeout: 0.5 });
+    const started = Date.now();
+    const error = await failure(commandGenerator(req));
+    expect(error.message).toContain("timed out after 0.5s");
+    expect(Date.now() - started).toBeLessThan(5000);
+    const childPid = Number(readFileSync(path.join(req.cwd, "child.pid"), "utf8"));
+    await expect.poll(() => running(childPid), { timeout: 2000 }).toBe(false);
+  });
+
+  it("escalates to SIGKILL when the command ignores SIGTERM", async () => {
+    // An ignored signal stays ignored across exec, so `sleep` ignores SIGTERM too.
+    const req = request({ run: "trap '' TERM; sleep 30 & echo $! > child.pid; wait", timeout: 0.3 });
+    const started = Date.now();
+    const error = await failure(commandGenerator(req));
+    expect(error.message).toContain("timed out after 0.3s");
+    expect(Date.now() - started).toBeLessThan(8000);
+    const childPid = Number(readFileSync(path.join(req.cwd, "child.pid"), "utf8"));
+    await expect.poll(() => running(childPid), { timeout: 2000 }).toBe(false);
+  });
+
+  it("stops the command when the run is cancelled", async () => {
+    const controller = new AbortController();
+    const req = request({ run: "echo $$ > shell.pid; sleep 30" }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 300);
+    const started = Date.now();
+    const error = await failure(commandGenerator(req));
+    expect(error.message).toContain("cancelled");
+    expect(Date.now() - started).toBeLessThan(5000);
+    const shellPid = Number(readFileSync(path.join(req.cwd, "shell.pid"), "utf8"));
+    expect(running(shellPid)).toBe(false);
+  });
+
+  it("does not start the command when the run is already cancelled", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const req = request({ run: "touch ran" }, { signal: controller.signal });
+    await failure(commandGenerator(req));
+    expect(existsSync(path.join(req.cwd, "ran"))).toBe(false);
+  });
+});
+
+describe("stderrTail", () => {
+  it("keeps at most the last 20 lines and 2000 characters", () => {
+    const lines = Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join("\n");
+    expect(stderrTail(`${lines}\n\n`).split("\n")).toEqual(Array.from({ length: 20 }, (_, i) => `line ${i + 31}`));
+    const long = stderrTail("y".repeat(5000));
+    expect(long).toBe(`…${"y".repeat(2000)}`);
+  });
+});

@@ -1,0 +1,361 @@
+/**
+ * The openai and anthropic generators against a real local HTTP server (never the internet),
+ * and the retry/backoff/timeout behaviour they share.
+ */
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { anthropicGenerator } from "../../src/generators/anthropic.js";
+import { retryDelayMs } from "../../src/generators/http.js";
+import { openaiGenerator } from "../../src/generators/openai.js";
+import { GeneratorError, type GenerateRequest, type Generator } from "../../src/run/types.js";
+
+interface Received {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+  at: number;
+}
+
+type Reply = (res: ServerResponse, received: Received, index: number) => void;
+
+const servers: { close(): void }[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) server.close();
+});
+
+/** A server on 127.0.0.1 that answers the n-th request with replies[n] (the last one repeats). */
+async function serve(...replies: Reply[]): Promise<{ url: string; requests: Received[] }> {
+  const requests: Received[] = [];
+  const server = createServer((req, res) => {
+    let text = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (text += chunk));
+    req.on("end", () => {
+      const received = { method: req.method!, url: req.url!, headers: req.headers, body: JSON.parse(text), at: Date.now() };
+      requests.push(received);
+      const reply = replies[Math.min(requests.length - 1, replies.length - 1)]!;
+      reply(res, received, requests.length - 1);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  servers.push({
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
+  return (res) => {
+    res.writeHead(status, { "content-type": "application/json", ...headers });
+    res.end(JSON.stringify(body));
+  };
+}
+
+const never: Reply = () => {
+  // no answer: the client must time out
+};
+
+const OPENAI_OK = json(200, {
+  choices: [{ message: { role: "assistant", content: "def test(): pass" }, finish_reason: "stop" }],
+  usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 },
+});
+
+const ANTHROPIC_OK = json(200, {
+  content: [
+    { type: "text", text: "Hello, " },
+    { type: "tool_use", id: "x", name: "t", input: {} },
+    { type: "text", text: "world" },
+  ],
+  stop_reason: "end_turn",
+  usage: { input_tokens: 20, output_tokens: 7 },
+});
+
+function request(config: Record<string, unknown>, env: NodeJS.ProcessEnv = {}, signal?: AbortSignal): GenerateRequest {
+  return {
+    pairId: "g_test",
+    attempt: 1,
+    model: "test-model",
+    prompt: "Write a test.",
+    config,
+    cwd: process.cwd(),
+    env: { PAIRFLOW_HTTP_BACKOFF_MS: "1", ...env },
+    signal: signal ?? new AbortController().signal,
+  };
+}
+
+async function failure(promise: Promise<unknown>): Promise<GeneratorError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(GeneratorError);
+  return error as GeneratorError;
+}
+
+describe("openai generator", () => {
+  const KEY = "sk-test-0123456789";
+
+  it("posts the model and the prompt with a bearer key, and returns content and tokens", async () => {
+    const server = await serve(OPENAI_OK);
+    const result = await openaiGenerator(
+      request({ base_url: `${server.url}/v1/`, temperature: 0.2, max_tokens: 300, headers: { "X-Team": "qa" } }, { OPENAI_API_KEY: KEY }),
+    );
+    expect(result).toEqual({ content: "def test(): pass", tokens: { input: 12, output: 5 } });
+    expect(server.requests).toHaveLength(1);
+    const [sent] = server.requests;
+    expect(sent!.method).toBe("POST");
+    expect(sent!.url).toBe("/v1/chat/completions");
+    expect(sent!.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(sent!.headers["content-type"]).toBe("application/json");
+    expect(sent!.headers["x-team"]).toBe("qa");
+    expect(sent!.body).toEqual({
+      model: "test-model",
+      messages: [{ role: "user", content: "Write a test." }],
+      temperature: 0.2,
+      max_tokens: 300,
+    });
+  });
+
+  it("leaves out temperature and max_tokens when they are not set", async () => {
+    const server = await serve(OPENAI_OK);
+    await openaiGenerator(request({ base_url: server.url }, { OPENAI_API_KEY: KEY }));
+    expect(server.requests[0]!.body).toEqual({ model: "test-model", messages: [{ role: "user", content: "Write a test." }] });
+  });
+
+  it("reads the key from the variable api_key_env names", async () => {
+    const server = await serve(OPENAI_OK);
+    await openaiGenerator(request({ base_url: server.url, api_key_env: "MY_KEY" }, { MY_KEY: "mine-123" }));
+    expect(server.requests[0]!.headers.authorization).toBe("Bearer mine-123");
+  });
+
+  it("sends no Authorization header to a custom endpoint when the key is not set", async () => {
+    const server = await serve(OPENAI_OK);
+    const result = await openaiGenerator(request({ base_url: server.url }));
+    expect(result.content).toBe("def test(): pass");
+    expect(server.requests[0]!.headers).not.toHaveProperty("authorization");
+  });
+
+  it("tells which variable to set when the key for api.openai.com is missing", async () => {
+    const error = await failure(openaiGenerator(request({})));
+    expect(error.message).toContain("OPENAI_API_KEY");
+    const named = await failure(openaiGenerator(request({ api_key_env: "TEAM_OPENAI_KEY" })));
+    expect(named.message).toContain("TEAM_OPENAI_KEY");
+  });
+
+  it("fails clearly when no model is set", async () => {
+    const req = { ...request({ base_url: "http://127.0.0.1:9" }), model: null };
+    const error = await failure(openaiGenerator(req));
+    expect(error.message).toMatch(/model/);
+  });
+
+  it("speaks Azure when api_version is set: api-version query and api-key header", async () => {
+    const server = await serve(OPENAI_OK);
+    await openaiGenerator(
+      request({ base_url: `${server.url}/openai/deployments/gpt4o`, api_version: "2024-06-01" }, { OPENAI_API_KEY: KEY }),
+    );
+    const [sent] = server.requests;
+    expect(sent!.url).toBe("/openai/deployments/gpt4o/chat/completions?api-version=2024-06-01");
+    expect(sent!.headers["api-key"]).toBe(KEY);
+    expect(sent!.headers).not.toHaveProperty("authorization");
+  });
+
+  it("fails on a response without message content", async () => {
+    const server = await serve(json(200, { choices: [{ message: { content: null }, finish_reason: "content_filter" }] }));
+    const error = await failure(openaiGenerator(request({ base_url: server.url })));
+    expect(error.message).toContain("content_filter");
+  });
+});
+
+describe("anthropic generator", () => {
+  const KEY = "sk-ant-test-0123456789";
+
+  it("posts to /v1/messages with its headers and returns the text blocks and tokens", async () => {
+    const server = await serve(ANTHROPIC_OK);
+    const result = await anthropicGenerator(request({ base_url: server.url, temperature: 0 }, { ANTHROPIC_API_KEY: KEY }));
+    expect(result).toEqual({ content: "Hello, world", tokens: { input: 20, output: 7 } });
+    const [sent] = server.requests;
+    expect(sent!.url).toBe("/v1/messages");
+    expect(sent!.headers["x-api-key"]).toBe(KEY);
+    expect(sent!.headers["anthropic-version"]).toBe("2023-06-01");
+    expect(sent!.headers["content-type"]).toBe("application/json");
+    expect(sent!.headers).not.toHaveProperty("authorization");
+    expect(sent!.body).toEqual({
+      model: "test-model",
+      max_tokens: 4096,
+      messages: [{ role: "user", content: "Write a test." }],
+      temperature: 0,
+    });
+  });
+
+  it("sends max_tokens from the config", async () => {
+    const server = await serve(ANTHROPIC_OK);
+    await anthropicGenerator(request({ base_url: server.url, max_tokens: 1000 }, { ANTHROPIC_API_KEY: KEY }));
+    expect(server.requests[0]!.body).toMatchObject({ max_tokens: 1000 });
+    expect(server.requests[0]!.body).not.toHaveProperty("temperature");
+  });
+
+  it("tells which variable to set when the key is missing", async () => {
+    const error = await failure(anthropicGenerator(request({})));
+    expect(error.message).toContain("ANTHROPIC_API_KEY");
+  });
+
+  it("retries an overloaded API (529) and then succeeds", async () => {
+    const server = await serve(json(529, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }), ANTHROPIC_OK);
+    const result = await anthropicGenerator(request({ base_url: server.url }, { ANTHROPIC_API_KEY: KEY }));
+    expect(result.content).toBe("Hello, world");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("reports the provider's message on a 400 without the key", async () => {
+    const server = await serve((res, received) =>
+      json(400, {
+        type: "error",
+        error: { type: "invalid_request_error", message: `max_tokens too large (key ${String(received.headers["x-api-key"])})` },
+      })(res, received, 0),
+    );
+    const error = await failure(anthropicGenerator(request({ base_url: server.url }, { ANTHROPIC_API_KEY: KEY })));
+    expect(error.message).toContain("400");
+    expect(error.message).toContain("max_tokens too large");
+    expect(error.message).not.toContain(KEY);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("HTTP retries, backoff and timeouts", () => {
+  const KEY = "sk-test-0123456789";
+
+  for (const [name, generator] of [
+    ["openai", openaiGenerator],
+    ["anthropic", anthropicGenerator],
+  ] as [string, Generator][]) {
+    it(`${name}: waits as long as Retry-After says after a 429, then succeeds`, async () => {
+      const ok = name === "openai" ? OPENAI_OK : ANTHROPIC_OK;
+      const server = await serve(json(429, { error: { message: "Rate limit reached" } }, { "retry-after": "1" }), ok);
+      await generator(request({ base_url: server.url }, { OPENAI_API_KEY: KEY, ANTHROPIC_API_KEY: KEY }));
+      expect(server.requests).toHaveLength(2);
+      // The backoff is 1 ms in these tests, so only Retry-After explains the wait.
+      expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(950);
+    });
+  }
+
+  it("retries a 500 and then succeeds", async () => {
+    const server = await serve(json(500, { error: { message: "internal" } }), OPENAI_OK);
+    const result = await openaiGenerator(request({ base_url: server.url }));
+    expect(result.content).toBe("def test(): pass");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("gives up after `retries` retries and reports the last status", async () => {
+    const server = await serve(json(503, { error: { message: "upstream unavailable" } }));
+    const error = await failure(openaiGenerator(request({ base_url: server.url, retries: 2 })));
+    expect(server.requests).toHaveLength(3);
+    expect(error.message).toContain("503");
+    expect(error.message).toContain("upstream unavailable");
+    expect(error.message).toContain("3 attempts");
+  });
+
+  it("does not retry a 400, and shows the provider's message without the key or header values", async () => {
+    // A provider that echoes credentials back must not get them into pairflow's message.
+    const server = await serve((res, received) =>
+      json(400, {
+        error: {
+          message: `Invalid model 'test-model' (${String(received.headers.authorization)}, org ${String(received.headers["x-org"])})`,
+          type: "invalid_request_error",
+        },
+      })(res, received, 0),
+    );
+    const error = await failure(
+      openaiGenerator(request({ base_url: server.url, headers: { "X-Org": "org-secret-42" } }, { OPENAI_API_KEY: KEY })),
+    );
+    expect(server.requests).toHaveLength(1);
+    expect(error.message).toContain("400");
+    expect(error.message).toContain("Invalid model 'test-model'");
+    expect(error.message).not.toContain(KEY);
+    expect(error.message).not.toContain("org-secret-42");
+  });
+
+  it("says no key was sent when a keyless request is refused", async () => {
+    const server = await serve(json(401, { error: { message: "Missing bearer token" } }));
+    const error = await failure(openaiGenerator(request({ base_url: server.url, api_key_env: "ROUTER_KEY" })));
+    expect(error.message).toContain("Missing bearer token");
+    expect(error.message).toContain("ROUTER_KEY is not set");
+  });
+
+  it("truncates a long non-JSON error body", async () => {
+    const server = await serve((res) => {
+      res.writeHead(404, { "content-type": "text/html" });
+      res.end(`<html>${"x".repeat(5000)}</html>`);
+    });
+    const error = await failure(openaiGenerator(request({ base_url: server.url })));
+    expect(error.message).toContain("404");
+    expect(error.message.length).toBeLessThan(700);
+  });
+
+  it("times out a request that gets no answer, retrying it", async () => {
+    const server = await serve(never);
+    const started = Date.now();
+    const error = await failure(openaiGenerator(request({ base_url: server.url, timeout: 0.2, retries: 1 })));
+    expect(error.message).toContain("timed out after 0.2s");
+    expect(server.requests).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it("retries a network error and reports it when it persists", async () => {
+    const server = await serve(OPENAI_OK);
+    servers.splice(0).forEach((s) => s.close()); // nothing listens on the port now
+    const error = await failure(openaiGenerator(request({ base_url: server.url, retries: 1 })));
+    expect(error.message).toContain("could not reach 127.0.0.1");
+    expect(error.message).toContain("ECONNREFUSED");
+    expect(error.message).toContain("2 attempts");
+  });
+
+  it("stops at once, without retrying, when the run is cancelled", async () => {
+    const server = await serve(never);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const started = Date.now();
+    const error = await failure(openaiGenerator(request({ base_url: server.url, retries: 3 }, {}, controller.signal)));
+    expect(error.message).toContain("cancelled");
+    expect(server.requests).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("rejects settings of the wrong type", async () => {
+    expect((await failure(openaiGenerator(request({ base_url: "http://127.0.0.1:9", retries: -1 })))).message).toContain(
+      "retries",
+    );
+    expect((await failure(openaiGenerator(request({ base_url: "http://127.0.0.1:9", timeout: "60" })))).message).toContain(
+      "timeout",
+    );
+  });
+});
+
+describe("retryDelayMs", () => {
+  const now = Date.parse("2025-01-01T00:00:00Z");
+
+  it("honours Retry-After in seconds or as an HTTP date, capped at 60 s", () => {
+    expect(retryDelayMs(0, "3", 1000, now)).toBe(3000);
+    expect(retryDelayMs(0, new Date(now + 5000).toUTCString(), 1000, now)).toBe(5000);
+    expect(retryDelayMs(0, "3600", 1000, now)).toBe(60_000);
+    expect(retryDelayMs(0, new Date(now - 5000).toUTCString(), 1000, now)).toBe(0);
+  });
+
+  it("backs off exponentially with jitter, capped at 30 s, when there is no usable Retry-After", () => {
+    for (let i = 0; i < 50; i++) {
+      const first = retryDelayMs(0, null, 1000, now);
+      expect(first).toBeGreaterThanOrEqual(500);
+      expect(first).toBeLessThanOrEqual(1000);
+      const third = retryDelayMs(2, "soon", 1000, now);
+      expect(third).toBeGreaterThanOrEqual(2000);
+      expect(third).toBeLessThanOrEqual(4000);
+      expect(retryDelayMs(20, null, 1000, now)).toBeLessThanOrEqual(30_000);
+    }
+    const spread = new Set(Array.from({ length: 20 }, () => retryDelayMs(3, null, 1000, now)));
+    expect(spread.size).toBeGreaterThan(1);
+  });
+});

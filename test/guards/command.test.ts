@@ -1,0 +1,98 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { commandGuard } from "../../src/guards/command.js";
+import { GuardConfigError, type GuardRequest } from "../../src/run/types.js";
+import { tempRepo } from "../helpers/fixtures.js";
+
+/** A request whose artifact file holds `content`, in a fresh directory that is also the cwd. */
+function request(content: string, config: Record<string, unknown>, signal = new AbortController().signal): GuardRequest {
+  const cwd = tempRepo();
+  const artifactPath = path.join(cwd, ".artifact");
+  writeFileSync(artifactPath, content);
+  return { pairId: "g_test", content, artifactPath, config, cwd, env: { PATH: process.env.PATH }, signal };
+}
+
+/** Whether a process still runs (a zombie waiting for a reaper does not count). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+describe("command guard", () => {
+  it("lets the exit status decide, on the artifact named by PAIRFLOW_ARTIFACT", async () => {
+    const config = { run: 'grep -q "def test_" "$PAIRFLOW_ARTIFACT"' };
+    expect(await commandGuard(request("def test_add(): pass", config))).toEqual({ accepted: true, feedback: "" });
+    expect(await commandGuard(request("def add(): pass", config))).toEqual({ accepted: false, feedback: "exited with status 1" });
+  });
+
+  it("runs in the workflow directory with the request's environment and the pair's id", async () => {
+    const req = request("x", { run: 'echo "$PWD|$PAIRFLOW_PAIR|$GREETING"; exit 3' });
+    req.env = { ...req.env, GREETING: "hi" };
+    const result = await commandGuard(req);
+    expect(result).toEqual({ accepted: false, feedback: `${req.cwd}|g_test|hi` });
+  });
+
+  it("gives stdout and stderr as feedback", async () => {
+    const result = await commandGuard(request("x", { run: "echo 'to stdout'; echo 'to stderr' >&2; exit 1" }));
+    expect(result.accepted).toBe(false);
+    expect(result.feedback.split("\n").sort()).toEqual(["to stderr", "to stdout"]);
+  });
+
+  it("keeps only the last 40 lines of a long output", async () => {
+    const result = await commandGuard(request("x", { run: "seq 1 100; exit 1" }));
+    const last40 = Array.from({ length: 40 }, (_, i) => String(61 + i)).join("\n");
+    expect(result).toEqual({ accepted: false, feedback: `[earlier output omitted]\n${last40}` });
+  });
+
+  it("keeps only the last 4000 characters of long lines", async () => {
+    const result = await commandGuard(request("x", { run: "printf 'a%.0s' $(seq 1 5000); echo END; exit 1" }));
+    expect(result.feedback).toBe(`[earlier output omitted]\n${"a".repeat(3997)}END`);
+  });
+
+  it("kills the command and everything it started when it times out", async () => {
+    const req = request("x", { run: "sleep 30 & echo $! > sleep.pid; wait", timeout: 0.5 });
+    const started = Date.now();
+    const result = await commandGuard(req);
+    expect(result).toEqual({ accepted: false, feedback: "timed out after 0.5s" });
+    expect(Date.now() - started).toBeLessThan(5000);
+    const pid = Number(readFileSync(path.join(req.cwd, "sleep.pid"), "utf8"));
+    expect(running(pid)).toBe(false);
+  });
+
+  it("kills a command that ignores SIGTERM after the grace period", async () => {
+    const req = request("x", { run: "trap '' TERM; echo waiting; while true; do sleep 0.1; done", timeout: 0.3 });
+    const started = Date.now();
+    const result = await commandGuard(req);
+    expect(result).toEqual({ accepted: false, feedback: "timed out after 0.3s; last output:\nwaiting" });
+    expect(Date.now() - started).toBeLessThan(6000);
+  });
+
+  it("stops the command and throws when the run is cancelled", async () => {
+    const controller = new AbortController();
+    const req = request("x", { run: "sleep 30 & echo $! > sleep.pid; wait" }, controller.signal);
+    setTimeout(() => controller.abort(new Error("run cancelled")), 300);
+    await expect(commandGuard(req)).rejects.toThrow("run cancelled");
+    const pid = Number(readFileSync(path.join(req.cwd, "sleep.pid"), "utf8"));
+    expect(running(pid)).toBe(false);
+  });
+
+  it("does not start when the run is already cancelled", async () => {
+    const controller = new AbortController();
+    controller.abort(new Error("run cancelled"));
+    const req = request("x", { run: "touch started" }, controller.signal);
+    await expect(commandGuard(req)).rejects.toThrow("run cancelled");
+  });
+
+  it("asks for guard_config.run and a positive timeout", async () => {
+    await expect(commandGuard(request("x", {}))).rejects.toThrow(GuardConfigError);
+    await expect(commandGuard(request("x", {}))).rejects.toThrow(/the command guard needs guard_config\.run/);
+    await expect(commandGuard(request("x", { run: "true", timeout: 0 }))).rejects.toThrow(
+      "guard_config.timeout of the command guard must be a number greater than 0; found number 0",
+    );
+  });
+});

@@ -1,0 +1,47 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { preparePlan } from "../../src/plan/prepare.js";
+import { sha256Hex } from "../../src/refs/hash.js";
+import { writeLock, type LockFile } from "../../src/state/lock.js";
+
+/**
+ * Accepts every pair that would run, wave after wave, with the given content, the way a run does:
+ * lock entry, store record and content, and the output file when the pair has one. Returns the
+ * lock. The run engine's own tests cover running; plan tests only need its results.
+ */
+export function acceptAll(
+  target: string,
+  content: (id: string) => string = (id) => `artifact of ${id}\n`,
+  options: { stateDir?: string; only?: (id: string) => boolean } = {},
+): LockFile {
+  for (;;) {
+    const { plan, lock, lockPath, store, workflow } = preparePlan(target, { stateDir: options.stateDir });
+    const ready = plan.pairs.filter((p) => p.action === "run" && p.configRef !== null && (options.only?.(p.id) ?? true));
+    const next: LockFile = lock ?? { version: 1, workflow: workflow.name, pairs: {} };
+    if (ready.length === 0) return next;
+    for (const p of ready) {
+      const text = content(p.id);
+      const contentHash = sha256Hex(text);
+      store.putContent(text);
+      store.putRecord({ pair: p.id, configRef: p.configRef!, status: "accepted", contentHash, components: p.components!, at: "2026-01-01T00:00:00.000Z" });
+      next.pairs[p.id] = {
+        configRef: p.configRef!,
+        contentHash,
+        source: "generated",
+        model: workflow.pairs.get(p.id)!.model,
+        components: p.components!,
+        attempts: 1,
+        tokens: { input: 0, output: 0 },
+        durationMs: 1,
+        acceptedAt: "2026-01-01T00:00:00.000Z",
+      };
+      const output = workflow.pairs.get(p.id)!.output;
+      if (output) {
+        const file = path.resolve(workflow.dir, output);
+        mkdirSync(path.dirname(file), { recursive: true });
+        writeFileSync(file, text);
+      }
+    }
+    writeLock(lockPath, next);
+  }
+}
