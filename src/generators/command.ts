@@ -15,6 +15,8 @@ const KILL_GRACE_MS = 2000;
 const STDERR_KEEP_CHARS = 64 * 1024;
 const TAIL_LINES = 20;
 const TAIL_CHARS = 2000;
+/** Node timers overflow (and fire at once) beyond this. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export const commandGenerator: Generator = async (request) => {
   const run = request.config.run;
@@ -89,7 +91,8 @@ function runCommand(
         child.stderr.destroy();
       }, KILL_GRACE_MS);
     };
-    const timer = setTimeout(() => stop(`timed out after ${timeoutSeconds}s`), timeoutSeconds * 1000);
+    const timeoutMs = Math.min(timeoutSeconds * 1000, MAX_TIMER_MS);
+    const timer = setTimeout(() => stop(`timed out after ${timeoutSeconds}s`), timeoutMs);
     const onAbort = () => stop("cancelled");
     request.signal.addEventListener("abort", onAbort, { once: true });
 

@@ -11,6 +11,8 @@ const DEFAULT_BASE_DELAY_MS = 1000;
 const MAX_BACKOFF_MS = 30_000;
 const MAX_RETRY_AFTER_MS = 60_000;
 const MAX_MESSAGE_CHARS = 500;
+/** Node timers overflow (and fire at once) beyond this. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface ProviderSettings {
   /** Without a trailing slash. */
@@ -140,7 +142,7 @@ export async function postJson(options: PostJsonOptions): Promise<unknown> {
 
   for (let attempt = 0; ; attempt++) {
     if (signal.aborted) throw fail("cancelled");
-    const timeout = AbortSignal.timeout(timeoutSeconds * 1000);
+    const timeout = AbortSignal.timeout(Math.min(timeoutSeconds * 1000, MAX_TIMER_MS));
     let failure: string;
     let retryAfter: string | null = null;
     try {
@@ -161,7 +163,9 @@ export async function postJson(options: PostJsonOptions): Promise<unknown> {
     } catch (error) {
       if (error instanceof GeneratorError) throw error;
       if (signal.aborted) throw fail("cancelled");
-      failure = timeout.aborted ? `timed out after ${timeoutSeconds}s` : `could not reach ${host}: ${networkReason(error)}`;
+      failure = timeout.aborted
+        ? `timed out after ${timeoutSeconds}s`
+        : `could not reach ${host}: ${networkReason(error)}`;
     }
     if (attempt >= retries) {
       throw fail(retries > 0 ? `${failure} (gave up after ${attempt + 1} attempts)` : failure);

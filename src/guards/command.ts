@@ -93,7 +93,7 @@ function runShell(
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (pid === undefined) return;
   try {
-    process.kill(pid, signal);
+    process.kill(-pid, signal);
   } catch {
     // The group is already gone.
   }

@@ -65,8 +65,8 @@ describe("command generator", () => {
   });
 
   it("runs in request.cwd with request.env and the PAIRFLOW_* variables", async () => {
-    const run = 'printf "%s|%s|%s|%s|%s" "$(pwd -P)" "$PAIRFLOW_PAIR" "$PAIRFLOW_ATTEMPT" "$PAIRFLOW_MODEL" "$GREETING"';
-    const req = request({ run }, { attempt: 3, model: "gpt-4o", env: { PATH: process.env.PATH, GREETING: "hi" } });
+    const run = 'printf "%s|%s|%s|%s|%s" "$(pwd -P)" "$PAIRFLOW_PAIR" "$PAIRFLOW_ATTEMPT" "$PAIRFLOW_MODEL" "$HI"';
+    const req = request({ run }, { attempt: 3, model: "gpt-4o", env: { PATH: process.env.PATH, HI: "hi" } });
     const { content } = await commandGenerator(req);
     expect(content).toBe(`${realpathSync(req.cwd)}|g_test|3|gpt-4o|hi`);
 

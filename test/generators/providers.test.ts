@@ -33,7 +33,13 @@ async function serve(...replies: Reply[]): Promise<{ url: string; requests: Rece
     req.setEncoding("utf8");
     req.on("data", (chunk: string) => (text += chunk));
     req.on("end", () => {
-      const received = { method: req.method!, url: req.url!, headers: req.headers, body: JSON.parse(text), at: Date.now() };
+      const received = {
+        method: req.method!,
+        url: req.url!,
+        headers: req.headers,
+        body: JSON.parse(text) as unknown,
+        at: Date.now(),
+      };
       requests.push(received);
       const reply = replies[Math.min(requests.length - 1, replies.length - 1)]!;
       reply(res, received, requests.length - 1);
@@ -102,9 +108,8 @@ describe("openai generator", () => {
 
   it("posts the model and the prompt with a bearer key, and returns content and tokens", async () => {
     const server = await serve(OPENAI_OK);
-    const result = await openaiGenerator(
-      request({ base_url: `${server.url}/v1/`, temperature: 0.2, max_tokens: 300, headers: { "X-Team": "qa" } }, { OPENAI_API_KEY: KEY }),
-    );
+    const config = { base_url: `${server.url}/v1/`, temperature: 0.2, max_tokens: 300, headers: { "X-Team": "qa" } };
+    const result = await openaiGenerator(request(config, { OPENAI_API_KEY: KEY }));
     expect(result).toEqual({ content: "def test(): pass", tokens: { input: 12, output: 5 } });
     expect(server.requests).toHaveLength(1);
     const [sent] = server.requests;
@@ -124,7 +129,10 @@ describe("openai generator", () => {
   it("leaves out temperature and max_tokens when they are not set", async () => {
     const server = await serve(OPENAI_OK);
     await openaiGenerator(request({ base_url: server.url }, { OPENAI_API_KEY: KEY }));
-    expect(server.requests[0]!.body).toEqual({ model: "test-model", messages: [{ role: "user", content: "Write a test." }] });
+    expect(server.requests[0]!.body).toEqual({
+      model: "test-model",
+      messages: [{ role: "user", content: "Write a test." }],
+    });
   });
 
   it("reads the key from the variable api_key_env names", async () => {
@@ -155,9 +163,8 @@ describe("openai generator", () => {
 
   it("speaks Azure when api_version is set: api-version query and api-key header", async () => {
     const server = await serve(OPENAI_OK);
-    await openaiGenerator(
-      request({ base_url: `${server.url}/openai/deployments/gpt4o`, api_version: "2024-06-01" }, { OPENAI_API_KEY: KEY }),
-    );
+    const config = { base_url: `${server.url}/openai/deployments/gpt4o`, api_version: "2024-06-01" };
+    await openaiGenerator(request(config, { OPENAI_API_KEY: KEY }));
     const [sent] = server.requests;
     expect(sent!.url).toBe("/openai/deployments/gpt4o/chat/completions?api-version=2024-06-01");
     expect(sent!.headers["api-key"]).toBe(KEY);
@@ -165,7 +172,9 @@ describe("openai generator", () => {
   });
 
   it("fails on a response without message content", async () => {
-    const server = await serve(json(200, { choices: [{ message: { content: null }, finish_reason: "content_filter" }] }));
+    const server = await serve(
+      json(200, { choices: [{ message: { content: null }, finish_reason: "content_filter" }] }),
+    );
     const error = await failure(openaiGenerator(request({ base_url: server.url })));
     expect(error.message).toContain("content_filter");
   });
@@ -176,7 +185,8 @@ describe("anthropic generator", () => {
 
   it("posts to /v1/messages with its headers and returns the text blocks and tokens", async () => {
     const server = await serve(ANTHROPIC_OK);
-    const result = await anthropicGenerator(request({ base_url: server.url, temperature: 0 }, { ANTHROPIC_API_KEY: KEY }));
+    const req = request({ base_url: server.url, temperature: 0 }, { ANTHROPIC_API_KEY: KEY });
+    const result = await anthropicGenerator(req);
     expect(result).toEqual({ content: "Hello, world", tokens: { input: 20, output: 7 } });
     const [sent] = server.requests;
     expect(sent!.url).toBe("/v1/messages");
@@ -205,7 +215,8 @@ describe("anthropic generator", () => {
   });
 
   it("retries an overloaded API (529) and then succeeds", async () => {
-    const server = await serve(json(529, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }), ANTHROPIC_OK);
+    const overloaded = json(529, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
+    const server = await serve(overloaded, ANTHROPIC_OK);
     const result = await anthropicGenerator(request({ base_url: server.url }, { ANTHROPIC_API_KEY: KEY }));
     expect(result.content).toBe("Hello, world");
     expect(server.requests).toHaveLength(2);
@@ -215,7 +226,10 @@ describe("anthropic generator", () => {
     const server = await serve((res, received) =>
       json(400, {
         type: "error",
-        error: { type: "invalid_request_error", message: `max_tokens too large (key ${String(received.headers["x-api-key"])})` },
+        error: {
+          type: "invalid_request_error",
+          message: `max_tokens too large (key ${String(received.headers["x-api-key"])})`,
+        },
       })(res, received, 0),
     );
     const error = await failure(anthropicGenerator(request({ base_url: server.url }, { ANTHROPIC_API_KEY: KEY })));
@@ -264,14 +278,15 @@ describe("HTTP retries, backoff and timeouts", () => {
     const server = await serve((res, received) =>
       json(400, {
         error: {
-          message: `Invalid model 'test-model' (${String(received.headers.authorization)}, org ${String(received.headers["x-org"])})`,
+          message:
+            `Invalid model 'test-model' ` +
+            `(${String(received.headers.authorization)}, org ${String(received.headers["x-org"])})`,
           type: "invalid_request_error",
         },
       })(res, received, 0),
     );
-    const error = await failure(
-      openaiGenerator(request({ base_url: server.url, headers: { "X-Org": "org-secret-42" } }, { OPENAI_API_KEY: KEY })),
-    );
+    const config = { base_url: server.url, headers: { "X-Org": "org-secret-42" } };
+    const error = await failure(openaiGenerator(request(config, { OPENAI_API_KEY: KEY })));
     expect(server.requests).toHaveLength(1);
     expect(error.message).toContain("400");
     expect(error.message).toContain("Invalid model 'test-model'");
@@ -326,12 +341,11 @@ describe("HTTP retries, backoff and timeouts", () => {
   });
 
   it("rejects settings of the wrong type", async () => {
-    expect((await failure(openaiGenerator(request({ base_url: "http://127.0.0.1:9", retries: -1 })))).message).toContain(
-      "retries",
-    );
-    expect((await failure(openaiGenerator(request({ base_url: "http://127.0.0.1:9", timeout: "60" })))).message).toContain(
-      "timeout",
-    );
+    const base_url = "http://127.0.0.1:9";
+    const badRetries = await failure(openaiGenerator(request({ base_url, retries: -1 })));
+    expect(badRetries.message).toContain("generator_config.retries must be an integer >= 0");
+    const badTimeout = await failure(openaiGenerator(request({ base_url, timeout: "60" })));
+    expect(badTimeout.message).toContain("generator_config.timeout must be a number > 0");
   });
 });
 
