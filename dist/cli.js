@@ -5650,20 +5650,20 @@ var require_resolve = __commonJS({
       return false;
     }
     function countKeys(schema) {
-      let count = 0;
+      let count2 = 0;
       for (const key in schema) {
         if (key === "$ref")
           return Infinity;
-        count++;
+        count2++;
         if (SIMPLE_INLINED.has(key))
           continue;
         if (typeof schema[key] == "object") {
-          (0, util_1.eachItem)(schema[key], (sch) => count += countKeys(sch));
+          (0, util_1.eachItem)(schema[key], (sch) => count2 += countKeys(sch));
         }
-        if (count === Infinity)
+        if (count2 === Infinity)
           return Infinity;
       }
-      return count;
+      return count2;
     }
     function getFullPath(resolver, id = "", normalize) {
       if (normalize !== false)
@@ -9201,8 +9201,8 @@ var require_contains = __commonJS({
         cxt.result(valid, () => cxt.reset());
         function validateItemsWithCount() {
           const schValid = gen.name("_valid");
-          const count = gen.let("count", 0);
-          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count)));
+          const count2 = gen.let("count", 0);
+          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count2)));
         }
         function validateItems(_valid, block) {
           gen.forRange("i", 0, len, (i) => {
@@ -9215,16 +9215,16 @@ var require_contains = __commonJS({
             block();
           });
         }
-        function checkLimits(count) {
-          gen.code((0, codegen_1._)`${count}++`);
+        function checkLimits(count2) {
+          gen.code((0, codegen_1._)`${count2}++`);
           if (max === void 0) {
-            gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true).break());
+            gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true).break());
           } else {
-            gen.if((0, codegen_1._)`${count} > ${max}`, () => gen.assign(valid, false).break());
+            gen.if((0, codegen_1._)`${count2} > ${max}`, () => gen.assign(valid, false).break());
             if (min === 1)
               gen.assign(valid, true);
             else
-              gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true));
+              gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true));
           }
         }
       }
@@ -11511,8 +11511,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -11620,13 +11620,13 @@ var require_Alias = __commonJS({
         const anchor = anchors2 && source && anchors2.get(source);
         return anchor ? anchor.count * anchor.aliasCount : 0;
       } else if (identity.isCollection(node)) {
-        let count = 0;
+        let count2 = 0;
         for (const item of node.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count)
-            count = c;
+          if (c > count2)
+            count2 = c;
         }
-        return count;
+        return count2;
       } else if (identity.isPair(node)) {
         const kc = getAliasCount(doc, node.key, anchors2);
         const vc = getAliasCount(doc, node.value, anchors2);
@@ -14579,8 +14579,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -14657,12 +14657,12 @@ var require_errors2 = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count = 1;
+        let count2 = 1;
         const end = error.linePos[1];
         if (end?.line === line && end.col > col) {
-          count = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count);
+        const pointer = " ".repeat(ci) + "^".repeat(count2);
         error.message += `:
 
 ${lineStr}
@@ -18797,7 +18797,7 @@ var require_to_regex_range = __commonJS({
       let zipped = zip(start, stop);
       let digits = zipped.length;
       let pattern = "";
-      let count = 0;
+      let count2 = 0;
       for (let i = 0; i < digits; i++) {
         let [startDigit, stopDigit] = zipped[i];
         if (startDigit === stopDigit) {
@@ -18805,13 +18805,13 @@ var require_to_regex_range = __commonJS({
         } else if (startDigit !== "0" || stopDigit !== "9") {
           pattern += toCharacterClass(startDigit, stopDigit, options);
         } else {
-          count++;
+          count2++;
         }
       }
-      if (count) {
+      if (count2) {
         pattern += options.shorthand === true ? "\\d" : "[0-9]";
       }
-      return { pattern, count: [count], digits };
+      return { pattern, count: [count2], digits };
     }
     function splitToPatterns(min, max, tok, options) {
       let ranges = splitToRanges(min, max);
@@ -20558,13 +20558,13 @@ var require_parse2 = __commonJS({
         consume(token.value);
       };
       const negate = () => {
-        let count = 1;
+        let count2 = 1;
         while (peek() === "!" && (peek(2) !== "(" || peek(3) === "?")) {
           advance();
           state.start++;
-          count++;
+          count2++;
         }
-        if (count % 2 === 0) {
+        if (count2 % 2 === 0) {
           return false;
         }
         state.negated = true;
@@ -24203,15 +24203,19 @@ function didYouMean(word, candidates) {
       bestDistance = d;
     }
   }
-  return best !== void 0 && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : void 0;
+  const allowed = word.length <= 2 ? 0 : word.length <= 4 ? 1 : Math.max(2, Math.floor(word.length / 3));
+  return best !== void 0 && bestDistance <= allowed ? best : void 0;
 }
 function editDistance(a, b) {
+  let before = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
     for (let j = 1; j <= b.length; j++) {
       row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j], before[j - 2] + 1);
     }
+    before = prev;
     prev = row;
   }
   return prev[b.length];
@@ -24629,7 +24633,7 @@ function checkPaths(pair, dir, root, file, issues) {
     if (path2.isAbsolute(pattern) || !isInside(root, path2.resolve(dir, fixed))) {
       issues.push(at(file, where, `"${pattern}" reaches outside the repository (${root}); inputs are globs relative to the workflow file, inside the repository`));
     } else if (!import_fast_glob2.default.isDynamicPattern(pattern) && !existsSync(path2.resolve(dir, pattern))) {
-      issues.push(at(file, where, `"${pattern}" does not exist (relative to ${displayPath(dir, process.cwd()) || "."}); fix the path, or write a glob if the file may be absent`));
+      issues.push(at(file, where, `"${pattern}" does not exist (inputs are relative to the workflow file); fix the path, or write a glob if the file may be absent`));
     }
   });
 }
@@ -24665,8 +24669,11 @@ function parseFile(file, cwd, issues) {
   const lines = new import_yaml.LineCounter();
   const doc = (0, import_yaml.parseDocument)(text, { lineCounter: lines, customTags: keepFloats, prettyErrors: false, uniqueKeys: true });
   const source = { display, doc, lines };
+  const reported = /* @__PURE__ */ new Set();
   for (const err of doc.errors) {
     const [line, column] = position(lines, err.pos[0]);
+    if (reported.has(`${line}:${err.code}`)) continue;
+    reported.add(`${line}:${err.code}`);
     issues.push({ file: display, line, column, key: "", message: parseMessage(err.code, err.message, text, err.pos[0]) });
   }
   if (doc.errors.length > 0) return void 0;
@@ -24676,12 +24683,14 @@ function parseFile(file, cwd, issues) {
   }
   return source;
 }
-function parseMessage(code, message, text, offset) {
+function parseMessage(code, message, source, offset) {
   if (code === "DUPLICATE_KEY") {
-    const key = /^["']?([^"':\n]+)/.exec(text.slice(offset))?.[1]?.trim();
+    const key = /^["']?([^"':\n]+)/.exec(source.slice(offset))?.[1]?.trim();
     return `duplicate key${key ? ` "${key}"` : ""}; each key (and each pair id) may appear once`;
   }
-  return message.replace(/ at line \d+, column \d+.*$/s, "");
+  const text = message.replace(/ at line \d+, column \d+.*$/s, "");
+  if (code === "BLOCK_AS_IMPLICIT_KEY") return `${text}; if this value is text containing ": ", put it in quotes or use a block scalar (|)`;
+  return text;
 }
 function position(lines, offset) {
   const { line, col } = lines.linePos(offset);
@@ -24715,12 +24724,13 @@ function fileIssue(display, message) {
 }
 function displayPath(file, cwd) {
   const rel = path2.relative(cwd, file);
-  return rel && !rel.startsWith("..") && !path2.isAbsolute(rel) ? rel : file;
+  if (rel === "") return ".";
+  return !rel.startsWith("..") && !path2.isAbsolute(rel) ? rel : file;
 }
 var workflowValidate;
 var promptsValidate;
 function ajv() {
-  return new import__.Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+  return new import__.Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true });
 }
 function workflowValidator() {
   return workflowValidate ??= ajv().compile(workflow_schema_default);
@@ -24751,9 +24761,11 @@ function describe(error, root, file) {
   switch (error.keyword) {
     case "additionalProperties": {
       const key = String(p.additionalProperty);
-      const allowed = Object.keys(error.parentSchema.properties ?? {}).filter((k) => k !== "$schema");
+      const parent = error.parentSchema;
+      const allowed = Object.keys(parent.properties ?? {}).filter((k) => k !== "$schema");
       const hint = didYouMean(key, allowed);
-      return at(file, [...keyPath, key], `unknown key "${key}"` + (hint ? `; did you mean "${hint}"?` : "") + `; expected one of: ${allowed.join(", ")} (or an "x-" key for notes of your own)`, true);
+      const notes = parent.patternProperties && "^x-" in parent.patternProperties ? ' (or an "x-" key for notes of your own)' : "";
+      return at(file, [...keyPath, key], `unknown key "${key}"` + (hint ? `; did you mean "${hint}"?` : "") + `; expected one of: ${allowed.join(", ")}${notes}`, true);
     }
     case "required":
       return at(file, keyPath, `missing required key "${String(p.missingProperty)}"`);
@@ -25187,7 +25199,7 @@ function planText(plan, style, cwd = process.cwd()) {
   const t = totals(plan);
   const lines = [];
   const where = displayPath(plan.workflow.path, cwd);
-  lines.push(style.bold(`Plan for "${plan.workflow.name}"`) + style.dim(` (${where}): ${t.pairs} pairs in ${plan.graph.waves.length} waves`));
+  lines.push(style.bold(`Plan for "${plan.workflow.name}"`) + style.dim(` (${where}): ${count(t.pairs, "pair")} in ${count(plan.graph.waves.length, "wave")}`));
   const width = Math.min(40, Math.max(...plan.pairs.map((p) => p.id.length)));
   let wave = 0;
   for (const p of plan.pairs) {
@@ -25200,6 +25212,9 @@ function planText(plan, style, cwd = process.cwd()) {
   }
   lines.push("", style.bold(`${t.run} to run, ${t.skip} unchanged`));
   return lines.join("\n") + "\n";
+}
+function count(n, noun) {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 // package.json
@@ -25253,13 +25268,13 @@ function examples(lines) {
 async function runCli(argv, io) {
   let status = EXIT.ok;
   const program2 = new Command("pairflow").description("Plan and run workflows of LLM action pairs, re-running only the pairs whose inputs changed.").version(package_default.version, "-V, --version").showHelpAfterError("(run with --help for usage)").configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) }).exitOverride();
-  program2.command("validate").description("Check a workflow and its prompts file: schema, references between pairs, cycles.").argument("[path]", PATH_HELP).addHelpText("after", examples(["pairflow validate", "pairflow validate examples/hello", "pairflow validate ci/docs/workflow.yml"])).action((target) => {
+  program2.command("validate").description("Check a workflow and its prompts file: schema, references between pairs, cycles.").argument("[path]", PATH_HELP).addHelpText("after", examples(["pairflow validate", "pairflow validate examples/tdd-stack", "pairflow validate ci/docs/workflow.yml"])).action((target) => {
     const { workflow, graph } = loadWorkflow(target, io.cwd);
     const prompts = workflow.promptsPath ? `, prompts ${displayPath(workflow.promptsPath, io.cwd)}` : ", no prompts file";
-    io.stdout.write(`${displayPath(workflow.path, io.cwd)}: valid (${workflow.pairs.size} pairs in ${graph.waves.length} waves${prompts})
+    io.stdout.write(`${displayPath(workflow.path, io.cwd)}: valid (${count(workflow.pairs.size, "pair")} in ${count(graph.waves.length, "wave")}${prompts})
 `);
   });
-  program2.command("plan").description("Show which pairs would run and why, and which are unchanged. Executes nothing and needs no credentials.").argument("[path]", PATH_HELP).option("--json", "write the plan as JSON (version 1) to stdout, and nothing else").option("--force", "plan every pair to run").addOption(new Option("--state-dir <dir>", "where the local store lives (default: .pairflow/ at the repository root)").env("PAIRFLOW_STATE_DIR")).addHelpText("after", examples(["pairflow plan", "pairflow plan examples/hello", "pairflow plan examples/hello --json | jq '.totals'"])).action((target, opts) => {
+  program2.command("plan").description("Show which pairs would run and why, and which are unchanged. Executes nothing and needs no credentials.").argument("[path]", PATH_HELP).option("--json", "write the plan as JSON (version 1) to stdout, and nothing else").option("--force", "plan every pair to run").addOption(new Option("--state-dir <dir>", "where the local store lives (default: .pairflow/ at the repository root)").env("PAIRFLOW_STATE_DIR")).addHelpText("after", examples(["pairflow plan", "pairflow plan examples/tdd-stack", "pairflow plan examples/tdd-stack --json | jq '.totals'"])).action((target, opts) => {
     const { plan } = preparePlan(target, { cwd: io.cwd, stateDir: opts.stateDir, force: opts.force ? () => true : void 0 });
     if (opts.json) io.stdout.write(JSON.stringify(planJson(plan, io.cwd), null, 2) + "\n");
     else io.stdout.write(planText(plan, styleFor(io.stdout, io.env), io.cwd));
@@ -25280,7 +25295,7 @@ function handleError(err, io) {
     for (const issue of err.issues) io.stderr.write(`${style.red("error")} ${formatIssue(issue)}
 `);
     const files = new Set(err.issues.map((i) => i.file)).size;
-    io.stderr.write(`${err.issues.length} problem${err.issues.length === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"}
+    io.stderr.write(`${count(err.issues.length, "problem")} in ${count(files, "file")}
 `);
     return EXIT.usage;
   }

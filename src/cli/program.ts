@@ -40,7 +40,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     .command("validate")
     .description("Check a workflow and its prompts file: schema, references between pairs, cycles.")
     .argument("[path]", PATH_HELP)
-    .addHelpText("after", examples(["pairflow validate", "pairflow validate examples/hello", "pairflow validate ci/docs/workflow.yml"]))
+    .addHelpText("after", examples(["pairflow validate", "pairflow validate examples/tdd-stack", "pairflow validate ci/docs/workflow.yml"]))
     .action((target: string | undefined) => {
       const { workflow, graph } = loadWorkflow(target, io.cwd);
       const prompts = workflow.promptsPath ? `, prompts ${displayPath(workflow.promptsPath, io.cwd)}` : ", no prompts file";
@@ -54,7 +54,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     .option("--json", "write the plan as JSON (version 1) to stdout, and nothing else")
     .option("--force", "plan every pair to run")
     .addOption(new Option("--state-dir <dir>", "where the local store lives (default: .pairflow/ at the repository root)").env("PAIRFLOW_STATE_DIR"))
-    .addHelpText("after", examples(["pairflow plan", "pairflow plan examples/hello", "pairflow plan examples/hello --json | jq '.totals'"]))
+    .addHelpText("after", examples(["pairflow plan", "pairflow plan examples/tdd-stack", "pairflow plan examples/tdd-stack --json | jq '.totals'"]))
     .action((target: string | undefined, opts: { json?: boolean; force?: boolean; stateDir?: string }) => {
       const { plan } = preparePlan(target, { cwd: io.cwd, stateDir: opts.stateDir, force: opts.force ? () => true : undefined });
       if (opts.json) io.stdout.write(JSON.stringify(planJson(plan, io.cwd), null, 2) + "\n");

@@ -333,9 +333,11 @@ function describe(error: ErrorObject, root: unknown, file: SourceFile): ConfigIs
   switch (error.keyword) {
     case "additionalProperties": {
       const key = String(p.additionalProperty);
-      const allowed = Object.keys((error.parentSchema as { properties?: object }).properties ?? {}).filter((k) => k !== "$schema");
+      const parent = error.parentSchema as { properties?: object; patternProperties?: object };
+      const allowed = Object.keys(parent.properties ?? {}).filter((k) => k !== "$schema");
       const hint = didYouMean(key, allowed);
-      return at(file, [...keyPath, key], `unknown key "${key}"` + (hint ? `; did you mean "${hint}"?` : "") + `; expected one of: ${allowed.join(", ")} (or an "x-" key for notes of your own)`, true);
+      const notes = parent.patternProperties && "^x-" in parent.patternProperties ? ' (or an "x-" key for notes of your own)' : "";
+      return at(file, [...keyPath, key], `unknown key "${key}"` + (hint ? `; did you mean "${hint}"?` : "") + `; expected one of: ${allowed.join(", ")}${notes}`, true);
     }
     case "required":
       return at(file, keyPath, `missing required key "${String(p.missingProperty)}"`);

@@ -9,16 +9,22 @@ export function didYouMean(word: string, candidates: Iterable<string>): string |
       bestDistance = d;
     }
   }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+  // Short words are too easily "close" to anything; longer ones tolerate a transposition or two.
+  const allowed = word.length <= 2 ? 0 : word.length <= 4 ? 1 : Math.max(2, Math.floor(word.length / 3));
+  return best !== undefined && bestDistance <= allowed ? best : undefined;
 }
 
+/** Edit distance where swapping two neighbouring letters counts as one edit, the commonest typo. */
 function editDistance(a: string, b: string): number {
+  let before: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
     for (let j = 1; j <= b.length; j++) {
       row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, before[j - 2]! + 1);
     }
+    before = prev;
     prev = row;
   }
   return prev[b.length]!;
