@@ -1,0 +1,37 @@
+/**
+ * Runs one operation once on one workflow and prints one JSON line of measurements. Started in a
+ * fresh process per measurement by bench/run.ts, so peak RSS is this operation's (plus Node, tsx
+ * and the modules), not left over from earlier sizes.
+ *
+ *   node --import tsx bench/measure.ts <workflow file> validate|plan
+ */
+import { performance } from "node:perf_hooks";
+
+const [workflowPath, op] = process.argv.slice(2);
+if (!workflowPath || (op !== "validate" && op !== "plan")) {
+  console.error("usage: measure.ts <workflow file> validate|plan");
+  process.exit(2);
+}
+
+// Module loading (tsx transpiling, schema imports) is timed apart from the operation.
+const loadStart = performance.now();
+const run: () => { pairs: number; skip: number } =
+  op === "validate"
+    ? await import("../src/config/load.js").then(({ loadWorkflow }) => () => {
+        const { workflow } = loadWorkflow(workflowPath);
+        return { pairs: workflow.pairs.size, skip: 0 };
+      })
+    : await import("../src/plan/prepare.js").then(({ preparePlan }) => () => {
+        const { plan } = preparePlan(workflowPath);
+        return { pairs: plan.pairs.length, skip: plan.pairs.filter((p) => p.action === "skip").length };
+      });
+const loadMs = performance.now() - loadStart;
+const rssBeforeMB = process.memoryUsage().rss / 2 ** 20;
+
+const start = performance.now();
+const result = run();
+const ms = performance.now() - start;
+
+// maxRSS is in kilobytes.
+const peakRssMB = process.resourceUsage().maxRSS / 1024;
+console.log(JSON.stringify({ op, ms, loadMs, rssBeforeMB, peakRssMB, ...result }));
