@@ -1200,7 +1200,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path7 = __require("node:path");
+    var path10 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2213,9 +2213,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path7.resolve(baseDir, baseName);
+          const localBin = path10.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path7.extname(baseName))) return void 0;
+          if (sourceExt.includes(path10.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2233,17 +2233,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path7.resolve(
-            path7.dirname(resolvedScriptPath),
+          executableDir = path10.resolve(
+            path10.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path7.basename(
+            const legacyName = path10.basename(
               this._scriptPath,
-              path7.extname(this._scriptPath)
+              path10.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2254,7 +2254,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path7.extname(executableFile));
+        launchWithNode = sourceExt.includes(path10.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3169,7 +3169,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path7.basename(filename, path7.extname(filename));
+        this._name = path10.basename(filename, path10.extname(filename));
         return this;
       }
       /**
@@ -3183,9 +3183,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path8) {
-        if (path8 === void 0) return this._executableDir;
-        this._executableDir = path8;
+      executableDir(path11) {
+        if (path11 === void 0) return this._executableDir;
+        this._executableDir = path11;
         return this;
       }
       /**
@@ -3196,15 +3196,15 @@ Expecting one of '${allowedValues.join("', '")}'`);
        */
       helpInformation(contextOptions) {
         const helper = this.createHelp();
-        const context = this._getOutputContext(contextOptions);
+        const context2 = this._getOutputContext(contextOptions);
         helper.prepareContext({
-          error: context.error,
-          helpWidth: context.helpWidth,
-          outputHasColors: context.hasColors
+          error: context2.error,
+          helpWidth: context2.helpWidth,
+          outputHasColors: context2.hasColors
         });
-        const text = helper.formatHelp(this, helper);
-        if (context.hasColors) return text;
-        return this._outputConfiguration.stripColor(text);
+        const text2 = helper.formatHelp(this, helper);
+        if (context2.hasColors) return text2;
+        return this._outputConfiguration.stripColor(text2);
       }
       /**
        * @typedef HelpContext
@@ -3364,22 +3364,22 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {(string | Function)} text - string to add, or a function returning a string
        * @return {Command} `this` command for chaining
        */
-      addHelpText(position2, text) {
+      addHelpText(position2, text2) {
         const allowedValues = ["beforeAll", "before", "after", "afterAll"];
         if (!allowedValues.includes(position2)) {
           throw new Error(`Unexpected value for position to addHelpText.
 Expecting one of '${allowedValues.join("', '")}'`);
         }
         const helpEvent = `${position2}Help`;
-        this.on(helpEvent, (context) => {
+        this.on(helpEvent, (context2) => {
           let helpStr;
-          if (typeof text === "function") {
-            helpStr = text({ error: context.error, command: context.command });
+          if (typeof text2 === "function") {
+            helpStr = text2({ error: context2.error, command: context2.command });
           } else {
-            helpStr = text;
+            helpStr = text2;
           }
           if (helpStr) {
-            context.write(`${helpStr}
+            context2.write(`${helpStr}
 `);
           }
         });
@@ -4959,8 +4959,8 @@ var require_dataType = __commonJS({
       const coerceTo = coerceToTypes(types, opts.coerceTypes);
       const checkTypes = types.length > 0 && !(coerceTo.length === 0 && types.length === 1 && (0, applicability_1.schemaHasRulesForType)(it, types[0]));
       if (checkTypes) {
-        const wrongType = checkDataTypes(types, data, opts.strictNumbers, DataType.Wrong);
-        gen.if(wrongType, () => {
+        const wrongType2 = checkDataTypes(types, data, opts.strictNumbers, DataType.Wrong);
+        gen.if(wrongType2, () => {
           if (coerceTo.length)
             coerceData(it, types, coerceTo);
           else
@@ -5193,7 +5193,7 @@ var require_code2 = __commonJS({
       return allSchemaProperties(schemaMap).filter((p) => !(0, util_1.alwaysValidSchema)(it, schemaMap[p]));
     }
     exports.schemaProperties = schemaProperties;
-    function callValidateCode({ schemaCode, data, it: { gen, topSchemaRef, schemaPath, errorPath }, it }, func, context, passSchema) {
+    function callValidateCode({ schemaCode, data, it: { gen, topSchemaRef, schemaPath, errorPath }, it }, func, context2, passSchema) {
       const dataAndSchema = passSchema ? (0, codegen_1._)`${schemaCode}, ${data}, ${topSchemaRef}${schemaPath}` : data;
       const valCxt = [
         [names_1.default.instancePath, (0, codegen_1.strConcat)(names_1.default.instancePath, errorPath)],
@@ -5204,7 +5204,7 @@ var require_code2 = __commonJS({
       if (it.opts.dynamicRef)
         valCxt.push([names_1.default.dynamicAnchors, names_1.default.dynamicAnchors]);
       const args = (0, codegen_1._)`${dataAndSchema}, ${gen.object(...valCxt)}`;
-      return context !== codegen_1.nil ? (0, codegen_1._)`${func}.call(${context}, ${args})` : (0, codegen_1._)`${func}(${args})`;
+      return context2 !== codegen_1.nil ? (0, codegen_1._)`${func}.call(${context2}, ${args})` : (0, codegen_1._)`${func}(${args})`;
     }
     exports.callValidateCode = callValidateCode;
     var newRegExp = (0, codegen_1._)`new RegExp`;
@@ -6621,8 +6621,8 @@ var require_utils = __commonJS({
       }
       if (bestLength < 2) return hextets.join(":");
       const head = hextets.slice(0, bestStart).join(":");
-      const tail = hextets.slice(bestStart + bestLength).join(":");
-      return head + "::" + tail;
+      const tail2 = hextets.slice(bestStart + bestLength).join(":");
+      return head + "::" + tail2;
     }
     function normalizeIPv6Address(input) {
       const compression = input.indexOf("::");
@@ -6692,8 +6692,8 @@ var require_utils = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path7) {
-      let input = path7;
+    function removeDotSegments(path10) {
+      let input = path10;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -6767,11 +6767,11 @@ var require_utils = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path7) {
-      if (path7 === "" || path7[0] === "/") {
-        return removeDotSegments(path7);
+    function removeDotSegmentsRelative(path10) {
+      if (path10 === "" || path10[0] === "/") {
+        return removeDotSegments(path10);
       }
-      const segments = path7.split("/");
+      const segments = path10.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -7134,8 +7134,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path7 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path7 && path7 !== "/" ? path7 : void 0;
+        const path10 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path10 && path10 !== "/" ? path10 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -7896,7 +7896,7 @@ var require_core = __commonJS({
         if (typeof this.opts.loadSchema != "function") {
           throw new Error("options.loadSchema should be a function");
         }
-        const { loadSchema } = this.opts;
+        const { loadSchema: loadSchema2 } = this.opts;
         return runCompileAsync.call(this, schema, meta);
         async function runCompileAsync(_schema, _meta) {
           await loadMetaSchema.call(this, _schema.$schema);
@@ -7936,7 +7936,7 @@ var require_core = __commonJS({
           if (p)
             return p;
           try {
-            return await (this._loading[ref] = loadSchema(ref));
+            return await (this._loading[ref] = loadSchema2(ref));
           } finally {
             delete this._loading[ref];
           }
@@ -8111,7 +8111,7 @@ var require_core = __commonJS({
       errorsText(errors = this.errors, { separator = ", ", dataVar = "data" } = {}) {
         if (!errors || errors.length === 0)
           return "No errors";
-        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text, msg) => text + separator + msg);
+        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text2, msg) => text2 + separator + msg);
       }
       $dataMetaSchema(metaSchema, keywordsJsonPointers) {
         const rules = this.RULES.all;
@@ -8833,11 +8833,11 @@ var require_uniqueItems = __commonJS({
         }
         function loopN(i, j) {
           const item = gen.name("item");
-          const wrongType = (0, dataType_1.checkDataTypes)(itemTypes, item, it.opts.strictNumbers, dataType_1.DataType.Wrong);
+          const wrongType2 = (0, dataType_1.checkDataTypes)(itemTypes, item, it.opts.strictNumbers, dataType_1.DataType.Wrong);
           const indices = gen.const("indices", (0, codegen_1._)`{}`);
           gen.for((0, codegen_1._)`;${i}--;`, () => {
             gen.let(item, (0, codegen_1._)`${data}[${i}]`);
-            gen.if(wrongType, (0, codegen_1._)`continue`);
+            gen.if(wrongType2, (0, codegen_1._)`continue`);
             if (itemTypes.length > 1)
               gen.if((0, codegen_1._)`typeof ${item} == "string"`, (0, codegen_1._)`${item} += "_"`);
             gen.if((0, codegen_1._)`typeof ${indices}[${item}] == "number"`, () => {
@@ -10877,7 +10877,7 @@ var require__ = __commonJS({
     var discriminator_1 = require_discriminator();
     var json_schema_2020_12_1 = require_json_schema_2020_12();
     var META_SCHEMA_ID = "https://json-schema.org/draft/2020-12/schema";
-    var Ajv20202 = class extends core_1.default {
+    var Ajv20203 = class extends core_1.default {
       constructor(opts = {}) {
         super({
           ...opts,
@@ -10904,11 +10904,11 @@ var require__ = __commonJS({
         return this.opts.defaultMeta = super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : void 0);
       }
     };
-    exports.Ajv2020 = Ajv20202;
-    module.exports = exports = Ajv20202;
-    module.exports.Ajv2020 = Ajv20202;
+    exports.Ajv2020 = Ajv20203;
+    module.exports = exports = Ajv20203;
+    module.exports.Ajv2020 = Ajv20203;
     Object.defineProperty(exports, "__esModule", { value: true });
-    exports.default = Ajv20202;
+    exports.default = Ajv20203;
     var validate_1 = require_validate();
     Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
       return validate_1.KeywordCxt;
@@ -11008,7 +11008,7 @@ var require_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit(node, visitor) {
+    function visit2(node, visitor) {
       const visitor_ = initVisitor(visitor);
       if (identity.isDocument(node)) {
         const cd = visit_(null, node.contents, visitor_, Object.freeze([node]));
@@ -11017,20 +11017,20 @@ var require_visit = __commonJS({
       } else
         visit_(null, node, visitor_, Object.freeze([]));
     }
-    visit.BREAK = BREAK;
-    visit.SKIP = SKIP;
-    visit.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path7) {
-      const ctrl = callVisitor(key, node, visitor, path7);
+    visit2.BREAK = BREAK;
+    visit2.SKIP = SKIP;
+    visit2.REMOVE = REMOVE;
+    function visit_(key, node, visitor, path10) {
+      const ctrl = callVisitor(key, node, visitor, path10);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path7, ctrl);
-        return visit_(key, ctrl, visitor, path7);
+        replaceNode(key, path10, ctrl);
+        return visit_(key, ctrl, visitor, path10);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path7 = Object.freeze(path7.concat(node));
+          path10 = Object.freeze(path10.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path7);
+            const ci = visit_(i, node.items[i], visitor, path10);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -11041,13 +11041,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path7 = Object.freeze(path7.concat(node));
-          const ck = visit_("key", node.key, visitor, path7);
+          path10 = Object.freeze(path10.concat(node));
+          const ck = visit_("key", node.key, visitor, path10);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path7);
+          const cv = visit_("value", node.value, visitor, path10);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -11068,17 +11068,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path7) {
-      const ctrl = await callVisitor(key, node, visitor, path7);
+    async function visitAsync_(key, node, visitor, path10) {
+      const ctrl = await callVisitor(key, node, visitor, path10);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path7, ctrl);
-        return visitAsync_(key, ctrl, visitor, path7);
+        replaceNode(key, path10, ctrl);
+        return visitAsync_(key, ctrl, visitor, path10);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path7 = Object.freeze(path7.concat(node));
+          path10 = Object.freeze(path10.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path7);
+            const ci = await visitAsync_(i, node.items[i], visitor, path10);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -11089,13 +11089,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path7 = Object.freeze(path7.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path7);
+          path10 = Object.freeze(path10.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path10);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path7);
+          const cv = await visitAsync_("value", node.value, visitor, path10);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -11122,23 +11122,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path7) {
+    function callVisitor(key, node, visitor, path10) {
       if (typeof visitor === "function")
-        return visitor(key, node, path7);
+        return visitor(key, node, path10);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path7);
+        return visitor.Map?.(key, node, path10);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path7);
+        return visitor.Seq?.(key, node, path10);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path7);
+        return visitor.Pair?.(key, node, path10);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path7);
+        return visitor.Scalar?.(key, node, path10);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path7);
+        return visitor.Alias?.(key, node, path10);
       return void 0;
     }
-    function replaceNode(key, path7, node) {
-      const parent = path7[path7.length - 1];
+    function replaceNode(key, path10, node) {
+      const parent = path10[path10.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -11153,7 +11153,7 @@ var require_visit = __commonJS({
         throw new Error(`Cannot replace node with ${pt} parent`);
       }
     }
-    exports.visit = visit;
+    exports.visit = visit2;
     exports.visitAsync = visitAsync;
   }
 });
@@ -11163,7 +11163,7 @@ var require_directives = __commonJS({
   "node_modules/yaml/dist/doc/directives.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var visit = require_visit();
+    var visit2 = require_visit();
     var escapeChars = {
       "!": "%21",
       ",": "%2C",
@@ -11307,7 +11307,7 @@ var require_directives = __commonJS({
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
           const tags = {};
-          visit.visit(doc.contents, (_key, node) => {
+          visit2.visit(doc.contents, (_key, node) => {
             if (identity.isNode(node) && node.tag)
               tags[node.tag] = true;
           });
@@ -11334,7 +11334,7 @@ var require_anchors = __commonJS({
   "node_modules/yaml/dist/doc/anchors.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var visit = require_visit();
+    var visit2 = require_visit();
     function anchorIsValid(anchor) {
       if (/[\x00-\x19\s,[\]{}]/.test(anchor)) {
         const sa = JSON.stringify(anchor);
@@ -11345,7 +11345,7 @@ var require_anchors = __commonJS({
     }
     function anchorNames(root) {
       const anchors = /* @__PURE__ */ new Set();
-      visit.visit(root, {
+      visit2.visit(root, {
         Value(_key, node) {
           if (node.anchor)
             anchors.add(node.anchor);
@@ -11525,7 +11525,7 @@ var require_Alias = __commonJS({
   "node_modules/yaml/dist/nodes/Alias.js"(exports) {
     "use strict";
     var anchors = require_anchors();
-    var visit = require_visit();
+    var visit2 = require_visit();
     var identity = require_identity();
     var Node = require_Node();
     var toJS = require_toJS();
@@ -11551,7 +11551,7 @@ var require_Alias = __commonJS({
           nodes = ctx.aliasResolveCache;
         } else {
           nodes = [];
-          visit.visit(doc, {
+          visit2.visit(doc, {
             Node: (_key, node) => {
               if (identity.isAlias(node) || identity.hasAnchor(node))
                 nodes.push(node);
@@ -11750,10 +11750,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path7, value) {
+    function collectionFromPath(schema, path10, value) {
       let v = value;
-      for (let i = path7.length - 1; i >= 0; --i) {
-        const k = path7[i];
+      for (let i = path10.length - 1; i >= 0; --i) {
+        const k = path10[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -11772,7 +11772,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path7) => path7 == null || typeof path7 === "object" && !!path7[Symbol.iterator]().next().done;
+    var isEmptyPath = (path10) => path10 == null || typeof path10 === "object" && !!path10[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -11802,11 +11802,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path7, value) {
-        if (isEmptyPath(path7))
+      addIn(path10, value) {
+        if (isEmptyPath(path10))
           this.add(value);
         else {
-          const [key, ...rest] = path7;
+          const [key, ...rest] = path10;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -11820,8 +11820,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path7) {
-        const [key, ...rest] = path7;
+      deleteIn(path10) {
+        const [key, ...rest] = path10;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -11835,8 +11835,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path7, keepScalar) {
-        const [key, ...rest] = path7;
+      getIn(path10, keepScalar) {
+        const [key, ...rest] = path10;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -11854,8 +11854,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path7) {
-        const [key, ...rest] = path7;
+      hasIn(path10) {
+        const [key, ...rest] = path10;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -11865,8 +11865,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path7, value) {
-        const [key, ...rest] = path7;
+      setIn(path10, value) {
+        const [key, ...rest] = path10;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -11910,14 +11910,14 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
-        return text;
+        return text2;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
       const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text.length <= endStep)
-        return text;
+      if (text2.length <= endStep)
+        return text2;
       const folds = [];
       const escapedFolds = {};
       let end = lineWidth - indent.length;
@@ -11934,14 +11934,14 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text, i, indent.length);
+        i = consumeMoreIndentedLines(text2, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
-      for (let ch; ch = text[i += 1]; ) {
+      for (let ch; ch = text2[i += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
           escStart = i;
-          switch (text[i + 1]) {
+          switch (text2[i + 1]) {
             case "x":
               i += 3;
               break;
@@ -11958,12 +11958,12 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text, i, indent.length);
+            i = consumeMoreIndentedLines(text2, i, indent.length);
           end = i + indent.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text[i + 1];
+            const next = text2[i + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
               split = i;
           }
@@ -11975,12 +11975,12 @@ var require_foldFlowLines = __commonJS({
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text[i += 1];
+                ch = text2[i += 1];
                 overflow = true;
               }
               const j = i > escEnd + 1 ? i - 2 : escStart - 1;
               if (escapedFolds[j])
-                return text;
+                return text2;
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
@@ -11995,39 +11995,39 @@ var require_foldFlowLines = __commonJS({
       if (overflow && onOverflow)
         onOverflow();
       if (folds.length === 0)
-        return text;
+        return text2;
       if (onFold)
         onFold();
-      let res = text.slice(0, folds[0]);
+      let res = text2.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
         const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text.length;
+        const end2 = folds[i2 + 1] || text2.length;
         if (fold === 0)
           res = `
-${indent}${text.slice(0, end2)}`;
+${indent}${text2.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text[fold]}\\`;
+            res += `${text2[fold]}\\`;
           res += `
-${indent}${text.slice(fold + 1, end2)}`;
+${indent}${text2.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text, i, indent) {
+    function consumeMoreIndentedLines(text2, i, indent) {
       let end = i;
       let start = i + 1;
-      let ch = text[start];
+      let ch = text2[start];
       while (ch === " " || ch === "	") {
         if (i < start + indent) {
-          ch = text[++i];
+          ch = text2[++i];
         } else {
           do {
-            ch = text[++i];
+            ch = text2[++i];
           } while (ch && ch !== "\n");
           end = i;
           start = i + 1;
-          ch = text[start];
+          ch = text2[start];
         }
       }
       return end;
@@ -14381,9 +14381,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path7, value) {
+      addIn(path10, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path7, value);
+          this.contents.addIn(path10, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -14458,14 +14458,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path7) {
-        if (Collection.isEmptyPath(path7)) {
+      deleteIn(path10) {
+        if (Collection.isEmptyPath(path10)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path7) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path10) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -14480,10 +14480,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path7, keepScalar) {
-        if (Collection.isEmptyPath(path7))
+      getIn(path10, keepScalar) {
+        if (Collection.isEmptyPath(path10))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path7, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path10, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -14494,10 +14494,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path7) {
-        if (Collection.isEmptyPath(path7))
+      hasIn(path10) {
+        if (Collection.isEmptyPath(path10))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path7) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path10) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -14514,13 +14514,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path7, value) {
-        if (Collection.isEmptyPath(path7)) {
+      setIn(path10, value) {
+        if (Collection.isEmptyPath(path10)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path7), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path10), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path7, value);
+          this.contents.setIn(path10, value);
         }
       }
       /**
@@ -16248,15 +16248,15 @@ var require_cst_scalar = __commonJS({
       }
       return null;
     }
-    function createScalarToken(value, context) {
-      const { implicitKey = false, indent, inFlow = false, offset = -1, type = "PLAIN" } = context;
+    function createScalarToken(value, context2) {
+      const { implicitKey = false, indent, inFlow = false, offset = -1, type = "PLAIN" } = context2;
       const source = stringifyString.stringifyString({ type, value }, {
         implicitKey,
         indent: indent > 0 ? " ".repeat(indent) : "",
         inFlow,
         options: { blockQuote: true, lineWidth: -1 }
       });
-      const end = context.end ?? [
+      const end = context2.end ?? [
         { type: "newline", offset: -1, indent, source: "\n" }
       ];
       switch (source[0]) {
@@ -16280,8 +16280,8 @@ var require_cst_scalar = __commonJS({
           return { type: "scalar", offset, indent, source, end };
       }
     }
-    function setScalarValue(token, value, context = {}) {
-      let { afterKey = false, implicitKey = false, inFlow = false, type } = context;
+    function setScalarValue(token, value, context2 = {}) {
+      let { afterKey = false, implicitKey = false, inFlow = false, type } = context2;
       let indent = "indent" in token ? token.indent : null;
       if (afterKey && typeof indent === "number")
         indent += 2;
@@ -16473,18 +16473,18 @@ var require_cst_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove item");
-    function visit(cst, visitor) {
+    function visit2(cst, visitor) {
       if ("type" in cst && cst.type === "document")
         cst = { start: cst.start, value: cst.value };
       _visit(Object.freeze([]), cst, visitor);
     }
-    visit.BREAK = BREAK;
-    visit.SKIP = SKIP;
-    visit.REMOVE = REMOVE;
-    visit.itemAtPath = (cst, path7) => {
+    visit2.BREAK = BREAK;
+    visit2.SKIP = SKIP;
+    visit2.REMOVE = REMOVE;
+    visit2.itemAtPath = (cst, path10) => {
       let item = cst;
-      for (const [field, index] of path7) {
-        const tok = item?.[field];
+      for (const [field2, index] of path10) {
+        const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
         } else
@@ -16492,23 +16492,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit.parentCollection = (cst, path7) => {
-      const parent = visit.itemAtPath(cst, path7.slice(0, -1));
-      const field = path7[path7.length - 1][0];
-      const coll = parent?.[field];
+    visit2.parentCollection = (cst, path10) => {
+      const parent = visit2.itemAtPath(cst, path10.slice(0, -1));
+      const field2 = path10[path10.length - 1][0];
+      const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path7, item, visitor) {
-      let ctrl = visitor(item, path7);
+    function _visit(path10, item, visitor) {
+      let ctrl = visitor(item, path10);
       if (typeof ctrl === "symbol")
         return ctrl;
-      for (const field of ["key", "value"]) {
-        const token = item[field];
+      for (const field2 of ["key", "value"]) {
+        const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path7.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path10.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -16518,13 +16518,13 @@ var require_cst_visit = __commonJS({
               i -= 1;
             }
           }
-          if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path7);
+          if (typeof ctrl === "function" && field2 === "key")
+            ctrl = ctrl(item, path10);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path7) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path10) : ctrl;
     }
-    exports.visit = visit;
+    exports.visit = visit2;
   }
 });
 
@@ -18240,7 +18240,7 @@ var require_dist = __commonJS({
     var lineCounter = require_line_counter();
     var parser = require_parser();
     var publicApi = require_public_api();
-    var visit = require_visit();
+    var visit2 = require_visit();
     exports.Composer = composer.Composer;
     exports.Document = Document.Document;
     exports.Schema = Schema.Schema;
@@ -18268,8 +18268,8 @@ var require_dist = __commonJS({
     exports.parseAllDocuments = publicApi.parseAllDocuments;
     exports.parseDocument = publicApi.parseDocument;
     exports.stringify = publicApi.stringify;
-    exports.visit = visit.visit;
-    exports.visitAsync = visit.visitAsync;
+    exports.visit = visit2.visit;
+    exports.visitAsync = visit2.visitAsync;
   }
 });
 
@@ -18345,7 +18345,7 @@ var require_path = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.convertPosixPathToPattern = exports.convertWindowsPathToPattern = exports.convertPathToPattern = exports.escapePosixPath = exports.escapeWindowsPath = exports.escape = exports.removeLeadingDotSegment = exports.makeAbsolute = exports.unixify = void 0;
     var os = __require("os");
-    var path7 = __require("path");
+    var path10 = __require("path");
     var IS_WINDOWS_PLATFORM = os.platform() === "win32";
     var LEADING_DOT_SEGMENT_CHARACTERS_COUNT = 2;
     var POSIX_UNESCAPED_GLOB_SYMBOLS_RE = /(\\?)([()*?[\]{|}]|^!|[!+@](?=\()|\\(?![!()*+?@[\]{|}]))/g;
@@ -18357,7 +18357,7 @@ var require_path = __commonJS({
     }
     exports.unixify = unixify;
     function makeAbsolute(cwd, filepath) {
-      return path7.resolve(cwd, filepath);
+      return path10.resolve(cwd, filepath);
     }
     exports.makeAbsolute = makeAbsolute;
     function removeLeadingDotSegment(entry) {
@@ -19108,7 +19108,7 @@ var require_compile2 = __commonJS({
     "use strict";
     var fill = require_fill_range();
     var utils = require_utils2();
-    var compile = (ast, options = {}) => {
+    var compile2 = (ast, options = {}) => {
       const walk = (node, parent = {}) => {
         const invalidBlock = utils.isInvalidBrace(parent);
         const invalidNode = node.invalid === true && options.escapeInvalid === true;
@@ -19150,7 +19150,7 @@ var require_compile2 = __commonJS({
       };
       return walk(ast);
     };
-    module.exports = compile;
+    module.exports = compile2;
   }
 });
 
@@ -19592,7 +19592,7 @@ var require_braces = __commonJS({
   "node_modules/braces/index.js"(exports, module) {
     "use strict";
     var stringify = require_stringify2();
-    var compile = require_compile2();
+    var compile2 = require_compile2();
     var expand = require_expand();
     var parse = require_parse();
     var braces = (input, options = {}) => {
@@ -19625,7 +19625,7 @@ var require_braces = __commonJS({
       if (typeof input === "string") {
         input = braces.parse(input, options);
       }
-      return compile(input, options);
+      return compile2(input, options);
     };
     braces.expand = (input, options = {}) => {
       if (typeof input === "string") {
@@ -19654,7 +19654,7 @@ var require_braces = __commonJS({
 var require_constants2 = __commonJS({
   "node_modules/picomatch/lib/constants.js"(exports, module) {
     "use strict";
-    var path7 = __require("path");
+    var path10 = __require("path");
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
     var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
@@ -19828,7 +19828,7 @@ var require_constants2 = __commonJS({
       /* | */
       CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
       /* \uFEFF */
-      SEP: path7.sep,
+      SEP: path10.sep,
       /**
        * Create EXTGLOB_CHARS
        */
@@ -19855,7 +19855,7 @@ var require_constants2 = __commonJS({
 var require_utils3 = __commonJS({
   "node_modules/picomatch/lib/utils.js"(exports) {
     "use strict";
-    var path7 = __require("path");
+    var path10 = __require("path");
     var win32 = process.platform === "win32";
     var {
       REGEX_BACKSLASH,
@@ -19884,7 +19884,7 @@ var require_utils3 = __commonJS({
       if (options && typeof options.windows === "boolean") {
         return options.windows;
       }
-      return win32 === true || path7.sep === "\\";
+      return win32 === true || path10.sep === "\\";
     };
     exports.escapeLast = (input, char, lastIdx) => {
       const idx = input.lastIndexOf(char, lastIdx);
@@ -21248,7 +21248,7 @@ var require_parse2 = __commonJS({
 var require_picomatch = __commonJS({
   "node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
-    var path7 = __require("path");
+    var path10 = __require("path");
     var scan = require_scan();
     var parse = require_parse2();
     var utils = require_utils3();
@@ -21333,7 +21333,7 @@ var require_picomatch = __commonJS({
     };
     picomatch.matchBase = (input, glob, options, posix = utils.isWindows(options)) => {
       const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
-      return regex.test(path7.basename(input));
+      return regex.test(path10.basename(input));
     };
     picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
     picomatch.parse = (pattern, options) => {
@@ -21560,7 +21560,7 @@ var require_pattern2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.isAbsolute = exports.partitionAbsoluteAndRelative = exports.removeDuplicateSlashes = exports.matchAny = exports.convertPatternsToRe = exports.makeRe = exports.getPatternParts = exports.expandBraceExpansion = exports.expandPatternsWithBraceExpansion = exports.isAffectDepthOfReadingPattern = exports.endsWithSlashGlobStar = exports.hasGlobStar = exports.getBaseDirectory = exports.isPatternRelatedToParentDirectory = exports.getPatternsOutsideCurrentDirectory = exports.getPatternsInsideCurrentDirectory = exports.getPositivePatterns = exports.getNegativePatterns = exports.isPositivePattern = exports.isNegativePattern = exports.convertToNegativePattern = exports.convertToPositivePattern = exports.isDynamicPattern = exports.isStaticPattern = void 0;
-    var path7 = __require("path");
+    var path10 = __require("path");
     var globParent = require_glob_parent();
     var micromatch = require_micromatch();
     var GLOBSTAR = "**";
@@ -21655,7 +21655,7 @@ var require_pattern2 = __commonJS({
     }
     exports.endsWithSlashGlobStar = endsWithSlashGlobStar;
     function isAffectDepthOfReadingPattern(pattern) {
-      const basename = path7.basename(pattern);
+      const basename = path10.basename(pattern);
       return endsWithSlashGlobStar(pattern) || isStaticPattern(basename);
     }
     exports.isAffectDepthOfReadingPattern = isAffectDepthOfReadingPattern;
@@ -21713,7 +21713,7 @@ var require_pattern2 = __commonJS({
     }
     exports.partitionAbsoluteAndRelative = partitionAbsoluteAndRelative;
     function isAbsolute(pattern) {
-      return path7.isAbsolute(pattern);
+      return path10.isAbsolute(pattern);
     }
     exports.isAbsolute = isAbsolute;
   }
@@ -21890,8 +21890,8 @@ var require_utils4 = __commonJS({
     exports.errno = errno;
     var fs = require_fs();
     exports.fs = fs;
-    var path7 = require_path();
-    exports.path = path7;
+    var path10 = require_path();
+    exports.path = path10;
     var pattern = require_pattern2();
     exports.pattern = pattern;
     var stream = require_stream();
@@ -22003,8 +22003,8 @@ var require_async = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path7, settings, callback) {
-      settings.fs.lstat(path7, (lstatError, lstat) => {
+    function read(path10, settings, callback) {
+      settings.fs.lstat(path10, (lstatError, lstat) => {
         if (lstatError !== null) {
           callFailureCallback(callback, lstatError);
           return;
@@ -22013,7 +22013,7 @@ var require_async = __commonJS({
           callSuccessCallback(callback, lstat);
           return;
         }
-        settings.fs.stat(path7, (statError, stat) => {
+        settings.fs.stat(path10, (statError, stat) => {
           if (statError !== null) {
             if (settings.throwErrorOnBrokenSymbolicLink) {
               callFailureCallback(callback, statError);
@@ -22045,13 +22045,13 @@ var require_sync = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path7, settings) {
-      const lstat = settings.fs.lstatSync(path7);
+    function read(path10, settings) {
+      const lstat = settings.fs.lstatSync(path10);
       if (!lstat.isSymbolicLink() || !settings.followSymbolicLink) {
         return lstat;
       }
       try {
-        const stat = settings.fs.statSync(path7);
+        const stat = settings.fs.statSync(path10);
         if (settings.markSymbolicLink) {
           stat.isSymbolicLink = () => true;
         }
@@ -22122,17 +22122,17 @@ var require_out = __commonJS({
     var sync = require_sync();
     var settings_1 = require_settings();
     exports.Settings = settings_1.default;
-    function stat(path7, optionsOrSettingsOrCallback, callback) {
+    function stat(path10, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path7, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path10, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path7, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path10, getSettings(optionsOrSettingsOrCallback), callback);
     }
     exports.stat = stat;
-    function statSync2(path7, optionsOrSettings) {
+    function statSync2(path10, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path7, settings);
+      return sync.read(path10, settings);
     }
     exports.statSync = statSync2;
     function getSettings(settingsOrOptions = {}) {
@@ -22348,16 +22348,16 @@ var require_async2 = __commonJS({
           return;
         }
         const tasks = names.map((name) => {
-          const path7 = common.joinPathSegments(directory, name, settings.pathSegmentSeparator);
+          const path10 = common.joinPathSegments(directory, name, settings.pathSegmentSeparator);
           return (done) => {
-            fsStat.stat(path7, settings.fsStatSettings, (error, stats) => {
+            fsStat.stat(path10, settings.fsStatSettings, (error, stats) => {
               if (error !== null) {
                 done(error);
                 return;
               }
               const entry = {
                 name,
-                path: path7,
+                path: path10,
                 dirent: utils.fs.createDirentFromStats(name, stats)
               };
               if (settings.stats) {
@@ -22475,7 +22475,7 @@ var require_settings2 = __commonJS({
   "node_modules/@nodelib/fs.scandir/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path7 = __require("path");
+    var path10 = __require("path");
     var fsStat = require_out();
     var fs = require_fs4();
     var Settings = class {
@@ -22483,7 +22483,7 @@ var require_settings2 = __commonJS({
         this._options = _options;
         this.followSymbolicLinks = this._getValue(this._options.followSymbolicLinks, false);
         this.fs = fs.createFileSystemAdapter(this._options.fs);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path7.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path10.sep);
         this.stats = this._getValue(this._options.stats, false);
         this.throwErrorOnBrokenSymbolicLink = this._getValue(this._options.throwErrorOnBrokenSymbolicLink, true);
         this.fsStatSettings = new fsStat.Settings({
@@ -22510,17 +22510,17 @@ var require_out2 = __commonJS({
     var sync = require_sync2();
     var settings_1 = require_settings2();
     exports.Settings = settings_1.default;
-    function scandir(path7, optionsOrSettingsOrCallback, callback) {
+    function scandir(path10, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path7, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path10, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path7, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path10, getSettings(optionsOrSettingsOrCallback), callback);
     }
     exports.scandir = scandir;
-    function scandirSync(path7, optionsOrSettings) {
+    function scandirSync(path10, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path7, settings);
+      return sync.read(path10, settings);
     }
     exports.scandirSync = scandirSync;
     function getSettings(settingsOrOptions = {}) {
@@ -22538,21 +22538,21 @@ var require_reusify = __commonJS({
     "use strict";
     function reusify(Constructor) {
       var head = new Constructor();
-      var tail = head;
+      var tail2 = head;
       function get() {
         var current = head;
         if (current.next) {
           head = current.next;
         } else {
           head = new Constructor();
-          tail = head;
+          tail2 = head;
         }
         current.next = null;
         return current;
       }
       function release(obj) {
-        tail.next = obj;
-        tail = obj;
+        tail2.next = obj;
+        tail2 = obj;
       }
       return {
         get,
@@ -22568,11 +22568,11 @@ var require_queue = __commonJS({
   "node_modules/fastq/queue.js"(exports, module) {
     "use strict";
     var reusify = require_reusify();
-    function fastqueue(context, worker, _concurrency) {
-      if (typeof context === "function") {
+    function fastqueue(context2, worker, _concurrency) {
+      if (typeof context2 === "function") {
         _concurrency = worker;
-        worker = context;
-        context = null;
+        worker = context2;
+        context2 = null;
       }
       if (!(_concurrency >= 1)) {
         throw new Error("fastqueue concurrency must be equal to or greater than 1");
@@ -22657,7 +22657,7 @@ var require_queue = __commonJS({
       }
       function push(value, done) {
         var current = cache.get();
-        current.context = context;
+        current.context = context2;
         current.release = release;
         current.value = value;
         current.callback = done || noop;
@@ -22673,12 +22673,12 @@ var require_queue = __commonJS({
           }
         } else {
           _running++;
-          worker.call(context, current.value, current.worked);
+          worker.call(context2, current.value, current.worked);
         }
       }
       function unshift(value, done) {
         var current = cache.get();
-        current.context = context;
+        current.context = context2;
         current.release = release;
         current.value = value;
         current.callback = done || noop;
@@ -22694,7 +22694,7 @@ var require_queue = __commonJS({
           }
         } else {
           _running++;
-          worker.call(context, current.value, current.worked);
+          worker.call(context2, current.value, current.worked);
         }
       }
       function release(holder) {
@@ -22709,7 +22709,7 @@ var require_queue = __commonJS({
             }
             queueHead = next.next;
             next.next = null;
-            worker.call(context, next.value, next.worked);
+            worker.call(context2, next.value, next.worked);
             if (queueTail === null) {
               self.empty();
             }
@@ -22740,7 +22740,7 @@ var require_queue = __commonJS({
           var callback = current.callback;
           var errorHandler2 = current.errorHandler;
           var val = current.value;
-          var context2 = current.context;
+          var context3 = current.context;
           current.value = null;
           current.callback = noop;
           current.errorHandler = null;
@@ -22748,7 +22748,7 @@ var require_queue = __commonJS({
           if (errorHandler2) {
             errorHandler2(new Error("abort"), val);
           }
-          callback.call(context2, new Error("abort"));
+          callback.call(context3, new Error("abort"));
           cache.release(current);
           current = next;
         }
@@ -22781,18 +22781,18 @@ var require_queue = __commonJS({
         self.release(self);
       };
     }
-    function queueAsPromised(context, worker, _concurrency) {
-      if (typeof context === "function") {
+    function queueAsPromised(context2, worker, _concurrency) {
+      if (typeof context2 === "function") {
         _concurrency = worker;
-        worker = context;
-        context = null;
+        worker = context2;
+        context2 = null;
       }
       function asyncWrapper(arg, cb) {
         worker.call(this, arg).then(function(res) {
           cb(null, res);
         }, cb);
       }
-      var queue = fastqueue(context, asyncWrapper, _concurrency);
+      var queue = fastqueue(context2, asyncWrapper, _concurrency);
       var pushCb = queue.push;
       var unshiftCb = queue.unshift;
       queue.push = push;
@@ -23168,7 +23168,7 @@ var require_settings3 = __commonJS({
   "node_modules/@nodelib/fs.walk/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path7 = __require("path");
+    var path10 = __require("path");
     var fsScandir = require_out2();
     var Settings = class {
       constructor(_options = {}) {
@@ -23178,7 +23178,7 @@ var require_settings3 = __commonJS({
         this.deepFilter = this._getValue(this._options.deepFilter, null);
         this.entryFilter = this._getValue(this._options.entryFilter, null);
         this.errorFilter = this._getValue(this._options.errorFilter, null);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path7.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path10.sep);
         this.fsScandirSettings = new fsScandir.Settings({
           followSymbolicLinks: this._options.followSymbolicLinks,
           fs: this._options.fs,
@@ -23240,7 +23240,7 @@ var require_reader2 = __commonJS({
   "node_modules/fast-glob/out/readers/reader.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path7 = __require("path");
+    var path10 = __require("path");
     var fsStat = require_out();
     var utils = require_utils4();
     var Reader = class {
@@ -23253,7 +23253,7 @@ var require_reader2 = __commonJS({
         });
       }
       _getFullEntryPath(filepath) {
-        return path7.resolve(this._settings.cwd, filepath);
+        return path10.resolve(this._settings.cwd, filepath);
       }
       _makeEntry(stats, pattern) {
         const entry = {
@@ -23669,7 +23669,7 @@ var require_provider = __commonJS({
   "node_modules/fast-glob/out/providers/provider.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path7 = __require("path");
+    var path10 = __require("path");
     var deep_1 = require_deep();
     var entry_1 = require_entry();
     var error_1 = require_error2();
@@ -23683,7 +23683,7 @@ var require_provider = __commonJS({
         this.entryTransformer = new entry_2.default(this._settings);
       }
       _getRootDirectory(task) {
-        return path7.resolve(this._settings.cwd, task.base);
+        return path10.resolve(this._settings.cwd, task.base);
       }
       _getReaderOptions(task) {
         const basePath = task.base === "." ? "" : task.base;
@@ -24288,10 +24288,10 @@ function findCycles(ids, requires) {
   const seen = /* @__PURE__ */ new Set();
   for (const root of ids) {
     if (color.get(root) !== WHITE) continue;
-    const path7 = [];
+    const path10 = [];
     const stack = [{ id: root, next: 0 }];
     color.set(root, GREY);
-    path7.push(root);
+    path10.push(root);
     while (stack.length > 0) {
       const frame = stack[stack.length - 1];
       const deps = requires.get(frame.id);
@@ -24300,10 +24300,10 @@ function findCycles(ids, requires) {
         const c = color.get(dep);
         if (c === WHITE) {
           color.set(dep, GREY);
-          path7.push(dep);
+          path10.push(dep);
           stack.push({ id: dep, next: 0 });
         } else if (c === GREY) {
-          const loop = path7.slice(path7.lastIndexOf(dep));
+          const loop = path10.slice(path10.lastIndexOf(dep));
           const cycle = rotateToFirst(loop, position2);
           const key = cycle.join("\0");
           if (!seen.has(key)) {
@@ -24313,7 +24313,7 @@ function findCycles(ids, requires) {
         }
       } else {
         color.set(frame.id, BLACK);
-        path7.pop();
+        path10.pop();
         stack.pop();
       }
     }
@@ -24326,6 +24326,19 @@ function rotateToFirst(cycle, position2) {
     if (position2.get(cycle[i]) < position2.get(cycle[start])) start = i;
   }
   return [...cycle.slice(start), ...cycle.slice(0, start)];
+}
+function downstreamOf(graph, roots) {
+  const out = /* @__PURE__ */ new Set();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    for (const d of graph.dependents.get(stack.pop()) ?? []) {
+      if (!out.has(d)) {
+        out.add(d);
+        stack.push(d);
+      }
+    }
+  }
+  return out;
 }
 
 // src/refs/inputs.ts
@@ -24413,15 +24426,15 @@ function pyFloatRepr(x) {
   const digits = mantissa.replace("-", "").replace(".", "");
   const sign = negative ? "-" : "";
   if (exp >= -4 && exp < 16) {
-    let text;
+    let text2;
     if (exp < 0) {
-      text = "0." + "0".repeat(-exp - 1) + digits;
+      text2 = "0." + "0".repeat(-exp - 1) + digits;
     } else if (digits.length > exp + 1) {
-      text = digits.slice(0, exp + 1) + "." + digits.slice(exp + 1);
+      text2 = digits.slice(0, exp + 1) + "." + digits.slice(exp + 1);
     } else {
-      text = digits + "0".repeat(exp + 1 - digits.length) + ".0";
+      text2 = digits + "0".repeat(exp + 1 - digits.length) + ".0";
     }
-    return sign + text;
+    return sign + text2;
   }
   const m = digits.length > 1 ? digits[0] + "." + digits.slice(1) : digits;
   const e = (exp < 0 ? "-" : "+") + String(Math.abs(exp)).padStart(2, "0");
@@ -24532,7 +24545,7 @@ function loadWorkflow(target, cwd = process.cwd()) {
   const dir = path2.dirname(workflowPath);
   const issues = [];
   const wfFile = parseFile(workflowPath, cwd, issues);
-  const hashable = wfFile ? wfFile.doc.toJS() : {};
+  const hashable = wfFile ? valueOf(wfFile, issues) : {};
   const wfValue = plain(hashable);
   if (wfFile) validate(workflowValidator(), wfValue, wfFile, issues);
   const wf = isObject(wfValue) ? wfValue : {};
@@ -24551,7 +24564,7 @@ function loadWorkflow(target, cwd = process.cwd()) {
     promptsPath = found.length > 0 ? path2.join(dir, found[0]) : null;
   }
   const promptsFile = promptsPath ? parseFile(promptsPath, cwd, issues) : void 0;
-  const promptsValue = promptsFile ? promptsFile.doc.toJS() : {};
+  const promptsValue = promptsFile ? valueOf(promptsFile, issues) : {};
   if (promptsFile) validate(promptsValidator(), plain(promptsValue), promptsFile, issues);
   const rawPairs = isObject(wf.action_pairs) ? wf.action_pairs : {};
   const ids = Object.keys(rawPairs);
@@ -24659,38 +24672,63 @@ function keepFloats(tags) {
 }
 function parseFile(file, cwd, issues) {
   const display = displayPath(file, cwd);
-  let text;
+  let text2;
   try {
-    text = readFileSync2(file, "utf8");
+    text2 = readFileSync2(file, "utf8");
   } catch (err) {
     issues.push({ file: display, line: 1, column: 1, key: "", message: `cannot read: ${err.message}` });
     return void 0;
   }
   const lines = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text, { lineCounter: lines, customTags: keepFloats, prettyErrors: false, uniqueKeys: true });
+  const doc = (0, import_yaml.parseDocument)(text2, { lineCounter: lines, customTags: keepFloats, prettyErrors: false, uniqueKeys: false });
   const source = { display, doc, lines };
   const reported = /* @__PURE__ */ new Set();
   for (const err of doc.errors) {
     const [line, column] = position(lines, err.pos[0]);
     if (reported.has(`${line}:${err.code}`)) continue;
     reported.add(`${line}:${err.code}`);
-    issues.push({ file: display, line, column, key: "", message: parseMessage(err.code, err.message, text, err.pos[0]) });
+    issues.push({ file: display, line, column, key: "", message: parseMessage(err.code, err.message) });
   }
   if (doc.errors.length > 0) return void 0;
-  if (doc.contents === null) {
-    issues.push({ file: display, line: 1, column: 1, key: "", message: "the file is empty; expected a mapping of keys" });
+  const duplicates = findDuplicateKeys(source);
+  issues.push(...duplicates);
+  return duplicates.length > 0 ? void 0 : source;
+}
+function findDuplicateKeys(file) {
+  const issues = [];
+  (0, import_yaml.visit)(file.doc, {
+    Map(_, map) {
+      const first = /* @__PURE__ */ new Map();
+      for (const item of map.items) {
+        if (!(0, import_yaml.isScalar)(item.key)) continue;
+        const key = String(item.key.value);
+        const offset = item.key.range?.[0] ?? 0;
+        const seen = first.get(key);
+        if (seen === void 0) {
+          first.set(key, offset);
+          continue;
+        }
+        const [line, column] = position(file.lines, offset);
+        const message = `duplicate key "${key}" (first at line ${position(file.lines, seen)[0]}); each key, and each pair id, may appear once`;
+        issues.push({ file: file.display, line, column, key: "", message });
+      }
+    }
+  });
+  return issues;
+}
+function valueOf(file, issues) {
+  if (file.doc.contents === null) return {};
+  try {
+    return file.doc.toJS({ maxAliasCount: 1e4 });
+  } catch (err) {
+    issues.push({ file: file.display, line: 1, column: 1, key: "", message: `${err.message}; use fewer aliases (*name) of large anchors` });
     return void 0;
   }
-  return source;
 }
-function parseMessage(code, message, source, offset) {
-  if (code === "DUPLICATE_KEY") {
-    const key = /^["']?([^"':\n]+)/.exec(source.slice(offset))?.[1]?.trim();
-    return `duplicate key${key ? ` "${key}"` : ""}; each key (and each pair id) may appear once`;
-  }
-  const text = message.replace(/ at line \d+, column \d+.*$/s, "");
-  if (code === "BLOCK_AS_IMPLICIT_KEY") return `${text}; if this value is text containing ": ", put it in quotes or use a block scalar (|)`;
-  return text;
+function parseMessage(code, message) {
+  const text2 = message.replace(/ at line \d+, column \d+.*$/s, "");
+  if (code === "BLOCK_AS_IMPLICIT_KEY") return `${text2}; if this value is text containing ": ", put it in quotes or use a block scalar (|)`;
+  return text2;
 }
 function position(lines, offset) {
   const { line, col } = lines.linePos(offset);
@@ -24796,8 +24834,8 @@ function describeValue(v) {
   if (v === null || v === void 0) return "nothing (null)";
   if (Array.isArray(v)) return "a list";
   if (typeof v === "object") return "a mapping";
-  const text = JSON.stringify(v);
-  return `${typeof v === "string" ? "the text" : `the ${typeof v}`} ${text.length > 60 ? text.slice(0, 57) + "..." : text}`;
+  const text2 = JSON.stringify(v);
+  return `${typeof v === "string" ? "the text" : `the ${typeof v}`} ${text2.length > 60 ? text2.slice(0, 57) + "..." : text2}`;
 }
 function plain(value) {
   if (value instanceof PyFloat) return value.value;
@@ -24857,13 +24895,13 @@ function lockPathFor(workflowPath) {
 }
 function readLock(file, display = file) {
   if (!existsSync2(file)) return null;
-  const text = readFileSync3(file, "utf8");
+  const text2 = readFileSync3(file, "utf8");
   let value;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(text2);
   } catch (err) {
     const offset = Number(/position (\d+)/.exec(err.message)?.[1] ?? 0);
-    const before = text.slice(0, offset).split("\n");
+    const before = text2.slice(0, offset).split("\n");
     throw new ConfigError([{
       file: display,
       line: before.length,
@@ -24883,6 +24921,27 @@ function readLock(file, display = file) {
     }]);
   }
   return lock;
+}
+function serializeLock(lock) {
+  const pairs = {};
+  for (const id of Object.keys(lock.pairs).sort()) {
+    const e = lock.pairs[id];
+    pairs[id] = {
+      configRef: e.configRef,
+      contentHash: e.contentHash,
+      source: e.source,
+      model: e.model,
+      components: e.components,
+      attempts: e.attempts,
+      tokens: { input: e.tokens.input, output: e.tokens.output },
+      durationMs: e.durationMs,
+      acceptedAt: e.acceptedAt
+    };
+  }
+  return JSON.stringify({ version: LOCK_VERSION, workflow: lock.workflow, pairs }, null, 2) + "\n";
+}
+function writeLock(file, lock) {
+  writeFileAtomic(file, serializeLock(lock));
 }
 
 // src/state/store.ts
@@ -25009,26 +25068,26 @@ var REASON_KINDS = [
 ];
 function makePlan(workflow, graph, state, options = {}) {
   const byId = /* @__PURE__ */ new Map();
-  for (const id of graph.order) {
-    const pair = workflow.pairs.get(id);
-    const planned = planPair(workflow, graph, pair, byId, state, options);
-    byId.set(id, planned);
-  }
+  for (const id of graph.order) byId.set(id, decidePair(workflow, graph, id, byId, state, options));
   const pairs = graph.waves.flat().map((id) => byId.get(id));
   return { workflow, graph, workflowRef: workflowRef(workflow), pairs, byId };
 }
-function planPair(workflow, graph, pair, planned, state, options) {
+function decidePair(workflow, graph, id, decided, state, options) {
+  const pair = workflow.pairs.get(id);
   const own = ownComponents(workflow, pair, options.inputs?.get(pair.id));
   const previous = state.lock?.pairs[pair.id];
-  const deps = pair.requires.map((d) => planned.get(d));
+  const deps = pair.requires.map((d) => decided.get(d));
   const base = { id: pair.id, wave: graph.waveOf.get(pair.id) + 1, requires: pair.requires, own };
-  const forced = options.force?.(pair.id) ?? false;
-  const running = deps.filter((d) => d.action === "run");
-  if (running.length > 0) {
+  const forced = options.force?.(pair.id);
+  const current = state.workspaceHash(pair);
+  const handEdit = current !== void 0 && current !== previous?.contentHash;
+  const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
+  if (unknown.length > 0) {
+    if (handEdit) return { ...base, configRef: null, action: "skip", reasons: [], artifact: { source: "workspace", contentHash: current, edited: true }, components: null };
     const reasons2 = [
-      ...forced ? [{ kind: "forced", detail: "forced" }] : [],
+      ...forced ? [forced] : [],
       ...previous ? ownChanges(previous, componentDigests(own, { refs: {}, artifactHashes: {} })) : [newReason()],
-      ...running.map((d) => ({ kind: "upstream", detail: `${d.id} will run` }))
+      ...unknown.map((d) => ({ kind: "upstream", detail: d.action === "run" ? `${d.id} will run` : `${d.id}'s reference is not known yet` }))
     ];
     return { ...base, configRef: null, action: "run", reasons: sortReasons(reasons2), artifact: null, components: null };
   }
@@ -25041,12 +25100,14 @@ function planPair(workflow, graph, pair, planned, state, options) {
   const components = componentDigests(own, upstream);
   const record = previous?.configRef === ref ? { source: "lock", contentHash: previous.contentHash } : acceptedInStore(state.record(pair.id, ref));
   if (record && !forced) {
-    const current = state.workspaceHash(pair);
     const artifact = { source: record.source, contentHash: current ?? record.contentHash, edited: current !== void 0 && current !== record.contentHash };
     return { ...base, configRef: ref, action: "skip", reasons: [], artifact, components };
   }
+  if (handEdit) {
+    return { ...base, configRef: ref, action: "skip", reasons: [], artifact: { source: "workspace", contentHash: current, edited: true }, components };
+  }
   const reasons = [];
-  if (forced) reasons.push({ kind: "forced", detail: "forced" });
+  if (forced) reasons.push(forced);
   if (previous) {
     reasons.push(...ownChanges(previous, components));
     reasons.push(...upstreamChanges(previous, components, deps));
@@ -25116,8 +25177,8 @@ function upstreamChanges(previous, current, deps) {
 function sortReasons(reasons) {
   return reasons.map((r, i) => ({ r, i })).sort((a, b) => REASON_KINDS.indexOf(a.r.kind) - REASON_KINDS.indexOf(b.r.kind) || a.i - b.i).map(({ r }) => r);
 }
-function firstLine(text) {
-  const line = text.trim().split("\n")[0] ?? "";
+function firstLine(text2) {
+  const line = text2.trim().split("\n")[0] ?? "";
   return line.length > 120 ? line.slice(0, 117) + "..." : line;
 }
 function totals(plan) {
@@ -25144,15 +25205,17 @@ function preparePlan(target, options = {}) {
   const hasher = new InputHasher(workflow, [path6.relative(workflow.dir, stateDir).split(path6.sep).join("/") + "/**"]);
   const inputs = /* @__PURE__ */ new Map();
   for (const pair of workflow.pairs.values()) if (pair.inputs.length > 0) inputs.set(pair.id, hasher.hash(pair.inputs));
-  const plan = makePlan(workflow, graph, {
+  const state = {
     lock,
     record: (pair, ref) => store.record(pair, ref),
     workspaceHash: (pair) => {
       const file = outputPath(workflow, pair);
       return file && existsSync4(file) ? sha256Hex(readFileSync5(file)) : void 0;
     }
-  }, { force: options.force, inputs });
-  return { ...loaded, plan, lock, lockPath, store, stateDir };
+  };
+  const planOptions = { force: options.force, inputs };
+  const plan = makePlan(workflow, graph, state, planOptions);
+  return { ...loaded, plan, state, planOptions, lock, lockPath, store, stateDir };
 }
 
 // src/report/color.ts
@@ -25189,6 +25252,7 @@ function planJson(plan, cwd = process.cwd()) {
 var MAX_DETAILS = 3;
 function reasonsText(pair) {
   if (pair.action === "skip") {
+    if (pair.artifact?.source === "workspace") return "output edited by hand; kept as accepted (delete the file to regenerate it)";
     return pair.artifact?.edited ? "unchanged (output edited by hand; kept as accepted)" : "unchanged";
   }
   const shown = pair.reasons.slice(0, MAX_DETAILS).map((r) => r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`);
@@ -25259,7 +25323,1277 @@ var package_default = {
   }
 };
 
+// src/run/engine.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { existsSync as existsSync5, mkdtempSync, readFileSync as readFileSync7, rmSync as rmSync2, writeFileSync } from "node:fs";
+import { tmpdir as tmpdir2 } from "node:os";
+import path9 from "node:path";
+
+// src/run/types.ts
+var GeneratorError = class extends Error {
+  name = "GeneratorError";
+};
+var GuardConfigError = class extends Error {
+  name = "GuardConfigError";
+};
+
+// src/generators/http.ts
+import { setTimeout as sleep } from "node:timers/promises";
+var RETRYABLE_STATUSES = /* @__PURE__ */ new Set([429, 500, 502, 503, 504, 529]);
+var DEFAULT_BASE_DELAY_MS = 1e3;
+var MAX_BACKOFF_MS = 3e4;
+var MAX_RETRY_AFTER_MS = 6e4;
+var MAX_MESSAGE_CHARS = 500;
+var MAX_TIMER_MS = 2 ** 31 - 1;
+function readProviderSettings(provider, request, defaults) {
+  const { config, env } = request;
+  const baseUrl = (configString(provider, config, "base_url") ?? defaults.baseUrl).replace(/\/+$/, "");
+  const apiKeyEnv = configString(provider, config, "api_key_env") ?? defaults.apiKeyEnv;
+  const apiKey = env[apiKeyEnv] || void 0;
+  if (apiKey === void 0 && baseUrl === defaults.baseUrl.replace(/\/+$/, "")) {
+    throw new GeneratorError(
+      `${provider}: set the ${apiKeyEnv} environment variable to your API key (or name another variable in generator_config.api_key_env)`
+    );
+  }
+  const headers = config.headers ?? {};
+  if (typeof headers !== "object" || headers === null || Array.isArray(headers) || !Object.values(headers).every((v) => typeof v === "string")) {
+    throw new GeneratorError(`${provider}: generator_config.headers must map header names to strings`);
+  }
+  const backoff = Number(env.PAIRFLOW_HTTP_BACKOFF_MS);
+  return {
+    baseUrl,
+    apiKey,
+    apiKeyEnv,
+    headers,
+    timeoutSeconds: configNumber(provider, config, "timeout", { min: 0, exclusive: true }) ?? 120,
+    retries: configNumber(provider, config, "retries", { min: 0, integer: true }) ?? 4,
+    baseDelayMs: env.PAIRFLOW_HTTP_BACKOFF_MS && backoff >= 0 ? backoff : DEFAULT_BASE_DELAY_MS
+  };
+}
+function requireModel(provider, request) {
+  if (request.model === null || request.model === "") {
+    throw new GeneratorError(`${provider}: no model set; set "model" on pair ${request.pairId} or on the workflow`);
+  }
+  return request.model;
+}
+function configString(provider, config, key) {
+  const value = config[key];
+  if (value === void 0 || value === null) return void 0;
+  if (typeof value !== "string" || value === "") {
+    throw new GeneratorError(`${provider}: generator_config.${key} must be a non-empty string`);
+  }
+  return value;
+}
+function configNumber(provider, config, key, rules = {}) {
+  const value = config[key];
+  if (value === void 0 || value === null) return void 0;
+  const ok = typeof value === "number" && Number.isFinite(value) && (!rules.integer || Number.isInteger(value)) && (rules.min === void 0 || (rules.exclusive ? value > rules.min : value >= rules.min));
+  if (!ok) {
+    const kind = rules.integer ? "an integer" : "a number";
+    const bound = rules.min === void 0 ? "" : ` ${rules.exclusive ? ">" : ">="} ${rules.min}`;
+    throw new GeneratorError(`${provider}: generator_config.${key} must be ${kind}${bound}`);
+  }
+  return value;
+}
+async function postJson(options) {
+  const { provider, url, timeoutSeconds, retries, signal } = options;
+  const fail = (reason) => new GeneratorError(redact(`${provider}: ${reason}`, options.secrets));
+  let host;
+  try {
+    host = new URL(url).host;
+  } catch {
+    throw fail(`generator_config.base_url does not make a valid URL: ${url}`);
+  }
+  const headers = new Headers({ "content-type": "application/json" });
+  for (const [name, value] of Object.entries(options.headers)) {
+    try {
+      headers.set(name, value);
+    } catch {
+      throw fail(`header "${name}" has an invalid name or value`);
+    }
+  }
+  const payload = JSON.stringify(options.body);
+  for (let attempt = 0; ; attempt++) {
+    if (signal.aborted) throw fail("cancelled");
+    const timeout = AbortSignal.timeout(Math.min(timeoutSeconds * 1e3, MAX_TIMER_MS));
+    let failure;
+    let retryAfter = null;
+    try {
+      const response = await fetch(url, {
+        method: "POST",
+        headers,
+        body: payload,
+        signal: AbortSignal.any([signal, timeout])
+      });
+      const text2 = await response.text();
+      if (response.ok) return parseJson(text2, fail);
+      failure = `HTTP ${response.status}: ${providerMessage(text2, response.statusText)}`;
+      if (!RETRYABLE_STATUSES.has(response.status)) {
+        const hint = (response.status === 401 || response.status === 403) && options.authHint;
+        throw fail(hint ? `${failure} (${hint})` : failure);
+      }
+      retryAfter = response.headers.get("retry-after");
+    } catch (error) {
+      if (error instanceof GeneratorError) throw error;
+      if (signal.aborted) throw fail("cancelled");
+      failure = timeout.aborted ? `timed out after ${timeoutSeconds}s` : `could not reach ${host}: ${networkReason(error)}`;
+    }
+    if (attempt >= retries) {
+      throw fail(retries > 0 ? `${failure} (gave up after ${attempt + 1} attempts)` : failure);
+    }
+    try {
+      await sleep(retryDelayMs(attempt, retryAfter, options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS), void 0, {
+        signal
+      });
+    } catch {
+      throw fail("cancelled");
+    }
+  }
+}
+function retryDelayMs(attempt, retryAfter, baseMs, now = Date.now()) {
+  const asked = parseRetryAfter(retryAfter, now);
+  if (asked !== void 0) return Math.min(asked, MAX_RETRY_AFTER_MS);
+  const ceiling = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** attempt);
+  return ceiling / 2 + Math.random() * ceiling / 2;
+}
+function parseRetryAfter(value, now) {
+  if (value === null) return void 0;
+  const text2 = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text2)) return Number(text2) * 1e3;
+  const date = Date.parse(text2);
+  return Number.isNaN(date) ? void 0 : Math.max(0, date - now);
+}
+function parseJson(text2, fail) {
+  try {
+    return JSON.parse(text2);
+  } catch {
+    throw fail(`the response is not JSON: ${truncate(text2.trim() || "(empty body)")}`);
+  }
+}
+function providerMessage(text2, statusText) {
+  let message;
+  try {
+    const body = JSON.parse(text2);
+    message = field(body, "error", "message") ?? field(body, "error") ?? field(body, "message");
+  } catch {
+  }
+  const shown = typeof message === "string" ? message : text2.replace(/\s+/g, " ").trim();
+  return truncate(shown || statusText || "(empty body)");
+}
+function networkReason(error) {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  if (cause instanceof Error) {
+    const code = cause.code;
+    return code && !cause.message.includes(code) ? `${code} ${cause.message}` : cause.message;
+  }
+  return String(cause);
+}
+function truncate(text2) {
+  return text2.length > MAX_MESSAGE_CHARS ? `${text2.slice(0, MAX_MESSAGE_CHARS)}\u2026` : text2;
+}
+function redact(text2, secrets) {
+  let out = text2;
+  for (const secret of secrets) if (secret.length >= 4) out = out.replaceAll(secret, "***");
+  return out;
+}
+function field(value, ...path10) {
+  let current = value;
+  for (const key of path10) {
+    if (typeof current !== "object" || current === null) return void 0;
+    current = current[key];
+  }
+  return current;
+}
+
+// src/generators/anthropic.ts
+var DEFAULT_BASE_URL = "https://api.anthropic.com";
+var DEFAULT_MAX_TOKENS = 4096;
+var anthropicGenerator = async (request) => {
+  const model = requireModel("anthropic", request);
+  const settings = readProviderSettings("anthropic", request, {
+    baseUrl: DEFAULT_BASE_URL,
+    apiKeyEnv: "ANTHROPIC_API_KEY"
+  });
+  const temperature = configNumber("anthropic", request.config, "temperature", { min: 0 });
+  const maxTokens = configNumber("anthropic", request.config, "max_tokens", { min: 1, integer: true }) ?? DEFAULT_MAX_TOKENS;
+  const headers = { "anthropic-version": "2023-06-01" };
+  if (settings.apiKey !== void 0) headers["x-api-key"] = settings.apiKey;
+  Object.assign(headers, settings.headers);
+  const data = await postJson({
+    provider: "anthropic",
+    url: `${settings.baseUrl}/v1/messages`,
+    headers,
+    body: {
+      model,
+      max_tokens: maxTokens,
+      messages: [{ role: "user", content: request.prompt }],
+      ...temperature !== void 0 && { temperature }
+    },
+    timeoutSeconds: settings.timeoutSeconds,
+    retries: settings.retries,
+    signal: request.signal,
+    secrets: [settings.apiKey ?? "", ...Object.values(settings.headers)],
+    baseDelayMs: settings.baseDelayMs,
+    authHint: settings.apiKey === void 0 ? `no API key sent: ${settings.apiKeyEnv} is not set` : void 0
+  });
+  const blocks = field(data, "content");
+  const texts = Array.isArray(blocks) ? blocks.filter((b) => field(b, "type") === "text" && typeof field(b, "text") === "string") : [];
+  if (texts.length === 0) {
+    const reason = field(data, "stop_reason");
+    throw new GeneratorError(
+      `anthropic: the response has no text content` + (typeof reason === "string" ? ` (stop_reason: ${reason})` : "")
+    );
+  }
+  const result = { content: texts.map((b) => field(b, "text")).join("") };
+  const input = field(data, "usage", "input_tokens");
+  const output = field(data, "usage", "output_tokens");
+  if (typeof input === "number" && typeof output === "number") result.tokens = { input, output };
+  return result;
+};
+
+// src/generators/command.ts
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path7 from "node:path";
+var DEFAULT_TIMEOUT_SECONDS = 600;
+var KILL_GRACE_MS = 2e3;
+var STDERR_KEEP_CHARS = 64 * 1024;
+var TAIL_LINES = 20;
+var TAIL_CHARS = 2e3;
+var MAX_TIMER_MS2 = 2 ** 31 - 1;
+var commandGenerator = async (request) => {
+  const run = request.config.run;
+  if (typeof run !== "string" || run.trim() === "") {
+    throw new GeneratorError("command: set generator_config.run to the shell command that prints the artifact");
+  }
+  const timeout = request.config.timeout ?? DEFAULT_TIMEOUT_SECONDS;
+  if (typeof timeout !== "number" || !Number.isFinite(timeout) || timeout <= 0) {
+    throw new GeneratorError("command: generator_config.timeout must be a number of seconds > 0");
+  }
+  if (request.signal.aborted) throw new GeneratorError("command: cancelled");
+  const dir = await mkdtemp(path7.join(tmpdir(), "pairflow-prompt-"));
+  try {
+    const promptFile = path7.join(dir, "prompt.txt");
+    await writeFile(promptFile, request.prompt, { mode: 384 });
+    return await runCommand(run, timeout, promptFile, request);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+};
+function runCommand(run, timeoutSeconds, promptFile, request) {
+  return new Promise((resolve, reject) => {
+    const child = spawn("/bin/sh", ["-c", run], {
+      cwd: request.cwd,
+      env: {
+        ...request.env,
+        PAIRFLOW_PAIR: request.pairId,
+        PAIRFLOW_ATTEMPT: String(request.attempt),
+        PAIRFLOW_MODEL: request.model ?? "",
+        PAIRFLOW_PROMPT_FILE: promptFile
+      },
+      detached: true,
+      stdio: "pipe"
+    });
+    const stdout = [];
+    let stderr = "";
+    child.stdout.on("data", (chunk) => stdout.push(chunk));
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk) => {
+      stderr = (stderr + chunk).slice(-STDERR_KEEP_CHARS);
+    });
+    child.stdin.on("error", () => {
+    });
+    child.stdin.end(request.prompt);
+    let stopReason;
+    let killTimer;
+    const signalGroup = (signal) => {
+      try {
+        if (child.pid !== void 0) process.kill(-child.pid, signal);
+      } catch {
+      }
+    };
+    const stop = (reason) => {
+      if (stopReason !== void 0) return;
+      stopReason = reason;
+      signalGroup("SIGTERM");
+      killTimer = setTimeout(() => {
+        signalGroup("SIGKILL");
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }, KILL_GRACE_MS);
+    };
+    const timeoutMs = Math.min(timeoutSeconds * 1e3, MAX_TIMER_MS2);
+    const timer = setTimeout(() => stop(`timed out after ${timeoutSeconds}s`), timeoutMs);
+    const onAbort = () => stop("cancelled");
+    request.signal.addEventListener("abort", onAbort, { once: true });
+    let settled = false;
+    const finish = (error, result) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request.signal.removeEventListener("abort", onAbort);
+      if (killTimer !== void 0 && !groupAlive(child.pid)) clearTimeout(killTimer);
+      if (error) reject(error);
+      else resolve(result);
+    };
+    child.on("error", (error) => {
+      finish(new GeneratorError(`command: could not start /bin/sh in ${request.cwd}: ${error.message}`));
+    });
+    child.on("close", (code, signal) => {
+      const tail2 = stderrTail(stderr);
+      const withTail = (reason) => new GeneratorError(`command: ${reason}${tail2 ? `; stderr:
+${tail2}` : ""}`);
+      if (stopReason !== void 0) finish(withTail(stopReason));
+      else if (code === 0) finish(void 0, { content: Buffer.concat(stdout).toString("utf8") });
+      else if (code !== null) finish(withTail(`exited with code ${code}`));
+      else finish(withTail(`killed by ${signal}`));
+    });
+  });
+}
+function groupAlive(pid) {
+  if (pid === void 0) return false;
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+function stderrTail(stderr) {
+  const tail2 = stderr.trimEnd().split("\n").slice(-TAIL_LINES).join("\n");
+  return tail2.length > TAIL_CHARS ? `\u2026${tail2.slice(-TAIL_CHARS)}` : tail2;
+}
+
+// src/generators/openai.ts
+var DEFAULT_BASE_URL2 = "https://api.openai.com/v1";
+var openaiGenerator = async (request) => {
+  const model = requireModel("openai", request);
+  const settings = readProviderSettings("openai", request, {
+    baseUrl: DEFAULT_BASE_URL2,
+    apiKeyEnv: "OPENAI_API_KEY"
+  });
+  const temperature = configNumber("openai", request.config, "temperature", { min: 0 });
+  const maxTokens = configNumber("openai", request.config, "max_tokens", { min: 1, integer: true });
+  const apiVersion = configString("openai", request.config, "api_version");
+  const headers = {};
+  if (settings.apiKey !== void 0) {
+    if (apiVersion !== void 0) headers["api-key"] = settings.apiKey;
+    else headers.authorization = `Bearer ${settings.apiKey}`;
+  }
+  Object.assign(headers, settings.headers);
+  let url = `${settings.baseUrl}/chat/completions`;
+  if (apiVersion !== void 0) url += `?api-version=${encodeURIComponent(apiVersion)}`;
+  const data = await postJson({
+    provider: "openai",
+    url,
+    headers,
+    body: {
+      model,
+      messages: [{ role: "user", content: request.prompt }],
+      ...temperature !== void 0 && { temperature },
+      ...maxTokens !== void 0 && { max_tokens: maxTokens }
+    },
+    timeoutSeconds: settings.timeoutSeconds,
+    retries: settings.retries,
+    signal: request.signal,
+    secrets: [settings.apiKey ?? "", ...Object.values(settings.headers)],
+    baseDelayMs: settings.baseDelayMs,
+    authHint: settings.apiKey === void 0 ? `no API key sent: ${settings.apiKeyEnv} is not set` : void 0
+  });
+  const content = field(data, "choices", 0, "message", "content");
+  if (typeof content !== "string") {
+    const reason = field(data, "choices", 0, "finish_reason");
+    throw new GeneratorError(
+      `openai: the response has no message content` + (typeof reason === "string" ? ` (finish_reason: ${reason})` : "")
+    );
+  }
+  const result = { content };
+  const input = field(data, "usage", "prompt_tokens");
+  const output = field(data, "usage", "completion_tokens");
+  if (typeof input === "number" && typeof output === "number") result.tokens = { input, output };
+  return result;
+};
+
+// src/generators/index.ts
+var GENERATORS = {
+  anthropic: anthropicGenerator,
+  command: commandGenerator,
+  openai: openaiGenerator
+};
+function getGenerator(name) {
+  if (name !== null && Object.hasOwn(GENERATORS, name)) return GENERATORS[name];
+  const known = Object.keys(GENERATORS).sort();
+  const have = `pairflow has: ${known.join(", ")}`;
+  if (name === null) {
+    throw new GeneratorError(`no generator set; set "generator" on the pair or the workflow (${have})`);
+  }
+  const guess = didYouMean(name, known);
+  throw new GeneratorError(`unknown generator "${name}"${guess ? ` (did you mean "${guess}"?)` : ""}; ${have}`);
+}
+
+// src/guards/command.ts
+import { spawn as spawn2 } from "node:child_process";
+
+// src/guards/config.ts
+function requiredString(guard, config, key, example) {
+  const value = config[key];
+  if (value === void 0 || value === null || value === "") {
+    throw new GuardConfigError(`the ${guard} guard needs guard_config.${key}: set it to ${example}`);
+  }
+  if (typeof value !== "string") throw wrongType(guard, key, "a string", value);
+  return value;
+}
+function optionalString2(guard, config, key) {
+  const value = config[key];
+  if (value === void 0 || value === null) return void 0;
+  if (typeof value !== "string") throw wrongType(guard, key, "a string", value);
+  return value;
+}
+function optionalBoolean(guard, config, key, fallback) {
+  const value = config[key];
+  if (value === void 0 || value === null) return fallback;
+  if (typeof value !== "boolean") throw wrongType(guard, key, "true or false", value);
+  return value;
+}
+function optionalPositiveNumber(guard, config, key, fallback) {
+  const value = config[key];
+  if (value === void 0 || value === null) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+    throw wrongType(guard, key, "a number greater than 0", value);
+  }
+  return value;
+}
+function optionalStringList(guard, config, key) {
+  const value = config[key];
+  if (value === void 0 || value === null) return void 0;
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value;
+  throw wrongType(guard, key, "a string or a list of strings", value);
+}
+function wrongType(guard, key, expected, found) {
+  return new GuardConfigError(`guard_config.${key} of the ${guard} guard must be ${expected}; found ${describe2(found)}`);
+}
+function describe2(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  return `${typeof value} ${JSON.stringify(value)}`;
+}
+
+// src/guards/command.ts
+var DEFAULT_TIMEOUT_SECONDS2 = 300;
+var KILL_GRACE_MS2 = 2e3;
+var FEEDBACK_LINES = 40;
+var FEEDBACK_CHARS = 4e3;
+var KEEP_BYTES = 64 * 1024;
+var commandGuard = async (request) => {
+  const run = requiredString("command", request.config, "run", 'a shell command, e.g. "npm test"');
+  const timeout = optionalPositiveNumber("command", request.config, "timeout", DEFAULT_TIMEOUT_SECONDS2);
+  request.signal.throwIfAborted();
+  const outcome = await runShell(run, {
+    cwd: request.cwd,
+    env: { ...request.env, PAIRFLOW_ARTIFACT: request.artifactPath, PAIRFLOW_PAIR: request.pairId },
+    timeoutMs: timeout * 1e3,
+    signal: request.signal
+  });
+  const output = tail(outcome.output);
+  if (outcome.timedOut) {
+    return { accepted: false, feedback: output ? `timed out after ${timeout}s; last output:
+${output}` : `timed out after ${timeout}s` };
+  }
+  if (outcome.code === 0) return { accepted: true, feedback: "" };
+  const status = outcome.code !== null ? `exited with status ${outcome.code}` : `was killed by ${outcome.signal}`;
+  return { accepted: false, feedback: output || status };
+};
+function runShell(command, options) {
+  return new Promise((resolve, reject) => {
+    const child = spawn2("/bin/sh", ["-c", command], {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"]
+    });
+    const output = new OutputTail();
+    child.stdout.on("data", (chunk) => output.push(chunk));
+    child.stderr.on("data", (chunk) => output.push(chunk));
+    let stopping;
+    const stop = (why) => {
+      if (stopping) return;
+      stopping = why;
+      killGroup(child.pid, "SIGTERM");
+      setTimeout(() => killGroup(child.pid, "SIGKILL"), KILL_GRACE_MS2).unref();
+    };
+    const timer = setTimeout(() => stop("timeout"), options.timeoutMs);
+    const onAbort = () => stop("abort");
+    options.signal.addEventListener("abort", onAbort, { once: true });
+    const cleanUp = () => {
+      clearTimeout(timer);
+      options.signal.removeEventListener("abort", onAbort);
+    };
+    child.on("exit", () => {
+      if (!stopping) killGroup(child.pid, "SIGKILL");
+    });
+    child.on("error", (err) => {
+      cleanUp();
+      reject(new GuardConfigError(`the command guard could not start /bin/sh in ${options.cwd}: ${err.message}`));
+    });
+    child.on("close", (code, signal) => {
+      cleanUp();
+      if (stopping === "abort") reject(options.signal.reason ?? new Error("cancelled"));
+      else resolve({ timedOut: stopping === "timeout", code, signal, output: output.text() });
+    });
+  });
+}
+function killGroup(pid, signal) {
+  if (pid === void 0) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+  }
+}
+var OutputTail = class {
+  chunks = [];
+  size = 0;
+  push(chunk) {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.chunks.length > 1 && this.size - this.chunks[0].length >= KEEP_BYTES) {
+      this.size -= this.chunks.shift().length;
+    }
+  }
+  text() {
+    return Buffer.concat(this.chunks).toString("utf8");
+  }
+};
+function tail(output) {
+  const trimmed = output.replace(/\s+$/, "");
+  if (trimmed.trim() === "") return "";
+  const lines = trimmed.split("\n");
+  let text2 = lines.slice(-FEEDBACK_LINES).join("\n");
+  let cut = lines.length > FEEDBACK_LINES;
+  if (text2.length > FEEDBACK_CHARS) {
+    text2 = text2.slice(-FEEDBACK_CHARS);
+    cut = true;
+  }
+  return cut ? `[earlier output omitted]
+${text2}` : text2;
+}
+
+// src/guards/composite.ts
+var POLICIES = ["all_pass", "any_pass", "majority_pass"];
+function compositeGuard(lookup) {
+  return async (request) => {
+    const policy = readPolicy(request.config);
+    const refs = request.guards ?? readGuardList(request.config.guards);
+    if (refs.length === 0) {
+      throw new GuardConfigError('the composite guard lists no guards: list them under "guards" on the pair (or guard_config.guards)');
+    }
+    const subGuards = refs.map((ref) => {
+      try {
+        return { ref, guard: lookup(ref.guard) };
+      } catch (err) {
+        throw err instanceof GuardConfigError ? new GuardConfigError(`in the composite guard: ${err.message}`) : err;
+      }
+    });
+    let passed = 0;
+    const feedback = [];
+    for (const { ref, guard } of subGuards) {
+      const result = await runSubGuard(guard, ref, request);
+      if (result.accepted) passed++;
+      else feedback.push(`[${ref.guard}] ${result.feedback || "rejected"}`);
+    }
+    const accepted = decide(policy, passed, subGuards.length);
+    return { accepted, feedback: accepted ? "" : feedback.join("\n") };
+  };
+}
+function decide(policy, passed, total) {
+  switch (policy) {
+    case "all_pass":
+      return passed === total;
+    case "any_pass":
+      return passed > 0;
+    case "majority_pass":
+      return passed * 2 > total;
+  }
+}
+async function runSubGuard(guard, ref, request) {
+  const subRequest = {
+    ...request,
+    // Sub-guard configs come straight from the workflow; guards see plain numbers (see GuardRequest).
+    config: plain(ref.guard_config),
+    guards: void 0
+  };
+  try {
+    return await guard(subRequest);
+  } catch (err) {
+    throw err instanceof GuardConfigError ? new GuardConfigError(`[${ref.guard}] ${err.message}`) : err;
+  }
+}
+function readPolicy(config) {
+  const policy = optionalString2("composite", config, "policy") ?? "all_pass";
+  if (!POLICIES.includes(policy)) {
+    throw new GuardConfigError(`guard_config.policy of the composite guard must be one of ${POLICIES.join(", ")}; found ${JSON.stringify(policy)}`);
+  }
+  return policy;
+}
+function readGuardList(value) {
+  if (value === void 0 || value === null) return [];
+  if (!Array.isArray(value)) throw listError();
+  return value.map((item) => {
+    if (typeof item === "string") return { guard: item, guard_config: {} };
+    if (item !== null && typeof item === "object" && !Array.isArray(item) && typeof item.guard === "string") {
+      const config = item.guard_config ?? {};
+      if (config === null || typeof config !== "object" || Array.isArray(config)) throw listError();
+      return { guard: item.guard, guard_config: config };
+    }
+    throw listError();
+  });
+}
+function listError() {
+  return new GuardConfigError("guard_config.guards of the composite guard must be a list of guard names or {guard, guard_config} mappings");
+}
+
+// src/guards/contains.ts
+var containsGuard = async (request) => {
+  const required = optionalStringList("contains", request.config, "text") ?? [];
+  const forbidden = optionalStringList("contains", request.config, "absent") ?? [];
+  const all = optionalBoolean("contains", request.config, "all", true);
+  if (required.length === 0 && forbidden.length === 0) {
+    throw new GuardConfigError(
+      "the contains guard needs guard_config.text (a string or a list of strings that must appear) or guard_config.absent (a list that must not)"
+    );
+  }
+  const problems = [];
+  const missing = required.filter((text2) => !request.content.includes(text2));
+  if (all && missing.length > 0) problems.push(`missing: ${quoteAll(missing)}`);
+  if (!all && required.length > 0 && missing.length === required.length) {
+    problems.push(`contains none of: ${quoteAll(required)} (at least one is required)`);
+  }
+  const present = forbidden.filter((text2) => request.content.includes(text2));
+  if (present.length > 0) problems.push(`must not contain: ${quoteAll(present)}`);
+  return { accepted: problems.length === 0, feedback: problems.join("\n") };
+};
+function quoteAll(texts) {
+  return texts.map((text2) => JSON.stringify(text2)).join(", ");
+}
+
+// src/guards/json.ts
+function parseJson2(content) {
+  const text2 = content.trim();
+  if (text2 === "") return { ok: false, feedback: "not valid JSON: the artifact is empty" };
+  try {
+    return { ok: true, value: JSON.parse(text2) };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const offset = content.length - content.trimStart().length;
+    return { ok: false, feedback: `not valid JSON: ${describeParseError(message, content, offset, text2.length)}` };
+  }
+}
+function describeParseError(message, content, offset, length) {
+  const position2 = /at position (\d+)/.exec(message);
+  const reason = message.replace(/ in JSON at position \d+.*$/, "").replace(/ at position \d+.*$/, "");
+  if (position2) return `${reason} at ${lineColumn(content, offset + Number(position2[1]))}`;
+  if (/Unexpected end of JSON input/.test(message)) return `${reason} at ${lineColumn(content, offset + length)}`;
+  return message;
+}
+function lineColumn(text2, index) {
+  const before = text2.slice(0, index);
+  const line = before.split("\n").length;
+  const column = index - (before.lastIndexOf("\n") + 1) + 1;
+  return `line ${line}, column ${column}`;
+}
+var jsonGuard = async (request) => {
+  const parsed = parseJson2(request.content);
+  return parsed.ok ? { accepted: true, feedback: "" } : { accepted: false, feedback: parsed.feedback };
+};
+
+// src/guards/jsonSchema.ts
+var import__2 = __toESM(require__(), 1);
+var import_yaml2 = __toESM(require_dist(), 1);
+import { readFileSync as readFileSync6 } from "node:fs";
+import path8 from "node:path";
+var jsonSchemaGuard = async (request) => {
+  const validate2 = compile(loadSchema(request));
+  const parsed = parseJson2(request.content);
+  if (!parsed.ok) return { accepted: false, feedback: parsed.feedback };
+  if (validate2(parsed.value)) return { accepted: true, feedback: "" };
+  const lines = [...new Set((validate2.errors ?? []).map(describeError))];
+  return { accepted: false, feedback: ["JSON does not match the schema:", ...lines].join("\n") };
+};
+function loadSchema(request) {
+  const inline = request.config.schema;
+  const file = optionalString2("json_schema", request.config, "schema_file");
+  if (inline !== void 0 && file !== void 0) {
+    throw new GuardConfigError("the json_schema guard takes guard_config.schema or guard_config.schema_file, not both");
+  }
+  if (file !== void 0) return readSchemaFile(path8.resolve(request.cwd, file), file);
+  if (inline === void 0 || inline === null) {
+    throw new GuardConfigError(
+      "the json_schema guard needs a schema: set guard_config.schema to a JSON Schema, or guard_config.schema_file to a JSON or YAML file holding one"
+    );
+  }
+  return inline;
+}
+function readSchemaFile(absolute, shown) {
+  let text2;
+  try {
+    text2 = readFileSync6(absolute, "utf8");
+  } catch (err) {
+    throw new GuardConfigError(`cannot read guard_config.schema_file ${shown}: ${err.message}`);
+  }
+  try {
+    return absolute.endsWith(".json") ? JSON.parse(text2) : (0, import_yaml2.parse)(text2);
+  } catch (err) {
+    throw new GuardConfigError(`guard_config.schema_file ${shown} is not valid ${absolute.endsWith(".json") ? "JSON" : "YAML"}: ${err.message}`);
+  }
+}
+function compile(schema) {
+  if (typeof schema !== "boolean" && (schema === null || typeof schema !== "object" || Array.isArray(schema))) {
+    throw new GuardConfigError("the json_schema guard's schema must be a mapping (a JSON Schema object)");
+  }
+  const ajv2 = new import__2.Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+  try {
+    return ajv2.compile(schema);
+  } catch (err) {
+    throw new GuardConfigError(`the json_schema guard's schema is not a valid JSON Schema (2020-12): ${err.message}`);
+  }
+}
+function describeError(error) {
+  const where = error.instancePath === "" ? "(root)" : error.instancePath;
+  let message = error.message ?? error.keyword;
+  const params = error.params;
+  if (typeof params.additionalProperty === "string") message += ` (${JSON.stringify(params.additionalProperty)})`;
+  if (Array.isArray(params.allowedValues)) message += `: ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
+  return `${where}: ${message}`;
+}
+
+// src/guards/regex.ts
+var regexGuard = async (request) => {
+  const pattern = requiredString("regex", request.config, "pattern", 'a regular expression, e.g. "^# "');
+  const flags = optionalString2("regex", request.config, "flags") ?? "";
+  const mustMatch = optionalBoolean("regex", request.config, "must_match", true);
+  let regex;
+  try {
+    regex = new RegExp(pattern, flags);
+  } catch (err) {
+    throw new GuardConfigError(`guard_config.pattern of the regex guard is not a valid regular expression: ${err.message}`);
+  }
+  const match = regex.exec(request.content);
+  if (mustMatch) {
+    return match ? { accepted: true, feedback: "" } : { accepted: false, feedback: `the artifact must match ${regex}, but it does not` };
+  }
+  if (!match) return { accepted: true, feedback: "" };
+  const line = request.content.slice(0, match.index).split("\n").length;
+  const found = match[0].length > 80 ? `${match[0].slice(0, 77)}...` : match[0];
+  return { accepted: false, feedback: `the artifact must not match ${regex}, but it does at line ${line}: ${JSON.stringify(found)}` };
+};
+
+// src/guards/index.ts
+var GUARDS = {
+  command: commandGuard,
+  composite: compositeGuard((name) => getGuard(name)),
+  contains: containsGuard,
+  json: jsonGuard,
+  json_schema: jsonSchemaGuard,
+  regex: regexGuard
+};
+function knownGuard(name) {
+  return Object.hasOwn(GUARDS, name);
+}
+function getGuard(name) {
+  const names = Object.keys(GUARDS).sort().join(", ");
+  if (name === null || name === "") {
+    throw new GuardConfigError(`the pair names no guard; set guard to one of: ${names}`);
+  }
+  if (!knownGuard(name)) {
+    const suggestion = didYouMean(name, Object.keys(GUARDS));
+    throw new GuardConfigError(`unknown guard "${name}"; pairflow has: ${names}${suggestion ? ` (did you mean "${suggestion}"?)` : ""}`);
+  }
+  return GUARDS[name];
+}
+
+// src/prompt/render.ts
+var FEEDBACK_TOKEN = "{feedback}";
+var DEFAULT_FEEDBACK_WRAPPER = "Your previous attempt was rejected:\n{feedback}\n\nAddress this and try again.";
+function renderPrompt(input) {
+  const prompt = input.prompt ?? {};
+  const sections = [];
+  const add = (title, body) => {
+    if (body !== void 0) sections.push(`# ${title}
+
+${body}`);
+  };
+  add("Role", text(prompt.role));
+  add("Constraints", text(prompt.constraints));
+  add("Context", context(input.specification, input.constraints));
+  add("Dependencies", dependencies(input.dependencies));
+  add("History", history(input.history, prompt.feedback_wrapper));
+  add("Task", text(prompt.task));
+  return sections.join("\n\n");
+}
+function wrapFeedback(wrapper, feedback) {
+  return wrapper.split(FEEDBACK_TOKEN).join(feedback);
+}
+function fenceFor(content) {
+  let longest = 0;
+  for (const run of content.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return "`".repeat(Math.max(3, longest + 1));
+}
+function text(value) {
+  if (value === void 0) return void 0;
+  const trimmed = value.replace(/^(?:[ \t]*\r?\n)+/, "").trimEnd();
+  return trimmed === "" ? void 0 : trimmed;
+}
+function context(specification, constraints) {
+  const spec = text(specification);
+  const cons = text(constraints);
+  const parts = [];
+  if (spec !== void 0) parts.push(`## Specification
+
+${spec}`);
+  if (cons !== void 0) parts.push(`## Workflow constraints
+
+${cons}`);
+  return parts.length === 0 ? void 0 : parts.join("\n\n");
+}
+function dependencies(deps) {
+  if (deps.length === 0) return void 0;
+  return deps.map(({ id, content }) => {
+    const fence = fenceFor(content);
+    const body = content === "" || content.endsWith("\n") ? content : `${content}
+`;
+    return `## ${id}
+
+${fence}
+${body}${fence}`;
+  }).join("\n\n");
+}
+function history(attempts, wrapper) {
+  if (attempts.length === 0) return void 0;
+  const template = wrapper !== void 0 && wrapper.trim() !== "" ? wrapper : DEFAULT_FEEDBACK_WRAPPER;
+  return attempts.map(({ feedback }, i) => {
+    const body = text(wrapFeedback(template, feedback));
+    return body === void 0 ? `## Attempt ${i + 1}` : `## Attempt ${i + 1}
+
+${body}`;
+  }).join("\n\n");
+}
+
+// src/run/engine.ts
+var DEFAULT_CONCURRENCY = 4;
+function newRunId(now = /* @__PURE__ */ new Date()) {
+  return now.toISOString().replace(/[-:.]/g, "") + "-" + randomBytes2(2).toString("hex");
+}
+async function runWorkflow(target, options = {}) {
+  const selection = options.selection ?? {};
+  const prepared = preparePlan(target, { ...options, force: void 0 });
+  const force = selectionForce(prepared, selection);
+  const scope = selectionScope(prepared, selection);
+  const lost = findLostContent(prepared, force, scope);
+  prepared.planOptions.force = (id) => force(id) ?? (lost.has(id) ? { kind: "new", detail: "accepted content is not available here; running again to restore it" } : void 0);
+  const plan = makePlan(prepared.workflow, prepared.graph, prepared.state, prepared.planOptions);
+  return new Run(prepared, plan, scope, options).execute();
+}
+function selectionForce(prepared, selection) {
+  const { workflow, graph } = prepared;
+  const check = (id, flag) => {
+    if (workflow.pairs.has(id)) return;
+    const hint = didYouMean(id, workflow.pairs.keys());
+    throw new UsageError(`${flag} ${id}: no such pair in ${workflow.name}` + (hint ? `; did you mean "${hint}"?` : `; pairs are: ${[...workflow.pairs.keys()].join(", ")}`));
+  };
+  if (selection.force) return () => ({ kind: "forced", detail: "--force" });
+  if (selection.from !== void 0) {
+    check(selection.from, "--from");
+    const from = selection.from;
+    const downstream = downstreamOf(graph, [from]);
+    return (id) => id === from || downstream.has(id) ? { kind: "forced", detail: `--from ${from}` } : void 0;
+  }
+  if (selection.only !== void 0) {
+    for (const id of selection.only) check(id, "--only");
+    const only = new Set(selection.only);
+    return (id) => only.has(id) ? { kind: "forced", detail: "--only" } : void 0;
+  }
+  return () => void 0;
+}
+function selectionScope(prepared, selection) {
+  const { graph, plan } = prepared;
+  if (selection.only === void 0 || selection.force) return new Set(graph.order);
+  const only = new Set(selection.only);
+  const scope = new Set(only);
+  const stack = [...only];
+  while (stack.length > 0) {
+    for (const dep of graph.requires.get(stack.pop())) {
+      if (!scope.has(dep)) {
+        scope.add(dep);
+        stack.push(dep);
+      }
+    }
+  }
+  const missing = [...scope].filter((id) => !only.has(id) && plan.byId.get(id).action === "run");
+  if (missing.length > 0) {
+    const needs = missing.map((id) => `${id} (${plan.byId.get(id).reasons.map((r) => r.detail).join("; ")})`).join(", ");
+    throw new UsageError(`--only ${selection.only.join(" ")}: these dependencies have no accepted artifact for their current configuration: ${needs}; add them to --only, or run without it`);
+  }
+  return scope;
+}
+function findLostContent(prepared, force, scope) {
+  const { workflow, graph, store, state, planOptions } = prepared;
+  const lost = /* @__PURE__ */ new Set();
+  for (; ; ) {
+    const plan = makePlan(workflow, graph, state, { ...planOptions, force: (id) => force(id) ?? (lost.has(id) ? { kind: "new", detail: "" } : void 0) });
+    const more = plan.pairs.filter(
+      (p) => p.action === "skip" && scope.has(p.id) && !lost.has(p.id) && graph.dependents.get(p.id).some((d) => scope.has(d) && plan.byId.get(d).action === "run") && !contentAvailable(prepared, workflow.pairs.get(p.id), p.artifact.contentHash)
+    );
+    if (more.length === 0) return lost;
+    for (const p of more) lost.add(p.id);
+  }
+}
+function contentAvailable(prepared, pair, hash) {
+  const file = outputPath(prepared.workflow, pair);
+  return file !== void 0 && existsSync5(file) || prepared.store.content(hash) !== void 0;
+}
+var Run = class {
+  constructor(prepared, plan, scope, options) {
+    this.prepared = prepared;
+    this.plan = plan;
+    this.scope = scope;
+    this.options = options;
+    const { lock, workflow } = prepared;
+    this.lock = { version: 1, workflow: workflow.name, pairs: { ...lock?.pairs ?? {} } };
+    for (const id of Object.keys(this.lock.pairs)) {
+      if (!workflow.pairs.has(id)) {
+        delete this.lock.pairs[id];
+        this.lockDirty = true;
+      }
+    }
+    this.env = options.env ?? process.env;
+    this.signal = options.signal ?? new AbortController().signal;
+    this.tmp = mkdtempSync(path9.join(tmpdir2(), "pairflow-run-"));
+  }
+  prepared;
+  plan;
+  scope;
+  options;
+  runId = newRunId();
+  decided = /* @__PURE__ */ new Map();
+  outcomes = /* @__PURE__ */ new Map();
+  /** Content produced or read during this run, by pair id. */
+  contents = /* @__PURE__ */ new Map();
+  lock;
+  lockDirty = false;
+  tmp;
+  env;
+  signal;
+  started = Date.now();
+  async execute() {
+    try {
+      await this.schedule();
+    } finally {
+      this.flushLock();
+      rmSync2(this.tmp, { recursive: true, force: true });
+    }
+    const pairs = this.plan.pairs.filter((p) => this.scope.has(p.id)).map((p) => this.outcomes.get(p.id));
+    const count2 = (s) => pairs.filter((p) => p.status === s).length;
+    const tokens = { input: 0, output: 0 };
+    for (const p of pairs) for (const a of p.attempts) if (a.tokens) addTokens(tokens, a.tokens);
+    return {
+      version: 1,
+      runId: this.runId,
+      workflowRef: this.plan.workflowRef,
+      status: count2("failed") + count2("blocked") > 0 ? "failed" : "success",
+      pairs,
+      totals: { pairs: pairs.length, executed: count2("executed"), reused: count2("reused"), failed: count2("failed"), blocked: count2("blocked"), tokens, durationMs: Date.now() - this.started }
+    };
+  }
+  async schedule() {
+    const concurrency = Math.max(1, this.options.concurrency ?? DEFAULT_CONCURRENCY);
+    const requires = this.prepared.graph.requires;
+    const waiting = this.prepared.graph.order.filter((id) => this.scope.has(id));
+    const inFlight = /* @__PURE__ */ new Set();
+    while (waiting.length > 0 || inFlight.size > 0) {
+      for (let i = 0; i < waiting.length && inFlight.size < concurrency; ) {
+        const id = waiting[i];
+        const deps = requires.get(id);
+        const stopped = deps.filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
+        if (stopped.length > 0 || this.signal.aborted) {
+          waiting.splice(i, 1);
+          this.finish(this.blocked(id, this.signal.aborted ? "the run was cancelled" : `blocked by ${stopped.join(", ")}`));
+        } else if (deps.every((d) => this.decided.has(d))) {
+          waiting.splice(i, 1);
+          const task = this.handle(id).finally(() => inFlight.delete(task));
+          inFlight.add(task);
+        } else {
+          i++;
+        }
+      }
+      if (inFlight.size > 0) await Promise.race(inFlight);
+    }
+  }
+  async handle(id) {
+    const { workflow, graph, state, planOptions } = this.prepared;
+    const decision = decidePair(workflow, graph, id, this.decided, state, planOptions);
+    if (decision.action === "skip") this.reuse(decision);
+    else await this.run(decision, workflow.pairs.get(id));
+  }
+  // -------------------------------------------------------------------------------------------
+  // Reuse
+  reuse(d) {
+    const pair = this.prepared.workflow.pairs.get(d.id);
+    const artifact = d.artifact;
+    const configRef2 = d.configRef;
+    let note = null;
+    const previous = this.lock.pairs[d.id];
+    if (artifact.edited) {
+      const content = readFileSync7(outputPath(this.prepared.workflow, pair));
+      this.contents.set(d.id, content);
+      this.prepared.store.putContent(content);
+      this.recordAccepted(d, pair, { contentHash: artifact.contentHash, source: "human", attempts: [], durationMs: 0 });
+      note = `output ${pair.output} was edited by hand; kept and recorded as a human artifact`;
+    } else {
+      if (previous?.configRef !== configRef2 || previous.contentHash !== artifact.contentHash) this.restoreLockEntry(d, pair);
+      note = this.restoreOutput(pair, artifact.contentHash);
+      const rerun = pair.requires.filter((dep) => this.outcomes.get(dep)?.status === "executed");
+      if (rerun.length > 0 && this.plan.byId.get(d.id).action === "run") {
+        note = `early cutoff: ${rerun.join(", ")} re-ran with identical content`;
+      }
+    }
+    this.decided.set(d.id, d);
+    this.finish({ id: d.id, configRef: configRef2, status: "reused", attempts: [], contentHash: artifact.contentHash, reasons: [], durationMs: 0, note });
+  }
+  /** Writes a missing output file from the store. */
+  restoreOutput(pair, hash) {
+    const file = outputPath(this.prepared.workflow, pair);
+    if (file === void 0 || existsSync5(file)) return null;
+    const content = this.prepared.store.content(hash);
+    if (content === void 0) return `output ${pair.output} is missing and its content is not in the local store`;
+    writeFileAtomic(file, content);
+    this.contents.set(pair.id, content);
+    return `restored ${pair.output} from the store`;
+  }
+  restoreLockEntry(d, pair) {
+    const rec = this.prepared.store.accepted(d.id, d.configRef);
+    this.setLockEntry(d.id, {
+      configRef: d.configRef,
+      contentHash: d.artifact.contentHash,
+      source: rec?.source ?? "generated",
+      model: rec?.model !== void 0 ? rec.model : pair.model,
+      components: d.components,
+      attempts: rec?.attempts ?? 0,
+      tokens: rec?.tokens ?? { input: 0, output: 0 },
+      durationMs: rec?.durationMs ?? 0,
+      acceptedAt: rec?.at ?? (/* @__PURE__ */ new Date()).toISOString()
+    });
+  }
+  // -------------------------------------------------------------------------------------------
+  // Execution
+  async run(d, pair) {
+    const started = Date.now();
+    this.emit({ type: "pair_start", id: d.id, reasons: d.reasons });
+    const attempts = [];
+    const fail = (message) => {
+      this.prepared.store.putRecord({ pair: d.id, configRef: d.configRef, status: "rejected", feedback: message, components: d.components, at: (/* @__PURE__ */ new Date()).toISOString() });
+      this.finish({ id: d.id, configRef: d.configRef, status: "failed", attempts, contentHash: null, reasons: d.reasons, durationMs: Date.now() - started, note: message });
+    };
+    let generate, guard;
+    try {
+      generate = getGenerator(pair.generator);
+      guard = pair.guard === null ? null : getGuard(pair.guard);
+    } catch (err) {
+      return fail(err.message);
+    }
+    const dependencies2 = [];
+    for (const dep of pair.requires) {
+      const content = this.contentOf(dep);
+      if (content === void 0) return fail(`the accepted content of ${dep} is not available (no output file, not in the store); run with --from ${dep}`);
+      dependencies2.push({ id: dep, content: content.toString("utf8") });
+    }
+    const { workflow } = this.prepared;
+    const total = pair.rmax + 1;
+    const history2 = [];
+    for (let attempt = 1; attempt <= total; attempt++) {
+      if (this.signal.aborted) return fail("the run was cancelled");
+      const t0 = Date.now();
+      const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies: dependencies2, history: history2 });
+      let content;
+      let tokens = null;
+      let verdict;
+      try {
+        const result = await generate({ pairId: d.id, attempt, model: pair.model, prompt, config: plain(pair.generatorConfig), cwd: workflow.dir, env: this.env, signal: this.signal });
+        content = result.content;
+        tokens = result.tokens ?? null;
+        verdict = await this.check(guard, pair, content, attempt);
+      } catch (err) {
+        attempts.push({ attempt, accepted: false, feedback: err.message, tokens, durationMs: Date.now() - t0 });
+        return fail(err.message);
+      }
+      const record = { attempt, accepted: verdict.accepted, feedback: verdict.feedback, tokens, durationMs: Date.now() - t0 };
+      attempts.push(record);
+      this.emit({ type: "attempt_end", id: d.id, attempt, of: total, accepted: verdict.accepted, feedback: verdict.feedback, durationMs: record.durationMs });
+      if (verdict.accepted) {
+        const bytes = Buffer.from(content, "utf8");
+        const contentHash = this.prepared.store.putContent(bytes);
+        this.contents.set(d.id, bytes);
+        const file = outputPath(workflow, pair);
+        if (file !== void 0) writeFileAtomic(file, bytes);
+        const durationMs = Date.now() - started;
+        this.recordAccepted(d, pair, { contentHash, source: "generated", attempts, durationMs });
+        this.decided.set(d.id, { ...d, action: "skip", artifact: { source: "store", contentHash, edited: false } });
+        this.finish({ id: d.id, configRef: d.configRef, status: "executed", attempts, contentHash, reasons: d.reasons, durationMs, note: null });
+        return;
+      }
+      history2.push({ feedback: verdict.feedback });
+    }
+    fail(`rejected after ${total} attempt${total === 1 ? "" : "s"}: ${attempts[attempts.length - 1].feedback}`);
+  }
+  async check(guard, pair, content, attempt) {
+    if (guard === null) return { accepted: true, feedback: "" };
+    const artifactPath = path9.join(this.tmp, `${pair.id}.${attempt}.txt`);
+    writeFileSync(artifactPath, content);
+    return guard({
+      pairId: pair.id,
+      content,
+      artifactPath,
+      config: plain(pair.guardConfig),
+      guards: pair.guards,
+      cwd: this.prepared.workflow.dir,
+      env: this.env,
+      signal: this.signal
+    });
+  }
+  contentOf(id) {
+    const known = this.contents.get(id);
+    if (known) return known;
+    const pair = this.prepared.workflow.pairs.get(id);
+    const file = outputPath(this.prepared.workflow, pair);
+    const content = file !== void 0 && existsSync5(file) ? readFileSync7(file) : this.prepared.store.content(this.decided.get(id).artifact.contentHash);
+    if (content) this.contents.set(id, content);
+    return content;
+  }
+  // -------------------------------------------------------------------------------------------
+  // Records
+  recordAccepted(d, pair, r) {
+    const tokens = { input: 0, output: 0 };
+    for (const a of r.attempts) if (a.tokens) addTokens(tokens, a.tokens);
+    const at2 = (/* @__PURE__ */ new Date()).toISOString();
+    this.prepared.store.putRecord({
+      pair: d.id,
+      configRef: d.configRef,
+      status: "accepted",
+      contentHash: r.contentHash,
+      components: d.components,
+      at: at2,
+      source: r.source,
+      model: pair.model,
+      attempts: r.attempts.length,
+      tokens,
+      durationMs: r.durationMs
+    });
+    this.setLockEntry(d.id, {
+      configRef: d.configRef,
+      contentHash: r.contentHash,
+      source: r.source,
+      model: pair.model,
+      components: d.components,
+      attempts: r.attempts.length,
+      tokens,
+      durationMs: r.durationMs,
+      acceptedAt: at2
+    });
+  }
+  setLockEntry(id, entry) {
+    this.lock.pairs[id] = entry;
+    this.lockDirty = true;
+    this.flushLock();
+  }
+  flushLock() {
+    if (!this.lockDirty) return;
+    writeLock(this.prepared.lockPath, this.lock);
+    this.lockDirty = false;
+  }
+  blocked(id, note) {
+    const planned = this.plan.byId.get(id);
+    return { id, configRef: planned.configRef, status: "blocked", attempts: [], contentHash: null, reasons: planned.reasons, durationMs: 0, note };
+  }
+  finish(outcome) {
+    this.outcomes.set(outcome.id, outcome);
+    this.emit({ type: "pair_end", outcome });
+  }
+  emit(event) {
+    this.options.onEvent?.(event);
+  }
+};
+function addTokens(into, more) {
+  into.input += more.input;
+  into.output += more.output;
+}
+
+// src/report/run.ts
+function seconds(ms) {
+  return ms < 1e4 ? `${(ms / 1e3).toFixed(1)}s` : `${Math.round(ms / 1e3)}s`;
+}
+function firstLine2(text2) {
+  const line = text2.trim().split("\n")[0] ?? "";
+  return line.length > 160 ? line.slice(0, 157) + "..." : line;
+}
+function eventLine(event, style) {
+  switch (event.type) {
+    case "pair_start": {
+      const why = event.reasons.map((r) => r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`).slice(0, 3).join("; ");
+      return `${style.cyan(verb("start"))}${event.id}${why ? style.dim(`  (${why})`) : ""}`;
+    }
+    case "attempt_end":
+      if (event.accepted || event.attempt === event.of) return null;
+      return `${style.yellow(verb("retry"))}${event.id}  attempt ${event.attempt}/${event.of} rejected: ${firstLine2(event.feedback)}`;
+    case "pair_end":
+      return outcomeLine(event.outcome, style);
+  }
+}
+function outcomeLine(o, style) {
+  const note = o.note ? `  ${o.note}` : "";
+  switch (o.status) {
+    case "executed": {
+      const n = o.attempts.length;
+      return `${style.green(verb("accepted"))}${o.id}  attempt ${n}, ${seconds(o.durationMs)}`;
+    }
+    case "reused":
+      return `${style.dim(verb("reused"))}${o.id}${style.dim(note)}`;
+    case "failed":
+      return `${style.red(verb("failed"))}${o.id}  ${firstLine2(o.note ?? "")}`;
+    case "blocked":
+      return `${style.red(verb("blocked"))}${o.id}${note}`;
+  }
+}
+function verb(word) {
+  return word.padEnd(9);
+}
+function runSummary(report, style) {
+  const rows = [["pair", "status", "attempts", "time", "tokens", "reference"]];
+  for (const p of report.pairs) {
+    const tokens = p.attempts.reduce((n, a) => n + (a.tokens ? a.tokens.input + a.tokens.output : 0), 0);
+    rows.push([p.id, p.status, String(p.attempts.length), p.status === "executed" || p.status === "failed" ? seconds(p.durationMs) : "-", String(tokens), shortRef(p.configRef)]);
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const lines = rows.map((r, n) => {
+    const line = r.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd();
+    return n === 0 ? style.bold(line) : line;
+  });
+  const t = report.totals;
+  lines.push("", style.bold(`${t.executed} executed, ${t.reused} reused, ${t.failed} failed, ${t.blocked} blocked in ${seconds(t.durationMs)}`) + style.dim(`  (run ${report.runId})`));
+  const failed = report.pairs.filter((p) => p.status === "failed");
+  if (failed.length > 0) {
+    lines.push("", style.red(`${count(failed.length, "pair")} failed:`));
+    for (const p of failed) lines.push(`  ${p.id}: ${(p.note ?? "").trim().split("\n").join("\n    ")}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
 // src/cli/program.ts
+function positiveInt(value) {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a whole number of at least 1");
+  return n;
+}
 var EXIT = { ok: 0, failed: 1, usage: 2 };
 var PATH_HELP = "a workflow file, or a directory holding workflow.yml|yaml|json (default: .)";
 function examples(lines) {
@@ -25275,9 +26609,34 @@ async function runCli(argv, io) {
 `);
   });
   program2.command("plan").description("Show which pairs would run and why, and which are unchanged. Executes nothing and needs no credentials.").argument("[path]", PATH_HELP).option("--json", "write the plan as JSON (version 1) to stdout, and nothing else").option("--force", "plan every pair to run").addOption(new Option("--state-dir <dir>", "where the local store lives (default: .pairflow/ at the repository root)").env("PAIRFLOW_STATE_DIR")).addHelpText("after", examples(["pairflow plan", "pairflow plan examples/tdd-stack", "pairflow plan examples/tdd-stack --json | jq '.totals'"])).action((target, opts) => {
-    const { plan } = preparePlan(target, { cwd: io.cwd, stateDir: opts.stateDir, force: opts.force ? () => true : void 0 });
+    const { plan } = preparePlan(target, { cwd: io.cwd, stateDir: opts.stateDir, force: opts.force ? () => ({ kind: "forced", detail: "--force" }) : void 0 });
     if (opts.json) io.stdout.write(JSON.stringify(planJson(plan, io.cwd), null, 2) + "\n");
     else io.stdout.write(planText(plan, styleFor(io.stdout, io.env), io.cwd));
+  });
+  program2.command("run").description("Execute the pairs whose inputs changed; reuse every unchanged pair's accepted artifact.").argument("[path]", PATH_HELP).option("--json", "write the run report as JSON (version 1) to stdout, and progress to stderr").addOption(new Option("--concurrency <n>", "pairs to execute at once").default(DEFAULT_CONCURRENCY).argParser(positiveInt)).option("--force", "execute every pair").option("--only <id...>", "execute only these pairs; their dependencies must have accepted artifacts").option("--from <id>", "execute this pair and everything downstream of it").addOption(new Option("--state-dir <dir>", "where the local store lives (default: .pairflow/ at the repository root)").env("PAIRFLOW_STATE_DIR")).addHelpText("after", examples([
+    "pairflow run examples/tdd-stack",
+    "pairflow run --only g_impl",
+    "pairflow run --from g_test --concurrency 2",
+    "pairflow run --json > report.json"
+  ])).action(async (target, opts) => {
+    const chosen = [opts.force && "--force", opts.only && "--only", opts.from && "--from"].filter(Boolean);
+    if (chosen.length > 1) throw new UsageError(`${chosen.join(" and ")} cannot be combined; choose one`);
+    const progress = opts.json ? io.stderr : io.stdout;
+    const style = styleFor(progress, io.env);
+    const report = await runWorkflow(target, {
+      cwd: io.cwd,
+      env: io.env,
+      stateDir: opts.stateDir,
+      concurrency: opts.concurrency,
+      selection: { force: opts.force, only: opts.only, from: opts.from },
+      onEvent: (event) => {
+        const line = eventLine(event, style);
+        if (line !== null) progress.write(line + "\n");
+      }
+    });
+    if (opts.json) io.stdout.write(JSON.stringify(report, null, 2) + "\n");
+    else io.stdout.write("\n" + runSummary(report, style));
+    status = report.status === "success" ? EXIT.ok : EXIT.failed;
   });
   try {
     await program2.parseAsync(argv, { from: "user" });

@@ -74,7 +74,20 @@ describe("loading configuration", () => {
 
   it("rejects duplicate pair ids with the id named", () => {
     const out = problems({ "workflow.yml": "name: n\naction_pairs:\n  g_a: {}\n  g_a: {}\n" });
-    expect(out).toEqual(['workflow.yml:4:3: duplicate key "g_a"; each key (and each pair id) may appear once']);
+    expect(out).toEqual(['workflow.yml:4:3: duplicate key "g_a" (first at line 3); each key, and each pair id, may appear once']);
+  });
+
+  it("treats an empty prompts file as no prompts, but an empty workflow file as missing its keys", () => {
+    expect(problems({ "workflow.yml": "name: n\naction_pairs:\n  g_a: {}\n", "prompts.yml": "# nothing yet\n" })).toEqual([]);
+    expect(problems({ "workflow.yml": "# nothing yet\n" })).toEqual([
+      'workflow.yml:1:1: missing required key "action_pairs"',
+      'workflow.yml:1:1: missing required key "name"',
+    ]);
+  });
+
+  it("accepts anchors and aliases for shared settings", () => {
+    const pairs = Array.from({ length: 150 }, (_, i) => `  p${i}: {guard: regex, guard_config: *shared}`).join("\n");
+    expect(problems({ "workflow.yml": `name: n\nx-shared: &shared {pattern: "^ok"}\naction_pairs:\n${pairs}\n` })).toEqual([]);
   });
 
   it("rejects pair ids that could not be a file name or cache key", () => {

@@ -139,11 +139,11 @@ describe("the plan", () => {
 
   it("forces every pair when asked", () => {
     acceptAll(dir);
-    const { plan: p } = preparePlan(dir, { force: () => true });
+    const { plan: p } = preparePlan(dir, { force: () => ({ kind: "forced", detail: "--force" }) });
     expect(p.pairs.map((x) => [x.id, x.action, x.reasons])).toEqual([
-      ["g_test", "run", [{ kind: "forced", detail: "forced" }]],
-      ["g_impl", "run", [{ kind: "upstream", detail: "g_test will run" }, { kind: "forced", detail: "forced" }]],
-      ["g_review", "run", [{ kind: "upstream", detail: "g_impl will run" }, { kind: "forced", detail: "forced" }]],
+      ["g_test", "run", [{ kind: "forced", detail: "--force" }]],
+      ["g_impl", "run", [{ kind: "upstream", detail: "g_test will run" }, { kind: "forced", detail: "--force" }]],
+      ["g_review", "run", [{ kind: "upstream", detail: "g_impl will run" }, { kind: "forced", detail: "--force" }]],
     ]);
   });
 });

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Tags } from "yaml";
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type Tags } from "yaml";
 import promptsSchema from "../../schemas/prompts.schema.json" with { type: "json" };
 import workflowSchema from "../../schemas/workflow.schema.json" with { type: "json" };
 import fg from "fast-glob";
@@ -55,7 +55,7 @@ export function loadWorkflow(target: string | undefined, cwd = process.cwd()): L
 
   const wfFile = parseFile(workflowPath, cwd, issues);
   // Hashable values keep the source's number forms (PyFloat); validators see plain numbers.
-  const hashable = (wfFile ? wfFile.doc.toJS() : {}) as Record<string, unknown>;
+  const hashable = (wfFile ? valueOf(wfFile, issues) : {}) as Record<string, unknown>;
   const wfValue = plain(hashable);
   if (wfFile) validate(workflowValidator(), wfValue, wfFile, issues);
   const wf = isObject(wfValue) ? wfValue : {};
@@ -76,7 +76,7 @@ export function loadWorkflow(target: string | undefined, cwd = process.cwd()): L
     promptsPath = found.length > 0 ? path.join(dir, found[0]!) : null;
   }
   const promptsFile = promptsPath ? parseFile(promptsPath, cwd, issues) : undefined;
-  const promptsValue = promptsFile ? promptsFile.doc.toJS() : {};
+  const promptsValue = promptsFile ? valueOf(promptsFile, issues) : {};
   if (promptsFile) validate(promptsValidator(), plain(promptsValue), promptsFile, issues);
 
   const rawPairs = isObject(wf.action_pairs) ? wf.action_pairs : {};
@@ -217,7 +217,9 @@ export function parseFile(file: string, cwd: string, issues: ConfigIssue[]): Sou
     return undefined;
   }
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, customTags: keepFloats, prettyErrors: false, uniqueKeys: true });
+  // The parser's own duplicate-key check compares each key with every earlier one, which is
+  // quadratic in a map of thousands of pairs; findDuplicateKeys does the same in linear time.
+  const doc = parseDocument(text, { lineCounter: lines, customTags: keepFloats, prettyErrors: false, uniqueKeys: false });
   const source: SourceFile = { display, doc, lines };
   const reported = new Set<string>();
   for (const err of doc.errors) {
@@ -225,21 +227,50 @@ export function parseFile(file: string, cwd: string, issues: ConfigIssue[]): Sou
     // One problem often trips the parser several times on a line; the first says it.
     if (reported.has(`${line}:${err.code}`)) continue;
     reported.add(`${line}:${err.code}`);
-    issues.push({ file: display, line, column, key: "", message: parseMessage(err.code, err.message, text, err.pos[0]) });
+    issues.push({ file: display, line, column, key: "", message: parseMessage(err.code, err.message) });
   }
   if (doc.errors.length > 0) return undefined;
-  if (doc.contents === null) {
-    issues.push({ file: display, line: 1, column: 1, key: "", message: "the file is empty; expected a mapping of keys" });
-    return undefined;
-  }
-  return source;
+  const duplicates = findDuplicateKeys(source);
+  issues.push(...duplicates);
+  return duplicates.length > 0 ? undefined : source;
 }
 
-function parseMessage(code: string, message: string, source: string, offset: number): string {
-  if (code === "DUPLICATE_KEY") {
-    const key = /^["']?([^"':\n]+)/.exec(source.slice(offset))?.[1]?.trim();
-    return `duplicate key${key ? ` "${key}"` : ""}; each key (and each pair id) may appear once`;
+function findDuplicateKeys(file: SourceFile): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  visit(file.doc, {
+    Map(_, map) {
+      const first = new Map<string, number>();
+      for (const item of map.items) {
+        if (!isScalar(item.key)) continue;
+        const key = String(item.key.value);
+        const offset = item.key.range?.[0] ?? 0;
+        const seen = first.get(key);
+        if (seen === undefined) {
+          first.set(key, offset);
+          continue;
+        }
+        const [line, column] = position(file.lines, offset);
+        const message = `duplicate key "${key}" (first at line ${position(file.lines, seen)[0]}); each key, and each pair id, may appear once`;
+        issues.push({ file: file.display, line, column, key: "", message });
+      }
+    },
+  });
+  return issues;
+}
+
+/** The file's value as plain data; an empty file is an empty mapping. */
+function valueOf(file: SourceFile, issues: ConfigIssue[]): unknown {
+  if (file.doc.contents === null) return {};
+  try {
+    // Anchors and aliases are welcome for shared settings; the limit only stops exponential blow-up.
+    return file.doc.toJS({ maxAliasCount: 10_000 });
+  } catch (err) {
+    issues.push({ file: file.display, line: 1, column: 1, key: "", message: `${(err as Error).message}; use fewer aliases (*name) of large anchors` });
+    return undefined;
   }
+}
+
+function parseMessage(code: string, message: string): string {
   const text = message.replace(/ at line \d+, column \d+.*$/s, "");
   if (code === "BLOCK_AS_IMPLICIT_KEY") return `${text}; if this value is text containing ": ", put it in quotes or use a block scalar (|)`;
   return text;

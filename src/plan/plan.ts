@@ -32,8 +32,8 @@ export interface Reason {
 
 /** Where a skipped pair's accepted artifact is recorded, and what its content is now. */
 export interface AcceptedArtifact {
-  /** The record that matched the configRef. */
-  source: "lock" | "store";
+  /** The record that matched the configRef, or the workspace for an output edited by hand. */
+  source: "lock" | "store" | "workspace";
   /** Hash of the accepted content: the workspace output file's when it exists, else the record's. */
   contentHash: string;
   /** The workspace output file differs from the recorded content: a hand edit, kept and never overwritten. */
@@ -76,44 +76,51 @@ export interface PlanState {
 }
 
 export interface PlanOptions {
-  /** Pairs to run whatever their state. */
-  force?: (id: string) => boolean;
+  /** Pairs to run whatever their state, each with the reason why. */
+  force?: (id: string) => Reason | undefined;
   /** Hashes of each pair's `inputs` files, by pair id. */
   inputs?: Map<string, Record<string, string>>;
 }
 
 export function makePlan(workflow: Workflow, graph: Graph, state: PlanState, options: PlanOptions = {}): Plan {
   const byId = new Map<string, PlannedPair>();
-  for (const id of graph.order) {
-    const pair = workflow.pairs.get(id)!;
-    const planned = planPair(workflow, graph, pair, byId, state, options);
-    byId.set(id, planned);
-  }
+  for (const id of graph.order) byId.set(id, decidePair(workflow, graph, id, byId, state, options));
   const pairs = graph.waves.flat().map((id) => byId.get(id)!);
   return { workflow, graph, workflowRef: workflowRef(workflow), pairs, byId };
 }
 
-function planPair(
+/**
+ * Decides one pair, given the decisions of its dependencies. The run engine calls this again as
+ * each pair becomes ready, with its dependencies' actual outcomes, so plan and run agree by design.
+ */
+export function decidePair(
   workflow: Workflow,
   graph: Graph,
-  pair: Pair,
-  planned: Map<string, PlannedPair>,
+  id: string,
+  decided: Map<string, PlannedPair>,
   state: PlanState,
   options: PlanOptions,
 ): PlannedPair {
+  const pair = workflow.pairs.get(id)!;
   const own = ownComponents(workflow, pair, options.inputs?.get(pair.id));
   const previous = state.lock?.pairs[pair.id];
-  const deps = pair.requires.map((d) => planned.get(d)!);
+  const deps = pair.requires.map((d) => decided.get(d)!);
   const base = { id: pair.id, wave: graph.waveOf.get(pair.id)! + 1, requires: pair.requires, own };
-  const forced = options.force?.(pair.id) ?? false;
+  const forced = options.force?.(pair.id);
+
+  // An output file that is not the last accepted content was written by someone else: it is kept
+  // as this pair's accepted artifact and never overwritten, whatever else changed.
+  const current = state.workspaceHash(pair);
+  const handEdit = current !== undefined && current !== previous?.contentHash;
 
   // A dependency that will run has no accepted content yet, so this pair's reference is unknown.
-  const running = deps.filter((d) => d.action === "run");
-  if (running.length > 0) {
+  const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
+  if (unknown.length > 0) {
+    if (handEdit) return { ...base, configRef: null, action: "skip", reasons: [], artifact: { source: "workspace", contentHash: current, edited: true }, components: null };
     const reasons = [
-      ...(forced ? [{ kind: "forced", detail: "forced" } as Reason] : []),
+      ...(forced ? [forced] : []),
       ...(previous ? ownChanges(previous, componentDigests(own, { refs: {}, artifactHashes: {} })) : [newReason()]),
-      ...running.map((d): Reason => ({ kind: "upstream", detail: `${d.id} will run` })),
+      ...unknown.map((d): Reason => ({ kind: "upstream", detail: d.action === "run" ? `${d.id} will run` : `${d.id}'s reference is not known yet` })),
     ];
     return { ...base, configRef: null, action: "run", reasons: sortReasons(reasons), artifact: null, components: null };
   }
@@ -131,13 +138,15 @@ function planPair(
       ? { source: "lock", contentHash: previous.contentHash }
       : acceptedInStore(state.record(pair.id, ref));
   if (record && !forced) {
-    const current = state.workspaceHash(pair);
     const artifact = { source: record.source, contentHash: current ?? record.contentHash, edited: current !== undefined && current !== record.contentHash };
     return { ...base, configRef: ref, action: "skip", reasons: [], artifact, components };
   }
+  if (handEdit) {
+    return { ...base, configRef: ref, action: "skip", reasons: [], artifact: { source: "workspace", contentHash: current, edited: true }, components };
+  }
 
   const reasons: Reason[] = [];
-  if (forced) reasons.push({ kind: "forced", detail: "forced" });
+  if (forced) reasons.push(forced);
   if (previous) {
     reasons.push(...ownChanges(previous, components));
     reasons.push(...upstreamChanges(previous, components, deps));

@@ -11,17 +11,20 @@ import { InputHasher } from "../refs/inputs.js";
 import { sha256Hex } from "../refs/hash.js";
 import { lockPathFor, readLock, type LockFile } from "../state/lock.js";
 import { LocalStore } from "../state/store.js";
-import { makePlan, type Plan } from "./plan.js";
+import { makePlan, type Plan, type PlanOptions, type PlanState } from "./plan.js";
 
 export interface PrepareOptions {
   cwd?: string;
   /** State directory; default PAIRFLOW_STATE_DIR, else .pairflow/ at the repository root. */
   stateDir?: string;
-  force?: (id: string) => boolean;
+  force?: PlanOptions["force"];
 }
 
 export interface Prepared extends Loaded {
   plan: Plan;
+  /** What the plan was made against, for deciding pairs again as a run goes. */
+  state: PlanState;
+  planOptions: PlanOptions;
   lock: LockFile | null;
   lockPath: string;
   store: LocalStore;
@@ -50,13 +53,15 @@ export function preparePlan(target: string | undefined, options: PrepareOptions 
   const inputs = new Map<string, Record<string, string>>();
   for (const pair of workflow.pairs.values()) if (pair.inputs.length > 0) inputs.set(pair.id, hasher.hash(pair.inputs));
 
-  const plan = makePlan(workflow, graph, {
+  const state: PlanState = {
     lock,
     record: (pair, ref) => store.record(pair, ref),
     workspaceHash: (pair) => {
       const file = outputPath(workflow, pair);
       return file && existsSync(file) ? sha256Hex(readFileSync(file)) : undefined;
     },
-  }, { force: options.force, inputs });
-  return { ...loaded, plan, lock, lockPath, store, stateDir };
+  };
+  const planOptions: PlanOptions = { force: options.force, inputs };
+  const plan = makePlan(workflow, graph, state, planOptions);
+  return { ...loaded, plan, state, planOptions, lock, lockPath, store, stateDir };
 }

@@ -41,6 +41,7 @@ const MAX_DETAILS = 3;
 /** One line of reasons: `prompt: prompt.task changed; upstream: g_test will run`. */
 export function reasonsText(pair: PlannedPair): string {
   if (pair.action === "skip") {
+    if (pair.artifact?.source === "workspace") return "output edited by hand; kept as accepted (delete the file to regenerate it)";
     return pair.artifact?.edited ? "unchanged (output edited by hand; kept as accepted)" : "unchanged";
   }
   const shown = pair.reasons.slice(0, MAX_DETAILS).map((r) => (r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`));

@@ -22,6 +22,12 @@ export interface StoreRecord {
   feedback?: string;
   components: Record<string, string>;
   at: string;
+  /** How the accepted artifact came to be, so a lock entry can be restored from the record. */
+  source?: "generated" | "human";
+  model?: string | null;
+  attempts?: number;
+  tokens?: { input: number; output: number };
+  durationMs?: number;
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;

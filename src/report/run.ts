@@ -1,0 +1,70 @@
+/** A run as people follow it (a line per pair event, then a summary table) and as programs read it. */
+import { shortRef } from "../refs/hash.js";
+import type { PairOutcome, RunEvent, RunReport } from "../run/engine.js";
+import type { Style } from "./color.js";
+import { count } from "./plan.js";
+
+export function seconds(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms / 1000)}s`;
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 160 ? line.slice(0, 157) + "..." : line;
+}
+
+/** One line for an event, or null for events people need not see. */
+export function eventLine(event: RunEvent, style: Style): string | null {
+  switch (event.type) {
+    case "pair_start": {
+      const why = event.reasons.map((r) => (r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`)).slice(0, 3).join("; ");
+      return `${style.cyan(verb("start"))}${event.id}${why ? style.dim(`  (${why})`) : ""}`;
+    }
+    case "attempt_end":
+      if (event.accepted || event.attempt === event.of) return null; // the pair's end says it
+      return `${style.yellow(verb("retry"))}${event.id}  attempt ${event.attempt}/${event.of} rejected: ${firstLine(event.feedback)}`;
+    case "pair_end":
+      return outcomeLine(event.outcome, style);
+  }
+}
+
+function outcomeLine(o: PairOutcome, style: Style): string {
+  const note = o.note ? `  ${o.note}` : "";
+  switch (o.status) {
+    case "executed": {
+      const n = o.attempts.length;
+      return `${style.green(verb("accepted"))}${o.id}  attempt ${n}, ${seconds(o.durationMs)}`;
+    }
+    case "reused":
+      return `${style.dim(verb("reused"))}${o.id}${style.dim(note)}`;
+    case "failed":
+      return `${style.red(verb("failed"))}${o.id}  ${firstLine(o.note ?? "")}`;
+    case "blocked":
+      return `${style.red(verb("blocked"))}${o.id}${note}`;
+  }
+}
+
+function verb(word: string): string {
+  return word.padEnd(9);
+}
+
+export function runSummary(report: RunReport, style: Style): string {
+  const rows = [["pair", "status", "attempts", "time", "tokens", "reference"]];
+  for (const p of report.pairs) {
+    const tokens = p.attempts.reduce((n, a) => n + (a.tokens ? a.tokens.input + a.tokens.output : 0), 0);
+    rows.push([p.id, p.status, String(p.attempts.length), p.status === "executed" || p.status === "failed" ? seconds(p.durationMs) : "-", String(tokens), shortRef(p.configRef)]);
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const lines = rows.map((r, n) => {
+    const line = r.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd();
+    return n === 0 ? style.bold(line) : line;
+  });
+  const t = report.totals;
+  lines.push("", style.bold(`${t.executed} executed, ${t.reused} reused, ${t.failed} failed, ${t.blocked} blocked in ${seconds(t.durationMs)}`) + style.dim(`  (run ${report.runId})`));
+  const failed = report.pairs.filter((p) => p.status === "failed");
+  if (failed.length > 0) {
+    lines.push("", style.red(`${count(failed.length, "pair")} failed:`));
+    for (const p of failed) lines.push(`  ${p.id}: ${(p.note ?? "").trim().split("\n").join("\n    ")}`);
+  }
+  return lines.join("\n") + "\n";
+}
