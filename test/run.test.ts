@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runWorkflow, type RunReport } from "../src/run/engine.js";
 import { readLock } from "../src/state/lock.js";
+import type { RemoteArtifact, RemoteStore } from "../src/state/remote.js";
 import { copyToTempRepo, REPO, tempRepo } from "./helpers/fixtures.js";
 
 const EXAMPLE = path.join(REPO, "examples/tdd-stack");
@@ -227,5 +228,50 @@ describe("selection", () => {
   it("names an unknown pair", async () => {
     const dir = copyToTempRepo(EXAMPLE);
     await expect(runWorkflow(dir, { selection: { from: "g_tset" } })).rejects.toThrow('--from g_tset: no such pair in tdd-stack; did you mean "g_test"?');
+  });
+});
+
+describe("a remote store", () => {
+  /** An in-memory stand-in for a store shared between machines, counting what it is asked. */
+  class MemoryRemote implements RemoteStore {
+    readonly name = "the test remote";
+    readonly items = new Map<string, RemoteArtifact>();
+    restores: string[] = [];
+    async has(pair: string, ref: string) {
+      return this.items.has(`${pair}-${ref}`);
+    }
+    async restore(pair: string, ref: string) {
+      this.restores.push(pair);
+      return this.items.get(`${pair}-${ref}`);
+    }
+    async save(a: RemoteArtifact) {
+      this.items.set(`${a.record.pair}-${a.record.configRef}`, a);
+    }
+  }
+
+  it("receives every acceptance, and lets a fresh workspace execute nothing", async () => {
+    const remote = new MemoryRemote();
+    const first = copyToTempRepo(EXAMPLE);
+    expect(executed(await runWorkflow(first, { remote }))).toEqual(["g_test", "g_impl", "g_review"]);
+    expect([...remote.items.keys()].map((k) => k.split("-")[0])).toEqual(["g_test", "g_impl", "g_review"]);
+
+    // Another machine: same files, no lock file, no store, no outputs.
+    const second = copyToTempRepo(EXAMPLE);
+    const report = await runWorkflow(second, { remote });
+    expect(statuses(report)).toEqual({ g_test: "reused", g_impl: "reused", g_review: "reused" });
+    expect(readFileSync(path.join(second, "out/stack.py"), "utf8")).toBe(readFileSync(path.join(first, "out/stack.py"), "utf8"));
+  });
+
+  it("restores only what is missing: outputs of reused pairs and upstream content of pairs that run", async () => {
+    const remote = new MemoryRemote();
+    const dir = copyToTempRepo(EXAMPLE);
+    await runWorkflow(dir, { remote });
+    rmSync(path.join(dir, ".pairflow"), { recursive: true });
+    rmSync(path.join(dir, "out/test_stack.py"));
+    remote.restores = [];
+    const report = await runWorkflow(dir, { remote });
+    expect(executed(report)).toEqual([]);
+    expect(remote.restores).toEqual(["g_test"]);
+    expect(existsSync(path.join(dir, "out/test_stack.py"))).toBe(true);
   });
 });

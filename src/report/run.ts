@@ -25,6 +25,10 @@ export function eventLine(event: RunEvent, style: Style): string | null {
       return `${style.yellow(verb("retry"))}${event.id}  attempt ${event.attempt}/${event.of} rejected: ${firstLine(event.feedback)}`;
     case "pair_end":
       return outcomeLine(event.outcome, style);
+    case "restored":
+      return `${style.dim(verb("restored"))}${event.id}${style.dim(`  from ${event.from}`)}`;
+    case "warning":
+      return `${style.yellow(verb("warning"))}${event.message}`;
   }
 }
 

@@ -20,6 +20,8 @@ import { outputPath, preparePlan, type PrepareOptions, type Prepared } from "../
 import { renderPrompt } from "../prompt/render.js";
 import { sha256Hex } from "../refs/hash.js";
 import { writeLock, type LockEntry, type LockFile } from "../state/lock.js";
+import type { RemoteStore } from "../state/remote.js";
+import type { StoreRecord } from "../state/store.js";
 import { didYouMean } from "../util/text.js";
 import { writeFileAtomic } from "../util/fs.js";
 import type { Guard, GuardResult, TokenUsage } from "./types.js";
@@ -42,6 +44,8 @@ export interface RunOptions extends Omit<PrepareOptions, "force"> {
   /** Aborting stops new pairs from starting and cancels the ones in flight. */
   signal?: AbortSignal;
   onEvent?: (event: RunEvent) => void;
+  /** A store shared between machines: consulted before executing anything, and given every acceptance. */
+  remote?: RemoteStore;
 }
 
 export interface AttemptRecord {
@@ -78,7 +82,9 @@ export interface RunReport {
 export type RunEvent =
   | { type: "pair_start"; id: string; reasons: Reason[] }
   | { type: "attempt_end"; id: string; attempt: number; of: number; accepted: boolean; feedback: string; durationMs: number }
-  | { type: "pair_end"; outcome: PairOutcome };
+  | { type: "pair_end"; outcome: PairOutcome }
+  | { type: "restored"; id: string; from: string }
+  | { type: "warning"; message: string };
 
 /** Run ids sort by time: 20261122T003012345Z-1a2b. */
 export function newRunId(now = new Date()): string {
@@ -89,6 +95,7 @@ export async function runWorkflow(target: string | undefined, options: RunOption
   const selection = options.selection ?? {};
   const prepared = preparePlan(target, { ...options, force: undefined });
   const force = selectionForce(prepared, selection);
+  if (options.remote) await restoreFromRemote(prepared, force, options.remote, options.onEvent);
   const scope = selectionScope(prepared, selection);
   const lost = findLostContent(prepared, force, scope);
   prepared.planOptions.force = (id) => force(id) ?? (lost.has(id) ? { kind: "new", detail: "accepted content is not available here; running again to restore it" } : undefined);
@@ -167,6 +174,42 @@ function findLostContent(prepared: Prepared, force: (id: string) => Reason | und
   }
 }
 
+/**
+ * Brings into the local store what the remote store has and this run needs: artifacts of pairs
+ * that would run but were accepted elsewhere under the same configRef, and content of skipped
+ * pairs that is missing here (an output file not in the workspace, or a running pair's
+ * dependency). Repeats as restored content makes more references known.
+ */
+async function restoreFromRemote(prepared: Prepared, force: (id: string) => Reason | undefined, remote: RemoteStore, onEvent?: (e: RunEvent) => void): Promise<void> {
+  const { workflow, graph, store, state, planOptions } = prepared;
+  const tried = new Set<string>();
+  for (;;) {
+    const plan = makePlan(workflow, graph, state, { ...planOptions, force });
+    const wanted = plan.pairs.filter((p) => {
+      if (p.configRef === null || tried.has(`${p.id}:${p.configRef}`) || force(p.id)) return false;
+      if (p.action === "run") return true;
+      const needed = graph.dependents.get(p.id)!.some((d) => plan.byId.get(d)!.action === "run") || workflow.pairs.get(p.id)!.output !== undefined;
+      return needed && !contentAvailable(prepared, workflow.pairs.get(p.id)!, p.artifact!.contentHash);
+    });
+    if (wanted.length === 0) return;
+    let restored = 0;
+    for (const p of wanted) {
+      tried.add(`${p.id}:${p.configRef}`);
+      const artifact = await remote.restore(p.id, p.configRef!);
+      if (!artifact) continue;
+      if (p.action === "skip" && artifact.record.contentHash !== p.artifact!.contentHash) {
+        onEvent?.({ type: "warning", message: `${p.id}: ${remote.name} holds other content than the lock file records for this reference; not used` });
+        continue;
+      }
+      store.putContent(artifact.content);
+      store.putRecord(artifact.record);
+      onEvent?.({ type: "restored", id: p.id, from: remote.name });
+      restored++;
+    }
+    if (restored === 0) return;
+  }
+}
+
 function contentAvailable(prepared: Prepared, pair: Pair, hash: string): boolean {
   const file = outputPath(prepared.workflow, pair);
   return (file !== undefined && existsSync(file)) || prepared.store.content(hash) !== undefined;
@@ -184,6 +227,8 @@ class Run {
   private readonly env: NodeJS.ProcessEnv;
   private readonly signal: AbortSignal;
   private readonly started = Date.now();
+  /** Saves to the remote store still in flight; the run waits for them before it reports. */
+  private readonly saves: Promise<void>[] = [];
 
   constructor(
     private readonly prepared: Prepared,
@@ -208,6 +253,7 @@ class Run {
   async execute(): Promise<RunReport> {
     try {
       await this.schedule();
+      await Promise.all(this.saves);
     } finally {
       this.flushLock();
       rmSync(this.tmp, { recursive: true, force: true });
@@ -272,7 +318,7 @@ class Run {
       const content = readFileSync(outputPath(this.prepared.workflow, pair)!);
       this.contents.set(d.id, content);
       this.prepared.store.putContent(content);
-      this.recordAccepted(d, pair, { contentHash: artifact.contentHash, source: "human", attempts: [], durationMs: 0 });
+      void this.recordAccepted(d, pair, { contentHash: artifact.contentHash, source: "human", attempts: [], durationMs: 0 }, content);
       note = `output ${pair.output} was edited by hand; kept and recorded as a human artifact`;
     } else {
       if (previous?.configRef !== configRef || previous.contentHash !== artifact.contentHash) this.restoreLockEntry(d, pair);
@@ -369,7 +415,7 @@ class Run {
         const file = outputPath(workflow, pair);
         if (file !== undefined) writeFileAtomic(file, bytes);
         const durationMs = Date.now() - started;
-        this.recordAccepted(d, pair, { contentHash, source: "generated", attempts, durationMs });
+        await this.recordAccepted(d, pair, { contentHash, source: "generated", attempts, durationMs }, bytes);
         this.decided.set(d.id, { ...d, action: "skip", artifact: { source: "store", contentHash, edited: false } });
         this.finish({ id: d.id, configRef: d.configRef, status: "executed", attempts, contentHash, reasons: d.reasons, durationMs, note: null });
         return;
@@ -408,18 +454,30 @@ class Run {
   // -------------------------------------------------------------------------------------------
   // Records
 
-  private recordAccepted(d: PlannedPair, pair: Pair, r: { contentHash: string; source: "generated" | "human"; attempts: AttemptRecord[]; durationMs: number }): void {
+  private async recordAccepted(
+    d: PlannedPair,
+    pair: Pair,
+    r: { contentHash: string; source: "generated" | "human"; attempts: AttemptRecord[]; durationMs: number },
+    content: Buffer,
+  ): Promise<void> {
     const tokens = { input: 0, output: 0 };
     for (const a of r.attempts) if (a.tokens) addTokens(tokens, a.tokens);
     const at = new Date().toISOString();
-    this.prepared.store.putRecord({
+    const record: StoreRecord = {
       pair: d.id, configRef: d.configRef!, status: "accepted", contentHash: r.contentHash, components: d.components!, at,
       source: r.source, model: pair.model, attempts: r.attempts.length, tokens, durationMs: r.durationMs,
-    });
+    };
+    this.prepared.store.putRecord(record);
     this.setLockEntry(d.id, {
       configRef: d.configRef!, contentHash: r.contentHash, source: r.source, model: pair.model, components: d.components!,
       attempts: r.attempts.length, tokens, durationMs: r.durationMs, acceptedAt: at,
     });
+    if (this.options.remote) {
+      const save = this.options.remote.save({ record, content }).catch((err: unknown) => {
+        this.emit({ type: "warning", message: `${d.id}: could not save to ${this.options.remote!.name}: ${(err as Error).message}` });
+      });
+      this.saves.push(save);
+    }
   }
 
   private setLockEntry(id: string, entry: LockEntry): void {

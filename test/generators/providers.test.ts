@@ -349,6 +349,28 @@ describe("HTTP retries, backoff and timeouts", () => {
   });
 });
 
+describe("malformed answers", () => {
+  const truncated: Reply = (res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end('{"choices": [{"message": {"content": "def te');
+  };
+
+  it.each([
+    ["openai", openaiGenerator],
+    ["anthropic", anthropicGenerator],
+  ] as [string, Generator][])("%s: a 200 whose body is cut-off JSON is an error that shows the body", async (_name, generate) => {
+    const server = await serve(truncated);
+    const error = await failure(generate(request({ base_url: server.url }, { OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "k" })));
+    expect(error.message).toContain("not JSON");
+    expect(error.message).toContain('{"choices": [{"message": {"content": "def te');
+  });
+
+  it("anthropic: a 200 with no content blocks is an error, not an empty artifact", async () => {
+    const server = await serve(json(200, { type: "message", stop_reason: "end_turn", usage: { input_tokens: 1, output_tokens: 0 } }));
+    await failure(anthropicGenerator(request({ base_url: server.url }, { ANTHROPIC_API_KEY: "k" })));
+  });
+});
+
 describe("retryDelayMs", () => {
   const now = Date.parse("2025-01-01T00:00:00Z");
 
