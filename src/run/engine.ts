@@ -46,6 +46,11 @@ export interface RunOptions extends Omit<PrepareOptions, "force"> {
   onEvent?: (event: RunEvent) => void;
   /** A store shared between machines: consulted before executing anything, and given every acceptance. */
   remote?: RemoteStore;
+  /**
+   * Sees the final plan before anything executes (a budget gate, a confirmation); throwing stops
+   * the run with nothing executed.
+   */
+  beforeExecute?: (plan: Plan, prepared: Prepared) => Promise<void>;
 }
 
 export interface AttemptRecord {
@@ -100,6 +105,7 @@ export async function runWorkflow(target: string | undefined, options: RunOption
   const lost = findLostContent(prepared, force, scope);
   prepared.planOptions.force = (id) => force(id) ?? (lost.has(id) ? { kind: "new", detail: "accepted content is not available here; running again to restore it" } : undefined);
   const plan = makePlan(prepared.workflow, prepared.graph, prepared.state, prepared.planOptions);
+  await options.beforeExecute?.(plan, prepared);
   return new Run(prepared, plan, scope, options).execute();
 }
 
