@@ -14,6 +14,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { generateWorkflow, type Generated } from "./generate.js";
+import { benchRecords } from "./records.js";
 import { pairsThatRun, seedAcceptedState } from "./seed.js";
 
 const SIZES = [100, 1_000, 10_000];
@@ -122,6 +123,7 @@ try {
     const ratios = SIZES.slice(1).map((n, i) => `${fmtInt(n)}/${fmtInt(SIZES[i]!)} = ${(medianMs.get(`${n}:${op}`)! / medianMs.get(`${SIZES[i]}:${op}`)!).toFixed(1)}×`);
     console.log(`  ${op.padEnd(8)} ${ratios.join(", ")}`);
   }
+  await benchRecords();
   console.log(`\ntotal bench time ${((performance.now() - benchStart) / 1000).toFixed(1)} s`);
 } finally {
   if (!keep) rmSync(tmp, { recursive: true, force: true });

@@ -18,6 +18,8 @@ export interface PrepareOptions {
   /** State directory; default PAIRFLOW_STATE_DIR, else .pairflow/ at the repository root. */
   stateDir?: string;
   force?: PlanOptions["force"];
+  /** The accepted state to plan against, instead of the lock file beside the workflow (e.g. a base commit's). */
+  lock?: LockFile | null;
 }
 
 export interface Prepared extends Loaded {
@@ -31,7 +33,7 @@ export interface Prepared extends Loaded {
   stateDir: string;
 }
 
-export function stateDirFor(workflow: Workflow, override?: string, cwd = process.cwd()): string {
+export function stateDirFor(workflow: Pick<Workflow, "root">, override?: string, cwd = process.cwd()): string {
   const dir = override ?? process.env.PAIRFLOW_STATE_DIR;
   return dir ? path.resolve(cwd, dir) : path.join(workflow.root, ".pairflow");
 }
@@ -46,7 +48,7 @@ export function preparePlan(target: string | undefined, options: PrepareOptions 
   const { workflow, graph } = loaded;
   const stateDir = stateDirFor(workflow, options.stateDir, cwd);
   const lockPath = lockPathFor(workflow.path);
-  const lock = readLock(lockPath, displayPath(lockPath, cwd));
+  const lock = options.lock !== undefined ? options.lock : readLock(lockPath, displayPath(lockPath, cwd));
   const store = new LocalStore(path.join(stateDir, "store"));
 
   const hasher = new InputHasher(workflow, [path.relative(workflow.dir, stateDir).split(path.sep).join("/") + "/**"]);

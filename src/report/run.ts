@@ -29,6 +29,10 @@ export function eventLine(event: RunEvent, style: Style): string | null {
       return `${style.dim(verb("restored"))}${event.id}${style.dim(`  from ${event.from}`)}`;
     case "warning":
       return `${style.yellow(verb("warning"))}${event.message}`;
+    case "run_start":
+    case "attempt_start":
+    case "run_end":
+      return null;
   }
 }
 
@@ -45,6 +49,8 @@ function outcomeLine(o: PairOutcome, style: Style): string {
       return `${style.red(verb("failed"))}${o.id}  ${firstLine(o.note ?? "")}`;
     case "blocked":
       return `${style.red(verb("blocked"))}${o.id}${note}`;
+    case "interrupted":
+      return `${style.yellow(verb("stopped"))}${o.id}${note}`;
   }
 }
 
@@ -64,7 +70,8 @@ export function runSummary(report: RunReport, style: Style): string {
     return n === 0 ? style.bold(line) : line;
   });
   const t = report.totals;
-  lines.push("", style.bold(`${t.executed} executed, ${t.reused} reused, ${t.failed} failed, ${t.blocked} blocked in ${seconds(t.durationMs)}`) + style.dim(`  (run ${report.runId})`));
+  const stopped = t.interrupted > 0 ? `, ${t.interrupted} interrupted` : "";
+  lines.push("", style.bold(`${t.executed} executed, ${t.reused} reused, ${t.failed} failed, ${t.blocked} blocked${stopped} in ${seconds(t.durationMs)}`) + style.dim(`  (run ${report.runId})`));
   const failed = report.pairs.filter((p) => p.status === "failed");
   if (failed.length > 0) {
     lines.push("", style.red(`${count(failed.length, "pair")} failed:`));

@@ -37,11 +37,24 @@ export interface Selection {
   from?: string;
 }
 
+/** What an interrupted run had done, so resuming it repeats none of it. */
+export interface ResumeState {
+  /** Pairs that ended executed or reused: never forced again. */
+  finished: Set<string>;
+  /** Attempts already made by pairs that had not finished, under the configRef they ran with. */
+  attempts: Map<string, { configRef: string; attempts: AttemptRecord[] }>;
+}
+
 export interface RunOptions extends Omit<PrepareOptions, "force"> {
   concurrency?: number;
   selection?: Selection;
   env?: NodeJS.ProcessEnv;
-  /** Aborting stops new pairs from starting and cancels the ones in flight. */
+  /** The run's id; a resumed run keeps its own. Default: a new one. */
+  runId?: string;
+  resume?: ResumeState;
+  /** Aborting starts nothing new; pairs in flight go on (a graceful stop). */
+  stop?: AbortSignal;
+  /** Aborting starts nothing new and cancels the pairs in flight, their child processes included. */
   signal?: AbortSignal;
   onEvent?: (event: RunEvent) => void;
   /** A store shared between machines: consulted before executing anything, and given every acceptance. */
@@ -61,7 +74,8 @@ export interface AttemptRecord {
   durationMs: number;
 }
 
-export type PairStatus = "executed" | "reused" | "failed" | "blocked";
+/** interrupted: cancelled in flight, or never started, because the run was stopped. */
+export type PairStatus = "executed" | "reused" | "failed" | "blocked" | "interrupted";
 
 export interface PairOutcome {
   id: string;
@@ -79,17 +93,20 @@ export interface RunReport {
   version: 1;
   runId: string;
   workflowRef: string;
-  status: "success" | "failed";
+  status: "success" | "failed" | "interrupted";
   pairs: PairOutcome[];
-  totals: { pairs: number; executed: number; reused: number; failed: number; blocked: number; tokens: TokenUsage; durationMs: number };
+  totals: { pairs: number; executed: number; reused: number; failed: number; blocked: number; interrupted: number; tokens: TokenUsage; durationMs: number };
 }
 
 export type RunEvent =
-  | { type: "pair_start"; id: string; reasons: Reason[] }
-  | { type: "attempt_end"; id: string; attempt: number; of: number; accepted: boolean; feedback: string; durationMs: number }
+  | { type: "run_start"; runId: string; plan: Plan; prepared: Prepared; resumed: boolean }
+  | { type: "pair_start"; id: string; configRef: string; reasons: Reason[] }
+  | { type: "attempt_start"; id: string; attempt: number }
+  | { type: "attempt_end"; id: string; attempt: number; of: number; accepted: boolean; feedback: string; tokens: TokenUsage | null; durationMs: number }
   | { type: "pair_end"; outcome: PairOutcome }
   | { type: "restored"; id: string; from: string }
-  | { type: "warning"; message: string };
+  | { type: "warning"; message: string }
+  | { type: "run_end"; report: RunReport };
 
 /** Run ids sort by time: 20261122T003012345Z-1a2b. */
 export function newRunId(now = new Date()): string {
@@ -99,7 +116,9 @@ export function newRunId(now = new Date()): string {
 export async function runWorkflow(target: string | undefined, options: RunOptions = {}): Promise<RunReport> {
   const selection = options.selection ?? {};
   const prepared = preparePlan(target, { ...options, force: undefined });
-  const force = selectionForce(prepared, selection);
+  const selected = selectionForce(prepared, selection);
+  // A resumed run does not force again what it already finished.
+  const force = (id: string) => (options.resume?.finished.has(id) ? undefined : selected(id));
   if (options.remote) await restoreFromRemote(prepared, force, options.remote, options.onEvent);
   const scope = selectionScope(prepared, selection);
   const lost = findLostContent(prepared, force, scope);
@@ -222,7 +241,7 @@ function contentAvailable(prepared: Prepared, pair: Pair, hash: string): boolean
 }
 
 class Run {
-  private readonly runId = newRunId();
+  private readonly runId: string;
   private readonly decided = new Map<string, PlannedPair>();
   private readonly outcomes = new Map<string, PairOutcome>();
   /** Content produced or read during this run, by pair id. */
@@ -233,6 +252,8 @@ class Run {
   private readonly env: NodeJS.ProcessEnv;
   private readonly signal: AbortSignal;
   private readonly started = Date.now();
+  /** Settles when the run is asked to stop, so the scheduler notices at once. */
+  private readonly stopped: Promise<void>;
   /** Saves to the remote store still in flight; the run waits for them before it reports. */
   private readonly saves: Promise<void>[] = [];
 
@@ -251,12 +272,17 @@ class Run {
         this.lockDirty = true;
       }
     }
+    this.runId = options.runId ?? newRunId();
     this.env = options.env ?? process.env;
     this.signal = options.signal ?? new AbortController().signal;
     this.tmp = mkdtempSync(path.join(tmpdir(), "pairflow-run-"));
+    this.stopped = new Promise<void>((resolve) => {
+      for (const s of [this.signal, options.stop]) s?.addEventListener("abort", () => resolve(), { once: true });
+    });
   }
 
   async execute(): Promise<RunReport> {
+    this.emit({ type: "run_start", runId: this.runId, plan: this.plan, prepared: this.prepared, resumed: this.options.resume !== undefined });
     try {
       await this.schedule();
       await Promise.all(this.saves);
@@ -268,14 +294,23 @@ class Run {
     const count = (s: PairStatus) => pairs.filter((p) => p.status === s).length;
     const tokens = { input: 0, output: 0 };
     for (const p of pairs) for (const a of p.attempts) if (a.tokens) addTokens(tokens, a.tokens);
-    return {
+    const report: RunReport = {
       version: 1,
       runId: this.runId,
       workflowRef: this.plan.workflowRef,
-      status: count("failed") + count("blocked") > 0 ? "failed" : "success",
+      status: count("interrupted") > 0 ? "interrupted" : count("failed") + count("blocked") > 0 ? "failed" : "success",
       pairs,
-      totals: { pairs: pairs.length, executed: count("executed"), reused: count("reused"), failed: count("failed"), blocked: count("blocked"), tokens, durationMs: Date.now() - this.started },
+      totals: {
+        pairs: pairs.length, executed: count("executed"), reused: count("reused"), failed: count("failed"), blocked: count("blocked"),
+        interrupted: count("interrupted"), tokens, durationMs: Date.now() - this.started,
+      },
     };
+    this.emit({ type: "run_end", report });
+    return report;
+  }
+
+  private get stopping(): boolean {
+    return this.signal.aborted || (this.options.stop?.aborted ?? false);
   }
 
   private async schedule(): Promise<void> {
@@ -288,9 +323,12 @@ class Run {
         const id = waiting[i]!;
         const deps = requires.get(id)!;
         const stopped = deps.filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
-        if (stopped.length > 0 || this.signal.aborted) {
+        if (this.stopping) {
           waiting.splice(i, 1);
-          this.finish(this.blocked(id, this.signal.aborted ? "the run was cancelled" : `blocked by ${stopped.join(", ")}`));
+          this.finish({ ...this.blocked(id, "not started: the run was interrupted"), status: "interrupted" });
+        } else if (stopped.length > 0) {
+          waiting.splice(i, 1);
+          this.finish(this.blocked(id, `blocked by ${stopped.join(", ")}`));
         } else if (deps.every((d) => this.decided.has(d))) {
           waiting.splice(i, 1);
           const task: Promise<void> = this.handle(id).finally(() => inFlight.delete(task));
@@ -299,7 +337,8 @@ class Run {
           i++;
         }
       }
-      if (inFlight.size > 0) await Promise.race(inFlight);
+      // Wake on a stop only until it has happened: a settled promise in the race would spin.
+      if (inFlight.size > 0) await Promise.race(this.stopping ? inFlight : [...inFlight, this.stopped]);
     }
   }
 
@@ -369,8 +408,13 @@ class Run {
 
   private async run(d: PlannedPair, pair: Pair): Promise<void> {
     const started = Date.now();
-    this.emit({ type: "pair_start", id: d.id, reasons: d.reasons });
-    const attempts: AttemptRecord[] = [];
+    this.emit({ type: "pair_start", id: d.id, configRef: d.configRef!, reasons: d.reasons });
+    // Resuming: attempts this pair already made under the same configuration count, and their
+    // feedback is the history the next attempt sees, exactly as if the run had not stopped.
+    const earlier = this.options.resume?.attempts.get(d.id);
+    const attempts: AttemptRecord[] = earlier?.configRef === d.configRef ? [...earlier.attempts] : [];
+    const interrupted = () =>
+      this.finish({ id: d.id, configRef: d.configRef, status: "interrupted", attempts, contentHash: null, reasons: d.reasons, durationMs: Date.now() - started, note: "cancelled: the run was interrupted" });
     const fail = (message: string) => {
       this.prepared.store.putRecord({ pair: d.id, configRef: d.configRef!, status: "rejected", feedback: message, components: d.components!, at: new Date().toISOString() });
       this.finish({ id: d.id, configRef: d.configRef, status: "failed", attempts, contentHash: null, reasons: d.reasons, durationMs: Date.now() - started, note: message });
@@ -392,9 +436,10 @@ class Run {
 
     const { workflow } = this.prepared;
     const total = pair.rmax + 1;
-    const history: { feedback: string }[] = [];
-    for (let attempt = 1; attempt <= total; attempt++) {
-      if (this.signal.aborted) return fail("the run was cancelled");
+    const history = attempts.filter((a) => !a.accepted).map((a) => ({ feedback: a.feedback }));
+    for (let attempt = attempts.length + 1; attempt <= total; attempt++) {
+      if (this.signal.aborted) return interrupted();
+      this.emit({ type: "attempt_start", id: d.id, attempt });
       const t0 = Date.now();
       const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies, history });
       let content: string;
@@ -406,6 +451,8 @@ class Run {
         tokens = result.tokens ?? null;
         verdict = await this.check(guard, pair, content, attempt);
       } catch (err) {
+        // Cancelled mid-call: the attempt never happened; a resumed run makes it again.
+        if (this.signal.aborted) return interrupted();
         // A generator that cannot produce anything, or a guard that cannot judge, ends the pair:
         // retrying would only repeat the same error at the same cost.
         attempts.push({ attempt, accepted: false, feedback: (err as Error).message, tokens, durationMs: Date.now() - t0 });
@@ -413,7 +460,7 @@ class Run {
       }
       const record = { attempt, accepted: verdict.accepted, feedback: verdict.feedback, tokens, durationMs: Date.now() - t0 };
       attempts.push(record);
-      this.emit({ type: "attempt_end", id: d.id, attempt, of: total, accepted: verdict.accepted, feedback: verdict.feedback, durationMs: record.durationMs });
+      this.emit({ type: "attempt_end", id: d.id, attempt, of: total, accepted: verdict.accepted, feedback: verdict.feedback, tokens, durationMs: record.durationMs });
       if (verdict.accepted) {
         const bytes = Buffer.from(content, "utf8");
         const contentHash = this.prepared.store.putContent(bytes);
@@ -428,7 +475,7 @@ class Run {
       }
       history.push({ feedback: verdict.feedback });
     }
-    fail(`rejected after ${total} attempt${total === 1 ? "" : "s"}: ${attempts[attempts.length - 1]!.feedback}`);
+    fail(`rejected after ${total} attempt${total === 1 ? "" : "s"}: ${attempts[attempts.length - 1]?.feedback ?? ""}`);
   }
 
   private async check(guard: Guard | null, pair: Pair, content: string, attempt: number): Promise<GuardResult> {
