@@ -64,8 +64,9 @@ describe("pairflow plan", () => {
       configRef: null,
       action: "run",
       reasons: [{ kind: "new", detail: "never accepted" }, { kind: "upstream", detail: "g_test will run" }, { kind: "upstream", detail: "g_impl will run" }],
+      estimate: expect.objectContaining({ model: "stand-in-1", cost: null }), // docs/cost.md
     });
-    expect(json.totals).toEqual({ pairs: 3, run: 3, skip: 0 });
+    expect(json.totals).toEqual({ pairs: 3, run: 3, skip: 0, estimate: expect.objectContaining({ pairs: 3, cost: null }) });
   });
 
   it("colors only on a terminal, and never with NO_COLOR", async () => {

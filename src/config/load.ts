@@ -15,7 +15,7 @@ import { isInside } from "../refs/inputs.js";
 import { PyFloat, type CanonicalValue } from "../refs/canonical.js";
 import { didYouMean } from "../util/text.js";
 import { ConfigError, sortIssues, type ConfigIssue } from "./errors.js";
-import { DEFAULT_RMAX, type GuardRef, type Pair, type PromptEntry, type Workflow } from "./types.js";
+import { DEFAULT_RMAX, type GuardRef, type ModelPrice, type Pair, type PromptEntry, type Workflow } from "./types.js";
 
 export const WORKFLOW_NAMES = ["workflow.yml", "workflow.yaml", "workflow.json"];
 export const PROMPTS_NAMES = ["prompts.yml", "prompts.yaml", "prompts.json"];
@@ -118,6 +118,7 @@ export function loadWorkflow(target: string | undefined, cwd = process.cwd()): L
     root,
     promptsPath,
     pairs,
+    pricing: pricingOf(wf.pricing),
   };
   return { workflow, graph };
 }
@@ -149,6 +150,16 @@ function toPair(id: string, raw: Record<string, unknown>, wf: Record<string, unk
     inputs: Array.isArray(raw.inputs) ? raw.inputs.filter((r): r is string => typeof r === "string") : [],
     prompt: isObject(prompt) ? (prompt as PromptEntry) : undefined,
   };
+}
+
+/** `pricing:` as validated by the schema: {model: {input, output}}. */
+function pricingOf(value: unknown): Record<string, ModelPrice> {
+  const pricing: Record<string, ModelPrice> = {};
+  for (const [model, price] of Object.entries(objectOr(value))) {
+    const p = objectOr(price);
+    if (typeof p.input === "number" && typeof p.output === "number") pricing[model] = { input: p.input, output: p.output };
+  }
+  return pricing;
 }
 
 function toGuardRef(item: unknown): GuardRef {

@@ -53,6 +53,14 @@ export interface Workflow {
   promptsPath: string | null;
   /** Pairs in file order. */
   pairs: Map<string, Pair>;
+  /** `pricing:` — USD per million tokens by model name, for cost estimates; never hashed. */
+  pricing: Record<string, ModelPrice>;
+}
+
+/** What a model costs, in US dollars per million tokens. */
+export interface ModelPrice {
+  input: number;
+  output: number;
 }
 
 export const DEFAULT_RMAX = 3;

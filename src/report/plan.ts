@@ -2,6 +2,8 @@
 import { displayPath } from "../config/load.js";
 import { shortRef } from "../refs/hash.js";
 import { totals, type Plan, type PlannedPair, type Reason } from "../plan/plan.js";
+import { estimateText, pairEstimateJson, totalsEstimateJson, type PairEstimateJson, type TotalsEstimateJson } from "../estimate/format.js";
+import type { PlanEstimate } from "../estimate/estimate.js";
 import type { Style } from "./color.js";
 
 export interface PlanJson {
@@ -15,12 +17,14 @@ export interface PlanJson {
     configRef: string | null;
     action: "run" | "skip";
     reasons: Reason[];
+    /** With an estimate: this pair's, or null for a pair that will not run (docs/cost.md). */
+    estimate?: PairEstimateJson | null;
   }[];
-  totals: { pairs: number; run: number; skip: number };
+  totals: { pairs: number; run: number; skip: number; estimate?: TotalsEstimateJson };
 }
 
-export function planJson(plan: Plan, cwd = process.cwd()): PlanJson {
-  return {
+export function planJson(plan: Plan, cwd = process.cwd(), estimate?: PlanEstimate): PlanJson {
+  const json: PlanJson = {
     version: 1,
     workflow: { name: plan.workflow.name, path: displayPath(plan.workflow.path, cwd), workflowRef: plan.workflowRef },
     waves: plan.graph.waves.map((w) => [...w]),
@@ -34,6 +38,11 @@ export function planJson(plan: Plan, cwd = process.cwd()): PlanJson {
     })),
     totals: totals(plan),
   };
+  if (estimate) {
+    for (const p of json.pairs) p.estimate = pairEstimateJson(estimate, p.id);
+    json.totals.estimate = totalsEstimateJson(estimate);
+  }
+  return json;
 }
 
 const MAX_DETAILS = 3;
@@ -49,7 +58,8 @@ export function reasonsText(pair: PlannedPair): string {
   return shown.join("; ") + (more > 0 ? `; and ${more} more` : "");
 }
 
-export function planText(plan: Plan, style: Style, cwd = process.cwd()): string {
+/** The plan by wave; with an estimate, followed by it. */
+export function planText(plan: Plan, style: Style, cwd = process.cwd(), estimate?: PlanEstimate): string {
   const t = totals(plan);
   const lines: string[] = [];
   const where = displayPath(plan.workflow.path, cwd);
@@ -65,6 +75,7 @@ export function planText(plan: Plan, style: Style, cwd = process.cwd()): string 
     lines.push(`  ${action}  ${p.id.padEnd(width)}  ${style.dim(shortRef(p.configRef).padEnd(12))}  ${reasonsText(p)}`);
   }
   lines.push("", style.bold(`${t.run} to run, ${t.skip} unchanged`));
+  if (estimate && estimate.pairs.length > 0) lines.push("", estimateText(estimate, style).trimEnd());
   return lines.join("\n") + "\n";
 }
 

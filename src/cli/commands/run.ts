@@ -1,32 +1,61 @@
-import { Option, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import { UsageError } from "../../config/errors.js";
+import { LockBusyError } from "../../history/lock.js";
 import { styleFor } from "../../report/color.js";
 import { eventLine, runSummary } from "../../report/run.js";
-import { DEFAULT_CONCURRENCY, runWorkflow } from "../../run/engine.js";
+import { DEFAULT_CONCURRENCY, type RunReport } from "../../run/engine.js";
+import { resumeSession, runSession, type SessionOptions } from "../../run/session.js";
 import { EXIT, examples, PATH_HELP, positiveInt, stateDirOption, type CliContext } from "../context.js";
+import { interruptible, signalExitCode } from "../signals.js";
+import { runCosts } from "../../estimate/command.js";
+import { parseUsd } from "../../estimate/gate.js";
 
-interface RunFlags {
+function usdAmount(value: string): number {
+  const usd = parseUsd(value);
+  if (usd === undefined) throw new InvalidArgumentError("expected an amount of US dollars, such as 0.50");
+  return usd;
+}
+
+interface CommonFlags {
   json?: boolean;
   concurrency: number;
+  stateDir?: string;
+  wait: boolean;
+  grace: number;
+}
+
+interface RunFlags extends CommonFlags {
   force?: boolean;
   only?: string[];
   from?: string;
-  stateDir?: string;
+  maxCost?: number;
+  yes?: boolean;
 }
 
-export function registerRun(program: Command, { io, setStatus }: CliContext): void {
-  program
-    .command("run")
-    .description("Execute the pairs whose inputs changed; reuse every unchanged pair's accepted artifact.")
-    .argument("[path]", PATH_HELP)
+/** Another run holds the workflow's lock and --no-wait was given: try again later (EX_TEMPFAIL). */
+export const EXIT_BUSY = 75;
+
+function common(command: Command): Command {
+  return command
     .option("--json", "write the run report as JSON (version 1) to stdout, and progress to stderr")
     .addOption(new Option("--concurrency <n>", "pairs to execute at once").default(DEFAULT_CONCURRENCY).argParser(positiveInt))
+    .option("--no-wait", `if another run of this workflow is going, fail at once (exit ${EXIT_BUSY}) instead of waiting for it`)
+    .addOption(new Option("--grace <seconds>", "after Ctrl-C or SIGTERM, how long pairs in flight may finish before they are cancelled").default(10).argParser(positiveInt))
+    .addOption(stateDirOption());
+}
+
+export function registerRun(program: Command, context: CliContext): void {
+  common(program.command("run"))
+    .description("Execute the pairs whose inputs changed; reuse every unchanged pair's accepted artifact.")
+    .argument("[path]", PATH_HELP)
     .option("--force", "execute every pair")
     .option("--only <id...>", "execute only these pairs; their dependencies must have accepted artifacts")
     .option("--from <id>", "execute this pair and everything downstream of it")
-    .addOption(stateDirOption())
+    .addOption(new Option("--max-cost <usd>", "refuse to start a run whose estimated cost exceeds this many US dollars (exit 1, nothing executed)").argParser(usdAmount))
+    .option("-y, --yes", "do not ask before executing (pairflow asks only when stdin and stdout are a terminal)")
     .addHelpText("after", examples([
       "pairflow run examples/tdd-stack",
+      "pairflow run --max-cost 0.50 --yes",
       "pairflow run --only g_impl",
       "pairflow run --from g_test --concurrency 2",
       "pairflow run --json > report.json",
@@ -34,21 +63,66 @@ export function registerRun(program: Command, { io, setStatus }: CliContext): vo
     .action(async (target: string | undefined, opts: RunFlags) => {
       const chosen = [opts.force && "--force", opts.only && "--only", opts.from && "--from"].filter(Boolean);
       if (chosen.length > 1) throw new UsageError(`${chosen.join(" and ")} cannot be combined; choose one`);
-      const progress = opts.json ? io.stderr : io.stdout;
-      const style = styleFor(progress, io.env);
-      const report = await runWorkflow(target, {
-        cwd: io.cwd,
-        env: io.env,
-        stateDir: opts.stateDir,
-        concurrency: opts.concurrency,
-        selection: { force: opts.force, only: opts.only, from: opts.from },
-        onEvent: (event) => {
-          const line = eventLine(event, style);
-          if (line !== null) progress.write(line + "\n");
-        },
-      });
-      if (opts.json) io.stdout.write(JSON.stringify(report, null, 2) + "\n");
-      else io.stdout.write("\n" + runSummary(report, style));
-      setStatus(report.status === "success" ? EXIT.ok : EXIT.failed);
+      const costs = runCosts(context.io, opts);
+      try {
+        await drive(context, opts, async (options) =>
+          costs.withComparison(await runSession(target, { ...options, selection: { force: opts.force, only: opts.only, from: opts.from }, beforeExecute: (plan, prepared) => costs.beforeExecute(plan, prepared, options.stop) })),
+        );
+      } catch (err) {
+        if (!costs.refused(err)) throw err;
+        context.setStatus(EXIT.failed);
+        return;
+      }
+      costs.showComparison();
     });
+
+  common(program.command("resume"))
+    .description("Continue an interrupted run under its own id: nothing it finished runs again.")
+    .argument("[runId]", "the run to continue (default: the latest interrupted one; see pairflow runs)")
+    .addHelpText("after", examples(["pairflow resume", "pairflow resume 20261122T003012345Z-1a2b"]))
+    .action(async (runId: string | undefined, opts: CommonFlags) => {
+      await drive(context, opts, async (options, say) => {
+        const { report, from, replanned } = await resumeSession(runId, options);
+        say(replanned ? `planned anew instead of resuming run ${from}` : `resumed run ${from}`);
+        return report;
+      });
+    });
+}
+
+/** Runs with progress lines, the lock, signals, and the report at the end. */
+async function drive(
+  { io, setStatus }: CliContext,
+  opts: CommonFlags,
+  start: (options: SessionOptions, say: (line: string) => void) => Promise<RunReport>,
+): Promise<void> {
+  const progress = opts.json ? io.stderr : io.stdout;
+  const style = styleFor(progress, io.env);
+  const say = (line: string) => progress.write(line + "\n");
+  const interruption = interruptible(opts.grace * 1000, (message) => io.stderr.write(style.yellow(message) + "\n"));
+  try {
+    const report = await start({
+      cwd: io.cwd,
+      env: io.env,
+      stateDir: opts.stateDir,
+      concurrency: opts.concurrency,
+      wait: opts.wait,
+      stop: interruption.stop,
+      signal: interruption.cancel,
+      onWait: (holder) => say(style.yellow(`waiting for run ${holder.runId} (pid ${holder.pid}) to finish; --no-wait fails instead`)),
+      onEvent: (event) => {
+        const line = eventLine(event, style);
+        if (line !== null) say(line);
+      },
+    }, say);
+    if (opts.json) io.stdout.write(JSON.stringify(report, null, 2) + "\n");
+    else io.stdout.write("\n" + runSummary(report, style));
+    const signal = interruption.received();
+    setStatus(signal && report.status === "interrupted" ? signalExitCode(signal) : report.status === "success" ? EXIT.ok : EXIT.failed);
+  } catch (err) {
+    if (!(err instanceof LockBusyError)) throw err;
+    io.stderr.write(`${style.red("error")} ${err.message}; it still holds the lock (exit ${EXIT_BUSY}: try again later)\n`);
+    setStatus(EXIT_BUSY);
+  } finally {
+    interruption.dispose();
+  }
 }

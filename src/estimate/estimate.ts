@@ -1,0 +1,172 @@
+/**
+ * The estimate of a plan: for each pair that will run, the tokens of its prompt as it would be
+ * rendered, the output and attempts to expect, and what that costs. Reads what the plan was made
+ * against (output files, the local store, the lock file, run records); executes nothing.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { plain } from "../config/load.js";
+import type { Pair, Workflow } from "../config/types.js";
+import type { Plan, PlannedPair } from "../plan/plan.js";
+import { outputPath } from "../plan/prepare.js";
+import { renderPrompt } from "../prompt/render.js";
+import type { TokenUsage } from "../run/types.js";
+import type { LockFile } from "../state/lock.js";
+import type { LocalStore } from "../state/store.js";
+import { median, pairHistory, type PairHistory } from "./history.js";
+import { BUILT_IN_PRICES_AS_OF, costOf, priceFor, type Price } from "./prices.js";
+import { CHAT_OVERHEAD_TOKENS, countTokens, type TokenMethod } from "./tokens.js";
+
+/** Output tokens per attempt to expect when a pair has no history and no max_tokens. */
+export const DEFAULT_OUTPUT_TOKENS = 1000;
+
+export interface PairEstimate {
+  id: string;
+  model: string | null;
+  /** Tokens of the rendered prompt: what one attempt sends. */
+  inputTokens: number;
+  /** o200k_base: counted exactly; approximate: characters / 4. */
+  tokenizer: TokenMethod;
+  /** Output tokens one attempt is expected to produce. */
+  outputTokens: number;
+  outputBasis: "history" | "max_tokens" | "default";
+  /** May be fractional: the median of past runs. */
+  attempts: number;
+  attemptsBasis: "history" | "default";
+  /** Over all expected attempts. */
+  tokens: TokenUsage;
+  price: Price | null;
+  /** USD; null when the model has no known price. */
+  cost: number | null;
+  /** What a reader should know about this pair's numbers. */
+  notes: string[];
+}
+
+export interface PlanEstimate {
+  /** The pairs that will run, in plan order. */
+  pairs: PairEstimate[];
+  totals: {
+    pairs: number;
+    tokens: TokenUsage;
+    /** USD; null when any pair's cost is unknown. */
+    cost: number | null;
+    /** USD of the pairs whose cost is known. */
+    knownCost: number;
+    /** Models of running pairs with no known price. */
+    unpricedModels: string[];
+  };
+  /** The date of the built-in prices. */
+  pricesAsOf: string;
+}
+
+/** What an estimate reads: a Prepared (src/plan/prepare.ts) has all of it. */
+export interface EstimateSource {
+  workflow: Workflow;
+  lock: LockFile | null;
+  store: LocalStore;
+  stateDir: string;
+}
+
+export interface EstimateOptions {
+  /** Pairs that will actually execute among those planned to run (e.g. `--only`); default all. */
+  include?: (id: string) => boolean;
+}
+
+export function estimatePlan(source: EstimateSource, plan: Plan, options: EstimateOptions = {}): PlanEstimate {
+  const { workflow } = source;
+  const history = pairHistory(source.lock, source.stateDir);
+  const running = plan.pairs.filter((p) => p.action === "run" && (options.include?.(p.id) ?? true));
+  const contents = new Map<string, string | undefined>();
+  const contentOf = (dep: PlannedPair): string | undefined => {
+    if (!contents.has(dep.id)) contents.set(dep.id, acceptedContent(source, dep));
+    return contents.get(dep.id);
+  };
+
+  const pairs = running.map((planned) => {
+    const pair = workflow.pairs.get(planned.id)!;
+    const notes: string[] = [];
+    const output = expectedOutput(pair, history.get(pair.id));
+    const attempts = expectedAttempts(pair, history.get(pair.id));
+
+    // The prompt as the run would render it for the first attempt. A dependency's content is its
+    // accepted content; one that will run first is estimated with its last accepted content.
+    const dependencies: { id: string; content: string }[] = [];
+    let unknownDeps = 0;
+    for (const depId of pair.requires) {
+      const dep = plan.byId.get(depId)!;
+      const content = contentOf(dep);
+      if (content !== undefined) {
+        dependencies.push({ id: depId, content });
+        if (dep.action === "run") notes.push(`${depId} will run: estimated with its last accepted content`);
+      } else {
+        const expected = expectedOutput(workflow.pairs.get(depId)!, history.get(depId)).tokens;
+        dependencies.push({ id: depId, content: "" });
+        unknownDeps += expected;
+        notes.push(`${depId} has no accepted content here yet: counted as its expected output (${expected.toLocaleString("en-US")} tokens)`);
+      }
+    }
+    const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies, history: [] });
+    const counted = countTokens(prompt, pair.model);
+    const overhead = pair.generator === "openai" && counted.method !== "approximate" ? CHAT_OVERHEAD_TOKENS : 0;
+    const inputTokens = counted.tokens + overhead + unknownDeps;
+
+    const tokens = { input: Math.round(inputTokens * attempts.value), output: Math.round(output.tokens * attempts.value) };
+    const price = priceFor(pair.model, workflow.pricing);
+    return {
+      id: pair.id,
+      model: pair.model,
+      inputTokens,
+      tokenizer: counted.method,
+      outputTokens: output.tokens,
+      outputBasis: output.basis,
+      attempts: attempts.value,
+      attemptsBasis: attempts.basis,
+      tokens,
+      price,
+      cost: price ? costOf(tokens, price) : null,
+      notes,
+    } satisfies PairEstimate;
+  });
+
+  const tokens = { input: 0, output: 0 };
+  let knownCost = 0;
+  const unpriced = new Set<string>();
+  for (const p of pairs) {
+    tokens.input += p.tokens.input;
+    tokens.output += p.tokens.output;
+    if (p.cost !== null) knownCost += p.cost;
+    else unpriced.add(p.model ?? "(no model)");
+  }
+  return {
+    pairs,
+    totals: { pairs: pairs.length, tokens, cost: unpriced.size === 0 ? knownCost : null, knownCost, unpricedModels: [...unpriced] },
+    pricesAsOf: BUILT_IN_PRICES_AS_OF,
+  };
+}
+
+/** Median of past accepted attempts, else generator_config.max_tokens, else the default. */
+function expectedOutput(pair: Pair, history: PairHistory | undefined): { tokens: number; basis: PairEstimate["outputBasis"] } {
+  const past = median(history?.outputs ?? []);
+  if (past !== undefined) return { tokens: Math.round(past), basis: "history" };
+  const max = plain(pair.generatorConfig.max_tokens);
+  if (typeof max === "number" && Number.isInteger(max) && max > 0) return { tokens: max, basis: "max_tokens" };
+  return { tokens: DEFAULT_OUTPUT_TOKENS, basis: "default" };
+}
+
+/** Median attempts of past accepted runs (never more than rmax + 1), else 1. */
+function expectedAttempts(pair: Pair, history: PairHistory | undefined): { value: number; basis: PairEstimate["attemptsBasis"] } {
+  const past = median(history?.attempts ?? []);
+  if (past === undefined) return { value: 1, basis: "default" };
+  return { value: Math.min(Math.max(past, 1), pair.rmax + 1), basis: "history" };
+}
+
+/**
+ * The content a pair's dependents would see: the output file when it exists, else the store's
+ * copy of the accepted content (for a pair that will run: of its last accepted content).
+ */
+function acceptedContent(source: EstimateSource, planned: PlannedPair): string | undefined {
+  const pair = source.workflow.pairs.get(planned.id)!;
+  const file = outputPath(source.workflow, pair);
+  if (file !== undefined && existsSync(file)) return readFileSync(file, "utf8");
+  const hash = planned.action === "skip" ? planned.artifact?.contentHash : source.lock?.pairs[planned.id]?.contentHash;
+  return hash === undefined ? undefined : source.store.content(hash)?.toString("utf8");
+}
