@@ -8,6 +8,7 @@ rmSync("dist", { recursive: true, force: true });
 
 const entries = [
   { in: "src/cli/main.ts", out: "cli", shebang: true },
+  { in: "src/action/main.ts", out: "index" }, // the GitHub Action (action.yml)
 ];
 
 for (const entry of entries) {
@@ -19,6 +20,9 @@ for (const entry of entries) {
     format: "esm",
     target: "node20",
     legalComments: "none",
+    // Libraries compare error classes by name (@actions/cache tells "another job saved this key"
+    // from real failures that way); renaming classes while bundling would break that.
+    keepNames: true,
     logLevel: "warning",
     banner: {
       // CommonJS dependencies bundled into ESM still call require() for Node built-ins.

@@ -1,0 +1,250 @@
+/**
+ * The GitHub Action: a thin shell over the same core as the CLI. It reads the inputs, plans or
+ * runs with the Actions cache as remote store, and reports in the job log, annotations, the job
+ * summary and the step outputs.
+ */
+import * as core from "@actions/core";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { ConfigError, UsageError } from "../config/errors.js";
+import type { Workflow } from "../config/types.js";
+import type { Plan, Reason } from "../plan/plan.js";
+import { preparePlan, type Prepared } from "../plan/prepare.js";
+import { InputError } from "../refs/inputs.js";
+import { planJson } from "../report/plan.js";
+import { runSummary } from "../report/run.js";
+import { configErrorsMarkdown, planSummaryMarkdown, runSummaryMarkdown, STEP_SUMMARY_LIMIT } from "../report/summary.js";
+import type { RunReport } from "../run/engine.js";
+import { runSession } from "../run/session.js";
+import { BudgetExceededError, checkBudget, compareWithRun, comparisonMarkdown, estimateHeadline, estimateMarkdown, estimatePlan, type PlanEstimate } from "../estimate/index.js";
+import { planSummary, publishPlanComment } from "../pr/comment.js";
+import { commentMarker, diffMarkdown } from "../pr/markdown.js";
+import { preparePlanDiff } from "../pr/prepare.js";
+import { ActionsCacheStore } from "./cache.js";
+import { readInputs, type ActionInputs } from "./inputs.js";
+import { annotateConfigIssues, annotateFailedPairs, logPlan, repoPath, RunLog, style } from "./log.js";
+import { findInCache, withCacheHits } from "./plan.js";
+
+/** A step output holds at most 1 MB. */
+const OUTPUT_LIMIT = 1_000_000;
+/** The variables the providers read a key from when generator_config.api_key_env names none. */
+const DEFAULT_KEY_VARIABLES = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"];
+
+export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const workspace = path.resolve(env.GITHUB_WORKSPACE || process.cwd());
+  // The runner starts actions there; the cache entry's path is relative to it.
+  if (process.cwd() !== workspace) process.chdir(workspace);
+  let inputs: ActionInputs | undefined;
+  try {
+    inputs = readInputs(workspace);
+    if (inputs.githubToken) core.setSecret(inputs.githubToken);
+    const remote = openCache(inputs, workspace);
+    if (inputs.mode === "plan") await plan(inputs, remote, env);
+    else await run(inputs, workspace, remote);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      const cwd = inputs?.workingDirectory ?? workspace;
+      const issues = err.issues.map((issue) => ({ ...issue, file: repoPath(issue.file, cwd, workspace) }));
+      annotateConfigIssues(issues);
+      await writeSummary(configErrorsMarkdown(issues));
+      process.exitCode = 1;
+    } else if (err instanceof UsageError || err instanceof InputError) {
+      core.setFailed(err.message);
+    } else {
+      throw err;
+    }
+  }
+}
+
+function openCache(inputs: ActionInputs, workspace: string): ActionsCacheStore | undefined {
+  if (!inputs.cache) return undefined;
+  if (!ActionsCacheStore.available()) {
+    core.warning("no GitHub Actions cache service is available to this job (the runner provides none); going on with the local store only");
+    return undefined;
+  }
+  return new ActionsCacheStore(inputs.cachePrefix, workspace, (message) => core.warning(message));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function plan(inputs: ActionInputs, remote: ActionsCacheStore | undefined, env: NodeJS.ProcessEnv): Promise<void> {
+  const cwd = inputs.workingDirectory;
+  if (inputs.only) core.warning("input only applies to mode: run; the plan shows every pair");
+  // On a pull request the head is planned against the base's accepted state: what merging spends.
+  const pullRequest = pullRequestOf(env);
+  const diff = pullRequest && !inputs.force ? preparePlanDiff(inputs.workflow, { cwd, base: pullRequest.baseSha, fetch: true }) : undefined;
+  const forced = (): Reason => ({ kind: "forced", detail: "force: true" });
+  const prepared = diff?.prepared ?? preparePlan(inputs.workflow, { cwd, force: inputs.force ? forced : undefined });
+  maskProviderKeys(prepared.workflow);
+
+  let result = diff?.plan ?? prepared.plan;
+  let hits = new Set<string>();
+  if (remote && !inputs.force) {
+    hits = await findInCache(result, remote);
+    result = withCacheHits(result, hits);
+  }
+  logPlan(result, cwd, hits);
+  setPlanOutput(result, cwd);
+  for (const name of ["executed", "reused", "failed", "blocked"]) core.setOutput(name, "[]");
+  core.setOutput("run-id", "");
+
+  const estimate = estimatePlan(prepared, result);
+  const extra = [...cacheLine(inputs, remote), "", bounded(estimateMarkdown(estimate), `**Estimate:** ${estimateHeadline(estimate)}`)];
+  if (!diff || !pullRequest) {
+    const notes = new Map([...hits].map((id) => [id, "unchanged: accepted artifact in the GitHub Actions cache"]));
+    await writeSummary(planSummaryMarkdown(result, { notes, extra }));
+    return;
+  }
+  diff.plan = result;
+  const cost = estimate.pairs.length > 0 ? `**Estimated cost:** ${estimateHeadline(estimate)}` : undefined;
+  const marker = commentMarker(diff.workflowFile);
+  const summaryUrl = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
+  let published;
+  try {
+    published = await publishPlanComment({
+      token: inputs.githubToken,
+      repo: pullRequest.repo,
+      issueNumber: pullRequest.number,
+      markdown: diffMarkdown(diff, { marker, cost, summaryUrl }),
+      marker,
+      apiUrl: env.GITHUB_API_URL,
+    });
+  } catch (err) {
+    // Posting the comment is a courtesy: the plan itself succeeded, so the job does not fail for it.
+    published = { posted: false as const, status: 0, notice: `The plan could not be posted as a pull request comment (${(err as Error).message}), so it is in the job summary instead.` };
+  }
+  if (published.posted) core.info(`plan comment ${published.action}: ${published.url}`);
+  else core.notice(published.notice);
+  const estimateSection = bounded(estimateMarkdown(estimate), `**Estimate:** ${estimateHeadline(estimate)}`);
+  await writeSummary(planSummary(published, diffMarkdown(diff, { cost, limit: STEP_SUMMARY_LIMIT - Buffer.byteLength(estimateSection) - 1024 })) + "\n" + estimateSection);
+}
+
+/** The pull request this job runs for, from the event payload; undefined for other events. */
+function pullRequestOf(env: NodeJS.ProcessEnv): { number: number; baseSha: string; repo: { owner: string; repo: string } } | undefined {
+  if (env.GITHUB_EVENT_NAME !== "pull_request" || !env.GITHUB_EVENT_PATH || !env.GITHUB_REPOSITORY) return undefined;
+  const event = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, "utf8")) as { pull_request?: { number: number; base: { sha: string } } };
+  if (!event.pull_request) return undefined;
+  const [owner, repo] = env.GITHUB_REPOSITORY.split("/") as [string, string];
+  return { number: event.pull_request.number, baseSha: event.pull_request.base.sha, repo: { owner, repo } };
+}
+
+async function run(inputs: ActionInputs, workspace: string, remote: ActionsCacheStore | undefined): Promise<void> {
+  const cwd = inputs.workingDirectory;
+  const log = new RunLog();
+  let executed: { plan: Plan; workflow: Workflow } | undefined;
+  let restoring = false;
+  if (remote) {
+    core.startGroup("Restoring accepted artifacts from the GitHub Actions cache");
+    restoring = true;
+  }
+  const endRestoring = () => {
+    if (restoring) core.endGroup();
+    restoring = false;
+  };
+
+  let report: RunReport;
+  let estimate: PlanEstimate | undefined;
+  try {
+    report = await runSession(inputs.workflow, {
+      cwd,
+      concurrency: inputs.concurrency,
+      selection: { force: inputs.force || undefined, only: inputs.only },
+      remote,
+      onEvent: log.onEvent,
+      beforeExecute: async (plan, prepared) => {
+        endRestoring();
+        maskProviderKeys(prepared.workflow);
+        executed = { plan, workflow: prepared.workflow };
+        logPlan(plan, cwd);
+        setPlanOutput(plan, cwd);
+        estimate = estimateOf(prepared, plan, inputs.only);
+        core.info(`Estimate: ${estimateHeadline(estimate)}`);
+        const over = inputs.maxCost !== undefined ? checkBudget(estimate, inputs.maxCost, "max-cost") : null;
+        if (over !== null) throw new BudgetExceededError(`${over}; nothing was executed`, estimate, inputs.maxCost!);
+      },
+    });
+  } catch (err) {
+    if (!(err instanceof BudgetExceededError)) throw err;
+    await writeSummary(`## pairflow run refused\n\n${err.message}\n\n${estimateMarkdown(err.estimate)}`);
+    core.setFailed(err.message);
+    return;
+  } finally {
+    endRestoring();
+  }
+  log.end();
+  core.info(runSummary(report, style).trimEnd());
+
+  const { plan, workflow } = executed!;
+  annotateFailedPairs(report, workflow, workspace);
+  const ids = (status: string) => JSON.stringify(report.pairs.filter((p) => p.status === status).map((p) => p.id));
+  for (const name of ["executed", "reused", "failed", "blocked"]) core.setOutput(name, ids(name));
+  core.setOutput("run-id", report.runId);
+  const comparison = estimate && estimate.pairs.length > 0 ? ["", bounded(comparisonMarkdown(compareWithRun(estimate, report)), "")] : [];
+  await writeSummary(runSummaryMarkdown(plan, report, { extra: [...cacheLine(inputs, remote), ...comparison] }));
+
+  if (report.status !== "success") {
+    const t = report.totals;
+    core.setFailed(`the run ${report.status}: ${t.failed} failed and ${t.blocked} blocked of ${t.pairs} pairs (see the job summary)`);
+  }
+}
+
+/** Per-pair estimate tables go in the summary while small; a large workflow gets the one-line form. */
+const ESTIMATE_TABLE_LIMIT = 64 * 1024;
+
+function bounded(markdown: string, short: string): string {
+  return Buffer.byteLength(markdown) <= ESTIMATE_TABLE_LIMIT ? markdown.trimEnd() : short;
+}
+
+function estimateOf(prepared: Prepared, plan: Plan, only: string[] | undefined): PlanEstimate {
+  const selected = only && new Set(only);
+  return estimatePlan(prepared, plan, { include: selected ? (id) => selected.has(id) : undefined });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Masks the values of the variables that hold provider keys, so the runner hides them wherever
+ * they might appear. pairflow never prints them; a generator's output might.
+ */
+function maskProviderKeys(workflow: Workflow, env: NodeJS.ProcessEnv = process.env): void {
+  const names = new Set(DEFAULT_KEY_VARIABLES);
+  for (const pair of workflow.pairs.values()) {
+    const name = pair.generatorConfig.api_key_env;
+    if (typeof name === "string") names.add(name);
+  }
+  for (const name of names) {
+    const value = env[name];
+    if (value) core.setSecret(value);
+  }
+}
+
+/** The plan JSON; a plan too large for an output keeps its totals and the pairs that run. */
+function setPlanOutput(plan: Plan, cwd: string): void {
+  const json = planJson(plan, cwd);
+  let text = JSON.stringify(json);
+  if (Buffer.byteLength(text) > OUTPUT_LIMIT) {
+    text = JSON.stringify({ ...json, pairs: json.pairs.filter((p) => p.action === "run"), truncated: true });
+    if (Buffer.byteLength(text) > OUTPUT_LIMIT) text = JSON.stringify({ ...json, waves: [], pairs: [], truncated: true });
+    core.warning(`the plan of ${json.pairs.length.toLocaleString("en-US")} pairs is larger than a step output holds (1 MB): the plan output is truncated ("truncated": true); the job summary shows the plan`);
+  }
+  core.setOutput("plan", text);
+}
+
+function cacheLine(inputs: ActionInputs, remote: ActionsCacheStore | undefined): string[] {
+  if (!inputs.cache) return ["", "GitHub Actions cache: off (input `cache: false`)."];
+  if (!remote) return ["", "GitHub Actions cache: not available to this job; the local store was used."];
+  const s = remote.stats;
+  const counts =
+    inputs.mode === "run"
+      ? `${s.restored} restored, ${s.saved} saved` + (s.alreadySaved > 0 ? `, ${s.alreadySaved} already saved by another job` : "")
+      : s.lookups === 0
+        ? "nothing to look up"
+        : `${s.found} of ${s.lookups} pairs to run found there (looked up, nothing downloaded)`;
+  const off = remote.disabled ? ` Turned off during the run: ${remote.disabled}.` : "";
+  return ["", `GitHub Actions cache (key prefix \`${inputs.cachePrefix}\`): ${counts}.${off}`];
+}
+
+async function writeSummary(markdown: string): Promise<void> {
+  if (!process.env.GITHUB_STEP_SUMMARY) return; // not on a runner
+  await core.summary.addRaw(markdown).write();
+}

@@ -1,0 +1,83 @@
+/** The action's inputs (see action.yml), read and checked. Defaults match action.yml's. */
+import * as core from "@actions/core";
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { UsageError } from "../config/errors.js";
+import { parseUsd } from "../estimate/gate.js";
+import { DEFAULT_CONCURRENCY } from "../run/engine.js";
+
+export interface ActionInputs {
+  /** A workflow file, or a directory holding one, relative to workingDirectory. */
+  workflow: string;
+  mode: "run" | "plan";
+  cache: boolean;
+  cachePrefix: string;
+  concurrency: number;
+  force: boolean;
+  /** Pair ids; undefined for all. */
+  only: string[] | undefined;
+  /** Absolute. */
+  workingDirectory: string;
+  githubToken: string;
+  /** USD: refuse a run whose estimate is higher. */
+  maxCost: number | undefined;
+}
+
+/** @param workspace GITHUB_WORKSPACE: where relative directories start. */
+export function readInputs(workspace: string): ActionInputs {
+  const mode = input("mode", "run");
+  if (mode !== "run" && mode !== "plan") throw new UsageError(`input mode: "${mode}" is not a mode; use run or plan`);
+
+  const cachePrefix = input("cache-prefix", "pairflow");
+  if (cachePrefix.includes(",") || cachePrefix.length > 200) {
+    throw new UsageError(`input cache-prefix: "${cachePrefix}" cannot be part of a cache key; use at most 200 characters and no commas`);
+  }
+
+  const concurrencyText = input("concurrency", String(DEFAULT_CONCURRENCY));
+  const concurrency = Number(concurrencyText);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`input concurrency: "${concurrencyText}" is not a whole number of at least 1`);
+
+  const onlyText = input("only", "");
+  const only = onlyText === "" ? undefined : onlyText.split(/[\s,]+/).filter(Boolean);
+  const force = flag("force", false);
+  if (force && only) throw new UsageError("inputs force and only cannot be combined; choose one");
+
+  const workingDirectory = path.resolve(workspace, input("working-directory", "."));
+  if (!existsSync(workingDirectory) || !statSync(workingDirectory).isDirectory()) {
+    throw new UsageError(`input working-directory: ${workingDirectory} is not a directory`);
+  }
+
+  return {
+    workflow: input("workflow", "."),
+    mode,
+    cache: flag("cache", true),
+    cachePrefix,
+    concurrency,
+    force,
+    only,
+    workingDirectory,
+    githubToken: input("github-token", ""),
+    maxCost: maxCost(),
+  };
+}
+
+function maxCost(): number | undefined {
+  const text = input("max-cost", "");
+  if (text === "") return undefined;
+  const usd = parseUsd(text);
+  if (usd === undefined) throw new UsageError(`input max-cost: "${text}" is not an amount of US dollars; write it like 0.50`);
+  return usd;
+}
+
+function input(name: string, fallback: string): string {
+  return core.getInput(name) || fallback;
+}
+
+/** YAML's booleans, as core.getBooleanInput reads them, but an empty input takes the default. */
+function flag(name: string, fallback: boolean): boolean {
+  const text = core.getInput(name);
+  if (text === "") return fallback;
+  if (["true", "True", "TRUE"].includes(text)) return true;
+  if (["false", "False", "FALSE"].includes(text)) return false;
+  throw new UsageError(`input ${name}: "${text}" is not true or false`);
+}

@@ -1,0 +1,146 @@
+/**
+ * The job log: the plan in a group, each executed or failed pair in a group of its own, and
+ * annotations on the workflow and prompts files. Pairs run concurrently, so a pair's group is
+ * written whole when the pair ends; its start is one line at once, so a long call is visible.
+ */
+import * as core from "@actions/core";
+import { isMap, isScalar } from "yaml";
+import path from "node:path";
+import type { ConfigIssue } from "../config/errors.js";
+import { parseFile } from "../config/load.js";
+import type { Workflow } from "../config/types.js";
+import type { Plan } from "../plan/plan.js";
+import { styleFor, type Style } from "../report/color.js";
+import { planText } from "../report/plan.js";
+import { seconds } from "../report/run.js";
+import type { PairOutcome, RunEvent, RunReport } from "../run/engine.js";
+
+/** The runner's log shows ANSI colours, though stdout is no terminal; NO_COLOR still turns them off. */
+export const style: Style = styleFor({ isTTY: true });
+
+export function logPlan(plan: Plan, cwd: string, fromCache: ReadonlySet<string> = new Set()): void {
+  core.startGroup(`Plan: ${plan.pairs.filter((p) => p.action === "run").length} of ${plan.pairs.length} pairs to run`);
+  core.info(planText(plan, style, cwd).trimEnd());
+  if (fromCache.size > 0) core.info(`\nUnchanged because the GitHub Actions cache holds their accepted artifact: ${[...fromCache].join(", ")}`);
+  core.endGroup();
+}
+
+/** Follows a run's events. */
+export class RunLog {
+  private readonly attempts = new Map<string, string[]>();
+  private readonly reused: string[] = [];
+
+  readonly onEvent = (event: RunEvent): void => {
+    switch (event.type) {
+      case "pair_start": {
+        const why = event.reasons.map((r) => (r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`)).join("; ");
+        core.info(`${style.cyan("start")}     ${event.id}${why ? style.dim(`  (${why})`) : ""}`);
+        break;
+      }
+      case "attempt_end": {
+        const verdict = event.accepted ? style.green("accepted") : style.yellow("rejected");
+        const feedback = event.feedback.trim() ? `\n${indent(event.feedback.trim())}` : "";
+        this.lines(event.id).push(`attempt ${event.attempt}/${event.of} ${verdict} in ${seconds(event.durationMs)}${event.accepted ? "" : feedback}`);
+        break;
+      }
+      case "pair_end":
+        this.pairEnd(event.outcome);
+        break;
+      case "restored":
+        core.info(`${style.dim("restored")}  ${event.id}${style.dim(` from ${event.from}`)}`);
+        break;
+      case "warning":
+        core.warning(event.message);
+        break;
+    }
+  };
+
+  private pairEnd(o: PairOutcome): void {
+    const lines = this.attempts.get(o.id) ?? [];
+    this.attempts.delete(o.id);
+    switch (o.status) {
+      case "reused":
+        this.reused.push(o.note ? `${o.id}  ${style.dim(o.note)}` : o.id);
+        return;
+      case "executed":
+        core.startGroup(`✔ ${o.id}: accepted on attempt ${o.attempts.length} (${seconds(o.durationMs)})`);
+        break;
+      case "failed":
+        core.startGroup(`✖ ${o.id}: failed`);
+        if (o.note) lines.push(style.red(o.note));
+        break;
+      default: // blocked, or stopped by an interruption
+        core.info(`${style.red(o.status.padEnd(9))} ${o.id}${o.note ? `  ${o.note}` : ""}`);
+        return;
+    }
+    core.info(lines.join("\n") || "(no attempts)");
+    core.endGroup();
+  }
+
+  /** The reused pairs, in one group after the run: in a large workflow they are most of it. */
+  end(): void {
+    if (this.reused.length === 0) return;
+    core.startGroup(`${this.reused.length} pairs reused`);
+    core.info(this.reused.join("\n"));
+    core.endGroup();
+  }
+
+  private lines(id: string): string[] {
+    let lines = this.attempts.get(id);
+    if (!lines) this.attempts.set(id, (lines = []));
+    return lines;
+  }
+}
+
+function indent(text: string): string {
+  return text.split("\n").map((l) => `    ${l}`).join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Annotations
+
+/** A path as annotations need it: relative to the repository root, which is the workspace. */
+export function repoPath(file: string, cwd: string, workspace: string): string {
+  return path.relative(workspace, path.resolve(cwd, file)).split(path.sep).join("/");
+}
+
+/** Each configuration problem as an error on its line (issue paths relative to the workspace). */
+export function annotateConfigIssues(issues: ConfigIssue[]): void {
+  for (const issue of issues) {
+    core.error(issue.key ? `${issue.key}: ${issue.message}` : issue.message, {
+      title: "pairflow: invalid configuration",
+      file: issue.file,
+      startLine: issue.line,
+      startColumn: issue.column,
+    });
+  }
+}
+
+/** Each failed pair as an error at its entry in the workflow file. */
+export function annotateFailedPairs(report: RunReport, workflow: Workflow, workspace: string): void {
+  const failed = report.pairs.filter((p) => p.status === "failed");
+  if (failed.length === 0) return;
+  const positions = pairPositions(workflow.path, workspace);
+  for (const p of failed) {
+    const at = positions.get(p.id);
+    core.error(p.note ?? "failed", {
+      title: `pairflow: ${p.id} failed`,
+      file: repoPath(workflow.path, workspace, workspace),
+      ...(at ? { startLine: at.line, startColumn: at.column } : {}),
+    });
+  }
+}
+
+/** Line and column of each pair's key under action_pairs. */
+function pairPositions(workflowPath: string, cwd: string): Map<string, { line: number; column: number }> {
+  const positions = new Map<string, { line: number; column: number }>();
+  const file = parseFile(workflowPath, cwd, []);
+  const pairs = file?.doc.get("action_pairs", true);
+  if (!file || !isMap(pairs)) return positions;
+  for (const item of pairs.items) {
+    if (!isScalar(item.key) || item.key.range === undefined || item.key.range === null) continue;
+    const { line, col } = file.lines.linePos(item.key.range[0]);
+    positions.set(String(item.key.value), { line, column: col });
+  }
+  return positions;
+}

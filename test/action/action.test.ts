@@ -1,0 +1,167 @@
+/**
+ * The action as a runner runs it, without a cache service: inputs, outputs, the job log, the
+ * annotations and the job summary.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { generateWorkflow } from "../../bench/generate.js";
+import { STEP_SUMMARY_LIMIT } from "../../src/report/summary.js";
+import { copyToTempRepo, REPO, tempRepo } from "../helpers/fixtures.js";
+import { checkMermaid, mermaidBlocks } from "./mermaid.js";
+import { GITHUB_TOKEN, runAction } from "./runner.js";
+
+const EXAMPLE = path.join(REPO, "examples/tdd-stack");
+const NO_CACHE = { cache: "false" };
+const GEN = `process.stdout.write("content of " + process.env.PAIRFLOW_PAIR + "\\n");\n`;
+
+describe("a run", () => {
+  it("reports the plan, each pair, the outputs and a job summary", async () => {
+    const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), with: NO_CACHE });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("");
+    // The plan by wave in a group, then a group per executed pair.
+    expect(result.stdout).toMatch(/::group::Plan: 3 of 3 pairs to run\nPlan for "tdd-stack" \(workflow.yml\): 3 pairs in 3 waves\n\nWave 1\n {2}run {3}g_test/);
+    expect(result.stdout).toMatch(/::group::✔ g_impl: accepted on attempt 1 \(\d+\.\ds\)\nattempt 1\/3 accepted in \d+\.\ds\n::endgroup::/);
+
+    const plan = JSON.parse(result.outputs.plan!);
+    expect(plan.version).toBe(1);
+    expect(plan.totals).toEqual({ pairs: 3, run: 3, skip: 0 });
+    expect(JSON.parse(result.outputs.executed!)).toEqual(["g_test", "g_impl", "g_review"]);
+    expect(JSON.parse(result.outputs.failed!)).toEqual([]);
+    expect(result.outputs["run-id"]).toMatch(/^\d{8}T\d{9}Z-[0-9a-f]{4}$/);
+
+    expect(result.summary).toContain(`## pairflow run: tdd-stack succeeded`);
+    expect(result.summary).toContain("**3 pairs**: 3 executed, 0 reused, 0 failed, 0 blocked");
+    expect(result.summary).toMatch(/\| `g_impl` \| executed \| new: never accepted \| `[0-9a-f]{12}` \| 1 \| \d+\.\ds \| 0 \|/);
+    const [graph] = mermaidBlocks(result.summary);
+    expect(graph).toContain("class p0,p1,p2 executed");
+    await checkMermaid(graph!);
+  });
+
+  it("fails the step for a failed pair, with an annotation at its entry and its last feedback in the summary", async () => {
+    const workspace = tempRepo({
+      "gen.mjs": GEN,
+      "workflow.yml": [
+        "name: failing",
+        "rmax: 1",
+        "generator: command",
+        "generator_config: {run: node gen.mjs}",
+        "action_pairs:",
+        "  good: {}",
+        "  bad:",
+        "    guard: contains",
+        '    guard_config: {text: "<never> | there"}',
+        "  after_bad: {requires: [bad]}",
+        "",
+      ].join("\n"),
+    });
+    const result = await runAction({ workspace, with: NO_CACHE });
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.outputs.failed!)).toEqual(["bad"]);
+    expect(JSON.parse(result.outputs.blocked!)).toEqual(["after_bad"]);
+    expect(JSON.parse(result.outputs.executed!)).toEqual(["good"]);
+    const bad = result.errors.find((e) => e.properties.title === "pairflow: bad failed")!;
+    expect(bad.properties).toMatchObject({ file: "workflow.yml", line: "7", col: "3" });
+    expect(bad.message).toBe('rejected after 2 attempts: missing: "<never> | there"');
+    expect(result.stdout).toMatch(/::group::✖ bad: failed\nattempt 1\/2 rejected in [\d.]+s\n {4}missing: "<never> \| there"\n/);
+    expect(result.stdout).toMatch(/^blocked {3}after_bad {2}blocked by bad$/m);
+
+    expect(result.summary).toContain("## pairflow run: failing failed");
+    expect(result.summary).toContain('<details><summary><code>bad</code>: rejected after 2 attempts: missing: "&lt;never&gt; | there"</summary>\n\n```text\nmissing: "<never> | there"\n```\n\n</details>');
+    expect(result.summary).toContain("| `after_bad` | blocked | blocked by bad | ? | 0 | – | – |");
+    const [graph] = mermaidBlocks(result.summary);
+    await checkMermaid(graph!);
+    expect(graph).toMatch(/class p\d failed/);
+    expect(graph).toMatch(/class p\d blocked/);
+  });
+
+  it("annotates every configuration problem at its file, line and column, relative to the repository root", async () => {
+    const workspace = tempRepo({
+      "ci/flows/workflow.yml": "name: broken\naction_pairs:\n  a:\n    gaurd: regex\n  b:\n    requires: [c]\n",
+      "ci/flows/prompts.yml": "zz: {task: x}\n",
+    });
+    const result = await runAction({ workspace, with: { ...NO_CACHE, "working-directory": "ci", workflow: "flows" } });
+    expect(result.code).toBe(1);
+    const where = result.errors.map((e) => `${e.properties.file}:${e.properties.line}:${e.properties.col}`);
+    expect(where).toEqual(["ci/flows/prompts.yml:1:1", "ci/flows/workflow.yml:4:5", "ci/flows/workflow.yml:6:16"]);
+    expect(result.errors.every((e) => e.properties.title === "pairflow: invalid configuration")).toBe(true);
+    expect(result.errors[1]!.message).toContain('action_pairs.a.gaurd: unknown key "gaurd"; did you mean "guard"?');
+    expect(result.summary).toContain("## pairflow: 3 configuration problems in 2 files");
+    expect(result.summary).toContain("- `ci/flows/workflow.yml:4:5` action_pairs.a.gaurd: unknown key");
+  });
+
+  it("refuses inputs it cannot use, saying which", async () => {
+    const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), with: { mode: "apply" } });
+    expect(result.code).toBe(1);
+    expect(result.errors.map((e) => e.message)).toEqual(['input mode: "apply" is not a mode; use run or plan']);
+  });
+
+  it("runs only the pairs named by only", async () => {
+    const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), with: { ...NO_CACHE, only: "g_test" } });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.outputs.executed!)).toEqual(["g_test"]);
+  });
+});
+
+describe("provider keys", () => {
+  it("are masked before anything else is printed, and appear nowhere", async () => {
+    const workspace = tempRepo({
+      "workflow.yml": [
+        "name: keyed",
+        "model: gpt-4.1-mini",
+        "generator: openai",
+        "generator_config: {api_key_env: TEAM_LLM_KEY}",
+        "action_pairs:",
+        "  a: {}",
+        "  b: {generator: anthropic, requires: [a]}",
+        "",
+      ].join("\n"),
+    });
+    const secrets = { TEAM_LLM_KEY: "sk-team-9f8e7d6c5b4a", ANTHROPIC_API_KEY: "sk-ant-0a1b2c3d4e5f" };
+    const result = await runAction({ workspace, with: { ...NO_CACHE, mode: "plan" }, env: secrets });
+    expect(result.code).toBe(0);
+    expect(result.masked).toEqual(expect.arrayContaining([...Object.values(secrets), GITHUB_TOKEN]));
+    const everything = [result.stdout.replace(/^::add-mask::.*$/gm, ""), result.stderr, result.summary, ...Object.values(result.outputs)].join("\n");
+    for (const value of [...Object.values(secrets), GITHUB_TOKEN]) expect(everything).not.toContain(value);
+  });
+});
+
+describe("plan mode", () => {
+  it("executes nothing and reports the plan", async () => {
+    const workspace = copyToTempRepo(EXAMPLE);
+    const result = await runAction({ workspace, with: { ...NO_CACHE, mode: "plan" } });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.outputs.plan!).totals).toEqual({ pairs: 3, run: 3, skip: 0 });
+    expect(result.outputs["run-id"]).toBe("");
+    expect(() => readFileSync(path.join(workspace, "out/stack.py"))).toThrow();
+    expect(result.summary).toContain("## pairflow plan: tdd-stack");
+    expect(result.summary).toContain("**3 pairs** in 3 waves: **3 to run**, 0 unchanged.");
+    expect(result.summary).toMatch(/\| `g_review` \| run \| new: never accepted; upstream: g_test will run; upstream: g_impl will run \| \? \| – \| – \| – \|/);
+    await checkMermaid(mermaidBlocks(result.summary)[0]!);
+  });
+
+  it("keeps the job summary under GitHub's 1 MiB for a workflow of thousands of pairs", { timeout: 60_000 }, async () => {
+    const workspace = tempRepo();
+    generateWorkflow(workspace, 10_000);
+    const result = await runAction({ workspace, with: { ...NO_CACHE, mode: "plan" } });
+    expect(result.code).toBe(0);
+    const size = Buffer.byteLength(result.summary);
+    expect(size).toBeLessThanOrEqual(STEP_SUMMARY_LIMIT);
+    expect(size).toBeGreaterThan(STEP_SUMMARY_LIMIT * 0.9); // the table fills the room it has
+    expect(result.summary).toMatch(/_[\d,]+ of 10,000 pairs not shown: GitHub limits the size of this page._/);
+    expect(result.summary).toContain("No graph: 10,000 pairs and");
+    expect(JSON.parse(result.outputs.plan!).totals.pairs).toBe(10_000);
+  });
+});
+
+describe("action.yml", () => {
+  const action = parse(readFileSync(path.join(REPO, "action.yml"), "utf8")) as { runs: unknown; inputs: Record<string, unknown>; outputs: Record<string, unknown> };
+  const docs = readFileSync(path.join(REPO, "docs/action.md"), "utf8");
+
+  it("runs the bundle on node24, with every input and output documented", () => {
+    expect(action.runs).toEqual({ using: "node24", main: "dist/index.js" });
+    for (const name of [...Object.keys(action.inputs), ...Object.keys(action.outputs)]) expect(docs).toContain(`| \`${name}\` |`);
+  });
+});

@@ -1,0 +1,225 @@
+/**
+ * A stand-in for the GitHub Actions cache service (v2) on 127.0.0.1, speaking the protocol the real
+ * @actions/cache client speaks (read from node_modules/@actions/cache):
+ *
+ * - Twirp JSON calls, POST /twirp/github.actions.results.api.v1.CacheService/<Method>, with
+ *   `Authorization: Bearer <ACTIONS_RUNTIME_TOKEN>` and proto field names:
+ *   GetCacheEntryDownloadURL {key, restore_keys, version} -> {ok, signed_download_url, matched_key};
+ *   CreateCacheEntry {key, version} -> {ok, signed_upload_url, message};
+ *   FinalizeCacheEntryUpload {key, version, size_bytes} -> {ok, entry_id, message}.
+ *   Errors are Twirp's: an HTTP status with {code, msg}. A key that exists answers 409
+ *   already_exists; a read-only token is refused with ok: false and "cache write denied: ...", as the
+ *   real service does.
+ * - Blob storage addressed the Azure way (http://host/<account>/<container>/<blob>?sig=...): the
+ *   client uploads with the Azure SDK's Put Blob (PUT, x-ms-blob-type: BlockBlob) and downloads
+ *   with a plain GET. Archives above 128 MiB would go up in blocks (comp=block, comp=blocklist);
+ *   pairflow's entries are a few kilobytes, so such requests are refused here, loudly.
+ *
+ * Entries are visible to a job only once finalized, and only under the version they were saved
+ * with (the client derives it from the paths and the compression method).
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+const SERVICE = "/twirp/github.actions.results.api.v1.CacheService/";
+const TWIRP_STATUS: Record<string, number> = {
+  invalid_argument: 400,
+  unauthenticated: 401,
+  permission_denied: 403,
+  not_found: 404,
+  already_exists: 409,
+  resource_exhausted: 429,
+  internal: 500,
+  unavailable: 503,
+};
+
+export interface Entry {
+  id: number;
+  key: string;
+  version: string;
+  blob: Buffer | null;
+  finalized: boolean;
+  uploadSig: string;
+  downloadSig: string;
+}
+
+/** A failure the service answers with instead of doing its work. */
+export interface Fault {
+  /** A Twirp error code, e.g. internal (500) or resource_exhausted (429). */
+  code: string;
+  msg: string;
+  headers?: Record<string, string>;
+  /** Only these Twirp methods fail; default all. */
+  methods?: string[];
+}
+
+export class FakeCacheService {
+  url = "";
+  readonly token = `rw-${randomBytes(8).toString("hex")}`;
+  /** A token whose cache scope is read-only, as a fork's pull request gets. */
+  readonly readOnlyToken = `ro-${randomBytes(8).toString("hex")}`;
+  readonly entries: Entry[] = [];
+  /** Every request in order: `<Method> <key>` for Twirp calls, `PUT blob <id>` and `GET blob <id>`. */
+  readonly calls: string[] = [];
+  fault: Fault | null = null;
+  private server: Server | null = null;
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((err: unknown) => {
+        res.writeHead(500, { "content-type": "text/plain" });
+        res.end(String(err));
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/`;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+
+  /** What a runner sets for the cache client to use this service. */
+  env(options: { readOnly?: boolean } = {}): Record<string, string> {
+    return {
+      ACTIONS_CACHE_SERVICE_V2: "true",
+      ACTIONS_RESULTS_URL: this.url,
+      ACTIONS_RUNTIME_TOKEN: options.readOnly ? this.readOnlyToken : this.token,
+    };
+  }
+
+  finalized(): Entry[] {
+    return this.entries.filter((e) => e.finalized);
+  }
+
+  entry(key: string): Entry | undefined {
+    return this.entries.find((e) => e.key === key && e.finalized);
+  }
+
+  twirpCalls(method?: string): string[] {
+    return this.calls.filter((c) => !c.startsWith("PUT ") && !c.startsWith("GET ") && (!method || c.startsWith(`${method} `)));
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", this.url);
+    const body = await readBody(req);
+    if (url.pathname.startsWith(SERVICE) && req.method === "POST") return this.twirp(url.pathname.slice(SERVICE.length), req, body, res);
+    const blob = /^\/storage\/caches\/(\d+)$/.exec(url.pathname);
+    if (blob) return this.blob(Number(blob[1]), url, req, body, res);
+    res.writeHead(404).end();
+  }
+
+  private twirp(method: string, req: IncomingMessage, body: Buffer, res: ServerResponse): void {
+    const auth = req.headers.authorization ?? "";
+    const token = auth.startsWith("Bearer ") ? auth.slice("Bearer ".length) : "";
+    if (token !== this.token && token !== this.readOnlyToken) return twirpError(res, "unauthenticated", "invalid token");
+    if (!(req.headers["content-type"] ?? "").startsWith("application/json")) return twirpError(res, "invalid_argument", "expected application/json");
+    let request: Record<string, unknown>;
+    try {
+      request = JSON.parse(body.toString("utf8")) as Record<string, unknown>;
+    } catch {
+      return twirpError(res, "invalid_argument", "body is not JSON");
+    }
+    const key = typeof request.key === "string" ? request.key : "";
+    const version = typeof request.version === "string" ? request.version : "";
+    this.calls.push(`${method} ${key}`);
+    if (this.fault && (!this.fault.methods || this.fault.methods.includes(method))) {
+      return twirpError(res, this.fault.code, this.fault.msg, this.fault.headers);
+    }
+    if (!key || !version) return twirpError(res, "invalid_argument", "key and version are required");
+
+    switch (method) {
+      case "GetCacheEntryDownloadURL": {
+        const restoreKeys = Array.isArray(request.restore_keys) ? (request.restore_keys as string[]) : [];
+        const visible = this.entries.filter((e) => e.finalized && e.version === version).reverse(); // newest first
+        const hit = visible.find((e) => e.key === key) ?? restoreKeys.map((prefix) => visible.find((e) => e.key.startsWith(prefix))).find(Boolean);
+        if (!hit) return json(res, { ok: false, signed_download_url: "", matched_key: "" });
+        return json(res, { ok: true, signed_download_url: this.blobUrl(hit, hit.downloadSig), matched_key: hit.key });
+      }
+      case "CreateCacheEntry": {
+        if (token === this.readOnlyToken) return json(res, { ok: false, signed_upload_url: "", message: "cache write denied: token has no writable scopes" });
+        if (this.entries.some((e) => e.key === key && e.version === version)) {
+          return twirpError(res, "already_exists", "cache entry with the same key, version, and scope already exists");
+        }
+        const entry: Entry = { id: this.entries.length + 1, key, version, blob: null, finalized: false, uploadSig: sig(), downloadSig: sig() };
+        this.entries.push(entry);
+        return json(res, { ok: true, signed_upload_url: this.blobUrl(entry, entry.uploadSig) });
+      }
+      case "FinalizeCacheEntryUpload": {
+        const entry = this.entries.find((e) => e.key === key && e.version === version && !e.finalized);
+        if (!entry) return twirpError(res, "not_found", "no cache entry reserved with this key and version");
+        if (entry.blob === null) return json(res, { ok: false, entry_id: "0", message: "nothing was uploaded for this cache entry" });
+        if (String(entry.blob.length) !== String(request.size_bytes)) {
+          return twirpError(res, "invalid_argument", `size_bytes ${String(request.size_bytes)} does not match the ${entry.blob.length} bytes uploaded`);
+        }
+        entry.finalized = true;
+        return json(res, { ok: true, entry_id: String(entry.id) });
+      }
+      default:
+        return twirpError(res, "not_found", `no method ${method}`);
+    }
+  }
+
+  private blob(id: number, url: URL, req: IncomingMessage, body: Buffer, res: ServerResponse): void {
+    const entry = this.entries.find((e) => e.id === id);
+    this.calls.push(`${req.method} blob ${id}`);
+    const signature = url.searchParams.get("sig");
+    if (req.method === "PUT") {
+      if (!entry || entry.finalized || signature !== entry.uploadSig) return azureError(res, 403, "AuthenticationFailed", "the signature does not allow writing this blob");
+      if (url.searchParams.has("comp")) return azureError(res, 400, "UnsupportedQueryParameter", `comp=${url.searchParams.get("comp")}: block uploads are not supported by this fake`);
+      if (req.headers["x-ms-blob-type"] !== "BlockBlob") return azureError(res, 400, "MissingRequiredHeader", "x-ms-blob-type: BlockBlob is required");
+      entry.blob = body;
+      res.writeHead(201, {
+        etag: `"0x${createHash("sha256").update(body).digest("hex").slice(0, 16)}"`,
+        "last-modified": new Date().toUTCString(),
+        "content-md5": createHash("md5").update(body).digest("base64"),
+        "x-ms-request-id": randomBytes(8).toString("hex"),
+        "x-ms-version": String(req.headers["x-ms-version"] ?? "2025-05-05"),
+        "x-ms-request-server-encrypted": "true",
+      });
+      return void res.end();
+    }
+    if (req.method === "GET") {
+      if (!entry?.finalized || entry.blob === null || signature !== entry.downloadSig) return azureError(res, 404, "BlobNotFound", "the specified blob does not exist");
+      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": entry.blob.length, "x-ms-blob-type": "BlockBlob" });
+      return void res.end(entry.blob);
+    }
+    azureError(res, 405, "UnsupportedHttpVerb", `${req.method} is not supported`);
+  }
+
+  private blobUrl(entry: Entry, signature: string): string {
+    return `${this.url}storage/caches/${entry.id}?sv=2025-05-05&sr=b&sig=${signature}`;
+  }
+}
+
+function sig(): string {
+  return randomBytes(12).toString("base64url");
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+function json(res: ServerResponse, value: unknown): void {
+  res.writeHead(200, { "content-type": "application/json" });
+  res.end(JSON.stringify(value));
+}
+
+function twirpError(res: ServerResponse, code: string, msg: string, headers: Record<string, string> = {}): void {
+  res.writeHead(TWIRP_STATUS[code] ?? 500, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify({ code, msg }));
+}
+
+function azureError(res: ServerResponse, status: number, code: string, message: string): void {
+  res.writeHead(status, { "content-type": "application/xml", "x-ms-error-code": code });
+  res.end(`<?xml version="1.0" encoding="utf-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`);
+}
