@@ -9,6 +9,8 @@ import { ConfigError, formatIssue, UsageError } from "../config/errors.js";
 import { InputError } from "../refs/inputs.js";
 import { styleFor } from "../report/color.js";
 import { count } from "../report/plan.js";
+import { registerHistory } from "./commands/history.js";
+import { registerDiff } from "./commands/diff.js";
 import { registerPlan } from "./commands/plan.js";
 import { registerRun } from "./commands/run.js";
 import { registerValidate } from "./commands/validate.js";
@@ -28,7 +30,9 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
 
   registerValidate(program, context);
   registerPlan(program, context);
+  registerDiff(program, context);
   registerRun(program, context);
+  registerHistory(program, context);
 
   try {
     await program.parseAsync(argv, { from: "user" });

@@ -1,0 +1,40 @@
+import { Option, type Command } from "commander";
+import { UsageError } from "../../config/errors.js";
+import { diffMarkdown, commentMarker } from "../../pr/markdown.js";
+import { preparePlanDiff } from "../../pr/prepare.js";
+import { diffJson, diffText } from "../../pr/render.js";
+import { styleFor } from "../../report/color.js";
+import { examples, PATH_HELP, stateDirOption, type CliContext } from "../context.js";
+
+interface DiffFlags {
+  base: string;
+  format: "text" | "markdown";
+  json?: boolean;
+  stateDir?: string;
+}
+
+export function registerDiff(program: Command, { io }: CliContext): void {
+  program
+    .command("diff")
+    .description(
+      "Show what the working tree changes against a git ref: the pairs that will re-run and why (planned against the " +
+        "ref's lock file), added and removed pairs, and a diff of each changed workflow and prompts entry. Executes nothing.",
+    )
+    .argument("[path]", PATH_HELP)
+    .requiredOption("--base <ref>", "the branch, tag or commit to compare with (its workflow, prompts and lock file are read with git)")
+    .addOption(new Option("--format <format>", "text for people, markdown for the pull request comment's text").choices(["text", "markdown"]).default("text"))
+    .option("--json", "write the diff as JSON (version 1) to stdout, and nothing else")
+    .addOption(stateDirOption())
+    .addHelpText("after", examples([
+      "pairflow diff --base main",
+      "pairflow diff examples/tdd-stack --base origin/main --format markdown > comment.md",
+      "pairflow diff --base HEAD~1 --json | jq '.totals'",
+    ]))
+    .action((target: string | undefined, opts: DiffFlags) => {
+      if (opts.json && opts.format !== "text") throw new UsageError("--json and --format cannot be combined; choose one");
+      const diff = preparePlanDiff(target, { base: opts.base, cwd: io.cwd, stateDir: opts.stateDir });
+      if (opts.json) io.stdout.write(JSON.stringify(diffJson(diff, io.cwd), null, 2) + "\n");
+      else if (opts.format === "markdown") io.stdout.write(diffMarkdown(diff, { marker: commentMarker(diff.workflowFile) }));
+      else io.stdout.write(diffText(diff, styleFor(io.stdout, io.env), { cwd: io.cwd }));
+    });
+}

@@ -1,0 +1,100 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { planSummary, publishPlanComment } from "../../src/pr/comment.js";
+import { commentMarker } from "../../src/pr/markdown.js";
+import { FakeGitHub } from "./fakeGitHub.js";
+
+const marker = commentMarker("flows/tdd/workflow.yml");
+const body = (text: string, m = marker) => `${m}\n### pairflow plan\n\n${text}\n`;
+const repo = { owner: "o", repo: "r" };
+
+let fake: FakeGitHub;
+afterEach(async () => {
+  await fake?.stop();
+});
+
+async function startFake(): Promise<FakeGitHub> {
+  fake = new FakeGitHub();
+  await fake.start();
+  return fake;
+}
+
+describe("the sticky pull request comment", () => {
+  it("is created on the first push, updated in place on the next, and left alone when nothing changed", async () => {
+    const gh = await startFake();
+    // A busy pull request: the comments run over one page of the listing.
+    for (let i = 0; i < 130; i++) gh.add(`review comment ${i}`);
+    const publish = (markdown: string) => publishPlanComment({ token: "t0ken", repo, issueNumber: 7, markdown, marker, apiUrl: gh.url });
+
+    const first = await publish(body("2 pairs will re-run"));
+    expect(first).toMatchObject({ posted: true, action: "created" });
+    const ours = () => gh.comments.filter((c) => c.body.startsWith(marker));
+    expect(ours()).toHaveLength(1);
+    expect(ours()[0]!.body).toBe(body("2 pairs will re-run"));
+    expect(gh.authorizations).toEqual(new Set(["token t0ken"]));
+
+    const second = await publish(body("1 pair will re-run"));
+    expect(second).toMatchObject({ posted: true, action: "updated", commentId: first.posted && first.commentId });
+    expect(ours()).toHaveLength(1);
+    expect(ours()[0]!.body).toBe(body("1 pair will re-run"));
+    expect(gh.comments).toHaveLength(131);
+
+    gh.requests = [];
+    const third = await publish(body("1 pair will re-run"));
+    expect(third).toMatchObject({ posted: true, action: "unchanged", commentId: first.posted && first.commentId });
+    expect(ours().map((c) => c.body)).toEqual([body("1 pair will re-run")]);
+    expect(gh.requests.filter((r) => !r.startsWith("GET"))).toEqual([]);
+  });
+
+  it("keeps one comment per workflow file", async () => {
+    const gh = await startFake();
+    const other = commentMarker("flows/docs/workflow.yml");
+    const publish = (markdown: string, m: string) => publishPlanComment({ token: "t", repo, issueNumber: 7, markdown, marker: m, apiUrl: gh.url });
+    await publish(body("tdd: 1", marker), marker);
+    await publish(body("docs: 1", other), other);
+    await publish(body("tdd: 2", marker), marker);
+    expect(gh.comments.map((c) => c.body)).toEqual([body("tdd: 2", marker), body("docs: 1", other)]);
+  });
+
+  it("uses GITHUB_API_URL when no address is given", async () => {
+    const gh = await startFake();
+    const saved = process.env.GITHUB_API_URL;
+    process.env.GITHUB_API_URL = gh.url;
+    try {
+      const result = await publishPlanComment({ token: "t", repo, issueNumber: 7, markdown: body("x"), marker });
+      expect(result).toMatchObject({ posted: true, action: "created" });
+    } finally {
+      if (saved === undefined) delete process.env.GITHUB_API_URL;
+      else process.env.GITHUB_API_URL = saved;
+    }
+  });
+
+  it.each([403, 404])("reports a refused write (%i) instead of failing, and the job summary gets the same text with a notice", async (status) => {
+    const gh = await startFake();
+    gh.refuse = status;
+    const markdown = body("2 pairs will re-run");
+    const result = await publishPlanComment({ token: "read-only", repo, issueNumber: 7, markdown, marker, apiUrl: gh.url });
+    expect(result).toEqual({
+      posted: false,
+      status,
+      notice: expect.stringContaining(`could not be posted as a pull request comment (HTTP ${status}: Resource not accessible by integration)`),
+    });
+    expect(result.posted === false && result.notice).toContain("pull-requests: write");
+    expect(gh.comments).toEqual([]);
+
+    const summary = planSummary(result, markdown);
+    expect(summary.startsWith(`> [!NOTE]\n> ${result.posted === false && result.notice}\n\n`)).toBe(true);
+    expect(summary.endsWith(markdown)).toBe(true);
+  });
+
+  it("puts only the whole text in the job summary when the comment was posted", async () => {
+    const gh = await startFake();
+    const result = await publishPlanComment({ token: "t", repo, issueNumber: 7, markdown: body("x"), marker, apiUrl: gh.url });
+    expect(planSummary(result, "the whole diff\n")).toBe("the whole diff\n");
+  });
+
+  it("fails on other errors, which are not a matter of permissions", async () => {
+    const gh = await startFake();
+    gh.refuse = 500;
+    await expect(publishPlanComment({ token: "t", repo, issueNumber: 7, markdown: body("x"), marker, apiUrl: gh.url })).rejects.toMatchObject({ status: 500 });
+  });
+});

@@ -1,0 +1,210 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { willRun } from "../../src/pr/diff.js";
+import { preparePlanDiff } from "../../src/pr/prepare.js";
+import { REPO } from "../helpers/fixtures.js";
+import { acceptAll } from "../helpers/state.js";
+import { cli, commitAll, git, gitRepo } from "./repo.js";
+
+const EXAMPLE = path.join(REPO, "examples/tdd-stack");
+const WF = "flows/tdd";
+
+/** The example in flows/tdd/ of a repository whose main branch has every pair accepted; on branch feature. */
+function acceptedExample(): string {
+  const dir = gitRepo({}, { source: EXAMPLE, into: WF });
+  acceptAll(path.join(dir, WF));
+  commitAll(dir, "accept every pair");
+  git(dir, "checkout", "-q", "-b", "feature");
+  return dir;
+}
+
+function edit(file: string, change: (text: string) => string): void {
+  const before = readFileSync(file, "utf8");
+  const after = change(before);
+  if (after === before) throw new Error(`the edit changed nothing in ${file}`);
+  writeFileSync(file, after);
+}
+
+const workflowFile = (dir: string) => path.join(dir, WF, "workflow.yml");
+const promptsFile = (dir: string) => path.join(dir, WF, "prompts.yml");
+
+describe("pairflow diff --base", () => {
+  it("shows the pairs a prompt change re-runs, why, and the prompt's diff", async () => {
+    const dir = acceptedExample();
+    edit(promptsFile(dir), (t) => t.replace("task: Implement the Stack class.", "task: Implement the Stack class, with type hints."));
+    commitAll(dir, "ask for type hints");
+
+    const r = await cli(["diff", WF, "--base", "main"], dir);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("2 to re-run, 1 unchanged; 0 added, 0 removed");
+    expect(r.stdout).toMatch(/^ {2}g_impl {4}wave 2 {2}prompt: prompt\.task changed$/m);
+    expect(r.stdout).toMatch(/^ {2}g_review {2}wave 3 {2}upstream: g_impl will run$/m);
+    expect(r.stdout).not.toMatch(/^ {2}g_test/m);
+    expect(r.stdout).toContain(
+      "prompt of g_impl (changed)\n--- a/flows/tdd/prompts.yml\n+++ b/flows/tdd/prompts.yml\n@@ -1,7 +1,7 @@\n g_impl:\n",
+    );
+    expect(r.stdout).toContain("\n-  task: Implement the Stack class.\n+  task: Implement the Stack class, with type hints.\n");
+    // Only the entry that changed is shown.
+    expect(r.stdout).not.toContain("of g_test");
+    expect(r.stdout).not.toContain("of g_review");
+  });
+
+  it("lists an added pair, which runs as new while the others are reused, with its entries as added", async () => {
+    const dir = acceptedExample();
+    edit(workflowFile(dir), (t) => t + "\n  g_docs:\n    requires: [g_impl]\n    guard: contains\n    guard_config: { text: Stack }\n");
+    edit(promptsFile(dir), (t) => t + "\ng_docs:\n  task: Document the Stack class.\n");
+    commitAll(dir, "add docs");
+
+    const r = await cli(["diff", WF, "--base", "main"], dir);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("1 to re-run, 3 unchanged; 1 added, 0 removed");
+    expect(r.stdout).toMatch(/^ {2}g_docs {2}wave 3 {2}new: never accepted$/m);
+    expect(r.stdout).toMatch(/^Added: g_docs$/m);
+    expect(r.stdout).toContain(
+      "configuration of g_docs (added)\n--- a/flows/tdd/workflow.yml\n+++ b/flows/tdd/workflow.yml\n@@ -0,0 +1,6 @@\n+g_docs:\n+  requires:\n+    - g_impl\n",
+    );
+    expect(r.stdout).toContain("prompt of g_docs (added)\n--- a/flows/tdd/prompts.yml\n+++ b/flows/tdd/prompts.yml\n@@ -0,0 +1,2 @@\n+g_docs:\n+  task: Document the Stack class.\n");
+  });
+
+  it("lists a removed pair and shows its entries as removed; nothing re-runs", async () => {
+    const dir = acceptedExample();
+    edit(workflowFile(dir), (t) => t.slice(0, t.indexOf("\n  g_review:")) + "\n");
+    edit(promptsFile(dir), (t) => t.slice(0, t.indexOf("\ng_review:")) + "\n");
+    commitAll(dir, "no more reviews");
+
+    const r = await cli(["diff", WF, "--base", "main"], dir);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("0 to re-run, 2 unchanged; 0 added, 1 removed");
+    expect(r.stdout).not.toContain("Will re-run");
+    expect(r.stdout).toMatch(/^Removed: g_review$/m);
+    const removal = r.stdout.slice(r.stdout.indexOf("configuration of g_review (removed)"));
+    expect(removal).toContain("--- a/flows/tdd/workflow.yml\n+++ b/flows/tdd/workflow.yml\n@@ -1,9 +0,0 @@\n-g_review:\n-  description: A short review of the implementation against the tests\n");
+    expect(r.stdout).toContain("prompt of g_review (removed)");
+  });
+
+  it("shows nothing to re-run and no entry diff for a change of formatting only", async () => {
+    const dir = acceptedExample();
+    // A comment, another quoting style, and keys in another order: no reference changes, and nothing to show.
+    edit(workflowFile(dir), (t) => t.replace("  g_test:\n", "  # the tests come first\n  g_test:\n").replace('pattern: "^def test_"', "pattern: '^def test_'"));
+    edit(promptsFile(dir), (t) => t.replace(
+      "g_review:\n  role: You are a careful code reviewer.\n  task: >-\n",
+      "g_review:\n  task: >-\n",
+    ).replace(/("Verdict: approve" or "Verdict: changes requested"\.)\n?$/, "$1\n  role: You are a careful code reviewer.\n"));
+    commitAll(dir, "tidy");
+
+    const r = await cli(["diff", WF, "--base", "main"], dir);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("0 to re-run, 3 unchanged; 0 added, 0 removed");
+    expect(r.stdout).toContain("No workflow or prompts entry differs from main.");
+    expect(r.stdout).not.toContain("---");
+
+    const json = JSON.parse((await cli(["diff", WF, "--base", "main", "--json"], dir)).stdout);
+    expect(json.totals).toEqual({ pairs: 3, run: 0, skip: 3, added: 0, removed: 0 });
+    expect(json.changes).toEqual([]);
+  });
+
+  it("writes the versioned JSON object with --json", async () => {
+    const dir = acceptedExample();
+    const mainCommit = git(dir, "rev-parse", "main");
+    edit(promptsFile(dir), (t) => t.replace("task: Implement the Stack class.", "task: Implement a Stack."));
+    commitAll(dir, "shorter");
+
+    const r = await cli(["diff", WF, "--base", "main", "--json"], dir);
+    expect(r.status).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(Object.keys(json)).toEqual(["version", "workflow", "base", "waves", "pairs", "added", "removed", "changes", "totals"]);
+    expect(json.version).toBe(1);
+    expect(json.workflow).toEqual({ name: "tdd-stack", path: "flows/tdd/workflow.yml", workflowRef: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(json.base).toEqual({ ref: "main", commit: mainCommit, workflowFound: true });
+    expect(json.pairs.map((p: { id: string; action: string }) => `${p.id}:${p.action}`)).toEqual(["g_test:skip", "g_impl:run", "g_review:run"]);
+    expect(json.pairs[1].reasons).toEqual([{ kind: "prompt", detail: "prompt.task changed" }]);
+    expect(json.changes).toEqual([
+      { kind: "prompt", id: "g_impl", change: "changed", patch: expect.stringContaining("-  task: Implement the Stack class.\n+  task: Implement a Stack.\n") },
+    ]);
+    expect(json.totals).toEqual({ pairs: 3, run: 2, skip: 1, added: 0, removed: 0 });
+  });
+
+  it("prints the pull request comment's text with --format markdown", async () => {
+    const dir = acceptedExample();
+    edit(workflowFile(dir), (t) => t + "\n  g_docs:\n    requires: [g_impl]\n    guard: contains\n    guard_config: { text: Stack }\n");
+    commitAll(dir, "add docs");
+
+    const r = await cli(["diff", WF, "--base", "main", "--format", "markdown"], dir);
+    expect(r.status).toBe(0);
+    const lines = r.stdout.split("\n");
+    expect(lines[0]).toBe("<!-- pairflow:plan flows/tdd/workflow.yml -->");
+    expect(r.stdout).toContain("**1 pair will re-run**, 3 unchanged. 1 pair added, 0 removed.");
+    expect(lines).toContain("| `g_docs` | 3 | new: never accepted |");
+    expect(r.stdout).toContain("#### Added pairs\n\n`g_docs`\n");
+    expect(r.stdout).toContain("<details><summary>configuration of <code>g_docs</code> (added)</summary>\n\n```diff\n--- a/flows/tdd/workflow.yml\n");
+    // The graph highlights the pair that will run.
+    const graph = r.stdout.slice(r.stdout.indexOf("```mermaid\n"));
+    expect(graph).toContain('  p3["g_docs"]');
+    expect(graph).toContain("  p1 --> p3");
+    expect(graph).toMatch(/^ {2}class p3 run$/m);
+    expect(graph).toMatch(/^ {2}class p0,p1,p2 skip$/m);
+  });
+
+  it("treats every pair as added when the workflow does not exist at the base", async () => {
+    const dir = gitRepo({ "README.md": "nothing here yet\n" });
+    git(dir, "checkout", "-q", "-b", "feature");
+    cpSync(EXAMPLE, path.join(dir, WF), { recursive: true });
+    commitAll(dir, "first workflow");
+
+    const r = await cli(["diff", WF, "--base", "main"], dir);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("flows/tdd/workflow.yml does not exist at main: every pair is added");
+    expect(r.stdout).toContain("3 to re-run, 0 unchanged; 3 added, 0 removed");
+    expect(r.stdout).toMatch(/^Added: g_test, g_impl, g_review$/m);
+    expect(r.stdout).toContain("workflow settings (added)");
+  });
+
+  it("exits 2 with a clear message outside a git repository, for an unknown ref, and without --base", async () => {
+    const plain = mkdtempSync(path.join(tmpdir(), "pairflow-nogit-"));
+    cpSync(EXAMPLE, plain, { recursive: true });
+    const outside = await cli(["diff", "--base", "main"], plain);
+    expect(outside.status).toBe(2);
+    expect(outside.stderr).toMatch(/^error \. is not inside a git repository; pairflow diff reads the base revision with git\n$/);
+    expect(outside.stdout).toBe("");
+
+    const dir = acceptedExample();
+    const unknown = await cli(["diff", WF, "--base", "no-such-branch"], dir);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('unknown git ref "no-such-branch"');
+
+    const missing = await cli(["diff", WF], dir);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("required option '--base <ref>' not specified");
+
+    const both = await cli(["diff", WF, "--base", "main", "--json", "--format", "markdown"], dir);
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain("--json and --format cannot be combined");
+  });
+
+  it("names the base's lock file when it is not valid", async () => {
+    const dir = gitRepo({}, { source: EXAMPLE, into: WF });
+    writeFileSync(path.join(dir, WF, "workflow.lock.json"), "{ not json");
+    commitAll(dir, "broken lock");
+    git(dir, "checkout", "-q", "-b", "feature");
+    const r = await cli(["diff", WF, "--base", "main"], dir);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^error main:flows\/tdd\/workflow\.lock\.json:1:3: the lock file is not valid JSON/);
+  });
+
+  it("fetches a base that a shallow clone lacks when asked to, as the action does", () => {
+    const dir = acceptedExample();
+    const base = git(dir, "rev-parse", "main");
+    edit(promptsFile(dir), (t) => t.replace("task: Implement the Stack class.", "task: Implement a Stack."));
+    commitAll(dir, "shorter");
+    const clone = path.join(mkdtempSync(path.join(tmpdir(), "pairflow-clone-")), "repo");
+    git(dir, "clone", "-q", "--depth", "1", "--branch", "feature", `file://${dir}`, clone);
+
+    expect(() => preparePlanDiff(path.join(clone, WF), { base })).toThrow(`unknown git ref "${base}"`);
+    const diff = preparePlanDiff(path.join(clone, WF), { base, fetch: true });
+    expect(willRun(diff).map((p) => p.id)).toEqual(["g_impl", "g_review"]);
+    expect(diff.changes.map((c) => `${c.kind} ${c.id}`)).toEqual(["prompt g_impl"]);
+  });
+});

@@ -1,0 +1,75 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface Comment {
+  id: number;
+  body: string;
+  html_url: string;
+}
+
+/**
+ * A loopback stand-in for the three REST endpoints the comment uses: list (paginated with Link
+ * headers, as GitHub does), create and update issue comments. `refuse` answers writes as GitHub
+ * answers a token that may not write.
+ */
+export class FakeGitHub {
+  comments: Comment[] = [];
+  requests: string[] = [];
+  authorizations = new Set<string>();
+  refuse: number | null = null;
+  private nextId = 1000;
+  private server: Server = createServer((req, res) => void this.handle(req, res));
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
+    return this.url;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  add(body: string): Comment {
+    const comment = { id: this.nextId++, body, html_url: `https://github.test/o/r/pull/7#issuecomment-${this.nextId}` };
+    this.comments.push(comment);
+    return comment;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", this.url);
+    this.requests.push(`${req.method} ${url.pathname}`);
+    this.authorizations.add(String(req.headers.authorization));
+    let text = "";
+    for await (const chunk of req) text += chunk;
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { "content-type": "application/json", ...headers });
+      res.end(JSON.stringify(body));
+    };
+    if (req.method !== "GET" && this.refuse !== null) {
+      return send(this.refuse, { message: "Resource not accessible by integration", documentation_url: "https://docs.github.com/rest" });
+    }
+    if (url.pathname === "/repos/o/r/issues/7/comments" && req.method === "GET") {
+      const perPage = Number(url.searchParams.get("per_page") ?? 30);
+      const page = Number(url.searchParams.get("page") ?? 1);
+      const items = this.comments.slice((page - 1) * perPage, page * perPage);
+      const more = page * perPage < this.comments.length;
+      const next = `<${this.url}/repos/o/r/issues/7/comments?per_page=${perPage}&page=${page + 1}>; rel="next"`;
+      return send(200, items, more ? { link: next } : {});
+    }
+    if (url.pathname === "/repos/o/r/issues/7/comments" && req.method === "POST") {
+      return send(201, this.add(JSON.parse(text).body));
+    }
+    const update = /^\/repos\/o\/r\/issues\/comments\/(\d+)$/.exec(url.pathname);
+    const comment = update && this.comments.find((c) => c.id === Number(update[1]));
+    if (comment && req.method === "PATCH") {
+      comment.body = JSON.parse(text).body;
+      return send(200, comment);
+    }
+    send(404, { message: "Not Found" });
+  }
+}
+
