@@ -27709,6 +27709,15 @@ function label(text2) {
   return text2.replace(/"/g, "#quot;");
 }
 __name(label, "label");
+function graphMarkdown(nodes, limits = {}) {
+  const graph = mermaidGraph(nodes, limits);
+  const drawn = graph.note === null ? nodes : nodes.filter((n) => !UNCHANGED.has(n.status));
+  return [
+    ...graph.text !== null ? ["```mermaid\n" + graph.text + "```", graphLegend(drawn)] : [],
+    ...graph.note !== null ? [`_${graph.note}_`] : []
+  ].join("\n\n");
+}
+__name(graphMarkdown, "graphMarkdown");
 function graphLegend(nodes) {
   const present = [...new Set(nodes.map((n) => statusClass(n.status)))];
   return present.map((s) => `${STATUS_STYLE[s].colour}: ${s}`).join(" \xB7 ");
@@ -28376,7 +28385,7 @@ function diffMarkdown(diff, options = {}) {
   if (diff.added.length > 0) top.push("", "#### Added pairs", "", idList(diff.added, bounded, pointer));
   if (diff.removed.length > 0) top.push("", "#### Removed pairs", "", idList(diff.removed, bounded, pointer));
   const head = top.join("\n") + "\n";
-  let graph = section("Graph", graphMarkdown(diff, bounded));
+  let graph = section("Graph", diffGraph(diff, bounded));
   const heading = diff.changes.length > 0 ? section("Changes", "") : "";
   let room = limit - size(head) - size(heading) - size(graph);
   const diffsSize = diff.changes.reduce((n, c) => n + size(c.patch), 0);
@@ -28388,18 +28397,11 @@ function diffMarkdown(diff, options = {}) {
   return head + heading + changeBlocks(diff.changes, room, pointer) + graph;
 }
 __name(diffMarkdown, "diffMarkdown");
-function graphMarkdown(diff, bounded) {
+function diffGraph(diff, bounded) {
   const nodes = diff.plan.pairs.map((p) => ({ id: p.id, requires: p.requires, status: p.action }));
-  const graph = mermaidGraph(nodes, bounded ? { maxChars: MAX_GRAPH_CHARS } : {});
-  const parts = [];
-  if (graph.text !== null) {
-    const drawn = graph.note === null ? nodes : nodes.filter((n) => n.status === "run");
-    parts.push("```mermaid\n" + graph.text + "```", "", graphLegend(drawn));
-  }
-  if (graph.note !== null) parts.push(...parts.length > 0 ? [""] : [], `_${graph.note}_`);
-  return parts.join("\n");
+  return graphMarkdown(nodes, bounded ? { maxChars: MAX_GRAPH_CHARS } : {});
 }
-__name(graphMarkdown, "graphMarkdown");
+__name(diffGraph, "diffGraph");
 function section(title, body) {
   return `
 #### ${title}

@@ -5,7 +5,7 @@
  * is cut with a note that points to the job summary, where the whole text goes.
  */
 import { reasonsText } from "../report/plan.js";
-import { graphLegend, mermaidGraph, type GraphNode } from "../report/summary.js";
+import { graphMarkdown, type GraphNode } from "../report/summary.js";
 import { baseName, willRun, type EntryChange, type PlanDiff } from "./diff.js";
 
 /** GitHub's limit on the body of a comment. */
@@ -64,7 +64,7 @@ export function diffMarkdown(diff: PlanDiff, options: MarkdownOptions = {}): str
   if (diff.removed.length > 0) top.push("", "#### Removed pairs", "", idList(diff.removed, bounded, pointer));
   const head = top.join("\n") + "\n";
 
-  let graph = section("Graph", graphMarkdown(diff, bounded));
+  let graph = section("Graph", diffGraph(diff, bounded));
   const heading = diff.changes.length > 0 ? section("Changes", "") : "";
   let room = limit - size(head) - size(heading) - size(graph);
   // The graph gives way when the diffs do not fit and would get less room than the graph takes.
@@ -78,16 +78,9 @@ export function diffMarkdown(diff: PlanDiff, options: MarkdownOptions = {}): str
 }
 
 /** The DAG with the pairs that will re-run highlighted, drawn as the job summary draws it. */
-function graphMarkdown(diff: PlanDiff, bounded: boolean): string {
+function diffGraph(diff: PlanDiff, bounded: boolean): string {
   const nodes: GraphNode[] = diff.plan.pairs.map((p) => ({ id: p.id, requires: p.requires, status: p.action }));
-  const graph = mermaidGraph(nodes, bounded ? { maxChars: MAX_GRAPH_CHARS } : {});
-  const parts: string[] = [];
-  if (graph.text !== null) {
-    const drawn = graph.note === null ? nodes : nodes.filter((n) => n.status === "run");
-    parts.push("```mermaid\n" + graph.text + "```", "", graphLegend(drawn));
-  }
-  if (graph.note !== null) parts.push(...(parts.length > 0 ? [""] : []), `_${graph.note}_`);
-  return parts.join("\n");
+  return graphMarkdown(nodes, bounded ? { maxChars: MAX_GRAPH_CHARS } : {});
 }
 
 function section(title: string, body: string): string {

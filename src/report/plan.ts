@@ -10,16 +10,10 @@ export interface PlanJson {
   version: 1;
   workflow: { name: string; path: string; workflowRef: string };
   waves: string[][];
-  pairs: {
-    id: string;
-    wave: number;
-    requires: string[];
-    configRef: string | null;
-    action: "run" | "skip";
-    reasons: Reason[];
+  pairs: (Pick<PlannedPair, "id" | "wave" | "requires" | "configRef" | "action" | "reasons"> & {
     /** With an estimate: this pair's, or null for a pair that will not run (docs/cost.md). */
     estimate?: PairEstimateJson | null;
-  }[];
+  })[];
   totals: { pairs: number; run: number; skip: number; estimate?: TotalsEstimateJson };
 }
 

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { commandGenerator, stderrTail } from "../../src/generators/command.js";
-import { GeneratorError, type GenerateRequest } from "../../src/run/types.js";
+import type { GenerateRequest } from "../../src/run/types.js";
+import { failure } from "./helpers.js";
 
 function request(config: Record<string, unknown>, overrides: Partial<GenerateRequest> = {}): GenerateRequest {
   return {
@@ -34,14 +35,6 @@ function running(pid: number): boolean {
   }
 }
 
-async function failure(promise: Promise<unknown>): Promise<GeneratorError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(GeneratorError);
-  return error as GeneratorError;
-}
 
 describe("command generator", () => {
   it("returns the command's stdout as the artifact", async () => {

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { anthropicGenerator } from "../../src/generators/anthropic.js";
 import { retryDelayMs } from "../../src/generators/http.js";
 import { openaiGenerator } from "../../src/generators/openai.js";
-import { GeneratorError, type GenerateRequest, type Generator } from "../../src/run/types.js";
+import type { GenerateRequest, Generator } from "../../src/run/types.js";
+import { failure } from "./helpers.js";
 
 interface Received {
   method: string;
@@ -94,14 +95,6 @@ function request(config: Record<string, unknown>, env: NodeJS.ProcessEnv = {}, s
   };
 }
 
-async function failure(promise: Promise<unknown>): Promise<GeneratorError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(GeneratorError);
-  return error as GeneratorError;
-}
 
 describe("openai generator", () => {
   const KEY = "sk-test-0123456789";
