@@ -29598,9 +29598,7 @@ async function runWorkflow(target, options = {}) {
   const force = /* @__PURE__ */ __name((id) => options.resume?.finished.has(id) ? void 0 : selected(id), "force");
   if (options.remote) await restoreFromRemote(prepared, force, options.remote, options.onEvent);
   const scope = selectionScope(prepared, selection);
-  const lost = findLostContent(prepared, force, scope);
-  prepared.planOptions.force = (id) => force(id) ?? (lost.has(id) ? { kind: "new", detail: "accepted content is not available here; running again to restore it" } : void 0);
-  const plan = makePlan(prepared.workflow, prepared.graph, prepared.state, prepared.planOptions);
+  const plan = planWithLostContent(prepared, force, scope);
   await options.beforeExecute?.(plan, prepared);
   return new Run(prepared, plan, scope, options).execute();
 }
@@ -29649,19 +29647,21 @@ function selectionScope(prepared, selection) {
   return scope;
 }
 __name(selectionScope, "selectionScope");
-function findLostContent(prepared, force, scope) {
-  const { workflow, graph, store, state, planOptions } = prepared;
+var LOST = { kind: "new", detail: "accepted content is not available here; running again to restore it" };
+function planWithLostContent(prepared, force, scope) {
+  const { workflow, graph, state, planOptions } = prepared;
   const lost = /* @__PURE__ */ new Set();
+  planOptions.force = (id) => force(id) ?? (lost.has(id) ? LOST : void 0);
   for (; ; ) {
-    const plan = makePlan(workflow, graph, state, { ...planOptions, force: /* @__PURE__ */ __name((id) => force(id) ?? (lost.has(id) ? { kind: "new", detail: "" } : void 0), "force") });
+    const plan = makePlan(workflow, graph, state, planOptions);
     const more = plan.pairs.filter(
       (p) => p.action === "skip" && scope.has(p.id) && !lost.has(p.id) && graph.dependents.get(p.id).some((d) => scope.has(d) && plan.byId.get(d).action === "run") && !contentAvailable(prepared, workflow.pairs.get(p.id), p.artifact.contentHash)
     );
-    if (more.length === 0) return lost;
+    if (more.length === 0) return plan;
     for (const p of more) lost.add(p.id);
   }
 }
-__name(findLostContent, "findLostContent");
+__name(planWithLostContent, "planWithLostContent");
 async function restoreFromRemote(prepared, force, remote, onEvent) {
   const { workflow, graph, store, state, planOptions } = prepared;
   const tried = /* @__PURE__ */ new Set();

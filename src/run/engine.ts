@@ -121,9 +121,7 @@ export async function runWorkflow(target: string | undefined, options: RunOption
   const force = (id: string) => (options.resume?.finished.has(id) ? undefined : selected(id));
   if (options.remote) await restoreFromRemote(prepared, force, options.remote, options.onEvent);
   const scope = selectionScope(prepared, selection);
-  const lost = findLostContent(prepared, force, scope);
-  prepared.planOptions.force = (id) => force(id) ?? (lost.has(id) ? { kind: "new", detail: "accepted content is not available here; running again to restore it" } : undefined);
-  const plan = makePlan(prepared.workflow, prepared.graph, prepared.state, prepared.planOptions);
+  const plan = planWithLostContent(prepared, force, scope);
   await options.beforeExecute?.(plan, prepared);
   return new Run(prepared, plan, scope, options).execute();
 }
@@ -176,16 +174,20 @@ function selectionScope(prepared: Prepared, selection: Selection): Set<string> {
   return scope;
 }
 
+const LOST: Reason = { kind: "new", detail: "accepted content is not available here; running again to restore it" };
+
 /**
- * Skipped pairs whose content a running pair needs but that is nowhere to be read (no output file,
- * not in the store): they must run again. Repeats until stable, since re-running one may need its
- * own dependencies' content.
+ * The plan to execute. Skipped pairs whose content a running pair needs but that is nowhere to be
+ * read (no output file, not in the store) must run again; this repeats until stable, since
+ * re-running one may need its own dependencies' content. Leaves the force rule it settled on in
+ * prepared.planOptions, for deciding pairs again as the run goes.
  */
-function findLostContent(prepared: Prepared, force: (id: string) => Reason | undefined, scope: Set<string>): Set<string> {
-  const { workflow, graph, store, state, planOptions } = prepared;
+function planWithLostContent(prepared: Prepared, force: (id: string) => Reason | undefined, scope: Set<string>): Plan {
+  const { workflow, graph, state, planOptions } = prepared;
   const lost = new Set<string>();
+  planOptions.force = (id) => force(id) ?? (lost.has(id) ? LOST : undefined);
   for (;;) {
-    const plan = makePlan(workflow, graph, state, { ...planOptions, force: (id) => force(id) ?? (lost.has(id) ? { kind: "new", detail: "" } : undefined) });
+    const plan = makePlan(workflow, graph, state, planOptions);
     const more = plan.pairs.filter(
       (p) =>
         p.action === "skip" &&
@@ -194,7 +196,7 @@ function findLostContent(prepared: Prepared, force: (id: string) => Reason | und
         graph.dependents.get(p.id)!.some((d) => scope.has(d) && plan.byId.get(d)!.action === "run") &&
         !contentAvailable(prepared, workflow.pairs.get(p.id)!, p.artifact!.contentHash),
     );
-    if (more.length === 0) return lost;
+    if (more.length === 0) return plan;
     for (const p of more) lost.add(p.id);
   }
 }
