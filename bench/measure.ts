@@ -21,7 +21,7 @@ const run: () => { pairs: number; skip: number } =
         const { workflow } = loadWorkflow(workflowPath);
         return { pairs: workflow.pairs.size, skip: 0 };
       })
-    : await import("../src/plan/prepare.js").then(({ preparePlan }) => () => {
+    : await import("../src/app/prepare.js").then(({ preparePlan }) => () => {
         const { plan } = preparePlan(workflowPath);
         return { pairs: plan.pairs.length, skip: plan.pairs.filter((p) => p.action === "skip").length };
       });

@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { readRun, resumeState } from "../src/history/read.js";
-import { runSession } from "../src/run/session.js";
+import { readRun, resumeState } from "../src/records/read.js";
+import { runSession } from "../src/app/run.js";
 import { prng } from "./generate.js";
 
 const PAIRS = 1_000;

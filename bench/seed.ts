@@ -7,12 +7,14 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { loadWorkflow } from "../src/config/load.js";
-import { outputPath, preparePlan, stateDirFor } from "../src/plan/prepare.js";
+import { outputPath, preparePlan, stateDirFor } from "../src/app/prepare.js";
 import { totals } from "../src/plan/plan.js";
-import { componentDigests, configRef, ownComponents, type Upstream } from "../src/refs/configRef.js";
+import { componentDigests, configRef, ownComponents } from "../src/refs/configRef.js";
+import { type Upstream } from "../src/model/plan.js";
 import { sha256Hex } from "../src/refs/hash.js";
-import { InputHasher } from "../src/refs/inputs.js";
-import { lockPathFor, writeLock, type LockFile } from "../src/state/lock.js";
+import { InputHasher } from "../src/workspace/inputs.js";
+import { lockPathFor, writeLock } from "../src/lockfile/lockfile.js";
+import { type LockFile } from "../src/model/records.js";
 
 export function seedAcceptedState(workflowPath: string): void {
   const { workflow, graph } = loadWorkflow(workflowPath);

@@ -1,9 +1,9 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, formatIssue } from "../src/config/errors.js";
+import { ConfigError, formatIssue } from "../src/model/errors.js";
 import { loadWorkflow } from "../src/config/load.js";
-import { preparePlan } from "../src/plan/prepare.js";
+import { preparePlan } from "../src/app/prepare.js";
 import { SHARED, tempRepo } from "./helpers/fixtures.js";
 
 /** The formatted problems a load reports, or [] when it loads. */

@@ -7,8 +7,8 @@ import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } 
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { hostname } from "node:os";
-import { lockPath } from "../src/history/lock.js";
-import { readLock } from "../src/state/lock.js";
+import { lockPath } from "../src/records/mutex.js";
+import { readLock } from "../src/lockfile/lockfile.js";
 import { REPO, tempRepo } from "./helpers/fixtures.js";
 
 const CLI = path.join(REPO, "dist/cli.js");

@@ -1,8 +1,8 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { preparePlan } from "../src/plan/prepare.js";
-import type { Reason } from "../src/plan/plan.js";
+import { preparePlan } from "../src/app/prepare.js";
+import type { Reason } from "../src/model/plan.js";
 import { acceptAll } from "./helpers/state.js";
 import { tempRepo } from "./helpers/fixtures.js";
 

@@ -2,9 +2,10 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runWorkflow, type RunReport } from "../src/run/engine.js";
-import { readLock } from "../src/state/lock.js";
-import type { RemoteArtifact, RemoteStore } from "../src/state/remote.js";
+import { runWorkflow } from "../src/engine/engine.js";
+import type { RunReport } from "../src/model/run.js";
+import { readLock } from "../src/lockfile/lockfile.js";
+import type { RemoteArtifact, RemoteStore } from "../src/model/ports.js";
 import { copyToTempRepo, REPO, tempRepo } from "./helpers/fixtures.js";
 
 const EXAMPLE = path.join(REPO, "examples/tdd-stack");

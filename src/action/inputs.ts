@@ -2,9 +2,9 @@
 import * as core from "@actions/core";
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import { UsageError } from "../config/errors.js";
-import { parseUsd } from "../estimate/gate.js";
-import { DEFAULT_CONCURRENCY } from "../run/engine.js";
+import { UsageError } from "../model/errors.js";
+import { parseUsd } from "../estimate/budget.js";
+import { DEFAULT_CONCURRENCY } from "../engine/engine.js";
 
 export interface ActionInputs {
   /** A workflow file, or a directory holding one, relative to workingDirectory. */

@@ -6,14 +6,14 @@
 import * as core from "@actions/core";
 import { isMap, isScalar } from "yaml";
 import path from "node:path";
-import type { ConfigIssue } from "../config/errors.js";
+import type { ConfigIssue } from "../model/errors.js";
 import { parseFile } from "../config/load.js";
-import type { Workflow } from "../config/types.js";
-import type { Plan } from "../plan/plan.js";
+import type { Workflow } from "../model/workflow.js";
+import type { Plan } from "../model/plan.js";
 import { styleFor, type Style } from "../report/color.js";
 import { planText } from "../report/plan.js";
 import { seconds } from "../report/run.js";
-import type { PairOutcome, RunEvent, RunReport } from "../run/engine.js";
+import type { PairOutcome, RunEvent, RunReport } from "../model/run.js";
 
 /** The runner's log shows ANSI colours, though stdout is no terminal; NO_COLOR still turns them off. */
 export const style: Style = styleFor({ isTTY: true });

@@ -9,8 +9,8 @@
  * a reason saying so. A run restores the entry and decides them with it (and may reuse them). A
  * committed lock file makes the plan exact without any lookup.
  */
-import type { Plan, PlannedPair, Reason } from "../plan/plan.js";
-import type { RemoteStore } from "../state/remote.js";
+import type { Plan, PlannedPair, Reason } from "../model/plan.js";
+import type { RemoteStore } from "../model/ports.js";
 
 /** Lookups in flight at once: each is one small request. */
 const LOOKUPS_AT_ONCE = 8;

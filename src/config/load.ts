@@ -10,12 +10,14 @@ import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type
 import promptsSchema from "../../schemas/prompts.schema.json" with { type: "json" };
 import workflowSchema from "../../schemas/workflow.schema.json" with { type: "json" };
 import fg from "fast-glob";
-import { buildGraph, type Graph } from "../graph/graph.js";
-import { isInside } from "../refs/inputs.js";
-import { PyFloat, type CanonicalValue } from "../refs/canonical.js";
-import { didYouMean } from "../util/text.js";
-import { ConfigError, sortIssues, type ConfigIssue } from "./errors.js";
-import { DEFAULT_RMAX, type GuardRef, type ModelPrice, type Pair, type PromptEntry, type Workflow } from "./types.js";
+import { buildGraph } from "../graph/graph.js";
+import { type Graph } from "../model/graph.js";
+import { isInside } from "./paths.js";
+import { PyFloat, type CanonicalValue } from "../model/values.js";
+import { didYouMean } from "../model/text.js";
+import { ConfigError, sortIssues, type ConfigIssue } from "../model/errors.js";
+import { DEFAULT_RMAX, type GuardRef, type ModelPrice, type Pair, type PromptEntry, type Workflow } from "../model/workflow.js";
+import { plain } from "../model/values.js";
 
 export const WORKFLOW_NAMES = ["workflow.yml", "workflow.yaml", "workflow.json"];
 export const PROMPTS_NAMES = ["prompts.yml", "prompts.yaml", "prompts.json"];
@@ -417,18 +419,6 @@ function describeValue(v: unknown): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-
-/** The value with PyFloat wrappers replaced by numbers: what validators and runtime code see. */
-export function plain(value: unknown): unknown {
-  if (value instanceof PyFloat) return value.value;
-  if (Array.isArray(value)) return value.map(plain);
-  if (isObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = plain(v);
-    return out;
-  }
-  return value;
-}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof PyFloat);

@@ -4,15 +4,15 @@
  * against (output files, the local store, the lock file, run records); executes nothing.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { plain } from "../config/load.js";
-import type { Pair, Workflow } from "../config/types.js";
-import type { Plan, PlannedPair } from "../plan/plan.js";
-import { outputPath } from "../plan/prepare.js";
+import { plain } from "../model/values.js";
+import type { Pair, Workflow } from "../model/workflow.js";
+import type { Plan, PlannedPair } from "../model/plan.js";
+import { outputPath } from "../app/prepare.js";
 import { renderPrompt } from "../prompt/render.js";
-import type { TokenUsage } from "../run/types.js";
-import type { LockFile } from "../state/lock.js";
-import type { LocalStore } from "../state/store.js";
-import { median, pairHistory, type PairHistory } from "./history.js";
+import type { TokenUsage } from "../model/records.js";
+import type { LockFile } from "../model/records.js";
+import type { LocalStore } from "../store/local.js";
+import { median, pairHistory, type PairHistory } from "../records/pastRuns.js";
 import { BUILT_IN_PRICES_AS_OF, costOf, priceFor, type Price } from "./prices.js";
 import { CHAT_OVERHEAD_TOKENS, countTokens, type TokenMethod } from "./tokens.js";
 

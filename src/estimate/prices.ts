@@ -2,7 +2,7 @@
  * What models cost. A workflow's `pricing:` wins; otherwise the built-in table below. A model in
  * neither has no price, and its cost is "unknown": pairflow never makes a number up.
  */
-import type { ModelPrice } from "../config/types.js";
+import type { ModelPrice } from "../model/workflow.js";
 
 /**
  * When the built-in prices were taken: the providers' published list prices (standard tier,

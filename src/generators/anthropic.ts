@@ -1,5 +1,5 @@
 /** The `anthropic` generator: one user message to the Anthropic Messages API. */
-import { GeneratorError, type Generator, type GenerateResult } from "../run/types.js";
+import { GeneratorError, type Generator, type GenerateResult } from "../model/ports.js";
 import { configNumber, field, postJson, readProviderSettings, requireModel } from "./http.js";
 
 const DEFAULT_BASE_URL = "https://api.anthropic.com";

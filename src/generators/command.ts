@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../run/types.js";
+import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
 
 const DEFAULT_TIMEOUT_SECONDS = 600;
 /** Time between SIGTERM and SIGKILL when stopping a command. */

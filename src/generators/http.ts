@@ -3,7 +3,7 @@
  * backoff and a per-request timeout. Messages never carry the API key or extra header values.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { GeneratorError, type GenerateRequest } from "../run/types.js";
+import { GeneratorError, type GenerateRequest } from "../model/ports.js";
 
 /** Rate limits, overloads (Anthropic's 529) and gateway hiccups pass; other statuses will not. */
 const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504, 529]);

@@ -1,6 +1,6 @@
 /** The generators pairflow ships, by the name a workflow's `generator` field uses. */
-import { GeneratorError, type Generator } from "../run/types.js";
-import { didYouMean } from "../util/text.js";
+import { GeneratorError, type Generator } from "../model/ports.js";
+import { didYouMean } from "../model/text.js";
 import { anthropicGenerator } from "./anthropic.js";
 import { commandGenerator } from "./command.js";
 import { openaiGenerator } from "./openai.js";

@@ -2,7 +2,7 @@
  * The `openai` generator: one user message to any OpenAI-compatible chat-completions endpoint
  * (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio, OpenRouter...).
  */
-import { GeneratorError, type Generator, type GenerateResult } from "../run/types.js";
+import { GeneratorError, type Generator, type GenerateResult } from "../model/ports.js";
 import { configNumber, configString, field, postJson, readProviderSettings, requireModel } from "./http.js";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";

@@ -3,7 +3,7 @@
  * accepts. The command finds the artifact at $PAIRFLOW_ARTIFACT, and its output becomes the feedback.
  */
 import { spawn } from "node:child_process";
-import { GuardConfigError, type Guard } from "../run/types.js";
+import { GuardConfigError, type Guard } from "../model/ports.js";
 import { optionalPositiveNumber, requiredString } from "./config.js";
 
 const DEFAULT_TIMEOUT_SECONDS = 300;

@@ -2,9 +2,9 @@
  * The composite guard: runs several guards on the same artifact and combines their verdicts by a policy.
  * Sub-guards come from the pair's `guards` list (the reference format), else from guard_config.guards.
  */
-import { plain } from "../config/load.js";
-import type { GuardRef } from "../config/types.js";
-import { GuardConfigError, type Guard, type GuardRequest } from "../run/types.js";
+import { plain } from "../model/values.js";
+import type { GuardRef } from "../model/workflow.js";
+import { GuardConfigError, type Guard, type GuardRequest } from "../model/ports.js";
 import { optionalString } from "./config.js";
 
 const POLICIES = ["all_pass", "any_pass", "majority_pass"] as const;

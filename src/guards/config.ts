@@ -2,7 +2,7 @@
  * Reading a guard's guard_config. A missing or mistyped key is a GuardConfigError that names the key
  * and says what to put there, because the person fixing it is editing the workflow file.
  */
-import { GuardConfigError } from "../run/types.js";
+import { GuardConfigError } from "../model/ports.js";
 
 type Config = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 /** The contains guard: required text must be present (all of it, or any with all: false); absent text must not. */
-import { GuardConfigError, type Guard } from "../run/types.js";
+import { GuardConfigError, type Guard } from "../model/ports.js";
 import { optionalBoolean, optionalStringList } from "./config.js";
 
 export const containsGuard: Guard = async (request) => {

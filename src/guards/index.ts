@@ -1,6 +1,6 @@
 /** The guards pairflow ships, by the name a pair's `guard` uses. */
-import { GuardConfigError, type Guard } from "../run/types.js";
-import { didYouMean } from "../util/text.js";
+import { GuardConfigError, type Guard } from "../model/ports.js";
+import { didYouMean } from "../model/text.js";
 import { commandGuard } from "./command.js";
 import { compositeGuard } from "./composite.js";
 import { containsGuard } from "./contains.js";

@@ -1,5 +1,5 @@
 /** The json guard: the artifact must be a JSON document, nothing around it. */
-import type { Guard } from "../run/types.js";
+import type { Guard } from "../model/ports.js";
 
 export type ParsedJson = { ok: true; value: unknown } | { ok: false; feedback: string };
 

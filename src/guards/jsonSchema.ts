@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { parse as parseYaml } from "yaml";
-import { GuardConfigError, type Guard, type GuardRequest } from "../run/types.js";
+import { GuardConfigError, type Guard, type GuardRequest } from "../model/ports.js";
 import { optionalString } from "./config.js";
 import { parseJson } from "./json.js";
 

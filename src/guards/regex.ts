@@ -1,5 +1,5 @@
 /** The regex guard: the artifact must match a regular expression (or, with must_match: false, must not). */
-import { GuardConfigError, type Guard } from "../run/types.js";
+import { GuardConfigError, type Guard } from "../model/ports.js";
 import { optionalBoolean, optionalString, requiredString } from "./config.js";
 
 export const regexGuard: Guard = async (request) => {

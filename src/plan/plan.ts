@@ -3,68 +3,13 @@
  * with every reason. Pure over its inputs: the workflow, its graph, input-file hashes, and a view
  * of the accepted state (lock file, local store, workspace output files).
  */
-import type { Pair, Workflow } from "../config/types.js";
-import type { Graph } from "../graph/graph.js";
-import { componentDigests, configRef, ownComponents, workflowRef, type OwnComponents, type Upstream } from "../refs/configRef.js";
-import type { LockEntry, LockFile } from "../state/lock.js";
-import type { StoreRecord } from "../state/store.js";
-
-/** Why a pair runs. The set is fixed and documented in the README. */
-export const REASON_KINDS = [
-  "new",
-  "prompt",
-  "model",
-  "guard",
-  "guard_config",
-  "generator",
-  "inputs",
-  "upstream",
-  "upstream_artifact",
-  "rejected",
-  "forced",
-] as const;
-export type ReasonKind = (typeof REASON_KINDS)[number];
-
-export interface Reason {
-  kind: ReasonKind;
-  detail: string;
-}
-
-/** Where a skipped pair's accepted artifact is recorded, and what its content is now. */
-export interface AcceptedArtifact {
-  /** The record that matched the configRef, or the workspace for an output edited by hand. */
-  source: "lock" | "store" | "workspace";
-  /** Hash of the accepted content: the workspace output file's when it exists, else the record's. */
-  contentHash: string;
-  /** The workspace output file differs from the recorded content: a hand edit, kept and never overwritten. */
-  edited: boolean;
-}
-
-export interface PlannedPair {
-  id: string;
-  /** 1 for the first wave. */
-  wave: number;
-  requires: string[];
-  /** null only where it cannot be known until an upstream pair has run. */
-  configRef: string | null;
-  action: "run" | "skip";
-  reasons: Reason[];
-  /** For skipped pairs. */
-  artifact: AcceptedArtifact | null;
-  /** What this pair hashes before its dependencies are known. */
-  own: OwnComponents;
-  /** Digests of every hash component, when configRef is known. */
-  components: Record<string, string> | null;
-}
-
-export interface Plan {
-  workflow: Workflow;
-  graph: Graph;
-  workflowRef: string;
-  /** Pairs wave by wave, file order within a wave. */
-  pairs: PlannedPair[];
-  byId: Map<string, PlannedPair>;
-}
+import type { Pair, Workflow } from "../model/workflow.js";
+import type { Graph } from "../model/graph.js";
+import { componentDigests, configRef, ownComponents, workflowRef } from "../refs/configRef.js";
+import { type OwnComponents, type Upstream } from "../model/plan.js";
+import type { LockEntry, LockFile } from "../model/records.js";
+import type { StoreRecord } from "../model/records.js";
+import { type Reason, type Plan, type PlannedPair, REASON_KINDS } from "../model/plan.js";
 
 /** The accepted state a plan is made against. */
 export interface PlanState {

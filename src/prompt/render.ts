@@ -3,7 +3,7 @@
 // attempts (each feedback put through feedback_wrapper), and it always puts the task last.
 // This renderer keeps that order and meaning; it adds the workflow specification to the context.
 
-import type { PromptEntry } from "../config/types.js";
+import type { PromptEntry } from "../model/workflow.js";
 
 export interface RenderInput {
   /** The pair's prompts entry. */

@@ -1,23 +1,4 @@
-/**
- * Canonical JSON, byte-for-byte as Python's `json.dumps(value, sort_keys=True, separators=(",", ":"))`
- * writes it (ensure_ascii on), because configRef vectors are defined by that formula.
- *
- * Values are plain JSON values, plus `PyFloat` for numbers written with a fraction or exponent in the
- * source (`1.0`): Python keeps those as floats and prints `1.0`, where JavaScript would print `1`.
- */
-
-export class PyFloat {
-  constructor(readonly value: number) {}
-}
-
-export type CanonicalValue =
-  | null
-  | boolean
-  | number
-  | string
-  | PyFloat
-  | CanonicalValue[]
-  | { [key: string]: CanonicalValue };
+import { PyFloat } from "../model/values.js";
 
 export function canonicalJson(value: unknown): string {
   const out: string[] = [];

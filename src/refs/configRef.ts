@@ -4,25 +4,13 @@
  * further thing the pair uses that can change what it produces. A pair that uses only the
  * reference fields gets exactly the reference value.
  */
-import type { Pair, Workflow } from "../config/types.js";
-import type { CanonicalValue } from "./canonical.js";
+import type { Pair, Workflow } from "../model/workflow.js";
+import type { CanonicalValue } from "../model/values.js";
 import { digestOf } from "./hash.js";
+import type { OwnComponents, Upstream } from "../model/plan.js";
 
 /** Generator settings that change how a request travels, not what it asks: never hashed. */
 export const TRANSPORT_KEYS = new Set(["api_key_env", "headers", "timeout", "retries"]);
-
-/** What a pair contributes to its reference before its dependencies are known. */
-export interface OwnComponents {
-  prompt: CanonicalValue;
-  model: string | null;
-  guard: string | null;
-  guard_config: Record<string, CanonicalValue>;
-  /** pairflow's own keys; each is present only when the pair uses it. */
-  generator?: { name: string | null; config: Record<string, CanonicalValue> };
-  guards?: CanonicalValue;
-  context?: { specification?: string; constraints?: string };
-  inputs?: Record<string, string>;
-}
 
 export function ownComponents(workflow: Workflow, pair: Pair, inputs: Record<string, string> | undefined): OwnComponents {
   const own: OwnComponents = {
@@ -41,12 +29,6 @@ export function ownComponents(workflow: Workflow, pair: Pair, inputs: Record<str
   }
   if (pair.inputs.length > 0) own.inputs = inputs ?? {};
   return own;
-}
-
-/** Dependency references and accepted content hashes, by dependency id. */
-export interface Upstream {
-  refs: Record<string, string>;
-  artifactHashes: Record<string, string>;
 }
 
 export function hashInput(own: OwnComponents, upstream: Upstream): Record<string, unknown> {

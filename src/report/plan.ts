@@ -1,8 +1,9 @@
 /** The plan as people read it (by wave) and as programs read it (the versioned JSON contract). */
 import { displayPath } from "../config/load.js";
 import { shortRef } from "../refs/hash.js";
-import { totals, type Plan, type PlannedPair, type Reason } from "../plan/plan.js";
-import { estimateText, pairEstimateJson, totalsEstimateJson, type PairEstimateJson, type TotalsEstimateJson } from "../estimate/format.js";
+import { totals } from "../plan/plan.js";
+import { type Plan, type PlannedPair, type Reason } from "../model/plan.js";
+import { estimateText, pairEstimateJson, totalsEstimateJson, type PairEstimateJson, type TotalsEstimateJson } from "./estimate.js";
 import type { PlanEstimate } from "../estimate/estimate.js";
 import type { Style } from "./color.js";
 

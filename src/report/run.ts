@@ -1,6 +1,6 @@
 /** A run as people follow it (a line per pair event, then a summary table) and as programs read it. */
 import { shortRef } from "../refs/hash.js";
-import type { PairOutcome, RunEvent, RunReport } from "../run/engine.js";
+import type { PairOutcome, RunEvent, RunReport } from "../model/run.js";
 import type { Style } from "./color.js";
 import { count } from "./plan.js";
 

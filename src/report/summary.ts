@@ -5,11 +5,12 @@
  * budget, since GitHub caps what it shows (1 MiB for a step summary, 65,536 characters for a comment,
  * 50,000 characters and 500 edges for a Mermaid diagram).
  */
-import type { ConfigIssue } from "../config/errors.js";
-import { totals, type Plan } from "../plan/plan.js";
+import type { ConfigIssue } from "../model/errors.js";
+import { totals } from "../plan/plan.js";
+import { type Plan } from "../model/plan.js";
 import { fenceFor } from "../prompt/render.js";
 import { shortRef } from "../refs/hash.js";
-import type { RunReport } from "../run/engine.js";
+import type { RunReport } from "../model/run.js";
 import { reasonsText } from "./plan.js";
 import { seconds } from "./run.js";
 

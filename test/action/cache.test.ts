@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readLock } from "../../src/state/lock.js";
+import { readLock } from "../../src/lockfile/lockfile.js";
 import { copyToTempRepo, REPO } from "../helpers/fixtures.js";
 import { FakeCacheService } from "./fakeCacheService.js";
 import { runAction, type ActionResult } from "./runner.js";

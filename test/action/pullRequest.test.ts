@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runWorkflow } from "../../src/run/engine.js";
+import { runWorkflow } from "../../src/engine/engine.js";
 import { REPO } from "../helpers/fixtures.js";
 import { FakeGitHub } from "../pr/fakeGitHub.js";
 import { commitAll, gitRepo } from "../pr/repo.js";

@@ -1,8 +1,8 @@
 /** The Markdown of the job summary (src/report/summary.ts), on plans and run reports made here. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateWorkflow } from "../../bench/generate.js";
-import type { Plan } from "../../src/plan/plan.js";
-import { preparePlan } from "../../src/plan/prepare.js";
+import type { Plan } from "../../src/model/plan.js";
+import { preparePlan } from "../../src/app/prepare.js";
 import {
   failedDetailsMarkdown,
   mermaidGraph,
@@ -12,7 +12,7 @@ import {
   type GraphNode,
   type SummaryRow,
 } from "../../src/report/summary.js";
-import type { PairOutcome, RunReport } from "../../src/run/engine.js";
+import type { PairOutcome, RunReport } from "../../src/model/run.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { checkMermaid, mermaidBlocks } from "./mermaid.js";
 

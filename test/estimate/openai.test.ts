@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readLock } from "../../src/state/lock.js";
+import { readLock } from "../../src/lockfile/lockfile.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { cli, loopbackProvider, type Provider } from "./helpers.js";
 

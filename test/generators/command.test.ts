@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { commandGenerator, stderrTail } from "../../src/generators/command.js";
-import type { GenerateRequest } from "../../src/run/types.js";
+import type { GenerateRequest } from "../../src/model/ports.js";
 import { failure } from "./helpers.js";
 
 function request(config: Record<string, unknown>, overrides: Partial<GenerateRequest> = {}): GenerateRequest {

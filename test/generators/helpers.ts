@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { GeneratorError } from "../../src/run/types.js";
+import { GeneratorError } from "../../src/model/ports.js";
 
 /** The GeneratorError a promise rejects with; fails the test when it resolves or throws something else. */
 export async function failure(promise: Promise<unknown>): Promise<GeneratorError> {

@@ -3,7 +3,7 @@ import { anthropicGenerator } from "../../src/generators/anthropic.js";
 import { commandGenerator } from "../../src/generators/command.js";
 import { GENERATORS, getGenerator } from "../../src/generators/index.js";
 import { openaiGenerator } from "../../src/generators/openai.js";
-import { GeneratorError } from "../../src/run/types.js";
+import { GeneratorError } from "../../src/model/ports.js";
 
 describe("getGenerator", () => {
   it("finds the generators pairflow ships by name", () => {

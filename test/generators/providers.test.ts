@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { anthropicGenerator } from "../../src/generators/anthropic.js";
 import { retryDelayMs } from "../../src/generators/http.js";
 import { openaiGenerator } from "../../src/generators/openai.js";
-import type { GenerateRequest, Generator } from "../../src/run/types.js";
+import type { GenerateRequest, Generator } from "../../src/model/ports.js";
 import { failure } from "./helpers.js";
 
 interface Received {

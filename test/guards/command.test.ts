@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { commandGuard } from "../../src/guards/command.js";
-import { GuardConfigError, type GuardRequest } from "../../src/run/types.js";
+import { GuardConfigError, type GuardRequest } from "../../src/model/ports.js";
 import { tempRepo } from "../helpers/fixtures.js";
 
 /** A request whose artifact file holds `content`, in a fresh directory that is also the cwd. */

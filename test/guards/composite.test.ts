@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { GuardRef } from "../../src/config/types.js";
+import type { GuardRef } from "../../src/model/workflow.js";
 import { getGuard } from "../../src/guards/index.js";
-import { PyFloat } from "../../src/refs/canonical.js";
-import { GuardConfigError, type GuardRequest } from "../../src/run/types.js";
+import { PyFloat } from "../../src/model/values.js";
+import { GuardConfigError, type GuardRequest } from "../../src/model/ports.js";
 
 const composite = getGuard("composite");
 

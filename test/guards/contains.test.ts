@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { containsGuard } from "../../src/guards/contains.js";
-import { GuardConfigError, type GuardRequest } from "../../src/run/types.js";
+import { GuardConfigError, type GuardRequest } from "../../src/model/ports.js";
 
 function request(content: string, config: Record<string, unknown>): GuardRequest {
   return { pairId: "p", content, artifactPath: "/nonexistent", config, cwd: "/", env: {}, signal: new AbortController().signal };

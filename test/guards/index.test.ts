@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GUARDS, getGuard, knownGuard } from "../../src/guards/index.js";
-import { GuardConfigError } from "../../src/run/types.js";
+import { GuardConfigError } from "../../src/model/ports.js";
 
 describe("guard registry", () => {
   it("finds each guard by name", () => {

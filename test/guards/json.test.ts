@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { jsonGuard } from "../../src/guards/json.js";
-import type { GuardRequest } from "../../src/run/types.js";
+import type { GuardRequest } from "../../src/model/ports.js";
 
 function request(content: string): GuardRequest {
   return { pairId: "p", content, artifactPath: "/nonexistent", config: {}, cwd: "/", env: {}, signal: new AbortController().signal };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { jsonSchemaGuard } from "../../src/guards/jsonSchema.js";
-import { GuardConfigError, type GuardRequest } from "../../src/run/types.js";
+import { GuardConfigError, type GuardRequest } from "../../src/model/ports.js";
 import { tempRepo } from "../helpers/fixtures.js";
 
 function request(content: string, config: Record<string, unknown>, cwd = "/"): GuardRequest {

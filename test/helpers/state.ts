@@ -1,8 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { preparePlan } from "../../src/plan/prepare.js";
+import { preparePlan } from "../../src/app/prepare.js";
 import { sha256Hex } from "../../src/refs/hash.js";
-import { writeLock, type LockFile } from "../../src/state/lock.js";
+import { writeLock } from "../../src/lockfile/lockfile.js";
+import { type LockFile } from "../../src/model/records.js";
 
 /**
  * Accepts every pair that would run, wave after wave, with the given content, the way a run does:

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { planSummary, publishPlanComment } from "../../src/pr/comment.js";
-import { commentMarker } from "../../src/pr/markdown.js";
+import { planSummary, publishPlanComment } from "../../src/github/comment.js";
+import { commentMarker } from "../../src/report/diffMarkdown.js";
 import { FakeGitHub } from "./fakeGitHub.js";
 
 const marker = commentMarker("flows/tdd/workflow.yml");

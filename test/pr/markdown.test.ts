@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { COMMENT_LIMIT, commentMarker, diffMarkdown } from "../../src/pr/markdown.js";
-import { preparePlanDiff } from "../../src/pr/prepare.js";
+import { COMMENT_LIMIT, commentMarker, diffMarkdown } from "../../src/report/diffMarkdown.js";
+import { preparePlanDiff } from "../../src/app/diff.js";
 import { REPO } from "../helpers/fixtures.js";
 import { acceptAll } from "../helpers/state.js";
 import { cli, commitAll, git, gitRepo } from "./repo.js";

@@ -1,8 +1,8 @@
 import { Option, type Command } from "commander";
-import { UsageError } from "../../config/errors.js";
-import { diffMarkdown, commentMarker } from "../../pr/markdown.js";
-import { preparePlanDiff } from "../../pr/prepare.js";
-import { diffJson, diffText } from "../../pr/render.js";
+import { UsageError } from "../../model/errors.js";
+import { diffMarkdown, commentMarker } from "../../report/diffMarkdown.js";
+import { preparePlanDiff } from "../../app/diff.js";
+import { diffJson, diffText } from "../../report/diff.js";
 import { styleFor } from "../../report/color.js";
 import { examples, PATH_HELP, stateDirOption, type CliContext } from "../context.js";
 

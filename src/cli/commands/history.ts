@@ -1,9 +1,9 @@
 import { Option, type Command } from "commander";
-import { UsageError } from "../../config/errors.js";
+import { UsageError } from "../../model/errors.js";
 import { displayPath, findRepoRoot } from "../../config/load.js";
-import { listing, listRunIds, outcomesFromTrace, readRun, runState, type RunRecord } from "../../history/read.js";
-import { parseDuration, prune } from "../../history/prune.js";
-import { stateDirFor } from "../../plan/prepare.js";
+import { listing, listRunIds, outcomesFromTrace, readRun, runState, type RunRecord } from "../../records/read.js";
+import { parseDuration, prune } from "../../records/prune.js";
+import { stateDirFor } from "../../app/prepare.js";
 import { shortRef } from "../../refs/hash.js";
 import { styleFor } from "../../report/color.js";
 import { count } from "../../report/plan.js";

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { estimatePlan } from "../../estimate/estimate.js";
-import { preparePlan } from "../../plan/prepare.js";
+import { preparePlan } from "../../app/prepare.js";
 import { styleFor } from "../../report/color.js";
 import { planJson, planText } from "../../report/plan.js";
 import { examples, PATH_HELP, stateDirOption, type CliContext } from "../context.js";

@@ -1,14 +1,15 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { UsageError } from "../../config/errors.js";
-import { LockBusyError } from "../../history/lock.js";
+import { UsageError } from "../../model/errors.js";
+import { LockBusyError } from "../../records/mutex.js";
 import { styleFor } from "../../report/color.js";
 import { eventLine, runSummary } from "../../report/run.js";
-import { DEFAULT_CONCURRENCY, type RunReport } from "../../run/engine.js";
-import { resumeSession, runSession, type SessionOptions } from "../../run/session.js";
+import { DEFAULT_CONCURRENCY } from "../../engine/engine.js";
+import type { RunReport } from "../../model/run.js";
+import { resumeSession, runSession, type SessionOptions } from "../../app/run.js";
 import { EXIT, examples, PATH_HELP, positiveInt, stateDirOption, type CliContext } from "../context.js";
 import { interruptible, signalExitCode } from "../signals.js";
-import { runCosts } from "../../estimate/command.js";
-import { parseUsd } from "../../estimate/gate.js";
+import { runCosts } from "../costs.js";
+import { parseUsd } from "../../estimate/budget.js";
 
 function usdAmount(value: string): number {
   const usd = parseUsd(value);

@@ -1,0 +1,100 @@
+/**
+ * Gathers both sides of a diff: the head (the working tree, as `pairflow plan` sees it) and the
+ * base (the workflow, prompts and lock file at a git ref), then plans the head against the base's
+ * accepted state. The one entry point `pairflow diff` and the action share.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { UsageError } from "../model/errors.js";
+import { displayPath, PROMPTS_NAMES, resolveWorkflowPath } from "../config/load.js";
+import { preparePlan, type Prepared } from "./prepare.js";
+import { lockPathFor, readLock } from "../lockfile/lockfile.js";
+import { type LockFile } from "../model/records.js";
+import { computeDiff, parseYaml, snapshotOf, type ConfigSnapshot, type PlanDiff } from "../diff/diff.js";
+import { openRepo, type GitRepo } from "../github/git.js";
+
+export interface DiffOptions {
+  /** The base revision: a branch, tag or commit. */
+  base: string;
+  cwd?: string;
+  /** State directory for the local store (see preparePlan). */
+  stateDir?: string;
+  /** Fetch the base from `origin` when this clone does not have it (a shallow checkout in CI). */
+  fetch?: boolean;
+}
+
+export interface PreparedDiff extends PlanDiff {
+  /** What the head's plan was made from (its lock is the base's): for estimates of what the plan costs. */
+  prepared: Prepared;
+}
+
+export function preparePlanDiff(target: string | undefined, options: DiffOptions): PreparedDiff {
+  const cwd = options.cwd ?? process.cwd();
+  const workflowPath = resolveWorkflowPath(target, cwd);
+  const repo = openRepo(path.dirname(workflowPath), displayPath(path.dirname(workflowPath), cwd));
+  const commit = repo.resolve(options.base, { fetch: options.fetch });
+  const workflowFile = repo.relative(workflowPath);
+
+  const baseLock = readLockAt(repo, commit, options.base, posixLockPath(workflowFile));
+  const prepared = preparePlan(workflowPath, { cwd, stateDir: options.stateDir, lock: baseLock });
+  const { plan, workflow } = prepared;
+
+  const head = snapshotOf({
+    workflowFile,
+    workflowText: readFileSync(workflow.path, "utf8"),
+    promptsFile: workflow.promptsPath && repo.relative(workflow.promptsPath),
+    promptsText: workflow.promptsPath && readFileSync(workflow.promptsPath, "utf8"),
+  });
+  const base = snapshotAt(repo, commit, options.base, workflowFile);
+  return { ...computeDiff(plan, head, base, { ref: options.base, commit }), prepared };
+}
+
+/** The base's configuration, or null when the workflow file does not exist there. */
+function snapshotAt(repo: GitRepo, commit: string, ref: string, workflowFile: string): ConfigSnapshot | null {
+  const workflowText = repo.read(commit, workflowFile);
+  if (workflowText === null) return null;
+  const where = (file: string) => `${ref}:${file}`;
+  let settings: unknown;
+  try {
+    settings = parseYaml(workflowText);
+  } catch (err) {
+    throw new UsageError(`${where(workflowFile)} does not parse (${(err as Error).message}); compare against a base whose workflow is valid`);
+  }
+  const promptsFile = basePromptsFile(repo, commit, workflowFile, settings);
+  const promptsText = promptsFile === null ? null : repo.read(commit, promptsFile);
+  try {
+    return snapshotOf({ workflowFile, workflowText, promptsFile, promptsText });
+  } catch (err) {
+    throw new UsageError(`${where(promptsFile ?? workflowFile)} does not parse (${(err as Error).message}); compare against a base whose prompts file is valid`);
+  }
+}
+
+/** The prompts file the base's workflow uses: the one it names, else the one beside it. */
+function basePromptsFile(repo: GitRepo, commit: string, workflowFile: string, workflow: unknown): string | null {
+  const dir = path.posix.dirname(workflowFile);
+  const named = (workflow as { prompts?: unknown } | null)?.prompts;
+  if (typeof named === "string") {
+    const file = path.posix.normalize(path.posix.join(dir, named));
+    return file.startsWith("../") ? null : file;
+  }
+  return PROMPTS_NAMES.map((name) => path.posix.join(dir, name)).find((file) => repo.read(commit, file) !== null) ?? null;
+}
+
+function posixLockPath(workflowFile: string): string {
+  return lockPathFor(workflowFile).split(path.sep).join("/");
+}
+
+/** The lock file at the base, checked the way `pairflow plan` checks the one on disk. */
+function readLockAt(repo: GitRepo, commit: string, ref: string, lockFile: string): LockFile | null {
+  const text = repo.read(commit, lockFile);
+  if (text === null) return null;
+  const dir = mkdtempSync(path.join(tmpdir(), "pairflow-base-"));
+  try {
+    const file = path.join(dir, "base.lock.json");
+    writeFileSync(file, text);
+    return readLock(file, `${ref}:${lockFile}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

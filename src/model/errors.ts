@@ -1,0 +1,36 @@
+/** A problem in a configuration file, at a place a person can jump to. */
+export interface ConfigIssue {
+  file: string;
+  line: number;
+  column: number;
+  /** Dotted key path of the offending value (`action_pairs.g_test.guard`), or "" for the whole file. */
+  key: string;
+  message: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly issues: ConfigIssue[]) {
+    super(issues.map(formatIssue).join("\n"));
+    this.name = "ConfigError";
+  }
+}
+
+/** Bad command-line usage (unknown option, missing argument): exit status 2 like bad configuration. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+export function formatIssue(issue: ConfigIssue): string {
+  const where = `${issue.file}:${issue.line}:${issue.column}`;
+  return issue.key ? `${where}: ${issue.key}: ${issue.message}` : `${where}: ${issue.message}`;
+}
+
+export function sortIssues(issues: ConfigIssue[]): ConfigIssue[] {
+  return [...issues].sort(
+    (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.message.localeCompare(b.message),
+  );
+}
+
+export class InputError extends Error {
+  override name = "InputError";
+}

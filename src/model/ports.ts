@@ -1,0 +1,82 @@
+/**
+ * The contracts between the run engine and what it drives: generators produce an artifact from a
+ * rendered prompt; guards accept or reject it. Both are plain async functions looked up by name.
+ */
+import type { GuardRef } from "./workflow.js";
+import type { TokenUsage, StoreRecord } from "./records.js";
+
+export interface GenerateRequest {
+  pairId: string;
+  /** 1 for the first attempt, 2 for the first retry, ... */
+  attempt: number;
+  model: string | null;
+  /** The rendered prompt (see src/prompt/render.ts). */
+  prompt: string;
+  /** The pair's generator_config with workflow defaults applied, numbers as plain numbers. */
+  config: Record<string, unknown>;
+  /** The workflow file's directory: where commands run and relative paths start. */
+  cwd: string;
+  /** Environment to read provider keys from and to pass to commands. */
+  env: NodeJS.ProcessEnv;
+  /** Aborted when the run is cancelled; a generator stops its work and rejects. */
+  signal: AbortSignal;
+}
+
+export interface GenerateResult {
+  content: string;
+  /** Token usage as the provider reported it; absent for generators that use no model. */
+  tokens?: TokenUsage;
+}
+
+/**
+ * A generator could not produce an artifact (non-zero exit, timeout, HTTP error after retries,
+ * missing credentials). The message is the reason shown to people: short, no secrets.
+ */
+export class GeneratorError extends Error {
+  override name = "GeneratorError";
+}
+
+export type Generator = (request: GenerateRequest) => Promise<GenerateResult>;
+
+export interface GuardRequest {
+  pairId: string;
+  content: string;
+  /** A file holding exactly `content`, for guards that run commands on it. */
+  artifactPath: string;
+  /** The pair's guard_config, numbers as plain numbers. */
+  config: Record<string, unknown>;
+  /** Sub-guards, for the composite guard. */
+  guards?: GuardRef[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+}
+
+export interface GuardResult {
+  accepted: boolean;
+  /** Why it was rejected (shown to the generator on retry through feedback_wrapper); may be empty on acceptance. */
+  feedback: string;
+}
+
+/** A guard that could not be evaluated (bad configuration, unknown guard): the pair fails with this message. */
+export class GuardConfigError extends Error {
+  override name = "GuardConfigError";
+}
+
+export type Guard = (request: GuardRequest) => Promise<GuardResult>;
+
+export interface RemoteArtifact {
+  /** An accepted record: contentHash is the sha256 of content. */
+  record: StoreRecord;
+  content: Buffer;
+}
+
+export interface RemoteStore {
+  /** How it is named in messages, e.g. "the GitHub Actions cache". */
+  readonly name: string;
+  /** Whether an accepted artifact exists, without downloading it. */
+  has(pair: string, configRef: string): Promise<boolean>;
+  /** The artifact, already checked against its hash; undefined on a miss or any failure. */
+  restore(pair: string, configRef: string): Promise<RemoteArtifact | undefined>;
+  save(artifact: RemoteArtifact): Promise<void>;
+}

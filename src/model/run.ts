@@ -1,0 +1,63 @@
+import type { TokenUsage } from "./records.js";
+import type { Reason, Plan } from "./plan.js";
+
+/** A run: what it was asked to do, what happened to each pair, and the events it reports as it goes. */
+
+export interface Selection {
+  /** Run every pair. */
+  force?: boolean;
+  /** Run these pairs (and nothing outside them and their dependencies). */
+  only?: string[];
+  /** Run this pair and everything downstream of it. */
+  from?: string;
+}
+
+/** What an interrupted run had done, so resuming it repeats none of it. */
+export interface ResumeState {
+  /** Pairs that ended executed or reused: never forced again. */
+  finished: Set<string>;
+  /** Attempts already made by pairs that had not finished, under the configRef they ran with. */
+  attempts: Map<string, { configRef: string; attempts: AttemptRecord[] }>;
+}
+
+export interface AttemptRecord {
+  attempt: number;
+  accepted: boolean;
+  feedback: string;
+  tokens: TokenUsage | null;
+  durationMs: number;
+}
+
+/** interrupted: cancelled in flight, or never started, because the run was stopped. */
+export type PairStatus = "executed" | "reused" | "failed" | "blocked" | "interrupted";
+
+export interface PairOutcome {
+  id: string;
+  configRef: string | null;
+  status: PairStatus;
+  attempts: AttemptRecord[];
+  contentHash: string | null;
+  reasons: Reason[];
+  durationMs: number;
+  /** What a person should know: early cutoff, a hand edit kept, why it failed or was blocked. */
+  note: string | null;
+}
+
+export interface RunReport {
+  version: 1;
+  runId: string;
+  workflowRef: string;
+  status: "success" | "failed" | "interrupted";
+  pairs: PairOutcome[];
+  totals: { pairs: number; executed: number; reused: number; failed: number; blocked: number; interrupted: number; tokens: TokenUsage; durationMs: number };
+}
+
+export type RunEvent =
+  | { type: "run_start"; runId: string; plan: Plan; resumed: boolean }
+  | { type: "pair_start"; id: string; configRef: string; reasons: Reason[] }
+  | { type: "attempt_start"; id: string; attempt: number }
+  | { type: "attempt_end"; id: string; attempt: number; of: number; accepted: boolean; feedback: string; tokens: TokenUsage | null; durationMs: number }
+  | { type: "pair_end"; outcome: PairOutcome }
+  | { type: "restored"; id: string; from: string }
+  | { type: "warning"; message: string }
+  | { type: "run_end"; report: RunReport };

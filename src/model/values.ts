@@ -1,0 +1,37 @@
+/** Values as they come from configuration files, shared by every layer. */
+
+/**
+ * Canonical JSON, byte-for-byte as Python's `json.dumps(value, sort_keys=True, separators=(",", ":"))`
+ * writes it (ensure_ascii on), because configRef vectors are defined by that formula.
+ *
+ * Values are plain JSON values, plus `PyFloat` for numbers written with a fraction or exponent in the
+ * source (`1.0`): Python keeps those as floats and prints `1.0`, where JavaScript would print `1`.
+ */
+
+export class PyFloat {
+  constructor(readonly value: number) {}
+}
+
+export type CanonicalValue =
+  | null
+  | boolean
+  | number
+  | string
+  | PyFloat
+  | CanonicalValue[]
+  | { [key: string]: CanonicalValue };
+
+/** The value with PyFloat wrappers replaced by numbers: what validators and runtime code see. */
+export function plain(value: unknown): unknown {
+  if (value instanceof PyFloat) return value.value;
+  if (Array.isArray(value)) return value.map(plain);
+  if (isObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = plain(v);
+    return out;
+  }
+  return value;
+}
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof PyFloat);
+}

@@ -1,0 +1,66 @@
+import type { CanonicalValue } from "./values.js";
+
+/** A pair's entry in the prompts file. */
+export interface PromptEntry {
+  role?: string;
+  constraints?: string;
+  task?: string;
+  feedback_wrapper?: string;
+}
+
+/** One guard of a composite guard. */
+export interface GuardRef {
+  guard: string;
+  guard_config: Record<string, CanonicalValue>;
+}
+
+/**
+ * An action pair as pairflow uses it: workflow-level defaults applied, paths not yet resolved.
+ * Objects that reach a configRef keep the source's number forms (see PyFloat).
+ */
+export interface Pair {
+  id: string;
+  description?: string;
+  requires: string[];
+  guard: string | null;
+  guardConfig: Record<string, CanonicalValue>;
+  /** Sub-guards of a composite guard, when the pair lists them. */
+  guards?: GuardRef[];
+  /** Generator name; null when neither the pair nor the workflow names one. */
+  generator: string | null;
+  generatorConfig: Record<string, CanonicalValue>;
+  model: string | null;
+  rmax: number;
+  /** Output file, relative to the workflow file's directory. */
+  output?: string;
+  /** Globs of input files, relative to the workflow file's directory. */
+  inputs: string[];
+  prompt: PromptEntry | undefined;
+}
+
+export interface Workflow {
+  name: string;
+  description?: string;
+  specification?: string;
+  constraints?: string;
+  /** Absolute path of the workflow file. */
+  path: string;
+  /** Absolute path of its directory: where relative paths start and commands run. */
+  dir: string;
+  /** The repository holding it (nearest ancestor with .git, else dir): paths never reach outside. */
+  root: string;
+  /** Absolute path of the prompts file, or null when there is none. */
+  promptsPath: string | null;
+  /** Pairs in file order. */
+  pairs: Map<string, Pair>;
+  /** `pricing:` — USD per million tokens by model name, for cost estimates; never hashed. */
+  pricing: Record<string, ModelPrice>;
+}
+
+/** What a model costs, in US dollars per million tokens. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+}
+
+export const DEFAULT_RMAX = 3;

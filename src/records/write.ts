@@ -1,0 +1,154 @@
+/**
+ * Run records under the state directory, one folder per run:
+ *
+ *   runs/<runId>/plan.json    the plan as made (written once, atomically)
+ *   runs/<runId>/trace.jsonl  one event a line, appended as it happens
+ *   runs/<runId>/result.json  the report, at the end (atomically)
+ *
+ * Recording never fails a run: a write that fails becomes one warning and recording stops.
+ */
+import { appendFileSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { displayPath } from "../config/load.js";
+import type { Plan } from "../model/plan.js";
+import type { PairOutcome, RunEvent, RunReport, Selection } from "../model/run.js";
+import { writeFileAtomic } from "../workspace/files.js";
+
+export const RECORD_VERSION = 1;
+
+export interface PlanRecord {
+  version: typeof RECORD_VERSION;
+  runId: string;
+  createdAt: string;
+  workflow: { name: string; path: string; workflowRef: string };
+  selection: Selection;
+  pairs: { id: string; wave: number; requires: string[]; configRef: string | null; action: "run" | "skip"; reasons: { kind: string; detail: string }[] }[];
+}
+
+/**
+ * How the run ended: totals and each pair's status and content. The rest (references, attempts,
+ * feedback, notes) is in the trace and the plan, and stays there only, which keeps a 1,000-pair
+ * record under a megabyte.
+ */
+export interface ResultRecord extends Pick<RunReport, "version" | "runId" | "workflowRef" | "status" | "totals"> {
+  startedAt: string;
+  endedAt: string;
+  pairs: { id: string; status: PairOutcome["status"]; contentHash: string | null }[];
+}
+
+export function runsDir(stateDir: string): string {
+  return path.join(stateDir, "runs");
+}
+
+export function runDir(stateDir: string, runId: string): string {
+  if (!/^[0-9A-Za-z-]+$/.test(runId)) throw new Error(`not a run id: ${runId}`);
+  return path.join(runsDir(stateDir), runId);
+}
+
+export class RunRecorder {
+  private dir: string | undefined;
+  private failed = false;
+  private startedAt = new Date().toISOString();
+
+  constructor(
+    private readonly stateDir: string,
+    private readonly selection: Selection,
+    private readonly warn: (message: string) => void,
+    /** Outcomes from the part of this run before it was interrupted, when resuming. */
+    private readonly earlier: Map<string, PairOutcome> = new Map(),
+    startedAt?: string,
+  ) {
+    if (startedAt) this.startedAt = startedAt;
+  }
+
+  /** Feed every run event here. */
+  readonly record = (event: RunEvent): void => {
+    switch (event.type) {
+      case "run_start":
+        this.dir = runDir(this.stateDir, event.runId);
+        if (!event.resumed) this.write("plan.json", planRecord(event.runId, event.plan, this.selection));
+        this.append({ event: "run_start", runId: event.runId, workflowRef: event.plan.workflowRef, workflow: event.plan.workflow.path, pid: process.pid, resumed: event.resumed });
+        break;
+      case "pair_start":
+        // Its reasons are in plan.json.
+        this.append({ event: "pair_start", id: event.id, configRef: event.configRef });
+        break;
+      case "attempt_start":
+        this.append({ event: "attempt_start", id: event.id, attempt: event.attempt });
+        break;
+      case "attempt_end":
+        this.append({ event: "attempt_end", id: event.id, attempt: event.attempt, accepted: event.accepted, feedback: event.feedback, tokens: event.tokens, durationMs: event.durationMs });
+        break;
+      case "pair_end": {
+        const o = event.outcome;
+        if (o.status === "reused") this.append({ event: "pair_reused", id: o.id, configRef: o.configRef, contentHash: o.contentHash, note: o.note });
+        // Its configRef is in its pair_start, or in plan.json for a pair that never started.
+        else this.append({ event: "pair_end", id: o.id, status: o.status, contentHash: o.contentHash, durationMs: o.durationMs, note: o.note });
+        break;
+      }
+      case "restored":
+        this.append({ event: "restored", id: event.id, from: event.from });
+        break;
+      case "warning":
+        this.append({ event: "warning", message: event.message });
+        break;
+      case "run_end": {
+        const report = this.merged(event.report);
+        this.append({ event: "run_end", status: report.status, totals: report.totals });
+        const result: ResultRecord = {
+          version: report.version, runId: report.runId, workflowRef: report.workflowRef, status: report.status, totals: report.totals,
+          startedAt: this.startedAt, endedAt: new Date().toISOString(),
+          pairs: report.pairs.map((p) => ({ id: p.id, status: p.status, contentHash: p.contentHash })),
+        };
+        this.write("result.json", result);
+        break;
+      }
+    }
+  };
+
+  /**
+   * The whole run's report: a pair executed before an interruption shows as executed, not as
+   * reused by the resumed part.
+   */
+  merged(report: RunReport): RunReport {
+    if (this.earlier.size === 0) return report;
+    const pairs = report.pairs.map((p) => {
+      const before = this.earlier.get(p.id);
+      return p.status === "reused" && before?.status === "executed" && before.contentHash === p.contentHash ? before : p;
+    });
+    const count = (s: string) => pairs.filter((p) => p.status === s).length;
+    return { ...report, pairs, totals: { ...report.totals, executed: count("executed"), reused: count("reused") } };
+  }
+
+  private append(event: Record<string, unknown>): void {
+    this.guard(() => {
+      mkdirSync(this.dir!, { recursive: true });
+      appendFileSync(path.join(this.dir!, "trace.jsonl"), JSON.stringify({ t: new Date().toISOString(), ...event }) + "\n");
+    });
+  }
+
+  private write(name: string, value: unknown): void {
+    this.guard(() => writeFileAtomic(path.join(this.dir!, name), JSON.stringify(value) + "\n"));
+  }
+
+  private guard(write: () => void): void {
+    if (this.failed || !this.dir) return;
+    try {
+      write();
+    } catch (err) {
+      this.failed = true;
+      this.warn(`could not write the run record in ${displayPath(this.dir, process.cwd())} (${(err as Error).message}); the run goes on without it`);
+    }
+  }
+}
+
+function planRecord(runId: string, plan: Plan, selection: Selection): PlanRecord {
+  return {
+    version: RECORD_VERSION,
+    runId,
+    createdAt: new Date().toISOString(),
+    workflow: { name: plan.workflow.name, path: plan.workflow.path, workflowRef: plan.workflowRef },
+    selection,
+    pairs: plan.pairs.map((p) => ({ id: p.id, wave: p.wave, requires: p.requires, configRef: p.configRef, action: p.action, reasons: p.reasons })),
+  };
+}

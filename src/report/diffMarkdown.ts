@@ -1,0 +1,221 @@
+/**
+ * The diff as the pull request comment shows it: totals, the pairs that will re-run and why, added
+ * and removed pairs, each changed entry's unified diff (collapsed), and the graph. A comment holds
+ * at most 65,536 characters, so the diffs share what the rest leaves, and a diff that does not fit
+ * is cut with a note that points to the job summary, where the whole text goes.
+ */
+import { reasonsText } from "./plan.js";
+import { graphMarkdown, type GraphNode } from "./summary.js";
+import { baseName, willRun, type EntryChange, type PlanDiff } from "../diff/diff.js";
+
+/** GitHub's limit on the body of a comment. */
+export const COMMENT_LIMIT = 65_536;
+
+export interface MarkdownOptions {
+  /** A hidden first line that identifies the comment (see commentMarker). */
+  marker?: string;
+  /** Markdown for the estimated cost, shown under the totals when known, e.g. "Estimated cost: about $0.42". */
+  cost?: string;
+  /** Where the whole diff can be read when this text is cut short: the job summary's address. */
+  summaryUrl?: string;
+  /** Upper bound on the text's size (counted in UTF-8 bytes, never fewer than characters); Infinity for no bound. */
+  limit?: number;
+}
+
+/** With a finite limit, at most this many rows and ids are listed; the rest are counted. */
+const MAX_ROWS = 100;
+const MAX_IDS = 100;
+const MAX_CELL = 300;
+/** A comment's graph is kept well below what Mermaid accepts, to leave room for the diffs. */
+const MAX_GRAPH_CHARS = 15_000;
+/** In a diff that is cut short, longer lines are cut too. */
+const MAX_LINE = 1_000;
+/** No diff is cut shorter than this (in bytes) to make room for others; later ones are counted instead. */
+const MIN_SHARE = 1_500;
+
+/** The hidden marker naming the workflow: one comment per workflow file, found again on every push. */
+export function commentMarker(workflowFile: string): string {
+  // encodeURI leaves ordinary paths readable and escapes ">", so the path cannot end the comment.
+  return `<!-- pairflow:plan ${encodeURI(workflowFile)} -->`;
+}
+
+export function diffMarkdown(diff: PlanDiff, options: MarkdownOptions = {}): string {
+  const limit = options.limit ?? COMMENT_LIMIT;
+  const bounded = Number.isFinite(limit);
+  const pointer = options.summaryUrl ? `the whole diff is in the [job summary](${options.summaryUrl})` : "the whole diff is in the job summary of this check";
+  const { plan, base } = diff;
+  const run = willRun(diff);
+
+  const top: string[] = [];
+  if (options.marker) top.push(options.marker);
+  top.push(`### pairflow plan: ${code(plan.workflow.name)}`, "");
+  top.push(`${code(diff.workflowFile)} compared with ${baseName(base, code)}`, "");
+  if (!base.workflowFound) top.push(`${code(diff.workflowFile)} does not exist at ${code(base.ref)}: every pair is added.`, "");
+  top.push(totalsLine(diff, run.length));
+  if (options.cost) top.push("", options.cost);
+
+  if (run.length > 0) {
+    const shown = bounded ? run.slice(0, MAX_ROWS) : run;
+    top.push("", "#### Will re-run", "", "| Pair | Wave | Why |", "| --- | ---: | --- |");
+    for (const p of shown) top.push(`| ${code(p.id)} | ${p.wave} | ${cell(reasonsText(p), bounded)} |`);
+    if (shown.length < run.length) top.push("", `…and ${run.length - shown.length} more; ${pointer}.`);
+  }
+  if (diff.added.length > 0) top.push("", "#### Added pairs", "", idList(diff.added, bounded, pointer));
+  if (diff.removed.length > 0) top.push("", "#### Removed pairs", "", idList(diff.removed, bounded, pointer));
+  const head = top.join("\n") + "\n";
+
+  let graph = section("Graph", diffGraph(diff, bounded));
+  const heading = diff.changes.length > 0 ? section("Changes", "") : "";
+  let room = limit - size(head) - size(heading) - size(graph);
+  // The graph gives way when the diffs do not fit and would get less room than the graph takes.
+  const diffsSize = diff.changes.reduce((n, c) => n + size(c.patch), 0);
+  if (bounded && diffsSize > room && room < size(graph)) {
+    graph = section("Graph", `Not drawn here, to leave room for the diffs; ${pointer}.`);
+    room = limit - size(head) - size(heading) - size(graph);
+  }
+  if (room < 0) return cut(head, limit, pointer);
+  return head + heading + changeBlocks(diff.changes, room, pointer) + graph;
+}
+
+/** The DAG with the pairs that will re-run highlighted, drawn as the job summary draws it. */
+function diffGraph(diff: PlanDiff, bounded: boolean): string {
+  const nodes: GraphNode[] = diff.plan.pairs.map((p) => ({ id: p.id, requires: p.requires, status: p.action }));
+  return graphMarkdown(nodes, bounded ? { maxChars: MAX_GRAPH_CHARS } : {});
+}
+
+function section(title: string, body: string): string {
+  return `\n#### ${title}\n\n${body}${body ? "\n" : ""}`;
+}
+
+function totalsLine(diff: PlanDiff, run: number): string {
+  const unchanged = diff.plan.pairs.length - run;
+  const head = run === 0
+    ? `**Nothing will re-run**: all ${count(unchanged, "pair")} unchanged.`
+    : `**${count(run, "pair")} will re-run**, ${unchanged} unchanged.`;
+  return `${head} ${count(diff.added.length, "pair")} added, ${diff.removed.length} removed.`;
+}
+
+/**
+ * Each change as a collapsed block. When they do not all fit in `room`, each gets an equal share of
+ * it (what a smaller one leaves goes to the others, and no share is below MIN_SHARE), a diff longer
+ * than its share is cut with a note, and once room runs out the rest are only counted.
+ */
+function changeBlocks(changes: EntryChange[], room: number, pointer: string): string {
+  const lines = changes.map((c) => c.patch.trimEnd().split("\n"));
+  const whole = changes.map((c, i) => block(c, lines[i]!, ""));
+  const sizes = whole.map((b) => size(b) + 1);
+  if (sizes.reduce((a, b) => a + b, 0) <= room) return whole.join("\n");
+
+  const rest = (n: number) => (n > 0 ? `\n…and ${count(n, "more changed entry", "more changed entries")} not shown here; ${pointer}.\n` : "");
+  let left = room - size(rest(changes.length));
+  const share = Math.max(fairShare(sizes, left), MIN_SHARE);
+  const out: string[] = [];
+  for (const [i, c] of changes.entries()) {
+    const budget = Math.min(share, left);
+    if (sizes[i]! <= budget) {
+      out.push(whole[i]!);
+    } else {
+      const all = lines[i]!.map(shortLine);
+      const fits = (n: number) => size(block(c, all.slice(0, n), truncationNote(all.length - n, pointer))) + 1 <= budget;
+      let n = 0;
+      for (let hi = all.length - 1; n < hi; ) {
+        const mid = Math.ceil((n + hi) / 2);
+        if (fits(mid)) n = mid;
+        else hi = mid - 1;
+      }
+      // Cut before its first added or removed line, a diff is no help.
+      if (!all.slice(2, n).some((l) => l.startsWith("+") || l.startsWith("-"))) break;
+      out.push(block(c, all.slice(0, n), truncationNote(all.length - n, pointer)));
+    }
+    left -= size(out[out.length - 1]!) + 1;
+  }
+  return out.join("\n") + rest(changes.length - out.length);
+}
+
+/** The largest share s such that giving every block min(its size, s) fits in room. */
+function fairShare(sizes: number[], room: number): number {
+  const sorted = [...sizes].sort((a, b) => a - b);
+  let left = room;
+  for (const [k, s] of sorted.entries()) {
+    const level = left / (sorted.length - k);
+    if (s > level) return Math.floor(level);
+    left -= s;
+  }
+  return Infinity;
+}
+
+/** A line of a diff that is being cut anyway, itself cut when very long. */
+function shortLine(line: string): string {
+  return line.length <= MAX_LINE ? line : `${line.slice(0, MAX_LINE)} …(${line.length - MAX_LINE} more characters)`;
+}
+
+function truncationNote(hidden: number, pointer: string): string {
+  return `Cut short: ${count(hidden, "more line")} not shown, to keep the comment under GitHub's limit of 65,536 characters; ${pointer}.`;
+}
+
+function block(change: EntryChange, lines: string[], note: string): string {
+  const what = change.kind === "workflow" ? "workflow settings" : `${change.kind === "pair" ? "configuration" : "prompt"} of <code>${change.id}</code>`;
+  const out = [`<details><summary>${what} (${change.change})</summary>`, ""];
+  const fence = "`".repeat(Math.max(3, longestRun(lines, "`") + 1));
+  out.push(fence + "diff", ...lines, fence, "");
+  if (note) out.push(note, "");
+  out.push("</details>", "");
+  return out.join("\n");
+}
+
+/** Last resort, for a text too long even without its diffs: cut at a line and say so. */
+function cut(text: string, limit: number, pointer: string): string {
+  const note = `\n…cut short to keep the comment under GitHub's limit; ${pointer}.\n`;
+  let out = "";
+  let used = size(note);
+  for (const line of text.split("\n")) {
+    used += size(line) + 1;
+    if (used > limit) break;
+    out += line + "\n";
+  }
+  return out + note;
+}
+
+function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function idList(ids: string[], bounded: boolean, pointer: string): string {
+  const shown = bounded ? ids.slice(0, MAX_IDS) : ids;
+  const more = ids.length - shown.length;
+  return shown.map(code).join(", ") + (more > 0 ? `, and ${more} more; ${pointer}.` : "");
+}
+
+function cell(text: string, bounded: boolean): string {
+  const short = bounded && text.length > MAX_CELL ? text.slice(0, MAX_CELL - 1) + "…" : text;
+  return md(short.replace(/\s*\n\s*/g, " "));
+}
+
+/** Text with Markdown's special characters escaped, so details such as file names show as written. */
+function md(text: string): string {
+  return text.replace(/[\\`*_[\]<>|~#]/g, "\\$&");
+}
+
+/** Inline code that survives any content, including backticks. */
+function code(text: string): string {
+  const ticks = "`".repeat(longestRun([text], "`") + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${ticks}${pad}${text}${pad}${ticks}`;
+}
+
+function longestRun(lines: string[], ch: string): number {
+  let best = 0;
+  for (const line of lines) {
+    let run = 0;
+    for (const c of line) {
+      run = c === ch ? run + 1 : 0;
+      if (run > best) best = run;
+    }
+  }
+  return best;
+}
+
+/** Size as GitHub may count it, erring high: UTF-8 bytes are never fewer than characters. */
+function size(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}

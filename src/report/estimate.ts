@@ -1,0 +1,267 @@
+/**
+ * Estimates as people read them (terminal text, Markdown for a job summary or a pull-request
+ * comment) and as programs read them (fields added to `plan --json` and `run --json`), and the
+ * comparison of an estimate with what a run actually spent. Pure functions of their arguments.
+ */
+import type { Style } from "./color.js";
+import type { PairStatus, RunReport } from "../model/run.js";
+import type { TokenUsage } from "../model/records.js";
+import { DEFAULT_OUTPUT_TOKENS, type PairEstimate, type PlanEstimate } from "../estimate/estimate.js";
+import { costOf } from "../estimate/prices.js";
+import { CHARS_PER_TOKEN } from "../estimate/tokens.js";
+
+// ---------------------------------------------------------------------------------------------
+// Numbers
+
+const INTEGER = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+
+export function tokensText(n: number): string {
+  return INTEGER.format(n);
+}
+
+/** US dollars: cents from $1 up, two significant digits below (an estimate is not more precise). */
+export function usd(amount: number): string {
+  if (amount === 0) return "$0.00";
+  if (amount >= 1) return `$${amount.toFixed(2)}`;
+  if (amount < 0.000001) return "<$0.000001";
+  return `$${amount.toPrecision(2)}`;
+}
+
+function attemptsText(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(1);
+}
+
+function costText(cost: number | null): string {
+  return cost === null ? "cost unknown" : usd(cost);
+}
+
+/** "$0.012", "cost unknown", or "$0.012 + cost unknown for 2 pairs" when only some are priced. */
+export function totalCostText(estimate: PlanEstimate): string {
+  const t = estimate.totals;
+  if (t.cost !== null) return usd(t.cost);
+  const unknown = estimate.pairs.filter((p) => p.cost === null).length;
+  return unknown === estimate.pairs.length ? "cost unknown" : `${usd(t.knownCost)} + cost unknown for ${plural(unknown, "pair")}`;
+}
+
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The estimate
+
+/** "4,028 tokens, cost unknown", "3,100 tokens, $0.0021". */
+export function estimateTotal(estimate: PlanEstimate): string {
+  const t = estimate.totals;
+  return `${tokensText(t.tokens.input + t.tokens.output)} tokens, ${totalCostText(estimate)}`;
+}
+
+/** One line: "3 pairs to run: 4,028 tokens, cost unknown". */
+export function estimateHeadline(estimate: PlanEstimate): string {
+  return `${plural(estimate.totals.pairs, "pair")} to run: ${estimateTotal(estimate)}`;
+}
+
+interface Row {
+  pair: string;
+  model: string;
+  input: string;
+  output: string;
+  attempts: string;
+  tokens: string;
+  cost: string;
+}
+
+const HEADER: Row = { pair: "pair", model: "model", input: "input", output: "output", attempts: "attempts", tokens: "tokens", cost: "cost" };
+
+function rows(estimate: PlanEstimate): Row[] {
+  const list = estimate.pairs.map((p) => ({
+    pair: p.id,
+    model: p.model ?? "-",
+    input: (p.tokenizer === "approximate" ? "~" : "") + tokensText(p.inputTokens),
+    output: tokensText(p.outputTokens),
+    attempts: attemptsText(p.attempts),
+    tokens: tokensText(p.tokens.input + p.tokens.output),
+    cost: costText(p.cost),
+  }));
+  const t = estimate.totals;
+  list.push({ pair: "total", model: "", input: "", output: "", attempts: "", tokens: tokensText(t.tokens.input + t.tokens.output), cost: totalCostText(estimate) });
+  return list;
+}
+
+/** How the numbers were made: tokenizers, output and attempt bases, prices, and per-pair notes. */
+export function estimateNotes(estimate: PlanEstimate): string[] {
+  const notes: string[] = [];
+  const ids = (f: (p: PairEstimate) => boolean) => estimate.pairs.filter(f).map((p) => p.id);
+  const models = (f: (p: PairEstimate) => boolean) => [...new Set(estimate.pairs.filter(f).map((p) => p.model ?? "(no model)"))].join(", ");
+  const some = (f: (p: PairEstimate) => boolean) => estimate.pairs.some(f);
+
+  notes.push("input and output are per attempt; tokens is (input + output) × attempts");
+  if (some((p) => p.tokenizer === "o200k_base")) notes.push(`input counted with the o200k_base tokenizer for ${models((p) => p.tokenizer === "o200k_base")}`);
+  if (some((p) => p.tokenizer === "approximate")) {
+    notes.push(`~ approximate input: characters / ${CHARS_PER_TOKEN}, as pairflow has no tokenizer for ${models((p) => p.tokenizer === "approximate")}`);
+  }
+  const output: string[] = [];
+  if (some((p) => p.outputBasis === "history")) output.push(`median of past accepted attempts for ${ids((p) => p.outputBasis === "history").join(", ")}`);
+  if (some((p) => p.outputBasis === "max_tokens")) output.push(`generator_config.max_tokens for ${ids((p) => p.outputBasis === "max_tokens").join(", ")}`);
+  if (some((p) => p.outputBasis === "default")) output.push(`${tokensText(DEFAULT_OUTPUT_TOKENS)} by default (no history, no max_tokens) for ${ids((p) => p.outputBasis === "default").join(", ")}`);
+  notes.push(`output: ${output.join("; ")}`);
+  const attempts: string[] = [];
+  if (some((p) => p.attemptsBasis === "history")) attempts.push(`median of past accepted runs for ${ids((p) => p.attemptsBasis === "history").join(", ")}`);
+  if (some((p) => p.attemptsBasis === "default")) attempts.push(`1 (no history) for ${ids((p) => p.attemptsBasis === "default").join(", ")}`);
+  notes.push(`attempts: ${attempts.join("; ")}`);
+  const prices: string[] = [];
+  if (some((p) => p.price?.source === "workflow")) prices.push(`the workflow's pricing: for ${models((p) => p.price?.source === "workflow")}`);
+  if (some((p) => p.price?.source === "built-in")) prices.push(`built-in prices of ${estimate.pricesAsOf} for ${models((p) => p.price?.source === "built-in")}`);
+  if (some((p) => p.price === null)) prices.push(`no price for ${models((p) => p.price === null)} (add it under pricing: in the workflow file)`);
+  notes.push(`prices: ${prices.join("; ")}`);
+  for (const p of estimate.pairs) for (const note of p.notes) notes.push(`${p.id}: ${note}`);
+  return notes;
+}
+
+/** The estimate for a terminal: a headline, a table of the pairs to run, and the notes. */
+export function estimateText(estimate: PlanEstimate, style: Style): string {
+  if (estimate.pairs.length === 0) return style.bold("Estimate: nothing to run, no cost") + "\n";
+  const table = [HEADER, ...rows(estimate)];
+  const keys = Object.keys(HEADER) as (keyof Row)[];
+  const right = new Set<keyof Row>(["input", "output", "attempts", "tokens"]);
+  const widths = keys.map((k) => Math.max(...table.map((r) => r[k].length)));
+  const lines = [style.bold(`Estimate for ${estimateHeadline(estimate)}`)];
+  table.forEach((r, n) => {
+    const line = "  " + keys.map((k, i) => (right.has(k) && n > 0 ? r[k].padStart(widths[i]!) : r[k].padEnd(widths[i]!))).join("  ").trimEnd();
+    lines.push(n === 0 || n === table.length - 1 ? style.bold(line) : line);
+  });
+  for (const note of estimateNotes(estimate)) lines.push(style.dim(`  - ${note}`));
+  return lines.join("\n") + "\n";
+}
+
+/** The estimate as Markdown, for a GitHub job summary or a pull-request comment. */
+export function estimateMarkdown(estimate: PlanEstimate): string {
+  if (estimate.pairs.length === 0) return "**Estimate:** nothing to run, no cost\n";
+  const cell = (s: string) => s.replace(/\|/g, "\\|");
+  const lines = [
+    `**Estimate for ${estimateHeadline(estimate)}**`,
+    "",
+    "| pair | model | input | output | attempts | tokens | cost |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+    ...rows(estimate).map((r, i, all) => {
+      const cells = [r.pair, r.model, r.input, r.output, r.attempts, r.tokens, r.cost].map((c) => cell(c));
+      if (i === all.length - 1) return `| ${cells.map((c) => (c ? `**${c}**` : "")).join(" | ")} |`;
+      return `| \`${cells[0]}\` | ${cells.slice(1).join(" | ")} |`;
+    }),
+    "",
+    ...estimateNotes(estimate).map((n) => `- ${n}`),
+  ];
+  return lines.join("\n") + "\n";
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON: fields added to `plan --json`
+
+export type PairEstimateJson = Omit<PairEstimate, "id">;
+
+export function pairEstimateJson(estimate: PlanEstimate, id: string): PairEstimateJson | null {
+  const p = estimate.pairs.find((e) => e.id === id);
+  if (!p) return null;
+  const { id: _, ...rest } = p;
+  return { ...rest, tokens: { ...rest.tokens }, price: rest.price && { ...rest.price }, notes: [...rest.notes] };
+}
+
+export interface TotalsEstimateJson extends Omit<PlanEstimate["totals"], "tokens"> {
+  tokens: TokenUsage;
+  pricesAsOf: string;
+}
+
+export function totalsEstimateJson(estimate: PlanEstimate): TotalsEstimateJson {
+  const t = estimate.totals;
+  return { pairs: t.pairs, tokens: { ...t.tokens }, cost: t.cost, knownCost: t.knownCost, unpricedModels: [...t.unpricedModels], pricesAsOf: estimate.pricesAsOf };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Estimated against actual, after a run
+
+export interface PairComparison {
+  id: string;
+  /** What happened to the pair; "not run" when the run ended before it. */
+  status: PairStatus | "not run";
+  estimated: { tokens: TokenUsage; cost: number | null };
+  /** tokens null: the generator reported no usage (a command); cost null: unknown. */
+  actual: { tokens: TokenUsage | null; cost: number | null };
+}
+
+export interface RunComparison {
+  pairs: PairComparison[];
+  totals: { estimated: { tokens: TokenUsage; cost: number | null }; actual: { tokens: TokenUsage | null; cost: number | null } };
+}
+
+/** Each estimated pair's estimate next to what its attempts in the run actually spent. */
+export function compareWithRun(estimate: PlanEstimate, report: RunReport): RunComparison {
+  const outcomes = new Map(report.pairs.map((o) => [o.id, o]));
+  const pairs = estimate.pairs.map((e): PairComparison => {
+    const outcome = outcomes.get(e.id);
+    const attempts = outcome?.attempts ?? [];
+    const reported = attempts.filter((a) => a.tokens !== null);
+    let tokens: TokenUsage | null = null;
+    if (attempts.length === 0) tokens = { input: 0, output: 0 }; // reused or never started: nothing spent
+    else if (reported.length > 0) {
+      tokens = { input: 0, output: 0 };
+      for (const a of reported) {
+        tokens.input += a.tokens!.input;
+        tokens.output += a.tokens!.output;
+      }
+    }
+    return {
+      id: e.id,
+      status: outcome?.status ?? "not run",
+      estimated: { tokens: { ...e.tokens }, cost: e.cost },
+      actual: { tokens, cost: tokens && e.price ? costOf(tokens, e.price) : null },
+    };
+  });
+  const sum = (list: (TokenUsage | null)[]): TokenUsage | null =>
+    list.some((t) => t === null) ? null : list.reduce<TokenUsage>((s, t) => ({ input: s.input + t!.input, output: s.output + t!.output }), { input: 0, output: 0 });
+  const total = (list: (number | null)[]): number | null => (list.some((c) => c === null) ? null : list.reduce<number>((s, c) => s + c!, 0));
+  return {
+    pairs,
+    totals: {
+      estimated: { tokens: sum(pairs.map((p) => p.estimated.tokens))!, cost: total(pairs.map((p) => p.estimated.cost)) },
+      actual: { tokens: sum(pairs.map((p) => p.actual.tokens)), cost: total(pairs.map((p) => p.actual.cost)) },
+    },
+  };
+}
+
+function comparisonRows(c: RunComparison): string[][] {
+  const tokens = (t: TokenUsage | null) => (t === null ? "not reported" : tokensText(t.input + t.output));
+  const cost = (n: number | null, t?: TokenUsage | null) => (t === null ? "-" : costText(n));
+  const list = c.pairs.map((p) => [p.id, p.status, tokens(p.estimated.tokens), tokens(p.actual.tokens), cost(p.estimated.cost), cost(p.actual.cost, p.actual.tokens)]);
+  const t = c.totals;
+  list.push(["total", "", tokens(t.estimated.tokens), tokens(t.actual.tokens), cost(t.estimated.cost), cost(t.actual.cost, t.actual.tokens)]);
+  return list;
+}
+
+const COMPARISON_HEADER = ["pair", "status", "est. tokens", "actual tokens", "est. cost", "actual cost"];
+
+/** The comparison for a terminal, after the run summary. */
+export function comparisonText(c: RunComparison, style: Style): string {
+  if (c.pairs.length === 0) return "";
+  const table = [COMPARISON_HEADER, ...comparisonRows(c)];
+  const widths = COMPARISON_HEADER.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+  const lines = [style.bold("Estimated against actual")];
+  table.forEach((r, n) => {
+    const line = "  " + r.map((cell, i) => (i >= 2 && n > 0 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join("  ").trimEnd();
+    lines.push(n === 0 || n === table.length - 1 ? style.bold(line) : line);
+  });
+  if (c.pairs.some((p) => p.actual.tokens === null)) lines.push(style.dim("  - not reported: the generator gave no token usage (a command generator, or a provider that sends none)"));
+  return lines.join("\n") + "\n";
+}
+
+/** The comparison as Markdown, for a GitHub job summary. */
+export function comparisonMarkdown(c: RunComparison): string {
+  if (c.pairs.length === 0) return "";
+  const lines = [
+    "**Estimated against actual**",
+    "",
+    `| ${COMPARISON_HEADER.join(" | ")} |`,
+    "| --- | --- | ---: | ---: | ---: | ---: |",
+    ...comparisonRows(c).map((r) => `| ${r.join(" | ")} |`),
+  ];
+  return lines.join("\n") + "\n";
+}

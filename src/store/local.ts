@@ -1,0 +1,69 @@
+/**
+ * The local artifact store under the state directory: content by hash, and one record per
+ * (pair id, configRef) saying whether that configuration's last outcome was accepted or rejected.
+ *
+ *   store/objects/<hash[0..2]>/<hash>      artifact content
+ *   store/pairs/<pair id>/<configRef>.json record
+ *
+ * Writes are atomic and content-addressed, so two writers of the same artifact agree.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { sha256Hex } from "../refs/hash.js";
+import { writeFileAtomic } from "../workspace/files.js";
+import type { StoreRecord } from "../model/records.js";
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+export class LocalStore {
+  constructor(readonly dir: string) {}
+
+  record(pair: string, configRef: string): StoreRecord | undefined {
+    const file = this.recordPath(pair, configRef);
+    if (!existsSync(file)) return undefined;
+    try {
+      const rec = JSON.parse(readFileSync(file, "utf8")) as StoreRecord;
+      return rec.pair === pair && rec.configRef === configRef ? rec : undefined;
+    } catch {
+      return undefined; // an unreadable record is a miss: the pair runs again
+    }
+  }
+
+  /** The accepted record for this configuration, if any. */
+  accepted(pair: string, configRef: string): StoreRecord | undefined {
+    const rec = this.record(pair, configRef);
+    return rec?.status === "accepted" ? rec : undefined;
+  }
+
+  /** Content by hash, verified: content that does not match its hash is a miss. */
+  content(hash: string): Buffer | undefined {
+    if (!HEX64.test(hash)) return undefined;
+    const file = this.objectPath(hash);
+    if (!existsSync(file)) return undefined;
+    const data = readFileSync(file);
+    return sha256Hex(data) === hash ? data : undefined;
+  }
+
+  putContent(data: Buffer | string): string {
+    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    const hash = sha256Hex(bytes);
+    if (!existsSync(this.objectPath(hash))) writeFileAtomic(this.objectPath(hash), bytes);
+    return hash;
+  }
+
+  /** Records an outcome. A rejection never replaces an accepted record of the same configuration. */
+  putRecord(rec: StoreRecord): void {
+    if (rec.status === "rejected" && this.accepted(rec.pair, rec.configRef)) return;
+    writeFileAtomic(this.recordPath(rec.pair, rec.configRef), JSON.stringify(rec, null, 2) + "\n");
+  }
+
+  private objectPath(hash: string): string {
+    return path.join(this.dir, "objects", hash.slice(0, 2), hash);
+  }
+
+  private recordPath(pair: string, configRef: string): string {
+    // Pair ids are restricted by the schema to a safe path component; configRefs are hex.
+    if (!HEX64.test(configRef) || pair.includes("/") || pair.startsWith(".")) throw new Error(`invalid store key ${pair}/${configRef}`);
+    return path.join(this.dir, "pairs", pair, `${configRef}.json`);
+  }
+}
