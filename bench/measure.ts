@@ -15,21 +15,21 @@ if (!workflowPath || (op !== "validate" && op !== "plan")) {
 
 // Module loading (tsx transpiling, schema imports) is timed apart from the operation.
 const loadStart = performance.now();
-const run: () => { pairs: number; skip: number } =
+const run: () => Promise<{ pairs: number; skip: number }> =
   op === "validate"
-    ? await import("../src/config/load.js").then(({ loadWorkflow }) => () => {
+    ? await import("../src/workspace/load.js").then(({ loadWorkflow }) => async () => {
         const { workflow } = loadWorkflow(workflowPath);
         return { pairs: workflow.pairs.size, skip: 0 };
       })
-    : await import("../src/app/prepare.js").then(({ preparePlan }) => () => {
-        const { plan } = preparePlan(workflowPath);
+    : await import("../src/app/plan.js").then(({ planTarget }) => async () => {
+        const { plan } = await planTarget(workflowPath, { cwd: process.cwd(), env: process.env });
         return { pairs: plan.pairs.length, skip: plan.pairs.filter((p) => p.action === "skip").length };
       });
 const loadMs = performance.now() - loadStart;
 const rssBeforeMB = process.memoryUsage().rss / 2 ** 20;
 
 const start = performance.now();
-const result = run();
+const result = await run();
 const ms = performance.now() - start;
 
 // maxRSS is in kilobytes.

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { readRun, resumeState } from "../src/records/read.js";
-import { runSession } from "../src/app/run.js";
+import { runTarget } from "../src/app/run.js";
 import { prng } from "./generate.js";
 
 const PAIRS = 1_000;
@@ -41,7 +41,7 @@ export async function benchRecords(): Promise<void> {
     writeFileSync(path.join(root, "prompts.yml"), files.prompts);
 
     const t0 = performance.now();
-    const report = await runSession(root, { cwd: root, concurrency: 8, env: { ...process.env } });
+    const report = await runTarget(root, { cwd: root, concurrency: 8, env: { ...process.env } });
     const runMs = performance.now() - t0;
     const stateDir = path.join(root, ".pairflow");
     const dir = path.join(stateDir, "runs", report.runId);

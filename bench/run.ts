@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: how validate (loadWorkflow) and a no-change plan (preparePlan) scale with the
+ * `npm run bench`: how validate (loadWorkflow) and a no-change plan (planTarget) scale with the
  * number of pairs. Generates workflows of 100, 1,000 and 10,000 pairs in a temporary directory,
  * seeds accepted state so every pair is unchanged, then times each operation in fresh child
  * processes (bench/measure.ts) and prints medians.
@@ -55,7 +55,7 @@ try {
     const t1 = performance.now();
     seedAcceptedState(gen.workflowPath);
     const t2 = performance.now();
-    const { total, waves, run } = pairsThatRun(gen.workflowPath);
+    const { total, waves, run } = await pairsThatRun(gen.workflowPath);
     if (total !== n || run.length > 0) {
       keep = true;
       console.error(`FAIL: the seeded ${n}-pair workflow does not plan as all skip: ${run.length} of ${total} pairs would run, e.g.`);

@@ -6,8 +6,10 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { loadWorkflow } from "../src/config/load.js";
-import { outputPath, preparePlan, stateDirFor } from "../src/app/prepare.js";
+import { loadWorkflow } from "../src/workspace/load.js";
+import { planTarget } from "../src/app/plan.js";
+import { stateDirFor } from "../src/app/state.js";
+import { outputPath } from "../src/workspace/outputs.js";
 import { totals } from "../src/plan/plan.js";
 import { componentDigests, configRef, ownComponents } from "../src/refs/configRef.js";
 import { type Upstream } from "../src/model/plan.js";
@@ -18,8 +20,8 @@ import { type LockFile } from "../src/model/records.js";
 
 export function seedAcceptedState(workflowPath: string): void {
   const { workflow, graph } = loadWorkflow(workflowPath);
-  // Input hashes as preparePlan computes them, with the state directory ignored the same way.
-  const stateDir = stateDirFor(workflow);
+  // Input hashes as the plan computes them, with the state directory ignored the same way.
+  const stateDir = stateDirFor(workflow.root, { cwd: process.cwd(), env: process.env });
   const hasher = new InputHasher(workflow, [path.relative(workflow.dir, stateDir).split(path.sep).join("/") + "/**"]);
 
   const lock: LockFile = { version: 1, workflow: workflow.name, pairs: {} };
@@ -54,8 +56,8 @@ export function seedAcceptedState(workflowPath: string): void {
 }
 
 /** Pairs that a plan of the seeded workflow would run; empty when seeding is right. */
-export function pairsThatRun(workflowPath: string): { total: number; waves: number; run: string[] } {
-  const { plan, graph } = preparePlan(workflowPath);
+export async function pairsThatRun(workflowPath: string): Promise<{ total: number; waves: number; run: string[] }> {
+  const { plan, graph } = await planTarget(workflowPath, { cwd: process.cwd(), env: process.env });
   const run = plan.pairs.filter((p) => p.action === "run").map((p) => `${p.id} (${p.reasons.map((r) => `${r.kind}: ${r.detail}`).join("; ")})`);
   return { total: totals(plan).pairs, waves: graph.waves.length, run };
 }

@@ -1226,7 +1226,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path19 = __require("node:path");
+    var path21 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2242,9 +2242,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName2) {
-          const localBin = path19.resolve(baseDir, baseName2);
+          const localBin = path21.resolve(baseDir, baseName2);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path19.extname(baseName2))) return void 0;
+          if (sourceExt.includes(path21.extname(baseName2))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2263,17 +2263,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path19.resolve(
-            path19.dirname(resolvedScriptPath),
+          executableDir = path21.resolve(
+            path21.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path19.basename(
+            const legacyName = path21.basename(
               this._scriptPath,
-              path19.extname(this._scriptPath)
+              path21.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2284,7 +2284,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path19.extname(executableFile));
+        launchWithNode = sourceExt.includes(path21.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3200,7 +3200,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path19.basename(filename, path19.extname(filename));
+        this._name = path21.basename(filename, path21.extname(filename));
         return this;
       }
       /**
@@ -3214,9 +3214,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path20) {
-        if (path20 === void 0) return this._executableDir;
-        this._executableDir = path20;
+      executableDir(path22) {
+        if (path22 === void 0) return this._executableDir;
+        this._executableDir = path22;
         return this;
       }
       /**
@@ -6996,8 +6996,8 @@ var require_utils = __commonJS({
       return ind;
     }
     __name(findToken, "findToken");
-    function removeDotSegments(path19) {
-      let input = path19;
+    function removeDotSegments(path21) {
+      let input = path21;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -7072,11 +7072,11 @@ var require_utils = __commonJS({
       return output.join("");
     }
     __name(removeDotSegments, "removeDotSegments");
-    function removeDotSegmentsRelative(path19) {
-      if (path19 === "" || path19[0] === "/") {
-        return removeDotSegments(path19);
+    function removeDotSegmentsRelative(path21) {
+      if (path21 === "" || path21[0] === "/") {
+        return removeDotSegments(path21);
       }
-      const segments = path19.split("/");
+      const segments = path21.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -7457,8 +7457,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path19 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path19 && path19 !== "/" ? path19 : void 0;
+        const path21 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path21 && path21 !== "/" ? path21 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -11465,17 +11465,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path19) {
-      const ctrl = callVisitor(key, node, visitor, path19);
+    function visit_(key, node, visitor, path21) {
+      const ctrl = callVisitor(key, node, visitor, path21);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path19, ctrl);
-        return visit_(key, ctrl, visitor, path19);
+        replaceNode(key, path21, ctrl);
+        return visit_(key, ctrl, visitor, path21);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path19 = Object.freeze(path19.concat(node));
+          path21 = Object.freeze(path21.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path19);
+            const ci = visit_(i, node.items[i], visitor, path21);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -11486,13 +11486,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path19 = Object.freeze(path19.concat(node));
-          const ck = visit_("key", node.key, visitor, path19);
+          path21 = Object.freeze(path21.concat(node));
+          const ck = visit_("key", node.key, visitor, path21);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path19);
+          const cv = visit_("value", node.value, visitor, path21);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -11515,17 +11515,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path19) {
-      const ctrl = await callVisitor(key, node, visitor, path19);
+    async function visitAsync_(key, node, visitor, path21) {
+      const ctrl = await callVisitor(key, node, visitor, path21);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path19, ctrl);
-        return visitAsync_(key, ctrl, visitor, path19);
+        replaceNode(key, path21, ctrl);
+        return visitAsync_(key, ctrl, visitor, path21);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path19 = Object.freeze(path19.concat(node));
+          path21 = Object.freeze(path21.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path19);
+            const ci = await visitAsync_(i, node.items[i], visitor, path21);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -11536,13 +11536,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path19 = Object.freeze(path19.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path19);
+          path21 = Object.freeze(path21.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path21);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path19);
+          const cv = await visitAsync_("value", node.value, visitor, path21);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -11571,24 +11571,24 @@ var require_visit = __commonJS({
       return visitor;
     }
     __name(initVisitor, "initVisitor");
-    function callVisitor(key, node, visitor, path19) {
+    function callVisitor(key, node, visitor, path21) {
       if (typeof visitor === "function")
-        return visitor(key, node, path19);
+        return visitor(key, node, path21);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path19);
+        return visitor.Map?.(key, node, path21);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path19);
+        return visitor.Seq?.(key, node, path21);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path19);
+        return visitor.Pair?.(key, node, path21);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path19);
+        return visitor.Scalar?.(key, node, path21);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path19);
+        return visitor.Alias?.(key, node, path21);
       return void 0;
     }
     __name(callVisitor, "callVisitor");
-    function replaceNode(key, path19, node) {
-      const parent = path19[path19.length - 1];
+    function replaceNode(key, path21, node) {
+      const parent = path21[path21.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -12222,10 +12222,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path19, value) {
+    function collectionFromPath(schema, path21, value) {
       let v = value;
-      for (let i = path19.length - 1; i >= 0; --i) {
-        const k = path19[i];
+      for (let i = path21.length - 1; i >= 0; --i) {
+        const k = path21[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -12245,7 +12245,7 @@ var require_Collection = __commonJS({
       });
     }
     __name(collectionFromPath, "collectionFromPath");
-    var isEmptyPath = /* @__PURE__ */ __name((path19) => path19 == null || typeof path19 === "object" && !!path19[Symbol.iterator]().next().done, "isEmptyPath");
+    var isEmptyPath = /* @__PURE__ */ __name((path21) => path21 == null || typeof path21 === "object" && !!path21[Symbol.iterator]().next().done, "isEmptyPath");
     var Collection = class extends Node.NodeBase {
       static {
         __name(this, "Collection");
@@ -12278,11 +12278,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path19, value) {
-        if (isEmptyPath(path19))
+      addIn(path21, value) {
+        if (isEmptyPath(path21))
           this.add(value);
         else {
-          const [key, ...rest] = path19;
+          const [key, ...rest] = path21;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -12296,8 +12296,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path19) {
-        const [key, ...rest] = path19;
+      deleteIn(path21) {
+        const [key, ...rest] = path21;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -12311,8 +12311,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path19, keepScalar) {
-        const [key, ...rest] = path19;
+      getIn(path21, keepScalar) {
+        const [key, ...rest] = path21;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -12330,8 +12330,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path19) {
-        const [key, ...rest] = path19;
+      hasIn(path21) {
+        const [key, ...rest] = path21;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -12341,8 +12341,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path19, value) {
-        const [key, ...rest] = path19;
+      setIn(path21, value) {
+        const [key, ...rest] = path21;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -14919,9 +14919,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path19, value) {
+      addIn(path21, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path19, value);
+          this.contents.addIn(path21, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -14996,14 +14996,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path19) {
-        if (Collection.isEmptyPath(path19)) {
+      deleteIn(path21) {
+        if (Collection.isEmptyPath(path21)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path19) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path21) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -15018,10 +15018,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path19, keepScalar) {
-        if (Collection.isEmptyPath(path19))
+      getIn(path21, keepScalar) {
+        if (Collection.isEmptyPath(path21))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path19, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path21, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -15032,10 +15032,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path19) {
-        if (Collection.isEmptyPath(path19))
+      hasIn(path21) {
+        if (Collection.isEmptyPath(path21))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path19) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path21) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -15052,13 +15052,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path19, value) {
-        if (Collection.isEmptyPath(path19)) {
+      setIn(path21, value) {
+        if (Collection.isEmptyPath(path21)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path19), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path21), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path19, value);
+          this.contents.setIn(path21, value);
         }
       }
       /**
@@ -17071,9 +17071,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path19) => {
+    visit2.itemAtPath = (cst, path21) => {
       let item = cst;
-      for (const [field2, index] of path19) {
+      for (const [field2, index] of path21) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -17082,23 +17082,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path19) => {
-      const parent = visit2.itemAtPath(cst, path19.slice(0, -1));
-      const field2 = path19[path19.length - 1][0];
+    visit2.parentCollection = (cst, path21) => {
+      const parent = visit2.itemAtPath(cst, path21.slice(0, -1));
+      const field2 = path21[path21.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path19, item, visitor) {
-      let ctrl = visitor(item, path19);
+    function _visit(path21, item, visitor) {
+      let ctrl = visitor(item, path21);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path19.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path21.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -17109,10 +17109,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path19);
+            ctrl = ctrl(item, path21);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path19) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path21) : ctrl;
     }
     __name(_visit, "_visit");
     exports.visit = visit2;
@@ -18967,7 +18967,7 @@ var require_path = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.convertPosixPathToPattern = exports.convertWindowsPathToPattern = exports.convertPathToPattern = exports.escapePosixPath = exports.escapeWindowsPath = exports.escape = exports.removeLeadingDotSegment = exports.makeAbsolute = exports.unixify = void 0;
     var os = __require("os");
-    var path19 = __require("path");
+    var path21 = __require("path");
     var IS_WINDOWS_PLATFORM = os.platform() === "win32";
     var LEADING_DOT_SEGMENT_CHARACTERS_COUNT = 2;
     var POSIX_UNESCAPED_GLOB_SYMBOLS_RE = /(\\?)([()*?[\]{|}]|^!|[!+@](?=\()|\\(?![!()*+?@[\]{|}]))/g;
@@ -18980,7 +18980,7 @@ var require_path = __commonJS({
     __name(unixify, "unixify");
     exports.unixify = unixify;
     function makeAbsolute(cwd, filepath) {
-      return path19.resolve(cwd, filepath);
+      return path21.resolve(cwd, filepath);
     }
     __name(makeAbsolute, "makeAbsolute");
     exports.makeAbsolute = makeAbsolute;
@@ -20297,7 +20297,7 @@ var require_braces = __commonJS({
 var require_constants2 = __commonJS({
   "node_modules/picomatch/lib/constants.js"(exports, module) {
     "use strict";
-    var path19 = __require("path");
+    var path21 = __require("path");
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
     var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
@@ -20471,7 +20471,7 @@ var require_constants2 = __commonJS({
       /* | */
       CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
       /* \uFEFF */
-      SEP: path19.sep,
+      SEP: path21.sep,
       /**
        * Create EXTGLOB_CHARS
        */
@@ -20498,7 +20498,7 @@ var require_constants2 = __commonJS({
 var require_utils3 = __commonJS({
   "node_modules/picomatch/lib/utils.js"(exports) {
     "use strict";
-    var path19 = __require("path");
+    var path21 = __require("path");
     var win32 = process.platform === "win32";
     var {
       REGEX_BACKSLASH,
@@ -20527,7 +20527,7 @@ var require_utils3 = __commonJS({
       if (options && typeof options.windows === "boolean") {
         return options.windows;
       }
-      return win32 === true || path19.sep === "\\";
+      return win32 === true || path21.sep === "\\";
     };
     exports.escapeLast = (input, char, lastIdx) => {
       const idx = input.lastIndexOf(char, lastIdx);
@@ -21891,7 +21891,7 @@ var require_parse2 = __commonJS({
 var require_picomatch = __commonJS({
   "node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
-    var path19 = __require("path");
+    var path21 = __require("path");
     var scan = require_scan();
     var parse = require_parse2();
     var utils = require_utils3();
@@ -21976,7 +21976,7 @@ var require_picomatch = __commonJS({
     };
     picomatch.matchBase = (input, glob, options, posix = utils.isWindows(options)) => {
       const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
-      return regex.test(path19.basename(input));
+      return regex.test(path21.basename(input));
     };
     picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
     picomatch.parse = (pattern, options) => {
@@ -22203,7 +22203,7 @@ var require_pattern2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.isAbsolute = exports.partitionAbsoluteAndRelative = exports.removeDuplicateSlashes = exports.matchAny = exports.convertPatternsToRe = exports.makeRe = exports.getPatternParts = exports.expandBraceExpansion = exports.expandPatternsWithBraceExpansion = exports.isAffectDepthOfReadingPattern = exports.endsWithSlashGlobStar = exports.hasGlobStar = exports.getBaseDirectory = exports.isPatternRelatedToParentDirectory = exports.getPatternsOutsideCurrentDirectory = exports.getPatternsInsideCurrentDirectory = exports.getPositivePatterns = exports.getNegativePatterns = exports.isPositivePattern = exports.isNegativePattern = exports.convertToNegativePattern = exports.convertToPositivePattern = exports.isDynamicPattern = exports.isStaticPattern = void 0;
-    var path19 = __require("path");
+    var path21 = __require("path");
     var globParent = require_glob_parent();
     var micromatch = require_micromatch();
     var GLOBSTAR = "**";
@@ -22313,7 +22313,7 @@ var require_pattern2 = __commonJS({
     __name(endsWithSlashGlobStar, "endsWithSlashGlobStar");
     exports.endsWithSlashGlobStar = endsWithSlashGlobStar;
     function isAffectDepthOfReadingPattern(pattern) {
-      const basename = path19.basename(pattern);
+      const basename = path21.basename(pattern);
       return endsWithSlashGlobStar(pattern) || isStaticPattern(basename);
     }
     __name(isAffectDepthOfReadingPattern, "isAffectDepthOfReadingPattern");
@@ -22380,7 +22380,7 @@ var require_pattern2 = __commonJS({
     __name(partitionAbsoluteAndRelative, "partitionAbsoluteAndRelative");
     exports.partitionAbsoluteAndRelative = partitionAbsoluteAndRelative;
     function isAbsolute(pattern) {
-      return path19.isAbsolute(pattern);
+      return path21.isAbsolute(pattern);
     }
     __name(isAbsolute, "isAbsolute");
     exports.isAbsolute = isAbsolute;
@@ -22571,8 +22571,8 @@ var require_utils4 = __commonJS({
     exports.errno = errno;
     var fs = require_fs();
     exports.fs = fs;
-    var path19 = require_path();
-    exports.path = path19;
+    var path21 = require_path();
+    exports.path = path21;
     var pattern = require_pattern2();
     exports.pattern = pattern;
     var stream = require_stream();
@@ -22692,8 +22692,8 @@ var require_async = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path19, settings, callback) {
-      settings.fs.lstat(path19, (lstatError, lstat) => {
+    function read(path21, settings, callback) {
+      settings.fs.lstat(path21, (lstatError, lstat) => {
         if (lstatError !== null) {
           callFailureCallback(callback, lstatError);
           return;
@@ -22702,7 +22702,7 @@ var require_async = __commonJS({
           callSuccessCallback(callback, lstat);
           return;
         }
-        settings.fs.stat(path19, (statError, stat) => {
+        settings.fs.stat(path21, (statError, stat) => {
           if (statError !== null) {
             if (settings.throwErrorOnBrokenSymbolicLink) {
               callFailureCallback(callback, statError);
@@ -22737,13 +22737,13 @@ var require_sync = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path19, settings) {
-      const lstat = settings.fs.lstatSync(path19);
+    function read(path21, settings) {
+      const lstat = settings.fs.lstatSync(path21);
       if (!lstat.isSymbolicLink() || !settings.followSymbolicLink) {
         return lstat;
       }
       try {
-        const stat = settings.fs.statSync(path19);
+        const stat = settings.fs.statSync(path21);
         if (settings.markSymbolicLink) {
           stat.isSymbolicLink = () => true;
         }
@@ -22819,18 +22819,18 @@ var require_out = __commonJS({
     var sync = require_sync();
     var settings_1 = require_settings();
     exports.Settings = settings_1.default;
-    function stat(path19, optionsOrSettingsOrCallback, callback) {
+    function stat(path21, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path19, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path21, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path19, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path21, getSettings(optionsOrSettingsOrCallback), callback);
     }
     __name(stat, "stat");
     exports.stat = stat;
-    function statSync4(path19, optionsOrSettings) {
+    function statSync4(path21, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path19, settings);
+      return sync.read(path21, settings);
     }
     __name(statSync4, "statSync");
     exports.statSync = statSync4;
@@ -23060,16 +23060,16 @@ var require_async2 = __commonJS({
           return;
         }
         const tasks = names.map((name) => {
-          const path19 = common2.joinPathSegments(directory, name, settings.pathSegmentSeparator);
+          const path21 = common2.joinPathSegments(directory, name, settings.pathSegmentSeparator);
           return (done) => {
-            fsStat.stat(path19, settings.fsStatSettings, (error, stats) => {
+            fsStat.stat(path21, settings.fsStatSettings, (error, stats) => {
               if (error !== null) {
                 done(error);
                 return;
               }
               const entry = {
                 name,
-                path: path19,
+                path: path21,
                 dirent: utils.fs.createDirentFromStats(name, stats)
               };
               if (settings.stats) {
@@ -23194,7 +23194,7 @@ var require_settings2 = __commonJS({
   "node_modules/@nodelib/fs.scandir/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path19 = __require("path");
+    var path21 = __require("path");
     var fsStat = require_out();
     var fs = require_fs4();
     var Settings = class {
@@ -23205,7 +23205,7 @@ var require_settings2 = __commonJS({
         this._options = _options;
         this.followSymbolicLinks = this._getValue(this._options.followSymbolicLinks, false);
         this.fs = fs.createFileSystemAdapter(this._options.fs);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path19.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path21.sep);
         this.stats = this._getValue(this._options.stats, false);
         this.throwErrorOnBrokenSymbolicLink = this._getValue(this._options.throwErrorOnBrokenSymbolicLink, true);
         this.fsStatSettings = new fsStat.Settings({
@@ -23232,18 +23232,18 @@ var require_out2 = __commonJS({
     var sync = require_sync2();
     var settings_1 = require_settings2();
     exports.Settings = settings_1.default;
-    function scandir(path19, optionsOrSettingsOrCallback, callback) {
+    function scandir(path21, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path19, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path21, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path19, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path21, getSettings(optionsOrSettingsOrCallback), callback);
     }
     __name(scandir, "scandir");
     exports.scandir = scandir;
-    function scandirSync(path19, optionsOrSettings) {
+    function scandirSync(path21, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path19, settings);
+      return sync.read(path21, settings);
     }
     __name(scandirSync, "scandirSync");
     exports.scandirSync = scandirSync;
@@ -23941,7 +23941,7 @@ var require_settings3 = __commonJS({
   "node_modules/@nodelib/fs.walk/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path19 = __require("path");
+    var path21 = __require("path");
     var fsScandir = require_out2();
     var Settings = class {
       static {
@@ -23954,7 +23954,7 @@ var require_settings3 = __commonJS({
         this.deepFilter = this._getValue(this._options.deepFilter, null);
         this.entryFilter = this._getValue(this._options.entryFilter, null);
         this.errorFilter = this._getValue(this._options.errorFilter, null);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path19.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path21.sep);
         this.fsScandirSettings = new fsScandir.Settings({
           followSymbolicLinks: this._options.followSymbolicLinks,
           fs: this._options.fs,
@@ -24020,7 +24020,7 @@ var require_reader2 = __commonJS({
   "node_modules/fast-glob/out/readers/reader.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path19 = __require("path");
+    var path21 = __require("path");
     var fsStat = require_out();
     var utils = require_utils4();
     var Reader = class {
@@ -24036,7 +24036,7 @@ var require_reader2 = __commonJS({
         });
       }
       _getFullEntryPath(filepath) {
-        return path19.resolve(this._settings.cwd, filepath);
+        return path21.resolve(this._settings.cwd, filepath);
       }
       _makeEntry(stats, pattern) {
         const entry = {
@@ -24476,7 +24476,7 @@ var require_provider = __commonJS({
   "node_modules/fast-glob/out/providers/provider.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path19 = __require("path");
+    var path21 = __require("path");
     var deep_1 = require_deep();
     var entry_1 = require_entry();
     var error_1 = require_error2();
@@ -24493,7 +24493,7 @@ var require_provider = __commonJS({
         this.entryTransformer = new entry_2.default(this._settings);
       }
       _getRootDirectory(task) {
-        return path19.resolve(this._settings.cwd, task.base);
+        return path21.resolve(this._settings.cwd, task.base);
       }
       _getReaderOptions(task) {
         const basePath = task.base === "." ? "" : task.base;
@@ -25018,12 +25018,18 @@ var package_default = {
     yaml: "^2.9.1"
   },
   devDependencies: {
+    "@eslint/js": "^9.39.5",
     "@types/node": "^20.19.43",
     esbuild: "^0.28.2",
+    eslint: "^9.39.5",
+    "fast-check": "^4.10.2",
+    globals: "^17.14.0",
     jsdom: "^29.1.1",
     mermaid: "^11.17.2",
+    prettier: "^3.10.1",
     tsx: "^4.23.15",
     typescript: "5.9",
+    "typescript-eslint": "^8.73.0",
     vitest: "^4.1.12"
   }
 };
@@ -25063,6 +25069,12 @@ var InputError = class extends Error {
   }
   name = "InputError";
 };
+var RunDeclinedError = class extends Error {
+  static {
+    __name(this, "RunDeclinedError");
+  }
+  name = "RunDeclinedError";
+};
 
 // src/report/color.ts
 function styleFor(stream, env = process.env) {
@@ -25079,10 +25091,9 @@ function styleFor(stream, env = process.env) {
 }
 __name(styleFor, "styleFor");
 
-// src/config/load.ts
+// src/config/parse.ts
 var import__ = __toESM(require__(), 1);
 var import_yaml = __toESM(require_dist(), 1);
-import { existsSync, readFileSync, statSync } from "node:fs";
 import path2 from "node:path";
 
 // schemas/prompts.schema.json
@@ -25245,7 +25256,7 @@ var workflow_schema_default = {
   }
 };
 
-// src/config/load.ts
+// src/config/parse.ts
 var import_fast_glob = __toESM(require_out4(), 1);
 
 // src/model/text.ts
@@ -25348,10 +25359,10 @@ function findCycles(ids, requires) {
   const seen = /* @__PURE__ */ new Set();
   for (const root of ids) {
     if (color.get(root) !== WHITE) continue;
-    const path19 = [];
+    const path21 = [];
     const stack = [{ id: root, next: 0 }];
     color.set(root, GREY);
-    path19.push(root);
+    path21.push(root);
     while (stack.length > 0) {
       const frame = stack[stack.length - 1];
       const deps = requires.get(frame.id);
@@ -25360,10 +25371,10 @@ function findCycles(ids, requires) {
         const c = color.get(dep);
         if (c === WHITE) {
           color.set(dep, GREY);
-          path19.push(dep);
+          path21.push(dep);
           stack.push({ id: dep, next: 0 });
         } else if (c === GREY) {
-          const loop = path19.slice(path19.lastIndexOf(dep));
+          const loop = path21.slice(path21.lastIndexOf(dep));
           const cycle = rotateToFirst(loop, position2);
           const key = cycle.join("\0");
           if (!seen.has(key)) {
@@ -25373,7 +25384,7 @@ function findCycles(ids, requires) {
         }
       } else {
         color.set(frame.id, BLACK);
-        path19.pop();
+        path21.pop();
         stack.pop();
       }
     }
@@ -25441,28 +25452,16 @@ __name(isObject, "isObject");
 // src/model/workflow.ts
 var DEFAULT_RMAX = 3;
 
-// src/config/load.ts
+// src/config/parse.ts
 var WORKFLOW_NAMES = ["workflow.yml", "workflow.yaml", "workflow.json"];
 var PROMPTS_NAMES = ["prompts.yml", "prompts.yaml", "prompts.json"];
-function resolveWorkflowPath(target, cwd = process.cwd()) {
-  const abs = path2.resolve(cwd, target ?? ".");
-  if (!existsSync(abs)) throw fileIssue(displayPath(abs, cwd), `no such file or directory; give a workflow file or a directory holding one of ${WORKFLOW_NAMES.join(", ")}`);
-  if (!statSync(abs).isDirectory()) return abs;
-  const found = WORKFLOW_NAMES.filter((name) => existsSync(path2.join(abs, name)));
-  if (found.length === 0) {
-    throw fileIssue(displayPath(abs, cwd), `no workflow file here; expected one of ${WORKFLOW_NAMES.join(", ")}, or give the file's path`);
-  }
-  if (found.length > 1) {
-    throw fileIssue(displayPath(abs, cwd), `several workflow files here (${found.join(", ")}); give the one to use`);
-  }
-  return path2.join(abs, found[0]);
-}
-__name(resolveWorkflowPath, "resolveWorkflowPath");
-function loadWorkflow(target, cwd = process.cwd()) {
-  const workflowPath = resolveWorkflowPath(target, cwd);
+function parseWorkflow(workflowPath, options) {
+  const { files, cwd, root } = options;
+  if (!path2.isAbsolute(cwd) || !path2.isAbsolute(root)) throw new Error(`parseWorkflow: cwd and root must be absolute paths (got "${cwd}" and "${root}")`);
+  workflowPath = path2.resolve(cwd, workflowPath);
   const dir = path2.dirname(workflowPath);
   const issues = [];
-  const wfFile = parseFile(workflowPath, cwd, issues);
+  const wfFile = readSource(workflowPath, options, issues);
   const hashable = wfFile ? valueOf(wfFile, issues) : {};
   const wfValue = plain(hashable);
   if (wfFile) validate(workflowValidator(), wfValue, wfFile, issues);
@@ -25470,18 +25469,18 @@ function loadWorkflow(target, cwd = process.cwd()) {
   let promptsPath = null;
   if (typeof wf.prompts === "string") {
     promptsPath = path2.resolve(dir, wf.prompts);
-    if (!existsSync(promptsPath) && wfFile) {
+    if (!files.exists(promptsPath) && wfFile) {
       issues.push(at(wfFile, ["prompts"], `file "${wf.prompts}" not found (looked for ${displayPath(promptsPath, cwd)}); fix the path or remove the key to use ${PROMPTS_NAMES.join(", ")} beside the workflow`));
       promptsPath = null;
     }
   } else {
-    const found = PROMPTS_NAMES.filter((name) => existsSync(path2.join(dir, name)));
+    const found = PROMPTS_NAMES.filter((name) => files.exists(path2.join(dir, name)));
     if (found.length > 1 && wfFile) {
       issues.push(at(wfFile, [], `several prompts files beside the workflow (${found.join(", ")}); keep one, or name it with "prompts:"`));
     }
     promptsPath = found.length > 0 ? path2.join(dir, found[0]) : null;
   }
-  const promptsFile = promptsPath ? parseFile(promptsPath, cwd, issues) : void 0;
+  const promptsFile = promptsPath ? readSource(promptsPath, options, issues) : void 0;
   const promptsValue = promptsFile ? valueOf(promptsFile, issues) : {};
   if (promptsFile) validate(promptsValidator(), plain(promptsValue), promptsFile, issues);
   const rawPairs = isObject2(wf.action_pairs) ? wf.action_pairs : {};
@@ -25501,8 +25500,7 @@ function loadWorkflow(target, cwd = process.cwd()) {
   for (const id of ids) {
     pairs.set(id, toPair(id, hashablePairs[id] ?? {}, hashable, prompts[id]));
   }
-  const root = findRepoRoot(dir);
-  if (wfFile) for (const pair of pairs.values()) checkPaths(pair, dir, root, wfFile, issues);
+  if (wfFile) for (const pair of pairs.values()) checkPaths(pair, dir, root, files, wfFile, issues);
   const { graph, issues: graphIssues } = buildGraph([...pairs.values()]);
   if (wfFile) for (const g of graphIssues) issues.push(at(wfFile, g.path, g.message));
   if (issues.length > 0 || !graph) throw new ConfigError(sortIssues(issues));
@@ -25520,7 +25518,7 @@ function loadWorkflow(target, cwd = process.cwd()) {
   };
   return { workflow, graph };
 }
-__name(loadWorkflow, "loadWorkflow");
+__name(parseWorkflow, "parseWorkflow");
 function toPair(id, raw, wf, prompt) {
   const pairGenerator = optionalString(raw.generator);
   const wfGenerator = optionalString(wf.generator);
@@ -25563,7 +25561,7 @@ function toGuardRef(item) {
   return { guard: String(obj.guard), guard_config: objectOr(obj.guard_config) };
 }
 __name(toGuardRef, "toGuardRef");
-function checkPaths(pair, dir, root, file, issues) {
+function checkPaths(pair, dir, root, files, file, issues) {
   const keyPath = ["action_pairs", pair.id];
   if (pair.output !== void 0 && !isInside(root, path2.resolve(dir, pair.output))) {
     issues.push(at(file, [...keyPath, "output"], `"${pair.output}" is outside the repository (${root}); give a path inside it, relative to the workflow file`));
@@ -25576,19 +25574,12 @@ function checkPaths(pair, dir, root, file, issues) {
     const fixed = (firstGlob === -1 ? segments : segments.slice(0, firstGlob)).join("/");
     if (path2.isAbsolute(pattern) || !isInside(root, path2.resolve(dir, fixed))) {
       issues.push(at(file, where, `"${pattern}" reaches outside the repository (${root}); inputs are globs relative to the workflow file, inside the repository`));
-    } else if (!import_fast_glob.default.isDynamicPattern(pattern) && !existsSync(path2.resolve(dir, pattern))) {
+    } else if (!import_fast_glob.default.isDynamicPattern(pattern) && !files.exists(path2.resolve(dir, pattern))) {
       issues.push(at(file, where, `"${pattern}" does not exist (inputs are relative to the workflow file); fix the path, or write a glob if the file may be absent`));
     }
   });
 }
 __name(checkPaths, "checkPaths");
-function findRepoRoot(dir) {
-  for (let d = dir; ; d = path2.dirname(d)) {
-    if (existsSync(path2.join(d, ".git"))) return d;
-    if (path2.dirname(d) === d) return dir;
-  }
-}
-__name(findRepoRoot, "findRepoRoot");
 function keepFloats(tags) {
   return tags.map((tag) => {
     if (typeof tag !== "object" || tag.tag !== "tag:yaml.org,2002:float" || !tag.resolve) return tag;
@@ -25604,15 +25595,20 @@ function keepFloats(tags) {
   });
 }
 __name(keepFloats, "keepFloats");
-function parseFile(file, cwd, issues) {
+function readSource(file, options, issues) {
+  const { files, cwd } = options;
   const display = displayPath(file, cwd);
   let text2;
   try {
-    text2 = readFileSync(file, "utf8");
+    text2 = files.read(file);
   } catch (err) {
     issues.push({ file: display, line: 1, column: 1, key: "", message: `cannot read: ${err.message}` });
     return void 0;
   }
+  return parseText(text2, display, issues);
+}
+__name(readSource, "readSource");
+function parseText(text2, display, issues) {
   const lines = new import_yaml.LineCounter();
   const doc = (0, import_yaml.parseDocument)(text2, { lineCounter: lines, customTags: keepFloats, prettyErrors: false, uniqueKeys: false });
   const source = { display, doc, lines };
@@ -25628,7 +25624,7 @@ function parseFile(file, cwd, issues) {
   issues.push(...duplicates);
   return duplicates.length > 0 ? void 0 : source;
 }
-__name(parseFile, "parseFile");
+__name(parseText, "parseText");
 function findDuplicateKeys(file) {
   const issues = [];
   (0, import_yaml.visit)(file.doc, {
@@ -25698,10 +25694,6 @@ function at(file, keyPath, message, onKey = false) {
   return { file: file.display, line, column, key: keyPath.join("."), message };
 }
 __name(at, "at");
-function fileIssue(display, message) {
-  return new ConfigError([{ file: display, line: 1, column: 1, key: "", message }]);
-}
-__name(fileIssue, "fileIssue");
 function displayPath(file, cwd) {
   const rel = path2.relative(cwd, file);
   if (rel === "") return ".";
@@ -25908,6 +25900,21 @@ function shortRef(ref) {
 }
 __name(shortRef, "shortRef");
 
+// src/model/plan.ts
+var REASON_KINDS = [
+  "new",
+  "prompt",
+  "model",
+  "guard",
+  "guard_config",
+  "generator",
+  "inputs",
+  "upstream",
+  "upstream_artifact",
+  "rejected",
+  "forced"
+];
+
 // src/refs/configRef.ts
 var TRANSPORT_KEYS = /* @__PURE__ */ new Set(["api_key_env", "headers", "timeout", "retries"]);
 function ownComponents(workflow, pair, inputs) {
@@ -25970,41 +25977,110 @@ function sortedObject(obj) {
 }
 __name(sortedObject, "sortedObject");
 
-// src/model/plan.ts
-var REASON_KINDS = [
-  "new",
-  "prompt",
-  "model",
-  "guard",
-  "guard_config",
-  "generator",
-  "inputs",
-  "upstream",
-  "upstream_artifact",
-  "rejected",
-  "forced"
-];
+// src/plan/selection.ts
+function forceRule(workflow, graph, selection) {
+  const chosen = [selection.force && "--force", selection.only && "--only", selection.from !== void 0 && "--from"].filter(Boolean);
+  if (chosen.length > 1) throw new UsageError(`${chosen.join(" and ")} cannot be combined; choose one`);
+  const check = /* @__PURE__ */ __name((id, flag) => {
+    if (workflow.pairs.has(id)) return;
+    const hint = didYouMean(id, workflow.pairs.keys());
+    throw new UsageError(`${flag} ${id}: no such pair in ${workflow.name}` + (hint ? `; did you mean "${hint}"?` : `; pairs are: ${[...workflow.pairs.keys()].join(", ")}`));
+  }, "check");
+  if (selection.force) return () => ({ kind: "forced", detail: "--force" });
+  if (selection.from !== void 0) {
+    const from = selection.from;
+    check(from, "--from");
+    const downstream = downstreamOf(graph, [from]);
+    return (id) => id === from || downstream.has(id) ? { kind: "forced", detail: `--from ${from}` } : void 0;
+  }
+  if (selection.only !== void 0) {
+    for (const id of selection.only) check(id, "--only");
+    const only = new Set(selection.only);
+    return (id) => only.has(id) ? { kind: "forced", detail: "--only" } : void 0;
+  }
+  return () => void 0;
+}
+__name(forceRule, "forceRule");
+function scopeOf(graph, selection) {
+  if (selection.only === void 0 || selection.force) return new Set(graph.order);
+  const scope = new Set(selection.only);
+  const stack = [...scope];
+  while (stack.length > 0) {
+    for (const dep of graph.requires.get(stack.pop())) {
+      if (!scope.has(dep)) {
+        scope.add(dep);
+        stack.push(dep);
+      }
+    }
+  }
+  return scope;
+}
+__name(scopeOf, "scopeOf");
 
 // src/plan/plan.ts
-function makePlan(workflow, graph, state, options = {}) {
-  const byId = /* @__PURE__ */ new Map();
-  for (const id of graph.order) byId.set(id, decidePair(workflow, graph, id, byId, state, options));
-  const pairs = graph.waves.flat().map((id) => byId.get(id));
-  return { workflow, graph, workflowRef: workflowRef(workflow), pairs, byId };
+var LOST = { kind: "new", detail: "accepted content is not available here; running again to restore it" };
+async function planWorkflow(workflow, graph, view, options = {}) {
+  const selection = options.selection ?? {};
+  const selected = forceRule(workflow, graph, selection);
+  const force = /* @__PURE__ */ __name((id) => options.finished?.has(id) ? void 0 : selected(id), "force");
+  const scope = scopeOf(graph, selection);
+  const lost = /* @__PURE__ */ new Set();
+  for (; ; ) {
+    const byId = await decideAll({ workflow, graph, view, force, lost }, scope);
+    const more = [...byId.values()].filter((p) => !lost.has(p.id) && p.action === "skip" && p.artifact.content === null && contentNeeded(workflow, graph, byId, p.id));
+    if (more.length === 0) {
+      if (selection.only !== void 0 && !selection.force) checkOnly(selection.only, byId);
+      const pairs = graph.waves.flat().filter((id) => scope.has(id)).map((id) => byId.get(id));
+      return { workflow, graph, workflowRef: workflowRef(workflow), selection, pairs, byId, warnings: [] };
+    }
+    for (const p of more) lost.add(p.id);
+  }
 }
-__name(makePlan, "makePlan");
-function decidePair(workflow, graph, id, decided, state, options) {
+__name(planWorkflow, "planWorkflow");
+async function decideAll(ctx, scope) {
+  const byId = /* @__PURE__ */ new Map();
+  for (const wave of ctx.graph.waves) {
+    const ids = wave.filter((id) => scope.has(id));
+    const decided = await Promise.all(ids.map((id) => decidePair(ctx, id, byId)));
+    for (const d of decided) byId.set(d.id, d);
+  }
+  return byId;
+}
+__name(decideAll, "decideAll");
+function contentNeeded(workflow, graph, byId, id) {
+  if (workflow.pairs.get(id).output !== void 0) return true;
+  return graph.dependents.get(id).some((d) => byId.get(d)?.action === "run");
+}
+__name(contentNeeded, "contentNeeded");
+function checkOnly(only, byId) {
+  const selected = new Set(only);
+  const missing = [...byId.values()].filter((p) => !selected.has(p.id) && p.action === "run");
+  if (missing.length === 0) return;
+  const needs = missing.map((p) => `${p.id} (${p.reasons.map((r) => r.detail).join("; ")})`).join(", ");
+  throw new UsageError(`--only ${only.join(" ")}: these dependencies have no accepted artifact for their current configuration: ${needs}; add them to --only, or run without it`);
+}
+__name(checkOnly, "checkOnly");
+async function decidePair(ctx, id, decided) {
+  const { workflow, graph, view } = ctx;
   const pair = workflow.pairs.get(id);
-  const own2 = ownComponents(workflow, pair, options.inputs?.get(pair.id));
-  const previous = state.lock?.pairs[pair.id];
+  const own2 = ownComponents(workflow, pair, pair.inputs.length > 0 ? view.inputHashes(pair) : void 0);
+  const previous = view.lock?.pairs[id];
   const deps = pair.requires.map((d) => decided.get(d));
-  const base = { id: pair.id, wave: graph.waveOf.get(pair.id) + 1, requires: pair.requires, own: own2 };
-  const forced = options.force?.(pair.id);
-  const current = state.workspaceHash(pair);
+  const base = { id, wave: graph.waveOf.get(id) + 1, requires: pair.requires, own: own2 };
+  const forced = ctx.force(id) ?? (ctx.lost.has(id) ? LOST : void 0);
+  const current = view.outputHash(pair);
   const handEdit = current !== void 0 && current !== previous?.contentHash;
+  const kept = /* @__PURE__ */ __name((ref2, components2) => ({
+    ...base,
+    configRef: ref2,
+    action: "skip",
+    reasons: [],
+    components: components2,
+    artifact: { source: "workspace", contentHash: current, edited: true, content: "output" }
+  }), "kept");
   const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
   if (unknown.length > 0) {
-    if (handEdit) return { ...base, configRef: null, action: "skip", reasons: [], artifact: { source: "workspace", contentHash: current, edited: true }, components: null };
+    if (handEdit) return kept(null, null);
     const reasons2 = [
       ...forced ? [forced] : [],
       ...previous ? ownChanges(previous, componentDigests(own2, { refs: {}, artifactHashes: {} })) : [newReason()],
@@ -26019,34 +26095,51 @@ function decidePair(workflow, graph, id, decided, state, options) {
   }
   const ref = configRef(own2, upstream);
   const components = componentDigests(own2, upstream);
-  const record = previous?.configRef === ref ? { source: "lock", contentHash: previous.contentHash } : acceptedInStore(state.record(pair.id, ref));
-  if (record && !forced) {
-    const artifact = { source: record.source, contentHash: current ?? record.contentHash, edited: current !== void 0 && current !== record.contentHash };
-    return { ...base, configRef: ref, action: "skip", reasons: [], artifact, components };
+  if (!forced) {
+    const artifact = await acceptedArtifact(view, id, ref, previous, current);
+    if (artifact) return { ...base, configRef: ref, action: "skip", reasons: [], artifact, components };
   }
-  if (handEdit) {
-    return { ...base, configRef: ref, action: "skip", reasons: [], artifact: { source: "workspace", contentHash: current, edited: true }, components };
-  }
+  if (handEdit) return kept(ref, components);
   const reasons = [];
   if (forced) reasons.push(forced);
   if (previous) {
     reasons.push(...ownChanges(previous, components));
     reasons.push(...upstreamChanges(previous, components, deps));
-    if (reasons.length === 0 && !forced) reasons.push(newReason("no accepted artifact for this reference"));
+    if (reasons.length === 0) reasons.push(newReason("no accepted artifact for this reference"));
   } else if (!forced) {
     reasons.push(newReason());
   }
-  const last = state.record(pair.id, ref);
+  const last = view.record(id, ref);
   if (last?.status === "rejected") {
     reasons.push({ kind: "rejected", detail: `last attempt rejected${last.feedback ? `: ${firstLine(last.feedback)}` : ""}` });
   }
   return { ...base, configRef: ref, action: "run", reasons: sortReasons(reasons), artifact: null, components };
 }
 __name(decidePair, "decidePair");
-function acceptedInStore(rec) {
-  return rec?.status === "accepted" && rec.contentHash ? { source: "store", contentHash: rec.contentHash } : void 0;
+async function acceptedArtifact(view, id, ref, previous, current) {
+  let source;
+  let contentHash;
+  const local = view.record(id, ref);
+  if (previous?.configRef === ref) {
+    source = "lock";
+    contentHash = previous.contentHash;
+  } else if (local?.status === "accepted" && local.contentHash) {
+    source = "store";
+    contentHash = local.contentHash;
+  } else {
+    const remote = await view.remote?.(id, ref);
+    if (!remote?.contentHash) return void 0;
+    source = "remote";
+    contentHash = remote.contentHash;
+  }
+  const edited = current !== void 0 && current !== contentHash;
+  let content = null;
+  if (current !== void 0) content = "output";
+  else if (view.hasContent(contentHash)) content = "store";
+  else if ((await view.remote?.(id, ref))?.contentHash === contentHash) content = "remote";
+  return { source, contentHash: current ?? contentHash, edited, content };
 }
-__name(acceptedInStore, "acceptedInStore");
+__name(acceptedArtifact, "acceptedArtifact");
 function newReason(detail = "never accepted") {
   return { kind: "new", detail };
 }
@@ -26115,239 +26208,13 @@ function totals(plan) {
   return { pairs: plan.pairs.length, run, skip: plan.pairs.length - run };
 }
 __name(totals, "totals");
-
-// src/estimate/estimate.ts
-import { existsSync as existsSync6, readFileSync as readFileSync7 } from "node:fs";
-
-// src/app/prepare.ts
-import { existsSync as existsSync4, readFileSync as readFileSync5 } from "node:fs";
-import path7 from "node:path";
-
-// src/workspace/inputs.ts
-var import_fast_glob2 = __toESM(require_out4(), 1);
-import { readFileSync as readFileSync2, realpathSync } from "node:fs";
-import path3 from "node:path";
-var InputHasher = class {
-  constructor(workflow, ignore = []) {
-    this.workflow = workflow;
-    this.ignore = ignore;
-    this.root = realpathSync(workflow.root);
-  }
-  workflow;
-  ignore;
-  static {
-    __name(this, "InputHasher");
-  }
-  hashes = /* @__PURE__ */ new Map();
-  root;
-  /** `{relative path: sha256}` for one pair's globs, sorted by path. */
-  hash(patterns) {
-    if (patterns.length === 0) return {};
-    const files = import_fast_glob2.default.sync([...patterns], {
-      cwd: this.workflow.dir,
-      dot: true,
-      onlyFiles: true,
-      unique: true,
-      ignore: ["**/.git/**", ...this.ignore]
-    });
-    files.sort();
-    const out = {};
-    for (const rel of files) out[rel] = this.fileHash(path3.resolve(this.workflow.dir, rel), rel);
-    return out;
-  }
-  fileHash(abs, rel) {
-    let hash = this.hashes.get(abs);
-    if (hash === void 0) {
-      const real = realpathSync(abs);
-      if (!isInside(this.root, real)) {
-        throw new InputError(`input "${rel}" resolves to ${real}, outside the repository (${this.root}); inputs must stay inside it`);
-      }
-      hash = sha256Hex(readFileSync2(real));
-      this.hashes.set(abs, hash);
-    }
-    return hash;
-  }
-};
-
-// src/lockfile/lockfile.ts
-import { existsSync as existsSync2, readFileSync as readFileSync3 } from "node:fs";
-import path5 from "node:path";
-
-// src/workspace/files.ts
-import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
-import path4 from "node:path";
-function writeFileAtomic(file, data) {
-  mkdirSync(path4.dirname(file), { recursive: true });
-  const tmp = path4.join(path4.dirname(file), `.${path4.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  try {
-    const fd = openSync(tmp, "w");
-    try {
-      writeSync(fd, typeof data === "string" ? Buffer.from(data, "utf8") : data);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
+function decider(plan, view, finished) {
+  const { workflow, graph } = plan;
+  const selected = forceRule(workflow, graph, plan.selection);
+  const force = /* @__PURE__ */ __name((id) => finished?.has(id) ? void 0 : selected(id), "force");
+  return (id, decided, options) => decidePair({ workflow, graph, view, force, lost: new Set(options?.lost ? [id] : []) }, id, decided);
 }
-__name(writeFileAtomic, "writeFileAtomic");
-
-// src/model/records.ts
-var LOCK_VERSION = 1;
-
-// src/lockfile/lockfile.ts
-function lockPathFor(workflowPath) {
-  const ext = path5.extname(workflowPath);
-  return path5.join(path5.dirname(workflowPath), `${path5.basename(workflowPath, ext)}.lock.json`);
-}
-__name(lockPathFor, "lockPathFor");
-function readLock(file, display = file) {
-  if (!existsSync2(file)) return null;
-  const text2 = readFileSync3(file, "utf8");
-  let value;
-  try {
-    value = JSON.parse(text2);
-  } catch (err) {
-    const offset = Number(/position (\d+)/.exec(err.message)?.[1] ?? 0);
-    const before = text2.slice(0, offset).split("\n");
-    throw new ConfigError([{
-      file: display,
-      line: before.length,
-      column: before[before.length - 1].length + 1,
-      key: "",
-      message: `the lock file is not valid JSON (${err.message}); restore it from version control, or delete it to plan every pair as new`
-    }]);
-  }
-  const lock = value;
-  if (lock === null || typeof lock !== "object" || lock.version !== LOCK_VERSION || typeof lock.pairs !== "object" || lock.pairs === null) {
-    throw new ConfigError([{
-      file: display,
-      line: 1,
-      column: 1,
-      key: "version",
-      message: `not a pairflow lock file of version ${LOCK_VERSION}; restore it from version control, or delete it to plan every pair as new`
-    }]);
-  }
-  return lock;
-}
-__name(readLock, "readLock");
-function serializeLock(lock) {
-  const pairs = {};
-  for (const id of Object.keys(lock.pairs).sort()) {
-    const e = lock.pairs[id];
-    pairs[id] = {
-      configRef: e.configRef,
-      contentHash: e.contentHash,
-      source: e.source,
-      model: e.model,
-      components: e.components,
-      attempts: e.attempts,
-      tokens: { input: e.tokens.input, output: e.tokens.output },
-      durationMs: e.durationMs,
-      acceptedAt: e.acceptedAt
-    };
-  }
-  return JSON.stringify({ version: LOCK_VERSION, workflow: lock.workflow, pairs }, null, 2) + "\n";
-}
-__name(serializeLock, "serializeLock");
-function writeLock(file, lock) {
-  writeFileAtomic(file, serializeLock(lock));
-}
-__name(writeLock, "writeLock");
-
-// src/store/local.ts
-import { existsSync as existsSync3, readFileSync as readFileSync4 } from "node:fs";
-import path6 from "node:path";
-var HEX64 = /^[0-9a-f]{64}$/;
-var LocalStore = class {
-  constructor(dir) {
-    this.dir = dir;
-  }
-  dir;
-  static {
-    __name(this, "LocalStore");
-  }
-  record(pair, configRef2) {
-    const file = this.recordPath(pair, configRef2);
-    if (!existsSync3(file)) return void 0;
-    try {
-      const rec = JSON.parse(readFileSync4(file, "utf8"));
-      return rec.pair === pair && rec.configRef === configRef2 ? rec : void 0;
-    } catch {
-      return void 0;
-    }
-  }
-  /** The accepted record for this configuration, if any. */
-  accepted(pair, configRef2) {
-    const rec = this.record(pair, configRef2);
-    return rec?.status === "accepted" ? rec : void 0;
-  }
-  /** Content by hash, verified: content that does not match its hash is a miss. */
-  content(hash) {
-    if (!HEX64.test(hash)) return void 0;
-    const file = this.objectPath(hash);
-    if (!existsSync3(file)) return void 0;
-    const data = readFileSync4(file);
-    return sha256Hex(data) === hash ? data : void 0;
-  }
-  putContent(data) {
-    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-    const hash = sha256Hex(bytes);
-    if (!existsSync3(this.objectPath(hash))) writeFileAtomic(this.objectPath(hash), bytes);
-    return hash;
-  }
-  /** Records an outcome. A rejection never replaces an accepted record of the same configuration. */
-  putRecord(rec) {
-    if (rec.status === "rejected" && this.accepted(rec.pair, rec.configRef)) return;
-    writeFileAtomic(this.recordPath(rec.pair, rec.configRef), JSON.stringify(rec, null, 2) + "\n");
-  }
-  objectPath(hash) {
-    return path6.join(this.dir, "objects", hash.slice(0, 2), hash);
-  }
-  recordPath(pair, configRef2) {
-    if (!HEX64.test(configRef2) || pair.includes("/") || pair.startsWith(".")) throw new Error(`invalid store key ${pair}/${configRef2}`);
-    return path6.join(this.dir, "pairs", pair, `${configRef2}.json`);
-  }
-};
-
-// src/app/prepare.ts
-function stateDirFor(workflow, override, cwd = process.cwd()) {
-  const dir = override ?? process.env.PAIRFLOW_STATE_DIR;
-  return dir ? path7.resolve(cwd, dir) : path7.join(workflow.root, ".pairflow");
-}
-__name(stateDirFor, "stateDirFor");
-function outputPath(workflow, pair) {
-  return pair.output === void 0 ? void 0 : path7.resolve(workflow.dir, pair.output);
-}
-__name(outputPath, "outputPath");
-function preparePlan(target, options = {}) {
-  const cwd = options.cwd ?? process.cwd();
-  const loaded = loadWorkflow(target, cwd);
-  const { workflow, graph } = loaded;
-  const stateDir2 = stateDirFor(workflow, options.stateDir, cwd);
-  const lockPath2 = lockPathFor(workflow.path);
-  const lock = options.lock !== void 0 ? options.lock : readLock(lockPath2, displayPath(lockPath2, cwd));
-  const store = new LocalStore(path7.join(stateDir2, "store"));
-  const hasher = new InputHasher(workflow, [path7.relative(workflow.dir, stateDir2).split(path7.sep).join("/") + "/**"]);
-  const inputs = /* @__PURE__ */ new Map();
-  for (const pair of workflow.pairs.values()) if (pair.inputs.length > 0) inputs.set(pair.id, hasher.hash(pair.inputs));
-  const state = {
-    lock,
-    record: /* @__PURE__ */ __name((pair, ref) => store.record(pair, ref), "record"),
-    workspaceHash: /* @__PURE__ */ __name((pair) => {
-      const file = outputPath(workflow, pair);
-      return file && existsSync4(file) ? sha256Hex(readFileSync5(file)) : void 0;
-    }, "workspaceHash")
-  };
-  const planOptions = { force: options.force, inputs };
-  const plan = makePlan(workflow, graph, state, planOptions);
-  return { ...loaded, plan, state, planOptions, lock, lockPath: lockPath2, store, stateDir: stateDir2 };
-}
-__name(preparePlan, "preparePlan");
+__name(decider, "decider");
 
 // src/prompt/render.ts
 var FEEDBACK_TOKEN = "{feedback}";
@@ -26423,12 +26290,8 @@ ${body}`;
 }
 __name(history, "history");
 
-// src/records/pastRuns.ts
-import { existsSync as existsSync5, readdirSync, readFileSync as readFileSync6 } from "node:fs";
-import path8 from "node:path";
-var RUN_RECORDS_READ = 20;
-function pairHistory(lock, stateDir2) {
-  const samples = readRunSamples(stateDir2);
+// src/estimate/history.ts
+function pairHistory(lock, samples) {
   for (const [id, entry] of Object.entries(lock?.pairs ?? {})) {
     if (entry.source !== "generated" || !(entry.attempts >= 1)) continue;
     const list = samples.get(id) ?? [];
@@ -26447,33 +26310,6 @@ function pairHistory(lock, stateDir2) {
   return history2;
 }
 __name(pairHistory, "pairHistory");
-function readRunSamples(stateDir2, limit = RUN_RECORDS_READ) {
-  const samples = /* @__PURE__ */ new Map();
-  const runs = path8.join(stateDir2, "runs");
-  let names;
-  try {
-    names = existsSync5(runs) ? readdirSync(runs) : [];
-  } catch {
-    return samples;
-  }
-  for (const name of names.sort().slice(-limit)) {
-    const result = readJson(path8.join(runs, name, "result.json"));
-    const pairs = isRecord(result) && Array.isArray(result.pairs) ? result.pairs : [];
-    for (const p of pairs) {
-      if (!isRecord(p) || typeof p.id !== "string" || p.status !== "executed" || !Array.isArray(p.attempts) || p.attempts.length === 0) continue;
-      const outputs = [];
-      for (const a of p.attempts) {
-        const output = isRecord(a) && isRecord(a.tokens) ? a.tokens.output : void 0;
-        if (typeof output === "number" && Number.isFinite(output) && output >= 0) outputs.push(output);
-      }
-      const list = samples.get(p.id) ?? [];
-      list.push({ configRef: typeof p.configRef === "string" ? p.configRef : null, attempts: p.attempts.length, outputs });
-      samples.set(p.id, list);
-    }
-  }
-  return samples;
-}
-__name(readRunSamples, "readRunSamples");
 function median(values) {
   if (values.length === 0) return void 0;
   const sorted = [...values].sort((a, b) => a - b);
@@ -26481,18 +26317,6 @@ function median(values) {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 __name(median, "median");
-function readJson(file) {
-  try {
-    return JSON.parse(readFileSync6(file, "utf8"));
-  } catch {
-    return void 0;
-  }
-}
-__name(readJson, "readJson");
-function isRecord(v) {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-__name(isRecord, "isRecord");
 
 // src/estimate/prices.ts
 var BUILT_IN_PRICES_AS_OF = "2026-03";
@@ -26539,6 +26363,13 @@ function costOf(tokens, price) {
   return (tokens.input * price.input + tokens.output * price.output) / 1e6;
 }
 __name(costOf, "costOf");
+function usd(amount) {
+  if (amount === 0) return "$0.00";
+  if (amount >= 1) return `$${amount.toFixed(2)}`;
+  if (amount < 1e-6) return "<$0.000001";
+  return `$${amount.toPrecision(2)}`;
+}
+__name(usd, "usd");
 
 // node_modules/js-tiktoken/dist/chunk-VL2OQCWN.js
 var import_base64_js = __toESM(require_base64_js(), 1);
@@ -26727,11 +26558,11 @@ __name(countTokens, "countTokens");
 var DEFAULT_OUTPUT_TOKENS = 1e3;
 function estimatePlan(source, plan, options = {}) {
   const { workflow } = source;
-  const history2 = pairHistory(source.lock, source.stateDir);
+  const { history: history2 } = source;
   const running = plan.pairs.filter((p) => p.action === "run" && (options.include?.(p.id) ?? true));
   const contents = /* @__PURE__ */ new Map();
   const contentOf = /* @__PURE__ */ __name((dep) => {
-    if (!contents.has(dep.id)) contents.set(dep.id, acceptedContent(source, dep));
+    if (!contents.has(dep.id)) contents.set(dep.id, source.contentOf(dep));
     return contents.get(dep.id);
   }, "contentOf");
   const pairs = running.map((planned) => {
@@ -26805,14 +26636,6 @@ function expectedAttempts(pair, history2) {
   return { value: Math.min(Math.max(past, 1), pair.rmax + 1), basis: "history" };
 }
 __name(expectedAttempts, "expectedAttempts");
-function acceptedContent(source, planned) {
-  const pair = source.workflow.pairs.get(planned.id);
-  const file = outputPath(source.workflow, pair);
-  if (file !== void 0 && existsSync6(file)) return readFileSync7(file, "utf8");
-  const hash = planned.action === "skip" ? planned.artifact?.contentHash : source.lock?.pairs[planned.id]?.contentHash;
-  return hash === void 0 ? void 0 : source.store.content(hash)?.toString("utf8");
-}
-__name(acceptedContent, "acceptedContent");
 
 // src/report/estimate.ts
 var INTEGER = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
@@ -26820,13 +26643,6 @@ function tokensText(n) {
   return INTEGER.format(n);
 }
 __name(tokensText, "tokensText");
-function usd(amount) {
-  if (amount === 0) return "$0.00";
-  if (amount >= 1) return `$${amount.toFixed(2)}`;
-  if (amount < 1e-6) return "<$0.000001";
-  return `$${amount.toPrecision(2)}`;
-}
-__name(usd, "usd");
 function attemptsText(n) {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
 }
@@ -27010,7 +26826,8 @@ var MAX_DETAILS = 3;
 function reasonsText(pair) {
   if (pair.action === "skip") {
     if (pair.artifact?.source === "workspace") return "output edited by hand; kept as accepted (delete the file to regenerate it)";
-    return pair.artifact?.edited ? "unchanged (output edited by hand; kept as accepted)" : "unchanged";
+    if (pair.artifact?.edited) return "unchanged (output edited by hand; kept as accepted)";
+    return pair.artifact?.source === "remote" ? "unchanged (accepted artifact in the remote store)" : "unchanged";
   }
   const shown = pair.reasons.slice(0, MAX_DETAILS).map((r) => r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`);
   const more = pair.reasons.length - shown.length;
@@ -27042,26 +26859,313 @@ function count(n, noun) {
 }
 __name(count, "count");
 
-// src/records/read.ts
-import { existsSync as existsSync7, readdirSync as readdirSync2, readFileSync as readFileSync8 } from "node:fs";
+// src/workspace/load.ts
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path3 from "node:path";
+var diskFiles = {
+  read: /* @__PURE__ */ __name((file) => readFileSync(file, "utf8"), "read"),
+  exists: /* @__PURE__ */ __name((file) => existsSync(file), "exists")
+};
+function resolveWorkflowPath(target, cwd = process.cwd()) {
+  const abs = path3.resolve(cwd, target ?? ".");
+  if (!existsSync(abs)) throw fileIssue(displayPath(abs, cwd), `no such file or directory; give a workflow file or a directory holding one of ${WORKFLOW_NAMES.join(", ")}`);
+  if (!statSync(abs).isDirectory()) return abs;
+  const found = WORKFLOW_NAMES.filter((name) => existsSync(path3.join(abs, name)));
+  if (found.length === 0) {
+    throw fileIssue(displayPath(abs, cwd), `no workflow file here; expected one of ${WORKFLOW_NAMES.join(", ")}, or give the file's path`);
+  }
+  if (found.length > 1) {
+    throw fileIssue(displayPath(abs, cwd), `several workflow files here (${found.join(", ")}); give the one to use`);
+  }
+  return path3.join(abs, found[0]);
+}
+__name(resolveWorkflowPath, "resolveWorkflowPath");
+function loadWorkflow(target, cwd = process.cwd()) {
+  const workflowPath = resolveWorkflowPath(target, cwd);
+  return parseWorkflow(workflowPath, { files: diskFiles, cwd: path3.resolve(cwd), root: findRepoRoot(path3.dirname(workflowPath)) });
+}
+__name(loadWorkflow, "loadWorkflow");
+function findRepoRoot(dir) {
+  for (let d = dir; ; d = path3.dirname(d)) {
+    if (existsSync(path3.join(d, ".git"))) return d;
+    if (path3.dirname(d) === d) return dir;
+  }
+}
+__name(findRepoRoot, "findRepoRoot");
+function fileIssue(display, message) {
+  return new ConfigError([{ file: display, line: 1, column: 1, key: "", message }]);
+}
+__name(fileIssue, "fileIssue");
+
+// src/records/prune.ts
+import { existsSync as existsSync5, readdirSync as readdirSync2, rmSync as rmSync3, statSync as statSync3 } from "node:fs";
 import path10 from "node:path";
 
-// src/records/write.ts
-import { appendFileSync, mkdirSync as mkdirSync2 } from "node:fs";
+// src/lockfile/lockfile.ts
+import { existsSync as existsSync2, readFileSync as readFileSync2 } from "node:fs";
+import path5 from "node:path";
+
+// src/workspace/files.ts
+import { randomBytes } from "node:crypto";
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import path4 from "node:path";
+function writeFileAtomic(file, data) {
+  mkdirSync(path4.dirname(file), { recursive: true });
+  const tmp = path4.join(path4.dirname(file), `.${path4.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  try {
+    const fd = openSync(tmp, "w");
+    try {
+      writeSync(fd, typeof data === "string" ? Buffer.from(data, "utf8") : data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+__name(writeFileAtomic, "writeFileAtomic");
+
+// src/model/records.ts
+var LOCK_VERSION = 1;
+
+// src/lockfile/lockfile.ts
+function lockPathFor(workflowPath) {
+  const ext = path5.extname(workflowPath);
+  return path5.join(path5.dirname(workflowPath), `${path5.basename(workflowPath, ext)}.lock.json`);
+}
+__name(lockPathFor, "lockPathFor");
+function readLock(file, display = file) {
+  if (!existsSync2(file)) return null;
+  const text2 = readFileSync2(file, "utf8");
+  let value;
+  try {
+    value = JSON.parse(text2);
+  } catch (err) {
+    const offset = Number(/position (\d+)/.exec(err.message)?.[1] ?? 0);
+    const before = text2.slice(0, offset).split("\n");
+    throw new ConfigError([{
+      file: display,
+      line: before.length,
+      column: before[before.length - 1].length + 1,
+      key: "",
+      message: `the lock file is not valid JSON (${err.message}); restore it from version control, or delete it to plan every pair as new`
+    }]);
+  }
+  const lock = value;
+  if (lock === null || typeof lock !== "object" || lock.version !== LOCK_VERSION || typeof lock.pairs !== "object" || lock.pairs === null) {
+    throw new ConfigError([{
+      file: display,
+      line: 1,
+      column: 1,
+      key: "version",
+      message: `not a pairflow lock file of version ${LOCK_VERSION}; restore it from version control, or delete it to plan every pair as new`
+    }]);
+  }
+  return lock;
+}
+__name(readLock, "readLock");
+function serializeLock(lock) {
+  const pairs = {};
+  for (const id of Object.keys(lock.pairs).sort()) {
+    const e = lock.pairs[id];
+    pairs[id] = {
+      configRef: e.configRef,
+      contentHash: e.contentHash,
+      source: e.source,
+      model: e.model,
+      components: e.components,
+      attempts: e.attempts,
+      tokens: { input: e.tokens.input, output: e.tokens.output },
+      durationMs: e.durationMs,
+      acceptedAt: e.acceptedAt
+    };
+  }
+  return JSON.stringify({ version: LOCK_VERSION, workflow: lock.workflow, pairs }, null, 2) + "\n";
+}
+__name(serializeLock, "serializeLock");
+function writeLock(file, lock) {
+  writeFileAtomic(file, serializeLock(lock));
+}
+__name(writeLock, "writeLock");
+
+// src/store/local.ts
+import { existsSync as existsSync3, readFileSync as readFileSync3 } from "node:fs";
+import path6 from "node:path";
+var HEX64 = /^[0-9a-f]{64}$/;
+var LocalStore = class {
+  constructor(dir) {
+    this.dir = dir;
+  }
+  dir;
+  static {
+    __name(this, "LocalStore");
+  }
+  /** Content hashes found whole in this invocation: each object is read and verified at most once. */
+  verified = /* @__PURE__ */ new Set();
+  /** Whether the store holds this content, whole. */
+  hasContent(hash) {
+    return this.verified.has(hash) || this.content(hash) !== void 0;
+  }
+  record(pair, configRef2) {
+    const file = this.recordPath(pair, configRef2);
+    if (!existsSync3(file)) return void 0;
+    try {
+      const rec = JSON.parse(readFileSync3(file, "utf8"));
+      return rec.pair === pair && rec.configRef === configRef2 ? rec : void 0;
+    } catch {
+      return void 0;
+    }
+  }
+  /** The accepted record for this configuration, if any. */
+  accepted(pair, configRef2) {
+    const rec = this.record(pair, configRef2);
+    return rec?.status === "accepted" ? rec : void 0;
+  }
+  /** Content by hash, verified: content that does not match its hash is a miss. */
+  content(hash) {
+    if (!HEX64.test(hash)) return void 0;
+    const file = this.objectPath(hash);
+    if (!existsSync3(file)) return void 0;
+    const data = readFileSync3(file);
+    if (sha256Hex(data) !== hash) return void 0;
+    this.verified.add(hash);
+    return data;
+  }
+  putContent(data) {
+    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    const hash = sha256Hex(bytes);
+    if (!this.verified.has(hash) && this.content(hash) === void 0) writeFileAtomic(this.objectPath(hash), bytes);
+    this.verified.add(hash);
+    return hash;
+  }
+  /** Records an outcome. A rejection never replaces an accepted record of the same configuration. */
+  putRecord(rec) {
+    if (rec.status === "rejected" && this.accepted(rec.pair, rec.configRef)) return;
+    writeFileAtomic(this.recordPath(rec.pair, rec.configRef), JSON.stringify(rec, null, 2) + "\n");
+  }
+  objectPath(hash) {
+    return path6.join(this.dir, "objects", hash.slice(0, 2), hash);
+  }
+  recordPath(pair, configRef2) {
+    if (!HEX64.test(configRef2) || pair.includes("/") || pair.startsWith(".")) throw new Error(`invalid store key ${pair}/${configRef2}`);
+    return path6.join(this.dir, "pairs", pair, `${configRef2}.json`);
+  }
+};
+
+// src/records/mutex.ts
+import { mkdirSync as mkdirSync2, readFileSync as readFileSync4, renameSync as renameSync2, rmSync as rmSync2, statSync as statSync2, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import path7 from "node:path";
+var LockBusyError = class extends Error {
+  constructor(holder) {
+    super(`another run (${holder.runId}, pid ${holder.pid} on ${holder.host}) is using ${holder.workflow} with this state directory`);
+    this.holder = holder;
+  }
+  holder;
+  static {
+    __name(this, "LockBusyError");
+  }
+  name = "LockBusyError";
+};
+function lockPath(stateDir, workflowPath) {
+  return path7.join(stateDir, "locks", `${sha256Hex(workflowPath).slice(0, 16)}.lock`);
+}
+__name(lockPath, "lockPath");
+async function acquireRunLock(stateDir, workflowPath, options) {
+  const file = lockPath(stateDir, workflowPath);
+  mkdirSync2(path7.dirname(file), { recursive: true });
+  const me = { pid: process.pid, host: hostname(), runId: options.runId, workflow: workflowPath, since: (/* @__PURE__ */ new Date()).toISOString() };
+  let told = false;
+  for (; ; ) {
+    try {
+      writeFileSync(file, JSON.stringify(me), { flag: "wx" });
+      return () => release(file, me);
+    } catch (err) {
+      if (err.code !== "EEXIST") throw err;
+    }
+    const holder = readHolder(file);
+    if (holder === void 0 && youngerThan(file, 5e3)) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      continue;
+    }
+    if (holder === void 0 || isStale(holder)) {
+      try {
+        renameSync2(file, `${file}.stale.${process.pid}`);
+        rmSync2(`${file}.stale.${process.pid}`, { force: true });
+      } catch {
+      }
+      continue;
+    }
+    if (!options.wait) throw new LockBusyError(holder);
+    if (!told) {
+      options.onWait?.(holder);
+      told = true;
+    }
+    if (options.signal?.aborted) throw new LockBusyError(holder);
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
+  }
+}
+__name(acquireRunLock, "acquireRunLock");
+function youngerThan(file, ms) {
+  try {
+    return Date.now() - statSync2(file).mtimeMs < ms;
+  } catch {
+    return false;
+  }
+}
+__name(youngerThan, "youngerThan");
+function readHolder(file) {
+  try {
+    return JSON.parse(readFileSync4(file, "utf8"));
+  } catch {
+    return void 0;
+  }
+}
+__name(readHolder, "readHolder");
+function isStale(holder) {
+  if (holder.host !== hostname()) return false;
+  try {
+    process.kill(holder.pid, 0);
+    return false;
+  } catch (err) {
+    return err.code === "ESRCH";
+  }
+}
+__name(isStale, "isStale");
+function release(file, me) {
+  const holder = readHolder(file);
+  if (holder?.pid === me.pid && holder.runId === me.runId) rmSync2(file, { force: true });
+}
+__name(release, "release");
+function currentHolder(stateDir, workflowPath) {
+  const holder = readHolder(lockPath(stateDir, workflowPath));
+  return holder && !isStale(holder) ? holder : void 0;
+}
+__name(currentHolder, "currentHolder");
+
+// src/records/read.ts
+import { existsSync as existsSync4, readdirSync, readFileSync as readFileSync5 } from "node:fs";
 import path9 from "node:path";
+
+// src/records/write.ts
+import { appendFileSync, mkdirSync as mkdirSync3 } from "node:fs";
+import path8 from "node:path";
 var RECORD_VERSION = 1;
-function runsDir(stateDir2) {
-  return path9.join(stateDir2, "runs");
+function runsDir(stateDir) {
+  return path8.join(stateDir, "runs");
 }
 __name(runsDir, "runsDir");
-function runDir(stateDir2, runId) {
+function runDir(stateDir, runId) {
   if (!/^[0-9A-Za-z-]+$/.test(runId)) throw new Error(`not a run id: ${runId}`);
-  return path9.join(runsDir(stateDir2), runId);
+  return path8.join(runsDir(stateDir), runId);
 }
 __name(runDir, "runDir");
 var RunRecorder = class {
-  constructor(stateDir2, selection, warn, earlier = /* @__PURE__ */ new Map(), startedAt) {
-    this.stateDir = stateDir2;
+  constructor(stateDir, selection, warn, earlier = /* @__PURE__ */ new Map(), startedAt) {
+    this.stateDir = stateDir;
     this.selection = selection;
     this.warn = warn;
     this.earlier = earlier;
@@ -27139,12 +27243,12 @@ var RunRecorder = class {
   }
   append(event) {
     this.guard(() => {
-      mkdirSync2(this.dir, { recursive: true });
-      appendFileSync(path9.join(this.dir, "trace.jsonl"), JSON.stringify({ t: (/* @__PURE__ */ new Date()).toISOString(), ...event }) + "\n");
+      mkdirSync3(this.dir, { recursive: true });
+      appendFileSync(path8.join(this.dir, "trace.jsonl"), JSON.stringify({ t: (/* @__PURE__ */ new Date()).toISOString(), ...event }) + "\n");
     });
   }
   write(name, value) {
-    this.guard(() => writeFileAtomic(path9.join(this.dir, name), JSON.stringify(value) + "\n"));
+    this.guard(() => writeFileAtomic(path8.join(this.dir, name), JSON.stringify(value) + "\n"));
   }
   guard(write2) {
     if (this.failed || !this.dir) return;
@@ -27169,22 +27273,22 @@ function planRecord(runId, plan, selection) {
 __name(planRecord, "planRecord");
 
 // src/records/read.ts
-function listRunIds(stateDir2) {
-  const dir = runsDir(stateDir2);
-  if (!existsSync7(dir)) return [];
-  return readdirSync2(dir).filter((name) => /^\d{8}T\d{9}Z-[0-9a-f]+$/.test(name)).sort().reverse();
+function listRunIds(stateDir) {
+  const dir = runsDir(stateDir);
+  if (!existsSync4(dir)) return [];
+  return readdirSync(dir).filter((name) => /^\d{8}T\d{9}Z-[0-9a-f]+$/.test(name)).sort().reverse();
 }
 __name(listRunIds, "listRunIds");
-function readRun(stateDir2, runId) {
-  const dir = runDir(stateDir2, runId);
+function readRun(stateDir, runId) {
+  const dir = runDir(stateDir, runId);
   const problems = [];
-  if (!existsSync7(dir)) throw new Error(`no run ${runId} in ${runsDir(stateDir2)}`);
-  const plan = readJson2(path10.join(dir, "plan.json"), runId, problems);
-  const result = readJson2(path10.join(dir, "result.json"), runId, problems);
+  if (!existsSync4(dir)) throw new Error(`no run ${runId} in ${runsDir(stateDir)}`);
+  const plan = readJson(path9.join(dir, "plan.json"), runId, problems);
+  const result = readJson(path9.join(dir, "result.json"), runId, problems);
   const events = [];
-  const tracePath = path10.join(dir, "trace.jsonl");
-  if (existsSync7(tracePath)) {
-    const lines = readFileSync8(tracePath, "utf8").split("\n");
+  const tracePath = path9.join(dir, "trace.jsonl");
+  if (existsSync4(tracePath)) {
+    const lines = readFileSync5(tracePath, "utf8").split("\n");
     const last = lines.length - 1;
     lines.forEach((line, i) => {
       if (line === "") return;
@@ -27200,16 +27304,16 @@ function readRun(stateDir2, runId) {
   return { runId, dir, plan, events, result, problems };
 }
 __name(readRun, "readRun");
-function readJson2(file, runId, problems) {
-  if (!existsSync7(file)) return null;
+function readJson(file, runId, problems) {
+  if (!existsSync4(file)) return null;
   try {
-    return JSON.parse(readFileSync8(file, "utf8"));
+    return JSON.parse(readFileSync5(file, "utf8"));
   } catch {
-    problems.push(`runs/${runId}/${path10.basename(file)} is not valid JSON (written only in part?); it is ignored and the trace is used instead`);
+    problems.push(`runs/${runId}/${path9.basename(file)} is not valid JSON (written only in part?); it is ignored and the trace is used instead`);
     return null;
   }
 }
-__name(readJson2, "readJson");
+__name(readJson, "readJson");
 function runState(run) {
   if (run.result) return run.result.status;
   const end = [...run.events].reverse().find((e) => e.event === "run_end");
@@ -27302,101 +27406,6 @@ function resumeState(events) {
 __name(resumeState, "resumeState");
 
 // src/records/prune.ts
-import { existsSync as existsSync8, readdirSync as readdirSync3, rmSync as rmSync3, statSync as statSync3 } from "node:fs";
-import path12 from "node:path";
-
-// src/records/mutex.ts
-import { mkdirSync as mkdirSync3, readFileSync as readFileSync9, renameSync as renameSync2, rmSync as rmSync2, statSync as statSync2, writeFileSync } from "node:fs";
-import { hostname } from "node:os";
-import path11 from "node:path";
-var LockBusyError = class extends Error {
-  constructor(holder) {
-    super(`another run (${holder.runId}, pid ${holder.pid} on ${holder.host}) is using ${holder.workflow} with this state directory`);
-    this.holder = holder;
-  }
-  holder;
-  static {
-    __name(this, "LockBusyError");
-  }
-  name = "LockBusyError";
-};
-function lockPath(stateDir2, workflowPath) {
-  return path11.join(stateDir2, "locks", `${sha256Hex(workflowPath).slice(0, 16)}.lock`);
-}
-__name(lockPath, "lockPath");
-async function acquireRunLock(stateDir2, workflowPath, options) {
-  const file = lockPath(stateDir2, workflowPath);
-  mkdirSync3(path11.dirname(file), { recursive: true });
-  const me = { pid: process.pid, host: hostname(), runId: options.runId, workflow: workflowPath, since: (/* @__PURE__ */ new Date()).toISOString() };
-  let told = false;
-  for (; ; ) {
-    try {
-      writeFileSync(file, JSON.stringify(me), { flag: "wx" });
-      return () => release(file, me);
-    } catch (err) {
-      if (err.code !== "EEXIST") throw err;
-    }
-    const holder = readHolder(file);
-    if (holder === void 0 && youngerThan(file, 5e3)) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      continue;
-    }
-    if (holder === void 0 || isStale(holder)) {
-      try {
-        renameSync2(file, `${file}.stale.${process.pid}`);
-        rmSync2(`${file}.stale.${process.pid}`, { force: true });
-      } catch {
-      }
-      continue;
-    }
-    if (!options.wait) throw new LockBusyError(holder);
-    if (!told) {
-      options.onWait?.(holder);
-      told = true;
-    }
-    if (options.signal?.aborted) throw new LockBusyError(holder);
-    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
-  }
-}
-__name(acquireRunLock, "acquireRunLock");
-function youngerThan(file, ms) {
-  try {
-    return Date.now() - statSync2(file).mtimeMs < ms;
-  } catch {
-    return false;
-  }
-}
-__name(youngerThan, "youngerThan");
-function readHolder(file) {
-  try {
-    return JSON.parse(readFileSync9(file, "utf8"));
-  } catch {
-    return void 0;
-  }
-}
-__name(readHolder, "readHolder");
-function isStale(holder) {
-  if (holder.host !== hostname()) return false;
-  try {
-    process.kill(holder.pid, 0);
-    return false;
-  } catch (err) {
-    return err.code === "ESRCH";
-  }
-}
-__name(isStale, "isStale");
-function release(file, me) {
-  const holder = readHolder(file);
-  if (holder?.pid === me.pid && holder.runId === me.runId) rmSync2(file, { force: true });
-}
-__name(release, "release");
-function currentHolder(stateDir2, workflowPath) {
-  const holder = readHolder(lockPath(stateDir2, workflowPath));
-  return holder && !isStale(holder) ? holder : void 0;
-}
-__name(currentHolder, "currentHolder");
-
-// src/records/prune.ts
 var UNITS = { s: 1e3, m: 6e4, h: 36e5, d: 864e5, w: 6048e5 };
 function parseDuration(text2) {
   const m = /^(\d+)\s*([smhdw])$/.exec(text2.trim());
@@ -27404,16 +27413,16 @@ function parseDuration(text2) {
   return Number(m[1]) * UNITS[m[2]];
 }
 __name(parseDuration, "parseDuration");
-function prune(stateDir2, options) {
+function prune(stateDir, options) {
   const now = options.now ?? Date.now();
-  const runs = listRunIds(stateDir2).map((id) => readRun(stateDir2, id));
+  const runs = listRunIds(stateDir).map((id) => readRun(stateDir, id));
   const removed = [];
   const kept = [];
   runs.forEach((run, index) => {
     const started = Date.parse(run.events[0]?.t ?? run.plan?.createdAt ?? "") || now;
     const tooMany = options.keep !== void 0 && index >= options.keep;
     const tooOld = options.olderThanMs !== void 0 && now - started > options.olderThanMs;
-    const active = run.plan !== null && currentHolder(stateDir2, run.plan.workflow.path)?.runId === run.runId;
+    const active = run.plan !== null && currentHolder(stateDir, run.plan.workflow.path)?.runId === run.runId;
     (tooMany || tooOld) && !active ? removed.push(run) : kept.push(run);
   });
   for (const run of removed) rmSync3(run.dir, { recursive: true, force: true });
@@ -27434,28 +27443,28 @@ function prune(stateDir2, options) {
       if (o.contentHash) keepObjects.add(o.contentHash);
     }
   }
-  const storeDir = path12.join(stateDir2, "store");
+  const storeDir = path10.join(stateDir, "store");
   const store = new LocalStore(storeDir);
   let removedRecords = 0;
-  const pairsDir = path12.join(storeDir, "pairs");
-  for (const pair of existsSync8(pairsDir) ? readdirSync3(pairsDir) : []) {
-    for (const name of readdirSync3(path12.join(pairsDir, pair))) {
+  const pairsDir = path10.join(storeDir, "pairs");
+  for (const pair of existsSync5(pairsDir) ? readdirSync2(pairsDir) : []) {
+    for (const name of readdirSync2(path10.join(pairsDir, pair))) {
       const ref = name.replace(/\.json$/, "");
       if (keepRecords.has(`${pair}/${ref}`)) {
         const rec = store.record(pair, ref);
         if (rec?.contentHash) keepObjects.add(rec.contentHash);
         continue;
       }
-      rmSync3(path12.join(pairsDir, pair, name), { force: true });
+      rmSync3(path10.join(pairsDir, pair, name), { force: true });
       removedRecords++;
     }
   }
   let removedObjects = 0;
-  const objectsDir = path12.join(storeDir, "objects");
-  for (const shard of existsSync8(objectsDir) ? readdirSync3(objectsDir) : []) {
-    for (const hash of readdirSync3(path12.join(objectsDir, shard))) {
-      if (hash.startsWith(".") || keepObjects.has(hash) || !statSync3(path12.join(objectsDir, shard, hash)).isFile()) continue;
-      rmSync3(path12.join(objectsDir, shard, hash), { force: true });
+  const objectsDir = path10.join(storeDir, "objects");
+  for (const shard of existsSync5(objectsDir) ? readdirSync2(objectsDir) : []) {
+    for (const hash of readdirSync2(path10.join(objectsDir, shard))) {
+      if (hash.startsWith(".") || keepObjects.has(hash) || !statSync3(path10.join(objectsDir, shard, hash)).isFile()) continue;
+      rmSync3(path10.join(objectsDir, shard, hash), { force: true });
       removedObjects++;
     }
   }
@@ -27470,6 +27479,187 @@ function safeReadLock(file) {
   }
 }
 __name(safeReadLock, "safeReadLock");
+
+// src/app/state.ts
+import path13 from "node:path";
+
+// src/store/remote.ts
+var RemoteCache = class {
+  constructor(store) {
+    this.store = store;
+  }
+  store;
+  static {
+    __name(this, "RemoteCache");
+  }
+  fetched = /* @__PURE__ */ new Map();
+  get name() {
+    return this.store.name;
+  }
+  fetch(pair, configRef2) {
+    const key = `${pair}\0${configRef2}`;
+    let found = this.fetched.get(key);
+    if (!found) {
+      found = this.store.fetch(pair, configRef2).then(
+        (a) => a && a.record.pair === pair && a.record.configRef === configRef2 && a.record.status === "accepted" ? a : void 0,
+        () => void 0
+      );
+      this.fetched.set(key, found);
+    }
+    return found;
+  }
+  async record(pair, configRef2) {
+    return (await this.fetch(pair, configRef2))?.record;
+  }
+  save(artifact) {
+    this.fetched.set(`${artifact.record.pair}\0${artifact.record.configRef}`, Promise.resolve(artifact));
+    return this.store.save(artifact);
+  }
+};
+
+// src/workspace/inputs.ts
+var import_fast_glob2 = __toESM(require_out4(), 1);
+import { readFileSync as readFileSync6, realpathSync } from "node:fs";
+import path11 from "node:path";
+var InputHasher = class {
+  constructor(workflow, ignore = []) {
+    this.workflow = workflow;
+    this.ignore = ignore;
+    this.root = realpathSync(workflow.root);
+  }
+  workflow;
+  ignore;
+  static {
+    __name(this, "InputHasher");
+  }
+  hashes = /* @__PURE__ */ new Map();
+  root;
+  /** `{relative path: sha256}` for one pair's globs, sorted by path. */
+  hash(patterns) {
+    if (patterns.length === 0) return {};
+    const files = import_fast_glob2.default.sync([...patterns], {
+      cwd: this.workflow.dir,
+      dot: true,
+      onlyFiles: true,
+      unique: true,
+      ignore: ["**/.git/**", ...this.ignore]
+    });
+    files.sort();
+    const out = {};
+    for (const rel of files) out[rel] = this.fileHash(path11.resolve(this.workflow.dir, rel), rel);
+    return out;
+  }
+  fileHash(abs, rel) {
+    let hash = this.hashes.get(abs);
+    if (hash === void 0) {
+      const real = realpathSync(abs);
+      if (!isInside(this.root, real)) {
+        throw new InputError(`input "${rel}" resolves to ${real}, outside the repository (${this.root}); inputs must stay inside it`);
+      }
+      hash = sha256Hex(readFileSync6(real));
+      this.hashes.set(abs, hash);
+    }
+    return hash;
+  }
+};
+
+// src/workspace/outputs.ts
+import { existsSync as existsSync6, readFileSync as readFileSync7 } from "node:fs";
+import path12 from "node:path";
+function outputPath(workflow, pair) {
+  return pair.output === void 0 ? void 0 : path12.resolve(workflow.dir, pair.output);
+}
+__name(outputPath, "outputPath");
+var OutputFiles = class {
+  constructor(workflow) {
+    this.workflow = workflow;
+  }
+  workflow;
+  static {
+    __name(this, "OutputFiles");
+  }
+  hashes = /* @__PURE__ */ new Map();
+  /** sha256 of the pair's output file; undefined when it has none or the file does not exist. */
+  hash(pair) {
+    if (!this.hashes.has(pair.id)) {
+      const content = this.read(pair);
+      this.hashes.set(pair.id, content && sha256Hex(content));
+    }
+    return this.hashes.get(pair.id);
+  }
+  read(pair) {
+    const file = outputPath(this.workflow, pair);
+    return file !== void 0 && existsSync6(file) ? readFileSync7(file) : void 0;
+  }
+  /** Writes the file atomically: readers see the old content or the new, never a mix. */
+  write(pair, content) {
+    const file = outputPath(this.workflow, pair);
+    if (file === void 0) return;
+    writeFileAtomic(file, content);
+    this.hashes.set(pair.id, sha256Hex(content));
+  }
+};
+
+// src/app/state.ts
+function stateDirFor(root, options) {
+  const dir = options.stateDir ?? options.env?.PAIRFLOW_STATE_DIR;
+  return dir ? path13.resolve(options.cwd, dir) : path13.join(root, ".pairflow");
+}
+__name(stateDirFor, "stateDirFor");
+function openState(target, options) {
+  const { workflow, graph } = loadWorkflow(target, options.cwd);
+  const stateDir = stateDirFor(workflow.root, options);
+  const lockPath2 = lockPathFor(workflow.path);
+  const lock = options.lock !== void 0 ? options.lock : readLock(lockPath2, displayPath(lockPath2, options.cwd));
+  const store = new LocalStore(path13.join(stateDir, "store"));
+  const outputs = new OutputFiles(workflow);
+  const remote = options.remote && new RemoteCache(options.remote);
+  const hasher = new InputHasher(workflow, [path13.relative(workflow.dir, stateDir).split(path13.sep).join("/") + "/**"]);
+  const inputs = /* @__PURE__ */ new Map();
+  const view = {
+    lock,
+    record: /* @__PURE__ */ __name((pair, ref) => store.record(pair, ref), "record"),
+    hasContent: /* @__PURE__ */ __name((hash) => store.hasContent(hash), "hasContent"),
+    outputHash: /* @__PURE__ */ __name((pair) => outputs.hash(pair), "outputHash"),
+    inputHashes: /* @__PURE__ */ __name((pair) => {
+      let hashes = inputs.get(pair.id);
+      if (!hashes) inputs.set(pair.id, hashes = hasher.hash(pair.inputs));
+      return hashes;
+    }, "inputHashes"),
+    remote: remote && ((pair, ref) => remote.record(pair, ref))
+  };
+  return { workflow, graph, stateDir, lockPath: lockPath2, lock, store, outputs, remote, view };
+}
+__name(openState, "openState");
+
+// src/app/history.ts
+function historyDir(request) {
+  return stateDirFor(findRepoRoot(request.cwd), request);
+}
+__name(historyDir, "historyDir");
+function listRuns(request) {
+  const dir = historyDir(request);
+  const runs = listRunIds(dir).map((id) => readRun(dir, id));
+  return { dir, runs: runs.map(listing), problems: runs.flatMap((r) => r.problems) };
+}
+__name(listRuns, "listRuns");
+function showRun(request, runId) {
+  let run;
+  try {
+    run = readRun(historyDir(request), runId);
+  } catch (err) {
+    throw new UsageError(`${err.message}; see pairflow runs`);
+  }
+  const outcomes = outcomesFromTrace(run.events);
+  const ids = run.plan?.pairs.map((p) => p.id) ?? [...outcomes.keys()];
+  const pairs = ids.map((id) => ({ id, planned: run.plan?.pairs.find((p) => p.id === id) ?? null, outcome: outcomes.get(id) ?? null }));
+  return { run, summary: listing(run), pairs };
+}
+__name(showRun, "showRun");
+function pruneRuns(request, options) {
+  return prune(historyDir(request), { keep: options.keep, olderThanMs: options.olderThan ? parseDuration(options.olderThan) : void 0 });
+}
+__name(pruneRuns, "pruneRuns");
 
 // src/report/run.ts
 function seconds(ms) {
@@ -27567,10 +27757,6 @@ function positiveInt(value) {
 __name(positiveInt, "positiveInt");
 
 // src/cli/commands/history.ts
-function stateDir(io, override) {
-  return stateDirFor({ root: findRepoRoot(io.cwd) }, override, io.cwd);
-}
-__name(stateDir, "stateDir");
 function table(rows2) {
   const widths = rows2[0].map((_, i) => Math.max(...rows2.map((r) => r[i].length)));
   return rows2.map((r) => r.map((cell2, i) => cell2.padEnd(widths[i])).join("  ").trimEnd());
@@ -27578,11 +27764,9 @@ function table(rows2) {
 __name(table, "table");
 function registerHistory(program2, { io }) {
   program2.command("runs").description("List recorded runs, newest first.").option("--json", "write the list as JSON (version 1) to stdout").addOption(stateDirOption()).addHelpText("after", examples(["pairflow runs", "pairflow runs --json | jq '.runs[0]'"])).action((opts) => {
-    const dir = stateDir(io, opts.stateDir);
-    const runs = listRunIds(dir).map((id) => readRun(dir, id));
-    for (const problem of runs.flatMap((r) => r.problems)) io.stderr.write(`warning ${problem}
+    const { dir, runs: rows2, problems } = listRuns({ cwd: io.cwd, env: io.env, stateDir: opts.stateDir });
+    for (const problem of problems) io.stderr.write(`warning ${problem}
 `);
-    const rows2 = runs.map(listing);
     if (opts.json) {
       io.stdout.write(JSON.stringify({ version: 1, runs: rows2 }, null, 2) + "\n");
       return;
@@ -27610,18 +27794,9 @@ function registerHistory(program2, { io }) {
     io.stdout.write([style.bold(lines[0]), ...lines.slice(1)].join("\n") + "\n");
   });
   program2.command("show").description("Show one run: the plan as made against what happened, pair by pair, with every attempt and its feedback.").argument("<runId>", "the run (see pairflow runs)").option("--json", "write it as JSON (version 1) to stdout").addOption(stateDirOption()).addHelpText("after", examples(["pairflow show 20261122T003012345Z-1a2b", "pairflow show 20261122T003012345Z-1a2b --json"])).action((runId, opts) => {
-    let run;
-    try {
-      run = readRun(stateDir(io, opts.stateDir), runId);
-    } catch (err) {
-      throw new UsageError(`${err.message}; see pairflow runs`);
-    }
+    const { run, summary, pairs } = showRun({ cwd: io.cwd, env: io.env, stateDir: opts.stateDir }, runId);
     for (const problem of run.problems) io.stderr.write(`warning ${problem}
 `);
-    const outcomes = outcomesFromTrace(run.events);
-    const ids = run.plan?.pairs.map((p) => p.id) ?? [...outcomes.keys()];
-    const pairs = ids.map((id) => ({ id, planned: run.plan?.pairs.find((p) => p.id === id) ?? null, outcome: outcomes.get(id) ?? null }));
-    const summary = listing(run);
     if (opts.json) {
       io.stdout.write(JSON.stringify({ version: 1, ...summary, problems: run.problems, pairs }, null, 2) + "\n");
       return;
@@ -27643,7 +27818,7 @@ function registerHistory(program2, { io }) {
     io.stdout.write(out.join("\n") + "\n");
   });
   program2.command("prune").description("Remove old run records, then store entries that no lock file and no kept run refers to.").addOption(new Option("--keep <n>", "keep the newest N runs").argParser(positiveInt)).option("--older-than <duration>", "remove runs that started longer ago than this: 90m, 12h, 30d, 2w").addOption(stateDirOption()).addHelpText("after", examples(["pairflow prune --keep 20", "pairflow prune --older-than 30d", "pairflow prune   # only store entries nothing refers to"])).action((opts) => {
-    const result = prune(stateDir(io, opts.stateDir), { keep: opts.keep, olderThanMs: opts.olderThan ? parseDuration(opts.olderThan) : void 0 });
+    const result = pruneRuns({ cwd: io.cwd, env: io.env, stateDir: opts.stateDir }, opts);
     io.stdout.write(
       `removed ${count(result.removedRuns.length, "run")} (kept ${result.keptRuns}), ${count(result.removedRecords, "store record")} and ${count(result.removedObjects, "stored artifact")}
 `
@@ -27842,16 +28017,16 @@ var Diff = class {
       }
     }
   }
-  addToPath(path19, added, removed, oldPosInc, options) {
-    const last = path19.lastComponent;
+  addToPath(path21, added, removed, oldPosInc, options) {
+    const last = path21.lastComponent;
     if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
       return {
-        oldPos: path19.oldPos + oldPosInc,
+        oldPos: path21.oldPos + oldPosInc,
         lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
       };
     } else {
       return {
-        oldPos: path19.oldPos + oldPosInc,
+        oldPos: path21.oldPos + oldPosInc,
         lastComponent: { count: 1, added, removed, previousComponent: last }
       };
     }
@@ -28544,14 +28719,91 @@ function size(text2) {
 __name(size, "size");
 
 // src/app/diff.ts
-import { mkdtempSync, readFileSync as readFileSync10, rmSync as rmSync4, writeFileSync as writeFileSync2 } from "node:fs";
+import { mkdtempSync, readFileSync as readFileSync9, rmSync as rmSync4, writeFileSync as writeFileSync2 } from "node:fs";
 import { tmpdir } from "node:os";
+import path16 from "node:path";
+
+// src/records/pastRuns.ts
+import { existsSync as existsSync7, readdirSync as readdirSync3, readFileSync as readFileSync8 } from "node:fs";
 import path14 from "node:path";
+var RUN_RECORDS_READ = 20;
+function readRunSamples(stateDir, limit = RUN_RECORDS_READ) {
+  const samples = /* @__PURE__ */ new Map();
+  const runs = path14.join(stateDir, "runs");
+  let names;
+  try {
+    names = existsSync7(runs) ? readdirSync3(runs) : [];
+  } catch {
+    return samples;
+  }
+  for (const name of names.sort().slice(-limit)) {
+    const result = readJson2(path14.join(runs, name, "result.json"));
+    const pairs = isRecord(result) && Array.isArray(result.pairs) ? result.pairs : [];
+    for (const p of pairs) {
+      if (!isRecord(p) || typeof p.id !== "string" || p.status !== "executed" || !Array.isArray(p.attempts) || p.attempts.length === 0) continue;
+      const outputs = [];
+      for (const a of p.attempts) {
+        const output = isRecord(a) && isRecord(a.tokens) ? a.tokens.output : void 0;
+        if (typeof output === "number" && Number.isFinite(output) && output >= 0) outputs.push(output);
+      }
+      const list = samples.get(p.id) ?? [];
+      list.push({ configRef: typeof p.configRef === "string" ? p.configRef : null, attempts: p.attempts.length, outputs });
+      samples.set(p.id, list);
+    }
+  }
+  return samples;
+}
+__name(readRunSamples, "readRunSamples");
+function readJson2(file) {
+  try {
+    return JSON.parse(readFileSync8(file, "utf8"));
+  } catch {
+    return void 0;
+  }
+}
+__name(readJson2, "readJson");
+function isRecord(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+__name(isRecord, "isRecord");
+
+// src/app/plan.ts
+async function planTarget(target, request) {
+  const opened = openState(target, request);
+  return planOpened(opened, request);
+}
+__name(planTarget, "planTarget");
+async function planOpened(opened, request) {
+  const plan = await planWorkflow(opened.workflow, opened.graph, opened.view, { selection: request.selection, finished: request.finished });
+  return { ...opened, plan, estimate: estimateOf(opened, plan) };
+}
+__name(planOpened, "planOpened");
+function estimateOf(opened, plan) {
+  const only = plan.selection.only && !plan.selection.force ? new Set(plan.selection.only) : void 0;
+  return estimatePlan(
+    {
+      workflow: opened.workflow,
+      history: pairHistory(opened.lock, readRunSamples(opened.stateDir)),
+      contentOf: /* @__PURE__ */ __name((planned) => acceptedContent(opened, planned), "contentOf")
+    },
+    plan,
+    { include: only && ((id) => only.has(id)) }
+  );
+}
+__name(estimateOf, "estimateOf");
+function acceptedContent(opened, planned) {
+  const pair = opened.workflow.pairs.get(planned.id);
+  const file = opened.outputs.read(pair);
+  if (file !== void 0) return file.toString("utf8");
+  const hash = planned.action === "skip" ? planned.artifact?.contentHash : opened.lock?.pairs[planned.id]?.contentHash;
+  return hash === void 0 ? void 0 : opened.store.content(hash)?.toString("utf8");
+}
+__name(acceptedContent, "acceptedContent");
 
 // src/github/git.ts
 import { spawnSync } from "node:child_process";
 import { realpathSync as realpathSync2 } from "node:fs";
-import path13 from "node:path";
+import path15 from "node:path";
 function openRepo(dir, display = dir) {
   const top = git(dir, ["rev-parse", "--show-toplevel"]);
   if (top.error) throw new UsageError(`git could not be started (${top.error.message}); pairflow diff reads the base revision with git, so install it or put it on PATH`);
@@ -28572,7 +28824,7 @@ function openRepo(dir, display = dir) {
       return found;
     },
     relative(file) {
-      return path13.relative(root, realpathSync2(file)).split(path13.sep).join("/");
+      return path15.relative(root, realpathSync2(file)).split(path15.sep).join("/");
     },
     read(commit, relPath) {
       const spec = `${commit}:${relPath}`;
@@ -28600,25 +28852,25 @@ function firstLine3(text2) {
 __name(firstLine3, "firstLine");
 
 // src/app/diff.ts
-function preparePlanDiff(target, options) {
-  const cwd = options.cwd ?? process.cwd();
+async function planDiff(target, options) {
+  const { cwd } = options;
   const workflowPath = resolveWorkflowPath(target, cwd);
-  const repo = openRepo(path14.dirname(workflowPath), displayPath(path14.dirname(workflowPath), cwd));
+  const repo = openRepo(path16.dirname(workflowPath), displayPath(path16.dirname(workflowPath), cwd));
   const commit = repo.resolve(options.base, { fetch: options.fetch });
   const workflowFile = repo.relative(workflowPath);
   const baseLock = readLockAt(repo, commit, options.base, posixLockPath(workflowFile));
-  const prepared = preparePlan(workflowPath, { cwd, stateDir: options.stateDir, lock: baseLock });
-  const { plan, workflow } = prepared;
+  const planned = await planTarget(workflowPath, { cwd, env: options.env, stateDir: options.stateDir, remote: options.remote, lock: baseLock });
+  const { plan, workflow } = planned;
   const head = snapshotOf({
     workflowFile,
-    workflowText: readFileSync10(workflow.path, "utf8"),
+    workflowText: readFileSync9(workflow.path, "utf8"),
     promptsFile: workflow.promptsPath && repo.relative(workflow.promptsPath),
-    promptsText: workflow.promptsPath && readFileSync10(workflow.promptsPath, "utf8")
+    promptsText: workflow.promptsPath && readFileSync9(workflow.promptsPath, "utf8")
   });
   const base = snapshotAt(repo, commit, options.base, workflowFile);
-  return { ...computeDiff(plan, head, base, { ref: options.base, commit }), prepared };
+  return { ...computeDiff(plan, head, base, { ref: options.base, commit }), planned };
 }
-__name(preparePlanDiff, "preparePlanDiff");
+__name(planDiff, "planDiff");
 function snapshotAt(repo, commit, ref, workflowFile) {
   const workflowText = repo.read(commit, workflowFile);
   if (workflowText === null) return null;
@@ -28639,25 +28891,25 @@ function snapshotAt(repo, commit, ref, workflowFile) {
 }
 __name(snapshotAt, "snapshotAt");
 function basePromptsFile(repo, commit, workflowFile, workflow) {
-  const dir = path14.posix.dirname(workflowFile);
+  const dir = path16.posix.dirname(workflowFile);
   const named = workflow?.prompts;
   if (typeof named === "string") {
-    const file = path14.posix.normalize(path14.posix.join(dir, named));
+    const file = path16.posix.normalize(path16.posix.join(dir, named));
     return file.startsWith("../") ? null : file;
   }
-  return PROMPTS_NAMES.map((name) => path14.posix.join(dir, name)).find((file) => repo.read(commit, file) !== null) ?? null;
+  return PROMPTS_NAMES.map((name) => path16.posix.join(dir, name)).find((file) => repo.read(commit, file) !== null) ?? null;
 }
 __name(basePromptsFile, "basePromptsFile");
 function posixLockPath(workflowFile) {
-  return lockPathFor(workflowFile).split(path14.sep).join("/");
+  return lockPathFor(workflowFile).split(path16.sep).join("/");
 }
 __name(posixLockPath, "posixLockPath");
 function readLockAt(repo, commit, ref, lockFile) {
   const text2 = repo.read(commit, lockFile);
   if (text2 === null) return null;
-  const dir = mkdtempSync(path14.join(tmpdir(), "pairflow-base-"));
+  const dir = mkdtempSync(path16.join(tmpdir(), "pairflow-base-"));
   try {
-    const file = path14.join(dir, "base.lock.json");
+    const file = path16.join(dir, "base.lock.json");
     writeFileSync2(file, text2);
     return readLock(file, `${ref}:${lockFile}`);
   } finally {
@@ -28732,9 +28984,9 @@ function registerDiff(program2, { io }) {
     "pairflow diff --base main",
     "pairflow diff examples/tdd-stack --base origin/main --format markdown > comment.md",
     "pairflow diff --base HEAD~1 --json | jq '.totals'"
-  ])).action((target, opts) => {
+  ])).action(async (target, opts) => {
     if (opts.json && opts.format !== "text") throw new UsageError("--json and --format cannot be combined; choose one");
-    const diff = preparePlanDiff(target, { base: opts.base, cwd: io.cwd, stateDir: opts.stateDir });
+    const diff = await planDiff(target, { base: opts.base, cwd: io.cwd, env: io.env, stateDir: opts.stateDir });
     if (opts.json) io.stdout.write(JSON.stringify(diffJson(diff, io.cwd), null, 2) + "\n");
     else if (opts.format === "markdown") io.stdout.write(diffMarkdown(diff, { marker: commentMarker(diff.workflowFile) }));
     else io.stdout.write(diffText(diff, styleFor(io.stdout, io.env), { cwd: io.cwd }));
@@ -28744,10 +28996,14 @@ __name(registerDiff, "registerDiff");
 
 // src/cli/commands/plan.ts
 function registerPlan(program2, { io }) {
-  program2.command("plan").description("Show which pairs would run and why, which are unchanged, and the estimated tokens and cost. Executes nothing and needs no credentials.").argument("[path]", PATH_HELP).option("--json", "write the plan as JSON (version 1) to stdout, and nothing else").option("--force", "plan every pair to run").addOption(stateDirOption()).addHelpText("after", examples(["pairflow plan", "pairflow plan examples/tdd-stack", "pairflow plan examples/tdd-stack --json | jq '.totals'"])).action((target, opts) => {
-    const prepared = preparePlan(target, { cwd: io.cwd, stateDir: opts.stateDir, force: opts.force ? () => ({ kind: "forced", detail: "--force" }) : void 0 });
-    const { plan } = prepared;
-    const estimate = estimatePlan(prepared, plan);
+  program2.command("plan").description("Show which pairs would run and why, which are unchanged, and the estimated tokens and cost. Executes nothing and needs no credentials.").argument("[path]", PATH_HELP).option("--json", "write the plan as JSON (version 1) to stdout, and nothing else").option("--force", "plan every pair to run").option("--only <id...>", "plan only these pairs and what they depend on, as `pairflow run --only` would run them").option("--from <id>", "plan this pair and everything downstream of it to run").addOption(stateDirOption()).addHelpText("after", examples(["pairflow plan", "pairflow plan examples/tdd-stack", "pairflow plan --only g_impl", "pairflow plan examples/tdd-stack --json | jq '.totals'"])).action(async (target, opts) => {
+    if (opts.only !== void 0 && opts.only.length === 0) throw new UsageError("--only needs at least one pair id");
+    const { plan, estimate } = await planTarget(target, {
+      cwd: io.cwd,
+      env: io.env,
+      stateDir: opts.stateDir,
+      selection: { force: opts.force, only: opts.only, from: opts.from }
+    });
     if (opts.json) io.stdout.write(JSON.stringify(planJson(plan, io.cwd, estimate), null, 2) + "\n");
     else io.stdout.write(planText(plan, styleFor(io.stdout, io.env), io.cwd, estimate));
   });
@@ -28756,9 +29012,366 @@ __name(registerPlan, "registerPlan");
 
 // src/engine/engine.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { existsSync as existsSync9, mkdtempSync as mkdtempSync2, readFileSync as readFileSync12, rmSync as rmSync5, writeFileSync as writeFileSync3 } from "node:fs";
-import { tmpdir as tmpdir3 } from "node:os";
-import path17 from "node:path";
+var DEFAULT_CONCURRENCY = 4;
+function newRunId(now = /* @__PURE__ */ new Date()) {
+  return now.toISOString().replace(/[-:.]/g, "") + "-" + randomBytes2(2).toString("hex");
+}
+__name(newRunId, "newRunId");
+function executePlan(plan, deps, options) {
+  return new Run(plan, deps, options).execute();
+}
+__name(executePlan, "executePlan");
+var Run = class {
+  constructor(plan, deps, options) {
+    this.plan = plan;
+    this.deps = deps;
+    this.options = options;
+    const { workflow } = plan;
+    this.lock = { version: 1, workflow: workflow.name, pairs: { ...options.lock?.pairs ?? {} } };
+    for (const id of Object.keys(this.lock.pairs)) {
+      if (!workflow.pairs.has(id)) {
+        delete this.lock.pairs[id];
+        this.lockDirty = true;
+      }
+    }
+    this.signal = options.signal ?? new AbortController().signal;
+    this.stopped = new Promise((resolve) => {
+      for (const s of [this.signal, options.stop]) s?.addEventListener("abort", () => resolve(), { once: true });
+    });
+  }
+  plan;
+  deps;
+  options;
+  static {
+    __name(this, "Run");
+  }
+  decided = /* @__PURE__ */ new Map();
+  outcomes = /* @__PURE__ */ new Map();
+  /** Content produced or read during this run, by pair id. */
+  contents = /* @__PURE__ */ new Map();
+  lock;
+  lockDirty = false;
+  signal;
+  started = Date.now();
+  /** Settles when the run is asked to stop, so the scheduler notices at once. */
+  stopped;
+  /** Saves to the remote store still in flight; the run waits for them before it reports. */
+  saves = [];
+  async execute() {
+    this.emit({ type: "run_start", runId: this.options.runId, plan: this.plan, resumed: this.options.resume !== void 0 });
+    try {
+      await this.schedule();
+      await Promise.all(this.saves);
+    } finally {
+      this.flushLock();
+      this.deps.scratch.dispose();
+    }
+    const pairs = this.plan.pairs.map((p) => this.outcomes.get(p.id));
+    const count3 = /* @__PURE__ */ __name((s) => pairs.filter((p) => p.status === s).length, "count");
+    const tokens = { input: 0, output: 0 };
+    for (const p of pairs) for (const a of p.attempts) if (a.tokens) addTokens(tokens, a.tokens);
+    const report = {
+      version: 1,
+      runId: this.options.runId,
+      workflowRef: this.plan.workflowRef,
+      status: count3("interrupted") > 0 ? "interrupted" : count3("failed") + count3("blocked") > 0 ? "failed" : "success",
+      pairs,
+      totals: {
+        pairs: pairs.length,
+        executed: count3("executed"),
+        reused: count3("reused"),
+        failed: count3("failed"),
+        blocked: count3("blocked"),
+        interrupted: count3("interrupted"),
+        tokens,
+        durationMs: Date.now() - this.started
+      }
+    };
+    this.emit({ type: "run_end", report });
+    return report;
+  }
+  get stopping() {
+    return this.signal.aborted || (this.options.stop?.aborted ?? false);
+  }
+  async schedule() {
+    const concurrency = Math.max(1, this.options.concurrency ?? DEFAULT_CONCURRENCY);
+    const requires = this.plan.graph.requires;
+    const waiting = this.plan.pairs.map((p) => p.id);
+    const inFlight = /* @__PURE__ */ new Set();
+    while (waiting.length > 0 || inFlight.size > 0) {
+      for (let i = 0; i < waiting.length && inFlight.size < concurrency; ) {
+        const id = waiting[i];
+        const deps = requires.get(id);
+        const stopped = deps.filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
+        if (this.stopping) {
+          waiting.splice(i, 1);
+          this.finish({ ...this.blocked(id, "not started: the run was interrupted"), status: "interrupted" });
+        } else if (stopped.length > 0) {
+          waiting.splice(i, 1);
+          this.finish(this.blocked(id, `blocked by ${stopped.join(", ")}`));
+        } else if (deps.every((d) => this.decided.has(d))) {
+          waiting.splice(i, 1);
+          const task = this.handle(id).finally(() => inFlight.delete(task));
+          inFlight.add(task);
+        } else {
+          i++;
+        }
+      }
+      if (inFlight.size > 0) await Promise.race(this.stopping ? inFlight : [...inFlight, this.stopped]);
+    }
+  }
+  async handle(id) {
+    let decision = this.plan.byId.get(id);
+    if (decision.configRef === null) {
+      decision = await this.deps.decide(id, this.decided);
+      if (decision.action === "skip" && decision.artifact.content === null && this.contentNeeded(id)) decision = await this.deps.decide(id, this.decided, { lost: true });
+    }
+    const pair = this.plan.workflow.pairs.get(id);
+    if (decision.action === "skip") await this.reuse(decision, pair);
+    else await this.run(decision, pair);
+  }
+  contentNeeded(id) {
+    if (this.plan.workflow.pairs.get(id).output !== void 0) return true;
+    return this.plan.graph.dependents.get(id).some((d) => this.plan.byId.get(d)?.action === "run");
+  }
+  // -------------------------------------------------------------------------------------------
+  // Reuse
+  async reuse(d, pair) {
+    const artifact = d.artifact;
+    let note = null;
+    if (artifact.edited) {
+      const content = this.deps.outputs.read(pair);
+      this.contents.set(d.id, content);
+      this.deps.store.putContent(content);
+      this.recordAccepted(d, pair, { contentHash: artifact.contentHash, source: "human", attempts: [], durationMs: 0 }, content);
+      note = `output ${pair.output} was edited by hand; kept and recorded as a human artifact`;
+    } else {
+      const remote = artifact.source === "remote" || artifact.content === "remote" ? await this.deps.remote?.fetch(d.id, d.configRef) : void 0;
+      if (remote) {
+        this.deps.store.putContent(remote.content);
+        this.deps.store.putRecord(remote.record);
+        this.emit({ type: "restored", id: d.id, from: this.deps.remote.name });
+      }
+      const previous = this.lock.pairs[d.id];
+      if (previous?.configRef !== d.configRef || previous.contentHash !== artifact.contentHash) this.restoreLockEntry(d, pair, remote?.record);
+      note = this.restoreOutput(pair, artifact.contentHash);
+      const rerun = pair.requires.filter((dep) => this.outcomes.get(dep)?.status === "executed");
+      if (rerun.length > 0 && this.plan.byId.get(d.id).action === "run") {
+        note = `early cutoff: ${rerun.join(", ")} re-ran with identical content`;
+      }
+    }
+    this.decided.set(d.id, d);
+    this.finish({ id: d.id, configRef: d.configRef, status: "reused", attempts: [], contentHash: artifact.contentHash, reasons: [], durationMs: 0, note });
+  }
+  /** Writes a missing output file from the store. */
+  restoreOutput(pair, hash) {
+    if (pair.output === void 0 || this.deps.outputs.read(pair) !== void 0) return null;
+    const content = this.deps.store.content(hash);
+    if (content === void 0) return `output ${pair.output} is missing and its content is not in the local store`;
+    this.deps.outputs.write(pair, content);
+    this.contents.set(pair.id, content);
+    return `restored ${pair.output} from the store`;
+  }
+  restoreLockEntry(d, pair, remote) {
+    const rec = remote ?? this.deps.store.record(d.id, d.configRef);
+    const accepted = rec?.status === "accepted" ? rec : void 0;
+    this.setLockEntry(d.id, {
+      configRef: d.configRef,
+      contentHash: d.artifact.contentHash,
+      source: accepted?.source ?? "generated",
+      model: accepted?.model !== void 0 ? accepted.model : pair.model,
+      components: d.components,
+      attempts: accepted?.attempts ?? 0,
+      tokens: accepted?.tokens ?? { input: 0, output: 0 },
+      durationMs: accepted?.durationMs ?? 0,
+      acceptedAt: accepted?.at ?? (/* @__PURE__ */ new Date()).toISOString()
+    });
+  }
+  // -------------------------------------------------------------------------------------------
+  // Execution
+  async run(d, pair) {
+    const started = Date.now();
+    this.emit({ type: "pair_start", id: d.id, configRef: d.configRef, reasons: d.reasons });
+    const earlier = this.options.resume?.attempts.get(d.id);
+    const attempts = earlier?.configRef === d.configRef ? [...earlier.attempts] : [];
+    const interrupted = /* @__PURE__ */ __name(() => this.finish({ id: d.id, configRef: d.configRef, status: "interrupted", attempts, contentHash: null, reasons: d.reasons, durationMs: Date.now() - started, note: "cancelled: the run was interrupted" }), "interrupted");
+    const fail = /* @__PURE__ */ __name((message) => {
+      this.deps.store.putRecord({ pair: d.id, configRef: d.configRef, status: "rejected", feedback: message, components: d.components, at: (/* @__PURE__ */ new Date()).toISOString() });
+      this.finish({ id: d.id, configRef: d.configRef, status: "failed", attempts, contentHash: null, reasons: d.reasons, durationMs: Date.now() - started, note: message });
+    }, "fail");
+    let generate, guard;
+    try {
+      generate = this.deps.generator(pair.generator);
+      guard = pair.guard === null ? null : this.deps.guard(pair.guard);
+    } catch (err) {
+      return fail(err.message);
+    }
+    const dependencies2 = [];
+    for (const dep of pair.requires) {
+      const content = this.contentOf(dep);
+      if (content === void 0) return fail(`the accepted content of ${dep} is not available (no output file, not in the store); run with --from ${dep}`);
+      dependencies2.push({ id: dep, content: content.toString("utf8") });
+    }
+    const { workflow } = this.plan;
+    const total = pair.rmax + 1;
+    const history2 = attempts.filter((a) => !a.accepted).map((a) => ({ feedback: a.feedback }));
+    for (let attempt = attempts.length + 1; attempt <= total; attempt++) {
+      if (this.signal.aborted) return interrupted();
+      this.emit({ type: "attempt_start", id: d.id, attempt });
+      const t0 = Date.now();
+      const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies: dependencies2, history: history2 });
+      let content;
+      let tokens = null;
+      let verdict;
+      try {
+        const result = await generate({ pairId: d.id, attempt, model: pair.model, prompt, config: plain(pair.generatorConfig), cwd: workflow.dir, env: this.options.env, signal: this.signal });
+        content = result.content;
+        tokens = result.tokens ?? null;
+        verdict = await this.check(guard, pair, content, attempt);
+      } catch (err) {
+        if (this.signal.aborted) return interrupted();
+        attempts.push({ attempt, accepted: false, feedback: err.message, tokens, durationMs: Date.now() - t0 });
+        return fail(err.message);
+      }
+      const record = { attempt, accepted: verdict.accepted, feedback: verdict.feedback, tokens, durationMs: Date.now() - t0 };
+      attempts.push(record);
+      this.emit({ type: "attempt_end", id: d.id, attempt, of: total, accepted: verdict.accepted, feedback: verdict.feedback, tokens, durationMs: record.durationMs });
+      if (verdict.accepted) {
+        const bytes = Buffer.from(content, "utf8");
+        const contentHash = this.deps.store.putContent(bytes);
+        this.contents.set(d.id, bytes);
+        const durationMs = Date.now() - started;
+        this.recordAccepted(d, pair, { contentHash, source: "generated", attempts, durationMs }, bytes);
+        this.deps.outputs.write(pair, bytes);
+        this.decided.set(d.id, { ...d, action: "skip", artifact: { source: "store", contentHash, edited: false, content: "store" } });
+        this.finish({ id: d.id, configRef: d.configRef, status: "executed", attempts, contentHash, reasons: d.reasons, durationMs, note: null });
+        return;
+      }
+      history2.push({ feedback: verdict.feedback });
+    }
+    fail(`rejected after ${total} attempt${total === 1 ? "" : "s"}: ${attempts[attempts.length - 1]?.feedback ?? ""}`);
+  }
+  async check(guard, pair, content, attempt) {
+    if (guard === null) return { accepted: true, feedback: "" };
+    return guard({
+      pairId: pair.id,
+      content,
+      artifactPath: this.deps.scratch.file(`${pair.id}.${attempt}.txt`, content),
+      config: plain(pair.guardConfig),
+      guards: pair.guards,
+      cwd: this.plan.workflow.dir,
+      env: this.options.env,
+      signal: this.signal
+    });
+  }
+  contentOf(id) {
+    const known = this.contents.get(id);
+    if (known) return known;
+    const content = this.deps.outputs.read(this.plan.workflow.pairs.get(id)) ?? this.deps.store.content(this.decided.get(id).artifact.contentHash);
+    if (content) this.contents.set(id, content);
+    return content;
+  }
+  // -------------------------------------------------------------------------------------------
+  // Records
+  recordAccepted(d, pair, r, content) {
+    const tokens = { input: 0, output: 0 };
+    for (const a of r.attempts) if (a.tokens) addTokens(tokens, a.tokens);
+    const at2 = (/* @__PURE__ */ new Date()).toISOString();
+    const record = {
+      pair: d.id,
+      configRef: d.configRef,
+      status: "accepted",
+      contentHash: r.contentHash,
+      components: d.components,
+      at: at2,
+      source: r.source,
+      model: pair.model,
+      attempts: r.attempts.length,
+      tokens,
+      durationMs: r.durationMs
+    };
+    this.deps.store.putRecord(record);
+    this.setLockEntry(d.id, {
+      configRef: d.configRef,
+      contentHash: r.contentHash,
+      source: r.source,
+      model: pair.model,
+      components: d.components,
+      attempts: r.attempts.length,
+      tokens,
+      durationMs: r.durationMs,
+      acceptedAt: at2
+    });
+    const remote = this.deps.remote;
+    if (remote) {
+      const save = remote.save({ record, content }).catch((err) => {
+        this.emit({ type: "warning", message: `${d.id}: could not save to ${remote.name}: ${err.message}` });
+      });
+      this.saves.push(save);
+    }
+  }
+  setLockEntry(id, entry) {
+    this.lock.pairs[id] = entry;
+    this.lockDirty = true;
+    this.flushLock();
+  }
+  flushLock() {
+    if (!this.lockDirty) return;
+    this.deps.writeLock(this.lock);
+    this.lockDirty = false;
+  }
+  blocked(id, note) {
+    const planned = this.plan.byId.get(id);
+    return { id, configRef: planned.configRef, status: "blocked", attempts: [], contentHash: null, reasons: planned.reasons, durationMs: 0, note };
+  }
+  finish(outcome) {
+    this.outcomes.set(outcome.id, outcome);
+    this.emit({ type: "pair_end", outcome });
+  }
+  emit(event) {
+    this.options.onEvent?.(event);
+  }
+};
+function addTokens(into, more) {
+  into.input += more.input;
+  into.output += more.output;
+}
+__name(addTokens, "addTokens");
+
+// src/app/run.ts
+import path20 from "node:path";
+
+// src/estimate/budget.ts
+var BudgetExceededError = class extends Error {
+  constructor(message, estimate, maxCost) {
+    super(message);
+    this.estimate = estimate;
+    this.maxCost = maxCost;
+  }
+  estimate;
+  maxCost;
+  static {
+    __name(this, "BudgetExceededError");
+  }
+  name = "BudgetExceededError";
+};
+function checkBudget(estimate, maxCost, name = "--max-cost") {
+  const t = estimate.totals;
+  if (t.pairs === 0) return null;
+  if (t.cost === null) {
+    const pairs = estimate.pairs.filter((p) => p.cost === null).map((p) => p.id);
+    return `the cost of ${pairs.join(", ")} is unknown (no price for ${t.unpricedModels.join(", ")}), so it cannot be checked against ${name} ${usd(maxCost)}; add the model under pricing: in the workflow file (input and output USD per million tokens)`;
+  }
+  if (t.cost > maxCost) return `the estimated cost ${usd(t.cost)} exceeds ${name} ${usd(maxCost)}`;
+  return null;
+}
+__name(checkBudget, "checkBudget");
+function parseUsd(text2) {
+  const value = text2.trim().replace(/^\$/, "");
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(value)) return void 0;
+  return Number(value);
+}
+__name(parseUsd, "parseUsd");
 
 // src/model/ports.ts
 var GeneratorError = class extends Error {
@@ -28945,9 +29558,9 @@ function redact(text2, secrets) {
   return out;
 }
 __name(redact, "redact");
-function field(value, ...path19) {
+function field(value, ...path21) {
   let current = value;
-  for (const key of path19) {
+  for (const key of path21) {
     if (typeof current !== "object" || current === null) return void 0;
     current = current[key];
   }
@@ -29005,7 +29618,7 @@ var anthropicGenerator = /* @__PURE__ */ __name(async (request) => {
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import path15 from "node:path";
+import path17 from "node:path";
 var DEFAULT_TIMEOUT_SECONDS = 600;
 var KILL_GRACE_MS = 2e3;
 var STDERR_KEEP_CHARS = 64 * 1024;
@@ -29022,9 +29635,9 @@ var commandGenerator = /* @__PURE__ */ __name(async (request) => {
     throw new GeneratorError("command: generator_config.timeout must be a number of seconds > 0");
   }
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
-  const dir = await mkdtemp(path15.join(tmpdir2(), "pairflow-prompt-"));
+  const dir = await mkdtemp(path17.join(tmpdir2(), "pairflow-prompt-"));
   try {
-    const promptFile = path15.join(dir, "prompt.txt");
+    const promptFile = path17.join(dir, "prompt.txt");
     await writeFile(promptFile, request.prompt, { mode: 384 });
     return await runCommand(run, timeout, promptFile, request);
   } finally {
@@ -29488,8 +30101,8 @@ var jsonGuard = /* @__PURE__ */ __name(async (request) => {
 // src/guards/jsonSchema.ts
 var import__2 = __toESM(require__(), 1);
 var import_yaml3 = __toESM(require_dist(), 1);
-import { readFileSync as readFileSync11 } from "node:fs";
-import path16 from "node:path";
+import { readFileSync as readFileSync10 } from "node:fs";
+import path18 from "node:path";
 var jsonSchemaGuard = /* @__PURE__ */ __name(async (request) => {
   const validate2 = compile(loadSchema(request));
   const parsed = parseJson2(request.content);
@@ -29504,7 +30117,7 @@ function loadSchema(request) {
   if (inline !== void 0 && file !== void 0) {
     throw new GuardConfigError("the json_schema guard takes guard_config.schema or guard_config.schema_file, not both");
   }
-  if (file !== void 0) return readSchemaFile(path16.resolve(request.cwd, file), file);
+  if (file !== void 0) return readSchemaFile(path18.resolve(request.cwd, file), file);
   if (inline === void 0 || inline === null) {
     throw new GuardConfigError(
       "the json_schema guard needs a schema: set guard_config.schema to a JSON Schema, or guard_config.schema_file to a JSON or YAML file holding one"
@@ -29516,7 +30129,7 @@ __name(loadSchema, "loadSchema");
 function readSchemaFile(absolute, shown) {
   let text2;
   try {
-    text2 = readFileSync11(absolute, "utf8");
+    text2 = readFileSync10(absolute, "utf8");
   } catch (err) {
     throw new GuardConfigError(`cannot read guard_config.schema_file ${shown}: ${err.message}`);
   }
@@ -29596,507 +30209,124 @@ function getGuard(name) {
 }
 __name(getGuard, "getGuard");
 
-// src/engine/engine.ts
-var DEFAULT_CONCURRENCY = 4;
-function newRunId(now = /* @__PURE__ */ new Date()) {
-  return now.toISOString().replace(/[-:.]/g, "") + "-" + randomBytes2(2).toString("hex");
+// src/workspace/scratch.ts
+import { mkdtempSync as mkdtempSync2, rmSync as rmSync5, writeFileSync as writeFileSync3 } from "node:fs";
+import { tmpdir as tmpdir3 } from "node:os";
+import path19 from "node:path";
+function scratchDir() {
+  const dir = mkdtempSync2(path19.join(tmpdir3(), "pairflow-run-"));
+  return {
+    file(name, content) {
+      const file = path19.join(dir, name);
+      writeFileSync3(file, content);
+      return file;
+    },
+    dispose() {
+      rmSync5(dir, { recursive: true, force: true });
+    }
+  };
 }
-__name(newRunId, "newRunId");
-async function runWorkflow(target, options = {}) {
-  const selection = options.selection ?? {};
-  const prepared = preparePlan(target, { ...options, force: void 0 });
-  const selected = selectionForce(prepared, selection);
-  const force = /* @__PURE__ */ __name((id) => options.resume?.finished.has(id) ? void 0 : selected(id), "force");
-  if (options.remote) await restoreFromRemote(prepared, force, options.remote, options.onEvent);
-  const scope = selectionScope(prepared, selection);
-  const plan = planWithLostContent(prepared, force, scope);
-  await options.beforeExecute?.(plan, prepared);
-  return new Run(prepared, plan, scope, options).execute();
-}
-__name(runWorkflow, "runWorkflow");
-function selectionForce(prepared, selection) {
-  const { workflow, graph } = prepared;
-  const check = /* @__PURE__ */ __name((id, flag) => {
-    if (workflow.pairs.has(id)) return;
-    const hint = didYouMean(id, workflow.pairs.keys());
-    throw new UsageError(`${flag} ${id}: no such pair in ${workflow.name}` + (hint ? `; did you mean "${hint}"?` : `; pairs are: ${[...workflow.pairs.keys()].join(", ")}`));
-  }, "check");
-  if (selection.force) return () => ({ kind: "forced", detail: "--force" });
-  if (selection.from !== void 0) {
-    check(selection.from, "--from");
-    const from = selection.from;
-    const downstream = downstreamOf(graph, [from]);
-    return (id) => id === from || downstream.has(id) ? { kind: "forced", detail: `--from ${from}` } : void 0;
-  }
-  if (selection.only !== void 0) {
-    for (const id of selection.only) check(id, "--only");
-    const only = new Set(selection.only);
-    return (id) => only.has(id) ? { kind: "forced", detail: "--only" } : void 0;
-  }
-  return () => void 0;
-}
-__name(selectionForce, "selectionForce");
-function selectionScope(prepared, selection) {
-  const { graph, plan } = prepared;
-  if (selection.only === void 0 || selection.force) return new Set(graph.order);
-  const only = new Set(selection.only);
-  const scope = new Set(only);
-  const stack = [...only];
-  while (stack.length > 0) {
-    for (const dep of graph.requires.get(stack.pop())) {
-      if (!scope.has(dep)) {
-        scope.add(dep);
-        stack.push(dep);
-      }
-    }
-  }
-  const missing = [...scope].filter((id) => !only.has(id) && plan.byId.get(id).action === "run");
-  if (missing.length > 0) {
-    const needs = missing.map((id) => `${id} (${plan.byId.get(id).reasons.map((r) => r.detail).join("; ")})`).join(", ");
-    throw new UsageError(`--only ${selection.only.join(" ")}: these dependencies have no accepted artifact for their current configuration: ${needs}; add them to --only, or run without it`);
-  }
-  return scope;
-}
-__name(selectionScope, "selectionScope");
-var LOST = { kind: "new", detail: "accepted content is not available here; running again to restore it" };
-function planWithLostContent(prepared, force, scope) {
-  const { workflow, graph, state, planOptions } = prepared;
-  const lost = /* @__PURE__ */ new Set();
-  planOptions.force = (id) => force(id) ?? (lost.has(id) ? LOST : void 0);
-  for (; ; ) {
-    const plan = makePlan(workflow, graph, state, planOptions);
-    const more = plan.pairs.filter(
-      (p) => p.action === "skip" && scope.has(p.id) && !lost.has(p.id) && graph.dependents.get(p.id).some((d) => scope.has(d) && plan.byId.get(d).action === "run") && !contentAvailable(prepared, workflow.pairs.get(p.id), p.artifact.contentHash)
-    );
-    if (more.length === 0) return plan;
-    for (const p of more) lost.add(p.id);
-  }
-}
-__name(planWithLostContent, "planWithLostContent");
-async function restoreFromRemote(prepared, force, remote, onEvent) {
-  const { workflow, graph, store, state, planOptions } = prepared;
-  const tried = /* @__PURE__ */ new Set();
-  for (; ; ) {
-    const plan = makePlan(workflow, graph, state, { ...planOptions, force });
-    const wanted = plan.pairs.filter((p) => {
-      if (p.configRef === null || tried.has(`${p.id}:${p.configRef}`) || force(p.id)) return false;
-      if (p.action === "run") return true;
-      const needed = graph.dependents.get(p.id).some((d) => plan.byId.get(d).action === "run") || workflow.pairs.get(p.id).output !== void 0;
-      return needed && !contentAvailable(prepared, workflow.pairs.get(p.id), p.artifact.contentHash);
-    });
-    if (wanted.length === 0) return;
-    let restored = 0;
-    for (const p of wanted) {
-      tried.add(`${p.id}:${p.configRef}`);
-      const artifact = await remote.restore(p.id, p.configRef);
-      if (!artifact) continue;
-      if (p.action === "skip" && artifact.record.contentHash !== p.artifact.contentHash) {
-        onEvent?.({ type: "warning", message: `${p.id}: ${remote.name} holds other content than the lock file records for this reference; not used` });
-        continue;
-      }
-      store.putContent(artifact.content);
-      store.putRecord(artifact.record);
-      onEvent?.({ type: "restored", id: p.id, from: remote.name });
-      restored++;
-    }
-    if (restored === 0) return;
-  }
-}
-__name(restoreFromRemote, "restoreFromRemote");
-function contentAvailable(prepared, pair, hash) {
-  const file = outputPath(prepared.workflow, pair);
-  return file !== void 0 && existsSync9(file) || prepared.store.content(hash) !== void 0;
-}
-__name(contentAvailable, "contentAvailable");
-var Run = class {
-  constructor(prepared, plan, scope, options) {
-    this.prepared = prepared;
-    this.plan = plan;
-    this.scope = scope;
-    this.options = options;
-    const { lock, workflow } = prepared;
-    this.lock = { version: 1, workflow: workflow.name, pairs: { ...lock?.pairs ?? {} } };
-    for (const id of Object.keys(this.lock.pairs)) {
-      if (!workflow.pairs.has(id)) {
-        delete this.lock.pairs[id];
-        this.lockDirty = true;
-      }
-    }
-    this.runId = options.runId ?? newRunId();
-    this.env = options.env ?? process.env;
-    this.signal = options.signal ?? new AbortController().signal;
-    this.tmp = mkdtempSync2(path17.join(tmpdir3(), "pairflow-run-"));
-    this.stopped = new Promise((resolve) => {
-      for (const s of [this.signal, options.stop]) s?.addEventListener("abort", () => resolve(), { once: true });
-    });
-  }
-  prepared;
-  plan;
-  scope;
-  options;
-  static {
-    __name(this, "Run");
-  }
-  runId;
-  decided = /* @__PURE__ */ new Map();
-  outcomes = /* @__PURE__ */ new Map();
-  /** Content produced or read during this run, by pair id. */
-  contents = /* @__PURE__ */ new Map();
-  lock;
-  lockDirty = false;
-  tmp;
-  env;
-  signal;
-  started = Date.now();
-  /** Settles when the run is asked to stop, so the scheduler notices at once. */
-  stopped;
-  /** Saves to the remote store still in flight; the run waits for them before it reports. */
-  saves = [];
-  async execute() {
-    this.emit({ type: "run_start", runId: this.runId, plan: this.plan, resumed: this.options.resume !== void 0 });
-    try {
-      await this.schedule();
-      await Promise.all(this.saves);
-    } finally {
-      this.flushLock();
-      rmSync5(this.tmp, { recursive: true, force: true });
-    }
-    const pairs = this.plan.pairs.filter((p) => this.scope.has(p.id)).map((p) => this.outcomes.get(p.id));
-    const count3 = /* @__PURE__ */ __name((s) => pairs.filter((p) => p.status === s).length, "count");
-    const tokens = { input: 0, output: 0 };
-    for (const p of pairs) for (const a of p.attempts) if (a.tokens) addTokens(tokens, a.tokens);
-    const report = {
-      version: 1,
-      runId: this.runId,
-      workflowRef: this.plan.workflowRef,
-      status: count3("interrupted") > 0 ? "interrupted" : count3("failed") + count3("blocked") > 0 ? "failed" : "success",
-      pairs,
-      totals: {
-        pairs: pairs.length,
-        executed: count3("executed"),
-        reused: count3("reused"),
-        failed: count3("failed"),
-        blocked: count3("blocked"),
-        interrupted: count3("interrupted"),
-        tokens,
-        durationMs: Date.now() - this.started
-      }
-    };
-    this.emit({ type: "run_end", report });
-    return report;
-  }
-  get stopping() {
-    return this.signal.aborted || (this.options.stop?.aborted ?? false);
-  }
-  async schedule() {
-    const concurrency = Math.max(1, this.options.concurrency ?? DEFAULT_CONCURRENCY);
-    const requires = this.prepared.graph.requires;
-    const waiting = this.prepared.graph.order.filter((id) => this.scope.has(id));
-    const inFlight = /* @__PURE__ */ new Set();
-    while (waiting.length > 0 || inFlight.size > 0) {
-      for (let i = 0; i < waiting.length && inFlight.size < concurrency; ) {
-        const id = waiting[i];
-        const deps = requires.get(id);
-        const stopped = deps.filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
-        if (this.stopping) {
-          waiting.splice(i, 1);
-          this.finish({ ...this.blocked(id, "not started: the run was interrupted"), status: "interrupted" });
-        } else if (stopped.length > 0) {
-          waiting.splice(i, 1);
-          this.finish(this.blocked(id, `blocked by ${stopped.join(", ")}`));
-        } else if (deps.every((d) => this.decided.has(d))) {
-          waiting.splice(i, 1);
-          const task = this.handle(id).finally(() => inFlight.delete(task));
-          inFlight.add(task);
-        } else {
-          i++;
-        }
-      }
-      if (inFlight.size > 0) await Promise.race(this.stopping ? inFlight : [...inFlight, this.stopped]);
-    }
-  }
-  async handle(id) {
-    const { workflow, graph, state, planOptions } = this.prepared;
-    const decision = decidePair(workflow, graph, id, this.decided, state, planOptions);
-    if (decision.action === "skip") this.reuse(decision);
-    else await this.run(decision, workflow.pairs.get(id));
-  }
-  // -------------------------------------------------------------------------------------------
-  // Reuse
-  reuse(d) {
-    const pair = this.prepared.workflow.pairs.get(d.id);
-    const artifact = d.artifact;
-    const configRef2 = d.configRef;
-    let note = null;
-    const previous = this.lock.pairs[d.id];
-    if (artifact.edited) {
-      const content = readFileSync12(outputPath(this.prepared.workflow, pair));
-      this.contents.set(d.id, content);
-      this.prepared.store.putContent(content);
-      void this.recordAccepted(d, pair, { contentHash: artifact.contentHash, source: "human", attempts: [], durationMs: 0 }, content);
-      note = `output ${pair.output} was edited by hand; kept and recorded as a human artifact`;
-    } else {
-      if (previous?.configRef !== configRef2 || previous.contentHash !== artifact.contentHash) this.restoreLockEntry(d, pair);
-      note = this.restoreOutput(pair, artifact.contentHash);
-      const rerun = pair.requires.filter((dep) => this.outcomes.get(dep)?.status === "executed");
-      if (rerun.length > 0 && this.plan.byId.get(d.id).action === "run") {
-        note = `early cutoff: ${rerun.join(", ")} re-ran with identical content`;
-      }
-    }
-    this.decided.set(d.id, d);
-    this.finish({ id: d.id, configRef: configRef2, status: "reused", attempts: [], contentHash: artifact.contentHash, reasons: [], durationMs: 0, note });
-  }
-  /** Writes a missing output file from the store. */
-  restoreOutput(pair, hash) {
-    const file = outputPath(this.prepared.workflow, pair);
-    if (file === void 0 || existsSync9(file)) return null;
-    const content = this.prepared.store.content(hash);
-    if (content === void 0) return `output ${pair.output} is missing and its content is not in the local store`;
-    writeFileAtomic(file, content);
-    this.contents.set(pair.id, content);
-    return `restored ${pair.output} from the store`;
-  }
-  restoreLockEntry(d, pair) {
-    const rec = this.prepared.store.accepted(d.id, d.configRef);
-    this.setLockEntry(d.id, {
-      configRef: d.configRef,
-      contentHash: d.artifact.contentHash,
-      source: rec?.source ?? "generated",
-      model: rec?.model !== void 0 ? rec.model : pair.model,
-      components: d.components,
-      attempts: rec?.attempts ?? 0,
-      tokens: rec?.tokens ?? { input: 0, output: 0 },
-      durationMs: rec?.durationMs ?? 0,
-      acceptedAt: rec?.at ?? (/* @__PURE__ */ new Date()).toISOString()
-    });
-  }
-  // -------------------------------------------------------------------------------------------
-  // Execution
-  async run(d, pair) {
-    const started = Date.now();
-    this.emit({ type: "pair_start", id: d.id, configRef: d.configRef, reasons: d.reasons });
-    const earlier = this.options.resume?.attempts.get(d.id);
-    const attempts = earlier?.configRef === d.configRef ? [...earlier.attempts] : [];
-    const interrupted = /* @__PURE__ */ __name(() => this.finish({ id: d.id, configRef: d.configRef, status: "interrupted", attempts, contentHash: null, reasons: d.reasons, durationMs: Date.now() - started, note: "cancelled: the run was interrupted" }), "interrupted");
-    const fail = /* @__PURE__ */ __name((message) => {
-      this.prepared.store.putRecord({ pair: d.id, configRef: d.configRef, status: "rejected", feedback: message, components: d.components, at: (/* @__PURE__ */ new Date()).toISOString() });
-      this.finish({ id: d.id, configRef: d.configRef, status: "failed", attempts, contentHash: null, reasons: d.reasons, durationMs: Date.now() - started, note: message });
-    }, "fail");
-    let generate, guard;
-    try {
-      generate = getGenerator(pair.generator);
-      guard = pair.guard === null ? null : getGuard(pair.guard);
-    } catch (err) {
-      return fail(err.message);
-    }
-    const dependencies2 = [];
-    for (const dep of pair.requires) {
-      const content = this.contentOf(dep);
-      if (content === void 0) return fail(`the accepted content of ${dep} is not available (no output file, not in the store); run with --from ${dep}`);
-      dependencies2.push({ id: dep, content: content.toString("utf8") });
-    }
-    const { workflow } = this.prepared;
-    const total = pair.rmax + 1;
-    const history2 = attempts.filter((a) => !a.accepted).map((a) => ({ feedback: a.feedback }));
-    for (let attempt = attempts.length + 1; attempt <= total; attempt++) {
-      if (this.signal.aborted) return interrupted();
-      this.emit({ type: "attempt_start", id: d.id, attempt });
-      const t0 = Date.now();
-      const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies: dependencies2, history: history2 });
-      let content;
-      let tokens = null;
-      let verdict;
-      try {
-        const result = await generate({ pairId: d.id, attempt, model: pair.model, prompt, config: plain(pair.generatorConfig), cwd: workflow.dir, env: this.env, signal: this.signal });
-        content = result.content;
-        tokens = result.tokens ?? null;
-        verdict = await this.check(guard, pair, content, attempt);
-      } catch (err) {
-        if (this.signal.aborted) return interrupted();
-        attempts.push({ attempt, accepted: false, feedback: err.message, tokens, durationMs: Date.now() - t0 });
-        return fail(err.message);
-      }
-      const record = { attempt, accepted: verdict.accepted, feedback: verdict.feedback, tokens, durationMs: Date.now() - t0 };
-      attempts.push(record);
-      this.emit({ type: "attempt_end", id: d.id, attempt, of: total, accepted: verdict.accepted, feedback: verdict.feedback, tokens, durationMs: record.durationMs });
-      if (verdict.accepted) {
-        const bytes = Buffer.from(content, "utf8");
-        const contentHash = this.prepared.store.putContent(bytes);
-        this.contents.set(d.id, bytes);
-        const file = outputPath(workflow, pair);
-        if (file !== void 0) writeFileAtomic(file, bytes);
-        const durationMs = Date.now() - started;
-        await this.recordAccepted(d, pair, { contentHash, source: "generated", attempts, durationMs }, bytes);
-        this.decided.set(d.id, { ...d, action: "skip", artifact: { source: "store", contentHash, edited: false } });
-        this.finish({ id: d.id, configRef: d.configRef, status: "executed", attempts, contentHash, reasons: d.reasons, durationMs, note: null });
-        return;
-      }
-      history2.push({ feedback: verdict.feedback });
-    }
-    fail(`rejected after ${total} attempt${total === 1 ? "" : "s"}: ${attempts[attempts.length - 1]?.feedback ?? ""}`);
-  }
-  async check(guard, pair, content, attempt) {
-    if (guard === null) return { accepted: true, feedback: "" };
-    const artifactPath = path17.join(this.tmp, `${pair.id}.${attempt}.txt`);
-    writeFileSync3(artifactPath, content);
-    return guard({
-      pairId: pair.id,
-      content,
-      artifactPath,
-      config: plain(pair.guardConfig),
-      guards: pair.guards,
-      cwd: this.prepared.workflow.dir,
-      env: this.env,
-      signal: this.signal
-    });
-  }
-  contentOf(id) {
-    const known = this.contents.get(id);
-    if (known) return known;
-    const pair = this.prepared.workflow.pairs.get(id);
-    const file = outputPath(this.prepared.workflow, pair);
-    const content = file !== void 0 && existsSync9(file) ? readFileSync12(file) : this.prepared.store.content(this.decided.get(id).artifact.contentHash);
-    if (content) this.contents.set(id, content);
-    return content;
-  }
-  // -------------------------------------------------------------------------------------------
-  // Records
-  async recordAccepted(d, pair, r, content) {
-    const tokens = { input: 0, output: 0 };
-    for (const a of r.attempts) if (a.tokens) addTokens(tokens, a.tokens);
-    const at2 = (/* @__PURE__ */ new Date()).toISOString();
-    const record = {
-      pair: d.id,
-      configRef: d.configRef,
-      status: "accepted",
-      contentHash: r.contentHash,
-      components: d.components,
-      at: at2,
-      source: r.source,
-      model: pair.model,
-      attempts: r.attempts.length,
-      tokens,
-      durationMs: r.durationMs
-    };
-    this.prepared.store.putRecord(record);
-    this.setLockEntry(d.id, {
-      configRef: d.configRef,
-      contentHash: r.contentHash,
-      source: r.source,
-      model: pair.model,
-      components: d.components,
-      attempts: r.attempts.length,
-      tokens,
-      durationMs: r.durationMs,
-      acceptedAt: at2
-    });
-    if (this.options.remote) {
-      const save = this.options.remote.save({ record, content }).catch((err) => {
-        this.emit({ type: "warning", message: `${d.id}: could not save to ${this.options.remote.name}: ${err.message}` });
-      });
-      this.saves.push(save);
-    }
-  }
-  setLockEntry(id, entry) {
-    this.lock.pairs[id] = entry;
-    this.lockDirty = true;
-    this.flushLock();
-  }
-  flushLock() {
-    if (!this.lockDirty) return;
-    writeLock(this.prepared.lockPath, this.lock);
-    this.lockDirty = false;
-  }
-  blocked(id, note) {
-    const planned = this.plan.byId.get(id);
-    return { id, configRef: planned.configRef, status: "blocked", attempts: [], contentHash: null, reasons: planned.reasons, durationMs: 0, note };
-  }
-  finish(outcome) {
-    this.outcomes.set(outcome.id, outcome);
-    this.emit({ type: "pair_end", outcome });
-  }
-  emit(event) {
-    this.options.onEvent?.(event);
-  }
-};
-function addTokens(into, more) {
-  into.input += more.input;
-  into.output += more.output;
-}
-__name(addTokens, "addTokens");
+__name(scratchDir, "scratchDir");
 
 // src/app/run.ts
-import path18 from "node:path";
-function stateDirOf(workflowPath, options) {
-  return stateDirFor({ root: findRepoRoot(path18.dirname(workflowPath)) }, options.stateDir, options.cwd);
+function runTarget(target, request) {
+  return runWith(target, request, void 0);
 }
-__name(stateDirOf, "stateDirOf");
-async function runSession(target, options = {}) {
-  const cwd = options.cwd ?? process.cwd();
-  const workflowPath = resolveWorkflowPath(target, cwd);
-  const stateDir2 = stateDirOf(workflowPath, options);
-  const runId = options.runId ?? newRunId();
-  const release2 = await acquireRunLock(stateDir2, workflowPath, { runId, wait: options.wait ?? true, onWait: options.onWait, signal: options.stop });
+__name(runTarget, "runTarget");
+async function runWith(target, request, resuming) {
+  const workflowPath = resolveWorkflowPath(target, request.cwd);
+  const stateDir = stateDirFor(findRepoRoot(path20.dirname(workflowPath)), request);
+  const runId = request.runId ?? newRunId();
+  const release2 = await acquireRunLock(stateDir, workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
   try {
-    const warn = /* @__PURE__ */ __name((message) => options.onEvent?.({ type: "warning", message }), "warn");
-    const recorder = new RunRecorder(stateDir2, options.selection ?? {}, warn, options.earlier, options.startedAt);
+    const opened = openState(workflowPath, { ...request, stateDir });
+    const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
+    request.onPlanned?.(planned);
+    await gate(planned, request);
+    const selection = request.selection ?? {};
+    const warn = /* @__PURE__ */ __name((message) => request.onEvent?.({ type: "warning", message }), "warn");
+    const recorder = new RunRecorder(stateDir, selection, warn, resuming?.earlier, resuming?.startedAt);
     const onEvent = /* @__PURE__ */ __name((event) => {
       recorder.record(event);
-      options.onEvent?.(event.type === "run_end" ? { ...event, report: recorder.merged(event.report) } : event);
+      request.onEvent?.(event.type === "run_end" ? { ...event, report: recorder.merged(event.report) } : event);
     }, "onEvent");
-    const report = await runWorkflow(workflowPath, { ...options, cwd, stateDir: stateDir2, runId, onEvent });
+    const generators = request.generators ?? {};
+    const guards = request.guards ?? {};
+    const deps = {
+      generator: /* @__PURE__ */ __name((name) => name !== null && Object.hasOwn(generators, name) ? generators[name] : getGenerator(name), "generator"),
+      guard: /* @__PURE__ */ __name((name) => name !== null && Object.hasOwn(guards, name) ? guards[name] : getGuard(name), "guard"),
+      store: opened.store,
+      outputs: opened.outputs,
+      remote: opened.remote,
+      writeLock: /* @__PURE__ */ __name((lock) => writeLock(opened.lockPath, lock), "writeLock"),
+      scratch: scratchDir(),
+      decide: decider(planned.plan, opened.view, resuming?.resume.finished)
+    };
+    const report = await executePlan(planned.plan, deps, {
+      runId,
+      lock: opened.lock,
+      concurrency: request.concurrency,
+      env: request.env ?? {},
+      resume: resuming?.resume,
+      stop: request.stop,
+      signal: request.signal,
+      onEvent
+    });
     return recorder.merged(report);
   } finally {
     release2();
   }
 }
-__name(runSession, "runSession");
-async function resumeSession(runId, options = {}) {
-  const cwd = options.cwd ?? process.cwd();
-  const stateDir2 = stateDirFor({ root: findRepoRoot(cwd) }, options.stateDir, cwd);
-  const id = runId ?? latestUnfinished(stateDir2);
+__name(runWith, "runWith");
+async function gate(planned, request) {
+  const { estimate } = planned;
+  if (estimate.pairs.length === 0) return;
+  const over = request.maxCost !== void 0 ? checkBudget(estimate, request.maxCost, request.maxCostName) : null;
+  if (over !== null) throw new BudgetExceededError(`${over}; nothing was executed`, estimate, request.maxCost);
+  if (request.confirm && !await request.confirm(planned)) throw new RunDeclinedError("not confirmed; nothing was executed");
+}
+__name(gate, "gate");
+async function resumeTarget(runId, request) {
+  const { cwd } = request;
+  const stateDir = stateDirFor(findRepoRoot(cwd), request);
+  const id = runId ?? latestUnfinished(stateDir);
   let run;
   try {
-    run = readRun(stateDir2, id);
+    run = readRun(stateDir, id);
   } catch (err) {
     throw new UsageError(err.message);
   }
-  for (const problem of run.problems) options.onEvent?.({ type: "warning", message: problem });
+  for (const problem of run.problems) request.onEvent?.({ type: "warning", message: problem });
   const state = runState(run);
   if (state === "success" || state === "failed") throw new UsageError(`run ${id} already finished (${state}); start a new one with pairflow run`);
   const workflowPath = run.plan?.workflow.path ?? run.events.find((e) => e.event === "run_start")?.workflow;
   if (!workflowPath) throw new UsageError(`run ${id} has no readable plan.json or trace, so there is nothing to resume; start a new run with pairflow run`);
-  const holder = currentHolder(stateDir2, workflowPath);
+  const holder = currentHolder(stateDir, workflowPath);
   if (holder?.runId === id) throw new UsageError(`run ${id} is still going (pid ${holder.pid} on ${holder.host})`);
   const selection = run.plan?.selection ?? {};
   const recordedRef = run.plan?.workflow.workflowRef ?? run.events.find((e) => e.event === "run_start")?.workflowRef;
   const currentRef = workflowRef(loadWorkflow(workflowPath, cwd).workflow);
   if (recordedRef !== currentRef) {
-    options.onEvent?.({ type: "warning", message: `the workflow's structure changed since run ${id} (workflowRef ${recordedRef?.slice(0, 12)} -> ${currentRef.slice(0, 12)}); planning anew, reusing everything still valid` });
-    const report2 = await runSession(workflowPath, { ...options, cwd, stateDir: stateDir2, selection, runId: void 0 });
+    request.onEvent?.({ type: "warning", message: `the workflow's structure changed since run ${id} (workflowRef ${recordedRef?.slice(0, 12)} -> ${currentRef.slice(0, 12)}); planning anew, reusing everything still valid` });
+    const report2 = await runWith(workflowPath, { ...request, stateDir, selection, runId: void 0 }, void 0);
     return { report: report2, from: id, replanned: true };
   }
-  const report = await runSession(workflowPath, {
-    ...options,
-    cwd,
-    stateDir: stateDir2,
-    selection,
-    runId: id,
+  const report = await runWith(workflowPath, { ...request, stateDir, selection, runId: id }, {
     resume: resumeState(run.events),
     earlier: outcomesFromTrace(run.events),
     startedAt: run.events[0]?.t
   });
   return { report, from: id, replanned: false };
 }
-__name(resumeSession, "resumeSession");
-function latestUnfinished(stateDir2) {
-  for (const id of listRunIds(stateDir2)) {
-    const run = readRun(stateDir2, id);
+__name(resumeTarget, "resumeTarget");
+function latestUnfinished(stateDir) {
+  for (const id of listRunIds(stateDir)) {
+    const run = readRun(stateDir, id);
     const state = runState(run);
     const workflow = run.plan?.workflow.path;
-    if ((state === "unfinished" || state === "interrupted") && !(workflow && currentHolder(stateDir2, workflow)?.runId === id)) return id;
+    if ((state === "unfinished" || state === "interrupted") && !(workflow && currentHolder(stateDir, workflow)?.runId === id)) return id;
   }
-  throw new UsageError(`no interrupted run to resume in ${stateDir2}`);
+  throw new UsageError(`no interrupted run to resume in ${stateDir}`);
 }
 __name(latestUnfinished, "latestUnfinished");
 
@@ -30137,44 +30367,8 @@ function signalExitCode(signal) {
 }
 __name(signalExitCode, "signalExitCode");
 
-// src/estimate/budget.ts
+// src/cli/ask.ts
 import { createInterface } from "node:readline";
-var BudgetExceededError = class extends Error {
-  constructor(message, estimate, maxCost) {
-    super(message);
-    this.estimate = estimate;
-    this.maxCost = maxCost;
-  }
-  estimate;
-  maxCost;
-  static {
-    __name(this, "BudgetExceededError");
-  }
-  name = "BudgetExceededError";
-};
-var RunDeclinedError = class extends Error {
-  static {
-    __name(this, "RunDeclinedError");
-  }
-  name = "RunDeclinedError";
-};
-function checkBudget(estimate, maxCost, name = "--max-cost") {
-  const t = estimate.totals;
-  if (t.pairs === 0) return null;
-  if (t.cost === null) {
-    const pairs = estimate.pairs.filter((p) => p.cost === null).map((p) => p.id);
-    return `the cost of ${pairs.join(", ")} is unknown (no price for ${t.unpricedModels.join(", ")}), so it cannot be checked against ${name} ${usd(maxCost)}; add the model under pricing: in the workflow file (input and output USD per million tokens)`;
-  }
-  if (t.cost > maxCost) return `the estimated cost ${usd(t.cost)} exceeds ${name} ${usd(maxCost)}`;
-  return null;
-}
-__name(checkBudget, "checkBudget");
-function parseUsd(text2) {
-  const value = text2.trim().replace(/^\$/, "");
-  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(value)) return void 0;
-  return Number(value);
-}
-__name(parseUsd, "parseUsd");
 function canAsk(stdin, stdout) {
   return Boolean(stdin?.isTTY) && Boolean(stdout.isTTY);
 }
@@ -30202,26 +30396,22 @@ function askYesNo(stdin, write2, question, signal) {
 __name(askYesNo, "askYesNo");
 
 // src/cli/costs.ts
-function runCosts(io, flags) {
+function runCosts(io, flags, stop) {
   const progress = flags.json ? io.stderr : io.stdout;
   const style = styleFor(progress, io.env);
-  const only = flags.only && new Set(flags.only);
+  const ask = !flags.yes && canAsk(io.stdin, io.stdout);
   let estimate;
   let comparison;
   return {
-    async beforeExecute(plan, prepared, stop) {
-      estimate = estimatePlan(prepared, plan, { include: only ? (id) => only.has(id) : void 0 });
+    onPlanned(planned) {
+      estimate = planned.estimate;
       if (estimate.pairs.length === 0) return;
-      const ask = !flags.yes && canAsk(io.stdin, io.stdout);
-      const over = flags.maxCost !== void 0 ? checkBudget(estimate, flags.maxCost) : null;
-      if (ask) progress.write(planText(plan, style, io.cwd, estimate) + "\n");
-      else if (over !== null) progress.write(estimateText(estimate, style) + "\n");
+      const over = flags.maxCost !== void 0 && checkBudget(estimate, flags.maxCost) !== null;
+      if (ask) progress.write(planText(planned.plan, style, io.cwd, estimate) + "\n");
+      else if (over) progress.write(estimateText(estimate, style) + "\n");
       else progress.write(style.dim(`Estimate: ${estimateHeadline(estimate)} (pairflow plan shows the breakdown)`) + "\n\n");
-      if (over !== null) throw new BudgetExceededError(`${over}; nothing was executed`, estimate, flags.maxCost);
-      if (ask && !await askYesNo(io.stdin, (s) => progress.write(s), `Execute ${plural(estimate.totals.pairs, "pair")} (${estimateTotal(estimate)})? [y/N] `, stop)) {
-        throw new RunDeclinedError("not confirmed; nothing was executed");
-      }
     },
+    confirm: ask ? ({ estimate: estimate2 }) => askYesNo(io.stdin, (s) => progress.write(s), `Execute ${plural(estimate2.totals.pairs, "pair")} (${estimateTotal(estimate2)})? [y/N] `, stop) : void 0,
     withComparison(report) {
       if (!estimate || estimate.pairs.length === 0) return report;
       comparison = compareWithRun(estimate, report);
@@ -30260,25 +30450,29 @@ function registerRun(program2, context2) {
     "pairflow run --from g_test --concurrency 2",
     "pairflow run --json > report.json"
   ])).action(async (target, opts) => {
-    const chosen = [opts.force && "--force", opts.only && "--only", opts.from && "--from"].filter(Boolean);
-    if (chosen.length > 1) throw new UsageError(`${chosen.join(" and ")} cannot be combined; choose one`);
-    const costs = runCosts(context2.io, opts);
+    let costs;
     try {
-      await drive(
-        context2,
-        opts,
-        async (options) => costs.withComparison(await runSession(target, { ...options, selection: { force: opts.force, only: opts.only, from: opts.from }, beforeExecute: /* @__PURE__ */ __name((plan, prepared) => costs.beforeExecute(plan, prepared, options.stop), "beforeExecute") }))
-      );
+      await drive(context2, opts, async (request) => {
+        costs = runCosts(context2.io, opts, request.stop);
+        const report = await runTarget(target, {
+          ...request,
+          selection: { force: opts.force, only: opts.only, from: opts.from },
+          maxCost: opts.maxCost,
+          onPlanned: costs.onPlanned,
+          confirm: costs.confirm
+        });
+        return costs.withComparison(report);
+      });
     } catch (err) {
-      if (!costs.refused(err)) throw err;
+      if (!costs?.refused(err)) throw err;
       context2.setStatus(EXIT.failed);
       return;
     }
-    costs.showComparison();
+    costs?.showComparison();
   });
   common(program2.command("resume")).description("Continue an interrupted run under its own id: nothing it finished runs again.").argument("[runId]", "the run to continue (default: the latest interrupted one; see pairflow runs)").addHelpText("after", examples(["pairflow resume", "pairflow resume 20261122T003012345Z-1a2b"])).action(async (runId, opts) => {
     await drive(context2, opts, async (options, say) => {
-      const { report, from, replanned } = await resumeSession(runId, options);
+      const { report, from, replanned } = await resumeTarget(runId, options);
       say(replanned ? `planned anew instead of resuming run ${from}` : `resumed run ${from}`);
       return report;
     });

@@ -43,7 +43,7 @@ describe("pairflow plan", () => {
 
   it("says everything is unchanged once accepted", async () => {
     const dir = copyToTempRepo(EXAMPLE);
-    acceptAll(dir);
+    await acceptAll(dir);
     const r = await cli(["plan", dir]);
     expect(r.stdout).toMatch(/^ {2}skip {2}g_review {2}[0-9a-f]{12} {2}unchanged$/m);
     expect(r.stdout).toMatch(/^0 to run, 3 unchanged$/m);
@@ -130,7 +130,7 @@ describe("help", () => {
 });
 
 describe("the built CLI", () => {
-  it("runs from dist/ with nothing but Node", () => {
+  it("runs from dist/ with nothing but Node", async () => {
     const r = spawnSync(process.execPath, [path.join(REPO, "dist/cli.js"), "plan", "examples/tdd-stack", "--json"], { cwd: REPO, encoding: "utf8" });
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).totals.pairs).toBe(3);

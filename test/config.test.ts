@@ -2,8 +2,8 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, formatIssue } from "../src/model/errors.js";
-import { loadWorkflow } from "../src/config/load.js";
-import { preparePlan } from "../src/app/prepare.js";
+import { loadWorkflow } from "../src/workspace/load.js";
+import { planOf } from "./helpers/state.js";
 import { SHARED, tempRepo } from "./helpers/fixtures.js";
 
 /** The formatted problems a load reports, or [] when it loads. */
@@ -22,14 +22,14 @@ const PROMPTS = "g_a:\n  task: Do a.\n";
 
 describe("loading configuration", () => {
   const compat = path.join(SHARED, "compat/atomicguard");
-  it.each(readdirSync(compat).filter((d) => !d.includes(".") && d !== "LICENSE"))("loads and plans the reference workflow %s unchanged", (name) => {
-    const { plan, workflow } = preparePlan(path.join(compat, name), { stateDir: tempRepo() });
+  it.each(readdirSync(compat).filter((d) => !d.includes(".") && d !== "LICENSE"))("loads and plans the reference workflow %s unchanged", async (name) => {
+    const { plan, workflow } = await planOf(path.join(compat, name), { stateDir: tempRepo() });
     expect(workflow.pairs.size).toBeGreaterThan(0);
     expect(plan.pairs.every((p) => p.action === "run")).toBe(true);
     expect(workflow.promptsPath).toBe(path.join(compat, name, "prompts.json"));
   });
 
-  it("names file, line, column, key, what was found and what is expected, for every problem at once", () => {
+  it("names file, line, column, key, what was found and what is expected, for every problem at once", async () => {
     const out = problems({
       "workflow.yml": [
         "name: demo",           // 1
@@ -50,34 +50,34 @@ describe("loading configuration", () => {
     ]);
   });
 
-  it("reports a missing required key at the mapping that lacks it", () => {
+  it("reports a missing required key at the mapping that lacks it", async () => {
     expect(problems({ "workflow.yml": "action_pairs:\n  g_a: {}\n" })).toEqual(['workflow.yml:1:1: missing required key "name"']);
   });
 
-  it("allows x- keys for notes but no other unknown top-level key", () => {
+  it("allows x- keys for notes but no other unknown top-level key", async () => {
     expect(problems({ "workflow.yml": "name: n\nx-owner: docs team\naction_pairs:\n  g_a:\n    x-note: keep\n" })).toEqual([]);
     expect(problems({ "workflow.yml": "name: n\nmodle: gpt\naction_pairs:\n  g_a: {}\n" })[0]).toMatch(/^workflow\.yml:2:1: modle: unknown key "modle"; did you mean "model"\?/);
   });
 
-  it("rejects a prompts entry that names no pair, at its key, suggesting the likely one", () => {
+  it("rejects a prompts entry that names no pair, at its key, suggesting the likely one", async () => {
     expect(problems({ "workflow.yml": "name: n\naction_pairs:\n  g_impl: {}\n", "prompts.yml": "g_impl: {}\ng_imp:\n  task: x\n" })).toEqual([
       'prompts.yml:2:1: g_imp: prompts entry "g_imp" names no pair of workflow.yml; did you mean "g_impl"?',
     ]);
   });
 
-  it("reports positions in JSON files too", () => {
+  it("reports positions in JSON files too", async () => {
     const out = problems({
       "workflow.json": '{\n  "name": "n",\n  "action_pairs": {\n    "a": {"guard": 3}\n  }\n}\n',
     });
     expect(out).toEqual(["workflow.json:4:20: action_pairs.a.guard: found the number 3; expected string"]);
   });
 
-  it("rejects duplicate pair ids with the id named", () => {
+  it("rejects duplicate pair ids with the id named", async () => {
     const out = problems({ "workflow.yml": "name: n\naction_pairs:\n  g_a: {}\n  g_a: {}\n" });
     expect(out).toEqual(['workflow.yml:4:3: duplicate key "g_a" (first at line 3); each key, and each pair id, may appear once']);
   });
 
-  it("treats an empty prompts file as no prompts, but an empty workflow file as missing its keys", () => {
+  it("treats an empty prompts file as no prompts, but an empty workflow file as missing its keys", async () => {
     expect(problems({ "workflow.yml": "name: n\naction_pairs:\n  g_a: {}\n", "prompts.yml": "# nothing yet\n" })).toEqual([]);
     expect(problems({ "workflow.yml": "# nothing yet\n" })).toEqual([
       'workflow.yml:1:1: missing required key "action_pairs"',
@@ -85,23 +85,23 @@ describe("loading configuration", () => {
     ]);
   });
 
-  it("accepts anchors and aliases for shared settings", () => {
+  it("accepts anchors and aliases for shared settings", async () => {
     const pairs = Array.from({ length: 150 }, (_, i) => `  p${i}: {guard: regex, guard_config: *shared}`).join("\n");
     expect(problems({ "workflow.yml": `name: n\nx-shared: &shared {pattern: "^ok"}\naction_pairs:\n${pairs}\n` })).toEqual([]);
   });
 
-  it("rejects pair ids that could not be a file name or cache key", () => {
+  it("rejects pair ids that could not be a file name or cache key", async () => {
     const out = problems({ "workflow.yml": "name: n\naction_pairs:\n  'a,b': {}\n" });
     expect(out[0]).toMatch(/^workflow\.yml:3:3: action_pairs\.a,b: "a,b" is not a valid pair id/);
   });
 
-  it("hints at quoting for text that contains ': '", () => {
+  it("hints at quoting for text that contains ': '", async () => {
     const out = problems({ "workflow.yml": "name: n\naction_pairs:\n  g_a: {}\n", "prompts.yml": 'g_a:\n  task: end with "Verdict: ok" please\n' });
     expect(out).toHaveLength(1);
     expect(out[0]).toMatch(/^prompts\.yml:2:9: .*put it in quotes or use a block scalar/);
   });
 
-  it("keeps outputs and inputs inside the repository, and literal inputs must exist", () => {
+  it("keeps outputs and inputs inside the repository, and literal inputs must exist", async () => {
     const out = problems({
       "wf/workflow.yml": "name: n\naction_pairs:\n  g_a:\n    output: ../../elsewhere.txt\n    inputs: ['../../**/*.py', 'missing.txt', 'src/*.md']\n",
     }, "wf");
@@ -112,12 +112,12 @@ describe("loading configuration", () => {
     ]);
   });
 
-  it("finds the prompts file the workflow names, and says so when it is missing", () => {
+  it("finds the prompts file the workflow names, and says so when it is missing", async () => {
     expect(problems({ "workflow.yml": "name: n\nprompts: p/my.yml\naction_pairs:\n  g_a: {}\n", "p/my.yml": PROMPTS })).toEqual([]);
     expect(problems({ "workflow.yml": "name: n\nprompts: nope.yml\naction_pairs:\n  g_a: {}\n" })[0]).toMatch(/^workflow\.yml:2:10: prompts: file "nope\.yml" not found/);
   });
 
-  it("asks which workflow to use when a directory holds several", () => {
+  it("asks which workflow to use when a directory holds several", async () => {
     expect(problems({ "workflow.yml": "name: a\naction_pairs: {g: {}}\n", "workflow.json": "{}" })).toEqual([
       `${"."}:1:1: several workflow files here (workflow.yml, workflow.json); give the one to use`,
     ]);
@@ -125,7 +125,7 @@ describe("loading configuration", () => {
 });
 
 describe("the dependency graph", () => {
-  it("rejects unknown requires targets and self-dependencies at the entry", () => {
+  it("rejects unknown requires targets and self-dependencies at the entry", async () => {
     const out = problems({ "workflow.yml": "name: n\naction_pairs:\n  g_test: {}\n  g_impl:\n    requires: [g_tset, g_impl]\n" });
     expect(out).toEqual([
       'workflow.yml:5:16: action_pairs.g_impl.requires.0: requires "g_tset", which is not a pair of this workflow; did you mean "g_test"?',
@@ -133,14 +133,14 @@ describe("the dependency graph", () => {
     ]);
   });
 
-  it("rejects a cycle with its path", () => {
+  it("rejects a cycle with its path", async () => {
     const out = problems({ "workflow.yml": "name: n\naction_pairs:\n  a: {requires: [c]}\n  b: {requires: [a]}\n  c: {requires: [b]}\n  d: {}\n" });
     expect(out).toEqual([
       "workflow.yml:3:18: action_pairs.a.requires.0: dependency cycle: a -> c -> b -> a (each pair requires the next); remove one of these requires entries",
     ]);
   });
 
-  it("groups pairs into waves by topological level and lists dependents", () => {
+  it("groups pairs into waves by topological level and lists dependents", async () => {
     const dir = tempRepo({
       "workflow.yml": "name: n\naction_pairs:\n  coder: {requires: [add, bdd]}\n  add: {requires: [config]}\n  config: {}\n  bdd: {requires: [config]}\n  docs: {}\n",
     });

@@ -1,7 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { preparePlan } from "../src/app/prepare.js";
+import { planOf } from "./helpers/state.js";
 import type { Reason } from "../src/model/plan.js";
 import { acceptAll } from "./helpers/state.js";
 import { tempRepo } from "./helpers/fixtures.js";
@@ -32,12 +32,12 @@ g_review: {task: Review.}
 `;
 
 let dir: string;
-const plan = () => {
-  const { plan } = preparePlan(dir);
+const plan = async () => {
+  const { plan } = await planOf(dir);
   return Object.fromEntries(plan.pairs.map((p) => [p.id, p]));
 };
-const reasons = (id: string): Reason[] => plan()[id]!.reasons;
-const actions = () => Object.fromEntries(Object.values(plan()).map((p) => [p.id, p.action]));
+const reasons = async (id: string): Promise<Reason[]> => (await plan())[id]!.reasons;
+const actions = async () => Object.fromEntries(Object.values(await plan()).map((p) => [p.id, p.action]));
 const edit = (file: string, from: string, to: string) => {
   const f = path.join(dir, file);
   const text = readFileSync(f, "utf8");
@@ -45,13 +45,13 @@ const edit = (file: string, from: string, to: string) => {
   writeFileSync(f, text.replace(from, to));
 };
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = tempRepo({ "workflow.yml": WORKFLOW, "prompts.yml": PROMPTS, "spec/stack.md": "A stack.\n" });
 });
 
 describe("the plan", () => {
-  it("run 1: every pair is new; references downstream of a pair that will run are unknown", () => {
-    const p = plan();
+  it("run 1: every pair is new; references downstream of a pair that will run are unknown", async () => {
+    const p = await plan();
     expect(p.g_test!.reasons).toEqual([{ kind: "new", detail: "never accepted" }]);
     expect(p.g_test!.configRef).toMatch(/^[0-9a-f]{64}$/);
     expect(p.g_impl!.configRef).toBeNull();
@@ -59,33 +59,33 @@ describe("the plan", () => {
     expect(p.g_review!.wave).toBe(3);
   });
 
-  it("run 2: nothing changed, nothing runs", () => {
-    acceptAll(dir);
-    expect(actions()).toEqual({ g_test: "skip", g_impl: "skip", g_review: "skip" });
+  it("run 2: nothing changed, nothing runs", async () => {
+    await acceptAll(dir);
+    expect(await actions()).toEqual({ g_test: "skip", g_impl: "skip", g_review: "skip" });
   });
 
-  it("run 3: a prompt change re-runs that pair and cascades, naming the changed part", () => {
-    acceptAll(dir);
+  it("run 3: a prompt change re-runs that pair and cascades, naming the changed part", async () => {
+    await acceptAll(dir);
     edit("prompts.yml", "task: Implement.", "task: Implement it.");
-    expect(actions()).toEqual({ g_test: "skip", g_impl: "run", g_review: "run" });
-    expect(reasons("g_impl")).toEqual([{ kind: "prompt", detail: "prompt.task changed" }]);
-    expect(reasons("g_review")).toEqual([{ kind: "upstream", detail: "g_impl will run" }]);
+    expect(await actions()).toEqual({ g_test: "skip", g_impl: "run", g_review: "run" });
+    expect(await reasons("g_impl")).toEqual([{ kind: "prompt", detail: "prompt.task changed" }]);
+    expect(await reasons("g_review")).toEqual([{ kind: "upstream", detail: "g_impl will run" }]);
   });
 
-  it("run 4: a hand edit of an output is kept and re-runs only its dependents", () => {
-    acceptAll(dir);
+  it("run 4: a hand edit of an output is kept and re-runs only its dependents", async () => {
+    await acceptAll(dir);
     writeFileSync(path.join(dir, "out/test.py"), "def test_by_hand(): pass\n");
-    const p = plan();
+    const p = await plan();
     expect(p.g_test!.action).toBe("skip");
     expect(p.g_test!.artifact?.edited).toBe(true);
     expect(p.g_impl!.reasons).toEqual([{ kind: "upstream_artifact", detail: "g_test's output was edited by hand" }]);
     expect(p.g_review!.reasons).toEqual([{ kind: "upstream", detail: "g_impl will run" }]);
   });
 
-  it("a deleted output file falls back to the recorded content and changes nothing", () => {
-    acceptAll(dir);
+  it("a deleted output file falls back to the recorded content and changes nothing", async () => {
+    await acceptAll(dir);
     rmSync(path.join(dir, "out/test.py"));
-    expect(actions()).toEqual({ g_test: "skip", g_impl: "skip", g_review: "skip" });
+    expect(await actions()).toEqual({ g_test: "skip", g_impl: "skip", g_review: "skip" });
   });
 
   it.each([
@@ -96,50 +96,50 @@ describe("the plan", () => {
     ["inputs changed", () => writeFileSync(path.join(dir, "spec/stack.md"), "A queue.\n"), "g_test", { kind: "inputs", detail: "spec/stack.md changed" }],
     ["inputs added", () => writeFileSync(path.join(dir, "spec/more.md"), "More.\n"), "g_test", { kind: "inputs", detail: "spec/more.md added" }],
     ["prompt key removed", () => edit("prompts.yml", "{role: Tester, task: Write tests.}", "{task: Write tests.}"), "g_test", { kind: "prompt", detail: "prompt.role removed" }],
-  ])("says which part changed: %s", (_name, change, id, reason) => {
-    acceptAll(dir);
+  ])("says which part changed: %s", async (_name, change, id, reason) => {
+    await acceptAll(dir);
     change();
-    expect(reasons(id)).toEqual([reason]);
+    expect(await reasons(id)).toEqual([reason]);
   });
 
-  it("a workflow-level context change is a prompt change of every pair", () => {
-    acceptAll(dir);
+  it("a workflow-level context change is a prompt change of every pair", async () => {
+    await acceptAll(dir);
     edit("workflow.yml", "model: m-1", "model: m-1\nspecification: Now with a spec.");
-    expect(reasons("g_test")).toEqual([{ kind: "prompt", detail: "workflow specification added" }]);
-    expect(reasons("g_impl")).toEqual([{ kind: "prompt", detail: "workflow specification added" }, { kind: "upstream", detail: "g_test will run" }]);
+    expect(await reasons("g_test")).toEqual([{ kind: "prompt", detail: "workflow specification added" }]);
+    expect(await reasons("g_impl")).toEqual([{ kind: "prompt", detail: "workflow specification added" }, { kind: "upstream", detail: "g_test will run" }]);
   });
 
-  it("reuses an accepted artifact from the store when a change is reverted", () => {
-    acceptAll(dir);
+  it("reuses an accepted artifact from the store when a change is reverted", async () => {
+    await acceptAll(dir);
     edit("prompts.yml", "task: Write tests.", "task: Write more tests.");
-    acceptAll(dir, (id) => (id === "g_test" ? "def test_more(): pass\n" : `artifact of ${id}\n`));
+    await acceptAll(dir, (id) => (id === "g_test" ? "def test_more(): pass\n" : `artifact of ${id}\n`));
     edit("prompts.yml", "task: Write more tests.", "task: Write tests.");
     writeFileSync(path.join(dir, "out/test.py"), "artifact of g_test\n"); // the revert restores the file too
-    const p = plan();
+    const p = await plan();
     expect(p.g_test!.action).toBe("skip");
     expect(p.g_test!.artifact?.source).toBe("store");
     // g_impl's own config is unchanged and its earlier artifact for this reference is in the store.
     expect(p.g_impl!.action).toBe("skip");
   });
 
-  it("names an upstream reference change when the upstream's content stayed the same", () => {
-    acceptAll(dir);
+  it("names an upstream reference change when the upstream's content stayed the same", async () => {
+    await acceptAll(dir);
     edit("prompts.yml", "task: Write tests.", "task: Write tests!");
     // The dependency re-ran and produced byte-identical content; its reference still changed.
-    acceptAll(dir, () => "artifact of g_test\n", { only: (id) => id === "g_test" });
-    expect(plan().g_impl!.reasons).toEqual([{ kind: "upstream", detail: "g_test's reference changed" }]);
+    await acceptAll(dir, () => "artifact of g_test\n", { only: (id) => id === "g_test" });
+    expect((await plan()).g_impl!.reasons).toEqual([{ kind: "upstream", detail: "g_test's reference changed" }]);
   });
 
-  it("says when the last attempt for this reference was rejected", () => {
-    const { plan: p, store } = preparePlan(dir);
+  it("says when the last attempt for this reference was rejected", async () => {
+    const { plan: p, store } = await planOf(dir);
     const g = p.byId.get("g_test")!;
     store.putRecord({ pair: "g_test", configRef: g.configRef!, status: "rejected", feedback: "no test functions\nmore detail", components: g.components!, at: "2026-01-01T00:00:00Z" });
-    expect(reasons("g_test")).toEqual([{ kind: "new", detail: "never accepted" }, { kind: "rejected", detail: "last attempt rejected: no test functions" }]);
+    expect(await reasons("g_test")).toEqual([{ kind: "new", detail: "never accepted" }, { kind: "rejected", detail: "last attempt rejected: no test functions" }]);
   });
 
-  it("forces every pair when asked", () => {
-    acceptAll(dir);
-    const { plan: p } = preparePlan(dir, { force: () => ({ kind: "forced", detail: "--force" }) });
+  it("forces every pair when asked", async () => {
+    await acceptAll(dir);
+    const { plan: p } = await planOf(dir, { selection: { force: true } });
     expect(p.pairs.map((x) => [x.id, x.action, x.reasons])).toEqual([
       ["g_test", "run", [{ kind: "forced", detail: "--force" }]],
       ["g_impl", "run", [{ kind: "upstream", detail: "g_test will run" }, { kind: "forced", detail: "--force" }]],

@@ -1,10 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { acceptAll } from "./helpers/state.js";
 import { tempRepo } from "./helpers/fixtures.js";
 
 /** Every pair's configRef once every pair is accepted with `content`. */
-function refs(files: Record<string, string>, content?: (id: string) => string): Record<string, string> {
-  const lock = acceptAll(tempRepo(files), content);
+async function refs(files: Record<string, string>, content?: (id: string) => string): Promise<Record<string, string>> {
+  const lock = await acceptAll(tempRepo(files), content);
   return Object.fromEntries(Object.entries(lock.pairs).map(([id, e]) => [id, e.configRef]));
 }
 
@@ -44,9 +44,12 @@ d: {task: td}
 const BASE = { "workflow.yml": WORKFLOW, "prompts.yml": PROMPTS, "src/one.txt": "one\n" };
 
 describe("formatting never changes a reference", () => {
-  const expected = refs(BASE);
+  let expected: Record<string, string>;
+  beforeAll(async () => {
+    expected = await refs(BASE);
+  });
 
-  it("gives the same references for reordered keys, other quoting, comments and block style", () => {
+  it("gives the same references for reordered keys, other quoting, comments and block style", async () => {
     const reformatted = `action_pairs:
   d: {guard: 'json'}   # the last pair first
   c:
@@ -92,10 +95,10 @@ a:
   constraints: c
   role: r
 `;
-    expect(refs({ ...BASE, "workflow.yml": reformatted, "prompts.yml": prompts })).toEqual(expected);
+    expect(await refs({ ...BASE, "workflow.yml": reformatted, "prompts.yml": prompts })).toEqual(expected);
   });
 
-  it("gives the same references for the same workflow written as JSON", () => {
+  it("gives the same references for the same workflow written as JSON", async () => {
     const workflow = {
       name: "refs", description: "not hashed", model: "m-1", rmax: 2, specification: "Build a stack.",
       generator: "command", generator_config: { run: "echo hi", api_key_env: "SOME_KEY" },
@@ -109,16 +112,19 @@ a:
     // JSON.stringify writes 1.5 as 1.5; an integral float has to be spelled out to stay a float.
     const json = JSON.stringify(workflow, null, 2).replace('"threshold": 1.5', '"threshold": 1.0');
     const prompts = JSON.stringify({ a: { role: "r", constraints: "c", task: "t", feedback_wrapper: "F {feedback}" }, b: { task: "tb" }, c: { task: "tc" }, d: { task: "td" } });
-    expect(refs({ "workflow.json": json, "prompts.json": prompts, "src/one.txt": "one\n" })).toEqual(expected);
+    expect(await refs({ "workflow.json": json, "prompts.json": prompts, "src/one.txt": "one\n" })).toEqual(expected);
   });
 
-  it("tells an integral float from an integer, as the reference does", () => {
-    expect(refs({ ...BASE, "workflow.yml": WORKFLOW.replace("threshold: 1.0", "threshold: 1") }).a).not.toBe(expected.a);
+  it("tells an integral float from an integer, as the reference does", async () => {
+    expect((await refs({ ...BASE, "workflow.yml": WORKFLOW.replace("threshold: 1.0", "threshold: 1") })).a).not.toBe(expected.a);
   });
 });
 
 describe("changing one hashed component changes that pair's reference and every reference downstream, and nothing else", () => {
-  const base = refs(BASE);
+  let base: Record<string, string>;
+  beforeAll(async () => {
+    base = await refs(BASE);
+  });
   const edit = (from: string, to: string, file = "workflow.yml") => {
     const source = BASE[file as keyof typeof BASE];
     if (!source.includes(from)) throw new Error(`fixture lacks ${from}`);
@@ -144,14 +150,14 @@ describe("changing one hashed component changes that pair's reference and every 
     ["a new file matching a's input glob", { ...BASE, "src/two.txt": "two\n" }, ["a", "b", "c"]],
     ["a's input globs", edit('inputs: ["src/*.txt"]', 'inputs: ["src/*.txt", "workflow.yml"]'), ["a", "b", "c"]],
     ["b's requires (now also d)", edit("requires: [a]", "requires: [a, d]"), ["b", "c"]],
-  ])("%s", (_name, files, changed) => {
-    const after = refs(files);
+  ])("%s", async (_name, files, changed) => {
+    const after = await refs(files);
     const differing = all.filter((id) => after[id] !== base[id]).sort();
     expect(differing).toEqual([...changed].sort());
   });
 
-  it("a's accepted content changes b and c, not a", () => {
-    const after = refs(BASE, (id) => (id === "a" ? "different content\n" : `artifact of ${id}\n`));
+  it("a's accepted content changes b and c, not a", async () => {
+    const after = await refs(BASE, (id) => (id === "a" ? "different content\n" : `artifact of ${id}\n`));
     expect(all.filter((id) => after[id] !== base[id])).toEqual(["b", "c"]);
   });
 
@@ -160,7 +166,7 @@ describe("changing one hashed component changes that pair's reference and every 
     ["rmax", edit("rmax: 2", "rmax: 5")],
     ["the name of the key variable (never the key)", edit("api_key_env: SOME_KEY", "api_key_env: OTHER_KEY")],
     ["an x- note", edit("  d:\n    guard: json", "  d:\n    x-owner: docs\n    guard: json")],
-  ])("%s changes no reference", (_name, files) => {
-    expect(refs(files)).toEqual(base);
+  ])("%s changes no reference", async (_name, files) => {
+    expect(await refs(files)).toEqual(base);
   });
 });

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runWorkflow } from "../src/engine/engine.js";
+import { runOf } from "./helpers/state.js";
 import type { RunReport } from "../src/model/run.js";
 import { readLock } from "../src/lockfile/lockfile.js";
 import type { RemoteArtifact, RemoteStore } from "../src/model/ports.js";
@@ -90,13 +90,13 @@ action_pairs:
   g_impl: {requires: [g_test], output: impl.txt}
   g_docs: {requires: [g_test], output: docs.txt}
 `, DEFAULT_SCRIPT, "g_impl: {task: Implement.}\n");
-    await runWorkflow(dir);
+    await runOf(dir);
     // g_test has no output file: with the store gone its content exists nowhere, and g_impl,
     // whose prompt changes, needs it. g_test runs again and produces the same bytes.
     rmSync(path.join(dir, ".pairflow"), { recursive: true });
     edit(path.join(dir, "prompts.yml"), "Implement.", "Implement it.");
     rmSync(path.join(dir, "calls.log"));
-    const report = await runWorkflow(dir);
+    const report = await runOf(dir);
     expect(statuses(report)).toEqual({ g_test: "executed", g_impl: "executed", g_docs: "reused" });
     expect(report.pairs.find((p) => p.id === "g_test")!.reasons).toEqual([{ kind: "new", detail: "accepted content is not available here; running again to restore it" }]);
     expect(report.pairs.find((p) => p.id === "g_docs")!.note).toBe("early cutoff: g_test re-ran with identical content");
@@ -113,7 +113,7 @@ action_pairs:
     guard: regex
     guard_config: {pattern: "^good"}
 `, DEFAULT_SCRIPT, 'a: {task: Say good., feedback_wrapper: "REJECTED BECAUSE: {feedback}"}\n');
-    const report = await runWorkflow(dir, { env: { ...process.env, ANSWER_a_1: "bad\n", ANSWER_a_2: "good\n" } });
+    const report = await runOf(dir, { env: { ...process.env, ANSWER_a_1: "bad\n", ANSWER_a_2: "good\n" } });
     const a = report.pairs[0]!;
     expect(a.status).toBe("executed");
     expect(a.attempts.map((x) => [x.attempt, x.accepted])).toEqual([[1, false], [2, true]]);
@@ -135,7 +135,7 @@ action_pairs:
   fine: {}
   after_fine: {requires: [fine]}
 `);
-    const report = await runWorkflow(dir);
+    const report = await runOf(dir);
     expect(report.status).toBe("failed");
     expect(statuses(report)).toEqual({ bad: "failed", fine: "executed", after_bad: "blocked", after_fine: "executed", after_after: "blocked" });
     const bad = report.pairs.find((p) => p.id === "bad")!;
@@ -156,13 +156,13 @@ action_pairs:
 
   it("fails at run time a pair whose generator pairflow does not know, naming those it has", async () => {
     const dir = scripted("name: unknown\naction_pairs:\n  g: {generator: OllamaGenerator}\n");
-    const report = await runWorkflow(dir);
+    const report = await runOf(dir);
     expect(report.pairs[0]!.note).toBe('unknown generator "OllamaGenerator"; pairflow has: anthropic, command, openai');
   });
 
   it("accepts anything when a pair names no guard", async () => {
     const dir = scripted("name: noguard\ngenerator: command\ngenerator_config: {run: node gen.mjs}\naction_pairs:\n  g: {}\n");
-    expect(statuses(await runWorkflow(dir))).toEqual({ g: "executed" });
+    expect(statuses(await runOf(dir))).toEqual({ g: "executed" });
   });
 
   it("starts a pair as soon as its own dependencies are accepted, never more than --concurrency at once", async () => {
@@ -178,7 +178,7 @@ action_pairs:
   w2: {}
   w3: {}
 `);
-    await runWorkflow(dir, { concurrency: 2, env: { ...process.env, DELAY_slow: "1500", DELAY_w1: "300", DELAY_w2: "300", DELAY_w3: "300" } });
+    await runOf(dir, { concurrency: 2, env: { ...process.env, DELAY_slow: "1500", DELAY_w1: "300", DELAY_w2: "300", DELAY_w3: "300" } });
     const log = calls(dir);
     const at = (pair: string, what: string) => Number(log.find((c) => c[0] === pair && c[2] === what)![3]);
     // after_fast does not wait for slow, which is in the same wave as fast.
@@ -196,25 +196,25 @@ action_pairs:
 describe("selection", () => {
   const setup = async () => {
     const dir = copyToTempRepo(EXAMPLE);
-    await runWorkflow(dir);
+    await runOf(dir);
     return dir;
   };
 
   it("--force executes everything", async () => {
     const dir = await setup();
-    expect(executed(await runWorkflow(dir, { selection: { force: true } }))).toEqual(["g_test", "g_impl", "g_review"]);
+    expect(executed(await runOf(dir, { selection: { force: true } }))).toEqual(["g_test", "g_impl", "g_review"]);
   });
 
   it("--from executes that pair and everything downstream of it", async () => {
     const dir = await setup();
-    const report = await runWorkflow(dir, { selection: { from: "g_impl" } });
+    const report = await runOf(dir, { selection: { from: "g_impl" } });
     expect(statuses(report)).toEqual({ g_test: "reused", g_impl: "executed", g_review: "executed" });
     expect(report.pairs[1]!.reasons).toEqual([{ kind: "forced", detail: "--from g_impl" }]);
   });
 
   it("--only executes those pairs and considers nothing outside them and their dependencies", async () => {
     const dir = await setup();
-    const report = await runWorkflow(dir, { selection: { only: ["g_impl"] } });
+    const report = await runOf(dir, { selection: { only: ["g_impl"] } });
     expect(statuses(report)).toEqual({ g_test: "reused", g_impl: "executed" });
   });
 
@@ -228,7 +228,7 @@ describe("selection", () => {
 
   it("names an unknown pair", async () => {
     const dir = copyToTempRepo(EXAMPLE);
-    await expect(runWorkflow(dir, { selection: { from: "g_tset" } })).rejects.toThrow('--from g_tset: no such pair in tdd-stack; did you mean "g_test"?');
+    await expect(runOf(dir, { selection: { from: "g_tset" } })).rejects.toThrow('--from g_tset: no such pair in tdd-stack; did you mean "g_test"?');
   });
 });
 
@@ -238,10 +238,7 @@ describe("a remote store", () => {
     readonly name = "the test remote";
     readonly items = new Map<string, RemoteArtifact>();
     restores: string[] = [];
-    async has(pair: string, ref: string) {
-      return this.items.has(`${pair}-${ref}`);
-    }
-    async restore(pair: string, ref: string) {
+    async fetch(pair: string, ref: string) {
       this.restores.push(pair);
       return this.items.get(`${pair}-${ref}`);
     }
@@ -253,12 +250,12 @@ describe("a remote store", () => {
   it("receives every acceptance, and lets a fresh workspace execute nothing", async () => {
     const remote = new MemoryRemote();
     const first = copyToTempRepo(EXAMPLE);
-    expect(executed(await runWorkflow(first, { remote }))).toEqual(["g_test", "g_impl", "g_review"]);
+    expect(executed(await runOf(first, { remote }))).toEqual(["g_test", "g_impl", "g_review"]);
     expect([...remote.items.keys()].map((k) => k.split("-")[0])).toEqual(["g_test", "g_impl", "g_review"]);
 
     // Another machine: same files, no lock file, no store, no outputs.
     const second = copyToTempRepo(EXAMPLE);
-    const report = await runWorkflow(second, { remote });
+    const report = await runOf(second, { remote });
     expect(statuses(report)).toEqual({ g_test: "reused", g_impl: "reused", g_review: "reused" });
     expect(readFileSync(path.join(second, "out/stack.py"), "utf8")).toBe(readFileSync(path.join(first, "out/stack.py"), "utf8"));
   });
@@ -266,11 +263,11 @@ describe("a remote store", () => {
   it("restores only what is missing: outputs of reused pairs and upstream content of pairs that run", async () => {
     const remote = new MemoryRemote();
     const dir = copyToTempRepo(EXAMPLE);
-    await runWorkflow(dir, { remote });
+    await runOf(dir, { remote });
     rmSync(path.join(dir, ".pairflow"), { recursive: true });
     rmSync(path.join(dir, "out/test_stack.py"));
     remote.restores = [];
-    const report = await runWorkflow(dir, { remote });
+    const report = await runOf(dir, { remote });
     expect(executed(report)).toEqual([]);
     expect(remote.restores).toEqual(["g_test"]);
     expect(existsSync(path.join(dir, "out/test_stack.py"))).toBe(true);

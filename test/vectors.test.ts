@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadWorkflow } from "../src/config/load.js";
+import { loadWorkflow } from "../src/workspace/load.js";
 import { configRef, ownComponents } from "../src/refs/configRef.js";
 import { sha256Hex } from "../src/refs/hash.js";
 import { SHARED, tempRepo } from "./helpers/fixtures.js";

@@ -6,26 +6,23 @@
 import * as core from "@actions/core";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { ConfigError, UsageError } from "../model/errors.js";
+import { ConfigError, InputError, UsageError } from "../model/errors.js";
 import type { Workflow } from "../model/workflow.js";
-import type { Plan, Reason } from "../model/plan.js";
-import { preparePlan, type Prepared } from "../app/prepare.js";
-import { InputError } from "../model/errors.js";
+import type { Plan } from "../model/plan.js";
 import { planJson } from "../report/plan.js";
 import { runSummary } from "../report/run.js";
 import { configErrorsMarkdown, planSummaryMarkdown, runSummaryMarkdown, STEP_SUMMARY_LIMIT } from "../report/summary.js";
 import type { RunReport, Selection } from "../model/run.js";
-import { runSession } from "../app/run.js";
-import { BudgetExceededError, checkBudget } from "../estimate/budget.js";
-import { estimatePlan, type PlanEstimate } from "../estimate/estimate.js";
+import { planTarget, type Planned } from "../app/plan.js";
+import { runTarget } from "../app/run.js";
+import { BudgetExceededError } from "../estimate/budget.js";
 import { compareWithRun, comparisonMarkdown, estimateHeadline, estimateMarkdown } from "../report/estimate.js";
 import { planSummary, publishPlanComment } from "../github/comment.js";
 import { commentMarker, diffMarkdown } from "../report/diffMarkdown.js";
-import { preparePlanDiff } from "../app/diff.js";
+import { planDiff } from "../app/diff.js";
 import { ActionsCacheStore } from "../github/cache.js";
 import { readInputs, type ActionInputs } from "./inputs.js";
 import { annotateConfigIssues, annotateFailedPairs, logPlan, repoPath, RunLog, style } from "./log.js";
-import { findInCache, withCacheHits } from "./plan.js";
 
 /** A step output holds at most 1 MB. */
 const OUTPUT_LIMIT = 1_000_000;
@@ -42,7 +39,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
     if (inputs.githubToken) core.setSecret(inputs.githubToken);
     const remote = openCache(inputs, workspace);
     if (inputs.mode === "plan") await plan(inputs, remote, env);
-    else await run(inputs, workspace, remote);
+    else await run(inputs, workspace, remote, env);
   } catch (err) {
     if (err instanceof ConfigError) {
       const cwd = inputs?.workingDirectory ?? workspace;
@@ -71,33 +68,23 @@ function openCache(inputs: ActionInputs, workspace: string): ActionsCacheStore |
 
 async function plan(inputs: ActionInputs, remote: ActionsCacheStore | undefined, env: NodeJS.ProcessEnv): Promise<void> {
   const cwd = inputs.workingDirectory;
-  if (inputs.only) core.warning("input only applies to mode: run; the plan shows every pair");
-  // On a pull request the head is planned against the base's accepted state: what merging spends.
+  // On a pull request the head is planned against the base's lock file: what merging will do.
   const pullRequest = pullRequestOf(env);
-  const diff = pullRequest && !inputs.force ? preparePlanDiff(inputs.workflow, { cwd, base: pullRequest.baseSha, fetch: true }) : undefined;
-  const forced = (): Reason => ({ kind: "forced", detail: "force: true" });
-  const prepared = diff?.prepared ?? preparePlan(inputs.workflow, { cwd, force: inputs.force ? forced : undefined });
-  maskProviderKeys(prepared.workflow);
+  const diff = pullRequest && !inputs.force ? await planDiff(inputs.workflow, { cwd, env, base: pullRequest.baseSha, fetch: true, remote }) : undefined;
+  const planned = diff?.planned ?? (await planTarget(inputs.workflow, { cwd, env, remote, selection: selectionOf(inputs) }));
+  const { plan: result, estimate } = planned;
+  maskProviderKeys(planned.workflow);
 
-  let result = diff?.plan ?? prepared.plan;
-  let hits = new Set<string>();
-  if (remote && !inputs.force) {
-    hits = await findInCache(result, remote);
-    result = withCacheHits(result, hits);
-  }
-  logPlan(result, cwd, hits);
+  logPlan(result, cwd);
   setPlanOutput(result, cwd);
   for (const name of ["executed", "reused", "failed", "blocked"]) core.setOutput(name, "[]");
   core.setOutput("run-id", "");
 
-  const estimate = estimatePlan(prepared, result);
   const extra = [...cacheLine(inputs, remote), "", bounded(estimateMarkdown(estimate), `**Estimate:** ${estimateHeadline(estimate)}`)];
   if (!diff || !pullRequest) {
-    const notes = new Map([...hits].map((id) => [id, "unchanged: accepted artifact in the GitHub Actions cache"]));
-    await writeSummary(planSummaryMarkdown(result, { notes, extra }));
+    await writeSummary(planSummaryMarkdown(result, { extra }));
     return;
   }
-  diff.plan = result;
   const cost = estimate.pairs.length > 0 ? `**Estimated cost:** ${estimateHeadline(estimate)}` : undefined;
   const marker = commentMarker(diff.workflowFile);
   const summaryUrl = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
@@ -121,6 +108,10 @@ async function plan(inputs: ActionInputs, remote: ActionsCacheStore | undefined,
   await writeSummary(planSummary(published, diffMarkdown(diff, { cost, limit: STEP_SUMMARY_LIMIT - Buffer.byteLength(estimateSection) - 1024 })) + "\n" + estimateSection);
 }
 
+function selectionOf(inputs: ActionInputs): Selection {
+  return inputs.force ? { force: true } : inputs.only ? { only: inputs.only } : {};
+}
+
 /** The pull request this job runs for, from the event payload; undefined for other events. */
 function pullRequestOf(env: NodeJS.ProcessEnv): { number: number; baseSha: string; repo: { owner: string; repo: string } } | undefined {
   if (env.GITHUB_EVENT_NAME !== "pull_request" || !env.GITHUB_EVENT_PATH || !env.GITHUB_REPOSITORY) return undefined;
@@ -130,13 +121,13 @@ function pullRequestOf(env: NodeJS.ProcessEnv): { number: number; baseSha: strin
   return { number: event.pull_request.number, baseSha: event.pull_request.base.sha, repo: { owner, repo } };
 }
 
-async function run(inputs: ActionInputs, workspace: string, remote: ActionsCacheStore | undefined): Promise<void> {
+async function run(inputs: ActionInputs, workspace: string, remote: ActionsCacheStore | undefined, env: NodeJS.ProcessEnv): Promise<void> {
   const cwd = inputs.workingDirectory;
   const log = new RunLog();
-  let executed: { plan: Plan; workflow: Workflow } | undefined;
+  let planned: Planned | undefined;
   let restoring = false;
   if (remote) {
-    core.startGroup("Restoring accepted artifacts from the GitHub Actions cache");
+    core.startGroup("Looking up accepted artifacts in the GitHub Actions cache");
     restoring = true;
   }
   const endRestoring = () => {
@@ -145,24 +136,23 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
   };
 
   let report: RunReport;
-  let estimate: PlanEstimate | undefined;
   try {
-    report = await runSession(inputs.workflow, {
+    report = await runTarget(inputs.workflow, {
       cwd,
+      env,
       concurrency: inputs.concurrency,
-      selection: { force: inputs.force || undefined, only: inputs.only },
+      selection: selectionOf(inputs),
       remote,
+      maxCost: inputs.maxCost,
+      maxCostName: "max-cost",
       onEvent: log.onEvent,
-      beforeExecute: async (plan, prepared) => {
+      onPlanned: (p) => {
         endRestoring();
-        maskProviderKeys(prepared.workflow);
-        executed = { plan, workflow: prepared.workflow };
-        logPlan(plan, cwd);
-        setPlanOutput(plan, cwd);
-        estimate = estimateOf(prepared, plan, inputs.only);
-        core.info(`Estimate: ${estimateHeadline(estimate)}`);
-        const over = inputs.maxCost !== undefined ? checkBudget(estimate, inputs.maxCost, "max-cost") : null;
-        if (over !== null) throw new BudgetExceededError(`${over}; nothing was executed`, estimate, inputs.maxCost!);
+        planned = p;
+        maskProviderKeys(p.workflow);
+        logPlan(p.plan, cwd);
+        setPlanOutput(p.plan, cwd);
+        core.info(`Estimate: ${estimateHeadline(p.estimate)}`);
       },
     });
   } catch (err) {
@@ -176,12 +166,12 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
   log.end();
   core.info(runSummary(report, style).trimEnd());
 
-  const { plan, workflow } = executed!;
+  const { plan, workflow, estimate } = planned!;
   annotateFailedPairs(report, workflow, workspace);
   const ids = (status: string) => JSON.stringify(report.pairs.filter((p) => p.status === status).map((p) => p.id));
   for (const name of ["executed", "reused", "failed", "blocked"]) core.setOutput(name, ids(name));
   core.setOutput("run-id", report.runId);
-  const comparison = estimate && estimate.pairs.length > 0 ? ["", bounded(comparisonMarkdown(compareWithRun(estimate, report)), "")] : [];
+  const comparison = estimate.pairs.length > 0 ? ["", bounded(comparisonMarkdown(compareWithRun(estimate, report)), "")] : [];
   await writeSummary(runSummaryMarkdown(plan, report, { extra: [...cacheLine(inputs, remote), ...comparison] }));
 
   if (report.status !== "success") {
@@ -195,11 +185,6 @@ const ESTIMATE_TABLE_LIMIT = 64 * 1024;
 
 function bounded(markdown: string, short: string): string {
   return Buffer.byteLength(markdown) <= ESTIMATE_TABLE_LIMIT ? markdown.trimEnd() : short;
-}
-
-function estimateOf(prepared: Prepared, plan: Plan, only: string[] | undefined): PlanEstimate {
-  const selected = only && new Set(only);
-  return estimatePlan(prepared, plan, { include: selected ? (id) => selected.has(id) : undefined });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -238,10 +223,10 @@ function cacheLine(inputs: ActionInputs, remote: ActionsCacheStore | undefined):
   const s = remote.stats;
   const counts =
     inputs.mode === "run"
-      ? `${s.restored} restored, ${s.saved} saved` + (s.alreadySaved > 0 ? `, ${s.alreadySaved} already saved by another job` : "")
+      ? `${s.found} restored, ${s.saved} saved` + (s.alreadySaved > 0 ? `, ${s.alreadySaved} already saved by another job` : "")
       : s.lookups === 0
         ? "nothing to look up"
-        : `${s.found} of ${s.lookups} pairs to run found there (looked up, nothing downloaded)`;
+        : `${s.found} of ${s.lookups} artifacts looked up found there`;
   const off = remote.disabled ? ` Turned off during the run: ${remote.disabled}.` : "";
   return ["", `GitHub Actions cache (key prefix \`${inputs.cachePrefix}\`): ${counts}.${off}`];
 }

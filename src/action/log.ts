@@ -7,7 +7,7 @@ import * as core from "@actions/core";
 import { isMap, isScalar } from "yaml";
 import path from "node:path";
 import type { ConfigIssue } from "../model/errors.js";
-import { parseFile } from "../config/load.js";
+import { parseFile } from "../workspace/load.js";
 import type { Workflow } from "../model/workflow.js";
 import type { Plan } from "../model/plan.js";
 import { styleFor, type Style } from "../report/color.js";
@@ -18,10 +18,9 @@ import type { PairOutcome, RunEvent, RunReport } from "../model/run.js";
 /** The runner's log shows ANSI colours, though stdout is no terminal; NO_COLOR still turns them off. */
 export const style: Style = styleFor({ isTTY: true });
 
-export function logPlan(plan: Plan, cwd: string, fromCache: ReadonlySet<string> = new Set()): void {
+export function logPlan(plan: Plan, cwd: string): void {
   core.startGroup(`Plan: ${plan.pairs.filter((p) => p.action === "run").length} of ${plan.pairs.length} pairs to run`);
   core.info(planText(plan, style, cwd).trimEnd());
-  if (fromCache.size > 0) core.info(`\nUnchanged because the GitHub Actions cache holds their accepted artifact: ${[...fromCache].join(", ")}`);
   core.endGroup();
 }
 

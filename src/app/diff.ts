@@ -7,8 +7,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { UsageError } from "../model/errors.js";
-import { displayPath, PROMPTS_NAMES, resolveWorkflowPath } from "../config/load.js";
-import { preparePlan, type Prepared } from "./prepare.js";
+import { displayPath, PROMPTS_NAMES } from "../config/parse.js";
+import { resolveWorkflowPath } from "../workspace/load.js";
+import type { RemoteStore } from "../model/ports.js";
+import { planTarget, type Planned } from "./plan.js";
 import { lockPathFor, readLock } from "../lockfile/lockfile.js";
 import { type LockFile } from "../model/records.js";
 import { computeDiff, parseYaml, snapshotOf, type ConfigSnapshot, type PlanDiff } from "../diff/diff.js";
@@ -17,28 +19,31 @@ import { openRepo, type GitRepo } from "../github/git.js";
 export interface DiffOptions {
   /** The base revision: a branch, tag or commit. */
   base: string;
-  cwd?: string;
-  /** State directory for the local store (see preparePlan). */
+  cwd: string;
+  /** State directory for the local store. */
   stateDir?: string;
+  env?: NodeJS.ProcessEnv;
+  /** A remote store the plan counts, as a run on main would. */
+  remote?: RemoteStore;
   /** Fetch the base from `origin` when this clone does not have it (a shallow checkout in CI). */
   fetch?: boolean;
 }
 
 export interface PreparedDiff extends PlanDiff {
-  /** What the head's plan was made from (its lock is the base's): for estimates of what the plan costs. */
-  prepared: Prepared;
+  /** The head's plan against the base's lock file, with its estimate. */
+  planned: Planned;
 }
 
-export function preparePlanDiff(target: string | undefined, options: DiffOptions): PreparedDiff {
-  const cwd = options.cwd ?? process.cwd();
+export async function planDiff(target: string | undefined, options: DiffOptions): Promise<PreparedDiff> {
+  const { cwd } = options;
   const workflowPath = resolveWorkflowPath(target, cwd);
   const repo = openRepo(path.dirname(workflowPath), displayPath(path.dirname(workflowPath), cwd));
   const commit = repo.resolve(options.base, { fetch: options.fetch });
   const workflowFile = repo.relative(workflowPath);
 
   const baseLock = readLockAt(repo, commit, options.base, posixLockPath(workflowFile));
-  const prepared = preparePlan(workflowPath, { cwd, stateDir: options.stateDir, lock: baseLock });
-  const { plan, workflow } = prepared;
+  const planned = await planTarget(workflowPath, { cwd, env: options.env, stateDir: options.stateDir, remote: options.remote, lock: baseLock });
+  const { plan, workflow } = planned;
 
   const head = snapshotOf({
     workflowFile,
@@ -47,7 +52,7 @@ export function preparePlanDiff(target: string | undefined, options: DiffOptions
     promptsText: workflow.promptsPath && readFileSync(workflow.promptsPath, "utf8"),
   });
   const base = snapshotAt(repo, commit, options.base, workflowFile);
-  return { ...computeDiff(plan, head, base, { ref: options.base, commit }), prepared };
+  return { ...computeDiff(plan, head, base, { ref: options.base, commit }), planned };
 }
 
 /** The base's configuration, or null when the workflow file does not exist there. */

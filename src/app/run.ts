@@ -1,50 +1,110 @@
 /**
- * A run as the commands start it: one run at a time per workflow and state directory (a lock),
- * every event recorded under runs/<runId>/, and resuming an interrupted run where it stopped.
+ * Running as both shells do it: one run at a time per workflow and state directory (the run
+ * mutex), the one plan, the one budget gate, the engine with its adapters, every event recorded
+ * under runs/<runId>/, and resuming an interrupted run where it stopped.
  */
 import path from "node:path";
-import { UsageError } from "../model/errors.js";
-import { findRepoRoot, loadWorkflow, resolveWorkflowPath } from "../config/load.js";
+import { findRepoRoot, loadWorkflow, resolveWorkflowPath } from "../workspace/load.js";
+import { executePlan, newRunId, type EngineDeps } from "../engine/engine.js";
+import { BudgetExceededError, checkBudget } from "../estimate/budget.js";
+import { getGenerator } from "../generators/index.js";
+import { getGuard } from "../guards/index.js";
+import { writeLock } from "../lockfile/lockfile.js";
+import { RunDeclinedError, UsageError } from "../model/errors.js";
+import type { Generator, Guard } from "../model/ports.js";
+import type { PairOutcome, ResumeState, RunEvent, RunReport, Selection } from "../model/run.js";
+import { decider } from "../plan/plan.js";
 import { acquireRunLock, currentHolder, type LockHolder } from "../records/mutex.js";
 import { listRunIds, outcomesFromTrace, readRun, resumeState, runState } from "../records/read.js";
 import { RunRecorder } from "../records/write.js";
-import { stateDirFor } from "./prepare.js";
 import { workflowRef } from "../refs/configRef.js";
-import { newRunId, runWorkflow, type RunOptions } from "../engine/engine.js";
-import type { PairOutcome, RunEvent, RunReport, Selection } from "../model/run.js";
+import { scratchDir } from "../workspace/scratch.js";
+import { planOpened, type Planned, type PlanRequest } from "./plan.js";
+import { openState, stateDirFor } from "./state.js";
 
-export interface SessionOptions extends RunOptions {
+export interface RunRequest extends PlanRequest {
+  /** Generators and guards beside (or instead of) the ones pairflow ships, by name. */
+  generators?: Record<string, Generator>;
+  guards?: Record<string, Guard>;
+  concurrency?: number;
+  /** Refuse (BudgetExceededError, nothing executed) when the estimate exceeds this many US dollars. */
+  maxCost?: number;
+  /** How the budget is named in messages: `--max-cost` on the command line, `max-cost` in the action. */
+  maxCostName?: string;
+  /** Sees the plan before anything executes (to show it). */
+  onPlanned?: (planned: Planned) => void;
+  /** Asked before executing anything, when something will execute; false refuses (RunDeclinedError). */
+  confirm?: (planned: Planned) => Promise<boolean>;
   /** Wait for another run of the same workflow to finish (default), or fail at once. */
   wait?: boolean;
   onWait?: (holder: LockHolder) => void;
-  /** When resuming: outcomes from before the interruption, and when the run first started. */
-  earlier?: Map<string, PairOutcome>;
+  /** Aborting starts nothing new; pairs in flight go on (a graceful stop). */
+  stop?: AbortSignal;
+  /** Aborting starts nothing new and cancels the pairs in flight, their child processes included. */
+  signal?: AbortSignal;
+  onEvent?: (event: RunEvent) => void;
+  /** The run's id; a resumed run keeps its own. Default: a new one. */
+  runId?: string;
+}
+
+interface Resuming {
+  resume: ResumeState;
+  /** Outcomes from before the interruption, and when the run first started. */
+  earlier: Map<string, PairOutcome>;
   startedAt?: string;
 }
 
-/** The state directory for a workflow path, without loading the workflow. */
-export function stateDirOf(workflowPath: string, options: { stateDir?: string; cwd?: string }): string {
-  return stateDirFor({ root: findRepoRoot(path.dirname(workflowPath)) }, options.stateDir, options.cwd);
+export function runTarget(target: string | undefined, request: RunRequest): Promise<RunReport> {
+  return runWith(target, request, undefined);
 }
 
-export async function runSession(target: string | undefined, options: SessionOptions = {}): Promise<RunReport> {
-  const cwd = options.cwd ?? process.cwd();
-  const workflowPath = resolveWorkflowPath(target, cwd);
-  const stateDir = stateDirOf(workflowPath, options);
-  const runId = options.runId ?? newRunId();
-  const release = await acquireRunLock(stateDir, workflowPath, { runId, wait: options.wait ?? true, onWait: options.onWait, signal: options.stop });
+async function runWith(target: string | undefined, request: RunRequest, resuming: Resuming | undefined): Promise<RunReport> {
+  const workflowPath = resolveWorkflowPath(target, request.cwd);
+  const stateDir = stateDirFor(findRepoRoot(path.dirname(workflowPath)), request);
+  const runId = request.runId ?? newRunId();
+  const release = await acquireRunLock(stateDir, workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
   try {
-    const warn = (message: string) => options.onEvent?.({ type: "warning", message });
-    const recorder = new RunRecorder(stateDir, options.selection ?? {}, warn, options.earlier, options.startedAt);
+    const opened = openState(workflowPath, { ...request, stateDir });
+    const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
+    request.onPlanned?.(planned);
+    await gate(planned, request);
+
+    const selection: Selection = request.selection ?? {};
+    const warn = (message: string) => request.onEvent?.({ type: "warning", message });
+    const recorder = new RunRecorder(stateDir, selection, warn, resuming?.earlier, resuming?.startedAt);
     const onEvent = (event: RunEvent) => {
       recorder.record(event);
-      options.onEvent?.(event.type === "run_end" ? { ...event, report: recorder.merged(event.report) } : event);
+      request.onEvent?.(event.type === "run_end" ? { ...event, report: recorder.merged(event.report) } : event);
     };
-    const report = await runWorkflow(workflowPath, { ...options, cwd, stateDir, runId, onEvent });
+    const generators = request.generators ?? {};
+    const guards = request.guards ?? {};
+    const deps: EngineDeps = {
+      generator: (name) => (name !== null && Object.hasOwn(generators, name) ? generators[name]! : getGenerator(name)),
+      guard: (name) => (name !== null && Object.hasOwn(guards, name) ? guards[name]! : getGuard(name)),
+      store: opened.store,
+      outputs: opened.outputs,
+      remote: opened.remote,
+      writeLock: (lock) => writeLock(opened.lockPath, lock),
+      scratch: scratchDir(),
+      decide: decider(planned.plan, opened.view, resuming?.resume.finished),
+    };
+    const report = await executePlan(planned.plan, deps, {
+      runId, lock: opened.lock, concurrency: request.concurrency, env: request.env ?? {}, resume: resuming?.resume,
+      stop: request.stop, signal: request.signal, onEvent,
+    });
     return recorder.merged(report);
   } finally {
     release();
   }
+}
+
+/** The one budget gate: refuses a run over `maxCost`, then asks, before anything executes. */
+async function gate(planned: Planned, request: RunRequest): Promise<void> {
+  const { estimate } = planned;
+  if (estimate.pairs.length === 0) return; // nothing will execute: nothing to check or ask
+  const over = request.maxCost !== undefined ? checkBudget(estimate, request.maxCost, request.maxCostName) : null;
+  if (over !== null) throw new BudgetExceededError(`${over}; nothing was executed`, estimate, request.maxCost!);
+  if (request.confirm && !(await request.confirm(planned))) throw new RunDeclinedError("not confirmed; nothing was executed");
 }
 
 export interface Resumed {
@@ -60,10 +120,10 @@ export interface Resumed {
  * not executed again, and a pair stopped in the middle of an attempt makes that attempt again
  * with the same history. If the workflow's structure changed since, it says so and plans anew.
  */
-export async function resumeSession(runId: string | undefined, options: SessionOptions = {}): Promise<Resumed> {
-  const cwd = options.cwd ?? process.cwd();
+export async function resumeTarget(runId: string | undefined, request: RunRequest): Promise<Resumed> {
+  const { cwd } = request;
   // Run records live in the state directory, so it comes from where the command runs.
-  const stateDir = stateDirFor({ root: findRepoRoot(cwd) }, options.stateDir, cwd);
+  const stateDir = stateDirFor(findRepoRoot(cwd), request);
   const id = runId ?? latestUnfinished(stateDir);
   let run;
   try {
@@ -71,7 +131,7 @@ export async function resumeSession(runId: string | undefined, options: SessionO
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  for (const problem of run.problems) options.onEvent?.({ type: "warning", message: problem });
+  for (const problem of run.problems) request.onEvent?.({ type: "warning", message: problem });
   const state = runState(run);
   if (state === "success" || state === "failed") throw new UsageError(`run ${id} already finished (${state}); start a new one with pairflow run`);
   const workflowPath = run.plan?.workflow.path ?? (run.events.find((e) => e.event === "run_start")?.workflow as string | undefined);
@@ -83,12 +143,11 @@ export async function resumeSession(runId: string | undefined, options: SessionO
   const recordedRef = run.plan?.workflow.workflowRef ?? (run.events.find((e) => e.event === "run_start")?.workflowRef as string | undefined);
   const currentRef = workflowRef(loadWorkflow(workflowPath, cwd).workflow);
   if (recordedRef !== currentRef) {
-    options.onEvent?.({ type: "warning", message: `the workflow's structure changed since run ${id} (workflowRef ${recordedRef?.slice(0, 12)} -> ${currentRef.slice(0, 12)}); planning anew, reusing everything still valid` });
-    const report = await runSession(workflowPath, { ...options, cwd, stateDir, selection, runId: undefined });
+    request.onEvent?.({ type: "warning", message: `the workflow's structure changed since run ${id} (workflowRef ${recordedRef?.slice(0, 12)} -> ${currentRef.slice(0, 12)}); planning anew, reusing everything still valid` });
+    const report = await runWith(workflowPath, { ...request, stateDir, selection, runId: undefined }, undefined);
     return { report, from: id, replanned: true };
   }
-  const report = await runSession(workflowPath, {
-    ...options, cwd, stateDir, selection, runId: id,
+  const report = await runWith(workflowPath, { ...request, stateDir, selection, runId: id }, {
     resume: resumeState(run.events), earlier: outcomesFromTrace(run.events), startedAt: run.events[0]?.t,
   });
   return { report, from: id, replanned: false };

@@ -1,18 +1,14 @@
 /**
  * The estimate of a plan: for each pair that will run, the tokens of its prompt as it would be
- * rendered, the output and attempts to expect, and what that costs. Reads what the plan was made
- * against (output files, the local store, the lock file, run records); executes nothing.
+ * rendered, the output and attempts to expect, and what that costs. Pure: the application layer
+ * hands it past runs and accepted contents.
  */
-import { existsSync, readFileSync } from "node:fs";
 import { plain } from "../model/values.js";
 import type { Pair, Workflow } from "../model/workflow.js";
 import type { Plan, PlannedPair } from "../model/plan.js";
-import { outputPath } from "../app/prepare.js";
 import { renderPrompt } from "../prompt/render.js";
 import type { TokenUsage } from "../model/records.js";
-import type { LockFile } from "../model/records.js";
-import type { LocalStore } from "../store/local.js";
-import { median, pairHistory, type PairHistory } from "../records/pastRuns.js";
+import { median, type PairHistory } from "./history.js";
 import { BUILT_IN_PRICES_AS_OF, costOf, priceFor, type Price } from "./prices.js";
 import { CHAT_OVERHEAD_TOKENS, countTokens, type TokenMethod } from "./tokens.js";
 
@@ -58,12 +54,16 @@ export interface PlanEstimate {
   pricesAsOf: string;
 }
 
-/** What an estimate reads: a Prepared (src/plan/prepare.ts) has all of it. */
+/** What an estimate reads, gathered by the application layer. */
 export interface EstimateSource {
   workflow: Workflow;
-  lock: LockFile | null;
-  store: LocalStore;
-  stateDir: string;
+  /** Past accepted runs by pair id (see ./history.ts). */
+  history: ReadonlyMap<string, PairHistory>;
+  /**
+   * The content a pair's dependents would see: its accepted content (for a pair that will run, its
+   * last accepted content), or undefined when there is none here.
+   */
+  contentOf(planned: PlannedPair): string | undefined;
 }
 
 export interface EstimateOptions {
@@ -73,11 +73,11 @@ export interface EstimateOptions {
 
 export function estimatePlan(source: EstimateSource, plan: Plan, options: EstimateOptions = {}): PlanEstimate {
   const { workflow } = source;
-  const history = pairHistory(source.lock, source.stateDir);
+  const { history } = source;
   const running = plan.pairs.filter((p) => p.action === "run" && (options.include?.(p.id) ?? true));
   const contents = new Map<string, string | undefined>();
   const contentOf = (dep: PlannedPair): string | undefined => {
-    if (!contents.has(dep.id)) contents.set(dep.id, acceptedContent(source, dep));
+    if (!contents.has(dep.id)) contents.set(dep.id, source.contentOf(dep));
     return contents.get(dep.id);
   };
 
@@ -157,16 +157,4 @@ function expectedAttempts(pair: Pair, history: PairHistory | undefined): { value
   const past = median(history?.attempts ?? []);
   if (past === undefined) return { value: 1, basis: "default" };
   return { value: Math.min(Math.max(past, 1), pair.rmax + 1), basis: "history" };
-}
-
-/**
- * The content a pair's dependents would see: the output file when it exists, else the store's
- * copy of the accepted content (for a pair that will run: of its last accepted content).
- */
-function acceptedContent(source: EstimateSource, planned: PlannedPair): string | undefined {
-  const pair = source.workflow.pairs.get(planned.id)!;
-  const file = outputPath(source.workflow, pair);
-  if (file !== undefined && existsSync(file)) return readFileSync(file, "utf8");
-  const hash = planned.action === "skip" ? planned.artifact?.contentHash : source.lock?.pairs[planned.id]?.contentHash;
-  return hash === undefined ? undefined : source.store.content(hash)?.toString("utf8");
 }

@@ -69,3 +69,11 @@ export function baseModelName(model: string): string {
 export function costOf(tokens: { input: number; output: number }, price: ModelPrice): number {
   return (tokens.input * price.input + tokens.output * price.output) / 1_000_000;
 }
+
+/** US dollars: cents from $1 up, two significant digits below (an estimate is not more precise). */
+export function usd(amount: number): string {
+  if (amount === 0) return "$0.00";
+  if (amount >= 1) return `$${amount.toFixed(2)}`;
+  if (amount < 0.000001) return "<$0.000001";
+  return `$${amount.toPrecision(2)}`;
+}

@@ -36,9 +36,10 @@ export function cacheKey(prefix: string, pair: string, configRef: string): strin
 }
 
 export interface CacheStats {
+  /** Entries asked for: each a download when it is there. */
   lookups: number;
+  /** Entries found whole and used. */
   found: number;
-  restored: number;
   saved: number;
   /** Saves that found the entry already there: another job accepted the same artifact first. */
   alreadySaved: number;
@@ -46,7 +47,7 @@ export interface CacheStats {
 
 export class ActionsCacheStore implements RemoteStore {
   readonly name = "the GitHub Actions cache";
-  readonly stats: CacheStats = { lookups: 0, found: 0, restored: 0, saved: 0, alreadySaved: 0 };
+  readonly stats: CacheStats = { lookups: 0, found: 0, saved: 0, alreadySaved: 0 };
   /** Why the cache was turned off, once it has been. */
   disabled: string | null = null;
   private queue: Promise<unknown> = Promise.resolve();
@@ -65,23 +66,11 @@ export class ActionsCacheStore implements RemoteStore {
     return cache.isFeatureAvailable();
   }
 
-  async has(pair: string, configRef: string): Promise<boolean> {
-    if (this.disabled) return false;
-    const key = cacheKey(this.prefix, pair, configRef);
-    this.stats.lookups++;
-    const { value, problem } = await collectOutput(() => cache.restoreCache([ENTRY_DIR], key, [], { lookupOnly: true }));
-    if (value === key) {
-      this.stats.found++;
-      return true;
-    }
-    if (problem) this.turnOff(`looking up ${key}: ${problem}`);
-    return false;
-  }
-
-  restore(pair: string, configRef: string): Promise<RemoteArtifact | undefined> {
+  fetch(pair: string, configRef: string): Promise<RemoteArtifact | undefined> {
     return this.oneAtATime(async () => {
       if (this.disabled) return undefined;
       const key = cacheKey(this.prefix, pair, configRef);
+      this.stats.lookups++;
       rmSync(this.entryDir, { recursive: true, force: true });
       try {
         const { value, problem } = await collectOutput(() => cache.restoreCache([ENTRY_DIR], key));
@@ -97,7 +86,7 @@ export class ActionsCacheStore implements RemoteStore {
           );
           return undefined;
         }
-        this.stats.restored++;
+        this.stats.found++;
         return artifact;
       } finally {
         rmSync(this.entryDir, { recursive: true, force: true });

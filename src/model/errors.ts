@@ -34,3 +34,8 @@ export function sortIssues(issues: ConfigIssue[]): ConfigIssue[] {
 export class InputError extends Error {
   override name = "InputError";
 }
+
+/** The person at the terminal said no: nothing was executed. */
+export class RunDeclinedError extends Error {
+  override name = "RunDeclinedError";
+}

@@ -1,8 +1,9 @@
-import type { CanonicalValue } from "./values.js";
-import type { Workflow } from "./workflow.js";
+/** The plan: what pairflow will do with every pair, why, and where the content it reuses comes from. */
 import type { Graph } from "./graph.js";
-
-/** The plan: what pairflow will do with every pair, and why. */
+import type { LockFile, StoreRecord } from "./records.js";
+import type { Selection } from "./run.js";
+import type { CanonicalValue } from "./values.js";
+import type { Pair, Workflow } from "./workflow.js";
 
 /** What a pair contributes to its reference before its dependencies are known. */
 export interface OwnComponents {
@@ -45,14 +46,19 @@ export interface Reason {
   detail: string;
 }
 
-/** Where a skipped pair's accepted artifact is recorded, and what its content is now. */
+/** Where accepted content can be read: the pair's output file, the local store, a remote store. */
+export type ContentSource = "output" | "store" | "remote";
+
+/** A skipped pair's accepted artifact: where it is recorded, what its content is now, and where to read it. */
 export interface AcceptedArtifact {
   /** The record that matched the configRef, or the workspace for an output edited by hand. */
-  source: "lock" | "store" | "workspace";
+  source: "lock" | "store" | "remote" | "workspace";
   /** Hash of the accepted content: the workspace output file's when it exists, else the record's. */
   contentHash: string;
   /** The workspace output file differs from the recorded content: a hand edit, kept and never overwritten. */
   edited: boolean;
+  /** Where the content can be read; null when nowhere, which the plan allows only when nothing needs it. */
+  content: ContentSource | null;
 }
 
 export interface PlannedPair {
@@ -76,7 +82,29 @@ export interface Plan {
   workflow: Workflow;
   graph: Graph;
   workflowRef: string;
-  /** Pairs wave by wave, file order within a wave. */
+  selection: Selection;
+  /** The pairs considered (all of them, except with --only), wave by wave, file order within a wave. */
   pairs: PlannedPair[];
   byId: Map<string, PlannedPair>;
+  /** What a person should know about the state the plan was made against (e.g. a remote entry not used). */
+  warnings: string[];
+}
+
+/**
+ * How the planner sees the world: every read of files, stores and the lock file goes through this
+ * view, so the planner itself is pure and a test can hand it an in-memory one.
+ */
+export interface StateView {
+  /** The lock file beside the workflow (or, for a pull request, the one the plan is made against). */
+  lock: LockFile | null;
+  /** The local store's record for this configuration, if any (accepted or rejected). */
+  record(pair: string, configRef: string): StoreRecord | undefined;
+  /** Whether the local store holds this content. */
+  hasContent(hash: string): boolean;
+  /** sha256 of the pair's output file as it is now; undefined when it has none or it does not exist. */
+  outputHash(pair: Pair): string | undefined;
+  /** `{path: sha256}` of the files the pair's `inputs` globs match. */
+  inputHashes(pair: Pair): Record<string, string>;
+  /** The accepted record a remote store holds for this configuration (its content verified), if any. */
+  remote?(pair: string, configRef: string): Promise<StoreRecord | undefined>;
 }

@@ -2,7 +2,7 @@
  * The contracts between the run engine and what it drives: generators produce an artifact from a
  * rendered prompt; guards accept or reject it. Both are plain async functions looked up by name.
  */
-import type { GuardRef } from "./workflow.js";
+import type { GuardRef, Pair } from "./workflow.js";
 import type { TokenUsage, StoreRecord } from "./records.js";
 
 export interface GenerateRequest {
@@ -74,9 +74,31 @@ export interface RemoteArtifact {
 export interface RemoteStore {
   /** How it is named in messages, e.g. "the GitHub Actions cache". */
   readonly name: string;
-  /** Whether an accepted artifact exists, without downloading it. */
-  has(pair: string, configRef: string): Promise<boolean>;
-  /** The artifact, already checked against its hash; undefined on a miss or any failure. */
-  restore(pair: string, configRef: string): Promise<RemoteArtifact | undefined>;
+  /** The accepted artifact for this configuration, checked against its hash; undefined on a miss or any failure. */
+  fetch(pair: string, configRef: string): Promise<RemoteArtifact | undefined>;
   save(artifact: RemoteArtifact): Promise<void>;
+}
+
+/** Where accepted artifacts are kept on this machine: content by hash, one record per (pair, configRef). */
+export interface ArtifactStore {
+  record(pair: string, configRef: string): StoreRecord | undefined;
+  /** Content by hash, verified against it; undefined when absent or damaged. */
+  content(hash: string): Buffer | undefined;
+  /** Stores content and returns its hash. */
+  putContent(data: Buffer | string): string;
+  putRecord(record: StoreRecord): void;
+}
+
+/** Pairs' output files in the workspace. */
+export interface OutputFiles {
+  read(pair: Pair): Buffer | undefined;
+  /** Writes atomically: readers see the old content or the new, never a mix. */
+  write(pair: Pair, content: Buffer): void;
+}
+
+/** Scratch files for one run (the artifact a command guard reads), removed when the run ends. */
+export interface Scratch {
+  /** Writes `content` to a fresh file and returns its path. */
+  file(name: string, content: string): string;
+  dispose(): void;
 }

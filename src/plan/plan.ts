@@ -1,67 +1,110 @@
 /**
- * The plan: for every pair, `skip` (an accepted artifact with the same configRef exists) or `run`,
- * with every reason. Pure over its inputs: the workflow, its graph, input-file hashes, and a view
- * of the accepted state (lock file, local store, workspace output files).
+ * The one planner. For every pair it decides `skip` (an accepted artifact with the same configRef
+ * exists and its content can be had where it is needed) or `run`, with every reason, and where a
+ * skipped pair's content comes from. `plan`, `plan --json`, `diff`, the pull request comment, the
+ * estimate, the action and `run` all use it. It reads the world only through a StateView.
  */
-import type { Pair, Workflow } from "../model/workflow.js";
+import { UsageError } from "../model/errors.js";
 import type { Graph } from "../model/graph.js";
+import { REASON_KINDS, type AcceptedArtifact, type ContentSource, type Plan, type PlannedPair, type Reason, type StateView, type Upstream } from "../model/plan.js";
+import type { LockEntry } from "../model/records.js";
+import type { Selection } from "../model/run.js";
+import type { Workflow } from "../model/workflow.js";
 import { componentDigests, configRef, ownComponents, workflowRef } from "../refs/configRef.js";
-import { type OwnComponents, type Upstream } from "../model/plan.js";
-import type { LockEntry, LockFile } from "../model/records.js";
-import type { StoreRecord } from "../model/records.js";
-import { type Reason, type Plan, type PlannedPair, REASON_KINDS } from "../model/plan.js";
-
-/** The accepted state a plan is made against. */
-export interface PlanState {
-  lock: LockFile | null;
-  /** Records of the local store (or another store that can answer without downloading). */
-  record(pair: string, configRef: string): StoreRecord | undefined;
-  /** Hash of the pair's output file in the workspace, when it has one and it exists. */
-  workspaceHash(pair: Pair): string | undefined;
-}
+import { forceRule, scopeOf, type ForceRule } from "./selection.js";
 
 export interface PlanOptions {
-  /** Pairs to run whatever their state, each with the reason why. */
-  force?: (id: string) => Reason | undefined;
-  /** Hashes of each pair's `inputs` files, by pair id. */
-  inputs?: Map<string, Record<string, string>>;
+  selection?: Selection;
+  /** Pairs an interrupted run already finished: resuming it forces none of them again. */
+  finished?: ReadonlySet<string>;
 }
 
-export function makePlan(workflow: Workflow, graph: Graph, state: PlanState, options: PlanOptions = {}): Plan {
+/** Everything a decision reads: the workflow, its graph, the state view, and who is forced. */
+export interface PlanContext {
+  workflow: Workflow;
+  graph: Graph;
+  view: StateView;
+  force: ForceRule;
+  /** Pairs whose accepted content is needed but is nowhere to be had: they run again to restore it. */
+  lost: ReadonlySet<string>;
+}
+
+const LOST: Reason = { kind: "new", detail: "accepted content is not available here; running again to restore it" };
+
+export async function planWorkflow(workflow: Workflow, graph: Graph, view: StateView, options: PlanOptions = {}): Promise<Plan> {
+  const selection = options.selection ?? {};
+  const selected = forceRule(workflow, graph, selection);
+  const force: ForceRule = (id) => (options.finished?.has(id) ? undefined : selected(id));
+  const scope = scopeOf(graph, selection);
+  const lost = new Set<string>();
+  // A pair whose content is needed (by a dependent that runs, or to write its missing output
+  // file) and exists nowhere must run again, which makes its dependents' references unknown:
+  // decide again until no more such pairs appear. Each round only turns skips into runs.
+  for (;;) {
+    const byId = await decideAll({ workflow, graph, view, force, lost }, scope);
+    const more = [...byId.values()].filter((p) => !lost.has(p.id) && p.action === "skip" && p.artifact!.content === null && contentNeeded(workflow, graph, byId, p.id));
+    if (more.length === 0) {
+      if (selection.only !== undefined && !selection.force) checkOnly(selection.only, byId);
+      const pairs = graph.waves.flat().filter((id) => scope.has(id)).map((id) => byId.get(id)!);
+      return { workflow, graph, workflowRef: workflowRef(workflow), selection, pairs, byId, warnings: [] };
+    }
+    for (const p of more) lost.add(p.id);
+  }
+}
+
+/** Decides every pair in scope, wave by wave; the pairs of a wave are decided at once (remote lookups overlap). */
+async function decideAll(ctx: PlanContext, scope: ReadonlySet<string>): Promise<Map<string, PlannedPair>> {
   const byId = new Map<string, PlannedPair>();
-  for (const id of graph.order) byId.set(id, decidePair(workflow, graph, id, byId, state, options));
-  const pairs = graph.waves.flat().map((id) => byId.get(id)!);
-  return { workflow, graph, workflowRef: workflowRef(workflow), pairs, byId };
+  for (const wave of ctx.graph.waves) {
+    const ids = wave.filter((id) => scope.has(id));
+    const decided = await Promise.all(ids.map((id) => decidePair(ctx, id, byId)));
+    for (const d of decided) byId.set(d.id, d);
+  }
+  return byId;
+}
+
+/** A skipped pair's content is needed to write its missing output file, or by a dependent that runs. */
+function contentNeeded(workflow: Workflow, graph: Graph, byId: ReadonlyMap<string, PlannedPair>, id: string): boolean {
+  if (workflow.pairs.get(id)!.output !== undefined) return true;
+  return graph.dependents.get(id)!.some((d) => byId.get(d)?.action === "run");
+}
+
+/** With --only, every dependency outside the selection must be reusable as it is. */
+function checkOnly(only: readonly string[], byId: ReadonlyMap<string, PlannedPair>): void {
+  const selected = new Set(only);
+  const missing = [...byId.values()].filter((p) => !selected.has(p.id) && p.action === "run");
+  if (missing.length === 0) return;
+  const needs = missing.map((p) => `${p.id} (${p.reasons.map((r) => r.detail).join("; ")})`).join(", ");
+  throw new UsageError(`--only ${only.join(" ")}: these dependencies have no accepted artifact for their current configuration: ${needs}; add them to --only, or run without it`);
 }
 
 /**
- * Decides one pair, given the decisions of its dependencies. The run engine calls this again as
- * each pair becomes ready, with its dependencies' actual outcomes, so plan and run agree by design.
+ * Decides one pair, given the decisions of its dependencies. The run engine calls this again for a
+ * pair whose reference the plan could not know, once its dependencies have their actual outcomes,
+ * so plan and run follow one rule.
  */
-export function decidePair(
-  workflow: Workflow,
-  graph: Graph,
-  id: string,
-  decided: Map<string, PlannedPair>,
-  state: PlanState,
-  options: PlanOptions,
-): PlannedPair {
+export async function decidePair(ctx: PlanContext, id: string, decided: ReadonlyMap<string, PlannedPair>): Promise<PlannedPair> {
+  const { workflow, graph, view } = ctx;
   const pair = workflow.pairs.get(id)!;
-  const own = ownComponents(workflow, pair, options.inputs?.get(pair.id));
-  const previous = state.lock?.pairs[pair.id];
+  const own = ownComponents(workflow, pair, pair.inputs.length > 0 ? view.inputHashes(pair) : undefined);
+  const previous = view.lock?.pairs[id];
   const deps = pair.requires.map((d) => decided.get(d)!);
-  const base = { id: pair.id, wave: graph.waveOf.get(pair.id)! + 1, requires: pair.requires, own };
-  const forced = options.force?.(pair.id);
+  const base = { id, wave: graph.waveOf.get(id)! + 1, requires: pair.requires, own };
+  const forced = ctx.force(id) ?? (ctx.lost.has(id) ? LOST : undefined);
 
   // An output file that is not the last accepted content was written by someone else: it is kept
   // as this pair's accepted artifact and never overwritten, whatever else changed.
-  const current = state.workspaceHash(pair);
+  const current = view.outputHash(pair);
   const handEdit = current !== undefined && current !== previous?.contentHash;
+  const kept = (ref: string | null, components: Record<string, string> | null): PlannedPair => ({
+    ...base, configRef: ref, action: "skip", reasons: [], components,
+    artifact: { source: "workspace", contentHash: current!, edited: true, content: "output" },
+  });
 
   // A dependency that will run has no accepted content yet, so this pair's reference is unknown.
   const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
   if (unknown.length > 0) {
-    if (handEdit) return { ...base, configRef: null, action: "skip", reasons: [], artifact: { source: "workspace", contentHash: current, edited: true }, components: null };
+    if (handEdit) return kept(null, null);
     const reasons = [
       ...(forced ? [forced] : []),
       ...(previous ? ownChanges(previous, componentDigests(own, { refs: {}, artifactHashes: {} })) : [newReason()]),
@@ -78,36 +121,55 @@ export function decidePair(
   const ref = configRef(own, upstream);
   const components = componentDigests(own, upstream);
 
-  const record: { source: "lock" | "store"; contentHash: string } | undefined =
-    previous?.configRef === ref
-      ? { source: "lock", contentHash: previous.contentHash }
-      : acceptedInStore(state.record(pair.id, ref));
-  if (record && !forced) {
-    const artifact = { source: record.source, contentHash: current ?? record.contentHash, edited: current !== undefined && current !== record.contentHash };
-    return { ...base, configRef: ref, action: "skip", reasons: [], artifact, components };
+  if (!forced) {
+    const artifact = await acceptedArtifact(view, id, ref, previous, current);
+    if (artifact) return { ...base, configRef: ref, action: "skip", reasons: [], artifact, components };
   }
-  if (handEdit) {
-    return { ...base, configRef: ref, action: "skip", reasons: [], artifact: { source: "workspace", contentHash: current, edited: true }, components };
-  }
+  if (handEdit) return kept(ref, components);
 
   const reasons: Reason[] = [];
   if (forced) reasons.push(forced);
   if (previous) {
     reasons.push(...ownChanges(previous, components));
     reasons.push(...upstreamChanges(previous, components, deps));
-    if (reasons.length === 0 && !forced) reasons.push(newReason("no accepted artifact for this reference"));
+    if (reasons.length === 0) reasons.push(newReason("no accepted artifact for this reference"));
   } else if (!forced) {
     reasons.push(newReason());
   }
-  const last = state.record(pair.id, ref);
+  const last = view.record(id, ref);
   if (last?.status === "rejected") {
     reasons.push({ kind: "rejected", detail: `last attempt rejected${last.feedback ? `: ${firstLine(last.feedback)}` : ""}` });
   }
   return { ...base, configRef: ref, action: "run", reasons: sortReasons(reasons), artifact: null, components };
 }
 
-function acceptedInStore(rec: StoreRecord | undefined): { source: "store"; contentHash: string } | undefined {
-  return rec?.status === "accepted" && rec.contentHash ? { source: "store", contentHash: rec.contentHash } : undefined;
+/**
+ * The accepted artifact recorded for this reference (lock file, local store, then remote store),
+ * and where its content can be read. The workspace output file, when present, is the accepted
+ * content; when it differs from the record it is a hand edit.
+ */
+async function acceptedArtifact(view: StateView, id: string, ref: string, previous: LockEntry | undefined, current: string | undefined): Promise<AcceptedArtifact | undefined> {
+  let source: AcceptedArtifact["source"];
+  let contentHash: string;
+  const local = view.record(id, ref);
+  if (previous?.configRef === ref) {
+    source = "lock";
+    contentHash = previous.contentHash;
+  } else if (local?.status === "accepted" && local.contentHash) {
+    source = "store";
+    contentHash = local.contentHash;
+  } else {
+    const remote = await view.remote?.(id, ref);
+    if (!remote?.contentHash) return undefined;
+    source = "remote";
+    contentHash = remote.contentHash;
+  }
+  const edited = current !== undefined && current !== contentHash;
+  let content: ContentSource | null = null;
+  if (current !== undefined) content = "output";
+  else if (view.hasContent(contentHash)) content = "store";
+  else if ((await view.remote?.(id, ref))?.contentHash === contentHash) content = "remote";
+  return { source, contentHash: current ?? contentHash, edited, content };
 }
 
 function newReason(detail = "never accepted"): Reason {
@@ -182,4 +244,14 @@ function firstLine(text: string): string {
 export function totals(plan: Plan): { pairs: number; run: number; skip: number } {
   const run = plan.pairs.filter((p) => p.action === "run").length;
   return { pairs: plan.pairs.length, run, skip: plan.pairs.length - run };
+}
+
+/** Decides pairs of a plan again as a run goes (see decidePair), under the plan's own selection. */
+export type Decider = (id: string, decided: ReadonlyMap<string, PlannedPair>, options?: { lost?: boolean }) => Promise<PlannedPair>;
+
+export function decider(plan: Plan, view: StateView, finished?: ReadonlySet<string>): Decider {
+  const { workflow, graph } = plan;
+  const selected = forceRule(workflow, graph, plan.selection);
+  const force: ForceRule = (id) => (finished?.has(id) ? undefined : selected(id));
+  return (id, decided, options) => decidePair({ workflow, graph, view, force, lost: new Set(options?.lost ? [id] : []) }, id, decided);
 }

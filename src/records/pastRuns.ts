@@ -1,54 +1,13 @@
 /**
- * What a pair cost before: attempts and output tokens of its past accepted runs, from the lock
- * file and, when the state directory holds them, the run records (runs/<runId>/result.json).
- * Both are read defensively: anything not of the expected shape is skipped, never an error.
+ * Past accepted runs of each pair, read from the run records under the state directory
+ * (runs/<runId>/result.json), defensively: anything not of the expected shape is skipped.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { LockFile } from "../model/records.js";
-
-/** One accepted run of a pair. */
-export interface RunSample {
-  configRef: string | null;
-  attempts: number;
-  /** Output tokens of each attempt whose provider reported usage. */
-  outputs: number[];
-}
-
-export interface PairHistory {
-  /** Output tokens per attempt, one entry per attempt with reported usage. */
-  outputs: number[];
-  /** Attempts per accepted run. */
-  attempts: number[];
-}
+import type { RunSample } from "../estimate/history.js";
 
 /** Only the newest run records are read: enough to learn from, and bounded in time. */
 export const RUN_RECORDS_READ = 20;
-
-/**
- * Past accepted runs by pair id. The lock entry counts unless a run record already holds the run
- * that produced it (same configRef).
- */
-export function pairHistory(lock: LockFile | null, stateDir: string): Map<string, PairHistory> {
-  const samples = readRunSamples(stateDir);
-  for (const [id, entry] of Object.entries(lock?.pairs ?? {})) {
-    if (entry.source !== "generated" || !(entry.attempts >= 1)) continue;
-    const list = samples.get(id) ?? [];
-    if (list.some((s) => s.configRef === entry.configRef)) continue;
-    // The lock keeps totals; zero tokens means the generator reported none (a command).
-    const input = entry.tokens?.input ?? 0;
-    const output = entry.tokens?.output ?? 0;
-    const reported = input + output > 0;
-    const perAttempt = output / entry.attempts;
-    list.push({ configRef: entry.configRef, attempts: entry.attempts, outputs: reported ? Array(entry.attempts).fill(perAttempt) : [] });
-    samples.set(id, list);
-  }
-  const history = new Map<string, PairHistory>();
-  for (const [id, list] of samples) {
-    history.set(id, { outputs: list.flatMap((s) => s.outputs), attempts: list.map((s) => s.attempts) });
-  }
-  return history;
-}
 
 /**
  * Accepted runs of each pair in the newest run records. A record is used for what it surely says:
@@ -80,13 +39,6 @@ export function readRunSamples(stateDir: string, limit = RUN_RECORDS_READ): Map<
     }
   }
   return samples;
-}
-
-export function median(values: readonly number[]): number | undefined {
-  if (values.length === 0) return undefined;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 function readJson(file: string): unknown {

@@ -9,7 +9,7 @@
  */
 import { appendFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { displayPath } from "../config/load.js";
+import { displayPath } from "../config/parse.js";
 import type { Plan } from "../model/plan.js";
 import type { PairOutcome, RunEvent, RunReport, Selection } from "../model/run.js";
 import { writeFileAtomic } from "../workspace/files.js";

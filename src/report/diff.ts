@@ -1,7 +1,7 @@
 /** The diff as people read it in a terminal, and as programs read it (a versioned JSON contract). */
 import { planJson, reasonsText, type PlanJson } from "./plan.js";
 import type { Style } from "./color.js";
-import { displayPath } from "../config/load.js";
+import { displayPath } from "../config/parse.js";
 import { baseName, willRun, type EntryChange, type PlanDiff } from "../diff/diff.js";
 
 export interface DiffJson {

@@ -7,7 +7,7 @@ import type { Style } from "./color.js";
 import type { PairStatus, RunReport } from "../model/run.js";
 import type { TokenUsage } from "../model/records.js";
 import { DEFAULT_OUTPUT_TOKENS, type PairEstimate, type PlanEstimate } from "../estimate/estimate.js";
-import { costOf } from "../estimate/prices.js";
+import { costOf, usd } from "../estimate/prices.js";
 import { CHARS_PER_TOKEN } from "../estimate/tokens.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -17,14 +17,6 @@ const INTEGER = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 
 export function tokensText(n: number): string {
   return INTEGER.format(n);
-}
-
-/** US dollars: cents from $1 up, two significant digits below (an estimate is not more precise). */
-export function usd(amount: number): string {
-  if (amount === 0) return "$0.00";
-  if (amount >= 1) return `$${amount.toFixed(2)}`;
-  if (amount < 0.000001) return "<$0.000001";
-  return `$${amount.toPrecision(2)}`;
 }
 
 function attemptsText(n: number): string {

@@ -1,5 +1,5 @@
 /** The plan as people read it (by wave) and as programs read it (the versioned JSON contract). */
-import { displayPath } from "../config/load.js";
+import { displayPath } from "../config/parse.js";
 import { shortRef } from "../refs/hash.js";
 import { totals } from "../plan/plan.js";
 import { type Plan, type PlannedPair, type Reason } from "../model/plan.js";
@@ -46,7 +46,8 @@ const MAX_DETAILS = 3;
 export function reasonsText(pair: PlannedPair): string {
   if (pair.action === "skip") {
     if (pair.artifact?.source === "workspace") return "output edited by hand; kept as accepted (delete the file to regenerate it)";
-    return pair.artifact?.edited ? "unchanged (output edited by hand; kept as accepted)" : "unchanged";
+    if (pair.artifact?.edited) return "unchanged (output edited by hand; kept as accepted)";
+    return pair.artifact?.source === "remote" ? "unchanged (accepted artifact in the remote store)" : "unchanged";
   }
   const shown = pair.reasons.slice(0, MAX_DETAILS).map((r) => (r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`));
   const more = pair.reasons.length - shown.length;

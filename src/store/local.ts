@@ -11,12 +11,21 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../refs/hash.js";
 import { writeFileAtomic } from "../workspace/files.js";
+import type { ArtifactStore } from "../model/ports.js";
 import type { StoreRecord } from "../model/records.js";
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
-export class LocalStore {
+export class LocalStore implements ArtifactStore {
+  /** Content hashes found whole in this invocation: each object is read and verified at most once. */
+  private readonly verified = new Set<string>();
+
   constructor(readonly dir: string) {}
+
+  /** Whether the store holds this content, whole. */
+  hasContent(hash: string): boolean {
+    return this.verified.has(hash) || this.content(hash) !== undefined;
+  }
 
   record(pair: string, configRef: string): StoreRecord | undefined {
     const file = this.recordPath(pair, configRef);
@@ -41,13 +50,16 @@ export class LocalStore {
     const file = this.objectPath(hash);
     if (!existsSync(file)) return undefined;
     const data = readFileSync(file);
-    return sha256Hex(data) === hash ? data : undefined;
+    if (sha256Hex(data) !== hash) return undefined;
+    this.verified.add(hash);
+    return data;
   }
 
   putContent(data: Buffer | string): string {
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     const hash = sha256Hex(bytes);
-    if (!existsSync(this.objectPath(hash))) writeFileAtomic(this.objectPath(hash), bytes);
+    if (!this.verified.has(hash) && this.content(hash) === undefined) writeFileAtomic(this.objectPath(hash), bytes);
+    this.verified.add(hash);
     return hash;
   }
 

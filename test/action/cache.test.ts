@@ -84,24 +84,26 @@ describe("the Actions cache as the artifact store", () => {
     expect(readFileSync(path.join(second, "out/stack.py"), "utf8")).toBe(readFileSync(path.join(first, "out/stack.py"), "utf8"));
   });
 
-  it("in plan mode looks entries up, downloads nothing, and shows the pairs found as skip", async () => {
+  it("in plan mode plans exactly what a run will do: the entries it finds make every pair skip, and the run executes nothing", async () => {
     const run1 = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
-    const testRef = planOf(run1).pairs.find((p) => p.id === "g_test")!.configRef;
+    const testRef = planOf(run1).pairs[0]!.configRef;
     cache.calls.length = 0;
 
-    const plan = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, with: { mode: "plan" } });
+    const workspace = copyToTempRepo(EXAMPLE);
+    const plan = await runAction({ workspace, cache, with: { mode: "plan" } });
     expect(plan.code).toBe(0);
-    expect(cache.calls).toEqual([`GetCacheEntryDownloadURL pairflow-g_test-${testRef}`]);
     const pairs = planOf(plan).pairs;
-    expect(pairs.map((p) => [p.id, p.action, p.configRef])).toEqual([
-      ["g_test", "skip", testRef],
-      ["g_impl", "run", null],
-      ["g_review", "run", null],
-    ]);
-    expect(pairs[1]!.reasons).toContainEqual({ kind: "upstream", detail: "g_test is in the GitHub Actions cache; this pair's reference is known once a run restores it" });
-    expect(plan.summary).toContain("1 of 1 pairs to run found there (looked up, nothing downloaded)");
-    expect(plan.summary).toMatch(/\| `g_test` \| skip \| unchanged: accepted artifact in the GitHub Actions cache \|/);
+    expect(pairs.map((p) => [p.id, p.action])).toEqual(PAIRS.map((id) => [id, "skip"]));
+    // Every reference is known: the restored content of each pair makes its dependents' references exact.
+    expect(pairs[0]!.configRef).toBe(testRef);
+    expect(pairs.every((p) => /^[0-9a-f]{64}$/.test(p.configRef ?? ""))).toBe(true);
+    expect(plan.summary).toContain("3 of 3 artifacts looked up found there");
+    expect(plan.summary).toMatch(/\| `g_test` \| skip \| unchanged \(accepted artifact in the remote store\) \|/);
     expect(ids(plan, "executed")).toEqual([]);
+
+    const run2 = await runAction({ workspace, cache });
+    expect(ids(run2, "executed")).toEqual([]);
+    expect(ids(run2, "reused")).toEqual(PAIRS);
   });
 });
 

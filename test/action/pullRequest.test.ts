@@ -3,10 +3,10 @@
  * through the real @actions/github client against a loopback fake of GitHub's REST API; the job
  * summary when the comment cannot be posted. And the max-cost gate in mode run.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runWorkflow } from "../../src/engine/engine.js";
+import { runOf } from "../helpers/state.js";
 import { REPO } from "../helpers/fixtures.js";
 import { FakeGitHub } from "../pr/fakeGitHub.js";
 import { commitAll, gitRepo } from "../pr/repo.js";
@@ -20,7 +20,7 @@ afterEach(async () => {
 /** A repository whose main branch holds the example with its accepted state, as a team commits it. */
 async function repository(): Promise<{ dir: string; baseSha: string }> {
   const dir = gitRepo({}, { source: path.join(REPO, "examples/tdd-stack"), into: "flows/tdd" });
-  await runWorkflow(path.join(dir, "flows/tdd"), { cwd: dir });
+  await runOf(path.join(dir, "flows/tdd"), { cwd: dir });
   const baseSha = commitAll(dir, "accepted state");
   return { dir, baseSha };
 }
@@ -95,13 +95,14 @@ describe("mode plan on a pull request", () => {
 describe("input max-cost", () => {
   it("refuses a run whose estimate it cannot check or that exceeds it, executing nothing", async () => {
     const { dir } = await repository();
+    const runsBefore = readdirSync(path.join(dir, ".pairflow/runs"));
     edit(path.join(dir, "flows/tdd/prompts.yml"), "task: Implement the Stack class.", "task: Implement it.");
     const result = await runAction({ workspace: dir, with: { workflow: "flows/tdd", cache: "false", "max-cost": "0.50" } });
     expect(result.code).toBe(1);
     expect(result.summary).toMatch(/^## pairflow run refused\n\nthe cost of g_impl, g_review is unknown \(no price for stand-in-1\), so it cannot be checked against max-cost \$0\.50.*nothing was executed/);
     expect(result.errors.some((e) => e.message.includes("nothing was executed"))).toBe(true);
     expect(readFileSync(path.join(dir, "flows/tdd/out/stack.py"), "utf8")).not.toContain("Implement it.");
-    expect(existsSync(path.join(dir, ".pairflow/runs"))).toBe(false);
+    expect(readdirSync(path.join(dir, ".pairflow/runs"))).toEqual(runsBefore); // no run recorded
 
     // Priced, the estimate is checked: far over the budget, with the breakdown in the summary.
     edit(path.join(dir, "flows/tdd/workflow.yml"), "rmax: 2", "rmax: 2\npricing:\n  stand-in-1: { input: 500, output: 2000 }");

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateWorkflow } from "../../bench/generate.js";
 import type { Plan } from "../../src/model/plan.js";
-import { preparePlan } from "../../src/app/prepare.js";
+import { planOf } from "../helpers/state.js";
 import {
   failedDetailsMarkdown,
   mermaidGraph,
@@ -45,9 +45,9 @@ function report(plan: Plan, statuses: Record<string, PairOutcome["status"]>, fee
 
 describe("on a workflow of 2,000 pairs", () => {
   let plan: Plan;
-  beforeAll(() => {
+  beforeAll(async () => {
     const dir = tempRepo();
-    plan = preparePlan(generateWorkflow(dir, 2_000).workflowPath, { cwd: dir }).plan;
+    plan = (await planOf(generateWorkflow(dir, 2_000).workflowPath, { cwd: dir })).plan;
   });
 
   it("draws only the pairs that changed when the whole DAG is too large, and Mermaid parses it", async () => {
@@ -68,7 +68,7 @@ describe("on a workflow of 2,000 pairs", () => {
     expect(markdown).toContain("green: executed · red: failed · orange: blocked");
   });
 
-  it("stays under the limit with thousands of failed pairs, saying how many it leaves out", () => {
+  it("stays under the limit with thousands of failed pairs, saying how many it leaves out", async () => {
     const statuses = Object.fromEntries(plan.pairs.map((p) => [p.id, "failed" as const]));
     const markdown = runSummaryMarkdown(plan, report(plan, statuses, "x".repeat(20_000)));
     expect(Buffer.byteLength(markdown)).toBeLessThanOrEqual(STEP_SUMMARY_LIMIT);
@@ -81,12 +81,12 @@ describe("on a workflow of 2,000 pairs", () => {
 describe("the table", () => {
   const row = (id: string, status: string, reasons = "unchanged"): SummaryRow => ({ id, requires: [], status, reasons, configRef: null, attempts: null, durationMs: null, tokens: null });
 
-  it("keeps a cell one line of plain text", () => {
+  it("keeps a cell one line of plain text", async () => {
     const table = planTableMarkdown([row("a", "run", "guard_config.pattern changed: <b>x|y</b>\nsecond line")]);
     expect(table.split("\n")[2]).toBe("| `a` | run | guard_config.pattern changed: &lt;b&gt;x\\|y&lt;/b&gt; second line | ? | – | – | – |");
   });
 
-  it("when too long, lists the pairs that ran first and says how many unchanged ones it left out", () => {
+  it("when too long, lists the pairs that ran first and says how many unchanged ones it left out", async () => {
     const rows = [...Array.from({ length: 50 }, (_, i) => row(`same_${i}`, "reused")), row("changed", "executed", "prompt: prompt.task changed")];
     const table = planTableMarkdown(rows, 1_500);
     expect(Buffer.byteLength(table)).toBeLessThanOrEqual(1_500);
@@ -123,14 +123,14 @@ describe("the graph", () => {
     expect(text).toContain("class p1 run");
   });
 
-  it("is left out, with a note, when even the changed pairs are too many", () => {
+  it("is left out, with a note, when even the changed pairs are too many", async () => {
     const nodes = Array.from({ length: 600 }, (_, i) => ({ id: `n${i}`, requires: i > 0 ? [`n${i - 1}`] : [], status: "run" }));
     expect(mermaidGraph(nodes)).toEqual({ text: null, note: "No graph: 600 pairs and 599 dependencies are more than GitHub draws (500 edges, 50,000 characters)." });
   });
 });
 
 describe("failed pairs", () => {
-  it("show their last feedback in a fence no line of it can close", () => {
+  it("show their last feedback in a fence no line of it can close", async () => {
     const plan = { pairs: [] } as unknown as Plan;
     const feedback = "expected:\n```\nok\n```";
     const r = report(plan, {});

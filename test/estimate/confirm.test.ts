@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { askYesNo } from "../../src/estimate/budget.js";
+import { askYesNo } from "../../src/cli/ask.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { cli } from "./helpers.js";
 

@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadWorkflow } from "../../src/config/load.js";
+import { loadWorkflow } from "../../src/workspace/load.js";
 import { renderPrompt } from "../../src/prompt/render.js";
 import { copyToTempRepo, REPO } from "../helpers/fixtures.js";
 import { cli } from "./helpers.js";

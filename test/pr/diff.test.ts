@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { willRun } from "../../src/diff/diff.js";
-import { preparePlanDiff } from "../../src/app/diff.js";
+import { planDiff } from "../../src/app/diff.js";
 import { REPO } from "../helpers/fixtures.js";
 import { acceptAll } from "../helpers/state.js";
 import { cli, commitAll, git, gitRepo } from "./repo.js";
@@ -12,9 +12,9 @@ const EXAMPLE = path.join(REPO, "examples/tdd-stack");
 const WF = "flows/tdd";
 
 /** The example in flows/tdd/ of a repository whose main branch has every pair accepted; on branch feature. */
-function acceptedExample(): string {
+async function acceptedExample(): Promise<string> {
   const dir = gitRepo({}, { source: EXAMPLE, into: WF });
-  acceptAll(path.join(dir, WF));
+  await acceptAll(path.join(dir, WF));
   commitAll(dir, "accept every pair");
   git(dir, "checkout", "-q", "-b", "feature");
   return dir;
@@ -32,7 +32,7 @@ const promptsFile = (dir: string) => path.join(dir, WF, "prompts.yml");
 
 describe("pairflow diff --base", () => {
   it("shows the pairs a prompt change re-runs, why, and the prompt's diff", async () => {
-    const dir = acceptedExample();
+    const dir = await acceptedExample();
     edit(promptsFile(dir), (t) => t.replace("task: Implement the Stack class.", "task: Implement the Stack class, with type hints."));
     commitAll(dir, "ask for type hints");
 
@@ -53,7 +53,7 @@ describe("pairflow diff --base", () => {
   });
 
   it("lists an added pair, which runs as new while the others are reused, with its entries as added", async () => {
-    const dir = acceptedExample();
+    const dir = await acceptedExample();
     edit(workflowFile(dir), (t) => t + "\n  g_docs:\n    requires: [g_impl]\n    guard: contains\n    guard_config: { text: Stack }\n");
     edit(promptsFile(dir), (t) => t + "\ng_docs:\n  task: Document the Stack class.\n");
     commitAll(dir, "add docs");
@@ -70,7 +70,7 @@ describe("pairflow diff --base", () => {
   });
 
   it("lists a removed pair and shows its entries as removed; nothing re-runs", async () => {
-    const dir = acceptedExample();
+    const dir = await acceptedExample();
     edit(workflowFile(dir), (t) => t.slice(0, t.indexOf("\n  g_review:")) + "\n");
     edit(promptsFile(dir), (t) => t.slice(0, t.indexOf("\ng_review:")) + "\n");
     commitAll(dir, "no more reviews");
@@ -86,7 +86,7 @@ describe("pairflow diff --base", () => {
   });
 
   it("shows nothing to re-run and no entry diff for a change of formatting only", async () => {
-    const dir = acceptedExample();
+    const dir = await acceptedExample();
     // A comment, another quoting style, and keys in another order: no reference changes, and nothing to show.
     edit(workflowFile(dir), (t) => t.replace("  g_test:\n", "  # the tests come first\n  g_test:\n").replace('pattern: "^def test_"', "pattern: '^def test_'"));
     edit(promptsFile(dir), (t) => t.replace(
@@ -107,7 +107,7 @@ describe("pairflow diff --base", () => {
   });
 
   it("writes the versioned JSON object with --json", async () => {
-    const dir = acceptedExample();
+    const dir = await acceptedExample();
     const mainCommit = git(dir, "rev-parse", "main");
     edit(promptsFile(dir), (t) => t.replace("task: Implement the Stack class.", "task: Implement a Stack."));
     commitAll(dir, "shorter");
@@ -128,7 +128,7 @@ describe("pairflow diff --base", () => {
   });
 
   it("prints the pull request comment's text with --format markdown", async () => {
-    const dir = acceptedExample();
+    const dir = await acceptedExample();
     edit(workflowFile(dir), (t) => t + "\n  g_docs:\n    requires: [g_impl]\n    guard: contains\n    guard_config: { text: Stack }\n");
     commitAll(dir, "add docs");
 
@@ -170,7 +170,7 @@ describe("pairflow diff --base", () => {
     expect(outside.stderr).toMatch(/^error \. is not inside a git repository; pairflow diff reads the base revision with git\n$/);
     expect(outside.stdout).toBe("");
 
-    const dir = acceptedExample();
+    const dir = await acceptedExample();
     const unknown = await cli(["diff", WF, "--base", "no-such-branch"], dir);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('unknown git ref "no-such-branch"');
@@ -194,16 +194,16 @@ describe("pairflow diff --base", () => {
     expect(r.stderr).toMatch(/^error main:flows\/tdd\/workflow\.lock\.json:1:3: the lock file is not valid JSON/);
   });
 
-  it("fetches a base that a shallow clone lacks when asked to, as the action does", () => {
-    const dir = acceptedExample();
+  it("fetches a base that a shallow clone lacks when asked to, as the action does", async () => {
+    const dir = await acceptedExample();
     const base = git(dir, "rev-parse", "main");
     edit(promptsFile(dir), (t) => t.replace("task: Implement the Stack class.", "task: Implement a Stack."));
     commitAll(dir, "shorter");
     const clone = path.join(mkdtempSync(path.join(tmpdir(), "pairflow-clone-")), "repo");
     git(dir, "clone", "-q", "--depth", "1", "--branch", "feature", `file://${dir}`, clone);
 
-    expect(() => preparePlanDiff(path.join(clone, WF), { base })).toThrow(`unknown git ref "${base}"`);
-    const diff = preparePlanDiff(path.join(clone, WF), { base, fetch: true });
+    await expect(planDiff(path.join(clone, WF), { base, cwd: process.cwd() })).rejects.toThrow(`unknown git ref "${base}"`);
+    const diff = await planDiff(path.join(clone, WF), { base, fetch: true, cwd: process.cwd() });
     expect(willRun(diff).map((p) => p.id)).toEqual(["g_impl", "g_review"]);
     expect(diff.changes.map((c) => `${c.kind} ${c.id}`)).toEqual(["prompt g_impl"]);
   });

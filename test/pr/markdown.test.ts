@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMENT_LIMIT, commentMarker, diffMarkdown } from "../../src/report/diffMarkdown.js";
-import { preparePlanDiff } from "../../src/app/diff.js";
+import { planDiff } from "../../src/app/diff.js";
 import { REPO } from "../helpers/fixtures.js";
 import { acceptAll } from "../helpers/state.js";
 import { cli, commitAll, git, gitRepo } from "./repo.js";
@@ -29,7 +29,7 @@ function expectWellFormed(markdown: string): void {
 describe("the comment's size", () => {
   it(`stays under ${COMMENT_LIMIT} characters for a change to 300 long prompts, and says where the rest is`, async () => {
     const dir = gitRepo(bigWorkflow(300, "write it carefully"));
-    acceptAll(dir);
+    await acceptAll(dir);
     commitAll(dir, "accepted");
     git(dir, "checkout", "-q", "-b", "feature");
     writeFileSync(path.join(dir, "prompts.yml"), bigWorkflow(300, "write it quickly")["prompts.yml"]!);
@@ -50,7 +50,7 @@ describe("the comment's size", () => {
     expectWellFormed(comment);
 
     // The job summary's copy has no limit, and holds every diff whole.
-    const whole = diffMarkdown(preparePlanDiff(undefined, { cwd: dir, base: "main" }), { limit: Infinity });
+    const whole = diffMarkdown(await planDiff(undefined, { cwd: dir, base: "main" }), { limit: Infinity });
     expect(whole.match(/<summary>prompt of <code>pair_\d+<\/code> \(changed\)<\/summary>/g)).toHaveLength(300);
     expect(whole).toContain("+    Step 19 of pair_299: write it quickly");
     expect(whole).not.toContain("not shown");
@@ -58,7 +58,7 @@ describe("the comment's size", () => {
 
   it("cuts a very long diff with a note and a link to the job summary, keeping the rest of the comment", async () => {
     const dir = gitRepo({}, { source: path.join(REPO, "examples/tdd-stack"), into: "." });
-    acceptAll(dir);
+    await acceptAll(dir);
     commitAll(dir, "accepted");
     git(dir, "checkout", "-q", "-b", "feature");
     const prompts = path.join(dir, "prompts.yml");
@@ -69,7 +69,7 @@ describe("the comment's size", () => {
     commitAll(dir, "spell out every requirement; a stricter review");
 
     const summaryUrl = "https://github.test/o/r/actions/runs/1";
-    const comment = diffMarkdown(preparePlanDiff(undefined, { cwd: dir, base: "main" }), { marker: commentMarker("workflow.yml"), summaryUrl });
+    const comment = diffMarkdown(await planDiff(undefined, { cwd: dir, base: "main" }), { marker: commentMarker("workflow.yml"), summaryUrl });
     expect(comment.length).toBeLessThanOrEqual(COMMENT_LIMIT);
     expect(comment).toContain("| `g_impl` | 2 | prompt: prompt.task changed |");
     expect(comment).toContain("| `g_review` | 3 | prompt: prompt.role changed; upstream: g\\_impl will run |");
@@ -87,7 +87,7 @@ describe("the comment's size", () => {
 
   it("cuts a line too long for the comment, and says so", async () => {
     const dir = gitRepo({}, { source: path.join(REPO, "examples/tdd-stack"), into: "." });
-    acceptAll(dir);
+    await acceptAll(dir);
     commitAll(dir, "accepted");
     git(dir, "checkout", "-q", "-b", "feature");
     const prompts = path.join(dir, "prompts.yml");

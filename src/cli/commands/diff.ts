@@ -1,7 +1,7 @@
 import { Option, type Command } from "commander";
 import { UsageError } from "../../model/errors.js";
 import { diffMarkdown, commentMarker } from "../../report/diffMarkdown.js";
-import { preparePlanDiff } from "../../app/diff.js";
+import { planDiff } from "../../app/diff.js";
 import { diffJson, diffText } from "../../report/diff.js";
 import { styleFor } from "../../report/color.js";
 import { examples, PATH_HELP, stateDirOption, type CliContext } from "../context.js";
@@ -30,9 +30,9 @@ export function registerDiff(program: Command, { io }: CliContext): void {
       "pairflow diff examples/tdd-stack --base origin/main --format markdown > comment.md",
       "pairflow diff --base HEAD~1 --json | jq '.totals'",
     ]))
-    .action((target: string | undefined, opts: DiffFlags) => {
+    .action(async (target: string | undefined, opts: DiffFlags) => {
       if (opts.json && opts.format !== "text") throw new UsageError("--json and --format cannot be combined; choose one");
-      const diff = preparePlanDiff(target, { base: opts.base, cwd: io.cwd, stateDir: opts.stateDir });
+      const diff = await planDiff(target, { base: opts.base, cwd: io.cwd, env: io.env, stateDir: opts.stateDir });
       if (opts.json) io.stdout.write(JSON.stringify(diffJson(diff, io.cwd), null, 2) + "\n");
       else if (opts.format === "markdown") io.stdout.write(diffMarkdown(diff, { marker: commentMarker(diff.workflowFile) }));
       else io.stdout.write(diffText(diff, styleFor(io.stdout, io.env), { cwd: io.cwd }));

@@ -1,18 +1,12 @@
 import { Option, type Command } from "commander";
-import { UsageError } from "../../model/errors.js";
-import { displayPath, findRepoRoot } from "../../config/load.js";
-import { listing, listRunIds, outcomesFromTrace, readRun, runState, type RunRecord } from "../../records/read.js";
-import { parseDuration, prune } from "../../records/prune.js";
-import { stateDirFor } from "../../app/prepare.js";
+import { listRuns, pruneRuns, showRun } from "../../app/history.js";
+import { displayPath } from "../../config/parse.js";
+import { runState } from "../../records/read.js";
 import { shortRef } from "../../refs/hash.js";
 import { styleFor } from "../../report/color.js";
 import { count } from "../../report/plan.js";
 import { seconds } from "../../report/run.js";
-import { examples, positiveInt, stateDirOption, type CliContext, type Io } from "../context.js";
-
-function stateDir(io: Io, override: string | undefined): string {
-  return stateDirFor({ root: findRepoRoot(io.cwd) }, override, io.cwd);
-}
+import { examples, positiveInt, stateDirOption, type CliContext } from "../context.js";
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -27,10 +21,8 @@ export function registerHistory(program: Command, { io }: CliContext): void {
     .addOption(stateDirOption())
     .addHelpText("after", examples(["pairflow runs", "pairflow runs --json | jq '.runs[0]'"]))
     .action((opts: { json?: boolean; stateDir?: string }) => {
-      const dir = stateDir(io, opts.stateDir);
-      const runs = listRunIds(dir).map((id) => readRun(dir, id));
-      for (const problem of runs.flatMap((r) => r.problems)) io.stderr.write(`warning ${problem}\n`);
-      const rows = runs.map(listing);
+      const { dir, runs: rows, problems } = listRuns({ cwd: io.cwd, env: io.env, stateDir: opts.stateDir });
+      for (const problem of problems) io.stderr.write(`warning ${problem}\n`);
       if (opts.json) {
         io.stdout.write(JSON.stringify({ version: 1, runs: rows }, null, 2) + "\n");
         return;
@@ -58,17 +50,8 @@ export function registerHistory(program: Command, { io }: CliContext): void {
     .addOption(stateDirOption())
     .addHelpText("after", examples(["pairflow show 20261122T003012345Z-1a2b", "pairflow show 20261122T003012345Z-1a2b --json"]))
     .action((runId: string, opts: { json?: boolean; stateDir?: string }) => {
-      let run: RunRecord;
-      try {
-        run = readRun(stateDir(io, opts.stateDir), runId);
-      } catch (err) {
-        throw new UsageError(`${(err as Error).message}; see pairflow runs`);
-      }
+      const { run, summary, pairs } = showRun({ cwd: io.cwd, env: io.env, stateDir: opts.stateDir }, runId);
       for (const problem of run.problems) io.stderr.write(`warning ${problem}\n`);
-      const outcomes = outcomesFromTrace(run.events);
-      const ids = run.plan?.pairs.map((p) => p.id) ?? [...outcomes.keys()];
-      const pairs = ids.map((id) => ({ id, planned: run.plan?.pairs.find((p) => p.id === id) ?? null, outcome: outcomes.get(id) ?? null }));
-      const summary = listing(run);
       if (opts.json) {
         io.stdout.write(JSON.stringify({ version: 1, ...summary, problems: run.problems, pairs }, null, 2) + "\n");
         return;
@@ -98,7 +81,7 @@ export function registerHistory(program: Command, { io }: CliContext): void {
     .addOption(stateDirOption())
     .addHelpText("after", examples(["pairflow prune --keep 20", "pairflow prune --older-than 30d", "pairflow prune   # only store entries nothing refers to"]))
     .action((opts: { keep?: number; olderThan?: string; stateDir?: string }) => {
-      const result = prune(stateDir(io, opts.stateDir), { keep: opts.keep, olderThanMs: opts.olderThan ? parseDuration(opts.olderThan) : undefined });
+      const result = pruneRuns({ cwd: io.cwd, env: io.env, stateDir: opts.stateDir }, opts);
       io.stdout.write(
         `removed ${count(result.removedRuns.length, "run")} (kept ${result.keptRuns}), ${count(result.removedRecords, "store record")} and ${count(result.removedObjects, "stored artifact")}\n`,
       );

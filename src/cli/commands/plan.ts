@@ -1,9 +1,17 @@
 import type { Command } from "commander";
-import { estimatePlan } from "../../estimate/estimate.js";
-import { preparePlan } from "../../app/prepare.js";
+import { planTarget } from "../../app/plan.js";
+import { UsageError } from "../../model/errors.js";
 import { styleFor } from "../../report/color.js";
 import { planJson, planText } from "../../report/plan.js";
 import { examples, PATH_HELP, stateDirOption, type CliContext } from "../context.js";
+
+interface PlanFlags {
+  json?: boolean;
+  force?: boolean;
+  only?: string[];
+  from?: string;
+  stateDir?: string;
+}
 
 export function registerPlan(program: Command, { io }: CliContext): void {
   program
@@ -12,12 +20,18 @@ export function registerPlan(program: Command, { io }: CliContext): void {
     .argument("[path]", PATH_HELP)
     .option("--json", "write the plan as JSON (version 1) to stdout, and nothing else")
     .option("--force", "plan every pair to run")
+    .option("--only <id...>", "plan only these pairs and what they depend on, as `pairflow run --only` would run them")
+    .option("--from <id>", "plan this pair and everything downstream of it to run")
     .addOption(stateDirOption())
-    .addHelpText("after", examples(["pairflow plan", "pairflow plan examples/tdd-stack", "pairflow plan examples/tdd-stack --json | jq '.totals'"]))
-    .action((target: string | undefined, opts: { json?: boolean; force?: boolean; stateDir?: string }) => {
-      const prepared = preparePlan(target, { cwd: io.cwd, stateDir: opts.stateDir, force: opts.force ? () => ({ kind: "forced", detail: "--force" }) : undefined });
-      const { plan } = prepared;
-      const estimate = estimatePlan(prepared, plan);
+    .addHelpText("after", examples(["pairflow plan", "pairflow plan examples/tdd-stack", "pairflow plan --only g_impl", "pairflow plan examples/tdd-stack --json | jq '.totals'"]))
+    .action(async (target: string | undefined, opts: PlanFlags) => {
+      if (opts.only !== undefined && opts.only.length === 0) throw new UsageError("--only needs at least one pair id");
+      const { plan, estimate } = await planTarget(target, {
+        cwd: io.cwd,
+        env: io.env,
+        stateDir: opts.stateDir,
+        selection: { force: opts.force, only: opts.only, from: opts.from },
+      });
       if (opts.json) io.stdout.write(JSON.stringify(planJson(plan, io.cwd, estimate), null, 2) + "\n");
       else io.stdout.write(planText(plan, styleFor(io.stdout, io.env), io.cwd, estimate));
     });

@@ -5,10 +5,10 @@ import { styleFor } from "../../report/color.js";
 import { eventLine, runSummary } from "../../report/run.js";
 import { DEFAULT_CONCURRENCY } from "../../engine/engine.js";
 import type { RunReport } from "../../model/run.js";
-import { resumeSession, runSession, type SessionOptions } from "../../app/run.js";
+import { resumeTarget, runTarget, type RunRequest } from "../../app/run.js";
 import { EXIT, examples, PATH_HELP, positiveInt, stateDirOption, type CliContext } from "../context.js";
 import { interruptible, signalExitCode } from "../signals.js";
-import { runCosts } from "../costs.js";
+import { runCosts, type RunCosts } from "../costs.js";
 import { parseUsd } from "../../estimate/budget.js";
 
 function usdAmount(value: string): number {
@@ -62,19 +62,25 @@ export function registerRun(program: Command, context: CliContext): void {
       "pairflow run --json > report.json",
     ]))
     .action(async (target: string | undefined, opts: RunFlags) => {
-      const chosen = [opts.force && "--force", opts.only && "--only", opts.from && "--from"].filter(Boolean);
-      if (chosen.length > 1) throw new UsageError(`${chosen.join(" and ")} cannot be combined; choose one`);
-      const costs = runCosts(context.io, opts);
+      let costs: RunCosts | undefined;
       try {
-        await drive(context, opts, async (options) =>
-          costs.withComparison(await runSession(target, { ...options, selection: { force: opts.force, only: opts.only, from: opts.from }, beforeExecute: (plan, prepared) => costs.beforeExecute(plan, prepared, options.stop) })),
-        );
+        await drive(context, opts, async (request) => {
+          costs = runCosts(context.io, opts, request.stop);
+          const report = await runTarget(target, {
+            ...request,
+            selection: { force: opts.force, only: opts.only, from: opts.from },
+            maxCost: opts.maxCost,
+            onPlanned: costs.onPlanned,
+            confirm: costs.confirm,
+          });
+          return costs.withComparison(report);
+        });
       } catch (err) {
-        if (!costs.refused(err)) throw err;
+        if (!costs?.refused(err)) throw err;
         context.setStatus(EXIT.failed);
         return;
       }
-      costs.showComparison();
+      costs?.showComparison();
     });
 
   common(program.command("resume"))
@@ -83,7 +89,7 @@ export function registerRun(program: Command, context: CliContext): void {
     .addHelpText("after", examples(["pairflow resume", "pairflow resume 20261122T003012345Z-1a2b"]))
     .action(async (runId: string | undefined, opts: CommonFlags) => {
       await drive(context, opts, async (options, say) => {
-        const { report, from, replanned } = await resumeSession(runId, options);
+        const { report, from, replanned } = await resumeTarget(runId, options);
         say(replanned ? `planned anew instead of resuming run ${from}` : `resumed run ${from}`);
         return report;
       });
@@ -94,7 +100,7 @@ export function registerRun(program: Command, context: CliContext): void {
 async function drive(
   { io, setStatus }: CliContext,
   opts: CommonFlags,
-  start: (options: SessionOptions, say: (line: string) => void) => Promise<RunReport>,
+  start: (request: RunRequest, say: (line: string) => void) => Promise<RunReport>,
 ): Promise<void> {
   const progress = opts.json ? io.stderr : io.stdout;
   const style = styleFor(progress, io.env);

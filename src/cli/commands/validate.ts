@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { displayPath, loadWorkflow } from "../../config/load.js";
+import { displayPath } from "../../config/parse.js";
+import { loadWorkflow } from "../../workspace/load.js";
 import { count } from "../../report/plan.js";
 import { examples, PATH_HELP, type CliContext } from "../context.js";
 

@@ -1,9 +1,12 @@
 /**
- * Reads a workflow file and its prompts file (YAML or JSON), validates them against the JSON
- * Schemas in schemas/, checks the dependency graph, and reports every problem of both files at once,
- * each at its file:line:column.
+ * Turns the texts of a workflow file and its prompts file (YAML or JSON) into a workflow and its
+ * dependency graph: validates them against the JSON Schemas in schemas/, checks the dependency
+ * graph, and reports every problem of both files at once, each at its file:line:column.
+ *
+ * Pure: files are reached only through the ConfigFiles given, and every path is resolved against
+ * the absolute directories given, never the process's working directory. Finding the files on disk
+ * is src/workspace/load.ts's work.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type Tags } from "yaml";
@@ -22,6 +25,22 @@ import { plain } from "../model/values.js";
 export const WORKFLOW_NAMES = ["workflow.yml", "workflow.yaml", "workflow.json"];
 export const PROMPTS_NAMES = ["prompts.yml", "prompts.yaml", "prompts.json"];
 
+/** The files the parser may look at, by absolute path. */
+export interface ConfigFiles {
+  /** The file's text; throws an Error saying why when it cannot be read (missing, a directory, not permitted). */
+  read(file: string): string;
+  /** Whether a file or directory exists at the path. */
+  exists(file: string): boolean;
+}
+
+export interface ParseOptions {
+  files: ConfigFiles;
+  /** Absolute directory that paths in messages are shown relative to (when inside it). */
+  cwd: string;
+  /** Absolute path of the repository holding the workflow: outputs and inputs stay inside it. */
+  root: string;
+}
+
 export interface Loaded {
   workflow: Workflow;
   graph: Graph;
@@ -35,27 +54,19 @@ export interface SourceFile {
   lines: LineCounter;
 }
 
-/** PATH as the commands take it: a workflow file, or a directory holding workflow.yml|yaml|json. */
-export function resolveWorkflowPath(target: string | undefined, cwd = process.cwd()): string {
-  const abs = path.resolve(cwd, target ?? ".");
-  if (!existsSync(abs)) throw fileIssue(displayPath(abs, cwd), `no such file or directory; give a workflow file or a directory holding one of ${WORKFLOW_NAMES.join(", ")}`);
-  if (!statSync(abs).isDirectory()) return abs;
-  const found = WORKFLOW_NAMES.filter((name) => existsSync(path.join(abs, name)));
-  if (found.length === 0) {
-    throw fileIssue(displayPath(abs, cwd), `no workflow file here; expected one of ${WORKFLOW_NAMES.join(", ")}, or give the file's path`);
-  }
-  if (found.length > 1) {
-    throw fileIssue(displayPath(abs, cwd), `several workflow files here (${found.join(", ")}); give the one to use`);
-  }
-  return path.join(abs, found[0]!);
-}
-
-export function loadWorkflow(target: string | undefined, cwd = process.cwd()): Loaded {
-  const workflowPath = resolveWorkflowPath(target, cwd);
+/**
+ * The workflow at workflowPath (absolute, or relative to cwd) with its prompts file: the one the
+ * workflow names, else the one beside it. Throws ConfigError listing every problem.
+ */
+export function parseWorkflow(workflowPath: string, options: ParseOptions): Loaded {
+  const { files, cwd, root } = options;
+  // path.resolve and path.relative would complete relative ones with the process's working directory.
+  if (!path.isAbsolute(cwd) || !path.isAbsolute(root)) throw new Error(`parseWorkflow: cwd and root must be absolute paths (got "${cwd}" and "${root}")`);
+  workflowPath = path.resolve(cwd, workflowPath);
   const dir = path.dirname(workflowPath);
   const issues: ConfigIssue[] = [];
 
-  const wfFile = parseFile(workflowPath, cwd, issues);
+  const wfFile = readSource(workflowPath, options, issues);
   // Hashable values keep the source's number forms (PyFloat); validators see plain numbers.
   const hashable = (wfFile ? valueOf(wfFile, issues) : {}) as Record<string, unknown>;
   const wfValue = plain(hashable);
@@ -66,18 +77,18 @@ export function loadWorkflow(target: string | undefined, cwd = process.cwd()): L
   let promptsPath: string | null = null;
   if (typeof wf.prompts === "string") {
     promptsPath = path.resolve(dir, wf.prompts);
-    if (!existsSync(promptsPath) && wfFile) {
+    if (!files.exists(promptsPath) && wfFile) {
       issues.push(at(wfFile, ["prompts"], `file "${wf.prompts}" not found (looked for ${displayPath(promptsPath, cwd)}); fix the path or remove the key to use ${PROMPTS_NAMES.join(", ")} beside the workflow`));
       promptsPath = null;
     }
   } else {
-    const found = PROMPTS_NAMES.filter((name) => existsSync(path.join(dir, name)));
+    const found = PROMPTS_NAMES.filter((name) => files.exists(path.join(dir, name)));
     if (found.length > 1 && wfFile) {
       issues.push(at(wfFile, [], `several prompts files beside the workflow (${found.join(", ")}); keep one, or name it with "prompts:"`));
     }
     promptsPath = found.length > 0 ? path.join(dir, found[0]!) : null;
   }
-  const promptsFile = promptsPath ? parseFile(promptsPath, cwd, issues) : undefined;
+  const promptsFile = promptsPath ? readSource(promptsPath, options, issues) : undefined;
   const promptsValue = promptsFile ? valueOf(promptsFile, issues) : {};
   if (promptsFile) validate(promptsValidator(), plain(promptsValue), promptsFile, issues);
 
@@ -102,8 +113,7 @@ export function loadWorkflow(target: string | undefined, cwd = process.cwd()): L
     pairs.set(id, toPair(id, hashablePairs[id] ?? {}, hashable, prompts[id]));
   }
 
-  const root = findRepoRoot(dir);
-  if (wfFile) for (const pair of pairs.values()) checkPaths(pair, dir, root, wfFile, issues);
+  if (wfFile) for (const pair of pairs.values()) checkPaths(pair, dir, root, files, wfFile, issues);
 
   const { graph, issues: graphIssues } = buildGraph([...pairs.values()]);
   if (wfFile) for (const g of graphIssues) issues.push(at(wfFile, g.path, g.message));
@@ -171,7 +181,7 @@ function toGuardRef(item: unknown): GuardRef {
 }
 
 /** `output` and `inputs` stay inside the repository; a literal input path must exist. */
-function checkPaths(pair: Pair, dir: string, root: string, file: SourceFile, issues: ConfigIssue[]): void {
+function checkPaths(pair: Pair, dir: string, root: string, files: ConfigFiles, file: SourceFile, issues: ConfigIssue[]): void {
   const keyPath = ["action_pairs", pair.id];
   if (pair.output !== undefined && !isInside(root, path.resolve(dir, pair.output))) {
     issues.push(at(file, [...keyPath, "output"], `"${pair.output}" is outside the repository (${root}); give a path inside it, relative to the workflow file`));
@@ -184,18 +194,10 @@ function checkPaths(pair: Pair, dir: string, root: string, file: SourceFile, iss
     const fixed = (firstGlob === -1 ? segments : segments.slice(0, firstGlob)).join("/");
     if (path.isAbsolute(pattern) || !isInside(root, path.resolve(dir, fixed))) {
       issues.push(at(file, where, `"${pattern}" reaches outside the repository (${root}); inputs are globs relative to the workflow file, inside the repository`));
-    } else if (!fg.isDynamicPattern(pattern) && !existsSync(path.resolve(dir, pattern))) {
+    } else if (!fg.isDynamicPattern(pattern) && !files.exists(path.resolve(dir, pattern))) {
       issues.push(at(file, where, `"${pattern}" does not exist (inputs are relative to the workflow file); fix the path, or write a glob if the file may be absent`));
     }
   });
-}
-
-/** The nearest ancestor of dir holding .git, else dir itself. */
-export function findRepoRoot(dir: string): string {
-  for (let d = dir; ; d = path.dirname(d)) {
-    if (existsSync(path.join(d, ".git"))) return d;
-    if (path.dirname(d) === d) return dir;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -220,15 +222,25 @@ function keepFloats(tags: Tags): Tags {
   });
 }
 
-export function parseFile(file: string, cwd: string, issues: ConfigIssue[]): SourceFile | undefined {
+/** The file read through files and parsed; a file that cannot be read is an issue at its line 1. */
+export function readSource(file: string, options: Pick<ParseOptions, "files" | "cwd">, issues: ConfigIssue[]): SourceFile | undefined {
+  const { files, cwd } = options;
   const display = displayPath(file, cwd);
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = files.read(file);
   } catch (err) {
     issues.push({ file: display, line: 1, column: 1, key: "", message: `cannot read: ${(err as Error).message}` });
     return undefined;
   }
+  return parseText(text, display, issues);
+}
+
+/**
+ * YAML or JSON text parsed with positions, named display in issues. Syntax errors and duplicate
+ * keys go to issues, and then there is no file.
+ */
+export function parseText(text: string, display: string, issues: ConfigIssue[]): SourceFile | undefined {
   const lines = new LineCounter();
   // The parser's own duplicate-key check compares each key with every earlier one, which is
   // quadratic in a map of thousands of pairs; findDuplicateKeys does the same in linear time.
@@ -320,10 +332,7 @@ function at(file: SourceFile, keyPath: readonly (string | number)[], message: st
   return { file: file.display, line, column, key: keyPath.join("."), message };
 }
 
-function fileIssue(display: string, message: string): ConfigError {
-  return new ConfigError([{ file: display, line: 1, column: 1, key: "", message }]);
-}
-
+/** file as shown to people: relative to cwd when inside it, else as given. */
 export function displayPath(file: string, cwd: string): string {
   const rel = path.relative(cwd, file);
   if (rel === "") return ".";

@@ -1,0 +1,57 @@
+/**
+ * Planning as every caller does it: open the workflow where it lives, make the one plan, and
+ * estimate what the pairs that will execute cost.
+ */
+import type { PlanEstimate } from "../estimate/estimate.js";
+import { estimatePlan } from "../estimate/estimate.js";
+import { pairHistory } from "../estimate/history.js";
+import type { Plan, PlannedPair } from "../model/plan.js";
+import type { Selection } from "../model/run.js";
+import { planWorkflow } from "../plan/plan.js";
+import { readRunSamples } from "../records/pastRuns.js";
+import { openState, type Opened, type StateOptions } from "./state.js";
+
+export interface PlanRequest extends StateOptions {
+  selection?: Selection;
+  /** Pairs an interrupted run already finished (resuming it). */
+  finished?: ReadonlySet<string>;
+}
+
+export interface Planned extends Opened {
+  plan: Plan;
+  /** What the pairs that will execute cost (with --only: only the selected ones). */
+  estimate: PlanEstimate;
+}
+
+export async function planTarget(target: string | undefined, request: PlanRequest): Promise<Planned> {
+  const opened = openState(target, request);
+  return planOpened(opened, request);
+}
+
+export async function planOpened(opened: Opened, request: Pick<PlanRequest, "selection" | "finished">): Promise<Planned> {
+  const plan = await planWorkflow(opened.workflow, opened.graph, opened.view, { selection: request.selection, finished: request.finished });
+  return { ...opened, plan, estimate: estimateOf(opened, plan) };
+}
+
+/** The estimate of the pairs that will execute, from past runs and the accepted contents here. */
+export function estimateOf(opened: Opened, plan: Plan): PlanEstimate {
+  const only = plan.selection.only && !plan.selection.force ? new Set(plan.selection.only) : undefined;
+  return estimatePlan(
+    {
+      workflow: opened.workflow,
+      history: pairHistory(opened.lock, readRunSamples(opened.stateDir)),
+      contentOf: (planned) => acceptedContent(opened, planned),
+    },
+    plan,
+    { include: only && ((id) => only.has(id)) },
+  );
+}
+
+/** The content a pair's dependents would see: its output file, else the store's copy of its (last) accepted content. */
+function acceptedContent(opened: Opened, planned: PlannedPair): string | undefined {
+  const pair = opened.workflow.pairs.get(planned.id)!;
+  const file = opened.outputs.read(pair);
+  if (file !== undefined) return file.toString("utf8");
+  const hash = planned.action === "skip" ? planned.artifact?.contentHash : opened.lock?.pairs[planned.id]?.contentHash;
+  return hash === undefined ? undefined : opened.store.content(hash)?.toString("utf8");
+}

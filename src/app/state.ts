@@ -1,0 +1,71 @@
+/**
+ * Opens a workflow where it lives: the workflow and prompts files, the lock file beside them, the
+ * local store under the state directory, the output and input files, and optionally a remote store;
+ * and the StateView through which the planner sees all of them.
+ */
+import path from "node:path";
+import { displayPath } from "../config/parse.js";
+import { loadWorkflow } from "../workspace/load.js";
+import { lockPathFor, readLock } from "../lockfile/lockfile.js";
+import type { Graph } from "../model/graph.js";
+import type { StateView } from "../model/plan.js";
+import type { RemoteStore } from "../model/ports.js";
+import type { LockFile } from "../model/records.js";
+import type { Pair, Workflow } from "../model/workflow.js";
+import { LocalStore } from "../store/local.js";
+import { RemoteCache } from "../store/remote.js";
+import { InputHasher } from "../workspace/inputs.js";
+import { OutputFiles } from "../workspace/outputs.js";
+
+export interface StateOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  /** State directory; default PAIRFLOW_STATE_DIR, else .pairflow/ at the repository root. */
+  stateDir?: string;
+  /** The accepted state to plan against instead of the lock file beside the workflow (a base commit's). */
+  lock?: LockFile | null;
+  remote?: RemoteStore;
+}
+
+export interface Opened {
+  workflow: Workflow;
+  graph: Graph;
+  stateDir: string;
+  lockPath: string;
+  lock: LockFile | null;
+  store: LocalStore;
+  outputs: OutputFiles;
+  remote: RemoteCache | undefined;
+  view: StateView;
+}
+
+export function stateDirFor(root: string, options: Pick<StateOptions, "cwd" | "env" | "stateDir">): string {
+  const dir = options.stateDir ?? options.env?.PAIRFLOW_STATE_DIR;
+  return dir ? path.resolve(options.cwd, dir) : path.join(root, ".pairflow");
+}
+
+export function openState(target: string | undefined, options: StateOptions): Opened {
+  const { workflow, graph } = loadWorkflow(target, options.cwd);
+  const stateDir = stateDirFor(workflow.root, options);
+  const lockPath = lockPathFor(workflow.path);
+  const lock = options.lock !== undefined ? options.lock : readLock(lockPath, displayPath(lockPath, options.cwd));
+  const store = new LocalStore(path.join(stateDir, "store"));
+  const outputs = new OutputFiles(workflow);
+  const remote = options.remote && new RemoteCache(options.remote);
+  // The state directory may sit inside the workflow's directory: its files are never inputs.
+  const hasher = new InputHasher(workflow, [path.relative(workflow.dir, stateDir).split(path.sep).join("/") + "/**"]);
+  const inputs = new Map<string, Record<string, string>>();
+  const view: StateView = {
+    lock,
+    record: (pair, ref) => store.record(pair, ref),
+    hasContent: (hash) => store.hasContent(hash),
+    outputHash: (pair) => outputs.hash(pair),
+    inputHashes: (pair: Pair) => {
+      let hashes = inputs.get(pair.id);
+      if (!hashes) inputs.set(pair.id, (hashes = hasher.hash(pair.inputs)));
+      return hashes;
+    },
+    remote: remote && ((pair, ref) => remote.record(pair, ref)),
+  };
+  return { workflow, graph, stateDir, lockPath, lock, store, outputs, remote, view };
+}

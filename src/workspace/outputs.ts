@@ -1,0 +1,42 @@
+/**
+ * Pairs' output files in the workspace. Each file is hashed at most once per invocation, however
+ * often the planner, the run and the estimate consult it; writing a file updates what is known.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type { Pair, Workflow } from "../model/workflow.js";
+import { sha256Hex } from "../refs/hash.js";
+import { writeFileAtomic } from "./files.js";
+
+/** The absolute path of a pair's output file, when it has one. */
+export function outputPath(workflow: Pick<Workflow, "dir">, pair: Pick<Pair, "output">): string | undefined {
+  return pair.output === undefined ? undefined : path.resolve(workflow.dir, pair.output);
+}
+
+export class OutputFiles {
+  private readonly hashes = new Map<string, string | undefined>();
+
+  constructor(private readonly workflow: Pick<Workflow, "dir">) {}
+
+  /** sha256 of the pair's output file; undefined when it has none or the file does not exist. */
+  hash(pair: Pair): string | undefined {
+    if (!this.hashes.has(pair.id)) {
+      const content = this.read(pair);
+      this.hashes.set(pair.id, content && sha256Hex(content));
+    }
+    return this.hashes.get(pair.id);
+  }
+
+  read(pair: Pair): Buffer | undefined {
+    const file = outputPath(this.workflow, pair);
+    return file !== undefined && existsSync(file) ? readFileSync(file) : undefined;
+  }
+
+  /** Writes the file atomically: readers see the old content or the new, never a mix. */
+  write(pair: Pair, content: Buffer): void {
+    const file = outputPath(this.workflow, pair);
+    if (file === undefined) return;
+    writeFileAtomic(file, content);
+    this.hashes.set(pair.id, sha256Hex(content));
+  }
+}

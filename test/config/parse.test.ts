@@ -1,0 +1,182 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { isMap, isScalar } from "yaml";
+import { parseText, parseWorkflow, type ConfigFiles } from "../../src/config/parse.js";
+import { ConfigError, formatIssue, type ConfigIssue } from "../../src/model/errors.js";
+
+// A repository that exists only in memory: nothing here is on disk, so any file system access
+// by the parser would miss these files.
+const ROOT = path.join(path.sep, "virtual", "repo");
+
+/** Files by absolute path; a directory exists when some file is under it. */
+function memoryFiles(texts: Record<string, string>): ConfigFiles {
+  const files = new Map(Object.entries(texts).map(([rel, text]) => [path.join(ROOT, rel), text]));
+  return {
+    read(file) {
+      const text = files.get(file);
+      if (text === undefined) throw new Error(`no such file ${file}`);
+      return text;
+    },
+    exists: (file) => files.has(file) || [...files.keys()].some((f) => f.startsWith(file + path.sep)),
+  };
+}
+
+function parse(texts: Record<string, string>, workflow = "workflow.yml") {
+  return parseWorkflow(path.join(ROOT, workflow), { files: memoryFiles(texts), cwd: ROOT, root: ROOT });
+}
+
+/** The issues a parse reports, or [] when it parses. */
+function issues(texts: Record<string, string>, workflow = "workflow.yml"): ConfigIssue[] {
+  try {
+    parse(texts, workflow);
+    return [];
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return err.issues;
+  }
+}
+
+describe("parsing configuration from texts", () => {
+  it("builds the workflow and its graph from a workflow and the prompts file beside it", () => {
+    const { workflow, graph } = parse({
+      "wf/workflow.yml": [
+        "name: demo",
+        "model: m-1",
+        "rmax: 2",
+        "action_pairs:",
+        "  g_test:",
+        "    guard: syntax",
+        "    output: tests/test_a.py",
+        "    inputs: [spec.md, 'src/**/*.py']",
+        "  g_impl:",
+        "    requires: [g_test]",
+        "    rmax: 5",
+        "",
+      ].join("\n"),
+      "wf/prompts.yml": "g_test:\n  task: Write the tests.\ng_impl:\n  role: Coder\n",
+      "wf/spec.md": "# Spec\n",
+    }, "wf/workflow.yml");
+
+    expect(workflow.name).toBe("demo");
+    expect(workflow.path).toBe(path.join(ROOT, "wf/workflow.yml"));
+    expect(workflow.dir).toBe(path.join(ROOT, "wf"));
+    expect(workflow.root).toBe(ROOT);
+    expect(workflow.promptsPath).toBe(path.join(ROOT, "wf/prompts.yml"));
+    expect([...workflow.pairs.keys()]).toEqual(["g_test", "g_impl"]);
+    expect(workflow.pairs.get("g_test")).toMatchObject({
+      guard: "syntax",
+      model: "m-1",
+      rmax: 2,
+      output: "tests/test_a.py",
+      inputs: ["spec.md", "src/**/*.py"],
+      prompt: { task: "Write the tests." },
+    });
+    expect(workflow.pairs.get("g_impl")).toMatchObject({ requires: ["g_test"], rmax: 5, prompt: { role: "Coder" } });
+    expect(graph.order).toEqual(["g_test", "g_impl"]);
+    expect(graph.waves).toEqual([["g_test"], ["g_impl"]]);
+  });
+
+  it("reports an unknown key at its line and column, suggesting the likely one", () => {
+    const out = issues({ "workflow.yml": "name: n\naction_pairs:\n  g_a:\n    gaurd: syntax\n" });
+    expect(out).toEqual([
+      {
+        file: "workflow.yml",
+        line: 4,
+        column: 5,
+        key: "action_pairs.g_a.gaurd",
+        message: 'unknown key "gaurd"; did you mean "guard"?; expected one of: description, requires, guard, guard_config, guards, generator, generator_config, model, rmax, output, inputs, human_prompt_title (or an "x-" key for notes of your own)',
+      },
+    ]);
+  });
+
+  it("reports a prompts file the workflow names but that does not exist, at the prompts key", () => {
+    const out = issues({ "wf/workflow.yml": "name: n\nprompts: ../shared/prompts.yml\naction_pairs:\n  g_a: {}\n" }, "wf/workflow.yml");
+    expect(out.map(formatIssue)).toEqual([
+      'wf/workflow.yml:2:10: prompts: file "../shared/prompts.yml" not found (looked for shared/prompts.yml); fix the path or remove the key to use prompts.yml, prompts.yaml, prompts.json beside the workflow',
+    ]);
+  });
+
+  it("requires a literal input path to exist, relative to the workflow file, but not a glob", () => {
+    const out = issues({
+      "wf/workflow.yml": "name: n\naction_pairs:\n  g_a:\n    inputs: [spec.md, docs/missing.md, 'src/*.py']\n",
+      "spec.md": "at the root, not beside the workflow\n",
+      "wf/docs/other.md": "x\n",
+    }, "wf/workflow.yml");
+    expect(out.map(formatIssue)).toEqual([
+      'wf/workflow.yml:4:14: action_pairs.g_a.inputs.0: "spec.md" does not exist (inputs are relative to the workflow file); fix the path, or write a glob if the file may be absent',
+      'wf/workflow.yml:4:23: action_pairs.g_a.inputs.1: "docs/missing.md" does not exist (inputs are relative to the workflow file); fix the path, or write a glob if the file may be absent',
+    ]);
+  });
+
+  it("rejects an output outside the repository given as root", () => {
+    const out = issues({ "wf/workflow.yml": "name: n\naction_pairs:\n  g_a:\n    output: ../../notes.txt\n" }, "wf/workflow.yml");
+    expect(out).toEqual([
+      {
+        file: "wf/workflow.yml",
+        line: 4,
+        column: 13,
+        key: "action_pairs.g_a.output",
+        message: `"../../notes.txt" is outside the repository (${ROOT}); give a path inside it, relative to the workflow file`,
+      },
+    ]);
+  });
+
+  it("rejects a dependency cycle at the requires entry that starts it", () => {
+    const out = issues({ "workflow.yml": "name: n\naction_pairs:\n  a: {requires: [b]}\n  b: {requires: [a]}\n  c: {}\n" });
+    expect(out.map(formatIssue)).toEqual([
+      "workflow.yml:3:18: action_pairs.a.requires.0: dependency cycle: a -> b -> a (each pair requires the next); remove one of these requires entries",
+    ]);
+  });
+
+  it("reports a file that cannot be read at its first line, with the reason the files give", () => {
+    const files = memoryFiles({ "workflow.yml": "name: n\naction_pairs:\n  g_a: {}\n", "prompts.yml": "" });
+    const unreadable: ConfigFiles = {
+      exists: files.exists,
+      read(file) {
+        if (file === path.join(ROOT, "prompts.yml")) throw new Error("permission denied");
+        return files.read(file);
+      },
+    };
+    expect(() => parseWorkflow(path.join(ROOT, "workflow.yml"), { files: unreadable, cwd: ROOT, root: ROOT })).toThrow(
+      "prompts.yml:1:1: cannot read: permission denied",
+    );
+  });
+
+  it("shows paths relative to cwd, and absolute outside it", () => {
+    const files = memoryFiles({ "wf/workflow.yml": "name: n\naction_pairs:\n  g_a: {guard: 3}\n" });
+    const at = (cwd: string) => {
+      try {
+        parseWorkflow(path.join(ROOT, "wf/workflow.yml"), { files, cwd, root: ROOT });
+      } catch (err) {
+        return (err as ConfigError).issues.map((i) => i.file);
+      }
+    };
+    expect(at(path.join(ROOT, "wf"))).toEqual(["workflow.yml"]);
+    expect(at(path.join(path.sep, "elsewhere"))).toEqual([path.join(ROOT, "wf/workflow.yml")]);
+  });
+
+  it("refuses a relative cwd or root, which only the process's working directory could complete", () => {
+    expect(() => parseWorkflow("workflow.yml", { files: memoryFiles({}), cwd: "repo", root: ROOT })).toThrow(/must be absolute/);
+  });
+});
+
+describe("parsing text with positions", () => {
+  it("keeps the line and column of each key", () => {
+    const file = parseText("name: n\naction_pairs:\n  g_a: {}\n  g_b: {}\n", "workflow.yml", []);
+    const pairs = file?.doc.get("action_pairs", true);
+    expect(file?.display).toBe("workflow.yml");
+    expect(isMap(pairs)).toBe(true);
+    const keys = isMap(pairs) ? pairs.items.map((item) => (isScalar(item.key) ? file!.lines.linePos(item.key.range![0]) : undefined)) : [];
+    expect(keys).toEqual([{ line: 3, col: 3 }, { line: 4, col: 3 }]);
+  });
+
+  it("reports a syntax error and a duplicate key under the name given, and returns no file", () => {
+    const found: ConfigIssue[] = [];
+    expect(parseText("a: 1\na: 2\n", "p.yml", found)).toBeUndefined();
+    expect(found.map(formatIssue)).toEqual(['p.yml:2:1: duplicate key "a" (first at line 1); each key, and each pair id, may appear once']);
+    const broken: ConfigIssue[] = [];
+    expect(parseText("key: [unclosed\n", "p.yml", broken)).toBeUndefined();
+    expect(broken).toHaveLength(1);
+    expect(broken[0]).toMatchObject({ file: "p.yml", line: 2 });
+  });
+});
