@@ -181,11 +181,7 @@ function randomGuard(rand: () => number, pick: <T>(items: readonly T[]) => T, wo
     return {
       guard: "composite",
       guard_config: { policy: pick(["all_pass", "majority_pass"]) },
-      guards: [
-        "json",
-        { guard: "regex", guard_config: { pattern: `"${pick(WORDS)}"` } },
-        { guard: "contains", guard_config: { absent: ["TODO", "FIXME"] } },
-      ],
+      guards: ["json", { guard: "regex", guard_config: { pattern: `"${pick(WORDS)}"` } }, { guard: "contains", guard_config: { absent: ["TODO", "FIXME"] } }],
     };
   }
   return { guard: "json" };

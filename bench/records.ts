@@ -15,14 +15,23 @@ const PAIRS = 1_000;
 
 function workflow(n: number): { workflow: string; prompts: string } {
   const random = prng(7);
-  const lines = ["name: records", "rmax: 2", "generator: command", 'generator_config: {run: "printf \'artifact of %s, attempt %s\\n\' $PAIRFLOW_PAIR $PAIRFLOW_ATTEMPT"}', "action_pairs:"];
+  const lines = [
+    "name: records",
+    "rmax: 2",
+    "generator: command",
+    "generator_config: {run: \"printf 'artifact of %s, attempt %s\\n' $PAIRFLOW_PAIR $PAIRFLOW_ATTEMPT\"}",
+    "action_pairs:",
+  ];
   const prompts: string[] = [];
   for (let i = 0; i < n; i++) {
-    const requires = i < 5 ? [] : [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => `p${Math.max(0, i - 1 - Math.floor(random() * 40))}`))];
+    const requires =
+      i < 5 ? [] : [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => `p${Math.max(0, i - 1 - Math.floor(random() * 40))}`))];
     const retry = random() < 0.2;
     const guard = retry ? ', guard: regex, guard_config: {pattern: "attempt 2"}' : "";
     lines.push(`  p${i}: {requires: [${requires.join(", ")}]${guard}}`);
-    prompts.push(`p${i}: {role: "A careful writer of part ${i}.", task: "${"Write the part described by the dependencies. ".repeat(4)}", feedback_wrapper: "Rejected: {feedback}"}`);
+    prompts.push(
+      `p${i}: {role: "A careful writer of part ${i}.", task: "${"Write the part described by the dependencies. ".repeat(4)}", feedback_wrapper: "Rejected: {feedback}"}`,
+    );
   }
   return { workflow: lines.join("\n") + "\n", prompts: prompts.join("\n") + "\n" };
 }
@@ -59,7 +68,9 @@ export async function benchRecords(): Promise<void> {
       recordMs.push(performance.now() - t);
     }
     const retried = report.pairs.filter((p) => p.attempts.length > 1).length;
-    console.log(`\nRun records at ${PAIRS.toLocaleString("en-US")} pairs (${report.totals.executed} executed, ${retried} after a rejected attempt, in ${(runMs / 1000).toFixed(1)} s):`);
+    console.log(
+      `\nRun records at ${PAIRS.toLocaleString("en-US")} pairs (${report.totals.executed} executed, ${retried} after a rejected attempt, in ${(runMs / 1000).toFixed(1)} s):`,
+    );
     for (const [name, bytes] of Object.entries(sizes)) console.log(`  ${name.padEnd(12)} ${(bytes / 1024).toFixed(0).padStart(5)} KB`);
     const byEvent = new Map<string, number>();
     for (const line of readFileSync(path.join(dir, "trace.jsonl"), "utf8").split("\n").filter(Boolean)) {
@@ -68,7 +79,9 @@ export async function benchRecords(): Promise<void> {
     }
     console.log(`  trace by event: ${[...byEvent].map(([e, b]) => `${e} ${(b / 1024).toFixed(0)} KB`).join(", ")}`);
     console.log(`  ${"total".padEnd(12)} ${(total / 1024).toFixed(0).padStart(5)} KB   (target: under 1 MB; ratio ${(total / 2 ** 20).toFixed(2)})`);
-    console.log(`  load plan.json:                       median ${median(planMs).toFixed(1)} ms (target: under 100 ms; ratio ${(median(planMs) / 100).toFixed(2)})`);
+    console.log(
+      `  load plan.json:                       median ${median(planMs).toFixed(1)} ms (target: under 100 ms; ratio ${(median(planMs) / 100).toFixed(2)})`,
+    );
     console.log(`  read the whole record + resume state: median ${median(recordMs).toFixed(1)} ms`);
   } finally {
     rmSync(root, { recursive: true, force: true });

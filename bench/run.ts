@@ -120,7 +120,9 @@ try {
   printTable(header, rows);
   console.log("\n× prev size: median time over that of the previous size (10× the pairs: 10× is linear).");
   for (const op of OPS) {
-    const ratios = SIZES.slice(1).map((n, i) => `${fmtInt(n)}/${fmtInt(SIZES[i]!)} = ${(medianMs.get(`${n}:${op}`)! / medianMs.get(`${SIZES[i]}:${op}`)!).toFixed(1)}×`);
+    const ratios = SIZES.slice(1).map(
+      (n, i) => `${fmtInt(n)}/${fmtInt(SIZES[i]!)} = ${(medianMs.get(`${n}:${op}`)! / medianMs.get(`${SIZES[i]}:${op}`)!).toFixed(1)}×`,
+    );
     console.log(`  ${op.padEnd(8)} ${ratios.join(", ")}`);
   }
   await benchRecords();

@@ -25004,7 +25004,10 @@ var package_default = {
     build: "node scripts/build.mjs",
     typecheck: "tsc --noEmit",
     test: "vitest run",
-    bench: "node --expose-gc --import tsx bench/run.ts"
+    bench: "node --expose-gc --import tsx bench/run.ts",
+    lint: "eslint .",
+    format: "prettier --write .",
+    "format:check": "prettier --check ."
   },
   dependencies: {
     "@actions/cache": "^6.3.0",
@@ -25058,9 +25061,7 @@ function formatIssue(issue) {
 }
 __name(formatIssue, "formatIssue");
 function sortIssues(issues) {
-  return [...issues].sort(
-    (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.message.localeCompare(b.message)
-  );
+  return [...issues].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.message.localeCompare(b.message));
 }
 __name(sortIssues, "sortIssues");
 var InputError = class extends Error {
@@ -25107,10 +25108,7 @@ var prompts_schema_default = {
     $schema: { type: "string", description: "The schema this file follows (for editors)." }
   },
   propertyNames: {
-    anyOf: [
-      { const: "$schema" },
-      { pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$" }
-    ]
+    anyOf: [{ const: "$schema" }, { pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$" }]
   },
   additionalProperties: {
     type: "object",
@@ -25312,7 +25310,10 @@ function buildGraph(pairs) {
     });
     requires.set(p.id, deps);
   }
-  for (const cycle of findCycles(pairs.map((p) => p.id), requires)) {
+  for (const cycle of findCycles(
+    pairs.map((p) => p.id),
+    requires
+  )) {
     const [first, second] = cycle;
     const index = pairs.find((p) => p.id === first).requires.indexOf(second);
     issues.push({
@@ -25470,7 +25471,13 @@ function parseWorkflow(workflowPath, options) {
   if (typeof wf.prompts === "string") {
     promptsPath = path2.resolve(dir, wf.prompts);
     if (!files.exists(promptsPath) && wfFile) {
-      issues.push(at(wfFile, ["prompts"], `file "${wf.prompts}" not found (looked for ${displayPath(promptsPath, cwd)}); fix the path or remove the key to use ${PROMPTS_NAMES.join(", ")} beside the workflow`));
+      issues.push(
+        at(
+          wfFile,
+          ["prompts"],
+          `file "${wf.prompts}" not found (looked for ${displayPath(promptsPath, cwd)}); fix the path or remove the key to use ${PROMPTS_NAMES.join(", ")} beside the workflow`
+        )
+      );
       promptsPath = null;
     }
   } else {
@@ -25492,7 +25499,12 @@ function parseWorkflow(workflowPath, options) {
       if (key === "$schema" || key in rawPairs) continue;
       const hint = didYouMean(key, ids);
       issues.push(
-        at(promptsFile, [key], `prompts entry "${key}" names no pair of ${path2.basename(workflowPath)}` + (hint ? `; did you mean "${hint}"?` : `; pairs are: ${ids.join(", ") || "(none)"}`), true)
+        at(
+          promptsFile,
+          [key],
+          `prompts entry "${key}" names no pair of ${path2.basename(workflowPath)}` + (hint ? `; did you mean "${hint}"?` : `; pairs are: ${ids.join(", ") || "(none)"}`),
+          true
+        )
       );
     }
   }
@@ -25573,9 +25585,13 @@ function checkPaths(pair, dir, root, files, file, issues) {
     const firstGlob = segments.findIndex((seg) => import_fast_glob.default.isDynamicPattern(seg));
     const fixed = (firstGlob === -1 ? segments : segments.slice(0, firstGlob)).join("/");
     if (path2.isAbsolute(pattern) || !isInside(root, path2.resolve(dir, fixed))) {
-      issues.push(at(file, where, `"${pattern}" reaches outside the repository (${root}); inputs are globs relative to the workflow file, inside the repository`));
+      issues.push(
+        at(file, where, `"${pattern}" reaches outside the repository (${root}); inputs are globs relative to the workflow file, inside the repository`)
+      );
     } else if (!import_fast_glob.default.isDynamicPattern(pattern) && !files.exists(path2.resolve(dir, pattern))) {
-      issues.push(at(file, where, `"${pattern}" does not exist (inputs are relative to the workflow file); fix the path, or write a glob if the file may be absent`));
+      issues.push(
+        at(file, where, `"${pattern}" does not exist (inputs are relative to the workflow file); fix the path, or write a glob if the file may be absent`)
+      );
     }
   });
 }
@@ -25742,7 +25758,12 @@ function describe(error, root, file) {
       const allowed = Object.keys(parent.properties ?? {}).filter((k) => k !== "$schema");
       const hint = didYouMean(key, allowed);
       const notes = parent.patternProperties && "^x-" in parent.patternProperties ? ' (or an "x-" key for notes of your own)' : "";
-      return at(file, [...keyPath, key], `unknown key "${key}"` + (hint ? `; did you mean "${hint}"?` : "") + `; expected one of: ${allowed.join(", ")}${notes}`, true);
+      return at(
+        file,
+        [...keyPath, key],
+        `unknown key "${key}"` + (hint ? `; did you mean "${hint}"?` : "") + `; expected one of: ${allowed.join(", ")}${notes}`,
+        true
+      );
     }
     case "required":
       return at(file, keyPath, `missing required key "${String(p.missingProperty)}"`);
@@ -25751,7 +25772,12 @@ function describe(error, root, file) {
     case "pattern":
       if (p.propertyName !== void 0 || error.propertyName !== void 0) {
         const name = String(error.propertyName ?? p.propertyName);
-        return at(file, [...keyPath, name], `"${name}" is not a valid pair id; use letters, digits, "_", "." and "-" (up to 128), not starting with "." or "-"`, true);
+        return at(
+          file,
+          [...keyPath, name],
+          `"${name}" is not a valid pair id; use letters, digits, "_", "." and "-" (up to 128), not starting with "." or "-"`,
+          true
+        );
       }
       return at(file, keyPath, `found ${describeValue(found)}; expected a valid pair id (letters, digits, "_", "." and "-")`);
     case "anyOf":
@@ -25984,7 +26010,9 @@ function forceRule(workflow, graph, selection) {
   const check = /* @__PURE__ */ __name((id, flag) => {
     if (workflow.pairs.has(id)) return;
     const hint = didYouMean(id, workflow.pairs.keys());
-    throw new UsageError(`${flag} ${id}: no such pair in ${workflow.name}` + (hint ? `; did you mean "${hint}"?` : `; pairs are: ${[...workflow.pairs.keys()].join(", ")}`));
+    throw new UsageError(
+      `${flag} ${id}: no such pair in ${workflow.name}` + (hint ? `; did you mean "${hint}"?` : `; pairs are: ${[...workflow.pairs.keys()].join(", ")}`)
+    );
   }, "check");
   if (selection.force) return () => ({ kind: "forced", detail: "--force" });
   if (selection.from !== void 0) {
@@ -26027,7 +26055,9 @@ async function planWorkflow(workflow, graph, view, options = {}) {
   const lost = /* @__PURE__ */ new Set();
   for (; ; ) {
     const byId = await decideAll({ workflow, graph, view, force, lost }, scope);
-    const more = [...byId.values()].filter((p) => !lost.has(p.id) && p.action === "skip" && p.artifact.content === null && contentNeeded(workflow, graph, byId, p.id));
+    const more = [...byId.values()].filter(
+      (p) => !lost.has(p.id) && p.action === "skip" && p.artifact.content === null && contentNeeded(workflow, graph, byId, p.id)
+    );
     if (more.length === 0) {
       if (selection.only !== void 0 && !selection.force) checkOnly(selection.only, byId);
       const pairs = graph.waves.flat().filter((id) => scope.has(id)).map((id) => byId.get(id));
@@ -26057,7 +26087,9 @@ function checkOnly(only, byId) {
   const missing = [...byId.values()].filter((p) => !selected.has(p.id) && p.action === "run");
   if (missing.length === 0) return;
   const needs = missing.map((p) => `${p.id} (${p.reasons.map((r) => r.detail).join("; ")})`).join(", ");
-  throw new UsageError(`--only ${only.join(" ")}: these dependencies have no accepted artifact for their current configuration: ${needs}; add them to --only, or run without it`);
+  throw new UsageError(
+    `--only ${only.join(" ")}: these dependencies have no accepted artifact for their current configuration: ${needs}; add them to --only, or run without it`
+  );
 }
 __name(checkOnly, "checkOnly");
 async function decidePair(ctx, id, decided) {
@@ -26330,7 +26362,7 @@ var BUILT_IN_PRICES = {
   "gpt-4.1-nano": { input: 0.1, output: 0.4 },
   "gpt-4o": { input: 2.5, output: 10 },
   "gpt-4o-mini": { input: 0.15, output: 0.6 },
-  "o3": { input: 2, output: 8 },
+  o3: { input: 2, output: 8 },
   "o3-mini": { input: 1.1, output: 4.4 },
   "o4-mini": { input: 1.1, output: 4.4 },
   // Anthropic (Sonnet's price for prompts up to 200K tokens)
@@ -26370,6 +26402,12 @@ function usd(amount) {
   return `$${amount.toPrecision(2)}`;
 }
 __name(usd, "usd");
+function parseUsd(text2) {
+  const value = text2.trim().replace(/^\$/, "");
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(value)) return void 0;
+  return Number(value);
+}
+__name(parseUsd, "parseUsd");
 
 // node_modules/js-tiktoken/dist/chunk-VL2OQCWN.js
 var import_base64_js = __toESM(require_base64_js(), 1);
@@ -26683,7 +26721,15 @@ function rows(estimate) {
     cost: costText(p.cost)
   }));
   const t = estimate.totals;
-  list.push({ pair: "total", model: "", input: "", output: "", attempts: "", tokens: tokensText(t.tokens.input + t.tokens.output), cost: totalCostText(estimate) });
+  list.push({
+    pair: "total",
+    model: "",
+    input: "",
+    output: "",
+    attempts: "",
+    tokens: tokensText(t.tokens.input + t.tokens.output),
+    cost: totalCostText(estimate)
+  });
   return list;
 }
 __name(rows, "rows");
@@ -26700,7 +26746,8 @@ function estimateNotes(estimate) {
   const output = [];
   if (some((p) => p.outputBasis === "history")) output.push(`median of past accepted attempts for ${ids((p) => p.outputBasis === "history").join(", ")}`);
   if (some((p) => p.outputBasis === "max_tokens")) output.push(`generator_config.max_tokens for ${ids((p) => p.outputBasis === "max_tokens").join(", ")}`);
-  if (some((p) => p.outputBasis === "default")) output.push(`${tokensText(DEFAULT_OUTPUT_TOKENS)} by default (no history, no max_tokens) for ${ids((p) => p.outputBasis === "default").join(", ")}`);
+  if (some((p) => p.outputBasis === "default"))
+    output.push(`${tokensText(DEFAULT_OUTPUT_TOKENS)} by default (no history, no max_tokens) for ${ids((p) => p.outputBasis === "default").join(", ")}`);
   notes.push(`output: ${output.join("; ")}`);
   const attempts = [];
   if (some((p) => p.attemptsBasis === "history")) attempts.push(`median of past accepted runs for ${ids((p) => p.attemptsBasis === "history").join(", ")}`);
@@ -26708,7 +26755,8 @@ function estimateNotes(estimate) {
   notes.push(`attempts: ${attempts.join("; ")}`);
   const prices = [];
   if (some((p) => p.price?.source === "workflow")) prices.push(`the workflow's pricing: for ${models((p) => p.price?.source === "workflow")}`);
-  if (some((p) => p.price?.source === "built-in")) prices.push(`built-in prices of ${estimate.pricesAsOf} for ${models((p) => p.price?.source === "built-in")}`);
+  if (some((p) => p.price?.source === "built-in"))
+    prices.push(`built-in prices of ${estimate.pricesAsOf} for ${models((p) => p.price?.source === "built-in")}`);
   if (some((p) => p.price === null)) prices.push(`no price for ${models((p) => p.price === null)} (add it under pricing: in the workflow file)`);
   notes.push(`prices: ${prices.join("; ")}`);
   for (const p of estimate.pairs) for (const note of p.notes) notes.push(`${p.id}: ${note}`);
@@ -26739,7 +26787,14 @@ function pairEstimateJson(estimate, id) {
 __name(pairEstimateJson, "pairEstimateJson");
 function totalsEstimateJson(estimate) {
   const t = estimate.totals;
-  return { pairs: t.pairs, tokens: { ...t.tokens }, cost: t.cost, knownCost: t.knownCost, unpricedModels: [...t.unpricedModels], pricesAsOf: estimate.pricesAsOf };
+  return {
+    pairs: t.pairs,
+    tokens: { ...t.tokens },
+    cost: t.cost,
+    knownCost: t.knownCost,
+    unpricedModels: [...t.unpricedModels],
+    pricesAsOf: estimate.pricesAsOf
+  };
 }
 __name(totalsEstimateJson, "totalsEstimateJson");
 function compareWithRun(estimate, report) {
@@ -26749,7 +26804,8 @@ function compareWithRun(estimate, report) {
     const attempts = outcome?.attempts ?? [];
     const reported = attempts.filter((a) => a.tokens !== null);
     let tokens = null;
-    if (attempts.length === 0) tokens = { input: 0, output: 0 };
+    if (attempts.length === 0)
+      tokens = { input: 0, output: 0 };
     else if (reported.length > 0) {
       tokens = { input: 0, output: 0 };
       for (const a of reported) {
@@ -26778,7 +26834,14 @@ __name(compareWithRun, "compareWithRun");
 function comparisonRows(c) {
   const tokens = /* @__PURE__ */ __name((t2) => t2 === null ? "not reported" : tokensText(t2.input + t2.output), "tokens");
   const cost = /* @__PURE__ */ __name((n, t2) => t2 === null ? "-" : costText(n), "cost");
-  const list = c.pairs.map((p) => [p.id, p.status, tokens(p.estimated.tokens), tokens(p.actual.tokens), cost(p.estimated.cost), cost(p.actual.cost, p.actual.tokens)]);
+  const list = c.pairs.map((p) => [
+    p.id,
+    p.status,
+    tokens(p.estimated.tokens),
+    tokens(p.actual.tokens),
+    cost(p.estimated.cost),
+    cost(p.actual.cost, p.actual.tokens)
+  ]);
   const t = c.totals;
   list.push(["total", "", tokens(t.estimated.tokens), tokens(t.actual.tokens), cost(t.estimated.cost), cost(t.actual.cost, t.actual.tokens)]);
   return list;
@@ -26794,7 +26857,8 @@ function comparisonText(c, style) {
     const line = "  " + r.map((cell2, i) => i >= 2 && n > 0 ? cell2.padStart(widths[i]) : cell2.padEnd(widths[i])).join("  ").trimEnd();
     lines.push(n === 0 || n === table2.length - 1 ? style.bold(line) : line);
   });
-  if (c.pairs.some((p) => p.actual.tokens === null)) lines.push(style.dim("  - not reported: the generator gave no token usage (a command generator, or a provider that sends none)"));
+  if (c.pairs.some((p) => p.actual.tokens === null))
+    lines.push(style.dim("  - not reported: the generator gave no token usage (a command generator, or a provider that sends none)"));
   return lines.join("\n") + "\n";
 }
 __name(comparisonText, "comparisonText");
@@ -26868,7 +26932,8 @@ var diskFiles = {
 };
 function resolveWorkflowPath(target, cwd = process.cwd()) {
   const abs = path3.resolve(cwd, target ?? ".");
-  if (!existsSync(abs)) throw fileIssue(displayPath(abs, cwd), `no such file or directory; give a workflow file or a directory holding one of ${WORKFLOW_NAMES.join(", ")}`);
+  if (!existsSync(abs))
+    throw fileIssue(displayPath(abs, cwd), `no such file or directory; give a workflow file or a directory holding one of ${WORKFLOW_NAMES.join(", ")}`);
   if (!statSync(abs).isDirectory()) return abs;
   const found = WORKFLOW_NAMES.filter((name) => existsSync(path3.join(abs, name)));
   if (found.length === 0) {
@@ -26946,23 +27011,27 @@ function readLock(file, display = file) {
   } catch (err) {
     const offset = Number(/position (\d+)/.exec(err.message)?.[1] ?? 0);
     const before = text2.slice(0, offset).split("\n");
-    throw new ConfigError([{
-      file: display,
-      line: before.length,
-      column: before[before.length - 1].length + 1,
-      key: "",
-      message: `the lock file is not valid JSON (${err.message}); restore it from version control, or delete it to plan every pair as new`
-    }]);
+    throw new ConfigError([
+      {
+        file: display,
+        line: before.length,
+        column: before[before.length - 1].length + 1,
+        key: "",
+        message: `the lock file is not valid JSON (${err.message}); restore it from version control, or delete it to plan every pair as new`
+      }
+    ]);
   }
   const lock = value;
   if (lock === null || typeof lock !== "object" || lock.version !== LOCK_VERSION || typeof lock.pairs !== "object" || lock.pairs === null) {
-    throw new ConfigError([{
-      file: display,
-      line: 1,
-      column: 1,
-      key: "version",
-      message: `not a pairflow lock file of version ${LOCK_VERSION}; restore it from version control, or delete it to plan every pair as new`
-    }]);
+    throw new ConfigError([
+      {
+        file: display,
+        line: 1,
+        column: 1,
+        key: "version",
+        message: `not a pairflow lock file of version ${LOCK_VERSION}; restore it from version control, or delete it to plan every pair as new`
+      }
+    ]);
   }
   return lock;
 }
@@ -27187,7 +27256,14 @@ var RunRecorder = class {
       case "run_start":
         this.dir = runDir(this.stateDir, event.runId);
         if (!event.resumed) this.write("plan.json", planRecord(event.runId, event.plan, this.selection));
-        this.append({ event: "run_start", runId: event.runId, workflowRef: event.plan.workflowRef, workflow: event.plan.workflow.path, pid: process.pid, resumed: event.resumed });
+        this.append({
+          event: "run_start",
+          runId: event.runId,
+          workflowRef: event.plan.workflowRef,
+          workflow: event.plan.workflow.path,
+          pid: process.pid,
+          resumed: event.resumed
+        });
         break;
       case "pair_start":
         this.append({ event: "pair_start", id: event.id, configRef: event.configRef });
@@ -27196,7 +27272,15 @@ var RunRecorder = class {
         this.append({ event: "attempt_start", id: event.id, attempt: event.attempt });
         break;
       case "attempt_end":
-        this.append({ event: "attempt_end", id: event.id, attempt: event.attempt, accepted: event.accepted, feedback: event.feedback, tokens: event.tokens, durationMs: event.durationMs });
+        this.append({
+          event: "attempt_end",
+          id: event.id,
+          attempt: event.attempt,
+          accepted: event.accepted,
+          feedback: event.feedback,
+          tokens: event.tokens,
+          durationMs: event.durationMs
+        });
         break;
       case "pair_end": {
         const o = event.outcome;
@@ -27423,7 +27507,8 @@ function prune(stateDir, options) {
     const tooMany = options.keep !== void 0 && index >= options.keep;
     const tooOld = options.olderThanMs !== void 0 && now - started > options.olderThanMs;
     const active = run.plan !== null && currentHolder(stateDir, run.plan.workflow.path)?.runId === run.runId;
-    (tooMany || tooOld) && !active ? removed.push(run) : kept.push(run);
+    if ((tooMany || tooOld) && !active) removed.push(run);
+    else kept.push(run);
   });
   for (const run of removed) rmSync3(run.dir, { recursive: true, force: true });
   const keepRecords = /* @__PURE__ */ new Set();
@@ -27719,7 +27804,14 @@ function runSummary(report, style) {
   const rows2 = [["pair", "status", "attempts", "time", "tokens", "reference"]];
   for (const p of report.pairs) {
     const tokens = p.attempts.reduce((n, a) => n + (a.tokens ? a.tokens.input + a.tokens.output : 0), 0);
-    rows2.push([p.id, p.status, String(p.attempts.length), p.status === "executed" || p.status === "failed" ? seconds(p.durationMs) : "-", String(tokens), shortRef(p.configRef)]);
+    rows2.push([
+      p.id,
+      p.status,
+      String(p.attempts.length),
+      p.status === "executed" || p.status === "failed" ? seconds(p.durationMs) : "-",
+      String(tokens),
+      shortRef(p.configRef)
+    ]);
   }
   const widths = rows2[0].map((_, i) => Math.max(...rows2.map((r) => r[i].length)));
   const lines = rows2.map((r, n) => {
@@ -27728,7 +27820,10 @@ function runSummary(report, style) {
   });
   const t = report.totals;
   const stopped = t.interrupted > 0 ? `, ${t.interrupted} interrupted` : "";
-  lines.push("", style.bold(`${t.executed} executed, ${t.reused} reused, ${t.failed} failed, ${t.blocked} blocked${stopped} in ${seconds(t.durationMs)}`) + style.dim(`  (run ${report.runId})`));
+  lines.push(
+    "",
+    style.bold(`${t.executed} executed, ${t.reused} reused, ${t.failed} failed, ${t.blocked} blocked${stopped} in ${seconds(t.durationMs)}`) + style.dim(`  (run ${report.runId})`)
+  );
   const failed = report.pairs.filter((p) => p.status === "failed");
   if (failed.length > 0) {
     lines.push("", style.red(`${count(failed.length, "pair")} failed:`));
@@ -27759,7 +27854,9 @@ __name(positiveInt, "positiveInt");
 // src/cli/commands/history.ts
 function table(rows2) {
   const widths = rows2[0].map((_, i) => Math.max(...rows2.map((r) => r[i].length)));
-  return rows2.map((r) => r.map((cell2, i) => cell2.padEnd(widths[i])).join("  ").trimEnd());
+  return rows2.map(
+    (r) => r.map((cell2, i) => cell2.padEnd(widths[i])).join("  ").trimEnd()
+  );
 }
 __name(table, "table");
 function registerHistory(program2, { io }) {
@@ -27812,7 +27909,10 @@ function registerHistory(program2, { io }) {
       for (const a of outcome?.attempts ?? []) {
         const tokens = a.tokens ? `, ${a.tokens.input + a.tokens.output} tokens` : "";
         out.push(`  attempt ${a.attempt}: ${a.accepted ? style.green("accepted") : style.red("rejected")} in ${seconds(a.durationMs)}${tokens}`);
-        if (a.feedback.trim()) out.push(...a.feedback.trim().split("\n").map((l) => `    ${l}`));
+        if (a.feedback.trim())
+          out.push(
+            ...a.feedback.trim().split("\n").map((l) => `    ${l}`)
+          );
       }
     }
     io.stdout.write(out.join("\n") + "\n");
@@ -27854,7 +27954,10 @@ function mermaidGraph(nodes, limits = {}) {
   if (changed.length > 0 && omitted > 0) {
     const focused = flowchart(changed);
     if (fits(focused.text, focused.edges)) {
-      return { text: focused.text, note: `${tooLarge}: only the ${number(changed.length)} pairs that are not unchanged are drawn, without the ${number(omitted)} others.` };
+      return {
+        text: focused.text,
+        note: `${tooLarge}: only the ${number(changed.length)} pairs that are not unchanged are drawn, without the ${number(omitted)} others.`
+      };
     }
   }
   return { text: null, note: `No graph: ${tooLarge}.` };
@@ -27898,10 +28001,9 @@ __name(label, "label");
 function graphMarkdown(nodes, limits = {}) {
   const graph = mermaidGraph(nodes, limits);
   const drawn = graph.note === null ? nodes : nodes.filter((n) => !UNCHANGED.has(n.status));
-  return [
-    ...graph.text !== null ? ["```mermaid\n" + graph.text + "```", graphLegend(drawn)] : [],
-    ...graph.note !== null ? [`_${graph.note}_`] : []
-  ].join("\n\n");
+  return [...graph.text !== null ? ["```mermaid\n" + graph.text + "```", graphLegend(drawn)] : [], ...graph.note !== null ? [`_${graph.note}_`] : []].join(
+    "\n\n"
+  );
 }
 __name(graphMarkdown, "graphMarkdown");
 function graphLegend(nodes) {
@@ -28806,7 +28908,8 @@ import { realpathSync as realpathSync2 } from "node:fs";
 import path15 from "node:path";
 function openRepo(dir, display = dir) {
   const top = git(dir, ["rev-parse", "--show-toplevel"]);
-  if (top.error) throw new UsageError(`git could not be started (${top.error.message}); pairflow diff reads the base revision with git, so install it or put it on PATH`);
+  if (top.error)
+    throw new UsageError(`git could not be started (${top.error.message}); pairflow diff reads the base revision with git, so install it or put it on PATH`);
   if (top.status !== 0) throw new UsageError(`${display} is not inside a git repository; pairflow diff reads the base revision with git`);
   const root = realpathSync2(top.stdout.trim());
   return {
@@ -28819,7 +28922,9 @@ function openRepo(dir, display = dir) {
         found = revParse(root, ref);
       }
       if (found === null) {
-        throw new UsageError(`unknown git ref "${ref}" in ${root}; give a branch, tag or commit that exists here (fetch it first, e.g. git fetch origin ${ref})`);
+        throw new UsageError(
+          `unknown git ref "${ref}" in ${root}; give a branch, tag or commit that exists here (fetch it first, e.g. git fetch origin ${ref})`
+        );
       }
       return found;
     },
@@ -28886,7 +28991,9 @@ function snapshotAt(repo, commit, ref, workflowFile) {
   try {
     return snapshotOf({ workflowFile, workflowText, promptsFile, promptsText });
   } catch (err) {
-    throw new UsageError(`${where(promptsFile ?? workflowFile)} does not parse (${err.message}); compare against a base whose prompts file is valid`);
+    throw new UsageError(
+      `${where(promptsFile ?? workflowFile)} does not parse (${err.message}); compare against a base whose prompts file is valid`
+    );
   }
 }
 __name(snapshotAt, "snapshotAt");
@@ -28980,11 +29087,14 @@ __name(colorLine, "colorLine");
 function registerDiff(program2, { io }) {
   program2.command("diff").description(
     "Show what the working tree changes against a git ref: the pairs that will re-run and why (planned against the ref's lock file), added and removed pairs, and a diff of each changed workflow and prompts entry. Executes nothing."
-  ).argument("[path]", PATH_HELP).requiredOption("--base <ref>", "the branch, tag or commit to compare with (its workflow, prompts and lock file are read with git)").addOption(new Option("--format <format>", "text for people, markdown for the pull request comment's text").choices(["text", "markdown"]).default("text")).option("--json", "write the diff as JSON (version 1) to stdout, and nothing else").addOption(stateDirOption()).addHelpText("after", examples([
-    "pairflow diff --base main",
-    "pairflow diff examples/tdd-stack --base origin/main --format markdown > comment.md",
-    "pairflow diff --base HEAD~1 --json | jq '.totals'"
-  ])).action(async (target, opts) => {
+  ).argument("[path]", PATH_HELP).requiredOption("--base <ref>", "the branch, tag or commit to compare with (its workflow, prompts and lock file are read with git)").addOption(new Option("--format <format>", "text for people, markdown for the pull request comment's text").choices(["text", "markdown"]).default("text")).option("--json", "write the diff as JSON (version 1) to stdout, and nothing else").addOption(stateDirOption()).addHelpText(
+    "after",
+    examples([
+      "pairflow diff --base main",
+      "pairflow diff examples/tdd-stack --base origin/main --format markdown > comment.md",
+      "pairflow diff --base HEAD~1 --json | jq '.totals'"
+    ])
+  ).action(async (target, opts) => {
     if (opts.json && opts.format !== "text") throw new UsageError("--json and --format cannot be combined; choose one");
     const diff = await planDiff(target, { base: opts.base, cwd: io.cwd, env: io.env, stateDir: opts.stateDir });
     if (opts.json) io.stdout.write(JSON.stringify(diffJson(diff, io.cwd), null, 2) + "\n");
@@ -28996,7 +29106,10 @@ __name(registerDiff, "registerDiff");
 
 // src/cli/commands/plan.ts
 function registerPlan(program2, { io }) {
-  program2.command("plan").description("Show which pairs would run and why, which are unchanged, and the estimated tokens and cost. Executes nothing and needs no credentials.").argument("[path]", PATH_HELP).option("--json", "write the plan as JSON (version 1) to stdout, and nothing else").option("--force", "plan every pair to run").option("--only <id...>", "plan only these pairs and what they depend on, as `pairflow run --only` would run them").option("--from <id>", "plan this pair and everything downstream of it to run").addOption(stateDirOption()).addHelpText("after", examples(["pairflow plan", "pairflow plan examples/tdd-stack", "pairflow plan --only g_impl", "pairflow plan examples/tdd-stack --json | jq '.totals'"])).action(async (target, opts) => {
+  program2.command("plan").description("Show which pairs would run and why, which are unchanged, and the estimated tokens and cost. Executes nothing and needs no credentials.").argument("[path]", PATH_HELP).option("--json", "write the plan as JSON (version 1) to stdout, and nothing else").option("--force", "plan every pair to run").option("--only <id...>", "plan only these pairs and what they depend on, as `pairflow run --only` would run them").option("--from <id>", "plan this pair and everything downstream of it to run").addOption(stateDirOption()).addHelpText(
+    "after",
+    examples(["pairflow plan", "pairflow plan examples/tdd-stack", "pairflow plan --only g_impl", "pairflow plan examples/tdd-stack --json | jq '.totals'"])
+  ).action(async (target, opts) => {
     if (opts.only !== void 0 && opts.only.length === 0) throw new UsageError("--only needs at least one pair id");
     const { plan, estimate } = await planTarget(target, {
       cwd: io.cwd,
@@ -29124,7 +29237,8 @@ var Run = class {
     let decision = this.plan.byId.get(id);
     if (decision.configRef === null) {
       decision = await this.deps.decide(id, this.decided);
-      if (decision.action === "skip" && decision.artifact.content === null && this.contentNeeded(id)) decision = await this.deps.decide(id, this.decided, { lost: true });
+      if (decision.action === "skip" && decision.artifact.content === null && this.contentNeeded(id))
+        decision = await this.deps.decide(id, this.decided, { lost: true });
     }
     const pair = this.plan.workflow.pairs.get(id);
     if (decision.action === "skip") await this.reuse(decision, pair);
@@ -29155,13 +29269,21 @@ var Run = class {
       const previous = this.lock.pairs[d.id];
       if (previous?.configRef !== d.configRef || previous.contentHash !== artifact.contentHash) this.restoreLockEntry(d, pair, remote?.record);
       note = this.restoreOutput(pair, artifact.contentHash);
-      const rerun = pair.requires.filter((dep) => this.outcomes.get(dep)?.status === "executed");
-      if (rerun.length > 0 && this.plan.byId.get(d.id).action === "run") {
-        note = `early cutoff: ${rerun.join(", ")} re-ran with identical content`;
-      }
+      if (this.plan.byId.get(d.id).action === "run") note = this.cutoffNote(pair);
     }
     this.decided.set(d.id, d);
     this.finish({ id: d.id, configRef: d.configRef, status: "reused", attempts: [], contentHash: artifact.contentHash, reasons: [], durationMs: 0, note });
+  }
+  /** Why a pair the plan had to run was reused: the dependencies that were to run left its reference as it was. */
+  cutoffNote(pair) {
+    const planned = pair.requires.filter((dep) => this.plan.byId.get(dep)?.action === "run");
+    const rerun = planned.filter((dep) => this.outcomes.get(dep)?.status === "executed");
+    const reused = planned.filter((dep) => this.outcomes.get(dep)?.status === "reused");
+    const parts = [
+      ...rerun.length > 0 ? [`${rerun.join(", ")} re-ran with identical content`] : [],
+      ...reused.length > 0 ? [`${reused.join(", ")} reused`] : []
+    ];
+    return `early cutoff: ${parts.join("; ")}`;
   }
   /** Writes a missing output file from the store. */
   restoreOutput(pair, hash) {
@@ -29194,10 +29316,35 @@ var Run = class {
     this.emit({ type: "pair_start", id: d.id, configRef: d.configRef, reasons: d.reasons });
     const earlier = this.options.resume?.attempts.get(d.id);
     const attempts = earlier?.configRef === d.configRef ? [...earlier.attempts] : [];
-    const interrupted = /* @__PURE__ */ __name(() => this.finish({ id: d.id, configRef: d.configRef, status: "interrupted", attempts, contentHash: null, reasons: d.reasons, durationMs: Date.now() - started, note: "cancelled: the run was interrupted" }), "interrupted");
+    const interrupted = /* @__PURE__ */ __name(() => this.finish({
+      id: d.id,
+      configRef: d.configRef,
+      status: "interrupted",
+      attempts,
+      contentHash: null,
+      reasons: d.reasons,
+      durationMs: Date.now() - started,
+      note: "cancelled: the run was interrupted"
+    }), "interrupted");
     const fail = /* @__PURE__ */ __name((message) => {
-      this.deps.store.putRecord({ pair: d.id, configRef: d.configRef, status: "rejected", feedback: message, components: d.components, at: (/* @__PURE__ */ new Date()).toISOString() });
-      this.finish({ id: d.id, configRef: d.configRef, status: "failed", attempts, contentHash: null, reasons: d.reasons, durationMs: Date.now() - started, note: message });
+      this.deps.store.putRecord({
+        pair: d.id,
+        configRef: d.configRef,
+        status: "rejected",
+        feedback: message,
+        components: d.components,
+        at: (/* @__PURE__ */ new Date()).toISOString()
+      });
+      this.finish({
+        id: d.id,
+        configRef: d.configRef,
+        status: "failed",
+        attempts,
+        contentHash: null,
+        reasons: d.reasons,
+        durationMs: Date.now() - started,
+        note: message
+      });
     }, "fail");
     let generate, guard;
     try {
@@ -29224,7 +29371,16 @@ var Run = class {
       let tokens = null;
       let verdict;
       try {
-        const result = await generate({ pairId: d.id, attempt, model: pair.model, prompt, config: plain(pair.generatorConfig), cwd: workflow.dir, env: this.options.env, signal: this.signal });
+        const result = await generate({
+          pairId: d.id,
+          attempt,
+          model: pair.model,
+          prompt,
+          config: plain(pair.generatorConfig),
+          cwd: workflow.dir,
+          env: this.options.env,
+          signal: this.signal
+        });
         content = result.content;
         tokens = result.tokens ?? null;
         verdict = await this.check(guard, pair, content, attempt);
@@ -29235,7 +29391,16 @@ var Run = class {
       }
       const record = { attempt, accepted: verdict.accepted, feedback: verdict.feedback, tokens, durationMs: Date.now() - t0 };
       attempts.push(record);
-      this.emit({ type: "attempt_end", id: d.id, attempt, of: total, accepted: verdict.accepted, feedback: verdict.feedback, tokens, durationMs: record.durationMs });
+      this.emit({
+        type: "attempt_end",
+        id: d.id,
+        attempt,
+        of: total,
+        accepted: verdict.accepted,
+        feedback: verdict.feedback,
+        tokens,
+        durationMs: record.durationMs
+      });
       if (verdict.accepted) {
         const bytes = Buffer.from(content, "utf8");
         const contentHash = this.deps.store.putContent(bytes);
@@ -29342,19 +29507,6 @@ __name(addTokens, "addTokens");
 import path20 from "node:path";
 
 // src/estimate/budget.ts
-var BudgetExceededError = class extends Error {
-  constructor(message, estimate, maxCost) {
-    super(message);
-    this.estimate = estimate;
-    this.maxCost = maxCost;
-  }
-  estimate;
-  maxCost;
-  static {
-    __name(this, "BudgetExceededError");
-  }
-  name = "BudgetExceededError";
-};
 function checkBudget(estimate, maxCost, name = "--max-cost") {
   const t = estimate.totals;
   if (t.pairs === 0) return null;
@@ -29366,12 +29518,6 @@ function checkBudget(estimate, maxCost, name = "--max-cost") {
   return null;
 }
 __name(checkBudget, "checkBudget");
-function parseUsd(text2) {
-  const value = text2.trim().replace(/^\$/, "");
-  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(value)) return void 0;
-  return Number(value);
-}
-__name(parseUsd, "parseUsd");
 
 // src/model/ports.ts
 var GeneratorError = class extends Error {
@@ -29603,9 +29749,7 @@ var anthropicGenerator = /* @__PURE__ */ __name(async (request) => {
   const texts = Array.isArray(blocks) ? blocks.filter((b) => field(b, "type") === "text" && typeof field(b, "text") === "string") : [];
   if (texts.length === 0) {
     const reason = field(data, "stop_reason");
-    throw new GeneratorError(
-      `anthropic: the response has no text content` + (typeof reason === "string" ? ` (stop_reason: ${reason})` : "")
-    );
+    throw new GeneratorError(`anthropic: the response has no text content` + (typeof reason === "string" ? ` (stop_reason: ${reason})` : ""));
   }
   const result = { content: texts.map((b) => field(b, "text")).join("") };
   const input = field(data, "usage", "input_tokens");
@@ -29770,9 +29914,7 @@ var openaiGenerator = /* @__PURE__ */ __name(async (request) => {
   const content = field(data, "choices", 0, "message", "content");
   if (typeof content !== "string") {
     const reason = field(data, "choices", 0, "finish_reason");
-    throw new GeneratorError(
-      `openai: the response has no message content` + (typeof reason === "string" ? ` (finish_reason: ${reason})` : "")
-    );
+    throw new GeneratorError(`openai: the response has no message content` + (typeof reason === "string" ? ` (finish_reason: ${reason})` : ""));
   }
   const result = { content };
   const input = field(data, "usage", "prompt_tokens");
@@ -30229,6 +30371,19 @@ function scratchDir() {
 __name(scratchDir, "scratchDir");
 
 // src/app/run.ts
+var BudgetExceededError = class extends Error {
+  constructor(message, estimate, maxCost) {
+    super(message);
+    this.estimate = estimate;
+    this.maxCost = maxCost;
+  }
+  estimate;
+  maxCost;
+  static {
+    __name(this, "BudgetExceededError");
+  }
+  name = "BudgetExceededError";
+};
 function runTarget(target, request) {
   return runWith(target, request, void 0);
 }
@@ -30241,7 +30396,6 @@ async function runWith(target, request, resuming) {
   try {
     const opened = openState(workflowPath, { ...request, stateDir });
     const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
-    request.onPlanned?.(planned);
     await gate(planned, request);
     const selection = request.selection ?? {};
     const warn = /* @__PURE__ */ __name((message) => request.onEvent?.({ type: "warning", message }), "warn");
@@ -30280,8 +30434,9 @@ async function runWith(target, request, resuming) {
 __name(runWith, "runWith");
 async function gate(planned, request) {
   const { estimate } = planned;
-  if (estimate.pairs.length === 0) return;
   const over = request.maxCost !== void 0 ? checkBudget(estimate, request.maxCost, request.maxCostName) : null;
+  request.onPlanned?.(planned, over);
+  if (estimate.pairs.length === 0) return;
   if (over !== null) throw new BudgetExceededError(`${over}; nothing was executed`, estimate, request.maxCost);
   if (request.confirm && !await request.confirm(planned)) throw new RunDeclinedError("not confirmed; nothing was executed");
 }
@@ -30307,15 +30462,22 @@ async function resumeTarget(runId, request) {
   const recordedRef = run.plan?.workflow.workflowRef ?? run.events.find((e) => e.event === "run_start")?.workflowRef;
   const currentRef = workflowRef(loadWorkflow(workflowPath, cwd).workflow);
   if (recordedRef !== currentRef) {
-    request.onEvent?.({ type: "warning", message: `the workflow's structure changed since run ${id} (workflowRef ${recordedRef?.slice(0, 12)} -> ${currentRef.slice(0, 12)}); planning anew, reusing everything still valid` });
+    request.onEvent?.({
+      type: "warning",
+      message: `the workflow's structure changed since run ${id} (workflowRef ${recordedRef?.slice(0, 12)} -> ${currentRef.slice(0, 12)}); planning anew, reusing everything still valid`
+    });
     const report2 = await runWith(workflowPath, { ...request, stateDir, selection, runId: void 0 }, void 0);
     return { report: report2, from: id, replanned: true };
   }
-  const report = await runWith(workflowPath, { ...request, stateDir, selection, runId: id }, {
-    resume: resumeState(run.events),
-    earlier: outcomesFromTrace(run.events),
-    startedAt: run.events[0]?.t
-  });
+  const report = await runWith(
+    workflowPath,
+    { ...request, stateDir, selection, runId: id },
+    {
+      resume: resumeState(run.events),
+      earlier: outcomesFromTrace(run.events),
+      startedAt: run.events[0]?.t
+    }
+  );
   return { report, from: id, replanned: false };
 }
 __name(resumeTarget, "resumeTarget");
@@ -30340,7 +30502,9 @@ function interruptible(graceMs, notice) {
     if (received === void 0) {
       received = signal;
       stop.abort();
-      notice(`${signal}: starting nothing new; pairs in flight have ${Math.round(graceMs / 1e3)}s to finish${signal === "SIGINT" ? " (Ctrl-C again to stop now)" : ""}`);
+      notice(
+        `${signal}: starting nothing new; pairs in flight have ${Math.round(graceMs / 1e3)}s to finish${signal === "SIGINT" ? " (Ctrl-C again to stop now)" : ""}`
+      );
       timer = setTimeout(() => cancel.abort(), graceMs);
       timer.unref();
     } else if (signal === "SIGINT" && !cancel.signal.aborted) {
@@ -30403,10 +30567,10 @@ function runCosts(io, flags, stop) {
   let estimate;
   let comparison;
   return {
-    onPlanned(planned) {
+    onPlanned(planned, overBudget) {
       estimate = planned.estimate;
       if (estimate.pairs.length === 0) return;
-      const over = flags.maxCost !== void 0 && checkBudget(estimate, flags.maxCost) !== null;
+      const over = overBudget !== null;
       if (ask) progress.write(planText(planned.plan, style, io.cwd, estimate) + "\n");
       else if (over) progress.write(estimateText(estimate, style) + "\n");
       else progress.write(style.dim(`Estimate: ${estimateHeadline(estimate)} (pairflow plan shows the breakdown)`) + "\n\n");
@@ -30439,17 +30603,24 @@ function usdAmount(value) {
 __name(usdAmount, "usdAmount");
 var EXIT_BUSY = 75;
 function common(command) {
-  return command.option("--json", "write the run report as JSON (version 1) to stdout, and progress to stderr").addOption(new Option("--concurrency <n>", "pairs to execute at once").default(DEFAULT_CONCURRENCY).argParser(positiveInt)).option("--no-wait", `if another run of this workflow is going, fail at once (exit ${EXIT_BUSY}) instead of waiting for it`).addOption(new Option("--grace <seconds>", "after Ctrl-C or SIGTERM, how long pairs in flight may finish before they are cancelled").default(10).argParser(positiveInt)).addOption(stateDirOption());
+  return command.option("--json", "write the run report as JSON (version 1) to stdout, and progress to stderr").addOption(new Option("--concurrency <n>", "pairs to execute at once").default(DEFAULT_CONCURRENCY).argParser(positiveInt)).option("--no-wait", `if another run of this workflow is going, fail at once (exit ${EXIT_BUSY}) instead of waiting for it`).addOption(
+    new Option("--grace <seconds>", "after Ctrl-C or SIGTERM, how long pairs in flight may finish before they are cancelled").default(10).argParser(positiveInt)
+  ).addOption(stateDirOption());
 }
 __name(common, "common");
 function registerRun(program2, context2) {
-  common(program2.command("run")).description("Execute the pairs whose inputs changed; reuse every unchanged pair's accepted artifact.").argument("[path]", PATH_HELP).option("--force", "execute every pair").option("--only <id...>", "execute only these pairs; their dependencies must have accepted artifacts").option("--from <id>", "execute this pair and everything downstream of it").addOption(new Option("--max-cost <usd>", "refuse to start a run whose estimated cost exceeds this many US dollars (exit 1, nothing executed)").argParser(usdAmount)).option("-y, --yes", "do not ask before executing (pairflow asks only when stdin and stdout are a terminal)").addHelpText("after", examples([
-    "pairflow run examples/tdd-stack",
-    "pairflow run --max-cost 0.50 --yes",
-    "pairflow run --only g_impl",
-    "pairflow run --from g_test --concurrency 2",
-    "pairflow run --json > report.json"
-  ])).action(async (target, opts) => {
+  common(program2.command("run")).description("Execute the pairs whose inputs changed; reuse every unchanged pair's accepted artifact.").argument("[path]", PATH_HELP).option("--force", "execute every pair").option("--only <id...>", "execute only these pairs; their dependencies must have accepted artifacts").option("--from <id>", "execute this pair and everything downstream of it").addOption(
+    new Option("--max-cost <usd>", "refuse to start a run whose estimated cost exceeds this many US dollars (exit 1, nothing executed)").argParser(usdAmount)
+  ).option("-y, --yes", "do not ask before executing (pairflow asks only when stdin and stdout are a terminal)").addHelpText(
+    "after",
+    examples([
+      "pairflow run examples/tdd-stack",
+      "pairflow run --max-cost 0.50 --yes",
+      "pairflow run --only g_impl",
+      "pairflow run --from g_test --concurrency 2",
+      "pairflow run --json > report.json"
+    ])
+  ).action(async (target, opts) => {
     let costs;
     try {
       await drive(context2, opts, async (request) => {
@@ -30485,20 +30656,23 @@ async function drive({ io, setStatus }, opts, start) {
   const say = /* @__PURE__ */ __name((line) => progress.write(line + "\n"), "say");
   const interruption = interruptible(opts.grace * 1e3, (message) => io.stderr.write(style.yellow(message) + "\n"));
   try {
-    const report = await start({
-      cwd: io.cwd,
-      env: io.env,
-      stateDir: opts.stateDir,
-      concurrency: opts.concurrency,
-      wait: opts.wait,
-      stop: interruption.stop,
-      signal: interruption.cancel,
-      onWait: /* @__PURE__ */ __name((holder) => say(style.yellow(`waiting for run ${holder.runId} (pid ${holder.pid}) to finish; --no-wait fails instead`)), "onWait"),
-      onEvent: /* @__PURE__ */ __name((event) => {
-        const line = eventLine(event, style);
-        if (line !== null) say(line);
-      }, "onEvent")
-    }, say);
+    const report = await start(
+      {
+        cwd: io.cwd,
+        env: io.env,
+        stateDir: opts.stateDir,
+        concurrency: opts.concurrency,
+        wait: opts.wait,
+        stop: interruption.stop,
+        signal: interruption.cancel,
+        onWait: /* @__PURE__ */ __name((holder) => say(style.yellow(`waiting for run ${holder.runId} (pid ${holder.pid}) to finish; --no-wait fails instead`)), "onWait"),
+        onEvent: /* @__PURE__ */ __name((event) => {
+          const line = eventLine(event, style);
+          if (line !== null) say(line);
+        }, "onEvent")
+      },
+      say
+    );
     if (opts.json) io.stdout.write(JSON.stringify(report, null, 2) + "\n");
     else io.stdout.write("\n" + runSummary(report, style));
     const signal = interruption.received();
@@ -30519,8 +30693,10 @@ function registerValidate(program2, { io }) {
   program2.command("validate").description("Check a workflow and its prompts file: schema, references between pairs, cycles.").argument("[path]", PATH_HELP).addHelpText("after", examples(["pairflow validate", "pairflow validate examples/tdd-stack", "pairflow validate ci/docs/workflow.yml"])).action((target) => {
     const { workflow, graph } = loadWorkflow(target, io.cwd);
     const prompts = workflow.promptsPath ? `, prompts ${displayPath(workflow.promptsPath, io.cwd)}` : ", no prompts file";
-    io.stdout.write(`${displayPath(workflow.path, io.cwd)}: valid (${count(workflow.pairs.size, "pair")} in ${count(graph.waves.length, "wave")}${prompts})
-`);
+    io.stdout.write(
+      `${displayPath(workflow.path, io.cwd)}: valid (${count(workflow.pairs.size, "pair")} in ${count(graph.waves.length, "wave")}${prompts})
+`
+    );
   });
 }
 __name(registerValidate, "registerValidate");

@@ -30,7 +30,9 @@ for (const entry of entries) {
         entry.shebang ? "#!/usr/bin/env node" : "",
         'import { createRequire as __pairflowCreateRequire } from "node:module";',
         "const require = __pairflowCreateRequire(import.meta.url);",
-      ].filter(Boolean).join("\n"),
+      ]
+        .filter(Boolean)
+        .join("\n"),
     },
   });
 }

@@ -63,7 +63,11 @@ describe("pairflow plan", () => {
       requires: ["g_test", "g_impl"],
       configRef: null,
       action: "run",
-      reasons: [{ kind: "new", detail: "never accepted" }, { kind: "upstream", detail: "g_test will run" }, { kind: "upstream", detail: "g_impl will run" }],
+      reasons: [
+        { kind: "new", detail: "never accepted" },
+        { kind: "upstream", detail: "g_test will run" },
+        { kind: "upstream", detail: "g_impl will run" },
+      ],
       estimate: expect.objectContaining({ model: "stand-in-1", cost: null }), // docs/cost.md
     });
     expect(json.totals).toEqual({ pairs: 3, run: 3, skip: 0, estimate: expect.objectContaining({ pairs: 3, cost: null }) });
@@ -81,7 +85,7 @@ describe("pairflow plan", () => {
     expect(r.status).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe(
-      'error workflow.yml:3:18: action_pairs.a.requires.0: dependency cycle: a -> b -> a (each pair requires the next); remove one of these requires entries\n' +
+      "error workflow.yml:3:18: action_pairs.a.requires.0: dependency cycle: a -> b -> a (each pair requires the next); remove one of these requires entries\n" +
         'error workflow.yml:4:22: action_pairs.b.gaurd: unknown key "gaurd"; did you mean "guard"?; expected one of: description, requires, guard, guard_config, guards, generator, generator_config, model, rmax, output, inputs, human_prompt_title (or an "x-" key for notes of your own)\n' +
         "2 problems in 1 file\n",
     );
@@ -101,7 +105,11 @@ describe("pairflow plan", () => {
 describe("pairflow validate", () => {
   it("confirms a valid workflow and its prompts file", async () => {
     const r = await cli(["validate", "examples/tdd-stack"]);
-    expect(r).toEqual({ status: 0, stdout: "examples/tdd-stack/workflow.yml: valid (3 pairs in 3 waves, prompts examples/tdd-stack/prompts.yml)\n", stderr: "" });
+    expect(r).toEqual({
+      status: 0,
+      stdout: "examples/tdd-stack/workflow.yml: valid (3 pairs in 3 waves, prompts examples/tdd-stack/prompts.yml)\n",
+      stderr: "",
+    });
   });
 
   it("exits 2 and names the prompts entry that names no pair", async () => {

@@ -32,12 +32,12 @@ describe("loading configuration", () => {
   it("names file, line, column, key, what was found and what is expected, for every problem at once", async () => {
     const out = problems({
       "workflow.yml": [
-        "name: demo",           // 1
-        "rmax: three",          // 2
-        "action_pairs:",        // 3
-        "  g_a:",               // 4
-        "    gaurd: syntax",    // 5
-        "    requires: g_b",    // 6
+        "name: demo", // 1
+        "rmax: three", // 2
+        "action_pairs:", // 3
+        "  g_a:", // 4
+        "    gaurd: syntax", // 5
+        "    requires: g_b", // 6
         "",
       ].join("\n"),
       "prompts.yml": "g_a:\n  task: Do a.\n  tsak: typo\n",
@@ -56,7 +56,9 @@ describe("loading configuration", () => {
 
   it("allows x- keys for notes but no other unknown top-level key", async () => {
     expect(problems({ "workflow.yml": "name: n\nx-owner: docs team\naction_pairs:\n  g_a:\n    x-note: keep\n" })).toEqual([]);
-    expect(problems({ "workflow.yml": "name: n\nmodle: gpt\naction_pairs:\n  g_a: {}\n" })[0]).toMatch(/^workflow\.yml:2:1: modle: unknown key "modle"; did you mean "model"\?/);
+    expect(problems({ "workflow.yml": "name: n\nmodle: gpt\naction_pairs:\n  g_a: {}\n" })[0]).toMatch(
+      /^workflow\.yml:2:1: modle: unknown key "modle"; did you mean "model"\?/,
+    );
   });
 
   it("rejects a prompts entry that names no pair, at its key, suggesting the likely one", async () => {
@@ -102,9 +104,12 @@ describe("loading configuration", () => {
   });
 
   it("keeps outputs and inputs inside the repository, and literal inputs must exist", async () => {
-    const out = problems({
-      "wf/workflow.yml": "name: n\naction_pairs:\n  g_a:\n    output: ../../elsewhere.txt\n    inputs: ['../../**/*.py', 'missing.txt', 'src/*.md']\n",
-    }, "wf");
+    const out = problems(
+      {
+        "wf/workflow.yml": "name: n\naction_pairs:\n  g_a:\n    output: ../../elsewhere.txt\n    inputs: ['../../**/*.py', 'missing.txt', 'src/*.md']\n",
+      },
+      "wf",
+    );
     expect(out.map((l) => l.replace(/\(\/[^)]*\)/g, "(ROOT)"))).toEqual([
       'wf/workflow.yml:4:13: action_pairs.g_a.output: "../../elsewhere.txt" is outside the repository (ROOT); give a path inside it, relative to the workflow file',
       'wf/workflow.yml:5:14: action_pairs.g_a.inputs.0: "../../**/*.py" reaches outside the repository (ROOT); inputs are globs relative to the workflow file, inside the repository',
@@ -114,7 +119,9 @@ describe("loading configuration", () => {
 
   it("finds the prompts file the workflow names, and says so when it is missing", async () => {
     expect(problems({ "workflow.yml": "name: n\nprompts: p/my.yml\naction_pairs:\n  g_a: {}\n", "p/my.yml": PROMPTS })).toEqual([]);
-    expect(problems({ "workflow.yml": "name: n\nprompts: nope.yml\naction_pairs:\n  g_a: {}\n" })[0]).toMatch(/^workflow\.yml:2:10: prompts: file "nope\.yml" not found/);
+    expect(problems({ "workflow.yml": "name: n\nprompts: nope.yml\naction_pairs:\n  g_a: {}\n" })[0]).toMatch(
+      /^workflow\.yml:2:10: prompts: file "nope\.yml" not found/,
+    );
   });
 
   it("asks which workflow to use when a directory holds several", async () => {
@@ -142,7 +149,8 @@ describe("the dependency graph", () => {
 
   it("groups pairs into waves by topological level and lists dependents", async () => {
     const dir = tempRepo({
-      "workflow.yml": "name: n\naction_pairs:\n  coder: {requires: [add, bdd]}\n  add: {requires: [config]}\n  config: {}\n  bdd: {requires: [config]}\n  docs: {}\n",
+      "workflow.yml":
+        "name: n\naction_pairs:\n  coder: {requires: [add, bdd]}\n  add: {requires: [config]}\n  config: {}\n  bdd: {requires: [config]}\n  docs: {}\n",
     });
     const { graph } = loadWorkflow(dir, dir);
     expect(graph.waves).toEqual([["config", "docs"], ["add", "bdd"], ["coder"]]);

@@ -41,10 +41,22 @@ function project(): string {
 }
 
 const calls = (dir: string): string[][] =>
-  existsSync(path.join(dir, "calls.log")) ? readFileSync(path.join(dir, "calls.log"), "utf8").trim().split("\n").map((l) => l.split(" ")) : [];
-const starts = (dir: string) => calls(dir).filter((c) => c[2] === "start").map((c) => `${c[0]}${c[1]}`);
+  existsSync(path.join(dir, "calls.log"))
+    ? readFileSync(path.join(dir, "calls.log"), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => l.split(" "))
+    : [];
+const starts = (dir: string) =>
+  calls(dir)
+    .filter((c) => c[2] === "start")
+    .map((c) => `${c[0]}${c[1]}`);
 
-function start(dir: string, args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess & { out: () => string; err: () => string; exited: Promise<number | null> } {
+function start(
+  dir: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): ChildProcess & { out: () => string; err: () => string; exited: Promise<number | null> } {
   const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: "1", ...env } });
   let out = "";
   let err = "";

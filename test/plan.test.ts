@@ -1,9 +1,8 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { planOf } from "./helpers/state.js";
 import type { Reason } from "../src/model/plan.js";
-import { acceptAll } from "./helpers/state.js";
+import { acceptAll, planOf } from "./helpers/state.js";
 import { tempRepo } from "./helpers/fixtures.js";
 
 const WORKFLOW = `name: three
@@ -55,7 +54,10 @@ describe("the plan", () => {
     expect(p.g_test!.reasons).toEqual([{ kind: "new", detail: "never accepted" }]);
     expect(p.g_test!.configRef).toMatch(/^[0-9a-f]{64}$/);
     expect(p.g_impl!.configRef).toBeNull();
-    expect(p.g_impl!.reasons).toEqual([{ kind: "new", detail: "never accepted" }, { kind: "upstream", detail: "g_test will run" }]);
+    expect(p.g_impl!.reasons).toEqual([
+      { kind: "new", detail: "never accepted" },
+      { kind: "upstream", detail: "g_test will run" },
+    ]);
     expect(p.g_review!.wave).toBe(3);
   });
 
@@ -91,11 +93,21 @@ describe("the plan", () => {
   it.each([
     ["model", () => edit("workflow.yml", "model: m-1", "model: m-2"), "g_test", { kind: "model", detail: "model changed (was m-1)" }],
     ["guard", () => edit("workflow.yml", "guard: regex", "guard: contains"), "g_test", { kind: "guard", detail: "guard changed" }],
-    ["guard_config", () => edit("workflow.yml", '{pattern: "def test_"}', '{pattern: "def test_", flags: m}'), "g_test", { kind: "guard_config", detail: "guard_config.flags added" }],
+    [
+      "guard_config",
+      () => edit("workflow.yml", '{pattern: "def test_"}', '{pattern: "def test_", flags: m}'),
+      "g_test",
+      { kind: "guard_config", detail: "guard_config.flags added" },
+    ],
     ["generator", () => edit("workflow.yml", "node gen.mjs", "node gen2.mjs"), "g_test", { kind: "generator", detail: "generator_config.run changed" }],
     ["inputs changed", () => writeFileSync(path.join(dir, "spec/stack.md"), "A queue.\n"), "g_test", { kind: "inputs", detail: "spec/stack.md changed" }],
     ["inputs added", () => writeFileSync(path.join(dir, "spec/more.md"), "More.\n"), "g_test", { kind: "inputs", detail: "spec/more.md added" }],
-    ["prompt key removed", () => edit("prompts.yml", "{role: Tester, task: Write tests.}", "{task: Write tests.}"), "g_test", { kind: "prompt", detail: "prompt.role removed" }],
+    [
+      "prompt key removed",
+      () => edit("prompts.yml", "{role: Tester, task: Write tests.}", "{task: Write tests.}"),
+      "g_test",
+      { kind: "prompt", detail: "prompt.role removed" },
+    ],
   ])("says which part changed: %s", async (_name, change, id, reason) => {
     await acceptAll(dir);
     change();
@@ -106,7 +118,10 @@ describe("the plan", () => {
     await acceptAll(dir);
     edit("workflow.yml", "model: m-1", "model: m-1\nspecification: Now with a spec.");
     expect(await reasons("g_test")).toEqual([{ kind: "prompt", detail: "workflow specification added" }]);
-    expect(await reasons("g_impl")).toEqual([{ kind: "prompt", detail: "workflow specification added" }, { kind: "upstream", detail: "g_test will run" }]);
+    expect(await reasons("g_impl")).toEqual([
+      { kind: "prompt", detail: "workflow specification added" },
+      { kind: "upstream", detail: "g_test will run" },
+    ]);
   });
 
   it("reuses an accepted artifact from the store when a change is reverted", async () => {
@@ -133,8 +148,18 @@ describe("the plan", () => {
   it("says when the last attempt for this reference was rejected", async () => {
     const { plan: p, store } = await planOf(dir);
     const g = p.byId.get("g_test")!;
-    store.putRecord({ pair: "g_test", configRef: g.configRef!, status: "rejected", feedback: "no test functions\nmore detail", components: g.components!, at: "2026-01-01T00:00:00Z" });
-    expect(await reasons("g_test")).toEqual([{ kind: "new", detail: "never accepted" }, { kind: "rejected", detail: "last attempt rejected: no test functions" }]);
+    store.putRecord({
+      pair: "g_test",
+      configRef: g.configRef!,
+      status: "rejected",
+      feedback: "no test functions\nmore detail",
+      components: g.components!,
+      at: "2026-01-01T00:00:00Z",
+    });
+    expect(await reasons("g_test")).toEqual([
+      { kind: "new", detail: "never accepted" },
+      { kind: "rejected", detail: "last attempt rejected: no test functions" },
+    ]);
   });
 
   it("forces every pair when asked", async () => {
@@ -142,8 +167,22 @@ describe("the plan", () => {
     const { plan: p } = await planOf(dir, { selection: { force: true } });
     expect(p.pairs.map((x) => [x.id, x.action, x.reasons])).toEqual([
       ["g_test", "run", [{ kind: "forced", detail: "--force" }]],
-      ["g_impl", "run", [{ kind: "upstream", detail: "g_test will run" }, { kind: "forced", detail: "--force" }]],
-      ["g_review", "run", [{ kind: "upstream", detail: "g_impl will run" }, { kind: "forced", detail: "--force" }]],
+      [
+        "g_impl",
+        "run",
+        [
+          { kind: "upstream", detail: "g_test will run" },
+          { kind: "forced", detail: "--force" },
+        ],
+      ],
+      [
+        "g_review",
+        "run",
+        [
+          { kind: "upstream", detail: "g_impl will run" },
+          { kind: "forced", detail: "--force" },
+        ],
+      ],
     ]);
   });
 });

@@ -100,8 +100,13 @@ a:
 
   it("gives the same references for the same workflow written as JSON", async () => {
     const workflow = {
-      name: "refs", description: "not hashed", model: "m-1", rmax: 2, specification: "Build a stack.",
-      generator: "command", generator_config: { run: "echo hi", api_key_env: "SOME_KEY" },
+      name: "refs",
+      description: "not hashed",
+      model: "m-1",
+      rmax: 2,
+      specification: "Build a stack.",
+      generator: "command",
+      generator_config: { run: "echo hi", api_key_env: "SOME_KEY" },
       action_pairs: {
         a: { guard: "regex", guard_config: { pattern: "x", flags: "m", threshold: 1.5 }, inputs: ["src/*.txt"] },
         b: { requires: ["a"], guard: "composite", guards: ["json", { guard: "regex", guard_config: { pattern: "y" } }], model: "m-2" },
@@ -111,7 +116,12 @@ a:
     };
     // JSON.stringify writes 1.5 as 1.5; an integral float has to be spelled out to stay a float.
     const json = JSON.stringify(workflow, null, 2).replace('"threshold": 1.5', '"threshold": 1.0');
-    const prompts = JSON.stringify({ a: { role: "r", constraints: "c", task: "t", feedback_wrapper: "F {feedback}" }, b: { task: "tb" }, c: { task: "tc" }, d: { task: "td" } });
+    const prompts = JSON.stringify({
+      a: { role: "r", constraints: "c", task: "t", feedback_wrapper: "F {feedback}" },
+      b: { task: "tb" },
+      c: { task: "tc" },
+      d: { task: "td" },
+    });
     expect(await refs({ "workflow.json": json, "prompts.json": prompts, "src/one.txt": "one\n" })).toEqual(expected);
   });
 

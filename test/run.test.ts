@@ -12,7 +12,11 @@ const EXAMPLE = path.join(REPO, "examples/tdd-stack");
 
 /** `pairflow run --json` through the built CLI, as a user runs it. */
 function cliRun(dir: string, ...args: string[]): { status: number; report: RunReport; stderr: string } {
-  const r = spawnSync(process.execPath, [path.join(REPO, "dist/cli.js"), "run", "--json", ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const r = spawnSync(process.execPath, [path.join(REPO, "dist/cli.js"), "run", "--json", ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return { status: r.status ?? -1, report: JSON.parse(r.stdout) as RunReport, stderr: r.stderr };
 }
 
@@ -77,19 +81,32 @@ appendFileSync("calls.log", \`\${pair} \${attempt} end \${Date.now()}\\n\`);
 process.stdout.write(process.env["ANSWER_" + pair + "_" + attempt] ?? process.env["ANSWER_" + pair] ?? \`content of \${pair}\\n\`);
 `;
 
-const calls = (dir: string) => (existsSync(path.join(dir, "calls.log")) ? readFileSync(path.join(dir, "calls.log"), "utf8").trim().split("\n").map((l) => l.split(" ")) : []);
-const started = (dir: string) => calls(dir).filter((c) => c[2] === "start").map((c) => c[0]);
+const calls = (dir: string) =>
+  existsSync(path.join(dir, "calls.log"))
+    ? readFileSync(path.join(dir, "calls.log"), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => l.split(" "))
+    : [];
+const started = (dir: string) =>
+  calls(dir)
+    .filter((c) => c[2] === "start")
+    .map((c) => c[0]);
 
 describe("running", () => {
   it("reuses a dependent whose reference is unchanged after its dependency re-ran with identical content (early cutoff)", async () => {
-    const dir = scripted(`name: cutoff
+    const dir = scripted(
+      `name: cutoff
 generator: command
 generator_config: {run: node gen.mjs}
 action_pairs:
   g_test: {}
   g_impl: {requires: [g_test], output: impl.txt}
   g_docs: {requires: [g_test], output: docs.txt}
-`, DEFAULT_SCRIPT, "g_impl: {task: Implement.}\n");
+`,
+      DEFAULT_SCRIPT,
+      "g_impl: {task: Implement.}\n",
+    );
     await runOf(dir);
     // g_test has no output file: with the store gone its content exists nowhere, and g_impl,
     // whose prompt changes, needs it. g_test runs again and produces the same bytes.
@@ -98,13 +115,16 @@ action_pairs:
     rmSync(path.join(dir, "calls.log"));
     const report = await runOf(dir);
     expect(statuses(report)).toEqual({ g_test: "executed", g_impl: "executed", g_docs: "reused" });
-    expect(report.pairs.find((p) => p.id === "g_test")!.reasons).toEqual([{ kind: "new", detail: "accepted content is not available here; running again to restore it" }]);
+    expect(report.pairs.find((p) => p.id === "g_test")!.reasons).toEqual([
+      { kind: "new", detail: "accepted content is not available here; running again to restore it" },
+    ]);
     expect(report.pairs.find((p) => p.id === "g_docs")!.note).toBe("early cutoff: g_test re-ran with identical content");
     expect(started(dir).sort()).toEqual(["g_impl", "g_test"]);
   });
 
   it("retries with the guard's feedback in the prompt, up to rmax retries, recording every attempt", async () => {
-    const dir = scripted(`name: retry
+    const dir = scripted(
+      `name: retry
 rmax: 2
 generator: command
 generator_config: {run: node gen.mjs}
@@ -112,11 +132,17 @@ action_pairs:
   a:
     guard: regex
     guard_config: {pattern: "^good"}
-`, DEFAULT_SCRIPT, 'a: {task: Say good., feedback_wrapper: "REJECTED BECAUSE: {feedback}"}\n');
+`,
+      DEFAULT_SCRIPT,
+      'a: {task: Say good., feedback_wrapper: "REJECTED BECAUSE: {feedback}"}\n',
+    );
     const report = await runOf(dir, { env: { ...process.env, ANSWER_a_1: "bad\n", ANSWER_a_2: "good\n" } });
     const a = report.pairs[0]!;
     expect(a.status).toBe("executed");
-    expect(a.attempts.map((x) => [x.attempt, x.accepted])).toEqual([[1, false], [2, true]]);
+    expect(a.attempts.map((x) => [x.attempt, x.accepted])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
     expect(a.attempts[0]!.feedback).toContain("^good");
     const second = readFileSync(path.join(dir, "prompt.a.2.txt"), "utf8");
     expect(second).toContain(`REJECTED BECAUSE: ${a.attempts[0]!.feedback}`);
@@ -222,7 +248,9 @@ describe("selection", () => {
     const dir = copyToTempRepo(EXAMPLE);
     const r = spawnSync(process.execPath, [path.join(REPO, "dist/cli.js"), "run", "--only", "g_review"], { cwd: dir, encoding: "utf8" });
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain("--only g_review: these dependencies have no accepted artifact for their current configuration: g_test (never accepted), g_impl (never accepted; g_test will run)");
+    expect(r.stderr).toContain(
+      "--only g_review: these dependencies have no accepted artifact for their current configuration: g_test (never accepted), g_impl (never accepted; g_test will run)",
+    );
     expect(existsSync(path.join(dir, "out"))).toBe(false);
   });
 

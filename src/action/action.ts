@@ -14,8 +14,7 @@ import { runSummary } from "../report/run.js";
 import { configErrorsMarkdown, planSummaryMarkdown, runSummaryMarkdown, STEP_SUMMARY_LIMIT } from "../report/summary.js";
 import type { RunReport, Selection } from "../model/run.js";
 import { planTarget, type Planned } from "../app/plan.js";
-import { runTarget } from "../app/run.js";
-import { BudgetExceededError } from "../estimate/budget.js";
+import { BudgetExceededError, runTarget } from "../app/run.js";
 import { compareWithRun, comparisonMarkdown, estimateHeadline, estimateMarkdown } from "../report/estimate.js";
 import { planSummary, publishPlanComment } from "../github/comment.js";
 import { commentMarker, diffMarkdown } from "../report/diffMarkdown.js";
@@ -87,7 +86,10 @@ async function plan(inputs: ActionInputs, remote: ActionsCacheStore | undefined,
   }
   const cost = estimate.pairs.length > 0 ? `**Estimated cost:** ${estimateHeadline(estimate)}` : undefined;
   const marker = commentMarker(diff.workflowFile);
-  const summaryUrl = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
+  const summaryUrl =
+    env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
+      ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
+      : undefined;
   let published;
   try {
     published = await publishPlanComment({
@@ -100,12 +102,18 @@ async function plan(inputs: ActionInputs, remote: ActionsCacheStore | undefined,
     });
   } catch (err) {
     // Posting the comment is a courtesy: the plan itself succeeded, so the job does not fail for it.
-    published = { posted: false as const, status: 0, notice: `The plan could not be posted as a pull request comment (${(err as Error).message}), so it is in the job summary instead.` };
+    published = {
+      posted: false as const,
+      status: 0,
+      notice: `The plan could not be posted as a pull request comment (${(err as Error).message}), so it is in the job summary instead.`,
+    };
   }
   if (published.posted) core.info(`plan comment ${published.action}: ${published.url}`);
   else core.notice(published.notice);
   const estimateSection = bounded(estimateMarkdown(estimate), `**Estimate:** ${estimateHeadline(estimate)}`);
-  await writeSummary(planSummary(published, diffMarkdown(diff, { cost, limit: STEP_SUMMARY_LIMIT - Buffer.byteLength(estimateSection) - 1024 })) + "\n" + estimateSection);
+  await writeSummary(
+    planSummary(published, diffMarkdown(diff, { cost, limit: STEP_SUMMARY_LIMIT - Buffer.byteLength(estimateSection) - 1024 })) + "\n" + estimateSection,
+  );
 }
 
 function selectionOf(inputs: ActionInputs): Selection {
@@ -212,7 +220,9 @@ function setPlanOutput(plan: Plan, cwd: string): void {
   if (Buffer.byteLength(text) > OUTPUT_LIMIT) {
     text = JSON.stringify({ ...json, pairs: json.pairs.filter((p) => p.action === "run"), truncated: true });
     if (Buffer.byteLength(text) > OUTPUT_LIMIT) text = JSON.stringify({ ...json, waves: [], pairs: [], truncated: true });
-    core.warning(`the plan of ${json.pairs.length.toLocaleString("en-US")} pairs is larger than a step output holds (1 MB): the plan output is truncated ("truncated": true); the job summary shows the plan`);
+    core.warning(
+      `the plan of ${json.pairs.length.toLocaleString("en-US")} pairs is larger than a step output holds (1 MB): the plan output is truncated ("truncated": true); the job summary shows the plan`,
+    );
   }
   core.setOutput("plan", text);
 }

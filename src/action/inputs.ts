@@ -3,7 +3,7 @@ import * as core from "@actions/core";
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { UsageError } from "../model/errors.js";
-import { parseUsd } from "../estimate/budget.js";
+import { parseUsd } from "../estimate/prices.js";
 import { DEFAULT_CONCURRENCY } from "../engine/engine.js";
 
 export interface ActionInputs {

@@ -92,7 +92,10 @@ export class RunLog {
 }
 
 function indent(text: string): string {
-  return text.split("\n").map((l) => `    ${l}`).join("\n");
+  return text
+    .split("\n")
+    .map((l) => `    ${l}`)
+    .join("\n");
 }
 
 // ---------------------------------------------------------------------------------------------

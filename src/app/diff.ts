@@ -71,7 +71,9 @@ function snapshotAt(repo: GitRepo, commit: string, ref: string, workflowFile: st
   try {
     return snapshotOf({ workflowFile, workflowText, promptsFile, promptsText });
   } catch (err) {
-    throw new UsageError(`${where(promptsFile ?? workflowFile)} does not parse (${(err as Error).message}); compare against a base whose prompts file is valid`);
+    throw new UsageError(
+      `${where(promptsFile ?? workflowFile)} does not parse (${(err as Error).message}); compare against a base whose prompts file is valid`,
+    );
   }
 }
 

@@ -6,7 +6,8 @@
 import path from "node:path";
 import { findRepoRoot, loadWorkflow, resolveWorkflowPath } from "../workspace/load.js";
 import { executePlan, newRunId, type EngineDeps } from "../engine/engine.js";
-import { BudgetExceededError, checkBudget } from "../estimate/budget.js";
+import { checkBudget } from "../estimate/budget.js";
+import type { PlanEstimate } from "../estimate/estimate.js";
 import { getGenerator } from "../generators/index.js";
 import { getGuard } from "../guards/index.js";
 import { writeLock } from "../lockfile/lockfile.js";
@@ -31,8 +32,8 @@ export interface RunRequest extends PlanRequest {
   maxCost?: number;
   /** How the budget is named in messages: `--max-cost` on the command line, `max-cost` in the action. */
   maxCostName?: string;
-  /** Sees the plan before anything executes (to show it). */
-  onPlanned?: (planned: Planned) => void;
+  /** Sees the plan before anything executes (to show it), and why it exceeds `maxCost`, if it does. */
+  onPlanned?: (planned: Planned, overBudget: string | null) => void;
   /** Asked before executing anything, when something will execute; false refuses (RunDeclinedError). */
   confirm?: (planned: Planned) => Promise<boolean>;
   /** Wait for another run of the same workflow to finish (default), or fail at once. */
@@ -45,6 +46,18 @@ export interface RunRequest extends PlanRequest {
   onEvent?: (event: RunEvent) => void;
   /** The run's id; a resumed run keeps its own. Default: a new one. */
   runId?: string;
+}
+
+/** The run was refused before anything executed; `estimate` is the breakdown to show. */
+export class BudgetExceededError extends Error {
+  override name = "BudgetExceededError";
+  constructor(
+    message: string,
+    readonly estimate: PlanEstimate,
+    readonly maxCost: number,
+  ) {
+    super(message);
+  }
 }
 
 interface Resuming {
@@ -66,7 +79,6 @@ async function runWith(target: string | undefined, request: RunRequest, resuming
   try {
     const opened = openState(workflowPath, { ...request, stateDir });
     const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
-    request.onPlanned?.(planned);
     await gate(planned, request);
 
     const selection: Selection = request.selection ?? {};
@@ -89,8 +101,14 @@ async function runWith(target: string | undefined, request: RunRequest, resuming
       decide: decider(planned.plan, opened.view, resuming?.resume.finished),
     };
     const report = await executePlan(planned.plan, deps, {
-      runId, lock: opened.lock, concurrency: request.concurrency, env: request.env ?? {}, resume: resuming?.resume,
-      stop: request.stop, signal: request.signal, onEvent,
+      runId,
+      lock: opened.lock,
+      concurrency: request.concurrency,
+      env: request.env ?? {},
+      resume: resuming?.resume,
+      stop: request.stop,
+      signal: request.signal,
+      onEvent,
     });
     return recorder.merged(report);
   } finally {
@@ -98,11 +116,12 @@ async function runWith(target: string | undefined, request: RunRequest, resuming
   }
 }
 
-/** The one budget gate: refuses a run over `maxCost`, then asks, before anything executes. */
+/** The one budget gate: shows the plan, refuses a run over `maxCost`, then asks, before anything executes. */
 async function gate(planned: Planned, request: RunRequest): Promise<void> {
   const { estimate } = planned;
-  if (estimate.pairs.length === 0) return; // nothing will execute: nothing to check or ask
   const over = request.maxCost !== undefined ? checkBudget(estimate, request.maxCost, request.maxCostName) : null;
+  request.onPlanned?.(planned, over);
+  if (estimate.pairs.length === 0) return; // nothing will execute: nothing to check or ask
   if (over !== null) throw new BudgetExceededError(`${over}; nothing was executed`, estimate, request.maxCost!);
   if (request.confirm && !(await request.confirm(planned))) throw new RunDeclinedError("not confirmed; nothing was executed");
 }
@@ -143,13 +162,22 @@ export async function resumeTarget(runId: string | undefined, request: RunReques
   const recordedRef = run.plan?.workflow.workflowRef ?? (run.events.find((e) => e.event === "run_start")?.workflowRef as string | undefined);
   const currentRef = workflowRef(loadWorkflow(workflowPath, cwd).workflow);
   if (recordedRef !== currentRef) {
-    request.onEvent?.({ type: "warning", message: `the workflow's structure changed since run ${id} (workflowRef ${recordedRef?.slice(0, 12)} -> ${currentRef.slice(0, 12)}); planning anew, reusing everything still valid` });
+    request.onEvent?.({
+      type: "warning",
+      message: `the workflow's structure changed since run ${id} (workflowRef ${recordedRef?.slice(0, 12)} -> ${currentRef.slice(0, 12)}); planning anew, reusing everything still valid`,
+    });
     const report = await runWith(workflowPath, { ...request, stateDir, selection, runId: undefined }, undefined);
     return { report, from: id, replanned: true };
   }
-  const report = await runWith(workflowPath, { ...request, stateDir, selection, runId: id }, {
-    resume: resumeState(run.events), earlier: outcomesFromTrace(run.events), startedAt: run.events[0]?.t,
-  });
+  const report = await runWith(
+    workflowPath,
+    { ...request, stateDir, selection, runId: id },
+    {
+      resume: resumeState(run.events),
+      earlier: outcomesFromTrace(run.events),
+      startedAt: run.events[0]?.t,
+    },
+  );
   return { report, from: id, replanned: false };
 }
 

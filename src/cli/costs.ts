@@ -11,7 +11,7 @@ import { planText } from "../report/plan.js";
 import type { RunReport } from "../model/run.js";
 import type { PlanEstimate } from "../estimate/estimate.js";
 import { compareWithRun, comparisonText, estimateHeadline, estimateText, estimateTotal, plural, type RunComparison } from "../report/estimate.js";
-import { BudgetExceededError, checkBudget } from "../estimate/budget.js";
+import { BudgetExceededError } from "../app/run.js";
 import { askYesNo, canAsk } from "./ask.js";
 
 export interface CostFlags {
@@ -22,8 +22,8 @@ export interface CostFlags {
 }
 
 export interface RunCosts {
-  /** For RunRequest.onPlanned: shows the estimate (the whole plan when it will ask). */
-  onPlanned(planned: Planned): void;
+  /** For RunRequest.onPlanned: shows the estimate (the breakdown over budget, the whole plan when it will ask). */
+  onPlanned(planned: Planned, overBudget: string | null): void;
   /** For RunRequest.confirm: asks on a terminal unless --yes; `stop` (Ctrl-C) answers no. */
   confirm: ((planned: Planned) => Promise<boolean>) | undefined;
   /** Adds the estimate-against-actual comparison to the report (an additive `estimate` field of `run --json`). */
@@ -42,17 +42,18 @@ export function runCosts(io: Io, flags: CostFlags, stop?: AbortSignal): RunCosts
   let comparison: RunComparison | undefined;
 
   return {
-    onPlanned(planned) {
+    onPlanned(planned, overBudget) {
       estimate = planned.estimate;
       if (estimate.pairs.length === 0) return; // nothing will execute: nothing to show
-      const over = flags.maxCost !== undefined && checkBudget(estimate, flags.maxCost) !== null;
+      const over = overBudget !== null;
       // The breakdown where it decides something (a refusal, a question); otherwise one line.
       if (ask) progress.write(planText(planned.plan, style, io.cwd, estimate) + "\n");
       else if (over) progress.write(estimateText(estimate, style) + "\n");
       else progress.write(style.dim(`Estimate: ${estimateHeadline(estimate)} (pairflow plan shows the breakdown)`) + "\n\n");
     },
     confirm: ask
-      ? ({ estimate }) => askYesNo(io.stdin!, (s) => progress.write(s), `Execute ${plural(estimate.totals.pairs, "pair")} (${estimateTotal(estimate)})? [y/N] `, stop)
+      ? ({ estimate }) =>
+          askYesNo(io.stdin!, (s) => progress.write(s), `Execute ${plural(estimate.totals.pairs, "pair")} (${estimateTotal(estimate)})? [y/N] `, stop)
       : undefined,
     withComparison(report) {
       if (!estimate || estimate.pairs.length === 0) return report;

@@ -5,8 +5,7 @@
  */
 import { Command, CommanderError } from "commander";
 import pkg from "../../package.json" with { type: "json" };
-import { ConfigError, formatIssue, UsageError } from "../model/errors.js";
-import { InputError } from "../model/errors.js";
+import { ConfigError, formatIssue, InputError, UsageError } from "../model/errors.js";
 import { styleFor } from "../report/color.js";
 import { count } from "../report/plan.js";
 import { registerHistory } from "./commands/history.js";

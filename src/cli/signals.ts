@@ -22,7 +22,9 @@ export function interruptible(graceMs: number, notice: (message: string) => void
     if (received === undefined) {
       received = signal;
       stop.abort();
-      notice(`${signal}: starting nothing new; pairs in flight have ${Math.round(graceMs / 1000)}s to finish${signal === "SIGINT" ? " (Ctrl-C again to stop now)" : ""}`);
+      notice(
+        `${signal}: starting nothing new; pairs in flight have ${Math.round(graceMs / 1000)}s to finish${signal === "SIGINT" ? " (Ctrl-C again to stop now)" : ""}`,
+      );
       timer = setTimeout(() => cancel.abort(), graceMs);
       timer.unref();
     } else if (signal === "SIGINT" && !cancel.signal.aborted) {

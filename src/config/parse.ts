@@ -16,11 +16,10 @@ import fg from "fast-glob";
 import { buildGraph } from "../graph/graph.js";
 import { type Graph } from "../model/graph.js";
 import { isInside } from "./paths.js";
-import { PyFloat, type CanonicalValue } from "../model/values.js";
+import { plain, PyFloat, type CanonicalValue } from "../model/values.js";
 import { didYouMean } from "../model/text.js";
 import { ConfigError, sortIssues, type ConfigIssue } from "../model/errors.js";
 import { DEFAULT_RMAX, type GuardRef, type ModelPrice, type Pair, type PromptEntry, type Workflow } from "../model/workflow.js";
-import { plain } from "../model/values.js";
 
 export const WORKFLOW_NAMES = ["workflow.yml", "workflow.yaml", "workflow.json"];
 export const PROMPTS_NAMES = ["prompts.yml", "prompts.yaml", "prompts.json"];
@@ -78,7 +77,13 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
   if (typeof wf.prompts === "string") {
     promptsPath = path.resolve(dir, wf.prompts);
     if (!files.exists(promptsPath) && wfFile) {
-      issues.push(at(wfFile, ["prompts"], `file "${wf.prompts}" not found (looked for ${displayPath(promptsPath, cwd)}); fix the path or remove the key to use ${PROMPTS_NAMES.join(", ")} beside the workflow`));
+      issues.push(
+        at(
+          wfFile,
+          ["prompts"],
+          `file "${wf.prompts}" not found (looked for ${displayPath(promptsPath, cwd)}); fix the path or remove the key to use ${PROMPTS_NAMES.join(", ")} beside the workflow`,
+        ),
+      );
       promptsPath = null;
     }
   } else {
@@ -102,8 +107,13 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
       if (key === "$schema" || key in rawPairs) continue;
       const hint = didYouMean(key, ids);
       issues.push(
-        at(promptsFile, [key], `prompts entry "${key}" names no pair of ${path.basename(workflowPath)}` +
-          (hint ? `; did you mean "${hint}"?` : `; pairs are: ${ids.join(", ") || "(none)"}`), true),
+        at(
+          promptsFile,
+          [key],
+          `prompts entry "${key}" names no pair of ${path.basename(workflowPath)}` +
+            (hint ? `; did you mean "${hint}"?` : `; pairs are: ${ids.join(", ") || "(none)"}`),
+          true,
+        ),
       );
     }
   }
@@ -193,9 +203,13 @@ function checkPaths(pair: Pair, dir: string, root: string, files: ConfigFiles, f
     const firstGlob = segments.findIndex((seg) => fg.isDynamicPattern(seg));
     const fixed = (firstGlob === -1 ? segments : segments.slice(0, firstGlob)).join("/");
     if (path.isAbsolute(pattern) || !isInside(root, path.resolve(dir, fixed))) {
-      issues.push(at(file, where, `"${pattern}" reaches outside the repository (${root}); inputs are globs relative to the workflow file, inside the repository`));
+      issues.push(
+        at(file, where, `"${pattern}" reaches outside the repository (${root}); inputs are globs relative to the workflow file, inside the repository`),
+      );
     } else if (!fg.isDynamicPattern(pattern) && !files.exists(path.resolve(dir, pattern))) {
-      issues.push(at(file, where, `"${pattern}" does not exist (inputs are relative to the workflow file); fix the path, or write a glob if the file may be absent`));
+      issues.push(
+        at(file, where, `"${pattern}" does not exist (inputs are relative to the workflow file); fix the path, or write a glob if the file may be absent`),
+      );
     }
   });
 }
@@ -390,7 +404,12 @@ function describe(error: ErrorObject, root: unknown, file: SourceFile): ConfigIs
       const allowed = Object.keys(parent.properties ?? {}).filter((k) => k !== "$schema");
       const hint = didYouMean(key, allowed);
       const notes = parent.patternProperties && "^x-" in parent.patternProperties ? ' (or an "x-" key for notes of your own)' : "";
-      return at(file, [...keyPath, key], `unknown key "${key}"` + (hint ? `; did you mean "${hint}"?` : "") + `; expected one of: ${allowed.join(", ")}${notes}`, true);
+      return at(
+        file,
+        [...keyPath, key],
+        `unknown key "${key}"` + (hint ? `; did you mean "${hint}"?` : "") + `; expected one of: ${allowed.join(", ")}${notes}`,
+        true,
+      );
     }
     case "required":
       return at(file, keyPath, `missing required key "${String(p.missingProperty)}"`);
@@ -399,7 +418,12 @@ function describe(error: ErrorObject, root: unknown, file: SourceFile): ConfigIs
     case "pattern":
       if (p.propertyName !== undefined || error.propertyName !== undefined) {
         const name = String(error.propertyName ?? p.propertyName);
-        return at(file, [...keyPath, name], `"${name}" is not a valid pair id; use letters, digits, "_", "." and "-" (up to 128), not starting with "." or "-"`, true);
+        return at(
+          file,
+          [...keyPath, name],
+          `"${name}" is not a valid pair id; use letters, digits, "_", "." and "-" (up to 128), not starting with "." or "-"`,
+          true,
+        );
       }
       return at(file, keyPath, `found ${describeValue(found)}; expected a valid pair id (letters, digits, "_", "." and "-")`);
     case "anyOf":

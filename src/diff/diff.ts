@@ -117,7 +117,13 @@ export function parseYaml(text: string): unknown {
   return doc.toJS({ maxAliasCount: 10_000 });
 }
 
-function entryChange(kind: EntryKind, id: string | null, before: unknown, after: unknown, [baseFile, headFile]: [string | null, string | null]): EntryChange | null {
+function entryChange(
+  kind: EntryKind,
+  id: string | null,
+  before: unknown,
+  after: unknown,
+  [baseFile, headFile]: [string | null, string | null],
+): EntryChange | null {
   // An empty mapping of settings is no settings at all.
   const absent = (v: unknown) => v === undefined || (kind === "workflow" && isObject(v) && Object.keys(v).length === 0);
   if (absent(before) && absent(after)) return null;

@@ -28,7 +28,11 @@ export interface EngineDeps {
   store: ArtifactStore;
   outputs: OutputFiles;
   /** A store shared between machines: the source of content the plan found there, and given every acceptance. */
-  remote?: { readonly name: string; fetch(pair: string, configRef: string): Promise<RemoteArtifact | undefined>; save(artifact: RemoteArtifact): Promise<void> };
+  remote?: {
+    readonly name: string;
+    fetch(pair: string, configRef: string): Promise<RemoteArtifact | undefined>;
+    save(artifact: RemoteArtifact): Promise<void>;
+  };
   /** Writes the lock file (atomically). */
   writeLock(lock: LockFile): void;
   scratch: Scratch;
@@ -113,8 +117,14 @@ class Run {
       status: count("interrupted") > 0 ? "interrupted" : count("failed") + count("blocked") > 0 ? "failed" : "success",
       pairs,
       totals: {
-        pairs: pairs.length, executed: count("executed"), reused: count("reused"), failed: count("failed"), blocked: count("blocked"),
-        interrupted: count("interrupted"), tokens, durationMs: Date.now() - this.started,
+        pairs: pairs.length,
+        executed: count("executed"),
+        reused: count("reused"),
+        failed: count("failed"),
+        blocked: count("blocked"),
+        interrupted: count("interrupted"),
+        tokens,
+        durationMs: Date.now() - this.started,
       },
     };
     this.emit({ type: "run_end", report });
@@ -131,7 +141,7 @@ class Run {
     const waiting = this.plan.pairs.map((p) => p.id);
     const inFlight = new Set<Promise<void>>();
     while (waiting.length > 0 || inFlight.size > 0) {
-      for (let i = 0; i < waiting.length && inFlight.size < concurrency; ) {
+      for (let i = 0; i < waiting.length && inFlight.size < concurrency;) {
         const id = waiting[i]!;
         const deps = requires.get(id)!;
         const stopped = deps.filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
@@ -160,7 +170,8 @@ class Run {
       decision = await this.deps.decide(id, this.decided);
       // Reusable under the reference its dependencies gave it, but its content is needed and
       // nowhere to be had: it runs again, as the planner would have had it.
-      if (decision.action === "skip" && decision.artifact!.content === null && this.contentNeeded(id)) decision = await this.deps.decide(id, this.decided, { lost: true });
+      if (decision.action === "skip" && decision.artifact!.content === null && this.contentNeeded(id))
+        decision = await this.deps.decide(id, this.decided, { lost: true });
     }
     const pair = this.plan.workflow.pairs.get(id)!;
     if (decision.action === "skip") await this.reuse(decision, pair);
@@ -195,13 +206,22 @@ class Run {
       const previous = this.lock.pairs[d.id];
       if (previous?.configRef !== d.configRef || previous.contentHash !== artifact.contentHash) this.restoreLockEntry(d, pair, remote?.record);
       note = this.restoreOutput(pair, artifact.contentHash);
-      const rerun = pair.requires.filter((dep) => this.outcomes.get(dep)?.status === "executed");
-      if (rerun.length > 0 && this.plan.byId.get(d.id)!.action === "run") {
-        note = `early cutoff: ${rerun.join(", ")} re-ran with identical content`;
-      }
+      if (this.plan.byId.get(d.id)!.action === "run") note = this.cutoffNote(pair);
     }
     this.decided.set(d.id, d);
     this.finish({ id: d.id, configRef: d.configRef, status: "reused", attempts: [], contentHash: artifact.contentHash, reasons: [], durationMs: 0, note });
+  }
+
+  /** Why a pair the plan had to run was reused: the dependencies that were to run left its reference as it was. */
+  private cutoffNote(pair: Pair): string {
+    const planned = pair.requires.filter((dep) => this.plan.byId.get(dep)?.action === "run");
+    const rerun = planned.filter((dep) => this.outcomes.get(dep)?.status === "executed");
+    const reused = planned.filter((dep) => this.outcomes.get(dep)?.status === "reused");
+    const parts = [
+      ...(rerun.length > 0 ? [`${rerun.join(", ")} re-ran with identical content`] : []),
+      ...(reused.length > 0 ? [`${reused.join(", ")} reused`] : []),
+    ];
+    return `early cutoff: ${parts.join("; ")}`;
   }
 
   /** Writes a missing output file from the store. */
@@ -241,10 +261,35 @@ class Run {
     const earlier = this.options.resume?.attempts.get(d.id);
     const attempts: AttemptRecord[] = earlier?.configRef === d.configRef ? [...earlier.attempts] : [];
     const interrupted = () =>
-      this.finish({ id: d.id, configRef: d.configRef, status: "interrupted", attempts, contentHash: null, reasons: d.reasons, durationMs: Date.now() - started, note: "cancelled: the run was interrupted" });
+      this.finish({
+        id: d.id,
+        configRef: d.configRef,
+        status: "interrupted",
+        attempts,
+        contentHash: null,
+        reasons: d.reasons,
+        durationMs: Date.now() - started,
+        note: "cancelled: the run was interrupted",
+      });
     const fail = (message: string) => {
-      this.deps.store.putRecord({ pair: d.id, configRef: d.configRef!, status: "rejected", feedback: message, components: d.components!, at: new Date().toISOString() });
-      this.finish({ id: d.id, configRef: d.configRef, status: "failed", attempts, contentHash: null, reasons: d.reasons, durationMs: Date.now() - started, note: message });
+      this.deps.store.putRecord({
+        pair: d.id,
+        configRef: d.configRef!,
+        status: "rejected",
+        feedback: message,
+        components: d.components!,
+        at: new Date().toISOString(),
+      });
+      this.finish({
+        id: d.id,
+        configRef: d.configRef,
+        status: "failed",
+        attempts,
+        contentHash: null,
+        reasons: d.reasons,
+        durationMs: Date.now() - started,
+        note: message,
+      });
     };
 
     let generate: Generator, guard: Guard | null;
@@ -273,7 +318,16 @@ class Run {
       let tokens: TokenUsage | null = null;
       let verdict: GuardResult;
       try {
-        const result = await generate({ pairId: d.id, attempt, model: pair.model, prompt, config: plain(pair.generatorConfig) as Record<string, unknown>, cwd: workflow.dir, env: this.options.env, signal: this.signal });
+        const result = await generate({
+          pairId: d.id,
+          attempt,
+          model: pair.model,
+          prompt,
+          config: plain(pair.generatorConfig) as Record<string, unknown>,
+          cwd: workflow.dir,
+          env: this.options.env,
+          signal: this.signal,
+        });
         content = result.content;
         tokens = result.tokens ?? null;
         verdict = await this.check(guard, pair, content, attempt);
@@ -287,7 +341,16 @@ class Run {
       }
       const record = { attempt, accepted: verdict.accepted, feedback: verdict.feedback, tokens, durationMs: Date.now() - t0 };
       attempts.push(record);
-      this.emit({ type: "attempt_end", id: d.id, attempt, of: total, accepted: verdict.accepted, feedback: verdict.feedback, tokens, durationMs: record.durationMs });
+      this.emit({
+        type: "attempt_end",
+        id: d.id,
+        attempt,
+        of: total,
+        accepted: verdict.accepted,
+        feedback: verdict.feedback,
+        tokens,
+        durationMs: record.durationMs,
+      });
       if (verdict.accepted) {
         const bytes = Buffer.from(content, "utf8");
         const contentHash = this.deps.store.putContent(bytes);
@@ -341,13 +404,29 @@ class Run {
     for (const a of r.attempts) if (a.tokens) addTokens(tokens, a.tokens);
     const at = new Date().toISOString();
     const record: StoreRecord = {
-      pair: d.id, configRef: d.configRef!, status: "accepted", contentHash: r.contentHash, components: d.components!, at,
-      source: r.source, model: pair.model, attempts: r.attempts.length, tokens, durationMs: r.durationMs,
+      pair: d.id,
+      configRef: d.configRef!,
+      status: "accepted",
+      contentHash: r.contentHash,
+      components: d.components!,
+      at,
+      source: r.source,
+      model: pair.model,
+      attempts: r.attempts.length,
+      tokens,
+      durationMs: r.durationMs,
     };
     this.deps.store.putRecord(record);
     this.setLockEntry(d.id, {
-      configRef: d.configRef!, contentHash: r.contentHash, source: r.source, model: pair.model, components: d.components!,
-      attempts: r.attempts.length, tokens, durationMs: r.durationMs, acceptedAt: at,
+      configRef: d.configRef!,
+      contentHash: r.contentHash,
+      source: r.source,
+      model: pair.model,
+      components: d.components!,
+      attempts: r.attempts.length,
+      tokens,
+      durationMs: r.durationMs,
+      acceptedAt: at,
     });
     const remote = this.deps.remote;
     if (remote) {

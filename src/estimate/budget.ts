@@ -5,18 +5,6 @@
 import type { PlanEstimate } from "./estimate.js";
 import { usd } from "./prices.js";
 
-/** The run was refused before anything executed; `estimate` is the breakdown to show. */
-export class BudgetExceededError extends Error {
-  override name = "BudgetExceededError";
-  constructor(
-    message: string,
-    readonly estimate: PlanEstimate,
-    readonly maxCost: number,
-  ) {
-    super(message);
-  }
-}
-
 /**
  * Why the estimate does not fit the budget, or null when it does. A run whose cost is partly
  * unknown is refused too: a budget that cannot be checked is not kept.
@@ -34,17 +22,3 @@ export function checkBudget(estimate: PlanEstimate, maxCost: number, name = "--m
   if (t.cost > maxCost) return `the estimated cost ${usd(t.cost)} exceeds ${name} ${usd(maxCost)}`;
   return null;
 }
-
-/** Throws BudgetExceededError when the estimate does not fit the budget. */
-export function enforceBudget(estimate: PlanEstimate, maxCost: number, name = "--max-cost"): void {
-  const reason = checkBudget(estimate, maxCost, name);
-  if (reason !== null) throw new BudgetExceededError(`${reason}; nothing was executed`, estimate, maxCost);
-}
-
-/** A budget as given on the command line: dollars, with or without "$"; undefined if not one. */
-export function parseUsd(text: string): number | undefined {
-  const value = text.trim().replace(/^\$/, "");
-  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(value)) return undefined;
-  return Number(value);
-}
-

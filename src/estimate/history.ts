@@ -49,4 +49,3 @@ export function median(values: readonly number[]): number | undefined {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
-

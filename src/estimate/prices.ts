@@ -22,7 +22,7 @@ export const BUILT_IN_PRICES: Readonly<Record<string, ModelPrice>> = {
   "gpt-4.1-nano": { input: 0.1, output: 0.4 },
   "gpt-4o": { input: 2.5, output: 10 },
   "gpt-4o-mini": { input: 0.15, output: 0.6 },
-  "o3": { input: 2, output: 8 },
+  o3: { input: 2, output: 8 },
   "o3-mini": { input: 1.1, output: 4.4 },
   "o4-mini": { input: 1.1, output: 4.4 },
   // Anthropic (Sonnet's price for prompts up to 200K tokens)
@@ -76,4 +76,11 @@ export function usd(amount: number): string {
   if (amount >= 1) return `$${amount.toFixed(2)}`;
   if (amount < 0.000001) return "<$0.000001";
   return `$${amount.toPrecision(2)}`;
+}
+
+/** A budget as given on the command line: dollars, with or without "$"; undefined if not one. */
+export function parseUsd(text: string): number | undefined {
+  const value = text.trim().replace(/^\$/, "");
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(value)) return undefined;
+  return Number(value);
 }

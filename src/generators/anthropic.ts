@@ -13,8 +13,7 @@ export const anthropicGenerator: Generator = async (request) => {
     apiKeyEnv: "ANTHROPIC_API_KEY",
   });
   const temperature = configNumber("anthropic", request.config, "temperature", { min: 0 });
-  const maxTokens =
-    configNumber("anthropic", request.config, "max_tokens", { min: 1, integer: true }) ?? DEFAULT_MAX_TOKENS;
+  const maxTokens = configNumber("anthropic", request.config, "max_tokens", { min: 1, integer: true }) ?? DEFAULT_MAX_TOKENS;
 
   const headers: Record<string, string> = { "anthropic-version": "2023-06-01" };
   if (settings.apiKey !== undefined) headers["x-api-key"] = settings.apiKey;
@@ -39,14 +38,10 @@ export const anthropicGenerator: Generator = async (request) => {
   });
 
   const blocks = field(data, "content");
-  const texts = Array.isArray(blocks)
-    ? blocks.filter((b) => field(b, "type") === "text" && typeof field(b, "text") === "string")
-    : [];
+  const texts = Array.isArray(blocks) ? blocks.filter((b) => field(b, "type") === "text" && typeof field(b, "text") === "string") : [];
   if (texts.length === 0) {
     const reason = field(data, "stop_reason");
-    throw new GeneratorError(
-      `anthropic: the response has no text content` + (typeof reason === "string" ? ` (stop_reason: ${reason})` : ""),
-    );
+    throw new GeneratorError(`anthropic: the response has no text content` + (typeof reason === "string" ? ` (stop_reason: ${reason})` : ""));
   }
   const result: GenerateResult = { content: texts.map((b) => field(b, "text") as string).join("") };
   const input = field(data, "usage", "input_tokens");

@@ -39,12 +39,7 @@ export const commandGenerator: Generator = async (request) => {
   }
 };
 
-function runCommand(
-  run: string,
-  timeoutSeconds: number,
-  promptFile: string,
-  request: GenerateRequest,
-): Promise<GenerateResult> {
+function runCommand(run: string, timeoutSeconds: number, promptFile: string, request: GenerateRequest): Promise<GenerateResult> {
   return new Promise((resolve, reject) => {
     // detached: the command gets its own process group, so stopping it also stops what it started.
     const child = spawn("/bin/sh", ["-c", run], {

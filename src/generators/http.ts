@@ -29,11 +29,7 @@ export interface ProviderSettings {
 }
 
 /** The generator_config settings both providers read, checked. */
-export function readProviderSettings(
-  provider: string,
-  request: GenerateRequest,
-  defaults: { baseUrl: string; apiKeyEnv: string },
-): ProviderSettings {
+export function readProviderSettings(provider: string, request: GenerateRequest, defaults: { baseUrl: string; apiKeyEnv: string }): ProviderSettings {
   const { config, env } = request;
   const baseUrl = (configString(provider, config, "base_url") ?? defaults.baseUrl).replace(/\/+$/, "");
   const apiKeyEnv = configString(provider, config, "api_key_env") ?? defaults.apiKeyEnv;
@@ -41,17 +37,11 @@ export function readProviderSettings(
   // Only the provider's own endpoint surely needs a key; local servers usually take none.
   if (apiKey === undefined && baseUrl === defaults.baseUrl.replace(/\/+$/, "")) {
     throw new GeneratorError(
-      `${provider}: set the ${apiKeyEnv} environment variable to your API key ` +
-        `(or name another variable in generator_config.api_key_env)`,
+      `${provider}: set the ${apiKeyEnv} environment variable to your API key ` + `(or name another variable in generator_config.api_key_env)`,
     );
   }
   const headers = config.headers ?? {};
-  if (
-    typeof headers !== "object" ||
-    headers === null ||
-    Array.isArray(headers) ||
-    !Object.values(headers).every((v) => typeof v === "string")
-  ) {
+  if (typeof headers !== "object" || headers === null || Array.isArray(headers) || !Object.values(headers).every((v) => typeof v === "string")) {
     throw new GeneratorError(`${provider}: generator_config.headers must map header names to strings`);
   }
   const backoff = Number(env.PAIRFLOW_HTTP_BACKOFF_MS);
@@ -163,9 +153,7 @@ export async function postJson(options: PostJsonOptions): Promise<unknown> {
     } catch (error) {
       if (error instanceof GeneratorError) throw error;
       if (signal.aborted) throw fail("cancelled");
-      failure = timeout.aborted
-        ? `timed out after ${timeoutSeconds}s`
-        : `could not reach ${host}: ${networkReason(error)}`;
+      failure = timeout.aborted ? `timed out after ${timeoutSeconds}s` : `could not reach ${host}: ${networkReason(error)}`;
     }
     if (attempt >= retries) {
       throw fail(retries > 0 ? `${failure} (gave up after ${attempt + 1} attempts)` : failure);

@@ -49,9 +49,7 @@ export const openaiGenerator: Generator = async (request) => {
   const content = field(data, "choices", 0, "message", "content");
   if (typeof content !== "string") {
     const reason = field(data, "choices", 0, "finish_reason");
-    throw new GeneratorError(
-      `openai: the response has no message content` + (typeof reason === "string" ? ` (finish_reason: ${reason})` : ""),
-    );
+    throw new GeneratorError(`openai: the response has no message content` + (typeof reason === "string" ? ` (finish_reason: ${reason})` : ""));
   }
   const result: GenerateResult = { content };
   const input = field(data, "usage", "prompt_tokens");

@@ -163,7 +163,9 @@ let hooked = false;
  * the action prints meanwhile (pairs run while saves are in flight). Secret masks always pass
  * through at once: the runner must see them before anything they hide.
  */
-async function collectOutput<T>(task: () => Promise<T>): Promise<{ value: T | undefined; problem: string | undefined; lastInfo: string | undefined; text: string }> {
+async function collectOutput<T>(
+  task: () => Promise<T>,
+): Promise<{ value: T | undefined; problem: string | undefined; lastInfo: string | undefined; text: string }> {
   hookStdout();
   const chunks: string[] = [];
   let value: T | undefined;

@@ -20,8 +20,7 @@ export interface PublishRequest {
 }
 
 export type PublishResult =
-  | { posted: true; action: "created" | "updated" | "unchanged"; commentId: number; url: string }
-  | { posted: false; status: number; notice: string };
+  { posted: true; action: "created" | "updated" | "unchanged"; commentId: number; url: string } | { posted: false; status: number; notice: string };
 
 export async function publishPlanComment(request: PublishRequest): Promise<PublishResult> {
   const { token, repo, issueNumber, markdown, marker } = request;

@@ -21,7 +21,8 @@ export interface GitRepo {
 /** The repository holding `dir`; `display` names it in messages. */
 export function openRepo(dir: string, display = dir): GitRepo {
   const top = git(dir, ["rev-parse", "--show-toplevel"]);
-  if (top.error) throw new UsageError(`git could not be started (${top.error.message}); pairflow diff reads the base revision with git, so install it or put it on PATH`);
+  if (top.error)
+    throw new UsageError(`git could not be started (${top.error.message}); pairflow diff reads the base revision with git, so install it or put it on PATH`);
   if (top.status !== 0) throw new UsageError(`${display} is not inside a git repository; pairflow diff reads the base revision with git`);
   const root = realpathSync(top.stdout.trim());
 
@@ -35,7 +36,9 @@ export function openRepo(dir: string, display = dir): GitRepo {
         found = revParse(root, ref);
       }
       if (found === null) {
-        throw new UsageError(`unknown git ref "${ref}" in ${root}; give a branch, tag or commit that exists here (fetch it first, e.g. git fetch origin ${ref})`);
+        throw new UsageError(
+          `unknown git ref "${ref}" in ${root}; give a branch, tag or commit that exists here (fetch it first, e.g. git fetch origin ${ref})`,
+        );
       }
       return found;
     },

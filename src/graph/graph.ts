@@ -30,7 +30,10 @@ export function buildGraph(pairs: { id: string; requires: string[] }[]): { graph
     requires.set(p.id, deps);
   }
 
-  for (const cycle of findCycles(pairs.map((p) => p.id), requires)) {
+  for (const cycle of findCycles(
+    pairs.map((p) => p.id),
+    requires,
+  )) {
     const [first, second] = cycle as [string, string];
     const index = pairs.find((p) => p.id === first)!.requires.indexOf(second);
     issues.push({
@@ -77,7 +80,9 @@ function unknownDependency(dep: string, ids: Set<string>): string {
  */
 function findCycles(ids: string[], requires: Map<string, string[]>): string[][] {
   const position = new Map(ids.map((id, i) => [id, i]));
-  const WHITE = 0, GREY = 1, BLACK = 2;
+  const WHITE = 0,
+    GREY = 1,
+    BLACK = 2;
   const color = new Map(ids.map((id) => [id, WHITE]));
   const cycles: string[][] = [];
   const seen = new Set<string>();

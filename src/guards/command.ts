@@ -42,10 +42,7 @@ interface Outcome {
   output: string;
 }
 
-function runShell(
-  command: string,
-  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; signal: AbortSignal },
-): Promise<Outcome> {
+function runShell(command: string, options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; signal: AbortSignal }): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     // detached: the shell leads its own process group, so a timeout or cancel can kill everything it started.
     const child = spawn("/bin/sh", ["-c", command], {

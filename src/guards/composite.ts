@@ -92,5 +92,5 @@ function readGuardList(value: unknown): GuardRef[] {
 }
 
 function listError(): GuardConfigError {
-  return new GuardConfigError('guard_config.guards of the composite guard must be a list of guard names or {guard, guard_config} mappings');
+  return new GuardConfigError("guard_config.guards of the composite guard must be a list of guard names or {guard, guard_config} mappings");
 }

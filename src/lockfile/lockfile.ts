@@ -7,7 +7,6 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ConfigError } from "../model/errors.js";
 import { writeFileAtomic } from "../workspace/files.js";
-import type { TokenUsage } from "../model/records.js";
 import { type LockFile, LOCK_VERSION, type LockEntry } from "../model/records.js";
 
 /** workflow.yml -> workflow.lock.json, in the same directory. */
@@ -25,20 +24,27 @@ export function readLock(file: string, display = file): LockFile | null {
   } catch (err) {
     const offset = Number(/position (\d+)/.exec((err as Error).message)?.[1] ?? 0);
     const before = text.slice(0, offset).split("\n");
-    throw new ConfigError([{
-      file: display,
-      line: before.length,
-      column: before[before.length - 1]!.length + 1,
-      key: "",
-      message: `the lock file is not valid JSON (${(err as Error).message}); restore it from version control, or delete it to plan every pair as new`,
-    }]);
+    throw new ConfigError([
+      {
+        file: display,
+        line: before.length,
+        column: before[before.length - 1]!.length + 1,
+        key: "",
+        message: `the lock file is not valid JSON (${(err as Error).message}); restore it from version control, or delete it to plan every pair as new`,
+      },
+    ]);
   }
   const lock = value as Partial<LockFile>;
   if (lock === null || typeof lock !== "object" || lock.version !== LOCK_VERSION || typeof lock.pairs !== "object" || lock.pairs === null) {
-    throw new ConfigError([{
-      file: display, line: 1, column: 1, key: "version",
-      message: `not a pairflow lock file of version ${LOCK_VERSION}; restore it from version control, or delete it to plan every pair as new`,
-    }]);
+    throw new ConfigError([
+      {
+        file: display,
+        line: 1,
+        column: 1,
+        key: "version",
+        message: `not a pairflow lock file of version ${LOCK_VERSION}; restore it from version control, or delete it to plan every pair as new`,
+      },
+    ]);
   }
   return lock as LockFile;
 }

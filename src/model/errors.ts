@@ -26,9 +26,7 @@ export function formatIssue(issue: ConfigIssue): string {
 }
 
 export function sortIssues(issues: ConfigIssue[]): ConfigIssue[] {
-  return [...issues].sort(
-    (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.message.localeCompare(b.message),
-  );
+  return [...issues].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.message.localeCompare(b.message));
 }
 
 export class InputError extends Error {

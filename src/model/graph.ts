@@ -1,5 +1,3 @@
-
-
 /**
  * The dependency graph of a workflow's pairs: checks (unknown and self dependencies, cycles) and
  * the orders pairflow works in (topological order, waves, dependents). Pure: no I/O.

@@ -12,14 +12,7 @@ export class PyFloat {
   constructor(readonly value: number) {}
 }
 
-export type CanonicalValue =
-  | null
-  | boolean
-  | number
-  | string
-  | PyFloat
-  | CanonicalValue[]
-  | { [key: string]: CanonicalValue };
+export type CanonicalValue = null | boolean | number | string | PyFloat | CanonicalValue[] | { [key: string]: CanonicalValue };
 
 /** The value with PyFloat wrappers replaced by numbers: what validators and runtime code see. */
 export function plain(value: unknown): unknown {

@@ -6,7 +6,16 @@
  */
 import { UsageError } from "../model/errors.js";
 import type { Graph } from "../model/graph.js";
-import { REASON_KINDS, type AcceptedArtifact, type ContentSource, type Plan, type PlannedPair, type Reason, type StateView, type Upstream } from "../model/plan.js";
+import {
+  REASON_KINDS,
+  type AcceptedArtifact,
+  type ContentSource,
+  type Plan,
+  type PlannedPair,
+  type Reason,
+  type StateView,
+  type Upstream,
+} from "../model/plan.js";
 import type { LockEntry } from "../model/records.js";
 import type { Selection } from "../model/run.js";
 import type { Workflow } from "../model/workflow.js";
@@ -42,10 +51,15 @@ export async function planWorkflow(workflow: Workflow, graph: Graph, view: State
   // decide again until no more such pairs appear. Each round only turns skips into runs.
   for (;;) {
     const byId = await decideAll({ workflow, graph, view, force, lost }, scope);
-    const more = [...byId.values()].filter((p) => !lost.has(p.id) && p.action === "skip" && p.artifact!.content === null && contentNeeded(workflow, graph, byId, p.id));
+    const more = [...byId.values()].filter(
+      (p) => !lost.has(p.id) && p.action === "skip" && p.artifact!.content === null && contentNeeded(workflow, graph, byId, p.id),
+    );
     if (more.length === 0) {
       if (selection.only !== undefined && !selection.force) checkOnly(selection.only, byId);
-      const pairs = graph.waves.flat().filter((id) => scope.has(id)).map((id) => byId.get(id)!);
+      const pairs = graph.waves
+        .flat()
+        .filter((id) => scope.has(id))
+        .map((id) => byId.get(id)!);
       return { workflow, graph, workflowRef: workflowRef(workflow), selection, pairs, byId, warnings: [] };
     }
     for (const p of more) lost.add(p.id);
@@ -75,7 +89,9 @@ function checkOnly(only: readonly string[], byId: ReadonlyMap<string, PlannedPai
   const missing = [...byId.values()].filter((p) => !selected.has(p.id) && p.action === "run");
   if (missing.length === 0) return;
   const needs = missing.map((p) => `${p.id} (${p.reasons.map((r) => r.detail).join("; ")})`).join(", ");
-  throw new UsageError(`--only ${only.join(" ")}: these dependencies have no accepted artifact for their current configuration: ${needs}; add them to --only, or run without it`);
+  throw new UsageError(
+    `--only ${only.join(" ")}: these dependencies have no accepted artifact for their current configuration: ${needs}; add them to --only, or run without it`,
+  );
 }
 
 /**
@@ -97,7 +113,11 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
   const current = view.outputHash(pair);
   const handEdit = current !== undefined && current !== previous?.contentHash;
   const kept = (ref: string | null, components: Record<string, string> | null): PlannedPair => ({
-    ...base, configRef: ref, action: "skip", reasons: [], components,
+    ...base,
+    configRef: ref,
+    action: "skip",
+    reasons: [],
+    components,
     artifact: { source: "workspace", contentHash: current!, edited: true, content: "output" },
   });
 
@@ -148,7 +168,13 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
  * and where its content can be read. The workspace output file, when present, is the accepted
  * content; when it differs from the record it is a hand edit.
  */
-async function acceptedArtifact(view: StateView, id: string, ref: string, previous: LockEntry | undefined, current: string | undefined): Promise<AcceptedArtifact | undefined> {
+async function acceptedArtifact(
+  view: StateView,
+  id: string,
+  ref: string,
+  previous: LockEntry | undefined,
+  current: string | undefined,
+): Promise<AcceptedArtifact | undefined> {
   let source: AcceptedArtifact["source"];
   let contentHash: string;
   const local = view.record(id, ref);

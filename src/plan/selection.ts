@@ -16,7 +16,9 @@ export function forceRule(workflow: Workflow, graph: Graph, selection: Selection
   const check = (id: string, flag: string) => {
     if (workflow.pairs.has(id)) return;
     const hint = didYouMean(id, workflow.pairs.keys());
-    throw new UsageError(`${flag} ${id}: no such pair in ${workflow.name}` + (hint ? `; did you mean "${hint}"?` : `; pairs are: ${[...workflow.pairs.keys()].join(", ")}`));
+    throw new UsageError(
+      `${flag} ${id}: no such pair in ${workflow.name}` + (hint ? `; did you mean "${hint}"?` : `; pairs are: ${[...workflow.pairs.keys()].join(", ")}`),
+    );
   };
   if (selection.force) return () => ({ kind: "forced", detail: "--force" });
   if (selection.from !== undefined) {

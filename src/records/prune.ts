@@ -44,7 +44,8 @@ export function prune(stateDir: string, options: PruneOptions): PruneResult {
     const tooMany = options.keep !== undefined && index >= options.keep;
     const tooOld = options.olderThanMs !== undefined && now - started > options.olderThanMs;
     const active = run.plan !== null && currentHolder(stateDir, run.plan.workflow.path)?.runId === run.runId;
-    (tooMany || tooOld) && !active ? removed.push(run) : kept.push(run);
+    if ((tooMany || tooOld) && !active) removed.push(run);
+    else kept.push(run);
   });
   for (const run of removed) rmSync(run.dir, { recursive: true, force: true });
 

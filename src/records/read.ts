@@ -43,7 +43,10 @@ export function listRunIds(stateDir: string): string[] {
   const dir = runsDir(stateDir);
   if (!existsSync(dir)) return [];
   // Run ids start with their UTC start time, so name order is time order.
-  return readdirSync(dir).filter((name) => /^\d{8}T\d{9}Z-[0-9a-f]+$/.test(name)).sort().reverse();
+  return readdirSync(dir)
+    .filter((name) => /^\d{8}T\d{9}Z-[0-9a-f]+$/.test(name))
+    .sort()
+    .reverse();
 }
 
 export function readRun(stateDir: string, runId: string): RunRecord {
@@ -128,7 +131,11 @@ export function outcomesFromTrace(events: TraceEvent[]): Map<string, PairOutcome
     }
     if (e.event === "attempt_end") {
       (attempts.get(id) ?? attempts.set(id, []).get(id)!).push({
-        attempt: e.attempt as number, accepted: e.accepted as boolean, feedback: e.feedback as string, tokens: (e.tokens as TokenUsage | null) ?? null, durationMs: e.durationMs as number,
+        attempt: e.attempt as number,
+        accepted: e.accepted as boolean,
+        feedback: e.feedback as string,
+        tokens: (e.tokens as TokenUsage | null) ?? null,
+        durationMs: e.durationMs as number,
       });
     }
     if (e.event === "pair_end" || e.event === "pair_reused") {
@@ -160,7 +167,11 @@ export function resumeState(events: TraceEvent[]): ResumeState {
     if (e.event === "pair_start") started.set(id, { configRef: e.configRef as string, attempts: [] });
     if (e.event === "attempt_end" && started.has(id)) {
       started.get(id)!.attempts.push({
-        attempt: e.attempt as number, accepted: e.accepted as boolean, feedback: e.feedback as string, tokens: (e.tokens as TokenUsage | null) ?? null, durationMs: e.durationMs as number,
+        attempt: e.attempt as number,
+        accepted: e.accepted as boolean,
+        feedback: e.feedback as string,
+        tokens: (e.tokens as TokenUsage | null) ?? null,
+        durationMs: e.durationMs as number,
       });
     }
     // A failed pair keeps its attempts: with none left, resuming ends it the same way, at no cost.

@@ -67,7 +67,14 @@ export class RunRecorder {
       case "run_start":
         this.dir = runDir(this.stateDir, event.runId);
         if (!event.resumed) this.write("plan.json", planRecord(event.runId, event.plan, this.selection));
-        this.append({ event: "run_start", runId: event.runId, workflowRef: event.plan.workflowRef, workflow: event.plan.workflow.path, pid: process.pid, resumed: event.resumed });
+        this.append({
+          event: "run_start",
+          runId: event.runId,
+          workflowRef: event.plan.workflowRef,
+          workflow: event.plan.workflow.path,
+          pid: process.pid,
+          resumed: event.resumed,
+        });
         break;
       case "pair_start":
         // Its reasons are in plan.json.
@@ -77,7 +84,15 @@ export class RunRecorder {
         this.append({ event: "attempt_start", id: event.id, attempt: event.attempt });
         break;
       case "attempt_end":
-        this.append({ event: "attempt_end", id: event.id, attempt: event.attempt, accepted: event.accepted, feedback: event.feedback, tokens: event.tokens, durationMs: event.durationMs });
+        this.append({
+          event: "attempt_end",
+          id: event.id,
+          attempt: event.attempt,
+          accepted: event.accepted,
+          feedback: event.feedback,
+          tokens: event.tokens,
+          durationMs: event.durationMs,
+        });
         break;
       case "pair_end": {
         const o = event.outcome;
@@ -96,8 +111,13 @@ export class RunRecorder {
         const report = this.merged(event.report);
         this.append({ event: "run_end", status: report.status, totals: report.totals });
         const result: ResultRecord = {
-          version: report.version, runId: report.runId, workflowRef: report.workflowRef, status: report.status, totals: report.totals,
-          startedAt: this.startedAt, endedAt: new Date().toISOString(),
+          version: report.version,
+          runId: report.runId,
+          workflowRef: report.workflowRef,
+          status: report.status,
+          totals: report.totals,
+          startedAt: this.startedAt,
+          endedAt: new Date().toISOString(),
           pairs: report.pairs.map((p) => ({ id: p.id, status: p.status, contentHash: p.contentHash })),
         };
         this.write("result.json", result);

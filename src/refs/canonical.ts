@@ -28,7 +28,9 @@ function write(value: unknown, out: string[]): void {
     const obj = value as Record<string, unknown>;
     // Python sorts keys by code point; JavaScript's default sort compares UTF-16 units,
     // which differs only for characters above U+FFFF against U+E000..U+FFFF.
-    const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort(compareCodePoints);
+    const keys = Object.keys(obj)
+      .filter((k) => obj[k] !== undefined)
+      .sort(compareCodePoints);
     out.push("{");
     keys.forEach((key, i) => {
       if (i > 0) out.push(",");
@@ -66,11 +68,7 @@ const SHORT_ESCAPES: Record<string, string> = {
 function quote(s: string): string {
   // Everything outside printable ASCII (space..~) is escaped, as Python's ensure_ascii does;
   // JavaScript strings are UTF-16 already, so astral characters come out as surrogate pairs.
-  return (
-    '"' +
-    s.replace(/[\\"]|[^ -~]/g, (ch) => SHORT_ESCAPES[ch] ?? "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0")) +
-    '"'
-  );
+  return '"' + s.replace(/[\\"]|[^ -~]/g, (ch) => SHORT_ESCAPES[ch] ?? "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0")) + '"';
 }
 
 /** Python's repr() of a float: shortest round-trip digits, fixed notation for exponents -4..15. */

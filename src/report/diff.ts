@@ -40,8 +40,7 @@ export function diffText(diff: PlanDiff, style: Style, options: { cost?: string;
   if (!base.workflowFound) lines.push(style.yellow(`${diff.workflowFile} does not exist at ${base.ref}: every pair is added`));
   const run = willRun(diff);
   lines.push(
-    style.bold(`${run.length} to re-run, ${plan.pairs.length - run.length} unchanged`) +
-      `; ${diff.added.length} added, ${diff.removed.length} removed`,
+    style.bold(`${run.length} to re-run, ${plan.pairs.length - run.length} unchanged`) + `; ${diff.added.length} added, ${diff.removed.length} removed`,
   );
   if (options.cost) lines.push(options.cost);
 

@@ -89,9 +89,8 @@ function section(title: string, body: string): string {
 
 function totalsLine(diff: PlanDiff, run: number): string {
   const unchanged = diff.plan.pairs.length - run;
-  const head = run === 0
-    ? `**Nothing will re-run**: all ${count(unchanged, "pair")} unchanged.`
-    : `**${count(run, "pair")} will re-run**, ${unchanged} unchanged.`;
+  const head =
+    run === 0 ? `**Nothing will re-run**: all ${count(unchanged, "pair")} unchanged.` : `**${count(run, "pair")} will re-run**, ${unchanged} unchanged.`;
   return `${head} ${count(diff.added.length, "pair")} added, ${diff.removed.length} removed.`;
 }
 
@@ -118,7 +117,7 @@ function changeBlocks(changes: EntryChange[], room: number, pointer: string): st
       const all = lines[i]!.map(shortLine);
       const fits = (n: number) => size(block(c, all.slice(0, n), truncationNote(all.length - n, pointer))) + 1 <= budget;
       let n = 0;
-      for (let hi = all.length - 1; n < hi; ) {
+      for (let hi = all.length - 1; n < hi;) {
         const mid = Math.ceil((n + hi) / 2);
         if (fits(mid)) n = mid;
         else hi = mid - 1;

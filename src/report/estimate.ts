@@ -76,7 +76,15 @@ function rows(estimate: PlanEstimate): Row[] {
     cost: costText(p.cost),
   }));
   const t = estimate.totals;
-  list.push({ pair: "total", model: "", input: "", output: "", attempts: "", tokens: tokensText(t.tokens.input + t.tokens.output), cost: totalCostText(estimate) });
+  list.push({
+    pair: "total",
+    model: "",
+    input: "",
+    output: "",
+    attempts: "",
+    tokens: tokensText(t.tokens.input + t.tokens.output),
+    cost: totalCostText(estimate),
+  });
   return list;
 }
 
@@ -95,7 +103,8 @@ export function estimateNotes(estimate: PlanEstimate): string[] {
   const output: string[] = [];
   if (some((p) => p.outputBasis === "history")) output.push(`median of past accepted attempts for ${ids((p) => p.outputBasis === "history").join(", ")}`);
   if (some((p) => p.outputBasis === "max_tokens")) output.push(`generator_config.max_tokens for ${ids((p) => p.outputBasis === "max_tokens").join(", ")}`);
-  if (some((p) => p.outputBasis === "default")) output.push(`${tokensText(DEFAULT_OUTPUT_TOKENS)} by default (no history, no max_tokens) for ${ids((p) => p.outputBasis === "default").join(", ")}`);
+  if (some((p) => p.outputBasis === "default"))
+    output.push(`${tokensText(DEFAULT_OUTPUT_TOKENS)} by default (no history, no max_tokens) for ${ids((p) => p.outputBasis === "default").join(", ")}`);
   notes.push(`output: ${output.join("; ")}`);
   const attempts: string[] = [];
   if (some((p) => p.attemptsBasis === "history")) attempts.push(`median of past accepted runs for ${ids((p) => p.attemptsBasis === "history").join(", ")}`);
@@ -103,7 +112,8 @@ export function estimateNotes(estimate: PlanEstimate): string[] {
   notes.push(`attempts: ${attempts.join("; ")}`);
   const prices: string[] = [];
   if (some((p) => p.price?.source === "workflow")) prices.push(`the workflow's pricing: for ${models((p) => p.price?.source === "workflow")}`);
-  if (some((p) => p.price?.source === "built-in")) prices.push(`built-in prices of ${estimate.pricesAsOf} for ${models((p) => p.price?.source === "built-in")}`);
+  if (some((p) => p.price?.source === "built-in"))
+    prices.push(`built-in prices of ${estimate.pricesAsOf} for ${models((p) => p.price?.source === "built-in")}`);
   if (some((p) => p.price === null)) prices.push(`no price for ${models((p) => p.price === null)} (add it under pricing: in the workflow file)`);
   notes.push(`prices: ${prices.join("; ")}`);
   for (const p of estimate.pairs) for (const note of p.notes) notes.push(`${p.id}: ${note}`);
@@ -119,7 +129,12 @@ export function estimateText(estimate: PlanEstimate, style: Style): string {
   const widths = keys.map((k) => Math.max(...table.map((r) => r[k].length)));
   const lines = [style.bold(`Estimate for ${estimateHeadline(estimate)}`)];
   table.forEach((r, n) => {
-    const line = "  " + keys.map((k, i) => (right.has(k) && n > 0 ? r[k].padStart(widths[i]!) : r[k].padEnd(widths[i]!))).join("  ").trimEnd();
+    const line =
+      "  " +
+      keys
+        .map((k, i) => (right.has(k) && n > 0 ? r[k].padStart(widths[i]!) : r[k].padEnd(widths[i]!)))
+        .join("  ")
+        .trimEnd();
     lines.push(n === 0 || n === table.length - 1 ? style.bold(line) : line);
   });
   for (const note of estimateNotes(estimate)) lines.push(style.dim(`  - ${note}`));
@@ -165,7 +180,14 @@ export interface TotalsEstimateJson extends Omit<PlanEstimate["totals"], "tokens
 
 export function totalsEstimateJson(estimate: PlanEstimate): TotalsEstimateJson {
   const t = estimate.totals;
-  return { pairs: t.pairs, tokens: { ...t.tokens }, cost: t.cost, knownCost: t.knownCost, unpricedModels: [...t.unpricedModels], pricesAsOf: estimate.pricesAsOf };
+  return {
+    pairs: t.pairs,
+    tokens: { ...t.tokens },
+    cost: t.cost,
+    knownCost: t.knownCost,
+    unpricedModels: [...t.unpricedModels],
+    pricesAsOf: estimate.pricesAsOf,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -193,7 +215,8 @@ export function compareWithRun(estimate: PlanEstimate, report: RunReport): RunCo
     const attempts = outcome?.attempts ?? [];
     const reported = attempts.filter((a) => a.tokens !== null);
     let tokens: TokenUsage | null = null;
-    if (attempts.length === 0) tokens = { input: 0, output: 0 }; // reused or never started: nothing spent
+    if (attempts.length === 0)
+      tokens = { input: 0, output: 0 }; // reused or never started: nothing spent
     else if (reported.length > 0) {
       tokens = { input: 0, output: 0 };
       for (const a of reported) {
@@ -209,7 +232,9 @@ export function compareWithRun(estimate: PlanEstimate, report: RunReport): RunCo
     };
   });
   const sum = (list: (TokenUsage | null)[]): TokenUsage | null =>
-    list.some((t) => t === null) ? null : list.reduce<TokenUsage>((s, t) => ({ input: s.input + t!.input, output: s.output + t!.output }), { input: 0, output: 0 });
+    list.some((t) => t === null)
+      ? null
+      : list.reduce<TokenUsage>((s, t) => ({ input: s.input + t!.input, output: s.output + t!.output }), { input: 0, output: 0 });
   const total = (list: (number | null)[]): number | null => (list.some((c) => c === null) ? null : list.reduce<number>((s, c) => s + c!, 0));
   return {
     pairs,
@@ -223,7 +248,14 @@ export function compareWithRun(estimate: PlanEstimate, report: RunReport): RunCo
 function comparisonRows(c: RunComparison): string[][] {
   const tokens = (t: TokenUsage | null) => (t === null ? "not reported" : tokensText(t.input + t.output));
   const cost = (n: number | null, t?: TokenUsage | null) => (t === null ? "-" : costText(n));
-  const list = c.pairs.map((p) => [p.id, p.status, tokens(p.estimated.tokens), tokens(p.actual.tokens), cost(p.estimated.cost), cost(p.actual.cost, p.actual.tokens)]);
+  const list = c.pairs.map((p) => [
+    p.id,
+    p.status,
+    tokens(p.estimated.tokens),
+    tokens(p.actual.tokens),
+    cost(p.estimated.cost),
+    cost(p.actual.cost, p.actual.tokens),
+  ]);
   const t = c.totals;
   list.push(["total", "", tokens(t.estimated.tokens), tokens(t.actual.tokens), cost(t.estimated.cost), cost(t.actual.cost, t.actual.tokens)]);
   return list;
@@ -238,10 +270,16 @@ export function comparisonText(c: RunComparison, style: Style): string {
   const widths = COMPARISON_HEADER.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
   const lines = [style.bold("Estimated against actual")];
   table.forEach((r, n) => {
-    const line = "  " + r.map((cell, i) => (i >= 2 && n > 0 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join("  ").trimEnd();
+    const line =
+      "  " +
+      r
+        .map((cell, i) => (i >= 2 && n > 0 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+        .join("  ")
+        .trimEnd();
     lines.push(n === 0 || n === table.length - 1 ? style.bold(line) : line);
   });
-  if (c.pairs.some((p) => p.actual.tokens === null)) lines.push(style.dim("  - not reported: the generator gave no token usage (a command generator, or a provider that sends none)"));
+  if (c.pairs.some((p) => p.actual.tokens === null))
+    lines.push(style.dim("  - not reported: the generator gave no token usage (a command generator, or a provider that sends none)"));
   return lines.join("\n") + "\n";
 }
 

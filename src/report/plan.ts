@@ -2,7 +2,7 @@
 import { displayPath } from "../config/parse.js";
 import { shortRef } from "../refs/hash.js";
 import { totals } from "../plan/plan.js";
-import { type Plan, type PlannedPair, type Reason } from "../model/plan.js";
+import type { Plan, PlannedPair } from "../model/plan.js";
 import { estimateText, pairEstimateJson, totalsEstimateJson, type PairEstimateJson, type TotalsEstimateJson } from "./estimate.js";
 import type { PlanEstimate } from "../estimate/estimate.js";
 import type { Style } from "./color.js";

@@ -17,7 +17,10 @@ function firstLine(text: string): string {
 export function eventLine(event: RunEvent, style: Style): string | null {
   switch (event.type) {
     case "pair_start": {
-      const why = event.reasons.map((r) => (r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`)).slice(0, 3).join("; ");
+      const why = event.reasons
+        .map((r) => (r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`))
+        .slice(0, 3)
+        .join("; ");
       return `${style.cyan(verb("start"))}${event.id}${why ? style.dim(`  (${why})`) : ""}`;
     }
     case "attempt_end":
@@ -62,16 +65,30 @@ export function runSummary(report: RunReport, style: Style): string {
   const rows = [["pair", "status", "attempts", "time", "tokens", "reference"]];
   for (const p of report.pairs) {
     const tokens = p.attempts.reduce((n, a) => n + (a.tokens ? a.tokens.input + a.tokens.output : 0), 0);
-    rows.push([p.id, p.status, String(p.attempts.length), p.status === "executed" || p.status === "failed" ? seconds(p.durationMs) : "-", String(tokens), shortRef(p.configRef)]);
+    rows.push([
+      p.id,
+      p.status,
+      String(p.attempts.length),
+      p.status === "executed" || p.status === "failed" ? seconds(p.durationMs) : "-",
+      String(tokens),
+      shortRef(p.configRef),
+    ]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const lines = rows.map((r, n) => {
-    const line = r.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd();
+    const line = r
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
     return n === 0 ? style.bold(line) : line;
   });
   const t = report.totals;
   const stopped = t.interrupted > 0 ? `, ${t.interrupted} interrupted` : "";
-  lines.push("", style.bold(`${t.executed} executed, ${t.reused} reused, ${t.failed} failed, ${t.blocked} blocked${stopped} in ${seconds(t.durationMs)}`) + style.dim(`  (run ${report.runId})`));
+  lines.push(
+    "",
+    style.bold(`${t.executed} executed, ${t.reused} reused, ${t.failed} failed, ${t.blocked} blocked${stopped} in ${seconds(t.durationMs)}`) +
+      style.dim(`  (run ${report.runId})`),
+  );
   const failed = report.pairs.filter((p) => p.status === "failed");
   if (failed.length > 0) {
     lines.push("", style.red(`${count(failed.length, "pair")} failed:`));

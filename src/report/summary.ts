@@ -78,9 +78,11 @@ export function runRows(plan: Plan, report: RunReport): SummaryRow[] {
     if (!o) continue;
     const ran = o.attempts.length > 0;
     const reasons =
-      o.status === "reused" ? o.note ?? "unchanged"
-      : o.status === "blocked" || o.status === "interrupted" ? o.note ?? ""
-      : reasonsText({ ...p, action: "run", reasons: o.reasons });
+      o.status === "reused"
+        ? (o.note ?? "unchanged")
+        : o.status === "blocked" || o.status === "interrupted"
+          ? (o.note ?? "")
+          : reasonsText({ ...p, action: "run", reasons: o.reasons });
     rows.push({
       id: o.id,
       requires: p.requires,
@@ -123,7 +125,14 @@ export function planTableMarkdown(rows: SummaryRow[], maxBytes = Infinity): stri
   const unchanged = left.filter((r) => UNCHANGED.has(r.status)).length;
   const what = unchanged === left.length ? ` (all ${rows.some((r) => r.status === "reused") ? "reused" : "unchanged"})` : "";
   const note = `\n_${number(left.length)} of ${number(rows.length)} pairs not shown${what}: GitHub limits the size of this page._\n`;
-  return head + order.filter((i) => kept.has(i)).map((i) => lines[i]).join("") + note;
+  return (
+    head +
+    order
+      .filter((i) => kept.has(i))
+      .map((i) => lines[i])
+      .join("") +
+    note
+  );
 }
 
 function tableRow(r: SummaryRow): string {
@@ -141,7 +150,9 @@ function tableRow(r: SummaryRow): string {
 
 /** Text that stays inside one table cell and is shown as written. */
 function cell(text: string): string {
-  return escapeHtml(text).replace(/\|/g, "\\|").replace(/\s*\n\s*/g, " ");
+  return escapeHtml(text)
+    .replace(/\|/g, "\\|")
+    .replace(/\s*\n\s*/g, " ");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -179,7 +190,10 @@ export function mermaidGraph(nodes: GraphNode[], limits: { maxChars?: number; ma
   if (changed.length > 0 && omitted > 0) {
     const focused = flowchart(changed);
     if (fits(focused.text, focused.edges)) {
-      return { text: focused.text, note: `${tooLarge}: only the ${number(changed.length)} pairs that are not unchanged are drawn, without the ${number(omitted)} others.` };
+      return {
+        text: focused.text,
+        note: `${tooLarge}: only the ${number(changed.length)} pairs that are not unchanged are drawn, without the ${number(omitted)} others.`,
+      };
     }
   }
   return { text: null, note: `No graph: ${tooLarge}.` };
@@ -226,10 +240,9 @@ function label(text: string): string {
 export function graphMarkdown(nodes: GraphNode[], limits: { maxChars?: number; maxEdges?: number } = {}): string {
   const graph = mermaidGraph(nodes, limits);
   const drawn = graph.note === null ? nodes : nodes.filter((n) => !UNCHANGED.has(n.status));
-  return [
-    ...(graph.text !== null ? ["```mermaid\n" + graph.text + "```", graphLegend(drawn)] : []),
-    ...(graph.note !== null ? [`_${graph.note}_`] : []),
-  ].join("\n\n");
+  return [...(graph.text !== null ? ["```mermaid\n" + graph.text + "```", graphLegend(drawn)] : []), ...(graph.note !== null ? [`_${graph.note}_`] : [])].join(
+    "\n\n",
+  );
 }
 
 /** A line naming the colours of the statuses present, since colour alone says nothing to some readers. */

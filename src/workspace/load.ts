@@ -16,7 +16,8 @@ export const diskFiles: ConfigFiles = {
 /** PATH as the commands take it: a workflow file, or a directory holding workflow.yml|yaml|json. */
 export function resolveWorkflowPath(target: string | undefined, cwd = process.cwd()): string {
   const abs = path.resolve(cwd, target ?? ".");
-  if (!existsSync(abs)) throw fileIssue(displayPath(abs, cwd), `no such file or directory; give a workflow file or a directory holding one of ${WORKFLOW_NAMES.join(", ")}`);
+  if (!existsSync(abs))
+    throw fileIssue(displayPath(abs, cwd), `no such file or directory; give a workflow file or a directory holding one of ${WORKFLOW_NAMES.join(", ")}`);
   if (!statSync(abs).isDirectory()) return abs;
   const found = WORKFLOW_NAMES.filter((name) => existsSync(path.join(abs, name)));
   if (found.length === 0) {

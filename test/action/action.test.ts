@@ -69,7 +69,9 @@ describe("a run", () => {
     expect(result.stdout).toMatch(/^blocked {3}after_bad {2}blocked by bad$/m);
 
     expect(result.summary).toContain("## pairflow run: failing failed");
-    expect(result.summary).toContain('<details><summary><code>bad</code>: rejected after 2 attempts: missing: "&lt;never&gt; | there"</summary>\n\n```text\nmissing: "<never> | there"\n```\n\n</details>');
+    expect(result.summary).toContain(
+      '<details><summary><code>bad</code>: rejected after 2 attempts: missing: "&lt;never&gt; | there"</summary>\n\n```text\nmissing: "<never> | there"\n```\n\n</details>',
+    );
     expect(result.summary).toContain("| `after_bad` | blocked | blocked by bad | ? | 0 | – | – |");
     const [graph] = mermaidBlocks(result.summary);
     await checkMermaid(graph!);
@@ -157,7 +159,11 @@ describe("plan mode", () => {
 });
 
 describe("action.yml", () => {
-  const action = parse(readFileSync(path.join(REPO, "action.yml"), "utf8")) as { runs: unknown; inputs: Record<string, unknown>; outputs: Record<string, unknown> };
+  const action = parse(readFileSync(path.join(REPO, "action.yml"), "utf8")) as {
+    runs: unknown;
+    inputs: Record<string, unknown>;
+    outputs: Record<string, unknown>;
+  };
   const docs = readFileSync(path.join(REPO, "docs/action.md"), "utf8");
 
   it("runs the bundle on node24, with every input and output documented", () => {

@@ -14,7 +14,8 @@ import { runAction, type ActionResult } from "./runner.js";
 const EXAMPLE = path.join(REPO, "examples/tdd-stack");
 const PAIRS = ["g_test", "g_impl", "g_review"];
 const ids = (result: ActionResult, output: string) => JSON.parse(result.outputs[output]!) as string[];
-const planOf = (result: ActionResult) => JSON.parse(result.outputs.plan!) as { pairs: { id: string; action: string; configRef: string | null; reasons: { kind: string; detail: string }[] }[] };
+const planOf = (result: ActionResult) =>
+  JSON.parse(result.outputs.plan!) as { pairs: { id: string; action: string; configRef: string | null; reasons: { kind: string; detail: string }[] }[] };
 
 let cache: FakeCacheService;
 beforeEach(async () => {
@@ -115,7 +116,9 @@ describe("when the cache cannot be used, the run goes on with the local store", 
     expect(ids(result, "executed")).toEqual(PAIRS);
     expect(result.errors).toEqual([]);
     expect(result.warnings).toHaveLength(1);
-    expect(result.warnings[0]).toMatch(/^the GitHub Actions cache is not usable \(restoring pairflow-g_test-[0-9a-f]{64}: .*429.*\); going on with the local store only/);
+    expect(result.warnings[0]).toMatch(
+      /^the GitHub Actions cache is not usable \(restoring pairflow-g_test-[0-9a-f]{64}: .*429.*\); going on with the local store only/,
+    );
     expect(cache.calls).toHaveLength(1);
   });
 
@@ -144,7 +147,9 @@ describe("when the cache cannot be used, the run goes on with the local store", 
     const result = await runAction({ workspace: copyToTempRepo(EXAMPLE) });
     expect(result.code).toBe(0);
     expect(ids(result, "executed")).toEqual(PAIRS);
-    expect(result.warnings).toEqual(["no GitHub Actions cache service is available to this job (the runner provides none); going on with the local store only"]);
+    expect(result.warnings).toEqual([
+      "no GitHub Actions cache service is available to this job (the runner provides none); going on with the local store only",
+    ]);
   });
 
   it("cache: false asks nothing and warns of nothing", async () => {
@@ -163,7 +168,15 @@ describe("when the cache cannot be used, the run goes on with the local store", 
  */
 function tamper(archive: Buffer, from: string, to: string): Buffer {
   const zstd = archive.subarray(0, 4).equals(Buffer.from([0x28, 0xb5, 0x2f, 0xfd]));
-  const [unpack, pack] = zstd ? [["zstd", "-d", "-c"], ["zstd", "-c"]] : [["gzip", "-d", "-c"], ["gzip", "-c"]];
+  const [unpack, pack] = zstd
+    ? [
+        ["zstd", "-d", "-c"],
+        ["zstd", "-c"],
+      ]
+    : [
+        ["gzip", "-d", "-c"],
+        ["gzip", "-c"],
+      ];
   const tar = spawnSync(unpack[0]!, unpack.slice(1), { input: archive }).stdout;
   const at = tar.indexOf(from);
   if (at < 0 || from.length !== to.length) throw new Error(`cannot tamper: ${from} not in the archive`);

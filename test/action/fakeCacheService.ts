@@ -169,8 +169,10 @@ export class FakeCacheService {
     this.calls.push(`${req.method} blob ${id}`);
     const signature = url.searchParams.get("sig");
     if (req.method === "PUT") {
-      if (!entry || entry.finalized || signature !== entry.uploadSig) return azureError(res, 403, "AuthenticationFailed", "the signature does not allow writing this blob");
-      if (url.searchParams.has("comp")) return azureError(res, 400, "UnsupportedQueryParameter", `comp=${url.searchParams.get("comp")}: block uploads are not supported by this fake`);
+      if (!entry || entry.finalized || signature !== entry.uploadSig)
+        return azureError(res, 403, "AuthenticationFailed", "the signature does not allow writing this blob");
+      if (url.searchParams.has("comp"))
+        return azureError(res, 400, "UnsupportedQueryParameter", `comp=${url.searchParams.get("comp")}: block uploads are not supported by this fake`);
       if (req.headers["x-ms-blob-type"] !== "BlockBlob") return azureError(res, 400, "MissingRequiredHeader", "x-ms-blob-type: BlockBlob is required");
       entry.blob = body;
       res.writeHead(201, {
@@ -184,7 +186,8 @@ export class FakeCacheService {
       return void res.end();
     }
     if (req.method === "GET") {
-      if (!entry?.finalized || entry.blob === null || signature !== entry.downloadSig) return azureError(res, 404, "BlobNotFound", "the specified blob does not exist");
+      if (!entry?.finalized || entry.blob === null || signature !== entry.downloadSig)
+        return azureError(res, 404, "BlobNotFound", "the specified blob does not exist");
       res.writeHead(200, { "content-type": "application/octet-stream", "content-length": entry.blob.length, "x-ms-blob-type": "BlockBlob" });
       return void res.end(entry.blob);
     }

@@ -3,7 +3,7 @@
  * through the real @actions/github client against a loopback fake of GitHub's REST API; the job
  * summary when the comment cannot be posted. And the max-cost gate in mode run.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runOf } from "../helpers/state.js";
@@ -99,7 +99,9 @@ describe("input max-cost", () => {
     edit(path.join(dir, "flows/tdd/prompts.yml"), "task: Implement the Stack class.", "task: Implement it.");
     const result = await runAction({ workspace: dir, with: { workflow: "flows/tdd", cache: "false", "max-cost": "0.50" } });
     expect(result.code).toBe(1);
-    expect(result.summary).toMatch(/^## pairflow run refused\n\nthe cost of g_impl, g_review is unknown \(no price for stand-in-1\), so it cannot be checked against max-cost \$0\.50.*nothing was executed/);
+    expect(result.summary).toMatch(
+      /^## pairflow run refused\n\nthe cost of g_impl, g_review is unknown \(no price for stand-in-1\), so it cannot be checked against max-cost \$0\.50.*nothing was executed/,
+    );
     expect(result.errors.some((e) => e.message.includes("nothing was executed"))).toBe(true);
     expect(readFileSync(path.join(dir, "flows/tdd/out/stack.py"), "utf8")).not.toContain("Implement it.");
     expect(readdirSync(path.join(dir, ".pairflow/runs"))).toEqual(runsBefore); // no run recorded

@@ -25,7 +25,9 @@ function report(plan: Plan, statuses: Record<string, PairOutcome["status"]>, fee
       id: p.id,
       configRef: "ab".repeat(32),
       status,
-      attempts: ran ? [{ attempt: 1, accepted: status === "executed", feedback: status === "failed" ? feedback : "", tokens: { input: 100, output: 20 }, durationMs: 1500 }] : [],
+      attempts: ran
+        ? [{ attempt: 1, accepted: status === "executed", feedback: status === "failed" ? feedback : "", tokens: { input: 100, output: 20 }, durationMs: 1500 }]
+        : [],
       contentHash: null,
       reasons: ran ? [{ kind: "prompt", detail: "prompt.task changed" }] : [],
       durationMs: ran ? 1500 : 0,
@@ -39,7 +41,15 @@ function report(plan: Plan, statuses: Record<string, PairOutcome["status"]>, fee
     workflowRef: plan.workflowRef,
     status: count("failed") > 0 ? "failed" : "success",
     pairs,
-    totals: { pairs: pairs.length, executed: count("executed"), reused: count("reused"), failed: count("failed"), blocked: count("blocked"), tokens: { input: 0, output: 0 }, durationMs: 60_000 },
+    totals: {
+      pairs: pairs.length,
+      executed: count("executed"),
+      reused: count("reused"),
+      failed: count("failed"),
+      blocked: count("blocked"),
+      tokens: { input: 0, output: 0 },
+      durationMs: 60_000,
+    },
   } as RunReport;
 }
 
@@ -55,7 +65,12 @@ describe("on a workflow of 2,000 pairs", () => {
     const root = plan.pairs.find((p) => plan.graph.dependents.get(p.id)!.length >= 3)!.id;
     const ran = plan.graph.dependents.get(root)!;
     const blocked = plan.graph.dependents.get(ran[0]!)!;
-    const statuses = Object.fromEntries([[root, "executed"], ...ran.map((id) => [id, "executed"]), [ran[0], "failed"], ...blocked.map((id) => [id, "blocked"])]);
+    const statuses = Object.fromEntries([
+      [root, "executed"],
+      ...ran.map((id) => [id, "executed"]),
+      [ran[0], "failed"],
+      ...blocked.map((id) => [id, "blocked"]),
+    ]);
     const markdown = runSummaryMarkdown(plan, report(plan, statuses));
 
     const [graph, ...more] = mermaidBlocks(markdown);
@@ -79,7 +94,16 @@ describe("on a workflow of 2,000 pairs", () => {
 });
 
 describe("the table", () => {
-  const row = (id: string, status: string, reasons = "unchanged"): SummaryRow => ({ id, requires: [], status, reasons, configRef: null, attempts: null, durationMs: null, tokens: null });
+  const row = (id: string, status: string, reasons = "unchanged"): SummaryRow => ({
+    id,
+    requires: [],
+    status,
+    reasons,
+    configRef: null,
+    attempts: null,
+    durationMs: null,
+    tokens: null,
+  });
 
   it("keeps a cell one line of plain text", async () => {
     const table = planTableMarkdown([row("a", "run", "guard_config.pattern changed: <b>x|y</b>\nsecond line")]);
@@ -110,7 +134,8 @@ describe("the graph", () => {
     expect(note).toBeNull();
     await checkMermaid(text!);
     expect(text).toContain('p2["say #quot;hi#quot;"]');
-    for (const status of ["executed", "reused", "failed", "blocked", "interrupted"]) expect(text).toMatch(new RegExp(`^ {2}classDef ${status} fill:#[0-9a-f]{6},`, "m"));
+    for (const status of ["executed", "reused", "failed", "blocked", "interrupted"])
+      expect(text).toMatch(new RegExp(`^ {2}classDef ${status} fill:#[0-9a-f]{6},`, "m"));
   });
 
   it("plans draw run and skip", async () => {
@@ -125,7 +150,10 @@ describe("the graph", () => {
 
   it("is left out, with a note, when even the changed pairs are too many", async () => {
     const nodes = Array.from({ length: 600 }, (_, i) => ({ id: `n${i}`, requires: i > 0 ? [`n${i - 1}`] : [], status: "run" }));
-    expect(mermaidGraph(nodes)).toEqual({ text: null, note: "No graph: 600 pairs and 599 dependencies are more than GitHub draws (500 edges, 50,000 characters)." });
+    expect(mermaidGraph(nodes)).toEqual({
+      text: null,
+      note: "No graph: 600 pairs and 599 dependencies are more than GitHub draws (500 edges, 50,000 characters).",
+    });
   });
 });
 
@@ -134,7 +162,18 @@ describe("failed pairs", () => {
     const plan = { pairs: [] } as unknown as Plan;
     const feedback = "expected:\n```\nok\n```";
     const r = report(plan, {});
-    r.pairs.push({ id: "p", configRef: null, status: "failed", attempts: [{ attempt: 1, accepted: false, feedback, tokens: null, durationMs: 1 }], contentHash: null, reasons: [], durationMs: 1, note: "rejected after 1 attempt: expected:" } as PairOutcome);
-    expect(failedDetailsMarkdown(r)).toBe(`<details><summary><code>p</code>: rejected after 1 attempt: expected:</summary>\n\n\`\`\`\`text\n${feedback}\n\`\`\`\`\n\n</details>\n\n`);
+    r.pairs.push({
+      id: "p",
+      configRef: null,
+      status: "failed",
+      attempts: [{ attempt: 1, accepted: false, feedback, tokens: null, durationMs: 1 }],
+      contentHash: null,
+      reasons: [],
+      durationMs: 1,
+      note: "rejected after 1 attempt: expected:",
+    } as PairOutcome);
+    expect(failedDetailsMarkdown(r)).toBe(
+      `<details><summary><code>p</code>: rejected after 1 attempt: expected:</summary>\n\n\`\`\`\`text\n${feedback}\n\`\`\`\`\n\n</details>\n\n`,
+    );
   });
 });

@@ -38,24 +38,27 @@ function issues(texts: Record<string, string>, workflow = "workflow.yml"): Confi
 
 describe("parsing configuration from texts", () => {
   it("builds the workflow and its graph from a workflow and the prompts file beside it", () => {
-    const { workflow, graph } = parse({
-      "wf/workflow.yml": [
-        "name: demo",
-        "model: m-1",
-        "rmax: 2",
-        "action_pairs:",
-        "  g_test:",
-        "    guard: syntax",
-        "    output: tests/test_a.py",
-        "    inputs: [spec.md, 'src/**/*.py']",
-        "  g_impl:",
-        "    requires: [g_test]",
-        "    rmax: 5",
-        "",
-      ].join("\n"),
-      "wf/prompts.yml": "g_test:\n  task: Write the tests.\ng_impl:\n  role: Coder\n",
-      "wf/spec.md": "# Spec\n",
-    }, "wf/workflow.yml");
+    const { workflow, graph } = parse(
+      {
+        "wf/workflow.yml": [
+          "name: demo",
+          "model: m-1",
+          "rmax: 2",
+          "action_pairs:",
+          "  g_test:",
+          "    guard: syntax",
+          "    output: tests/test_a.py",
+          "    inputs: [spec.md, 'src/**/*.py']",
+          "  g_impl:",
+          "    requires: [g_test]",
+          "    rmax: 5",
+          "",
+        ].join("\n"),
+        "wf/prompts.yml": "g_test:\n  task: Write the tests.\ng_impl:\n  role: Coder\n",
+        "wf/spec.md": "# Spec\n",
+      },
+      "wf/workflow.yml",
+    );
 
     expect(workflow.name).toBe("demo");
     expect(workflow.path).toBe(path.join(ROOT, "wf/workflow.yml"));
@@ -84,7 +87,8 @@ describe("parsing configuration from texts", () => {
         line: 4,
         column: 5,
         key: "action_pairs.g_a.gaurd",
-        message: 'unknown key "gaurd"; did you mean "guard"?; expected one of: description, requires, guard, guard_config, guards, generator, generator_config, model, rmax, output, inputs, human_prompt_title (or an "x-" key for notes of your own)',
+        message:
+          'unknown key "gaurd"; did you mean "guard"?; expected one of: description, requires, guard, guard_config, guards, generator, generator_config, model, rmax, output, inputs, human_prompt_title (or an "x-" key for notes of your own)',
       },
     ]);
   });
@@ -97,11 +101,14 @@ describe("parsing configuration from texts", () => {
   });
 
   it("requires a literal input path to exist, relative to the workflow file, but not a glob", () => {
-    const out = issues({
-      "wf/workflow.yml": "name: n\naction_pairs:\n  g_a:\n    inputs: [spec.md, docs/missing.md, 'src/*.py']\n",
-      "spec.md": "at the root, not beside the workflow\n",
-      "wf/docs/other.md": "x\n",
-    }, "wf/workflow.yml");
+    const out = issues(
+      {
+        "wf/workflow.yml": "name: n\naction_pairs:\n  g_a:\n    inputs: [spec.md, docs/missing.md, 'src/*.py']\n",
+        "spec.md": "at the root, not beside the workflow\n",
+        "wf/docs/other.md": "x\n",
+      },
+      "wf/workflow.yml",
+    );
     expect(out.map(formatIssue)).toEqual([
       'wf/workflow.yml:4:14: action_pairs.g_a.inputs.0: "spec.md" does not exist (inputs are relative to the workflow file); fix the path, or write a glob if the file may be absent',
       'wf/workflow.yml:4:23: action_pairs.g_a.inputs.1: "docs/missing.md" does not exist (inputs are relative to the workflow file); fix the path, or write a glob if the file may be absent',
@@ -167,7 +174,10 @@ describe("parsing text with positions", () => {
     expect(file?.display).toBe("workflow.yml");
     expect(isMap(pairs)).toBe(true);
     const keys = isMap(pairs) ? pairs.items.map((item) => (isScalar(item.key) ? file!.lines.linePos(item.key.range![0]) : undefined)) : [];
-    expect(keys).toEqual([{ line: 3, col: 3 }, { line: 4, col: 3 }]);
+    expect(keys).toEqual([
+      { line: 3, col: 3 },
+      { line: 4, col: 3 },
+    ]);
   });
 
   it("reports a syntax error and a duplicate key under the name given, and returns no file", () => {

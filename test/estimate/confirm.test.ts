@@ -18,7 +18,8 @@ process.stdout.write("content of " + process.env.PAIRFLOW_PAIR + "\\n");
 
 function project(): string {
   return tempRepo({
-    "workflow.yml": "name: ask\nmodel: gpt-4o-mini\ngenerator: command\ngenerator_config: {run: node gen.mjs}\naction_pairs:\n  a: {output: out/a.txt}\n  b: {requires: [a]}\n",
+    "workflow.yml":
+      "name: ask\nmodel: gpt-4o-mini\ngenerator: command\ngenerator_config: {run: node gen.mjs}\naction_pairs:\n  a: {output: out/a.txt}\n  b: {requires: [a]}\n",
     "prompts.yml": "a: {task: Write a.}\nb: {task: Write b.}\n",
     "gen.mjs": GEN,
   });

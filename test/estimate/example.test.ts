@@ -15,7 +15,13 @@ const EXAMPLE = path.join(REPO, "examples/tdd-stack");
 /** The prompt of `id` as the run renders it, given its dependencies' contents. */
 function prompt(dir: string, id: string, dependencies: { id: string; content: string }[]): string {
   const { workflow } = loadWorkflow(dir);
-  return renderPrompt({ prompt: workflow.pairs.get(id)!.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies, history: [] });
+  return renderPrompt({
+    prompt: workflow.pairs.get(id)!.prompt,
+    specification: workflow.specification,
+    constraints: workflow.constraints,
+    dependencies,
+    history: [],
+  });
 }
 
 describe("the estimate of the example", () => {
@@ -53,7 +59,13 @@ describe("the estimate of the example", () => {
       notes: [],
     });
     expect(json.totals).toMatchObject({ pairs: 3, run: 3, skip: 0 });
-    expect(json.totals.estimate).toMatchObject({ pairs: 3, cost: null, knownCost: 0, unpricedModels: ["stand-in-1"], pricesAsOf: expect.stringMatching(/^\d{4}-\d{2}/) });
+    expect(json.totals.estimate).toMatchObject({
+      pairs: 3,
+      cost: null,
+      knownCost: 0,
+      unpricedModels: ["stand-in-1"],
+      pricesAsOf: expect.stringMatching(/^\d{4}-\d{2}/),
+    });
   });
 
   it("estimates a pair whose upstream will re-run with the upstream's last accepted content, and says so", async () => {
@@ -68,7 +80,10 @@ describe("the estimate of the example", () => {
     const review = json.pairs[2].estimate;
     expect(review.notes).toEqual(["g_impl will run: estimated with its last accepted content"]);
     const accepted = (file: string) => readFileSync(path.join(dir, "out", file), "utf8");
-    const rendered = prompt(dir, "g_review", [{ id: "g_test", content: accepted("test_stack.py") }, { id: "g_impl", content: accepted("stack.py") }]);
+    const rendered = prompt(dir, "g_review", [
+      { id: "g_test", content: accepted("test_stack.py") },
+      { id: "g_impl", content: accepted("stack.py") },
+    ]);
     expect(review.inputTokens).toBe(Math.ceil(rendered.length / 4));
     // The command generator reports no usage: attempts are learnt, output tokens are not.
     expect(review).toMatchObject({ attempts: 1, attemptsBasis: "history", outputTokens: 1000, outputBasis: "default" });

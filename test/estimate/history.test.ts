@@ -10,7 +10,8 @@ import { cli } from "./helpers.js";
 
 function project(): string {
   return tempRepo({
-    "workflow.yml": "name: learn\nmodel: gpt-4.1\ngenerator: openai\ngenerator_config: {base_url: 'http://127.0.0.1:9/v1', max_tokens: 4000}\nrmax: 1\naction_pairs:\n  a: {}\n  b: {}\n",
+    "workflow.yml":
+      "name: learn\nmodel: gpt-4.1\ngenerator: openai\ngenerator_config: {base_url: 'http://127.0.0.1:9/v1', max_tokens: 4000}\nrmax: 1\naction_pairs:\n  a: {}\n  b: {}\n",
   });
 }
 
@@ -20,7 +21,13 @@ function record(dir: string, runId: string, content: unknown): void {
   writeFileSync(path.join(runDir, "result.json"), typeof content === "string" ? content : JSON.stringify(content));
 }
 
-const attempt = (output: number | null) => ({ attempt: 1, accepted: true, feedback: "", tokens: output === null ? null : { input: 10, output }, durationMs: 1 });
+const attempt = (output: number | null) => ({
+  attempt: 1,
+  accepted: true,
+  feedback: "",
+  tokens: output === null ? null : { input: 10, output },
+  durationMs: 1,
+});
 
 async function estimates(dir: string): Promise<Record<string, { outputTokens: number; outputBasis: string; attempts: number; attemptsBasis: string }>> {
   const json = JSON.parse((await cli(["plan", "--json"], { cwd: dir })).stdout);

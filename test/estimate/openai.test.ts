@@ -38,7 +38,17 @@ action_pairs:
 interface PairJson {
   id: string;
   action: string;
-  estimate: { inputTokens: number; outputTokens: number; outputBasis: string; attempts: number; attemptsBasis: string; tokenizer: string; tokens: { input: number; output: number }; cost: number | null; notes: string[] } | null;
+  estimate: {
+    inputTokens: number;
+    outputTokens: number;
+    outputBasis: string;
+    attempts: number;
+    attemptsBasis: string;
+    tokenizer: string;
+    tokens: { input: number; output: number };
+    cost: number | null;
+    notes: string[];
+  } | null;
 }
 
 async function planJson(dir: string): Promise<{ pairs: PairJson[]; totals: { estimate: { cost: number | null; tokens: { input: number; output: number } } } }> {
@@ -98,7 +108,8 @@ describe("the estimate of an openai workflow", () => {
     // code's prompt is estimated with spec's last accepted output: what the first run sent it.
     expect(code2.inputTokens).toBe(codeCall!.usage.prompt_tokens);
 
-    const actual = (specCall!.usage.prompt_tokens + codeCall!.usage.prompt_tokens) * 0.4 + (specCall!.usage.completion_tokens + codeCall!.usage.completion_tokens) * 1.6;
+    const actual =
+      (specCall!.usage.prompt_tokens + codeCall!.usage.prompt_tokens) * 0.4 + (specCall!.usage.completion_tokens + codeCall!.usage.completion_tokens) * 1.6;
     const error1 = Math.abs(first.totals.estimate.cost! * 1e6 - actual);
     const error2 = Math.abs(second.totals.estimate.cost! * 1e6 - actual);
     expect(error2).toBeLessThan(error1 / 5);

@@ -38,7 +38,9 @@ describe("a model with no known price", () => {
     const dir = project();
     const r = await cli(["run", "--max-cost", "100"], { cwd: dir });
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain("the cost of unknown is unknown (no price for acme-large-2), so it cannot be checked against --max-cost $100.00; add the model under pricing: in the workflow file");
+    expect(r.stderr).toContain(
+      "the cost of unknown is unknown (no price for acme-large-2), so it cannot be checked against --max-cost $100.00; add the model under pricing: in the workflow file",
+    );
     expect(r.stdout).not.toMatch(/^accepted /m);
   });
 

@@ -35,7 +35,6 @@ function running(pid: number): boolean {
   }
 }
 
-
 describe("command generator", () => {
   it("returns the command's stdout as the artifact", async () => {
     const result = await commandGenerator(request({ run: "printf 'héllo\\nwörld\\n'" }));
@@ -44,10 +43,7 @@ describe("command generator", () => {
 
   it("gives the prompt on stdin and in PAIRFLOW_PROMPT_FILE, and deletes the file afterwards", async () => {
     const prompt = "line one\n$(touch injected) `touch injected2` 'quote\"\n";
-    const req = request(
-      { run: 'cat > stdin.txt; cp "$PAIRFLOW_PROMPT_FILE" file.txt; printf %s "$PAIRFLOW_PROMPT_FILE"' },
-      { prompt },
-    );
+    const req = request({ run: 'cat > stdin.txt; cp "$PAIRFLOW_PROMPT_FILE" file.txt; printf %s "$PAIRFLOW_PROMPT_FILE"' }, { prompt });
     const { content: promptFile } = await commandGenerator(req);
     expect(readFileSync(path.join(req.cwd, "stdin.txt"), "utf8")).toBe(prompt);
     expect(readFileSync(path.join(req.cwd, "file.txt"), "utf8")).toBe(prompt);

@@ -15,9 +15,7 @@ describe("getGenerator", () => {
 
   it("names the generators that exist when the name is unknown", () => {
     expect(() => getGenerator("OllamaGenerator")).toThrow(GeneratorError);
-    expect(() => getGenerator("OllamaGenerator")).toThrow(
-      'unknown generator "OllamaGenerator"; pairflow has: anthropic, command, openai',
-    );
+    expect(() => getGenerator("OllamaGenerator")).toThrow('unknown generator "OllamaGenerator"; pairflow has: anthropic, command, openai');
     expect(() => getGenerator("opneai")).toThrow('did you mean "openai"?');
   });
 

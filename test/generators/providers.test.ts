@@ -95,7 +95,6 @@ function request(config: Record<string, unknown>, env: NodeJS.ProcessEnv = {}, s
   };
 }
 
-
 describe("openai generator", () => {
   const KEY = "sk-test-0123456789";
 
@@ -165,9 +164,7 @@ describe("openai generator", () => {
   });
 
   it("fails on a response without message content", async () => {
-    const server = await serve(
-      json(200, { choices: [{ message: { content: null }, finish_reason: "content_filter" }] }),
-    );
+    const server = await serve(json(200, { choices: [{ message: { content: null }, finish_reason: "content_filter" }] }));
     const error = await failure(openaiGenerator(request({ base_url: server.url })));
     expect(error.message).toContain("content_filter");
   });
@@ -271,9 +268,7 @@ describe("HTTP retries, backoff and timeouts", () => {
     const server = await serve((res, received) =>
       json(400, {
         error: {
-          message:
-            `Invalid model 'test-model' ` +
-            `(${String(received.headers.authorization)}, org ${String(received.headers["x-org"])})`,
+          message: `Invalid model 'test-model' ` + `(${String(received.headers.authorization)}, org ${String(received.headers["x-org"])})`,
           type: "invalid_request_error",
         },
       })(res, received, 0),

@@ -70,8 +70,6 @@ describe("composite guard", () => {
     await expect(composite(request("x", { policy: "most" }, [isJson]))).rejects.toThrow(
       'guard_config.policy of the composite guard must be one of all_pass, any_pass, majority_pass; found "most"',
     );
-    await expect(composite(request("x", {}, [{ guard: "regex", guard_config: {} }]))).rejects.toThrow(
-      /^\[regex\] the regex guard needs guard_config\.pattern/,
-    );
+    await expect(composite(request("x", {}, [{ guard: "regex", guard_config: {} }]))).rejects.toThrow(/^\[regex\] the regex guard needs guard_config\.pattern/);
   });
 });

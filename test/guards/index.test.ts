@@ -13,9 +13,7 @@ describe("guard registry", () => {
 
   it("names the guards that exist when asked for one that does not", () => {
     expect(() => getGuard("dynamic_test")).toThrow(GuardConfigError);
-    expect(() => getGuard("dynamic_test")).toThrow(
-      'unknown guard "dynamic_test"; pairflow has: command, composite, contains, json, json_schema, regex',
-    );
+    expect(() => getGuard("dynamic_test")).toThrow('unknown guard "dynamic_test"; pairflow has: command, composite, contains, json, json_schema, regex');
     expect(() => getGuard("toString")).toThrow(/unknown guard "toString"/);
   });
 

@@ -63,9 +63,7 @@ describe("json_schema guard", () => {
   it("reports a missing or invalid schema as a configuration error", async () => {
     await expect(jsonSchemaGuard(request("{}", {}))).rejects.toThrow(GuardConfigError);
     await expect(jsonSchemaGuard(request("{}", {}))).rejects.toThrow(/set guard_config\.schema .* or guard_config\.schema_file/);
-    await expect(jsonSchemaGuard(request("{}", { schema: { type: "objekt" } }))).rejects.toThrow(
-      /schema is not a valid JSON Schema/,
-    );
+    await expect(jsonSchemaGuard(request("{}", { schema: { type: "objekt" } }))).rejects.toThrow(/schema is not a valid JSON Schema/);
     await expect(jsonSchemaGuard(request("{}", { schema: "object" }))).rejects.toThrow(GuardConfigError);
   });
 });

@@ -43,9 +43,7 @@ describe("pairflow diff --base", () => {
     expect(r.stdout).toMatch(/^ {2}g_impl {4}wave 2 {2}prompt: prompt\.task changed$/m);
     expect(r.stdout).toMatch(/^ {2}g_review {2}wave 3 {2}upstream: g_impl will run$/m);
     expect(r.stdout).not.toMatch(/^ {2}g_test/m);
-    expect(r.stdout).toContain(
-      "prompt of g_impl (changed)\n--- a/flows/tdd/prompts.yml\n+++ b/flows/tdd/prompts.yml\n@@ -1,7 +1,7 @@\n g_impl:\n",
-    );
+    expect(r.stdout).toContain("prompt of g_impl (changed)\n--- a/flows/tdd/prompts.yml\n+++ b/flows/tdd/prompts.yml\n@@ -1,7 +1,7 @@\n g_impl:\n");
     expect(r.stdout).toContain("\n-  task: Implement the Stack class.\n+  task: Implement the Stack class, with type hints.\n");
     // Only the entry that changed is shown.
     expect(r.stdout).not.toContain("of g_test");
@@ -66,7 +64,9 @@ describe("pairflow diff --base", () => {
     expect(r.stdout).toContain(
       "configuration of g_docs (added)\n--- a/flows/tdd/workflow.yml\n+++ b/flows/tdd/workflow.yml\n@@ -0,0 +1,6 @@\n+g_docs:\n+  requires:\n+    - g_impl\n",
     );
-    expect(r.stdout).toContain("prompt of g_docs (added)\n--- a/flows/tdd/prompts.yml\n+++ b/flows/tdd/prompts.yml\n@@ -0,0 +1,2 @@\n+g_docs:\n+  task: Document the Stack class.\n");
+    expect(r.stdout).toContain(
+      "prompt of g_docs (added)\n--- a/flows/tdd/prompts.yml\n+++ b/flows/tdd/prompts.yml\n@@ -0,0 +1,2 @@\n+g_docs:\n+  task: Document the Stack class.\n",
+    );
   });
 
   it("lists a removed pair and shows its entries as removed; nothing re-runs", async () => {
@@ -81,7 +81,9 @@ describe("pairflow diff --base", () => {
     expect(r.stdout).not.toContain("Will re-run");
     expect(r.stdout).toMatch(/^Removed: g_review$/m);
     const removal = r.stdout.slice(r.stdout.indexOf("configuration of g_review (removed)"));
-    expect(removal).toContain("--- a/flows/tdd/workflow.yml\n+++ b/flows/tdd/workflow.yml\n@@ -1,9 +0,0 @@\n-g_review:\n-  description: A short review of the implementation against the tests\n");
+    expect(removal).toContain(
+      "--- a/flows/tdd/workflow.yml\n+++ b/flows/tdd/workflow.yml\n@@ -1,9 +0,0 @@\n-g_review:\n-  description: A short review of the implementation against the tests\n",
+    );
     expect(r.stdout).toContain("prompt of g_review (removed)");
   });
 
@@ -89,10 +91,11 @@ describe("pairflow diff --base", () => {
     const dir = await acceptedExample();
     // A comment, another quoting style, and keys in another order: no reference changes, and nothing to show.
     edit(workflowFile(dir), (t) => t.replace("  g_test:\n", "  # the tests come first\n  g_test:\n").replace('pattern: "^def test_"', "pattern: '^def test_'"));
-    edit(promptsFile(dir), (t) => t.replace(
-      "g_review:\n  role: You are a careful code reviewer.\n  task: >-\n",
-      "g_review:\n  task: >-\n",
-    ).replace(/("Verdict: approve" or "Verdict: changes requested"\.)\n?$/, "$1\n  role: You are a careful code reviewer.\n"));
+    edit(promptsFile(dir), (t) =>
+      t
+        .replace("g_review:\n  role: You are a careful code reviewer.\n  task: >-\n", "g_review:\n  task: >-\n")
+        .replace(/("Verdict: approve" or "Verdict: changes requested"\.)\n?$/, "$1\n  role: You are a careful code reviewer.\n"),
+    );
     commitAll(dir, "tidy");
 
     const r = await cli(["diff", WF, "--base", "main"], dir);

@@ -72,4 +72,3 @@ export class FakeGitHub {
     send(404, { message: "Not Found" });
   }
 }
-

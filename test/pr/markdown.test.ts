@@ -63,9 +63,12 @@ describe("the comment's size", () => {
     git(dir, "checkout", "-q", "-b", "feature");
     const prompts = path.join(dir, "prompts.yml");
     const longTask = Array.from({ length: 3000 }, (_, i) => `    Requirement ${i}: the stack keeps its items in order.`).join("\n");
-    writeFileSync(prompts, readFileSync(prompts, "utf8")
-      .replace("  task: Implement the Stack class.\n", `  task: |\n${longTask}\n`)
-      .replace("You are a careful code reviewer.", "You are a strict code reviewer."));
+    writeFileSync(
+      prompts,
+      readFileSync(prompts, "utf8")
+        .replace("  task: Implement the Stack class.\n", `  task: |\n${longTask}\n`)
+        .replace("You are a careful code reviewer.", "You are a strict code reviewer."),
+    );
     commitAll(dir, "spell out every requirement; a stricter review");
 
     const summaryUrl = "https://github.test/o/r/actions/runs/1";
@@ -96,7 +99,9 @@ describe("the comment's size", () => {
 
     const r = await cli(["diff", "--base", "main", "--format", "markdown"], dir);
     expect(r.stdout.length).toBeLessThanOrEqual(COMMENT_LIMIT);
-    expect(r.stdout).toMatch(/\n-  task: Implement the Stack class\.\n\+  task: Implement the Stack class\. Be thorough\. Be thorough\. [^\n]* …\(\d+ more characters\)\n/);
+    expect(r.stdout).toMatch(
+      /\n-  task: Implement the Stack class\.\n\+  task: Implement the Stack class\. Be thorough\. Be thorough\. [^\n]* …\(\d+ more characters\)\n/,
+    );
     expect(r.stdout).toContain("Cut short: ");
     expectWellFormed(r.stdout);
   });

@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  DEFAULT_FEEDBACK_WRAPPER,
-  fenceFor,
-  renderPrompt,
-  wrapFeedback,
-  type RenderInput,
-} from "../../src/prompt/render.js";
+import { DEFAULT_FEEDBACK_WRAPPER, fenceFor, renderPrompt, wrapFeedback, type RenderInput } from "../../src/prompt/render.js";
 
 function full(): RenderInput {
   return {
@@ -172,9 +166,7 @@ describe("history and feedback_wrapper", () => {
       dependencies: [],
       history: [{ feedback: "first" }, { feedback: "second" }, { feedback: "third" }],
     });
-    expect(out).toBe(
-      "# History\n\n## Attempt 1\n\nfirst\n\n## Attempt 2\n\nsecond\n\n## Attempt 3\n\nthird",
-    );
+    expect(out).toBe("# History\n\n## Attempt 1\n\nfirst\n\n## Attempt 2\n\nsecond\n\n## Attempt 3\n\nthird");
   });
 
   it("keeps an attempt whose wrapped feedback is empty", () => {

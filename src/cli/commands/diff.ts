@@ -25,11 +25,14 @@ export function registerDiff(program: Command, { io }: CliContext): void {
     .addOption(new Option("--format <format>", "text for people, markdown for the pull request comment's text").choices(["text", "markdown"]).default("text"))
     .option("--json", "write the diff as JSON (version 1) to stdout, and nothing else")
     .addOption(stateDirOption())
-    .addHelpText("after", examples([
-      "pairflow diff --base main",
-      "pairflow diff examples/tdd-stack --base origin/main --format markdown > comment.md",
-      "pairflow diff --base HEAD~1 --json | jq '.totals'",
-    ]))
+    .addHelpText(
+      "after",
+      examples([
+        "pairflow diff --base main",
+        "pairflow diff examples/tdd-stack --base origin/main --format markdown > comment.md",
+        "pairflow diff --base HEAD~1 --json | jq '.totals'",
+      ]),
+    )
     .action(async (target: string | undefined, opts: DiffFlags) => {
       if (opts.json && opts.format !== "text") throw new UsageError("--json and --format cannot be combined; choose one");
       const diff = await planDiff(target, { base: opts.base, cwd: io.cwd, env: io.env, stateDir: opts.stateDir });

@@ -10,7 +10,12 @@ import { examples, positiveInt, stateDirOption, type CliContext } from "../conte
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd());
+  return rows.map((r) =>
+    r
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd(),
+  );
 }
 
 export function registerHistory(program: Command, { io }: CliContext): void {
@@ -35,8 +40,15 @@ export function registerHistory(program: Command, { io }: CliContext): void {
       const lines = table([
         ["run", "started", "status", "executed", "reused", "failed", "tokens", "duration", "workflow"],
         ...rows.map((r) => [
-          r.runId, r.startedAt?.replace("T", " ").slice(0, 19) ?? "?", r.status, String(r.executed), String(r.reused), String(r.failed),
-          String(r.tokens.input + r.tokens.output), r.durationMs === null ? "-" : seconds(r.durationMs), r.workflow ? displayPath(r.workflow, io.cwd) : "?",
+          r.runId,
+          r.startedAt?.replace("T", " ").slice(0, 19) ?? "?",
+          r.status,
+          String(r.executed),
+          String(r.reused),
+          String(r.failed),
+          String(r.tokens.input + r.tokens.output),
+          r.durationMs === null ? "-" : seconds(r.durationMs),
+          r.workflow ? displayPath(r.workflow, io.cwd) : "?",
         ]),
       ]);
       io.stdout.write([style.bold(lines[0]!), ...lines.slice(1)].join("\n") + "\n");
@@ -58,16 +70,25 @@ export function registerHistory(program: Command, { io }: CliContext): void {
       }
       const style = styleFor(io.stdout, io.env);
       const out = [
-        style.bold(`Run ${run.runId}: ${runState(run)}`) + style.dim(`  ${summary.workflow ? displayPath(summary.workflow, io.cwd) : ""}, started ${summary.startedAt ?? "?"}`),
+        style.bold(`Run ${run.runId}: ${runState(run)}`) +
+          style.dim(`  ${summary.workflow ? displayPath(summary.workflow, io.cwd) : ""}, started ${summary.startedAt ?? "?"}`),
       ];
       for (const { id, planned, outcome } of pairs) {
-        const plan = planned ? `planned ${planned.action}${planned.reasons.length ? ` (${planned.reasons.map((r) => r.detail).join("; ")})` : ""}` : "not in the plan";
+        const plan = planned
+          ? `planned ${planned.action}${planned.reasons.length ? ` (${planned.reasons.map((r) => r.detail).join("; ")})` : ""}`
+          : "not in the plan";
         const happened = outcome ? `${outcome.status}${outcome.note ? `: ${outcome.note}` : ""}` : "never reached";
         out.push("", `${style.bold(id)}  ${style.dim(shortRef(outcome?.configRef ?? planned?.configRef ?? null))}`, `  ${plan}`, `  ${happened}`);
         for (const a of outcome?.attempts ?? []) {
           const tokens = a.tokens ? `, ${a.tokens.input + a.tokens.output} tokens` : "";
           out.push(`  attempt ${a.attempt}: ${a.accepted ? style.green("accepted") : style.red("rejected")} in ${seconds(a.durationMs)}${tokens}`);
-          if (a.feedback.trim()) out.push(...a.feedback.trim().split("\n").map((l) => `    ${l}`));
+          if (a.feedback.trim())
+            out.push(
+              ...a.feedback
+                .trim()
+                .split("\n")
+                .map((l) => `    ${l}`),
+            );
         }
       }
       io.stdout.write(out.join("\n") + "\n");

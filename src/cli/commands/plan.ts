@@ -23,7 +23,10 @@ export function registerPlan(program: Command, { io }: CliContext): void {
     .option("--only <id...>", "plan only these pairs and what they depend on, as `pairflow run --only` would run them")
     .option("--from <id>", "plan this pair and everything downstream of it to run")
     .addOption(stateDirOption())
-    .addHelpText("after", examples(["pairflow plan", "pairflow plan examples/tdd-stack", "pairflow plan --only g_impl", "pairflow plan examples/tdd-stack --json | jq '.totals'"]))
+    .addHelpText(
+      "after",
+      examples(["pairflow plan", "pairflow plan examples/tdd-stack", "pairflow plan --only g_impl", "pairflow plan examples/tdd-stack --json | jq '.totals'"]),
+    )
     .action(async (target: string | undefined, opts: PlanFlags) => {
       if (opts.only !== undefined && opts.only.length === 0) throw new UsageError("--only needs at least one pair id");
       const { plan, estimate } = await planTarget(target, {

@@ -1,5 +1,4 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { UsageError } from "../../model/errors.js";
 import { LockBusyError } from "../../records/mutex.js";
 import { styleFor } from "../../report/color.js";
 import { eventLine, runSummary } from "../../report/run.js";
@@ -9,7 +8,7 @@ import { resumeTarget, runTarget, type RunRequest } from "../../app/run.js";
 import { EXIT, examples, PATH_HELP, positiveInt, stateDirOption, type CliContext } from "../context.js";
 import { interruptible, signalExitCode } from "../signals.js";
 import { runCosts, type RunCosts } from "../costs.js";
-import { parseUsd } from "../../estimate/budget.js";
+import { parseUsd } from "../../estimate/prices.js";
 
 function usdAmount(value: string): number {
   const usd = parseUsd(value);
@@ -41,7 +40,11 @@ function common(command: Command): Command {
     .option("--json", "write the run report as JSON (version 1) to stdout, and progress to stderr")
     .addOption(new Option("--concurrency <n>", "pairs to execute at once").default(DEFAULT_CONCURRENCY).argParser(positiveInt))
     .option("--no-wait", `if another run of this workflow is going, fail at once (exit ${EXIT_BUSY}) instead of waiting for it`)
-    .addOption(new Option("--grace <seconds>", "after Ctrl-C or SIGTERM, how long pairs in flight may finish before they are cancelled").default(10).argParser(positiveInt))
+    .addOption(
+      new Option("--grace <seconds>", "after Ctrl-C or SIGTERM, how long pairs in flight may finish before they are cancelled")
+        .default(10)
+        .argParser(positiveInt),
+    )
     .addOption(stateDirOption());
 }
 
@@ -52,15 +55,20 @@ export function registerRun(program: Command, context: CliContext): void {
     .option("--force", "execute every pair")
     .option("--only <id...>", "execute only these pairs; their dependencies must have accepted artifacts")
     .option("--from <id>", "execute this pair and everything downstream of it")
-    .addOption(new Option("--max-cost <usd>", "refuse to start a run whose estimated cost exceeds this many US dollars (exit 1, nothing executed)").argParser(usdAmount))
+    .addOption(
+      new Option("--max-cost <usd>", "refuse to start a run whose estimated cost exceeds this many US dollars (exit 1, nothing executed)").argParser(usdAmount),
+    )
     .option("-y, --yes", "do not ask before executing (pairflow asks only when stdin and stdout are a terminal)")
-    .addHelpText("after", examples([
-      "pairflow run examples/tdd-stack",
-      "pairflow run --max-cost 0.50 --yes",
-      "pairflow run --only g_impl",
-      "pairflow run --from g_test --concurrency 2",
-      "pairflow run --json > report.json",
-    ]))
+    .addHelpText(
+      "after",
+      examples([
+        "pairflow run examples/tdd-stack",
+        "pairflow run --max-cost 0.50 --yes",
+        "pairflow run --only g_impl",
+        "pairflow run --from g_test --concurrency 2",
+        "pairflow run --json > report.json",
+      ]),
+    )
     .action(async (target: string | undefined, opts: RunFlags) => {
       let costs: RunCosts | undefined;
       try {
@@ -107,20 +115,23 @@ async function drive(
   const say = (line: string) => progress.write(line + "\n");
   const interruption = interruptible(opts.grace * 1000, (message) => io.stderr.write(style.yellow(message) + "\n"));
   try {
-    const report = await start({
-      cwd: io.cwd,
-      env: io.env,
-      stateDir: opts.stateDir,
-      concurrency: opts.concurrency,
-      wait: opts.wait,
-      stop: interruption.stop,
-      signal: interruption.cancel,
-      onWait: (holder) => say(style.yellow(`waiting for run ${holder.runId} (pid ${holder.pid}) to finish; --no-wait fails instead`)),
-      onEvent: (event) => {
-        const line = eventLine(event, style);
-        if (line !== null) say(line);
+    const report = await start(
+      {
+        cwd: io.cwd,
+        env: io.env,
+        stateDir: opts.stateDir,
+        concurrency: opts.concurrency,
+        wait: opts.wait,
+        stop: interruption.stop,
+        signal: interruption.cancel,
+        onWait: (holder) => say(style.yellow(`waiting for run ${holder.runId} (pid ${holder.pid}) to finish; --no-wait fails instead`)),
+        onEvent: (event) => {
+          const line = eventLine(event, style);
+          if (line !== null) say(line);
+        },
       },
-    }, say);
+      say,
+    );
     if (opts.json) io.stdout.write(JSON.stringify(report, null, 2) + "\n");
     else io.stdout.write("\n" + runSummary(report, style));
     const signal = interruption.received();

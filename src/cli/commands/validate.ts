@@ -13,6 +13,8 @@ export function registerValidate(program: Command, { io }: CliContext): void {
     .action((target: string | undefined) => {
       const { workflow, graph } = loadWorkflow(target, io.cwd);
       const prompts = workflow.promptsPath ? `, prompts ${displayPath(workflow.promptsPath, io.cwd)}` : ", no prompts file";
-      io.stdout.write(`${displayPath(workflow.path, io.cwd)}: valid (${count(workflow.pairs.size, "pair")} in ${count(graph.waves.length, "wave")}${prompts})\n`);
+      io.stdout.write(
+        `${displayPath(workflow.path, io.cwd)}: valid (${count(workflow.pairs.size, "pair")} in ${count(graph.waves.length, "wave")}${prompts})\n`,
+      );
     });
 }
