@@ -25917,6 +25917,13 @@ function sha256Hex(data) {
   return createHash("sha256").update(data).digest("hex");
 }
 __name(sha256Hex, "sha256Hex");
+function textHashes(data) {
+  const raw = sha256Hex(data);
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  if (bytes.includes(0) || !bytes.includes("\r\n")) return { raw, text: raw };
+  return { raw, text: sha256Hex(Buffer.from(bytes.toString("latin1").replace(/\r\n/g, "\n"), "latin1")) };
+}
+__name(textHashes, "textHashes");
 function digestOf(value) {
   return sha256Hex(canonicalJson(value));
 }
@@ -26100,22 +26107,23 @@ async function decidePair(ctx, id, decided) {
   const deps = pair.requires.map((d) => decided.get(d));
   const base = { id, wave: graph.waveOf.get(id) + 1, requires: pair.requires, own: own2 };
   const forced = ctx.force(id) ?? (ctx.lost.has(id) ? LOST : void 0);
-  const current = view.outputHash(pair);
-  const handEdit = current !== void 0 && current !== previous?.contentHash;
+  const output = judgeOutput(view, pair, previous);
   const kept = /* @__PURE__ */ __name((ref2, components2) => ({
     ...base,
     configRef: ref2,
     action: "skip",
     reasons: [],
     components: components2,
-    artifact: { source: "workspace", contentHash: current, edited: true, content: "output" }
+    artifact: { source: "workspace", contentHash: output.hash, edited: true, content: "output" }
   }), "kept");
+  const unknownOutput = output.kind === "unknown" ? [newReason(`${pair.output} exists but pairflow has no record of producing it; running replaces it (to keep it instead, commit the lock file that records it)`)] : [];
   const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
   if (unknown.length > 0) {
-    if (handEdit) return kept(null, null);
+    if (output.kind === "human") return kept(null, null);
     const reasons2 = [
       ...forced ? [forced] : [],
       ...previous ? ownChanges(previous, componentDigests(own2, { refs: {}, artifactHashes: {} })) : [newReason()],
+      ...unknownOutput,
       ...unknown.map((d) => ({ kind: "upstream", detail: d.action === "run" ? `${d.id} will run` : `${d.id}'s reference is not known yet` }))
     ];
     return { ...base, configRef: null, action: "run", reasons: sortReasons(reasons2), artifact: null, components: null };
@@ -26127,20 +26135,21 @@ async function decidePair(ctx, id, decided) {
   }
   const ref = configRef(own2, upstream);
   const components = componentDigests(own2, upstream);
+  if (output.kind === "human") return kept(ref, components);
   if (!forced) {
-    const artifact = await acceptedArtifact(view, id, ref, previous, current);
+    const artifact = await acceptedArtifact(view, id, ref, previous, output);
     if (artifact) return { ...base, configRef: ref, action: "skip", reasons: [], artifact, components };
   }
-  if (handEdit) return kept(ref, components);
   const reasons = [];
   if (forced) reasons.push(forced);
   if (previous) {
     reasons.push(...ownChanges(previous, components));
     reasons.push(...upstreamChanges(previous, components, deps));
     if (reasons.length === 0) reasons.push(newReason("no accepted artifact for this reference"));
-  } else if (!forced) {
+  } else if (!forced && output.kind !== "unknown") {
     reasons.push(newReason());
   }
+  reasons.push(...unknownOutput);
   const last = view.record(id, ref);
   if (last?.status === "rejected") {
     reasons.push({ kind: "rejected", detail: `last attempt rejected${last.feedback ? `: ${firstLine(last.feedback)}` : ""}` });
@@ -26148,28 +26157,39 @@ async function decidePair(ctx, id, decided) {
   return { ...base, configRef: ref, action: "run", reasons: sortReasons(reasons), artifact: null, components };
 }
 __name(decidePair, "decidePair");
-async function acceptedArtifact(view, id, ref, previous, current) {
+function judgeOutput(view, pair, previous) {
+  const file = view.outputHash(pair);
+  if (file === void 0) return { kind: "absent" };
+  const same = /* @__PURE__ */ __name((hash) => hash !== void 0 && (hash === file.raw || hash === file.text), "same");
+  if (previous?.source !== "human" && same(previous?.contentHash)) return { kind: "generated", hash: previous.contentHash };
+  const generated = view.generatedHashes(pair.id);
+  const match = [file.raw, file.text].find((h) => generated.has(h));
+  if (match !== void 0) return { kind: "generated", hash: match };
+  if (previous?.source === "human" && same(previous.contentHash)) return { kind: "human", hash: previous.contentHash };
+  return { kind: previous !== void 0 || generated.size > 0 ? "human" : "unknown", hash: file.raw };
+}
+__name(judgeOutput, "judgeOutput");
+async function acceptedArtifact(view, id, ref, previous, output) {
   let source;
   let contentHash;
   const local = view.record(id, ref);
-  if (previous?.configRef === ref) {
+  if (previous?.configRef === ref && previous.source !== "human") {
     source = "lock";
     contentHash = previous.contentHash;
-  } else if (local?.status === "accepted" && local.contentHash) {
+  } else if (local?.status === "accepted" && local.source !== "human" && local.contentHash) {
     source = "store";
     contentHash = local.contentHash;
   } else {
     const remote = await view.remote?.(id, ref);
-    if (!remote?.contentHash) return void 0;
+    if (!remote?.contentHash || remote.source === "human") return void 0;
     source = "remote";
     contentHash = remote.contentHash;
   }
-  const edited = current !== void 0 && current !== contentHash;
   let content = null;
-  if (current !== void 0) content = "output";
+  if (output.kind === "generated" && output.hash === contentHash) content = "output";
   else if (view.hasContent(contentHash)) content = "store";
   else if ((await view.remote?.(id, ref))?.contentHash === contentHash) content = "remote";
-  return { source, contentHash: current ?? contentHash, edited, content };
+  return { source, contentHash, edited: false, content };
 }
 __name(acceptedArtifact, "acceptedArtifact");
 function newReason(detail = "never accepted") {
@@ -26963,7 +26983,7 @@ function fileIssue(display, message) {
 __name(fileIssue, "fileIssue");
 
 // src/records/prune.ts
-import { existsSync as existsSync5, readdirSync as readdirSync2, rmSync as rmSync3, statSync as statSync3 } from "node:fs";
+import { existsSync as existsSync5, readdirSync as readdirSync3, rmSync as rmSync3, statSync as statSync3 } from "node:fs";
 import path10 from "node:path";
 
 // src/lockfile/lockfile.ts
@@ -27061,7 +27081,7 @@ function writeLock(file, lock) {
 __name(writeLock, "writeLock");
 
 // src/store/local.ts
-import { existsSync as existsSync3, readFileSync as readFileSync3 } from "node:fs";
+import { existsSync as existsSync3, readdirSync, readFileSync as readFileSync3 } from "node:fs";
 import path6 from "node:path";
 var HEX64 = /^[0-9a-f]{64}$/;
 var LocalStore = class {
@@ -27074,6 +27094,21 @@ var LocalStore = class {
   }
   /** Content hashes found whole in this invocation: each object is read and verified at most once. */
   verified = /* @__PURE__ */ new Set();
+  generated = /* @__PURE__ */ new Map();
+  /** Content hashes of the accepted artifacts this store holds for a pair that pairflow generated, under any reference. */
+  generatedHashes(pair) {
+    let hashes = this.generated.get(pair);
+    if (hashes) return hashes;
+    hashes = /* @__PURE__ */ new Set();
+    const dir = path6.join(this.dir, "pairs", pair);
+    const names = !pair.includes("/") && !pair.startsWith(".") && existsSync3(dir) ? readdirSync(dir) : [];
+    for (const name of names) {
+      const rec = name.endsWith(".json") ? this.record(pair, name.slice(0, -".json".length)) : void 0;
+      if (rec?.status === "accepted" && rec.source !== "human" && rec.contentHash) hashes.add(rec.contentHash);
+    }
+    this.generated.set(pair, hashes);
+    return hashes;
+  }
   /** Whether the store holds this content, whole. */
   hasContent(hash) {
     return this.verified.has(hash) || this.content(hash) !== void 0;
@@ -27110,9 +27145,14 @@ var LocalStore = class {
     this.verified.add(hash);
     return hash;
   }
-  /** Records an outcome. A rejection never replaces an accepted record of the same configuration. */
+  /**
+   * Records an outcome. A rejection never replaces an accepted record of the same configuration, and
+   * only what pairflow generated is recorded as a configuration's artifact: a hand edit is not.
+   */
   putRecord(rec) {
     if (rec.status === "rejected" && this.accepted(rec.pair, rec.configRef)) return;
+    if (rec.status === "accepted" && rec.source === "human") return;
+    if (rec.status === "accepted" && rec.contentHash) this.generated.get(rec.pair)?.add(rec.contentHash);
     writeFileAtomic(this.recordPath(rec.pair, rec.configRef), JSON.stringify(rec, null, 2) + "\n");
   }
   objectPath(hash) {
@@ -27216,7 +27256,7 @@ function currentHolder(stateDir, workflowPath) {
 __name(currentHolder, "currentHolder");
 
 // src/records/read.ts
-import { existsSync as existsSync4, readdirSync, readFileSync as readFileSync5 } from "node:fs";
+import { existsSync as existsSync4, readdirSync as readdirSync2, readFileSync as readFileSync5 } from "node:fs";
 import path9 from "node:path";
 
 // src/records/write.ts
@@ -27360,7 +27400,7 @@ __name(planRecord, "planRecord");
 function listRunIds(stateDir) {
   const dir = runsDir(stateDir);
   if (!existsSync4(dir)) return [];
-  return readdirSync(dir).filter((name) => /^\d{8}T\d{9}Z-[0-9a-f]+$/.test(name)).sort().reverse();
+  return readdirSync2(dir).filter((name) => /^\d{8}T\d{9}Z-[0-9a-f]+$/.test(name)).sort().reverse();
 }
 __name(listRunIds, "listRunIds");
 function readRun(stateDir, runId) {
@@ -27532,8 +27572,8 @@ function prune(stateDir, options) {
   const store = new LocalStore(storeDir);
   let removedRecords = 0;
   const pairsDir = path10.join(storeDir, "pairs");
-  for (const pair of existsSync5(pairsDir) ? readdirSync2(pairsDir) : []) {
-    for (const name of readdirSync2(path10.join(pairsDir, pair))) {
+  for (const pair of existsSync5(pairsDir) ? readdirSync3(pairsDir) : []) {
+    for (const name of readdirSync3(path10.join(pairsDir, pair))) {
       const ref = name.replace(/\.json$/, "");
       if (keepRecords.has(`${pair}/${ref}`)) {
         const rec = store.record(pair, ref);
@@ -27546,8 +27586,8 @@ function prune(stateDir, options) {
   }
   let removedObjects = 0;
   const objectsDir = path10.join(storeDir, "objects");
-  for (const shard of existsSync5(objectsDir) ? readdirSync2(objectsDir) : []) {
-    for (const hash of readdirSync2(path10.join(objectsDir, shard))) {
+  for (const shard of existsSync5(objectsDir) ? readdirSync3(objectsDir) : []) {
+    for (const hash of readdirSync3(path10.join(objectsDir, shard))) {
       if (hash.startsWith(".") || keepObjects.has(hash) || !statSync3(path10.join(objectsDir, shard, hash)).isFile()) continue;
       rmSync3(path10.join(objectsDir, shard, hash), { force: true });
       removedObjects++;
@@ -27664,11 +27704,11 @@ var OutputFiles = class {
     __name(this, "OutputFiles");
   }
   hashes = /* @__PURE__ */ new Map();
-  /** sha256 of the pair's output file; undefined when it has none or the file does not exist. */
+  /** The hashes of the pair's output file; undefined when it has none or the file does not exist. */
   hash(pair) {
     if (!this.hashes.has(pair.id)) {
       const content = this.read(pair);
-      this.hashes.set(pair.id, content && sha256Hex(content));
+      this.hashes.set(pair.id, content && textHashes(content));
     }
     return this.hashes.get(pair.id);
   }
@@ -27681,7 +27721,7 @@ var OutputFiles = class {
     const file = outputPath(this.workflow, pair);
     if (file === void 0) return;
     writeFileAtomic(file, content);
-    this.hashes.set(pair.id, sha256Hex(content));
+    this.hashes.set(pair.id, textHashes(content));
   }
 };
 
@@ -27706,6 +27746,7 @@ function openState(target, options) {
     record: /* @__PURE__ */ __name((pair, ref) => store.record(pair, ref), "record"),
     hasContent: /* @__PURE__ */ __name((hash) => store.hasContent(hash), "hasContent"),
     outputHash: /* @__PURE__ */ __name((pair) => outputs.hash(pair), "outputHash"),
+    generatedHashes: /* @__PURE__ */ __name((pair) => store.generatedHashes(pair), "generatedHashes"),
     inputHashes: /* @__PURE__ */ __name((pair) => {
       let hashes = inputs.get(pair.id);
       if (!hashes) inputs.set(pair.id, hashes = hasher.hash(pair.inputs));
@@ -28826,7 +28867,7 @@ import { tmpdir } from "node:os";
 import path16 from "node:path";
 
 // src/records/pastRuns.ts
-import { existsSync as existsSync7, readdirSync as readdirSync3, readFileSync as readFileSync8 } from "node:fs";
+import { existsSync as existsSync7, readdirSync as readdirSync4, readFileSync as readFileSync8 } from "node:fs";
 import path14 from "node:path";
 var RUN_RECORDS_READ = 20;
 function readRunSamples(stateDir, limit = RUN_RECORDS_READ) {
@@ -28834,7 +28875,7 @@ function readRunSamples(stateDir, limit = RUN_RECORDS_READ) {
   const runs = path14.join(stateDir, "runs");
   let names;
   try {
-    names = existsSync7(runs) ? readdirSync3(runs) : [];
+    names = existsSync7(runs) ? readdirSync4(runs) : [];
   } catch {
     return samples;
   }
@@ -29256,9 +29297,14 @@ var Run = class {
     if (artifact.edited) {
       const content = this.deps.outputs.read(pair);
       this.contents.set(d.id, content);
-      this.deps.store.putContent(content);
-      this.recordAccepted(d, pair, { contentHash: artifact.contentHash, source: "human", attempts: [], durationMs: 0 }, content);
-      note = `output ${pair.output} was edited by hand; kept and recorded as a human artifact`;
+      const previous = this.lock.pairs[d.id];
+      if (previous?.source !== "human" || previous.configRef !== d.configRef || previous.contentHash !== artifact.contentHash) {
+        this.deps.store.putContent(content);
+        this.recordAccepted(d, pair, { contentHash: artifact.contentHash, source: "human", attempts: [], durationMs: 0 }, content);
+        note = `output ${pair.output} was edited by hand; kept and recorded as a human artifact`;
+      } else {
+        note = `output ${pair.output} is a hand edit, kept`;
+      }
     } else {
       const remote = artifact.source === "remote" || artifact.content === "remote" ? await this.deps.remote?.fetch(d.id, d.configRef) : void 0;
       if (remote) {
@@ -29268,7 +29314,7 @@ var Run = class {
       }
       const previous = this.lock.pairs[d.id];
       if (previous?.configRef !== d.configRef || previous.contentHash !== artifact.contentHash) this.restoreLockEntry(d, pair, remote?.record);
-      note = this.restoreOutput(pair, artifact.contentHash);
+      if (artifact.content !== "output") note = this.restoreOutput(pair, artifact.contentHash);
       if (this.plan.byId.get(d.id).action === "run") note = this.cutoffNote(pair);
     }
     this.decided.set(d.id, d);
@@ -29285,11 +29331,11 @@ var Run = class {
     ];
     return `early cutoff: ${parts.join("; ")}`;
   }
-  /** Writes a missing output file from the store. */
+  /** Writes the accepted content to an output file that is missing, or that holds content pairflow generated for an older reference. */
   restoreOutput(pair, hash) {
-    if (pair.output === void 0 || this.deps.outputs.read(pair) !== void 0) return null;
+    if (pair.output === void 0) return null;
     const content = this.deps.store.content(hash);
-    if (content === void 0) return `output ${pair.output} is missing and its content is not in the local store`;
+    if (content === void 0) return `output ${pair.output} is not as accepted and its content is not in the local store`;
     this.deps.outputs.write(pair, content);
     this.contents.set(pair.id, content);
     return `restored ${pair.output} from the store`;
@@ -29455,7 +29501,7 @@ var Run = class {
       tokens,
       durationMs: r.durationMs
     };
-    this.deps.store.putRecord(record);
+    if (r.source === "generated") this.deps.store.putRecord(record);
     this.setLockEntry(d.id, {
       configRef: d.configRef,
       contentHash: r.contentHash,
@@ -29468,7 +29514,7 @@ var Run = class {
       acceptedAt: at2
     });
     const remote = this.deps.remote;
-    if (remote) {
+    if (remote && r.source === "generated") {
       const save = remote.save({ record, content }).catch((err) => {
         this.emit({ type: "warning", message: `${d.id}: could not save to ${remote.name}: ${err.message}` });
       });

@@ -60,6 +60,7 @@ export function openState(target: string | undefined, options: StateOptions): Op
     record: (pair, ref) => store.record(pair, ref),
     hasContent: (hash) => store.hasContent(hash),
     outputHash: (pair) => outputs.hash(pair),
+    generatedHashes: (pair) => store.generatedHashes(pair),
     inputHashes: (pair: Pair) => {
       let hashes = inputs.get(pair.id);
       if (!hashes) inputs.set(pair.id, (hashes = hasher.hash(pair.inputs)));

@@ -191,11 +191,18 @@ class Run {
     let note: string | null = null;
     if (artifact.edited) {
       // A hand edit: kept as this pair's accepted artifact, recorded as the human's.
+      // Its content is kept where dependents can read it, but it is never recorded as the artifact
+      // of a reference: deleting the file regenerates it, and no other pair or machine receives it.
       const content = this.deps.outputs.read(pair)!;
       this.contents.set(d.id, content);
-      this.deps.store.putContent(content);
-      this.recordAccepted(d, pair, { contentHash: artifact.contentHash, source: "human", attempts: [], durationMs: 0 }, content);
-      note = `output ${pair.output} was edited by hand; kept and recorded as a human artifact`;
+      const previous = this.lock.pairs[d.id];
+      if (previous?.source !== "human" || previous.configRef !== d.configRef || previous.contentHash !== artifact.contentHash) {
+        this.deps.store.putContent(content);
+        this.recordAccepted(d, pair, { contentHash: artifact.contentHash, source: "human", attempts: [], durationMs: 0 }, content);
+        note = `output ${pair.output} was edited by hand; kept and recorded as a human artifact`;
+      } else {
+        note = `output ${pair.output} is a hand edit, kept`;
+      }
     } else {
       const remote = artifact.source === "remote" || artifact.content === "remote" ? await this.deps.remote?.fetch(d.id, d.configRef!) : undefined;
       if (remote) {
@@ -205,7 +212,7 @@ class Run {
       }
       const previous = this.lock.pairs[d.id];
       if (previous?.configRef !== d.configRef || previous.contentHash !== artifact.contentHash) this.restoreLockEntry(d, pair, remote?.record);
-      note = this.restoreOutput(pair, artifact.contentHash);
+      if (artifact.content !== "output") note = this.restoreOutput(pair, artifact.contentHash);
       if (this.plan.byId.get(d.id)!.action === "run") note = this.cutoffNote(pair);
     }
     this.decided.set(d.id, d);
@@ -224,11 +231,11 @@ class Run {
     return `early cutoff: ${parts.join("; ")}`;
   }
 
-  /** Writes a missing output file from the store. */
+  /** Writes the accepted content to an output file that is missing, or that holds content pairflow generated for an older reference. */
   private restoreOutput(pair: Pair, hash: string): string | null {
-    if (pair.output === undefined || this.deps.outputs.read(pair) !== undefined) return null;
+    if (pair.output === undefined) return null;
     const content = this.deps.store.content(hash);
-    if (content === undefined) return `output ${pair.output} is missing and its content is not in the local store`;
+    if (content === undefined) return `output ${pair.output} is not as accepted and its content is not in the local store`;
     this.deps.outputs.write(pair, content);
     this.contents.set(pair.id, content);
     return `restored ${pair.output} from the store`;
@@ -416,7 +423,7 @@ class Run {
       tokens,
       durationMs: r.durationMs,
     };
-    this.deps.store.putRecord(record);
+    if (r.source === "generated") this.deps.store.putRecord(record);
     this.setLockEntry(d.id, {
       configRef: d.configRef!,
       contentHash: r.contentHash,
@@ -429,7 +436,7 @@ class Run {
       acceptedAt: at,
     });
     const remote = this.deps.remote;
-    if (remote) {
+    if (remote && r.source === "generated") {
       const save = remote.save({ record, content }).catch((err: unknown) => {
         this.emit({ type: "warning", message: `${d.id}: could not save to ${remote.name}: ${(err as Error).message}` });
       });

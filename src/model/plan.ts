@@ -90,6 +90,12 @@ export interface Plan {
   warnings: string[];
 }
 
+/** A file's sha256, and the sha256 of its text with CRLF line endings as LF (the same when it has none, or is not text). */
+export interface FileHash {
+  raw: string;
+  text: string;
+}
+
 /**
  * How the planner sees the world: every read of files, stores and the lock file goes through this
  * view, so the planner itself is pure and a test can hand it an in-memory one.
@@ -101,8 +107,10 @@ export interface StateView {
   record(pair: string, configRef: string): StoreRecord | undefined;
   /** Whether the local store holds this content. */
   hasContent(hash: string): boolean;
-  /** sha256 of the pair's output file as it is now; undefined when it has none or it does not exist. */
-  outputHash(pair: Pair): string | undefined;
+  /** The pair's output file as it is now; undefined when it has none or it does not exist. */
+  outputHash(pair: Pair): FileHash | undefined;
+  /** Content hashes of every accepted artifact the local store holds for this pair that it generated (any reference). */
+  generatedHashes(pair: string): ReadonlySet<string>;
   /** `{path: sha256}` of the files the pair's `inputs` globs match. */
   inputHashes(pair: Pair): Record<string, string>;
   /** The accepted record a remote store holds for this configuration (its content verified), if any. */

@@ -18,7 +18,7 @@ import {
 } from "../model/plan.js";
 import type { LockEntry } from "../model/records.js";
 import type { Selection } from "../model/run.js";
-import type { Workflow } from "../model/workflow.js";
+import type { Pair, Workflow } from "../model/workflow.js";
 import { componentDigests, configRef, ownComponents, workflowRef } from "../refs/configRef.js";
 import { forceRule, scopeOf, type ForceRule } from "./selection.js";
 
@@ -108,26 +108,28 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
   const base = { id, wave: graph.waveOf.get(id)! + 1, requires: pair.requires, own };
   const forced = ctx.force(id) ?? (ctx.lost.has(id) ? LOST : undefined);
 
-  // An output file that is not the last accepted content was written by someone else: it is kept
-  // as this pair's accepted artifact and never overwritten, whatever else changed.
-  const current = view.outputHash(pair);
-  const handEdit = current !== undefined && current !== previous?.contentHash;
+  // What the output file is: pairflow's own (generated), a person's (human: kept, never
+  // overwritten, whatever else changed), or a file pairflow has no record of at all (unknown).
+  const output = judgeOutput(view, pair, previous);
   const kept = (ref: string | null, components: Record<string, string> | null): PlannedPair => ({
     ...base,
     configRef: ref,
     action: "skip",
     reasons: [],
     components,
-    artifact: { source: "workspace", contentHash: current!, edited: true, content: "output" },
+    artifact: { source: "workspace", contentHash: output.hash!, edited: true, content: "output" },
   });
+  const unknownOutput: Reason[] =
+    output.kind === "unknown" ? [newReason(`${pair.output} exists but pairflow has no record of producing it; running replaces it (to keep it instead, commit the lock file that records it)`)] : [];
 
   // A dependency that will run has no accepted content yet, so this pair's reference is unknown.
   const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
   if (unknown.length > 0) {
-    if (handEdit) return kept(null, null);
+    if (output.kind === "human") return kept(null, null);
     const reasons = [
       ...(forced ? [forced] : []),
       ...(previous ? ownChanges(previous, componentDigests(own, { refs: {}, artifactHashes: {} })) : [newReason()]),
+      ...unknownOutput,
       ...unknown.map((d): Reason => ({ kind: "upstream", detail: d.action === "run" ? `${d.id} will run` : `${d.id}'s reference is not known yet` })),
     ];
     return { ...base, configRef: null, action: "run", reasons: sortReasons(reasons), artifact: null, components: null };
@@ -141,11 +143,11 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
   const ref = configRef(own, upstream);
   const components = componentDigests(own, upstream);
 
+  if (output.kind === "human") return kept(ref, components);
   if (!forced) {
-    const artifact = await acceptedArtifact(view, id, ref, previous, current);
+    const artifact = await acceptedArtifact(view, id, ref, previous, output);
     if (artifact) return { ...base, configRef: ref, action: "skip", reasons: [], artifact, components };
   }
-  if (handEdit) return kept(ref, components);
 
   const reasons: Reason[] = [];
   if (forced) reasons.push(forced);
@@ -153,9 +155,10 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
     reasons.push(...ownChanges(previous, components));
     reasons.push(...upstreamChanges(previous, components, deps));
     if (reasons.length === 0) reasons.push(newReason("no accepted artifact for this reference"));
-  } else if (!forced) {
+  } else if (!forced && output.kind !== "unknown") {
     reasons.push(newReason());
   }
+  reasons.push(...unknownOutput);
   const last = view.record(id, ref);
   if (last?.status === "rejected") {
     reasons.push({ kind: "rejected", detail: `last attempt rejected${last.feedback ? `: ${firstLine(last.feedback)}` : ""}` });
@@ -163,39 +166,56 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
   return { ...base, configRef: ref, action: "run", reasons: sortReasons(reasons), artifact: null, components };
 }
 
+/** The output file as pairflow judges it, against the records it holds; `hash` is the content it stands for. */
+interface JudgedOutput {
+  kind: "absent" | "generated" | "human" | "unknown";
+  hash?: string;
+}
+
 /**
- * The accepted artifact recorded for this reference (lock file, local store, then remote store),
- * and where its content can be read. The workspace output file, when present, is the accepted
- * content; when it differs from the record it is a hand edit.
+ * Provenance, never guessed: an output that matches an accepted artifact pairflow generated for
+ * this pair (the lock file's, or any in the store) is generated; one that differs from every
+ * record pairflow holds for the pair is a person's; one with no record at all is unknown. Text
+ * compares with normalised line endings.
  */
-async function acceptedArtifact(
-  view: StateView,
-  id: string,
-  ref: string,
-  previous: LockEntry | undefined,
-  current: string | undefined,
-): Promise<AcceptedArtifact | undefined> {
+function judgeOutput(view: StateView, pair: Pair, previous: LockEntry | undefined): JudgedOutput {
+  const file = view.outputHash(pair);
+  if (file === undefined) return { kind: "absent" };
+  const same = (hash: string | undefined) => hash !== undefined && (hash === file.raw || hash === file.text);
+  if (previous?.source !== "human" && same(previous?.contentHash)) return { kind: "generated", hash: previous!.contentHash };
+  const generated = view.generatedHashes(pair.id);
+  const match = [file.raw, file.text].find((h) => generated.has(h));
+  if (match !== undefined) return { kind: "generated", hash: match };
+  if (previous?.source === "human" && same(previous.contentHash)) return { kind: "human", hash: previous.contentHash };
+  return { kind: previous !== undefined || generated.size > 0 ? "human" : "unknown", hash: file.raw };
+}
+
+/**
+ * The accepted artifact pairflow generated for this reference (lock file, local store, then remote
+ * store), and where its content can be read: the output file when it holds exactly that content,
+ * else the stores (the output file, missing or stale, is then written from there).
+ */
+async function acceptedArtifact(view: StateView, id: string, ref: string, previous: LockEntry | undefined, output: JudgedOutput): Promise<AcceptedArtifact | undefined> {
   let source: AcceptedArtifact["source"];
   let contentHash: string;
   const local = view.record(id, ref);
-  if (previous?.configRef === ref) {
+  if (previous?.configRef === ref && previous.source !== "human") {
     source = "lock";
     contentHash = previous.contentHash;
-  } else if (local?.status === "accepted" && local.contentHash) {
+  } else if (local?.status === "accepted" && local.source !== "human" && local.contentHash) {
     source = "store";
     contentHash = local.contentHash;
   } else {
     const remote = await view.remote?.(id, ref);
-    if (!remote?.contentHash) return undefined;
+    if (!remote?.contentHash || remote.source === "human") return undefined;
     source = "remote";
     contentHash = remote.contentHash;
   }
-  const edited = current !== undefined && current !== contentHash;
   let content: ContentSource | null = null;
-  if (current !== undefined) content = "output";
+  if (output.kind === "generated" && output.hash === contentHash) content = "output";
   else if (view.hasContent(contentHash)) content = "store";
   else if ((await view.remote?.(id, ref))?.contentHash === contentHash) content = "remote";
-  return { source, contentHash: current ?? contentHash, edited, content };
+  return { source, contentHash, edited: false, content };
 }
 
 function newReason(detail = "never accepted"): Reason {

@@ -7,7 +7,7 @@
  *
  * Writes are atomic and content-addressed, so two writers of the same artifact agree.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../refs/hash.js";
 import { writeFileAtomic } from "../workspace/files.js";
@@ -19,8 +19,24 @@ const HEX64 = /^[0-9a-f]{64}$/;
 export class LocalStore implements ArtifactStore {
   /** Content hashes found whole in this invocation: each object is read and verified at most once. */
   private readonly verified = new Set<string>();
+  private readonly generated = new Map<string, Set<string>>();
 
   constructor(readonly dir: string) {}
+
+  /** Content hashes of the accepted artifacts this store holds for a pair that pairflow generated, under any reference. */
+  generatedHashes(pair: string): Set<string> {
+    let hashes = this.generated.get(pair);
+    if (hashes) return hashes;
+    hashes = new Set();
+    const dir = path.join(this.dir, "pairs", pair);
+    const names = !pair.includes("/") && !pair.startsWith(".") && existsSync(dir) ? readdirSync(dir) : [];
+    for (const name of names) {
+      const rec = name.endsWith(".json") ? this.record(pair, name.slice(0, -".json".length)) : undefined;
+      if (rec?.status === "accepted" && rec.source !== "human" && rec.contentHash) hashes.add(rec.contentHash);
+    }
+    this.generated.set(pair, hashes);
+    return hashes;
+  }
 
   /** Whether the store holds this content, whole. */
   hasContent(hash: string): boolean {
@@ -63,9 +79,14 @@ export class LocalStore implements ArtifactStore {
     return hash;
   }
 
-  /** Records an outcome. A rejection never replaces an accepted record of the same configuration. */
+  /**
+   * Records an outcome. A rejection never replaces an accepted record of the same configuration, and
+   * only what pairflow generated is recorded as a configuration's artifact: a hand edit is not.
+   */
   putRecord(rec: StoreRecord): void {
     if (rec.status === "rejected" && this.accepted(rec.pair, rec.configRef)) return;
+    if (rec.status === "accepted" && rec.source === "human") return;
+    if (rec.status === "accepted" && rec.contentHash) this.generated.get(rec.pair)?.add(rec.contentHash);
     writeFileAtomic(this.recordPath(rec.pair, rec.configRef), JSON.stringify(rec, null, 2) + "\n");
   }
 

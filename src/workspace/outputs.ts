@@ -5,7 +5,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Pair, Workflow } from "../model/workflow.js";
-import { sha256Hex } from "../refs/hash.js";
+import type { FileHash } from "../model/plan.js";
+import { textHashes } from "../refs/hash.js";
 import { writeFileAtomic } from "./files.js";
 
 /** The absolute path of a pair's output file, when it has one. */
@@ -14,15 +15,15 @@ export function outputPath(workflow: Pick<Workflow, "dir">, pair: Pick<Pair, "ou
 }
 
 export class OutputFiles {
-  private readonly hashes = new Map<string, string | undefined>();
+  private readonly hashes = new Map<string, FileHash | undefined>();
 
   constructor(private readonly workflow: Pick<Workflow, "dir">) {}
 
-  /** sha256 of the pair's output file; undefined when it has none or the file does not exist. */
-  hash(pair: Pair): string | undefined {
+  /** The hashes of the pair's output file; undefined when it has none or the file does not exist. */
+  hash(pair: Pair): FileHash | undefined {
     if (!this.hashes.has(pair.id)) {
       const content = this.read(pair);
-      this.hashes.set(pair.id, content && sha256Hex(content));
+      this.hashes.set(pair.id, content && textHashes(content));
     }
     return this.hashes.get(pair.id);
   }
@@ -37,6 +38,6 @@ export class OutputFiles {
     const file = outputPath(this.workflow, pair);
     if (file === undefined) return;
     writeFileAtomic(file, content);
-    this.hashes.set(pair.id, sha256Hex(content));
+    this.hashes.set(pair.id, textHashes(content));
   }
 }

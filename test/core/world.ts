@@ -12,7 +12,7 @@ import type { LockFile, StoreRecord } from "../../src/model/records.js";
 import type { RunReport, Selection } from "../../src/model/run.js";
 import type { Pair, Workflow } from "../../src/model/workflow.js";
 import { decider, planWorkflow } from "../../src/plan/plan.js";
-import { sha256Hex } from "../../src/refs/hash.js";
+import { sha256Hex, textHashes } from "../../src/refs/hash.js";
 
 export interface PairSpec {
   id: string;
@@ -87,8 +87,10 @@ export class World {
       hasContent: (hash) => this.objects.has(hash),
       outputHash: (pair) => {
         const file = this.files.get(pair.id);
-        return file && sha256Hex(file);
+        return file && textHashes(file);
       },
+      generatedHashes: (pair) =>
+        new Set([...this.records.values()].filter((r) => r.pair === pair && r.status === "accepted" && r.source !== "human").map((r) => r.contentHash!)),
       inputHashes: (pair) => (pair.inputs.length > 0 && this.inputs.has(pair.id) ? { [`data/${pair.id}.txt`]: sha256Hex(this.inputs.get(pair.id)!) } : {}),
       remote: remote && (async (pair, ref) => (await remote.fetch(pair, ref))?.record),
     };
@@ -113,6 +115,7 @@ export class World {
       putRecord: (record) => {
         const k = key(record.pair, record.configRef);
         if (record.status === "rejected" && this.records.get(k)?.status === "accepted") return;
+        if (record.status === "accepted" && record.source === "human") return;
         this.records.set(k, record);
       },
     };
