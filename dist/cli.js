@@ -26116,7 +26116,11 @@ async function decidePair(ctx, id, decided) {
     components: components2,
     artifact: { source: "workspace", contentHash: output.hash, edited: true, content: "output" }
   }), "kept");
-  const unknownOutput = output.kind === "unknown" ? [newReason(`${pair.output} exists but pairflow has no record of producing it; running replaces it (to keep it instead, commit the lock file that records it)`)] : [];
+  const unknownOutput = output.kind === "unknown" ? [
+    newReason(
+      `${pair.output} exists but pairflow has no record of producing it; running replaces it (to keep it instead, commit the lock file that records it)`
+    )
+  ] : [];
   const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
   if (unknown.length > 0) {
     if (output.kind === "human") return kept(null, null);

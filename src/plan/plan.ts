@@ -120,7 +120,13 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
     artifact: { source: "workspace", contentHash: output.hash!, edited: true, content: "output" },
   });
   const unknownOutput: Reason[] =
-    output.kind === "unknown" ? [newReason(`${pair.output} exists but pairflow has no record of producing it; running replaces it (to keep it instead, commit the lock file that records it)`)] : [];
+    output.kind === "unknown"
+      ? [
+          newReason(
+            `${pair.output} exists but pairflow has no record of producing it; running replaces it (to keep it instead, commit the lock file that records it)`,
+          ),
+        ]
+      : [];
 
   // A dependency that will run has no accepted content yet, so this pair's reference is unknown.
   const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
@@ -195,7 +201,13 @@ function judgeOutput(view: StateView, pair: Pair, previous: LockEntry | undefine
  * store), and where its content can be read: the output file when it holds exactly that content,
  * else the stores (the output file, missing or stale, is then written from there).
  */
-async function acceptedArtifact(view: StateView, id: string, ref: string, previous: LockEntry | undefined, output: JudgedOutput): Promise<AcceptedArtifact | undefined> {
+async function acceptedArtifact(
+  view: StateView,
+  id: string,
+  ref: string,
+  previous: LockEntry | undefined,
+  output: JudgedOutput,
+): Promise<AcceptedArtifact | undefined> {
   let source: AcceptedArtifact["source"];
   let contentHash: string;
   const local = view.record(id, ref);
