@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, formatIssue } from "../src/model/errors.js";
 import { loadWorkflow } from "../src/workspace/load.js";
 import { planOf } from "./helpers/state.js";
-import { SHARED, tempRepo } from "./helpers/fixtures.js";
+import { FIXTURES, tempRepo } from "./helpers/fixtures.js";
 
 /** The formatted problems a load reports, or [] when it loads. */
 function problems(files: Record<string, string>, target = "."): string[] {
@@ -21,7 +21,7 @@ function problems(files: Record<string, string>, target = "."): string[] {
 const PROMPTS = "g_a:\n  task: Do a.\n";
 
 describe("loading configuration", () => {
-  const compat = path.join(SHARED, "compat/atomicguard");
+  const compat = path.join(FIXTURES, "compat/atomicguard");
   it.each(readdirSync(compat).filter((d) => !d.includes(".") && d !== "LICENSE"))("loads and plans the reference workflow %s unchanged", async (name) => {
     const { plan, workflow } = await planOf(path.join(compat, name), { stateDir: tempRepo() });
     expect(workflow.pairs.size).toBeGreaterThan(0);

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { loadWorkflow } from "../src/workspace/load.js";
 import { configRef, ownComponents } from "../src/refs/configRef.js";
 import { sha256Hex } from "../src/refs/hash.js";
-import { SHARED, tempRepo } from "./helpers/fixtures.js";
+import { FIXTURES, tempRepo } from "./helpers/fixtures.js";
 
 interface VectorCase {
   name: string;
@@ -15,11 +15,11 @@ interface VectorCase {
   expected: Record<string, string>;
 }
 
-const vectors = JSON.parse(readFileSync(path.join(SHARED, "vectors/config_ref.json"), "utf8")) as { cases: VectorCase[] };
+const vectors = JSON.parse(readFileSync(path.join(FIXTURES, "vectors/config_ref.json"), "utf8")) as { cases: VectorCase[] };
 
 describe("configRef reproduces the reference vectors", () => {
   it.each(vectors.cases.map((c) => [c.name, c] as const))("%s", (_name, c) => {
-    const prompts = c.prompts_file ? readFileSync(path.join(SHARED, c.prompts_file), "utf8") : JSON.stringify(c.prompts);
+    const prompts = c.prompts_file ? readFileSync(path.join(FIXTURES, c.prompts_file), "utf8") : JSON.stringify(c.prompts);
     const dir = tempRepo({ "workflow.json": JSON.stringify(c.workflow, null, 2), "prompts.json": prompts });
     const { workflow, graph } = loadWorkflow(dir);
 

@@ -4,8 +4,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-/** shared/ sits beside the project's checkout, for developers and CI alike. */
-export const SHARED = process.env.PAIRFLOW_SHARED ?? path.resolve(REPO, "../shared");
+/** Third-party workflow files and configRef vectors, copied with their licenses (see test/fixtures/README.md). */
+export const FIXTURES = path.join(REPO, "test/fixtures");
 
 /** A fresh directory that looks like a repository root (it holds .git), with the given files. */
 export function tempRepo(files: Record<string, string> = {}): string {
