@@ -23,10 +23,19 @@ export function writeFiles(dir: string, files: Record<string, string>): void {
   }
 }
 
-/** A copy of a directory inside a fresh temporary repository. */
+/**
+ * A copy of a directory inside a fresh temporary repository: its sources only, never what a run of
+ * it left there (outputs, lock file, state), so running an example by hand changes no test.
+ */
 export function copyToTempRepo(source: string, files: Record<string, string> = {}): string {
   const dir = tempRepo();
-  cpSync(source, dir, { recursive: true });
+  copySources(source, dir);
   writeFiles(dir, files);
   return dir;
+}
+
+/** Copies an example's sources, leaving out what a run of it left there: outputs, lock file, state. */
+export function copySources(source: string, dest: string): void {
+  const left = /(^|\/)(out|\.pairflow)(\/|$)|\.lock\.json$/;
+  cpSync(source, dest, { recursive: true, filter: (src) => !left.test(path.relative(source, src).split(path.sep).join("/")) });
 }

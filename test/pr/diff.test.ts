@@ -1,10 +1,10 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { willRun } from "../../src/diff/diff.js";
 import { planDiff } from "../../src/app/diff.js";
-import { REPO } from "../helpers/fixtures.js";
+import { copySources, REPO } from "../helpers/fixtures.js";
 import { acceptAll } from "../helpers/state.js";
 import { cli, commitAll, git, gitRepo } from "./repo.js";
 
@@ -154,7 +154,7 @@ describe("pairflow diff --base", () => {
   it("treats every pair as added when the workflow does not exist at the base", async () => {
     const dir = gitRepo({ "README.md": "nothing here yet\n" });
     git(dir, "checkout", "-q", "-b", "feature");
-    cpSync(EXAMPLE, path.join(dir, WF), { recursive: true });
+    copySources(EXAMPLE, path.join(dir, WF));
     commitAll(dir, "first workflow");
 
     const r = await cli(["diff", WF, "--base", "main"], dir);
@@ -167,7 +167,7 @@ describe("pairflow diff --base", () => {
 
   it("exits 2 with a clear message outside a git repository, for an unknown ref, and without --base", async () => {
     const plain = mkdtempSync(path.join(tmpdir(), "pairflow-nogit-"));
-    cpSync(EXAMPLE, plain, { recursive: true });
+    copySources(EXAMPLE, plain);
     const outside = await cli(["diff", "--base", "main"], plain);
     expect(outside.status).toBe(2);
     expect(outside.stderr).toMatch(/^error \. is not inside a git repository; pairflow diff reads the base revision with git\n$/);

@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runCli } from "../../src/cli/program.js";
-import { writeFiles } from "../helpers/fixtures.js";
+import { copySources, writeFiles } from "../helpers/fixtures.js";
 
 /** git in a test repository, untouched by the machine's own git configuration. */
 export function git(dir: string, ...args: string[]): string {
@@ -27,7 +27,7 @@ export function git(dir: string, ...args: string[]): string {
 export function gitRepo(files: Record<string, string> = {}, copyFrom?: { source: string; into: string }): string {
   const dir = mkdtempSync(path.join(tmpdir(), "pairflow-git-"));
   git(dir, "init", "-q", "-b", "main");
-  if (copyFrom) cpSync(copyFrom.source, path.join(dir, copyFrom.into), { recursive: true });
+  if (copyFrom) copySources(copyFrom.source, path.join(dir, copyFrom.into));
   writeFiles(dir, { ".gitignore": ".pairflow/\n", ...files });
   commitAll(dir, "base");
   return dir;
