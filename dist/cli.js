@@ -27004,7 +27004,8 @@ function writeFileAtomic(file, data) {
   try {
     const fd = openSync(tmp, "w");
     try {
-      writeSync(fd, typeof data === "string" ? Buffer.from(data, "utf8") : data);
+      const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -29428,7 +29429,7 @@ var Run = class {
           prompt,
           config: plain(pair.generatorConfig),
           cwd: workflow.dir,
-          env: this.options.env,
+          env: this.options.env.generator,
           signal: this.signal
         });
         content = result.content;
@@ -29475,7 +29476,7 @@ var Run = class {
       config: plain(pair.guardConfig),
       guards: pair.guards,
       cwd: this.plan.workflow.dir,
-      env: this.options.env,
+      env: this.options.env.guard,
       signal: this.signal
     });
   }
@@ -30420,6 +30421,38 @@ function scratchDir() {
 }
 __name(scratchDir, "scratchDir");
 
+// src/app/environment.ts
+var RUNNER_SECRETS = [
+  "ACTIONS_RUNTIME_TOKEN",
+  "ACTIONS_RUNTIME_URL",
+  "ACTIONS_CACHE_URL",
+  "ACTIONS_RESULTS_URL",
+  "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+  "ACTIONS_ID_TOKEN_REQUEST_URL",
+  "GITHUB_TOKEN",
+  "GH_TOKEN"
+];
+var DEFAULT_KEY_VARIABLES = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"];
+function childEnvironments(env, workflow) {
+  const generator = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (!RUNNER_SECRETS.includes(name) && !name.startsWith("INPUT_")) generator[name] = value;
+  }
+  const guard = { ...generator };
+  for (const name of keyVariables(workflow)) delete guard[name];
+  return { generator, guard };
+}
+__name(childEnvironments, "childEnvironments");
+function keyVariables(workflow) {
+  const names = new Set(DEFAULT_KEY_VARIABLES);
+  for (const pair of workflow.pairs.values()) {
+    const name = pair.generatorConfig.api_key_env;
+    if (typeof name === "string") names.add(name);
+  }
+  return [...names];
+}
+__name(keyVariables, "keyVariables");
+
 // src/app/run.ts
 var BudgetExceededError = class extends Error {
   constructor(message, estimate, maxCost) {
@@ -30470,7 +30503,7 @@ async function runWith(target, request, resuming) {
       runId,
       lock: opened.lock,
       concurrency: request.concurrency,
-      env: request.env ?? {},
+      env: childEnvironments(request.env ?? {}, opened.workflow),
       resume: resuming?.resume,
       stop: request.stop,
       signal: request.signal,
@@ -30792,6 +30825,12 @@ function handleError(err, io) {
 __name(handleError, "handleError");
 
 // src/cli/main.ts
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (err) => {
+    if (err.code !== "EPIPE") throw err;
+    stream.write = (() => true);
+  });
+}
 process.exitCode = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,

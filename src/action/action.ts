@@ -19,14 +19,13 @@ import { compareWithRun, comparisonMarkdown, estimateHeadline, estimateMarkdown 
 import { planSummary, publishPlanComment } from "../github/comment.js";
 import { commentMarker, diffMarkdown } from "../report/diffMarkdown.js";
 import { planDiff } from "../app/diff.js";
+import { keyVariables } from "../app/environment.js";
 import { ActionsCacheStore } from "../github/cache.js";
 import { readInputs, type ActionInputs } from "./inputs.js";
 import { annotateConfigIssues, annotateFailedPairs, logPlan, repoPath, RunLog, style } from "./log.js";
 
 /** A step output holds at most 1 MB. */
 const OUTPUT_LIMIT = 1_000_000;
-/** The variables the providers read a key from when generator_config.api_key_env names none. */
-const DEFAULT_KEY_VARIABLES = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"];
 
 export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const workspace = path.resolve(env.GITHUB_WORKSPACE || process.cwd());
@@ -202,12 +201,7 @@ function bounded(markdown: string, short: string): string {
  * they might appear. pairflow never prints them; a generator's output might.
  */
 function maskProviderKeys(workflow: Workflow, env: NodeJS.ProcessEnv = process.env): void {
-  const names = new Set(DEFAULT_KEY_VARIABLES);
-  for (const pair of workflow.pairs.values()) {
-    const name = pair.generatorConfig.api_key_env;
-    if (typeof name === "string") names.add(name);
-  }
-  for (const name of names) {
+  for (const name of keyVariables(workflow)) {
     const value = env[name];
     if (value) core.setSecret(value);
   }

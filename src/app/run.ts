@@ -20,6 +20,7 @@ import { listRunIds, outcomesFromTrace, readRun, resumeState, runState } from ".
 import { RunRecorder } from "../records/write.js";
 import { workflowRef } from "../refs/configRef.js";
 import { scratchDir } from "../workspace/scratch.js";
+import { childEnvironments } from "./environment.js";
 import { planOpened, type Planned, type PlanRequest } from "./plan.js";
 import { openState, stateDirFor } from "./state.js";
 
@@ -104,7 +105,7 @@ async function runWith(target: string | undefined, request: RunRequest, resuming
       runId,
       lock: opened.lock,
       concurrency: request.concurrency,
-      env: request.env ?? {},
+      env: childEnvironments(request.env ?? {}, opened.workflow),
       resume: resuming?.resume,
       stop: request.stop,
       signal: request.signal,

@@ -45,7 +45,8 @@ export interface EngineOptions {
   /** The lock file the plan was made against; the run keeps it current. */
   lock: LockFile | null;
   concurrency?: number;
-  env: NodeJS.ProcessEnv;
+  /** The environment generators and guards receive (see src/app/environment.ts). */
+  env: { generator: NodeJS.ProcessEnv; guard: NodeJS.ProcessEnv };
   resume?: ResumeState;
   /** Aborting starts nothing new; pairs in flight go on (a graceful stop). */
   stop?: AbortSignal;
@@ -332,7 +333,7 @@ class Run {
           prompt,
           config: plain(pair.generatorConfig) as Record<string, unknown>,
           cwd: workflow.dir,
-          env: this.options.env,
+          env: this.options.env.generator,
           signal: this.signal,
         });
         content = result.content;
@@ -385,7 +386,7 @@ class Run {
       config: plain(pair.guardConfig) as Record<string, unknown>,
       guards: pair.guards,
       cwd: this.plan.workflow.dir,
-      env: this.options.env,
+      env: this.options.env.guard,
       signal: this.signal,
     });
   }

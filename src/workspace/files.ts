@@ -12,7 +12,10 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   try {
     const fd = openSync(tmp, "w");
     try {
-      writeSync(fd, typeof data === "string" ? Buffer.from(data, "utf8") : data);
+      const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+      // writeSync may write less than asked (a full disk, a signal): go on until all is written or
+      // it throws (ENOSPC), which leaves the previous file as it was and removes the temporary one.
+      for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

@@ -144,7 +144,7 @@ export class World {
       scratch: { file: () => "/dev/null", dispose: () => {} },
       decide: decider(plan, view),
     };
-    const report = await executePlan(plan, deps, { runId: "mem", lock: this.lock, env: {}, concurrency: 3 });
+    const report = await executePlan(plan, deps, { runId: "mem", lock: this.lock, env: { generator: {}, guard: {} }, concurrency: 3 });
     return { plan, report };
   }
 }

@@ -1,0 +1,49 @@
+/** What the processes a run starts receive: no runner credentials, and guards no provider keys. */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempRepo } from "./helpers/fixtures.js";
+import { runOf } from "./helpers/state.js";
+
+const DUMP = `import { writeFileSync } from "node:fs";
+writeFileSync(process.argv[2], JSON.stringify(Object.keys(process.env).sort()));
+process.stdout.write("ok\\n");
+`;
+
+describe("the environment of generator and guard commands", () => {
+  it("a guard's command (which runs model-written code) gets no credential; a generator's keeps provider keys only", async () => {
+    const dir = tempRepo({
+      "dump.mjs": DUMP,
+      "workflow.yml": `name: env
+generator: command
+generator_config: {run: node dump.mjs generator.json, api_key_env: MY_KEY}
+action_pairs:
+  a:
+    guard: command
+    guard_config: {run: node dump.mjs guard.json}
+`,
+    });
+    const env = {
+      ...process.env,
+      ACTIONS_RUNTIME_TOKEN: "runtime-secret",
+      ACTIONS_CACHE_URL: "http://127.0.0.1:1/",
+      "INPUT_GITHUB-TOKEN": "ghs_secret",
+      GITHUB_TOKEN: "ghs_secret",
+      OPENAI_API_KEY: "sk-openai",
+      MY_KEY: "sk-mine",
+      HARMLESS: "yes",
+    };
+    const report = await runOf(dir, { cwd: dir, env });
+    expect(report.status).toBe("success");
+    const generator = JSON.parse(readFileSync(path.join(dir, "generator.json"), "utf8")) as string[];
+    const guard = JSON.parse(readFileSync(path.join(dir, "guard.json"), "utf8")) as string[];
+    for (const runnerSecret of ["ACTIONS_RUNTIME_TOKEN", "ACTIONS_CACHE_URL", "INPUT_GITHUB-TOKEN", "GITHUB_TOKEN"]) {
+      expect(generator).not.toContain(runnerSecret);
+      expect(guard).not.toContain(runnerSecret);
+    }
+    expect(generator).toEqual(expect.arrayContaining(["OPENAI_API_KEY", "MY_KEY", "HARMLESS"]));
+    expect(guard).not.toContain("OPENAI_API_KEY");
+    expect(guard).not.toContain("MY_KEY");
+    expect(guard).toContain("HARMLESS");
+  });
+});
