@@ -27170,7 +27170,7 @@ var LocalStore = class {
 };
 
 // src/records/mutex.ts
-import { mkdirSync as mkdirSync2, readFileSync as readFileSync4, renameSync as renameSync2, rmSync as rmSync2, statSync as statSync2, writeFileSync } from "node:fs";
+import { mkdirSync as mkdirSync2, readFileSync as readFileSync4, realpathSync, renameSync as renameSync2, rmSync as rmSync2, statSync as statSync2, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import path7 from "node:path";
 var LockBusyError = class extends Error {
@@ -27185,7 +27185,12 @@ var LockBusyError = class extends Error {
   name = "LockBusyError";
 };
 function lockPath(stateDir, workflowPath) {
-  return path7.join(stateDir, "locks", `${sha256Hex(workflowPath).slice(0, 16)}.lock`);
+  let real = workflowPath;
+  try {
+    real = realpathSync(workflowPath);
+  } catch {
+  }
+  return path7.join(stateDir, "locks", `${sha256Hex(real).slice(0, 16)}.lock`);
 }
 __name(lockPath, "lockPath");
 async function acquireRunLock(stateDir, workflowPath, options) {
@@ -27649,13 +27654,13 @@ var RemoteCache = class {
 
 // src/workspace/inputs.ts
 var import_fast_glob2 = __toESM(require_out4(), 1);
-import { readFileSync as readFileSync6, realpathSync } from "node:fs";
+import { readFileSync as readFileSync6, realpathSync as realpathSync2 } from "node:fs";
 import path11 from "node:path";
 var InputHasher = class {
   constructor(workflow, ignore = []) {
     this.workflow = workflow;
     this.ignore = ignore;
-    this.root = realpathSync(workflow.root);
+    this.root = realpathSync2(workflow.root);
   }
   workflow;
   ignore;
@@ -27682,7 +27687,7 @@ var InputHasher = class {
   fileHash(abs, rel) {
     let hash = this.hashes.get(abs);
     if (hash === void 0) {
-      const real = realpathSync(abs);
+      const real = realpathSync2(abs);
       if (!isInside(this.root, real)) {
         throw new InputError(`input "${rel}" resolves to ${real}, outside the repository (${this.root}); inputs must stay inside it`);
       }
@@ -28950,14 +28955,14 @@ __name(acceptedContent, "acceptedContent");
 
 // src/github/git.ts
 import { spawnSync } from "node:child_process";
-import { realpathSync as realpathSync2 } from "node:fs";
+import { realpathSync as realpathSync3 } from "node:fs";
 import path15 from "node:path";
 function openRepo(dir, display = dir) {
   const top = git(dir, ["rev-parse", "--show-toplevel"]);
   if (top.error)
     throw new UsageError(`git could not be started (${top.error.message}); pairflow diff reads the base revision with git, so install it or put it on PATH`);
   if (top.status !== 0) throw new UsageError(`${display} is not inside a git repository; pairflow diff reads the base revision with git`);
-  const root = realpathSync2(top.stdout.trim());
+  const root = realpathSync3(top.stdout.trim());
   return {
     root,
     resolve(ref, options = {}) {
@@ -28975,7 +28980,7 @@ function openRepo(dir, display = dir) {
       return found;
     },
     relative(file) {
-      return path15.relative(root, realpathSync2(file)).split(path15.sep).join("/");
+      return path15.relative(root, realpathSync3(file)).split(path15.sep).join("/");
     },
     read(commit, relPath) {
       const spec = `${commit}:${relPath}`;

@@ -3,7 +3,7 @@
  * every call, so the tests can count what ran and prove nothing finished ran twice.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { hostname } from "node:os";
@@ -217,6 +217,16 @@ describe("two runs of one workflow", () => {
     expect(await second.exited).toBe(0);
     expect(JSON.parse(second.out()).totals).toMatchObject({ executed: 0, reused: 4 });
     expect(starts(dir)).toEqual(["a1", "b1", "c1", "d1"]);
+  });
+
+  it("knows the workflow reached through a symlinked directory as the same workflow", async () => {
+    const dir = project();
+    symlinkSync(dir, path.join(dir, "via-link"));
+    const first = start(dir, ["run"], { DELAY_a: "1500" });
+    await until(() => starts(dir).includes("a1"), "the first run to start");
+    const busy = cli(dir, ["run", "--no-wait", "via-link/workflow.yml"]);
+    expect(busy.status).toBe(75);
+    expect(await first.exited).toBe(0);
   });
 
   it("takes over a lock left by a process that no longer exists", () => {

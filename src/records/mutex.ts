@@ -3,7 +3,7 @@
  * it names its holder, so a lock left by a process that no longer exists (killed, crashed) is
  * taken over instead of blocking forever.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 import { sha256Hex } from "../refs/hash.js";
@@ -23,8 +23,15 @@ export class LockBusyError extends Error {
   }
 }
 
+/** Keyed by the workflow file's real path: the same file reached through a symlink is the same workflow. */
 export function lockPath(stateDir: string, workflowPath: string): string {
-  return path.join(stateDir, "locks", `${sha256Hex(workflowPath).slice(0, 16)}.lock`);
+  let real = workflowPath;
+  try {
+    real = realpathSync(workflowPath);
+  } catch {
+    // A workflow that no longer exists (an old run's record): its path as recorded.
+  }
+  return path.join(stateDir, "locks", `${sha256Hex(real).slice(0, 16)}.lock`);
 }
 
 export interface AcquireOptions {
