@@ -29219,6 +29219,9 @@ var Run = class {
   started = Date.now();
   /** Settles when the run is asked to stop, so the scheduler notices at once. */
   stopped;
+  /** Counts down the dependents of a pair that ended (set by the scheduler). */
+  ended = /* @__PURE__ */ __name(() => {
+  }, "ended");
   /** Saves to the remote store still in flight; the run waits for them before it reports. */
   saves = [];
   async execute() {
@@ -29257,28 +29260,35 @@ var Run = class {
   get stopping() {
     return this.signal.aborted || (this.options.stop?.aborted ?? false);
   }
+  /**
+   * Starts each pair once all its dependencies have ended, in plan order among those ready: linear
+   * in pairs and dependencies, since each pair's end only counts down its own dependents.
+   */
   async schedule() {
     const concurrency = Math.max(1, this.options.concurrency ?? DEFAULT_CONCURRENCY);
-    const requires = this.plan.graph.requires;
-    const waiting = this.plan.pairs.map((p) => p.id);
+    const { requires, dependents } = this.plan.graph;
+    const pairs = this.plan.pairs;
+    const position2 = new Map(pairs.map((p, i) => [p.id, i]));
+    const waitingFor = new Map(pairs.map((p) => [p.id, requires.get(p.id).length]));
+    const ready = pairs.flatMap((p, i) => waitingFor.get(p.id) === 0 ? [i] : []);
+    this.ended = (id) => {
+      for (const d of dependents.get(id)) {
+        const left = waitingFor.get(d);
+        if (left === void 0) continue;
+        waitingFor.set(d, left - 1);
+        if (left === 1) insertSorted(ready, position2.get(d));
+      }
+    };
     const inFlight = /* @__PURE__ */ new Set();
-    while (waiting.length > 0 || inFlight.size > 0) {
-      for (let i = 0; i < waiting.length && inFlight.size < concurrency; ) {
-        const id = waiting[i];
-        const deps = requires.get(id);
-        const stopped = deps.filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
-        if (this.stopping) {
-          waiting.splice(i, 1);
-          this.finish({ ...this.blocked(id, "not started: the run was interrupted"), status: "interrupted" });
-        } else if (stopped.length > 0) {
-          waiting.splice(i, 1);
-          this.finish(this.blocked(id, `blocked by ${stopped.join(", ")}`));
-        } else if (deps.every((d) => this.decided.has(d))) {
-          waiting.splice(i, 1);
+    while (ready.length > 0 || inFlight.size > 0) {
+      while (ready.length > 0 && inFlight.size < concurrency) {
+        const id = pairs[ready.shift()].id;
+        const stopped = requires.get(id).filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
+        if (this.stopping) this.finish({ ...this.blocked(id, "not started: the run was interrupted"), status: "interrupted" });
+        else if (stopped.length > 0) this.finish(this.blocked(id, `blocked by ${stopped.join(", ")}`));
+        else {
           const task = this.handle(id).finally(() => inFlight.delete(task));
           inFlight.add(task);
-        } else {
-          i++;
         }
       }
       if (inFlight.size > 0) await Promise.race(this.stopping ? inFlight : [...inFlight, this.stopped]);
@@ -29548,11 +29558,23 @@ var Run = class {
   finish(outcome) {
     this.outcomes.set(outcome.id, outcome);
     this.emit({ type: "pair_end", outcome });
+    this.ended(outcome.id);
   }
   emit(event) {
     this.options.onEvent?.(event);
   }
 };
+function insertSorted(sorted, n) {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = lo + hi >> 1;
+    if (sorted[mid] < n) lo = mid + 1;
+    else hi = mid;
+  }
+  sorted.splice(lo, 0, n);
+}
+__name(insertSorted, "insertSorted");
 function addTokens(into, more) {
   into.input += more.input;
   into.output += more.output;

@@ -75,6 +75,8 @@ class Run {
   private readonly started = Date.now();
   /** Settles when the run is asked to stop, so the scheduler notices at once. */
   private readonly stopped: Promise<void>;
+  /** Counts down the dependents of a pair that ended (set by the scheduler). */
+  private ended: (id: string) => void = () => {};
   /** Saves to the remote store still in flight; the run waits for them before it reports. */
   private readonly saves: Promise<void>[] = [];
 
@@ -136,28 +138,35 @@ class Run {
     return this.signal.aborted || (this.options.stop?.aborted ?? false);
   }
 
+  /**
+   * Starts each pair once all its dependencies have ended, in plan order among those ready: linear
+   * in pairs and dependencies, since each pair's end only counts down its own dependents.
+   */
   private async schedule(): Promise<void> {
     const concurrency = Math.max(1, this.options.concurrency ?? DEFAULT_CONCURRENCY);
-    const requires = this.plan.graph.requires;
-    const waiting = this.plan.pairs.map((p) => p.id);
+    const { requires, dependents } = this.plan.graph;
+    const pairs = this.plan.pairs;
+    const position = new Map(pairs.map((p, i) => [p.id, i]));
+    const waitingFor = new Map(pairs.map((p) => [p.id, requires.get(p.id)!.length]));
+    const ready: number[] = pairs.flatMap((p, i) => (waitingFor.get(p.id) === 0 ? [i] : []));
+    this.ended = (id) => {
+      for (const d of dependents.get(id)!) {
+        const left = waitingFor.get(d);
+        if (left === undefined) continue; // not in this run (--only)
+        waitingFor.set(d, left - 1);
+        if (left === 1) insertSorted(ready, position.get(d)!);
+      }
+    };
     const inFlight = new Set<Promise<void>>();
-    while (waiting.length > 0 || inFlight.size > 0) {
-      for (let i = 0; i < waiting.length && inFlight.size < concurrency;) {
-        const id = waiting[i]!;
-        const deps = requires.get(id)!;
-        const stopped = deps.filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
-        if (this.stopping) {
-          waiting.splice(i, 1);
-          this.finish({ ...this.blocked(id, "not started: the run was interrupted"), status: "interrupted" });
-        } else if (stopped.length > 0) {
-          waiting.splice(i, 1);
-          this.finish(this.blocked(id, `blocked by ${stopped.join(", ")}`));
-        } else if (deps.every((d) => this.decided.has(d))) {
-          waiting.splice(i, 1);
+    while (ready.length > 0 || inFlight.size > 0) {
+      while (ready.length > 0 && inFlight.size < concurrency) {
+        const id = pairs[ready.shift()!]!.id;
+        const stopped = requires.get(id)!.filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
+        if (this.stopping) this.finish({ ...this.blocked(id, "not started: the run was interrupted"), status: "interrupted" });
+        else if (stopped.length > 0) this.finish(this.blocked(id, `blocked by ${stopped.join(", ")}`));
+        else {
           const task: Promise<void> = this.handle(id).finally(() => inFlight.delete(task));
           inFlight.add(task);
-        } else {
-          i++;
         }
       }
       // Wake on a stop only until it has happened: a settled promise in the race would spin.
@@ -465,11 +474,24 @@ class Run {
   private finish(outcome: PairOutcome): void {
     this.outcomes.set(outcome.id, outcome);
     this.emit({ type: "pair_end", outcome });
+    this.ended(outcome.id);
   }
 
   private emit(event: RunEvent): void {
     this.options.onEvent?.(event);
   }
+}
+
+/** Inserts n into the ascending array, keeping it ascending. */
+function insertSorted(sorted: number[], n: number): void {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < n) lo = mid + 1;
+    else hi = mid;
+  }
+  sorted.splice(lo, 0, n);
 }
 
 function addTokens(into: TokenUsage, more: TokenUsage): void {
