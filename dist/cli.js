@@ -30602,7 +30602,7 @@ function latestUnfinished(stateDir) {
 }
 __name(latestUnfinished, "latestUnfinished");
 
-// src/cli/signals.ts
+// src/app/signals.ts
 function interruptible(graceMs, notice) {
   const stop = new AbortController();
   const cancel = new AbortController();

@@ -15,6 +15,7 @@ import { configErrorsMarkdown, planSummaryMarkdown, runSummaryMarkdown, STEP_SUM
 import type { RunReport, Selection } from "../model/run.js";
 import { planTarget, type Planned } from "../app/plan.js";
 import { BudgetExceededError, runTarget } from "../app/run.js";
+import { interruptible } from "../app/signals.js";
 import { compareWithRun, comparisonMarkdown, estimateHeadline, estimateMarkdown } from "../report/estimate.js";
 import { planSummary, publishPlanComment } from "../github/comment.js";
 import { commentMarker, diffMarkdown } from "../report/diffMarkdown.js";
@@ -24,6 +25,8 @@ import { ActionsCacheStore } from "../github/cache.js";
 import { readInputs, type ActionInputs } from "./inputs.js";
 import { annotateConfigIssues, annotateFailedPairs, logPlan, repoPath, RunLog, style } from "./log.js";
 
+/** After SIGINT or SIGTERM, how long pairs in flight may finish (the runner allows about 7.5 s before it kills). */
+const GRACE_MS = 5_000;
 /** A step output holds at most 1 MB. */
 const OUTPUT_LIMIT = 1_000_000;
 
@@ -142,11 +145,16 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
     restoring = false;
   };
 
+  // A cancelled job (SIGINT, then SIGTERM from the runner) ends like a stopped CLI run: pairs in
+  // flight get a grace period, and the summary, the outputs and the log groups are still written.
+  const interruption = interruptible(GRACE_MS, (message) => core.warning(message));
   let report: RunReport;
   try {
     report = await runTarget(inputs.workflow, {
       cwd,
       env,
+      stop: interruption.stop,
+      signal: interruption.cancel,
       concurrency: inputs.concurrency,
       selection: selectionOf(inputs),
       remote,
@@ -169,6 +177,7 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
     return;
   } finally {
     endRestoring();
+    interruption.dispose();
   }
   log.end();
   core.info(runSummary(report, style).trimEnd());

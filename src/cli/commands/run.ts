@@ -6,7 +6,7 @@ import { DEFAULT_CONCURRENCY } from "../../engine/engine.js";
 import type { RunReport } from "../../model/run.js";
 import { resumeTarget, runTarget, type RunRequest } from "../../app/run.js";
 import { EXIT, examples, PATH_HELP, positiveInt, stateDirOption, type CliContext } from "../context.js";
-import { interruptible, signalExitCode } from "../signals.js";
+import { interruptible, signalExitCode } from "../../app/signals.js";
 import { runCosts, type RunCosts } from "../costs.js";
 import { parseUsd } from "../../estimate/prices.js";
 
