@@ -1,14 +1,17 @@
 /**
  * Run records at 1,000 pairs: a real run of a generated workflow (command generators, a fifth
  * of the pairs rejected once so records carry retries and feedback), then the size of its record
- * and how long reading it back takes — what `pairflow resume`, `runs` and `show` do first.
+ * and how long reading it back takes — what `pairflow resume`, `runs` and `show` do first; then
+ * how long a plan whose every pair will run takes with the newest 20 such records to learn from.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { readRun, resumeState } from "../src/records/read.js";
+import { planTarget } from "../src/app/plan.js";
 import { runTarget } from "../src/app/run.js";
+import { readRunSamples, RUN_RECORDS_READ } from "../src/records/pastRuns.js";
 import { prng } from "./generate.js";
 
 const PAIRS = 1_000;
@@ -83,6 +86,27 @@ export async function benchRecords(): Promise<void> {
       `  load plan.json:                       median ${median(planMs).toFixed(1)} ms (target: under 100 ms; ratio ${(median(planMs) / 100).toFixed(2)})`,
     );
     console.log(`  read the whole record + resume state: median ${median(recordMs).toFixed(1)} ms`);
+
+    // The estimate reads the newest RUN_RECORDS_READ records: copies of this one, under newer ids.
+    for (let i = 1; i < RUN_RECORDS_READ; i++)
+      cpSync(dir, path.join(stateDir, "runs", `29990101T000000${String(i).padStart(3, "0")}Z-be9c`), { recursive: true });
+    const forced = { cwd: root, env: { ...process.env }, selection: { force: true } };
+    const timed = async (f: () => unknown): Promise<number> => {
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const t = performance.now();
+        await f();
+        times.push(performance.now() - t);
+      }
+      return median(times);
+    };
+    const samplesMs = await timed(() => readRunSamples(stateDir));
+    const withRuns = await timed(() => planTarget(root, forced));
+    renameSync(path.join(stateDir, "runs"), path.join(stateDir, "runs.aside"));
+    const withoutRuns = await timed(() => planTarget(root, forced));
+    renameSync(path.join(stateDir, "runs.aside"), path.join(stateDir, "runs"));
+    console.log(`  plan, every pair to run, ${RUN_RECORDS_READ} run records: median ${withRuns.toFixed(0)} ms (${withoutRuns.toFixed(0)} ms with none)`);
+    console.log(`  of which reading the ${RUN_RECORDS_READ} records for the estimate: median ${samplesMs.toFixed(0)} ms`);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

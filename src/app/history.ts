@@ -2,7 +2,8 @@
 import { findRepoRoot } from "../workspace/load.js";
 import { UsageError } from "../model/errors.js";
 import type { PairOutcome } from "../model/run.js";
-import { parseDuration, prune, type PruneResult } from "../records/prune.js";
+import { acquireRunLocks, type LockHolder } from "../records/mutex.js";
+import { findLockFiles, parseDuration, prune, recordedWorkflows, workflowsOfLockFile, type PruneResult } from "../records/prune.js";
 import { listing, listRunIds, outcomesFromTrace, readRun, type RunListing, type RunRecord } from "../records/read.js";
 import { stateDirFor, type StateOptions } from "./state.js";
 
@@ -39,6 +40,38 @@ export function showRun(request: HistoryRequest, runId: string): ShownRun {
   return { run, summary: listing(run), pairs };
 }
 
-export function pruneRuns(request: HistoryRequest, options: { keep?: number; olderThan?: string }): PruneResult {
-  return prune(historyDir(request), { keep: options.keep, olderThanMs: options.olderThan ? parseDuration(options.olderThan) : undefined });
+export interface PruneRequest {
+  /** Keep at least the newest N runs. */
+  keep?: number;
+  /** Remove runs that started longer ago than this: "90m", "12h", "30d", "2w". */
+  olderThan?: string;
+  /** Say what would be removed, and remove nothing. */
+  dryRun?: boolean;
+  /** Wait for runs of the workflows concerned to finish (default), or fail at once with LockBusyError. */
+  wait?: boolean;
+  onWait?: (holder: LockHolder) => void;
+}
+
+/**
+ * Removes old run records, then every store entry that no lock file in the repository and no kept
+ * run refers to. It holds the run mutex of every workflow concerned (each one a lock file belongs
+ * to or a run record names) while it reads and removes, so none of their runs writes meanwhile; a
+ * dry run takes none, as it removes nothing.
+ */
+export async function pruneRuns(request: HistoryRequest, options: PruneRequest = {}): Promise<PruneResult> {
+  const olderThanMs = options.olderThan ? parseDuration(options.olderThan) : undefined;
+  // Taken before anything is read: a store entry written after it stays.
+  const startedAt = Date.now();
+  const root = findRepoRoot(request.cwd);
+  const stateDir = stateDirFor(root, request);
+  const lockFiles = findLockFiles(root, stateDir);
+  const pruneNow = () => prune(stateDir, { keep: options.keep, olderThanMs, startedAt, dryRun: options.dryRun, lockFiles });
+  if (options.dryRun) return pruneNow();
+  const workflows = [...lockFiles.flatMap(workflowsOfLockFile), ...recordedWorkflows(stateDir)];
+  const release = await acquireRunLocks(stateDir, workflows, { runId: "prune", wait: options.wait ?? true, onWait: options.onWait });
+  try {
+    return pruneNow();
+  } finally {
+    release();
+  }
 }

@@ -33,17 +33,22 @@ export async function planOpened(opened: Opened, request: Pick<PlanRequest, "sel
   return { ...opened, plan, estimate: estimateOf(opened, plan) };
 }
 
-/** The estimate of the pairs that will execute, from past runs and the accepted contents here. */
+/**
+ * The estimate of the pairs that will execute, from past runs and the accepted contents here. The
+ * run records are read only when something will execute.
+ */
 export function estimateOf(opened: Opened, plan: Plan): PlanEstimate {
   const only = plan.selection.only && !plan.selection.force ? new Set(plan.selection.only) : undefined;
+  const include = only && ((id: string) => only.has(id));
+  const executes = plan.pairs.some((p) => p.action === "run" && (include?.(p.id) ?? true));
   return estimatePlan(
     {
       workflow: opened.workflow,
-      history: pairHistory(opened.lock, readRunSamples(opened.stateDir)),
+      history: pairHistory(opened.lock, executes ? readRunSamples(opened.stateDir) : new Map()),
       contentOf: (planned) => acceptedContent(opened, planned),
     },
     plan,
-    { include: only && ((id) => only.has(id)) },
+    { include },
   );
 }
 

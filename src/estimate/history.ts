@@ -1,6 +1,6 @@
 /**
  * What a pair cost before: attempts and output tokens of its past accepted runs, from the lock
- * file and the newest run records (read by src/records/pastRuns.ts).
+ * file and the traces of the newest run records (read by src/records/pastRuns.ts).
  */
 import type { LockFile } from "../model/records.js";
 

@@ -121,3 +121,22 @@ export function currentHolder(stateDir: string, workflowPath: string): LockHolde
   const holder = readHolder(lockPath(stateDir, workflowPath));
   return holder && !isStale(holder) ? holder : undefined;
 }
+
+/**
+ * Takes the locks of several workflows, one after the other in a fixed order (so two callers
+ * never wait for each other), for work that must not overlap any of their runs; returns the
+ * function that releases them all. If one cannot be taken, those already taken are released.
+ */
+export async function acquireRunLocks(stateDir: string, workflowPaths: readonly string[], options: AcquireOptions): Promise<() => void> {
+  const releases: (() => void)[] = [];
+  const releaseAll = () => {
+    for (const release of releases.reverse()) release();
+  };
+  try {
+    for (const workflow of [...new Set(workflowPaths)].sort()) releases.push(await acquireRunLock(stateDir, workflow, options));
+  } catch (err) {
+    releaseAll();
+    throw err;
+  }
+  return releaseAll;
+}

@@ -1,54 +1,57 @@
 /**
- * Past accepted runs of each pair, read from the run records under the state directory
- * (runs/<runId>/result.json), defensively: anything not of the expected shape is skipped.
+ * Past accepted runs of each pair, from the run records under the state directory, read the way
+ * `pairflow show` reads them (readTrace, the part of readRun that reads the trace, and outcomesFromTrace): each executed pair's attempts and their
+ * tokens are in the trace's attempt_end events. Defensive: a record, or a part of one, that cannot
+ * be read or is not of the expected shape is skipped, never an error.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import type { RunSample } from "../estimate/history.js";
+import type { AttemptRecord } from "../model/run.js";
+import { listRunIds, outcomesFromTrace, readTrace } from "./read.js";
 
 /** Only the newest run records are read: enough to learn from, and bounded in time. */
 export const RUN_RECORDS_READ = 20;
 
-/**
- * Accepted runs of each pair in the newest run records. A record is used for what it surely says:
- * a `pairs` list whose entries have an `id`, a `status` of "executed", and `attempts` with `tokens`.
- */
+/** Accepted runs of each pair in the newest run records, newest first. */
 export function readRunSamples(stateDir: string, limit = RUN_RECORDS_READ): Map<string, RunSample[]> {
   const samples = new Map<string, RunSample[]>();
-  const runs = path.join(stateDir, "runs");
-  let names: string[];
+  let ids: string[];
   try {
-    names = existsSync(runs) ? readdirSync(runs) : [];
+    ids = listRunIds(stateDir).slice(0, limit); // newest first
   } catch {
-    return samples;
+    return samples; // no readable runs folder: nothing to learn from
   }
-  // Run ids begin with their start time, so the last names are the newest runs.
-  for (const name of names.sort().slice(-limit)) {
-    const result = readJson(path.join(runs, name, "result.json"));
-    const pairs = isRecord(result) && Array.isArray(result.pairs) ? result.pairs : [];
-    for (const p of pairs) {
-      if (!isRecord(p) || typeof p.id !== "string" || p.status !== "executed" || !Array.isArray(p.attempts) || p.attempts.length === 0) continue;
-      const outputs: number[] = [];
-      for (const a of p.attempts) {
-        const output = isRecord(a) && isRecord(a.tokens) ? a.tokens.output : undefined;
-        if (typeof output === "number" && Number.isFinite(output) && output >= 0) outputs.push(output);
-      }
-      const list = samples.get(p.id) ?? [];
-      list.push({ configRef: typeof p.configRef === "string" ? p.configRef : null, attempts: p.attempts.length, outputs });
-      samples.set(p.id, list);
+  for (const id of ids) {
+    let outcomes;
+    try {
+      outcomes = outcomesFromTrace(readTrace(stateDir, id).events);
+    } catch {
+      continue; // gone since it was listed, or events of another shape
+    }
+    for (const o of outcomes.values()) {
+      if (typeof o.id !== "string" || o.status !== "executed" || !Array.isArray(o.attempts) || o.attempts.length === 0) continue;
+      const list = samples.get(o.id) ?? [];
+      list.push({ configRef: typeof o.configRef === "string" ? o.configRef : null, attempts: attemptsMade(o.attempts), outputs: outputTokens(o.attempts) });
+      samples.set(o.id, list);
     }
   }
   return samples;
 }
 
-function readJson(file: string): unknown {
-  try {
-    return JSON.parse(readFileSync(file, "utf8"));
-  } catch {
-    return undefined; // missing, half-written or not JSON: nothing to learn from
-  }
+/**
+ * How many attempts the accepted run made. A resumed pair's trace holds only the attempts made
+ * after the resume, but their numbers go on from before it.
+ */
+function attemptsMade(attempts: readonly AttemptRecord[]): number {
+  const numbers = attempts.map((a) => a?.attempt).filter((n): n is number => Number.isInteger(n) && n >= 1);
+  return Math.max(attempts.length, ...numbers);
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
+/** Output tokens of each attempt whose provider reported usage. */
+function outputTokens(attempts: readonly AttemptRecord[]): number[] {
+  const outputs: number[] = [];
+  for (const a of attempts) {
+    const output: unknown = a?.tokens?.output;
+    if (typeof output === "number" && Number.isFinite(output) && output >= 0) outputs.push(output);
+  }
+  return outputs;
 }

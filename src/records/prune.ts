@@ -1,28 +1,69 @@
 /**
- * Removes old run records, then every store entry that no lock file and no kept run refers to.
- * A run still holding its workflow's lock is never removed.
+ * Removes old run records, then every store entry nothing refers to. What stays:
+ *
+ * - every record and object a lock file names: any pairflow lock file in the repository (found by
+ *   findLockFiles), and the lock file of every workflow a run record names, with the accepted
+ *   record of each (pair, configRef) a lock file names and that record's content;
+ * - whatever a kept run's plan, trace or result refers to;
+ * - every store entry written since the prune began (a run of a workflow the prune could not know
+ *   about, started while it works).
+ *
+ * A run still holding its workflow's lock is never removed. The caller takes the run mutex of the
+ * workflows concerned first (src/app/history.ts), so no run of theirs writes while this reads.
  */
-import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
-import { UsageError } from "../model/errors.js";
+import fg from "fast-glob";
+import { ConfigError, UsageError } from "../model/errors.js";
+import type { LockFile } from "../model/records.js";
 import { lockPathFor, readLock } from "../lockfile/lockfile.js";
 import { LocalStore } from "../store/local.js";
 import { currentHolder } from "./mutex.js";
 import { listRunIds, outcomesFromTrace, readRun, type RunRecord } from "./read.js";
+import { runDir } from "./write.js";
 
 export interface PruneOptions {
   /** Keep at least the newest N runs. */
   keep?: number;
   /** Remove runs that started longer ago than this. */
   olderThanMs?: number;
-  now?: number;
+  /** When the prune began (default: now): runs are aged from it, and no store entry written since is removed. */
+  startedAt?: number;
+  /** Work out what would be removed, and remove nothing. */
+  dryRun?: boolean;
+  /** Lock files found in the repository; those of the workflows run records name are read as well. */
+  lockFiles?: readonly string[];
+}
+
+export interface PrunedRun {
+  runId: string;
+  bytes: number;
+}
+
+export interface PrunedRecord {
+  pair: string;
+  configRef: string;
+  bytes: number;
+}
+
+export interface PrunedObject {
+  hash: string;
+  bytes: number;
 }
 
 export interface PruneResult {
-  removedRuns: string[];
-  keptRuns: number;
-  removedRecords: number;
-  removedObjects: number;
+  /** Nothing was removed: the lists say what a prune would remove. */
+  dryRun: boolean;
+  runs: PrunedRun[];
+  records: PrunedRecord[];
+  objects: PrunedObject[];
+  /** What stays. */
+  kept: { runs: number; records: number; objects: number };
+  /** Bytes of everything listed. */
+  bytes: number;
+  /** The lock files whose entries were kept. */
+  lockFiles: string[];
+  warnings: string[];
 }
 
 const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
@@ -34,73 +75,247 @@ export function parseDuration(text: string): number {
   return Number(m[1]) * UNITS[m[2]!]!;
 }
 
-export function prune(stateDir: string, options: PruneOptions): PruneResult {
-  const now = options.now ?? Date.now();
-  const runs = listRunIds(stateDir).map((id) => readRun(stateDir, id));
-  const removed: RunRecord[] = [];
-  const kept: RunRecord[] = [];
-  runs.forEach((run, index) => {
-    const started = Date.parse(run.events[0]?.t ?? run.plan?.createdAt ?? "") || now;
-    const tooMany = options.keep !== undefined && index >= options.keep;
-    const tooOld = options.olderThanMs !== undefined && now - started > options.olderThanMs;
-    const active = run.plan !== null && currentHolder(stateDir, run.plan.workflow.path)?.runId === run.runId;
-    if ((tooMany || tooOld) && !active) removed.push(run);
-    else kept.push(run);
-  });
-  for (const run of removed) rmSync(run.dir, { recursive: true, force: true });
+/**
+ * Every `*.lock.json` under the repository root, skipping .git, node_modules and the state
+ * directory, whichever tool wrote it: prune reads each and keeps only pairflow's.
+ */
+export function findLockFiles(root: string, stateDir: string): string[] {
+  const ignore = ["**/.git/**", "**/node_modules/**"];
+  const state = path.relative(root, stateDir);
+  if (state !== "" && !state.startsWith("..") && !path.isAbsolute(state)) ignore.push(`${fg.escapePath(state.split(path.sep).join("/"))}/**`);
+  const found = fg.sync("**/*.lock.json", { cwd: root, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, ignore });
+  return found.map((rel) => path.resolve(root, rel)).sort();
+}
 
-  // What must stay: every lock file's entries (of every workflow any run recorded) and what kept runs used.
-  const keepRecords = new Set<string>();
-  const keepObjects = new Set<string>();
-  const workflows = new Set(runs.flatMap((r) => (r.plan ? [r.plan.workflow.path] : [])));
-  for (const workflow of workflows) {
-    const lock = safeReadLock(lockPathFor(workflow));
-    for (const [id, entry] of Object.entries(lock?.pairs ?? {})) {
-      keepRecords.add(`${id}/${entry.configRef}`);
-      keepObjects.add(entry.contentHash);
+/** Workflow files a lock file may belong to: workflow.lock.json is beside workflow.yml, .yaml or .json. */
+export function workflowsOfLockFile(lockFile: string): string[] {
+  const stem = lockFile.slice(0, -".lock.json".length);
+  return [".yml", ".yaml", ".json"].map((ext) => stem + ext).filter((file) => existsSync(file));
+}
+
+/**
+ * The workflow each recorded run belongs to, read cheaply: the first trace line (run_start), else
+ * plan.json. Runs whose records say neither are left out.
+ */
+export function recordedWorkflows(stateDir: string): string[] {
+  const workflows = new Set<string>();
+  for (const id of listRunIds(stateDir)) {
+    const dir = runDir(stateDir, id);
+    const workflow = firstTraceLine(path.join(dir, "trace.jsonl"))?.workflow ?? readJson(path.join(dir, "plan.json"))?.workflow?.path;
+    if (typeof workflow === "string") workflows.add(workflow);
+  }
+  return [...workflows].sort();
+}
+
+export function prune(stateDir: string, options: PruneOptions = {}): PruneResult {
+  const startedAt = options.startedAt ?? Date.now();
+  const warnings: string[] = [];
+
+  const runs: RunRecord[] = [];
+  for (const id of listRunIds(stateDir)) {
+    try {
+      runs.push(readRun(stateDir, id));
+    } catch {
+      // removed by someone else since it was listed
     }
   }
-  for (const run of kept) {
+  const removedRuns: RunRecord[] = [];
+  const keptRuns: RunRecord[] = [];
+  runs.forEach((run, index) => {
+    const started = Date.parse(run.events[0]?.t ?? run.plan?.createdAt ?? run.result?.startedAt ?? "") || startedAt;
+    const tooMany = options.keep !== undefined && index >= options.keep;
+    const tooOld = options.olderThanMs !== undefined && startedAt - started > options.olderThanMs;
+    const workflow = workflowOf(run);
+    const active = workflow !== undefined && currentHolder(stateDir, workflow)?.runId === run.runId;
+    if ((tooMany || tooOld) && !active) removedRuns.push(run);
+    else keptRuns.push(run);
+  });
+
+  // What must stay: every lock file's entries, and whatever kept runs refer to.
+  const keepRecords = new Set<string>();
+  const keepObjects = new Set<string>();
+  const lockFiles = new Set(options.lockFiles ?? []);
+  const ownLockFiles = new Set<string>();
+  for (const run of runs) {
+    const workflow = workflowOf(run);
+    if (workflow !== undefined) ownLockFiles.add(lockPathFor(workflow));
+  }
+  for (const file of ownLockFiles) lockFiles.add(file);
+  const honoured: string[] = [];
+  let damaged = false;
+  for (const file of [...lockFiles].sort()) {
+    const read = readLockFile(file, ownLockFiles.has(file) || workflowsOfLockFile(file).length > 0);
+    if (read.kind === "damaged") {
+      damaged = true;
+      warnings.push(`${file}: ${read.reason}; store entries are kept until it is fixed`);
+    }
+    if (read.kind !== "lock") continue;
+    honoured.push(file);
+    for (const [id, entry] of Object.entries(read.lock.pairs)) {
+      if (!entry || typeof entry !== "object") continue;
+      if (typeof entry.configRef === "string") keepRecords.add(`${id}/${entry.configRef}`);
+      if (typeof entry.contentHash === "string") keepObjects.add(entry.contentHash);
+    }
+  }
+  for (const run of keptRuns) {
     for (const p of run.plan?.pairs ?? []) if (p.configRef) keepRecords.add(`${p.id}/${p.configRef}`);
     for (const o of outcomesFromTrace(run.events).values()) {
       if (o.configRef) keepRecords.add(`${o.id}/${o.configRef}`);
       if (o.contentHash) keepObjects.add(o.contentHash);
     }
+    for (const p of run.result?.pairs ?? []) if (p.contentHash) keepObjects.add(p.contentHash);
   }
 
   const storeDir = path.join(stateDir, "store");
   const store = new LocalStore(storeDir);
-  let removedRecords = 0;
+  const records: (PrunedRecord & { file: string })[] = [];
+  let keptRecords = 0;
   const pairsDir = path.join(storeDir, "pairs");
-  for (const pair of existsSync(pairsDir) ? readdirSync(pairsDir) : []) {
-    for (const name of readdirSync(path.join(pairsDir, pair))) {
-      const ref = name.replace(/\.json$/, "");
-      if (keepRecords.has(`${pair}/${ref}`)) {
-        const rec = store.record(pair, ref);
+  for (const pair of entries(pairsDir)) {
+    for (const name of entries(path.join(pairsDir, pair))) {
+      // Names starting with "." are files being written right now.
+      if (name.startsWith(".") || !name.endsWith(".json")) continue;
+      const configRef = name.slice(0, -".json".length);
+      const file = path.join(pairsDir, pair, name);
+      const stat = fileStat(file);
+      if (!stat) continue;
+      if (keepRecords.has(`${pair}/${configRef}`) || stat.mtimeMs >= startedAt) {
+        // A kept record keeps its content: the accepted record of a configuration a lock file names, above all.
+        const rec = safeRecord(store, pair, configRef);
         if (rec?.contentHash) keepObjects.add(rec.contentHash);
+        keptRecords++;
         continue;
       }
-      rmSync(path.join(pairsDir, pair, name), { force: true });
-      removedRecords++;
+      records.push({ pair, configRef, bytes: stat.size, file });
     }
   }
-  let removedObjects = 0;
+  const objects: (PrunedObject & { file: string })[] = [];
+  let keptObjects = 0;
   const objectsDir = path.join(storeDir, "objects");
-  for (const shard of existsSync(objectsDir) ? readdirSync(objectsDir) : []) {
-    for (const hash of readdirSync(path.join(objectsDir, shard))) {
-      // Names starting with "." are files being written right now.
-      if (hash.startsWith(".") || keepObjects.has(hash) || !statSync(path.join(objectsDir, shard, hash)).isFile()) continue;
-      rmSync(path.join(objectsDir, shard, hash), { force: true });
-      removedObjects++;
+  for (const shard of entries(objectsDir)) {
+    for (const hash of entries(path.join(objectsDir, shard))) {
+      if (hash.startsWith(".")) continue;
+      const file = path.join(objectsDir, shard, hash);
+      const stat = fileStat(file);
+      if (!stat) continue;
+      if (keepObjects.has(hash) || stat.mtimeMs >= startedAt) {
+        keptObjects++;
+        continue;
+      }
+      objects.push({ hash, bytes: stat.size, file });
     }
   }
-  return { removedRuns: removed.map((r) => r.runId), keptRuns: kept.length, removedRecords, removedObjects };
+  if (damaged) {
+    // Entries a damaged lock file names cannot be told apart: the store stays whole.
+    keptRecords += records.length;
+    keptObjects += objects.length;
+    records.length = 0;
+    objects.length = 0;
+  }
+
+  const prunedRuns = removedRuns.map((run) => ({ runId: run.runId, bytes: treeSize(run.dir) }));
+  if (!options.dryRun) {
+    for (const run of removedRuns) rmSync(run.dir, { recursive: true, force: true });
+    for (const r of records) rmSync(r.file, { force: true });
+    for (const o of objects) rmSync(o.file, { force: true });
+  }
+  const bytes = [...prunedRuns, ...records, ...objects].reduce((sum, e) => sum + e.bytes, 0);
+  return {
+    dryRun: options.dryRun ?? false,
+    runs: prunedRuns,
+    records: records.map(({ pair, configRef, bytes }) => ({ pair, configRef, bytes })),
+    objects: objects.map(({ hash, bytes }) => ({ hash, bytes })),
+    kept: { runs: keptRuns.length, records: keptRecords, objects: keptObjects },
+    bytes,
+    lockFiles: honoured,
+    warnings,
+  };
 }
 
-function safeReadLock(file: string) {
+function workflowOf(run: RunRecord): string | undefined {
+  const fromTrace = run.events.find((e) => e.event === "run_start")?.workflow;
+  return run.plan?.workflow.path ?? (typeof fromTrace === "string" ? fromTrace : undefined);
+}
+
+type LockRead = { kind: "lock"; lock: LockFile } | { kind: "other" } | { kind: "damaged"; reason: string };
+
+/**
+ * A pairflow lock file, another tool's file of the same name (ignored), or a lock file pairflow
+ * cannot read: one beside a workflow, or of a workflow a run recorded, that is not a lock file of
+ * version 1 (a merge conflict left in it, say).
+ */
+function readLockFile(file: string, ofWorkflow: boolean): LockRead {
   try {
-    return readLock(file);
+    const lock = readLock(file);
+    return lock ? { kind: "lock", lock } : { kind: "other" };
+  } catch (err) {
+    if (!ofWorkflow) return { kind: "other" };
+    const reason = err instanceof ConfigError ? "not a readable pairflow lock file" : `cannot be read (${(err as Error).message})`;
+    return { kind: "damaged", reason };
+  }
+}
+
+function safeRecord(store: LocalStore, pair: string, configRef: string) {
+  try {
+    return store.record(pair, configRef);
   } catch {
-    return null; // a damaged lock file protects nothing; prune keeps going
+    return undefined; // not a store key pairflow writes
+  }
+}
+
+function entries(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function fileStat(file: string): Stats | undefined {
+  try {
+    const stat = statSync(file);
+    return stat.isFile() ? stat : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Bytes of the files under dir. */
+function treeSize(dir: string): number {
+  let size = 0;
+  for (const entry of entries(dir)) {
+    const file = path.join(dir, entry);
+    try {
+      const stat = statSync(file);
+      size += stat.isDirectory() ? treeSize(file) : stat.size;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return size;
+}
+
+/** The first line of a trace, when it is whole JSON; read without loading the rest. */
+function firstTraceLine(file: string): Record<string, unknown> | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, "r");
+    const buffer = Buffer.alloc(64 * 1024);
+    const n = readSync(fd, buffer, 0, buffer.length, 0);
+    const text = buffer.subarray(0, n).toString("utf8");
+    const end = text.indexOf("\n");
+    return end < 0 ? undefined : (JSON.parse(text.slice(0, end)) as Record<string, unknown>);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function readJson(file: string): { workflow?: { path?: unknown } } | undefined {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as { workflow?: { path?: unknown } };
+  } catch {
+    return undefined;
   }
 }

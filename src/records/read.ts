@@ -55,6 +55,19 @@ export function readRun(stateDir: string, runId: string): RunRecord {
   if (!existsSync(dir)) throw new Error(`no run ${runId} in ${runsDir(stateDir)}`);
   const plan = readJson<PlanRecord>(path.join(dir, "plan.json"), runId, problems);
   const result = readJson<ResultRecord>(path.join(dir, "result.json"), runId, problems);
+  const events = readEvents(dir, runId, problems);
+  return { runId, dir, plan, events, result, problems };
+}
+
+/** One run's trace alone, read as readRun reads it: what needs neither its plan nor its result reads only this. */
+export function readTrace(stateDir: string, runId: string): Pick<RunRecord, "runId" | "events" | "problems"> {
+  const dir = runDir(stateDir, runId);
+  if (!existsSync(dir)) throw new Error(`no run ${runId} in ${runsDir(stateDir)}`);
+  const problems: string[] = [];
+  return { runId, events: readEvents(dir, runId, problems), problems };
+}
+
+function readEvents(dir: string, runId: string, problems: string[]): TraceEvent[] {
   const events: TraceEvent[] = [];
   const tracePath = path.join(dir, "trace.jsonl");
   if (existsSync(tracePath)) {
@@ -73,7 +86,7 @@ export function readRun(stateDir: string, runId: string): RunRecord {
       }
     });
   }
-  return { runId, dir, plan, events, result, problems };
+  return events;
 }
 
 function readJson<T>(file: string, runId: string, problems: string[]): T | null {

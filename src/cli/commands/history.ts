@@ -1,12 +1,15 @@
 import { Option, type Command } from "commander";
 import { listRuns, pruneRuns, showRun } from "../../app/history.js";
 import { displayPath } from "../../config/parse.js";
+import { LockBusyError } from "../../records/mutex.js";
+import type { PruneResult } from "../../records/prune.js";
 import { runState } from "../../records/read.js";
 import { shortRef } from "../../refs/hash.js";
 import { styleFor } from "../../report/color.js";
 import { count } from "../../report/plan.js";
 import { seconds } from "../../report/run.js";
 import { examples, positiveInt, stateDirOption, type CliContext } from "../context.js";
+import { EXIT_BUSY } from "./run.js";
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -18,7 +21,7 @@ function table(rows: string[][]): string[] {
   );
 }
 
-export function registerHistory(program: Command, { io }: CliContext): void {
+export function registerHistory(program: Command, { io, setStatus }: CliContext): void {
   program
     .command("runs")
     .description("List recorded runs, newest first.")
@@ -96,15 +99,66 @@ export function registerHistory(program: Command, { io }: CliContext): void {
 
   program
     .command("prune")
-    .description("Remove old run records, then store entries that no lock file and no kept run refers to.")
+    .description("Remove old run records, then store entries that no lock file in the repository and no kept run refers to.")
     .addOption(new Option("--keep <n>", "keep the newest N runs").argParser(positiveInt))
     .option("--older-than <duration>", "remove runs that started longer ago than this: 90m, 12h, 30d, 2w")
+    .option("--dry-run", "list what would be removed (runs, store records, stored artifacts, with sizes) and remove nothing")
+    .option("--json", "write what was (or would be) removed as JSON (version 1) to stdout")
+    .option("--no-wait", `if a run of a workflow concerned is going, fail at once (exit ${EXIT_BUSY}) instead of waiting for it`)
     .addOption(stateDirOption())
-    .addHelpText("after", examples(["pairflow prune --keep 20", "pairflow prune --older-than 30d", "pairflow prune   # only store entries nothing refers to"]))
-    .action((opts: { keep?: number; olderThan?: string; stateDir?: string }) => {
-      const result = pruneRuns({ cwd: io.cwd, env: io.env, stateDir: opts.stateDir }, opts);
-      io.stdout.write(
-        `removed ${count(result.removedRuns.length, "run")} (kept ${result.keptRuns}), ${count(result.removedRecords, "store record")} and ${count(result.removedObjects, "stored artifact")}\n`,
-      );
+    .addHelpText(
+      "after",
+      examples([
+        "pairflow prune --keep 20",
+        "pairflow prune --older-than 30d --dry-run",
+        "pairflow prune   # only store entries nothing refers to",
+        "pairflow prune --dry-run --json | jq '.bytes'",
+      ]),
+    )
+    .action(async (opts: { keep?: number; olderThan?: string; dryRun?: boolean; json?: boolean; wait: boolean; stateDir?: string }) => {
+      const style = styleFor(io.stdout, io.env);
+      let result: PruneResult;
+      try {
+        result = await pruneRuns(
+          { cwd: io.cwd, env: io.env, stateDir: opts.stateDir },
+          {
+            keep: opts.keep,
+            olderThan: opts.olderThan,
+            dryRun: opts.dryRun,
+            wait: opts.wait,
+            onWait: (holder) => io.stderr.write(`waiting for run ${holder.runId} (pid ${holder.pid}) to finish; --no-wait fails instead\n`),
+          },
+        );
+      } catch (err) {
+        if (!(err instanceof LockBusyError)) throw err;
+        io.stderr.write(`${styleFor(io.stderr, io.env).red("error")} ${err.message}; nothing was removed (exit ${EXIT_BUSY}: try again later)\n`);
+        setStatus(EXIT_BUSY);
+        return;
+      }
+      for (const warning of result.warnings) io.stderr.write(`warning ${warning}\n`);
+      if (opts.json) {
+        io.stdout.write(JSON.stringify({ version: 1, ...result }, null, 2) + "\n");
+        return;
+      }
+      const what = `${count(result.runs.length, "run")} (kept ${result.kept.runs}), ${count(result.records.length, "store record")} and ${count(result.objects.length, "stored artifact")}, ${size(result.bytes)}`;
+      if (!result.dryRun) {
+        io.stdout.write(`removed ${what}\n`);
+        return;
+      }
+      const lines = table([
+        ["kind", "what", "size"],
+        ...result.runs.map((r) => ["run", r.runId, size(r.bytes)]),
+        ...result.records.map((r) => ["record", `${r.pair} ${shortRef(r.configRef)}`, size(r.bytes)]),
+        ...result.objects.map((o) => ["artifact", shortRef(o.hash), size(o.bytes)]),
+      ]);
+      io.stdout.write(`would remove ${what}; nothing was removed\n`);
+      if (lines.length > 1) io.stdout.write(["", style.bold(lines[0]!), ...lines.slice(1)].join("\n") + "\n");
     });
+}
+
+/** 512 B, 4.2 KB, 12.0 MB. */
+function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
 }
