@@ -1226,7 +1226,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path21 = __require("node:path");
+    var path20 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2242,9 +2242,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName2) {
-          const localBin = path21.resolve(baseDir, baseName2);
+          const localBin = path20.resolve(baseDir, baseName2);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path21.extname(baseName2))) return void 0;
+          if (sourceExt.includes(path20.extname(baseName2))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2263,17 +2263,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path21.resolve(
-            path21.dirname(resolvedScriptPath),
+          executableDir = path20.resolve(
+            path20.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path21.basename(
+            const legacyName = path20.basename(
               this._scriptPath,
-              path21.extname(this._scriptPath)
+              path20.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2284,7 +2284,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path21.extname(executableFile));
+        launchWithNode = sourceExt.includes(path20.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3200,7 +3200,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path21.basename(filename, path21.extname(filename));
+        this._name = path20.basename(filename, path20.extname(filename));
         return this;
       }
       /**
@@ -3214,9 +3214,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path22) {
-        if (path22 === void 0) return this._executableDir;
-        this._executableDir = path22;
+      executableDir(path21) {
+        if (path21 === void 0) return this._executableDir;
+        this._executableDir = path21;
         return this;
       }
       /**
@@ -6996,8 +6996,8 @@ var require_utils = __commonJS({
       return ind;
     }
     __name(findToken, "findToken");
-    function removeDotSegments(path21) {
-      let input = path21;
+    function removeDotSegments(path20) {
+      let input = path20;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -7072,11 +7072,11 @@ var require_utils = __commonJS({
       return output.join("");
     }
     __name(removeDotSegments, "removeDotSegments");
-    function removeDotSegmentsRelative(path21) {
-      if (path21 === "" || path21[0] === "/") {
-        return removeDotSegments(path21);
+    function removeDotSegmentsRelative(path20) {
+      if (path20 === "" || path20[0] === "/") {
+        return removeDotSegments(path20);
       }
-      const segments = path21.split("/");
+      const segments = path20.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -7457,8 +7457,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path21 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path21 && path21 !== "/" ? path21 : void 0;
+        const path20 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path20 && path20 !== "/" ? path20 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -11465,17 +11465,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path21) {
-      const ctrl = callVisitor(key, node, visitor, path21);
+    function visit_(key, node, visitor, path20) {
+      const ctrl = callVisitor(key, node, visitor, path20);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path21, ctrl);
-        return visit_(key, ctrl, visitor, path21);
+        replaceNode(key, path20, ctrl);
+        return visit_(key, ctrl, visitor, path20);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path21 = Object.freeze(path21.concat(node));
+          path20 = Object.freeze(path20.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path21);
+            const ci = visit_(i, node.items[i], visitor, path20);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -11486,13 +11486,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path21 = Object.freeze(path21.concat(node));
-          const ck = visit_("key", node.key, visitor, path21);
+          path20 = Object.freeze(path20.concat(node));
+          const ck = visit_("key", node.key, visitor, path20);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path21);
+          const cv = visit_("value", node.value, visitor, path20);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -11515,17 +11515,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path21) {
-      const ctrl = await callVisitor(key, node, visitor, path21);
+    async function visitAsync_(key, node, visitor, path20) {
+      const ctrl = await callVisitor(key, node, visitor, path20);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path21, ctrl);
-        return visitAsync_(key, ctrl, visitor, path21);
+        replaceNode(key, path20, ctrl);
+        return visitAsync_(key, ctrl, visitor, path20);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path21 = Object.freeze(path21.concat(node));
+          path20 = Object.freeze(path20.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path21);
+            const ci = await visitAsync_(i, node.items[i], visitor, path20);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -11536,13 +11536,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path21 = Object.freeze(path21.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path21);
+          path20 = Object.freeze(path20.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path20);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path21);
+          const cv = await visitAsync_("value", node.value, visitor, path20);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -11571,24 +11571,24 @@ var require_visit = __commonJS({
       return visitor;
     }
     __name(initVisitor, "initVisitor");
-    function callVisitor(key, node, visitor, path21) {
+    function callVisitor(key, node, visitor, path20) {
       if (typeof visitor === "function")
-        return visitor(key, node, path21);
+        return visitor(key, node, path20);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path21);
+        return visitor.Map?.(key, node, path20);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path21);
+        return visitor.Seq?.(key, node, path20);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path21);
+        return visitor.Pair?.(key, node, path20);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path21);
+        return visitor.Scalar?.(key, node, path20);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path21);
+        return visitor.Alias?.(key, node, path20);
       return void 0;
     }
     __name(callVisitor, "callVisitor");
-    function replaceNode(key, path21, node) {
-      const parent = path21[path21.length - 1];
+    function replaceNode(key, path20, node) {
+      const parent = path20[path20.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -12222,10 +12222,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path21, value) {
+    function collectionFromPath(schema, path20, value) {
       let v = value;
-      for (let i = path21.length - 1; i >= 0; --i) {
-        const k = path21[i];
+      for (let i = path20.length - 1; i >= 0; --i) {
+        const k = path20[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -12245,7 +12245,7 @@ var require_Collection = __commonJS({
       });
     }
     __name(collectionFromPath, "collectionFromPath");
-    var isEmptyPath = /* @__PURE__ */ __name((path21) => path21 == null || typeof path21 === "object" && !!path21[Symbol.iterator]().next().done, "isEmptyPath");
+    var isEmptyPath = /* @__PURE__ */ __name((path20) => path20 == null || typeof path20 === "object" && !!path20[Symbol.iterator]().next().done, "isEmptyPath");
     var Collection = class extends Node.NodeBase {
       static {
         __name(this, "Collection");
@@ -12278,11 +12278,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path21, value) {
-        if (isEmptyPath(path21))
+      addIn(path20, value) {
+        if (isEmptyPath(path20))
           this.add(value);
         else {
-          const [key, ...rest] = path21;
+          const [key, ...rest] = path20;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -12296,8 +12296,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path21) {
-        const [key, ...rest] = path21;
+      deleteIn(path20) {
+        const [key, ...rest] = path20;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -12311,8 +12311,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path21, keepScalar) {
-        const [key, ...rest] = path21;
+      getIn(path20, keepScalar) {
+        const [key, ...rest] = path20;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -12330,8 +12330,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path21) {
-        const [key, ...rest] = path21;
+      hasIn(path20) {
+        const [key, ...rest] = path20;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -12341,8 +12341,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path21, value) {
-        const [key, ...rest] = path21;
+      setIn(path20, value) {
+        const [key, ...rest] = path20;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -14919,9 +14919,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path21, value) {
+      addIn(path20, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path21, value);
+          this.contents.addIn(path20, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -14996,14 +14996,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path21) {
-        if (Collection.isEmptyPath(path21)) {
+      deleteIn(path20) {
+        if (Collection.isEmptyPath(path20)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path21) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path20) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -15018,10 +15018,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path21, keepScalar) {
-        if (Collection.isEmptyPath(path21))
+      getIn(path20, keepScalar) {
+        if (Collection.isEmptyPath(path20))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path21, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path20, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -15032,10 +15032,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path21) {
-        if (Collection.isEmptyPath(path21))
+      hasIn(path20) {
+        if (Collection.isEmptyPath(path20))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path21) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path20) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -15052,13 +15052,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path21, value) {
-        if (Collection.isEmptyPath(path21)) {
+      setIn(path20, value) {
+        if (Collection.isEmptyPath(path20)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path21), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path20), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path21, value);
+          this.contents.setIn(path20, value);
         }
       }
       /**
@@ -17071,9 +17071,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path21) => {
+    visit2.itemAtPath = (cst, path20) => {
       let item = cst;
-      for (const [field2, index] of path21) {
+      for (const [field2, index] of path20) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -17082,23 +17082,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path21) => {
-      const parent = visit2.itemAtPath(cst, path21.slice(0, -1));
-      const field2 = path21[path21.length - 1][0];
+    visit2.parentCollection = (cst, path20) => {
+      const parent = visit2.itemAtPath(cst, path20.slice(0, -1));
+      const field2 = path20[path20.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path21, item, visitor) {
-      let ctrl = visitor(item, path21);
+    function _visit(path20, item, visitor) {
+      let ctrl = visitor(item, path20);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path21.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path20.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -17109,10 +17109,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path21);
+            ctrl = ctrl(item, path20);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path21) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path20) : ctrl;
     }
     __name(_visit, "_visit");
     exports.visit = visit2;
@@ -18967,7 +18967,7 @@ var require_path = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.convertPosixPathToPattern = exports.convertWindowsPathToPattern = exports.convertPathToPattern = exports.escapePosixPath = exports.escapeWindowsPath = exports.escape = exports.removeLeadingDotSegment = exports.makeAbsolute = exports.unixify = void 0;
     var os = __require("os");
-    var path21 = __require("path");
+    var path20 = __require("path");
     var IS_WINDOWS_PLATFORM = os.platform() === "win32";
     var LEADING_DOT_SEGMENT_CHARACTERS_COUNT = 2;
     var POSIX_UNESCAPED_GLOB_SYMBOLS_RE = /(\\?)([()*?[\]{|}]|^!|[!+@](?=\()|\\(?![!()*+?@[\]{|}]))/g;
@@ -18980,7 +18980,7 @@ var require_path = __commonJS({
     __name(unixify, "unixify");
     exports.unixify = unixify;
     function makeAbsolute(cwd, filepath) {
-      return path21.resolve(cwd, filepath);
+      return path20.resolve(cwd, filepath);
     }
     __name(makeAbsolute, "makeAbsolute");
     exports.makeAbsolute = makeAbsolute;
@@ -20297,7 +20297,7 @@ var require_braces = __commonJS({
 var require_constants2 = __commonJS({
   "node_modules/picomatch/lib/constants.js"(exports, module) {
     "use strict";
-    var path21 = __require("path");
+    var path20 = __require("path");
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
     var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
@@ -20471,7 +20471,7 @@ var require_constants2 = __commonJS({
       /* | */
       CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
       /* \uFEFF */
-      SEP: path21.sep,
+      SEP: path20.sep,
       /**
        * Create EXTGLOB_CHARS
        */
@@ -20498,7 +20498,7 @@ var require_constants2 = __commonJS({
 var require_utils3 = __commonJS({
   "node_modules/picomatch/lib/utils.js"(exports) {
     "use strict";
-    var path21 = __require("path");
+    var path20 = __require("path");
     var win32 = process.platform === "win32";
     var {
       REGEX_BACKSLASH,
@@ -20527,7 +20527,7 @@ var require_utils3 = __commonJS({
       if (options && typeof options.windows === "boolean") {
         return options.windows;
       }
-      return win32 === true || path21.sep === "\\";
+      return win32 === true || path20.sep === "\\";
     };
     exports.escapeLast = (input, char, lastIdx) => {
       const idx = input.lastIndexOf(char, lastIdx);
@@ -21891,7 +21891,7 @@ var require_parse2 = __commonJS({
 var require_picomatch = __commonJS({
   "node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
-    var path21 = __require("path");
+    var path20 = __require("path");
     var scan = require_scan();
     var parse = require_parse2();
     var utils = require_utils3();
@@ -21976,7 +21976,7 @@ var require_picomatch = __commonJS({
     };
     picomatch.matchBase = (input, glob, options, posix = utils.isWindows(options)) => {
       const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
-      return regex.test(path21.basename(input));
+      return regex.test(path20.basename(input));
     };
     picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
     picomatch.parse = (pattern, options) => {
@@ -22203,7 +22203,7 @@ var require_pattern2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.isAbsolute = exports.partitionAbsoluteAndRelative = exports.removeDuplicateSlashes = exports.matchAny = exports.convertPatternsToRe = exports.makeRe = exports.getPatternParts = exports.expandBraceExpansion = exports.expandPatternsWithBraceExpansion = exports.isAffectDepthOfReadingPattern = exports.endsWithSlashGlobStar = exports.hasGlobStar = exports.getBaseDirectory = exports.isPatternRelatedToParentDirectory = exports.getPatternsOutsideCurrentDirectory = exports.getPatternsInsideCurrentDirectory = exports.getPositivePatterns = exports.getNegativePatterns = exports.isPositivePattern = exports.isNegativePattern = exports.convertToNegativePattern = exports.convertToPositivePattern = exports.isDynamicPattern = exports.isStaticPattern = void 0;
-    var path21 = __require("path");
+    var path20 = __require("path");
     var globParent = require_glob_parent();
     var micromatch = require_micromatch();
     var GLOBSTAR = "**";
@@ -22313,7 +22313,7 @@ var require_pattern2 = __commonJS({
     __name(endsWithSlashGlobStar, "endsWithSlashGlobStar");
     exports.endsWithSlashGlobStar = endsWithSlashGlobStar;
     function isAffectDepthOfReadingPattern(pattern) {
-      const basename = path21.basename(pattern);
+      const basename = path20.basename(pattern);
       return endsWithSlashGlobStar(pattern) || isStaticPattern(basename);
     }
     __name(isAffectDepthOfReadingPattern, "isAffectDepthOfReadingPattern");
@@ -22380,7 +22380,7 @@ var require_pattern2 = __commonJS({
     __name(partitionAbsoluteAndRelative, "partitionAbsoluteAndRelative");
     exports.partitionAbsoluteAndRelative = partitionAbsoluteAndRelative;
     function isAbsolute(pattern) {
-      return path21.isAbsolute(pattern);
+      return path20.isAbsolute(pattern);
     }
     __name(isAbsolute, "isAbsolute");
     exports.isAbsolute = isAbsolute;
@@ -22571,8 +22571,8 @@ var require_utils4 = __commonJS({
     exports.errno = errno;
     var fs = require_fs();
     exports.fs = fs;
-    var path21 = require_path();
-    exports.path = path21;
+    var path20 = require_path();
+    exports.path = path20;
     var pattern = require_pattern2();
     exports.pattern = pattern;
     var stream = require_stream();
@@ -22692,8 +22692,8 @@ var require_async = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path21, settings, callback) {
-      settings.fs.lstat(path21, (lstatError, lstat) => {
+    function read(path20, settings, callback) {
+      settings.fs.lstat(path20, (lstatError, lstat) => {
         if (lstatError !== null) {
           callFailureCallback(callback, lstatError);
           return;
@@ -22702,7 +22702,7 @@ var require_async = __commonJS({
           callSuccessCallback(callback, lstat);
           return;
         }
-        settings.fs.stat(path21, (statError, stat) => {
+        settings.fs.stat(path20, (statError, stat) => {
           if (statError !== null) {
             if (settings.throwErrorOnBrokenSymbolicLink) {
               callFailureCallback(callback, statError);
@@ -22737,13 +22737,13 @@ var require_sync = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path21, settings) {
-      const lstat = settings.fs.lstatSync(path21);
+    function read(path20, settings) {
+      const lstat = settings.fs.lstatSync(path20);
       if (!lstat.isSymbolicLink() || !settings.followSymbolicLink) {
         return lstat;
       }
       try {
-        const stat = settings.fs.statSync(path21);
+        const stat = settings.fs.statSync(path20);
         if (settings.markSymbolicLink) {
           stat.isSymbolicLink = () => true;
         }
@@ -22819,18 +22819,18 @@ var require_out = __commonJS({
     var sync = require_sync();
     var settings_1 = require_settings();
     exports.Settings = settings_1.default;
-    function stat(path21, optionsOrSettingsOrCallback, callback) {
+    function stat(path20, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path21, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path20, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path21, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path20, getSettings(optionsOrSettingsOrCallback), callback);
     }
     __name(stat, "stat");
     exports.stat = stat;
-    function statSync4(path21, optionsOrSettings) {
+    function statSync4(path20, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path21, settings);
+      return sync.read(path20, settings);
     }
     __name(statSync4, "statSync");
     exports.statSync = statSync4;
@@ -23011,16 +23011,16 @@ var require_async2 = __commonJS({
           callFailureCallback(callback, readdirError);
           return;
         }
-        const entries = dirents.map((dirent) => ({
+        const entries2 = dirents.map((dirent) => ({
           dirent,
           name: dirent.name,
           path: common2.joinPathSegments(directory, dirent.name, settings.pathSegmentSeparator)
         }));
         if (!settings.followSymbolicLinks) {
-          callSuccessCallback(callback, entries);
+          callSuccessCallback(callback, entries2);
           return;
         }
-        const tasks = entries.map((entry) => makeRplTaskEntry(entry, settings));
+        const tasks = entries2.map((entry) => makeRplTaskEntry(entry, settings));
         rpl(tasks, (rplError, rplEntries) => {
           if (rplError !== null) {
             callFailureCallback(callback, rplError);
@@ -23060,16 +23060,16 @@ var require_async2 = __commonJS({
           return;
         }
         const tasks = names.map((name) => {
-          const path21 = common2.joinPathSegments(directory, name, settings.pathSegmentSeparator);
+          const path20 = common2.joinPathSegments(directory, name, settings.pathSegmentSeparator);
           return (done) => {
-            fsStat.stat(path21, settings.fsStatSettings, (error, stats) => {
+            fsStat.stat(path20, settings.fsStatSettings, (error, stats) => {
               if (error !== null) {
                 done(error);
                 return;
               }
               const entry = {
                 name,
-                path: path21,
+                path: path20,
                 dirent: utils.fs.createDirentFromStats(name, stats)
               };
               if (settings.stats) {
@@ -23079,12 +23079,12 @@ var require_async2 = __commonJS({
             });
           };
         });
-        rpl(tasks, (rplError, entries) => {
+        rpl(tasks, (rplError, entries2) => {
           if (rplError !== null) {
             callFailureCallback(callback, rplError);
             return;
           }
-          callSuccessCallback(callback, entries);
+          callSuccessCallback(callback, entries2);
         });
       });
     }
@@ -23194,7 +23194,7 @@ var require_settings2 = __commonJS({
   "node_modules/@nodelib/fs.scandir/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path21 = __require("path");
+    var path20 = __require("path");
     var fsStat = require_out();
     var fs = require_fs4();
     var Settings = class {
@@ -23205,7 +23205,7 @@ var require_settings2 = __commonJS({
         this._options = _options;
         this.followSymbolicLinks = this._getValue(this._options.followSymbolicLinks, false);
         this.fs = fs.createFileSystemAdapter(this._options.fs);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path21.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path20.sep);
         this.stats = this._getValue(this._options.stats, false);
         this.throwErrorOnBrokenSymbolicLink = this._getValue(this._options.throwErrorOnBrokenSymbolicLink, true);
         this.fsStatSettings = new fsStat.Settings({
@@ -23232,18 +23232,18 @@ var require_out2 = __commonJS({
     var sync = require_sync2();
     var settings_1 = require_settings2();
     exports.Settings = settings_1.default;
-    function scandir(path21, optionsOrSettingsOrCallback, callback) {
+    function scandir(path20, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path21, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path20, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path21, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path20, getSettings(optionsOrSettingsOrCallback), callback);
     }
     __name(scandir, "scandir");
     exports.scandir = scandir;
-    function scandirSync(path21, optionsOrSettings) {
+    function scandirSync(path20, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path21, settings);
+      return sync.read(path20, settings);
     }
     __name(scandirSync, "scandirSync");
     exports.scandirSync = scandirSync;
@@ -23719,12 +23719,12 @@ var require_async3 = __commonJS({
         });
       }
       _worker(item, done) {
-        this._scandir(item.directory, this._settings.fsScandirSettings, (error, entries) => {
+        this._scandir(item.directory, this._settings.fsScandirSettings, (error, entries2) => {
           if (error !== null) {
             done(error, void 0);
             return;
           }
-          for (const entry of entries) {
+          for (const entry of entries2) {
             this._handleEntry(entry, item.base);
           }
           done(null, void 0);
@@ -23795,8 +23795,8 @@ var require_async4 = __commonJS({
       callback(error);
     }
     __name(callFailureCallback, "callFailureCallback");
-    function callSuccessCallback(callback, entries) {
-      callback(null, entries);
+    function callSuccessCallback(callback, entries2) {
+      callback(null, entries2);
     }
     __name(callSuccessCallback, "callSuccessCallback");
   }
@@ -23879,8 +23879,8 @@ var require_sync3 = __commonJS({
       }
       _handleDirectory(directory, base) {
         try {
-          const entries = this._scandir(directory, this._settings.fsScandirSettings);
-          for (const entry of entries) {
+          const entries2 = this._scandir(directory, this._settings.fsScandirSettings);
+          for (const entry of entries2) {
             this._handleEntry(entry, base);
           }
         } catch (error) {
@@ -23941,7 +23941,7 @@ var require_settings3 = __commonJS({
   "node_modules/@nodelib/fs.walk/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path21 = __require("path");
+    var path20 = __require("path");
     var fsScandir = require_out2();
     var Settings = class {
       static {
@@ -23954,7 +23954,7 @@ var require_settings3 = __commonJS({
         this.deepFilter = this._getValue(this._options.deepFilter, null);
         this.entryFilter = this._getValue(this._options.entryFilter, null);
         this.errorFilter = this._getValue(this._options.errorFilter, null);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path21.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path20.sep);
         this.fsScandirSettings = new fsScandir.Settings({
           followSymbolicLinks: this._options.followSymbolicLinks,
           fs: this._options.fs,
@@ -24020,7 +24020,7 @@ var require_reader2 = __commonJS({
   "node_modules/fast-glob/out/readers/reader.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path21 = __require("path");
+    var path20 = __require("path");
     var fsStat = require_out();
     var utils = require_utils4();
     var Reader = class {
@@ -24036,7 +24036,7 @@ var require_reader2 = __commonJS({
         });
       }
       _getFullEntryPath(filepath) {
-        return path21.resolve(this._settings.cwd, filepath);
+        return path20.resolve(this._settings.cwd, filepath);
       }
       _makeEntry(stats, pattern) {
         const entry = {
@@ -24136,9 +24136,9 @@ var require_async5 = __commonJS({
       }
       dynamic(root, options) {
         return new Promise((resolve, reject) => {
-          this._walkAsync(root, options, (error, entries) => {
+          this._walkAsync(root, options, (error, entries2) => {
             if (error === null) {
-              resolve(entries);
+              resolve(entries2);
             } else {
               reject(error);
             }
@@ -24146,12 +24146,12 @@ var require_async5 = __commonJS({
         });
       }
       async static(patterns, options) {
-        const entries = [];
+        const entries2 = [];
         const stream = this._readerStream.static(patterns, options);
         return new Promise((resolve, reject) => {
           stream.once("error", reject);
-          stream.on("data", (entry) => entries.push(entry));
-          stream.once("end", () => resolve(entries));
+          stream.on("data", (entry) => entries2.push(entry));
+          stream.once("end", () => resolve(entries2));
         });
       }
     };
@@ -24476,7 +24476,7 @@ var require_provider = __commonJS({
   "node_modules/fast-glob/out/providers/provider.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path21 = __require("path");
+    var path20 = __require("path");
     var deep_1 = require_deep();
     var entry_1 = require_entry();
     var error_1 = require_error2();
@@ -24493,7 +24493,7 @@ var require_provider = __commonJS({
         this.entryTransformer = new entry_2.default(this._settings);
       }
       _getRootDirectory(task) {
-        return path21.resolve(this._settings.cwd, task.base);
+        return path20.resolve(this._settings.cwd, task.base);
       }
       _getReaderOptions(task) {
         const basePath = task.base === "." ? "" : task.base;
@@ -24546,8 +24546,8 @@ var require_async6 = __commonJS({
       async read(task) {
         const root = this._getRootDirectory(task);
         const options = this._getReaderOptions(task);
-        const entries = await this.api(root, task, options);
-        return entries.map((entry) => options.transform(entry));
+        const entries2 = await this.api(root, task, options);
+        return entries2.map((entry) => options.transform(entry));
       }
       api(root, task, options) {
         if (task.dynamic) {
@@ -24618,16 +24618,16 @@ var require_sync5 = __commonJS({
         return this._walkSync(root, options);
       }
       static(patterns, options) {
-        const entries = [];
+        const entries2 = [];
         for (const pattern of patterns) {
           const filepath = this._getFullEntryPath(pattern);
           const entry = this._getEntry(filepath, pattern, options);
           if (entry === null || !options.entryFilter(entry)) {
             continue;
           }
-          entries.push(entry);
+          entries2.push(entry);
         }
-        return entries;
+        return entries2;
       }
       _getEntry(filepath, pattern, options) {
         try {
@@ -24666,8 +24666,8 @@ var require_sync6 = __commonJS({
       read(task) {
         const root = this._getRootDirectory(task);
         const options = this._getReaderOptions(task);
-        const entries = this.api(root, task, options);
-        return entries.map(options.transform);
+        const entries2 = this.api(root, task, options);
+        return entries2.map(options.transform);
       }
       api(root, task, options) {
         if (task.dynamic) {
@@ -25360,10 +25360,10 @@ function findCycles(ids, requires) {
   const seen = /* @__PURE__ */ new Set();
   for (const root of ids) {
     if (color.get(root) !== WHITE) continue;
-    const path21 = [];
+    const path20 = [];
     const stack = [{ id: root, next: 0 }];
     color.set(root, GREY);
-    path21.push(root);
+    path20.push(root);
     while (stack.length > 0) {
       const frame = stack[stack.length - 1];
       const deps = requires.get(frame.id);
@@ -25372,10 +25372,10 @@ function findCycles(ids, requires) {
         const c = color.get(dep);
         if (c === WHITE) {
           color.set(dep, GREY);
-          path21.push(dep);
+          path20.push(dep);
           stack.push({ id: dep, next: 0 });
         } else if (c === GREY) {
-          const loop = path21.slice(path21.lastIndexOf(dep));
+          const loop = path20.slice(path20.lastIndexOf(dep));
           const cycle = rotateToFirst(loop, position2);
           const key = cycle.join("\0");
           if (!seen.has(key)) {
@@ -25385,7 +25385,7 @@ function findCycles(ids, requires) {
         }
       } else {
         color.set(frame.id, BLACK);
-        path21.pop();
+        path20.pop();
         stack.pop();
       }
     }
@@ -26986,21 +26986,132 @@ function fileIssue(display, message) {
 }
 __name(fileIssue, "fileIssue");
 
+// src/records/mutex.ts
+import { mkdirSync, readFileSync as readFileSync2, realpathSync, renameSync, rmSync, statSync as statSync2, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import path4 from "node:path";
+var LockBusyError = class extends Error {
+  constructor(holder) {
+    super(`another run (${holder.runId}, pid ${holder.pid} on ${holder.host}) is using ${holder.workflow} with this state directory`);
+    this.holder = holder;
+  }
+  holder;
+  static {
+    __name(this, "LockBusyError");
+  }
+  name = "LockBusyError";
+};
+function lockPath(stateDir, workflowPath) {
+  let real = workflowPath;
+  try {
+    real = realpathSync(workflowPath);
+  } catch {
+  }
+  return path4.join(stateDir, "locks", `${sha256Hex(real).slice(0, 16)}.lock`);
+}
+__name(lockPath, "lockPath");
+async function acquireRunLock(stateDir, workflowPath, options) {
+  const file = lockPath(stateDir, workflowPath);
+  mkdirSync(path4.dirname(file), { recursive: true });
+  const me = { pid: process.pid, host: hostname(), runId: options.runId, workflow: workflowPath, since: (/* @__PURE__ */ new Date()).toISOString() };
+  let told = false;
+  for (; ; ) {
+    try {
+      writeFileSync(file, JSON.stringify(me), { flag: "wx" });
+      return () => release(file, me);
+    } catch (err) {
+      if (err.code !== "EEXIST") throw err;
+    }
+    const holder = readHolder(file);
+    if (holder === void 0 && youngerThan(file, 5e3)) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      continue;
+    }
+    if (holder === void 0 || isStale(holder)) {
+      try {
+        renameSync(file, `${file}.stale.${process.pid}`);
+        rmSync(`${file}.stale.${process.pid}`, { force: true });
+      } catch {
+      }
+      continue;
+    }
+    if (!options.wait) throw new LockBusyError(holder);
+    if (!told) {
+      options.onWait?.(holder);
+      told = true;
+    }
+    if (options.signal?.aborted) throw new LockBusyError(holder);
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
+  }
+}
+__name(acquireRunLock, "acquireRunLock");
+function youngerThan(file, ms) {
+  try {
+    return Date.now() - statSync2(file).mtimeMs < ms;
+  } catch {
+    return false;
+  }
+}
+__name(youngerThan, "youngerThan");
+function readHolder(file) {
+  try {
+    return JSON.parse(readFileSync2(file, "utf8"));
+  } catch {
+    return void 0;
+  }
+}
+__name(readHolder, "readHolder");
+function isStale(holder) {
+  if (holder.host !== hostname()) return false;
+  try {
+    process.kill(holder.pid, 0);
+    return false;
+  } catch (err) {
+    return err.code === "ESRCH";
+  }
+}
+__name(isStale, "isStale");
+function release(file, me) {
+  const holder = readHolder(file);
+  if (holder?.pid === me.pid && holder.runId === me.runId) rmSync(file, { force: true });
+}
+__name(release, "release");
+function currentHolder(stateDir, workflowPath) {
+  const holder = readHolder(lockPath(stateDir, workflowPath));
+  return holder && !isStale(holder) ? holder : void 0;
+}
+__name(currentHolder, "currentHolder");
+async function acquireRunLocks(stateDir, workflowPaths, options) {
+  const releases = [];
+  const releaseAll = /* @__PURE__ */ __name(() => {
+    for (const release2 of releases.reverse()) release2();
+  }, "releaseAll");
+  try {
+    for (const workflow of [...new Set(workflowPaths)].sort()) releases.push(await acquireRunLock(stateDir, workflow, options));
+  } catch (err) {
+    releaseAll();
+    throw err;
+  }
+  return releaseAll;
+}
+__name(acquireRunLocks, "acquireRunLocks");
+
 // src/records/prune.ts
-import { existsSync as existsSync5, readdirSync as readdirSync3, rmSync as rmSync3, statSync as statSync3 } from "node:fs";
+var import_fast_glob2 = __toESM(require_out4(), 1);
+import { closeSync as closeSync2, existsSync as existsSync5, openSync as openSync2, readdirSync as readdirSync3, readFileSync as readFileSync6, readSync, rmSync as rmSync3, statSync as statSync3 } from "node:fs";
 import path10 from "node:path";
 
 // src/lockfile/lockfile.ts
-import { existsSync as existsSync2, readFileSync as readFileSync2 } from "node:fs";
-import path5 from "node:path";
+import { existsSync as existsSync2, readFileSync as readFileSync3 } from "node:fs";
+import path6 from "node:path";
 
 // src/workspace/files.ts
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
-import path4 from "node:path";
+import { closeSync, fsyncSync, mkdirSync as mkdirSync2, openSync, renameSync as renameSync2, rmSync as rmSync2, writeSync } from "node:fs";
+import path5 from "node:path";
 function writeFileAtomic(file, data) {
-  mkdirSync(path4.dirname(file), { recursive: true });
-  const tmp = path4.join(path4.dirname(file), `.${path4.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  mkdirSync2(path5.dirname(file), { recursive: true });
+  const tmp = path5.join(path5.dirname(file), `.${path5.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   try {
     const fd = openSync(tmp, "w");
     try {
@@ -27010,9 +27121,9 @@ function writeFileAtomic(file, data) {
     } finally {
       closeSync(fd);
     }
-    renameSync(tmp, file);
+    renameSync2(tmp, file);
   } catch (err) {
-    rmSync(tmp, { force: true });
+    rmSync2(tmp, { force: true });
     throw err;
   }
 }
@@ -27023,13 +27134,13 @@ var LOCK_VERSION = 1;
 
 // src/lockfile/lockfile.ts
 function lockPathFor(workflowPath) {
-  const ext = path5.extname(workflowPath);
-  return path5.join(path5.dirname(workflowPath), `${path5.basename(workflowPath, ext)}.lock.json`);
+  const ext = path6.extname(workflowPath);
+  return path6.join(path6.dirname(workflowPath), `${path6.basename(workflowPath, ext)}.lock.json`);
 }
 __name(lockPathFor, "lockPathFor");
 function readLock(file, display = file) {
   if (!existsSync2(file)) return null;
-  const text2 = readFileSync2(file, "utf8");
+  const text2 = readFileSync3(file, "utf8");
   let value;
   try {
     value = JSON.parse(text2);
@@ -27086,8 +27197,8 @@ function writeLock(file, lock) {
 __name(writeLock, "writeLock");
 
 // src/store/local.ts
-import { existsSync as existsSync3, readdirSync, readFileSync as readFileSync3 } from "node:fs";
-import path6 from "node:path";
+import { existsSync as existsSync3, readdirSync, readFileSync as readFileSync4 } from "node:fs";
+import path7 from "node:path";
 var HEX64 = /^[0-9a-f]{64}$/;
 var LocalStore = class {
   constructor(dir) {
@@ -27105,7 +27216,7 @@ var LocalStore = class {
     let hashes = this.generated.get(pair);
     if (hashes) return hashes;
     hashes = /* @__PURE__ */ new Set();
-    const dir = path6.join(this.dir, "pairs", pair);
+    const dir = path7.join(this.dir, "pairs", pair);
     const names = !pair.includes("/") && !pair.startsWith(".") && existsSync3(dir) ? readdirSync(dir) : [];
     for (const name of names) {
       const rec = name.endsWith(".json") ? this.record(pair, name.slice(0, -".json".length)) : void 0;
@@ -27122,7 +27233,7 @@ var LocalStore = class {
     const file = this.recordPath(pair, configRef2);
     if (!existsSync3(file)) return void 0;
     try {
-      const rec = JSON.parse(readFileSync3(file, "utf8"));
+      const rec = JSON.parse(readFileSync4(file, "utf8"));
       return rec.pair === pair && rec.configRef === configRef2 ? rec : void 0;
     } catch {
       return void 0;
@@ -27138,7 +27249,7 @@ var LocalStore = class {
     if (!HEX64.test(hash)) return void 0;
     const file = this.objectPath(hash);
     if (!existsSync3(file)) return void 0;
-    const data = readFileSync3(file);
+    const data = readFileSync4(file);
     if (sha256Hex(data) !== hash) return void 0;
     this.verified.add(hash);
     return data;
@@ -27161,109 +27272,13 @@ var LocalStore = class {
     writeFileAtomic(this.recordPath(rec.pair, rec.configRef), JSON.stringify(rec, null, 2) + "\n");
   }
   objectPath(hash) {
-    return path6.join(this.dir, "objects", hash.slice(0, 2), hash);
+    return path7.join(this.dir, "objects", hash.slice(0, 2), hash);
   }
   recordPath(pair, configRef2) {
     if (!HEX64.test(configRef2) || pair.includes("/") || pair.startsWith(".")) throw new Error(`invalid store key ${pair}/${configRef2}`);
-    return path6.join(this.dir, "pairs", pair, `${configRef2}.json`);
+    return path7.join(this.dir, "pairs", pair, `${configRef2}.json`);
   }
 };
-
-// src/records/mutex.ts
-import { mkdirSync as mkdirSync2, readFileSync as readFileSync4, realpathSync, renameSync as renameSync2, rmSync as rmSync2, statSync as statSync2, writeFileSync } from "node:fs";
-import { hostname } from "node:os";
-import path7 from "node:path";
-var LockBusyError = class extends Error {
-  constructor(holder) {
-    super(`another run (${holder.runId}, pid ${holder.pid} on ${holder.host}) is using ${holder.workflow} with this state directory`);
-    this.holder = holder;
-  }
-  holder;
-  static {
-    __name(this, "LockBusyError");
-  }
-  name = "LockBusyError";
-};
-function lockPath(stateDir, workflowPath) {
-  let real = workflowPath;
-  try {
-    real = realpathSync(workflowPath);
-  } catch {
-  }
-  return path7.join(stateDir, "locks", `${sha256Hex(real).slice(0, 16)}.lock`);
-}
-__name(lockPath, "lockPath");
-async function acquireRunLock(stateDir, workflowPath, options) {
-  const file = lockPath(stateDir, workflowPath);
-  mkdirSync2(path7.dirname(file), { recursive: true });
-  const me = { pid: process.pid, host: hostname(), runId: options.runId, workflow: workflowPath, since: (/* @__PURE__ */ new Date()).toISOString() };
-  let told = false;
-  for (; ; ) {
-    try {
-      writeFileSync(file, JSON.stringify(me), { flag: "wx" });
-      return () => release(file, me);
-    } catch (err) {
-      if (err.code !== "EEXIST") throw err;
-    }
-    const holder = readHolder(file);
-    if (holder === void 0 && youngerThan(file, 5e3)) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      continue;
-    }
-    if (holder === void 0 || isStale(holder)) {
-      try {
-        renameSync2(file, `${file}.stale.${process.pid}`);
-        rmSync2(`${file}.stale.${process.pid}`, { force: true });
-      } catch {
-      }
-      continue;
-    }
-    if (!options.wait) throw new LockBusyError(holder);
-    if (!told) {
-      options.onWait?.(holder);
-      told = true;
-    }
-    if (options.signal?.aborted) throw new LockBusyError(holder);
-    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
-  }
-}
-__name(acquireRunLock, "acquireRunLock");
-function youngerThan(file, ms) {
-  try {
-    return Date.now() - statSync2(file).mtimeMs < ms;
-  } catch {
-    return false;
-  }
-}
-__name(youngerThan, "youngerThan");
-function readHolder(file) {
-  try {
-    return JSON.parse(readFileSync4(file, "utf8"));
-  } catch {
-    return void 0;
-  }
-}
-__name(readHolder, "readHolder");
-function isStale(holder) {
-  if (holder.host !== hostname()) return false;
-  try {
-    process.kill(holder.pid, 0);
-    return false;
-  } catch (err) {
-    return err.code === "ESRCH";
-  }
-}
-__name(isStale, "isStale");
-function release(file, me) {
-  const holder = readHolder(file);
-  if (holder?.pid === me.pid && holder.runId === me.runId) rmSync2(file, { force: true });
-}
-__name(release, "release");
-function currentHolder(stateDir, workflowPath) {
-  const holder = readHolder(lockPath(stateDir, workflowPath));
-  return holder && !isStale(holder) ? holder : void 0;
-}
-__name(currentHolder, "currentHolder");
 
 // src/records/read.ts
 import { existsSync as existsSync4, readdirSync as readdirSync2, readFileSync as readFileSync5 } from "node:fs";
@@ -27419,6 +27434,18 @@ function readRun(stateDir, runId) {
   if (!existsSync4(dir)) throw new Error(`no run ${runId} in ${runsDir(stateDir)}`);
   const plan = readJson(path9.join(dir, "plan.json"), runId, problems);
   const result = readJson(path9.join(dir, "result.json"), runId, problems);
+  const events = readEvents(dir, runId, problems);
+  return { runId, dir, plan, events, result, problems };
+}
+__name(readRun, "readRun");
+function readTrace(stateDir, runId) {
+  const dir = runDir(stateDir, runId);
+  if (!existsSync4(dir)) throw new Error(`no run ${runId} in ${runsDir(stateDir)}`);
+  const problems = [];
+  return { runId, events: readEvents(dir, runId, problems), problems };
+}
+__name(readTrace, "readTrace");
+function readEvents(dir, runId, problems) {
   const events = [];
   const tracePath = path9.join(dir, "trace.jsonl");
   if (existsSync4(tracePath)) {
@@ -27435,9 +27462,9 @@ function readRun(stateDir, runId) {
       }
     });
   }
-  return { runId, dir, plan, events, result, problems };
+  return events;
 }
-__name(readRun, "readRun");
+__name(readEvents, "readEvents");
 function readJson(file, runId, problems) {
   if (!existsSync4(file)) return null;
   try {
@@ -27547,73 +27574,223 @@ function parseDuration(text2) {
   return Number(m[1]) * UNITS[m[2]];
 }
 __name(parseDuration, "parseDuration");
-function prune(stateDir, options) {
-  const now = options.now ?? Date.now();
-  const runs = listRunIds(stateDir).map((id) => readRun(stateDir, id));
-  const removed = [];
-  const kept = [];
-  runs.forEach((run, index) => {
-    const started = Date.parse(run.events[0]?.t ?? run.plan?.createdAt ?? "") || now;
-    const tooMany = options.keep !== void 0 && index >= options.keep;
-    const tooOld = options.olderThanMs !== void 0 && now - started > options.olderThanMs;
-    const active = run.plan !== null && currentHolder(stateDir, run.plan.workflow.path)?.runId === run.runId;
-    if ((tooMany || tooOld) && !active) removed.push(run);
-    else kept.push(run);
-  });
-  for (const run of removed) rmSync3(run.dir, { recursive: true, force: true });
-  const keepRecords = /* @__PURE__ */ new Set();
-  const keepObjects = /* @__PURE__ */ new Set();
-  const workflows = new Set(runs.flatMap((r) => r.plan ? [r.plan.workflow.path] : []));
-  for (const workflow of workflows) {
-    const lock = safeReadLock(lockPathFor(workflow));
-    for (const [id, entry] of Object.entries(lock?.pairs ?? {})) {
-      keepRecords.add(`${id}/${entry.configRef}`);
-      keepObjects.add(entry.contentHash);
+function findLockFiles(root, stateDir) {
+  const ignore = ["**/.git/**", "**/node_modules/**"];
+  const state = path10.relative(root, stateDir);
+  if (state !== "" && !state.startsWith("..") && !path10.isAbsolute(state)) ignore.push(`${import_fast_glob2.default.escapePath(state.split(path10.sep).join("/"))}/**`);
+  const found = import_fast_glob2.default.sync("**/*.lock.json", { cwd: root, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, ignore });
+  return found.map((rel) => path10.resolve(root, rel)).sort();
+}
+__name(findLockFiles, "findLockFiles");
+function workflowsOfLockFile(lockFile) {
+  const stem = lockFile.slice(0, -".lock.json".length);
+  return [".yml", ".yaml", ".json"].map((ext) => stem + ext).filter((file) => existsSync5(file));
+}
+__name(workflowsOfLockFile, "workflowsOfLockFile");
+function recordedWorkflows(stateDir) {
+  const workflows = /* @__PURE__ */ new Set();
+  for (const id of listRunIds(stateDir)) {
+    const dir = runDir(stateDir, id);
+    const workflow = firstTraceLine(path10.join(dir, "trace.jsonl"))?.workflow ?? readJson2(path10.join(dir, "plan.json"))?.workflow?.path;
+    if (typeof workflow === "string") workflows.add(workflow);
+  }
+  return [...workflows].sort();
+}
+__name(recordedWorkflows, "recordedWorkflows");
+function prune(stateDir, options = {}) {
+  const startedAt = options.startedAt ?? Date.now();
+  const warnings = [];
+  const runs = [];
+  for (const id of listRunIds(stateDir)) {
+    try {
+      runs.push(readRun(stateDir, id));
+    } catch {
     }
   }
-  for (const run of kept) {
+  const removedRuns = [];
+  const keptRuns = [];
+  runs.forEach((run, index) => {
+    const started = Date.parse(run.events[0]?.t ?? run.plan?.createdAt ?? run.result?.startedAt ?? "") || startedAt;
+    const tooMany = options.keep !== void 0 && index >= options.keep;
+    const tooOld = options.olderThanMs !== void 0 && startedAt - started > options.olderThanMs;
+    const workflow = workflowOf(run);
+    const active = workflow !== void 0 && currentHolder(stateDir, workflow)?.runId === run.runId;
+    if ((tooMany || tooOld) && !active) removedRuns.push(run);
+    else keptRuns.push(run);
+  });
+  const keepRecords = /* @__PURE__ */ new Set();
+  const keepObjects = /* @__PURE__ */ new Set();
+  const lockFiles = new Set(options.lockFiles ?? []);
+  const ownLockFiles = /* @__PURE__ */ new Set();
+  for (const run of runs) {
+    const workflow = workflowOf(run);
+    if (workflow !== void 0) ownLockFiles.add(lockPathFor(workflow));
+  }
+  for (const file of ownLockFiles) lockFiles.add(file);
+  const honoured = [];
+  let damaged = false;
+  for (const file of [...lockFiles].sort()) {
+    const read = readLockFile(file, ownLockFiles.has(file) || workflowsOfLockFile(file).length > 0);
+    if (read.kind === "damaged") {
+      damaged = true;
+      warnings.push(`${file}: ${read.reason}; store entries are kept until it is fixed`);
+    }
+    if (read.kind !== "lock") continue;
+    honoured.push(file);
+    for (const [id, entry] of Object.entries(read.lock.pairs)) {
+      if (!entry || typeof entry !== "object") continue;
+      if (typeof entry.configRef === "string") keepRecords.add(`${id}/${entry.configRef}`);
+      if (typeof entry.contentHash === "string") keepObjects.add(entry.contentHash);
+    }
+  }
+  for (const run of keptRuns) {
     for (const p of run.plan?.pairs ?? []) if (p.configRef) keepRecords.add(`${p.id}/${p.configRef}`);
     for (const o of outcomesFromTrace(run.events).values()) {
       if (o.configRef) keepRecords.add(`${o.id}/${o.configRef}`);
       if (o.contentHash) keepObjects.add(o.contentHash);
     }
+    for (const p of run.result?.pairs ?? []) if (p.contentHash) keepObjects.add(p.contentHash);
   }
   const storeDir = path10.join(stateDir, "store");
   const store = new LocalStore(storeDir);
-  let removedRecords = 0;
+  const records = [];
+  let keptRecords = 0;
   const pairsDir = path10.join(storeDir, "pairs");
-  for (const pair of existsSync5(pairsDir) ? readdirSync3(pairsDir) : []) {
-    for (const name of readdirSync3(path10.join(pairsDir, pair))) {
-      const ref = name.replace(/\.json$/, "");
-      if (keepRecords.has(`${pair}/${ref}`)) {
-        const rec = store.record(pair, ref);
+  for (const pair of entries(pairsDir)) {
+    for (const name of entries(path10.join(pairsDir, pair))) {
+      if (name.startsWith(".") || !name.endsWith(".json")) continue;
+      const configRef2 = name.slice(0, -".json".length);
+      const file = path10.join(pairsDir, pair, name);
+      const stat = fileStat(file);
+      if (!stat) continue;
+      if (keepRecords.has(`${pair}/${configRef2}`) || stat.mtimeMs >= startedAt) {
+        const rec = safeRecord(store, pair, configRef2);
         if (rec?.contentHash) keepObjects.add(rec.contentHash);
+        keptRecords++;
         continue;
       }
-      rmSync3(path10.join(pairsDir, pair, name), { force: true });
-      removedRecords++;
+      records.push({ pair, configRef: configRef2, bytes: stat.size, file });
     }
   }
-  let removedObjects = 0;
+  const objects = [];
+  let keptObjects = 0;
   const objectsDir = path10.join(storeDir, "objects");
-  for (const shard of existsSync5(objectsDir) ? readdirSync3(objectsDir) : []) {
-    for (const hash of readdirSync3(path10.join(objectsDir, shard))) {
-      if (hash.startsWith(".") || keepObjects.has(hash) || !statSync3(path10.join(objectsDir, shard, hash)).isFile()) continue;
-      rmSync3(path10.join(objectsDir, shard, hash), { force: true });
-      removedObjects++;
+  for (const shard of entries(objectsDir)) {
+    for (const hash of entries(path10.join(objectsDir, shard))) {
+      if (hash.startsWith(".")) continue;
+      const file = path10.join(objectsDir, shard, hash);
+      const stat = fileStat(file);
+      if (!stat) continue;
+      if (keepObjects.has(hash) || stat.mtimeMs >= startedAt) {
+        keptObjects++;
+        continue;
+      }
+      objects.push({ hash, bytes: stat.size, file });
     }
   }
-  return { removedRuns: removed.map((r) => r.runId), keptRuns: kept.length, removedRecords, removedObjects };
+  if (damaged) {
+    keptRecords += records.length;
+    keptObjects += objects.length;
+    records.length = 0;
+    objects.length = 0;
+  }
+  const prunedRuns = removedRuns.map((run) => ({ runId: run.runId, bytes: treeSize(run.dir) }));
+  if (!options.dryRun) {
+    for (const run of removedRuns) rmSync3(run.dir, { recursive: true, force: true });
+    for (const r of records) rmSync3(r.file, { force: true });
+    for (const o of objects) rmSync3(o.file, { force: true });
+  }
+  const bytes = [...prunedRuns, ...records, ...objects].reduce((sum, e) => sum + e.bytes, 0);
+  return {
+    dryRun: options.dryRun ?? false,
+    runs: prunedRuns,
+    records: records.map(({ pair, configRef: configRef2, bytes: bytes2 }) => ({ pair, configRef: configRef2, bytes: bytes2 })),
+    objects: objects.map(({ hash, bytes: bytes2 }) => ({ hash, bytes: bytes2 })),
+    kept: { runs: keptRuns.length, records: keptRecords, objects: keptObjects },
+    bytes,
+    lockFiles: honoured,
+    warnings
+  };
 }
 __name(prune, "prune");
-function safeReadLock(file) {
+function workflowOf(run) {
+  const fromTrace = run.events.find((e) => e.event === "run_start")?.workflow;
+  return run.plan?.workflow.path ?? (typeof fromTrace === "string" ? fromTrace : void 0);
+}
+__name(workflowOf, "workflowOf");
+function readLockFile(file, ofWorkflow) {
   try {
-    return readLock(file);
-  } catch {
-    return null;
+    const lock = readLock(file);
+    return lock ? { kind: "lock", lock } : { kind: "other" };
+  } catch (err) {
+    if (!ofWorkflow) return { kind: "other" };
+    const reason = err instanceof ConfigError ? "not a readable pairflow lock file" : `cannot be read (${err.message})`;
+    return { kind: "damaged", reason };
   }
 }
-__name(safeReadLock, "safeReadLock");
+__name(readLockFile, "readLockFile");
+function safeRecord(store, pair, configRef2) {
+  try {
+    return store.record(pair, configRef2);
+  } catch {
+    return void 0;
+  }
+}
+__name(safeRecord, "safeRecord");
+function entries(dir) {
+  try {
+    return readdirSync3(dir);
+  } catch {
+    return [];
+  }
+}
+__name(entries, "entries");
+function fileStat(file) {
+  try {
+    const stat = statSync3(file);
+    return stat.isFile() ? stat : void 0;
+  } catch {
+    return void 0;
+  }
+}
+__name(fileStat, "fileStat");
+function treeSize(dir) {
+  let size3 = 0;
+  for (const entry of entries(dir)) {
+    const file = path10.join(dir, entry);
+    try {
+      const stat = statSync3(file);
+      size3 += stat.isDirectory() ? treeSize(file) : stat.size;
+    } catch {
+    }
+  }
+  return size3;
+}
+__name(treeSize, "treeSize");
+function firstTraceLine(file) {
+  let fd;
+  try {
+    fd = openSync2(file, "r");
+    const buffer = Buffer.alloc(64 * 1024);
+    const n = readSync(fd, buffer, 0, buffer.length, 0);
+    const text2 = buffer.subarray(0, n).toString("utf8");
+    const end = text2.indexOf("\n");
+    return end < 0 ? void 0 : JSON.parse(text2.slice(0, end));
+  } catch {
+    return void 0;
+  } finally {
+    if (fd !== void 0) closeSync2(fd);
+  }
+}
+__name(firstTraceLine, "firstTraceLine");
+function readJson2(file) {
+  try {
+    return JSON.parse(readFileSync6(file, "utf8"));
+  } catch {
+    return void 0;
+  }
+}
+__name(readJson2, "readJson");
 
 // src/app/state.ts
 import path13 from "node:path";
@@ -27653,8 +27830,8 @@ var RemoteCache = class {
 };
 
 // src/workspace/inputs.ts
-var import_fast_glob2 = __toESM(require_out4(), 1);
-import { readFileSync as readFileSync6, realpathSync as realpathSync2 } from "node:fs";
+var import_fast_glob3 = __toESM(require_out4(), 1);
+import { readFileSync as readFileSync7, realpathSync as realpathSync2 } from "node:fs";
 import path11 from "node:path";
 var InputHasher = class {
   constructor(workflow, ignore = []) {
@@ -27672,7 +27849,7 @@ var InputHasher = class {
   /** `{relative path: sha256}` for one pair's globs, sorted by path. */
   hash(patterns) {
     if (patterns.length === 0) return {};
-    const files = import_fast_glob2.default.sync([...patterns], {
+    const files = import_fast_glob3.default.sync([...patterns], {
       cwd: this.workflow.dir,
       dot: true,
       onlyFiles: true,
@@ -27691,7 +27868,7 @@ var InputHasher = class {
       if (!isInside(this.root, real)) {
         throw new InputError(`input "${rel}" resolves to ${real}, outside the repository (${this.root}); inputs must stay inside it`);
       }
-      hash = sha256Hex(readFileSync6(real));
+      hash = sha256Hex(readFileSync7(real));
       this.hashes.set(abs, hash);
     }
     return hash;
@@ -27699,7 +27876,7 @@ var InputHasher = class {
 };
 
 // src/workspace/outputs.ts
-import { existsSync as existsSync6, readFileSync as readFileSync7 } from "node:fs";
+import { existsSync as existsSync6, readFileSync as readFileSync8 } from "node:fs";
 import path12 from "node:path";
 function outputPath(workflow, pair) {
   return pair.output === void 0 ? void 0 : path12.resolve(workflow.dir, pair.output);
@@ -27724,7 +27901,7 @@ var OutputFiles = class {
   }
   read(pair) {
     const file = outputPath(this.workflow, pair);
-    return file !== void 0 && existsSync6(file) ? readFileSync7(file) : void 0;
+    return file !== void 0 && existsSync6(file) ? readFileSync8(file) : void 0;
   }
   /** Writes the file atomically: readers see the old content or the new, never a mix. */
   write(pair, content) {
@@ -27792,8 +27969,21 @@ function showRun(request, runId) {
   return { run, summary: listing(run), pairs };
 }
 __name(showRun, "showRun");
-function pruneRuns(request, options) {
-  return prune(historyDir(request), { keep: options.keep, olderThanMs: options.olderThan ? parseDuration(options.olderThan) : void 0 });
+async function pruneRuns(request, options = {}) {
+  const olderThanMs = options.olderThan ? parseDuration(options.olderThan) : void 0;
+  const startedAt = Date.now();
+  const root = findRepoRoot(request.cwd);
+  const stateDir = stateDirFor(root, request);
+  const lockFiles = findLockFiles(root, stateDir);
+  const pruneNow = /* @__PURE__ */ __name(() => prune(stateDir, { keep: options.keep, olderThanMs, startedAt, dryRun: options.dryRun, lockFiles }), "pruneNow");
+  if (options.dryRun) return pruneNow();
+  const workflows = [...lockFiles.flatMap(workflowsOfLockFile), ...recordedWorkflows(stateDir)];
+  const release2 = await acquireRunLocks(stateDir, workflows, { runId: "prune", wait: options.wait ?? true, onWait: options.onWait });
+  try {
+    return pruneNow();
+  } finally {
+    release2();
+  }
 }
 __name(pruneRuns, "pruneRuns");
 
@@ -27901,1278 +28091,6 @@ function positiveInt(value) {
   return n;
 }
 __name(positiveInt, "positiveInt");
-
-// src/cli/commands/history.ts
-function table(rows2) {
-  const widths = rows2[0].map((_, i) => Math.max(...rows2.map((r) => r[i].length)));
-  return rows2.map(
-    (r) => r.map((cell2, i) => cell2.padEnd(widths[i])).join("  ").trimEnd()
-  );
-}
-__name(table, "table");
-function registerHistory(program2, { io }) {
-  program2.command("runs").description("List recorded runs, newest first.").option("--json", "write the list as JSON (version 1) to stdout").addOption(stateDirOption()).addHelpText("after", examples(["pairflow runs", "pairflow runs --json | jq '.runs[0]'"])).action((opts) => {
-    const { dir, runs: rows2, problems } = listRuns({ cwd: io.cwd, env: io.env, stateDir: opts.stateDir });
-    for (const problem of problems) io.stderr.write(`warning ${problem}
-`);
-    if (opts.json) {
-      io.stdout.write(JSON.stringify({ version: 1, runs: rows2 }, null, 2) + "\n");
-      return;
-    }
-    if (rows2.length === 0) {
-      io.stdout.write(`no runs recorded in ${displayPath(dir, io.cwd)}
-`);
-      return;
-    }
-    const style = styleFor(io.stdout, io.env);
-    const lines = table([
-      ["run", "started", "status", "executed", "reused", "failed", "tokens", "duration", "workflow"],
-      ...rows2.map((r) => [
-        r.runId,
-        r.startedAt?.replace("T", " ").slice(0, 19) ?? "?",
-        r.status,
-        String(r.executed),
-        String(r.reused),
-        String(r.failed),
-        String(r.tokens.input + r.tokens.output),
-        r.durationMs === null ? "-" : seconds(r.durationMs),
-        r.workflow ? displayPath(r.workflow, io.cwd) : "?"
-      ])
-    ]);
-    io.stdout.write([style.bold(lines[0]), ...lines.slice(1)].join("\n") + "\n");
-  });
-  program2.command("show").description("Show one run: the plan as made against what happened, pair by pair, with every attempt and its feedback.").argument("<runId>", "the run (see pairflow runs)").option("--json", "write it as JSON (version 1) to stdout").addOption(stateDirOption()).addHelpText("after", examples(["pairflow show 20261122T003012345Z-1a2b", "pairflow show 20261122T003012345Z-1a2b --json"])).action((runId, opts) => {
-    const { run, summary, pairs } = showRun({ cwd: io.cwd, env: io.env, stateDir: opts.stateDir }, runId);
-    for (const problem of run.problems) io.stderr.write(`warning ${problem}
-`);
-    if (opts.json) {
-      io.stdout.write(JSON.stringify({ version: 1, ...summary, problems: run.problems, pairs }, null, 2) + "\n");
-      return;
-    }
-    const style = styleFor(io.stdout, io.env);
-    const out = [
-      style.bold(`Run ${run.runId}: ${runState(run)}`) + style.dim(`  ${summary.workflow ? displayPath(summary.workflow, io.cwd) : ""}, started ${summary.startedAt ?? "?"}`)
-    ];
-    for (const { id, planned, outcome } of pairs) {
-      const plan = planned ? `planned ${planned.action}${planned.reasons.length ? ` (${planned.reasons.map((r) => r.detail).join("; ")})` : ""}` : "not in the plan";
-      const happened = outcome ? `${outcome.status}${outcome.note ? `: ${outcome.note}` : ""}` : "never reached";
-      out.push("", `${style.bold(id)}  ${style.dim(shortRef(outcome?.configRef ?? planned?.configRef ?? null))}`, `  ${plan}`, `  ${happened}`);
-      for (const a of outcome?.attempts ?? []) {
-        const tokens = a.tokens ? `, ${a.tokens.input + a.tokens.output} tokens` : "";
-        out.push(`  attempt ${a.attempt}: ${a.accepted ? style.green("accepted") : style.red("rejected")} in ${seconds(a.durationMs)}${tokens}`);
-        if (a.feedback.trim())
-          out.push(
-            ...a.feedback.trim().split("\n").map((l) => `    ${l}`)
-          );
-      }
-    }
-    io.stdout.write(out.join("\n") + "\n");
-  });
-  program2.command("prune").description("Remove old run records, then store entries that no lock file and no kept run refers to.").addOption(new Option("--keep <n>", "keep the newest N runs").argParser(positiveInt)).option("--older-than <duration>", "remove runs that started longer ago than this: 90m, 12h, 30d, 2w").addOption(stateDirOption()).addHelpText("after", examples(["pairflow prune --keep 20", "pairflow prune --older-than 30d", "pairflow prune   # only store entries nothing refers to"])).action((opts) => {
-    const result = pruneRuns({ cwd: io.cwd, env: io.env, stateDir: opts.stateDir }, opts);
-    io.stdout.write(
-      `removed ${count(result.removedRuns.length, "run")} (kept ${result.keptRuns}), ${count(result.removedRecords, "store record")} and ${count(result.removedObjects, "stored artifact")}
-`
-    );
-  });
-}
-__name(registerHistory, "registerHistory");
-
-// src/report/summary.ts
-var STEP_SUMMARY_LIMIT = 1024 * 1024 - 16 * 1024;
-var MERMAID_MAX_CHARS = 5e4;
-var MERMAID_MAX_EDGES = 500;
-var UNCHANGED = /* @__PURE__ */ new Set(["skip", "reused"]);
-var STATUS_STYLE = {
-  executed: { fill: "#dafbe1", stroke: "#1a7f37", colour: "green" },
-  reused: { fill: "#f6f8fa", stroke: "#8c959f", colour: "grey" },
-  failed: { fill: "#ffebe9", stroke: "#cf222e", colour: "red" },
-  blocked: { fill: "#fff1e5", stroke: "#bc4c00", colour: "orange" },
-  interrupted: { fill: "#fff8c5", stroke: "#9a6700", colour: "yellow" },
-  run: { fill: "#fff8c5", stroke: "#9a6700", colour: "yellow" },
-  skip: { fill: "#f6f8fa", stroke: "#8c959f", colour: "grey" }
-};
-function mermaidGraph(nodes, limits = {}) {
-  const maxChars = limits.maxChars ?? MERMAID_MAX_CHARS;
-  const maxEdges = limits.maxEdges ?? MERMAID_MAX_EDGES;
-  const fits = /* @__PURE__ */ __name((text2, edges) => text2 !== null && text2.length <= maxChars && edges <= maxEdges, "fits");
-  if (nodes.length === 0) return { text: null, note: "No pairs to draw." };
-  const full = flowchart(nodes);
-  if (fits(full.text, full.edges)) return { text: full.text, note: null };
-  const changed = nodes.filter((n) => !UNCHANGED.has(n.status));
-  const omitted = nodes.length - changed.length;
-  const tooLarge = `${number(nodes.length)} pairs and ${number(full.edges)} dependencies are more than GitHub draws (${number(maxEdges)} edges, ${number(maxChars)} characters)`;
-  if (changed.length > 0 && omitted > 0) {
-    const focused = flowchart(changed);
-    if (fits(focused.text, focused.edges)) {
-      return {
-        text: focused.text,
-        note: `${tooLarge}: only the ${number(changed.length)} pairs that are not unchanged are drawn, without the ${number(omitted)} others.`
-      };
-    }
-  }
-  return { text: null, note: `No graph: ${tooLarge}.` };
-}
-__name(mermaidGraph, "mermaidGraph");
-function flowchart(nodes) {
-  if (nodes.length === 0) return { text: null, edges: 0 };
-  const index = new Map(nodes.map((n, i) => [n.id, `p${i}`]));
-  const lines = ["flowchart LR"];
-  for (const n of nodes) lines.push(`  ${index.get(n.id)}["${label(n.id)}"]`);
-  let edges = 0;
-  for (const n of nodes) {
-    for (const dep of n.requires) {
-      const from = index.get(dep);
-      if (from === void 0) continue;
-      lines.push(`  ${from} --> ${index.get(n.id)}`);
-      edges++;
-    }
-  }
-  const byStatus = /* @__PURE__ */ new Map();
-  for (const n of nodes) {
-    const status = statusClass(n.status);
-    byStatus.set(status, [...byStatus.get(status) ?? [], index.get(n.id)]);
-  }
-  for (const [status, ids] of byStatus) {
-    const style = STATUS_STYLE[status];
-    lines.push(`  classDef ${status} fill:${style.fill},stroke:${style.stroke},color:#1f2328`);
-    lines.push(`  class ${ids.join(",")} ${status}`);
-  }
-  return { text: lines.join("\n") + "\n", edges };
-}
-__name(flowchart, "flowchart");
-function statusClass(status) {
-  return Object.hasOwn(STATUS_STYLE, status) ? status : "run";
-}
-__name(statusClass, "statusClass");
-function label(text2) {
-  return text2.replace(/"/g, "#quot;");
-}
-__name(label, "label");
-function graphMarkdown(nodes, limits = {}) {
-  const graph = mermaidGraph(nodes, limits);
-  const drawn = graph.note === null ? nodes : nodes.filter((n) => !UNCHANGED.has(n.status));
-  return [...graph.text !== null ? ["```mermaid\n" + graph.text + "```", graphLegend(drawn)] : [], ...graph.note !== null ? [`_${graph.note}_`] : []].join(
-    "\n\n"
-  );
-}
-__name(graphMarkdown, "graphMarkdown");
-function graphLegend(nodes) {
-  const present = [...new Set(nodes.map((n) => statusClass(n.status)))];
-  return present.map((s) => `${STATUS_STYLE[s].colour}: ${s}`).join(" \xB7 ");
-}
-__name(graphLegend, "graphLegend");
-function number(n) {
-  return n.toLocaleString("en-US");
-}
-__name(number, "number");
-
-// node_modules/diff/libesm/diff/base.js
-var Diff = class {
-  static {
-    __name(this, "Diff");
-  }
-  diff(oldStr, newStr, options = {}) {
-    let callback;
-    if (typeof options === "function") {
-      callback = options;
-      options = {};
-    } else if ("callback" in options) {
-      callback = options.callback;
-    }
-    const oldString = this.castInput(oldStr, options);
-    const newString = this.castInput(newStr, options);
-    const oldTokens = this.removeEmpty(this.tokenize(oldString, options));
-    const newTokens = this.removeEmpty(this.tokenize(newString, options));
-    return this.diffWithOptionsObj(oldTokens, newTokens, options, callback);
-  }
-  diffWithOptionsObj(oldTokens, newTokens, options, callback) {
-    var _a;
-    const done = /* @__PURE__ */ __name((value) => {
-      value = this.postProcess(value, options);
-      if (callback) {
-        setTimeout(function() {
-          callback(value);
-        }, 0);
-        return void 0;
-      } else {
-        return value;
-      }
-    }, "done");
-    const newLen = newTokens.length, oldLen = oldTokens.length;
-    let editLength = 1;
-    let maxEditLength = newLen + oldLen;
-    if (options.maxEditLength != null) {
-      maxEditLength = Math.min(maxEditLength, options.maxEditLength);
-    }
-    const maxExecutionTime = (_a = options.timeout) !== null && _a !== void 0 ? _a : Infinity;
-    const abortAfterTimestamp = Date.now() + maxExecutionTime;
-    const bestPath = [{ oldPos: -1, lastComponent: void 0 }];
-    let newPos = this.extractCommon(bestPath[0], newTokens, oldTokens, 0, options);
-    if (bestPath[0].oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
-      return done(this.buildValues(bestPath[0].lastComponent, newTokens, oldTokens));
-    }
-    let minDiagonalToConsider = -Infinity, maxDiagonalToConsider = Infinity;
-    const execEditLength = /* @__PURE__ */ __name(() => {
-      for (let diagonalPath = Math.max(minDiagonalToConsider, -editLength); diagonalPath <= Math.min(maxDiagonalToConsider, editLength); diagonalPath += 2) {
-        let basePath;
-        const removePath = bestPath[diagonalPath - 1], addPath = bestPath[diagonalPath + 1];
-        if (removePath) {
-          bestPath[diagonalPath - 1] = void 0;
-        }
-        let canAdd = false;
-        if (addPath) {
-          const addPathNewPos = addPath.oldPos - diagonalPath;
-          canAdd = addPath && 0 <= addPathNewPos && addPathNewPos < newLen;
-        }
-        const canRemove = removePath && removePath.oldPos + 1 < oldLen;
-        if (!canAdd && !canRemove) {
-          bestPath[diagonalPath] = void 0;
-          continue;
-        }
-        if (!canRemove || canAdd && removePath.oldPos < addPath.oldPos) {
-          basePath = this.addToPath(addPath, true, false, 0, options);
-        } else {
-          basePath = this.addToPath(removePath, false, true, 1, options);
-        }
-        newPos = this.extractCommon(basePath, newTokens, oldTokens, diagonalPath, options);
-        if (basePath.oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
-          return done(this.buildValues(basePath.lastComponent, newTokens, oldTokens)) || true;
-        } else {
-          bestPath[diagonalPath] = basePath;
-          if (basePath.oldPos + 1 >= oldLen) {
-            maxDiagonalToConsider = Math.min(maxDiagonalToConsider, diagonalPath - 1);
-          }
-          if (newPos + 1 >= newLen) {
-            minDiagonalToConsider = Math.max(minDiagonalToConsider, diagonalPath + 1);
-          }
-        }
-      }
-      editLength++;
-    }, "execEditLength");
-    if (callback) {
-      (/* @__PURE__ */ __name(function exec() {
-        setTimeout(function() {
-          if (editLength > maxEditLength || Date.now() > abortAfterTimestamp) {
-            return callback(void 0);
-          }
-          if (!execEditLength()) {
-            exec();
-          }
-        }, 0);
-      }, "exec"))();
-    } else {
-      while (editLength <= maxEditLength && Date.now() <= abortAfterTimestamp) {
-        const ret = execEditLength();
-        if (ret) {
-          return ret;
-        }
-      }
-    }
-  }
-  addToPath(path21, added, removed, oldPosInc, options) {
-    const last = path21.lastComponent;
-    if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
-      return {
-        oldPos: path21.oldPos + oldPosInc,
-        lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
-      };
-    } else {
-      return {
-        oldPos: path21.oldPos + oldPosInc,
-        lastComponent: { count: 1, added, removed, previousComponent: last }
-      };
-    }
-  }
-  extractCommon(basePath, newTokens, oldTokens, diagonalPath, options) {
-    const newLen = newTokens.length, oldLen = oldTokens.length;
-    let oldPos = basePath.oldPos, newPos = oldPos - diagonalPath, commonCount = 0;
-    while (newPos + 1 < newLen && oldPos + 1 < oldLen && this.equals(oldTokens[oldPos + 1], newTokens[newPos + 1], options)) {
-      newPos++;
-      oldPos++;
-      commonCount++;
-      if (options.oneChangePerToken) {
-        basePath.lastComponent = { count: 1, previousComponent: basePath.lastComponent, added: false, removed: false };
-      }
-    }
-    if (commonCount && !options.oneChangePerToken) {
-      basePath.lastComponent = { count: commonCount, previousComponent: basePath.lastComponent, added: false, removed: false };
-    }
-    basePath.oldPos = oldPos;
-    return newPos;
-  }
-  equals(left, right, options) {
-    if (options.comparator) {
-      return options.comparator(left, right);
-    } else {
-      return left === right || !!options.ignoreCase && left.toLowerCase() === right.toLowerCase();
-    }
-  }
-  removeEmpty(array) {
-    const ret = [];
-    for (let i = 0; i < array.length; i++) {
-      if (array[i]) {
-        ret.push(array[i]);
-      }
-    }
-    return ret;
-  }
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  castInput(value, options) {
-    return value;
-  }
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  tokenize(value, options) {
-    return Array.from(value);
-  }
-  join(chars) {
-    return chars.join("");
-  }
-  postProcess(changeObjects, options) {
-    return changeObjects;
-  }
-  get useLongestToken() {
-    return false;
-  }
-  buildValues(lastComponent, newTokens, oldTokens) {
-    const components = [];
-    let nextComponent;
-    while (lastComponent) {
-      components.push(lastComponent);
-      nextComponent = lastComponent.previousComponent;
-      delete lastComponent.previousComponent;
-      lastComponent = nextComponent;
-    }
-    components.reverse();
-    const componentLen = components.length;
-    let componentPos = 0, newPos = 0, oldPos = 0;
-    for (; componentPos < componentLen; componentPos++) {
-      const component = components[componentPos];
-      if (!component.removed) {
-        if (!component.added && this.useLongestToken) {
-          let value = newTokens.slice(newPos, newPos + component.count);
-          value = value.map(function(value2, i) {
-            const oldValue = oldTokens[oldPos + i];
-            return oldValue.length > value2.length ? oldValue : value2;
-          });
-          component.value = this.join(value);
-        } else {
-          component.value = this.join(newTokens.slice(newPos, newPos + component.count));
-        }
-        newPos += component.count;
-        if (!component.added) {
-          oldPos += component.count;
-        }
-      } else {
-        component.value = this.join(oldTokens.slice(oldPos, oldPos + component.count));
-        oldPos += component.count;
-      }
-    }
-    return components;
-  }
-};
-
-// node_modules/diff/libesm/diff/line.js
-var LineDiff = class extends Diff {
-  static {
-    __name(this, "LineDiff");
-  }
-  constructor() {
-    super(...arguments);
-    this.tokenize = tokenize;
-  }
-  equals(left, right, options) {
-    if (options.ignoreWhitespace) {
-      if (!options.newlineIsToken || !left.includes("\n")) {
-        left = left.trim();
-      }
-      if (!options.newlineIsToken || !right.includes("\n")) {
-        right = right.trim();
-      }
-    } else if (options.ignoreNewlineAtEof && !options.newlineIsToken) {
-      if (left.endsWith("\n")) {
-        left = left.slice(0, -1);
-      }
-      if (right.endsWith("\n")) {
-        right = right.slice(0, -1);
-      }
-    }
-    return super.equals(left, right, options);
-  }
-};
-var lineDiff = new LineDiff();
-function diffLines(oldStr, newStr, options) {
-  return lineDiff.diff(oldStr, newStr, options);
-}
-__name(diffLines, "diffLines");
-function tokenize(value, options) {
-  if (options.stripTrailingCr) {
-    value = value.replace(/\r\n/g, "\n");
-  }
-  const retLines = [], linesAndNewlines = value.split(/(\n|\r\n)/);
-  if (!linesAndNewlines[linesAndNewlines.length - 1]) {
-    linesAndNewlines.pop();
-  }
-  for (let i = 0; i < linesAndNewlines.length; i++) {
-    const line = linesAndNewlines[i];
-    if (i % 2 && !options.newlineIsToken) {
-      retLines[retLines.length - 1] += line;
-    } else {
-      retLines.push(line);
-    }
-  }
-  return retLines;
-}
-__name(tokenize, "tokenize");
-
-// node_modules/diff/libesm/patch/create.js
-function needsQuoting(s) {
-  for (let i = 0; i < s.length; i++) {
-    if (s[i] < " " || s[i] > "~" || s[i] === '"' || s[i] === "\\") {
-      return true;
-    }
-  }
-  return false;
-}
-__name(needsQuoting, "needsQuoting");
-function quoteFileNameIfNeeded(s) {
-  if (!needsQuoting(s)) {
-    return s;
-  }
-  let result = '"';
-  const bytes = new TextEncoder().encode(s);
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i];
-    if (b === 7) {
-      result += "\\a";
-    } else if (b === 8) {
-      result += "\\b";
-    } else if (b === 9) {
-      result += "\\t";
-    } else if (b === 10) {
-      result += "\\n";
-    } else if (b === 11) {
-      result += "\\v";
-    } else if (b === 12) {
-      result += "\\f";
-    } else if (b === 13) {
-      result += "\\r";
-    } else if (b === 34) {
-      result += '\\"';
-    } else if (b === 92) {
-      result += "\\\\";
-    } else if (b >= 32 && b <= 126) {
-      result += String.fromCharCode(b);
-    } else {
-      result += "\\" + b.toString(8).padStart(3, "0");
-    }
-    i++;
-  }
-  result += '"';
-  return result;
-}
-__name(quoteFileNameIfNeeded, "quoteFileNameIfNeeded");
-var INCLUDE_HEADERS = {
-  includeIndex: true,
-  includeUnderline: true,
-  includeFileHeaders: true
-};
-var FILE_HEADERS_ONLY = {
-  includeIndex: false,
-  includeUnderline: false,
-  includeFileHeaders: true
-};
-function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options) {
-  let optionsObj;
-  if (!options) {
-    optionsObj = {};
-  } else if (typeof options === "function") {
-    optionsObj = { callback: options };
-  } else {
-    optionsObj = options;
-  }
-  if (typeof optionsObj.context === "undefined") {
-    optionsObj.context = 4;
-  }
-  const context2 = optionsObj.context;
-  if (optionsObj.newlineIsToken) {
-    throw new Error("newlineIsToken may not be used with patch-generation functions, only with diffing functions");
-  }
-  if (!optionsObj.callback) {
-    return diffLinesResultToPatch(diffLines(oldStr, newStr, optionsObj));
-  } else {
-    const { callback } = optionsObj;
-    diffLines(oldStr, newStr, Object.assign(Object.assign({}, optionsObj), { callback: /* @__PURE__ */ __name((diff) => {
-      const patch = diffLinesResultToPatch(diff);
-      callback(patch);
-    }, "callback") }));
-  }
-  function diffLinesResultToPatch(diff) {
-    if (!diff) {
-      return;
-    }
-    diff.push({ value: "", lines: [] });
-    function contextLines(lines) {
-      return lines.map(function(entry) {
-        return " " + entry;
-      });
-    }
-    __name(contextLines, "contextLines");
-    const hunks = [];
-    let oldRangeStart = 0, newRangeStart = 0, curRange = [], oldLine = 1, newLine = 1;
-    for (let i = 0; i < diff.length; i++) {
-      const current = diff[i], lines = current.lines || splitLines(current.value);
-      current.lines = lines;
-      if (current.added || current.removed) {
-        if (!oldRangeStart) {
-          const prev = diff[i - 1];
-          oldRangeStart = oldLine;
-          newRangeStart = newLine;
-          if (prev) {
-            curRange = context2 > 0 ? contextLines(prev.lines.slice(-context2)) : [];
-            oldRangeStart -= curRange.length;
-            newRangeStart -= curRange.length;
-          }
-        }
-        for (const line of lines) {
-          curRange.push((current.added ? "+" : "-") + line);
-        }
-        if (current.added) {
-          newLine += lines.length;
-        } else {
-          oldLine += lines.length;
-        }
-      } else {
-        if (oldRangeStart) {
-          if (lines.length <= context2 * 2 && i < diff.length - 2) {
-            for (const line of contextLines(lines)) {
-              curRange.push(line);
-            }
-          } else {
-            const contextSize = Math.min(lines.length, context2);
-            for (const line of contextLines(lines.slice(0, contextSize))) {
-              curRange.push(line);
-            }
-            const hunk = {
-              oldStart: oldRangeStart,
-              oldLines: oldLine - oldRangeStart + contextSize,
-              newStart: newRangeStart,
-              newLines: newLine - newRangeStart + contextSize,
-              lines: curRange
-            };
-            hunks.push(hunk);
-            oldRangeStart = 0;
-            newRangeStart = 0;
-            curRange = [];
-          }
-        }
-        oldLine += lines.length;
-        newLine += lines.length;
-      }
-    }
-    for (const hunk of hunks) {
-      for (let i = 0; i < hunk.lines.length; i++) {
-        if (hunk.lines[i].endsWith("\n")) {
-          hunk.lines[i] = hunk.lines[i].slice(0, -1);
-        } else {
-          hunk.lines.splice(i + 1, 0, "\\ No newline at end of file");
-          i++;
-        }
-      }
-    }
-    return {
-      oldFileName,
-      newFileName,
-      oldHeader,
-      newHeader,
-      hunks
-    };
-  }
-  __name(diffLinesResultToPatch, "diffLinesResultToPatch");
-}
-__name(structuredPatch, "structuredPatch");
-function formatPatch(patch, headerOptions) {
-  var _a, _b, _c, _d, _e, _f;
-  if (!headerOptions) {
-    headerOptions = INCLUDE_HEADERS;
-  }
-  if (Array.isArray(patch)) {
-    if (patch.length > 1 && !headerOptions.includeFileHeaders && !patch.every((p) => p.isGit)) {
-      throw new Error("Cannot omit file headers on a multi-file patch. (The result would be unparseable; how would a tool trying to apply the patch know which changes are to which file?)");
-    }
-    return patch.map((p) => formatPatch(p, headerOptions)).join("\n");
-  }
-  const ret = [];
-  if (patch.isGit) {
-    headerOptions = INCLUDE_HEADERS;
-    if (!patch.oldFileName) {
-      throw new Error("oldFileName must be specified for Git patches");
-    }
-    if (!patch.newFileName) {
-      throw new Error("newFileName must be specified for Git patches");
-    }
-    let gitOldName = patch.oldFileName;
-    let gitNewName = patch.newFileName;
-    if (patch.isCreate && gitOldName === "/dev/null") {
-      gitOldName = gitNewName.replace(/^b\//, "a/");
-    } else if (patch.isDelete && gitNewName === "/dev/null") {
-      gitNewName = gitOldName.replace(/^a\//, "b/");
-    }
-    ret.push("diff --git " + quoteFileNameIfNeeded(gitOldName) + " " + quoteFileNameIfNeeded(gitNewName));
-    if (patch.isDelete) {
-      ret.push("deleted file mode " + ((_a = patch.oldMode) !== null && _a !== void 0 ? _a : "100644"));
-    }
-    if (patch.isCreate) {
-      ret.push("new file mode " + ((_b = patch.newMode) !== null && _b !== void 0 ? _b : "100644"));
-    }
-    if (patch.oldMode && patch.newMode && !patch.isDelete && !patch.isCreate) {
-      ret.push("old mode " + patch.oldMode);
-      ret.push("new mode " + patch.newMode);
-    }
-    if (patch.isRename) {
-      ret.push("rename from " + quoteFileNameIfNeeded(((_c = patch.oldFileName) !== null && _c !== void 0 ? _c : "").replace(/^a\//, "")));
-      ret.push("rename to " + quoteFileNameIfNeeded(((_d = patch.newFileName) !== null && _d !== void 0 ? _d : "").replace(/^b\//, "")));
-    }
-    if (patch.isCopy) {
-      ret.push("copy from " + quoteFileNameIfNeeded(((_e = patch.oldFileName) !== null && _e !== void 0 ? _e : "").replace(/^a\//, "")));
-      ret.push("copy to " + quoteFileNameIfNeeded(((_f = patch.newFileName) !== null && _f !== void 0 ? _f : "").replace(/^b\//, "")));
-    }
-  } else {
-    if (headerOptions.includeIndex && patch.oldFileName == patch.newFileName && patch.oldFileName !== void 0) {
-      ret.push("Index: " + patch.oldFileName);
-    }
-    if (headerOptions.includeUnderline) {
-      ret.push("===================================================================");
-    }
-  }
-  const hasHunks = patch.hunks.length > 0;
-  if (headerOptions.includeFileHeaders && patch.oldFileName !== void 0 && patch.newFileName !== void 0 && (!patch.isGit || hasHunks)) {
-    ret.push("--- " + quoteFileNameIfNeeded(patch.oldFileName) + (patch.oldHeader ? "	" + patch.oldHeader : ""));
-    ret.push("+++ " + quoteFileNameIfNeeded(patch.newFileName) + (patch.newHeader ? "	" + patch.newHeader : ""));
-  }
-  for (let i = 0; i < patch.hunks.length; i++) {
-    const hunk = patch.hunks[i];
-    const oldStart = hunk.oldLines === 0 ? hunk.oldStart - 1 : hunk.oldStart;
-    const newStart = hunk.newLines === 0 ? hunk.newStart - 1 : hunk.newStart;
-    ret.push("@@ -" + oldStart + "," + hunk.oldLines + " +" + newStart + "," + hunk.newLines + " @@");
-    for (const line of hunk.lines) {
-      ret.push(line);
-    }
-  }
-  return ret.join("\n") + "\n";
-}
-__name(formatPatch, "formatPatch");
-function createTwoFilesPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options) {
-  if (typeof options === "function") {
-    options = { callback: options };
-  }
-  if (!(options === null || options === void 0 ? void 0 : options.callback)) {
-    const patchObj = structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options);
-    if (!patchObj) {
-      return;
-    }
-    return formatPatch(patchObj, options === null || options === void 0 ? void 0 : options.headerOptions);
-  } else {
-    const { callback } = options;
-    structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, Object.assign(Object.assign({}, options), { callback: /* @__PURE__ */ __name((patchObj) => {
-      if (!patchObj) {
-        callback(void 0);
-      } else {
-        callback(formatPatch(patchObj, options.headerOptions));
-      }
-    }, "callback") }));
-  }
-}
-__name(createTwoFilesPatch, "createTwoFilesPatch");
-function splitLines(text2) {
-  const hasTrailingNl = text2.endsWith("\n");
-  const result = text2.split("\n").map((line) => line + "\n");
-  if (hasTrailingNl) {
-    result.pop();
-  } else {
-    result.push(result.pop().slice(0, -1));
-  }
-  return result;
-}
-__name(splitLines, "splitLines");
-
-// src/diff/diff.ts
-var import_yaml2 = __toESM(require_dist(), 1);
-function willRun(diff) {
-  return diff.plan.pairs.filter((p) => p.action === "run");
-}
-__name(willRun, "willRun");
-function baseName(base, quote2 = (s) => s) {
-  const short = quote2(base.commit.slice(0, 12));
-  return base.commit.startsWith(base.ref) ? short : `${quote2(base.ref)} (${short})`;
-}
-__name(baseName, "baseName");
-var CONTEXT = 3;
-function computeDiff(plan, head, base, info) {
-  const basePairs = base?.pairs ?? {};
-  const added = Object.keys(head.pairs).filter((id) => !Object.hasOwn(basePairs, id));
-  const removed = Object.keys(basePairs).filter((id) => !Object.hasOwn(head.pairs, id));
-  const changes = [];
-  const add = /* @__PURE__ */ __name((kind, id, before, after, files) => {
-    const change = entryChange(kind, id, before, after, files);
-    if (change) changes.push(change);
-  }, "add");
-  add("workflow", null, base?.settings, head.settings, [base?.workflowFile ?? null, head.workflowFile]);
-  for (const id of [...Object.keys(head.pairs), ...removed]) {
-    add("pair", id, own(basePairs, id), own(head.pairs, id), [base?.workflowFile ?? null, head.workflowFile]);
-    add("prompt", id, own(base?.prompts, id), own(head.prompts, id), [base?.promptsFile ?? null, head.promptsFile]);
-  }
-  return {
-    plan,
-    workflowFile: head.workflowFile,
-    base: { ...info, workflowFound: base !== null },
-    added,
-    removed,
-    changes
-  };
-}
-__name(computeDiff, "computeDiff");
-function snapshotOf(files) {
-  const workflow = asObject(parseYaml(files.workflowText));
-  const { action_pairs: pairs, ...settings } = workflow;
-  return {
-    workflowFile: files.workflowFile,
-    promptsFile: files.promptsFile,
-    settings,
-    pairs: asObject(pairs),
-    prompts: files.promptsText === null ? {} : asObject(parseYaml(files.promptsText))
-  };
-}
-__name(snapshotOf, "snapshotOf");
-function parseYaml(text2) {
-  const doc = (0, import_yaml2.parseDocument)(text2, { uniqueKeys: false, prettyErrors: false });
-  if (doc.errors.length > 0) throw new Error(doc.errors[0].message);
-  return doc.toJS({ maxAliasCount: 1e4 });
-}
-__name(parseYaml, "parseYaml");
-function entryChange(kind, id, before, after, [baseFile, headFile]) {
-  const absent = /* @__PURE__ */ __name((v) => v === void 0 || kind === "workflow" && isObject3(v) && Object.keys(v).length === 0, "absent");
-  if (absent(before) && absent(after)) return null;
-  const oldText = absent(before) ? "" : entryText(id, alignTo(before, after));
-  const newText = absent(after) ? "" : entryText(id, after);
-  if (oldText === newText) return null;
-  const patch = createTwoFilesPatch(`a/${baseFile ?? headFile}`, `b/${headFile ?? baseFile}`, oldText, newText, void 0, void 0, {
-    context: CONTEXT,
-    headerOptions: FILE_HEADERS_ONLY
-  });
-  return { kind, id, change: absent(before) ? "added" : absent(after) ? "removed" : "changed", patch };
-}
-__name(entryChange, "entryChange");
-function entryText(id, value) {
-  return (0, import_yaml2.stringify)(id === null ? value : { [id]: value }, { lineWidth: 0, aliasDuplicateObjects: false });
-}
-__name(entryText, "entryText");
-function alignTo(base, head) {
-  if (Array.isArray(base)) return base.map((item, i) => alignTo(item, Array.isArray(head) ? head[i] : void 0));
-  if (!isObject3(base)) return base;
-  const order = isObject3(head) ? Object.keys(head).filter((k) => Object.hasOwn(base, k)) : [];
-  const ordered = new Set(order);
-  const keys = [...order, ...Object.keys(base).filter((k) => !ordered.has(k))];
-  return Object.fromEntries(keys.map((k) => [k, alignTo(base[k], own(head, k))]));
-}
-__name(alignTo, "alignTo");
-function own(obj, key) {
-  return isObject3(obj) && Object.hasOwn(obj, key) ? obj[key] : void 0;
-}
-__name(own, "own");
-function isObject3(v) {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-__name(isObject3, "isObject");
-function asObject(v) {
-  return isObject3(v) ? v : {};
-}
-__name(asObject, "asObject");
-
-// src/report/diffMarkdown.ts
-var COMMENT_LIMIT = 65536;
-var MAX_ROWS = 100;
-var MAX_IDS = 100;
-var MAX_CELL = 300;
-var MAX_GRAPH_CHARS = 15e3;
-var MAX_LINE = 1e3;
-var MIN_SHARE = 1500;
-function commentMarker(workflowFile) {
-  return `<!-- pairflow:plan ${encodeURI(workflowFile)} -->`;
-}
-__name(commentMarker, "commentMarker");
-function diffMarkdown(diff, options = {}) {
-  const limit = options.limit ?? COMMENT_LIMIT;
-  const bounded = Number.isFinite(limit);
-  const pointer = options.summaryUrl ? `the whole diff is in the [job summary](${options.summaryUrl})` : "the whole diff is in the job summary of this check";
-  const { plan, base } = diff;
-  const run = willRun(diff);
-  const top = [];
-  if (options.marker) top.push(options.marker);
-  top.push(`### pairflow plan: ${code(plan.workflow.name)}`, "");
-  top.push(`${code(diff.workflowFile)} compared with ${baseName(base, code)}`, "");
-  if (!base.workflowFound) top.push(`${code(diff.workflowFile)} does not exist at ${code(base.ref)}: every pair is added.`, "");
-  top.push(totalsLine(diff, run.length));
-  if (options.cost) top.push("", options.cost);
-  if (run.length > 0) {
-    const shown = bounded ? run.slice(0, MAX_ROWS) : run;
-    top.push("", "#### Will re-run", "", "| Pair | Wave | Why |", "| --- | ---: | --- |");
-    for (const p of shown) top.push(`| ${code(p.id)} | ${p.wave} | ${cell(reasonsText(p), bounded)} |`);
-    if (shown.length < run.length) top.push("", `\u2026and ${run.length - shown.length} more; ${pointer}.`);
-  }
-  if (diff.added.length > 0) top.push("", "#### Added pairs", "", idList(diff.added, bounded, pointer));
-  if (diff.removed.length > 0) top.push("", "#### Removed pairs", "", idList(diff.removed, bounded, pointer));
-  const head = top.join("\n") + "\n";
-  let graph = section("Graph", diffGraph(diff, bounded));
-  const heading = diff.changes.length > 0 ? section("Changes", "") : "";
-  let room = limit - size(head) - size(heading) - size(graph);
-  const diffsSize = diff.changes.reduce((n, c) => n + size(c.patch), 0);
-  if (bounded && diffsSize > room && room < size(graph)) {
-    graph = section("Graph", `Not drawn here, to leave room for the diffs; ${pointer}.`);
-    room = limit - size(head) - size(heading) - size(graph);
-  }
-  if (room < 0) return cut(head, limit, pointer);
-  return head + heading + changeBlocks(diff.changes, room, pointer) + graph;
-}
-__name(diffMarkdown, "diffMarkdown");
-function diffGraph(diff, bounded) {
-  const nodes = diff.plan.pairs.map((p) => ({ id: p.id, requires: p.requires, status: p.action }));
-  return graphMarkdown(nodes, bounded ? { maxChars: MAX_GRAPH_CHARS } : {});
-}
-__name(diffGraph, "diffGraph");
-function section(title, body) {
-  return `
-#### ${title}
-
-${body}${body ? "\n" : ""}`;
-}
-__name(section, "section");
-function totalsLine(diff, run) {
-  const unchanged = diff.plan.pairs.length - run;
-  const head = run === 0 ? `**Nothing will re-run**: all ${count2(unchanged, "pair")} unchanged.` : `**${count2(run, "pair")} will re-run**, ${unchanged} unchanged.`;
-  return `${head} ${count2(diff.added.length, "pair")} added, ${diff.removed.length} removed.`;
-}
-__name(totalsLine, "totalsLine");
-function changeBlocks(changes, room, pointer) {
-  const lines = changes.map((c) => c.patch.trimEnd().split("\n"));
-  const whole = changes.map((c, i) => block(c, lines[i], ""));
-  const sizes = whole.map((b) => size(b) + 1);
-  if (sizes.reduce((a, b) => a + b, 0) <= room) return whole.join("\n");
-  const rest = /* @__PURE__ */ __name((n) => n > 0 ? `
-\u2026and ${count2(n, "more changed entry", "more changed entries")} not shown here; ${pointer}.
-` : "", "rest");
-  let left = room - size(rest(changes.length));
-  const share = Math.max(fairShare(sizes, left), MIN_SHARE);
-  const out = [];
-  for (const [i, c] of changes.entries()) {
-    const budget = Math.min(share, left);
-    if (sizes[i] <= budget) {
-      out.push(whole[i]);
-    } else {
-      const all = lines[i].map(shortLine);
-      const fits = /* @__PURE__ */ __name((n2) => size(block(c, all.slice(0, n2), truncationNote(all.length - n2, pointer))) + 1 <= budget, "fits");
-      let n = 0;
-      for (let hi = all.length - 1; n < hi; ) {
-        const mid = Math.ceil((n + hi) / 2);
-        if (fits(mid)) n = mid;
-        else hi = mid - 1;
-      }
-      if (!all.slice(2, n).some((l) => l.startsWith("+") || l.startsWith("-"))) break;
-      out.push(block(c, all.slice(0, n), truncationNote(all.length - n, pointer)));
-    }
-    left -= size(out[out.length - 1]) + 1;
-  }
-  return out.join("\n") + rest(changes.length - out.length);
-}
-__name(changeBlocks, "changeBlocks");
-function fairShare(sizes, room) {
-  const sorted = [...sizes].sort((a, b) => a - b);
-  let left = room;
-  for (const [k, s] of sorted.entries()) {
-    const level = left / (sorted.length - k);
-    if (s > level) return Math.floor(level);
-    left -= s;
-  }
-  return Infinity;
-}
-__name(fairShare, "fairShare");
-function shortLine(line) {
-  return line.length <= MAX_LINE ? line : `${line.slice(0, MAX_LINE)} \u2026(${line.length - MAX_LINE} more characters)`;
-}
-__name(shortLine, "shortLine");
-function truncationNote(hidden, pointer) {
-  return `Cut short: ${count2(hidden, "more line")} not shown, to keep the comment under GitHub's limit of 65,536 characters; ${pointer}.`;
-}
-__name(truncationNote, "truncationNote");
-function block(change, lines, note) {
-  const what = change.kind === "workflow" ? "workflow settings" : `${change.kind === "pair" ? "configuration" : "prompt"} of <code>${change.id}</code>`;
-  const out = [`<details><summary>${what} (${change.change})</summary>`, ""];
-  const fence = "`".repeat(Math.max(3, longestRun(lines, "`") + 1));
-  out.push(fence + "diff", ...lines, fence, "");
-  if (note) out.push(note, "");
-  out.push("</details>", "");
-  return out.join("\n");
-}
-__name(block, "block");
-function cut(text2, limit, pointer) {
-  const note = `
-\u2026cut short to keep the comment under GitHub's limit; ${pointer}.
-`;
-  let out = "";
-  let used = size(note);
-  for (const line of text2.split("\n")) {
-    used += size(line) + 1;
-    if (used > limit) break;
-    out += line + "\n";
-  }
-  return out + note;
-}
-__name(cut, "cut");
-function count2(n, one, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
-}
-__name(count2, "count");
-function idList(ids, bounded, pointer) {
-  const shown = bounded ? ids.slice(0, MAX_IDS) : ids;
-  const more = ids.length - shown.length;
-  return shown.map(code).join(", ") + (more > 0 ? `, and ${more} more; ${pointer}.` : "");
-}
-__name(idList, "idList");
-function cell(text2, bounded) {
-  const short = bounded && text2.length > MAX_CELL ? text2.slice(0, MAX_CELL - 1) + "\u2026" : text2;
-  return md(short.replace(/\s*\n\s*/g, " "));
-}
-__name(cell, "cell");
-function md(text2) {
-  return text2.replace(/[\\`*_[\]<>|~#]/g, "\\$&");
-}
-__name(md, "md");
-function code(text2) {
-  const ticks = "`".repeat(longestRun([text2], "`") + 1);
-  const pad = text2.startsWith("`") || text2.endsWith("`") ? " " : "";
-  return `${ticks}${pad}${text2}${pad}${ticks}`;
-}
-__name(code, "code");
-function longestRun(lines, ch) {
-  let best = 0;
-  for (const line of lines) {
-    let run = 0;
-    for (const c of line) {
-      run = c === ch ? run + 1 : 0;
-      if (run > best) best = run;
-    }
-  }
-  return best;
-}
-__name(longestRun, "longestRun");
-function size(text2) {
-  return Buffer.byteLength(text2, "utf8");
-}
-__name(size, "size");
-
-// src/app/diff.ts
-import { mkdtempSync, readFileSync as readFileSync9, rmSync as rmSync4, writeFileSync as writeFileSync2 } from "node:fs";
-import { tmpdir } from "node:os";
-import path16 from "node:path";
-
-// src/records/pastRuns.ts
-import { existsSync as existsSync7, readdirSync as readdirSync4, readFileSync as readFileSync8 } from "node:fs";
-import path14 from "node:path";
-var RUN_RECORDS_READ = 20;
-function readRunSamples(stateDir, limit = RUN_RECORDS_READ) {
-  const samples = /* @__PURE__ */ new Map();
-  const runs = path14.join(stateDir, "runs");
-  let names;
-  try {
-    names = existsSync7(runs) ? readdirSync4(runs) : [];
-  } catch {
-    return samples;
-  }
-  for (const name of names.sort().slice(-limit)) {
-    const result = readJson2(path14.join(runs, name, "result.json"));
-    const pairs = isRecord(result) && Array.isArray(result.pairs) ? result.pairs : [];
-    for (const p of pairs) {
-      if (!isRecord(p) || typeof p.id !== "string" || p.status !== "executed" || !Array.isArray(p.attempts) || p.attempts.length === 0) continue;
-      const outputs = [];
-      for (const a of p.attempts) {
-        const output = isRecord(a) && isRecord(a.tokens) ? a.tokens.output : void 0;
-        if (typeof output === "number" && Number.isFinite(output) && output >= 0) outputs.push(output);
-      }
-      const list = samples.get(p.id) ?? [];
-      list.push({ configRef: typeof p.configRef === "string" ? p.configRef : null, attempts: p.attempts.length, outputs });
-      samples.set(p.id, list);
-    }
-  }
-  return samples;
-}
-__name(readRunSamples, "readRunSamples");
-function readJson2(file) {
-  try {
-    return JSON.parse(readFileSync8(file, "utf8"));
-  } catch {
-    return void 0;
-  }
-}
-__name(readJson2, "readJson");
-function isRecord(v) {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-__name(isRecord, "isRecord");
-
-// src/app/plan.ts
-async function planTarget(target, request) {
-  const opened = openState(target, request);
-  return planOpened(opened, request);
-}
-__name(planTarget, "planTarget");
-async function planOpened(opened, request) {
-  const plan = await planWorkflow(opened.workflow, opened.graph, opened.view, { selection: request.selection, finished: request.finished });
-  return { ...opened, plan, estimate: estimateOf(opened, plan) };
-}
-__name(planOpened, "planOpened");
-function estimateOf(opened, plan) {
-  const only = plan.selection.only && !plan.selection.force ? new Set(plan.selection.only) : void 0;
-  return estimatePlan(
-    {
-      workflow: opened.workflow,
-      history: pairHistory(opened.lock, readRunSamples(opened.stateDir)),
-      contentOf: /* @__PURE__ */ __name((planned) => acceptedContent(opened, planned), "contentOf")
-    },
-    plan,
-    { include: only && ((id) => only.has(id)) }
-  );
-}
-__name(estimateOf, "estimateOf");
-function acceptedContent(opened, planned) {
-  const pair = opened.workflow.pairs.get(planned.id);
-  const file = opened.outputs.read(pair);
-  if (file !== void 0) return file.toString("utf8");
-  const hash = planned.action === "skip" ? planned.artifact?.contentHash : opened.lock?.pairs[planned.id]?.contentHash;
-  return hash === void 0 ? void 0 : opened.store.content(hash)?.toString("utf8");
-}
-__name(acceptedContent, "acceptedContent");
-
-// src/github/git.ts
-import { spawnSync } from "node:child_process";
-import { realpathSync as realpathSync3 } from "node:fs";
-import path15 from "node:path";
-function openRepo(dir, display = dir) {
-  const top = git(dir, ["rev-parse", "--show-toplevel"]);
-  if (top.error)
-    throw new UsageError(`git could not be started (${top.error.message}); pairflow diff reads the base revision with git, so install it or put it on PATH`);
-  if (top.status !== 0) throw new UsageError(`${display} is not inside a git repository; pairflow diff reads the base revision with git`);
-  const root = realpathSync3(top.stdout.trim());
-  return {
-    root,
-    resolve(ref, options = {}) {
-      if (ref === "" || ref.startsWith("-")) throw new UsageError(`--base "${ref}" is not a git ref; give a branch, tag or commit`);
-      let found = revParse(root, ref);
-      if (found === null && options.fetch) {
-        git(root, ["fetch", "--no-tags", "--depth=1", "origin", ref]);
-        found = revParse(root, ref);
-      }
-      if (found === null) {
-        throw new UsageError(
-          `unknown git ref "${ref}" in ${root}; give a branch, tag or commit that exists here (fetch it first, e.g. git fetch origin ${ref})`
-        );
-      }
-      return found;
-    },
-    relative(file) {
-      return path15.relative(root, realpathSync3(file)).split(path15.sep).join("/");
-    },
-    read(commit, relPath) {
-      const spec = `${commit}:${relPath}`;
-      if (git(root, ["cat-file", "-t", spec]).stdout.trim() !== "blob") return null;
-      const shown = git(root, ["cat-file", "blob", spec]);
-      if (shown.status !== 0) throw new UsageError(`cannot read ${spec} with git: ${firstLine3(shown.stderr)}`);
-      return shown.stdout;
-    }
-  };
-}
-__name(openRepo, "openRepo");
-function revParse(root, ref) {
-  const r = git(root, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
-  return r.status === 0 ? r.stdout.trim() : null;
-}
-__name(revParse, "revParse");
-function git(cwd, args) {
-  const r = spawnSync("git", args, { cwd, encoding: "utf8", maxBuffer: 512 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } });
-  return { status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "", error: r.error };
-}
-__name(git, "git");
-function firstLine3(text2) {
-  return text2.trim().split("\n")[0] ?? "";
-}
-__name(firstLine3, "firstLine");
-
-// src/app/diff.ts
-async function planDiff(target, options) {
-  const { cwd } = options;
-  const workflowPath = resolveWorkflowPath(target, cwd);
-  const repo = openRepo(path16.dirname(workflowPath), displayPath(path16.dirname(workflowPath), cwd));
-  const commit = repo.resolve(options.base, { fetch: options.fetch });
-  const workflowFile = repo.relative(workflowPath);
-  const baseLock = readLockAt(repo, commit, options.base, posixLockPath(workflowFile));
-  const planned = await planTarget(workflowPath, { cwd, env: options.env, stateDir: options.stateDir, remote: options.remote, lock: baseLock });
-  const { plan, workflow } = planned;
-  const head = snapshotOf({
-    workflowFile,
-    workflowText: readFileSync9(workflow.path, "utf8"),
-    promptsFile: workflow.promptsPath && repo.relative(workflow.promptsPath),
-    promptsText: workflow.promptsPath && readFileSync9(workflow.promptsPath, "utf8")
-  });
-  const base = snapshotAt(repo, commit, options.base, workflowFile);
-  return { ...computeDiff(plan, head, base, { ref: options.base, commit }), planned };
-}
-__name(planDiff, "planDiff");
-function snapshotAt(repo, commit, ref, workflowFile) {
-  const workflowText = repo.read(commit, workflowFile);
-  if (workflowText === null) return null;
-  const where = /* @__PURE__ */ __name((file) => `${ref}:${file}`, "where");
-  let settings;
-  try {
-    settings = parseYaml(workflowText);
-  } catch (err) {
-    throw new UsageError(`${where(workflowFile)} does not parse (${err.message}); compare against a base whose workflow is valid`);
-  }
-  const promptsFile = basePromptsFile(repo, commit, workflowFile, settings);
-  const promptsText = promptsFile === null ? null : repo.read(commit, promptsFile);
-  try {
-    return snapshotOf({ workflowFile, workflowText, promptsFile, promptsText });
-  } catch (err) {
-    throw new UsageError(
-      `${where(promptsFile ?? workflowFile)} does not parse (${err.message}); compare against a base whose prompts file is valid`
-    );
-  }
-}
-__name(snapshotAt, "snapshotAt");
-function basePromptsFile(repo, commit, workflowFile, workflow) {
-  const dir = path16.posix.dirname(workflowFile);
-  const named = workflow?.prompts;
-  if (typeof named === "string") {
-    const file = path16.posix.normalize(path16.posix.join(dir, named));
-    return file.startsWith("../") ? null : file;
-  }
-  return PROMPTS_NAMES.map((name) => path16.posix.join(dir, name)).find((file) => repo.read(commit, file) !== null) ?? null;
-}
-__name(basePromptsFile, "basePromptsFile");
-function posixLockPath(workflowFile) {
-  return lockPathFor(workflowFile).split(path16.sep).join("/");
-}
-__name(posixLockPath, "posixLockPath");
-function readLockAt(repo, commit, ref, lockFile) {
-  const text2 = repo.read(commit, lockFile);
-  if (text2 === null) return null;
-  const dir = mkdtempSync(path16.join(tmpdir(), "pairflow-base-"));
-  try {
-    const file = path16.join(dir, "base.lock.json");
-    writeFileSync2(file, text2);
-    return readLock(file, `${ref}:${lockFile}`);
-  } finally {
-    rmSync4(dir, { recursive: true, force: true });
-  }
-}
-__name(readLockAt, "readLockAt");
-
-// src/report/diff.ts
-function diffJson(diff, cwd = process.cwd()) {
-  const plan = planJson(diff.plan, cwd);
-  return {
-    version: 1,
-    workflow: plan.workflow,
-    base: { ...diff.base },
-    waves: plan.waves,
-    pairs: plan.pairs,
-    added: [...diff.added],
-    removed: [...diff.removed],
-    changes: diff.changes.map((c) => ({ ...c })),
-    totals: { ...plan.totals, added: diff.added.length, removed: diff.removed.length }
-  };
-}
-__name(diffJson, "diffJson");
-function diffText(diff, style, options = {}) {
-  const { plan, base } = diff;
-  const cwd = options.cwd ?? process.cwd();
-  const lines = [];
-  lines.push(style.bold(`Diff of "${plan.workflow.name}"`) + style.dim(` (${displayPath(plan.workflow.path, cwd)}) against ${baseName(base)}`));
-  if (!base.workflowFound) lines.push(style.yellow(`${diff.workflowFile} does not exist at ${base.ref}: every pair is added`));
-  const run = willRun(diff);
-  lines.push(
-    style.bold(`${run.length} to re-run, ${plan.pairs.length - run.length} unchanged`) + `; ${diff.added.length} added, ${diff.removed.length} removed`
-  );
-  if (options.cost) lines.push(options.cost);
-  if (run.length > 0) {
-    const width = Math.min(40, Math.max(...run.map((p) => p.id.length)));
-    lines.push("", style.bold("Will re-run"));
-    for (const p of run) {
-      lines.push(`  ${style.yellow(p.id.padEnd(width))}  ${style.dim(`wave ${p.wave}`)}  ${reasonsText(p)}`);
-    }
-  }
-  if (diff.added.length > 0) lines.push("", `${style.bold("Added:")} ${diff.added.join(", ")}`);
-  if (diff.removed.length > 0) lines.push("", `${style.bold("Removed:")} ${diff.removed.join(", ")}`);
-  for (const change of diff.changes) {
-    lines.push("", style.bold(`${changeTitle(change)} (${change.change})`));
-    for (const line of change.patch.trimEnd().split("\n")) lines.push(colorLine(line, style));
-  }
-  if (diff.changes.length === 0) lines.push("", style.dim(`No workflow or prompts entry differs from ${base.ref}.`));
-  return lines.join("\n") + "\n";
-}
-__name(diffText, "diffText");
-function changeTitle(change) {
-  if (change.kind === "workflow") return "workflow settings";
-  return `${change.kind === "pair" ? "configuration" : "prompt"} of ${change.id}`;
-}
-__name(changeTitle, "changeTitle");
-function colorLine(line, style) {
-  if (line.startsWith("---") || line.startsWith("+++")) return style.bold(line);
-  if (line.startsWith("@@")) return style.cyan(line);
-  if (line.startsWith("+")) return style.green(line);
-  if (line.startsWith("-")) return style.red(line);
-  return line;
-}
-__name(colorLine, "colorLine");
-
-// src/cli/commands/diff.ts
-function registerDiff(program2, { io }) {
-  program2.command("diff").description(
-    "Show what the working tree changes against a git ref: the pairs that will re-run and why (planned against the ref's lock file), added and removed pairs, and a diff of each changed workflow and prompts entry. Executes nothing."
-  ).argument("[path]", PATH_HELP).requiredOption("--base <ref>", "the branch, tag or commit to compare with (its workflow, prompts and lock file are read with git)").addOption(new Option("--format <format>", "text for people, markdown for the pull request comment's text").choices(["text", "markdown"]).default("text")).option("--json", "write the diff as JSON (version 1) to stdout, and nothing else").addOption(stateDirOption()).addHelpText(
-    "after",
-    examples([
-      "pairflow diff --base main",
-      "pairflow diff examples/tdd-stack --base origin/main --format markdown > comment.md",
-      "pairflow diff --base HEAD~1 --json | jq '.totals'"
-    ])
-  ).action(async (target, opts) => {
-    if (opts.json && opts.format !== "text") throw new UsageError("--json and --format cannot be combined; choose one");
-    const diff = await planDiff(target, { base: opts.base, cwd: io.cwd, env: io.env, stateDir: opts.stateDir });
-    if (opts.json) io.stdout.write(JSON.stringify(diffJson(diff, io.cwd), null, 2) + "\n");
-    else if (opts.format === "markdown") io.stdout.write(diffMarkdown(diff, { marker: commentMarker(diff.workflowFile) }));
-    else io.stdout.write(diffText(diff, styleFor(io.stdout, io.env), { cwd: io.cwd }));
-  });
-}
-__name(registerDiff, "registerDiff");
-
-// src/cli/commands/plan.ts
-function registerPlan(program2, { io }) {
-  program2.command("plan").description("Show which pairs would run and why, which are unchanged, and the estimated tokens and cost. Executes nothing and needs no credentials.").argument("[path]", PATH_HELP).option("--json", "write the plan as JSON (version 1) to stdout, and nothing else").option("--force", "plan every pair to run").option("--only <id...>", "plan only these pairs and what they depend on, as `pairflow run --only` would run them").option("--from <id>", "plan this pair and everything downstream of it to run").addOption(stateDirOption()).addHelpText(
-    "after",
-    examples(["pairflow plan", "pairflow plan examples/tdd-stack", "pairflow plan --only g_impl", "pairflow plan examples/tdd-stack --json | jq '.totals'"])
-  ).action(async (target, opts) => {
-    if (opts.only !== void 0 && opts.only.length === 0) throw new UsageError("--only needs at least one pair id");
-    const { plan, estimate } = await planTarget(target, {
-      cwd: io.cwd,
-      env: io.env,
-      stateDir: opts.stateDir,
-      selection: { force: opts.force, only: opts.only, from: opts.from }
-    });
-    if (opts.json) io.stdout.write(JSON.stringify(planJson(plan, io.cwd, estimate), null, 2) + "\n");
-    else io.stdout.write(planText(plan, styleFor(io.stdout, io.env), io.cwd, estimate));
-  });
-}
-__name(registerPlan, "registerPlan");
 
 // src/engine/engine.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
@@ -29582,7 +28500,7 @@ function addTokens(into, more) {
 __name(addTokens, "addTokens");
 
 // src/app/run.ts
-import path20 from "node:path";
+import path17 from "node:path";
 
 // src/estimate/budget.ts
 function checkBudget(estimate, maxCost, name = "--max-cost") {
@@ -29782,9 +28700,9 @@ function redact(text2, secrets) {
   return out;
 }
 __name(redact, "redact");
-function field(value, ...path21) {
+function field(value, ...path20) {
   let current = value;
-  for (const key of path21) {
+  for (const key of path20) {
     if (typeof current !== "object" || current === null) return void 0;
     current = current[key];
   }
@@ -29839,8 +28757,8 @@ var anthropicGenerator = /* @__PURE__ */ __name(async (request) => {
 // src/generators/command.ts
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir as tmpdir2 } from "node:os";
-import path17 from "node:path";
+import { tmpdir } from "node:os";
+import path14 from "node:path";
 var DEFAULT_TIMEOUT_SECONDS = 600;
 var KILL_GRACE_MS = 2e3;
 var STDERR_KEEP_CHARS = 64 * 1024;
@@ -29857,9 +28775,9 @@ var commandGenerator = /* @__PURE__ */ __name(async (request) => {
     throw new GeneratorError("command: generator_config.timeout must be a number of seconds > 0");
   }
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
-  const dir = await mkdtemp(path17.join(tmpdir2(), "pairflow-prompt-"));
+  const dir = await mkdtemp(path14.join(tmpdir(), "pairflow-prompt-"));
   try {
-    const promptFile = path17.join(dir, "prompt.txt");
+    const promptFile = path14.join(dir, "prompt.txt");
     await writeFile(promptFile, request.prompt, { mode: 384 });
     return await runCommand(run, timeout, promptFile, request);
   } finally {
@@ -30320,9 +29238,9 @@ var jsonGuard = /* @__PURE__ */ __name(async (request) => {
 
 // src/guards/jsonSchema.ts
 var import__2 = __toESM(require__(), 1);
-var import_yaml3 = __toESM(require_dist(), 1);
-import { readFileSync as readFileSync10 } from "node:fs";
-import path18 from "node:path";
+var import_yaml2 = __toESM(require_dist(), 1);
+import { readFileSync as readFileSync9 } from "node:fs";
+import path15 from "node:path";
 var jsonSchemaGuard = /* @__PURE__ */ __name(async (request) => {
   const validate2 = compile(loadSchema(request));
   const parsed = parseJson2(request.content);
@@ -30337,7 +29255,7 @@ function loadSchema(request) {
   if (inline !== void 0 && file !== void 0) {
     throw new GuardConfigError("the json_schema guard takes guard_config.schema or guard_config.schema_file, not both");
   }
-  if (file !== void 0) return readSchemaFile(path18.resolve(request.cwd, file), file);
+  if (file !== void 0) return readSchemaFile(path15.resolve(request.cwd, file), file);
   if (inline === void 0 || inline === null) {
     throw new GuardConfigError(
       "the json_schema guard needs a schema: set guard_config.schema to a JSON Schema, or guard_config.schema_file to a JSON or YAML file holding one"
@@ -30349,12 +29267,12 @@ __name(loadSchema, "loadSchema");
 function readSchemaFile(absolute, shown) {
   let text2;
   try {
-    text2 = readFileSync10(absolute, "utf8");
+    text2 = readFileSync9(absolute, "utf8");
   } catch (err) {
     throw new GuardConfigError(`cannot read guard_config.schema_file ${shown}: ${err.message}`);
   }
   try {
-    return absolute.endsWith(".json") ? JSON.parse(text2) : (0, import_yaml3.parse)(text2);
+    return absolute.endsWith(".json") ? JSON.parse(text2) : (0, import_yaml2.parse)(text2);
   } catch (err) {
     throw new GuardConfigError(`guard_config.schema_file ${shown} is not valid ${absolute.endsWith(".json") ? "JSON" : "YAML"}: ${err.message}`);
   }
@@ -30430,19 +29348,19 @@ function getGuard(name) {
 __name(getGuard, "getGuard");
 
 // src/workspace/scratch.ts
-import { mkdtempSync as mkdtempSync2, rmSync as rmSync5, writeFileSync as writeFileSync3 } from "node:fs";
-import { tmpdir as tmpdir3 } from "node:os";
-import path19 from "node:path";
+import { mkdtempSync, rmSync as rmSync4, writeFileSync as writeFileSync2 } from "node:fs";
+import { tmpdir as tmpdir2 } from "node:os";
+import path16 from "node:path";
 function scratchDir() {
-  const dir = mkdtempSync2(path19.join(tmpdir3(), "pairflow-run-"));
+  const dir = mkdtempSync(path16.join(tmpdir2(), "pairflow-run-"));
   return {
     file(name, content) {
-      const file = path19.join(dir, name);
-      writeFileSync3(file, content);
+      const file = path16.join(dir, name);
+      writeFileSync2(file, content);
       return file;
     },
     dispose() {
-      rmSync5(dir, { recursive: true, force: true });
+      rmSync4(dir, { recursive: true, force: true });
     }
   };
 }
@@ -30480,6 +29398,83 @@ function keyVariables(workflow) {
 }
 __name(keyVariables, "keyVariables");
 
+// src/records/pastRuns.ts
+var RUN_RECORDS_READ = 20;
+function readRunSamples(stateDir, limit = RUN_RECORDS_READ) {
+  const samples = /* @__PURE__ */ new Map();
+  let ids;
+  try {
+    ids = listRunIds(stateDir).slice(0, limit);
+  } catch {
+    return samples;
+  }
+  for (const id of ids) {
+    let outcomes;
+    try {
+      outcomes = outcomesFromTrace(readTrace(stateDir, id).events);
+    } catch {
+      continue;
+    }
+    for (const o of outcomes.values()) {
+      if (typeof o.id !== "string" || o.status !== "executed" || !Array.isArray(o.attempts) || o.attempts.length === 0) continue;
+      const list = samples.get(o.id) ?? [];
+      list.push({ configRef: typeof o.configRef === "string" ? o.configRef : null, attempts: attemptsMade(o.attempts), outputs: outputTokens(o.attempts) });
+      samples.set(o.id, list);
+    }
+  }
+  return samples;
+}
+__name(readRunSamples, "readRunSamples");
+function attemptsMade(attempts) {
+  const numbers = attempts.map((a) => a?.attempt).filter((n) => Number.isInteger(n) && n >= 1);
+  return Math.max(attempts.length, ...numbers);
+}
+__name(attemptsMade, "attemptsMade");
+function outputTokens(attempts) {
+  const outputs = [];
+  for (const a of attempts) {
+    const output = a?.tokens?.output;
+    if (typeof output === "number" && Number.isFinite(output) && output >= 0) outputs.push(output);
+  }
+  return outputs;
+}
+__name(outputTokens, "outputTokens");
+
+// src/app/plan.ts
+async function planTarget(target, request) {
+  const opened = openState(target, request);
+  return planOpened(opened, request);
+}
+__name(planTarget, "planTarget");
+async function planOpened(opened, request) {
+  const plan = await planWorkflow(opened.workflow, opened.graph, opened.view, { selection: request.selection, finished: request.finished });
+  return { ...opened, plan, estimate: estimateOf(opened, plan) };
+}
+__name(planOpened, "planOpened");
+function estimateOf(opened, plan) {
+  const only = plan.selection.only && !plan.selection.force ? new Set(plan.selection.only) : void 0;
+  const include = only && ((id) => only.has(id));
+  const executes = plan.pairs.some((p) => p.action === "run" && (include?.(p.id) ?? true));
+  return estimatePlan(
+    {
+      workflow: opened.workflow,
+      history: pairHistory(opened.lock, executes ? readRunSamples(opened.stateDir) : /* @__PURE__ */ new Map()),
+      contentOf: /* @__PURE__ */ __name((planned) => acceptedContent(opened, planned), "contentOf")
+    },
+    plan,
+    { include }
+  );
+}
+__name(estimateOf, "estimateOf");
+function acceptedContent(opened, planned) {
+  const pair = opened.workflow.pairs.get(planned.id);
+  const file = opened.outputs.read(pair);
+  if (file !== void 0) return file.toString("utf8");
+  const hash = planned.action === "skip" ? planned.artifact?.contentHash : opened.lock?.pairs[planned.id]?.contentHash;
+  return hash === void 0 ? void 0 : opened.store.content(hash)?.toString("utf8");
+}
+__name(acceptedContent, "acceptedContent");
+
 // src/app/run.ts
 var BudgetExceededError = class extends Error {
   constructor(message, estimate, maxCost) {
@@ -30500,7 +29495,7 @@ function runTarget(target, request) {
 __name(runTarget, "runTarget");
 async function runWith(target, request, resuming) {
   const workflowPath = resolveWorkflowPath(target, request.cwd);
-  const stateDir = stateDirFor(findRepoRoot(path20.dirname(workflowPath)), request);
+  const stateDir = stateDirFor(findRepoRoot(path17.dirname(workflowPath)), request);
   const runId = request.runId ?? newRunId();
   const release2 = await acquireRunLock(stateDir, workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
   try {
@@ -30797,6 +29792,1252 @@ async function drive({ io, setStatus }, opts, start) {
   }
 }
 __name(drive, "drive");
+
+// src/cli/commands/history.ts
+function table(rows2) {
+  const widths = rows2[0].map((_, i) => Math.max(...rows2.map((r) => r[i].length)));
+  return rows2.map(
+    (r) => r.map((cell2, i) => cell2.padEnd(widths[i])).join("  ").trimEnd()
+  );
+}
+__name(table, "table");
+function registerHistory(program2, { io, setStatus }) {
+  program2.command("runs").description("List recorded runs, newest first.").option("--json", "write the list as JSON (version 1) to stdout").addOption(stateDirOption()).addHelpText("after", examples(["pairflow runs", "pairflow runs --json | jq '.runs[0]'"])).action((opts) => {
+    const { dir, runs: rows2, problems } = listRuns({ cwd: io.cwd, env: io.env, stateDir: opts.stateDir });
+    for (const problem of problems) io.stderr.write(`warning ${problem}
+`);
+    if (opts.json) {
+      io.stdout.write(JSON.stringify({ version: 1, runs: rows2 }, null, 2) + "\n");
+      return;
+    }
+    if (rows2.length === 0) {
+      io.stdout.write(`no runs recorded in ${displayPath(dir, io.cwd)}
+`);
+      return;
+    }
+    const style = styleFor(io.stdout, io.env);
+    const lines = table([
+      ["run", "started", "status", "executed", "reused", "failed", "tokens", "duration", "workflow"],
+      ...rows2.map((r) => [
+        r.runId,
+        r.startedAt?.replace("T", " ").slice(0, 19) ?? "?",
+        r.status,
+        String(r.executed),
+        String(r.reused),
+        String(r.failed),
+        String(r.tokens.input + r.tokens.output),
+        r.durationMs === null ? "-" : seconds(r.durationMs),
+        r.workflow ? displayPath(r.workflow, io.cwd) : "?"
+      ])
+    ]);
+    io.stdout.write([style.bold(lines[0]), ...lines.slice(1)].join("\n") + "\n");
+  });
+  program2.command("show").description("Show one run: the plan as made against what happened, pair by pair, with every attempt and its feedback.").argument("<runId>", "the run (see pairflow runs)").option("--json", "write it as JSON (version 1) to stdout").addOption(stateDirOption()).addHelpText("after", examples(["pairflow show 20261122T003012345Z-1a2b", "pairflow show 20261122T003012345Z-1a2b --json"])).action((runId, opts) => {
+    const { run, summary, pairs } = showRun({ cwd: io.cwd, env: io.env, stateDir: opts.stateDir }, runId);
+    for (const problem of run.problems) io.stderr.write(`warning ${problem}
+`);
+    if (opts.json) {
+      io.stdout.write(JSON.stringify({ version: 1, ...summary, problems: run.problems, pairs }, null, 2) + "\n");
+      return;
+    }
+    const style = styleFor(io.stdout, io.env);
+    const out = [
+      style.bold(`Run ${run.runId}: ${runState(run)}`) + style.dim(`  ${summary.workflow ? displayPath(summary.workflow, io.cwd) : ""}, started ${summary.startedAt ?? "?"}`)
+    ];
+    for (const { id, planned, outcome } of pairs) {
+      const plan = planned ? `planned ${planned.action}${planned.reasons.length ? ` (${planned.reasons.map((r) => r.detail).join("; ")})` : ""}` : "not in the plan";
+      const happened = outcome ? `${outcome.status}${outcome.note ? `: ${outcome.note}` : ""}` : "never reached";
+      out.push("", `${style.bold(id)}  ${style.dim(shortRef(outcome?.configRef ?? planned?.configRef ?? null))}`, `  ${plan}`, `  ${happened}`);
+      for (const a of outcome?.attempts ?? []) {
+        const tokens = a.tokens ? `, ${a.tokens.input + a.tokens.output} tokens` : "";
+        out.push(`  attempt ${a.attempt}: ${a.accepted ? style.green("accepted") : style.red("rejected")} in ${seconds(a.durationMs)}${tokens}`);
+        if (a.feedback.trim())
+          out.push(
+            ...a.feedback.trim().split("\n").map((l) => `    ${l}`)
+          );
+      }
+    }
+    io.stdout.write(out.join("\n") + "\n");
+  });
+  program2.command("prune").description("Remove old run records, then store entries that no lock file in the repository and no kept run refers to.").addOption(new Option("--keep <n>", "keep the newest N runs").argParser(positiveInt)).option("--older-than <duration>", "remove runs that started longer ago than this: 90m, 12h, 30d, 2w").option("--dry-run", "list what would be removed (runs, store records, stored artifacts, with sizes) and remove nothing").option("--json", "write what was (or would be) removed as JSON (version 1) to stdout").option("--no-wait", `if a run of a workflow concerned is going, fail at once (exit ${EXIT_BUSY}) instead of waiting for it`).addOption(stateDirOption()).addHelpText(
+    "after",
+    examples([
+      "pairflow prune --keep 20",
+      "pairflow prune --older-than 30d --dry-run",
+      "pairflow prune   # only store entries nothing refers to",
+      "pairflow prune --dry-run --json | jq '.bytes'"
+    ])
+  ).action(async (opts) => {
+    const style = styleFor(io.stdout, io.env);
+    let result;
+    try {
+      result = await pruneRuns(
+        { cwd: io.cwd, env: io.env, stateDir: opts.stateDir },
+        {
+          keep: opts.keep,
+          olderThan: opts.olderThan,
+          dryRun: opts.dryRun,
+          wait: opts.wait,
+          onWait: /* @__PURE__ */ __name((holder) => io.stderr.write(`waiting for run ${holder.runId} (pid ${holder.pid}) to finish; --no-wait fails instead
+`), "onWait")
+        }
+      );
+    } catch (err) {
+      if (!(err instanceof LockBusyError)) throw err;
+      io.stderr.write(`${styleFor(io.stderr, io.env).red("error")} ${err.message}; nothing was removed (exit ${EXIT_BUSY}: try again later)
+`);
+      setStatus(EXIT_BUSY);
+      return;
+    }
+    for (const warning of result.warnings) io.stderr.write(`warning ${warning}
+`);
+    if (opts.json) {
+      io.stdout.write(JSON.stringify({ version: 1, ...result }, null, 2) + "\n");
+      return;
+    }
+    const what = `${count(result.runs.length, "run")} (kept ${result.kept.runs}), ${count(result.records.length, "store record")} and ${count(result.objects.length, "stored artifact")}, ${size(result.bytes)}`;
+    if (!result.dryRun) {
+      io.stdout.write(`removed ${what}
+`);
+      return;
+    }
+    const lines = table([
+      ["kind", "what", "size"],
+      ...result.runs.map((r) => ["run", r.runId, size(r.bytes)]),
+      ...result.records.map((r) => ["record", `${r.pair} ${shortRef(r.configRef)}`, size(r.bytes)]),
+      ...result.objects.map((o) => ["artifact", shortRef(o.hash), size(o.bytes)])
+    ]);
+    io.stdout.write(`would remove ${what}; nothing was removed
+`);
+    if (lines.length > 1) io.stdout.write(["", style.bold(lines[0]), ...lines.slice(1)].join("\n") + "\n");
+  });
+}
+__name(registerHistory, "registerHistory");
+function size(bytes) {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+}
+__name(size, "size");
+
+// src/report/summary.ts
+var STEP_SUMMARY_LIMIT = 1024 * 1024 - 16 * 1024;
+var MERMAID_MAX_CHARS = 5e4;
+var MERMAID_MAX_EDGES = 500;
+var UNCHANGED = /* @__PURE__ */ new Set(["skip", "reused"]);
+var STATUS_STYLE = {
+  executed: { fill: "#dafbe1", stroke: "#1a7f37", colour: "green" },
+  reused: { fill: "#f6f8fa", stroke: "#8c959f", colour: "grey" },
+  failed: { fill: "#ffebe9", stroke: "#cf222e", colour: "red" },
+  blocked: { fill: "#fff1e5", stroke: "#bc4c00", colour: "orange" },
+  interrupted: { fill: "#fff8c5", stroke: "#9a6700", colour: "yellow" },
+  run: { fill: "#fff8c5", stroke: "#9a6700", colour: "yellow" },
+  skip: { fill: "#f6f8fa", stroke: "#8c959f", colour: "grey" }
+};
+function mermaidGraph(nodes, limits = {}) {
+  const maxChars = limits.maxChars ?? MERMAID_MAX_CHARS;
+  const maxEdges = limits.maxEdges ?? MERMAID_MAX_EDGES;
+  const fits = /* @__PURE__ */ __name((text2, edges) => text2 !== null && text2.length <= maxChars && edges <= maxEdges, "fits");
+  if (nodes.length === 0) return { text: null, note: "No pairs to draw." };
+  const full = flowchart(nodes);
+  if (fits(full.text, full.edges)) return { text: full.text, note: null };
+  const changed = nodes.filter((n) => !UNCHANGED.has(n.status));
+  const omitted = nodes.length - changed.length;
+  const tooLarge = `${number(nodes.length)} pairs and ${number(full.edges)} dependencies are more than GitHub draws (${number(maxEdges)} edges, ${number(maxChars)} characters)`;
+  if (changed.length > 0 && omitted > 0) {
+    const focused = flowchart(changed);
+    if (fits(focused.text, focused.edges)) {
+      return {
+        text: focused.text,
+        note: `${tooLarge}: only the ${number(changed.length)} pairs that are not unchanged are drawn, without the ${number(omitted)} others.`
+      };
+    }
+  }
+  return { text: null, note: `No graph: ${tooLarge}.` };
+}
+__name(mermaidGraph, "mermaidGraph");
+function flowchart(nodes) {
+  if (nodes.length === 0) return { text: null, edges: 0 };
+  const index = new Map(nodes.map((n, i) => [n.id, `p${i}`]));
+  const lines = ["flowchart LR"];
+  for (const n of nodes) lines.push(`  ${index.get(n.id)}["${label(n.id)}"]`);
+  let edges = 0;
+  for (const n of nodes) {
+    for (const dep of n.requires) {
+      const from = index.get(dep);
+      if (from === void 0) continue;
+      lines.push(`  ${from} --> ${index.get(n.id)}`);
+      edges++;
+    }
+  }
+  const byStatus = /* @__PURE__ */ new Map();
+  for (const n of nodes) {
+    const status = statusClass(n.status);
+    byStatus.set(status, [...byStatus.get(status) ?? [], index.get(n.id)]);
+  }
+  for (const [status, ids] of byStatus) {
+    const style = STATUS_STYLE[status];
+    lines.push(`  classDef ${status} fill:${style.fill},stroke:${style.stroke},color:#1f2328`);
+    lines.push(`  class ${ids.join(",")} ${status}`);
+  }
+  return { text: lines.join("\n") + "\n", edges };
+}
+__name(flowchart, "flowchart");
+function statusClass(status) {
+  return Object.hasOwn(STATUS_STYLE, status) ? status : "run";
+}
+__name(statusClass, "statusClass");
+function label(text2) {
+  return text2.replace(/"/g, "#quot;");
+}
+__name(label, "label");
+function graphMarkdown(nodes, limits = {}) {
+  const graph = mermaidGraph(nodes, limits);
+  const drawn = graph.note === null ? nodes : nodes.filter((n) => !UNCHANGED.has(n.status));
+  return [...graph.text !== null ? ["```mermaid\n" + graph.text + "```", graphLegend(drawn)] : [], ...graph.note !== null ? [`_${graph.note}_`] : []].join(
+    "\n\n"
+  );
+}
+__name(graphMarkdown, "graphMarkdown");
+function graphLegend(nodes) {
+  const present = [...new Set(nodes.map((n) => statusClass(n.status)))];
+  return present.map((s) => `${STATUS_STYLE[s].colour}: ${s}`).join(" \xB7 ");
+}
+__name(graphLegend, "graphLegend");
+function number(n) {
+  return n.toLocaleString("en-US");
+}
+__name(number, "number");
+
+// node_modules/diff/libesm/diff/base.js
+var Diff = class {
+  static {
+    __name(this, "Diff");
+  }
+  diff(oldStr, newStr, options = {}) {
+    let callback;
+    if (typeof options === "function") {
+      callback = options;
+      options = {};
+    } else if ("callback" in options) {
+      callback = options.callback;
+    }
+    const oldString = this.castInput(oldStr, options);
+    const newString = this.castInput(newStr, options);
+    const oldTokens = this.removeEmpty(this.tokenize(oldString, options));
+    const newTokens = this.removeEmpty(this.tokenize(newString, options));
+    return this.diffWithOptionsObj(oldTokens, newTokens, options, callback);
+  }
+  diffWithOptionsObj(oldTokens, newTokens, options, callback) {
+    var _a;
+    const done = /* @__PURE__ */ __name((value) => {
+      value = this.postProcess(value, options);
+      if (callback) {
+        setTimeout(function() {
+          callback(value);
+        }, 0);
+        return void 0;
+      } else {
+        return value;
+      }
+    }, "done");
+    const newLen = newTokens.length, oldLen = oldTokens.length;
+    let editLength = 1;
+    let maxEditLength = newLen + oldLen;
+    if (options.maxEditLength != null) {
+      maxEditLength = Math.min(maxEditLength, options.maxEditLength);
+    }
+    const maxExecutionTime = (_a = options.timeout) !== null && _a !== void 0 ? _a : Infinity;
+    const abortAfterTimestamp = Date.now() + maxExecutionTime;
+    const bestPath = [{ oldPos: -1, lastComponent: void 0 }];
+    let newPos = this.extractCommon(bestPath[0], newTokens, oldTokens, 0, options);
+    if (bestPath[0].oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
+      return done(this.buildValues(bestPath[0].lastComponent, newTokens, oldTokens));
+    }
+    let minDiagonalToConsider = -Infinity, maxDiagonalToConsider = Infinity;
+    const execEditLength = /* @__PURE__ */ __name(() => {
+      for (let diagonalPath = Math.max(minDiagonalToConsider, -editLength); diagonalPath <= Math.min(maxDiagonalToConsider, editLength); diagonalPath += 2) {
+        let basePath;
+        const removePath = bestPath[diagonalPath - 1], addPath = bestPath[diagonalPath + 1];
+        if (removePath) {
+          bestPath[diagonalPath - 1] = void 0;
+        }
+        let canAdd = false;
+        if (addPath) {
+          const addPathNewPos = addPath.oldPos - diagonalPath;
+          canAdd = addPath && 0 <= addPathNewPos && addPathNewPos < newLen;
+        }
+        const canRemove = removePath && removePath.oldPos + 1 < oldLen;
+        if (!canAdd && !canRemove) {
+          bestPath[diagonalPath] = void 0;
+          continue;
+        }
+        if (!canRemove || canAdd && removePath.oldPos < addPath.oldPos) {
+          basePath = this.addToPath(addPath, true, false, 0, options);
+        } else {
+          basePath = this.addToPath(removePath, false, true, 1, options);
+        }
+        newPos = this.extractCommon(basePath, newTokens, oldTokens, diagonalPath, options);
+        if (basePath.oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
+          return done(this.buildValues(basePath.lastComponent, newTokens, oldTokens)) || true;
+        } else {
+          bestPath[diagonalPath] = basePath;
+          if (basePath.oldPos + 1 >= oldLen) {
+            maxDiagonalToConsider = Math.min(maxDiagonalToConsider, diagonalPath - 1);
+          }
+          if (newPos + 1 >= newLen) {
+            minDiagonalToConsider = Math.max(minDiagonalToConsider, diagonalPath + 1);
+          }
+        }
+      }
+      editLength++;
+    }, "execEditLength");
+    if (callback) {
+      (/* @__PURE__ */ __name(function exec() {
+        setTimeout(function() {
+          if (editLength > maxEditLength || Date.now() > abortAfterTimestamp) {
+            return callback(void 0);
+          }
+          if (!execEditLength()) {
+            exec();
+          }
+        }, 0);
+      }, "exec"))();
+    } else {
+      while (editLength <= maxEditLength && Date.now() <= abortAfterTimestamp) {
+        const ret = execEditLength();
+        if (ret) {
+          return ret;
+        }
+      }
+    }
+  }
+  addToPath(path20, added, removed, oldPosInc, options) {
+    const last = path20.lastComponent;
+    if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
+      return {
+        oldPos: path20.oldPos + oldPosInc,
+        lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
+      };
+    } else {
+      return {
+        oldPos: path20.oldPos + oldPosInc,
+        lastComponent: { count: 1, added, removed, previousComponent: last }
+      };
+    }
+  }
+  extractCommon(basePath, newTokens, oldTokens, diagonalPath, options) {
+    const newLen = newTokens.length, oldLen = oldTokens.length;
+    let oldPos = basePath.oldPos, newPos = oldPos - diagonalPath, commonCount = 0;
+    while (newPos + 1 < newLen && oldPos + 1 < oldLen && this.equals(oldTokens[oldPos + 1], newTokens[newPos + 1], options)) {
+      newPos++;
+      oldPos++;
+      commonCount++;
+      if (options.oneChangePerToken) {
+        basePath.lastComponent = { count: 1, previousComponent: basePath.lastComponent, added: false, removed: false };
+      }
+    }
+    if (commonCount && !options.oneChangePerToken) {
+      basePath.lastComponent = { count: commonCount, previousComponent: basePath.lastComponent, added: false, removed: false };
+    }
+    basePath.oldPos = oldPos;
+    return newPos;
+  }
+  equals(left, right, options) {
+    if (options.comparator) {
+      return options.comparator(left, right);
+    } else {
+      return left === right || !!options.ignoreCase && left.toLowerCase() === right.toLowerCase();
+    }
+  }
+  removeEmpty(array) {
+    const ret = [];
+    for (let i = 0; i < array.length; i++) {
+      if (array[i]) {
+        ret.push(array[i]);
+      }
+    }
+    return ret;
+  }
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  castInput(value, options) {
+    return value;
+  }
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  tokenize(value, options) {
+    return Array.from(value);
+  }
+  join(chars) {
+    return chars.join("");
+  }
+  postProcess(changeObjects, options) {
+    return changeObjects;
+  }
+  get useLongestToken() {
+    return false;
+  }
+  buildValues(lastComponent, newTokens, oldTokens) {
+    const components = [];
+    let nextComponent;
+    while (lastComponent) {
+      components.push(lastComponent);
+      nextComponent = lastComponent.previousComponent;
+      delete lastComponent.previousComponent;
+      lastComponent = nextComponent;
+    }
+    components.reverse();
+    const componentLen = components.length;
+    let componentPos = 0, newPos = 0, oldPos = 0;
+    for (; componentPos < componentLen; componentPos++) {
+      const component = components[componentPos];
+      if (!component.removed) {
+        if (!component.added && this.useLongestToken) {
+          let value = newTokens.slice(newPos, newPos + component.count);
+          value = value.map(function(value2, i) {
+            const oldValue = oldTokens[oldPos + i];
+            return oldValue.length > value2.length ? oldValue : value2;
+          });
+          component.value = this.join(value);
+        } else {
+          component.value = this.join(newTokens.slice(newPos, newPos + component.count));
+        }
+        newPos += component.count;
+        if (!component.added) {
+          oldPos += component.count;
+        }
+      } else {
+        component.value = this.join(oldTokens.slice(oldPos, oldPos + component.count));
+        oldPos += component.count;
+      }
+    }
+    return components;
+  }
+};
+
+// node_modules/diff/libesm/diff/line.js
+var LineDiff = class extends Diff {
+  static {
+    __name(this, "LineDiff");
+  }
+  constructor() {
+    super(...arguments);
+    this.tokenize = tokenize;
+  }
+  equals(left, right, options) {
+    if (options.ignoreWhitespace) {
+      if (!options.newlineIsToken || !left.includes("\n")) {
+        left = left.trim();
+      }
+      if (!options.newlineIsToken || !right.includes("\n")) {
+        right = right.trim();
+      }
+    } else if (options.ignoreNewlineAtEof && !options.newlineIsToken) {
+      if (left.endsWith("\n")) {
+        left = left.slice(0, -1);
+      }
+      if (right.endsWith("\n")) {
+        right = right.slice(0, -1);
+      }
+    }
+    return super.equals(left, right, options);
+  }
+};
+var lineDiff = new LineDiff();
+function diffLines(oldStr, newStr, options) {
+  return lineDiff.diff(oldStr, newStr, options);
+}
+__name(diffLines, "diffLines");
+function tokenize(value, options) {
+  if (options.stripTrailingCr) {
+    value = value.replace(/\r\n/g, "\n");
+  }
+  const retLines = [], linesAndNewlines = value.split(/(\n|\r\n)/);
+  if (!linesAndNewlines[linesAndNewlines.length - 1]) {
+    linesAndNewlines.pop();
+  }
+  for (let i = 0; i < linesAndNewlines.length; i++) {
+    const line = linesAndNewlines[i];
+    if (i % 2 && !options.newlineIsToken) {
+      retLines[retLines.length - 1] += line;
+    } else {
+      retLines.push(line);
+    }
+  }
+  return retLines;
+}
+__name(tokenize, "tokenize");
+
+// node_modules/diff/libesm/patch/create.js
+function needsQuoting(s) {
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] < " " || s[i] > "~" || s[i] === '"' || s[i] === "\\") {
+      return true;
+    }
+  }
+  return false;
+}
+__name(needsQuoting, "needsQuoting");
+function quoteFileNameIfNeeded(s) {
+  if (!needsQuoting(s)) {
+    return s;
+  }
+  let result = '"';
+  const bytes = new TextEncoder().encode(s);
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i];
+    if (b === 7) {
+      result += "\\a";
+    } else if (b === 8) {
+      result += "\\b";
+    } else if (b === 9) {
+      result += "\\t";
+    } else if (b === 10) {
+      result += "\\n";
+    } else if (b === 11) {
+      result += "\\v";
+    } else if (b === 12) {
+      result += "\\f";
+    } else if (b === 13) {
+      result += "\\r";
+    } else if (b === 34) {
+      result += '\\"';
+    } else if (b === 92) {
+      result += "\\\\";
+    } else if (b >= 32 && b <= 126) {
+      result += String.fromCharCode(b);
+    } else {
+      result += "\\" + b.toString(8).padStart(3, "0");
+    }
+    i++;
+  }
+  result += '"';
+  return result;
+}
+__name(quoteFileNameIfNeeded, "quoteFileNameIfNeeded");
+var INCLUDE_HEADERS = {
+  includeIndex: true,
+  includeUnderline: true,
+  includeFileHeaders: true
+};
+var FILE_HEADERS_ONLY = {
+  includeIndex: false,
+  includeUnderline: false,
+  includeFileHeaders: true
+};
+function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options) {
+  let optionsObj;
+  if (!options) {
+    optionsObj = {};
+  } else if (typeof options === "function") {
+    optionsObj = { callback: options };
+  } else {
+    optionsObj = options;
+  }
+  if (typeof optionsObj.context === "undefined") {
+    optionsObj.context = 4;
+  }
+  const context2 = optionsObj.context;
+  if (optionsObj.newlineIsToken) {
+    throw new Error("newlineIsToken may not be used with patch-generation functions, only with diffing functions");
+  }
+  if (!optionsObj.callback) {
+    return diffLinesResultToPatch(diffLines(oldStr, newStr, optionsObj));
+  } else {
+    const { callback } = optionsObj;
+    diffLines(oldStr, newStr, Object.assign(Object.assign({}, optionsObj), { callback: /* @__PURE__ */ __name((diff) => {
+      const patch = diffLinesResultToPatch(diff);
+      callback(patch);
+    }, "callback") }));
+  }
+  function diffLinesResultToPatch(diff) {
+    if (!diff) {
+      return;
+    }
+    diff.push({ value: "", lines: [] });
+    function contextLines(lines) {
+      return lines.map(function(entry) {
+        return " " + entry;
+      });
+    }
+    __name(contextLines, "contextLines");
+    const hunks = [];
+    let oldRangeStart = 0, newRangeStart = 0, curRange = [], oldLine = 1, newLine = 1;
+    for (let i = 0; i < diff.length; i++) {
+      const current = diff[i], lines = current.lines || splitLines(current.value);
+      current.lines = lines;
+      if (current.added || current.removed) {
+        if (!oldRangeStart) {
+          const prev = diff[i - 1];
+          oldRangeStart = oldLine;
+          newRangeStart = newLine;
+          if (prev) {
+            curRange = context2 > 0 ? contextLines(prev.lines.slice(-context2)) : [];
+            oldRangeStart -= curRange.length;
+            newRangeStart -= curRange.length;
+          }
+        }
+        for (const line of lines) {
+          curRange.push((current.added ? "+" : "-") + line);
+        }
+        if (current.added) {
+          newLine += lines.length;
+        } else {
+          oldLine += lines.length;
+        }
+      } else {
+        if (oldRangeStart) {
+          if (lines.length <= context2 * 2 && i < diff.length - 2) {
+            for (const line of contextLines(lines)) {
+              curRange.push(line);
+            }
+          } else {
+            const contextSize = Math.min(lines.length, context2);
+            for (const line of contextLines(lines.slice(0, contextSize))) {
+              curRange.push(line);
+            }
+            const hunk = {
+              oldStart: oldRangeStart,
+              oldLines: oldLine - oldRangeStart + contextSize,
+              newStart: newRangeStart,
+              newLines: newLine - newRangeStart + contextSize,
+              lines: curRange
+            };
+            hunks.push(hunk);
+            oldRangeStart = 0;
+            newRangeStart = 0;
+            curRange = [];
+          }
+        }
+        oldLine += lines.length;
+        newLine += lines.length;
+      }
+    }
+    for (const hunk of hunks) {
+      for (let i = 0; i < hunk.lines.length; i++) {
+        if (hunk.lines[i].endsWith("\n")) {
+          hunk.lines[i] = hunk.lines[i].slice(0, -1);
+        } else {
+          hunk.lines.splice(i + 1, 0, "\\ No newline at end of file");
+          i++;
+        }
+      }
+    }
+    return {
+      oldFileName,
+      newFileName,
+      oldHeader,
+      newHeader,
+      hunks
+    };
+  }
+  __name(diffLinesResultToPatch, "diffLinesResultToPatch");
+}
+__name(structuredPatch, "structuredPatch");
+function formatPatch(patch, headerOptions) {
+  var _a, _b, _c, _d, _e, _f;
+  if (!headerOptions) {
+    headerOptions = INCLUDE_HEADERS;
+  }
+  if (Array.isArray(patch)) {
+    if (patch.length > 1 && !headerOptions.includeFileHeaders && !patch.every((p) => p.isGit)) {
+      throw new Error("Cannot omit file headers on a multi-file patch. (The result would be unparseable; how would a tool trying to apply the patch know which changes are to which file?)");
+    }
+    return patch.map((p) => formatPatch(p, headerOptions)).join("\n");
+  }
+  const ret = [];
+  if (patch.isGit) {
+    headerOptions = INCLUDE_HEADERS;
+    if (!patch.oldFileName) {
+      throw new Error("oldFileName must be specified for Git patches");
+    }
+    if (!patch.newFileName) {
+      throw new Error("newFileName must be specified for Git patches");
+    }
+    let gitOldName = patch.oldFileName;
+    let gitNewName = patch.newFileName;
+    if (patch.isCreate && gitOldName === "/dev/null") {
+      gitOldName = gitNewName.replace(/^b\//, "a/");
+    } else if (patch.isDelete && gitNewName === "/dev/null") {
+      gitNewName = gitOldName.replace(/^a\//, "b/");
+    }
+    ret.push("diff --git " + quoteFileNameIfNeeded(gitOldName) + " " + quoteFileNameIfNeeded(gitNewName));
+    if (patch.isDelete) {
+      ret.push("deleted file mode " + ((_a = patch.oldMode) !== null && _a !== void 0 ? _a : "100644"));
+    }
+    if (patch.isCreate) {
+      ret.push("new file mode " + ((_b = patch.newMode) !== null && _b !== void 0 ? _b : "100644"));
+    }
+    if (patch.oldMode && patch.newMode && !patch.isDelete && !patch.isCreate) {
+      ret.push("old mode " + patch.oldMode);
+      ret.push("new mode " + patch.newMode);
+    }
+    if (patch.isRename) {
+      ret.push("rename from " + quoteFileNameIfNeeded(((_c = patch.oldFileName) !== null && _c !== void 0 ? _c : "").replace(/^a\//, "")));
+      ret.push("rename to " + quoteFileNameIfNeeded(((_d = patch.newFileName) !== null && _d !== void 0 ? _d : "").replace(/^b\//, "")));
+    }
+    if (patch.isCopy) {
+      ret.push("copy from " + quoteFileNameIfNeeded(((_e = patch.oldFileName) !== null && _e !== void 0 ? _e : "").replace(/^a\//, "")));
+      ret.push("copy to " + quoteFileNameIfNeeded(((_f = patch.newFileName) !== null && _f !== void 0 ? _f : "").replace(/^b\//, "")));
+    }
+  } else {
+    if (headerOptions.includeIndex && patch.oldFileName == patch.newFileName && patch.oldFileName !== void 0) {
+      ret.push("Index: " + patch.oldFileName);
+    }
+    if (headerOptions.includeUnderline) {
+      ret.push("===================================================================");
+    }
+  }
+  const hasHunks = patch.hunks.length > 0;
+  if (headerOptions.includeFileHeaders && patch.oldFileName !== void 0 && patch.newFileName !== void 0 && (!patch.isGit || hasHunks)) {
+    ret.push("--- " + quoteFileNameIfNeeded(patch.oldFileName) + (patch.oldHeader ? "	" + patch.oldHeader : ""));
+    ret.push("+++ " + quoteFileNameIfNeeded(patch.newFileName) + (patch.newHeader ? "	" + patch.newHeader : ""));
+  }
+  for (let i = 0; i < patch.hunks.length; i++) {
+    const hunk = patch.hunks[i];
+    const oldStart = hunk.oldLines === 0 ? hunk.oldStart - 1 : hunk.oldStart;
+    const newStart = hunk.newLines === 0 ? hunk.newStart - 1 : hunk.newStart;
+    ret.push("@@ -" + oldStart + "," + hunk.oldLines + " +" + newStart + "," + hunk.newLines + " @@");
+    for (const line of hunk.lines) {
+      ret.push(line);
+    }
+  }
+  return ret.join("\n") + "\n";
+}
+__name(formatPatch, "formatPatch");
+function createTwoFilesPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options) {
+  if (typeof options === "function") {
+    options = { callback: options };
+  }
+  if (!(options === null || options === void 0 ? void 0 : options.callback)) {
+    const patchObj = structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options);
+    if (!patchObj) {
+      return;
+    }
+    return formatPatch(patchObj, options === null || options === void 0 ? void 0 : options.headerOptions);
+  } else {
+    const { callback } = options;
+    structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, Object.assign(Object.assign({}, options), { callback: /* @__PURE__ */ __name((patchObj) => {
+      if (!patchObj) {
+        callback(void 0);
+      } else {
+        callback(formatPatch(patchObj, options.headerOptions));
+      }
+    }, "callback") }));
+  }
+}
+__name(createTwoFilesPatch, "createTwoFilesPatch");
+function splitLines(text2) {
+  const hasTrailingNl = text2.endsWith("\n");
+  const result = text2.split("\n").map((line) => line + "\n");
+  if (hasTrailingNl) {
+    result.pop();
+  } else {
+    result.push(result.pop().slice(0, -1));
+  }
+  return result;
+}
+__name(splitLines, "splitLines");
+
+// src/diff/diff.ts
+var import_yaml3 = __toESM(require_dist(), 1);
+function willRun(diff) {
+  return diff.plan.pairs.filter((p) => p.action === "run");
+}
+__name(willRun, "willRun");
+function baseName(base, quote2 = (s) => s) {
+  const short = quote2(base.commit.slice(0, 12));
+  return base.commit.startsWith(base.ref) ? short : `${quote2(base.ref)} (${short})`;
+}
+__name(baseName, "baseName");
+var CONTEXT = 3;
+function computeDiff(plan, head, base, info) {
+  const basePairs = base?.pairs ?? {};
+  const added = Object.keys(head.pairs).filter((id) => !Object.hasOwn(basePairs, id));
+  const removed = Object.keys(basePairs).filter((id) => !Object.hasOwn(head.pairs, id));
+  const changes = [];
+  const add = /* @__PURE__ */ __name((kind, id, before, after, files) => {
+    const change = entryChange(kind, id, before, after, files);
+    if (change) changes.push(change);
+  }, "add");
+  add("workflow", null, base?.settings, head.settings, [base?.workflowFile ?? null, head.workflowFile]);
+  for (const id of [...Object.keys(head.pairs), ...removed]) {
+    add("pair", id, own(basePairs, id), own(head.pairs, id), [base?.workflowFile ?? null, head.workflowFile]);
+    add("prompt", id, own(base?.prompts, id), own(head.prompts, id), [base?.promptsFile ?? null, head.promptsFile]);
+  }
+  return {
+    plan,
+    workflowFile: head.workflowFile,
+    base: { ...info, workflowFound: base !== null },
+    added,
+    removed,
+    changes
+  };
+}
+__name(computeDiff, "computeDiff");
+function snapshotOf(files) {
+  const workflow = asObject(parseYaml2(files.workflowText));
+  const { action_pairs: pairs, ...settings } = workflow;
+  return {
+    workflowFile: files.workflowFile,
+    promptsFile: files.promptsFile,
+    settings,
+    pairs: asObject(pairs),
+    prompts: files.promptsText === null ? {} : asObject(parseYaml2(files.promptsText))
+  };
+}
+__name(snapshotOf, "snapshotOf");
+function parseYaml2(text2) {
+  const doc = (0, import_yaml3.parseDocument)(text2, { uniqueKeys: false, prettyErrors: false });
+  if (doc.errors.length > 0) throw new Error(doc.errors[0].message);
+  return doc.toJS({ maxAliasCount: 1e4 });
+}
+__name(parseYaml2, "parseYaml");
+function entryChange(kind, id, before, after, [baseFile, headFile]) {
+  const absent = /* @__PURE__ */ __name((v) => v === void 0 || kind === "workflow" && isObject3(v) && Object.keys(v).length === 0, "absent");
+  if (absent(before) && absent(after)) return null;
+  const oldText = absent(before) ? "" : entryText(id, alignTo(before, after));
+  const newText = absent(after) ? "" : entryText(id, after);
+  if (oldText === newText) return null;
+  const patch = createTwoFilesPatch(`a/${baseFile ?? headFile}`, `b/${headFile ?? baseFile}`, oldText, newText, void 0, void 0, {
+    context: CONTEXT,
+    headerOptions: FILE_HEADERS_ONLY
+  });
+  return { kind, id, change: absent(before) ? "added" : absent(after) ? "removed" : "changed", patch };
+}
+__name(entryChange, "entryChange");
+function entryText(id, value) {
+  return (0, import_yaml3.stringify)(id === null ? value : { [id]: value }, { lineWidth: 0, aliasDuplicateObjects: false });
+}
+__name(entryText, "entryText");
+function alignTo(base, head) {
+  if (Array.isArray(base)) return base.map((item, i) => alignTo(item, Array.isArray(head) ? head[i] : void 0));
+  if (!isObject3(base)) return base;
+  const order = isObject3(head) ? Object.keys(head).filter((k) => Object.hasOwn(base, k)) : [];
+  const ordered = new Set(order);
+  const keys = [...order, ...Object.keys(base).filter((k) => !ordered.has(k))];
+  return Object.fromEntries(keys.map((k) => [k, alignTo(base[k], own(head, k))]));
+}
+__name(alignTo, "alignTo");
+function own(obj, key) {
+  return isObject3(obj) && Object.hasOwn(obj, key) ? obj[key] : void 0;
+}
+__name(own, "own");
+function isObject3(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+__name(isObject3, "isObject");
+function asObject(v) {
+  return isObject3(v) ? v : {};
+}
+__name(asObject, "asObject");
+
+// src/report/diffMarkdown.ts
+var COMMENT_LIMIT = 65536;
+var MAX_ROWS = 100;
+var MAX_IDS = 100;
+var MAX_CELL = 300;
+var MAX_GRAPH_CHARS = 15e3;
+var MAX_LINE = 1e3;
+var MIN_SHARE = 1500;
+function commentMarker(workflowFile) {
+  return `<!-- pairflow:plan ${encodeURI(workflowFile)} -->`;
+}
+__name(commentMarker, "commentMarker");
+function diffMarkdown(diff, options = {}) {
+  const limit = options.limit ?? COMMENT_LIMIT;
+  const bounded = Number.isFinite(limit);
+  const pointer = options.summaryUrl ? `the whole diff is in the [job summary](${options.summaryUrl})` : "the whole diff is in the job summary of this check";
+  const { plan, base } = diff;
+  const run = willRun(diff);
+  const top = [];
+  if (options.marker) top.push(options.marker);
+  top.push(`### pairflow plan: ${code(plan.workflow.name)}`, "");
+  top.push(`${code(diff.workflowFile)} compared with ${baseName(base, code)}`, "");
+  if (!base.workflowFound) top.push(`${code(diff.workflowFile)} does not exist at ${code(base.ref)}: every pair is added.`, "");
+  top.push(totalsLine(diff, run.length));
+  if (options.cost) top.push("", options.cost);
+  if (run.length > 0) {
+    const shown = bounded ? run.slice(0, MAX_ROWS) : run;
+    top.push("", "#### Will re-run", "", "| Pair | Wave | Why |", "| --- | ---: | --- |");
+    for (const p of shown) top.push(`| ${code(p.id)} | ${p.wave} | ${cell(reasonsText(p), bounded)} |`);
+    if (shown.length < run.length) top.push("", `\u2026and ${run.length - shown.length} more; ${pointer}.`);
+  }
+  if (diff.added.length > 0) top.push("", "#### Added pairs", "", idList(diff.added, bounded, pointer));
+  if (diff.removed.length > 0) top.push("", "#### Removed pairs", "", idList(diff.removed, bounded, pointer));
+  const head = top.join("\n") + "\n";
+  let graph = section("Graph", diffGraph(diff, bounded));
+  const heading = diff.changes.length > 0 ? section("Changes", "") : "";
+  let room = limit - size2(head) - size2(heading) - size2(graph);
+  const diffsSize = diff.changes.reduce((n, c) => n + size2(c.patch), 0);
+  if (bounded && diffsSize > room && room < size2(graph)) {
+    graph = section("Graph", `Not drawn here, to leave room for the diffs; ${pointer}.`);
+    room = limit - size2(head) - size2(heading) - size2(graph);
+  }
+  if (room < 0) return cut(head, limit, pointer);
+  return head + heading + changeBlocks(diff.changes, room, pointer) + graph;
+}
+__name(diffMarkdown, "diffMarkdown");
+function diffGraph(diff, bounded) {
+  const nodes = diff.plan.pairs.map((p) => ({ id: p.id, requires: p.requires, status: p.action }));
+  return graphMarkdown(nodes, bounded ? { maxChars: MAX_GRAPH_CHARS } : {});
+}
+__name(diffGraph, "diffGraph");
+function section(title, body) {
+  return `
+#### ${title}
+
+${body}${body ? "\n" : ""}`;
+}
+__name(section, "section");
+function totalsLine(diff, run) {
+  const unchanged = diff.plan.pairs.length - run;
+  const head = run === 0 ? `**Nothing will re-run**: all ${count2(unchanged, "pair")} unchanged.` : `**${count2(run, "pair")} will re-run**, ${unchanged} unchanged.`;
+  return `${head} ${count2(diff.added.length, "pair")} added, ${diff.removed.length} removed.`;
+}
+__name(totalsLine, "totalsLine");
+function changeBlocks(changes, room, pointer) {
+  const lines = changes.map((c) => c.patch.trimEnd().split("\n"));
+  const whole = changes.map((c, i) => block(c, lines[i], ""));
+  const sizes = whole.map((b) => size2(b) + 1);
+  if (sizes.reduce((a, b) => a + b, 0) <= room) return whole.join("\n");
+  const rest = /* @__PURE__ */ __name((n) => n > 0 ? `
+\u2026and ${count2(n, "more changed entry", "more changed entries")} not shown here; ${pointer}.
+` : "", "rest");
+  let left = room - size2(rest(changes.length));
+  const share = Math.max(fairShare(sizes, left), MIN_SHARE);
+  const out = [];
+  for (const [i, c] of changes.entries()) {
+    const budget = Math.min(share, left);
+    if (sizes[i] <= budget) {
+      out.push(whole[i]);
+    } else {
+      const all = lines[i].map(shortLine);
+      const fits = /* @__PURE__ */ __name((n2) => size2(block(c, all.slice(0, n2), truncationNote(all.length - n2, pointer))) + 1 <= budget, "fits");
+      let n = 0;
+      for (let hi = all.length - 1; n < hi; ) {
+        const mid = Math.ceil((n + hi) / 2);
+        if (fits(mid)) n = mid;
+        else hi = mid - 1;
+      }
+      if (!all.slice(2, n).some((l) => l.startsWith("+") || l.startsWith("-"))) break;
+      out.push(block(c, all.slice(0, n), truncationNote(all.length - n, pointer)));
+    }
+    left -= size2(out[out.length - 1]) + 1;
+  }
+  return out.join("\n") + rest(changes.length - out.length);
+}
+__name(changeBlocks, "changeBlocks");
+function fairShare(sizes, room) {
+  const sorted = [...sizes].sort((a, b) => a - b);
+  let left = room;
+  for (const [k, s] of sorted.entries()) {
+    const level = left / (sorted.length - k);
+    if (s > level) return Math.floor(level);
+    left -= s;
+  }
+  return Infinity;
+}
+__name(fairShare, "fairShare");
+function shortLine(line) {
+  return line.length <= MAX_LINE ? line : `${line.slice(0, MAX_LINE)} \u2026(${line.length - MAX_LINE} more characters)`;
+}
+__name(shortLine, "shortLine");
+function truncationNote(hidden, pointer) {
+  return `Cut short: ${count2(hidden, "more line")} not shown, to keep the comment under GitHub's limit of 65,536 characters; ${pointer}.`;
+}
+__name(truncationNote, "truncationNote");
+function block(change, lines, note) {
+  const what = change.kind === "workflow" ? "workflow settings" : `${change.kind === "pair" ? "configuration" : "prompt"} of <code>${change.id}</code>`;
+  const out = [`<details><summary>${what} (${change.change})</summary>`, ""];
+  const fence = "`".repeat(Math.max(3, longestRun(lines, "`") + 1));
+  out.push(fence + "diff", ...lines, fence, "");
+  if (note) out.push(note, "");
+  out.push("</details>", "");
+  return out.join("\n");
+}
+__name(block, "block");
+function cut(text2, limit, pointer) {
+  const note = `
+\u2026cut short to keep the comment under GitHub's limit; ${pointer}.
+`;
+  let out = "";
+  let used = size2(note);
+  for (const line of text2.split("\n")) {
+    used += size2(line) + 1;
+    if (used > limit) break;
+    out += line + "\n";
+  }
+  return out + note;
+}
+__name(cut, "cut");
+function count2(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+__name(count2, "count");
+function idList(ids, bounded, pointer) {
+  const shown = bounded ? ids.slice(0, MAX_IDS) : ids;
+  const more = ids.length - shown.length;
+  return shown.map(code).join(", ") + (more > 0 ? `, and ${more} more; ${pointer}.` : "");
+}
+__name(idList, "idList");
+function cell(text2, bounded) {
+  const short = bounded && text2.length > MAX_CELL ? text2.slice(0, MAX_CELL - 1) + "\u2026" : text2;
+  return md(short.replace(/\s*\n\s*/g, " "));
+}
+__name(cell, "cell");
+function md(text2) {
+  return text2.replace(/[\\`*_[\]<>|~#]/g, "\\$&");
+}
+__name(md, "md");
+function code(text2) {
+  const ticks = "`".repeat(longestRun([text2], "`") + 1);
+  const pad = text2.startsWith("`") || text2.endsWith("`") ? " " : "";
+  return `${ticks}${pad}${text2}${pad}${ticks}`;
+}
+__name(code, "code");
+function longestRun(lines, ch) {
+  let best = 0;
+  for (const line of lines) {
+    let run = 0;
+    for (const c of line) {
+      run = c === ch ? run + 1 : 0;
+      if (run > best) best = run;
+    }
+  }
+  return best;
+}
+__name(longestRun, "longestRun");
+function size2(text2) {
+  return Buffer.byteLength(text2, "utf8");
+}
+__name(size2, "size");
+
+// src/app/diff.ts
+import { mkdtempSync as mkdtempSync2, readFileSync as readFileSync10, rmSync as rmSync5, writeFileSync as writeFileSync3 } from "node:fs";
+import { tmpdir as tmpdir3 } from "node:os";
+import path19 from "node:path";
+
+// src/github/git.ts
+import { spawnSync } from "node:child_process";
+import { realpathSync as realpathSync3 } from "node:fs";
+import path18 from "node:path";
+function openRepo(dir, display = dir) {
+  const top = git(dir, ["rev-parse", "--show-toplevel"]);
+  if (top.error)
+    throw new UsageError(`git could not be started (${top.error.message}); pairflow diff reads the base revision with git, so install it or put it on PATH`);
+  if (top.status !== 0) throw new UsageError(`${display} is not inside a git repository; pairflow diff reads the base revision with git`);
+  const root = realpathSync3(top.stdout.trim());
+  return {
+    root,
+    resolve(ref, options = {}) {
+      if (ref === "" || ref.startsWith("-")) throw new UsageError(`--base "${ref}" is not a git ref; give a branch, tag or commit`);
+      let found = revParse(root, ref);
+      if (found === null && options.fetch) {
+        git(root, ["fetch", "--no-tags", "--depth=1", "origin", ref]);
+        found = revParse(root, ref);
+      }
+      if (found === null) {
+        throw new UsageError(
+          `unknown git ref "${ref}" in ${root}; give a branch, tag or commit that exists here (fetch it first, e.g. git fetch origin ${ref})`
+        );
+      }
+      return found;
+    },
+    relative(file) {
+      return path18.relative(root, realpathSync3(file)).split(path18.sep).join("/");
+    },
+    read(commit, relPath) {
+      const spec = `${commit}:${relPath}`;
+      if (git(root, ["cat-file", "-t", spec]).stdout.trim() !== "blob") return null;
+      const shown = git(root, ["cat-file", "blob", spec]);
+      if (shown.status !== 0) throw new UsageError(`cannot read ${spec} with git: ${firstLine3(shown.stderr)}`);
+      return shown.stdout;
+    }
+  };
+}
+__name(openRepo, "openRepo");
+function revParse(root, ref) {
+  const r = git(root, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+__name(revParse, "revParse");
+function git(cwd, args) {
+  const r = spawnSync("git", args, { cwd, encoding: "utf8", maxBuffer: 512 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } });
+  return { status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "", error: r.error };
+}
+__name(git, "git");
+function firstLine3(text2) {
+  return text2.trim().split("\n")[0] ?? "";
+}
+__name(firstLine3, "firstLine");
+
+// src/app/diff.ts
+async function planDiff(target, options) {
+  const { cwd } = options;
+  const workflowPath = resolveWorkflowPath(target, cwd);
+  const repo = openRepo(path19.dirname(workflowPath), displayPath(path19.dirname(workflowPath), cwd));
+  const commit = repo.resolve(options.base, { fetch: options.fetch });
+  const workflowFile = repo.relative(workflowPath);
+  const baseLock = readLockAt(repo, commit, options.base, posixLockPath(workflowFile));
+  const planned = await planTarget(workflowPath, { cwd, env: options.env, stateDir: options.stateDir, remote: options.remote, lock: baseLock });
+  const { plan, workflow } = planned;
+  const head = snapshotOf({
+    workflowFile,
+    workflowText: readFileSync10(workflow.path, "utf8"),
+    promptsFile: workflow.promptsPath && repo.relative(workflow.promptsPath),
+    promptsText: workflow.promptsPath && readFileSync10(workflow.promptsPath, "utf8")
+  });
+  const base = snapshotAt(repo, commit, options.base, workflowFile);
+  return { ...computeDiff(plan, head, base, { ref: options.base, commit }), planned };
+}
+__name(planDiff, "planDiff");
+function snapshotAt(repo, commit, ref, workflowFile) {
+  const workflowText = repo.read(commit, workflowFile);
+  if (workflowText === null) return null;
+  const where = /* @__PURE__ */ __name((file) => `${ref}:${file}`, "where");
+  let settings;
+  try {
+    settings = parseYaml2(workflowText);
+  } catch (err) {
+    throw new UsageError(`${where(workflowFile)} does not parse (${err.message}); compare against a base whose workflow is valid`);
+  }
+  const promptsFile = basePromptsFile(repo, commit, workflowFile, settings);
+  const promptsText = promptsFile === null ? null : repo.read(commit, promptsFile);
+  try {
+    return snapshotOf({ workflowFile, workflowText, promptsFile, promptsText });
+  } catch (err) {
+    throw new UsageError(
+      `${where(promptsFile ?? workflowFile)} does not parse (${err.message}); compare against a base whose prompts file is valid`
+    );
+  }
+}
+__name(snapshotAt, "snapshotAt");
+function basePromptsFile(repo, commit, workflowFile, workflow) {
+  const dir = path19.posix.dirname(workflowFile);
+  const named = workflow?.prompts;
+  if (typeof named === "string") {
+    const file = path19.posix.normalize(path19.posix.join(dir, named));
+    return file.startsWith("../") ? null : file;
+  }
+  return PROMPTS_NAMES.map((name) => path19.posix.join(dir, name)).find((file) => repo.read(commit, file) !== null) ?? null;
+}
+__name(basePromptsFile, "basePromptsFile");
+function posixLockPath(workflowFile) {
+  return lockPathFor(workflowFile).split(path19.sep).join("/");
+}
+__name(posixLockPath, "posixLockPath");
+function readLockAt(repo, commit, ref, lockFile) {
+  const text2 = repo.read(commit, lockFile);
+  if (text2 === null) return null;
+  const dir = mkdtempSync2(path19.join(tmpdir3(), "pairflow-base-"));
+  try {
+    const file = path19.join(dir, "base.lock.json");
+    writeFileSync3(file, text2);
+    return readLock(file, `${ref}:${lockFile}`);
+  } finally {
+    rmSync5(dir, { recursive: true, force: true });
+  }
+}
+__name(readLockAt, "readLockAt");
+
+// src/report/diff.ts
+function diffJson(diff, cwd = process.cwd()) {
+  const plan = planJson(diff.plan, cwd);
+  return {
+    version: 1,
+    workflow: plan.workflow,
+    base: { ...diff.base },
+    waves: plan.waves,
+    pairs: plan.pairs,
+    added: [...diff.added],
+    removed: [...diff.removed],
+    changes: diff.changes.map((c) => ({ ...c })),
+    totals: { ...plan.totals, added: diff.added.length, removed: diff.removed.length }
+  };
+}
+__name(diffJson, "diffJson");
+function diffText(diff, style, options = {}) {
+  const { plan, base } = diff;
+  const cwd = options.cwd ?? process.cwd();
+  const lines = [];
+  lines.push(style.bold(`Diff of "${plan.workflow.name}"`) + style.dim(` (${displayPath(plan.workflow.path, cwd)}) against ${baseName(base)}`));
+  if (!base.workflowFound) lines.push(style.yellow(`${diff.workflowFile} does not exist at ${base.ref}: every pair is added`));
+  const run = willRun(diff);
+  lines.push(
+    style.bold(`${run.length} to re-run, ${plan.pairs.length - run.length} unchanged`) + `; ${diff.added.length} added, ${diff.removed.length} removed`
+  );
+  if (options.cost) lines.push(options.cost);
+  if (run.length > 0) {
+    const width = Math.min(40, Math.max(...run.map((p) => p.id.length)));
+    lines.push("", style.bold("Will re-run"));
+    for (const p of run) {
+      lines.push(`  ${style.yellow(p.id.padEnd(width))}  ${style.dim(`wave ${p.wave}`)}  ${reasonsText(p)}`);
+    }
+  }
+  if (diff.added.length > 0) lines.push("", `${style.bold("Added:")} ${diff.added.join(", ")}`);
+  if (diff.removed.length > 0) lines.push("", `${style.bold("Removed:")} ${diff.removed.join(", ")}`);
+  for (const change of diff.changes) {
+    lines.push("", style.bold(`${changeTitle(change)} (${change.change})`));
+    for (const line of change.patch.trimEnd().split("\n")) lines.push(colorLine(line, style));
+  }
+  if (diff.changes.length === 0) lines.push("", style.dim(`No workflow or prompts entry differs from ${base.ref}.`));
+  return lines.join("\n") + "\n";
+}
+__name(diffText, "diffText");
+function changeTitle(change) {
+  if (change.kind === "workflow") return "workflow settings";
+  return `${change.kind === "pair" ? "configuration" : "prompt"} of ${change.id}`;
+}
+__name(changeTitle, "changeTitle");
+function colorLine(line, style) {
+  if (line.startsWith("---") || line.startsWith("+++")) return style.bold(line);
+  if (line.startsWith("@@")) return style.cyan(line);
+  if (line.startsWith("+")) return style.green(line);
+  if (line.startsWith("-")) return style.red(line);
+  return line;
+}
+__name(colorLine, "colorLine");
+
+// src/cli/commands/diff.ts
+function registerDiff(program2, { io }) {
+  program2.command("diff").description(
+    "Show what the working tree changes against a git ref: the pairs that will re-run and why (planned against the ref's lock file), added and removed pairs, and a diff of each changed workflow and prompts entry. Executes nothing."
+  ).argument("[path]", PATH_HELP).requiredOption("--base <ref>", "the branch, tag or commit to compare with (its workflow, prompts and lock file are read with git)").addOption(new Option("--format <format>", "text for people, markdown for the pull request comment's text").choices(["text", "markdown"]).default("text")).option("--json", "write the diff as JSON (version 1) to stdout, and nothing else").addOption(stateDirOption()).addHelpText(
+    "after",
+    examples([
+      "pairflow diff --base main",
+      "pairflow diff examples/tdd-stack --base origin/main --format markdown > comment.md",
+      "pairflow diff --base HEAD~1 --json | jq '.totals'"
+    ])
+  ).action(async (target, opts) => {
+    if (opts.json && opts.format !== "text") throw new UsageError("--json and --format cannot be combined; choose one");
+    const diff = await planDiff(target, { base: opts.base, cwd: io.cwd, env: io.env, stateDir: opts.stateDir });
+    if (opts.json) io.stdout.write(JSON.stringify(diffJson(diff, io.cwd), null, 2) + "\n");
+    else if (opts.format === "markdown") io.stdout.write(diffMarkdown(diff, { marker: commentMarker(diff.workflowFile) }));
+    else io.stdout.write(diffText(diff, styleFor(io.stdout, io.env), { cwd: io.cwd }));
+  });
+}
+__name(registerDiff, "registerDiff");
+
+// src/cli/commands/plan.ts
+function registerPlan(program2, { io }) {
+  program2.command("plan").description("Show which pairs would run and why, which are unchanged, and the estimated tokens and cost. Executes nothing and needs no credentials.").argument("[path]", PATH_HELP).option("--json", "write the plan as JSON (version 1) to stdout, and nothing else").option("--force", "plan every pair to run").option("--only <id...>", "plan only these pairs and what they depend on, as `pairflow run --only` would run them").option("--from <id>", "plan this pair and everything downstream of it to run").addOption(stateDirOption()).addHelpText(
+    "after",
+    examples(["pairflow plan", "pairflow plan examples/tdd-stack", "pairflow plan --only g_impl", "pairflow plan examples/tdd-stack --json | jq '.totals'"])
+  ).action(async (target, opts) => {
+    if (opts.only !== void 0 && opts.only.length === 0) throw new UsageError("--only needs at least one pair id");
+    const { plan, estimate } = await planTarget(target, {
+      cwd: io.cwd,
+      env: io.env,
+      stateDir: opts.stateDir,
+      selection: { force: opts.force, only: opts.only, from: opts.from }
+    });
+    if (opts.json) io.stdout.write(JSON.stringify(planJson(plan, io.cwd, estimate), null, 2) + "\n");
+    else io.stdout.write(planText(plan, styleFor(io.stdout, io.env), io.cwd, estimate));
+  });
+}
+__name(registerPlan, "registerPlan");
 
 // src/cli/commands/validate.ts
 function registerValidate(program2, { io }) {
