@@ -2,7 +2,7 @@
  * The action as a runner runs it, without a cache service: inputs, outputs, the job log, the
  * annotations and the job summary.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -169,5 +169,23 @@ describe("action.yml", () => {
   it("runs the bundle on node24, with every input and output documented", () => {
     expect(action.runs).toEqual({ using: "node24", main: "dist/index.js" });
     for (const name of [...Object.keys(action.inputs), ...Object.keys(action.outputs)]) expect(docs).toContain(`| \`${name}\` |`);
+  });
+});
+
+describe("a cancelled job", () => {
+  it("on SIGTERM starts nothing new, lets the pair in flight finish, and still writes its summary and outputs", async () => {
+    const workspace = tempRepo({
+      "slow.mjs": 'await new Promise((r) => setTimeout(r, 1500));\nprocess.stdout.write("done " + process.env.PAIRFLOW_PAIR + "\\n");\n',
+      "workflow.yml":
+        "name: cancel\ngenerator: command\ngenerator_config: {run: node slow.mjs}\naction_pairs:\n  a: {output: a.txt}\n  b: {requires: [a], output: b.txt}\n",
+    });
+    const result = await runAction({ workspace, with: { cache: "false" }, interrupt: { signal: "SIGTERM", when: /start\s+a\b/ } });
+    expect(result.code).toBe(1);
+    expect(result.warnings.some((w) => w.startsWith("SIGTERM: starting nothing new"))).toBe(true);
+    expect(JSON.parse(result.outputs.executed!)).toEqual(["a"]);
+    expect(result.summary).toContain("interrupted");
+    expect(existsSync(path.join(workspace, "a.txt"))).toBe(true);
+    expect(existsSync(path.join(workspace, "b.txt"))).toBe(false);
+    expect(result.stdout.match(/^::group::/gm)?.length).toBe(result.stdout.match(/^::endgroup::/gm)?.length);
   });
 });

@@ -39,6 +39,8 @@ export interface RunOptions {
   readOnlyToken?: boolean;
   env?: Record<string, string>;
   event?: { name: string; payload: unknown };
+  /** Sends this signal once the log shows `when`, as a runner does when the job is cancelled. */
+  interrupt?: { signal: NodeJS.Signals; when: RegExp };
 }
 
 export const GITHUB_TOKEN = "ghs_fakejobtoken0123456789";
@@ -85,7 +87,14 @@ export async function runAction(options: RunOptions): Promise<ActionResult> {
   const child = spawn(process.execPath, [path.join(REPO, "dist/index.js")], { cwd: options.workspace, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
+  let interrupted = false;
+  child.stdout.on("data", (d: Buffer) => {
+    stdout += d.toString("utf8");
+    if (options.interrupt && !interrupted && options.interrupt.when.test(stdout)) {
+      interrupted = true;
+      child.kill(options.interrupt.signal);
+    }
+  });
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
   const code = await new Promise<number>((resolve) => child.on("close", (c) => resolve(c ?? -1)));
 
