@@ -90,6 +90,7 @@ export class World {
         return file && sha256Hex(file);
       },
       inputHashes: (pair) => (pair.inputs.length > 0 && this.inputs.has(pair.id) ? { [`data/${pair.id}.txt`]: sha256Hex(this.inputs.get(pair.id)!) } : {}),
+      fileHashes: () => ({ generator: {}, guard: {} }),
       remote: remote && (async (pair, ref) => (await remote.fetch(pair, ref))?.record),
     };
   }
