@@ -24,15 +24,18 @@ import { outputPath } from "./outputs.js";
 
 /** Shell operators: they end a word. */
 const OPERATORS = new Set([";", "&", "|", "<", ">", "(", ")", "\n"]);
-/** Expansions, globs and escapes: a word holding one of these is not resolved (list its files under `files`). */
-const UNRESOLVABLE = new Set(["$", "`", "*", "?", "[", "]", "{", "}", "\\"]);
+/** Expansions and globs: a word holding one of these is not resolved (list its files under `files`). */
+const UNRESOLVABLE = new Set(["$", "`", "*", "?", "[", "]", "{", "}"]);
+/** Characters a backslash escapes inside double quotes. */
+const DOUBLE_QUOTED_ESCAPES = new Set(["$", "`", '"', "\\", "\n"]);
 /** A composite inside a composite inside ...: deeper than this is not followed. */
 const MAX_GUARD_DEPTH = 16;
 
 /**
- * The words of a shell command line that may name files: quotes removed, options (`-x`, `--x`),
- * comments, operators and redirection targets of output (`> log.txt`) left out, and so are words
- * whose value depends on the shell (`$VAR`, globs, `~`, backslashes, unclosed quotes).
+ * The words of a shell command line that may name files, as the shell would pass them: quotes and
+ * backslashes removed; options (`-x`, `--x=y`), comments, operators and the targets of output
+ * redirections (`> log.txt`) left out, and so are words whose value depends on the shell (`$VAR`,
+ * `$(...)`, globs, a leading `~`, unclosed quotes).
  */
 export function commandWords(command: string): string[] {
   const words: string[] = [];
@@ -51,7 +54,12 @@ export function commandWords(command: string): string[] {
   };
   for (let i = 0; i < command.length; i++) {
     const c = command[i]!;
-    if (c === " " || c === "\t" || c === "\r") {
+    if (c === "\\") {
+      const next = command[++i];
+      if (next === "\n") continue; // a line continuation
+      started = true;
+      word += next ?? "";
+    } else if (c === " " || c === "\t" || c === "\r") {
       end();
     } else if (OPERATORS.has(c)) {
       end();
@@ -60,18 +68,34 @@ export function commandWords(command: string): string[] {
     } else if (c === "#" && !started) {
       const newline = command.indexOf("\n", i);
       i = newline === -1 ? command.length : newline - 1;
-    } else if (c === "'" || c === '"') {
+    } else if (c === "'") {
       started = true;
-      const close = command.indexOf(c, i + 1);
+      const close = command.indexOf("'", i + 1);
       if (close === -1) {
         resolvable = false;
-        i = command.length;
-        continue;
+        break;
       }
-      const quoted = command.slice(i + 1, close);
-      if (c === '"' && /[$`\\]/.test(quoted)) resolvable = false;
-      word += quoted;
+      word += command.slice(i + 1, close);
       i = close;
+    } else if (c === '"') {
+      started = true;
+      let closed = false;
+      for (i++; i < command.length; i++) {
+        const q = command[i]!;
+        if (q === '"') {
+          closed = true;
+          break;
+        }
+        if (q === "\\" && DOUBLE_QUOTED_ESCAPES.has(command[i + 1] ?? "")) word += command[++i];
+        else {
+          if (q === "$" || q === "`") resolvable = false;
+          word += q;
+        }
+      }
+      if (!closed) {
+        resolvable = false;
+        break;
+      }
     } else {
       if (UNRESOLVABLE.has(c) || (c === "~" && !started)) resolvable = false;
       started = true;
