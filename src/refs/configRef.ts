@@ -44,8 +44,8 @@ export function ownComponents(workflow: Workflow, pair: Pair, inputs: Record<str
   }
   if (pair.generator !== null || Object.keys(config).length > 0) own.generator = { name: pair.generator, config };
   // pairflow renders a prompt only to hand it to a generator, so the layout is hashed exactly for
-  // the pairs that name one. A pair using only the reference fields names none (the reference
-  // format has no generator key) and so keeps exactly the reference value.
+  // the pairs that name one. A pair using only the reference fields names none and so keeps exactly
+  // the reference value; a pair that names one differs from the reference by its generator key already.
   if (pair.generator !== null) own.layout = PROMPT_LAYOUT;
   if (pair.guards !== undefined) own.guards = pair.guards as unknown as CanonicalValue;
   if (workflow.specification !== undefined || workflow.constraints !== undefined) {
