@@ -117,6 +117,8 @@ export class PairFileHasher {
   private readonly realRoot: string;
   private readonly excluded: Set<string>;
   private readonly cache = new Map<string, PairFiles>();
+  /** Whether a command word's absolute path is a file to hash, by path. */
+  private readonly words = new Map<string, boolean>();
 
   constructor(
     private readonly workflow: Workflow,
@@ -167,17 +169,26 @@ export class PairFileHasher {
     if (typeof run !== "string") return;
     for (const word of commandWords(run)) {
       const abs = path.resolve(this.workflow.dir, word);
-      if (!isInside(this.workflow.root, abs) || this.excluded.has(abs) || this.inStateDir(abs)) continue;
-      let real: string;
-      try {
-        real = realpathSync(abs);
-        if (!statSync(real).isFile()) continue;
-      } catch {
-        continue; // not a file: a program on PATH, an argument, a file not written yet
-      }
-      if (!isInside(this.realRoot, real)) continue;
-      out[this.relative(abs)] = this.hasher.fileHash(abs, word);
+      if (this.readable(abs)) out[this.relative(abs)] = this.hasher.fileHash(abs, word);
     }
+  }
+
+  /**
+   * Whether a command word's path is a regular file inside the repository that pairflow does not
+   * write itself. Most words are programs and arguments that name no file, and every pair repeats
+   * them, so each path is looked at once, without throwing.
+   */
+  private readable(abs: string): boolean {
+    let known = this.words.get(abs);
+    if (known === undefined) {
+      known = false;
+      if (isInside(this.workflow.root, abs) && !this.excluded.has(abs) && !this.inStateDir(abs) && statSync(abs, { throwIfNoEntry: false })?.isFile()) {
+        // A link may lead out of the repository; such a file is never read.
+        known = isInside(this.realRoot, realpathSync(abs));
+      }
+      this.words.set(abs, known);
+    }
+    return known;
   }
 
   /** A file the configuration names as a file: it must stay inside the repository; a missing one is left to the guard to report. */
