@@ -1226,7 +1226,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path20 = __require("node:path");
+    var path21 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2242,9 +2242,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName2) {
-          const localBin = path20.resolve(baseDir, baseName2);
+          const localBin = path21.resolve(baseDir, baseName2);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path20.extname(baseName2))) return void 0;
+          if (sourceExt.includes(path21.extname(baseName2))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2263,17 +2263,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path20.resolve(
-            path20.dirname(resolvedScriptPath),
+          executableDir = path21.resolve(
+            path21.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path20.basename(
+            const legacyName = path21.basename(
               this._scriptPath,
-              path20.extname(this._scriptPath)
+              path21.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2284,7 +2284,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path20.extname(executableFile));
+        launchWithNode = sourceExt.includes(path21.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3200,7 +3200,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path20.basename(filename, path20.extname(filename));
+        this._name = path21.basename(filename, path21.extname(filename));
         return this;
       }
       /**
@@ -3214,9 +3214,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path21) {
-        if (path21 === void 0) return this._executableDir;
-        this._executableDir = path21;
+      executableDir(path22) {
+        if (path22 === void 0) return this._executableDir;
+        this._executableDir = path22;
         return this;
       }
       /**
@@ -6996,8 +6996,8 @@ var require_utils = __commonJS({
       return ind;
     }
     __name(findToken, "findToken");
-    function removeDotSegments(path20) {
-      let input = path20;
+    function removeDotSegments(path21) {
+      let input = path21;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -7072,11 +7072,11 @@ var require_utils = __commonJS({
       return output.join("");
     }
     __name(removeDotSegments, "removeDotSegments");
-    function removeDotSegmentsRelative(path20) {
-      if (path20 === "" || path20[0] === "/") {
-        return removeDotSegments(path20);
+    function removeDotSegmentsRelative(path21) {
+      if (path21 === "" || path21[0] === "/") {
+        return removeDotSegments(path21);
       }
-      const segments = path20.split("/");
+      const segments = path21.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -7457,8 +7457,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path20 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path20 && path20 !== "/" ? path20 : void 0;
+        const path21 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path21 && path21 !== "/" ? path21 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -11465,17 +11465,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path20) {
-      const ctrl = callVisitor(key, node, visitor, path20);
+    function visit_(key, node, visitor, path21) {
+      const ctrl = callVisitor(key, node, visitor, path21);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path20, ctrl);
-        return visit_(key, ctrl, visitor, path20);
+        replaceNode(key, path21, ctrl);
+        return visit_(key, ctrl, visitor, path21);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path20 = Object.freeze(path20.concat(node));
+          path21 = Object.freeze(path21.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path20);
+            const ci = visit_(i, node.items[i], visitor, path21);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -11486,13 +11486,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path20 = Object.freeze(path20.concat(node));
-          const ck = visit_("key", node.key, visitor, path20);
+          path21 = Object.freeze(path21.concat(node));
+          const ck = visit_("key", node.key, visitor, path21);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path20);
+          const cv = visit_("value", node.value, visitor, path21);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -11515,17 +11515,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path20) {
-      const ctrl = await callVisitor(key, node, visitor, path20);
+    async function visitAsync_(key, node, visitor, path21) {
+      const ctrl = await callVisitor(key, node, visitor, path21);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path20, ctrl);
-        return visitAsync_(key, ctrl, visitor, path20);
+        replaceNode(key, path21, ctrl);
+        return visitAsync_(key, ctrl, visitor, path21);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path20 = Object.freeze(path20.concat(node));
+          path21 = Object.freeze(path21.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path20);
+            const ci = await visitAsync_(i, node.items[i], visitor, path21);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -11536,13 +11536,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path20 = Object.freeze(path20.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path20);
+          path21 = Object.freeze(path21.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path21);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path20);
+          const cv = await visitAsync_("value", node.value, visitor, path21);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -11571,24 +11571,24 @@ var require_visit = __commonJS({
       return visitor;
     }
     __name(initVisitor, "initVisitor");
-    function callVisitor(key, node, visitor, path20) {
+    function callVisitor(key, node, visitor, path21) {
       if (typeof visitor === "function")
-        return visitor(key, node, path20);
+        return visitor(key, node, path21);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path20);
+        return visitor.Map?.(key, node, path21);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path20);
+        return visitor.Seq?.(key, node, path21);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path20);
+        return visitor.Pair?.(key, node, path21);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path20);
+        return visitor.Scalar?.(key, node, path21);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path20);
+        return visitor.Alias?.(key, node, path21);
       return void 0;
     }
     __name(callVisitor, "callVisitor");
-    function replaceNode(key, path20, node) {
-      const parent = path20[path20.length - 1];
+    function replaceNode(key, path21, node) {
+      const parent = path21[path21.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -12222,10 +12222,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path20, value) {
+    function collectionFromPath(schema, path21, value) {
       let v = value;
-      for (let i = path20.length - 1; i >= 0; --i) {
-        const k = path20[i];
+      for (let i = path21.length - 1; i >= 0; --i) {
+        const k = path21[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -12245,7 +12245,7 @@ var require_Collection = __commonJS({
       });
     }
     __name(collectionFromPath, "collectionFromPath");
-    var isEmptyPath = /* @__PURE__ */ __name((path20) => path20 == null || typeof path20 === "object" && !!path20[Symbol.iterator]().next().done, "isEmptyPath");
+    var isEmptyPath = /* @__PURE__ */ __name((path21) => path21 == null || typeof path21 === "object" && !!path21[Symbol.iterator]().next().done, "isEmptyPath");
     var Collection = class extends Node.NodeBase {
       static {
         __name(this, "Collection");
@@ -12278,11 +12278,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path20, value) {
-        if (isEmptyPath(path20))
+      addIn(path21, value) {
+        if (isEmptyPath(path21))
           this.add(value);
         else {
-          const [key, ...rest] = path20;
+          const [key, ...rest] = path21;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -12296,8 +12296,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path20) {
-        const [key, ...rest] = path20;
+      deleteIn(path21) {
+        const [key, ...rest] = path21;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -12311,8 +12311,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path20, keepScalar) {
-        const [key, ...rest] = path20;
+      getIn(path21, keepScalar) {
+        const [key, ...rest] = path21;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -12330,8 +12330,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path20) {
-        const [key, ...rest] = path20;
+      hasIn(path21) {
+        const [key, ...rest] = path21;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -12341,8 +12341,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path20, value) {
-        const [key, ...rest] = path20;
+      setIn(path21, value) {
+        const [key, ...rest] = path21;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -14919,9 +14919,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path20, value) {
+      addIn(path21, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path20, value);
+          this.contents.addIn(path21, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -14996,14 +14996,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path20) {
-        if (Collection.isEmptyPath(path20)) {
+      deleteIn(path21) {
+        if (Collection.isEmptyPath(path21)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path20) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path21) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -15018,10 +15018,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path20, keepScalar) {
-        if (Collection.isEmptyPath(path20))
+      getIn(path21, keepScalar) {
+        if (Collection.isEmptyPath(path21))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path20, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path21, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -15032,10 +15032,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path20) {
-        if (Collection.isEmptyPath(path20))
+      hasIn(path21) {
+        if (Collection.isEmptyPath(path21))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path20) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path21) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -15052,13 +15052,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path20, value) {
-        if (Collection.isEmptyPath(path20)) {
+      setIn(path21, value) {
+        if (Collection.isEmptyPath(path21)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path20), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path21), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path20, value);
+          this.contents.setIn(path21, value);
         }
       }
       /**
@@ -17071,9 +17071,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path20) => {
+    visit2.itemAtPath = (cst, path21) => {
       let item = cst;
-      for (const [field2, index] of path20) {
+      for (const [field2, index] of path21) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -17082,23 +17082,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path20) => {
-      const parent = visit2.itemAtPath(cst, path20.slice(0, -1));
-      const field2 = path20[path20.length - 1][0];
+    visit2.parentCollection = (cst, path21) => {
+      const parent = visit2.itemAtPath(cst, path21.slice(0, -1));
+      const field2 = path21[path21.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path20, item, visitor) {
-      let ctrl = visitor(item, path20);
+    function _visit(path21, item, visitor) {
+      let ctrl = visitor(item, path21);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path20.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path21.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -17109,10 +17109,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path20);
+            ctrl = ctrl(item, path21);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path20) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path21) : ctrl;
     }
     __name(_visit, "_visit");
     exports.visit = visit2;
@@ -18967,7 +18967,7 @@ var require_path = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.convertPosixPathToPattern = exports.convertWindowsPathToPattern = exports.convertPathToPattern = exports.escapePosixPath = exports.escapeWindowsPath = exports.escape = exports.removeLeadingDotSegment = exports.makeAbsolute = exports.unixify = void 0;
     var os = __require("os");
-    var path20 = __require("path");
+    var path21 = __require("path");
     var IS_WINDOWS_PLATFORM = os.platform() === "win32";
     var LEADING_DOT_SEGMENT_CHARACTERS_COUNT = 2;
     var POSIX_UNESCAPED_GLOB_SYMBOLS_RE = /(\\?)([()*?[\]{|}]|^!|[!+@](?=\()|\\(?![!()*+?@[\]{|}]))/g;
@@ -18980,7 +18980,7 @@ var require_path = __commonJS({
     __name(unixify, "unixify");
     exports.unixify = unixify;
     function makeAbsolute(cwd, filepath) {
-      return path20.resolve(cwd, filepath);
+      return path21.resolve(cwd, filepath);
     }
     __name(makeAbsolute, "makeAbsolute");
     exports.makeAbsolute = makeAbsolute;
@@ -20297,7 +20297,7 @@ var require_braces = __commonJS({
 var require_constants2 = __commonJS({
   "node_modules/picomatch/lib/constants.js"(exports, module) {
     "use strict";
-    var path20 = __require("path");
+    var path21 = __require("path");
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
     var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
@@ -20471,7 +20471,7 @@ var require_constants2 = __commonJS({
       /* | */
       CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
       /* \uFEFF */
-      SEP: path20.sep,
+      SEP: path21.sep,
       /**
        * Create EXTGLOB_CHARS
        */
@@ -20498,7 +20498,7 @@ var require_constants2 = __commonJS({
 var require_utils3 = __commonJS({
   "node_modules/picomatch/lib/utils.js"(exports) {
     "use strict";
-    var path20 = __require("path");
+    var path21 = __require("path");
     var win32 = process.platform === "win32";
     var {
       REGEX_BACKSLASH,
@@ -20527,7 +20527,7 @@ var require_utils3 = __commonJS({
       if (options && typeof options.windows === "boolean") {
         return options.windows;
       }
-      return win32 === true || path20.sep === "\\";
+      return win32 === true || path21.sep === "\\";
     };
     exports.escapeLast = (input, char, lastIdx) => {
       const idx = input.lastIndexOf(char, lastIdx);
@@ -21891,7 +21891,7 @@ var require_parse2 = __commonJS({
 var require_picomatch = __commonJS({
   "node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
-    var path20 = __require("path");
+    var path21 = __require("path");
     var scan = require_scan();
     var parse = require_parse2();
     var utils = require_utils3();
@@ -21976,7 +21976,7 @@ var require_picomatch = __commonJS({
     };
     picomatch.matchBase = (input, glob, options, posix = utils.isWindows(options)) => {
       const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
-      return regex.test(path20.basename(input));
+      return regex.test(path21.basename(input));
     };
     picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
     picomatch.parse = (pattern, options) => {
@@ -22203,7 +22203,7 @@ var require_pattern2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.isAbsolute = exports.partitionAbsoluteAndRelative = exports.removeDuplicateSlashes = exports.matchAny = exports.convertPatternsToRe = exports.makeRe = exports.getPatternParts = exports.expandBraceExpansion = exports.expandPatternsWithBraceExpansion = exports.isAffectDepthOfReadingPattern = exports.endsWithSlashGlobStar = exports.hasGlobStar = exports.getBaseDirectory = exports.isPatternRelatedToParentDirectory = exports.getPatternsOutsideCurrentDirectory = exports.getPatternsInsideCurrentDirectory = exports.getPositivePatterns = exports.getNegativePatterns = exports.isPositivePattern = exports.isNegativePattern = exports.convertToNegativePattern = exports.convertToPositivePattern = exports.isDynamicPattern = exports.isStaticPattern = void 0;
-    var path20 = __require("path");
+    var path21 = __require("path");
     var globParent = require_glob_parent();
     var micromatch = require_micromatch();
     var GLOBSTAR = "**";
@@ -22313,7 +22313,7 @@ var require_pattern2 = __commonJS({
     __name(endsWithSlashGlobStar, "endsWithSlashGlobStar");
     exports.endsWithSlashGlobStar = endsWithSlashGlobStar;
     function isAffectDepthOfReadingPattern(pattern) {
-      const basename = path20.basename(pattern);
+      const basename = path21.basename(pattern);
       return endsWithSlashGlobStar(pattern) || isStaticPattern(basename);
     }
     __name(isAffectDepthOfReadingPattern, "isAffectDepthOfReadingPattern");
@@ -22380,7 +22380,7 @@ var require_pattern2 = __commonJS({
     __name(partitionAbsoluteAndRelative, "partitionAbsoluteAndRelative");
     exports.partitionAbsoluteAndRelative = partitionAbsoluteAndRelative;
     function isAbsolute(pattern) {
-      return path20.isAbsolute(pattern);
+      return path21.isAbsolute(pattern);
     }
     __name(isAbsolute, "isAbsolute");
     exports.isAbsolute = isAbsolute;
@@ -22571,8 +22571,8 @@ var require_utils4 = __commonJS({
     exports.errno = errno;
     var fs = require_fs();
     exports.fs = fs;
-    var path20 = require_path();
-    exports.path = path20;
+    var path21 = require_path();
+    exports.path = path21;
     var pattern = require_pattern2();
     exports.pattern = pattern;
     var stream = require_stream();
@@ -22692,8 +22692,8 @@ var require_async = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path20, settings, callback) {
-      settings.fs.lstat(path20, (lstatError, lstat) => {
+    function read(path21, settings, callback) {
+      settings.fs.lstat(path21, (lstatError, lstat) => {
         if (lstatError !== null) {
           callFailureCallback(callback, lstatError);
           return;
@@ -22702,7 +22702,7 @@ var require_async = __commonJS({
           callSuccessCallback(callback, lstat);
           return;
         }
-        settings.fs.stat(path20, (statError, stat) => {
+        settings.fs.stat(path21, (statError, stat) => {
           if (statError !== null) {
             if (settings.throwErrorOnBrokenSymbolicLink) {
               callFailureCallback(callback, statError);
@@ -22737,13 +22737,13 @@ var require_sync = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path20, settings) {
-      const lstat = settings.fs.lstatSync(path20);
+    function read(path21, settings) {
+      const lstat = settings.fs.lstatSync(path21);
       if (!lstat.isSymbolicLink() || !settings.followSymbolicLink) {
         return lstat;
       }
       try {
-        const stat = settings.fs.statSync(path20);
+        const stat = settings.fs.statSync(path21);
         if (settings.markSymbolicLink) {
           stat.isSymbolicLink = () => true;
         }
@@ -22819,21 +22819,21 @@ var require_out = __commonJS({
     var sync = require_sync();
     var settings_1 = require_settings();
     exports.Settings = settings_1.default;
-    function stat(path20, optionsOrSettingsOrCallback, callback) {
+    function stat(path21, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path20, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path21, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path20, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path21, getSettings(optionsOrSettingsOrCallback), callback);
     }
     __name(stat, "stat");
     exports.stat = stat;
-    function statSync4(path20, optionsOrSettings) {
+    function statSync5(path21, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path20, settings);
+      return sync.read(path21, settings);
     }
-    __name(statSync4, "statSync");
-    exports.statSync = statSync4;
+    __name(statSync5, "statSync");
+    exports.statSync = statSync5;
     function getSettings(settingsOrOptions = {}) {
       if (settingsOrOptions instanceof settings_1.default) {
         return settingsOrOptions;
@@ -23060,16 +23060,16 @@ var require_async2 = __commonJS({
           return;
         }
         const tasks = names.map((name) => {
-          const path20 = common2.joinPathSegments(directory, name, settings.pathSegmentSeparator);
+          const path21 = common2.joinPathSegments(directory, name, settings.pathSegmentSeparator);
           return (done) => {
-            fsStat.stat(path20, settings.fsStatSettings, (error, stats) => {
+            fsStat.stat(path21, settings.fsStatSettings, (error, stats) => {
               if (error !== null) {
                 done(error);
                 return;
               }
               const entry = {
                 name,
-                path: path20,
+                path: path21,
                 dirent: utils.fs.createDirentFromStats(name, stats)
               };
               if (settings.stats) {
@@ -23194,7 +23194,7 @@ var require_settings2 = __commonJS({
   "node_modules/@nodelib/fs.scandir/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path20 = __require("path");
+    var path21 = __require("path");
     var fsStat = require_out();
     var fs = require_fs4();
     var Settings = class {
@@ -23205,7 +23205,7 @@ var require_settings2 = __commonJS({
         this._options = _options;
         this.followSymbolicLinks = this._getValue(this._options.followSymbolicLinks, false);
         this.fs = fs.createFileSystemAdapter(this._options.fs);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path20.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path21.sep);
         this.stats = this._getValue(this._options.stats, false);
         this.throwErrorOnBrokenSymbolicLink = this._getValue(this._options.throwErrorOnBrokenSymbolicLink, true);
         this.fsStatSettings = new fsStat.Settings({
@@ -23232,18 +23232,18 @@ var require_out2 = __commonJS({
     var sync = require_sync2();
     var settings_1 = require_settings2();
     exports.Settings = settings_1.default;
-    function scandir(path20, optionsOrSettingsOrCallback, callback) {
+    function scandir(path21, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path20, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path21, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path20, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path21, getSettings(optionsOrSettingsOrCallback), callback);
     }
     __name(scandir, "scandir");
     exports.scandir = scandir;
-    function scandirSync(path20, optionsOrSettings) {
+    function scandirSync(path21, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path20, settings);
+      return sync.read(path21, settings);
     }
     __name(scandirSync, "scandirSync");
     exports.scandirSync = scandirSync;
@@ -23941,7 +23941,7 @@ var require_settings3 = __commonJS({
   "node_modules/@nodelib/fs.walk/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path20 = __require("path");
+    var path21 = __require("path");
     var fsScandir = require_out2();
     var Settings = class {
       static {
@@ -23954,7 +23954,7 @@ var require_settings3 = __commonJS({
         this.deepFilter = this._getValue(this._options.deepFilter, null);
         this.entryFilter = this._getValue(this._options.entryFilter, null);
         this.errorFilter = this._getValue(this._options.errorFilter, null);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path20.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path21.sep);
         this.fsScandirSettings = new fsScandir.Settings({
           followSymbolicLinks: this._options.followSymbolicLinks,
           fs: this._options.fs,
@@ -24020,7 +24020,7 @@ var require_reader2 = __commonJS({
   "node_modules/fast-glob/out/readers/reader.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path20 = __require("path");
+    var path21 = __require("path");
     var fsStat = require_out();
     var utils = require_utils4();
     var Reader = class {
@@ -24036,7 +24036,7 @@ var require_reader2 = __commonJS({
         });
       }
       _getFullEntryPath(filepath) {
-        return path20.resolve(this._settings.cwd, filepath);
+        return path21.resolve(this._settings.cwd, filepath);
       }
       _makeEntry(stats, pattern) {
         const entry = {
@@ -24476,7 +24476,7 @@ var require_provider = __commonJS({
   "node_modules/fast-glob/out/providers/provider.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path20 = __require("path");
+    var path21 = __require("path");
     var deep_1 = require_deep();
     var entry_1 = require_entry();
     var error_1 = require_error2();
@@ -24493,7 +24493,7 @@ var require_provider = __commonJS({
         this.entryTransformer = new entry_2.default(this._settings);
       }
       _getRootDirectory(task) {
-        return path20.resolve(this._settings.cwd, task.base);
+        return path21.resolve(this._settings.cwd, task.base);
       }
       _getReaderOptions(task) {
         const basePath = task.base === "." ? "" : task.base;
@@ -25196,7 +25196,34 @@ var workflow_schema_default = {
     },
     generator_config: {
       type: "object",
-      description: "Settings for the generator. Hashed into configRef except api_key_env, headers, timeout and retries, which change how a request travels, not what it asks."
+      description: "Settings for the generator. Hashed into configRef except api_key_env, timeout and retries, which change how a request travels, not what it asks, and headers that carry credentials.",
+      properties: {
+        env: { $ref: "#/$defs/env" },
+        files: { $ref: "#/$defs/files" },
+        headers: {
+          type: "object",
+          additionalProperties: { type: "string" },
+          description: "Extra HTTP headers (openai, anthropic). Hashed into configRef, names lower-cased, except headers whose name contains key, token, secret, auth, cookie, password or credential, which are never hashed."
+        }
+      }
+    },
+    guard_config: {
+      type: "object",
+      description: "Settings for the guard; part of configRef.",
+      properties: {
+        env: { $ref: "#/$defs/env" },
+        files: { $ref: "#/$defs/files" }
+      }
+    },
+    env: {
+      type: "object",
+      additionalProperties: { type: "string" },
+      description: "Environment variables given to a command generator or guard, added to pairflow's own environment. Each is part of configRef; keep secrets in the environment pairflow runs in instead."
+    },
+    files: {
+      type: "array",
+      items: { type: "string", minLength: 1 },
+      description: "Globs (relative to the workflow file, inside the repository) of files the generator or guard reads that pairflow cannot see on its command line; their contents are part of configRef."
     },
     action_pair: {
       type: "object",
@@ -25213,7 +25240,7 @@ var workflow_schema_default = {
           minLength: 1,
           description: "What accepts or rejects the artifact: command, json_schema, regex, contains, json, composite, or a reference guard name."
         },
-        guard_config: { type: "object", description: "Settings for the guard; part of configRef." },
+        guard_config: { $ref: "#/$defs/guard_config" },
         guards: {
           type: "array",
           items: {
@@ -25224,7 +25251,7 @@ var workflow_schema_default = {
                 required: ["guard"],
                 properties: {
                   guard: { type: "string", minLength: 1 },
-                  guard_config: { type: "object" }
+                  guard_config: { $ref: "#/$defs/guard_config" }
                 },
                 additionalProperties: false
               }
@@ -25360,10 +25387,10 @@ function findCycles(ids, requires) {
   const seen = /* @__PURE__ */ new Set();
   for (const root of ids) {
     if (color.get(root) !== WHITE) continue;
-    const path20 = [];
+    const path21 = [];
     const stack = [{ id: root, next: 0 }];
     color.set(root, GREY);
-    path20.push(root);
+    path21.push(root);
     while (stack.length > 0) {
       const frame = stack[stack.length - 1];
       const deps = requires.get(frame.id);
@@ -25372,10 +25399,10 @@ function findCycles(ids, requires) {
         const c = color.get(dep);
         if (c === WHITE) {
           color.set(dep, GREY);
-          path20.push(dep);
+          path21.push(dep);
           stack.push({ id: dep, next: 0 });
         } else if (c === GREY) {
-          const loop = path20.slice(path20.lastIndexOf(dep));
+          const loop = path21.slice(path21.lastIndexOf(dep));
           const cycle = rotateToFirst(loop, position2);
           const key = cycle.join("\0");
           if (!seen.has(key)) {
@@ -25385,7 +25412,7 @@ function findCycles(ids, requires) {
         }
       } else {
         color.set(frame.id, BLACK);
-        path20.pop();
+        path21.pop();
         stack.pop();
       }
     }
@@ -25948,17 +25975,105 @@ var REASON_KINDS = [
   "forced"
 ];
 
+// src/prompt/render.ts
+var PROMPT_LAYOUT = 1;
+var FEEDBACK_TOKEN = "{feedback}";
+var DEFAULT_FEEDBACK_WRAPPER = "Your previous attempt was rejected:\n{feedback}\n\nAddress this and try again.";
+function renderPrompt(input) {
+  const prompt = input.prompt ?? {};
+  const sections = [];
+  const add = /* @__PURE__ */ __name((title, body) => {
+    if (body !== void 0) sections.push(`# ${title}
+
+${body}`);
+  }, "add");
+  add("Role", text(prompt.role));
+  add("Constraints", text(prompt.constraints));
+  add("Context", context(input.specification, input.constraints));
+  add("Dependencies", dependencies(input.dependencies));
+  add("History", history(input.history, prompt.feedback_wrapper));
+  add("Task", text(prompt.task));
+  return sections.join("\n\n");
+}
+__name(renderPrompt, "renderPrompt");
+function wrapFeedback(wrapper, feedback) {
+  return wrapper.split(FEEDBACK_TOKEN).join(feedback);
+}
+__name(wrapFeedback, "wrapFeedback");
+function fenceFor(content) {
+  let longest = 0;
+  for (const run of content.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return "`".repeat(Math.max(3, longest + 1));
+}
+__name(fenceFor, "fenceFor");
+function text(value) {
+  if (value === void 0) return void 0;
+  const trimmed = value.replace(/^(?:[ \t]*\r?\n)+/, "").trimEnd();
+  return trimmed === "" ? void 0 : trimmed;
+}
+__name(text, "text");
+function context(specification, constraints) {
+  const spec = text(specification);
+  const cons = text(constraints);
+  const parts = [];
+  if (spec !== void 0) parts.push(`## Specification
+
+${spec}`);
+  if (cons !== void 0) parts.push(`## Workflow constraints
+
+${cons}`);
+  return parts.length === 0 ? void 0 : parts.join("\n\n");
+}
+__name(context, "context");
+function dependencies(deps) {
+  if (deps.length === 0) return void 0;
+  return [...deps].sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0).map(({ id, content }) => {
+    const fence = fenceFor(content);
+    const body = content === "" || content.endsWith("\n") ? content : `${content}
+`;
+    return `## ${id}
+
+${fence}
+${body}${fence}`;
+  }).join("\n\n");
+}
+__name(dependencies, "dependencies");
+function history(attempts, wrapper) {
+  if (attempts.length === 0) return void 0;
+  const template = wrapper !== void 0 && wrapper.trim() !== "" ? wrapper : DEFAULT_FEEDBACK_WRAPPER;
+  return attempts.map(({ feedback }, i) => {
+    const body = text(wrapFeedback(template, feedback));
+    return body === void 0 ? `## Attempt ${i + 1}` : `## Attempt ${i + 1}
+
+${body}`;
+  }).join("\n\n");
+}
+__name(history, "history");
+
 // src/refs/configRef.ts
-var TRANSPORT_KEYS = /* @__PURE__ */ new Set(["api_key_env", "headers", "timeout", "retries"]);
-function ownComponents(workflow, pair, inputs) {
+var TRANSPORT_KEYS = /* @__PURE__ */ new Set(["api_key_env", "timeout", "retries"]);
+var SECRET_HEADER = /key|token|secret|auth|cookie|password|credential/i;
+function isSecretHeader(name) {
+  return SECRET_HEADER.test(name);
+}
+__name(isSecretHeader, "isSecretHeader");
+function ownComponents(workflow, pair, inputs, files) {
   const own2 = {
     prompt: pair.prompt ?? {},
     model: pair.model,
     guard: pair.guard,
     guard_config: pair.guardConfig
   };
-  const config = Object.fromEntries(Object.entries(pair.generatorConfig).filter(([k]) => !TRANSPORT_KEYS.has(k)));
+  const config = {};
+  for (const [key, value] of Object.entries(pair.generatorConfig)) {
+    if (TRANSPORT_KEYS.has(key)) continue;
+    if (key === "headers") {
+      const headers = publicHeaders(value);
+      if (headers !== void 0) config.headers = headers;
+    } else config[key] = value;
+  }
   if (pair.generator !== null || Object.keys(config).length > 0) own2.generator = { name: pair.generator, config };
+  if (pair.generator !== null) own2.layout = PROMPT_LAYOUT;
   if (pair.guards !== void 0) own2.guards = pair.guards;
   if (workflow.specification !== void 0 || workflow.constraints !== void 0) {
     own2.context = {};
@@ -25966,9 +26081,20 @@ function ownComponents(workflow, pair, inputs) {
     if (workflow.constraints !== void 0) own2.context.constraints = workflow.constraints;
   }
   if (pair.inputs.length > 0) own2.inputs = inputs ?? {};
+  const read = {};
+  if (files && Object.keys(files.generator).length > 0) read.generator = files.generator;
+  if (files && Object.keys(files.guard).length > 0) read.guard = files.guard;
+  if (Object.keys(read).length > 0) own2.files = read;
   return own2;
 }
 __name(ownComponents, "ownComponents");
+function publicHeaders(value) {
+  if (value === null || typeof value !== "object" || Array.isArray(value) || value instanceof PyFloat) return value;
+  const out = {};
+  for (const [name, v] of Object.entries(value)) if (!isSecretHeader(name)) out[name.toLowerCase()] = v;
+  return Object.keys(out).length > 0 ? sortedObject(out) : void 0;
+}
+__name(publicHeaders, "publicHeaders");
 function hashInput(own2, upstream) {
   return { ...own2, upstream_refs: upstream.refs, artifact_hashes: upstream.artifactHashes };
 }
@@ -25983,22 +26109,36 @@ function componentDigests(own2, upstream) {
   const each = /* @__PURE__ */ __name((prefix, obj) => {
     for (const [k, v] of Object.entries(obj ?? {})) put(`${prefix}${k}`, v);
   }, "each");
+  const config = /* @__PURE__ */ __name((prefix, obj) => {
+    for (const [k, v] of Object.entries(obj)) {
+      if (MAP_KEYS.includes(k) && isMapping(v) && Object.keys(v).length > 0) each(`${prefix}${k}.`, v);
+      else put(`${prefix}${k}`, v);
+    }
+  }, "config");
   if (own2.prompt !== null && typeof own2.prompt === "object" && !Array.isArray(own2.prompt)) each("prompt.", own2.prompt);
   put("model", own2.model);
   put("guard", own2.guard);
-  each("guard_config.", own2.guard_config);
+  config("guard_config.", own2.guard_config);
   if (own2.guards !== void 0) put("guards", own2.guards);
   if (own2.generator) {
     put("generator", own2.generator.name);
-    each("generator_config.", own2.generator.config);
+    config("generator_config.", own2.generator.config);
   }
+  if (own2.layout !== void 0) put("layout", own2.layout);
   each("context.", own2.context);
   for (const [file, hash] of Object.entries(own2.inputs ?? {})) out[`input:${file}`] = hash.slice(0, 16);
+  for (const [file, hash] of Object.entries(own2.files?.generator ?? {})) out[`generator_file:${file}`] = hash.slice(0, 16);
+  for (const [file, hash] of Object.entries(own2.files?.guard ?? {})) out[`guard_file:${file}`] = hash.slice(0, 16);
   for (const [dep, ref] of Object.entries(upstream.refs)) out[`upstream:${dep}`] = ref.slice(0, 16);
   for (const [dep, hash] of Object.entries(upstream.artifactHashes)) out[`artifact:${dep}`] = hash.slice(0, 16);
   return sortedObject(out);
 }
 __name(componentDigests, "componentDigests");
+var MAP_KEYS = ["headers", "env"];
+function isMapping(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof PyFloat);
+}
+__name(isMapping, "isMapping");
 function workflowRef(workflow) {
   const structure = {};
   for (const pair of workflow.pairs.values()) structure[pair.id] = [...pair.requires].sort();
@@ -26102,7 +26242,7 @@ __name(checkOnly, "checkOnly");
 async function decidePair(ctx, id, decided) {
   const { workflow, graph, view } = ctx;
   const pair = workflow.pairs.get(id);
-  const own2 = ownComponents(workflow, pair, pair.inputs.length > 0 ? view.inputHashes(pair) : void 0);
+  const own2 = ownComponents(workflow, pair, pair.inputs.length > 0 ? view.inputHashes(pair) : void 0, view.fileHashes(pair));
   const previous = view.lock?.pairs[id];
   const deps = pair.requires.map((d) => decided.get(d));
   const base = { id, wave: graph.waveOf.get(id) + 1, requires: pair.requires, own: own2 };
@@ -26223,6 +26363,9 @@ function describeChange(key, change, previous) {
   if (key.startsWith("guard_config.")) return { kind: "guard_config", detail: `${key} ${change}` };
   if (key === "generator" || key.startsWith("generator_config.")) return { kind: "generator", detail: `${key} ${change}` };
   if (key.startsWith("input:")) return { kind: "inputs", detail: `${key.slice("input:".length)} ${change}` };
+  if (key.startsWith("generator_file:")) return { kind: "generator", detail: `${key.slice("generator_file:".length)} ${change}` };
+  if (key.startsWith("guard_file:")) return { kind: "guard", detail: `${key.slice("guard_file:".length)} ${change}` };
+  if (key === "layout") return { kind: "prompt", detail: `pairflow's prompt layout ${change}` };
   return { kind: "new", detail: `${key} ${change}` };
 }
 __name(describeChange, "describeChange");
@@ -26271,80 +26414,6 @@ function decider(plan, view, finished) {
   return (id, decided, options) => decidePair({ workflow, graph, view, force, lost: new Set(options?.lost ? [id] : []) }, id, decided);
 }
 __name(decider, "decider");
-
-// src/prompt/render.ts
-var FEEDBACK_TOKEN = "{feedback}";
-var DEFAULT_FEEDBACK_WRAPPER = "Your previous attempt was rejected:\n{feedback}\n\nAddress this and try again.";
-function renderPrompt(input) {
-  const prompt = input.prompt ?? {};
-  const sections = [];
-  const add = /* @__PURE__ */ __name((title, body) => {
-    if (body !== void 0) sections.push(`# ${title}
-
-${body}`);
-  }, "add");
-  add("Role", text(prompt.role));
-  add("Constraints", text(prompt.constraints));
-  add("Context", context(input.specification, input.constraints));
-  add("Dependencies", dependencies(input.dependencies));
-  add("History", history(input.history, prompt.feedback_wrapper));
-  add("Task", text(prompt.task));
-  return sections.join("\n\n");
-}
-__name(renderPrompt, "renderPrompt");
-function wrapFeedback(wrapper, feedback) {
-  return wrapper.split(FEEDBACK_TOKEN).join(feedback);
-}
-__name(wrapFeedback, "wrapFeedback");
-function fenceFor(content) {
-  let longest = 0;
-  for (const run of content.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-  return "`".repeat(Math.max(3, longest + 1));
-}
-__name(fenceFor, "fenceFor");
-function text(value) {
-  if (value === void 0) return void 0;
-  const trimmed = value.replace(/^(?:[ \t]*\r?\n)+/, "").trimEnd();
-  return trimmed === "" ? void 0 : trimmed;
-}
-__name(text, "text");
-function context(specification, constraints) {
-  const spec = text(specification);
-  const cons = text(constraints);
-  const parts = [];
-  if (spec !== void 0) parts.push(`## Specification
-
-${spec}`);
-  if (cons !== void 0) parts.push(`## Workflow constraints
-
-${cons}`);
-  return parts.length === 0 ? void 0 : parts.join("\n\n");
-}
-__name(context, "context");
-function dependencies(deps) {
-  if (deps.length === 0) return void 0;
-  return deps.map(({ id, content }) => {
-    const fence = fenceFor(content);
-    const body = content === "" || content.endsWith("\n") ? content : `${content}
-`;
-    return `## ${id}
-
-${fence}
-${body}${fence}`;
-  }).join("\n\n");
-}
-__name(dependencies, "dependencies");
-function history(attempts, wrapper) {
-  if (attempts.length === 0) return void 0;
-  const template = wrapper !== void 0 && wrapper.trim() !== "" ? wrapper : DEFAULT_FEEDBACK_WRAPPER;
-  return attempts.map(({ feedback }, i) => {
-    const body = text(wrapFeedback(template, feedback));
-    return body === void 0 ? `## Attempt ${i + 1}` : `## Attempt ${i + 1}
-
-${body}`;
-  }).join("\n\n");
-}
-__name(history, "history");
 
 // src/estimate/history.ts
 function pairHistory(lock, samples) {
@@ -27793,7 +27862,7 @@ function readJson2(file) {
 __name(readJson2, "readJson");
 
 // src/app/state.ts
-import path13 from "node:path";
+import path14 from "node:path";
 
 // src/store/remote.ts
 var RemoteCache = class {
@@ -27846,8 +27915,8 @@ var InputHasher = class {
   }
   hashes = /* @__PURE__ */ new Map();
   root;
-  /** `{relative path: sha256}` for one pair's globs, sorted by path. */
-  hash(patterns) {
+  /** `{relative path: sha256}` for one pair's globs, sorted by path; `what` names the globs in messages. */
+  hash(patterns, what = "input") {
     if (patterns.length === 0) return {};
     const files = import_fast_glob3.default.sync([...patterns], {
       cwd: this.workflow.dir,
@@ -27858,15 +27927,16 @@ var InputHasher = class {
     });
     files.sort();
     const out = {};
-    for (const rel of files) out[rel] = this.fileHash(path11.resolve(this.workflow.dir, rel), rel);
+    for (const rel of files) out[rel] = this.fileHash(path11.resolve(this.workflow.dir, rel), rel, what);
     return out;
   }
-  fileHash(abs, rel) {
+  /** sha256 of one file (`what` and `rel` name it in messages); an error when it resolves outside the repository. */
+  fileHash(abs, rel, what = "input") {
     let hash = this.hashes.get(abs);
     if (hash === void 0) {
       const real = realpathSync2(abs);
       if (!isInside(this.root, real)) {
-        throw new InputError(`input "${rel}" resolves to ${real}, outside the repository (${this.root}); inputs must stay inside it`);
+        throw new InputError(`${what} "${rel}" resolves to ${real}, outside the repository (${this.root}); files pairflow hashes must stay inside it`);
       }
       hash = sha256Hex(readFileSync7(real));
       this.hashes.set(abs, hash);
@@ -27874,6 +27944,10 @@ var InputHasher = class {
     return hash;
   }
 };
+
+// src/workspace/pairFiles.ts
+import { realpathSync as realpathSync3, statSync as statSync4 } from "node:fs";
+import path13 from "node:path";
 
 // src/workspace/outputs.ts
 import { existsSync as existsSync6, readFileSync as readFileSync8 } from "node:fs";
@@ -27912,10 +27986,200 @@ var OutputFiles = class {
   }
 };
 
+// src/workspace/pairFiles.ts
+var OPERATORS = /* @__PURE__ */ new Set([";", "&", "|", "<", ">", "(", ")", "\n"]);
+var UNRESOLVABLE = /* @__PURE__ */ new Set(["$", "`", "*", "?", "[", "]", "{", "}"]);
+var DOUBLE_QUOTED_ESCAPES = /* @__PURE__ */ new Set(["$", "`", '"', "\\", "\n"]);
+var MAX_GUARD_DEPTH = 16;
+function commandWords(command) {
+  const words = [];
+  let word = "";
+  let started = false;
+  let resolvable = true;
+  let output = false;
+  const end = /* @__PURE__ */ __name(() => {
+    if (started) {
+      if (resolvable && !output && word !== "" && !word.startsWith("-")) words.push(word);
+      output = false;
+    }
+    word = "";
+    started = false;
+    resolvable = true;
+  }, "end");
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    if (c === "\\") {
+      const next = command[++i];
+      if (next === "\n") continue;
+      started = true;
+      word += next ?? "";
+    } else if (c === " " || c === "	" || c === "\r") {
+      end();
+    } else if (OPERATORS.has(c)) {
+      end();
+      output = c === ">" || output && c === "|";
+    } else if (c === "#" && !started) {
+      const newline = command.indexOf("\n", i);
+      i = newline === -1 ? command.length : newline - 1;
+    } else if (c === "'") {
+      started = true;
+      const close = command.indexOf("'", i + 1);
+      if (close === -1) {
+        resolvable = false;
+        break;
+      }
+      word += command.slice(i + 1, close);
+      i = close;
+    } else if (c === '"') {
+      started = true;
+      let closed = false;
+      for (i++; i < command.length; i++) {
+        const q = command[i];
+        if (q === '"') {
+          closed = true;
+          break;
+        }
+        if (q === "\\" && DOUBLE_QUOTED_ESCAPES.has(command[i + 1] ?? "")) word += command[++i];
+        else {
+          if (q === "$" || q === "`") resolvable = false;
+          word += q;
+        }
+      }
+      if (!closed) {
+        resolvable = false;
+        break;
+      }
+    } else {
+      if (UNRESOLVABLE.has(c) || c === "~" && !started) resolvable = false;
+      started = true;
+      word += c;
+    }
+  }
+  end();
+  return words;
+}
+__name(commandWords, "commandWords");
+var PairFileHasher = class {
+  constructor(workflow, hasher, options = {}) {
+    this.workflow = workflow;
+    this.hasher = hasher;
+    this.options = options;
+    this.realRoot = realpathSync3(workflow.root);
+    this.excluded = new Set(options.exclude ?? []);
+    for (const pair of workflow.pairs.values()) {
+      const file = outputPath(workflow, pair);
+      if (file !== void 0) this.excluded.add(file);
+    }
+  }
+  workflow;
+  hasher;
+  options;
+  static {
+    __name(this, "PairFileHasher");
+  }
+  realRoot;
+  excluded;
+  cache = /* @__PURE__ */ new Map();
+  /** Whether a command word's absolute path is a file to hash, by path. */
+  words = /* @__PURE__ */ new Map();
+  /** `{path: sha256}` of what the pair's generator reads and what its guards read; computed once per pair. */
+  hashes(pair) {
+    let files = this.cache.get(pair.id);
+    if (!files) {
+      const generator = {};
+      const config = pair.generatorConfig;
+      if (pair.generator === "command") this.commandFiles(config.run, generator);
+      this.globbed("generator_config.files", config.files, generator);
+      const guard = {};
+      this.guardFiles(pair.guard, pair.guardConfig, pair.guards, guard, 0);
+      files = { generator: sortedObject(generator), guard: sortedObject(guard) };
+      this.cache.set(pair.id, files);
+    }
+    return files;
+  }
+  /** A guard's files, and a composite guard's sub-guards' (from the pair's `guards`, else guard_config.guards, as it runs them). */
+  guardFiles(name, config, subGuards, out, depth) {
+    if (name === "command") this.commandFiles(config.run, out);
+    if (name === "json_schema" && typeof config.schema_file === "string") this.namedFile("guard_config.schema_file", config.schema_file, out);
+    this.globbed("guard_config.files", config.files, out);
+    if (name !== "composite" || depth >= MAX_GUARD_DEPTH) return;
+    for (const sub of subGuards ?? guardList(config.guards)) this.guardFiles(sub.guard, sub.guard_config, void 0, out, depth + 1);
+  }
+  /** The files a command line names; words that name nothing, or something outside the repository, are passed over. */
+  commandFiles(run, out) {
+    if (typeof run !== "string") return;
+    for (const word of commandWords(run)) {
+      const abs = path13.resolve(this.workflow.dir, word);
+      if (this.readable(abs)) out[this.relative(abs)] = this.hasher.fileHash(abs, word);
+    }
+  }
+  /**
+   * Whether a command word's path is a regular file inside the repository that pairflow does not
+   * write itself. Most words are programs and arguments that name no file, and every pair repeats
+   * them, so each path is looked at once, without throwing.
+   */
+  readable(abs) {
+    let known = this.words.get(abs);
+    if (known === void 0) {
+      known = false;
+      if (isInside(this.workflow.root, abs) && !this.excluded.has(abs) && !this.inStateDir(abs) && statSync4(abs, { throwIfNoEntry: false })?.isFile()) {
+        known = isInside(this.realRoot, realpathSync3(abs));
+      }
+      this.words.set(abs, known);
+    }
+    return known;
+  }
+  /** A file the configuration names as a file: it must stay inside the repository; a missing one is left to the guard to report. */
+  namedFile(key, file, out) {
+    const abs = path13.resolve(this.workflow.dir, file);
+    if (!isInside(this.workflow.root, abs)) {
+      throw new InputError(
+        `${key} "${file}" is outside the repository (${this.workflow.root}); keep it inside the repository, so its content is part of the reference`
+      );
+    }
+    if (this.excluded.has(abs) || this.inStateDir(abs)) return;
+    try {
+      if (!statSync4(abs).isFile()) return;
+    } catch {
+      return;
+    }
+    out[this.relative(abs)] = this.hasher.fileHash(abs, file, key);
+  }
+  globbed(key, value, out) {
+    const patterns = typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((p) => typeof p === "string") : [];
+    if (patterns.length === 0) return;
+    for (const [rel, hash] of Object.entries(this.hasher.hash(patterns, key))) {
+      const abs = path13.resolve(this.workflow.dir, rel);
+      if (!this.excluded.has(abs) && !this.inStateDir(abs)) out[this.relative(abs)] = hash;
+    }
+  }
+  inStateDir(abs) {
+    return this.options.excludeDir !== void 0 && isInside(this.options.excludeDir, abs);
+  }
+  /** The component name of a file: its path relative to the workflow file's directory, with `/`. */
+  relative(abs) {
+    return path13.relative(this.workflow.dir, abs).split(path13.sep).join("/");
+  }
+};
+function guardList(value) {
+  if (!Array.isArray(value)) return [];
+  const refs = [];
+  for (const item of value) {
+    if (typeof item === "string") refs.push({ guard: item, guard_config: {} });
+    else if (item !== null && typeof item === "object" && typeof item.guard === "string") {
+      const { guard, guard_config } = item;
+      const config = guard_config !== null && typeof guard_config === "object" && !Array.isArray(guard_config) ? guard_config : {};
+      refs.push({ guard, guard_config: config });
+    }
+  }
+  return refs;
+}
+__name(guardList, "guardList");
+
 // src/app/state.ts
 function stateDirFor(root, options) {
   const dir = options.stateDir ?? options.env?.PAIRFLOW_STATE_DIR;
-  return dir ? path13.resolve(options.cwd, dir) : path13.join(root, ".pairflow");
+  return dir ? path14.resolve(options.cwd, dir) : path14.join(root, ".pairflow");
 }
 __name(stateDirFor, "stateDirFor");
 function openState(target, options) {
@@ -27923,11 +28187,12 @@ function openState(target, options) {
   const stateDir = stateDirFor(workflow.root, options);
   const lockPath2 = lockPathFor(workflow.path);
   const lock = options.lock !== void 0 ? options.lock : readLock(lockPath2, displayPath(lockPath2, options.cwd));
-  const store = new LocalStore(path13.join(stateDir, "store"));
+  const store = new LocalStore(path14.join(stateDir, "store"));
   const outputs = new OutputFiles(workflow);
   const remote = options.remote && new RemoteCache(options.remote);
-  const hasher = new InputHasher(workflow, [path13.relative(workflow.dir, stateDir).split(path13.sep).join("/") + "/**"]);
+  const hasher = new InputHasher(workflow, [path14.relative(workflow.dir, stateDir).split(path14.sep).join("/") + "/**"]);
   const inputs = /* @__PURE__ */ new Map();
+  const files = new PairFileHasher(workflow, hasher, { exclude: [lockPath2], excludeDir: stateDir });
   const view = {
     lock,
     record: /* @__PURE__ */ __name((pair, ref) => store.record(pair, ref), "record"),
@@ -27939,6 +28204,7 @@ function openState(target, options) {
       if (!hashes) inputs.set(pair.id, hashes = hasher.hash(pair.inputs));
       return hashes;
     }, "inputHashes"),
+    fileHashes: /* @__PURE__ */ __name((pair) => files.hashes(pair), "fileHashes"),
     remote: remote && ((pair, ref) => remote.record(pair, ref))
   };
   return { workflow, graph, stateDir, lockPath: lockPath2, lock, store, outputs, remote, view };
@@ -28500,7 +28766,7 @@ function addTokens(into, more) {
 __name(addTokens, "addTokens");
 
 // src/app/run.ts
-import path17 from "node:path";
+import path18 from "node:path";
 
 // src/estimate/budget.ts
 function checkBudget(estimate, maxCost, name = "--max-cost") {
@@ -28700,9 +28966,9 @@ function redact(text2, secrets) {
   return out;
 }
 __name(redact, "redact");
-function field(value, ...path20) {
+function field(value, ...path21) {
   let current = value;
-  for (const key of path20) {
+  for (const key of path21) {
     if (typeof current !== "object" || current === null) return void 0;
     current = current[key];
   }
@@ -28758,7 +29024,7 @@ var anthropicGenerator = /* @__PURE__ */ __name(async (request) => {
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import path14 from "node:path";
+import path15 from "node:path";
 var DEFAULT_TIMEOUT_SECONDS = 600;
 var KILL_GRACE_MS = 2e3;
 var STDERR_KEEP_CHARS = 64 * 1024;
@@ -28774,22 +29040,28 @@ var commandGenerator = /* @__PURE__ */ __name(async (request) => {
   if (typeof timeout !== "number" || !Number.isFinite(timeout) || timeout <= 0) {
     throw new GeneratorError("command: generator_config.timeout must be a number of seconds > 0");
   }
+  const env = request.config.env ?? {};
+  if (typeof env !== "object" || env === null || Array.isArray(env) || !Object.values(env).every((v) => typeof v === "string")) {
+    throw new GeneratorError("command: generator_config.env must map variable names to strings");
+  }
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
-  const dir = await mkdtemp(path14.join(tmpdir(), "pairflow-prompt-"));
+  const dir = await mkdtemp(path15.join(tmpdir(), "pairflow-prompt-"));
   try {
-    const promptFile = path14.join(dir, "prompt.txt");
+    const promptFile = path15.join(dir, "prompt.txt");
     await writeFile(promptFile, request.prompt, { mode: 384 });
-    return await runCommand(run, timeout, promptFile, request);
+    return await runCommand(run, timeout, promptFile, env, request);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }, "commandGenerator");
-function runCommand(run, timeoutSeconds, promptFile, request) {
+function runCommand(run, timeoutSeconds, promptFile, env, request) {
   return new Promise((resolve, reject) => {
     const child = spawn("/bin/sh", ["-c", run], {
       cwd: request.cwd,
+      // generator_config.env is part of the pair's reference; pairflow's own variables come last.
       env: {
         ...request.env,
+        ...env,
         PAIRFLOW_PAIR: request.pairId,
         PAIRFLOW_ATTEMPT: String(request.attempt),
         PAIRFLOW_MODEL: request.model ?? "",
@@ -28973,6 +29245,15 @@ function optionalPositiveNumber(guard, config, key, fallback) {
   return value;
 }
 __name(optionalPositiveNumber, "optionalPositiveNumber");
+function optionalStringMap(guard, config, key) {
+  const value = config[key];
+  if (value === void 0 || value === null) return {};
+  if (typeof value === "object" && !Array.isArray(value) && Object.values(value).every((v) => typeof v === "string")) {
+    return value;
+  }
+  throw wrongType(guard, key, "a mapping of names to strings", value);
+}
+__name(optionalStringMap, "optionalStringMap");
 function optionalStringList(guard, config, key) {
   const value = config[key];
   if (value === void 0 || value === null) return void 0;
@@ -29002,10 +29283,12 @@ var KEEP_BYTES = 64 * 1024;
 var commandGuard = /* @__PURE__ */ __name(async (request) => {
   const run = requiredString("command", request.config, "run", 'a shell command, e.g. "npm test"');
   const timeout = optionalPositiveNumber("command", request.config, "timeout", DEFAULT_TIMEOUT_SECONDS2);
+  const env = optionalStringMap("command", request.config, "env");
   request.signal.throwIfAborted();
   const outcome = await runShell(run, {
     cwd: request.cwd,
-    env: { ...request.env, PAIRFLOW_ARTIFACT: request.artifactPath, PAIRFLOW_PAIR: request.pairId },
+    // guard_config.env is part of the pair's reference; pairflow's own variables come last.
+    env: { ...request.env, ...env, PAIRFLOW_ARTIFACT: request.artifactPath, PAIRFLOW_PAIR: request.pairId },
     timeoutMs: timeout * 1e3,
     signal: request.signal
   });
@@ -29240,7 +29523,7 @@ var jsonGuard = /* @__PURE__ */ __name(async (request) => {
 var import__2 = __toESM(require__(), 1);
 var import_yaml2 = __toESM(require_dist(), 1);
 import { readFileSync as readFileSync9 } from "node:fs";
-import path15 from "node:path";
+import path16 from "node:path";
 var jsonSchemaGuard = /* @__PURE__ */ __name(async (request) => {
   const validate2 = compile(loadSchema(request));
   const parsed = parseJson2(request.content);
@@ -29255,7 +29538,7 @@ function loadSchema(request) {
   if (inline !== void 0 && file !== void 0) {
     throw new GuardConfigError("the json_schema guard takes guard_config.schema or guard_config.schema_file, not both");
   }
-  if (file !== void 0) return readSchemaFile(path15.resolve(request.cwd, file), file);
+  if (file !== void 0) return readSchemaFile(path16.resolve(request.cwd, file), file);
   if (inline === void 0 || inline === null) {
     throw new GuardConfigError(
       "the json_schema guard needs a schema: set guard_config.schema to a JSON Schema, or guard_config.schema_file to a JSON or YAML file holding one"
@@ -29350,12 +29633,12 @@ __name(getGuard, "getGuard");
 // src/workspace/scratch.ts
 import { mkdtempSync, rmSync as rmSync4, writeFileSync as writeFileSync2 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
-import path16 from "node:path";
+import path17 from "node:path";
 function scratchDir() {
-  const dir = mkdtempSync(path16.join(tmpdir2(), "pairflow-run-"));
+  const dir = mkdtempSync(path17.join(tmpdir2(), "pairflow-run-"));
   return {
     file(name, content) {
-      const file = path16.join(dir, name);
+      const file = path17.join(dir, name);
       writeFileSync2(file, content);
       return file;
     },
@@ -29495,7 +29778,7 @@ function runTarget(target, request) {
 __name(runTarget, "runTarget");
 async function runWith(target, request, resuming) {
   const workflowPath = resolveWorkflowPath(target, request.cwd);
-  const stateDir = stateDirFor(findRepoRoot(path17.dirname(workflowPath)), request);
+  const stateDir = stateDirFor(findRepoRoot(path18.dirname(workflowPath)), request);
   const runId = request.runId ?? newRunId();
   const release2 = await acquireRunLock(stateDir, workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
   try {
@@ -30112,16 +30395,16 @@ var Diff = class {
       }
     }
   }
-  addToPath(path20, added, removed, oldPosInc, options) {
-    const last = path20.lastComponent;
+  addToPath(path21, added, removed, oldPosInc, options) {
+    const last = path21.lastComponent;
     if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
       return {
-        oldPos: path20.oldPos + oldPosInc,
+        oldPos: path21.oldPos + oldPosInc,
         lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
       };
     } else {
       return {
-        oldPos: path20.oldPos + oldPosInc,
+        oldPos: path21.oldPos + oldPosInc,
         lastComponent: { count: 1, added, removed, previousComponent: last }
       };
     }
@@ -30816,18 +31099,18 @@ __name(size2, "size");
 // src/app/diff.ts
 import { mkdtempSync as mkdtempSync2, readFileSync as readFileSync10, rmSync as rmSync5, writeFileSync as writeFileSync3 } from "node:fs";
 import { tmpdir as tmpdir3 } from "node:os";
-import path19 from "node:path";
+import path20 from "node:path";
 
 // src/github/git.ts
 import { spawnSync } from "node:child_process";
-import { realpathSync as realpathSync3 } from "node:fs";
-import path18 from "node:path";
+import { realpathSync as realpathSync4 } from "node:fs";
+import path19 from "node:path";
 function openRepo(dir, display = dir) {
   const top = git(dir, ["rev-parse", "--show-toplevel"]);
   if (top.error)
     throw new UsageError(`git could not be started (${top.error.message}); pairflow diff reads the base revision with git, so install it or put it on PATH`);
   if (top.status !== 0) throw new UsageError(`${display} is not inside a git repository; pairflow diff reads the base revision with git`);
-  const root = realpathSync3(top.stdout.trim());
+  const root = realpathSync4(top.stdout.trim());
   return {
     root,
     resolve(ref, options = {}) {
@@ -30845,7 +31128,7 @@ function openRepo(dir, display = dir) {
       return found;
     },
     relative(file) {
-      return path18.relative(root, realpathSync3(file)).split(path18.sep).join("/");
+      return path19.relative(root, realpathSync4(file)).split(path19.sep).join("/");
     },
     read(commit, relPath) {
       const spec = `${commit}:${relPath}`;
@@ -30876,7 +31159,7 @@ __name(firstLine3, "firstLine");
 async function planDiff(target, options) {
   const { cwd } = options;
   const workflowPath = resolveWorkflowPath(target, cwd);
-  const repo = openRepo(path19.dirname(workflowPath), displayPath(path19.dirname(workflowPath), cwd));
+  const repo = openRepo(path20.dirname(workflowPath), displayPath(path20.dirname(workflowPath), cwd));
   const commit = repo.resolve(options.base, { fetch: options.fetch });
   const workflowFile = repo.relative(workflowPath);
   const baseLock = readLockAt(repo, commit, options.base, posixLockPath(workflowFile));
@@ -30914,25 +31197,25 @@ function snapshotAt(repo, commit, ref, workflowFile) {
 }
 __name(snapshotAt, "snapshotAt");
 function basePromptsFile(repo, commit, workflowFile, workflow) {
-  const dir = path19.posix.dirname(workflowFile);
+  const dir = path20.posix.dirname(workflowFile);
   const named = workflow?.prompts;
   if (typeof named === "string") {
-    const file = path19.posix.normalize(path19.posix.join(dir, named));
+    const file = path20.posix.normalize(path20.posix.join(dir, named));
     return file.startsWith("../") ? null : file;
   }
-  return PROMPTS_NAMES.map((name) => path19.posix.join(dir, name)).find((file) => repo.read(commit, file) !== null) ?? null;
+  return PROMPTS_NAMES.map((name) => path20.posix.join(dir, name)).find((file) => repo.read(commit, file) !== null) ?? null;
 }
 __name(basePromptsFile, "basePromptsFile");
 function posixLockPath(workflowFile) {
-  return lockPathFor(workflowFile).split(path19.sep).join("/");
+  return lockPathFor(workflowFile).split(path20.sep).join("/");
 }
 __name(posixLockPath, "posixLockPath");
 function readLockAt(repo, commit, ref, lockFile) {
   const text2 = repo.read(commit, lockFile);
   if (text2 === null) return null;
-  const dir = mkdtempSync2(path19.join(tmpdir3(), "pairflow-base-"));
+  const dir = mkdtempSync2(path20.join(tmpdir3(), "pairflow-base-"));
   try {
-    const file = path19.join(dir, "base.lock.json");
+    const file = path20.join(dir, "base.lock.json");
     writeFileSync3(file, text2);
     return readLock(file, `${ref}:${lockFile}`);
   } finally {

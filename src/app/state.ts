@@ -1,7 +1,8 @@
 /**
  * Opens a workflow where it lives: the workflow and prompts files, the lock file beside them, the
- * local store under the state directory, the output and input files, and optionally a remote store;
- * and the StateView through which the planner sees all of them.
+ * local store under the state directory, the output and input files, the files generators and
+ * guards read, and optionally a remote store; and the StateView through which the planner sees
+ * all of them.
  */
 import path from "node:path";
 import { displayPath } from "../config/parse.js";
@@ -15,6 +16,7 @@ import type { Pair, Workflow } from "../model/workflow.js";
 import { LocalStore } from "../store/local.js";
 import { RemoteCache } from "../store/remote.js";
 import { InputHasher } from "../workspace/inputs.js";
+import { PairFileHasher } from "../workspace/pairFiles.js";
 import { OutputFiles } from "../workspace/outputs.js";
 
 export interface StateOptions {
@@ -55,6 +57,7 @@ export function openState(target: string | undefined, options: StateOptions): Op
   // The state directory may sit inside the workflow's directory: its files are never inputs.
   const hasher = new InputHasher(workflow, [path.relative(workflow.dir, stateDir).split(path.sep).join("/") + "/**"]);
   const inputs = new Map<string, Record<string, string>>();
+  const files = new PairFileHasher(workflow, hasher, { exclude: [lockPath], excludeDir: stateDir });
   const view: StateView = {
     lock,
     record: (pair, ref) => store.record(pair, ref),
@@ -66,6 +69,7 @@ export function openState(target: string | undefined, options: StateOptions): Op
       if (!hashes) inputs.set(pair.id, (hashes = hasher.hash(pair.inputs)));
       return hashes;
     },
+    fileHashes: (pair) => files.hashes(pair),
     remote: remote && ((pair, ref) => remote.record(pair, ref)),
   };
   return { workflow, graph, stateDir, lockPath, lock, store, outputs, remote, view };

@@ -1,6 +1,7 @@
 /**
  * The `command` generator: a shell command that reads the prompt and prints the artifact.
  * The prompt travels on stdin and in a file, never on the command line, so it cannot inject shell code.
+ * generator_config.env adds variables to the command's environment.
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -27,25 +28,31 @@ export const commandGenerator: Generator = async (request) => {
   if (typeof timeout !== "number" || !Number.isFinite(timeout) || timeout <= 0) {
     throw new GeneratorError("command: generator_config.timeout must be a number of seconds > 0");
   }
+  const env = request.config.env ?? {};
+  if (typeof env !== "object" || env === null || Array.isArray(env) || !Object.values(env).every((v) => typeof v === "string")) {
+    throw new GeneratorError("command: generator_config.env must map variable names to strings");
+  }
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
 
   const dir = await mkdtemp(path.join(tmpdir(), "pairflow-prompt-"));
   try {
     const promptFile = path.join(dir, "prompt.txt");
     await writeFile(promptFile, request.prompt, { mode: 0o600 });
-    return await runCommand(run, timeout, promptFile, request);
+    return await runCommand(run, timeout, promptFile, env as Record<string, string>, request);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 };
 
-function runCommand(run: string, timeoutSeconds: number, promptFile: string, request: GenerateRequest): Promise<GenerateResult> {
+function runCommand(run: string, timeoutSeconds: number, promptFile: string, env: Record<string, string>, request: GenerateRequest): Promise<GenerateResult> {
   return new Promise((resolve, reject) => {
     // detached: the command gets its own process group, so stopping it also stops what it started.
     const child = spawn("/bin/sh", ["-c", run], {
       cwd: request.cwd,
+      // generator_config.env is part of the pair's reference; pairflow's own variables come last.
       env: {
         ...request.env,
+        ...env,
         PAIRFLOW_PAIR: request.pairId,
         PAIRFLOW_ATTEMPT: String(request.attempt),
         PAIRFLOW_MODEL: request.model ?? "",

@@ -1,10 +1,11 @@
 /**
- * The command guard: runs guard_config.run with /bin/sh in the workflow's directory; exit status 0
- * accepts. The command finds the artifact at $PAIRFLOW_ARTIFACT, and its output becomes the feedback.
+ * The command guard: runs guard_config.run with /bin/sh in the workflow's directory, with the
+ * variables of guard_config.env added to the environment; exit status 0 accepts. The command finds
+ * the artifact at $PAIRFLOW_ARTIFACT, and its output becomes the feedback.
  */
 import { spawn } from "node:child_process";
 import { GuardConfigError, type Guard } from "../model/ports.js";
-import { optionalPositiveNumber, requiredString } from "./config.js";
+import { optionalPositiveNumber, optionalStringMap, requiredString } from "./config.js";
 
 const DEFAULT_TIMEOUT_SECONDS = 300;
 /** Grace between SIGTERM and SIGKILL. */
@@ -18,11 +19,13 @@ const KEEP_BYTES = 64 * 1024;
 export const commandGuard: Guard = async (request) => {
   const run = requiredString("command", request.config, "run", 'a shell command, e.g. "npm test"');
   const timeout = optionalPositiveNumber("command", request.config, "timeout", DEFAULT_TIMEOUT_SECONDS);
+  const env = optionalStringMap("command", request.config, "env");
   request.signal.throwIfAborted();
 
   const outcome = await runShell(run, {
     cwd: request.cwd,
-    env: { ...request.env, PAIRFLOW_ARTIFACT: request.artifactPath, PAIRFLOW_PAIR: request.pairId },
+    // guard_config.env is part of the pair's reference; pairflow's own variables come last.
+    env: { ...request.env, ...env, PAIRFLOW_ARTIFACT: request.artifactPath, PAIRFLOW_PAIR: request.pairId },
     timeoutMs: timeout * 1000,
     signal: request.signal,
   });

@@ -38,6 +38,16 @@ export function optionalPositiveNumber(guard: string, config: Config, key: strin
   return value;
 }
 
+/** A mapping of names to strings (such as environment variables); {} when the key is absent. */
+export function optionalStringMap(guard: string, config: Config, key: string): Record<string, string> {
+  const value = config[key];
+  if (value === undefined || value === null) return {};
+  if (typeof value === "object" && !Array.isArray(value) && Object.values(value).every((v) => typeof v === "string")) {
+    return value as Record<string, string>;
+  }
+  throw wrongType(guard, key, "a mapping of names to strings", value);
+}
+
 /** A string or a list of strings, as a list; undefined when the key is absent. */
 export function optionalStringList(guard: string, config: Config, key: string): string[] | undefined {
   const value = config[key];

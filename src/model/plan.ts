@@ -16,6 +16,19 @@ export interface OwnComponents {
   guards?: CanonicalValue;
   context?: { specification?: string; constraints?: string };
   inputs?: Record<string, string>;
+  /** Files the generator and the guard read (scripts, schema files, `files:` globs), when there are any. */
+  files?: Partial<PairFiles>;
+  /** The version of pairflow's own prompt layout, for pairs whose rendered prompt goes to a generator. */
+  layout?: number;
+}
+
+/**
+ * `{path: sha256}` of the files a pair's generator and its guards read, by who reads them; paths are
+ * relative to the workflow file's directory.
+ */
+export interface PairFiles {
+  generator: Record<string, string>;
+  guard: Record<string, string>;
 }
 
 /** Dependency references and accepted content hashes, by dependency id. */
@@ -113,6 +126,8 @@ export interface StateView {
   generatedHashes(pair: string): ReadonlySet<string>;
   /** `{path: sha256}` of the files the pair's `inputs` globs match. */
   inputHashes(pair: Pair): Record<string, string>;
+  /** The files the pair's generator and guards read, with their sha256 (see PairFiles). */
+  fileHashes(pair: Pair): PairFiles;
   /** The accepted record a remote store holds for this configuration (its content verified), if any. */
   remote?(pair: string, configRef: string): Promise<StoreRecord | undefined>;
 }

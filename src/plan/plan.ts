@@ -102,7 +102,7 @@ function checkOnly(only: readonly string[], byId: ReadonlyMap<string, PlannedPai
 export async function decidePair(ctx: PlanContext, id: string, decided: ReadonlyMap<string, PlannedPair>): Promise<PlannedPair> {
   const { workflow, graph, view } = ctx;
   const pair = workflow.pairs.get(id)!;
-  const own = ownComponents(workflow, pair, pair.inputs.length > 0 ? view.inputHashes(pair) : undefined);
+  const own = ownComponents(workflow, pair, pair.inputs.length > 0 ? view.inputHashes(pair) : undefined, view.fileHashes(pair));
   const previous = view.lock?.pairs[id];
   const deps = pair.requires.map((d) => decided.get(d)!);
   const base = { id, wave: graph.waveOf.get(id)! + 1, requires: pair.requires, own };
@@ -259,6 +259,9 @@ function describeChange(key: string, change: string, previous: LockEntry): Reaso
   if (key.startsWith("guard_config.")) return { kind: "guard_config", detail: `${key} ${change}` };
   if (key === "generator" || key.startsWith("generator_config.")) return { kind: "generator", detail: `${key} ${change}` };
   if (key.startsWith("input:")) return { kind: "inputs", detail: `${key.slice("input:".length)} ${change}` };
+  if (key.startsWith("generator_file:")) return { kind: "generator", detail: `${key.slice("generator_file:".length)} ${change}` };
+  if (key.startsWith("guard_file:")) return { kind: "guard", detail: `${key.slice("guard_file:".length)} ${change}` };
+  if (key === "layout") return { kind: "prompt", detail: `pairflow's prompt layout ${change}` };
   // Only a lock file written by hand or by another version has other keys.
   return { kind: "new", detail: `${key} ${change}` };
 }

@@ -11,11 +11,19 @@ export interface RenderInput {
   /** Workflow-level context. */
   specification?: string;
   constraints?: string;
-  /** Accepted upstream artifacts, in the pair's `requires` order. */
+  /** Accepted upstream artifacts, in any order: they are rendered by pair id. */
   dependencies: { id: string; content: string }[];
   /** Earlier rejected attempts of this run, oldest first. */
   history: { feedback: string }[];
 }
+
+/**
+ * The version of the layout renderPrompt produces. It is part of the reference of every pair whose
+ * prompt goes to a generator, so raise it whenever the same input would render differently
+ * (sections, their titles or order, fences, DEFAULT_FEEDBACK_WRAPPER, the order of dependencies):
+ * artifacts made from the old prompts are then not reused. test/prompt/render.test.ts pins it.
+ */
+export const PROMPT_LAYOUT = 1;
 
 /** The token a feedback_wrapper carries; only this exact text is replaced. */
 export const FEEDBACK_TOKEN = "{feedback}";
@@ -26,7 +34,7 @@ export const DEFAULT_FEEDBACK_WRAPPER = "Your previous attempt was rejected:\n{f
 /**
  * Renders the prompt a generator receives. Sections, in order: Role, Constraints, Context
  * (specification, then workflow constraints), Dependencies (one fenced block per artifact,
- * labelled by pair id), History (one entry per rejected attempt), Task. A section with
+ * labelled by pair id, ordered by pair id so that the order of `requires` changes nothing), History (one entry per rejected attempt), Task. A section with
  * nothing to say is left out, header included. Pure string work: the same input always
  * gives the same string, with no trailing newline; an input with nothing in it gives "".
  */
@@ -82,7 +90,9 @@ function context(specification: string | undefined, constraints: string | undefi
 
 function dependencies(deps: RenderInput["dependencies"]): string | undefined {
   if (deps.length === 0) return undefined;
-  return deps
+  // By id, in code-unit order as canonical JSON sorts keys: the reference sorts dependencies too.
+  return [...deps]
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map(({ id, content }) => {
       const fence = fenceFor(content);
       const body = content === "" || content.endsWith("\n") ? content : `${content}\n`;

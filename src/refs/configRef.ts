@@ -5,22 +5,48 @@
  * reference fields gets exactly the reference value.
  */
 import type { Pair, Workflow } from "../model/workflow.js";
-import type { CanonicalValue } from "../model/values.js";
+import { PyFloat, type CanonicalValue } from "../model/values.js";
 import { digestOf } from "./hash.js";
-import type { OwnComponents, Upstream } from "../model/plan.js";
+import type { OwnComponents, PairFiles, Upstream } from "../model/plan.js";
+import { PROMPT_LAYOUT } from "../prompt/render.js";
 
 /** Generator settings that change how a request travels, not what it asks: never hashed. */
-export const TRANSPORT_KEYS = new Set(["api_key_env", "headers", "timeout", "retries"]);
+export const TRANSPORT_KEYS = new Set(["api_key_env", "timeout", "retries"]);
 
-export function ownComponents(workflow: Workflow, pair: Pair, inputs: Record<string, string> | undefined): OwnComponents {
+/**
+ * Header names that carry credentials (Authorization, X-Api-Key, Cookie, ...): such headers are
+ * never hashed, so their values reach no lock file, record or log.
+ */
+const SECRET_HEADER = /key|token|secret|auth|cookie|password|credential/i;
+
+export function isSecretHeader(name: string): boolean {
+  return SECRET_HEADER.test(name);
+}
+
+/**
+ * The pair's own components. `files` are the files its generator and guards read (from a StateView);
+ * absent or empty, none are hashed.
+ */
+export function ownComponents(workflow: Workflow, pair: Pair, inputs: Record<string, string> | undefined, files?: PairFiles): OwnComponents {
   const own: OwnComponents = {
     prompt: (pair.prompt ?? {}) as CanonicalValue,
     model: pair.model,
     guard: pair.guard,
     guard_config: pair.guardConfig,
   };
-  const config = Object.fromEntries(Object.entries(pair.generatorConfig).filter(([k]) => !TRANSPORT_KEYS.has(k)));
+  const config: Record<string, CanonicalValue> = {};
+  for (const [key, value] of Object.entries(pair.generatorConfig)) {
+    if (TRANSPORT_KEYS.has(key)) continue;
+    if (key === "headers") {
+      const headers = publicHeaders(value);
+      if (headers !== undefined) config.headers = headers;
+    } else config[key] = value;
+  }
   if (pair.generator !== null || Object.keys(config).length > 0) own.generator = { name: pair.generator, config };
+  // pairflow renders a prompt only to hand it to a generator, so the layout is hashed exactly for
+  // the pairs that name one. A pair using only the reference fields names none and so keeps exactly
+  // the reference value; a pair that names one differs from the reference by its generator key already.
+  if (pair.generator !== null) own.layout = PROMPT_LAYOUT;
   if (pair.guards !== undefined) own.guards = pair.guards as unknown as CanonicalValue;
   if (workflow.specification !== undefined || workflow.constraints !== undefined) {
     own.context = {};
@@ -28,7 +54,23 @@ export function ownComponents(workflow: Workflow, pair: Pair, inputs: Record<str
     if (workflow.constraints !== undefined) own.context.constraints = workflow.constraints;
   }
   if (pair.inputs.length > 0) own.inputs = inputs ?? {};
+  const read: Partial<PairFiles> = {};
+  if (files && Object.keys(files.generator).length > 0) read.generator = files.generator;
+  if (files && Object.keys(files.guard).length > 0) read.guard = files.guard;
+  if (Object.keys(read).length > 0) own.files = read;
   return own;
+}
+
+/**
+ * generator_config.headers without the headers that carry credentials, names lower-cased (HTTP
+ * names are case-insensitive); undefined when none is left. A value that is not a mapping is kept
+ * as it is (the generator rejects it at run time).
+ */
+function publicHeaders(value: CanonicalValue): CanonicalValue | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value) || value instanceof PyFloat) return value;
+  const out: Record<string, CanonicalValue> = {};
+  for (const [name, v] of Object.entries(value)) if (!isSecretHeader(name)) out[name.toLowerCase()] = v;
+  return Object.keys(out).length > 0 ? sortedObject(out) : undefined;
 }
 
 export function hashInput(own: OwnComponents, upstream: Upstream): Record<string, unknown> {
@@ -50,20 +92,37 @@ export function componentDigests(own: OwnComponents, upstream: Upstream): Record
   const each = (prefix: string, obj: object | null | undefined) => {
     for (const [k, v] of Object.entries(obj ?? {})) put(`${prefix}${k}`, v);
   };
+  // Maps whose entries are independent settings get one component per entry (`generator_config.env.MODE`).
+  const config = (prefix: string, obj: Record<string, unknown>) => {
+    for (const [k, v] of Object.entries(obj)) {
+      if (MAP_KEYS.includes(k) && isMapping(v) && Object.keys(v).length > 0) each(`${prefix}${k}.`, v);
+      else put(`${prefix}${k}`, v);
+    }
+  };
   if (own.prompt !== null && typeof own.prompt === "object" && !Array.isArray(own.prompt)) each("prompt.", own.prompt);
   put("model", own.model);
   put("guard", own.guard);
-  each("guard_config.", own.guard_config);
+  config("guard_config.", own.guard_config);
   if (own.guards !== undefined) put("guards", own.guards);
   if (own.generator) {
     put("generator", own.generator.name);
-    each("generator_config.", own.generator.config);
+    config("generator_config.", own.generator.config);
   }
+  if (own.layout !== undefined) put("layout", own.layout);
   each("context.", own.context);
   for (const [file, hash] of Object.entries(own.inputs ?? {})) out[`input:${file}`] = hash.slice(0, 16);
+  for (const [file, hash] of Object.entries(own.files?.generator ?? {})) out[`generator_file:${file}`] = hash.slice(0, 16);
+  for (const [file, hash] of Object.entries(own.files?.guard ?? {})) out[`guard_file:${file}`] = hash.slice(0, 16);
   for (const [dep, ref] of Object.entries(upstream.refs)) out[`upstream:${dep}`] = ref.slice(0, 16);
   for (const [dep, hash] of Object.entries(upstream.artifactHashes)) out[`artifact:${dep}`] = hash.slice(0, 16);
   return sortedObject(out);
+}
+
+/** Keys of generator_config and guard_config whose entries get one component each (`generator_config.env.MODE`). */
+const MAP_KEYS: readonly string[] = ["headers", "env"];
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof PyFloat);
 }
 
 /** W_ref: the workflow's structure (its pairs and their dependencies). A saved run is resumed only under the same one. */

@@ -22,8 +22,8 @@ export class InputHasher {
     this.root = realpathSync(workflow.root);
   }
 
-  /** `{relative path: sha256}` for one pair's globs, sorted by path. */
-  hash(patterns: readonly string[]): Record<string, string> {
+  /** `{relative path: sha256}` for one pair's globs, sorted by path; `what` names the globs in messages. */
+  hash(patterns: readonly string[], what = "input"): Record<string, string> {
     if (patterns.length === 0) return {};
     const files = fg.sync([...patterns], {
       cwd: this.workflow.dir,
@@ -34,16 +34,17 @@ export class InputHasher {
     });
     files.sort();
     const out: Record<string, string> = {};
-    for (const rel of files) out[rel] = this.fileHash(path.resolve(this.workflow.dir, rel), rel);
+    for (const rel of files) out[rel] = this.fileHash(path.resolve(this.workflow.dir, rel), rel, what);
     return out;
   }
 
-  private fileHash(abs: string, rel: string): string {
+  /** sha256 of one file (`what` and `rel` name it in messages); an error when it resolves outside the repository. */
+  fileHash(abs: string, rel: string, what = "input"): string {
     let hash = this.hashes.get(abs);
     if (hash === undefined) {
       const real = realpathSync(abs);
       if (!isInside(this.root, real)) {
-        throw new InputError(`input "${rel}" resolves to ${real}, outside the repository (${this.root}); inputs must stay inside it`);
+        throw new InputError(`${what} "${rel}" resolves to ${real}, outside the repository (${this.root}); files pairflow hashes must stay inside it`);
       }
       hash = sha256Hex(readFileSync(real));
       this.hashes.set(abs, hash);

@@ -92,6 +92,7 @@ export class World {
       generatedHashes: (pair) =>
         new Set([...this.records.values()].filter((r) => r.pair === pair && r.status === "accepted" && r.source !== "human").map((r) => r.contentHash!)),
       inputHashes: (pair) => (pair.inputs.length > 0 && this.inputs.has(pair.id) ? { [`data/${pair.id}.txt`]: sha256Hex(this.inputs.get(pair.id)!) } : {}),
+      fileHashes: () => ({ generator: {}, guard: {} }),
       remote: remote && (async (pair, ref) => (await remote.fetch(pair, ref))?.record),
     };
   }

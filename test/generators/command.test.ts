@@ -63,6 +63,18 @@ describe("command generator", () => {
     expect(noModel.content).toBe("[]");
   });
 
+  it("adds generator_config.env to the environment, under pairflow's own variables", async () => {
+    const run = 'printf "%s|%s|%s" "$MODE" "$HI" "$PAIRFLOW_PAIR"';
+    const env = { MODE: "strict", HI: "from config", PAIRFLOW_PAIR: "not this" };
+    const req = request({ run, env }, { env: { PATH: process.env.PATH, HI: "from the environment" } });
+    expect((await commandGenerator(req)).content).toBe("strict|from config|g_test");
+  });
+
+  it("rejects a generator_config.env that does not map names to strings", async () => {
+    const error = await failure(commandGenerator(request({ run: "true", env: { N: 1 } })));
+    expect(error.message).toBe("command: generator_config.env must map variable names to strings");
+  });
+
   it("does not crash when the command ignores a large prompt on stdin", async () => {
     const result = await commandGenerator(request({ run: "echo done" }, { prompt: "x".repeat(4 * 1024 * 1024) }));
     expect(result.content).toBe("done\n");

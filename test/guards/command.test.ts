@@ -37,6 +37,15 @@ describe("command guard", () => {
     expect(result).toEqual({ accepted: false, feedback: `${req.cwd}|g_test|hi` });
   });
 
+  it("adds guard_config.env to the environment, under pairflow's own variables", async () => {
+    const req = request("x", { run: 'echo "$MODE|$GREETING|$PAIRFLOW_PAIR"; exit 1', env: { MODE: "strict", GREETING: "hello", PAIRFLOW_PAIR: "no" } });
+    req.env = { ...req.env, GREETING: "hi" };
+    expect(await commandGuard(req)).toEqual({ accepted: false, feedback: "strict|hello|g_test" });
+    await expect(commandGuard(request("x", { run: "true", env: ["A=1"] }))).rejects.toThrow(
+      "guard_config.env of the command guard must be a mapping of names to strings; found a list",
+    );
+  });
+
   it("gives stdout and stderr as feedback", async () => {
     const result = await commandGuard(request("x", { run: "echo 'to stdout'; echo 'to stderr' >&2; exit 1" }));
     expect(result.accepted).toBe(false);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_FEEDBACK_WRAPPER, fenceFor, renderPrompt, wrapFeedback, type RenderInput } from "../../src/prompt/render.js";
+import { DEFAULT_FEEDBACK_WRAPPER, fenceFor, PROMPT_LAYOUT, renderPrompt, wrapFeedback, type RenderInput } from "../../src/prompt/render.js";
+import { sha256Hex } from "../../src/refs/hash.js";
 
 function full(): RenderInput {
   return {
@@ -180,16 +181,12 @@ describe("history and feedback_wrapper", () => {
 });
 
 describe("dependencies", () => {
-  it("labels each artifact by pair id, in the given order", () => {
-    const out = renderPrompt({
-      prompt: undefined,
-      dependencies: [
-        { id: "g_b", content: "B" },
-        { id: "g_a", content: "A" },
-      ],
-      history: [],
-    });
-    expect(out).toBe("# Dependencies\n\n## g_b\n\n```\nB\n```\n\n## g_a\n\n```\nA\n```");
+  it("labels each artifact by pair id, ordered by id whatever the order of requires", () => {
+    const a = { id: "g_a", content: "A" };
+    const b = { id: "g_b", content: "B" };
+    const out = renderPrompt({ prompt: undefined, dependencies: [b, a], history: [] });
+    expect(out).toBe("# Dependencies\n\n## g_a\n\n```\nA\n```\n\n## g_b\n\n```\nB\n```");
+    expect(renderPrompt({ prompt: undefined, dependencies: [a, b], history: [] })).toBe(out);
   });
 
   it("fences content holding ``` fences and # headers with a longer fence", () => {
@@ -222,7 +219,7 @@ describe("dependencies", () => {
       ],
       history: [],
     });
-    expect(out).toBe(`# Dependencies\n\n## g_ws\n\n\`\`\`\n${content}\`\`\`\n\n## g_empty\n\n\`\`\`\n\`\`\``);
+    expect(out).toBe(`# Dependencies\n\n## g_empty\n\n\`\`\`\n\`\`\`\n\n## g_ws\n\n\`\`\`\n${content}\`\`\``);
   });
 });
 
@@ -257,5 +254,30 @@ describe("determinism and unicode", () => {
     expect(out).toContain("## g_ünï\n\n```\nnaïve = '🐍'\n```");
     expect(out).toContain("⚠️ échec 💥 ⚠️");
     expect(out.normalize("NFC")).not.toBe(out);
+  });
+});
+
+describe("PROMPT_LAYOUT", () => {
+  // The layout version is part of the reference of every pair with a generator, so artifacts made
+  // from prompts rendered another way are not reused. When this fails, the same input now renders
+  // differently: raise PROMPT_LAYOUT in src/prompt/render.ts and add the new digest here.
+  const RENDERED: Record<number, string> = {
+    1: "9bec754528c94badb935f2c691ac089db68af967df4b4252e52115f1bdae5d3f",
+  };
+
+  it("is raised whenever the same input renders differently", () => {
+    const samples: RenderInput[] = [
+      full(),
+      { ...full(), prompt: { task: "T" } }, // the default feedback_wrapper
+      {
+        prompt: { role: "\n  R  \n" },
+        dependencies: [
+          { id: "g_z", content: "```\nz" },
+          { id: "g_y", content: "" },
+        ],
+        history: [],
+      },
+    ];
+    expect(sha256Hex(samples.map(renderPrompt).join("\u0000"))).toBe(RENDERED[PROMPT_LAYOUT]);
   });
 });

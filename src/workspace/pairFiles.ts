@@ -1,0 +1,243 @@
+/**
+ * The files a pair's generator and guards read, so that their contents are part of its reference:
+ *
+ * - every word of a `command` generator's or guard's `run` that names a regular file inside the
+ *   repository (resolved against the workflow file's directory, where the command runs);
+ * - a `json_schema` guard's `schema_file`;
+ * - the `files` globs of generator_config and guard_config, for files a script reads that pairflow
+ *   cannot see on its command line.
+ *
+ * Sub-guards of a composite guard count as the guard. The output files of the workflow's pairs, the
+ * lock file and the state directory are left out: pairflow writes them itself (a pair that reads
+ * another's output names it in `requires`, which hashes that content). Each file is hashed once per
+ * invocation, through the InputHasher that also hashes `inputs`.
+ */
+import { realpathSync, statSync } from "node:fs";
+import path from "node:path";
+import { isInside } from "../config/paths.js";
+import { InputError } from "../model/errors.js";
+import type { PairFiles } from "../model/plan.js";
+import type { GuardRef, Pair, Workflow } from "../model/workflow.js";
+import { sortedObject } from "../refs/configRef.js";
+import type { InputHasher } from "./inputs.js";
+import { outputPath } from "./outputs.js";
+
+/** Shell operators: they end a word. */
+const OPERATORS = new Set([";", "&", "|", "<", ">", "(", ")", "\n"]);
+/** Expansions and globs: a word holding one of these is not resolved (list its files under `files`). */
+const UNRESOLVABLE = new Set(["$", "`", "*", "?", "[", "]", "{", "}"]);
+/** Characters a backslash escapes inside double quotes. */
+const DOUBLE_QUOTED_ESCAPES = new Set(["$", "`", '"', "\\", "\n"]);
+/** A composite inside a composite inside ...: deeper than this is not followed. */
+const MAX_GUARD_DEPTH = 16;
+
+/**
+ * The words of a shell command line that may name files, as the shell would pass them: quotes and
+ * backslashes removed; options (`-x`, `--x=y`), comments, operators and the targets of output
+ * redirections (`> log.txt`) left out, and so are words whose value depends on the shell (`$VAR`,
+ * `$(...)`, globs, a leading `~`, unclosed quotes).
+ */
+export function commandWords(command: string): string[] {
+  const words: string[] = [];
+  let word = "";
+  let started = false;
+  let resolvable = true;
+  let output = false;
+  const end = () => {
+    if (started) {
+      if (resolvable && !output && word !== "" && !word.startsWith("-")) words.push(word);
+      output = false;
+    }
+    word = "";
+    started = false;
+    resolvable = true;
+  };
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (c === "\\") {
+      const next = command[++i];
+      if (next === "\n") continue; // a line continuation
+      started = true;
+      word += next ?? "";
+    } else if (c === " " || c === "\t" || c === "\r") {
+      end();
+    } else if (OPERATORS.has(c)) {
+      end();
+      // `> file`, `>> file`, `&> file`, `>| file` write the file; `>&2` does not name one.
+      output = c === ">" || (output && c === "|");
+    } else if (c === "#" && !started) {
+      const newline = command.indexOf("\n", i);
+      i = newline === -1 ? command.length : newline - 1;
+    } else if (c === "'") {
+      started = true;
+      const close = command.indexOf("'", i + 1);
+      if (close === -1) {
+        resolvable = false;
+        break;
+      }
+      word += command.slice(i + 1, close);
+      i = close;
+    } else if (c === '"') {
+      started = true;
+      let closed = false;
+      for (i++; i < command.length; i++) {
+        const q = command[i]!;
+        if (q === '"') {
+          closed = true;
+          break;
+        }
+        if (q === "\\" && DOUBLE_QUOTED_ESCAPES.has(command[i + 1] ?? "")) word += command[++i];
+        else {
+          if (q === "$" || q === "`") resolvable = false;
+          word += q;
+        }
+      }
+      if (!closed) {
+        resolvable = false;
+        break;
+      }
+    } else {
+      if (UNRESOLVABLE.has(c) || (c === "~" && !started)) resolvable = false;
+      started = true;
+      word += c;
+    }
+  }
+  end();
+  return words;
+}
+
+export interface PairFileOptions {
+  /** Absolute paths of files pairflow writes that are never hashed as files (the lock file). */
+  exclude?: string[];
+  /** Absolute directory whose files are never hashed (the state directory). */
+  excludeDir?: string;
+}
+
+export class PairFileHasher {
+  private readonly realRoot: string;
+  private readonly excluded: Set<string>;
+  private readonly cache = new Map<string, PairFiles>();
+  /** Whether a command word's absolute path is a file to hash, by path. */
+  private readonly words = new Map<string, boolean>();
+
+  constructor(
+    private readonly workflow: Workflow,
+    private readonly hasher: InputHasher,
+    private readonly options: PairFileOptions = {},
+  ) {
+    this.realRoot = realpathSync(workflow.root);
+    this.excluded = new Set(options.exclude ?? []);
+    for (const pair of workflow.pairs.values()) {
+      const file = outputPath(workflow, pair);
+      if (file !== undefined) this.excluded.add(file);
+    }
+  }
+
+  /** `{path: sha256}` of what the pair's generator reads and what its guards read; computed once per pair. */
+  hashes(pair: Pair): PairFiles {
+    let files = this.cache.get(pair.id);
+    if (!files) {
+      const generator: Record<string, string> = {};
+      const config = pair.generatorConfig as Record<string, unknown>;
+      if (pair.generator === "command") this.commandFiles(config.run, generator);
+      this.globbed("generator_config.files", config.files, generator);
+      const guard: Record<string, string> = {};
+      this.guardFiles(pair.guard, pair.guardConfig as Record<string, unknown>, pair.guards, guard, 0);
+      files = { generator: sortedObject(generator), guard: sortedObject(guard) };
+      this.cache.set(pair.id, files);
+    }
+    return files;
+  }
+
+  /** A guard's files, and a composite guard's sub-guards' (from the pair's `guards`, else guard_config.guards, as it runs them). */
+  private guardFiles(
+    name: string | null,
+    config: Record<string, unknown>,
+    subGuards: GuardRef[] | undefined,
+    out: Record<string, string>,
+    depth: number,
+  ): void {
+    if (name === "command") this.commandFiles(config.run, out);
+    if (name === "json_schema" && typeof config.schema_file === "string") this.namedFile("guard_config.schema_file", config.schema_file, out);
+    this.globbed("guard_config.files", config.files, out);
+    if (name !== "composite" || depth >= MAX_GUARD_DEPTH) return;
+    for (const sub of subGuards ?? guardList(config.guards)) this.guardFiles(sub.guard, sub.guard_config as Record<string, unknown>, undefined, out, depth + 1);
+  }
+
+  /** The files a command line names; words that name nothing, or something outside the repository, are passed over. */
+  private commandFiles(run: unknown, out: Record<string, string>): void {
+    if (typeof run !== "string") return;
+    for (const word of commandWords(run)) {
+      const abs = path.resolve(this.workflow.dir, word);
+      if (this.readable(abs)) out[this.relative(abs)] = this.hasher.fileHash(abs, word);
+    }
+  }
+
+  /**
+   * Whether a command word's path is a regular file inside the repository that pairflow does not
+   * write itself. Most words are programs and arguments that name no file, and every pair repeats
+   * them, so each path is looked at once, without throwing.
+   */
+  private readable(abs: string): boolean {
+    let known = this.words.get(abs);
+    if (known === undefined) {
+      known = false;
+      if (isInside(this.workflow.root, abs) && !this.excluded.has(abs) && !this.inStateDir(abs) && statSync(abs, { throwIfNoEntry: false })?.isFile()) {
+        // A link may lead out of the repository; such a file is never read.
+        known = isInside(this.realRoot, realpathSync(abs));
+      }
+      this.words.set(abs, known);
+    }
+    return known;
+  }
+
+  /** A file the configuration names as a file: it must stay inside the repository; a missing one is left to the guard to report. */
+  private namedFile(key: string, file: string, out: Record<string, string>): void {
+    const abs = path.resolve(this.workflow.dir, file);
+    if (!isInside(this.workflow.root, abs)) {
+      throw new InputError(
+        `${key} "${file}" is outside the repository (${this.workflow.root}); keep it inside the repository, so its content is part of the reference`,
+      );
+    }
+    if (this.excluded.has(abs) || this.inStateDir(abs)) return;
+    try {
+      if (!statSync(abs).isFile()) return;
+    } catch {
+      return;
+    }
+    out[this.relative(abs)] = this.hasher.fileHash(abs, file, key);
+  }
+
+  private globbed(key: string, value: unknown, out: Record<string, string>): void {
+    const patterns = typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((p): p is string => typeof p === "string") : [];
+    if (patterns.length === 0) return;
+    for (const [rel, hash] of Object.entries(this.hasher.hash(patterns, key))) {
+      const abs = path.resolve(this.workflow.dir, rel);
+      if (!this.excluded.has(abs) && !this.inStateDir(abs)) out[this.relative(abs)] = hash;
+    }
+  }
+
+  private inStateDir(abs: string): boolean {
+    return this.options.excludeDir !== undefined && isInside(this.options.excludeDir, abs);
+  }
+
+  /** The component name of a file: its path relative to the workflow file's directory, with `/`. */
+  private relative(abs: string): string {
+    return path.relative(this.workflow.dir, abs).split(path.sep).join("/");
+  }
+}
+
+/** guard_config.guards of a composite guard, in the forms it accepts: a name, or {guard, guard_config}. */
+function guardList(value: unknown): GuardRef[] {
+  if (!Array.isArray(value)) return [];
+  const refs: GuardRef[] = [];
+  for (const item of value) {
+    if (typeof item === "string") refs.push({ guard: item, guard_config: {} });
+    else if (item !== null && typeof item === "object" && typeof (item as { guard?: unknown }).guard === "string") {
+      const { guard, guard_config } = item as { guard: string; guard_config?: unknown };
+      const config = guard_config !== null && typeof guard_config === "object" && !Array.isArray(guard_config) ? guard_config : {};
+      refs.push({ guard, guard_config: config as GuardRef["guard_config"] });
+    }
+  }
+  return refs;
+}
