@@ -30203,95 +30203,6 @@ function size(bytes) {
 }
 __name(size, "size");
 
-// src/report/summary.ts
-var STEP_SUMMARY_LIMIT = 1024 * 1024 - 16 * 1024;
-var MERMAID_MAX_CHARS = 5e4;
-var MERMAID_MAX_EDGES = 500;
-var UNCHANGED = /* @__PURE__ */ new Set(["skip", "reused"]);
-var STATUS_STYLE = {
-  executed: { fill: "#dafbe1", stroke: "#1a7f37", colour: "green" },
-  reused: { fill: "#f6f8fa", stroke: "#8c959f", colour: "grey" },
-  failed: { fill: "#ffebe9", stroke: "#cf222e", colour: "red" },
-  blocked: { fill: "#fff1e5", stroke: "#bc4c00", colour: "orange" },
-  interrupted: { fill: "#fff8c5", stroke: "#9a6700", colour: "yellow" },
-  run: { fill: "#fff8c5", stroke: "#9a6700", colour: "yellow" },
-  skip: { fill: "#f6f8fa", stroke: "#8c959f", colour: "grey" }
-};
-function mermaidGraph(nodes, limits = {}) {
-  const maxChars = limits.maxChars ?? MERMAID_MAX_CHARS;
-  const maxEdges = limits.maxEdges ?? MERMAID_MAX_EDGES;
-  const fits = /* @__PURE__ */ __name((text2, edges) => text2 !== null && text2.length <= maxChars && edges <= maxEdges, "fits");
-  if (nodes.length === 0) return { text: null, note: "No pairs to draw." };
-  const full = flowchart(nodes);
-  if (fits(full.text, full.edges)) return { text: full.text, note: null };
-  const changed = nodes.filter((n) => !UNCHANGED.has(n.status));
-  const omitted = nodes.length - changed.length;
-  const tooLarge = `${number(nodes.length)} pairs and ${number(full.edges)} dependencies are more than GitHub draws (${number(maxEdges)} edges, ${number(maxChars)} characters)`;
-  if (changed.length > 0 && omitted > 0) {
-    const focused = flowchart(changed);
-    if (fits(focused.text, focused.edges)) {
-      return {
-        text: focused.text,
-        note: `${tooLarge}: only the ${number(changed.length)} pairs that are not unchanged are drawn, without the ${number(omitted)} others.`
-      };
-    }
-  }
-  return { text: null, note: `No graph: ${tooLarge}.` };
-}
-__name(mermaidGraph, "mermaidGraph");
-function flowchart(nodes) {
-  if (nodes.length === 0) return { text: null, edges: 0 };
-  const index = new Map(nodes.map((n, i) => [n.id, `p${i}`]));
-  const lines = ["flowchart LR"];
-  for (const n of nodes) lines.push(`  ${index.get(n.id)}["${label(n.id)}"]`);
-  let edges = 0;
-  for (const n of nodes) {
-    for (const dep of n.requires) {
-      const from = index.get(dep);
-      if (from === void 0) continue;
-      lines.push(`  ${from} --> ${index.get(n.id)}`);
-      edges++;
-    }
-  }
-  const byStatus = /* @__PURE__ */ new Map();
-  for (const n of nodes) {
-    const status = statusClass(n.status);
-    byStatus.set(status, [...byStatus.get(status) ?? [], index.get(n.id)]);
-  }
-  for (const [status, ids] of byStatus) {
-    const style = STATUS_STYLE[status];
-    lines.push(`  classDef ${status} fill:${style.fill},stroke:${style.stroke},color:#1f2328`);
-    lines.push(`  class ${ids.join(",")} ${status}`);
-  }
-  return { text: lines.join("\n") + "\n", edges };
-}
-__name(flowchart, "flowchart");
-function statusClass(status) {
-  return Object.hasOwn(STATUS_STYLE, status) ? status : "run";
-}
-__name(statusClass, "statusClass");
-function label(text2) {
-  return text2.replace(/"/g, "#quot;");
-}
-__name(label, "label");
-function graphMarkdown(nodes, limits = {}) {
-  const graph = mermaidGraph(nodes, limits);
-  const drawn = graph.note === null ? nodes : nodes.filter((n) => !UNCHANGED.has(n.status));
-  return [...graph.text !== null ? ["```mermaid\n" + graph.text + "```", graphLegend(drawn)] : [], ...graph.note !== null ? [`_${graph.note}_`] : []].join(
-    "\n\n"
-  );
-}
-__name(graphMarkdown, "graphMarkdown");
-function graphLegend(nodes) {
-  const present = [...new Set(nodes.map((n) => statusClass(n.status)))];
-  return present.map((s) => `${STATUS_STYLE[s].colour}: ${s}`).join(" \xB7 ");
-}
-__name(graphLegend, "graphLegend");
-function number(n) {
-  return n.toLocaleString("en-US");
-}
-__name(number, "number");
-
 // node_modules/diff/libesm/diff/base.js
 var Diff = class {
   static {
@@ -30828,13 +30739,17 @@ function willRun(diff) {
   return diff.plan.pairs.filter((p) => p.action === "run");
 }
 __name(willRun, "willRun");
+function alreadyAccepted(diff) {
+  return diff.plan.pairs.filter((p) => p.action === "skip" && diff.sinceBase.get(p.id)?.changed);
+}
+__name(alreadyAccepted, "alreadyAccepted");
 function baseName(base, quote2 = (s) => s) {
   const short = quote2(base.commit.slice(0, 12));
   return base.commit.startsWith(base.ref) ? short : `${quote2(base.ref)} (${short})`;
 }
 __name(baseName, "baseName");
 var CONTEXT = 3;
-function computeDiff(plan, head, base, info) {
+function computeDiff(plan, sinceBase, head, base, info) {
   const basePairs = base?.pairs ?? {};
   const added = Object.keys(head.pairs).filter((id) => !Object.hasOwn(basePairs, id));
   const removed = Object.keys(basePairs).filter((id) => !Object.hasOwn(head.pairs, id));
@@ -30850,6 +30765,7 @@ function computeDiff(plan, head, base, info) {
   }
   return {
     plan,
+    sinceBase,
     workflowFile: head.workflowFile,
     base: { ...info, workflowFound: base !== null },
     added,
@@ -30858,6 +30774,27 @@ function computeDiff(plan, head, base, info) {
   };
 }
 __name(computeDiff, "computeDiff");
+async function compareWithBase(plan, baseView, headLock) {
+  const ctx = { workflow: plan.workflow, graph: plan.graph, view: baseView, force: /* @__PURE__ */ __name(() => void 0, "force"), lost: /* @__PURE__ */ new Set() };
+  const out = /* @__PURE__ */ new Map();
+  for (const pair of plan.pairs) {
+    const entry = baseView.lock?.pairs[pair.id];
+    const sameRef = entry !== void 0 && pair.configRef === entry.configRef;
+    const sameContent = pair.artifact === null || pair.artifact.contentHash === entry?.contentHash;
+    const changed = !(sameRef && sameContent);
+    const changes = sameRef ? [] : (await decidePair(ctx, pair.id, plan.byId)).reasons;
+    out.set(pair.id, { changed, changes, accepted: changed && pair.action === "skip" ? acceptedOn(pair, headLock) : null });
+  }
+  return out;
+}
+__name(compareWithBase, "compareWithBase");
+function acceptedOn(pair, headLock) {
+  const artifact = pair.artifact;
+  if (artifact.edited || artifact.source === "workspace") return "edited";
+  if (artifact.source === "lock") return headLock?.pairs[pair.id]?.source === "human" ? "edited" : "committed";
+  return artifact.source;
+}
+__name(acceptedOn, "acceptedOn");
 function snapshotOf(files) {
   const workflow = asObject(parseYaml2(files.workflowText));
   const { action_pairs: pairs, ...settings } = workflow;
@@ -30915,6 +30852,190 @@ function asObject(v) {
 }
 __name(asObject, "asObject");
 
+// src/report/diff.ts
+function diffJson(diff, cwd = process.cwd()) {
+  const plan = planJson(diff.plan, cwd);
+  return {
+    version: 1,
+    workflow: plan.workflow,
+    base: { ...diff.base },
+    waves: plan.waves,
+    pairs: plan.pairs.map((p) => {
+      const since = diff.sinceBase.get(p.id);
+      return { ...p, sinceBase: { ...since, changes: since.changes.map((r) => ({ ...r })) } };
+    }),
+    added: [...diff.added],
+    removed: [...diff.removed],
+    changes: diff.changes.map((c) => ({ ...c })),
+    totals: { ...plan.totals, accepted: alreadyAccepted(diff).length, added: diff.added.length, removed: diff.removed.length }
+  };
+}
+__name(diffJson, "diffJson");
+function acceptedText(on) {
+  switch (on) {
+    case "committed":
+      return "regenerated and committed on the branch";
+    case "edited":
+      return "output edited by hand on the branch; kept as accepted";
+    case "store":
+      return "accepted in the local store, not in the committed lock file";
+    case "remote":
+      return "accepted in the remote store";
+  }
+}
+__name(acceptedText, "acceptedText");
+function sinceBaseText(since) {
+  if (since.changes.length === 0) return "only its content";
+  return since.changes.map((r) => r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`).join("; ");
+}
+__name(sinceBaseText, "sinceBaseText");
+function countsOf(diff) {
+  const run = willRun(diff).length;
+  const accepted = alreadyAccepted(diff).length;
+  return { run, accepted, unchanged: diff.plan.pairs.length - run - accepted };
+}
+__name(countsOf, "countsOf");
+function diffText(diff, style, options = {}) {
+  const { plan, base } = diff;
+  const cwd = options.cwd ?? process.cwd();
+  const lines = [];
+  lines.push(style.bold(`Diff of "${plan.workflow.name}"`) + style.dim(` (${displayPath(plan.workflow.path, cwd)}) against ${baseName(base)}`));
+  if (!base.workflowFound) lines.push(style.yellow(`${diff.workflowFile} does not exist at ${base.ref}: every pair is added`));
+  const run = willRun(diff);
+  const accepted = alreadyAccepted(diff);
+  const counts = countsOf(diff);
+  lines.push(
+    style.bold(`${counts.run} to re-run after merging, ${counts.accepted > 0 ? `${counts.accepted} already accepted, ` : ""}${counts.unchanged} unchanged`) + `; ${diff.added.length} added, ${diff.removed.length} removed`
+  );
+  if (options.cost) lines.push(options.cost);
+  if (run.length > 0) {
+    const width = Math.min(40, Math.max(...run.map((p) => p.id.length)));
+    lines.push("", style.bold("Will re-run"));
+    for (const p of run) {
+      lines.push(`  ${style.yellow(p.id.padEnd(width))}  ${style.dim(`wave ${p.wave}`)}  ${reasonsText(p)}`);
+    }
+  }
+  if (accepted.length > 0) {
+    const width = Math.min(40, Math.max(...accepted.map((p) => p.id.length)));
+    lines.push("", style.bold("Changed, already accepted") + style.dim(" (merging re-runs nothing for these)"));
+    for (const p of accepted) {
+      const since = diff.sinceBase.get(p.id);
+      lines.push(`  ${style.green(p.id.padEnd(width))}  ${style.dim(`wave ${p.wave}`)}  ${sinceBaseText(since)} (${acceptedText(since.accepted)})`);
+    }
+  }
+  if (diff.added.length > 0) lines.push("", `${style.bold("Added:")} ${diff.added.join(", ")}`);
+  if (diff.removed.length > 0) lines.push("", `${style.bold("Removed:")} ${diff.removed.join(", ")}`);
+  for (const change of diff.changes) {
+    lines.push("", style.bold(`${changeTitle(change)} (${change.change})`));
+    for (const line of change.patch.trimEnd().split("\n")) lines.push(colorLine(line, style));
+  }
+  if (diff.changes.length === 0) lines.push("", style.dim(`No workflow or prompts entry differs from ${base.ref}.`));
+  return lines.join("\n") + "\n";
+}
+__name(diffText, "diffText");
+function changeTitle(change) {
+  if (change.kind === "workflow") return "workflow settings";
+  return `${change.kind === "pair" ? "configuration" : "prompt"} of ${change.id}`;
+}
+__name(changeTitle, "changeTitle");
+function colorLine(line, style) {
+  if (line.startsWith("---") || line.startsWith("+++")) return style.bold(line);
+  if (line.startsWith("@@")) return style.cyan(line);
+  if (line.startsWith("+")) return style.green(line);
+  if (line.startsWith("-")) return style.red(line);
+  return line;
+}
+__name(colorLine, "colorLine");
+
+// src/report/summary.ts
+var STEP_SUMMARY_LIMIT = 1024 * 1024 - 16 * 1024;
+var MERMAID_MAX_CHARS = 5e4;
+var MERMAID_MAX_EDGES = 500;
+var UNCHANGED = /* @__PURE__ */ new Set(["skip", "reused"]);
+var STATUS_STYLE = {
+  executed: { fill: "#dafbe1", stroke: "#1a7f37", colour: "green" },
+  reused: { fill: "#f6f8fa", stroke: "#8c959f", colour: "grey" },
+  failed: { fill: "#ffebe9", stroke: "#cf222e", colour: "red" },
+  blocked: { fill: "#fff1e5", stroke: "#bc4c00", colour: "orange" },
+  interrupted: { fill: "#fff8c5", stroke: "#9a6700", colour: "yellow" },
+  run: { fill: "#fff8c5", stroke: "#9a6700", colour: "yellow" },
+  skip: { fill: "#f6f8fa", stroke: "#8c959f", colour: "grey" }
+};
+function mermaidGraph(nodes, limits = {}) {
+  const maxChars = limits.maxChars ?? MERMAID_MAX_CHARS;
+  const maxEdges = limits.maxEdges ?? MERMAID_MAX_EDGES;
+  const fits = /* @__PURE__ */ __name((text2, edges) => text2 !== null && text2.length <= maxChars && edges <= maxEdges, "fits");
+  if (nodes.length === 0) return { text: null, note: "No pairs to draw." };
+  const full = flowchart(nodes);
+  if (fits(full.text, full.edges)) return { text: full.text, note: null };
+  const changed = nodes.filter((n) => !UNCHANGED.has(n.status));
+  const omitted = nodes.length - changed.length;
+  const tooLarge = `${number(nodes.length)} pairs and ${number(full.edges)} dependencies are more than GitHub draws (${number(maxEdges)} edges, ${number(maxChars)} characters)`;
+  if (changed.length > 0 && omitted > 0) {
+    const focused = flowchart(changed);
+    if (fits(focused.text, focused.edges)) {
+      return {
+        text: focused.text,
+        note: `${tooLarge}: only the ${number(changed.length)} pairs that are not unchanged are drawn, without the ${number(omitted)} others.`
+      };
+    }
+  }
+  return { text: null, note: `No graph: ${tooLarge}.` };
+}
+__name(mermaidGraph, "mermaidGraph");
+function flowchart(nodes) {
+  if (nodes.length === 0) return { text: null, edges: 0 };
+  const index = new Map(nodes.map((n, i) => [n.id, `p${i}`]));
+  const lines = ["flowchart LR"];
+  for (const n of nodes) lines.push(`  ${index.get(n.id)}["${label(n.id)}"]`);
+  let edges = 0;
+  for (const n of nodes) {
+    for (const dep of n.requires) {
+      const from = index.get(dep);
+      if (from === void 0) continue;
+      lines.push(`  ${from} --> ${index.get(n.id)}`);
+      edges++;
+    }
+  }
+  const byStatus = /* @__PURE__ */ new Map();
+  for (const n of nodes) {
+    const status = statusClass(n.status);
+    byStatus.set(status, [...byStatus.get(status) ?? [], index.get(n.id)]);
+  }
+  for (const [status, ids] of byStatus) {
+    const style = STATUS_STYLE[status];
+    lines.push(`  classDef ${status} fill:${style.fill},stroke:${style.stroke},color:#1f2328`);
+    lines.push(`  class ${ids.join(",")} ${status}`);
+  }
+  return { text: lines.join("\n") + "\n", edges };
+}
+__name(flowchart, "flowchart");
+function statusClass(status) {
+  return Object.hasOwn(STATUS_STYLE, status) ? status : "run";
+}
+__name(statusClass, "statusClass");
+function label(text2) {
+  return text2.replace(/"/g, "#quot;");
+}
+__name(label, "label");
+function graphMarkdown(nodes, limits = {}) {
+  const graph = mermaidGraph(nodes, limits);
+  const drawn = graph.note === null ? nodes : nodes.filter((n) => !UNCHANGED.has(n.status));
+  return [...graph.text !== null ? ["```mermaid\n" + graph.text + "```", graphLegend(drawn)] : [], ...graph.note !== null ? [`_${graph.note}_`] : []].join(
+    "\n\n"
+  );
+}
+__name(graphMarkdown, "graphMarkdown");
+function graphLegend(nodes) {
+  const present = [...new Set(nodes.map((n) => statusClass(n.status)))];
+  return present.map((s) => `${STATUS_STYLE[s].colour}: ${s}`).join(" \xB7 ");
+}
+__name(graphLegend, "graphLegend");
+function number(n) {
+  return n.toLocaleString("en-US");
+}
+__name(number, "number");
+
 // src/report/diffMarkdown.ts
 var COMMENT_LIMIT = 65536;
 var MAX_ROWS = 100;
@@ -30933,18 +31054,29 @@ function diffMarkdown(diff, options = {}) {
   const pointer = options.summaryUrl ? `the whole diff is in the [job summary](${options.summaryUrl})` : "the whole diff is in the job summary of this check";
   const { plan, base } = diff;
   const run = willRun(diff);
+  const accepted = alreadyAccepted(diff);
   const top = [];
   if (options.marker) top.push(options.marker);
   top.push(`### pairflow plan: ${code(plan.workflow.name)}`, "");
   top.push(`${code(diff.workflowFile)} compared with ${baseName(base, code)}`, "");
   if (!base.workflowFound) top.push(`${code(diff.workflowFile)} does not exist at ${code(base.ref)}: every pair is added.`, "");
-  top.push(totalsLine(diff, run.length));
+  top.push(totalsLine(diff));
   if (options.cost) top.push("", options.cost);
   if (run.length > 0) {
     const shown = bounded ? run.slice(0, MAX_ROWS) : run;
     top.push("", "#### Will re-run", "", "| Pair | Wave | Why |", "| --- | ---: | --- |");
     for (const p of shown) top.push(`| ${code(p.id)} | ${p.wave} | ${cell(reasonsText(p), bounded)} |`);
     if (shown.length < run.length) top.push("", `\u2026and ${run.length - shown.length} more; ${pointer}.`);
+  }
+  if (accepted.length > 0) {
+    const shown = bounded ? accepted.slice(0, MAX_ROWS) : accepted;
+    top.push("", "#### Changed in this pull request, already accepted", "", "Merging re-runs nothing for these.", "");
+    top.push("| Pair | Wave | What changed | Accepted |", "| --- | ---: | --- | --- |");
+    for (const p of shown) {
+      const since = diff.sinceBase.get(p.id);
+      top.push(`| ${code(p.id)} | ${p.wave} | ${cell(sinceBaseText(since), bounded)} | ${md(acceptedText(since.accepted))} |`);
+    }
+    if (shown.length < accepted.length) top.push("", `\u2026and ${accepted.length - shown.length} more; ${pointer}.`);
   }
   if (diff.added.length > 0) top.push("", "#### Added pairs", "", idList(diff.added, bounded, pointer));
   if (diff.removed.length > 0) top.push("", "#### Removed pairs", "", idList(diff.removed, bounded, pointer));
@@ -30973,9 +31105,10 @@ function section(title, body) {
 ${body}${body ? "\n" : ""}`;
 }
 __name(section, "section");
-function totalsLine(diff, run) {
-  const unchanged = diff.plan.pairs.length - run;
-  const head = run === 0 ? `**Nothing will re-run**: all ${count2(unchanged, "pair")} unchanged.` : `**${count2(run, "pair")} will re-run**, ${unchanged} unchanged.`;
+function totalsLine(diff) {
+  const { run, accepted, unchanged } = countsOf(diff);
+  const rest = accepted > 0 ? `${accepted} changed and already accepted, ${unchanged} unchanged` : `${unchanged} unchanged`;
+  const head = run === 0 ? `**Nothing will re-run after merging**: ${accepted > 0 ? rest : `all ${count2(unchanged, "pair")} unchanged`}.` : `**${count2(run, "pair")} will re-run after merging**, ${rest}.`;
   return `${head} ${count2(diff.added.length, "pair")} added, ${diff.removed.length} removed.`;
 }
 __name(totalsLine, "totalsLine");
@@ -31163,8 +31296,17 @@ async function planDiff(target, options) {
   const commit = repo.resolve(options.base, { fetch: options.fetch });
   const workflowFile = repo.relative(workflowPath);
   const baseLock = readLockAt(repo, commit, options.base, posixLockPath(workflowFile));
-  const planned = await planTarget(workflowPath, { cwd, env: options.env, stateDir: options.stateDir, remote: options.remote, lock: baseLock });
+  const planned = await planTarget(workflowPath, { cwd, env: options.env, stateDir: options.stateDir, remote: options.remote });
   const { plan, workflow } = planned;
+  const baseView = {
+    ...planned.view,
+    lock: baseLock,
+    record: /* @__PURE__ */ __name(() => void 0, "record"),
+    hasContent: /* @__PURE__ */ __name(() => false, "hasContent"),
+    outputHash: /* @__PURE__ */ __name(() => void 0, "outputHash"),
+    remote: void 0
+  };
+  const sinceBase = await compareWithBase(plan, baseView, planned.lock);
   const head = snapshotOf({
     workflowFile,
     workflowText: readFileSync10(workflow.path, "utf8"),
@@ -31172,7 +31314,7 @@ async function planDiff(target, options) {
     promptsText: workflow.promptsPath && readFileSync10(workflow.promptsPath, "utf8")
   });
   const base = snapshotAt(repo, commit, options.base, workflowFile);
-  return { ...computeDiff(plan, head, base, { ref: options.base, commit }), planned };
+  return { ...computeDiff(plan, sinceBase, head, base, { ref: options.base, commit }), planned };
 }
 __name(planDiff, "planDiff");
 function snapshotAt(repo, commit, ref, workflowFile) {
@@ -31224,69 +31366,11 @@ function readLockAt(repo, commit, ref, lockFile) {
 }
 __name(readLockAt, "readLockAt");
 
-// src/report/diff.ts
-function diffJson(diff, cwd = process.cwd()) {
-  const plan = planJson(diff.plan, cwd);
-  return {
-    version: 1,
-    workflow: plan.workflow,
-    base: { ...diff.base },
-    waves: plan.waves,
-    pairs: plan.pairs,
-    added: [...diff.added],
-    removed: [...diff.removed],
-    changes: diff.changes.map((c) => ({ ...c })),
-    totals: { ...plan.totals, added: diff.added.length, removed: diff.removed.length }
-  };
-}
-__name(diffJson, "diffJson");
-function diffText(diff, style, options = {}) {
-  const { plan, base } = diff;
-  const cwd = options.cwd ?? process.cwd();
-  const lines = [];
-  lines.push(style.bold(`Diff of "${plan.workflow.name}"`) + style.dim(` (${displayPath(plan.workflow.path, cwd)}) against ${baseName(base)}`));
-  if (!base.workflowFound) lines.push(style.yellow(`${diff.workflowFile} does not exist at ${base.ref}: every pair is added`));
-  const run = willRun(diff);
-  lines.push(
-    style.bold(`${run.length} to re-run, ${plan.pairs.length - run.length} unchanged`) + `; ${diff.added.length} added, ${diff.removed.length} removed`
-  );
-  if (options.cost) lines.push(options.cost);
-  if (run.length > 0) {
-    const width = Math.min(40, Math.max(...run.map((p) => p.id.length)));
-    lines.push("", style.bold("Will re-run"));
-    for (const p of run) {
-      lines.push(`  ${style.yellow(p.id.padEnd(width))}  ${style.dim(`wave ${p.wave}`)}  ${reasonsText(p)}`);
-    }
-  }
-  if (diff.added.length > 0) lines.push("", `${style.bold("Added:")} ${diff.added.join(", ")}`);
-  if (diff.removed.length > 0) lines.push("", `${style.bold("Removed:")} ${diff.removed.join(", ")}`);
-  for (const change of diff.changes) {
-    lines.push("", style.bold(`${changeTitle(change)} (${change.change})`));
-    for (const line of change.patch.trimEnd().split("\n")) lines.push(colorLine(line, style));
-  }
-  if (diff.changes.length === 0) lines.push("", style.dim(`No workflow or prompts entry differs from ${base.ref}.`));
-  return lines.join("\n") + "\n";
-}
-__name(diffText, "diffText");
-function changeTitle(change) {
-  if (change.kind === "workflow") return "workflow settings";
-  return `${change.kind === "pair" ? "configuration" : "prompt"} of ${change.id}`;
-}
-__name(changeTitle, "changeTitle");
-function colorLine(line, style) {
-  if (line.startsWith("---") || line.startsWith("+++")) return style.bold(line);
-  if (line.startsWith("@@")) return style.cyan(line);
-  if (line.startsWith("+")) return style.green(line);
-  if (line.startsWith("-")) return style.red(line);
-  return line;
-}
-__name(colorLine, "colorLine");
-
 // src/cli/commands/diff.ts
 function registerDiff(program2, { io }) {
   program2.command("diff").description(
-    "Show what the working tree changes against a git ref: the pairs that will re-run and why (planned against the ref's lock file), added and removed pairs, and a diff of each changed workflow and prompts entry. Executes nothing."
-  ).argument("[path]", PATH_HELP).requiredOption("--base <ref>", "the branch, tag or commit to compare with (its workflow, prompts and lock file are read with git)").addOption(new Option("--format <format>", "text for people, markdown for the pull request comment's text").choices(["text", "markdown"]).default("text")).option("--json", "write the diff as JSON (version 1) to stdout, and nothing else").addOption(stateDirOption()).addHelpText(
+    "Show what the working tree changes against a git ref: the pairs that will re-run after merging and why (the plan `pairflow plan` makes here), the changed pairs already accepted, added and removed pairs, and a diff of each changed workflow and prompts entry. Executes nothing."
+  ).argument("[path]", PATH_HELP).requiredOption("--base <ref>", "the branch, tag or commit to compare with (its workflow, prompts and lock file are read with git, to say what changed)").addOption(new Option("--format <format>", "text for people, markdown for the pull request comment's text").choices(["text", "markdown"]).default("text")).option("--json", "write the diff as JSON (version 1) to stdout, and nothing else").addOption(stateDirOption()).addHelpText(
     "after",
     examples([
       "pairflow diff --base main",

@@ -69,7 +69,8 @@ function openCache(inputs: ActionInputs, workspace: string): ActionsCacheStore |
 
 async function plan(inputs: ActionInputs, remote: ActionsCacheStore | undefined, env: NodeJS.ProcessEnv): Promise<void> {
   const cwd = inputs.workingDirectory;
-  // On a pull request the head is planned against the base's lock file: what merging will do.
+  // On a pull request the plan is the one main makes after merging (the head's files and lock file,
+  // and the cache); the base commit only explains what changed. Either way it is `pairflow plan`'s.
   const pullRequest = pullRequestOf(env);
   const diff = pullRequest && !inputs.force ? await planDiff(inputs.workflow, { cwd, env, base: pullRequest.baseSha, fetch: true, remote }) : undefined;
   const planned = diff?.planned ?? (await planTarget(inputs.workflow, { cwd, env, remote, selection: selectionOf(inputs) }));

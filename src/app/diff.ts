@@ -1,7 +1,9 @@
 /**
  * Gathers both sides of a diff: the head (the working tree, as `pairflow plan` sees it) and the
- * base (the workflow, prompts and lock file at a git ref), then plans the head against the base's
- * accepted state. The one entry point `pairflow diff` and the action share.
+ * base (the workflow, prompts and lock file at a git ref). The head is planned exactly as
+ * `pairflow plan` plans it, with its own lock file, since that is the plan main makes once the
+ * branch is merged; the base explains what changed. The one entry point `pairflow diff` and the
+ * action share.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,7 +15,8 @@ import type { RemoteStore } from "../model/ports.js";
 import { planTarget, type Planned } from "./plan.js";
 import { lockPathFor, readLock } from "../lockfile/lockfile.js";
 import { type LockFile } from "../model/records.js";
-import { computeDiff, parseYaml, snapshotOf, type ConfigSnapshot, type PlanDiff } from "../diff/diff.js";
+import type { StateView } from "../model/plan.js";
+import { compareWithBase, computeDiff, parseYaml, snapshotOf, type ConfigSnapshot, type PlanDiff } from "../diff/diff.js";
 import { openRepo, type GitRepo } from "../github/git.js";
 
 export interface DiffOptions {
@@ -23,14 +26,14 @@ export interface DiffOptions {
   /** State directory for the local store. */
   stateDir?: string;
   env?: NodeJS.ProcessEnv;
-  /** A remote store the plan counts, as a run on main would. */
+  /** A remote store the plan counts, as a run on main would (in CI, the Actions cache). */
   remote?: RemoteStore;
   /** Fetch the base from `origin` when this clone does not have it (a shallow checkout in CI). */
   fetch?: boolean;
 }
 
 export interface PreparedDiff extends PlanDiff {
-  /** The head's plan against the base's lock file, with its estimate. */
+  /** The head's plan, the one `pairflow plan` makes there, with its estimate. */
   planned: Planned;
 }
 
@@ -42,8 +45,18 @@ export async function planDiff(target: string | undefined, options: DiffOptions)
   const workflowFile = repo.relative(workflowPath);
 
   const baseLock = readLockAt(repo, commit, options.base, posixLockPath(workflowFile));
-  const planned = await planTarget(workflowPath, { cwd, env: options.env, stateDir: options.stateDir, remote: options.remote, lock: baseLock });
+  const planned = await planTarget(workflowPath, { cwd, env: options.env, stateDir: options.stateDir, remote: options.remote });
   const { plan, workflow } = planned;
+  // The base's lock file alone, to name what changed since: no store, no output file, no remote.
+  const baseView: StateView = {
+    ...planned.view,
+    lock: baseLock,
+    record: () => undefined,
+    hasContent: () => false,
+    outputHash: () => undefined,
+    remote: undefined,
+  };
+  const sinceBase = await compareWithBase(plan, baseView, planned.lock);
 
   const head = snapshotOf({
     workflowFile,
@@ -52,7 +65,7 @@ export async function planDiff(target: string | undefined, options: DiffOptions)
     promptsText: workflow.promptsPath && readFileSync(workflow.promptsPath, "utf8"),
   });
   const base = snapshotAt(repo, commit, options.base, workflowFile);
-  return { ...computeDiff(plan, head, base, { ref: options.base, commit }), planned };
+  return { ...computeDiff(plan, sinceBase, head, base, { ref: options.base, commit }), planned };
 }
 
 /** The base's configuration, or null when the workflow file does not exist there. */

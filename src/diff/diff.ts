@@ -1,12 +1,16 @@
 /**
- * What a change does to a workflow, base against head: the plan of the head made against the
- * base's accepted state (which pairs re-run and why, which are unchanged), the pairs added and
- * removed, and a unified diff of every workflow, pair and prompts entry that changed. Pure: the
- * files' texts come in, the diff goes out.
+ * What a change does to a workflow, base against head. The plan is the head's own: its files with
+ * its lock file, which is what main plans after merging (which pairs re-run and why). The base only
+ * explains: each pair against the base's lock entry (what changed since, and for a changed pair that
+ * will not re-run, how the branch accepted it), the pairs added and removed, and a unified diff of
+ * every workflow, pair and prompts entry that changed. Pure: the plan, the lock files and the files'
+ * texts come in, the diff goes out.
  */
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
 import { parseDocument, stringify } from "yaml";
-import type { Plan, PlannedPair } from "../model/plan.js";
+import type { Plan, PlannedPair, Reason, StateView } from "../model/plan.js";
+import type { LockFile } from "../model/records.js";
+import { decidePair } from "../plan/plan.js";
 
 /** One side's configuration, as written: entries keep the file's key order. */
 export interface ConfigSnapshot {
@@ -39,12 +43,32 @@ export interface BaseInfo {
   commit: string;
 }
 
-export interface PlanDiff {
+/**
+ * How a changed pair that the plan skips got its accepted artifact on the branch:
+ * - committed: generated there, and recorded in the lock file committed with it;
+ * - edited: its output file edited by hand there, kept as the accepted content;
+ * - store, remote: generated, and found in the local store or the remote store, not the lock file.
+ */
+export type AcceptedOn = "committed" | "edited" | "store" | "remote";
+
+/** A pair of the head's plan against the base's lock entry. */
+export interface SinceBase {
+  /** Its reference or its accepted content is not the base's (or the base's lock file has no entry for it). */
+  changed: boolean;
   /**
-   * The head's plan, made against the base's accepted state. A caller that knows more of that state
-   * (the action, with the Actions cache) may replace it with an updated plan before rendering.
+   * What changed, part by part, in the plan's words (`prompt.task changed`, `g_test's reference
+   * changed`); empty when nothing did, or only the accepted content.
    */
+  changes: Reason[];
+  /** For a changed pair the plan skips: how the branch accepted it; null otherwise. */
+  accepted: AcceptedOn | null;
+}
+
+export interface PlanDiff {
+  /** The head's plan, made with the head's lock file: the plan main makes after merging. */
   plan: Plan;
+  /** Every pair of the plan against the base's lock entry, by id. */
+  sinceBase: ReadonlyMap<string, SinceBase>;
   /** Repository-relative path of the head's workflow file (names the pull request comment). */
   workflowFile: string;
   base: BaseInfo & { workflowFound: boolean };
@@ -59,6 +83,11 @@ export function willRun(diff: PlanDiff): PlannedPair[] {
   return diff.plan.pairs.filter((p) => p.action === "run");
 }
 
+/** The pairs that changed since the base and will not re-run, already accepted on the branch, in plan order. */
+export function alreadyAccepted(diff: PlanDiff): PlannedPair[] {
+  return diff.plan.pairs.filter((p) => p.action === "skip" && diff.sinceBase.get(p.id)?.changed);
+}
+
 /** The base as people name it: `main (1a2b3c4d5e6f)`, or only the short commit when the ref is one. */
 export function baseName(base: BaseInfo, quote: (s: string) => string = (s) => s): string {
   const short = quote(base.commit.slice(0, 12));
@@ -68,7 +97,13 @@ export function baseName(base: BaseInfo, quote: (s: string) => string = (s) => s
 /** Lines of context around each change in a unified diff. */
 const CONTEXT = 3;
 
-export function computeDiff(plan: Plan, head: ConfigSnapshot, base: ConfigSnapshot | null, info: BaseInfo): PlanDiff {
+export function computeDiff(
+  plan: Plan,
+  sinceBase: ReadonlyMap<string, SinceBase>,
+  head: ConfigSnapshot,
+  base: ConfigSnapshot | null,
+  info: BaseInfo,
+): PlanDiff {
   const basePairs = base?.pairs ?? {};
   const added = Object.keys(head.pairs).filter((id) => !Object.hasOwn(basePairs, id));
   const removed = Object.keys(basePairs).filter((id) => !Object.hasOwn(head.pairs, id));
@@ -86,12 +121,41 @@ export function computeDiff(plan: Plan, head: ConfigSnapshot, base: ConfigSnapsh
 
   return {
     plan,
+    sinceBase,
     workflowFile: head.workflowFile,
     base: { ...info, workflowFound: base !== null },
     added,
     removed,
     changes,
   };
+}
+
+/**
+ * Each pair of a plan of every pair against the base's lock entry. What changed is named by the
+ * planner's own rule: the pair is decided again through `baseView` (the base's lock file alone: no
+ * store, no output file), with its dependencies as the plan decided them, so a dependency the
+ * branch regenerated shows as `g_test's reference changed` and one edited by hand as such.
+ */
+export async function compareWithBase(plan: Plan, baseView: StateView, headLock: LockFile | null): Promise<Map<string, SinceBase>> {
+  const ctx = { workflow: plan.workflow, graph: plan.graph, view: baseView, force: () => undefined, lost: new Set<string>() };
+  const out = new Map<string, SinceBase>();
+  for (const pair of plan.pairs) {
+    const entry = baseView.lock?.pairs[pair.id];
+    const sameRef = entry !== undefined && pair.configRef === entry.configRef;
+    // A pair that runs has no accepted content yet: only its reference is compared.
+    const sameContent = pair.artifact === null || pair.artifact.contentHash === entry?.contentHash;
+    const changed = !(sameRef && sameContent);
+    const changes = sameRef ? [] : (await decidePair(ctx, pair.id, plan.byId)).reasons;
+    out.set(pair.id, { changed, changes, accepted: changed && pair.action === "skip" ? acceptedOn(pair, headLock) : null });
+  }
+  return out;
+}
+
+function acceptedOn(pair: PlannedPair, headLock: LockFile | null): AcceptedOn {
+  const artifact = pair.artifact!;
+  if (artifact.edited || artifact.source === "workspace") return "edited";
+  if (artifact.source === "lock") return headLock?.pairs[pair.id]?.source === "human" ? "edited" : "committed";
+  return artifact.source;
 }
 
 /**

@@ -1,12 +1,13 @@
 /**
- * The diff as the pull request comment shows it: totals, the pairs that will re-run and why, added
- * and removed pairs, each changed entry's unified diff (collapsed), and the graph. A comment holds
+ * The diff as the pull request comment shows it: totals, the pairs that will re-run after merging
+ * and why, the pairs that changed but were already accepted on the branch, added and removed pairs, each changed entry's unified diff (collapsed), and the graph. A comment holds
  * at most 65,536 characters, so the diffs share what the rest leaves, and a diff that does not fit
  * is cut with a note that points to the job summary, where the whole text goes.
  */
 import { reasonsText } from "./plan.js";
+import { acceptedText, countsOf, sinceBaseText } from "./diff.js";
 import { graphMarkdown, type GraphNode } from "./summary.js";
-import { baseName, willRun, type EntryChange, type PlanDiff } from "../diff/diff.js";
+import { alreadyAccepted, baseName, willRun, type EntryChange, type PlanDiff } from "../diff/diff.js";
 
 /** GitHub's limit on the body of a comment. */
 export const COMMENT_LIMIT = 65_536;
@@ -45,13 +46,14 @@ export function diffMarkdown(diff: PlanDiff, options: MarkdownOptions = {}): str
   const pointer = options.summaryUrl ? `the whole diff is in the [job summary](${options.summaryUrl})` : "the whole diff is in the job summary of this check";
   const { plan, base } = diff;
   const run = willRun(diff);
+  const accepted = alreadyAccepted(diff);
 
   const top: string[] = [];
   if (options.marker) top.push(options.marker);
   top.push(`### pairflow plan: ${code(plan.workflow.name)}`, "");
   top.push(`${code(diff.workflowFile)} compared with ${baseName(base, code)}`, "");
   if (!base.workflowFound) top.push(`${code(diff.workflowFile)} does not exist at ${code(base.ref)}: every pair is added.`, "");
-  top.push(totalsLine(diff, run.length));
+  top.push(totalsLine(diff));
   if (options.cost) top.push("", options.cost);
 
   if (run.length > 0) {
@@ -59,6 +61,16 @@ export function diffMarkdown(diff: PlanDiff, options: MarkdownOptions = {}): str
     top.push("", "#### Will re-run", "", "| Pair | Wave | Why |", "| --- | ---: | --- |");
     for (const p of shown) top.push(`| ${code(p.id)} | ${p.wave} | ${cell(reasonsText(p), bounded)} |`);
     if (shown.length < run.length) top.push("", `…and ${run.length - shown.length} more; ${pointer}.`);
+  }
+  if (accepted.length > 0) {
+    const shown = bounded ? accepted.slice(0, MAX_ROWS) : accepted;
+    top.push("", "#### Changed in this pull request, already accepted", "", "Merging re-runs nothing for these.", "");
+    top.push("| Pair | Wave | What changed | Accepted |", "| --- | ---: | --- | --- |");
+    for (const p of shown) {
+      const since = diff.sinceBase.get(p.id)!;
+      top.push(`| ${code(p.id)} | ${p.wave} | ${cell(sinceBaseText(since), bounded)} | ${md(acceptedText(since.accepted!))} |`);
+    }
+    if (shown.length < accepted.length) top.push("", `…and ${accepted.length - shown.length} more; ${pointer}.`);
   }
   if (diff.added.length > 0) top.push("", "#### Added pairs", "", idList(diff.added, bounded, pointer));
   if (diff.removed.length > 0) top.push("", "#### Removed pairs", "", idList(diff.removed, bounded, pointer));
@@ -87,10 +99,13 @@ function section(title: string, body: string): string {
   return `\n#### ${title}\n\n${body}${body ? "\n" : ""}`;
 }
 
-function totalsLine(diff: PlanDiff, run: number): string {
-  const unchanged = diff.plan.pairs.length - run;
+function totalsLine(diff: PlanDiff): string {
+  const { run, accepted, unchanged } = countsOf(diff);
+  const rest = accepted > 0 ? `${accepted} changed and already accepted, ${unchanged} unchanged` : `${unchanged} unchanged`;
   const head =
-    run === 0 ? `**Nothing will re-run**: all ${count(unchanged, "pair")} unchanged.` : `**${count(run, "pair")} will re-run**, ${unchanged} unchanged.`;
+    run === 0
+      ? `**Nothing will re-run after merging**: ${accepted > 0 ? rest : `all ${count(unchanged, "pair")} unchanged`}.`
+      : `**${count(run, "pair")} will re-run after merging**, ${rest}.`;
   return `${head} ${count(diff.added.length, "pair")} added, ${diff.removed.length} removed.`;
 }
 

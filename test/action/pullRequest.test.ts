@@ -3,13 +3,13 @@
  * through the real @actions/github client against a loopback fake of GitHub's REST API; the job
  * summary when the comment cannot be posted. And the max-cost gate in mode run.
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runOf } from "../helpers/state.js";
 import { REPO } from "../helpers/fixtures.js";
 import { FakeGitHub } from "../pr/fakeGitHub.js";
-import { commitAll, gitRepo } from "../pr/repo.js";
+import { cli, commitAll, gitRepo } from "../pr/repo.js";
 import { runAction } from "./runner.js";
 
 let gh: FakeGitHub;
@@ -29,6 +29,21 @@ function edit(file: string, from: string, to: string): void {
   const text = readFileSync(file, "utf8");
   if (!text.includes(from)) throw new Error(`${file} lacks ${from}`);
   writeFileSync(file, text.replace(from, to));
+}
+
+/** The comment's "Will re-run" rows: `| \`g_impl\` | 2 | ... |` → g_impl. */
+function rerunRows(body: string): string[] {
+  const table = body.split("#### Will re-run\n\n")[1]?.split("\n\n")[0] ?? "";
+  return [...table.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]!);
+}
+
+/** The plan `pairflow plan` makes on the head, pair by pair, and the plan output of the action, which must be the same. */
+async function planOnHead(dir: string, output: string): Promise<{ cli: string[]; action: string[]; run: string[] }> {
+  type P = { id: string; action: string; configRef: string | null; reasons: unknown[] };
+  const line = (p: P) => `${p.id} ${p.action} ${p.configRef} ${JSON.stringify(p.reasons)}`;
+  const local = JSON.parse((await cli(["plan", "flows/tdd", "--json"], dir)).stdout) as { pairs: P[] };
+  const action = JSON.parse(output) as { pairs: P[] };
+  return { cli: local.pairs.map(line), action: action.pairs.map(line), run: action.pairs.filter((p) => p.action === "run").map((p) => p.id) };
 }
 
 async function planOnPullRequest(dir: string, baseSha: string) {
@@ -59,6 +74,11 @@ describe("mode plan on a pull request", () => {
     expect(body1).toContain("+  task: Implement the Stack class with a list.");
     expect(body1).toContain("```mermaid");
     expect(first.summary).toContain("prompt.task changed");
+    // The comment, the action's plan output and `pairflow plan` on the head agree pair by pair.
+    const plan1 = await planOnHead(dir, first.outputs.plan!);
+    expect(plan1.action).toEqual(plan1.cli);
+    expect(rerunRows(body1)).toEqual(plan1.run);
+    expect(plan1.run).toEqual(["g_impl", "g_review"]);
 
     edit(path.join(dir, "flows/tdd/prompts.yml"), "task: Write unit tests", "task: Write thorough unit tests");
     commitAll(dir, "push 2");
@@ -74,6 +94,36 @@ describe("mode plan on a pull request", () => {
     expect((await planOnPullRequest(dir, baseSha)).code).toBe(0);
     expect(ours().map((c) => c.body)).toEqual([body2]);
     expect(gh.requests.filter((r) => !r.startsWith("GET"))).toEqual([]);
+  });
+
+  it("says nothing will re-run after merging when the branch ran its change and committed the outputs and lock file", async () => {
+    gh = new FakeGitHub();
+    await gh.start();
+    const { dir, baseSha } = await repository();
+    edit(path.join(dir, "flows/tdd/prompts.yml"), "task: Implement the Stack class.", "task: Implement the Stack class with a list.");
+    await runOf(path.join(dir, "flows/tdd"), { cwd: dir });
+    commitAll(dir, "a list, regenerated");
+    // A runner starts with no local store: only what the branch committed counts.
+    rmSync(path.join(dir, ".pairflow"), { recursive: true, force: true });
+
+    const result = await planOnPullRequest(dir, baseSha);
+    expect(result.code).toBe(0);
+    expect(gh.comments).toHaveLength(1);
+    const body = gh.comments[0]!.body;
+    expect(body).toContain("**Nothing will re-run after merging**: 2 changed and already accepted, 1 unchanged.");
+    expect(body).not.toContain("#### Will re-run");
+    expect(body).not.toContain("edited by hand");
+    expect(body).toContain("#### Changed in this pull request, already accepted");
+    expect(body).toContain("| `g_impl` | 2 | prompt: prompt.task changed | regenerated and committed on the branch |");
+    expect(body).toMatch(/^\| `g_review` \| 3 \| upstream: g\\_impl's reference changed; .* \| regenerated and committed on the branch \|$/m);
+    expect(body).toContain("-  task: Implement the Stack class.\n+  task: Implement the Stack class with a list.\n");
+    expect(body).not.toContain("Estimated cost");
+
+    const plan = await planOnHead(dir, result.outputs.plan!);
+    expect(plan.action).toEqual(plan.cli);
+    expect(plan.run).toEqual([]);
+    expect(rerunRows(body)).toEqual([]);
+    expect(JSON.parse(result.outputs.plan!).totals).toMatchObject({ pairs: 3, run: 0, skip: 3 });
   });
 
   it("writes the plan to the job summary with a notice when the token may not comment, and does not fail", async () => {

@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { willRun } from "../../src/diff/diff.js";
 import { planDiff } from "../../src/app/diff.js";
 import { copySources, REPO } from "../helpers/fixtures.js";
-import { acceptAll } from "../helpers/state.js";
+import { acceptAll, runOf } from "../helpers/state.js";
 import { cli, commitAll, git, gitRepo } from "./repo.js";
 
 const EXAMPLE = path.join(REPO, "examples/tdd-stack");
@@ -30,6 +30,28 @@ function edit(file: string, change: (text: string) => string): void {
 const workflowFile = (dir: string) => path.join(dir, WF, "workflow.yml");
 const promptsFile = (dir: string) => path.join(dir, WF, "prompts.yml");
 
+/** The example run for real on main, its lock file and outputs committed, as a team works; on branch feature. */
+async function ranExample(): Promise<string> {
+  const dir = gitRepo({}, { source: EXAMPLE, into: WF });
+  const report = await runOf(path.join(dir, WF), { cwd: dir });
+  expect(report.status).toBe("success");
+  commitAll(dir, "run every pair");
+  git(dir, "checkout", "-q", "-b", "feature");
+  return dir;
+}
+
+const BETTER_TASK = (t: string) => t.replace("task: Implement the Stack class.", "task: Implement the Stack class, with type hints.");
+
+type PairJson = { id: string; action: string; configRef: string | null; reasons: unknown[]; sinceBase: unknown };
+
+/** Each pair's action and reference in `pairflow plan --json` and in `pairflow diff --json`, which must be the same. */
+async function planAndDiff(dir: string): Promise<{ plan: string[]; diff: string[]; json: { pairs: PairJson[]; totals: unknown } }> {
+  const plan = JSON.parse((await cli(["plan", WF, "--json"], dir)).stdout) as { pairs: PairJson[] };
+  const json = JSON.parse((await cli(["diff", WF, "--base", "main", "--json"], dir)).stdout) as { pairs: PairJson[]; totals: unknown };
+  const line = (p: PairJson) => `${p.id} ${p.action} ${p.configRef} ${JSON.stringify(p.reasons)}`;
+  return { plan: plan.pairs.map(line), diff: json.pairs.map(line), json };
+}
+
 describe("pairflow diff --base", () => {
   it("shows the pairs a prompt change re-runs, why, and the prompt's diff", async () => {
     const dir = await acceptedExample();
@@ -39,7 +61,7 @@ describe("pairflow diff --base", () => {
     const r = await cli(["diff", WF, "--base", "main"], dir);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain("2 to re-run, 1 unchanged; 0 added, 0 removed");
+    expect(r.stdout).toContain("2 to re-run after merging, 1 unchanged; 0 added, 0 removed");
     expect(r.stdout).toMatch(/^ {2}g_impl {4}wave 2 {2}prompt: prompt\.task changed$/m);
     expect(r.stdout).toMatch(/^ {2}g_review {2}wave 3 {2}upstream: g_impl will run$/m);
     expect(r.stdout).not.toMatch(/^ {2}g_test/m);
@@ -58,7 +80,7 @@ describe("pairflow diff --base", () => {
 
     const r = await cli(["diff", WF, "--base", "main"], dir);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain("1 to re-run, 3 unchanged; 1 added, 0 removed");
+    expect(r.stdout).toContain("1 to re-run after merging, 3 unchanged; 1 added, 0 removed");
     expect(r.stdout).toMatch(/^ {2}g_docs {2}wave 3 {2}new: never accepted$/m);
     expect(r.stdout).toMatch(/^Added: g_docs$/m);
     expect(r.stdout).toContain(
@@ -77,7 +99,7 @@ describe("pairflow diff --base", () => {
 
     const r = await cli(["diff", WF, "--base", "main"], dir);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain("0 to re-run, 2 unchanged; 0 added, 1 removed");
+    expect(r.stdout).toContain("0 to re-run after merging, 2 unchanged; 0 added, 1 removed");
     expect(r.stdout).not.toContain("Will re-run");
     expect(r.stdout).toMatch(/^Removed: g_review$/m);
     const removal = r.stdout.slice(r.stdout.indexOf("configuration of g_review (removed)"));
@@ -100,12 +122,12 @@ describe("pairflow diff --base", () => {
 
     const r = await cli(["diff", WF, "--base", "main"], dir);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain("0 to re-run, 3 unchanged; 0 added, 0 removed");
+    expect(r.stdout).toContain("0 to re-run after merging, 3 unchanged; 0 added, 0 removed");
     expect(r.stdout).toContain("No workflow or prompts entry differs from main.");
     expect(r.stdout).not.toContain("---");
 
     const json = JSON.parse((await cli(["diff", WF, "--base", "main", "--json"], dir)).stdout);
-    expect(json.totals).toEqual({ pairs: 3, run: 0, skip: 3, added: 0, removed: 0 });
+    expect(json.totals).toEqual({ pairs: 3, run: 0, skip: 3, accepted: 0, added: 0, removed: 0 });
     expect(json.changes).toEqual([]);
   });
 
@@ -127,7 +149,7 @@ describe("pairflow diff --base", () => {
     expect(json.changes).toEqual([
       { kind: "prompt", id: "g_impl", change: "changed", patch: expect.stringContaining("-  task: Implement the Stack class.\n+  task: Implement a Stack.\n") },
     ]);
-    expect(json.totals).toEqual({ pairs: 3, run: 2, skip: 1, added: 0, removed: 0 });
+    expect(json.totals).toEqual({ pairs: 3, run: 2, skip: 1, accepted: 0, added: 0, removed: 0 });
   });
 
   it("prints the pull request comment's text with --format markdown", async () => {
@@ -139,7 +161,7 @@ describe("pairflow diff --base", () => {
     expect(r.status).toBe(0);
     const lines = r.stdout.split("\n");
     expect(lines[0]).toBe("<!-- pairflow:plan flows/tdd/workflow.yml -->");
-    expect(r.stdout).toContain("**1 pair will re-run**, 3 unchanged. 1 pair added, 0 removed.");
+    expect(r.stdout).toContain("**1 pair will re-run after merging**, 3 unchanged. 1 pair added, 0 removed.");
     expect(lines).toContain("| `g_docs` | 3 | new: never accepted |");
     expect(r.stdout).toContain("#### Added pairs\n\n`g_docs`\n");
     expect(r.stdout).toContain("<details><summary>configuration of <code>g_docs</code> (added)</summary>\n\n```diff\n--- a/flows/tdd/workflow.yml\n");
@@ -160,7 +182,7 @@ describe("pairflow diff --base", () => {
     const r = await cli(["diff", WF, "--base", "main"], dir);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("flows/tdd/workflow.yml does not exist at main: every pair is added");
-    expect(r.stdout).toContain("3 to re-run, 0 unchanged; 3 added, 0 removed");
+    expect(r.stdout).toContain("3 to re-run after merging, 0 unchanged; 3 added, 0 removed");
     expect(r.stdout).toMatch(/^Added: g_test, g_impl, g_review$/m);
     expect(r.stdout).toContain("workflow settings (added)");
   });
@@ -209,5 +231,104 @@ describe("pairflow diff --base", () => {
     const diff = await planDiff(path.join(clone, WF), { base, fetch: true, cwd: process.cwd() });
     expect(willRun(diff).map((p) => p.id)).toEqual(["g_impl", "g_review"]);
     expect(diff.changes.map((c) => `${c.kind} ${c.id}`)).toEqual(["prompt g_impl"]);
+  });
+});
+
+describe("the pull request's plan is the plan main makes after merging", () => {
+  it("re-runs nothing for a branch that ran its change and committed the outputs and lock file, and still shows the prompt's diff", async () => {
+    const dir = await ranExample();
+    edit(promptsFile(dir), BETTER_TASK);
+    const run = await runOf(path.join(dir, WF), { cwd: dir });
+    expect(run.pairs.map((p) => `${p.id}:${p.status}`)).toEqual(["g_test:reused", "g_impl:executed", "g_review:executed"]);
+    commitAll(dir, "type hints, regenerated");
+    // What CI sees: the committed files, and no local store.
+    rmSync(path.join(dir, ".pairflow"), { recursive: true, force: true });
+
+    const r = await cli(["diff", WF, "--base", "main"], dir);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("0 to re-run after merging, 2 already accepted, 1 unchanged; 0 added, 0 removed");
+    expect(r.stdout).not.toContain("Will re-run");
+    expect(r.stdout).toContain("Changed, already accepted (merging re-runs nothing for these)\n");
+    expect(r.stdout).toMatch(/^ {2}g_impl {4}wave 2 {2}prompt: prompt\.task changed \(regenerated and committed on the branch\)$/m);
+    expect(r.stdout).toMatch(
+      /^ {2}g_review {2}wave 3 {2}upstream: g_impl's reference changed; upstream_artifact: g_impl's accepted content changed \(regenerated and committed on the branch\)$/m,
+    );
+    expect(r.stdout).not.toMatch(/^ {2}g_test/m);
+    expect(r.stdout).toContain("\n-  task: Implement the Stack class.\n+  task: Implement the Stack class, with type hints.\n");
+
+    const { plan, diff, json } = await planAndDiff(dir);
+    expect(diff).toEqual(plan);
+    expect(json.totals).toEqual({ pairs: 3, run: 0, skip: 3, accepted: 2, added: 0, removed: 0 });
+    expect(json.pairs.map((p) => [p.id, p.sinceBase])).toEqual([
+      ["g_test", { changed: false, changes: [], accepted: null }],
+      ["g_impl", { changed: true, changes: [{ kind: "prompt", detail: "prompt.task changed" }], accepted: "committed" }],
+      [
+        "g_review",
+        {
+          changed: true,
+          changes: [
+            { kind: "upstream", detail: "g_impl's reference changed" },
+            { kind: "upstream_artifact", detail: "g_impl's accepted content changed" },
+          ],
+          accepted: "committed",
+        },
+      ],
+    ]);
+
+    const md = (await cli(["diff", WF, "--base", "main", "--format", "markdown"], dir)).stdout;
+    expect(md).toContain("**Nothing will re-run after merging**: 2 changed and already accepted, 1 unchanged. 0 pairs added, 0 removed.");
+    expect(md).not.toContain("#### Will re-run");
+    expect(md).toContain("#### Changed in this pull request, already accepted\n\nMerging re-runs nothing for these.\n");
+    expect(md).toContain("| `g_impl` | 2 | prompt: prompt.task changed | regenerated and committed on the branch |");
+    expect(md).toContain("+  task: Implement the Stack class, with type hints.");
+    expect(md).toMatch(/^ {2}class p0,p1,p2 skip$/m);
+  });
+
+  it("re-runs a pair whose prompt changed without a run, and its dependents, with the reasons", async () => {
+    const dir = await ranExample();
+    edit(promptsFile(dir), BETTER_TASK);
+    commitAll(dir, "type hints");
+
+    const r = await cli(["diff", WF, "--base", "main"], dir);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("2 to re-run after merging, 1 unchanged; 0 added, 0 removed");
+    expect(r.stdout).toMatch(/^ {2}g_impl {4}wave 2 {2}prompt: prompt\.task changed$/m);
+    expect(r.stdout).toMatch(/^ {2}g_review {2}wave 3 {2}upstream: g_impl will run$/m);
+    expect(r.stdout).not.toContain("already accepted");
+
+    const { plan, diff, json } = await planAndDiff(dir);
+    expect(diff).toEqual(plan);
+    expect(json.totals).toEqual({ pairs: 3, run: 2, skip: 1, accepted: 0, added: 0, removed: 0 });
+    expect(json.pairs.map((p) => [p.id, p.sinceBase])).toEqual([
+      ["g_test", { changed: false, changes: [], accepted: null }],
+      ["g_impl", { changed: true, changes: [{ kind: "prompt", detail: "prompt.task changed" }], accepted: null }],
+      ["g_review", { changed: true, changes: [{ kind: "upstream", detail: "g_impl will run" }], accepted: null }],
+    ]);
+  });
+
+  it("keeps an output edited by hand on the branch, and re-runs its dependents", async () => {
+    const dir = await ranExample();
+    const tests = path.join(dir, WF, "out/test_stack.py");
+    writeFileSync(tests, readFileSync(tests, "utf8") + "\n\ndef test_peek_after_push():\n    pass\n");
+    commitAll(dir, "one more test, by hand");
+
+    const r = await cli(["diff", WF, "--base", "main"], dir);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("2 to re-run after merging, 1 already accepted, 0 unchanged; 0 added, 0 removed");
+    expect(r.stdout).toMatch(/^ {2}g_impl {4}wave 2 {2}upstream_artifact: g_test's output was edited by hand$/m);
+    expect(r.stdout).toMatch(/^ {2}g_review {2}wave 3 {2}upstream: g_impl will run$/m);
+    expect(r.stdout).toMatch(/^ {2}g_test {2}wave 1 {2}only its content \(output edited by hand on the branch; kept as accepted\)$/m);
+    expect(r.stdout).toContain("No workflow or prompts entry differs from main.");
+
+    const { plan, diff, json } = await planAndDiff(dir);
+    expect(diff).toEqual(plan);
+    expect(json.totals).toEqual({ pairs: 3, run: 2, skip: 1, accepted: 1, added: 0, removed: 0 });
+    expect(json.pairs[0]).toMatchObject({ id: "g_test", action: "skip", sinceBase: { changed: true, changes: [], accepted: "edited" } });
+
+    const md = (await cli(["diff", WF, "--base", "main", "--format", "markdown"], dir)).stdout;
+    expect(md).toContain("**2 pairs will re-run after merging**, 1 changed and already accepted, 0 unchanged.");
+    expect(md).toContain("| `g_test` | 1 | only its content | output edited by hand on the branch; kept as accepted |");
+    expect(md).toContain("| `g_impl` | 2 | upstream\\_artifact: g\\_test's output was edited by hand |");
   });
 });

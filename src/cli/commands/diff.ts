@@ -17,11 +17,12 @@ export function registerDiff(program: Command, { io }: CliContext): void {
   program
     .command("diff")
     .description(
-      "Show what the working tree changes against a git ref: the pairs that will re-run and why (planned against the " +
-        "ref's lock file), added and removed pairs, and a diff of each changed workflow and prompts entry. Executes nothing.",
+      "Show what the working tree changes against a git ref: the pairs that will re-run after merging and why (the plan " +
+        "`pairflow plan` makes here), the changed pairs already accepted, added and removed pairs, and a diff of each " +
+        "changed workflow and prompts entry. Executes nothing.",
     )
     .argument("[path]", PATH_HELP)
-    .requiredOption("--base <ref>", "the branch, tag or commit to compare with (its workflow, prompts and lock file are read with git)")
+    .requiredOption("--base <ref>", "the branch, tag or commit to compare with (its workflow, prompts and lock file are read with git, to say what changed)")
     .addOption(new Option("--format <format>", "text for people, markdown for the pull request comment's text").choices(["text", "markdown"]).default("text"))
     .option("--json", "write the diff as JSON (version 1) to stdout, and nothing else")
     .addOption(stateDirOption())
