@@ -120,7 +120,7 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
 
   const pairs = new Map<string, Pair>();
   for (const id of ids) {
-    pairs.set(id, toPair(id, hashablePairs[id] ?? {}, hashable, prompts[id]));
+    pairs.set(id, toPair(id, { value: objectOr(rawPairs[id]), hashable: hashablePairs[id] ?? {} }, { value: wf, hashable }, prompts[id]));
   }
 
   if (wfFile) for (const pair of pairs.values()) checkPaths(pair, dir, root, files, wfFile, issues);
@@ -145,28 +145,39 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
   return { workflow, graph };
 }
 
-function toPair(id: string, raw: Record<string, unknown>, wf: Record<string, unknown>, prompt: unknown): Pair {
+/**
+ * A mapping twice over: `value` is what the schema validated, and what everything used at run time
+ * is read from (`rmax: 1.0` is the number 1 there); `hashable` is the same mapping with the
+ * source's number forms kept (PyFloat), read only for what goes into a configRef.
+ */
+interface Both {
+  value: Record<string, unknown>;
+  hashable: Record<string, unknown>;
+}
+
+function toPair(id: string, pair: Both, wf: Both, prompt: unknown): Pair {
+  const raw = pair.value;
   const pairGenerator = optionalString(raw.generator);
-  const wfGenerator = optionalString(wf.generator);
+  const wfGenerator = optionalString(wf.value.generator);
   const generator = pairGenerator ?? wfGenerator ?? null;
   // Workflow-level generator_config holds defaults for the workflow's generator; a pair that names
   // another generator does not inherit them.
   const inherits = pairGenerator === undefined || pairGenerator === wfGenerator;
   const generatorConfig = {
-    ...(inherits ? objectOr(wf.generator_config) : {}),
-    ...objectOr(raw.generator_config),
+    ...(inherits ? objectOr(wf.hashable.generator_config) : {}),
+    ...objectOr(pair.hashable.generator_config),
   } as Record<string, CanonicalValue>;
-  const rmax = raw.rmax ?? wf.rmax;
+  const rmax = raw.rmax ?? wf.value.rmax;
   return {
     id,
     description: optionalString(raw.description),
     requires: Array.isArray(raw.requires) ? raw.requires.filter((r): r is string => typeof r === "string") : [],
     guard: optionalString(raw.guard) ?? null,
-    guardConfig: objectOr(raw.guard_config) as Record<string, CanonicalValue>,
-    guards: Array.isArray(raw.guards) ? raw.guards.map(toGuardRef) : undefined,
+    guardConfig: objectOr(pair.hashable.guard_config) as Record<string, CanonicalValue>,
+    guards: Array.isArray(pair.hashable.guards) ? pair.hashable.guards.map(toGuardRef) : undefined,
     generator,
     generatorConfig,
-    model: optionalString(raw.model) ?? optionalString(wf.model) ?? null,
+    model: optionalString(raw.model) ?? optionalString(wf.value.model) ?? null,
     rmax: typeof rmax === "number" ? rmax : DEFAULT_RMAX,
     output: optionalString(raw.output),
     inputs: Array.isArray(raw.inputs) ? raw.inputs.filter((r): r is string => typeof r === "string") : [],

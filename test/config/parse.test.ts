@@ -79,6 +79,13 @@ describe("parsing configuration from texts", () => {
     expect(graph.waves).toEqual([["g_test"], ["g_impl"]]);
   });
 
+  it("runs with the rmax it validated, however the number is written", () => {
+    const { workflow } = parse({
+      "workflow.yml": "name: n\nrmax: 1.0\naction_pairs:\n  g_a: {}\n  g_b: {rmax: 0.0}\n  g_c: {rmax: 5}\n",
+    });
+    expect([...workflow.pairs.values()].map((p) => p.rmax)).toEqual([1, 0, 5]);
+  });
+
   it("reports an unknown key at its line and column, suggesting the likely one", () => {
     const out = issues({ "workflow.yml": "name: n\naction_pairs:\n  g_a:\n    gaurd: syntax\n" });
     expect(out).toEqual([
