@@ -229,21 +229,38 @@ function checkPaths(pair: Pair, dir: string, root: string, files: ConfigFiles, f
 // Parsing with positions
 
 /**
- * YAML's core schema, except that a float written with an integral value (`1.0`, `2e3`) stays a
- * float (PyFloat), as it does for the reference implementation, so it hashes as `1.0`, not `1`.
+ * YAML's core schema, with numbers kept as the reference implementation (Python's json module)
+ * keeps them, so that they hash as it writes them:
+ * - a float written with an integral value (`1.0`, `2e3`) stays a float (PyFloat), hashed as `1.0`,
+ *   not `1`;
+ * - an integer outside JavaScript's safe range (2^53 and beyond) is a BigInt holding its exact
+ *   value, hashed digit for digit as Python writes its integers, where a number would round (and
+ *   9007199254740993 would hash as 9007199254740992).
  */
-function keepFloats(tags: Tags): Tags {
+function pythonNumbers(tags: Tags): Tags {
   return tags.map((tag) => {
-    if (typeof tag !== "object" || tag.tag !== "tag:yaml.org,2002:float" || !tag.resolve) return tag;
-    const resolve = tag.resolve as (...args: unknown[]) => unknown;
-    return {
-      ...tag,
-      resolve(...args: unknown[]) {
-        const value = resolve(...args);
-        const n = typeof value === "number" ? value : isScalar(value) ? value.value : undefined;
-        return typeof n === "number" && Number.isInteger(n) ? (new PyFloat(n) as never) : value;
-      },
-    } as typeof tag;
+    if (typeof tag !== "object" || !tag.resolve) return tag;
+    const resolve = tag.resolve as (value: string, onError: unknown, options: object) => unknown;
+    if (tag.tag === "tag:yaml.org,2002:float") {
+      return {
+        ...tag,
+        resolve(value: string, onError: unknown, options: object) {
+          const resolved = resolve(value, onError, options);
+          const n = typeof resolved === "number" ? resolved : isScalar(resolved) ? resolved.value : undefined;
+          return typeof n === "number" && Number.isInteger(n) ? (new PyFloat(n) as never) : resolved;
+        },
+      } as typeof tag;
+    }
+    if (tag.tag === "tag:yaml.org,2002:int") {
+      return {
+        ...tag,
+        resolve(value: string, onError: unknown, options: object) {
+          const n = resolve(value, onError, { ...options, intAsBigInt: false });
+          return typeof n === "number" && !Number.isSafeInteger(n) ? resolve(value, onError, { ...options, intAsBigInt: true }) : n;
+        },
+      } as typeof tag;
+    }
+    return tag;
   });
 }
 
@@ -269,7 +286,7 @@ export function parseText(text: string, display: string, issues: ConfigIssue[]):
   const lines = new LineCounter();
   // The parser's own duplicate-key check compares each key with every earlier one, which is
   // quadratic in a map of thousands of pairs; findDuplicateKeys does the same in linear time.
-  const doc = parseDocument(text, { lineCounter: lines, customTags: keepFloats, prettyErrors: false, uniqueKeys: false });
+  const doc = parseDocument(text, { lineCounter: lines, customTags: pythonNumbers, prettyErrors: false, uniqueKeys: false });
   const source: SourceFile = { display, doc, lines };
   const reported = new Set<string>();
   for (const err of doc.errors) {

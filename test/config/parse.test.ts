@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { isMap, isScalar } from "yaml";
 import { parseText, parseWorkflow, type ConfigFiles } from "../../src/config/parse.js";
 import { ConfigError, formatIssue, type ConfigIssue } from "../../src/model/errors.js";
+import { canonicalJson } from "../../src/refs/canonical.js";
 
 // A repository that exists only in memory: nothing here is on disk, so any file system access
 // by the parser would miss these files.
@@ -171,6 +172,40 @@ describe("parsing configuration from texts", () => {
 
   it("refuses a relative cwd or root, which only the process's working directory could complete", () => {
     expect(() => parseWorkflow("workflow.yml", { files: memoryFiles({}), cwd: "repo", root: ROOT })).toThrow(/must be absolute/);
+  });
+});
+
+describe("numbers as the reference writes them", () => {
+  // Python's json.dumps(json.loads(text), sort_keys=True, separators=(",", ":")) for these values:
+  // integers exactly, whatever their size; floats as repr() writes them.
+  const VALUES: [string, string][] = [
+    ["9007199254740993", "9007199254740993"],
+    ["9007199254740992", "9007199254740992"],
+    ["-9223372036854775809", "-9223372036854775809"],
+    ["12345678901234567890", "12345678901234567890"],
+    ["1e16", "1e+16"],
+    ["12345678901234567890.0", "1.2345678901234567e+19"],
+    ["1.0", "1.0"],
+    ["0.1", "0.1"],
+  ];
+  const expected = "{" + VALUES.map(([, out], i) => `"k${i}":${out}`).join(",") + "}";
+  const config = (pairs: [string, string][]) => VALUES.map(([text], i) => pairs[i]![0] + `k${i}` + pairs[i]![1] + text).join(", ");
+  const guardConfig = (texts: Record<string, string>, workflow: string) => canonicalJson(parse(texts, workflow).workflow.pairs.get("g_a")!.guardConfig);
+
+  it("writes integers of any size exactly and floats as Python's repr, from YAML", () => {
+    const yaml = `name: n\naction_pairs:\n  g_a:\n    guard: g\n    guard_config: {${config(VALUES.map(() => ["", ": "]))}}\n`;
+    expect(guardConfig({ "workflow.yml": yaml }, "workflow.yml")).toBe(expected);
+  });
+
+  it("writes integers of any size exactly and floats as Python's repr, from JSON", () => {
+    const json = `{"name": "n", "action_pairs": {"g_a": {"guard": "g", "guard_config": {${config(VALUES.map(() => ['"', '": ']))}}}}}`;
+    expect(guardConfig({ "workflow.json": json }, "workflow.json")).toBe(expected);
+  });
+
+  it("validates and runs with a big integer as the number it is closest to", () => {
+    expect(issues({ "workflow.yml": "name: n\nrmax: 12345678901234567890\naction_pairs:\n  g_a: {}\n" }).map(formatIssue)).toEqual([
+      "workflow.yml:2:7: rmax: found the number 12345678901234567000; expected a value that must be <= 100",
+    ]);
   });
 });
 
