@@ -209,6 +209,62 @@ describe("numbers as the reference writes them", () => {
   });
 });
 
+describe("YAML that has no JSON form", () => {
+  const pairWith = (config: string) => `name: n\naction_pairs:\n  g_a:\n    guard: g\n    guard_config:\n${config}`;
+
+  it("rejects tags outside YAML 1.2's core schema at the tag, instead of hashing their values as {}", () => {
+    const out = issues({
+      "workflow.yml": pairWith(
+        [
+          "      when: !!timestamp 2024-01-01",
+          "      tags: !!set {a, b}",
+          "      order: !!omap [a: 1, b: 2]",
+          "      pairs: !!pairs [a: 1]",
+          "      blob: !!binary aGk=",
+          "      mine: !custom x",
+          "      n: !!int 1.5",
+          "",
+        ].join("\n"),
+      ),
+    });
+    expect(out.map(formatIssue)).toEqual([
+      'workflow.yml:6:13: the tag !!timestamp is not one of YAML 1.2\'s core types, so its value has no JSON form to hash; quote the date ("2024-01-01") to keep it as text',
+      "workflow.yml:7:13: the tag !!set is not one of YAML 1.2's core types, so its value has no JSON form to hash; write a list ([a, b]) instead",
+      "workflow.yml:8:14: the tag !!omap is not one of YAML 1.2's core types, so its value has no JSON form to hash; write a mapping, or a list of mappings, instead",
+      "workflow.yml:9:14: the tag !!pairs is not one of YAML 1.2's core types, so its value has no JSON form to hash; write a mapping, or a list of mappings, instead",
+      "workflow.yml:10:13: the tag !!binary is not one of YAML 1.2's core types, so its value has no JSON form to hash; remove the tag, or quote the value to keep it as text",
+      "workflow.yml:11:13: the tag !custom is not one of YAML 1.2's core types, so its value has no JSON form to hash; remove the tag, or quote the value to keep it as text",
+      "workflow.yml:12:10: the value does not fit its tag !!int; remove the tag, or write a value of that type",
+    ]);
+  });
+
+  it("rejects a %YAML 1.1 document, whose yes, no, dates and octal numbers mean something else in YAML 1.2", () => {
+    expect(issues({ "workflow.yml": "%YAML 1.1\n---\n" + pairWith("      on: yes\n") }).map(formatIssue)).toEqual([
+      "workflow.yml:1:1: pairflow reads YAML 1.2 (as JSON is read), where yes/no/on/off and dates are text and 0777 is a decimal; remove the %YAML 1.1 line and write true/false, quoted text and 0o777 where you mean them",
+    ]);
+  });
+
+  it("rejects mapping keys that have no JSON form: null, floats, lists and mappings", () => {
+    const out = issues({
+      "workflow.yml": pairWith("      null: a\n      1.5: b\n      ? [x, y]\n      : c\n      ? {x: 1}\n      : d\n      2: e\n      true: f\n"),
+    });
+    expect(out.map(formatIssue)).toEqual([
+      'workflow.yml:6:7: YAML reads this key as null, and a JSON key is text; quote it ("null") to keep it as text',
+      'workflow.yml:7:7: YAML reads this key as a float, and a JSON key is text; quote it ("1.5") to keep it as text',
+      "workflow.yml:8:9: YAML reads this key as a list, and a JSON key is text; write a text key",
+      "workflow.yml:10:9: YAML reads this key as a mapping, and a JSON key is text; write a text key",
+    ]);
+  });
+
+  it("reads an unquoted date as the text it is in YAML 1.2, the same as the quoted date JSON has to write", () => {
+    const config = (texts: Record<string, string>, workflow: string) => canonicalJson(parse(texts, workflow).workflow.pairs.get("g_a")!.guardConfig);
+    const json = '{"name": "n", "action_pairs": {"g_a": {"guard": "g", "guard_config": {"since": "2024-01-01", "at": "2024-01-01T10:00:00Z"}}}}';
+    expect(config({ "workflow.yml": pairWith("      since: 2024-01-01\n      at: 2024-01-01T10:00:00Z\n") }, "workflow.yml")).toBe(
+      config({ "workflow.json": json }, "workflow.json"),
+    );
+  });
+});
+
 describe("parsing text with positions", () => {
   it("keeps the line and column of each key", () => {
     const file = parseText("name: n\naction_pairs:\n  g_a: {}\n  g_b: {}\n", "workflow.yml", []);
