@@ -459,6 +459,11 @@ function locate(file: SourceFile, keyPath: readonly (string | number)[], onKey: 
   return position(file.lines, target?.range?.[0] ?? 0);
 }
 
+/** An issue at the value at keyPath in file (at its key, with onKey), or at its nearest existing ancestor. */
+export function issueAt(file: SourceFile, keyPath: readonly (string | number)[], message: string, onKey = false): ConfigIssue {
+  return at(file, keyPath, message, onKey);
+}
+
 function at(file: SourceFile, keyPath: readonly (string | number)[], message: string, onKey = false): ConfigIssue {
   const [line, column] = locate(file, keyPath, onKey);
   return { file: file.display, line, column, key: keyPath.join("."), message };
