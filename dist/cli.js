@@ -11396,7 +11396,7 @@ var require_identity = __commonJS({
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias = /* @__PURE__ */ __name((node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS, "isAlias");
+    var isAlias2 = /* @__PURE__ */ __name((node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS, "isAlias");
     var isDocument = /* @__PURE__ */ __name((node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC, "isDocument");
     var isMap2 = /* @__PURE__ */ __name((node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP, "isMap");
     var isPair2 = /* @__PURE__ */ __name((node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR, "isPair");
@@ -11433,7 +11433,7 @@ var require_identity = __commonJS({
     exports.SCALAR = SCALAR;
     exports.SEQ = SEQ;
     exports.hasAnchor = hasAnchor;
-    exports.isAlias = isAlias;
+    exports.isAlias = isAlias2;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
     exports.isMap = isMap2;
@@ -25463,6 +25463,7 @@ var PyFloat = class {
 };
 function plain(value) {
   if (value instanceof PyFloat) return value.value;
+  if (typeof value === "bigint") return Number(value);
   if (Array.isArray(value)) return value.map(plain);
   if (isObject(value)) {
     const out = {};
@@ -25537,7 +25538,7 @@ function parseWorkflow(workflowPath, options) {
   }
   const pairs = /* @__PURE__ */ new Map();
   for (const id of ids) {
-    pairs.set(id, toPair(id, hashablePairs[id] ?? {}, hashable, prompts[id]));
+    pairs.set(id, toPair(id, { value: objectOr(rawPairs[id]), hashable: hashablePairs[id] ?? {} }, { value: wf, hashable }, prompts[id]));
   }
   if (wfFile) for (const pair of pairs.values()) checkPaths(pair, dir, root, files, wfFile, issues);
   const { graph, issues: graphIssues } = buildGraph([...pairs.values()]);
@@ -25558,26 +25559,27 @@ function parseWorkflow(workflowPath, options) {
   return { workflow, graph };
 }
 __name(parseWorkflow, "parseWorkflow");
-function toPair(id, raw, wf, prompt) {
+function toPair(id, pair, wf, prompt) {
+  const raw = pair.value;
   const pairGenerator = optionalString(raw.generator);
-  const wfGenerator = optionalString(wf.generator);
+  const wfGenerator = optionalString(wf.value.generator);
   const generator = pairGenerator ?? wfGenerator ?? null;
   const inherits = pairGenerator === void 0 || pairGenerator === wfGenerator;
   const generatorConfig = {
-    ...inherits ? objectOr(wf.generator_config) : {},
-    ...objectOr(raw.generator_config)
+    ...inherits ? objectOr(wf.hashable.generator_config) : {},
+    ...objectOr(pair.hashable.generator_config)
   };
-  const rmax = raw.rmax ?? wf.rmax;
+  const rmax = raw.rmax ?? wf.value.rmax;
   return {
     id,
     description: optionalString(raw.description),
     requires: Array.isArray(raw.requires) ? raw.requires.filter((r) => typeof r === "string") : [],
     guard: optionalString(raw.guard) ?? null,
-    guardConfig: objectOr(raw.guard_config),
-    guards: Array.isArray(raw.guards) ? raw.guards.map(toGuardRef) : void 0,
+    guardConfig: objectOr(pair.hashable.guard_config),
+    guards: Array.isArray(pair.hashable.guards) ? pair.hashable.guards.map(toGuardRef) : void 0,
     generator,
     generatorConfig,
-    model: optionalString(raw.model) ?? optionalString(wf.model) ?? null,
+    model: optionalString(raw.model) ?? optionalString(wf.value.model) ?? null,
     rmax: typeof rmax === "number" ? rmax : DEFAULT_RMAX,
     output: optionalString(raw.output),
     inputs: Array.isArray(raw.inputs) ? raw.inputs.filter((r) => typeof r === "string") : [],
@@ -25623,21 +25625,33 @@ function checkPaths(pair, dir, root, files, file, issues) {
   });
 }
 __name(checkPaths, "checkPaths");
-function keepFloats(tags) {
+function pythonNumbers(tags) {
   return tags.map((tag) => {
-    if (typeof tag !== "object" || tag.tag !== "tag:yaml.org,2002:float" || !tag.resolve) return tag;
+    if (typeof tag !== "object" || !tag.resolve) return tag;
     const resolve = tag.resolve;
-    return {
-      ...tag,
-      resolve(...args) {
-        const value = resolve(...args);
-        const n = typeof value === "number" ? value : (0, import_yaml.isScalar)(value) ? value.value : void 0;
-        return typeof n === "number" && Number.isInteger(n) ? new PyFloat(n) : value;
-      }
-    };
+    if (tag.tag === "tag:yaml.org,2002:float") {
+      return {
+        ...tag,
+        resolve(value, onError, options) {
+          const resolved = resolve(value, onError, options);
+          const n = typeof resolved === "number" ? resolved : (0, import_yaml.isScalar)(resolved) ? resolved.value : void 0;
+          return typeof n === "number" && Number.isInteger(n) ? new PyFloat(n) : resolved;
+        }
+      };
+    }
+    if (tag.tag === "tag:yaml.org,2002:int") {
+      return {
+        ...tag,
+        resolve(value, onError, options) {
+          const n = resolve(value, onError, { ...options, intAsBigInt: false });
+          return typeof n === "number" && !Number.isSafeInteger(n) ? resolve(value, onError, { ...options, intAsBigInt: true }) : n;
+        }
+      };
+    }
+    return tag;
   });
 }
-__name(keepFloats, "keepFloats");
+__name(pythonNumbers, "pythonNumbers");
 function readSource(file, options, issues) {
   const { files, cwd } = options;
   const display = displayPath(file, cwd);
@@ -25653,7 +25667,13 @@ function readSource(file, options, issues) {
 __name(readSource, "readSource");
 function parseText(text2, display, issues) {
   const lines = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text2, { lineCounter: lines, customTags: keepFloats, prettyErrors: false, uniqueKeys: false });
+  const doc = (0, import_yaml.parseDocument)(text2, {
+    lineCounter: lines,
+    customTags: pythonNumbers,
+    resolveKnownTags: false,
+    prettyErrors: false,
+    uniqueKeys: false
+  });
   const source = { display, doc, lines };
   const reported = /* @__PURE__ */ new Set();
   for (const err of doc.errors) {
@@ -25663,17 +25683,79 @@ function parseText(text2, display, issues) {
     issues.push({ file: display, line, column, key: "", message: parseMessage(err.code, err.message) });
   }
   if (doc.errors.length > 0) return void 0;
-  const duplicates = findDuplicateKeys(source);
-  issues.push(...duplicates);
-  return duplicates.length > 0 ? void 0 : source;
+  if (doc.directives?.yaml.explicit && doc.directives.yaml.version === "1.1") {
+    const [line, column] = position(lines, /^%YAML/m.exec(text2)?.index ?? 0);
+    const message = "pairflow reads YAML 1.2 (as JSON is read), where yes/no/on/off and dates are text and 0777 is a decimal; remove the %YAML 1.1 line and write true/false, quoted text and 0o777 where you mean them";
+    issues.push({ file: display, line, column, key: "", message });
+    return void 0;
+  }
+  const problems = [...findUnresolvedTags(source), ...findDuplicateKeys(source)];
+  issues.push(...problems);
+  return problems.length > 0 ? void 0 : source;
 }
 __name(parseText, "parseText");
+var CORE_TAGS = new Set(["str", "int", "float", "bool", "null", "map", "seq"].map((name) => `tag:yaml.org,2002:${name}`));
+function findUnresolvedTags(file) {
+  const warnings = file.doc.warnings.filter((w) => w.code === "TAG_RESOLVE_FAILED");
+  if (warnings.length === 0) return [];
+  const tagged = [];
+  (0, import_yaml.visit)(file.doc, {
+    Node(_, node) {
+      if (node.tag && node.range) tagged.push({ offset: node.range[0], tag: node.tag, source: (0, import_yaml.isScalar)(node) ? node.source : void 0 });
+    }
+  });
+  const issues = [];
+  for (const warning of warnings) {
+    const tag = warning.message.replace(/^Unresolved tag: /, "");
+    const shown = file.doc.directives?.tagString(tag) ?? tag;
+    const node = tagged.find((t) => t.offset >= warning.pos[0] && t.tag === tag);
+    const [line, column] = position(file.lines, warning.pos[0]);
+    const message = CORE_TAGS.has(tag) ? `the value does not fit its tag ${shown}; remove the tag, or write a value of that type` : `the tag ${shown} is not one of YAML 1.2's core types, so its value has no JSON form to hash; ${tagHint(tag, node?.source)}`;
+    issues.push({ file: file.display, line, column, key: "", message });
+  }
+  return issues;
+}
+__name(findUnresolvedTags, "findUnresolvedTags");
+function tagHint(tag, source) {
+  switch (tag) {
+    case "tag:yaml.org,2002:timestamp":
+      return `quote the date (${JSON.stringify(source ?? "2024-01-01")}) to keep it as text`;
+    case "tag:yaml.org,2002:set":
+      return "write a list ([a, b]) instead";
+    case "tag:yaml.org,2002:omap":
+    case "tag:yaml.org,2002:pairs":
+      return "write a mapping, or a list of mappings, instead";
+    default:
+      return "remove the tag, or quote the value to keep it as text";
+  }
+}
+__name(tagHint, "tagHint");
+function keyProblem(key, doc) {
+  const node = (0, import_yaml.isAlias)(key) ? key.resolve(doc) : key;
+  if (node === null || node === void 0) return { what: "null" };
+  if ((0, import_yaml.isMap)(node)) return { what: "a mapping" };
+  if ((0, import_yaml.isSeq)(node)) return { what: "a list" };
+  if (!(0, import_yaml.isScalar)(node)) return void 0;
+  if (node.value === null) return { what: "null", source: node.source ?? "null" };
+  const value = node.value;
+  if (value instanceof PyFloat || typeof value === "number" && !Number.isInteger(value)) return { what: "a float", source: node.source };
+  return void 0;
+}
+__name(keyProblem, "keyProblem");
 function findDuplicateKeys(file) {
   const issues = [];
   (0, import_yaml.visit)(file.doc, {
     Map(_, map) {
       const first = /* @__PURE__ */ new Map();
       for (const item of map.items) {
+        const problem = keyProblem(item.key, file.doc);
+        if (problem) {
+          const node = item.key ?? item.value ?? map;
+          const [line2, column2] = position(file.lines, node.range?.[0] ?? 0);
+          const fix = problem.source === void 0 ? "write a text key" : `quote it (${JSON.stringify(problem.source)}) to keep it as text`;
+          issues.push({ file: file.display, line: line2, column: column2, key: "", message: `YAML reads this key as ${problem.what}, and a JSON key is text; ${fix}` });
+          continue;
+        }
         if (!(0, import_yaml.isScalar)(item.key)) continue;
         const key = String(item.key.value);
         const offset = item.key.range?.[0] ?? 0;
@@ -25732,6 +25814,10 @@ function locate(file, keyPath, onKey) {
   return position(file.lines, target?.range?.[0] ?? 0);
 }
 __name(locate, "locate");
+function issueAt(file, keyPath, message, onKey = false) {
+  return at(file, keyPath, message, onKey);
+}
+__name(issueAt, "issueAt");
 function at(file, keyPath, message, onKey = false) {
   const [line, column] = locate(file, keyPath, onKey);
   return { file: file.display, line, column, key: keyPath.join("."), message };
@@ -25861,7 +25947,9 @@ function write(value, out) {
   } else if (typeof value === "boolean") {
     out.push(value ? "true" : "false");
   } else if (typeof value === "number") {
-    out.push(Number.isInteger(value) ? String(value) : pyFloatRepr(value));
+    out.push(Number.isInteger(value) ? BigInt(value).toString() : pyFloatRepr(value));
+  } else if (typeof value === "bigint") {
+    out.push(value.toString());
   } else if (value instanceof PyFloat) {
     out.push(pyFloatRepr(value.value));
   } else if (typeof value === "string") {
@@ -27050,6 +27138,10 @@ function findRepoRoot(dir) {
   }
 }
 __name(findRepoRoot, "findRepoRoot");
+function parseFile(file, cwd, issues) {
+  return readSource(file, { files: diskFiles, cwd: path3.resolve(cwd) }, issues);
+}
+__name(parseFile, "parseFile");
 function fileIssue(display, message) {
   return new ConfigError([{ file: display, line: 1, column: 1, key: "", message }]);
 }
@@ -27902,14 +27994,24 @@ var RemoteCache = class {
 var import_fast_glob3 = __toESM(require_out4(), 1);
 import { readFileSync as readFileSync7, realpathSync as realpathSync2 } from "node:fs";
 import path11 from "node:path";
+function writtenFiles(workflow, lockPath2) {
+  const files = /* @__PURE__ */ new Map([[path11.resolve(lockPath2), null]]);
+  for (const pair of workflow.pairs.values()) {
+    if (pair.output !== void 0) files.set(path11.resolve(workflow.dir, pair.output), pair.id);
+  }
+  return files;
+}
+__name(writtenFiles, "writtenFiles");
 var InputHasher = class {
-  constructor(workflow, ignore = []) {
+  constructor(workflow, ignore = [], written = /* @__PURE__ */ new Map()) {
     this.workflow = workflow;
     this.ignore = ignore;
+    this.written = written;
     this.root = realpathSync2(workflow.root);
   }
   workflow;
   ignore;
+  written;
   static {
     __name(this, "InputHasher");
   }
@@ -27918,17 +28020,37 @@ var InputHasher = class {
   /** `{relative path: sha256}` for one pair's globs, sorted by path; `what` names the globs in messages. */
   hash(patterns, what = "input") {
     if (patterns.length === 0) return {};
-    const files = import_fast_glob3.default.sync([...patterns], {
+    const files = this.match(patterns).filter((rel) => !this.written.has(path11.resolve(this.workflow.dir, rel)));
+    files.sort();
+    const out = {};
+    for (const rel of files) out[rel] = this.fileHash(path11.resolve(this.workflow.dir, rel), rel, what);
+    return out;
+  }
+  /**
+   * For each glob of one pair, the existing files it matches that hash() leaves out. An output that
+   * does not exist yet is left out all the same once it does, but cannot be named before.
+   */
+  leftOut(patterns) {
+    const exclusions = patterns.filter((p) => p.startsWith("!"));
+    const out = [];
+    patterns.forEach((pattern, index) => {
+      if (pattern.startsWith("!")) return;
+      for (const file of this.match([pattern, ...exclusions]).sort()) {
+        const abs = path11.resolve(this.workflow.dir, file);
+        const owner = this.written.get(abs);
+        if (owner !== void 0) out.push({ index, pattern, file, owner });
+      }
+    });
+    return out;
+  }
+  match(patterns) {
+    return import_fast_glob3.default.sync([...patterns], {
       cwd: this.workflow.dir,
       dot: true,
       onlyFiles: true,
       unique: true,
       ignore: ["**/.git/**", ...this.ignore]
     });
-    files.sort();
-    const out = {};
-    for (const rel of files) out[rel] = this.fileHash(path11.resolve(this.workflow.dir, rel), rel, what);
-    return out;
   }
   /** sha256 of one file (`what` and `rel` name it in messages); an error when it resolves outside the repository. */
   fileHash(abs, rel, what = "input") {
@@ -28182,6 +28304,11 @@ function stateDirFor(root, options) {
   return dir ? path14.resolve(options.cwd, dir) : path14.join(root, ".pairflow");
 }
 __name(stateDirFor, "stateDirFor");
+function inputHasherFor(workflow, stateDir, lockPath2 = lockPathFor(workflow.path)) {
+  const stateFiles = path14.relative(workflow.dir, stateDir).split(path14.sep).join("/") + "/**";
+  return new InputHasher(workflow, [stateFiles], writtenFiles(workflow, lockPath2));
+}
+__name(inputHasherFor, "inputHasherFor");
 function openState(target, options) {
   const { workflow, graph } = loadWorkflow(target, options.cwd);
   const stateDir = stateDirFor(workflow.root, options);
@@ -28190,7 +28317,7 @@ function openState(target, options) {
   const store = new LocalStore(path14.join(stateDir, "store"));
   const outputs = new OutputFiles(workflow);
   const remote = options.remote && new RemoteCache(options.remote);
-  const hasher = new InputHasher(workflow, [path14.relative(workflow.dir, stateDir).split(path14.sep).join("/") + "/**"]);
+  const hasher = inputHasherFor(workflow, stateDir, lockPath2);
   const inputs = /* @__PURE__ */ new Map();
   const files = new PairFileHasher(workflow, hasher, { exclude: [lockPath2], excludeDir: stateDir });
   const view = {
@@ -31406,15 +31533,39 @@ function registerPlan(program2, { io }) {
 }
 __name(registerPlan, "registerPlan");
 
+// src/app/validate.ts
+function validateTarget(target, options) {
+  const { workflow, graph } = loadWorkflow(target, options.cwd);
+  const hasher = inputHasherFor(workflow, stateDirFor(workflow.root, options));
+  const notes = [];
+  const file = parseFile(workflow.path, options.cwd, []);
+  for (const pair of workflow.pairs.values()) {
+    for (const left of hasher.leftOut(pair.inputs)) {
+      if (file) notes.push(issueAt(file, ["action_pairs", pair.id, "inputs", left.index], leftOutMessage(pair, left, graph)));
+    }
+  }
+  return { workflow, graph, notes };
+}
+__name(validateTarget, "validateTarget");
+function leftOutMessage(pair, left, graph) {
+  const owner = left.owner;
+  const [what, why] = owner === null ? ["the lock file", "it records the references, so none can include it"] : owner === pair.id ? ["this pair's own output", "the pair's reference would change on every run"] : downstreamOf(graph, [pair.id]).has(owner) ? [`the output of pair "${owner}"`, `"${owner}" depends on this pair, so this pair's reference would change on every run`] : downstreamOf(graph, [owner]).has(pair.id) ? [`the output of pair "${owner}"`, "its accepted content is part of this pair's reference through requires already"] : [`the output of pair "${owner}"`, `add "${owner}" to requires if this pair reads it, which makes its accepted content part of the reference`];
+  return `"${left.pattern}" matches ${left.file}, ${what}, which pairflow writes and so never takes as an input: ${why}`;
+}
+__name(leftOutMessage, "leftOutMessage");
+
 // src/cli/commands/validate.ts
 function registerValidate(program2, { io }) {
-  program2.command("validate").description("Check a workflow and its prompts file: schema, references between pairs, cycles.").argument("[path]", PATH_HELP).addHelpText("after", examples(["pairflow validate", "pairflow validate examples/tdd-stack", "pairflow validate ci/docs/workflow.yml"])).action((target) => {
-    const { workflow, graph } = loadWorkflow(target, io.cwd);
+  program2.command("validate").description("Check a workflow and its prompts file: schema, references between pairs, cycles; note inputs globs that match files pairflow writes.").argument("[path]", PATH_HELP).addHelpText("after", examples(["pairflow validate", "pairflow validate examples/tdd-stack", "pairflow validate ci/docs/workflow.yml"])).action((target) => {
+    const { workflow, graph, notes } = validateTarget(target, { cwd: io.cwd, env: io.env });
     const prompts = workflow.promptsPath ? `, prompts ${displayPath(workflow.promptsPath, io.cwd)}` : ", no prompts file";
     io.stdout.write(
       `${displayPath(workflow.path, io.cwd)}: valid (${count(workflow.pairs.size, "pair")} in ${count(graph.waves.length, "wave")}${prompts})
 `
     );
+    const style = styleFor(io.stderr, io.env);
+    for (const note of notes) io.stderr.write(`${style.yellow("note")} ${formatIssue(note)}
+`);
   });
 }
 __name(registerValidate, "registerValidate");

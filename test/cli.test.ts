@@ -112,6 +112,42 @@ describe("pairflow validate", () => {
     });
   });
 
+  it("notes each file an inputs glob matches that pairflow writes, and so leaves out", async () => {
+    const dir = tempRepo({
+      "workflow.yml": [
+        "name: n",
+        "action_pairs:",
+        "  a:",
+        "    output: out/a.md",
+        "    inputs: ['**/*.md', '*.json']",
+        "  b:",
+        "    requires: [a]",
+        "    output: out/b.md",
+        "    inputs: [out/a.md]",
+        "  c:",
+        "    inputs: ['out/*']",
+        "",
+      ].join("\n"),
+      "workflow.lock.json": "{}",
+      "out/a.md": "a\n",
+      "out/b.md": "b\n",
+      "notes.md": "an input\n",
+    });
+    const r = await cli(["validate"], { cwd: dir });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe("workflow.yml: valid (3 pairs in 2 waves, no prompts file)\n");
+    const lead = "which pairflow writes and so never takes as an input:";
+    expect(r.stderr.split("\n")).toEqual([
+      `note workflow.yml:5:14: action_pairs.a.inputs.0: "**/*.md" matches out/a.md, this pair's own output, ${lead} the pair's reference would change on every run`,
+      `note workflow.yml:5:14: action_pairs.a.inputs.0: "**/*.md" matches out/b.md, the output of pair "b", ${lead} "b" depends on this pair, so this pair's reference would change on every run`,
+      `note workflow.yml:5:25: action_pairs.a.inputs.1: "*.json" matches workflow.lock.json, the lock file, ${lead} it records the references, so none can include it`,
+      `note workflow.yml:9:14: action_pairs.b.inputs.0: "out/a.md" matches out/a.md, the output of pair "a", ${lead} its accepted content is part of this pair's reference through requires already`,
+      `note workflow.yml:11:14: action_pairs.c.inputs.0: "out/*" matches out/a.md, the output of pair "a", ${lead} add "a" to requires if this pair reads it, which makes its accepted content part of the reference`,
+      `note workflow.yml:11:14: action_pairs.c.inputs.0: "out/*" matches out/b.md, the output of pair "b", ${lead} add "b" to requires if this pair reads it, which makes its accepted content part of the reference`,
+      "",
+    ]);
+  });
+
   it("exits 2 and names the prompts entry that names no pair", async () => {
     const dir = tempRepo({ "workflow.yml": "name: n\naction_pairs:\n  a: {}\n", "prompts.yml": "b: {task: x}\n" });
     const r = await cli(["validate"], { cwd: dir });

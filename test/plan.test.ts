@@ -3,7 +3,7 @@ import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Reason } from "../src/model/plan.js";
 import { acceptAll, planOf } from "./helpers/state.js";
-import { tempRepo } from "./helpers/fixtures.js";
+import { tempRepo, writeFiles } from "./helpers/fixtures.js";
 
 const WORKFLOW = `name: three
 model: m-1
@@ -160,6 +160,20 @@ describe("the plan", () => {
       { kind: "new", detail: "never accepted" },
       { kind: "rejected", detail: "last attempt rejected: no test functions" },
     ]);
+  });
+
+  it("never takes the lock file or an output as an input, so a pair whose globs match them settles", async () => {
+    // g_test's globs match its own output, g_impl's (its dependent) and the lock file, which each
+    // run rewrites: were they inputs, its reference would change on every run.
+    edit("workflow.yml", 'inputs: ["spec/*.md"]', 'inputs: ["spec/*.md", "**/*.py", "*.json"]');
+    let calls = 0;
+    await acceptAll(dir, (id) => {
+      if (++calls > 10) throw new Error("the workflow never settles");
+      return `${id}, attempt ${calls}\n`;
+    });
+    expect(await actions()).toEqual({ g_test: "skip", g_impl: "skip", g_review: "skip" });
+    writeFiles(dir, { "src/helper.py": "x = 1\n" });
+    expect(await reasons("g_test")).toEqual([{ kind: "inputs", detail: "src/helper.py added" }]);
   });
 
   it("forces every pair when asked", async () => {

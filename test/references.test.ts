@@ -125,6 +125,17 @@ a:
     expect(await refs({ "workflow.json": json, "prompts.json": prompts, "src/one.txt": "one\n" })).toEqual(expected);
   });
 
+  it("gives the same references whatever the order of requires", async () => {
+    const twoDeps = (requires: string) => ({ ...BASE, "workflow.yml": WORKFLOW.replace("requires: [a]", `requires: ${requires}`) });
+    expect(await refs(twoDeps("[d, a]"))).toEqual(await refs(twoDeps("[a, d]")));
+  });
+
+  it("gives the same references for files with CRLF line endings, block scalars included", async () => {
+    const crlf = (text: string) => text.replace(/\n/g, "\r\n");
+    const prompts = PROMPTS.replace("b: {task: tb}", "b:\n  task: |\n    tb\n    on two lines\n");
+    expect(await refs({ ...BASE, "workflow.yml": crlf(WORKFLOW), "prompts.yml": crlf(prompts) })).toEqual(await refs({ ...BASE, "prompts.yml": prompts }));
+  });
+
   it("tells an integral float from an integer, as the reference does", async () => {
     expect((await refs({ ...BASE, "workflow.yml": WORKFLOW.replace("threshold: 1.0", "threshold: 1") })).a).not.toBe(expected.a);
   });

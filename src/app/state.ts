@@ -15,7 +15,7 @@ import type { LockFile } from "../model/records.js";
 import type { Pair, Workflow } from "../model/workflow.js";
 import { LocalStore } from "../store/local.js";
 import { RemoteCache } from "../store/remote.js";
-import { InputHasher } from "../workspace/inputs.js";
+import { InputHasher, writtenFiles } from "../workspace/inputs.js";
 import { PairFileHasher } from "../workspace/pairFiles.js";
 import { OutputFiles } from "../workspace/outputs.js";
 
@@ -46,6 +46,15 @@ export function stateDirFor(root: string, options: Pick<StateOptions, "cwd" | "e
   return dir ? path.resolve(options.cwd, dir) : path.join(root, ".pairflow");
 }
 
+/**
+ * The hasher of the workflow's inputs. The state directory may sit inside the workflow's
+ * directory: its files are never inputs; nor are the lock file and the pairs' outputs.
+ */
+export function inputHasherFor(workflow: Workflow, stateDir: string, lockPath = lockPathFor(workflow.path)): InputHasher {
+  const stateFiles = path.relative(workflow.dir, stateDir).split(path.sep).join("/") + "/**";
+  return new InputHasher(workflow, [stateFiles], writtenFiles(workflow, lockPath));
+}
+
 export function openState(target: string | undefined, options: StateOptions): Opened {
   const { workflow, graph } = loadWorkflow(target, options.cwd);
   const stateDir = stateDirFor(workflow.root, options);
@@ -54,8 +63,7 @@ export function openState(target: string | undefined, options: StateOptions): Op
   const store = new LocalStore(path.join(stateDir, "store"));
   const outputs = new OutputFiles(workflow);
   const remote = options.remote && new RemoteCache(options.remote);
-  // The state directory may sit inside the workflow's directory: its files are never inputs.
-  const hasher = new InputHasher(workflow, [path.relative(workflow.dir, stateDir).split(path.sep).join("/") + "/**"]);
+  const hasher = inputHasherFor(workflow, stateDir, lockPath);
   const inputs = new Map<string, Record<string, string>>();
   const files = new PairFileHasher(workflow, hasher, { exclude: [lockPath], excludeDir: stateDir });
   const view: StateView = {

@@ -9,7 +9,7 @@
  */
 import path from "node:path";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type Tags } from "yaml";
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type Tags } from "yaml";
 import promptsSchema from "../../schemas/prompts.schema.json" with { type: "json" };
 import workflowSchema from "../../schemas/workflow.schema.json" with { type: "json" };
 import fg from "fast-glob";
@@ -120,7 +120,7 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
 
   const pairs = new Map<string, Pair>();
   for (const id of ids) {
-    pairs.set(id, toPair(id, hashablePairs[id] ?? {}, hashable, prompts[id]));
+    pairs.set(id, toPair(id, { value: objectOr(rawPairs[id]), hashable: hashablePairs[id] ?? {} }, { value: wf, hashable }, prompts[id]));
   }
 
   if (wfFile) for (const pair of pairs.values()) checkPaths(pair, dir, root, files, wfFile, issues);
@@ -145,28 +145,39 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
   return { workflow, graph };
 }
 
-function toPair(id: string, raw: Record<string, unknown>, wf: Record<string, unknown>, prompt: unknown): Pair {
+/**
+ * A mapping twice over: `value` is what the schema validated, and what everything used at run time
+ * is read from (`rmax: 1.0` is the number 1 there); `hashable` is the same mapping with the
+ * source's number forms kept (PyFloat), read only for what goes into a configRef.
+ */
+interface Both {
+  value: Record<string, unknown>;
+  hashable: Record<string, unknown>;
+}
+
+function toPair(id: string, pair: Both, wf: Both, prompt: unknown): Pair {
+  const raw = pair.value;
   const pairGenerator = optionalString(raw.generator);
-  const wfGenerator = optionalString(wf.generator);
+  const wfGenerator = optionalString(wf.value.generator);
   const generator = pairGenerator ?? wfGenerator ?? null;
   // Workflow-level generator_config holds defaults for the workflow's generator; a pair that names
   // another generator does not inherit them.
   const inherits = pairGenerator === undefined || pairGenerator === wfGenerator;
   const generatorConfig = {
-    ...(inherits ? objectOr(wf.generator_config) : {}),
-    ...objectOr(raw.generator_config),
+    ...(inherits ? objectOr(wf.hashable.generator_config) : {}),
+    ...objectOr(pair.hashable.generator_config),
   } as Record<string, CanonicalValue>;
-  const rmax = raw.rmax ?? wf.rmax;
+  const rmax = raw.rmax ?? wf.value.rmax;
   return {
     id,
     description: optionalString(raw.description),
     requires: Array.isArray(raw.requires) ? raw.requires.filter((r): r is string => typeof r === "string") : [],
     guard: optionalString(raw.guard) ?? null,
-    guardConfig: objectOr(raw.guard_config) as Record<string, CanonicalValue>,
-    guards: Array.isArray(raw.guards) ? raw.guards.map(toGuardRef) : undefined,
+    guardConfig: objectOr(pair.hashable.guard_config) as Record<string, CanonicalValue>,
+    guards: Array.isArray(pair.hashable.guards) ? pair.hashable.guards.map(toGuardRef) : undefined,
     generator,
     generatorConfig,
-    model: optionalString(raw.model) ?? optionalString(wf.model) ?? null,
+    model: optionalString(raw.model) ?? optionalString(wf.value.model) ?? null,
     rmax: typeof rmax === "number" ? rmax : DEFAULT_RMAX,
     output: optionalString(raw.output),
     inputs: Array.isArray(raw.inputs) ? raw.inputs.filter((r): r is string => typeof r === "string") : [],
@@ -218,21 +229,38 @@ function checkPaths(pair: Pair, dir: string, root: string, files: ConfigFiles, f
 // Parsing with positions
 
 /**
- * YAML's core schema, except that a float written with an integral value (`1.0`, `2e3`) stays a
- * float (PyFloat), as it does for the reference implementation, so it hashes as `1.0`, not `1`.
+ * YAML's core schema, with numbers kept as the reference implementation (Python's json module)
+ * keeps them, so that they hash as it writes them:
+ * - a float written with an integral value (`1.0`, `2e3`) stays a float (PyFloat), hashed as `1.0`,
+ *   not `1`;
+ * - an integer outside JavaScript's safe range (2^53 and beyond) is a BigInt holding its exact
+ *   value, hashed digit for digit as Python writes its integers, where a number would round (and
+ *   9007199254740993 would hash as 9007199254740992).
  */
-function keepFloats(tags: Tags): Tags {
+function pythonNumbers(tags: Tags): Tags {
   return tags.map((tag) => {
-    if (typeof tag !== "object" || tag.tag !== "tag:yaml.org,2002:float" || !tag.resolve) return tag;
-    const resolve = tag.resolve as (...args: unknown[]) => unknown;
-    return {
-      ...tag,
-      resolve(...args: unknown[]) {
-        const value = resolve(...args);
-        const n = typeof value === "number" ? value : isScalar(value) ? value.value : undefined;
-        return typeof n === "number" && Number.isInteger(n) ? (new PyFloat(n) as never) : value;
-      },
-    } as typeof tag;
+    if (typeof tag !== "object" || !tag.resolve) return tag;
+    const resolve = tag.resolve as (value: string, onError: unknown, options: object) => unknown;
+    if (tag.tag === "tag:yaml.org,2002:float") {
+      return {
+        ...tag,
+        resolve(value: string, onError: unknown, options: object) {
+          const resolved = resolve(value, onError, options);
+          const n = typeof resolved === "number" ? resolved : isScalar(resolved) ? resolved.value : undefined;
+          return typeof n === "number" && Number.isInteger(n) ? (new PyFloat(n) as never) : resolved;
+        },
+      } as typeof tag;
+    }
+    if (tag.tag === "tag:yaml.org,2002:int") {
+      return {
+        ...tag,
+        resolve(value: string, onError: unknown, options: object) {
+          const n = resolve(value, onError, { ...options, intAsBigInt: false });
+          return typeof n === "number" && !Number.isSafeInteger(n) ? resolve(value, onError, { ...options, intAsBigInt: true }) : n;
+        },
+      } as typeof tag;
+    }
+    return tag;
   });
 }
 
@@ -251,14 +279,30 @@ export function readSource(file: string, options: Pick<ParseOptions, "files" | "
 }
 
 /**
- * YAML or JSON text parsed with positions, named display in issues. Syntax errors and duplicate
- * keys go to issues, and then there is no file.
+ * YAML or JSON text parsed with positions, named display in issues. Syntax errors, duplicate keys
+ * and values that have no JSON form go to issues, and then there is no file.
+ *
+ * Every value must hash as what it is, and a hash is of JSON. So the text is read as YAML 1.2 with
+ * its core schema, the one JSON is a subset of (an unquoted 2024-01-01 is text there, as a quoted
+ * one must be in JSON; the reference implementation, Python's json module, could not write the date
+ * PyYAML would make of it). Whatever that schema has no JSON value for is an error at its place
+ * rather than something hashed as `{}` or as text it is not: tags other than the core ones
+ * (`!!timestamp`, `!!set`, `!!omap`, `!!binary`, local tags), a `%YAML 1.1` document, and keys
+ * that are not text, integers or booleans.
  */
 export function parseText(text: string, display: string, issues: ConfigIssue[]): SourceFile | undefined {
   const lines = new LineCounter();
   // The parser's own duplicate-key check compares each key with every earlier one, which is
   // quadratic in a map of thousands of pairs; findDuplicateKeys does the same in linear time.
-  const doc = parseDocument(text, { lineCounter: lines, customTags: keepFloats, prettyErrors: false, uniqueKeys: false });
+  // resolveKnownTags: false leaves YAML 1.1's !!set, !!omap, !!timestamp, ... unresolved, and so
+  // reported below, where the parser would make JavaScript Sets, Maps and Dates of them.
+  const doc = parseDocument(text, {
+    lineCounter: lines,
+    customTags: pythonNumbers,
+    resolveKnownTags: false,
+    prettyErrors: false,
+    uniqueKeys: false,
+  });
   const source: SourceFile = { display, doc, lines };
   const reported = new Set<string>();
   for (const err of doc.errors) {
@@ -269,9 +313,75 @@ export function parseText(text: string, display: string, issues: ConfigIssue[]):
     issues.push({ file: display, line, column, key: "", message: parseMessage(err.code, err.message) });
   }
   if (doc.errors.length > 0) return undefined;
-  const duplicates = findDuplicateKeys(source);
-  issues.push(...duplicates);
-  return duplicates.length > 0 ? undefined : source;
+  if (doc.directives?.yaml.explicit && doc.directives.yaml.version === "1.1") {
+    const [line, column] = position(lines, /^%YAML/m.exec(text)?.index ?? 0);
+    const message =
+      "pairflow reads YAML 1.2 (as JSON is read), where yes/no/on/off and dates are text and 0777 is a decimal; " +
+      "remove the %YAML 1.1 line and write true/false, quoted text and 0o777 where you mean them";
+    issues.push({ file: display, line, column, key: "", message });
+    return undefined;
+  }
+  const problems = [...findUnresolvedTags(source), ...findDuplicateKeys(source)];
+  issues.push(...problems);
+  return problems.length > 0 ? undefined : source;
+}
+
+const CORE_TAGS = new Set(["str", "int", "float", "bool", "null", "map", "seq"].map((name) => `tag:yaml.org,2002:${name}`));
+
+/** Tags the core schema does not know, and values that do not fit the core tag they are given. */
+function findUnresolvedTags(file: SourceFile): ConfigIssue[] {
+  const warnings = file.doc.warnings.filter((w) => w.code === "TAG_RESOLVE_FAILED");
+  if (warnings.length === 0) return [];
+  const tagged: { offset: number; tag: string; source: string | undefined }[] = [];
+  visit(file.doc, {
+    Node(_, node) {
+      if (node.tag && node.range) tagged.push({ offset: node.range[0], tag: node.tag, source: isScalar(node) ? node.source : undefined });
+    },
+  });
+  const issues: ConfigIssue[] = [];
+  for (const warning of warnings) {
+    const tag = warning.message.replace(/^Unresolved tag: /, "");
+    const shown = file.doc.directives?.tagString(tag) ?? tag;
+    // The node the tag belongs to follows the tag.
+    const node = tagged.find((t) => t.offset >= warning.pos[0] && t.tag === tag);
+    const [line, column] = position(file.lines, warning.pos[0]);
+    const message = CORE_TAGS.has(tag)
+      ? `the value does not fit its tag ${shown}; remove the tag, or write a value of that type`
+      : `the tag ${shown} is not one of YAML 1.2's core types, so its value has no JSON form to hash; ${tagHint(tag, node?.source)}`;
+    issues.push({ file: file.display, line, column, key: "", message });
+  }
+  return issues;
+}
+
+function tagHint(tag: string, source: string | undefined): string {
+  switch (tag) {
+    case "tag:yaml.org,2002:timestamp":
+      return `quote the date (${JSON.stringify(source ?? "2024-01-01")}) to keep it as text`;
+    case "tag:yaml.org,2002:set":
+      return "write a list ([a, b]) instead";
+    case "tag:yaml.org,2002:omap":
+    case "tag:yaml.org,2002:pairs":
+      return "write a mapping, or a list of mappings, instead";
+    default:
+      return "remove the tag, or quote the value to keep it as text";
+  }
+}
+
+/**
+ * What a mapping key is when it has no JSON form: a JSON key is text, and Python's json module
+ * writes integer and boolean keys as their text, as pairflow does; null, float and collection
+ * keys it writes otherwise or not at all.
+ */
+function keyProblem(key: unknown, doc: Document.Parsed): { what: string; source?: string } | undefined {
+  const node = isAlias(key) ? key.resolve(doc) : key;
+  if (node === null || node === undefined) return { what: "null" };
+  if (isMap(node)) return { what: "a mapping" };
+  if (isSeq(node)) return { what: "a list" };
+  if (!isScalar(node)) return undefined;
+  if (node.value === null) return { what: "null", source: node.source ?? "null" };
+  const value = node.value;
+  if (value instanceof PyFloat || (typeof value === "number" && !Number.isInteger(value))) return { what: "a float", source: node.source };
+  return undefined;
 }
 
 function findDuplicateKeys(file: SourceFile): ConfigIssue[] {
@@ -280,6 +390,14 @@ function findDuplicateKeys(file: SourceFile): ConfigIssue[] {
     Map(_, map) {
       const first = new Map<string, number>();
       for (const item of map.items) {
+        const problem = keyProblem(item.key, file.doc);
+        if (problem) {
+          const node = (item.key ?? item.value ?? map) as Node;
+          const [line, column] = position(file.lines, node.range?.[0] ?? 0);
+          const fix = problem.source === undefined ? "write a text key" : `quote it (${JSON.stringify(problem.source)}) to keep it as text`;
+          issues.push({ file: file.display, line, column, key: "", message: `YAML reads this key as ${problem.what}, and a JSON key is text; ${fix}` });
+          continue;
+        }
         if (!isScalar(item.key)) continue;
         const key = String(item.key.value);
         const offset = item.key.range?.[0] ?? 0;
@@ -339,6 +457,11 @@ function locate(file: SourceFile, keyPath: readonly (string | number)[], onKey: 
   }
   const target = (onKey && keyNode) || node || keyNode;
   return position(file.lines, target?.range?.[0] ?? 0);
+}
+
+/** An issue at the value at keyPath in file (at its key, with onKey), or at its nearest existing ancestor. */
+export function issueAt(file: SourceFile, keyPath: readonly (string | number)[], message: string, onKey = false): ConfigIssue {
+  return at(file, keyPath, message, onKey);
 }
 
 function at(file: SourceFile, keyPath: readonly (string | number)[], message: string, onKey = false): ConfigIssue {

@@ -5,18 +5,23 @@
  * writes it (ensure_ascii on), because configRef vectors are defined by that formula.
  *
  * Values are plain JSON values, plus `PyFloat` for numbers written with a fraction or exponent in the
- * source (`1.0`): Python keeps those as floats and prints `1.0`, where JavaScript would print `1`.
+ * source (`1.0`): Python keeps those as floats and prints `1.0`, where JavaScript would print `1`;
+ * and `bigint` for integers outside JavaScript's safe range, which Python keeps and prints exactly.
  */
 
 export class PyFloat {
   constructor(readonly value: number) {}
 }
 
-export type CanonicalValue = null | boolean | number | string | PyFloat | CanonicalValue[] | { [key: string]: CanonicalValue };
+export type CanonicalValue = null | boolean | number | bigint | string | PyFloat | CanonicalValue[] | { [key: string]: CanonicalValue };
 
-/** The value with PyFloat wrappers replaced by numbers: what validators and runtime code see. */
+/**
+ * The value with PyFloat wrappers and big integers replaced by (the nearest) numbers: what
+ * validators and runtime code see.
+ */
 export function plain(value: unknown): unknown {
   if (value instanceof PyFloat) return value.value;
+  if (typeof value === "bigint") return Number(value);
   if (Array.isArray(value)) return value.map(plain);
   if (isObject(value)) {
     const out: Record<string, unknown> = {};

@@ -12,7 +12,10 @@ function write(value: unknown, out: string[]): void {
   } else if (typeof value === "boolean") {
     out.push(value ? "true" : "false");
   } else if (typeof value === "number") {
-    out.push(Number.isInteger(value) ? String(value) : pyFloatRepr(value));
+    // An integer as Python writes one: every digit, never an exponent (String(1e21) is "1e+21").
+    out.push(Number.isInteger(value) ? BigInt(value).toString() : pyFloatRepr(value));
+  } else if (typeof value === "bigint") {
+    out.push(value.toString());
   } else if (value instanceof PyFloat) {
     out.push(pyFloatRepr(value.value));
   } else if (typeof value === "string") {

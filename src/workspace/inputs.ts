@@ -1,6 +1,8 @@
 /**
  * A pair's `inputs`: globs relative to the workflow file's directory whose matched files (path and
- * content hash) become part of the pair's reference. Matches never reach outside the repository.
+ * content hash) become part of the pair's reference. Matches never reach outside the repository,
+ * and never include the files pairflow itself writes (the lock file, every pair's output): a
+ * reference that included them would change on every run, so the pair would never settle.
  */
 import { readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
@@ -10,6 +12,29 @@ import { sha256Hex } from "../refs/hash.js";
 import { isInside } from "../config/paths.js";
 import { InputError } from "../model/errors.js";
 
+/** Files pairflow writes, by absolute path: the pair whose output each is, or null for the lock file. */
+export type WrittenFiles = ReadonlyMap<string, string | null>;
+
+/** The lock file at lockPath and every pair's output, which no `inputs` glob ever matches. */
+export function writtenFiles(workflow: Workflow, lockPath: string): Map<string, string | null> {
+  const files = new Map<string, string | null>([[path.resolve(lockPath), null]]);
+  for (const pair of workflow.pairs.values()) {
+    if (pair.output !== undefined) files.set(path.resolve(workflow.dir, pair.output), pair.id);
+  }
+  return files;
+}
+
+/** A file one glob of a pair matched that is left out of its inputs, because pairflow writes it. */
+export interface LeftOut {
+  /** The glob's index in the pair's `inputs`. */
+  index: number;
+  pattern: string;
+  /** Relative to the workflow file's directory. */
+  file: string;
+  /** The pair whose output the file is, or null for the lock file. */
+  owner: string | null;
+}
+
 /** Hashes each matched file once, however many pairs and globs match it. */
 export class InputHasher {
   private readonly hashes = new Map<string, string>();
@@ -18,6 +43,7 @@ export class InputHasher {
   constructor(
     private readonly workflow: Workflow,
     private readonly ignore: string[] = [],
+    private readonly written: WrittenFiles = new Map(),
   ) {
     this.root = realpathSync(workflow.root);
   }
@@ -25,17 +51,39 @@ export class InputHasher {
   /** `{relative path: sha256}` for one pair's globs, sorted by path; `what` names the globs in messages. */
   hash(patterns: readonly string[], what = "input"): Record<string, string> {
     if (patterns.length === 0) return {};
-    const files = fg.sync([...patterns], {
+    const files = this.match(patterns).filter((rel) => !this.written.has(path.resolve(this.workflow.dir, rel)));
+    files.sort();
+    const out: Record<string, string> = {};
+    for (const rel of files) out[rel] = this.fileHash(path.resolve(this.workflow.dir, rel), rel, what);
+    return out;
+  }
+
+  /**
+   * For each glob of one pair, the existing files it matches that hash() leaves out. An output that
+   * does not exist yet is left out all the same once it does, but cannot be named before.
+   */
+  leftOut(patterns: readonly string[]): LeftOut[] {
+    const exclusions = patterns.filter((p) => p.startsWith("!"));
+    const out: LeftOut[] = [];
+    patterns.forEach((pattern, index) => {
+      if (pattern.startsWith("!")) return;
+      for (const file of this.match([pattern, ...exclusions]).sort()) {
+        const abs = path.resolve(this.workflow.dir, file);
+        const owner = this.written.get(abs);
+        if (owner !== undefined) out.push({ index, pattern, file, owner });
+      }
+    });
+    return out;
+  }
+
+  private match(patterns: readonly string[]): string[] {
+    return fg.sync([...patterns], {
       cwd: this.workflow.dir,
       dot: true,
       onlyFiles: true,
       unique: true,
       ignore: ["**/.git/**", ...this.ignore],
     });
-    files.sort();
-    const out: Record<string, string> = {};
-    for (const rel of files) out[rel] = this.fileHash(path.resolve(this.workflow.dir, rel), rel, what);
-    return out;
   }
 
   /** sha256 of one file (`what` and `rel` name it in messages); an error when it resolves outside the repository. */

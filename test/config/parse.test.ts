@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { isMap, isScalar } from "yaml";
 import { parseText, parseWorkflow, type ConfigFiles } from "../../src/config/parse.js";
 import { ConfigError, formatIssue, type ConfigIssue } from "../../src/model/errors.js";
+import { canonicalJson } from "../../src/refs/canonical.js";
 
 // A repository that exists only in memory: nothing here is on disk, so any file system access
 // by the parser would miss these files.
@@ -77,6 +78,13 @@ describe("parsing configuration from texts", () => {
     expect(workflow.pairs.get("g_impl")).toMatchObject({ requires: ["g_test"], rmax: 5, prompt: { role: "Coder" } });
     expect(graph.order).toEqual(["g_test", "g_impl"]);
     expect(graph.waves).toEqual([["g_test"], ["g_impl"]]);
+  });
+
+  it("runs with the rmax it validated, however the number is written", () => {
+    const { workflow } = parse({
+      "workflow.yml": "name: n\nrmax: 1.0\naction_pairs:\n  g_a: {}\n  g_b: {rmax: 0.0}\n  g_c: {rmax: 5}\n",
+    });
+    expect([...workflow.pairs.values()].map((p) => p.rmax)).toEqual([1, 0, 5]);
   });
 
   it("reports an unknown key at its line and column, suggesting the likely one", () => {
@@ -164,6 +172,96 @@ describe("parsing configuration from texts", () => {
 
   it("refuses a relative cwd or root, which only the process's working directory could complete", () => {
     expect(() => parseWorkflow("workflow.yml", { files: memoryFiles({}), cwd: "repo", root: ROOT })).toThrow(/must be absolute/);
+  });
+});
+
+describe("numbers as the reference writes them", () => {
+  // Python's json.dumps(json.loads(text), sort_keys=True, separators=(",", ":")) for these values:
+  // integers exactly, whatever their size; floats as repr() writes them.
+  const VALUES: [string, string][] = [
+    ["9007199254740993", "9007199254740993"],
+    ["9007199254740992", "9007199254740992"],
+    ["-9223372036854775809", "-9223372036854775809"],
+    ["12345678901234567890", "12345678901234567890"],
+    ["1e16", "1e+16"],
+    ["12345678901234567890.0", "1.2345678901234567e+19"],
+    ["1.0", "1.0"],
+    ["0.1", "0.1"],
+  ];
+  const expected = "{" + VALUES.map(([, out], i) => `"k${i}":${out}`).join(",") + "}";
+  const config = (pairs: [string, string][]) => VALUES.map(([text], i) => pairs[i]![0] + `k${i}` + pairs[i]![1] + text).join(", ");
+  const guardConfig = (texts: Record<string, string>, workflow: string) => canonicalJson(parse(texts, workflow).workflow.pairs.get("g_a")!.guardConfig);
+
+  it("writes integers of any size exactly and floats as Python's repr, from YAML", () => {
+    const yaml = `name: n\naction_pairs:\n  g_a:\n    guard: g\n    guard_config: {${config(VALUES.map(() => ["", ": "]))}}\n`;
+    expect(guardConfig({ "workflow.yml": yaml }, "workflow.yml")).toBe(expected);
+  });
+
+  it("writes integers of any size exactly and floats as Python's repr, from JSON", () => {
+    const json = `{"name": "n", "action_pairs": {"g_a": {"guard": "g", "guard_config": {${config(VALUES.map(() => ['"', '": ']))}}}}}`;
+    expect(guardConfig({ "workflow.json": json }, "workflow.json")).toBe(expected);
+  });
+
+  it("validates and runs with a big integer as the number it is closest to", () => {
+    expect(issues({ "workflow.yml": "name: n\nrmax: 12345678901234567890\naction_pairs:\n  g_a: {}\n" }).map(formatIssue)).toEqual([
+      "workflow.yml:2:7: rmax: found the number 12345678901234567000; expected a value that must be <= 100",
+    ]);
+  });
+});
+
+describe("YAML that has no JSON form", () => {
+  const pairWith = (config: string) => `name: n\naction_pairs:\n  g_a:\n    guard: g\n    guard_config:\n${config}`;
+
+  it("rejects tags outside YAML 1.2's core schema at the tag, instead of hashing their values as {}", () => {
+    const out = issues({
+      "workflow.yml": pairWith(
+        [
+          "      when: !!timestamp 2024-01-01",
+          "      tags: !!set {a, b}",
+          "      order: !!omap [a: 1, b: 2]",
+          "      pairs: !!pairs [a: 1]",
+          "      blob: !!binary aGk=",
+          "      mine: !custom x",
+          "      n: !!int 1.5",
+          "",
+        ].join("\n"),
+      ),
+    });
+    expect(out.map(formatIssue)).toEqual([
+      'workflow.yml:6:13: the tag !!timestamp is not one of YAML 1.2\'s core types, so its value has no JSON form to hash; quote the date ("2024-01-01") to keep it as text',
+      "workflow.yml:7:13: the tag !!set is not one of YAML 1.2's core types, so its value has no JSON form to hash; write a list ([a, b]) instead",
+      "workflow.yml:8:14: the tag !!omap is not one of YAML 1.2's core types, so its value has no JSON form to hash; write a mapping, or a list of mappings, instead",
+      "workflow.yml:9:14: the tag !!pairs is not one of YAML 1.2's core types, so its value has no JSON form to hash; write a mapping, or a list of mappings, instead",
+      "workflow.yml:10:13: the tag !!binary is not one of YAML 1.2's core types, so its value has no JSON form to hash; remove the tag, or quote the value to keep it as text",
+      "workflow.yml:11:13: the tag !custom is not one of YAML 1.2's core types, so its value has no JSON form to hash; remove the tag, or quote the value to keep it as text",
+      "workflow.yml:12:10: the value does not fit its tag !!int; remove the tag, or write a value of that type",
+    ]);
+  });
+
+  it("rejects a %YAML 1.1 document, whose yes, no, dates and octal numbers mean something else in YAML 1.2", () => {
+    expect(issues({ "workflow.yml": "%YAML 1.1\n---\n" + pairWith("      on: yes\n") }).map(formatIssue)).toEqual([
+      "workflow.yml:1:1: pairflow reads YAML 1.2 (as JSON is read), where yes/no/on/off and dates are text and 0777 is a decimal; remove the %YAML 1.1 line and write true/false, quoted text and 0o777 where you mean them",
+    ]);
+  });
+
+  it("rejects mapping keys that have no JSON form: null, floats, lists and mappings", () => {
+    const out = issues({
+      "workflow.yml": pairWith("      null: a\n      1.5: b\n      ? [x, y]\n      : c\n      ? {x: 1}\n      : d\n      2: e\n      true: f\n"),
+    });
+    expect(out.map(formatIssue)).toEqual([
+      'workflow.yml:6:7: YAML reads this key as null, and a JSON key is text; quote it ("null") to keep it as text',
+      'workflow.yml:7:7: YAML reads this key as a float, and a JSON key is text; quote it ("1.5") to keep it as text',
+      "workflow.yml:8:9: YAML reads this key as a list, and a JSON key is text; write a text key",
+      "workflow.yml:10:9: YAML reads this key as a mapping, and a JSON key is text; write a text key",
+    ]);
+  });
+
+  it("reads an unquoted date as the text it is in YAML 1.2, the same as the quoted date JSON has to write", () => {
+    const config = (texts: Record<string, string>, workflow: string) => canonicalJson(parse(texts, workflow).workflow.pairs.get("g_a")!.guardConfig);
+    const json = '{"name": "n", "action_pairs": {"g_a": {"guard": "g", "guard_config": {"since": "2024-01-01", "at": "2024-01-01T10:00:00Z"}}}}';
+    expect(config({ "workflow.yml": pairWith("      since: 2024-01-01\n      at: 2024-01-01T10:00:00Z\n") }, "workflow.yml")).toBe(
+      config({ "workflow.json": json }, "workflow.json"),
+    );
   });
 });
 
