@@ -28060,7 +28060,7 @@ var InputHasher = class {
       if (!isInside(this.root, real)) {
         throw new InputError(`${what} "${rel}" resolves to ${real}, outside the repository (${this.root}); files pairflow hashes must stay inside it`);
       }
-      hash = sha256Hex(readFileSync7(real));
+      hash = textHashes(readFileSync7(real)).text;
       this.hashes.set(abs, hash);
     }
     return hash;

@@ -242,8 +242,8 @@ describe("pairflow prune", () => {
     expect(lines[0]).toMatch(/^would remove 1 run \(kept 1\), 2 store records and 1 stored artifact, \d+\.\d KB; nothing was removed$/);
     expect(lines.slice(2, 3)).toEqual(["kind      what                      size"]);
     expect(dry.stdout).toMatch(new RegExp(`^run +${older} +\\d+\\.\\d KB$`, "m"));
-    expect(dry.stdout).toMatch(/^record +g_impl [0-9a-f]{12} +\d+ B$/m);
-    expect(dry.stdout).toMatch(/^record +g_review [0-9a-f]{12} +\d+ B$/m);
+    expect(dry.stdout).toMatch(/^record +g_impl [0-9a-f]{12} +[\d.]+ K?B$/m);
+    expect(dry.stdout).toMatch(/^record +g_review [0-9a-f]{12} +[\d.]+ K?B$/m);
     expect(dry.stdout).toMatch(/^artifact +[0-9a-f]{12} +\d+ B$/m);
 
     const json = JSON.parse((await cli(["prune", "--keep", "1", "--dry-run", "--json"], dir)).stdout);

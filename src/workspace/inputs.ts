@@ -8,7 +8,7 @@ import { readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
 import type { Workflow } from "../model/workflow.js";
-import { sha256Hex } from "../refs/hash.js";
+import { textHashes } from "../refs/hash.js";
 import { isInside } from "../config/paths.js";
 import { InputError } from "../model/errors.js";
 
@@ -94,7 +94,8 @@ export class InputHasher {
       if (!isInside(this.root, real)) {
         throw new InputError(`${what} "${rel}" resolves to ${real}, outside the repository (${this.root}); files pairflow hashes must stay inside it`);
       }
-      hash = sha256Hex(readFileSync(real));
+      // Text compares with normalised line endings: a CRLF checkout is the same input.
+      hash = textHashes(readFileSync(real)).text;
       this.hashes.set(abs, hash);
     }
     return hash;
