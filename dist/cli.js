@@ -25491,7 +25491,7 @@ function parseWorkflow(workflowPath, options) {
   const dir = path2.dirname(workflowPath);
   const issues = [];
   const wfFile = readSource(workflowPath, options, issues);
-  const hashable = wfFile ? valueOf(wfFile, issues) : {};
+  const hashable = (wfFile ? valueOf(wfFile, issues) : {}) ?? {};
   const wfValue = plain(hashable);
   if (wfFile) validate(workflowValidator(), wfValue, wfFile, issues);
   const wf = isObject2(wfValue) ? wfValue : {};

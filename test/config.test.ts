@@ -50,6 +50,13 @@ describe("loading configuration", () => {
     ]);
   });
 
+  it("stops an alias bomb with a positioned error, not a crash", async () => {
+    let yaml = "name: bomb\na: &a [x, x, x, x, x, x, x, x, x, x]\n";
+    for (let i = 0, prev = "a"; i < 6; prev = `b${i}`, i++) yaml += `b${i}: &b${i} [${Array(10).fill(`*${prev}`).join(", ")}]\n`;
+    const found = problems({ "workflow.yml": yaml + "action_pairs:\n  a: {}\n" });
+    expect(found.some((p) => /^workflow\.yml:1:1: .*use fewer aliases/.test(p))).toBe(true);
+  });
+
   it("reports a missing required key at the mapping that lacks it", async () => {
     expect(problems({ "workflow.yml": "action_pairs:\n  g_a: {}\n" })).toEqual(['workflow.yml:1:1: missing required key "name"']);
   });

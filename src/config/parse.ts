@@ -67,7 +67,7 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
 
   const wfFile = readSource(workflowPath, options, issues);
   // Hashable values keep the source's number forms (PyFloat); validators see plain numbers.
-  const hashable = (wfFile ? valueOf(wfFile, issues) : {}) as Record<string, unknown>;
+  const hashable = ((wfFile ? valueOf(wfFile, issues) : {}) ?? {}) as Record<string, unknown>;
   const wfValue = plain(hashable);
   if (wfFile) validate(workflowValidator(), wfValue, wfFile, issues);
   const wf = isObject(wfValue) ? wfValue : {};
