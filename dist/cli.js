@@ -22828,12 +22828,12 @@ var require_out = __commonJS({
     }
     __name(stat, "stat");
     exports.stat = stat;
-    function statSync5(path21, optionsOrSettings) {
+    function statSync6(path21, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
       return sync.read(path21, settings);
     }
-    __name(statSync5, "statSync");
-    exports.statSync = statSync5;
+    __name(statSync6, "statSync");
+    exports.statSync = statSync6;
     function getSettings(settingsOrOptions = {}) {
       if (settingsOrOptions instanceof settings_1.default) {
         return settingsOrOptions;
@@ -28068,11 +28068,11 @@ var InputHasher = class {
 };
 
 // src/workspace/pairFiles.ts
-import { realpathSync as realpathSync3, statSync as statSync4 } from "node:fs";
+import { realpathSync as realpathSync4, statSync as statSync5 } from "node:fs";
 import path13 from "node:path";
 
 // src/workspace/outputs.ts
-import { existsSync as existsSync6, readFileSync as readFileSync8 } from "node:fs";
+import { existsSync as existsSync6, lstatSync, readFileSync as readFileSync8, realpathSync as realpathSync3, statSync as statSync4 } from "node:fs";
 import path12 from "node:path";
 function outputPath(workflow, pair) {
   return pair.output === void 0 ? void 0 : path12.resolve(workflow.dir, pair.output);
@@ -28103,8 +28103,28 @@ var OutputFiles = class {
   write(pair, content) {
     const file = outputPath(this.workflow, pair);
     if (file === void 0) return;
+    const problem = this.problem(pair);
+    if (problem !== null) throw new Error(problem);
     writeFileAtomic(file, content);
     this.hashes.set(pair.id, textHashes(content));
+  }
+  /**
+   * An output is written only inside the repository, after symlinks: a directory on its path that
+   * links elsewhere, or an output that is itself a link, is refused rather than followed.
+   */
+  problem(pair) {
+    const file = outputPath(this.workflow, pair);
+    if (file === void 0) return null;
+    const root = realpathSync3(this.workflow.root);
+    if (existsSync6(file) && lstatSync(file).isSymbolicLink()) {
+      return `output ${pair.output} is a symbolic link; pairflow writes only regular files inside the repository: replace the link with a file, or choose another output`;
+    }
+    let dir = path12.dirname(file);
+    while (!existsSync6(dir)) dir = path12.dirname(dir);
+    if (!isInside(root, realpathSync3(dir)))
+      return `output ${pair.output} would be written outside the repository (${realpathSync3(dir)} is not inside ${root}); give a path inside it`;
+    if (existsSync6(file) && !statSync4(file).isFile()) return `output ${pair.output} is not a regular file; give the path of a file`;
+    return null;
   }
 };
 
@@ -28186,7 +28206,7 @@ var PairFileHasher = class {
     this.workflow = workflow;
     this.hasher = hasher;
     this.options = options;
-    this.realRoot = realpathSync3(workflow.root);
+    this.realRoot = realpathSync4(workflow.root);
     this.excluded = new Set(options.exclude ?? []);
     for (const pair of workflow.pairs.values()) {
       const file = outputPath(workflow, pair);
@@ -28244,8 +28264,8 @@ var PairFileHasher = class {
     let known = this.words.get(abs);
     if (known === void 0) {
       known = false;
-      if (isInside(this.workflow.root, abs) && !this.excluded.has(abs) && !this.inStateDir(abs) && statSync4(abs, { throwIfNoEntry: false })?.isFile()) {
-        known = isInside(this.realRoot, realpathSync3(abs));
+      if (isInside(this.workflow.root, abs) && !this.excluded.has(abs) && !this.inStateDir(abs) && statSync5(abs, { throwIfNoEntry: false })?.isFile()) {
+        known = isInside(this.realRoot, realpathSync4(abs));
       }
       this.words.set(abs, known);
     }
@@ -28261,7 +28281,7 @@ var PairFileHasher = class {
     }
     if (this.excluded.has(abs) || this.inStateDir(abs)) return;
     try {
-      if (!statSync4(abs).isFile()) return;
+      if (!statSync5(abs).isFile()) return;
     } catch {
       return;
     }
@@ -28665,6 +28685,8 @@ var Run = class {
   /** Writes the accepted content to an output file that is missing, or that holds content pairflow generated for an older reference. */
   restoreOutput(pair, hash) {
     if (pair.output === void 0) return null;
+    const unwritable = this.deps.outputs.problem(pair);
+    if (unwritable !== null) return unwritable;
     const content = this.deps.store.content(hash);
     if (content === void 0) return `output ${pair.output} is not as accepted and its content is not in the local store`;
     this.deps.outputs.write(pair, content);
@@ -28783,6 +28805,8 @@ var Run = class {
         const contentHash = this.deps.store.putContent(bytes);
         this.contents.set(d.id, bytes);
         const durationMs = Date.now() - started;
+        const unwritable = this.deps.outputs.problem(pair);
+        if (unwritable !== null) return fail(unwritable);
         this.recordAccepted(d, pair, { contentHash, source: "generated", attempts, durationMs }, bytes);
         this.deps.outputs.write(pair, bytes);
         this.decided.set(d.id, { ...d, action: "skip", artifact: { source: "store", contentHash, edited: false, content: "store" } });
@@ -31363,14 +31387,14 @@ import path20 from "node:path";
 
 // src/github/git.ts
 import { spawnSync } from "node:child_process";
-import { realpathSync as realpathSync4 } from "node:fs";
+import { realpathSync as realpathSync5 } from "node:fs";
 import path19 from "node:path";
 function openRepo(dir, display = dir) {
   const top = git(dir, ["rev-parse", "--show-toplevel"]);
   if (top.error)
     throw new UsageError(`git could not be started (${top.error.message}); pairflow diff reads the base revision with git, so install it or put it on PATH`);
   if (top.status !== 0) throw new UsageError(`${display} is not inside a git repository; pairflow diff reads the base revision with git`);
-  const root = realpathSync4(top.stdout.trim());
+  const root = realpathSync5(top.stdout.trim());
   return {
     root,
     resolve(ref, options = {}) {
@@ -31388,7 +31412,7 @@ function openRepo(dir, display = dir) {
       return found;
     },
     relative(file) {
-      return path19.relative(root, realpathSync4(file)).split(path19.sep).join("/");
+      return path19.relative(root, realpathSync5(file)).split(path19.sep).join("/");
     },
     read(commit, relPath) {
       const spec = `${commit}:${relPath}`;

@@ -1,5 +1,9 @@
-/** What the processes a run starts receive: no runner credentials, and guards no provider keys. */
-import { readFileSync } from "node:fs";
+/**
+ * What a run hands out and where it writes: no runner credentials to the processes it starts,
+ * no provider keys to guards, and no output outside the repository.
+ */
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempRepo } from "./helpers/fixtures.js";
@@ -45,5 +49,24 @@ action_pairs:
     expect(guard).not.toContain("OPENAI_API_KEY");
     expect(guard).not.toContain("MY_KEY");
     expect(guard).toContain("HARMLESS");
+  });
+});
+
+describe("where outputs are written", () => {
+  it("never follows a symlinked directory out of the repository: the pair fails, nothing is written outside", async () => {
+    const outside = mkdtempSync(path.join(tmpdir(), "pairflow-outside-"));
+    const dir = tempRepo({
+      "gen.mjs": 'process.stdout.write("content\\n");\n',
+      "workflow.yml":
+        "name: links\ngenerator: command\ngenerator_config: {run: node gen.mjs}\naction_pairs:\n  a: {output: linkdir/a.txt}\n  b: {output: own/b.txt}\n",
+    });
+    symlinkSync(outside, path.join(dir, "linkdir"));
+    const report = await runOf(dir, { cwd: dir });
+    expect(report.pairs.map((p) => [p.id, p.status])).toEqual([
+      ["a", "failed"],
+      ["b", "executed"],
+    ]);
+    expect(report.pairs[0]!.note).toContain("output linkdir/a.txt would be written outside the repository");
+    expect(readdirSync(outside)).toEqual([]);
   });
 });

@@ -244,6 +244,8 @@ class Run {
   /** Writes the accepted content to an output file that is missing, or that holds content pairflow generated for an older reference. */
   private restoreOutput(pair: Pair, hash: string): string | null {
     if (pair.output === undefined) return null;
+    const unwritable = this.deps.outputs.problem(pair);
+    if (unwritable !== null) return unwritable;
     const content = this.deps.store.content(hash);
     if (content === undefined) return `output ${pair.output} is not as accepted and its content is not in the local store`;
     this.deps.outputs.write(pair, content);
@@ -375,6 +377,8 @@ class Run {
         const durationMs = Date.now() - started;
         // Acceptance is recorded before the output file is written: a crash in between leaves a
         // file that is missing (restored from the store), never one that looks like a hand edit.
+        const unwritable = this.deps.outputs.problem(pair);
+        if (unwritable !== null) return fail(unwritable);
         this.recordAccepted(d, pair, { contentHash, source: "generated", attempts, durationMs }, bytes);
         this.deps.outputs.write(pair, bytes);
         this.decided.set(d.id, { ...d, action: "skip", artifact: { source: "store", contentHash, edited: false, content: "store" } });

@@ -94,6 +94,8 @@ export interface OutputFiles {
   read(pair: Pair): Buffer | undefined;
   /** Writes atomically: readers see the old content or the new, never a mix. */
   write(pair: Pair, content: Buffer): void;
+  /** Why the pair's output cannot be written where it points (outside the repository, a link, not a file), or null. */
+  problem(pair: Pair): string | null;
 }
 
 /** Scratch files for one run (the artifact a command guard reads), removed when the run ends. */

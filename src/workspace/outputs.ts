@@ -2,9 +2,10 @@
  * Pairs' output files in the workspace. Each file is hashed at most once per invocation, however
  * often the planner, the run and the estimate consult it; writing a file updates what is known.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Pair, Workflow } from "../model/workflow.js";
+import { isInside } from "../config/paths.js";
 import type { FileHash } from "../model/plan.js";
 import { textHashes } from "../refs/hash.js";
 import { writeFileAtomic } from "./files.js";
@@ -17,7 +18,7 @@ export function outputPath(workflow: Pick<Workflow, "dir">, pair: Pick<Pair, "ou
 export class OutputFiles {
   private readonly hashes = new Map<string, FileHash | undefined>();
 
-  constructor(private readonly workflow: Pick<Workflow, "dir">) {}
+  constructor(private readonly workflow: Pick<Workflow, "dir" | "root">) {}
 
   /** The hashes of the pair's output file; undefined when it has none or the file does not exist. */
   hash(pair: Pair): FileHash | undefined {
@@ -37,7 +38,28 @@ export class OutputFiles {
   write(pair: Pair, content: Buffer): void {
     const file = outputPath(this.workflow, pair);
     if (file === undefined) return;
+    const problem = this.problem(pair);
+    if (problem !== null) throw new Error(problem);
     writeFileAtomic(file, content);
     this.hashes.set(pair.id, textHashes(content));
+  }
+
+  /**
+   * An output is written only inside the repository, after symlinks: a directory on its path that
+   * links elsewhere, or an output that is itself a link, is refused rather than followed.
+   */
+  problem(pair: Pair): string | null {
+    const file = outputPath(this.workflow, pair);
+    if (file === undefined) return null;
+    const root = realpathSync(this.workflow.root);
+    if (existsSync(file) && lstatSync(file).isSymbolicLink()) {
+      return `output ${pair.output} is a symbolic link; pairflow writes only regular files inside the repository: replace the link with a file, or choose another output`;
+    }
+    let dir = path.dirname(file);
+    while (!existsSync(dir)) dir = path.dirname(dir);
+    if (!isInside(root, realpathSync(dir)))
+      return `output ${pair.output} would be written outside the repository (${realpathSync(dir)} is not inside ${root}); give a path inside it`;
+    if (existsSync(file) && !statSync(file).isFile()) return `output ${pair.output} is not a regular file; give the path of a file`;
+    return null;
   }
 }

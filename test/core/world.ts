@@ -125,6 +125,7 @@ export class World {
       write: (pair, content) => {
         if (pair.output !== undefined) this.files.set(pair.id, content);
       },
+      problem: () => null,
     };
     const generate: Generator = async (request) => {
       this.calls.push(request.pairId);
