@@ -12,7 +12,7 @@ import { LockBusyError } from "../src/records/mutex.js";
 import { prune } from "../src/records/prune.js";
 import { LocalStore } from "../src/store/local.js";
 import type { RunReport } from "../src/model/run.js";
-import { runCli } from "../src/cli/program.js";
+import { cli } from "./pr/repo.js";
 import { copyToTempRepo, REPO, tempRepo } from "./helpers/fixtures.js";
 import { runOf } from "./helpers/state.js";
 
@@ -217,18 +217,6 @@ process.stdout.write("content of " + process.env.PAIRFLOW_PAIR + "\\n");
 });
 
 describe("pairflow prune", () => {
-  async function cli(args: string[], cwd: string) {
-    let stdout = "";
-    let stderr = "";
-    const status = await runCli(args, {
-      stdout: { write: (s: string) => (stdout += s) },
-      stderr: { write: (s: string) => (stderr += s) },
-      cwd,
-      env: { NO_COLOR: "1" },
-    });
-    return { status, stdout, stderr };
-  }
-
   it("lists with --dry-run what it would remove, with sizes, and says it removed nothing; --json gives the same", async () => {
     const dir = copyToTempRepo(EXAMPLE);
     await runOf(dir);
