@@ -27708,8 +27708,8 @@ function resumeState(events) {
   const started = /* @__PURE__ */ new Map();
   for (const e of events) {
     const id = e.id;
-    if (e.event === "pair_start") started.set(id, { configRef: e.configRef, attempts: [] });
-    if (e.event === "attempt_end" && started.has(id)) {
+    if (e.event === "pair_start" && started.get(id)?.configRef !== e.configRef) started.set(id, { configRef: e.configRef, attempts: [] });
+    if (e.event === "attempt_end" && started.has(id) && e.accepted !== true) {
       started.get(id).attempts.push({
         attempt: e.attempt,
         accepted: e.accepted,

@@ -177,8 +177,11 @@ export function resumeState(events: TraceEvent[]): ResumeState {
   const started = new Map<string, { configRef: string; attempts: AttemptRecord[] }>();
   for (const e of events) {
     const id = e.id as string;
-    if (e.event === "pair_start") started.set(id, { configRef: e.configRef as string, attempts: [] });
-    if (e.event === "attempt_end" && started.has(id)) {
+    // A pair started again by an earlier resume keeps the attempts it made before that.
+    if (e.event === "pair_start" && started.get(id)?.configRef !== e.configRef) started.set(id, { configRef: e.configRef as string, attempts: [] });
+    // An accepted attempt whose pair did not end was not recorded as accepted: it is made again,
+    // as it would have been, rather than counted as one used up.
+    if (e.event === "attempt_end" && started.has(id) && e.accepted !== true) {
       started.get(id)!.attempts.push({
         attempt: e.attempt as number,
         accepted: e.accepted as boolean,
