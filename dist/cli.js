@@ -30021,13 +30021,16 @@ async function resumeTarget(runId, request) {
 }
 __name(resumeTarget, "resumeTarget");
 function latestUnfinished(stateDir) {
+  const seen = /* @__PURE__ */ new Set();
   for (const id of listRunIds(stateDir)) {
     const run = readRun(stateDir, id);
+    const workflow = run.plan?.workflow.path ?? run.events.find((e) => e.event === "run_start")?.workflow ?? id;
+    if (seen.has(workflow)) continue;
+    seen.add(workflow);
     const state = runState(run);
-    const workflow = run.plan?.workflow.path;
-    if ((state === "unfinished" || state === "interrupted") && !(workflow && currentHolder(stateDir, workflow)?.runId === id)) return id;
+    if ((state === "unfinished" || state === "interrupted") && currentHolder(stateDir, workflow)?.runId !== id) return id;
   }
-  throw new UsageError(`no interrupted run to resume in ${stateDir}`);
+  throw new UsageError(`no interrupted run to resume in ${stateDir}: the latest run of each workflow finished`);
 }
 __name(latestUnfinished, "latestUnfinished");
 

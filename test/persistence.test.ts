@@ -140,6 +140,10 @@ describe("resume after kill -9", () => {
     await run.exited;
     const again = JSON.parse(cli(dir, ["run", "--json"]).stdout);
     expect(again.pairs.map((p: { status: string }) => p.status)).toEqual(["reused", "reused", "executed", "executed"]);
+    // The crashed run has been overtaken by a later run of its workflow: nothing is left to resume.
+    const resume = cli(dir, ["resume"]);
+    expect(resume.status).toBe(2);
+    expect(resume.stderr).toContain("no interrupted run to resume");
   });
 
   it("plans anew, saying so, when the workflow's structure changed since", async () => {

@@ -182,12 +182,19 @@ export async function resumeTarget(runId: string | undefined, request: RunReques
   return { report, from: id, replanned: false };
 }
 
+/**
+ * The newest run that did not finish, among the latest run of each workflow: an interrupted run
+ * that a later run of its workflow has since overtaken is history, not something to continue.
+ */
 function latestUnfinished(stateDir: string): string {
+  const seen = new Set<string>();
   for (const id of listRunIds(stateDir)) {
     const run = readRun(stateDir, id);
+    const workflow = run.plan?.workflow.path ?? (run.events.find((e) => e.event === "run_start")?.workflow as string | undefined) ?? id;
+    if (seen.has(workflow)) continue;
+    seen.add(workflow);
     const state = runState(run);
-    const workflow = run.plan?.workflow.path;
-    if ((state === "unfinished" || state === "interrupted") && !(workflow && currentHolder(stateDir, workflow)?.runId === id)) return id;
+    if ((state === "unfinished" || state === "interrupted") && currentHolder(stateDir, workflow)?.runId !== id) return id;
   }
-  throw new UsageError(`no interrupted run to resume in ${stateDir}`);
+  throw new UsageError(`no interrupted run to resume in ${stateDir}: the latest run of each workflow finished`);
 }
