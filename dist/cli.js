@@ -27259,7 +27259,7 @@ __name(acquireRunLocks, "acquireRunLocks");
 
 // src/records/prune.ts
 var import_fast_glob2 = __toESM(require_out4(), 1);
-import { closeSync as closeSync2, existsSync as existsSync5, openSync as openSync2, readdirSync as readdirSync3, readFileSync as readFileSync6, readSync, rmSync as rmSync3, statSync as statSync3 } from "node:fs";
+import { closeSync as closeSync2, existsSync as existsSync5, openSync as openSync2, readdirSync as readdirSync4, readFileSync as readFileSync6, readSync, rmSync as rmSync3, statSync as statSync3 } from "node:fs";
 import path10 from "node:path";
 
 // src/lockfile/lockfile.ts
@@ -27268,7 +27268,7 @@ import path6 from "node:path";
 
 // src/workspace/files.ts
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync as mkdirSync2, openSync, renameSync as renameSync2, rmSync as rmSync2, writeSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync as mkdirSync2, openSync, readdirSync, renameSync as renameSync2, rmSync as rmSync2, writeSync } from "node:fs";
 import path5 from "node:path";
 function writeFileAtomic(file, data) {
   mkdirSync2(path5.dirname(file), { recursive: true });
@@ -27289,6 +27289,35 @@ function writeFileAtomic(file, data) {
   }
 }
 __name(writeFileAtomic, "writeFileAtomic");
+var TEMPORARY = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+function removeStaleTemporaries(dirs) {
+  const removed = [];
+  for (const dir of new Set(dirs)) {
+    let names;
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const pid = Number(TEMPORARY.exec(name)?.[1]);
+      if (!pid || alive(pid)) continue;
+      rmSync2(path5.join(dir, name), { force: true });
+      removed.push(path5.join(dir, name));
+    }
+  }
+  return removed;
+}
+__name(removeStaleTemporaries, "removeStaleTemporaries");
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === "EPERM";
+  }
+}
+__name(alive, "alive");
 
 // src/model/records.ts
 var LOCK_VERSION = 1;
@@ -27358,7 +27387,7 @@ function writeLock(file, lock) {
 __name(writeLock, "writeLock");
 
 // src/store/local.ts
-import { existsSync as existsSync3, readdirSync, readFileSync as readFileSync4 } from "node:fs";
+import { existsSync as existsSync3, readdirSync as readdirSync2, readFileSync as readFileSync4 } from "node:fs";
 import path7 from "node:path";
 var HEX64 = /^[0-9a-f]{64}$/;
 var LocalStore = class {
@@ -27378,7 +27407,7 @@ var LocalStore = class {
     if (hashes) return hashes;
     hashes = /* @__PURE__ */ new Set();
     const dir = path7.join(this.dir, "pairs", pair);
-    const names = !pair.includes("/") && !pair.startsWith(".") && existsSync3(dir) ? readdirSync(dir) : [];
+    const names = !pair.includes("/") && !pair.startsWith(".") && existsSync3(dir) ? readdirSync2(dir) : [];
     for (const name of names) {
       const rec = name.endsWith(".json") ? this.record(pair, name.slice(0, -".json".length)) : void 0;
       if (rec?.status === "accepted" && rec.source !== "human" && rec.contentHash) hashes.add(rec.contentHash);
@@ -27442,7 +27471,7 @@ var LocalStore = class {
 };
 
 // src/records/read.ts
-import { existsSync as existsSync4, readdirSync as readdirSync2, readFileSync as readFileSync5 } from "node:fs";
+import { existsSync as existsSync4, readdirSync as readdirSync3, readFileSync as readFileSync5 } from "node:fs";
 import path9 from "node:path";
 
 // src/records/write.ts
@@ -27586,7 +27615,7 @@ __name(planRecord, "planRecord");
 function listRunIds(stateDir) {
   const dir = runsDir(stateDir);
   if (!existsSync4(dir)) return [];
-  return readdirSync2(dir).filter((name) => /^\d{8}T\d{9}Z-[0-9a-f]+$/.test(name)).sort().reverse();
+  return readdirSync3(dir).filter((name) => /^\d{8}T\d{9}Z-[0-9a-f]+$/.test(name)).sort().reverse();
 }
 __name(listRunIds, "listRunIds");
 function readRun(stateDir, runId) {
@@ -27900,7 +27929,7 @@ function safeRecord(store, pair, configRef2) {
 __name(safeRecord, "safeRecord");
 function entries(dir) {
   try {
-    return readdirSync3(dir);
+    return readdirSync4(dir);
   } catch {
     return [];
   }
@@ -29934,6 +29963,10 @@ async function runWith(target, request, resuming) {
   const release2 = await acquireRunLock(stateDir, workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
   try {
     const opened = openState(workflowPath, { ...request, stateDir });
+    const outputDirs = [...opened.workflow.pairs.values()].flatMap(
+      (pair) => pair.output === void 0 ? [] : [path18.dirname(outputPath(opened.workflow, pair))]
+    );
+    removeStaleTemporaries([path18.dirname(opened.lockPath), ...outputDirs]);
     const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
     await gate(planned, request);
     const selection = request.selection ?? {};

@@ -3,7 +3,7 @@
  * generated), a person's (it differs from every record pairflow holds: kept, never overwritten),
  * or unknown (no record at all: the pair runs). Hand edits never become the artifact of a reference.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -132,3 +132,17 @@ describe("provenance", () => {
 function readDir(dir: string): Record<string, string> {
   return Object.fromEntries(["workflow.yml", "prompts.yml", "model.mjs"].map((f) => [f, readFileSync(path.join(dir, f), "utf8")]));
 }
+
+describe("what a killed write leaves behind", () => {
+  it("is removed by the next run: temporary files of a writer that no longer runs, never another's", async () => {
+    const dir = copyToTempRepo(EXAMPLE);
+    await runOf(dir, { cwd: dir });
+    const gone = Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
+    const stale = path.join(dir, `.workflow.lock.json.${gone}.0a1b2c3d.tmp`);
+    const staleOutput = path.join(dir, "out", `.stack.py.${gone}.0a1b2c3d.tmp`);
+    const live = path.join(dir, `.workflow.lock.json.${process.pid}.0a1b2c3d.tmp`);
+    for (const file of [stale, staleOutput, live]) writeFileSync(file, "half");
+    await runOf(dir, { cwd: dir });
+    expect([stale, staleOutput, live].map((f) => existsSync(f))).toEqual([false, false, true]);
+  });
+});

@@ -19,6 +19,8 @@ import { acquireRunLock, currentHolder, type LockHolder } from "../records/mutex
 import { listRunIds, outcomesFromTrace, readRun, resumeState, runState } from "../records/read.js";
 import { RunRecorder } from "../records/write.js";
 import { workflowRef } from "../refs/configRef.js";
+import { removeStaleTemporaries } from "../workspace/files.js";
+import { outputPath } from "../workspace/outputs.js";
 import { scratchDir } from "../workspace/scratch.js";
 import { childEnvironments } from "./environment.js";
 import { planOpened, type Planned, type PlanRequest } from "./plan.js";
@@ -79,6 +81,11 @@ async function runWith(target: string | undefined, request: RunRequest, resuming
   const release = await acquireRunLock(stateDir, workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
   try {
     const opened = openState(workflowPath, { ...request, stateDir });
+    // What a killed run left half-written beside the lock file and the outputs goes first.
+    const outputDirs = [...opened.workflow.pairs.values()].flatMap((pair) =>
+      pair.output === undefined ? [] : [path.dirname(outputPath(opened.workflow, pair)!)],
+    );
+    removeStaleTemporaries([path.dirname(opened.lockPath), ...outputDirs]);
     const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
     await gate(planned, request);
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 
 /**
@@ -24,5 +24,39 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
+  }
+}
+
+const TEMPORARY = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+/**
+ * Removes the temporary files writeFileAtomic left in these directories when its process was
+ * killed mid-write (SIGKILL, power loss): those whose writer no longer runs. Returns their paths.
+ */
+export function removeStaleTemporaries(dirs: Iterable<string>): string[] {
+  const removed: string[] = [];
+  for (const dir of new Set(dirs)) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue; // not there (yet): nothing left behind
+    }
+    for (const name of names) {
+      const pid = Number(TEMPORARY.exec(name)?.[1]);
+      if (!pid || alive(pid)) continue;
+      rmSync(path.join(dir, name), { force: true });
+      removed.push(path.join(dir, name));
+    }
+  }
+  return removed;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }
