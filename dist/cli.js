@@ -26296,7 +26296,7 @@ async function planWorkflow(workflow, graph, view, options = {}) {
     if (more.length === 0) {
       if (selection.only !== void 0 && !selection.force) checkOnly(selection.only, byId);
       const pairs = graph.waves.flat().filter((id) => scope.has(id)).map((id) => byId.get(id));
-      return { workflow, graph, workflowRef: workflowRef(workflow), selection, pairs, byId, warnings: [] };
+      return { workflow, graph, workflowRef: workflowRef(workflow), selection, pairs, byId };
     }
     for (const p of more) lost.add(p.id);
   }

@@ -99,8 +99,6 @@ export interface Plan {
   /** The pairs considered (all of them, except with --only), wave by wave, file order within a wave. */
   pairs: PlannedPair[];
   byId: Map<string, PlannedPair>;
-  /** What a person should know about the state the plan was made against (e.g. a remote entry not used). */
-  warnings: string[];
 }
 
 /** A file's sha256, and the sha256 of its text with CRLF line endings as LF (the same when it has none, or is not text). */

@@ -60,7 +60,7 @@ export async function planWorkflow(workflow: Workflow, graph: Graph, view: State
         .flat()
         .filter((id) => scope.has(id))
         .map((id) => byId.get(id)!);
-      return { workflow, graph, workflowRef: workflowRef(workflow), selection, pairs, byId, warnings: [] };
+      return { workflow, graph, workflowRef: workflowRef(workflow), selection, pairs, byId };
     }
     for (const p of more) lost.add(p.id);
   }
