@@ -141,6 +141,17 @@ const workflowArb = fc.integer({ min: 10, max: 60 }).chain((n) =>
     ),
 );
 
+/**
+ * A pair of which neither the lock file nor the store holds any record: its hand edit is then a
+ * file of unknown provenance, which the pair replaces (the plan says so).
+ */
+function forgetEditsWithoutRecords(world: World, edits: Map<string, Buffer>): void {
+  for (const id of edits.keys()) {
+    const recorded = world.lock?.pairs[id] !== undefined || [...world.records.values()].some((r) => r.pair === id && r.status === "accepted");
+    if (!recorded) edits.delete(id);
+  }
+}
+
 function apply(world: World, change: Change, ids: string[], edits: Map<string, Buffer>): Selection {
   const id = "at" in change ? ids[change.at % ids.length]! : "";
   const pair = id ? world.workflow.pairs.get(id)! : undefined;
@@ -184,9 +195,11 @@ function apply(world: World, change: Change, ids: string[], edits: Map<string, B
     case "dropStore":
       world.records.clear();
       world.objects.clear();
+      forgetEditsWithoutRecords(world, edits);
       break;
     case "dropLock":
       world.lock = null;
+      forgetEditsWithoutRecords(world, edits);
       break;
     case "freshMachine":
       // A new runner: the committed files only (outputs are not committed here), and the remote store.
