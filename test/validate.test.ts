@@ -2,6 +2,9 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../src/cli/program.js";
+import { GENERATOR_SETTINGS, GUARD_SETTINGS } from "../src/config/check.js";
+import { GENERATORS } from "../src/generators/index.js";
+import { GUARDS } from "../src/guards/index.js";
 import { loadWorkflow } from "../src/workspace/load.js";
 import { configRef, ownComponents } from "../src/refs/configRef.js";
 import { canonicalJson } from "../src/refs/canonical.js";
@@ -261,6 +264,11 @@ const cases: Case[] = [
 ];
 
 describe("validate finds what a run would reject", () => {
+  it("knows the settings of every built-in guard and generator, and of no other", () => {
+    expect(Object.keys(GUARD_SETTINGS).sort()).toEqual(Object.keys(GUARDS).sort());
+    expect(Object.keys(GENERATOR_SETTINGS).sort()).toEqual(Object.keys(GENERATORS).sort());
+  });
+
   it.each(cases.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
     const r = await cli(["validate"], tempRepo(c.files));
     const line = r.stderr.split("\n").find((l) => l.startsWith(`${c.severity} ${c.at}: `));

@@ -37,7 +37,7 @@ const anything: Rule = () => undefined;
 /** Settings every guard and generator takes: files it reads, hashed into configRef. */
 const COMMON: Record<string, Rule> = { files: list };
 
-const GUARD_SETTINGS: Record<string, Record<string, Rule>> = {
+export const GUARD_SETTINGS: Record<string, Record<string, Rule>> = {
   command: { run: string, timeout: positive, env: stringMap },
   composite: { policy: string, guards: list },
   contains: { text: stringOrList, absent: stringOrList, all: bool },
@@ -56,7 +56,7 @@ const HTTP: Record<string, Rule> = {
   max_tokens: atLeastOne,
 };
 
-const GENERATOR_SETTINGS: Record<string, Record<string, Rule>> = {
+export const GENERATOR_SETTINGS: Record<string, Record<string, Rule>> = {
   command: { run: string, timeout: positive, env: stringMap },
   openai: { ...HTTP, api_version: string },
   anthropic: HTTP,
@@ -84,8 +84,9 @@ export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[]
 
   const rawPairs = objectOr(objectOr(plain(file.doc.toJS({ maxAliasCount: 10_000 }))).action_pairs);
   const raw = (pair: Pair) => objectOr(rawPairs[pair.id]);
-  const unknownGuards = new Map<string, { pairs: string[]; at: Key[] }>();
-  const unknownGenerators = new Map<string, { pairs: string[]; at: Key[] }>();
+  // By name, the pairs using it and where it is first named.
+  const unknownGuards = new Map<string, { pairs: Set<string>; at: Key[] }>();
+  const unknownGenerators = new Map<string, { pairs: Set<string>; at: Key[] }>();
   const noGenerator: string[] = [];
 
   /** Checks a guard name and its settings; returns whether the guard is a built-in one. */
@@ -95,8 +96,8 @@ export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[]
       const hint = didYouMean(name, Object.keys(GUARD_SETTINGS));
       if (hint) error(nameAt, `unknown guard "${name}"; did you mean "${hint}"? pairflow has: ${Object.keys(GUARD_SETTINGS).sort().join(", ")}`);
       else {
-        const entry = unknownGuards.get(name) ?? { pairs: [], at: nameAt };
-        if (!entry.pairs.includes(pair.id)) entry.pairs.push(pair.id);
+        const entry = unknownGuards.get(name) ?? { pairs: new Set<string>(), at: nameAt };
+        entry.pairs.add(pair.id);
         unknownGuards.set(name, entry);
       }
       return;
@@ -188,8 +189,8 @@ export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[]
       if (hint)
         error(generatorAt, `unknown generator "${pair.generator}"; did you mean "${hint}"? pairflow has: ${Object.keys(GENERATOR_SETTINGS).sort().join(", ")}`);
       else {
-        const entry = unknownGenerators.get(pair.generator) ?? { pairs: [], at: generatorAt };
-        entry.pairs.push(pair.id);
+        const entry = unknownGenerators.get(pair.generator) ?? { pairs: new Set<string>(), at: generatorAt };
+        entry.pairs.add(pair.id);
         unknownGenerators.set(pair.generator, entry);
       }
     } else {
@@ -226,10 +227,14 @@ export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[]
   }
 
   for (const [name, { pairs, at }] of unknownGuards) {
-    warn(file, at, `guard "${name}" is not one of pairflow's (${Object.keys(GUARD_SETTINGS).sort().join(", ")}); run will fail ${pairList(pairs)}`);
+    warn(file, at, `guard "${name}" is not one of pairflow's (${Object.keys(GUARD_SETTINGS).sort().join(", ")}); run will fail ${pairList([...pairs])}`);
   }
   for (const [name, { pairs, at }] of unknownGenerators) {
-    warn(file, at, `generator "${name}" is not one of pairflow's (${Object.keys(GENERATOR_SETTINGS).sort().join(", ")}); run will fail ${pairList(pairs)}`);
+    warn(
+      file,
+      at,
+      `generator "${name}" is not one of pairflow's (${Object.keys(GENERATOR_SETTINGS).sort().join(", ")}); run will fail ${pairList([...pairs])}`,
+    );
   }
   if (noGenerator.length > 0) {
     warn(

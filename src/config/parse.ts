@@ -590,8 +590,7 @@ function validate(check: ValidateFunction, value: unknown, file: SourceFile, iss
     const id = `${issue.line}:${issue.column}:${issue.message}`;
     if (seen.has(id)) continue;
     seen.add(id);
-    const nearMiss = issue.message.includes("did you mean");
-    if (ignored && error.keyword === "additionalProperties" && !nearMiss) unknown.push(issue);
+    if (ignored && error.keyword === "additionalProperties" && !isNearMiss(error)) unknown.push(issue);
     else issues.push(issue);
   }
   if (ignored && unknown.length > 0) {
@@ -604,6 +603,12 @@ function validate(check: ValidateFunction, value: unknown, file: SourceFile, iss
       message: `${keys.length === 1 ? "key" : "keys"} ${quoteList(keys)} unknown to pairflow, ignored (as the reference framework ignores keys it does not use)`,
     });
   }
+}
+
+/** An additionalProperties error for a key close to one the schema knows: a likely typo. */
+function isNearMiss(error: ErrorObject): boolean {
+  const parent = error.parentSchema as { properties?: object };
+  return didYouMean(String((error.params as Record<string, unknown>).additionalProperty), Object.keys(parent.properties ?? {})) !== undefined;
 }
 
 function describe(error: ErrorObject, root: unknown, file: SourceFile): ConfigIssue {
