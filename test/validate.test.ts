@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../src/cli/program.js";
@@ -9,6 +9,8 @@ import { loadWorkflow } from "../src/workspace/load.js";
 import { configRef, ownComponents } from "../src/refs/configRef.js";
 import { canonicalJson } from "../src/refs/canonical.js";
 import { sha256Hex } from "../src/refs/hash.js";
+import { ConfigError } from "../src/model/errors.js";
+import { runOf } from "./helpers/state.js";
 import { FIXTURES, REPO, tempRepo } from "./helpers/fixtures.js";
 
 async function cli(args: string[], cwd = REPO) {
@@ -306,5 +308,17 @@ describe("validate finds what a run would reject", () => {
     expect(r.status).toBe(2);
     const problems = (JSON.parse(r.stdout) as { problems: { line: number; severity: string; message: string }[] }).problems;
     expect(problems).toEqual([expect.objectContaining({ line: 4, column: 5, severity: "error", message: expect.stringMatching(/did you mean "guard"/) })]);
+  });
+});
+
+describe("run", () => {
+  it("refuses before anything executes when a pair about to run would fail on its configuration", async () => {
+    const dir = tempRepo(
+      own(["  a:", "    guard: json", "    generator_config: {run: \"echo '{}' > ran.txt; echo '{}'\"}", "  b:", "    requires: [a]", "    guard: regx"]),
+    );
+    const run = runOf(dir, { cwd: dir, env: {} });
+    await expect(run).rejects.toBeInstanceOf(ConfigError);
+    await expect(run).rejects.toThrow(/workflow\.yml:10:12: action_pairs\.b\.guard: unknown guard "regx"; did you mean "regex"\?/);
+    expect(existsSync(path.join(dir, "ran.txt"))).toBe(false);
   });
 });

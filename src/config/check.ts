@@ -57,7 +57,8 @@ const HTTP: Record<string, Rule> = {
 };
 
 export const GENERATOR_SETTINGS: Record<string, Record<string, Rule>> = {
-  command: { run: string, timeout: positive, env: stringMap },
+  // api_key_env: a key variable the command keeps (src/app/environment.ts); max_tokens: for estimates.
+  command: { run: string, timeout: positive, env: stringMap, api_key_env: string, max_tokens: atLeastOne },
   openai: { ...HTTP, api_version: string },
   anthropic: HTTP,
 };
