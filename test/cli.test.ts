@@ -116,6 +116,8 @@ describe("pairflow validate", () => {
     const dir = tempRepo({
       "workflow.yml": [
         "name: n",
+        "generator: command",
+        "generator_config: {run: cat}",
         "action_pairs:",
         "  a:",
         "    output: out/a.md",
@@ -138,12 +140,12 @@ describe("pairflow validate", () => {
     expect(r.stdout).toBe("workflow.yml: valid (3 pairs in 2 waves, no prompts file)\n");
     const lead = "which pairflow writes and so never takes as an input:";
     expect(r.stderr.split("\n")).toEqual([
-      `note workflow.yml:5:14: action_pairs.a.inputs.0: "**/*.md" matches out/a.md, this pair's own output, ${lead} the pair's reference would change on every run`,
-      `note workflow.yml:5:14: action_pairs.a.inputs.0: "**/*.md" matches out/b.md, the output of pair "b", ${lead} "b" depends on this pair, so this pair's reference would change on every run`,
-      `note workflow.yml:5:25: action_pairs.a.inputs.1: "*.json" matches workflow.lock.json, the lock file, ${lead} it records the references, so none can include it`,
-      `note workflow.yml:9:14: action_pairs.b.inputs.0: "out/a.md" matches out/a.md, the output of pair "a", ${lead} its accepted content is part of this pair's reference through requires already`,
-      `note workflow.yml:11:14: action_pairs.c.inputs.0: "out/*" matches out/a.md, the output of pair "a", ${lead} add "a" to requires if this pair reads it, which makes its accepted content part of the reference`,
-      `note workflow.yml:11:14: action_pairs.c.inputs.0: "out/*" matches out/b.md, the output of pair "b", ${lead} add "b" to requires if this pair reads it, which makes its accepted content part of the reference`,
+      `note workflow.yml:7:14: action_pairs.a.inputs.0: "**/*.md" matches out/a.md, this pair's own output, ${lead} the pair's reference would change on every run`,
+      `note workflow.yml:7:14: action_pairs.a.inputs.0: "**/*.md" matches out/b.md, the output of pair "b", ${lead} "b" depends on this pair, so this pair's reference would change on every run`,
+      `note workflow.yml:7:25: action_pairs.a.inputs.1: "*.json" matches workflow.lock.json, the lock file, ${lead} it records the references, so none can include it`,
+      `note workflow.yml:11:14: action_pairs.b.inputs.0: "out/a.md" matches out/a.md, the output of pair "a", ${lead} its accepted content is part of this pair's reference through requires already`,
+      `note workflow.yml:13:14: action_pairs.c.inputs.0: "out/*" matches out/a.md, the output of pair "a", ${lead} add "a" to requires if this pair reads it, which makes its accepted content part of the reference`,
+      `note workflow.yml:13:14: action_pairs.c.inputs.0: "out/*" matches out/b.md, the output of pair "b", ${lead} add "b" to requires if this pair reads it, which makes its accepted content part of the reference`,
       "",
     ]);
   });
@@ -168,7 +170,7 @@ describe("help", () => {
   it("lists the commands", async () => {
     const r = await cli(["--help"]);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/validate \[path\]/);
+    expect(r.stdout).toMatch(/validate \[options\] \[path\]/);
     expect(r.stdout).toMatch(/plan \[options\] \[path\]/);
   });
 });

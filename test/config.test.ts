@@ -21,12 +21,17 @@ function problems(files: Record<string, string>, target = "."): string[] {
 const PROMPTS = "g_a:\n  task: Do a.\n";
 
 describe("loading configuration", () => {
-  const compat = path.join(FIXTURES, "compat/atomicguard");
-  it.each(readdirSync(compat).filter((d) => !d.includes(".") && d !== "LICENSE"))("loads and plans the reference workflow %s unchanged", async (name) => {
-    const { plan, workflow } = await planOf(path.join(compat, name), { stateDir: tempRepo() });
+  const compat = ["atomicguard", "atomicguard-more"].flatMap((folder) =>
+    readdirSync(path.join(FIXTURES, "compat", folder))
+      .filter((d) => !d.includes(".") && d !== "LICENSE")
+      .map((d) => path.join(folder, d)),
+  );
+  it.each(compat)("loads and plans the reference workflow %s unchanged", async (name) => {
+    const dir = path.join(FIXTURES, "compat", name);
+    const { plan, workflow } = await planOf(dir, { stateDir: tempRepo() });
     expect(workflow.pairs.size).toBeGreaterThan(0);
     expect(plan.pairs.every((p) => p.action === "run")).toBe(true);
-    expect(workflow.promptsPath).toBe(path.join(compat, name, "prompts.json"));
+    expect(workflow.promptsPath).toBe(path.join(dir, "prompts.json"));
   });
 
   it("names file, line, column, key, what was found and what is expected, for every problem at once", async () => {

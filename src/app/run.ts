@@ -4,14 +4,15 @@
  * under runs/<runId>/, and resuming an interrupted run where it stopped.
  */
 import path from "node:path";
-import { findRepoRoot, loadWorkflow, resolveWorkflowPath } from "../workspace/load.js";
+import { diskFiles, findRepoRoot, loadWorkflow, resolveWorkflowPath } from "../workspace/load.js";
+import { checkWorkflow } from "../config/check.js";
 import { executePlan, newRunId, type EngineDeps } from "../engine/engine.js";
 import { checkBudget } from "../estimate/budget.js";
 import type { PlanEstimate } from "../estimate/estimate.js";
 import { getGenerator } from "../generators/index.js";
 import { getGuard } from "../guards/index.js";
 import { writeLock } from "../lockfile/lockfile.js";
-import { RunDeclinedError, UsageError } from "../model/errors.js";
+import { ConfigError, RunDeclinedError, UsageError } from "../model/errors.js";
 import type { Generator, Guard } from "../model/ports.js";
 import type { PairOutcome, ResumeState, RunEvent, RunReport, Selection } from "../model/run.js";
 import { decider } from "../plan/plan.js";
@@ -87,6 +88,7 @@ async function runWith(target: string | undefined, request: RunRequest, resuming
     );
     removeStaleTemporaries([path.dirname(opened.lockPath), ...outputDirs]);
     const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
+    refuseWhatWouldFail(planned, request);
     await gate(planned, request);
 
     const selection: Selection = request.selection ?? {};
@@ -122,6 +124,25 @@ async function runWith(target: string | undefined, request: RunRequest, resuming
   } finally {
     release();
   }
+}
+
+/**
+ * What validate finds that would fail a pair about to execute stops the run before anything
+ * executes, so no upstream pair spends money first. The checks know only pairflow's own generators
+ * and guards: a caller that brings its own (tests, embedders) is trusted with them.
+ */
+function refuseWhatWouldFail(planned: Planned, request: RunRequest): void {
+  if (request.generators !== undefined || request.guards !== undefined) return;
+  const running = planned.plan.pairs.filter((p) => p.action === "run").map((p) => p.id);
+  if (running.length === 0) return;
+  const under = (key: string, id: string) => key === `action_pairs.${id}` || key.startsWith(`action_pairs.${id}.`);
+  const errors = checkWorkflow(planned.loaded, diskFiles).filter(
+    (issue) =>
+      (issue.severity ?? "error") === "error" &&
+      // Problems of a pair that will not execute wait for the run that executes it.
+      (!issue.key.startsWith("action_pairs.") || running.some((id) => under(issue.key, id))),
+  );
+  if (errors.length > 0) throw new ConfigError(errors);
 }
 
 /** The one budget gate: shows the plan, refuses a run over `maxCost`, then asks, before anything executes. */

@@ -5,7 +5,7 @@
  * all of them.
  */
 import path from "node:path";
-import { displayPath } from "../config/parse.js";
+import { displayPath, type Loaded } from "../config/parse.js";
 import { loadWorkflow } from "../workspace/load.js";
 import { lockPathFor, readLock } from "../lockfile/lockfile.js";
 import type { Graph } from "../model/graph.js";
@@ -32,6 +32,8 @@ export interface StateOptions {
 export interface Opened {
   workflow: Workflow;
   graph: Graph;
+  /** What loading gave, for checks that point at the files' lines. */
+  loaded: Loaded;
   stateDir: string;
   lockPath: string;
   lock: LockFile | null;
@@ -56,7 +58,8 @@ export function inputHasherFor(workflow: Workflow, stateDir: string, lockPath = 
 }
 
 export function openState(target: string | undefined, options: StateOptions): Opened {
-  const { workflow, graph } = loadWorkflow(target, options.cwd);
+  const loaded = loadWorkflow(target, options.cwd);
+  const { workflow, graph } = loaded;
   const stateDir = stateDirFor(workflow.root, options);
   const lockPath = lockPathFor(workflow.path);
   const lock = options.lock !== undefined ? options.lock : readLock(lockPath, displayPath(lockPath, options.cwd));
@@ -80,5 +83,5 @@ export function openState(target: string | undefined, options: StateOptions): Op
     fileHashes: (pair) => files.hashes(pair),
     remote: remote && ((pair, ref) => remote.record(pair, ref)),
   };
-  return { workflow, graph, stateDir, lockPath, lock, store, outputs, remote, view };
+  return { workflow, graph, loaded, stateDir, lockPath, lock, store, outputs, remote, view };
 }

@@ -2,32 +2,43 @@
  * Validating a workflow where it lives: the configuration itself (schema, references between pairs,
  * cycles, paths), and notes on what pairflow makes of it that a reader might not expect.
  */
+import { checkWorkflow } from "../config/check.js";
 import { issueAt, type Loaded } from "../config/parse.js";
 import { downstreamOf } from "../graph/graph.js";
-import type { ConfigIssue } from "../model/errors.js";
+import { sortIssues, type ConfigIssue } from "../model/errors.js";
 import type { Graph } from "../model/graph.js";
 import type { Pair } from "../model/workflow.js";
 import type { LeftOut } from "../workspace/inputs.js";
-import { loadWorkflow, parseFile } from "../workspace/load.js";
+import { diskFiles, loadWorkflow, parseFile } from "../workspace/load.js";
 import { inputHasherFor, stateDirFor, type StateOptions } from "./state.js";
 
 export interface Validated extends Loaded {
+  /**
+   * What loading let pass and a run would reject or not honour: errors and warnings (by severity),
+   * in file order. A workflow with errors here loads and plans, and fails when its pairs run.
+   */
+  problems: ConfigIssue[];
   /** Not problems: each file an `inputs` glob matches that is left out because pairflow writes it. */
   notes: ConfigIssue[];
 }
 
-/** Throws ConfigError listing every problem; a workflow that loads comes back with its notes. */
+/**
+ * Throws ConfigError listing every problem that stops a load; a workflow that loads comes back
+ * with the problems a run would meet, its warnings, and its notes.
+ */
 export function validateTarget(target: string | undefined, options: Pick<StateOptions, "cwd" | "env" | "stateDir">): Validated {
-  const { workflow, graph } = loadWorkflow(target, options.cwd);
+  const loaded = loadWorkflow(target, options.cwd);
+  const { workflow, graph } = loaded;
   const hasher = inputHasherFor(workflow, stateDirFor(workflow.root, options));
   const notes: ConfigIssue[] = [];
   const file = parseFile(workflow.path, options.cwd, []);
   for (const pair of workflow.pairs.values()) {
     for (const left of hasher.leftOut(pair.inputs)) {
-      if (file) notes.push(issueAt(file, ["action_pairs", pair.id, "inputs", left.index], leftOutMessage(pair, left, graph)));
+      if (file) notes.push({ ...issueAt(file, ["action_pairs", pair.id, "inputs", left.index], leftOutMessage(pair, left, graph)), severity: "note" });
     }
   }
-  return { workflow, graph, notes };
+  const problems = sortIssues([...loaded.warnings, ...checkWorkflow(loaded, diskFiles)]);
+  return { ...loaded, problems, notes };
 }
 
 function leftOutMessage(pair: Pair, left: LeftOut, graph: Graph): string {

@@ -43,7 +43,41 @@ export interface ParseOptions {
 export interface Loaded {
   workflow: Workflow;
   graph: Graph;
+  /** Problems that do not stop a load (severity "warning"): keys ignored, settings not honoured. */
+  warnings: ConfigIssue[];
+  /** "reference" for a workflow.json (see isReferenceFormat), else "pairflow". */
+  format: Format;
+  /** The parsed files, for checks that point at their lines. */
+  sources: { workflow: SourceFile; prompts?: SourceFile };
 }
+
+export type Format = "reference" | "pairflow";
+
+/**
+ * A workflow file in the reference framework's format: JSON named workflow.json. Its prompts file
+ * goes with it. Such files are read as the framework reads them: keys pairflow does not know are
+ * warnings and ignored, where in pairflow's own files (YAML, or JSON under another name) they are
+ * errors. A near miss of a known key is an error in both.
+ */
+export function isReferenceFormat(workflowPath: string): boolean {
+  return path.basename(workflowPath) === "workflow.json";
+}
+
+/** Keys of the reference framework that pairflow accepts and ignores, left out of "expected one of" lists. */
+const REFERENCE_ONLY = new Set([
+  "provider",
+  "output_type",
+  "r_patience",
+  "e_max",
+  "escalate_feedback_to",
+  "escalate_feedback_by_guard",
+  "escalation",
+  "escalation_by_guard",
+  "escalation_feedback_wrapper",
+]);
+
+/** The reference framework's escalation settings, which pairflow accepts and does not honour. */
+export const ESCALATION_KEYS = ["r_patience", "e_max", "escalate_feedback_to", "escalate_feedback_by_guard", "escalation", "escalation_by_guard"];
 
 /** A parsed file, kept so that later checks can point at its lines. */
 export interface SourceFile {
@@ -64,12 +98,15 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
   workflowPath = path.resolve(cwd, workflowPath);
   const dir = path.dirname(workflowPath);
   const issues: ConfigIssue[] = [];
+  const warnings: ConfigIssue[] = [];
+  const format: Format = isReferenceFormat(workflowPath) ? "reference" : "pairflow";
+  const reference = format === "reference";
 
   const wfFile = readSource(workflowPath, options, issues);
   // Hashable values keep the source's number forms (PyFloat); validators see plain numbers.
   const hashable = ((wfFile ? valueOf(wfFile, issues) : {}) ?? {}) as Record<string, unknown>;
   const wfValue = plain(hashable);
-  if (wfFile) validate(workflowValidator(), wfValue, wfFile, issues);
+  if (wfFile) validate(workflowValidator(), wfValue, wfFile, issues, reference ? warnings : undefined);
   const wf = isObject(wfValue) ? wfValue : {};
 
   // The prompts file: named by the workflow, else the one beside it.
@@ -95,7 +132,7 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
   }
   const promptsFile = promptsPath ? readSource(promptsPath, options, issues) : undefined;
   const promptsValue = promptsFile ? valueOf(promptsFile, issues) : {};
-  if (promptsFile) validate(promptsValidator(), plain(promptsValue), promptsFile, issues);
+  if (promptsFile) validate(promptsValidator(), plain(promptsValue), promptsFile, issues, reference ? warnings : undefined);
 
   const rawPairs = isObject(wf.action_pairs) ? wf.action_pairs : {};
   const ids = Object.keys(rawPairs);
@@ -103,9 +140,15 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
   const prompts = (isObject(promptsValue) ? promptsValue : {}) as Record<string, unknown>;
 
   if (promptsFile) {
+    const unused: string[] = [];
     for (const key of Object.keys(prompts)) {
       if (key === "$schema" || key in rawPairs) continue;
       const hint = didYouMean(key, ids);
+      // The reference framework ignores entries for other pairs: several workflows share one prompts file.
+      if (reference && !hint) {
+        unused.push(key);
+        continue;
+      }
       issues.push(
         at(
           promptsFile,
@@ -113,6 +156,18 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
           `prompts entry "${key}" names no pair of ${path.basename(workflowPath)}` +
             (hint ? `; did you mean "${hint}"?` : `; pairs are: ${ids.join(", ") || "(none)"}`),
           true,
+        ),
+      );
+    }
+    if (unused.length > 0) {
+      warnings.push(
+        warning(
+          at(
+            promptsFile,
+            [unused[0]!],
+            `${unused.length === 1 ? "entry" : "entries"} ${quoteList(unused)} ${unused.length === 1 ? "names" : "name"} no pair of ${path.basename(workflowPath)}, and ${unused.length === 1 ? "is" : "are"} ignored`,
+            true,
+          ),
         ),
       );
     }
@@ -130,6 +185,21 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
 
   if (issues.length > 0 || !graph) throw new ConfigError(sortIssues(issues));
 
+  const escalating = ids.filter((id) => ESCALATION_KEYS.some((key) => key in objectOr(rawPairs[id])));
+  if (wfFile && escalating.length > 0) {
+    const first = ESCALATION_KEYS.find((key) => key in objectOr(rawPairs[escalating[0]!]))!;
+    warnings.push(
+      warning(
+        at(
+          wfFile,
+          ["action_pairs", escalating[0]!, first],
+          `pairflow does not honour the reference framework's escalation settings (${ESCALATION_KEYS.join(", ")}) of ${escalating.length === 1 ? "pair" : "pairs"} ${quoteList(escalating)}: a rejected attempt is retried up to rmax times, and feedback is never escalated to other pairs`,
+          true,
+        ),
+      ),
+    );
+  }
+
   const workflow: Workflow = {
     name: String(wf.name),
     description: optionalString(wf.description),
@@ -142,7 +212,15 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
     pairs,
     pricing: pricingOf(wf.pricing),
   };
-  return { workflow, graph };
+  return { workflow, graph, warnings: sortIssues(warnings), format, sources: { workflow: wfFile!, prompts: promptsFile } };
+}
+
+function warning(issue: ConfigIssue): ConfigIssue {
+  return { ...issue, severity: "warning" };
+}
+
+export function quoteList(names: readonly string[]): string {
+  return names.map((n) => `"${n}"`).join(", ");
 }
 
 /**
@@ -494,9 +572,14 @@ function promptsValidator(): ValidateFunction {
   return (promptsValidate ??= ajv().compile(promptsSchema));
 }
 
-function validate(check: ValidateFunction, value: unknown, file: SourceFile, issues: ConfigIssue[]): void {
+/**
+ * Schema problems go to issues. With ignored (a reference-format file), unknown keys that are no
+ * near miss of a known one are not problems: they are listed in one warning added to ignored.
+ */
+function validate(check: ValidateFunction, value: unknown, file: SourceFile, issues: ConfigIssue[], ignored?: ConfigIssue[]): void {
   if (check(value)) return;
   const errors = check.errors ?? [];
+  const unknown: ConfigIssue[] = [];
   // An anyOf failure explains itself; the failures of its branches would only repeat it.
   const anyOfPaths = errors.filter((e) => e.keyword === "anyOf").map((e) => e.schemaPath);
   const seen = new Set<string>();
@@ -505,11 +588,27 @@ function validate(check: ValidateFunction, value: unknown, file: SourceFile, iss
     if (anyOfPaths.some((p) => error.schemaPath !== p && error.schemaPath.startsWith(p.replace(/anyOf$/, "anyOf/")))) continue;
     const issue = describe(error, value, file);
     const id = `${issue.line}:${issue.column}:${issue.message}`;
-    if (!seen.has(id)) {
-      seen.add(id);
-      issues.push(issue);
-    }
+    if (seen.has(id)) continue;
+    seen.add(id);
+    if (ignored && error.keyword === "additionalProperties" && !isNearMiss(error)) unknown.push(issue);
+    else issues.push(issue);
   }
+  if (ignored && unknown.length > 0) {
+    const first = sortIssues(unknown)[0]!;
+    const keys = [...new Set(unknown.map((u) => u.key))];
+    ignored.push({
+      ...first,
+      key: "",
+      severity: "warning",
+      message: `${keys.length === 1 ? "key" : "keys"} ${quoteList(keys)} unknown to pairflow, ignored (as the reference framework ignores keys it does not use)`,
+    });
+  }
+}
+
+/** An additionalProperties error for a key close to one the schema knows: a likely typo. */
+function isNearMiss(error: ErrorObject): boolean {
+  const parent = error.parentSchema as { properties?: object };
+  return didYouMean(String((error.params as Record<string, unknown>).additionalProperty), Object.keys(parent.properties ?? {})) !== undefined;
 }
 
 function describe(error: ErrorObject, root: unknown, file: SourceFile): ConfigIssue {
@@ -524,8 +623,9 @@ function describe(error: ErrorObject, root: unknown, file: SourceFile): ConfigIs
     case "additionalProperties": {
       const key = String(p.additionalProperty);
       const parent = error.parentSchema as { properties?: object; patternProperties?: object };
-      const allowed = Object.keys(parent.properties ?? {}).filter((k) => k !== "$schema");
-      const hint = didYouMean(key, allowed);
+      const known = Object.keys(parent.properties ?? {}).filter((k) => k !== "$schema");
+      const allowed = known.filter((k) => !REFERENCE_ONLY.has(k));
+      const hint = didYouMean(key, known);
       const notes = parent.patternProperties && "^x-" in parent.patternProperties ? ' (or an "x-" key for notes of your own)' : "";
       return at(
         file,

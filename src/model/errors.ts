@@ -6,7 +6,14 @@ export interface ConfigIssue {
   /** Dotted key path of the offending value (`action_pairs.g_test.guard`), or "" for the whole file. */
   key: string;
   message: string;
+  /**
+   * How bad it is: an error stops the command; a warning is a likely problem that does not (unless
+   * validate --strict); a note only explains. Absent means error.
+   */
+  severity?: Severity;
 }
+
+export type Severity = "error" | "warning" | "note";
 
 export class ConfigError extends Error {
   constructor(readonly issues: ConfigIssue[]) {
