@@ -1226,7 +1226,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path21 = __require("node:path");
+    var path22 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2242,9 +2242,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName2) {
-          const localBin = path21.resolve(baseDir, baseName2);
+          const localBin = path22.resolve(baseDir, baseName2);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path21.extname(baseName2))) return void 0;
+          if (sourceExt.includes(path22.extname(baseName2))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2263,17 +2263,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path21.resolve(
-            path21.dirname(resolvedScriptPath),
+          executableDir = path22.resolve(
+            path22.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path21.basename(
+            const legacyName = path22.basename(
               this._scriptPath,
-              path21.extname(this._scriptPath)
+              path22.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2284,7 +2284,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path21.extname(executableFile));
+        launchWithNode = sourceExt.includes(path22.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3200,7 +3200,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path21.basename(filename, path21.extname(filename));
+        this._name = path22.basename(filename, path22.extname(filename));
         return this;
       }
       /**
@@ -3214,9 +3214,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path22) {
-        if (path22 === void 0) return this._executableDir;
-        this._executableDir = path22;
+      executableDir(path23) {
+        if (path23 === void 0) return this._executableDir;
+        this._executableDir = path23;
         return this;
       }
       /**
@@ -5881,20 +5881,20 @@ var require_resolve = __commonJS({
     }
     __name(hasRef, "hasRef");
     function countKeys(schema) {
-      let count3 = 0;
+      let count4 = 0;
       for (const key in schema) {
         if (key === "$ref")
           return Infinity;
-        count3++;
+        count4++;
         if (SIMPLE_INLINED.has(key))
           continue;
         if (typeof schema[key] == "object") {
-          (0, util_1.eachItem)(schema[key], (sch) => count3 += countKeys(sch));
+          (0, util_1.eachItem)(schema[key], (sch) => count4 += countKeys(sch));
         }
-        if (count3 === Infinity)
+        if (count4 === Infinity)
           return Infinity;
       }
-      return count3;
+      return count4;
     }
     __name(countKeys, "countKeys");
     function getFullPath(resolver, id = "", normalize) {
@@ -6996,8 +6996,8 @@ var require_utils = __commonJS({
       return ind;
     }
     __name(findToken, "findToken");
-    function removeDotSegments(path21) {
-      let input = path21;
+    function removeDotSegments(path22) {
+      let input = path22;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -7072,11 +7072,11 @@ var require_utils = __commonJS({
       return output.join("");
     }
     __name(removeDotSegments, "removeDotSegments");
-    function removeDotSegmentsRelative(path21) {
-      if (path21 === "" || path21[0] === "/") {
-        return removeDotSegments(path21);
+    function removeDotSegmentsRelative(path22) {
+      if (path22 === "" || path22[0] === "/") {
+        return removeDotSegments(path22);
       }
-      const segments = path21.split("/");
+      const segments = path22.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -7457,8 +7457,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path21 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path21 && path21 !== "/" ? path21 : void 0;
+        const path22 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path22 && path22 !== "/" ? path22 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -9594,8 +9594,8 @@ var require_contains = __commonJS({
         cxt.result(valid, () => cxt.reset());
         function validateItemsWithCount() {
           const schValid = gen.name("_valid");
-          const count3 = gen.let("count", 0);
-          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count3)));
+          const count4 = gen.let("count", 0);
+          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count4)));
         }
         __name(validateItemsWithCount, "validateItemsWithCount");
         function validateItems(_valid, block2) {
@@ -9610,16 +9610,16 @@ var require_contains = __commonJS({
           });
         }
         __name(validateItems, "validateItems");
-        function checkLimits(count3) {
-          gen.code((0, codegen_1._)`${count3}++`);
+        function checkLimits(count4) {
+          gen.code((0, codegen_1._)`${count4}++`);
           if (max === void 0) {
-            gen.if((0, codegen_1._)`${count3} >= ${min}`, () => gen.assign(valid, true).break());
+            gen.if((0, codegen_1._)`${count4} >= ${min}`, () => gen.assign(valid, true).break());
           } else {
-            gen.if((0, codegen_1._)`${count3} > ${max}`, () => gen.assign(valid, false).break());
+            gen.if((0, codegen_1._)`${count4} > ${max}`, () => gen.assign(valid, false).break());
             if (min === 1)
               gen.assign(valid, true);
             else
-              gen.if((0, codegen_1._)`${count3} >= ${min}`, () => gen.assign(valid, true));
+              gen.if((0, codegen_1._)`${count4} >= ${min}`, () => gen.assign(valid, true));
           }
         }
         __name(checkLimits, "checkLimits");
@@ -11316,7 +11316,7 @@ var require__ = __commonJS({
     var discriminator_1 = require_discriminator();
     var json_schema_2020_12_1 = require_json_schema_2020_12();
     var META_SCHEMA_ID = "https://json-schema.org/draft/2020-12/schema";
-    var Ajv20203 = class extends core_1.default {
+    var Ajv20204 = class extends core_1.default {
       static {
         __name(this, "Ajv2020");
       }
@@ -11346,11 +11346,11 @@ var require__ = __commonJS({
         return this.opts.defaultMeta = super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : void 0);
       }
     };
-    exports.Ajv2020 = Ajv20203;
-    module.exports = exports = Ajv20203;
-    module.exports.Ajv2020 = Ajv20203;
+    exports.Ajv2020 = Ajv20204;
+    module.exports = exports = Ajv20204;
+    module.exports.Ajv2020 = Ajv20204;
     Object.defineProperty(exports, "__esModule", { value: true });
-    exports.default = Ajv20203;
+    exports.default = Ajv20204;
     var validate_1 = require_validate();
     Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: /* @__PURE__ */ __name(function() {
       return validate_1.KeywordCxt;
@@ -11465,17 +11465,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path21) {
-      const ctrl = callVisitor(key, node, visitor, path21);
+    function visit_(key, node, visitor, path22) {
+      const ctrl = callVisitor(key, node, visitor, path22);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path21, ctrl);
-        return visit_(key, ctrl, visitor, path21);
+        replaceNode(key, path22, ctrl);
+        return visit_(key, ctrl, visitor, path22);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path21 = Object.freeze(path21.concat(node));
+          path22 = Object.freeze(path22.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path21);
+            const ci = visit_(i, node.items[i], visitor, path22);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -11486,13 +11486,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path21 = Object.freeze(path21.concat(node));
-          const ck = visit_("key", node.key, visitor, path21);
+          path22 = Object.freeze(path22.concat(node));
+          const ck = visit_("key", node.key, visitor, path22);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path21);
+          const cv = visit_("value", node.value, visitor, path22);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -11515,17 +11515,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path21) {
-      const ctrl = await callVisitor(key, node, visitor, path21);
+    async function visitAsync_(key, node, visitor, path22) {
+      const ctrl = await callVisitor(key, node, visitor, path22);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path21, ctrl);
-        return visitAsync_(key, ctrl, visitor, path21);
+        replaceNode(key, path22, ctrl);
+        return visitAsync_(key, ctrl, visitor, path22);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path21 = Object.freeze(path21.concat(node));
+          path22 = Object.freeze(path22.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path21);
+            const ci = await visitAsync_(i, node.items[i], visitor, path22);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -11536,13 +11536,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path21 = Object.freeze(path21.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path21);
+          path22 = Object.freeze(path22.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path22);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path21);
+          const cv = await visitAsync_("value", node.value, visitor, path22);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -11571,24 +11571,24 @@ var require_visit = __commonJS({
       return visitor;
     }
     __name(initVisitor, "initVisitor");
-    function callVisitor(key, node, visitor, path21) {
+    function callVisitor(key, node, visitor, path22) {
       if (typeof visitor === "function")
-        return visitor(key, node, path21);
+        return visitor(key, node, path22);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path21);
+        return visitor.Map?.(key, node, path22);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path21);
+        return visitor.Seq?.(key, node, path22);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path21);
+        return visitor.Pair?.(key, node, path22);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path21);
+        return visitor.Scalar?.(key, node, path22);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path21);
+        return visitor.Alias?.(key, node, path22);
       return void 0;
     }
     __name(callVisitor, "callVisitor");
-    function replaceNode(key, path21, node) {
-      const parent = path21[path21.length - 1];
+    function replaceNode(key, path22, node) {
+      const parent = path22[path22.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -11974,8 +11974,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count3, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count3);
+          for (const { count: count4, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count4);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -12086,13 +12086,13 @@ var require_Alias = __commonJS({
         const anchor = anchors2 && source && anchors2.get(source);
         return anchor ? anchor.count * anchor.aliasCount : 0;
       } else if (identity.isCollection(node)) {
-        let count3 = 0;
+        let count4 = 0;
         for (const item of node.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count3)
-            count3 = c;
+          if (c > count4)
+            count4 = c;
         }
-        return count3;
+        return count4;
       } else if (identity.isPair(node)) {
         const kc = getAliasCount(doc, node.key, anchors2);
         const vc = getAliasCount(doc, node.value, anchors2);
@@ -12222,10 +12222,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path21, value) {
+    function collectionFromPath(schema, path22, value) {
       let v = value;
-      for (let i = path21.length - 1; i >= 0; --i) {
-        const k = path21[i];
+      for (let i = path22.length - 1; i >= 0; --i) {
+        const k = path22[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -12245,7 +12245,7 @@ var require_Collection = __commonJS({
       });
     }
     __name(collectionFromPath, "collectionFromPath");
-    var isEmptyPath = /* @__PURE__ */ __name((path21) => path21 == null || typeof path21 === "object" && !!path21[Symbol.iterator]().next().done, "isEmptyPath");
+    var isEmptyPath = /* @__PURE__ */ __name((path22) => path22 == null || typeof path22 === "object" && !!path22[Symbol.iterator]().next().done, "isEmptyPath");
     var Collection = class extends Node.NodeBase {
       static {
         __name(this, "Collection");
@@ -12278,11 +12278,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path21, value) {
-        if (isEmptyPath(path21))
+      addIn(path22, value) {
+        if (isEmptyPath(path22))
           this.add(value);
         else {
-          const [key, ...rest] = path21;
+          const [key, ...rest] = path22;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -12296,8 +12296,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path21) {
-        const [key, ...rest] = path21;
+      deleteIn(path22) {
+        const [key, ...rest] = path22;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -12311,8 +12311,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path21, keepScalar) {
-        const [key, ...rest] = path21;
+      getIn(path22, keepScalar) {
+        const [key, ...rest] = path22;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -12330,8 +12330,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path21) {
-        const [key, ...rest] = path21;
+      hasIn(path22) {
+        const [key, ...rest] = path22;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -12341,8 +12341,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path21, value) {
-        const [key, ...rest] = path21;
+      setIn(path22, value) {
+        const [key, ...rest] = path22;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -13080,12 +13080,12 @@ var require_log = __commonJS({
         console.log(...messages);
     }
     __name(debug, "debug");
-    function warn(logLevel, warning) {
+    function warn(logLevel, warning2) {
       if (logLevel === "debug" || logLevel === "warn") {
         if (typeof node_process.emitWarning === "function")
-          node_process.emitWarning(warning);
+          node_process.emitWarning(warning2);
         else
-          console.warn(warning);
+          console.warn(warning2);
       }
     }
     __name(warn, "warn");
@@ -13739,7 +13739,7 @@ var require_string = __commonJS({
   "node_modules/yaml/dist/schema/common/string.js"(exports) {
     "use strict";
     var stringifyString = require_stringifyString();
-    var string = {
+    var string2 = {
       identify: /* @__PURE__ */ __name((value) => typeof value === "string", "identify"),
       default: true,
       tag: "tag:yaml.org,2002:str",
@@ -13749,7 +13749,7 @@ var require_string = __commonJS({
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
       }
     };
-    exports.string = string;
+    exports.string = string2;
   }
 });
 
@@ -13922,16 +13922,16 @@ var require_schema2 = __commonJS({
     var map = require_map();
     var _null = require_null();
     var seq = require_seq();
-    var string = require_string();
-    var bool = require_bool();
+    var string2 = require_string();
+    var bool2 = require_bool();
     var float = require_float();
     var int = require_int();
     var schema = [
       map.map,
       seq.seq,
-      string.string,
+      string2.string,
       _null.nullTag,
-      bool.boolTag,
+      bool2.boolTag,
       int.intOct,
       int.int,
       int.intHex,
@@ -14590,9 +14590,9 @@ var require_schema4 = __commonJS({
     var map = require_map();
     var _null = require_null();
     var seq = require_seq();
-    var string = require_string();
+    var string2 = require_string();
     var binary = require_binary();
-    var bool = require_bool2();
+    var bool2 = require_bool2();
     var float = require_float2();
     var int = require_int2();
     var merge = require_merge();
@@ -14603,10 +14603,10 @@ var require_schema4 = __commonJS({
     var schema = [
       map.map,
       seq.seq,
-      string.string,
+      string2.string,
       _null.nullTag,
-      bool.trueTag,
-      bool.falseTag,
+      bool2.trueTag,
+      bool2.falseTag,
       int.intBin,
       int.intOct,
       int.int,
@@ -14634,8 +14634,8 @@ var require_tags = __commonJS({
     var map = require_map();
     var _null = require_null();
     var seq = require_seq();
-    var string = require_string();
-    var bool = require_bool();
+    var string2 = require_string();
+    var bool2 = require_bool();
     var float = require_float();
     var int = require_int();
     var schema = require_schema2();
@@ -14649,14 +14649,14 @@ var require_tags = __commonJS({
     var timestamp = require_timestamp();
     var schemas = /* @__PURE__ */ new Map([
       ["core", schema.schema],
-      ["failsafe", [map.map, seq.seq, string.string]],
+      ["failsafe", [map.map, seq.seq, string2.string]],
       ["json", schema$1.schema],
       ["yaml11", schema$2.schema],
       ["yaml-1.1", schema$2.schema]
     ]);
     var tagsByName = {
       binary: binary.binary,
-      bool: bool.boolTag,
+      bool: bool2.boolTag,
       float: float.float,
       floatExp: float.floatExp,
       floatNaN: float.floatNaN,
@@ -14729,7 +14729,7 @@ var require_Schema = __commonJS({
     var identity = require_identity();
     var map = require_map();
     var seq = require_seq();
-    var string = require_string();
+    var string2 = require_string();
     var tags = require_tags();
     var sortMapEntriesByKey = /* @__PURE__ */ __name((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0, "sortMapEntriesByKey");
     var Schema = class _Schema {
@@ -14743,7 +14743,7 @@ var require_Schema = __commonJS({
         this.tags = tags.getTags(customTags, this.name, merge);
         this.toStringOptions = toStringDefaults ?? null;
         Object.defineProperty(this, identity.MAP, { value: map.map });
-        Object.defineProperty(this, identity.SCALAR, { value: string.string });
+        Object.defineProperty(this, identity.SCALAR, { value: string2.string });
         Object.defineProperty(this, identity.SEQ, { value: seq.seq });
         this.sortMapEntries = typeof sortMapEntries === "function" ? sortMapEntries : sortMapEntries === true ? sortMapEntriesByKey : null;
       }
@@ -14919,9 +14919,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path21, value) {
+      addIn(path22, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path21, value);
+          this.contents.addIn(path22, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -14996,14 +14996,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path21) {
-        if (Collection.isEmptyPath(path21)) {
+      deleteIn(path22) {
+        if (Collection.isEmptyPath(path22)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path21) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path22) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -15018,10 +15018,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path21, keepScalar) {
-        if (Collection.isEmptyPath(path21))
+      getIn(path22, keepScalar) {
+        if (Collection.isEmptyPath(path22))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path21, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path22, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -15032,10 +15032,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path21) {
-        if (Collection.isEmptyPath(path21))
+      hasIn(path22) {
+        if (Collection.isEmptyPath(path22))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path21) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path22) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -15052,13 +15052,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path21, value) {
-        if (Collection.isEmptyPath(path21)) {
+      setIn(path22, value) {
+        if (Collection.isEmptyPath(path22)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path21), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path22), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path21, value);
+          this.contents.setIn(path22, value);
         }
       }
       /**
@@ -15117,8 +15117,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count3, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count3);
+          for (const { count: count4, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count4);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -15205,12 +15205,12 @@ var require_errors2 = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count3 = 1;
+        let count4 = 1;
         const end = error.linePos[1];
         if (end?.line === line && end.col > col) {
-          count3 = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count4 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count3);
+        const pointer = " ".repeat(ci) + "^".repeat(count4);
         error.message += `:
 
 ${lineStr}
@@ -16644,9 +16644,9 @@ var require_composer = __commonJS({
         this.prelude = [];
         this.errors = [];
         this.warnings = [];
-        this.onError = (source, code2, message, warning) => {
+        this.onError = (source, code2, message, warning2) => {
           const pos = getErrorPos(source);
-          if (warning)
+          if (warning2)
             this.warnings.push(new errors.YAMLWarning(pos, code2, message));
           else
             this.errors.push(new errors.YAMLParseError(pos, code2, message));
@@ -16719,10 +16719,10 @@ ${cb}` : comment;
           console.dir(token, { depth: null });
         switch (token.type) {
           case "directive":
-            this.directives.add(token.source, (offset, message, warning) => {
+            this.directives.add(token.source, (offset, message, warning2) => {
               const pos = getErrorPos(token);
               pos[0] += offset;
-              this.onError(pos, "BAD_DIRECTIVE", message, warning);
+              this.onError(pos, "BAD_DIRECTIVE", message, warning2);
             });
             this.prelude.push(token.source);
             this.atDirectives = true;
@@ -17071,9 +17071,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path21) => {
+    visit2.itemAtPath = (cst, path22) => {
       let item = cst;
-      for (const [field2, index] of path21) {
+      for (const [field2, index] of path22) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -17082,23 +17082,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path21) => {
-      const parent = visit2.itemAtPath(cst, path21.slice(0, -1));
-      const field2 = path21[path21.length - 1][0];
+    visit2.parentCollection = (cst, path22) => {
+      const parent = visit2.itemAtPath(cst, path22.slice(0, -1));
+      const field2 = path22[path22.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path21, item, visitor) {
-      let ctrl = visitor(item, path21);
+    function _visit(path22, item, visitor) {
+      let ctrl = visitor(item, path22);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path21.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path22.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -17109,10 +17109,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path21);
+            ctrl = ctrl(item, path22);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path21) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path22) : ctrl;
     }
     __name(_visit, "_visit");
     exports.visit = visit2;
@@ -17857,16 +17857,16 @@ var require_parser = __commonJS({
     var node_process = __require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list, type) {
-      for (let i = 0; i < list.length; ++i)
-        if (list[i].type === type)
+    function includesToken(list2, type) {
+      for (let i = 0; i < list2.length; ++i)
+        if (list2[i].type === type)
           return true;
       return false;
     }
     __name(includesToken, "includesToken");
-    function findNonEmptyIndex(list) {
-      for (let i = 0; i < list.length; ++i) {
-        switch (list[i].type) {
+    function findNonEmptyIndex(list2) {
+      for (let i = 0; i < list2.length; ++i) {
+        switch (list2[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -18796,7 +18796,7 @@ var require_public_api = __commonJS({
       const doc = parseDocument3(src, options);
       if (!doc)
         return null;
-      doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
+      doc.warnings.forEach((warning2) => log.warn(doc.options.logLevel, warning2));
       if (doc.errors.length > 0) {
         if (doc.options.logLevel !== "silent")
           throw doc.errors[0];
@@ -18967,7 +18967,7 @@ var require_path = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.convertPosixPathToPattern = exports.convertWindowsPathToPattern = exports.convertPathToPattern = exports.escapePosixPath = exports.escapeWindowsPath = exports.escape = exports.removeLeadingDotSegment = exports.makeAbsolute = exports.unixify = void 0;
     var os = __require("os");
-    var path21 = __require("path");
+    var path22 = __require("path");
     var IS_WINDOWS_PLATFORM = os.platform() === "win32";
     var LEADING_DOT_SEGMENT_CHARACTERS_COUNT = 2;
     var POSIX_UNESCAPED_GLOB_SYMBOLS_RE = /(\\?)([()*?[\]{|}]|^!|[!+@](?=\()|\\(?![!()*+?@[\]{|}]))/g;
@@ -18980,7 +18980,7 @@ var require_path = __commonJS({
     __name(unixify, "unixify");
     exports.unixify = unixify;
     function makeAbsolute(cwd, filepath) {
-      return path21.resolve(cwd, filepath);
+      return path22.resolve(cwd, filepath);
     }
     __name(makeAbsolute, "makeAbsolute");
     exports.makeAbsolute = makeAbsolute;
@@ -19428,7 +19428,7 @@ var require_to_regex_range = __commonJS({
       let zipped = zip(start, stop);
       let digits = zipped.length;
       let pattern = "";
-      let count3 = 0;
+      let count4 = 0;
       for (let i = 0; i < digits; i++) {
         let [startDigit, stopDigit] = zipped[i];
         if (startDigit === stopDigit) {
@@ -19436,13 +19436,13 @@ var require_to_regex_range = __commonJS({
         } else if (startDigit !== "0" || stopDigit !== "9") {
           pattern += toCharacterClass(startDigit, stopDigit, options);
         } else {
-          count3++;
+          count4++;
         }
       }
-      if (count3) {
+      if (count4) {
         pattern += options.shorthand === true ? "\\d" : "[0-9]";
       }
-      return { pattern, count: [count3], digits };
+      return { pattern, count: [count4], digits };
     }
     __name(rangeToPattern, "rangeToPattern");
     function splitToPatterns(min, max, tok, options) {
@@ -19477,12 +19477,12 @@ var require_to_regex_range = __commonJS({
     function filterPatterns(arr, comparison, prefix, intersection, options) {
       let result = [];
       for (let ele of arr) {
-        let { string } = ele;
-        if (!intersection && !contains(comparison, "string", string)) {
-          result.push(prefix + string);
+        let { string: string2 } = ele;
+        if (!intersection && !contains(comparison, "string", string2)) {
+          result.push(prefix + string2);
         }
-        if (intersection && contains(comparison, "string", string)) {
-          result.push(prefix + string);
+        if (intersection && contains(comparison, "string", string2)) {
+          result.push(prefix + string2);
         }
       }
       return result;
@@ -19557,7 +19557,7 @@ var require_fill_range = __commonJS({
     "use strict";
     var util = __require("util");
     var toRegexRange = require_to_regex_range();
-    var isObject4 = /* @__PURE__ */ __name((val) => val !== null && typeof val === "object" && !Array.isArray(val), "isObject");
+    var isObject5 = /* @__PURE__ */ __name((val) => val !== null && typeof val === "object" && !Array.isArray(val), "isObject");
     var transform = /* @__PURE__ */ __name((toNumber) => {
       return (value) => toNumber === true ? Number(value) : String(value);
     }, "transform");
@@ -19726,14 +19726,14 @@ var require_fill_range = __commonJS({
       if (typeof step === "function") {
         return fill(start, end, 1, { transform: step });
       }
-      if (isObject4(step)) {
+      if (isObject5(step)) {
         return fill(start, end, 0, step);
       }
       let opts = { ...options };
       if (opts.capture === true) opts.wrap = true;
       step = step || opts.step || 1;
       if (!isNumber(step)) {
-        if (step != null && !isObject4(step)) return invalidStep(step, opts);
+        if (step != null && !isObject5(step)) return invalidStep(step, opts);
         return fill(start, end, 1, step);
       }
       if (isNumber(start) && isNumber(end)) {
@@ -20297,7 +20297,7 @@ var require_braces = __commonJS({
 var require_constants2 = __commonJS({
   "node_modules/picomatch/lib/constants.js"(exports, module) {
     "use strict";
-    var path21 = __require("path");
+    var path22 = __require("path");
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
     var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
@@ -20471,7 +20471,7 @@ var require_constants2 = __commonJS({
       /* | */
       CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
       /* \uFEFF */
-      SEP: path21.sep,
+      SEP: path22.sep,
       /**
        * Create EXTGLOB_CHARS
        */
@@ -20498,7 +20498,7 @@ var require_constants2 = __commonJS({
 var require_utils3 = __commonJS({
   "node_modules/picomatch/lib/utils.js"(exports) {
     "use strict";
-    var path21 = __require("path");
+    var path22 = __require("path");
     var win32 = process.platform === "win32";
     var {
       REGEX_BACKSLASH,
@@ -20527,7 +20527,7 @@ var require_utils3 = __commonJS({
       if (options && typeof options.windows === "boolean") {
         return options.windows;
       }
-      return win32 === true || path21.sep === "\\";
+      return win32 === true || path22.sep === "\\";
     };
     exports.escapeLast = (input, char, lastIdx) => {
       const idx = input.lastIndexOf(char, lastIdx);
@@ -21201,13 +21201,13 @@ var require_parse2 = __commonJS({
         consume(token.value);
       }, "append");
       const negate = /* @__PURE__ */ __name(() => {
-        let count3 = 1;
+        let count4 = 1;
         while (peek() === "!" && (peek(2) !== "(" || peek(3) === "?")) {
           advance();
           state.start++;
-          count3++;
+          count4++;
         }
-        if (count3 % 2 === 0) {
+        if (count4 % 2 === 0) {
           return false;
         }
         state.negated = true;
@@ -21891,12 +21891,12 @@ var require_parse2 = __commonJS({
 var require_picomatch = __commonJS({
   "node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
-    var path21 = __require("path");
+    var path22 = __require("path");
     var scan = require_scan();
     var parse = require_parse2();
     var utils = require_utils3();
     var constants = require_constants2();
-    var isObject4 = /* @__PURE__ */ __name((val) => val && typeof val === "object" && !Array.isArray(val), "isObject");
+    var isObject5 = /* @__PURE__ */ __name((val) => val && typeof val === "object" && !Array.isArray(val), "isObject");
     var picomatch = /* @__PURE__ */ __name((glob, options, returnState = false) => {
       if (Array.isArray(glob)) {
         const fns = glob.map((input) => picomatch(input, options, returnState));
@@ -21909,7 +21909,7 @@ var require_picomatch = __commonJS({
         }, "arrayMatcher");
         return arrayMatcher;
       }
-      const isState = isObject4(glob) && glob.tokens && glob.input;
+      const isState = isObject5(glob) && glob.tokens && glob.input;
       if (glob === "" || typeof glob !== "string" && !isState) {
         throw new TypeError("Expected pattern to be a non-empty string");
       }
@@ -21976,7 +21976,7 @@ var require_picomatch = __commonJS({
     };
     picomatch.matchBase = (input, glob, options, posix = utils.isWindows(options)) => {
       const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
-      return regex.test(path21.basename(input));
+      return regex.test(path22.basename(input));
     };
     picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
     picomatch.parse = (pattern, options) => {
@@ -22049,9 +22049,9 @@ var require_micromatch = __commonJS({
       const index = v.indexOf("{");
       return index > -1 && v.indexOf("}", index) > -1;
     }, "hasBraces");
-    var micromatch = /* @__PURE__ */ __name((list, patterns, options) => {
+    var micromatch = /* @__PURE__ */ __name((list2, patterns, options) => {
       patterns = [].concat(patterns);
-      list = [].concat(list);
+      list2 = [].concat(list2);
       let omit = /* @__PURE__ */ new Set();
       let keep = /* @__PURE__ */ new Set();
       let items = /* @__PURE__ */ new Set();
@@ -22066,7 +22066,7 @@ var require_micromatch = __commonJS({
         let isMatch = picomatch(String(patterns[i]), { ...options, onResult }, true);
         let negated = isMatch.state.negated || isMatch.state.negatedExtglob;
         if (negated) negatives++;
-        for (let item of list) {
+        for (let item of list2) {
           let matched = isMatch(item, true);
           let match = negated ? !matched.isMatch : matched.isMatch;
           if (!match) continue;
@@ -22094,7 +22094,7 @@ var require_micromatch = __commonJS({
     micromatch.matcher = (pattern, options) => picomatch(pattern, options);
     micromatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
     micromatch.any = micromatch.isMatch;
-    micromatch.not = (list, patterns, options = {}) => {
+    micromatch.not = (list2, patterns, options = {}) => {
       patterns = [].concat(patterns).map(String);
       let result = /* @__PURE__ */ new Set();
       let items = [];
@@ -22102,7 +22102,7 @@ var require_micromatch = __commonJS({
         if (options.onResult) options.onResult(state);
         items.push(state.output);
       }, "onResult");
-      let matches = new Set(micromatch(list, patterns, { ...options, onResult }));
+      let matches = new Set(micromatch(list2, patterns, { ...options, onResult }));
       for (let item of items) {
         if (!matches.has(item)) {
           result.add(item);
@@ -22136,8 +22136,8 @@ var require_micromatch = __commonJS({
       for (let key of keys) res[key] = obj[key];
       return res;
     };
-    micromatch.some = (list, patterns, options) => {
-      let items = [].concat(list);
+    micromatch.some = (list2, patterns, options) => {
+      let items = [].concat(list2);
       for (let pattern of [].concat(patterns)) {
         let isMatch = picomatch(String(pattern), options);
         if (items.some((item) => isMatch(item))) {
@@ -22146,8 +22146,8 @@ var require_micromatch = __commonJS({
       }
       return false;
     };
-    micromatch.every = (list, patterns, options) => {
-      let items = [].concat(list);
+    micromatch.every = (list2, patterns, options) => {
+      let items = [].concat(list2);
       for (let pattern of [].concat(patterns)) {
         let isMatch = picomatch(String(pattern), options);
         if (!items.every((item) => isMatch(item))) {
@@ -22203,7 +22203,7 @@ var require_pattern2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.isAbsolute = exports.partitionAbsoluteAndRelative = exports.removeDuplicateSlashes = exports.matchAny = exports.convertPatternsToRe = exports.makeRe = exports.getPatternParts = exports.expandBraceExpansion = exports.expandPatternsWithBraceExpansion = exports.isAffectDepthOfReadingPattern = exports.endsWithSlashGlobStar = exports.hasGlobStar = exports.getBaseDirectory = exports.isPatternRelatedToParentDirectory = exports.getPatternsOutsideCurrentDirectory = exports.getPatternsInsideCurrentDirectory = exports.getPositivePatterns = exports.getNegativePatterns = exports.isPositivePattern = exports.isNegativePattern = exports.convertToNegativePattern = exports.convertToPositivePattern = exports.isDynamicPattern = exports.isStaticPattern = void 0;
-    var path21 = __require("path");
+    var path22 = __require("path");
     var globParent = require_glob_parent();
     var micromatch = require_micromatch();
     var GLOBSTAR = "**";
@@ -22313,7 +22313,7 @@ var require_pattern2 = __commonJS({
     __name(endsWithSlashGlobStar, "endsWithSlashGlobStar");
     exports.endsWithSlashGlobStar = endsWithSlashGlobStar;
     function isAffectDepthOfReadingPattern(pattern) {
-      const basename = path21.basename(pattern);
+      const basename = path22.basename(pattern);
       return endsWithSlashGlobStar(pattern) || isStaticPattern(basename);
     }
     __name(isAffectDepthOfReadingPattern, "isAffectDepthOfReadingPattern");
@@ -22380,7 +22380,7 @@ var require_pattern2 = __commonJS({
     __name(partitionAbsoluteAndRelative, "partitionAbsoluteAndRelative");
     exports.partitionAbsoluteAndRelative = partitionAbsoluteAndRelative;
     function isAbsolute(pattern) {
-      return path21.isAbsolute(pattern);
+      return path22.isAbsolute(pattern);
     }
     __name(isAbsolute, "isAbsolute");
     exports.isAbsolute = isAbsolute;
@@ -22571,14 +22571,14 @@ var require_utils4 = __commonJS({
     exports.errno = errno;
     var fs = require_fs();
     exports.fs = fs;
-    var path21 = require_path();
-    exports.path = path21;
+    var path22 = require_path();
+    exports.path = path22;
     var pattern = require_pattern2();
     exports.pattern = pattern;
     var stream = require_stream();
     exports.stream = stream;
-    var string = require_string2();
-    exports.string = string;
+    var string2 = require_string2();
+    exports.string = string2;
   }
 });
 
@@ -22623,10 +22623,10 @@ var require_tasks = __commonJS({
       return patterns.map((pattern) => utils.pattern.removeDuplicateSlashes(pattern));
     }
     __name(processPatterns, "processPatterns");
-    function convertPatternsToTasks(positive, negative, dynamic) {
+    function convertPatternsToTasks(positive2, negative, dynamic) {
       const tasks = [];
-      const patternsOutsideCurrentDirectory = utils.pattern.getPatternsOutsideCurrentDirectory(positive);
-      const patternsInsideCurrentDirectory = utils.pattern.getPatternsInsideCurrentDirectory(positive);
+      const patternsOutsideCurrentDirectory = utils.pattern.getPatternsOutsideCurrentDirectory(positive2);
+      const patternsInsideCurrentDirectory = utils.pattern.getPatternsInsideCurrentDirectory(positive2);
       const outsideCurrentDirectoryGroup = groupPatternsByBaseDirectory(patternsOutsideCurrentDirectory);
       const insideCurrentDirectoryGroup = groupPatternsByBaseDirectory(patternsInsideCurrentDirectory);
       tasks.push(...convertPatternGroupsToTasks(outsideCurrentDirectoryGroup, negative, dynamic));
@@ -22646,8 +22646,8 @@ var require_tasks = __commonJS({
     exports.getPositivePatterns = getPositivePatterns;
     function getNegativePatternsAsPositive(patterns, ignore) {
       const negative = utils.pattern.getNegativePatterns(patterns).concat(ignore);
-      const positive = negative.map(utils.pattern.convertToPositivePattern);
-      return positive;
+      const positive2 = negative.map(utils.pattern.convertToPositivePattern);
+      return positive2;
     }
     __name(getNegativePatternsAsPositive, "getNegativePatternsAsPositive");
     exports.getNegativePatternsAsPositive = getNegativePatternsAsPositive;
@@ -22665,20 +22665,20 @@ var require_tasks = __commonJS({
     }
     __name(groupPatternsByBaseDirectory, "groupPatternsByBaseDirectory");
     exports.groupPatternsByBaseDirectory = groupPatternsByBaseDirectory;
-    function convertPatternGroupsToTasks(positive, negative, dynamic) {
-      return Object.keys(positive).map((base) => {
-        return convertPatternGroupToTask(base, positive[base], negative, dynamic);
+    function convertPatternGroupsToTasks(positive2, negative, dynamic) {
+      return Object.keys(positive2).map((base) => {
+        return convertPatternGroupToTask(base, positive2[base], negative, dynamic);
       });
     }
     __name(convertPatternGroupsToTasks, "convertPatternGroupsToTasks");
     exports.convertPatternGroupsToTasks = convertPatternGroupsToTasks;
-    function convertPatternGroupToTask(base, positive, negative, dynamic) {
+    function convertPatternGroupToTask(base, positive2, negative, dynamic) {
       return {
         dynamic,
-        positive,
+        positive: positive2,
         negative,
         base,
-        patterns: [].concat(positive, negative.map(utils.pattern.convertToNegativePattern))
+        patterns: [].concat(positive2, negative.map(utils.pattern.convertToNegativePattern))
       };
     }
     __name(convertPatternGroupToTask, "convertPatternGroupToTask");
@@ -22692,8 +22692,8 @@ var require_async = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path21, settings, callback) {
-      settings.fs.lstat(path21, (lstatError, lstat) => {
+    function read(path22, settings, callback) {
+      settings.fs.lstat(path22, (lstatError, lstat) => {
         if (lstatError !== null) {
           callFailureCallback(callback, lstatError);
           return;
@@ -22702,7 +22702,7 @@ var require_async = __commonJS({
           callSuccessCallback(callback, lstat);
           return;
         }
-        settings.fs.stat(path21, (statError, stat) => {
+        settings.fs.stat(path22, (statError, stat) => {
           if (statError !== null) {
             if (settings.throwErrorOnBrokenSymbolicLink) {
               callFailureCallback(callback, statError);
@@ -22737,13 +22737,13 @@ var require_sync = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path21, settings) {
-      const lstat = settings.fs.lstatSync(path21);
+    function read(path22, settings) {
+      const lstat = settings.fs.lstatSync(path22);
       if (!lstat.isSymbolicLink() || !settings.followSymbolicLink) {
         return lstat;
       }
       try {
-        const stat = settings.fs.statSync(path21);
+        const stat = settings.fs.statSync(path22);
         if (settings.markSymbolicLink) {
           stat.isSymbolicLink = () => true;
         }
@@ -22819,18 +22819,18 @@ var require_out = __commonJS({
     var sync = require_sync();
     var settings_1 = require_settings();
     exports.Settings = settings_1.default;
-    function stat(path21, optionsOrSettingsOrCallback, callback) {
+    function stat(path22, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path21, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path22, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path21, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path22, getSettings(optionsOrSettingsOrCallback), callback);
     }
     __name(stat, "stat");
     exports.stat = stat;
-    function statSync6(path21, optionsOrSettings) {
+    function statSync6(path22, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path21, settings);
+      return sync.read(path22, settings);
     }
     __name(statSync6, "statSync");
     exports.statSync = statSync6;
@@ -23060,16 +23060,16 @@ var require_async2 = __commonJS({
           return;
         }
         const tasks = names.map((name) => {
-          const path21 = common2.joinPathSegments(directory, name, settings.pathSegmentSeparator);
+          const path22 = common2.joinPathSegments(directory, name, settings.pathSegmentSeparator);
           return (done) => {
-            fsStat.stat(path21, settings.fsStatSettings, (error, stats) => {
+            fsStat.stat(path22, settings.fsStatSettings, (error, stats) => {
               if (error !== null) {
                 done(error);
                 return;
               }
               const entry = {
                 name,
-                path: path21,
+                path: path22,
                 dirent: utils.fs.createDirentFromStats(name, stats)
               };
               if (settings.stats) {
@@ -23194,7 +23194,7 @@ var require_settings2 = __commonJS({
   "node_modules/@nodelib/fs.scandir/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path21 = __require("path");
+    var path22 = __require("path");
     var fsStat = require_out();
     var fs = require_fs4();
     var Settings = class {
@@ -23205,7 +23205,7 @@ var require_settings2 = __commonJS({
         this._options = _options;
         this.followSymbolicLinks = this._getValue(this._options.followSymbolicLinks, false);
         this.fs = fs.createFileSystemAdapter(this._options.fs);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path21.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path22.sep);
         this.stats = this._getValue(this._options.stats, false);
         this.throwErrorOnBrokenSymbolicLink = this._getValue(this._options.throwErrorOnBrokenSymbolicLink, true);
         this.fsStatSettings = new fsStat.Settings({
@@ -23232,18 +23232,18 @@ var require_out2 = __commonJS({
     var sync = require_sync2();
     var settings_1 = require_settings2();
     exports.Settings = settings_1.default;
-    function scandir(path21, optionsOrSettingsOrCallback, callback) {
+    function scandir(path22, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path21, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path22, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path21, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path22, getSettings(optionsOrSettingsOrCallback), callback);
     }
     __name(scandir, "scandir");
     exports.scandir = scandir;
-    function scandirSync(path21, optionsOrSettings) {
+    function scandirSync(path22, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path21, settings);
+      return sync.read(path22, settings);
     }
     __name(scandirSync, "scandirSync");
     exports.scandirSync = scandirSync;
@@ -23941,7 +23941,7 @@ var require_settings3 = __commonJS({
   "node_modules/@nodelib/fs.walk/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path21 = __require("path");
+    var path22 = __require("path");
     var fsScandir = require_out2();
     var Settings = class {
       static {
@@ -23954,7 +23954,7 @@ var require_settings3 = __commonJS({
         this.deepFilter = this._getValue(this._options.deepFilter, null);
         this.entryFilter = this._getValue(this._options.entryFilter, null);
         this.errorFilter = this._getValue(this._options.errorFilter, null);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path21.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path22.sep);
         this.fsScandirSettings = new fsScandir.Settings({
           followSymbolicLinks: this._options.followSymbolicLinks,
           fs: this._options.fs,
@@ -24020,7 +24020,7 @@ var require_reader2 = __commonJS({
   "node_modules/fast-glob/out/readers/reader.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path21 = __require("path");
+    var path22 = __require("path");
     var fsStat = require_out();
     var utils = require_utils4();
     var Reader = class {
@@ -24036,7 +24036,7 @@ var require_reader2 = __commonJS({
         });
       }
       _getFullEntryPath(filepath) {
-        return path21.resolve(this._settings.cwd, filepath);
+        return path22.resolve(this._settings.cwd, filepath);
       }
       _makeEntry(stats, pattern) {
         const entry = {
@@ -24268,8 +24268,8 @@ var require_deep = __commonJS({
         this._settings = _settings;
         this._micromatchOptions = _micromatchOptions;
       }
-      getFilter(basePath, positive, negative) {
-        const matcher = this._getMatcher(positive);
+      getFilter(basePath, positive2, negative) {
+        const matcher = this._getMatcher(positive2);
         const negativeRe = this._getNegativePatternsRe(negative);
         return (entry) => this._filter(basePath, entry, matcher, negativeRe);
       }
@@ -24336,11 +24336,11 @@ var require_entry = __commonJS({
         this._micromatchOptions = _micromatchOptions;
         this.index = /* @__PURE__ */ new Map();
       }
-      getFilter(positive, negative) {
+      getFilter(positive2, negative) {
         const [absoluteNegative, relativeNegative] = utils.pattern.partitionAbsoluteAndRelative(negative);
         const patterns = {
           positive: {
-            all: utils.pattern.convertPatternsToRe(positive, this._micromatchOptions)
+            all: utils.pattern.convertPatternsToRe(positive2, this._micromatchOptions)
           },
           negative: {
             absolute: utils.pattern.convertPatternsToRe(absoluteNegative, Object.assign(Object.assign({}, this._micromatchOptions), { dot: true })),
@@ -24476,7 +24476,7 @@ var require_provider = __commonJS({
   "node_modules/fast-glob/out/providers/provider.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path21 = __require("path");
+    var path22 = __require("path");
     var deep_1 = require_deep();
     var entry_1 = require_entry();
     var error_1 = require_error2();
@@ -24493,7 +24493,7 @@ var require_provider = __commonJS({
         this.entryTransformer = new entry_2.default(this._settings);
       }
       _getRootDirectory(task) {
-        return path21.resolve(this._settings.cwd, task.base);
+        return path22.resolve(this._settings.cwd, task.base);
       }
       _getReaderOptions(task) {
         const basePath = task.base === "." ? "" : task.base;
@@ -25119,6 +25119,10 @@ var prompts_schema_default = {
       feedback_wrapper: {
         type: "string",
         description: "How a rejected attempt's feedback is shown on retry; {feedback} is replaced."
+      },
+      escalation_feedback_wrapper: {
+        type: "string",
+        description: "The reference framework's wrapper for escalated feedback. Accepted and hashed with the entry; pairflow does not escalate."
       }
     },
     additionalProperties: false
@@ -25138,14 +25142,18 @@ var workflow_schema_default = {
     name: { type: "string", minLength: 1, description: "The workflow's name, shown in plans and reports." },
     description: { type: "string" },
     specification: {
-      type: "string",
-      description: "What the workflow builds. Rendered into every pair's prompt as context, so it is part of every configRef."
+      type: ["string", "object"],
+      description: "What the workflow builds. As text, rendered into every pair's prompt as context, so part of every configRef. As a mapping (the reference framework's structured form), accepted and ignored."
     },
     constraints: {
       type: "string",
       description: "Workflow-wide constraints, rendered into every pair's prompt as context, so part of every configRef."
     },
     model: { type: "string", minLength: 1, description: "Default model for pairs that name none." },
+    provider: {
+      type: "string",
+      description: "The reference framework's model provider. Accepted and ignored: in pairflow the generator says where requests go."
+    },
     rmax: { $ref: "#/$defs/rmax" },
     prompts: {
       type: "string",
@@ -25273,7 +25281,22 @@ var workflow_schema_default = {
           items: { type: "string", minLength: 1 },
           description: "Globs of files (relative to the workflow file) whose paths and contents are part of configRef."
         },
-        human_prompt_title: { type: "string" }
+        human_prompt_title: { type: "string" },
+        output_type: { type: "string", description: "The reference framework's artifact type. Accepted and ignored." },
+        r_patience: {
+          type: "integer",
+          minimum: 0,
+          description: "Reference escalation: rejections before feedback is escalated. Accepted, not honoured (validate warns)."
+        },
+        e_max: { type: "integer", minimum: 0, description: "Reference escalation: the most escalations. Accepted, not honoured (validate warns)." },
+        escalate_feedback_to: {
+          type: "array",
+          items: { type: "string" },
+          description: "Reference escalation: the pairs feedback is escalated to. Accepted, not honoured (validate warns)."
+        },
+        escalate_feedback_by_guard: { type: "object", description: "Reference escalation targets by guard. Accepted, not honoured (validate warns)." },
+        escalation: { description: "Reference escalation settings. Accepted, not honoured (validate warns)." },
+        escalation_by_guard: { description: "Reference escalation settings by guard. Accepted, not honoured (validate warns)." }
       },
       patternProperties: { "^x-": true },
       additionalProperties: false
@@ -25387,10 +25410,10 @@ function findCycles(ids, requires) {
   const seen = /* @__PURE__ */ new Set();
   for (const root of ids) {
     if (color.get(root) !== WHITE) continue;
-    const path21 = [];
+    const path22 = [];
     const stack = [{ id: root, next: 0 }];
     color.set(root, GREY);
-    path21.push(root);
+    path22.push(root);
     while (stack.length > 0) {
       const frame = stack[stack.length - 1];
       const deps = requires.get(frame.id);
@@ -25399,10 +25422,10 @@ function findCycles(ids, requires) {
         const c = color.get(dep);
         if (c === WHITE) {
           color.set(dep, GREY);
-          path21.push(dep);
+          path22.push(dep);
           stack.push({ id: dep, next: 0 });
         } else if (c === GREY) {
-          const loop = path21.slice(path21.lastIndexOf(dep));
+          const loop = path22.slice(path22.lastIndexOf(dep));
           const cycle = rotateToFirst(loop, position2);
           const key = cycle.join("\0");
           if (!seen.has(key)) {
@@ -25412,7 +25435,7 @@ function findCycles(ids, requires) {
         }
       } else {
         color.set(frame.id, BLACK);
-        path21.pop();
+        path22.pop();
         stack.pop();
       }
     }
@@ -25484,16 +25507,35 @@ var DEFAULT_RMAX = 3;
 // src/config/parse.ts
 var WORKFLOW_NAMES = ["workflow.yml", "workflow.yaml", "workflow.json"];
 var PROMPTS_NAMES = ["prompts.yml", "prompts.yaml", "prompts.json"];
+function isReferenceFormat(workflowPath) {
+  return path2.basename(workflowPath) === "workflow.json";
+}
+__name(isReferenceFormat, "isReferenceFormat");
+var REFERENCE_ONLY = /* @__PURE__ */ new Set([
+  "provider",
+  "output_type",
+  "r_patience",
+  "e_max",
+  "escalate_feedback_to",
+  "escalate_feedback_by_guard",
+  "escalation",
+  "escalation_by_guard",
+  "escalation_feedback_wrapper"
+]);
+var ESCALATION_KEYS = ["r_patience", "e_max", "escalate_feedback_to", "escalate_feedback_by_guard", "escalation", "escalation_by_guard"];
 function parseWorkflow(workflowPath, options) {
   const { files, cwd, root } = options;
   if (!path2.isAbsolute(cwd) || !path2.isAbsolute(root)) throw new Error(`parseWorkflow: cwd and root must be absolute paths (got "${cwd}" and "${root}")`);
   workflowPath = path2.resolve(cwd, workflowPath);
   const dir = path2.dirname(workflowPath);
   const issues = [];
+  const warnings = [];
+  const format = isReferenceFormat(workflowPath) ? "reference" : "pairflow";
+  const reference = format === "reference";
   const wfFile = readSource(workflowPath, options, issues);
   const hashable = (wfFile ? valueOf(wfFile, issues) : {}) ?? {};
   const wfValue = plain(hashable);
-  if (wfFile) validate(workflowValidator(), wfValue, wfFile, issues);
+  if (wfFile) validate(workflowValidator(), wfValue, wfFile, issues, reference ? warnings : void 0);
   const wf = isObject2(wfValue) ? wfValue : {};
   let promptsPath = null;
   if (typeof wf.prompts === "string") {
@@ -25517,21 +25559,38 @@ function parseWorkflow(workflowPath, options) {
   }
   const promptsFile = promptsPath ? readSource(promptsPath, options, issues) : void 0;
   const promptsValue = promptsFile ? valueOf(promptsFile, issues) : {};
-  if (promptsFile) validate(promptsValidator(), plain(promptsValue), promptsFile, issues);
+  if (promptsFile) validate(promptsValidator(), plain(promptsValue), promptsFile, issues, reference ? warnings : void 0);
   const rawPairs = isObject2(wf.action_pairs) ? wf.action_pairs : {};
   const ids = Object.keys(rawPairs);
   const hashablePairs = isObject2(hashable.action_pairs) ? hashable.action_pairs : {};
   const prompts = isObject2(promptsValue) ? promptsValue : {};
   if (promptsFile) {
+    const unused = [];
     for (const key of Object.keys(prompts)) {
       if (key === "$schema" || key in rawPairs) continue;
       const hint = didYouMean(key, ids);
+      if (reference && !hint) {
+        unused.push(key);
+        continue;
+      }
       issues.push(
         at(
           promptsFile,
           [key],
           `prompts entry "${key}" names no pair of ${path2.basename(workflowPath)}` + (hint ? `; did you mean "${hint}"?` : `; pairs are: ${ids.join(", ") || "(none)"}`),
           true
+        )
+      );
+    }
+    if (unused.length > 0) {
+      warnings.push(
+        warning(
+          at(
+            promptsFile,
+            [unused[0]],
+            `${unused.length === 1 ? "entry" : "entries"} ${quoteList(unused)} ${unused.length === 1 ? "names" : "name"} no pair of ${path2.basename(workflowPath)}, and ${unused.length === 1 ? "is" : "are"} ignored`,
+            true
+          )
         )
       );
     }
@@ -25544,6 +25603,20 @@ function parseWorkflow(workflowPath, options) {
   const { graph, issues: graphIssues } = buildGraph([...pairs.values()]);
   if (wfFile) for (const g of graphIssues) issues.push(at(wfFile, g.path, g.message));
   if (issues.length > 0 || !graph) throw new ConfigError(sortIssues(issues));
+  const escalating = ids.filter((id) => ESCALATION_KEYS.some((key) => key in objectOr(rawPairs[id])));
+  if (wfFile && escalating.length > 0) {
+    const first = ESCALATION_KEYS.find((key) => key in objectOr(rawPairs[escalating[0]]));
+    warnings.push(
+      warning(
+        at(
+          wfFile,
+          ["action_pairs", escalating[0], first],
+          `pairflow does not honour the reference framework's escalation settings (${ESCALATION_KEYS.join(", ")}) of ${escalating.length === 1 ? "pair" : "pairs"} ${quoteList(escalating)}: a rejected attempt is retried up to rmax times, and feedback is never escalated to other pairs`,
+          true
+        )
+      )
+    );
+  }
   const workflow = {
     name: String(wf.name),
     description: optionalString(wf.description),
@@ -25556,9 +25629,17 @@ function parseWorkflow(workflowPath, options) {
     pairs,
     pricing: pricingOf(wf.pricing)
   };
-  return { workflow, graph };
+  return { workflow, graph, warnings: sortIssues(warnings), format, sources: { workflow: wfFile, prompts: promptsFile } };
 }
 __name(parseWorkflow, "parseWorkflow");
+function warning(issue) {
+  return { ...issue, severity: "warning" };
+}
+__name(warning, "warning");
+function quoteList(names) {
+  return names.map((n) => `"${n}"`).join(", ");
+}
+__name(quoteList, "quoteList");
 function toPair(id, pair, wf, prompt) {
   const raw = pair.value;
   const pairGenerator = optionalString(raw.generator);
@@ -25705,11 +25786,11 @@ function findUnresolvedTags(file) {
     }
   });
   const issues = [];
-  for (const warning of warnings) {
-    const tag = warning.message.replace(/^Unresolved tag: /, "");
+  for (const warning2 of warnings) {
+    const tag = warning2.message.replace(/^Unresolved tag: /, "");
     const shown = file.doc.directives?.tagString(tag) ?? tag;
-    const node = tagged.find((t) => t.offset >= warning.pos[0] && t.tag === tag);
-    const [line, column] = position(file.lines, warning.pos[0]);
+    const node = tagged.find((t) => t.offset >= warning2.pos[0] && t.tag === tag);
+    const [line, column] = position(file.lines, warning2.pos[0]);
     const message = CORE_TAGS.has(tag) ? `the value does not fit its tag ${shown}; remove the tag, or write a value of that type` : `the tag ${shown} is not one of YAML 1.2's core types, so its value has no JSON form to hash; ${tagHint(tag, node?.source)}`;
     issues.push({ file: file.display, line, column, key: "", message });
   }
@@ -25843,9 +25924,10 @@ function promptsValidator() {
   return promptsValidate ??= ajv().compile(prompts_schema_default);
 }
 __name(promptsValidator, "promptsValidator");
-function validate(check, value, file, issues) {
+function validate(check, value, file, issues, ignored) {
   if (check(value)) return;
   const errors = check.errors ?? [];
+  const unknown = [];
   const anyOfPaths = errors.filter((e) => e.keyword === "anyOf").map((e) => e.schemaPath);
   const seen = /* @__PURE__ */ new Set();
   for (const error of errors) {
@@ -25853,13 +25935,28 @@ function validate(check, value, file, issues) {
     if (anyOfPaths.some((p) => error.schemaPath !== p && error.schemaPath.startsWith(p.replace(/anyOf$/, "anyOf/")))) continue;
     const issue = describe(error, value, file);
     const id = `${issue.line}:${issue.column}:${issue.message}`;
-    if (!seen.has(id)) {
-      seen.add(id);
-      issues.push(issue);
-    }
+    if (seen.has(id)) continue;
+    seen.add(id);
+    if (ignored && error.keyword === "additionalProperties" && !isNearMiss(error)) unknown.push(issue);
+    else issues.push(issue);
+  }
+  if (ignored && unknown.length > 0) {
+    const first = sortIssues(unknown)[0];
+    const keys = [...new Set(unknown.map((u) => u.key))];
+    ignored.push({
+      ...first,
+      key: "",
+      severity: "warning",
+      message: `${keys.length === 1 ? "key" : "keys"} ${quoteList(keys)} unknown to pairflow, ignored (as the reference framework ignores keys it does not use)`
+    });
   }
 }
 __name(validate, "validate");
+function isNearMiss(error) {
+  const parent = error.parentSchema;
+  return didYouMean(String(error.params.additionalProperty), Object.keys(parent.properties ?? {})) !== void 0;
+}
+__name(isNearMiss, "isNearMiss");
 function describe(error, root, file) {
   const keyPath = error.instancePath.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~")).map((s, i, all) => Array.isArray(valueAt(root, all.slice(0, i))) ? Number(s) : s);
   const found = valueAt(root, keyPath);
@@ -25868,8 +25965,9 @@ function describe(error, root, file) {
     case "additionalProperties": {
       const key = String(p.additionalProperty);
       const parent = error.parentSchema;
-      const allowed = Object.keys(parent.properties ?? {}).filter((k) => k !== "$schema");
-      const hint = didYouMean(key, allowed);
+      const known = Object.keys(parent.properties ?? {}).filter((k) => k !== "$schema");
+      const allowed = known.filter((k) => !REFERENCE_ONLY.has(k));
+      const hint = didYouMean(key, known);
       const notes = parent.patternProperties && "^x-" in parent.patternProperties ? ' (or an "x-" key for notes of your own)' : "";
       return at(
         file,
@@ -26507,18 +26605,18 @@ __name(decider, "decider");
 function pairHistory(lock, samples) {
   for (const [id, entry] of Object.entries(lock?.pairs ?? {})) {
     if (entry.source !== "generated" || !(entry.attempts >= 1)) continue;
-    const list = samples.get(id) ?? [];
-    if (list.some((s) => s.configRef === entry.configRef)) continue;
+    const list2 = samples.get(id) ?? [];
+    if (list2.some((s) => s.configRef === entry.configRef)) continue;
     const input = entry.tokens?.input ?? 0;
     const output = entry.tokens?.output ?? 0;
     const reported = input + output > 0;
     const perAttempt = output / entry.attempts;
-    list.push({ configRef: entry.configRef, attempts: entry.attempts, outputs: reported ? Array(entry.attempts).fill(perAttempt) : [] });
-    samples.set(id, list);
+    list2.push({ configRef: entry.configRef, attempts: entry.attempts, outputs: reported ? Array(entry.attempts).fill(perAttempt) : [] });
+    samples.set(id, list2);
   }
   const history2 = /* @__PURE__ */ new Map();
-  for (const [id, list] of samples) {
-    history2.set(id, { outputs: list.flatMap((s) => s.outputs), attempts: list.map((s) => s.attempts) });
+  for (const [id, list2] of samples) {
+    history2.set(id, { outputs: list2.flatMap((s) => s.outputs), attempts: list2.map((s) => s.attempts) });
   }
   return history2;
 }
@@ -26892,7 +26990,7 @@ function estimateHeadline(estimate) {
 __name(estimateHeadline, "estimateHeadline");
 var HEADER = { pair: "pair", model: "model", input: "input", output: "output", attempts: "attempts", tokens: "tokens", cost: "cost" };
 function rows(estimate) {
-  const list = estimate.pairs.map((p) => ({
+  const list2 = estimate.pairs.map((p) => ({
     pair: p.id,
     model: p.model ?? "-",
     input: (p.tokenizer === "approximate" ? "~" : "") + tokensText(p.inputTokens),
@@ -26902,7 +27000,7 @@ function rows(estimate) {
     cost: costText(p.cost)
   }));
   const t = estimate.totals;
-  list.push({
+  list2.push({
     pair: "total",
     model: "",
     input: "",
@@ -26911,7 +27009,7 @@ function rows(estimate) {
     tokens: tokensText(t.tokens.input + t.tokens.output),
     cost: totalCostText(estimate)
   });
-  return list;
+  return list2;
 }
 __name(rows, "rows");
 function estimateNotes(estimate) {
@@ -27001,8 +27099,8 @@ function compareWithRun(estimate, report) {
       actual: { tokens, cost: tokens && e.price ? costOf(tokens, e.price) : null }
     };
   });
-  const sum = /* @__PURE__ */ __name((list) => list.some((t) => t === null) ? null : list.reduce((s, t) => ({ input: s.input + t.input, output: s.output + t.output }), { input: 0, output: 0 }), "sum");
-  const total = /* @__PURE__ */ __name((list) => list.some((c) => c === null) ? null : list.reduce((s, c) => s + c, 0), "total");
+  const sum = /* @__PURE__ */ __name((list2) => list2.some((t) => t === null) ? null : list2.reduce((s, t) => ({ input: s.input + t.input, output: s.output + t.output }), { input: 0, output: 0 }), "sum");
+  const total = /* @__PURE__ */ __name((list2) => list2.some((c) => c === null) ? null : list2.reduce((s, c) => s + c, 0), "total");
   return {
     pairs,
     totals: {
@@ -27015,7 +27113,7 @@ __name(compareWithRun, "compareWithRun");
 function comparisonRows(c) {
   const tokens = /* @__PURE__ */ __name((t2) => t2 === null ? "not reported" : tokensText(t2.input + t2.output), "tokens");
   const cost = /* @__PURE__ */ __name((n, t2) => t2 === null ? "-" : costText(n), "cost");
-  const list = c.pairs.map((p) => [
+  const list2 = c.pairs.map((p) => [
     p.id,
     p.status,
     tokens(p.estimated.tokens),
@@ -27024,8 +27122,8 @@ function comparisonRows(c) {
     cost(p.actual.cost, p.actual.tokens)
   ]);
   const t = c.totals;
-  list.push(["total", "", tokens(t.estimated.tokens), tokens(t.actual.tokens), cost(t.estimated.cost), cost(t.actual.cost, t.actual.tokens)]);
-  return list;
+  list2.push(["total", "", tokens(t.estimated.tokens), tokens(t.actual.tokens), cost(t.estimated.cost), cost(t.actual.cost, t.actual.tokens)]);
+  return list2;
 }
 __name(comparisonRows, "comparisonRows");
 var COMPARISON_HEADER = ["pair", "status", "est. tokens", "actual tokens", "est. cost", "actual cost"];
@@ -27577,8 +27675,8 @@ var RunRecorder = class {
       const before = this.earlier.get(p.id);
       return p.status === "reused" && before?.status === "executed" && before.contentHash === p.contentHash ? before : p;
     });
-    const count3 = /* @__PURE__ */ __name((s) => pairs.filter((p) => p.status === s).length, "count");
-    return { ...report, pairs, totals: { ...report.totals, executed: count3("executed"), reused: count3("reused") } };
+    const count4 = /* @__PURE__ */ __name((s) => pairs.filter((p) => p.status === s).length, "count");
+    return { ...report, pairs, totals: { ...report.totals, executed: count4("executed"), reused: count4("reused") } };
   }
   append(event) {
     this.guard(() => {
@@ -27673,7 +27771,7 @@ function runState(run) {
 __name(runState, "runState");
 function listing(run) {
   const outcomes = outcomesFromTrace(run.events);
-  const count3 = /* @__PURE__ */ __name((s) => [...outcomes.values()].filter((o) => o.status === s).length, "count");
+  const count4 = /* @__PURE__ */ __name((s) => [...outcomes.values()].filter((o) => o.status === s).length, "count");
   const tokens = { input: 0, output: 0 };
   for (const e of run.events) {
     const t = e.event === "attempt_end" ? e.tokens : null;
@@ -27689,9 +27787,9 @@ function listing(run) {
     workflow: run.plan?.workflow.path ?? null,
     startedAt: started,
     status: runState(run),
-    executed: run.result?.totals.executed ?? count3("executed"),
-    reused: run.result?.totals.reused ?? count3("reused"),
-    failed: run.result?.totals.failed ?? count3("failed"),
+    executed: run.result?.totals.executed ?? count4("executed"),
+    reused: run.result?.totals.reused ?? count4("reused"),
+    failed: run.result?.totals.failed ?? count4("failed"),
     tokens: run.result?.totals.tokens ?? tokens,
     durationMs: started && ended ? Date.parse(ended) - Date.parse(started) : null
   };
@@ -28359,7 +28457,8 @@ function inputHasherFor(workflow, stateDir, lockPath2 = lockPathFor(workflow.pat
 }
 __name(inputHasherFor, "inputHasherFor");
 function openState(target, options) {
-  const { workflow, graph } = loadWorkflow(target, options.cwd);
+  const loaded = loadWorkflow(target, options.cwd);
+  const { workflow, graph } = loaded;
   const stateDir = stateDirFor(workflow.root, options);
   const lockPath2 = lockPathFor(workflow.path);
   const lock = options.lock !== void 0 ? options.lock : readLock(lockPath2, displayPath(lockPath2, options.cwd));
@@ -28383,7 +28482,7 @@ function openState(target, options) {
     fileHashes: /* @__PURE__ */ __name((pair) => files.hashes(pair), "fileHashes"),
     remote: remote && ((pair, ref) => remote.record(pair, ref))
   };
-  return { workflow, graph, stateDir, lockPath: lockPath2, lock, store, outputs, remote, view };
+  return { workflow, graph, loaded, stateDir, lockPath: lockPath2, lock, store, outputs, remote, view };
 }
 __name(openState, "openState");
 
@@ -28594,22 +28693,22 @@ var Run = class {
       this.deps.scratch.dispose();
     }
     const pairs = this.plan.pairs.map((p) => this.outcomes.get(p.id));
-    const count3 = /* @__PURE__ */ __name((s) => pairs.filter((p) => p.status === s).length, "count");
+    const count4 = /* @__PURE__ */ __name((s) => pairs.filter((p) => p.status === s).length, "count");
     const tokens = { input: 0, output: 0 };
     for (const p of pairs) for (const a of p.attempts) if (a.tokens) addTokens(tokens, a.tokens);
     const report = {
       version: 1,
       runId: this.options.runId,
       workflowRef: this.plan.workflowRef,
-      status: count3("interrupted") > 0 ? "interrupted" : count3("failed") + count3("blocked") > 0 ? "failed" : "success",
+      status: count4("interrupted") > 0 ? "interrupted" : count4("failed") + count4("blocked") > 0 ? "failed" : "success",
       pairs,
       totals: {
         pairs: pairs.length,
-        executed: count3("executed"),
-        reused: count3("reused"),
-        failed: count3("failed"),
-        blocked: count3("blocked"),
-        interrupted: count3("interrupted"),
+        executed: count4("executed"),
+        reused: count4("reused"),
+        failed: count4("failed"),
+        blocked: count4("blocked"),
+        interrupted: count4("interrupted"),
         tokens,
         durationMs: Date.now() - this.started
       }
@@ -28946,7 +29045,308 @@ function addTokens(into, more) {
 __name(addTokens, "addTokens");
 
 // src/app/run.ts
-import path18 from "node:path";
+import path19 from "node:path";
+
+// src/config/check.ts
+var import__2 = __toESM(require__(), 1);
+var import_yaml2 = __toESM(require_dist(), 1);
+import path15 from "node:path";
+var string = /* @__PURE__ */ __name((v) => typeof v === "string" && v !== "" ? void 0 : "a non-empty string", "string");
+var bool = /* @__PURE__ */ __name((v) => typeof v === "boolean" ? void 0 : "true or false", "bool");
+var positive = /* @__PURE__ */ __name((v) => typeof v === "number" && Number.isFinite(v) && v > 0 ? void 0 : "a number greater than 0", "positive");
+var nonNegative = /* @__PURE__ */ __name((v) => typeof v === "number" && Number.isFinite(v) && v >= 0 ? void 0 : "a number of at least 0", "nonNegative");
+var count2 = /* @__PURE__ */ __name((v) => typeof v === "number" && Number.isInteger(v) && v >= 0 ? void 0 : "a whole number of at least 0", "count");
+var atLeastOne = /* @__PURE__ */ __name((v) => typeof v === "number" && Number.isInteger(v) && v >= 1 ? void 0 : "a whole number of at least 1", "atLeastOne");
+var stringMap = /* @__PURE__ */ __name((v) => isObject3(v) && Object.values(v).every((x) => typeof x === "string") ? void 0 : "a mapping of names to strings", "stringMap");
+var stringOrList = /* @__PURE__ */ __name((v) => typeof v === "string" || Array.isArray(v) && v.every((x) => typeof x === "string") ? void 0 : "a string or a list of strings", "stringOrList");
+var list = /* @__PURE__ */ __name((v) => Array.isArray(v) ? void 0 : "a list", "list");
+var anything = /* @__PURE__ */ __name(() => void 0, "anything");
+var COMMON = { files: list };
+var GUARD_SETTINGS = {
+  command: { run: string, timeout: positive, env: stringMap },
+  composite: { policy: string, guards: list },
+  contains: { text: stringOrList, absent: stringOrList, all: bool },
+  json: {},
+  json_schema: { schema: anything, schema_file: string },
+  regex: { pattern: string, flags: /* @__PURE__ */ __name((v) => typeof v === "string" ? void 0 : "a string", "flags"), must_match: bool }
+};
+var HTTP = {
+  base_url: string,
+  api_key_env: string,
+  headers: stringMap,
+  timeout: positive,
+  retries: count2,
+  temperature: nonNegative,
+  max_tokens: atLeastOne
+};
+var GENERATOR_SETTINGS = {
+  // api_key_env: a key variable the command keeps (src/app/environment.ts); max_tokens: for estimates.
+  command: { run: string, timeout: positive, env: stringMap, api_key_env: string, max_tokens: atLeastOne },
+  openai: { ...HTTP, api_version: string },
+  anthropic: HTTP
+};
+var POLICIES = ["all_pass", "any_pass", "majority_pass"];
+function checkWorkflow(loaded, files) {
+  const { workflow, format, sources } = loaded;
+  const reference = format === "reference";
+  const file = sources.workflow;
+  const issues = [];
+  const ignored = [];
+  const error = /* @__PURE__ */ __name((keyPath, message, onKey = false) => issues.push(issueAt(file, keyPath, message, onKey)), "error");
+  const warn = /* @__PURE__ */ __name((f, keyPath, message, onKey = false) => issues.push({ ...issueAt(f, keyPath, message, onKey), severity: "warning" }), "warn");
+  const unknownKey = /* @__PURE__ */ __name((keyPath, key, known, what) => {
+    const hint = didYouMean(key, known);
+    const message = `unknown key "${key}" for ${what}` + (hint ? `; did you mean "${hint}"?` : "") + `; expected one of: ${known.join(", ")}`;
+    if (hint || !reference) error([...keyPath, key], message, true);
+    else ignored.push(issueAt(file, [...keyPath, key], message, true));
+  }, "unknownKey");
+  const rawPairs = objectOr2(objectOr2(plain(file.doc.toJS({ maxAliasCount: 1e4 }))).action_pairs);
+  const raw = /* @__PURE__ */ __name((pair) => objectOr2(rawPairs[pair.id]), "raw");
+  const unknownGuards = /* @__PURE__ */ new Map();
+  const unknownGenerators = /* @__PURE__ */ new Map();
+  const noGenerator = [];
+  const checkGuard = /* @__PURE__ */ __name((pair, name, config, nameAt, configAt, guards, guardsAt) => {
+    const settings = GUARD_SETTINGS[name];
+    if (!Object.hasOwn(GUARD_SETTINGS, name) || !settings) {
+      const hint = didYouMean(name, Object.keys(GUARD_SETTINGS));
+      if (hint) error(nameAt, `unknown guard "${name}"; did you mean "${hint}"? pairflow has: ${Object.keys(GUARD_SETTINGS).sort().join(", ")}`);
+      else {
+        const entry = unknownGuards.get(name) ?? { pairs: /* @__PURE__ */ new Set(), at: nameAt };
+        entry.pairs.add(pair.id);
+        unknownGuards.set(name, entry);
+      }
+      return;
+    }
+    const what = `the ${name} guard`;
+    const needAt = Object.keys(config).length > 0 ? configAt : nameAt;
+    checkSettings(config, { ...COMMON, ...settings }, configAt, what, error, unknownKey);
+    switch (name) {
+      case "regex": {
+        if (typeof config.pattern !== "string" || config.pattern === "") {
+          if (config.pattern === void 0) error(needAt, `the regex guard needs guard_config.pattern: a regular expression, e.g. "^# "`);
+          break;
+        }
+        try {
+          new RegExp(config.pattern, typeof config.flags === "string" ? config.flags : "");
+        } catch (err) {
+          error(
+            [...configAt, typeof config.flags === "string" && !flagsOk(config.flags) ? "flags" : "pattern"],
+            `is not a valid regular expression: ${err.message}`
+          );
+        }
+        break;
+      }
+      case "command":
+        if (config.run === void 0) error(needAt, `the command guard needs guard_config.run: a shell command, e.g. "npm test"`);
+        break;
+      case "contains":
+        if (config.text === void 0 && config.absent === void 0) {
+          error(needAt, "the contains guard needs guard_config.text (text that must appear) or guard_config.absent (text that must not)");
+        }
+        break;
+      case "json_schema":
+        checkSchema(config, configAt, needAt, workflow.dir, files, error);
+        break;
+      case "composite": {
+        if (config.policy !== void 0 && typeof config.policy === "string" && !POLICIES.includes(config.policy)) {
+          const hint = didYouMean(config.policy, POLICIES);
+          error(
+            [...configAt, "policy"],
+            `unknown policy "${config.policy}"` + (hint ? `; did you mean "${hint}"?` : "") + `; expected one of: ${POLICIES.join(", ")}`
+          );
+        }
+        const [subs, subsAt] = guards !== void 0 ? [guards, guardsAt] : [Array.isArray(config.guards) ? config.guards : [], [...configAt, "guards"]];
+        if (subs.length === 0) {
+          error(
+            guards !== void 0 ? guardsAt : nameAt,
+            'the composite guard lists no guards: list them under "guards" on the pair (or guard_config.guards)'
+          );
+        }
+        subs.forEach((item, i) => {
+          if (typeof item === "string") checkGuard(pair, item, {}, [...subsAt, i], [...subsAt, i]);
+          else if (isObject3(item) && typeof item.guard === "string") {
+            checkGuard(pair, item.guard, objectOr2(item.guard_config), [...subsAt, i, "guard"], [...subsAt, i, "guard_config"]);
+          } else error([...subsAt, i], "expected a guard name, or a mapping with guard and optional guard_config");
+        });
+        break;
+      }
+    }
+  }, "checkGuard");
+  for (const pair of workflow.pairs.values()) {
+    const at2 = ["action_pairs", pair.id];
+    const pairRaw = raw(pair);
+    if (pair.guard !== null) {
+      const guards = pair.guards === void 0 ? void 0 : plain(pairRaw.guards);
+      checkGuard(pair, pair.guard, plain(pair.guardConfig), [...at2, "guard"], [...at2, "guard_config"], guards, [...at2, "guards"]);
+    }
+    if (pair.guards !== void 0 && pair.guard !== "composite") {
+      error(
+        [...at2, "guards"],
+        `"guards" lists the guards of a composite guard, but this pair's guard is ${pair.guard === null ? "not set" : `"${pair.guard}"`}; set guard: composite, or remove "guards"`,
+        true
+      );
+    }
+    const generatorAt = "generator" in pairRaw ? [...at2, "generator"] : ["generator"];
+    if (pair.generator === null) {
+      if (reference) noGenerator.push(pair.id);
+      else
+        error(
+          at2,
+          `the pair names no generator, and the workflow none for it; set "generator" (${Object.keys(GENERATOR_SETTINGS).sort().join(", ")}) on the pair or the workflow`
+        );
+    } else if (!Object.hasOwn(GENERATOR_SETTINGS, pair.generator)) {
+      const hint = didYouMean(pair.generator, Object.keys(GENERATOR_SETTINGS));
+      if (hint)
+        error(generatorAt, `unknown generator "${pair.generator}"; did you mean "${hint}"? pairflow has: ${Object.keys(GENERATOR_SETTINGS).sort().join(", ")}`);
+      else {
+        const entry = unknownGenerators.get(pair.generator) ?? { pairs: /* @__PURE__ */ new Set(), at: generatorAt };
+        entry.pairs.add(pair.id);
+        unknownGenerators.set(pair.generator, entry);
+      }
+    } else {
+      const config = plain(pair.generatorConfig);
+      const settings = { ...COMMON, ...GENERATOR_SETTINGS[pair.generator] };
+      const own2 = objectOr2(pairRaw.generator_config);
+      for (const key of Object.keys(config)) {
+        const where = key in own2 ? [...at2, "generator_config"] : ["generator_config"];
+        checkSettings({ [key]: config[key] }, settings, where, `the ${pair.generator} generator`, error, unknownKey);
+      }
+      if (pair.generator === "command" && config.run === void 0) {
+        error(
+          "generator_config" in pairRaw ? [...at2, "generator_config"] : at2,
+          "the command generator needs generator_config.run: the shell command that prints the artifact"
+        );
+      }
+    }
+    const wrapper = pair.prompt?.feedback_wrapper;
+    if (typeof wrapper === "string" && !wrapper.includes("{feedback}") && sources.prompts) {
+      warn(sources.prompts, [pair.id, "feedback_wrapper"], "has no {feedback}, so a retry never shows the guard's feedback; add {feedback} where it belongs");
+    }
+  }
+  const outputs = /* @__PURE__ */ new Map();
+  for (const pair of workflow.pairs.values()) {
+    if (pair.output === void 0) continue;
+    const target = path15.resolve(workflow.dir, pair.output);
+    const first = outputs.get(target);
+    if (first === void 0) outputs.set(target, pair.id);
+    else error(["action_pairs", pair.id, "output"], `"${pair.output}" is also the output of pair "${first}"; each pair needs its own output file`);
+  }
+  for (const [name, { pairs, at: at2 }] of unknownGuards) {
+    warn(file, at2, `guard "${name}" is not one of pairflow's (${Object.keys(GUARD_SETTINGS).sort().join(", ")}); run will fail ${pairList([...pairs])}`);
+  }
+  for (const [name, { pairs, at: at2 }] of unknownGenerators) {
+    warn(
+      file,
+      at2,
+      `generator "${name}" is not one of pairflow's (${Object.keys(GENERATOR_SETTINGS).sort().join(", ")}); run will fail ${pairList([...pairs])}`
+    );
+  }
+  if (noGenerator.length > 0) {
+    warn(
+      file,
+      ["action_pairs", noGenerator[0]],
+      `no generator is set for ${pairList(noGenerator).replace(/^for /, "")}; run will fail them until "generator" names one of pairflow's (${Object.keys(GENERATOR_SETTINGS).sort().join(", ")})`,
+      true
+    );
+  }
+  if (ignored.length > 0) {
+    const keys = [...new Set(ignored.map((i) => i.key))];
+    const shown = keys.length > 8 ? [...keys.slice(0, 8), `and ${keys.length - 8} more`] : keys;
+    issues.push({
+      ...ignored[0],
+      key: "",
+      severity: "warning",
+      message: `settings unknown to pairflow's guards and generators, ignored: ${shown.join(", ")}`
+    });
+  }
+  return sortIssues(issues);
+}
+__name(checkWorkflow, "checkWorkflow");
+function pairList(pairs) {
+  return `for ${pairs.length === 1 ? "pair" : "pairs"} ${quoteList(pairs)}`;
+}
+__name(pairList, "pairList");
+function checkSettings(config, rules, at2, what, error, unknownKey) {
+  for (const [key, value] of Object.entries(config)) {
+    if (key.startsWith("x-")) continue;
+    const rule = rules[key];
+    if (!Object.hasOwn(rules, key) || !rule) {
+      unknownKey(at2, key, Object.keys(rules), what);
+      continue;
+    }
+    if (value === null) continue;
+    const expected = rule(value);
+    if (expected) error([...at2, key], `${key} of ${what} must be ${expected}; found ${describe2(value)}`);
+  }
+}
+__name(checkSettings, "checkSettings");
+function flagsOk(flags) {
+  try {
+    new RegExp("", flags);
+    return true;
+  } catch {
+    return false;
+  }
+}
+__name(flagsOk, "flagsOk");
+function checkSchema(config, at2, needAt, dir, files, error) {
+  const inline = config.schema;
+  const file = config.schema_file;
+  if (inline !== void 0 && inline !== null && file !== void 0 && file !== null) {
+    error(at2, "the json_schema guard takes guard_config.schema or guard_config.schema_file, not both");
+    return;
+  }
+  let schema = inline;
+  let where = [...at2, "schema"];
+  if (typeof file === "string" && file !== "") {
+    where = [...at2, "schema_file"];
+    const absolute = path15.resolve(dir, file);
+    if (!files.exists(absolute)) {
+      error(where, `"${file}" does not exist (schema_file is relative to the workflow file)`);
+      return;
+    }
+    try {
+      const text2 = files.read(absolute);
+      schema = absolute.endsWith(".json") ? JSON.parse(text2) : (0, import_yaml2.parse)(text2);
+    } catch (err) {
+      error(where, `cannot read "${file}" as ${absolute.endsWith(".json") ? "JSON" : "YAML"}: ${err.message}`);
+      return;
+    }
+  } else if (inline === void 0 || inline === null) {
+    if (file === void 0 || file === null) {
+      error(
+        needAt,
+        "the json_schema guard needs a schema: set guard_config.schema to a JSON Schema, or guard_config.schema_file to a JSON or YAML file holding one"
+      );
+    }
+    return;
+  }
+  if (typeof schema !== "boolean" && !isObject3(schema)) {
+    error(where, "the schema must be a mapping (a JSON Schema object)");
+    return;
+  }
+  try {
+    new import__2.Ajv2020({ allErrors: true, strict: false, validateFormats: false }).compile(schema);
+  } catch (err) {
+    error(where, `is not a valid JSON Schema (2020-12): ${err.message}`);
+  }
+}
+__name(checkSchema, "checkSchema");
+function describe2(value) {
+  if (Array.isArray(value)) return "a list";
+  if (isObject3(value)) return "a mapping";
+  const text2 = JSON.stringify(value);
+  return `${typeof value === "string" ? "the text" : `the ${typeof value}`} ${text2.length > 60 ? text2.slice(0, 57) + "..." : text2}`;
+}
+__name(describe2, "describe");
+function isObject3(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+__name(isObject3, "isObject");
+function objectOr2(v) {
+  return isObject3(v) ? v : {};
+}
+__name(objectOr2, "objectOr");
 
 // src/estimate/budget.ts
 function checkBudget(estimate, maxCost, name = "--max-cost") {
@@ -29146,9 +29546,9 @@ function redact(text2, secrets) {
   return out;
 }
 __name(redact, "redact");
-function field(value, ...path21) {
+function field(value, ...path22) {
   let current = value;
-  for (const key of path21) {
+  for (const key of path22) {
     if (typeof current !== "object" || current === null) return void 0;
     current = current[key];
   }
@@ -29204,7 +29604,7 @@ var anthropicGenerator = /* @__PURE__ */ __name(async (request) => {
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import path15 from "node:path";
+import path16 from "node:path";
 var DEFAULT_TIMEOUT_SECONDS = 600;
 var KILL_GRACE_MS = 2e3;
 var STDERR_KEEP_CHARS = 64 * 1024;
@@ -29225,9 +29625,9 @@ var commandGenerator = /* @__PURE__ */ __name(async (request) => {
     throw new GeneratorError("command: generator_config.env must map variable names to strings");
   }
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
-  const dir = await mkdtemp(path15.join(tmpdir(), "pairflow-prompt-"));
+  const dir = await mkdtemp(path16.join(tmpdir(), "pairflow-prompt-"));
   try {
-    const promptFile = path15.join(dir, "prompt.txt");
+    const promptFile = path16.join(dir, "prompt.txt");
     await writeFile(promptFile, request.prompt, { mode: 384 });
     return await runCommand(run, timeout, promptFile, env, request);
   } finally {
@@ -29443,16 +29843,16 @@ function optionalStringList(guard, config, key) {
 }
 __name(optionalStringList, "optionalStringList");
 function wrongType(guard, key, expected, found) {
-  return new GuardConfigError(`guard_config.${key} of the ${guard} guard must be ${expected}; found ${describe2(found)}`);
+  return new GuardConfigError(`guard_config.${key} of the ${guard} guard must be ${expected}; found ${describe3(found)}`);
 }
 __name(wrongType, "wrongType");
-function describe2(value) {
+function describe3(value) {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
   return `${typeof value} ${JSON.stringify(value)}`;
 }
-__name(describe2, "describe");
+__name(describe3, "describe");
 
 // src/guards/command.ts
 var DEFAULT_TIMEOUT_SECONDS2 = 300;
@@ -29562,7 +29962,7 @@ ${text2}` : text2;
 __name(tail, "tail");
 
 // src/guards/composite.ts
-var POLICIES = ["all_pass", "any_pass", "majority_pass"];
+var POLICIES2 = ["all_pass", "any_pass", "majority_pass"];
 function compositeGuard(lookup) {
   return async (request) => {
     const policy = readPolicy(request.config);
@@ -29616,8 +30016,8 @@ async function runSubGuard(guard, ref, request) {
 __name(runSubGuard, "runSubGuard");
 function readPolicy(config) {
   const policy = optionalString2("composite", config, "policy") ?? "all_pass";
-  if (!POLICIES.includes(policy)) {
-    throw new GuardConfigError(`guard_config.policy of the composite guard must be one of ${POLICIES.join(", ")}; found ${JSON.stringify(policy)}`);
+  if (!POLICIES2.includes(policy)) {
+    throw new GuardConfigError(`guard_config.policy of the composite guard must be one of ${POLICIES2.join(", ")}; found ${JSON.stringify(policy)}`);
   }
   return policy;
 }
@@ -29700,10 +30100,10 @@ var jsonGuard = /* @__PURE__ */ __name(async (request) => {
 }, "jsonGuard");
 
 // src/guards/jsonSchema.ts
-var import__2 = __toESM(require__(), 1);
-var import_yaml2 = __toESM(require_dist(), 1);
+var import__3 = __toESM(require__(), 1);
+var import_yaml3 = __toESM(require_dist(), 1);
 import { readFileSync as readFileSync9 } from "node:fs";
-import path16 from "node:path";
+import path17 from "node:path";
 var jsonSchemaGuard = /* @__PURE__ */ __name(async (request) => {
   const validate2 = compile(loadSchema(request));
   const parsed = parseJson2(request.content);
@@ -29718,7 +30118,7 @@ function loadSchema(request) {
   if (inline !== void 0 && file !== void 0) {
     throw new GuardConfigError("the json_schema guard takes guard_config.schema or guard_config.schema_file, not both");
   }
-  if (file !== void 0) return readSchemaFile(path16.resolve(request.cwd, file), file);
+  if (file !== void 0) return readSchemaFile(path17.resolve(request.cwd, file), file);
   if (inline === void 0 || inline === null) {
     throw new GuardConfigError(
       "the json_schema guard needs a schema: set guard_config.schema to a JSON Schema, or guard_config.schema_file to a JSON or YAML file holding one"
@@ -29735,7 +30135,7 @@ function readSchemaFile(absolute, shown) {
     throw new GuardConfigError(`cannot read guard_config.schema_file ${shown}: ${err.message}`);
   }
   try {
-    return absolute.endsWith(".json") ? JSON.parse(text2) : (0, import_yaml2.parse)(text2);
+    return absolute.endsWith(".json") ? JSON.parse(text2) : (0, import_yaml3.parse)(text2);
   } catch (err) {
     throw new GuardConfigError(`guard_config.schema_file ${shown} is not valid ${absolute.endsWith(".json") ? "JSON" : "YAML"}: ${err.message}`);
   }
@@ -29745,7 +30145,7 @@ function compile(schema) {
   if (typeof schema !== "boolean" && (schema === null || typeof schema !== "object" || Array.isArray(schema))) {
     throw new GuardConfigError("the json_schema guard's schema must be a mapping (a JSON Schema object)");
   }
-  const ajv2 = new import__2.Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+  const ajv2 = new import__3.Ajv2020({ allErrors: true, strict: false, validateFormats: false });
   try {
     return ajv2.compile(schema);
   } catch (err) {
@@ -29813,12 +30213,12 @@ __name(getGuard, "getGuard");
 // src/workspace/scratch.ts
 import { mkdtempSync, rmSync as rmSync4, writeFileSync as writeFileSync2 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
-import path17 from "node:path";
+import path18 from "node:path";
 function scratchDir() {
-  const dir = mkdtempSync(path17.join(tmpdir2(), "pairflow-run-"));
+  const dir = mkdtempSync(path18.join(tmpdir2(), "pairflow-run-"));
   return {
     file(name, content) {
-      const file = path17.join(dir, name);
+      const file = path18.join(dir, name);
       writeFileSync2(file, content);
       return file;
     },
@@ -29880,9 +30280,9 @@ function readRunSamples(stateDir, limit = RUN_RECORDS_READ) {
     }
     for (const o of outcomes.values()) {
       if (typeof o.id !== "string" || o.status !== "executed" || !Array.isArray(o.attempts) || o.attempts.length === 0) continue;
-      const list = samples.get(o.id) ?? [];
-      list.push({ configRef: typeof o.configRef === "string" ? o.configRef : null, attempts: attemptsMade(o.attempts), outputs: outputTokens(o.attempts) });
-      samples.set(o.id, list);
+      const list2 = samples.get(o.id) ?? [];
+      list2.push({ configRef: typeof o.configRef === "string" ? o.configRef : null, attempts: attemptsMade(o.attempts), outputs: outputTokens(o.attempts) });
+      samples.set(o.id, list2);
     }
   }
   return samples;
@@ -29958,16 +30358,17 @@ function runTarget(target, request) {
 __name(runTarget, "runTarget");
 async function runWith(target, request, resuming) {
   const workflowPath = resolveWorkflowPath(target, request.cwd);
-  const stateDir = stateDirFor(findRepoRoot(path18.dirname(workflowPath)), request);
+  const stateDir = stateDirFor(findRepoRoot(path19.dirname(workflowPath)), request);
   const runId = request.runId ?? newRunId();
   const release2 = await acquireRunLock(stateDir, workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
   try {
     const opened = openState(workflowPath, { ...request, stateDir });
     const outputDirs = [...opened.workflow.pairs.values()].flatMap(
-      (pair) => pair.output === void 0 ? [] : [path18.dirname(outputPath(opened.workflow, pair))]
+      (pair) => pair.output === void 0 ? [] : [path19.dirname(outputPath(opened.workflow, pair))]
     );
-    removeStaleTemporaries([path18.dirname(opened.lockPath), ...outputDirs]);
+    removeStaleTemporaries([path19.dirname(opened.lockPath), ...outputDirs]);
     const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
+    refuseWhatWouldFail(planned, request);
     await gate(planned, request);
     const selection = request.selection ?? {};
     const warn = /* @__PURE__ */ __name((message) => request.onEvent?.({ type: "warning", message }), "warn");
@@ -30004,6 +30405,18 @@ async function runWith(target, request, resuming) {
   }
 }
 __name(runWith, "runWith");
+function refuseWhatWouldFail(planned, request) {
+  if (request.generators !== void 0 || request.guards !== void 0) return;
+  const running = planned.plan.pairs.filter((p) => p.action === "run").map((p) => p.id);
+  if (running.length === 0) return;
+  const under = /* @__PURE__ */ __name((key, id) => key === `action_pairs.${id}` || key.startsWith(`action_pairs.${id}.`), "under");
+  const errors = checkWorkflow(planned.loaded, diskFiles).filter(
+    (issue) => (issue.severity ?? "error") === "error" && // Problems of a pair that will not execute wait for the run that executes it.
+    (!issue.key.startsWith("action_pairs.") || running.some((id) => under(issue.key, id)))
+  );
+  if (errors.length > 0) throw new ConfigError(errors);
+}
+__name(refuseWhatWouldFail, "refuseWhatWouldFail");
 async function gate(planned, request) {
   const { estimate } = planned;
   const over = request.maxCost !== void 0 ? checkBudget(estimate, request.maxCost, request.maxCostName) : null;
@@ -30359,7 +30772,7 @@ function registerHistory(program2, { io, setStatus }) {
       setStatus(EXIT_BUSY);
       return;
     }
-    for (const warning of result.warnings) io.stderr.write(`warning ${warning}
+    for (const warning2 of result.warnings) io.stderr.write(`warning ${warning2}
 `);
     if (opts.json) {
       io.stdout.write(JSON.stringify({ version: 1, ...result }, null, 2) + "\n");
@@ -30493,16 +30906,16 @@ var Diff = class {
       }
     }
   }
-  addToPath(path21, added, removed, oldPosInc, options) {
-    const last = path21.lastComponent;
+  addToPath(path22, added, removed, oldPosInc, options) {
+    const last = path22.lastComponent;
     if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
       return {
-        oldPos: path21.oldPos + oldPosInc,
+        oldPos: path22.oldPos + oldPosInc,
         lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
       };
     } else {
       return {
-        oldPos: path21.oldPos + oldPosInc,
+        oldPos: path22.oldPos + oldPosInc,
         lastComponent: { count: 1, added, removed, previousComponent: last }
       };
     }
@@ -30921,7 +31334,7 @@ function splitLines(text2) {
 __name(splitLines, "splitLines");
 
 // src/diff/diff.ts
-var import_yaml3 = __toESM(require_dist(), 1);
+var import_yaml4 = __toESM(require_dist(), 1);
 function willRun(diff) {
   return diff.plan.pairs.filter((p) => p.action === "run");
 }
@@ -30983,25 +31396,25 @@ function acceptedOn(pair, headLock) {
 }
 __name(acceptedOn, "acceptedOn");
 function snapshotOf(files) {
-  const workflow = asObject(parseYaml2(files.workflowText));
+  const workflow = asObject(parseYaml3(files.workflowText));
   const { action_pairs: pairs, ...settings } = workflow;
   return {
     workflowFile: files.workflowFile,
     promptsFile: files.promptsFile,
     settings,
     pairs: asObject(pairs),
-    prompts: files.promptsText === null ? {} : asObject(parseYaml2(files.promptsText))
+    prompts: files.promptsText === null ? {} : asObject(parseYaml3(files.promptsText))
   };
 }
 __name(snapshotOf, "snapshotOf");
-function parseYaml2(text2) {
-  const doc = (0, import_yaml3.parseDocument)(text2, { uniqueKeys: false, prettyErrors: false });
+function parseYaml3(text2) {
+  const doc = (0, import_yaml4.parseDocument)(text2, { uniqueKeys: false, prettyErrors: false });
   if (doc.errors.length > 0) throw new Error(doc.errors[0].message);
   return doc.toJS({ maxAliasCount: 1e4 });
 }
-__name(parseYaml2, "parseYaml");
+__name(parseYaml3, "parseYaml");
 function entryChange(kind, id, before, after, [baseFile, headFile]) {
-  const absent = /* @__PURE__ */ __name((v) => v === void 0 || kind === "workflow" && isObject3(v) && Object.keys(v).length === 0, "absent");
+  const absent = /* @__PURE__ */ __name((v) => v === void 0 || kind === "workflow" && isObject4(v) && Object.keys(v).length === 0, "absent");
   if (absent(before) && absent(after)) return null;
   const oldText = absent(before) ? "" : entryText(id, alignTo(before, after));
   const newText = absent(after) ? "" : entryText(id, after);
@@ -31014,28 +31427,28 @@ function entryChange(kind, id, before, after, [baseFile, headFile]) {
 }
 __name(entryChange, "entryChange");
 function entryText(id, value) {
-  return (0, import_yaml3.stringify)(id === null ? value : { [id]: value }, { lineWidth: 0, aliasDuplicateObjects: false });
+  return (0, import_yaml4.stringify)(id === null ? value : { [id]: value }, { lineWidth: 0, aliasDuplicateObjects: false });
 }
 __name(entryText, "entryText");
 function alignTo(base, head) {
   if (Array.isArray(base)) return base.map((item, i) => alignTo(item, Array.isArray(head) ? head[i] : void 0));
-  if (!isObject3(base)) return base;
-  const order = isObject3(head) ? Object.keys(head).filter((k) => Object.hasOwn(base, k)) : [];
+  if (!isObject4(base)) return base;
+  const order = isObject4(head) ? Object.keys(head).filter((k) => Object.hasOwn(base, k)) : [];
   const ordered = new Set(order);
   const keys = [...order, ...Object.keys(base).filter((k) => !ordered.has(k))];
   return Object.fromEntries(keys.map((k) => [k, alignTo(base[k], own(head, k))]));
 }
 __name(alignTo, "alignTo");
 function own(obj, key) {
-  return isObject3(obj) && Object.hasOwn(obj, key) ? obj[key] : void 0;
+  return isObject4(obj) && Object.hasOwn(obj, key) ? obj[key] : void 0;
 }
 __name(own, "own");
-function isObject3(v) {
+function isObject4(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
-__name(isObject3, "isObject");
+__name(isObject4, "isObject");
 function asObject(v) {
-  return isObject3(v) ? v : {};
+  return isObject4(v) ? v : {};
 }
 __name(asObject, "asObject");
 
@@ -31295,8 +31708,8 @@ __name(section, "section");
 function totalsLine(diff) {
   const { run, accepted, unchanged } = countsOf(diff);
   const rest = accepted > 0 ? `${accepted} changed and already accepted, ${unchanged} unchanged` : `${unchanged} unchanged`;
-  const head = run === 0 ? `**Nothing will re-run after merging**: ${accepted > 0 ? rest : `all ${count2(unchanged, "pair")} unchanged`}.` : `**${count2(run, "pair")} will re-run after merging**, ${rest}.`;
-  return `${head} ${count2(diff.added.length, "pair")} added, ${diff.removed.length} removed.`;
+  const head = run === 0 ? `**Nothing will re-run after merging**: ${accepted > 0 ? rest : `all ${count3(unchanged, "pair")} unchanged`}.` : `**${count3(run, "pair")} will re-run after merging**, ${rest}.`;
+  return `${head} ${count3(diff.added.length, "pair")} added, ${diff.removed.length} removed.`;
 }
 __name(totalsLine, "totalsLine");
 function changeBlocks(changes, room, pointer) {
@@ -31305,7 +31718,7 @@ function changeBlocks(changes, room, pointer) {
   const sizes = whole.map((b) => size2(b) + 1);
   if (sizes.reduce((a, b) => a + b, 0) <= room) return whole.join("\n");
   const rest = /* @__PURE__ */ __name((n) => n > 0 ? `
-\u2026and ${count2(n, "more changed entry", "more changed entries")} not shown here; ${pointer}.
+\u2026and ${count3(n, "more changed entry", "more changed entries")} not shown here; ${pointer}.
 ` : "", "rest");
   let left = room - size2(rest(changes.length));
   const share = Math.max(fairShare(sizes, left), MIN_SHARE);
@@ -31347,7 +31760,7 @@ function shortLine(line) {
 }
 __name(shortLine, "shortLine");
 function truncationNote(hidden, pointer) {
-  return `Cut short: ${count2(hidden, "more line")} not shown, to keep the comment under GitHub's limit of 65,536 characters; ${pointer}.`;
+  return `Cut short: ${count3(hidden, "more line")} not shown, to keep the comment under GitHub's limit of 65,536 characters; ${pointer}.`;
 }
 __name(truncationNote, "truncationNote");
 function block(change, lines, note) {
@@ -31374,10 +31787,10 @@ function cut(text2, limit, pointer) {
   return out + note;
 }
 __name(cut, "cut");
-function count2(n, one, many = `${one}s`) {
+function count3(n, one, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;
 }
-__name(count2, "count");
+__name(count3, "count");
 function idList(ids, bounded, pointer) {
   const shown = bounded ? ids.slice(0, MAX_IDS) : ids;
   const more = ids.length - shown.length;
@@ -31419,12 +31832,12 @@ __name(size2, "size");
 // src/app/diff.ts
 import { mkdtempSync as mkdtempSync2, readFileSync as readFileSync10, rmSync as rmSync5, writeFileSync as writeFileSync3 } from "node:fs";
 import { tmpdir as tmpdir3 } from "node:os";
-import path20 from "node:path";
+import path21 from "node:path";
 
 // src/github/git.ts
 import { spawnSync } from "node:child_process";
 import { realpathSync as realpathSync5 } from "node:fs";
-import path19 from "node:path";
+import path20 from "node:path";
 function openRepo(dir, display = dir) {
   const top = git(dir, ["rev-parse", "--show-toplevel"]);
   if (top.error)
@@ -31448,7 +31861,7 @@ function openRepo(dir, display = dir) {
       return found;
     },
     relative(file) {
-      return path19.relative(root, realpathSync5(file)).split(path19.sep).join("/");
+      return path20.relative(root, realpathSync5(file)).split(path20.sep).join("/");
     },
     read(commit, relPath) {
       const spec = `${commit}:${relPath}`;
@@ -31479,7 +31892,7 @@ __name(firstLine3, "firstLine");
 async function planDiff(target, options) {
   const { cwd } = options;
   const workflowPath = resolveWorkflowPath(target, cwd);
-  const repo = openRepo(path20.dirname(workflowPath), displayPath(path20.dirname(workflowPath), cwd));
+  const repo = openRepo(path21.dirname(workflowPath), displayPath(path21.dirname(workflowPath), cwd));
   const commit = repo.resolve(options.base, { fetch: options.fetch });
   const workflowFile = repo.relative(workflowPath);
   const baseLock = readLockAt(repo, commit, options.base, posixLockPath(workflowFile));
@@ -31510,7 +31923,7 @@ function snapshotAt(repo, commit, ref, workflowFile) {
   const where = /* @__PURE__ */ __name((file) => `${ref}:${file}`, "where");
   let settings;
   try {
-    settings = parseYaml2(workflowText);
+    settings = parseYaml3(workflowText);
   } catch (err) {
     throw new UsageError(`${where(workflowFile)} does not parse (${err.message}); compare against a base whose workflow is valid`);
   }
@@ -31526,25 +31939,25 @@ function snapshotAt(repo, commit, ref, workflowFile) {
 }
 __name(snapshotAt, "snapshotAt");
 function basePromptsFile(repo, commit, workflowFile, workflow) {
-  const dir = path20.posix.dirname(workflowFile);
+  const dir = path21.posix.dirname(workflowFile);
   const named = workflow?.prompts;
   if (typeof named === "string") {
-    const file = path20.posix.normalize(path20.posix.join(dir, named));
+    const file = path21.posix.normalize(path21.posix.join(dir, named));
     return file.startsWith("../") ? null : file;
   }
-  return PROMPTS_NAMES.map((name) => path20.posix.join(dir, name)).find((file) => repo.read(commit, file) !== null) ?? null;
+  return PROMPTS_NAMES.map((name) => path21.posix.join(dir, name)).find((file) => repo.read(commit, file) !== null) ?? null;
 }
 __name(basePromptsFile, "basePromptsFile");
 function posixLockPath(workflowFile) {
-  return lockPathFor(workflowFile).split(path20.sep).join("/");
+  return lockPathFor(workflowFile).split(path21.sep).join("/");
 }
 __name(posixLockPath, "posixLockPath");
 function readLockAt(repo, commit, ref, lockFile) {
   const text2 = repo.read(commit, lockFile);
   if (text2 === null) return null;
-  const dir = mkdtempSync2(path20.join(tmpdir3(), "pairflow-base-"));
+  const dir = mkdtempSync2(path21.join(tmpdir3(), "pairflow-base-"));
   try {
-    const file = path20.join(dir, "base.lock.json");
+    const file = path21.join(dir, "base.lock.json");
     writeFileSync3(file, text2);
     return readLock(file, `${ref}:${lockFile}`);
   } finally {
@@ -31595,16 +32008,18 @@ __name(registerPlan, "registerPlan");
 
 // src/app/validate.ts
 function validateTarget(target, options) {
-  const { workflow, graph } = loadWorkflow(target, options.cwd);
+  const loaded = loadWorkflow(target, options.cwd);
+  const { workflow, graph } = loaded;
   const hasher = inputHasherFor(workflow, stateDirFor(workflow.root, options));
   const notes = [];
   const file = parseFile(workflow.path, options.cwd, []);
   for (const pair of workflow.pairs.values()) {
     for (const left of hasher.leftOut(pair.inputs)) {
-      if (file) notes.push(issueAt(file, ["action_pairs", pair.id, "inputs", left.index], leftOutMessage(pair, left, graph)));
+      if (file) notes.push({ ...issueAt(file, ["action_pairs", pair.id, "inputs", left.index], leftOutMessage(pair, left, graph)), severity: "note" });
     }
   }
-  return { workflow, graph, notes };
+  const problems = sortIssues([...loaded.warnings, ...checkWorkflow(loaded, diskFiles)]);
+  return { ...loaded, problems, notes };
 }
 __name(validateTarget, "validateTarget");
 function leftOutMessage(pair, left, graph) {
@@ -31615,20 +32030,53 @@ function leftOutMessage(pair, left, graph) {
 __name(leftOutMessage, "leftOutMessage");
 
 // src/cli/commands/validate.ts
-function registerValidate(program2, { io }) {
-  program2.command("validate").description("Check a workflow and its prompts file: schema, references between pairs, cycles; note inputs globs that match files pairflow writes.").argument("[path]", PATH_HELP).addHelpText("after", examples(["pairflow validate", "pairflow validate examples/tdd-stack", "pairflow validate ci/docs/workflow.yml"])).action((target) => {
-    const { workflow, graph, notes } = validateTarget(target, { cwd: io.cwd, env: io.env });
+function registerValidate(program2, { io, setStatus }) {
+  program2.command("validate").description(
+    "Check a workflow and its prompts file: schema, references between pairs, cycles, guard and generator settings; warn about what a run would not honour; note inputs globs that match files pairflow writes."
+  ).argument("[path]", PATH_HELP).option("--json", "print the problems as JSON on stdout: {version: 1, problems: [{file, line, column, key, severity, message}]}").option("--strict", "fail on warnings too (exit status 2)").addHelpText("after", examples(["pairflow validate", "pairflow validate examples/tdd-stack", "pairflow validate --strict --json ci/docs/workflow.yml"])).action((target, options) => {
+    if (options.json) return validateJson(target, options, { io, setStatus });
+    const { workflow, graph, problems, notes } = validateTarget(target, { cwd: io.cwd, env: io.env });
+    const style = styleFor(io.stderr, io.env);
+    const errors = problems.filter(isError);
+    const warnings = problems.filter((p) => p.severity === "warning");
+    for (const w of warnings) io.stderr.write(`${style.yellow("warning")} ${formatIssue(w)}
+`);
+    if (errors.length > 0) throw new ConfigError(errors);
     const prompts = workflow.promptsPath ? `, prompts ${displayPath(workflow.promptsPath, io.cwd)}` : ", no prompts file";
+    const warned = warnings.length > 0 ? `, ${count(warnings.length, "warning")}` : "";
     io.stdout.write(
-      `${displayPath(workflow.path, io.cwd)}: valid (${count(workflow.pairs.size, "pair")} in ${count(graph.waves.length, "wave")}${prompts})
+      `${displayPath(workflow.path, io.cwd)}: valid (${count(workflow.pairs.size, "pair")} in ${count(graph.waves.length, "wave")}${prompts}${warned})
 `
     );
-    const style = styleFor(io.stderr, io.env);
     for (const note of notes) io.stderr.write(`${style.yellow("note")} ${formatIssue(note)}
 `);
+    if (options.strict && warnings.length > 0) {
+      io.stderr.write(`--strict: ${count(warnings.length, "warning")} fail the check
+`);
+      setStatus(EXIT.usage);
+    }
   });
 }
 __name(registerValidate, "registerValidate");
+function validateJson(target, options, { io, setStatus }) {
+  let problems;
+  try {
+    const validated = validateTarget(target, { cwd: io.cwd, env: io.env });
+    problems = [...validated.problems, ...validated.notes];
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    problems = err.issues;
+  }
+  const shown = problems.map((p) => ({ file: p.file, line: p.line, column: p.column, key: p.key, severity: p.severity ?? "error", message: p.message }));
+  io.stdout.write(JSON.stringify({ version: 1, problems: shown }, null, 2) + "\n");
+  const fails = shown.some((p) => p.severity === "error" || options.strict && p.severity === "warning");
+  setStatus(fails ? EXIT.usage : EXIT.ok);
+}
+__name(validateJson, "validateJson");
+function isError(issue) {
+  return issue.severity === void 0 || issue.severity === "error";
+}
+__name(isError, "isError");
 
 // src/cli/program.ts
 async function runCli(argv, io) {
