@@ -26421,7 +26421,7 @@ function checkOnly(only, byId) {
   if (missing.length === 0) return;
   const needs = missing.map((p) => `${p.id} (${p.reasons.map((r) => r.detail).join("; ")})`).join(", ");
   throw new UsageError(
-    `--only ${only.join(" ")}: these dependencies have no accepted artifact for their current configuration: ${needs}; add them to --only, or run without it`
+    `--only ${only.join(" ")}: these dependencies cannot be reused as they are and would have to run first: ${needs}; add them to --only, or run without it`
   );
 }
 __name(checkOnly, "checkOnly");

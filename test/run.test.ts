@@ -249,7 +249,7 @@ describe("selection", () => {
     const r = spawnSync(process.execPath, [path.join(REPO, "dist/cli.js"), "run", "--only", "g_review"], { cwd: dir, encoding: "utf8" });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(
-      "--only g_review: these dependencies have no accepted artifact for their current configuration: g_test (never accepted), g_impl (never accepted; g_test will run)",
+      "--only g_review: these dependencies cannot be reused as they are and would have to run first: g_test (never accepted), g_impl (never accepted; g_test will run)",
     );
     expect(existsSync(path.join(dir, "out"))).toBe(false);
   });

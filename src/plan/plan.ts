@@ -90,7 +90,7 @@ function checkOnly(only: readonly string[], byId: ReadonlyMap<string, PlannedPai
   if (missing.length === 0) return;
   const needs = missing.map((p) => `${p.id} (${p.reasons.map((r) => r.detail).join("; ")})`).join(", ");
   throw new UsageError(
-    `--only ${only.join(" ")}: these dependencies have no accepted artifact for their current configuration: ${needs}; add them to --only, or run without it`,
+    `--only ${only.join(" ")}: these dependencies cannot be reused as they are and would have to run first: ${needs}; add them to --only, or run without it`,
   );
 }
 

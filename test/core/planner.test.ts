@@ -88,7 +88,7 @@ describe("where the plan finds accepted content", () => {
     const remote = new MemoryRemote();
     const world = fromSpecs(CHAIN, remote);
     await expect(world.plan({ only: ["c"] })).rejects.toThrow(
-      "--only c: these dependencies have no accepted artifact for their current configuration: a (never accepted), b (never accepted; a will run)",
+      "--only c: these dependencies cannot be reused as they are and would have to run first: a (never accepted), b (never accepted; a will run)",
     );
     await fromSpecs(CHAIN, remote).run();
     const plan = await world.plan({ only: ["c"] });
