@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../src/cli/program.js";
+import { cli as cliIn } from "./pr/repo.js";
 import { GENERATOR_SETTINGS, GUARD_SETTINGS } from "../src/config/check.js";
 import { GENERATORS } from "../src/generators/index.js";
 import { GUARDS } from "../src/guards/index.js";
@@ -13,17 +13,7 @@ import { ConfigError } from "../src/model/errors.js";
 import { runOf } from "./helpers/state.js";
 import { FIXTURES, REPO, tempRepo } from "./helpers/fixtures.js";
 
-async function cli(args: string[], cwd = REPO) {
-  let stdout = "";
-  let stderr = "";
-  const status = await runCli(args, {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    cwd,
-    env: {},
-  });
-  return { status, stdout, stderr };
-}
+const cli = (args: string[], cwd = REPO) => cliIn(args, cwd);
 
 /** A workflow of pairflow's own format: line 1 the name, lines 2-3 the generator, pairs from line 5. */
 function own(pairs: string[], extra: Record<string, string> = {}): Record<string, string> {
