@@ -27236,10 +27236,6 @@ function findRepoRoot(dir) {
   }
 }
 __name(findRepoRoot, "findRepoRoot");
-function parseFile(file, cwd, issues) {
-  return readSource(file, { files: diskFiles, cwd: path3.resolve(cwd) }, issues);
-}
-__name(parseFile, "parseFile");
 function fileIssue(display, message) {
   return new ConfigError([{ file: display, line: 1, column: 1, key: "", message }]);
 }
@@ -28757,16 +28753,12 @@ var Run = class {
     let decision = this.plan.byId.get(id);
     if (decision.configRef === null) {
       decision = await this.deps.decide(id, this.decided);
-      if (decision.action === "skip" && decision.artifact.content === null && this.contentNeeded(id))
+      if (decision.action === "skip" && decision.artifact.content === null && contentNeeded(this.plan.workflow, this.plan.graph, this.plan.byId, id))
         decision = await this.deps.decide(id, this.decided, { lost: true });
     }
     const pair = this.plan.workflow.pairs.get(id);
     if (decision.action === "skip") await this.reuse(decision, pair);
     else await this.run(decision, pair);
-  }
-  contentNeeded(id) {
-    if (this.plan.workflow.pairs.get(id).output !== void 0) return true;
-    return this.plan.graph.dependents.get(id).some((d) => this.plan.byId.get(d)?.action === "run");
   }
   // -------------------------------------------------------------------------------------------
   // Reuse
@@ -29559,11 +29551,12 @@ __name(field, "field");
 // src/generators/anthropic.ts
 var DEFAULT_BASE_URL = "https://api.anthropic.com";
 var DEFAULT_MAX_TOKENS = 4096;
+var ANTHROPIC_KEY_VARIABLE = "ANTHROPIC_API_KEY";
 var anthropicGenerator = /* @__PURE__ */ __name(async (request) => {
   const model = requireModel("anthropic", request);
   const settings = readProviderSettings("anthropic", request, {
     baseUrl: DEFAULT_BASE_URL,
-    apiKeyEnv: "ANTHROPIC_API_KEY"
+    apiKeyEnv: ANTHROPIC_KEY_VARIABLE
   });
   const temperature = configNumber("anthropic", request.config, "temperature", { min: 0 });
   const maxTokens = configNumber("anthropic", request.config, "max_tokens", { min: 1, integer: true }) ?? DEFAULT_MAX_TOKENS;
@@ -29725,11 +29718,12 @@ __name(stderrTail, "stderrTail");
 
 // src/generators/openai.ts
 var DEFAULT_BASE_URL2 = "https://api.openai.com/v1";
+var OPENAI_KEY_VARIABLE = "OPENAI_API_KEY";
 var openaiGenerator = /* @__PURE__ */ __name(async (request) => {
   const model = requireModel("openai", request);
   const settings = readProviderSettings("openai", request, {
     baseUrl: DEFAULT_BASE_URL2,
-    apiKeyEnv: "OPENAI_API_KEY"
+    apiKeyEnv: OPENAI_KEY_VARIABLE
   });
   const temperature = configNumber("openai", request.config, "temperature", { min: 0 });
   const maxTokens = configNumber("openai", request.config, "max_tokens", { min: 1, integer: true });
@@ -30240,7 +30234,7 @@ var RUNNER_SECRETS = [
   "GITHUB_TOKEN",
   "GH_TOKEN"
 ];
-var DEFAULT_KEY_VARIABLES = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"];
+var DEFAULT_KEY_VARIABLES = [OPENAI_KEY_VARIABLE, ANTHROPIC_KEY_VARIABLE];
 function childEnvironments(env, workflow) {
   const generator = {};
   for (const [name, value] of Object.entries(env)) {
@@ -32012,10 +32006,10 @@ function validateTarget(target, options) {
   const { workflow, graph } = loaded;
   const hasher = inputHasherFor(workflow, stateDirFor(workflow.root, options));
   const notes = [];
-  const file = parseFile(workflow.path, options.cwd, []);
+  const file = loaded.sources.workflow;
   for (const pair of workflow.pairs.values()) {
     for (const left of hasher.leftOut(pair.inputs)) {
-      if (file) notes.push({ ...issueAt(file, ["action_pairs", pair.id, "inputs", left.index], leftOutMessage(pair, left, graph)), severity: "note" });
+      notes.push({ ...issueAt(file, ["action_pairs", pair.id, "inputs", left.index], leftOutMessage(pair, left, graph)), severity: "note" });
     }
   }
   const problems = sortIssues([...loaded.warnings, ...checkWorkflow(loaded, diskFiles)]);

@@ -183,8 +183,8 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
   log.end();
   core.info(runSummary(report, style).trimEnd());
 
-  const { plan, workflow, estimate } = planned!;
-  annotateFailedPairs(report, workflow, workspace);
+  const { plan, workflow, estimate, loaded } = planned!;
+  annotateFailedPairs(report, loaded.sources.workflow, workflow, workspace);
   const ids = (status: string) => JSON.stringify(report.pairs.filter((p) => p.status === status).map((p) => p.id));
   for (const name of ["executed", "reused", "failed", "blocked"]) core.setOutput(name, ids(name));
   core.setOutput("run-id", report.runId);

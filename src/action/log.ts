@@ -4,10 +4,9 @@
  * written whole when the pair ends; its start is one line at once, so a long call is visible.
  */
 import * as core from "@actions/core";
-import { isMap, isScalar } from "yaml";
 import path from "node:path";
 import type { ConfigIssue } from "../model/errors.js";
-import { parseFile } from "../workspace/load.js";
+import { issueAt, type SourceFile } from "../config/parse.js";
 import type { Workflow } from "../model/workflow.js";
 import type { Plan } from "../model/plan.js";
 import { styleFor, type Style } from "../report/color.js";
@@ -118,31 +117,15 @@ export function annotateConfigIssues(issues: ConfigIssue[]): void {
   }
 }
 
-/** Each failed pair as an error at its entry in the workflow file. */
-export function annotateFailedPairs(report: RunReport, workflow: Workflow, workspace: string): void {
-  const failed = report.pairs.filter((p) => p.status === "failed");
-  if (failed.length === 0) return;
-  const positions = pairPositions(workflow.path, workspace);
-  for (const p of failed) {
-    const at = positions.get(p.id);
+/** Each failed pair as an error at its entry in the workflow file, as loaded for the run. */
+export function annotateFailedPairs(report: RunReport, source: SourceFile, workflow: Workflow, workspace: string): void {
+  for (const p of report.pairs.filter((p) => p.status === "failed")) {
+    const at = issueAt(source, ["action_pairs", p.id], "", true);
     core.error(p.note ?? "failed", {
       title: `pairflow: ${p.id} failed`,
       file: repoPath(workflow.path, workspace, workspace),
-      ...(at ? { startLine: at.line, startColumn: at.column } : {}),
+      startLine: at.line,
+      startColumn: at.column,
     });
   }
-}
-
-/** Line and column of each pair's key under action_pairs. */
-function pairPositions(workflowPath: string, cwd: string): Map<string, { line: number; column: number }> {
-  const positions = new Map<string, { line: number; column: number }>();
-  const file = parseFile(workflowPath, cwd, []);
-  const pairs = file?.doc.get("action_pairs", true);
-  if (!file || !isMap(pairs)) return positions;
-  for (const item of pairs.items) {
-    if (!isScalar(item.key) || item.key.range === undefined || item.key.range === null) continue;
-    const { line, col } = file.lines.linePos(item.key.range[0]);
-    positions.set(String(item.key.value), { line, column: col });
-  }
-  return positions;
 }

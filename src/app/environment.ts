@@ -4,6 +4,8 @@
  * model itself, so it keeps the provider keys, but neither gets what the CI runner holds for
  * pairflow (the cache service's token and URLs, the action's inputs such as github-token).
  */
+import { ANTHROPIC_KEY_VARIABLE } from "../generators/anthropic.js";
+import { OPENAI_KEY_VARIABLE } from "../generators/openai.js";
 import type { Workflow } from "../model/workflow.js";
 
 /** Variables the GitHub runner sets for the action itself; a child process has no use for them. */
@@ -19,7 +21,7 @@ const RUNNER_SECRETS = [
 ];
 
 /** The variables providers read keys from by default; a workflow may name others (api_key_env). */
-const DEFAULT_KEY_VARIABLES = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"];
+const DEFAULT_KEY_VARIABLES = [OPENAI_KEY_VARIABLE, ANTHROPIC_KEY_VARIABLE];
 
 export interface ChildEnvironments {
   generator: NodeJS.ProcessEnv;

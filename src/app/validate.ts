@@ -9,7 +9,7 @@ import { sortIssues, type ConfigIssue } from "../model/errors.js";
 import type { Graph } from "../model/graph.js";
 import type { Pair } from "../model/workflow.js";
 import type { LeftOut } from "../workspace/inputs.js";
-import { diskFiles, loadWorkflow, parseFile } from "../workspace/load.js";
+import { diskFiles, loadWorkflow } from "../workspace/load.js";
 import { inputHasherFor, stateDirFor, type StateOptions } from "./state.js";
 
 export interface Validated extends Loaded {
@@ -31,10 +31,10 @@ export function validateTarget(target: string | undefined, options: Pick<StateOp
   const { workflow, graph } = loaded;
   const hasher = inputHasherFor(workflow, stateDirFor(workflow.root, options));
   const notes: ConfigIssue[] = [];
-  const file = parseFile(workflow.path, options.cwd, []);
+  const file = loaded.sources.workflow;
   for (const pair of workflow.pairs.values()) {
     for (const left of hasher.leftOut(pair.inputs)) {
-      if (file) notes.push({ ...issueAt(file, ["action_pairs", pair.id, "inputs", left.index], leftOutMessage(pair, left, graph)), severity: "note" });
+      notes.push({ ...issueAt(file, ["action_pairs", pair.id, "inputs", left.index], leftOutMessage(pair, left, graph)), severity: "note" });
     }
   }
   const problems = sortIssues([...loaded.warnings, ...checkWorkflow(loaded, diskFiles)]);

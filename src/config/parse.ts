@@ -343,7 +343,7 @@ function pythonNumbers(tags: Tags): Tags {
 }
 
 /** The file read through files and parsed; a file that cannot be read is an issue at its line 1. */
-export function readSource(file: string, options: Pick<ParseOptions, "files" | "cwd">, issues: ConfigIssue[]): SourceFile | undefined {
+function readSource(file: string, options: Pick<ParseOptions, "files" | "cwd">, issues: ConfigIssue[]): SourceFile | undefined {
   const { files, cwd } = options;
   const display = displayPath(file, cwd);
   let text: string;

@@ -16,6 +16,7 @@ import type { LockEntry, LockFile, StoreRecord, TokenUsage } from "../model/reco
 import type { AttemptRecord, PairOutcome, PairStatus, ResumeState, RunEvent, RunReport } from "../model/run.js";
 import { plain } from "../model/values.js";
 import type { Pair } from "../model/workflow.js";
+import { contentNeeded } from "../plan/plan.js";
 import { renderPrompt } from "../prompt/render.js";
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -180,17 +181,12 @@ class Run {
       decision = await this.deps.decide(id, this.decided);
       // Reusable under the reference its dependencies gave it, but its content is needed and
       // nowhere to be had: it runs again, as the planner would have had it.
-      if (decision.action === "skip" && decision.artifact!.content === null && this.contentNeeded(id))
+      if (decision.action === "skip" && decision.artifact!.content === null && contentNeeded(this.plan.workflow, this.plan.graph, this.plan.byId, id))
         decision = await this.deps.decide(id, this.decided, { lost: true });
     }
     const pair = this.plan.workflow.pairs.get(id)!;
     if (decision.action === "skip") await this.reuse(decision, pair);
     else await this.run(decision, pair);
-  }
-
-  private contentNeeded(id: string): boolean {
-    if (this.plan.workflow.pairs.get(id)!.output !== undefined) return true;
-    return this.plan.graph.dependents.get(id)!.some((d) => this.plan.byId.get(d)?.action === "run");
   }
 
   // -------------------------------------------------------------------------------------------

@@ -6,11 +6,14 @@ const DEFAULT_BASE_URL = "https://api.anthropic.com";
 /** The Messages API requires max_tokens; this is enough for most artifacts. */
 const DEFAULT_MAX_TOKENS = 4096;
 
+/** Where the key is read from when generator_config.api_key_env names no variable. */
+export const ANTHROPIC_KEY_VARIABLE = "ANTHROPIC_API_KEY";
+
 export const anthropicGenerator: Generator = async (request) => {
   const model = requireModel("anthropic", request);
   const settings = readProviderSettings("anthropic", request, {
     baseUrl: DEFAULT_BASE_URL,
-    apiKeyEnv: "ANTHROPIC_API_KEY",
+    apiKeyEnv: ANTHROPIC_KEY_VARIABLE,
   });
   const temperature = configNumber("anthropic", request.config, "temperature", { min: 0 });
   const maxTokens = configNumber("anthropic", request.config, "max_tokens", { min: 1, integer: true }) ?? DEFAULT_MAX_TOKENS;

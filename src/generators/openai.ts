@@ -6,12 +6,14 @@ import { GeneratorError, type Generator, type GenerateResult } from "../model/po
 import { configNumber, configString, field, postJson, readProviderSettings, requireModel } from "./http.js";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+/** Where the key is read from when generator_config.api_key_env names no variable. */
+export const OPENAI_KEY_VARIABLE = "OPENAI_API_KEY";
 
 export const openaiGenerator: Generator = async (request) => {
   const model = requireModel("openai", request);
   const settings = readProviderSettings("openai", request, {
     baseUrl: DEFAULT_BASE_URL,
-    apiKeyEnv: "OPENAI_API_KEY",
+    apiKeyEnv: OPENAI_KEY_VARIABLE,
   });
   const temperature = configNumber("openai", request.config, "temperature", { min: 0 });
   const maxTokens = configNumber("openai", request.config, "max_tokens", { min: 1, integer: true });

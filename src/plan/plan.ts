@@ -78,7 +78,7 @@ async function decideAll(ctx: PlanContext, scope: ReadonlySet<string>): Promise<
 }
 
 /** A skipped pair's content is needed to write its missing output file, or by a dependent that runs. */
-function contentNeeded(workflow: Workflow, graph: Graph, byId: ReadonlyMap<string, PlannedPair>, id: string): boolean {
+export function contentNeeded(workflow: Workflow, graph: Graph, byId: ReadonlyMap<string, PlannedPair>, id: string): boolean {
   if (workflow.pairs.get(id)!.output !== undefined) return true;
   return graph.dependents.get(id)!.some((d) => byId.get(d)?.action === "run");
 }

@@ -4,8 +4,8 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { ConfigError, type ConfigIssue } from "../model/errors.js";
-import { displayPath, parseWorkflow, readSource, WORKFLOW_NAMES, type ConfigFiles, type Loaded, type SourceFile } from "../config/parse.js";
+import { ConfigError } from "../model/errors.js";
+import { displayPath, parseWorkflow, WORKFLOW_NAMES, type ConfigFiles, type Loaded } from "../config/parse.js";
 
 /** The configuration files as they are on disk. */
 export const diskFiles: ConfigFiles = {
@@ -40,11 +40,6 @@ export function findRepoRoot(dir: string): string {
     if (existsSync(path.join(d, ".git"))) return d;
     if (path.dirname(d) === d) return dir;
   }
-}
-
-/** A configuration file read from disk and parsed with positions; problems go to issues. */
-export function parseFile(file: string, cwd: string, issues: ConfigIssue[]): SourceFile | undefined {
-  return readSource(file, { files: diskFiles, cwd: path.resolve(cwd) }, issues);
 }
 
 function fileIssue(display: string, message: string): ConfigError {

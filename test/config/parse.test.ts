@@ -102,9 +102,9 @@ describe("parsing configuration from texts", () => {
   });
 
   it("reports a prompts file the workflow names but that does not exist, at the prompts key", () => {
-    const out = issues({ "wf/workflow.yml": "name: n\nprompts: ../shared/prompts.yml\naction_pairs:\n  g_a: {}\n" }, "wf/workflow.yml");
+    const out = issues({ "wf/workflow.yml": "name: n\nprompts: ../common/prompts.yml\naction_pairs:\n  g_a: {}\n" }, "wf/workflow.yml");
     expect(out.map(formatIssue)).toEqual([
-      'wf/workflow.yml:2:10: prompts: file "../shared/prompts.yml" not found (looked for shared/prompts.yml); fix the path or remove the key to use prompts.yml, prompts.yaml, prompts.json beside the workflow',
+      'wf/workflow.yml:2:10: prompts: file "../common/prompts.yml" not found (looked for common/prompts.yml); fix the path or remove the key to use prompts.yml, prompts.yaml, prompts.json beside the workflow',
     ]);
   });
 
