@@ -36,6 +36,15 @@ export interface Pair {
   /** Globs of input files, relative to the workflow file's directory. */
   inputs: string[];
   prompt: PromptEntry | undefined;
+  /**
+   * For an instance of a `foreach` pair (docs/foreach.md): the id of the pair as written, which
+   * reports group its instances under. Absent for ordinary pairs.
+   */
+  template?: string;
+  /** For an instance: its item, a file path relative to the workflow file's directory or a value. */
+  item?: string;
+  /** For an instance over files: true, and its file is its first input (inputs[0], glob characters escaped). */
+  itemFile?: boolean;
 }
 
 export interface Workflow {
