@@ -35,7 +35,7 @@ export interface EngineDeps {
     fetch(pair: string, configRef: string): Promise<RemoteArtifact | undefined>;
     save(artifact: RemoteArtifact): Promise<void>;
   };
-  /** The lock file: each change recorded durably before the next step; `close` completes the file. */
+  /** The lock file: each change recorded (surviving a kill) before the next step; `close` completes the file. */
   lockFile: { record(id: string, entry: LockEntry | null): void; close(): void };
   scratch: Scratch;
   /** Decides a pair again with its dependencies' actual outcomes: the planner's own rule. */

@@ -1,8 +1,8 @@
 /**
  * The journal of a run's lock-file changes. Rewriting the whole lock file after every acceptance
  * made a run quadratic in its pairs; instead each acceptance (or removal) is appended as one short
- * line to a journal beside the lock file and flushed to disk, and the lock file itself is
- * rewritten only at checkpoints and when the run ends.
+ * line to a journal beside the lock file, and the lock file itself is rewritten only at
+ * checkpoints and when the run ends.
  *
  * The journal lives beside the lock file's real path, as `.<lock file name>.journal`, not under a
  * state directory: the lock file is shared by every state directory, so whatever reads it (a plan,
@@ -16,7 +16,7 @@
  * last line without its newline was cut short by the kill and is ignored, as is any line that is
  * not a well-formed change.
  */
-import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, realpathSync, rmSync, writeSync } from "node:fs";
+import { closeSync, ftruncateSync, openSync, readFileSync, realpathSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { type LockEntry, type LockFile, LOCK_VERSION } from "../model/records.js";
 import { readLock } from "./lockfile.js";
@@ -121,8 +121,7 @@ export interface LockWriterOptions {
 }
 
 /**
- * A run's writer of the lock file, used under the run mutex: each change is journaled at once and
- * durably; the lock file is rewritten at checkpoints and at close. A checkpoint re-reads the lock
+ * A run's writer of the lock file, used under the run mutex: each change is journaled at once; the lock file is rewritten at checkpoints and at close. A checkpoint re-reads the lock
  * file and applies all of this run's changes to it, so entries written meanwhile by anything else
  * (another branch checked out, a pull) for pairs this run did not touch are kept.
  *
@@ -156,17 +155,19 @@ export class LockWriter {
     this.lastCheckpoint = this.now();
   }
 
-  /** Journals one change durably; a checkpoint follows when one is due. */
+  /** Journals one change; a checkpoint follows when one is due. */
   record(id: string, entry: LockEntry | null): void {
     const line = JSON.stringify({ id, entry: entry === null ? null : orderedEntry(entry) }) + "\n";
     if (this.fd === undefined) {
       this.fd = openSync(this.journal, "a");
       append(this.fd, JSON.stringify({ journal: 1, workflow: this.workflow }) + "\n");
     }
+    // Written through to the kernel before the output file is: a killed or crashed process loses
+    // nothing. Not synced to the disk line by line (that costs milliseconds a pair): the store
+    // record of a generated acceptance was synced before this line, so if a power loss takes the
+    // last lines, the next plan still knows those outputs as pairflow's, from the store. Each
+    // checkpoint's lock file is synced.
     append(this.fd, line);
-    // On disk before the output file is written: a power loss must not leave an output whose
-    // acceptance was never recorded (it would look like a hand edit).
-    fdatasyncSync(this.fd);
     this.changes.set(id, entry);
     this.sinceCheckpoint++;
     if (this.sinceCheckpoint >= Math.max(this.every, this.size) || this.now() - this.lastCheckpoint >= this.intervalMs) {
