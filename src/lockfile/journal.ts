@@ -16,8 +16,9 @@
  * last line without its newline was cut short by the kill and is ignored, as is any line that is
  * not a well-formed change.
  */
-import { closeSync, ftruncateSync, openSync, readFileSync, realpathSync, rmSync, writeSync } from "node:fs";
+import { closeSync, ftruncateSync, lstatSync, openSync, readFileSync, realpathSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
+import { InputError } from "../model/errors.js";
 import { type LockEntry, type LockFile, LOCK_VERSION } from "../model/records.js";
 import { readLock } from "./lockfile.js";
 import { orderedEntry, writeLock } from "./write.js";
@@ -55,13 +56,11 @@ export function journalPath(lockFile: string): string {
 
 /** The journal beside the lock file, or null if there is none. */
 export function readJournal(lockFile: string): Journal | null {
-  let text: string;
-  try {
-    text = readFileSync(journalPath(lockFile), "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw err;
-  }
+  const file = journalPath(lockFile);
+  const stat = lstatSync(file, { throwIfNoEntry: false });
+  if (stat === undefined) return null;
+  if (!stat.isFile()) throw new InputError(`${file} is not a file (pairflow keeps its journal of lock-file changes there); remove it`);
+  const text = readFileSync(file, "utf8");
   return parseJournal(text);
 }
 

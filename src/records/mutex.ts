@@ -24,6 +24,7 @@ import { linkSync, readFileSync, realpathSync, rmSync, statSync, unlinkSync, wri
 import { hostname } from "node:os";
 import path from "node:path";
 import { lockPathFor } from "../lockfile/lockfile.js";
+import { UsageError } from "../model/errors.js";
 import { realLockPath } from "../lockfile/journal.js";
 
 export interface LockHolder {
@@ -166,8 +167,10 @@ function youngerThan(file: string, ms: number): boolean {
 function readText(file: string): string | undefined {
   try {
     return readFileSync(file, "utf8");
-  } catch {
-    return undefined; // gone
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined; // gone
+    // A directory or an unreadable file where the mutex belongs: waiting would never end.
+    throw new UsageError(`${file} cannot be read as pairflow's run mutex (${(err as NodeJS.ErrnoException).code}); remove it if no run is going`);
   }
 }
 

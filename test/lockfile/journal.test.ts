@@ -4,7 +4,7 @@
  * written meanwhile by others.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, appendFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, appendFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -191,6 +191,15 @@ describe("runs and the journal", () => {
     const plan = JSON.parse(cli(dir, ["plan", "--json"]).stdout) as { pairs: { id: string; action: string }[] };
     expect(plan.pairs.map((p) => `${p.id}:${p.action}`)).toEqual(["a:skip", "b:skip", "c:skip", "d:skip"]);
   }, 30_000);
+
+  it("says what to do, without a stack trace, when the journal's place holds a directory", () => {
+    const dir = tempRepo({ "workflow.yml": WORKFLOW, "gen.mjs": SCRIPT });
+    mkdirSync(path.join(dir, ".workflow.lock.json.journal"));
+    const plan = cli(dir, ["plan"]);
+    expect(plan.status).toBe(2);
+    expect(plan.stderr).toMatch(/\.workflow\.lock\.json\.journal is not a file .*; remove it/);
+    expect(plan.stderr).not.toMatch(/\n\s+at /);
+  });
 
   it("runs with different state directories wait for each other and keep each other's entries", async () => {
     const dir = tempRepo({ "workflow.yml": WORKFLOW, "gen.mjs": SCRIPT });

@@ -3,7 +3,7 @@
  * takeover of a dead holder that never admits two holders, tried with real processes racing.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -92,6 +92,13 @@ describe("the run mutex", () => {
     expect(currentHolder(workflow)?.runId).toBe("alive");
     release();
     expect(readdirSync(dir).filter((name) => name.startsWith(".workflow"))).toEqual([]);
+  });
+
+  it("refuses, rather than waiting forever, when something that is not a holder record sits where the mutex belongs", async () => {
+    const dir = tempRepo({ "workflow.yml": WORKFLOW });
+    const workflow = path.join(dir, "workflow.yml");
+    mkdirSync(lockPath(workflow));
+    await expect(acquireRunLock(workflow, { runId: "me", wait: true })).rejects.toThrow(/cannot be read as pairflow's run mutex \(EISDIR\); remove it/);
   });
 
   it("never takes over a live holder, nor one on another machine", async () => {
