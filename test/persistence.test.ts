@@ -213,7 +213,7 @@ describe("two runs of one workflow", () => {
 
     const busy = cli(dir, ["run", "--no-wait"]);
     expect(busy.status).toBe(75);
-    expect(busy.stderr).toMatch(/another run \(\S+, pid \d+ on .+\) is using .*workflow\.yml with this state directory/);
+    expect(busy.stderr).toMatch(/another run \(\S+, pid \d+ on .+\) is using .*workflow\.yml/);
 
     const second = start(dir, ["run", "--json"]);
     await until(() => second.out().includes("waiting for run") || second.err().includes("waiting for run"), "the second run to wait");
@@ -236,13 +236,13 @@ describe("two runs of one workflow", () => {
   it("takes over a lock left by a process that no longer exists", () => {
     const dir = project();
     expect(cli(dir, ["run"]).status).toBe(0);
-    expect(readdirSync(path.join(dir, ".pairflow/locks"))).toEqual([]); // a finished run leaves none
+    expect(existsSync(lockPath(path.join(dir, "workflow.yml")))).toBe(false); // a finished run leaves none
     const gone = Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
     const holder = { pid: gone, host: hostname(), runId: "20260101T000000000Z-dead", workflow: path.join(dir, "workflow.yml"), since: "" };
-    writeFileSync(lockPath(path.join(dir, ".pairflow"), path.join(dir, "workflow.yml")), JSON.stringify(holder));
+    writeFileSync(lockPath(path.join(dir, "workflow.yml")), JSON.stringify(holder));
     const r = cli(dir, ["run", "--no-wait"]);
     expect(r.status).toBe(0);
-    expect(readdirSync(path.join(dir, ".pairflow/locks"))).toEqual([]);
+    expect(readdirSync(dir).filter((name) => name.includes(".mutex"))).toEqual([]);
   });
 });
 

@@ -68,7 +68,7 @@ export async function pruneRuns(request: HistoryRequest, options: PruneRequest =
   const pruneNow = () => prune(stateDir, { keep: options.keep, olderThanMs, startedAt, dryRun: options.dryRun, lockFiles });
   if (options.dryRun) return pruneNow();
   const workflows = [...lockFiles.flatMap(workflowsOfLockFile), ...recordedWorkflows(stateDir)];
-  const release = await acquireRunLocks(stateDir, workflows, { runId: "prune", wait: options.wait ?? true, onWait: options.onWait });
+  const release = await acquireRunLocks(workflows, { runId: "prune", wait: options.wait ?? true, onWait: options.onWait });
   try {
     return pruneNow();
   } finally {

@@ -1,9 +1,10 @@
 /**
- * Running as both shells do it: one run at a time per workflow and state directory (the run
- * mutex), the one plan, the one budget gate, the engine with its adapters, every event recorded
- * under runs/<runId>/, and resuming an interrupted run where it stopped.
+ * Running as both shells do it: one run at a time per workflow (the run mutex), the one plan, the
+ * one budget gate, the engine with its adapters, every event recorded under runs/<runId>/, and
+ * resuming an interrupted run where it stopped.
  */
 import path from "node:path";
+import { displayPath } from "../config/parse.js";
 import { diskFiles, findRepoRoot, loadWorkflow, resolveWorkflowPath } from "../workspace/load.js";
 import { checkWorkflow } from "../config/check.js";
 import { executePlan, newRunId, type EngineDeps } from "../engine/engine.js";
@@ -11,7 +12,8 @@ import { checkBudget } from "../estimate/budget.js";
 import type { PlanEstimate } from "../estimate/estimate.js";
 import { getGenerator } from "../generators/index.js";
 import { getGuard } from "../guards/index.js";
-import { writeLock } from "../lockfile/lockfile.js";
+import { foldJournal, LockWriter } from "../lockfile/journal.js";
+import { lockPathFor } from "../lockfile/lockfile.js";
 import { ConfigError, RunDeclinedError, UsageError } from "../model/errors.js";
 import type { Generator, Guard } from "../model/ports.js";
 import type { PairOutcome, ResumeState, RunEvent, RunReport, Selection } from "../model/run.js";
@@ -79,8 +81,10 @@ async function runWith(target: string | undefined, request: RunRequest, resuming
   const workflowPath = resolveWorkflowPath(target, request.cwd);
   const stateDir = stateDirFor(findRepoRoot(path.dirname(workflowPath)), request);
   const runId = request.runId ?? newRunId();
-  const release = await acquireRunLock(stateDir, workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
+  const release = await acquireRunLock(workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
   try {
+    // What a killed run journaled goes into the lock file before anything reads it.
+    foldJournal(lockPathFor(workflowPath), displayPath(lockPathFor(workflowPath), request.cwd));
     const opened = openState(workflowPath, { ...request, stateDir });
     // What a killed run left half-written beside the lock file and the outputs goes first.
     const outputDirs = [...opened.workflow.pairs.values()].flatMap((pair) =>
@@ -106,7 +110,7 @@ async function runWith(target: string | undefined, request: RunRequest, resuming
       store: opened.store,
       outputs: opened.outputs,
       remote: opened.remote,
-      writeLock: (lock) => writeLock(opened.lockPath, lock),
+      lockFile: new LockWriter(opened.lockPath, opened.workflow.name),
       scratch: scratchDir(),
       decide: decider(planned.plan, opened.view, resuming?.resume.finished),
     };
@@ -184,7 +188,7 @@ export async function resumeTarget(runId: string | undefined, request: RunReques
   if (state === "success" || state === "failed") throw new UsageError(`run ${id} already finished (${state}); start a new one with pairflow run`);
   const workflowPath = run.plan?.workflow.path ?? (run.events.find((e) => e.event === "run_start")?.workflow as string | undefined);
   if (!workflowPath) throw new UsageError(`run ${id} has no readable plan.json or trace, so there is nothing to resume; start a new run with pairflow run`);
-  const holder = currentHolder(stateDir, workflowPath);
+  const holder = currentHolder(workflowPath);
   if (holder?.runId === id) throw new UsageError(`run ${id} is still going (pid ${holder.pid} on ${holder.host})`);
 
   const selection = run.plan?.selection ?? {};
@@ -222,7 +226,7 @@ function latestUnfinished(stateDir: string): string {
     if (seen.has(workflow)) continue;
     seen.add(workflow);
     const state = runState(run);
-    if ((state === "unfinished" || state === "interrupted") && currentHolder(stateDir, workflow)?.runId !== id) return id;
+    if ((state === "unfinished" || state === "interrupted") && currentHolder(workflow)?.runId !== id) return id;
   }
   throw new UsageError(`no interrupted run to resume in ${stateDir}: the latest run of each workflow finished`);
 }

@@ -5,9 +5,11 @@
  * all of them.
  */
 import path from "node:path";
+import fg from "fast-glob";
 import { displayPath, type Loaded } from "../config/parse.js";
 import { loadWorkflow } from "../workspace/load.js";
-import { lockPathFor, readLock } from "../lockfile/lockfile.js";
+import { readLockWithJournal } from "../lockfile/journal.js";
+import { lockPathFor } from "../lockfile/lockfile.js";
 import type { Graph } from "../model/graph.js";
 import type { StateView } from "../model/plan.js";
 import type { RemoteStore } from "../model/ports.js";
@@ -54,7 +56,10 @@ export function stateDirFor(root: string, options: Pick<StateOptions, "cwd" | "e
  */
 export function inputHasherFor(workflow: Workflow, stateDir: string, lockPath = lockPathFor(workflow.path)): InputHasher {
   const stateFiles = path.relative(workflow.dir, stateDir).split(path.sep).join("/") + "/**";
-  return new InputHasher(workflow, [stateFiles], writtenFiles(workflow, lockPath));
+  // Beside the lock file: its journal, the run mutex and their temporary files, which change during a run.
+  const lockDir = path.relative(workflow.dir, path.dirname(lockPath)).split(path.sep).join("/");
+  const lockFiles = (lockDir === "" ? "" : fg.escapePath(lockDir) + "/") + `.${fg.escapePath(path.basename(lockPath))}.*`;
+  return new InputHasher(workflow, [stateFiles, lockFiles], writtenFiles(workflow, lockPath));
 }
 
 export function openState(target: string | undefined, options: StateOptions): Opened {
@@ -62,7 +67,8 @@ export function openState(target: string | undefined, options: StateOptions): Op
   const { workflow, graph } = loaded;
   const stateDir = stateDirFor(workflow.root, options);
   const lockPath = lockPathFor(workflow.path);
-  const lock = options.lock !== undefined ? options.lock : readLock(lockPath, displayPath(lockPath, options.cwd));
+  // With the journal of a run in progress, or of a killed one, applied: what was accepted is known.
+  const lock = options.lock !== undefined ? options.lock : readLockWithJournal(lockPath, displayPath(lockPath, options.cwd));
   const store = new LocalStore(path.join(stateDir, "store"));
   const outputs = new OutputFiles(workflow);
   const remote = options.remote && new RemoteCache(options.remote);

@@ -10,6 +10,7 @@ import { styleFor } from "../report/color.js";
 import { count } from "../report/plan.js";
 import { registerHistory } from "./commands/history.js";
 import { registerDiff } from "./commands/diff.js";
+import { registerMergeLock } from "./commands/mergeLock.js";
 import { registerPlan } from "./commands/plan.js";
 import { registerRun } from "./commands/run.js";
 import { registerValidate } from "./commands/validate.js";
@@ -32,6 +33,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   registerDiff(program, context);
   registerRun(program, context);
   registerHistory(program, context);
+  registerMergeLock(program, context);
 
   try {
     await program.parseAsync(argv, { from: "user" });

@@ -4,7 +4,8 @@
  * not know (a dependency was to run): each is decided when it becomes ready, with its dependencies'
  * actual outcomes, by the planner's own rule, so a dependent of a pair that re-ran with
  * byte-identical content is reused (early cutoff). Accepted artifacts go to the store, the pair's
- * output file and the lock file, which is rewritten after every acceptance.
+ * output file and the lock file (each change recorded as it happens, the file rewritten when its
+ * writer chooses and at the end).
  *
  * Everything it touches is handed to it: generators, guards, the store, output files, the lock file
  * writer, a remote store and scratch files.
@@ -34,8 +35,8 @@ export interface EngineDeps {
     fetch(pair: string, configRef: string): Promise<RemoteArtifact | undefined>;
     save(artifact: RemoteArtifact): Promise<void>;
   };
-  /** Writes the lock file (atomically). */
-  writeLock(lock: LockFile): void;
+  /** The lock file: each change recorded (surviving a kill) before the next step; `close` completes the file. */
+  lockFile: { record(id: string, entry: LockEntry | null): void; close(): void };
   scratch: Scratch;
   /** Decides a pair again with its dependencies' actual outcomes: the planner's own rule. */
   decide(id: string, decided: ReadonlyMap<string, PlannedPair>, options?: { lost?: boolean }): Promise<PlannedPair>;
@@ -71,7 +72,8 @@ class Run {
   /** Content produced or read during this run, by pair id. */
   private readonly contents = new Map<string, Buffer>();
   private readonly lock: LockFile;
-  private lockDirty = false;
+  /** Pairs that left the workflow, whose entries leave the lock file. */
+  private readonly gone: string[] = [];
   private readonly signal: AbortSignal;
   private readonly started = Date.now();
   /** Settles when the run is asked to stop, so the scheduler notices at once. */
@@ -92,7 +94,7 @@ class Run {
     for (const id of Object.keys(this.lock.pairs)) {
       if (!workflow.pairs.has(id)) {
         delete this.lock.pairs[id];
-        this.lockDirty = true;
+        this.gone.push(id);
       }
     }
     this.signal = options.signal ?? new AbortController().signal;
@@ -104,10 +106,11 @@ class Run {
   async execute(): Promise<RunReport> {
     this.emit({ type: "run_start", runId: this.options.runId, plan: this.plan, resumed: this.options.resume !== undefined });
     try {
+      for (const id of this.gone) this.deps.lockFile.record(id, null);
       await this.schedule();
       await Promise.all(this.saves);
     } finally {
-      this.flushLock();
+      this.deps.lockFile.close();
       this.deps.scratch.dispose();
     }
     const pairs = this.plan.pairs.map((p) => this.outcomes.get(p.id)!);
@@ -456,14 +459,7 @@ class Run {
 
   private setLockEntry(id: string, entry: LockEntry): void {
     this.lock.pairs[id] = entry;
-    this.lockDirty = true;
-    this.flushLock();
-  }
-
-  private flushLock(): void {
-    if (!this.lockDirty) return;
-    this.deps.writeLock(this.lock);
-    this.lockDirty = false;
+    this.deps.lockFile.record(id, entry);
   }
 
   private blocked(id: string, note: string): PairOutcome {

@@ -6,8 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ConfigError } from "../model/errors.js";
-import { writeFileAtomic } from "../workspace/files.js";
-import { type LockFile, LOCK_VERSION, type LockEntry } from "../model/records.js";
+import { type LockFile, LOCK_VERSION } from "../model/records.js";
 
 /** workflow.yml -> workflow.lock.json, in the same directory. */
 export function lockPathFor(workflowPath: string): string {
@@ -49,26 +48,5 @@ export function readLock(file: string, display = file): LockFile | null {
   return lock as LockFile;
 }
 
-export function serializeLock(lock: LockFile): string {
-  const pairs: Record<string, LockEntry> = {};
-  for (const id of Object.keys(lock.pairs).sort()) {
-    const e = lock.pairs[id]!;
-    // Fixed field order: the order people read them in, and the same on every write.
-    pairs[id] = {
-      configRef: e.configRef,
-      contentHash: e.contentHash,
-      source: e.source,
-      model: e.model,
-      components: e.components,
-      attempts: e.attempts,
-      tokens: { input: e.tokens.input, output: e.tokens.output },
-      durationMs: e.durationMs,
-      acceptedAt: e.acceptedAt,
-    };
-  }
-  return JSON.stringify({ version: LOCK_VERSION, workflow: lock.workflow, pairs }, null, 2) + "\n";
-}
-
-export function writeLock(file: string, lock: LockFile): void {
-  writeFileAtomic(file, serializeLock(lock));
-}
+// Writing moved beside the journal; these names stay for the callers that have them.
+export { serializeLock, writeLock } from "./write.js";

@@ -1,12 +1,31 @@
 /**
- * One run at a time per workflow and state directory. The lock is a file created exclusively;
- * it names its holder, so a lock left by a process that no longer exists (killed, crashed) is
- * taken over instead of blocking forever.
+ * One run at a time per workflow: the run mutex, keyed by the real path of the workflow's lock
+ * file, whatever the state directory and however the workflow was reached (a symlinked file or
+ * directory is the same workflow). It is the file `.<lock file name>.mutex` beside the lock file's
+ * real path, naming its holder; runs with different state directories write the same lock file
+ * and output files, so they share it.
+ *
+ * Taking it is creating that file exclusively: the holder's record is written to a temporary file
+ * and hard-linked to the mutex's name, which fails if the name exists, so the mutex is never seen
+ * half-written. A holder on this machine whose process is gone (killed, crashed) is taken over,
+ * and the takeover can never admit two holders: the dead holder's file is removed only by the
+ * one process that exclusively created the takeover guard named after that file's content, and
+ * only after re-reading the mutex under the guard and finding it still the same. Everyone then
+ * competes again for the exclusive creation, which exactly one wins. Nothing else ever removes the
+ * mutex but its holder releasing it. A guard whose own creator died is taken over the same way,
+ * by a guard named after the guard.
+ *
+ * proper-lockfile was considered: its staleness is an mtime its holder refreshes on a timer (a
+ * busy run or a suspended laptop can lose a live lock), and its takeover removes the stale lock
+ * and re-creates it in two steps, so two processes that both saw it stale can both end up holding it.
  */
-import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { linkSync, readFileSync, realpathSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
-import { sha256Hex } from "../refs/hash.js";
+import { lockPathFor } from "../lockfile/lockfile.js";
+import { UsageError } from "../model/errors.js";
+import { realLockPath } from "../lockfile/journal.js";
 
 export interface LockHolder {
   pid: number;
@@ -14,24 +33,30 @@ export interface LockHolder {
   runId: string;
   workflow: string;
   since: string;
+  /** Unique to one taking of the mutex. */
+  token?: string;
 }
 
 export class LockBusyError extends Error {
   override name = "LockBusyError";
   constructor(readonly holder: LockHolder) {
-    super(`another run (${holder.runId}, pid ${holder.pid} on ${holder.host}) is using ${holder.workflow} with this state directory`);
+    super(`another run (${holder.runId}, pid ${holder.pid} on ${holder.host}) is using ${holder.workflow}`);
   }
 }
 
-/** Keyed by the workflow file's real path: the same file reached through a symlink is the same workflow. */
-export function lockPath(stateDir: string, workflowPath: string): string {
+/**
+ * The mutex file of a workflow: beside the real path of the lock file of the workflow's real
+ * path, so a workflow file reached through a symlink, or in a symlinked directory, has one mutex.
+ */
+export function lockPath(workflowPath: string): string {
   let real = workflowPath;
   try {
     real = realpathSync(workflowPath);
   } catch {
     // A workflow that no longer exists (an old run's record): its path as recorded.
   }
-  return path.join(stateDir, "locks", `${sha256Hex(real).slice(0, 16)}.lock`);
+  const lock = realLockPath(lockPathFor(real));
+  return path.join(path.dirname(lock), `.${path.basename(lock)}.mutex`);
 }
 
 export interface AcquireOptions {
@@ -44,34 +69,27 @@ export interface AcquireOptions {
   signal?: AbortSignal;
 }
 
-/** Takes the lock, waiting if asked; returns the function that releases it. */
-export async function acquireRunLock(stateDir: string, workflowPath: string, options: AcquireOptions): Promise<() => void> {
-  const file = lockPath(stateDir, workflowPath);
-  mkdirSync(path.dirname(file), { recursive: true });
-  const me: LockHolder = { pid: process.pid, host: hostname(), runId: options.runId, workflow: workflowPath, since: new Date().toISOString() };
+/** Takes the workflow's mutex, waiting if asked; returns the function that releases it. */
+export async function acquireRunLock(workflowPath: string, options: AcquireOptions): Promise<() => void> {
+  const file = lockPath(workflowPath);
+  const me = holderRecord(options.runId, workflowPath);
   let told = false;
   for (;;) {
-    try {
-      writeFileSync(file, JSON.stringify(me), { flag: "wx" });
-      return () => release(file, me);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    }
-    const holder = readHolder(file);
-    if (holder === undefined && youngerThan(file, 5_000)) {
-      // Just created, its holder not yet written: wait a moment rather than take it over.
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    if (createExclusive(file, me)) return () => release(file, me);
+    const seen = readText(file);
+    if (seen === undefined) {
+      await sleep(1); // released meanwhile: try again
       continue;
     }
+    const holder = parseHolder(seen);
     if (holder === undefined || isStale(holder)) {
-      // Move the stale lock aside under a unique name: of several processes taking it over at
-      // once, exactly one rename succeeds and the others find the lock free or taken again.
-      try {
-        renameSync(file, `${file}.stale.${process.pid}`);
-        rmSync(`${file}.stale.${process.pid}`, { force: true });
-      } catch {
-        // someone else moved it first
+      if (holder === undefined && youngerThan(file, 5_000)) {
+        // Written without hard links (see createExclusive) and not yet complete: wait a moment.
+        await sleep(50);
+        continue;
       }
+      removeDeadHolder(file, seen, options.runId, workflowPath);
+      await sleep(1); // let the guard's creator finish; then compete again
       continue;
     }
     if (!options.wait) throw new LockBusyError(holder);
@@ -80,7 +98,61 @@ export async function acquireRunLock(stateDir: string, workflowPath: string, opt
       told = true;
     }
     if (options.signal?.aborted) throw new LockBusyError(holder);
-    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
+    await sleep(options.pollMs ?? 200);
+  }
+}
+
+function holderRecord(runId: string, workflow: string): string {
+  const holder: LockHolder = { pid: process.pid, host: hostname(), runId, workflow, since: new Date().toISOString(), token: randomBytes(8).toString("hex") };
+  return JSON.stringify(holder);
+}
+
+/**
+ * Removes the mutex (or a guard) at `file` if it still holds `seen`, the record of a holder found
+ * dead. Of all the processes that try at once, only the one that creates the guard for this exact
+ * content removes it, after checking under the guard that it is still that content; the guard
+ * goes when it is done. If the guard's own creator died holding it, its guard is taken over first.
+ */
+function removeDeadHolder(file: string, seen: string, runId: string, workflow: string, depth = 0): void {
+  const guard = `${file}.takeover-${createHash("sha256").update(seen).digest("hex").slice(0, 16)}`;
+  if (createExclusive(guard, holderRecord(runId, workflow))) {
+    try {
+      if (readText(file) === seen) unlinkSync(file);
+    } finally {
+      rmSync(guard, { force: true });
+    }
+    return;
+  }
+  const other = readText(guard);
+  if (other === undefined || depth >= 8) return;
+  const holder = parseHolder(other);
+  if (holder !== undefined && !isStale(holder)) return; // alive and taking it over: let it
+  if (holder === undefined && youngerThan(guard, 5_000)) return;
+  removeDeadHolder(guard, other, runId, workflow, depth + 1);
+}
+
+/** Creates `file` holding `text` if it does not exist, atomically and complete; false if it exists. */
+function createExclusive(file: string, text: string): boolean {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  writeFileSync(tmp, text);
+  try {
+    linkSync(tmp, file);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return false;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "ENOSYS" && code !== "EXDEV") throw err;
+    // A file system without hard links: exclusive creation, then the content (a reader may
+    // briefly find it empty; see the wait in acquireRunLock).
+    try {
+      writeFileSync(file, text, { flag: "wx" });
+      return true;
+    } catch (err2) {
+      if ((err2 as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw err2;
+    }
+  } finally {
+    rmSync(tmp, { force: true });
   }
 }
 
@@ -92,12 +164,29 @@ function youngerThan(file: string, ms: number): boolean {
   }
 }
 
-function readHolder(file: string): LockHolder | undefined {
+function readText(file: string): string | undefined {
   try {
-    return JSON.parse(readFileSync(file, "utf8")) as LockHolder;
-  } catch {
-    return undefined; // gone, or written only in part by a process that died at that instant
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined; // gone
+    // A directory or an unreadable file where the mutex belongs: waiting would never end.
+    throw new UsageError(`${file} cannot be read as pairflow's run mutex (${(err as NodeJS.ErrnoException).code}); remove it if no run is going`);
   }
+}
+
+function parseHolder(text: string): LockHolder | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<LockHolder> | null;
+    if (value === null || typeof value !== "object" || typeof value.pid !== "number" || typeof value.host !== "string") return undefined;
+    return { runId: "?", workflow: "?", since: "?", ...value } as LockHolder;
+  } catch {
+    return undefined;
+  }
+}
+
+function readHolder(file: string): LockHolder | undefined {
+  const text = readText(file);
+  return text === undefined ? undefined : parseHolder(text);
 }
 
 /** A holder on this machine whose process is gone. Holders on other machines are trusted. */
@@ -111,29 +200,35 @@ export function isStale(holder: LockHolder): boolean {
   }
 }
 
-function release(file: string, me: LockHolder): void {
-  const holder = readHolder(file);
-  if (holder?.pid === me.pid && holder.runId === me.runId) rmSync(file, { force: true });
+/** Removes the mutex if it is still this holder's (nothing else removes a live holder's mutex). */
+function release(file: string, me: string): void {
+  if (readText(file) === me) rmSync(file, { force: true });
 }
 
-/** The live holder of a workflow's lock, if any (for telling a running run from a crashed one). */
-export function currentHolder(stateDir: string, workflowPath: string): LockHolder | undefined {
-  const holder = readHolder(lockPath(stateDir, workflowPath));
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The live holder of a workflow's mutex, if any (for telling a running run from a crashed one). */
+export function currentHolder(workflowPath: string): LockHolder | undefined {
+  const holder = readHolder(lockPath(workflowPath));
   return holder && !isStale(holder) ? holder : undefined;
 }
 
 /**
- * Takes the locks of several workflows, one after the other in a fixed order (so two callers
+ * Takes the mutexes of several workflows, one after the other in a fixed order (so two callers
  * never wait for each other), for work that must not overlap any of their runs; returns the
  * function that releases them all. If one cannot be taken, those already taken are released.
  */
-export async function acquireRunLocks(stateDir: string, workflowPaths: readonly string[], options: AcquireOptions): Promise<() => void> {
+export async function acquireRunLocks(workflowPaths: readonly string[], options: AcquireOptions): Promise<() => void> {
   const releases: (() => void)[] = [];
   const releaseAll = () => {
     for (const release of releases.reverse()) release();
   };
   try {
-    for (const workflow of [...new Set(workflowPaths)].sort()) releases.push(await acquireRunLock(stateDir, workflow, options));
+    const byMutex = new Map<string, string>();
+    for (const workflow of workflowPaths) if (!byMutex.has(lockPath(workflow))) byMutex.set(lockPath(workflow), workflow);
+    for (const key of [...byMutex.keys()].sort()) releases.push(await acquireRunLock(byMutex.get(key)!, options));
   } catch (err) {
     releaseAll();
     throw err;

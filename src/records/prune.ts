@@ -16,7 +16,8 @@ import path from "node:path";
 import fg from "fast-glob";
 import { ConfigError, UsageError } from "../model/errors.js";
 import type { LockFile } from "../model/records.js";
-import { lockPathFor, readLock } from "../lockfile/lockfile.js";
+import { readLockWithJournal } from "../lockfile/journal.js";
+import { lockPathFor } from "../lockfile/lockfile.js";
 import { LocalStore } from "../store/local.js";
 import { currentHolder } from "./mutex.js";
 import { listRunIds, outcomesFromTrace, readRun, type RunRecord } from "./read.js";
@@ -126,7 +127,7 @@ export function prune(stateDir: string, options: PruneOptions = {}): PruneResult
     const tooMany = options.keep !== undefined && index >= options.keep;
     const tooOld = options.olderThanMs !== undefined && startedAt - started > options.olderThanMs;
     const workflow = workflowOf(run);
-    const active = workflow !== undefined && currentHolder(stateDir, workflow)?.runId === run.runId;
+    const active = workflow !== undefined && currentHolder(workflow)?.runId === run.runId;
     if ((tooMany || tooOld) && !active) removedRuns.push(run);
     else keptRuns.push(run);
   });
@@ -247,7 +248,8 @@ type LockRead = { kind: "lock"; lock: LockFile } | { kind: "other" } | { kind: "
  */
 function readLockFile(file: string, ofWorkflow: boolean): LockRead {
   try {
-    const lock = readLock(file);
+    // With a killed run's journal applied: what it accepted is referenced too.
+    const lock = readLockWithJournal(file);
     return lock ? { kind: "lock", lock } : { kind: "other" };
   } catch (err) {
     if (!ofWorkflow) return { kind: "other" };

@@ -140,8 +140,15 @@ export class World {
       store,
       outputs,
       remote: this.remote && { name: this.remote.name, fetch: (p, r) => this.remote!.fetch(p, r), save: (a) => this.remote!.save(a) },
-      writeLock: (lock) => {
-        this.lock = structuredClone(lock);
+      lockFile: {
+        record: (id, entry) => {
+          const lock = this.lock ?? { version: 1, workflow: plan.workflow.name, pairs: {} };
+          const pairs = { ...lock.pairs };
+          if (entry === null) delete pairs[id];
+          else pairs[id] = structuredClone(entry);
+          this.lock = { version: 1, workflow: plan.workflow.name, pairs };
+        },
+        close: () => {},
       },
       scratch: { file: () => "/dev/null", dispose: () => {} },
       decide: decider(plan, view),
