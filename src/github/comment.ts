@@ -7,8 +7,10 @@
  * Plan jobs of one pull request can run at once (two pushes in quick succession). Each comment
  * carries a stamp of what it planned: the head commit and the workflow run (run ids grow with every
  * push, and a re-run of an old job keeps its old id). A job never writes over a comment stamped
- * newer than its own; after writing it lists the comments again, copies the newest plan into the
- * oldest comment and deletes the others, so racing jobs leave one comment showing the newest plan.
+ * newer than its own; after writing it lists the comments again, keeps the one with the newest plan
+ * and deletes the others, so racing jobs leave one comment showing the newest plan. (Two jobs that
+ * update the same comment at the same instant can still end in either order: the example workflows
+ * give each pull request a concurrency group, so a new push cancels the plan of the one before.)
  */
 import { getOctokit } from "@actions/github";
 
@@ -94,24 +96,21 @@ export async function publishPlanComment(request: PublishRequest): Promise<Publi
     }
     if (action === "unchanged") return { posted: true, action, commentId: keeper!.id, url: keeper!.html_url };
 
-    // Another job may have written at the same time: leave one comment, with the newest plan.
+    // Another job may have written at the same time: keep the comment with the newest plan and delete
+    // the others. Only deleting, never writing again, means no job can put back an older plan here.
     const settled = await list();
-    const first = settled[0];
-    const best = newestOf(settled);
-    if (!first || !best) throw new Error("the comment just written is not listed");
-    if (best.id !== first.id && best.body !== first.body) {
-      await octokit.rest.issues.updateComment({ ...repo, comment_id: first.id, body: best.body ?? "" });
-    }
-    for (const extra of settled.slice(1)) {
+    const keep = newestOf(settled);
+    if (!keep) throw new Error("the comment just written is not listed");
+    for (const extra of settled.filter((c) => c !== keep)) {
       try {
         await octokit.rest.issues.deleteComment({ ...repo, comment_id: extra.id });
       } catch (err) {
         if ((err as { status?: unknown }).status !== 404) throw err; // deleted by the other job
       }
     }
-    const newer = readStamp(best.body ?? "");
-    if (compareStamps(newer, mine) > 0) return { posted: true, action: "superseded", commentId: first.id, url: first.html_url, newer };
-    return { posted: true, action, commentId: first.id, url: first.html_url };
+    const newer = readStamp(keep.body ?? "");
+    if (compareStamps(newer, mine) > 0) return { posted: true, action: "superseded", commentId: keep.id, url: keep.html_url, newer };
+    return { posted: true, action, commentId: keep.id, url: keep.html_url };
   } catch (err) {
     const status = (err as { status?: unknown }).status;
     if (status !== 403 && status !== 404) throw err;

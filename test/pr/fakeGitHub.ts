@@ -18,6 +18,8 @@ export class FakeGitHub {
   requests: string[] = [];
   authorizations = new Set<string>();
   refuse: number | null = null;
+  /** Milliseconds to wait before answering each request, so racing clients interleave differently. */
+  delay: () => number = () => 0;
   private nextId = 1000;
   private held: (() => void)[] = [];
   private holding = 0;
@@ -53,6 +55,8 @@ export class FakeGitHub {
     this.authorizations.add(String(req.headers.authorization));
     let text = "";
     for await (const chunk of req) text += chunk;
+    const wait = this.delay();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { "content-type": "application/json", ...headers });
       res.end(JSON.stringify(body));
