@@ -172,7 +172,7 @@ describe("plan mode", () => {
     await checkMermaid(mermaidBlocks(result.summary)[0]!);
   });
 
-  it("keeps the job summary under GitHub's 1 MiB for a workflow of thousands of pairs", { timeout: 60_000 }, async () => {
+  it("keeps the job summary under GitHub's 1 MiB for a workflow of thousands of pairs", { timeout: 120_000 }, async () => {
     const workspace = tempRepo();
     generateWorkflow(workspace, 10_000);
     const result = await runAction({ workspace, with: { ...NO_CACHE, mode: "plan" } });

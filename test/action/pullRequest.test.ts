@@ -77,7 +77,7 @@ async function planOnPullRequest(dir: string, baseSha: string, options: { run?: 
 const OURS = "<!-- pairflow:plan flows/tdd/workflow.yml -->";
 
 describe("mode plan on a pull request", () => {
-  it("posts one comment, updates it on the next push, and leaves it correct when nothing changed", async () => {
+  it("posts one comment, updates it on the next push, and leaves it correct when nothing changed", { timeout: 60_000 }, async () => {
     gh = new FakeGitHub();
     await gh.start();
     gh.add("a reviewer's comment");
@@ -185,7 +185,7 @@ describe("racing plan jobs", () => {
     return { older, newer: dir, baseSha };
   }
 
-  it("two plan jobs at once leave one comment, showing the newer push, and a re-run of the older job does not overwrite it", async () => {
+  it("two plan jobs at once leave one comment, showing the newer push, and a re-run of the older job does not overwrite it", { timeout: 60_000 }, async () => {
     gh = new FakeGitHub();
     await gh.start();
     gh.add("a reviewer's comment");
