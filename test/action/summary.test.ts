@@ -299,6 +299,8 @@ describe.each([10, 200, 1_000])("a workflow of %i pairs", (n) => {
     expect(Buffer.byteLength(markdown)).toBeLessThanOrEqual(STEP_SUMMARY_LIMIT);
     // What matters fits on the first screen, whatever the size.
     expect(markdown.indexOf("### Graph")).toBeLessThan(2_000);
+    // Everything before the collapsed tables is the same size at 10 pairs as at 1,000.
+    expect(markdown.indexOf("<details>")).toBeLessThan(8_000);
   });
 
   it("run summary: failures and what re-runs first, then causes, the graph, and the long tables collapsed", async () => {
@@ -313,6 +315,7 @@ describe.each([10, 200, 1_000])("a workflow of %i pairs", (n) => {
       `<details><summary>All ${n.toLocaleString("en-US")} pairs</summary>`,
     ]).reduce((a, b) => (expect(b).toBeGreaterThan(a), b));
     expect(markdown.indexOf(`### Failed`)).toBeLessThan(600);
+    expect(markdown.indexOf("<details><summary>Estimated against actual")).toBeLessThan(10_000);
     expect(markdown).toContain(
       `**The next run re-runs ${failed.length + blocked.length} pairs**: ${failed.length} failed${blocked.length ? `, ${blocked.length} blocked` : ""}.`,
     );
