@@ -4,22 +4,26 @@
  * summary and the step outputs.
  */
 import * as core from "@actions/core";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { ConfigError, InputError, UsageError } from "../model/errors.js";
 import type { Workflow } from "../model/workflow.js";
-import type { Plan } from "../model/plan.js";
 import { planJson } from "../report/plan.js";
 import { runSummary } from "../report/run.js";
-import { configErrorsMarkdown, planSummaryMarkdown, runSummaryMarkdown, STEP_SUMMARY_LIMIT } from "../report/summary.js";
+import { collapsed, configErrorsMarkdown, planSummaryMarkdown, runSummaryMarkdown, STEP_SUMMARY_LIMIT } from "../report/summary.js";
 import type { RunReport, Selection } from "../model/run.js";
 import { planTarget, type Planned } from "../app/plan.js";
 import { BudgetExceededError, runTarget } from "../app/run.js";
 import { interruptible } from "../app/signals.js";
-import { compareWithRun, comparisonMarkdown, estimateHeadline, estimateMarkdown } from "../report/estimate.js";
-import { planSummary, publishPlanComment } from "../github/comment.js";
+import { compareWithRun, comparisonMarkdown, estimateHeadline, estimateMarkdown, totalCostText } from "../report/estimate.js";
+import type { PlanEstimate } from "../estimate/estimate.js";
+import { planSummary, publishPlanComment, stampLine, type PublishResult } from "../github/comment.js";
 import { commentMarker, diffMarkdown } from "../report/diffMarkdown.js";
-import { planDiff } from "../app/diff.js";
+import { planDiff, type PreparedDiff } from "../app/diff.js";
+import { UnknownRefError } from "../github/git.js";
+import { writeFileAtomic } from "../workspace/files.js";
+import { fenceFor } from "../prompt/render.js";
 import { keyVariables } from "../app/environment.js";
 import { ActionsCacheStore } from "../github/cache.js";
 import { readInputs, type ActionInputs } from "./inputs.js";
@@ -30,7 +34,26 @@ const GRACE_MS = 5_000;
 /** A step output holds at most 1 MB. */
 const OUTPUT_LIMIT = 1_000_000;
 
+/**
+ * Every output, as it reads when nothing was planned or run: set before anything can fail, so a
+ * later `if: always()` step can read any of them (`fromJSON` of `[]`, `null`, `0`, `false`).
+ */
+const EMPTY_OUTPUTS: Record<string, string> = {
+  plan: "null",
+  "to-run": "0",
+  "has-changes": "false",
+  "estimated-cost": "",
+  "plan-file": "",
+  executed: "[]",
+  reused: "[]",
+  failed: "[]",
+  blocked: "[]",
+  "run-id": "",
+  "comment-url": "",
+};
+
 export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  for (const [name, value] of Object.entries(EMPTY_OUTPUTS)) core.setOutput(name, value);
   const workspace = path.resolve(env.GITHUB_WORKSPACE || process.cwd());
   // The runner starts actions there; the cache entry's path is relative to it.
   if (process.cwd() !== workspace) process.chdir(workspace);
@@ -72,51 +95,75 @@ async function plan(inputs: ActionInputs, remote: ActionsCacheStore | undefined,
   // On a pull request the plan is the one main makes after merging (the head's files and lock file,
   // and the cache); the base commit only explains what changed. Either way it is `pairflow plan`'s.
   const pullRequest = pullRequestOf(env);
-  const diff = pullRequest && !inputs.force ? await planDiff(inputs.workflow, { cwd, env, base: pullRequest.baseSha, fetch: true, remote }) : undefined;
+  const diff = pullRequest && !inputs.force ? await diffWithBase(inputs, pullRequest.baseSha, remote, env) : undefined;
   const planned = diff?.planned ?? (await planTarget(inputs.workflow, { cwd, env, remote, selection: selectionOf(inputs) }));
   const { plan: result, estimate } = planned;
   maskProviderKeys(planned.workflow);
 
   logPlan(result, cwd);
-  setPlanOutput(result, cwd);
-  for (const name of ["executed", "reused", "failed", "blocked"]) core.setOutput(name, "[]");
-  core.setOutput("run-id", "");
+  setPlanOutputs(planned, cwd, env, diff);
 
-  const extra = [...cacheLine(inputs, remote), "", bounded(estimateMarkdown(estimate), `**Estimate:** ${estimateHeadline(estimate)}`)];
+  const estimatePart = { title: `Estimate: ${estimateHeadline(estimate)}`, body: bounded(estimateMarkdown(estimate), "The table is too long for this page.") };
   if (!diff || !pullRequest) {
-    await writeSummary(planSummaryMarkdown(result, { extra }));
+    await writeSummary(planSummaryMarkdown(result, { extra: cacheLine(inputs, remote), cost: totalCostText(estimate), collapsed: [estimatePart] }));
     return;
   }
-  const cost = estimate.pairs.length > 0 ? `**Estimated cost:** ${estimateHeadline(estimate)}` : undefined;
   const marker = commentMarker(diff.workflowFile);
-  const summaryUrl =
-    env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
-      ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
-      : undefined;
-  let published;
-  try {
-    published = await publishPlanComment({
-      token: inputs.githubToken,
-      repo: pullRequest.repo,
-      issueNumber: pullRequest.number,
-      markdown: diffMarkdown(diff, { marker, cost, summaryUrl }),
-      marker,
-      apiUrl: env.GITHUB_API_URL,
-    });
-  } catch (err) {
-    // Posting the comment is a courtesy: the plan itself succeeded, so the job does not fail for it.
-    published = {
-      posted: false as const,
-      status: 0,
-      notice: `The plan could not be posted as a pull request comment (${(err as Error).message}), so it is in the job summary instead.`,
-    };
+  const server = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}` : undefined;
+  const summaryUrl = server && env.GITHUB_RUN_ID ? `${server}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
+  const commit = { sha: pullRequest.headSha, url: server ? `${server}/commit/${pullRequest.headSha}` : undefined };
+  const stamp = stampLine({ sha: pullRequest.headSha, runId: Number(env.GITHUB_RUN_ID) || 0, attempt: Number(env.GITHUB_RUN_ATTEMPT) || 1 });
+  const cost = totalCostText(estimate);
+
+  let published: PublishResult | undefined;
+  if (inputs.comment) {
+    try {
+      published = await publishPlanComment({
+        token: inputs.githubToken,
+        repo: pullRequest.repo,
+        issueNumber: pullRequest.number,
+        markdown: diffMarkdown(diff, { marker, hidden: [stamp], commit, cost, summaryUrl }),
+        marker,
+        apiUrl: env.GITHUB_API_URL,
+      });
+    } catch (err) {
+      // Posting the comment is a courtesy: the plan itself succeeded, so the job does not fail for it.
+      published = {
+        posted: false as const,
+        status: 0,
+        notice: `The plan could not be posted as a pull request comment (${(err as Error).message}), so it is in the job summary instead.`,
+      };
+    }
+    if (published.posted) {
+      core.setOutput("comment-url", published.url);
+      if (published.action === "superseded") core.info(`plan comment left as it is: it shows the plan of a newer push (${published.url})`);
+      else core.info(`plan comment ${published.action}: ${published.url}`);
+    } else {
+      core.notice(published.notice);
+    }
+  } else {
+    core.info("plan comment: off (input comment: false); the plan is in the job summary");
   }
-  if (published.posted) core.info(`plan comment ${published.action}: ${published.url}`);
-  else core.notice(published.notice);
-  const estimateSection = bounded(estimateMarkdown(estimate), `**Estimate:** ${estimateHeadline(estimate)}`);
-  await writeSummary(
-    planSummary(published, diffMarkdown(diff, { cost, limit: STEP_SUMMARY_LIMIT - Buffer.byteLength(estimateSection) - 1024 })) + "\n" + estimateSection,
-  );
+  const estimateSection = collapsed(estimatePart.title, estimatePart.body);
+  const full = diffMarkdown(diff, { commit, cost, limit: STEP_SUMMARY_LIMIT - Buffer.byteLength(estimateSection) - 1024 });
+  await writeSummary((published ? planSummary(published, full) : full) + "\n" + estimateSection + "\n");
+}
+
+/** The pull request's diff with its base; a base this checkout cannot fetch says what to change in the workflow. */
+async function diffWithBase(inputs: ActionInputs, baseSha: string, remote: ActionsCacheStore | undefined, env: NodeJS.ProcessEnv): Promise<PreparedDiff> {
+  try {
+    return await planDiff(inputs.workflow, { cwd: inputs.workingDirectory, env, base: baseSha, fetch: true, remote });
+  } catch (err) {
+    if (!(err instanceof UnknownRefError)) throw err;
+    const advice =
+      "pairflow compares the pull request with its base: in the workflow, check the repository out with " +
+      "`actions/checkout` and `fetch-depth: 0` (or fetch the base in an earlier step), and give the job `permissions: contents: read` so it may fetch.";
+    const what = `the pull request's base commit ${baseSha} is not in this checkout, and fetching it from origin failed`;
+    const said = err.fetchError ? `\n\ngit said:\n\n${fenced(err.fetchError)}` : "";
+    await writeSummary(`## pairflow plan: the pull request's base could not be read\n\n${what}. ${advice}${said}\n`);
+    const message = `${what}${err.fetchError ? ` (git: ${err.fetchError.split("\n").join(" / ")})` : ""}. ${advice}`;
+    throw new UsageError(message);
+  }
 }
 
 function selectionOf(inputs: ActionInputs): Selection {
@@ -124,12 +171,16 @@ function selectionOf(inputs: ActionInputs): Selection {
 }
 
 /** The pull request this job runs for, from the event payload; undefined for other events. */
-function pullRequestOf(env: NodeJS.ProcessEnv): { number: number; baseSha: string; repo: { owner: string; repo: string } } | undefined {
+function pullRequestOf(env: NodeJS.ProcessEnv): { number: number; baseSha: string; headSha: string; repo: { owner: string; repo: string } } | undefined {
   if (env.GITHUB_EVENT_NAME !== "pull_request" || !env.GITHUB_EVENT_PATH || !env.GITHUB_REPOSITORY) return undefined;
-  const event = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, "utf8")) as { pull_request?: { number: number; base: { sha: string } } };
+  const event = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, "utf8")) as {
+    pull_request?: { number: number; base: { sha: string }; head?: { sha?: string } };
+  };
   if (!event.pull_request) return undefined;
   const [owner, repo] = env.GITHUB_REPOSITORY.split("/") as [string, string];
-  return { number: event.pull_request.number, baseSha: event.pull_request.base.sha, repo: { owner, repo } };
+  // The head the author pushed; GITHUB_SHA is the merge commit GitHub made of it.
+  const headSha = event.pull_request.head?.sha ?? env.GITHUB_SHA ?? "";
+  return { number: event.pull_request.number, baseSha: event.pull_request.base.sha, headSha, repo: { owner, repo } };
 }
 
 async function run(inputs: ActionInputs, workspace: string, remote: ActionsCacheStore | undefined, env: NodeJS.ProcessEnv): Promise<void> {
@@ -167,7 +218,7 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
         planned = p;
         maskProviderKeys(p.workflow);
         logPlan(p.plan, cwd);
-        setPlanOutput(p.plan, cwd);
+        setPlanOutputs(p, cwd, env);
         core.info(`Estimate: ${estimateHeadline(p.estimate)}`);
       },
     });
@@ -188,8 +239,9 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
   const ids = (status: string) => JSON.stringify(report.pairs.filter((p) => p.status === status).map((p) => p.id));
   for (const name of ["executed", "reused", "failed", "blocked"]) core.setOutput(name, ids(name));
   core.setOutput("run-id", report.runId);
-  const comparison = estimate.pairs.length > 0 ? ["", bounded(comparisonMarkdown(compareWithRun(estimate, report)), "")] : [];
-  await writeSummary(runSummaryMarkdown(plan, report, { extra: [...cacheLine(inputs, remote), ...comparison] }));
+  const comparison =
+    estimate.pairs.length > 0 ? [{ title: "Estimated against actual", body: bounded(comparisonMarkdown(compareWithRun(estimate, report)), "") }] : [];
+  await writeSummary(runSummaryMarkdown(plan, report, { extra: cacheLine(inputs, remote), collapsed: comparison }));
 
   if (report.status !== "success") {
     const t = report.totals;
@@ -217,18 +269,37 @@ function maskProviderKeys(workflow: Workflow, env: NodeJS.ProcessEnv = process.e
   }
 }
 
-/** The plan JSON; a plan too large for an output keeps its totals and the pairs that run. */
-function setPlanOutput(plan: Plan, cwd: string): void {
+/**
+ * The outputs a plan fills: the plan JSON (a plan too large for an output keeps its totals and the
+ * pairs that run), the count to run, whether anything changes, the estimated cost, and the whole
+ * plan with its estimate written to a file for later steps.
+ */
+function setPlanOutputs(planned: Planned, cwd: string, env: NodeJS.ProcessEnv, diff?: PreparedDiff): void {
+  const { plan, estimate } = planned;
   const json = planJson(plan, cwd);
   let text = JSON.stringify(json);
   if (Buffer.byteLength(text) > OUTPUT_LIMIT) {
     text = JSON.stringify({ ...json, pairs: json.pairs.filter((p) => p.action === "run"), truncated: true });
     if (Buffer.byteLength(text) > OUTPUT_LIMIT) text = JSON.stringify({ ...json, waves: [], pairs: [], truncated: true });
     core.warning(
-      `the plan of ${json.pairs.length.toLocaleString("en-US")} pairs is larger than a step output holds (1 MB): the plan output is truncated ("truncated": true); the job summary shows the plan`,
+      `the plan of ${json.pairs.length.toLocaleString("en-US")} pairs is larger than a step output holds (1 MB): the plan output is truncated ("truncated": true); the job summary shows the plan, and output plan-file names the whole of it`,
     );
   }
   core.setOutput("plan", text);
+  core.setOutput("to-run", String(json.totals.run));
+  const edits = diff ? diff.changes.length + diff.added.length + diff.removed.length : 0;
+  core.setOutput("has-changes", String(json.totals.run > 0 || edits > 0));
+  core.setOutput("estimated-cost", costOutput(estimate));
+  const file = path.join(mkdtempSync(path.join(env.RUNNER_TEMP || tmpdir(), "pairflow-plan-")), "plan.json");
+  writeFileAtomic(file, JSON.stringify(planJson(plan, cwd, estimate), null, 2) + "\n");
+  core.setOutput("plan-file", file);
+}
+
+/** US dollars as a plain number ("0.0421"), "0" when nothing runs, empty when any of it is unknown. */
+function costOutput(estimate: PlanEstimate): string {
+  if (estimate.pairs.length === 0) return "0";
+  const cost = estimate.totals.cost;
+  return cost === null ? "" : String(Number(cost.toFixed(6)));
 }
 
 function cacheLine(inputs: ActionInputs, remote: ActionsCacheStore | undefined): string[] {
@@ -243,6 +314,12 @@ function cacheLine(inputs: ActionInputs, remote: ActionsCacheStore | undefined):
         : `${s.found} of ${s.lookups} artifacts looked up found there`;
   const off = remote.disabled ? ` Turned off during the run: ${remote.disabled}.` : "";
   return ["", `GitHub Actions cache (key prefix \`${inputs.cachePrefix}\`): ${counts}.${off}`];
+}
+
+/** Text shown as written, in a fence none of its lines can close. */
+function fenced(text: string): string {
+  const fence = fenceFor(text);
+  return `${fence}text\n${text}\n${fence}`;
 }
 
 async function writeSummary(markdown: string): Promise<void> {

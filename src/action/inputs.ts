@@ -7,12 +7,15 @@ import { parseUsd } from "../estimate/prices.js";
 import { DEFAULT_CONCURRENCY } from "../engine/engine.js";
 
 export interface ActionInputs {
-  /** A workflow file, or a directory holding one, relative to workingDirectory. */
+  /** A workflow file, or a directory holding one, relative to workingDirectory (input `path`). */
   workflow: string;
   mode: "run" | "plan";
   cache: boolean;
   cachePrefix: string;
+  /** Pairs executed at once (input `max-parallel`). */
   concurrency: number;
+  /** Post the plan as a pull request comment (mode plan on pull_request events). */
+  comment: boolean;
   force: boolean;
   /** Pair ids; undefined for all. */
   only: string[] | undefined;
@@ -22,6 +25,12 @@ export interface ActionInputs {
   /** USD: refuse a run whose estimate is higher. */
   maxCost: number | undefined;
 }
+
+/**
+ * Inputs renamed because their old names are GitHub's own words (`workflow`, `concurrency`): the
+ * old name still works, with a warning, and has no default in action.yml so that its use shows.
+ */
+const RENAMED: Record<string, string> = { workflow: "path", concurrency: "max-parallel" };
 
 /** @param workspace GITHUB_WORKSPACE: where relative directories start. */
 export function readInputs(workspace: string): ActionInputs {
@@ -33,9 +42,9 @@ export function readInputs(workspace: string): ActionInputs {
     throw new UsageError(`input cache-prefix: "${cachePrefix}" cannot be part of a cache key; use at most 200 characters and no commas`);
   }
 
-  const concurrencyText = input("concurrency", String(DEFAULT_CONCURRENCY));
+  const concurrencyText = input("max-parallel", String(DEFAULT_CONCURRENCY));
   const concurrency = Number(concurrencyText);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`input concurrency: "${concurrencyText}" is not a whole number of at least 1`);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`input max-parallel: "${concurrencyText}" is not a whole number of at least 1`);
 
   const onlyText = input("only", "");
   const only = onlyText === "" ? undefined : onlyText.split(/[\s,]+/).filter(Boolean);
@@ -48,11 +57,12 @@ export function readInputs(workspace: string): ActionInputs {
   }
 
   return {
-    workflow: input("workflow", "."),
+    workflow: input("path", "."),
     mode,
     cache: flag("cache", true),
     cachePrefix,
     concurrency,
+    comment: flag("comment", true),
     force,
     only,
     workingDirectory,
@@ -70,7 +80,15 @@ function maxCost(): number | undefined {
 }
 
 function input(name: string, fallback: string): string {
-  return core.getInput(name) || fallback;
+  const old = Object.keys(RENAMED).find((o) => RENAMED[o] === name);
+  const given = core.getInput(name);
+  const legacy = old === undefined ? "" : core.getInput(old);
+  if (legacy === "") return given || fallback;
+  if (given !== "" && given !== fallback && given !== legacy) {
+    throw new UsageError(`inputs ${old} and ${name} are both given, with different values; ${old} is the old name of ${name}: keep only ${name}`);
+  }
+  core.warning(`input ${old} is deprecated (it is one of GitHub's own terms): rename it to ${name}; it still works for now`);
+  return legacy;
 }
 
 /** YAML's booleans, as core.getBooleanInput reads them, but an empty input takes the default. */

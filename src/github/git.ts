@@ -18,6 +18,17 @@ export interface GitRepo {
   read(commit: string, relPath: string): string | null;
 }
 
+/** A ref this clone does not have; `fetchError` is what git said when fetching it failed. */
+export class UnknownRefError extends UsageError {
+  constructor(
+    message: string,
+    readonly ref: string,
+    readonly fetchError: string | null,
+  ) {
+    super(message);
+  }
+}
+
 /** The repository holding `dir`; `display` names it in messages. */
 export function openRepo(dir: string, display = dir): GitRepo {
   const top = git(dir, ["rev-parse", "--show-toplevel"]);
@@ -31,13 +42,17 @@ export function openRepo(dir: string, display = dir): GitRepo {
     resolve(ref, options = {}) {
       if (ref === "" || ref.startsWith("-")) throw new UsageError(`--base "${ref}" is not a git ref; give a branch, tag or commit`);
       let found = revParse(root, ref);
+      let fetchError: string | null = null;
       if (found === null && options.fetch) {
-        git(root, ["fetch", "--no-tags", "--depth=1", "origin", ref]);
+        const fetched = git(root, ["fetch", "--no-tags", "--depth=1", "origin", ref]);
+        if (fetched.status !== 0) fetchError = fetched.error?.message ?? (fetched.stderr.trim() || `git fetch exited with ${fetched.status}`);
         found = revParse(root, ref);
       }
       if (found === null) {
-        throw new UsageError(
+        throw new UnknownRefError(
           `unknown git ref "${ref}" in ${root}; give a branch, tag or commit that exists here (fetch it first, e.g. git fetch origin ${ref})`,
+          ref,
+          fetchError,
         );
       }
       return found;

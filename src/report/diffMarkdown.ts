@@ -1,12 +1,16 @@
 /**
- * The diff as the pull request comment shows it: totals, the pairs that will re-run after merging
- * and why, the pairs that changed but were already accepted on the branch, added and removed pairs, each changed entry's unified diff (collapsed), and the graph. A comment holds
- * at most 65,536 characters, so the diffs share what the rest leaves, and a diff that does not fit
- * is cut with a note that points to the job summary, where the whole text goes.
+ * The diff as the pull request comment shows it: a first line naming the commit planned, what
+ * merging re-runs and its estimated cost; the totals; what will re-run grouped by root cause (a
+ * change and the pairs it cascades to are one entry); the pairs that changed but were already
+ * accepted on the branch; added and removed pairs; each changed entry's unified diff (collapsed);
+ * and the graph of the affected pairs. A comment holds at most 65,536 characters, so the diffs share
+ * what the rest leaves, and a diff that does not fit is cut with a note that points to the job
+ * summary, where the whole text goes.
  */
 import { reasonsText } from "./plan.js";
 import { acceptedText, countsOf, sinceBaseText } from "./diff.js";
-import { graphMarkdown, type GraphNode } from "./summary.js";
+import { collapsed, graphMarkdown, type GraphNode } from "./summary.js";
+import { causeGroups } from "./impact.js";
 import { alreadyAccepted, baseName, willRun, type EntryChange, type PlanDiff } from "../diff/diff.js";
 
 /** GitHub's limit on the body of a comment. */
@@ -15,7 +19,11 @@ export const COMMENT_LIMIT = 65_536;
 export interface MarkdownOptions {
   /** A hidden first line that identifies the comment (see commentMarker). */
   marker?: string;
-  /** Markdown for the estimated cost, shown under the totals when known, e.g. "Estimated cost: about $0.42". */
+  /** Hidden lines after the marker (the comment's stamp of the commit it planned, see ../github/comment.ts). */
+  hidden?: string[];
+  /** The commit planned, named in the first line: its SHA, and where to see it. */
+  commit?: { sha: string; url?: string };
+  /** The estimated cost of what will re-run, in the first line, e.g. "$0.42", "cost unknown". */
   cost?: string;
   /** Where the whole diff can be read when this text is cut short: the job summary's address. */
   summaryUrl?: string;
@@ -27,6 +35,10 @@ export interface MarkdownOptions {
 const MAX_ROWS = 100;
 const MAX_IDS = 100;
 const MAX_CELL = 300;
+/** Ids named for each cause's cascade; the rest are counted. */
+const MAX_CASCADE_IDS = 5;
+/** A table of pairs already accepted longer than this is collapsed. */
+const MAX_OPEN_ROWS = 10;
 /** A comment's graph is kept well below what Mermaid accepts, to leave room for the diffs. */
 const MAX_GRAPH_CHARS = 15_000;
 /** In a diff that is cut short, longer lines are cut too. */
@@ -50,27 +62,35 @@ export function diffMarkdown(diff: PlanDiff, options: MarkdownOptions = {}): str
 
   const top: string[] = [];
   if (options.marker) top.push(options.marker);
-  top.push(`### pairflow plan: ${code(plan.workflow.name)}`, "");
+  top.push(...(options.hidden ?? []));
+  top.push(headline(diff, options), "");
   top.push(`${code(diff.workflowFile)} compared with ${baseName(base, code)}`, "");
   if (!base.workflowFound) top.push(`${code(diff.workflowFile)} does not exist at ${code(base.ref)}: every pair is added.`, "");
   top.push(totalsLine(diff));
-  if (options.cost) top.push("", options.cost);
 
   if (run.length > 0) {
-    const shown = bounded ? run.slice(0, MAX_ROWS) : run;
-    top.push("", "#### Will re-run", "", "| Pair | Wave | Why |", "| --- | ---: | --- |");
-    for (const p of shown) top.push(`| ${code(p.id)} | ${p.wave} | ${cell(reasonsText(p), bounded)} |`);
-    if (shown.length < run.length) top.push("", `…and ${run.length - shown.length} more; ${pointer}.`);
+    // One entry per root cause: a change and the pairs that re-run only because of it.
+    const groups = causeGroups(plan.pairs.map((p) => ({ id: p.id, requires: p.requires, status: p.action, reasons: p.reasons })));
+    const shown = bounded ? groups.slice(0, MAX_ROWS) : groups;
+    top.push("", "#### Will re-run, by cause", "", "| Cause | Wave | Why | Re-runs with it |", "| --- | ---: | --- | --- |");
+    for (const g of shown) {
+      const p = plan.byId.get(g.root.id)!;
+      top.push(`| ${code(p.id)} | ${p.wave} | ${cell(reasonsText(p), bounded)} | ${cascadeCell(g.cascade, bounded)} |`);
+    }
+    if (shown.length < groups.length) top.push("", `…and ${groups.length - shown.length} more causes; ${pointer}.`);
   }
   if (accepted.length > 0) {
     const shown = bounded ? accepted.slice(0, MAX_ROWS) : accepted;
-    top.push("", "#### Changed in this pull request, already accepted", "", "Merging re-runs nothing for these.", "");
-    top.push("| Pair | Wave | What changed | Accepted |", "| --- | ---: | --- | --- |");
+    const table = ["Merging re-runs nothing for these.", "", "| Pair | Wave | What changed | Accepted |", "| --- | ---: | --- | --- |"];
     for (const p of shown) {
       const since = diff.sinceBase.get(p.id)!;
-      top.push(`| ${code(p.id)} | ${p.wave} | ${cell(sinceBaseText(since), bounded)} | ${md(acceptedText(since.accepted!))} |`);
+      table.push(`| ${code(p.id)} | ${p.wave} | ${cell(sinceBaseText(since), bounded)} | ${md(acceptedText(since.accepted!))} |`);
     }
-    if (shown.length < accepted.length) top.push("", `…and ${accepted.length - shown.length} more; ${pointer}.`);
+    if (shown.length < accepted.length) table.push("", `…and ${accepted.length - shown.length} more; ${pointer}.`);
+    top.push("", "#### Changed in this pull request, already accepted", "");
+    // A long list is collapsed: it explains, but asks nothing of the reader.
+    if (accepted.length > MAX_OPEN_ROWS) top.push(collapsed(`${count(accepted.length, "pair")} changed and already accepted`, table.join("\n")));
+    else top.push(...table);
   }
   if (diff.added.length > 0) top.push("", "#### Added pairs", "", idList(diff.added, bounded, pointer));
   if (diff.removed.length > 0) top.push("", "#### Removed pairs", "", idList(diff.removed, bounded, pointer));
@@ -89,10 +109,37 @@ export function diffMarkdown(diff: PlanDiff, options: MarkdownOptions = {}): str
   return head + heading + changeBlocks(diff.changes, room, pointer) + graph;
 }
 
-/** The DAG with the pairs that will re-run highlighted, drawn as the job summary draws it. */
+/** The pairs that will re-run, drawn as the job summary draws them. */
 function diffGraph(diff: PlanDiff, bounded: boolean): string {
-  const nodes: GraphNode[] = diff.plan.pairs.map((p) => ({ id: p.id, requires: p.requires, status: p.action }));
+  const nodes: GraphNode[] = diff.plan.pairs.map((p) => ({ id: p.id, requires: p.requires, status: p.action, reasons: p.reasons }));
   return graphMarkdown(nodes, bounded ? { maxChars: MAX_GRAPH_CHARS } : {});
+}
+
+/**
+ * The first line a reader sees: the commit planned, what merging re-runs and what it costs, e.g.
+ * "pairflow plan at 1a2b3c4: 2 pairs will re-run after merging, estimated cost $0.42".
+ */
+function headline(diff: PlanDiff, options: MarkdownOptions): string {
+  const at = options.commit
+    ? ` at ${options.commit.url ? `[\`${options.commit.sha.slice(0, 7)}\`](${options.commit.url})` : code(options.commit.sha.slice(0, 7))}`
+    : "";
+  const { run } = countsOf(diff);
+  const what = run === 0 ? "nothing will re-run after merging" : `${count(run, "pair")} will re-run after merging`;
+  const cost = options.cost === undefined ? "" : run === 0 ? ", no cost" : `, ${costPhrase(options.cost)}`;
+  return `### pairflow plan of ${code(diff.plan.workflow.name)}${at}: ${what}${cost}`;
+}
+
+/** "estimated cost $0.42", or "cost unknown" as it is. */
+export function costPhrase(cost: string): string {
+  return cost.startsWith("$") ? `estimated cost ${cost}` : cost;
+}
+
+/** The pairs a cause brings along: counted, the first few named. */
+function cascadeCell(ids: string[], bounded: boolean): string {
+  if (ids.length === 0) return "–";
+  const shown = bounded ? ids.slice(0, MAX_CASCADE_IDS) : ids;
+  const more = ids.length - shown.length;
+  return `${count(ids.length, "pair")}: ${shown.map(code).join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 }
 
 function section(title: string, body: string): string {

@@ -1,18 +1,21 @@
 /**
- * The plan and the run as Markdown for GitHub: a table of pairs, a Mermaid graph of the DAG coloured
- * by status, and the last feedback of failed pairs. Pure functions over the plan and run report, so
- * the action's job summary and a pull-request comment draw the same thing; each piece takes a size
- * budget, since GitHub caps what it shows (1 MiB for a step summary, 65,536 characters for a comment,
- * 50,000 characters and 500 edges for a Mermaid diagram).
+ * The plan and the run as Markdown for GitHub, what matters first: the headline, failed pairs and
+ * what the next run re-runs, the root causes (each change with the pairs it cascades to, as one
+ * entry), a Mermaid graph of the affected pairs only, then the long parts collapsed (estimates, the
+ * table of all pairs). Pure functions over the plan and run report, so the action's job summary and
+ * a pull-request comment draw the same thing; each piece takes a size budget, since GitHub caps what
+ * it shows (1 MiB for a step summary, 65,536 characters for a comment, 50,000 characters and 500
+ * edges for a Mermaid diagram).
  */
 import type { ConfigIssue } from "../model/errors.js";
 import { totals } from "../plan/plan.js";
-import { type Plan } from "../model/plan.js";
+import { type Plan, type Reason } from "../model/plan.js";
 import { fenceFor } from "../prompt/render.js";
 import { shortRef } from "../refs/hash.js";
 import type { RunReport } from "../model/run.js";
 import { reasonsText } from "./plan.js";
 import { seconds } from "./run.js";
+import { affectedSubgraph, causeGroups, failuresFirst, GRAPH_NODE_LIMIT, UNCHANGED, type CauseGroup, type ImpactNode } from "./impact.js";
 
 /** GitHub refuses a step summary of more than 1 MiB; this leaves room for anything written beside it. */
 export const STEP_SUMMARY_LIMIT = 1024 * 1024 - 16 * 1024;
@@ -29,6 +32,8 @@ export interface SummaryRow {
   status: string;
   /** Why it runs, or what became of it, in one line. */
   reasons: string;
+  /** The planner's reasons, for grouping by root cause; empty for pairs that do not run. */
+  why: Reason[];
   configRef: string | null;
   /** Unknown before a run: null. */
   attempts: number | null;
@@ -36,17 +41,18 @@ export interface SummaryRow {
   tokens: number | null;
 }
 
-/** Statuses that change nothing: drawn grey, and dropped first when a graph or table is too large. */
-const UNCHANGED = new Set(["skip", "reused"]);
-
-const STATUS_STYLE: Record<string, { fill: string; stroke: string; colour: string }> = {
-  executed: { fill: "#dafbe1", stroke: "#1a7f37", colour: "green" },
-  reused: { fill: "#f6f8fa", stroke: "#8c959f", colour: "grey" },
-  failed: { fill: "#ffebe9", stroke: "#cf222e", colour: "red" },
-  blocked: { fill: "#fff1e5", stroke: "#bc4c00", colour: "orange" },
-  interrupted: { fill: "#fff8c5", stroke: "#9a6700", colour: "yellow" },
-  run: { fill: "#fff8c5", stroke: "#9a6700", colour: "yellow" },
-  skip: { fill: "#f6f8fa", stroke: "#8c959f", colour: "grey" },
+/**
+ * How each status is drawn. Colour is never the only sign: failed and blocked pairs also have a
+ * shape and a marker of their own, and every marker is named in the legend.
+ */
+const STATUS_STYLE: Record<string, { fill: string; stroke: string; colour: string; marker: string; shape: "box" | "hexagon" | "stadium"; width: number }> = {
+  failed: { fill: "#ff8182", stroke: "#a40e26", colour: "red", marker: "✖ FAILED", shape: "hexagon", width: 4 },
+  blocked: { fill: "#ffd8b5", stroke: "#bc4c00", colour: "orange", marker: "⊘ blocked", shape: "stadium", width: 2 },
+  interrupted: { fill: "#fff8c5", stroke: "#9a6700", colour: "yellow", marker: "⏸ interrupted", shape: "stadium", width: 2 },
+  executed: { fill: "#dafbe1", stroke: "#1a7f37", colour: "green", marker: "✔", shape: "box", width: 1 },
+  run: { fill: "#fff8c5", stroke: "#9a6700", colour: "yellow", marker: "▶", shape: "box", width: 1 },
+  reused: { fill: "#f6f8fa", stroke: "#8c959f", colour: "grey", marker: "", shape: "box", width: 1 },
+  skip: { fill: "#f6f8fa", stroke: "#8c959f", colour: "grey", marker: "", shape: "box", width: 1 },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -62,6 +68,7 @@ export function planRows(plan: Plan, notes: ReadonlyMap<string, string> = new Ma
     requires: p.requires,
     status: p.action,
     reasons: notes.get(p.id) ?? reasonsText(p),
+    why: p.action === "run" ? p.reasons : [],
     configRef: p.configRef,
     attempts: null,
     durationMs: null,
@@ -88,6 +95,7 @@ export function runRows(plan: Plan, report: RunReport): SummaryRow[] {
       requires: p.requires,
       status: o.status,
       reasons,
+      why: o.status === "reused" ? [] : o.reasons,
       configRef: o.configRef,
       attempts: o.attempts.length,
       durationMs: ran ? o.durationMs : null,
@@ -156,54 +164,137 @@ function cell(text: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Root causes
+
+/** The rows grouped by root cause (see ./impact.ts), failed causes first. */
+export function rowGroups(rows: SummaryRow[]): CauseGroup[] {
+  return failuresFirst(causeGroups(rows.map(impactNode)));
+}
+
+function impactNode(r: SummaryRow): ImpactNode {
+  return { id: r.id, requires: r.requires, status: r.status, reasons: r.why };
+}
+
+export interface CausesOptions {
+  /** Show each root's status (a run's outcome); a plan's are all `run`. */
+  status?: boolean;
+  /** At most this many entries; the rest are counted. */
+  maxEntries?: number;
+  /** Where the rest can be read, when some are left out. */
+  pointer?: string;
+}
+
+const MAX_CASCADE_IDS = 5;
+
+/**
+ * One row per root cause: the pair, why, and the pairs it brings along (counted, the first few
+ * named). Reasons are the planner's, in the same words as everywhere else.
+ */
+export function causesMarkdown(rows: SummaryRow[], options: CausesOptions = {}): string {
+  const groups = rowGroups(rows);
+  if (groups.length === 0) return "";
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const max = options.maxEntries ?? Infinity;
+  const head = options.status ? "| cause | outcome | why | with it |\n| --- | --- | --- | --- |\n" : "| cause | why | with it |\n| --- | --- | --- |\n";
+  const lines = groups.slice(0, max).map((g) => {
+    const row = byId.get(g.root.id)!;
+    const cells = [`\`${g.root.id}\``, ...(options.status ? [statusText(g.root.status)] : []), cell(row.reasons), cascadeCell(g.cascade, byId)];
+    return `| ${cells.join(" | ")} |\n`;
+  });
+  const more = groups.length - lines.length;
+  const rest = more > 0 ? `\n_…and ${number(more)} more ${more === 1 ? "cause" : "causes"}${options.pointer ? `; ${options.pointer}` : ""}._\n` : "";
+  return head + lines.join("") + rest;
+}
+
+function cascadeCell(ids: string[], byId: ReadonlyMap<string, SummaryRow>): string {
+  if (ids.length === 0) return "–";
+  const statuses = new Map<string, number>();
+  for (const id of ids) statuses.set(byId.get(id)!.status, (statuses.get(byId.get(id)!.status) ?? 0) + 1);
+  const counts = statuses.size > 1 ? ` (${[...statuses].map(([s, n]) => `${number(n)} ${s}`).join(", ")})` : "";
+  const named = ids.slice(0, MAX_CASCADE_IDS).map((id) => `\`${id}\``);
+  const more = ids.length - named.length;
+  return `${number(ids.length)} ${ids.length === 1 ? "pair" : "pairs"}${counts}: ${named.join(", ")}${more > 0 ? ` and ${number(more)} more` : ""}`;
+}
+
+/** A status with its marker, as the graph draws it: `✖ failed`, `✔ executed`. */
+function statusText(status: string): string {
+  const symbol = symbolOf(statusClass(status));
+  return symbol ? `${symbol} ${status}` : status;
+}
+
+function symbolOf(status: string): string {
+  return STATUS_STYLE[status]!.marker.split(" ")[0]!;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Graph
 
 export interface GraphNode {
   id: string;
   requires: string[];
   status: string;
+  /** The planner's reasons, to tell root causes from cascades when not all affected pairs fit. */
+  reasons?: Reason[];
+}
+
+export interface GraphLimits {
+  maxChars?: number;
+  maxEdges?: number;
+  /** At most this many pairs are drawn (GRAPH_NODE_LIMIT). */
+  maxNodes?: number;
 }
 
 export interface MermaidGraph {
   /** The diagram's text (without the ```mermaid fence), or null when none fits. */
   text: string | null;
+  /** The pairs drawn. */
+  drawn: GraphNode[];
   /** What was left out, and why; null when the whole DAG is drawn. */
   note: string | null;
 }
 
 /**
- * The DAG as a Mermaid flowchart, left to right, each pair coloured by its status. When the whole
- * DAG is more than Mermaid draws, only the pairs whose status is not unchanged (skip, reused) are
- * drawn; when even that is too much, no graph.
+ * The affected subgraph as a Mermaid flowchart, left to right, each pair coloured and marked by its
+ * status. A workflow within the node limit is drawn whole; a larger one only its affected pairs
+ * (not skip or reused), failed ones and root causes first, at most the node limit, with a note of
+ * how many were left out.
  */
-export function mermaidGraph(nodes: GraphNode[], limits: { maxChars?: number; maxEdges?: number } = {}): MermaidGraph {
+export function mermaidGraph(nodes: GraphNode[], limits: GraphLimits = {}): MermaidGraph {
   const maxChars = limits.maxChars ?? MERMAID_MAX_CHARS;
   const maxEdges = limits.maxEdges ?? MERMAID_MAX_EDGES;
-  const fits = (text: string | null, edges: number): text is string => text !== null && text.length <= maxChars && edges <= maxEdges;
-
-  if (nodes.length === 0) return { text: null, note: "No pairs to draw." };
-  const full = flowchart(nodes);
-  if (fits(full.text, full.edges)) return { text: full.text, note: null };
-  const changed = nodes.filter((n) => !UNCHANGED.has(n.status));
-  const omitted = nodes.length - changed.length;
-  const tooLarge = `${number(nodes.length)} pairs and ${number(full.edges)} dependencies are more than GitHub draws (${number(maxEdges)} edges, ${number(maxChars)} characters)`;
-  if (changed.length > 0 && omitted > 0) {
-    const focused = flowchart(changed);
-    if (fits(focused.text, focused.edges)) {
-      return {
-        text: focused.text,
-        note: `${tooLarge}: only the ${number(changed.length)} pairs that are not unchanged are drawn, without the ${number(omitted)} others.`,
-      };
-    }
+  if (nodes.length === 0) return { text: null, drawn: [], note: "No pairs to draw." };
+  const affected = nodes.filter((n) => !UNCHANGED.has(n.status)).length;
+  if (nodes.length > (limits.maxNodes ?? GRAPH_NODE_LIMIT) && affected === 0) {
+    return { text: null, drawn: [], note: `Nothing is affected: the ${number(nodes.length)} pairs are not drawn.` };
   }
-  return { text: null, note: `No graph: ${tooLarge}.` };
+  // Fewer pairs until the text fits what GitHub draws (long ids can make even a few too long).
+  for (let limit = limits.maxNodes ?? GRAPH_NODE_LIMIT; limit >= 1; limit = Math.floor(limit / 2)) {
+    const sub = affectedSubgraph(
+      nodes.map((n) => ({ ...n, reasons: n.reasons ?? [] })),
+      limit,
+    );
+    const chart = flowchart(sub.nodes);
+    if (chart.text === null || chart.text.length > maxChars || chart.edges > maxEdges) continue;
+    const drawn = sub.nodes.map((n) => nodes.find((m) => m.id === n.id)!);
+    const left: string[] = [];
+    if (sub.omittedAffected > 0) left.push(`${number(sub.omittedAffected)} more affected`);
+    if (sub.unchanged > 0) left.push(`${number(sub.unchanged)} unchanged`);
+    const note =
+      left.length === 0
+        ? null
+        : `Drawn: ${number(drawn.length)} of the ${number(affected)} affected pairs` +
+          (sub.omittedAffected > 0 ? " (failed pairs and root causes first)" : "") +
+          `; not drawn: ${left.join(" and ")} ${sub.omittedAffected + sub.unchanged === 1 ? "pair" : "pairs"}.`;
+    return { text: chart.text, drawn, note };
+  }
+  return { text: null, drawn: [], note: `No graph: even one pair's label is more than GitHub draws (${number(maxChars)} characters).` };
 }
 
 function flowchart(nodes: GraphNode[]): { text: string | null; edges: number } {
   if (nodes.length === 0) return { text: null, edges: 0 };
   const index = new Map(nodes.map((n, i) => [n.id, `p${i}`]));
   const lines = ["flowchart LR"];
-  for (const n of nodes) lines.push(`  ${index.get(n.id)}["${label(n.id)}"]`);
+  for (const n of nodes) lines.push(`  ${index.get(n.id)}${shape(n)}`);
   let edges = 0;
   for (const n of nodes) {
     for (const dep of n.requires) {
@@ -220,10 +311,17 @@ function flowchart(nodes: GraphNode[]): { text: string | null; edges: number } {
   }
   for (const [status, ids] of byStatus) {
     const style = STATUS_STYLE[status]!;
-    lines.push(`  classDef ${status} fill:${style.fill},stroke:${style.stroke},color:#1f2328`);
+    lines.push(`  classDef ${status} fill:${style.fill},stroke:${style.stroke},stroke-width:${style.width}px,color:#1f2328`);
     lines.push(`  class ${ids.join(",")} ${status}`);
   }
   return { text: lines.join("\n") + "\n", edges };
+}
+
+/** A node's shape and label: failed pairs are hexagons, blocked and interrupted ones stadiums, each marked in words. */
+function shape(n: GraphNode): string {
+  const style = STATUS_STYLE[statusClass(n.status)]!;
+  const text = `"${style.marker ? `${style.marker} ` : ""}${label(n.id)}"`;
+  return style.shape === "hexagon" ? `{{${text}}}` : style.shape === "stadium" ? `([${text}])` : `[${text}]`;
 }
 
 /** Mermaid class names are the statuses it knows; anything else is drawn like `run`. */
@@ -236,26 +334,33 @@ function label(text: string): string {
   return text.replace(/"/g, "#quot;");
 }
 
-/** The graph as Markdown: the fenced diagram and its legend, and the note of what was left out. */
-export function graphMarkdown(nodes: GraphNode[], limits: { maxChars?: number; maxEdges?: number } = {}): string {
+/** The graph as Markdown: the fenced diagram, its legend, and the note of what was left out. */
+export function graphMarkdown(nodes: GraphNode[], limits: GraphLimits = {}): string {
   const graph = mermaidGraph(nodes, limits);
-  const drawn = graph.note === null ? nodes : nodes.filter((n) => !UNCHANGED.has(n.status));
-  return [...(graph.text !== null ? ["```mermaid\n" + graph.text + "```", graphLegend(drawn)] : []), ...(graph.note !== null ? [`_${graph.note}_`] : [])].join(
-    "\n\n",
-  );
+  return [
+    ...(graph.text !== null ? ["```mermaid\n" + graph.text + "```", graphLegend(graph.drawn)] : []),
+    ...(graph.note !== null ? [`_${graph.note}_`] : []),
+  ].join("\n\n");
 }
 
-/** A line naming the colours of the statuses present, since colour alone says nothing to some readers. */
+/** A line naming the colour, shape and marker of each status present, since colour alone says nothing to some readers. */
 export function graphLegend(nodes: GraphNode[]): string {
-  const present = [...new Set(nodes.map((n) => statusClass(n.status)))];
-  return present.map((s) => `${STATUS_STYLE[s]!.colour}: ${s}`).join(" · ");
+  const present = Object.keys(STATUS_STYLE).filter((s) => nodes.some((n) => statusClass(n.status) === s));
+  return present
+    .map((s) => {
+      const style = STATUS_STYLE[s]!;
+      const form = style.shape === "hexagon" ? " hexagon" : style.shape === "stadium" ? " rounded" : "";
+      const symbol = symbolOf(s);
+      return `${symbol ? `${symbol} ` : ""}${style.colour}${form}: ${s}`;
+    })
+    .join(" · ");
 }
 
 // ---------------------------------------------------------------------------------------------
 // Failed pairs
 
 /** Each failed pair's last feedback, collapsed; at most `maxBytes`, with a note when some are left out. */
-export function failedDetailsMarkdown(report: RunReport, maxBytes = Infinity): string {
+export function failedDetailsMarkdown(report: RunReport, maxBytes = Infinity, blocks: ReadonlyMap<string, number> = new Map()): string {
   const failed = report.pairs.filter((p) => p.status === "failed");
   let out = "";
   let shown = 0;
@@ -265,7 +370,9 @@ export function failedDetailsMarkdown(report: RunReport, maxBytes = Infinity): s
     const fence = fenceFor(feedback);
     const first = (p.note ?? "failed").split("\n")[0]!;
     const headline = escapeHtml(first.length > 200 ? `${first.slice(0, 200)}…` : first);
-    const block = `<details><summary><code>${escapeHtml(p.id)}</code>: ${headline}</summary>\n\n${fence}text\n${feedback}\n${fence}\n\n</details>\n\n`;
+    const blocked = blocks.get(p.id) ?? 0;
+    const blocking = blocked > 0 ? ` (blocked ${number(blocked)} ${blocked === 1 ? "pair" : "pairs"})` : "";
+    const block = `<details><summary>✖ <code>${escapeHtml(p.id)}</code>${blocking}: ${headline}</summary>\n\n${fence}text\n${feedback}\n${fence}\n\n</details>\n\n`;
     if (bytes(out) + bytes(block) > maxBytes - 200) break;
     out += block;
     shown++;
@@ -277,22 +384,39 @@ export function failedDetailsMarkdown(report: RunReport, maxBytes = Infinity): s
 // ---------------------------------------------------------------------------------------------
 // Whole summaries
 
+/** A part collapsed under a one-line title: the long tables a reader opens when they need them. */
+export interface Collapsible {
+  title: string;
+  body: string;
+}
+
+export interface SummaryOptions {
+  /** Lines under the headline, e.g. what the cache did. */
+  extra?: string[];
+  /** The estimated cost, in the headline: "$0.42", "cost unknown". */
+  cost?: string;
+  /** Collapsed after the graph, before the table of all pairs (estimates). */
+  collapsed?: Collapsible[];
+  maxBytes?: number;
+}
+
 /** The job summary of `mode: plan`. `notes` as in planRows. */
-export function planSummaryMarkdown(plan: Plan, options: { notes?: ReadonlyMap<string, string>; extra?: string[]; maxBytes?: number } = {}): string {
+export function planSummaryMarkdown(plan: Plan, options: SummaryOptions & { notes?: ReadonlyMap<string, string> } = {}): string {
   const t = totals(plan);
+  const cost = options.cost !== undefined && t.run > 0 ? ` · ${options.cost.startsWith("$") ? `estimated cost ${options.cost}` : options.cost}` : "";
   const head = [
     `## pairflow plan: ${escapeHtml(plan.workflow.name)}`,
     "",
-    `**${number(t.pairs)} pairs** in ${number(plan.graph.waves.length)} waves: **${number(t.run)} to run**, ${number(t.skip)} unchanged.`,
+    `**${number(t.run)} of ${number(t.pairs)} pairs to run**${cost} · ${number(t.skip)} unchanged · ${number(plan.graph.waves.length)} waves`,
     ...(options.extra ?? []),
     "",
   ].join("\n");
   const rows = planRows(plan, options.notes);
-  return compose(head, rows, "", options.maxBytes ?? STEP_SUMMARY_LIMIT);
+  return compose(head, rows, [], options, "What will run, by cause");
 }
 
 /** The job summary of `mode: run`. */
-export function runSummaryMarkdown(plan: Plan, report: RunReport, options: { extra?: string[]; maxBytes?: number } = {}): string {
+export function runSummaryMarkdown(plan: Plan, report: RunReport, options: SummaryOptions = {}): string {
   const maxBytes = options.maxBytes ?? STEP_SUMMARY_LIMIT;
   const t = report.totals;
   const tokens = t.tokens.input + t.tokens.output;
@@ -305,20 +429,76 @@ export function runSummaryMarkdown(plan: Plan, report: RunReport, options: { ext
     ...(options.extra ?? []),
     "",
   ].join("\n");
-  const details = t.failed > 0 ? `### Failed pairs\n\n${failedDetailsMarkdown(report, Math.floor(maxBytes / 4))}` : "";
-  return compose(head, runRows(plan, report), details, maxBytes);
+  const rows = runRows(plan, report);
+  const first: string[] = [];
+  const again = rows.filter((r) => r.status === "failed" || r.status === "blocked" || r.status === "interrupted");
+  if (t.failed > 0) {
+    const blocks = blockedBy(rows);
+    first.push(`### Failed (${number(t.failed)})\n\n${rerunLine(again)}\n\n${failedDetailsMarkdown(report, Math.floor(maxBytes / 4), blocks)}`);
+  } else if (again.length > 0) {
+    first.push(`### Not finished (${number(again.length)})\n\n${rerunLine(again)}`);
+  }
+  return compose(head, rows, first, { ...options, maxBytes }, "What ran, by cause");
 }
 
+/** What the next run will execute again: every failed, blocked and interrupted pair. */
+function rerunLine(again: SummaryRow[]): string {
+  const by = (s: string) => again.filter((r) => r.status === s).length;
+  const parts = [
+    [by("failed"), "failed"],
+    [by("blocked"), "blocked"],
+    [by("interrupted"), "interrupted"],
+  ]
+    .filter(([n]) => (n as number) > 0)
+    .map(([n, s]) => `${number(n as number)} ${s}`);
+  return `**The next run re-runs ${number(again.length)} ${again.length === 1 ? "pair" : "pairs"}**: ${parts.join(", ")}.`;
+}
+
+/** For each failed pair, how many blocked pairs are downstream of it. */
+function blockedBy(rows: SummaryRow[]): Map<string, number> {
+  const dependents = new Map<string, string[]>();
+  for (const r of rows) for (const dep of r.requires) dependents.set(dep, [...(dependents.get(dep) ?? []), r.id]);
+  const status = new Map(rows.map((r) => [r.id, r.status]));
+  const out = new Map<string, number>();
+  for (const r of rows.filter((r) => r.status === "failed")) {
+    const seen = new Set<string>();
+    const queue = [...(dependents.get(r.id) ?? [])];
+    while (queue.length > 0) {
+      const id = queue.pop()!;
+      if (seen.has(id) || status.get(id) !== "blocked") continue;
+      seen.add(id);
+      queue.push(...(dependents.get(id) ?? []));
+    }
+    out.set(r.id, seen.size);
+  }
+  return out;
+}
+
+/** Causes are listed up to this many; each is one line, so this stays a screen or two. */
+const MAX_CAUSES = 50;
+
 /**
- * Head, failed pairs (collapsed), graph, then the table, which is the long part and gets what
- * room the others leave.
+ * Head, what comes first (failed pairs), the root causes, the graph of the affected pairs, the
+ * collapsed parts, then the table of all pairs, collapsed too, which is the long part and gets
+ * what room the others leave.
  */
-function compose(head: string, rows: SummaryRow[], details: string, maxBytes: number): string {
-  const graphPart = `### Graph\n\n${graphMarkdown(rows)}`;
-  const tableHead = "### Pairs\n\n";
-  const parts = [head, details, graphPart].map((p) => p.trim()).filter((p) => p !== "");
-  const room = maxBytes - parts.reduce((n, p) => n + bytes(p) + 2, 0) - bytes(tableHead) - 1;
-  return [...parts, tableHead + planTableMarkdown(rows, room).trimEnd()].join("\n\n") + "\n";
+function compose(head: string, rows: SummaryRow[], first: string[], options: SummaryOptions, causesTitle: string): string {
+  const maxBytes = options.maxBytes ?? STEP_SUMMARY_LIMIT;
+  const run = rows.some((r) => r.attempts !== null);
+  const causes = causesMarkdown(rows, { status: run, maxEntries: MAX_CAUSES, pointer: "every pair is in the table below" });
+  const parts = [head, ...first];
+  if (causes) parts.push(`### ${causesTitle}\n\n${causes}`);
+  parts.push(`### Graph\n\n${graphMarkdown(rows.map((r) => ({ id: r.id, requires: r.requires, status: r.status, reasons: r.why })))}`);
+  for (const c of options.collapsed ?? []) if (c.body.trim()) parts.push(collapsed(c.title, c.body));
+  const kept = parts.map((p) => p.trim()).filter((p) => p !== "");
+  const tableTitle = `All ${number(rows.length)} pairs`;
+  const room = maxBytes - kept.reduce((n, p) => n + bytes(p) + 2, 0) - bytes(collapsed(tableTitle, "")) - 1;
+  return [...kept, collapsed(tableTitle, planTableMarkdown(rows, room))].join("\n\n") + "\n";
+}
+
+/** Markdown inside `<details>`: the blank line after the summary lets GitHub render tables in it. */
+export function collapsed(title: string, body: string): string {
+  return `<details><summary>${escapeHtml(title)}</summary>\n\n${body.trim()}\n\n</details>`;
 }
 
 /** Configuration problems, each at its file:line:column, as the CLI prints them. */

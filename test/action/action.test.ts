@@ -11,6 +11,7 @@ import { STEP_SUMMARY_LIMIT } from "../../src/report/summary.js";
 import { copyToTempRepo, REPO, tempRepo } from "../helpers/fixtures.js";
 import { checkMermaid, mermaidBlocks } from "./mermaid.js";
 import { GITHUB_TOKEN, runAction } from "./runner.js";
+import { expectEveryOutput } from "./outputs.js";
 
 const EXAMPLE = path.join(REPO, "examples/tdd-stack");
 const NO_CACHE = { cache: "false" };
@@ -62,6 +63,7 @@ describe("a run", () => {
     expect(JSON.parse(result.outputs.failed!)).toEqual(["bad"]);
     expect(JSON.parse(result.outputs.blocked!)).toEqual(["after_bad"]);
     expect(JSON.parse(result.outputs.executed!)).toEqual(["good"]);
+    expectEveryOutput(result.outputs, { "to-run": "3", "has-changes": "true", "comment-url": "" });
     const bad = result.errors.find((e) => e.properties.title === "pairflow: bad failed")!;
     expect(bad.properties).toMatchObject({ file: "workflow.yml", line: "7", col: "3" });
     expect(bad.message).toBe('rejected after 2 attempts: missing: "<never> | there"');
@@ -70,7 +72,7 @@ describe("a run", () => {
 
     expect(result.summary).toContain("## pairflow run: failing failed");
     expect(result.summary).toContain(
-      '<details><summary><code>bad</code>: rejected after 2 attempts: missing: "&lt;never&gt; | there"</summary>\n\n```text\nmissing: "<never> | there"\n```\n\n</details>',
+      '<details><summary>✖ <code>bad</code> (blocked 1 pair): rejected after 2 attempts: missing: "&lt;never&gt; | there"</summary>\n\n```text\nmissing: "<never> | there"\n```\n\n</details>',
     );
     expect(result.summary).toContain("| `after_bad` | blocked | blocked by bad | ? | 0 | – | – |");
     const [graph] = mermaidBlocks(result.summary);
@@ -92,12 +94,33 @@ describe("a run", () => {
     expect(result.errors[1]!.message).toContain('action_pairs.a.gaurd: unknown key "gaurd"; did you mean "guard"?');
     expect(result.summary).toContain("## pairflow: 3 configuration problems in 2 files");
     expect(result.summary).toContain("- `ci/flows/workflow.yml:4:5` action_pairs.a.gaurd: unknown key");
+    expectEveryOutput(result.outputs, { plan: "null", "to-run": "0", "has-changes": "false", executed: "[]", "plan-file": "", "estimated-cost": "" });
   });
 
   it("refuses inputs it cannot use, saying which", async () => {
     const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), with: { mode: "apply" } });
     expect(result.code).toBe(1);
     expect(result.errors.map((e) => e.message)).toEqual(['input mode: "apply" is not a mode; use run or plan']);
+    expectEveryOutput(result.outputs, { plan: "null", failed: "[]", "run-id": "" });
+  });
+
+  it("reads the old input names workflow and concurrency, with a warning to rename them", async () => {
+    const workspace = tempRepo({
+      "flows/gen.mjs": GEN,
+      "flows/workflow.yml": "name: renamed\ngenerator: command\ngenerator_config: {run: node gen.mjs}\naction_pairs:\n  a: {}\n",
+    });
+    const result = await runAction({ workspace, with: { ...NO_CACHE, workflow: "flows", concurrency: "2" } });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.outputs.executed!)).toEqual(["a"]);
+    expect(result.warnings).toEqual([
+      "input concurrency is deprecated (it is one of GitHub's own terms): rename it to max-parallel; it still works for now",
+      "input workflow is deprecated (it is one of GitHub's own terms): rename it to path; it still works for now",
+    ]);
+    const both = await runAction({ workspace, with: { ...NO_CACHE, workflow: "flows", path: "elsewhere" } });
+    expect(both.code).toBe(1);
+    expect(both.errors.map((e) => e.message)).toEqual([
+      "inputs workflow and path are both given, with different values; workflow is the old name of path: keep only path",
+    ]);
   });
 
   it("runs only the pairs named by only", async () => {
@@ -139,12 +162,17 @@ describe("plan mode", () => {
     expect(result.outputs["run-id"]).toBe("");
     expect(() => readFileSync(path.join(workspace, "out/stack.py"))).toThrow();
     expect(result.summary).toContain("## pairflow plan: tdd-stack");
-    expect(result.summary).toContain("**3 pairs** in 3 waves: **3 to run**, 0 unchanged.");
+    expectEveryOutput(result.outputs, { "to-run": "3", "has-changes": "true", "estimated-cost": "", executed: "[]", "comment-url": "" });
+    // The whole plan, with its estimate, in a file for later steps.
+    const file = JSON.parse(readFileSync(result.outputs["plan-file"]!, "utf8"));
+    expect(file.totals).toMatchObject({ pairs: 3, run: 3, skip: 0, estimate: { pairs: 3 } });
+    expect(file.pairs.map((p: { id: string }) => p.id)).toEqual(["g_test", "g_impl", "g_review"]);
+    expect(result.summary).toContain("**3 of 3 pairs to run** · cost unknown · 0 unchanged · 3 waves");
     expect(result.summary).toMatch(/\| `g_review` \| run \| new: never accepted; upstream: g_test will run; upstream: g_impl will run \| \? \| – \| – \| – \|/);
     await checkMermaid(mermaidBlocks(result.summary)[0]!);
   });
 
-  it("keeps the job summary under GitHub's 1 MiB for a workflow of thousands of pairs", { timeout: 60_000 }, async () => {
+  it("keeps the job summary under GitHub's 1 MiB for a workflow of thousands of pairs", { timeout: 120_000 }, async () => {
     const workspace = tempRepo();
     generateWorkflow(workspace, 10_000);
     const result = await runAction({ workspace, with: { ...NO_CACHE, mode: "plan" } });
@@ -153,7 +181,7 @@ describe("plan mode", () => {
     expect(size).toBeLessThanOrEqual(STEP_SUMMARY_LIMIT);
     expect(size).toBeGreaterThan(STEP_SUMMARY_LIMIT * 0.9); // the table fills the room it has
     expect(result.summary).toMatch(/_[\d,]+ of 10,000 pairs not shown: GitHub limits the size of this page._/);
-    expect(result.summary).toContain("No graph: 10,000 pairs and");
+    expect(result.summary).toContain("_Drawn: 40 of the 10,000 affected pairs (failed pairs and root causes first); not drawn: 9,960 more affected pairs._");
     expect(JSON.parse(result.outputs.plan!).totals.pairs).toBe(10_000);
   });
 });

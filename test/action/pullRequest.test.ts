@@ -9,8 +9,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { runOf } from "../helpers/state.js";
 import { REPO } from "../helpers/fixtures.js";
 import { FakeGitHub } from "../pr/fakeGitHub.js";
-import { cli, commitAll, gitRepo } from "../pr/repo.js";
+import { cli, commitAll, git, gitRepo } from "../pr/repo.js";
 import { runAction } from "./runner.js";
+import { expectEveryOutput } from "./outputs.js";
 
 let gh: FakeGitHub;
 afterEach(async () => {
@@ -31,10 +32,20 @@ function edit(file: string, from: string, to: string): void {
   writeFileSync(file, text.replace(from, to));
 }
 
-/** The comment's "Will re-run" rows: `| \`g_impl\` | 2 | ... |` → g_impl. */
+/**
+ * The pairs the comment says will re-run: each cause of the "Will re-run, by cause" table and the
+ * pairs it re-runs with it, `| \`g_impl\` | 2 | why | 1 pair: \`g_review\` |` → g_impl, g_review.
+ */
 function rerunRows(body: string): string[] {
-  const table = body.split("#### Will re-run\n\n")[1]?.split("\n\n")[0] ?? "";
-  return [...table.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]!);
+  const table = body.split("#### Will re-run, by cause\n\n")[1]?.split("\n\n")[0] ?? "";
+  const ids = table
+    .split("\n")
+    .slice(2)
+    .flatMap((row) => {
+      const cells = row.split(" | ");
+      return [cells[0]!, cells[cells.length - 1]!].flatMap((c) => [...c.matchAll(/`([^`]+)`/g)].map((m) => m[1]!));
+    });
+  return [...new Set(ids)];
 }
 
 /** The plan `pairflow plan` makes on the head, pair by pair, and the plan output of the action, which must be the same. */
@@ -46,17 +57,27 @@ async function planOnHead(dir: string, output: string): Promise<{ cli: string[];
   return { cli: local.pairs.map(line), action: action.pairs.map(line), run: action.pairs.filter((p) => p.action === "run").map((p) => p.id) };
 }
 
-async function planOnPullRequest(dir: string, baseSha: string) {
+let runIds = 100;
+
+/**
+ * The plan job of a pull request whose head is `dir`'s HEAD; each call is a new workflow run (its
+ * run id grows), unless `run` names one, as a re-run does.
+ */
+async function planOnPullRequest(dir: string, baseSha: string, options: { run?: { id: number; attempt: number }; with?: Record<string, string> } = {}) {
+  const headSha = git(dir, "rev-parse", "HEAD");
+  const run = options.run ?? { id: runIds++, attempt: 1 };
   return runAction({
     workspace: dir,
-    with: { mode: "plan", workflow: "flows/tdd", cache: "false" },
-    event: { name: "pull_request", payload: { pull_request: { number: 7, base: { sha: baseSha } } } },
-    env: { GITHUB_API_URL: gh.url, GITHUB_REPOSITORY: "o/r", GITHUB_RUN_ID: "42" },
+    with: { mode: "plan", path: "flows/tdd", cache: "false", ...options.with },
+    event: { name: "pull_request", payload: { pull_request: { number: 7, base: { sha: baseSha }, head: { sha: headSha } } } },
+    env: { GITHUB_API_URL: gh.url, GITHUB_REPOSITORY: "o/r", GITHUB_RUN_ID: String(run.id), GITHUB_RUN_ATTEMPT: String(run.attempt) },
   });
 }
 
+const OURS = "<!-- pairflow:plan flows/tdd/workflow.yml -->";
+
 describe("mode plan on a pull request", () => {
-  it("posts one comment, updates it on the next push, and leaves it correct when nothing changed", async () => {
+  it("posts one comment, updates it on the next push, and leaves it correct when nothing changed", { timeout: 60_000 }, async () => {
     gh = new FakeGitHub();
     await gh.start();
     gh.add("a reviewer's comment");
@@ -69,6 +90,13 @@ describe("mode plan on a pull request", () => {
     const ours = () => gh.comments.filter((c) => c.body.startsWith("<!-- pairflow:plan flows/tdd/workflow.yml -->"));
     expect(ours()).toHaveLength(1);
     const body1 = ours()[0]!.body;
+    // The first line a reader sees names the commit planned and the cost.
+    const head1 = git(dir, "rev-parse", "HEAD");
+    expect(body1.split("\n")[1]).toBe(`<!-- pairflow:planned ${head1} run ${runIds - 1} attempt 1 -->`);
+    expect(body1.split("\n")[2]).toBe(
+      `### pairflow plan of \`tdd-stack\` at [\`${head1.slice(0, 7)}\`](https://github.com/o/r/commit/${head1}): 2 pairs will re-run after merging, cost unknown`,
+    );
+    expect(first.outputs).toMatchObject({ "to-run": "2", "has-changes": "true", "estimated-cost": "", "comment-url": ours()[0]!.html_url });
     expect(body1).toMatch(/g_impl.*prompt\.task changed/);
     expect(body1).toContain("-  task: Implement the Stack class.");
     expect(body1).toContain("+  task: Implement the Stack class with a list.");
@@ -89,11 +117,13 @@ describe("mode plan on a pull request", () => {
     expect(body2).toMatch(/g_test.*prompt\.task changed/);
     expect(gh.comments).toHaveLength(2); // the reviewer's and ours
 
-    commitAll(dir, "push 3: nothing changed");
+    // The job run again on the same commit: the same plan, nothing written.
     gh.requests = [];
-    expect((await planOnPullRequest(dir, baseSha)).code).toBe(0);
+    const again = await planOnPullRequest(dir, baseSha);
+    expect(again.code).toBe(0);
     expect(ours().map((c) => c.body)).toEqual([body2]);
     expect(gh.requests.filter((r) => !r.startsWith("GET"))).toEqual([]);
+    expect(again.outputs["comment-url"]).toBe(ours()[0]!.html_url);
   });
 
   it("says nothing will re-run after merging when the branch ran its change and committed the outputs and lock file", async () => {
@@ -142,6 +172,84 @@ describe("mode plan on a pull request", () => {
   });
 });
 
+describe("racing plan jobs", () => {
+  /** Two checkouts of the pull request: an older push and a newer one. */
+  async function twoPushes(): Promise<{ older: string; newer: string; baseSha: string }> {
+    const { dir, baseSha } = await repository();
+    edit(path.join(dir, "flows/tdd/prompts.yml"), "task: Implement the Stack class.", "task: Implement it.");
+    commitAll(dir, "push 1");
+    const older = path.join(dir, "..", `${path.basename(dir)}-older`);
+    git(dir, "clone", "-q", dir, older);
+    edit(path.join(dir, "flows/tdd/prompts.yml"), "task: Write unit tests", "task: Write thorough unit tests");
+    commitAll(dir, "push 2");
+    return { older, newer: dir, baseSha };
+  }
+
+  it("two plan jobs at once leave one comment, showing the newer push, and a re-run of the older job does not overwrite it", { timeout: 60_000 }, async () => {
+    gh = new FakeGitHub();
+    await gh.start();
+    gh.add("a reviewer's comment");
+    const { older, newer, baseSha } = await twoPushes();
+    const newerSha = git(newer, "rev-parse", "HEAD");
+    // Both jobs list the comments before either has written: both create one.
+    gh.holdFirstLists(2);
+    const [a, b] = await Promise.all([
+      planOnPullRequest(older, baseSha, { run: { id: 500, attempt: 1 } }),
+      planOnPullRequest(newer, baseSha, { run: { id: 501, attempt: 1 } }),
+    ]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    const ours = gh.comments.filter((c) => c.body.startsWith(OURS));
+    expect(ours).toHaveLength(1);
+    expect(ours[0]!.body.split("\n")[1]).toBe(`<!-- pairflow:planned ${newerSha} run 501 attempt 1 -->`);
+    expect(ours[0]!.body).toMatch(/g_test.*prompt\.task changed/);
+    expect(gh.comments).toHaveLength(2);
+    expect(gh.requests.filter((r) => r.startsWith("POST"))).toHaveLength(2);
+    // The newer job points to the comment left. (The older one does too when it listed again after the
+    // newer one wrote; one that finished first names the comment it wrote, since deleted.)
+    expect(b.outputs["comment-url"]).toBe(ours[0]!.html_url);
+    expect(a.outputs["comment-url"]).toMatch(/^https:\/\/github\.test\//);
+
+    // The older job re-run later: the comment shows a newer push, so it is left as it is.
+    gh.requests = [];
+    const rerun = await planOnPullRequest(older, baseSha, { run: { id: 500, attempt: 2 } });
+    expect(rerun.code).toBe(0);
+    expect(gh.requests.filter((r) => !r.startsWith("GET"))).toEqual([]);
+    expect(gh.comments.filter((c) => c.body.startsWith(OURS)).map((c) => c.body)).toEqual([ours[0]!.body]);
+    expect(rerun.stdout).toContain("plan comment left as it is: it shows the plan of a newer push");
+  });
+
+  it("with comment: false posts nothing and still writes the plan to the job summary", async () => {
+    gh = new FakeGitHub();
+    await gh.start();
+    const { newer, baseSha } = await twoPushes();
+    const result = await planOnPullRequest(newer, baseSha, { with: { comment: "false" } });
+    expect(result.code).toBe(0);
+    expect(gh.requests).toEqual([]);
+    expect(result.outputs["comment-url"]).toBe("");
+    expect(result.summary).toMatch(/^### pairflow plan of `tdd-stack` at \[`[0-9a-f]{7}`\]\(.*\): 3 pairs will re-run after merging, cost unknown$/m);
+  });
+});
+
+describe("a pull request base the checkout cannot fetch", () => {
+  it("fails saying what to change in the workflow, with git's own error, and every output set", async () => {
+    gh = new FakeGitHub();
+    await gh.start();
+    const { dir } = await repository();
+    const missing = "0123456789abcdef0123456789abcdef01234567";
+    const result = await planOnPullRequest(dir, missing);
+    expect(result.code).toBe(1);
+    const [error] = result.errors.map((e) => e.message);
+    expect(error).toContain(`the pull request's base commit ${missing} is not in this checkout`);
+    expect(error).toContain("fetch-depth: 0");
+    expect(error).toContain("permissions: contents: read");
+    // git's words, whatever its version: there is no remote called origin in this clone.
+    expect(error).toMatch(/git: .*origin/);
+    expect(result.summary).toMatch(/^git said:\n\n```text\n.*origin/m);
+    expectEveryOutput(result.outputs, { plan: "null", "to-run": "0", "comment-url": "" });
+    expect(gh.comments).toEqual([]);
+  });
+});
+
 describe("input max-cost", () => {
   it("refuses a run whose estimate it cannot check or that exceeds it, executing nothing", async () => {
     const { dir } = await repository();
@@ -155,6 +263,9 @@ describe("input max-cost", () => {
     expect(result.errors.some((e) => e.message.includes("nothing was executed"))).toBe(true);
     expect(readFileSync(path.join(dir, "flows/tdd/out/stack.py"), "utf8")).not.toContain("Implement it.");
     expect(readdirSync(path.join(dir, ".pairflow/runs"))).toEqual(runsBefore); // no run recorded
+    // The plan was made: its outputs are set; the run's are empty, never missing.
+    expectEveryOutput(result.outputs, { "to-run": "2", "has-changes": "true", executed: "[]", failed: "[]", "run-id": "" });
+    expect(JSON.parse(result.outputs.plan!).totals).toMatchObject({ run: 2 });
 
     // Priced, the estimate is checked: far over the budget, with the breakdown in the summary.
     edit(path.join(dir, "flows/tdd/workflow.yml"), "rmax: 2", "rmax: 2\npricing:\n  stand-in-1: { input: 500, output: 2000 }");
@@ -162,6 +273,7 @@ describe("input max-cost", () => {
     expect(priced.code).toBe(1);
     expect(priced.summary).toMatch(/^## pairflow run refused\n\nthe estimated cost \$[\d.,]+ exceeds max-cost \$0\.50; nothing was executed/);
     expect(priced.summary).toMatch(/^\| `g_impl` \| stand-in-1 \|/m);
+    expect(Number(priced.outputs["estimated-cost"])).toBeGreaterThan(0.5);
 
     const generous = await runAction({ workspace: dir, with: { workflow: "flows/tdd", cache: "false", "max-cost": "100" } });
     expect(generous.code).toBe(0);

@@ -1,11 +1,13 @@
 /** The Markdown of the job summary (src/report/summary.ts), on plans and run reports made here. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { generateWorkflow } from "../../bench/generate.js";
+import { generateWorkflow, prng } from "../../bench/generate.js";
 import type { Plan } from "../../src/model/plan.js";
 import { planOf } from "../helpers/state.js";
 import {
   failedDetailsMarkdown,
+  graphLegend,
   mermaidGraph,
+  planSummaryMarkdown,
   planTableMarkdown,
   runSummaryMarkdown,
   STEP_SUMMARY_LIMIT,
@@ -15,6 +17,8 @@ import {
 import type { PairOutcome, RunReport } from "../../src/model/run.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { checkMermaid, mermaidBlocks } from "./mermaid.js";
+import { COMMENT_LIMIT, commentMarker, diffMarkdown } from "../../src/report/diffMarkdown.js";
+import { GRAPH_NODE_LIMIT } from "../../src/report/impact.js";
 
 /** A run of `plan` in which every pair was reused except the given ones. */
 function report(plan: Plan, statuses: Record<string, PairOutcome["status"]>, feedback = "guard said no"): RunReport {
@@ -58,30 +62,7 @@ describe("on a workflow of 2,000 pairs", () => {
   beforeAll(async () => {
     const dir = tempRepo();
     plan = (await planOf(generateWorkflow(dir, 2_000).workflowPath, { cwd: dir })).plan;
-  });
-
-  it("draws only the pairs that changed when the whole DAG is too large, and Mermaid parses it", async () => {
-    // A pair and everything that directly requires it ran; one of those failed, and blocked its own dependents.
-    const root = plan.pairs.find((p) => plan.graph.dependents.get(p.id)!.length >= 3)!.id;
-    const ran = plan.graph.dependents.get(root)!;
-    const blocked = plan.graph.dependents.get(ran[0]!)!;
-    const statuses = Object.fromEntries([
-      [root, "executed"],
-      ...ran.map((id) => [id, "executed"]),
-      [ran[0], "failed"],
-      ...blocked.map((id) => [id, "blocked"]),
-    ]);
-    const markdown = runSummaryMarkdown(plan, report(plan, statuses));
-
-    const [graph, ...more] = mermaidBlocks(markdown);
-    expect(more).toEqual([]);
-    await checkMermaid(graph!);
-    const drawn = Object.keys(statuses).length;
-    expect(graph!.match(/^ {2}p\d+\["/gm)).toHaveLength(drawn);
-    expect(graph).not.toMatch(/ reused$/m);
-    expect(markdown).toContain(`only the ${drawn} pairs that are not unchanged are drawn, without the ${(2_000 - drawn).toLocaleString("en-US")} others`);
-    expect(markdown).toContain("green: executed · red: failed · orange: blocked");
-  });
+  }, 60_000);
 
   it("stays under the limit with thousands of failed pairs, saying how many it leaves out", async () => {
     const statuses = Object.fromEntries(plan.pairs.map((p) => [p.id, "failed" as const]));
@@ -89,7 +70,9 @@ describe("on a workflow of 2,000 pairs", () => {
     expect(Buffer.byteLength(markdown)).toBeLessThanOrEqual(STEP_SUMMARY_LIMIT);
     expect(markdown).toMatch(/_1,9\d\d more failed pairs not shown: GitHub limits the size of this page._/);
     expect(markdown).toContain("… (12,000 more characters)");
-    expect(markdown).toContain("### Pairs"); // the table still has room
+    expect(markdown).toContain("<details><summary>All 2,000 pairs</summary>"); // the table still has room
+    // Every pair failed for a reason of its own: each is its own cause, and the list says how many it leaves out.
+    expect(markdown).toContain("_…and 1,950 more causes; every pair is in the table below._");
   });
 });
 
@@ -99,6 +82,7 @@ describe("the table", () => {
     requires: [],
     status,
     reasons,
+    why: [],
     configRef: null,
     attempts: null,
     durationMs: null,
@@ -133,9 +117,13 @@ describe("the graph", () => {
     const { text, note } = mermaidGraph(nodes);
     expect(note).toBeNull();
     await checkMermaid(text!);
-    expect(text).toContain('p2["say #quot;hi#quot;"]');
+    // Failed and blocked pairs have a shape and a marker of their own, not only a colour.
+    expect(text).toContain('p2{{"✖ FAILED say #quot;hi#quot;"}}');
+    expect(text).toContain('p3(["⊘ blocked end"])');
+    expect(text).toContain('p0["✔ a"]');
     for (const status of ["executed", "reused", "failed", "blocked", "interrupted"])
       expect(text).toMatch(new RegExp(`^ {2}classDef ${status} fill:#[0-9a-f]{6},`, "m"));
+    expect(graphLegend(nodes)).toBe("✖ red hexagon: failed · ⊘ orange rounded: blocked · ⏸ yellow rounded: interrupted · ✔ green: executed · grey: reused");
   });
 
   it("plans draw run and skip", async () => {
@@ -148,12 +136,23 @@ describe("the graph", () => {
     expect(text).toContain("class p1 run");
   });
 
-  it("is left out, with a note, when even the changed pairs are too many", async () => {
+  it("draws at most the node limit of a long chain, and says how many it left out", async () => {
     const nodes = Array.from({ length: 600 }, (_, i) => ({ id: `n${i}`, requires: i > 0 ? [`n${i - 1}`] : [], status: "run" }));
-    expect(mermaidGraph(nodes)).toEqual({
-      text: null,
-      note: "No graph: 600 pairs and 599 dependencies are more than GitHub draws (500 edges, 50,000 characters).",
-    });
+    const graph = mermaidGraph(nodes);
+    await checkMermaid(graph.text!);
+    expect(graph.drawn.map((n) => n.id)).toEqual(nodes.slice(0, GRAPH_NODE_LIMIT).map((n) => n.id));
+    expect(graph.note).toBe(
+      `Drawn: ${GRAPH_NODE_LIMIT} of the 600 affected pairs (failed pairs and root causes first); not drawn: ${600 - GRAPH_NODE_LIMIT} more affected pairs.`,
+    );
+  });
+
+  it("draws fewer pairs when their labels are too long for GitHub, and none when even one is", async () => {
+    const long = (i: number) => `${"x".repeat(2_000)}${i}`;
+    const nodes = Array.from({ length: 30 }, (_, i) => ({ id: long(i), requires: [], status: "run" }));
+    const graph = mermaidGraph(nodes);
+    expect(graph.text!.length).toBeLessThanOrEqual(50_000);
+    expect(graph.drawn.length).toBeLessThan(30);
+    expect(mermaidGraph([{ id: "y".repeat(60_000), requires: [], status: "run" }]).text).toBeNull();
   });
 });
 
@@ -173,7 +172,238 @@ describe("failed pairs", () => {
       note: "rejected after 1 attempt: expected:",
     } as PairOutcome);
     expect(failedDetailsMarkdown(r)).toBe(
-      `<details><summary><code>p</code>: rejected after 1 attempt: expected:</summary>\n\n\`\`\`\`text\n${feedback}\n\`\`\`\`\n\n</details>\n\n`,
+      `<details><summary>✖ <code>p</code>: rejected after 1 attempt: expected:</summary>\n\n\`\`\`\`text\n${feedback}\n\`\`\`\`\n\n</details>\n\n`,
     );
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// At scale: 10, 200 and 1,000 pairs, a change to two pairs cascading downstream, and a run in
+// which three pairs fail. Plans are made here in the planner's own words (`prompt: prompt.task
+// changed`, `upstream: X will run`), so each size renders in milliseconds.
+
+/** A layered DAG of n pairs: each pair requires one to three pairs of the layers before it. */
+function world(n: number): { plan: Plan; changed: string[]; cascade: Set<string> } {
+  const rand = prng(n);
+  const ids = Array.from({ length: n }, (_, i) => `pair_${String(i).padStart(4, "0")}`);
+  const layers = Math.max(3, Math.round(Math.log2(n)));
+  const layerOf = (i: number) => Math.floor((i * layers) / n);
+  const requires = ids.map((_, i) => {
+    const firstOfLayer = ids.findIndex((_, j) => layerOf(j) === layerOf(i));
+    if (firstOfLayer === 0) return [];
+    const deps = new Set<number>();
+    const want = 1 + Math.floor(rand() * 3);
+    while (deps.size < Math.min(want, firstOfLayer)) deps.add(firstOfLayer - 1 - Math.floor(rand() ** 2 * firstOfLayer));
+    return [...deps].map((d) => ids[d]!);
+  });
+  // Two changed pairs in the first layer: everything downstream of them runs.
+  const changed = [ids[0]!, ids[1]!];
+  const runs = new Set(changed);
+  ids.forEach((id, i) => requires[i]!.some((d) => runs.has(d)) && runs.add(id));
+  const cascade = new Set([...runs].filter((id) => !changed.includes(id)));
+  const waveOf = new Map<string, number>();
+  const pairs = ids.map((id, i) => {
+    const wave = 1 + Math.max(0, ...requires[i]!.map((d) => waveOf.get(d)!));
+    waveOf.set(id, wave);
+    const own = changed.includes(id) ? [{ kind: "prompt", detail: "prompt.task changed" }] : [];
+    const upstream = requires[i]!.filter((d) => runs.has(d)).map((d) => ({ kind: "upstream", detail: `${d} will run` }));
+    const run = runs.has(id);
+    return {
+      id,
+      wave,
+      requires: requires[i]!,
+      configRef: run ? null : "cd".repeat(32),
+      action: run ? "run" : "skip",
+      reasons: run ? [...own, ...upstream] : [],
+      artifact: null,
+    };
+  });
+  pairs.sort((a, b) => a.wave - b.wave || ids.indexOf(a.id) - ids.indexOf(b.id));
+  const waves = [...new Set(pairs.map((p) => p.wave))].map((w) => pairs.filter((p) => p.wave === w).map((p) => p.id));
+  const plan = {
+    workflow: { name: `w${n}` },
+    graph: { waves },
+    workflowRef: "ef".repeat(32),
+    selection: {},
+    pairs,
+    byId: new Map(pairs.map((p) => [p.id, p])),
+  };
+  return { plan: plan as unknown as Plan, changed, cascade };
+}
+
+/** The run of a world's plan: three pairs downstream of the first change fail, what needs them is blocked. */
+function worldRun(plan: Plan, cascade: Set<string>): { run: RunReport; failed: string[]; blocked: string[] } {
+  const failed = plan.pairs
+    .filter((p) => cascade.has(p.id))
+    .slice(0, 3)
+    .map((p) => p.id);
+  const blocked = new Set<string>();
+  for (const p of plan.pairs) if (p.requires.some((d) => failed.includes(d) || blocked.has(d))) blocked.add(p.id);
+  const statuses = Object.fromEntries(
+    plan.pairs.map((p) => [p.id, failed.includes(p.id) ? "failed" : blocked.has(p.id) ? "blocked" : p.action === "run" ? "executed" : "reused"]),
+  ) as Record<string, PairOutcome["status"]>;
+  const run = report(plan, statuses);
+  for (const o of run.pairs) o.reasons = o.status === "reused" ? [] : plan.byId.get(o.id)!.reasons;
+  return { run, failed, blocked: [...blocked] };
+}
+
+/** The position of each heading in order; fails when one is missing. */
+function positions(markdown: string, headings: string[]): number[] {
+  return headings.map((h) => {
+    const at = markdown.indexOf(h);
+    expect(at, `missing: ${h}`).toBeGreaterThanOrEqual(0);
+    return at;
+  });
+}
+
+/** Rows of the Markdown table that follows a heading. */
+function tableRows(markdown: string, heading: string): string[] {
+  const after = markdown.slice(markdown.indexOf(heading) + heading.length).replace(/^\n+/, "");
+  return after.split("\n\n")[0]!.split("\n").slice(2);
+}
+
+const estimateTable = (plan: Plan) =>
+  ["| pair | tokens | cost |", "| --- | ---: | ---: |", ...plan.pairs.filter((p) => p.action === "run").map((p) => `| \`${p.id}\` | 1,200 | $0.0004 |`)].join(
+    "\n",
+  );
+
+describe.each([10, 200, 1_000])("a workflow of %i pairs", (n) => {
+  const { plan, changed, cascade } = world(n);
+  const affected = changed.length + cascade.size;
+
+  it("plan summary: headline, causes, the affected graph, then the long tables collapsed", async () => {
+    const markdown = planSummaryMarkdown(plan, {
+      cost: "$0.42",
+      extra: ["", "GitHub Actions cache: off."],
+      collapsed: [{ title: `Estimate: ${affected} pairs to run`, body: estimateTable(plan) }],
+    });
+    positions(markdown, [
+      `## pairflow plan: w${n}`,
+      "### What will run, by cause",
+      "### Graph",
+      `<details><summary>Estimate: ${affected} pairs to run</summary>`,
+      `<details><summary>All ${n.toLocaleString("en-US")} pairs</summary>`,
+    ]).reduce((a, b) => (expect(b).toBeGreaterThan(a), b));
+    expect(markdown.split("\n")[2]).toBe(
+      `**${affected} of ${n.toLocaleString("en-US")} pairs to run** · estimated cost $0.42 · ${n - affected} unchanged · ${plan.graph.waves.length} waves`,
+    );
+    // One entry per change, with the pairs it cascades to counted: never one row per dependent.
+    const causes = tableRows(markdown, "### What will run, by cause");
+    expect(causes.map((r) => r.split(" | ")[0])).toEqual(changed.map((id) => `| \`${id}\``));
+    expect(causes[0]).toContain("| prompt: prompt.task changed |");
+    for (const [i, id] of changed.entries()) {
+      const downstream = [...cascade].filter((c) => reaches(plan, id, c)).length;
+      expect(causes[i]).toMatch(downstream === 0 ? / \| – \|$/ : new RegExp(` \\| ${downstream} pairs?: `));
+    }
+    await expectGraph(markdown, n, affected, []);
+    expect(Buffer.byteLength(markdown)).toBeLessThanOrEqual(STEP_SUMMARY_LIMIT);
+    // What matters fits on the first screen, whatever the size.
+    expect(markdown.indexOf("### Graph")).toBeLessThan(2_000);
+    // Everything before the collapsed tables is the same size at 10 pairs as at 1,000.
+    expect(markdown.indexOf("<details>")).toBeLessThan(8_000);
+  });
+
+  it("run summary: failures and what re-runs first, then causes, the graph, and the long tables collapsed", async () => {
+    const { run, failed, blocked } = worldRun(plan, cascade);
+    const markdown = runSummaryMarkdown(plan, run, { collapsed: [{ title: "Estimated against actual", body: estimateTable(plan) }] });
+    positions(markdown, [
+      `## pairflow run: w${n} failed`,
+      `### Failed (${failed.length})`,
+      "### What ran, by cause",
+      "### Graph",
+      "<details><summary>Estimated against actual</summary>",
+      `<details><summary>All ${n.toLocaleString("en-US")} pairs</summary>`,
+    ]).reduce((a, b) => (expect(b).toBeGreaterThan(a), b));
+    expect(markdown.indexOf(`### Failed`)).toBeLessThan(600);
+    expect(markdown.indexOf("<details><summary>Estimated against actual")).toBeLessThan(10_000);
+    expect(markdown).toContain(
+      `**The next run re-runs ${failed.length + blocked.length} pairs**: ${failed.length} failed${blocked.length ? `, ${blocked.length} blocked` : ""}.`,
+    );
+    for (const id of failed) expect(markdown).toMatch(new RegExp(`<details><summary>✖ <code>${id}</code>( \\(blocked \\d+ pairs?\\))?: rejected`));
+    expect(tableRows(markdown, "### What ran, by cause").map((r) => r.split(" | ")[0])).toEqual(changed.map((id) => `| \`${id}\``));
+    await expectGraph(markdown, n, affected, failed);
+    expect(Buffer.byteLength(markdown)).toBeLessThanOrEqual(STEP_SUMMARY_LIMIT);
+  });
+
+  it("comment: the commit and the cost in its first line, one entry per cause, the affected graph, within GitHub's limit", async () => {
+    const diff = {
+      plan,
+      sinceBase: new Map(plan.pairs.map((p) => [p.id, { changed: p.action === "run", changes: p.reasons, accepted: null }])),
+      workflowFile: "flows/w/workflow.yml",
+      base: { ref: "main", commit: "1".repeat(40), workflowFound: true },
+      added: [],
+      removed: [],
+      changes: changed.map((id) => ({
+        kind: "prompt" as const,
+        id,
+        change: "changed" as const,
+        patch: `--- a/p\n+++ b/p\n@@ -1 +1 @@\n-  task: old ${id}\n+  task: new ${id}\n`,
+      })),
+    };
+    const marker = commentMarker(diff.workflowFile);
+    const comment = diffMarkdown(diff, { marker, hidden: ["<!-- stamp -->"], commit: { sha: "abcdef0123456789" }, cost: "$0.42" });
+    const lines = comment.split("\n");
+    expect(lines.slice(0, 2)).toEqual([marker, "<!-- stamp -->"]);
+    expect(lines[2]).toBe(`### pairflow plan of \`w${n}\` at \`abcdef0\`: ${affected} pairs will re-run after merging, estimated cost $0.42`);
+    positions(comment, ["#### Will re-run, by cause", "#### Changes", "#### Graph"]).reduce((a, b) => (expect(b).toBeGreaterThan(a), b));
+    expect(tableRows(comment, "#### Will re-run, by cause").map((r) => r.split(" | ")[0])).toEqual(changed.map((id) => `| \`${id}\``));
+    expect(comment.length).toBeLessThanOrEqual(COMMENT_LIMIT);
+    const [graph] = mermaidBlocks(comment);
+    await checkMermaid(graph!);
+    expect(nodeCount(graph!)).toBe(Math.min(n <= GRAPH_NODE_LIMIT ? n : affected, GRAPH_NODE_LIMIT));
+  });
+});
+
+describe("a comment for 1,000 pairs each changed on its own", () => {
+  it("lists the first 100 causes, counts the rest, and stays within GitHub's limit", () => {
+    const { plan } = world(1_000);
+    for (const p of plan.pairs)
+      Object.assign(p, { action: "run", reasons: [{ kind: "model", detail: `model changed from a very long model name to another one for ${p.id}` }] });
+    const diff = {
+      plan,
+      sinceBase: new Map(),
+      workflowFile: "w.yml",
+      base: { ref: "main", commit: "1".repeat(40), workflowFound: true },
+      added: [],
+      removed: [],
+      changes: [],
+    };
+    const comment = diffMarkdown(diff, { marker: commentMarker("w.yml"), cost: "cost unknown" });
+    expect(comment.split("\n")[1]).toBe("### pairflow plan of `w1000`: 1000 pairs will re-run after merging, cost unknown");
+    expect(tableRows(comment, "#### Will re-run, by cause")).toHaveLength(100);
+    expect(comment).toContain("…and 900 more causes; the whole diff is in the job summary of this check.");
+    expect(comment.length).toBeLessThanOrEqual(COMMENT_LIMIT);
+  });
+});
+
+function reaches(plan: Plan, from: string, to: string): boolean {
+  const p = plan.byId.get(to)!;
+  return p.requires.some((d) => d === from || reaches(plan, from, d));
+}
+
+function nodeCount(graph: string): number {
+  return graph.match(/^ {2}p\d+[[{(]/gm)?.length ?? 0;
+}
+
+/** The summary's one graph: Mermaid parses it, it holds at most the node limit, every failed pair is drawn as one, and the note counts what it left out. */
+async function expectGraph(markdown: string, n: number, affected: number, failed: string[]): Promise<void> {
+  const [graph, ...more] = mermaidBlocks(markdown);
+  expect(more).toEqual([]);
+  await checkMermaid(graph!);
+  const drawn = nodeCount(graph!);
+  expect(drawn).toBeLessThanOrEqual(GRAPH_NODE_LIMIT);
+  for (const id of failed) expect(graph).toMatch(new RegExp(`^ {2}p\\d+\\{\\{"✖ FAILED ${id}"\\}\\}$`, "m"));
+  expect(graph).toMatch(failed.length ? /classDef failed fill:#[0-9a-f]{6},stroke:#[0-9a-f]{6},stroke-width:4px/ : /classDef run /);
+  if (n <= GRAPH_NODE_LIMIT) {
+    expect(drawn).toBe(n);
+  } else {
+    expect(drawn).toBe(Math.min(affected, GRAPH_NODE_LIMIT));
+    const left = affected - drawn;
+    expect(markdown).toContain(
+      `_Drawn: ${drawn} of the ${affected} affected pairs${left > 0 ? " (failed pairs and root causes first)" : ""}; not drawn: ${[
+        ...(left > 0 ? [`${left} more affected`] : []),
+        `${(n - affected).toLocaleString("en-US")} unchanged`,
+      ].join(" and ")} pairs._`,
+    );
+  }
+}

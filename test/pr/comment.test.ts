@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { planSummary, publishPlanComment } from "../../src/github/comment.js";
+import { planSummary, publishPlanComment, readStamp, stampLine } from "../../src/github/comment.js";
+import { prng } from "../../bench/generate.js";
 import { commentMarker } from "../../src/report/diffMarkdown.js";
 import { FakeGitHub } from "./fakeGitHub.js";
 
@@ -96,5 +97,57 @@ describe("the sticky pull request comment", () => {
     const gh = await startFake();
     gh.refuse = 500;
     await expect(publishPlanComment({ token: "t", repo, issueNumber: 7, markdown: body("x"), marker, apiUrl: gh.url })).rejects.toMatchObject({ status: 500 });
+  });
+});
+
+describe("plan jobs of one pull request at once", () => {
+  const stamped = (runId: number, text = `plan of run ${runId}`) =>
+    `${marker}\n${stampLine({ sha: runId.toString(16).padStart(40, "0"), runId, attempt: 1 })}\n### pairflow plan\n\n${text}\n`;
+
+  it("leave one comment, the newest plan's, however their requests interleave", async () => {
+    for (let trial = 0; trial < 12; trial++) {
+      const gh = await startFake();
+      const rand = prng(trial + 1);
+      gh.add("a reviewer's comment");
+      gh.delay = () => Math.floor(rand() * 15);
+      const jobs = 2 + (trial % 3);
+      // Distinct run ids in a random order: which job is newest does not follow the order they start in.
+      const runs = Array.from({ length: jobs }, (_, i) => 10 + i).sort(() => rand() - 0.5);
+      gh.holdFirstLists(jobs); // all list before any writes: each creates a comment
+      const results = await Promise.all(
+        runs.map((run) => publishPlanComment({ token: "t", repo, issueNumber: 7, markdown: stamped(run), marker, apiUrl: gh.url })),
+      );
+      const ours = gh.comments.filter((c) => c.body.startsWith(marker));
+      expect(
+        ours.map((c) => c.body),
+        `trial ${trial}`,
+      ).toEqual([stamped(10 + jobs - 1)]);
+      expect(gh.comments).toHaveLength(2);
+      // The newest job names the comment left; an older one that listed after it says it was superseded
+      // (one that finished before the newest wrote cannot know, and says what it did).
+      for (const [i, r] of results.entries()) {
+        if (runs[i] === 10 + jobs - 1) expect(r).toMatchObject({ posted: true, action: "created", url: ours[0]!.html_url });
+        else expect(r).toMatchObject({ posted: true, action: expect.stringMatching(/^(created|superseded)$/) });
+      }
+      await gh.stop();
+    }
+  });
+
+  it("never write over a comment that shows a newer plan, and replace an older one in place", async () => {
+    const gh = await startFake();
+    const publish = (markdown: string) => publishPlanComment({ token: "t", repo, issueNumber: 7, markdown, marker, apiUrl: gh.url });
+    const existing = gh.add(stamped(20));
+    gh.requests = [];
+    expect(await publish(stamped(19))).toMatchObject({ posted: true, action: "superseded", commentId: existing.id, newer: readStamp(stamped(20)) });
+    expect(gh.requests.filter((r) => !r.startsWith("GET"))).toEqual([]);
+    expect(gh.comments.map((c) => c.body)).toEqual([stamped(20)]);
+
+    expect(await publish(stamped(21))).toMatchObject({ posted: true, action: "updated", commentId: existing.id });
+    expect(gh.comments.map((c) => c.body)).toEqual([stamped(21)]);
+    // The same plan of the same commit made again by a re-run: nothing to write.
+    gh.requests = [];
+    const rerun = stamped(21).replace("attempt 1", "attempt 2");
+    expect(await publish(rerun)).toMatchObject({ posted: true, action: "unchanged", commentId: existing.id });
+    expect(gh.requests.filter((r) => !r.startsWith("GET"))).toEqual([]);
   });
 });

@@ -162,12 +162,13 @@ describe("pairflow diff --base", () => {
     const lines = r.stdout.split("\n");
     expect(lines[0]).toBe("<!-- pairflow:plan flows/tdd/workflow.yml -->");
     expect(r.stdout).toContain("**1 pair will re-run after merging**, 3 unchanged. 1 pair added, 0 removed.");
-    expect(lines).toContain("| `g_docs` | 3 | new: never accepted |");
+    expect(lines[1]).toBe("### pairflow plan of `tdd-stack`: 1 pair will re-run after merging");
+    expect(lines).toContain("| `g_docs` | 3 | new: never accepted | – |");
     expect(r.stdout).toContain("#### Added pairs\n\n`g_docs`\n");
     expect(r.stdout).toContain("<details><summary>configuration of <code>g_docs</code> (added)</summary>\n\n```diff\n--- a/flows/tdd/workflow.yml\n");
     // The graph highlights the pair that will run.
     const graph = r.stdout.slice(r.stdout.indexOf("```mermaid\n"));
-    expect(graph).toContain('  p3["g_docs"]');
+    expect(graph).toContain('  p3["▶ g_docs"]');
     expect(graph).toContain("  p1 --> p3");
     expect(graph).toMatch(/^ {2}class p3 run$/m);
     expect(graph).toMatch(/^ {2}class p0,p1,p2 skip$/m);

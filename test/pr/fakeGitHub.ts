@@ -8,16 +8,26 @@ export interface Comment {
 }
 
 /**
- * A loopback stand-in for the three REST endpoints the comment uses: list (paginated with Link
- * headers, as GitHub does), create and update issue comments. `refuse` answers writes as GitHub
- * answers a token that may not write.
+ * A loopback stand-in for the REST endpoints the comment uses: list (paginated with Link headers,
+ * as GitHub does), create, update and delete issue comments. `refuse` answers writes as GitHub
+ * answers a token that may not write. `holdFirstLists(n)` holds the answers to the first n listings
+ * until all n have arrived, so n jobs start from the same view, as racing jobs do.
  */
 export class FakeGitHub {
   comments: Comment[] = [];
   requests: string[] = [];
   authorizations = new Set<string>();
   refuse: number | null = null;
+  /** Milliseconds to wait before answering each request, so racing clients interleave differently. */
+  delay: () => number = () => 0;
   private nextId = 1000;
+  private held: (() => void)[] = [];
+  private holding = 0;
+
+  /** The first n listings are answered together, once all n have arrived. */
+  holdFirstLists(n: number): void {
+    this.holding = n;
+  }
   private server: Server = createServer((req, res) => void this.handle(req, res));
 
   async start(): Promise<string> {
@@ -45,12 +55,23 @@ export class FakeGitHub {
     this.authorizations.add(String(req.headers.authorization));
     let text = "";
     for await (const chunk of req) text += chunk;
+    const wait = this.delay();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { "content-type": "application/json", ...headers });
       res.end(JSON.stringify(body));
     };
     if (req.method !== "GET" && this.refuse !== null) {
       return send(this.refuse, { message: "Resource not accessible by integration", documentation_url: "https://docs.github.com/rest" });
+    }
+    if (url.pathname === "/repos/o/r/issues/7/comments" && req.method === "GET" && this.holding > 0) {
+      await new Promise<void>((resolve) => {
+        this.held.push(resolve);
+        if (this.held.length === this.holding) {
+          this.holding = 0;
+          for (const release of this.held.splice(0)) release();
+        }
+      });
     }
     if (url.pathname === "/repos/o/r/issues/7/comments" && req.method === "GET") {
       const perPage = Number(url.searchParams.get("per_page") ?? 30);
@@ -68,6 +89,12 @@ export class FakeGitHub {
     if (comment && req.method === "PATCH") {
       comment.body = JSON.parse(text).body;
       return send(200, comment);
+    }
+    if (comment && req.method === "DELETE") {
+      this.comments = this.comments.filter((c) => c !== comment);
+      res.writeHead(204);
+      res.end();
+      return;
     }
     send(404, { message: "Not Found" });
   }

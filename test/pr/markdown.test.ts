@@ -43,7 +43,7 @@ describe("the comment's size", () => {
     expect(comment.length).toBeGreaterThan(COMMENT_LIMIT - 5_000); // the room is used, not wasted
     expect(comment.startsWith(commentMarker("workflow.yml") + "\n")).toBe(true);
     expect(comment).toContain("**300 pairs will re-run after merging**, 0 unchanged.");
-    expect(comment).toContain("…and 200 more; the whole diff is in the job summary of this check.");
+    expect(comment).toContain("…and 200 more causes; the whole diff is in the job summary of this check.");
     expect(comment).toMatch(/…and \d+ more changed entries not shown here; the whole diff is in the job summary of this check\./);
     expect(comment.split("<details>").length - 1).toBeGreaterThan(20);
     expect(comment).toContain("#### Graph");
