@@ -1226,7 +1226,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path23 = __require("node:path");
+    var path25 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2242,9 +2242,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName2) {
-          const localBin = path23.resolve(baseDir, baseName2);
+          const localBin = path25.resolve(baseDir, baseName2);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path23.extname(baseName2))) return void 0;
+          if (sourceExt.includes(path25.extname(baseName2))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2263,17 +2263,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path23.resolve(
-            path23.dirname(resolvedScriptPath),
+          executableDir = path25.resolve(
+            path25.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path23.basename(
+            const legacyName = path25.basename(
               this._scriptPath,
-              path23.extname(this._scriptPath)
+              path25.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2284,7 +2284,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path23.extname(executableFile));
+        launchWithNode = sourceExt.includes(path25.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3200,7 +3200,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path23.basename(filename, path23.extname(filename));
+        this._name = path25.basename(filename, path25.extname(filename));
         return this;
       }
       /**
@@ -3214,9 +3214,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path24) {
-        if (path24 === void 0) return this._executableDir;
-        this._executableDir = path24;
+      executableDir(path26) {
+        if (path26 === void 0) return this._executableDir;
+        this._executableDir = path26;
         return this;
       }
       /**
@@ -6374,18 +6374,18 @@ var require_validate = __commonJS({
         const { schemaCode } = this;
         this.fail((0, codegen_1._)`${schemaCode} !== undefined && (${(0, codegen_1.or)(this.invalid$data(), condition)})`);
       }
-      error(append, errorParams, errorPaths) {
+      error(append2, errorParams, errorPaths) {
         if (errorParams) {
           this.setParams(errorParams);
-          this._error(append, errorPaths);
+          this._error(append2, errorPaths);
           this.setParams({});
           return;
         }
-        this._error(append, errorPaths);
+        this._error(append2, errorPaths);
       }
-      _error(append, errorPaths) {
+      _error(append2, errorPaths) {
         ;
-        (append ? errors_1.reportExtraError : errors_1.reportError)(this, this.def.error, errorPaths);
+        (append2 ? errors_1.reportExtraError : errors_1.reportError)(this, this.def.error, errorPaths);
       }
       $dataError() {
         (0, errors_1.reportError)(this, this.def.$dataError || errors_1.keyword$DataError);
@@ -6996,8 +6996,8 @@ var require_utils = __commonJS({
       return ind;
     }
     __name(findToken, "findToken");
-    function removeDotSegments(path23) {
-      let input = path23;
+    function removeDotSegments(path25) {
+      let input = path25;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -7072,11 +7072,11 @@ var require_utils = __commonJS({
       return output.join("");
     }
     __name(removeDotSegments, "removeDotSegments");
-    function removeDotSegmentsRelative(path23) {
-      if (path23 === "" || path23[0] === "/") {
-        return removeDotSegments(path23);
+    function removeDotSegmentsRelative(path25) {
+      if (path25 === "" || path25[0] === "/") {
+        return removeDotSegments(path25);
       }
-      const segments = path23.split("/");
+      const segments = path25.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -7457,8 +7457,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path23 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path23 && path23 !== "/" ? path23 : void 0;
+        const path25 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path25 && path25 !== "/" ? path25 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -11465,17 +11465,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path23) {
-      const ctrl = callVisitor(key, node, visitor, path23);
+    function visit_(key, node, visitor, path25) {
+      const ctrl = callVisitor(key, node, visitor, path25);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path23, ctrl);
-        return visit_(key, ctrl, visitor, path23);
+        replaceNode(key, path25, ctrl);
+        return visit_(key, ctrl, visitor, path25);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path23 = Object.freeze(path23.concat(node));
+          path25 = Object.freeze(path25.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path23);
+            const ci = visit_(i, node.items[i], visitor, path25);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -11486,13 +11486,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path23 = Object.freeze(path23.concat(node));
-          const ck = visit_("key", node.key, visitor, path23);
+          path25 = Object.freeze(path25.concat(node));
+          const ck = visit_("key", node.key, visitor, path25);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path23);
+          const cv = visit_("value", node.value, visitor, path25);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -11515,17 +11515,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path23) {
-      const ctrl = await callVisitor(key, node, visitor, path23);
+    async function visitAsync_(key, node, visitor, path25) {
+      const ctrl = await callVisitor(key, node, visitor, path25);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path23, ctrl);
-        return visitAsync_(key, ctrl, visitor, path23);
+        replaceNode(key, path25, ctrl);
+        return visitAsync_(key, ctrl, visitor, path25);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path23 = Object.freeze(path23.concat(node));
+          path25 = Object.freeze(path25.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path23);
+            const ci = await visitAsync_(i, node.items[i], visitor, path25);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -11536,13 +11536,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path23 = Object.freeze(path23.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path23);
+          path25 = Object.freeze(path25.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path25);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path23);
+          const cv = await visitAsync_("value", node.value, visitor, path25);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -11571,24 +11571,24 @@ var require_visit = __commonJS({
       return visitor;
     }
     __name(initVisitor, "initVisitor");
-    function callVisitor(key, node, visitor, path23) {
+    function callVisitor(key, node, visitor, path25) {
       if (typeof visitor === "function")
-        return visitor(key, node, path23);
+        return visitor(key, node, path25);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path23);
+        return visitor.Map?.(key, node, path25);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path23);
+        return visitor.Seq?.(key, node, path25);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path23);
+        return visitor.Pair?.(key, node, path25);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path23);
+        return visitor.Scalar?.(key, node, path25);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path23);
+        return visitor.Alias?.(key, node, path25);
       return void 0;
     }
     __name(callVisitor, "callVisitor");
-    function replaceNode(key, path23, node) {
-      const parent = path23[path23.length - 1];
+    function replaceNode(key, path25, node) {
+      const parent = path25[path25.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -12222,10 +12222,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path23, value) {
+    function collectionFromPath(schema, path25, value) {
       let v = value;
-      for (let i = path23.length - 1; i >= 0; --i) {
-        const k = path23[i];
+      for (let i = path25.length - 1; i >= 0; --i) {
+        const k = path25[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -12245,7 +12245,7 @@ var require_Collection = __commonJS({
       });
     }
     __name(collectionFromPath, "collectionFromPath");
-    var isEmptyPath = /* @__PURE__ */ __name((path23) => path23 == null || typeof path23 === "object" && !!path23[Symbol.iterator]().next().done, "isEmptyPath");
+    var isEmptyPath = /* @__PURE__ */ __name((path25) => path25 == null || typeof path25 === "object" && !!path25[Symbol.iterator]().next().done, "isEmptyPath");
     var Collection = class extends Node.NodeBase {
       static {
         __name(this, "Collection");
@@ -12278,11 +12278,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path23, value) {
-        if (isEmptyPath(path23))
+      addIn(path25, value) {
+        if (isEmptyPath(path25))
           this.add(value);
         else {
-          const [key, ...rest] = path23;
+          const [key, ...rest] = path25;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -12296,8 +12296,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path23) {
-        const [key, ...rest] = path23;
+      deleteIn(path25) {
+        const [key, ...rest] = path25;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -12311,8 +12311,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path23, keepScalar) {
-        const [key, ...rest] = path23;
+      getIn(path25, keepScalar) {
+        const [key, ...rest] = path25;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -12330,8 +12330,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path23) {
-        const [key, ...rest] = path23;
+      hasIn(path25) {
+        const [key, ...rest] = path25;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -12341,8 +12341,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path23, value) {
-        const [key, ...rest] = path23;
+      setIn(path25, value) {
+        const [key, ...rest] = path25;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -14919,9 +14919,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path23, value) {
+      addIn(path25, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path23, value);
+          this.contents.addIn(path25, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -14996,14 +14996,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path23) {
-        if (Collection.isEmptyPath(path23)) {
+      deleteIn(path25) {
+        if (Collection.isEmptyPath(path25)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path23) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path25) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -15018,10 +15018,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path23, keepScalar) {
-        if (Collection.isEmptyPath(path23))
+      getIn(path25, keepScalar) {
+        if (Collection.isEmptyPath(path25))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path23, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path25, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -15032,10 +15032,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path23) {
-        if (Collection.isEmptyPath(path23))
+      hasIn(path25) {
+        if (Collection.isEmptyPath(path25))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path23) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path25) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -15052,13 +15052,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path23, value) {
-        if (Collection.isEmptyPath(path23)) {
+      setIn(path25, value) {
+        if (Collection.isEmptyPath(path25)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path23), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path25), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path23, value);
+          this.contents.setIn(path25, value);
         }
       }
       /**
@@ -17071,9 +17071,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path23) => {
+    visit2.itemAtPath = (cst, path25) => {
       let item = cst;
-      for (const [field2, index] of path23) {
+      for (const [field2, index] of path25) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -17082,23 +17082,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path23) => {
-      const parent = visit2.itemAtPath(cst, path23.slice(0, -1));
-      const field2 = path23[path23.length - 1][0];
+    visit2.parentCollection = (cst, path25) => {
+      const parent = visit2.itemAtPath(cst, path25.slice(0, -1));
+      const field2 = path25[path25.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path23, item, visitor) {
-      let ctrl = visitor(item, path23);
+    function _visit(path25, item, visitor) {
+      let ctrl = visitor(item, path25);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path23.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path25.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -17109,10 +17109,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path23);
+            ctrl = ctrl(item, path25);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path23) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path25) : ctrl;
     }
     __name(_visit, "_visit");
     exports.visit = visit2;
@@ -18967,7 +18967,7 @@ var require_path = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.convertPosixPathToPattern = exports.convertWindowsPathToPattern = exports.convertPathToPattern = exports.escapePosixPath = exports.escapeWindowsPath = exports.escape = exports.removeLeadingDotSegment = exports.makeAbsolute = exports.unixify = void 0;
     var os = __require("os");
-    var path23 = __require("path");
+    var path25 = __require("path");
     var IS_WINDOWS_PLATFORM = os.platform() === "win32";
     var LEADING_DOT_SEGMENT_CHARACTERS_COUNT = 2;
     var POSIX_UNESCAPED_GLOB_SYMBOLS_RE = /(\\?)([()*?[\]{|}]|^!|[!+@](?=\()|\\(?![!()*+?@[\]{|}]))/g;
@@ -18980,7 +18980,7 @@ var require_path = __commonJS({
     __name(unixify, "unixify");
     exports.unixify = unixify;
     function makeAbsolute(cwd, filepath) {
-      return path23.resolve(cwd, filepath);
+      return path25.resolve(cwd, filepath);
     }
     __name(makeAbsolute, "makeAbsolute");
     exports.makeAbsolute = makeAbsolute;
@@ -19557,7 +19557,7 @@ var require_fill_range = __commonJS({
     "use strict";
     var util = __require("util");
     var toRegexRange = require_to_regex_range();
-    var isObject6 = /* @__PURE__ */ __name((val) => val !== null && typeof val === "object" && !Array.isArray(val), "isObject");
+    var isObject7 = /* @__PURE__ */ __name((val) => val !== null && typeof val === "object" && !Array.isArray(val), "isObject");
     var transform = /* @__PURE__ */ __name((toNumber) => {
       return (value) => toNumber === true ? Number(value) : String(value);
     }, "transform");
@@ -19726,14 +19726,14 @@ var require_fill_range = __commonJS({
       if (typeof step === "function") {
         return fill(start, end, 1, { transform: step });
       }
-      if (isObject6(step)) {
+      if (isObject7(step)) {
         return fill(start, end, 0, step);
       }
       let opts = { ...options };
       if (opts.capture === true) opts.wrap = true;
       step = step || opts.step || 1;
       if (!isNumber(step)) {
-        if (step != null && !isObject6(step)) return invalidStep(step, opts);
+        if (step != null && !isObject7(step)) return invalidStep(step, opts);
         return fill(start, end, 1, step);
       }
       if (isNumber(start) && isNumber(end)) {
@@ -19804,7 +19804,7 @@ var require_expand = __commonJS({
     var fill = require_fill_range();
     var stringify2 = require_stringify2();
     var utils = require_utils2();
-    var append = /* @__PURE__ */ __name((queue = "", stash = "", enclose = false) => {
+    var append2 = /* @__PURE__ */ __name((queue = "", stash = "", enclose = false) => {
       const result = [];
       queue = [].concat(queue);
       stash = [].concat(stash);
@@ -19815,12 +19815,12 @@ var require_expand = __commonJS({
       for (const item of queue) {
         if (Array.isArray(item)) {
           for (const value of item) {
-            result.push(append(value, stash, enclose));
+            result.push(append2(value, stash, enclose));
           }
         } else {
           for (let ele of stash) {
             if (enclose === true && typeof ele === "string") ele = `{${ele}}`;
-            result.push(Array.isArray(ele) ? append(item, ele, enclose) : item + ele);
+            result.push(Array.isArray(ele) ? append2(item, ele, enclose) : item + ele);
           }
         }
       }
@@ -19837,11 +19837,11 @@ var require_expand = __commonJS({
           q = p.queue;
         }
         if (node.invalid || node.dollar) {
-          q.push(append(q.pop(), stringify2(node, options)));
+          q.push(append2(q.pop(), stringify2(node, options)));
           return;
         }
         if (node.type === "brace" && node.invalid !== true && node.nodes.length === 2) {
-          q.push(append(q.pop(), ["{}"]));
+          q.push(append2(q.pop(), ["{}"]));
           return;
         }
         if (node.nodes && node.ranges > 0) {
@@ -19853,7 +19853,7 @@ var require_expand = __commonJS({
           if (range.length === 0) {
             range = stringify2(node, options);
           }
-          q.push(append(q.pop(), range));
+          q.push(append2(q.pop(), range));
           node.nodes = [];
           return;
         }
@@ -19872,11 +19872,11 @@ var require_expand = __commonJS({
             continue;
           }
           if (child.type === "close") {
-            q.push(append(q.pop(), queue, enclose));
+            q.push(append2(q.pop(), queue, enclose));
             continue;
           }
           if (child.value && child.type !== "open") {
-            queue.push(append(queue.pop(), child.value));
+            queue.push(append2(queue.pop(), child.value));
             continue;
           }
           if (child.nodes) {
@@ -20297,7 +20297,7 @@ var require_braces = __commonJS({
 var require_constants2 = __commonJS({
   "node_modules/picomatch/lib/constants.js"(exports, module) {
     "use strict";
-    var path23 = __require("path");
+    var path25 = __require("path");
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
     var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
@@ -20471,7 +20471,7 @@ var require_constants2 = __commonJS({
       /* | */
       CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
       /* \uFEFF */
-      SEP: path23.sep,
+      SEP: path25.sep,
       /**
        * Create EXTGLOB_CHARS
        */
@@ -20498,7 +20498,7 @@ var require_constants2 = __commonJS({
 var require_utils3 = __commonJS({
   "node_modules/picomatch/lib/utils.js"(exports) {
     "use strict";
-    var path23 = __require("path");
+    var path25 = __require("path");
     var win32 = process.platform === "win32";
     var {
       REGEX_BACKSLASH,
@@ -20527,7 +20527,7 @@ var require_utils3 = __commonJS({
       if (options && typeof options.windows === "boolean") {
         return options.windows;
       }
-      return win32 === true || path23.sep === "\\";
+      return win32 === true || path25.sep === "\\";
     };
     exports.escapeLast = (input, char, lastIdx) => {
       const idx = input.lastIndexOf(char, lastIdx);
@@ -20545,8 +20545,8 @@ var require_utils3 = __commonJS({
     };
     exports.wrapOutput = (input, state = {}, options = {}) => {
       const prepend = options.contains ? "" : "^";
-      const append = options.contains ? "" : "$";
-      let output = `${prepend}(?:${input})${append}`;
+      const append2 = options.contains ? "" : "$";
+      let output = `${prepend}(?:${input})${append2}`;
       if (state.negated === true) {
         output = `(?:^(?!${output}).*$)`;
       }
@@ -21196,7 +21196,7 @@ var require_parse2 = __commonJS({
         state.consumed += value2;
         state.index += num;
       }, "consume");
-      const append = /* @__PURE__ */ __name((token) => {
+      const append2 = /* @__PURE__ */ __name((token) => {
         state.output += token.output != null ? token.output : token.value;
         consume(token.value);
       }, "append");
@@ -21237,7 +21237,7 @@ var require_parse2 = __commonJS({
         if (extglobs.length && tok.type !== "paren") {
           extglobs[extglobs.length - 1].inner += tok.value;
         }
-        if (tok.value || tok.output) append(tok);
+        if (tok.value || tok.output) append2(tok);
         if (prev && prev.type === "text" && tok.type === "text") {
           prev.value += tok.value;
           prev.output = (prev.output || "") + tok.value;
@@ -21414,13 +21414,13 @@ var require_parse2 = __commonJS({
             value = "^";
           }
           prev.value += value;
-          append({ value });
+          append2({ value });
           continue;
         }
         if (state.quotes === 1 && value !== '"') {
           value = utils.escapeRegex(value);
           prev.value += value;
-          append({ value });
+          append2({ value });
           continue;
         }
         if (value === '"') {
@@ -21478,7 +21478,7 @@ var require_parse2 = __commonJS({
             value = `/${value}`;
           }
           prev.value += value;
-          append({ value });
+          append2({ value });
           if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
             continue;
           }
@@ -21891,12 +21891,12 @@ var require_parse2 = __commonJS({
 var require_picomatch = __commonJS({
   "node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
-    var path23 = __require("path");
+    var path25 = __require("path");
     var scan = require_scan();
     var parse = require_parse2();
     var utils = require_utils3();
     var constants = require_constants2();
-    var isObject6 = /* @__PURE__ */ __name((val) => val && typeof val === "object" && !Array.isArray(val), "isObject");
+    var isObject7 = /* @__PURE__ */ __name((val) => val && typeof val === "object" && !Array.isArray(val), "isObject");
     var picomatch = /* @__PURE__ */ __name((glob, options, returnState = false) => {
       if (Array.isArray(glob)) {
         const fns = glob.map((input) => picomatch(input, options, returnState));
@@ -21909,7 +21909,7 @@ var require_picomatch = __commonJS({
         }, "arrayMatcher");
         return arrayMatcher;
       }
-      const isState = isObject6(glob) && glob.tokens && glob.input;
+      const isState = isObject7(glob) && glob.tokens && glob.input;
       if (glob === "" || typeof glob !== "string" && !isState) {
         throw new TypeError("Expected pattern to be a non-empty string");
       }
@@ -21976,7 +21976,7 @@ var require_picomatch = __commonJS({
     };
     picomatch.matchBase = (input, glob, options, posix = utils.isWindows(options)) => {
       const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
-      return regex.test(path23.basename(input));
+      return regex.test(path25.basename(input));
     };
     picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
     picomatch.parse = (pattern, options) => {
@@ -21990,8 +21990,8 @@ var require_picomatch = __commonJS({
       }
       const opts = options || {};
       const prepend = opts.contains ? "" : "^";
-      const append = opts.contains ? "" : "$";
-      let source = `${prepend}(?:${state.output})${append}`;
+      const append2 = opts.contains ? "" : "$";
+      let source = `${prepend}(?:${state.output})${append2}`;
       if (state && state.negated === true) {
         source = `^(?!${source}).*$`;
       }
@@ -22203,7 +22203,7 @@ var require_pattern2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.isAbsolute = exports.partitionAbsoluteAndRelative = exports.removeDuplicateSlashes = exports.matchAny = exports.convertPatternsToRe = exports.makeRe = exports.getPatternParts = exports.expandBraceExpansion = exports.expandPatternsWithBraceExpansion = exports.isAffectDepthOfReadingPattern = exports.endsWithSlashGlobStar = exports.hasGlobStar = exports.getBaseDirectory = exports.isPatternRelatedToParentDirectory = exports.getPatternsOutsideCurrentDirectory = exports.getPatternsInsideCurrentDirectory = exports.getPositivePatterns = exports.getNegativePatterns = exports.isPositivePattern = exports.isNegativePattern = exports.convertToNegativePattern = exports.convertToPositivePattern = exports.isDynamicPattern = exports.isStaticPattern = void 0;
-    var path23 = __require("path");
+    var path25 = __require("path");
     var globParent = require_glob_parent();
     var micromatch = require_micromatch();
     var GLOBSTAR = "**";
@@ -22313,7 +22313,7 @@ var require_pattern2 = __commonJS({
     __name(endsWithSlashGlobStar, "endsWithSlashGlobStar");
     exports.endsWithSlashGlobStar = endsWithSlashGlobStar;
     function isAffectDepthOfReadingPattern(pattern) {
-      const basename = path23.basename(pattern);
+      const basename = path25.basename(pattern);
       return endsWithSlashGlobStar(pattern) || isStaticPattern(basename);
     }
     __name(isAffectDepthOfReadingPattern, "isAffectDepthOfReadingPattern");
@@ -22380,7 +22380,7 @@ var require_pattern2 = __commonJS({
     __name(partitionAbsoluteAndRelative, "partitionAbsoluteAndRelative");
     exports.partitionAbsoluteAndRelative = partitionAbsoluteAndRelative;
     function isAbsolute(pattern) {
-      return path23.isAbsolute(pattern);
+      return path25.isAbsolute(pattern);
     }
     __name(isAbsolute, "isAbsolute");
     exports.isAbsolute = isAbsolute;
@@ -22571,8 +22571,8 @@ var require_utils4 = __commonJS({
     exports.errno = errno;
     var fs = require_fs();
     exports.fs = fs;
-    var path23 = require_path();
-    exports.path = path23;
+    var path25 = require_path();
+    exports.path = path25;
     var pattern = require_pattern2();
     exports.pattern = pattern;
     var stream = require_stream();
@@ -22692,8 +22692,8 @@ var require_async = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path23, settings, callback) {
-      settings.fs.lstat(path23, (lstatError, lstat) => {
+    function read(path25, settings, callback) {
+      settings.fs.lstat(path25, (lstatError, lstat) => {
         if (lstatError !== null) {
           callFailureCallback(callback, lstatError);
           return;
@@ -22702,7 +22702,7 @@ var require_async = __commonJS({
           callSuccessCallback(callback, lstat);
           return;
         }
-        settings.fs.stat(path23, (statError, stat) => {
+        settings.fs.stat(path25, (statError, stat) => {
           if (statError !== null) {
             if (settings.throwErrorOnBrokenSymbolicLink) {
               callFailureCallback(callback, statError);
@@ -22737,13 +22737,13 @@ var require_sync = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path23, settings) {
-      const lstat = settings.fs.lstatSync(path23);
+    function read(path25, settings) {
+      const lstat = settings.fs.lstatSync(path25);
       if (!lstat.isSymbolicLink() || !settings.followSymbolicLink) {
         return lstat;
       }
       try {
-        const stat = settings.fs.statSync(path23);
+        const stat = settings.fs.statSync(path25);
         if (settings.markSymbolicLink) {
           stat.isSymbolicLink = () => true;
         }
@@ -22819,21 +22819,21 @@ var require_out = __commonJS({
     var sync = require_sync();
     var settings_1 = require_settings();
     exports.Settings = settings_1.default;
-    function stat(path23, optionsOrSettingsOrCallback, callback) {
+    function stat(path25, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path23, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path25, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path23, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path25, getSettings(optionsOrSettingsOrCallback), callback);
     }
     __name(stat, "stat");
     exports.stat = stat;
-    function statSync6(path23, optionsOrSettings) {
+    function statSync7(path25, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path23, settings);
+      return sync.read(path25, settings);
     }
-    __name(statSync6, "statSync");
-    exports.statSync = statSync6;
+    __name(statSync7, "statSync");
+    exports.statSync = statSync7;
     function getSettings(settingsOrOptions = {}) {
       if (settingsOrOptions instanceof settings_1.default) {
         return settingsOrOptions;
@@ -23060,16 +23060,16 @@ var require_async2 = __commonJS({
           return;
         }
         const tasks = names.map((name) => {
-          const path23 = common2.joinPathSegments(directory, name, settings.pathSegmentSeparator);
+          const path25 = common2.joinPathSegments(directory, name, settings.pathSegmentSeparator);
           return (done) => {
-            fsStat.stat(path23, settings.fsStatSettings, (error, stats) => {
+            fsStat.stat(path25, settings.fsStatSettings, (error, stats) => {
               if (error !== null) {
                 done(error);
                 return;
               }
               const entry = {
                 name,
-                path: path23,
+                path: path25,
                 dirent: utils.fs.createDirentFromStats(name, stats)
               };
               if (settings.stats) {
@@ -23194,7 +23194,7 @@ var require_settings2 = __commonJS({
   "node_modules/@nodelib/fs.scandir/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path23 = __require("path");
+    var path25 = __require("path");
     var fsStat = require_out();
     var fs = require_fs4();
     var Settings = class {
@@ -23205,7 +23205,7 @@ var require_settings2 = __commonJS({
         this._options = _options;
         this.followSymbolicLinks = this._getValue(this._options.followSymbolicLinks, false);
         this.fs = fs.createFileSystemAdapter(this._options.fs);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path23.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path25.sep);
         this.stats = this._getValue(this._options.stats, false);
         this.throwErrorOnBrokenSymbolicLink = this._getValue(this._options.throwErrorOnBrokenSymbolicLink, true);
         this.fsStatSettings = new fsStat.Settings({
@@ -23232,18 +23232,18 @@ var require_out2 = __commonJS({
     var sync = require_sync2();
     var settings_1 = require_settings2();
     exports.Settings = settings_1.default;
-    function scandir(path23, optionsOrSettingsOrCallback, callback) {
+    function scandir(path25, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path23, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path25, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path23, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path25, getSettings(optionsOrSettingsOrCallback), callback);
     }
     __name(scandir, "scandir");
     exports.scandir = scandir;
-    function scandirSync(path23, optionsOrSettings) {
+    function scandirSync(path25, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path23, settings);
+      return sync.read(path25, settings);
     }
     __name(scandirSync, "scandirSync");
     exports.scandirSync = scandirSync;
@@ -23941,7 +23941,7 @@ var require_settings3 = __commonJS({
   "node_modules/@nodelib/fs.walk/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path23 = __require("path");
+    var path25 = __require("path");
     var fsScandir = require_out2();
     var Settings = class {
       static {
@@ -23954,7 +23954,7 @@ var require_settings3 = __commonJS({
         this.deepFilter = this._getValue(this._options.deepFilter, null);
         this.entryFilter = this._getValue(this._options.entryFilter, null);
         this.errorFilter = this._getValue(this._options.errorFilter, null);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path23.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path25.sep);
         this.fsScandirSettings = new fsScandir.Settings({
           followSymbolicLinks: this._options.followSymbolicLinks,
           fs: this._options.fs,
@@ -24020,7 +24020,7 @@ var require_reader2 = __commonJS({
   "node_modules/fast-glob/out/readers/reader.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path23 = __require("path");
+    var path25 = __require("path");
     var fsStat = require_out();
     var utils = require_utils4();
     var Reader = class {
@@ -24036,7 +24036,7 @@ var require_reader2 = __commonJS({
         });
       }
       _getFullEntryPath(filepath) {
-        return path23.resolve(this._settings.cwd, filepath);
+        return path25.resolve(this._settings.cwd, filepath);
       }
       _makeEntry(stats, pattern) {
         const entry = {
@@ -24476,7 +24476,7 @@ var require_provider = __commonJS({
   "node_modules/fast-glob/out/providers/provider.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path23 = __require("path");
+    var path25 = __require("path");
     var deep_1 = require_deep();
     var entry_1 = require_entry();
     var error_1 = require_error2();
@@ -24493,7 +24493,7 @@ var require_provider = __commonJS({
         this.entryTransformer = new entry_2.default(this._settings);
       }
       _getRootDirectory(task) {
-        return path23.resolve(this._settings.cwd, task.base);
+        return path25.resolve(this._settings.cwd, task.base);
       }
       _getReaderOptions(task) {
         const basePath = task.base === "." ? "" : task.base;
@@ -25437,10 +25437,10 @@ function findCycles(ids, requires) {
   const seen = /* @__PURE__ */ new Set();
   for (const root of ids) {
     if (color.get(root) !== WHITE) continue;
-    const path23 = [];
+    const path25 = [];
     const stack = [{ id: root, next: 0 }];
     color.set(root, GREY);
-    path23.push(root);
+    path25.push(root);
     while (stack.length > 0) {
       const frame = stack[stack.length - 1];
       const deps = requires.get(frame.id);
@@ -25449,10 +25449,10 @@ function findCycles(ids, requires) {
         const c = color.get(dep);
         if (c === WHITE) {
           color.set(dep, GREY);
-          path23.push(dep);
+          path25.push(dep);
           stack.push({ id: dep, next: 0 });
         } else if (c === GREY) {
-          const loop = path23.slice(path23.lastIndexOf(dep));
+          const loop = path25.slice(path25.lastIndexOf(dep));
           const cycle = rotateToFirst(loop, position2);
           const key = cycle.join("\0");
           if (!seen.has(key)) {
@@ -25462,7 +25462,7 @@ function findCycles(ids, requires) {
         }
       } else {
         color.set(frame.id, BLACK);
-        path23.pop();
+        path25.pop();
         stack.pop();
       }
     }
@@ -26042,14 +26042,14 @@ function toGuardRef(item) {
 __name(toGuardRef, "toGuardRef");
 function checkPaths(pair, dir, root, files, file, issues) {
   const keyPath = ["action_pairs", pair.template ?? pair.id];
-  const own2 = pair.itemFile ? 1 : 0;
+  const own3 = pair.itemFile ? 1 : 0;
   if (pair.output !== void 0 && !isInside(root, path3.resolve(dir, pair.output))) {
     issues.push(at(file, [...keyPath, "output"], `"${pair.output}" is outside the repository (${root}); give a path inside it, relative to the workflow file`));
   }
   pair.inputs.forEach((pattern, i) => {
     if (pattern.startsWith("!")) return;
-    if (i < own2) return;
-    const where = [...keyPath, "inputs", i - own2];
+    if (i < own3) return;
+    const where = [...keyPath, "inputs", i - own3];
     const segments = pattern.split("/");
     const firstGlob = segments.findIndex((seg) => import_fast_glob2.default.isDynamicPattern(seg));
     const fixed = (firstGlob === -1 ? segments : segments.slice(0, firstGlob)).join("/");
@@ -26603,7 +26603,7 @@ function isSecretHeader(name) {
 }
 __name(isSecretHeader, "isSecretHeader");
 function ownComponents(workflow, pair, inputs, files) {
-  const own2 = {
+  const own3 = {
     prompt: pair.prompt ?? {},
     model: pair.model,
     guard: pair.guard,
@@ -26617,20 +26617,20 @@ function ownComponents(workflow, pair, inputs, files) {
       if (headers !== void 0) config2.headers = headers;
     } else config2[key] = value;
   }
-  if (pair.generator !== null || Object.keys(config2).length > 0) own2.generator = { name: pair.generator, config: config2 };
-  if (pair.generator !== null) own2.layout = PROMPT_LAYOUT;
-  if (pair.guards !== void 0) own2.guards = pair.guards;
+  if (pair.generator !== null || Object.keys(config2).length > 0) own3.generator = { name: pair.generator, config: config2 };
+  if (pair.generator !== null) own3.layout = PROMPT_LAYOUT;
+  if (pair.guards !== void 0) own3.guards = pair.guards;
   if (workflow.specification !== void 0 || workflow.constraints !== void 0) {
-    own2.context = {};
-    if (workflow.specification !== void 0) own2.context.specification = workflow.specification;
-    if (workflow.constraints !== void 0) own2.context.constraints = workflow.constraints;
+    own3.context = {};
+    if (workflow.specification !== void 0) own3.context.specification = workflow.specification;
+    if (workflow.constraints !== void 0) own3.context.constraints = workflow.constraints;
   }
-  if (pair.inputs.length > 0) own2.inputs = inputs ?? {};
+  if (pair.inputs.length > 0) own3.inputs = inputs ?? {};
   const read = {};
   if (files && Object.keys(files.generator).length > 0) read.generator = files.generator;
   if (files && Object.keys(files.guard).length > 0) read.guard = files.guard;
-  if (Object.keys(read).length > 0) own2.files = read;
-  return own2;
+  if (Object.keys(read).length > 0) own3.files = read;
+  return own3;
 }
 __name(ownComponents, "ownComponents");
 function publicHeaders(value) {
@@ -26640,15 +26640,15 @@ function publicHeaders(value) {
   return Object.keys(out).length > 0 ? sortedObject(out) : void 0;
 }
 __name(publicHeaders, "publicHeaders");
-function hashInput(own2, upstream) {
-  return { ...own2, upstream_refs: upstream.refs, artifact_hashes: upstream.artifactHashes };
+function hashInput(own3, upstream) {
+  return { ...own3, upstream_refs: upstream.refs, artifact_hashes: upstream.artifactHashes };
 }
 __name(hashInput, "hashInput");
-function configRef(own2, upstream) {
-  return digestOf(hashInput(own2, upstream));
+function configRef(own3, upstream) {
+  return digestOf(hashInput(own3, upstream));
 }
 __name(configRef, "configRef");
-function componentDigests(own2, upstream) {
+function componentDigests(own3, upstream) {
   const out = {};
   const put = /* @__PURE__ */ __name((name, value) => out[name] = digestOf(value).slice(0, 16), "put");
   const each = /* @__PURE__ */ __name((prefix, obj) => {
@@ -26660,20 +26660,20 @@ function componentDigests(own2, upstream) {
       else put(`${prefix}${k}`, v);
     }
   }, "config");
-  if (own2.prompt !== null && typeof own2.prompt === "object" && !Array.isArray(own2.prompt)) each("prompt.", own2.prompt);
-  put("model", own2.model);
-  put("guard", own2.guard);
-  config2("guard_config.", own2.guard_config);
-  if (own2.guards !== void 0) put("guards", own2.guards);
-  if (own2.generator) {
-    put("generator", own2.generator.name);
-    config2("generator_config.", own2.generator.config);
+  if (own3.prompt !== null && typeof own3.prompt === "object" && !Array.isArray(own3.prompt)) each("prompt.", own3.prompt);
+  put("model", own3.model);
+  put("guard", own3.guard);
+  config2("guard_config.", own3.guard_config);
+  if (own3.guards !== void 0) put("guards", own3.guards);
+  if (own3.generator) {
+    put("generator", own3.generator.name);
+    config2("generator_config.", own3.generator.config);
   }
-  if (own2.layout !== void 0) put("layout", own2.layout);
-  each("context.", own2.context);
-  for (const [file, hash] of Object.entries(own2.inputs ?? {})) out[`input:${file}`] = hash.slice(0, 16);
-  for (const [file, hash] of Object.entries(own2.files?.generator ?? {})) out[`generator_file:${file}`] = hash.slice(0, 16);
-  for (const [file, hash] of Object.entries(own2.files?.guard ?? {})) out[`guard_file:${file}`] = hash.slice(0, 16);
+  if (own3.layout !== void 0) put("layout", own3.layout);
+  each("context.", own3.context);
+  for (const [file, hash] of Object.entries(own3.inputs ?? {})) out[`input:${file}`] = hash.slice(0, 16);
+  for (const [file, hash] of Object.entries(own3.files?.generator ?? {})) out[`generator_file:${file}`] = hash.slice(0, 16);
+  for (const [file, hash] of Object.entries(own3.files?.guard ?? {})) out[`guard_file:${file}`] = hash.slice(0, 16);
   for (const [dep, ref] of Object.entries(upstream.refs)) out[`upstream:${dep}`] = ref.slice(0, 16);
   for (const [dep, hash] of Object.entries(upstream.artifactHashes)) out[`artifact:${dep}`] = hash.slice(0, 16);
   return sortedObject(out);
@@ -26788,10 +26788,10 @@ __name(checkOnly, "checkOnly");
 async function decidePair(ctx, id, decided) {
   const { workflow, graph, view } = ctx;
   const pair = workflow.pairs.get(id);
-  const own2 = ownComponents(workflow, pair, pair.inputs.length > 0 ? view.inputHashes(pair) : void 0, view.fileHashes(pair));
+  const own3 = ownComponents(workflow, pair, pair.inputs.length > 0 ? view.inputHashes(pair) : void 0, view.fileHashes(pair));
   const previous = view.lock?.pairs[id];
   const deps = pair.requires.map((d) => decided.get(d));
-  const base = { id, wave: graph.waveOf.get(id) + 1, requires: pair.requires, own: own2 };
+  const base = { id, wave: graph.waveOf.get(id) + 1, requires: pair.requires, own: own3 };
   const forced = ctx.force(id) ?? (ctx.lost.has(id) ? LOST : void 0);
   const output = judgeOutput(view, pair, previous);
   const kept = /* @__PURE__ */ __name((ref2, components2) => ({
@@ -26812,7 +26812,7 @@ async function decidePair(ctx, id, decided) {
     if (output.kind === "human") return kept(null, null);
     const reasons2 = [
       ...forced ? [forced] : [],
-      ...previous ? ownChanges(previous, componentDigests(own2, { refs: {}, artifactHashes: {} })) : [newReason()],
+      ...previous ? ownChanges(previous, componentDigests(own3, { refs: {}, artifactHashes: {} })) : [newReason()],
       ...unknownOutput,
       ...unknown.map((d) => ({ kind: "upstream", detail: d.action === "run" ? `${d.id} will run` : `${d.id}'s reference is not known yet` }))
     ];
@@ -26823,8 +26823,8 @@ async function decidePair(ctx, id, decided) {
     upstream.refs[d.id] = d.configRef;
     upstream.artifactHashes[d.id] = d.artifact.contentHash;
   }
-  const ref = configRef(own2, upstream);
-  const components = componentDigests(own2, upstream);
+  const ref = configRef(own3, upstream);
+  const components = componentDigests(own3, upstream);
   if (output.kind === "human") return kept(ref, components);
   if (!forced) {
     const artifact = await acceptedArtifact(view, id, ref, previous, output);
@@ -26850,12 +26850,12 @@ __name(decidePair, "decidePair");
 function judgeOutput(view, pair, previous) {
   const file = view.outputHash(pair);
   if (file === void 0) return { kind: "absent" };
-  const same = /* @__PURE__ */ __name((hash) => hash !== void 0 && (hash === file.raw || hash === file.text), "same");
-  if (previous?.source !== "human" && same(previous?.contentHash)) return { kind: "generated", hash: previous.contentHash };
+  const same2 = /* @__PURE__ */ __name((hash) => hash !== void 0 && (hash === file.raw || hash === file.text), "same");
+  if (previous?.source !== "human" && same2(previous?.contentHash)) return { kind: "generated", hash: previous.contentHash };
   const generated = view.generatedHashes(pair.id);
   const match = [file.raw, file.text].find((h) => generated.has(h));
   if (match !== void 0) return { kind: "generated", hash: match };
-  if (previous?.source === "human" && same(previous.contentHash)) return { kind: "human", hash: previous.contentHash };
+  if (previous?.source === "human" && same2(previous.contentHash)) return { kind: "human", hash: previous.contentHash };
   return { kind: previous !== void 0 || generated.size > 0 ? "human" : "unknown", hash: file.raw };
 }
 __name(judgeOutput, "judgeOutput");
@@ -27019,8 +27019,8 @@ var BUILT_IN_PRICES = {
 };
 function priceFor(model, pricing = {}) {
   if (model === null) return null;
-  const own2 = Object.hasOwn(pricing, model) ? pricing[model] : void 0;
-  if (own2) return { ...own2, source: "workflow" };
+  const own3 = Object.hasOwn(pricing, model) ? pricing[model] : void 0;
+  if (own3) return { ...own3, source: "workflow" };
   const base = baseModelName(model);
   const builtIn = Object.hasOwn(BUILT_IN_PRICES, base) ? BUILT_IN_PRICES[base] : void 0;
   return builtIn ? { ...builtIn, source: "built-in" } : null;
@@ -27658,131 +27658,25 @@ function fileIssue(display, message) {
 __name(fileIssue, "fileIssue");
 
 // src/records/mutex.ts
-import { mkdirSync, readFileSync as readFileSync2, realpathSync, renameSync, rmSync, statSync as statSync2, writeFileSync } from "node:fs";
+import { createHash as createHash2, randomBytes as randomBytes2 } from "node:crypto";
+import { linkSync, readFileSync as readFileSync4, realpathSync as realpathSync2, rmSync as rmSync3, statSync as statSync2, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import path5 from "node:path";
-var LockBusyError = class extends Error {
-  constructor(holder) {
-    super(`another run (${holder.runId}, pid ${holder.pid} on ${holder.host}) is using ${holder.workflow} with this state directory`);
-    this.holder = holder;
-  }
-  holder;
-  static {
-    __name(this, "LockBusyError");
-  }
-  name = "LockBusyError";
-};
-function lockPath(stateDir, workflowPath) {
-  let real = workflowPath;
-  try {
-    real = realpathSync(workflowPath);
-  } catch {
-  }
-  return path5.join(stateDir, "locks", `${sha256Hex(real).slice(0, 16)}.lock`);
-}
-__name(lockPath, "lockPath");
-async function acquireRunLock(stateDir, workflowPath, options) {
-  const file = lockPath(stateDir, workflowPath);
-  mkdirSync(path5.dirname(file), { recursive: true });
-  const me = { pid: process.pid, host: hostname(), runId: options.runId, workflow: workflowPath, since: (/* @__PURE__ */ new Date()).toISOString() };
-  let told = false;
-  for (; ; ) {
-    try {
-      writeFileSync(file, JSON.stringify(me), { flag: "wx" });
-      return () => release(file, me);
-    } catch (err) {
-      if (err.code !== "EEXIST") throw err;
-    }
-    const holder = readHolder(file);
-    if (holder === void 0 && youngerThan(file, 5e3)) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      continue;
-    }
-    if (holder === void 0 || isStale(holder)) {
-      try {
-        renameSync(file, `${file}.stale.${process.pid}`);
-        rmSync(`${file}.stale.${process.pid}`, { force: true });
-      } catch {
-      }
-      continue;
-    }
-    if (!options.wait) throw new LockBusyError(holder);
-    if (!told) {
-      options.onWait?.(holder);
-      told = true;
-    }
-    if (options.signal?.aborted) throw new LockBusyError(holder);
-    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
-  }
-}
-__name(acquireRunLock, "acquireRunLock");
-function youngerThan(file, ms) {
-  try {
-    return Date.now() - statSync2(file).mtimeMs < ms;
-  } catch {
-    return false;
-  }
-}
-__name(youngerThan, "youngerThan");
-function readHolder(file) {
-  try {
-    return JSON.parse(readFileSync2(file, "utf8"));
-  } catch {
-    return void 0;
-  }
-}
-__name(readHolder, "readHolder");
-function isStale(holder) {
-  if (holder.host !== hostname()) return false;
-  try {
-    process.kill(holder.pid, 0);
-    return false;
-  } catch (err) {
-    return err.code === "ESRCH";
-  }
-}
-__name(isStale, "isStale");
-function release(file, me) {
-  const holder = readHolder(file);
-  if (holder?.pid === me.pid && holder.runId === me.runId) rmSync(file, { force: true });
-}
-__name(release, "release");
-function currentHolder(stateDir, workflowPath) {
-  const holder = readHolder(lockPath(stateDir, workflowPath));
-  return holder && !isStale(holder) ? holder : void 0;
-}
-__name(currentHolder, "currentHolder");
-async function acquireRunLocks(stateDir, workflowPaths, options) {
-  const releases = [];
-  const releaseAll = /* @__PURE__ */ __name(() => {
-    for (const release2 of releases.reverse()) release2();
-  }, "releaseAll");
-  try {
-    for (const workflow of [...new Set(workflowPaths)].sort()) releases.push(await acquireRunLock(stateDir, workflow, options));
-  } catch (err) {
-    releaseAll();
-    throw err;
-  }
-  return releaseAll;
-}
-__name(acquireRunLocks, "acquireRunLocks");
-
-// src/records/prune.ts
-var import_fast_glob4 = __toESM(require_out4(), 1);
-import { closeSync as closeSync2, existsSync as existsSync5, openSync as openSync2, readdirSync as readdirSync4, readFileSync as readFileSync6, readSync, rmSync as rmSync3, statSync as statSync3 } from "node:fs";
-import path11 from "node:path";
+import path8 from "node:path";
 
 // src/lockfile/lockfile.ts
-import { existsSync as existsSync2, readFileSync as readFileSync3 } from "node:fs";
-import path7 from "node:path";
+import { existsSync as existsSync2, readFileSync as readFileSync2 } from "node:fs";
+import path6 from "node:path";
+
+// src/model/records.ts
+var LOCK_VERSION = 1;
 
 // src/workspace/files.ts
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync as mkdirSync2, openSync, readdirSync, renameSync as renameSync2, rmSync as rmSync2, writeSync } from "node:fs";
-import path6 from "node:path";
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
+import path5 from "node:path";
 function writeFileAtomic(file, data) {
-  mkdirSync2(path6.dirname(file), { recursive: true });
-  const tmp = path6.join(path6.dirname(file), `.${path6.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  mkdirSync(path5.dirname(file), { recursive: true });
+  const tmp = path5.join(path5.dirname(file), `.${path5.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   try {
     const fd = openSync(tmp, "w");
     try {
@@ -27792,9 +27686,9 @@ function writeFileAtomic(file, data) {
     } finally {
       closeSync(fd);
     }
-    renameSync2(tmp, file);
+    renameSync(tmp, file);
   } catch (err) {
-    rmSync2(tmp, { force: true });
+    rmSync(tmp, { force: true });
     throw err;
   }
 }
@@ -27812,8 +27706,8 @@ function removeStaleTemporaries(dirs) {
     for (const name of names) {
       const pid = Number(TEMPORARY.exec(name)?.[1]);
       if (!pid || alive(pid)) continue;
-      rmSync2(path6.join(dir, name), { force: true });
-      removed.push(path6.join(dir, name));
+      rmSync(path5.join(dir, name), { force: true });
+      removed.push(path5.join(dir, name));
     }
   }
   return removed;
@@ -27829,18 +27723,46 @@ function alive(pid) {
 }
 __name(alive, "alive");
 
-// src/model/records.ts
-var LOCK_VERSION = 1;
+// src/lockfile/write.ts
+function orderedEntry(e) {
+  return {
+    configRef: e.configRef,
+    contentHash: e.contentHash,
+    source: e.source,
+    model: e.model,
+    components: e.components,
+    attempts: e.attempts,
+    tokens: { input: e.tokens.input, output: e.tokens.output },
+    durationMs: e.durationMs,
+    acceptedAt: e.acceptedAt
+  };
+}
+__name(orderedEntry, "orderedEntry");
+function serializeLock(lock) {
+  const ids = Object.keys(lock.pairs).sort();
+  const entries2 = ids.map((id) => `    ${JSON.stringify(id)}: ${JSON.stringify(orderedEntry(lock.pairs[id]))}
+`);
+  return `{
+  "version": ${LOCK_VERSION},
+  "workflow": ${JSON.stringify(lock.workflow)},
+  "pairs": {
+` + entries2.join("    ,\n") + "  }\n}\n";
+}
+__name(serializeLock, "serializeLock");
+function writeLock(file, lock) {
+  writeFileAtomic(file, serializeLock(lock));
+}
+__name(writeLock, "writeLock");
 
 // src/lockfile/lockfile.ts
 function lockPathFor(workflowPath) {
-  const ext = path7.extname(workflowPath);
-  return path7.join(path7.dirname(workflowPath), `${path7.basename(workflowPath, ext)}.lock.json`);
+  const ext = path6.extname(workflowPath);
+  return path6.join(path6.dirname(workflowPath), `${path6.basename(workflowPath, ext)}.lock.json`);
 }
 __name(lockPathFor, "lockPathFor");
 function readLock(file, display = file) {
   if (!existsSync2(file)) return null;
-  const text2 = readFileSync3(file, "utf8");
+  const text2 = readFileSync2(file, "utf8");
   let value;
   try {
     value = JSON.parse(text2);
@@ -27872,33 +27794,343 @@ function readLock(file, display = file) {
   return lock;
 }
 __name(readLock, "readLock");
-function serializeLock(lock) {
-  const pairs = {};
-  for (const id of Object.keys(lock.pairs).sort()) {
-    const e = lock.pairs[id];
-    pairs[id] = {
-      configRef: e.configRef,
-      contentHash: e.contentHash,
-      source: e.source,
-      model: e.model,
-      components: e.components,
-      attempts: e.attempts,
-      tokens: { input: e.tokens.input, output: e.tokens.output },
-      durationMs: e.durationMs,
-      acceptedAt: e.acceptedAt
-    };
+
+// src/lockfile/journal.ts
+import { closeSync as closeSync2, ftruncateSync, lstatSync, openSync as openSync2, readFileSync as readFileSync3, realpathSync, rmSync as rmSync2, writeSync as writeSync2 } from "node:fs";
+import path7 from "node:path";
+function realLockPath(lockFile) {
+  try {
+    return realpathSync(lockFile);
+  } catch {
+    try {
+      return path7.join(realpathSync(path7.dirname(lockFile)), path7.basename(lockFile));
+    } catch {
+      return path7.resolve(lockFile);
+    }
   }
-  return JSON.stringify({ version: LOCK_VERSION, workflow: lock.workflow, pairs }, null, 2) + "\n";
 }
-__name(serializeLock, "serializeLock");
-function writeLock(file, lock) {
-  writeFileAtomic(file, serializeLock(lock));
+__name(realLockPath, "realLockPath");
+function journalPath(lockFile) {
+  const real = realLockPath(lockFile);
+  return path7.join(path7.dirname(real), `.${path7.basename(real)}.journal`);
 }
-__name(writeLock, "writeLock");
+__name(journalPath, "journalPath");
+function readJournal(lockFile) {
+  const file = journalPath(lockFile);
+  const stat = lstatSync(file, { throwIfNoEntry: false });
+  if (stat === void 0) return null;
+  if (!stat.isFile()) throw new InputError(`${file} is not a file (pairflow keeps its journal of lock-file changes there); remove it`);
+  const text2 = readFileSync3(file, "utf8");
+  return parseJournal(text2);
+}
+__name(readJournal, "readJournal");
+function parseJournal(text2) {
+  const journal = { changes: [] };
+  const lines = text2.split("\n");
+  lines.pop();
+  for (const line of lines) {
+    let value;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (!isObject4(value)) continue;
+    if (value.journal === 1 && typeof value.workflow === "string") journal.workflow = value.workflow;
+    else if (typeof value.id === "string" && (value.entry === null || isLockEntry(value.entry))) journal.changes.push({ id: value.id, entry: value.entry });
+  }
+  return journal;
+}
+__name(parseJournal, "parseJournal");
+function applyJournal(lock, journal) {
+  if (journal === null || journal.changes.length === 0) return lock;
+  const next = { version: LOCK_VERSION, workflow: lock?.workflow ?? journal.workflow ?? "", pairs: { ...lock?.pairs ?? {} } };
+  for (const change of journal.changes) setPair(next.pairs, change.id, change.entry);
+  return next;
+}
+__name(applyJournal, "applyJournal");
+function readLockWithJournal(lockFile, display = lockFile) {
+  const journal = readJournal(lockFile);
+  return applyJournal(readLock(lockFile, display), journal);
+}
+__name(readLockWithJournal, "readLockWithJournal");
+function foldJournal(lockFile, display = lockFile) {
+  const journal = readJournal(lockFile);
+  if (journal === null) return;
+  const lock = applyJournal(readLock(lockFile, display), journal);
+  if (journal.changes.length > 0 && lock !== null) writeLock(lockFile, lock);
+  rmSync2(journalPath(lockFile), { force: true });
+}
+__name(foldJournal, "foldJournal");
+var LockWriter = class {
+  constructor(lockFile, workflow, options = {}) {
+    this.lockFile = lockFile;
+    this.workflow = workflow;
+    this.journal = journalPath(lockFile);
+    this.every = options.every ?? 1e3;
+    this.intervalMs = options.intervalMs ?? 3e4;
+    this.now = options.now ?? Date.now;
+    this.lastCheckpoint = this.now();
+  }
+  lockFile;
+  workflow;
+  static {
+    __name(this, "LockWriter");
+  }
+  /** Every change this run made, by pair: what each checkpoint applies. */
+  changes = /* @__PURE__ */ new Map();
+  fd;
+  journal;
+  sinceCheckpoint = 0;
+  lastCheckpoint;
+  size = 0;
+  every;
+  intervalMs;
+  now;
+  /** How often the lock file was rewritten, for measurements. */
+  checkpoints = 0;
+  /** Journals one change; a checkpoint follows when one is due. */
+  record(id, entry) {
+    const line = JSON.stringify({ id, entry: entry === null ? null : orderedEntry(entry) }) + "\n";
+    if (this.fd === void 0) {
+      this.fd = openSync2(this.journal, "a");
+      append(this.fd, JSON.stringify({ journal: 1, workflow: this.workflow }) + "\n");
+    }
+    append(this.fd, line);
+    this.changes.set(id, entry);
+    this.sinceCheckpoint++;
+    if (this.sinceCheckpoint >= Math.max(this.every, this.size) || this.now() - this.lastCheckpoint >= this.intervalMs) {
+      try {
+        this.checkpoint();
+      } catch {
+        this.lastCheckpoint = this.now();
+      }
+    }
+  }
+  /** Rewrites the lock file with every change of this run, then empties the journal. */
+  checkpoint() {
+    if (this.sinceCheckpoint === 0) return;
+    const lock = readLock(this.lockFile) ?? { version: LOCK_VERSION, workflow: this.workflow, pairs: {} };
+    const next = { version: LOCK_VERSION, workflow: this.workflow, pairs: { ...lock.pairs } };
+    for (const [id, entry] of this.changes) setPair(next.pairs, id, entry);
+    writeLock(this.lockFile, next);
+    if (this.fd !== void 0) ftruncateSync(this.fd, 0);
+    if (this.fd !== void 0) append(this.fd, JSON.stringify({ journal: 1, workflow: this.workflow }) + "\n");
+    this.size = Object.keys(next.pairs).length;
+    this.sinceCheckpoint = 0;
+    this.lastCheckpoint = this.now();
+    this.checkpoints++;
+  }
+  /** The last checkpoint; the journal is removed once it holds nothing the lock file lacks. */
+  close() {
+    try {
+      this.checkpoint();
+    } finally {
+      if (this.fd !== void 0) closeSync2(this.fd);
+      this.fd = void 0;
+    }
+    rmSync2(this.journal, { force: true });
+  }
+};
+function append(fd, text2) {
+  const bytes = Buffer.from(text2, "utf8");
+  for (let done = 0; done < bytes.length; ) done += writeSync2(fd, bytes, done, bytes.length - done);
+}
+__name(append, "append");
+function setPair(pairs, id, entry) {
+  if (entry === null) delete pairs[id];
+  else Object.defineProperty(pairs, id, { value: entry, enumerable: true, writable: true, configurable: true });
+}
+__name(setPair, "setPair");
+function isObject4(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+__name(isObject4, "isObject");
+function isLockEntry(v) {
+  if (!isObject4(v)) return false;
+  const tokens = v.tokens;
+  return typeof v.configRef === "string" && typeof v.contentHash === "string" && (v.source === "generated" || v.source === "human") && (v.model === null || typeof v.model === "string") && isObject4(v.components) && Object.values(v.components).every((c) => typeof c === "string") && typeof v.attempts === "number" && isObject4(tokens) && typeof tokens.input === "number" && typeof tokens.output === "number" && typeof v.durationMs === "number" && typeof v.acceptedAt === "string";
+}
+__name(isLockEntry, "isLockEntry");
+
+// src/records/mutex.ts
+var LockBusyError = class extends Error {
+  constructor(holder) {
+    super(`another run (${holder.runId}, pid ${holder.pid} on ${holder.host}) is using ${holder.workflow}`);
+    this.holder = holder;
+  }
+  holder;
+  static {
+    __name(this, "LockBusyError");
+  }
+  name = "LockBusyError";
+};
+function lockPath(workflowPath) {
+  let real = workflowPath;
+  try {
+    real = realpathSync2(workflowPath);
+  } catch {
+  }
+  const lock = realLockPath(lockPathFor(real));
+  return path8.join(path8.dirname(lock), `.${path8.basename(lock)}.mutex`);
+}
+__name(lockPath, "lockPath");
+async function acquireRunLock(workflowPath, options) {
+  const file = lockPath(workflowPath);
+  const me = holderRecord(options.runId, workflowPath);
+  let told = false;
+  for (; ; ) {
+    if (createExclusive(file, me)) return () => release(file, me);
+    const seen = readText(file);
+    if (seen === void 0) {
+      await sleep(1);
+      continue;
+    }
+    const holder = parseHolder(seen);
+    if (holder === void 0 || isStale(holder)) {
+      if (holder === void 0 && youngerThan(file, 5e3)) {
+        await sleep(50);
+        continue;
+      }
+      removeDeadHolder(file, seen, options.runId, workflowPath);
+      await sleep(1);
+      continue;
+    }
+    if (!options.wait) throw new LockBusyError(holder);
+    if (!told) {
+      options.onWait?.(holder);
+      told = true;
+    }
+    if (options.signal?.aborted) throw new LockBusyError(holder);
+    await sleep(options.pollMs ?? 200);
+  }
+}
+__name(acquireRunLock, "acquireRunLock");
+function holderRecord(runId, workflow) {
+  const holder = { pid: process.pid, host: hostname(), runId, workflow, since: (/* @__PURE__ */ new Date()).toISOString(), token: randomBytes2(8).toString("hex") };
+  return JSON.stringify(holder);
+}
+__name(holderRecord, "holderRecord");
+function removeDeadHolder(file, seen, runId, workflow, depth = 0) {
+  const guard = `${file}.takeover-${createHash2("sha256").update(seen).digest("hex").slice(0, 16)}`;
+  if (createExclusive(guard, holderRecord(runId, workflow))) {
+    try {
+      if (readText(file) === seen) unlinkSync(file);
+    } finally {
+      rmSync3(guard, { force: true });
+    }
+    return;
+  }
+  const other = readText(guard);
+  if (other === void 0 || depth >= 8) return;
+  const holder = parseHolder(other);
+  if (holder !== void 0 && !isStale(holder)) return;
+  if (holder === void 0 && youngerThan(guard, 5e3)) return;
+  removeDeadHolder(guard, other, runId, workflow, depth + 1);
+}
+__name(removeDeadHolder, "removeDeadHolder");
+function createExclusive(file, text2) {
+  const tmp = path8.join(path8.dirname(file), `.${path8.basename(file)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`);
+  writeFileSync(tmp, text2);
+  try {
+    linkSync(tmp, file);
+    return true;
+  } catch (err) {
+    const code2 = err.code;
+    if (code2 === "EEXIST") return false;
+    if (code2 !== "EPERM" && code2 !== "ENOTSUP" && code2 !== "ENOSYS" && code2 !== "EXDEV") throw err;
+    try {
+      writeFileSync(file, text2, { flag: "wx" });
+      return true;
+    } catch (err2) {
+      if (err2.code === "EEXIST") return false;
+      throw err2;
+    }
+  } finally {
+    rmSync3(tmp, { force: true });
+  }
+}
+__name(createExclusive, "createExclusive");
+function youngerThan(file, ms) {
+  try {
+    return Date.now() - statSync2(file).mtimeMs < ms;
+  } catch {
+    return false;
+  }
+}
+__name(youngerThan, "youngerThan");
+function readText(file) {
+  try {
+    return readFileSync4(file, "utf8");
+  } catch (err) {
+    if (err.code === "ENOENT") return void 0;
+    throw new UsageError(`${file} cannot be read as pairflow's run mutex (${err.code}); remove it if no run is going`);
+  }
+}
+__name(readText, "readText");
+function parseHolder(text2) {
+  try {
+    const value = JSON.parse(text2);
+    if (value === null || typeof value !== "object" || typeof value.pid !== "number" || typeof value.host !== "string") return void 0;
+    return { runId: "?", workflow: "?", since: "?", ...value };
+  } catch {
+    return void 0;
+  }
+}
+__name(parseHolder, "parseHolder");
+function readHolder(file) {
+  const text2 = readText(file);
+  return text2 === void 0 ? void 0 : parseHolder(text2);
+}
+__name(readHolder, "readHolder");
+function isStale(holder) {
+  if (holder.host !== hostname()) return false;
+  try {
+    process.kill(holder.pid, 0);
+    return false;
+  } catch (err) {
+    return err.code === "ESRCH";
+  }
+}
+__name(isStale, "isStale");
+function release(file, me) {
+  if (readText(file) === me) rmSync3(file, { force: true });
+}
+__name(release, "release");
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+__name(sleep, "sleep");
+function currentHolder(workflowPath) {
+  const holder = readHolder(lockPath(workflowPath));
+  return holder && !isStale(holder) ? holder : void 0;
+}
+__name(currentHolder, "currentHolder");
+async function acquireRunLocks(workflowPaths, options) {
+  const releases = [];
+  const releaseAll = /* @__PURE__ */ __name(() => {
+    for (const release2 of releases.reverse()) release2();
+  }, "releaseAll");
+  try {
+    const byMutex = /* @__PURE__ */ new Map();
+    for (const workflow of workflowPaths) if (!byMutex.has(lockPath(workflow))) byMutex.set(lockPath(workflow), workflow);
+    for (const key of [...byMutex.keys()].sort()) releases.push(await acquireRunLock(byMutex.get(key), options));
+  } catch (err) {
+    releaseAll();
+    throw err;
+  }
+  return releaseAll;
+}
+__name(acquireRunLocks, "acquireRunLocks");
+
+// src/records/prune.ts
+var import_fast_glob4 = __toESM(require_out4(), 1);
+import { closeSync as closeSync3, existsSync as existsSync5, openSync as openSync3, readdirSync as readdirSync4, readFileSync as readFileSync7, readSync, rmSync as rmSync4, statSync as statSync3 } from "node:fs";
+import path12 from "node:path";
 
 // src/store/local.ts
-import { existsSync as existsSync3, readdirSync as readdirSync2, readFileSync as readFileSync4 } from "node:fs";
-import path8 from "node:path";
+import { existsSync as existsSync3, readdirSync as readdirSync2, readFileSync as readFileSync5 } from "node:fs";
+import path9 from "node:path";
 var HEX64 = /^[0-9a-f]{64}$/;
 var LocalStore = class {
   constructor(dir) {
@@ -27917,7 +28149,7 @@ var LocalStore = class {
     if (hashes) return hashes;
     hashes = /* @__PURE__ */ new Set();
     const key = pairKey(pair);
-    const dir = path8.join(this.dir, "pairs", key);
+    const dir = path9.join(this.dir, "pairs", key);
     const names = !key.includes("/") && !key.startsWith(".") && existsSync3(dir) ? readdirSync2(dir) : [];
     for (const name of names) {
       const rec = name.endsWith(".json") ? this.record(pair, name.slice(0, -".json".length)) : void 0;
@@ -27934,7 +28166,7 @@ var LocalStore = class {
     const file = this.recordPath(pair, configRef2);
     if (!existsSync3(file)) return void 0;
     try {
-      const rec = JSON.parse(readFileSync4(file, "utf8"));
+      const rec = JSON.parse(readFileSync5(file, "utf8"));
       return rec.pair === pair && rec.configRef === configRef2 ? rec : void 0;
     } catch {
       return void 0;
@@ -27950,7 +28182,7 @@ var LocalStore = class {
     if (!HEX64.test(hash)) return void 0;
     const file = this.objectPath(hash);
     if (!existsSync3(file)) return void 0;
-    const data = readFileSync4(file);
+    const data = readFileSync5(file);
     if (sha256Hex(data) !== hash) return void 0;
     this.verified.add(hash);
     return data;
@@ -27973,30 +28205,30 @@ var LocalStore = class {
     writeFileAtomic(this.recordPath(rec.pair, rec.configRef), JSON.stringify(rec, null, 2) + "\n");
   }
   objectPath(hash) {
-    return path8.join(this.dir, "objects", hash.slice(0, 2), hash);
+    return path9.join(this.dir, "objects", hash.slice(0, 2), hash);
   }
   recordPath(pair, configRef2) {
     const dir = pairKey(pair);
     if (!HEX64.test(configRef2) || dir.includes("/") || dir.startsWith(".")) throw new Error(`invalid store key ${pair}/${configRef2}`);
-    return path8.join(this.dir, "pairs", dir, `${configRef2}.json`);
+    return path9.join(this.dir, "pairs", dir, `${configRef2}.json`);
   }
 };
 
 // src/records/read.ts
-import { existsSync as existsSync4, readdirSync as readdirSync3, readFileSync as readFileSync5 } from "node:fs";
-import path10 from "node:path";
+import { existsSync as existsSync4, readdirSync as readdirSync3, readFileSync as readFileSync6 } from "node:fs";
+import path11 from "node:path";
 
 // src/records/write.ts
-import { appendFileSync, mkdirSync as mkdirSync3 } from "node:fs";
-import path9 from "node:path";
+import { appendFileSync, mkdirSync as mkdirSync2 } from "node:fs";
+import path10 from "node:path";
 var RECORD_VERSION = 1;
 function runsDir(stateDir) {
-  return path9.join(stateDir, "runs");
+  return path10.join(stateDir, "runs");
 }
 __name(runsDir, "runsDir");
 function runDir(stateDir, runId) {
   if (!/^[0-9A-Za-z-]+$/.test(runId)) throw new Error(`not a run id: ${runId}`);
-  return path9.join(runsDir(stateDir), runId);
+  return path10.join(runsDir(stateDir), runId);
 }
 __name(runDir, "runDir");
 var RunRecorder = class {
@@ -28094,12 +28326,12 @@ var RunRecorder = class {
   }
   append(event) {
     this.guard(() => {
-      mkdirSync3(this.dir, { recursive: true });
-      appendFileSync(path9.join(this.dir, "trace.jsonl"), JSON.stringify({ t: (/* @__PURE__ */ new Date()).toISOString(), ...event }) + "\n");
+      mkdirSync2(this.dir, { recursive: true });
+      appendFileSync(path10.join(this.dir, "trace.jsonl"), JSON.stringify({ t: (/* @__PURE__ */ new Date()).toISOString(), ...event }) + "\n");
     });
   }
   write(name, value) {
-    this.guard(() => writeFileAtomic(path9.join(this.dir, name), JSON.stringify(value) + "\n"));
+    this.guard(() => writeFileAtomic(path10.join(this.dir, name), JSON.stringify(value) + "\n"));
   }
   guard(write2) {
     if (this.failed || !this.dir) return;
@@ -28134,8 +28366,8 @@ function readRun(stateDir, runId) {
   const dir = runDir(stateDir, runId);
   const problems = [];
   if (!existsSync4(dir)) throw new Error(`no run ${runId} in ${runsDir(stateDir)}`);
-  const plan = readJson(path10.join(dir, "plan.json"), runId, problems);
-  const result = readJson(path10.join(dir, "result.json"), runId, problems);
+  const plan = readJson(path11.join(dir, "plan.json"), runId, problems);
+  const result = readJson(path11.join(dir, "result.json"), runId, problems);
   const events = readEvents(dir, runId, problems);
   return { runId, dir, plan, events, result, problems };
 }
@@ -28149,9 +28381,9 @@ function readTrace(stateDir, runId) {
 __name(readTrace, "readTrace");
 function readEvents(dir, runId, problems) {
   const events = [];
-  const tracePath = path10.join(dir, "trace.jsonl");
+  const tracePath = path11.join(dir, "trace.jsonl");
   if (existsSync4(tracePath)) {
-    const lines = readFileSync5(tracePath, "utf8").split("\n");
+    const lines = readFileSync6(tracePath, "utf8").split("\n");
     const last = lines.length - 1;
     lines.forEach((line, i) => {
       if (line === "") return;
@@ -28170,9 +28402,9 @@ __name(readEvents, "readEvents");
 function readJson(file, runId, problems) {
   if (!existsSync4(file)) return null;
   try {
-    return JSON.parse(readFileSync5(file, "utf8"));
+    return JSON.parse(readFileSync6(file, "utf8"));
   } catch {
-    problems.push(`runs/${runId}/${path10.basename(file)} is not valid JSON (written only in part?); it is ignored and the trace is used instead`);
+    problems.push(`runs/${runId}/${path11.basename(file)} is not valid JSON (written only in part?); it is ignored and the trace is used instead`);
     return null;
   }
 }
@@ -28278,10 +28510,10 @@ function parseDuration(text2) {
 __name(parseDuration, "parseDuration");
 function findLockFiles(root, stateDir) {
   const ignore = ["**/.git/**", "**/node_modules/**"];
-  const state = path11.relative(root, stateDir);
-  if (state !== "" && !state.startsWith("..") && !path11.isAbsolute(state)) ignore.push(`${import_fast_glob4.default.escapePath(state.split(path11.sep).join("/"))}/**`);
+  const state = path12.relative(root, stateDir);
+  if (state !== "" && !state.startsWith("..") && !path12.isAbsolute(state)) ignore.push(`${import_fast_glob4.default.escapePath(state.split(path12.sep).join("/"))}/**`);
   const found = import_fast_glob4.default.sync("**/*.lock.json", { cwd: root, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, ignore });
-  return found.map((rel) => path11.resolve(root, rel)).sort();
+  return found.map((rel) => path12.resolve(root, rel)).sort();
 }
 __name(findLockFiles, "findLockFiles");
 function workflowsOfLockFile(lockFile) {
@@ -28293,7 +28525,7 @@ function recordedWorkflows(stateDir) {
   const workflows = /* @__PURE__ */ new Set();
   for (const id of listRunIds(stateDir)) {
     const dir = runDir(stateDir, id);
-    const workflow = firstTraceLine(path11.join(dir, "trace.jsonl"))?.workflow ?? readJson2(path11.join(dir, "plan.json"))?.workflow?.path;
+    const workflow = firstTraceLine(path12.join(dir, "trace.jsonl"))?.workflow ?? readJson2(path12.join(dir, "plan.json"))?.workflow?.path;
     if (typeof workflow === "string") workflows.add(workflow);
   }
   return [...workflows].sort();
@@ -28316,7 +28548,7 @@ function prune(stateDir, options = {}) {
     const tooMany = options.keep !== void 0 && index >= options.keep;
     const tooOld = options.olderThanMs !== void 0 && startedAt - started > options.olderThanMs;
     const workflow = workflowOf(run);
-    const active = workflow !== void 0 && currentHolder(stateDir, workflow)?.runId === run.runId;
+    const active = workflow !== void 0 && currentHolder(workflow)?.runId === run.runId;
     if ((tooMany || tooOld) && !active) removedRuns.push(run);
     else keptRuns.push(run);
   });
@@ -28353,17 +28585,17 @@ function prune(stateDir, options = {}) {
     }
     for (const p of run.result?.pairs ?? []) if (p.contentHash) keepObjects.add(p.contentHash);
   }
-  const storeDir = path11.join(stateDir, "store");
+  const storeDir = path12.join(stateDir, "store");
   const store = new LocalStore(storeDir);
   const records = [];
   let keptRecords = 0;
-  const pairsDir = path11.join(storeDir, "pairs");
+  const pairsDir = path12.join(storeDir, "pairs");
   for (const dir of entries(pairsDir)) {
     const pair = pairOfKey(dir);
-    for (const name of entries(path11.join(pairsDir, dir))) {
+    for (const name of entries(path12.join(pairsDir, dir))) {
       if (name.startsWith(".") || !name.endsWith(".json")) continue;
       const configRef2 = name.slice(0, -".json".length);
-      const file = path11.join(pairsDir, dir, name);
+      const file = path12.join(pairsDir, dir, name);
       const stat = fileStat(file);
       if (!stat) continue;
       if (keepRecords.has(`${pair}/${configRef2}`) || stat.mtimeMs >= startedAt) {
@@ -28377,11 +28609,11 @@ function prune(stateDir, options = {}) {
   }
   const objects = [];
   let keptObjects = 0;
-  const objectsDir = path11.join(storeDir, "objects");
+  const objectsDir = path12.join(storeDir, "objects");
   for (const shard of entries(objectsDir)) {
-    for (const hash of entries(path11.join(objectsDir, shard))) {
+    for (const hash of entries(path12.join(objectsDir, shard))) {
       if (hash.startsWith(".")) continue;
-      const file = path11.join(objectsDir, shard, hash);
+      const file = path12.join(objectsDir, shard, hash);
       const stat = fileStat(file);
       if (!stat) continue;
       if (keepObjects.has(hash) || stat.mtimeMs >= startedAt) {
@@ -28399,9 +28631,9 @@ function prune(stateDir, options = {}) {
   }
   const prunedRuns = removedRuns.map((run) => ({ runId: run.runId, bytes: treeSize(run.dir) }));
   if (!options.dryRun) {
-    for (const run of removedRuns) rmSync3(run.dir, { recursive: true, force: true });
-    for (const r of records) rmSync3(r.file, { force: true });
-    for (const o of objects) rmSync3(o.file, { force: true });
+    for (const run of removedRuns) rmSync4(run.dir, { recursive: true, force: true });
+    for (const r of records) rmSync4(r.file, { force: true });
+    for (const o of objects) rmSync4(o.file, { force: true });
   }
   const bytes = [...prunedRuns, ...records, ...objects].reduce((sum, e) => sum + e.bytes, 0);
   return {
@@ -28423,7 +28655,7 @@ function workflowOf(run) {
 __name(workflowOf, "workflowOf");
 function readLockFile(file, ofWorkflow) {
   try {
-    const lock = readLock(file);
+    const lock = readLockWithJournal(file);
     return lock ? { kind: "lock", lock } : { kind: "other" };
   } catch (err) {
     if (!ofWorkflow) return { kind: "other" };
@@ -28468,7 +28700,7 @@ __name(fileStat, "fileStat");
 function treeSize(dir) {
   let size3 = 0;
   for (const entry of entries(dir)) {
-    const file = path11.join(dir, entry);
+    const file = path12.join(dir, entry);
     try {
       const stat = statSync3(file);
       size3 += stat.isDirectory() ? treeSize(file) : stat.size;
@@ -28481,7 +28713,7 @@ __name(treeSize, "treeSize");
 function firstTraceLine(file) {
   let fd;
   try {
-    fd = openSync2(file, "r");
+    fd = openSync3(file, "r");
     const buffer = Buffer.alloc(64 * 1024);
     const n = readSync(fd, buffer, 0, buffer.length, 0);
     const text2 = buffer.subarray(0, n).toString("utf8");
@@ -28490,13 +28722,13 @@ function firstTraceLine(file) {
   } catch {
     return void 0;
   } finally {
-    if (fd !== void 0) closeSync2(fd);
+    if (fd !== void 0) closeSync3(fd);
   }
 }
 __name(firstTraceLine, "firstTraceLine");
 function readJson2(file) {
   try {
-    return JSON.parse(readFileSync6(file, "utf8"));
+    return JSON.parse(readFileSync7(file, "utf8"));
   } catch {
     return void 0;
   }
@@ -28504,7 +28736,8 @@ function readJson2(file) {
 __name(readJson2, "readJson");
 
 // src/app/state.ts
-import path15 from "node:path";
+var import_fast_glob6 = __toESM(require_out4(), 1);
+import path16 from "node:path";
 
 // src/store/remote.ts
 var RemoteCache = class {
@@ -28542,12 +28775,12 @@ var RemoteCache = class {
 
 // src/workspace/inputs.ts
 var import_fast_glob5 = __toESM(require_out4(), 1);
-import { readFileSync as readFileSync7, realpathSync as realpathSync2 } from "node:fs";
-import path12 from "node:path";
+import { readFileSync as readFileSync8, realpathSync as realpathSync3 } from "node:fs";
+import path13 from "node:path";
 function writtenFiles(workflow, lockPath2) {
-  const files = /* @__PURE__ */ new Map([[path12.resolve(lockPath2), null]]);
+  const files = /* @__PURE__ */ new Map([[path13.resolve(lockPath2), null]]);
   for (const pair of workflow.pairs.values()) {
-    if (pair.output !== void 0) files.set(path12.resolve(workflow.dir, pair.output), pair.id);
+    if (pair.output !== void 0) files.set(path13.resolve(workflow.dir, pair.output), pair.id);
   }
   return files;
 }
@@ -28557,7 +28790,7 @@ var InputHasher = class {
     this.workflow = workflow;
     this.ignore = ignore;
     this.written = written;
-    this.root = realpathSync2(workflow.root);
+    this.root = realpathSync3(workflow.root);
   }
   workflow;
   ignore;
@@ -28570,10 +28803,10 @@ var InputHasher = class {
   /** `{relative path: sha256}` for one pair's globs, sorted by path; `what` names the globs in messages. */
   hash(patterns, what = "input") {
     if (patterns.length === 0) return {};
-    const files = this.match(patterns).filter((rel) => !this.written.has(path12.resolve(this.workflow.dir, rel)));
+    const files = this.match(patterns).filter((rel) => !this.written.has(path13.resolve(this.workflow.dir, rel)));
     files.sort();
     const out = {};
-    for (const rel of files) out[rel] = this.fileHash(path12.resolve(this.workflow.dir, rel), rel, what);
+    for (const rel of files) out[rel] = this.fileHash(path13.resolve(this.workflow.dir, rel), rel, what);
     return out;
   }
   /**
@@ -28586,7 +28819,7 @@ var InputHasher = class {
     patterns.forEach((pattern, index) => {
       if (pattern.startsWith("!")) return;
       for (const file of this.match([pattern, ...exclusions]).sort()) {
-        const abs = path12.resolve(this.workflow.dir, file);
+        const abs = path13.resolve(this.workflow.dir, file);
         const owner = this.written.get(abs);
         if (owner !== void 0) out.push({ index, pattern, file, owner });
       }
@@ -28606,11 +28839,11 @@ var InputHasher = class {
   fileHash(abs, rel, what = "input") {
     let hash = this.hashes.get(abs);
     if (hash === void 0) {
-      const real = realpathSync2(abs);
+      const real = realpathSync3(abs);
       if (!isInside(this.root, real)) {
         throw new InputError(`${what} "${rel}" resolves to ${real}, outside the repository (${this.root}); files pairflow hashes must stay inside it`);
       }
-      hash = textHashes(readFileSync7(real)).text;
+      hash = textHashes(readFileSync8(real)).text;
       this.hashes.set(abs, hash);
     }
     return hash;
@@ -28618,14 +28851,14 @@ var InputHasher = class {
 };
 
 // src/workspace/pairFiles.ts
-import { realpathSync as realpathSync4, statSync as statSync5 } from "node:fs";
-import path14 from "node:path";
+import { realpathSync as realpathSync5, statSync as statSync5 } from "node:fs";
+import path15 from "node:path";
 
 // src/workspace/outputs.ts
-import { existsSync as existsSync6, lstatSync, readFileSync as readFileSync8, realpathSync as realpathSync3, statSync as statSync4 } from "node:fs";
-import path13 from "node:path";
+import { existsSync as existsSync6, lstatSync as lstatSync2, readFileSync as readFileSync9, realpathSync as realpathSync4, statSync as statSync4 } from "node:fs";
+import path14 from "node:path";
 function outputPath(workflow, pair) {
-  return pair.output === void 0 ? void 0 : path13.resolve(workflow.dir, pair.output);
+  return pair.output === void 0 ? void 0 : path14.resolve(workflow.dir, pair.output);
 }
 __name(outputPath, "outputPath");
 var OutputFiles = class {
@@ -28647,7 +28880,7 @@ var OutputFiles = class {
   }
   read(pair) {
     const file = outputPath(this.workflow, pair);
-    return file !== void 0 && existsSync6(file) ? readFileSync8(file) : void 0;
+    return file !== void 0 && existsSync6(file) ? readFileSync9(file) : void 0;
   }
   /** Writes the file atomically: readers see the old content or the new, never a mix. */
   write(pair, content) {
@@ -28665,14 +28898,14 @@ var OutputFiles = class {
   problem(pair) {
     const file = outputPath(this.workflow, pair);
     if (file === void 0) return null;
-    const root = realpathSync3(this.workflow.root);
-    if (existsSync6(file) && lstatSync(file).isSymbolicLink()) {
+    const root = realpathSync4(this.workflow.root);
+    if (existsSync6(file) && lstatSync2(file).isSymbolicLink()) {
       return `output ${pair.output} is a symbolic link; pairflow writes only regular files inside the repository: replace the link with a file, or choose another output`;
     }
-    let dir = path13.dirname(file);
-    while (!existsSync6(dir)) dir = path13.dirname(dir);
-    if (!isInside(root, realpathSync3(dir)))
-      return `output ${pair.output} would be written outside the repository (${realpathSync3(dir)} is not inside ${root}); give a path inside it`;
+    let dir = path14.dirname(file);
+    while (!existsSync6(dir)) dir = path14.dirname(dir);
+    if (!isInside(root, realpathSync4(dir)))
+      return `output ${pair.output} would be written outside the repository (${realpathSync4(dir)} is not inside ${root}); give a path inside it`;
     if (existsSync6(file) && !statSync4(file).isFile()) return `output ${pair.output} is not a regular file; give the path of a file`;
     return null;
   }
@@ -28756,7 +28989,7 @@ var PairFileHasher = class {
     this.workflow = workflow;
     this.hasher = hasher;
     this.options = options;
-    this.realRoot = realpathSync4(workflow.root);
+    this.realRoot = realpathSync5(workflow.root);
     this.excluded = new Set(options.exclude ?? []);
     for (const pair of workflow.pairs.values()) {
       const file = outputPath(workflow, pair);
@@ -28801,7 +29034,7 @@ var PairFileHasher = class {
   commandFiles(run, out) {
     if (typeof run !== "string") return;
     for (const word of commandWords(run)) {
-      const abs = path14.resolve(this.workflow.dir, word);
+      const abs = path15.resolve(this.workflow.dir, word);
       if (this.readable(abs)) out[this.relative(abs)] = this.hasher.fileHash(abs, word);
     }
   }
@@ -28815,7 +29048,7 @@ var PairFileHasher = class {
     if (known === void 0) {
       known = false;
       if (isInside(this.workflow.root, abs) && !this.excluded.has(abs) && !this.inStateDir(abs) && statSync5(abs, { throwIfNoEntry: false })?.isFile()) {
-        known = isInside(this.realRoot, realpathSync4(abs));
+        known = isInside(this.realRoot, realpathSync5(abs));
       }
       this.words.set(abs, known);
     }
@@ -28823,7 +29056,7 @@ var PairFileHasher = class {
   }
   /** A file the configuration names as a file: it must stay inside the repository; a missing one is left to the guard to report. */
   namedFile(key, file, out) {
-    const abs = path14.resolve(this.workflow.dir, file);
+    const abs = path15.resolve(this.workflow.dir, file);
     if (!isInside(this.workflow.root, abs)) {
       throw new InputError(
         `${key} "${file}" is outside the repository (${this.workflow.root}); keep it inside the repository, so its content is part of the reference`
@@ -28841,7 +29074,7 @@ var PairFileHasher = class {
     const patterns = typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((p) => typeof p === "string") : [];
     if (patterns.length === 0) return;
     for (const [rel, hash] of Object.entries(this.hasher.hash(patterns, key))) {
-      const abs = path14.resolve(this.workflow.dir, rel);
+      const abs = path15.resolve(this.workflow.dir, rel);
       if (!this.excluded.has(abs) && !this.inStateDir(abs)) out[this.relative(abs)] = hash;
     }
   }
@@ -28850,7 +29083,7 @@ var PairFileHasher = class {
   }
   /** The component name of a file: its path relative to the workflow file's directory, with `/`. */
   relative(abs) {
-    return path14.relative(this.workflow.dir, abs).split(path14.sep).join("/");
+    return path15.relative(this.workflow.dir, abs).split(path15.sep).join("/");
   }
 };
 function guardList(value) {
@@ -28871,12 +29104,14 @@ __name(guardList, "guardList");
 // src/app/state.ts
 function stateDirFor(root, options) {
   const dir = options.stateDir ?? options.env?.PAIRFLOW_STATE_DIR;
-  return dir ? path15.resolve(options.cwd, dir) : path15.join(root, ".pairflow");
+  return dir ? path16.resolve(options.cwd, dir) : path16.join(root, ".pairflow");
 }
 __name(stateDirFor, "stateDirFor");
 function inputHasherFor(workflow, stateDir, lockPath2 = lockPathFor(workflow.path)) {
-  const stateFiles = path15.relative(workflow.dir, stateDir).split(path15.sep).join("/") + "/**";
-  return new InputHasher(workflow, [stateFiles], writtenFiles(workflow, lockPath2));
+  const stateFiles = path16.relative(workflow.dir, stateDir).split(path16.sep).join("/") + "/**";
+  const lockDir = path16.relative(workflow.dir, path16.dirname(lockPath2)).split(path16.sep).join("/");
+  const lockFiles = (lockDir === "" ? "" : import_fast_glob6.default.escapePath(lockDir) + "/") + `.${import_fast_glob6.default.escapePath(path16.basename(lockPath2))}.*`;
+  return new InputHasher(workflow, [stateFiles, lockFiles], writtenFiles(workflow, lockPath2));
 }
 __name(inputHasherFor, "inputHasherFor");
 function openState(target, options) {
@@ -28884,8 +29119,8 @@ function openState(target, options) {
   const { workflow, graph } = loaded;
   const stateDir = stateDirFor(workflow.root, options);
   const lockPath2 = lockPathFor(workflow.path);
-  const lock = options.lock !== void 0 ? options.lock : readLock(lockPath2, displayPath(lockPath2, options.cwd));
-  const store = new LocalStore(path15.join(stateDir, "store"));
+  const lock = options.lock !== void 0 ? options.lock : readLockWithJournal(lockPath2, displayPath(lockPath2, options.cwd));
+  const store = new LocalStore(path16.join(stateDir, "store"));
   const outputs = new OutputFiles(workflow);
   const remote = options.remote && new RemoteCache(options.remote);
   const hasher = inputHasherFor(workflow, stateDir, lockPath2);
@@ -28942,7 +29177,7 @@ async function pruneRuns(request, options = {}) {
   const pruneNow = /* @__PURE__ */ __name(() => prune(stateDir, { keep: options.keep, olderThanMs, startedAt, dryRun: options.dryRun, lockFiles }), "pruneNow");
   if (options.dryRun) return pruneNow();
   const workflows = [...lockFiles.flatMap(workflowsOfLockFile), ...recordedWorkflows(stateDir)];
-  const release2 = await acquireRunLocks(stateDir, workflows, { runId: "prune", wait: options.wait ?? true, onWait: options.onWait });
+  const release2 = await acquireRunLocks(workflows, { runId: "prune", wait: options.wait ?? true, onWait: options.onWait });
   try {
     return pruneNow();
   } finally {
@@ -29057,10 +29292,10 @@ function positiveInt(value) {
 __name(positiveInt, "positiveInt");
 
 // src/engine/engine.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
+import { randomBytes as randomBytes3 } from "node:crypto";
 var DEFAULT_CONCURRENCY = 4;
 function newRunId(now = /* @__PURE__ */ new Date()) {
-  return now.toISOString().replace(/[-:.]/g, "") + "-" + randomBytes2(2).toString("hex");
+  return now.toISOString().replace(/[-:.]/g, "") + "-" + randomBytes3(2).toString("hex");
 }
 __name(newRunId, "newRunId");
 function executePlan(plan, deps, options) {
@@ -29077,7 +29312,7 @@ var Run = class {
     for (const id of Object.keys(this.lock.pairs)) {
       if (!workflow.pairs.has(id)) {
         delete this.lock.pairs[id];
-        this.lockDirty = true;
+        this.gone.push(id);
       }
     }
     this.signal = options.signal ?? new AbortController().signal;
@@ -29096,7 +29331,8 @@ var Run = class {
   /** Content produced or read during this run, by pair id. */
   contents = /* @__PURE__ */ new Map();
   lock;
-  lockDirty = false;
+  /** Pairs that left the workflow, whose entries leave the lock file. */
+  gone = [];
   signal;
   started = Date.now();
   /** Settles when the run is asked to stop, so the scheduler notices at once. */
@@ -29109,10 +29345,11 @@ var Run = class {
   async execute() {
     this.emit({ type: "run_start", runId: this.options.runId, plan: this.plan, resumed: this.options.resume !== void 0 });
     try {
+      for (const id of this.gone) this.deps.lockFile.record(id, null);
       await this.schedule();
       await Promise.all(this.saves);
     } finally {
-      this.flushLock();
+      this.deps.lockFile.close();
       this.deps.scratch.dispose();
     }
     const pairs = this.plan.pairs.map((p) => this.outcomes.get(p.id));
@@ -29425,13 +29662,7 @@ var Run = class {
   }
   setLockEntry(id, entry) {
     this.lock.pairs[id] = entry;
-    this.lockDirty = true;
-    this.flushLock();
-  }
-  flushLock() {
-    if (!this.lockDirty) return;
-    this.deps.writeLock(this.lock);
-    this.lockDirty = false;
+    this.deps.lockFile.record(id, entry);
   }
   blocked(id, note) {
     const planned = this.plan.byId.get(id);
@@ -29464,19 +29695,19 @@ function addTokens(into, more) {
 __name(addTokens, "addTokens");
 
 // src/app/run.ts
-import path20 from "node:path";
+import path21 from "node:path";
 
 // src/config/check.ts
 var import__2 = __toESM(require__(), 1);
 var import_yaml2 = __toESM(require_dist(), 1);
-import path16 from "node:path";
+import path17 from "node:path";
 var string = /* @__PURE__ */ __name((v) => typeof v === "string" && v !== "" ? void 0 : "a non-empty string", "string");
 var bool = /* @__PURE__ */ __name((v) => typeof v === "boolean" ? void 0 : "true or false", "bool");
 var positive = /* @__PURE__ */ __name((v) => typeof v === "number" && Number.isFinite(v) && v > 0 ? void 0 : "a number greater than 0", "positive");
 var nonNegative = /* @__PURE__ */ __name((v) => typeof v === "number" && Number.isFinite(v) && v >= 0 ? void 0 : "a number of at least 0", "nonNegative");
 var count2 = /* @__PURE__ */ __name((v) => typeof v === "number" && Number.isInteger(v) && v >= 0 ? void 0 : "a whole number of at least 0", "count");
 var atLeastOne = /* @__PURE__ */ __name((v) => typeof v === "number" && Number.isInteger(v) && v >= 1 ? void 0 : "a whole number of at least 1", "atLeastOne");
-var stringMap = /* @__PURE__ */ __name((v) => isObject4(v) && Object.values(v).every((x) => typeof x === "string") ? void 0 : "a mapping of names to strings", "stringMap");
+var stringMap = /* @__PURE__ */ __name((v) => isObject5(v) && Object.values(v).every((x) => typeof x === "string") ? void 0 : "a mapping of names to strings", "stringMap");
 var stringOrList = /* @__PURE__ */ __name((v) => typeof v === "string" || Array.isArray(v) && v.every((x) => typeof x === "string") ? void 0 : "a string or a list of strings", "stringOrList");
 var list = /* @__PURE__ */ __name((v) => Array.isArray(v) ? void 0 : "a list", "list");
 var anything = /* @__PURE__ */ __name(() => void 0, "anything");
@@ -29583,7 +29814,7 @@ function checkWorkflow(loaded, files) {
         }
         subs.forEach((item, i) => {
           if (typeof item === "string") checkGuard(pair, item, {}, [...subsAt, i], [...subsAt, i]);
-          else if (isObject4(item) && typeof item.guard === "string") {
+          else if (isObject5(item) && typeof item.guard === "string") {
             checkGuard(pair, item.guard, objectOr2(item.guard_config), [...subsAt, i, "guard"], [...subsAt, i, "guard_config"]);
           } else error([...subsAt, i], "expected a guard name, or a mapping with guard and optional guard_config");
         });
@@ -29626,9 +29857,9 @@ function checkWorkflow(loaded, files) {
     } else {
       const config2 = plain(pair.generatorConfig);
       const settings = { ...COMMON, ...GENERATOR_SETTINGS[pair.generator] };
-      const own2 = objectOr2(pairRaw.generator_config);
+      const own3 = objectOr2(pairRaw.generator_config);
       for (const key of Object.keys(config2)) {
-        const where = key in own2 ? [...at2, "generator_config"] : ["generator_config"];
+        const where = key in own3 ? [...at2, "generator_config"] : ["generator_config"];
         checkSettings({ [key]: config2[key] }, settings, where, `the ${pair.generator} generator`, error, unknownKey);
       }
       if (pair.generator === "command" && config2.run === void 0) {
@@ -29650,7 +29881,7 @@ function checkWorkflow(loaded, files) {
   const outputs = /* @__PURE__ */ new Map();
   for (const pair of workflow.pairs.values()) {
     if (pair.output === void 0) continue;
-    const target = path16.resolve(workflow.dir, pair.output);
+    const target = path17.resolve(workflow.dir, pair.output);
     const first = outputs.get(target);
     if (first === void 0) outputs.set(target, pair.id);
     else
@@ -29736,7 +29967,7 @@ function checkSchema(config2, at2, needAt, dir, files, error) {
   let where = [...at2, "schema"];
   if (typeof file === "string" && file !== "") {
     where = [...at2, "schema_file"];
-    const absolute = path16.resolve(dir, file);
+    const absolute = path17.resolve(dir, file);
     if (!files.exists(absolute)) {
       error(where, `"${file}" does not exist (schema_file is relative to the workflow file)`);
       return;
@@ -29757,7 +29988,7 @@ function checkSchema(config2, at2, needAt, dir, files, error) {
     }
     return;
   }
-  if (typeof schema !== "boolean" && !isObject4(schema)) {
+  if (typeof schema !== "boolean" && !isObject5(schema)) {
     error(where, "the schema must be a mapping (a JSON Schema object)");
     return;
   }
@@ -29770,17 +30001,17 @@ function checkSchema(config2, at2, needAt, dir, files, error) {
 __name(checkSchema, "checkSchema");
 function describe2(value) {
   if (Array.isArray(value)) return "a list";
-  if (isObject4(value)) return "a mapping";
+  if (isObject5(value)) return "a mapping";
   const text2 = JSON.stringify(value);
   return `${typeof value === "string" ? "the text" : `the ${typeof value}`} ${text2.length > 60 ? text2.slice(0, 57) + "..." : text2}`;
 }
 __name(describe2, "describe");
-function isObject4(v) {
+function isObject5(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
-__name(isObject4, "isObject");
+__name(isObject5, "isObject");
 function objectOr2(v) {
-  return isObject4(v) ? v : {};
+  return isObject5(v) ? v : {};
 }
 __name(objectOr2, "objectOr");
 
@@ -29812,7 +30043,7 @@ var GuardConfigError = class extends Error {
 };
 
 // src/generators/http.ts
-import { setTimeout as sleep } from "node:timers/promises";
+import { setTimeout as sleep2 } from "node:timers/promises";
 var RETRYABLE_STATUSES = /* @__PURE__ */ new Set([429, 500, 502, 503, 504, 529]);
 var DEFAULT_BASE_DELAY_MS = 1e3;
 var MAX_BACKOFF_MS = 3e4;
@@ -29920,7 +30151,7 @@ async function postJson(options) {
       throw fail(retries > 0 ? `${failure} (gave up after ${attempt + 1} attempts)` : failure);
     }
     try {
-      await sleep(retryDelayMs(attempt, retryAfter, options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS), void 0, {
+      await sleep2(retryDelayMs(attempt, retryAfter, options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS), void 0, {
         signal
       });
     } catch {
@@ -29982,9 +30213,9 @@ function redact(text2, secrets) {
   return out;
 }
 __name(redact, "redact");
-function field(value, ...path23) {
+function field(value, ...path25) {
   let current = value;
-  for (const key of path23) {
+  for (const key of path25) {
     if (typeof current !== "object" || current === null) return void 0;
     current = current[key];
   }
@@ -30041,7 +30272,7 @@ var anthropicGenerator = /* @__PURE__ */ __name(async (request) => {
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import path17 from "node:path";
+import path18 from "node:path";
 var DEFAULT_TIMEOUT_SECONDS = 600;
 var KILL_GRACE_MS = 2e3;
 var STDERR_KEEP_CHARS = 64 * 1024;
@@ -30062,9 +30293,9 @@ var commandGenerator = /* @__PURE__ */ __name(async (request) => {
     throw new GeneratorError("command: generator_config.env must map variable names to strings");
   }
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
-  const dir = await mkdtemp(path17.join(tmpdir(), "pairflow-prompt-"));
+  const dir = await mkdtemp(path18.join(tmpdir(), "pairflow-prompt-"));
   try {
-    const promptFile = path17.join(dir, "prompt.txt");
+    const promptFile = path18.join(dir, "prompt.txt");
     await writeFile(promptFile, request.prompt, { mode: 384 });
     return await runCommand(run, timeout, promptFile, env, request);
   } finally {
@@ -30540,8 +30771,8 @@ var jsonGuard = /* @__PURE__ */ __name(async (request) => {
 // src/guards/jsonSchema.ts
 var import__3 = __toESM(require__(), 1);
 var import_yaml3 = __toESM(require_dist(), 1);
-import { readFileSync as readFileSync9 } from "node:fs";
-import path18 from "node:path";
+import { readFileSync as readFileSync10 } from "node:fs";
+import path19 from "node:path";
 var jsonSchemaGuard = /* @__PURE__ */ __name(async (request) => {
   const validate2 = compile(loadSchema(request));
   const parsed = parseJson2(request.content);
@@ -30556,7 +30787,7 @@ function loadSchema(request) {
   if (inline !== void 0 && file !== void 0) {
     throw new GuardConfigError("the json_schema guard takes guard_config.schema or guard_config.schema_file, not both");
   }
-  if (file !== void 0) return readSchemaFile(path18.resolve(request.cwd, file), file);
+  if (file !== void 0) return readSchemaFile(path19.resolve(request.cwd, file), file);
   if (inline === void 0 || inline === null) {
     throw new GuardConfigError(
       "the json_schema guard needs a schema: set guard_config.schema to a JSON Schema, or guard_config.schema_file to a JSON or YAML file holding one"
@@ -30568,7 +30799,7 @@ __name(loadSchema, "loadSchema");
 function readSchemaFile(absolute, shown) {
   let text2;
   try {
-    text2 = readFileSync9(absolute, "utf8");
+    text2 = readFileSync10(absolute, "utf8");
   } catch (err) {
     throw new GuardConfigError(`cannot read guard_config.schema_file ${shown}: ${err.message}`);
   }
@@ -30649,19 +30880,19 @@ function getGuard(name) {
 __name(getGuard, "getGuard");
 
 // src/workspace/scratch.ts
-import { mkdtempSync, rmSync as rmSync4, writeFileSync as writeFileSync2 } from "node:fs";
+import { mkdtempSync, rmSync as rmSync5, writeFileSync as writeFileSync2 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
-import path19 from "node:path";
+import path20 from "node:path";
 function scratchDir() {
-  const dir = mkdtempSync(path19.join(tmpdir2(), "pairflow-run-"));
+  const dir = mkdtempSync(path20.join(tmpdir2(), "pairflow-run-"));
   return {
     file(name, content) {
-      const file = path19.join(dir, name);
+      const file = path20.join(dir, name);
       writeFileSync2(file, content);
       return file;
     },
     dispose() {
-      rmSync4(dir, { recursive: true, force: true });
+      rmSync5(dir, { recursive: true, force: true });
     }
   };
 }
@@ -30796,15 +31027,16 @@ function runTarget(target, request) {
 __name(runTarget, "runTarget");
 async function runWith(target, request, resuming) {
   const workflowPath = resolveWorkflowPath(target, request.cwd);
-  const stateDir = stateDirFor(findRepoRoot(path20.dirname(workflowPath)), request);
+  const stateDir = stateDirFor(findRepoRoot(path21.dirname(workflowPath)), request);
   const runId = request.runId ?? newRunId();
-  const release2 = await acquireRunLock(stateDir, workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
+  const release2 = await acquireRunLock(workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
   try {
+    foldJournal(lockPathFor(workflowPath), displayPath(lockPathFor(workflowPath), request.cwd));
     const opened = openState(workflowPath, { ...request, stateDir });
     const outputDirs = [...opened.workflow.pairs.values()].flatMap(
-      (pair) => pair.output === void 0 ? [] : [path20.dirname(outputPath(opened.workflow, pair))]
+      (pair) => pair.output === void 0 ? [] : [path21.dirname(outputPath(opened.workflow, pair))]
     );
-    removeStaleTemporaries([path20.dirname(opened.lockPath), ...outputDirs]);
+    removeStaleTemporaries([path21.dirname(opened.lockPath), ...outputDirs]);
     const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
     refuseWhatWouldFail(planned, request);
     await gate(planned, request);
@@ -30823,7 +31055,7 @@ async function runWith(target, request, resuming) {
       store: opened.store,
       outputs: opened.outputs,
       remote: opened.remote,
-      writeLock: /* @__PURE__ */ __name((lock) => writeLock(opened.lockPath, lock), "writeLock"),
+      lockFile: new LockWriter(opened.lockPath, opened.workflow.name),
       scratch: scratchDir(),
       decide: decider(planned.plan, opened.view, resuming?.resume.finished)
     };
@@ -30879,7 +31111,7 @@ async function resumeTarget(runId, request) {
   if (state === "success" || state === "failed") throw new UsageError(`run ${id} already finished (${state}); start a new one with pairflow run`);
   const workflowPath = run.plan?.workflow.path ?? run.events.find((e) => e.event === "run_start")?.workflow;
   if (!workflowPath) throw new UsageError(`run ${id} has no readable plan.json or trace, so there is nothing to resume; start a new run with pairflow run`);
-  const holder = currentHolder(stateDir, workflowPath);
+  const holder = currentHolder(workflowPath);
   if (holder?.runId === id) throw new UsageError(`run ${id} is still going (pid ${holder.pid} on ${holder.host})`);
   const selection = run.plan?.selection ?? {};
   const recordedRef = run.plan?.workflow.workflowRef ?? run.events.find((e) => e.event === "run_start")?.workflowRef;
@@ -30912,7 +31144,7 @@ function latestUnfinished(stateDir) {
     if (seen.has(workflow)) continue;
     seen.add(workflow);
     const state = runState(run);
-    if ((state === "unfinished" || state === "interrupted") && currentHolder(stateDir, workflow)?.runId !== id) return id;
+    if ((state === "unfinished" || state === "interrupted") && currentHolder(workflow)?.runId !== id) return id;
   }
   throw new UsageError(`no interrupted run to resume in ${stateDir}: the latest run of each workflow finished`);
 }
@@ -31344,16 +31576,16 @@ var Diff = class {
       }
     }
   }
-  addToPath(path23, added, removed, oldPosInc, options) {
-    const last = path23.lastComponent;
+  addToPath(path25, added, removed, oldPosInc, options) {
+    const last = path25.lastComponent;
     if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
       return {
-        oldPos: path23.oldPos + oldPosInc,
+        oldPos: path25.oldPos + oldPosInc,
         lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
       };
     } else {
       return {
-        oldPos: path23.oldPos + oldPosInc,
+        oldPos: path25.oldPos + oldPosInc,
         lastComponent: { count: 1, added, removed, previousComponent: last }
       };
     }
@@ -31852,7 +32084,7 @@ function parseYaml3(text2) {
 }
 __name(parseYaml3, "parseYaml");
 function entryChange(kind, id, before, after, [baseFile, headFile]) {
-  const absent = /* @__PURE__ */ __name((v) => v === void 0 || kind === "workflow" && isObject5(v) && Object.keys(v).length === 0, "absent");
+  const absent = /* @__PURE__ */ __name((v) => v === void 0 || kind === "workflow" && isObject6(v) && Object.keys(v).length === 0, "absent");
   if (absent(before) && absent(after)) return null;
   const oldText = absent(before) ? "" : entryText(id, alignTo(before, after));
   const newText = absent(after) ? "" : entryText(id, after);
@@ -31870,23 +32102,23 @@ function entryText(id, value) {
 __name(entryText, "entryText");
 function alignTo(base, head) {
   if (Array.isArray(base)) return base.map((item, i) => alignTo(item, Array.isArray(head) ? head[i] : void 0));
-  if (!isObject5(base)) return base;
-  const order = isObject5(head) ? Object.keys(head).filter((k) => Object.hasOwn(base, k)) : [];
+  if (!isObject6(base)) return base;
+  const order = isObject6(head) ? Object.keys(head).filter((k) => Object.hasOwn(base, k)) : [];
   const ordered = new Set(order);
   const keys = [...order, ...Object.keys(base).filter((k) => !ordered.has(k))];
   return Object.fromEntries(keys.map((k) => [k, alignTo(base[k], own(head, k))]));
 }
 __name(alignTo, "alignTo");
 function own(obj, key) {
-  return isObject5(obj) && Object.hasOwn(obj, key) ? obj[key] : void 0;
+  return isObject6(obj) && Object.hasOwn(obj, key) ? obj[key] : void 0;
 }
 __name(own, "own");
-function isObject5(v) {
+function isObject6(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
-__name(isObject5, "isObject");
+__name(isObject6, "isObject");
 function asObject(v) {
-  return isObject5(v) ? v : {};
+  return isObject6(v) ? v : {};
 }
 __name(asObject, "asObject");
 
@@ -31985,47 +32217,107 @@ function colorLine(line, style) {
 }
 __name(colorLine, "colorLine");
 
+// src/report/impact.ts
+var UNCHANGED = /* @__PURE__ */ new Set(["skip", "reused"]);
+function isAffected(node) {
+  return !UNCHANGED.has(node.status);
+}
+__name(isAffected, "isAffected");
+function causeGroups(nodes) {
+  const affected = new Map(nodes.filter(isAffected).map((n) => [n.id, n]));
+  const dependents = /* @__PURE__ */ new Map();
+  for (const n of affected.values()) {
+    for (const dep of n.requires) if (affected.has(dep)) dependents.set(dep, [...dependents.get(dep) ?? [], n.id]);
+  }
+  const order = new Map(nodes.map((n, i) => [n.id, i]));
+  const cascaded = new Set([...affected.values()].filter((n) => isCascaded(n, affected)).map((n) => n.id));
+  const groups = [];
+  for (const root of affected.values()) {
+    if (cascaded.has(root.id)) continue;
+    const seen = /* @__PURE__ */ new Set();
+    const queue = [...dependents.get(root.id) ?? []];
+    while (queue.length > 0) {
+      const id = queue.pop();
+      if (seen.has(id) || !cascaded.has(id)) continue;
+      seen.add(id);
+      queue.push(...dependents.get(id) ?? []);
+    }
+    groups.push({ root, cascade: [...seen].sort((a, b) => order.get(a) - order.get(b)) });
+  }
+  return groups;
+}
+__name(causeGroups, "causeGroups");
+function isCascaded(node, affected) {
+  const deps = node.requires.filter((d) => affected.has(d));
+  if (deps.length === 0) return false;
+  if (node.status === "blocked") return true;
+  if (node.reasons.length === 0) return false;
+  return node.reasons.every(
+    (r) => (r.kind === "upstream" || r.kind === "upstream_artifact") && !/ (added to|removed from) requires$/.test(r.detail) && deps.some((d) => r.detail.startsWith(`${d} `) || r.detail.startsWith(`${d}'s `))
+  );
+}
+__name(isCascaded, "isCascaded");
+var GRAPH_NODE_LIMIT = 40;
+function affectedSubgraph(nodes, limit = GRAPH_NODE_LIMIT) {
+  if (nodes.length <= limit) return { nodes, omittedAffected: 0, unchanged: 0 };
+  const affected = nodes.filter(isAffected);
+  const roots = new Set(causeGroups(nodes).map((g) => g.root.id));
+  const rank = /* @__PURE__ */ __name((n) => n.status === "failed" ? 0 : roots.has(n.id) ? 1 : 2, "rank");
+  const order = new Map(nodes.map((n, i) => [n.id, i]));
+  const kept = new Set(
+    [...affected].sort((a, b) => rank(a) - rank(b) || order.get(a.id) - order.get(b.id)).slice(0, limit).map((n) => n.id)
+  );
+  return { nodes: affected.filter((n) => kept.has(n.id)), omittedAffected: affected.length - kept.size, unchanged: nodes.length - affected.length };
+}
+__name(affectedSubgraph, "affectedSubgraph");
+
 // src/report/summary.ts
 var STEP_SUMMARY_LIMIT = 1024 * 1024 - 16 * 1024;
 var MERMAID_MAX_CHARS = 5e4;
 var MERMAID_MAX_EDGES = 500;
-var UNCHANGED = /* @__PURE__ */ new Set(["skip", "reused"]);
 var STATUS_STYLE = {
-  executed: { fill: "#dafbe1", stroke: "#1a7f37", colour: "green" },
-  reused: { fill: "#f6f8fa", stroke: "#8c959f", colour: "grey" },
-  failed: { fill: "#ffebe9", stroke: "#cf222e", colour: "red" },
-  blocked: { fill: "#fff1e5", stroke: "#bc4c00", colour: "orange" },
-  interrupted: { fill: "#fff8c5", stroke: "#9a6700", colour: "yellow" },
-  run: { fill: "#fff8c5", stroke: "#9a6700", colour: "yellow" },
-  skip: { fill: "#f6f8fa", stroke: "#8c959f", colour: "grey" }
+  failed: { fill: "#ff8182", stroke: "#a40e26", colour: "red", marker: "\u2716 FAILED", shape: "hexagon", width: 4 },
+  blocked: { fill: "#ffd8b5", stroke: "#bc4c00", colour: "orange", marker: "\u2298 blocked", shape: "stadium", width: 2 },
+  interrupted: { fill: "#fff8c5", stroke: "#9a6700", colour: "yellow", marker: "\u23F8 interrupted", shape: "stadium", width: 2 },
+  executed: { fill: "#dafbe1", stroke: "#1a7f37", colour: "green", marker: "\u2714", shape: "box", width: 1 },
+  run: { fill: "#fff8c5", stroke: "#9a6700", colour: "yellow", marker: "\u25B6", shape: "box", width: 1 },
+  reused: { fill: "#f6f8fa", stroke: "#8c959f", colour: "grey", marker: "", shape: "box", width: 1 },
+  skip: { fill: "#f6f8fa", stroke: "#8c959f", colour: "grey", marker: "", shape: "box", width: 1 }
 };
+function symbolOf(status) {
+  return STATUS_STYLE[status].marker.split(" ")[0];
+}
+__name(symbolOf, "symbolOf");
 function mermaidGraph(nodes, limits = {}) {
   const maxChars = limits.maxChars ?? MERMAID_MAX_CHARS;
   const maxEdges = limits.maxEdges ?? MERMAID_MAX_EDGES;
-  const fits = /* @__PURE__ */ __name((text2, edges) => text2 !== null && text2.length <= maxChars && edges <= maxEdges, "fits");
-  if (nodes.length === 0) return { text: null, note: "No pairs to draw." };
-  const full = flowchart(nodes);
-  if (fits(full.text, full.edges)) return { text: full.text, note: null };
-  const changed = nodes.filter((n) => !UNCHANGED.has(n.status));
-  const omitted = nodes.length - changed.length;
-  const tooLarge = `${number(nodes.length)} pairs and ${number(full.edges)} dependencies are more than GitHub draws (${number(maxEdges)} edges, ${number(maxChars)} characters)`;
-  if (changed.length > 0 && omitted > 0) {
-    const focused = flowchart(changed);
-    if (fits(focused.text, focused.edges)) {
-      return {
-        text: focused.text,
-        note: `${tooLarge}: only the ${number(changed.length)} pairs that are not unchanged are drawn, without the ${number(omitted)} others.`
-      };
-    }
+  if (nodes.length === 0) return { text: null, drawn: [], note: "No pairs to draw." };
+  const affected = nodes.filter((n) => !UNCHANGED.has(n.status)).length;
+  if (nodes.length > (limits.maxNodes ?? GRAPH_NODE_LIMIT) && affected === 0) {
+    return { text: null, drawn: [], note: `Nothing is affected: the ${number(nodes.length)} pairs are not drawn.` };
   }
-  return { text: null, note: `No graph: ${tooLarge}.` };
+  for (let limit = limits.maxNodes ?? GRAPH_NODE_LIMIT; limit >= 1; limit = Math.floor(limit / 2)) {
+    const sub = affectedSubgraph(
+      nodes.map((n) => ({ ...n, reasons: n.reasons ?? [] })),
+      limit
+    );
+    const chart = flowchart(sub.nodes);
+    if (chart.text === null || chart.text.length > maxChars || chart.edges > maxEdges) continue;
+    const drawn = sub.nodes.map((n) => nodes.find((m) => m.id === n.id));
+    const left = [];
+    if (sub.omittedAffected > 0) left.push(`${number(sub.omittedAffected)} more affected`);
+    if (sub.unchanged > 0) left.push(`${number(sub.unchanged)} unchanged`);
+    const note = left.length === 0 ? null : `Drawn: ${number(drawn.length)} of the ${number(affected)} affected pairs` + (sub.omittedAffected > 0 ? " (failed pairs and root causes first)" : "") + `; not drawn: ${left.join(" and ")} ${sub.omittedAffected + sub.unchanged === 1 ? "pair" : "pairs"}.`;
+    return { text: chart.text, drawn, note };
+  }
+  return { text: null, drawn: [], note: `No graph: even one pair's label is more than GitHub draws (${number(maxChars)} characters).` };
 }
 __name(mermaidGraph, "mermaidGraph");
 function flowchart(nodes) {
   if (nodes.length === 0) return { text: null, edges: 0 };
   const index = new Map(nodes.map((n, i) => [n.id, `p${i}`]));
   const lines = ["flowchart LR"];
-  for (const n of nodes) lines.push(`  ${index.get(n.id)}["${label(n.id)}"]`);
+  for (const n of nodes) lines.push(`  ${index.get(n.id)}${shape(n)}`);
   let edges = 0;
   for (const n of nodes) {
     for (const dep of n.requires) {
@@ -32042,12 +32334,18 @@ function flowchart(nodes) {
   }
   for (const [status, ids] of byStatus) {
     const style = STATUS_STYLE[status];
-    lines.push(`  classDef ${status} fill:${style.fill},stroke:${style.stroke},color:#1f2328`);
+    lines.push(`  classDef ${status} fill:${style.fill},stroke:${style.stroke},stroke-width:${style.width}px,color:#1f2328`);
     lines.push(`  class ${ids.join(",")} ${status}`);
   }
   return { text: lines.join("\n") + "\n", edges };
 }
 __name(flowchart, "flowchart");
+function shape(n) {
+  const style = STATUS_STYLE[statusClass(n.status)];
+  const text2 = `"${style.marker ? `${style.marker} ` : ""}${label(n.id)}"`;
+  return style.shape === "hexagon" ? `{{${text2}}}` : style.shape === "stadium" ? `([${text2}])` : `[${text2}]`;
+}
+__name(shape, "shape");
 function statusClass(status) {
   return Object.hasOwn(STATUS_STYLE, status) ? status : "run";
 }
@@ -32058,27 +32356,46 @@ function label(text2) {
 __name(label, "label");
 function graphMarkdown(nodes, limits = {}) {
   const graph = mermaidGraph(nodes, limits);
-  const drawn = graph.note === null ? nodes : nodes.filter((n) => !UNCHANGED.has(n.status));
-  return [...graph.text !== null ? ["```mermaid\n" + graph.text + "```", graphLegend(drawn)] : [], ...graph.note !== null ? [`_${graph.note}_`] : []].join(
-    "\n\n"
-  );
+  return [
+    ...graph.text !== null ? ["```mermaid\n" + graph.text + "```", graphLegend(graph.drawn)] : [],
+    ...graph.note !== null ? [`_${graph.note}_`] : []
+  ].join("\n\n");
 }
 __name(graphMarkdown, "graphMarkdown");
 function graphLegend(nodes) {
-  const present = [...new Set(nodes.map((n) => statusClass(n.status)))];
-  return present.map((s) => `${STATUS_STYLE[s].colour}: ${s}`).join(" \xB7 ");
+  const present = Object.keys(STATUS_STYLE).filter((s) => nodes.some((n) => statusClass(n.status) === s));
+  return present.map((s) => {
+    const style = STATUS_STYLE[s];
+    const form = style.shape === "hexagon" ? " hexagon" : style.shape === "stadium" ? " rounded" : "";
+    const symbol = symbolOf(s);
+    return `${symbol ? `${symbol} ` : ""}${style.colour}${form}: ${s}`;
+  }).join(" \xB7 ");
 }
 __name(graphLegend, "graphLegend");
+function collapsed(title, body) {
+  return `<details><summary>${escapeHtml(title)}</summary>
+
+${body.trim()}
+
+</details>`;
+}
+__name(collapsed, "collapsed");
 function number(n) {
   return n.toLocaleString("en-US");
 }
 __name(number, "number");
+function escapeHtml(text2) {
+  return text2.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+__name(escapeHtml, "escapeHtml");
 
 // src/report/diffMarkdown.ts
 var COMMENT_LIMIT = 65536;
 var MAX_ROWS = 100;
 var MAX_IDS = 100;
 var MAX_CELL = 300;
+var MAX_CASCADE_IDS = 5;
+var MAX_OPEN_ROWS = 10;
 var MAX_GRAPH_CHARS = 15e3;
 var MAX_LINE = 1e3;
 var MIN_SHARE = 1500;
@@ -32095,26 +32412,32 @@ function diffMarkdown(diff, options = {}) {
   const accepted = alreadyAccepted(diff);
   const top = [];
   if (options.marker) top.push(options.marker);
-  top.push(`### pairflow plan: ${code(plan.workflow.name)}`, "");
+  top.push(...options.hidden ?? []);
+  top.push(headline(diff, options), "");
   top.push(`${code(diff.workflowFile)} compared with ${baseName(base, code)}`, "");
   if (!base.workflowFound) top.push(`${code(diff.workflowFile)} does not exist at ${code(base.ref)}: every pair is added.`, "");
   top.push(totalsLine(diff));
-  if (options.cost) top.push("", options.cost);
   if (run.length > 0) {
-    const shown = bounded ? run.slice(0, MAX_ROWS) : run;
-    top.push("", "#### Will re-run", "", "| Pair | Wave | Why |", "| --- | ---: | --- |");
-    for (const p of shown) top.push(`| ${code(p.id)} | ${p.wave} | ${cell(reasonsText(p), bounded)} |`);
-    if (shown.length < run.length) top.push("", `\u2026and ${run.length - shown.length} more; ${pointer}.`);
+    const groups = causeGroups(plan.pairs.map((p) => ({ id: p.id, requires: p.requires, status: p.action, reasons: p.reasons })));
+    const shown = bounded ? groups.slice(0, MAX_ROWS) : groups;
+    top.push("", "#### Will re-run, by cause", "", "| Cause | Wave | Why | Re-runs with it |", "| --- | ---: | --- | --- |");
+    for (const g of shown) {
+      const p = plan.byId.get(g.root.id);
+      top.push(`| ${code(p.id)} | ${p.wave} | ${cell(reasonsText(p), bounded)} | ${cascadeCell(g.cascade, bounded)} |`);
+    }
+    if (shown.length < groups.length) top.push("", `\u2026and ${groups.length - shown.length} more causes; ${pointer}.`);
   }
   if (accepted.length > 0) {
     const shown = bounded ? accepted.slice(0, MAX_ROWS) : accepted;
-    top.push("", "#### Changed in this pull request, already accepted", "", "Merging re-runs nothing for these.", "");
-    top.push("| Pair | Wave | What changed | Accepted |", "| --- | ---: | --- | --- |");
+    const table2 = ["Merging re-runs nothing for these.", "", "| Pair | Wave | What changed | Accepted |", "| --- | ---: | --- | --- |"];
     for (const p of shown) {
       const since = diff.sinceBase.get(p.id);
-      top.push(`| ${code(p.id)} | ${p.wave} | ${cell(sinceBaseText(since), bounded)} | ${md(acceptedText(since.accepted))} |`);
+      table2.push(`| ${code(p.id)} | ${p.wave} | ${cell(sinceBaseText(since), bounded)} | ${md(acceptedText(since.accepted))} |`);
     }
-    if (shown.length < accepted.length) top.push("", `\u2026and ${accepted.length - shown.length} more; ${pointer}.`);
+    if (shown.length < accepted.length) table2.push("", `\u2026and ${accepted.length - shown.length} more; ${pointer}.`);
+    top.push("", "#### Changed in this pull request, already accepted", "");
+    if (accepted.length > MAX_OPEN_ROWS) top.push(collapsed(`${count3(accepted.length, "pair")} changed and already accepted`, table2.join("\n")));
+    else top.push(...table2);
   }
   if (diff.added.length > 0) top.push("", "#### Added pairs", "", idList(diff.added, bounded, pointer));
   if (diff.removed.length > 0) top.push("", "#### Removed pairs", "", idList(diff.removed, bounded, pointer));
@@ -32132,10 +32455,29 @@ function diffMarkdown(diff, options = {}) {
 }
 __name(diffMarkdown, "diffMarkdown");
 function diffGraph(diff, bounded) {
-  const nodes = diff.plan.pairs.map((p) => ({ id: p.id, requires: p.requires, status: p.action }));
+  const nodes = diff.plan.pairs.map((p) => ({ id: p.id, requires: p.requires, status: p.action, reasons: p.reasons }));
   return graphMarkdown(nodes, bounded ? { maxChars: MAX_GRAPH_CHARS } : {});
 }
 __name(diffGraph, "diffGraph");
+function headline(diff, options) {
+  const at2 = options.commit ? ` at ${options.commit.url ? `[\`${options.commit.sha.slice(0, 7)}\`](${options.commit.url})` : code(options.commit.sha.slice(0, 7))}` : "";
+  const { run } = countsOf(diff);
+  const what = run === 0 ? "nothing will re-run after merging" : `${count3(run, "pair")} will re-run after merging`;
+  const cost = options.cost === void 0 ? "" : run === 0 ? ", no cost" : `, ${costPhrase(options.cost)}`;
+  return `### pairflow plan of ${code(diff.plan.workflow.name)}${at2}: ${what}${cost}`;
+}
+__name(headline, "headline");
+function costPhrase(cost) {
+  return cost.startsWith("$") ? `estimated cost ${cost}` : cost;
+}
+__name(costPhrase, "costPhrase");
+function cascadeCell(ids, bounded) {
+  if (ids.length === 0) return "\u2013";
+  const shown = bounded ? ids.slice(0, MAX_CASCADE_IDS) : ids;
+  const more = ids.length - shown.length;
+  return `${count3(ids.length, "pair")}: ${shown.map(code).join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+}
+__name(cascadeCell, "cascadeCell");
 function section(title, body) {
   return `
 #### ${title}
@@ -32268,38 +32610,54 @@ function size2(text2) {
 __name(size2, "size");
 
 // src/app/diff.ts
-import { mkdtempSync as mkdtempSync2, readFileSync as readFileSync10, rmSync as rmSync5, writeFileSync as writeFileSync3 } from "node:fs";
+import { mkdtempSync as mkdtempSync2, readFileSync as readFileSync11, rmSync as rmSync6, writeFileSync as writeFileSync3 } from "node:fs";
 import { tmpdir as tmpdir3 } from "node:os";
-import path22 from "node:path";
+import path23 from "node:path";
 
 // src/github/git.ts
 import { spawnSync } from "node:child_process";
-import { realpathSync as realpathSync5 } from "node:fs";
-import path21 from "node:path";
+import { realpathSync as realpathSync6 } from "node:fs";
+import path22 from "node:path";
+var UnknownRefError = class extends UsageError {
+  constructor(message, ref, fetchError) {
+    super(message);
+    this.ref = ref;
+    this.fetchError = fetchError;
+  }
+  ref;
+  fetchError;
+  static {
+    __name(this, "UnknownRefError");
+  }
+};
 function openRepo(dir, display = dir) {
   const top = git(dir, ["rev-parse", "--show-toplevel"]);
   if (top.error)
     throw new UsageError(`git could not be started (${top.error.message}); pairflow diff reads the base revision with git, so install it or put it on PATH`);
   if (top.status !== 0) throw new UsageError(`${display} is not inside a git repository; pairflow diff reads the base revision with git`);
-  const root = realpathSync5(top.stdout.trim());
+  const root = realpathSync6(top.stdout.trim());
   return {
     root,
     resolve(ref, options = {}) {
       if (ref === "" || ref.startsWith("-")) throw new UsageError(`--base "${ref}" is not a git ref; give a branch, tag or commit`);
       let found = revParse(root, ref);
+      let fetchError = null;
       if (found === null && options.fetch) {
-        git(root, ["fetch", "--no-tags", "--depth=1", "origin", ref]);
+        const fetched = git(root, ["fetch", "--no-tags", "--depth=1", "origin", ref]);
+        if (fetched.status !== 0) fetchError = fetched.error?.message ?? (fetched.stderr.trim() || `git fetch exited with ${fetched.status}`);
         found = revParse(root, ref);
       }
       if (found === null) {
-        throw new UsageError(
-          `unknown git ref "${ref}" in ${root}; give a branch, tag or commit that exists here (fetch it first, e.g. git fetch origin ${ref})`
+        throw new UnknownRefError(
+          `unknown git ref "${ref}" in ${root}; give a branch, tag or commit that exists here (fetch it first, e.g. git fetch origin ${ref})`,
+          ref,
+          fetchError
         );
       }
       return found;
     },
     relative(file) {
-      return path21.relative(root, realpathSync5(file)).split(path21.sep).join("/");
+      return path22.relative(root, realpathSync6(file)).split(path22.sep).join("/");
     },
     read(commit, relPath) {
       const spec = `${commit}:${relPath}`;
@@ -32330,7 +32688,7 @@ __name(firstLine3, "firstLine");
 async function planDiff(target, options) {
   const { cwd } = options;
   const workflowPath = resolveWorkflowPath(target, cwd);
-  const repo = openRepo(path22.dirname(workflowPath), displayPath(path22.dirname(workflowPath), cwd));
+  const repo = openRepo(path23.dirname(workflowPath), displayPath(path23.dirname(workflowPath), cwd));
   const commit = repo.resolve(options.base, { fetch: options.fetch });
   const workflowFile = repo.relative(workflowPath);
   const baseLock = readLockAt(repo, commit, options.base, posixLockPath(workflowFile));
@@ -32347,9 +32705,9 @@ async function planDiff(target, options) {
   const sinceBase = await compareWithBase(plan, baseView, planned.lock);
   const head = snapshotOf({
     workflowFile,
-    workflowText: readFileSync10(workflow.path, "utf8"),
+    workflowText: readFileSync11(workflow.path, "utf8"),
     promptsFile: workflow.promptsPath && repo.relative(workflow.promptsPath),
-    promptsText: workflow.promptsPath && readFileSync10(workflow.promptsPath, "utf8")
+    promptsText: workflow.promptsPath && readFileSync11(workflow.promptsPath, "utf8")
   });
   const base = snapshotAt(repo, commit, options.base, workflowFile);
   return { ...computeDiff(plan, sinceBase, head, base, { ref: options.base, commit }), planned };
@@ -32377,29 +32735,29 @@ function snapshotAt(repo, commit, ref, workflowFile) {
 }
 __name(snapshotAt, "snapshotAt");
 function basePromptsFile(repo, commit, workflowFile, workflow) {
-  const dir = path22.posix.dirname(workflowFile);
+  const dir = path23.posix.dirname(workflowFile);
   const named = workflow?.prompts;
   if (typeof named === "string") {
-    const file = path22.posix.normalize(path22.posix.join(dir, named));
+    const file = path23.posix.normalize(path23.posix.join(dir, named));
     return file.startsWith("../") ? null : file;
   }
-  return PROMPTS_NAMES.map((name) => path22.posix.join(dir, name)).find((file) => repo.read(commit, file) !== null) ?? null;
+  return PROMPTS_NAMES.map((name) => path23.posix.join(dir, name)).find((file) => repo.read(commit, file) !== null) ?? null;
 }
 __name(basePromptsFile, "basePromptsFile");
 function posixLockPath(workflowFile) {
-  return lockPathFor(workflowFile).split(path22.sep).join("/");
+  return lockPathFor(workflowFile).split(path23.sep).join("/");
 }
 __name(posixLockPath, "posixLockPath");
 function readLockAt(repo, commit, ref, lockFile) {
   const text2 = repo.read(commit, lockFile);
   if (text2 === null) return null;
-  const dir = mkdtempSync2(path22.join(tmpdir3(), "pairflow-base-"));
+  const dir = mkdtempSync2(path23.join(tmpdir3(), "pairflow-base-"));
   try {
-    const file = path22.join(dir, "base.lock.json");
+    const file = path23.join(dir, "base.lock.json");
     writeFileSync3(file, text2);
     return readLock(file, `${ref}:${lockFile}`);
   } finally {
-    rmSync5(dir, { recursive: true, force: true });
+    rmSync6(dir, { recursive: true, force: true });
   }
 }
 __name(readLockAt, "readLockAt");
@@ -32424,6 +32782,124 @@ function registerDiff(program2, { io }) {
   });
 }
 __name(registerDiff, "registerDiff");
+
+// src/app/mergeLock.ts
+import { statSync as statSync6 } from "node:fs";
+import path24 from "node:path";
+
+// src/lockfile/merge.ts
+function mergeLocks(base, ours, theirs) {
+  const pairs = {};
+  const settled = [];
+  const fromTheirs = [];
+  const ids = /* @__PURE__ */ new Set([...Object.keys(base?.pairs ?? {}), ...Object.keys(ours.pairs), ...Object.keys(theirs.pairs)]);
+  for (const id of [...ids].sort()) {
+    const b = own2(base?.pairs, id);
+    const o = own2(ours.pairs, id);
+    const t = own2(theirs.pairs, id);
+    let kept;
+    if (same(o, t) || same(t, b)) kept = o;
+    else if (same(o, b)) {
+      kept = t;
+      fromTheirs.push(id);
+    } else {
+      const { entry, outcome } = settle(b, o, t);
+      kept = entry;
+      settled.push({ id, outcome });
+    }
+    if (kept !== void 0) Object.defineProperty(pairs, id, { value: kept, enumerable: true, writable: true, configurable: true });
+  }
+  const workflow = ours.workflow === theirs.workflow || theirs.workflow === base?.workflow ? ours.workflow : theirs.workflow;
+  return { lock: { version: LOCK_VERSION, workflow, pairs }, settled, fromTheirs };
+}
+__name(mergeLocks, "mergeLocks");
+function settle(b, o, t) {
+  if (o === void 0 || t === void 0) return { entry: void 0, outcome: "dropped" };
+  if (o.configRef === t.configRef) {
+    const later = o.acceptedAt > t.acceptedAt || o.acceptedAt === t.acceptedAt && o.contentHash >= t.contentHash ? o : t;
+    return { entry: later, outcome: "later" };
+  }
+  const merged = mergeComponents(b?.components ?? {}, o.components, t.components);
+  if (merged !== void 0 && sameComponents(merged, o.components)) return { entry: o, outcome: "ours" };
+  if (merged !== void 0 && sameComponents(merged, t.components)) return { entry: t, outcome: "theirs" };
+  return { entry: void 0, outcome: "dropped" };
+}
+__name(settle, "settle");
+function mergeComponents(base, ours, theirs) {
+  const out = {};
+  for (const key of /* @__PURE__ */ new Set([...Object.keys(base), ...Object.keys(ours), ...Object.keys(theirs)])) {
+    const [b, o, t] = [own2(base, key), own2(ours, key), own2(theirs, key)];
+    const value = o === t || t === b ? o : o === b ? t : null;
+    if (value === null) return void 0;
+    if (value !== void 0) out[key] = value;
+  }
+  return out;
+}
+__name(mergeComponents, "mergeComponents");
+function sameComponents(a, b) {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
+}
+__name(sameComponents, "sameComponents");
+function own2(record, key) {
+  return record !== void 0 && Object.hasOwn(record, key) ? record[key] : void 0;
+}
+__name(own2, "own");
+function same(a, b) {
+  if (a === void 0 || b === void 0) return a === b;
+  return canonical(orderedEntry(a)) === canonical(orderedEntry(b));
+}
+__name(same, "same");
+function canonical(value) {
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+}
+__name(canonical, "canonical");
+
+// src/app/mergeLock.ts
+function mergeLockFiles(files) {
+  const name = files.name ?? "lock file";
+  const read = /* @__PURE__ */ __name((file, which) => {
+    const abs = path24.resolve(files.cwd, file);
+    if (statSync6(abs, { throwIfNoEntry: false })?.size === 0) return null;
+    return readLock(abs, `${name} (${which})`);
+  }, "read");
+  const base = read(files.base, "common ancestor");
+  const ours = read(files.ours, "ours");
+  const theirs = read(files.theirs, "theirs");
+  const empty = /* @__PURE__ */ __name((other) => ({ version: LOCK_VERSION, workflow: other?.workflow ?? "", pairs: {} }), "empty");
+  const result = mergeLocks(base, ours ?? empty(theirs), theirs ?? empty(ours));
+  writeLock(path24.resolve(files.cwd, files.ours), result.lock);
+  return result;
+}
+__name(mergeLockFiles, "mergeLockFiles");
+
+// src/cli/commands/mergeLock.ts
+var SETTLED = {
+  ours: "kept this branch's entry, made under the merged configuration",
+  theirs: "kept the other branch's entry, made under the merged configuration",
+  later: "both made under the same configuration; kept the later acceptance",
+  dropped: "dropped: neither side ran the merged configuration, the next run runs it"
+};
+function registerMergeLock(program2, { io }) {
+  program2.command("merge-lock").description(
+    "Merge three versions of a lock file pair by pair, as a git merge driver: the result replaces <ours>. A pair changed on one side takes that side; one changed on both keeps the entry made under the merged configuration, or is dropped so the next run runs it. Exit status 0 when merged; 2 when a version is not a readable lock file (git then leaves the file conflicted). See docs/lock-file.md."
+  ).argument("<base>", "the common ancestor's version (git's %O)").argument("<ours>", "this branch's version, replaced by the result (git's %A)").argument("<theirs>", "the other branch's version (git's %B)").argument("[path]", "the lock file's path in the repository, for messages (git's %P)").addHelpText(
+    "after",
+    examples([
+      "git config merge.pairflow.name 'pairflow lock file'",
+      "git config merge.pairflow.driver 'npx pairflow merge-lock %O %A %B %P'",
+      "echo '*.lock.json merge=pairflow' >> .gitattributes"
+    ])
+  ).action((base, ours, theirs, name) => {
+    const merged = mergeLockFiles({ base, ours, theirs, name, cwd: io.cwd });
+    for (const { id, outcome } of merged.settled) io.stderr.write(`${name ?? ours}: ${id}: changed on both sides; ${SETTLED[outcome]}
+`);
+  });
+}
+__name(registerMergeLock, "registerMergeLock");
 
 // src/cli/commands/plan.ts
 function registerPlan(program2, { io }) {
@@ -32526,6 +33002,7 @@ async function runCli(argv, io) {
   registerDiff(program2, context2);
   registerRun(program2, context2);
   registerHistory(program2, context2);
+  registerMergeLock(program2, context2);
   try {
     await program2.parseAsync(argv, { from: "user" });
   } catch (err) {
