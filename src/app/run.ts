@@ -14,11 +14,12 @@ import { getGuard } from "../guards/index.js";
 import { writeLock } from "../lockfile/lockfile.js";
 import { ConfigError, RunDeclinedError, UsageError } from "../model/errors.js";
 import type { Generator, Guard } from "../model/ports.js";
+import { killRecordedGroups } from "../processes/children.js";
 import type { PairOutcome, ResumeState, RunEvent, RunReport, Selection } from "../model/run.js";
 import { decider } from "../plan/plan.js";
 import { acquireRunLock, currentHolder, type LockHolder } from "../records/mutex.js";
 import { listRunIds, outcomesFromTrace, readRun, resumeState, runState } from "../records/read.js";
-import { RunRecorder } from "../records/write.js";
+import { inFlightGroups, RunRecorder } from "../records/write.js";
 import { workflowRef } from "../refs/configRef.js";
 import { removeStaleTemporaries } from "../workspace/files.js";
 import { outputPath } from "../workspace/outputs.js";
@@ -100,9 +101,18 @@ async function runWith(target: string | undefined, request: RunRequest, resuming
     };
     const generators = request.generators ?? {};
     const guards = request.guards ?? {};
+    // Every process group a generator or guard starts is in the run record before it does anything.
+    const generator = (name: string | null): Generator => {
+      const generate = name !== null && Object.hasOwn(generators, name) ? generators[name]! : getGenerator(name);
+      return (req) => generate({ ...req, onProcess: (group) => recorder.process(req.pairId, group) });
+    };
+    const guard = (name: string | null): Guard => {
+      const check = name !== null && Object.hasOwn(guards, name) ? guards[name]! : getGuard(name);
+      return (req) => check({ ...req, onProcess: (group) => recorder.process(req.pairId, group) });
+    };
     const deps: EngineDeps = {
-      generator: (name) => (name !== null && Object.hasOwn(generators, name) ? generators[name]! : getGenerator(name)),
-      guard: (name) => (name !== null && Object.hasOwn(guards, name) ? guards[name]! : getGuard(name)),
+      generator,
+      guard,
       store: opened.store,
       outputs: opened.outputs,
       remote: opened.remote,
@@ -186,6 +196,8 @@ export async function resumeTarget(runId: string | undefined, request: RunReques
   if (!workflowPath) throw new UsageError(`run ${id} has no readable plan.json or trace, so there is nothing to resume; start a new run with pairflow run`);
   const holder = currentHolder(stateDir, workflowPath);
   if (holder?.runId === id) throw new UsageError(`run ${id} is still going (pid ${holder.pid} on ${holder.host})`);
+  // What it left running (its pairflow was killed) is stopped before any of its attempts is made again.
+  await killRecordedGroups(inFlightGroups(run.events));
 
   const selection = run.plan?.selection ?? {};
   const recordedRef = run.plan?.workflow.workflowRef ?? (run.events.find((e) => e.event === "run_start")?.workflowRef as string | undefined);

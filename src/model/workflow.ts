@@ -31,6 +31,8 @@ export interface Pair {
   generatorConfig: Record<string, CanonicalValue>;
   model: string | null;
   rmax: number;
+  /** An artifact larger than this many bytes fails the attempt (default DEFAULT_MAX_OUTPUT_BYTES); never hashed. */
+  maxOutputBytes?: number;
   /** Output file, relative to the workflow file's directory. */
   output?: string;
   /** Globs of input files, relative to the workflow file's directory. */
@@ -64,3 +66,6 @@ export interface ModelPrice {
 }
 
 export const DEFAULT_RMAX = 3;
+
+/** The default limit on an artifact's size: 8 MiB. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 8 * 2 ** 20;
