@@ -3,6 +3,7 @@
  * mutex), the one plan, the one budget gate, the engine with its adapters, every event recorded
  * under runs/<runId>/, and resuming an interrupted run where it stopped.
  */
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { diskFiles, findRepoRoot, loadWorkflow, resolveWorkflowPath } from "../workspace/load.js";
 import { checkWorkflow } from "../config/check.js";
@@ -87,7 +88,8 @@ async function runWith(target: string | undefined, request: RunRequest, resuming
     const outputDirs = [...opened.workflow.pairs.values()].flatMap((pair) =>
       pair.output === undefined ? [] : [path.dirname(outputPath(opened.workflow, pair)!)],
     );
-    removeStaleTemporaries([path.dirname(opened.lockPath), ...outputDirs]);
+    // Resuming follows a crash: what it left half-written in the store and the run records goes too.
+    removeStaleTemporaries([path.dirname(opened.lockPath), ...outputDirs, ...(resuming ? directoriesUnder(stateDir, 3) : [])]);
     const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
     refuseWhatWouldFail(planned, request);
     await gate(planned, request);
@@ -134,6 +136,20 @@ async function runWith(target: string | undefined, request: RunRequest, resuming
   } finally {
     release();
   }
+}
+
+/** `dir` and the directories under it, `depth` levels down, symbolic links not followed. */
+function directoriesUnder(dir: string, depth: number): string[] {
+  const found = [dir];
+  if (depth === 0) return found;
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return found;
+  }
+  for (const entry of entries) if (entry.isDirectory()) found.push(...directoriesUnder(path.join(dir, entry.name), depth - 1));
+  return found;
 }
 
 /**
