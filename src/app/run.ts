@@ -13,7 +13,8 @@ import type { PlanEstimate } from "../estimate/estimate.js";
 import { getGenerator } from "../generators/index.js";
 import { getGuard } from "../guards/index.js";
 import { writeLock } from "../lockfile/lockfile.js";
-import { ConfigError, RunDeclinedError, UsageError } from "../model/errors.js";
+import { ConfigError, RunDeclinedError, StorageError, UsageError } from "../model/errors.js";
+import { displayPath } from "../config/parse.js";
 import type { Generator, Guard } from "../model/ports.js";
 import { killRecordedGroups } from "../processes/children.js";
 import type { PairOutcome, ResumeState, RunEvent, RunReport, Selection } from "../model/run.js";
@@ -77,7 +78,29 @@ export function runTarget(target: string | undefined, request: RunRequest): Prom
   return runWith(target, request, undefined);
 }
 
+/** What the system says when a file cannot be written, in words. */
+const STORAGE_ERRORS: Record<string, string> = {
+  ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is exceeded",
+  EFBIG: "the file is too large",
+  EROFS: "the file system is read-only",
+  EIO: "an input/output error",
+};
+
 async function runWith(target: string | undefined, request: RunRequest, resuming: Resuming | undefined): Promise<RunReport> {
+  try {
+    return await runLocked(target, request, resuming);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === undefined || !Object.hasOwn(STORAGE_ERRORS, code)) throw err;
+    const file = (err as NodeJS.ErrnoException).path;
+    throw new StorageError(
+      `could not write${file ? ` ${displayPath(file, request.cwd)}` : ""}: ${STORAGE_ERRORS[code]} (${code}). The run stopped; every file it wrote is whole. Free some space and run again: what was accepted is kept.`,
+    );
+  }
+}
+
+async function runLocked(target: string | undefined, request: RunRequest, resuming: Resuming | undefined): Promise<RunReport> {
   const workflowPath = resolveWorkflowPath(target, request.cwd);
   const stateDir = stateDirFor(findRepoRoot(path.dirname(workflowPath)), request);
   const runId = request.runId ?? newRunId();

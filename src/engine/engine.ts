@@ -80,6 +80,8 @@ class Run {
   private ended: (id: string) => void = () => {};
   /** Saves to the remote store still in flight; the run waits for them before it reports. */
   private readonly saves: Promise<void>[] = [];
+  /** The first write that failed: the run stops and ends with it. */
+  private fatal: Error | undefined;
 
   constructor(
     private readonly plan: Plan,
@@ -107,9 +109,14 @@ class Run {
       await this.schedule();
       await Promise.all(this.saves);
     } finally {
-      this.flushLock();
       this.deps.scratch.dispose();
+      try {
+        this.flushLock();
+      } catch (err) {
+        this.fatal ??= err as Error;
+      }
     }
+    if (this.fatal) throw this.fatal;
     const pairs = this.plan.pairs.map((p) => this.outcomes.get(p.id)!);
     const count = (s: PairStatus) => pairs.filter((p) => p.status === s).length;
     const tokens = { input: 0, output: 0 };
@@ -136,7 +143,7 @@ class Run {
   }
 
   private get stopping(): boolean {
-    return this.signal.aborted || (this.options.stop?.aborted ?? false);
+    return this.fatal !== undefined || this.signal.aborted || (this.options.stop?.aborted ?? false);
   }
 
   /**
@@ -175,7 +182,20 @@ class Run {
     }
   }
 
+  /**
+   * A pair's whole course. A write that fails (a full disk, a read-only store) fails the pair and
+   * stops the run: nothing new starts, what is in flight finishes, and the run ends with that error.
+   */
   private async handle(id: string): Promise<void> {
+    try {
+      await this.course(id);
+    } catch (err) {
+      this.fatal ??= err as Error;
+      if (!this.outcomes.has(id)) this.finish({ ...this.blocked(id, (err as Error).message), status: "failed" });
+    }
+  }
+
+  private async course(id: string): Promise<void> {
     let decision = this.plan.byId.get(id)!;
     if (decision.configRef === null) {
       decision = await this.deps.decide(id, this.decided);
