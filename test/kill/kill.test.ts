@@ -1,8 +1,8 @@
 /**
- * Killed at any moment, resumed to the end: the built CLI runs a 36-pair workflow four at a time
- * and is SIGKILLed (its own pid only, never its children: they are pairflow's to stop) again and
- * again, during `run` and during `resume` itself, as it starts up and in the middle of attempts.
- * Each time it is resumed. At the end the outputs and lock entries are byte for byte those of an
+ * Killed at any moment, resumed to the end: the built CLI runs a 30-pair workflow four at a time
+ * and is SIGKILLed 15 times (its own pid only, never its children: they are pairflow's to stop),
+ * during `run` and during `resume` itself, as it starts up and in the middle of attempts. Each
+ * time it is resumed. At the end the outputs and lock entries are byte for byte those of an
  * uninterrupted run, no pair accepted before a kill was generated again, nothing half-written is
  * left anywhere in the repository, and nothing pairflow started still runs.
  */
@@ -16,8 +16,8 @@ import { readLock } from "../../src/lockfile/lockfile.js";
 import { REPO, tempRepo } from "../helpers/fixtures.js";
 
 const CLI = path.join(REPO, "dist/cli.js");
-const PAIRS = 36;
-const KILLS = 16;
+const PAIRS = 30;
+const KILLS = 15;
 
 /**
  * Counts its calls, leaves a process behind in its group (pairflow must stop it), takes a moment,
@@ -200,11 +200,11 @@ describe.skipIf(!existsSync("/proc/self/stat"))("SIGKILL at any moment, then res
       const before = accepted(dir).length;
       if (when.by === "time") {
         const until = Date.now() + when.afterMs;
-        while (!done && Date.now() < until && accepted(dir).length === before) await sleep(3);
+        while (!done && Date.now() < until && accepted(dir).length === before) await sleep(10);
       } else {
         const progress = when.by === "calls" ? () => callLines(dir) : () => accepted(dir).length;
         const target = progress() + when.count;
-        while (!done && progress() < target) await sleep(3);
+        while (!done && progress() < target) await sleep(10);
         await sleep(when.extraMs);
       }
       if (done) {
