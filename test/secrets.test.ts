@@ -52,6 +52,36 @@ action_pairs:
   });
 });
 
+describe("credentials beyond the runner's", () => {
+  it("no variable named like a credential reaches a generator or a guard, unless PAIRFLOW_PASS_ENV names it", async () => {
+    const dir = tempRepo({
+      "dump.mjs": DUMP,
+      "workflow.yml": `name: env
+generator: command
+generator_config: {run: node dump.mjs generator.json}
+action_pairs:
+  a:
+    guard: command
+    guard_config: {run: node dump.mjs guard.json}
+`,
+    });
+    const secrets = ["NPM_TOKEN", "AWS_SECRET_ACCESS_KEY", "DATABASE_PASSWORD", "ACTIONS_RESULTS_URL", "TWINE_PASSWORD", "SOME_API_KEY"];
+    const env = {
+      ...process.env,
+      ...Object.fromEntries(secrets.map((name) => [name, "hush"])),
+      PAIRFLOW_PASS_ENV: "TWINE_PASSWORD, SOME_API_KEY",
+      LANG: "C.UTF-8",
+    };
+    const report = await runOf(dir, { cwd: dir, env });
+    expect(report.status).toBe("success");
+    for (const file of ["generator.json", "guard.json"]) {
+      const names = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as string[];
+      for (const name of ["NPM_TOKEN", "AWS_SECRET_ACCESS_KEY", "DATABASE_PASSWORD", "ACTIONS_RESULTS_URL"]) expect(names, file).not.toContain(name);
+      expect(names, file).toEqual(expect.arrayContaining(["TWINE_PASSWORD", "SOME_API_KEY", "PATH", "LANG"]));
+    }
+  });
+});
+
 describe("where outputs are written", () => {
   it("never follows a symlinked directory out of the repository: the pair fails, nothing is written outside", async () => {
     const outside = mkdtempSync(path.join(tmpdir(), "pairflow-outside-"));

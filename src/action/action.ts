@@ -7,7 +7,7 @@ import * as core from "@actions/core";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ConfigError, InputError, UsageError } from "../model/errors.js";
+import { ConfigError, InputError, StorageError, UsageError } from "../model/errors.js";
 import type { Workflow } from "../model/workflow.js";
 import { planJson } from "../report/plan.js";
 import { runSummary } from "../report/run.js";
@@ -71,7 +71,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
       annotateConfigIssues(issues);
       await writeSummary(configErrorsMarkdown(issues));
       process.exitCode = 1;
-    } else if (err instanceof UsageError || err instanceof InputError) {
+    } else if (err instanceof UsageError || err instanceof InputError || err instanceof StorageError) {
       core.setFailed(err.message);
     } else {
       throw err;

@@ -3,6 +3,7 @@
  * one budget gate, the engine with its adapters, every event recorded under runs/<runId>/, and
  * resuming an interrupted run where it stopped.
  */
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { displayPath } from "../config/parse.js";
 import { diskFiles, findRepoRoot, loadWorkflow, resolveWorkflowPath } from "../workspace/load.js";
@@ -14,13 +15,14 @@ import { getGenerator } from "../generators/index.js";
 import { getGuard } from "../guards/index.js";
 import { foldJournal, LockWriter } from "../lockfile/journal.js";
 import { lockPathFor } from "../lockfile/lockfile.js";
-import { ConfigError, RunDeclinedError, UsageError } from "../model/errors.js";
+import { ConfigError, RunDeclinedError, StorageError, UsageError } from "../model/errors.js";
 import type { Generator, Guard } from "../model/ports.js";
+import { killRecordedGroups } from "../processes/children.js";
 import type { PairOutcome, ResumeState, RunEvent, RunReport, Selection } from "../model/run.js";
 import { decider } from "../plan/plan.js";
 import { acquireRunLock, currentHolder, type LockHolder } from "../records/mutex.js";
 import { listRunIds, outcomesFromTrace, readRun, resumeState, runState } from "../records/read.js";
-import { RunRecorder } from "../records/write.js";
+import { inFlightGroups, RunRecorder } from "../records/write.js";
 import { workflowRef } from "../refs/configRef.js";
 import { removeStaleTemporaries } from "../workspace/files.js";
 import { outputPath } from "../workspace/outputs.js";
@@ -77,7 +79,29 @@ export function runTarget(target: string | undefined, request: RunRequest): Prom
   return runWith(target, request, undefined);
 }
 
+/** What the system says when a file cannot be written, in words. */
+const STORAGE_ERRORS: Record<string, string> = {
+  ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is exceeded",
+  EFBIG: "the file is too large",
+  EROFS: "the file system is read-only",
+  EIO: "an input/output error",
+};
+
 async function runWith(target: string | undefined, request: RunRequest, resuming: Resuming | undefined): Promise<RunReport> {
+  try {
+    return await runLocked(target, request, resuming);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === undefined || !Object.hasOwn(STORAGE_ERRORS, code)) throw err;
+    const file = (err as NodeJS.ErrnoException).path;
+    throw new StorageError(
+      `could not write${file ? ` ${displayPath(file, request.cwd)}` : ""}: ${STORAGE_ERRORS[code]} (${code}). The run stopped; every file it wrote is whole. Free some space and run again: what was accepted is kept.`,
+    );
+  }
+}
+
+async function runLocked(target: string | undefined, request: RunRequest, resuming: Resuming | undefined): Promise<RunReport> {
   const workflowPath = resolveWorkflowPath(target, request.cwd);
   const stateDir = stateDirFor(findRepoRoot(path.dirname(workflowPath)), request);
   const runId = request.runId ?? newRunId();
@@ -90,7 +114,8 @@ async function runWith(target: string | undefined, request: RunRequest, resuming
     const outputDirs = [...opened.workflow.pairs.values()].flatMap((pair) =>
       pair.output === undefined ? [] : [path.dirname(outputPath(opened.workflow, pair)!)],
     );
-    removeStaleTemporaries([path.dirname(opened.lockPath), ...outputDirs]);
+    // Resuming follows a crash: what it left half-written in the store and the run records goes too.
+    removeStaleTemporaries([path.dirname(opened.lockPath), ...outputDirs, ...(resuming ? directoriesUnder(stateDir, 3) : [])]);
     const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
     refuseWhatWouldFail(planned, request);
     await gate(planned, request);
@@ -104,9 +129,18 @@ async function runWith(target: string | undefined, request: RunRequest, resuming
     };
     const generators = request.generators ?? {};
     const guards = request.guards ?? {};
+    // Every process group a generator or guard starts is in the run record before it does anything.
+    const generator = (name: string | null): Generator => {
+      const generate = name !== null && Object.hasOwn(generators, name) ? generators[name]! : getGenerator(name);
+      return (req) => generate({ ...req, onProcess: (group) => recorder.process(req.pairId, group) });
+    };
+    const guard = (name: string | null): Guard => {
+      const check = name !== null && Object.hasOwn(guards, name) ? guards[name]! : getGuard(name);
+      return (req) => check({ ...req, onProcess: (group) => recorder.process(req.pairId, group) });
+    };
     const deps: EngineDeps = {
-      generator: (name) => (name !== null && Object.hasOwn(generators, name) ? generators[name]! : getGenerator(name)),
-      guard: (name) => (name !== null && Object.hasOwn(guards, name) ? guards[name]! : getGuard(name)),
+      generator,
+      guard,
       store: opened.store,
       outputs: opened.outputs,
       remote: opened.remote,
@@ -128,6 +162,20 @@ async function runWith(target: string | undefined, request: RunRequest, resuming
   } finally {
     release();
   }
+}
+
+/** `dir` and the directories under it, `depth` levels down, symbolic links not followed. */
+function directoriesUnder(dir: string, depth: number): string[] {
+  const found = [dir];
+  if (depth === 0) return found;
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return found;
+  }
+  for (const entry of entries) if (entry.isDirectory()) found.push(...directoriesUnder(path.join(dir, entry.name), depth - 1));
+  return found;
 }
 
 /**
@@ -190,6 +238,8 @@ export async function resumeTarget(runId: string | undefined, request: RunReques
   if (!workflowPath) throw new UsageError(`run ${id} has no readable plan.json or trace, so there is nothing to resume; start a new run with pairflow run`);
   const holder = currentHolder(workflowPath);
   if (holder?.runId === id) throw new UsageError(`run ${id} is still going (pid ${holder.pid} on ${holder.host})`);
+  // What it left running (its pairflow was killed) is stopped before any of its attempts is made again.
+  await killRecordedGroups(inFlightGroups(run.events));
 
   const selection = run.plan?.selection ?? {};
   const recordedRef = run.plan?.workflow.workflowRef ?? (run.events.find((e) => e.event === "run_start")?.workflowRef as string | undefined);

@@ -2,6 +2,10 @@
  * Ctrl-C and SIGTERM during a run: the first starts nothing new and gives pairs in flight a grace
  * period before cancelling them (child processes included); a second SIGINT cancels at once.
  * Either way the run ends through its normal path, so every file it writes stays whole.
+ *
+ * Without these handlers (outside a run, or once it is over) a signal ends pairflow at once; the
+ * registry of process groups (src/processes) then kills every command still running first, as it
+ * does whenever pairflow exits.
  */
 export interface Interruption {
   /** Aborted on the first signal: start nothing new. */

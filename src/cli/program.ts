@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError } from "commander";
 import pkg from "../../package.json" with { type: "json" };
-import { ConfigError, formatIssue, InputError, UsageError } from "../model/errors.js";
+import { ConfigError, formatIssue, InputError, StorageError, UsageError } from "../model/errors.js";
 import { styleFor } from "../report/color.js";
 import { count } from "../report/plan.js";
 import { registerHistory } from "./commands/history.js";
@@ -58,6 +58,10 @@ function handleError(err: unknown, io: Io): number {
   if (err instanceof UsageError || err instanceof InputError) {
     io.stderr.write(`${style.red("error")} ${err.message}\n`);
     return EXIT.usage;
+  }
+  if (err instanceof StorageError) {
+    io.stderr.write(`${style.red("error")} ${err.message}\n`);
+    return EXIT.failed;
   }
   throw err;
 }

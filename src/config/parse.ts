@@ -274,10 +274,16 @@ function toPair(id: string, pair: Both, wf: Both, prompt: unknown): Pair {
     generatorConfig,
     model: optionalString(raw.model) ?? optionalString(wf.value.model) ?? null,
     rmax: typeof rmax === "number" ? rmax : DEFAULT_RMAX,
+    ...maxOutputBytes(wf.value.max_output_bytes),
     output: optionalString(raw.output),
     inputs: Array.isArray(raw.inputs) ? raw.inputs.filter((r): r is string => typeof r === "string") : [],
     prompt: isObject(prompt) ? (prompt as PromptEntry) : undefined,
   };
+}
+
+/** `max_output_bytes`, when set: a runtime limit, never part of a configRef. */
+function maxOutputBytes(value: unknown): { maxOutputBytes?: number } {
+  return typeof value === "number" ? { maxOutputBytes: value } : {};
 }
 
 /** `pricing:` as validated by the schema: {model: {input, output}}. */

@@ -16,7 +16,7 @@ import type { ArtifactStore, Generator, Guard, GuardResult, OutputFiles, RemoteA
 import type { LockEntry, LockFile, StoreRecord, TokenUsage } from "../model/records.js";
 import type { AttemptRecord, PairOutcome, PairStatus, ResumeState, RunEvent, RunReport } from "../model/run.js";
 import { plain } from "../model/values.js";
-import { pairKey, type Pair } from "../model/workflow.js";
+import { DEFAULT_MAX_OUTPUT_BYTES, pairKey, type Pair } from "../model/workflow.js";
 import { contentNeeded } from "../plan/plan.js";
 import { renderPrompt } from "../prompt/render.js";
 
@@ -82,6 +82,8 @@ class Run {
   private ended: (id: string) => void = () => {};
   /** Saves to the remote store still in flight; the run waits for them before it reports. */
   private readonly saves: Promise<void>[] = [];
+  /** The first write that failed: the run stops and ends with it. */
+  private fatal: Error | undefined;
 
   constructor(
     private readonly plan: Plan,
@@ -110,9 +112,14 @@ class Run {
       await this.schedule();
       await Promise.all(this.saves);
     } finally {
-      this.deps.lockFile.close();
       this.deps.scratch.dispose();
+      try {
+        this.deps.lockFile.close();
+      } catch (err) {
+        this.fatal ??= err as Error;
+      }
     }
+    if (this.fatal) throw this.fatal;
     const pairs = this.plan.pairs.map((p) => this.outcomes.get(p.id)!);
     const count = (s: PairStatus) => pairs.filter((p) => p.status === s).length;
     const tokens = { input: 0, output: 0 };
@@ -139,7 +146,7 @@ class Run {
   }
 
   private get stopping(): boolean {
-    return this.signal.aborted || (this.options.stop?.aborted ?? false);
+    return this.fatal !== undefined || this.signal.aborted || (this.options.stop?.aborted ?? false);
   }
 
   /**
@@ -178,7 +185,20 @@ class Run {
     }
   }
 
+  /**
+   * A pair's whole course. A write that fails (a full disk, a read-only store) fails the pair and
+   * stops the run: nothing new starts, what is in flight finishes, and the run ends with that error.
+   */
   private async handle(id: string): Promise<void> {
+    try {
+      await this.course(id);
+    } catch (err) {
+      this.fatal ??= err as Error;
+      if (!this.outcomes.has(id)) this.finish({ ...this.blocked(id, (err as Error).message), status: "failed" });
+    }
+  }
+
+  private async course(id: string): Promise<void> {
     let decision = this.plan.byId.get(id)!;
     if (decision.configRef === null) {
       decision = await this.deps.decide(id, this.decided);
@@ -321,18 +341,21 @@ class Run {
     for (const dep of pair.requires) {
       const content = this.contentOf(dep);
       if (content === undefined) return fail(`the accepted content of ${dep} is not available (no output file, not in the store); run with --from ${dep}`);
-      dependencies.push({ id: dep, content: content.toString("utf8") });
+      const text = utf8(content);
+      if (text === undefined) return fail(`the accepted content of ${dep} is not UTF-8 text, so it cannot become part of ${d.id}'s prompt`);
+      dependencies.push({ id: dep, content: text });
     }
 
     const { workflow } = this.plan;
     const total = pair.rmax + 1;
     const history = attempts.filter((a) => !a.accepted).map((a) => ({ feedback: a.feedback }));
+    const maxOutputBytes = pair.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     for (let attempt = attempts.length + 1; attempt <= total; attempt++) {
       if (this.signal.aborted) return interrupted();
       this.emit({ type: "attempt_start", id: d.id, attempt });
       const t0 = Date.now();
       const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies, history });
-      let content: string;
+      let content: Buffer;
       let tokens: TokenUsage | null = null;
       let verdict: GuardResult;
       try {
@@ -345,9 +368,13 @@ class Run {
           cwd: workflow.dir,
           env: this.options.env.generator,
           signal: this.signal,
+          maxOutputBytes,
         });
-        content = result.content;
+        // Artifacts are bytes from here on: hashed, stored and written as produced.
+        content = typeof result.content === "string" ? Buffer.from(result.content, "utf8") : result.content;
         tokens = result.tokens ?? null;
+        if (content.length > maxOutputBytes)
+          throw new Error(`${d.id}: the artifact is ${content.length} bytes, over the output limit of ${maxOutputBytes} bytes (max_output_bytes)`);
         verdict = await this.check(guard, pair, content, attempt);
       } catch (err) {
         // Cancelled mid-call: the attempt never happened; a resumed run makes it again.
@@ -370,7 +397,7 @@ class Run {
         durationMs: record.durationMs,
       });
       if (verdict.accepted) {
-        const bytes = Buffer.from(content, "utf8");
+        const bytes = content;
         const contentHash = this.deps.store.putContent(bytes);
         this.contents.set(d.id, bytes);
         const durationMs = Date.now() - started;
@@ -389,11 +416,12 @@ class Run {
     fail(`rejected after ${total} attempt${total === 1 ? "" : "s"}: ${attempts[attempts.length - 1]?.feedback ?? ""}`);
   }
 
-  private async check(guard: Guard | null, pair: Pair, content: string, attempt: number): Promise<GuardResult> {
+  private async check(guard: Guard | null, pair: Pair, content: Buffer, attempt: number): Promise<GuardResult> {
     if (guard === null) return { accepted: true, feedback: "" }; // no guard accepts
     return guard({
       pairId: pair.id,
-      content,
+      // Guards that read text see it decoded; a command guard reads the exact bytes from the file.
+      content: content.toString("utf8"),
       artifactPath: this.deps.scratch.file(`${pairKey(pair.id)}.${attempt}.txt`, content),
       config: plain(pair.guardConfig) as Record<string, unknown>,
       guards: pair.guards,
@@ -475,6 +503,17 @@ class Run {
 
   private emit(event: RunEvent): void {
     this.options.onEvent?.(event);
+  }
+}
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** The bytes as text, or undefined when they are not valid UTF-8. */
+function utf8(bytes: Buffer): string | undefined {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return undefined;
   }
 }
 

@@ -3,21 +3,17 @@
  * The prompt travels on stdin and in a file, never on the command line, so it cannot inject shell code.
  * generator_config.env adds variables to the command's environment.
  */
-import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
+import { CommandStartError, runCommand } from "../processes/children.js";
 
 const DEFAULT_TIMEOUT_SECONDS = 600;
-/** Time between SIGTERM and SIGKILL when stopping a command. */
-const KILL_GRACE_MS = 2000;
 /** How much of stderr is kept while the command runs; only the tail is ever shown. */
-const STDERR_KEEP_CHARS = 64 * 1024;
+const STDERR_KEEP_BYTES = 64 * 1024;
 const TAIL_LINES = 20;
 const TAIL_CHARS = 2000;
-/** Node timers overflow (and fire at once) beyond this. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export const commandGenerator: Generator = async (request) => {
   const run = request.config.run;
@@ -38,16 +34,23 @@ export const commandGenerator: Generator = async (request) => {
   try {
     const promptFile = path.join(dir, "prompt.txt");
     await writeFile(promptFile, request.prompt, { mode: 0o600 });
-    return await runCommand(run, timeout, promptFile, env as Record<string, string>, request);
+    return await generate(run, timeout, promptFile, env as Record<string, string>, request);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 };
 
-function runCommand(run: string, timeoutSeconds: number, promptFile: string, env: Record<string, string>, request: GenerateRequest): Promise<GenerateResult> {
-  return new Promise((resolve, reject) => {
-    // detached: the command gets its own process group, so stopping it also stops what it started.
-    const child = spawn("/bin/sh", ["-c", run], {
+async function generate(
+  run: string,
+  timeoutSeconds: number,
+  promptFile: string,
+  env: Record<string, string>,
+  request: GenerateRequest,
+): Promise<GenerateResult> {
+  let outcome;
+  try {
+    outcome = await runCommand({
+      command: run,
       cwd: request.cwd,
       // generator_config.env is part of the pair's reference; pairflow's own variables come last.
       env: {
@@ -58,80 +61,39 @@ function runCommand(run: string, timeoutSeconds: number, promptFile: string, env
         PAIRFLOW_MODEL: request.model ?? "",
         PAIRFLOW_PROMPT_FILE: promptFile,
       },
-      detached: true,
-      stdio: "pipe",
+      stdin: request.prompt,
+      timeoutMs: timeoutSeconds * 1000,
+      signal: request.signal,
+      collectStdout: true,
+      maxStdoutBytes: request.maxOutputBytes,
+      tailBytes: STDERR_KEEP_BYTES,
+      onStart: request.onProcess,
     });
-
-    const stdout: Buffer[] = [];
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
-      stderr = (stderr + chunk).slice(-STDERR_KEEP_CHARS);
-    });
-    // A command may exit without reading its stdin; the EPIPE that follows is no failure.
-    child.stdin.on("error", () => {});
-    child.stdin.end(request.prompt);
-
-    let stopReason: string | undefined;
-    let killTimer: NodeJS.Timeout | undefined;
-    const signalGroup = (signal: NodeJS.Signals) => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, signal);
-      } catch {
-        // the group is already gone
-      }
-    };
-    const stop = (reason: string) => {
-      if (stopReason !== undefined) return;
-      stopReason = reason;
-      signalGroup("SIGTERM");
-      killTimer = setTimeout(() => {
-        signalGroup("SIGKILL");
-        // A process that left the group may still hold the pipes open; stop waiting for it.
-        child.stdout.destroy();
-        child.stderr.destroy();
-      }, KILL_GRACE_MS);
-    };
-    const timeoutMs = Math.min(timeoutSeconds * 1000, MAX_TIMER_MS);
-    const timer = setTimeout(() => stop(`timed out after ${timeoutSeconds}s`), timeoutMs);
-    const onAbort = () => stop("cancelled");
-    request.signal.addEventListener("abort", onAbort, { once: true });
-
-    let settled = false;
-    const finish = (error: GeneratorError | undefined, result?: GenerateResult) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      request.signal.removeEventListener("abort", onAbort);
-      // Keep the SIGKILL pending only while something in the group still runs.
-      if (killTimer !== undefined && !groupAlive(child.pid)) clearTimeout(killTimer);
-      if (error) reject(error);
-      else resolve(result!);
-    };
-
-    child.on("error", (error) => {
-      finish(new GeneratorError(`command: could not start /bin/sh in ${request.cwd}: ${error.message}`));
-    });
-    child.on("close", (code, signal) => {
-      const tail = stderrTail(stderr);
-      const withTail = (reason: string) => new GeneratorError(`command: ${reason}${tail ? `; stderr:\n${tail}` : ""}`);
-      if (stopReason !== undefined) finish(withTail(stopReason));
-      else if (code === 0) finish(undefined, { content: Buffer.concat(stdout).toString("utf8") });
-      else if (code !== null) finish(withTail(`exited with code ${code}`));
-      else finish(withTail(`killed by ${signal}`));
-    });
-  });
+  } catch (err) {
+    if (err instanceof CommandStartError) throw new GeneratorError(`command: ${err.message}`);
+    throw err;
+  }
+  const tail = stderrTail(outcome.tail.toString("utf8"));
+  const withTail = (reason: string) => new GeneratorError(`command: ${reason}${tail ? `; stderr:\n${tail}` : ""}`);
+  if (outcome.stopped === "overflow")
+    throw withTail(`${request.pairId} printed more than the output limit of ${formatBytes(request.maxOutputBytes!)} (max_output_bytes) and was stopped`);
+  if (outcome.stopped === "timeout") throw withTail(`timed out after ${timeoutSeconds}s`);
+  if (outcome.stopped === "abort") throw withTail("cancelled");
+  if (outcome.code === 0) return { content: outcome.stdout };
+  if (outcome.code !== null) throw withTail(`exited with code ${outcome.code}`);
+  throw withTail(`killed by ${outcome.signal}`);
 }
 
-function groupAlive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
+/** 8388608 -> "8 MiB", 1500 -> "1500 bytes". */
+export function formatBytes(bytes: number): string {
+  for (const [unit, size] of [
+    ["GiB", 2 ** 30],
+    ["MiB", 2 ** 20],
+    ["KiB", 2 ** 10],
+  ] as const) {
+    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
   }
+  return `${bytes} bytes`;
 }
 
 /** The last lines of stderr, short enough to show in a log line or a job summary. */

@@ -40,6 +40,14 @@ export class InputError extends Error {
   override name = "InputError";
 }
 
+/**
+ * A file could not be written (a full disk, a quota, a read-only file system): the run stopped,
+ * every file it had written is whole, and running again once the cause is gone completes it.
+ */
+export class StorageError extends Error {
+  override name = "StorageError";
+}
+
 /** The person at the terminal said no: nothing was executed. */
 export class RunDeclinedError extends Error {
   override name = "RunDeclinedError";

@@ -20,10 +20,28 @@ export interface GenerateRequest {
   env: NodeJS.ProcessEnv;
   /** Aborted when the run is cancelled; a generator stops its work and rejects. */
   signal: AbortSignal;
+  /** A larger artifact fails the attempt; a generator never holds much more than this in memory. */
+  maxOutputBytes?: number;
+  /** Told of each process group started, before it does any work (see ChildGroup). */
+  onProcess?: OnProcess;
 }
 
+/**
+ * A child process group a command started: its leader's pid and start time, so that a run resumed
+ * after pairflow was killed can stop what is left of it, and never a stranger that got the pid.
+ */
+export interface ChildGroup {
+  pid: number;
+  /** The kernel's start time of the leader; "" where the platform does not say. */
+  startTime: string;
+}
+
+/** Records a process group before it runs anything; returns what to call once the group is gone. */
+export type OnProcess = (group: ChildGroup) => (() => void) | void;
+
 export interface GenerateResult {
-  content: string;
+  /** The artifact: bytes as produced (text from providers). */
+  content: string | Buffer;
   /** Token usage as the provider reported it; absent for generators that use no model. */
   tokens?: TokenUsage;
 }
@@ -50,6 +68,7 @@ export interface GuardRequest {
   cwd: string;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
+  onProcess?: OnProcess;
 }
 
 export interface GuardResult {
@@ -101,6 +120,6 @@ export interface OutputFiles {
 /** Scratch files for one run (the artifact a command guard reads), removed when the run ends. */
 export interface Scratch {
   /** Writes `content` to a fresh file and returns its path. */
-  file(name: string, content: string): string;
+  file(name: string, content: string | Uint8Array): string;
   dispose(): void;
 }

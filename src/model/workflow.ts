@@ -31,6 +31,8 @@ export interface Pair {
   generatorConfig: Record<string, CanonicalValue>;
   model: string | null;
   rmax: number;
+  /** An artifact larger than this many bytes fails the attempt (default DEFAULT_MAX_OUTPUT_BYTES); never hashed. */
+  maxOutputBytes?: number;
   /** Output file, relative to the workflow file's directory. */
   output?: string;
   /** Globs of input files, relative to the workflow file's directory. */
@@ -86,3 +88,6 @@ export function pairKey(id: string): string {
 function escapeChar(c: string): string {
   return "%" + c.charCodeAt(0).toString(16).toUpperCase();
 }
+
+/** The default limit on an artifact's size: 8 MiB. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 8 * 2 ** 20;

@@ -11,6 +11,7 @@ import { appendFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { displayPath } from "../config/parse.js";
 import type { Plan } from "../model/plan.js";
+import type { ChildGroup } from "../model/ports.js";
 import type { PairOutcome, RunEvent, RunReport, Selection } from "../model/run.js";
 import { writeFileAtomic } from "../workspace/files.js";
 
@@ -127,6 +128,16 @@ export class RunRecorder {
   };
 
   /**
+   * Records a child process group before it runs anything (see src/processes): if pairflow is
+   * killed, `resume` finds the groups with no end recorded and kills what is left of them before
+   * their attempts are made again. Returns what records its end.
+   */
+  readonly process = (pair: string, group: ChildGroup): (() => void) => {
+    this.append({ event: "process", id: pair, pid: group.pid, startTime: group.startTime });
+    return () => this.append({ event: "process_end", pid: group.pid, startTime: group.startTime });
+  };
+
+  /**
    * The whole run's report: a pair executed before an interruption shows as executed, not as
    * reused by the resumed part.
    */
@@ -160,6 +171,18 @@ export class RunRecorder {
       this.warn(`could not write the run record in ${displayPath(this.dir, process.cwd())} (${(err as Error).message}); the run goes on without it`);
     }
   }
+}
+
+/** The child process groups a run's trace records as started and not as ended: in flight when it stopped. */
+export function inFlightGroups(events: readonly { event: string; [key: string]: unknown }[]): ChildGroup[] {
+  const open = new Map<string, ChildGroup>();
+  for (const e of events) {
+    if (typeof e.pid !== "number" || typeof e.startTime !== "string") continue;
+    const key = `${e.pid}@${e.startTime}`;
+    if (e.event === "process") open.set(key, { pid: e.pid, startTime: e.startTime });
+    else if (e.event === "process_end") open.delete(key);
+  }
+  return [...open.values()];
 }
 
 function planRecord(runId: string, plan: Plan, selection: Selection): PlanRecord {

@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { commandGenerator, stderrTail } from "../../src/generators/command.js";
-import type { GenerateRequest } from "../../src/model/ports.js";
+import type { GenerateRequest, GenerateResult } from "../../src/model/ports.js";
 import { failure } from "./helpers.js";
 
 function request(config: Record<string, unknown>, overrides: Partial<GenerateRequest> = {}): GenerateRequest {
@@ -18,6 +18,10 @@ function request(config: Record<string, unknown>, overrides: Partial<GenerateReq
     signal: new AbortController().signal,
     ...overrides,
   };
+}
+
+function text(result: GenerateResult): string {
+  return Buffer.from(result.content).toString("utf8");
 }
 
 /** Whether a process still runs (a zombie waiting for a reaper does not count). */
@@ -38,13 +42,13 @@ function running(pid: number): boolean {
 describe("command generator", () => {
   it("returns the command's stdout as the artifact", async () => {
     const result = await commandGenerator(request({ run: "printf 'héllo\\nwörld\\n'" }));
-    expect(result).toEqual({ content: "héllo\nwörld\n" });
+    expect(result).toEqual({ content: Buffer.from("héllo\nwörld\n") });
   });
 
   it("gives the prompt on stdin and in PAIRFLOW_PROMPT_FILE, and deletes the file afterwards", async () => {
     const prompt = "line one\n$(touch injected) `touch injected2` 'quote\"\n";
     const req = request({ run: 'cat > stdin.txt; cp "$PAIRFLOW_PROMPT_FILE" file.txt; printf %s "$PAIRFLOW_PROMPT_FILE"' }, { prompt });
-    const { content: promptFile } = await commandGenerator(req);
+    const promptFile = text(await commandGenerator(req));
     expect(readFileSync(path.join(req.cwd, "stdin.txt"), "utf8")).toBe(prompt);
     expect(readFileSync(path.join(req.cwd, "file.txt"), "utf8")).toBe(prompt);
     expect(existsSync(promptFile)).toBe(false);
@@ -56,18 +60,17 @@ describe("command generator", () => {
   it("runs in request.cwd with request.env and the PAIRFLOW_* variables", async () => {
     const run = 'printf "%s|%s|%s|%s|%s" "$(pwd -P)" "$PAIRFLOW_PAIR" "$PAIRFLOW_ATTEMPT" "$PAIRFLOW_MODEL" "$HI"';
     const req = request({ run }, { attempt: 3, model: "gpt-4o", env: { PATH: process.env.PATH, HI: "hi" } });
-    const { content } = await commandGenerator(req);
-    expect(content).toBe(`${realpathSync(req.cwd)}|g_test|3|gpt-4o|hi`);
+    expect(text(await commandGenerator(req))).toBe(`${realpathSync(req.cwd)}|g_test|3|gpt-4o|hi`);
 
     const noModel = await commandGenerator(request({ run: 'printf "[%s]" "$PAIRFLOW_MODEL"' }));
-    expect(noModel.content).toBe("[]");
+    expect(text(noModel)).toBe("[]");
   });
 
   it("adds generator_config.env to the environment, under pairflow's own variables", async () => {
     const run = 'printf "%s|%s|%s" "$MODE" "$HI" "$PAIRFLOW_PAIR"';
     const env = { MODE: "strict", HI: "from config", PAIRFLOW_PAIR: "not this" };
     const req = request({ run, env }, { env: { PATH: process.env.PATH, HI: "from the environment" } });
-    expect((await commandGenerator(req)).content).toBe("strict|from config|g_test");
+    expect(text(await commandGenerator(req))).toBe("strict|from config|g_test");
   });
 
   it("rejects a generator_config.env that does not map names to strings", async () => {
@@ -77,7 +80,7 @@ describe("command generator", () => {
 
   it("does not crash when the command ignores a large prompt on stdin", async () => {
     const result = await commandGenerator(request({ run: "echo done" }, { prompt: "x".repeat(4 * 1024 * 1024) }));
-    expect(result.content).toBe("done\n");
+    expect(text(result)).toBe("done\n");
   });
 
   it("fails on a non-zero exit with the exit code and the tail of stderr", async () => {
@@ -133,6 +136,80 @@ describe("command generator", () => {
     controller.abort();
     const req = request({ run: "touch ran" }, { signal: controller.signal });
     await failure(commandGenerator(req));
+    expect(existsSync(path.join(req.cwd, "ran"))).toBe(false);
+  });
+});
+
+describe("command generator: bytes, sizes and what a command leaves behind", () => {
+  it("returns binary and non-UTF-8 output byte for byte", async () => {
+    const bytes = Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x0a, 0xc3, 0x28, 0xe2, 0x82, 0x0d, 0x0a, 0xef, 0xbb, 0xbf]);
+    const req = request({ run: "cat out.bin" });
+    writeFileSync(path.join(req.cwd, "out.bin"), bytes);
+    const { content } = await commandGenerator(req);
+    expect(Buffer.isBuffer(content)).toBe(true);
+    expect(Buffer.compare(content as Buffer, bytes)).toBe(0);
+  });
+
+  it("stops a command printing 200 MB at the output limit, naming the pair and the limit, without holding the output", async () => {
+    const before = process.memoryUsage().rss;
+    const req = request({ run: "head -c 200000000 /dev/zero; echo finished > finished" }, { maxOutputBytes: 8 * 2 ** 20 });
+    const error = await failure(commandGenerator(req));
+    expect(error.message).toContain("g_test printed more than the output limit of 8 MiB (max_output_bytes)");
+    // The command was stopped, not waited for.
+    expect(existsSync(path.join(req.cwd, "finished"))).toBe(false);
+    expect(process.memoryUsage().rss - before).toBeLessThan(150 * 2 ** 20);
+  });
+
+  it("accepts output up to the limit exactly", async () => {
+    const req = request({ run: "head -c 1000 /dev/zero" }, { maxOutputBytes: 1000 });
+    expect((await commandGenerator(req)).content).toHaveLength(1000);
+    const over = await failure(commandGenerator(request({ run: "head -c 1001 /dev/zero" }, { maxOutputBytes: 1000 })));
+    expect(over.message).toContain("output limit of 1000 bytes");
+  });
+
+  it("times out a command whose background process left the group and keeps stdout open, and kills that process", async () => {
+    const req = request({ run: "setsid sh -c 'echo $$ > escaped.pid; exec sleep 60' & sleep 60", timeout: 0.3 });
+    const error = await failure(commandGenerator(req));
+    expect(error.message).toContain("timed out after 0.3s");
+    const escaped = Number(readFileSync(path.join(req.cwd, "escaped.pid"), "utf8"));
+    await expect.poll(() => running(escaped), { timeout: 2000 }).toBe(false);
+  });
+
+  it("returns when the command exits, even if a process that left its group still holds stdout, and kills that process", async () => {
+    const run = "setsid sh -c 'echo $$ > escaped.tmp; mv escaped.tmp escaped.pid; exec sleep 60' & while [ ! -s escaped.pid ]; do sleep 0.01; done; printf out";
+    const req = request({ run });
+    expect(text(await commandGenerator(req))).toBe("out");
+    const escaped = Number(readFileSync(path.join(req.cwd, "escaped.pid"), "utf8"));
+    await expect.poll(() => running(escaped), { timeout: 2000 }).toBe(false);
+  });
+
+  it("announces the command's process group, with its start time, before the command runs", async () => {
+    const req = request({ run: "touch ran; printf ok" });
+    const seen: { pid: number; startTime: string; ranYet: boolean; stat: string }[] = [];
+    let ended = 0;
+    req.onProcess = (group) => {
+      const stat = readFileSync(`/proc/${group.pid}/stat`, "utf8");
+      seen.push({ ...group, ranYet: existsSync(path.join(req.cwd, "ran")), stat });
+      return () => ended++;
+    };
+    expect(text(await commandGenerator(req))).toBe("ok");
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.ranYet).toBe(false);
+    const fields = seen[0]!.stat.slice(seen[0]!.stat.lastIndexOf(")") + 2).split(" ");
+    // Field 22 of /proc/<pid>/stat is the start time; fields 5 and 6 are the group and the session.
+    expect(fields[19]).toBe(seen[0]!.startTime);
+    expect([Number(fields[2]), Number(fields[3])]).toEqual([seen[0]!.pid, seen[0]!.pid]);
+    expect(ended).toBe(1);
+    expect(existsSync(path.join(req.cwd, "ran"))).toBe(true);
+  });
+
+  it("never runs the command when its group cannot be recorded", async () => {
+    const req = request({ run: "touch ran" });
+    req.onProcess = () => {
+      throw new Error("the run record is not writable");
+    };
+    await expect(commandGenerator(req)).rejects.toThrow("the run record is not writable");
+    await new Promise((r) => setTimeout(r, 200));
     expect(existsSync(path.join(req.cwd, "ran"))).toBe(false);
   });
 });

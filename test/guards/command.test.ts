@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { commandGuard } from "../../src/guards/command.js";
@@ -103,5 +103,33 @@ describe("command guard", () => {
     await expect(commandGuard(request("x", { run: "true", timeout: 0 }))).rejects.toThrow(
       "guard_config.timeout of the command guard must be a number greater than 0; found number 0",
     );
+  });
+
+  it("holds its timeout when the command leaves a process outside its group that keeps the output open, and kills that process", async () => {
+    const req = request("x", { run: "setsid sh -c 'echo $$ > escaped.pid; exec sleep 60' & echo waiting; sleep 60", timeout: 0.3 });
+    const result = await commandGuard(req);
+    expect(result).toEqual({ accepted: false, feedback: "timed out after 0.3s; last output:\nwaiting" });
+    const escaped = Number(readFileSync(path.join(req.cwd, "escaped.pid"), "utf8"));
+    await expect.poll(() => running(escaped), { timeout: 2000 }).toBe(false);
+  });
+
+  it("gives its verdict when the command exits, whatever it left holding the output, and kills what it left", async () => {
+    const run =
+      "setsid sh -c 'echo $$ > escaped.tmp; mv escaped.tmp escaped.pid; exec sleep 60' & while [ ! -s escaped.pid ]; do sleep 0.01; done; echo failing; exit 1";
+    const req = request("x", { run });
+    expect(await commandGuard(req)).toEqual({ accepted: false, feedback: "failing" });
+    const escaped = Number(readFileSync(path.join(req.cwd, "escaped.pid"), "utf8"));
+    await expect.poll(() => running(escaped), { timeout: 2000 }).toBe(false);
+  });
+
+  it("records its process group before the command runs, and its end after", async () => {
+    const req = request("x", { run: "touch ran" });
+    const events: string[] = [];
+    req.onProcess = (group) => {
+      events.push(`start ${group.pid > 1} ${/^\d+$/.test(group.startTime)} ran=${existsSync(path.join(req.cwd, "ran"))}`);
+      return () => events.push(`end ran=${existsSync(path.join(req.cwd, "ran"))}`);
+    };
+    expect(await commandGuard(req)).toEqual({ accepted: true, feedback: "" });
+    expect(events).toEqual(["start true true ran=false", "end ran=true"]);
   });
 });
