@@ -22589,7 +22589,7 @@ var require_tasks = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.convertPatternGroupToTask = exports.convertPatternGroupsToTasks = exports.groupPatternsByBaseDirectory = exports.getNegativePatternsAsPositive = exports.getPositivePatterns = exports.convertPatternsToTasks = exports.generate = void 0;
     var utils = require_utils4();
-    function generate(input, settings) {
+    function generate2(input, settings) {
       const patterns = processPatterns(input, settings);
       const ignore = processPatterns(settings.ignore, settings);
       const positivePatterns = getPositivePatterns(patterns);
@@ -22610,8 +22610,8 @@ var require_tasks = __commonJS({
       );
       return staticTasks.concat(dynamicTasks);
     }
-    __name(generate, "generate");
-    exports.generate = generate;
+    __name(generate2, "generate");
+    exports.generate = generate2;
     function processPatterns(input, settings) {
       let patterns = input;
       if (settings.braceExpansion) {
@@ -25071,6 +25071,12 @@ var InputError = class extends Error {
   }
   name = "InputError";
 };
+var StorageError = class extends Error {
+  static {
+    __name(this, "StorageError");
+  }
+  name = "StorageError";
+};
 var RunDeclinedError = class extends Error {
   static {
     __name(this, "RunDeclinedError");
@@ -25156,6 +25162,7 @@ var workflow_schema_default = {
       description: "The reference framework's model provider. Accepted and ignored: in pairflow the generator says where requests go."
     },
     rmax: { $ref: "#/$defs/rmax" },
+    max_output_bytes: { $ref: "#/$defs/max_output_bytes" },
     prompts: {
       type: "string",
       minLength: 1,
@@ -25216,6 +25223,12 @@ var workflow_schema_default = {
         }
       },
       additionalProperties: false
+    },
+    max_output_bytes: {
+      type: "integer",
+      minimum: 1,
+      maximum: 268435456,
+      description: "The largest artifact a generator may produce, in bytes (default 8388608, 8 MiB; at most 256 MiB). A larger one fails the attempt; a command printing more is stopped. Not part of any configRef."
     },
     rmax: {
       type: "integer",
@@ -25847,6 +25860,7 @@ function escapeChar(c) {
   return "%" + c.charCodeAt(0).toString(16).toUpperCase();
 }
 __name(escapeChar, "escapeChar");
+var DEFAULT_MAX_OUTPUT_BYTES = 8 * 2 ** 20;
 
 // src/config/parse.ts
 var WORKFLOW_NAMES = ["workflow.yml", "workflow.yaml", "workflow.json"];
@@ -26019,12 +26033,17 @@ function toPair(id, pair, wf, prompt) {
     generatorConfig,
     model: optionalString(raw.model) ?? optionalString(wf.value.model) ?? null,
     rmax: typeof rmax === "number" ? rmax : DEFAULT_RMAX,
+    ...maxOutputBytes(wf.value.max_output_bytes),
     output: optionalString(raw.output),
     inputs: Array.isArray(raw.inputs) ? raw.inputs.filter((r) => typeof r === "string") : [],
     prompt: isObject3(prompt) ? prompt : void 0
   };
 }
 __name(toPair, "toPair");
+function maxOutputBytes(value) {
+  return typeof value === "number" ? { maxOutputBytes: value } : {};
+}
+__name(maxOutputBytes, "maxOutputBytes");
 function pricingOf(value) {
   const pricing = {};
   for (const [model, price] of Object.entries(objectOr(value))) {
@@ -28312,6 +28331,15 @@ var RunRecorder = class {
     }
   }, "record");
   /**
+   * Records a child process group before it runs anything (see src/processes): if pairflow is
+   * killed, `resume` finds the groups with no end recorded and kills what is left of them before
+   * their attempts are made again. Returns what records its end.
+   */
+  process = /* @__PURE__ */ __name((pair, group) => {
+    this.append({ event: "process", id: pair, pid: group.pid, startTime: group.startTime });
+    return () => this.append({ event: "process_end", pid: group.pid, startTime: group.startTime });
+  }, "process");
+  /**
    * The whole run's report: a pair executed before an interruption shows as executed, not as
    * reused by the resumed part.
    */
@@ -28343,6 +28371,17 @@ var RunRecorder = class {
     }
   }
 };
+function inFlightGroups(events) {
+  const open = /* @__PURE__ */ new Map();
+  for (const e of events) {
+    if (typeof e.pid !== "number" || typeof e.startTime !== "string") continue;
+    const key = `${e.pid}@${e.startTime}`;
+    if (e.event === "process") open.set(key, { pid: e.pid, startTime: e.startTime });
+    else if (e.event === "process_end") open.delete(key);
+  }
+  return [...open.values()];
+}
+__name(inFlightGroups, "inFlightGroups");
 function planRecord(runId, plan, selection) {
   return {
     version: RECORD_VERSION,
@@ -29342,6 +29381,8 @@ var Run = class {
   }, "ended");
   /** Saves to the remote store still in flight; the run waits for them before it reports. */
   saves = [];
+  /** The first write that failed: the run stops and ends with it. */
+  fatal;
   async execute() {
     this.emit({ type: "run_start", runId: this.options.runId, plan: this.plan, resumed: this.options.resume !== void 0 });
     try {
@@ -29349,9 +29390,14 @@ var Run = class {
       await this.schedule();
       await Promise.all(this.saves);
     } finally {
-      this.deps.lockFile.close();
       this.deps.scratch.dispose();
+      try {
+        this.deps.lockFile.close();
+      } catch (err) {
+        this.fatal ??= err;
+      }
     }
+    if (this.fatal) throw this.fatal;
     const pairs = this.plan.pairs.map((p) => this.outcomes.get(p.id));
     const count4 = /* @__PURE__ */ __name((s) => pairs.filter((p) => p.status === s).length, "count");
     const tokens = { input: 0, output: 0 };
@@ -29377,7 +29423,7 @@ var Run = class {
     return report;
   }
   get stopping() {
-    return this.signal.aborted || (this.options.stop?.aborted ?? false);
+    return this.fatal !== void 0 || this.signal.aborted || (this.options.stop?.aborted ?? false);
   }
   /**
    * Starts each pair once all its dependencies have ended, in plan order among those ready: linear
@@ -29413,7 +29459,19 @@ var Run = class {
       if (inFlight.size > 0) await Promise.race(this.stopping ? inFlight : [...inFlight, this.stopped]);
     }
   }
+  /**
+   * A pair's whole course. A write that fails (a full disk, a read-only store) fails the pair and
+   * stops the run: nothing new starts, what is in flight finishes, and the run ends with that error.
+   */
   async handle(id) {
+    try {
+      await this.course(id);
+    } catch (err) {
+      this.fatal ??= err;
+      if (!this.outcomes.has(id)) this.finish({ ...this.blocked(id, err.message), status: "failed" });
+    }
+  }
+  async course(id) {
     let decision = this.plan.byId.get(id);
     if (decision.configRef === null) {
       decision = await this.deps.decide(id, this.decided);
@@ -29529,9 +29587,9 @@ var Run = class {
         note: message
       });
     }, "fail");
-    let generate, guard;
+    let generate2, guard;
     try {
-      generate = this.deps.generator(pair.generator);
+      generate2 = this.deps.generator(pair.generator);
       guard = pair.guard === null ? null : this.deps.guard(pair.guard);
     } catch (err) {
       return fail(err.message);
@@ -29540,11 +29598,14 @@ var Run = class {
     for (const dep of pair.requires) {
       const content = this.contentOf(dep);
       if (content === void 0) return fail(`the accepted content of ${dep} is not available (no output file, not in the store); run with --from ${dep}`);
-      dependencies2.push({ id: dep, content: content.toString("utf8") });
+      const text2 = utf8(content);
+      if (text2 === void 0) return fail(`the accepted content of ${dep} is not UTF-8 text, so it cannot become part of ${d.id}'s prompt`);
+      dependencies2.push({ id: dep, content: text2 });
     }
     const { workflow } = this.plan;
     const total = pair.rmax + 1;
     const history2 = attempts.filter((a) => !a.accepted).map((a) => ({ feedback: a.feedback }));
+    const maxOutputBytes2 = pair.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     for (let attempt = attempts.length + 1; attempt <= total; attempt++) {
       if (this.signal.aborted) return interrupted();
       this.emit({ type: "attempt_start", id: d.id, attempt });
@@ -29554,7 +29615,7 @@ var Run = class {
       let tokens = null;
       let verdict;
       try {
-        const result = await generate({
+        const result = await generate2({
           pairId: d.id,
           attempt,
           model: pair.model,
@@ -29562,10 +29623,13 @@ var Run = class {
           config: plain(pair.generatorConfig),
           cwd: workflow.dir,
           env: this.options.env.generator,
-          signal: this.signal
+          signal: this.signal,
+          maxOutputBytes: maxOutputBytes2
         });
-        content = result.content;
+        content = typeof result.content === "string" ? Buffer.from(result.content, "utf8") : result.content;
         tokens = result.tokens ?? null;
+        if (content.length > maxOutputBytes2)
+          throw new Error(`${d.id}: the artifact is ${content.length} bytes, over the output limit of ${maxOutputBytes2} bytes (max_output_bytes)`);
         verdict = await this.check(guard, pair, content, attempt);
       } catch (err) {
         if (this.signal.aborted) return interrupted();
@@ -29585,7 +29649,7 @@ var Run = class {
         durationMs: record.durationMs
       });
       if (verdict.accepted) {
-        const bytes = Buffer.from(content, "utf8");
+        const bytes = content;
         const contentHash = this.deps.store.putContent(bytes);
         this.contents.set(d.id, bytes);
         const durationMs = Date.now() - started;
@@ -29605,7 +29669,8 @@ var Run = class {
     if (guard === null) return { accepted: true, feedback: "" };
     return guard({
       pairId: pair.id,
-      content,
+      // Guards that read text see it decoded; a command guard reads the exact bytes from the file.
+      content: content.toString("utf8"),
       artifactPath: this.deps.scratch.file(`${pairKey(pair.id)}.${attempt}.txt`, content),
       config: plain(pair.guardConfig),
       guards: pair.guards,
@@ -29677,6 +29742,15 @@ var Run = class {
     this.options.onEvent?.(event);
   }
 };
+var STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+function utf8(bytes) {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return void 0;
+  }
+}
+__name(utf8, "utf8");
 function insertSorted(sorted, n) {
   let lo = 0;
   let hi = sorted.length;
@@ -29695,6 +29769,7 @@ function addTokens(into, more) {
 __name(addTokens, "addTokens");
 
 // src/app/run.ts
+import { readdirSync as readdirSync6 } from "node:fs";
 import path21 from "node:path";
 
 // src/config/check.ts
@@ -30269,16 +30344,277 @@ var anthropicGenerator = /* @__PURE__ */ __name(async (request) => {
 }, "anthropicGenerator");
 
 // src/generators/command.ts
-import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path18 from "node:path";
-var DEFAULT_TIMEOUT_SECONDS = 600;
+
+// src/processes/children.ts
+import { spawn } from "node:child_process";
+import { readdirSync as readdirSync5, readFileSync as readFileSync10, readlinkSync } from "node:fs";
 var KILL_GRACE_MS = 2e3;
-var STDERR_KEEP_CHARS = 64 * 1024;
+var DRAIN_MS = 500;
+var MAX_TIMER_MS2 = 2 ** 31 - 1;
+var GATE_CLOSED = 125;
+var GATE = `IFS= read -r _ <&3 || exit ${GATE_CLOSED}; exec 3<&-; exec /bin/sh -c "$1"`;
+var CommandStartError = class extends Error {
+  static {
+    __name(this, "CommandStartError");
+  }
+  name = "CommandStartError";
+};
+var live = /* @__PURE__ */ new Map();
+var installed = false;
+function killAllGroups() {
+  for (const group of live.values()) signalGroup(group.pid, "SIGKILL");
+  live.clear();
+}
+__name(killAllGroups, "killAllGroups");
+function register(group) {
+  live.set(group.pid, group);
+  if (installed) return;
+  installed = true;
+  process.on("exit", killAllGroups);
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+    const onSignal = /* @__PURE__ */ __name(() => {
+      if (process.listenerCount(signal) > 1) return;
+      killAllGroups();
+      process.off(signal, onSignal);
+      process.kill(process.pid, signal);
+    }, "onSignal");
+    process.on(signal, onSignal);
+  }
+}
+__name(register, "register");
+function runCommand(options) {
+  return new Promise((resolve, reject) => {
+    const child = spawn("/bin/sh", ["-c", GATE, "pairflow", options.command], {
+      cwd: options.cwd,
+      env: options.env,
+      // Its own session and process group: stopping the group stops what the command started.
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe", "pipe"]
+    });
+    if (child.pid === void 0) {
+      child.once("error", (err) => reject(new CommandStartError(`could not start /bin/sh in ${options.cwd}: ${err.message}`)));
+      return;
+    }
+    const pid = child.pid;
+    const group = { pid, startTime: startTimeOf(pid) ?? "" };
+    const outputs = [1, 2].map((fd) => fdTarget(pid, fd)).filter((t) => t !== void 0);
+    register(group);
+    let forget;
+    try {
+      forget = options.onStart?.(group);
+    } catch (err) {
+      signalGroup(pid, "SIGKILL");
+      live.delete(pid);
+      reject(err);
+      return;
+    }
+    const gate2 = child.stdio[3];
+    gate2.on("error", () => {
+    });
+    gate2.end("go\n");
+    const stdout = [];
+    let stdoutBytes = 0;
+    const tail2 = new Tail(options.tailBytes);
+    child.stdout.on("data", (chunk) => {
+      if (!options.collectStdout) return tail2.push(chunk);
+      if (options.maxStdoutBytes !== void 0 && stdoutBytes + chunk.length > options.maxStdoutBytes) {
+        stdout.length = 0;
+        stop("overflow");
+        child.stdout.destroy();
+        return;
+      }
+      stdout.push(chunk);
+      stdoutBytes += chunk.length;
+    });
+    child.stderr.on("data", (chunk) => tail2.push(chunk));
+    child.stdin.on("error", () => {
+    });
+    child.stdin.end(options.stdin ?? "");
+    let stopped;
+    let exited;
+    let killTimer;
+    let drainTimer;
+    let settled = false;
+    let closed = false;
+    const finish = /* @__PURE__ */ __name(() => {
+      if (settled || exited === void 0) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(killTimer);
+      clearTimeout(drainTimer);
+      options.signal.removeEventListener("abort", onAbort);
+      signalGroup(pid, "SIGKILL");
+      if (!closed) killHolders(outputs);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      live.delete(pid);
+      forget?.();
+      resolve({ stopped, code: exited.code, signal: exited.signal, stdout: Buffer.concat(stdout), tail: tail2.bytes() });
+    }, "finish");
+    const stop = /* @__PURE__ */ __name((why) => {
+      if (stopped !== void 0 || settled) return;
+      stopped = why;
+      signalGroup(pid, "SIGTERM");
+      killTimer = setTimeout(() => {
+        signalGroup(pid, "SIGKILL");
+        killHolders(outputs);
+        if (exited === void 0) exited = { code: null, signal: "SIGKILL" };
+        finish();
+      }, KILL_GRACE_MS);
+    }, "stop");
+    const timer = setTimeout(() => stop("timeout"), Math.min(options.timeoutMs, MAX_TIMER_MS2));
+    const onAbort = /* @__PURE__ */ __name(() => stop("abort"), "onAbort");
+    if (options.signal.aborted) onAbort();
+    else options.signal.addEventListener("abort", onAbort, { once: true });
+    child.on("exit", (code2, signal) => {
+      exited = { code: code2, signal };
+      signalGroup(pid, "SIGKILL");
+      drainTimer = setTimeout(finish, DRAIN_MS);
+    });
+    child.on("close", () => {
+      closed = true;
+      if (exited === void 0) exited = { code: child.exitCode, signal: child.signalCode };
+      finish();
+    });
+    child.on("error", (err) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(killTimer);
+      options.signal.removeEventListener("abort", onAbort);
+      signalGroup(pid, "SIGKILL");
+      live.delete(pid);
+      forget?.();
+      reject(new CommandStartError(`could not start /bin/sh in ${options.cwd}: ${err.message}`));
+    });
+  });
+}
+__name(runCommand, "runCommand");
+var Tail = class {
+  constructor(keep) {
+    this.keep = keep;
+  }
+  keep;
+  static {
+    __name(this, "Tail");
+  }
+  chunks = [];
+  size = 0;
+  push(chunk) {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.chunks.length > 1 && this.size - this.chunks[0].length >= this.keep) this.size -= this.chunks.shift().length;
+  }
+  bytes() {
+    const all = Buffer.concat(this.chunks);
+    return all.length > this.keep ? all.subarray(all.length - this.keep) : all;
+  }
+};
+function signalGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+  }
+}
+__name(signalGroup, "signalGroup");
+function statOf(pid) {
+  let text2;
+  try {
+    text2 = readFileSync10(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return void 0;
+  }
+  const fields = text2.slice(text2.lastIndexOf(")") + 2).split(" ");
+  return { state: fields[0], pgrp: Number(fields[2]), session: Number(fields[3]), startTime: fields[19] };
+}
+__name(statOf, "statOf");
+function startTimeOf(pid) {
+  return statOf(pid)?.startTime;
+}
+__name(startTimeOf, "startTimeOf");
+function fdTarget(pid, fd) {
+  try {
+    return readlinkSync(`/proc/${pid}/fd/${fd}`);
+  } catch {
+    return void 0;
+  }
+}
+__name(fdTarget, "fdTarget");
+function processIds() {
+  try {
+    return readdirSync5("/proc").filter((name) => /^\d+$/.test(name)).map(Number);
+  } catch {
+    return [];
+  }
+}
+__name(processIds, "processIds");
+function killHolders(targets) {
+  if (targets.length === 0) return;
+  for (const pid of processIds()) {
+    if (pid === process.pid) continue;
+    let fds;
+    try {
+      fds = readdirSync5(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    if (fds.some((fd) => targets.includes(fdTarget(pid, Number(fd)) ?? ""))) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+      }
+    }
+  }
+}
+__name(killHolders, "killHolders");
+async function killRecordedGroups(groups) {
+  const known = groups.filter((g) => g.startTime !== "" && /^\d+$/.test(g.startTime) && Number.isInteger(g.pid) && g.pid > 1);
+  if (known.length === 0) return [];
+  const members = /* @__PURE__ */ __name(() => {
+    const found = /* @__PURE__ */ new Map();
+    const leaderless = [];
+    for (const group of known) {
+      const leader = statOf(group.pid);
+      if (leader && leader.state !== "Z" && leader.startTime === group.startTime) found.set(group, [group.pid]);
+      else if (!leader || leader.startTime === group.startTime) leaderless.push(group);
+    }
+    if (leaderless.length > 0) {
+      for (const pid of processIds()) {
+        const s = statOf(pid);
+        if (s === void 0 || s.state === "Z") continue;
+        const group = leaderless.find((g) => s.pgrp === g.pid && s.session === g.pid && BigInt(s.startTime) >= BigInt(g.startTime));
+        if (group) found.set(group, [...found.get(group) ?? [], pid]);
+      }
+    }
+    return found;
+  }, "members");
+  let left = members();
+  const killed = [...left.keys()];
+  for (let round = 0; left.size > 0 && round < 100; round++) {
+    for (const [group, pids] of left) {
+      if (pids.includes(group.pid)) signalGroup(group.pid, "SIGKILL");
+      for (const pid of pids) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+        }
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    left = members();
+  }
+  return killed;
+}
+__name(killRecordedGroups, "killRecordedGroups");
+
+// src/generators/command.ts
+var DEFAULT_TIMEOUT_SECONDS = 600;
+var STDERR_KEEP_BYTES = 64 * 1024;
 var TAIL_LINES = 20;
 var TAIL_CHARS = 2e3;
-var MAX_TIMER_MS2 = 2 ** 31 - 1;
 var commandGenerator = /* @__PURE__ */ __name(async (request) => {
   const run = request.config.run;
   if (typeof run !== "string" || run.trim() === "") {
@@ -30297,14 +30633,16 @@ var commandGenerator = /* @__PURE__ */ __name(async (request) => {
   try {
     const promptFile = path18.join(dir, "prompt.txt");
     await writeFile(promptFile, request.prompt, { mode: 384 });
-    return await runCommand(run, timeout, promptFile, env, request);
+    return await generate(run, timeout, promptFile, env, request);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }, "commandGenerator");
-function runCommand(run, timeoutSeconds, promptFile, env, request) {
-  return new Promise((resolve, reject) => {
-    const child = spawn("/bin/sh", ["-c", run], {
+async function generate(run, timeoutSeconds, promptFile, env, request) {
+  let outcome;
+  try {
+    outcome = await runCommand({
+      command: run,
       cwd: request.cwd,
       // generator_config.env is part of the pair's reference; pairflow's own variables come last.
       env: {
@@ -30315,76 +30653,41 @@ function runCommand(run, timeoutSeconds, promptFile, env, request) {
         PAIRFLOW_MODEL: request.model ?? "",
         PAIRFLOW_PROMPT_FILE: promptFile
       },
-      detached: true,
-      stdio: "pipe"
+      stdin: request.prompt,
+      timeoutMs: timeoutSeconds * 1e3,
+      signal: request.signal,
+      collectStdout: true,
+      maxStdoutBytes: request.maxOutputBytes,
+      tailBytes: STDERR_KEEP_BYTES,
+      onStart: request.onProcess
     });
-    const stdout = [];
-    let stderr = "";
-    child.stdout.on("data", (chunk) => stdout.push(chunk));
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk) => {
-      stderr = (stderr + chunk).slice(-STDERR_KEEP_CHARS);
-    });
-    child.stdin.on("error", () => {
-    });
-    child.stdin.end(request.prompt);
-    let stopReason;
-    let killTimer;
-    const signalGroup = /* @__PURE__ */ __name((signal) => {
-      try {
-        if (child.pid !== void 0) process.kill(-child.pid, signal);
-      } catch {
-      }
-    }, "signalGroup");
-    const stop = /* @__PURE__ */ __name((reason) => {
-      if (stopReason !== void 0) return;
-      stopReason = reason;
-      signalGroup("SIGTERM");
-      killTimer = setTimeout(() => {
-        signalGroup("SIGKILL");
-        child.stdout.destroy();
-        child.stderr.destroy();
-      }, KILL_GRACE_MS);
-    }, "stop");
-    const timeoutMs = Math.min(timeoutSeconds * 1e3, MAX_TIMER_MS2);
-    const timer = setTimeout(() => stop(`timed out after ${timeoutSeconds}s`), timeoutMs);
-    const onAbort = /* @__PURE__ */ __name(() => stop("cancelled"), "onAbort");
-    request.signal.addEventListener("abort", onAbort, { once: true });
-    let settled = false;
-    const finish = /* @__PURE__ */ __name((error, result) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      request.signal.removeEventListener("abort", onAbort);
-      if (killTimer !== void 0 && !groupAlive(child.pid)) clearTimeout(killTimer);
-      if (error) reject(error);
-      else resolve(result);
-    }, "finish");
-    child.on("error", (error) => {
-      finish(new GeneratorError(`command: could not start /bin/sh in ${request.cwd}: ${error.message}`));
-    });
-    child.on("close", (code2, signal) => {
-      const tail2 = stderrTail(stderr);
-      const withTail = /* @__PURE__ */ __name((reason) => new GeneratorError(`command: ${reason}${tail2 ? `; stderr:
-${tail2}` : ""}`), "withTail");
-      if (stopReason !== void 0) finish(withTail(stopReason));
-      else if (code2 === 0) finish(void 0, { content: Buffer.concat(stdout).toString("utf8") });
-      else if (code2 !== null) finish(withTail(`exited with code ${code2}`));
-      else finish(withTail(`killed by ${signal}`));
-    });
-  });
-}
-__name(runCommand, "runCommand");
-function groupAlive(pid) {
-  if (pid === void 0) return false;
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
+  } catch (err) {
+    if (err instanceof CommandStartError) throw new GeneratorError(`command: ${err.message}`);
+    throw err;
   }
+  const tail2 = stderrTail(outcome.tail.toString("utf8"));
+  const withTail = /* @__PURE__ */ __name((reason) => new GeneratorError(`command: ${reason}${tail2 ? `; stderr:
+${tail2}` : ""}`), "withTail");
+  if (outcome.stopped === "overflow")
+    throw withTail(`${request.pairId} printed more than the output limit of ${formatBytes(request.maxOutputBytes)} (max_output_bytes) and was stopped`);
+  if (outcome.stopped === "timeout") throw withTail(`timed out after ${timeoutSeconds}s`);
+  if (outcome.stopped === "abort") throw withTail("cancelled");
+  if (outcome.code === 0) return { content: outcome.stdout };
+  if (outcome.code !== null) throw withTail(`exited with code ${outcome.code}`);
+  throw withTail(`killed by ${outcome.signal}`);
 }
-__name(groupAlive, "groupAlive");
+__name(generate, "generate");
+function formatBytes(bytes) {
+  for (const [unit, size3] of [
+    ["GiB", 2 ** 30],
+    ["MiB", 2 ** 20],
+    ["KiB", 2 ** 10]
+  ]) {
+    if (bytes >= size3 && bytes % size3 === 0) return `${bytes / size3} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
+__name(formatBytes, "formatBytes");
 function stderrTail(stderr) {
   const tail2 = stderr.trimEnd().split("\n").slice(-TAIL_LINES).join("\n");
   return tail2.length > TAIL_CHARS ? `\u2026${tail2.slice(-TAIL_CHARS)}` : tail2;
@@ -30458,9 +30761,6 @@ function getGenerator(name) {
 }
 __name(getGenerator, "getGenerator");
 
-// src/guards/command.ts
-import { spawn as spawn2 } from "node:child_process";
-
 // src/guards/config.ts
 function requiredString(guard, config2, key, example) {
   const value = config2[key];
@@ -30525,7 +30825,6 @@ __name(describe3, "describe");
 
 // src/guards/command.ts
 var DEFAULT_TIMEOUT_SECONDS2 = 300;
-var KILL_GRACE_MS2 = 2e3;
 var FEEDBACK_LINES = 40;
 var FEEDBACK_CHARS = 4e3;
 var KEEP_BYTES = 64 * 1024;
@@ -30534,15 +30833,26 @@ var commandGuard = /* @__PURE__ */ __name(async (request) => {
   const timeout = optionalPositiveNumber("command", request.config, "timeout", DEFAULT_TIMEOUT_SECONDS2);
   const env = optionalStringMap("command", request.config, "env");
   request.signal.throwIfAborted();
-  const outcome = await runShell(run, {
-    cwd: request.cwd,
-    // guard_config.env is part of the pair's reference; pairflow's own variables come last.
-    env: { ...request.env, ...env, PAIRFLOW_ARTIFACT: request.artifactPath, PAIRFLOW_PAIR: request.pairId },
-    timeoutMs: timeout * 1e3,
-    signal: request.signal
-  });
-  const output = tail(outcome.output);
-  if (outcome.timedOut) {
+  let outcome;
+  try {
+    outcome = await runCommand({
+      command: run,
+      cwd: request.cwd,
+      // guard_config.env is part of the pair's reference; pairflow's own variables come last.
+      env: { ...request.env, ...env, PAIRFLOW_ARTIFACT: request.artifactPath, PAIRFLOW_PAIR: request.pairId },
+      timeoutMs: timeout * 1e3,
+      signal: request.signal,
+      collectStdout: false,
+      tailBytes: KEEP_BYTES,
+      onStart: request.onProcess
+    });
+  } catch (err) {
+    if (err instanceof CommandStartError) throw new GuardConfigError(`the command guard ${err.message}`);
+    throw err;
+  }
+  if (outcome.stopped === "abort") throw request.signal.reason ?? new Error("cancelled");
+  const output = tail(outcome.tail.toString("utf8"));
+  if (outcome.stopped === "timeout") {
     return { accepted: false, feedback: output ? `timed out after ${timeout}s; last output:
 ${output}` : `timed out after ${timeout}s` };
   }
@@ -30550,71 +30860,6 @@ ${output}` : `timed out after ${timeout}s` };
   const status = outcome.code !== null ? `exited with status ${outcome.code}` : `was killed by ${outcome.signal}`;
   return { accepted: false, feedback: output || status };
 }, "commandGuard");
-function runShell(command, options) {
-  return new Promise((resolve, reject) => {
-    const child = spawn2("/bin/sh", ["-c", command], {
-      cwd: options.cwd,
-      env: options.env,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"]
-    });
-    const output = new OutputTail();
-    child.stdout.on("data", (chunk) => output.push(chunk));
-    child.stderr.on("data", (chunk) => output.push(chunk));
-    let stopping;
-    const stop = /* @__PURE__ */ __name((why) => {
-      if (stopping) return;
-      stopping = why;
-      killGroup(child.pid, "SIGTERM");
-      setTimeout(() => killGroup(child.pid, "SIGKILL"), KILL_GRACE_MS2).unref();
-    }, "stop");
-    const timer = setTimeout(() => stop("timeout"), options.timeoutMs);
-    const onAbort = /* @__PURE__ */ __name(() => stop("abort"), "onAbort");
-    options.signal.addEventListener("abort", onAbort, { once: true });
-    const cleanUp = /* @__PURE__ */ __name(() => {
-      clearTimeout(timer);
-      options.signal.removeEventListener("abort", onAbort);
-    }, "cleanUp");
-    child.on("exit", () => {
-      if (!stopping) killGroup(child.pid, "SIGKILL");
-    });
-    child.on("error", (err) => {
-      cleanUp();
-      reject(new GuardConfigError(`the command guard could not start /bin/sh in ${options.cwd}: ${err.message}`));
-    });
-    child.on("close", (code2, signal) => {
-      cleanUp();
-      if (stopping === "abort") reject(options.signal.reason ?? new Error("cancelled"));
-      else resolve({ timedOut: stopping === "timeout", code: code2, signal, output: output.text() });
-    });
-  });
-}
-__name(runShell, "runShell");
-function killGroup(pid, signal) {
-  if (pid === void 0) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-  }
-}
-__name(killGroup, "killGroup");
-var OutputTail = class {
-  static {
-    __name(this, "OutputTail");
-  }
-  chunks = [];
-  size = 0;
-  push(chunk) {
-    this.chunks.push(chunk);
-    this.size += chunk.length;
-    while (this.chunks.length > 1 && this.size - this.chunks[0].length >= KEEP_BYTES) {
-      this.size -= this.chunks.shift().length;
-    }
-  }
-  text() {
-    return Buffer.concat(this.chunks).toString("utf8");
-  }
-};
 function tail(output) {
   const trimmed = output.replace(/\s+$/, "");
   if (trimmed.trim() === "") return "";
@@ -30771,7 +31016,7 @@ var jsonGuard = /* @__PURE__ */ __name(async (request) => {
 // src/guards/jsonSchema.ts
 var import__3 = __toESM(require__(), 1);
 var import_yaml3 = __toESM(require_dist(), 1);
-import { readFileSync as readFileSync10 } from "node:fs";
+import { readFileSync as readFileSync11 } from "node:fs";
 import path19 from "node:path";
 var jsonSchemaGuard = /* @__PURE__ */ __name(async (request) => {
   const validate2 = compile(loadSchema(request));
@@ -30799,7 +31044,7 @@ __name(loadSchema, "loadSchema");
 function readSchemaFile(absolute, shown) {
   let text2;
   try {
-    text2 = readFileSync10(absolute, "utf8");
+    text2 = readFileSync11(absolute, "utf8");
   } catch (err) {
     throw new GuardConfigError(`cannot read guard_config.schema_file ${shown}: ${err.message}`);
   }
@@ -30899,24 +31144,22 @@ function scratchDir() {
 __name(scratchDir, "scratchDir");
 
 // src/app/environment.ts
-var RUNNER_SECRETS = [
-  "ACTIONS_RUNTIME_TOKEN",
-  "ACTIONS_RUNTIME_URL",
-  "ACTIONS_CACHE_URL",
-  "ACTIONS_RESULTS_URL",
-  "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
-  "ACTIONS_ID_TOKEN_REQUEST_URL",
-  "GITHUB_TOKEN",
-  "GH_TOKEN"
-];
+var RUNNER_SECRETS = ["GITHUB_TOKEN", "GH_TOKEN"];
+var SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|PRIVATE_KEY|API_KEY|ACCESS_KEY|AUTH/i;
+var PASS_ENV_VARIABLE = "PAIRFLOW_PASS_ENV";
 var DEFAULT_KEY_VARIABLES = [OPENAI_KEY_VARIABLE, ANTHROPIC_KEY_VARIABLE];
 function childEnvironments(env, workflow) {
-  const generator = {};
+  const passed = new Set(
+    (env[PASS_ENV_VARIABLE] ?? "").split(",").map((name) => name.trim()).filter((name) => name !== "")
+  );
+  const guard = {};
   for (const [name, value] of Object.entries(env)) {
-    if (!RUNNER_SECRETS.includes(name) && !name.startsWith("INPUT_")) generator[name] = value;
+    const runners = RUNNER_SECRETS.includes(name) || name.startsWith("ACTIONS_") || name.startsWith("INPUT_");
+    if (passed.has(name) || !runners && !SECRET_NAME.test(name)) guard[name] = value;
   }
-  const guard = { ...generator };
-  for (const name of keyVariables(workflow)) delete guard[name];
+  const generator = { ...guard };
+  for (const name of keyVariables(workflow)) if (env[name] !== void 0) generator[name] = env[name];
+  for (const name of keyVariables(workflow)) if (!passed.has(name)) delete guard[name];
   return { generator, guard };
 }
 __name(childEnvironments, "childEnvironments");
@@ -31025,7 +31268,27 @@ function runTarget(target, request) {
   return runWith(target, request, void 0);
 }
 __name(runTarget, "runTarget");
+var STORAGE_ERRORS = {
+  ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is exceeded",
+  EFBIG: "the file is too large",
+  EROFS: "the file system is read-only",
+  EIO: "an input/output error"
+};
 async function runWith(target, request, resuming) {
+  try {
+    return await runLocked(target, request, resuming);
+  } catch (err) {
+    const code2 = err.code;
+    if (code2 === void 0 || !Object.hasOwn(STORAGE_ERRORS, code2)) throw err;
+    const file = err.path;
+    throw new StorageError(
+      `could not write${file ? ` ${displayPath(file, request.cwd)}` : ""}: ${STORAGE_ERRORS[code2]} (${code2}). The run stopped; every file it wrote is whole. Free some space and run again: what was accepted is kept.`
+    );
+  }
+}
+__name(runWith, "runWith");
+async function runLocked(target, request, resuming) {
   const workflowPath = resolveWorkflowPath(target, request.cwd);
   const stateDir = stateDirFor(findRepoRoot(path21.dirname(workflowPath)), request);
   const runId = request.runId ?? newRunId();
@@ -31036,7 +31299,7 @@ async function runWith(target, request, resuming) {
     const outputDirs = [...opened.workflow.pairs.values()].flatMap(
       (pair) => pair.output === void 0 ? [] : [path21.dirname(outputPath(opened.workflow, pair))]
     );
-    removeStaleTemporaries([path21.dirname(opened.lockPath), ...outputDirs]);
+    removeStaleTemporaries([path21.dirname(opened.lockPath), ...outputDirs, ...resuming ? directoriesUnder(stateDir, 3) : []]);
     const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
     refuseWhatWouldFail(planned, request);
     await gate(planned, request);
@@ -31049,9 +31312,17 @@ async function runWith(target, request, resuming) {
     }, "onEvent");
     const generators = request.generators ?? {};
     const guards = request.guards ?? {};
+    const generator = /* @__PURE__ */ __name((name) => {
+      const generate2 = name !== null && Object.hasOwn(generators, name) ? generators[name] : getGenerator(name);
+      return (req) => generate2({ ...req, onProcess: /* @__PURE__ */ __name((group) => recorder.process(req.pairId, group), "onProcess") });
+    }, "generator");
+    const guard = /* @__PURE__ */ __name((name) => {
+      const check = name !== null && Object.hasOwn(guards, name) ? guards[name] : getGuard(name);
+      return (req) => check({ ...req, onProcess: /* @__PURE__ */ __name((group) => recorder.process(req.pairId, group), "onProcess") });
+    }, "guard");
     const deps = {
-      generator: /* @__PURE__ */ __name((name) => name !== null && Object.hasOwn(generators, name) ? generators[name] : getGenerator(name), "generator"),
-      guard: /* @__PURE__ */ __name((name) => name !== null && Object.hasOwn(guards, name) ? guards[name] : getGuard(name), "guard"),
+      generator,
+      guard,
       store: opened.store,
       outputs: opened.outputs,
       remote: opened.remote,
@@ -31074,7 +31345,20 @@ async function runWith(target, request, resuming) {
     release2();
   }
 }
-__name(runWith, "runWith");
+__name(runLocked, "runLocked");
+function directoriesUnder(dir, depth) {
+  const found = [dir];
+  if (depth === 0) return found;
+  let entries2;
+  try {
+    entries2 = readdirSync6(dir, { withFileTypes: true });
+  } catch {
+    return found;
+  }
+  for (const entry of entries2) if (entry.isDirectory()) found.push(...directoriesUnder(path21.join(dir, entry.name), depth - 1));
+  return found;
+}
+__name(directoriesUnder, "directoriesUnder");
 function refuseWhatWouldFail(planned, request) {
   if (request.generators !== void 0 || request.guards !== void 0) return;
   const running = planned.plan.pairs.filter((p) => p.action === "run").map((p) => p.id);
@@ -31113,6 +31397,7 @@ async function resumeTarget(runId, request) {
   if (!workflowPath) throw new UsageError(`run ${id} has no readable plan.json or trace, so there is nothing to resume; start a new run with pairflow run`);
   const holder = currentHolder(workflowPath);
   if (holder?.runId === id) throw new UsageError(`run ${id} is still going (pid ${holder.pid} on ${holder.host})`);
+  await killRecordedGroups(inFlightGroups(run.events));
   const selection = run.plan?.selection ?? {};
   const recordedRef = run.plan?.workflow.workflowRef ?? run.events.find((e) => e.event === "run_start")?.workflowRef;
   const currentRef = workflowRef(loadWorkflow(workflowPath, cwd).workflow);
@@ -32610,7 +32895,7 @@ function size2(text2) {
 __name(size2, "size");
 
 // src/app/diff.ts
-import { mkdtempSync as mkdtempSync2, readFileSync as readFileSync11, rmSync as rmSync6, writeFileSync as writeFileSync3 } from "node:fs";
+import { mkdtempSync as mkdtempSync2, readFileSync as readFileSync12, rmSync as rmSync6, writeFileSync as writeFileSync3 } from "node:fs";
 import { tmpdir as tmpdir3 } from "node:os";
 import path23 from "node:path";
 
@@ -32705,9 +32990,9 @@ async function planDiff(target, options) {
   const sinceBase = await compareWithBase(plan, baseView, planned.lock);
   const head = snapshotOf({
     workflowFile,
-    workflowText: readFileSync11(workflow.path, "utf8"),
+    workflowText: readFileSync12(workflow.path, "utf8"),
     promptsFile: workflow.promptsPath && repo.relative(workflow.promptsPath),
-    promptsText: workflow.promptsPath && readFileSync11(workflow.promptsPath, "utf8")
+    promptsText: workflow.promptsPath && readFileSync12(workflow.promptsPath, "utf8")
   });
   const base = snapshotAt(repo, commit, options.base, workflowFile);
   return { ...computeDiff(plan, sinceBase, head, base, { ref: options.base, commit }), planned };
@@ -33028,6 +33313,11 @@ function handleError(err, io) {
     io.stderr.write(`${style.red("error")} ${err.message}
 `);
     return EXIT.usage;
+  }
+  if (err instanceof StorageError) {
+    io.stderr.write(`${style.red("error")} ${err.message}
+`);
+    return EXIT.failed;
   }
   throw err;
 }
