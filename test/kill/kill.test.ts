@@ -13,6 +13,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readLock } from "../../src/lockfile/lockfile.js";
+import { readLockWithJournal } from "../../src/lockfile/journal.js";
 import { REPO, tempRepo } from "../helpers/fixtures.js";
 
 const CLI = path.join(REPO, "dist/cli.js");
@@ -116,7 +117,8 @@ function callLines(dir: string): number {
 /** Accepted pairs, as the lock file says; a lock file a kill left unreadable says none. */
 function accepted(dir: string): string[] {
   try {
-    return Object.keys(readLock(path.join(dir, "workflow.lock.json"), "workflow.lock.json")?.pairs ?? {});
+    // The lock file as pairflow reads it: with the journal of acceptances since its last checkpoint.
+    return Object.keys(readLockWithJournal(path.join(dir, "workflow.lock.json"), "workflow.lock.json")?.pairs ?? {});
   } catch {
     return [];
   }
