@@ -21,7 +21,8 @@ import { planSummary, publishPlanComment } from "../github/comment.js";
 import { commentMarker, diffMarkdown } from "../report/diffMarkdown.js";
 import { planDiff } from "../app/diff.js";
 import { keyVariables } from "../app/environment.js";
-import { ActionsCacheStore } from "../github/cache.js";
+import { ActionsCacheStore, scopeFor } from "../github/cache.js";
+import { snapshotSource } from "../app/state.js";
 import { readInputs, type ActionInputs } from "./inputs.js";
 import { annotateConfigIssues, annotateFailedPairs, logPlan, repoPath, RunLog, style } from "./log.js";
 
@@ -39,6 +40,8 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
     inputs = readInputs(workspace);
     if (inputs.githubToken) core.setSecret(inputs.githubToken);
     const remote = openCache(inputs, workspace);
+    // The workflow's state in the cache: one download, before anything is planned.
+    await remote?.open(scopeFor(inputs.workflow, inputs.workingDirectory, workspace, env));
     if (inputs.mode === "plan") await plan(inputs, remote, env);
     else await run(inputs, workspace, remote, env);
   } catch (err) {
@@ -62,7 +65,14 @@ function openCache(inputs: ActionInputs, workspace: string): ActionsCacheStore |
     core.warning("no GitHub Actions cache service is available to this job (the runner provides none); going on with the local store only");
     return undefined;
   }
-  return new ActionsCacheStore(inputs.cachePrefix, workspace, (message) => core.warning(message));
+  const seconds = (name: string) => (process.env[name] ? Number(process.env[name]) * 1000 : undefined);
+  return new ActionsCacheStore(inputs.cachePrefix, workspace, (message) => core.warning(message), {
+    // A run has content in hand before it counts an artifact; a plan trusts the manifest and downloads no content.
+    contentOnLookup: inputs.mode === "run",
+    retryMs: seconds("PAIRFLOW_CACHE_RETRY_SECONDS"),
+    checkpointMs: seconds("PAIRFLOW_CACHE_CHECKPOINT_SECONDS"),
+    info: (message) => core.info(message),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -72,7 +82,10 @@ async function plan(inputs: ActionInputs, remote: ActionsCacheStore | undefined,
   // On a pull request the plan is the one main makes after merging (the head's files and lock file,
   // and the cache); the base commit only explains what changed. Either way it is `pairflow plan`'s.
   const pullRequest = pullRequestOf(env);
-  const diff = pullRequest && !inputs.force ? await planDiff(inputs.workflow, { cwd, env, base: pullRequest.baseSha, fetch: true, remote }) : undefined;
+  const diff =
+    pullRequest && !inputs.force
+      ? await planDiff(inputs.workflow, { cwd, env, base: pullRequest.baseSha, fetch: true, remote, baseState: remote && (() => remote.baseState()) })
+      : undefined;
   const planned = diff?.planned ?? (await planTarget(inputs.workflow, { cwd, env, remote, selection: selectionOf(inputs) }));
   const { plan: result, estimate } = planned;
   maskProviderKeys(planned.workflow);
@@ -165,6 +178,7 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
       onPlanned: (p) => {
         endRestoring();
         planned = p;
+        remote?.attach(snapshotSource(p));
         maskProviderKeys(p.workflow);
         logPlan(p.plan, cwd);
         setPlanOutput(p.plan, cwd);
@@ -179,6 +193,12 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
   } finally {
     endRestoring();
     interruption.dispose();
+    // What the run accepted goes to the cache as one snapshot, also when it failed or was cancelled.
+    if (remote && planned) {
+      core.startGroup("Saving the workflow's state to the GitHub Actions cache");
+      await remote.finish();
+      core.endGroup();
+    }
   }
   log.end();
   core.info(runSummary(report, style).trimEnd());
