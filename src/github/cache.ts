@@ -407,6 +407,7 @@ export class ActionsCacheStore implements RemoteStore {
     this.stats.snapshots++;
     this.lastSaved = artifacts;
     this.lastPack = digest;
+    if (!final) this.options.info?.(`saved a checkpoint of the workflow's state: ${Object.keys(artifacts).length} accepted artifacts, as ${key}`);
   }
 
   /** The previous snapshot's artifacts that can still be vouched for. */
@@ -422,7 +423,7 @@ export class ActionsCacheStore implements RemoteStore {
     } else if (final) {
       this.warn(`the GitHub Actions cache did not take the workflow's state (${reason}); the next job runs again what this one accepted`);
     } else {
-      (this.options.info ?? (() => {}))(`the GitHub Actions cache did not take a checkpoint (${reason}); the end of the run tries again`);
+      this.options.info?.(`the GitHub Actions cache did not take a checkpoint (${reason}); the end of the run tries again`);
     }
   }
 

@@ -41,7 +41,7 @@ function edit(file: string, from: string, to: string): void {
   writeFileSync(file, text.replace(from, to));
 }
 
-describe("the Actions cache as the artifact store", () => {
+describe("the Actions cache as the artifact store", { timeout: 120_000 }, () => {
   it("saves one snapshot per run, and a fresh workspace restores it in two downloads and executes nothing", async () => {
     const first = copyToTempRepo(EXAMPLE);
     const run1 = await runAction({ workspace: first, cache });
@@ -173,43 +173,7 @@ describe("the Actions cache as the artifact store", () => {
   });
 });
 
-describe("rate limits and server errors are waited out", () => {
-  it("a 429 on restoring, with Retry-After: waited out, then restored", async () => {
-    await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
-    cache.calls.length = 0;
-    cache.fault = { code: "resource_exhausted", msg: "too many requests", headers: { "retry-after": "1" }, methods: ["GetCacheEntryDownloadURL"], times: 2 };
-    const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
-    expect(result.code).toBe(0);
-    expect(result.warnings).toEqual([]);
-    expect(ids(result, "executed")).toEqual([]);
-    expect(cache.twirpCalls("GetCacheEntryDownloadURL").length).toBe(4); // two refused, the manifest, the pack
-  });
-
-  it("a 429 on restoring that outlasts the budget: one warning, every pair executed, and the end of the run still saves", async () => {
-    cache.fault = { code: "resource_exhausted", msg: "too many requests", headers: { "retry-after": "1" }, methods: ["GetCacheEntryDownloadURL"] };
-    const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, env: { PAIRFLOW_CACHE_RETRY_SECONDS: "2" } });
-    expect(result.code).toBe(0);
-    expect(ids(result, "executed")).toEqual(PAIRS);
-    expect(result.errors).toEqual([]);
-    expect(result.warnings).toHaveLength(1);
-    expect(result.warnings[0]).toMatch(/^the GitHub Actions cache is not usable \(restoring the workflow's state: .*rate limit.*waited out the 2 s allowed/);
-    expect(cache.twirpCalls("GetCacheEntryDownloadURL")).toHaveLength(3); // the first try and two waited out
-    expect(states()).toHaveLength(1);
-    expect(packs()).toHaveLength(1);
-  });
-
-  it("a 429 on saving that outlasts the budget: one warning naming it, and the run succeeds", async () => {
-    cache.fault = { code: "resource_exhausted", msg: "too many requests", headers: { "retry-after": "1" }, methods: ["CreateCacheEntry"] };
-    const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, env: { PAIRFLOW_CACHE_RETRY_SECONDS: "1" } });
-    expect(result.code).toBe(0);
-    expect(ids(result, "executed")).toEqual(PAIRS);
-    expect(result.warnings).toHaveLength(1);
-    expect(result.warnings[0]).toMatch(/^the GitHub Actions cache did not take the workflow's state \(saving the workflow's state: .*rate limit/);
-    expect(cache.twirpCalls("CreateCacheEntry")).toHaveLength(2); // the first try and one waited out
-  });
-});
-
-describe("when the cache cannot be used, the run goes on with the local store", () => {
+describe("when the cache cannot be used, the run goes on with the local store", { timeout: 120_000 }, () => {
   it("a read-only token, as a fork's pull request gets: restores work, the refused save is one warning", async () => {
     await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, with: { only: "g_test" } });
     const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, readOnlyToken: true });

@@ -75,10 +75,10 @@ describe("checkpoints", () => {
     const killed = await runAction({
       workspace: first,
       cache,
-      // A checkpoint after every acceptance, and the job killed (no chance to save at the end) once p0025 is accepted.
+      // A checkpoint after an acceptance, and the job killed (no chance to save at the end) once one is saved.
       env: { PAIRFLOW_CACHE_CHECKPOINT_SECONDS: "0" },
       with: { concurrency: "1" },
-      interrupt: { signal: "SIGKILL", when: /✔ p0025: accepted/ },
+      interrupt: { signal: "SIGKILL", when: /saved a checkpoint of the workflow's state/ },
     });
     expect(killed.code).not.toBe(0);
     const saved = cache.finalized().filter((e) => e.key.startsWith("pairflow-state-"));
@@ -87,7 +87,7 @@ describe("checkpoints", () => {
     const next = await runAction({ workspace: manyPairs(40), cache, with: { concurrency: "8" } });
     expect(next.code).toBe(0);
     const reused = ids(next, "reused");
-    // Whatever the last checkpoint held is reused; at least the first pairs were saved before the kill.
+    // Whatever the last checkpoint held is reused: at least the first pair, accepted before it.
     expect(reused).toContain("p0000");
     expect(reused.length + ids(next, "executed").length).toBe(40);
     expect(ids(next, "executed").length).toBeLessThan(40);
