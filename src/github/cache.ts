@@ -230,7 +230,7 @@ export class ActionsCacheStore implements RemoteStore {
     const interval = this.options.checkpointMs ?? 300_000;
     if (this.source && !this.checkpointPending && Date.now() - this.lastCheckpoint >= interval) {
       this.checkpointPending = true;
-      void this.oneAtATime(() => this.saveSnapshot(false)).finally(() => {
+      void this.oneAtATime(() => this.saveSafely(false)).finally(() => {
         this.checkpointPending = false;
         this.lastCheckpoint = Date.now();
       });
@@ -246,7 +246,16 @@ export class ActionsCacheStore implements RemoteStore {
 
   /** Saves the snapshot of the run's final state (after any checkpoint in flight), unless nothing changed. */
   finish(): Promise<void> {
-    return this.oneAtATime(() => this.saveSnapshot(true));
+    return this.oneAtATime(() => this.saveSafely(true));
+  }
+
+  /** A snapshot that cannot be written (a full disk while staging it, say) is a warning, never a failed run. */
+  private async saveSafely(final: boolean): Promise<void> {
+    try {
+      await this.saveSnapshot(final);
+    } catch (err) {
+      this.saveFailed("failed", `${final ? "saving the workflow's state" : "saving a checkpoint"}: ${(err as Error).message}`, final);
+    }
   }
 
   // -------------------------------------------------------------------------------------------
