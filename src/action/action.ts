@@ -25,7 +25,8 @@ import { UnknownRefError } from "../github/git.js";
 import { writeFileAtomic } from "../workspace/files.js";
 import { fenceFor } from "../prompt/render.js";
 import { keyVariables } from "../app/environment.js";
-import { ActionsCacheStore } from "../github/cache.js";
+import { ActionsCacheStore, scopeFor } from "../github/cache.js";
+import { snapshotSource } from "../app/state.js";
 import { readInputs, type ActionInputs } from "./inputs.js";
 import { annotateConfigIssues, annotateFailedPairs, logPlan, repoPath, RunLog, style } from "./log.js";
 
@@ -62,6 +63,8 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
     inputs = readInputs(workspace);
     if (inputs.githubToken) core.setSecret(inputs.githubToken);
     const remote = openCache(inputs, workspace);
+    // The workflow's state in the cache: one download, before anything is planned.
+    await remote?.open(scopeFor(inputs.workflow, inputs.workingDirectory, workspace, env));
     if (inputs.mode === "plan") await plan(inputs, remote, env);
     else await run(inputs, workspace, remote, env);
   } catch (err) {
@@ -85,7 +88,14 @@ function openCache(inputs: ActionInputs, workspace: string): ActionsCacheStore |
     core.warning("no GitHub Actions cache service is available to this job (the runner provides none); going on with the local store only");
     return undefined;
   }
-  return new ActionsCacheStore(inputs.cachePrefix, workspace, (message) => core.warning(message));
+  const seconds = (name: string) => (process.env[name] ? Number(process.env[name]) * 1000 : undefined);
+  return new ActionsCacheStore(inputs.cachePrefix, workspace, (message) => core.warning(message), {
+    // A run has content in hand before it counts an artifact; a plan trusts the manifest and downloads no content.
+    contentOnLookup: inputs.mode === "run",
+    retryMs: seconds("PAIRFLOW_CACHE_RETRY_SECONDS"),
+    checkpointMs: seconds("PAIRFLOW_CACHE_CHECKPOINT_SECONDS"),
+    info: (message) => core.info(message),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -152,7 +162,14 @@ async function plan(inputs: ActionInputs, remote: ActionsCacheStore | undefined,
 /** The pull request's diff with its base; a base this checkout cannot fetch says what to change in the workflow. */
 async function diffWithBase(inputs: ActionInputs, baseSha: string, remote: ActionsCacheStore | undefined, env: NodeJS.ProcessEnv): Promise<PreparedDiff> {
   try {
-    return await planDiff(inputs.workflow, { cwd: inputs.workingDirectory, env, base: baseSha, fetch: true, remote });
+    return await planDiff(inputs.workflow, {
+      cwd: inputs.workingDirectory,
+      env,
+      base: baseSha,
+      fetch: true,
+      remote,
+      baseState: remote && (() => remote.baseState()),
+    });
   } catch (err) {
     if (!(err instanceof UnknownRefError)) throw err;
     const advice =
@@ -216,6 +233,7 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
       onPlanned: (p) => {
         endRestoring();
         planned = p;
+        remote?.attach(snapshotSource(p));
         maskProviderKeys(p.workflow);
         logPlan(p.plan, cwd);
         setPlanOutputs(p, cwd, env);
@@ -230,6 +248,12 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
   } finally {
     endRestoring();
     interruption.dispose();
+    // What the run accepted goes to the cache as one snapshot, also when it failed or was cancelled.
+    if (remote && planned) {
+      core.startGroup("Saving the workflow's state to the GitHub Actions cache");
+      await remote.finish();
+      core.endGroup();
+    }
   }
   log.end();
   core.info(runSummary(report, style).trimEnd());

@@ -28,6 +28,11 @@ export interface DiffOptions {
   env?: NodeJS.ProcessEnv;
   /** A remote store the plan counts, as a run on main would (in CI, the Actions cache). */
   remote?: RemoteStore;
+  /**
+   * Where the base commits no lock file: the accepted state the remote store holds for the base
+   * branch (a snapshot's manifest), to tell what changed since.
+   */
+  baseState?: () => Promise<LockFile | undefined>;
   /** Fetch the base from `origin` when this clone does not have it (a shallow checkout in CI). */
   fetch?: boolean;
 }
@@ -44,7 +49,7 @@ export async function planDiff(target: string | undefined, options: DiffOptions)
   const commit = repo.resolve(options.base, { fetch: options.fetch });
   const workflowFile = repo.relative(workflowPath);
 
-  const baseLock = readLockAt(repo, commit, options.base, posixLockPath(workflowFile));
+  const baseLock = readLockAt(repo, commit, options.base, posixLockPath(workflowFile)) ?? (await options.baseState?.()) ?? null;
   const planned = await planTarget(workflowPath, { cwd, env: options.env, stateDir: options.stateDir, remote: options.remote });
   const { plan, workflow } = planned;
   // The base's lock file alone, to name what changed since: no store, no output file, no remote.

@@ -2,7 +2,9 @@
  * Opens a workflow where it lives: the workflow and prompts files, the lock file beside them, the
  * local store under the state directory, the output and input files, the files generators and
  * guards read, and optionally a remote store; and the StateView through which the planner sees
- * all of them.
+ * all of them. Where the repository has no lock file, the accepted state the remote store last saved
+ * (a snapshot's manifest) serves as one: the planner then knows references, content hashes and
+ * reasons exactly as a committed lock file would tell them.
  */
 import path from "node:path";
 import fg from "fast-glob";
@@ -18,6 +20,8 @@ import type { Pair, Workflow } from "../model/workflow.js";
 import { LocalStore } from "../store/local.js";
 import { RemoteCache } from "../store/remote.js";
 import { InputHasher, writtenFiles } from "../workspace/inputs.js";
+import type { SnapshotSource } from "../store/snapshot.js";
+import { sha256Hex } from "../refs/hash.js";
 import { PairFileHasher } from "../workspace/pairFiles.js";
 import { OutputFiles } from "../workspace/outputs.js";
 
@@ -38,6 +42,7 @@ export interface Opened {
   loaded: Loaded;
   stateDir: string;
   lockPath: string;
+  /** The lock file beside the workflow (or the one given); the view's lock falls back to the remote store's state. */
   lock: LockFile | null;
   store: LocalStore;
   outputs: OutputFiles;
@@ -72,11 +77,12 @@ export function openState(target: string | undefined, options: StateOptions): Op
   const store = new LocalStore(path.join(stateDir, "store"));
   const outputs = new OutputFiles(workflow);
   const remote = options.remote && new RemoteCache(options.remote);
+  const viewLock = lock ?? (options.lock === undefined ? (remote?.acceptedState() ?? null) : null);
   const hasher = inputHasherFor(workflow, stateDir, lockPath);
   const inputs = new Map<string, Record<string, string>>();
   const files = new PairFileHasher(workflow, hasher, { exclude: [lockPath], excludeDir: stateDir });
   const view: StateView = {
-    lock,
+    lock: viewLock,
     record: (pair, ref) => store.record(pair, ref),
     hasContent: (hash) => store.hasContent(hash),
     outputHash: (pair) => outputs.hash(pair),
@@ -90,4 +96,31 @@ export function openState(target: string | undefined, options: StateOptions): Op
     remote: remote && ((pair, ref) => remote.record(pair, ref)),
   };
   return { workflow, graph, loaded, stateDir, lockPath, lock, store, outputs, remote, view };
+}
+
+/**
+ * What a snapshot of the opened workflow's state is made of as a run goes on: the lock file the run
+ * keeps current, and the content this machine holds (the local store, else the output file when it
+ * is exactly that content).
+ */
+export function snapshotSource(opened: Opened): SnapshotSource {
+  return {
+    name: opened.workflow.name,
+    pairs: new Set(opened.workflow.pairs.keys()),
+    lock: () => {
+      try {
+        // The lock file as the run has it so far: its last checkpoint and the journal since.
+        return readLockWithJournal(opened.lockPath);
+      } catch {
+        return null;
+      }
+    },
+    content: (id, hash) => {
+      const stored = opened.store.content(hash);
+      if (stored !== undefined) return stored;
+      const pair = opened.workflow.pairs.get(id);
+      const file = pair && opened.outputs.read(pair);
+      return file !== undefined && sha256Hex(file) === hash ? file : undefined;
+    },
+  };
 }

@@ -154,7 +154,9 @@ export async function compareWithBase(plan: Plan, baseView: StateView, headLock:
 function acceptedOn(pair: PlannedPair, headLock: LockFile | null): AcceptedOn {
   const artifact = pair.artifact!;
   if (artifact.edited || artifact.source === "workspace") return "edited";
-  if (artifact.source === "lock") return headLock?.pairs[pair.id]?.source === "human" ? "edited" : "committed";
+  // A lock entry the head's lock file lacks is the remote store's state, serving where no lock file is committed.
+  if (artifact.source === "lock")
+    return headLock?.pairs[pair.id] === undefined ? "remote" : headLock.pairs[pair.id]!.source === "human" ? "edited" : "committed";
   return artifact.source;
 }
 

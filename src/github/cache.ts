@@ -1,65 +1,169 @@
 /**
- * The GitHub Actions cache as pairflow's remote store, through @actions/cache.
+ * The GitHub Actions cache as pairflow's remote store: one snapshot of a workflow's accepted state
+ * per run (and per checkpoint of a long run), not one entry per artifact. See docs/cache.md.
  *
- * One cache entry per accepted artifact, under the key `<prefix>-<pair id>-<configRef>`: the
- * configRef is an immutable name for the artifact, so an entry never needs replacing. An entry is a
- * small directory holding two files, `record.json` (the StoreRecord) and `content` (the artifact's
- * bytes), staged at ENTRY_DIR in the workspace. The path is the same relative path on every
- * machine because the cache client folds the paths it is given into the entry's version: a fixed
- * path is what lets any job find the entry. With one staging directory, restores and saves go one
- * at a time.
+ * A snapshot is two cache entries:
+ * - a manifest, `<prefix>-state-<workflow>-<ref>-<writer>-<seq>`: every pair's accepted artifact
+ *   (pair -> configRef -> content hash, and the rest of its lock entry) and the pack's digest;
+ * - a pack, `<prefix>-pack-<digest>`: the contents by hash, content-addressed, so a pack already
+ *   saved is never uploaded again and a conflict (409: the key exists) is success.
  *
- * The cache is an optimisation, never a reason for a run to fail. The client does not report
- * failures (it logs them and answers "not found"), so each call runs with its log output collected
- * (see collectOutput): a warning or error in it is a failure. The first failure — no service, a
- * rate limit, a server error after the client's own retries, a read-only token — turns the cache off
- * for the rest of the run with one warning; the run goes on with the local store.
+ * A job restores the newest manifest of its workflow in one round trip (restore keys: its own ref,
+ * the pull request's base, then any), and the pack only when it needs content; it saves at
+ * checkpoints and once at the end, nothing when nothing changed. So a run makes a handful of
+ * uploads and downloads whatever the number of pairs, which keeps within the rate limit of cache
+ * uploads that every workflow of a repository shares.
+ *
+ * The cache is an optimisation, never a reason for a run to fail. A 429 or 5xx is waited out within
+ * a budget (see cacheClient.ts); what still fails is one warning, and the run goes on with the
+ * local store. A refused write (a read-only token, as a fork's pull request gets) turns saving off
+ * with one warning and leaves restoring on.
  */
-import * as cache from "@actions/cache";
-import * as core from "@actions/core";
-import { AsyncLocalStorage } from "node:async_hooks";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { sha256Hex } from "../refs/hash.js";
+import * as cache from "@actions/cache";
 import type { RemoteArtifact, RemoteStore } from "../model/ports.js";
-import type { StoreRecord } from "../model/records.js";
-import { pairKey } from "../model/workflow.js";
+import type { LockFile, StoreRecord } from "../model/records.js";
+import { randomBytes } from "node:crypto";
+import { sha256Hex } from "../refs/hash.js";
+import { resolveWorkflowPath } from "../workspace/load.js";
+import {
+  currentArtifacts,
+  manifestLock,
+  packDigest,
+  parseManifest,
+  sameArtifacts,
+  SNAPSHOT_VERSION,
+  type SnapshotManifest,
+  type SnapshotSource,
+} from "../store/snapshot.js";
+import { restore, RetryBudget, save, type CallCounts } from "./cacheClient.js";
 
-/** Where an entry is staged, relative to the workspace (which is the process's working directory). */
-export const ENTRY_DIR = ".pairflow/cache-entry";
-const MAX_KEY_LENGTH = 512;
+/**
+ * Where entries are staged, relative to the workspace (the process's working directory). The cache
+ * client folds the paths it is given into an entry's version, so each kind of entry always uses the
+ * same relative path: that is what lets any job find it.
+ */
+export const STATE_DIR = ".pairflow/cache/state";
+export const PACK_DIR = ".pairflow/cache/pack";
+const MANIFEST_FILE = "manifest.json";
 
-/** The cache key of an artifact: at most 512 characters, no commas (prefixes have none, pairKey leaves none). */
-export function cacheKey(prefix: string, pair: string, configRef: string): string {
-  const key = `${prefix}-${pairKey(pair)}-${configRef}`;
-  // A pair id too long for a key is replaced by its digest; record.json still names the pair.
-  return key.length <= MAX_KEY_LENGTH ? key : `${prefix}-${sha256Hex(pair).slice(0, 16)}-${configRef}`;
+/** Which snapshots a job reads and writes. */
+export interface SnapshotScope {
+  /** The workflow file, relative to the repository root. */
+  workflow: string;
+  /** The git ref the job runs on (GITHUB_REF): its snapshots are found first. */
+  ref: string;
+  /** For a pull request, the base branch's ref: its snapshots come next. */
+  baseRef?: string;
+  /** Names this job's snapshots (letters, digits, dots): a run, an attempt, a shard. */
+  writer: string;
 }
 
-export interface CacheStats {
-  /** Entries asked for: each a download when it is there. */
+export interface CacheOptions {
+  /**
+   * Whether a lookup must have the content in hand (run: the pack is downloaded and every artifact
+   * checked against its hash before the plan counts it) or may trust the manifest (plan: no
+   * content downloaded).
+   */
+  contentOnLookup: boolean;
+  /** Budget for waiting out 429s and 5xx, per restore and per snapshot save. */
+  retryMs?: number;
+  /** Time between checkpoints of a long run. */
+  checkpointMs?: number;
+  /** Progress that is not a problem (a checkpoint that will be tried again at the end). */
+  info?: (message: string) => void;
+}
+
+export interface CacheStats extends CallCounts {
+  /** Pairs looked up by the plan or the run. */
   lookups: number;
-  /** Entries found whole and used. */
+  /** Artifacts found and used. */
   found: number;
+  /** Artifacts this run added to the snapshot it saved. */
   saved: number;
-  /** Saves that found the entry already there: another job accepted the same artifact first. */
+  /** Entries another job had already saved under the same key. */
   alreadySaved: number;
+  /** The manifest restored, if any. */
+  restoredKey: string | null;
+  /** Snapshots saved (checkpoints and the last one). */
+  snapshots: number;
+}
+
+/**
+ * The scope of a job on a runner: the workflow file relative to the workspace, the job's ref
+ * (GITHUB_REF), a pull request's base branch (GITHUB_BASE_REF), and a writer unique to this job
+ * step (the workflow run, its attempt, a random tag).
+ */
+export function scopeFor(target: string, cwd: string, workspace: string, env: NodeJS.ProcessEnv): SnapshotScope {
+  const file = path.relative(workspace, resolveWorkflowPath(target, cwd)).split(path.sep).join("/");
+  return {
+    workflow: file,
+    ref: env.GITHUB_REF || "refs/heads/local",
+    baseRef: env.GITHUB_BASE_REF ? `refs/heads/${env.GITHUB_BASE_REF}` : undefined,
+    writer: [env.GITHUB_RUN_ID || "local", env.GITHUB_RUN_ATTEMPT || "1", randomBytes(3).toString("hex")].join("."),
+  };
+}
+
+export function stateKeyPrefix(prefix: string, workflow: string, ref?: string): string {
+  return `${prefix}-state-${short(workflow)}-` + (ref === undefined ? "" : `${short(ref)}-`);
+}
+
+export function packKey(prefix: string, digest: string): string {
+  return `${prefix}-pack-${digest}`;
+}
+
+function short(text: string): string {
+  return sha256Hex(text).slice(0, 12);
 }
 
 export class ActionsCacheStore implements RemoteStore {
   readonly name = "the GitHub Actions cache";
-  readonly stats: CacheStats = { lookups: 0, found: 0, saved: 0, alreadySaved: 0 };
-  /** Why the cache was turned off, once it has been. */
+  readonly stats: CacheStats = {
+    lookups: 0,
+    found: 0,
+    saved: 0,
+    alreadySaved: 0,
+    uploads: 0,
+    downloads: 0,
+    retries: 0,
+    waitedMs: 0,
+    restoredKey: null,
+    snapshots: 0,
+  };
+  /** Why restoring was turned off, once it has been. */
   disabled: string | null = null;
+  /** Why saving was turned off, once it has been. */
+  savingOff: string | null = null;
+
+  private scope: SnapshotScope | null = null;
+  private manifest: SnapshotManifest | null = null;
+  /** The pack's contents by hash, once downloaded and checked; null until then. */
+  private pack: Map<string, Buffer> | null = null;
+  private packTried = false;
+  /** Pairs whose content in the pack did not match its hash: never used. */
+  private readonly damaged = new Set<string>();
+  /** What this run accepted, by pair: content in hand for the next snapshot. */
+  private readonly accepted = new Map<string, RemoteArtifact>();
+  /** The artifacts of the last snapshot saved or restored, and its pack. */
+  private lastSaved: Record<string, StoreRecord> = {};
+  private lastPack: string | null = null;
+  private seq = 0;
+  private source: SnapshotSource | null = null;
+  private lastCheckpoint = Date.now();
+  private checkpointPending = false;
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly entryDir: string;
+  private readonly stateDir: string;
+  private readonly packDir: string;
 
   constructor(
     private readonly prefix: string,
     workspace: string,
     private readonly warn: (message: string) => void,
+    private readonly options: CacheOptions,
   ) {
-    this.entryDir = path.join(workspace, ENTRY_DIR);
+    this.stateDir = path.join(workspace, STATE_DIR);
+    this.packDir = path.join(workspace, PACK_DIR);
   }
 
   /** Whether the runner offers a cache service at all (it does on GitHub-hosted and most self-hosted runners). */
@@ -67,72 +171,269 @@ export class ActionsCacheStore implements RemoteStore {
     return cache.isFeatureAvailable();
   }
 
-  fetch(pair: string, configRef: string): Promise<RemoteArtifact | undefined> {
+  private budget(): RetryBudget {
+    return new RetryBudget(this.options.retryMs ?? 60_000);
+  }
+
+  /**
+   * Restores the newest manifest for this workflow: the job's own ref first, then the pull
+   * request's base, then any ref this job can read. One download; no content.
+   */
+  open(scope: SnapshotScope): Promise<void> {
+    this.scope = scope;
     return this.oneAtATime(async () => {
-      if (this.disabled) return undefined;
-      const key = cacheKey(this.prefix, pair, configRef);
-      this.stats.lookups++;
-      rmSync(this.entryDir, { recursive: true, force: true });
-      try {
-        const { value, problem } = await collectOutput(() => cache.restoreCache([ENTRY_DIR], key));
-        if (value !== key) {
-          if (problem) this.turnOff(`restoring ${key}: ${problem}`);
-          return undefined;
-        }
-        const artifact = this.readEntry(pair, configRef);
-        if (typeof artifact === "string") {
-          this.warn(
-            `the GitHub Actions cache entry ${key} is damaged (${artifact}); not used, so ${pair} runs again. ` +
-              `Its key cannot be saved again while it exists: delete it (gh cache delete ${key}) to share the new artifact.`,
-          );
-          return undefined;
-        }
-        this.stats.found++;
-        return artifact;
-      } finally {
-        rmSync(this.entryDir, { recursive: true, force: true });
+      const prefixes = [...new Set([scope.ref, ...(scope.baseRef ? [scope.baseRef] : []), undefined])].map((ref) =>
+        stateKeyPrefix(this.prefix, scope.workflow, ref),
+      );
+      const found = await this.restoreManifest(prefixes);
+      if (found) {
+        this.manifest = found;
+        this.lastSaved = found.artifacts;
+        this.lastPack = found.pack;
       }
     });
   }
 
-  save({ record, content }: RemoteArtifact): Promise<void> {
+  /**
+   * The newest manifest the base ref saved (a pull request's base branch), to compare against
+   * where the base commits no lock file. One more download; undefined when there is none.
+   */
+  baseState(): Promise<LockFile | undefined> {
+    const scope = this.scope;
+    if (!scope?.baseRef) return Promise.resolve(undefined);
     return this.oneAtATime(async () => {
-      if (this.disabled) return;
-      const key = cacheKey(this.prefix, record.pair, record.configRef);
-      rmSync(this.entryDir, { recursive: true, force: true });
-      mkdirSync(this.entryDir, { recursive: true });
-      writeFileSync(path.join(this.entryDir, "record.json"), JSON.stringify(record));
-      writeFileSync(path.join(this.entryDir, "content"), content);
-      try {
-        const { value, problem, lastInfo, text } = await collectOutput(() => cache.saveCache([ENTRY_DIR], key));
-        if (value !== -1) {
-          this.stats.saved++;
-        } else if (/\(409\)/.test(text)) {
-          // 409 Conflict: the key exists. Same key, same configRef, same accepted artifact: saved.
-          this.stats.alreadySaved++;
-        } else {
-          // Without a problem logged, the client's last line says why (the runner's cache mode forbids writes).
-          this.turnOff(`saving ${key}: ${problem ?? lastInfo ?? "the cache service did not take it"}`);
-        }
-      } finally {
-        rmSync(this.entryDir, { recursive: true, force: true });
-      }
+      const found = await this.restoreManifest([stateKeyPrefix(this.prefix, scope.workflow, scope.baseRef)]);
+      return found ? manifestLock(found) : undefined;
     });
   }
 
-  /** The restored entry, or why it cannot be used. */
-  private readEntry(pair: string, configRef: string): RemoteArtifact | string {
-    let record: StoreRecord;
-    let content: Buffer;
-    try {
-      record = JSON.parse(readFileSync(path.join(this.entryDir, "record.json"), "utf8")) as StoreRecord;
-      content = readFileSync(path.join(this.entryDir, "content"));
-    } catch (err) {
-      return `unreadable: ${(err as Error).message}`;
+  /** The restored manifest as a lock file: what a planner counts as accepted where the repository commits no lock file. */
+  acceptedState(): LockFile | null {
+    return this.manifest && !this.disabled ? manifestLock(this.manifest) : null;
+  }
+
+  /** The record of the artifact the snapshot holds for this configuration; with contentOnLookup, only once its content checked out. */
+  async lookup(pair: string, configRef: string): Promise<StoreRecord | undefined> {
+    this.stats.lookups++;
+    const found = this.options.contentOnLookup ? (await this.content(pair, configRef))?.record : this.record(pair, configRef);
+    if (found) this.stats.found++;
+    return found;
+  }
+
+  async fetch(pair: string, configRef: string): Promise<RemoteArtifact | undefined> {
+    return this.content(pair, configRef);
+  }
+
+  /** Keeps the accepted artifact for the next snapshot; a long run saves one at its next checkpoint. */
+  save(artifact: RemoteArtifact): Promise<void> {
+    this.accepted.set(artifact.record.pair, artifact);
+    const interval = this.options.checkpointMs ?? 300_000;
+    if (this.source && !this.checkpointPending && Date.now() - this.lastCheckpoint >= interval) {
+      this.checkpointPending = true;
+      void this.oneAtATime(() => this.saveSafely(false)).finally(() => {
+        this.checkpointPending = false;
+        this.lastCheckpoint = Date.now();
+      });
     }
-    if (record?.pair !== pair || record.configRef !== configRef || record.status !== "accepted") return "its record is for another artifact";
-    if (typeof record.contentHash !== "string" || sha256Hex(content) !== record.contentHash) return "its content does not match its hash";
-    return { record, content };
+    return Promise.resolve();
+  }
+
+  /** What the snapshot is made of: the run's lock file and this machine's contents. Checkpoints start from here. */
+  attach(source: SnapshotSource): void {
+    this.source = source;
+    this.lastCheckpoint = Date.now();
+  }
+
+  /** Saves the snapshot of the run's final state (after any checkpoint in flight), unless nothing changed. */
+  finish(): Promise<void> {
+    return this.oneAtATime(() => this.saveSafely(true));
+  }
+
+  /** A snapshot that cannot be written (a full disk while staging it, say) is a warning, never a failed run. */
+  private async saveSafely(final: boolean): Promise<void> {
+    try {
+      await this.saveSnapshot(final);
+    } catch (err) {
+      this.saveFailed("failed", `${final ? "saving the workflow's state" : "saving a checkpoint"}: ${(err as Error).message}`, final);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private record(pair: string, configRef: string): StoreRecord | undefined {
+    const own = this.accepted.get(pair);
+    if (own?.record.configRef === configRef) return own.record;
+    if (this.disabled || this.damaged.has(pair)) return undefined;
+    const r = this.manifest?.artifacts[pair];
+    return r?.configRef === configRef ? r : undefined;
+  }
+
+  private content(pair: string, configRef: string): Promise<RemoteArtifact | undefined> {
+    const own = this.accepted.get(pair);
+    if (own?.record.configRef === configRef) return Promise.resolve(own);
+    if (this.record(pair, configRef) === undefined) return Promise.resolve(undefined);
+    return this.oneAtATime(async () => {
+      await this.loadPack();
+      const record = this.record(pair, configRef);
+      const content = record && this.pack?.get(record.contentHash!);
+      return record && content ? { record, content } : undefined;
+    });
+  }
+
+  private async restoreManifest(prefixes: string[]): Promise<SnapshotManifest | undefined> {
+    if (this.disabled) return undefined;
+    rmSync(this.stateDir, { recursive: true, force: true });
+    try {
+      const result = await restore([STATE_DIR], prefixes[0]!, prefixes, this.budget(), this.stats);
+      if (!("key" in result)) {
+        if (result.kind !== "missing") this.turnOff(`restoring the workflow's state: ${result.reason}`);
+        return undefined;
+      }
+      let manifest: SnapshotManifest | string;
+      try {
+        manifest = parseManifest(readFileSync(path.join(this.stateDir, MANIFEST_FILE), "utf8"));
+      } catch (err) {
+        manifest = `unreadable: ${(err as Error).message}`;
+      }
+      if (typeof manifest === "string") {
+        this.warn(`the GitHub Actions cache entry ${result.key} is damaged (${manifest}); not used, so its pairs are planned as if never accepted`);
+        return undefined;
+      }
+      this.stats.restoredKey ??= result.key;
+      return manifest;
+    } finally {
+      rmSync(this.stateDir, { recursive: true, force: true });
+    }
+  }
+
+  /** Downloads the manifest's pack once, keeping each content that matches its hash. */
+  private async loadPack(): Promise<void> {
+    if (this.packTried || this.disabled || !this.manifest?.pack) return;
+    this.packTried = true;
+    const key = packKey(this.prefix, this.manifest.pack);
+    rmSync(this.packDir, { recursive: true, force: true });
+    try {
+      const result = await restore([PACK_DIR], key, [], this.budget(), this.stats);
+      if (!("key" in result)) {
+        if (result.kind === "missing") {
+          this.warn(`the GitHub Actions cache has the workflow's state but not its contents (${key}, evicted?); the pairs whose content is needed run again`);
+        } else this.turnOff(`restoring ${key}: ${result.reason}`);
+        return;
+      }
+      const pack = new Map<string, Buffer>();
+      let names: string[] = [];
+      try {
+        names = readdirSync(this.packDir);
+      } catch {
+        // An empty pack: every artifact is missing, and said so below.
+      }
+      for (const name of names) {
+        const content = readFileSync(path.join(this.packDir, name));
+        if (sha256Hex(content) === name) pack.set(name, content);
+      }
+      const bad = Object.values(this.manifest.artifacts)
+        .filter((r) => !pack.has(r.contentHash!))
+        .map((r) => r.pair);
+      if (bad.length > 0) {
+        for (const pair of bad) this.damaged.add(pair);
+        this.warn(
+          `the GitHub Actions cache entry ${key} is damaged (the content of ${listed(bad)} does not match its hash); not used, so ${bad.length === 1 ? "that pair runs" : "those pairs run"} again`,
+        );
+      }
+      this.pack = pack;
+    } finally {
+      rmSync(this.packDir, { recursive: true, force: true });
+    }
+  }
+
+  private async saveSnapshot(final: boolean): Promise<void> {
+    const source = this.source;
+    const scope = this.scope;
+    if (!source || !scope || this.savingOff) return;
+    let artifacts = currentArtifacts(this.usablePrevious(), source.lock(), source.pairs);
+    // The damaged pack's key is taken for good: the same contents go under a salted one.
+    const salt = this.damaged.size > 0 ? scope.writer : undefined;
+    if (sameArtifacts(artifacts, this.lastSaved) && packDigest(artifacts, salt) === this.lastPack) return;
+
+    // Every content in hand: accepted here, in the pack, on this machine; else the pack is fetched once.
+    const contents = new Map<string, Buffer>();
+    const find = (r: StoreRecord): Buffer | undefined => {
+      const own = this.accepted.get(r.pair);
+      if (own !== undefined && own.record.contentHash === r.contentHash) return own.content;
+      return this.pack?.get(r.contentHash!) ?? source.content(r.pair, r.contentHash!);
+    };
+    let missing = Object.values(artifacts).filter((r) => find(r) === undefined);
+    if (missing.length > 0 && missing.some((r) => this.manifest?.artifacts[r.pair]?.contentHash === r.contentHash)) {
+      await this.loadPack();
+      missing = missing.filter((r) => find(r) === undefined);
+    }
+    // What cannot be had is left out rather than saved without content.
+    if (missing.length > 0) artifacts = Object.fromEntries(Object.entries(artifacts).filter(([pair]) => !missing.some((r) => r.pair === pair)));
+    for (const r of Object.values(artifacts)) contents.set(r.contentHash!, find(r)!);
+    const digest = packDigest(artifacts, salt);
+    if (sameArtifacts(artifacts, this.lastSaved) && this.lastPack === digest) return;
+
+    const what = final ? "saving the workflow's state" : "saving a checkpoint of the workflow's state";
+    const budget = this.budget();
+    if (digest !== null && digest !== this.lastPack) {
+      rmSync(this.packDir, { recursive: true, force: true });
+      mkdirSync(this.packDir, { recursive: true });
+      for (const [hash, content] of contents) writeFileSync(path.join(this.packDir, hash), content);
+      try {
+        const result = await save([PACK_DIR], packKey(this.prefix, digest), budget, this.stats);
+        if (result.kind === "exists") this.stats.alreadySaved++;
+        else if (result.kind === "denied" || result.kind === "failed") return this.saveFailed(result.kind, `${what}: ${result.reason}`, final);
+      } finally {
+        rmSync(this.packDir, { recursive: true, force: true });
+      }
+    }
+
+    const manifest: SnapshotManifest = {
+      version: SNAPSHOT_VERSION,
+      name: source.name,
+      writer: scope.writer,
+      seq: ++this.seq,
+      at: new Date().toISOString(),
+      pack: digest,
+      ...(salt === undefined ? {} : { packSalt: salt }),
+      artifacts,
+    };
+    const key = `${stateKeyPrefix(this.prefix, scope.workflow, scope.ref)}${scope.writer}-${manifest.seq}`;
+    rmSync(this.stateDir, { recursive: true, force: true });
+    mkdirSync(this.stateDir, { recursive: true });
+    writeFileSync(path.join(this.stateDir, MANIFEST_FILE), JSON.stringify(manifest));
+    try {
+      const result = await save([STATE_DIR], key, budget, this.stats);
+      if (result.kind === "exists") this.stats.alreadySaved++;
+      else if (result.kind === "denied" || result.kind === "failed") return this.saveFailed(result.kind, `${what}: ${result.reason}`, final);
+    } finally {
+      rmSync(this.stateDir, { recursive: true, force: true });
+    }
+    const before = this.manifest?.artifacts ?? {};
+    this.stats.saved = Object.values(artifacts).filter(
+      (r) => before[r.pair]?.configRef !== r.configRef || before[r.pair]?.contentHash !== r.contentHash,
+    ).length;
+    this.stats.snapshots++;
+    this.lastSaved = artifacts;
+    this.lastPack = digest;
+    if (!final) this.options.info?.(`saved a checkpoint of the workflow's state: ${Object.keys(artifacts).length} accepted artifacts, as ${key}`);
+  }
+
+  /** The previous snapshot's artifacts that can still be vouched for. */
+  private usablePrevious(): Record<string, StoreRecord> {
+    if (!this.manifest) return {};
+    return Object.fromEntries(Object.entries(this.manifest.artifacts).filter(([pair]) => !this.damaged.has(pair)));
+  }
+
+  private saveFailed(kind: "denied" | "failed", reason: string, final: boolean): void {
+    if (kind === "denied") {
+      this.savingOff = reason;
+      this.warn(`the GitHub Actions cache does not take saves from this job (${reason}); restoring still works, but nothing this run accepts is saved there`);
+    } else if (final) {
+      this.warn(`the GitHub Actions cache did not take the workflow's state (${reason}); the next job runs again what this one accepted`);
+    } else {
+      this.options.info?.(`the GitHub Actions cache did not take a checkpoint (${reason}); the end of the run tries again`);
+    }
   }
 
   private turnOff(reason: string): void {
@@ -140,7 +441,7 @@ export class ActionsCacheStore implements RemoteStore {
     this.disabled = reason;
     this.warn(
       `the GitHub Actions cache is not usable (${reason}); going on with the local store only, ` +
-        `so nothing more is restored from or saved to the cache in this run`,
+        `so nothing is restored from the cache in this run (the end of the run still tries to save)`,
     );
   }
 
@@ -151,66 +452,6 @@ export class ActionsCacheStore implements RemoteStore {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Collecting the cache client's log output
-
-const sink = new AsyncLocalStorage<string[]>();
-let hooked = false;
-
-/**
- * Runs `task` with whatever it (and whatever it starts) writes to stdout collected instead of
- * printed: the cache client's progress lines, and the warnings it logs in place of throwing. They
- * go to the debug log afterwards. AsyncLocalStorage tells the client's writes from everything else
- * the action prints meanwhile (pairs run while saves are in flight). Secret masks always pass
- * through at once: the runner must see them before anything they hide.
- */
-async function collectOutput<T>(
-  task: () => Promise<T>,
-): Promise<{ value: T | undefined; problem: string | undefined; lastInfo: string | undefined; text: string }> {
-  hookStdout();
-  const chunks: string[] = [];
-  let value: T | undefined;
-  try {
-    value = await sink.run(chunks, task);
-  } catch (err) {
-    // Only a key or path the client finds invalid ends up here: a failure like any other.
-    chunks.push(`::error::${(err as Error).message}\n`);
-  }
-  const text = chunks.join("");
-  const problems: string[] = [];
-  const failures: string[] = [];
-  let lastInfo: string | undefined;
-  for (const line of text.split(/\r?\n/)) {
-    if (line === "") continue;
-    const command = /^::([a-z-]+)(?: [^:]*)?::(.*)$/.exec(line);
-    const message = command ? unescapeCommand(command[2]!) : line;
-    if (command && (command[1] === "warning" || command[1] === "error")) problems.push(message);
-    else if (message.startsWith("Failed")) failures.push(message);
-    if (!command) lastInfo = message;
-    core.debug(command && command[1] !== "debug" ? `${command[1]}: ${message}` : message);
-  }
-  // Warnings say what went wrong; a refused reservation is only logged, as "Failed ..." lines,
-  // the first of which names the cause.
-  const problem = problems.length > 0 ? problems.join("; ") : failures[0];
-  return { value, problem, lastInfo, text };
-}
-
-function hookStdout(): void {
-  if (hooked) return;
-  hooked = true;
-  const write = process.stdout.write.bind(process.stdout) as (...args: unknown[]) => boolean;
-  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
-    const chunks = sink.getStore();
-    const text = typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8");
-    if (chunks === undefined || text.startsWith("::add-mask::")) return write(chunk, ...rest);
-    chunks.push(text);
-    const callback = rest.find((r) => typeof r === "function") as (() => void) | undefined;
-    callback?.();
-    return true;
-  }) as typeof process.stdout.write;
-}
-
-/** Workflow command messages escape %, CR and LF. */
-function unescapeCommand(text: string): string {
-  return text.replace(/%0A/g, "\n").replace(/%0D/g, "\r").replace(/%25/g, "%");
+function listed(pairs: string[]): string {
+  return pairs.length <= 5 ? pairs.join(", ") : `${pairs.slice(0, 5).join(", ")} and ${pairs.length - 5} more`;
 }

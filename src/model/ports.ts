@@ -3,7 +3,7 @@
  * rendered prompt; guards accept or reject it. Both are plain async functions looked up by name.
  */
 import type { GuardRef, Pair } from "./workflow.js";
-import type { TokenUsage, StoreRecord } from "./records.js";
+import type { LockFile, TokenUsage, StoreRecord } from "./records.js";
 
 export interface GenerateRequest {
   pairId: string;
@@ -96,6 +96,13 @@ export interface RemoteStore {
   /** The accepted artifact for this configuration, checked against its hash; undefined on a miss or any failure. */
   fetch(pair: string, configRef: string): Promise<RemoteArtifact | undefined>;
   save(artifact: RemoteArtifact): Promise<void>;
+  /**
+   * The accepted record for this configuration without downloading its content, for a store that
+   * can tell (a snapshot's manifest); absent: `fetch` answers.
+   */
+  lookup?(pair: string, configRef: string): Promise<StoreRecord | undefined>;
+  /** The accepted state the store last saved for the workflow, as a lock file; null when it has none. */
+  acceptedState?(): LockFile | null;
 }
 
 /** Where accepted artifacts are kept on this machine: content by hash, one record per (pair, configRef). */

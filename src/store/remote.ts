@@ -1,13 +1,15 @@
 /**
- * A remote store as one invocation sees it: each (pair, configRef) is fetched at most once, so the
- * planner's lookups and the run's restores share one download, and a plan made with a remote store
- * is exactly what the run will find there.
+ * A remote store as one invocation sees it: each (pair, configRef) is looked up and fetched at most
+ * once, so the planner's lookups and the run's restores share one answer, and a plan made with a
+ * remote store is exactly what the run will find there. A store that can tell a record without its
+ * content (a snapshot's manifest) answers the planner's lookups without downloading any content.
  */
 import type { RemoteArtifact, RemoteStore } from "../model/ports.js";
-import type { StoreRecord } from "../model/records.js";
+import type { LockFile, StoreRecord } from "../model/records.js";
 
 export class RemoteCache {
   private readonly fetched = new Map<string, Promise<RemoteArtifact | undefined>>();
+  private readonly looked = new Map<string, Promise<StoreRecord | undefined>>();
 
   constructor(readonly store: RemoteStore) {}
 
@@ -29,12 +31,34 @@ export class RemoteCache {
     return found;
   }
 
-  async record(pair: string, configRef: string): Promise<StoreRecord | undefined> {
-    return (await this.fetch(pair, configRef))?.record;
+  record(pair: string, configRef: string): Promise<StoreRecord | undefined> {
+    const store = this.store;
+    if (!store.lookup) return this.fetch(pair, configRef).then((a) => a?.record);
+    const key = `${pair}\0${configRef}`;
+    let found = this.looked.get(key);
+    if (!found) {
+      found = store.lookup(pair, configRef).then(
+        (r) => (r && r.pair === pair && r.configRef === configRef && r.status === "accepted" ? r : undefined),
+        () => undefined,
+      );
+      this.looked.set(key, found);
+    }
+    return found;
+  }
+
+  /** The accepted state the store holds for the workflow, as a lock file (see RemoteStore.acceptedState). */
+  acceptedState(): LockFile | null {
+    try {
+      return this.store.acceptedState?.() ?? null;
+    } catch {
+      return null;
+    }
   }
 
   save(artifact: RemoteArtifact): Promise<void> {
-    this.fetched.set(`${artifact.record.pair}\0${artifact.record.configRef}`, Promise.resolve(artifact));
+    const key = `${artifact.record.pair}\0${artifact.record.configRef}`;
+    this.fetched.set(key, Promise.resolve(artifact));
+    this.looked.set(key, Promise.resolve(artifact.record));
     return this.store.save(artifact);
   }
 }

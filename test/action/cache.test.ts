@@ -1,14 +1,16 @@
 /**
  * The action with the GitHub Actions cache as its store, run as a runner runs it, against a
- * loopback cache service driven by the real @actions/cache client.
+ * loopback cache service driven by the real @actions/cache client: one snapshot per run (a
+ * manifest and a content pack), restored in one round trip, saved once at the end.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readLock } from "../../src/lockfile/lockfile.js";
 import { copyToTempRepo, REPO } from "../helpers/fixtures.js";
-import { FakeCacheService } from "./fakeCacheService.js";
+import { FakeCacheService, type Entry } from "./fakeCacheService.js";
 import { runAction, type ActionResult } from "./runner.js";
 
 const EXAMPLE = path.join(REPO, "examples/tdd-stack");
@@ -16,6 +18,9 @@ const PAIRS = ["g_test", "g_impl", "g_review"];
 const ids = (result: ActionResult, output: string) => JSON.parse(result.outputs[output]!) as string[];
 const planOf = (result: ActionResult) =>
   JSON.parse(result.outputs.plan!) as { pairs: { id: string; action: string; configRef: string | null; reasons: { kind: string; detail: string }[] }[] };
+
+const STATE_KEY = /^pairflow-state-[0-9a-f]{12}-[0-9a-f]{12}-[\w.]+-\d+$/;
+const PACK_KEY = /^pairflow-pack-[0-9a-f]{64}$/;
 
 let cache: FakeCacheService;
 beforeEach(async () => {
@@ -25,19 +30,36 @@ afterEach(async () => {
   await cache.close();
 });
 
-describe("the Actions cache as the artifact store", () => {
-  it("saves every accepted artifact on a first run, and a second run in a fresh workspace restores them and executes nothing", async () => {
+const uploads = () => cache.calls.filter((c) => c.startsWith("PUT blob")).length;
+const downloads = () => cache.calls.filter((c) => c.startsWith("GET blob")).length;
+const states = () => cache.finalized().filter((e) => STATE_KEY.test(e.key));
+const packs = () => cache.finalized().filter((e) => PACK_KEY.test(e.key));
+
+function edit(file: string, from: string, to: string): void {
+  const text = readFileSync(file, "utf8");
+  if (!text.includes(from)) throw new Error(`${file} lacks ${from}`);
+  writeFileSync(file, text.replace(from, to));
+}
+
+describe("the Actions cache as the artifact store", { timeout: 120_000 }, () => {
+  it("saves one snapshot per run, and a fresh workspace restores it in two downloads and executes nothing", async () => {
     const first = copyToTempRepo(EXAMPLE);
     const run1 = await runAction({ workspace: first, cache });
     expect(run1.code).toBe(0);
     expect(ids(run1, "executed")).toEqual(PAIRS);
     expect(run1.warnings).toEqual([]);
-    // One entry per pair, under <prefix>-<pair id>-<configRef>.
-    const refs = Object.fromEntries(planOf(run1).pairs.map((p) => [p.id, p.configRef]));
-    expect(refs.g_test).toMatch(/^[0-9a-f]{64}$/);
-    const g_test = cache.entry(`pairflow-g_test-${refs.g_test}`);
-    expect(g_test).toBeDefined();
-    expect(cache.finalized().map((e) => e.key.replace(/-[0-9a-f]{64}$/, ""))).toEqual(PAIRS.map((p) => `pairflow-${p}`));
+    // One manifest and one pack, whatever the number of pairs.
+    expect(states()).toHaveLength(1);
+    expect(packs()).toHaveLength(1);
+    expect(uploads()).toBe(2);
+    const manifest = manifestOf(states()[0]!);
+    const lock = readLock(path.join(first, "workflow.lock.json"))!;
+    for (const id of PAIRS) expect(manifest.artifacts[id]).toMatchObject({ configRef: lock.pairs[id]!.configRef, contentHash: lock.pairs[id]!.contentHash });
+    expect(Object.keys(filesOf(packs()[0]!)).sort()).toEqual(
+      Object.values(manifest.artifacts)
+        .map((r) => r.contentHash)
+        .sort(),
+    );
     expect(run1.summary).toContain("0 restored, 3 saved");
 
     // Another job: same commit, empty workspace (no lock file, no outputs, no .pairflow/).
@@ -51,41 +73,68 @@ describe("the Actions cache as the artifact store", () => {
     for (const file of ["out/test_stack.py", "out/stack.py", "out/review.md"]) {
       expect(readFileSync(path.join(second, file), "utf8")).toBe(readFileSync(path.join(first, file), "utf8"));
     }
+    expect(downloads()).toBe(2);
+    // Nothing changed: nothing saved.
     expect(cache.twirpCalls("CreateCacheEntry")).toEqual([]);
-    expect(cache.calls.filter((c) => c.startsWith("GET blob"))).toHaveLength(3);
     expect(run2.summary).toContain("3 restored, 0 saved");
     expect(run2.stdout).toMatch(/restored\s+g_impl from the GitHub Actions cache/);
+
+    // A change to one pair: one new snapshot holding every pair, the old artifact of that pair pruned.
+    const third = copyToTempRepo(EXAMPLE);
+    edit(path.join(third, "prompts.yml"), "Review the implementation against", "Review the implementation versus");
+    const run3 = await runAction({ workspace: third, cache });
+    expect(ids(run3, "executed")).toEqual(["g_review"]);
+    expect(states()).toHaveLength(2);
+    const newest = manifestOf(states()[1]!);
+    expect(Object.keys(newest.artifacts).sort()).toEqual([...PAIRS].sort());
+    expect(newest.artifacts.g_review!.configRef).not.toBe(manifest.artifacts.g_review!.configRef);
+    expect(newest.artifacts.g_test).toEqual(manifest.artifacts.g_test);
+    expect(Object.keys(filesOf(packs()[1]!))).not.toContain(manifest.artifacts.g_review!.contentHash);
+
+    const fourth = copyToTempRepo(EXAMPLE);
+    edit(path.join(fourth, "prompts.yml"), "Review the implementation against", "Review the implementation versus");
+    const run4 = await runAction({ workspace: fourth, cache });
+    expect(ids(run4, "executed")).toEqual([]);
+    expect(readFileSync(path.join(fourth, "out/review.md"), "utf8")).toBe(readFileSync(path.join(third, "out/review.md"), "utf8"));
   });
 
-  it("treats another job having saved the same key first as saved", async () => {
+  it("treats another job having saved the same pack first as saved", async () => {
     await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
-    const again = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, with: { force: "true" } });
+    // The manifest goes (evicted, say); the pack of the same contents stays.
+    cache.entries.splice(cache.entries.indexOf(states()[0]!), 1);
+    cache.calls.length = 0;
+    const again = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
     expect(again.code).toBe(0);
     expect(ids(again, "executed")).toEqual(PAIRS);
-    expect(cache.twirpCalls("CreateCacheEntry")).toHaveLength(6); // three saved, three refused with 409
+    expect(cache.twirpCalls("CreateCacheEntry")).toHaveLength(2); // the pack, refused with 409; the manifest
     expect(again.warnings).toEqual([]);
-    expect(again.summary).toContain("0 saved, 3 already saved by another job");
+    expect(states()).toHaveLength(1);
+    expect(again.summary).toContain("3 saved, 1 already saved by another job");
   });
 
-  it("detects an entry whose content does not match its hash, warns, and runs that pair again", async () => {
+  it("detects content that does not match its hash, warns, runs that pair again, and saves a sound pack", async () => {
     const first = copyToTempRepo(EXAMPLE);
     await runAction({ workspace: first, cache });
-    const implRef = readLock(path.join(first, "workflow.lock.json"))!.pairs.g_impl!.configRef;
-    const entry = cache.entry(`pairflow-g_impl-${implRef}`)!;
-    entry.blob = tamper(entry.blob!, "class Stack:", "class Stick:");
+    const pack = packs()[0]!;
+    pack.blob = tamper(pack.blob!, "class Stack:", "class Stick:");
 
     const second = copyToTempRepo(EXAMPLE);
     const run2 = await runAction({ workspace: second, cache });
     expect(run2.code).toBe(0);
     expect(run2.warnings).toHaveLength(1);
-    expect(run2.warnings[0]).toContain(`the GitHub Actions cache entry pairflow-g_impl-${implRef} is damaged (its content does not match its hash)`);
-    expect(ids(run2, "executed")).toContain("g_impl");
-    expect(ids(run2, "reused")).toContain("g_test");
+    expect(run2.warnings[0]).toContain(`the GitHub Actions cache entry ${pack.key} is damaged (the content of g_impl does not match its hash)`);
+    expect(ids(run2, "executed")).toEqual(["g_impl"]);
+    expect(ids(run2, "reused")).toEqual(["g_test", "g_review"]);
     // The damaged content was never used.
     expect(readFileSync(path.join(second, "out/stack.py"), "utf8")).toBe(readFileSync(path.join(first, "out/stack.py"), "utf8"));
+    // The same contents went up under a fresh key, so the next job finds them sound.
+    expect(packs()).toHaveLength(2);
+    const run3 = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
+    expect(run3.warnings).toEqual([]);
+    expect(ids(run3, "executed")).toEqual([]);
   });
 
-  it("in plan mode plans exactly what a run will do: the entries it finds make every pair skip, and the run executes nothing", async () => {
+  it("in plan mode downloads the manifest only and plans exactly what a run will do", async () => {
     const run1 = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
     const testRef = planOf(run1).pairs[0]!.configRef;
     cache.calls.length = 0;
@@ -93,45 +142,38 @@ describe("the Actions cache as the artifact store", () => {
     const workspace = copyToTempRepo(EXAMPLE);
     const plan = await runAction({ workspace, cache, with: { mode: "plan" } });
     expect(plan.code).toBe(0);
+    expect(downloads()).toBe(1);
     const pairs = planOf(plan).pairs;
     expect(pairs.map((p) => [p.id, p.action])).toEqual(PAIRS.map((id) => [id, "skip"]));
-    // Every reference is known: the restored content of each pair makes its dependents' references exact.
     expect(pairs[0]!.configRef).toBe(testRef);
     expect(pairs.every((p) => /^[0-9a-f]{64}$/.test(p.configRef ?? ""))).toBe(true);
     expect(plan.summary).toContain("3 of 3 artifacts looked up found there");
-    expect(plan.summary).toMatch(/\| `g_test` \| skip \| unchanged \(accepted artifact in the remote store\) \|/);
     expect(ids(plan, "executed")).toEqual([]);
 
     const run2 = await runAction({ workspace, cache });
     expect(ids(run2, "executed")).toEqual([]);
     expect(ids(run2, "reused")).toEqual(PAIRS);
   });
+
+  it("plans a changed prompt with its reasons, as against a lock file, where none is committed", async () => {
+    await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
+    const workspace = copyToTempRepo(EXAMPLE);
+    edit(path.join(workspace, "prompts.yml"), "task: Implement the Stack class.", "task: Implement the Stack class with a list.");
+    const plan = await runAction({ workspace, cache, with: { mode: "plan" } });
+    const pairs = planOf(plan).pairs;
+    expect(pairs.map((p) => [p.id, p.action])).toEqual([
+      ["g_test", "skip"],
+      ["g_impl", "run"],
+      ["g_review", "run"],
+    ]);
+    expect(pairs[1]!.reasons).toEqual([{ kind: "prompt", detail: "prompt.task changed" }]);
+    expect(pairs[2]!.reasons.map((r) => r.kind)).toEqual(["upstream"]);
+    const run = await runAction({ workspace, cache });
+    expect(ids(run, "executed")).toEqual(["g_impl", "g_review"]);
+  });
 });
 
-describe("when the cache cannot be used, the run goes on with the local store", () => {
-  it("a rate limit (429): one warning, no more requests, every pair executed", async () => {
-    cache.fault = { code: "resource_exhausted", msg: "too many requests", headers: { "retry-after": "60" } };
-    const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
-    expect(result.code).toBe(0);
-    expect(ids(result, "executed")).toEqual(PAIRS);
-    expect(result.errors).toEqual([]);
-    expect(result.warnings).toHaveLength(1);
-    expect(result.warnings[0]).toMatch(
-      /^the GitHub Actions cache is not usable \(restoring pairflow-g_test-[0-9a-f]{64}: .*429.*\); going on with the local store only/,
-    );
-    expect(cache.calls).toHaveLength(1);
-  });
-
-  it("a rate limit when saving: one warning naming it, and the run succeeds", async () => {
-    cache.fault = { code: "resource_exhausted", msg: "too many requests", methods: ["CreateCacheEntry"] };
-    const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
-    expect(result.code).toBe(0);
-    expect(ids(result, "executed")).toEqual(PAIRS);
-    expect(result.warnings).toHaveLength(1);
-    expect(result.warnings[0]).toMatch(/^the GitHub Actions cache is not usable \(saving pairflow-g_test-[0-9a-f]{64}: .*\(429\) Too Many Requests/);
-    expect(cache.twirpCalls("CreateCacheEntry")).toHaveLength(1);
-  });
-
+describe("when the cache cannot be used, the run goes on with the local store", { timeout: 120_000 }, () => {
   it("a read-only token, as a fork's pull request gets: restores work, the refused save is one warning", async () => {
     await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, with: { only: "g_test" } });
     const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, readOnlyToken: true });
@@ -140,7 +182,7 @@ describe("when the cache cannot be used, the run goes on with the local store", 
     expect(ids(result, "executed")).toEqual(["g_impl", "g_review"]);
     expect(result.warnings).toHaveLength(1);
     expect(result.warnings[0]).toContain("cache write denied: token has no writable scopes");
-    expect(cache.twirpCalls("CreateCacheEntry")).toHaveLength(2); // g_test's from the first run, then one refused
+    expect(cache.twirpCalls("CreateCacheEntry")).toHaveLength(3); // the first run's pack and manifest, then one refused
   });
 
   it("no cache service: a warning, and the run succeeds", async () => {
@@ -161,25 +203,49 @@ describe("when the cache cannot be used, the run goes on with the local store", 
   });
 });
 
+interface Manifest {
+  artifacts: Record<string, { configRef: string; contentHash: string }>;
+}
+
+function manifestOf(entry: Entry): Manifest {
+  return JSON.parse(filesOf(entry)["manifest.json"]!) as Manifest;
+}
+
+/** The files of an entry's archive, by name. */
+export function filesOf(entry: Entry): Record<string, string> {
+  const dir = mkdtempSync(path.join(tmpdir(), "pairflow-entry-"));
+  const tar = spawnSync(...unpacker(entry.blob!), { input: entry.blob! }).stdout;
+  spawnSync("tar", ["-x", "-C", dir], { input: tar });
+  const files: Record<string, string> = {};
+  for (const sub of [".pairflow/cache/state", ".pairflow/cache/pack"]) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(path.join(dir, sub));
+    } catch {
+      continue;
+    }
+    for (const name of names) files[name] = readFileSync(path.join(dir, sub, name), "utf8");
+  }
+  return files;
+}
+
+function isZstd(archive: Buffer): boolean {
+  return archive.subarray(0, 4).equals(Buffer.from([0x28, 0xb5, 0x2f, 0xfd]));
+}
+
+function unpacker(archive: Buffer): [string, string[]] {
+  return isZstd(archive) ? ["zstd", ["-d", "-c"]] : ["gzip", ["-d", "-c"]];
+}
+
 /**
  * The entry's archive with one text replaced by another of the same length inside the tar: the
  * archive stays valid (tar checks its headers, not file data), the content no longer matches its
  * hash. The archive is zstd-compressed when the machine has zstd, as the client chooses.
  */
 function tamper(archive: Buffer, from: string, to: string): Buffer {
-  const zstd = archive.subarray(0, 4).equals(Buffer.from([0x28, 0xb5, 0x2f, 0xfd]));
-  const [unpack, pack] = zstd
-    ? [
-        ["zstd", "-d", "-c"],
-        ["zstd", "-c"],
-      ]
-    : [
-        ["gzip", "-d", "-c"],
-        ["gzip", "-c"],
-      ];
-  const tar = spawnSync(unpack[0]!, unpack.slice(1), { input: archive }).stdout;
+  const tar = spawnSync(...unpacker(archive), { input: archive }).stdout;
   const at = tar.indexOf(from);
   if (at < 0 || from.length !== to.length) throw new Error(`cannot tamper: ${from} not in the archive`);
   tar.write(to, at);
-  return spawnSync(pack[0]!, pack.slice(1), { input: tar }).stdout;
+  return isZstd(archive) ? spawnSync("zstd", ["-c"], { input: tar }).stdout : spawnSync("gzip", ["-c"], { input: tar }).stdout;
 }

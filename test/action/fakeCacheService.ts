@@ -17,6 +17,11 @@
  *
  * Entries are visible to a job only once finalized, and only under the version they were saved
  * with (the client derives it from the paths and the compression method).
+ *
+ * A rate limit can be set, as GitHub limits cache uploads (200 a minute per repository) and
+ * answers restores with 429 too: over the limit within a window, a call is answered 429 with
+ * `Retry-After` in whole seconds until the window ends. The window is configurable so that a test
+ * need not wait a minute.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -52,6 +57,16 @@ export interface Fault {
   headers?: Record<string, string>;
   /** Only these Twirp methods fail; default all. */
   methods?: string[];
+  /** Fail this many calls, then answer normally again; default every call. */
+  times?: number;
+}
+
+export interface RateLimit {
+  /** Entries reserved (CreateCacheEntry) per window. */
+  uploads?: number;
+  /** Download URLs handed out (GetCacheEntryDownloadURL) per window. */
+  downloads?: number;
+  windowMs: number;
 }
 
 export class FakeCacheService {
@@ -63,6 +78,10 @@ export class FakeCacheService {
   /** Every request in order: `<Method> <key>` for Twirp calls, `PUT blob <id>` and `GET blob <id>`. */
   readonly calls: string[] = [];
   fault: Fault | null = null;
+  rateLimit: RateLimit | null = null;
+  /** Calls answered 429 by the rate limit. */
+  limited = 0;
+  private window = { start: 0, uploads: 0, downloads: 0 };
   private server: Server | null = null;
 
   async start(): Promise<this> {
@@ -127,8 +146,14 @@ export class FakeCacheService {
     const key = typeof request.key === "string" ? request.key : "";
     const version = typeof request.version === "string" ? request.version : "";
     this.calls.push(`${method} ${key}`);
-    if (this.fault && (!this.fault.methods || this.fault.methods.includes(method))) {
+    if (this.fault && (!this.fault.methods || this.fault.methods.includes(method)) && (this.fault.times ?? 1) > 0) {
+      if (this.fault.times !== undefined) this.fault.times--;
       return twirpError(res, this.fault.code, this.fault.msg, this.fault.headers);
+    }
+    const limitedFor = this.overLimit(method);
+    if (limitedFor !== null) {
+      this.limited++;
+      return twirpError(res, "resource_exhausted", "rate limit exceeded for cache operations", { "retry-after": String(limitedFor) });
     }
     if (!key || !version) return twirpError(res, "invalid_argument", "key and version are required");
 
@@ -192,6 +217,18 @@ export class FakeCacheService {
       return void res.end(entry.blob);
     }
     azureError(res, 405, "UnsupportedHttpVerb", `${req.method} is not supported`);
+  }
+
+  /** Seconds until the window ends when this call is over the limit; null when it may go on (and it is counted). */
+  private overLimit(method: string): number | null {
+    const limit = this.rateLimit;
+    const kind = method === "CreateCacheEntry" ? "uploads" : method === "GetCacheEntryDownloadURL" ? "downloads" : null;
+    if (!limit || !kind || limit[kind] === undefined) return null;
+    const now = Date.now();
+    if (now - this.window.start >= limit.windowMs) this.window = { start: now, uploads: 0, downloads: 0 };
+    if (this.window[kind] >= limit[kind]) return Math.max(1, Math.ceil((this.window.start + limit.windowMs - now) / 1000));
+    this.window[kind]++;
+    return null;
   }
 
   private blobUrl(entry: Entry, signature: string): string {

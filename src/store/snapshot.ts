@@ -1,0 +1,153 @@
+/**
+ * A snapshot of a workflow's accepted state, as a remote store keeps it: a manifest naming, for
+ * every pair, the one accepted artifact the workflow's current state references (its StoreRecord:
+ * configRef, content hash, components and the rest of a lock entry), and a pack of their contents
+ * by hash, kept apart so that a planner can read the manifest without downloading any content.
+ * See docs/cache.md for how the GitHub Actions cache holds them.
+ *
+ * Everything here is about the data; where it is kept and how it travels is the store's business.
+ */
+import type { LockEntry, LockFile, StoreRecord } from "../model/records.js";
+import { LOCK_VERSION } from "../model/records.js";
+import { sha256Hex } from "../refs/hash.js";
+
+export const SNAPSHOT_VERSION = 1;
+
+export interface SnapshotManifest {
+  version: typeof SNAPSHOT_VERSION;
+  /** The workflow's name, as a lock file names it. */
+  name: string;
+  /** Who wrote it (a run, or a shard of one) and its checkpoint number there: 1, 2, ... */
+  writer: string;
+  seq: number;
+  at: string;
+  /** The digest naming the pack that holds every artifact's content; null when there are no artifacts. */
+  pack: string | null;
+  /** Set when a pack of the same contents was found damaged: names a fresh pack instead (its key cannot be saved again). */
+  packSalt?: string;
+  /** The accepted artifact of each pair, by pair id: generated ones only (a hand edit never leaves the machine). */
+  artifacts: Record<string, StoreRecord>;
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/** The manifest in `text`, or why it cannot be used. */
+export function parseManifest(text: string): SnapshotManifest | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return `its manifest is not JSON (${(err as Error).message})`;
+  }
+  const m = value as Partial<SnapshotManifest> | null;
+  if (m === null || typeof m !== "object" || m.version !== SNAPSHOT_VERSION) return `its manifest is not of version ${SNAPSHOT_VERSION}`;
+  if (typeof m.name !== "string" || typeof m.writer !== "string" || typeof m.seq !== "number") return "its manifest lacks its name, writer or sequence";
+  if (m.pack !== null && (typeof m.pack !== "string" || !HEX64.test(m.pack))) return "its manifest names no valid pack";
+  if (typeof m.artifacts !== "object" || m.artifacts === null) return "its manifest has no artifacts";
+  for (const [pair, record] of Object.entries(m.artifacts)) {
+    if (!usableRecord(pair, record)) return `its manifest's entry for ${pair} is not an accepted artifact`;
+  }
+  if (m.packSalt !== undefined && typeof m.packSalt !== "string") return "its manifest's pack salt is not text";
+  if (m.pack !== packDigest(m.artifacts, m.packSalt)) return "its manifest's pack does not match its artifacts";
+  return m as SnapshotManifest;
+}
+
+function usableRecord(pair: string, r: StoreRecord | undefined): boolean {
+  return (
+    typeof r === "object" &&
+    r !== null &&
+    r.pair === pair &&
+    r.status === "accepted" &&
+    r.source !== "human" &&
+    typeof r.configRef === "string" &&
+    HEX64.test(r.configRef) &&
+    typeof r.contentHash === "string" &&
+    HEX64.test(r.contentHash) &&
+    typeof r.components === "object" &&
+    r.components !== null
+  );
+}
+
+/**
+ * The digest of the pack that holds these artifacts' contents: content-addressed, so a run that
+ * accepted nothing new names the pack already saved, and saving it again is a no-op.
+ */
+export function packDigest(artifacts: Record<string, StoreRecord>, salt?: string): string | null {
+  const hashes = [...new Set(Object.values(artifacts).map((r) => r.contentHash!))].sort();
+  return hashes.length === 0 ? null : sha256Hex(hashes.join("\n") + (salt === undefined ? "" : `\n${salt}`));
+}
+
+/** The manifest as a lock file: what a planner compares the workflow against where the repository commits none. */
+export function manifestLock(manifest: SnapshotManifest): LockFile {
+  const pairs: Record<string, LockEntry> = {};
+  for (const [pair, r] of Object.entries(manifest.artifacts)) pairs[pair] = lockEntryOf(r);
+  return { version: LOCK_VERSION, workflow: manifest.name, pairs };
+}
+
+export function lockEntryOf(r: StoreRecord): LockEntry {
+  return {
+    configRef: r.configRef,
+    contentHash: r.contentHash!,
+    source: r.source ?? "generated",
+    model: r.model ?? null,
+    components: r.components,
+    attempts: r.attempts ?? 0,
+    tokens: { input: r.tokens?.input ?? 0, output: r.tokens?.output ?? 0 },
+    durationMs: r.durationMs ?? 0,
+    acceptedAt: r.at,
+  };
+}
+
+export function recordOfLockEntry(pair: string, e: LockEntry): StoreRecord {
+  return {
+    pair,
+    configRef: e.configRef,
+    status: "accepted",
+    contentHash: e.contentHash,
+    components: e.components,
+    at: e.acceptedAt,
+    source: e.source,
+    model: e.model,
+    attempts: e.attempts,
+    tokens: { ...e.tokens },
+    durationMs: e.durationMs,
+  };
+}
+
+/**
+ * The artifacts of the current state: the run's lock file where it has a generated entry, else what
+ * the previous snapshot held (a pair that failed this time keeps its last accepted artifact); only
+ * pairs of the workflow, so what no current reference uses is pruned.
+ */
+export function currentArtifacts(previous: Record<string, StoreRecord>, lock: LockFile | null, pairs: ReadonlySet<string>): Record<string, StoreRecord> {
+  const artifacts: Record<string, StoreRecord> = {};
+  for (const pair of [...pairs].sort()) {
+    const entry = lock?.pairs[pair];
+    if (entry !== undefined) {
+      // A hand edit is the person's, never shared; the pair has no shareable artifact now.
+      if (entry.source === "generated") artifacts[pair] = recordOfLockEntry(pair, entry);
+    } else if (previous[pair] !== undefined) {
+      artifacts[pair] = previous[pair];
+    }
+  }
+  return artifacts;
+}
+
+/** Whether two snapshots hold the same artifacts (same references and contents), so the newer need not be saved. */
+export function sameArtifacts(a: Record<string, StoreRecord>, b: Record<string, StoreRecord>): boolean {
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => b[k] !== undefined && a[k]!.configRef === b[k].configRef && a[k]!.contentHash === b[k].contentHash);
+}
+
+/** Where a snapshot's state comes from while a run goes on: its lock file and this machine's contents. */
+export interface SnapshotSource {
+  /** The workflow's name (the lock file's `workflow`). */
+  name: string;
+  /** The workflow's pair ids: artifacts of other pairs are pruned. */
+  pairs: ReadonlySet<string>;
+  /** The run's lock file as it is now (the engine rewrites it after every acceptance). */
+  lock(): LockFile | null;
+  /** This machine's copy of the content (local store, output file), checked against the hash; undefined when it has none. */
+  content(pair: string, hash: string): Buffer | undefined;
+}
