@@ -28788,6 +28788,7 @@ var RemoteCache = class {
     __name(this, "RemoteCache");
   }
   fetched = /* @__PURE__ */ new Map();
+  looked = /* @__PURE__ */ new Map();
   get name() {
     return this.store.name;
   }
@@ -28803,11 +28804,32 @@ var RemoteCache = class {
     }
     return found;
   }
-  async record(pair, configRef2) {
-    return (await this.fetch(pair, configRef2))?.record;
+  record(pair, configRef2) {
+    const store = this.store;
+    if (!store.lookup) return this.fetch(pair, configRef2).then((a) => a?.record);
+    const key = `${pair}\0${configRef2}`;
+    let found = this.looked.get(key);
+    if (!found) {
+      found = store.lookup(pair, configRef2).then(
+        (r) => r && r.pair === pair && r.configRef === configRef2 && r.status === "accepted" ? r : void 0,
+        () => void 0
+      );
+      this.looked.set(key, found);
+    }
+    return found;
+  }
+  /** The accepted state the store holds for the workflow, as a lock file (see RemoteStore.acceptedState). */
+  acceptedState() {
+    try {
+      return this.store.acceptedState?.() ?? null;
+    } catch {
+      return null;
+    }
   }
   save(artifact) {
-    this.fetched.set(`${artifact.record.pair}\0${artifact.record.configRef}`, Promise.resolve(artifact));
+    const key = `${artifact.record.pair}\0${artifact.record.configRef}`;
+    this.fetched.set(key, Promise.resolve(artifact));
+    this.looked.set(key, Promise.resolve(artifact.record));
     return this.store.save(artifact);
   }
 };
@@ -29162,11 +29184,12 @@ function openState(target, options) {
   const store = new LocalStore(path16.join(stateDir, "store"));
   const outputs = new OutputFiles(workflow);
   const remote = options.remote && new RemoteCache(options.remote);
+  const viewLock = lock ?? (options.lock === void 0 ? remote?.acceptedState() ?? null : null);
   const hasher = inputHasherFor(workflow, stateDir, lockPath2);
   const inputs = /* @__PURE__ */ new Map();
   const files = new PairFileHasher(workflow, hasher, { exclude: [lockPath2], excludeDir: stateDir });
   const view = {
-    lock,
+    lock: viewLock,
     record: /* @__PURE__ */ __name((pair, ref) => store.record(pair, ref), "record"),
     hasContent: /* @__PURE__ */ __name((hash) => store.hasContent(hash), "hasContent"),
     outputHash: /* @__PURE__ */ __name((pair) => outputs.hash(pair), "outputHash"),
@@ -32346,7 +32369,8 @@ __name(compareWithBase, "compareWithBase");
 function acceptedOn(pair, headLock) {
   const artifact = pair.artifact;
   if (artifact.edited || artifact.source === "workspace") return "edited";
-  if (artifact.source === "lock") return headLock?.pairs[pair.id]?.source === "human" ? "edited" : "committed";
+  if (artifact.source === "lock")
+    return headLock?.pairs[pair.id] === void 0 ? "remote" : headLock.pairs[pair.id].source === "human" ? "edited" : "committed";
   return artifact.source;
 }
 __name(acceptedOn, "acceptedOn");
@@ -32976,7 +33000,7 @@ async function planDiff(target, options) {
   const repo = openRepo(path23.dirname(workflowPath), displayPath(path23.dirname(workflowPath), cwd));
   const commit = repo.resolve(options.base, { fetch: options.fetch });
   const workflowFile = repo.relative(workflowPath);
-  const baseLock = readLockAt(repo, commit, options.base, posixLockPath(workflowFile));
+  const baseLock = readLockAt(repo, commit, options.base, posixLockPath(workflowFile)) ?? await options.baseState?.() ?? null;
   const planned = await planTarget(workflowPath, { cwd, env: options.env, stateDir: options.stateDir, remote: options.remote });
   const { plan, workflow } = planned;
   const baseView = {
