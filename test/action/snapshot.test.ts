@@ -32,7 +32,7 @@ describe("a cold run of 300 pairs under a rate limit", () => {
       cache.rateLimit = { uploads: 1, downloads: 1, windowMs: 1500 };
       const PAIRS = pairIds(300);
 
-      const cold = await runAction({ workspace: manyPairs(300), cache, with: { concurrency: "8" } });
+      const cold = await runAction({ workspace: manyPairs(300), cache, with: { "max-parallel": "8" } });
       expect(cold.code).toBe(0);
       expect(ids(cold, "executed")).toHaveLength(300);
       expect(cold.warnings).toEqual([]);
@@ -44,7 +44,7 @@ describe("a cold run of 300 pairs under a rate limit", () => {
 
       cache.calls.length = 0;
       const fresh = manyPairs(300);
-      const warm = await runAction({ workspace: fresh, cache, with: { concurrency: "8" } });
+      const warm = await runAction({ workspace: fresh, cache, with: { "max-parallel": "8" } });
       expect(warm.code).toBe(0);
       expect(warm.warnings).toEqual([]);
       expect(ids(warm, "executed")).toEqual([]);
@@ -77,14 +77,14 @@ describe("checkpoints", () => {
       cache,
       // A checkpoint after an acceptance, and the job killed (no chance to save at the end) once one is saved.
       env: { PAIRFLOW_CACHE_CHECKPOINT_SECONDS: "0" },
-      with: { concurrency: "1" },
+      with: { "max-parallel": "1" },
       interrupt: { signal: "SIGKILL", when: /saved a checkpoint of the workflow's state/ },
     });
     expect(killed.code).not.toBe(0);
     const saved = cache.finalized().filter((e) => e.key.startsWith("pairflow-state-"));
     expect(saved.length).toBeGreaterThan(0);
 
-    const next = await runAction({ workspace: manyPairs(40), cache, with: { concurrency: "8" } });
+    const next = await runAction({ workspace: manyPairs(40), cache, with: { "max-parallel": "8" } });
     expect(next.code).toBe(0);
     const reused = ids(next, "reused");
     // Whatever the last checkpoint held is reused: at least the first pair, accepted before it.

@@ -37,10 +37,11 @@ function checkout(dir: string): string {
   return into;
 }
 
-/** The comment's "Will re-run" rows: `| \`g_impl\` | 2 | ... |` → g_impl. */
+/** The pairs the comment's "Will re-run, by cause" table names: each cause, and the pairs that re-run with it. */
 function rerunRows(body: string): string[] {
-  const table = body.split("#### Will re-run\n\n")[1]?.split("\n\n")[0] ?? "";
-  return [...table.matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]!);
+  const table = body.split("#### Will re-run, by cause\n\n")[1]?.split("\n\n")[0] ?? "";
+  const rows = table.split("\n").slice(2);
+  return rows.flatMap((row) => [...row.matchAll(/`([^`]+)`/g)].map((m) => m[1]!)).sort();
 }
 
 /** What a runner sets for a pull request's jobs: entries it saves are the pull request's; it reads the base's too. */
@@ -61,7 +62,7 @@ describe("a pull request with no lock file committed and the base's cache warm",
       const dir = gitRepo({ ".gitignore": ".pairflow/\nout/\n*.lock.json\n" }, { source: path.join(REPO, "examples/tdd-stack"), into: "flows/tdd" });
       const baseSha = git(dir, "rev-parse", "HEAD").trim();
       // main's run keeps the cache warm.
-      const onMain = await runAction({ workspace: checkout(dir), cache, with: { workflow: "flows/tdd" } });
+      const onMain = await runAction({ workspace: checkout(dir), cache, with: { path: "flows/tdd" } });
       expect(ids(onMain, "executed")).toEqual(["g_test", "g_impl", "g_review"]);
 
       git(dir, "checkout", "-q", "-b", "feature");
@@ -71,7 +72,7 @@ describe("a pull request with no lock file committed and the base's cache warm",
 
       const event = { name: "pull_request", payload: { pull_request: { number: 7, base: { sha: baseSha } } } };
       const env = { ...PULL_REQUEST_ENV, GITHUB_API_URL: gh.url };
-      const plan = await runAction({ workspace: checkout(dir), cache, event, env, with: { mode: "plan", workflow: "flows/tdd" } });
+      const plan = await runAction({ workspace: checkout(dir), cache, event, env, with: { mode: "plan", path: "flows/tdd" } });
       expect(plan.code).toBe(0);
       expect(plan.warnings).toEqual([]);
       const planned = planOf(plan);
@@ -82,13 +83,13 @@ describe("a pull request with no lock file committed and the base's cache warm",
 
       expect(gh.comments).toHaveLength(1);
       const body = gh.comments[0]!.body;
-      expect(rerunRows(body)).toEqual(toRun);
+      expect(rerunRows(body)).toEqual([...toRun].sort());
       expect(body).toContain(`**${toRun.length} pair${toRun.length === 1 ? "" : "s"} will re-run after merging**`);
       // What the base's cache holds unchanged is not presented as changed.
       expect(body).not.toContain("already accepted");
       expect(body).not.toContain("never accepted");
 
-      const run = await runAction({ workspace: checkout(dir), cache, event, env, with: { workflow: "flows/tdd" } });
+      const run = await runAction({ workspace: checkout(dir), cache, event, env, with: { path: "flows/tdd" } });
       expect(run.code).toBe(0);
       expect(ids(run, "executed")).toEqual(toRun);
       expect(ids(run, "reused")).toEqual(["g_test", "g_impl", "g_review"].filter((id) => !toRun.includes(id)));
