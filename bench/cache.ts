@@ -64,7 +64,7 @@ async function measured(cache: FakeCacheService, pairs: number): Promise<CacheSa
   const limited = cache.limited;
   const workspace = manyPairs(pairs);
   const started = performance.now();
-  const result: ActionResult = await runAction({ workspace, cache, with: { concurrency: "8" } });
+  const result: ActionResult = await runAction({ workspace, cache, with: { "max-parallel": "8" } });
   const seconds = (performance.now() - started) / 1000;
   if (result.code !== 0) throw new Error(`the action failed on ${pairs} pairs:\n${result.stdout}\n${result.stderr}`);
   return {
