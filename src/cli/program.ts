@@ -13,7 +13,7 @@ import { registerDiff } from "./commands/diff.js";
 import { registerPlan } from "./commands/plan.js";
 import { registerRun } from "./commands/run.js";
 import { registerValidate } from "./commands/validate.js";
-import { EXIT, type CliContext, type Io } from "./context.js";
+import { checkStateDir, EXIT, type CliContext, type Io } from "./context.js";
 
 export { EXIT, type Io } from "./context.js";
 
@@ -25,7 +25,8 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     .version(pkg.version, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
-    .exitOverride();
+    .exitOverride()
+    .hook("preAction", (_, command) => checkStateDir(command, io));
 
   registerValidate(program, context);
   registerPlan(program, context);
