@@ -395,6 +395,10 @@ function inputProblem(pattern: string, dir: string, root: string, realRoot: stri
     existing = path.dirname(existing);
   const found = files.stat(existing);
   if (found.kind !== "missing" && !isInside(realRoot, found.real)) return `leads to ${found.real}, outside the repository (${realRoot}); inputs stay inside it`;
+  // Nothing can be under a file: a glob would fail to list it.
+  const under = path.relative(root, existing) || ".";
+  if ((found.kind === "file" || found.kind === "other") && existing !== fixed) return `is under ${under}, which is a file, not a directory; fix the path`;
+  if (found.kind !== "directory" && found.kind !== "missing" && special !== -1) return `starts at ${under}, which is a file, not a directory; fix the path`;
   if (special !== -1) return undefined;
   if (found.kind === "missing" || existing !== fixed) {
     if (!mustExist) return undefined;

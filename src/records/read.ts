@@ -8,6 +8,7 @@ import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, rea
 import path from "node:path";
 import type { AttemptRecord, PairOutcome, ResumeState } from "../model/run.js";
 import type { TokenUsage } from "../model/records.js";
+import { UsageError } from "../model/errors.js";
 import { runDir, runsDir, type PlanRecord, type ResultRecord } from "./write.js";
 
 export interface TraceEvent {
@@ -43,8 +44,16 @@ export interface RunListing {
 export function listRunIds(stateDir: string): string[] {
   const dir = runsDir(stateDir);
   if (!existsSync(dir)) return [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (err) {
+    throw new UsageError(
+      `${dir} cannot be listed (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); it should be the folder of run records: remove it if it is not`,
+    );
+  }
   // Run ids start with their UTC start time, so name order is time order.
-  return readdirSync(dir)
+  return names
     .filter((name) => /^\d{8}T\d{9}Z-[0-9a-f]+$/.test(name))
     .sort()
     .reverse();
