@@ -30,13 +30,13 @@ describe("long requires lists", () => {
     expect(issues).toHaveLength(ENTRIES);
     expect(formatIssue(issues[0]!)).toMatch(/^workflow\.yml:5:16: action_pairs\.b\.requires\.0: requires "x0", which is not a pair of this workflow/);
     expect(formatIssue(issues[ENTRIES - 1]!)).toMatch(new RegExp(`requires\\.${ENTRIES - 1}: requires "x${ENTRIES - 1}"`));
-  });
+  }, 120_000);
 
   it("naming one pair again and again: one error at the list", () => {
     const workflow = readFileSync(path.join(REPO, "examples/tdd-stack/workflow.yml"), "utf8");
     const issues = issuesOf(workflow.replace("requires: [g_test]", `requires: [${Array(ENTRIES).fill("g_test").join(", ")}]`));
     expect(issues.map(formatIssue)).toEqual([expect.stringMatching(/^workflow\.yml:28:15: action_pairs\.g_impl\.requires: lists the same entry twice/)]);
-  });
+  }, 120_000);
 
   it("naming 2,000 pairs: loads, in two waves", () => {
     const n = 2_000;
