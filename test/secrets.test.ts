@@ -2,7 +2,7 @@
  * What a run hands out and where it writes: no runner credentials to the processes it starts,
  * no provider keys to guards, and no output outside the repository.
  */
-import { mkdtempSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -83,7 +83,7 @@ action_pairs:
 });
 
 describe("where outputs are written", () => {
-  it("never follows a symlinked directory out of the repository: the pair fails, nothing is written outside", async () => {
+  it("never follows a symlinked directory out of the repository: the workflow is refused at the output, nothing runs or is written outside", async () => {
     const outside = mkdtempSync(path.join(tmpdir(), "pairflow-outside-"));
     const dir = tempRepo({
       "gen.mjs": 'process.stdout.write("content\\n");\n',
@@ -91,12 +91,10 @@ describe("where outputs are written", () => {
         "name: links\ngenerator: command\ngenerator_config: {run: node gen.mjs}\naction_pairs:\n  a: {output: linkdir/a.txt}\n  b: {output: own/b.txt}\n",
     });
     symlinkSync(outside, path.join(dir, "linkdir"));
-    const report = await runOf(dir, { cwd: dir });
-    expect(report.pairs.map((p) => [p.id, p.status])).toEqual([
-      ["a", "failed"],
-      ["b", "executed"],
-    ]);
-    expect(report.pairs[0]!.note).toContain("output linkdir/a.txt would be written outside the repository");
+    await expect(runOf(dir, { cwd: dir })).rejects.toThrow(
+      /workflow\.yml:5:15: action_pairs\.a\.output: "linkdir\/a\.txt" would be written outside the repository/,
+    );
     expect(readdirSync(outside)).toEqual([]);
+    expect(existsSync(path.join(dir, "own/b.txt"))).toBe(false);
   });
 });

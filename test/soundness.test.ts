@@ -4,7 +4,7 @@
 import { readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { InputError } from "../src/model/errors.js";
+import { ConfigError } from "../src/model/errors.js";
 import type { PlannedPair, Reason } from "../src/model/plan.js";
 import { PROMPT_LAYOUT } from "../src/prompt/render.js";
 import { loadWorkflow } from "../src/workspace/load.js";
@@ -234,8 +234,9 @@ describe("files a pair's generator and guards read", () => {
 
   it("refuse a schema_file outside the repository", async () => {
     const dir = repo(edit(BASE, "workflow.yml", "schema_file: schemas/b.json", "schema_file: /etc/hostname"));
-    await expect(planOf(dir)).rejects.toThrow(InputError);
-    await expect(planOf(dir)).rejects.toThrow(/guard_config\.schema_file "\/etc\/hostname" is outside the repository/);
+    // A configuration error at the setting, found when the workflow loads.
+    await expect(planOf(dir)).rejects.toThrow(ConfigError);
+    await expect(planOf(dir)).rejects.toThrow(/action_pairs\.b\.guard_config\.schema_file: "\/etc\/hostname" is outside the repository/);
   });
 
   it("are hashed once per invocation, however many pairs read them", () => {

@@ -1,5 +1,9 @@
 /** What every command gets: where to write, where it runs, and how to set the exit status. */
-import { InvalidArgumentError, Option } from "commander";
+import { statSync } from "node:fs";
+import path from "node:path";
+import { InvalidArgumentError, Option, type Command } from "commander";
+import { UsageError } from "../model/errors.js";
+import { findRepoRoot } from "../workspace/load.js";
 
 export interface Io {
   stdout: { write(s: string): unknown; isTTY?: boolean };
@@ -31,4 +35,35 @@ export function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a whole number of at least 1");
   return n;
+}
+
+/**
+ * Before a command that keeps state runs: its state directory must be a directory, or a path where
+ * one can be made. A file there (or on the way) is a usage error naming it, before anything is
+ * written. The default, .pairflow/ at the repository root, is checked from where the command runs.
+ */
+export function checkStateDir(command: Command, io: Pick<Io, "cwd" | "env">): void {
+  if (!command.options.some((o) => o.attributeName() === "stateDir")) return;
+  const given = (command.opts() as { stateDir?: string }).stateDir ?? io.env.PAIRFLOW_STATE_DIR;
+  const dir = given ? path.resolve(io.cwd, given) : path.join(findRepoRoot(io.cwd), ".pairflow");
+  const problem = stateDirProblem(dir);
+  if (problem === undefined) return;
+  if (given) throw new UsageError(`--state-dir ${given}: ${problem}; give a directory (it is made when missing)`);
+  throw new UsageError(`${dir}, the default state directory, ${problem}; remove it, or give --state-dir`);
+}
+
+/** Why dir cannot be a state directory, or undefined when it is one or can be made. */
+export function stateDirProblem(dir: string): string | undefined {
+  for (let d = dir; ; d = path.dirname(d)) {
+    let isDirectory: boolean;
+    try {
+      isDirectory = statSync(d).isDirectory();
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if ((code === "ENOENT" || code === "ENOTDIR") && path.dirname(d) !== d) continue;
+      return `cannot be used (${code ?? (err as Error).message})`;
+    }
+    if (isDirectory) return undefined;
+    return d === dir ? "is a file, not a directory" : `is under ${d}, which is a file, not a directory`;
+  }
 }

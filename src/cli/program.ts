@@ -14,7 +14,7 @@ import { registerMergeLock } from "./commands/mergeLock.js";
 import { registerPlan } from "./commands/plan.js";
 import { registerRun } from "./commands/run.js";
 import { registerValidate } from "./commands/validate.js";
-import { EXIT, type CliContext, type Io } from "./context.js";
+import { checkStateDir, EXIT, type CliContext, type Io } from "./context.js";
 
 export { EXIT, type Io } from "./context.js";
 
@@ -26,7 +26,8 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     .version(pkg.version, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
-    .exitOverride();
+    .exitOverride()
+    .hook("preAction", (_, command) => checkStateDir(command, io));
 
   registerValidate(program, context);
   registerPlan(program, context);

@@ -9,12 +9,11 @@
  */
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { parse as parseYaml } from "yaml";
 import { plain } from "../model/values.js";
 import { didYouMean } from "../model/text.js";
 import { sortIssues, type ConfigIssue } from "../model/errors.js";
 import type { Pair } from "../model/workflow.js";
-import { issueAt, quoteList, type ConfigFiles, type Loaded, type SourceFile } from "./parse.js";
+import { issueAt, namedFileProblem, parseText, quoteList, realRootOf, type ConfigFiles, type Loaded, type SourceFile } from "./parse.js";
 
 type Config = Record<string, unknown>;
 type Key = string | number;
@@ -83,9 +82,12 @@ export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[]
     else ignored.push(issueAt(file, [...keyPath, key], message, true));
   };
 
-  const rawPairs = objectOr(objectOr(plain(file.doc.toJS({ maxAliasCount: 10_000 }))).action_pairs);
+  const rawPairs = objectOr(objectOr(plain(file.doc.toJS({ maxAliasCount: -1 }))).action_pairs);
   // An instance of a foreach pair is checked as its template is written (its problems shown once, there).
-  const raw = (pair: Pair) => objectOr(rawPairs[pair.template ?? pair.id]);
+  const raw = (pair: Pair) => {
+    const id = pair.template ?? pair.id;
+    return objectOr(Object.hasOwn(rawPairs, id) ? rawPairs[id] : undefined);
+  };
   // By name, the pairs using it and where it is first named.
   const unknownGuards = new Map<string, { pairs: Set<string>; at: Key[] }>();
   const unknownGenerators = new Map<string, { pairs: Set<string>; at: Key[] }>();
@@ -133,7 +135,7 @@ export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[]
         }
         break;
       case "json_schema":
-        checkSchema(config, configAt, needAt, workflow.dir, files, error);
+        checkSchema(config, configAt, needAt, workflow, files, error);
         break;
       case "composite": {
         if (config.policy !== undefined && typeof config.policy === "string" && !POLICIES.includes(config.policy)) {
@@ -178,7 +180,7 @@ export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[]
     }
 
     // The generator, named on the pair or the workflow.
-    const generatorAt: Key[] = "generator" in pairRaw ? [...at, "generator"] : ["generator"];
+    const generatorAt: Key[] = Object.hasOwn(pairRaw, "generator") ? [...at, "generator"] : ["generator"];
     if (pair.generator === null) {
       if (reference) {
         if (!noGenerator.includes(pair.template ?? pair.id)) noGenerator.push(pair.template ?? pair.id);
@@ -202,12 +204,12 @@ export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[]
       // Each key is shown where it is written: on the pair, else in the workflow's defaults.
       const own = objectOr(pairRaw.generator_config);
       for (const key of Object.keys(config)) {
-        const where: Key[] = key in own ? [...at, "generator_config"] : ["generator_config"];
+        const where: Key[] = Object.hasOwn(own, key) ? [...at, "generator_config"] : ["generator_config"];
         checkSettings({ [key]: config[key] }, settings, where, `the ${pair.generator} generator`, error, unknownKey);
       }
       if (pair.generator === "command" && config.run === undefined) {
         error(
-          "generator_config" in pairRaw ? [...at, "generator_config"] : at,
+          Object.hasOwn(pairRaw, "generator_config") ? [...at, "generator_config"] : at,
           "the command generator needs generator_config.run: the shell command that prints the artifact",
         );
       }
@@ -316,7 +318,7 @@ function checkSchema(
   config: Config,
   at: Key[],
   needAt: Key[],
-  dir: string,
+  workflow: Pick<Loaded["workflow"], "dir" | "root">,
   files: ConfigFiles,
   error: (keyPath: readonly Key[], message: string) => void,
 ): void {
@@ -330,16 +332,25 @@ function checkSchema(
   let where: Key[] = [...at, "schema"];
   if (typeof file === "string" && file !== "") {
     where = [...at, "schema_file"];
-    const absolute = path.resolve(dir, file);
+    const absolute = path.resolve(workflow.dir, file);
+    // Looked at before it is read: a file outside the repository is never read, nor quoted.
+    const problem = namedFileProblem(files, absolute, realRootOf(files, workflow.root));
+    if (problem !== undefined) {
+      error(where, `"${file}" ${problem}`);
+      return;
+    }
     if (!files.exists(absolute)) {
       error(where, `"${file}" does not exist (schema_file is relative to the workflow file)`);
       return;
     }
+    const json = absolute.endsWith(".json");
     try {
       const text = files.read(absolute);
-      schema = absolute.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
+      schema = json ? JSON.parse(text) : yamlValue(text, file);
     } catch (err) {
-      error(where, `cannot read "${file}" as ${absolute.endsWith(".json") ? "JSON" : "YAML"}: ${(err as Error).message}`);
+      // JSON.parse's message quotes the text around the mistake: only its place is shown.
+      const message = err instanceof SyntaxError ? jsonPlace(err, files, absolute) : (err as Error).message;
+      error(where, `cannot read "${file}" as ${json ? "JSON" : "YAML"}: ${message}`);
       return;
     }
   } else if (inline === undefined || inline === null) {
@@ -361,6 +372,22 @@ function checkSchema(
   } catch (err) {
     error(where, `is not a valid JSON Schema (2020-12): ${(err as Error).message}`);
   }
+}
+
+/** A YAML schema file's value, read as the configuration is (positions, aliases bounded); throws with the first problem. */
+function yamlValue(text: string, shown: string): unknown {
+  const issues: Parameters<typeof parseText>[2] = [];
+  const parsed = parseText(text, shown, issues);
+  if (!parsed) throw new Error(`line ${issues[0]!.line}, column ${issues[0]!.column}: ${issues[0]!.message}`);
+  return parsed.doc.toJS({ maxAliasCount: -1 });
+}
+
+/** Where JSON.parse stopped, as line and column, without the text there. */
+function jsonPlace(err: SyntaxError, files: ConfigFiles, file: string): string {
+  const offset = /position (\d+)/.exec(err.message)?.[1];
+  if (offset === undefined) return "not valid JSON";
+  const before = files.read(file).slice(0, Number(offset)).split("\n");
+  return `not valid JSON at line ${before.length}, column ${before[before.length - 1]!.length + 1}`;
 }
 
 function describe(value: unknown): string {

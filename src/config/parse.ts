@@ -12,7 +12,6 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type Tags } from "yaml";
 import promptsSchema from "../../schemas/prompts.schema.json" with { type: "json" };
 import workflowSchema from "../../schemas/workflow.schema.json" with { type: "json" };
-import fg from "fast-glob";
 import { buildGraph } from "../graph/graph.js";
 import { expandForeach, templatePath, type Glob } from "./foreach.js";
 import { type Graph } from "../model/graph.js";
@@ -27,12 +26,42 @@ export const PROMPTS_NAMES = ["prompts.yml", "prompts.yaml", "prompts.json"];
 
 /** The files the parser may look at, by absolute path. */
 export interface ConfigFiles {
-  /** The file's text; throws an Error saying why when it cannot be read (missing, a directory, not permitted). */
+  /**
+   * The file's text; throws an Error saying why when it cannot be read (missing, a directory, a
+   * pipe or device, too large, not permitted), in words that never quote the file.
+   */
   read(file: string): string;
   /** Whether a file or directory exists at the path. */
   exists(file: string): boolean;
   /** The files matching globs (exclusions start with "!"), relative to cwd: what `foreach` takes (src/config/foreach.ts). */
   glob?: Glob;
+  /** What is at the path once symbolic links are followed, and its real path; read nothing. */
+  stat(file: string): FileKind;
+}
+
+/** What a path leads to: nothing, or a regular file, a directory or anything else (a pipe, a device, a socket) at its real path. */
+export type FileKind = { kind: "missing" } | { kind: "file" | "directory" | "other"; real: string };
+
+/**
+ * What is wrong with a path the configuration names as a file to read, or undefined: it must lead,
+ * after symbolic links, to a regular file inside the repository (realRoot: the repository's real
+ * path). Nothing is read, so no message can show the file's contents. A missing path is the
+ * caller's to report.
+ */
+export function namedFileProblem(files: ConfigFiles, file: string, realRoot: string, expect: "file" | "directory" = "file"): string | undefined {
+  const found = files.stat(file);
+  if (found.kind === "missing") return undefined;
+  if (!isInside(realRoot, found.real)) return `leads to ${found.real}, outside the repository (${realRoot}); pairflow reads only files inside it`;
+  if (found.kind === expect) return undefined;
+  if (found.kind === "directory") return "is a directory; give the path of a file";
+  if (found.kind === "file") return "is a file; give the path of a directory";
+  return `is not a regular ${expect} (a pipe, a device or a socket); give the path of a ${expect}`;
+}
+
+/** The repository's path with symbolic links resolved, as namedFileProblem compares real paths with it. */
+export function realRootOf(files: ConfigFiles, root: string): string {
+  const found = files.stat(root);
+  return found.kind === "missing" ? root : found.real;
 }
 
 export interface ParseOptions {
@@ -113,10 +142,15 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
   const wf = isObject(wfValue) ? wfValue : {};
 
   // The prompts file: named by the workflow, else the one beside it.
+  const realRoot = realRootOf(files, root);
   let promptsPath: string | null = null;
   if (typeof wf.prompts === "string") {
     promptsPath = path.resolve(dir, wf.prompts);
-    if (!files.exists(promptsPath) && wfFile) {
+    const problem = namedFileProblem(files, promptsPath, realRoot);
+    if (problem !== undefined && wfFile) {
+      issues.push(at(wfFile, ["prompts"], `"${wf.prompts}" ${problem}`));
+      promptsPath = null;
+    } else if (!files.exists(promptsPath) && wfFile) {
       issues.push(
         at(
           wfFile,
@@ -132,6 +166,11 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
       issues.push(at(wfFile, [], `several prompts files beside the workflow (${found.join(", ")}); keep one, or name it with "prompts:"`));
     }
     promptsPath = found.length > 0 ? path.join(dir, found[0]!) : null;
+    const problem = promptsPath === null ? undefined : namedFileProblem(files, promptsPath, realRoot);
+    if (problem !== undefined && wfFile) {
+      issues.push(at(wfFile, [], `the prompts file beside the workflow, ${found[0]}, ${problem}`));
+      promptsPath = null;
+    }
   }
   const promptsFile = promptsPath ? readSource(promptsPath, options, issues) : undefined;
   const promptsValue = promptsFile ? valueOf(promptsFile, issues) : {};
@@ -139,13 +178,18 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
 
   const rawPairs = isObject(wf.action_pairs) ? wf.action_pairs : {};
   const ids = Object.keys(rawPairs);
+  // An id is a key of plain objects everywhere (lock file, records): "__proto__" cannot be one.
+  if (wfFile && Object.hasOwn(rawPairs, "__proto__")) {
+    issues.push(at(wfFile, ["action_pairs", "__proto__"], `"__proto__" cannot be a pair id (JavaScript objects reserve the name); rename the pair`, true));
+  }
   const hashablePairs = (isObject(hashable.action_pairs) ? hashable.action_pairs : {}) as Record<string, Record<string, unknown>>;
   const prompts = (isObject(promptsValue) ? promptsValue : {}) as Record<string, unknown>;
 
-  if (promptsFile) {
+  // Entries are matched with pairs only when there are pairs to match: a workflow that could not be read says so itself.
+  if (promptsFile && wfFile && isObject(wf.action_pairs)) {
     const unused: string[] = [];
     for (const key of Object.keys(prompts)) {
-      if (key === "$schema" || key in rawPairs) continue;
+      if (key === "$schema" || Object.hasOwn(rawPairs, key)) continue;
       const hint = didYouMean(key, ids);
       // The reference framework ignores entries for other pairs: several workflows share one prompts file.
       if (reference && !hint) {
@@ -179,7 +223,8 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
   const written = new Map<string, Pair>();
   let pairs = written;
   for (const id of ids) {
-    pairs.set(id, toPair(id, { value: objectOr(rawPairs[id]), hashable: hashablePairs[id] ?? {} }, { value: wf, hashable }, prompts[id]));
+    const own = <T>(o: Record<string, T>): T | undefined => (Object.hasOwn(o, id) ? o[id] : undefined);
+    pairs.set(id, toPair(id, { value: objectOr(own(rawPairs)), hashable: own(hashablePairs) ?? {} }, { value: wf, hashable }, own(prompts)));
   }
   if (wfFile) {
     pairs = expandForeach(pairs, rawPairs, {
@@ -193,7 +238,7 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
     });
   }
 
-  if (wfFile) for (const pair of pairs.values()) checkPaths(pair, dir, root, files, wfFile, issues);
+  if (wfFile) for (const pair of pairs.values()) checkPaths(pair, { dir, root, realRoot }, files, wfFile, issues);
 
   const { graph, issues: graphIssues } = buildGraph([...pairs.values()]);
   // The instances of a foreach pair share its lines: each problem once.
@@ -302,8 +347,13 @@ function toGuardRef(item: unknown): GuardRef {
   return { guard: String(obj.guard), guard_config: objectOr(obj.guard_config) as Record<string, CanonicalValue> };
 }
 
-/** `output` and `inputs` stay inside the repository; a literal input path must exist. */
-function checkPaths(pair: Pair, dir: string, root: string, files: ConfigFiles, file: SourceFile, issues: ConfigIssue[]): void {
+/**
+ * `output` and `inputs` stay inside the repository, after symbolic links as far as they exist; a
+ * literal input path must be a file that exists. What is on disk at an output (a directory, a link)
+ * is src/workspace/load.ts's to check.
+ */
+function checkPaths(pair: Pair, where: { dir: string; root: string; realRoot: string }, files: ConfigFiles, file: SourceFile, issues: ConfigIssue[]): void {
+  const { dir, root, realRoot } = where;
   const keyPath = ["action_pairs", pair.template ?? pair.id];
   // An instance's own file (its first input) was matched by its glob: it exists and is inside.
   const own = pair.itemFile ? 1 : 0;
@@ -313,20 +363,76 @@ function checkPaths(pair: Pair, dir: string, root: string, files: ConfigFiles, f
   pair.inputs.forEach((pattern, i) => {
     if (pattern.startsWith("!")) return; // an exclusion only narrows the matches
     if (i < own) return;
-    const where = [...keyPath, "inputs", i - own];
-    const segments = pattern.split("/");
-    const firstGlob = segments.findIndex((seg) => fg.isDynamicPattern(seg));
-    const fixed = (firstGlob === -1 ? segments : segments.slice(0, firstGlob)).join("/");
-    if (path.isAbsolute(pattern) || !isInside(root, path.resolve(dir, fixed))) {
-      issues.push(
-        at(file, where, `"${pattern}" reaches outside the repository (${root}); inputs are globs relative to the workflow file, inside the repository`),
-      );
-    } else if (!fg.isDynamicPattern(pattern) && !files.exists(path.resolve(dir, pattern))) {
-      issues.push(
-        at(file, where, `"${pattern}" does not exist (inputs are relative to the workflow file); fix the path, or write a glob if the file may be absent`),
-      );
-    }
+    const problem = inputProblem(pattern, dir, root, realRoot, files);
+    if (problem !== undefined) issues.push(at(file, [...keyPath, "inputs", i - own], `"${pattern}" ${problem}`));
   });
+  // The files generators and guards read (src/workspace/pairFiles.ts hashes them): `files` globs, and a schema_file.
+  const globs = (value: unknown, where: (string | number)[]) => {
+    const list = typeof value === "string" ? [value] : Array.isArray(value) ? value : [];
+    list.forEach((pattern, i) => {
+      if (typeof pattern !== "string" || pattern.startsWith("!")) return;
+      const problem = inputProblem(pattern, dir, root, realRoot, files, false);
+      if (problem !== undefined) issues.push(at(file, typeof value === "string" ? where : [...where, i], `"${pattern}" ${problem}`));
+    });
+  };
+  const generatorConfig = pair.generatorConfig as Record<string, unknown>;
+  const onPair = file.doc.hasIn([...keyPath, "generator_config", "files"]);
+  globs(generatorConfig.files, onPair ? [...keyPath, "generator_config", "files"] : ["generator_config", "files"]);
+  const guard = (
+    name: string | null,
+    config: Record<string, unknown>,
+    where: (string | number)[],
+    subs: GuardRef[] | undefined,
+    subsAt: (string | number)[],
+    depth: number,
+  ) => {
+    globs(config.files, [...where, "files"]);
+    if (name === "json_schema" && typeof config.schema_file === "string" && config.schema_file !== "") {
+      const named = path.resolve(dir, config.schema_file);
+      const problem = !isInside(root, named)
+        ? `is outside the repository (${root}); give a path inside it, relative to the workflow file`
+        : namedFileProblem(files, named, realRoot);
+      if (problem !== undefined) issues.push(at(file, [...where, "schema_file"], `"${config.schema_file}" ${problem}`));
+    }
+    if (name !== "composite" || depth >= 16) return;
+    const list = subs ?? (Array.isArray(config.guards) ? config.guards.map(toGuardRef) : []);
+    const listAt = subs ? subsAt : [...where, "guards"];
+    list.forEach((sub, i) => guard(sub.guard, objectOr(sub.guard_config), [...listAt, i, "guard_config"], undefined, [], depth + 1));
+  };
+  guard(pair.guard, pair.guardConfig as Record<string, unknown>, [...keyPath, "guard_config"], pair.guards, [...keyPath, "guards"], 0);
+}
+
+/** What is wrong with one `inputs` glob, or undefined; a literal path must exist unless mustExist is false. */
+function inputProblem(pattern: string, dir: string, root: string, realRoot: string, files: ConfigFiles, mustExist = true): string | undefined {
+  const outside = `reaches outside the repository (${root}); inputs are globs relative to the workflow file, inside the repository`;
+  if (pattern === "" || pattern.includes("\0")) return "is not a path; write a glob relative to the workflow file";
+  if (path.isAbsolute(pattern) || pattern.startsWith("~")) return outside;
+  // Wildcards, classes, braces and extglobs begin where the first of these characters is.
+  const special = pattern.search(/[*?[\]{}()]/);
+  // After one, ".." could climb anywhere (a brace may even hide it: {../x,y}): only the fixed start may hold it.
+  if (special !== -1 && pattern.slice(special).includes("..")) {
+    return `has ".." after a wildcard or brace, which could reach outside the repository; put any ".." before the first wildcard`;
+  }
+  const fixed = path.resolve(dir, special === -1 ? pattern : pattern.slice(0, pattern.lastIndexOf("/", special) + 1));
+  if (!isInside(root, fixed)) return outside;
+  // The fixed start, as far as it exists, must stay inside after symbolic links.
+  let existing = fixed;
+  while (files.stat(existing).kind === "missing" && isInside(root, path.dirname(existing)) && path.dirname(existing) !== existing)
+    existing = path.dirname(existing);
+  const found = files.stat(existing);
+  if (found.kind !== "missing" && !isInside(realRoot, found.real)) return `leads to ${found.real}, outside the repository (${realRoot}); inputs stay inside it`;
+  // Nothing can be under a file: a glob would fail to list it.
+  const under = path.relative(root, existing) || ".";
+  if ((found.kind === "file" || found.kind === "other") && existing !== fixed) return `is under ${under}, which is a file, not a directory; fix the path`;
+  if (found.kind !== "directory" && found.kind !== "missing" && special !== -1) return `starts at ${under}, which is a file, not a directory; fix the path`;
+  if (special !== -1) return undefined;
+  if (found.kind === "missing" || existing !== fixed) {
+    if (!mustExist) return undefined;
+    return "does not exist (inputs are relative to the workflow file); fix the path, or write a glob if the file may be absent";
+  }
+  if (found.kind === "directory") return `is a directory; inputs name files: write "${pattern.replace(/\/+$/, "")}/**" for every file under it`;
+  if (found.kind === "other") return "is not a regular file (a pipe, a device or a socket); inputs name files";
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -395,6 +501,11 @@ function readSource(file: string, options: Pick<ParseOptions, "files" | "cwd">, 
  * that are not text, integers or booleans.
  */
 export function parseText(text: string, display: string, issues: ConfigIssue[]): SourceFile | undefined {
+  const tooDeep = nestingProblem(text, display);
+  if (tooDeep) {
+    issues.push(tooDeep);
+    return undefined;
+  }
   const lines = new LineCounter();
   // The parser's own duplicate-key check compares each key with every earlier one, which is
   // quadratic in a map of thousands of pairs; findDuplicateKeys does the same in linear time.
@@ -425,9 +536,117 @@ export function parseText(text: string, display: string, issues: ConfigIssue[]):
     issues.push({ file: display, line, column, key: "", message });
     return undefined;
   }
-  const problems = [...findUnresolvedTags(source), ...findDuplicateKeys(source)];
+  const problems = [...findUnresolvedTags(source), ...findDuplicateKeys(source), ...findAliasProblems(source)];
   issues.push(...problems);
   return problems.length > 0 ? undefined : source;
+}
+
+/**
+ * Collections nested deeper than any configuration needs. The YAML parser descends recursively, and
+ * a file of a few kilobytes of brackets would exhaust the stack: such text is refused first, at the
+ * bracket that goes too deep. Brackets inside quoted or block text count as well, an
+ * over-estimate no real file comes near.
+ */
+const MAX_NESTING = 256;
+
+function nestingProblem(text: string, display: string): ConfigIssue | undefined {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_NESTING) {
+        const before = text.slice(0, i).split("\n");
+        const message = `lists and mappings nested more than ${MAX_NESTING} deep; pairflow's files need a few levels: flatten the structure`;
+        return { file: display, line: before.length, column: before[before.length - 1]!.length + 1, key: "", message };
+      }
+    } else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  }
+  return undefined;
+}
+
+/**
+ * Values aliases may add to one document once expanded. Aliases are welcome for shared settings,
+ * and a workflow has no use for more than a few thousand; an "alias bomb" (aliases of anchors full
+ * of aliases, a few lines long) would expand to billions.
+ */
+export const MAX_ALIAS_EXPANSION = 1_000_000;
+
+/**
+ * Aliases that name no anchor before them, that stand for a value containing themselves (which has
+ * no JSON form), or that expand the document beyond MAX_ALIAS_EXPANSION values: each an issue at
+ * the alias. The count is computed once per node, in linear time, without expanding anything.
+ */
+function findAliasProblems(file: SourceFile): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const issue = (node: Node, message: string) => {
+    const [line, column] = position(file.lines, node.range?.[0] ?? 0);
+    issues.push({ file: file.display, line, column, key: "", message });
+  };
+  // The anchor each alias names: the last one of that name before it, as YAML defines.
+  const anchors = new Map<string, Node>();
+  const targets = new Map<Node, Node>();
+  let written = 0;
+  visit(file.doc, {
+    Node(_, node) {
+      written++;
+      if (isAlias(node)) {
+        const target = anchors.get(node.source);
+        if (target) targets.set(node, target);
+        else issue(node, `the alias *${node.source} names no anchor before it; define &${node.source} first, or write the value here`);
+      } else if (node.anchor) anchors.set(node.anchor, node);
+    },
+  });
+  if (targets.size === 0) return issues;
+
+  const sizes = new Map<Node, number>();
+  const open = new Set<Node>();
+  const recursive = new Set<Node>();
+  const size = (node: unknown): number => {
+    if (isAlias(node)) {
+      const target = targets.get(node);
+      if (!target) return 1;
+      if (open.has(target)) {
+        if (!recursive.has(node)) {
+          recursive.add(node);
+          issue(node, `the alias *${node.source} stands for a value that contains it, which has no JSON form; write the value out instead`);
+        }
+        return 1;
+      }
+      return size(target);
+    }
+    if (!isMap(node) && !isSeq(node)) return 1;
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    open.add(node);
+    let n = 1;
+    for (const item of node.items) n += isPair(item) ? size(item.key) + size(item.value) : size(item);
+    open.delete(node);
+    sizes.set(node, n);
+    return n;
+  };
+  let expanded: number;
+  try {
+    expanded = size(file.doc.contents);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    issue(file.doc.contents ?? ({} as Node), "the document is nested too deeply to read; flatten it");
+    return issues;
+  }
+  if (recursive.size === 0 && expanded - written > MAX_ALIAS_EXPANSION) {
+    // The alias standing for the most is the one to look at first.
+    let worst: Node | undefined;
+    let most = 0;
+    for (const [alias, target] of targets) {
+      const n = size(target);
+      if (n > most) [worst, most] = [alias, n];
+    }
+    issue(
+      worst!,
+      `aliases expand this document to more than ${MAX_ALIAS_EXPANSION.toLocaleString("en")} values (this one alone to ${most.toLocaleString("en")}), ` +
+        "as an alias bomb does; write the shared values with fewer aliases of aliases",
+    );
+  }
+  return issues;
 }
 
 const CORE_TAGS = new Set(["str", "int", "float", "bool", "null", "map", "seq"].map((name) => `tag:yaml.org,2002:${name}`));
@@ -523,8 +742,8 @@ function findDuplicateKeys(file: SourceFile): ConfigIssue[] {
 function valueOf(file: SourceFile, issues: ConfigIssue[]): unknown {
   if (file.doc.contents === null) return {};
   try {
-    // Anchors and aliases are welcome for shared settings; the limit only stops exponential blow-up.
-    return file.doc.toJS({ maxAliasCount: 10_000 });
+    // findAliasProblems has bounded what the aliases expand to.
+    return file.doc.toJS({ maxAliasCount: -1 });
   } catch (err) {
     issues.push({ file: file.display, line: 1, column: 1, key: "", message: `${(err as Error).message}; use fewer aliases (*name) of large anchors` });
     return undefined;
@@ -688,7 +907,7 @@ function describe(error: ErrorObject, root: unknown, file: SourceFile): ConfigIs
 
 function valueAt(root: unknown, keyPath: readonly (string | number)[]): unknown {
   let v = root;
-  for (const k of keyPath) v = v === null || typeof v !== "object" ? undefined : (v as Record<string, unknown>)[k];
+  for (const k of keyPath) v = v === null || typeof v !== "object" || !Object.hasOwn(v, k) ? undefined : (v as Record<string, unknown>)[k];
   return v;
 }
 

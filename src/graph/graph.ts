@@ -53,7 +53,9 @@ export function buildGraph(pairs: { id: string; requires: string[] }[]): { graph
   while (ready.length > 0) {
     const next: string[] = [];
     for (const id of ready) {
-      const wave = Math.max(-1, ...requires.get(id)!.map((d) => waveOf.get(d)!)) + 1;
+      // A loop, not Math.max(...deps): spreading a list of 200k requires overflows the call stack.
+      let wave = 0;
+      for (const dep of requires.get(id)!) wave = Math.max(wave, waveOf.get(dep)! + 1);
       waveOf.set(id, wave);
       (waves[wave] ??= []).push(id);
       order.push(id);

@@ -25,7 +25,9 @@ export function plain(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(plain);
   if (isObject(value)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = plain(v);
+    // defineProperty, not assignment: a "__proto__" key stays a key, as the parser made it, rather
+    // than replacing the object's prototype (and vanishing from what the schema checks).
+    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: plain(v), enumerable: true, writable: true, configurable: true });
     return out;
   }
   return value;

@@ -1,12 +1,14 @@
 /**
  * Reading run records back: listing runs, one run's plan, trace and result, and what a resume
- * needs. Records damaged by a crash (a truncated last trace line, a half-written file) are
- * reported as problems and read around, never a crash.
+ * needs. Records damaged by a crash (a truncated last trace line, a half-written file) or edited
+ * into another shape (well-formed JSON that is not what pairflow wrote) are reported as problems,
+ * by path, and read around, never a crash.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readSync } from "node:fs";
 import path from "node:path";
 import type { AttemptRecord, PairOutcome, ResumeState } from "../model/run.js";
 import type { TokenUsage } from "../model/records.js";
+import { UsageError } from "../model/errors.js";
 import { runDir, runsDir, type PlanRecord, type ResultRecord } from "./write.js";
 
 export interface TraceEvent {
@@ -42,8 +44,16 @@ export interface RunListing {
 export function listRunIds(stateDir: string): string[] {
   const dir = runsDir(stateDir);
   if (!existsSync(dir)) return [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (err) {
+    throw new UsageError(
+      `${dir} cannot be listed (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); it should be the folder of run records: remove it if it is not`,
+    );
+  }
   // Run ids start with their UTC start time, so name order is time order.
-  return readdirSync(dir)
+  return names
     .filter((name) => /^\d{8}T\d{9}Z-[0-9a-f]+$/.test(name))
     .sort()
     .reverse();
@@ -53,8 +63,8 @@ export function readRun(stateDir: string, runId: string): RunRecord {
   const dir = runDir(stateDir, runId);
   const problems: string[] = [];
   if (!existsSync(dir)) throw new Error(`no run ${runId} in ${runsDir(stateDir)}`);
-  const plan = readJson<PlanRecord>(path.join(dir, "plan.json"), runId, problems);
-  const result = readJson<ResultRecord>(path.join(dir, "result.json"), runId, problems);
+  const plan = readJson(path.join(dir, "plan.json"), runId, problems, isPlanRecord);
+  const result = readJson(path.join(dir, "result.json"), runId, problems, isResultRecord);
   const events = readEvents(dir, runId, problems);
   return { runId, dir, plan, events, result, problems };
 }
@@ -71,12 +81,16 @@ function readEvents(dir: string, runId: string, problems: string[]): TraceEvent[
   const events: TraceEvent[] = [];
   const tracePath = path.join(dir, "trace.jsonl");
   if (existsSync(tracePath)) {
-    const lines = readFileSync(tracePath, "utf8").split("\n");
+    const text = readRecordFile(tracePath, `runs/${runId}/trace.jsonl`, problems);
+    if (text === undefined) return events;
+    const lines = text.split("\n");
     const last = lines.length - 1; // the text after the final newline: empty when the trace is whole
     lines.forEach((line, i) => {
       if (line === "") return;
       try {
-        events.push(JSON.parse(line) as TraceEvent);
+        const event: unknown = JSON.parse(line);
+        if (isEvent(event)) events.push(event);
+        else problems.push(`runs/${runId}/trace.jsonl: line ${i + 1} is not an event pairflow wrote; it is ignored`);
       } catch {
         problems.push(
           i === last
@@ -89,13 +103,127 @@ function readEvents(dir: string, runId: string, problems: string[]): TraceEvent[
   return events;
 }
 
-function readJson<T>(file: string, runId: string, problems: string[]): T | null {
+function readJson<T>(file: string, runId: string, problems: string[], shape: (value: unknown) => value is T): T | null {
   if (!existsSync(file)) return null;
+  const shown = `runs/${runId}/${path.basename(file)}`;
+  const text = readRecordFile(file, shown, problems);
+  if (text === undefined) return null;
+  let value: unknown;
   try {
-    return JSON.parse(readFileSync(file, "utf8")) as T;
+    value = JSON.parse(text);
   } catch {
-    problems.push(`runs/${runId}/${path.basename(file)} is not valid JSON (written only in part?); it is ignored and the trace is used instead`);
+    problems.push(`${shown} is not valid JSON (written only in part?); it is ignored and the trace is used instead`);
     return null;
+  }
+  if (shape(value)) return value;
+  problems.push(`${shown} is not a record pairflow wrote (edited, or of another version?); it is ignored and the trace is used instead`);
+  return null;
+}
+
+/** A record file's text, when it is a regular file: a pipe or a directory in its place is a problem, never a wait. */
+function readRecordFile(file: string, shown: string, problems: string[]): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      problems.push(`${shown} is not a regular file; it is ignored`);
+      return undefined;
+    }
+    const buffer = Buffer.alloc(stat.size);
+    let length = 0;
+    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;) length += n;
+    return buffer.subarray(0, length).toString("utf8");
+  } catch (err) {
+    problems.push(`${shown} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); it is ignored`);
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The shapes pairflow writes (src/records/write.ts), checked as far as readers rely on them.
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+const isString = (v: unknown): v is string => typeof v === "string";
+const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+const optional = (v: unknown, check: (v: unknown) => boolean) => v === undefined || v === null || check(v);
+const isTokens = (v: unknown): v is TokenUsage => isObject(v) && isNumber(v.input) && isNumber(v.output);
+const STATUSES = new Set(["executed", "reused", "failed", "blocked", "interrupted"]);
+
+function isPlanRecord(v: unknown): v is PlanRecord {
+  return (
+    isObject(v) &&
+    optional(v.createdAt, isString) &&
+    isObject(v.workflow) &&
+    isString(v.workflow.path) &&
+    Array.isArray(v.pairs) &&
+    v.pairs.every(
+      (p: unknown) =>
+        isObject(p) &&
+        isString(p.id) &&
+        (p.action === "run" || p.action === "skip") &&
+        optional(p.configRef, isString) &&
+        Array.isArray(p.reasons) &&
+        p.reasons.every((r: unknown) => isObject(r) && isString(r.detail)),
+    )
+  );
+}
+
+function isResultRecord(v: unknown): v is ResultRecord {
+  return (
+    isObject(v) &&
+    (v.status === "success" || v.status === "failed" || v.status === "interrupted") &&
+    optional(v.startedAt, isString) &&
+    isObject(v.totals) &&
+    isNumber(v.totals.executed) &&
+    isNumber(v.totals.reused) &&
+    isNumber(v.totals.failed) &&
+    isTokens(v.totals.tokens) &&
+    Array.isArray(v.pairs) &&
+    v.pairs.every((p: unknown) => isObject(p) && isString(p.id) && isString(p.status) && optional(p.contentHash, isString))
+  );
+}
+
+/** An event with the fields its readers use, of the types they expect; events of kinds not known here need only a name and a time. */
+function isEvent(e: unknown): e is TraceEvent {
+  if (!isObject(e) || !isString(e.event) || !isString(e.t)) return false;
+  switch (e.event) {
+    case "run_start":
+      return optional(e.workflow, isString);
+    case "run_end":
+      return e.status === "success" || e.status === "failed" || e.status === "interrupted";
+    case "pair_start":
+      return isString(e.id) && optional(e.configRef, isString);
+    case "attempt_end":
+      return (
+        isString(e.id) &&
+        isNumber(e.attempt) &&
+        typeof e.accepted === "boolean" &&
+        isString(e.feedback) &&
+        optional(e.tokens, isTokens) &&
+        isNumber(e.durationMs)
+      );
+    case "pair_end":
+      return (
+        isString(e.id) &&
+        isString(e.status) &&
+        STATUSES.has(e.status) &&
+        optional(e.configRef, isString) &&
+        optional(e.contentHash, isString) &&
+        optional(e.durationMs, isNumber) &&
+        optional(e.note, isString)
+      );
+    case "pair_reused":
+      return (
+        isString(e.id) && optional(e.configRef, isString) && optional(e.contentHash, isString) && optional(e.durationMs, isNumber) && optional(e.note, isString)
+      );
+    default:
+      return true;
   }
 }
 

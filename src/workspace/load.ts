@@ -1,30 +1,83 @@
 /**
  * Finds a workflow and its repository on disk and hands the files to the configuration parser,
  * which does the rest without touching the file system itself.
+ *
+ * Every configuration file is looked at before it is opened: only a regular file inside the
+ * repository, after symbolic links, of a size a configuration file can have, is read at all. A
+ * pipe named as the workflow would block forever, a device such as /dev/zero would fill memory,
+ * and a file outside the repository must never be read, let alone quoted in a message.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
-import { ConfigError } from "../model/errors.js";
-import { displayPath, parseWorkflow, WORKFLOW_NAMES, type ConfigFiles, type Loaded } from "../config/parse.js";
+import { ConfigError, type ConfigIssue } from "../model/errors.js";
+import { isInside } from "../config/paths.js";
+import { displayPath, issueAt, parseWorkflow, WORKFLOW_NAMES, type ConfigFiles, type FileKind, type Loaded } from "../config/parse.js";
+import { OutputFiles } from "./outputs.js";
+
+/** Configuration files are small: a larger one is refused rather than read into memory. */
+export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
 /** The configuration files as they are on disk. */
 export const diskFiles: ConfigFiles = {
-  read: (file) => readFileSync(file, "utf8"),
+  read: readConfigFile,
   exists: (file) => existsSync(file),
   glob: (patterns, cwd) =>
     // As `inputs` are matched (src/workspace/inputs.ts), files only and never inside .git; hidden
     // files only where a pattern names them (so `**` never reaches the state directory, .pairflow/),
     // and no symbolic link is followed into a directory, so matches stay where they appear to be.
     fg.sync([...patterns], { cwd, dot: false, onlyFiles: true, unique: true, followSymbolicLinks: false, ignore: ["**/.git/**"] }),
+  stat: fileKind,
 };
+
+function fileKind(file: string): FileKind {
+  let stat: Stats;
+  let real: string;
+  try {
+    stat = statSync(file);
+    real = realpathSync(file);
+  } catch {
+    return { kind: "missing" };
+  }
+  return { kind: stat.isFile() ? "file" : stat.isDirectory() ? "directory" : "other", real };
+}
+
+/** What makes a path unfit to read as a configuration file, or undefined. */
+function unreadable(stat: Stats): string | undefined {
+  if (stat.isDirectory()) return "it is a directory; give the path of a file";
+  if (!stat.isFile()) return "it is not a regular file (a pipe, a device or a socket); give the path of a file";
+  if (stat.size > MAX_CONFIG_BYTES) return `it is ${stat.size} bytes, more than the ${MAX_CONFIG_BYTES} a configuration file may have`;
+  return undefined;
+}
+
+/**
+ * A configuration file's text, read only once it is known to be a regular file of bounded size.
+ * It is opened without blocking (a pipe put in its place meanwhile does not hang the open) and
+ * checked again once open.
+ */
+function readConfigFile(file: string): string {
+  const before = unreadable(statSync(file));
+  if (before) throw new Error(before);
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const now = unreadable(fstatSync(fd));
+    if (now) throw new Error(now);
+    const buffer = Buffer.alloc(Math.min(fstatSync(fd).size, MAX_CONFIG_BYTES) + 1);
+    let length = 0;
+    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;) length += n;
+    if (length > MAX_CONFIG_BYTES) throw new Error(`it is more than the ${MAX_CONFIG_BYTES} bytes a configuration file may have`);
+    return buffer.subarray(0, length).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** PATH as the commands take it: a workflow file, or a directory holding workflow.yml|yaml|json. */
 export function resolveWorkflowPath(target: string | undefined, cwd = process.cwd()): string {
   const abs = path.resolve(cwd, target ?? ".");
   if (!existsSync(abs))
     throw fileIssue(displayPath(abs, cwd), `no such file or directory; give a workflow file or a directory holding one of ${WORKFLOW_NAMES.join(", ")}`);
-  if (!statSync(abs).isDirectory()) return abs;
+  if (!statSync(abs).isDirectory()) return checkedWorkflow(abs, cwd);
   const found = WORKFLOW_NAMES.filter((name) => existsSync(path.join(abs, name)));
   if (found.length === 0) {
     throw fileIssue(displayPath(abs, cwd), `no workflow file here; expected one of ${WORKFLOW_NAMES.join(", ")}, or give the file's path`);
@@ -32,12 +85,83 @@ export function resolveWorkflowPath(target: string | undefined, cwd = process.cw
   if (found.length > 1) {
     throw fileIssue(displayPath(abs, cwd), `several workflow files here (${found.join(", ")}); give the one to use`);
   }
-  return path.join(abs, found[0]!);
+  return checkedWorkflow(path.join(abs, found[0]!), cwd);
+}
+
+/** The workflow file, once it is known to be a regular file inside its repository after symbolic links. */
+function checkedWorkflow(file: string, cwd: string): string {
+  const shown = displayPath(file, cwd);
+  const stat = statSync(file);
+  if (stat.isDirectory()) throw fileIssue(shown, `is a directory; give a workflow file or a directory holding one of ${WORKFLOW_NAMES.join(", ")}`);
+  if (!stat.isFile()) throw fileIssue(shown, "is not a regular file (a pipe, a device or a socket); give the path of a workflow file");
+  const root = realpathSync(findRepoRoot(path.dirname(file)));
+  const real = realpathSync(file);
+  if (!isInside(root, real)) {
+    throw fileIssue(shown, `is a link to ${real}, outside the repository (${root}); give the path of the workflow file itself, inside its repository`);
+  }
+  return file;
 }
 
 export function loadWorkflow(target: string | undefined, cwd = process.cwd()): Loaded {
   const workflowPath = resolveWorkflowPath(target, cwd);
-  return parseWorkflow(workflowPath, { files: diskFiles, cwd: path.resolve(cwd), root: findRepoRoot(path.dirname(workflowPath)) });
+  const loaded = parseWorkflow(workflowPath, { files: diskFiles, cwd: path.resolve(cwd), root: findRepoRoot(path.dirname(workflowPath)) });
+  const issues = outputIssues(loaded);
+  if (issues.length > 0) throw new ConfigError(issues);
+  return loaded;
+}
+
+/**
+ * What is on disk where the pairs' outputs go: each must be a regular file, or nothing yet, inside
+ * the repository after symbolic links (OutputFiles.problem), and never a directory or a path
+ * under a file. Checked before anything reads them: reading a pipe would block the plan.
+ */
+function outputIssues(loaded: Loaded): ConfigIssue[] {
+  const { workflow, sources } = loaded;
+  const outputs = new OutputFiles(workflow);
+  const issues: ConfigIssue[] = [];
+  for (const pair of workflow.pairs.values()) {
+    if (pair.output === undefined) continue;
+    const file = path.resolve(workflow.dir, pair.output);
+    // A link is OutputFiles.problem's to describe; a directory or a file on the way are not links.
+    const link = lstatOrUndefined(file)?.isSymbolicLink() ?? false;
+    const kind = link ? undefined : (underFile(file, workflow.root) ?? directory(file));
+    const problem = kind !== undefined ? `"${pair.output}" ${kind}` : outputs.problem(pair)?.replace(`output ${pair.output} `, `"${pair.output}" `);
+    if (problem !== undefined) issues.push(issueAt(sources.workflow, ["action_pairs", pair.id, "output"], problem));
+  }
+  return issues;
+}
+
+function directory(file: string): string | undefined {
+  return statOrUndefined(file)?.isDirectory() ? "is a directory; give the path of a file for the pair to write" : undefined;
+}
+
+function lstatOrUndefined(file: string): Stats | undefined {
+  try {
+    return lstatSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What is at the path, or undefined when nothing is (including a path under a file). */
+function statOrUndefined(file: string): Stats | undefined {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A path whose parent, or an ancestor, is a file: no file can be written there. */
+function underFile(file: string, root: string): string | undefined {
+  for (let dir = path.dirname(file); isInside(root, dir) && dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const stat = statOrUndefined(dir);
+    if (stat === undefined) continue;
+    return stat.isDirectory()
+      ? undefined
+      : `is under ${path.relative(root, dir) || dir}, which is a file, not a directory; give a path where a file can be written`;
+  }
+  return undefined;
 }
 
 /** The nearest ancestor of dir holding .git, else dir itself. */

@@ -9,16 +9,18 @@ import { canonicalJson } from "../../src/refs/canonical.js";
 // by the parser would miss these files.
 const ROOT = path.join(path.sep, "virtual", "repo");
 
-/** Files by absolute path; a directory exists when some file is under it. */
+/** Files by absolute path; a directory exists when some file is under it. No links: a path is its real path. */
 function memoryFiles(texts: Record<string, string>): ConfigFiles {
   const files = new Map(Object.entries(texts).map(([rel, text]) => [path.join(ROOT, rel), text]));
+  const isDir = (file: string) => file === ROOT || [...files.keys()].some((f) => f.startsWith(file + path.sep));
   return {
     read(file) {
       const text = files.get(file);
       if (text === undefined) throw new Error(`no such file ${file}`);
       return text;
     },
-    exists: (file) => files.has(file) || [...files.keys()].some((f) => f.startsWith(file + path.sep)),
+    exists: (file) => files.has(file) || isDir(file),
+    stat: (file) => (files.has(file) ? { kind: "file", real: file } : isDir(file) ? { kind: "directory", real: file } : { kind: "missing" }),
   };
 }
 
@@ -147,6 +149,7 @@ describe("parsing configuration from texts", () => {
     const files = memoryFiles({ "workflow.yml": "name: n\naction_pairs:\n  g_a: {}\n", "prompts.yml": "" });
     const unreadable: ConfigFiles = {
       exists: files.exists,
+      stat: files.stat,
       read(file) {
         if (file === path.join(ROOT, "prompts.yml")) throw new Error("permission denied");
         return files.read(file);

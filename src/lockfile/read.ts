@@ -1,0 +1,113 @@
+/**
+ * Reading the lock file back: its text, read only when it is a regular file of a sane size, and its
+ * value, checked entry by entry. A lock file is reviewed and merged by people, so a damaged one
+ * (a merge conflict left in it, an entry edited by hand, a `null`) is a positioned configuration
+ * error naming the entry and what to do, never a crash somewhere later in the planner.
+ */
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
+import { issueAt, parseText } from "../config/parse.js";
+import { ConfigError, type ConfigIssue } from "../model/errors.js";
+import { LOCK_VERSION, type LockFile } from "../model/records.js";
+
+/** A lock file holds one small entry a pair: larger than this, it is not one. */
+export const MAX_LOCK_BYTES = 64 * 1024 * 1024;
+
+const FIX = "restore it from version control, or delete it to plan every pair as new";
+
+/** The lock file's text; a ConfigError when it is not a regular file or is too large. */
+export function readLockText(file: string, display: string): string {
+  const refuse = (message: string) => new ConfigError([{ file: display, line: 1, column: 1, key: "", message }]);
+  const check = (stat: Stats) => {
+    if (!stat.isFile()) throw refuse(`the lock file is not a regular file (a directory, a pipe or a device); remove it, and pairflow writes a new one`);
+    if (stat.size > MAX_LOCK_BYTES) throw refuse(`the lock file is ${stat.size} bytes, more than any lock file pairflow writes; ${FIX}`);
+  };
+  check(statSync(file));
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    check(stat);
+    const buffer = Buffer.alloc(Number(stat.size));
+    let length = 0;
+    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;) length += n;
+    return buffer.subarray(0, length).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The lock file's value, checked: every entry has the shape pairflow writes. */
+export function parseLock(text: string, display: string): LockFile {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    // JSON.parse's message quotes the text around the mistake: only the place is shown.
+    const offset = /position (\d+)/.exec((err as Error).message)?.[1];
+    const before = text.slice(0, Number(offset ?? 0)).split("\n");
+    throw new ConfigError([
+      {
+        file: display,
+        line: offset === undefined ? 1 : before.length,
+        column: offset === undefined ? 1 : before[before.length - 1]!.length + 1,
+        key: "",
+        message: `the lock file is not valid JSON (a merge conflict left in it?); ${FIX}`,
+      },
+    ]);
+  }
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  if (!isObject(value) || value.version !== LOCK_VERSION) {
+    problems.push({ path: isObject(value) ? ["version"] : [], message: `not a pairflow lock file of version ${LOCK_VERSION}; ${FIX}` });
+  } else {
+    if (typeof value.workflow !== "string") problems.push({ path: ["workflow"], message: `"workflow" must be the workflow's name; ${FIX}` });
+    if (!isObject(value.pairs)) problems.push({ path: ["pairs"], message: `"pairs" must be a mapping of pair ids to entries; ${FIX}` });
+    else {
+      for (const [id, entry] of Object.entries(value.pairs)) {
+        const wrong = entryProblem(entry);
+        if (wrong) problems.push({ path: ["pairs", id, ...wrong.at], message: `the entry of pair "${id}" ${wrong.what}; ${FIX}` });
+      }
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(positioned(text, display, problems));
+  return value as unknown as LockFile;
+}
+
+/** What is wrong with one entry, and where in it, or undefined. */
+function entryProblem(entry: unknown): { at: string[]; what: string } | undefined {
+  if (!isObject(entry)) return { at: [], what: `is ${entry === null ? "null" : Array.isArray(entry) ? "a list" : typeof entry}, not a mapping` };
+  const fields: [string, (v: unknown) => boolean, string][] = [
+    ["configRef", isHash, "a sha256 hex digest"],
+    ["contentHash", isHash, "a sha256 hex digest"],
+    ["source", (v) => v === "generated" || v === "human", '"generated" or "human"'],
+    ["model", (v) => v === null || typeof v === "string", "a model name or null"],
+    ["components", (v) => isObject(v) && Object.values(v).every((d) => typeof d === "string"), "a mapping of names to digests"],
+    ["attempts", (v) => Number.isInteger(v) && (v as number) >= 0, "a whole number"],
+    ["tokens", (v) => isObject(v) && isCount(v.input) && isCount(v.output), "a mapping with input and output token counts"],
+    ["durationMs", isCount, "a number of milliseconds"],
+    ["acceptedAt", (v) => typeof v === "string", "a time"],
+  ];
+  for (const [key, ok, expected] of fields) {
+    if (!Object.hasOwn(entry, key)) return { at: [], what: `has no "${key}"` };
+    if (!ok(entry[key])) return { at: [key], what: `has a "${key}" that is not ${expected}` };
+  }
+  return undefined;
+}
+
+/** Each problem at its place in the text; line 1 when the text cannot be read with positions. */
+function positioned(text: string, display: string, problems: { path: (string | number)[]; message: string }[]): ConfigIssue[] {
+  const source = parseText(text, display, []);
+  return problems.map(({ path, message }) =>
+    source ? { ...issueAt(source, path, message), key: path.join(".") } : { file: display, line: 1, column: 1, key: path.join("."), message },
+  );
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+function isHash(v: unknown): boolean {
+  return typeof v === "string" && /^[0-9a-f]{64}$/.test(v);
+}
+
+function isCount(v: unknown): boolean {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0;
+}
