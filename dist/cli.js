@@ -1226,7 +1226,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path25 = __require("node:path");
+    var path26 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2242,9 +2242,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName2) {
-          const localBin = path25.resolve(baseDir, baseName2);
+          const localBin = path26.resolve(baseDir, baseName2);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path25.extname(baseName2))) return void 0;
+          if (sourceExt.includes(path26.extname(baseName2))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2263,17 +2263,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path25.resolve(
-            path25.dirname(resolvedScriptPath),
+          executableDir = path26.resolve(
+            path26.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path25.basename(
+            const legacyName = path26.basename(
               this._scriptPath,
-              path25.extname(this._scriptPath)
+              path26.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2284,7 +2284,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path25.extname(executableFile));
+        launchWithNode = sourceExt.includes(path26.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3200,7 +3200,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path25.basename(filename, path25.extname(filename));
+        this._name = path26.basename(filename, path26.extname(filename));
         return this;
       }
       /**
@@ -3214,9 +3214,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path26) {
-        if (path26 === void 0) return this._executableDir;
-        this._executableDir = path26;
+      executableDir(path27) {
+        if (path27 === void 0) return this._executableDir;
+        this._executableDir = path27;
         return this;
       }
       /**
@@ -3912,11 +3912,11 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants4) {
         if (!names[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants);
+          this.rhs = optimizeExpr(this.rhs, names, constants4);
         return this;
       }
       get names() {
@@ -3936,10 +3936,10 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants4) {
         if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants);
+        this.rhs = optimizeExpr(this.rhs, names, constants4);
         return this;
       }
       get names() {
@@ -4015,8 +4015,8 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants) {
-        this.code = optimizeExpr(this.code, names, constants);
+      optimizeNames(names, constants4) {
+        this.code = optimizeExpr(this.code, names, constants4);
         return this;
       }
       get names() {
@@ -4048,12 +4048,12 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants4) {
         const { nodes } = this;
         let i = nodes.length;
         while (i--) {
           const n = nodes[i];
-          if (n.optimizeNames(names, constants))
+          if (n.optimizeNames(names, constants4))
             continue;
           subtractNames(names, n.names);
           nodes.splice(i, 1);
@@ -4118,12 +4118,12 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants4) {
         var _a;
-        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants);
-        if (!(super.optimizeNames(names, constants) || this.else))
+        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants4);
+        if (!(super.optimizeNames(names, constants4) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants);
+        this.condition = optimizeExpr(this.condition, names, constants4);
         return this;
       }
       get names() {
@@ -4152,10 +4152,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants) {
-        if (!super.optimizeNames(names, constants))
+      optimizeNames(names, constants4) {
+        if (!super.optimizeNames(names, constants4))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants);
+        this.iteration = optimizeExpr(this.iteration, names, constants4);
         return this;
       }
       get names() {
@@ -4197,10 +4197,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants) {
-        if (!super.optimizeNames(names, constants))
+      optimizeNames(names, constants4) {
+        if (!super.optimizeNames(names, constants4))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants);
+        this.iterable = optimizeExpr(this.iterable, names, constants4);
         return this;
       }
       get names() {
@@ -4251,11 +4251,11 @@ var require_codegen = __commonJS({
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants) {
+      optimizeNames(names, constants4) {
         var _a, _b;
-        super.optimizeNames(names, constants);
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants);
+        super.optimizeNames(names, constants4);
+        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants4);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants4);
         return this;
       }
       get names() {
@@ -4567,7 +4567,7 @@ var require_codegen = __commonJS({
       return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
     }
     __name(addExprNames, "addExprNames");
-    function optimizeExpr(expr, names, constants) {
+    function optimizeExpr(expr, names, constants4) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -4582,7 +4582,7 @@ var require_codegen = __commonJS({
         return items;
       }, []));
       function replaceName(n) {
-        const c = constants[n.str];
+        const c = constants4[n.str];
         if (c === void 0 || names[n.str] !== 1)
           return n;
         delete names[n.str];
@@ -4590,7 +4590,7 @@ var require_codegen = __commonJS({
       }
       __name(replaceName, "replaceName");
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants[c.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants4[c.str] !== void 0);
       }
       __name(canOptimize, "canOptimize");
     }
@@ -4792,8 +4792,8 @@ var require_util = __commonJS({
     })(Type || (exports.Type = Type = {}));
     function getErrorPath(dataProp, dataPropType, jsPropertySyntax) {
       if (dataProp instanceof codegen_1.Name) {
-        const isNumber = dataPropType === Type.Num;
-        return jsPropertySyntax ? isNumber ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
+        const isNumber2 = dataPropType === Type.Num;
+        return jsPropertySyntax ? isNumber2 ? (0, codegen_1._)`"[" + ${dataProp} + "]"` : (0, codegen_1._)`"['" + ${dataProp} + "']"` : isNumber2 ? (0, codegen_1._)`"/" + ${dataProp}` : (0, codegen_1._)`"/" + ${dataProp}.replace(/~/g, "~0").replace(/\\//g, "~1")`;
       }
       return jsPropertySyntax ? (0, codegen_1.getProperty)(dataProp).toString() : "/" + escapeJsonPointer(dataProp);
     }
@@ -6996,8 +6996,8 @@ var require_utils = __commonJS({
       return ind;
     }
     __name(findToken, "findToken");
-    function removeDotSegments(path25) {
-      let input = path25;
+    function removeDotSegments(path26) {
+      let input = path26;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -7072,11 +7072,11 @@ var require_utils = __commonJS({
       return output.join("");
     }
     __name(removeDotSegments, "removeDotSegments");
-    function removeDotSegmentsRelative(path25) {
-      if (path25 === "" || path25[0] === "/") {
-        return removeDotSegments(path25);
+    function removeDotSegmentsRelative(path26) {
+      if (path26 === "" || path26[0] === "/") {
+        return removeDotSegments(path26);
       }
-      const segments = path25.split("/");
+      const segments = path26.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -7457,8 +7457,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path25 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path25 && path25 !== "/" ? path25 : void 0;
+        const path26 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path26 && path26 !== "/" ? path26 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -11465,17 +11465,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path25) {
-      const ctrl = callVisitor(key, node, visitor, path25);
+    function visit_(key, node, visitor, path26) {
+      const ctrl = callVisitor(key, node, visitor, path26);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path25, ctrl);
-        return visit_(key, ctrl, visitor, path25);
+        replaceNode(key, path26, ctrl);
+        return visit_(key, ctrl, visitor, path26);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path25 = Object.freeze(path25.concat(node));
+          path26 = Object.freeze(path26.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path25);
+            const ci = visit_(i, node.items[i], visitor, path26);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -11486,13 +11486,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path25 = Object.freeze(path25.concat(node));
-          const ck = visit_("key", node.key, visitor, path25);
+          path26 = Object.freeze(path26.concat(node));
+          const ck = visit_("key", node.key, visitor, path26);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path25);
+          const cv = visit_("value", node.value, visitor, path26);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -11515,17 +11515,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path25) {
-      const ctrl = await callVisitor(key, node, visitor, path25);
+    async function visitAsync_(key, node, visitor, path26) {
+      const ctrl = await callVisitor(key, node, visitor, path26);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path25, ctrl);
-        return visitAsync_(key, ctrl, visitor, path25);
+        replaceNode(key, path26, ctrl);
+        return visitAsync_(key, ctrl, visitor, path26);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path25 = Object.freeze(path25.concat(node));
+          path26 = Object.freeze(path26.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path25);
+            const ci = await visitAsync_(i, node.items[i], visitor, path26);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -11536,13 +11536,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path25 = Object.freeze(path25.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path25);
+          path26 = Object.freeze(path26.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path26);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path25);
+          const cv = await visitAsync_("value", node.value, visitor, path26);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -11571,24 +11571,24 @@ var require_visit = __commonJS({
       return visitor;
     }
     __name(initVisitor, "initVisitor");
-    function callVisitor(key, node, visitor, path25) {
+    function callVisitor(key, node, visitor, path26) {
       if (typeof visitor === "function")
-        return visitor(key, node, path25);
+        return visitor(key, node, path26);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path25);
+        return visitor.Map?.(key, node, path26);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path25);
+        return visitor.Seq?.(key, node, path26);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path25);
+        return visitor.Pair?.(key, node, path26);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path25);
+        return visitor.Scalar?.(key, node, path26);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path25);
+        return visitor.Alias?.(key, node, path26);
       return void 0;
     }
     __name(callVisitor, "callVisitor");
-    function replaceNode(key, path25, node) {
-      const parent = path25[path25.length - 1];
+    function replaceNode(key, path26, node) {
+      const parent = path26[path26.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -12222,10 +12222,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path25, value) {
+    function collectionFromPath(schema, path26, value) {
       let v = value;
-      for (let i = path25.length - 1; i >= 0; --i) {
-        const k = path25[i];
+      for (let i = path26.length - 1; i >= 0; --i) {
+        const k = path26[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -12245,7 +12245,7 @@ var require_Collection = __commonJS({
       });
     }
     __name(collectionFromPath, "collectionFromPath");
-    var isEmptyPath = /* @__PURE__ */ __name((path25) => path25 == null || typeof path25 === "object" && !!path25[Symbol.iterator]().next().done, "isEmptyPath");
+    var isEmptyPath = /* @__PURE__ */ __name((path26) => path26 == null || typeof path26 === "object" && !!path26[Symbol.iterator]().next().done, "isEmptyPath");
     var Collection = class extends Node.NodeBase {
       static {
         __name(this, "Collection");
@@ -12278,11 +12278,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path25, value) {
-        if (isEmptyPath(path25))
+      addIn(path26, value) {
+        if (isEmptyPath(path26))
           this.add(value);
         else {
-          const [key, ...rest] = path25;
+          const [key, ...rest] = path26;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -12296,8 +12296,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path25) {
-        const [key, ...rest] = path25;
+      deleteIn(path26) {
+        const [key, ...rest] = path26;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -12311,8 +12311,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path25, keepScalar) {
-        const [key, ...rest] = path25;
+      getIn(path26, keepScalar) {
+        const [key, ...rest] = path26;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -12330,8 +12330,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path25) {
-        const [key, ...rest] = path25;
+      hasIn(path26) {
+        const [key, ...rest] = path26;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -12341,8 +12341,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path25, value) {
-        const [key, ...rest] = path25;
+      setIn(path26, value) {
+        const [key, ...rest] = path26;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -14919,9 +14919,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path25, value) {
+      addIn(path26, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path25, value);
+          this.contents.addIn(path26, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -14996,14 +14996,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path25) {
-        if (Collection.isEmptyPath(path25)) {
+      deleteIn(path26) {
+        if (Collection.isEmptyPath(path26)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path25) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path26) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -15018,10 +15018,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path25, keepScalar) {
-        if (Collection.isEmptyPath(path25))
+      getIn(path26, keepScalar) {
+        if (Collection.isEmptyPath(path26))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path25, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path26, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -15032,10 +15032,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path25) {
-        if (Collection.isEmptyPath(path25))
+      hasIn(path26) {
+        if (Collection.isEmptyPath(path26))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path25) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path26) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -15052,13 +15052,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path25, value) {
-        if (Collection.isEmptyPath(path25)) {
+      setIn(path26, value) {
+        if (Collection.isEmptyPath(path26)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path25), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path26), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path25, value);
+          this.contents.setIn(path26, value);
         }
       }
       /**
@@ -17071,9 +17071,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path25) => {
+    visit2.itemAtPath = (cst, path26) => {
       let item = cst;
-      for (const [field2, index] of path25) {
+      for (const [field2, index] of path26) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -17082,23 +17082,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path25) => {
-      const parent = visit2.itemAtPath(cst, path25.slice(0, -1));
-      const field2 = path25[path25.length - 1][0];
+    visit2.parentCollection = (cst, path26) => {
+      const parent = visit2.itemAtPath(cst, path26.slice(0, -1));
+      const field2 = path26[path26.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path25, item, visitor) {
-      let ctrl = visitor(item, path25);
+    function _visit(path26, item, visitor) {
+      let ctrl = visitor(item, path26);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path25.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path26.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -17109,10 +17109,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path25);
+            ctrl = ctrl(item, path26);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path25) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path26) : ctrl;
     }
     __name(_visit, "_visit");
     exports.visit = visit2;
@@ -18967,7 +18967,7 @@ var require_path = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.convertPosixPathToPattern = exports.convertWindowsPathToPattern = exports.convertPathToPattern = exports.escapePosixPath = exports.escapeWindowsPath = exports.escape = exports.removeLeadingDotSegment = exports.makeAbsolute = exports.unixify = void 0;
     var os = __require("os");
-    var path25 = __require("path");
+    var path26 = __require("path");
     var IS_WINDOWS_PLATFORM = os.platform() === "win32";
     var LEADING_DOT_SEGMENT_CHARACTERS_COUNT = 2;
     var POSIX_UNESCAPED_GLOB_SYMBOLS_RE = /(\\?)([()*?[\]{|}]|^!|[!+@](?=\()|\\(?![!()*+?@[\]{|}]))/g;
@@ -18980,7 +18980,7 @@ var require_path = __commonJS({
     __name(unixify, "unixify");
     exports.unixify = unixify;
     function makeAbsolute(cwd, filepath) {
-      return path25.resolve(cwd, filepath);
+      return path26.resolve(cwd, filepath);
     }
     __name(makeAbsolute, "makeAbsolute");
     exports.makeAbsolute = makeAbsolute;
@@ -19330,15 +19330,15 @@ var require_is_number = __commonJS({
 var require_to_regex_range = __commonJS({
   "node_modules/to-regex-range/index.js"(exports, module) {
     "use strict";
-    var isNumber = require_is_number();
+    var isNumber2 = require_is_number();
     var toRegexRange = /* @__PURE__ */ __name((min, max, options) => {
-      if (isNumber(min) === false) {
+      if (isNumber2(min) === false) {
         throw new TypeError("toRegexRange: expected the first argument to be a number");
       }
       if (max === void 0 || min === max) {
         return String(min);
       }
-      if (isNumber(max) === false) {
+      if (isNumber2(max) === false) {
         throw new TypeError("toRegexRange: expected the second argument to be a number.");
       }
       let opts = { relaxZeros: true, ...options };
@@ -19557,14 +19557,14 @@ var require_fill_range = __commonJS({
     "use strict";
     var util = __require("util");
     var toRegexRange = require_to_regex_range();
-    var isObject7 = /* @__PURE__ */ __name((val) => val !== null && typeof val === "object" && !Array.isArray(val), "isObject");
+    var isObject9 = /* @__PURE__ */ __name((val) => val !== null && typeof val === "object" && !Array.isArray(val), "isObject");
     var transform = /* @__PURE__ */ __name((toNumber) => {
       return (value) => toNumber === true ? Number(value) : String(value);
     }, "transform");
     var isValidValue = /* @__PURE__ */ __name((value) => {
       return typeof value === "number" || typeof value === "string" && value !== "";
     }, "isValidValue");
-    var isNumber = /* @__PURE__ */ __name((num) => Number.isInteger(+num), "isNumber");
+    var isNumber2 = /* @__PURE__ */ __name((num) => Number.isInteger(+num), "isNumber");
     var zeros = /* @__PURE__ */ __name((input) => {
       let value = `${input}`;
       let index = -1;
@@ -19692,7 +19692,7 @@ var require_fill_range = __commonJS({
       return range;
     }, "fillNumbers");
     var fillLetters = /* @__PURE__ */ __name((start, end, step = 1, options = {}) => {
-      if (!isNumber(start) && start.length > 1 || !isNumber(end) && end.length > 1) {
+      if (!isNumber2(start) && start.length > 1 || !isNumber2(end) && end.length > 1) {
         return invalidRange(start, end, options);
       }
       let format = options.transform || ((val) => String.fromCharCode(val));
@@ -19726,17 +19726,17 @@ var require_fill_range = __commonJS({
       if (typeof step === "function") {
         return fill(start, end, 1, { transform: step });
       }
-      if (isObject7(step)) {
+      if (isObject9(step)) {
         return fill(start, end, 0, step);
       }
       let opts = { ...options };
       if (opts.capture === true) opts.wrap = true;
       step = step || opts.step || 1;
-      if (!isNumber(step)) {
-        if (step != null && !isObject7(step)) return invalidStep(step, opts);
+      if (!isNumber2(step)) {
+        if (step != null && !isObject9(step)) return invalidStep(step, opts);
         return fill(start, end, 1, step);
       }
-      if (isNumber(start) && isNumber(end)) {
+      if (isNumber2(start) && isNumber2(end)) {
         return fillNumbers(start, end, step, opts);
       }
       return fillLetters(start, end, Math.max(Math.abs(step), 1), opts);
@@ -20297,7 +20297,7 @@ var require_braces = __commonJS({
 var require_constants2 = __commonJS({
   "node_modules/picomatch/lib/constants.js"(exports, module) {
     "use strict";
-    var path25 = __require("path");
+    var path26 = __require("path");
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
     var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
@@ -20471,7 +20471,7 @@ var require_constants2 = __commonJS({
       /* | */
       CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
       /* \uFEFF */
-      SEP: path25.sep,
+      SEP: path26.sep,
       /**
        * Create EXTGLOB_CHARS
        */
@@ -20498,7 +20498,7 @@ var require_constants2 = __commonJS({
 var require_utils3 = __commonJS({
   "node_modules/picomatch/lib/utils.js"(exports) {
     "use strict";
-    var path25 = __require("path");
+    var path26 = __require("path");
     var win32 = process.platform === "win32";
     var {
       REGEX_BACKSLASH,
@@ -20527,7 +20527,7 @@ var require_utils3 = __commonJS({
       if (options && typeof options.windows === "boolean") {
         return options.windows;
       }
-      return win32 === true || path25.sep === "\\";
+      return win32 === true || path26.sep === "\\";
     };
     exports.escapeLast = (input, char, lastIdx) => {
       const idx = input.lastIndexOf(char, lastIdx);
@@ -20889,7 +20889,7 @@ var require_scan = __commonJS({
 var require_parse2 = __commonJS({
   "node_modules/picomatch/lib/parse.js"(exports, module) {
     "use strict";
-    var constants = require_constants2();
+    var constants4 = require_constants2();
     var utils = require_utils3();
     var {
       MAX_LENGTH,
@@ -20897,7 +20897,7 @@ var require_parse2 = __commonJS({
       REGEX_NON_SPECIAL_CHARS,
       REGEX_SPECIAL_CHARS_BACKREF,
       REPLACEMENTS
-    } = constants;
+    } = constants4;
     var expandRange = /* @__PURE__ */ __name((args, options) => {
       if (typeof options.expandRange === "function") {
         return options.expandRange(...args, options);
@@ -21103,7 +21103,7 @@ var require_parse2 = __commonJS({
       if (options.maxExtglobRecursion === false) {
         return { risky: false };
       }
-      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants4.DEFAULT_MAX_EXTGLOB_RECURSION;
       const branches = splitTopLevel(body).map((branch) => branch.trim());
       if (branches.length > 1) {
         if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
@@ -21136,8 +21136,8 @@ var require_parse2 = __commonJS({
       const tokens = [bos];
       const capture = opts.capture ? "" : "?:";
       const win32 = utils.isWindows(options);
-      const PLATFORM_CHARS = constants.globChars(win32);
-      const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
+      const PLATFORM_CHARS = constants4.globChars(win32);
+      const EXTGLOB_CHARS = constants4.extglobChars(PLATFORM_CHARS);
       const {
         DOT_LITERAL,
         PLUS_LITERAL,
@@ -21836,7 +21836,7 @@ var require_parse2 = __commonJS({
         NO_DOTS_SLASH,
         STAR,
         START_ANCHOR
-      } = constants.globChars(win32);
+      } = constants4.globChars(win32);
       const nodot = opts.dot ? NO_DOTS : NO_DOT;
       const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
       const capture = opts.capture ? "" : "?:";
@@ -21891,12 +21891,12 @@ var require_parse2 = __commonJS({
 var require_picomatch = __commonJS({
   "node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
-    var path25 = __require("path");
+    var path26 = __require("path");
     var scan = require_scan();
     var parse = require_parse2();
     var utils = require_utils3();
-    var constants = require_constants2();
-    var isObject7 = /* @__PURE__ */ __name((val) => val && typeof val === "object" && !Array.isArray(val), "isObject");
+    var constants4 = require_constants2();
+    var isObject9 = /* @__PURE__ */ __name((val) => val && typeof val === "object" && !Array.isArray(val), "isObject");
     var picomatch = /* @__PURE__ */ __name((glob, options, returnState = false) => {
       if (Array.isArray(glob)) {
         const fns = glob.map((input) => picomatch(input, options, returnState));
@@ -21909,7 +21909,7 @@ var require_picomatch = __commonJS({
         }, "arrayMatcher");
         return arrayMatcher;
       }
-      const isState = isObject7(glob) && glob.tokens && glob.input;
+      const isState = isObject9(glob) && glob.tokens && glob.input;
       if (glob === "" || typeof glob !== "string" && !isState) {
         throw new TypeError("Expected pattern to be a non-empty string");
       }
@@ -21976,7 +21976,7 @@ var require_picomatch = __commonJS({
     };
     picomatch.matchBase = (input, glob, options, posix = utils.isWindows(options)) => {
       const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
-      return regex.test(path25.basename(input));
+      return regex.test(path26.basename(input));
     };
     picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
     picomatch.parse = (pattern, options) => {
@@ -22023,7 +22023,7 @@ var require_picomatch = __commonJS({
         return /$^/;
       }
     };
-    picomatch.constants = constants;
+    picomatch.constants = constants4;
     module.exports = picomatch;
   }
 });
@@ -22203,7 +22203,7 @@ var require_pattern2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.isAbsolute = exports.partitionAbsoluteAndRelative = exports.removeDuplicateSlashes = exports.matchAny = exports.convertPatternsToRe = exports.makeRe = exports.getPatternParts = exports.expandBraceExpansion = exports.expandPatternsWithBraceExpansion = exports.isAffectDepthOfReadingPattern = exports.endsWithSlashGlobStar = exports.hasGlobStar = exports.getBaseDirectory = exports.isPatternRelatedToParentDirectory = exports.getPatternsOutsideCurrentDirectory = exports.getPatternsInsideCurrentDirectory = exports.getPositivePatterns = exports.getNegativePatterns = exports.isPositivePattern = exports.isNegativePattern = exports.convertToNegativePattern = exports.convertToPositivePattern = exports.isDynamicPattern = exports.isStaticPattern = void 0;
-    var path25 = __require("path");
+    var path26 = __require("path");
     var globParent = require_glob_parent();
     var micromatch = require_micromatch();
     var GLOBSTAR = "**";
@@ -22313,7 +22313,7 @@ var require_pattern2 = __commonJS({
     __name(endsWithSlashGlobStar, "endsWithSlashGlobStar");
     exports.endsWithSlashGlobStar = endsWithSlashGlobStar;
     function isAffectDepthOfReadingPattern(pattern) {
-      const basename = path25.basename(pattern);
+      const basename = path26.basename(pattern);
       return endsWithSlashGlobStar(pattern) || isStaticPattern(basename);
     }
     __name(isAffectDepthOfReadingPattern, "isAffectDepthOfReadingPattern");
@@ -22380,7 +22380,7 @@ var require_pattern2 = __commonJS({
     __name(partitionAbsoluteAndRelative, "partitionAbsoluteAndRelative");
     exports.partitionAbsoluteAndRelative = partitionAbsoluteAndRelative;
     function isAbsolute(pattern) {
-      return path25.isAbsolute(pattern);
+      return path26.isAbsolute(pattern);
     }
     __name(isAbsolute, "isAbsolute");
     exports.isAbsolute = isAbsolute;
@@ -22546,11 +22546,11 @@ var require_string2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.isEmpty = exports.isString = void 0;
-    function isString(input) {
+    function isString2(input) {
       return typeof input === "string";
     }
-    __name(isString, "isString");
-    exports.isString = isString;
+    __name(isString2, "isString");
+    exports.isString = isString2;
     function isEmpty(input) {
       return input === "";
     }
@@ -22571,8 +22571,8 @@ var require_utils4 = __commonJS({
     exports.errno = errno;
     var fs = require_fs();
     exports.fs = fs;
-    var path25 = require_path();
-    exports.path = path25;
+    var path26 = require_path();
+    exports.path = path26;
     var pattern = require_pattern2();
     exports.pattern = pattern;
     var stream = require_stream();
@@ -22692,8 +22692,8 @@ var require_async = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path25, settings, callback) {
-      settings.fs.lstat(path25, (lstatError, lstat) => {
+    function read(path26, settings, callback) {
+      settings.fs.lstat(path26, (lstatError, lstat) => {
         if (lstatError !== null) {
           callFailureCallback(callback, lstatError);
           return;
@@ -22702,7 +22702,7 @@ var require_async = __commonJS({
           callSuccessCallback(callback, lstat);
           return;
         }
-        settings.fs.stat(path25, (statError, stat) => {
+        settings.fs.stat(path26, (statError, stat) => {
           if (statError !== null) {
             if (settings.throwErrorOnBrokenSymbolicLink) {
               callFailureCallback(callback, statError);
@@ -22737,13 +22737,13 @@ var require_sync = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path25, settings) {
-      const lstat = settings.fs.lstatSync(path25);
+    function read(path26, settings) {
+      const lstat = settings.fs.lstatSync(path26);
       if (!lstat.isSymbolicLink() || !settings.followSymbolicLink) {
         return lstat;
       }
       try {
-        const stat = settings.fs.statSync(path25);
+        const stat = settings.fs.statSync(path26);
         if (settings.markSymbolicLink) {
           stat.isSymbolicLink = () => true;
         }
@@ -22819,21 +22819,21 @@ var require_out = __commonJS({
     var sync = require_sync();
     var settings_1 = require_settings();
     exports.Settings = settings_1.default;
-    function stat(path25, optionsOrSettingsOrCallback, callback) {
+    function stat(path26, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path25, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path26, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path25, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path26, getSettings(optionsOrSettingsOrCallback), callback);
     }
     __name(stat, "stat");
     exports.stat = stat;
-    function statSync7(path25, optionsOrSettings) {
+    function statSync9(path26, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path25, settings);
+      return sync.read(path26, settings);
     }
-    __name(statSync7, "statSync");
-    exports.statSync = statSync7;
+    __name(statSync9, "statSync");
+    exports.statSync = statSync9;
     function getSettings(settingsOrOptions = {}) {
       if (settingsOrOptions instanceof settings_1.default) {
         return settingsOrOptions;
@@ -22996,17 +22996,17 @@ var require_async2 = __commonJS({
     var constants_1 = require_constants3();
     var utils = require_utils5();
     var common2 = require_common();
-    function read(directory, settings, callback) {
+    function read(directory2, settings, callback) {
       if (!settings.stats && constants_1.IS_SUPPORT_READDIR_WITH_FILE_TYPES) {
-        readdirWithFileTypes(directory, settings, callback);
+        readdirWithFileTypes(directory2, settings, callback);
         return;
       }
-      readdir(directory, settings, callback);
+      readdir(directory2, settings, callback);
     }
     __name(read, "read");
     exports.read = read;
-    function readdirWithFileTypes(directory, settings, callback) {
-      settings.fs.readdir(directory, { withFileTypes: true }, (readdirError, dirents) => {
+    function readdirWithFileTypes(directory2, settings, callback) {
+      settings.fs.readdir(directory2, { withFileTypes: true }, (readdirError, dirents) => {
         if (readdirError !== null) {
           callFailureCallback(callback, readdirError);
           return;
@@ -23014,7 +23014,7 @@ var require_async2 = __commonJS({
         const entries2 = dirents.map((dirent) => ({
           dirent,
           name: dirent.name,
-          path: common2.joinPathSegments(directory, dirent.name, settings.pathSegmentSeparator)
+          path: common2.joinPathSegments(directory2, dirent.name, settings.pathSegmentSeparator)
         }));
         if (!settings.followSymbolicLinks) {
           callSuccessCallback(callback, entries2);
@@ -23053,23 +23053,23 @@ var require_async2 = __commonJS({
       };
     }
     __name(makeRplTaskEntry, "makeRplTaskEntry");
-    function readdir(directory, settings, callback) {
-      settings.fs.readdir(directory, (readdirError, names) => {
+    function readdir(directory2, settings, callback) {
+      settings.fs.readdir(directory2, (readdirError, names) => {
         if (readdirError !== null) {
           callFailureCallback(callback, readdirError);
           return;
         }
         const tasks = names.map((name) => {
-          const path25 = common2.joinPathSegments(directory, name, settings.pathSegmentSeparator);
+          const path26 = common2.joinPathSegments(directory2, name, settings.pathSegmentSeparator);
           return (done) => {
-            fsStat.stat(path25, settings.fsStatSettings, (error, stats) => {
+            fsStat.stat(path26, settings.fsStatSettings, (error, stats) => {
               if (error !== null) {
                 done(error);
                 return;
               }
               const entry = {
                 name,
-                path: path25,
+                path: path26,
                 dirent: utils.fs.createDirentFromStats(name, stats)
               };
               if (settings.stats) {
@@ -23111,21 +23111,21 @@ var require_sync2 = __commonJS({
     var constants_1 = require_constants3();
     var utils = require_utils5();
     var common2 = require_common();
-    function read(directory, settings) {
+    function read(directory2, settings) {
       if (!settings.stats && constants_1.IS_SUPPORT_READDIR_WITH_FILE_TYPES) {
-        return readdirWithFileTypes(directory, settings);
+        return readdirWithFileTypes(directory2, settings);
       }
-      return readdir(directory, settings);
+      return readdir(directory2, settings);
     }
     __name(read, "read");
     exports.read = read;
-    function readdirWithFileTypes(directory, settings) {
-      const dirents = settings.fs.readdirSync(directory, { withFileTypes: true });
+    function readdirWithFileTypes(directory2, settings) {
+      const dirents = settings.fs.readdirSync(directory2, { withFileTypes: true });
       return dirents.map((dirent) => {
         const entry = {
           dirent,
           name: dirent.name,
-          path: common2.joinPathSegments(directory, dirent.name, settings.pathSegmentSeparator)
+          path: common2.joinPathSegments(directory2, dirent.name, settings.pathSegmentSeparator)
         };
         if (entry.dirent.isSymbolicLink() && settings.followSymbolicLinks) {
           try {
@@ -23142,10 +23142,10 @@ var require_sync2 = __commonJS({
     }
     __name(readdirWithFileTypes, "readdirWithFileTypes");
     exports.readdirWithFileTypes = readdirWithFileTypes;
-    function readdir(directory, settings) {
-      const names = settings.fs.readdirSync(directory);
+    function readdir(directory2, settings) {
+      const names = settings.fs.readdirSync(directory2);
       return names.map((name) => {
-        const entryPath = common2.joinPathSegments(directory, name, settings.pathSegmentSeparator);
+        const entryPath = common2.joinPathSegments(directory2, name, settings.pathSegmentSeparator);
         const stats = fsStat.statSync(entryPath, settings.fsStatSettings);
         const entry = {
           name,
@@ -23194,7 +23194,7 @@ var require_settings2 = __commonJS({
   "node_modules/@nodelib/fs.scandir/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path25 = __require("path");
+    var path26 = __require("path");
     var fsStat = require_out();
     var fs = require_fs4();
     var Settings = class {
@@ -23205,7 +23205,7 @@ var require_settings2 = __commonJS({
         this._options = _options;
         this.followSymbolicLinks = this._getValue(this._options.followSymbolicLinks, false);
         this.fs = fs.createFileSystemAdapter(this._options.fs);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path25.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path26.sep);
         this.stats = this._getValue(this._options.stats, false);
         this.throwErrorOnBrokenSymbolicLink = this._getValue(this._options.throwErrorOnBrokenSymbolicLink, true);
         this.fsStatSettings = new fsStat.Settings({
@@ -23232,18 +23232,18 @@ var require_out2 = __commonJS({
     var sync = require_sync2();
     var settings_1 = require_settings2();
     exports.Settings = settings_1.default;
-    function scandir(path25, optionsOrSettingsOrCallback, callback) {
+    function scandir(path26, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path25, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path26, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path25, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path26, getSettings(optionsOrSettingsOrCallback), callback);
     }
     __name(scandir, "scandir");
     exports.scandir = scandir;
-    function scandirSync(path25, optionsOrSettings) {
+    function scandirSync(path26, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path25, settings);
+      return sync.read(path26, settings);
     }
     __name(scandirSync, "scandirSync");
     exports.scandirSync = scandirSync;
@@ -23710,8 +23710,8 @@ var require_async3 = __commonJS({
       onEnd(callback) {
         this._emitter.once("end", callback);
       }
-      _pushToQueue(directory, base) {
-        const queueItem = { directory, base };
+      _pushToQueue(directory2, base) {
+        const queueItem = { directory: directory2, base };
         this._queue.push(queueItem, (error) => {
           if (error !== null) {
             this._handleError(error);
@@ -23869,17 +23869,17 @@ var require_sync3 = __commonJS({
         this._handleQueue();
         return this._storage;
       }
-      _pushToQueue(directory, base) {
-        this._queue.add({ directory, base });
+      _pushToQueue(directory2, base) {
+        this._queue.add({ directory: directory2, base });
       }
       _handleQueue() {
         for (const item of this._queue.values()) {
           this._handleDirectory(item.directory, item.base);
         }
       }
-      _handleDirectory(directory, base) {
+      _handleDirectory(directory2, base) {
         try {
-          const entries2 = this._scandir(directory, this._settings.fsScandirSettings);
+          const entries2 = this._scandir(directory2, this._settings.fsScandirSettings);
           for (const entry of entries2) {
             this._handleEntry(entry, base);
           }
@@ -23941,7 +23941,7 @@ var require_settings3 = __commonJS({
   "node_modules/@nodelib/fs.walk/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path25 = __require("path");
+    var path26 = __require("path");
     var fsScandir = require_out2();
     var Settings = class {
       static {
@@ -23954,7 +23954,7 @@ var require_settings3 = __commonJS({
         this.deepFilter = this._getValue(this._options.deepFilter, null);
         this.entryFilter = this._getValue(this._options.entryFilter, null);
         this.errorFilter = this._getValue(this._options.errorFilter, null);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path25.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path26.sep);
         this.fsScandirSettings = new fsScandir.Settings({
           followSymbolicLinks: this._options.followSymbolicLinks,
           fs: this._options.fs,
@@ -23982,25 +23982,25 @@ var require_out3 = __commonJS({
     var sync_1 = require_sync4();
     var settings_1 = require_settings3();
     exports.Settings = settings_1.default;
-    function walk(directory, optionsOrSettingsOrCallback, callback) {
+    function walk(directory2, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        new async_1.default(directory, getSettings()).read(optionsOrSettingsOrCallback);
+        new async_1.default(directory2, getSettings()).read(optionsOrSettingsOrCallback);
         return;
       }
-      new async_1.default(directory, getSettings(optionsOrSettingsOrCallback)).read(callback);
+      new async_1.default(directory2, getSettings(optionsOrSettingsOrCallback)).read(callback);
     }
     __name(walk, "walk");
     exports.walk = walk;
-    function walkSync(directory, optionsOrSettings) {
+    function walkSync(directory2, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      const provider = new sync_1.default(directory, settings);
+      const provider = new sync_1.default(directory2, settings);
       return provider.read();
     }
     __name(walkSync, "walkSync");
     exports.walkSync = walkSync;
-    function walkStream(directory, optionsOrSettings) {
+    function walkStream(directory2, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      const provider = new stream_1.default(directory, settings);
+      const provider = new stream_1.default(directory2, settings);
       return provider.read();
     }
     __name(walkStream, "walkStream");
@@ -24020,7 +24020,7 @@ var require_reader2 = __commonJS({
   "node_modules/fast-glob/out/readers/reader.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path25 = __require("path");
+    var path26 = __require("path");
     var fsStat = require_out();
     var utils = require_utils4();
     var Reader = class {
@@ -24036,7 +24036,7 @@ var require_reader2 = __commonJS({
         });
       }
       _getFullEntryPath(filepath) {
-        return path25.resolve(this._settings.cwd, filepath);
+        return path26.resolve(this._settings.cwd, filepath);
       }
       _makeEntry(stats, pattern) {
         const entry = {
@@ -24476,7 +24476,7 @@ var require_provider = __commonJS({
   "node_modules/fast-glob/out/providers/provider.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path25 = __require("path");
+    var path26 = __require("path");
     var deep_1 = require_deep();
     var entry_1 = require_entry();
     var error_1 = require_error2();
@@ -24493,7 +24493,7 @@ var require_provider = __commonJS({
         this.entryTransformer = new entry_2.default(this._settings);
       }
       _getRootDirectory(task) {
-        return path25.resolve(this._settings.cwd, task.base);
+        return path26.resolve(this._settings.cwd, task.base);
       }
       _getReaderOptions(task) {
         const basePath = task.base === "." ? "" : task.base;
@@ -25278,7 +25278,7 @@ var workflow_schema_default = {
         description: { type: "string" },
         requires: {
           type: "array",
-          items: { $ref: "#/$defs/requirement" },
+          items: { type: "string", $ref: "#/$defs/requirement" },
           uniqueItems: true,
           description: `Ids of the pairs whose accepted artifacts this pair needs. A foreach pair's id stands for all its instances; "pair[{item}]" (in a foreach pair) for the instance of that foreach pair with this instance's item; "pair[item]" for one instance.`
         },
@@ -25343,9 +25343,6 @@ var workflow_schema_default = {
     }
   }
 };
-
-// src/config/parse.ts
-var import_fast_glob2 = __toESM(require_out4(), 1);
 
 // src/model/text.ts
 function didYouMean(word, candidates) {
@@ -25421,7 +25418,8 @@ function buildGraph(pairs) {
   while (ready.length > 0) {
     const next = [];
     for (const id of ready) {
-      const wave = Math.max(-1, ...requires.get(id).map((d) => waveOf.get(d))) + 1;
+      let wave = 0;
+      for (const dep of requires.get(id)) wave = Math.max(wave, waveOf.get(dep) + 1);
       waveOf.set(id, wave);
       (waves[wave] ??= []).push(id);
       order.push(id);
@@ -25450,10 +25448,10 @@ function findCycles(ids, requires) {
   const seen = /* @__PURE__ */ new Set();
   for (const root of ids) {
     if (color.get(root) !== WHITE) continue;
-    const path25 = [];
+    const path26 = [];
     const stack = [{ id: root, next: 0 }];
     color.set(root, GREY);
-    path25.push(root);
+    path26.push(root);
     while (stack.length > 0) {
       const frame = stack[stack.length - 1];
       const deps = requires.get(frame.id);
@@ -25462,10 +25460,10 @@ function findCycles(ids, requires) {
         const c = color.get(dep);
         if (c === WHITE) {
           color.set(dep, GREY);
-          path25.push(dep);
+          path26.push(dep);
           stack.push({ id: dep, next: 0 });
         } else if (c === GREY) {
-          const loop = path25.slice(path25.lastIndexOf(dep));
+          const loop = path26.slice(path26.lastIndexOf(dep));
           const cycle = rotateToFirst(loop, position2);
           const key = cycle.join("\0");
           if (!seen.has(key)) {
@@ -25475,7 +25473,7 @@ function findCycles(ids, requires) {
         }
       } else {
         color.set(frame.id, BLACK);
-        path25.pop();
+        path26.pop();
         stack.pop();
       }
     }
@@ -25526,7 +25524,7 @@ function plain(value) {
   if (Array.isArray(value)) return value.map(plain);
   if (isObject(value)) {
     const out = {};
-    for (const [k, v] of Object.entries(value)) out[k] = plain(v);
+    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: plain(v), enumerable: true, writable: true, configurable: true });
     return out;
   }
   return value;
@@ -25865,6 +25863,21 @@ var DEFAULT_MAX_OUTPUT_BYTES = 8 * 2 ** 20;
 // src/config/parse.ts
 var WORKFLOW_NAMES = ["workflow.yml", "workflow.yaml", "workflow.json"];
 var PROMPTS_NAMES = ["prompts.yml", "prompts.yaml", "prompts.json"];
+function namedFileProblem(files, file, realRoot, expect = "file") {
+  const found = files.stat(file);
+  if (found.kind === "missing") return void 0;
+  if (!isInside(realRoot, found.real)) return `leads to ${found.real}, outside the repository (${realRoot}); pairflow reads only files inside it`;
+  if (found.kind === expect) return void 0;
+  if (found.kind === "directory") return "is a directory; give the path of a file";
+  if (found.kind === "file") return "is a file; give the path of a directory";
+  return `is not a regular ${expect} (a pipe, a device or a socket); give the path of a ${expect}`;
+}
+__name(namedFileProblem, "namedFileProblem");
+function realRootOf(files, root) {
+  const found = files.stat(root);
+  return found.kind === "missing" ? root : found.real;
+}
+__name(realRootOf, "realRootOf");
 function isReferenceFormat(workflowPath) {
   return path3.basename(workflowPath) === "workflow.json";
 }
@@ -25895,10 +25908,15 @@ function parseWorkflow(workflowPath, options) {
   const wfValue = plain(hashable);
   if (wfFile) validate(workflowValidator(), wfValue, wfFile, issues, reference ? warnings : void 0);
   const wf = isObject3(wfValue) ? wfValue : {};
+  const realRoot = realRootOf(files, root);
   let promptsPath = null;
   if (typeof wf.prompts === "string") {
     promptsPath = path3.resolve(dir, wf.prompts);
-    if (!files.exists(promptsPath) && wfFile) {
+    const problem = namedFileProblem(files, promptsPath, realRoot);
+    if (problem !== void 0 && wfFile) {
+      issues.push(at(wfFile, ["prompts"], `"${wf.prompts}" ${problem}`));
+      promptsPath = null;
+    } else if (!files.exists(promptsPath) && wfFile) {
       issues.push(
         at(
           wfFile,
@@ -25914,18 +25932,26 @@ function parseWorkflow(workflowPath, options) {
       issues.push(at(wfFile, [], `several prompts files beside the workflow (${found.join(", ")}); keep one, or name it with "prompts:"`));
     }
     promptsPath = found.length > 0 ? path3.join(dir, found[0]) : null;
+    const problem = promptsPath === null ? void 0 : namedFileProblem(files, promptsPath, realRoot);
+    if (problem !== void 0 && wfFile) {
+      issues.push(at(wfFile, [], `the prompts file beside the workflow, ${found[0]}, ${problem}`));
+      promptsPath = null;
+    }
   }
   const promptsFile = promptsPath ? readSource(promptsPath, options, issues) : void 0;
   const promptsValue = promptsFile ? valueOf(promptsFile, issues) : {};
   if (promptsFile) validate(promptsValidator(), plain(promptsValue), promptsFile, issues, reference ? warnings : void 0);
   const rawPairs = isObject3(wf.action_pairs) ? wf.action_pairs : {};
   const ids = Object.keys(rawPairs);
+  if (wfFile && Object.hasOwn(rawPairs, "__proto__")) {
+    issues.push(at(wfFile, ["action_pairs", "__proto__"], `"__proto__" cannot be a pair id (JavaScript objects reserve the name); rename the pair`, true));
+  }
   const hashablePairs = isObject3(hashable.action_pairs) ? hashable.action_pairs : {};
   const prompts = isObject3(promptsValue) ? promptsValue : {};
-  if (promptsFile) {
+  if (promptsFile && wfFile && isObject3(wf.action_pairs)) {
     const unused = [];
     for (const key of Object.keys(prompts)) {
-      if (key === "$schema" || key in rawPairs) continue;
+      if (key === "$schema" || Object.hasOwn(rawPairs, key)) continue;
       const hint = didYouMean(key, ids);
       if (reference && !hint) {
         unused.push(key);
@@ -25956,7 +25982,8 @@ function parseWorkflow(workflowPath, options) {
   const written = /* @__PURE__ */ new Map();
   let pairs = written;
   for (const id of ids) {
-    pairs.set(id, toPair(id, { value: objectOr(rawPairs[id]), hashable: hashablePairs[id] ?? {} }, { value: wf, hashable }, prompts[id]));
+    const own3 = /* @__PURE__ */ __name((o) => Object.hasOwn(o, id) ? o[id] : void 0, "own");
+    pairs.set(id, toPair(id, { value: objectOr(own3(rawPairs)), hashable: own3(hashablePairs) ?? {} }, { value: wf, hashable }, own3(prompts)));
   }
   if (wfFile) {
     pairs = expandForeach(pairs, rawPairs, {
@@ -25969,7 +25996,7 @@ function parseWorkflow(workflowPath, options) {
       promptError: /* @__PURE__ */ __name((keyPath, message) => issues.push(promptsFile ? at(promptsFile, keyPath, message) : at(wfFile, ["action_pairs", keyPath[0]], message)), "promptError")
     });
   }
-  if (wfFile) for (const pair of pairs.values()) checkPaths(pair, dir, root, files, wfFile, issues);
+  if (wfFile) for (const pair of pairs.values()) checkPaths(pair, { dir, root, realRoot }, files, wfFile, issues);
   const { graph, issues: graphIssues } = buildGraph([...pairs.values()]);
   const graphProblems = new Map(graphIssues.map((g) => [`${templatePath(g.path, pairs, written).join("\0")}\0${g.message}`, g]));
   if (wfFile) for (const g of graphProblems.values()) issues.push(at(wfFile, templatePath(g.path, pairs, written), g.message));
@@ -26059,7 +26086,8 @@ function toGuardRef(item) {
   return { guard: String(obj.guard), guard_config: objectOr(obj.guard_config) };
 }
 __name(toGuardRef, "toGuardRef");
-function checkPaths(pair, dir, root, files, file, issues) {
+function checkPaths(pair, where, files, file, issues) {
+  const { dir, root, realRoot } = where;
   const keyPath = ["action_pairs", pair.template ?? pair.id];
   const own3 = pair.itemFile ? 1 : 0;
   if (pair.output !== void 0 && !isInside(root, path3.resolve(dir, pair.output))) {
@@ -26068,22 +26096,63 @@ function checkPaths(pair, dir, root, files, file, issues) {
   pair.inputs.forEach((pattern, i) => {
     if (pattern.startsWith("!")) return;
     if (i < own3) return;
-    const where = [...keyPath, "inputs", i - own3];
-    const segments = pattern.split("/");
-    const firstGlob = segments.findIndex((seg) => import_fast_glob2.default.isDynamicPattern(seg));
-    const fixed = (firstGlob === -1 ? segments : segments.slice(0, firstGlob)).join("/");
-    if (path3.isAbsolute(pattern) || !isInside(root, path3.resolve(dir, fixed))) {
-      issues.push(
-        at(file, where, `"${pattern}" reaches outside the repository (${root}); inputs are globs relative to the workflow file, inside the repository`)
-      );
-    } else if (!import_fast_glob2.default.isDynamicPattern(pattern) && !files.exists(path3.resolve(dir, pattern))) {
-      issues.push(
-        at(file, where, `"${pattern}" does not exist (inputs are relative to the workflow file); fix the path, or write a glob if the file may be absent`)
-      );
-    }
+    const problem = inputProblem(pattern, dir, root, realRoot, files);
+    if (problem !== void 0) issues.push(at(file, [...keyPath, "inputs", i - own3], `"${pattern}" ${problem}`));
   });
+  const globs = /* @__PURE__ */ __name((value, where2) => {
+    const list2 = typeof value === "string" ? [value] : Array.isArray(value) ? value : [];
+    list2.forEach((pattern, i) => {
+      if (typeof pattern !== "string" || pattern.startsWith("!")) return;
+      const problem = inputProblem(pattern, dir, root, realRoot, files, false);
+      if (problem !== void 0) issues.push(at(file, typeof value === "string" ? where2 : [...where2, i], `"${pattern}" ${problem}`));
+    });
+  }, "globs");
+  const generatorConfig = pair.generatorConfig;
+  const onPair = file.doc.hasIn([...keyPath, "generator_config", "files"]);
+  globs(generatorConfig.files, onPair ? [...keyPath, "generator_config", "files"] : ["generator_config", "files"]);
+  const guard = /* @__PURE__ */ __name((name, config2, where2, subs, subsAt, depth) => {
+    globs(config2.files, [...where2, "files"]);
+    if (name === "json_schema" && typeof config2.schema_file === "string" && config2.schema_file !== "") {
+      const named = path3.resolve(dir, config2.schema_file);
+      const problem = !isInside(root, named) ? `is outside the repository (${root}); give a path inside it, relative to the workflow file` : namedFileProblem(files, named, realRoot);
+      if (problem !== void 0) issues.push(at(file, [...where2, "schema_file"], `"${config2.schema_file}" ${problem}`));
+    }
+    if (name !== "composite" || depth >= 16) return;
+    const list2 = subs ?? (Array.isArray(config2.guards) ? config2.guards.map(toGuardRef) : []);
+    const listAt = subs ? subsAt : [...where2, "guards"];
+    list2.forEach((sub, i) => guard(sub.guard, objectOr(sub.guard_config), [...listAt, i, "guard_config"], void 0, [], depth + 1));
+  }, "guard");
+  guard(pair.guard, pair.guardConfig, [...keyPath, "guard_config"], pair.guards, [...keyPath, "guards"], 0);
 }
 __name(checkPaths, "checkPaths");
+function inputProblem(pattern, dir, root, realRoot, files, mustExist = true) {
+  const outside = `reaches outside the repository (${root}); inputs are globs relative to the workflow file, inside the repository`;
+  if (pattern === "" || pattern.includes("\0")) return "is not a path; write a glob relative to the workflow file";
+  if (path3.isAbsolute(pattern) || pattern.startsWith("~")) return outside;
+  const special = pattern.search(/[*?[\]{}()]/);
+  if (special !== -1 && pattern.slice(special).includes("..")) {
+    return `has ".." after a wildcard or brace, which could reach outside the repository; put any ".." before the first wildcard`;
+  }
+  const fixed = path3.resolve(dir, special === -1 ? pattern : pattern.slice(0, pattern.lastIndexOf("/", special) + 1));
+  if (!isInside(root, fixed)) return outside;
+  let existing = fixed;
+  while (files.stat(existing).kind === "missing" && isInside(root, path3.dirname(existing)) && path3.dirname(existing) !== existing)
+    existing = path3.dirname(existing);
+  const found = files.stat(existing);
+  if (found.kind !== "missing" && !isInside(realRoot, found.real)) return `leads to ${found.real}, outside the repository (${realRoot}); inputs stay inside it`;
+  const under = path3.relative(root, existing) || ".";
+  if ((found.kind === "file" || found.kind === "other") && existing !== fixed) return `is under ${under}, which is a file, not a directory; fix the path`;
+  if (found.kind !== "directory" && found.kind !== "missing" && special !== -1) return `starts at ${under}, which is a file, not a directory; fix the path`;
+  if (special !== -1) return void 0;
+  if (found.kind === "missing" || existing !== fixed) {
+    if (!mustExist) return void 0;
+    return "does not exist (inputs are relative to the workflow file); fix the path, or write a glob if the file may be absent";
+  }
+  if (found.kind === "directory") return `is a directory; inputs name files: write "${pattern.replace(/\/+$/, "")}/**" for every file under it`;
+  if (found.kind === "other") return "is not a regular file (a pipe, a device or a socket); inputs name files";
+  return void 0;
+}
+__name(inputProblem, "inputProblem");
 function pythonNumbers(tags) {
   return tags.map((tag) => {
     if (typeof tag !== "object" || !tag.resolve) return tag;
@@ -26125,6 +26194,11 @@ function readSource(file, options, issues) {
 }
 __name(readSource, "readSource");
 function parseText(text2, display, issues) {
+  const tooDeep = nestingProblem(text2, display);
+  if (tooDeep) {
+    issues.push(tooDeep);
+    return void 0;
+  }
   const lines = new import_yaml.LineCounter();
   const doc = (0, import_yaml.parseDocument)(text2, {
     lineCounter: lines,
@@ -26148,11 +26222,97 @@ function parseText(text2, display, issues) {
     issues.push({ file: display, line, column, key: "", message });
     return void 0;
   }
-  const problems = [...findUnresolvedTags(source), ...findDuplicateKeys(source)];
+  const problems = [...findUnresolvedTags(source), ...findDuplicateKeys(source), ...findAliasProblems(source)];
   issues.push(...problems);
   return problems.length > 0 ? void 0 : source;
 }
 __name(parseText, "parseText");
+var MAX_NESTING = 256;
+function nestingProblem(text2, display) {
+  let depth = 0;
+  for (let i = 0; i < text2.length; i++) {
+    const c = text2.charCodeAt(i);
+    if (c === 91 || c === 123) {
+      if (++depth > MAX_NESTING) {
+        const before = text2.slice(0, i).split("\n");
+        const message = `lists and mappings nested more than ${MAX_NESTING} deep; pairflow's files need a few levels: flatten the structure`;
+        return { file: display, line: before.length, column: before[before.length - 1].length + 1, key: "", message };
+      }
+    } else if ((c === 93 || c === 125) && depth > 0) depth--;
+  }
+  return void 0;
+}
+__name(nestingProblem, "nestingProblem");
+var MAX_ALIAS_EXPANSION = 1e6;
+function findAliasProblems(file) {
+  const issues = [];
+  const issue = /* @__PURE__ */ __name((node, message) => {
+    const [line, column] = position(file.lines, node.range?.[0] ?? 0);
+    issues.push({ file: file.display, line, column, key: "", message });
+  }, "issue");
+  const anchors = /* @__PURE__ */ new Map();
+  const targets = /* @__PURE__ */ new Map();
+  let written = 0;
+  (0, import_yaml.visit)(file.doc, {
+    Node(_, node) {
+      written++;
+      if ((0, import_yaml.isAlias)(node)) {
+        const target = anchors.get(node.source);
+        if (target) targets.set(node, target);
+        else issue(node, `the alias *${node.source} names no anchor before it; define &${node.source} first, or write the value here`);
+      } else if (node.anchor) anchors.set(node.anchor, node);
+    }
+  });
+  if (targets.size === 0) return issues;
+  const sizes = /* @__PURE__ */ new Map();
+  const open = /* @__PURE__ */ new Set();
+  const recursive = /* @__PURE__ */ new Set();
+  const size3 = /* @__PURE__ */ __name((node) => {
+    if ((0, import_yaml.isAlias)(node)) {
+      const target = targets.get(node);
+      if (!target) return 1;
+      if (open.has(target)) {
+        if (!recursive.has(node)) {
+          recursive.add(node);
+          issue(node, `the alias *${node.source} stands for a value that contains it, which has no JSON form; write the value out instead`);
+        }
+        return 1;
+      }
+      return size3(target);
+    }
+    if (!(0, import_yaml.isMap)(node) && !(0, import_yaml.isSeq)(node)) return 1;
+    const known = sizes.get(node);
+    if (known !== void 0) return known;
+    open.add(node);
+    let n = 1;
+    for (const item of node.items) n += (0, import_yaml.isPair)(item) ? size3(item.key) + size3(item.value) : size3(item);
+    open.delete(node);
+    sizes.set(node, n);
+    return n;
+  }, "size");
+  let expanded;
+  try {
+    expanded = size3(file.doc.contents);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    issue(file.doc.contents ?? {}, "the document is nested too deeply to read; flatten it");
+    return issues;
+  }
+  if (recursive.size === 0 && expanded - written > MAX_ALIAS_EXPANSION) {
+    let worst;
+    let most = 0;
+    for (const [alias, target] of targets) {
+      const n = size3(target);
+      if (n > most) [worst, most] = [alias, n];
+    }
+    issue(
+      worst,
+      `aliases expand this document to more than ${MAX_ALIAS_EXPANSION.toLocaleString("en")} values (this one alone to ${most.toLocaleString("en")}), as an alias bomb does; write the shared values with fewer aliases of aliases`
+    );
+  }
+  return issues;
+}
+__name(findAliasProblems, "findAliasProblems");
 var CORE_TAGS = new Set(["str", "int", "float", "bool", "null", "map", "seq"].map((name) => `tag:yaml.org,2002:${name}`));
 function findUnresolvedTags(file) {
   const warnings = file.doc.warnings.filter((w) => w.code === "TAG_RESOLVE_FAILED");
@@ -26235,7 +26395,7 @@ __name(findDuplicateKeys, "findDuplicateKeys");
 function valueOf(file, issues) {
   if (file.doc.contents === null) return {};
   try {
-    return file.doc.toJS({ maxAliasCount: 1e4 });
+    return file.doc.toJS({ maxAliasCount: -1 });
   } catch (err) {
     issues.push({ file: file.display, line: 1, column: 1, key: "", message: `${err.message}; use fewer aliases (*name) of large anchors` });
     return void 0;
@@ -26382,7 +26542,7 @@ function describe(error, root, file) {
 __name(describe, "describe");
 function valueAt(root, keyPath) {
   let v = root;
-  for (const k of keyPath) v = v === null || typeof v !== "object" ? void 0 : v[k];
+  for (const k of keyPath) v = v === null || typeof v !== "object" || !Object.hasOwn(v, k) ? void 0 : v[k];
   return v;
 }
 __name(valueAt, "valueAt");
@@ -27631,71 +27791,21 @@ function count(n, noun) {
 __name(count, "count");
 
 // src/workspace/load.ts
-var import_fast_glob3 = __toESM(require_out4(), 1);
-import { existsSync, readFileSync, statSync } from "node:fs";
-import path4 from "node:path";
-var diskFiles = {
-  read: /* @__PURE__ */ __name((file) => readFileSync(file, "utf8"), "read"),
-  exists: /* @__PURE__ */ __name((file) => existsSync(file), "exists"),
-  glob: /* @__PURE__ */ __name((patterns, cwd) => (
-    // As `inputs` are matched (src/workspace/inputs.ts), files only and never inside .git; hidden
-    // files only where a pattern names them (so `**` never reaches the state directory, .pairflow/),
-    // and no symbolic link is followed into a directory, so matches stay where they appear to be.
-    import_fast_glob3.default.sync([...patterns], { cwd, dot: false, onlyFiles: true, unique: true, followSymbolicLinks: false, ignore: ["**/.git/**"] })
-  ), "glob")
-};
-function resolveWorkflowPath(target, cwd = process.cwd()) {
-  const abs = path4.resolve(cwd, target ?? ".");
-  if (!existsSync(abs))
-    throw fileIssue(displayPath(abs, cwd), `no such file or directory; give a workflow file or a directory holding one of ${WORKFLOW_NAMES.join(", ")}`);
-  if (!statSync(abs).isDirectory()) return abs;
-  const found = WORKFLOW_NAMES.filter((name) => existsSync(path4.join(abs, name)));
-  if (found.length === 0) {
-    throw fileIssue(displayPath(abs, cwd), `no workflow file here; expected one of ${WORKFLOW_NAMES.join(", ")}, or give the file's path`);
-  }
-  if (found.length > 1) {
-    throw fileIssue(displayPath(abs, cwd), `several workflow files here (${found.join(", ")}); give the one to use`);
-  }
-  return path4.join(abs, found[0]);
-}
-__name(resolveWorkflowPath, "resolveWorkflowPath");
-function loadWorkflow(target, cwd = process.cwd()) {
-  const workflowPath = resolveWorkflowPath(target, cwd);
-  return parseWorkflow(workflowPath, { files: diskFiles, cwd: path4.resolve(cwd), root: findRepoRoot(path4.dirname(workflowPath)) });
-}
-__name(loadWorkflow, "loadWorkflow");
-function findRepoRoot(dir) {
-  for (let d = dir; ; d = path4.dirname(d)) {
-    if (existsSync(path4.join(d, ".git"))) return d;
-    if (path4.dirname(d) === d) return dir;
-  }
-}
-__name(findRepoRoot, "findRepoRoot");
-function fileIssue(display, message) {
-  return new ConfigError([{ file: display, line: 1, column: 1, key: "", message }]);
-}
-__name(fileIssue, "fileIssue");
-
-// src/records/mutex.ts
-import { createHash as createHash2, randomBytes as randomBytes2 } from "node:crypto";
-import { linkSync, readFileSync as readFileSync4, realpathSync as realpathSync2, rmSync as rmSync3, statSync as statSync2, unlinkSync, writeFileSync } from "node:fs";
-import { hostname } from "node:os";
-import path8 from "node:path";
-
-// src/lockfile/lockfile.ts
-import { existsSync as existsSync2, readFileSync as readFileSync2 } from "node:fs";
+var import_fast_glob2 = __toESM(require_out4(), 1);
+import { closeSync as closeSync2, constants, existsSync as existsSync2, fstatSync, lstatSync as lstatSync2, openSync as openSync2, readSync, realpathSync as realpathSync2, statSync as statSync2 } from "node:fs";
 import path6 from "node:path";
 
-// src/model/records.ts
-var LOCK_VERSION = 1;
+// src/workspace/outputs.ts
+import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
+import path5 from "node:path";
 
 // src/workspace/files.ts
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
-import path5 from "node:path";
+import path4 from "node:path";
 function writeFileAtomic(file, data) {
-  mkdirSync(path5.dirname(file), { recursive: true });
-  const tmp = path5.join(path5.dirname(file), `.${path5.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  mkdirSync(path4.dirname(file), { recursive: true });
+  const tmp = path4.join(path4.dirname(file), `.${path4.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   try {
     const fd = openSync(tmp, "w");
     try {
@@ -27725,8 +27835,8 @@ function removeStaleTemporaries(dirs) {
     for (const name of names) {
       const pid = Number(TEMPORARY.exec(name)?.[1]);
       if (!pid || alive(pid)) continue;
-      rmSync(path5.join(dir, name), { force: true });
-      removed.push(path5.join(dir, name));
+      rmSync(path4.join(dir, name), { force: true });
+      removed.push(path4.join(dir, name));
     }
   }
   return removed;
@@ -27741,6 +27851,315 @@ function alive(pid) {
   }
 }
 __name(alive, "alive");
+
+// src/workspace/outputs.ts
+function outputPath(workflow, pair) {
+  return pair.output === void 0 ? void 0 : path5.resolve(workflow.dir, pair.output);
+}
+__name(outputPath, "outputPath");
+var OutputFiles = class {
+  constructor(workflow) {
+    this.workflow = workflow;
+  }
+  workflow;
+  static {
+    __name(this, "OutputFiles");
+  }
+  hashes = /* @__PURE__ */ new Map();
+  /** The hashes of the pair's output file; undefined when it has none or the file does not exist. */
+  hash(pair) {
+    if (!this.hashes.has(pair.id)) {
+      const content = this.read(pair);
+      this.hashes.set(pair.id, content && textHashes(content));
+    }
+    return this.hashes.get(pair.id);
+  }
+  read(pair) {
+    const file = outputPath(this.workflow, pair);
+    return file !== void 0 && existsSync(file) ? readFileSync(file) : void 0;
+  }
+  /** Writes the file atomically: readers see the old content or the new, never a mix. */
+  write(pair, content) {
+    const file = outputPath(this.workflow, pair);
+    if (file === void 0) return;
+    const problem = this.problem(pair);
+    if (problem !== null) throw new Error(problem);
+    writeFileAtomic(file, content);
+    this.hashes.set(pair.id, textHashes(content));
+  }
+  /**
+   * An output is written only inside the repository, after symlinks: a directory on its path that
+   * links elsewhere, or an output that is itself a link, is refused rather than followed.
+   */
+  problem(pair) {
+    const file = outputPath(this.workflow, pair);
+    if (file === void 0) return null;
+    const root = realpathSync(this.workflow.root);
+    if (existsSync(file) && lstatSync(file).isSymbolicLink()) {
+      return `output ${pair.output} is a symbolic link; pairflow writes only regular files inside the repository: replace the link with a file, or choose another output`;
+    }
+    let dir = path5.dirname(file);
+    while (!existsSync(dir)) dir = path5.dirname(dir);
+    if (!isInside(root, realpathSync(dir)))
+      return `output ${pair.output} would be written outside the repository (${realpathSync(dir)} is not inside ${root}); give a path inside it`;
+    if (existsSync(file) && !statSync(file).isFile()) return `output ${pair.output} is not a regular file; give the path of a file`;
+    return null;
+  }
+};
+
+// src/workspace/load.ts
+var MAX_CONFIG_BYTES = 16 * 1024 * 1024;
+var diskFiles = {
+  read: readConfigFile,
+  exists: /* @__PURE__ */ __name((file) => existsSync2(file), "exists"),
+  glob: /* @__PURE__ */ __name((patterns, cwd) => (
+    // As `inputs` are matched (src/workspace/inputs.ts), files only and never inside .git; hidden
+    // files only where a pattern names them (so `**` never reaches the state directory, .pairflow/),
+    // and no symbolic link is followed into a directory, so matches stay where they appear to be.
+    import_fast_glob2.default.sync([...patterns], { cwd, dot: false, onlyFiles: true, unique: true, followSymbolicLinks: false, ignore: ["**/.git/**"] })
+  ), "glob"),
+  stat: fileKind
+};
+function fileKind(file) {
+  let stat;
+  let real;
+  try {
+    stat = statSync2(file);
+    real = realpathSync2(file);
+  } catch {
+    return { kind: "missing" };
+  }
+  return { kind: stat.isFile() ? "file" : stat.isDirectory() ? "directory" : "other", real };
+}
+__name(fileKind, "fileKind");
+function unreadable(stat) {
+  if (stat.isDirectory()) return "it is a directory; give the path of a file";
+  if (!stat.isFile()) return "it is not a regular file (a pipe, a device or a socket); give the path of a file";
+  if (stat.size > MAX_CONFIG_BYTES) return `it is ${stat.size} bytes, more than the ${MAX_CONFIG_BYTES} a configuration file may have`;
+  return void 0;
+}
+__name(unreadable, "unreadable");
+function readConfigFile(file) {
+  const before = unreadable(statSync2(file));
+  if (before) throw new Error(before);
+  const fd = openSync2(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const now = unreadable(fstatSync(fd));
+    if (now) throw new Error(now);
+    const buffer = Buffer.alloc(Math.min(fstatSync(fd).size, MAX_CONFIG_BYTES) + 1);
+    let length = 0;
+    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;
+    if (length > MAX_CONFIG_BYTES) throw new Error(`it is more than the ${MAX_CONFIG_BYTES} bytes a configuration file may have`);
+    return buffer.subarray(0, length).toString("utf8");
+  } finally {
+    closeSync2(fd);
+  }
+}
+__name(readConfigFile, "readConfigFile");
+function resolveWorkflowPath(target, cwd = process.cwd()) {
+  const abs = path6.resolve(cwd, target ?? ".");
+  if (!existsSync2(abs))
+    throw fileIssue(displayPath(abs, cwd), `no such file or directory; give a workflow file or a directory holding one of ${WORKFLOW_NAMES.join(", ")}`);
+  if (!statSync2(abs).isDirectory()) return checkedWorkflow(abs, cwd);
+  const found = WORKFLOW_NAMES.filter((name) => existsSync2(path6.join(abs, name)));
+  if (found.length === 0) {
+    throw fileIssue(displayPath(abs, cwd), `no workflow file here; expected one of ${WORKFLOW_NAMES.join(", ")}, or give the file's path`);
+  }
+  if (found.length > 1) {
+    throw fileIssue(displayPath(abs, cwd), `several workflow files here (${found.join(", ")}); give the one to use`);
+  }
+  return checkedWorkflow(path6.join(abs, found[0]), cwd);
+}
+__name(resolveWorkflowPath, "resolveWorkflowPath");
+function checkedWorkflow(file, cwd) {
+  const shown = displayPath(file, cwd);
+  const stat = statSync2(file);
+  if (stat.isDirectory()) throw fileIssue(shown, `is a directory; give a workflow file or a directory holding one of ${WORKFLOW_NAMES.join(", ")}`);
+  if (!stat.isFile()) throw fileIssue(shown, "is not a regular file (a pipe, a device or a socket); give the path of a workflow file");
+  const root = realpathSync2(findRepoRoot(path6.dirname(file)));
+  const real = realpathSync2(file);
+  if (!isInside(root, real)) {
+    throw fileIssue(shown, `is a link to ${real}, outside the repository (${root}); give the path of the workflow file itself, inside its repository`);
+  }
+  return file;
+}
+__name(checkedWorkflow, "checkedWorkflow");
+function loadWorkflow(target, cwd = process.cwd()) {
+  const workflowPath = resolveWorkflowPath(target, cwd);
+  const loaded = parseWorkflow(workflowPath, { files: diskFiles, cwd: path6.resolve(cwd), root: findRepoRoot(path6.dirname(workflowPath)) });
+  const issues = outputIssues(loaded);
+  if (issues.length > 0) throw new ConfigError(issues);
+  return loaded;
+}
+__name(loadWorkflow, "loadWorkflow");
+function outputIssues(loaded) {
+  const { workflow, sources } = loaded;
+  const outputs = new OutputFiles(workflow);
+  const issues = [];
+  for (const pair of workflow.pairs.values()) {
+    if (pair.output === void 0) continue;
+    const file = path6.resolve(workflow.dir, pair.output);
+    const link = lstatOrUndefined(file)?.isSymbolicLink() ?? false;
+    const kind = link ? void 0 : underFile(file, workflow.root) ?? directory(file);
+    const problem = kind !== void 0 ? `"${pair.output}" ${kind}` : outputs.problem(pair)?.replace(`output ${pair.output} `, `"${pair.output}" `);
+    if (problem !== void 0) issues.push(issueAt(sources.workflow, ["action_pairs", pair.id, "output"], problem));
+  }
+  return issues;
+}
+__name(outputIssues, "outputIssues");
+function directory(file) {
+  return statOrUndefined(file)?.isDirectory() ? "is a directory; give the path of a file for the pair to write" : void 0;
+}
+__name(directory, "directory");
+function lstatOrUndefined(file) {
+  try {
+    return lstatSync2(file);
+  } catch {
+    return void 0;
+  }
+}
+__name(lstatOrUndefined, "lstatOrUndefined");
+function statOrUndefined(file) {
+  try {
+    return statSync2(file);
+  } catch {
+    return void 0;
+  }
+}
+__name(statOrUndefined, "statOrUndefined");
+function underFile(file, root) {
+  for (let dir = path6.dirname(file); isInside(root, dir) && dir !== path6.dirname(dir); dir = path6.dirname(dir)) {
+    const stat = statOrUndefined(dir);
+    if (stat === void 0) continue;
+    return stat.isDirectory() ? void 0 : `is under ${path6.relative(root, dir) || dir}, which is a file, not a directory; give a path where a file can be written`;
+  }
+  return void 0;
+}
+__name(underFile, "underFile");
+function findRepoRoot(dir) {
+  for (let d = dir; ; d = path6.dirname(d)) {
+    if (existsSync2(path6.join(d, ".git"))) return d;
+    if (path6.dirname(d) === d) return dir;
+  }
+}
+__name(findRepoRoot, "findRepoRoot");
+function fileIssue(display, message) {
+  return new ConfigError([{ file: display, line: 1, column: 1, key: "", message }]);
+}
+__name(fileIssue, "fileIssue");
+
+// src/records/mutex.ts
+import { createHash as createHash2, randomBytes as randomBytes2 } from "node:crypto";
+import { linkSync, readFileSync as readFileSync3, realpathSync as realpathSync4, rmSync as rmSync3, statSync as statSync4, unlinkSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import path9 from "node:path";
+
+// src/lockfile/lockfile.ts
+import { existsSync as existsSync3 } from "node:fs";
+import path7 from "node:path";
+
+// src/lockfile/read.ts
+import { closeSync as closeSync3, constants as constants2, fstatSync as fstatSync2, openSync as openSync3, readSync as readSync2, statSync as statSync3 } from "node:fs";
+
+// src/model/records.ts
+var LOCK_VERSION = 1;
+
+// src/lockfile/read.ts
+var MAX_LOCK_BYTES = 64 * 1024 * 1024;
+var FIX = "restore it from version control, or delete it to plan every pair as new";
+function readLockText(file, display) {
+  const refuse = /* @__PURE__ */ __name((message) => new ConfigError([{ file: display, line: 1, column: 1, key: "", message }]), "refuse");
+  const check = /* @__PURE__ */ __name((stat) => {
+    if (!stat.isFile()) throw refuse(`the lock file is not a regular file (a directory, a pipe or a device); remove it, and pairflow writes a new one`);
+    if (stat.size > MAX_LOCK_BYTES) throw refuse(`the lock file is ${stat.size} bytes, more than any lock file pairflow writes; ${FIX}`);
+  }, "check");
+  check(statSync3(file));
+  const fd = openSync3(file, constants2.O_RDONLY | constants2.O_NONBLOCK);
+  try {
+    const stat = fstatSync2(fd);
+    check(stat);
+    const buffer = Buffer.alloc(Number(stat.size));
+    let length = 0;
+    for (let n; length < buffer.length && (n = readSync2(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;
+    return buffer.subarray(0, length).toString("utf8");
+  } finally {
+    closeSync3(fd);
+  }
+}
+__name(readLockText, "readLockText");
+function parseLock(text2, display) {
+  let value;
+  try {
+    value = JSON.parse(text2);
+  } catch (err) {
+    const offset = /position (\d+)/.exec(err.message)?.[1];
+    const before = text2.slice(0, Number(offset ?? 0)).split("\n");
+    throw new ConfigError([
+      {
+        file: display,
+        line: offset === void 0 ? 1 : before.length,
+        column: offset === void 0 ? 1 : before[before.length - 1].length + 1,
+        key: "",
+        message: `the lock file is not valid JSON (a merge conflict left in it?); ${FIX}`
+      }
+    ]);
+  }
+  const problems = [];
+  if (!isObject4(value) || value.version !== LOCK_VERSION) {
+    problems.push({ path: isObject4(value) ? ["version"] : [], message: `not a pairflow lock file of version ${LOCK_VERSION}; ${FIX}` });
+  } else {
+    if (typeof value.workflow !== "string") problems.push({ path: ["workflow"], message: `"workflow" must be the workflow's name; ${FIX}` });
+    if (!isObject4(value.pairs)) problems.push({ path: ["pairs"], message: `"pairs" must be a mapping of pair ids to entries; ${FIX}` });
+    else {
+      for (const [id, entry] of Object.entries(value.pairs)) {
+        const wrong = entryProblem(entry);
+        if (wrong) problems.push({ path: ["pairs", id, ...wrong.at], message: `the entry of pair "${id}" ${wrong.what}; ${FIX}` });
+      }
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(positioned(text2, display, problems));
+  return value;
+}
+__name(parseLock, "parseLock");
+function entryProblem(entry) {
+  if (!isObject4(entry)) return { at: [], what: `is ${entry === null ? "null" : Array.isArray(entry) ? "a list" : typeof entry}, not a mapping` };
+  const fields = [
+    ["configRef", isHash, "a sha256 hex digest"],
+    ["contentHash", isHash, "a sha256 hex digest"],
+    ["source", (v) => v === "generated" || v === "human", '"generated" or "human"'],
+    ["model", (v) => v === null || typeof v === "string", "a model name or null"],
+    ["components", (v) => isObject4(v) && Object.values(v).every((d) => typeof d === "string"), "a mapping of names to digests"],
+    ["attempts", (v) => Number.isInteger(v) && v >= 0, "a whole number"],
+    ["tokens", (v) => isObject4(v) && isCount(v.input) && isCount(v.output), "a mapping with input and output token counts"],
+    ["durationMs", isCount, "a number of milliseconds"],
+    ["acceptedAt", (v) => typeof v === "string", "a time"]
+  ];
+  for (const [key, ok, expected] of fields) {
+    if (!Object.hasOwn(entry, key)) return { at: [], what: `has no "${key}"` };
+    if (!ok(entry[key])) return { at: [key], what: `has a "${key}" that is not ${expected}` };
+  }
+  return void 0;
+}
+__name(entryProblem, "entryProblem");
+function positioned(text2, display, problems) {
+  const source = parseText(text2, display, []);
+  return problems.map(
+    ({ path: path26, message }) => source ? { ...issueAt(source, path26, message), key: path26.join(".") } : { file: display, line: 1, column: 1, key: path26.join("."), message }
+  );
+}
+__name(positioned, "positioned");
+function isObject4(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+__name(isObject4, "isObject");
+function isHash(v) {
+  return typeof v === "string" && /^[0-9a-f]{64}$/.test(v);
+}
+__name(isHash, "isHash");
+function isCount(v) {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0;
+}
+__name(isCount, "isCount");
 
 // src/lockfile/write.ts
 function orderedEntry(e) {
@@ -27775,71 +28194,42 @@ __name(writeLock, "writeLock");
 
 // src/lockfile/lockfile.ts
 function lockPathFor(workflowPath) {
-  const ext = path6.extname(workflowPath);
-  return path6.join(path6.dirname(workflowPath), `${path6.basename(workflowPath, ext)}.lock.json`);
+  const ext = path7.extname(workflowPath);
+  return path7.join(path7.dirname(workflowPath), `${path7.basename(workflowPath, ext)}.lock.json`);
 }
 __name(lockPathFor, "lockPathFor");
 function readLock(file, display = file) {
-  if (!existsSync2(file)) return null;
-  const text2 = readFileSync2(file, "utf8");
-  let value;
-  try {
-    value = JSON.parse(text2);
-  } catch (err) {
-    const offset = Number(/position (\d+)/.exec(err.message)?.[1] ?? 0);
-    const before = text2.slice(0, offset).split("\n");
-    throw new ConfigError([
-      {
-        file: display,
-        line: before.length,
-        column: before[before.length - 1].length + 1,
-        key: "",
-        message: `the lock file is not valid JSON (${err.message}); restore it from version control, or delete it to plan every pair as new`
-      }
-    ]);
-  }
-  const lock = value;
-  if (lock === null || typeof lock !== "object" || lock.version !== LOCK_VERSION || typeof lock.pairs !== "object" || lock.pairs === null) {
-    throw new ConfigError([
-      {
-        file: display,
-        line: 1,
-        column: 1,
-        key: "version",
-        message: `not a pairflow lock file of version ${LOCK_VERSION}; restore it from version control, or delete it to plan every pair as new`
-      }
-    ]);
-  }
-  return lock;
+  if (!existsSync3(file)) return null;
+  return parseLock(readLockText(file, display), display);
 }
 __name(readLock, "readLock");
 
 // src/lockfile/journal.ts
-import { closeSync as closeSync2, ftruncateSync, lstatSync, openSync as openSync2, readFileSync as readFileSync3, realpathSync, rmSync as rmSync2, writeSync as writeSync2 } from "node:fs";
-import path7 from "node:path";
+import { closeSync as closeSync4, ftruncateSync, lstatSync as lstatSync3, openSync as openSync4, readFileSync as readFileSync2, realpathSync as realpathSync3, rmSync as rmSync2, writeSync as writeSync2 } from "node:fs";
+import path8 from "node:path";
 function realLockPath(lockFile) {
   try {
-    return realpathSync(lockFile);
+    return realpathSync3(lockFile);
   } catch {
     try {
-      return path7.join(realpathSync(path7.dirname(lockFile)), path7.basename(lockFile));
+      return path8.join(realpathSync3(path8.dirname(lockFile)), path8.basename(lockFile));
     } catch {
-      return path7.resolve(lockFile);
+      return path8.resolve(lockFile);
     }
   }
 }
 __name(realLockPath, "realLockPath");
 function journalPath(lockFile) {
   const real = realLockPath(lockFile);
-  return path7.join(path7.dirname(real), `.${path7.basename(real)}.journal`);
+  return path8.join(path8.dirname(real), `.${path8.basename(real)}.journal`);
 }
 __name(journalPath, "journalPath");
 function readJournal(lockFile) {
   const file = journalPath(lockFile);
-  const stat = lstatSync(file, { throwIfNoEntry: false });
+  const stat = lstatSync3(file, { throwIfNoEntry: false });
   if (stat === void 0) return null;
   if (!stat.isFile()) throw new InputError(`${file} is not a file (pairflow keeps its journal of lock-file changes there); remove it`);
-  const text2 = readFileSync3(file, "utf8");
+  const text2 = readFileSync2(file, "utf8");
   return parseJournal(text2);
 }
 __name(readJournal, "readJournal");
@@ -27854,7 +28244,7 @@ function parseJournal(text2) {
     } catch {
       continue;
     }
-    if (!isObject4(value)) continue;
+    if (!isObject5(value)) continue;
     if (value.journal === 1 && typeof value.workflow === "string") journal.workflow = value.workflow;
     else if (typeof value.id === "string" && (value.entry === null || isLockEntry(value.entry))) journal.changes.push({ id: value.id, entry: value.entry });
   }
@@ -27912,7 +28302,7 @@ var LockWriter = class {
   record(id, entry) {
     const line = JSON.stringify({ id, entry: entry === null ? null : orderedEntry(entry) }) + "\n";
     if (this.fd === void 0) {
-      this.fd = openSync2(this.journal, "a");
+      this.fd = openSync4(this.journal, "a");
       append(this.fd, JSON.stringify({ journal: 1, workflow: this.workflow }) + "\n");
     }
     append(this.fd, line);
@@ -27945,7 +28335,7 @@ var LockWriter = class {
     try {
       this.checkpoint();
     } finally {
-      if (this.fd !== void 0) closeSync2(this.fd);
+      if (this.fd !== void 0) closeSync4(this.fd);
       this.fd = void 0;
     }
     rmSync2(this.journal, { force: true });
@@ -27961,14 +28351,14 @@ function setPair(pairs, id, entry) {
   else Object.defineProperty(pairs, id, { value: entry, enumerable: true, writable: true, configurable: true });
 }
 __name(setPair, "setPair");
-function isObject4(v) {
+function isObject5(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
-__name(isObject4, "isObject");
+__name(isObject5, "isObject");
 function isLockEntry(v) {
-  if (!isObject4(v)) return false;
+  if (!isObject5(v)) return false;
   const tokens = v.tokens;
-  return typeof v.configRef === "string" && typeof v.contentHash === "string" && (v.source === "generated" || v.source === "human") && (v.model === null || typeof v.model === "string") && isObject4(v.components) && Object.values(v.components).every((c) => typeof c === "string") && typeof v.attempts === "number" && isObject4(tokens) && typeof tokens.input === "number" && typeof tokens.output === "number" && typeof v.durationMs === "number" && typeof v.acceptedAt === "string";
+  return typeof v.configRef === "string" && typeof v.contentHash === "string" && (v.source === "generated" || v.source === "human") && (v.model === null || typeof v.model === "string") && isObject5(v.components) && Object.values(v.components).every((c) => typeof c === "string") && typeof v.attempts === "number" && isObject5(tokens) && typeof tokens.input === "number" && typeof tokens.output === "number" && typeof v.durationMs === "number" && typeof v.acceptedAt === "string";
 }
 __name(isLockEntry, "isLockEntry");
 
@@ -27987,11 +28377,11 @@ var LockBusyError = class extends Error {
 function lockPath(workflowPath) {
   let real = workflowPath;
   try {
-    real = realpathSync2(workflowPath);
+    real = realpathSync4(workflowPath);
   } catch {
   }
   const lock = realLockPath(lockPathFor(real));
-  return path8.join(path8.dirname(lock), `.${path8.basename(lock)}.mutex`);
+  return path9.join(path9.dirname(lock), `.${path9.basename(lock)}.mutex`);
 }
 __name(lockPath, "lockPath");
 async function acquireRunLock(workflowPath, options) {
@@ -28049,7 +28439,7 @@ function removeDeadHolder(file, seen, runId, workflow, depth = 0) {
 }
 __name(removeDeadHolder, "removeDeadHolder");
 function createExclusive(file, text2) {
-  const tmp = path8.join(path8.dirname(file), `.${path8.basename(file)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`);
+  const tmp = path9.join(path9.dirname(file), `.${path9.basename(file)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`);
   writeFileSync(tmp, text2);
   try {
     linkSync(tmp, file);
@@ -28072,7 +28462,7 @@ function createExclusive(file, text2) {
 __name(createExclusive, "createExclusive");
 function youngerThan(file, ms) {
   try {
-    return Date.now() - statSync2(file).mtimeMs < ms;
+    return Date.now() - statSync4(file).mtimeMs < ms;
   } catch {
     return false;
   }
@@ -28080,7 +28470,7 @@ function youngerThan(file, ms) {
 __name(youngerThan, "youngerThan");
 function readText(file) {
   try {
-    return readFileSync4(file, "utf8");
+    return readFileSync3(file, "utf8");
   } catch (err) {
     if (err.code === "ENOENT") return void 0;
     throw new UsageError(`${file} cannot be read as pairflow's run mutex (${err.code}); remove it if no run is going`);
@@ -28143,13 +28533,13 @@ async function acquireRunLocks(workflowPaths, options) {
 __name(acquireRunLocks, "acquireRunLocks");
 
 // src/records/prune.ts
-var import_fast_glob4 = __toESM(require_out4(), 1);
-import { closeSync as closeSync3, existsSync as existsSync5, openSync as openSync3, readdirSync as readdirSync4, readFileSync as readFileSync7, readSync, rmSync as rmSync4, statSync as statSync3 } from "node:fs";
-import path12 from "node:path";
+var import_fast_glob3 = __toESM(require_out4(), 1);
+import { closeSync as closeSync6, existsSync as existsSync6, openSync as openSync6, readdirSync as readdirSync4, readFileSync as readFileSync5, readSync as readSync4, rmSync as rmSync4, statSync as statSync5 } from "node:fs";
+import path13 from "node:path";
 
 // src/store/local.ts
-import { existsSync as existsSync3, readdirSync as readdirSync2, readFileSync as readFileSync5 } from "node:fs";
-import path9 from "node:path";
+import { existsSync as existsSync4, readdirSync as readdirSync2, readFileSync as readFileSync4 } from "node:fs";
+import path10 from "node:path";
 var HEX64 = /^[0-9a-f]{64}$/;
 var LocalStore = class {
   constructor(dir) {
@@ -28168,8 +28558,8 @@ var LocalStore = class {
     if (hashes) return hashes;
     hashes = /* @__PURE__ */ new Set();
     const key = pairKey(pair);
-    const dir = path9.join(this.dir, "pairs", key);
-    const names = !key.includes("/") && !key.startsWith(".") && existsSync3(dir) ? readdirSync2(dir) : [];
+    const dir = path10.join(this.dir, "pairs", key);
+    const names = !key.includes("/") && !key.startsWith(".") && existsSync4(dir) ? readdirSync2(dir) : [];
     for (const name of names) {
       const rec = name.endsWith(".json") ? this.record(pair, name.slice(0, -".json".length)) : void 0;
       if (rec?.status === "accepted" && rec.source !== "human" && rec.contentHash) hashes.add(rec.contentHash);
@@ -28183,9 +28573,9 @@ var LocalStore = class {
   }
   record(pair, configRef2) {
     const file = this.recordPath(pair, configRef2);
-    if (!existsSync3(file)) return void 0;
+    if (!existsSync4(file)) return void 0;
     try {
-      const rec = JSON.parse(readFileSync5(file, "utf8"));
+      const rec = JSON.parse(readFileSync4(file, "utf8"));
       return rec.pair === pair && rec.configRef === configRef2 ? rec : void 0;
     } catch {
       return void 0;
@@ -28200,8 +28590,8 @@ var LocalStore = class {
   content(hash) {
     if (!HEX64.test(hash)) return void 0;
     const file = this.objectPath(hash);
-    if (!existsSync3(file)) return void 0;
-    const data = readFileSync5(file);
+    if (!existsSync4(file)) return void 0;
+    const data = readFileSync4(file);
     if (sha256Hex(data) !== hash) return void 0;
     this.verified.add(hash);
     return data;
@@ -28224,30 +28614,30 @@ var LocalStore = class {
     writeFileAtomic(this.recordPath(rec.pair, rec.configRef), JSON.stringify(rec, null, 2) + "\n");
   }
   objectPath(hash) {
-    return path9.join(this.dir, "objects", hash.slice(0, 2), hash);
+    return path10.join(this.dir, "objects", hash.slice(0, 2), hash);
   }
   recordPath(pair, configRef2) {
     const dir = pairKey(pair);
     if (!HEX64.test(configRef2) || dir.includes("/") || dir.startsWith(".")) throw new Error(`invalid store key ${pair}/${configRef2}`);
-    return path9.join(this.dir, "pairs", dir, `${configRef2}.json`);
+    return path10.join(this.dir, "pairs", dir, `${configRef2}.json`);
   }
 };
 
 // src/records/read.ts
-import { existsSync as existsSync4, readdirSync as readdirSync3, readFileSync as readFileSync6 } from "node:fs";
-import path11 from "node:path";
+import { closeSync as closeSync5, constants as constants3, existsSync as existsSync5, fstatSync as fstatSync3, openSync as openSync5, readdirSync as readdirSync3, readSync as readSync3 } from "node:fs";
+import path12 from "node:path";
 
 // src/records/write.ts
 import { appendFileSync, mkdirSync as mkdirSync2 } from "node:fs";
-import path10 from "node:path";
+import path11 from "node:path";
 var RECORD_VERSION = 1;
 function runsDir(stateDir) {
-  return path10.join(stateDir, "runs");
+  return path11.join(stateDir, "runs");
 }
 __name(runsDir, "runsDir");
 function runDir(stateDir, runId) {
   if (!/^[0-9A-Za-z-]+$/.test(runId)) throw new Error(`not a run id: ${runId}`);
-  return path10.join(runsDir(stateDir), runId);
+  return path11.join(runsDir(stateDir), runId);
 }
 __name(runDir, "runDir");
 var RunRecorder = class {
@@ -28355,11 +28745,11 @@ var RunRecorder = class {
   append(event) {
     this.guard(() => {
       mkdirSync2(this.dir, { recursive: true });
-      appendFileSync(path10.join(this.dir, "trace.jsonl"), JSON.stringify({ t: (/* @__PURE__ */ new Date()).toISOString(), ...event }) + "\n");
+      appendFileSync(path11.join(this.dir, "trace.jsonl"), JSON.stringify({ t: (/* @__PURE__ */ new Date()).toISOString(), ...event }) + "\n");
     });
   }
   write(name, value) {
-    this.guard(() => writeFileAtomic(path10.join(this.dir, name), JSON.stringify(value) + "\n"));
+    this.guard(() => writeFileAtomic(path11.join(this.dir, name), JSON.stringify(value) + "\n"));
   }
   guard(write2) {
     if (this.failed || !this.dir) return;
@@ -28397,37 +28787,49 @@ __name(planRecord, "planRecord");
 // src/records/read.ts
 function listRunIds(stateDir) {
   const dir = runsDir(stateDir);
-  if (!existsSync4(dir)) return [];
-  return readdirSync3(dir).filter((name) => /^\d{8}T\d{9}Z-[0-9a-f]+$/.test(name)).sort().reverse();
+  if (!existsSync5(dir)) return [];
+  let names;
+  try {
+    names = readdirSync3(dir);
+  } catch (err) {
+    throw new UsageError(
+      `${dir} cannot be listed (${err.code ?? err.message}); it should be the folder of run records: remove it if it is not`
+    );
+  }
+  return names.filter((name) => /^\d{8}T\d{9}Z-[0-9a-f]+$/.test(name)).sort().reverse();
 }
 __name(listRunIds, "listRunIds");
 function readRun(stateDir, runId) {
   const dir = runDir(stateDir, runId);
   const problems = [];
-  if (!existsSync4(dir)) throw new Error(`no run ${runId} in ${runsDir(stateDir)}`);
-  const plan = readJson(path11.join(dir, "plan.json"), runId, problems);
-  const result = readJson(path11.join(dir, "result.json"), runId, problems);
+  if (!existsSync5(dir)) throw new Error(`no run ${runId} in ${runsDir(stateDir)}`);
+  const plan = readJson(path12.join(dir, "plan.json"), runId, problems, isPlanRecord);
+  const result = readJson(path12.join(dir, "result.json"), runId, problems, isResultRecord);
   const events = readEvents(dir, runId, problems);
   return { runId, dir, plan, events, result, problems };
 }
 __name(readRun, "readRun");
 function readTrace(stateDir, runId) {
   const dir = runDir(stateDir, runId);
-  if (!existsSync4(dir)) throw new Error(`no run ${runId} in ${runsDir(stateDir)}`);
+  if (!existsSync5(dir)) throw new Error(`no run ${runId} in ${runsDir(stateDir)}`);
   const problems = [];
   return { runId, events: readEvents(dir, runId, problems), problems };
 }
 __name(readTrace, "readTrace");
 function readEvents(dir, runId, problems) {
   const events = [];
-  const tracePath = path11.join(dir, "trace.jsonl");
-  if (existsSync4(tracePath)) {
-    const lines = readFileSync6(tracePath, "utf8").split("\n");
+  const tracePath = path12.join(dir, "trace.jsonl");
+  if (existsSync5(tracePath)) {
+    const text2 = readRecordFile(tracePath, `runs/${runId}/trace.jsonl`, problems);
+    if (text2 === void 0) return events;
+    const lines = text2.split("\n");
     const last = lines.length - 1;
     lines.forEach((line, i) => {
       if (line === "") return;
       try {
-        events.push(JSON.parse(line));
+        const event = JSON.parse(line);
+        if (isEvent(event)) events.push(event);
+        else problems.push(`runs/${runId}/trace.jsonl: line ${i + 1} is not an event pairflow wrote; it is ignored`);
       } catch {
         problems.push(
           i === last ? `runs/${runId}/trace.jsonl: line ${i + 1} is incomplete (the run was stopped while writing it); it is ignored` : `runs/${runId}/trace.jsonl: line ${i + 1} is not valid JSON; it is ignored`
@@ -28438,16 +28840,83 @@ function readEvents(dir, runId, problems) {
   return events;
 }
 __name(readEvents, "readEvents");
-function readJson(file, runId, problems) {
-  if (!existsSync4(file)) return null;
+function readJson(file, runId, problems, shape2) {
+  if (!existsSync5(file)) return null;
+  const shown = `runs/${runId}/${path12.basename(file)}`;
+  const text2 = readRecordFile(file, shown, problems);
+  if (text2 === void 0) return null;
+  let value;
   try {
-    return JSON.parse(readFileSync6(file, "utf8"));
+    value = JSON.parse(text2);
   } catch {
-    problems.push(`runs/${runId}/${path11.basename(file)} is not valid JSON (written only in part?); it is ignored and the trace is used instead`);
+    problems.push(`${shown} is not valid JSON (written only in part?); it is ignored and the trace is used instead`);
     return null;
   }
+  if (shape2(value)) return value;
+  problems.push(`${shown} is not a record pairflow wrote (edited, or of another version?); it is ignored and the trace is used instead`);
+  return null;
 }
 __name(readJson, "readJson");
+function readRecordFile(file, shown, problems) {
+  let fd;
+  try {
+    fd = openSync5(file, constants3.O_RDONLY | constants3.O_NONBLOCK);
+    const stat = fstatSync3(fd);
+    if (!stat.isFile()) {
+      problems.push(`${shown} is not a regular file; it is ignored`);
+      return void 0;
+    }
+    const buffer = Buffer.alloc(stat.size);
+    let length = 0;
+    for (let n; length < buffer.length && (n = readSync3(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;
+    return buffer.subarray(0, length).toString("utf8");
+  } catch (err) {
+    problems.push(`${shown} cannot be read (${err.code ?? err.message}); it is ignored`);
+    return void 0;
+  } finally {
+    if (fd !== void 0) closeSync5(fd);
+  }
+}
+__name(readRecordFile, "readRecordFile");
+function isObject6(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+__name(isObject6, "isObject");
+var isString = /* @__PURE__ */ __name((v) => typeof v === "string", "isString");
+var isNumber = /* @__PURE__ */ __name((v) => typeof v === "number" && Number.isFinite(v), "isNumber");
+var optional = /* @__PURE__ */ __name((v, check) => v === void 0 || v === null || check(v), "optional");
+var isTokens = /* @__PURE__ */ __name((v) => isObject6(v) && isNumber(v.input) && isNumber(v.output), "isTokens");
+var STATUSES = /* @__PURE__ */ new Set(["executed", "reused", "failed", "blocked", "interrupted"]);
+function isPlanRecord(v) {
+  return isObject6(v) && optional(v.createdAt, isString) && isObject6(v.workflow) && isString(v.workflow.path) && Array.isArray(v.pairs) && v.pairs.every(
+    (p) => isObject6(p) && isString(p.id) && (p.action === "run" || p.action === "skip") && optional(p.configRef, isString) && Array.isArray(p.reasons) && p.reasons.every((r) => isObject6(r) && isString(r.detail))
+  );
+}
+__name(isPlanRecord, "isPlanRecord");
+function isResultRecord(v) {
+  return isObject6(v) && (v.status === "success" || v.status === "failed" || v.status === "interrupted") && optional(v.startedAt, isString) && isObject6(v.totals) && isNumber(v.totals.executed) && isNumber(v.totals.reused) && isNumber(v.totals.failed) && isTokens(v.totals.tokens) && Array.isArray(v.pairs) && v.pairs.every((p) => isObject6(p) && isString(p.id) && isString(p.status) && optional(p.contentHash, isString));
+}
+__name(isResultRecord, "isResultRecord");
+function isEvent(e) {
+  if (!isObject6(e) || !isString(e.event) || !isString(e.t)) return false;
+  switch (e.event) {
+    case "run_start":
+      return optional(e.workflow, isString);
+    case "run_end":
+      return e.status === "success" || e.status === "failed" || e.status === "interrupted";
+    case "pair_start":
+      return isString(e.id) && optional(e.configRef, isString);
+    case "attempt_end":
+      return isString(e.id) && isNumber(e.attempt) && typeof e.accepted === "boolean" && isString(e.feedback) && optional(e.tokens, isTokens) && isNumber(e.durationMs);
+    case "pair_end":
+      return isString(e.id) && isString(e.status) && STATUSES.has(e.status) && optional(e.configRef, isString) && optional(e.contentHash, isString) && optional(e.durationMs, isNumber) && optional(e.note, isString);
+    case "pair_reused":
+      return isString(e.id) && optional(e.configRef, isString) && optional(e.contentHash, isString) && optional(e.durationMs, isNumber) && optional(e.note, isString);
+    default:
+      return true;
+  }
+}
+__name(isEvent, "isEvent");
 function runState(run) {
   if (run.result) return run.result.status;
   const end = [...run.events].reverse().find((e) => e.event === "run_end");
@@ -28549,22 +29018,22 @@ function parseDuration(text2) {
 __name(parseDuration, "parseDuration");
 function findLockFiles(root, stateDir) {
   const ignore = ["**/.git/**", "**/node_modules/**"];
-  const state = path12.relative(root, stateDir);
-  if (state !== "" && !state.startsWith("..") && !path12.isAbsolute(state)) ignore.push(`${import_fast_glob4.default.escapePath(state.split(path12.sep).join("/"))}/**`);
-  const found = import_fast_glob4.default.sync("**/*.lock.json", { cwd: root, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, ignore });
-  return found.map((rel) => path12.resolve(root, rel)).sort();
+  const state = path13.relative(root, stateDir);
+  if (state !== "" && !state.startsWith("..") && !path13.isAbsolute(state)) ignore.push(`${import_fast_glob3.default.escapePath(state.split(path13.sep).join("/"))}/**`);
+  const found = import_fast_glob3.default.sync("**/*.lock.json", { cwd: root, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, ignore });
+  return found.map((rel) => path13.resolve(root, rel)).sort();
 }
 __name(findLockFiles, "findLockFiles");
 function workflowsOfLockFile(lockFile) {
   const stem = lockFile.slice(0, -".lock.json".length);
-  return [".yml", ".yaml", ".json"].map((ext) => stem + ext).filter((file) => existsSync5(file));
+  return [".yml", ".yaml", ".json"].map((ext) => stem + ext).filter((file) => existsSync6(file));
 }
 __name(workflowsOfLockFile, "workflowsOfLockFile");
 function recordedWorkflows(stateDir) {
   const workflows = /* @__PURE__ */ new Set();
   for (const id of listRunIds(stateDir)) {
     const dir = runDir(stateDir, id);
-    const workflow = firstTraceLine(path12.join(dir, "trace.jsonl"))?.workflow ?? readJson2(path12.join(dir, "plan.json"))?.workflow?.path;
+    const workflow = firstTraceLine(path13.join(dir, "trace.jsonl"))?.workflow ?? readJson2(path13.join(dir, "plan.json"))?.workflow?.path;
     if (typeof workflow === "string") workflows.add(workflow);
   }
   return [...workflows].sort();
@@ -28624,17 +29093,17 @@ function prune(stateDir, options = {}) {
     }
     for (const p of run.result?.pairs ?? []) if (p.contentHash) keepObjects.add(p.contentHash);
   }
-  const storeDir = path12.join(stateDir, "store");
+  const storeDir = path13.join(stateDir, "store");
   const store = new LocalStore(storeDir);
   const records = [];
   let keptRecords = 0;
-  const pairsDir = path12.join(storeDir, "pairs");
+  const pairsDir = path13.join(storeDir, "pairs");
   for (const dir of entries(pairsDir)) {
     const pair = pairOfKey(dir);
-    for (const name of entries(path12.join(pairsDir, dir))) {
+    for (const name of entries(path13.join(pairsDir, dir))) {
       if (name.startsWith(".") || !name.endsWith(".json")) continue;
       const configRef2 = name.slice(0, -".json".length);
-      const file = path12.join(pairsDir, dir, name);
+      const file = path13.join(pairsDir, dir, name);
       const stat = fileStat(file);
       if (!stat) continue;
       if (keepRecords.has(`${pair}/${configRef2}`) || stat.mtimeMs >= startedAt) {
@@ -28648,11 +29117,11 @@ function prune(stateDir, options = {}) {
   }
   const objects = [];
   let keptObjects = 0;
-  const objectsDir = path12.join(storeDir, "objects");
+  const objectsDir = path13.join(storeDir, "objects");
   for (const shard of entries(objectsDir)) {
-    for (const hash of entries(path12.join(objectsDir, shard))) {
+    for (const hash of entries(path13.join(objectsDir, shard))) {
       if (hash.startsWith(".")) continue;
-      const file = path12.join(objectsDir, shard, hash);
+      const file = path13.join(objectsDir, shard, hash);
       const stat = fileStat(file);
       if (!stat) continue;
       if (keepObjects.has(hash) || stat.mtimeMs >= startedAt) {
@@ -28729,7 +29198,7 @@ function entries(dir) {
 __name(entries, "entries");
 function fileStat(file) {
   try {
-    const stat = statSync3(file);
+    const stat = statSync5(file);
     return stat.isFile() ? stat : void 0;
   } catch {
     return void 0;
@@ -28739,9 +29208,9 @@ __name(fileStat, "fileStat");
 function treeSize(dir) {
   let size3 = 0;
   for (const entry of entries(dir)) {
-    const file = path12.join(dir, entry);
+    const file = path13.join(dir, entry);
     try {
-      const stat = statSync3(file);
+      const stat = statSync5(file);
       size3 += stat.isDirectory() ? treeSize(file) : stat.size;
     } catch {
     }
@@ -28752,22 +29221,22 @@ __name(treeSize, "treeSize");
 function firstTraceLine(file) {
   let fd;
   try {
-    fd = openSync3(file, "r");
+    fd = openSync6(file, "r");
     const buffer = Buffer.alloc(64 * 1024);
-    const n = readSync(fd, buffer, 0, buffer.length, 0);
+    const n = readSync4(fd, buffer, 0, buffer.length, 0);
     const text2 = buffer.subarray(0, n).toString("utf8");
     const end = text2.indexOf("\n");
     return end < 0 ? void 0 : JSON.parse(text2.slice(0, end));
   } catch {
     return void 0;
   } finally {
-    if (fd !== void 0) closeSync3(fd);
+    if (fd !== void 0) closeSync6(fd);
   }
 }
 __name(firstTraceLine, "firstTraceLine");
 function readJson2(file) {
   try {
-    return JSON.parse(readFileSync7(file, "utf8"));
+    return JSON.parse(readFileSync5(file, "utf8"));
   } catch {
     return void 0;
   }
@@ -28775,7 +29244,7 @@ function readJson2(file) {
 __name(readJson2, "readJson");
 
 // src/app/state.ts
-var import_fast_glob6 = __toESM(require_out4(), 1);
+var import_fast_glob5 = __toESM(require_out4(), 1);
 import path16 from "node:path";
 
 // src/store/remote.ts
@@ -28835,13 +29304,13 @@ var RemoteCache = class {
 };
 
 // src/workspace/inputs.ts
-var import_fast_glob5 = __toESM(require_out4(), 1);
-import { readFileSync as readFileSync8, realpathSync as realpathSync3 } from "node:fs";
-import path13 from "node:path";
+var import_fast_glob4 = __toESM(require_out4(), 1);
+import { readFileSync as readFileSync6, realpathSync as realpathSync5 } from "node:fs";
+import path14 from "node:path";
 function writtenFiles(workflow, lockPath2) {
-  const files = /* @__PURE__ */ new Map([[path13.resolve(lockPath2), null]]);
+  const files = /* @__PURE__ */ new Map([[path14.resolve(lockPath2), null]]);
   for (const pair of workflow.pairs.values()) {
-    if (pair.output !== void 0) files.set(path13.resolve(workflow.dir, pair.output), pair.id);
+    if (pair.output !== void 0) files.set(path14.resolve(workflow.dir, pair.output), pair.id);
   }
   return files;
 }
@@ -28851,7 +29320,7 @@ var InputHasher = class {
     this.workflow = workflow;
     this.ignore = ignore;
     this.written = written;
-    this.root = realpathSync3(workflow.root);
+    this.root = realpathSync5(workflow.root);
   }
   workflow;
   ignore;
@@ -28864,10 +29333,10 @@ var InputHasher = class {
   /** `{relative path: sha256}` for one pair's globs, sorted by path; `what` names the globs in messages. */
   hash(patterns, what = "input") {
     if (patterns.length === 0) return {};
-    const files = this.match(patterns).filter((rel) => !this.written.has(path13.resolve(this.workflow.dir, rel)));
+    const files = this.match(patterns).filter((rel) => !this.written.has(path14.resolve(this.workflow.dir, rel)));
     files.sort();
     const out = {};
-    for (const rel of files) out[rel] = this.fileHash(path13.resolve(this.workflow.dir, rel), rel, what);
+    for (const rel of files) out[rel] = this.fileHash(path14.resolve(this.workflow.dir, rel), rel, what);
     return out;
   }
   /**
@@ -28880,7 +29349,7 @@ var InputHasher = class {
     patterns.forEach((pattern, index) => {
       if (pattern.startsWith("!")) return;
       for (const file of this.match([pattern, ...exclusions]).sort()) {
-        const abs = path13.resolve(this.workflow.dir, file);
+        const abs = path14.resolve(this.workflow.dir, file);
         const owner = this.written.get(abs);
         if (owner !== void 0) out.push({ index, pattern, file, owner });
       }
@@ -28888,7 +29357,7 @@ var InputHasher = class {
     return out;
   }
   match(patterns) {
-    return import_fast_glob5.default.sync([...patterns], {
+    return import_fast_glob4.default.sync([...patterns], {
       cwd: this.workflow.dir,
       dot: true,
       onlyFiles: true,
@@ -28900,11 +29369,11 @@ var InputHasher = class {
   fileHash(abs, rel, what = "input") {
     let hash = this.hashes.get(abs);
     if (hash === void 0) {
-      const real = realpathSync3(abs);
+      const real = realpathSync5(abs);
       if (!isInside(this.root, real)) {
         throw new InputError(`${what} "${rel}" resolves to ${real}, outside the repository (${this.root}); files pairflow hashes must stay inside it`);
       }
-      hash = textHashes(readFileSync8(real)).text;
+      hash = textHashes(readFileSync6(real)).text;
       this.hashes.set(abs, hash);
     }
     return hash;
@@ -28912,67 +29381,8 @@ var InputHasher = class {
 };
 
 // src/workspace/pairFiles.ts
-import { realpathSync as realpathSync5, statSync as statSync5 } from "node:fs";
+import { realpathSync as realpathSync6, statSync as statSync6 } from "node:fs";
 import path15 from "node:path";
-
-// src/workspace/outputs.ts
-import { existsSync as existsSync6, lstatSync as lstatSync2, readFileSync as readFileSync9, realpathSync as realpathSync4, statSync as statSync4 } from "node:fs";
-import path14 from "node:path";
-function outputPath(workflow, pair) {
-  return pair.output === void 0 ? void 0 : path14.resolve(workflow.dir, pair.output);
-}
-__name(outputPath, "outputPath");
-var OutputFiles = class {
-  constructor(workflow) {
-    this.workflow = workflow;
-  }
-  workflow;
-  static {
-    __name(this, "OutputFiles");
-  }
-  hashes = /* @__PURE__ */ new Map();
-  /** The hashes of the pair's output file; undefined when it has none or the file does not exist. */
-  hash(pair) {
-    if (!this.hashes.has(pair.id)) {
-      const content = this.read(pair);
-      this.hashes.set(pair.id, content && textHashes(content));
-    }
-    return this.hashes.get(pair.id);
-  }
-  read(pair) {
-    const file = outputPath(this.workflow, pair);
-    return file !== void 0 && existsSync6(file) ? readFileSync9(file) : void 0;
-  }
-  /** Writes the file atomically: readers see the old content or the new, never a mix. */
-  write(pair, content) {
-    const file = outputPath(this.workflow, pair);
-    if (file === void 0) return;
-    const problem = this.problem(pair);
-    if (problem !== null) throw new Error(problem);
-    writeFileAtomic(file, content);
-    this.hashes.set(pair.id, textHashes(content));
-  }
-  /**
-   * An output is written only inside the repository, after symlinks: a directory on its path that
-   * links elsewhere, or an output that is itself a link, is refused rather than followed.
-   */
-  problem(pair) {
-    const file = outputPath(this.workflow, pair);
-    if (file === void 0) return null;
-    const root = realpathSync4(this.workflow.root);
-    if (existsSync6(file) && lstatSync2(file).isSymbolicLink()) {
-      return `output ${pair.output} is a symbolic link; pairflow writes only regular files inside the repository: replace the link with a file, or choose another output`;
-    }
-    let dir = path14.dirname(file);
-    while (!existsSync6(dir)) dir = path14.dirname(dir);
-    if (!isInside(root, realpathSync4(dir)))
-      return `output ${pair.output} would be written outside the repository (${realpathSync4(dir)} is not inside ${root}); give a path inside it`;
-    if (existsSync6(file) && !statSync4(file).isFile()) return `output ${pair.output} is not a regular file; give the path of a file`;
-    return null;
-  }
-};
-
-// src/workspace/pairFiles.ts
 var OPERATORS = /* @__PURE__ */ new Set([";", "&", "|", "<", ">", "(", ")", "\n"]);
 var UNRESOLVABLE = /* @__PURE__ */ new Set(["$", "`", "*", "?", "[", "]", "{", "}"]);
 var DOUBLE_QUOTED_ESCAPES = /* @__PURE__ */ new Set(["$", "`", '"', "\\", "\n"]);
@@ -29050,7 +29460,7 @@ var PairFileHasher = class {
     this.workflow = workflow;
     this.hasher = hasher;
     this.options = options;
-    this.realRoot = realpathSync5(workflow.root);
+    this.realRoot = realpathSync6(workflow.root);
     this.excluded = new Set(options.exclude ?? []);
     for (const pair of workflow.pairs.values()) {
       const file = outputPath(workflow, pair);
@@ -29108,8 +29518,8 @@ var PairFileHasher = class {
     let known = this.words.get(abs);
     if (known === void 0) {
       known = false;
-      if (isInside(this.workflow.root, abs) && !this.excluded.has(abs) && !this.inStateDir(abs) && statSync5(abs, { throwIfNoEntry: false })?.isFile()) {
-        known = isInside(this.realRoot, realpathSync5(abs));
+      if (isInside(this.workflow.root, abs) && !this.excluded.has(abs) && !this.inStateDir(abs) && statSync6(abs, { throwIfNoEntry: false })?.isFile()) {
+        known = isInside(this.realRoot, realpathSync6(abs));
       }
       this.words.set(abs, known);
     }
@@ -29125,7 +29535,7 @@ var PairFileHasher = class {
     }
     if (this.excluded.has(abs) || this.inStateDir(abs)) return;
     try {
-      if (!statSync5(abs).isFile()) return;
+      if (!statSync6(abs).isFile()) return;
     } catch {
       return;
     }
@@ -29171,7 +29581,7 @@ __name(stateDirFor, "stateDirFor");
 function inputHasherFor(workflow, stateDir, lockPath2 = lockPathFor(workflow.path)) {
   const stateFiles = path16.relative(workflow.dir, stateDir).split(path16.sep).join("/") + "/**";
   const lockDir = path16.relative(workflow.dir, path16.dirname(lockPath2)).split(path16.sep).join("/");
-  const lockFiles = (lockDir === "" ? "" : import_fast_glob6.default.escapePath(lockDir) + "/") + `.${import_fast_glob6.default.escapePath(path16.basename(lockPath2))}.*`;
+  const lockFiles = (lockDir === "" ? "" : import_fast_glob5.default.escapePath(lockDir) + "/") + `.${import_fast_glob5.default.escapePath(path16.basename(lockPath2))}.*`;
   return new InputHasher(workflow, [stateFiles, lockFiles], writtenFiles(workflow, lockPath2));
 }
 __name(inputHasherFor, "inputHasherFor");
@@ -29336,6 +29746,8 @@ function runSummary(report, style) {
 __name(runSummary, "runSummary");
 
 // src/cli/context.ts
+import { statSync as statSync7 } from "node:fs";
+import path17 from "node:path";
 var EXIT = { ok: 0, failed: 1, usage: 2 };
 var PATH_HELP = "a workflow file, or a directory holding workflow.yml|yaml|json (default: .)";
 function examples(lines) {
@@ -29352,6 +29764,31 @@ function positiveInt(value) {
   return n;
 }
 __name(positiveInt, "positiveInt");
+function checkStateDir(command, io) {
+  if (!command.options.some((o) => o.attributeName() === "stateDir")) return;
+  const given = command.opts().stateDir ?? io.env.PAIRFLOW_STATE_DIR;
+  const dir = given ? path17.resolve(io.cwd, given) : path17.join(findRepoRoot(io.cwd), ".pairflow");
+  const problem = stateDirProblem(dir);
+  if (problem === void 0) return;
+  if (given) throw new UsageError(`--state-dir ${given}: ${problem}; give a directory (it is made when missing)`);
+  throw new UsageError(`${dir}, the default state directory, ${problem}; remove it, or give --state-dir`);
+}
+__name(checkStateDir, "checkStateDir");
+function stateDirProblem(dir) {
+  for (let d = dir; ; d = path17.dirname(d)) {
+    let isDirectory;
+    try {
+      isDirectory = statSync7(d).isDirectory();
+    } catch (err) {
+      const code2 = err.code;
+      if ((code2 === "ENOENT" || code2 === "ENOTDIR") && path17.dirname(d) !== d) continue;
+      return `cannot be used (${code2 ?? err.message})`;
+    }
+    if (isDirectory) return void 0;
+    return d === dir ? "is a file, not a directory" : `is under ${d}, which is a file, not a directory`;
+  }
+}
+__name(stateDirProblem, "stateDirProblem");
 
 // src/engine/engine.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
@@ -29793,19 +30230,18 @@ __name(addTokens, "addTokens");
 
 // src/app/run.ts
 import { readdirSync as readdirSync6 } from "node:fs";
-import path21 from "node:path";
+import path22 from "node:path";
 
 // src/config/check.ts
 var import__2 = __toESM(require__(), 1);
-var import_yaml2 = __toESM(require_dist(), 1);
-import path17 from "node:path";
+import path18 from "node:path";
 var string = /* @__PURE__ */ __name((v) => typeof v === "string" && v !== "" ? void 0 : "a non-empty string", "string");
 var bool = /* @__PURE__ */ __name((v) => typeof v === "boolean" ? void 0 : "true or false", "bool");
 var positive = /* @__PURE__ */ __name((v) => typeof v === "number" && Number.isFinite(v) && v > 0 ? void 0 : "a number greater than 0", "positive");
 var nonNegative = /* @__PURE__ */ __name((v) => typeof v === "number" && Number.isFinite(v) && v >= 0 ? void 0 : "a number of at least 0", "nonNegative");
 var count2 = /* @__PURE__ */ __name((v) => typeof v === "number" && Number.isInteger(v) && v >= 0 ? void 0 : "a whole number of at least 0", "count");
 var atLeastOne = /* @__PURE__ */ __name((v) => typeof v === "number" && Number.isInteger(v) && v >= 1 ? void 0 : "a whole number of at least 1", "atLeastOne");
-var stringMap = /* @__PURE__ */ __name((v) => isObject5(v) && Object.values(v).every((x) => typeof x === "string") ? void 0 : "a mapping of names to strings", "stringMap");
+var stringMap = /* @__PURE__ */ __name((v) => isObject7(v) && Object.values(v).every((x) => typeof x === "string") ? void 0 : "a mapping of names to strings", "stringMap");
 var stringOrList = /* @__PURE__ */ __name((v) => typeof v === "string" || Array.isArray(v) && v.every((x) => typeof x === "string") ? void 0 : "a string or a list of strings", "stringOrList");
 var list = /* @__PURE__ */ __name((v) => Array.isArray(v) ? void 0 : "a list", "list");
 var anything = /* @__PURE__ */ __name(() => void 0, "anything");
@@ -29848,8 +30284,11 @@ function checkWorkflow(loaded, files) {
     if (hint || !reference) error([...keyPath, key], message, true);
     else ignored.push(issueAt(file, [...keyPath, key], message, true));
   }, "unknownKey");
-  const rawPairs = objectOr2(objectOr2(plain(file.doc.toJS({ maxAliasCount: 1e4 }))).action_pairs);
-  const raw = /* @__PURE__ */ __name((pair) => objectOr2(rawPairs[pair.template ?? pair.id]), "raw");
+  const rawPairs = objectOr2(objectOr2(plain(file.doc.toJS({ maxAliasCount: -1 }))).action_pairs);
+  const raw = /* @__PURE__ */ __name((pair) => {
+    const id = pair.template ?? pair.id;
+    return objectOr2(Object.hasOwn(rawPairs, id) ? rawPairs[id] : void 0);
+  }, "raw");
   const unknownGuards = /* @__PURE__ */ new Map();
   const unknownGenerators = /* @__PURE__ */ new Map();
   const noGenerator = [];
@@ -29893,7 +30332,7 @@ function checkWorkflow(loaded, files) {
         }
         break;
       case "json_schema":
-        checkSchema(config2, configAt, needAt, workflow.dir, files, error);
+        checkSchema(config2, configAt, needAt, workflow, files, error);
         break;
       case "composite": {
         if (config2.policy !== void 0 && typeof config2.policy === "string" && !POLICIES.includes(config2.policy)) {
@@ -29912,7 +30351,7 @@ function checkWorkflow(loaded, files) {
         }
         subs.forEach((item, i) => {
           if (typeof item === "string") checkGuard(pair, item, {}, [...subsAt, i], [...subsAt, i]);
-          else if (isObject5(item) && typeof item.guard === "string") {
+          else if (isObject7(item) && typeof item.guard === "string") {
             checkGuard(pair, item.guard, objectOr2(item.guard_config), [...subsAt, i, "guard"], [...subsAt, i, "guard_config"]);
           } else error([...subsAt, i], "expected a guard name, or a mapping with guard and optional guard_config");
         });
@@ -29934,7 +30373,7 @@ function checkWorkflow(loaded, files) {
         true
       );
     }
-    const generatorAt = "generator" in pairRaw ? [...at2, "generator"] : ["generator"];
+    const generatorAt = Object.hasOwn(pairRaw, "generator") ? [...at2, "generator"] : ["generator"];
     if (pair.generator === null) {
       if (reference) {
         if (!noGenerator.includes(pair.template ?? pair.id)) noGenerator.push(pair.template ?? pair.id);
@@ -29957,12 +30396,12 @@ function checkWorkflow(loaded, files) {
       const settings = { ...COMMON, ...GENERATOR_SETTINGS[pair.generator] };
       const own3 = objectOr2(pairRaw.generator_config);
       for (const key of Object.keys(config2)) {
-        const where = key in own3 ? [...at2, "generator_config"] : ["generator_config"];
+        const where = Object.hasOwn(own3, key) ? [...at2, "generator_config"] : ["generator_config"];
         checkSettings({ [key]: config2[key] }, settings, where, `the ${pair.generator} generator`, error, unknownKey);
       }
       if (pair.generator === "command" && config2.run === void 0) {
         error(
-          "generator_config" in pairRaw ? [...at2, "generator_config"] : at2,
+          Object.hasOwn(pairRaw, "generator_config") ? [...at2, "generator_config"] : at2,
           "the command generator needs generator_config.run: the shell command that prints the artifact"
         );
       }
@@ -29979,7 +30418,7 @@ function checkWorkflow(loaded, files) {
   const outputs = /* @__PURE__ */ new Map();
   for (const pair of workflow.pairs.values()) {
     if (pair.output === void 0) continue;
-    const target = path17.resolve(workflow.dir, pair.output);
+    const target = path18.resolve(workflow.dir, pair.output);
     const first = outputs.get(target);
     if (first === void 0) outputs.set(target, pair.id);
     else
@@ -30054,7 +30493,7 @@ function flagsOk(flags) {
   }
 }
 __name(flagsOk, "flagsOk");
-function checkSchema(config2, at2, needAt, dir, files, error) {
+function checkSchema(config2, at2, needAt, workflow, files, error) {
   const inline = config2.schema;
   const file = config2.schema_file;
   if (inline !== void 0 && inline !== null && file !== void 0 && file !== null) {
@@ -30065,16 +30504,23 @@ function checkSchema(config2, at2, needAt, dir, files, error) {
   let where = [...at2, "schema"];
   if (typeof file === "string" && file !== "") {
     where = [...at2, "schema_file"];
-    const absolute = path17.resolve(dir, file);
+    const absolute = path18.resolve(workflow.dir, file);
+    const problem = namedFileProblem(files, absolute, realRootOf(files, workflow.root));
+    if (problem !== void 0) {
+      error(where, `"${file}" ${problem}`);
+      return;
+    }
     if (!files.exists(absolute)) {
       error(where, `"${file}" does not exist (schema_file is relative to the workflow file)`);
       return;
     }
+    const json = absolute.endsWith(".json");
     try {
       const text2 = files.read(absolute);
-      schema = absolute.endsWith(".json") ? JSON.parse(text2) : (0, import_yaml2.parse)(text2);
+      schema = json ? JSON.parse(text2) : yamlValue(text2, file);
     } catch (err) {
-      error(where, `cannot read "${file}" as ${absolute.endsWith(".json") ? "JSON" : "YAML"}: ${err.message}`);
+      const message = err instanceof SyntaxError ? jsonPlace(err, files, absolute) : err.message;
+      error(where, `cannot read "${file}" as ${json ? "JSON" : "YAML"}: ${message}`);
       return;
     }
   } else if (inline === void 0 || inline === null) {
@@ -30086,7 +30532,7 @@ function checkSchema(config2, at2, needAt, dir, files, error) {
     }
     return;
   }
-  if (typeof schema !== "boolean" && !isObject5(schema)) {
+  if (typeof schema !== "boolean" && !isObject7(schema)) {
     error(where, "the schema must be a mapping (a JSON Schema object)");
     return;
   }
@@ -30097,19 +30543,33 @@ function checkSchema(config2, at2, needAt, dir, files, error) {
   }
 }
 __name(checkSchema, "checkSchema");
+function yamlValue(text2, shown) {
+  const issues = [];
+  const parsed = parseText(text2, shown, issues);
+  if (!parsed) throw new Error(`line ${issues[0].line}, column ${issues[0].column}: ${issues[0].message}`);
+  return parsed.doc.toJS({ maxAliasCount: -1 });
+}
+__name(yamlValue, "yamlValue");
+function jsonPlace(err, files, file) {
+  const offset = /position (\d+)/.exec(err.message)?.[1];
+  if (offset === void 0) return "not valid JSON";
+  const before = files.read(file).slice(0, Number(offset)).split("\n");
+  return `not valid JSON at line ${before.length}, column ${before[before.length - 1].length + 1}`;
+}
+__name(jsonPlace, "jsonPlace");
 function describe2(value) {
   if (Array.isArray(value)) return "a list";
-  if (isObject5(value)) return "a mapping";
+  if (isObject7(value)) return "a mapping";
   const text2 = JSON.stringify(value);
   return `${typeof value === "string" ? "the text" : `the ${typeof value}`} ${text2.length > 60 ? text2.slice(0, 57) + "..." : text2}`;
 }
 __name(describe2, "describe");
-function isObject5(v) {
+function isObject7(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
-__name(isObject5, "isObject");
+__name(isObject7, "isObject");
 function objectOr2(v) {
-  return isObject5(v) ? v : {};
+  return isObject7(v) ? v : {};
 }
 __name(objectOr2, "objectOr");
 
@@ -30311,9 +30771,9 @@ function redact(text2, secrets) {
   return out;
 }
 __name(redact, "redact");
-function field(value, ...path25) {
+function field(value, ...path26) {
   let current = value;
-  for (const key of path25) {
+  for (const key of path26) {
     if (typeof current !== "object" || current === null) return void 0;
     current = current[key];
   }
@@ -30369,11 +30829,11 @@ var anthropicGenerator = /* @__PURE__ */ __name(async (request) => {
 // src/generators/command.ts
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import path18 from "node:path";
+import path19 from "node:path";
 
 // src/processes/children.ts
 import { spawn } from "node:child_process";
-import { readdirSync as readdirSync5, readFileSync as readFileSync10, readlinkSync } from "node:fs";
+import { readdirSync as readdirSync5, readFileSync as readFileSync7, readlinkSync } from "node:fs";
 var KILL_GRACE_MS = 2e3;
 var DRAIN_MS = 500;
 var MAX_TIMER_MS2 = 2 ** 31 - 1;
@@ -30546,7 +31006,7 @@ __name(signalGroup, "signalGroup");
 function statOf(pid) {
   let text2;
   try {
-    text2 = readFileSync10(`/proc/${pid}/stat`, "utf8");
+    text2 = readFileSync7(`/proc/${pid}/stat`, "utf8");
   } catch {
     return void 0;
   }
@@ -30652,9 +31112,9 @@ var commandGenerator = /* @__PURE__ */ __name(async (request) => {
     throw new GeneratorError("command: generator_config.env must map variable names to strings");
   }
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
-  const dir = await mkdtemp(path18.join(tmpdir(), "pairflow-prompt-"));
+  const dir = await mkdtemp(path19.join(tmpdir(), "pairflow-prompt-"));
   try {
-    const promptFile = path18.join(dir, "prompt.txt");
+    const promptFile = path19.join(dir, "prompt.txt");
     await writeFile(promptFile, request.prompt, { mode: 384 });
     return await generate(run, timeout, promptFile, env, request);
   } finally {
@@ -31038,9 +31498,9 @@ var jsonGuard = /* @__PURE__ */ __name(async (request) => {
 
 // src/guards/jsonSchema.ts
 var import__3 = __toESM(require__(), 1);
-var import_yaml3 = __toESM(require_dist(), 1);
-import { readFileSync as readFileSync11 } from "node:fs";
-import path19 from "node:path";
+var import_yaml2 = __toESM(require_dist(), 1);
+import { readFileSync as readFileSync8 } from "node:fs";
+import path20 from "node:path";
 var jsonSchemaGuard = /* @__PURE__ */ __name(async (request) => {
   const validate2 = compile(loadSchema(request));
   const parsed = parseJson2(request.content);
@@ -31055,7 +31515,7 @@ function loadSchema(request) {
   if (inline !== void 0 && file !== void 0) {
     throw new GuardConfigError("the json_schema guard takes guard_config.schema or guard_config.schema_file, not both");
   }
-  if (file !== void 0) return readSchemaFile(path19.resolve(request.cwd, file), file);
+  if (file !== void 0) return readSchemaFile(path20.resolve(request.cwd, file), file);
   if (inline === void 0 || inline === null) {
     throw new GuardConfigError(
       "the json_schema guard needs a schema: set guard_config.schema to a JSON Schema, or guard_config.schema_file to a JSON or YAML file holding one"
@@ -31067,12 +31527,12 @@ __name(loadSchema, "loadSchema");
 function readSchemaFile(absolute, shown) {
   let text2;
   try {
-    text2 = readFileSync11(absolute, "utf8");
+    text2 = readFileSync8(absolute, "utf8");
   } catch (err) {
     throw new GuardConfigError(`cannot read guard_config.schema_file ${shown}: ${err.message}`);
   }
   try {
-    return absolute.endsWith(".json") ? JSON.parse(text2) : (0, import_yaml3.parse)(text2);
+    return absolute.endsWith(".json") ? JSON.parse(text2) : (0, import_yaml2.parse)(text2);
   } catch (err) {
     throw new GuardConfigError(`guard_config.schema_file ${shown} is not valid ${absolute.endsWith(".json") ? "JSON" : "YAML"}: ${err.message}`);
   }
@@ -31150,12 +31610,12 @@ __name(getGuard, "getGuard");
 // src/workspace/scratch.ts
 import { mkdtempSync, rmSync as rmSync5, writeFileSync as writeFileSync2 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
-import path20 from "node:path";
+import path21 from "node:path";
 function scratchDir() {
-  const dir = mkdtempSync(path20.join(tmpdir2(), "pairflow-run-"));
+  const dir = mkdtempSync(path21.join(tmpdir2(), "pairflow-run-"));
   return {
     file(name, content) {
-      const file = path20.join(dir, name);
+      const file = path21.join(dir, name);
       writeFileSync2(file, content);
       return file;
     },
@@ -31313,16 +31773,16 @@ async function runWith(target, request, resuming) {
 __name(runWith, "runWith");
 async function runLocked(target, request, resuming) {
   const workflowPath = resolveWorkflowPath(target, request.cwd);
-  const stateDir = stateDirFor(findRepoRoot(path21.dirname(workflowPath)), request);
+  const stateDir = stateDirFor(findRepoRoot(path22.dirname(workflowPath)), request);
   const runId = request.runId ?? newRunId();
   const release2 = await acquireRunLock(workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
   try {
     foldJournal(lockPathFor(workflowPath), displayPath(lockPathFor(workflowPath), request.cwd));
     const opened = openState(workflowPath, { ...request, stateDir });
     const outputDirs = [...opened.workflow.pairs.values()].flatMap(
-      (pair) => pair.output === void 0 ? [] : [path21.dirname(outputPath(opened.workflow, pair))]
+      (pair) => pair.output === void 0 ? [] : [path22.dirname(outputPath(opened.workflow, pair))]
     );
-    removeStaleTemporaries([path21.dirname(opened.lockPath), ...outputDirs, ...resuming ? directoriesUnder(stateDir, 3) : []]);
+    removeStaleTemporaries([path22.dirname(opened.lockPath), ...outputDirs, ...resuming ? directoriesUnder(stateDir, 3) : []]);
     const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
     refuseWhatWouldFail(planned, request);
     await gate(planned, request);
@@ -31378,7 +31838,7 @@ function directoriesUnder(dir, depth) {
   } catch {
     return found;
   }
-  for (const entry of entries2) if (entry.isDirectory()) found.push(...directoriesUnder(path21.join(dir, entry.name), depth - 1));
+  for (const entry of entries2) if (entry.isDirectory()) found.push(...directoriesUnder(path22.join(dir, entry.name), depth - 1));
   return found;
 }
 __name(directoriesUnder, "directoriesUnder");
@@ -31884,16 +32344,16 @@ var Diff = class {
       }
     }
   }
-  addToPath(path25, added, removed, oldPosInc, options) {
-    const last = path25.lastComponent;
+  addToPath(path26, added, removed, oldPosInc, options) {
+    const last = path26.lastComponent;
     if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
       return {
-        oldPos: path25.oldPos + oldPosInc,
+        oldPos: path26.oldPos + oldPosInc,
         lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
       };
     } else {
       return {
-        oldPos: path25.oldPos + oldPosInc,
+        oldPos: path26.oldPos + oldPosInc,
         lastComponent: { count: 1, added, removed, previousComponent: last }
       };
     }
@@ -32312,7 +32772,7 @@ function splitLines(text2) {
 __name(splitLines, "splitLines");
 
 // src/diff/diff.ts
-var import_yaml4 = __toESM(require_dist(), 1);
+var import_yaml3 = __toESM(require_dist(), 1);
 function willRun(diff) {
   return diff.plan.pairs.filter((p) => p.action === "run");
 }
@@ -32375,25 +32835,25 @@ function acceptedOn(pair, headLock) {
 }
 __name(acceptedOn, "acceptedOn");
 function snapshotOf(files) {
-  const workflow = asObject(parseYaml3(files.workflowText));
+  const workflow = asObject(parseYaml2(files.workflowText));
   const { action_pairs: pairs, ...settings } = workflow;
   return {
     workflowFile: files.workflowFile,
     promptsFile: files.promptsFile,
     settings,
     pairs: asObject(pairs),
-    prompts: files.promptsText === null ? {} : asObject(parseYaml3(files.promptsText))
+    prompts: files.promptsText === null ? {} : asObject(parseYaml2(files.promptsText))
   };
 }
 __name(snapshotOf, "snapshotOf");
-function parseYaml3(text2) {
-  const doc = (0, import_yaml4.parseDocument)(text2, { uniqueKeys: false, prettyErrors: false });
+function parseYaml2(text2) {
+  const doc = (0, import_yaml3.parseDocument)(text2, { uniqueKeys: false, prettyErrors: false });
   if (doc.errors.length > 0) throw new Error(doc.errors[0].message);
   return doc.toJS({ maxAliasCount: 1e4 });
 }
-__name(parseYaml3, "parseYaml");
+__name(parseYaml2, "parseYaml");
 function entryChange(kind, id, before, after, [baseFile, headFile]) {
-  const absent = /* @__PURE__ */ __name((v) => v === void 0 || kind === "workflow" && isObject6(v) && Object.keys(v).length === 0, "absent");
+  const absent = /* @__PURE__ */ __name((v) => v === void 0 || kind === "workflow" && isObject8(v) && Object.keys(v).length === 0, "absent");
   if (absent(before) && absent(after)) return null;
   const oldText = absent(before) ? "" : entryText(id, alignTo(before, after));
   const newText = absent(after) ? "" : entryText(id, after);
@@ -32406,28 +32866,28 @@ function entryChange(kind, id, before, after, [baseFile, headFile]) {
 }
 __name(entryChange, "entryChange");
 function entryText(id, value) {
-  return (0, import_yaml4.stringify)(id === null ? value : { [id]: value }, { lineWidth: 0, aliasDuplicateObjects: false });
+  return (0, import_yaml3.stringify)(id === null ? value : { [id]: value }, { lineWidth: 0, aliasDuplicateObjects: false });
 }
 __name(entryText, "entryText");
 function alignTo(base, head) {
   if (Array.isArray(base)) return base.map((item, i) => alignTo(item, Array.isArray(head) ? head[i] : void 0));
-  if (!isObject6(base)) return base;
-  const order = isObject6(head) ? Object.keys(head).filter((k) => Object.hasOwn(base, k)) : [];
+  if (!isObject8(base)) return base;
+  const order = isObject8(head) ? Object.keys(head).filter((k) => Object.hasOwn(base, k)) : [];
   const ordered = new Set(order);
   const keys = [...order, ...Object.keys(base).filter((k) => !ordered.has(k))];
   return Object.fromEntries(keys.map((k) => [k, alignTo(base[k], own(head, k))]));
 }
 __name(alignTo, "alignTo");
 function own(obj, key) {
-  return isObject6(obj) && Object.hasOwn(obj, key) ? obj[key] : void 0;
+  return isObject8(obj) && Object.hasOwn(obj, key) ? obj[key] : void 0;
 }
 __name(own, "own");
-function isObject6(v) {
+function isObject8(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
-__name(isObject6, "isObject");
+__name(isObject8, "isObject");
 function asObject(v) {
-  return isObject6(v) ? v : {};
+  return isObject8(v) ? v : {};
 }
 __name(asObject, "asObject");
 
@@ -32919,14 +33379,14 @@ function size2(text2) {
 __name(size2, "size");
 
 // src/app/diff.ts
-import { mkdtempSync as mkdtempSync2, readFileSync as readFileSync12, rmSync as rmSync6, writeFileSync as writeFileSync3 } from "node:fs";
+import { mkdtempSync as mkdtempSync2, readFileSync as readFileSync9, rmSync as rmSync6, writeFileSync as writeFileSync3 } from "node:fs";
 import { tmpdir as tmpdir3 } from "node:os";
-import path23 from "node:path";
+import path24 from "node:path";
 
 // src/github/git.ts
 import { spawnSync } from "node:child_process";
-import { realpathSync as realpathSync6 } from "node:fs";
-import path22 from "node:path";
+import { realpathSync as realpathSync7 } from "node:fs";
+import path23 from "node:path";
 var UnknownRefError = class extends UsageError {
   constructor(message, ref, fetchError) {
     super(message);
@@ -32944,7 +33404,7 @@ function openRepo(dir, display = dir) {
   if (top.error)
     throw new UsageError(`git could not be started (${top.error.message}); pairflow diff reads the base revision with git, so install it or put it on PATH`);
   if (top.status !== 0) throw new UsageError(`${display} is not inside a git repository; pairflow diff reads the base revision with git`);
-  const root = realpathSync6(top.stdout.trim());
+  const root = realpathSync7(top.stdout.trim());
   return {
     root,
     resolve(ref, options = {}) {
@@ -32966,7 +33426,7 @@ function openRepo(dir, display = dir) {
       return found;
     },
     relative(file) {
-      return path22.relative(root, realpathSync6(file)).split(path22.sep).join("/");
+      return path23.relative(root, realpathSync7(file)).split(path23.sep).join("/");
     },
     read(commit, relPath) {
       const spec = `${commit}:${relPath}`;
@@ -32997,7 +33457,7 @@ __name(firstLine3, "firstLine");
 async function planDiff(target, options) {
   const { cwd } = options;
   const workflowPath = resolveWorkflowPath(target, cwd);
-  const repo = openRepo(path23.dirname(workflowPath), displayPath(path23.dirname(workflowPath), cwd));
+  const repo = openRepo(path24.dirname(workflowPath), displayPath(path24.dirname(workflowPath), cwd));
   const commit = repo.resolve(options.base, { fetch: options.fetch });
   const workflowFile = repo.relative(workflowPath);
   const baseLock = readLockAt(repo, commit, options.base, posixLockPath(workflowFile)) ?? await options.baseState?.() ?? null;
@@ -33014,9 +33474,9 @@ async function planDiff(target, options) {
   const sinceBase = await compareWithBase(plan, baseView, planned.lock);
   const head = snapshotOf({
     workflowFile,
-    workflowText: readFileSync12(workflow.path, "utf8"),
+    workflowText: readFileSync9(workflow.path, "utf8"),
     promptsFile: workflow.promptsPath && repo.relative(workflow.promptsPath),
-    promptsText: workflow.promptsPath && readFileSync12(workflow.promptsPath, "utf8")
+    promptsText: workflow.promptsPath && readFileSync9(workflow.promptsPath, "utf8")
   });
   const base = snapshotAt(repo, commit, options.base, workflowFile);
   return { ...computeDiff(plan, sinceBase, head, base, { ref: options.base, commit }), planned };
@@ -33028,7 +33488,7 @@ function snapshotAt(repo, commit, ref, workflowFile) {
   const where = /* @__PURE__ */ __name((file) => `${ref}:${file}`, "where");
   let settings;
   try {
-    settings = parseYaml3(workflowText);
+    settings = parseYaml2(workflowText);
   } catch (err) {
     throw new UsageError(`${where(workflowFile)} does not parse (${err.message}); compare against a base whose workflow is valid`);
   }
@@ -33044,25 +33504,25 @@ function snapshotAt(repo, commit, ref, workflowFile) {
 }
 __name(snapshotAt, "snapshotAt");
 function basePromptsFile(repo, commit, workflowFile, workflow) {
-  const dir = path23.posix.dirname(workflowFile);
+  const dir = path24.posix.dirname(workflowFile);
   const named = workflow?.prompts;
   if (typeof named === "string") {
-    const file = path23.posix.normalize(path23.posix.join(dir, named));
+    const file = path24.posix.normalize(path24.posix.join(dir, named));
     return file.startsWith("../") ? null : file;
   }
-  return PROMPTS_NAMES.map((name) => path23.posix.join(dir, name)).find((file) => repo.read(commit, file) !== null) ?? null;
+  return PROMPTS_NAMES.map((name) => path24.posix.join(dir, name)).find((file) => repo.read(commit, file) !== null) ?? null;
 }
 __name(basePromptsFile, "basePromptsFile");
 function posixLockPath(workflowFile) {
-  return lockPathFor(workflowFile).split(path23.sep).join("/");
+  return lockPathFor(workflowFile).split(path24.sep).join("/");
 }
 __name(posixLockPath, "posixLockPath");
 function readLockAt(repo, commit, ref, lockFile) {
   const text2 = repo.read(commit, lockFile);
   if (text2 === null) return null;
-  const dir = mkdtempSync2(path23.join(tmpdir3(), "pairflow-base-"));
+  const dir = mkdtempSync2(path24.join(tmpdir3(), "pairflow-base-"));
   try {
-    const file = path23.join(dir, "base.lock.json");
+    const file = path24.join(dir, "base.lock.json");
     writeFileSync3(file, text2);
     return readLock(file, `${ref}:${lockFile}`);
   } finally {
@@ -33093,8 +33553,8 @@ function registerDiff(program2, { io }) {
 __name(registerDiff, "registerDiff");
 
 // src/app/mergeLock.ts
-import { statSync as statSync6 } from "node:fs";
-import path24 from "node:path";
+import { statSync as statSync8 } from "node:fs";
+import path25 from "node:path";
 
 // src/lockfile/merge.ts
 function mergeLocks(base, ours, theirs) {
@@ -33171,8 +33631,8 @@ __name(canonical, "canonical");
 function mergeLockFiles(files) {
   const name = files.name ?? "lock file";
   const read = /* @__PURE__ */ __name((file, which) => {
-    const abs = path24.resolve(files.cwd, file);
-    if (statSync6(abs, { throwIfNoEntry: false })?.size === 0) return null;
+    const abs = path25.resolve(files.cwd, file);
+    if (statSync8(abs, { throwIfNoEntry: false })?.size === 0) return null;
     return readLock(abs, `${name} (${which})`);
   }, "read");
   const base = read(files.base, "common ancestor");
@@ -33180,7 +33640,7 @@ function mergeLockFiles(files) {
   const theirs = read(files.theirs, "theirs");
   const empty = /* @__PURE__ */ __name((other) => ({ version: LOCK_VERSION, workflow: other?.workflow ?? "", pairs: {} }), "empty");
   const result = mergeLocks(base, ours ?? empty(theirs), theirs ?? empty(ours));
-  writeLock(path24.resolve(files.cwd, files.ours), result.lock);
+  writeLock(path25.resolve(files.cwd, files.ours), result.lock);
   return result;
 }
 __name(mergeLockFiles, "mergeLockFiles");
@@ -33305,7 +33765,7 @@ __name(isError, "isError");
 async function runCli(argv, io) {
   let status = EXIT.ok;
   const context2 = { io, setStatus: /* @__PURE__ */ __name((s) => status = s, "setStatus") };
-  const program2 = new Command("pairflow").description("Plan and run workflows of LLM action pairs, re-running only the pairs whose inputs changed.").version(package_default.version, "-V, --version").showHelpAfterError("(run with --help for usage)").configureOutput({ writeOut: /* @__PURE__ */ __name((s) => io.stdout.write(s), "writeOut"), writeErr: /* @__PURE__ */ __name((s) => io.stderr.write(s), "writeErr") }).exitOverride();
+  const program2 = new Command("pairflow").description("Plan and run workflows of LLM action pairs, re-running only the pairs whose inputs changed.").version(package_default.version, "-V, --version").showHelpAfterError("(run with --help for usage)").configureOutput({ writeOut: /* @__PURE__ */ __name((s) => io.stdout.write(s), "writeOut"), writeErr: /* @__PURE__ */ __name((s) => io.stderr.write(s), "writeErr") }).exitOverride().hook("preAction", (_, command) => checkStateDir(command, io));
   registerValidate(program2, context2);
   registerPlan(program2, context2);
   registerDiff(program2, context2);
