@@ -12,6 +12,7 @@ import { mergeLocks } from "../../src/lockfile/merge.js";
 import { serializeLock } from "../../src/lockfile/write.js";
 import type { LockEntry, LockFile } from "../../src/model/records.js";
 import { REPO, tempRepo } from "../helpers/fixtures.js";
+import { sha256Hex } from "../../src/refs/hash.js";
 
 const CLI = path.join(REPO, "dist/cli.js");
 const LOCK = "workflow.lock.json";
@@ -21,8 +22,8 @@ function entry(id: string, components: Record<string, string>, content = "c", ac
     .map(([k, v]) => `${k}=${v}`)
     .join(";");
   return {
-    configRef: `${id}:${ref}`.padEnd(64, "0"),
-    contentHash: `${content}`.padEnd(64, "f"),
+    configRef: sha256Hex(`${id}:${ref}`),
+    contentHash: sha256Hex(content),
     source: "generated",
     model: null,
     components,
