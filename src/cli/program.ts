@@ -10,7 +10,9 @@ import { styleFor } from "../report/color.js";
 import { count } from "../report/plan.js";
 import { registerHistory } from "./commands/history.js";
 import { registerDiff } from "./commands/diff.js";
+import { registerInit } from "./commands/init.js";
 import { registerPlan } from "./commands/plan.js";
+import { registerPrompt } from "./commands/prompt.js";
 import { registerRun } from "./commands/run.js";
 import { registerValidate } from "./commands/validate.js";
 import { EXIT, type CliContext, type Io } from "./context.js";
@@ -27,10 +29,12 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .exitOverride();
 
+  registerInit(program, context);
   registerValidate(program, context);
   registerPlan(program, context);
   registerDiff(program, context);
   registerRun(program, context);
+  registerPrompt(program, context);
   registerHistory(program, context);
 
   try {

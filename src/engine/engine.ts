@@ -331,6 +331,7 @@ class Run {
       const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies, history });
       let content: string;
       let tokens: TokenUsage | null = null;
+      let stderr: string | undefined;
       let verdict: GuardResult;
       try {
         const result = await generate({

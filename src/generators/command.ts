@@ -1,10 +1,11 @@
 /**
  * The `command` generator: a shell command that reads the prompt and prints the artifact.
  * The prompt travels on stdin and in a file, never on the command line, so it cannot inject shell code.
- * generator_config.env adds variables to the command's environment.
+ * generator_config.env adds variables to the command's environment. The dependencies' accepted
+ * artifacts are also files, one per pair id, in the directory PAIRFLOW_DEPENDENCIES_DIR names.
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
@@ -38,11 +39,27 @@ export const commandGenerator: Generator = async (request) => {
   try {
     const promptFile = path.join(dir, "prompt.txt");
     await writeFile(promptFile, request.prompt, { mode: 0o600 });
-    return await runCommand(run, timeout, promptFile, env as Record<string, string>, request);
+    // The dependencies' accepted artifacts, one file each, named by pair id (see docs/prompts.md).
+    const dependencies = path.join(dir, "dependencies");
+    await mkdir(dependencies, { mode: 0o700 });
+    for (const dep of request.dependencies ?? []) await writeFile(path.join(dependencies, dependencyFileName(dep.id)), dep.content, { mode: 0o600 });
+    return await runCommand(run, timeout, promptFile, { ...(env as Record<string, string>), PAIRFLOW_DEPENDENCIES_DIR: dependencies }, request);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 };
+
+/**
+ * A dependency's file name in PAIRFLOW_DEPENDENCIES_DIR: its pair id, with every character other
+ * than letters, digits, "_", "-" and "." percent-encoded as in a URL (so `translate[docs/a.md]` is
+ * `translate%5Bdocs%2Fa.md%5D`), and "." and ".." encoded whole.
+ */
+export function dependencyFileName(id: string): string {
+  const name = [...id]
+    .map((c) => (/^[A-Za-z0-9_.-]$/.test(c) ? c : [...Buffer.from(c, "utf8")].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join("")))
+    .join("");
+  return name === "." || name === ".." ? name.replaceAll(".", "%2E") : name;
+}
 
 function runCommand(run: string, timeoutSeconds: number, promptFile: string, env: Record<string, string>, request: GenerateRequest): Promise<GenerateResult> {
   return new Promise((resolve, reject) => {
@@ -117,7 +134,7 @@ function runCommand(run: string, timeoutSeconds: number, promptFile: string, env
       const tail = stderrTail(stderr);
       const withTail = (reason: string) => new GeneratorError(`command: ${reason}${tail ? `; stderr:\n${tail}` : ""}`);
       if (stopReason !== undefined) finish(withTail(stopReason));
-      else if (code === 0) finish(undefined, { content: Buffer.concat(stdout).toString("utf8") });
+      else if (code === 0) finish(undefined, { content: Buffer.concat(stdout).toString("utf8"), ...(tail ? { stderr: tail } : {}) });
       else if (code !== null) finish(withTail(`exited with code ${code}`));
       else finish(withTail(`killed by ${signal}`));
     });
