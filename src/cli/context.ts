@@ -32,3 +32,18 @@ export function positiveInt(value: string): number {
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a whole number of at least 1");
   return n;
 }
+
+/**
+ * `--only a,b` or a repeated `--only a --only b`: one value per occurrence, so that a path after
+ * it stays the command's argument (`run --only g_impl examples/tdd-stack`).
+ */
+export function onlyOption(description: string): Option {
+  return new Option("--only <ids>", `${description}; comma-separated, or repeat the option`).argParser((value: string, previous: string[] | undefined) => {
+    const ids = value
+      .split(",")
+      .map((id) => id.trim())
+      .filter((id) => id !== "");
+    if (ids.length === 0) throw new InvalidArgumentError("expected one or more pair ids, such as g_impl or g_test,g_impl");
+    return [...(previous ?? []), ...ids];
+  });
+}

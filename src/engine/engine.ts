@@ -339,6 +339,7 @@ class Run {
           attempt,
           model: pair.model,
           prompt,
+          dependencies,
           config: plain(pair.generatorConfig) as Record<string, unknown>,
           cwd: workflow.dir,
           env: this.options.env.generator,
@@ -346,6 +347,7 @@ class Run {
         });
         content = result.content;
         tokens = result.tokens ?? null;
+        stderr = result.stderr;
         verdict = await this.check(guard, pair, content, attempt);
       } catch (err) {
         // Cancelled mid-call: the attempt never happened; a resumed run makes it again.
@@ -366,6 +368,7 @@ class Run {
         feedback: verdict.feedback,
         tokens,
         durationMs: record.durationMs,
+        ...(stderr ? { stderr } : {}),
       });
       if (verdict.accepted) {
         const bytes = Buffer.from(content, "utf8");

@@ -71,7 +71,7 @@ describe("pairflow init", () => {
     expect(readFileSync(path.join(dir, ".github/workflows/pairflow.yml"), "utf8")).toMatch(/^ {10}workflow: \.$/m);
   });
 
-  it("never overwrites: with any target present it exits 2 naming it and writes nothing at all", () => {
+  it("never overwrites: with any target present it exits 2 naming it and writes nothing at all", { timeout: 90_000 }, () => {
     fc.assert(
       fc.property(fc.subarray(TARGETS, { minLength: 1 }), (present) => {
         const dir = tempRepo();

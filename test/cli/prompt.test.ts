@@ -48,7 +48,7 @@ function call(dir: string, pair: string, attempt: number): { stdin: string; file
 }
 
 describe("pairflow prompt", () => {
-  it("prints byte for byte what the generator receives, retries included, and hands dependencies over as files", () => {
+  it("prints byte for byte what the generator receives, retries included, and hands dependencies over as files", { timeout: 90_000 }, () => {
     const dir = project();
     const run = pairflow(["run"], { cwd: dir });
     expect(run.status).toBe(0);
