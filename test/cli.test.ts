@@ -167,9 +167,23 @@ describe("help", () => {
     expect(r.stdout).toContain(`$ pairflow ${command} examples/tdd-stack`);
   });
 
+  it.each([
+    ["init", "Usage: pairflow init [options] [dir]", "$ pairflow init pairflow"],
+    ["prompt", "Usage: pairflow prompt [options] <pair> [path]", "$ pairflow prompt g_impl examples/tdd-stack"],
+    ["run", "Usage: pairflow run [options] [path]", "$ pairflow run --only g_impl examples/tdd-stack"],
+    ["runs", "Usage: pairflow runs [options] [path]", "$ pairflow runs examples/tdd-stack"],
+  ])("%s --help shows its usage and examples", async (command, usage, example) => {
+    const r = await cli([command, "--help"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(usage);
+    expect(r.stdout).toContain(example);
+  });
+
   it("lists the commands", async () => {
     const r = await cli(["--help"]);
     expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^  init \[dir\] /m);
+    expect(r.stdout).toMatch(/prompt \[options\] <pair> \[path\]/);
     expect(r.stdout).toMatch(/validate \[options\] \[path\]/);
     expect(r.stdout).toMatch(/plan \[options\] \[path\]/);
   });

@@ -1,5 +1,6 @@
 /** Recorded runs: listing them, one run pair by pair, and pruning old records and unreferenced store entries. */
-import { findRepoRoot } from "../workspace/load.js";
+import path from "node:path";
+import { findRepoRoot, resolveWorkflowPath } from "../workspace/load.js";
 import { UsageError } from "../model/errors.js";
 import type { PairOutcome } from "../model/run.js";
 import { acquireRunLocks, type LockHolder } from "../records/mutex.js";
@@ -7,17 +8,47 @@ import { findLockFiles, parseDuration, prune, recordedWorkflows, workflowsOfLock
 import { listing, listRunIds, outcomesFromTrace, readRun, type RunListing, type RunRecord } from "../records/read.js";
 import { stateDirFor, type StateOptions } from "./state.js";
 
-export type HistoryRequest = Pick<StateOptions, "cwd" | "env" | "stateDir">;
-
-/** Run records live in the state directory, which comes from where the command runs. */
-export function historyDir(request: HistoryRequest): string {
-  return stateDirFor(findRepoRoot(request.cwd), request);
+export interface HistoryRequest extends Pick<StateOptions, "cwd" | "env" | "stateDir"> {
+  /**
+   * A workflow file or its directory, as `pairflow run` takes it: the state directory is the one
+   * its runs use (at its repository's root), and listing keeps only its runs.
+   */
+  target?: string;
 }
 
-export function listRuns(request: HistoryRequest): { dir: string; runs: RunListing[]; problems: string[] } {
+/** The repository root the state directory belongs to: the workflow's when one is named, else where the command runs. */
+export function historyRoot(request: HistoryRequest): string {
+  return request.target === undefined ? findRepoRoot(request.cwd) : findRepoRoot(path.dirname(resolveWorkflowPath(request.target, request.cwd)));
+}
+
+/** Run records live in the state directory: the one `pairflow run` used for the workflow named, else the one where the command runs. */
+export function historyDir(request: HistoryRequest): string {
+  return stateDirFor(historyRoot(request), request);
+}
+
+export function listRuns(request: HistoryRequest): { dir: string; workflow: string | null; runs: ListedRun[]; problems: string[] } {
   const dir = historyDir(request);
-  const runs = listRunIds(dir).map((id) => readRun(dir, id));
-  return { dir, runs: runs.map(listing), problems: runs.flatMap((r) => r.problems) };
+  const workflow = request.target === undefined ? null : resolveWorkflowPath(request.target, request.cwd);
+  const runs = listRunIds(dir)
+    .map((id) => readRun(dir, id))
+    .filter((run) => workflow === null || recordedWorkflow(run) === workflow);
+  return { dir, workflow, runs: runs.map(listed), problems: runs.flatMap((r) => r.problems) };
+}
+
+/** A run as listed; `tokens` is null when no attempt of it reported any (a command generator reports none). */
+export interface ListedRun extends Omit<RunListing, "tokens"> {
+  tokens: RunListing["tokens"] | null;
+}
+
+function listed(run: RunRecord): ListedRun {
+  const row = listing(run);
+  const reported = run.events.some((e) => e.event === "attempt_end" && e.tokens !== null && e.tokens !== undefined);
+  return { ...row, tokens: reported ? row.tokens : null };
+}
+
+/** The workflow file a run record names, from its plan or else its trace. */
+export function recordedWorkflow(run: RunRecord): string | null {
+  return run.plan?.workflow.path ?? (run.events.find((e) => e.event === "run_start")?.workflow as string | undefined) ?? null;
 }
 
 export interface ShownRun {
@@ -62,7 +93,7 @@ export async function pruneRuns(request: HistoryRequest, options: PruneRequest =
   const olderThanMs = options.olderThan ? parseDuration(options.olderThan) : undefined;
   // Taken before anything is read: a store entry written after it stays.
   const startedAt = Date.now();
-  const root = findRepoRoot(request.cwd);
+  const root = historyRoot(request);
   const stateDir = stateDirFor(root, request);
   const lockFiles = findLockFiles(root, stateDir);
   const pruneNow = () => prune(stateDir, { keep: options.keep, olderThanMs, startedAt, dryRun: options.dryRun, lockFiles });

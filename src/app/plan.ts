@@ -6,6 +6,7 @@ import type { PlanEstimate } from "../estimate/estimate.js";
 import { estimatePlan } from "../estimate/estimate.js";
 import { pairHistory } from "../estimate/history.js";
 import type { Plan, PlannedPair } from "../model/plan.js";
+import type { Pair } from "../model/workflow.js";
 import type { Selection } from "../model/run.js";
 import { planWorkflow } from "../plan/plan.js";
 import { readRunSamples } from "../records/pastRuns.js";
@@ -39,8 +40,10 @@ export async function planOpened(opened: Opened, request: Pick<PlanRequest, "sel
  */
 export function estimateOf(opened: Opened, plan: Plan): PlanEstimate {
   const only = plan.selection.only && !plan.selection.force ? new Set(plan.selection.only) : undefined;
-  const include = only && ((id: string) => only.has(id));
-  const executes = plan.pairs.some((p) => p.action === "run" && (include?.(p.id) ?? true));
+  // A pair that calls no model costs nothing to estimate: it is left out, so a workflow of such
+  // pairs shows no estimate, asks nothing and passes any --max-cost.
+  const include = (id: string) => (only?.has(id) ?? true) && callsModel(opened.workflow.pairs.get(id)!);
+  const executes = plan.pairs.some((p) => p.action === "run" && include(p.id));
   return estimatePlan(
     {
       workflow: opened.workflow,
@@ -52,8 +55,20 @@ export function estimateOf(opened: Opened, plan: Plan): PlanEstimate {
   );
 }
 
+/** The generators that call a model themselves (and report what it used). */
+const MODEL_GENERATORS = new Set(["openai", "anthropic"]);
+
+/**
+ * Whether a pair calls a model, so that tokens and cost mean something: its generator is a
+ * provider's, or it names a model (which a command generator receives as PAIRFLOW_MODEL, to call
+ * it). A command with no model, such as a script or a template, calls none.
+ */
+export function callsModel(pair: Pair): boolean {
+  return pair.model !== null || (pair.generator !== null && MODEL_GENERATORS.has(pair.generator));
+}
+
 /** The content a pair's dependents would see: its output file, else the store's copy of its (last) accepted content. */
-function acceptedContent(opened: Opened, planned: PlannedPair): string | undefined {
+export function acceptedContent(opened: Opened, planned: PlannedPair): string | undefined {
   const pair = opened.workflow.pairs.get(planned.id)!;
   const file = opened.outputs.read(pair);
   if (file !== undefined) return file.toString("utf8");

@@ -220,11 +220,13 @@ export interface Resumed {
  * not executed again, and a pair stopped in the middle of an attempt makes that attempt again
  * with the same history. If the workflow's structure changed since, it says so and plans anew.
  */
-export async function resumeTarget(runId: string | undefined, request: RunRequest): Promise<Resumed> {
+export async function resumeTarget(runId: string | undefined, request: RunRequest, target?: string): Promise<Resumed> {
   const { cwd } = request;
-  // Run records live in the state directory, so it comes from where the command runs.
-  const stateDir = stateDirFor(findRepoRoot(cwd), request);
-  const id = runId ?? latestUnfinished(stateDir);
+  // Run records live in the state directory: the one runs of the workflow named use, else the
+  // one where the command runs.
+  const named = target === undefined ? undefined : resolveWorkflowPath(target, cwd);
+  const stateDir = stateDirFor(findRepoRoot(named === undefined ? cwd : path.dirname(named)), request);
+  const id = runId ?? latestUnfinished(stateDir, named);
   let run;
   try {
     run = readRun(stateDir, id);
@@ -236,6 +238,7 @@ export async function resumeTarget(runId: string | undefined, request: RunReques
   if (state === "success" || state === "failed") throw new UsageError(`run ${id} already finished (${state}); start a new one with pairflow run`);
   const workflowPath = run.plan?.workflow.path ?? (run.events.find((e) => e.event === "run_start")?.workflow as string | undefined);
   if (!workflowPath) throw new UsageError(`run ${id} has no readable plan.json or trace, so there is nothing to resume; start a new run with pairflow run`);
+  if (named !== undefined && workflowPath !== named) throw new UsageError(`run ${id} is a run of ${workflowPath}, not of ${named}`);
   const holder = currentHolder(workflowPath);
   if (holder?.runId === id) throw new UsageError(`run ${id} is still going (pid ${holder.pid} on ${holder.host})`);
   // What it left running (its pairflow was killed) is stopped before any of its attempts is made again.
@@ -268,15 +271,16 @@ export async function resumeTarget(runId: string | undefined, request: RunReques
  * The newest run that did not finish, among the latest run of each workflow: an interrupted run
  * that a later run of its workflow has since overtaken is history, not something to continue.
  */
-function latestUnfinished(stateDir: string): string {
+function latestUnfinished(stateDir: string, only?: string): string {
   const seen = new Set<string>();
   for (const id of listRunIds(stateDir)) {
     const run = readRun(stateDir, id);
     const workflow = run.plan?.workflow.path ?? (run.events.find((e) => e.event === "run_start")?.workflow as string | undefined) ?? id;
-    if (seen.has(workflow)) continue;
+    if (seen.has(workflow) || (only !== undefined && workflow !== only)) continue;
     seen.add(workflow);
     const state = runState(run);
     if ((state === "unfinished" || state === "interrupted") && currentHolder(workflow)?.runId !== id) return id;
   }
+  if (only !== undefined) throw new UsageError(`no interrupted run of ${only} to resume in ${stateDir}: its latest run finished`);
   throw new UsageError(`no interrupted run to resume in ${stateDir}: the latest run of each workflow finished`);
 }

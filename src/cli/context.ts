@@ -67,3 +67,18 @@ export function stateDirProblem(dir: string): string | undefined {
     return d === dir ? "is a file, not a directory" : `is under ${d}, which is a file, not a directory`;
   }
 }
+
+/**
+ * `--only a,b` or a repeated `--only a --only b`: one value per occurrence, so that a path after
+ * it stays the command's argument (`run --only g_impl examples/tdd-stack`).
+ */
+export function onlyOption(description: string): Option {
+  return new Option("--only <ids>", `${description}; comma-separated, or repeat the option`).argParser((value: string, previous: string[] | undefined) => {
+    const ids = value
+      .split(",")
+      .map((id) => id.trim())
+      .filter((id) => id !== "");
+    if (ids.length === 0) throw new InvalidArgumentError("expected one or more pair ids, such as g_impl or g_test,g_impl");
+    return [...(previous ?? []), ...ids];
+  });
+}

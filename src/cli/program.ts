@@ -11,7 +11,9 @@ import { count } from "../report/plan.js";
 import { registerHistory } from "./commands/history.js";
 import { registerDiff } from "./commands/diff.js";
 import { registerMergeLock } from "./commands/mergeLock.js";
+import { registerInit } from "./commands/init.js";
 import { registerPlan } from "./commands/plan.js";
+import { registerPrompt } from "./commands/prompt.js";
 import { registerRun } from "./commands/run.js";
 import { registerValidate } from "./commands/validate.js";
 import { checkStateDir, EXIT, type CliContext, type Io } from "./context.js";
@@ -29,10 +31,12 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     .exitOverride()
     .hook("preAction", (_, command) => checkStateDir(command, io));
 
+  registerInit(program, context);
   registerValidate(program, context);
   registerPlan(program, context);
   registerDiff(program, context);
   registerRun(program, context);
+  registerPrompt(program, context);
   registerHistory(program, context);
   registerMergeLock(program, context);
 

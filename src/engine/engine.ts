@@ -357,6 +357,7 @@ class Run {
       const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies, history });
       let content: Buffer;
       let tokens: TokenUsage | null = null;
+      let stderr: string | undefined;
       let verdict: GuardResult;
       try {
         const result = await generate({
@@ -364,6 +365,7 @@ class Run {
           attempt,
           model: pair.model,
           prompt,
+          dependencies,
           config: plain(pair.generatorConfig) as Record<string, unknown>,
           cwd: workflow.dir,
           env: this.options.env.generator,
@@ -373,6 +375,7 @@ class Run {
         // Artifacts are bytes from here on: hashed, stored and written as produced.
         content = typeof result.content === "string" ? Buffer.from(result.content, "utf8") : result.content;
         tokens = result.tokens ?? null;
+        stderr = result.stderr;
         if (content.length > maxOutputBytes)
           throw new Error(`${d.id}: the artifact is ${content.length} bytes, over the output limit of ${maxOutputBytes} bytes (max_output_bytes)`);
         verdict = await this.check(guard, pair, content, attempt);
@@ -395,6 +398,7 @@ class Run {
         feedback: verdict.feedback,
         tokens,
         durationMs: record.durationMs,
+        ...(stderr ? { stderr } : {}),
       });
       if (verdict.accepted) {
         const bytes = content;

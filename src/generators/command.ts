@@ -1,9 +1,10 @@
 /**
  * The `command` generator: a shell command that reads the prompt and prints the artifact.
  * The prompt travels on stdin and in a file, never on the command line, so it cannot inject shell code.
- * generator_config.env adds variables to the command's environment.
+ * generator_config.env adds variables to the command's environment. The dependencies' accepted
+ * artifacts are also files, one per pair id, in the directory PAIRFLOW_DEPENDENCIES_DIR names.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
@@ -34,11 +35,27 @@ export const commandGenerator: Generator = async (request) => {
   try {
     const promptFile = path.join(dir, "prompt.txt");
     await writeFile(promptFile, request.prompt, { mode: 0o600 });
-    return await generate(run, timeout, promptFile, env as Record<string, string>, request);
+    // The dependencies' accepted artifacts, one file each, named by pair id (see docs/prompts.md).
+    const dependencies = path.join(dir, "dependencies");
+    await mkdir(dependencies, { mode: 0o700 });
+    for (const dep of request.dependencies ?? []) await writeFile(path.join(dependencies, dependencyFileName(dep.id)), dep.content, { mode: 0o600 });
+    return await generate(run, timeout, promptFile, { ...(env as Record<string, string>), PAIRFLOW_DEPENDENCIES_DIR: dependencies }, request);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 };
+
+/**
+ * A dependency's file name in PAIRFLOW_DEPENDENCIES_DIR: its pair id, with every character other
+ * than letters, digits, "_", "-" and "." percent-encoded as in a URL (so `translate[docs/a.md]` is
+ * `translate%5Bdocs%2Fa.md%5D`), and "." and ".." encoded whole.
+ */
+export function dependencyFileName(id: string): string {
+  const name = [...id]
+    .map((c) => (/^[A-Za-z0-9_.-]$/.test(c) ? c : [...Buffer.from(c, "utf8")].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join("")))
+    .join("");
+  return name === "." || name === ".." ? name.replaceAll(".", "%2E") : name;
+}
 
 async function generate(
   run: string,
@@ -79,7 +96,7 @@ async function generate(
     throw withTail(`${request.pairId} printed more than the output limit of ${formatBytes(request.maxOutputBytes!)} (max_output_bytes) and was stopped`);
   if (outcome.stopped === "timeout") throw withTail(`timed out after ${timeoutSeconds}s`);
   if (outcome.stopped === "abort") throw withTail("cancelled");
-  if (outcome.code === 0) return { content: outcome.stdout };
+  if (outcome.code === 0) return { content: outcome.stdout, ...(tail ? { stderr: tail } : {}) };
   if (outcome.code !== null) throw withTail(`exited with code ${outcome.code}`);
   throw withTail(`killed by ${outcome.signal}`);
 }

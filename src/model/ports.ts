@@ -12,6 +12,8 @@ export interface GenerateRequest {
   model: string | null;
   /** The rendered prompt (see src/prompt/render.ts). */
   prompt: string;
+  /** The dependencies' accepted artifacts the prompt holds, for generators that hand them over as files too. */
+  dependencies?: readonly { id: string; content: string }[];
   /** The pair's generator_config with workflow defaults applied, numbers as plain numbers. */
   config: Record<string, unknown>;
   /** The workflow file's directory: where commands run and relative paths start. */
@@ -44,6 +46,8 @@ export interface GenerateResult {
   content: string | Buffer;
   /** Token usage as the provider reported it; absent for generators that use no model. */
   tokens?: TokenUsage;
+  /** What the generator wrote to stderr (its last lines), for `--verbose`; a failure carries it in its message. */
+  stderr?: string;
 }
 
 /**

@@ -56,7 +56,18 @@ export type RunEvent =
   | { type: "run_start"; runId: string; plan: Plan; resumed: boolean }
   | { type: "pair_start"; id: string; configRef: string; reasons: Reason[] }
   | { type: "attempt_start"; id: string; attempt: number }
-  | { type: "attempt_end"; id: string; attempt: number; of: number; accepted: boolean; feedback: string; tokens: TokenUsage | null; durationMs: number }
+  | {
+      type: "attempt_end";
+      id: string;
+      attempt: number;
+      of: number;
+      accepted: boolean;
+      feedback: string;
+      tokens: TokenUsage | null;
+      durationMs: number;
+      /** The generator's stderr, when it had any (shown with --verbose; not recorded). */
+      stderr?: string;
+    }
   | { type: "pair_end"; outcome: PairOutcome }
   | { type: "restored"; id: string; from: string }
   | { type: "warning"; message: string }

@@ -1,6 +1,7 @@
 /** A run as people follow it (a line per pair event, then a summary table) and as programs read it. */
 import { shortRef } from "../refs/hash.js";
 import type { PairOutcome, RunEvent, RunReport } from "../model/run.js";
+import type { TokenUsage } from "../model/records.js";
 import type { Style } from "./color.js";
 import { count } from "./plan.js";
 
@@ -13,8 +14,16 @@ function firstLine(text: string): string {
   return line.length > 160 ? line.slice(0, 157) + "..." : line;
 }
 
-/** One line for an event, or null for events people need not see. */
-export function eventLine(event: RunEvent, style: Style): string | null {
+/** One line for an event, or null for events people need not see. `verbose` adds each attempt's generator stderr. */
+export function eventLine(event: RunEvent, style: Style, verbose = false): string | null {
+  if (verbose && event.type === "attempt_end" && event.stderr) {
+    const log = event.stderr
+      .split("\n")
+      .map((l) => style.dim(`  | ${l}`))
+      .join("\n");
+    const line = eventLine(event, style);
+    return `${style.dim(`${verb("stderr")}${event.id}  attempt ${event.attempt}:`)}\n${log}${line === null ? "" : `\n${line}`}`;
+  }
   switch (event.type) {
     case "pair_start": {
       const why = event.reasons
@@ -61,16 +70,47 @@ function verb(word: string): string {
   return word.padEnd(9);
 }
 
+/** What a generator said it used: "not reported" when none of its attempts said anything. */
+export const NOT_REPORTED = "not reported";
+
+/**
+ * The tokens of some attempts, as a generator reported them: null when none did (a command
+ * generator reports none), never a made-up 0.
+ */
+export function reportedTokens(attempts: readonly { tokens: TokenUsage | null }[]): TokenUsage | null {
+  const sum: TokenUsage = { input: 0, output: 0 };
+  let reported = false;
+  for (const a of attempts) {
+    if (a.tokens === null) continue;
+    reported = true;
+    sum.input += a.tokens.input;
+    sum.output += a.tokens.output;
+  }
+  return reported ? sum : null;
+}
+
+/** "-" with no attempt, "not reported" when no attempt reported any, else the total. */
+export function attemptTokensText(attempts: readonly { tokens: TokenUsage | null }[]): string {
+  if (attempts.length === 0) return "-";
+  const tokens = reportedTokens(attempts);
+  return tokens === null ? NOT_REPORTED : (tokens.input + tokens.output).toLocaleString("en-US");
+}
+
+/** The run report as `--json` writes it: the totals' tokens are null when no attempt reported any. */
+export function runJson<R extends RunReport>(report: R): Omit<R, "totals"> & { totals: Omit<RunReport["totals"], "tokens"> & { tokens: TokenUsage | null } } {
+  const tokens = reportedTokens(report.pairs.flatMap((p) => p.attempts));
+  return { ...report, totals: { ...report.totals, tokens: tokens === null ? null : report.totals.tokens } };
+}
+
 export function runSummary(report: RunReport, style: Style): string {
   const rows = [["pair", "status", "attempts", "time", "tokens", "reference"]];
   for (const p of report.pairs) {
-    const tokens = p.attempts.reduce((n, a) => n + (a.tokens ? a.tokens.input + a.tokens.output : 0), 0);
     rows.push([
       p.id,
       p.status,
       String(p.attempts.length),
       p.status === "executed" || p.status === "failed" ? seconds(p.durationMs) : "-",
-      String(tokens),
+      attemptTokensText(p.attempts),
       shortRef(p.configRef),
     ]);
   }

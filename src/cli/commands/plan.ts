@@ -1,16 +1,27 @@
 import type { Command } from "commander";
 import { planTarget } from "../../app/plan.js";
-import { UsageError } from "../../model/errors.js";
 import { styleFor } from "../../report/color.js";
 import { planJson, planText } from "../../report/plan.js";
-import { examples, PATH_HELP, stateDirOption, type CliContext } from "../context.js";
+import { examples, onlyOption, PATH_HELP, stateDirOption, type CliContext, type Io } from "../context.js";
 
-interface PlanFlags {
+export interface PlanFlags {
   json?: boolean;
   force?: boolean;
   only?: string[];
   from?: string;
   stateDir?: string;
+}
+
+/** What `pairflow plan` prints, and `pairflow run --dry-run` with the same flags. */
+export async function showPlan(io: Io, target: string | undefined, opts: PlanFlags): Promise<void> {
+  const { plan, estimate } = await planTarget(target, {
+    cwd: io.cwd,
+    env: io.env,
+    stateDir: opts.stateDir,
+    selection: { force: opts.force, only: opts.only, from: opts.from },
+  });
+  if (opts.json) io.stdout.write(JSON.stringify(planJson(plan, io.cwd, estimate), null, 2) + "\n");
+  else io.stdout.write(planText(plan, styleFor(io.stdout, io.env), io.cwd, estimate));
 }
 
 export function registerPlan(program: Command, { io }: CliContext): void {
@@ -20,22 +31,18 @@ export function registerPlan(program: Command, { io }: CliContext): void {
     .argument("[path]", PATH_HELP)
     .option("--json", "write the plan as JSON (version 1) to stdout, and nothing else")
     .option("--force", "plan every pair to run")
-    .option("--only <id...>", "plan only these pairs and what they depend on, as `pairflow run --only` would run them")
+    .addOption(onlyOption("plan only these pairs and what they depend on, as `pairflow run --only` would run them"))
     .option("--from <id>", "plan this pair and everything downstream of it to run")
     .addOption(stateDirOption())
     .addHelpText(
       "after",
-      examples(["pairflow plan", "pairflow plan examples/tdd-stack", "pairflow plan --only g_impl", "pairflow plan examples/tdd-stack --json | jq '.totals'"]),
+      examples([
+        "pairflow plan",
+        "pairflow plan examples/tdd-stack",
+        "pairflow plan --only g_impl examples/tdd-stack",
+        "pairflow plan --only g_test,g_impl",
+        "pairflow plan examples/tdd-stack --json | jq '.totals'",
+      ]),
     )
-    .action(async (target: string | undefined, opts: PlanFlags) => {
-      if (opts.only !== undefined && opts.only.length === 0) throw new UsageError("--only needs at least one pair id");
-      const { plan, estimate } = await planTarget(target, {
-        cwd: io.cwd,
-        env: io.env,
-        stateDir: opts.stateDir,
-        selection: { force: opts.force, only: opts.only, from: opts.from },
-      });
-      if (opts.json) io.stdout.write(JSON.stringify(planJson(plan, io.cwd, estimate), null, 2) + "\n");
-      else io.stdout.write(planText(plan, styleFor(io.stdout, io.env), io.cwd, estimate));
-    });
+    .action((target: string | undefined, opts: PlanFlags) => showPlan(io, target, opts));
 }

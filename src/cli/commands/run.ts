@@ -1,11 +1,13 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { LockBusyError } from "../../records/mutex.js";
 import { styleFor } from "../../report/color.js";
-import { eventLine, runSummary } from "../../report/run.js";
+import { runJson, runSummary } from "../../report/run.js";
+import { ProgressView } from "../progress.js";
 import { DEFAULT_CONCURRENCY } from "../../engine/engine.js";
 import type { RunReport } from "../../model/run.js";
 import { resumeTarget, runTarget, type RunRequest } from "../../app/run.js";
-import { EXIT, examples, PATH_HELP, positiveInt, stateDirOption, type CliContext } from "../context.js";
+import { EXIT, examples, onlyOption, PATH_HELP, positiveInt, stateDirOption, type CliContext } from "../context.js";
+import { showPlan } from "./plan.js";
 import { interruptible, signalExitCode } from "../../app/signals.js";
 import { runCosts, type RunCosts } from "../costs.js";
 import { parseUsd } from "../../estimate/prices.js";
@@ -18,6 +20,7 @@ function usdAmount(value: string): number {
 
 interface CommonFlags {
   json?: boolean;
+  verbose?: boolean;
   concurrency: number;
   stateDir?: string;
   wait: boolean;
@@ -30,7 +33,11 @@ interface RunFlags extends CommonFlags {
   from?: string;
   maxCost?: number;
   yes?: boolean;
+  dryRun?: boolean;
 }
+
+/** What a run id looks like: its UTC start time, then a few hex digits. */
+const RUN_ID = /^\d{8}T\d{9}Z-[0-9a-f]+$/;
 
 /** Another run holds the workflow's lock and --no-wait was given: try again later (EX_TEMPFAIL). */
 export const EXIT_BUSY = 75;
@@ -38,6 +45,7 @@ export const EXIT_BUSY = 75;
 function common(command: Command): Command {
   return command
     .option("--json", "write the run report as JSON (version 1) to stdout, and progress to stderr")
+    .option("--verbose", "show what each generator wrote to stderr, also when it succeeds (a failure always shows it)")
     .addOption(new Option("--concurrency <n>", "pairs to execute at once").default(DEFAULT_CONCURRENCY).argParser(positiveInt))
     .option("--no-wait", `if another run of this workflow is going, fail at once (exit ${EXIT_BUSY}) instead of waiting for it`)
     .addOption(
@@ -53,23 +61,26 @@ export function registerRun(program: Command, context: CliContext): void {
     .description("Execute the pairs whose inputs changed; reuse every unchanged pair's accepted artifact.")
     .argument("[path]", PATH_HELP)
     .option("--force", "execute every pair")
-    .option("--only <id...>", "execute only these pairs; their dependencies must have accepted artifacts")
+    .addOption(onlyOption("execute only these pairs; their dependencies must have accepted artifacts"))
     .option("--from <id>", "execute this pair and everything downstream of it")
     .addOption(
       new Option("--max-cost <usd>", "refuse to start a run whose estimated cost exceeds this many US dollars (exit 1, nothing executed)").argParser(usdAmount),
     )
     .option("-y, --yes", "do not ask before executing (pairflow asks only when stdin and stdout are a terminal)")
+    .option("--dry-run", "execute nothing: print the plan of this run, exactly as `pairflow plan` with the same flags")
     .addHelpText(
       "after",
       examples([
         "pairflow run examples/tdd-stack",
         "pairflow run --max-cost 0.50 --yes",
-        "pairflow run --only g_impl",
+        "pairflow run --only g_impl examples/tdd-stack",
+        "pairflow run --only g_test,g_impl --dry-run",
         "pairflow run --from g_test --concurrency 2",
         "pairflow run --json > report.json",
       ]),
     )
     .action(async (target: string | undefined, opts: RunFlags) => {
+      if (opts.dryRun) return showPlan(context.io, target, opts);
       let costs: RunCosts | undefined;
       try {
         await drive(context, opts, async (request) => {
@@ -94,10 +105,21 @@ export function registerRun(program: Command, context: CliContext): void {
   common(program.command("resume"))
     .description("Continue an interrupted run under its own id: nothing it finished runs again.")
     .argument("[runId]", "the run to continue (default: the latest interrupted one; see pairflow runs)")
-    .addHelpText("after", examples(["pairflow resume", "pairflow resume 20261122T003012345Z-1a2b"]))
-    .action(async (runId: string | undefined, opts: CommonFlags) => {
+    .argument("[path]", `${PATH_HELP}; its state directory and, without a run id, its latest interrupted run`)
+    .addHelpText(
+      "after",
+      examples([
+        "pairflow resume",
+        "pairflow resume examples/tdd-stack",
+        "pairflow resume 20261122T003012345Z-1a2b",
+        "pairflow resume 20261122T003012345Z-1a2b examples/tdd-stack",
+      ]),
+    )
+    .action(async (first: string | undefined, second: string | undefined, opts: CommonFlags) => {
+      // One argument is the run id when it looks like one, else the workflow's path.
+      const [runId, target] = second !== undefined || first === undefined || RUN_ID.test(first) ? [first, second] : [undefined, first];
       await drive(context, opts, async (options, say) => {
-        const { report, from, replanned } = await resumeTarget(runId, options);
+        const { report, from, replanned } = await resumeTarget(runId, options, target);
         say(replanned ? `planned anew instead of resuming run ${from}` : `resumed run ${from}`);
         return report;
       });
@@ -112,8 +134,14 @@ async function drive(
 ): Promise<void> {
   const progress = opts.json ? io.stderr : io.stdout;
   const style = styleFor(progress, io.env);
-  const say = (line: string) => progress.write(line + "\n");
-  const interruption = interruptible(opts.grace * 1000, (message) => io.stderr.write(style.yellow(message) + "\n"));
+  const view = new ProgressView((s) => progress.write(s), {
+    style,
+    terminal: Boolean(progress.isTTY) && !io.env.CI,
+    verbose: opts.verbose,
+    columns: (progress as { columns?: number }).columns,
+  });
+  const say = (line: string) => view.say(line);
+  const interruption = interruptible(opts.grace * 1000, (message) => view.aside(() => io.stderr.write(style.yellow(message) + "\n")));
   try {
     const report = await start(
       {
@@ -125,14 +153,12 @@ async function drive(
         stop: interruption.stop,
         signal: interruption.cancel,
         onWait: (holder) => say(style.yellow(`waiting for run ${holder.runId} (pid ${holder.pid}) to finish; --no-wait fails instead`)),
-        onEvent: (event) => {
-          const line = eventLine(event, style);
-          if (line !== null) say(line);
-        },
+        onEvent: (event) => view.event(event),
       },
       say,
     );
-    if (opts.json) io.stdout.write(JSON.stringify(report, null, 2) + "\n");
+    view.dispose();
+    if (opts.json) io.stdout.write(JSON.stringify(runJson(report), null, 2) + "\n");
     else io.stdout.write("\n" + runSummary(report, style));
     const signal = interruption.received();
     setStatus(signal && report.status === "interrupted" ? signalExitCode(signal) : report.status === "success" ? EXIT.ok : EXIT.failed);
@@ -141,6 +167,7 @@ async function drive(
     io.stderr.write(`${style.red("error")} ${err.message}; it still holds the lock (exit ${EXIT_BUSY}: try again later)\n`);
     setStatus(EXIT_BUSY);
   } finally {
+    view.dispose();
     interruption.dispose();
   }
 }

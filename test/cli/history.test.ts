@@ -1,0 +1,70 @@
+/**
+ * runs, show, resume and prune take a workflow PATH as run does, and find the state directory run
+ * used for it, wherever they are started from.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempRepo } from "../helpers/fixtures.js";
+import { pairflow } from "./built.js";
+
+// The first call of a interrupts pairflow itself (the shell's parent), as Ctrl-C would: a finishes
+// within the grace period, b never starts, and the run is recorded as interrupted.
+const ONE = `name: one
+generator: command
+generator_config:
+  run: 'if [ "$PAIRFLOW_PAIR" = a ] && [ ! -f "$MARK" ]; then touch "$MARK"; kill -INT $PPID; fi; echo "content of $PAIRFLOW_PAIR"'
+  env: {MARK: .stopped}   # a file named on the command line would be hashed as the generator's
+action_pairs:
+  a: {output: out/a.txt}
+  b: {requires: [a], output: out/b.txt}
+`;
+const TWO = `name: two
+generator: command
+generator_config: {run: 'echo two'}
+action_pairs:
+  c: {output: out/c.txt}
+`;
+
+describe("history commands with a workflow path", () => {
+  it("find the runs of the workflow named from anywhere, and only its runs", { timeout: 90_000 }, () => {
+    const repo = tempRepo({ "one/workflow.yml": ONE, "two/workflow.yml": TWO });
+    const elsewhere = mkdtempSync(path.join(tmpdir(), "pairflow-elsewhere-"));
+    const one = path.join(repo, "one");
+    const two = path.join(repo, "two");
+
+    const stopped = pairflow(["run", one], { cwd: elsewhere });
+    expect(stopped.status).toBe(130);
+    expect(pairflow(["run", two], { cwd: elsewhere }).status).toBe(0);
+
+    // Without a path, the state directory is the one where the command runs: none of these runs.
+    expect(pairflow(["runs"], { cwd: elsewhere }).stdout).toMatch(/^no runs recorded in /);
+    const runsOne = JSON.parse(pairflow(["runs", one, "--json"], { cwd: elsewhere }).stdout).runs;
+    expect(runsOne.map((r: { status: string; workflow: string }) => [r.status, r.workflow])).toEqual([["interrupted", path.join(one, "workflow.yml")]]);
+    const listed = pairflow(["runs", two], { cwd: elsewhere });
+    expect(listed.status).toBe(0);
+    expect(listed.stdout.split("\n").filter((l) => /^\d{8}T/.test(l))).toHaveLength(1);
+    expect(listed.stdout).toContain("two/workflow.yml");
+
+    const id = runsOne[0].runId as string;
+    const shown = pairflow(["show", id, one], { cwd: elsewhere });
+    expect(shown.status).toBe(0);
+    expect(shown.stdout).toMatch(new RegExp(`^Run ${id}: interrupted`));
+    expect(pairflow(["show", id], { cwd: elsewhere }).status).toBe(2);
+
+    // resume PATH continues that workflow's interrupted run under its id: only b executes.
+    const resumed = pairflow(["resume", one], { cwd: elsewhere });
+    expect(resumed.stderr).toBe("");
+    expect(resumed.status).toBe(0);
+    expect(resumed.stdout).toContain(`resumed run ${id}`);
+    expect(resumed.stdout).toMatch(/^start +b/m);
+    expect(resumed.stdout).not.toMatch(/^start +a/m);
+    expect(pairflow(["resume", two], { cwd: elsewhere }).stderr).toContain("no interrupted run of");
+
+    const pruned = JSON.parse(pairflow(["prune", one, "--keep", "1", "--dry-run", "--json"], { cwd: elsewhere }).stdout);
+    expect(pruned.runs).toHaveLength(1);
+    expect(pruned.dryRun).toBe(true);
+    expect(pairflow(["prune", path.join(repo, "nowhere")], { cwd: elsewhere }).status).toBe(2);
+  });
+});

@@ -1,0 +1,25 @@
+/** What `npm install pairflow` gets: the bundled CLI and the schemas, and nothing to install beside them. */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO } from "../helpers/fixtures.js";
+
+describe("the published package", () => {
+  it("holds dist/cli.js and the schemas, and depends on nothing", () => {
+    const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    const [packed] = JSON.parse(out) as { files: { path: string }[] }[];
+    expect(packed!.files.map((f) => f.path).sort()).toEqual([
+      "README.md",
+      "dist/cli.js",
+      "package.json",
+      "schemas/prompts.schema.json",
+      "schemas/workflow.schema.json",
+    ]);
+    const pkg = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8"));
+    expect(pkg.bin).toEqual({ pairflow: "dist/cli.js" });
+    // dist/ is bundled (scripts/build.mjs): every library is inside it, so none is a dependency.
+    expect(pkg.dependencies ?? {}).toEqual({});
+    expect(readFileSync(path.join(REPO, "dist/cli.js"), "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+  });
+});
