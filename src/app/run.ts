@@ -98,11 +98,8 @@ async function runWith(target: string | undefined, request: RunRequest, resuming
       recorder.record(event);
       request.onEvent?.(event.type === "run_end" ? { ...event, report: recorder.merged(event.report) } : event);
     };
-    const generators = request.generators ?? {};
-    const guards = request.guards ?? {};
     const deps: EngineDeps = {
-      generator: (name) => (name !== null && Object.hasOwn(generators, name) ? generators[name]! : getGenerator(name)),
-      guard: (name) => (name !== null && Object.hasOwn(guards, name) ? guards[name]! : getGuard(name)),
+      ...drivers(request),
       store: opened.store,
       outputs: opened.outputs,
       remote: opened.remote,
@@ -126,12 +123,22 @@ async function runWith(target: string | undefined, request: RunRequest, resuming
   }
 }
 
+/** The generators and guards a run drives: the caller's own by name, else pairflow's. */
+export function drivers(request: Pick<RunRequest, "generators" | "guards">): Pick<EngineDeps, "generator" | "guard"> {
+  const generators = request.generators ?? {};
+  const guards = request.guards ?? {};
+  return {
+    generator: (name) => (name !== null && Object.hasOwn(generators, name) ? generators[name]! : getGenerator(name)),
+    guard: (name) => (name !== null && Object.hasOwn(guards, name) ? guards[name]! : getGuard(name)),
+  };
+}
+
 /**
  * What validate finds that would fail a pair about to execute stops the run before anything
  * executes, so no upstream pair spends money first. The checks know only pairflow's own generators
  * and guards: a caller that brings its own (tests, embedders) is trusted with them.
  */
-function refuseWhatWouldFail(planned: Planned, request: RunRequest): void {
+export function refuseWhatWouldFail(planned: Planned, request: RunRequest): void {
   if (request.generators !== undefined || request.guards !== undefined) return;
   const running = planned.plan.pairs.filter((p) => p.action === "run").map((p) => p.id);
   if (running.length === 0) return;

@@ -12,6 +12,7 @@ import { registerHistory } from "./commands/history.js";
 import { registerDiff } from "./commands/diff.js";
 import { registerPlan } from "./commands/plan.js";
 import { registerRun } from "./commands/run.js";
+import { registerMerge } from "./commands/shard.js";
 import { registerValidate } from "./commands/validate.js";
 import { EXIT, type CliContext, type Io } from "./context.js";
 
@@ -32,6 +33,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   registerDiff(program, context);
   registerRun(program, context);
   registerHistory(program, context);
+  registerMerge(program, context);
 
   try {
     await program.parseAsync(argv, { from: "user" });

@@ -5,6 +5,9 @@ import { eventLine, runSummary } from "../../report/run.js";
 import { DEFAULT_CONCURRENCY } from "../../engine/engine.js";
 import type { RunReport } from "../../model/run.js";
 import { resumeTarget, runTarget, type RunRequest } from "../../app/run.js";
+import { runShard } from "../../app/shard.js";
+import type { ShardSpec } from "../../model/shard.js";
+import { fanOutOptions, shardOption, shardWaitOption } from "./shard.js";
 import { EXIT, examples, PATH_HELP, positiveInt, stateDirOption, type CliContext } from "../context.js";
 import { interruptible, signalExitCode } from "../../app/signals.js";
 import { runCosts, type RunCosts } from "../costs.js";
@@ -30,6 +33,10 @@ interface RunFlags extends CommonFlags {
   from?: string;
   maxCost?: number;
   yes?: boolean;
+  shard?: ShardSpec;
+  sharedStore?: string;
+  fanout: string;
+  shardWait: number;
 }
 
 /** Another run holds the workflow's lock and --no-wait was given: try again later (EX_TEMPFAIL). */
@@ -49,7 +56,7 @@ function common(command: Command): Command {
 }
 
 export function registerRun(program: Command, context: CliContext): void {
-  common(program.command("run"))
+  fanOutOptions(common(program.command("run")))
     .description("Execute the pairs whose inputs changed; reuse every unchanged pair's accepted artifact.")
     .argument("[path]", PATH_HELP)
     .option("--force", "execute every pair")
@@ -59,6 +66,8 @@ export function registerRun(program: Command, context: CliContext): void {
       new Option("--max-cost <usd>", "refuse to start a run whose estimated cost exceeds this many US dollars (exit 1, nothing executed)").argParser(usdAmount),
     )
     .option("-y, --yes", "do not ask before executing (pairflow asks only when stdin and stdout are a terminal)")
+    .addOption(shardOption())
+    .addOption(shardWaitOption())
     .addHelpText(
       "after",
       examples([
@@ -73,10 +82,16 @@ export function registerRun(program: Command, context: CliContext): void {
       let costs: RunCosts | undefined;
       try {
         await drive(context, opts, async (request) => {
+          const selection = { force: opts.force, only: opts.only, from: opts.from };
+          if (opts.shard) {
+            // The plan job checked the budget of the whole fan-out; a shard runs its part of it.
+            const shard = { shard: opts.shard, sharedDir: opts.sharedStore, fanout: opts.fanout, waitMs: opts.shardWait * 1000 };
+            return runShard(target, { ...request, selection, ...shard });
+          }
           costs = runCosts(context.io, opts, request.stop);
           const report = await runTarget(target, {
             ...request,
-            selection: { force: opts.force, only: opts.only, from: opts.from },
+            selection,
             maxCost: opts.maxCost,
             onPlanned: costs.onPlanned,
             confirm: costs.confirm,
