@@ -18,7 +18,7 @@ import { decider, planWorkflow } from "../plan/plan.js";
 import { owners, shardPlan } from "../plan/shards.js";
 import { acquireRunLock } from "../records/mutex.js";
 import { RunRecorder } from "../records/write.js";
-import { SharedStore, ShardStore } from "../store/shared.js";
+import { PULL_EVERY_MS, SharedStore, ShardStore, type SharedSync } from "../store/shared.js";
 import { writeLock } from "../lockfile/lockfile.js";
 import { scratchDir } from "../workspace/scratch.js";
 import { childEnvironments } from "./environment.js";
@@ -36,12 +36,23 @@ export interface FanOut {
   sharedDir?: string;
   /** Tells this fan-out's shard reports from an earlier one's in the same directory (default "local"). */
   fanout?: string;
+  /** For shards on separate machines: how their copies of the shared store are kept in step. */
+  sync?: (shared: SharedStore, shard: ShardSpec) => SharedSync;
+}
+
+export interface MergeRequest extends RunRequest, FanOut {
+  /** The N of the fan-out; needed with `sync` (the shards' reports are elsewhere), else read from the reports. */
+  shards?: number;
 }
 
 export interface ShardRequest extends RunRequest, FanOut {
   shard: ShardSpec;
   /** How long to wait for another shard's artifact before the pair that needs it is blocked. */
   waitMs?: number;
+  /** How often a waiting shard pulls the owner's outbox through `sync`. */
+  pullEveryMs?: number;
+  /** At most how often a shard publishes its outbox through `sync` while it runs (it always does at the end). */
+  pushEveryMs?: number;
 }
 
 export const DEFAULT_SHARD_WAIT_MS = 30 * 60 * 1000;
@@ -123,6 +134,9 @@ export async function runShard(target: string | undefined, request: ShardRequest
     ),
   };
   const waitMs = request.waitMs ?? DEFAULT_SHARD_WAIT_MS;
+  const sync = request.sync?.(shared, shard);
+  const publisher = sync && new Publisher(() => shared.writeOutbox(shard, store.written), sync, request.pushEveryMs ?? PUSH_EVERY_MS);
+  const pull = sync && { pull: (owner: ShardSpec) => sync.pull(owner), everyMs: request.pullEveryMs ?? PULL_EVERY_MS };
   const deps: EngineDeps = {
     ...drivers(request),
     store,
@@ -135,7 +149,7 @@ export async function runShard(target: string | undefined, request: ShardRequest
       await: (id, configRef, signal) => {
         const by = owner.get(id);
         if (by === undefined) return Promise.resolve({ missing: "no shard runs it: plan the fan-out again" });
-        return shared.await(id, configRef, by, waitMs, signal);
+        return shared.await(id, configRef, by, waitMs, signal, pull);
       },
     },
   };
@@ -146,7 +160,10 @@ export async function runShard(target: string | undefined, request: ShardRequest
     env: childEnvironments(request.env ?? {}, opened.workflow),
     stop: request.stop,
     signal: request.signal,
-    onEvent: request.onEvent,
+    onEvent: (event) => {
+      if (event.type === "pair_end" && event.outcome.status === "executed") publisher?.soon();
+      request.onEvent?.(event);
+    },
   });
   const result: ShardResult = {
     version: 1,
@@ -158,7 +175,51 @@ export async function runShard(target: string | undefined, request: ShardRequest
     outcomes: report.pairs.filter((p) => mine.has(p.id)),
   };
   shared.finished(result);
+  if (publisher) {
+    shared.writeOutbox(shard, store.written, result);
+    await publisher.now();
+  }
   return report;
+}
+
+const PUSH_EVERY_MS = 30_000;
+
+/** Publishes a shard's outbox after acceptances, at most once per interval, and once more at the end. */
+class Publisher {
+  private last = 0;
+  private pending: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly write: () => void,
+    private readonly sync: SharedSync,
+    private readonly everyMs: number,
+  ) {}
+
+  /** After an acceptance: publish now if the last time was long enough ago, else when it is. */
+  soon(): void {
+    if (this.timer || this.pending) return;
+    const wait = Math.max(0, this.last + this.everyMs - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.publish();
+    }, wait);
+  }
+
+  /** At the end: whatever is scheduled is superseded by one last publication. */
+  async now(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.pending;
+    await this.publish(false);
+  }
+
+  private publish(write = true): Promise<void> {
+    this.last = Date.now();
+    if (write) this.write();
+    this.pending = this.sync.push().finally(() => (this.pending = undefined));
+    return this.pending;
+  }
 }
 
 export interface Merged {
@@ -172,7 +233,7 @@ export interface Merged {
  * the lock file, and one run record whose outcomes are the shards' own. Executes nothing; fails
  * (status "failed") when a shard failed, or never reported, or a pair was accepted by none.
  */
-export async function mergeShards(target: string | undefined, request: RunRequest & FanOut): Promise<Merged> {
+export async function mergeShards(target: string | undefined, request: MergeRequest): Promise<Merged> {
   const probe = openState(target, request);
   const release = await acquireRunLock(probe.stateDir, probe.workflow.path, {
     runId: request.runId ?? newRunId(),
@@ -187,13 +248,21 @@ export async function mergeShards(target: string | undefined, request: RunReques
   }
 }
 
-async function merge(request: RunRequest & FanOut, target: string | undefined): Promise<Merged> {
+async function merge(request: MergeRequest, target: string | undefined): Promise<Merged> {
   const runId = request.runId ?? newRunId();
   const opened = openState(target, request);
   const before = await planOpened(opened, {});
   const shared = new SharedStore(request.sharedDir ?? sharedDirFor(opened.stateDir), request.fanout ?? "local");
+  if (request.sync && request.shards !== undefined) {
+    // Every shard's latest outbox, from wherever the shards published them.
+    for (let index = 1; index <= request.shards; index++) {
+      const shard = { index, count: request.shards };
+      await request.sync(shared, shard).pull(shard);
+      shared.readOutbox(shard);
+    }
+  }
   const results = shared.results();
-  const count = results[0]?.count;
+  const count = request.shards ?? results[0]?.count;
   const expected = count === undefined ? [] : shardPlan(before.plan, count, weigher(opened));
   const missing = expected.filter((s) => !results.some((r) => r.index === s.index && r.count === s.count));
 

@@ -4,22 +4,38 @@
  *
  *   store/                               a local store (content by hash, records by pair and configRef)
  *   shards/<fan-out>/<I>of<N>.json       what shard I of N did, written when it ends
+ *   outbox/<I>of<N>/                     what shard I has accepted so far, for shards on other machines
+ *
+ * Shards on one machine meet in the directory itself. Shards in separate jobs each have their own
+ * copy, kept in step by a SharedSync (see src/github/fanout.ts): a shard publishes its outbox, and
+ * a shard waiting for another's pair brings that shard's latest outbox in.
  *
  * A shard writes what it accepts to the shared store, never to the workspace, the lock file or the
  * repository's own store: every shard plans against the same base state, so they all compute the
  * same split. `pairflow merge` folds the shared store back into the workspace.
  */
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { ArtifactStore } from "../model/ports.js";
 import type { StoreRecord } from "../model/records.js";
 import type { ShardResult, ShardSpec } from "../model/shard.js";
+import { sha256Hex } from "../refs/hash.js";
 import { writeFileAtomic } from "../workspace/files.js";
 import { LocalStore } from "./local.js";
+
+/** Keeps copies of a shared store on separate machines in step. */
+export interface SharedSync {
+  /** Brings in what shard `owner` has published so far (its accepted artifacts, and its report once it ended). */
+  pull(owner: ShardSpec): Promise<void>;
+  /** Publishes this shard's outbox. */
+  push(): Promise<void>;
+}
 
 export type Awaited = { content: Buffer; contentHash: string; note: string } | { missing: string };
 
 const POLL_MS = 200;
+/** How often a waiting shard asks a SharedSync for the owner's latest outbox. */
+export const PULL_EVERY_MS = 10_000;
 
 export class SharedStore {
   readonly store: LocalStore;
@@ -71,6 +87,47 @@ export class SharedStore {
       .flatMap((m) => (m ? [this.result({ index: Number(m[1]), count: Number(m[2]) })].filter((r) => r !== undefined) : []));
   }
 
+  outboxDir(shard: ShardSpec): string {
+    return path.join(this.dir, "outbox", `${shard.index}of${shard.count}`);
+  }
+
+  /**
+   * Writes this shard's outbox: every record it accepted, the content they name, and its report
+   * when it has one. Written whole each time, so the newest copy is all another machine needs.
+   */
+  writeOutbox(shard: ShardSpec, records: readonly StoreRecord[], result?: ShardResult): void {
+    const dir = this.outboxDir(shard);
+    for (const r of records) {
+      const content = this.store.content(r.contentHash!);
+      const file = path.join(dir, "objects", r.contentHash!);
+      if (content && !existsSync(file)) writeFileAtomic(file, content);
+    }
+    writeFileAtomic(path.join(dir, "records.json"), JSON.stringify(records) + "\n");
+    if (result) writeFileAtomic(path.join(dir, "result.json"), JSON.stringify(result) + "\n");
+  }
+
+  /** Takes in shard `owner`'s outbox as another machine published it: content checked against its hash, records only with their content. */
+  readOutbox(owner: ShardSpec): void {
+    const dir = this.outboxDir(owner);
+    const records = readJson(path.join(dir, "records.json"));
+    if (Array.isArray(records)) {
+      for (const r of records as StoreRecord[]) {
+        if (r?.status !== "accepted" || typeof r.contentHash !== "string" || !/^[0-9a-f]{64}$/.test(r.contentHash)) continue;
+        const file = path.join(dir, "objects", r.contentHash);
+        if (!existsSync(file)) continue;
+        const content = readFileSync(file);
+        if (sha256Hex(content) !== r.contentHash) continue;
+        this.store.putContent(content);
+        this.store.putRecord(r);
+      }
+    }
+    const result = readJson(path.join(dir, "result.json")) as ShardResult | undefined;
+    if (result?.version === 1 && result.index === owner.index && result.count === owner.count && Array.isArray(result.outcomes)) {
+      mkdirSync(path.dirname(this.resultPath(owner)), { recursive: true });
+      writeFileAtomic(this.resultPath(owner), JSON.stringify(result) + "\n");
+    }
+  }
+
   /** The accepted artifact of (pair, configRef), verified, once it is here. */
   accepted(pair: string, configRef: string): { record: StoreRecord; content: Buffer } | undefined {
     // A fresh view each time: another process writes while this one waits.
@@ -85,10 +142,23 @@ export class SharedStore {
    * Waits for the shard that owns a pair to accept it under this reference. Ends with the reason it
    * will not come when that shard ended without it, the wait ran out, or the signal aborted.
    */
-  async await(pair: string, configRef: string, owner: ShardSpec, timeoutMs: number, signal: AbortSignal): Promise<Awaited> {
+  async await(
+    pair: string,
+    configRef: string,
+    owner: ShardSpec,
+    timeoutMs: number,
+    signal: AbortSignal,
+    sync?: { pull(owner: ShardSpec): Promise<void>; everyMs: number },
+  ): Promise<Awaited> {
     const by = `shard ${owner.index}/${owner.count}`;
     const deadline = Date.now() + timeoutMs;
+    let pulled = 0;
     for (;;) {
+      if (sync && Date.now() - pulled >= sync.everyMs) {
+        pulled = Date.now();
+        await sync.pull(owner);
+        this.readOutbox(owner);
+      }
       const got = this.accepted(pair, configRef);
       if (got) return { content: got.content, contentHash: got.record.contentHash!, note: `executed by ${by}` };
       const ended = this.result(owner);
@@ -109,6 +179,9 @@ export class SharedStore {
  * only the shared one is written.
  */
 export class ShardStore implements ArtifactStore {
+  /** The accepted records this shard wrote, in order: its outbox. */
+  readonly written: StoreRecord[] = [];
+
   constructor(
     private readonly base: LocalStore,
     private readonly shared: LocalStore,
@@ -138,6 +211,15 @@ export class ShardStore implements ArtifactStore {
 
   putRecord(record: StoreRecord): void {
     this.shared.putRecord(record);
+    if (record.status === "accepted" && record.source !== "human") this.written.push(record);
+  }
+}
+
+function readJson(file: string): unknown {
+  try {
+    return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
