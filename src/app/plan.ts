@@ -37,9 +37,9 @@ export async function planOpened(opened: Opened, request: Pick<PlanRequest, "sel
  * The estimate of the pairs that will execute, from past runs and the accepted contents here. The
  * run records are read only when something will execute.
  */
-export function estimateOf(opened: Opened, plan: Plan): PlanEstimate {
+export function estimateOf(opened: Opened, plan: Plan, among?: (id: string) => boolean): PlanEstimate {
   const only = plan.selection.only && !plan.selection.force ? new Set(plan.selection.only) : undefined;
-  const include = only && ((id: string) => only.has(id));
+  const include = only ? (id: string) => only.has(id) && (among?.(id) ?? true) : among;
   const executes = plan.pairs.some((p) => p.action === "run" && (include?.(p.id) ?? true));
   return estimatePlan(
     {

@@ -153,7 +153,7 @@ export function refuseWhatWouldFail(planned: Planned, request: RunRequest): void
 }
 
 /** The one budget gate: shows the plan, refuses a run over `maxCost`, then asks, before anything executes. */
-async function gate(planned: Planned, request: RunRequest): Promise<void> {
+export async function gate(planned: Planned, request: RunRequest): Promise<void> {
   const { estimate } = planned;
   const over = request.maxCost !== undefined ? checkBudget(estimate, request.maxCost, request.maxCostName) : null;
   request.onPlanned?.(planned, over);

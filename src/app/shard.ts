@@ -22,8 +22,8 @@ import { PULL_EVERY_MS, SharedStore, ShardStore, type SharedSync } from "../stor
 import { writeLock } from "../lockfile/lockfile.js";
 import { scratchDir } from "../workspace/scratch.js";
 import { childEnvironments } from "./environment.js";
-import { planOpened, type Planned, type PlanRequest } from "./plan.js";
-import { drivers, refuseWhatWouldFail, type RunRequest } from "./run.js";
+import { estimateOf, planOpened, type Planned, type PlanRequest } from "./plan.js";
+import { drivers, gate, refuseWhatWouldFail, type RunRequest } from "./run.js";
 import { openState, type Opened } from "./state.js";
 
 /** Where shards meet, unless told otherwise: beside the repository's own store. */
@@ -121,6 +121,8 @@ export async function runShard(target: string | undefined, request: ShardRequest
   const shards = shardPlan(planned.plan, shard.count, weigher(opened));
   const owner = owners(shards);
   const mine = new Set(shards.find((s) => s.index === shard.index)?.pairs ?? []);
+  // The budget gate, over this shard's own pairs.
+  await gate({ ...planned, estimate: estimateOf(opened, planned.plan, (id) => mine.has(id)) }, request);
 
   const store = new ShardStore(opened.store, shared.store);
   const view = sharedView(opened, store);

@@ -83,12 +83,12 @@ export function registerRun(program: Command, context: CliContext): void {
       try {
         await drive(context, opts, async (request) => {
           const selection = { force: opts.force, only: opts.only, from: opts.from };
-          if (opts.shard) {
-            // The plan job checked the budget of the whole fan-out; a shard runs its part of it.
-            const shard = { shard: opts.shard, sharedDir: opts.sharedStore, fanout: opts.fanout, waitMs: opts.shardWait * 1000 };
-            return runShard(target, { ...request, selection, ...shard });
-          }
           costs = runCosts(context.io, opts, request.stop);
+          if (opts.shard) {
+            // --max-cost applies to the shard's own pairs.
+            const shard = { shard: opts.shard, sharedDir: opts.sharedStore, fanout: opts.fanout, waitMs: opts.shardWait * 1000 };
+            return runShard(target, { ...request, selection, ...shard, maxCost: opts.maxCost, onPlanned: costs.onPlanned, confirm: costs.confirm });
+          }
           const report = await runTarget(target, {
             ...request,
             selection,
