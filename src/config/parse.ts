@@ -14,6 +14,7 @@ import promptsSchema from "../../schemas/prompts.schema.json" with { type: "json
 import workflowSchema from "../../schemas/workflow.schema.json" with { type: "json" };
 import fg from "fast-glob";
 import { buildGraph } from "../graph/graph.js";
+import { expandForeach, templatePath, type Glob } from "./foreach.js";
 import { type Graph } from "../model/graph.js";
 import { isInside } from "./paths.js";
 import { plain, PyFloat, type CanonicalValue } from "../model/values.js";
@@ -30,6 +31,8 @@ export interface ConfigFiles {
   read(file: string): string;
   /** Whether a file or directory exists at the path. */
   exists(file: string): boolean;
+  /** The files matching globs (exclusions start with "!"), relative to cwd: what `foreach` takes (src/config/foreach.ts). */
+  glob?: Glob;
 }
 
 export interface ParseOptions {
@@ -173,15 +176,29 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
     }
   }
 
-  const pairs = new Map<string, Pair>();
+  const written = new Map<string, Pair>();
+  let pairs = written;
   for (const id of ids) {
     pairs.set(id, toPair(id, { value: objectOr(rawPairs[id]), hashable: hashablePairs[id] ?? {} }, { value: wf, hashable }, prompts[id]));
+  }
+  if (wfFile) {
+    pairs = expandForeach(pairs, rawPairs, {
+      dir,
+      root,
+      workflowPath,
+      glob: files.glob,
+      error: (keyPath, message, onKey) => issues.push(at(wfFile, keyPath, message, onKey)),
+      warn: (keyPath, message, onKey) => warnings.push(warning(at(wfFile, keyPath, message, onKey))),
+      promptError: (keyPath, message) => issues.push(promptsFile ? at(promptsFile, keyPath, message) : at(wfFile, ["action_pairs", keyPath[0]!], message)),
+    });
   }
 
   if (wfFile) for (const pair of pairs.values()) checkPaths(pair, dir, root, files, wfFile, issues);
 
   const { graph, issues: graphIssues } = buildGraph([...pairs.values()]);
-  if (wfFile) for (const g of graphIssues) issues.push(at(wfFile, g.path, g.message));
+  // The instances of a foreach pair share its lines: each problem once.
+  const graphProblems = new Map(graphIssues.map((g) => [`${templatePath(g.path, pairs, written).join("\0")}\0${g.message}`, g]));
+  if (wfFile) for (const g of graphProblems.values()) issues.push(at(wfFile, templatePath(g.path, pairs, written), g.message));
 
   if (issues.length > 0 || !graph) throw new ConfigError(sortIssues(issues));
 
@@ -281,13 +298,16 @@ function toGuardRef(item: unknown): GuardRef {
 
 /** `output` and `inputs` stay inside the repository; a literal input path must exist. */
 function checkPaths(pair: Pair, dir: string, root: string, files: ConfigFiles, file: SourceFile, issues: ConfigIssue[]): void {
-  const keyPath = ["action_pairs", pair.id];
+  const keyPath = ["action_pairs", pair.template ?? pair.id];
+  // An instance's own file (its first input) was matched by its glob: it exists and is inside.
+  const own = pair.itemFile ? 1 : 0;
   if (pair.output !== undefined && !isInside(root, path.resolve(dir, pair.output))) {
     issues.push(at(file, [...keyPath, "output"], `"${pair.output}" is outside the repository (${root}); give a path inside it, relative to the workflow file`));
   }
   pair.inputs.forEach((pattern, i) => {
     if (pattern.startsWith("!")) return; // an exclusion only narrows the matches
-    const where = [...keyPath, "inputs", i];
+    if (i < own) return;
+    const where = [...keyPath, "inputs", i - own];
     const segments = pattern.split("/");
     const firstGlob = segments.findIndex((seg) => fg.isDynamicPattern(seg));
     const fixed = (firstGlob === -1 ? segments : segments.slice(0, firstGlob)).join("/");

@@ -15,7 +15,7 @@ import type { ArtifactStore, Generator, Guard, GuardResult, OutputFiles, RemoteA
 import type { LockEntry, LockFile, StoreRecord, TokenUsage } from "../model/records.js";
 import type { AttemptRecord, PairOutcome, PairStatus, ResumeState, RunEvent, RunReport } from "../model/run.js";
 import { plain } from "../model/values.js";
-import type { Pair } from "../model/workflow.js";
+import { pairKey, type Pair } from "../model/workflow.js";
 import { contentNeeded } from "../plan/plan.js";
 import { renderPrompt } from "../prompt/render.js";
 
@@ -426,7 +426,7 @@ class Run {
     return guard({
       pairId: pair.id,
       content,
-      artifactPath: this.deps.scratch.file(`${pair.id}.${attempt}.txt`, content),
+      artifactPath: this.deps.scratch.file(`${pairKey(pair.id)}.${attempt}.txt`, content),
       config: plain(pair.guardConfig) as Record<string, unknown>,
       guards: pair.guards,
       cwd: this.plan.workflow.dir,

@@ -23,14 +23,15 @@ import path from "node:path";
 import { sha256Hex } from "../refs/hash.js";
 import type { RemoteArtifact, RemoteStore } from "../model/ports.js";
 import type { StoreRecord } from "../model/records.js";
+import { pairKey } from "../model/workflow.js";
 
 /** Where an entry is staged, relative to the workspace (which is the process's working directory). */
 export const ENTRY_DIR = ".pairflow/cache-entry";
 const MAX_KEY_LENGTH = 512;
 
-/** The cache key of an artifact: at most 512 characters, no commas (pair ids and prefixes have none). */
+/** The cache key of an artifact: at most 512 characters, no commas (prefixes have none, pairKey leaves none). */
 export function cacheKey(prefix: string, pair: string, configRef: string): string {
-  const key = `${prefix}-${pair}-${configRef}`;
+  const key = `${prefix}-${pairKey(pair)}-${configRef}`;
   // A pair id too long for a key is replaced by its digest; record.json still names the pair.
   return key.length <= MAX_KEY_LENGTH ? key : `${prefix}-${sha256Hex(pair).slice(0, 16)}-${configRef}`;
 }

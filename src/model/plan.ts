@@ -99,6 +99,8 @@ export interface Plan {
   /** The pairs considered (all of them, except with --only), wave by wave, file order within a wave. */
   pairs: PlannedPair[];
   byId: Map<string, PlannedPair>;
+  /** Pairs the lock file records that the workflow no longer has (a deleted file's instance): a run drops them from it. */
+  removed?: string[];
 }
 
 /** A file's sha256, and the sha256 of its text with CRLF line endings as LF (the same when it has none, or is not text). */

@@ -36,6 +36,15 @@ export interface Pair {
   /** Globs of input files, relative to the workflow file's directory. */
   inputs: string[];
   prompt: PromptEntry | undefined;
+  /**
+   * For an instance of a `foreach` pair (docs/foreach.md): the id of the pair as written, which
+   * reports group its instances under. Absent for ordinary pairs.
+   */
+  template?: string;
+  /** For an instance: its item, a file path relative to the workflow file's directory or a value. */
+  item?: string;
+  /** For an instance over files: true, and its file is its first input (inputs[0], glob characters escaped). */
+  itemFile?: boolean;
 }
 
 export interface Workflow {
@@ -64,3 +73,16 @@ export interface ModelPrice {
 }
 
 export const DEFAULT_RMAX = 3;
+
+/**
+ * A pair id as a file or key name: ordinary ids as they are; an instance id (`translate[docs/a.md]`)
+ * with every character outside letters, digits, "_", "." and "-" percent-encoded, so that it makes
+ * one path segment and no commas. Reversible with decodeURIComponent.
+ */
+export function pairKey(id: string): string {
+  return /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(id) ? id : id.replace(/[^A-Za-z0-9_.-]/gu, (c) => encodeURIComponent(c).replace(/[!'()*]/g, escapeChar));
+}
+
+function escapeChar(c: string): string {
+  return "%" + c.charCodeAt(0).toString(16).toUpperCase();
+}

@@ -60,7 +60,10 @@ export async function planWorkflow(workflow: Workflow, graph: Graph, view: State
         .flat()
         .filter((id) => scope.has(id))
         .map((id) => byId.get(id)!);
-      return { workflow, graph, workflowRef: workflowRef(workflow), selection, pairs, byId };
+      const removed = Object.keys(view.lock?.pairs ?? {})
+        .filter((id) => !workflow.pairs.has(id))
+        .sort();
+      return { workflow, graph, workflowRef: workflowRef(workflow), selection, pairs, byId, removed };
     }
     for (const p of more) lost.add(p.id);
   }

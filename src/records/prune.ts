@@ -171,12 +171,13 @@ export function prune(stateDir: string, options: PruneOptions = {}): PruneResult
   const records: (PrunedRecord & { file: string })[] = [];
   let keptRecords = 0;
   const pairsDir = path.join(storeDir, "pairs");
-  for (const pair of entries(pairsDir)) {
-    for (const name of entries(path.join(pairsDir, pair))) {
+  for (const dir of entries(pairsDir)) {
+    const pair = pairOfKey(dir);
+    for (const name of entries(path.join(pairsDir, dir))) {
       // Names starting with "." are files being written right now.
       if (name.startsWith(".") || !name.endsWith(".json")) continue;
       const configRef = name.slice(0, -".json".length);
-      const file = path.join(pairsDir, pair, name);
+      const file = path.join(pairsDir, dir, name);
       const stat = fileStat(file);
       if (!stat) continue;
       if (keepRecords.has(`${pair}/${configRef}`) || stat.mtimeMs >= startedAt) {
@@ -252,6 +253,15 @@ function readLockFile(file: string, ofWorkflow: boolean): LockRead {
     if (!ofWorkflow) return { kind: "other" };
     const reason = err instanceof ConfigError ? "not a readable pairflow lock file" : `cannot be read (${(err as Error).message})`;
     return { kind: "damaged", reason };
+  }
+}
+
+/** The pair id a store directory is named after (see pairKey). */
+function pairOfKey(dir: string): string {
+  try {
+    return decodeURIComponent(dir);
+  } catch {
+    return dir; // not a name pairflow writes
   }
 }
 

@@ -12,9 +12,13 @@ export interface PlanJson {
   workflow: { name: string; path: string; workflowRef: string };
   waves: string[][];
   pairs: (Pick<PlannedPair, "id" | "wave" | "requires" | "configRef" | "action" | "reasons"> & {
+    /** For an instance of a foreach pair: the pair as written (docs/foreach.md). */
+    template?: string;
     /** With an estimate: this pair's, or null for a pair that will not run (docs/cost.md). */
     estimate?: PairEstimateJson | null;
   })[];
+  /** Present when the lock file records pairs the workflow no longer has: the run drops them. */
+  removed?: string[];
   totals: { pairs: number; run: number; skip: number; estimate?: TotalsEstimateJson };
 }
 
@@ -23,14 +27,19 @@ export function planJson(plan: Plan, cwd = process.cwd(), estimate?: PlanEstimat
     version: 1,
     workflow: { name: plan.workflow.name, path: displayPath(plan.workflow.path, cwd), workflowRef: plan.workflowRef },
     waves: plan.graph.waves.map((w) => [...w]),
-    pairs: plan.pairs.map((p) => ({
-      id: p.id,
-      wave: p.wave,
-      requires: [...p.requires],
-      configRef: p.configRef,
-      action: p.action,
-      reasons: p.reasons.map((r) => ({ ...r })),
-    })),
+    pairs: plan.pairs.map((p) => {
+      const template = plan.workflow.pairs.get(p.id)?.template;
+      return {
+        id: p.id,
+        ...(template !== undefined ? { template } : {}),
+        wave: p.wave,
+        requires: [...p.requires],
+        configRef: p.configRef,
+        action: p.action,
+        reasons: p.reasons.map((r) => ({ ...r })),
+      };
+    }),
+    ...(plan.removed && plan.removed.length > 0 ? { removed: [...plan.removed] } : {}),
     totals: totals(plan),
   };
   if (estimate) {
@@ -54,25 +63,73 @@ export function reasonsText(pair: PlannedPair): string {
   return shown.join("; ") + (more > 0 ? `; and ${more} more` : "");
 }
 
-/** The plan by wave; with an estimate, followed by it. */
+/**
+ * The plan by wave; with an estimate, followed by it. The instances of a foreach pair in a wave
+ * show as one line (`translate[*]  3 run, 47 unchanged`) followed by those that run.
+ */
 export function planText(plan: Plan, style: Style, cwd = process.cwd(), estimate?: PlanEstimate): string {
   const t = totals(plan);
   const lines: string[] = [];
   const where = displayPath(plan.workflow.path, cwd);
   lines.push(style.bold(`Plan for "${plan.workflow.name}"`) + style.dim(` (${where}): ${count(t.pairs, "pair")} in ${count(plan.graph.waves.length, "wave")}`));
-  const width = Math.min(40, Math.max(...plan.pairs.map((p) => p.id.length)));
-  let wave = 0;
-  for (const p of plan.pairs) {
-    if (p.wave !== wave) {
-      wave = p.wave;
-      lines.push("", style.bold(`Wave ${wave}`));
-    }
+  const templateOf = (p: PlannedPair) => plan.workflow.pairs.get(p.id)?.template;
+  const width = Math.min(40, Math.max(0, ...plan.pairs.map((p) => p.id.length)));
+  const line = (p: PlannedPair, indent: string) => {
     const action = p.action === "run" ? style.yellow("run ") : style.green("skip");
-    lines.push(`  ${action}  ${p.id.padEnd(width)}  ${style.dim(shortRef(p.configRef).padEnd(12))}  ${reasonsText(p)}`);
+    return `${indent}${action}  ${p.id.padEnd(width)}  ${style.dim(shortRef(p.configRef).padEnd(12))}  ${reasonsText(p)}`;
+  };
+  for (const [wave, pairs] of byWave(plan.pairs)) {
+    lines.push("", style.bold(`Wave ${wave}`));
+    const groups = new Map<string, PlannedPair[]>();
+    for (const p of pairs) {
+      const template = templateOf(p);
+      if (template === undefined) continue;
+      const group = groups.get(template);
+      if (group) group.push(p);
+      else groups.set(template, [p]);
+    }
+    const shown = new Set<string>();
+    for (const p of pairs) {
+      const template = templateOf(p);
+      const group = template === undefined ? undefined : groups.get(template)!;
+      if (group === undefined || group.length < 2) {
+        lines.push(line(p, "  "));
+        continue;
+      }
+      if (shown.has(template!)) continue;
+      shown.add(template!);
+      const run = group.filter((g) => g.action === "run");
+      const counts = [
+        run.length > 0 ? style.yellow(`${run.length} run`) : "",
+        run.length < group.length ? style.green(`${group.length - run.length} unchanged`) : "",
+      ];
+      lines.push(`  ${style.bold(`${template}[*]`)}  ${counts.filter(Boolean).join(", ")}`);
+      for (const r of run) lines.push(line(r, "    "));
+    }
   }
-  lines.push("", style.bold(`${t.run} to run, ${t.skip} unchanged`));
+  const removed = plan.removed ?? [];
+  if (removed.length > 0)
+    lines.push("", `${style.bold("Removed")} (no longer in the workflow; the run drops them from the lock file): ${removedText(removed)}`);
+  lines.push("", style.bold(`${t.run} to run, ${t.skip} unchanged` + (removed.length > 0 ? `, ${removed.length} removed` : "")));
   if (estimate && estimate.pairs.length > 0) lines.push("", estimateText(estimate, style).trimEnd());
   return lines.join("\n") + "\n";
+}
+
+function byWave(pairs: readonly PlannedPair[]): Map<number, PlannedPair[]> {
+  const waves = new Map<number, PlannedPair[]>();
+  for (const p of pairs) {
+    const wave = waves.get(p.wave);
+    if (wave) wave.push(p);
+    else waves.set(p.wave, [p]);
+  }
+  return waves;
+}
+
+const MAX_REMOVED = 10;
+
+function removedText(ids: readonly string[]): string {
+  const shown = ids.slice(0, MAX_REMOVED).join(", ");
+  return ids.length > MAX_REMOVED ? `${shown} and ${ids.length - MAX_REMOVED} more` : shown;
 }
 
 export function count(n: number, noun: string): string {

@@ -3,7 +3,7 @@
  * (pair id, configRef) saying whether that configuration's last outcome was accepted or rejected.
  *
  *   store/objects/<hash[0..2]>/<hash>      artifact content
- *   store/pairs/<pair id>/<configRef>.json record
+ *   store/pairs/<pair id>/<configRef>.json record (instance ids percent-encoded: pairKey)
  *
  * Writes are atomic and content-addressed, so two writers of the same artifact agree.
  */
@@ -13,6 +13,7 @@ import { sha256Hex } from "../refs/hash.js";
 import { writeFileAtomic } from "../workspace/files.js";
 import type { ArtifactStore } from "../model/ports.js";
 import type { StoreRecord } from "../model/records.js";
+import { pairKey } from "../model/workflow.js";
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
@@ -28,8 +29,9 @@ export class LocalStore implements ArtifactStore {
     let hashes = this.generated.get(pair);
     if (hashes) return hashes;
     hashes = new Set();
-    const dir = path.join(this.dir, "pairs", pair);
-    const names = !pair.includes("/") && !pair.startsWith(".") && existsSync(dir) ? readdirSync(dir) : [];
+    const key = pairKey(pair);
+    const dir = path.join(this.dir, "pairs", key);
+    const names = !key.includes("/") && !key.startsWith(".") && existsSync(dir) ? readdirSync(dir) : [];
     for (const name of names) {
       const rec = name.endsWith(".json") ? this.record(pair, name.slice(0, -".json".length)) : undefined;
       if (rec?.status === "accepted" && rec.source !== "human" && rec.contentHash) hashes.add(rec.contentHash);
@@ -95,8 +97,9 @@ export class LocalStore implements ArtifactStore {
   }
 
   private recordPath(pair: string, configRef: string): string {
-    // Pair ids are restricted by the schema to a safe path component; configRefs are hex.
-    if (!HEX64.test(configRef) || pair.includes("/") || pair.startsWith(".")) throw new Error(`invalid store key ${pair}/${configRef}`);
-    return path.join(this.dir, "pairs", pair, `${configRef}.json`);
+    // Pair ids make one safe path component (instance ids percent-encoded); configRefs are hex.
+    const dir = pairKey(pair);
+    if (!HEX64.test(configRef) || dir.includes("/") || dir.startsWith(".")) throw new Error(`invalid store key ${pair}/${configRef}`);
+    return path.join(this.dir, "pairs", dir, `${configRef}.json`);
   }
 }

@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import fg from "fast-glob";
 import { ConfigError } from "../model/errors.js";
 import { displayPath, parseWorkflow, WORKFLOW_NAMES, type ConfigFiles, type Loaded } from "../config/parse.js";
 
@@ -11,6 +12,11 @@ import { displayPath, parseWorkflow, WORKFLOW_NAMES, type ConfigFiles, type Load
 export const diskFiles: ConfigFiles = {
   read: (file) => readFileSync(file, "utf8"),
   exists: (file) => existsSync(file),
+  glob: (patterns, cwd) =>
+    // As `inputs` are matched (src/workspace/inputs.ts), files only and never inside .git; hidden
+    // files only where a pattern names them (so `**` never reaches the state directory, .pairflow/),
+    // and no symbolic link is followed into a directory, so matches stay where they appear to be.
+    fg.sync([...patterns], { cwd, dot: false, onlyFiles: true, unique: true, followSymbolicLinks: false, ignore: ["**/.git/**"] }),
 };
 
 /** PATH as the commands take it: a workflow file, or a directory holding workflow.yml|yaml|json. */
