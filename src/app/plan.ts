@@ -38,11 +38,11 @@ export async function planOpened(opened: Opened, request: Pick<PlanRequest, "sel
  * The estimate of the pairs that will execute, from past runs and the accepted contents here. The
  * run records are read only when something will execute.
  */
-export function estimateOf(opened: Opened, plan: Plan): PlanEstimate {
+export function estimateOf(opened: Opened, plan: Plan, among?: (id: string) => boolean): PlanEstimate {
   const only = plan.selection.only && !plan.selection.force ? new Set(plan.selection.only) : undefined;
   // A pair that calls no model costs nothing to estimate: it is left out, so a workflow of such
-  // pairs shows no estimate, asks nothing and passes any --max-cost.
-  const include = (id: string) => (only?.has(id) ?? true) && callsModel(opened.workflow.pairs.get(id)!);
+  // pairs shows no estimate, asks nothing and passes any --max-cost. `among` narrows it further (a shard's pairs).
+  const include = (id: string) => (only?.has(id) ?? true) && (among?.(id) ?? true) && callsModel(opened.workflow.pairs.get(id)!);
   const executes = plan.pairs.some((p) => p.action === "run" && include(p.id));
   return estimatePlan(
     {

@@ -16,7 +16,7 @@ import { getGuard } from "../guards/index.js";
 import { foldJournal, LockWriter } from "../lockfile/journal.js";
 import { lockPathFor } from "../lockfile/lockfile.js";
 import { ConfigError, RunDeclinedError, StorageError, UsageError } from "../model/errors.js";
-import type { Generator, Guard } from "../model/ports.js";
+import type { ChildGroup, Generator, Guard } from "../model/ports.js";
 import { killRecordedGroups } from "../processes/children.js";
 import type { PairOutcome, ResumeState, RunEvent, RunReport, Selection } from "../model/run.js";
 import { decider } from "../plan/plan.js";
@@ -127,20 +127,9 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
       recorder.record(event);
       request.onEvent?.(event.type === "run_end" ? { ...event, report: recorder.merged(event.report) } : event);
     };
-    const generators = request.generators ?? {};
-    const guards = request.guards ?? {};
     // Every process group a generator or guard starts is in the run record before it does anything.
-    const generator = (name: string | null): Generator => {
-      const generate = name !== null && Object.hasOwn(generators, name) ? generators[name]! : getGenerator(name);
-      return (req) => generate({ ...req, onProcess: (group) => recorder.process(req.pairId, group) });
-    };
-    const guard = (name: string | null): Guard => {
-      const check = name !== null && Object.hasOwn(guards, name) ? guards[name]! : getGuard(name);
-      return (req) => check({ ...req, onProcess: (group) => recorder.process(req.pairId, group) });
-    };
     const deps: EngineDeps = {
-      generator,
-      guard,
+      ...drivers(request, (pair, group) => recorder.process(pair, group)),
       store: opened.store,
       outputs: opened.outputs,
       remote: opened.remote,
@@ -179,11 +168,33 @@ function directoriesUnder(dir: string, depth: number): string[] {
 }
 
 /**
+ * The generators and guards a run drives: the caller's own by name, else pairflow's; each told to
+ * report the process groups it starts, when there is a record to keep them in.
+ */
+export function drivers(
+  request: Pick<RunRequest, "generators" | "guards">,
+  onProcess?: (pair: string, group: ChildGroup) => (() => void) | void,
+): Pick<EngineDeps, "generator" | "guard"> {
+  const generators = request.generators ?? {};
+  const guards = request.guards ?? {};
+  return {
+    generator: (name) => {
+      const generate = name !== null && Object.hasOwn(generators, name) ? generators[name]! : getGenerator(name);
+      return onProcess ? (req) => generate({ ...req, onProcess: (group) => onProcess(req.pairId, group) }) : generate;
+    },
+    guard: (name) => {
+      const check = name !== null && Object.hasOwn(guards, name) ? guards[name]! : getGuard(name);
+      return onProcess ? (req) => check({ ...req, onProcess: (group) => onProcess(req.pairId, group) }) : check;
+    },
+  };
+}
+
+/**
  * What validate finds that would fail a pair about to execute stops the run before anything
  * executes, so no upstream pair spends money first. The checks know only pairflow's own generators
  * and guards: a caller that brings its own (tests, embedders) is trusted with them.
  */
-function refuseWhatWouldFail(planned: Planned, request: RunRequest): void {
+export function refuseWhatWouldFail(planned: Planned, request: RunRequest): void {
   if (request.generators !== undefined || request.guards !== undefined) return;
   const running = planned.plan.pairs.filter((p) => p.action === "run").map((p) => p.id);
   if (running.length === 0) return;
@@ -198,7 +209,7 @@ function refuseWhatWouldFail(planned: Planned, request: RunRequest): void {
 }
 
 /** The one budget gate: shows the plan, refuses a run over `maxCost`, then asks, before anything executes. */
-async function gate(planned: Planned, request: RunRequest): Promise<void> {
+export async function gate(planned: Planned, request: RunRequest): Promise<void> {
   const { estimate } = planned;
   const over = request.maxCost !== undefined ? checkBudget(estimate, request.maxCost, request.maxCostName) : null;
   request.onPlanned?.(planned, over);

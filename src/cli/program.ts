@@ -15,6 +15,7 @@ import { registerInit } from "./commands/init.js";
 import { registerPlan } from "./commands/plan.js";
 import { registerPrompt } from "./commands/prompt.js";
 import { registerRun } from "./commands/run.js";
+import { registerMerge } from "./commands/shard.js";
 import { registerValidate } from "./commands/validate.js";
 import { checkStateDir, EXIT, type CliContext, type Io } from "./context.js";
 
@@ -39,6 +40,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   registerPrompt(program, context);
   registerHistory(program, context);
   registerMergeLock(program, context);
+  registerMerge(program, context);
 
   try {
     await program.parseAsync(argv, { from: "user" });

@@ -38,6 +38,14 @@ export interface EngineDeps {
   /** The lock file: each change recorded (surviving a kill) before the next step; `close` completes the file. */
   lockFile: { record(id: string, entry: LockEntry | null): void; close(): void };
   scratch: Scratch;
+  /**
+   * For a shard of a fanned-out run: the pairs this process executes; every other pair that is to
+   * run is awaited from the shard that owns it instead (its artifact, verified, or why it is not coming).
+   */
+  shard?: {
+    owns(id: string): boolean;
+    await(id: string, configRef: string, signal: AbortSignal): Promise<{ content: Buffer; contentHash: string; note: string } | { missing: string }>;
+  };
   /** Decides a pair again with its dependencies' actual outcomes: the planner's own rule. */
   decide(id: string, decided: ReadonlyMap<string, PlannedPair>, options?: { lost?: boolean }): Promise<PlannedPair>;
 }
@@ -169,17 +177,31 @@ class Run {
       }
     };
     const inFlight = new Set<Promise<void>>();
+    // Waiting for another shard takes no slot: a slot held while waiting could be the one the other shard waits on.
+    let busy = 0;
+    const start = (id: string, slot: boolean) => {
+      const stopped = requires.get(id)!.filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
+      if (this.stopping) this.finish({ ...this.blocked(id, "not started: the run was interrupted"), status: "interrupted" });
+      else if (stopped.length > 0) this.finish(this.blocked(id, `blocked by ${stopped.join(", ")}`));
+      else {
+        if (slot) busy++;
+        const task: Promise<void> = this.handle(id).finally(() => {
+          inFlight.delete(task);
+          if (slot) busy--;
+        });
+        inFlight.add(task);
+      }
+    };
+    const shard = this.deps.shard;
+    const awaited = (i: number) => shard !== undefined && pairs[i]!.action === "run" && !shard.owns(pairs[i]!.id);
     while (ready.length > 0 || inFlight.size > 0) {
-      while (ready.length > 0 && inFlight.size < concurrency) {
-        const id = pairs[ready.shift()!]!.id;
-        const stopped = requires.get(id)!.filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
-        if (this.stopping) this.finish({ ...this.blocked(id, "not started: the run was interrupted"), status: "interrupted" });
-        else if (stopped.length > 0) this.finish(this.blocked(id, `blocked by ${stopped.join(", ")}`));
-        else {
-          const task: Promise<void> = this.handle(id).finally(() => inFlight.delete(task));
-          inFlight.add(task);
+      if (shard) {
+        for (const i of ready.filter(awaited)) {
+          ready.splice(ready.indexOf(i), 1);
+          start(pairs[i]!.id, false);
         }
       }
+      while (ready.length > 0 && busy < concurrency) start(pairs[ready.shift()!]!.id, true);
       // Wake on a stop only until it has happened: a settled promise in the race would spin.
       if (inFlight.size > 0) await Promise.race(this.stopping ? inFlight : [...inFlight, this.stopped]);
     }
@@ -209,6 +231,7 @@ class Run {
     }
     const pair = this.plan.workflow.pairs.get(id)!;
     if (decision.action === "skip") await this.reuse(decision, pair);
+    else if (this.deps.shard && !this.deps.shard.owns(id)) await this.awaitShard(decision, this.deps.shard);
     else await this.run(decision, pair);
   }
 
@@ -246,6 +269,18 @@ class Run {
     }
     this.decided.set(d.id, d);
     this.finish({ id: d.id, configRef: d.configRef, status: "reused", attempts: [], contentHash: artifact.contentHash, reasons: [], durationMs: 0, note });
+  }
+
+  /** A pair another shard executes: its verified artifact is used as if reused here. */
+  private async awaitShard(d: PlannedPair, shard: NonNullable<EngineDeps["shard"]>): Promise<void> {
+    const got = await shard.await(d.id, d.configRef!, this.signal);
+    if ("missing" in got) {
+      this.finish({ ...this.blocked(d.id, got.missing), status: this.signal.aborted ? "interrupted" : "blocked" });
+      return;
+    }
+    this.contents.set(d.id, got.content);
+    this.decided.set(d.id, { ...d, action: "skip", artifact: { source: "store", contentHash: got.contentHash, edited: false, content: "store" } });
+    this.finish({ id: d.id, configRef: d.configRef, status: "reused", attempts: [], contentHash: got.contentHash, reasons: [], durationMs: 0, note: got.note });
   }
 
   /** Why a pair the plan had to run was reused: the dependencies that were to run left its reference as it was. */

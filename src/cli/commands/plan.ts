@@ -1,8 +1,11 @@
 import type { Command } from "commander";
+import { Option } from "commander";
 import { planTarget } from "../../app/plan.js";
+import { planShards } from "../../app/shard.js";
 import { styleFor } from "../../report/color.js";
 import { planJson, planText } from "../../report/plan.js";
-import { examples, onlyOption, PATH_HELP, stateDirOption, type CliContext, type Io } from "../context.js";
+import { examples, onlyOption, PATH_HELP, positiveInt, stateDirOption, type CliContext, type Io } from "../context.js";
+import { shardsJson, shardsText } from "./shard.js";
 
 export interface PlanFlags {
   json?: boolean;
@@ -10,16 +13,19 @@ export interface PlanFlags {
   only?: string[];
   from?: string;
   stateDir?: string;
+  shards?: number;
 }
 
 /** What `pairflow plan` prints, and `pairflow run --dry-run` with the same flags. */
 export async function showPlan(io: Io, target: string | undefined, opts: PlanFlags): Promise<void> {
-  const { plan, estimate } = await planTarget(target, {
-    cwd: io.cwd,
-    env: io.env,
-    stateDir: opts.stateDir,
-    selection: { force: opts.force, only: opts.only, from: opts.from },
-  });
+  const request = { cwd: io.cwd, env: io.env, stateDir: opts.stateDir, selection: { force: opts.force, only: opts.only, from: opts.from } };
+  if (opts.shards !== undefined) {
+    const { plan, estimate, shards } = await planShards(target, { ...request, shards: opts.shards });
+    if (opts.json) io.stdout.write(JSON.stringify({ ...planJson(plan, io.cwd, estimate), ...shardsJson(shards) }, null, 2) + "\n");
+    else io.stdout.write(planText(plan, styleFor(io.stdout, io.env), io.cwd, estimate) + shardsText(shards));
+    return;
+  }
+  const { plan, estimate } = await planTarget(target, request);
   if (opts.json) io.stdout.write(JSON.stringify(planJson(plan, io.cwd, estimate), null, 2) + "\n");
   else io.stdout.write(planText(plan, styleFor(io.stdout, io.env), io.cwd, estimate));
 }
@@ -33,6 +39,12 @@ export function registerPlan(program: Command, { io }: CliContext): void {
     .option("--force", "plan every pair to run")
     .addOption(onlyOption("plan only these pairs and what they depend on, as `pairflow run --only` would run them"))
     .option("--from <id>", "plan this pair and everything downstream of it to run")
+    .addOption(
+      new Option(
+        "--shards <n>",
+        "split the pairs that will run into at most N shards for `run --shard I/N` (with --json: a `matrix` for GitHub Actions)",
+      ).argParser(positiveInt),
+    )
     .addOption(stateDirOption())
     .addHelpText(
       "after",

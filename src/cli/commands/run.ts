@@ -8,6 +8,9 @@ import type { RunReport } from "../../model/run.js";
 import { resumeTarget, runTarget, type RunRequest } from "../../app/run.js";
 import { EXIT, examples, onlyOption, PATH_HELP, positiveInt, stateDirOption, type CliContext } from "../context.js";
 import { showPlan } from "./plan.js";
+import { runShard } from "../../app/shard.js";
+import type { ShardSpec } from "../../model/shard.js";
+import { fanOutOptions, shardOption, shardWaitOption } from "./shard.js";
 import { interruptible, signalExitCode } from "../../app/signals.js";
 import { runCosts, type RunCosts } from "../costs.js";
 import { parseUsd } from "../../estimate/prices.js";
@@ -34,6 +37,10 @@ interface RunFlags extends CommonFlags {
   maxCost?: number;
   yes?: boolean;
   dryRun?: boolean;
+  shard?: ShardSpec;
+  sharedStore?: string;
+  fanout: string;
+  shardWait: number;
 }
 
 /** What a run id looks like: its UTC start time, then a few hex digits. */
@@ -57,7 +64,7 @@ function common(command: Command): Command {
 }
 
 export function registerRun(program: Command, context: CliContext): void {
-  common(program.command("run"))
+  fanOutOptions(common(program.command("run")))
     .description("Execute the pairs whose inputs changed; reuse every unchanged pair's accepted artifact.")
     .argument("[path]", PATH_HELP)
     .option("--force", "execute every pair")
@@ -68,6 +75,8 @@ export function registerRun(program: Command, context: CliContext): void {
     )
     .option("-y, --yes", "do not ask before executing (pairflow asks only when stdin and stdout are a terminal)")
     .option("--dry-run", "execute nothing: print the plan of this run, exactly as `pairflow plan` with the same flags")
+    .addOption(shardOption())
+    .addOption(shardWaitOption())
     .addHelpText(
       "after",
       examples([
@@ -84,10 +93,16 @@ export function registerRun(program: Command, context: CliContext): void {
       let costs: RunCosts | undefined;
       try {
         await drive(context, opts, async (request) => {
+          const selection = { force: opts.force, only: opts.only, from: opts.from };
           costs = runCosts(context.io, opts, request.stop);
+          if (opts.shard) {
+            // --max-cost applies to the shard's own pairs.
+            const shard = { shard: opts.shard, sharedDir: opts.sharedStore, fanout: opts.fanout, waitMs: opts.shardWait * 1000 };
+            return runShard(target, { ...request, selection, ...shard, maxCost: opts.maxCost, onPlanned: costs.onPlanned, confirm: costs.confirm });
+          }
           const report = await runTarget(target, {
             ...request,
-            selection: { force: opts.force, only: opts.only, from: opts.from },
+            selection,
             maxCost: opts.maxCost,
             onPlanned: costs.onPlanned,
             confirm: costs.confirm,

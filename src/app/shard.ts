@@ -1,0 +1,364 @@
+/**
+ * A run fanned out over several processes or jobs.
+ *
+ * - `planShards`: the one plan, split into at most N shards (src/plan/shards.ts).
+ * - `runShard`: shard I of N makes the same plan against the same base state (the lock file and
+ *   the repository's store, which no shard writes), executes its own pairs, and awaits the pairs of
+ *   other shards that it depends on from the shared store, where every shard puts what it accepts.
+ * - `mergeShards`: folds the shared store back into the workspace: the store, output files, the
+ *   lock file and one run record; it executes nothing.
+ */
+import path from "node:path";
+import { executePlan, newRunId, type EngineDeps } from "../engine/engine.js";
+import type { Plan, PlannedPair, StateView } from "../model/plan.js";
+import type { ArtifactStore, OutputFiles } from "../model/ports.js";
+import type { PairOutcome, RunEvent, RunReport } from "../model/run.js";
+import type { Shard, ShardResult, ShardSpec } from "../model/shard.js";
+import { decider, planWorkflow } from "../plan/plan.js";
+import { owners, shardPlan } from "../plan/shards.js";
+import { acquireRunLock } from "../records/mutex.js";
+import { RunRecorder } from "../records/write.js";
+import { PULL_EVERY_MS, SharedStore, ShardStore, type SharedSync } from "../store/shared.js";
+import { displayPath } from "../config/parse.js";
+import { foldJournal, LockWriter } from "../lockfile/journal.js";
+import { scratchDir } from "../workspace/scratch.js";
+import { childEnvironments } from "./environment.js";
+import { estimateOf, planOpened, type Planned, type PlanRequest } from "./plan.js";
+import { drivers, gate, refuseWhatWouldFail, type RunRequest } from "./run.js";
+import { openState, type Opened } from "./state.js";
+
+/** Where shards meet, unless told otherwise: beside the repository's own store. */
+export function sharedDirFor(stateDir: string): string {
+  return path.join(stateDir, "shared");
+}
+
+export interface FanOut {
+  /** The shared store directory (default: <state dir>/shared). */
+  sharedDir?: string;
+  /** Tells this fan-out's shard reports from an earlier one's in the same directory (default "local"). */
+  fanout?: string;
+  /** For shards on separate machines: how their copies of the shared store are kept in step. */
+  sync?: (shared: SharedStore, shard: ShardSpec) => SharedSync;
+}
+
+export interface MergeRequest extends RunRequest, FanOut {
+  /** The N of the fan-out; needed with `sync` (the shards' reports are elsewhere), else read from the reports. */
+  shards?: number;
+}
+
+export interface ShardRequest extends RunRequest, FanOut {
+  shard: ShardSpec;
+  /** How long to wait for another shard's artifact before the pair that needs it is blocked. */
+  waitMs?: number;
+  /** How often a waiting shard pulls the owner's outbox through `sync`. */
+  pullEveryMs?: number;
+  /** At most how often a shard publishes its outbox through `sync` while it runs (it always does at the end). */
+  pushEveryMs?: number;
+}
+
+export const DEFAULT_SHARD_WAIT_MS = 30 * 60 * 1000;
+
+/**
+ * How long each pair is expected to take, relative to the others: its duration in the lock file,
+ * else the median of the known ones. The lock file is part of the base state every shard shares.
+ */
+function weigher(opened: Opened): (id: string) => number {
+  const known = Object.values(opened.lock?.pairs ?? {})
+    .map((e) => e?.durationMs)
+    .filter((d): d is number => typeof d === "number" && d > 0)
+    .sort((a, b) => a - b);
+  const typical = known.length > 0 ? known[Math.floor(known.length / 2)]! : 1;
+  return (id) => {
+    const d = opened.lock?.pairs[id]?.durationMs;
+    return typeof d === "number" && d > 0 ? d : typical;
+  };
+}
+
+export interface PlannedShards extends Planned {
+  shards: Shard[];
+}
+
+export async function planShards(target: string | undefined, request: PlanRequest & { shards: number }): Promise<PlannedShards> {
+  const planned = await planOpened(openState(target, request), request);
+  return { ...planned, shards: shardPlan(planned.plan, request.shards, weigher(planned)) };
+}
+
+/** The shared store seen together with the repository's: read both, write only the shared one. */
+function sharedView(opened: Opened, store: ShardStore): StateView {
+  return { ...opened.view, record: (p, r) => store.record(p, r), hasContent: (h) => store.hasContent(h), generatedHashes: (p) => store.generatedHashes(p) };
+}
+
+/** Pairs and everything they depend on, in plan order. */
+function closure(plan: Plan, ids: Iterable<string>): PlannedPair[] {
+  const scope = new Set(ids);
+  const stack = [...scope];
+  while (stack.length > 0) {
+    for (const dep of plan.graph.requires.get(stack.pop()!)!) {
+      if (!scope.has(dep)) {
+        scope.add(dep);
+        stack.push(dep);
+      }
+    }
+  }
+  return plan.pairs.filter((p) => scope.has(p.id));
+}
+
+/** Reads the workspace's output files, writes none: a shard leaves the workspace to the merge. */
+function readOnly(outputs: Opened["outputs"]): OutputFiles {
+  return { read: (pair) => outputs.read(pair), write: () => {}, problem: (pair) => outputs.problem(pair) };
+}
+
+export async function runShard(target: string | undefined, request: ShardRequest): Promise<RunReport> {
+  const { shard } = request;
+  const runId = request.runId ?? newRunId();
+  const startedAt = new Date().toISOString();
+  const opened = openState(target, request);
+  const fanout = request.fanout ?? "local";
+  const shared = new SharedStore(request.sharedDir ?? sharedDirFor(opened.stateDir), fanout, fanout === "local" ? Date.parse(startedAt) : 0);
+  // First of all: what this shard reported in an earlier attempt is not what it will report now.
+  shared.started(shard);
+  const planned = await planOpened(opened, request);
+  refuseWhatWouldFail(planned, request);
+  const shards = shardPlan(planned.plan, shard.count, weigher(opened));
+  const owner = owners(shards);
+  const mine = new Set(shards.find((s) => s.index === shard.index)?.pairs ?? []);
+  // The budget gate, over this shard's own pairs.
+  await gate({ ...planned, estimate: estimateOf(opened, planned.plan, (id) => mine.has(id)) }, request);
+
+  const store = new ShardStore(opened.store, shared.store);
+  const view = sharedView(opened, store);
+  // What other shards (or an earlier attempt of this one) already accepted is reused, not redone.
+  const plan = await planWorkflow(opened.workflow, opened.graph, view, { selection: request.selection });
+  const scoped: Plan = {
+    ...plan,
+    pairs: closure(
+      plan,
+      [...mine].filter((id) => plan.byId.has(id)),
+    ),
+  };
+  const waitMs = request.waitMs ?? DEFAULT_SHARD_WAIT_MS;
+  const sync = request.sync?.(shared, shard);
+  const publisher = sync && new Publisher(() => shared.writeOutbox(shard, store.written), sync, request.pushEveryMs ?? PUSH_EVERY_MS);
+  const pull = sync && { pull: (owner: ShardSpec) => sync.pull(owner), everyMs: request.pullEveryMs ?? PULL_EVERY_MS };
+  const deps: EngineDeps = {
+    ...drivers(request),
+    store,
+    outputs: readOnly(opened.outputs),
+    // A shard leaves the lock file to the merge.
+    lockFile: { record: () => {}, close: () => {} },
+    scratch: scratchDir(),
+    decide: decider(plan, view),
+    shard: {
+      owns: (id) => mine.has(id),
+      await: (id, configRef, signal) => {
+        const by = owner.get(id);
+        if (by === undefined) return Promise.resolve({ missing: "no shard runs it: plan the fan-out again" });
+        return shared.await(id, configRef, by, waitMs, signal, pull);
+      },
+    },
+  };
+  const report = await executePlan(scoped, deps, {
+    runId,
+    lock: opened.lock,
+    concurrency: request.concurrency,
+    env: childEnvironments(request.env ?? {}, opened.workflow),
+    stop: request.stop,
+    signal: request.signal,
+    onEvent: (event) => {
+      if (event.type === "pair_end" && event.outcome.status === "executed") publisher?.soon();
+      request.onEvent?.(event);
+    },
+  });
+  const result: ShardResult = {
+    version: 1,
+    ...shard,
+    runId,
+    status: report.status,
+    startedAt,
+    endedAt: new Date().toISOString(),
+    outcomes: report.pairs.filter((p) => mine.has(p.id)),
+  };
+  shared.finished(result);
+  if (publisher) {
+    shared.writeOutbox(shard, store.written, result);
+    await publisher.now();
+  }
+  return report;
+}
+
+const PUSH_EVERY_MS = 30_000;
+
+/** Publishes a shard's outbox after acceptances, at most once per interval, and once more at the end. */
+class Publisher {
+  private last = 0;
+  private pending: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly write: () => void,
+    private readonly sync: SharedSync,
+    private readonly everyMs: number,
+  ) {}
+
+  /** After an acceptance: publish now if the last time was long enough ago, else when it is. */
+  soon(): void {
+    if (this.timer || this.pending) return;
+    const wait = Math.max(0, this.last + this.everyMs - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.publish();
+    }, wait);
+  }
+
+  /** At the end: whatever is scheduled is superseded by one last publication. */
+  async now(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.pending;
+    await this.publish(false);
+  }
+
+  private publish(write = true): Promise<void> {
+    this.last = Date.now();
+    if (write) this.write();
+    this.pending = this.sync.push().finally(() => (this.pending = undefined));
+    return this.pending;
+  }
+}
+
+export interface Merged {
+  report: RunReport;
+  /** Shards that owned pairs and reported nothing. */
+  missing: ShardSpec[];
+}
+
+/**
+ * Folds what the shards accepted into the workspace: the repository's store, the output files and
+ * the lock file, and one run record whose outcomes are the shards' own. Executes nothing; fails
+ * (status "failed") when a shard failed, or never reported, or a pair was accepted by none.
+ */
+export async function mergeShards(target: string | undefined, request: MergeRequest): Promise<Merged> {
+  const probe = openState(target, request);
+  const release = await acquireRunLock(probe.workflow.path, {
+    runId: request.runId ?? newRunId(),
+    wait: request.wait ?? true,
+    onWait: request.onWait,
+    signal: request.stop,
+  });
+  try {
+    // What a killed run journaled goes into the lock file before anything reads it.
+    foldJournal(probe.lockPath, displayPath(probe.lockPath, request.cwd));
+    return await merge(request, target);
+  } finally {
+    release();
+  }
+}
+
+async function merge(request: MergeRequest, target: string | undefined): Promise<Merged> {
+  const runId = request.runId ?? newRunId();
+  const opened = openState(target, request);
+  const before = await planOpened(opened, {});
+  const shared = new SharedStore(request.sharedDir ?? sharedDirFor(opened.stateDir), request.fanout ?? "local");
+  if (request.sync && request.shards !== undefined) {
+    // Every shard's latest outbox, from wherever the shards published them.
+    for (let index = 1; index <= request.shards; index++) {
+      const shard = { index, count: request.shards };
+      await request.sync(shared, shard).pull(shard);
+      shared.readOutbox(shard);
+    }
+  }
+  const results = shared.results();
+  const count = request.shards ?? results[0]?.count;
+  const expected = count === undefined ? [] : shardPlan(before.plan, count, weigher(opened));
+  const missing = expected.filter((s) => !results.some((r) => r.index === s.index && r.count === s.count));
+
+  // What the shards accepted moves into the repository's store, where every later plan finds it.
+  const layered = new ShardStore(opened.store, shared.store);
+  const seen = await planWorkflow(opened.workflow, opened.graph, sharedView(opened, layered), {});
+  for (const p of seen.pairs) {
+    if (p.action !== "skip" || p.configRef === null) continue;
+    const got = shared.accepted(p.id, p.configRef);
+    if (!got || opened.store.record(p.id, p.configRef)?.status === "accepted") continue;
+    opened.store.putContent(got.content);
+    opened.store.putRecord(got.record);
+  }
+
+  const after = await planOpened(openState(target, request), {});
+  const reusable = after.plan.pairs.filter((p) => p.action === "skip").map((p) => p.id);
+  const scoped: Plan = { ...after.plan, pairs: closure(after.plan, reusable) };
+  const folded = await executePlan(scoped, mergeDeps(after), {
+    runId,
+    lock: after.lock,
+    env: childEnvironments(request.env ?? {}, after.workflow),
+    signal: request.signal,
+  });
+
+  // Each pair's outcome as its shard reported it, with what the fold did for the rest.
+  const byShard = new Map<string, PairOutcome>();
+  for (const r of results) for (const o of r.outcomes) byShard.set(o.id, o);
+  const fold = new Map(folded.pairs.map((p) => [p.id, p]));
+  const ownerOf = owners(expected);
+  const pairs = after.plan.pairs.map((p): PairOutcome => {
+    const own = byShard.get(p.id);
+    const done = fold.get(p.id);
+    if (done && own?.status === "executed" && own.contentHash === done.contentHash) return own;
+    if (done) return done;
+    if (own && own.status !== "executed" && own.status !== "reused") return own;
+    const by = ownerOf.get(p.id);
+    const note = by ? `shard ${by.index}/${by.count} did not accept it` : "no shard accepted it";
+    return { id: p.id, configRef: p.configRef, status: "blocked", attempts: [], contentHash: null, reasons: p.reasons, durationMs: 0, note };
+  });
+  const countOf = (s: PairOutcome["status"]) => pairs.filter((p) => p.status === s).length;
+  const tokens = { input: 0, output: 0 };
+  for (const p of pairs)
+    for (const a of p.attempts) {
+      tokens.input += a.tokens?.input ?? 0;
+      tokens.output += a.tokens?.output ?? 0;
+    }
+  const failed = missing.length > 0 || pairs.some((p) => p.status !== "executed" && p.status !== "reused");
+  const report: RunReport = {
+    version: 1,
+    runId,
+    workflowRef: after.plan.workflowRef,
+    status: failed ? "failed" : "success",
+    pairs,
+    totals: {
+      pairs: pairs.length,
+      executed: countOf("executed"),
+      reused: countOf("reused"),
+      failed: countOf("failed"),
+      blocked: countOf("blocked"),
+      interrupted: countOf("interrupted"),
+      tokens,
+      durationMs: Math.max(0, ...results.map((r) => Date.parse(r.endedAt) - Date.parse(r.startedAt))),
+    },
+  };
+  const recorder = new RunRecorder(opened.stateDir, {}, (message) => request.onEvent?.({ type: "warning", message }));
+  const events: RunEvent[] = [
+    { type: "run_start", runId, plan: before.plan, resumed: false },
+    ...pairs.map((outcome): RunEvent => ({ type: "pair_end", outcome })),
+    { type: "run_end", report },
+  ];
+  for (const event of events) {
+    recorder.record(event);
+    request.onEvent?.(event);
+  }
+  return { report, missing };
+}
+
+/** The fold executes nothing: every pair it is given is reusable. */
+function mergeDeps(planned: Planned): EngineDeps {
+  const refuse = () => {
+    throw new Error("pairflow merge executes nothing");
+  };
+  const store: ArtifactStore = planned.store;
+  return {
+    generator: refuse,
+    guard: refuse,
+    store,
+    outputs: planned.outputs,
+    lockFile: new LockWriter(planned.lockPath, planned.workflow.name),
+    scratch: scratchDir(),
+    decide: decider(planned.plan, planned.view),
+  };
+}

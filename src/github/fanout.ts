@@ -1,0 +1,45 @@
+/**
+ * Shards in the jobs of one GitHub Actions matrix meet through the Actions cache: each shard saves
+ * its outbox (src/store/shared.ts) as a new immutable entry
+ *
+ *   <prefix>-fanout-<fan-out>-<I>of<N>-<sequence>
+ *
+ * and a shard waiting for another's pair restores the newest entry of that shard by the key prefix
+ * `<prefix>-fanout-<fan-out>-<J>of<N>-`. An outbox is cumulative, so the newest entry is all a
+ * reader needs, and the number of entries grows with the time a shard runs (one per interval), not
+ * with its pairs. The fan-out is the workflow run and its attempt: a re-run of the jobs starts a
+ * fresh exchange, while the artifacts an earlier attempt accepted stay in the run's snapshot.
+ */
+import path from "node:path";
+import type { ShardSpec } from "../model/shard.js";
+import type { SharedStore, SharedSync } from "../store/shared.js";
+
+/** The two calls of the Actions cache a fan-out needs; failures are reported as values, never thrown. */
+export interface CacheCalls {
+  /** Restores the newest entry whose key starts with `prefix` into `paths`; whether one was found. */
+  restoreNewest(paths: string[], prefix: string): Promise<boolean>;
+  /** Saves `paths` under `key`; a failure is a warning (the shard's pairs then reach the others only through a later save). */
+  save(paths: string[], key: string): Promise<void>;
+}
+
+/** The fan-out of this workflow run: its id and attempt, so a re-run of failed jobs starts afresh. */
+export function fanoutOf(env: NodeJS.ProcessEnv): string | undefined {
+  return env.GITHUB_RUN_ID ? `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT ?? "1"}` : undefined;
+}
+
+export function cacheSync(calls: CacheCalls, prefix: string, fanout: string, workspace: string): (shared: SharedStore, self: ShardSpec) => SharedSync {
+  const keyOf = (shard: ShardSpec) => `${prefix}-fanout-${fanout}-${shard.index}of${shard.count}-`;
+  // The cache matches entries by their paths too: every job names an outbox by the same relative path.
+  const pathOf = (shared: SharedStore, shard: ShardSpec) => path.relative(workspace, shared.outboxDir(shard)) || ".";
+  let sequence = 0;
+  return (shared, self) => ({
+    async pull(owner) {
+      await calls.restoreNewest([pathOf(shared, owner)], keyOf(owner));
+    },
+    async push() {
+      // Sortable and unique across attempts of the same shard: the time, then a counter.
+      const key = `${keyOf(self)}${Date.now().toString(36).padStart(9, "0")}-${++sequence}`;
+      await calls.save([pathOf(shared, self)], key);
+    },
+  });
+}
