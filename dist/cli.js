@@ -1226,7 +1226,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path29 = __require("node:path");
+    var path31 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2242,9 +2242,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName2) {
-          const localBin = path29.resolve(baseDir, baseName2);
+          const localBin = path31.resolve(baseDir, baseName2);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path29.extname(baseName2))) return void 0;
+          if (sourceExt.includes(path31.extname(baseName2))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2263,17 +2263,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path29.resolve(
-            path29.dirname(resolvedScriptPath),
+          executableDir = path31.resolve(
+            path31.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path29.basename(
+            const legacyName = path31.basename(
               this._scriptPath,
-              path29.extname(this._scriptPath)
+              path31.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2284,7 +2284,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path29.extname(executableFile));
+        launchWithNode = sourceExt.includes(path31.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3200,7 +3200,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path29.basename(filename, path29.extname(filename));
+        this._name = path31.basename(filename, path31.extname(filename));
         return this;
       }
       /**
@@ -3214,9 +3214,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path30) {
-        if (path30 === void 0) return this._executableDir;
-        this._executableDir = path30;
+      executableDir(path32) {
+        if (path32 === void 0) return this._executableDir;
+        this._executableDir = path32;
         return this;
       }
       /**
@@ -6996,8 +6996,8 @@ var require_utils = __commonJS({
       return ind;
     }
     __name(findToken, "findToken");
-    function removeDotSegments(path29) {
-      let input = path29;
+    function removeDotSegments(path31) {
+      let input = path31;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -7072,11 +7072,11 @@ var require_utils = __commonJS({
       return output.join("");
     }
     __name(removeDotSegments, "removeDotSegments");
-    function removeDotSegmentsRelative(path29) {
-      if (path29 === "" || path29[0] === "/") {
-        return removeDotSegments(path29);
+    function removeDotSegmentsRelative(path31) {
+      if (path31 === "" || path31[0] === "/") {
+        return removeDotSegments(path31);
       }
-      const segments = path29.split("/");
+      const segments = path31.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -7457,8 +7457,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path29 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path29 && path29 !== "/" ? path29 : void 0;
+        const path31 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path31 && path31 !== "/" ? path31 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -11465,17 +11465,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path29) {
-      const ctrl = callVisitor(key, node, visitor, path29);
+    function visit_(key, node, visitor, path31) {
+      const ctrl = callVisitor(key, node, visitor, path31);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path29, ctrl);
-        return visit_(key, ctrl, visitor, path29);
+        replaceNode(key, path31, ctrl);
+        return visit_(key, ctrl, visitor, path31);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path29 = Object.freeze(path29.concat(node));
+          path31 = Object.freeze(path31.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path29);
+            const ci = visit_(i, node.items[i], visitor, path31);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -11486,13 +11486,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path29 = Object.freeze(path29.concat(node));
-          const ck = visit_("key", node.key, visitor, path29);
+          path31 = Object.freeze(path31.concat(node));
+          const ck = visit_("key", node.key, visitor, path31);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path29);
+          const cv = visit_("value", node.value, visitor, path31);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -11515,17 +11515,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path29) {
-      const ctrl = await callVisitor(key, node, visitor, path29);
+    async function visitAsync_(key, node, visitor, path31) {
+      const ctrl = await callVisitor(key, node, visitor, path31);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path29, ctrl);
-        return visitAsync_(key, ctrl, visitor, path29);
+        replaceNode(key, path31, ctrl);
+        return visitAsync_(key, ctrl, visitor, path31);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path29 = Object.freeze(path29.concat(node));
+          path31 = Object.freeze(path31.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path29);
+            const ci = await visitAsync_(i, node.items[i], visitor, path31);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -11536,13 +11536,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path29 = Object.freeze(path29.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path29);
+          path31 = Object.freeze(path31.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path31);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path29);
+          const cv = await visitAsync_("value", node.value, visitor, path31);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -11571,24 +11571,24 @@ var require_visit = __commonJS({
       return visitor;
     }
     __name(initVisitor, "initVisitor");
-    function callVisitor(key, node, visitor, path29) {
+    function callVisitor(key, node, visitor, path31) {
       if (typeof visitor === "function")
-        return visitor(key, node, path29);
+        return visitor(key, node, path31);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path29);
+        return visitor.Map?.(key, node, path31);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path29);
+        return visitor.Seq?.(key, node, path31);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path29);
+        return visitor.Pair?.(key, node, path31);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path29);
+        return visitor.Scalar?.(key, node, path31);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path29);
+        return visitor.Alias?.(key, node, path31);
       return void 0;
     }
     __name(callVisitor, "callVisitor");
-    function replaceNode(key, path29, node) {
-      const parent = path29[path29.length - 1];
+    function replaceNode(key, path31, node) {
+      const parent = path31[path31.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -12222,10 +12222,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path29, value) {
+    function collectionFromPath(schema, path31, value) {
       let v = value;
-      for (let i = path29.length - 1; i >= 0; --i) {
-        const k = path29[i];
+      for (let i = path31.length - 1; i >= 0; --i) {
+        const k = path31[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -12245,7 +12245,7 @@ var require_Collection = __commonJS({
       });
     }
     __name(collectionFromPath, "collectionFromPath");
-    var isEmptyPath = /* @__PURE__ */ __name((path29) => path29 == null || typeof path29 === "object" && !!path29[Symbol.iterator]().next().done, "isEmptyPath");
+    var isEmptyPath = /* @__PURE__ */ __name((path31) => path31 == null || typeof path31 === "object" && !!path31[Symbol.iterator]().next().done, "isEmptyPath");
     var Collection = class extends Node.NodeBase {
       static {
         __name(this, "Collection");
@@ -12278,11 +12278,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path29, value) {
-        if (isEmptyPath(path29))
+      addIn(path31, value) {
+        if (isEmptyPath(path31))
           this.add(value);
         else {
-          const [key, ...rest] = path29;
+          const [key, ...rest] = path31;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -12296,8 +12296,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path29) {
-        const [key, ...rest] = path29;
+      deleteIn(path31) {
+        const [key, ...rest] = path31;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -12311,8 +12311,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path29, keepScalar) {
-        const [key, ...rest] = path29;
+      getIn(path31, keepScalar) {
+        const [key, ...rest] = path31;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -12330,8 +12330,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path29) {
-        const [key, ...rest] = path29;
+      hasIn(path31) {
+        const [key, ...rest] = path31;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -12341,8 +12341,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path29, value) {
-        const [key, ...rest] = path29;
+      setIn(path31, value) {
+        const [key, ...rest] = path31;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -13101,7 +13101,7 @@ var require_merge = __commonJS({
     var identity = require_identity();
     var Scalar = require_Scalar();
     var MERGE_KEY = "<<";
-    var merge = {
+    var merge2 = {
       identify: /* @__PURE__ */ __name((value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY, "identify"),
       default: "key",
       tag: "tag:yaml.org,2002:merge",
@@ -13111,7 +13111,7 @@ var require_merge = __commonJS({
       }), "resolve"),
       stringify: /* @__PURE__ */ __name(() => MERGE_KEY, "stringify")
     };
-    var isMergeKey = /* @__PURE__ */ __name((ctx, key) => (merge.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge.tag && tag.default), "isMergeKey");
+    var isMergeKey = /* @__PURE__ */ __name((ctx, key) => (merge2.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge2.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default), "isMergeKey");
     function addMergeToJSMap(ctx, map, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity.isSeq(source))
@@ -13153,7 +13153,7 @@ var require_merge = __commonJS({
     __name(resolveAliasValue, "resolveAliasValue");
     exports.addMergeToJSMap = addMergeToJSMap;
     exports.isMergeKey = isMergeKey;
-    exports.merge = merge;
+    exports.merge = merge2;
   }
 });
 
@@ -13162,15 +13162,15 @@ var require_addPairToJSMap = __commonJS({
   "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
     var log = require_log();
-    var merge = require_merge();
+    var merge2 = require_merge();
     var stringify2 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map, { key, value }) {
       if (identity.isNode(key) && key.addToJSMap)
         key.addToJSMap(ctx, map, value);
-      else if (merge.isMergeKey(ctx, key))
-        merge.addMergeToJSMap(ctx, map, value);
+      else if (merge2.isMergeKey(ctx, key))
+        merge2.addMergeToJSMap(ctx, map, value);
       else {
         const jsKey = toJS.toJS(key, "", ctx);
         if (map instanceof Map) {
@@ -14595,7 +14595,7 @@ var require_schema4 = __commonJS({
     var bool2 = require_bool2();
     var float = require_float2();
     var int = require_int2();
-    var merge = require_merge();
+    var merge2 = require_merge();
     var omap = require_omap();
     var pairs = require_pairs();
     var set = require_set();
@@ -14615,7 +14615,7 @@ var require_schema4 = __commonJS({
       float.floatExp,
       float.float,
       binary.binary,
-      merge.merge,
+      merge2.merge,
       omap.omap,
       pairs.pairs,
       set.set,
@@ -14641,7 +14641,7 @@ var require_tags = __commonJS({
     var schema = require_schema2();
     var schema$1 = require_schema3();
     var binary = require_binary();
-    var merge = require_merge();
+    var merge2 = require_merge();
     var omap = require_omap();
     var pairs = require_pairs();
     var schema$2 = require_schema4();
@@ -14666,7 +14666,7 @@ var require_tags = __commonJS({
       intOct: int.intOct,
       intTime: timestamp.intTime,
       map: map.map,
-      merge: merge.merge,
+      merge: merge2.merge,
       null: _null.nullTag,
       omap: omap.omap,
       pairs: pairs.pairs,
@@ -14676,7 +14676,7 @@ var require_tags = __commonJS({
     };
     var coreKnownTags = {
       "tag:yaml.org,2002:binary": binary.binary,
-      "tag:yaml.org,2002:merge": merge.merge,
+      "tag:yaml.org,2002:merge": merge2.merge,
       "tag:yaml.org,2002:omap": omap.omap,
       "tag:yaml.org,2002:pairs": pairs.pairs,
       "tag:yaml.org,2002:set": set.set,
@@ -14685,7 +14685,7 @@ var require_tags = __commonJS({
     function getTags(customTags, schemaName, addMergeTag) {
       const schemaTags = schemas.get(schemaName);
       if (schemaTags && !customTags) {
-        return addMergeTag && !schemaTags.includes(merge.merge) ? schemaTags.concat(merge.merge) : schemaTags.slice();
+        return addMergeTag && !schemaTags.includes(merge2.merge) ? schemaTags.concat(merge2.merge) : schemaTags.slice();
       }
       let tags = schemaTags;
       if (!tags) {
@@ -14703,7 +14703,7 @@ var require_tags = __commonJS({
         tags = customTags(tags.slice());
       }
       if (addMergeTag)
-        tags = tags.concat(merge.merge);
+        tags = tags.concat(merge2.merge);
       return tags.reduce((tags2, tag) => {
         const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
         if (!tagObj) {
@@ -14736,11 +14736,11 @@ var require_Schema = __commonJS({
       static {
         __name(this, "Schema");
       }
-      constructor({ compat, customTags, merge, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
+      constructor({ compat, customTags, merge: merge2, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
         this.compat = Array.isArray(compat) ? tags.getTags(compat, "compat") : compat ? tags.getTags(null, compat) : null;
         this.name = typeof schema === "string" && schema || "core";
         this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
-        this.tags = tags.getTags(customTags, this.name, merge);
+        this.tags = tags.getTags(customTags, this.name, merge2);
         this.toStringOptions = toStringDefaults ?? null;
         Object.defineProperty(this, identity.MAP, { value: map.map });
         Object.defineProperty(this, identity.SCALAR, { value: string2.string });
@@ -14919,9 +14919,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path29, value) {
+      addIn(path31, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path29, value);
+          this.contents.addIn(path31, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -14996,14 +14996,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path29) {
-        if (Collection.isEmptyPath(path29)) {
+      deleteIn(path31) {
+        if (Collection.isEmptyPath(path31)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path29) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path31) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -15018,10 +15018,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path29, keepScalar) {
-        if (Collection.isEmptyPath(path29))
+      getIn(path31, keepScalar) {
+        if (Collection.isEmptyPath(path31))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path29, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path31, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -15032,10 +15032,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path29) {
-        if (Collection.isEmptyPath(path29))
+      hasIn(path31) {
+        if (Collection.isEmptyPath(path31))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path29) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path31) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -15052,13 +15052,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path29, value) {
-        if (Collection.isEmptyPath(path29)) {
+      setIn(path31, value) {
+        if (Collection.isEmptyPath(path31)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path29), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path31), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path29, value);
+          this.contents.setIn(path31, value);
         }
       }
       /**
@@ -17071,9 +17071,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path29) => {
+    visit2.itemAtPath = (cst, path31) => {
       let item = cst;
-      for (const [field2, index] of path29) {
+      for (const [field2, index] of path31) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -17082,23 +17082,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path29) => {
-      const parent = visit2.itemAtPath(cst, path29.slice(0, -1));
-      const field2 = path29[path29.length - 1][0];
+    visit2.parentCollection = (cst, path31) => {
+      const parent = visit2.itemAtPath(cst, path31.slice(0, -1));
+      const field2 = path31[path31.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path29, item, visitor) {
-      let ctrl = visitor(item, path29);
+    function _visit(path31, item, visitor) {
+      let ctrl = visitor(item, path31);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path29.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path31.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -17109,10 +17109,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path29);
+            ctrl = ctrl(item, path31);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path29) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path31) : ctrl;
     }
     __name(_visit, "_visit");
     exports.visit = visit2;
@@ -18967,7 +18967,7 @@ var require_path = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.convertPosixPathToPattern = exports.convertWindowsPathToPattern = exports.convertPathToPattern = exports.escapePosixPath = exports.escapeWindowsPath = exports.escape = exports.removeLeadingDotSegment = exports.makeAbsolute = exports.unixify = void 0;
     var os = __require("os");
-    var path29 = __require("path");
+    var path31 = __require("path");
     var IS_WINDOWS_PLATFORM = os.platform() === "win32";
     var LEADING_DOT_SEGMENT_CHARACTERS_COUNT = 2;
     var POSIX_UNESCAPED_GLOB_SYMBOLS_RE = /(\\?)([()*?[\]{|}]|^!|[!+@](?=\()|\\(?![!()*+?@[\]{|}]))/g;
@@ -18980,7 +18980,7 @@ var require_path = __commonJS({
     __name(unixify, "unixify");
     exports.unixify = unixify;
     function makeAbsolute(cwd, filepath) {
-      return path29.resolve(cwd, filepath);
+      return path31.resolve(cwd, filepath);
     }
     __name(makeAbsolute, "makeAbsolute");
     exports.makeAbsolute = makeAbsolute;
@@ -20297,7 +20297,7 @@ var require_braces = __commonJS({
 var require_constants2 = __commonJS({
   "node_modules/picomatch/lib/constants.js"(exports, module) {
     "use strict";
-    var path29 = __require("path");
+    var path31 = __require("path");
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
     var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
@@ -20471,7 +20471,7 @@ var require_constants2 = __commonJS({
       /* | */
       CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
       /* \uFEFF */
-      SEP: path29.sep,
+      SEP: path31.sep,
       /**
        * Create EXTGLOB_CHARS
        */
@@ -20498,7 +20498,7 @@ var require_constants2 = __commonJS({
 var require_utils3 = __commonJS({
   "node_modules/picomatch/lib/utils.js"(exports) {
     "use strict";
-    var path29 = __require("path");
+    var path31 = __require("path");
     var win32 = process.platform === "win32";
     var {
       REGEX_BACKSLASH,
@@ -20527,7 +20527,7 @@ var require_utils3 = __commonJS({
       if (options && typeof options.windows === "boolean") {
         return options.windows;
       }
-      return win32 === true || path29.sep === "\\";
+      return win32 === true || path31.sep === "\\";
     };
     exports.escapeLast = (input, char, lastIdx) => {
       const idx = input.lastIndexOf(char, lastIdx);
@@ -21891,7 +21891,7 @@ var require_parse2 = __commonJS({
 var require_picomatch = __commonJS({
   "node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
-    var path29 = __require("path");
+    var path31 = __require("path");
     var scan = require_scan();
     var parse = require_parse2();
     var utils = require_utils3();
@@ -21976,7 +21976,7 @@ var require_picomatch = __commonJS({
     };
     picomatch.matchBase = (input, glob, options, posix2 = utils.isWindows(options)) => {
       const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
-      return regex.test(path29.basename(input));
+      return regex.test(path31.basename(input));
     };
     picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
     picomatch.parse = (pattern, options) => {
@@ -22203,7 +22203,7 @@ var require_pattern2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.isAbsolute = exports.partitionAbsoluteAndRelative = exports.removeDuplicateSlashes = exports.matchAny = exports.convertPatternsToRe = exports.makeRe = exports.getPatternParts = exports.expandBraceExpansion = exports.expandPatternsWithBraceExpansion = exports.isAffectDepthOfReadingPattern = exports.endsWithSlashGlobStar = exports.hasGlobStar = exports.getBaseDirectory = exports.isPatternRelatedToParentDirectory = exports.getPatternsOutsideCurrentDirectory = exports.getPatternsInsideCurrentDirectory = exports.getPositivePatterns = exports.getNegativePatterns = exports.isPositivePattern = exports.isNegativePattern = exports.convertToNegativePattern = exports.convertToPositivePattern = exports.isDynamicPattern = exports.isStaticPattern = void 0;
-    var path29 = __require("path");
+    var path31 = __require("path");
     var globParent = require_glob_parent();
     var micromatch = require_micromatch();
     var GLOBSTAR = "**";
@@ -22313,7 +22313,7 @@ var require_pattern2 = __commonJS({
     __name(endsWithSlashGlobStar, "endsWithSlashGlobStar");
     exports.endsWithSlashGlobStar = endsWithSlashGlobStar;
     function isAffectDepthOfReadingPattern(pattern) {
-      const basename = path29.basename(pattern);
+      const basename = path31.basename(pattern);
       return endsWithSlashGlobStar(pattern) || isStaticPattern(basename);
     }
     __name(isAffectDepthOfReadingPattern, "isAffectDepthOfReadingPattern");
@@ -22380,7 +22380,7 @@ var require_pattern2 = __commonJS({
     __name(partitionAbsoluteAndRelative, "partitionAbsoluteAndRelative");
     exports.partitionAbsoluteAndRelative = partitionAbsoluteAndRelative;
     function isAbsolute(pattern) {
-      return path29.isAbsolute(pattern);
+      return path31.isAbsolute(pattern);
     }
     __name(isAbsolute, "isAbsolute");
     exports.isAbsolute = isAbsolute;
@@ -22522,7 +22522,7 @@ var require_stream = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.merge = void 0;
     var merge2 = require_merge2();
-    function merge(streams) {
+    function merge3(streams) {
       const mergedStream = merge2(streams);
       streams.forEach((stream) => {
         stream.once("error", (error) => mergedStream.emit("error", error));
@@ -22531,8 +22531,8 @@ var require_stream = __commonJS({
       mergedStream.once("end", () => propagateCloseEventToSources(streams));
       return mergedStream;
     }
-    __name(merge, "merge");
-    exports.merge = merge;
+    __name(merge3, "merge");
+    exports.merge = merge3;
     function propagateCloseEventToSources(streams) {
       streams.forEach((stream) => stream.emit("close"));
     }
@@ -22571,8 +22571,8 @@ var require_utils4 = __commonJS({
     exports.errno = errno;
     var fs = require_fs();
     exports.fs = fs;
-    var path29 = require_path();
-    exports.path = path29;
+    var path31 = require_path();
+    exports.path = path31;
     var pattern = require_pattern2();
     exports.pattern = pattern;
     var stream = require_stream();
@@ -22692,8 +22692,8 @@ var require_async = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path29, settings, callback) {
-      settings.fs.lstat(path29, (lstatError, lstat) => {
+    function read(path31, settings, callback) {
+      settings.fs.lstat(path31, (lstatError, lstat) => {
         if (lstatError !== null) {
           callFailureCallback(callback, lstatError);
           return;
@@ -22702,7 +22702,7 @@ var require_async = __commonJS({
           callSuccessCallback(callback, lstat);
           return;
         }
-        settings.fs.stat(path29, (statError, stat) => {
+        settings.fs.stat(path31, (statError, stat) => {
           if (statError !== null) {
             if (settings.throwErrorOnBrokenSymbolicLink) {
               callFailureCallback(callback, statError);
@@ -22737,13 +22737,13 @@ var require_sync = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path29, settings) {
-      const lstat = settings.fs.lstatSync(path29);
+    function read(path31, settings) {
+      const lstat = settings.fs.lstatSync(path31);
       if (!lstat.isSymbolicLink() || !settings.followSymbolicLink) {
         return lstat;
       }
       try {
-        const stat = settings.fs.statSync(path29);
+        const stat = settings.fs.statSync(path31);
         if (settings.markSymbolicLink) {
           stat.isSymbolicLink = () => true;
         }
@@ -22819,18 +22819,18 @@ var require_out = __commonJS({
     var sync = require_sync();
     var settings_1 = require_settings();
     exports.Settings = settings_1.default;
-    function stat(path29, optionsOrSettingsOrCallback, callback) {
+    function stat(path31, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path29, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path31, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path29, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path31, getSettings(optionsOrSettingsOrCallback), callback);
     }
     __name(stat, "stat");
     exports.stat = stat;
-    function statSync9(path29, optionsOrSettings) {
+    function statSync9(path31, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path29, settings);
+      return sync.read(path31, settings);
     }
     __name(statSync9, "statSync");
     exports.statSync = statSync9;
@@ -23060,16 +23060,16 @@ var require_async2 = __commonJS({
           return;
         }
         const tasks = names.map((name) => {
-          const path29 = common2.joinPathSegments(directory2, name, settings.pathSegmentSeparator);
+          const path31 = common2.joinPathSegments(directory2, name, settings.pathSegmentSeparator);
           return (done) => {
-            fsStat.stat(path29, settings.fsStatSettings, (error, stats) => {
+            fsStat.stat(path31, settings.fsStatSettings, (error, stats) => {
               if (error !== null) {
                 done(error);
                 return;
               }
               const entry = {
                 name,
-                path: path29,
+                path: path31,
                 dirent: utils.fs.createDirentFromStats(name, stats)
               };
               if (settings.stats) {
@@ -23194,7 +23194,7 @@ var require_settings2 = __commonJS({
   "node_modules/@nodelib/fs.scandir/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path29 = __require("path");
+    var path31 = __require("path");
     var fsStat = require_out();
     var fs = require_fs4();
     var Settings = class {
@@ -23205,7 +23205,7 @@ var require_settings2 = __commonJS({
         this._options = _options;
         this.followSymbolicLinks = this._getValue(this._options.followSymbolicLinks, false);
         this.fs = fs.createFileSystemAdapter(this._options.fs);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path29.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path31.sep);
         this.stats = this._getValue(this._options.stats, false);
         this.throwErrorOnBrokenSymbolicLink = this._getValue(this._options.throwErrorOnBrokenSymbolicLink, true);
         this.fsStatSettings = new fsStat.Settings({
@@ -23232,18 +23232,18 @@ var require_out2 = __commonJS({
     var sync = require_sync2();
     var settings_1 = require_settings2();
     exports.Settings = settings_1.default;
-    function scandir(path29, optionsOrSettingsOrCallback, callback) {
+    function scandir(path31, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path29, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path31, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path29, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path31, getSettings(optionsOrSettingsOrCallback), callback);
     }
     __name(scandir, "scandir");
     exports.scandir = scandir;
-    function scandirSync(path29, optionsOrSettings) {
+    function scandirSync(path31, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path29, settings);
+      return sync.read(path31, settings);
     }
     __name(scandirSync, "scandirSync");
     exports.scandirSync = scandirSync;
@@ -23941,7 +23941,7 @@ var require_settings3 = __commonJS({
   "node_modules/@nodelib/fs.walk/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path29 = __require("path");
+    var path31 = __require("path");
     var fsScandir = require_out2();
     var Settings = class {
       static {
@@ -23954,7 +23954,7 @@ var require_settings3 = __commonJS({
         this.deepFilter = this._getValue(this._options.deepFilter, null);
         this.entryFilter = this._getValue(this._options.entryFilter, null);
         this.errorFilter = this._getValue(this._options.errorFilter, null);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path29.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path31.sep);
         this.fsScandirSettings = new fsScandir.Settings({
           followSymbolicLinks: this._options.followSymbolicLinks,
           fs: this._options.fs,
@@ -24020,7 +24020,7 @@ var require_reader2 = __commonJS({
   "node_modules/fast-glob/out/readers/reader.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path29 = __require("path");
+    var path31 = __require("path");
     var fsStat = require_out();
     var utils = require_utils4();
     var Reader = class {
@@ -24036,7 +24036,7 @@ var require_reader2 = __commonJS({
         });
       }
       _getFullEntryPath(filepath) {
-        return path29.resolve(this._settings.cwd, filepath);
+        return path31.resolve(this._settings.cwd, filepath);
       }
       _makeEntry(stats, pattern) {
         const entry = {
@@ -24476,7 +24476,7 @@ var require_provider = __commonJS({
   "node_modules/fast-glob/out/providers/provider.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path29 = __require("path");
+    var path31 = __require("path");
     var deep_1 = require_deep();
     var entry_1 = require_entry();
     var error_1 = require_error2();
@@ -24493,7 +24493,7 @@ var require_provider = __commonJS({
         this.entryTransformer = new entry_2.default(this._settings);
       }
       _getRootDirectory(task) {
-        return path29.resolve(this._settings.cwd, task.base);
+        return path31.resolve(this._settings.cwd, task.base);
       }
       _getReaderOptions(task) {
         const basePath = task.base === "." ? "" : task.base;
@@ -25445,10 +25445,10 @@ function findCycles(ids, requires) {
   const seen = /* @__PURE__ */ new Set();
   for (const root of ids) {
     if (color.get(root) !== WHITE) continue;
-    const path29 = [];
+    const path31 = [];
     const stack = [{ id: root, next: 0 }];
     color.set(root, GREY);
-    path29.push(root);
+    path31.push(root);
     while (stack.length > 0) {
       const frame = stack[stack.length - 1];
       const deps = requires.get(frame.id);
@@ -25457,10 +25457,10 @@ function findCycles(ids, requires) {
         const c = color.get(dep);
         if (c === WHITE) {
           color.set(dep, GREY);
-          path29.push(dep);
+          path31.push(dep);
           stack.push({ id: dep, next: 0 });
         } else if (c === GREY) {
-          const loop = path29.slice(path29.lastIndexOf(dep));
+          const loop = path31.slice(path31.lastIndexOf(dep));
           const cycle = rotateToFirst(loop, position2);
           const key = cycle.join("\0");
           if (!seen.has(key)) {
@@ -25470,7 +25470,7 @@ function findCycles(ids, requires) {
         }
       } else {
         color.set(frame.id, BLACK);
-        path29.pop();
+        path31.pop();
         stack.pop();
       }
     }
@@ -28144,7 +28144,7 @@ __name(entryProblem, "entryProblem");
 function positioned(text2, display, problems) {
   const source = parseText(text2, display, []);
   return problems.map(
-    ({ path: path29, message }) => source ? { ...issueAt(source, path29, message), key: path29.join(".") } : { file: display, line: 1, column: 1, key: path29.join("."), message }
+    ({ path: path31, message }) => source ? { ...issueAt(source, path31, message), key: path31.join(".") } : { file: display, line: 1, column: 1, key: path31.join("."), message }
   );
 }
 __name(positioned, "positioned");
@@ -30067,17 +30067,30 @@ var Run = class {
       }
     };
     const inFlight = /* @__PURE__ */ new Set();
+    let busy = 0;
+    const start = /* @__PURE__ */ __name((id, slot) => {
+      const stopped = requires.get(id).filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
+      if (this.stopping) this.finish({ ...this.blocked(id, "not started: the run was interrupted"), status: "interrupted" });
+      else if (stopped.length > 0) this.finish(this.blocked(id, `blocked by ${stopped.join(", ")}`));
+      else {
+        if (slot) busy++;
+        const task = this.handle(id).finally(() => {
+          inFlight.delete(task);
+          if (slot) busy--;
+        });
+        inFlight.add(task);
+      }
+    }, "start");
+    const shard = this.deps.shard;
+    const awaited = /* @__PURE__ */ __name((i) => shard !== void 0 && pairs[i].action === "run" && !shard.owns(pairs[i].id), "awaited");
     while (ready.length > 0 || inFlight.size > 0) {
-      while (ready.length > 0 && inFlight.size < concurrency) {
-        const id = pairs[ready.shift()].id;
-        const stopped = requires.get(id).filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
-        if (this.stopping) this.finish({ ...this.blocked(id, "not started: the run was interrupted"), status: "interrupted" });
-        else if (stopped.length > 0) this.finish(this.blocked(id, `blocked by ${stopped.join(", ")}`));
-        else {
-          const task = this.handle(id).finally(() => inFlight.delete(task));
-          inFlight.add(task);
+      if (shard) {
+        for (const i of ready.filter(awaited)) {
+          ready.splice(ready.indexOf(i), 1);
+          start(pairs[i].id, false);
         }
       }
+      while (ready.length > 0 && busy < concurrency) start(pairs[ready.shift()].id, true);
       if (inFlight.size > 0) await Promise.race(this.stopping ? inFlight : [...inFlight, this.stopped]);
     }
   }
@@ -30102,6 +30115,7 @@ var Run = class {
     }
     const pair = this.plan.workflow.pairs.get(id);
     if (decision.action === "skip") await this.reuse(decision, pair);
+    else if (this.deps.shard && !this.deps.shard.owns(id)) await this.awaitShard(decision, this.deps.shard);
     else await this.run(decision, pair);
   }
   // -------------------------------------------------------------------------------------------
@@ -30134,6 +30148,17 @@ var Run = class {
     }
     this.decided.set(d.id, d);
     this.finish({ id: d.id, configRef: d.configRef, status: "reused", attempts: [], contentHash: artifact.contentHash, reasons: [], durationMs: 0, note });
+  }
+  /** A pair another shard executes: its verified artifact is used as if reused here. */
+  async awaitShard(d, shard) {
+    const got = await shard.await(d.id, d.configRef, this.signal);
+    if ("missing" in got) {
+      this.finish({ ...this.blocked(d.id, got.missing), status: this.signal.aborted ? "interrupted" : "blocked" });
+      return;
+    }
+    this.contents.set(d.id, got.content);
+    this.decided.set(d.id, { ...d, action: "skip", artifact: { source: "store", contentHash: got.contentHash, edited: false, content: "store" } });
+    this.finish({ id: d.id, configRef: d.configRef, status: "reused", attempts: [], contentHash: got.contentHash, reasons: [], durationMs: 0, note: got.note });
   }
   /** Why a pair the plan had to run was reused: the dependencies that were to run left its reference as it was. */
   cutoffNote(pair) {
@@ -30937,9 +30962,9 @@ function redact(text2, secrets) {
   return out;
 }
 __name(redact, "redact");
-function field(value, ...path29) {
+function field(value, ...path31) {
   let current = value;
-  for (const key of path29) {
+  for (const key of path31) {
     if (typeof current !== "object" || current === null) return void 0;
     current = current[key];
   }
@@ -31883,9 +31908,9 @@ async function planOpened(opened, request) {
   return { ...opened, plan, estimate: estimateOf(opened, plan) };
 }
 __name(planOpened, "planOpened");
-function estimateOf(opened, plan) {
+function estimateOf(opened, plan, among) {
   const only = plan.selection.only && !plan.selection.force ? new Set(plan.selection.only) : void 0;
-  const include = /* @__PURE__ */ __name((id) => (only?.has(id) ?? true) && callsModel(opened.workflow.pairs.get(id)), "include");
+  const include = /* @__PURE__ */ __name((id) => (only?.has(id) ?? true) && (among?.(id) ?? true) && callsModel(opened.workflow.pairs.get(id)), "include");
   const executes = plan.pairs.some((p) => p.action === "run" && include(p.id));
   return estimatePlan(
     {
@@ -31972,19 +31997,8 @@ async function runLocked(target, request, resuming) {
       recorder.record(event);
       request.onEvent?.(event.type === "run_end" ? { ...event, report: recorder.merged(event.report) } : event);
     }, "onEvent");
-    const generators = request.generators ?? {};
-    const guards = request.guards ?? {};
-    const generator = /* @__PURE__ */ __name((name) => {
-      const generate2 = name !== null && Object.hasOwn(generators, name) ? generators[name] : getGenerator(name);
-      return (req) => generate2({ ...req, onProcess: /* @__PURE__ */ __name((group) => recorder.process(req.pairId, group), "onProcess") });
-    }, "generator");
-    const guard = /* @__PURE__ */ __name((name) => {
-      const check = name !== null && Object.hasOwn(guards, name) ? guards[name] : getGuard(name);
-      return (req) => check({ ...req, onProcess: /* @__PURE__ */ __name((group) => recorder.process(req.pairId, group), "onProcess") });
-    }, "guard");
     const deps = {
-      generator,
-      guard,
+      ...drivers(request, (pair, group) => recorder.process(pair, group)),
       store: opened.store,
       outputs: opened.outputs,
       remote: opened.remote,
@@ -32021,6 +32035,21 @@ function directoriesUnder(dir, depth) {
   return found;
 }
 __name(directoriesUnder, "directoriesUnder");
+function drivers(request, onProcess) {
+  const generators = request.generators ?? {};
+  const guards = request.guards ?? {};
+  return {
+    generator: /* @__PURE__ */ __name((name) => {
+      const generate2 = name !== null && Object.hasOwn(generators, name) ? generators[name] : getGenerator(name);
+      return onProcess ? (req) => generate2({ ...req, onProcess: /* @__PURE__ */ __name((group) => onProcess(req.pairId, group), "onProcess") }) : generate2;
+    }, "generator"),
+    guard: /* @__PURE__ */ __name((name) => {
+      const check = name !== null && Object.hasOwn(guards, name) ? guards[name] : getGuard(name);
+      return onProcess ? (req) => check({ ...req, onProcess: /* @__PURE__ */ __name((group) => onProcess(req.pairId, group), "onProcess") }) : check;
+    }, "guard")
+  };
+}
+__name(drivers, "drivers");
 function refuseWhatWouldFail(planned, request) {
   if (request.generators !== void 0 || request.guards !== void 0) return;
   const running = planned.plan.pairs.filter((p) => p.action === "run").map((p) => p.id);
@@ -32100,20 +32129,593 @@ function latestUnfinished(stateDir, only) {
 }
 __name(latestUnfinished, "latestUnfinished");
 
+// src/app/shard.ts
+import path25 from "node:path";
+
+// src/plan/shards.ts
+function parseShard(text2) {
+  const m = /^(\d+)\/(\d+)$/.exec(text2.trim());
+  const index = Number(m?.[1]);
+  const count4 = Number(m?.[2]);
+  if (!m || count4 < 1 || index < 1 || index > count4) throw new UsageError(`--shard ${text2}: expected I/N with 1 <= I <= N, e.g. --shard 2/3`);
+  return { index, count: count4 };
+}
+__name(parseShard, "parseShard");
+var SLACK = 1.15;
+function shardPlan(plan, count4, weigh) {
+  if (!Number.isInteger(count4) || count4 < 1) throw new UsageError(`--shards ${count4}: expected a whole number of at least 1`);
+  const running = plan.pairs.filter((p) => p.action === "run").map((p) => p.id);
+  const weight = new Map(running.map((id) => [id, Math.max(weigh(id), 1e-9)]));
+  const total = running.reduce((sum, id) => sum + weight.get(id), 0);
+  const share = total / count4 * SLACK;
+  const loads = Array(count4).fill(0);
+  const owner = /* @__PURE__ */ new Map();
+  for (const id of running) {
+    const w = weight.get(id);
+    const pull = Array(count4).fill(0);
+    for (const dep of plan.byId.get(id).requires) {
+      const s = owner.get(dep);
+      if (s !== void 0) pull[s] = pull[s] + weight.get(dep);
+    }
+    let best = -1;
+    for (let s = 0; s < count4; s++) if (pull[s] > 0 && loads[s] + w <= share && (best < 0 || pull[s] > pull[best])) best = s;
+    if (best < 0) best = lightest(loads);
+    owner.set(id, best);
+    loads[best] = loads[best] + w;
+  }
+  const shards = loads.map((load, s) => ({ index: s + 1, count: count4, pairs: [], weight: load, awaits: {} }));
+  for (const id of running) {
+    const shard = shards[owner.get(id)];
+    shard.pairs.push(id);
+    for (const dep of plan.byId.get(id).requires) {
+      const s = owner.get(dep);
+      if (s !== void 0 && s !== owner.get(id)) shard.awaits[dep] = s + 1;
+    }
+  }
+  return shards.filter((s) => s.pairs.length > 0);
+}
+__name(shardPlan, "shardPlan");
+function lightest(loads) {
+  let best = 0;
+  for (let s = 1; s < loads.length; s++) if (loads[s] < loads[best]) best = s;
+  return best;
+}
+__name(lightest, "lightest");
+function owners(shards) {
+  const map = /* @__PURE__ */ new Map();
+  for (const s of shards) for (const id of s.pairs) map.set(id, { index: s.index, count: s.count });
+  return map;
+}
+__name(owners, "owners");
+
+// src/store/shared.ts
+import { existsSync as existsSync7, mkdirSync as mkdirSync3, readdirSync as readdirSync7, readFileSync as readFileSync9, rmSync as rmSync6 } from "node:fs";
+import path24 from "node:path";
+var POLL_MS = 200;
+var PULL_EVERY_MS = 1e4;
+var SharedStore = class {
+  constructor(dir, fanout, since = 0) {
+    this.dir = dir;
+    this.fanout = fanout;
+    this.since = since;
+    this.store = new LocalStore(path24.join(dir, "store"));
+  }
+  dir;
+  fanout;
+  since;
+  static {
+    __name(this, "SharedStore");
+  }
+  store;
+  resultPath(shard) {
+    return path24.join(this.dir, "shards", safeName(this.fanout), `${shard.index}of${shard.count}.json`);
+  }
+  /** A shard starting again forgets what it reported before, so nobody reads an old ending as this one's. */
+  started(shard) {
+    rmSync6(this.resultPath(shard), { force: true });
+  }
+  finished(result) {
+    writeFileAtomic(this.resultPath(result), JSON.stringify(result, null, 2) + "\n");
+  }
+  result(shard) {
+    const file = this.resultPath(shard);
+    if (!existsSync7(file)) return void 0;
+    try {
+      const value = JSON.parse(readFileSync9(file, "utf8"));
+      return value.version === 1 && Array.isArray(value.outcomes) && Date.parse(value.endedAt) >= this.since ? value : void 0;
+    } catch {
+      return void 0;
+    }
+  }
+  /** Every shard result of this fan-out. */
+  results() {
+    const dir = path24.join(this.dir, "shards", safeName(this.fanout));
+    if (!existsSync7(dir)) return [];
+    return readdirSync7(dir).map((name) => /^(\d+)of(\d+)\.json$/.exec(name)).flatMap((m) => m ? [this.result({ index: Number(m[1]), count: Number(m[2]) })].filter((r) => r !== void 0) : []);
+  }
+  outboxDir(shard) {
+    return path24.join(this.dir, "outbox", `${shard.index}of${shard.count}`);
+  }
+  /**
+   * Writes this shard's outbox: every record it accepted, the content they name, and its report
+   * when it has one. Written whole each time, so the newest copy is all another machine needs.
+   */
+  writeOutbox(shard, records, result) {
+    const dir = this.outboxDir(shard);
+    for (const r of records) {
+      const content = this.store.content(r.contentHash);
+      const file = path24.join(dir, "objects", r.contentHash);
+      if (content && !existsSync7(file)) writeFileAtomic(file, content);
+    }
+    writeFileAtomic(path24.join(dir, "records.json"), JSON.stringify(records) + "\n");
+    if (result) writeFileAtomic(path24.join(dir, "result.json"), JSON.stringify(result) + "\n");
+  }
+  /** Takes in shard `owner`'s outbox as another machine published it: content checked against its hash, records only with their content. */
+  readOutbox(owner) {
+    const dir = this.outboxDir(owner);
+    const records = readJson3(path24.join(dir, "records.json"));
+    if (Array.isArray(records)) {
+      for (const r of records) {
+        if (r?.status !== "accepted" || typeof r.contentHash !== "string" || !/^[0-9a-f]{64}$/.test(r.contentHash)) continue;
+        const file = path24.join(dir, "objects", r.contentHash);
+        if (!existsSync7(file)) continue;
+        const content = readFileSync9(file);
+        if (sha256Hex(content) !== r.contentHash) continue;
+        this.store.putContent(content);
+        this.store.putRecord(r);
+      }
+    }
+    const result = readJson3(path24.join(dir, "result.json"));
+    if (result?.version === 1 && result.index === owner.index && result.count === owner.count && Array.isArray(result.outcomes)) {
+      mkdirSync3(path24.dirname(this.resultPath(owner)), { recursive: true });
+      writeFileAtomic(this.resultPath(owner), JSON.stringify(result) + "\n");
+    }
+  }
+  /** The accepted artifact of (pair, configRef), verified, once it is here. */
+  accepted(pair, configRef2) {
+    const store = new LocalStore(this.store.dir);
+    const record = store.record(pair, configRef2);
+    if (record?.status !== "accepted" || !record.contentHash) return void 0;
+    const content = store.content(record.contentHash);
+    return content && { record, content };
+  }
+  /**
+   * Waits for the shard that owns a pair to accept it under this reference. Ends with the reason it
+   * will not come when that shard ended without it, the wait ran out, or the signal aborted.
+   */
+  async await(pair, configRef2, owner, timeoutMs, signal, sync) {
+    const by = `shard ${owner.index}/${owner.count}`;
+    const deadline = Date.now() + timeoutMs;
+    let pulled = 0;
+    for (; ; ) {
+      if (sync && Date.now() - pulled >= sync.everyMs) {
+        pulled = Date.now();
+        await sync.pull(owner);
+        this.readOutbox(owner);
+      }
+      const got = this.accepted(pair, configRef2);
+      if (got) return { content: got.content, contentHash: got.record.contentHash, note: `executed by ${by}` };
+      const ended = this.result(owner);
+      if (ended) {
+        const outcome = ended.outcomes.find((o) => o.id === pair);
+        const why = outcome ? `${outcome.status}${outcome.note ? `: ${outcome.note}` : ""}` : "it did not reach it";
+        return { missing: `${by} ended without accepting it (${why})` };
+      }
+      if (signal.aborted) return { missing: "not received: the run was interrupted" };
+      if (Date.now() >= deadline) return { missing: `${by} did not deliver it within ${Math.round(timeoutMs / 1e3)} s` };
+      await sleep3(POLL_MS, signal);
+    }
+  }
+};
+var ShardStore = class {
+  constructor(base, shared) {
+    this.base = base;
+    this.shared = shared;
+  }
+  base;
+  shared;
+  static {
+    __name(this, "ShardStore");
+  }
+  /** The accepted records this shard wrote, in order: its outbox. */
+  written = [];
+  record(pair, configRef2) {
+    const a = this.base.record(pair, configRef2);
+    if (a?.status === "accepted") return a;
+    return this.shared.record(pair, configRef2) ?? a;
+  }
+  content(hash) {
+    return this.base.content(hash) ?? this.shared.content(hash);
+  }
+  hasContent(hash) {
+    return this.base.hasContent(hash) || this.shared.hasContent(hash);
+  }
+  generatedHashes(pair) {
+    return /* @__PURE__ */ new Set([...this.base.generatedHashes(pair), ...this.shared.generatedHashes(pair)]);
+  }
+  putContent(data) {
+    return this.shared.putContent(data);
+  }
+  putRecord(record) {
+    this.shared.putRecord(record);
+    if (record.status === "accepted" && record.source !== "human") this.written.push(record);
+  }
+};
+function readJson3(file) {
+  try {
+    return existsSync7(file) ? JSON.parse(readFileSync9(file, "utf8")) : void 0;
+  } catch {
+    return void 0;
+  }
+}
+__name(readJson3, "readJson");
+function safeName(name) {
+  return name.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 100) || "local";
+}
+__name(safeName, "safeName");
+function sleep3(ms, signal) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    __name(done, "done");
+  });
+}
+__name(sleep3, "sleep");
+
+// src/app/shard.ts
+function sharedDirFor(stateDir) {
+  return path25.join(stateDir, "shared");
+}
+__name(sharedDirFor, "sharedDirFor");
+var DEFAULT_SHARD_WAIT_MS = 30 * 60 * 1e3;
+function weigher(opened) {
+  const known = Object.values(opened.lock?.pairs ?? {}).map((e) => e?.durationMs).filter((d) => typeof d === "number" && d > 0).sort((a, b) => a - b);
+  const typical = known.length > 0 ? known[Math.floor(known.length / 2)] : 1;
+  return (id) => {
+    const d = opened.lock?.pairs[id]?.durationMs;
+    return typeof d === "number" && d > 0 ? d : typical;
+  };
+}
+__name(weigher, "weigher");
+async function planShards(target, request) {
+  const planned = await planOpened(openState(target, request), request);
+  return { ...planned, shards: shardPlan(planned.plan, request.shards, weigher(planned)) };
+}
+__name(planShards, "planShards");
+function sharedView(opened, store) {
+  return { ...opened.view, record: /* @__PURE__ */ __name((p, r) => store.record(p, r), "record"), hasContent: /* @__PURE__ */ __name((h) => store.hasContent(h), "hasContent"), generatedHashes: /* @__PURE__ */ __name((p) => store.generatedHashes(p), "generatedHashes") };
+}
+__name(sharedView, "sharedView");
+function closure(plan, ids) {
+  const scope = new Set(ids);
+  const stack = [...scope];
+  while (stack.length > 0) {
+    for (const dep of plan.graph.requires.get(stack.pop())) {
+      if (!scope.has(dep)) {
+        scope.add(dep);
+        stack.push(dep);
+      }
+    }
+  }
+  return plan.pairs.filter((p) => scope.has(p.id));
+}
+__name(closure, "closure");
+function readOnly(outputs) {
+  return { read: /* @__PURE__ */ __name((pair) => outputs.read(pair), "read"), write: /* @__PURE__ */ __name(() => {
+  }, "write"), problem: /* @__PURE__ */ __name((pair) => outputs.problem(pair), "problem") };
+}
+__name(readOnly, "readOnly");
+async function runShard(target, request) {
+  const { shard } = request;
+  const runId = request.runId ?? newRunId();
+  const startedAt = (/* @__PURE__ */ new Date()).toISOString();
+  const opened = openState(target, request);
+  const fanout = request.fanout ?? "local";
+  const shared = new SharedStore(request.sharedDir ?? sharedDirFor(opened.stateDir), fanout, fanout === "local" ? Date.parse(startedAt) : 0);
+  shared.started(shard);
+  const planned = await planOpened(opened, request);
+  refuseWhatWouldFail(planned, request);
+  const shards = shardPlan(planned.plan, shard.count, weigher(opened));
+  const owner = owners(shards);
+  const mine = new Set(shards.find((s) => s.index === shard.index)?.pairs ?? []);
+  await gate({ ...planned, estimate: estimateOf(opened, planned.plan, (id) => mine.has(id)) }, request);
+  const store = new ShardStore(opened.store, shared.store);
+  const view = sharedView(opened, store);
+  const plan = await planWorkflow(opened.workflow, opened.graph, view, { selection: request.selection });
+  const scoped = {
+    ...plan,
+    pairs: closure(
+      plan,
+      [...mine].filter((id) => plan.byId.has(id))
+    )
+  };
+  const waitMs = request.waitMs ?? DEFAULT_SHARD_WAIT_MS;
+  const sync = request.sync?.(shared, shard);
+  const publisher = sync && new Publisher(() => shared.writeOutbox(shard, store.written), sync, request.pushEveryMs ?? PUSH_EVERY_MS);
+  const pull = sync && { pull: /* @__PURE__ */ __name((owner2) => sync.pull(owner2), "pull"), everyMs: request.pullEveryMs ?? PULL_EVERY_MS };
+  const deps = {
+    ...drivers(request),
+    store,
+    outputs: readOnly(opened.outputs),
+    // A shard leaves the lock file to the merge.
+    lockFile: { record: /* @__PURE__ */ __name(() => {
+    }, "record"), close: /* @__PURE__ */ __name(() => {
+    }, "close") },
+    scratch: scratchDir(),
+    decide: decider(plan, view),
+    shard: {
+      owns: /* @__PURE__ */ __name((id) => mine.has(id), "owns"),
+      await: /* @__PURE__ */ __name((id, configRef2, signal) => {
+        const by = owner.get(id);
+        if (by === void 0) return Promise.resolve({ missing: "no shard runs it: plan the fan-out again" });
+        return shared.await(id, configRef2, by, waitMs, signal, pull);
+      }, "await")
+    }
+  };
+  const report = await executePlan(scoped, deps, {
+    runId,
+    lock: opened.lock,
+    concurrency: request.concurrency,
+    env: childEnvironments(request.env ?? {}, opened.workflow),
+    stop: request.stop,
+    signal: request.signal,
+    onEvent: /* @__PURE__ */ __name((event) => {
+      if (event.type === "pair_end" && event.outcome.status === "executed") publisher?.soon();
+      request.onEvent?.(event);
+    }, "onEvent")
+  });
+  const result = {
+    version: 1,
+    ...shard,
+    runId,
+    status: report.status,
+    startedAt,
+    endedAt: (/* @__PURE__ */ new Date()).toISOString(),
+    outcomes: report.pairs.filter((p) => mine.has(p.id))
+  };
+  shared.finished(result);
+  if (publisher) {
+    shared.writeOutbox(shard, store.written, result);
+    await publisher.now();
+  }
+  return report;
+}
+__name(runShard, "runShard");
+var PUSH_EVERY_MS = 3e4;
+var Publisher = class {
+  constructor(write2, sync, everyMs) {
+    this.write = write2;
+    this.sync = sync;
+    this.everyMs = everyMs;
+  }
+  write;
+  sync;
+  everyMs;
+  static {
+    __name(this, "Publisher");
+  }
+  last = 0;
+  pending;
+  timer;
+  /** After an acceptance: publish now if the last time was long enough ago, else when it is. */
+  soon() {
+    if (this.timer || this.pending) return;
+    const wait = Math.max(0, this.last + this.everyMs - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = void 0;
+      void this.publish();
+    }, wait);
+  }
+  /** At the end: whatever is scheduled is superseded by one last publication. */
+  async now() {
+    clearTimeout(this.timer);
+    this.timer = void 0;
+    await this.pending;
+    await this.publish(false);
+  }
+  publish(write2 = true) {
+    this.last = Date.now();
+    if (write2) this.write();
+    this.pending = this.sync.push().finally(() => this.pending = void 0);
+    return this.pending;
+  }
+};
+async function mergeShards(target, request) {
+  const probe = openState(target, request);
+  const release2 = await acquireRunLock(probe.workflow.path, {
+    runId: request.runId ?? newRunId(),
+    wait: request.wait ?? true,
+    onWait: request.onWait,
+    signal: request.stop
+  });
+  try {
+    foldJournal(probe.lockPath, displayPath(probe.lockPath, request.cwd));
+    return await merge(request, target);
+  } finally {
+    release2();
+  }
+}
+__name(mergeShards, "mergeShards");
+async function merge(request, target) {
+  const runId = request.runId ?? newRunId();
+  const opened = openState(target, request);
+  const before = await planOpened(opened, {});
+  const shared = new SharedStore(request.sharedDir ?? sharedDirFor(opened.stateDir), request.fanout ?? "local");
+  if (request.sync && request.shards !== void 0) {
+    for (let index = 1; index <= request.shards; index++) {
+      const shard = { index, count: request.shards };
+      await request.sync(shared, shard).pull(shard);
+      shared.readOutbox(shard);
+    }
+  }
+  const results = shared.results();
+  const count4 = request.shards ?? results[0]?.count;
+  const expected = count4 === void 0 ? [] : shardPlan(before.plan, count4, weigher(opened));
+  const missing = expected.filter((s) => !results.some((r) => r.index === s.index && r.count === s.count));
+  const layered = new ShardStore(opened.store, shared.store);
+  const seen = await planWorkflow(opened.workflow, opened.graph, sharedView(opened, layered), {});
+  for (const p of seen.pairs) {
+    if (p.action !== "skip" || p.configRef === null) continue;
+    const got = shared.accepted(p.id, p.configRef);
+    if (!got || opened.store.record(p.id, p.configRef)?.status === "accepted") continue;
+    opened.store.putContent(got.content);
+    opened.store.putRecord(got.record);
+  }
+  const after = await planOpened(openState(target, request), {});
+  const reusable = after.plan.pairs.filter((p) => p.action === "skip").map((p) => p.id);
+  const scoped = { ...after.plan, pairs: closure(after.plan, reusable) };
+  const folded = await executePlan(scoped, mergeDeps(after), {
+    runId,
+    lock: after.lock,
+    env: childEnvironments(request.env ?? {}, after.workflow),
+    signal: request.signal
+  });
+  const byShard = /* @__PURE__ */ new Map();
+  for (const r of results) for (const o of r.outcomes) byShard.set(o.id, o);
+  const fold = new Map(folded.pairs.map((p) => [p.id, p]));
+  const ownerOf = owners(expected);
+  const pairs = after.plan.pairs.map((p) => {
+    const own3 = byShard.get(p.id);
+    const done = fold.get(p.id);
+    if (done && own3?.status === "executed" && own3.contentHash === done.contentHash) return own3;
+    if (done) return done;
+    if (own3 && own3.status !== "executed" && own3.status !== "reused") return own3;
+    const by = ownerOf.get(p.id);
+    const note = by ? `shard ${by.index}/${by.count} did not accept it` : "no shard accepted it";
+    return { id: p.id, configRef: p.configRef, status: "blocked", attempts: [], contentHash: null, reasons: p.reasons, durationMs: 0, note };
+  });
+  const countOf = /* @__PURE__ */ __name((s) => pairs.filter((p) => p.status === s).length, "countOf");
+  const tokens = { input: 0, output: 0 };
+  for (const p of pairs)
+    for (const a of p.attempts) {
+      tokens.input += a.tokens?.input ?? 0;
+      tokens.output += a.tokens?.output ?? 0;
+    }
+  const failed = missing.length > 0 || pairs.some((p) => p.status !== "executed" && p.status !== "reused");
+  const report = {
+    version: 1,
+    runId,
+    workflowRef: after.plan.workflowRef,
+    status: failed ? "failed" : "success",
+    pairs,
+    totals: {
+      pairs: pairs.length,
+      executed: countOf("executed"),
+      reused: countOf("reused"),
+      failed: countOf("failed"),
+      blocked: countOf("blocked"),
+      interrupted: countOf("interrupted"),
+      tokens,
+      durationMs: Math.max(0, ...results.map((r) => Date.parse(r.endedAt) - Date.parse(r.startedAt)))
+    }
+  };
+  const recorder = new RunRecorder(opened.stateDir, {}, (message) => request.onEvent?.({ type: "warning", message }));
+  const events = [
+    { type: "run_start", runId, plan: before.plan, resumed: false },
+    ...pairs.map((outcome) => ({ type: "pair_end", outcome })),
+    { type: "run_end", report }
+  ];
+  for (const event of events) {
+    recorder.record(event);
+    request.onEvent?.(event);
+  }
+  return { report, missing };
+}
+__name(merge, "merge");
+function mergeDeps(planned) {
+  const refuse = /* @__PURE__ */ __name(() => {
+    throw new Error("pairflow merge executes nothing");
+  }, "refuse");
+  const store = planned.store;
+  return {
+    generator: refuse,
+    guard: refuse,
+    store,
+    outputs: planned.outputs,
+    lockFile: new LockWriter(planned.lockPath, planned.workflow.name),
+    scratch: scratchDir(),
+    decide: decider(planned.plan, planned.view)
+  };
+}
+__name(mergeDeps, "mergeDeps");
+
+// src/cli/commands/shard.ts
+var shardOption = /* @__PURE__ */ __name(() => new Option("--shard <i/n>", "execute only shard I of N of the plan (see plan --shards); other shards' artifacts are awaited from the shared store").argParser(
+  parseShard
+), "shardOption");
+function fanOutOptions(command) {
+  return command.addOption(new Option("--shared-store <dir>", "the store shards share (default: <state dir>/shared)").env("PAIRFLOW_SHARED_STORE")).addOption(
+    new Option("--fanout <id>", "names this fan-out, so shard reports of an earlier one in the same shared store are not read as this one's").env("PAIRFLOW_FANOUT").default("local")
+  );
+}
+__name(fanOutOptions, "fanOutOptions");
+var shardWaitOption = /* @__PURE__ */ __name(() => new Option("--shard-wait <seconds>", "how long a shard waits for another shard's artifact before the pair that needs it is blocked").default(1800).argParser(positiveInt), "shardWaitOption");
+function shardsJson(shards) {
+  return { shards, matrix: { include: shards.map((s) => ({ shard: `${s.index}/${s.count}` })) } };
+}
+__name(shardsJson, "shardsJson");
+function shardsText(shards) {
+  if (shards.length === 0) return "\nShards: none (nothing to run)\n";
+  const lines = shards.map((s) => {
+    const awaits = Object.keys(s.awaits).length;
+    return `  ${s.index}/${s.count}: ${s.pairs.length} pair${s.pairs.length === 1 ? "" : "s"}${awaits > 0 ? `, awaits ${awaits} from other shards` : ""}: ${s.pairs.join(", ")}`;
+  });
+  return `
+Shards:
+${lines.join("\n")}
+`;
+}
+__name(shardsText, "shardsText");
+function registerMerge(program2, { io, setStatus }) {
+  fanOutOptions(program2.command("merge")).description(
+    "Fold the shards of a fanned-out run into the workspace: the store, output files, the lock file and one run record. Executes nothing; fails if a shard failed or never reported."
+  ).argument("[path]", PATH_HELP).option("--json", "write the merged run report as JSON to stdout").addOption(stateDirOption()).addHelpText("after", examples(["pairflow plan --shards 3 --json | jq -c .matrix", "pairflow run --shard 2/3", "pairflow merge"])).action(async (target, opts) => {
+    const style = styleFor(opts.json ? io.stderr : io.stdout, io.env);
+    const progress = opts.json ? io.stderr : io.stdout;
+    const { report, missing } = await mergeShards(target, {
+      cwd: io.cwd,
+      env: io.env,
+      stateDir: opts.stateDir,
+      sharedDir: opts.sharedStore,
+      fanout: opts.fanout,
+      onEvent: /* @__PURE__ */ __name((event) => {
+        if (event.type === "warning") progress.write(eventLine(event, style) + "\n");
+      }, "onEvent")
+    });
+    for (const s of missing) progress.write(style.red(`shard ${s.index}/${s.count} never reported: its pairs are not merged`) + "\n");
+    if (opts.json) io.stdout.write(JSON.stringify(report, null, 2) + "\n");
+    else io.stdout.write(runSummary(report, style));
+    setStatus(report.status === "success" ? EXIT.ok : EXIT.failed);
+  });
+}
+__name(registerMerge, "registerMerge");
+
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts) {
-  const { plan, estimate } = await planTarget(target, {
-    cwd: io.cwd,
-    env: io.env,
-    stateDir: opts.stateDir,
-    selection: { force: opts.force, only: opts.only, from: opts.from }
-  });
+  const request = { cwd: io.cwd, env: io.env, stateDir: opts.stateDir, selection: { force: opts.force, only: opts.only, from: opts.from } };
+  if (opts.shards !== void 0) {
+    const { plan: plan2, estimate: estimate2, shards } = await planShards(target, { ...request, shards: opts.shards });
+    if (opts.json) io.stdout.write(JSON.stringify({ ...planJson(plan2, io.cwd, estimate2), ...shardsJson(shards) }, null, 2) + "\n");
+    else io.stdout.write(planText(plan2, styleFor(io.stdout, io.env), io.cwd, estimate2) + shardsText(shards));
+    return;
+  }
+  const { plan, estimate } = await planTarget(target, request);
   if (opts.json) io.stdout.write(JSON.stringify(planJson(plan, io.cwd, estimate), null, 2) + "\n");
   else io.stdout.write(planText(plan, styleFor(io.stdout, io.env), io.cwd, estimate));
 }
 __name(showPlan, "showPlan");
 function registerPlan(program2, { io }) {
-  program2.command("plan").description("Show which pairs would run and why, which are unchanged, and the estimated tokens and cost. Executes nothing and needs no credentials.").argument("[path]", PATH_HELP).option("--json", "write the plan as JSON (version 1) to stdout, and nothing else").option("--force", "plan every pair to run").addOption(onlyOption("plan only these pairs and what they depend on, as `pairflow run --only` would run them")).option("--from <id>", "plan this pair and everything downstream of it to run").addOption(stateDirOption()).addHelpText(
+  program2.command("plan").description("Show which pairs would run and why, which are unchanged, and the estimated tokens and cost. Executes nothing and needs no credentials.").argument("[path]", PATH_HELP).option("--json", "write the plan as JSON (version 1) to stdout, and nothing else").option("--force", "plan every pair to run").addOption(onlyOption("plan only these pairs and what they depend on, as `pairflow run --only` would run them")).option("--from <id>", "plan this pair and everything downstream of it to run").addOption(
+    new Option(
+      "--shards <n>",
+      "split the pairs that will run into at most N shards for `run --shard I/N` (with --json: a `matrix` for GitHub Actions)"
+    ).argParser(positiveInt)
+  ).addOption(stateDirOption()).addHelpText(
     "after",
     examples([
       "pairflow plan",
@@ -32244,9 +32846,9 @@ function common(command) {
 }
 __name(common, "common");
 function registerRun(program2, context2) {
-  common(program2.command("run")).description("Execute the pairs whose inputs changed; reuse every unchanged pair's accepted artifact.").argument("[path]", PATH_HELP).option("--force", "execute every pair").addOption(onlyOption("execute only these pairs; their dependencies must have accepted artifacts")).option("--from <id>", "execute this pair and everything downstream of it").addOption(
+  fanOutOptions(common(program2.command("run"))).description("Execute the pairs whose inputs changed; reuse every unchanged pair's accepted artifact.").argument("[path]", PATH_HELP).option("--force", "execute every pair").addOption(onlyOption("execute only these pairs; their dependencies must have accepted artifacts")).option("--from <id>", "execute this pair and everything downstream of it").addOption(
     new Option("--max-cost <usd>", "refuse to start a run whose estimated cost exceeds this many US dollars (exit 1, nothing executed)").argParser(usdAmount)
-  ).option("-y, --yes", "do not ask before executing (pairflow asks only when stdin and stdout are a terminal)").option("--dry-run", "execute nothing: print the plan of this run, exactly as `pairflow plan` with the same flags").addHelpText(
+  ).option("-y, --yes", "do not ask before executing (pairflow asks only when stdin and stdout are a terminal)").option("--dry-run", "execute nothing: print the plan of this run, exactly as `pairflow plan` with the same flags").addOption(shardOption()).addOption(shardWaitOption()).addHelpText(
     "after",
     examples([
       "pairflow run examples/tdd-stack",
@@ -32261,10 +32863,15 @@ function registerRun(program2, context2) {
     let costs;
     try {
       await drive(context2, opts, async (request) => {
+        const selection = { force: opts.force, only: opts.only, from: opts.from };
         costs = runCosts(context2.io, opts, request.stop);
+        if (opts.shard) {
+          const shard = { shard: opts.shard, sharedDir: opts.sharedStore, fanout: opts.fanout, waitMs: opts.shardWait * 1e3 };
+          return runShard(target, { ...request, selection, ...shard, maxCost: opts.maxCost, onPlanned: costs.onPlanned, confirm: costs.confirm });
+        }
         const report = await runTarget(target, {
           ...request,
-          selection: { force: opts.force, only: opts.only, from: opts.from },
+          selection,
           maxCost: opts.maxCost,
           onPlanned: costs.onPlanned,
           confirm: costs.confirm
@@ -32579,16 +33186,16 @@ var Diff = class {
       }
     }
   }
-  addToPath(path29, added, removed, oldPosInc, options) {
-    const last = path29.lastComponent;
+  addToPath(path31, added, removed, oldPosInc, options) {
+    const last = path31.lastComponent;
     if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
       return {
-        oldPos: path29.oldPos + oldPosInc,
+        oldPos: path31.oldPos + oldPosInc,
         lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
       };
     } else {
       return {
-        oldPos: path29.oldPos + oldPosInc,
+        oldPos: path31.oldPos + oldPosInc,
         lastComponent: { count: 1, added, removed, previousComponent: last }
       };
     }
@@ -33614,14 +34221,14 @@ function size2(text2) {
 __name(size2, "size");
 
 // src/app/diff.ts
-import { mkdtempSync as mkdtempSync2, readFileSync as readFileSync9, rmSync as rmSync6, writeFileSync as writeFileSync3 } from "node:fs";
+import { mkdtempSync as mkdtempSync2, readFileSync as readFileSync10, rmSync as rmSync7, writeFileSync as writeFileSync3 } from "node:fs";
 import { tmpdir as tmpdir3 } from "node:os";
-import path25 from "node:path";
+import path27 from "node:path";
 
 // src/github/git.ts
 import { spawnSync } from "node:child_process";
 import { realpathSync as realpathSync7 } from "node:fs";
-import path24 from "node:path";
+import path26 from "node:path";
 var UnknownRefError = class extends UsageError {
   constructor(message, ref, fetchError) {
     super(message);
@@ -33661,7 +34268,7 @@ function openRepo(dir, display = dir) {
       return found;
     },
     relative(file) {
-      return path24.relative(root, realpathSync7(file)).split(path24.sep).join("/");
+      return path26.relative(root, realpathSync7(file)).split(path26.sep).join("/");
     },
     read(commit, relPath) {
       const spec = `${commit}:${relPath}`;
@@ -33692,7 +34299,7 @@ __name(firstLine3, "firstLine");
 async function planDiff(target, options) {
   const { cwd } = options;
   const workflowPath = resolveWorkflowPath(target, cwd);
-  const repo = openRepo(path25.dirname(workflowPath), displayPath(path25.dirname(workflowPath), cwd));
+  const repo = openRepo(path27.dirname(workflowPath), displayPath(path27.dirname(workflowPath), cwd));
   const commit = repo.resolve(options.base, { fetch: options.fetch });
   const workflowFile = repo.relative(workflowPath);
   const baseLock = readLockAt(repo, commit, options.base, posixLockPath(workflowFile)) ?? await options.baseState?.() ?? null;
@@ -33709,9 +34316,9 @@ async function planDiff(target, options) {
   const sinceBase = await compareWithBase(plan, baseView, planned.lock);
   const head = snapshotOf({
     workflowFile,
-    workflowText: readFileSync9(workflow.path, "utf8"),
+    workflowText: readFileSync10(workflow.path, "utf8"),
     promptsFile: workflow.promptsPath && repo.relative(workflow.promptsPath),
-    promptsText: workflow.promptsPath && readFileSync9(workflow.promptsPath, "utf8")
+    promptsText: workflow.promptsPath && readFileSync10(workflow.promptsPath, "utf8")
   });
   const base = snapshotAt(repo, commit, options.base, workflowFile);
   return { ...computeDiff(plan, sinceBase, head, base, { ref: options.base, commit }), planned };
@@ -33739,29 +34346,29 @@ function snapshotAt(repo, commit, ref, workflowFile) {
 }
 __name(snapshotAt, "snapshotAt");
 function basePromptsFile(repo, commit, workflowFile, workflow) {
-  const dir = path25.posix.dirname(workflowFile);
+  const dir = path27.posix.dirname(workflowFile);
   const named = workflow?.prompts;
   if (typeof named === "string") {
-    const file = path25.posix.normalize(path25.posix.join(dir, named));
+    const file = path27.posix.normalize(path27.posix.join(dir, named));
     return file.startsWith("../") ? null : file;
   }
-  return PROMPTS_NAMES.map((name) => path25.posix.join(dir, name)).find((file) => repo.read(commit, file) !== null) ?? null;
+  return PROMPTS_NAMES.map((name) => path27.posix.join(dir, name)).find((file) => repo.read(commit, file) !== null) ?? null;
 }
 __name(basePromptsFile, "basePromptsFile");
 function posixLockPath(workflowFile) {
-  return lockPathFor(workflowFile).split(path25.sep).join("/");
+  return lockPathFor(workflowFile).split(path27.sep).join("/");
 }
 __name(posixLockPath, "posixLockPath");
 function readLockAt(repo, commit, ref, lockFile) {
   const text2 = repo.read(commit, lockFile);
   if (text2 === null) return null;
-  const dir = mkdtempSync2(path25.join(tmpdir3(), "pairflow-base-"));
+  const dir = mkdtempSync2(path27.join(tmpdir3(), "pairflow-base-"));
   try {
-    const file = path25.join(dir, "base.lock.json");
+    const file = path27.join(dir, "base.lock.json");
     writeFileSync3(file, text2);
     return readLock(file, `${ref}:${lockFile}`);
   } finally {
-    rmSync6(dir, { recursive: true, force: true });
+    rmSync7(dir, { recursive: true, force: true });
   }
 }
 __name(readLockAt, "readLockAt");
@@ -33789,7 +34396,7 @@ __name(registerDiff, "registerDiff");
 
 // src/app/mergeLock.ts
 import { statSync as statSync8 } from "node:fs";
-import path26 from "node:path";
+import path28 from "node:path";
 
 // src/lockfile/merge.ts
 function mergeLocks(base, ours, theirs) {
@@ -33866,7 +34473,7 @@ __name(canonical, "canonical");
 function mergeLockFiles(files) {
   const name = files.name ?? "lock file";
   const read = /* @__PURE__ */ __name((file, which) => {
-    const abs = path26.resolve(files.cwd, file);
+    const abs = path28.resolve(files.cwd, file);
     if (statSync8(abs, { throwIfNoEntry: false })?.size === 0) return null;
     return readLock(abs, `${name} (${which})`);
   }, "read");
@@ -33875,7 +34482,7 @@ function mergeLockFiles(files) {
   const theirs = read(files.theirs, "theirs");
   const empty = /* @__PURE__ */ __name((other) => ({ version: LOCK_VERSION, workflow: other?.workflow ?? "", pairs: {} }), "empty");
   const result = mergeLocks(base, ours ?? empty(theirs), theirs ?? empty(ours));
-  writeLock(path26.resolve(files.cwd, files.ours), result.lock);
+  writeLock(path28.resolve(files.cwd, files.ours), result.lock);
   return result;
 }
 __name(mergeLockFiles, "mergeLockFiles");
@@ -33906,13 +34513,13 @@ function registerMergeLock(program2, { io }) {
 __name(registerMergeLock, "registerMergeLock");
 
 // src/cli/commands/init.ts
-import { existsSync as existsSync8 } from "node:fs";
-import path28 from "node:path";
+import { existsSync as existsSync9 } from "node:fs";
+import path30 from "node:path";
 import { fileURLToPath } from "node:url";
 
 // src/app/init.ts
-import { existsSync as existsSync7, lstatSync as lstatSync4, mkdirSync as mkdirSync3, rmSync as rmSync7, writeFileSync as writeFileSync4 } from "node:fs";
-import path27 from "node:path";
+import { existsSync as existsSync8, lstatSync as lstatSync4, mkdirSync as mkdirSync4, rmSync as rmSync8, writeFileSync as writeFileSync4 } from "node:fs";
+import path29 from "node:path";
 var InitTargetExistsError = class extends UsageError {
   static {
     __name(this, "InitTargetExistsError");
@@ -33920,34 +34527,34 @@ var InitTargetExistsError = class extends UsageError {
   name = "InitTargetExistsError";
 };
 function initWorkflow(request) {
-  const dir = path27.resolve(request.cwd, request.dir ?? ".");
-  if (existsSync7(dir) && !lstatSync4(dir).isDirectory()) throw new UsageError(`${request.dir} is not a directory; give the directory to hold workflow.yml`);
+  const dir = path29.resolve(request.cwd, request.dir ?? ".");
+  if (existsSync8(dir) && !lstatSync4(dir).isDirectory()) throw new UsageError(`${request.dir} is not a directory; give the directory to hold workflow.yml`);
   const root = findRepoRoot(dir);
-  const shipped = path27.resolve(request.schemasDir);
+  const shipped = path29.resolve(request.schemasDir);
   const schemaInstalled = isInside2(shipped, root);
-  const schemas = schemaInstalled ? shipped : path27.join(root, "node_modules", "pairflow", "schemas");
-  const schemaDir = posix(path27.relative(dir, schemas)) || ".";
-  const workflowDir = posix(path27.relative(root, dir)) || ".";
+  const schemas = schemaInstalled ? shipped : path29.join(root, "node_modules", "pairflow", "schemas");
+  const schemaDir = posix(path29.relative(dir, schemas)) || ".";
+  const workflowDir = posix(path29.relative(root, dir)) || ".";
   const files = [
-    [path27.join(dir, "workflow.yml"), starterWorkflow(schemaDir)],
-    [path27.join(dir, "prompts.yml"), starterPrompts(schemaDir)],
-    [path27.join(root, ".github", "workflows", "pairflow.yml"), githubWorkflow(workflowDir)]
+    [path29.join(dir, "workflow.yml"), starterWorkflow(schemaDir)],
+    [path29.join(dir, "prompts.yml"), starterPrompts(schemaDir)],
+    [path29.join(root, ".github", "workflows", "pairflow.yml"), githubWorkflow(workflowDir)]
   ];
   const taken = files.map(([file]) => file).filter((file) => existsOrLink(file));
   if (taken.length > 0) {
     throw new InitTargetExistsError(
-      `${taken.map((f) => posix(path27.relative(request.cwd, f)) || f).join(", ")} already ${taken.length === 1 ? "exists" : "exist"}; pairflow init never overwrites anything and wrote nothing (move it away, or init another directory)`
+      `${taken.map((f) => posix(path29.relative(request.cwd, f)) || f).join(", ")} already ${taken.length === 1 ? "exists" : "exist"}; pairflow init never overwrites anything and wrote nothing (move it away, or init another directory)`
     );
   }
   const written = [];
   try {
     for (const [file, text2] of files) {
-      mkdirSync3(path27.dirname(file), { recursive: true });
+      mkdirSync4(path29.dirname(file), { recursive: true });
       writeFileSync4(file, text2, { flag: "wx" });
       written.push(file);
     }
   } catch (err) {
-    for (const file of written) rmSync7(file, { force: true });
+    for (const file of written) rmSync8(file, { force: true });
     const code2 = err.code;
     if (code2 === "EEXIST")
       throw new InitTargetExistsError(`${err.path ?? "a file"} appeared while pairflow init wrote; it wrote nothing`);
@@ -33966,12 +34573,12 @@ function existsOrLink(file) {
 }
 __name(existsOrLink, "existsOrLink");
 function isInside2(file, dir) {
-  const rel = path27.relative(dir, file);
-  return rel === "" || !rel.startsWith("..") && !path27.isAbsolute(rel);
+  const rel = path29.relative(dir, file);
+  return rel === "" || !rel.startsWith("..") && !path29.isAbsolute(rel);
 }
 __name(isInside2, "isInside");
 function posix(p) {
-  return p.split(path27.sep).join("/");
+  return p.split(path29.sep).join("/");
 }
 __name(posix, "posix");
 function starterWorkflow(schemaDir) {
@@ -34061,11 +34668,11 @@ __name(githubWorkflow, "githubWorkflow");
 
 // src/cli/commands/init.ts
 function shippedSchemasDir() {
-  let dir = path28.dirname(fileURLToPath(import.meta.url));
+  let dir = path30.dirname(fileURLToPath(import.meta.url));
   for (; ; ) {
-    if (existsSync8(path28.join(dir, "schemas", "workflow.schema.json"))) return path28.join(dir, "schemas");
-    const up = path28.dirname(dir);
-    if (up === dir) return path28.resolve(path28.dirname(fileURLToPath(import.meta.url)), "..", "schemas");
+    if (existsSync9(path30.join(dir, "schemas", "workflow.schema.json"))) return path30.join(dir, "schemas");
+    const up = path30.dirname(dir);
+    if (up === dir) return path30.resolve(path30.dirname(fileURLToPath(import.meta.url)), "..", "schemas");
     dir = up;
   }
 }
@@ -34244,6 +34851,7 @@ async function runCli(argv, io) {
   registerPrompt(program2, context2);
   registerHistory(program2, context2);
   registerMergeLock(program2, context2);
+  registerMerge(program2, context2);
   try {
     await program2.parseAsync(argv, { from: "user" });
   } catch (err) {
