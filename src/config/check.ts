@@ -83,7 +83,7 @@ export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[]
     else ignored.push(issueAt(file, [...keyPath, key], message, true));
   };
 
-  const rawPairs = objectOr(objectOr(plain(file.doc.toJS({ maxAliasCount: 10_000 }))).action_pairs);
+  const rawPairs = objectOr(objectOr(plain(file.fastValue ?? file.doc.toJS({ maxAliasCount: 10_000 }))).action_pairs);
   const raw = (pair: Pair) => objectOr(rawPairs[pair.id]);
   // By name, the pairs using it and where it is first named.
   const unknownGuards = new Map<string, { pairs: Set<string>; at: Key[] }>();
