@@ -388,10 +388,15 @@ class Run {
 
   private async check(guard: Guard | null, pair: Pair, content: string, attempt: number): Promise<GuardResult> {
     if (guard === null) return { accepted: true, feedback: "" }; // no guard accepts
+    const scratch = this.deps.scratch;
+    let artifactPath: string | undefined;
     return guard({
       pairId: pair.id,
       content,
-      artifactPath: this.deps.scratch.file(`${pair.id}.${attempt}.txt`, content),
+      // Written only for a guard that reads it (a command guard): most never do.
+      get artifactPath() {
+        return (artifactPath ??= scratch.file(`${pair.id}.${attempt}.txt`, content));
+      },
       config: plain(pair.guardConfig) as Record<string, unknown>,
       guards: pair.guards,
       cwd: this.plan.workflow.dir,
