@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { planTarget } from "../../app/plan.js";
 import { UsageError } from "../../model/errors.js";
 import { styleFor } from "../../report/color.js";
-import { planJson, planText } from "../../report/plan.js";
+import { planJson, planJsonText, planText } from "../../report/plan.js";
 import { examples, PATH_HELP, stateDirOption, type CliContext } from "../context.js";
 
 interface PlanFlags {
@@ -35,7 +35,7 @@ export function registerPlan(program: Command, { io }: CliContext): void {
         stateDir: opts.stateDir,
         selection: { force: opts.force, only: opts.only, from: opts.from },
       });
-      if (opts.json) io.stdout.write(JSON.stringify(planJson(plan, io.cwd, estimate), null, 2) + "\n");
+      if (opts.json) io.stdout.write(planJsonText(planJson(plan, io.cwd, estimate)));
       else io.stdout.write(planText(plan, styleFor(io.stdout, io.env), io.cwd, estimate));
     });
 }
