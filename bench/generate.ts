@@ -59,7 +59,19 @@ const INPUT_GLOBS: string[][] = [
   ["src/app/models.py", "src/app/views.py"],
 ];
 
-export function generateWorkflow(root: string, n: number, seed = n): Generated {
+export interface GenerateOptions {
+  /**
+   * For timing runs: every pair's generator is one trivial shell command (it prints the pair's id)
+   * and its guard a `contains` check of that id, so a run spends its time in pairflow, not in a
+   * model or a guard. The graph, prompts, outputs and inputs are drawn exactly as without it.
+   */
+  trivialRun?: boolean;
+}
+
+/** The command every pair runs with trivialRun, and what the run bench's spawn floor runs too. */
+export const TRIVIAL_COMMAND = 'printf "%s\\n" "$PAIRFLOW_PAIR"';
+
+export function generateWorkflow(root: string, n: number, seed = n, options: GenerateOptions = {}): Generated {
   const rand = prng(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
   const words = (count: number) => Array.from({ length: count }, () => pick(WORDS)).join(" ");
@@ -115,6 +127,11 @@ export function generateWorkflow(root: string, n: number, seed = n): Generated {
       pair.inputs = pick(INPUT_GLOBS);
       withInputs++;
     }
+    if (options.trivialRun) {
+      delete pair.generator_config;
+      delete pair.guards;
+      Object.assign(pair, { guard: "contains", guard_config: { text: id } });
+    }
     actionPairs[id] = pair;
 
     prompts[id] = {
@@ -134,7 +151,7 @@ export function generateWorkflow(root: string, n: number, seed = n): Generated {
     rmax: 2,
     generator: "command",
     // timeout is a transport key (not hashed); run is hashed into every configRef.
-    generator_config: { run: "node model.mjs", timeout: 120 },
+    generator_config: { run: options.trivialRun ? TRIVIAL_COMMAND : "node model.mjs", timeout: 120 },
     action_pairs: actionPairs,
   };
   // No anchors/aliases for repeated objects: the yaml library would alias them, and toJS refuses

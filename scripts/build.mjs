@@ -2,9 +2,39 @@
 // action run with nothing installed. The output depends only on the sources and the locked
 // esbuild version (no timestamps, no absolute paths), which is what lets CI compare it.
 import { build } from "esbuild";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import standaloneCode from "ajv/dist/standalone/index.js";
 
 rmSync("dist", { recursive: true, force: true });
+
+/**
+ * src/config/validators.ts compiles the workflow and prompts schemas when first used, which takes
+ * most of a second. The bundles get the same validators generated here instead, from the same
+ * schemas with the same options (read from validators.ts, so the two cannot drift apart).
+ */
+function precompiledValidators() {
+  const source = readFileSync("src/config/validators.ts", "utf8");
+  const options = new Function(`return (${/export const AJV_OPTIONS = (\{[^}]*\})/.exec(source)[1]});`)();
+  const schema = (name) => JSON.parse(readFileSync(`schemas/${name}.schema.json`, "utf8"));
+  const [workflow, prompts] = [schema("workflow"), schema("prompts")];
+  const ajv = new Ajv2020({ ...options, code: { source: true, esm: true } });
+  ajv.addSchema(workflow);
+  ajv.addSchema(prompts);
+  const code = standaloneCode.default(ajv, { workflow: workflow.$id, prompts: prompts.$id });
+  const contents = `${code}\nexport const workflowValidator = () => workflow;\nexport const promptsValidator = () => prompts;\n`;
+  return {
+    name: "precompiled-validators",
+    setup(b) {
+      b.onResolve({ filter: /^\.\/validators\.js$/ }, (args) =>
+        args.importer.endsWith(path.join("src", "config", "parse.ts")) ? { path: "validators", namespace: "precompiled" } : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: "precompiled" }, () => ({ contents, loader: "js", resolveDir: process.cwd() }));
+    },
+  };
+}
+const validators = precompiledValidators();
 
 const entries = [
   { in: "src/cli/main.ts", out: "cli", shebang: true },
@@ -18,12 +48,17 @@ for (const entry of entries) {
     bundle: true,
     platform: "node",
     format: "esm",
+    // Dynamic imports become chunks of their own beside the entry point, loaded on demand: the
+    // CLI's `--version` loads none of the commands.
+    splitting: true,
+    chunkNames: `${entry.out}-[name]-[hash]`,
     target: "node20",
     legalComments: "none",
     // Libraries compare error classes by name (@actions/cache tells "another job saved this key"
     // from real failures that way); renaming classes while bundling would break that.
     keepNames: true,
     logLevel: "warning",
+    plugins: [validators],
     banner: {
       // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
       js: [

@@ -82,7 +82,7 @@ export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[]
     else ignored.push(issueAt(file, [...keyPath, key], message, true));
   };
 
-  const rawPairs = objectOr(objectOr(plain(file.doc.toJS({ maxAliasCount: -1 }))).action_pairs);
+  const rawPairs = objectOr(objectOr(plain(file.fastValue ?? file.doc.toJS({ maxAliasCount: -1 }))).action_pairs);
   // An instance of a foreach pair is checked as its template is written (its problems shown once, there).
   const raw = (pair: Pair) => {
     const id = pair.template ?? pair.id;

@@ -8,10 +8,10 @@
  * is src/workspace/load.ts's work.
  */
 import path from "node:path";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import { fastYamlValue } from "./yamlFast.js";
+import { promptsValidator, workflowValidator } from "./validators.js";
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type Tags } from "yaml";
-import promptsSchema from "../../schemas/prompts.schema.json" with { type: "json" };
-import workflowSchema from "../../schemas/workflow.schema.json" with { type: "json" };
 import { buildGraph } from "../graph/graph.js";
 import { expandForeach, templatePath, type Glob } from "./foreach.js";
 import { type Graph } from "../model/graph.js";
@@ -117,6 +117,8 @@ export interface SourceFile {
   display: string;
   doc: Document.Parsed;
   lines: LineCounter;
+  /** The file's value when read by the fast path (yamlFast.ts); doc and lines are then parsed on first use. */
+  fastValue?: Record<string, unknown>;
 }
 
 /**
@@ -506,18 +508,9 @@ export function parseText(text: string, display: string, issues: ConfigIssue[]):
     issues.push(tooDeep);
     return undefined;
   }
-  const lines = new LineCounter();
-  // The parser's own duplicate-key check compares each key with every earlier one, which is
-  // quadratic in a map of thousands of pairs; findDuplicateKeys does the same in linear time.
-  // resolveKnownTags: false leaves YAML 1.1's !!set, !!omap, !!timestamp, ... unresolved, and so
-  // reported below, where the parser would make JavaScript Sets, Maps and Dates of them.
-  const doc = parseDocument(text, {
-    lineCounter: lines,
-    customTags: pythonNumbers,
-    resolveKnownTags: false,
-    prettyErrors: false,
-    uniqueKeys: false,
-  });
+  const fast = fastYamlValue(text, YAML_OPTIONS);
+  if (fast !== undefined) return lazySource(text, display, fast);
+  const { doc, lines } = parsePositioned(text);
   const source: SourceFile = { display, doc, lines };
   const reported = new Set<string>();
   for (const err of doc.errors) {
@@ -649,6 +642,32 @@ function findAliasProblems(file: SourceFile): ConfigIssue[] {
   return issues;
 }
 
+// The parser's own duplicate-key check compares each key with every earlier one, which is
+// quadratic in a map of thousands of pairs; findDuplicateKeys does the same in linear time.
+// resolveKnownTags: false leaves YAML 1.1's !!set, !!omap, !!timestamp, ... unresolved, and so
+// reported below, where the parser would make JavaScript Sets, Maps and Dates of them.
+const YAML_OPTIONS = { customTags: pythonNumbers, resolveKnownTags: false, prettyErrors: false, uniqueKeys: false } as const;
+
+function parsePositioned(text: string): { doc: Document.Parsed; lines: LineCounter } {
+  const lines = new LineCounter();
+  return { doc: parseDocument(text, { ...YAML_OPTIONS, lineCounter: lines }), lines };
+}
+
+/** A file read by the fast path: its positioned document is parsed only if something points into it. */
+function lazySource(text: string, display: string, fastValue: Record<string, unknown>): SourceFile {
+  let positioned: { doc: Document.Parsed; lines: LineCounter } | undefined;
+  return {
+    display,
+    fastValue,
+    get doc() {
+      return (positioned ??= parsePositioned(text)).doc;
+    },
+    get lines() {
+      return (positioned ??= parsePositioned(text)).lines;
+    },
+  };
+}
+
 const CORE_TAGS = new Set(["str", "int", "float", "bool", "null", "map", "seq"].map((name) => `tag:yaml.org,2002:${name}`));
 
 /** Tags the core schema does not know, and values that do not fit the core tag they are given. */
@@ -740,6 +759,7 @@ function findDuplicateKeys(file: SourceFile): ConfigIssue[] {
 
 /** The file's value as plain data; an empty file is an empty mapping. */
 function valueOf(file: SourceFile, issues: ConfigIssue[]): unknown {
+  if (file.fastValue !== undefined) return file.fastValue;
   if (file.doc.contents === null) return {};
   try {
     // findAliasProblems has bounded what the aliases expand to.
@@ -801,21 +821,6 @@ export function displayPath(file: string, cwd: string): string {
 
 // ---------------------------------------------------------------------------------------------
 // Schema validation
-
-let workflowValidate: ValidateFunction | undefined;
-let promptsValidate: ValidateFunction | undefined;
-
-function ajv(): Ajv2020 {
-  return new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true });
-}
-
-function workflowValidator(): ValidateFunction {
-  return (workflowValidate ??= ajv().compile(workflowSchema));
-}
-
-function promptsValidator(): ValidateFunction {
-  return (promptsValidate ??= ajv().compile(promptsSchema));
-}
 
 /**
  * Schema problems go to issues. With ignored (a reference-format file), unknown keys that are no

@@ -457,11 +457,16 @@ class Run {
 
   private async check(guard: Guard | null, pair: Pair, content: Buffer, attempt: number): Promise<GuardResult> {
     if (guard === null) return { accepted: true, feedback: "" }; // no guard accepts
+    const scratch = this.deps.scratch;
+    let artifactPath: string | undefined;
     return guard({
       pairId: pair.id,
-      // Guards that read text see it decoded; a command guard reads the exact bytes from the file.
+      // Guards that read text see it decoded; a command guard reads the exact bytes from the file,
+      // written only for a guard that reads it: most never do.
       content: content.toString("utf8"),
-      artifactPath: this.deps.scratch.file(`${pairKey(pair.id)}.${attempt}.txt`, content),
+      get artifactPath() {
+        return (artifactPath ??= scratch.file(`${pairKey(pair.id)}.${attempt}.txt`, content));
+      },
       config: plain(pair.guardConfig) as Record<string, unknown>,
       guards: pair.guards,
       cwd: this.plan.workflow.dir,

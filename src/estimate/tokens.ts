@@ -1,12 +1,18 @@
 /**
  * Counting the tokens of a prompt. OpenAI's current models (gpt-4o, gpt-4.1, gpt-4.5, gpt-5, the
- * o-series) use the o200k_base encoding, which js-tiktoken ships inside its package: it is counted
- * exactly, offline. Every other model is approximated as characters / 4, and said to be.
+ * o-series) use the o200k_base encoding, whose ranks js-tiktoken ships inside its package: it is
+ * counted exactly, offline. Every other model is approximated as characters / 4, and said to be.
  *
- * The encoding adds about 2.3 MB to the bundle and takes about half a second to build, so it is
- * built on first use only: a plan whose running pairs use no OpenAI model never pays for it.
+ * The count is js-tiktoken's `encode(text).length` (test/estimate/tokens.test.ts holds the two
+ * together), computed here without its encoder for two reasons:
+ * - its byte-pair merge rescans and re-joins the whole piece on every merge, which is cubic in the
+ *   length of one unbroken run of letters (a 20,000-character word took a minute); the merge here
+ *   keeps the candidate merges in a heap, O(n log n) per piece and exact;
+ * - its table keys every token by its bytes joined with commas, which takes about a second to build;
+ *   the table here indexes the shipped base64 text in place, built in a few tens of milliseconds.
+ * The table is built on first use only, so a plan whose running pairs use no OpenAI model never pays
+ * for it, and counts of pieces (words and the spaces before them) already seen are remembered.
  */
-import { Tiktoken } from "js-tiktoken/lite";
 import o200kBase from "js-tiktoken/ranks/o200k_base";
 
 /** How a count was made: a real tokenizer, or the documented approximation. */
@@ -24,8 +30,6 @@ export const CHAT_OVERHEAD_TOKENS = 7;
 /** Model names (after any `provider/` prefix) of the o200k_base family. */
 const O200K = /^(gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|chatgpt-4o|o1|o3|o4)(\b|-|$)/;
 
-let o200k: Tiktoken | undefined;
-
 /** The tokenizer for a model, or "approximate" when pairflow has none for its family. */
 export function tokenMethod(model: string | null): TokenMethod {
   if (model === null) return "approximate";
@@ -37,7 +41,220 @@ export function tokenMethod(model: string | null): TokenMethod {
 export function countTokens(text: string, model: string | null): { tokens: number; method: TokenMethod } {
   const method = tokenMethod(model);
   if (method === "approximate") return { tokens: Math.ceil(text.length / CHARS_PER_TOKEN), method };
-  o200k ??= new Tiktoken(o200kBase);
-  // No special tokens: a prompt that contains "<|endoftext|>" is sent, and counted, as plain text.
-  return { tokens: o200k.encode(text, [], []).length, method };
+  return { tokens: countO200k(text), method };
+}
+
+/**
+ * Tokens of text in o200k_base, special tokens counted as plain text (a prompt that contains
+ * "<|endoftext|>" is sent, and counted, as text).
+ */
+export function countO200k(text: string): number {
+  const encoding = (o200k ??= buildEncoding());
+  let tokens = 0;
+  encoding.split.lastIndex = 0;
+  for (const match of text.matchAll(encoding.split)) {
+    const piece = match[0];
+    let count = encoding.seen.get(piece);
+    if (count === undefined) {
+      count = mergeCount(encoding, Buffer.from(piece, "utf8").toString("latin1"));
+      // Bounded memory: a long-lived process forgets and starts again.
+      if (encoding.seen.size >= SEEN_LIMIT) encoding.seen.clear();
+      encoding.seen.set(piece, count);
+    }
+    tokens += count;
+  }
+  return tokens;
+}
+
+const SEEN_LIMIT = 200_000;
+
+interface Encoding {
+  /** The encoding's pre-tokenizer: text is cut into pieces that merge independently. */
+  split: RegExp;
+  ranks: RankTable;
+  /** Length in bytes of the longest token: no merge can make a longer one. */
+  longest: number;
+  seen: Map<string, number>;
+}
+
+let o200k: Encoding | undefined;
+
+function buildEncoding(): Encoding {
+  const ranks = new RankTable(o200kBase.bpe_ranks);
+  return { split: new RegExp(o200kBase.pat_str, "gu"), ranks, longest: ranks.longestBytes, seen: new Map() };
+}
+
+/**
+ * Token to rank, the token written as the base64 of its bytes as the package ships it: lines of a
+ * label, the rank of the line's first token, then tokens of consecutive ranks, separated by spaces.
+ * An open-addressing hash table of offsets into that text: building it is one pass over 2.3 MB,
+ * where 200,000 decoded strings in a Map took most of half a second to hash and collect.
+ */
+class RankTable {
+  private readonly starts: Int32Array;
+  private readonly lengths: Uint8Array;
+  private readonly ranks: Int32Array;
+  /** Slot to entry + 1; 0 is empty. */
+  private readonly slots: Int32Array;
+  private readonly mask: number;
+  readonly longestBytes: number;
+
+  constructor(private readonly text: string) {
+    let count = 0;
+    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 32) count++;
+    this.starts = new Int32Array(count);
+    this.lengths = new Uint8Array(count);
+    this.ranks = new Int32Array(count);
+    let size = 1;
+    while (size < count * 2) size *= 2;
+    this.slots = new Int32Array(size);
+    this.mask = size - 1;
+    let entries = 0;
+    let longest = 0;
+    let lineStart = 0;
+    while (lineStart < text.length) {
+      let lineEnd = text.indexOf("\n", lineStart);
+      if (lineEnd < 0) lineEnd = text.length;
+      const labelEnd = text.indexOf(" ", lineStart);
+      if (labelEnd < 0 || labelEnd > lineEnd) {
+        lineStart = lineEnd + 1;
+        continue;
+      }
+      const offsetEnd = text.indexOf(" ", labelEnd + 1);
+      let rank = Number.parseInt(text.slice(labelEnd + 1, offsetEnd < 0 || offsetEnd > lineEnd ? lineEnd : offsetEnd), 10);
+      let at = offsetEnd < 0 || offsetEnd > lineEnd ? lineEnd : offsetEnd + 1;
+      while (at < lineEnd) {
+        let end = text.indexOf(" ", at);
+        if (end < 0 || end > lineEnd) end = lineEnd;
+        const length = end - at;
+        if (length > 0) {
+          this.starts[entries] = at;
+          this.lengths[entries] = length;
+          this.ranks[entries] = rank++;
+          let slot = hashOf(text, at, end) & this.mask;
+          while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
+          this.slots[slot] = ++entries;
+          if (length > longest) longest = length;
+        }
+        at = end + 1;
+      }
+      lineStart = lineEnd + 1;
+    }
+    // Base64 of n bytes is 4 * ceil(n / 3) characters long.
+    this.longestBytes = (longest / 4) * 3;
+  }
+
+  /** The rank of a token given as base64, or undefined. */
+  get(token: string): number | undefined {
+    const { text, starts, lengths, slots, mask } = this;
+    let slot = hashOf(token, 0, token.length) & mask;
+    for (;;) {
+      const entry = slots[slot]!;
+      if (entry === 0) return undefined;
+      const e = entry - 1;
+      if (lengths[e] === token.length && text.startsWith(token, starts[e]!)) return this.ranks[e];
+      slot = (slot + 1) & mask;
+    }
+  }
+}
+
+/** FNV-1a over the characters of text[start, end). */
+function hashOf(text: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/**
+ * Byte-pair merge of one piece (bytes as a binary string), returning how many tokens it makes: the
+ * adjacent two parts whose concatenation has the lowest rank merge first, the leftmost on a tie,
+ * until no adjacent two form a token. The candidates are kept in a binary heap keyed by (rank,
+ * start), so each merge costs a logarithm instead of a rescan; every byte is a token of its own, so
+ * the parts left are the tokens.
+ */
+function mergeCount(encoding: Encoding, bytes: string): number {
+  const n = bytes.length;
+  const { ranks, longest } = encoding;
+  if (n <= 1) return n;
+  if (ranks.get(btoa(bytes)) !== undefined) return 1;
+  // Parts are identified by their start; next[start] is the start of the following part (n at the end).
+  const next = new Int32Array(n);
+  const prev = new Int32Array(n);
+  const alive = new Uint8Array(n).fill(1);
+  for (let i = 0; i < n; i++) {
+    next[i] = i + 1;
+    prev[i] = i - 1;
+  }
+  const heap = new MergeHeap();
+  const offer = (start: number): void => {
+    const mid = next[start]!;
+    if (mid >= n) return;
+    const end = next[mid]!;
+    if (end - start > longest) return;
+    const rank = ranks.get(btoa(bytes.slice(start, end)));
+    if (rank !== undefined) heap.push(rank, start, end);
+  };
+  for (let i = 0; i < n - 1; i++) offer(i);
+  let parts = n;
+  while (heap.size > 0) {
+    const [start, end] = heap.pop();
+    const mid = next[start]!;
+    // Stale: the left part is gone, or either part has changed since this candidate was offered.
+    if (!alive[start] || mid >= n || next[mid] !== end) continue;
+    alive[mid] = 0;
+    next[start] = end;
+    if (end < n) prev[end] = start;
+    parts--;
+    if (prev[start]! >= 0) offer(prev[start]!);
+    offer(start);
+  }
+  return parts;
+}
+
+/** A binary min-heap of (rank, start, end), ordered by rank, then start. */
+class MergeHeap {
+  private keys: number[] = [];
+  private ends: number[] = [];
+  get size(): number {
+    return this.keys.length;
+  }
+  push(rank: number, start: number, end: number): void {
+    const key = rank * 2 ** 32 + start;
+    const { keys, ends } = this;
+    let i = keys.length;
+    keys.push(key);
+    ends.push(end);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (keys[parent]! <= key) break;
+      keys[i] = keys[parent]!;
+      ends[i] = ends[parent]!;
+      i = parent;
+    }
+    keys[i] = key;
+    ends[i] = end;
+  }
+  /** [start, end] of the lowest candidate, removed. */
+  pop(): [number, number] {
+    const { keys, ends } = this;
+    const top: [number, number] = [keys[0]! % 2 ** 32, ends[0]!];
+    const lastKey = keys.pop()!;
+    const lastEnd = ends.pop()!;
+    const size = keys.length;
+    if (size > 0) {
+      let i = 0;
+      for (;;) {
+        let child = 2 * i + 1;
+        if (child >= size) break;
+        if (child + 1 < size && keys[child + 1]! < keys[child]!) child++;
+        if (keys[child]! >= lastKey) break;
+        keys[i] = keys[child]!;
+        ends[i] = ends[child]!;
+        i = child;
+      }
+      keys[i] = lastKey;
+      ends[i] = lastEnd;
+    }
+    return top;
+  }
 }

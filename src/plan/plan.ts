@@ -114,14 +114,11 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
   // What the output file is: pairflow's own (generated), a person's (human: kept, never
   // overwritten, whatever else changed), or a file pairflow has no record of at all (unknown).
   const output = judgeOutput(view, pair, previous);
-  const kept = (ref: string | null, components: Record<string, string> | null): PlannedPair => ({
-    ...base,
-    configRef: ref,
-    action: "skip",
-    reasons: [],
-    components,
-    artifact: { source: "workspace", contentHash: output.hash!, edited: true, content: "output" },
-  });
+  const kept = (ref: string | null, components: () => Record<string, string> | null): PlannedPair =>
+    withComponents(
+      { ...base, configRef: ref, action: "skip", reasons: [], artifact: { source: "workspace", contentHash: output.hash!, edited: true, content: "output" } },
+      components,
+    );
   const unknownOutput: Reason[] =
     output.kind === "unknown"
       ? [
@@ -134,7 +131,7 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
   // A dependency that will run has no accepted content yet, so this pair's reference is unknown.
   const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
   if (unknown.length > 0) {
-    if (output.kind === "human") return kept(null, null);
+    if (output.kind === "human") return kept(null, () => null);
     const reasons = [
       ...(forced ? [forced] : []),
       ...(previous ? ownChanges(previous, componentDigests(own, { refs: {}, artifactHashes: {} })) : [newReason()]),
@@ -150,13 +147,15 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
     upstream.artifactHashes[d.id] = d.artifact!.contentHash;
   }
   const ref = configRef(own, upstream);
-  const components = componentDigests(own, upstream);
+  // A skipped pair's digests are read only if a run writes its lock entry again: taken on first use.
+  const digests = () => componentDigests(own, upstream);
 
-  if (output.kind === "human") return kept(ref, components);
+  if (output.kind === "human") return kept(ref, digests);
   if (!forced) {
     const artifact = await acceptedArtifact(view, id, ref, previous, output);
-    if (artifact) return { ...base, configRef: ref, action: "skip", reasons: [], artifact, components };
+    if (artifact) return withComponents({ ...base, configRef: ref, action: "skip", reasons: [], artifact }, digests);
   }
+  const components = digests();
 
   const reasons: Reason[] = [];
   if (forced) reasons.push(forced);
@@ -173,6 +172,22 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
     reasons.push({ kind: "rejected", detail: `last attempt rejected${last.feedback ? `: ${firstLine(last.feedback)}` : ""}` });
   }
   return { ...base, configRef: ref, action: "run", reasons: sortReasons(reasons), artifact: null, components };
+}
+
+/** The decision with `components` computed when first read, then kept (an ordinary property from then on). */
+function withComponents(decision: Omit<PlannedPair, "components">, components: () => Record<string, string> | null): PlannedPair {
+  return Object.defineProperty(decision as PlannedPair, "components", {
+    configurable: true,
+    enumerable: true,
+    get(this: PlannedPair) {
+      const value = components();
+      Object.defineProperty(this, "components", { value, writable: true, enumerable: true, configurable: true });
+      return value;
+    },
+    set(this: PlannedPair, value: Record<string, string> | null) {
+      Object.defineProperty(this, "components", { value, writable: true, enumerable: true, configurable: true });
+    },
+  });
 }
 
 /** The output file as pairflow judges it, against the records it holds; `hash` is the content it stands for. */

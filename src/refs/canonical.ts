@@ -31,9 +31,10 @@ function write(value: unknown, out: string[]): void {
     const obj = value as Record<string, unknown>;
     // Python sorts keys by code point; JavaScript's default sort compares UTF-16 units,
     // which differs only for characters above U+FFFF against U+E000..U+FFFF.
-    const keys = Object.keys(obj)
-      .filter((k) => obj[k] !== undefined)
-      .sort(compareCodePoints);
+    const keys = Object.keys(obj).filter((k) => obj[k] !== undefined);
+    // Without surrogates (keys below U+D800 or from U+E000 to U+FFFF) the two orders agree, and
+    // the default sort is many times faster than comparing code point by code point.
+    keys.sort(keys.some((k) => SURROGATE.test(k)) ? compareCodePoints : undefined);
     out.push("{");
     keys.forEach((key, i) => {
       if (i > 0) out.push(",");
@@ -68,7 +69,12 @@ const SHORT_ESCAPES: Record<string, string> = {
   "\f": "\\f",
 };
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+const ESCAPED = /[\\"]|[^ -~]/;
+
 function quote(s: string): string {
+  // Most text needs no escape: tested first, since a replace allocates even when it changes nothing.
+  if (!ESCAPED.test(s)) return '"' + s + '"';
   // Everything outside printable ASCII (space..~) is escaped, as Python's ensure_ascii does;
   // JavaScript strings are UTF-16 already, so astral characters come out as surrogate pairs.
   return '"' + s.replace(/[\\"]|[^ -~]/g, (ch) => SHORT_ESCAPES[ch] ?? "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0")) + '"';

@@ -166,8 +166,16 @@ export function estimateMarkdown(estimate: PlanEstimate): string {
 
 export type PairEstimateJson = Omit<PairEstimate, "id">;
 
+/** Each running pair's estimate by id: a plan looks every pair up once, so a scan each would be quadratic. */
+const byIdOf = new WeakMap<PlanEstimate, Map<string, PairEstimate>>();
+
 export function pairEstimateJson(estimate: PlanEstimate, id: string): PairEstimateJson | null {
-  const p = estimate.pairs.find((e) => e.id === id);
+  let byId = byIdOf.get(estimate);
+  if (!byId) {
+    byId = new Map(estimate.pairs.map((e) => [e.id, e]));
+    byIdOf.set(estimate, byId);
+  }
+  const p = byId.get(id);
   if (!p) return null;
   const { id: _, ...rest } = p;
   return { ...rest, tokens: { ...rest.tokens }, price: rest.price && { ...rest.price }, notes: [...rest.notes] };

@@ -5,12 +5,16 @@
  *   store/objects/<hash[0..2]>/<hash>      artifact content
  *   store/pairs/<pair id>/<configRef>.json record (instance ids percent-encoded: pairKey)
  *
- * Writes are atomic and content-addressed, so two writers of the same artifact agree.
+ * Writes are atomic and content-addressed, so two writers of the same artifact agree. They are not
+ * flushed to disk one by one (a run writes two per pair, and each flush costs milliseconds): every
+ * object is verified against its hash when read and every record parsed, so what a crash leaves
+ * torn or empty reads as a miss, and the pair runs again or the object is written again. The lock
+ * file, which is what a crash must never lose, is written durably elsewhere.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { sha256Hex } from "../refs/hash.js";
-import { writeFileAtomic } from "../workspace/files.js";
 import type { ArtifactStore } from "../model/ports.js";
 import type { StoreRecord } from "../model/records.js";
 import { pairKey } from "../model/workflow.js";
@@ -21,6 +25,8 @@ export class LocalStore implements ArtifactStore {
   /** Content hashes found whole in this invocation: each object is read and verified at most once. */
   private readonly verified = new Set<string>();
   private readonly generated = new Map<string, Set<string>>();
+  /** Directories this invocation has made (or found): each is made once, not before every write. */
+  private readonly made = new Set<string>();
 
   constructor(readonly dir: string) {}
 
@@ -76,7 +82,7 @@ export class LocalStore implements ArtifactStore {
   putContent(data: Buffer | string): string {
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     const hash = sha256Hex(bytes);
-    if (!this.verified.has(hash) && this.content(hash) === undefined) writeFileAtomic(this.objectPath(hash), bytes);
+    if (!this.verified.has(hash) && this.content(hash) === undefined) this.write(this.objectPath(hash), bytes);
     this.verified.add(hash);
     return hash;
   }
@@ -89,7 +95,29 @@ export class LocalStore implements ArtifactStore {
     if (rec.status === "rejected" && this.accepted(rec.pair, rec.configRef)) return;
     if (rec.status === "accepted" && rec.source === "human") return;
     if (rec.status === "accepted" && rec.contentHash) this.generated.get(rec.pair)?.add(rec.contentHash);
-    writeFileAtomic(this.recordPath(rec.pair, rec.configRef), JSON.stringify(rec, null, 2) + "\n");
+    this.write(this.recordPath(rec.pair, rec.configRef), JSON.stringify(rec, null, 2) + "\n");
+  }
+
+  /**
+   * Atomic (a temporary file renamed over the target, named as the workspace's atomic writes name
+   * theirs so that a killed writer's leftovers are found the same way) but not flushed: see above.
+   */
+  private write(file: string, data: string | Uint8Array): void {
+    const dir = path.dirname(file);
+    if (!this.made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.made.add(dir);
+    }
+    const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+    try {
+      writeFileSync(tmp, data);
+      renameSync(tmp, file);
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      // The directory may have been removed since (prune): made again on the next write.
+      this.made.delete(dir);
+      throw err;
+    }
   }
 
   private objectPath(hash: string): string {

@@ -76,7 +76,20 @@ export class InputHasher {
     return out;
   }
 
+  /**
+   * Matches by glob list: pairs often share their globs, and each match walks the tree. Like the
+   * hashes, they are taken once per invocation (the planner takes every pair's inputs up front).
+   */
+  private readonly matches = new Map<string, readonly string[]>();
+
   private match(patterns: readonly string[]): string[] {
+    const key = patterns.join("\0");
+    let found = this.matches.get(key);
+    if (found === undefined) this.matches.set(key, (found = this.glob(patterns)));
+    return [...found];
+  }
+
+  private glob(patterns: readonly string[]): string[] {
     return fg.sync([...patterns], {
       cwd: this.workflow.dir,
       dot: true,

@@ -1,0 +1,101 @@
+/**
+ * The fast way to read a workflow or prompts file that has nothing to report, which is nearly every
+ * time: js-yaml builds plain values several times faster than the `yaml` library builds its document
+ * of positioned nodes, and positions are needed only to point at a problem. parse.ts tries this
+ * first and builds the positioned document only when this declines, or later when a check has
+ * something to point at.
+ *
+ * The value must be the one the positioned parse would give, byte for byte once hashed, so:
+ * - plain scalars are resolved by the very tags the positioned parse uses (YAML 1.2's core schema
+ *   with pairflow's number rules: `1.0` stays a float, big integers stay exact), in the same order;
+ * - whatever the positioned parse treats specially declines the fast path rather than being
+ *   imitated: tags (`!`), anchors (`&`, so aliases and their expansion limit), directives (`%`),
+ *   complex keys (`?`), keys that YAML reads as null or a float, long keys, `__proto__`, documents
+ *   that are not a mapping, and anything js-yaml rejects (syntax errors, duplicate keys, several
+ *   documents).
+ * Declining costs only time: the positioned parse then reads the file and reports as it always did.
+ */
+import jsYaml, { type Schema as JsYamlSchema } from "js-yaml";
+import { Document, isScalar, type DocumentOptions, type ParseOptions, type SchemaOptions } from "yaml";
+
+type Options = ParseOptions & DocumentOptions & SchemaOptions;
+
+/** Marks that decline: a tag or anchor where a node starts, a directive, an explicit (complex) key. */
+const DECLINE = /(?:^|[\s[{,])[!&]|^%|^\s*\?(?:\s|$)|(?:^|[\s[{,])\?\s/m;
+
+/** Keys YAML reads as null or a float (a JSON key is text): js-yaml would make text of them. */
+const SUSPECT_KEY =
+  /^(?:~|[Nn]ull|NULL|)$|^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$|^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$|,|^\[object /;
+
+/**
+ * The positioned parse refuses implicit keys over 1,024 characters of source, which js-yaml takes;
+ * a key whose text is longer than this may be written that long (six characters per `\uXXXX`).
+ */
+const LONG_KEY = 1024 / 6;
+
+const schemas = new WeakMap<object, JsYamlSchema>();
+
+/** Off, every text takes the positioned path: the tests compare the two paths through parse.ts this way. */
+export const fastYaml = { enabled: true };
+
+/**
+ * The value of a YAML (or JSON) text whose top level is a mapping, read with the scalar rules of
+ * `options` (as given to the `yaml` library's parseDocument); undefined when the fast path declines.
+ */
+export function fastYamlValue(text: string, options: Options): Record<string, unknown> | undefined {
+  if (!fastYaml.enabled || DECLINE.test(text)) return undefined;
+  let value: unknown;
+  try {
+    value = jsYaml.load(text, { schema: schemaFor(options) });
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  return keysAreText(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** Every mapping key, at any depth, is one the positioned parse would take as text too. */
+function keysAreText(value: unknown): boolean {
+  if (Array.isArray(value)) return value.every(keysAreText);
+  if (value === null || typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return true;
+  for (const key of Object.keys(value)) {
+    if (key === "__proto__" || key.length > LONG_KEY || SUSPECT_KEY.test(key)) return false;
+    if (!keysAreText((value as Record<string, unknown>)[key])) return false;
+  }
+  // A `__proto__` key is defined as an own property, which Object.keys lists; this is belt and braces.
+  return !Object.prototype.hasOwnProperty.call(value, "__proto__");
+}
+
+/**
+ * js-yaml's failsafe schema (text, lists, mappings) with one implicit type per default scalar tag
+ * of the `yaml` library's schema for these options, tried in the same order, each resolving with
+ * that tag's own function. The types carry a tag name of their own, so an explicit `!!int` in a
+ * text (which DECLINE turns away anyway) could never reach them.
+ */
+function schemaFor(options: Options): JsYamlSchema {
+  const cached = schemas.get(options);
+  if (cached) return cached;
+  const tags = new Document(null, options).schema.tags;
+  const implicit = tags
+    .filter((tag) => tag.default === true && tag.test !== undefined && tag.resolve !== undefined)
+    .map(
+      (tag, i) =>
+        new jsYaml.Type(`tag:pairflow.dev,fast:${i}`, {
+          kind: "scalar",
+          resolve: (data: unknown) => typeof data === "string" && tag.test!.test(data),
+          construct: (data: string) => {
+            const resolved = (tag.resolve as (value: string, onError: (message: string) => void, options: Options) => unknown)(
+              data,
+              (message) => {
+                throw new Error(message);
+              },
+              options,
+            );
+            return isScalar(resolved) ? resolved.value : resolved;
+          },
+        }),
+    );
+  const schema = jsYaml.FAILSAFE_SCHEMA.extend({ implicit });
+  schemas.set(options, schema);
+  return schema;
+}

@@ -1,0 +1,75 @@
+/**
+ * The o200k count is js-tiktoken's `encode(text).length`, computed by pairflow's own merge (linear in
+ * long unbroken runs, where js-tiktoken's is cubic), and long words are estimated at all.
+ */
+import fc from "fast-check";
+import { Tiktoken } from "js-tiktoken/lite";
+import o200kBase from "js-tiktoken/ranks/o200k_base";
+import { describe, expect, it } from "vitest";
+import { countO200k, countTokens } from "../../src/estimate/tokens.js";
+
+const reference = new Tiktoken(o200kBase);
+const encodeLength = (text: string) => reference.encode(text, [], []).length;
+
+const pieces = [
+  ..."abcdefghijklmnopqrstuvwxyz ABCXYZ\n\t\r.,;:!?'\"()[]{}<>|/\\_-=+*&^%$#@~`0123456789",
+  "é",
+  "ü",
+  "ñ",
+  "日本語",
+  "中文",
+  "한국어",
+  "😀",
+  "🎉",
+  "—",
+  "…",
+  "'s",
+  "'re",
+  "<|endoftext|>",
+  "\u0301",
+  "\u200b",
+  "ﬁ",
+];
+
+describe("o200k token counts", () => {
+  it("equal js-tiktoken's on random text: words, code, unicode, special-token text", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 120 }), fc.string({ unit: "grapheme", maxLength: 60 }), (parts, tail) => {
+        const text = parts.join("") + tail;
+        expect(countO200k(text)).toBe(encodeLength(text));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("equal js-tiktoken's on long unbroken words, where merges cascade", () => {
+    for (const word of ["a".repeat(600), "ab".repeat(300), "abc".repeat(200), "漢字".repeat(150), "😀".repeat(100), "1".repeat(500), "é".repeat(300)]) {
+      expect(countO200k(word), word.slice(0, 10)).toBe(encodeLength(word));
+    }
+  });
+
+  it("estimate a 20,000-character word and 10,000 CJK characters", () => {
+    const letters = "supercalifragilisticexpialidocious".repeat(600).slice(0, 20_000);
+    const word = countTokens(letters, "gpt-4o");
+    expect(word.method).toBe("o200k_base");
+    // Several characters per token, never more tokens than bytes.
+    expect(word.tokens).toBeGreaterThan(20_000 / 40);
+    expect(word.tokens).toBeLessThan(20_000 / 2);
+    // A prefix of the word can only be as long in tokens, or shorter by a token at the cut.
+    expect(countO200k(letters.slice(0, 10_000))).toBeLessThanOrEqual(word.tokens);
+
+    const cjk = "人工智能的发展改变了世界经济格局".repeat(625);
+    expect(cjk.length).toBe(10_000);
+    const counted = countTokens(cjk, "gpt-4.1-mini").tokens;
+    expect(counted).toBeGreaterThan(10_000 / 8);
+    expect(counted).toBeLessThanOrEqual(3 * 10_000);
+    // The same run counted twice over is (nearly) twice the tokens: counting is additive, not capped.
+    const twice = countO200k(cjk + cjk);
+    expect(twice).toBeGreaterThanOrEqual(2 * counted - 2);
+    expect(twice).toBeLessThanOrEqual(2 * counted + 2);
+  });
+
+  it("approximate other models as characters / 4", () => {
+    expect(countTokens("x".repeat(20_001), "claude-sonnet-4")).toEqual({ tokens: 5_001, method: "approximate" });
+  });
+});
