@@ -13,7 +13,11 @@ import { planJson } from "../report/plan.js";
 import { runSummary } from "../report/run.js";
 import { collapsed, configErrorsMarkdown, planSummaryMarkdown, runSummaryMarkdown, STEP_SUMMARY_LIMIT } from "../report/summary.js";
 import type { RunReport, Selection } from "../model/run.js";
-import { planTarget, type Planned } from "../app/plan.js";
+import { planOpened, planTarget, type Planned } from "../app/plan.js";
+import { mergeShards, runShard, shardsOf, type ShardRequest } from "../app/shard.js";
+import { actionsCacheCalls, cacheSync, fanoutOf } from "../github/fanout.js";
+import type { ShardSpec } from "../model/shard.js";
+import { matrixOf } from "../plan/shards.js";
 import { BudgetExceededError, runTarget } from "../app/run.js";
 import { interruptible } from "../app/signals.js";
 import { compareWithRun, comparisonMarkdown, estimateHeadline, estimateMarkdown, totalCostText } from "../report/estimate.js";
@@ -26,7 +30,7 @@ import { writeFileAtomic } from "../workspace/files.js";
 import { fenceFor } from "../prompt/render.js";
 import { keyVariables } from "../app/environment.js";
 import { ActionsCacheStore, scopeFor } from "../github/cache.js";
-import { snapshotSource } from "../app/state.js";
+import { openState, snapshotSource } from "../app/state.js";
 import { readInputs, type ActionInputs } from "./inputs.js";
 import { annotateConfigIssues, annotateFailedPairs, logPlan, repoPath, RunLog, style } from "./log.js";
 
@@ -51,6 +55,7 @@ const EMPTY_OUTPUTS: Record<string, string> = {
   blocked: "[]",
   "run-id": "",
   "comment-url": "",
+  matrix: JSON.stringify(matrixOf([])),
 };
 
 export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -66,6 +71,8 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
     // The workflow's state in the cache: one download, before anything is planned.
     await remote?.open(scopeFor(inputs.workflow, inputs.workingDirectory, workspace, env));
     if (inputs.mode === "plan") await plan(inputs, remote, env);
+    else if (inputs.mode === "merge") await merge(inputs, workspace, remote, env);
+    else if (inputs.shard) await runShardJob(inputs, inputs.shard, workspace, remote, env);
     else await run(inputs, workspace, remote, env);
   } catch (err) {
     if (err instanceof ConfigError) {
@@ -112,6 +119,11 @@ async function plan(inputs: ActionInputs, remote: ActionsCacheStore | undefined,
 
   logPlan(result, cwd);
   setPlanOutputs(planned, cwd, env, diff);
+  if (inputs.shards !== undefined) {
+    const shards = shardsOf(planned, inputs.shards);
+    core.setOutput("matrix", JSON.stringify(matrixOf(shards)));
+    core.info(`Shards: ${shards.length === 0 ? "none (nothing to run)" : shards.map((s) => `${s.index}/${s.count} runs ${s.pairs.length}`).join(", ")}`);
+  }
 
   const estimatePart = { title: `Estimate: ${estimateHeadline(estimate)}`, body: bounded(estimateMarkdown(estimate), "The table is too long for this page.") };
   if (!diff || !pullRequest) {
@@ -270,6 +282,97 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
   if (report.status !== "success") {
     const t = report.totals;
     core.setFailed(`the run ${report.status}: ${t.failed} failed and ${t.blocked} blocked of ${t.pairs} pairs (see the job summary)`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A fanned-out run: shard jobs of a matrix, then one merge job (docs/fanout.md).
+
+/** The exchange between this run's shard jobs: Actions cache entries of this workflow run and attempt. */
+function fanOut(inputs: ActionInputs, workspace: string, env: NodeJS.ProcessEnv): Pick<ShardRequest, "fanout" | "sync" | "pullEveryMs" | "pushEveryMs"> {
+  const fanout = fanoutOf(env) ?? "local";
+  const seconds = (name: string) => (env[name] ? Number(env[name]) * 1000 : undefined);
+  const every = { pullEveryMs: seconds("PAIRFLOW_SHARD_PULL_SECONDS"), pushEveryMs: seconds("PAIRFLOW_SHARD_PUSH_SECONDS") };
+  if (!inputs.cache || !ActionsCacheStore.available()) {
+    core.warning("shards of one run meet through the GitHub Actions cache, and it is off or not available: each shard sees only its own work");
+    return { fanout, ...every };
+  }
+  const calls = actionsCacheCalls({ warn: (message) => core.warning(message), retryMs: seconds("PAIRFLOW_CACHE_RETRY_SECONDS") });
+  return { fanout, sync: cacheSync(calls, inputs.cachePrefix, fanout, workspace), ...every };
+}
+
+async function runShardJob(
+  inputs: ActionInputs,
+  shard: ShardSpec,
+  workspace: string,
+  remote: ActionsCacheStore | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const cwd = inputs.workingDirectory;
+  const log = new RunLog();
+  const interruption = interruptible(GRACE_MS, (message) => core.warning(message));
+  let report: RunReport;
+  try {
+    report = await runShard(inputs.workflow, {
+      cwd,
+      env,
+      shard,
+      ...fanOut(inputs, workspace, env),
+      stop: interruption.stop,
+      signal: interruption.cancel,
+      concurrency: inputs.concurrency,
+      selection: selectionOf(inputs),
+      remote,
+      maxCost: inputs.maxCost,
+      maxCostName: "max-cost",
+      onEvent: log.onEvent,
+      onPlanned: (p) => {
+        maskProviderKeys(p.workflow);
+        logPlan(p.plan, cwd);
+        setPlanOutputs(p, cwd, env);
+      },
+    });
+  } catch (err) {
+    if (!(err instanceof BudgetExceededError)) throw err;
+    await writeSummary(`## pairflow shard ${shard.index}/${shard.count} refused\n\n${err.message}\n\n${estimateMarkdown(err.estimate)}`);
+    core.setFailed(err.message);
+    return;
+  } finally {
+    interruption.dispose();
+  }
+  log.end();
+  core.info(runSummary(report, style).trimEnd());
+  const ids = (status: string) => JSON.stringify(report.pairs.filter((p) => p.status === status).map((p) => p.id));
+  for (const name of ["executed", "reused", "failed", "blocked"]) core.setOutput(name, ids(name));
+  core.setOutput("run-id", report.runId);
+  await writeSummary(`## pairflow shard ${shard.index}/${shard.count}\n\n${runSummary(report, { ...style, bold: (s: string) => s })}\n`);
+  if (report.status !== "success")
+    core.setFailed(`shard ${shard.index}/${shard.count} ${report.status}: ${report.totals.failed} failed and ${report.totals.blocked} blocked`);
+}
+
+/** Folds the shards into one lock file, one run record, one job summary and one cache snapshot. */
+async function merge(inputs: ActionInputs, workspace: string, remote: ActionsCacheStore | undefined, env: NodeJS.ProcessEnv): Promise<void> {
+  const cwd = inputs.workingDirectory;
+  const { report, missing } = await mergeShards(inputs.workflow, { cwd, env, remote, shards: inputs.shards, ...fanOut(inputs, workspace, env) });
+  const opened = openState(inputs.workflow, { cwd, env, remote });
+  if (remote) {
+    core.startGroup("Saving the workflow's state to the GitHub Actions cache");
+    remote.attach(snapshotSource(opened));
+    await remote.finish();
+    core.endGroup();
+  }
+  core.info(runSummary(report, style).trimEnd());
+  const ids = (status: string) => JSON.stringify(report.pairs.filter((p) => p.status === status).map((p) => p.id));
+  for (const name of ["executed", "reused", "failed", "blocked"]) core.setOutput(name, ids(name));
+  core.setOutput("run-id", report.runId);
+  const planned = await planOpened(opened, {});
+  const absent = missing.map((s) => `- shard ${s.index}/${s.count} never reported: its pairs that were not accepted are blocked`);
+  await writeSummary(runSummaryMarkdown(planned.plan, report, { extra: [...(absent.length ? ["", ...absent] : []), ...cacheLine(inputs, remote)] }));
+  if (report.status !== "success") {
+    const t = report.totals;
+    core.setFailed(
+      `the fanned-out run failed: ${t.failed} failed and ${t.blocked} blocked of ${t.pairs} pairs${missing.length ? `, ${missing.length} shard(s) never reported` : ""} (see the job summary)`,
+    );
   }
 }
 

@@ -5,11 +5,13 @@ import path from "node:path";
 import { UsageError } from "../model/errors.js";
 import { parseUsd } from "../estimate/prices.js";
 import { DEFAULT_CONCURRENCY } from "../engine/engine.js";
+import type { ShardSpec } from "../model/shard.js";
+import { parseShard } from "../plan/shards.js";
 
 export interface ActionInputs {
   /** A workflow file, or a directory holding one, relative to workingDirectory (input `path`). */
   workflow: string;
-  mode: "run" | "plan";
+  mode: "run" | "plan" | "merge";
   cache: boolean;
   cachePrefix: string;
   /** Pairs executed at once (input `max-parallel`). */
@@ -24,6 +26,10 @@ export interface ActionInputs {
   githubToken: string;
   /** USD: refuse a run whose estimate is higher. */
   maxCost: number | undefined;
+  /** Mode plan: split the pairs to run into at most this many shards (output `matrix`); mode merge: the N of the fan-out. */
+  shards: number | undefined;
+  /** Mode run: execute only this shard of the plan. */
+  shard: ShardSpec | undefined;
 }
 
 /**
@@ -35,7 +41,7 @@ const RENAMED: Record<string, string> = { workflow: "path", concurrency: "max-pa
 /** @param workspace GITHUB_WORKSPACE: where relative directories start. */
 export function readInputs(workspace: string): ActionInputs {
   const mode = input("mode", "run");
-  if (mode !== "run" && mode !== "plan") throw new UsageError(`input mode: "${mode}" is not a mode; use run or plan`);
+  if (mode !== "run" && mode !== "plan" && mode !== "merge") throw new UsageError(`input mode: "${mode}" is not a mode; use run, plan or merge`);
 
   const cachePrefix = input("cache-prefix", "pairflow");
   if (cachePrefix.includes(",") || cachePrefix.length > 200) {
@@ -56,6 +62,21 @@ export function readInputs(workspace: string): ActionInputs {
     throw new UsageError(`input working-directory: ${workingDirectory} is not a directory`);
   }
 
+  const shardsText = input("shards", "");
+  const shards = shardsText === "" ? undefined : Number(shardsText);
+  if (shards !== undefined && (!Number.isInteger(shards) || shards < 1 || shards > 256)) {
+    throw new UsageError(`input shards: "${shardsText}" is not a whole number from 1 to 256 (a job matrix holds at most 256 jobs)`);
+  }
+  const shardText = input("shard", "");
+  let shard: ShardSpec | undefined;
+  try {
+    shard = shardText === "" ? undefined : parseShard(shardText);
+  } catch {
+    throw new UsageError(`input shard: "${shardText}" is not I/N with 1 <= I <= N; pass \${{ matrix.shard }} from the plan job's matrix output`);
+  }
+  if (shard && mode !== "run") throw new UsageError("input shard is for mode run; the plan job takes shards: N, and the merge job shards: N");
+  if (mode === "merge" && shards === undefined) throw new UsageError("mode merge needs input shards: the N the plan job split the run into");
+
   return {
     workflow: input("path", "."),
     mode,
@@ -68,6 +89,8 @@ export function readInputs(workspace: string): ActionInputs {
     workingDirectory,
     githubToken: input("github-token", ""),
     maxCost: maxCost(),
+    shards,
+    shard,
   };
 }
 

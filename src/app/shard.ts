@@ -78,9 +78,14 @@ export interface PlannedShards extends Planned {
   shards: Shard[];
 }
 
+/** The shards of a plan already made, split as every shard of the fan-out will split it. */
+export function shardsOf(planned: Planned, count: number): Shard[] {
+  return shardPlan(planned.plan, count, weigher(planned));
+}
+
 export async function planShards(target: string | undefined, request: PlanRequest & { shards: number }): Promise<PlannedShards> {
   const planned = await planOpened(openState(target, request), request);
-  return { ...planned, shards: shardPlan(planned.plan, request.shards, weigher(planned)) };
+  return { ...planned, shards: shardsOf(planned, request.shards) };
 }
 
 /** The shared store seen together with the repository's: read both, write only the shared one. */
@@ -144,6 +149,8 @@ export async function runShard(target: string | undefined, request: ShardRequest
     ...drivers(request),
     store,
     outputs: readOnly(opened.outputs),
+    // Where the base state's artifacts may be; a shard's own acceptances travel only through the shared store.
+    remote: opened.remote && { name: opened.remote.name, fetch: (p, r) => opened.remote!.fetch(p, r), save: async () => {} },
     // A shard leaves the lock file to the merge.
     lockFile: { record: () => {}, close: () => {} },
     scratch: scratchDir(),
@@ -357,6 +364,7 @@ function mergeDeps(planned: Planned): EngineDeps {
     guard: refuse,
     store,
     outputs: planned.outputs,
+    remote: planned.remote,
     lockFile: new LockWriter(planned.lockPath, planned.workflow.name),
     scratch: scratchDir(),
     decide: decider(planned.plan, planned.view),

@@ -13,6 +13,7 @@
 import path from "node:path";
 import type { ShardSpec } from "../model/shard.js";
 import type { SharedStore, SharedSync } from "../store/shared.js";
+import { restore, RetryBudget, save, type CallCounts } from "./cacheClient.js";
 
 /** The two calls of the Actions cache a fan-out needs; failures are reported as values, never thrown. */
 export interface CacheCalls {
@@ -42,4 +43,33 @@ export function cacheSync(calls: CacheCalls, prefix: string, fanout: string, wor
       await calls.save([pathOf(shared, self)], key);
     },
   });
+}
+
+/**
+ * The fan-out's calls on the Actions cache service, through the same client and the same waiting
+ * out of 429s and 5xx as the workflow's snapshots; each call has its own budget of waiting. A
+ * failure is one warning per kind: a shard that cannot publish is awaited until the others time out.
+ */
+export function actionsCacheCalls(options: { retryMs?: number; warn: (message: string) => void }): CacheCalls & { counts: CallCounts } {
+  const counts: CallCounts = { uploads: 0, downloads: 0, retries: 0, waitedMs: 0 };
+  const warned = new Set<string>();
+  const warn = (what: string, reason: string) => {
+    if (warned.has(what)) return;
+    warned.add(what);
+    options.warn(`the shards' exchange through the GitHub Actions cache could not ${what} (${reason}); going on`);
+  };
+  const budget = () => new RetryBudget(options.retryMs ?? 60_000);
+  return {
+    counts,
+    async restoreNewest(paths, prefix) {
+      const got = await restore(paths, prefix, [prefix], budget(), counts);
+      if ("key" in got) return true;
+      if (got.kind !== "missing") warn("restore another shard's artifacts", got.reason);
+      return false;
+    },
+    async save(paths, key) {
+      const done = await save(paths, key, budget(), counts);
+      if (done.kind === "denied" || done.kind === "failed") warn("save this shard's artifacts", done.reason);
+    },
+  };
 }

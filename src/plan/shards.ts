@@ -73,3 +73,8 @@ export function owners(shards: readonly Shard[]): Map<string, ShardSpec> {
   for (const s of shards) for (const id of s.pairs) map.set(id, { index: s.index, count: s.count });
   return map;
 }
+
+/** The shards as GitHub Actions' `strategy.matrix` wants them: one entry per shard, none when nothing runs. */
+export function matrixOf(shards: readonly Shard[]): { include: { shard: string }[] } {
+  return { include: shards.map((s) => ({ shard: `${s.index}/${s.count}` })) };
+}

@@ -4,7 +4,7 @@
  */
 import { Option, type Command } from "commander";
 import type { Shard } from "../../model/shard.js";
-import { parseShard } from "../../plan/shards.js";
+import { matrixOf, parseShard } from "../../plan/shards.js";
 import { styleFor } from "../../report/color.js";
 import { eventLine, runSummary } from "../../report/run.js";
 import { mergeShards } from "../../app/shard.js";
@@ -32,7 +32,7 @@ export const shardWaitOption = () =>
 
 /** `plan --shards N --json` adds the shards and a matrix for `strategy.matrix` (empty when nothing runs). */
 export function shardsJson(shards: Shard[]): { shards: Shard[]; matrix: { include: { shard: string }[] } } {
-  return { shards, matrix: { include: shards.map((s) => ({ shard: `${s.index}/${s.count}` })) } };
+  return { shards, matrix: matrixOf(shards) };
 }
 
 export function shardsText(shards: Shard[]): string {

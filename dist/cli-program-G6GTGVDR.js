@@ -7,7 +7,7 @@ import {
   __require,
   __toESM,
   package_default
-} from "./cli-chunk-MYBICWLB.js";
+} from "./cli-chunk-LTTTDRO4.js";
 
 // node_modules/commander/lib/error.js
 var require_error = __commonJS({
@@ -36624,6 +36624,10 @@ function owners(shards) {
   return map2;
 }
 __name(owners, "owners");
+function matrixOf(shards) {
+  return { include: shards.map((s) => ({ shard: `${s.index}/${s.count}` })) };
+}
+__name(matrixOf, "matrixOf");
 
 // src/store/shared.ts
 import { existsSync as existsSync7, mkdirSync as mkdirSync4, readdirSync as readdirSync7, readFileSync as readFileSync9, rmSync as rmSync7 } from "node:fs";
@@ -36819,9 +36823,13 @@ function weigher(opened) {
   };
 }
 __name(weigher, "weigher");
+function shardsOf(planned, count4) {
+  return shardPlan(planned.plan, count4, weigher(planned));
+}
+__name(shardsOf, "shardsOf");
 async function planShards(target, request) {
   const planned = await planOpened(openState(target, request), request);
-  return { ...planned, shards: shardPlan(planned.plan, request.shards, weigher(planned)) };
+  return { ...planned, shards: shardsOf(planned, request.shards) };
 }
 __name(planShards, "planShards");
 function sharedView(opened, store) {
@@ -36879,6 +36887,9 @@ async function runShard(target, request) {
     ...drivers(request),
     store,
     outputs: readOnly(opened.outputs),
+    // Where the base state's artifacts may be; a shard's own acceptances travel only through the shared store.
+    remote: opened.remote && { name: opened.remote.name, fetch: /* @__PURE__ */ __name((p, r) => opened.remote.fetch(p, r), "fetch"), save: /* @__PURE__ */ __name(async () => {
+    }, "save") },
     // A shard leaves the lock file to the merge.
     lockFile: { record: /* @__PURE__ */ __name(() => {
     }, "record"), close: /* @__PURE__ */ __name(() => {
@@ -37074,6 +37085,7 @@ function mergeDeps(planned) {
     guard: refuse,
     store,
     outputs: planned.outputs,
+    remote: planned.remote,
     lockFile: new LockWriter(planned.lockPath, planned.workflow.name),
     scratch: scratchDir(),
     decide: decider(planned.plan, planned.view)
@@ -37093,7 +37105,7 @@ function fanOutOptions(command) {
 __name(fanOutOptions, "fanOutOptions");
 var shardWaitOption = /* @__PURE__ */ __name(() => new Option("--shard-wait <seconds>", "how long a shard waits for another shard's artifact before the pair that needs it is blocked").default(1800).argParser(positiveInt), "shardWaitOption");
 function shardsJson(shards) {
-  return { shards, matrix: { include: shards.map((s) => ({ shard: `${s.index}/${s.count}` })) } };
+  return { shards, matrix: matrixOf(shards) };
 }
 __name(shardsJson, "shardsJson");
 function shardsText(shards) {

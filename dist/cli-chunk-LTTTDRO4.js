@@ -50,6 +50,7 @@ var package_default = {
   },
   files: [
     "dist/cli.js",
+    "dist/cli-*.js",
     "schemas"
   ],
   engines: {
