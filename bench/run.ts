@@ -26,7 +26,10 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parse, stringify } from "yaml";
 import { generateWorkflow, TRIVIAL_COMMAND } from "./generate.js";
+import { benchCache } from "./cache.js";
+import { benchForeach } from "./foreach.js";
 import { benchRecords } from "./records.js";
+import { benchShards } from "./shards.js";
 import { seedAcceptedState } from "./seed.js";
 import { lockPathFor, readLock, writeLock } from "../src/lockfile/lockfile.js";
 import { countO200k } from "../src/estimate/tokens.js";
@@ -71,6 +74,11 @@ try {
   benchStartup();
   benchTokens();
   await benchRecords();
+  if (!(await benchForeach())) process.exitCode = 1;
+  console.log("\n== the Actions cache: uploads and downloads of a cold and a warm run (loopback cache service)");
+  await benchCache(QUICK ? [100] : [100, 300, 1_000]);
+  console.log("");
+  for (const line of await benchShards()) console.log(line);
   console.log(`\ntotal bench time ${((performance.now() - benchStart) / 1000).toFixed(0)} s`);
 } catch (err) {
   keep = true;
