@@ -6,7 +6,7 @@ import { UsageError } from "../model/errors.js";
 import { parseUsd } from "../estimate/prices.js";
 import { DEFAULT_CONCURRENCY } from "../engine/engine.js";
 import type { ShardSpec } from "../model/shard.js";
-import { parseShard } from "../plan/shards.js";
+import { parseShard } from "../app/shard.js";
 
 export interface ActionInputs {
   /** A workflow file, or a directory holding one, relative to workingDirectory (input `path`). */

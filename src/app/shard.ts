@@ -16,6 +16,7 @@ import type { PairOutcome, RunEvent, RunReport } from "../model/run.js";
 import type { Shard, ShardResult, ShardSpec } from "../model/shard.js";
 import { decider, planWorkflow } from "../plan/plan.js";
 import { owners, shardPlan } from "../plan/shards.js";
+export { matrixOf, parseShard } from "../plan/shards.js";
 import { acquireRunLock } from "../records/mutex.js";
 import { RunRecorder } from "../records/write.js";
 import { PULL_EVERY_MS, SharedStore, ShardStore, type SharedSync } from "../store/shared.js";

@@ -100,7 +100,7 @@ describe("a run", () => {
   it("refuses inputs it cannot use, saying which", async () => {
     const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), with: { mode: "apply" } });
     expect(result.code).toBe(1);
-    expect(result.errors.map((e) => e.message)).toEqual(['input mode: "apply" is not a mode; use run or plan']);
+    expect(result.errors.map((e) => e.message)).toEqual(['input mode: "apply" is not a mode; use run, plan or merge']);
     expectEveryOutput(result.outputs, { plan: "null", failed: "[]", "run-id": "" });
   });
 

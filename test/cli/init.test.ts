@@ -42,7 +42,9 @@ describe("pairflow init", () => {
     const dir = tempRepo();
     const pkg = path.join(dir, "node_modules/pairflow");
     mkdirSync(path.join(pkg, "dist"), { recursive: true });
-    cpSync(CLI, path.join(pkg, "dist/cli.js"));
+    // The CLI and the chunks it loads on demand, as package.json's `files` publishes them.
+    for (const file of readdirSync(path.dirname(CLI)).filter((f) => /^cli(-.*)?\.js$/.test(f)))
+      cpSync(path.join(path.dirname(CLI), file), path.join(pkg, "dist", file));
     cpSync(path.join(REPO, "schemas"), path.join(pkg, "schemas"), { recursive: true });
     cpSync(path.join(REPO, "package.json"), path.join(pkg, "package.json"));
     const r = pairflow(["init", "pairflow/flow"], { cwd: dir, cli: path.join(pkg, "dist/cli.js") });
