@@ -17,7 +17,7 @@ import { planOpened, planTarget, type Planned } from "../app/plan.js";
 import { matrixOf, mergeShards, runShard, shardsOf, type ShardRequest } from "../app/shard.js";
 import { actionsCacheCalls, cacheSync, fanoutOf } from "../github/fanout.js";
 import type { ShardSpec } from "../model/shard.js";
-import { BudgetExceededError, runTarget } from "../app/run.js";
+import { BudgetExceededError, runTarget, type RunRequest } from "../app/run.js";
 import { interruptible } from "../app/signals.js";
 import { compareWithRun, comparisonMarkdown, estimateHeadline, estimateMarkdown, totalCostText } from "../report/estimate.js";
 import type { PlanEstimate } from "../estimate/estimate.js";
@@ -231,16 +231,7 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
   let report: RunReport;
   try {
     report = await runTarget(inputs.workflow, {
-      cwd,
-      env,
-      stop: interruption.stop,
-      signal: interruption.cancel,
-      concurrency: inputs.concurrency,
-      selection: selectionOf(inputs),
-      remote,
-      maxCost: inputs.maxCost,
-      maxCostName: "max-cost",
-      onEvent: log.onEvent,
+      ...runRequest(inputs, env, remote, interruption, log),
       onPlanned: (p) => {
         endRestoring();
         planned = p;
@@ -271,9 +262,7 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
 
   const { plan, workflow, estimate, loaded } = planned!;
   annotateFailedPairs(report, loaded.sources.workflow, workflow, workspace);
-  const ids = (status: string) => JSON.stringify(report.pairs.filter((p) => p.status === status).map((p) => p.id));
-  for (const name of ["executed", "reused", "failed", "blocked"]) core.setOutput(name, ids(name));
-  core.setOutput("run-id", report.runId);
+  setOutcomeOutputs(report);
   const comparison =
     estimate.pairs.length > 0 ? [{ title: "Estimated against actual", body: bounded(comparisonMarkdown(compareWithRun(estimate, report)), "") }] : [];
   await writeSummary(runSummaryMarkdown(plan, report, { extra: cacheLine(inputs, remote), collapsed: comparison }));
@@ -313,18 +302,9 @@ async function runShardJob(
   let report: RunReport;
   try {
     report = await runShard(inputs.workflow, {
-      cwd,
-      env,
+      ...runRequest(inputs, env, remote, interruption, log),
       shard,
       ...fanOut(inputs, workspace, env),
-      stop: interruption.stop,
-      signal: interruption.cancel,
-      concurrency: inputs.concurrency,
-      selection: selectionOf(inputs),
-      remote,
-      maxCost: inputs.maxCost,
-      maxCostName: "max-cost",
-      onEvent: log.onEvent,
       onPlanned: (p) => {
         maskProviderKeys(p.workflow);
         logPlan(p.plan, cwd);
@@ -341,9 +321,7 @@ async function runShardJob(
   }
   log.end();
   core.info(runSummary(report, style).trimEnd());
-  const ids = (status: string) => JSON.stringify(report.pairs.filter((p) => p.status === status).map((p) => p.id));
-  for (const name of ["executed", "reused", "failed", "blocked"]) core.setOutput(name, ids(name));
-  core.setOutput("run-id", report.runId);
+  setOutcomeOutputs(report);
   await writeSummary(`## pairflow shard ${shard.index}/${shard.count}\n\n${runSummary(report, { ...style, bold: (s: string) => s })}\n`);
   if (report.status !== "success")
     core.setFailed(`shard ${shard.index}/${shard.count} ${report.status}: ${report.totals.failed} failed and ${report.totals.blocked} blocked`);
@@ -361,9 +339,7 @@ async function merge(inputs: ActionInputs, workspace: string, remote: ActionsCac
     core.endGroup();
   }
   core.info(runSummary(report, style).trimEnd());
-  const ids = (status: string) => JSON.stringify(report.pairs.filter((p) => p.status === status).map((p) => p.id));
-  for (const name of ["executed", "reused", "failed", "blocked"]) core.setOutput(name, ids(name));
-  core.setOutput("run-id", report.runId);
+  setOutcomeOutputs(report);
   const planned = await planOpened(opened, {});
   const absent = missing.map((s) => `- shard ${s.index}/${s.count} never reported: its pairs that were not accepted are blocked`);
   await writeSummary(runSummaryMarkdown(planned.plan, report, { extra: [...(absent.length ? ["", ...absent] : []), ...cacheLine(inputs, remote)] }));
@@ -373,6 +349,35 @@ async function merge(inputs: ActionInputs, workspace: string, remote: ActionsCac
       `the fanned-out run failed: ${t.failed} failed and ${t.blocked} blocked of ${t.pairs} pairs${missing.length ? `, ${missing.length} shard(s) never reported` : ""} (see the job summary)`,
     );
   }
+}
+
+/** What every run of the action (whole, a shard) asks of the run: where, how many at once, the budget, the log. */
+function runRequest(
+  inputs: ActionInputs,
+  env: NodeJS.ProcessEnv,
+  remote: ActionsCacheStore | undefined,
+  interruption: { stop: AbortSignal; cancel: AbortSignal },
+  log: RunLog,
+): RunRequest {
+  return {
+    cwd: inputs.workingDirectory,
+    env,
+    stop: interruption.stop,
+    signal: interruption.cancel,
+    concurrency: inputs.concurrency,
+    selection: selectionOf(inputs),
+    remote,
+    maxCost: inputs.maxCost,
+    maxCostName: "max-cost",
+    onEvent: log.onEvent,
+  };
+}
+
+/** The outputs a run fills: the pairs by outcome, as JSON arrays of ids, and the run's id. */
+function setOutcomeOutputs(report: RunReport): void {
+  const ids = (status: string) => JSON.stringify(report.pairs.filter((p) => p.status === status).map((p) => p.id));
+  for (const name of ["executed", "reused", "failed", "blocked"]) core.setOutput(name, ids(name));
+  core.setOutput("run-id", report.runId);
 }
 
 /** Per-pair estimate tables go in the summary while small; a large workflow gets the one-line form. */
