@@ -1,6 +1,6 @@
 /** The `anthropic` generator: one user message to the Anthropic Messages API. */
 import { GeneratorError, type Generator, type GenerateResult } from "../model/ports.js";
-import { configNumber, field, postJson, readProviderSettings, requireModel } from "./http.js";
+import { configNumber, field, postJson, readProviderSettings, requireModel, shownText } from "./http.js";
 
 const DEFAULT_BASE_URL = "https://api.anthropic.com";
 /** The Messages API requires max_tokens; this is enough for most artifacts. */
@@ -22,6 +22,7 @@ export const anthropicGenerator: Generator = async (request) => {
   if (settings.apiKey !== undefined) headers["x-api-key"] = settings.apiKey;
   Object.assign(headers, settings.headers);
 
+  const secrets = [settings.apiKey ?? "", ...Object.values(settings.headers)];
   const data = await postJson({
     provider: "anthropic",
     url: `${settings.baseUrl}/v1/messages`,
@@ -35,7 +36,7 @@ export const anthropicGenerator: Generator = async (request) => {
     timeoutSeconds: settings.timeoutSeconds,
     retries: settings.retries,
     signal: request.signal,
-    secrets: [settings.apiKey ?? "", ...Object.values(settings.headers)],
+    secrets,
     baseDelayMs: settings.baseDelayMs,
     authHint: settings.apiKey === undefined ? `no API key sent: ${settings.apiKeyEnv} is not set` : undefined,
   });
@@ -44,7 +45,8 @@ export const anthropicGenerator: Generator = async (request) => {
   const texts = Array.isArray(blocks) ? blocks.filter((b) => field(b, "type") === "text" && typeof field(b, "text") === "string") : [];
   if (texts.length === 0) {
     const reason = field(data, "stop_reason");
-    throw new GeneratorError(`anthropic: the response has no text content` + (typeof reason === "string" ? ` (stop_reason: ${reason})` : ""));
+    const why = typeof reason === "string" ? ` (stop_reason: ${shownText(reason, secrets)})` : "";
+    throw new GeneratorError(`anthropic: the response has no text content${why}`);
   }
   const result: GenerateResult = { content: texts.map((b) => field(b, "text") as string).join("") };
   const input = field(data, "usage", "input_tokens");

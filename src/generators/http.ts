@@ -143,8 +143,8 @@ export async function postJson(options: PostJsonOptions): Promise<unknown> {
         signal: AbortSignal.any([signal, timeout]),
       });
       const text = await response.text(); // still under the timeout: a stalled body counts too
-      if (response.ok) return parseJson(text, fail);
-      failure = `HTTP ${response.status}: ${providerMessage(text, response.statusText)}`;
+      if (response.ok) return parseJson(text, fail, options.secrets);
+      failure = `HTTP ${response.status}: ${providerMessage(text, response.statusText, options.secrets)}`;
       if (!RETRYABLE_STATUSES.has(response.status)) {
         const hint = (response.status === 401 || response.status === 403) && options.authHint;
         throw fail(hint ? `${failure} (${hint})` : failure);
@@ -188,16 +188,16 @@ function parseRetryAfter(value: string | null, now: number): number | undefined 
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-function parseJson(text: string, fail: (reason: string) => GeneratorError): unknown {
+function parseJson(text: string, fail: (reason: string) => GeneratorError, secrets: string[]): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw fail(`the response is not JSON: ${truncate(text.trim() || "(empty body)")}`);
+    throw fail(`the response is not JSON: ${shownText(text.trim() || "(empty body)", secrets)}`);
   }
 }
 
 /** The provider's own explanation: `error.message` of a JSON error body, else the body itself. */
-function providerMessage(text: string, statusText: string): string {
+function providerMessage(text: string, statusText: string, secrets: string[]): string {
   let message: unknown;
   try {
     const body: unknown = JSON.parse(text);
@@ -206,7 +206,15 @@ function providerMessage(text: string, statusText: string): string {
     // not JSON: show the text
   }
   const shown = typeof message === "string" ? message : text.replace(/\s+/g, " ").trim();
-  return truncate(shown || statusText || "(empty body)");
+  return shownText(shown || statusText || "(empty body)", secrets);
+}
+
+/**
+ * Text a provider sent, as a message may show it: secrets replaced first, then cut to length, so
+ * that no secret straddling the cut leaves a part of itself behind.
+ */
+export function shownText(text: string, secrets: string[]): string {
+  return truncate(redact(text, secrets));
 }
 
 /** fetch reports network failures as "fetch failed" with the useful part in `cause`. */

@@ -3,7 +3,7 @@
  * (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio, OpenRouter...).
  */
 import { GeneratorError, type Generator, type GenerateResult } from "../model/ports.js";
-import { configNumber, configString, field, postJson, readProviderSettings, requireModel } from "./http.js";
+import { configNumber, configString, field, postJson, readProviderSettings, requireModel, shownText } from "./http.js";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 /** Where the key is read from when generator_config.api_key_env names no variable. */
@@ -30,6 +30,7 @@ export const openaiGenerator: Generator = async (request) => {
   let url = `${settings.baseUrl}/chat/completions`;
   if (apiVersion !== undefined) url += `?api-version=${encodeURIComponent(apiVersion)}`;
 
+  const secrets = [settings.apiKey ?? "", ...Object.values(settings.headers)];
   const data = await postJson({
     provider: "openai",
     url,
@@ -43,7 +44,7 @@ export const openaiGenerator: Generator = async (request) => {
     timeoutSeconds: settings.timeoutSeconds,
     retries: settings.retries,
     signal: request.signal,
-    secrets: [settings.apiKey ?? "", ...Object.values(settings.headers)],
+    secrets,
     baseDelayMs: settings.baseDelayMs,
     authHint: settings.apiKey === undefined ? `no API key sent: ${settings.apiKeyEnv} is not set` : undefined,
   });
@@ -51,7 +52,8 @@ export const openaiGenerator: Generator = async (request) => {
   const content = field(data, "choices", 0, "message", "content");
   if (typeof content !== "string") {
     const reason = field(data, "choices", 0, "finish_reason");
-    throw new GeneratorError(`openai: the response has no message content` + (typeof reason === "string" ? ` (finish_reason: ${reason})` : ""));
+    const why = typeof reason === "string" ? ` (finish_reason: ${shownText(reason, secrets)})` : "";
+    throw new GeneratorError(`openai: the response has no message content${why}`);
   }
   const result: GenerateResult = { content };
   const input = field(data, "usage", "prompt_tokens");

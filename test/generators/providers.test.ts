@@ -383,3 +383,25 @@ describe("retryDelayMs", () => {
     expect(spread.size).toBeGreaterThan(1);
   });
 });
+
+describe("what a provider echoes never shows a key", () => {
+  const KEY = "sk-echo-0123456789abcdef";
+  // A key placed at every offset around the 500-character cut of a message: redaction comes first.
+  for (const offset of [480, 490, 495, 498, 500, 505]) {
+    it(`hides a key the error body echoes ${offset} characters in, across the cut of a long message`, async () => {
+      const server = await serve(json(400, { error: { message: "x".repeat(offset) + KEY + "y".repeat(200) } }));
+      const error = await failure(openaiGenerator(request({ base_url: server.url }, { OPENAI_API_KEY: KEY })));
+      expect(error.message).toContain("400");
+      for (let n = 6; n <= KEY.length; n++) expect(error.message).not.toContain(KEY.slice(0, n));
+    });
+  }
+
+  it("hides a key echoed as the reason a response has no content", async () => {
+    const openai = await serve(json(200, { choices: [{ message: {}, finish_reason: `bad ${KEY}` }] }));
+    const a = await failure(openaiGenerator(request({ base_url: openai.url }, { OPENAI_API_KEY: KEY })));
+    expect(a.message).toContain("finish_reason: bad ***");
+    const anthropic = await serve(json(200, { content: [], stop_reason: `bad ${KEY}` }));
+    const b = await failure(anthropicGenerator(request({ base_url: anthropic.url }, { ANTHROPIC_API_KEY: KEY })));
+    expect(b.message).toContain("stop_reason: bad ***");
+  });
+});
