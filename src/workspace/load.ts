@@ -15,8 +15,12 @@ import { isInside } from "../config/paths.js";
 import { displayPath, issueAt, parseWorkflow, WORKFLOW_NAMES, type ConfigFiles, type FileKind, type Loaded } from "../config/parse.js";
 import { OutputFiles } from "./outputs.js";
 
-/** Configuration files are small: a larger one is refused rather than read into memory. */
-export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
+/**
+ * Configuration files are text a person keeps: a larger one (a device, a dump written there by
+ * mistake) is refused rather than read into memory. The prompts of a 50,000-pair workflow take
+ * about 40 MB, well inside it.
+ */
+export const MAX_CONFIG_BYTES = 256 * 1024 * 1024;
 
 /** The configuration files as they are on disk. */
 export const diskFiles: ConfigFiles = {

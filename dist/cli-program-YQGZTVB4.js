@@ -32305,7 +32305,7 @@ var OutputFiles = class {
 };
 
 // src/workspace/load.ts
-var MAX_CONFIG_BYTES = 16 * 1024 * 1024;
+var MAX_CONFIG_BYTES = 256 * 1024 * 1024;
 var diskFiles = {
   read: readConfigFile,
   exists: /* @__PURE__ */ __name((file) => existsSync2(file), "exists"),
@@ -35320,8 +35320,8 @@ async function postJson(options) {
         signal: AbortSignal.any([signal, timeout])
       });
       const text2 = await response.text();
-      if (response.ok) return parseJson(text2, fail);
-      failure = `HTTP ${response.status}: ${providerMessage(text2, response.statusText)}`;
+      if (response.ok) return parseJson(text2, fail, options.secrets);
+      failure = `HTTP ${response.status}: ${providerMessage(text2, response.statusText, options.secrets)}`;
       if (!RETRYABLE_STATUSES.has(response.status)) {
         const hint = (response.status === 401 || response.status === 403) && options.authHint;
         throw fail(hint ? `${failure} (${hint})` : failure);
@@ -35360,15 +35360,15 @@ function parseRetryAfter(value, now) {
   return Number.isNaN(date) ? void 0 : Math.max(0, date - now);
 }
 __name(parseRetryAfter, "parseRetryAfter");
-function parseJson(text2, fail) {
+function parseJson(text2, fail, secrets) {
   try {
     return JSON.parse(text2);
   } catch {
-    throw fail(`the response is not JSON: ${truncate(text2.trim() || "(empty body)")}`);
+    throw fail(`the response is not JSON: ${shownText(text2.trim() || "(empty body)", secrets)}`);
   }
 }
 __name(parseJson, "parseJson");
-function providerMessage(text2, statusText) {
+function providerMessage(text2, statusText, secrets) {
   let message;
   try {
     const body = JSON.parse(text2);
@@ -35376,9 +35376,13 @@ function providerMessage(text2, statusText) {
   } catch {
   }
   const shown = typeof message === "string" ? message : text2.replace(/\s+/g, " ").trim();
-  return truncate(shown || statusText || "(empty body)");
+  return shownText(shown || statusText || "(empty body)", secrets);
 }
 __name(providerMessage, "providerMessage");
+function shownText(text2, secrets) {
+  return truncate(redact(text2, secrets));
+}
+__name(shownText, "shownText");
 function networkReason(error) {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   if (cause instanceof Error) {
@@ -35423,6 +35427,7 @@ var anthropicGenerator = /* @__PURE__ */ __name(async (request) => {
   const headers = { "anthropic-version": "2023-06-01" };
   if (settings.apiKey !== void 0) headers["x-api-key"] = settings.apiKey;
   Object.assign(headers, settings.headers);
+  const secrets = [settings.apiKey ?? "", ...Object.values(settings.headers)];
   const data = await postJson({
     provider: "anthropic",
     url: `${settings.baseUrl}/v1/messages`,
@@ -35436,7 +35441,7 @@ var anthropicGenerator = /* @__PURE__ */ __name(async (request) => {
     timeoutSeconds: settings.timeoutSeconds,
     retries: settings.retries,
     signal: request.signal,
-    secrets: [settings.apiKey ?? "", ...Object.values(settings.headers)],
+    secrets,
     baseDelayMs: settings.baseDelayMs,
     authHint: settings.apiKey === void 0 ? `no API key sent: ${settings.apiKeyEnv} is not set` : void 0
   });
@@ -35444,7 +35449,8 @@ var anthropicGenerator = /* @__PURE__ */ __name(async (request) => {
   const texts = Array.isArray(blocks) ? blocks.filter((b) => field(b, "type") === "text" && typeof field(b, "text") === "string") : [];
   if (texts.length === 0) {
     const reason = field(data, "stop_reason");
-    throw new GeneratorError(`anthropic: the response has no text content` + (typeof reason === "string" ? ` (stop_reason: ${reason})` : ""));
+    const why = typeof reason === "string" ? ` (stop_reason: ${shownText(reason, secrets)})` : "";
+    throw new GeneratorError(`anthropic: the response has no text content${why}`);
   }
   const result = { content: texts.map((b) => field(b, "text")).join("") };
   const input = field(data, "usage", "input_tokens");
@@ -35832,6 +35838,7 @@ var openaiGenerator = /* @__PURE__ */ __name(async (request) => {
   Object.assign(headers, settings.headers);
   let url = `${settings.baseUrl}/chat/completions`;
   if (apiVersion !== void 0) url += `?api-version=${encodeURIComponent(apiVersion)}`;
+  const secrets = [settings.apiKey ?? "", ...Object.values(settings.headers)];
   const data = await postJson({
     provider: "openai",
     url,
@@ -35845,14 +35852,15 @@ var openaiGenerator = /* @__PURE__ */ __name(async (request) => {
     timeoutSeconds: settings.timeoutSeconds,
     retries: settings.retries,
     signal: request.signal,
-    secrets: [settings.apiKey ?? "", ...Object.values(settings.headers)],
+    secrets,
     baseDelayMs: settings.baseDelayMs,
     authHint: settings.apiKey === void 0 ? `no API key sent: ${settings.apiKeyEnv} is not set` : void 0
   });
   const content = field(data, "choices", 0, "message", "content");
   if (typeof content !== "string") {
     const reason = field(data, "choices", 0, "finish_reason");
-    throw new GeneratorError(`openai: the response has no message content` + (typeof reason === "string" ? ` (finish_reason: ${reason})` : ""));
+    const why = typeof reason === "string" ? ` (finish_reason: ${shownText(reason, secrets)})` : "";
+    throw new GeneratorError(`openai: the response has no message content${why}`);
   }
   const result = { content };
   const input = field(data, "usage", "prompt_tokens");
