@@ -5,7 +5,7 @@
  * 1. plan --json at 1,000, 10,000 and 50,000 pairs, fresh (no lock file) and unchanged (every pair
  *    accepted), against the parse-and-hash floor (bench/floor.mjs), and against Turborepo's
  *    `--dry=json` on the same graph when `turbo` is on PATH;
- * 2. a first run at 1,000 pairs and at a larger size (PAIRFLOW_BENCH_RUN_PAIRS, default 2,500)
+ * 2. a first run at 1,000 pairs and at a larger size (PAIRFLOW_BENCH_RUN_PAIRS, default 10,000)
  *    with a trivial command generator, against a spawn floor of the same commands at the same
  *    concurrency (bench/spawnFloor.mjs); then a second run with nothing changed, and a run after
  *    one leaf prompt changed; and what the lock file's rewrite after each acceptance costs;
@@ -19,7 +19,7 @@
  * fails): timings are reported, never asserted. PAIRFLOW_BENCH_QUICK=1 runs smaller sizes once.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -31,13 +31,12 @@ import { benchForeach } from "./foreach.js";
 import { benchRecords } from "./records.js";
 import { benchShards } from "./shards.js";
 import { seedAcceptedState } from "./seed.js";
-import { lockPathFor, readLock, writeLock } from "../src/lockfile/lockfile.js";
 import { countO200k } from "../src/estimate/tokens.js";
 
 const QUICK = process.env.PAIRFLOW_BENCH_QUICK === "1";
 const PLAN_SIZES = QUICK ? [1_000, 5_000] : [1_000, 10_000, 50_000];
 const RUN_SMALL = QUICK ? 200 : 1_000;
-const RUN_LARGE = Number(process.env.PAIRFLOW_BENCH_RUN_PAIRS ?? (QUICK ? 500 : 2_500));
+const RUN_LARGE = Number(process.env.PAIRFLOW_BENCH_RUN_PAIRS ?? (QUICK ? 500 : 10_000));
 const CONCURRENCY = 4;
 const planReps = (n: number) => (QUICK ? 1 : n >= 50_000 ? 2 : n >= 10_000 ? 3 : 5);
 
@@ -221,12 +220,6 @@ function turboDry(n: number, fresh: string): Sample | undefined {
 
 function benchRuns(): void {
   console.log(`== run (built CLI, --concurrency ${CONCURRENCY}, a trivial command generator) against a spawn floor of the same commands`);
-  if (!process.env.PAIRFLOW_BENCH_RUN_PAIRS && !QUICK) {
-    console.log(
-      `(the larger run has ${fmtInt(RUN_LARGE)} pairs: a 10,000-pair first run still rewrites the whole lock file after each acceptance; ` +
-        "set PAIRFLOW_BENCH_RUN_PAIRS=10000 for it)",
-    );
-  }
   const rows: string[][] = [];
   const firstPerPair = new Map<number, number>();
   const firstMs = new Map<number, number>();
@@ -251,7 +244,6 @@ function benchRuns(): void {
       s.leaf.push(leaf);
       s.overhead.push((first.ms - floor.ms) / n);
       s.incr.push(leaf.ms / second.ms);
-      if (rep === reps - 1) lockRewrite(dir, n, first.ms);
       rmSync(dir, { recursive: true, force: true });
     }
     rmSync(template, { recursive: true, force: true });
@@ -299,26 +291,6 @@ function changeOneLeaf(dir: string): void {
   const prompts = parse(readFileSync(promptsPath, "utf8")) as Record<string, { task: string }>;
   prompts[leaf]!.task += " Also cover the empty case.";
   writeFileSync(promptsPath, stringify(prompts, { lineWidth: 100, aliasDuplicateObjects: false }));
-}
-
-/** What rewriting the whole lock file after each acceptance costs at this size (the first run does it once per pair). */
-function lockRewrite(dir: string, n: number, runMs: number): void {
-  const lockPath = lockPathFor(path.join(dir, "workflow.yml"));
-  const lock = readLock(lockPath);
-  if (!lock) return;
-  const target = path.join(tmp, "lock-rewrite.lock");
-  const reps = 10;
-  const t0 = performance.now();
-  for (let i = 0; i < reps; i++) writeLock(target, lock);
-  const full = (performance.now() - t0) / reps;
-  const bytes = statSync(target).size;
-  // Entries grow from 1 to n: on average half the final lock is written, n times.
-  const estimate = (full / 2) * n;
-  console.log(
-    `  lock file at ${fmtInt(n)} pairs: ${kb(bytes)}, ${full.toFixed(1)} ms per whole rewrite; rewritten after each acceptance, ` +
-      `a first run writes about ${mb((bytes / 2) * n)} and spends about ${secs(estimate)} on it (${((100 * estimate) / runMs).toFixed(0)}% of that run)`,
-  );
-  rmSync(target, { force: true });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -369,17 +369,22 @@ function checkPaths(pair: Pair, where: { dir: string; root: string; realRoot: st
     if (problem !== undefined) issues.push(at(file, [...keyPath, "inputs", i - own], `"${pattern}" ${problem}`));
   });
   // The files generators and guards read (src/workspace/pairFiles.ts hashes them): `files` globs, and a schema_file.
-  const globs = (value: unknown, where: (string | number)[]) => {
+  // Where a problem is reported is looked up only when there is one: the positioned document is
+  // parsed only for files that have something to point at (src/config/yamlFast.ts).
+  const globs = (value: unknown, where: (string | number)[] | (() => (string | number)[])) => {
     const list = typeof value === "string" ? [value] : Array.isArray(value) ? value : [];
     list.forEach((pattern, i) => {
       if (typeof pattern !== "string" || pattern.startsWith("!")) return;
       const problem = inputProblem(pattern, dir, root, realRoot, files, false);
-      if (problem !== undefined) issues.push(at(file, typeof value === "string" ? where : [...where, i], `"${pattern}" ${problem}`));
+      if (problem === undefined) return;
+      const place = typeof where === "function" ? where() : where;
+      issues.push(at(file, typeof value === "string" ? place : [...place, i], `"${pattern}" ${problem}`));
     });
   };
   const generatorConfig = pair.generatorConfig as Record<string, unknown>;
-  const onPair = file.doc.hasIn([...keyPath, "generator_config", "files"]);
-  globs(generatorConfig.files, onPair ? [...keyPath, "generator_config", "files"] : ["generator_config", "files"]);
+  globs(generatorConfig.files, () =>
+    file.doc.hasIn([...keyPath, "generator_config", "files"]) ? [...keyPath, "generator_config", "files"] : ["generator_config", "files"],
+  );
   const guard = (
     name: string | null,
     config: Record<string, unknown>,

@@ -30432,12 +30432,16 @@ function checkPaths(pair, where, files, file, issues) {
     list2.forEach((pattern, i) => {
       if (typeof pattern !== "string" || pattern.startsWith("!")) return;
       const problem = inputProblem(pattern, dir, root, realRoot, files, false);
-      if (problem !== void 0) issues.push(at(file, typeof value === "string" ? where2 : [...where2, i], `"${pattern}" ${problem}`));
+      if (problem === void 0) return;
+      const place = typeof where2 === "function" ? where2() : where2;
+      issues.push(at(file, typeof value === "string" ? place : [...place, i], `"${pattern}" ${problem}`));
     });
   }, "globs");
   const generatorConfig = pair.generatorConfig;
-  const onPair = file.doc.hasIn([...keyPath, "generator_config", "files"]);
-  globs(generatorConfig.files, onPair ? [...keyPath, "generator_config", "files"] : ["generator_config", "files"]);
+  globs(
+    generatorConfig.files,
+    () => file.doc.hasIn([...keyPath, "generator_config", "files"]) ? [...keyPath, "generator_config", "files"] : ["generator_config", "files"]
+  );
   const guard = /* @__PURE__ */ __name((name, config2, where2, subs, subsAt, depth) => {
     globs(config2.files, [...where2, "files"]);
     if (name === "json_schema" && typeof config2.schema_file === "string" && config2.schema_file !== "") {
