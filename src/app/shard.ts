@@ -15,6 +15,7 @@ import type { ArtifactStore, OutputFiles } from "../model/ports.js";
 import type { PairOutcome, RunEvent, RunReport } from "../model/run.js";
 import type { Shard, ShardResult, ShardSpec } from "../model/shard.js";
 import { decider, planWorkflow } from "../plan/plan.js";
+import { scopeOf } from "../plan/selection.js";
 import { owners, shardPlan } from "../plan/shards.js";
 export { matrixOf, parseShard } from "../plan/shards.js";
 import { acquireRunLock } from "../records/mutex.js";
@@ -22,6 +23,8 @@ import { RunRecorder } from "../records/write.js";
 import { PULL_EVERY_MS, SharedStore, ShardStore, type SharedSync } from "../store/shared.js";
 import { displayPath } from "../config/parse.js";
 import { foldJournal, LockWriter } from "../lockfile/journal.js";
+import { lockPathFor } from "../lockfile/lockfile.js";
+import { resolveWorkflowPath } from "../workspace/load.js";
 import { scratchDir } from "../workspace/scratch.js";
 import { childEnvironments } from "./environment.js";
 import { estimateOf, planOpened, type Planned, type PlanRequest } from "./plan.js";
@@ -94,18 +97,9 @@ function sharedView(opened: Opened, store: ShardStore): StateView {
   return { ...opened.view, record: (p, r) => store.record(p, r), hasContent: (h) => store.hasContent(h), generatedHashes: (p) => store.generatedHashes(p) };
 }
 
-/** Pairs and everything they depend on, in plan order. */
+/** Pairs and everything they depend on, in plan order: the scope `--only` would give them. */
 function closure(plan: Plan, ids: Iterable<string>): PlannedPair[] {
-  const scope = new Set(ids);
-  const stack = [...scope];
-  while (stack.length > 0) {
-    for (const dep of plan.graph.requires.get(stack.pop()!)!) {
-      if (!scope.has(dep)) {
-        scope.add(dep);
-        stack.push(dep);
-      }
-    }
-  }
+  const scope = scopeOf(plan.graph, { only: [...ids] });
   return plan.pairs.filter((p) => scope.has(p.id));
 }
 
@@ -246,17 +240,15 @@ export interface Merged {
  * (status "failed") when a shard failed, or never reported, or a pair was accepted by none.
  */
 export async function mergeShards(target: string | undefined, request: MergeRequest): Promise<Merged> {
-  const probe = openState(target, request);
-  const release = await acquireRunLock(probe.workflow.path, {
-    runId: request.runId ?? newRunId(),
-    wait: request.wait ?? true,
-    onWait: request.onWait,
-    signal: request.stop,
-  });
+  // The mutex and the journal need only the workflow's path: the workflow is read once, under the mutex.
+  const workflowPath = resolveWorkflowPath(target, request.cwd);
+  const lockPath = lockPathFor(workflowPath);
+  const runId = request.runId ?? newRunId();
+  const release = await acquireRunLock(workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
   try {
     // What a killed run journaled goes into the lock file before anything reads it.
-    foldJournal(probe.lockPath, displayPath(probe.lockPath, request.cwd));
-    return await merge(request, target);
+    foldJournal(lockPath, displayPath(lockPath, request.cwd));
+    return await merge({ ...request, runId }, target);
   } finally {
     release();
   }

@@ -36849,16 +36849,7 @@ function sharedView(opened, store) {
 }
 __name(sharedView, "sharedView");
 function closure(plan, ids) {
-  const scope = new Set(ids);
-  const stack = [...scope];
-  while (stack.length > 0) {
-    for (const dep of plan.graph.requires.get(stack.pop())) {
-      if (!scope.has(dep)) {
-        scope.add(dep);
-        stack.push(dep);
-      }
-    }
-  }
+  const scope = scopeOf(plan.graph, { only: [...ids] });
   return plan.pairs.filter((p) => scope.has(p.id));
 }
 __name(closure, "closure");
@@ -36986,16 +36977,13 @@ var Publisher = class {
   }
 };
 async function mergeShards(target, request) {
-  const probe = openState(target, request);
-  const release2 = await acquireRunLock(probe.workflow.path, {
-    runId: request.runId ?? newRunId(),
-    wait: request.wait ?? true,
-    onWait: request.onWait,
-    signal: request.stop
-  });
+  const workflowPath = resolveWorkflowPath(target, request.cwd);
+  const lockPath2 = lockPathFor(workflowPath);
+  const runId = request.runId ?? newRunId();
+  const release2 = await acquireRunLock(workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
   try {
-    foldJournal(probe.lockPath, displayPath(probe.lockPath, request.cwd));
-    return await merge2(request, target);
+    foldJournal(lockPath2, displayPath(lockPath2, request.cwd));
+    return await merge2({ ...request, runId }, target);
   } finally {
     release2();
   }
