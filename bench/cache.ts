@@ -68,8 +68,8 @@ async function measured(cache: FakeCacheService, pairs: number): Promise<CacheSa
   const seconds = (performance.now() - started) / 1000;
   if (result.code !== 0) throw new Error(`the action failed on ${pairs} pairs:\n${result.stdout}\n${result.stderr}`);
   return {
-    uploads: cache.calls.filter((c) => c.startsWith("PUT blob")).length,
-    downloads: cache.calls.filter((c) => c.startsWith("GET blob")).length,
+    uploads: cache.uploads(),
+    downloads: cache.downloads(),
     limited: cache.limited - limited,
     seconds,
     executed: (JSON.parse(result.outputs.executed!) as string[]).length,

@@ -19,9 +19,6 @@ const ids = (result: ActionResult, output: string) => JSON.parse(result.outputs[
 const planOf = (result: ActionResult) =>
   JSON.parse(result.outputs.plan!) as { pairs: { id: string; action: string; configRef: string | null; reasons: { kind: string; detail: string }[] }[] };
 
-const STATE_KEY = /^pairflow-state-[0-9a-f]{12}-[0-9a-f]{12}-[\w.]+-\d+$/;
-const PACK_KEY = /^pairflow-pack-[0-9a-f]{64}$/;
-
 let cache: FakeCacheService;
 beforeEach(async () => {
   cache = await new FakeCacheService().start();
@@ -29,11 +26,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await cache.close();
 });
-
-const uploads = () => cache.calls.filter((c) => c.startsWith("PUT blob")).length;
-const downloads = () => cache.calls.filter((c) => c.startsWith("GET blob")).length;
-const states = () => cache.finalized().filter((e) => STATE_KEY.test(e.key));
-const packs = () => cache.finalized().filter((e) => PACK_KEY.test(e.key));
 
 function edit(file: string, from: string, to: string): void {
   const text = readFileSync(file, "utf8");
@@ -49,13 +41,13 @@ describe("the Actions cache as the artifact store", { timeout: 120_000 }, () => 
     expect(ids(run1, "executed")).toEqual(PAIRS);
     expect(run1.warnings).toEqual([]);
     // One manifest and one pack, whatever the number of pairs.
-    expect(states()).toHaveLength(1);
-    expect(packs()).toHaveLength(1);
-    expect(uploads()).toBe(2);
-    const manifest = manifestOf(states()[0]!);
+    expect(cache.states()).toHaveLength(1);
+    expect(cache.packs()).toHaveLength(1);
+    expect(cache.uploads()).toBe(2);
+    const manifest = manifestOf(cache.states()[0]!);
     const lock = readLock(path.join(first, "workflow.lock.json"))!;
     for (const id of PAIRS) expect(manifest.artifacts[id]).toMatchObject({ configRef: lock.pairs[id]!.configRef, contentHash: lock.pairs[id]!.contentHash });
-    expect(Object.keys(filesOf(packs()[0]!)).sort()).toEqual(
+    expect(Object.keys(filesOf(cache.packs()[0]!)).sort()).toEqual(
       Object.values(manifest.artifacts)
         .map((r) => r.contentHash)
         .sort(),
@@ -73,7 +65,7 @@ describe("the Actions cache as the artifact store", { timeout: 120_000 }, () => 
     for (const file of ["out/test_stack.py", "out/stack.py", "out/review.md"]) {
       expect(readFileSync(path.join(second, file), "utf8")).toBe(readFileSync(path.join(first, file), "utf8"));
     }
-    expect(downloads()).toBe(2);
+    expect(cache.downloads()).toBe(2);
     // Nothing changed: nothing saved.
     expect(cache.twirpCalls("CreateCacheEntry")).toEqual([]);
     expect(run2.summary).toContain("3 restored, 0 saved");
@@ -84,12 +76,12 @@ describe("the Actions cache as the artifact store", { timeout: 120_000 }, () => 
     edit(path.join(third, "prompts.yml"), "Review the implementation against", "Review the implementation versus");
     const run3 = await runAction({ workspace: third, cache });
     expect(ids(run3, "executed")).toEqual(["g_review"]);
-    expect(states()).toHaveLength(2);
-    const newest = manifestOf(states()[1]!);
+    expect(cache.states()).toHaveLength(2);
+    const newest = manifestOf(cache.states()[1]!);
     expect(Object.keys(newest.artifacts).sort()).toEqual([...PAIRS].sort());
     expect(newest.artifacts.g_review!.configRef).not.toBe(manifest.artifacts.g_review!.configRef);
     expect(newest.artifacts.g_test).toEqual(manifest.artifacts.g_test);
-    expect(Object.keys(filesOf(packs()[1]!))).not.toContain(manifest.artifacts.g_review!.contentHash);
+    expect(Object.keys(filesOf(cache.packs()[1]!))).not.toContain(manifest.artifacts.g_review!.contentHash);
 
     const fourth = copyToTempRepo(EXAMPLE);
     edit(path.join(fourth, "prompts.yml"), "Review the implementation against", "Review the implementation versus");
@@ -101,21 +93,21 @@ describe("the Actions cache as the artifact store", { timeout: 120_000 }, () => 
   it("treats another job having saved the same pack first as saved", async () => {
     await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
     // The manifest goes (evicted, say); the pack of the same contents stays.
-    cache.entries.splice(cache.entries.indexOf(states()[0]!), 1);
+    cache.entries.splice(cache.entries.indexOf(cache.states()[0]!), 1);
     cache.calls.length = 0;
     const again = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
     expect(again.code).toBe(0);
     expect(ids(again, "executed")).toEqual(PAIRS);
     expect(cache.twirpCalls("CreateCacheEntry")).toHaveLength(2); // the pack, refused with 409; the manifest
     expect(again.warnings).toEqual([]);
-    expect(states()).toHaveLength(1);
+    expect(cache.states()).toHaveLength(1);
     expect(again.summary).toContain("3 saved, 1 already saved by another job");
   });
 
   it("detects content that does not match its hash, warns, runs that pair again, and saves a sound pack", async () => {
     const first = copyToTempRepo(EXAMPLE);
     await runAction({ workspace: first, cache });
-    const pack = packs()[0]!;
+    const pack = cache.packs()[0]!;
     pack.blob = tamper(pack.blob!, "class Stack:", "class Stick:");
 
     const second = copyToTempRepo(EXAMPLE);
@@ -128,7 +120,7 @@ describe("the Actions cache as the artifact store", { timeout: 120_000 }, () => 
     // The damaged content was never used.
     expect(readFileSync(path.join(second, "out/stack.py"), "utf8")).toBe(readFileSync(path.join(first, "out/stack.py"), "utf8"));
     // The same contents went up under a fresh key, so the next job finds them sound.
-    expect(packs()).toHaveLength(2);
+    expect(cache.packs()).toHaveLength(2);
     const run3 = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
     expect(run3.warnings).toEqual([]);
     expect(ids(run3, "executed")).toEqual([]);
@@ -142,7 +134,7 @@ describe("the Actions cache as the artifact store", { timeout: 120_000 }, () => 
     const workspace = copyToTempRepo(EXAMPLE);
     const plan = await runAction({ workspace, cache, with: { mode: "plan" } });
     expect(plan.code).toBe(0);
-    expect(downloads()).toBe(1);
+    expect(cache.downloads()).toBe(1);
     const pairs = planOf(plan).pairs;
     expect(pairs.map((p) => [p.id, p.action])).toEqual(PAIRS.map((id) => [id, "skip"]));
     expect(pairs[0]!.configRef).toBe(testRef);

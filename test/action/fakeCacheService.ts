@@ -39,6 +39,9 @@ const TWIRP_STATUS: Record<string, number> = {
   unavailable: 503,
 };
 
+/** The keys pairflow gives a workflow's snapshot manifests and content packs (docs/cache.md). */
+const STATE_KEY = /^pairflow-state-[0-9a-f]{12}-[0-9a-f]{12}-[\w.]+-\d+$/;
+const PACK_KEY = /^pairflow-pack-[0-9a-f]{64}$/;
 export interface Entry {
   id: number;
   key: string;
@@ -107,6 +110,25 @@ export class FakeCacheService {
       ACTIONS_RESULTS_URL: this.url,
       ACTIONS_RUNTIME_TOKEN: options.readOnly ? this.readOnlyToken : this.token,
     };
+  }
+
+  /** Blobs uploaded so far: the saves that reached storage. */
+  uploads(): number {
+    return this.calls.filter((c) => c.startsWith("PUT blob")).length;
+  }
+
+  /** Blobs downloaded so far: the restores that fetched content. */
+  downloads(): number {
+    return this.calls.filter((c) => c.startsWith("GET blob")).length;
+  }
+
+  /** The snapshot manifests and the content packs saved so far. */
+  states(): Entry[] {
+    return this.finalized().filter((e) => STATE_KEY.test(e.key));
+  }
+
+  packs(): Entry[] {
+    return this.finalized().filter((e) => PACK_KEY.test(e.key));
   }
 
   finalized(): Entry[] {

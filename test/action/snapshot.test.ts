@@ -21,9 +21,6 @@ afterEach(async () => {
   await cache.close();
 });
 
-const uploads = () => cache.calls.filter((c) => c.startsWith("PUT blob")).length;
-const downloads = () => cache.calls.filter((c) => c.startsWith("GET blob")).length;
-
 describe("a cold run of 300 pairs under a rate limit", () => {
   it(
     "saves everything it accepted in a few uploads, and a fresh workspace restores it in a few downloads and executes nothing",
@@ -38,7 +35,7 @@ describe("a cold run of 300 pairs under a rate limit", () => {
       expect(cold.warnings).toEqual([]);
       // The rate limit was hit and waited out, not given up on.
       expect(cache.limited).toBeGreaterThan(0);
-      const coldUploads = uploads();
+      const coldUploads = cache.uploads();
       expect(coldUploads).toBeLessThanOrEqual(3);
       expect(cold.summary).toContain("0 restored, 300 saved");
 
@@ -49,21 +46,21 @@ describe("a cold run of 300 pairs under a rate limit", () => {
       expect(warm.warnings).toEqual([]);
       expect(ids(warm, "executed")).toEqual([]);
       expect(ids(warm, "reused").sort()).toEqual(PAIRS);
-      expect(downloads()).toBeLessThanOrEqual(3);
-      expect(uploads()).toBe(0);
+      expect(cache.downloads()).toBeLessThanOrEqual(3);
+      expect(cache.uploads()).toBe(0);
       expect(readFileSync(path.join(fresh, "out/p0298.txt"), "utf8")).toBe("made p0298 from Make p0298.\n");
       expect(existsSync(path.join(fresh, "out/p0299.txt"))).toBe(false); // odd pairs have no output file
-      const big = { uploads: coldUploads, downloads: downloads() };
+      const big = { uploads: coldUploads, downloads: cache.downloads() };
 
       // The same for 10 pairs (another workflow in the same cache): the same traffic, not a thirtieth of it.
       cache.rateLimit = null;
       cache.calls.length = 0;
       await runAction({ workspace: manyPairs(10), cache });
-      const smallUploads = uploads();
+      const smallUploads = cache.uploads();
       cache.calls.length = 0;
       const small = await runAction({ workspace: manyPairs(10), cache });
       expect(ids(small, "executed")).toEqual([]);
-      expect({ uploads: smallUploads, downloads: downloads() }).toEqual(big);
+      expect({ uploads: smallUploads, downloads: cache.downloads() }).toEqual(big);
       expect(big).toEqual({ uploads: 2, downloads: 2 });
     },
   );
