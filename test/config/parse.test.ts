@@ -1,4 +1,5 @@
 import path from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isMap, isScalar } from "yaml";
 import { parseText, parseWorkflow, type ConfigFiles } from "../../src/config/parse.js";
@@ -289,5 +290,23 @@ describe("parsing text with positions", () => {
     expect(parseText("key: [unclosed\n", "p.yml", broken)).toBeUndefined();
     expect(broken).toHaveLength(1);
     expect(broken[0]).toMatchObject({ file: "p.yml", line: 2 });
+  });
+
+  it("refuses lists and mappings nested over 256 deep at the bracket that goes too deep, and takes 256", () => {
+    fc.assert(
+      fc.property(fc.nat(5), fc.nat(12), fc.constantFrom("[", "{"), (before, indent, open) => {
+        const deep = (n: number) => (open === "[" ? "[".repeat(n) + "]".repeat(n) : "{a: ".repeat(n) + "1" + "}".repeat(n));
+        const head = Array.from({ length: before }, (_, i) => `k${i}: [x, {y: [1]}]\n`).join("");
+        const found: ConfigIssue[] = [];
+        expect(parseText(`${head}deep:\n${" ".repeat(indent + 1)}${deep(257)}\n`, "p.yml", found)).toBeUndefined();
+        // The 257th opening bracket: line and column of it.
+        const column = indent + 2 + (open === "[" ? 256 : 256 * 4);
+        expect(found.map(formatIssue)).toEqual([
+          `p.yml:${before + 2}:${column}: lists and mappings nested more than 256 deep; pairflow's files need a few levels: flatten the structure`,
+        ]);
+        expect(parseText(`${head}deep:\n${" ".repeat(indent + 1)}${deep(256)}\n`, "p.yml", [])).toBeDefined();
+      }),
+      { numRuns: 30 },
+    );
   });
 });
