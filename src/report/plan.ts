@@ -7,65 +7,92 @@ import { estimateText, pairEstimateJson, totalsEstimateJson, type PairEstimateJs
 import type { PlanEstimate } from "../estimate/estimate.js";
 import type { Style } from "./color.js";
 
-export interface PlanJson {
+/** One pair of the plan's JSON. */
+export type PairJson = Pick<PlannedPair, "id" | "wave" | "requires" | "configRef" | "action" | "reasons"> & {
+  /** For an instance of a foreach pair: the pair as written (docs/foreach.md). */
+  template?: string;
+  /** With an estimate: this pair's, or null for a pair that will not run (docs/cost.md). */
+  estimate?: PairEstimateJson | null;
+};
+
+/** The plan's JSON with its pairs as any iterable: `planJsonStream` makes them one at a time. */
+export interface PlanJsonOf<Pairs> {
   version: 1;
   workflow: { name: string; path: string; workflowRef: string };
   waves: string[][];
-  pairs: (Pick<PlannedPair, "id" | "wave" | "requires" | "configRef" | "action" | "reasons"> & {
-    /** For an instance of a foreach pair: the pair as written (docs/foreach.md). */
-    template?: string;
-    /** With an estimate: this pair's, or null for a pair that will not run (docs/cost.md). */
-    estimate?: PairEstimateJson | null;
-  })[];
+  pairs: Pairs;
   /** Present when the lock file records pairs the workflow no longer has: the run drops them. */
   removed?: string[];
   totals: { pairs: number; run: number; skip: number; estimate?: TotalsEstimateJson };
 }
 
+export type PlanJson = PlanJsonOf<PairJson[]>;
+
 export function planJson(plan: Plan, cwd = process.cwd(), estimate?: PlanEstimate): PlanJson {
-  const json: PlanJson = {
-    version: 1,
-    workflow: { name: plan.workflow.name, path: displayPath(plan.workflow.path, cwd), workflowRef: plan.workflowRef },
-    waves: plan.graph.waves.map((w) => [...w]),
-    pairs: plan.pairs.map((p) => {
-      const template = plan.workflow.pairs.get(p.id)?.template;
-      return {
-        id: p.id,
-        ...(template !== undefined ? { template } : {}),
-        wave: p.wave,
-        requires: [...p.requires],
-        configRef: p.configRef,
-        action: p.action,
-        reasons: p.reasons.map((r) => ({ ...r })),
-      };
-    }),
-    ...(plan.removed && plan.removed.length > 0 ? { removed: [...plan.removed] } : {}),
-    totals: totals(plan),
-  };
-  if (estimate) {
-    for (const p of json.pairs) p.estimate = pairEstimateJson(estimate, p.id);
-    json.totals.estimate = totalsEstimateJson(estimate);
-  }
-  return json;
+  const json = planJsonStream(plan, cwd, estimate);
+  return { ...json, pairs: [...json.pairs] };
 }
 
 /**
- * The plan's JSON as `plan --json` writes it: indented, with each wave and each pair on one line
- * (a pair indented key by key took some 1.3 KB, mostly spaces and line breaks, at 10,000 pairs 13 MB).
+ * The plan's JSON with each pair made only when it is read: `plan --json` writes them as they come,
+ * so that at 10,000 pairs neither every pair's object nor the whole text is held at once.
  */
-export function planJsonText(json: PlanJson): string {
-  const list = (items: unknown[]) => (items.length === 0 ? "[]" : `[\n${items.map((item) => `    ${JSON.stringify(item)}`).join(",\n")}\n  ]`);
+export function planJsonStream(plan: Plan, cwd = process.cwd(), estimate?: PlanEstimate): PlanJsonOf<Iterable<PairJson>> {
+  return {
+    version: 1,
+    workflow: { name: plan.workflow.name, path: displayPath(plan.workflow.path, cwd), workflowRef: plan.workflowRef },
+    waves: plan.graph.waves.map((w) => [...w]),
+    pairs: (function* () {
+      for (const p of plan.pairs) yield pairJson(plan, p, estimate);
+    })(),
+    ...(plan.removed && plan.removed.length > 0 ? { removed: [...plan.removed] } : {}),
+    totals: { ...totals(plan), ...(estimate ? { estimate: totalsEstimateJson(estimate) } : {}) },
+  };
+}
+
+function pairJson(plan: Plan, p: PlannedPair, estimate: PlanEstimate | undefined): PairJson {
+  const template = plan.workflow.pairs.get(p.id)?.template;
+  return {
+    id: p.id,
+    ...(template !== undefined ? { template } : {}),
+    wave: p.wave,
+    requires: [...p.requires],
+    configRef: p.configRef,
+    action: p.action,
+    reasons: p.reasons.map((r) => ({ ...r })),
+    ...(estimate ? { estimate: pairEstimateJson(estimate, p.id) } : {}),
+  };
+}
+
+/**
+ * The plan's JSON as `plan --json` writes it, in pieces of a few hundred lines: indented, with each
+ * wave and each pair on one line (a pair indented key by key took some 1.3 KB, mostly spaces and
+ * line breaks, at 10,000 pairs 13 MB). The pieces joined are one JSON text.
+ */
+export function* planJsonText(json: PlanJsonOf<Iterable<PairJson>>): Generator<string> {
   const { version, workflow, waves, pairs, totals, ...rest } = json;
-  const lines = [
-    `  "version": ${JSON.stringify(version)}`,
-    `  "workflow": ${JSON.stringify(workflow)}`,
-    `  "waves": ${list(waves)}`,
-    `  "pairs": ${list(pairs)}`,
-    `  "totals": ${JSON.stringify(totals)}`,
-    // Any field added to PlanJson later still comes out.
-    ...Object.entries(rest).map(([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)}`),
-  ];
-  return `{\n${lines.join(",\n")}\n}\n`;
+  let piece = `{\n  "version": ${JSON.stringify(version)},\n  "workflow": ${JSON.stringify(workflow)},\n  "waves": ${list(waves)},\n  "pairs": [`;
+  let first = true;
+  let lines = 0;
+  for (const pair of pairs) {
+    piece += `${first ? "" : ","}\n    ${JSON.stringify(pair)}`;
+    first = false;
+    if (++lines === PIECE_LINES) {
+      yield piece;
+      piece = "";
+      lines = 0;
+    }
+  }
+  piece += `${first ? "]" : "\n  ]"},\n  "totals": ${JSON.stringify(totals)}`;
+  // Any field added to PlanJson later still comes out.
+  for (const [key, value] of Object.entries(rest)) piece += `,\n  ${JSON.stringify(key)}: ${JSON.stringify(value)}`;
+  yield `${piece}\n}\n`;
+}
+
+const PIECE_LINES = 256;
+
+function list(items: unknown[]): string {
+  return items.length === 0 ? "[]" : `[\n${items.map((item) => `    ${JSON.stringify(item)}`).join(",\n")}\n  ]`;
 }
 
 const MAX_DETAILS = 3;
