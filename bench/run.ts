@@ -31,7 +31,7 @@ import { benchForeach } from "./foreach.js";
 import { benchRecords } from "./records.js";
 import { benchShards } from "./shards.js";
 import { seedAcceptedState } from "./seed.js";
-import { countO200k } from "../src/estimate/tokens.js";
+import { countO200k, loadTokenizer } from "../src/estimate/tokens.js";
 
 const QUICK = process.env.PAIRFLOW_BENCH_QUICK === "1";
 const PLAN_SIZES = QUICK ? [1_000, 5_000] : [1_000, 10_000, 50_000];
@@ -71,7 +71,7 @@ try {
   benchPlans();
   benchRuns();
   benchStartup();
-  benchTokens();
+  await benchTokens();
   await benchRecords();
   if (!(await benchForeach())) process.exitCode = 1;
   console.log("\n== the Actions cache: uploads and downloads of a cold and a warm run (loopback cache service)");
@@ -327,8 +327,9 @@ function benchStartup(): void {
 // ---------------------------------------------------------------------------------------------
 // 4. the estimate's tokenizer on long unbroken text
 
-function benchTokens(): void {
+async function benchTokens(): Promise<void> {
   console.log("== o200k token count of one unbroken word (in this process, after the table is built)");
+  await loadTokenizer();
   countO200k("warm");
   const rows: string[][] = [];
   for (const chars of [5_000, 10_000, 20_000, 40_000]) {

@@ -3,7 +3,8 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   package_default
-} from "./cli-chunk-Z6TMY7LW.js";
+} from "./cli-chunk-U5X4VECE.js";
+import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/main.ts
 for (const stream of [process.stdout, process.stderr]) {
@@ -17,7 +18,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.stdout.write(`${package_default.version}
 `);
 } else {
-  const { runCli } = await import("./cli-program-JUHQYMLJ.js");
+  const { runCli } = await import("./cli-program-YWGMR5HI.js");
   process.exitCode = await runCli(argv, {
     stdout: process.stdout,
     stderr: process.stderr,

@@ -31,14 +31,14 @@ export async function planTarget(target: string | undefined, request: PlanReques
 
 export async function planOpened(opened: Opened, request: Pick<PlanRequest, "selection" | "finished">): Promise<Planned> {
   const plan = await planWorkflow(opened.workflow, opened.graph, opened.view, { selection: request.selection, finished: request.finished });
-  return { ...opened, plan, estimate: estimateOf(opened, plan) };
+  return { ...opened, plan, estimate: await estimateOf(opened, plan) };
 }
 
 /**
  * The estimate of the pairs that will execute, from past runs and the accepted contents here. The
  * run records are read only when something will execute.
  */
-export function estimateOf(opened: Opened, plan: Plan, among?: (id: string) => boolean): PlanEstimate {
+export function estimateOf(opened: Opened, plan: Plan, among?: (id: string) => boolean): Promise<PlanEstimate> {
   const only = plan.selection.only && !plan.selection.force ? new Set(plan.selection.only) : undefined;
   // A pair that calls no model costs nothing to estimate: it is left out, so a workflow of such
   // pairs shows no estimate, asks nothing and passes any --max-cost. `among` narrows it further (a shard's pairs).

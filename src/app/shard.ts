@@ -123,7 +123,7 @@ export async function runShard(target: string | undefined, request: ShardRequest
   const owner = owners(shards);
   const mine = new Set(shards.find((s) => s.index === shard.index)?.pairs ?? []);
   // The budget gate, over this shard's own pairs.
-  await gate({ ...planned, estimate: estimateOf(opened, planned.plan, (id) => mine.has(id)) }, request);
+  await gate({ ...planned, estimate: await estimateOf(opened, planned.plan, (id) => mine.has(id)) }, request);
 
   const store = new ShardStore(opened.store, shared.store);
   const view = sharedView(opened, store);

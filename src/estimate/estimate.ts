@@ -10,7 +10,7 @@ import { renderPrompt } from "../prompt/render.js";
 import type { TokenUsage } from "../model/records.js";
 import { median, type PairHistory } from "./history.js";
 import { BUILT_IN_PRICES_AS_OF, costOf, priceFor, type Price } from "./prices.js";
-import { CHAT_OVERHEAD_TOKENS, countTokens, type TokenMethod } from "./tokens.js";
+import { CHAT_OVERHEAD_TOKENS, countTokens, loadTokenizer, tokenMethod, type TokenMethod } from "./tokens.js";
 
 /** Output tokens per attempt to expect when a pair has no history and no max_tokens. */
 export const DEFAULT_OUTPUT_TOKENS = 1000;
@@ -71,10 +71,11 @@ export interface EstimateOptions {
   include?: (id: string) => boolean;
 }
 
-export function estimatePlan(source: EstimateSource, plan: Plan, options: EstimateOptions = {}): PlanEstimate {
+export async function estimatePlan(source: EstimateSource, plan: Plan, options: EstimateOptions = {}): Promise<PlanEstimate> {
   const { workflow } = source;
   const { history } = source;
   const running = plan.pairs.filter((p) => p.action === "run" && (options.include?.(p.id) ?? true));
+  if (running.some((p) => tokenMethod(workflow.pairs.get(p.id)!.model) === "o200k_base")) await loadTokenizer();
   const contents = new Map<string, string | undefined>();
   const contentOf = (dep: PlannedPair): string | undefined => {
     if (!contents.has(dep.id)) contents.set(dep.id, source.contentOf(dep));

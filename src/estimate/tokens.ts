@@ -10,10 +10,11 @@
  *   keeps the candidate merges in a heap, O(n log n) per piece and exact;
  * - its table keys every token by its bytes joined with commas, which takes about a second to build;
  *   the table here indexes the shipped base64 text in place, built in a few tens of milliseconds.
- * The table is built on first use only, so a plan whose running pairs use no OpenAI model never pays
- * for it, and counts of pieces (words and the spaces before them) already seen are remembered.
+ * The table (2.3 MB of text) is loaded and built by `loadTokenizer` only, which the estimate calls
+ * when a pair it counts uses an OpenAI model: the bundle carries it as a chunk of its own, so a
+ * command that counts nothing never reads it. Counts of pieces (words and the spaces before them)
+ * already seen are remembered.
  */
-import o200kBase from "js-tiktoken/ranks/o200k_base";
 
 /** How a count was made: a real tokenizer, or the documented approximation. */
 export type TokenMethod = "o200k_base" | "approximate";
@@ -37,7 +38,17 @@ export function tokenMethod(model: string | null): TokenMethod {
   return O200K.test(name) ? "o200k_base" : "approximate";
 }
 
-/** Tokens of `text` for `model`, with how they were counted. */
+/**
+ * Loads the o200k_base table, once: countO200k, and countTokens for a model of that family, need it
+ * loaded first.
+ */
+export async function loadTokenizer(): Promise<void> {
+  if (o200k) return;
+  const { default: base } = await import("js-tiktoken/ranks/o200k_base");
+  o200k ??= buildEncoding(base);
+}
+
+/** Tokens of `text` for `model`, with how they were counted (an o200k model's after loadTokenizer). */
 export function countTokens(text: string, model: string | null): { tokens: number; method: TokenMethod } {
   const method = tokenMethod(model);
   if (method === "approximate") return { tokens: Math.ceil(text.length / CHARS_PER_TOKEN), method };
@@ -49,7 +60,8 @@ export function countTokens(text: string, model: string | null): { tokens: numbe
  * "<|endoftext|>" is sent, and counted, as text).
  */
 export function countO200k(text: string): number {
-  const encoding = (o200k ??= buildEncoding());
+  const encoding = o200k;
+  if (!encoding) throw new Error("countO200k: the o200k_base table is not loaded (await loadTokenizer() first)");
   let tokens = 0;
   encoding.split.lastIndex = 0;
   for (const match of text.matchAll(encoding.split)) {
@@ -79,9 +91,9 @@ interface Encoding {
 
 let o200k: Encoding | undefined;
 
-function buildEncoding(): Encoding {
-  const ranks = new RankTable(o200kBase.bpe_ranks);
-  return { split: new RegExp(o200kBase.pat_str, "gu"), ranks, longest: ranks.longestBytes, seen: new Map() };
+function buildEncoding(base: { pat_str: string; bpe_ranks: string }): Encoding {
+  const ranks = new RankTable(base.bpe_ranks);
+  return { split: new RegExp(base.pat_str, "gu"), ranks, longest: ranks.longestBytes, seen: new Map() };
 }
 
 /**

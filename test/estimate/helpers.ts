@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { PassThrough } from "node:stream";
 import { runCli } from "../../src/cli/program.js";
-import { countTokens } from "../../src/estimate/tokens.js";
+import { countTokens, loadTokenizer } from "../../src/estimate/tokens.js";
 
 export interface CliResult {
   status: number;
@@ -45,6 +45,7 @@ export interface Provider {
  * framing, and the answer's tokens.
  */
 export async function loopbackProvider(answer: (prompt: string) => string): Promise<Provider> {
+  await loadTokenizer();
   const requests: Provider["requests"] = [];
   const server: Server = createServer((req, res) => {
     let body = "";

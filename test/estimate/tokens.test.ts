@@ -5,8 +5,8 @@
 import fc from "fast-check";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200kBase from "js-tiktoken/ranks/o200k_base";
-import { describe, expect, it } from "vitest";
-import { countO200k, countTokens } from "../../src/estimate/tokens.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { countO200k, countTokens, loadTokenizer } from "../../src/estimate/tokens.js";
 
 const reference = new Tiktoken(o200kBase);
 const encodeLength = (text: string) => reference.encode(text, [], []).length;
@@ -32,6 +32,8 @@ const pieces = [
 ];
 
 describe("o200k token counts", () => {
+  beforeAll(loadTokenizer);
+
   it("equal js-tiktoken's on random text: words, code, unicode, special-token text", () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 120 }), fc.string({ unit: "grapheme", maxLength: 60 }), (parts, tail) => {
