@@ -59,25 +59,22 @@ function compareCodePoints(a: string, b: string): number {
   }
 }
 
-const SHORT_ESCAPES: Record<string, string> = {
-  '"': '\\"',
-  "\\": "\\\\",
-  "\n": "\\n",
-  "\r": "\\r",
-  "\t": "\\t",
-  "\b": "\\b",
-  "\f": "\\f",
-};
-
 const SURROGATE = /[\uD800-\uDFFF]/;
-const ESCAPED = /[\\"]|[^ -~]/;
 
+/** What JSON.stringify leaves outside printable ASCII: DEL and every character above it. */
+const NON_ASCII = /[^ -~]/;
+
+/**
+ * A string as Python's json.dumps writes it with ensure_ascii: JSON.stringify escapes the quote,
+ * the backslash and every control character exactly as Python does (\n, \t, \b, \f, \r, else
+ * \u00XX in lower case; a lone surrogate as \udXXX), and leaves the rest as it is; then whatever is
+ * not printable ASCII becomes \uXXXX. JavaScript strings are UTF-16 already, so astral characters
+ * come out as surrogate pairs, as Python writes them.
+ */
 function quote(s: string): string {
-  // Most text needs no escape: tested first, since a replace allocates even when it changes nothing.
-  if (!ESCAPED.test(s)) return '"' + s + '"';
-  // Everything outside printable ASCII (space..~) is escaped, as Python's ensure_ascii does;
-  // JavaScript strings are UTF-16 already, so astral characters come out as surrogate pairs.
-  return '"' + s.replace(/[\\"]|[^ -~]/g, (ch) => SHORT_ESCAPES[ch] ?? "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0")) + '"';
+  const json = JSON.stringify(s);
+  if (!NON_ASCII.test(json)) return json;
+  return json.replace(/[^ -~]/g, (ch) => "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0"));
 }
 
 /** Python's repr() of a float: shortest round-trip digits, fixed notation for exponents -4..15. */

@@ -1,0 +1,54 @@
+/**
+ * Canonical JSON is byte for byte what Python's json.dumps(value, sort_keys=True,
+ * separators=(",", ":")) writes with ensure_ascii on: the rule every configRef vector rests on.
+ */
+import { spawnSync } from "node:child_process";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { canonicalJson } from "../../src/refs/canonical.js";
+
+/** Python's ensure_ascii escaping, character by character as its json.encoder documents it. */
+function pythonQuote(s: string): string {
+  const short: Record<string, string> = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
+  let out = '"';
+  for (const ch of s) {
+    for (let i = 0; i < ch.length; i++) {
+      const unit = ch[i]!;
+      const code = unit.charCodeAt(0);
+      out += short[unit] ?? (code >= 0x20 && code <= 0x7e ? unit : "\\u" + code.toString(16).padStart(4, "0"));
+    }
+  }
+  return out + '"';
+}
+
+// Text of every kind: printable ASCII, controls, DEL, Latin-1, BMP, astral pairs and lone surrogates.
+const text = fc.string({
+  unit: fc.oneof(
+    fc.constantFrom('"', "\\", "\n", "\r", "\t", "\b", "\f", "\u0000", "\u001f", "\u007f", "\u0080", "é", "\u2028", "\ufeff", "😀", "\ud800", "\udfff", "/"),
+    fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 1 }),
+    fc.string({ unit: "binary", minLength: 1, maxLength: 1 }),
+  ),
+  maxLength: 40,
+});
+
+describe("canonical JSON", () => {
+  it("escapes text as Python's ensure_ascii does", () => {
+    fc.assert(
+      fc.property(text, (s) => {
+        expect(canonicalJson(s)).toBe(pythonQuote(s));
+        expect(canonicalJson({ [s]: [s] })).toBe(`{${pythonQuote(s)}:[${pythonQuote(s)}]}`);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  const python = spawnSync("python3", ["-c", "print(1)"], { encoding: "utf8" }).status === 0;
+  it.skipIf(!python)("equals Python's json.dumps on random text (where python3 is installed)", () => {
+    const samples = fc.sample(text, 500);
+    const script = "import json,sys\nfor s in json.load(sys.stdin): print(json.dumps(s, sort_keys=True, separators=(',', ':')))";
+    // JSON.stringify keeps lone surrogates as escapes, which Python's json.load reads back as they were.
+    const result = spawnSync("python3", ["-c", script], { input: JSON.stringify(samples), encoding: "utf8" });
+    expect(result.status).toBe(0);
+    expect(result.stdout.split("\n").slice(0, -1)).toEqual(samples.map((s) => canonicalJson(s)));
+  });
+});
