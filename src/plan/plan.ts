@@ -228,8 +228,9 @@ async function acceptedArtifact(
 ): Promise<AcceptedArtifact | undefined> {
   let source: AcceptedArtifact["source"];
   let contentHash: string;
-  const local = view.record(id, ref);
-  if (previous?.configRef === ref && previous.source !== "human") {
+  // The store's record is looked up only when the lock file has no answer: a file system lookup per pair.
+  const local = previous?.configRef === ref && previous.source !== "human" ? undefined : view.record(id, ref);
+  if (local === undefined && previous?.configRef === ref && previous.source !== "human") {
     source = "lock";
     contentHash = previous.contentHash;
   } else if (local?.status === "accepted" && local.source !== "human" && local.contentHash) {
