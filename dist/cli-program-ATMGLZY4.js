@@ -29888,20 +29888,12 @@ function compareCodePoints(a, b) {
     if (d !== 0) return d;
   }
 }
-var SHORT_ESCAPES = {
-  '"': '\\"',
-  "\\": "\\\\",
-  "\n": "\\n",
-  "\r": "\\r",
-  "	": "\\t",
-  "\b": "\\b",
-  "\f": "\\f"
-};
 var SURROGATE = /[\uD800-\uDFFF]/;
-var ESCAPED = /[\\"]|[^ -~]/;
+var NON_ASCII = /[^ -~]/;
 function quote(s) {
-  if (!ESCAPED.test(s)) return '"' + s + '"';
-  return '"' + s.replace(/[\\"]|[^ -~]/g, (ch) => SHORT_ESCAPES[ch] ?? "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0")) + '"';
+  const json2 = JSON.stringify(s);
+  if (!NON_ASCII.test(json2)) return json2;
+  return json2.replace(/[^ -~]/g, (ch) => "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0"));
 }
 function pyFloatRepr(x) {
   if (Number.isNaN(x)) return "NaN";
@@ -30289,8 +30281,8 @@ function judgeOutput(view, pair, previous) {
 async function acceptedArtifact(view, id, ref, previous, output) {
   let source;
   let contentHash;
-  const local = view.record(id, ref);
-  if (previous?.configRef === ref && previous.source !== "human") {
+  const local = previous?.configRef === ref && previous.source !== "human" ? void 0 : view.record(id, ref);
+  if (local === void 0 && previous?.configRef === ref && previous.source !== "human") {
     source = "lock";
     contentHash = previous.contentHash;
   } else if (local?.status === "accepted" && local.source !== "human" && local.contentHash) {
