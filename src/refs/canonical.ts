@@ -1,49 +1,59 @@
 import { PyFloat } from "../model/values.js";
 
 export function canonicalJson(value: unknown): string {
-  const out: string[] = [];
-  write(value, out);
-  return out.join("");
+  return write(value);
 }
 
-function write(value: unknown, out: string[]): void {
-  if (value === null || value === undefined) {
-    out.push("null");
-  } else if (typeof value === "boolean") {
-    out.push(value ? "true" : "false");
-  } else if (typeof value === "number") {
-    // An integer as Python writes one: every digit, never an exponent (String(1e21) is "1e+21").
-    out.push(Number.isInteger(value) ? BigInt(value).toString() : pyFloatRepr(value));
-  } else if (typeof value === "bigint") {
-    out.push(value.toString());
-  } else if (value instanceof PyFloat) {
-    out.push(pyFloatRepr(value.value));
-  } else if (typeof value === "string") {
-    out.push(quote(value));
-  } else if (Array.isArray(value)) {
-    out.push("[");
-    value.forEach((item, i) => {
-      if (i > 0) out.push(",");
-      write(item, out);
-    });
-    out.push("]");
-  } else if (typeof value === "object") {
-    const obj = value as Record<string, unknown>;
-    // Python sorts keys by code point; JavaScript's default sort compares UTF-16 units,
-    // which differs only for characters above U+FFFF against U+E000..U+FFFF.
-    const keys = Object.keys(obj).filter((k) => obj[k] !== undefined);
-    // Without surrogates (keys below U+D800 or from U+E000 to U+FFFF) the two orders agree, and
-    // the default sort is many times faster than comparing code point by code point.
-    keys.sort(keys.some((k) => SURROGATE.test(k)) ? compareCodePoints : undefined);
-    out.push("{");
-    keys.forEach((key, i) => {
-      if (i > 0) out.push(",");
-      out.push(quote(key), ":");
-      write(obj[key], out);
-    });
-    out.push("}");
-  } else {
-    throw new TypeError(`cannot write ${typeof value} as canonical JSON`);
+/**
+ * Marks a mapping or list that many hash inputs share (the workflow's context, in every pair's
+ * reference): its canonical JSON is written once and reused wherever the same object appears. The
+ * object must not change afterwards.
+ */
+export function sharedValue<T extends object>(value: T): T {
+  shared.set(value, write(value));
+  return value;
+}
+
+const shared = new WeakMap<object, string>();
+
+// Strings are concatenated, not pushed to a list and joined: V8 keeps the pieces as a rope that is
+// flattened once, when the text is hashed.
+function write(value: unknown): string {
+  switch (typeof value) {
+    case "string":
+      return quote(value);
+    case "boolean":
+      return value ? "true" : "false";
+    case "number":
+      // An integer as Python writes one: every digit, never an exponent (String(1e21) is "1e+21").
+      if (Number.isInteger(value)) return Number.isSafeInteger(value) ? String(value) : BigInt(value).toString();
+      return pyFloatRepr(value);
+    case "bigint":
+      return value.toString();
+    case "undefined":
+      return "null";
+    case "object": {
+      if (value === null) return "null";
+      if (value instanceof PyFloat) return pyFloatRepr(value.value);
+      const known = shared.get(value);
+      if (known !== undefined) return known;
+      if (Array.isArray(value)) {
+        let out = "[";
+        for (let i = 0; i < value.length; i++) out += (i > 0 ? "," : "") + write(value[i]);
+        return out + "]";
+      }
+      const obj = value as Record<string, unknown>;
+      const keys = Object.keys(obj).filter((k) => obj[k] !== undefined);
+      // Python sorts keys by code point; JavaScript's default sort compares UTF-16 units, which
+      // differs only for characters above U+FFFF against U+E000..U+FFFF. Without surrogates the
+      // two orders agree, and the default sort is many times faster.
+      keys.sort(keys.some((k) => SURROGATE.test(k)) ? compareCodePoints : undefined);
+      let out = "{";
+      for (let i = 0; i < keys.length; i++) out += (i > 0 ? "," : "") + quote(keys[i]!) + ":" + write(obj[keys[i]!]);
+      return out + "}";
+    }
+    default:
+      throw new TypeError(`cannot write ${typeof value} as canonical JSON`);
   }
 }
 

@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson } from "../../src/refs/canonical.js";
+import { canonicalJson, sharedValue } from "../../src/refs/canonical.js";
 
 /** Python's ensure_ascii escaping, character by character as its json.encoder documents it. */
 function pythonQuote(s: string): string {
@@ -39,6 +39,18 @@ describe("canonical JSON", () => {
         expect(canonicalJson({ [s]: [s] })).toBe(`{${pythonQuote(s)}:[${pythonQuote(s)}]}`);
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it("writes a shared mapping exactly as the same mapping unshared", () => {
+    const value = fc.dictionary(text, fc.oneof(text, fc.integer(), fc.array(text, { maxLength: 3 })), { maxKeys: 5 });
+    fc.assert(
+      fc.property(value, value, (a, b) => {
+        const plainText = canonicalJson({ a, b, list: [a] });
+        const shared = sharedValue(structuredClone(a));
+        expect(canonicalJson({ a: shared, b, list: [shared] })).toBe(plainText);
+      }),
+      { numRuns: 300 },
     );
   });
 

@@ -29838,43 +29838,45 @@ import { createHash } from "node:crypto";
 
 // src/refs/canonical.ts
 function canonicalJson(value) {
-  const out = [];
-  write(value, out);
-  return out.join("");
+  return write(value);
 }
-function write(value, out) {
-  if (value === null || value === void 0) {
-    out.push("null");
-  } else if (typeof value === "boolean") {
-    out.push(value ? "true" : "false");
-  } else if (typeof value === "number") {
-    out.push(Number.isInteger(value) ? BigInt(value).toString() : pyFloatRepr(value));
-  } else if (typeof value === "bigint") {
-    out.push(value.toString());
-  } else if (value instanceof PyFloat) {
-    out.push(pyFloatRepr(value.value));
-  } else if (typeof value === "string") {
-    out.push(quote(value));
-  } else if (Array.isArray(value)) {
-    out.push("[");
-    value.forEach((item, i) => {
-      if (i > 0) out.push(",");
-      write(item, out);
-    });
-    out.push("]");
-  } else if (typeof value === "object") {
-    const obj = value;
-    const keys = Object.keys(obj).filter((k) => obj[k] !== void 0);
-    keys.sort(keys.some((k) => SURROGATE.test(k)) ? compareCodePoints : void 0);
-    out.push("{");
-    keys.forEach((key, i) => {
-      if (i > 0) out.push(",");
-      out.push(quote(key), ":");
-      write(obj[key], out);
-    });
-    out.push("}");
-  } else {
-    throw new TypeError(`cannot write ${typeof value} as canonical JSON`);
+function sharedValue(value) {
+  shared.set(value, write(value));
+  return value;
+}
+var shared = /* @__PURE__ */ new WeakMap();
+function write(value) {
+  switch (typeof value) {
+    case "string":
+      return quote(value);
+    case "boolean":
+      return value ? "true" : "false";
+    case "number":
+      if (Number.isInteger(value)) return Number.isSafeInteger(value) ? String(value) : BigInt(value).toString();
+      return pyFloatRepr(value);
+    case "bigint":
+      return value.toString();
+    case "undefined":
+      return "null";
+    case "object": {
+      if (value === null) return "null";
+      if (value instanceof PyFloat) return pyFloatRepr(value.value);
+      const known = shared.get(value);
+      if (known !== void 0) return known;
+      if (Array.isArray(value)) {
+        let out2 = "[";
+        for (let i = 0; i < value.length; i++) out2 += (i > 0 ? "," : "") + write(value[i]);
+        return out2 + "]";
+      }
+      const obj = value;
+      const keys = Object.keys(obj).filter((k) => obj[k] !== void 0);
+      keys.sort(keys.some((k) => SURROGATE.test(k)) ? compareCodePoints : void 0);
+      let out = "{";
+      for (let i = 0; i < keys.length; i++) out += (i > 0 ? "," : "") + quote(keys[i]) + ":" + write(obj[keys[i]]);
+      return out + "}";
+    }
+    default:
+      throw new TypeError(`cannot write ${typeof value} as canonical JSON`);
   }
 }
 function compareCodePoints(a, b) {
@@ -30044,11 +30046,7 @@ function ownComponents(workflow2, pair, inputs, files) {
   if (pair.generator !== null || Object.keys(config2).length > 0) own3.generator = { name: pair.generator, config: config2 };
   if (pair.generator !== null) own3.layout = PROMPT_LAYOUT;
   if (pair.guards !== void 0) own3.guards = pair.guards;
-  if (workflow2.specification !== void 0 || workflow2.constraints !== void 0) {
-    own3.context = {};
-    if (workflow2.specification !== void 0) own3.context.specification = workflow2.specification;
-    if (workflow2.constraints !== void 0) own3.context.constraints = workflow2.constraints;
-  }
+  if (workflow2.specification !== void 0 || workflow2.constraints !== void 0) own3.context = contextOf(workflow2);
   if (pair.inputs.length > 0) own3.inputs = inputs ?? {};
   const read = {};
   if (files && Object.keys(files.generator).length > 0) read.generator = files.generator;
@@ -30056,6 +30054,17 @@ function ownComponents(workflow2, pair, inputs, files) {
   if (Object.keys(read).length > 0) own3.files = read;
   return own3;
 }
+function contextOf(workflow2) {
+  let context2 = contexts.get(workflow2);
+  if (!context2 || context2.specification !== workflow2.specification || context2.constraints !== workflow2.constraints) {
+    context2 = {};
+    if (workflow2.specification !== void 0) context2.specification = workflow2.specification;
+    if (workflow2.constraints !== void 0) context2.constraints = workflow2.constraints;
+    contexts.set(workflow2, sharedValue(Object.freeze(context2)));
+  }
+  return context2;
+}
+var contexts = /* @__PURE__ */ new WeakMap();
 function publicHeaders(value) {
   if (value === null || typeof value !== "object" || Array.isArray(value) || value instanceof PyFloat) return value;
   const out = {};
@@ -35357,9 +35366,9 @@ var SharedStore = class {
   }
 };
 var ShardStore = class {
-  constructor(base, shared) {
+  constructor(base, shared2) {
     this.base = base;
-    this.shared = shared;
+    this.shared = shared2;
   }
   base;
   shared;
@@ -35446,15 +35455,15 @@ async function runShard(target, request) {
   const startedAt = (/* @__PURE__ */ new Date()).toISOString();
   const opened = openState(target, request);
   const fanout = request.fanout ?? "local";
-  const shared = new SharedStore(request.sharedDir ?? sharedDirFor(opened.stateDir), fanout, fanout === "local" ? Date.parse(startedAt) : 0);
-  shared.started(shard);
+  const shared2 = new SharedStore(request.sharedDir ?? sharedDirFor(opened.stateDir), fanout, fanout === "local" ? Date.parse(startedAt) : 0);
+  shared2.started(shard);
   const planned = await planOpened(opened, request);
   refuseWhatWouldFail(planned, request);
   const shards = shardPlan(planned.plan, shard.count, weigher(opened));
   const owner = owners(shards);
   const mine = new Set(shards.find((s) => s.index === shard.index)?.pairs ?? []);
   await gate({ ...planned, estimate: await estimateOf(opened, planned.plan, (id) => mine.has(id)) }, request);
-  const store = new ShardStore(opened.store, shared.store);
+  const store = new ShardStore(opened.store, shared2.store);
   const view = sharedView(opened, store);
   const plan = await planWorkflow(opened.workflow, opened.graph, view, { selection: request.selection });
   const scoped = {
@@ -35465,8 +35474,8 @@ async function runShard(target, request) {
     )
   };
   const waitMs = request.waitMs ?? DEFAULT_SHARD_WAIT_MS;
-  const sync = request.sync?.(shared, shard);
-  const publisher = sync && new Publisher(() => shared.writeOutbox(shard, store.written), sync, request.pushEveryMs ?? PUSH_EVERY_MS);
+  const sync = request.sync?.(shared2, shard);
+  const publisher = sync && new Publisher(() => shared2.writeOutbox(shard, store.written), sync, request.pushEveryMs ?? PUSH_EVERY_MS);
   const pull = sync && { pull: (owner2) => sync.pull(owner2), everyMs: request.pullEveryMs ?? PULL_EVERY_MS };
   const deps = {
     ...drivers(request),
@@ -35486,7 +35495,7 @@ async function runShard(target, request) {
       await: (id, configRef2, signal) => {
         const by = owner.get(id);
         if (by === void 0) return Promise.resolve({ missing: "no shard runs it: plan the fan-out again" });
-        return shared.await(id, configRef2, by, waitMs, signal, pull);
+        return shared2.await(id, configRef2, by, waitMs, signal, pull);
       }
     }
   };
@@ -35511,9 +35520,9 @@ async function runShard(target, request) {
     endedAt: (/* @__PURE__ */ new Date()).toISOString(),
     outcomes: report.pairs.filter((p) => mine.has(p.id))
   };
-  shared.finished(result);
+  shared2.finished(result);
   if (publisher) {
-    shared.writeOutbox(shard, store.written, result);
+    shared2.writeOutbox(shard, store.written, result);
     await publisher.now();
   }
   return report;
@@ -35570,23 +35579,23 @@ async function merge2(request, target) {
   const runId = request.runId ?? newRunId();
   const opened = openState(target, request);
   const before = await planOpened(opened, {});
-  const shared = new SharedStore(request.sharedDir ?? sharedDirFor(opened.stateDir), request.fanout ?? "local");
+  const shared2 = new SharedStore(request.sharedDir ?? sharedDirFor(opened.stateDir), request.fanout ?? "local");
   if (request.sync && request.shards !== void 0) {
     for (let index = 1; index <= request.shards; index++) {
       const shard = { index, count: request.shards };
-      await request.sync(shared, shard).pull(shard);
-      shared.readOutbox(shard);
+      await request.sync(shared2, shard).pull(shard);
+      shared2.readOutbox(shard);
     }
   }
-  const results = shared.results();
+  const results = shared2.results();
   const count4 = request.shards ?? results[0]?.count;
   const expected = count4 === void 0 ? [] : shardPlan(before.plan, count4, weigher(opened));
   const missing = expected.filter((s) => !results.some((r) => r.index === s.index && r.count === s.count));
-  const layered = new ShardStore(opened.store, shared.store);
+  const layered = new ShardStore(opened.store, shared2.store);
   const seen = await planWorkflow(opened.workflow, opened.graph, sharedView(opened, layered), {});
   for (const p of seen.pairs) {
     if (p.action !== "skip" || p.configRef === null) continue;
-    const got = shared.accepted(p.id, p.configRef);
+    const got = shared2.accepted(p.id, p.configRef);
     if (!got || opened.store.record(p.id, p.configRef)?.status === "accepted") continue;
     opened.store.putContent(got.content);
     opened.store.putRecord(got.record);
