@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { parseText } from "../../src/config/parse.js";
-import { fastYaml } from "../../src/config/yamlFast.js";
+import { declines, fastYaml } from "../../src/config/yamlFast.js";
 import type { ConfigIssue } from "../../src/model/errors.js";
 import { canonicalJson } from "../../src/refs/canonical.js";
 import { PyFloat } from "../../src/model/values.js";
@@ -162,6 +162,17 @@ describe("the fast YAML path", () => {
         agree(stringify(doc, { ...opts, aliasDuplicateObjects: false }));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("declines exactly where its regular expression finds a tag, anchor, directive or complex key", () => {
+    const DECLINE = /(?:^|[\s[{,])[!&]|^%|^\s*\?(?:\s|$)|(?:^|[\s[{,])\?\s/m;
+    const unit = fc.constantFrom("!", "&", "%", "?", " ", "\t", "\n", "\r", "\u2028", "\u00a0", "[", "{", ",", "a", ":", "-", "#", '"');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 12 }), (text) => {
+        expect(declines(text)).toBe(DECLINE.test(text));
+      }),
+      { numRuns: 20_000 },
     );
   });
 });
