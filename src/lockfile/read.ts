@@ -71,21 +71,23 @@ export function parseLock(text: string, display: string): LockFile {
   return value as unknown as LockFile;
 }
 
+/** The fields of a lock entry, each with its test and what it must be. */
+const ENTRY_FIELDS: readonly [string, (v: unknown) => boolean, string][] = [
+  ["configRef", isHash, "a sha256 hex digest"],
+  ["contentHash", isHash, "a sha256 hex digest"],
+  ["source", (v) => v === "generated" || v === "human", '"generated" or "human"'],
+  ["model", (v) => v === null || typeof v === "string", "a model name or null"],
+  ["components", (v) => isObject(v) && Object.values(v).every((d) => typeof d === "string"), "a mapping of names to digests"],
+  ["attempts", (v) => Number.isInteger(v) && (v as number) >= 0, "a whole number"],
+  ["tokens", (v) => isObject(v) && isCount(v.input) && isCount(v.output), "a mapping with input and output token counts"],
+  ["durationMs", isCount, "a number of milliseconds"],
+  ["acceptedAt", (v) => typeof v === "string", "a time"],
+];
+
 /** What is wrong with one entry, and where in it, or undefined. */
 function entryProblem(entry: unknown): { at: string[]; what: string } | undefined {
   if (!isObject(entry)) return { at: [], what: `is ${entry === null ? "null" : Array.isArray(entry) ? "a list" : typeof entry}, not a mapping` };
-  const fields: [string, (v: unknown) => boolean, string][] = [
-    ["configRef", isHash, "a sha256 hex digest"],
-    ["contentHash", isHash, "a sha256 hex digest"],
-    ["source", (v) => v === "generated" || v === "human", '"generated" or "human"'],
-    ["model", (v) => v === null || typeof v === "string", "a model name or null"],
-    ["components", (v) => isObject(v) && Object.values(v).every((d) => typeof d === "string"), "a mapping of names to digests"],
-    ["attempts", (v) => Number.isInteger(v) && (v as number) >= 0, "a whole number"],
-    ["tokens", (v) => isObject(v) && isCount(v.input) && isCount(v.output), "a mapping with input and output token counts"],
-    ["durationMs", isCount, "a number of milliseconds"],
-    ["acceptedAt", (v) => typeof v === "string", "a time"],
-  ];
-  for (const [key, ok, expected] of fields) {
+  for (const [key, ok, expected] of ENTRY_FIELDS) {
     if (!Object.hasOwn(entry, key)) return { at: [], what: `has no "${key}"` };
     if (!ok(entry[key])) return { at: [key], what: `has a "${key}" that is not ${expected}` };
   }
