@@ -56,10 +56,11 @@ function pairJson(plan: Plan, p: PlannedPair, estimate: PlanEstimate | undefined
     id: p.id,
     ...(template !== undefined ? { template } : {}),
     wave: p.wave,
-    requires: [...p.requires],
+    // Shared with the plan, not copied: the JSON is written out, never changed.
+    requires: p.requires,
     configRef: p.configRef,
     action: p.action,
-    reasons: p.reasons.map((r) => ({ ...r })),
+    reasons: p.reasons,
     ...(estimate ? { estimate: pairEstimateJson(estimate, p.id) } : {}),
   };
 }
