@@ -47,7 +47,8 @@ export function estimateOf(opened: Opened, plan: Plan, among?: (id: string) => b
   return estimatePlan(
     {
       workflow: opened.workflow,
-      history: pairHistory(opened.lock, executes ? readRunSamples(opened.stateDir) : new Map()),
+      // Past runs matter only to pairs that execute: with none, neither records nor lock are read for them.
+      history: executes ? pairHistory(opened.lock, readRunSamples(opened.stateDir)) : new Map(),
       contentOf: (planned) => acceptedContent(opened, planned),
     },
     plan,
