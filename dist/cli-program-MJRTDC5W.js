@@ -27123,13 +27123,45 @@ var {
 
 // src/config/yamlFast.ts
 var import_yaml = __toESM(require_dist(), 1);
-var DECLINE = /(?:^|[\s[{,])[!&]|^%|^\s*\?(?:\s|$)|(?:^|[\s[{,])\?\s/m;
+function declines(text2) {
+  MARK.lastIndex = 0;
+  for (let found = MARK.exec(text2); found !== null; found = MARK.exec(text2)) {
+    const i = found.index;
+    const c = text2.charCodeAt(i);
+    const before = i === 0 ? -1 : text2.charCodeAt(i - 1);
+    const lineStart = before === -1 || isLineBreak(before);
+    if (c === 37) {
+      if (lineStart) return true;
+      continue;
+    }
+    const nodeStart = lineStart || isSpace(before) || before === 91 || before === 123 || before === 44;
+    if (c !== 63) {
+      if (nodeStart) return true;
+      continue;
+    }
+    const after = i + 1 < text2.length ? text2.charCodeAt(i + 1) : -1;
+    if (after !== -1 && isSpace(after) && nodeStart) return true;
+    if (after === -1) {
+      let j = i - 1;
+      while (j >= 0 && isSpace(text2.charCodeAt(j)) && !isLineBreak(text2.charCodeAt(j))) j--;
+      if (j < 0 || isLineBreak(text2.charCodeAt(j))) return true;
+    }
+  }
+  return false;
+}
+var MARK = /[!&%?]/g;
+function isLineBreak(c) {
+  return c === 10 || c === 13 || c === 8232 || c === 8233;
+}
+function isSpace(c) {
+  return c === 32 || c >= 9 && c <= 13 || c === 160 || c === 5760 || c >= 8192 && c <= 8202 || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279;
+}
 var SUSPECT_KEY = /^(?:~|[Nn]ull|NULL|)$|^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$|^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$|,|^\[object /;
 var LONG_KEY = 1024 / 6;
 var schemas = /* @__PURE__ */ new WeakMap();
 var fastYaml = { enabled: true };
 function fastYamlValue(text2, options) {
-  if (!fastYaml.enabled || DECLINE.test(text2)) return void 0;
+  if (!fastYaml.enabled || declines(text2)) return void 0;
   let value;
   try {
     value = yaml.load(text2, { schema: schemaFor(options) });
@@ -30939,10 +30971,11 @@ function pairJson(plan, p, estimate) {
     id: p.id,
     ...template !== void 0 ? { template } : {},
     wave: p.wave,
-    requires: [...p.requires],
+    // Shared with the plan, not copied: the JSON is written out, never changed.
+    requires: p.requires,
     configRef: p.configRef,
     action: p.action,
-    reasons: p.reasons.map((r) => ({ ...r })),
+    reasons: p.reasons,
     ...estimate ? { estimate: pairEstimateJson(estimate, p.id) } : {}
   };
 }
@@ -31367,20 +31400,20 @@ function parseLock(text2, display) {
   if (problems.length > 0) throw new ConfigError(positioned(text2, display, problems));
   return value;
 }
+var ENTRY_FIELDS = [
+  ["configRef", isHash, "a sha256 hex digest"],
+  ["contentHash", isHash, "a sha256 hex digest"],
+  ["source", (v) => v === "generated" || v === "human", '"generated" or "human"'],
+  ["model", (v) => v === null || typeof v === "string", "a model name or null"],
+  ["components", (v) => isObject3(v) && Object.values(v).every((d) => typeof d === "string"), "a mapping of names to digests"],
+  ["attempts", (v) => Number.isInteger(v) && v >= 0, "a whole number"],
+  ["tokens", (v) => isObject3(v) && isCount(v.input) && isCount(v.output), "a mapping with input and output token counts"],
+  ["durationMs", isCount, "a number of milliseconds"],
+  ["acceptedAt", (v) => typeof v === "string", "a time"]
+];
 function entryProblem(entry) {
   if (!isObject3(entry)) return { at: [], what: `is ${entry === null ? "null" : Array.isArray(entry) ? "a list" : typeof entry}, not a mapping` };
-  const fields = [
-    ["configRef", isHash, "a sha256 hex digest"],
-    ["contentHash", isHash, "a sha256 hex digest"],
-    ["source", (v) => v === "generated" || v === "human", '"generated" or "human"'],
-    ["model", (v) => v === null || typeof v === "string", "a model name or null"],
-    ["components", (v) => isObject3(v) && Object.values(v).every((d) => typeof d === "string"), "a mapping of names to digests"],
-    ["attempts", (v) => Number.isInteger(v) && v >= 0, "a whole number"],
-    ["tokens", (v) => isObject3(v) && isCount(v.input) && isCount(v.output), "a mapping with input and output token counts"],
-    ["durationMs", isCount, "a number of milliseconds"],
-    ["acceptedAt", (v) => typeof v === "string", "a time"]
-  ];
-  for (const [key, ok, expected] of fields) {
+  for (const [key, ok, expected] of ENTRY_FIELDS) {
     if (!Object.hasOwn(entry, key)) return { at: [], what: `has no "${key}"` };
     if (!ok(entry[key])) return { at: [key], what: `has a "${key}" that is not ${expected}` };
   }
@@ -34992,7 +35025,8 @@ function estimateOf(opened, plan, among) {
   return estimatePlan(
     {
       workflow: opened.workflow,
-      history: pairHistory(opened.lock, executes ? readRunSamples(opened.stateDir) : /* @__PURE__ */ new Map()),
+      // Past runs matter only to pairs that execute: with none, neither records nor lock are read for them.
+      history: executes ? pairHistory(opened.lock, readRunSamples(opened.stateDir)) : /* @__PURE__ */ new Map(),
       contentOf: (planned) => acceptedContent(opened, planned)
     },
     plan,
