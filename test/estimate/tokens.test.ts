@@ -44,6 +44,57 @@ describe("o200k token counts", () => {
     );
   });
 
+  it("equal js-tiktoken's on random ASCII text, which is cut without the regular expression", () => {
+    const ascii = [
+      "a",
+      "Z",
+      "ab",
+      "CD",
+      "Ab",
+      "aB",
+      "'",
+      "'s",
+      "'S",
+      "'re",
+      "'Ll",
+      "'ve",
+      "'d",
+      "'x",
+      "'",
+      "0",
+      "12",
+      "3456",
+      " ",
+      "  ",
+      "\t",
+      "\n",
+      "\r\n",
+      "\n\n",
+      " \n ",
+      "\u000b",
+      "\f",
+      "/",
+      "//",
+      ".",
+      "!?",
+      "(",
+      ")",
+      "-",
+      "_",
+      "\u0000",
+      "\u007f",
+      "#",
+      "`",
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...ascii), { maxLength: 40 }), (parts) => {
+        const text = parts.join("");
+        expect(countO200k(text)).toBe(encodeLength(text));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it("equal js-tiktoken's on long unbroken words, where merges cascade", () => {
     for (const word of ["a".repeat(600), "ab".repeat(300), "abc".repeat(200), "漢字".repeat(150), "😀".repeat(100), "1".repeat(500), "é".repeat(300)]) {
       expect(countO200k(word), word.slice(0, 10)).toBe(encodeLength(word));

@@ -30515,24 +30515,97 @@ function countO200k(text2) {
   const encoding = o200k;
   if (!encoding) throw new Error("countO200k: the o200k_base table is not loaded (await loadTokenizer() first)");
   let tokens = 0;
-  encoding.split.lastIndex = 0;
-  for (const match of text2.matchAll(encoding.split)) {
-    const piece = match[0];
-    let count4 = encoding.seen.get(piece);
-    if (count4 === void 0) {
-      count4 = mergeCount(encoding, Buffer.from(piece, "utf8").toString("latin1"));
-      if (encoding.seen.size >= SEEN_LIMIT) encoding.seen.clear();
-      encoding.seen.set(piece, count4);
+  if (!NOT_ASCII.test(text2)) {
+    for (let start = 0; start < text2.length; ) {
+      const end = asciiPieceEnd(text2, start);
+      tokens += encoding.seen.count(encoding, text2, start, end);
+      start = end;
     }
-    tokens += count4;
+    return tokens;
   }
+  encoding.split.lastIndex = 0;
+  for (const match of text2.matchAll(encoding.split)) tokens += encoding.seen.count(encoding, match[0], 0, match[0].length);
   return tokens;
 }
-var SEEN_LIMIT = 2e5;
+var NOT_ASCII = /[\u0080-\uffff]/;
+function asciiPieceEnd(text2, start) {
+  const n = text2.length;
+  const c = text2.charCodeAt(start);
+  const from = isLetter(c) ? start : prefixable(c) ? start + 1 : -1;
+  if (from >= 0) {
+    let k = from;
+    while (k < n && isUpper(text2.charCodeAt(k))) k++;
+    let m = k;
+    while (m < n && isLower(text2.charCodeAt(m))) m++;
+    if (m > from) return contractionEnd(text2, m);
+  }
+  if (isDigit(c)) {
+    let k = start + 1;
+    while (k < n && k < start + 3 && isDigit(text2.charCodeAt(k))) k++;
+    return k;
+  }
+  const symbols = c === 32 && start + 1 < n && isSymbol(text2.charCodeAt(start + 1)) ? start + 1 : start;
+  if (isSymbol(text2.charCodeAt(symbols))) {
+    let k = symbols + 1;
+    while (k < n && isSymbol(text2.charCodeAt(k))) k++;
+    while (k < n && (text2.charCodeAt(k) === 10 || text2.charCodeAt(k) === 13 || text2.charCodeAt(k) === 47)) k++;
+    return k;
+  }
+  let end = start + 1;
+  while (end < n && isSpace2(text2.charCodeAt(end))) end++;
+  for (let k = end - 1; k >= start; k--) {
+    const d = text2.charCodeAt(k);
+    if (d === 10 || d === 13) return k + 1;
+  }
+  return end === n || end - start === 1 ? end : end - 1;
+}
+function contractionEnd(text2, at2) {
+  if (text2.charCodeAt(at2) !== 39) return at2;
+  const a = text2.charCodeAt(at2 + 1) | 32;
+  if (a === 115 || a === 116 || a === 109 || a === 100) return at2 + 2;
+  const b = text2.charCodeAt(at2 + 2) | 32;
+  if (a === 114 && b === 101 || a === 118 && b === 101 || a === 108 && b === 108) return at2 + 3;
+  return at2;
+}
+var isUpper = (c) => c >= 65 && c <= 90;
+var isLower = (c) => c >= 97 && c <= 122;
+var isLetter = (c) => isUpper(c) || isLower(c);
+var isDigit = (c) => c >= 48 && c <= 57;
+var isSpace2 = (c) => c === 32 || c >= 9 && c <= 13;
+var isSymbol = (c) => !isSpace2(c) && !isLetter(c) && !isDigit(c);
+var prefixable = (c) => c !== 10 && c !== 13 && !isLetter(c) && !isDigit(c);
+var PieceCounts = class {
+  size = 0;
+  pieces = new Array(PIECE_SLOTS);
+  counts = new Int32Array(PIECE_SLOTS);
+  /** Tokens of text[start, end), merged on first sight. */
+  count(encoding, text2, start, end) {
+    const length = end - start;
+    let slot = hashOf(text2, start, end) & PIECE_SLOTS - 1;
+    for (; ; ) {
+      const piece2 = this.pieces[slot];
+      if (piece2 === void 0) break;
+      if (piece2.length === length && text2.startsWith(piece2, start)) return this.counts[slot];
+      slot = slot + 1 & PIECE_SLOTS - 1;
+    }
+    const piece = text2.slice(start, end);
+    const count4 = mergeCount(encoding, Buffer.from(piece, "utf8").toString("latin1"));
+    if (this.size >= PIECE_SLOTS / 2) {
+      this.pieces = new Array(PIECE_SLOTS);
+      this.size = 0;
+      return count4;
+    }
+    this.pieces[slot] = piece;
+    this.counts[slot] = count4;
+    this.size++;
+    return count4;
+  }
+};
+var PIECE_SLOTS = 1 << 18;
 var o200k;
 function buildEncoding(base) {
   const ranks = new RankTable(base.bpe_ranks);
-  return { split: new RegExp(base.pat_str, "gu"), ranks, longest: ranks.longestBytes, seen: /* @__PURE__ */ new Map() };
+  return { split: new RegExp(base.pat_str, "gu"), ranks, longest: ranks.longestBytes, seen: new PieceCounts() };
 }
 var RankTable = class {
   constructor(text2) {
