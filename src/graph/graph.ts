@@ -9,71 +9,79 @@ export interface GraphIssue {
 
 export function buildGraph(pairs: { id: string; requires: string[] }[]): { graph: Graph | null; issues: GraphIssue[] } {
   const issues: GraphIssue[] = [];
-  const ids = new Set(pairs.map((p) => p.id));
+  const n = pairs.length;
+  // Pairs are numbered in file order; the walk below works on the numbers.
+  const index = new Map<string, number>();
+  for (let i = 0; i < n; i++) index.set(pairs[i]!.id, i);
   const requires = new Map<string, string[]>();
   const dependents = new Map<string, string[]>();
   for (const p of pairs) dependents.set(p.id, []);
+  const dependentsOf: number[][] = Array.from({ length: n }, () => []);
+  const pending = new Int32Array(n);
 
-  for (const p of pairs) {
+  for (let i = 0; i < n; i++) {
+    const p = pairs[i]!;
     const deps: string[] = [];
-    p.requires.forEach((dep, i) => {
-      const at = ["action_pairs", p.id, "requires", i];
+    for (let k = 0; k < p.requires.length; k++) {
+      const dep = p.requires[k]!;
+      const at = index.get(dep);
       if (dep === p.id) {
-        issues.push({ path: at, message: `"${p.id}" requires itself; remove it from its own requires` });
-      } else if (!ids.has(dep)) {
-        issues.push({ path: at, message: unknownDependency(dep, ids) });
+        issues.push({ path: ["action_pairs", p.id, "requires", k], message: `"${p.id}" requires itself; remove it from its own requires` });
+      } else if (at === undefined) {
+        issues.push({ path: ["action_pairs", p.id, "requires", k], message: unknownDependency(dep, index) });
       } else {
         deps.push(dep);
         dependents.get(dep)!.push(p.id);
+        dependentsOf[at]!.push(i);
+        pending[i]!++;
       }
-    });
+    }
     requires.set(p.id, deps);
   }
 
-  for (const cycle of findCycles(
-    pairs.map((p) => p.id),
-    requires,
-  )) {
-    const [first, second] = cycle as [string, string];
-    const index = pairs.find((p) => p.id === first)!.requires.indexOf(second);
-    issues.push({
-      path: ["action_pairs", first, "requires", index],
-      message: `dependency cycle: ${[...cycle, first].join(" -> ")} (each pair requires the next); remove one of these requires entries`,
-    });
-  }
-  if (issues.length > 0) return { graph: null, issues };
-
-  // Kahn's algorithm, taking ready pairs in file order so that output is stable and familiar.
+  // Kahn's algorithm, taking ready pairs in file order so that output is stable and familiar. A
+  // pair becomes ready in the round after its last dependency, so the rounds are the waves.
   const waveOf = new Map<string, number>();
   const waves: string[][] = [];
   const order: string[] = [];
-  const pending = new Map(pairs.map((p) => [p.id, requires.get(p.id)!.length]));
-  let ready = pairs.filter((p) => pending.get(p.id) === 0).map((p) => p.id);
-  const position = new Map(pairs.map((p, i) => [p.id, i]));
+  let ready: number[] = [];
+  for (let i = 0; i < n; i++) if (pending[i] === 0) ready.push(i);
   while (ready.length > 0) {
-    const next: string[] = [];
-    for (const id of ready) {
-      // A loop, not Math.max(...deps): spreading a list of 200k requires overflows the call stack.
-      let wave = 0;
-      for (const dep of requires.get(id)!) wave = Math.max(wave, waveOf.get(dep)! + 1);
-      waveOf.set(id, wave);
-      (waves[wave] ??= []).push(id);
+    const wave: string[] = [];
+    const next: number[] = [];
+    for (const i of ready) {
+      const id = pairs[i]!.id;
+      waveOf.set(id, waves.length);
+      wave.push(id);
       order.push(id);
-      for (const dependent of dependents.get(id)!) {
-        const left = pending.get(dependent)! - 1;
-        pending.set(dependent, left);
-        if (left === 0) next.push(dependent);
-      }
+      for (const d of dependentsOf[i]!) if (--pending[d]! === 0) next.push(d);
     }
-    ready = next.sort((a, b) => position.get(a)! - position.get(b)!);
+    waves.push(wave);
+    ready = next.sort((a, b) => a - b);
   }
-  for (const wave of waves) wave.sort((a, b) => position.get(a)! - position.get(b)!);
+
+  // Pairs left over lie on or behind a cycle: each cycle is reported at the requires entry that starts it.
+  if (issues.length > 0 || order.length < n) {
+    for (const cycle of findCycles(
+      pairs.map((p) => p.id),
+      requires,
+    )) {
+      const [first, second] = cycle as [string, string];
+      const index = pairs.find((p) => p.id === first)!.requires.indexOf(second);
+      issues.push({
+        path: ["action_pairs", first, "requires", index],
+        message: `dependency cycle: ${[...cycle, first].join(" -> ")} (each pair requires the next); remove one of these requires entries`,
+      });
+    }
+  }
+  if (issues.length > 0) return { graph: null, issues };
   return { graph: { order, waves, waveOf, requires, dependents }, issues };
 }
 
-function unknownDependency(dep: string, ids: Set<string>): string {
-  const close = [...ids].find((id) => id.toLowerCase() === dep.toLowerCase()) ?? didYouMean(dep, ids);
-  return `requires "${dep}", which is not a pair of this workflow` + (close ? `; did you mean "${close}"?` : `; pairs are: ${[...ids].join(", ")}`);
+function unknownDependency(dep: string, index: Map<string, number>): string {
+  const ids = [...index.keys()];
+  const close = ids.find((id) => id.toLowerCase() === dep.toLowerCase()) ?? didYouMean(dep, ids);
+  return `requires "${dep}", which is not a pair of this workflow` + (close ? `; did you mean "${close}"?` : `; pairs are: ${ids.join(", ")}`);
 }
 
 /**

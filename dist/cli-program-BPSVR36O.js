@@ -28723,65 +28723,71 @@ function editDistance(a, b) {
 // src/graph/graph.ts
 function buildGraph(pairs2) {
   const issues = [];
-  const ids = new Set(pairs2.map((p) => p.id));
+  const n = pairs2.length;
+  const index = /* @__PURE__ */ new Map();
+  for (let i = 0; i < n; i++) index.set(pairs2[i].id, i);
   const requires = /* @__PURE__ */ new Map();
   const dependents = /* @__PURE__ */ new Map();
   for (const p of pairs2) dependents.set(p.id, []);
-  for (const p of pairs2) {
+  const dependentsOf = Array.from({ length: n }, () => []);
+  const pending = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = pairs2[i];
     const deps = [];
-    p.requires.forEach((dep, i) => {
-      const at2 = ["action_pairs", p.id, "requires", i];
+    for (let k = 0; k < p.requires.length; k++) {
+      const dep = p.requires[k];
+      const at2 = index.get(dep);
       if (dep === p.id) {
-        issues.push({ path: at2, message: `"${p.id}" requires itself; remove it from its own requires` });
-      } else if (!ids.has(dep)) {
-        issues.push({ path: at2, message: unknownDependency(dep, ids) });
+        issues.push({ path: ["action_pairs", p.id, "requires", k], message: `"${p.id}" requires itself; remove it from its own requires` });
+      } else if (at2 === void 0) {
+        issues.push({ path: ["action_pairs", p.id, "requires", k], message: unknownDependency(dep, index) });
       } else {
         deps.push(dep);
         dependents.get(dep).push(p.id);
+        dependentsOf[at2].push(i);
+        pending[i]++;
       }
-    });
+    }
     requires.set(p.id, deps);
   }
-  for (const cycle of findCycles(
-    pairs2.map((p) => p.id),
-    requires
-  )) {
-    const [first, second] = cycle;
-    const index = pairs2.find((p) => p.id === first).requires.indexOf(second);
-    issues.push({
-      path: ["action_pairs", first, "requires", index],
-      message: `dependency cycle: ${[...cycle, first].join(" -> ")} (each pair requires the next); remove one of these requires entries`
-    });
-  }
-  if (issues.length > 0) return { graph: null, issues };
   const waveOf = /* @__PURE__ */ new Map();
   const waves = [];
   const order = [];
-  const pending = new Map(pairs2.map((p) => [p.id, requires.get(p.id).length]));
-  let ready = pairs2.filter((p) => pending.get(p.id) === 0).map((p) => p.id);
-  const position2 = new Map(pairs2.map((p, i) => [p.id, i]));
+  let ready = [];
+  for (let i = 0; i < n; i++) if (pending[i] === 0) ready.push(i);
   while (ready.length > 0) {
+    const wave = [];
     const next = [];
-    for (const id of ready) {
-      let wave = 0;
-      for (const dep of requires.get(id)) wave = Math.max(wave, waveOf.get(dep) + 1);
-      waveOf.set(id, wave);
-      (waves[wave] ??= []).push(id);
+    for (const i of ready) {
+      const id = pairs2[i].id;
+      waveOf.set(id, waves.length);
+      wave.push(id);
       order.push(id);
-      for (const dependent of dependents.get(id)) {
-        const left = pending.get(dependent) - 1;
-        pending.set(dependent, left);
-        if (left === 0) next.push(dependent);
-      }
+      for (const d of dependentsOf[i]) if (--pending[d] === 0) next.push(d);
     }
-    ready = next.sort((a, b) => position2.get(a) - position2.get(b));
+    waves.push(wave);
+    ready = next.sort((a, b) => a - b);
   }
-  for (const wave of waves) wave.sort((a, b) => position2.get(a) - position2.get(b));
+  if (issues.length > 0 || order.length < n) {
+    for (const cycle of findCycles(
+      pairs2.map((p) => p.id),
+      requires
+    )) {
+      const [first, second] = cycle;
+      const index2 = pairs2.find((p) => p.id === first).requires.indexOf(second);
+      issues.push({
+        path: ["action_pairs", first, "requires", index2],
+        message: `dependency cycle: ${[...cycle, first].join(" -> ")} (each pair requires the next); remove one of these requires entries`
+      });
+    }
+  }
+  if (issues.length > 0) return { graph: null, issues };
   return { graph: { order, waves, waveOf, requires, dependents }, issues };
 }
-function unknownDependency(dep, ids) {
-  const close = [...ids].find((id) => id.toLowerCase() === dep.toLowerCase()) ?? didYouMean(dep, ids);
-  return `requires "${dep}", which is not a pair of this workflow` + (close ? `; did you mean "${close}"?` : `; pairs are: ${[...ids].join(", ")}`);
+function unknownDependency(dep, index) {
+  const ids = [...index.keys()];
+  const close = ids.find((id) => id.toLowerCase() === dep.toLowerCase()) ?? didYouMean(dep, ids);
+  return `requires "${dep}", which is not a pair of this workflow` + (close ? `; did you mean "${close}"?` : `; pairs are: ${ids.join(", ")}`);
 }
 function findCycles(ids, requires) {
   const position2 = new Map(ids.map((id, i) => [id, i]));
