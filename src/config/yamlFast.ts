@@ -115,12 +115,26 @@ function keysAreText(value: unknown): boolean {
   if (Array.isArray(value)) return value.every(keysAreText);
   if (value === null || typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return true;
   for (const key of Object.keys(value)) {
-    if (key === "__proto__" || key.length > LONG_KEY || SUSPECT_KEY.test(key)) return false;
+    if (!textKey(key)) return false;
     if (!keysAreText((value as Record<string, unknown>)[key])) return false;
   }
   // A `__proto__` key is defined as an own property, which Object.keys lists; this is belt and braces.
   return !Object.prototype.hasOwnProperty.call(value, "__proto__");
 }
+
+/**
+ * Whether a key is text to the positioned parse too. The same few key names come back in every
+ * pair, so the answer is remembered for each (a bounded number of them).
+ */
+function textKey(key: string): boolean {
+  if (textKeys.has(key)) return true;
+  if (key === "__proto__" || key.length > LONG_KEY || SUSPECT_KEY.test(key)) return false;
+  if (textKeys.size >= 100_000) textKeys.clear();
+  textKeys.add(key);
+  return true;
+}
+
+const textKeys = new Set<string>();
 
 /**
  * js-yaml's failsafe schema (text, lists, mappings) with one implicit type per default scalar tag

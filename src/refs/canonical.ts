@@ -71,6 +71,9 @@ function compareCodePoints(a: string, b: string): number {
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
+/** What a JSON string must escape for Python's ensure_ascii: quote, backslash, anything outside printable ASCII. */
+const ESCAPED = /[\\"]|[^ -~]/;
+
 /** What JSON.stringify leaves outside printable ASCII: DEL and every character above it. */
 const NON_ASCII = /[^ -~]/;
 
@@ -82,6 +85,9 @@ const NON_ASCII = /[^ -~]/;
  * come out as surrogate pairs, as Python writes them.
  */
 function quote(s: string): string {
+  // Most text (keys, names, one-line values) needs no escape: tested first, since JSON.stringify
+  // costs more per call than the test on short strings.
+  if (!ESCAPED.test(s)) return '"' + s + '"';
   const json = JSON.stringify(s);
   if (!NON_ASCII.test(json)) return json;
   return json.replace(/[^ -~]/g, (ch) => "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0"));

@@ -27175,11 +27175,19 @@ function keysAreText(value) {
   if (Array.isArray(value)) return value.every(keysAreText);
   if (value === null || typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return true;
   for (const key of Object.keys(value)) {
-    if (key === "__proto__" || key.length > LONG_KEY || SUSPECT_KEY.test(key)) return false;
+    if (!textKey(key)) return false;
     if (!keysAreText(value[key])) return false;
   }
   return !Object.prototype.hasOwnProperty.call(value, "__proto__");
 }
+function textKey(key) {
+  if (textKeys.has(key)) return true;
+  if (key === "__proto__" || key.length > LONG_KEY || SUSPECT_KEY.test(key)) return false;
+  if (textKeys.size >= 1e5) textKeys.clear();
+  textKeys.add(key);
+  return true;
+}
+var textKeys = /* @__PURE__ */ new Set();
 function schemaFor(options) {
   const cached = schemas.get(options);
   if (cached) return cached;
@@ -29929,8 +29937,10 @@ function compareCodePoints(a, b) {
   }
 }
 var SURROGATE = /[\uD800-\uDFFF]/;
+var ESCAPED = /[\\"]|[^ -~]/;
 var NON_ASCII = /[^ -~]/;
 function quote(s) {
+  if (!ESCAPED.test(s)) return '"' + s + '"';
   const json2 = JSON.stringify(s);
   if (!NON_ASCII.test(json2)) return json2;
   return json2.replace(/[^ -~]/g, (ch) => "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0"));
