@@ -38,7 +38,7 @@ const PLAN_SIZES = QUICK ? [1_000, 5_000] : [1_000, 10_000, 50_000];
 const RUN_SMALL = QUICK ? 200 : 1_000;
 const RUN_LARGE = Number(process.env.PAIRFLOW_BENCH_RUN_PAIRS ?? (QUICK ? 500 : 10_000));
 const CONCURRENCY = 4;
-const planReps = (n: number) => (QUICK ? 1 : n >= 50_000 ? 2 : n >= 10_000 ? 3 : 5);
+const planReps = (n: number) => (QUICK ? 1 : n >= 50_000 ? 3 : 5);
 
 const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const cli = path.join(projectDir, "dist", "cli.js");
