@@ -117,7 +117,7 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
     // Resuming follows a crash: what it left half-written in the store and the run records goes too.
     removeStaleTemporaries([path.dirname(opened.lockPath), ...outputDirs, ...(resuming ? directoriesUnder(stateDir, 3) : [])]);
     const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
-    refuseWhatWouldFail(planned, request);
+    await refuseWhatWouldFail(planned, request);
     await gate(planned, request);
 
     const selection: Selection = request.selection ?? {};
@@ -194,12 +194,12 @@ export function drivers(
  * executes, so no upstream pair spends money first. The checks know only pairflow's own generators
  * and guards: a caller that brings its own (tests, embedders) is trusted with them.
  */
-export function refuseWhatWouldFail(planned: Planned, request: RunRequest): void {
+export async function refuseWhatWouldFail(planned: Planned, request: RunRequest): Promise<void> {
   if (request.generators !== undefined || request.guards !== undefined) return;
   const running = planned.plan.pairs.filter((p) => p.action === "run").map((p) => p.id);
   if (running.length === 0) return;
   const under = (key: string, id: string) => key === `action_pairs.${id}` || key.startsWith(`action_pairs.${id}.`);
-  const errors = checkWorkflow(planned.loaded, diskFiles).filter(
+  const errors = (await checkWorkflow(planned.loaded, diskFiles)).filter(
     (issue) =>
       (issue.severity ?? "error") === "error" &&
       // Problems of a pair that will not execute wait for the run that executes it.

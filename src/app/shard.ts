@@ -118,7 +118,7 @@ export async function runShard(target: string | undefined, request: ShardRequest
   // First of all: what this shard reported in an earlier attempt is not what it will report now.
   shared.started(shard);
   const planned = await planOpened(opened, request);
-  refuseWhatWouldFail(planned, request);
+  await refuseWhatWouldFail(planned, request);
   const shards = shardPlan(planned.plan, shard.count, weigher(opened));
   const owner = owners(shards);
   const mine = new Set(shards.find((s) => s.index === shard.index)?.pairs ?? []);

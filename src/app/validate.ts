@@ -26,7 +26,7 @@ export interface Validated extends Loaded {
  * Throws ConfigError listing every problem that stops a load; a workflow that loads comes back
  * with the problems a run would meet, its warnings, and its notes.
  */
-export function validateTarget(target: string | undefined, options: Pick<StateOptions, "cwd" | "env" | "stateDir">): Validated {
+export async function validateTarget(target: string | undefined, options: Pick<StateOptions, "cwd" | "env" | "stateDir">): Promise<Validated> {
   const loaded = loadWorkflow(target, options.cwd);
   const { workflow, graph } = loaded;
   const hasher = inputHasherFor(workflow, stateDirFor(workflow.root, options));
@@ -37,7 +37,7 @@ export function validateTarget(target: string | undefined, options: Pick<StateOp
       notes.push({ ...issueAt(file, ["action_pairs", pair.id, "inputs", left.index], leftOutMessage(pair, left, graph)), severity: "note" });
     }
   }
-  const problems = sortIssues([...loaded.warnings, ...checkWorkflow(loaded, diskFiles)]);
+  const problems = sortIssues([...loaded.warnings, ...(await checkWorkflow(loaded, diskFiles))]);
   return { ...loaded, problems, notes };
 }
 

@@ -8,7 +8,6 @@
  * Pure, like the parser: files are reached only through the ConfigFiles given.
  */
 import path from "node:path";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { plain } from "../model/values.js";
 import { didYouMean } from "../model/text.js";
 import { sortIssues, type ConfigIssue } from "../model/errors.js";
@@ -65,7 +64,7 @@ export const GENERATOR_SETTINGS: Record<string, Record<string, Rule>> = {
 const POLICIES = ["all_pass", "any_pass", "majority_pass"];
 
 /** Problems found beyond loading, errors and warnings (severity set on each), in file order. */
-export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[] {
+export async function checkWorkflow(loaded: Loaded, files: ConfigFiles): Promise<ConfigIssue[]> {
   const { workflow, format, sources } = loaded;
   const reference = format === "reference";
   const file = sources.workflow;
@@ -88,6 +87,8 @@ export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[]
     const id = pair.template ?? pair.id;
     return objectOr(Object.hasOwn(rawPairs, id) ? rawPairs[id] : undefined);
   };
+  /** The json_schema guards' schemas, compiled once every other check is done. */
+  const schemas: { schema: object | boolean; at: Key[] }[] = [];
   // By name, the pairs using it and where it is first named.
   const unknownGuards = new Map<string, { pairs: Set<string>; at: Key[] }>();
   const unknownGenerators = new Map<string, { pairs: Set<string>; at: Key[] }>();
@@ -135,7 +136,7 @@ export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[]
         }
         break;
       case "json_schema":
-        checkSchema(config, configAt, needAt, workflow, files, error);
+        checkSchema(config, configAt, needAt, workflow, files, error, schemas);
         break;
       case "composite": {
         if (config.policy !== undefined && typeof config.policy === "string" && !POLICIES.includes(config.policy)) {
@@ -267,6 +268,18 @@ export function checkWorkflow(loaded: Loaded, files: ConfigFiles): ConfigIssue[]
       message: `settings unknown to pairflow's guards and generators, ignored: ${shown.join(", ")}`,
     });
   }
+  // Compiled as the guard compiles them (src/guards/jsonSchema.ts). The compiler is loaded only for
+  // a workflow with such a schema: most have none, and it is a good part of what validate loads.
+  if (schemas.length > 0) {
+    const { Ajv2020 } = await import("ajv/dist/2020.js");
+    for (const { schema, at } of schemas) {
+      try {
+        new Ajv2020({ allErrors: true, strict: false, validateFormats: false }).compile(schema);
+      } catch (err) {
+        error(at, `is not a valid JSON Schema (2020-12): ${(err as Error).message}`);
+      }
+    }
+  }
   return sortIssues(once(issues));
 }
 
@@ -321,6 +334,7 @@ function checkSchema(
   workflow: Pick<Loaded["workflow"], "dir" | "root">,
   files: ConfigFiles,
   error: (keyPath: readonly Key[], message: string) => void,
+  schemas: { schema: object | boolean; at: Key[] }[],
 ): void {
   const inline = config.schema;
   const file = config.schema_file;
@@ -366,12 +380,7 @@ function checkSchema(
     error(where, "the schema must be a mapping (a JSON Schema object)");
     return;
   }
-  // As the guard compiles it (src/guards/jsonSchema.ts).
-  try {
-    new Ajv2020({ allErrors: true, strict: false, validateFormats: false }).compile(schema as object | boolean);
-  } catch (err) {
-    error(where, `is not a valid JSON Schema (2020-12): ${(err as Error).message}`);
-  }
+  schemas.push({ schema: schema as object | boolean, at: where });
 }
 
 /** A YAML schema file's value, read as the configuration is (positions, aliases bounded); throws with the first problem. */

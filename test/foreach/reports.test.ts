@@ -8,7 +8,7 @@ import { tempRepo } from "../helpers/fixtures.js";
 import { deletePage, pageName, pagesRepo, step } from "./world.js";
 
 describe("foreach in validate and plan --json", () => {
-  it("reports a problem of a foreach pair once, at its template's line, however many instances it has", () => {
+  it("reports a problem of a foreach pair once, at its template's line, however many instances it has", async () => {
     const dir = tempRepo({
       "workflow.yml": `name: t
 generator: command
@@ -32,7 +32,7 @@ action_pairs:
 `,
       "prompts.yml": "t:\n  feedback_wrapper: no feedback here\n",
     });
-    const { problems } = validateTarget(dir, { cwd: dir, env: {} });
+    const { problems } = await validateTarget(dir, { cwd: dir, env: {} });
     expect(problems.map((p) => `${p.file}:${p.line}:${p.severity ?? "error"}: ${p.message.slice(0, 40)}`)).toEqual([
       "prompts.yml:2:warning: has no {feedback}, so a retry never show",
       "workflow.yml:12:error: is not a valid regular expression: Inval",

@@ -21,9 +21,9 @@ export function registerValidate(program: Command, { io, setStatus }: CliContext
     .option("--json", "print the problems as JSON on stdout: {version: 1, problems: [{file, line, column, key, severity, message}]}")
     .option("--strict", "fail on warnings too (exit status 2)")
     .addHelpText("after", examples(["pairflow validate", "pairflow validate examples/tdd-stack", "pairflow validate --strict --json ci/docs/workflow.yml"]))
-    .action((target: string | undefined, options: ValidateOptions) => {
+    .action(async (target: string | undefined, options: ValidateOptions) => {
       if (options.json) return validateJson(target, options, { io, setStatus });
-      const { workflow, graph, problems, notes } = validateTarget(target, { cwd: io.cwd, env: io.env });
+      const { workflow, graph, problems, notes } = await validateTarget(target, { cwd: io.cwd, env: io.env });
       const style = styleFor(io.stderr, io.env);
       const errors = problems.filter(isError);
       const warnings = problems.filter((p) => p.severity === "warning");
@@ -43,10 +43,10 @@ export function registerValidate(program: Command, { io, setStatus }: CliContext
     });
 }
 
-function validateJson(target: string | undefined, options: ValidateOptions, { io, setStatus }: CliContext): void {
+async function validateJson(target: string | undefined, options: ValidateOptions, { io, setStatus }: CliContext): Promise<void> {
   let problems: ConfigIssue[];
   try {
-    const validated = validateTarget(target, { cwd: io.cwd, env: io.env });
+    const validated = await validateTarget(target, { cwd: io.cwd, env: io.env });
     problems = [...validated.problems, ...validated.notes];
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
