@@ -8,18 +8,24 @@ import pkg from "../../package.json" with { type: "json" };
 import { ConfigError, formatIssue, InputError, StorageError, UsageError } from "../model/errors.js";
 import { styleFor } from "../report/color.js";
 import { count } from "../report/plan.js";
-import { registerHistory } from "./commands/history.js";
-import { registerDiff } from "./commands/diff.js";
-import { registerMergeLock } from "./commands/mergeLock.js";
-import { registerInit } from "./commands/init.js";
-import { registerPlan } from "./commands/plan.js";
-import { registerPrompt } from "./commands/prompt.js";
-import { registerRun } from "./commands/run.js";
-import { registerMerge } from "./commands/shard.js";
-import { registerValidate } from "./commands/validate.js";
 import { checkStateDir, EXIT, type CliContext, type Io } from "./context.js";
 
 export { EXIT, type Io } from "./context.js";
+
+type Register = (program: Command, context: CliContext) => void;
+
+/** The commands, in the order help lists them, by the module that registers them. */
+const COMMANDS: [names: string[], load: () => Promise<Register>][] = [
+  [["init"], async () => (await import("./commands/init.js")).registerInit],
+  [["validate"], async () => (await import("./commands/validate.js")).registerValidate],
+  [["plan"], async () => (await import("./commands/plan.js")).registerPlan],
+  [["diff"], async () => (await import("./commands/diff.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./commands/run.js")).registerRun],
+  [["prompt"], async () => (await import("./commands/prompt.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./commands/history.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./commands/mergeLock.js")).registerMergeLock],
+  [["merge"], async () => (await import("./commands/shard.js")).registerMerge],
+];
 
 export async function runCli(argv: string[], io: Io): Promise<number> {
   let status: number = EXIT.ok;
@@ -32,15 +38,11 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     .exitOverride()
     .hook("preAction", (_, command) => checkStateDir(command, io));
 
-  registerInit(program, context);
-  registerValidate(program, context);
-  registerPlan(program, context);
-  registerDiff(program, context);
-  registerRun(program, context);
-  registerPrompt(program, context);
-  registerHistory(program, context);
-  registerMergeLock(program, context);
-  registerMerge(program, context);
+  // Only the module of the command given is loaded, for it brings everything its command runs
+  // (validate has no use for the engine); without a command, or with one unknown, all are, for
+  // the listing and the suggestions. Each command's help is its own, however many are loaded.
+  const given = COMMANDS.find(([names]) => names.includes(argv[0] ?? ""));
+  for (const [, load] of given ? [given] : COMMANDS) (await load())(program, context);
 
   try {
     await program.parseAsync(argv, { from: "user" });
