@@ -13,10 +13,12 @@ import { CHARS_PER_TOKEN } from "../estimate/tokens.js";
 // ---------------------------------------------------------------------------------------------
 // Numbers
 
-const INTEGER = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+/** Made on first use: loading a locale's number format costs a command that shows no figure some 10 ms. */
+let integer: Intl.NumberFormat | undefined;
 
 export function tokensText(n: number): string {
-  return INTEGER.format(n);
+  integer ??= new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+  return integer.format(n);
 }
 
 function attemptsText(n: number): string {
