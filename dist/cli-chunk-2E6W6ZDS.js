@@ -1,0 +1,153 @@
+#!/usr/bin/env node
+import { createRequire as __pairflowCreateRequire } from "node:module";
+const require = __pairflowCreateRequire(import.meta.url);
+import {
+  ConfigError,
+  issueAt,
+  parseText,
+  writeFileAtomic
+} from "./cli-chunk-2H4FS6GE.js";
+
+// src/model/records.ts
+var LOCK_VERSION = 1;
+
+// src/lockfile/write.ts
+function orderedEntry(e) {
+  return {
+    configRef: e.configRef,
+    contentHash: e.contentHash,
+    source: e.source,
+    model: e.model,
+    components: e.components,
+    attempts: e.attempts,
+    tokens: { input: e.tokens.input, output: e.tokens.output },
+    durationMs: e.durationMs,
+    acceptedAt: e.acceptedAt
+  };
+}
+function serializeLock(lock) {
+  const ids = Object.keys(lock.pairs).sort();
+  const entries = ids.map((id) => `    ${JSON.stringify(id)}: ${JSON.stringify(orderedEntry(lock.pairs[id]))}
+`);
+  return `{
+  "version": ${LOCK_VERSION},
+  "workflow": ${JSON.stringify(lock.workflow)},
+  "pairs": {
+` + entries.join("    ,\n") + "  }\n}\n";
+}
+function writeLock(file, lock) {
+  writeFileAtomic(file, serializeLock(lock));
+}
+
+// src/lockfile/lockfile.ts
+import { existsSync } from "node:fs";
+import path from "node:path";
+
+// src/lockfile/read.ts
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
+var MAX_LOCK_BYTES = 64 * 1024 * 1024;
+var FIX = "restore it from version control, or delete it to plan every pair as new";
+function readLockText(file, display) {
+  const refuse = (message) => new ConfigError([{ file: display, line: 1, column: 1, key: "", message }]);
+  const check = (stat) => {
+    if (!stat.isFile()) throw refuse(`the lock file is not a regular file (a directory, a pipe or a device); remove it, and pairflow writes a new one`);
+    if (stat.size > MAX_LOCK_BYTES) throw refuse(`the lock file is ${stat.size} bytes, more than any lock file pairflow writes; ${FIX}`);
+  };
+  check(statSync(file));
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    check(stat);
+    const buffer = Buffer.alloc(Number(stat.size));
+    let length = 0;
+    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;
+    return buffer.subarray(0, length).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+function parseLock(text, display) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    const offset = /position (\d+)/.exec(err.message)?.[1];
+    const before = text.slice(0, Number(offset ?? 0)).split("\n");
+    throw new ConfigError([
+      {
+        file: display,
+        line: offset === void 0 ? 1 : before.length,
+        column: offset === void 0 ? 1 : before[before.length - 1].length + 1,
+        key: "",
+        message: `the lock file is not valid JSON (a merge conflict left in it?); ${FIX}`
+      }
+    ]);
+  }
+  const problems = [];
+  if (!isObject(value) || value.version !== LOCK_VERSION) {
+    problems.push({ path: isObject(value) ? ["version"] : [], message: `not a pairflow lock file of version ${LOCK_VERSION}; ${FIX}` });
+  } else {
+    if (typeof value.workflow !== "string") problems.push({ path: ["workflow"], message: `"workflow" must be the workflow's name; ${FIX}` });
+    if (!isObject(value.pairs)) problems.push({ path: ["pairs"], message: `"pairs" must be a mapping of pair ids to entries; ${FIX}` });
+    else {
+      for (const [id, entry] of Object.entries(value.pairs)) {
+        const wrong = entryProblem(entry);
+        if (wrong) problems.push({ path: ["pairs", id, ...wrong.at], message: `the entry of pair "${id}" ${wrong.what}; ${FIX}` });
+      }
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(positioned(text, display, problems));
+  return value;
+}
+var ENTRY_FIELDS = [
+  ["configRef", isHash, "a sha256 hex digest"],
+  ["contentHash", isHash, "a sha256 hex digest"],
+  ["source", (v) => v === "generated" || v === "human", '"generated" or "human"'],
+  ["model", (v) => v === null || typeof v === "string", "a model name or null"],
+  ["components", (v) => isObject(v) && Object.values(v).every((d) => typeof d === "string"), "a mapping of names to digests"],
+  ["attempts", (v) => Number.isInteger(v) && v >= 0, "a whole number"],
+  ["tokens", (v) => isObject(v) && isCount(v.input) && isCount(v.output), "a mapping with input and output token counts"],
+  ["durationMs", isCount, "a number of milliseconds"],
+  ["acceptedAt", (v) => typeof v === "string", "a time"]
+];
+function entryProblem(entry) {
+  if (!isObject(entry)) return { at: [], what: `is ${entry === null ? "null" : Array.isArray(entry) ? "a list" : typeof entry}, not a mapping` };
+  for (const [key, ok, expected] of ENTRY_FIELDS) {
+    if (!Object.hasOwn(entry, key)) return { at: [], what: `has no "${key}"` };
+    if (!ok(entry[key])) return { at: [key], what: `has a "${key}" that is not ${expected}` };
+  }
+  return void 0;
+}
+function positioned(text, display, problems) {
+  const source = parseText(text, display, []);
+  return problems.map(
+    ({ path: path2, message }) => source ? { ...issueAt(source, path2, message), key: path2.join(".") } : { file: display, line: 1, column: 1, key: path2.join("."), message }
+  );
+}
+function isObject(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+function isHash(v) {
+  return typeof v === "string" && /^[0-9a-f]{64}$/.test(v);
+}
+function isCount(v) {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0;
+}
+
+// src/lockfile/lockfile.ts
+function lockPathFor(workflowPath) {
+  const ext = path.extname(workflowPath);
+  return path.join(path.dirname(workflowPath), `${path.basename(workflowPath, ext)}.lock.json`);
+}
+function readLock(file, display = file) {
+  if (!existsSync(file)) return null;
+  return parseLock(readLockText(file, display), display);
+}
+
+export {
+  LOCK_VERSION,
+  orderedEntry,
+  writeLock,
+  lockPathFor,
+  readLock
+};

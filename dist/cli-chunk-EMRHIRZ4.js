@@ -1,0 +1,917 @@
+#!/usr/bin/env node
+import { createRequire as __pairflowCreateRequire } from "node:module";
+const require = __pairflowCreateRequire(import.meta.url);
+import {
+  PyFloat,
+  UsageError,
+  didYouMean,
+  digestOf,
+  downstreamOf,
+  plain,
+  sharedValue
+} from "./cli-chunk-2H4FS6GE.js";
+
+// src/report/color.ts
+function styleFor(stream, env = process.env) {
+  const on = Boolean(stream.isTTY) && !env.NO_COLOR && env.TERM !== "dumb";
+  const wrap = (open, close) => (s) => on ? `\x1B[${open}m${s}\x1B[${close}m` : s;
+  return {
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    red: wrap(31, 39),
+    cyan: wrap(36, 39)
+  };
+}
+
+// src/estimate/prices.ts
+var BUILT_IN_PRICES_AS_OF = "2026-03";
+var BUILT_IN_PRICES = {
+  // OpenAI
+  "gpt-5": { input: 1.25, output: 10 },
+  "gpt-5-mini": { input: 0.25, output: 2 },
+  "gpt-5-nano": { input: 0.05, output: 0.4 },
+  "gpt-4.1": { input: 2, output: 8 },
+  "gpt-4.1-mini": { input: 0.4, output: 1.6 },
+  "gpt-4.1-nano": { input: 0.1, output: 0.4 },
+  "gpt-4o": { input: 2.5, output: 10 },
+  "gpt-4o-mini": { input: 0.15, output: 0.6 },
+  o3: { input: 2, output: 8 },
+  "o3-mini": { input: 1.1, output: 4.4 },
+  "o4-mini": { input: 1.1, output: 4.4 },
+  // Anthropic (Sonnet's price for prompts up to 200K tokens)
+  "claude-opus-4-5": { input: 5, output: 25 },
+  "claude-opus-4-1": { input: 15, output: 75 },
+  "claude-opus-4-0": { input: 15, output: 75 },
+  "claude-opus-4": { input: 15, output: 75 },
+  "claude-sonnet-4-5": { input: 3, output: 15 },
+  "claude-sonnet-4-0": { input: 3, output: 15 },
+  "claude-sonnet-4": { input: 3, output: 15 },
+  "claude-3-7-sonnet": { input: 3, output: 15 },
+  "claude-haiku-4-5": { input: 1, output: 5 },
+  "claude-3-5-haiku": { input: 0.8, output: 4 },
+  "claude-3-haiku": { input: 0.25, output: 1.25 }
+};
+function priceFor(model, pricing = {}) {
+  if (model === null) return null;
+  const own = Object.hasOwn(pricing, model) ? pricing[model] : void 0;
+  if (own) return { ...own, source: "workflow" };
+  const base = baseModelName(model);
+  const builtIn = Object.hasOwn(BUILT_IN_PRICES, base) ? BUILT_IN_PRICES[base] : void 0;
+  return builtIn ? { ...builtIn, source: "built-in" } : null;
+}
+function baseModelName(model) {
+  return model.slice(model.lastIndexOf("/") + 1).toLowerCase().replace(/-(latest|\d{4}-\d{2}-\d{2}|\d{8})$/, "");
+}
+function costOf(tokens, price) {
+  return (tokens.input * price.input + tokens.output * price.output) / 1e6;
+}
+function usd(amount) {
+  if (amount === 0) return "$0.00";
+  if (amount >= 1) return `$${amount.toFixed(2)}`;
+  if (amount < 1e-6) return "<$0.000001";
+  return `$${amount.toPrecision(2)}`;
+}
+function parseUsd(text2) {
+  const value = text2.trim().replace(/^\$/, "");
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(value)) return void 0;
+  return Number(value);
+}
+
+// src/prompt/render.ts
+var PROMPT_LAYOUT = 1;
+var FEEDBACK_TOKEN = "{feedback}";
+var DEFAULT_FEEDBACK_WRAPPER = "Your previous attempt was rejected:\n{feedback}\n\nAddress this and try again.";
+function renderPrompt(input) {
+  const prompt = input.prompt ?? {};
+  const sections = [];
+  const add = (title, body) => {
+    if (body !== void 0) sections.push(`# ${title}
+
+${body}`);
+  };
+  add("Role", text(prompt.role));
+  add("Constraints", text(prompt.constraints));
+  add("Context", context(input.specification, input.constraints));
+  add("Dependencies", dependencies(input.dependencies));
+  add("History", history(input.history, prompt.feedback_wrapper));
+  add("Task", text(prompt.task));
+  return sections.join("\n\n");
+}
+function wrapFeedback(wrapper, feedback) {
+  return wrapper.split(FEEDBACK_TOKEN).join(feedback);
+}
+function fenceFor(content) {
+  let longest = 0;
+  for (const run of content.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return "`".repeat(Math.max(3, longest + 1));
+}
+function text(value) {
+  if (value === void 0) return void 0;
+  const trimmed = value.replace(/^(?:[ \t]*\r?\n)+/, "").trimEnd();
+  return trimmed === "" ? void 0 : trimmed;
+}
+function context(specification, constraints) {
+  const spec = text(specification);
+  const cons = text(constraints);
+  const parts = [];
+  if (spec !== void 0) parts.push(`## Specification
+
+${spec}`);
+  if (cons !== void 0) parts.push(`## Workflow constraints
+
+${cons}`);
+  return parts.length === 0 ? void 0 : parts.join("\n\n");
+}
+function dependencies(deps) {
+  if (deps.length === 0) return void 0;
+  return [...deps].sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0).map(({ id, content }) => {
+    const fence = fenceFor(content);
+    const body = content === "" || content.endsWith("\n") ? content : `${content}
+`;
+    return `## ${id}
+
+${fence}
+${body}${fence}`;
+  }).join("\n\n");
+}
+function history(attempts, wrapper) {
+  if (attempts.length === 0) return void 0;
+  const template = wrapper !== void 0 && wrapper.trim() !== "" ? wrapper : DEFAULT_FEEDBACK_WRAPPER;
+  return attempts.map(({ feedback }, i) => {
+    const body = text(wrapFeedback(template, feedback));
+    return body === void 0 ? `## Attempt ${i + 1}` : `## Attempt ${i + 1}
+
+${body}`;
+  }).join("\n\n");
+}
+
+// src/refs/configRef.ts
+var TRANSPORT_KEYS = /* @__PURE__ */ new Set(["api_key_env", "timeout", "retries"]);
+var SECRET_HEADER = /key|token|secret|auth|cookie|password|credential/i;
+function isSecretHeader(name) {
+  return SECRET_HEADER.test(name);
+}
+function ownComponents(workflow, pair, inputs, files) {
+  const own = {
+    prompt: pair.prompt ?? {},
+    model: pair.model,
+    guard: pair.guard,
+    guard_config: pair.guardConfig
+  };
+  const config = {};
+  for (const [key, value] of Object.entries(pair.generatorConfig)) {
+    if (TRANSPORT_KEYS.has(key)) continue;
+    if (key === "headers") {
+      const headers = publicHeaders(value);
+      if (headers !== void 0) config.headers = headers;
+    } else config[key] = value;
+  }
+  if (pair.generator !== null || Object.keys(config).length > 0) own.generator = { name: pair.generator, config };
+  if (pair.generator !== null) own.layout = PROMPT_LAYOUT;
+  if (pair.guards !== void 0) own.guards = pair.guards;
+  if (workflow.specification !== void 0 || workflow.constraints !== void 0) own.context = contextOf(workflow);
+  if (pair.inputs.length > 0) own.inputs = inputs ?? {};
+  const read = {};
+  if (files && Object.keys(files.generator).length > 0) read.generator = files.generator;
+  if (files && Object.keys(files.guard).length > 0) read.guard = files.guard;
+  if (Object.keys(read).length > 0) own.files = read;
+  return own;
+}
+function contextOf(workflow) {
+  let context2 = contexts.get(workflow);
+  if (!context2 || context2.specification !== workflow.specification || context2.constraints !== workflow.constraints) {
+    context2 = {};
+    if (workflow.specification !== void 0) context2.specification = workflow.specification;
+    if (workflow.constraints !== void 0) context2.constraints = workflow.constraints;
+    contexts.set(workflow, sharedValue(Object.freeze(context2)));
+  }
+  return context2;
+}
+var contexts = /* @__PURE__ */ new WeakMap();
+function publicHeaders(value) {
+  if (value === null || typeof value !== "object" || Array.isArray(value) || value instanceof PyFloat) return value;
+  const out = {};
+  for (const [name, v] of Object.entries(value)) if (!isSecretHeader(name)) out[name.toLowerCase()] = v;
+  return Object.keys(out).length > 0 ? sortedObject(out) : void 0;
+}
+function hashInput(own, upstream) {
+  return { ...own, upstream_refs: upstream.refs, artifact_hashes: upstream.artifactHashes };
+}
+function configRef(own, upstream) {
+  return digestOf(hashInput(own, upstream));
+}
+function componentDigests(own, upstream) {
+  const out = {};
+  const put = (name, value) => out[name] = digestOf(value).slice(0, 16);
+  const each = (prefix, obj) => {
+    for (const [k, v] of Object.entries(obj ?? {})) put(`${prefix}${k}`, v);
+  };
+  const config = (prefix, obj) => {
+    for (const [k, v] of Object.entries(obj)) {
+      if (MAP_KEYS.includes(k) && isMapping(v) && Object.keys(v).length > 0) each(`${prefix}${k}.`, v);
+      else put(`${prefix}${k}`, v);
+    }
+  };
+  if (own.prompt !== null && typeof own.prompt === "object" && !Array.isArray(own.prompt)) each("prompt.", own.prompt);
+  put("model", own.model);
+  put("guard", own.guard);
+  config("guard_config.", own.guard_config);
+  if (own.guards !== void 0) put("guards", own.guards);
+  if (own.generator) {
+    put("generator", own.generator.name);
+    config("generator_config.", own.generator.config);
+  }
+  if (own.layout !== void 0) put("layout", own.layout);
+  each("context.", own.context);
+  for (const [file, hash] of Object.entries(own.inputs ?? {})) out[`input:${file}`] = hash.slice(0, 16);
+  for (const [file, hash] of Object.entries(own.files?.generator ?? {})) out[`generator_file:${file}`] = hash.slice(0, 16);
+  for (const [file, hash] of Object.entries(own.files?.guard ?? {})) out[`guard_file:${file}`] = hash.slice(0, 16);
+  for (const [dep, ref] of Object.entries(upstream.refs)) out[`upstream:${dep}`] = ref.slice(0, 16);
+  for (const [dep, hash] of Object.entries(upstream.artifactHashes)) out[`artifact:${dep}`] = hash.slice(0, 16);
+  return sortedObject(out);
+}
+var MAP_KEYS = ["headers", "env"];
+function isMapping(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof PyFloat);
+}
+function workflowRef(workflow) {
+  const structure = {};
+  for (const pair of workflow.pairs.values()) structure[pair.id] = [...pair.requires].sort();
+  return digestOf({ action_pairs: structure });
+}
+function sortedObject(obj) {
+  return Object.fromEntries(Object.entries(obj).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+}
+
+// src/plan/selection.ts
+function forceRule(workflow, graph, selection) {
+  const chosen = [selection.force && "--force", selection.only && "--only", selection.from !== void 0 && "--from"].filter(Boolean);
+  if (chosen.length > 1) throw new UsageError(`${chosen.join(" and ")} cannot be combined; choose one`);
+  const check = (id, flag) => {
+    if (workflow.pairs.has(id)) return;
+    const hint = didYouMean(id, workflow.pairs.keys());
+    throw new UsageError(
+      `${flag} ${id}: no such pair in ${workflow.name}` + (hint ? `; did you mean "${hint}"?` : `; pairs are: ${[...workflow.pairs.keys()].join(", ")}`)
+    );
+  };
+  if (selection.force) return () => ({ kind: "forced", detail: "--force" });
+  if (selection.from !== void 0) {
+    const from = selection.from;
+    check(from, "--from");
+    const downstream = downstreamOf(graph, [from]);
+    return (id) => id === from || downstream.has(id) ? { kind: "forced", detail: `--from ${from}` } : void 0;
+  }
+  if (selection.only !== void 0) {
+    for (const id of selection.only) check(id, "--only");
+    const only = new Set(selection.only);
+    return (id) => only.has(id) ? { kind: "forced", detail: "--only" } : void 0;
+  }
+  return () => void 0;
+}
+function scopeOf(graph, selection) {
+  if (selection.only === void 0 || selection.force) return new Set(graph.order);
+  const scope = new Set(selection.only);
+  const stack = [...scope];
+  while (stack.length > 0) {
+    for (const dep of graph.requires.get(stack.pop())) {
+      if (!scope.has(dep)) {
+        scope.add(dep);
+        stack.push(dep);
+      }
+    }
+  }
+  return scope;
+}
+
+// src/model/plan.ts
+var REASON_KINDS = [
+  "new",
+  "prompt",
+  "model",
+  "guard",
+  "guard_config",
+  "generator",
+  "inputs",
+  "upstream",
+  "upstream_artifact",
+  "rejected",
+  "forced"
+];
+
+// src/plan/plan.ts
+var LOST = { kind: "new", detail: "accepted content is not available here; running again to restore it" };
+async function planWorkflow(workflow, graph, view, options = {}) {
+  const selection = options.selection ?? {};
+  const selected = forceRule(workflow, graph, selection);
+  const force = (id) => options.finished?.has(id) ? void 0 : selected(id);
+  const scope = scopeOf(graph, selection);
+  const lost = /* @__PURE__ */ new Set();
+  for (; ; ) {
+    const byId = await decideAll({ workflow, graph, view, force, lost }, scope);
+    const more = [...byId.values()].filter(
+      (p) => !lost.has(p.id) && p.action === "skip" && p.artifact.content === null && contentNeeded(workflow, graph, byId, p.id)
+    );
+    if (more.length === 0) {
+      if (selection.only !== void 0 && !selection.force) checkOnly(selection.only, byId);
+      const pairs = graph.waves.flat().filter((id) => scope.has(id)).map((id) => byId.get(id));
+      const removed = Object.keys(view.lock?.pairs ?? {}).filter((id) => !workflow.pairs.has(id)).sort();
+      return { workflow, graph, workflowRef: workflowRef(workflow), selection, pairs, byId, removed };
+    }
+    for (const p of more) lost.add(p.id);
+  }
+}
+async function decideAll(ctx, scope) {
+  const byId = /* @__PURE__ */ new Map();
+  for (const wave of ctx.graph.waves) {
+    const ids = wave.filter((id) => scope.has(id));
+    const decided = await Promise.all(ids.map((id) => decidePair(ctx, id, byId)));
+    for (const d of decided) byId.set(d.id, d);
+  }
+  return byId;
+}
+function contentNeeded(workflow, graph, byId, id) {
+  if (workflow.pairs.get(id).output !== void 0) return true;
+  return graph.dependents.get(id).some((d) => byId.get(d)?.action === "run");
+}
+function checkOnly(only, byId) {
+  const selected = new Set(only);
+  const missing = [...byId.values()].filter((p) => !selected.has(p.id) && p.action === "run");
+  if (missing.length === 0) return;
+  const needs = missing.map((p) => `${p.id} (${p.reasons.map((r) => r.detail).join("; ")})`).join(", ");
+  throw new UsageError(
+    `--only ${only.join(" ")}: these dependencies cannot be reused as they are and would have to run first: ${needs}; add them to --only, or run without it`
+  );
+}
+async function decidePair(ctx, id, decided) {
+  const { workflow, graph, view } = ctx;
+  const pair = workflow.pairs.get(id);
+  const own = ownComponents(workflow, pair, pair.inputs.length > 0 ? view.inputHashes(pair) : void 0, view.fileHashes(pair));
+  const previous = view.lock?.pairs[id];
+  const deps = pair.requires.map((d) => decided.get(d));
+  const base = { id, wave: graph.waveOf.get(id) + 1, requires: pair.requires, own };
+  const forced = ctx.force(id) ?? (ctx.lost.has(id) ? LOST : void 0);
+  const output = judgeOutput(view, pair, previous);
+  const kept = (ref2, components2) => withComponents(
+    { ...base, configRef: ref2, action: "skip", reasons: [], artifact: { source: "workspace", contentHash: output.hash, edited: true, content: "output" } },
+    components2
+  );
+  const unknownOutput = output.kind === "unknown" ? [
+    newReason(
+      `${pair.output} exists but pairflow has no record of producing it; running replaces it (to keep it instead, commit the lock file that records it)`
+    )
+  ] : [];
+  const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
+  if (unknown.length > 0) {
+    if (output.kind === "human") return kept(null, () => null);
+    const reasons2 = [
+      ...forced ? [forced] : [],
+      ...previous ? ownChanges(previous, componentDigests(own, { refs: {}, artifactHashes: {} })) : [newReason()],
+      ...unknownOutput,
+      ...unknown.map((d) => ({ kind: "upstream", detail: d.action === "run" ? `${d.id} will run` : `${d.id}'s reference is not known yet` }))
+    ];
+    return { ...base, configRef: null, action: "run", reasons: sortReasons(reasons2), artifact: null, components: null };
+  }
+  const upstream = { refs: {}, artifactHashes: {} };
+  for (const d of deps) {
+    upstream.refs[d.id] = d.configRef;
+    upstream.artifactHashes[d.id] = d.artifact.contentHash;
+  }
+  const ref = configRef(own, upstream);
+  const digests = () => componentDigests(own, upstream);
+  if (output.kind === "human") return kept(ref, digests);
+  if (!forced) {
+    const artifact = await acceptedArtifact(view, id, ref, previous, output);
+    if (artifact) return withComponents({ ...base, configRef: ref, action: "skip", reasons: [], artifact }, digests);
+  }
+  const components = digests();
+  const reasons = [];
+  if (forced) reasons.push(forced);
+  if (previous) {
+    reasons.push(...ownChanges(previous, components));
+    reasons.push(...upstreamChanges(previous, components, deps));
+    if (reasons.length === 0) reasons.push(newReason("no accepted artifact for this reference"));
+  } else if (!forced && output.kind !== "unknown") {
+    reasons.push(newReason());
+  }
+  reasons.push(...unknownOutput);
+  const last = view.record(id, ref);
+  if (last?.status === "rejected") {
+    reasons.push({ kind: "rejected", detail: `last attempt rejected${last.feedback ? `: ${firstLine(last.feedback)}` : ""}` });
+  }
+  return { ...base, configRef: ref, action: "run", reasons: sortReasons(reasons), artifact: null, components };
+}
+function withComponents(decision, components) {
+  return Object.defineProperty(decision, "components", {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const value = components();
+      Object.defineProperty(this, "components", { value, writable: true, enumerable: true, configurable: true });
+      return value;
+    },
+    set(value) {
+      Object.defineProperty(this, "components", { value, writable: true, enumerable: true, configurable: true });
+    }
+  });
+}
+function judgeOutput(view, pair, previous) {
+  const file = view.outputHash(pair);
+  if (file === void 0) return { kind: "absent" };
+  const same = (hash) => hash !== void 0 && (hash === file.raw || hash === file.text);
+  if (previous?.source !== "human" && same(previous?.contentHash)) return { kind: "generated", hash: previous.contentHash };
+  const generated = view.generatedHashes(pair.id);
+  const match = [file.raw, file.text].find((h) => generated.has(h));
+  if (match !== void 0) return { kind: "generated", hash: match };
+  if (previous?.source === "human" && same(previous.contentHash)) return { kind: "human", hash: previous.contentHash };
+  return { kind: previous !== void 0 || generated.size > 0 ? "human" : "unknown", hash: file.raw };
+}
+async function acceptedArtifact(view, id, ref, previous, output) {
+  let source;
+  let contentHash;
+  const local = previous?.configRef === ref && previous.source !== "human" ? void 0 : view.record(id, ref);
+  if (local === void 0 && previous?.configRef === ref && previous.source !== "human") {
+    source = "lock";
+    contentHash = previous.contentHash;
+  } else if (local?.status === "accepted" && local.source !== "human" && local.contentHash) {
+    source = "store";
+    contentHash = local.contentHash;
+  } else {
+    const remote = await view.remote?.(id, ref);
+    if (!remote?.contentHash || remote.source === "human") return void 0;
+    source = "remote";
+    contentHash = remote.contentHash;
+  }
+  let content = null;
+  if (output.kind === "generated" && output.hash === contentHash) content = "output";
+  else if (view.hasContent(contentHash)) content = "store";
+  else if ((await view.remote?.(id, ref))?.contentHash === contentHash) content = "remote";
+  return { source, contentHash, edited: false, content };
+}
+function newReason(detail = "never accepted") {
+  return { kind: "new", detail };
+}
+var UPSTREAM_PREFIXES = ["upstream:", "artifact:"];
+function ownChanges(previous, current) {
+  const reasons = [];
+  const isOwn = (k) => !UPSTREAM_PREFIXES.some((p) => k.startsWith(p));
+  const keys = new Set([...Object.keys(previous.components), ...Object.keys(current)].filter(isOwn));
+  for (const key of [...keys].sort()) {
+    const before = previous.components[key];
+    const after = current[key];
+    if (before === after) continue;
+    const change = before === void 0 ? "added" : after === void 0 ? "removed" : "changed";
+    reasons.push(describeChange(key, change, previous));
+  }
+  return reasons;
+}
+function describeChange(key, change, previous) {
+  if (key.startsWith("prompt.")) return { kind: "prompt", detail: `${key} ${change}` };
+  if (key.startsWith("context.")) return { kind: "prompt", detail: `workflow ${key.slice("context.".length)} ${change}` };
+  if (key === "model") return { kind: "model", detail: `model changed${previous.model !== null ? ` (was ${previous.model})` : ""}` };
+  if (key === "guard" || key === "guards") return { kind: "guard", detail: `${key} ${change}` };
+  if (key.startsWith("guard_config.")) return { kind: "guard_config", detail: `${key} ${change}` };
+  if (key === "generator" || key.startsWith("generator_config.")) return { kind: "generator", detail: `${key} ${change}` };
+  if (key.startsWith("input:")) return { kind: "inputs", detail: `${key.slice("input:".length)} ${change}` };
+  if (key.startsWith("generator_file:")) return { kind: "generator", detail: `${key.slice("generator_file:".length)} ${change}` };
+  if (key.startsWith("guard_file:")) return { kind: "guard", detail: `${key.slice("guard_file:".length)} ${change}` };
+  if (key === "layout") return { kind: "prompt", detail: `pairflow's prompt layout ${change}` };
+  return { kind: "new", detail: `${key} ${change}` };
+}
+function upstreamChanges(previous, current, deps) {
+  const reasons = [];
+  for (const d of deps) {
+    const refBefore = previous.components[`upstream:${d.id}`];
+    if (refBefore === void 0) {
+      reasons.push({ kind: "upstream", detail: `${d.id} added to requires` });
+      continue;
+    }
+    if (refBefore !== current[`upstream:${d.id}`]) reasons.push({ kind: "upstream", detail: `${d.id}'s reference changed` });
+    if (previous.components[`artifact:${d.id}`] !== current[`artifact:${d.id}`]) {
+      reasons.push({
+        kind: "upstream_artifact",
+        detail: d.artifact?.edited ? `${d.id}'s output was edited by hand` : `${d.id}'s accepted content changed`
+      });
+    }
+  }
+  for (const key of Object.keys(previous.components)) {
+    if (key.startsWith("upstream:") && !deps.some((d) => `upstream:${d.id}` === key)) {
+      reasons.push({ kind: "upstream", detail: `${key.slice("upstream:".length)} removed from requires` });
+    }
+  }
+  return reasons;
+}
+function sortReasons(reasons) {
+  return reasons.map((r, i) => ({ r, i })).sort((a, b) => REASON_KINDS.indexOf(a.r.kind) - REASON_KINDS.indexOf(b.r.kind) || a.i - b.i).map(({ r }) => r);
+}
+function firstLine(text2) {
+  const line = text2.trim().split("\n")[0] ?? "";
+  return line.length > 120 ? line.slice(0, 117) + "..." : line;
+}
+function totals(plan) {
+  const run = plan.pairs.filter((p) => p.action === "run").length;
+  return { pairs: plan.pairs.length, run, skip: plan.pairs.length - run };
+}
+function decider(plan, view, finished) {
+  const { workflow, graph } = plan;
+  const selected = forceRule(workflow, graph, plan.selection);
+  const force = (id) => finished?.has(id) ? void 0 : selected(id);
+  return (id, decided, options) => decidePair({ workflow, graph, view, force, lost: new Set(options?.lost ? [id] : []) }, id, decided);
+}
+
+// src/estimate/history.ts
+function pairHistory(lock, samples) {
+  for (const [id, entry] of Object.entries(lock?.pairs ?? {})) {
+    if (entry.source !== "generated" || !(entry.attempts >= 1)) continue;
+    const list = samples.get(id) ?? [];
+    if (list.some((s) => s.configRef === entry.configRef)) continue;
+    const input = entry.tokens?.input ?? 0;
+    const output = entry.tokens?.output ?? 0;
+    const reported = input + output > 0;
+    const perAttempt = output / entry.attempts;
+    list.push({ configRef: entry.configRef, attempts: entry.attempts, outputs: reported ? Array(entry.attempts).fill(perAttempt) : [] });
+    samples.set(id, list);
+  }
+  const history2 = /* @__PURE__ */ new Map();
+  for (const [id, list] of samples) {
+    history2.set(id, { outputs: list.flatMap((s) => s.outputs), attempts: list.map((s) => s.attempts) });
+  }
+  return history2;
+}
+function median(values) {
+  if (values.length === 0) return void 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+// src/estimate/tokens.ts
+var CHARS_PER_TOKEN = 4;
+var CHAT_OVERHEAD_TOKENS = 7;
+var O200K = /^(gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|chatgpt-4o|o1|o3|o4)(\b|-|$)/;
+function tokenMethod(model) {
+  if (model === null) return "approximate";
+  const name = model.slice(model.lastIndexOf("/") + 1).toLowerCase();
+  return O200K.test(name) ? "o200k_base" : "approximate";
+}
+async function loadTokenizer() {
+  if (o200k) return;
+  const { default: base } = await import("./cli-o200k_base-4JAOX7ES.js");
+  o200k ??= buildEncoding(base);
+}
+function countTokens(text2, model) {
+  const method = tokenMethod(model);
+  if (method === "approximate") return { tokens: Math.ceil(text2.length / CHARS_PER_TOKEN), method };
+  return { tokens: countO200k(text2), method };
+}
+function countO200k(text2) {
+  const encoding = o200k;
+  if (!encoding) throw new Error("countO200k: the o200k_base table is not loaded (await loadTokenizer() first)");
+  let tokens = 0;
+  if (!NOT_ASCII.test(text2)) {
+    for (let start = 0; start < text2.length; ) {
+      const end = asciiPieceEnd(text2, start);
+      tokens += encoding.seen.count(encoding, text2, start, end);
+      start = end;
+    }
+    return tokens;
+  }
+  encoding.split.lastIndex = 0;
+  for (const match of text2.matchAll(encoding.split)) tokens += encoding.seen.count(encoding, match[0], 0, match[0].length);
+  return tokens;
+}
+var NOT_ASCII = /[\u0080-\uffff]/;
+function asciiPieceEnd(text2, start) {
+  const n = text2.length;
+  const c = text2.charCodeAt(start);
+  const from = isLetter(c) ? start : prefixable(c) ? start + 1 : -1;
+  if (from >= 0) {
+    let k = from;
+    while (k < n && isUpper(text2.charCodeAt(k))) k++;
+    let m = k;
+    while (m < n && isLower(text2.charCodeAt(m))) m++;
+    if (m > from) return contractionEnd(text2, m);
+  }
+  if (isDigit(c)) {
+    let k = start + 1;
+    while (k < n && k < start + 3 && isDigit(text2.charCodeAt(k))) k++;
+    return k;
+  }
+  const symbols = c === 32 && start + 1 < n && isSymbol(text2.charCodeAt(start + 1)) ? start + 1 : start;
+  if (isSymbol(text2.charCodeAt(symbols))) {
+    let k = symbols + 1;
+    while (k < n && isSymbol(text2.charCodeAt(k))) k++;
+    while (k < n && (text2.charCodeAt(k) === 10 || text2.charCodeAt(k) === 13 || text2.charCodeAt(k) === 47)) k++;
+    return k;
+  }
+  let end = start + 1;
+  while (end < n && isSpace(text2.charCodeAt(end))) end++;
+  for (let k = end - 1; k >= start; k--) {
+    const d = text2.charCodeAt(k);
+    if (d === 10 || d === 13) return k + 1;
+  }
+  return end === n || end - start === 1 ? end : end - 1;
+}
+function contractionEnd(text2, at) {
+  if (text2.charCodeAt(at) !== 39) return at;
+  const a = text2.charCodeAt(at + 1) | 32;
+  if (a === 115 || a === 116 || a === 109 || a === 100) return at + 2;
+  const b = text2.charCodeAt(at + 2) | 32;
+  if (a === 114 && b === 101 || a === 118 && b === 101 || a === 108 && b === 108) return at + 3;
+  return at;
+}
+var isUpper = (c) => c >= 65 && c <= 90;
+var isLower = (c) => c >= 97 && c <= 122;
+var isLetter = (c) => isUpper(c) || isLower(c);
+var isDigit = (c) => c >= 48 && c <= 57;
+var isSpace = (c) => c === 32 || c >= 9 && c <= 13;
+var isSymbol = (c) => !isSpace(c) && !isLetter(c) && !isDigit(c);
+var prefixable = (c) => c !== 10 && c !== 13 && !isLetter(c) && !isDigit(c);
+var PieceCounts = class {
+  size = 0;
+  pieces = new Array(PIECE_SLOTS);
+  counts = new Int32Array(PIECE_SLOTS);
+  /** Tokens of text[start, end), merged on first sight. */
+  count(encoding, text2, start, end) {
+    const length = end - start;
+    let slot = hashOf(text2, start, end) & PIECE_SLOTS - 1;
+    for (; ; ) {
+      const piece2 = this.pieces[slot];
+      if (piece2 === void 0) break;
+      if (piece2.length === length && text2.startsWith(piece2, start)) return this.counts[slot];
+      slot = slot + 1 & PIECE_SLOTS - 1;
+    }
+    const piece = text2.slice(start, end);
+    const count = mergeCount(encoding, Buffer.from(piece, "utf8").toString("latin1"));
+    if (this.size >= PIECE_SLOTS / 2) {
+      this.pieces = new Array(PIECE_SLOTS);
+      this.size = 0;
+      return count;
+    }
+    this.pieces[slot] = piece;
+    this.counts[slot] = count;
+    this.size++;
+    return count;
+  }
+};
+var PIECE_SLOTS = 1 << 18;
+var o200k;
+function buildEncoding(base) {
+  const ranks = new RankTable(base.bpe_ranks);
+  return { split: new RegExp(base.pat_str, "gu"), ranks, longest: ranks.longestBytes, seen: new PieceCounts() };
+}
+var RankTable = class {
+  constructor(text2) {
+    this.text = text2;
+    let count = 0;
+    for (let i = 0; i < text2.length; i++) if (text2.charCodeAt(i) === 32) count++;
+    this.starts = new Int32Array(count);
+    this.lengths = new Uint8Array(count);
+    this.ranks = new Int32Array(count);
+    let size = 1;
+    while (size < count * 2) size *= 2;
+    this.slots = new Int32Array(size);
+    this.mask = size - 1;
+    let entries = 0;
+    let longest = 0;
+    let lineStart = 0;
+    while (lineStart < text2.length) {
+      let lineEnd = text2.indexOf("\n", lineStart);
+      if (lineEnd < 0) lineEnd = text2.length;
+      const labelEnd = text2.indexOf(" ", lineStart);
+      if (labelEnd < 0 || labelEnd > lineEnd) {
+        lineStart = lineEnd + 1;
+        continue;
+      }
+      const offsetEnd = text2.indexOf(" ", labelEnd + 1);
+      let rank = Number.parseInt(text2.slice(labelEnd + 1, offsetEnd < 0 || offsetEnd > lineEnd ? lineEnd : offsetEnd), 10);
+      let at = offsetEnd < 0 || offsetEnd > lineEnd ? lineEnd : offsetEnd + 1;
+      while (at < lineEnd) {
+        let end = text2.indexOf(" ", at);
+        if (end < 0 || end > lineEnd) end = lineEnd;
+        const length = end - at;
+        if (length > 0) {
+          this.starts[entries] = at;
+          this.lengths[entries] = length;
+          this.ranks[entries] = rank++;
+          let slot = hashOf(text2, at, end) & this.mask;
+          while (this.slots[slot] !== 0) slot = slot + 1 & this.mask;
+          this.slots[slot] = ++entries;
+          if (length > longest) longest = length;
+        }
+        at = end + 1;
+      }
+      lineStart = lineEnd + 1;
+    }
+    this.longestBytes = longest / 4 * 3;
+  }
+  text;
+  starts;
+  lengths;
+  ranks;
+  /** Slot to entry + 1; 0 is empty. */
+  slots;
+  mask;
+  longestBytes;
+  /** The rank of a token given as base64, or undefined. */
+  get(token) {
+    const { text: text2, starts, lengths, slots, mask } = this;
+    let slot = hashOf(token, 0, token.length) & mask;
+    for (; ; ) {
+      const entry = slots[slot];
+      if (entry === 0) return void 0;
+      const e = entry - 1;
+      if (lengths[e] === token.length && text2.startsWith(token, starts[e])) return this.ranks[e];
+      slot = slot + 1 & mask;
+    }
+  }
+};
+function hashOf(text2, start, end) {
+  let h = 2166136261;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text2.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+function mergeCount(encoding, bytes) {
+  const n = bytes.length;
+  const { ranks, longest } = encoding;
+  if (n <= 1) return n;
+  if (ranks.get(btoa(bytes)) !== void 0) return 1;
+  const next = new Int32Array(n);
+  const prev = new Int32Array(n);
+  const alive = new Uint8Array(n).fill(1);
+  for (let i = 0; i < n; i++) {
+    next[i] = i + 1;
+    prev[i] = i - 1;
+  }
+  const heap = new MergeHeap();
+  const offer = (start) => {
+    const mid = next[start];
+    if (mid >= n) return;
+    const end = next[mid];
+    if (end - start > longest) return;
+    const rank = ranks.get(btoa(bytes.slice(start, end)));
+    if (rank !== void 0) heap.push(rank, start, end);
+  };
+  for (let i = 0; i < n - 1; i++) offer(i);
+  let parts = n;
+  while (heap.size > 0) {
+    const [start, end] = heap.pop();
+    const mid = next[start];
+    if (!alive[start] || mid >= n || next[mid] !== end) continue;
+    alive[mid] = 0;
+    next[start] = end;
+    if (end < n) prev[end] = start;
+    parts--;
+    if (prev[start] >= 0) offer(prev[start]);
+    offer(start);
+  }
+  return parts;
+}
+var MergeHeap = class {
+  keys = [];
+  ends = [];
+  get size() {
+    return this.keys.length;
+  }
+  push(rank, start, end) {
+    const key = rank * 2 ** 32 + start;
+    const { keys, ends } = this;
+    let i = keys.length;
+    keys.push(key);
+    ends.push(end);
+    while (i > 0) {
+      const parent = i - 1 >> 1;
+      if (keys[parent] <= key) break;
+      keys[i] = keys[parent];
+      ends[i] = ends[parent];
+      i = parent;
+    }
+    keys[i] = key;
+    ends[i] = end;
+  }
+  /** [start, end] of the lowest candidate, removed. */
+  pop() {
+    const { keys, ends } = this;
+    const top = [keys[0] % 2 ** 32, ends[0]];
+    const lastKey = keys.pop();
+    const lastEnd = ends.pop();
+    const size = keys.length;
+    if (size > 0) {
+      let i = 0;
+      for (; ; ) {
+        let child = 2 * i + 1;
+        if (child >= size) break;
+        if (child + 1 < size && keys[child + 1] < keys[child]) child++;
+        if (keys[child] >= lastKey) break;
+        keys[i] = keys[child];
+        ends[i] = ends[child];
+        i = child;
+      }
+      keys[i] = lastKey;
+      ends[i] = lastEnd;
+    }
+    return top;
+  }
+};
+
+// src/estimate/estimate.ts
+var DEFAULT_OUTPUT_TOKENS = 1e3;
+async function estimatePlan(source, plan, options = {}) {
+  const { workflow } = source;
+  const { history: history2 } = source;
+  const running = plan.pairs.filter((p) => p.action === "run" && (options.include?.(p.id) ?? true));
+  if (running.some((p) => tokenMethod(workflow.pairs.get(p.id).model) === "o200k_base")) await loadTokenizer();
+  const contents = /* @__PURE__ */ new Map();
+  const contentOf = (dep) => {
+    if (!contents.has(dep.id)) contents.set(dep.id, source.contentOf(dep));
+    return contents.get(dep.id);
+  };
+  const pairs = running.map((planned) => {
+    const pair = workflow.pairs.get(planned.id);
+    const notes = [];
+    const output = expectedOutput(pair, history2.get(pair.id));
+    const attempts = expectedAttempts(pair, history2.get(pair.id));
+    const dependencies2 = [];
+    let unknownDeps = 0;
+    for (const depId of pair.requires) {
+      const dep = plan.byId.get(depId);
+      const content = contentOf(dep);
+      if (content !== void 0) {
+        dependencies2.push({ id: depId, content });
+        if (dep.action === "run") notes.push(`${depId} will run: estimated with its last accepted content`);
+      } else {
+        const expected = expectedOutput(workflow.pairs.get(depId), history2.get(depId)).tokens;
+        dependencies2.push({ id: depId, content: "" });
+        unknownDeps += expected;
+        notes.push(`${depId} has no accepted content here yet: counted as its expected output (${expected.toLocaleString("en-US")} tokens)`);
+      }
+    }
+    const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies: dependencies2, history: [] });
+    const counted = countTokens(prompt, pair.model);
+    const overhead = pair.generator === "openai" && counted.method !== "approximate" ? CHAT_OVERHEAD_TOKENS : 0;
+    const inputTokens = counted.tokens + overhead + unknownDeps;
+    const tokens2 = { input: Math.round(inputTokens * attempts.value), output: Math.round(output.tokens * attempts.value) };
+    const price = priceFor(pair.model, workflow.pricing);
+    return {
+      id: pair.id,
+      model: pair.model,
+      inputTokens,
+      tokenizer: counted.method,
+      outputTokens: output.tokens,
+      outputBasis: output.basis,
+      attempts: attempts.value,
+      attemptsBasis: attempts.basis,
+      tokens: tokens2,
+      price,
+      cost: price ? costOf(tokens2, price) : null,
+      notes
+    };
+  });
+  const tokens = { input: 0, output: 0 };
+  let knownCost = 0;
+  const unpriced = /* @__PURE__ */ new Set();
+  for (const p of pairs) {
+    tokens.input += p.tokens.input;
+    tokens.output += p.tokens.output;
+    if (p.cost !== null) knownCost += p.cost;
+    else unpriced.add(p.model ?? "(no model)");
+  }
+  return {
+    pairs,
+    totals: { pairs: pairs.length, tokens, cost: unpriced.size === 0 ? knownCost : null, knownCost, unpricedModels: [...unpriced] },
+    pricesAsOf: BUILT_IN_PRICES_AS_OF
+  };
+}
+function expectedOutput(pair, history2) {
+  const past = median(history2?.outputs ?? []);
+  if (past !== void 0) return { tokens: Math.round(past), basis: "history" };
+  const max = plain(pair.generatorConfig.max_tokens);
+  if (typeof max === "number" && Number.isInteger(max) && max > 0) return { tokens: max, basis: "max_tokens" };
+  return { tokens: DEFAULT_OUTPUT_TOKENS, basis: "default" };
+}
+function expectedAttempts(pair, history2) {
+  const past = median(history2?.attempts ?? []);
+  if (past === void 0) return { value: 1, basis: "default" };
+  return { value: Math.min(Math.max(past, 1), pair.rmax + 1), basis: "history" };
+}
+
+export {
+  styleFor,
+  renderPrompt,
+  workflowRef,
+  sortedObject,
+  scopeOf,
+  planWorkflow,
+  contentNeeded,
+  decidePair,
+  totals,
+  decider,
+  pairHistory,
+  costOf,
+  usd,
+  parseUsd,
+  CHARS_PER_TOKEN,
+  DEFAULT_OUTPUT_TOKENS,
+  estimatePlan
+};

@@ -1,0 +1,2460 @@
+#!/usr/bin/env node
+import { createRequire as __pairflowCreateRequire } from "node:module";
+const require = __pairflowCreateRequire(import.meta.url);
+import {
+  require__
+} from "./cli-chunk-MTTGQQZV.js";
+import {
+  checkWorkflow
+} from "./cli-chunk-DY6RRQ6Q.js";
+import {
+  eventLine,
+  runSummary
+} from "./cli-chunk-ZG4QBACJ.js";
+import {
+  RunRecorder,
+  estimateOf,
+  inFlightGroups,
+  listRunIds,
+  outcomesFromTrace,
+  planOpened,
+  readRun,
+  resumeState,
+  runState
+} from "./cli-chunk-AOXOLAMA.js";
+import {
+  LocalStore,
+  LockWriter,
+  foldJournal,
+  openState,
+  realLockPath,
+  stateDirFor
+} from "./cli-chunk-N24MC3HO.js";
+import {
+  lockPathFor
+} from "./cli-chunk-2E6W6ZDS.js";
+import {
+  contentNeeded,
+  decider,
+  planWorkflow,
+  renderPrompt,
+  scopeOf,
+  styleFor,
+  usd,
+  workflowRef
+} from "./cli-chunk-EMRHIRZ4.js";
+import {
+  ConfigError,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  EXIT,
+  Option,
+  PATH_HELP,
+  RunDeclinedError,
+  StorageError,
+  UsageError,
+  didYouMean,
+  diskFiles,
+  displayPath,
+  examples,
+  findRepoRoot,
+  loadWorkflow,
+  outputPath,
+  pairKey,
+  plain,
+  positiveInt,
+  removeStaleTemporaries,
+  require_dist,
+  resolveWorkflowPath,
+  sha256Hex,
+  stateDirOption,
+  writeFileAtomic
+} from "./cli-chunk-2H4FS6GE.js";
+import {
+  __toESM
+} from "./cli-chunk-FRV2UMY2.js";
+
+// src/plan/shards.ts
+function parseShard(text) {
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || index < 1 || index > count) throw new UsageError(`--shard ${text}: expected I/N with 1 <= I <= N, e.g. --shard 2/3`);
+  return { index, count };
+}
+var SLACK = 1.15;
+function shardPlan(plan, count, weigh) {
+  if (!Number.isInteger(count) || count < 1) throw new UsageError(`--shards ${count}: expected a whole number of at least 1`);
+  const running = plan.pairs.filter((p) => p.action === "run").map((p) => p.id);
+  const weight = new Map(running.map((id) => [id, Math.max(weigh(id), 1e-9)]));
+  const total = running.reduce((sum, id) => sum + weight.get(id), 0);
+  const share = total / count * SLACK;
+  const loads = Array(count).fill(0);
+  const owner = /* @__PURE__ */ new Map();
+  for (const id of running) {
+    const w = weight.get(id);
+    const pull = Array(count).fill(0);
+    for (const dep of plan.byId.get(id).requires) {
+      const s = owner.get(dep);
+      if (s !== void 0) pull[s] = pull[s] + weight.get(dep);
+    }
+    let best = -1;
+    for (let s = 0; s < count; s++) if (pull[s] > 0 && loads[s] + w <= share && (best < 0 || pull[s] > pull[best])) best = s;
+    if (best < 0) best = lightest(loads);
+    owner.set(id, best);
+    loads[best] = loads[best] + w;
+  }
+  const shards = loads.map((load, s) => ({ index: s + 1, count, pairs: [], weight: load, awaits: {} }));
+  for (const id of running) {
+    const shard = shards[owner.get(id)];
+    shard.pairs.push(id);
+    for (const dep of plan.byId.get(id).requires) {
+      const s = owner.get(dep);
+      if (s !== void 0 && s !== owner.get(id)) shard.awaits[dep] = s + 1;
+    }
+  }
+  return shards.filter((s) => s.pairs.length > 0);
+}
+function lightest(loads) {
+  let best = 0;
+  for (let s = 1; s < loads.length; s++) if (loads[s] < loads[best]) best = s;
+  return best;
+}
+function owners(shards) {
+  const map = /* @__PURE__ */ new Map();
+  for (const s of shards) for (const id of s.pairs) map.set(id, { index: s.index, count: s.count });
+  return map;
+}
+function matrixOf(shards) {
+  return { include: shards.map((s) => ({ shard: `${s.index}/${s.count}` })) };
+}
+
+// src/app/shard.ts
+import path7 from "node:path";
+
+// src/engine/engine.ts
+import { randomBytes } from "node:crypto";
+var DEFAULT_CONCURRENCY = 4;
+function newRunId(now = /* @__PURE__ */ new Date()) {
+  return now.toISOString().replace(/[-:.]/g, "") + "-" + randomBytes(2).toString("hex");
+}
+function executePlan(plan, deps, options) {
+  return new Run(plan, deps, options).execute();
+}
+var Run = class {
+  constructor(plan, deps, options) {
+    this.plan = plan;
+    this.deps = deps;
+    this.options = options;
+    const { workflow } = plan;
+    this.lock = { version: 1, workflow: workflow.name, pairs: { ...options.lock?.pairs ?? {} } };
+    for (const id of Object.keys(this.lock.pairs)) {
+      if (!workflow.pairs.has(id)) {
+        delete this.lock.pairs[id];
+        this.gone.push(id);
+      }
+    }
+    this.signal = options.signal ?? new AbortController().signal;
+    this.stopped = new Promise((resolve) => {
+      for (const s of [this.signal, options.stop]) s?.addEventListener("abort", () => resolve(), { once: true });
+    });
+  }
+  plan;
+  deps;
+  options;
+  decided = /* @__PURE__ */ new Map();
+  outcomes = /* @__PURE__ */ new Map();
+  /** Content produced or read during this run, by pair id. */
+  contents = /* @__PURE__ */ new Map();
+  lock;
+  /** Pairs that left the workflow, whose entries leave the lock file. */
+  gone = [];
+  signal;
+  started = Date.now();
+  /** Settles when the run is asked to stop, so the scheduler notices at once. */
+  stopped;
+  /** Counts down the dependents of a pair that ended (set by the scheduler). */
+  ended = () => {
+  };
+  /** Saves to the remote store still in flight; the run waits for them before it reports. */
+  saves = [];
+  /** The first write that failed: the run stops and ends with it. */
+  fatal;
+  async execute() {
+    this.emit({ type: "run_start", runId: this.options.runId, plan: this.plan, resumed: this.options.resume !== void 0 });
+    try {
+      for (const id of this.gone) this.deps.lockFile.record(id, null);
+      await this.schedule();
+      await Promise.all(this.saves);
+    } finally {
+      this.deps.scratch.dispose();
+      try {
+        this.deps.lockFile.close();
+      } catch (err) {
+        this.fatal ??= err;
+      }
+    }
+    if (this.fatal) throw this.fatal;
+    const pairs = this.plan.pairs.map((p) => this.outcomes.get(p.id));
+    const count = (s) => pairs.filter((p) => p.status === s).length;
+    const tokens = { input: 0, output: 0 };
+    for (const p of pairs) for (const a of p.attempts) if (a.tokens) addTokens(tokens, a.tokens);
+    const report = {
+      version: 1,
+      runId: this.options.runId,
+      workflowRef: this.plan.workflowRef,
+      status: count("interrupted") > 0 ? "interrupted" : count("failed") + count("blocked") > 0 ? "failed" : "success",
+      pairs,
+      totals: {
+        pairs: pairs.length,
+        executed: count("executed"),
+        reused: count("reused"),
+        failed: count("failed"),
+        blocked: count("blocked"),
+        interrupted: count("interrupted"),
+        tokens,
+        durationMs: Date.now() - this.started
+      }
+    };
+    this.emit({ type: "run_end", report });
+    return report;
+  }
+  get stopping() {
+    return this.fatal !== void 0 || this.signal.aborted || (this.options.stop?.aborted ?? false);
+  }
+  /**
+   * Starts each pair once all its dependencies have ended, in plan order among those ready: linear
+   * in pairs and dependencies, since each pair's end only counts down its own dependents.
+   */
+  async schedule() {
+    const concurrency = Math.max(1, this.options.concurrency ?? DEFAULT_CONCURRENCY);
+    const { requires, dependents } = this.plan.graph;
+    const pairs = this.plan.pairs;
+    const position = new Map(pairs.map((p, i) => [p.id, i]));
+    const waitingFor = new Map(pairs.map((p) => [p.id, requires.get(p.id).length]));
+    const ready = pairs.flatMap((p, i) => waitingFor.get(p.id) === 0 ? [i] : []);
+    this.ended = (id) => {
+      for (const d of dependents.get(id)) {
+        const left = waitingFor.get(d);
+        if (left === void 0) continue;
+        waitingFor.set(d, left - 1);
+        if (left === 1) insertSorted(ready, position.get(d));
+      }
+    };
+    const inFlight = /* @__PURE__ */ new Set();
+    let busy = 0;
+    const start = (id, slot) => {
+      const stopped = requires.get(id).filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
+      if (this.stopping) this.finish({ ...this.blocked(id, "not started: the run was interrupted"), status: "interrupted" });
+      else if (stopped.length > 0) this.finish(this.blocked(id, `blocked by ${stopped.join(", ")}`));
+      else {
+        if (slot) busy++;
+        const task = this.handle(id).finally(() => {
+          inFlight.delete(task);
+          if (slot) busy--;
+        });
+        inFlight.add(task);
+      }
+    };
+    const shard = this.deps.shard;
+    const awaited = (i) => shard !== void 0 && pairs[i].action === "run" && !shard.owns(pairs[i].id);
+    while (ready.length > 0 || inFlight.size > 0) {
+      if (shard) {
+        for (const i of ready.filter(awaited)) {
+          ready.splice(ready.indexOf(i), 1);
+          start(pairs[i].id, false);
+        }
+      }
+      while (ready.length > 0 && busy < concurrency) start(pairs[ready.shift()].id, true);
+      if (inFlight.size > 0) await Promise.race(this.stopping ? inFlight : [...inFlight, this.stopped]);
+    }
+  }
+  /**
+   * A pair's whole course. A write that fails (a full disk, a read-only store) fails the pair and
+   * stops the run: nothing new starts, what is in flight finishes, and the run ends with that error.
+   */
+  async handle(id) {
+    try {
+      await this.course(id);
+    } catch (err) {
+      this.fatal ??= err;
+      if (!this.outcomes.has(id)) this.finish({ ...this.blocked(id, err.message), status: "failed" });
+    }
+  }
+  async course(id) {
+    let decision = this.plan.byId.get(id);
+    if (decision.configRef === null) {
+      decision = await this.deps.decide(id, this.decided);
+      if (decision.action === "skip" && decision.artifact.content === null && contentNeeded(this.plan.workflow, this.plan.graph, this.plan.byId, id))
+        decision = await this.deps.decide(id, this.decided, { lost: true });
+    }
+    const pair = this.plan.workflow.pairs.get(id);
+    if (decision.action === "skip") await this.reuse(decision, pair);
+    else if (this.deps.shard && !this.deps.shard.owns(id)) await this.awaitShard(decision, this.deps.shard);
+    else await this.run(decision, pair);
+  }
+  // -------------------------------------------------------------------------------------------
+  // Reuse
+  async reuse(d, pair) {
+    const artifact = d.artifact;
+    let note = null;
+    if (artifact.edited) {
+      const content = this.deps.outputs.read(pair);
+      this.contents.set(d.id, content);
+      const previous = this.lock.pairs[d.id];
+      if (previous?.source !== "human" || previous.configRef !== d.configRef || previous.contentHash !== artifact.contentHash) {
+        this.deps.store.putContent(content);
+        this.recordAccepted(d, pair, { contentHash: artifact.contentHash, source: "human", attempts: [], durationMs: 0 }, content);
+        note = `output ${pair.output} was edited by hand; kept and recorded as a human artifact`;
+      } else {
+        note = `output ${pair.output} is a hand edit, kept`;
+      }
+    } else {
+      const remote = artifact.source === "remote" || artifact.content === "remote" ? await this.deps.remote?.fetch(d.id, d.configRef) : void 0;
+      if (remote) {
+        this.deps.store.putContent(remote.content);
+        this.deps.store.putRecord(remote.record);
+        this.emit({ type: "restored", id: d.id, from: this.deps.remote.name });
+      }
+      const previous = this.lock.pairs[d.id];
+      if (previous?.configRef !== d.configRef || previous.contentHash !== artifact.contentHash) this.restoreLockEntry(d, pair, remote?.record);
+      if (artifact.content !== "output") note = this.restoreOutput(pair, artifact.contentHash);
+      if (this.plan.byId.get(d.id).action === "run") note = this.cutoffNote(pair);
+    }
+    this.decided.set(d.id, d);
+    this.finish({ id: d.id, configRef: d.configRef, status: "reused", attempts: [], contentHash: artifact.contentHash, reasons: [], durationMs: 0, note });
+  }
+  /** A pair another shard executes: its verified artifact is used as if reused here. */
+  async awaitShard(d, shard) {
+    const got = await shard.await(d.id, d.configRef, this.signal);
+    if ("missing" in got) {
+      this.finish({ ...this.blocked(d.id, got.missing), status: this.signal.aborted ? "interrupted" : "blocked" });
+      return;
+    }
+    this.contents.set(d.id, got.content);
+    this.decided.set(d.id, { ...d, action: "skip", artifact: { source: "store", contentHash: got.contentHash, edited: false, content: "store" } });
+    this.finish({ id: d.id, configRef: d.configRef, status: "reused", attempts: [], contentHash: got.contentHash, reasons: [], durationMs: 0, note: got.note });
+  }
+  /** Why a pair the plan had to run was reused: the dependencies that were to run left its reference as it was. */
+  cutoffNote(pair) {
+    const planned = pair.requires.filter((dep) => this.plan.byId.get(dep)?.action === "run");
+    const rerun = planned.filter((dep) => this.outcomes.get(dep)?.status === "executed");
+    const reused = planned.filter((dep) => this.outcomes.get(dep)?.status === "reused");
+    const parts = [
+      ...rerun.length > 0 ? [`${rerun.join(", ")} re-ran with identical content`] : [],
+      ...reused.length > 0 ? [`${reused.join(", ")} reused`] : []
+    ];
+    return `early cutoff: ${parts.join("; ")}`;
+  }
+  /** Writes the accepted content to an output file that is missing, or that holds content pairflow generated for an older reference. */
+  restoreOutput(pair, hash) {
+    if (pair.output === void 0) return null;
+    const unwritable = this.deps.outputs.problem(pair);
+    if (unwritable !== null) return unwritable;
+    const content = this.deps.store.content(hash);
+    if (content === void 0) return `output ${pair.output} is not as accepted and its content is not in the local store`;
+    this.deps.outputs.write(pair, content);
+    this.contents.set(pair.id, content);
+    return `restored ${pair.output} from the store`;
+  }
+  restoreLockEntry(d, pair, remote) {
+    const rec = remote ?? this.deps.store.record(d.id, d.configRef);
+    const accepted = rec?.status === "accepted" ? rec : void 0;
+    this.setLockEntry(d.id, {
+      configRef: d.configRef,
+      contentHash: d.artifact.contentHash,
+      source: accepted?.source ?? "generated",
+      model: accepted?.model !== void 0 ? accepted.model : pair.model,
+      components: d.components,
+      attempts: accepted?.attempts ?? 0,
+      tokens: accepted?.tokens ?? { input: 0, output: 0 },
+      durationMs: accepted?.durationMs ?? 0,
+      acceptedAt: accepted?.at ?? (/* @__PURE__ */ new Date()).toISOString()
+    });
+  }
+  // -------------------------------------------------------------------------------------------
+  // Execution
+  async run(d, pair) {
+    const started = Date.now();
+    this.emit({ type: "pair_start", id: d.id, configRef: d.configRef, reasons: d.reasons });
+    const earlier = this.options.resume?.attempts.get(d.id);
+    const attempts = earlier?.configRef === d.configRef ? [...earlier.attempts] : [];
+    const interrupted = () => this.finish({
+      id: d.id,
+      configRef: d.configRef,
+      status: "interrupted",
+      attempts,
+      contentHash: null,
+      reasons: d.reasons,
+      durationMs: Date.now() - started,
+      note: "cancelled: the run was interrupted"
+    });
+    const fail = (message) => {
+      this.deps.store.putRecord({
+        pair: d.id,
+        configRef: d.configRef,
+        status: "rejected",
+        feedback: message,
+        components: d.components,
+        at: (/* @__PURE__ */ new Date()).toISOString()
+      });
+      this.finish({
+        id: d.id,
+        configRef: d.configRef,
+        status: "failed",
+        attempts,
+        contentHash: null,
+        reasons: d.reasons,
+        durationMs: Date.now() - started,
+        note: message
+      });
+    };
+    let generate2, guard;
+    try {
+      generate2 = this.deps.generator(pair.generator);
+      guard = pair.guard === null ? null : this.deps.guard(pair.guard);
+    } catch (err) {
+      return fail(err.message);
+    }
+    const dependencies = [];
+    for (const dep of pair.requires) {
+      const content = this.contentOf(dep);
+      if (content === void 0) return fail(`the accepted content of ${dep} is not available (no output file, not in the store); run with --from ${dep}`);
+      const text = utf8(content);
+      if (text === void 0) return fail(`the accepted content of ${dep} is not UTF-8 text, so it cannot become part of ${d.id}'s prompt`);
+      dependencies.push({ id: dep, content: text });
+    }
+    const { workflow } = this.plan;
+    const total = pair.rmax + 1;
+    const history = attempts.filter((a) => !a.accepted).map((a) => ({ feedback: a.feedback }));
+    const maxOutputBytes = pair.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    for (let attempt = attempts.length + 1; attempt <= total; attempt++) {
+      if (this.signal.aborted) return interrupted();
+      this.emit({ type: "attempt_start", id: d.id, attempt });
+      const t0 = Date.now();
+      const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies, history });
+      let content;
+      let tokens = null;
+      let stderr;
+      let verdict;
+      try {
+        const result = await generate2({
+          pairId: d.id,
+          attempt,
+          model: pair.model,
+          prompt,
+          dependencies,
+          config: plain(pair.generatorConfig),
+          cwd: workflow.dir,
+          env: this.options.env.generator,
+          signal: this.signal,
+          maxOutputBytes
+        });
+        content = typeof result.content === "string" ? Buffer.from(result.content, "utf8") : result.content;
+        tokens = result.tokens ?? null;
+        stderr = result.stderr;
+        if (content.length > maxOutputBytes)
+          throw new Error(`${d.id}: the artifact is ${content.length} bytes, over the output limit of ${maxOutputBytes} bytes (max_output_bytes)`);
+        verdict = await this.check(guard, pair, content, attempt);
+      } catch (err) {
+        if (this.signal.aborted) return interrupted();
+        attempts.push({ attempt, accepted: false, feedback: err.message, tokens, durationMs: Date.now() - t0 });
+        return fail(err.message);
+      }
+      const record = { attempt, accepted: verdict.accepted, feedback: verdict.feedback, tokens, durationMs: Date.now() - t0 };
+      attempts.push(record);
+      this.emit({
+        type: "attempt_end",
+        id: d.id,
+        attempt,
+        of: total,
+        accepted: verdict.accepted,
+        feedback: verdict.feedback,
+        tokens,
+        durationMs: record.durationMs,
+        ...stderr ? { stderr } : {}
+      });
+      if (verdict.accepted) {
+        const bytes = content;
+        const contentHash = this.deps.store.putContent(bytes);
+        this.contents.set(d.id, bytes);
+        const durationMs = Date.now() - started;
+        const unwritable = this.deps.outputs.problem(pair);
+        if (unwritable !== null) return fail(unwritable);
+        this.recordAccepted(d, pair, { contentHash, source: "generated", attempts, durationMs }, bytes);
+        this.deps.outputs.write(pair, bytes);
+        this.decided.set(d.id, { ...d, action: "skip", artifact: { source: "store", contentHash, edited: false, content: "store" } });
+        this.finish({ id: d.id, configRef: d.configRef, status: "executed", attempts, contentHash, reasons: d.reasons, durationMs, note: null });
+        return;
+      }
+      history.push({ feedback: verdict.feedback });
+    }
+    fail(`rejected after ${total} attempt${total === 1 ? "" : "s"}: ${attempts[attempts.length - 1]?.feedback ?? ""}`);
+  }
+  async check(guard, pair, content, attempt) {
+    if (guard === null) return { accepted: true, feedback: "" };
+    const scratch = this.deps.scratch;
+    let artifactPath;
+    return guard({
+      pairId: pair.id,
+      // Guards that read text see it decoded; a command guard reads the exact bytes from the file,
+      // written only for a guard that reads it: most never do.
+      content: content.toString("utf8"),
+      get artifactPath() {
+        return artifactPath ??= scratch.file(`${pairKey(pair.id)}.${attempt}.txt`, content);
+      },
+      config: plain(pair.guardConfig),
+      guards: pair.guards,
+      cwd: this.plan.workflow.dir,
+      env: this.options.env.guard,
+      signal: this.signal
+    });
+  }
+  contentOf(id) {
+    const known = this.contents.get(id);
+    if (known) return known;
+    const content = this.deps.outputs.read(this.plan.workflow.pairs.get(id)) ?? this.deps.store.content(this.decided.get(id).artifact.contentHash);
+    if (content) this.contents.set(id, content);
+    return content;
+  }
+  // -------------------------------------------------------------------------------------------
+  // Records
+  recordAccepted(d, pair, r, content) {
+    const tokens = { input: 0, output: 0 };
+    for (const a of r.attempts) if (a.tokens) addTokens(tokens, a.tokens);
+    const at = (/* @__PURE__ */ new Date()).toISOString();
+    const record = {
+      pair: d.id,
+      configRef: d.configRef,
+      status: "accepted",
+      contentHash: r.contentHash,
+      components: d.components,
+      at,
+      source: r.source,
+      model: pair.model,
+      attempts: r.attempts.length,
+      tokens,
+      durationMs: r.durationMs
+    };
+    if (r.source === "generated") this.deps.store.putRecord(record);
+    this.setLockEntry(d.id, {
+      configRef: d.configRef,
+      contentHash: r.contentHash,
+      source: r.source,
+      model: pair.model,
+      components: d.components,
+      attempts: r.attempts.length,
+      tokens,
+      durationMs: r.durationMs,
+      acceptedAt: at
+    });
+    const remote = this.deps.remote;
+    if (remote && r.source === "generated") {
+      const save = remote.save({ record, content }).catch((err) => {
+        this.emit({ type: "warning", message: `${d.id}: could not save to ${remote.name}: ${err.message}` });
+      });
+      this.saves.push(save);
+    }
+  }
+  setLockEntry(id, entry) {
+    this.lock.pairs[id] = entry;
+    this.deps.lockFile.record(id, entry);
+  }
+  blocked(id, note) {
+    const planned = this.plan.byId.get(id);
+    return { id, configRef: planned.configRef, status: "blocked", attempts: [], contentHash: null, reasons: planned.reasons, durationMs: 0, note };
+  }
+  finish(outcome) {
+    this.outcomes.set(outcome.id, outcome);
+    this.emit({ type: "pair_end", outcome });
+    this.ended(outcome.id);
+  }
+  emit(event) {
+    this.options.onEvent?.(event);
+  }
+};
+var STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+function utf8(bytes) {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return void 0;
+  }
+}
+function insertSorted(sorted, n) {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = lo + hi >> 1;
+    if (sorted[mid] < n) lo = mid + 1;
+    else hi = mid;
+  }
+  sorted.splice(lo, 0, n);
+}
+function addTokens(into, more) {
+  into.input += more.input;
+  into.output += more.output;
+}
+
+// src/records/mutex.ts
+import { createHash, randomBytes as randomBytes2 } from "node:crypto";
+import { linkSync, readFileSync, realpathSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import path from "node:path";
+var LockBusyError = class extends Error {
+  constructor(holder) {
+    super(`another run (${holder.runId}, pid ${holder.pid} on ${holder.host}) is using ${holder.workflow}`);
+    this.holder = holder;
+  }
+  holder;
+  name = "LockBusyError";
+};
+function lockPath(workflowPath) {
+  let real = workflowPath;
+  try {
+    real = realpathSync(workflowPath);
+  } catch {
+  }
+  const lock = realLockPath(lockPathFor(real));
+  return path.join(path.dirname(lock), `.${path.basename(lock)}.mutex`);
+}
+async function acquireRunLock(workflowPath, options) {
+  const file = lockPath(workflowPath);
+  const me = holderRecord(options.runId, workflowPath);
+  let told = false;
+  for (; ; ) {
+    if (createExclusive(file, me)) return () => release(file, me);
+    const seen = readText(file);
+    if (seen === void 0) {
+      await sleep(1);
+      continue;
+    }
+    const holder = parseHolder(seen);
+    if (holder === void 0 || isStale(holder)) {
+      if (holder === void 0 && youngerThan(file, 5e3)) {
+        await sleep(50);
+        continue;
+      }
+      removeDeadHolder(file, seen, options.runId, workflowPath);
+      await sleep(1);
+      continue;
+    }
+    if (!options.wait) throw new LockBusyError(holder);
+    if (!told) {
+      options.onWait?.(holder);
+      told = true;
+    }
+    if (options.signal?.aborted) throw new LockBusyError(holder);
+    await sleep(options.pollMs ?? 200);
+  }
+}
+function holderRecord(runId, workflow) {
+  const holder = { pid: process.pid, host: hostname(), runId, workflow, since: (/* @__PURE__ */ new Date()).toISOString(), token: randomBytes2(8).toString("hex") };
+  return JSON.stringify(holder);
+}
+function removeDeadHolder(file, seen, runId, workflow, depth = 0) {
+  const guard = `${file}.takeover-${createHash("sha256").update(seen).digest("hex").slice(0, 16)}`;
+  if (createExclusive(guard, holderRecord(runId, workflow))) {
+    try {
+      if (readText(file) === seen) unlinkSync(file);
+    } finally {
+      rmSync(guard, { force: true });
+    }
+    return;
+  }
+  const other = readText(guard);
+  if (other === void 0 || depth >= 8) return;
+  const holder = parseHolder(other);
+  if (holder !== void 0 && !isStale(holder)) return;
+  if (holder === void 0 && youngerThan(guard, 5e3)) return;
+  removeDeadHolder(guard, other, runId, workflow, depth + 1);
+}
+function createExclusive(file, text) {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`);
+  writeFileSync(tmp, text);
+  try {
+    linkSync(tmp, file);
+    return true;
+  } catch (err) {
+    const code = err.code;
+    if (code === "EEXIST") return false;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "ENOSYS" && code !== "EXDEV") throw err;
+    try {
+      writeFileSync(file, text, { flag: "wx" });
+      return true;
+    } catch (err2) {
+      if (err2.code === "EEXIST") return false;
+      throw err2;
+    }
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+function youngerThan(file, ms) {
+  try {
+    return Date.now() - statSync(file).mtimeMs < ms;
+  } catch {
+    return false;
+  }
+}
+function readText(file) {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    if (err.code === "ENOENT") return void 0;
+    throw new UsageError(`${file} cannot be read as pairflow's run mutex (${err.code}); remove it if no run is going`);
+  }
+}
+function parseHolder(text) {
+  try {
+    const value = JSON.parse(text);
+    if (value === null || typeof value !== "object" || typeof value.pid !== "number" || typeof value.host !== "string") return void 0;
+    return { runId: "?", workflow: "?", since: "?", ...value };
+  } catch {
+    return void 0;
+  }
+}
+function readHolder(file) {
+  const text = readText(file);
+  return text === void 0 ? void 0 : parseHolder(text);
+}
+function isStale(holder) {
+  if (holder.host !== hostname()) return false;
+  try {
+    process.kill(holder.pid, 0);
+    return false;
+  } catch (err) {
+    return err.code === "ESRCH";
+  }
+}
+function release(file, me) {
+  if (readText(file) === me) rmSync(file, { force: true });
+}
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+function currentHolder(workflowPath) {
+  const holder = readHolder(lockPath(workflowPath));
+  return holder && !isStale(holder) ? holder : void 0;
+}
+async function acquireRunLocks(workflowPaths, options) {
+  const releases = [];
+  const releaseAll = () => {
+    for (const release2 of releases.reverse()) release2();
+  };
+  try {
+    const byMutex = /* @__PURE__ */ new Map();
+    for (const workflow of workflowPaths) if (!byMutex.has(lockPath(workflow))) byMutex.set(lockPath(workflow), workflow);
+    for (const key of [...byMutex.keys()].sort()) releases.push(await acquireRunLock(byMutex.get(key), options));
+  } catch (err) {
+    releaseAll();
+    throw err;
+  }
+  return releaseAll;
+}
+
+// src/store/shared.ts
+import { existsSync, mkdirSync, readdirSync, readFileSync as readFileSync2, rmSync as rmSync2 } from "node:fs";
+import path2 from "node:path";
+var POLL_MS = 200;
+var PULL_EVERY_MS = 1e4;
+var SharedStore = class {
+  constructor(dir, fanout, since = 0) {
+    this.dir = dir;
+    this.fanout = fanout;
+    this.since = since;
+    this.store = new LocalStore(path2.join(dir, "store"));
+  }
+  dir;
+  fanout;
+  since;
+  store;
+  resultPath(shard) {
+    return path2.join(this.dir, "shards", safeName(this.fanout), `${shard.index}of${shard.count}.json`);
+  }
+  /** A shard starting again forgets what it reported before, so nobody reads an old ending as this one's. */
+  started(shard) {
+    rmSync2(this.resultPath(shard), { force: true });
+  }
+  finished(result) {
+    writeFileAtomic(this.resultPath(result), JSON.stringify(result, null, 2) + "\n");
+  }
+  result(shard) {
+    const file = this.resultPath(shard);
+    if (!existsSync(file)) return void 0;
+    try {
+      const value = JSON.parse(readFileSync2(file, "utf8"));
+      return value.version === 1 && Array.isArray(value.outcomes) && Date.parse(value.endedAt) >= this.since ? value : void 0;
+    } catch {
+      return void 0;
+    }
+  }
+  /** Every shard result of this fan-out. */
+  results() {
+    const dir = path2.join(this.dir, "shards", safeName(this.fanout));
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir).map((name) => /^(\d+)of(\d+)\.json$/.exec(name)).flatMap((m) => m ? [this.result({ index: Number(m[1]), count: Number(m[2]) })].filter((r) => r !== void 0) : []);
+  }
+  outboxDir(shard) {
+    return path2.join(this.dir, "outbox", `${shard.index}of${shard.count}`);
+  }
+  /**
+   * Writes this shard's outbox: every record it accepted, the content they name, and its report
+   * when it has one. Written whole each time, so the newest copy is all another machine needs.
+   */
+  writeOutbox(shard, records, result) {
+    const dir = this.outboxDir(shard);
+    for (const r of records) {
+      const content = this.store.content(r.contentHash);
+      const file = path2.join(dir, "objects", r.contentHash);
+      if (content && !existsSync(file)) writeFileAtomic(file, content);
+    }
+    writeFileAtomic(path2.join(dir, "records.json"), JSON.stringify(records) + "\n");
+    if (result) writeFileAtomic(path2.join(dir, "result.json"), JSON.stringify(result) + "\n");
+  }
+  /** Takes in shard `owner`'s outbox as another machine published it: content checked against its hash, records only with their content. */
+  readOutbox(owner) {
+    const dir = this.outboxDir(owner);
+    const records = readJson(path2.join(dir, "records.json"));
+    if (Array.isArray(records)) {
+      for (const r of records) {
+        if (r?.status !== "accepted" || typeof r.contentHash !== "string" || !/^[0-9a-f]{64}$/.test(r.contentHash)) continue;
+        const file = path2.join(dir, "objects", r.contentHash);
+        if (!existsSync(file)) continue;
+        const content = readFileSync2(file);
+        if (sha256Hex(content) !== r.contentHash) continue;
+        this.store.putContent(content);
+        this.store.putRecord(r);
+      }
+    }
+    const result = readJson(path2.join(dir, "result.json"));
+    if (result?.version === 1 && result.index === owner.index && result.count === owner.count && Array.isArray(result.outcomes)) {
+      mkdirSync(path2.dirname(this.resultPath(owner)), { recursive: true });
+      writeFileAtomic(this.resultPath(owner), JSON.stringify(result) + "\n");
+    }
+  }
+  /** The accepted artifact of (pair, configRef), verified, once it is here. */
+  accepted(pair, configRef) {
+    const store = new LocalStore(this.store.dir);
+    const record = store.record(pair, configRef);
+    if (record?.status !== "accepted" || !record.contentHash) return void 0;
+    const content = store.content(record.contentHash);
+    return content && { record, content };
+  }
+  /**
+   * Waits for the shard that owns a pair to accept it under this reference. Ends with the reason it
+   * will not come when that shard ended without it, the wait ran out, or the signal aborted.
+   */
+  async await(pair, configRef, owner, timeoutMs, signal, sync) {
+    const by = `shard ${owner.index}/${owner.count}`;
+    const deadline = Date.now() + timeoutMs;
+    let pulled = 0;
+    for (; ; ) {
+      if (sync && Date.now() - pulled >= sync.everyMs) {
+        pulled = Date.now();
+        await sync.pull(owner);
+        this.readOutbox(owner);
+      }
+      const got = this.accepted(pair, configRef);
+      if (got) return { content: got.content, contentHash: got.record.contentHash, note: `executed by ${by}` };
+      const ended = this.result(owner);
+      if (ended) {
+        const outcome = ended.outcomes.find((o) => o.id === pair);
+        const why = outcome ? `${outcome.status}${outcome.note ? `: ${outcome.note}` : ""}` : "it did not reach it";
+        return { missing: `${by} ended without accepting it (${why})` };
+      }
+      if (signal.aborted) return { missing: "not received: the run was interrupted" };
+      if (Date.now() >= deadline) return { missing: `${by} did not deliver it within ${Math.round(timeoutMs / 1e3)} s` };
+      await sleep2(POLL_MS, signal);
+    }
+  }
+};
+var ShardStore = class {
+  constructor(base, shared) {
+    this.base = base;
+    this.shared = shared;
+  }
+  base;
+  shared;
+  /** The accepted records this shard wrote, in order: its outbox. */
+  written = [];
+  record(pair, configRef) {
+    const a = this.base.record(pair, configRef);
+    if (a?.status === "accepted") return a;
+    return this.shared.record(pair, configRef) ?? a;
+  }
+  content(hash) {
+    return this.base.content(hash) ?? this.shared.content(hash);
+  }
+  hasContent(hash) {
+    return this.base.hasContent(hash) || this.shared.hasContent(hash);
+  }
+  generatedHashes(pair) {
+    return /* @__PURE__ */ new Set([...this.base.generatedHashes(pair), ...this.shared.generatedHashes(pair)]);
+  }
+  putContent(data) {
+    return this.shared.putContent(data);
+  }
+  putRecord(record) {
+    this.shared.putRecord(record);
+    if (record.status === "accepted" && record.source !== "human") this.written.push(record);
+  }
+};
+function readJson(file) {
+  try {
+    return existsSync(file) ? JSON.parse(readFileSync2(file, "utf8")) : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function safeName(name) {
+  return name.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 100) || "local";
+}
+function sleep2(ms, signal) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}
+
+// src/workspace/scratch.ts
+import { mkdtempSync, rmSync as rmSync3, writeFileSync as writeFileSync2 } from "node:fs";
+import { tmpdir } from "node:os";
+import path3 from "node:path";
+function scratchDir() {
+  let dir;
+  return {
+    file(name, content) {
+      dir ??= mkdtempSync(path3.join(tmpdir(), "pairflow-run-"));
+      const file = path3.join(dir, name);
+      writeFileSync2(file, content);
+      return file;
+    },
+    dispose() {
+      if (dir !== void 0) rmSync3(dir, { recursive: true, force: true });
+    }
+  };
+}
+
+// src/model/ports.ts
+var GeneratorError = class extends Error {
+  name = "GeneratorError";
+};
+var GuardConfigError = class extends Error {
+  name = "GuardConfigError";
+};
+
+// src/generators/http.ts
+import { setTimeout as sleep3 } from "node:timers/promises";
+var RETRYABLE_STATUSES = /* @__PURE__ */ new Set([429, 500, 502, 503, 504, 529]);
+var DEFAULT_BASE_DELAY_MS = 1e3;
+var MAX_BACKOFF_MS = 3e4;
+var MAX_RETRY_AFTER_MS = 6e4;
+var MAX_MESSAGE_CHARS = 500;
+var MAX_TIMER_MS = 2 ** 31 - 1;
+function readProviderSettings(provider, request, defaults) {
+  const { config, env } = request;
+  const baseUrl = (configString(provider, config, "base_url") ?? defaults.baseUrl).replace(/\/+$/, "");
+  const apiKeyEnv = configString(provider, config, "api_key_env") ?? defaults.apiKeyEnv;
+  const apiKey = env[apiKeyEnv] || void 0;
+  if (apiKey === void 0 && baseUrl === defaults.baseUrl.replace(/\/+$/, "")) {
+    throw new GeneratorError(
+      `${provider}: set the ${apiKeyEnv} environment variable to your API key (or name another variable in generator_config.api_key_env)`
+    );
+  }
+  const headers = config.headers ?? {};
+  if (typeof headers !== "object" || headers === null || Array.isArray(headers) || !Object.values(headers).every((v) => typeof v === "string")) {
+    throw new GeneratorError(`${provider}: generator_config.headers must map header names to strings`);
+  }
+  const backoff = Number(env.PAIRFLOW_HTTP_BACKOFF_MS);
+  return {
+    baseUrl,
+    apiKey,
+    apiKeyEnv,
+    headers,
+    timeoutSeconds: configNumber(provider, config, "timeout", { min: 0, exclusive: true }) ?? 120,
+    retries: configNumber(provider, config, "retries", { min: 0, integer: true }) ?? 4,
+    baseDelayMs: env.PAIRFLOW_HTTP_BACKOFF_MS && backoff >= 0 ? backoff : DEFAULT_BASE_DELAY_MS
+  };
+}
+function requireModel(provider, request) {
+  if (request.model === null || request.model === "") {
+    throw new GeneratorError(`${provider}: no model set; set "model" on pair ${request.pairId} or on the workflow`);
+  }
+  return request.model;
+}
+function configString(provider, config, key) {
+  const value = config[key];
+  if (value === void 0 || value === null) return void 0;
+  if (typeof value !== "string" || value === "") {
+    throw new GeneratorError(`${provider}: generator_config.${key} must be a non-empty string`);
+  }
+  return value;
+}
+function configNumber(provider, config, key, rules = {}) {
+  const value = config[key];
+  if (value === void 0 || value === null) return void 0;
+  const ok = typeof value === "number" && Number.isFinite(value) && (!rules.integer || Number.isInteger(value)) && (rules.min === void 0 || (rules.exclusive ? value > rules.min : value >= rules.min));
+  if (!ok) {
+    const kind = rules.integer ? "an integer" : "a number";
+    const bound = rules.min === void 0 ? "" : ` ${rules.exclusive ? ">" : ">="} ${rules.min}`;
+    throw new GeneratorError(`${provider}: generator_config.${key} must be ${kind}${bound}`);
+  }
+  return value;
+}
+async function postJson(options) {
+  const { provider, url, timeoutSeconds, retries, signal } = options;
+  const fail = (reason) => new GeneratorError(redact(`${provider}: ${reason}`, options.secrets));
+  let host;
+  try {
+    host = new URL(url).host;
+  } catch {
+    throw fail(`generator_config.base_url does not make a valid URL: ${url}`);
+  }
+  const headers = new Headers({ "content-type": "application/json" });
+  for (const [name, value] of Object.entries(options.headers)) {
+    try {
+      headers.set(name, value);
+    } catch {
+      throw fail(`header "${name}" has an invalid name or value`);
+    }
+  }
+  const payload = JSON.stringify(options.body);
+  for (let attempt = 0; ; attempt++) {
+    if (signal.aborted) throw fail("cancelled");
+    const timeout = AbortSignal.timeout(Math.min(timeoutSeconds * 1e3, MAX_TIMER_MS));
+    let failure;
+    let retryAfter = null;
+    try {
+      const response = await fetch(url, {
+        method: "POST",
+        headers,
+        body: payload,
+        signal: AbortSignal.any([signal, timeout])
+      });
+      const text = await response.text();
+      if (response.ok) return parseJson(text, fail, options.secrets);
+      failure = `HTTP ${response.status}: ${providerMessage(text, response.statusText, options.secrets)}`;
+      if (!RETRYABLE_STATUSES.has(response.status)) {
+        const hint = (response.status === 401 || response.status === 403) && options.authHint;
+        throw fail(hint ? `${failure} (${hint})` : failure);
+      }
+      retryAfter = response.headers.get("retry-after");
+    } catch (error) {
+      if (error instanceof GeneratorError) throw error;
+      if (signal.aborted) throw fail("cancelled");
+      failure = timeout.aborted ? `timed out after ${timeoutSeconds}s` : `could not reach ${host}: ${networkReason(error)}`;
+    }
+    if (attempt >= retries) {
+      throw fail(retries > 0 ? `${failure} (gave up after ${attempt + 1} attempts)` : failure);
+    }
+    try {
+      await sleep3(retryDelayMs(attempt, retryAfter, options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS), void 0, {
+        signal
+      });
+    } catch {
+      throw fail("cancelled");
+    }
+  }
+}
+function retryDelayMs(attempt, retryAfter, baseMs, now = Date.now()) {
+  const asked = parseRetryAfter(retryAfter, now);
+  if (asked !== void 0) return Math.min(asked, MAX_RETRY_AFTER_MS);
+  const ceiling = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** attempt);
+  return ceiling / 2 + Math.random() * ceiling / 2;
+}
+function parseRetryAfter(value, now) {
+  if (value === null) return void 0;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1e3;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? void 0 : Math.max(0, date - now);
+}
+function parseJson(text, fail, secrets) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw fail(`the response is not JSON: ${shownText(text.trim() || "(empty body)", secrets)}`);
+  }
+}
+function providerMessage(text, statusText, secrets) {
+  let message;
+  try {
+    const body = JSON.parse(text);
+    message = field(body, "error", "message") ?? field(body, "error") ?? field(body, "message");
+  } catch {
+  }
+  const shown = typeof message === "string" ? message : text.replace(/\s+/g, " ").trim();
+  return shownText(shown || statusText || "(empty body)", secrets);
+}
+function shownText(text, secrets) {
+  return truncate(redact(text, secrets));
+}
+function networkReason(error) {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  if (cause instanceof Error) {
+    const code = cause.code;
+    return code && !cause.message.includes(code) ? `${code} ${cause.message}` : cause.message;
+  }
+  return String(cause);
+}
+function truncate(text) {
+  return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS)}\u2026` : text;
+}
+function redact(text, secrets) {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.replaceAll(secret, "***");
+  return out;
+}
+function field(value, ...path8) {
+  let current = value;
+  for (const key of path8) {
+    if (typeof current !== "object" || current === null) return void 0;
+    current = current[key];
+  }
+  return current;
+}
+
+// src/generators/anthropic.ts
+var DEFAULT_BASE_URL = "https://api.anthropic.com";
+var DEFAULT_MAX_TOKENS = 4096;
+var ANTHROPIC_KEY_VARIABLE = "ANTHROPIC_API_KEY";
+var anthropicGenerator = async (request) => {
+  const model = requireModel("anthropic", request);
+  const settings = readProviderSettings("anthropic", request, {
+    baseUrl: DEFAULT_BASE_URL,
+    apiKeyEnv: ANTHROPIC_KEY_VARIABLE
+  });
+  const temperature = configNumber("anthropic", request.config, "temperature", { min: 0 });
+  const maxTokens = configNumber("anthropic", request.config, "max_tokens", { min: 1, integer: true }) ?? DEFAULT_MAX_TOKENS;
+  const headers = { "anthropic-version": "2023-06-01" };
+  if (settings.apiKey !== void 0) headers["x-api-key"] = settings.apiKey;
+  Object.assign(headers, settings.headers);
+  const secrets = [settings.apiKey ?? "", ...Object.values(settings.headers)];
+  const data = await postJson({
+    provider: "anthropic",
+    url: `${settings.baseUrl}/v1/messages`,
+    headers,
+    body: {
+      model,
+      max_tokens: maxTokens,
+      messages: [{ role: "user", content: request.prompt }],
+      ...temperature !== void 0 && { temperature }
+    },
+    timeoutSeconds: settings.timeoutSeconds,
+    retries: settings.retries,
+    signal: request.signal,
+    secrets,
+    baseDelayMs: settings.baseDelayMs,
+    authHint: settings.apiKey === void 0 ? `no API key sent: ${settings.apiKeyEnv} is not set` : void 0
+  });
+  const blocks = field(data, "content");
+  const texts = Array.isArray(blocks) ? blocks.filter((b) => field(b, "type") === "text" && typeof field(b, "text") === "string") : [];
+  if (texts.length === 0) {
+    const reason = field(data, "stop_reason");
+    const why = typeof reason === "string" ? ` (stop_reason: ${shownText(reason, secrets)})` : "";
+    throw new GeneratorError(`anthropic: the response has no text content${why}`);
+  }
+  const result = { content: texts.map((b) => field(b, "text")).join("") };
+  const input = field(data, "usage", "input_tokens");
+  const output = field(data, "usage", "output_tokens");
+  if (typeof input === "number" && typeof output === "number") result.tokens = { input, output };
+  return result;
+};
+
+// src/generators/openai.ts
+var DEFAULT_BASE_URL2 = "https://api.openai.com/v1";
+var OPENAI_KEY_VARIABLE = "OPENAI_API_KEY";
+var openaiGenerator = async (request) => {
+  const model = requireModel("openai", request);
+  const settings = readProviderSettings("openai", request, {
+    baseUrl: DEFAULT_BASE_URL2,
+    apiKeyEnv: OPENAI_KEY_VARIABLE
+  });
+  const temperature = configNumber("openai", request.config, "temperature", { min: 0 });
+  const maxTokens = configNumber("openai", request.config, "max_tokens", { min: 1, integer: true });
+  const apiVersion = configString("openai", request.config, "api_version");
+  const headers = {};
+  if (settings.apiKey !== void 0) {
+    if (apiVersion !== void 0) headers["api-key"] = settings.apiKey;
+    else headers.authorization = `Bearer ${settings.apiKey}`;
+  }
+  Object.assign(headers, settings.headers);
+  let url = `${settings.baseUrl}/chat/completions`;
+  if (apiVersion !== void 0) url += `?api-version=${encodeURIComponent(apiVersion)}`;
+  const secrets = [settings.apiKey ?? "", ...Object.values(settings.headers)];
+  const data = await postJson({
+    provider: "openai",
+    url,
+    headers,
+    body: {
+      model,
+      messages: [{ role: "user", content: request.prompt }],
+      ...temperature !== void 0 && { temperature },
+      ...maxTokens !== void 0 && { max_tokens: maxTokens }
+    },
+    timeoutSeconds: settings.timeoutSeconds,
+    retries: settings.retries,
+    signal: request.signal,
+    secrets,
+    baseDelayMs: settings.baseDelayMs,
+    authHint: settings.apiKey === void 0 ? `no API key sent: ${settings.apiKeyEnv} is not set` : void 0
+  });
+  const content = field(data, "choices", 0, "message", "content");
+  if (typeof content !== "string") {
+    const reason = field(data, "choices", 0, "finish_reason");
+    const why = typeof reason === "string" ? ` (finish_reason: ${shownText(reason, secrets)})` : "";
+    throw new GeneratorError(`openai: the response has no message content${why}`);
+  }
+  const result = { content };
+  const input = field(data, "usage", "prompt_tokens");
+  const output = field(data, "usage", "completion_tokens");
+  if (typeof input === "number" && typeof output === "number") result.tokens = { input, output };
+  return result;
+};
+
+// src/app/environment.ts
+var RUNNER_SECRETS = ["GITHUB_TOKEN", "GH_TOKEN"];
+var SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|PRIVATE_KEY|API_KEY|ACCESS_KEY|AUTH/i;
+var PASS_ENV_VARIABLE = "PAIRFLOW_PASS_ENV";
+var DEFAULT_KEY_VARIABLES = [OPENAI_KEY_VARIABLE, ANTHROPIC_KEY_VARIABLE];
+function childEnvironments(env, workflow) {
+  const passed = new Set(
+    (env[PASS_ENV_VARIABLE] ?? "").split(",").map((name) => name.trim()).filter((name) => name !== "")
+  );
+  const guard = {};
+  for (const [name, value] of Object.entries(env)) {
+    const runners = RUNNER_SECRETS.includes(name) || name.startsWith("ACTIONS_") || name.startsWith("INPUT_");
+    if (passed.has(name) || !runners && !SECRET_NAME.test(name)) guard[name] = value;
+  }
+  const generator = { ...guard };
+  for (const name of keyVariables(workflow)) if (env[name] !== void 0) generator[name] = env[name];
+  for (const name of keyVariables(workflow)) if (!passed.has(name)) delete guard[name];
+  return { generator, guard };
+}
+function keyVariables(workflow) {
+  const names = new Set(DEFAULT_KEY_VARIABLES);
+  for (const pair of workflow.pairs.values()) {
+    const name = pair.generatorConfig.api_key_env;
+    if (typeof name === "string") names.add(name);
+  }
+  return [...names];
+}
+
+// src/app/run.ts
+import { readdirSync as readdirSync3 } from "node:fs";
+import path6 from "node:path";
+
+// src/estimate/budget.ts
+function checkBudget(estimate, maxCost, name = "--max-cost") {
+  const t = estimate.totals;
+  if (t.pairs === 0) return null;
+  if (t.cost === null) {
+    const pairs = estimate.pairs.filter((p) => p.cost === null).map((p) => p.id);
+    return `the cost of ${pairs.join(", ")} is unknown (no price for ${t.unpricedModels.join(", ")}), so it cannot be checked against ${name} ${usd(maxCost)}; add the model under pricing: in the workflow file (input and output USD per million tokens)`;
+  }
+  if (t.cost > maxCost) return `the estimated cost ${usd(t.cost)} exceeds ${name} ${usd(maxCost)}`;
+  return null;
+}
+
+// src/generators/command.ts
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir as tmpdir2 } from "node:os";
+import path4 from "node:path";
+
+// src/processes/children.ts
+import { spawn } from "node:child_process";
+import { readdirSync as readdirSync2, readFileSync as readFileSync3, readlinkSync } from "node:fs";
+var KILL_GRACE_MS = 2e3;
+var DRAIN_MS = 500;
+var MAX_TIMER_MS2 = 2 ** 31 - 1;
+var GATE_CLOSED = 125;
+var GATE = `IFS= read -r _ <&3 || exit ${GATE_CLOSED}; exec 3<&-; exec /bin/sh -c "$1"`;
+var CommandStartError = class extends Error {
+  name = "CommandStartError";
+};
+var live = /* @__PURE__ */ new Map();
+var installed = false;
+function killAllGroups() {
+  for (const group of live.values()) signalGroup(group.pid, "SIGKILL");
+  live.clear();
+}
+function register(group) {
+  live.set(group.pid, group);
+  if (installed) return;
+  installed = true;
+  process.on("exit", killAllGroups);
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+    const onSignal = () => {
+      if (process.listenerCount(signal) > 1) return;
+      killAllGroups();
+      process.off(signal, onSignal);
+      process.kill(process.pid, signal);
+    };
+    process.on(signal, onSignal);
+  }
+}
+function runCommand(options) {
+  return new Promise((resolve, reject) => {
+    const child = spawn("/bin/sh", ["-c", GATE, "pairflow", options.command], {
+      cwd: options.cwd,
+      env: options.env,
+      // Its own session and process group: stopping the group stops what the command started.
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe", "pipe"]
+    });
+    if (child.pid === void 0) {
+      child.once("error", (err) => reject(new CommandStartError(`could not start /bin/sh in ${options.cwd}: ${err.message}`)));
+      return;
+    }
+    const pid = child.pid;
+    const group = { pid, startTime: startTimeOf(pid) ?? "" };
+    const outputs = [1, 2].map((fd) => fdTarget(pid, fd)).filter((t) => t !== void 0);
+    register(group);
+    let forget;
+    try {
+      forget = options.onStart?.(group);
+    } catch (err) {
+      signalGroup(pid, "SIGKILL");
+      live.delete(pid);
+      reject(err);
+      return;
+    }
+    const gate2 = child.stdio[3];
+    gate2.on("error", () => {
+    });
+    gate2.end("go\n");
+    const stdout = [];
+    let stdoutBytes = 0;
+    const tail2 = new Tail(options.tailBytes);
+    child.stdout.on("data", (chunk) => {
+      if (!options.collectStdout) return tail2.push(chunk);
+      if (options.maxStdoutBytes !== void 0 && stdoutBytes + chunk.length > options.maxStdoutBytes) {
+        stdout.length = 0;
+        stop("overflow");
+        child.stdout.destroy();
+        return;
+      }
+      stdout.push(chunk);
+      stdoutBytes += chunk.length;
+    });
+    child.stderr.on("data", (chunk) => tail2.push(chunk));
+    child.stdin.on("error", () => {
+    });
+    child.stdin.end(options.stdin ?? "");
+    let stopped;
+    let exited;
+    let killTimer;
+    let drainTimer;
+    let settled = false;
+    let closed = false;
+    const finish = () => {
+      if (settled || exited === void 0) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(killTimer);
+      clearTimeout(drainTimer);
+      options.signal.removeEventListener("abort", onAbort);
+      signalGroup(pid, "SIGKILL");
+      if (!closed) killHolders(outputs);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      live.delete(pid);
+      forget?.();
+      resolve({ stopped, code: exited.code, signal: exited.signal, stdout: Buffer.concat(stdout), tail: tail2.bytes() });
+    };
+    const stop = (why) => {
+      if (stopped !== void 0 || settled) return;
+      stopped = why;
+      signalGroup(pid, "SIGTERM");
+      killTimer = setTimeout(() => {
+        signalGroup(pid, "SIGKILL");
+        killHolders(outputs);
+        if (exited === void 0) exited = { code: null, signal: "SIGKILL" };
+        finish();
+      }, KILL_GRACE_MS);
+    };
+    const timer = setTimeout(() => stop("timeout"), Math.min(options.timeoutMs, MAX_TIMER_MS2));
+    const onAbort = () => stop("abort");
+    if (options.signal.aborted) onAbort();
+    else options.signal.addEventListener("abort", onAbort, { once: true });
+    child.on("exit", (code, signal) => {
+      exited = { code, signal };
+      signalGroup(pid, "SIGKILL");
+      drainTimer = setTimeout(finish, DRAIN_MS);
+    });
+    child.on("close", () => {
+      closed = true;
+      if (exited === void 0) exited = { code: child.exitCode, signal: child.signalCode };
+      finish();
+    });
+    child.on("error", (err) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(killTimer);
+      options.signal.removeEventListener("abort", onAbort);
+      signalGroup(pid, "SIGKILL");
+      live.delete(pid);
+      forget?.();
+      reject(new CommandStartError(`could not start /bin/sh in ${options.cwd}: ${err.message}`));
+    });
+  });
+}
+var Tail = class {
+  constructor(keep) {
+    this.keep = keep;
+  }
+  keep;
+  chunks = [];
+  size = 0;
+  push(chunk) {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.chunks.length > 1 && this.size - this.chunks[0].length >= this.keep) this.size -= this.chunks.shift().length;
+  }
+  bytes() {
+    const all = Buffer.concat(this.chunks);
+    return all.length > this.keep ? all.subarray(all.length - this.keep) : all;
+  }
+};
+function signalGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+  }
+}
+function statOf(pid) {
+  let text;
+  try {
+    text = readFileSync3(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return void 0;
+  }
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return { state: fields[0], pgrp: Number(fields[2]), session: Number(fields[3]), startTime: fields[19] };
+}
+function startTimeOf(pid) {
+  return statOf(pid)?.startTime;
+}
+function fdTarget(pid, fd) {
+  try {
+    return readlinkSync(`/proc/${pid}/fd/${fd}`);
+  } catch {
+    return void 0;
+  }
+}
+function processIds() {
+  try {
+    return readdirSync2("/proc").filter((name) => /^\d+$/.test(name)).map(Number);
+  } catch {
+    return [];
+  }
+}
+function killHolders(targets) {
+  if (targets.length === 0) return;
+  for (const pid of processIds()) {
+    if (pid === process.pid) continue;
+    let fds;
+    try {
+      fds = readdirSync2(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    if (fds.some((fd) => targets.includes(fdTarget(pid, Number(fd)) ?? ""))) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+      }
+    }
+  }
+}
+async function killRecordedGroups(groups) {
+  const known = groups.filter((g) => g.startTime !== "" && /^\d+$/.test(g.startTime) && Number.isInteger(g.pid) && g.pid > 1);
+  if (known.length === 0) return [];
+  const members = () => {
+    const found = /* @__PURE__ */ new Map();
+    const leaderless = [];
+    for (const group of known) {
+      const leader = statOf(group.pid);
+      if (leader && leader.state !== "Z" && leader.startTime === group.startTime) found.set(group, [group.pid]);
+      else if (!leader || leader.startTime === group.startTime) leaderless.push(group);
+    }
+    if (leaderless.length > 0) {
+      for (const pid of processIds()) {
+        const s = statOf(pid);
+        if (s === void 0 || s.state === "Z") continue;
+        const group = leaderless.find((g) => s.pgrp === g.pid && s.session === g.pid && BigInt(s.startTime) >= BigInt(g.startTime));
+        if (group) found.set(group, [...found.get(group) ?? [], pid]);
+      }
+    }
+    return found;
+  };
+  let left = members();
+  const killed = [...left.keys()];
+  for (let round = 0; left.size > 0 && round < 100; round++) {
+    for (const [group, pids] of left) {
+      if (pids.includes(group.pid)) signalGroup(group.pid, "SIGKILL");
+      for (const pid of pids) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+        }
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    left = members();
+  }
+  return killed;
+}
+
+// src/generators/command.ts
+var DEFAULT_TIMEOUT_SECONDS = 600;
+var STDERR_KEEP_BYTES = 64 * 1024;
+var TAIL_LINES = 20;
+var TAIL_CHARS = 2e3;
+var commandGenerator = async (request) => {
+  const run = request.config.run;
+  if (typeof run !== "string" || run.trim() === "") {
+    throw new GeneratorError("command: set generator_config.run to the shell command that prints the artifact");
+  }
+  const timeout = request.config.timeout ?? DEFAULT_TIMEOUT_SECONDS;
+  if (typeof timeout !== "number" || !Number.isFinite(timeout) || timeout <= 0) {
+    throw new GeneratorError("command: generator_config.timeout must be a number of seconds > 0");
+  }
+  const env = request.config.env ?? {};
+  if (typeof env !== "object" || env === null || Array.isArray(env) || !Object.values(env).every((v) => typeof v === "string")) {
+    throw new GeneratorError("command: generator_config.env must map variable names to strings");
+  }
+  if (request.signal.aborted) throw new GeneratorError("command: cancelled");
+  const dir = await mkdtemp(path4.join(tmpdir2(), "pairflow-prompt-"));
+  try {
+    const promptFile = path4.join(dir, "prompt.txt");
+    await writeFile(promptFile, request.prompt, { mode: 384 });
+    const dependencies = path4.join(dir, "dependencies");
+    await mkdir(dependencies, { mode: 448 });
+    for (const dep of request.dependencies ?? []) await writeFile(path4.join(dependencies, dependencyFileName(dep.id)), dep.content, { mode: 384 });
+    return await generate(run, timeout, promptFile, { ...env, PAIRFLOW_DEPENDENCIES_DIR: dependencies }, request);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+};
+function dependencyFileName(id) {
+  const name = [...id].map((c) => /^[A-Za-z0-9_.-]$/.test(c) ? c : [...Buffer.from(c, "utf8")].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join("")).join("");
+  return name === "." || name === ".." ? name.replaceAll(".", "%2E") : name;
+}
+async function generate(run, timeoutSeconds, promptFile, env, request) {
+  let outcome;
+  try {
+    outcome = await runCommand({
+      command: run,
+      cwd: request.cwd,
+      // generator_config.env is part of the pair's reference; pairflow's own variables come last.
+      env: {
+        ...request.env,
+        ...env,
+        PAIRFLOW_PAIR: request.pairId,
+        PAIRFLOW_ATTEMPT: String(request.attempt),
+        PAIRFLOW_MODEL: request.model ?? "",
+        PAIRFLOW_PROMPT_FILE: promptFile
+      },
+      stdin: request.prompt,
+      timeoutMs: timeoutSeconds * 1e3,
+      signal: request.signal,
+      collectStdout: true,
+      maxStdoutBytes: request.maxOutputBytes,
+      tailBytes: STDERR_KEEP_BYTES,
+      onStart: request.onProcess
+    });
+  } catch (err) {
+    if (err instanceof CommandStartError) throw new GeneratorError(`command: ${err.message}`);
+    throw err;
+  }
+  const tail2 = stderrTail(outcome.tail.toString("utf8"));
+  const withTail = (reason) => new GeneratorError(`command: ${reason}${tail2 ? `; stderr:
+${tail2}` : ""}`);
+  if (outcome.stopped === "overflow")
+    throw withTail(`${request.pairId} printed more than the output limit of ${formatBytes(request.maxOutputBytes)} (max_output_bytes) and was stopped`);
+  if (outcome.stopped === "timeout") throw withTail(`timed out after ${timeoutSeconds}s`);
+  if (outcome.stopped === "abort") throw withTail("cancelled");
+  if (outcome.code === 0) return { content: outcome.stdout, ...tail2 ? { stderr: tail2 } : {} };
+  if (outcome.code !== null) throw withTail(`exited with code ${outcome.code}`);
+  throw withTail(`killed by ${outcome.signal}`);
+}
+function formatBytes(bytes) {
+  for (const [unit, size] of [
+    ["GiB", 2 ** 30],
+    ["MiB", 2 ** 20],
+    ["KiB", 2 ** 10]
+  ]) {
+    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
+function stderrTail(stderr) {
+  const tail2 = stderr.trimEnd().split("\n").slice(-TAIL_LINES).join("\n");
+  return tail2.length > TAIL_CHARS ? `\u2026${tail2.slice(-TAIL_CHARS)}` : tail2;
+}
+
+// src/generators/index.ts
+var GENERATORS = {
+  anthropic: anthropicGenerator,
+  command: commandGenerator,
+  openai: openaiGenerator
+};
+function getGenerator(name) {
+  if (name !== null && Object.hasOwn(GENERATORS, name)) return GENERATORS[name];
+  const known = Object.keys(GENERATORS).sort();
+  const have = `pairflow has: ${known.join(", ")}`;
+  if (name === null) {
+    throw new GeneratorError(`no generator set; set "generator" on the pair or the workflow (${have})`);
+  }
+  const guess = didYouMean(name, known);
+  throw new GeneratorError(`unknown generator "${name}"${guess ? ` (did you mean "${guess}"?)` : ""}; ${have}`);
+}
+
+// src/guards/config.ts
+function requiredString(guard, config, key, example) {
+  const value = config[key];
+  if (value === void 0 || value === null || value === "") {
+    throw new GuardConfigError(`the ${guard} guard needs guard_config.${key}: set it to ${example}`);
+  }
+  if (typeof value !== "string") throw wrongType(guard, key, "a string", value);
+  return value;
+}
+function optionalString(guard, config, key) {
+  const value = config[key];
+  if (value === void 0 || value === null) return void 0;
+  if (typeof value !== "string") throw wrongType(guard, key, "a string", value);
+  return value;
+}
+function optionalBoolean(guard, config, key, fallback) {
+  const value = config[key];
+  if (value === void 0 || value === null) return fallback;
+  if (typeof value !== "boolean") throw wrongType(guard, key, "true or false", value);
+  return value;
+}
+function optionalPositiveNumber(guard, config, key, fallback) {
+  const value = config[key];
+  if (value === void 0 || value === null) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+    throw wrongType(guard, key, "a number greater than 0", value);
+  }
+  return value;
+}
+function optionalStringMap(guard, config, key) {
+  const value = config[key];
+  if (value === void 0 || value === null) return {};
+  if (typeof value === "object" && !Array.isArray(value) && Object.values(value).every((v) => typeof v === "string")) {
+    return value;
+  }
+  throw wrongType(guard, key, "a mapping of names to strings", value);
+}
+function optionalStringList(guard, config, key) {
+  const value = config[key];
+  if (value === void 0 || value === null) return void 0;
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value;
+  throw wrongType(guard, key, "a string or a list of strings", value);
+}
+function wrongType(guard, key, expected, found) {
+  return new GuardConfigError(`guard_config.${key} of the ${guard} guard must be ${expected}; found ${describe(found)}`);
+}
+function describe(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  return `${typeof value} ${JSON.stringify(value)}`;
+}
+
+// src/guards/command.ts
+var DEFAULT_TIMEOUT_SECONDS2 = 300;
+var FEEDBACK_LINES = 40;
+var FEEDBACK_CHARS = 4e3;
+var KEEP_BYTES = 64 * 1024;
+var commandGuard = async (request) => {
+  const run = requiredString("command", request.config, "run", 'a shell command, e.g. "npm test"');
+  const timeout = optionalPositiveNumber("command", request.config, "timeout", DEFAULT_TIMEOUT_SECONDS2);
+  const env = optionalStringMap("command", request.config, "env");
+  request.signal.throwIfAborted();
+  let outcome;
+  try {
+    outcome = await runCommand({
+      command: run,
+      cwd: request.cwd,
+      // guard_config.env is part of the pair's reference; pairflow's own variables come last.
+      env: { ...request.env, ...env, PAIRFLOW_ARTIFACT: request.artifactPath, PAIRFLOW_PAIR: request.pairId },
+      timeoutMs: timeout * 1e3,
+      signal: request.signal,
+      collectStdout: false,
+      tailBytes: KEEP_BYTES,
+      onStart: request.onProcess
+    });
+  } catch (err) {
+    if (err instanceof CommandStartError) throw new GuardConfigError(`the command guard ${err.message}`);
+    throw err;
+  }
+  if (outcome.stopped === "abort") throw request.signal.reason ?? new Error("cancelled");
+  const output = tail(outcome.tail.toString("utf8"));
+  if (outcome.stopped === "timeout") {
+    return { accepted: false, feedback: output ? `timed out after ${timeout}s; last output:
+${output}` : `timed out after ${timeout}s` };
+  }
+  if (outcome.code === 0) return { accepted: true, feedback: "" };
+  const status = outcome.code !== null ? `exited with status ${outcome.code}` : `was killed by ${outcome.signal}`;
+  return { accepted: false, feedback: output || status };
+};
+function tail(output) {
+  const trimmed = output.replace(/\s+$/, "");
+  if (trimmed.trim() === "") return "";
+  const lines = trimmed.split("\n");
+  let text = lines.slice(-FEEDBACK_LINES).join("\n");
+  let cut = lines.length > FEEDBACK_LINES;
+  if (text.length > FEEDBACK_CHARS) {
+    text = text.slice(-FEEDBACK_CHARS);
+    cut = true;
+  }
+  return cut ? `[earlier output omitted]
+${text}` : text;
+}
+
+// src/guards/composite.ts
+var POLICIES = ["all_pass", "any_pass", "majority_pass"];
+function compositeGuard(lookup) {
+  return async (request) => {
+    const policy = readPolicy(request.config);
+    const refs = request.guards ?? readGuardList(request.config.guards);
+    if (refs.length === 0) {
+      throw new GuardConfigError('the composite guard lists no guards: list them under "guards" on the pair (or guard_config.guards)');
+    }
+    const subGuards = refs.map((ref) => {
+      try {
+        return { ref, guard: lookup(ref.guard) };
+      } catch (err) {
+        throw err instanceof GuardConfigError ? new GuardConfigError(`in the composite guard: ${err.message}`) : err;
+      }
+    });
+    let passed = 0;
+    const feedback = [];
+    for (const { ref, guard } of subGuards) {
+      const result = await runSubGuard(guard, ref, request);
+      if (result.accepted) passed++;
+      else feedback.push(`[${ref.guard}] ${result.feedback || "rejected"}`);
+    }
+    const accepted = decide(policy, passed, subGuards.length);
+    return { accepted, feedback: accepted ? "" : feedback.join("\n") };
+  };
+}
+function decide(policy, passed, total) {
+  switch (policy) {
+    case "all_pass":
+      return passed === total;
+    case "any_pass":
+      return passed > 0;
+    case "majority_pass":
+      return passed * 2 > total;
+  }
+}
+async function runSubGuard(guard, ref, request) {
+  const subRequest = {
+    ...request,
+    // Sub-guard configs come straight from the workflow; guards see plain numbers (see GuardRequest).
+    config: plain(ref.guard_config),
+    guards: void 0
+  };
+  try {
+    return await guard(subRequest);
+  } catch (err) {
+    throw err instanceof GuardConfigError ? new GuardConfigError(`[${ref.guard}] ${err.message}`) : err;
+  }
+}
+function readPolicy(config) {
+  const policy = optionalString("composite", config, "policy") ?? "all_pass";
+  if (!POLICIES.includes(policy)) {
+    throw new GuardConfigError(`guard_config.policy of the composite guard must be one of ${POLICIES.join(", ")}; found ${JSON.stringify(policy)}`);
+  }
+  return policy;
+}
+function readGuardList(value) {
+  if (value === void 0 || value === null) return [];
+  if (!Array.isArray(value)) throw listError();
+  return value.map((item) => {
+    if (typeof item === "string") return { guard: item, guard_config: {} };
+    if (item !== null && typeof item === "object" && !Array.isArray(item) && typeof item.guard === "string") {
+      const config = item.guard_config ?? {};
+      if (config === null || typeof config !== "object" || Array.isArray(config)) throw listError();
+      return { guard: item.guard, guard_config: config };
+    }
+    throw listError();
+  });
+}
+function listError() {
+  return new GuardConfigError("guard_config.guards of the composite guard must be a list of guard names or {guard, guard_config} mappings");
+}
+
+// src/guards/contains.ts
+var containsGuard = async (request) => {
+  const required = optionalStringList("contains", request.config, "text") ?? [];
+  const forbidden = optionalStringList("contains", request.config, "absent") ?? [];
+  const all = optionalBoolean("contains", request.config, "all", true);
+  if (required.length === 0 && forbidden.length === 0) {
+    throw new GuardConfigError(
+      "the contains guard needs guard_config.text (a string or a list of strings that must appear) or guard_config.absent (a list that must not)"
+    );
+  }
+  const problems = [];
+  const missing = required.filter((text) => !request.content.includes(text));
+  if (all && missing.length > 0) problems.push(`missing: ${quoteAll(missing)}`);
+  if (!all && required.length > 0 && missing.length === required.length) {
+    problems.push(`contains none of: ${quoteAll(required)} (at least one is required)`);
+  }
+  const present = forbidden.filter((text) => request.content.includes(text));
+  if (present.length > 0) problems.push(`must not contain: ${quoteAll(present)}`);
+  return { accepted: problems.length === 0, feedback: problems.join("\n") };
+};
+function quoteAll(texts) {
+  return texts.map((text) => JSON.stringify(text)).join(", ");
+}
+
+// src/guards/json.ts
+function parseJson2(content) {
+  const text = content.trim();
+  if (text === "") return { ok: false, feedback: "not valid JSON: the artifact is empty" };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const offset = content.length - content.trimStart().length;
+    return { ok: false, feedback: `not valid JSON: ${describeParseError(message, content, offset, text.length)}` };
+  }
+}
+function describeParseError(message, content, offset, length) {
+  const position = /at position (\d+)/.exec(message);
+  const reason = message.replace(/ in JSON at position \d+.*$/, "").replace(/ at position \d+.*$/, "");
+  if (position) return `${reason} at ${lineColumn(content, offset + Number(position[1]))}`;
+  if (/Unexpected end of JSON input/.test(message)) return `${reason} at ${lineColumn(content, offset + length)}`;
+  return message;
+}
+function lineColumn(text, index) {
+  const before = text.slice(0, index);
+  const line = before.split("\n").length;
+  const column = index - (before.lastIndexOf("\n") + 1) + 1;
+  return `line ${line}, column ${column}`;
+}
+var jsonGuard = async (request) => {
+  const parsed = parseJson2(request.content);
+  return parsed.ok ? { accepted: true, feedback: "" } : { accepted: false, feedback: parsed.feedback };
+};
+
+// src/guards/jsonSchema.ts
+var import__ = __toESM(require__(), 1);
+var import_yaml = __toESM(require_dist(), 1);
+import { readFileSync as readFileSync4 } from "node:fs";
+import path5 from "node:path";
+var jsonSchemaGuard = async (request) => {
+  const validate = compile(loadSchema(request));
+  const parsed = parseJson2(request.content);
+  if (!parsed.ok) return { accepted: false, feedback: parsed.feedback };
+  if (validate(parsed.value)) return { accepted: true, feedback: "" };
+  const lines = [...new Set((validate.errors ?? []).map(describeError))];
+  return { accepted: false, feedback: ["JSON does not match the schema:", ...lines].join("\n") };
+};
+function loadSchema(request) {
+  const inline = request.config.schema;
+  const file = optionalString("json_schema", request.config, "schema_file");
+  if (inline !== void 0 && file !== void 0) {
+    throw new GuardConfigError("the json_schema guard takes guard_config.schema or guard_config.schema_file, not both");
+  }
+  if (file !== void 0) return readSchemaFile(path5.resolve(request.cwd, file), file);
+  if (inline === void 0 || inline === null) {
+    throw new GuardConfigError(
+      "the json_schema guard needs a schema: set guard_config.schema to a JSON Schema, or guard_config.schema_file to a JSON or YAML file holding one"
+    );
+  }
+  return inline;
+}
+function readSchemaFile(absolute, shown) {
+  let text;
+  try {
+    text = readFileSync4(absolute, "utf8");
+  } catch (err) {
+    throw new GuardConfigError(`cannot read guard_config.schema_file ${shown}: ${err.message}`);
+  }
+  try {
+    return absolute.endsWith(".json") ? JSON.parse(text) : (0, import_yaml.parse)(text);
+  } catch (err) {
+    throw new GuardConfigError(`guard_config.schema_file ${shown} is not valid ${absolute.endsWith(".json") ? "JSON" : "YAML"}: ${err.message}`);
+  }
+}
+function compile(schema) {
+  if (typeof schema !== "boolean" && (schema === null || typeof schema !== "object" || Array.isArray(schema))) {
+    throw new GuardConfigError("the json_schema guard's schema must be a mapping (a JSON Schema object)");
+  }
+  const ajv = new import__.Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+  try {
+    return ajv.compile(schema);
+  } catch (err) {
+    throw new GuardConfigError(`the json_schema guard's schema is not a valid JSON Schema (2020-12): ${err.message}`);
+  }
+}
+function describeError(error) {
+  const where = error.instancePath === "" ? "(root)" : error.instancePath;
+  let message = error.message ?? error.keyword;
+  const params = error.params;
+  if (typeof params.additionalProperty === "string") message += ` (${JSON.stringify(params.additionalProperty)})`;
+  if (Array.isArray(params.allowedValues)) message += `: ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
+  return `${where}: ${message}`;
+}
+
+// src/guards/regex.ts
+var regexGuard = async (request) => {
+  const pattern = requiredString("regex", request.config, "pattern", 'a regular expression, e.g. "^# "');
+  const flags = optionalString("regex", request.config, "flags") ?? "";
+  const mustMatch = optionalBoolean("regex", request.config, "must_match", true);
+  let regex;
+  try {
+    regex = new RegExp(pattern, flags);
+  } catch (err) {
+    throw new GuardConfigError(`guard_config.pattern of the regex guard is not a valid regular expression: ${err.message}`);
+  }
+  const match = regex.exec(request.content);
+  if (mustMatch) {
+    return match ? { accepted: true, feedback: "" } : { accepted: false, feedback: `the artifact must match ${regex}, but it does not` };
+  }
+  if (!match) return { accepted: true, feedback: "" };
+  const line = request.content.slice(0, match.index).split("\n").length;
+  const found = match[0].length > 80 ? `${match[0].slice(0, 77)}...` : match[0];
+  return { accepted: false, feedback: `the artifact must not match ${regex}, but it does at line ${line}: ${JSON.stringify(found)}` };
+};
+
+// src/guards/index.ts
+var GUARDS = {
+  command: commandGuard,
+  composite: compositeGuard((name) => getGuard(name)),
+  contains: containsGuard,
+  json: jsonGuard,
+  json_schema: jsonSchemaGuard,
+  regex: regexGuard
+};
+function knownGuard(name) {
+  return Object.hasOwn(GUARDS, name);
+}
+function getGuard(name) {
+  const names = Object.keys(GUARDS).sort().join(", ");
+  if (name === null || name === "") {
+    throw new GuardConfigError(`the pair names no guard; set guard to one of: ${names}`);
+  }
+  if (!knownGuard(name)) {
+    const suggestion = didYouMean(name, Object.keys(GUARDS));
+    throw new GuardConfigError(`unknown guard "${name}"; pairflow has: ${names}${suggestion ? ` (did you mean "${suggestion}"?)` : ""}`);
+  }
+  return GUARDS[name];
+}
+
+// src/app/run.ts
+var BudgetExceededError = class extends Error {
+  constructor(message, estimate, maxCost) {
+    super(message);
+    this.estimate = estimate;
+    this.maxCost = maxCost;
+  }
+  estimate;
+  maxCost;
+  name = "BudgetExceededError";
+};
+function runTarget(target, request) {
+  return runWith(target, request, void 0);
+}
+var STORAGE_ERRORS = {
+  ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is exceeded",
+  EFBIG: "the file is too large",
+  EROFS: "the file system is read-only",
+  EIO: "an input/output error"
+};
+async function runWith(target, request, resuming) {
+  try {
+    return await runLocked(target, request, resuming);
+  } catch (err) {
+    const code = err.code;
+    if (code === void 0 || !Object.hasOwn(STORAGE_ERRORS, code)) throw err;
+    const file = err.path;
+    throw new StorageError(
+      `could not write${file ? ` ${displayPath(file, request.cwd)}` : ""}: ${STORAGE_ERRORS[code]} (${code}). The run stopped; every file it wrote is whole. Free some space and run again: what was accepted is kept.`
+    );
+  }
+}
+async function runLocked(target, request, resuming) {
+  const workflowPath = resolveWorkflowPath(target, request.cwd);
+  const stateDir = stateDirFor(findRepoRoot(path6.dirname(workflowPath)), request);
+  const runId = request.runId ?? newRunId();
+  const release2 = await acquireRunLock(workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
+  try {
+    foldJournal(lockPathFor(workflowPath), displayPath(lockPathFor(workflowPath), request.cwd));
+    const opened = openState(workflowPath, { ...request, stateDir });
+    const outputDirs = [...opened.workflow.pairs.values()].flatMap(
+      (pair) => pair.output === void 0 ? [] : [path6.dirname(outputPath(opened.workflow, pair))]
+    );
+    removeStaleTemporaries([path6.dirname(opened.lockPath), ...outputDirs, ...resuming ? directoriesUnder(stateDir, 3) : []]);
+    const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
+    await refuseWhatWouldFail(planned, request);
+    await gate(planned, request);
+    const selection = request.selection ?? {};
+    const warn = (message) => request.onEvent?.({ type: "warning", message });
+    const recorder = new RunRecorder(stateDir, selection, warn, resuming?.earlier, resuming?.startedAt);
+    const onEvent = (event) => {
+      recorder.record(event);
+      request.onEvent?.(event.type === "run_end" ? { ...event, report: recorder.merged(event.report) } : event);
+    };
+    const deps = {
+      ...drivers(request, (pair, group) => recorder.process(pair, group)),
+      store: opened.store,
+      outputs: opened.outputs,
+      remote: opened.remote,
+      lockFile: new LockWriter(opened.lockPath, opened.workflow.name),
+      scratch: scratchDir(),
+      decide: decider(planned.plan, opened.view, resuming?.resume.finished)
+    };
+    const report = await executePlan(planned.plan, deps, {
+      runId,
+      lock: opened.lock,
+      concurrency: request.concurrency,
+      env: childEnvironments(request.env ?? {}, opened.workflow),
+      resume: resuming?.resume,
+      stop: request.stop,
+      signal: request.signal,
+      onEvent
+    });
+    return recorder.merged(report);
+  } finally {
+    release2();
+  }
+}
+function directoriesUnder(dir, depth) {
+  const found = [dir];
+  if (depth === 0) return found;
+  let entries;
+  try {
+    entries = readdirSync3(dir, { withFileTypes: true });
+  } catch {
+    return found;
+  }
+  for (const entry of entries) if (entry.isDirectory()) found.push(...directoriesUnder(path6.join(dir, entry.name), depth - 1));
+  return found;
+}
+function drivers(request, onProcess) {
+  const generators = request.generators ?? {};
+  const guards = request.guards ?? {};
+  return {
+    generator: (name) => {
+      const generate2 = name !== null && Object.hasOwn(generators, name) ? generators[name] : getGenerator(name);
+      return onProcess ? (req) => generate2({ ...req, onProcess: (group) => onProcess(req.pairId, group) }) : generate2;
+    },
+    guard: (name) => {
+      const check = name !== null && Object.hasOwn(guards, name) ? guards[name] : getGuard(name);
+      return onProcess ? (req) => check({ ...req, onProcess: (group) => onProcess(req.pairId, group) }) : check;
+    }
+  };
+}
+async function refuseWhatWouldFail(planned, request) {
+  if (request.generators !== void 0 || request.guards !== void 0) return;
+  const running = planned.plan.pairs.filter((p) => p.action === "run").map((p) => p.id);
+  if (running.length === 0) return;
+  const under = (key, id) => key === `action_pairs.${id}` || key.startsWith(`action_pairs.${id}.`);
+  const errors = (await checkWorkflow(planned.loaded, diskFiles)).filter(
+    (issue) => (issue.severity ?? "error") === "error" && // Problems of a pair that will not execute wait for the run that executes it.
+    (!issue.key.startsWith("action_pairs.") || running.some((id) => under(issue.key, id)))
+  );
+  if (errors.length > 0) throw new ConfigError(errors);
+}
+async function gate(planned, request) {
+  const { estimate } = planned;
+  const over = request.maxCost !== void 0 ? checkBudget(estimate, request.maxCost, request.maxCostName) : null;
+  request.onPlanned?.(planned, over);
+  if (estimate.pairs.length === 0) return;
+  if (over !== null) throw new BudgetExceededError(`${over}; nothing was executed`, estimate, request.maxCost);
+  if (request.confirm && !await request.confirm(planned)) throw new RunDeclinedError("not confirmed; nothing was executed");
+}
+async function resumeTarget(runId, request, target) {
+  const { cwd } = request;
+  const named = target === void 0 ? void 0 : resolveWorkflowPath(target, cwd);
+  const stateDir = stateDirFor(findRepoRoot(named === void 0 ? cwd : path6.dirname(named)), request);
+  const id = runId ?? latestUnfinished(stateDir, named);
+  let run;
+  try {
+    run = readRun(stateDir, id);
+  } catch (err) {
+    throw new UsageError(err.message);
+  }
+  for (const problem of run.problems) request.onEvent?.({ type: "warning", message: problem });
+  const state = runState(run);
+  if (state === "success" || state === "failed") throw new UsageError(`run ${id} already finished (${state}); start a new one with pairflow run`);
+  const workflowPath = run.plan?.workflow.path ?? run.events.find((e) => e.event === "run_start")?.workflow;
+  if (!workflowPath) throw new UsageError(`run ${id} has no readable plan.json or trace, so there is nothing to resume; start a new run with pairflow run`);
+  if (named !== void 0 && workflowPath !== named) throw new UsageError(`run ${id} is a run of ${workflowPath}, not of ${named}`);
+  const holder = currentHolder(workflowPath);
+  if (holder?.runId === id) throw new UsageError(`run ${id} is still going (pid ${holder.pid} on ${holder.host})`);
+  await killRecordedGroups(inFlightGroups(run.events));
+  const selection = run.plan?.selection ?? {};
+  const recordedRef = run.plan?.workflow.workflowRef ?? run.events.find((e) => e.event === "run_start")?.workflowRef;
+  const currentRef = workflowRef(loadWorkflow(workflowPath, cwd).workflow);
+  if (recordedRef !== currentRef) {
+    request.onEvent?.({
+      type: "warning",
+      message: `the workflow's structure changed since run ${id} (workflowRef ${recordedRef?.slice(0, 12)} -> ${currentRef.slice(0, 12)}); planning anew, reusing everything still valid`
+    });
+    const report2 = await runWith(workflowPath, { ...request, stateDir, selection, runId: void 0 }, void 0);
+    return { report: report2, from: id, replanned: true };
+  }
+  const report = await runWith(
+    workflowPath,
+    { ...request, stateDir, selection, runId: id },
+    {
+      resume: resumeState(run.events),
+      earlier: outcomesFromTrace(run.events),
+      startedAt: run.events[0]?.t
+    }
+  );
+  return { report, from: id, replanned: false };
+}
+function latestUnfinished(stateDir, only) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const id of listRunIds(stateDir)) {
+    const run = readRun(stateDir, id);
+    const workflow = run.plan?.workflow.path ?? run.events.find((e) => e.event === "run_start")?.workflow ?? id;
+    if (seen.has(workflow) || only !== void 0 && workflow !== only) continue;
+    seen.add(workflow);
+    const state = runState(run);
+    if ((state === "unfinished" || state === "interrupted") && currentHolder(workflow)?.runId !== id) return id;
+  }
+  if (only !== void 0) throw new UsageError(`no interrupted run of ${only} to resume in ${stateDir}: its latest run finished`);
+  throw new UsageError(`no interrupted run to resume in ${stateDir}: the latest run of each workflow finished`);
+}
+
+// src/app/shard.ts
+function sharedDirFor(stateDir) {
+  return path7.join(stateDir, "shared");
+}
+var DEFAULT_SHARD_WAIT_MS = 30 * 60 * 1e3;
+function weigher(opened) {
+  const known = Object.values(opened.lock?.pairs ?? {}).map((e) => e?.durationMs).filter((d) => typeof d === "number" && d > 0).sort((a, b) => a - b);
+  const typical = known.length > 0 ? known[Math.floor(known.length / 2)] : 1;
+  return (id) => {
+    const d = opened.lock?.pairs[id]?.durationMs;
+    return typeof d === "number" && d > 0 ? d : typical;
+  };
+}
+function shardsOf(planned, count) {
+  return shardPlan(planned.plan, count, weigher(planned));
+}
+async function planShards(target, request) {
+  const planned = await planOpened(openState(target, request), request);
+  return { ...planned, shards: shardsOf(planned, request.shards) };
+}
+function sharedView(opened, store) {
+  return { ...opened.view, record: (p, r) => store.record(p, r), hasContent: (h) => store.hasContent(h), generatedHashes: (p) => store.generatedHashes(p) };
+}
+function closure(plan, ids) {
+  const scope = scopeOf(plan.graph, { only: [...ids] });
+  return plan.pairs.filter((p) => scope.has(p.id));
+}
+function readOnly(outputs) {
+  return { read: (pair) => outputs.read(pair), write: () => {
+  }, problem: (pair) => outputs.problem(pair) };
+}
+async function runShard(target, request) {
+  const { shard } = request;
+  const runId = request.runId ?? newRunId();
+  const startedAt = (/* @__PURE__ */ new Date()).toISOString();
+  const opened = openState(target, request);
+  const fanout = request.fanout ?? "local";
+  const shared = new SharedStore(request.sharedDir ?? sharedDirFor(opened.stateDir), fanout, fanout === "local" ? Date.parse(startedAt) : 0);
+  shared.started(shard);
+  const planned = await planOpened(opened, request);
+  await refuseWhatWouldFail(planned, request);
+  const shards = shardPlan(planned.plan, shard.count, weigher(opened));
+  const owner = owners(shards);
+  const mine = new Set(shards.find((s) => s.index === shard.index)?.pairs ?? []);
+  await gate({ ...planned, estimate: await estimateOf(opened, planned.plan, (id) => mine.has(id)) }, request);
+  const store = new ShardStore(opened.store, shared.store);
+  const view = sharedView(opened, store);
+  const plan = await planWorkflow(opened.workflow, opened.graph, view, { selection: request.selection });
+  const scoped = {
+    ...plan,
+    pairs: closure(
+      plan,
+      [...mine].filter((id) => plan.byId.has(id))
+    )
+  };
+  const waitMs = request.waitMs ?? DEFAULT_SHARD_WAIT_MS;
+  const sync = request.sync?.(shared, shard);
+  const publisher = sync && new Publisher(() => shared.writeOutbox(shard, store.written), sync, request.pushEveryMs ?? PUSH_EVERY_MS);
+  const pull = sync && { pull: (owner2) => sync.pull(owner2), everyMs: request.pullEveryMs ?? PULL_EVERY_MS };
+  const deps = {
+    ...drivers(request),
+    store,
+    outputs: readOnly(opened.outputs),
+    // Where the base state's artifacts may be; a shard's own acceptances travel only through the shared store.
+    remote: opened.remote && { name: opened.remote.name, fetch: (p, r) => opened.remote.fetch(p, r), save: async () => {
+    } },
+    // A shard leaves the lock file to the merge.
+    lockFile: { record: () => {
+    }, close: () => {
+    } },
+    scratch: scratchDir(),
+    decide: decider(plan, view),
+    shard: {
+      owns: (id) => mine.has(id),
+      await: (id, configRef, signal) => {
+        const by = owner.get(id);
+        if (by === void 0) return Promise.resolve({ missing: "no shard runs it: plan the fan-out again" });
+        return shared.await(id, configRef, by, waitMs, signal, pull);
+      }
+    }
+  };
+  const report = await executePlan(scoped, deps, {
+    runId,
+    lock: opened.lock,
+    concurrency: request.concurrency,
+    env: childEnvironments(request.env ?? {}, opened.workflow),
+    stop: request.stop,
+    signal: request.signal,
+    onEvent: (event) => {
+      if (event.type === "pair_end" && event.outcome.status === "executed") publisher?.soon();
+      request.onEvent?.(event);
+    }
+  });
+  const result = {
+    version: 1,
+    ...shard,
+    runId,
+    status: report.status,
+    startedAt,
+    endedAt: (/* @__PURE__ */ new Date()).toISOString(),
+    outcomes: report.pairs.filter((p) => mine.has(p.id))
+  };
+  shared.finished(result);
+  if (publisher) {
+    shared.writeOutbox(shard, store.written, result);
+    await publisher.now();
+  }
+  return report;
+}
+var PUSH_EVERY_MS = 3e4;
+var Publisher = class {
+  constructor(write, sync, everyMs) {
+    this.write = write;
+    this.sync = sync;
+    this.everyMs = everyMs;
+  }
+  write;
+  sync;
+  everyMs;
+  last = 0;
+  pending;
+  timer;
+  /** After an acceptance: publish now if the last time was long enough ago, else when it is. */
+  soon() {
+    if (this.timer || this.pending) return;
+    const wait = Math.max(0, this.last + this.everyMs - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = void 0;
+      void this.publish();
+    }, wait);
+  }
+  /** At the end: whatever is scheduled is superseded by one last publication. */
+  async now() {
+    clearTimeout(this.timer);
+    this.timer = void 0;
+    await this.pending;
+    await this.publish(false);
+  }
+  publish(write = true) {
+    this.last = Date.now();
+    if (write) this.write();
+    this.pending = this.sync.push().finally(() => this.pending = void 0);
+    return this.pending;
+  }
+};
+async function mergeShards(target, request) {
+  const workflowPath = resolveWorkflowPath(target, request.cwd);
+  const lockPath2 = lockPathFor(workflowPath);
+  const runId = request.runId ?? newRunId();
+  const release2 = await acquireRunLock(workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
+  try {
+    foldJournal(lockPath2, displayPath(lockPath2, request.cwd));
+    return await merge({ ...request, runId }, target);
+  } finally {
+    release2();
+  }
+}
+async function merge(request, target) {
+  const runId = request.runId ?? newRunId();
+  const opened = openState(target, request);
+  const before = await planOpened(opened, {});
+  const shared = new SharedStore(request.sharedDir ?? sharedDirFor(opened.stateDir), request.fanout ?? "local");
+  if (request.sync && request.shards !== void 0) {
+    for (let index = 1; index <= request.shards; index++) {
+      const shard = { index, count: request.shards };
+      await request.sync(shared, shard).pull(shard);
+      shared.readOutbox(shard);
+    }
+  }
+  const results = shared.results();
+  const count = request.shards ?? results[0]?.count;
+  const expected = count === void 0 ? [] : shardPlan(before.plan, count, weigher(opened));
+  const missing = expected.filter((s) => !results.some((r) => r.index === s.index && r.count === s.count));
+  const layered = new ShardStore(opened.store, shared.store);
+  const seen = await planWorkflow(opened.workflow, opened.graph, sharedView(opened, layered), {});
+  for (const p of seen.pairs) {
+    if (p.action !== "skip" || p.configRef === null) continue;
+    const got = shared.accepted(p.id, p.configRef);
+    if (!got || opened.store.record(p.id, p.configRef)?.status === "accepted") continue;
+    opened.store.putContent(got.content);
+    opened.store.putRecord(got.record);
+  }
+  const after = await planOpened(openState(target, request), {});
+  const reusable = after.plan.pairs.filter((p) => p.action === "skip").map((p) => p.id);
+  const scoped = { ...after.plan, pairs: closure(after.plan, reusable) };
+  const folded = await executePlan(scoped, mergeDeps(after), {
+    runId,
+    lock: after.lock,
+    env: childEnvironments(request.env ?? {}, after.workflow),
+    signal: request.signal
+  });
+  const byShard = /* @__PURE__ */ new Map();
+  for (const r of results) for (const o of r.outcomes) byShard.set(o.id, o);
+  const fold = new Map(folded.pairs.map((p) => [p.id, p]));
+  const ownerOf = owners(expected);
+  const pairs = after.plan.pairs.map((p) => {
+    const own = byShard.get(p.id);
+    const done = fold.get(p.id);
+    if (done && own?.status === "executed" && own.contentHash === done.contentHash) return own;
+    if (done) return done;
+    if (own && own.status !== "executed" && own.status !== "reused") return own;
+    const by = ownerOf.get(p.id);
+    const note = by ? `shard ${by.index}/${by.count} did not accept it` : "no shard accepted it";
+    return { id: p.id, configRef: p.configRef, status: "blocked", attempts: [], contentHash: null, reasons: p.reasons, durationMs: 0, note };
+  });
+  const countOf = (s) => pairs.filter((p) => p.status === s).length;
+  const tokens = { input: 0, output: 0 };
+  for (const p of pairs)
+    for (const a of p.attempts) {
+      tokens.input += a.tokens?.input ?? 0;
+      tokens.output += a.tokens?.output ?? 0;
+    }
+  const failed = missing.length > 0 || pairs.some((p) => p.status !== "executed" && p.status !== "reused");
+  const report = {
+    version: 1,
+    runId,
+    workflowRef: after.plan.workflowRef,
+    status: failed ? "failed" : "success",
+    pairs,
+    totals: {
+      pairs: pairs.length,
+      executed: countOf("executed"),
+      reused: countOf("reused"),
+      failed: countOf("failed"),
+      blocked: countOf("blocked"),
+      interrupted: countOf("interrupted"),
+      tokens,
+      durationMs: Math.max(0, ...results.map((r) => Date.parse(r.endedAt) - Date.parse(r.startedAt)))
+    }
+  };
+  const recorder = new RunRecorder(opened.stateDir, {}, (message) => request.onEvent?.({ type: "warning", message }));
+  const events = [
+    { type: "run_start", runId, plan: before.plan, resumed: false },
+    ...pairs.map((outcome) => ({ type: "pair_end", outcome })),
+    { type: "run_end", report }
+  ];
+  for (const event of events) {
+    recorder.record(event);
+    request.onEvent?.(event);
+  }
+  return { report, missing };
+}
+function mergeDeps(planned) {
+  const refuse = () => {
+    throw new Error("pairflow merge executes nothing");
+  };
+  const store = planned.store;
+  return {
+    generator: refuse,
+    guard: refuse,
+    store,
+    outputs: planned.outputs,
+    remote: planned.remote,
+    lockFile: new LockWriter(planned.lockPath, planned.workflow.name),
+    scratch: scratchDir(),
+    decide: decider(planned.plan, planned.view)
+  };
+}
+
+// src/cli/commands/shard.ts
+var shardOption = () => new Option("--shard <i/n>", "execute only shard I of N of the plan (see plan --shards); other shards' artifacts are awaited from the shared store").argParser(
+  parseShard
+);
+function fanOutOptions(command) {
+  return command.addOption(new Option("--shared-store <dir>", "the store shards share (default: <state dir>/shared)").env("PAIRFLOW_SHARED_STORE")).addOption(
+    new Option("--fanout <id>", "names this fan-out, so shard reports of an earlier one in the same shared store are not read as this one's").env("PAIRFLOW_FANOUT").default("local")
+  );
+}
+var shardWaitOption = () => new Option("--shard-wait <seconds>", "how long a shard waits for another shard's artifact before the pair that needs it is blocked").default(1800).argParser(positiveInt);
+function shardsJson(shards) {
+  return { shards, matrix: matrixOf(shards) };
+}
+function shardsText(shards) {
+  if (shards.length === 0) return "\nShards: none (nothing to run)\n";
+  const lines = shards.map((s) => {
+    const awaits = Object.keys(s.awaits).length;
+    return `  ${s.index}/${s.count}: ${s.pairs.length} pair${s.pairs.length === 1 ? "" : "s"}${awaits > 0 ? `, awaits ${awaits} from other shards` : ""}: ${s.pairs.join(", ")}`;
+  });
+  return `
+Shards:
+${lines.join("\n")}
+`;
+}
+function registerMerge(program, { io, setStatus }) {
+  fanOutOptions(program.command("merge")).description(
+    "Fold the shards of a fanned-out run into the workspace: the store, output files, the lock file and one run record. Executes nothing; fails if a shard failed or never reported."
+  ).argument("[path]", PATH_HELP).option("--json", "write the merged run report as JSON to stdout").addOption(stateDirOption()).addHelpText("after", examples(["pairflow plan --shards 3 --json | jq -c .matrix", "pairflow run --shard 2/3", "pairflow merge"])).action(async (target, opts) => {
+    const style = styleFor(opts.json ? io.stderr : io.stdout, io.env);
+    const progress = opts.json ? io.stderr : io.stdout;
+    const { report, missing } = await mergeShards(target, {
+      cwd: io.cwd,
+      env: io.env,
+      stateDir: opts.stateDir,
+      sharedDir: opts.sharedStore,
+      fanout: opts.fanout,
+      onEvent: (event) => {
+        if (event.type === "warning") progress.write(eventLine(event, style) + "\n");
+      }
+    });
+    for (const s of missing) progress.write(style.red(`shard ${s.index}/${s.count} never reported: its pairs are not merged`) + "\n");
+    if (opts.json) io.stdout.write(JSON.stringify(report, null, 2) + "\n");
+    else io.stdout.write(runSummary(report, style));
+    setStatus(report.status === "success" ? EXIT.ok : EXIT.failed);
+  });
+}
+
+export {
+  DEFAULT_CONCURRENCY,
+  LockBusyError,
+  currentHolder,
+  acquireRunLocks,
+  BudgetExceededError,
+  runTarget,
+  resumeTarget,
+  planShards,
+  runShard,
+  shardOption,
+  fanOutOptions,
+  shardWaitOption,
+  shardsJson,
+  shardsText,
+  registerMerge
+};

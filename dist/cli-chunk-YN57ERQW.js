@@ -1,0 +1,362 @@
+#!/usr/bin/env node
+import { createRequire as __pairflowCreateRequire } from "node:module";
+const require = __pairflowCreateRequire(import.meta.url);
+import {
+  showPlan
+} from "./cli-chunk-TZC6Z26D.js";
+import {
+  BudgetExceededError,
+  DEFAULT_CONCURRENCY,
+  LockBusyError,
+  fanOutOptions,
+  resumeTarget,
+  runShard,
+  runTarget,
+  shardOption,
+  shardWaitOption
+} from "./cli-chunk-SL6EI5MU.js";
+import {
+  eventLine,
+  runJson,
+  runSummary
+} from "./cli-chunk-ZG4QBACJ.js";
+import {
+  compareWithRun,
+  comparisonText,
+  estimateHeadline,
+  estimateText,
+  estimateTotal,
+  planText,
+  plural
+} from "./cli-chunk-5GU4VXDG.js";
+import {
+  parseUsd,
+  styleFor
+} from "./cli-chunk-EMRHIRZ4.js";
+import {
+  EXIT,
+  InvalidArgumentError,
+  Option,
+  PATH_HELP,
+  RunDeclinedError,
+  examples,
+  onlyOption,
+  positiveInt,
+  stateDirOption
+} from "./cli-chunk-2H4FS6GE.js";
+
+// src/cli/progress.ts
+var LOG_INTERVAL_MS = 6e4;
+var TERMINAL_INTERVAL_MS = 1e3;
+var CLEAR_LINE = "\r\x1B[2K";
+function elapsed(ms) {
+  const s = Math.floor(ms / 1e3);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, "0")}m`;
+}
+var ProgressState = class {
+  total = 0;
+  done = 0;
+  /** Running pairs by id, with when each started. */
+  running = /* @__PURE__ */ new Map();
+  update(event, now) {
+    if (event.type === "run_start") this.total = event.plan.pairs.length;
+    else if (event.type === "pair_start") this.running.set(event.id, now);
+    else if (event.type === "pair_end") {
+      this.running.delete(event.outcome.id);
+      this.done++;
+    }
+  }
+  /** `2/5 done`, then each running pair with its elapsed time, longest first. */
+  status(now) {
+    const running = [...this.running].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([id, t]) => `${id} ${elapsed(now - t)}`);
+    return `${this.done}/${this.total} done` + (running.length > 0 ? `; running: ${running.join(", ")}` : "");
+  }
+};
+var ProgressView = class {
+  constructor(write, options) {
+    this.write = write;
+    this.options = options;
+    this.now = options.now ?? Date.now;
+    this.lastLog = this.now();
+  }
+  write;
+  options;
+  state = new ProgressState();
+  now;
+  statusShown = false;
+  timer;
+  lastLog;
+  /** A line of the command's own (waiting for a lock, resumed): printed above the status line. */
+  say(line) {
+    this.clearStatus();
+    this.write(line + "\n");
+    this.drawStatus();
+  }
+  /** Writes something elsewhere (stderr) without garbling the status line on the same terminal. */
+  aside(write) {
+    this.clearStatus();
+    write();
+    this.drawStatus();
+  }
+  event(event) {
+    const now = this.now();
+    this.state.update(event, now);
+    if (event.type === "run_start") this.start();
+    let line = eventLine(event, this.options.style, this.options.verbose);
+    if (line !== null && event.type === "pair_end") line += this.options.style.dim(`  [${this.state.done}/${this.state.total}]`);
+    if (event.type === "run_end") this.dispose();
+    if (line !== null) this.say(line);
+  }
+  /** For a log: the still-running line, when a minute has passed since the last one. */
+  tick() {
+    const now = this.now();
+    if (this.options.terminal) {
+      this.clearStatus();
+      this.drawStatus();
+      return;
+    }
+    if (this.state.running.size === 0 || now - this.lastLog < LOG_INTERVAL_MS) return;
+    this.lastLog = now;
+    this.write(this.options.style.dim(`progress ${this.state.status(now)}`) + "\n");
+  }
+  dispose() {
+    if (this.timer !== void 0) clearInterval(this.timer);
+    this.timer = void 0;
+    this.clearStatus();
+  }
+  start() {
+    if (this.timer !== void 0) return;
+    this.timer = setInterval(() => this.tick(), this.options.terminal ? TERMINAL_INTERVAL_MS : 1e3);
+    this.timer.unref();
+  }
+  clearStatus() {
+    if (!this.statusShown) return;
+    this.write(CLEAR_LINE);
+    this.statusShown = false;
+  }
+  drawStatus() {
+    if (!this.options.terminal || this.timer === void 0 || this.state.running.size === 0) return;
+    let status = this.state.status(this.now());
+    const columns = this.options.columns;
+    if (columns !== void 0 && columns > 1 && status.length >= columns) status = status.slice(0, columns - 2) + "\u2026";
+    this.write(this.options.style.dim(status));
+    this.statusShown = true;
+  }
+};
+
+// src/app/signals.ts
+function interruptible(graceMs, notice) {
+  const stop = new AbortController();
+  const cancel = new AbortController();
+  let received;
+  let timer;
+  const onSignal = (signal) => {
+    if (received === void 0) {
+      received = signal;
+      stop.abort();
+      notice(
+        `${signal}: starting nothing new; pairs in flight have ${Math.round(graceMs / 1e3)}s to finish${signal === "SIGINT" ? " (Ctrl-C again to stop now)" : ""}`
+      );
+      timer = setTimeout(() => cancel.abort(), graceMs);
+      timer.unref();
+    } else if (signal === "SIGINT" && !cancel.signal.aborted) {
+      notice("SIGINT again: cancelling the pairs in flight now");
+      cancel.abort();
+    }
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return {
+    stop: stop.signal,
+    cancel: cancel.signal,
+    received: () => received,
+    dispose() {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      if (timer) clearTimeout(timer);
+    }
+  };
+}
+function signalExitCode(signal) {
+  return signal === "SIGTERM" ? 143 : 130;
+}
+
+// src/cli/ask.ts
+import { createInterface } from "node:readline";
+function canAsk(stdin, stdout) {
+  return Boolean(stdin?.isTTY) && Boolean(stdout.isTTY);
+}
+function askYesNo(stdin, write, question, signal) {
+  write(question);
+  return new Promise((resolve) => {
+    const rl = createInterface({ input: stdin, terminal: false });
+    let answered = false;
+    const onAbort = () => rl.close();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    rl.once("line", (line) => {
+      answered = true;
+      rl.close();
+      resolve(/^\s*y(es)?\s*$/i.test(line));
+    });
+    rl.once("close", () => {
+      signal?.removeEventListener("abort", onAbort);
+      if (answered) return;
+      write("\n");
+      resolve(false);
+    });
+  });
+}
+
+// src/cli/costs.ts
+function runCosts(io, flags, stop) {
+  const progress = flags.json ? io.stderr : io.stdout;
+  const style = styleFor(progress, io.env);
+  const ask = !flags.yes && canAsk(io.stdin, io.stdout);
+  let estimate;
+  let comparison;
+  return {
+    onPlanned(planned, overBudget) {
+      estimate = planned.estimate;
+      if (estimate.pairs.length === 0) return;
+      const over = overBudget !== null;
+      if (ask) progress.write(planText(planned.plan, style, io.cwd, estimate) + "\n");
+      else if (over) progress.write(estimateText(estimate, style) + "\n");
+      else progress.write(style.dim(`Estimate: ${estimateHeadline(estimate)} (pairflow plan shows the breakdown)`) + "\n\n");
+    },
+    confirm: ask ? ({ estimate: estimate2 }) => askYesNo(io.stdin, (s) => progress.write(s), `Execute ${plural(estimate2.totals.pairs, "pair")} (${estimateTotal(estimate2)})? [y/N] `, stop) : void 0,
+    withComparison(report) {
+      if (!estimate || estimate.pairs.length === 0) return report;
+      comparison = compareWithRun(estimate, report);
+      return Object.assign(report, { estimate: comparison });
+    },
+    showComparison() {
+      if (comparison) progress.write("\n" + comparisonText(comparison, style));
+    },
+    refused(err) {
+      if (!(err instanceof BudgetExceededError) && !(err instanceof RunDeclinedError)) return false;
+      io.stderr.write(`${styleFor(io.stderr, io.env).red("error")} ${err.message}
+`);
+      return true;
+    }
+  };
+}
+
+// src/cli/commands/run.ts
+function usdAmount(value) {
+  const usd = parseUsd(value);
+  if (usd === void 0) throw new InvalidArgumentError("expected an amount of US dollars, such as 0.50");
+  return usd;
+}
+var RUN_ID = /^\d{8}T\d{9}Z-[0-9a-f]+$/;
+var EXIT_BUSY = 75;
+function common(command) {
+  return command.option("--json", "write the run report as JSON (version 1) to stdout, and progress to stderr").option("--verbose", "show what each generator wrote to stderr, also when it succeeds (a failure always shows it)").addOption(new Option("--concurrency <n>", "pairs to execute at once").default(DEFAULT_CONCURRENCY).argParser(positiveInt)).option("--no-wait", `if another run of this workflow is going, fail at once (exit ${EXIT_BUSY}) instead of waiting for it`).addOption(
+    new Option("--grace <seconds>", "after Ctrl-C or SIGTERM, how long pairs in flight may finish before they are cancelled").default(10).argParser(positiveInt)
+  ).addOption(stateDirOption());
+}
+function registerRun(program, context) {
+  fanOutOptions(common(program.command("run"))).description("Execute the pairs whose inputs changed; reuse every unchanged pair's accepted artifact.").argument("[path]", PATH_HELP).option("--force", "execute every pair").addOption(onlyOption("execute only these pairs; their dependencies must have accepted artifacts")).option("--from <id>", "execute this pair and everything downstream of it").addOption(
+    new Option("--max-cost <usd>", "refuse to start a run whose estimated cost exceeds this many US dollars (exit 1, nothing executed)").argParser(usdAmount)
+  ).option("-y, --yes", "do not ask before executing (pairflow asks only when stdin and stdout are a terminal)").option("--dry-run", "execute nothing: print the plan of this run, exactly as `pairflow plan` with the same flags").addOption(shardOption()).addOption(shardWaitOption()).addHelpText(
+    "after",
+    examples([
+      "pairflow run examples/tdd-stack",
+      "pairflow run --max-cost 0.50 --yes",
+      "pairflow run --only g_impl examples/tdd-stack",
+      "pairflow run --only g_test,g_impl --dry-run",
+      "pairflow run --from g_test --concurrency 2",
+      "pairflow run --json > report.json"
+    ])
+  ).action(async (target, opts) => {
+    if (opts.dryRun) return showPlan(context.io, target, opts);
+    let costs;
+    try {
+      await drive(context, opts, async (request) => {
+        const selection = { force: opts.force, only: opts.only, from: opts.from };
+        costs = runCosts(context.io, opts, request.stop);
+        if (opts.shard) {
+          const shard = { shard: opts.shard, sharedDir: opts.sharedStore, fanout: opts.fanout, waitMs: opts.shardWait * 1e3 };
+          return runShard(target, { ...request, selection, ...shard, maxCost: opts.maxCost, onPlanned: costs.onPlanned, confirm: costs.confirm });
+        }
+        const report = await runTarget(target, {
+          ...request,
+          selection,
+          maxCost: opts.maxCost,
+          onPlanned: costs.onPlanned,
+          confirm: costs.confirm
+        });
+        return costs.withComparison(report);
+      });
+    } catch (err) {
+      if (!costs?.refused(err)) throw err;
+      context.setStatus(EXIT.failed);
+      return;
+    }
+    costs?.showComparison();
+  });
+  common(program.command("resume")).description("Continue an interrupted run under its own id: nothing it finished runs again.").argument("[runId]", "the run to continue (default: the latest interrupted one; see pairflow runs)").argument("[path]", `${PATH_HELP}; its state directory and, without a run id, its latest interrupted run`).addHelpText(
+    "after",
+    examples([
+      "pairflow resume",
+      "pairflow resume examples/tdd-stack",
+      "pairflow resume 20261122T003012345Z-1a2b",
+      "pairflow resume 20261122T003012345Z-1a2b examples/tdd-stack"
+    ])
+  ).action(async (first, second, opts) => {
+    const [runId, target] = second !== void 0 || first === void 0 || RUN_ID.test(first) ? [first, second] : [void 0, first];
+    await drive(context, opts, async (options, say) => {
+      const { report, from, replanned } = await resumeTarget(runId, options, target);
+      say(replanned ? `planned anew instead of resuming run ${from}` : `resumed run ${from}`);
+      return report;
+    });
+  });
+}
+async function drive({ io, setStatus }, opts, start) {
+  const progress = opts.json ? io.stderr : io.stdout;
+  const style = styleFor(progress, io.env);
+  const view = new ProgressView((s) => progress.write(s), {
+    style,
+    terminal: Boolean(progress.isTTY) && !io.env.CI,
+    verbose: opts.verbose,
+    columns: progress.columns
+  });
+  const say = (line) => view.say(line);
+  const interruption = interruptible(opts.grace * 1e3, (message) => view.aside(() => io.stderr.write(style.yellow(message) + "\n")));
+  try {
+    const report = await start(
+      {
+        cwd: io.cwd,
+        env: io.env,
+        stateDir: opts.stateDir,
+        concurrency: opts.concurrency,
+        wait: opts.wait,
+        stop: interruption.stop,
+        signal: interruption.cancel,
+        onWait: (holder) => say(style.yellow(`waiting for run ${holder.runId} (pid ${holder.pid}) to finish; --no-wait fails instead`)),
+        onEvent: (event) => view.event(event)
+      },
+      say
+    );
+    view.dispose();
+    if (opts.json) io.stdout.write(JSON.stringify(runJson(report), null, 2) + "\n");
+    else io.stdout.write("\n" + runSummary(report, style));
+    const signal = interruption.received();
+    setStatus(signal && report.status === "interrupted" ? signalExitCode(signal) : report.status === "success" ? EXIT.ok : EXIT.failed);
+  } catch (err) {
+    if (!(err instanceof LockBusyError)) throw err;
+    io.stderr.write(`${style.red("error")} ${err.message}; it still holds the lock (exit ${EXIT_BUSY}: try again later)
+`);
+    setStatus(EXIT_BUSY);
+  } finally {
+    view.dispose();
+    interruption.dispose();
+  }
+}
+
+export {
+  EXIT_BUSY,
+  registerRun
+};

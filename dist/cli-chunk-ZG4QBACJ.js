@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+import { createRequire as __pairflowCreateRequire } from "node:module";
+const require = __pairflowCreateRequire(import.meta.url);
+import {
+  count
+} from "./cli-chunk-5GU4VXDG.js";
+import {
+  shortRef
+} from "./cli-chunk-2H4FS6GE.js";
+
+// src/report/run.ts
+function seconds(ms) {
+  return ms < 1e4 ? `${(ms / 1e3).toFixed(1)}s` : `${Math.round(ms / 1e3)}s`;
+}
+function firstLine(text) {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length > 160 ? line.slice(0, 157) + "..." : line;
+}
+function eventLine(event, style, verbose = false) {
+  if (verbose && event.type === "attempt_end" && event.stderr) {
+    const log = event.stderr.split("\n").map((l) => style.dim(`  | ${l}`)).join("\n");
+    const line = eventLine(event, style);
+    return `${style.dim(`${verb("stderr")}${event.id}  attempt ${event.attempt}:`)}
+${log}${line === null ? "" : `
+${line}`}`;
+  }
+  switch (event.type) {
+    case "pair_start": {
+      const why = event.reasons.map((r) => r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`).slice(0, 3).join("; ");
+      return `${style.cyan(verb("start"))}${event.id}${why ? style.dim(`  (${why})`) : ""}`;
+    }
+    case "attempt_end":
+      if (event.accepted || event.attempt === event.of) return null;
+      return `${style.yellow(verb("retry"))}${event.id}  attempt ${event.attempt}/${event.of} rejected: ${firstLine(event.feedback)}`;
+    case "pair_end":
+      return outcomeLine(event.outcome, style);
+    case "restored":
+      return `${style.dim(verb("restored"))}${event.id}${style.dim(`  from ${event.from}`)}`;
+    case "warning":
+      return `${style.yellow(verb("warning"))}${event.message}`;
+    case "run_start":
+    case "attempt_start":
+    case "run_end":
+      return null;
+  }
+}
+function outcomeLine(o, style) {
+  const note = o.note ? `  ${o.note}` : "";
+  switch (o.status) {
+    case "executed": {
+      const n = o.attempts.length;
+      return `${style.green(verb("accepted"))}${o.id}  attempt ${n}, ${seconds(o.durationMs)}`;
+    }
+    case "reused":
+      return `${style.dim(verb("reused"))}${o.id}${style.dim(note)}`;
+    case "failed":
+      return `${style.red(verb("failed"))}${o.id}  ${firstLine(o.note ?? "")}`;
+    case "blocked":
+      return `${style.red(verb("blocked"))}${o.id}${note}`;
+    case "interrupted":
+      return `${style.yellow(verb("stopped"))}${o.id}${note}`;
+  }
+}
+function verb(word) {
+  return word.padEnd(9);
+}
+var NOT_REPORTED = "not reported";
+function reportedTokens(attempts) {
+  const sum = { input: 0, output: 0 };
+  let reported = false;
+  for (const a of attempts) {
+    if (a.tokens === null) continue;
+    reported = true;
+    sum.input += a.tokens.input;
+    sum.output += a.tokens.output;
+  }
+  return reported ? sum : null;
+}
+function attemptTokensText(attempts) {
+  if (attempts.length === 0) return "-";
+  const tokens = reportedTokens(attempts);
+  return tokens === null ? NOT_REPORTED : (tokens.input + tokens.output).toLocaleString("en-US");
+}
+function runJson(report) {
+  const tokens = reportedTokens(report.pairs.flatMap((p) => p.attempts));
+  return { ...report, totals: { ...report.totals, tokens: tokens === null ? null : report.totals.tokens } };
+}
+function runSummary(report, style) {
+  const rows = [["pair", "status", "attempts", "time", "tokens", "reference"]];
+  for (const p of report.pairs) {
+    rows.push([
+      p.id,
+      p.status,
+      String(p.attempts.length),
+      p.status === "executed" || p.status === "failed" ? seconds(p.durationMs) : "-",
+      attemptTokensText(p.attempts),
+      shortRef(p.configRef)
+    ]);
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const lines = rows.map((r, n) => {
+    const line = r.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd();
+    return n === 0 ? style.bold(line) : line;
+  });
+  const t = report.totals;
+  const stopped = t.interrupted > 0 ? `, ${t.interrupted} interrupted` : "";
+  lines.push(
+    "",
+    style.bold(`${t.executed} executed, ${t.reused} reused, ${t.failed} failed, ${t.blocked} blocked${stopped} in ${seconds(t.durationMs)}`) + style.dim(`  (run ${report.runId})`)
+  );
+  const failed = report.pairs.filter((p) => p.status === "failed");
+  if (failed.length > 0) {
+    lines.push("", style.red(`${count(failed.length, "pair")} failed:`));
+    for (const p of failed) lines.push(`  ${p.id}: ${(p.note ?? "").trim().split("\n").join("\n    ")}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+export {
+  seconds,
+  eventLine,
+  NOT_REPORTED,
+  runJson,
+  runSummary
+};

@@ -1,0 +1,1263 @@
+#!/usr/bin/env node
+import { createRequire as __pairflowCreateRequire } from "node:module";
+const require = __pairflowCreateRequire(import.meta.url);
+import "./cli-chunk-ZG4QBACJ.js";
+import {
+  planTarget
+} from "./cli-chunk-AOXOLAMA.js";
+import "./cli-chunk-N24MC3HO.js";
+import {
+  lockPathFor,
+  readLock
+} from "./cli-chunk-2E6W6ZDS.js";
+import {
+  planJson,
+  reasonsText
+} from "./cli-chunk-5GU4VXDG.js";
+import {
+  decidePair,
+  styleFor
+} from "./cli-chunk-EMRHIRZ4.js";
+import {
+  Option,
+  PATH_HELP,
+  PROMPTS_NAMES,
+  UsageError,
+  displayPath,
+  examples,
+  require_dist,
+  resolveWorkflowPath,
+  stateDirOption
+} from "./cli-chunk-2H4FS6GE.js";
+import "./cli-chunk-NRKDSK7E.js";
+import {
+  __toESM
+} from "./cli-chunk-FRV2UMY2.js";
+
+// node_modules/diff/libesm/diff/base.js
+var Diff = class {
+  diff(oldStr, newStr, options = {}) {
+    let callback;
+    if (typeof options === "function") {
+      callback = options;
+      options = {};
+    } else if ("callback" in options) {
+      callback = options.callback;
+    }
+    const oldString = this.castInput(oldStr, options);
+    const newString = this.castInput(newStr, options);
+    const oldTokens = this.removeEmpty(this.tokenize(oldString, options));
+    const newTokens = this.removeEmpty(this.tokenize(newString, options));
+    return this.diffWithOptionsObj(oldTokens, newTokens, options, callback);
+  }
+  diffWithOptionsObj(oldTokens, newTokens, options, callback) {
+    var _a;
+    const done = (value) => {
+      value = this.postProcess(value, options);
+      if (callback) {
+        setTimeout(function() {
+          callback(value);
+        }, 0);
+        return void 0;
+      } else {
+        return value;
+      }
+    };
+    const newLen = newTokens.length, oldLen = oldTokens.length;
+    let editLength = 1;
+    let maxEditLength = newLen + oldLen;
+    if (options.maxEditLength != null) {
+      maxEditLength = Math.min(maxEditLength, options.maxEditLength);
+    }
+    const maxExecutionTime = (_a = options.timeout) !== null && _a !== void 0 ? _a : Infinity;
+    const abortAfterTimestamp = Date.now() + maxExecutionTime;
+    const bestPath = [{ oldPos: -1, lastComponent: void 0 }];
+    let newPos = this.extractCommon(bestPath[0], newTokens, oldTokens, 0, options);
+    if (bestPath[0].oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
+      return done(this.buildValues(bestPath[0].lastComponent, newTokens, oldTokens));
+    }
+    let minDiagonalToConsider = -Infinity, maxDiagonalToConsider = Infinity;
+    const execEditLength = () => {
+      for (let diagonalPath = Math.max(minDiagonalToConsider, -editLength); diagonalPath <= Math.min(maxDiagonalToConsider, editLength); diagonalPath += 2) {
+        let basePath;
+        const removePath = bestPath[diagonalPath - 1], addPath = bestPath[diagonalPath + 1];
+        if (removePath) {
+          bestPath[diagonalPath - 1] = void 0;
+        }
+        let canAdd = false;
+        if (addPath) {
+          const addPathNewPos = addPath.oldPos - diagonalPath;
+          canAdd = addPath && 0 <= addPathNewPos && addPathNewPos < newLen;
+        }
+        const canRemove = removePath && removePath.oldPos + 1 < oldLen;
+        if (!canAdd && !canRemove) {
+          bestPath[diagonalPath] = void 0;
+          continue;
+        }
+        if (!canRemove || canAdd && removePath.oldPos < addPath.oldPos) {
+          basePath = this.addToPath(addPath, true, false, 0, options);
+        } else {
+          basePath = this.addToPath(removePath, false, true, 1, options);
+        }
+        newPos = this.extractCommon(basePath, newTokens, oldTokens, diagonalPath, options);
+        if (basePath.oldPos + 1 >= oldLen && newPos + 1 >= newLen) {
+          return done(this.buildValues(basePath.lastComponent, newTokens, oldTokens)) || true;
+        } else {
+          bestPath[diagonalPath] = basePath;
+          if (basePath.oldPos + 1 >= oldLen) {
+            maxDiagonalToConsider = Math.min(maxDiagonalToConsider, diagonalPath - 1);
+          }
+          if (newPos + 1 >= newLen) {
+            minDiagonalToConsider = Math.max(minDiagonalToConsider, diagonalPath + 1);
+          }
+        }
+      }
+      editLength++;
+    };
+    if (callback) {
+      (function exec() {
+        setTimeout(function() {
+          if (editLength > maxEditLength || Date.now() > abortAfterTimestamp) {
+            return callback(void 0);
+          }
+          if (!execEditLength()) {
+            exec();
+          }
+        }, 0);
+      })();
+    } else {
+      while (editLength <= maxEditLength && Date.now() <= abortAfterTimestamp) {
+        const ret = execEditLength();
+        if (ret) {
+          return ret;
+        }
+      }
+    }
+  }
+  addToPath(path3, added, removed, oldPosInc, options) {
+    const last = path3.lastComponent;
+    if (last && !options.oneChangePerToken && last.added === added && last.removed === removed) {
+      return {
+        oldPos: path3.oldPos + oldPosInc,
+        lastComponent: { count: last.count + 1, added, removed, previousComponent: last.previousComponent }
+      };
+    } else {
+      return {
+        oldPos: path3.oldPos + oldPosInc,
+        lastComponent: { count: 1, added, removed, previousComponent: last }
+      };
+    }
+  }
+  extractCommon(basePath, newTokens, oldTokens, diagonalPath, options) {
+    const newLen = newTokens.length, oldLen = oldTokens.length;
+    let oldPos = basePath.oldPos, newPos = oldPos - diagonalPath, commonCount = 0;
+    while (newPos + 1 < newLen && oldPos + 1 < oldLen && this.equals(oldTokens[oldPos + 1], newTokens[newPos + 1], options)) {
+      newPos++;
+      oldPos++;
+      commonCount++;
+      if (options.oneChangePerToken) {
+        basePath.lastComponent = { count: 1, previousComponent: basePath.lastComponent, added: false, removed: false };
+      }
+    }
+    if (commonCount && !options.oneChangePerToken) {
+      basePath.lastComponent = { count: commonCount, previousComponent: basePath.lastComponent, added: false, removed: false };
+    }
+    basePath.oldPos = oldPos;
+    return newPos;
+  }
+  equals(left, right, options) {
+    if (options.comparator) {
+      return options.comparator(left, right);
+    } else {
+      return left === right || !!options.ignoreCase && left.toLowerCase() === right.toLowerCase();
+    }
+  }
+  removeEmpty(array) {
+    const ret = [];
+    for (let i = 0; i < array.length; i++) {
+      if (array[i]) {
+        ret.push(array[i]);
+      }
+    }
+    return ret;
+  }
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  castInput(value, options) {
+    return value;
+  }
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  tokenize(value, options) {
+    return Array.from(value);
+  }
+  join(chars) {
+    return chars.join("");
+  }
+  postProcess(changeObjects, options) {
+    return changeObjects;
+  }
+  get useLongestToken() {
+    return false;
+  }
+  buildValues(lastComponent, newTokens, oldTokens) {
+    const components = [];
+    let nextComponent;
+    while (lastComponent) {
+      components.push(lastComponent);
+      nextComponent = lastComponent.previousComponent;
+      delete lastComponent.previousComponent;
+      lastComponent = nextComponent;
+    }
+    components.reverse();
+    const componentLen = components.length;
+    let componentPos = 0, newPos = 0, oldPos = 0;
+    for (; componentPos < componentLen; componentPos++) {
+      const component = components[componentPos];
+      if (!component.removed) {
+        if (!component.added && this.useLongestToken) {
+          let value = newTokens.slice(newPos, newPos + component.count);
+          value = value.map(function(value2, i) {
+            const oldValue = oldTokens[oldPos + i];
+            return oldValue.length > value2.length ? oldValue : value2;
+          });
+          component.value = this.join(value);
+        } else {
+          component.value = this.join(newTokens.slice(newPos, newPos + component.count));
+        }
+        newPos += component.count;
+        if (!component.added) {
+          oldPos += component.count;
+        }
+      } else {
+        component.value = this.join(oldTokens.slice(oldPos, oldPos + component.count));
+        oldPos += component.count;
+      }
+    }
+    return components;
+  }
+};
+
+// node_modules/diff/libesm/diff/line.js
+var LineDiff = class extends Diff {
+  constructor() {
+    super(...arguments);
+    this.tokenize = tokenize;
+  }
+  equals(left, right, options) {
+    if (options.ignoreWhitespace) {
+      if (!options.newlineIsToken || !left.includes("\n")) {
+        left = left.trim();
+      }
+      if (!options.newlineIsToken || !right.includes("\n")) {
+        right = right.trim();
+      }
+    } else if (options.ignoreNewlineAtEof && !options.newlineIsToken) {
+      if (left.endsWith("\n")) {
+        left = left.slice(0, -1);
+      }
+      if (right.endsWith("\n")) {
+        right = right.slice(0, -1);
+      }
+    }
+    return super.equals(left, right, options);
+  }
+};
+var lineDiff = new LineDiff();
+function diffLines(oldStr, newStr, options) {
+  return lineDiff.diff(oldStr, newStr, options);
+}
+function tokenize(value, options) {
+  if (options.stripTrailingCr) {
+    value = value.replace(/\r\n/g, "\n");
+  }
+  const retLines = [], linesAndNewlines = value.split(/(\n|\r\n)/);
+  if (!linesAndNewlines[linesAndNewlines.length - 1]) {
+    linesAndNewlines.pop();
+  }
+  for (let i = 0; i < linesAndNewlines.length; i++) {
+    const line = linesAndNewlines[i];
+    if (i % 2 && !options.newlineIsToken) {
+      retLines[retLines.length - 1] += line;
+    } else {
+      retLines.push(line);
+    }
+  }
+  return retLines;
+}
+
+// node_modules/diff/libesm/patch/create.js
+function needsQuoting(s) {
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] < " " || s[i] > "~" || s[i] === '"' || s[i] === "\\") {
+      return true;
+    }
+  }
+  return false;
+}
+function quoteFileNameIfNeeded(s) {
+  if (!needsQuoting(s)) {
+    return s;
+  }
+  let result = '"';
+  const bytes = new TextEncoder().encode(s);
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i];
+    if (b === 7) {
+      result += "\\a";
+    } else if (b === 8) {
+      result += "\\b";
+    } else if (b === 9) {
+      result += "\\t";
+    } else if (b === 10) {
+      result += "\\n";
+    } else if (b === 11) {
+      result += "\\v";
+    } else if (b === 12) {
+      result += "\\f";
+    } else if (b === 13) {
+      result += "\\r";
+    } else if (b === 34) {
+      result += '\\"';
+    } else if (b === 92) {
+      result += "\\\\";
+    } else if (b >= 32 && b <= 126) {
+      result += String.fromCharCode(b);
+    } else {
+      result += "\\" + b.toString(8).padStart(3, "0");
+    }
+    i++;
+  }
+  result += '"';
+  return result;
+}
+var INCLUDE_HEADERS = {
+  includeIndex: true,
+  includeUnderline: true,
+  includeFileHeaders: true
+};
+var FILE_HEADERS_ONLY = {
+  includeIndex: false,
+  includeUnderline: false,
+  includeFileHeaders: true
+};
+function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options) {
+  let optionsObj;
+  if (!options) {
+    optionsObj = {};
+  } else if (typeof options === "function") {
+    optionsObj = { callback: options };
+  } else {
+    optionsObj = options;
+  }
+  if (typeof optionsObj.context === "undefined") {
+    optionsObj.context = 4;
+  }
+  const context = optionsObj.context;
+  if (optionsObj.newlineIsToken) {
+    throw new Error("newlineIsToken may not be used with patch-generation functions, only with diffing functions");
+  }
+  if (!optionsObj.callback) {
+    return diffLinesResultToPatch(diffLines(oldStr, newStr, optionsObj));
+  } else {
+    const { callback } = optionsObj;
+    diffLines(oldStr, newStr, Object.assign(Object.assign({}, optionsObj), { callback: (diff) => {
+      const patch = diffLinesResultToPatch(diff);
+      callback(patch);
+    } }));
+  }
+  function diffLinesResultToPatch(diff) {
+    if (!diff) {
+      return;
+    }
+    diff.push({ value: "", lines: [] });
+    function contextLines(lines) {
+      return lines.map(function(entry) {
+        return " " + entry;
+      });
+    }
+    const hunks = [];
+    let oldRangeStart = 0, newRangeStart = 0, curRange = [], oldLine = 1, newLine = 1;
+    for (let i = 0; i < diff.length; i++) {
+      const current = diff[i], lines = current.lines || splitLines(current.value);
+      current.lines = lines;
+      if (current.added || current.removed) {
+        if (!oldRangeStart) {
+          const prev = diff[i - 1];
+          oldRangeStart = oldLine;
+          newRangeStart = newLine;
+          if (prev) {
+            curRange = context > 0 ? contextLines(prev.lines.slice(-context)) : [];
+            oldRangeStart -= curRange.length;
+            newRangeStart -= curRange.length;
+          }
+        }
+        for (const line of lines) {
+          curRange.push((current.added ? "+" : "-") + line);
+        }
+        if (current.added) {
+          newLine += lines.length;
+        } else {
+          oldLine += lines.length;
+        }
+      } else {
+        if (oldRangeStart) {
+          if (lines.length <= context * 2 && i < diff.length - 2) {
+            for (const line of contextLines(lines)) {
+              curRange.push(line);
+            }
+          } else {
+            const contextSize = Math.min(lines.length, context);
+            for (const line of contextLines(lines.slice(0, contextSize))) {
+              curRange.push(line);
+            }
+            const hunk = {
+              oldStart: oldRangeStart,
+              oldLines: oldLine - oldRangeStart + contextSize,
+              newStart: newRangeStart,
+              newLines: newLine - newRangeStart + contextSize,
+              lines: curRange
+            };
+            hunks.push(hunk);
+            oldRangeStart = 0;
+            newRangeStart = 0;
+            curRange = [];
+          }
+        }
+        oldLine += lines.length;
+        newLine += lines.length;
+      }
+    }
+    for (const hunk of hunks) {
+      for (let i = 0; i < hunk.lines.length; i++) {
+        if (hunk.lines[i].endsWith("\n")) {
+          hunk.lines[i] = hunk.lines[i].slice(0, -1);
+        } else {
+          hunk.lines.splice(i + 1, 0, "\\ No newline at end of file");
+          i++;
+        }
+      }
+    }
+    return {
+      oldFileName,
+      newFileName,
+      oldHeader,
+      newHeader,
+      hunks
+    };
+  }
+}
+function formatPatch(patch, headerOptions) {
+  var _a, _b, _c, _d, _e, _f;
+  if (!headerOptions) {
+    headerOptions = INCLUDE_HEADERS;
+  }
+  if (Array.isArray(patch)) {
+    if (patch.length > 1 && !headerOptions.includeFileHeaders && !patch.every((p) => p.isGit)) {
+      throw new Error("Cannot omit file headers on a multi-file patch. (The result would be unparseable; how would a tool trying to apply the patch know which changes are to which file?)");
+    }
+    return patch.map((p) => formatPatch(p, headerOptions)).join("\n");
+  }
+  const ret = [];
+  if (patch.isGit) {
+    headerOptions = INCLUDE_HEADERS;
+    if (!patch.oldFileName) {
+      throw new Error("oldFileName must be specified for Git patches");
+    }
+    if (!patch.newFileName) {
+      throw new Error("newFileName must be specified for Git patches");
+    }
+    let gitOldName = patch.oldFileName;
+    let gitNewName = patch.newFileName;
+    if (patch.isCreate && gitOldName === "/dev/null") {
+      gitOldName = gitNewName.replace(/^b\//, "a/");
+    } else if (patch.isDelete && gitNewName === "/dev/null") {
+      gitNewName = gitOldName.replace(/^a\//, "b/");
+    }
+    ret.push("diff --git " + quoteFileNameIfNeeded(gitOldName) + " " + quoteFileNameIfNeeded(gitNewName));
+    if (patch.isDelete) {
+      ret.push("deleted file mode " + ((_a = patch.oldMode) !== null && _a !== void 0 ? _a : "100644"));
+    }
+    if (patch.isCreate) {
+      ret.push("new file mode " + ((_b = patch.newMode) !== null && _b !== void 0 ? _b : "100644"));
+    }
+    if (patch.oldMode && patch.newMode && !patch.isDelete && !patch.isCreate) {
+      ret.push("old mode " + patch.oldMode);
+      ret.push("new mode " + patch.newMode);
+    }
+    if (patch.isRename) {
+      ret.push("rename from " + quoteFileNameIfNeeded(((_c = patch.oldFileName) !== null && _c !== void 0 ? _c : "").replace(/^a\//, "")));
+      ret.push("rename to " + quoteFileNameIfNeeded(((_d = patch.newFileName) !== null && _d !== void 0 ? _d : "").replace(/^b\//, "")));
+    }
+    if (patch.isCopy) {
+      ret.push("copy from " + quoteFileNameIfNeeded(((_e = patch.oldFileName) !== null && _e !== void 0 ? _e : "").replace(/^a\//, "")));
+      ret.push("copy to " + quoteFileNameIfNeeded(((_f = patch.newFileName) !== null && _f !== void 0 ? _f : "").replace(/^b\//, "")));
+    }
+  } else {
+    if (headerOptions.includeIndex && patch.oldFileName == patch.newFileName && patch.oldFileName !== void 0) {
+      ret.push("Index: " + patch.oldFileName);
+    }
+    if (headerOptions.includeUnderline) {
+      ret.push("===================================================================");
+    }
+  }
+  const hasHunks = patch.hunks.length > 0;
+  if (headerOptions.includeFileHeaders && patch.oldFileName !== void 0 && patch.newFileName !== void 0 && (!patch.isGit || hasHunks)) {
+    ret.push("--- " + quoteFileNameIfNeeded(patch.oldFileName) + (patch.oldHeader ? "	" + patch.oldHeader : ""));
+    ret.push("+++ " + quoteFileNameIfNeeded(patch.newFileName) + (patch.newHeader ? "	" + patch.newHeader : ""));
+  }
+  for (let i = 0; i < patch.hunks.length; i++) {
+    const hunk = patch.hunks[i];
+    const oldStart = hunk.oldLines === 0 ? hunk.oldStart - 1 : hunk.oldStart;
+    const newStart = hunk.newLines === 0 ? hunk.newStart - 1 : hunk.newStart;
+    ret.push("@@ -" + oldStart + "," + hunk.oldLines + " +" + newStart + "," + hunk.newLines + " @@");
+    for (const line of hunk.lines) {
+      ret.push(line);
+    }
+  }
+  return ret.join("\n") + "\n";
+}
+function createTwoFilesPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options) {
+  if (typeof options === "function") {
+    options = { callback: options };
+  }
+  if (!(options === null || options === void 0 ? void 0 : options.callback)) {
+    const patchObj = structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, options);
+    if (!patchObj) {
+      return;
+    }
+    return formatPatch(patchObj, options === null || options === void 0 ? void 0 : options.headerOptions);
+  } else {
+    const { callback } = options;
+    structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, newHeader, Object.assign(Object.assign({}, options), { callback: (patchObj) => {
+      if (!patchObj) {
+        callback(void 0);
+      } else {
+        callback(formatPatch(patchObj, options.headerOptions));
+      }
+    } }));
+  }
+}
+function splitLines(text) {
+  const hasTrailingNl = text.endsWith("\n");
+  const result = text.split("\n").map((line) => line + "\n");
+  if (hasTrailingNl) {
+    result.pop();
+  } else {
+    result.push(result.pop().slice(0, -1));
+  }
+  return result;
+}
+
+// src/diff/diff.ts
+var import_yaml = __toESM(require_dist(), 1);
+function willRun(diff) {
+  return diff.plan.pairs.filter((p) => p.action === "run");
+}
+function alreadyAccepted(diff) {
+  return diff.plan.pairs.filter((p) => p.action === "skip" && diff.sinceBase.get(p.id)?.changed);
+}
+function baseName(base, quote = (s) => s) {
+  const short = quote(base.commit.slice(0, 12));
+  return base.commit.startsWith(base.ref) ? short : `${quote(base.ref)} (${short})`;
+}
+var CONTEXT = 3;
+function computeDiff(plan, sinceBase, head, base, info) {
+  const basePairs = base?.pairs ?? {};
+  const added = Object.keys(head.pairs).filter((id) => !Object.hasOwn(basePairs, id));
+  const removed = Object.keys(basePairs).filter((id) => !Object.hasOwn(head.pairs, id));
+  const changes = [];
+  const add = (kind, id, before, after, files) => {
+    const change = entryChange(kind, id, before, after, files);
+    if (change) changes.push(change);
+  };
+  add("workflow", null, base?.settings, head.settings, [base?.workflowFile ?? null, head.workflowFile]);
+  for (const id of [...Object.keys(head.pairs), ...removed]) {
+    add("pair", id, own(basePairs, id), own(head.pairs, id), [base?.workflowFile ?? null, head.workflowFile]);
+    add("prompt", id, own(base?.prompts, id), own(head.prompts, id), [base?.promptsFile ?? null, head.promptsFile]);
+  }
+  return {
+    plan,
+    sinceBase,
+    workflowFile: head.workflowFile,
+    base: { ...info, workflowFound: base !== null },
+    added,
+    removed,
+    changes
+  };
+}
+async function compareWithBase(plan, baseView, headLock) {
+  const ctx = { workflow: plan.workflow, graph: plan.graph, view: baseView, force: () => void 0, lost: /* @__PURE__ */ new Set() };
+  const out = /* @__PURE__ */ new Map();
+  for (const pair of plan.pairs) {
+    const entry = baseView.lock?.pairs[pair.id];
+    const sameRef = entry !== void 0 && pair.configRef === entry.configRef;
+    const sameContent = pair.artifact === null || pair.artifact.contentHash === entry?.contentHash;
+    const changed = !(sameRef && sameContent);
+    const changes = sameRef ? [] : (await decidePair(ctx, pair.id, plan.byId)).reasons;
+    out.set(pair.id, { changed, changes, accepted: changed && pair.action === "skip" ? acceptedOn(pair, headLock) : null });
+  }
+  return out;
+}
+function acceptedOn(pair, headLock) {
+  const artifact = pair.artifact;
+  if (artifact.edited || artifact.source === "workspace") return "edited";
+  if (artifact.source === "lock")
+    return headLock?.pairs[pair.id] === void 0 ? "remote" : headLock.pairs[pair.id].source === "human" ? "edited" : "committed";
+  return artifact.source;
+}
+function snapshotOf(files) {
+  const workflow = asObject(parseYaml(files.workflowText));
+  const { action_pairs: pairs, ...settings } = workflow;
+  return {
+    workflowFile: files.workflowFile,
+    promptsFile: files.promptsFile,
+    settings,
+    pairs: asObject(pairs),
+    prompts: files.promptsText === null ? {} : asObject(parseYaml(files.promptsText))
+  };
+}
+function parseYaml(text) {
+  const doc = (0, import_yaml.parseDocument)(text, { uniqueKeys: false, prettyErrors: false });
+  if (doc.errors.length > 0) throw new Error(doc.errors[0].message);
+  return doc.toJS({ maxAliasCount: 1e4 });
+}
+function entryChange(kind, id, before, after, [baseFile, headFile]) {
+  const absent = (v) => v === void 0 || kind === "workflow" && isObject(v) && Object.keys(v).length === 0;
+  if (absent(before) && absent(after)) return null;
+  const oldText = absent(before) ? "" : entryText(id, alignTo(before, after));
+  const newText = absent(after) ? "" : entryText(id, after);
+  if (oldText === newText) return null;
+  const patch = createTwoFilesPatch(`a/${baseFile ?? headFile}`, `b/${headFile ?? baseFile}`, oldText, newText, void 0, void 0, {
+    context: CONTEXT,
+    headerOptions: FILE_HEADERS_ONLY
+  });
+  return { kind, id, change: absent(before) ? "added" : absent(after) ? "removed" : "changed", patch };
+}
+function entryText(id, value) {
+  return (0, import_yaml.stringify)(id === null ? value : { [id]: value }, { lineWidth: 0, aliasDuplicateObjects: false });
+}
+function alignTo(base, head) {
+  if (Array.isArray(base)) return base.map((item, i) => alignTo(item, Array.isArray(head) ? head[i] : void 0));
+  if (!isObject(base)) return base;
+  const order = isObject(head) ? Object.keys(head).filter((k) => Object.hasOwn(base, k)) : [];
+  const ordered = new Set(order);
+  const keys = [...order, ...Object.keys(base).filter((k) => !ordered.has(k))];
+  return Object.fromEntries(keys.map((k) => [k, alignTo(base[k], own(head, k))]));
+}
+function own(obj, key) {
+  return isObject(obj) && Object.hasOwn(obj, key) ? obj[key] : void 0;
+}
+function isObject(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+function asObject(v) {
+  return isObject(v) ? v : {};
+}
+
+// src/report/diff.ts
+function diffJson(diff, cwd = process.cwd()) {
+  const plan = planJson(diff.plan, cwd);
+  return {
+    version: 1,
+    workflow: plan.workflow,
+    base: { ...diff.base },
+    waves: plan.waves,
+    pairs: plan.pairs.map((p) => {
+      const since = diff.sinceBase.get(p.id);
+      return { ...p, sinceBase: { ...since, changes: since.changes.map((r) => ({ ...r })) } };
+    }),
+    added: [...diff.added],
+    removed: [...diff.removed],
+    changes: diff.changes.map((c) => ({ ...c })),
+    totals: { ...plan.totals, accepted: alreadyAccepted(diff).length, added: diff.added.length, removed: diff.removed.length }
+  };
+}
+function acceptedText(on) {
+  switch (on) {
+    case "committed":
+      return "regenerated and committed on the branch";
+    case "edited":
+      return "output edited by hand on the branch; kept as accepted";
+    case "store":
+      return "accepted in the local store, not in the committed lock file";
+    case "remote":
+      return "accepted in the remote store";
+  }
+}
+function sinceBaseText(since) {
+  if (since.changes.length === 0) return "only its content";
+  return since.changes.map((r) => r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`).join("; ");
+}
+function countsOf(diff) {
+  const run = willRun(diff).length;
+  const accepted = alreadyAccepted(diff).length;
+  return { run, accepted, unchanged: diff.plan.pairs.length - run - accepted };
+}
+function diffText(diff, style, options = {}) {
+  const { plan, base } = diff;
+  const cwd = options.cwd ?? process.cwd();
+  const lines = [];
+  lines.push(style.bold(`Diff of "${plan.workflow.name}"`) + style.dim(` (${displayPath(plan.workflow.path, cwd)}) against ${baseName(base)}`));
+  if (!base.workflowFound) lines.push(style.yellow(`${diff.workflowFile} does not exist at ${base.ref}: every pair is added`));
+  const run = willRun(diff);
+  const accepted = alreadyAccepted(diff);
+  const counts = countsOf(diff);
+  lines.push(
+    style.bold(`${counts.run} to re-run after merging, ${counts.accepted > 0 ? `${counts.accepted} already accepted, ` : ""}${counts.unchanged} unchanged`) + `; ${diff.added.length} added, ${diff.removed.length} removed`
+  );
+  if (options.cost) lines.push(options.cost);
+  if (run.length > 0) {
+    const width = Math.min(40, Math.max(...run.map((p) => p.id.length)));
+    lines.push("", style.bold("Will re-run"));
+    for (const p of run) {
+      lines.push(`  ${style.yellow(p.id.padEnd(width))}  ${style.dim(`wave ${p.wave}`)}  ${reasonsText(p)}`);
+    }
+  }
+  if (accepted.length > 0) {
+    const width = Math.min(40, Math.max(...accepted.map((p) => p.id.length)));
+    lines.push("", style.bold("Changed, already accepted") + style.dim(" (merging re-runs nothing for these)"));
+    for (const p of accepted) {
+      const since = diff.sinceBase.get(p.id);
+      lines.push(`  ${style.green(p.id.padEnd(width))}  ${style.dim(`wave ${p.wave}`)}  ${sinceBaseText(since)} (${acceptedText(since.accepted)})`);
+    }
+  }
+  if (diff.added.length > 0) lines.push("", `${style.bold("Added:")} ${diff.added.join(", ")}`);
+  if (diff.removed.length > 0) lines.push("", `${style.bold("Removed:")} ${diff.removed.join(", ")}`);
+  for (const change of diff.changes) {
+    lines.push("", style.bold(`${changeTitle(change)} (${change.change})`));
+    for (const line of change.patch.trimEnd().split("\n")) lines.push(colorLine(line, style));
+  }
+  if (diff.changes.length === 0) lines.push("", style.dim(`No workflow or prompts entry differs from ${base.ref}.`));
+  return lines.join("\n") + "\n";
+}
+function changeTitle(change) {
+  if (change.kind === "workflow") return "workflow settings";
+  return `${change.kind === "pair" ? "configuration" : "prompt"} of ${change.id}`;
+}
+function colorLine(line, style) {
+  if (line.startsWith("---") || line.startsWith("+++")) return style.bold(line);
+  if (line.startsWith("@@")) return style.cyan(line);
+  if (line.startsWith("+")) return style.green(line);
+  if (line.startsWith("-")) return style.red(line);
+  return line;
+}
+
+// src/report/impact.ts
+var UNCHANGED = /* @__PURE__ */ new Set(["skip", "reused"]);
+function isAffected(node) {
+  return !UNCHANGED.has(node.status);
+}
+function causeGroups(nodes) {
+  const affected = new Map(nodes.filter(isAffected).map((n) => [n.id, n]));
+  const dependents = /* @__PURE__ */ new Map();
+  for (const n of affected.values()) {
+    for (const dep of n.requires) if (affected.has(dep)) dependents.set(dep, [...dependents.get(dep) ?? [], n.id]);
+  }
+  const order = new Map(nodes.map((n, i) => [n.id, i]));
+  const cascaded = new Set([...affected.values()].filter((n) => isCascaded(n, affected)).map((n) => n.id));
+  const groups = [];
+  for (const root of affected.values()) {
+    if (cascaded.has(root.id)) continue;
+    const seen = /* @__PURE__ */ new Set();
+    const queue = [...dependents.get(root.id) ?? []];
+    while (queue.length > 0) {
+      const id = queue.pop();
+      if (seen.has(id) || !cascaded.has(id)) continue;
+      seen.add(id);
+      queue.push(...dependents.get(id) ?? []);
+    }
+    groups.push({ root, cascade: [...seen].sort((a, b) => order.get(a) - order.get(b)) });
+  }
+  return groups;
+}
+function isCascaded(node, affected) {
+  const deps = node.requires.filter((d) => affected.has(d));
+  if (deps.length === 0) return false;
+  if (node.status === "blocked") return true;
+  if (node.reasons.length === 0) return false;
+  return node.reasons.every(
+    (r) => (r.kind === "upstream" || r.kind === "upstream_artifact") && !/ (added to|removed from) requires$/.test(r.detail) && deps.some((d) => r.detail.startsWith(`${d} `) || r.detail.startsWith(`${d}'s `))
+  );
+}
+var GRAPH_NODE_LIMIT = 40;
+function affectedSubgraph(nodes, limit = GRAPH_NODE_LIMIT) {
+  if (nodes.length <= limit) return { nodes, omittedAffected: 0, unchanged: 0 };
+  const affected = nodes.filter(isAffected);
+  const roots = new Set(causeGroups(nodes).map((g) => g.root.id));
+  const rank = (n) => n.status === "failed" ? 0 : roots.has(n.id) ? 1 : 2;
+  const order = new Map(nodes.map((n, i) => [n.id, i]));
+  const kept = new Set(
+    [...affected].sort((a, b) => rank(a) - rank(b) || order.get(a.id) - order.get(b.id)).slice(0, limit).map((n) => n.id)
+  );
+  return { nodes: affected.filter((n) => kept.has(n.id)), omittedAffected: affected.length - kept.size, unchanged: nodes.length - affected.length };
+}
+
+// src/report/summary.ts
+var STEP_SUMMARY_LIMIT = 1024 * 1024 - 16 * 1024;
+var MERMAID_MAX_CHARS = 5e4;
+var MERMAID_MAX_EDGES = 500;
+var STATUS_STYLE = {
+  failed: { fill: "#ff8182", stroke: "#a40e26", colour: "red", marker: "\u2716 FAILED", shape: "hexagon", width: 4 },
+  blocked: { fill: "#ffd8b5", stroke: "#bc4c00", colour: "orange", marker: "\u2298 blocked", shape: "stadium", width: 2 },
+  interrupted: { fill: "#fff8c5", stroke: "#9a6700", colour: "yellow", marker: "\u23F8 interrupted", shape: "stadium", width: 2 },
+  executed: { fill: "#dafbe1", stroke: "#1a7f37", colour: "green", marker: "\u2714", shape: "box", width: 1 },
+  run: { fill: "#fff8c5", stroke: "#9a6700", colour: "yellow", marker: "\u25B6", shape: "box", width: 1 },
+  reused: { fill: "#f6f8fa", stroke: "#8c959f", colour: "grey", marker: "", shape: "box", width: 1 },
+  skip: { fill: "#f6f8fa", stroke: "#8c959f", colour: "grey", marker: "", shape: "box", width: 1 }
+};
+function symbolOf(status) {
+  return STATUS_STYLE[status].marker.split(" ")[0];
+}
+function mermaidGraph(nodes, limits = {}) {
+  const maxChars = limits.maxChars ?? MERMAID_MAX_CHARS;
+  const maxEdges = limits.maxEdges ?? MERMAID_MAX_EDGES;
+  if (nodes.length === 0) return { text: null, drawn: [], note: "No pairs to draw." };
+  const affected = nodes.filter((n) => !UNCHANGED.has(n.status)).length;
+  if (nodes.length > (limits.maxNodes ?? GRAPH_NODE_LIMIT) && affected === 0) {
+    return { text: null, drawn: [], note: `Nothing is affected: the ${number(nodes.length)} pairs are not drawn.` };
+  }
+  for (let limit = limits.maxNodes ?? GRAPH_NODE_LIMIT; limit >= 1; limit = Math.floor(limit / 2)) {
+    const sub = affectedSubgraph(
+      nodes.map((n) => ({ ...n, reasons: n.reasons ?? [] })),
+      limit
+    );
+    const chart = flowchart(sub.nodes);
+    if (chart.text === null || chart.text.length > maxChars || chart.edges > maxEdges) continue;
+    const drawn = sub.nodes.map((n) => nodes.find((m) => m.id === n.id));
+    const left = [];
+    if (sub.omittedAffected > 0) left.push(`${number(sub.omittedAffected)} more affected`);
+    if (sub.unchanged > 0) left.push(`${number(sub.unchanged)} unchanged`);
+    const note = left.length === 0 ? null : `Drawn: ${number(drawn.length)} of the ${number(affected)} affected pairs` + (sub.omittedAffected > 0 ? " (failed pairs and root causes first)" : "") + `; not drawn: ${left.join(" and ")} ${sub.omittedAffected + sub.unchanged === 1 ? "pair" : "pairs"}.`;
+    return { text: chart.text, drawn, note };
+  }
+  return { text: null, drawn: [], note: `No graph: even one pair's label is more than GitHub draws (${number(maxChars)} characters).` };
+}
+function flowchart(nodes) {
+  if (nodes.length === 0) return { text: null, edges: 0 };
+  const index = new Map(nodes.map((n, i) => [n.id, `p${i}`]));
+  const lines = ["flowchart LR"];
+  for (const n of nodes) lines.push(`  ${index.get(n.id)}${shape(n)}`);
+  let edges = 0;
+  for (const n of nodes) {
+    for (const dep of n.requires) {
+      const from = index.get(dep);
+      if (from === void 0) continue;
+      lines.push(`  ${from} --> ${index.get(n.id)}`);
+      edges++;
+    }
+  }
+  const byStatus = /* @__PURE__ */ new Map();
+  for (const n of nodes) {
+    const status = statusClass(n.status);
+    byStatus.set(status, [...byStatus.get(status) ?? [], index.get(n.id)]);
+  }
+  for (const [status, ids] of byStatus) {
+    const style = STATUS_STYLE[status];
+    lines.push(`  classDef ${status} fill:${style.fill},stroke:${style.stroke},stroke-width:${style.width}px,color:#1f2328`);
+    lines.push(`  class ${ids.join(",")} ${status}`);
+  }
+  return { text: lines.join("\n") + "\n", edges };
+}
+function shape(n) {
+  const style = STATUS_STYLE[statusClass(n.status)];
+  const text = `"${style.marker ? `${style.marker} ` : ""}${label(n.id)}"`;
+  return style.shape === "hexagon" ? `{{${text}}}` : style.shape === "stadium" ? `([${text}])` : `[${text}]`;
+}
+function statusClass(status) {
+  return Object.hasOwn(STATUS_STYLE, status) ? status : "run";
+}
+function label(text) {
+  return text.replace(/"/g, "#quot;");
+}
+function graphMarkdown(nodes, limits = {}) {
+  const graph = mermaidGraph(nodes, limits);
+  return [
+    ...graph.text !== null ? ["```mermaid\n" + graph.text + "```", graphLegend(graph.drawn)] : [],
+    ...graph.note !== null ? [`_${graph.note}_`] : []
+  ].join("\n\n");
+}
+function graphLegend(nodes) {
+  const present = Object.keys(STATUS_STYLE).filter((s) => nodes.some((n) => statusClass(n.status) === s));
+  return present.map((s) => {
+    const style = STATUS_STYLE[s];
+    const form = style.shape === "hexagon" ? " hexagon" : style.shape === "stadium" ? " rounded" : "";
+    const symbol = symbolOf(s);
+    return `${symbol ? `${symbol} ` : ""}${style.colour}${form}: ${s}`;
+  }).join(" \xB7 ");
+}
+function collapsed(title, body) {
+  return `<details><summary>${escapeHtml(title)}</summary>
+
+${body.trim()}
+
+</details>`;
+}
+function number(n) {
+  return n.toLocaleString("en-US");
+}
+function escapeHtml(text) {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+// src/report/diffMarkdown.ts
+var COMMENT_LIMIT = 65536;
+var MAX_ROWS = 100;
+var MAX_IDS = 100;
+var MAX_CELL = 300;
+var MAX_CASCADE_IDS = 5;
+var MAX_OPEN_ROWS = 10;
+var MAX_GRAPH_CHARS = 15e3;
+var MAX_LINE = 1e3;
+var MIN_SHARE = 1500;
+function commentMarker(workflowFile) {
+  return `<!-- pairflow:plan ${encodeURI(workflowFile)} -->`;
+}
+function diffMarkdown(diff, options = {}) {
+  const limit = options.limit ?? COMMENT_LIMIT;
+  const bounded = Number.isFinite(limit);
+  const pointer = options.summaryUrl ? `the whole diff is in the [job summary](${options.summaryUrl})` : "the whole diff is in the job summary of this check";
+  const { plan, base } = diff;
+  const run = willRun(diff);
+  const accepted = alreadyAccepted(diff);
+  const top = [];
+  if (options.marker) top.push(options.marker);
+  top.push(...options.hidden ?? []);
+  top.push(headline(diff, options), "");
+  top.push(`${code(diff.workflowFile)} compared with ${baseName(base, code)}`, "");
+  if (!base.workflowFound) top.push(`${code(diff.workflowFile)} does not exist at ${code(base.ref)}: every pair is added.`, "");
+  top.push(totalsLine(diff));
+  if (run.length > 0) {
+    const groups = causeGroups(plan.pairs.map((p) => ({ id: p.id, requires: p.requires, status: p.action, reasons: p.reasons })));
+    const shown = bounded ? groups.slice(0, MAX_ROWS) : groups;
+    top.push("", "#### Will re-run, by cause", "", "| Cause | Wave | Why | Re-runs with it |", "| --- | ---: | --- | --- |");
+    for (const g of shown) {
+      const p = plan.byId.get(g.root.id);
+      top.push(`| ${code(p.id)} | ${p.wave} | ${cell(reasonsText(p), bounded)} | ${cascadeCell(g.cascade, bounded)} |`);
+    }
+    if (shown.length < groups.length) top.push("", `\u2026and ${groups.length - shown.length} more causes; ${pointer}.`);
+  }
+  if (accepted.length > 0) {
+    const shown = bounded ? accepted.slice(0, MAX_ROWS) : accepted;
+    const table = ["Merging re-runs nothing for these.", "", "| Pair | Wave | What changed | Accepted |", "| --- | ---: | --- | --- |"];
+    for (const p of shown) {
+      const since = diff.sinceBase.get(p.id);
+      table.push(`| ${code(p.id)} | ${p.wave} | ${cell(sinceBaseText(since), bounded)} | ${md(acceptedText(since.accepted))} |`);
+    }
+    if (shown.length < accepted.length) table.push("", `\u2026and ${accepted.length - shown.length} more; ${pointer}.`);
+    top.push("", "#### Changed in this pull request, already accepted", "");
+    if (accepted.length > MAX_OPEN_ROWS) top.push(collapsed(`${count(accepted.length, "pair")} changed and already accepted`, table.join("\n")));
+    else top.push(...table);
+  }
+  if (diff.added.length > 0) top.push("", "#### Added pairs", "", idList(diff.added, bounded, pointer));
+  if (diff.removed.length > 0) top.push("", "#### Removed pairs", "", idList(diff.removed, bounded, pointer));
+  const head = top.join("\n") + "\n";
+  let graph = section("Graph", diffGraph(diff, bounded));
+  const heading = diff.changes.length > 0 ? section("Changes", "") : "";
+  let room = limit - size(head) - size(heading) - size(graph);
+  const diffsSize = diff.changes.reduce((n, c) => n + size(c.patch), 0);
+  if (bounded && diffsSize > room && room < size(graph)) {
+    graph = section("Graph", `Not drawn here, to leave room for the diffs; ${pointer}.`);
+    room = limit - size(head) - size(heading) - size(graph);
+  }
+  if (room < 0) return cut(head, limit, pointer);
+  return head + heading + changeBlocks(diff.changes, room, pointer) + graph;
+}
+function diffGraph(diff, bounded) {
+  const nodes = diff.plan.pairs.map((p) => ({ id: p.id, requires: p.requires, status: p.action, reasons: p.reasons }));
+  return graphMarkdown(nodes, bounded ? { maxChars: MAX_GRAPH_CHARS } : {});
+}
+function headline(diff, options) {
+  const at = options.commit ? ` at ${options.commit.url ? `[\`${options.commit.sha.slice(0, 7)}\`](${options.commit.url})` : code(options.commit.sha.slice(0, 7))}` : "";
+  const { run } = countsOf(diff);
+  const what = run === 0 ? "nothing will re-run after merging" : `${count(run, "pair")} will re-run after merging`;
+  const cost = options.cost === void 0 ? "" : run === 0 ? ", no cost" : `, ${costPhrase(options.cost)}`;
+  return `### pairflow plan of ${code(diff.plan.workflow.name)}${at}: ${what}${cost}`;
+}
+function costPhrase(cost) {
+  return cost.startsWith("$") ? `estimated cost ${cost}` : cost;
+}
+function cascadeCell(ids, bounded) {
+  if (ids.length === 0) return "\u2013";
+  const shown = bounded ? ids.slice(0, MAX_CASCADE_IDS) : ids;
+  const more = ids.length - shown.length;
+  return `${count(ids.length, "pair")}: ${shown.map(code).join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+}
+function section(title, body) {
+  return `
+#### ${title}
+
+${body}${body ? "\n" : ""}`;
+}
+function totalsLine(diff) {
+  const { run, accepted, unchanged } = countsOf(diff);
+  const rest = accepted > 0 ? `${accepted} changed and already accepted, ${unchanged} unchanged` : `${unchanged} unchanged`;
+  const head = run === 0 ? `**Nothing will re-run after merging**: ${accepted > 0 ? rest : `all ${count(unchanged, "pair")} unchanged`}.` : `**${count(run, "pair")} will re-run after merging**, ${rest}.`;
+  return `${head} ${count(diff.added.length, "pair")} added, ${diff.removed.length} removed.`;
+}
+function changeBlocks(changes, room, pointer) {
+  const lines = changes.map((c) => c.patch.trimEnd().split("\n"));
+  const whole = changes.map((c, i) => block(c, lines[i], ""));
+  const sizes = whole.map((b) => size(b) + 1);
+  if (sizes.reduce((a, b) => a + b, 0) <= room) return whole.join("\n");
+  const rest = (n) => n > 0 ? `
+\u2026and ${count(n, "more changed entry", "more changed entries")} not shown here; ${pointer}.
+` : "";
+  let left = room - size(rest(changes.length));
+  const share = Math.max(fairShare(sizes, left), MIN_SHARE);
+  const out = [];
+  for (const [i, c] of changes.entries()) {
+    const budget = Math.min(share, left);
+    if (sizes[i] <= budget) {
+      out.push(whole[i]);
+    } else {
+      const all = lines[i].map(shortLine);
+      const fits = (n2) => size(block(c, all.slice(0, n2), truncationNote(all.length - n2, pointer))) + 1 <= budget;
+      let n = 0;
+      for (let hi = all.length - 1; n < hi; ) {
+        const mid = Math.ceil((n + hi) / 2);
+        if (fits(mid)) n = mid;
+        else hi = mid - 1;
+      }
+      if (!all.slice(2, n).some((l) => l.startsWith("+") || l.startsWith("-"))) break;
+      out.push(block(c, all.slice(0, n), truncationNote(all.length - n, pointer)));
+    }
+    left -= size(out[out.length - 1]) + 1;
+  }
+  return out.join("\n") + rest(changes.length - out.length);
+}
+function fairShare(sizes, room) {
+  const sorted = [...sizes].sort((a, b) => a - b);
+  let left = room;
+  for (const [k, s] of sorted.entries()) {
+    const level = left / (sorted.length - k);
+    if (s > level) return Math.floor(level);
+    left -= s;
+  }
+  return Infinity;
+}
+function shortLine(line) {
+  return line.length <= MAX_LINE ? line : `${line.slice(0, MAX_LINE)} \u2026(${line.length - MAX_LINE} more characters)`;
+}
+function truncationNote(hidden, pointer) {
+  return `Cut short: ${count(hidden, "more line")} not shown, to keep the comment under GitHub's limit of 65,536 characters; ${pointer}.`;
+}
+function block(change, lines, note) {
+  const what = change.kind === "workflow" ? "workflow settings" : `${change.kind === "pair" ? "configuration" : "prompt"} of <code>${change.id}</code>`;
+  const out = [`<details><summary>${what} (${change.change})</summary>`, ""];
+  const fence = "`".repeat(Math.max(3, longestRun(lines, "`") + 1));
+  out.push(fence + "diff", ...lines, fence, "");
+  if (note) out.push(note, "");
+  out.push("</details>", "");
+  return out.join("\n");
+}
+function cut(text, limit, pointer) {
+  const note = `
+\u2026cut short to keep the comment under GitHub's limit; ${pointer}.
+`;
+  let out = "";
+  let used = size(note);
+  for (const line of text.split("\n")) {
+    used += size(line) + 1;
+    if (used > limit) break;
+    out += line + "\n";
+  }
+  return out + note;
+}
+function count(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+function idList(ids, bounded, pointer) {
+  const shown = bounded ? ids.slice(0, MAX_IDS) : ids;
+  const more = ids.length - shown.length;
+  return shown.map(code).join(", ") + (more > 0 ? `, and ${more} more; ${pointer}.` : "");
+}
+function cell(text, bounded) {
+  const short = bounded && text.length > MAX_CELL ? text.slice(0, MAX_CELL - 1) + "\u2026" : text;
+  return md(short.replace(/\s*\n\s*/g, " "));
+}
+function md(text) {
+  return text.replace(/[\\`*_[\]<>|~#]/g, "\\$&");
+}
+function code(text) {
+  const ticks = "`".repeat(longestRun([text], "`") + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${ticks}${pad}${text}${pad}${ticks}`;
+}
+function longestRun(lines, ch) {
+  let best = 0;
+  for (const line of lines) {
+    let run = 0;
+    for (const c of line) {
+      run = c === ch ? run + 1 : 0;
+      if (run > best) best = run;
+    }
+  }
+  return best;
+}
+function size(text) {
+  return Buffer.byteLength(text, "utf8");
+}
+
+// src/app/diff.ts
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path2 from "node:path";
+
+// src/github/git.ts
+import { spawnSync } from "node:child_process";
+import { realpathSync } from "node:fs";
+import path from "node:path";
+var UnknownRefError = class extends UsageError {
+  constructor(message, ref, fetchError) {
+    super(message);
+    this.ref = ref;
+    this.fetchError = fetchError;
+  }
+  ref;
+  fetchError;
+};
+function openRepo(dir, display = dir) {
+  const top = git(dir, ["rev-parse", "--show-toplevel"]);
+  if (top.error)
+    throw new UsageError(`git could not be started (${top.error.message}); pairflow diff reads the base revision with git, so install it or put it on PATH`);
+  if (top.status !== 0) throw new UsageError(`${display} is not inside a git repository; pairflow diff reads the base revision with git`);
+  const root = realpathSync(top.stdout.trim());
+  return {
+    root,
+    resolve(ref, options = {}) {
+      if (ref === "" || ref.startsWith("-")) throw new UsageError(`--base "${ref}" is not a git ref; give a branch, tag or commit`);
+      let found = revParse(root, ref);
+      let fetchError = null;
+      if (found === null && options.fetch) {
+        const fetched = git(root, ["fetch", "--no-tags", "--depth=1", "origin", ref]);
+        if (fetched.status !== 0) fetchError = fetched.error?.message ?? (fetched.stderr.trim() || `git fetch exited with ${fetched.status}`);
+        found = revParse(root, ref);
+      }
+      if (found === null) {
+        throw new UnknownRefError(
+          `unknown git ref "${ref}" in ${root}; give a branch, tag or commit that exists here (fetch it first, e.g. git fetch origin ${ref})`,
+          ref,
+          fetchError
+        );
+      }
+      return found;
+    },
+    relative(file) {
+      return path.relative(root, realpathSync(file)).split(path.sep).join("/");
+    },
+    read(commit, relPath) {
+      const spec = `${commit}:${relPath}`;
+      if (git(root, ["cat-file", "-t", spec]).stdout.trim() !== "blob") return null;
+      const shown = git(root, ["cat-file", "blob", spec]);
+      if (shown.status !== 0) throw new UsageError(`cannot read ${spec} with git: ${firstLine(shown.stderr)}`);
+      return shown.stdout;
+    }
+  };
+}
+function revParse(root, ref) {
+  const r = git(root, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+function git(cwd, args) {
+  const r = spawnSync("git", args, { cwd, encoding: "utf8", maxBuffer: 512 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } });
+  return { status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "", error: r.error };
+}
+function firstLine(text) {
+  return text.trim().split("\n")[0] ?? "";
+}
+
+// src/app/diff.ts
+async function planDiff(target, options) {
+  const { cwd } = options;
+  const workflowPath = resolveWorkflowPath(target, cwd);
+  const repo = openRepo(path2.dirname(workflowPath), displayPath(path2.dirname(workflowPath), cwd));
+  const commit = repo.resolve(options.base, { fetch: options.fetch });
+  const workflowFile = repo.relative(workflowPath);
+  const baseLock = readLockAt(repo, commit, options.base, posixLockPath(workflowFile)) ?? await options.baseState?.() ?? null;
+  const planned = await planTarget(workflowPath, { cwd, env: options.env, stateDir: options.stateDir, remote: options.remote });
+  const { plan, workflow } = planned;
+  const baseView = {
+    ...planned.view,
+    lock: baseLock,
+    record: () => void 0,
+    hasContent: () => false,
+    outputHash: () => void 0,
+    remote: void 0
+  };
+  const sinceBase = await compareWithBase(plan, baseView, planned.lock);
+  const head = snapshotOf({
+    workflowFile,
+    workflowText: readFileSync(workflow.path, "utf8"),
+    promptsFile: workflow.promptsPath && repo.relative(workflow.promptsPath),
+    promptsText: workflow.promptsPath && readFileSync(workflow.promptsPath, "utf8")
+  });
+  const base = snapshotAt(repo, commit, options.base, workflowFile);
+  return { ...computeDiff(plan, sinceBase, head, base, { ref: options.base, commit }), planned };
+}
+function snapshotAt(repo, commit, ref, workflowFile) {
+  const workflowText = repo.read(commit, workflowFile);
+  if (workflowText === null) return null;
+  const where = (file) => `${ref}:${file}`;
+  let settings;
+  try {
+    settings = parseYaml(workflowText);
+  } catch (err) {
+    throw new UsageError(`${where(workflowFile)} does not parse (${err.message}); compare against a base whose workflow is valid`);
+  }
+  const promptsFile = basePromptsFile(repo, commit, workflowFile, settings);
+  const promptsText = promptsFile === null ? null : repo.read(commit, promptsFile);
+  try {
+    return snapshotOf({ workflowFile, workflowText, promptsFile, promptsText });
+  } catch (err) {
+    throw new UsageError(
+      `${where(promptsFile ?? workflowFile)} does not parse (${err.message}); compare against a base whose prompts file is valid`
+    );
+  }
+}
+function basePromptsFile(repo, commit, workflowFile, workflow) {
+  const dir = path2.posix.dirname(workflowFile);
+  const named = workflow?.prompts;
+  if (typeof named === "string") {
+    const file = path2.posix.normalize(path2.posix.join(dir, named));
+    return file.startsWith("../") ? null : file;
+  }
+  return PROMPTS_NAMES.map((name) => path2.posix.join(dir, name)).find((file) => repo.read(commit, file) !== null) ?? null;
+}
+function posixLockPath(workflowFile) {
+  return lockPathFor(workflowFile).split(path2.sep).join("/");
+}
+function readLockAt(repo, commit, ref, lockFile) {
+  const text = repo.read(commit, lockFile);
+  if (text === null) return null;
+  const dir = mkdtempSync(path2.join(tmpdir(), "pairflow-base-"));
+  try {
+    const file = path2.join(dir, "base.lock.json");
+    writeFileSync(file, text);
+    return readLock(file, `${ref}:${lockFile}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// src/cli/commands/diff.ts
+function registerDiff(program, { io }) {
+  program.command("diff").description(
+    "Show what the working tree changes against a git ref: the pairs that will re-run after merging and why (the plan `pairflow plan` makes here), the changed pairs already accepted, added and removed pairs, and a diff of each changed workflow and prompts entry. Executes nothing."
+  ).argument("[path]", PATH_HELP).requiredOption("--base <ref>", "the branch, tag or commit to compare with (its workflow, prompts and lock file are read with git, to say what changed)").addOption(new Option("--format <format>", "text for people, markdown for the pull request comment's text").choices(["text", "markdown"]).default("text")).option("--json", "write the diff as JSON (version 1) to stdout, and nothing else").addOption(stateDirOption()).addHelpText(
+    "after",
+    examples([
+      "pairflow diff --base main",
+      "pairflow diff examples/tdd-stack --base origin/main --format markdown > comment.md",
+      "pairflow diff --base HEAD~1 --json | jq '.totals'"
+    ])
+  ).action(async (target, opts) => {
+    if (opts.json && opts.format !== "text") throw new UsageError("--json and --format cannot be combined; choose one");
+    const diff = await planDiff(target, { base: opts.base, cwd: io.cwd, env: io.env, stateDir: opts.stateDir });
+    if (opts.json) io.stdout.write(JSON.stringify(diffJson(diff, io.cwd), null, 2) + "\n");
+    else if (opts.format === "markdown") io.stdout.write(diffMarkdown(diff, { marker: commentMarker(diff.workflowFile) }));
+    else io.stdout.write(diffText(diff, styleFor(io.stdout, io.env), { cwd: io.cwd }));
+  });
+}
+export {
+  registerDiff
+};

@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+import { createRequire as __pairflowCreateRequire } from "node:module";
+const require = __pairflowCreateRequire(import.meta.url);
+import {
+  registerPlan,
+  showPlan
+} from "./cli-chunk-TZC6Z26D.js";
+import "./cli-chunk-SL6EI5MU.js";
+import "./cli-chunk-MTTGQQZV.js";
+import "./cli-chunk-DY6RRQ6Q.js";
+import "./cli-chunk-ZG4QBACJ.js";
+import "./cli-chunk-AOXOLAMA.js";
+import "./cli-chunk-N24MC3HO.js";
+import "./cli-chunk-2E6W6ZDS.js";
+import "./cli-chunk-5GU4VXDG.js";
+import "./cli-chunk-EMRHIRZ4.js";
+import "./cli-chunk-2H4FS6GE.js";
+import "./cli-chunk-NRKDSK7E.js";
+import "./cli-chunk-FRV2UMY2.js";
+export {
+  registerPlan,
+  showPlan
+};
