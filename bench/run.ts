@@ -16,7 +16,8 @@
  * Medians of several repetitions, the floor measured beside each sample; ratios are medians of the
  * per-repetition ratios, so a machine that speeds up or slows down during the bench moves both.
  * Exits non-zero only when something is wrong (a seeded plan that is not all skip, a run that
- * fails): timings are reported, never asserted. PAIRFLOW_BENCH_QUICK=1 runs smaller sizes once.
+ * fails): timings are reported, never asserted. PAIRFLOW_BENCH_QUICK=1 runs smaller sizes once;
+ * PAIRFLOW_BENCH_ONLY=plan,run,startup (any of the sections' names) runs only those.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -38,6 +39,9 @@ const PLAN_SIZES = QUICK ? [1_000, 5_000] : [1_000, 10_000, 50_000];
 const RUN_SMALL = QUICK ? 200 : 1_000;
 const RUN_LARGE = Number(process.env.PAIRFLOW_BENCH_RUN_PAIRS ?? (QUICK ? 500 : 10_000));
 const CONCURRENCY = 4;
+/** PAIRFLOW_BENCH_ONLY=plan,startup runs only those sections (plan, run, startup, tokens, records, foreach, cache, shards). */
+const ONLY = process.env.PAIRFLOW_BENCH_ONLY?.split(",").map((s) => s.trim());
+const section = (name: string) => ONLY === undefined || ONLY.includes(name);
 const planReps = (n: number) => (QUICK ? 1 : n >= 50_000 ? 3 : 5);
 
 const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -68,16 +72,20 @@ try {
     `node ${process.version} on ${os.platform()}/${os.arch()}, ${os.cpus()[0]?.model ?? "unknown CPU"} (${os.cpus().length} cores), load ${os.loadavg()[0]!.toFixed(1)}`,
   );
   console.log(`workflows in ${tmp}; every figure is a whole process, median of the repetitions shown\n`);
-  benchPlans();
-  benchRuns();
-  benchStartup();
-  await benchTokens();
-  await benchRecords();
-  if (!(await benchForeach())) process.exitCode = 1;
-  console.log("\n== the Actions cache: uploads and downloads of a cold and a warm run (loopback cache service)");
-  await benchCache(QUICK ? [100] : [100, 300, 1_000]);
-  console.log("");
-  for (const line of await benchShards()) console.log(line);
+  if (section("plan")) benchPlans();
+  if (section("run")) benchRuns();
+  if (section("startup")) benchStartup();
+  if (section("tokens")) await benchTokens();
+  if (section("records")) await benchRecords();
+  if (section("foreach") && !(await benchForeach())) process.exitCode = 1;
+  if (section("cache")) {
+    console.log("\n== the Actions cache: uploads and downloads of a cold and a warm run (loopback cache service)");
+    await benchCache(QUICK ? [100] : [100, 300, 1_000]);
+  }
+  if (section("shards")) {
+    console.log("");
+    for (const line of await benchShards()) console.log(line);
+  }
   console.log(`\ntotal bench time ${((performance.now() - benchStart) / 1000).toFixed(0)} s`);
 } catch (err) {
   keep = true;
