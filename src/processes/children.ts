@@ -5,8 +5,8 @@
  * - Each command leads its own process group (and session), so stopping it stops everything it
  *   started in that group.
  * - The group is announced (`onStart`, e.g. written to the run record) before the command does
- *   anything: a small gate in the shell waits for pairflow's go, and exits without running the
- *   command when pairflow died first.
+ *   anything: a small gate in front of the command, in the same shell, waits for pairflow's go on
+ *   stdin, and exits without running the command when pairflow died first.
  * - Every live group is in a registry that kills them all when pairflow exits, or dies of a
  *   SIGINT, SIGTERM or SIGHUP that nothing else handles.
  * - A timeout or a cancel holds whatever the command leaves behind: the run never waits for its
@@ -20,7 +20,6 @@
  */
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
-import type { Writable } from "node:stream";
 import type { ChildGroup, OnProcess } from "../model/ports.js";
 
 /** A process group as recorded: its leader's pid (= the group id) and the start time of that process (field 22 of /proc/<pid>/stat). */
@@ -68,10 +67,19 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Exit status of the start gate when pairflow went away before saying go. */
 const GATE_CLOSED = 125;
 /**
- * Waits for one line on fd 3 (pairflow's go), closes it, and becomes the command. If pairflow
- * died before writing it, the read sees end of file and the command never runs.
+ * Put in front of the command, on its first line, in the same shell: waits for one line on stdin
+ * (pairflow's go, written before the command's own stdin), then the command runs. If pairflow died
+ * before writing it, the read sees end of file and the command never runs. The shell's `read`
+ * takes a pipe one byte at a time, so the command's stdin starts right after the go.
+ *
+ * On the same line as the command, not a line of its own, so that the shell's messages name the
+ * command's lines as the user wrote them; and in the same shell rather than a second one started
+ * by `exec`, which cost an exec of /bin/sh per command (a shell that cannot parse the command's
+ * first line exits before the gate, so nothing runs then either).
  */
-const GATE = `IFS= read -r _ <&3 || exit ${GATE_CLOSED}; exec 3<&-; exec /bin/sh -c "$1"`;
+const GATE = `IFS= read -r _ || exit ${GATE_CLOSED}; `;
+/** Written to stdin before the command's own stdin: the gate's go. */
+const GO = Buffer.from("go\n");
 
 export class CommandStartError extends Error {
   override name = "CommandStartError";
@@ -117,12 +125,12 @@ function register(group: ProcessGroup): void {
 
 export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn("/bin/sh", ["-c", GATE, "pairflow", options.command], {
+    const child = spawn("/bin/sh", ["-c", GATE + options.command], {
       cwd: options.cwd,
       env: options.env,
       // Its own session and process group: stopping the group stops what the command started.
       detached: true,
-      stdio: ["pipe", "pipe", "pipe", "pipe"],
+      stdio: "pipe",
     });
     if (child.pid === undefined) {
       // spawn failed (no /bin/sh, a bad cwd): the error event says why.
@@ -143,9 +151,6 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
       reject(err as Error);
       return;
     }
-    const gate = child.stdio[3] as Writable;
-    gate.on("error", () => {});
-    gate.end("go\n");
 
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
@@ -163,9 +168,11 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
       stdoutBytes += chunk.length;
     });
     child.stderr!.on("data", (chunk: Buffer) => tail.push(chunk));
-    // A command may exit without reading its stdin; the EPIPE that follows is no failure.
+    // The go, then the command's stdin, in one write. A command may exit without reading its
+    // stdin; the EPIPE that follows is no failure.
     child.stdin!.on("error", () => {});
-    child.stdin!.end(options.stdin ?? "");
+    const stdin = options.stdin ?? "";
+    child.stdin!.end(Buffer.concat([GO, typeof stdin === "string" ? Buffer.from(stdin, "utf8") : stdin]));
 
     let stopped: CommandOutcome["stopped"];
     let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
