@@ -137,17 +137,21 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
       scratch: scratchDir(),
       decide: decider(planned.plan, opened.view, resuming?.resume.finished),
     };
-    const report = await executePlan(planned.plan, deps, {
-      runId,
-      lock: opened.lock,
-      concurrency: request.concurrency,
-      env: childEnvironments(request.env ?? {}, opened.workflow),
-      resume: resuming?.resume,
-      stop: request.stop,
-      signal: request.signal,
-      onEvent,
-    });
-    return recorder.merged(report);
+    try {
+      const report = await executePlan(planned.plan, deps, {
+        runId,
+        lock: opened.lock,
+        concurrency: request.concurrency,
+        env: childEnvironments(request.env ?? {}, opened.workflow),
+        resume: resuming?.resume,
+        stop: request.stop,
+        signal: request.signal,
+        onEvent,
+      });
+      return recorder.merged(report);
+    } finally {
+      recorder.close();
+    }
   } finally {
     release();
   }
