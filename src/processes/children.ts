@@ -180,6 +180,8 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
     let drainTimer: NodeJS.Timeout | undefined;
     let settled = false;
     let closed = false;
+    /** The group was killed once the shell exited: nothing can have joined it since. */
+    let groupKilled = false;
 
     const finish = () => {
       if (settled || exited === undefined) return;
@@ -189,7 +191,7 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
       clearTimeout(drainTimer);
       options.signal.removeEventListener("abort", onAbort);
       // The command is over: whatever it left in its group, and whatever still holds its output, goes.
-      signalGroup(pid, "SIGKILL");
+      if (!groupKilled) signalGroup(pid, "SIGKILL");
       if (!closed) killHolders(outputs);
       child.stdout!.destroy();
       child.stderr!.destroy();
@@ -219,6 +221,7 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
       // What the command left running in its group goes with it. Output already in the pipes still
       // arrives; a process that left the group and keeps them open holds neither the run nor the timeout.
       signalGroup(pid, "SIGKILL");
+      groupKilled = true;
       drainTimer = setTimeout(finish, DRAIN_MS);
     });
     child.on("close", () => {
