@@ -18,7 +18,7 @@
  * Node's child_process does all of this with a few lines of care; libraries such as execa add
  * cleanup on exit but neither the start gate nor the pipe holders, so this stays on it.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import type { ChildGroup, OnProcess } from "../model/ports.js";
 
@@ -125,55 +125,16 @@ function register(group: ProcessGroup): void {
 
 export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn("/bin/sh", ["-c", GATE + options.command], {
-      cwd: options.cwd,
-      env: options.env,
-      // Its own session and process group: stopping the group stops what the command started.
-      detached: true,
-      stdio: "pipe",
-    });
-    if (child.pid === undefined) {
-      // spawn failed (no /bin/sh, a bad cwd): the error event says why.
-      child.once("error", (err) => reject(new CommandStartError(`could not start /bin/sh in ${options.cwd}: ${err.message}`)));
-      return;
-    }
-    const pid = child.pid;
-    const group: ProcessGroup = { pid, startTime: startTimeOf(pid) ?? "" };
-    // The descriptors the command writes to; whoever still holds them after a stop is killed.
-    const outputs = [1, 2].map((fd) => fdTarget(pid, fd)).filter((t): t is string => t !== undefined);
-    register(group);
+    let pid = 0;
+    let outputs: string[] = [];
     let forget: (() => void) | void;
-    try {
-      forget = options.onStart?.(group);
-    } catch (err) {
-      signalGroup(pid, "SIGKILL");
-      live.delete(pid);
-      reject(err as Error);
-      return;
-    }
+    /** Set once startShell returns; its events come later, except `started` for a shell started here. */
+    const spawned: { shell?: Shell } = {};
+    let timer: NodeJS.Timeout | undefined;
 
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     const tail = new Tail(options.tailBytes);
-    child.stdout!.on("data", (chunk: Buffer) => {
-      if (!options.collectStdout) return tail.push(chunk);
-      if (options.maxStdoutBytes !== undefined && stdoutBytes + chunk.length > options.maxStdoutBytes) {
-        // Never buffered past the limit: what came so far is dropped, the command is stopped.
-        stdout.length = 0;
-        stop("overflow");
-        child.stdout!.destroy();
-        return;
-      }
-      stdout.push(chunk);
-      stdoutBytes += chunk.length;
-    });
-    child.stderr!.on("data", (chunk: Buffer) => tail.push(chunk));
-    // The go, then the command's stdin, in one write. A command may exit without reading its
-    // stdin; the EPIPE that follows is no failure.
-    child.stdin!.on("error", () => {});
-    const stdin = options.stdin ?? "";
-    child.stdin!.end(Buffer.concat([GO, typeof stdin === "string" ? Buffer.from(stdin, "utf8") : stdin]));
-
     let stopped: CommandOutcome["stopped"];
     let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let killTimer: NodeJS.Timeout | undefined;
@@ -193,8 +154,7 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
       // The command is over: whatever it left in its group, and whatever still holds its output, goes.
       if (!groupKilled) signalGroup(pid, "SIGKILL");
       if (!closed) killHolders(outputs);
-      child.stdout!.destroy();
-      child.stderr!.destroy();
+      spawned.shell?.drop(true);
       live.delete(pid);
       forget?.();
       resolve({ stopped, code: exited.code, signal: exited.signal, stdout: Buffer.concat(stdout), tail: tail.bytes() });
@@ -211,36 +171,297 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
         finish();
       }, KILL_GRACE_MS);
     };
-    const timer = setTimeout(() => stop("timeout"), Math.min(options.timeoutMs, MAX_TIMER_MS));
     const onAbort = () => stop("abort");
-    if (options.signal.aborted) onAbort();
-    else options.signal.addEventListener("abort", onAbort, { once: true });
 
-    child.on("exit", (code, signal) => {
-      exited = { code, signal };
-      // What the command left running in its group goes with it. Output already in the pipes still
-      // arrives; a process that left the group and keeps them open holds neither the run nor the timeout.
-      signalGroup(pid, "SIGKILL");
-      groupKilled = true;
-      drainTimer = setTimeout(finish, DRAIN_MS);
-    });
-    child.on("close", () => {
-      closed = true;
-      if (exited === undefined) exited = { code: child.exitCode, signal: child.signalCode };
-      finish();
-    });
-    child.on("error", (err) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      clearTimeout(killTimer);
-      options.signal.removeEventListener("abort", onAbort);
-      signalGroup(pid, "SIGKILL");
-      live.delete(pid);
-      forget?.();
-      reject(new CommandStartError(`could not start /bin/sh in ${options.cwd}: ${err.message}`));
+    spawned.shell = startShell(GATE + options.command, options.cwd, options.env, {
+      started(startedPid, startTime) {
+        pid = startedPid;
+        const group: ProcessGroup = { pid, startTime };
+        // The descriptors the command writes to; whoever still holds them after a stop is killed.
+        outputs = [1, 2].map((fd) => fdTarget(pid, fd)).filter((t): t is string => t !== undefined);
+        register(group);
+        try {
+          forget = options.onStart?.(group);
+        } catch (err) {
+          signalGroup(pid, "SIGKILL");
+          live.delete(pid);
+          settled = true;
+          reject(err as Error);
+          return null;
+        }
+        timer = setTimeout(() => stop("timeout"), Math.min(options.timeoutMs, MAX_TIMER_MS));
+        if (options.signal.aborted) onAbort();
+        else options.signal.addEventListener("abort", onAbort, { once: true });
+        // The go, then the command's stdin, in one write.
+        const stdin = options.stdin ?? "";
+        return Buffer.concat([GO, typeof stdin === "string" ? Buffer.from(stdin, "utf8") : stdin]);
+      },
+      stdout(chunk) {
+        if (settled) return;
+        if (!options.collectStdout) return tail.push(chunk);
+        if (options.maxStdoutBytes !== undefined && stdoutBytes + chunk.length > options.maxStdoutBytes) {
+          // Never buffered past the limit: what came so far is dropped, the command is stopped.
+          stdout.length = 0;
+          stop("overflow");
+          spawned.shell?.drop(false);
+          return;
+        }
+        stdout.push(chunk);
+        stdoutBytes += chunk.length;
+      },
+      stderr(chunk) {
+        if (!settled) tail.push(chunk);
+      },
+      exit(code, signal) {
+        if (settled) return;
+        exited = { code, signal };
+        // What the command left running in its group goes with it. Output already in the pipes still
+        // arrives; a process that left the group and keeps them open holds neither the run nor the timeout.
+        signalGroup(pid, "SIGKILL");
+        groupKilled = true;
+        drainTimer = setTimeout(finish, DRAIN_MS);
+      },
+      close(code, signal) {
+        closed = true;
+        if (exited === undefined) exited = { code, signal };
+        finish();
+      },
+      error(err) {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        clearTimeout(killTimer);
+        clearTimeout(drainTimer);
+        options.signal.removeEventListener("abort", onAbort);
+        if (pid !== 0) {
+          signalGroup(pid, "SIGKILL");
+          live.delete(pid);
+        }
+        forget?.();
+        reject(new CommandStartError(pid === 0 ? `could not start /bin/sh in ${options.cwd}: ${err.message}` : `${err.message}; the command was stopped`));
+      },
     });
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Starting the shell: from a small launcher process, or from this one
+
+/** What runCommand hears of a shell it asked for, in this order: started, then the rest. */
+interface ShellEvents {
+  /** The shell runs, held by the gate: the stdin to give it (the go first), or null to give none (it was killed). */
+  started(pid: number, startTime: string): Buffer | null;
+  stdout(chunk: Buffer): void;
+  stderr(chunk: Buffer): void;
+  exit(code: number | null, signal: NodeJS.Signals | null): void;
+  /** The shell exited and its output streams closed. */
+  close(code: number | null, signal: NodeJS.Signals | null): void;
+  /** It could not be started, or what started it is gone. */
+  error(err: Error): void;
+}
+
+interface Shell {
+  /** Stops reading its stdout, and with `all` its stderr too. */
+  drop(all: boolean): void;
+}
+
+/**
+ * Starts `/bin/sh -c script` in its own session and process group (stopping the group stops what
+ * the command started), with stdin, stdout and stderr on pipes.
+ *
+ * Starting a process forks the one that starts it, and a fork costs in proportion to the memory
+ * of the process forked: pairflow holds a workflow, its plan and their strings, several times the
+ * memory of a bare Node process, and it forked once per command on the thread that does all of its
+ * other work. So a small launcher process (started once, on the first command) does the forking,
+ * and relays each shell's output and ending as messages; pairflow still records, signals and kills
+ * the groups itself. Where the launcher cannot run, the shell is started here.
+ */
+function startShell(script: string, cwd: string, env: NodeJS.ProcessEnv, events: ShellEvents): Shell {
+  const launcher = Launcher.get();
+  return launcher ? launcher.start(script, cwd, env, events) : startHere(script, cwd, env, events);
+}
+
+function startHere(script: string, cwd: string, env: NodeJS.ProcessEnv, events: ShellEvents): Shell {
+  const child = spawn("/bin/sh", ["-c", script], { cwd, env, detached: true, stdio: "pipe" });
+  if (child.pid === undefined) {
+    // spawn failed (no /bin/sh, a bad cwd): the error event says why.
+    child.once("error", (err) => events.error(err));
+    return { drop() {} };
+  }
+  const drop = (all: boolean) => {
+    child.stdout!.destroy();
+    if (all) child.stderr!.destroy();
+  };
+  const input = events.started(child.pid, startTimeOf(child.pid) ?? "");
+  if (input === null) {
+    child.stdin!.destroy();
+    drop(true);
+    return { drop() {} };
+  }
+  child.stdout!.on("data", (chunk: Buffer) => events.stdout(chunk));
+  child.stderr!.on("data", (chunk: Buffer) => events.stderr(chunk));
+  // A command may exit without reading its stdin; the EPIPE that follows is no failure.
+  child.stdin!.on("error", () => {});
+  child.stdin!.end(input);
+  child.on("exit", (code, signal) => events.exit(code, signal));
+  child.on("close", () => events.close(child.exitCode, child.signalCode));
+  child.on("error", (err) => events.error(err));
+  return { drop };
+}
+
+/**
+ * The launcher's program: a plain script for `node -e`, CommonJS, needing nothing installed.
+ * Messages in: spawn {id, script, cwd, env}, go {id, stdin}, drop {id, all}. Messages out: started
+ * {id, pid, startTime} (read before the shell can have been reaped), out/err {id, d}, exit {id,
+ * code, signal}, close {id, code, signal}, error {id, message}. It ignores the terminal's signals
+ * (pairflow decides what a Ctrl-C stops) and ends when pairflow does. A shell it never got the go
+ * for sees its stdin close then, and exits without running its command.
+ */
+const LAUNCHER = String.raw`"use strict";
+const { spawn } = require("node:child_process");
+const { readFileSync } = require("node:fs");
+const shells = new Map();
+for (const s of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(s, () => {});
+process.on("disconnect", () => process.exit(0));
+const send = (m) => { if (process.connected) process.send(m); };
+const startTime = (pid) => {
+  try {
+    const t = readFileSync("/proc/" + pid + "/stat", "utf8");
+    return t.slice(t.lastIndexOf(")") + 2).split(" ")[19] || "";
+  } catch { return ""; }
+};
+process.on("message", (m) => {
+  const id = m.id;
+  if (m.t === "spawn") {
+    let child;
+    try {
+      child = spawn("/bin/sh", ["-c", m.script], { cwd: m.cwd, env: m.env, detached: true, stdio: "pipe" });
+    } catch (err) { return send({ t: "error", id, message: String(err && err.message) }); }
+    if (child.pid === undefined) return child.once("error", (err) => send({ t: "error", id, message: err.message }));
+    shells.set(id, child);
+    child.stdin.on("error", () => {});
+    child.stdout.on("data", (d) => send({ t: "out", id, d }));
+    child.stderr.on("data", (d) => send({ t: "err", id, d }));
+    child.on("error", (err) => send({ t: "error", id, message: err.message }));
+    child.on("exit", (code, signal) => send({ t: "exit", id, code, signal }));
+    child.on("close", () => { shells.delete(id); send({ t: "close", id, code: child.exitCode, signal: child.signalCode }); });
+    send({ t: "started", id, pid: child.pid, startTime: startTime(child.pid) });
+  } else if (m.t === "go") {
+    shells.get(id)?.stdin.end(m.stdin);
+  } else if (m.t === "drop") {
+    const child = shells.get(id);
+    if (!child) return;
+    child.stdout.destroy();
+    if (m.all) { child.stdin.destroy(); child.stderr.destroy(); }
+  }
+});
+`;
+
+type LauncherMessage =
+  | { t: "started"; id: number; pid: number; startTime: string }
+  | { t: "out" | "err"; id: number; d: Uint8Array }
+  | { t: "exit" | "close"; id: number; code: number | null; signal: NodeJS.Signals | null }
+  | { t: "error"; id: number; message: string };
+
+class Launcher {
+  private static current: Launcher | undefined;
+  /** The launcher could not be started once: shells are started here from then on. */
+  private static unavailable = false;
+
+  private readonly shells = new Map<number, ShellEvents>();
+  private next = 1;
+
+  private constructor(private readonly process: ChildProcess) {}
+
+  static get(): Launcher | undefined {
+    if (Launcher.current || Launcher.unavailable) return Launcher.current;
+    let child: ChildProcess;
+    try {
+      // Nothing of the environment: NODE_OPTIONS and the like are the user's commands' business.
+      child = spawn(process.execPath, ["-e", LAUNCHER], { env: {}, stdio: ["ignore", "ignore", "inherit", "ipc"], serialization: "advanced" });
+    } catch {
+      child = undefined as unknown as ChildProcess;
+    }
+    if (child?.pid === undefined) {
+      child?.once("error", () => {});
+      Launcher.unavailable = true;
+      return undefined;
+    }
+    const launcher = new Launcher(child);
+    Launcher.current = launcher;
+    // It would see pairflow's end by itself a moment later; nothing of pairflow outlives it.
+    process.once("exit", () => child.kill("SIGKILL"));
+    child.on("message", (m: LauncherMessage) => launcher.receive(m));
+    child.on("error", () => launcher.lost());
+    child.on("exit", () => launcher.lost());
+    launcher.idle();
+    return launcher;
+  }
+
+  start(script: string, cwd: string, env: NodeJS.ProcessEnv, events: ShellEvents): Shell {
+    const id = this.next++;
+    if (this.shells.size === 0) this.busy();
+    this.shells.set(id, events);
+    this.send({ t: "spawn", id, script, cwd, env });
+    return { drop: (all) => this.shells.has(id) && this.send({ t: "drop", id, all }) };
+  }
+
+  private receive(m: LauncherMessage): void {
+    const events = this.shells.get(m.id);
+    if (!events) return;
+    switch (m.t) {
+      case "started": {
+        const input = events.started(m.pid, m.startTime);
+        this.send(input === null ? { t: "drop", id: m.id, all: true } : { t: "go", id: m.id, stdin: input });
+        return;
+      }
+      case "out":
+        return events.stdout(Buffer.from(m.d.buffer, m.d.byteOffset, m.d.byteLength));
+      case "err":
+        return events.stderr(Buffer.from(m.d.buffer, m.d.byteOffset, m.d.byteLength));
+      case "exit":
+        return events.exit(m.code, m.signal);
+      case "close":
+        this.forget(m.id);
+        return events.close(m.code, m.signal);
+      case "error":
+        this.forget(m.id);
+        return events.error(new Error(m.message));
+    }
+  }
+
+  private send(message: object): void {
+    try {
+      this.process.send(message);
+    } catch {
+      // The channel is closed: the launcher's exit says so to every shell.
+    }
+  }
+
+  private forget(id: number): void {
+    this.shells.delete(id);
+    if (this.shells.size === 0) this.idle();
+  }
+
+  /** Gone (it crashed, or was killed): every shell it had is lost, the next is started by a new one. */
+  private lost(): void {
+    if (Launcher.current === this) Launcher.current = undefined;
+    const shells = [...this.shells.values()];
+    this.shells.clear();
+    for (const events of shells) events.error(new Error("the process that starts pairflow's commands ended"));
+  }
+
+  /** Keeps pairflow running while a shell is out: its messages are all there is to wait for. */
+  private busy(): void {
+    this.process.ref();
+    this.process.channel?.ref();
+  }
+
+  /** Lets pairflow end with no shell out; the launcher then ends with it. */
+  private idle(): void {
+    this.process.unref();
+    this.process.channel?.unref();
+  }
 }
 
 /** The last `keep` bytes or so of a stream, in arrival order. */
