@@ -17,7 +17,7 @@ import { foldJournal, LockWriter } from "../lockfile/journal.js";
 import { lockPathFor } from "../lockfile/lockfile.js";
 import { ConfigError, RunDeclinedError, StorageError, UsageError } from "../model/errors.js";
 import type { ChildGroup, Generator, Guard, OnProcess } from "../model/ports.js";
-import { killRecordedGroups } from "../processes/children.js";
+import { killRecordedGroups, stopLauncher } from "../processes/children.js";
 import type { PairOutcome, ResumeState, RunEvent, RunReport, Selection } from "../model/run.js";
 import { decider } from "../plan/plan.js";
 import { acquireRunLock, currentHolder, type LockHolder } from "../records/mutex.js";
@@ -151,6 +151,7 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
       return recorder.merged(report);
     } finally {
       recorder.close();
+      await stopLauncher();
     }
   } finally {
     release();

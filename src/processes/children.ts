@@ -244,6 +244,14 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
   });
 }
 
+/**
+ * Ends the process that starts commands, once none is running, and waits for it: call when a run
+ * is over. Commands started later start it again.
+ */
+export function stopLauncher(): Promise<void> {
+  return Launcher.stop();
+}
+
 // ---------------------------------------------------------------------------------------------
 // Starting the shell: from a small launcher process, or from this one
 
@@ -368,10 +376,30 @@ class Launcher {
   /** The launcher could not be started once: shells are started here from then on. */
   private static unavailable = false;
 
+  private static hooked = false;
+
   private readonly shells = new Map<number, ShellEvents>();
   private next = 1;
 
-  private constructor(private readonly process: ChildProcess) {}
+  private constructor(readonly process: ChildProcess) {}
+
+  /**
+   * Ends the launcher, if no shell of its is out, and waits until it is gone, so that pairflow
+   * reaps it rather than leaving it to whatever adopts orphans. The next command starts a new one.
+   */
+  static async stop(): Promise<void> {
+    const launcher = Launcher.current;
+    if (!launcher || launcher.shells.size > 0) return;
+    Launcher.current = undefined;
+    const child = launcher.process;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.ref();
+    child.disconnect();
+    const timer = setTimeout(() => child.kill("SIGKILL"), 2000);
+    await gone;
+    clearTimeout(timer);
+  }
 
   static get(): Launcher | undefined {
     if (Launcher.current || Launcher.unavailable) return Launcher.current;
@@ -389,8 +417,11 @@ class Launcher {
     }
     const launcher = new Launcher(child);
     Launcher.current = launcher;
-    // It would see pairflow's end by itself a moment later; nothing of pairflow outlives it.
-    process.once("exit", () => child.kill("SIGKILL"));
+    if (!Launcher.hooked) {
+      Launcher.hooked = true;
+      // It would see pairflow's end by itself a moment later; nothing of pairflow outlives it.
+      process.on("exit", () => Launcher.current?.process.kill("SIGKILL"));
+    }
     child.on("message", (m: LauncherMessage) => launcher.receive(m));
     child.on("error", () => launcher.lost());
     child.on("exit", () => launcher.lost());
