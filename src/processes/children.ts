@@ -280,14 +280,22 @@ interface Shell {
  * Starting a process forks the one that starts it, and a fork costs in proportion to the memory
  * of the process forked: pairflow holds a workflow, its plan and their strings, several times the
  * memory of a bare Node process, and it forked once per command on the thread that does all of its
- * other work. So a small launcher process (started once, on the first command) does the forking,
+ * other work. So a small launcher process (started once, when a process has started a few commands) does the forking,
  * and relays each shell's output and ending as messages; pairflow still records, signals and kills
  * the groups itself. Where the launcher cannot run, the shell is started here.
  */
 function startShell(script: string, cwd: string, env: NodeJS.ProcessEnv, events: ShellEvents): Shell {
-  const launcher = Launcher.get();
+  const launcher = ++shellsStarted > LAUNCH_AFTER ? Launcher.get() : undefined;
   return launcher ? launcher.start(script, cwd, env, events) : startHere(script, cwd, env, events);
 }
+
+/**
+ * The first commands of a process are forked from it: the launcher costs the start of a Node
+ * process (tens of milliseconds), which a run of a few commands, such as an incremental run after
+ * one change, would not win back.
+ */
+export const LAUNCH_AFTER = 8;
+let shellsStarted = 0;
 
 function startHere(script: string, cwd: string, env: NodeJS.ProcessEnv, events: ShellEvents): Shell {
   const child = spawn("/bin/sh", ["-c", script], { cwd, env, detached: true, stdio: "pipe" });
