@@ -4,7 +4,7 @@
  * generator_config.env adds variables to the command's environment. The dependencies' accepted
  * artifacts are also files, one per pair id, in the directory PAIRFLOW_DEPENDENCIES_DIR names.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
@@ -31,74 +31,19 @@ export const commandGenerator: Generator = async (request) => {
   }
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
 
-  const slot = promptSlots.take();
-  const files: string[] = [];
+  const dir = await mkdtemp(path.join(tmpdir(), "pairflow-prompt-"));
   try {
-    // Created anew (never through whatever a previous command may have left at the path), private.
-    const write = (file: string, content: string) => {
-      writeFileSync(file, content, { mode: 0o600, flag: "wx" });
-      files.push(file);
-    };
-    const promptFile = path.join(slot, "prompt.txt");
-    write(promptFile, request.prompt);
+    const promptFile = path.join(dir, "prompt.txt");
+    await writeFile(promptFile, request.prompt, { mode: 0o600 });
     // The dependencies' accepted artifacts, one file each, named by pair id (see docs/prompts.md).
-    const dependencies = path.join(slot, "dependencies");
-    for (const dep of request.dependencies ?? []) write(path.join(dependencies, dependencyFileName(dep.id)), dep.content);
+    const dependencies = path.join(dir, "dependencies");
+    await mkdir(dependencies, { mode: 0o700 });
+    for (const dep of request.dependencies ?? []) await writeFile(path.join(dependencies, dependencyFileName(dep.id)), dep.content, { mode: 0o600 });
     return await generate(run, timeout, promptFile, { ...(env as Record<string, string>), PAIRFLOW_DEPENDENCIES_DIR: dependencies }, request);
   } finally {
-    promptSlots.give(slot, files);
+    await rm(dir, { recursive: true, force: true });
   }
 };
-
-/**
- * Where attempts' prompt files live: one private directory per process (made on the first
- * attempt, removed when the process exits), holding one slot per command running at once, each a
- * directory with its `dependencies` directory. A slot is emptied after each attempt and used
- * again: making and removing two directories in the system's temporary directory for every
- * attempt cost more than the rest of the attempt's own work in pairflow.
- */
-class PromptSlots {
-  private root: string | undefined;
-  private readonly free: string[] = [];
-  private made = 0;
-
-  take(): string {
-    const slot = this.free.pop();
-    if (slot !== undefined && existsSync(slot)) return slot;
-    if (this.root === undefined || !existsSync(this.root)) {
-      this.root = mkdtempSync(path.join(tmpdir(), "pairflow-prompt-"));
-      this.free.length = 0;
-      const root = this.root;
-      process.once("exit", () => rmSync(root, { recursive: true, force: true }));
-    }
-    const dir = path.join(this.root, String(this.made++));
-    mkdirSync(path.join(dir, "dependencies"), { recursive: true, mode: 0o700 });
-    return dir;
-  }
-
-  /**
-   * Takes the slot back once pairflow's files are gone from it; if the command left anything of
-   * its own there, or the files cannot be removed, the slot goes instead and is never used again.
-   */
-  give(slot: string, files: readonly string[]): void {
-    try {
-      for (const file of files) unlinkSync(file);
-      if (readdirSync(path.join(slot, "dependencies")).length === 0 && readdirSync(slot).length === 1) {
-        this.free.push(slot);
-        return;
-      }
-    } catch {
-      // gone, or changed past use: removed below
-    }
-    try {
-      rmSync(slot, { recursive: true, force: true });
-    } catch {
-      // left for the process's exit to remove with the rest
-    }
-  }
-}
-
-const promptSlots = new PromptSlots();
 
 /**
  * A dependency's file name in PAIRFLOW_DEPENDENCIES_DIR: its pair id, with every character other
