@@ -16,8 +16,8 @@ import { getGuard } from "../guards/index.js";
 import { foldJournal, LockWriter } from "../lockfile/journal.js";
 import { lockPathFor } from "../lockfile/lockfile.js";
 import { ConfigError, RunDeclinedError, StorageError, UsageError } from "../model/errors.js";
-import type { ChildGroup, Generator, Guard } from "../model/ports.js";
-import { killRecordedGroups } from "../processes/children.js";
+import type { ChildGroup, Generator, Guard, OnProcess } from "../model/ports.js";
+import { killRecordedGroups, stopLauncher } from "../processes/children.js";
 import type { PairOutcome, ResumeState, RunEvent, RunReport, Selection } from "../model/run.js";
 import { decider } from "../plan/plan.js";
 import { acquireRunLock, currentHolder, type LockHolder } from "../records/mutex.js";
@@ -137,17 +137,22 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
       scratch: scratchDir(),
       decide: decider(planned.plan, opened.view, resuming?.resume.finished),
     };
-    const report = await executePlan(planned.plan, deps, {
-      runId,
-      lock: opened.lock,
-      concurrency: request.concurrency,
-      env: childEnvironments(request.env ?? {}, opened.workflow),
-      resume: resuming?.resume,
-      stop: request.stop,
-      signal: request.signal,
-      onEvent,
-    });
-    return recorder.merged(report);
+    try {
+      const report = await executePlan(planned.plan, deps, {
+        runId,
+        lock: opened.lock,
+        concurrency: request.concurrency,
+        env: childEnvironments(request.env ?? {}, opened.workflow),
+        resume: resuming?.resume,
+        stop: request.stop,
+        signal: request.signal,
+        onEvent,
+      });
+      return recorder.merged(report);
+    } finally {
+      recorder.close();
+      await stopLauncher();
+    }
   } finally {
     release();
   }
@@ -180,13 +185,25 @@ export function drivers(
   return {
     generator: (name) => {
       const generate = name !== null && Object.hasOwn(generators, name) ? generators[name]! : getGenerator(name);
-      return onProcess ? (req) => generate({ ...req, onProcess: (group) => onProcess(req.pairId, group) }) : generate;
+      return onProcess ? (req) => generate(withOnProcess(req, (group) => onProcess(req.pairId, group))) : generate;
     },
     guard: (name) => {
       const check = name !== null && Object.hasOwn(guards, name) ? guards[name]! : getGuard(name);
-      return onProcess ? (req) => check({ ...req, onProcess: (group) => onProcess(req.pairId, group) }) : check;
+      return onProcess ? (req) => check(withOnProcess(req, (group) => onProcess(req.pairId, group))) : check;
     },
   };
+}
+
+/**
+ * The request with `onProcess` set. Its properties are copied as they are defined, not read as a
+ * spread would read them: a guard request's artifactPath writes the artifact to a scratch file
+ * when first read, which only a guard that uses it (a command guard) should cause.
+ */
+function withOnProcess<T extends object>(request: T, onProcess: OnProcess): T & { onProcess: OnProcess } {
+  return Object.defineProperties({} as T & { onProcess: OnProcess }, {
+    ...Object.getOwnPropertyDescriptors(request),
+    onProcess: { value: onProcess, enumerable: true, writable: true, configurable: true },
+  });
 }
 
 /**

@@ -5,8 +5,8 @@
  * - Each command leads its own process group (and session), so stopping it stops everything it
  *   started in that group.
  * - The group is announced (`onStart`, e.g. written to the run record) before the command does
- *   anything: a small gate in the shell waits for pairflow's go, and exits without running the
- *   command when pairflow died first.
+ *   anything: a small gate in front of the command, in the same shell, waits for pairflow's go on
+ *   stdin, and exits without running the command when pairflow died first.
  * - Every live group is in a registry that kills them all when pairflow exits, or dies of a
  *   SIGINT, SIGTERM or SIGHUP that nothing else handles.
  * - A timeout or a cancel holds whatever the command leaves behind: the run never waits for its
@@ -18,9 +18,8 @@
  * Node's child_process does all of this with a few lines of care; libraries such as execa add
  * cleanup on exit but neither the start gate nor the pipe holders, so this stays on it.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
-import type { Writable } from "node:stream";
 import type { ChildGroup, OnProcess } from "../model/ports.js";
 
 /** A process group as recorded: its leader's pid (= the group id) and the start time of that process (field 22 of /proc/<pid>/stat). */
@@ -68,10 +67,19 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Exit status of the start gate when pairflow went away before saying go. */
 const GATE_CLOSED = 125;
 /**
- * Waits for one line on fd 3 (pairflow's go), closes it, and becomes the command. If pairflow
- * died before writing it, the read sees end of file and the command never runs.
+ * Put in front of the command, on its first line, in the same shell: waits for one line on stdin
+ * (pairflow's go, written before the command's own stdin), then the command runs. If pairflow died
+ * before writing it, the read sees end of file and the command never runs. The shell's `read`
+ * takes a pipe one byte at a time, so the command's stdin starts right after the go.
+ *
+ * On the same line as the command, not a line of its own, so that the shell's messages name the
+ * command's lines as the user wrote them; and in the same shell rather than a second one started
+ * by `exec`, which cost an exec of /bin/sh per command (a shell that cannot parse the command's
+ * first line exits before the gate, so nothing runs then either).
  */
-const GATE = `IFS= read -r _ <&3 || exit ${GATE_CLOSED}; exec 3<&-; exec /bin/sh -c "$1"`;
+const GATE = `IFS= read -r _ || exit ${GATE_CLOSED}; `;
+/** Written to stdin before the command's own stdin: the gate's go. */
+const GO = Buffer.from("go\n");
 
 export class CommandStartError extends Error {
   override name = "CommandStartError";
@@ -117,62 +125,24 @@ function register(group: ProcessGroup): void {
 
 export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn("/bin/sh", ["-c", GATE, "pairflow", options.command], {
-      cwd: options.cwd,
-      env: options.env,
-      // Its own session and process group: stopping the group stops what the command started.
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe", "pipe"],
-    });
-    if (child.pid === undefined) {
-      // spawn failed (no /bin/sh, a bad cwd): the error event says why.
-      child.once("error", (err) => reject(new CommandStartError(`could not start /bin/sh in ${options.cwd}: ${err.message}`)));
-      return;
-    }
-    const pid = child.pid;
-    const group: ProcessGroup = { pid, startTime: startTimeOf(pid) ?? "" };
-    // The descriptors the command writes to; whoever still holds them after a stop is killed.
-    const outputs = [1, 2].map((fd) => fdTarget(pid, fd)).filter((t): t is string => t !== undefined);
-    register(group);
+    let pid = 0;
+    let outputs: string[] = [];
     let forget: (() => void) | void;
-    try {
-      forget = options.onStart?.(group);
-    } catch (err) {
-      signalGroup(pid, "SIGKILL");
-      live.delete(pid);
-      reject(err as Error);
-      return;
-    }
-    const gate = child.stdio[3] as Writable;
-    gate.on("error", () => {});
-    gate.end("go\n");
+    /** Set once startShell returns; its events come later, except `started` for a shell started here. */
+    const spawned: { shell?: Shell } = {};
+    let timer: NodeJS.Timeout | undefined;
 
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     const tail = new Tail(options.tailBytes);
-    child.stdout!.on("data", (chunk: Buffer) => {
-      if (!options.collectStdout) return tail.push(chunk);
-      if (options.maxStdoutBytes !== undefined && stdoutBytes + chunk.length > options.maxStdoutBytes) {
-        // Never buffered past the limit: what came so far is dropped, the command is stopped.
-        stdout.length = 0;
-        stop("overflow");
-        child.stdout!.destroy();
-        return;
-      }
-      stdout.push(chunk);
-      stdoutBytes += chunk.length;
-    });
-    child.stderr!.on("data", (chunk: Buffer) => tail.push(chunk));
-    // A command may exit without reading its stdin; the EPIPE that follows is no failure.
-    child.stdin!.on("error", () => {});
-    child.stdin!.end(options.stdin ?? "");
-
     let stopped: CommandOutcome["stopped"];
     let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let killTimer: NodeJS.Timeout | undefined;
     let drainTimer: NodeJS.Timeout | undefined;
     let settled = false;
     let closed = false;
+    /** The group was killed once the shell exited: nothing can have joined it since. */
+    let groupKilled = false;
 
     const finish = () => {
       if (settled || exited === undefined) return;
@@ -182,10 +152,9 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
       clearTimeout(drainTimer);
       options.signal.removeEventListener("abort", onAbort);
       // The command is over: whatever it left in its group, and whatever still holds its output, goes.
-      signalGroup(pid, "SIGKILL");
+      if (!groupKilled) signalGroup(pid, "SIGKILL");
       if (!closed) killHolders(outputs);
-      child.stdout!.destroy();
-      child.stderr!.destroy();
+      spawned.shell?.drop(true);
       live.delete(pid);
       forget?.();
       resolve({ stopped, code: exited.code, signal: exited.signal, stdout: Buffer.concat(stdout), tail: tail.bytes() });
@@ -202,35 +171,336 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
         finish();
       }, KILL_GRACE_MS);
     };
-    const timer = setTimeout(() => stop("timeout"), Math.min(options.timeoutMs, MAX_TIMER_MS));
     const onAbort = () => stop("abort");
-    if (options.signal.aborted) onAbort();
-    else options.signal.addEventListener("abort", onAbort, { once: true });
 
-    child.on("exit", (code, signal) => {
-      exited = { code, signal };
-      // What the command left running in its group goes with it. Output already in the pipes still
-      // arrives; a process that left the group and keeps them open holds neither the run nor the timeout.
-      signalGroup(pid, "SIGKILL");
-      drainTimer = setTimeout(finish, DRAIN_MS);
-    });
-    child.on("close", () => {
-      closed = true;
-      if (exited === undefined) exited = { code: child.exitCode, signal: child.signalCode };
-      finish();
-    });
-    child.on("error", (err) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      clearTimeout(killTimer);
-      options.signal.removeEventListener("abort", onAbort);
-      signalGroup(pid, "SIGKILL");
-      live.delete(pid);
-      forget?.();
-      reject(new CommandStartError(`could not start /bin/sh in ${options.cwd}: ${err.message}`));
+    spawned.shell = startShell(GATE + options.command, options.cwd, options.env, {
+      started(startedPid, startTime) {
+        pid = startedPid;
+        const group: ProcessGroup = { pid, startTime };
+        // The descriptors the command writes to; whoever still holds them after a stop is killed.
+        outputs = [1, 2].map((fd) => fdTarget(pid, fd)).filter((t): t is string => t !== undefined);
+        register(group);
+        try {
+          forget = options.onStart?.(group);
+        } catch (err) {
+          signalGroup(pid, "SIGKILL");
+          live.delete(pid);
+          settled = true;
+          reject(err as Error);
+          return null;
+        }
+        timer = setTimeout(() => stop("timeout"), Math.min(options.timeoutMs, MAX_TIMER_MS));
+        if (options.signal.aborted) onAbort();
+        else options.signal.addEventListener("abort", onAbort, { once: true });
+        // The go, then the command's stdin, in one write.
+        const stdin = options.stdin ?? "";
+        return Buffer.concat([GO, typeof stdin === "string" ? Buffer.from(stdin, "utf8") : stdin]);
+      },
+      stdout(chunk) {
+        if (settled) return;
+        if (!options.collectStdout) return tail.push(chunk);
+        if (options.maxStdoutBytes !== undefined && stdoutBytes + chunk.length > options.maxStdoutBytes) {
+          // Never buffered past the limit: what came so far is dropped, the command is stopped.
+          stdout.length = 0;
+          stop("overflow");
+          spawned.shell?.drop(false);
+          return;
+        }
+        stdout.push(chunk);
+        stdoutBytes += chunk.length;
+      },
+      stderr(chunk) {
+        if (!settled) tail.push(chunk);
+      },
+      exit(code, signal) {
+        if (settled) return;
+        exited = { code, signal };
+        // What the command left running in its group goes with it. Output already in the pipes still
+        // arrives; a process that left the group and keeps them open holds neither the run nor the timeout.
+        signalGroup(pid, "SIGKILL");
+        groupKilled = true;
+        drainTimer = setTimeout(finish, DRAIN_MS);
+      },
+      close(code, signal) {
+        closed = true;
+        if (exited === undefined) exited = { code, signal };
+        finish();
+      },
+      error(err) {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        clearTimeout(killTimer);
+        clearTimeout(drainTimer);
+        options.signal.removeEventListener("abort", onAbort);
+        if (pid !== 0) {
+          signalGroup(pid, "SIGKILL");
+          live.delete(pid);
+        }
+        forget?.();
+        reject(new CommandStartError(pid === 0 ? `could not start /bin/sh in ${options.cwd}: ${err.message}` : `${err.message}; the command was stopped`));
+      },
     });
   });
+}
+
+/**
+ * Ends the process that starts commands, once none is running, and waits for it: call when a run
+ * is over. Commands started later start it again.
+ */
+export function stopLauncher(): Promise<void> {
+  return Launcher.stop();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Starting the shell: from a small launcher process, or from this one
+
+/** What runCommand hears of a shell it asked for, in this order: started, then the rest. */
+interface ShellEvents {
+  /** The shell runs, held by the gate: the stdin to give it (the go first), or null to give none (it was killed). */
+  started(pid: number, startTime: string): Buffer | null;
+  stdout(chunk: Buffer): void;
+  stderr(chunk: Buffer): void;
+  exit(code: number | null, signal: NodeJS.Signals | null): void;
+  /** The shell exited and its output streams closed. */
+  close(code: number | null, signal: NodeJS.Signals | null): void;
+  /** It could not be started, or what started it is gone. */
+  error(err: Error): void;
+}
+
+interface Shell {
+  /** Stops reading its stdout, and with `all` its stderr too. */
+  drop(all: boolean): void;
+}
+
+/**
+ * Starts `/bin/sh -c script` in its own session and process group (stopping the group stops what
+ * the command started), with stdin, stdout and stderr on pipes.
+ *
+ * Starting a process forks the one that starts it, and a fork costs in proportion to the memory
+ * of the process forked: pairflow holds a workflow, its plan and their strings, several times the
+ * memory of a bare Node process, and it forked once per command on the thread that does all of its
+ * other work. So a small launcher process (started once, when a process has started a few commands) does the forking,
+ * and relays each shell's output and ending as messages; pairflow still records, signals and kills
+ * the groups itself. Where the launcher cannot run, the shell is started here.
+ */
+function startShell(script: string, cwd: string, env: NodeJS.ProcessEnv, events: ShellEvents): Shell {
+  const launcher = ++shellsStarted > LAUNCH_AFTER ? Launcher.get() : undefined;
+  return launcher ? launcher.start(script, cwd, env, events) : startHere(script, cwd, env, events);
+}
+
+/**
+ * The first commands of a process are forked from it: the launcher costs the start of a Node
+ * process (tens of milliseconds), which a run of a few commands, such as an incremental run after
+ * one change, would not win back.
+ */
+export const LAUNCH_AFTER = 8;
+let shellsStarted = 0;
+
+function startHere(script: string, cwd: string, env: NodeJS.ProcessEnv, events: ShellEvents): Shell {
+  const child = spawn("/bin/sh", ["-c", script], { cwd, env, detached: true, stdio: "pipe" });
+  if (child.pid === undefined) {
+    // spawn failed (no /bin/sh, a bad cwd): the error event says why.
+    child.once("error", (err) => events.error(err));
+    return { drop() {} };
+  }
+  const drop = (all: boolean) => {
+    child.stdout!.destroy();
+    if (all) child.stderr!.destroy();
+  };
+  const input = events.started(child.pid, startTimeOf(child.pid) ?? "");
+  if (input === null) {
+    child.stdin!.destroy();
+    drop(true);
+    return { drop() {} };
+  }
+  child.stdout!.on("data", (chunk: Buffer) => events.stdout(chunk));
+  child.stderr!.on("data", (chunk: Buffer) => events.stderr(chunk));
+  // A command may exit without reading its stdin; the EPIPE that follows is no failure.
+  child.stdin!.on("error", () => {});
+  child.stdin!.end(input);
+  child.on("exit", (code, signal) => events.exit(code, signal));
+  child.on("close", () => events.close(child.exitCode, child.signalCode));
+  child.on("error", (err) => events.error(err));
+  return { drop };
+}
+
+/**
+ * The launcher's program: a plain script for `node -e`, CommonJS, needing nothing installed.
+ * Messages in: spawn {id, script, cwd, env}, go {id, stdin}, drop {id, all}. Messages out: started
+ * {id, pid, startTime} (read before the shell can have been reaped), out/err {id, d}, exit {id,
+ * code, signal}, close {id, code, signal}, error {id, message}. It ignores the terminal's signals
+ * (pairflow decides what a Ctrl-C stops) and ends when pairflow does. A shell it never got the go
+ * for sees its stdin close then, and exits without running its command.
+ */
+const LAUNCHER = String.raw`"use strict";
+const { spawn } = require("node:child_process");
+const { readFileSync } = require("node:fs");
+const shells = new Map();
+for (const s of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(s, () => {});
+process.on("disconnect", () => process.exit(0));
+const send = (m) => { if (process.connected) process.send(m); };
+const startTime = (pid) => {
+  try {
+    const t = readFileSync("/proc/" + pid + "/stat", "utf8");
+    return t.slice(t.lastIndexOf(")") + 2).split(" ")[19] || "";
+  } catch { return ""; }
+};
+process.on("message", (m) => {
+  const id = m.id;
+  if (m.t === "spawn") {
+    let child;
+    try {
+      child = spawn("/bin/sh", ["-c", m.script], { cwd: m.cwd, env: m.env, detached: true, stdio: "pipe" });
+    } catch (err) { return send({ t: "error", id, message: String(err && err.message) }); }
+    if (child.pid === undefined) return child.once("error", (err) => send({ t: "error", id, message: err.message }));
+    shells.set(id, child);
+    child.stdin.on("error", () => {});
+    child.stdout.on("data", (d) => send({ t: "out", id, d }));
+    child.stderr.on("data", (d) => send({ t: "err", id, d }));
+    child.on("error", (err) => send({ t: "error", id, message: err.message }));
+    child.on("exit", (code, signal) => send({ t: "exit", id, code, signal }));
+    child.on("close", () => { shells.delete(id); send({ t: "close", id, code: child.exitCode, signal: child.signalCode }); });
+    send({ t: "started", id, pid: child.pid, startTime: startTime(child.pid) });
+  } else if (m.t === "go") {
+    shells.get(id)?.stdin.end(m.stdin);
+  } else if (m.t === "drop") {
+    const child = shells.get(id);
+    if (!child) return;
+    child.stdout.destroy();
+    if (m.all) { child.stdin.destroy(); child.stderr.destroy(); }
+  }
+});
+`;
+
+type LauncherMessage =
+  | { t: "started"; id: number; pid: number; startTime: string }
+  | { t: "out" | "err"; id: number; d: Uint8Array }
+  | { t: "exit" | "close"; id: number; code: number | null; signal: NodeJS.Signals | null }
+  | { t: "error"; id: number; message: string };
+
+class Launcher {
+  private static current: Launcher | undefined;
+  /** The launcher could not be started once: shells are started here from then on. */
+  private static unavailable = false;
+
+  private static hooked = false;
+
+  private readonly shells = new Map<number, ShellEvents>();
+  private next = 1;
+
+  private constructor(readonly process: ChildProcess) {}
+
+  /**
+   * Ends the launcher, if no shell of its is out, and waits until it is gone, so that pairflow
+   * reaps it rather than leaving it to whatever adopts orphans. The next command starts a new one.
+   */
+  static async stop(): Promise<void> {
+    const launcher = Launcher.current;
+    if (!launcher || launcher.shells.size > 0) return;
+    Launcher.current = undefined;
+    const child = launcher.process;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.ref();
+    child.disconnect();
+    const timer = setTimeout(() => child.kill("SIGKILL"), 2000);
+    await gone;
+    clearTimeout(timer);
+  }
+
+  static get(): Launcher | undefined {
+    if (Launcher.current || Launcher.unavailable) return Launcher.current;
+    let child: ChildProcess;
+    try {
+      // Nothing of the environment: NODE_OPTIONS and the like are the user's commands' business.
+      child = spawn(process.execPath, ["-e", LAUNCHER], { env: {}, stdio: ["ignore", "ignore", "inherit", "ipc"], serialization: "advanced" });
+    } catch {
+      child = undefined as unknown as ChildProcess;
+    }
+    if (child?.pid === undefined) {
+      child?.once("error", () => {});
+      Launcher.unavailable = true;
+      return undefined;
+    }
+    const launcher = new Launcher(child);
+    Launcher.current = launcher;
+    if (!Launcher.hooked) {
+      Launcher.hooked = true;
+      // It would see pairflow's end by itself a moment later; nothing of pairflow outlives it.
+      process.on("exit", () => Launcher.current?.process.kill("SIGKILL"));
+    }
+    child.on("message", (m: LauncherMessage) => launcher.receive(m));
+    child.on("error", () => launcher.lost());
+    child.on("exit", () => launcher.lost());
+    launcher.idle();
+    return launcher;
+  }
+
+  start(script: string, cwd: string, env: NodeJS.ProcessEnv, events: ShellEvents): Shell {
+    const id = this.next++;
+    if (this.shells.size === 0) this.busy();
+    this.shells.set(id, events);
+    this.send({ t: "spawn", id, script, cwd, env });
+    return { drop: (all) => this.shells.has(id) && this.send({ t: "drop", id, all }) };
+  }
+
+  private receive(m: LauncherMessage): void {
+    const events = this.shells.get(m.id);
+    if (!events) return;
+    switch (m.t) {
+      case "started": {
+        const input = events.started(m.pid, m.startTime);
+        this.send(input === null ? { t: "drop", id: m.id, all: true } : { t: "go", id: m.id, stdin: input });
+        return;
+      }
+      case "out":
+        return events.stdout(Buffer.from(m.d.buffer, m.d.byteOffset, m.d.byteLength));
+      case "err":
+        return events.stderr(Buffer.from(m.d.buffer, m.d.byteOffset, m.d.byteLength));
+      case "exit":
+        return events.exit(m.code, m.signal);
+      case "close":
+        this.forget(m.id);
+        return events.close(m.code, m.signal);
+      case "error":
+        this.forget(m.id);
+        return events.error(new Error(m.message));
+    }
+  }
+
+  private send(message: object): void {
+    try {
+      this.process.send(message);
+    } catch {
+      // The channel is closed: the launcher's exit says so to every shell.
+    }
+  }
+
+  private forget(id: number): void {
+    this.shells.delete(id);
+    if (this.shells.size === 0) this.idle();
+  }
+
+  /** Gone (it crashed, or was killed): every shell it had is lost, the next is started by a new one. */
+  private lost(): void {
+    if (Launcher.current === this) Launcher.current = undefined;
+    const shells = [...this.shells.values()];
+    this.shells.clear();
+    for (const events of shells) events.error(new Error("the process that starts pairflow's commands ended"));
+  }
+
+  /** Keeps pairflow running while a shell is out: its messages are all there is to wait for. */
+  private busy(): void {
+    this.process.ref();
+    this.process.channel?.ref();
+  }
+
+  /** Lets pairflow end with no shell out; the launcher then ends with it. */
+  private idle(): void {
+    this.process.unref();
+    this.process.channel?.unref();
+  }
 }
 
 /** The last `keep` bytes or so of a stream, in arrival order. */

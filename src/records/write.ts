@@ -7,7 +7,7 @@
  *
  * Recording never fails a run: a write that fails becomes one warning and recording stops.
  */
-import { appendFileSync, mkdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import { displayPath } from "../config/parse.js";
 import type { Plan } from "../model/plan.js";
@@ -48,6 +48,8 @@ export function runDir(stateDir: string, runId: string): string {
 
 export class RunRecorder {
   private dir: string | undefined;
+  /** The open trace.jsonl. */
+  private trace: number | undefined;
   private failed = false;
   private startedAt = new Date().toISOString();
 
@@ -122,6 +124,7 @@ export class RunRecorder {
           pairs: report.pairs.map((p) => ({ id: p.id, status: p.status, contentHash: p.contentHash })),
         };
         this.write("result.json", result);
+        this.close();
         break;
       }
     }
@@ -151,11 +154,31 @@ export class RunRecorder {
     return { ...report, pairs, totals: { ...report.totals, executed: count("executed"), reused: count("reused") } };
   }
 
+  /**
+   * One line, written through to the operating system before this returns (a killed pairflow loses
+   * none), on a descriptor opened once: opening the file and making its directory for each of
+   * the half-dozen events of every pair cost more than the write.
+   */
   private append(event: Record<string, unknown>): void {
     this.guard(() => {
-      mkdirSync(this.dir!, { recursive: true });
-      appendFileSync(path.join(this.dir!, "trace.jsonl"), JSON.stringify({ t: new Date().toISOString(), ...event }) + "\n");
+      if (this.trace === undefined) {
+        mkdirSync(this.dir!, { recursive: true });
+        this.trace = openSync(path.join(this.dir!, "trace.jsonl"), "a");
+      }
+      const bytes = Buffer.from(JSON.stringify({ t: new Date().toISOString(), ...event }) + "\n", "utf8");
+      for (let done = 0; done < bytes.length;) done += writeSync(this.trace, bytes, done, bytes.length - done);
     });
+  }
+
+  /** Closes the trace; a later event opens it again. The run's end closes it too. */
+  close(): void {
+    if (this.trace === undefined) return;
+    try {
+      closeSync(this.trace);
+    } catch {
+      // nothing left to lose: every line was written already
+    }
+    this.trace = undefined;
   }
 
   private write(name: string, value: unknown): void {

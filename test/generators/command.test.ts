@@ -57,6 +57,26 @@ describe("command generator", () => {
     expect(existsSync(path.join(req.cwd, "injected2"))).toBe(false);
   });
 
+  it("gives each attempt only its own prompt and dependencies, whatever earlier attempts left behind", async () => {
+    // An attempt that litters its directories, replaces its prompt file with a link, and one that
+    // fails: the attempts after them still see exactly their own files, and nothing is written through the link.
+    const target = path.join(mkdtempSync(path.join(tmpdir(), "pairflow-command-")), "target.txt");
+    writeFileSync(target, "untouched");
+    const litter =
+      'touch "$PAIRFLOW_DEPENDENCIES_DIR/stray" "$(dirname "$PAIRFLOW_PROMPT_FILE")/stray"; rm "$PAIRFLOW_PROMPT_FILE"; ln -s "$TARGET" "$PAIRFLOW_PROMPT_FILE"';
+    const list = 'cd "$PAIRFLOW_DEPENDENCIES_DIR" && ls -A | tr "\\n" " " && cat * && printf "|" && cat "$PAIRFLOW_PROMPT_FILE"';
+    for (let round = 0; round < 3; round++) {
+      const deps = [{ id: `a${round}`, content: `A${round};` }];
+      await commandGenerator(request({ run: litter }, { env: { PATH: process.env.PATH, TARGET: target }, dependencies: deps }));
+      await failure(commandGenerator(request({ run: "exit 1" }, { dependencies: deps })));
+      const seen = await Promise.all(
+        ["x", "y"].map((id) => commandGenerator(request({ run: list }, { prompt: `p${id}${round}`, dependencies: [{ id, content: `${id}${round};` }] }))),
+      );
+      expect(seen.map(text)).toEqual([`x x${round};|px${round}`, `y y${round};|py${round}`]);
+    }
+    expect(readFileSync(target, "utf8")).toBe("untouched");
+  });
+
   it("runs in request.cwd with request.env and the PAIRFLOW_* variables", async () => {
     const run = 'printf "%s|%s|%s|%s|%s" "$(pwd -P)" "$PAIRFLOW_PAIR" "$PAIRFLOW_ATTEMPT" "$PAIRFLOW_MODEL" "$HI"';
     const req = request({ run }, { attempt: 3, model: "gpt-4o", env: { PATH: process.env.PATH, HI: "hi" } });

@@ -1,0 +1,79 @@
+/**
+ * Commands are started by a small launcher process. If it dies while commands run, those commands
+ * are stopped and fail saying so, and the next command gets a new launcher.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { LAUNCH_AFTER, runCommand } from "../../src/processes/children.js";
+import { tempRepo } from "../helpers/fixtures.js";
+
+function stat(pid: number): string[] | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return text.slice(text.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return undefined;
+  }
+}
+
+const running = (pid: number) => (stat(pid)?.[0] ?? "Z") !== "Z";
+
+/** This process's children whose command line is a `node -e` script. */
+function launchers(): number[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      if (Number(stat(pid)?.[1]) !== process.pid) return false;
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[1] === "-e";
+      } catch {
+        return false;
+      }
+    });
+}
+
+function command(dir: string, run: string) {
+  return runCommand({
+    command: run,
+    cwd: dir,
+    env: { PATH: process.env.PATH },
+    timeoutMs: 60_000,
+    signal: new AbortController().signal,
+    collectStdout: true,
+    tailBytes: 1024,
+  });
+}
+
+describe.skipIf(!existsSync("/proc/self/stat"))("the launcher of commands", () => {
+  it("stops the commands it started when it dies, says so, and the next command runs", async () => {
+    const dir = tempRepo({});
+    // Launchers of other test files this process ran, if any, are not this one.
+    const before = new Set(launchers());
+    const ours = () => launchers().filter((pid) => !before.has(pid));
+    // The first few commands of a process are forked from it; those after, by the launcher.
+    for (let i = 0; i < LAUNCH_AFTER; i++) expect((await command(dir, "printf here")).stdout.toString()).toBe("here");
+    expect(ours()).toEqual([]);
+    const outcome = command(dir, "echo $$ > shell.pid; sleep 30 & echo $! > member.pid; wait");
+    const caught = outcome.catch((err: Error) => err);
+    const pidFile = (name: string) => {
+      try {
+        return Number(readFileSync(path.join(dir, name), "utf8")) || undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    await expect.poll(() => pidFile("member.pid"), { timeout: 10_000 }).toBeGreaterThan(0);
+    const found = ours();
+    expect(found).toHaveLength(1);
+    process.kill(found[0]!, "SIGKILL");
+    const err = await caught;
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toMatch(/ended; the command was stopped/);
+    for (const pid of [pidFile("shell.pid")!, pidFile("member.pid")!]) await expect.poll(() => running(pid), { timeout: 2000 }).toBe(false);
+
+    const next = await command(dir, "printf again");
+    expect(next.stdout.toString()).toBe("again");
+  });
+});
