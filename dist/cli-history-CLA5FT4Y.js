@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-YN57ERQW.js";
-import "./cli-chunk-TZC6Z26D.js";
+} from "./cli-chunk-766PYNW2.js";
+import "./cli-chunk-MDGM3C37.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-SL6EI5MU.js";
+} from "./cli-chunk-MQMZJABT.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-DY6RRQ6Q.js";
 import {
@@ -23,7 +23,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-AOXOLAMA.js";
+} from "./cli-chunk-7EAMMA22.js";
 import {
   LocalStore,
   readLockWithJournal,

@@ -28,13 +28,13 @@ import "./cli-chunk-FRV2UMY2.js";
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-DYAG2PT3.js")).registerInit],
   [["validate"], async () => (await import("./cli-validate-LI5HD2KQ.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-44U7UPWP.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-5D2HJIRQ.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-TIBIEC7S.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-HZ7UOH7A.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-H3GRXSND.js")).registerHistory],
+  [["plan"], async () => (await import("./cli-plan-L6KHE4AQ.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-KZ6HDLLU.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-4UIPCRF3.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-2M4Z4HQP.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-CLA5FT4Y.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-T7EJN6MV.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-B2NS4W4R.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-AFU2MWCG.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-SL6EI5MU.js";
+} from "./cli-chunk-MQMZJABT.js";
 import {
   planTarget
-} from "./cli-chunk-AOXOLAMA.js";
+} from "./cli-chunk-7EAMMA22.js";
 import {
   planJsonStream,
   planJsonText,

@@ -4,7 +4,7 @@ const require = __pairflowCreateRequire(import.meta.url);
 import "./cli-chunk-ZG4QBACJ.js";
 import {
   planTarget
-} from "./cli-chunk-AOXOLAMA.js";
+} from "./cli-chunk-7EAMMA22.js";
 import "./cli-chunk-N24MC3HO.js";
 import {
   lockPathFor,

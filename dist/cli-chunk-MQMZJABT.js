@@ -21,7 +21,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-AOXOLAMA.js";
+} from "./cli-chunk-7EAMMA22.js";
 import {
   LocalStore,
   LockWriter,
@@ -1273,7 +1273,8 @@ var KILL_GRACE_MS = 2e3;
 var DRAIN_MS = 500;
 var MAX_TIMER_MS2 = 2 ** 31 - 1;
 var GATE_CLOSED = 125;
-var GATE = `IFS= read -r _ <&3 || exit ${GATE_CLOSED}; exec 3<&-; exec /bin/sh -c "$1"`;
+var GATE = `IFS= read -r _ || exit ${GATE_CLOSED}; `;
+var GO = Buffer.from("go\n");
 var CommandStartError = class extends Error {
   name = "CommandStartError";
 };
@@ -1300,58 +1301,21 @@ function register(group) {
 }
 function runCommand(options) {
   return new Promise((resolve, reject) => {
-    const child = spawn("/bin/sh", ["-c", GATE, "pairflow", options.command], {
-      cwd: options.cwd,
-      env: options.env,
-      // Its own session and process group: stopping the group stops what the command started.
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe", "pipe"]
-    });
-    if (child.pid === void 0) {
-      child.once("error", (err) => reject(new CommandStartError(`could not start /bin/sh in ${options.cwd}: ${err.message}`)));
-      return;
-    }
-    const pid = child.pid;
-    const group = { pid, startTime: startTimeOf(pid) ?? "" };
-    const outputs = [1, 2].map((fd) => fdTarget(pid, fd)).filter((t) => t !== void 0);
-    register(group);
+    let pid = 0;
+    let outputs = [];
     let forget;
-    try {
-      forget = options.onStart?.(group);
-    } catch (err) {
-      signalGroup(pid, "SIGKILL");
-      live.delete(pid);
-      reject(err);
-      return;
-    }
-    const gate2 = child.stdio[3];
-    gate2.on("error", () => {
-    });
-    gate2.end("go\n");
+    const spawned = {};
+    let timer;
     const stdout = [];
     let stdoutBytes = 0;
     const tail2 = new Tail(options.tailBytes);
-    child.stdout.on("data", (chunk) => {
-      if (!options.collectStdout) return tail2.push(chunk);
-      if (options.maxStdoutBytes !== void 0 && stdoutBytes + chunk.length > options.maxStdoutBytes) {
-        stdout.length = 0;
-        stop("overflow");
-        child.stdout.destroy();
-        return;
-      }
-      stdout.push(chunk);
-      stdoutBytes += chunk.length;
-    });
-    child.stderr.on("data", (chunk) => tail2.push(chunk));
-    child.stdin.on("error", () => {
-    });
-    child.stdin.end(options.stdin ?? "");
     let stopped;
     let exited;
     let killTimer;
     let drainTimer;
     let settled = false;
     let closed = false;
+    let groupKilled = false;
     const finish = () => {
       if (settled || exited === void 0) return;
       settled = true;
@@ -1359,10 +1323,9 @@ function runCommand(options) {
       clearTimeout(killTimer);
       clearTimeout(drainTimer);
       options.signal.removeEventListener("abort", onAbort);
-      signalGroup(pid, "SIGKILL");
+      if (!groupKilled) signalGroup(pid, "SIGKILL");
       if (!closed) killHolders(outputs);
-      child.stdout.destroy();
-      child.stderr.destroy();
+      spawned.shell?.drop(true);
       live.delete(pid);
       forget?.();
       resolve({ stopped, code: exited.code, signal: exited.signal, stdout: Buffer.concat(stdout), tail: tail2.bytes() });
@@ -1378,33 +1341,260 @@ function runCommand(options) {
         finish();
       }, KILL_GRACE_MS);
     };
-    const timer = setTimeout(() => stop("timeout"), Math.min(options.timeoutMs, MAX_TIMER_MS2));
     const onAbort = () => stop("abort");
-    if (options.signal.aborted) onAbort();
-    else options.signal.addEventListener("abort", onAbort, { once: true });
-    child.on("exit", (code, signal) => {
-      exited = { code, signal };
-      signalGroup(pid, "SIGKILL");
-      drainTimer = setTimeout(finish, DRAIN_MS);
-    });
-    child.on("close", () => {
-      closed = true;
-      if (exited === void 0) exited = { code: child.exitCode, signal: child.signalCode };
-      finish();
-    });
-    child.on("error", (err) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      clearTimeout(killTimer);
-      options.signal.removeEventListener("abort", onAbort);
-      signalGroup(pid, "SIGKILL");
-      live.delete(pid);
-      forget?.();
-      reject(new CommandStartError(`could not start /bin/sh in ${options.cwd}: ${err.message}`));
+    spawned.shell = startShell(GATE + options.command, options.cwd, options.env, {
+      started(startedPid, startTime) {
+        pid = startedPid;
+        const group = { pid, startTime };
+        outputs = [1, 2].map((fd) => fdTarget(pid, fd)).filter((t) => t !== void 0);
+        register(group);
+        try {
+          forget = options.onStart?.(group);
+        } catch (err) {
+          signalGroup(pid, "SIGKILL");
+          live.delete(pid);
+          settled = true;
+          reject(err);
+          return null;
+        }
+        timer = setTimeout(() => stop("timeout"), Math.min(options.timeoutMs, MAX_TIMER_MS2));
+        if (options.signal.aborted) onAbort();
+        else options.signal.addEventListener("abort", onAbort, { once: true });
+        const stdin = options.stdin ?? "";
+        return Buffer.concat([GO, typeof stdin === "string" ? Buffer.from(stdin, "utf8") : stdin]);
+      },
+      stdout(chunk) {
+        if (settled) return;
+        if (!options.collectStdout) return tail2.push(chunk);
+        if (options.maxStdoutBytes !== void 0 && stdoutBytes + chunk.length > options.maxStdoutBytes) {
+          stdout.length = 0;
+          stop("overflow");
+          spawned.shell?.drop(false);
+          return;
+        }
+        stdout.push(chunk);
+        stdoutBytes += chunk.length;
+      },
+      stderr(chunk) {
+        if (!settled) tail2.push(chunk);
+      },
+      exit(code, signal) {
+        if (settled) return;
+        exited = { code, signal };
+        signalGroup(pid, "SIGKILL");
+        groupKilled = true;
+        drainTimer = setTimeout(finish, DRAIN_MS);
+      },
+      close(code, signal) {
+        closed = true;
+        if (exited === void 0) exited = { code, signal };
+        finish();
+      },
+      error(err) {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        clearTimeout(killTimer);
+        clearTimeout(drainTimer);
+        options.signal.removeEventListener("abort", onAbort);
+        if (pid !== 0) {
+          signalGroup(pid, "SIGKILL");
+          live.delete(pid);
+        }
+        forget?.();
+        reject(new CommandStartError(pid === 0 ? `could not start /bin/sh in ${options.cwd}: ${err.message}` : `${err.message}; the command was stopped`));
+      }
     });
   });
 }
+function stopLauncher() {
+  return Launcher.stop();
+}
+function startShell(script, cwd, env, events) {
+  const launcher = ++shellsStarted > LAUNCH_AFTER ? Launcher.get() : void 0;
+  return launcher ? launcher.start(script, cwd, env, events) : startHere(script, cwd, env, events);
+}
+var LAUNCH_AFTER = 8;
+var shellsStarted = 0;
+function startHere(script, cwd, env, events) {
+  const child = spawn("/bin/sh", ["-c", script], { cwd, env, detached: true, stdio: "pipe" });
+  if (child.pid === void 0) {
+    child.once("error", (err) => events.error(err));
+    return { drop() {
+    } };
+  }
+  const drop = (all) => {
+    child.stdout.destroy();
+    if (all) child.stderr.destroy();
+  };
+  const input = events.started(child.pid, startTimeOf(child.pid) ?? "");
+  if (input === null) {
+    child.stdin.destroy();
+    drop(true);
+    return { drop() {
+    } };
+  }
+  child.stdout.on("data", (chunk) => events.stdout(chunk));
+  child.stderr.on("data", (chunk) => events.stderr(chunk));
+  child.stdin.on("error", () => {
+  });
+  child.stdin.end(input);
+  child.on("exit", (code, signal) => events.exit(code, signal));
+  child.on("close", () => events.close(child.exitCode, child.signalCode));
+  child.on("error", (err) => events.error(err));
+  return { drop };
+}
+var LAUNCHER = String.raw`"use strict";
+const { spawn } = require("node:child_process");
+const { readFileSync } = require("node:fs");
+const shells = new Map();
+for (const s of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(s, () => {});
+process.on("disconnect", () => process.exit(0));
+const send = (m) => { if (process.connected) process.send(m); };
+const startTime = (pid) => {
+  try {
+    const t = readFileSync("/proc/" + pid + "/stat", "utf8");
+    return t.slice(t.lastIndexOf(")") + 2).split(" ")[19] || "";
+  } catch { return ""; }
+};
+process.on("message", (m) => {
+  const id = m.id;
+  if (m.t === "spawn") {
+    let child;
+    try {
+      child = spawn("/bin/sh", ["-c", m.script], { cwd: m.cwd, env: m.env, detached: true, stdio: "pipe" });
+    } catch (err) { return send({ t: "error", id, message: String(err && err.message) }); }
+    if (child.pid === undefined) return child.once("error", (err) => send({ t: "error", id, message: err.message }));
+    shells.set(id, child);
+    child.stdin.on("error", () => {});
+    child.stdout.on("data", (d) => send({ t: "out", id, d }));
+    child.stderr.on("data", (d) => send({ t: "err", id, d }));
+    child.on("error", (err) => send({ t: "error", id, message: err.message }));
+    child.on("exit", (code, signal) => send({ t: "exit", id, code, signal }));
+    child.on("close", () => { shells.delete(id); send({ t: "close", id, code: child.exitCode, signal: child.signalCode }); });
+    send({ t: "started", id, pid: child.pid, startTime: startTime(child.pid) });
+  } else if (m.t === "go") {
+    shells.get(id)?.stdin.end(m.stdin);
+  } else if (m.t === "drop") {
+    const child = shells.get(id);
+    if (!child) return;
+    child.stdout.destroy();
+    if (m.all) { child.stdin.destroy(); child.stderr.destroy(); }
+  }
+});
+`;
+var Launcher = class _Launcher {
+  constructor(process2) {
+    this.process = process2;
+  }
+  process;
+  static current;
+  /** The launcher could not be started once: shells are started here from then on. */
+  static unavailable = false;
+  static hooked = false;
+  shells = /* @__PURE__ */ new Map();
+  next = 1;
+  /**
+   * Ends the launcher, if no shell of its is out, and waits until it is gone, so that pairflow
+   * reaps it rather than leaving it to whatever adopts orphans. The next command starts a new one.
+   */
+  static async stop() {
+    const launcher = _Launcher.current;
+    if (!launcher || launcher.shells.size > 0) return;
+    _Launcher.current = void 0;
+    const child = launcher.process;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise((resolve) => child.once("exit", () => resolve()));
+    child.ref();
+    child.disconnect();
+    const timer = setTimeout(() => child.kill("SIGKILL"), 2e3);
+    await gone;
+    clearTimeout(timer);
+  }
+  static get() {
+    if (_Launcher.current || _Launcher.unavailable) return _Launcher.current;
+    let child;
+    try {
+      child = spawn(process.execPath, ["-e", LAUNCHER], { env: {}, stdio: ["ignore", "ignore", "inherit", "ipc"], serialization: "advanced" });
+    } catch {
+      child = void 0;
+    }
+    if (child?.pid === void 0) {
+      child?.once("error", () => {
+      });
+      _Launcher.unavailable = true;
+      return void 0;
+    }
+    const launcher = new _Launcher(child);
+    _Launcher.current = launcher;
+    if (!_Launcher.hooked) {
+      _Launcher.hooked = true;
+      process.on("exit", () => _Launcher.current?.process.kill("SIGKILL"));
+    }
+    child.on("message", (m) => launcher.receive(m));
+    child.on("error", () => launcher.lost());
+    child.on("exit", () => launcher.lost());
+    launcher.idle();
+    return launcher;
+  }
+  start(script, cwd, env, events) {
+    const id = this.next++;
+    if (this.shells.size === 0) this.busy();
+    this.shells.set(id, events);
+    this.send({ t: "spawn", id, script, cwd, env });
+    return { drop: (all) => this.shells.has(id) && this.send({ t: "drop", id, all }) };
+  }
+  receive(m) {
+    const events = this.shells.get(m.id);
+    if (!events) return;
+    switch (m.t) {
+      case "started": {
+        const input = events.started(m.pid, m.startTime);
+        this.send(input === null ? { t: "drop", id: m.id, all: true } : { t: "go", id: m.id, stdin: input });
+        return;
+      }
+      case "out":
+        return events.stdout(Buffer.from(m.d.buffer, m.d.byteOffset, m.d.byteLength));
+      case "err":
+        return events.stderr(Buffer.from(m.d.buffer, m.d.byteOffset, m.d.byteLength));
+      case "exit":
+        return events.exit(m.code, m.signal);
+      case "close":
+        this.forget(m.id);
+        return events.close(m.code, m.signal);
+      case "error":
+        this.forget(m.id);
+        return events.error(new Error(m.message));
+    }
+  }
+  send(message) {
+    try {
+      this.process.send(message);
+    } catch {
+    }
+  }
+  forget(id) {
+    this.shells.delete(id);
+    if (this.shells.size === 0) this.idle();
+  }
+  /** Gone (it crashed, or was killed): every shell it had is lost, the next is started by a new one. */
+  lost() {
+    if (_Launcher.current === this) _Launcher.current = void 0;
+    const shells = [...this.shells.values()];
+    this.shells.clear();
+    for (const events of shells) events.error(new Error("the process that starts pairflow's commands ended"));
+  }
+  /** Keeps pairflow running while a shell is out: its messages are all there is to wait for. */
+  busy() {
+    this.process.ref();
+    this.process.channel?.ref();
+  }
+  /** Lets pairflow end with no shell out; the launcher then ends with it. */
+  idle() {
+    this.process.unref();
+    this.process.channel?.unref();
+  }
+};
 var Tail = class {
   constructor(keep) {
     this.keep = keep;
@@ -2019,17 +2209,22 @@ async function runLocked(target, request, resuming) {
       scratch: scratchDir(),
       decide: decider(planned.plan, opened.view, resuming?.resume.finished)
     };
-    const report = await executePlan(planned.plan, deps, {
-      runId,
-      lock: opened.lock,
-      concurrency: request.concurrency,
-      env: childEnvironments(request.env ?? {}, opened.workflow),
-      resume: resuming?.resume,
-      stop: request.stop,
-      signal: request.signal,
-      onEvent
-    });
-    return recorder.merged(report);
+    try {
+      const report = await executePlan(planned.plan, deps, {
+        runId,
+        lock: opened.lock,
+        concurrency: request.concurrency,
+        env: childEnvironments(request.env ?? {}, opened.workflow),
+        resume: resuming?.resume,
+        stop: request.stop,
+        signal: request.signal,
+        onEvent
+      });
+      return recorder.merged(report);
+    } finally {
+      recorder.close();
+      await stopLauncher();
+    }
   } finally {
     release2();
   }
@@ -2052,13 +2247,19 @@ function drivers(request, onProcess) {
   return {
     generator: (name) => {
       const generate2 = name !== null && Object.hasOwn(generators, name) ? generators[name] : getGenerator(name);
-      return onProcess ? (req) => generate2({ ...req, onProcess: (group) => onProcess(req.pairId, group) }) : generate2;
+      return onProcess ? (req) => generate2(withOnProcess(req, (group) => onProcess(req.pairId, group))) : generate2;
     },
     guard: (name) => {
       const check = name !== null && Object.hasOwn(guards, name) ? guards[name] : getGuard(name);
-      return onProcess ? (req) => check({ ...req, onProcess: (group) => onProcess(req.pairId, group) }) : check;
+      return onProcess ? (req) => check(withOnProcess(req, (group) => onProcess(req.pairId, group))) : check;
     }
   };
+}
+function withOnProcess(request, onProcess) {
+  return Object.defineProperties({}, {
+    ...Object.getOwnPropertyDescriptors(request),
+    onProcess: { value: onProcess, enumerable: true, writable: true, configurable: true }
+  });
 }
 async function refuseWhatWouldFail(planned, request) {
   if (request.generators !== void 0 || request.guards !== void 0) return;

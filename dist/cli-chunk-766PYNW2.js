@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-TZC6Z26D.js";
+} from "./cli-chunk-MDGM3C37.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,7 +14,7 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-SL6EI5MU.js";
+} from "./cli-chunk-MQMZJABT.js";
 import {
   eventLine,
   runJson,

@@ -4,7 +4,7 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-AOXOLAMA.js";
+} from "./cli-chunk-7EAMMA22.js";
 import {
   openState
 } from "./cli-chunk-N24MC3HO.js";
