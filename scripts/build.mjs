@@ -2,7 +2,8 @@
 // action run with nothing installed. The output depends only on the sources and the locked
 // esbuild version (no timestamps, no absolute paths), which is what lets CI compare it.
 import { build } from "esbuild";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
@@ -36,6 +37,25 @@ function precompiledValidators() {
 }
 const validators = precompiledValidators();
 
+/**
+ * The o200k_base token table goes beside the bundles as dist/o200k_base.bin, made by the same
+ * src/estimate/rankTable.ts the sources use, so the bundles only read it (src/workspace/tokenTable.ts).
+ * The ranks themselves are then not bundled: where the file is missing, the estimate says so.
+ */
+async function writeTokenTable() {
+  const bundled = await build({ entryPoints: ["src/estimate/rankTable.ts"], bundle: true, platform: "node", format: "esm", write: false, logLevel: "warning" });
+  const { encodeRankTable } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString("base64")}`);
+  const ranks = createRequire(import.meta.url)("js-tiktoken/ranks/o200k_base");
+  writeFileSync("dist/o200k_base.bin", encodeRankTable(ranks.default ?? ranks));
+}
+const withoutRanks = {
+  name: "without-ranks",
+  setup(b) {
+    b.onResolve({ filter: /^js-tiktoken\/ranks\/o200k_base$/ }, () => ({ path: "ranks", namespace: "packaged-ranks" }));
+    b.onLoad({ filter: /.*/, namespace: "packaged-ranks" }, () => ({ contents: "export default undefined;", loader: "js" }));
+  },
+};
+
 const entries = [
   // The CLI bundles no library that compares class names, and keeping names wraps every function
   // made at run time in a call: a tenth of a 10,000-pair plan's own time went there.
@@ -60,7 +80,7 @@ for (const entry of entries) {
     // from real failures that way); renaming classes while bundling would break that.
     keepNames: entry.keepNames,
     logLevel: "warning",
-    plugins: [validators],
+    plugins: [validators, withoutRanks],
     banner: {
       // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
       js: [
@@ -73,3 +93,5 @@ for (const entry of entries) {
     },
   });
 }
+
+await writeTokenTable();

@@ -9,7 +9,8 @@ import type { Plan, PlannedPair } from "../model/plan.js";
 import type { Pair } from "../model/workflow.js";
 import type { Selection } from "../model/run.js";
 import { planWorkflow } from "../plan/plan.js";
-import { readRunSamples } from "../records/pastRuns.js";
+import { readRunSamples, RUN_RECORDS_READ } from "../records/pastRuns.js";
+import { readPackagedTokenTable } from "../workspace/tokenTable.js";
 import { openState, type Opened, type StateOptions } from "./state.js";
 
 export interface PlanRequest extends StateOptions {
@@ -43,13 +44,15 @@ export function estimateOf(opened: Opened, plan: Plan, among?: (id: string) => b
   // A pair that calls no model costs nothing to estimate: it is left out, so a workflow of such
   // pairs shows no estimate, asks nothing and passes any --max-cost. `among` narrows it further (a shard's pairs).
   const include = (id: string) => (only?.has(id) ?? true) && (among?.(id) ?? true) && callsModel(opened.workflow.pairs.get(id)!);
-  const executes = plan.pairs.some((p) => p.action === "run" && include(p.id));
+  const executing = new Set(plan.pairs.filter((p) => p.action === "run" && include(p.id)).map((p) => p.id));
   return estimatePlan(
     {
       workflow: opened.workflow,
-      // Past runs matter only to pairs that execute: with none, neither records nor lock are read for them.
-      history: executes ? pairHistory(opened.lock, readRunSamples(opened.stateDir)) : new Map(),
+      // Past runs matter only to pairs that execute: only their events are read, and with none,
+      // neither records nor lock are.
+      history: executing.size > 0 ? pairHistory(opened.lock, readRunSamples(opened.stateDir, RUN_RECORDS_READ, executing)) : new Map(),
       contentOf: (planned) => acceptedContent(opened, planned),
+      tokenTable: readPackagedTokenTable,
     },
     plan,
     { include },

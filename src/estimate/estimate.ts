@@ -64,6 +64,8 @@ export interface EstimateSource {
    * last accepted content), or undefined when there is none here.
    */
   contentOf(planned: PlannedPair): string | undefined;
+  /** The token table the build packaged, if any (see loadTokenizer). */
+  tokenTable?: () => Uint8Array | undefined;
 }
 
 export interface EstimateOptions {
@@ -75,7 +77,7 @@ export async function estimatePlan(source: EstimateSource, plan: Plan, options: 
   const { workflow } = source;
   const { history } = source;
   const running = plan.pairs.filter((p) => p.action === "run" && (options.include?.(p.id) ?? true));
-  if (running.some((p) => tokenMethod(workflow.pairs.get(p.id)!.model) === "o200k_base")) await loadTokenizer();
+  if (running.some((p) => tokenMethod(workflow.pairs.get(p.id)!.model) === "o200k_base")) await loadTokenizer(source.tokenTable);
   const contents = new Map<string, string | undefined>();
   const contentOf = (dep: PlannedPair): string | undefined => {
     if (!contents.has(dep.id)) contents.set(dep.id, source.contentOf(dep));

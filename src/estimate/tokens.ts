@@ -9,12 +9,12 @@
  *   length of one unbroken run of letters (a 20,000-character word took a minute); the merge here
  *   keeps the candidate merges in a heap, O(n log n) per piece and exact;
  * - its table keys every token by its bytes joined with commas, which takes about a second to build;
- *   the table here indexes the shipped base64 text in place, built in a few tens of milliseconds.
- * The table (2.3 MB of text) is loaded and built by `loadTokenizer` only, which the estimate calls
- * when a pair it counts uses an OpenAI model: the bundle carries it as a chunk of its own, so a
- * command that counts nothing never reads it. Counts of pieces (words and the spaces before them)
- * already seen are remembered.
+ *   the table here (./rankTable.ts) is made once, at build time, into a file the bundle reads as it is.
+ * The table is loaded by `loadTokenizer` only, which the estimate calls when a pair it counts uses an
+ * OpenAI model, so a command that counts nothing never reads it. Counts of pieces (words and the
+ * spaces before them) already seen are remembered.
  */
+import { encodeRankTable, hashOf, RankTable } from "./rankTable.js";
 
 /** How a count was made: a real tokenizer, or the documented approximation. */
 export type TokenMethod = "o200k_base" | "approximate";
@@ -40,12 +40,23 @@ export function tokenMethod(model: string | null): TokenMethod {
 
 /**
  * Loads the o200k_base table, once: countO200k, and countTokens for a model of that family, need it
- * loaded first.
+ * loaded first. `packaged` reads the table the build made (see ./rankTable.ts); without it, or
+ * when it has none (run from the sources), the table is made here from js-tiktoken's ranks.
  */
-export async function loadTokenizer(): Promise<void> {
+export async function loadTokenizer(packaged?: () => Uint8Array | undefined): Promise<void> {
   if (o200k) return;
-  const { default: base } = await import("js-tiktoken/ranks/o200k_base");
-  o200k ??= buildEncoding(base);
+  let ranks = decodePackaged(packaged);
+  if (!ranks) {
+    const { default: base } = await import("js-tiktoken/ranks/o200k_base");
+    if (!base) throw new Error("the o200k_base token table, o200k_base.bin beside pairflow's bundle, is missing or damaged: install pairflow again");
+    ranks = RankTable.decode(encodeRankTable(base))!;
+  }
+  o200k ??= { split: new RegExp(ranks.pattern, "gu"), ranks, seen: new PieceCounts() };
+}
+
+function decodePackaged(packaged: (() => Uint8Array | undefined) | undefined): RankTable | undefined {
+  const bytes = packaged?.();
+  return bytes && RankTable.decode(bytes);
 }
 
 /** Tokens of `text` for `model`, with how they were counted (an o200k model's after loadTokenizer). */
@@ -190,98 +201,10 @@ interface Encoding {
   /** The encoding's pre-tokenizer: text is cut into pieces that merge independently. */
   split: RegExp;
   ranks: RankTable;
-  /** Length in bytes of the longest token: no merge can make a longer one. */
-  longest: number;
   seen: PieceCounts;
 }
 
 let o200k: Encoding | undefined;
-
-function buildEncoding(base: { pat_str: string; bpe_ranks: string }): Encoding {
-  const ranks = new RankTable(base.bpe_ranks);
-  return { split: new RegExp(base.pat_str, "gu"), ranks, longest: ranks.longestBytes, seen: new PieceCounts() };
-}
-
-/**
- * Token to rank, the token written as the base64 of its bytes as the package ships it: lines of a
- * label, the rank of the line's first token, then tokens of consecutive ranks, separated by spaces.
- * An open-addressing hash table of offsets into that text: building it is one pass over 2.3 MB,
- * where 200,000 decoded strings in a Map took most of half a second to hash and collect.
- */
-class RankTable {
-  private readonly starts: Int32Array;
-  private readonly lengths: Uint8Array;
-  private readonly ranks: Int32Array;
-  /** Slot to entry + 1; 0 is empty. */
-  private readonly slots: Int32Array;
-  private readonly mask: number;
-  readonly longestBytes: number;
-
-  constructor(private readonly text: string) {
-    let count = 0;
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 32) count++;
-    this.starts = new Int32Array(count);
-    this.lengths = new Uint8Array(count);
-    this.ranks = new Int32Array(count);
-    let size = 1;
-    while (size < count * 2) size *= 2;
-    this.slots = new Int32Array(size);
-    this.mask = size - 1;
-    let entries = 0;
-    let longest = 0;
-    let lineStart = 0;
-    while (lineStart < text.length) {
-      let lineEnd = text.indexOf("\n", lineStart);
-      if (lineEnd < 0) lineEnd = text.length;
-      const labelEnd = text.indexOf(" ", lineStart);
-      if (labelEnd < 0 || labelEnd > lineEnd) {
-        lineStart = lineEnd + 1;
-        continue;
-      }
-      const offsetEnd = text.indexOf(" ", labelEnd + 1);
-      let rank = Number.parseInt(text.slice(labelEnd + 1, offsetEnd < 0 || offsetEnd > lineEnd ? lineEnd : offsetEnd), 10);
-      let at = offsetEnd < 0 || offsetEnd > lineEnd ? lineEnd : offsetEnd + 1;
-      while (at < lineEnd) {
-        let end = text.indexOf(" ", at);
-        if (end < 0 || end > lineEnd) end = lineEnd;
-        const length = end - at;
-        if (length > 0) {
-          this.starts[entries] = at;
-          this.lengths[entries] = length;
-          this.ranks[entries] = rank++;
-          let slot = hashOf(text, at, end) & this.mask;
-          while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
-          this.slots[slot] = ++entries;
-          if (length > longest) longest = length;
-        }
-        at = end + 1;
-      }
-      lineStart = lineEnd + 1;
-    }
-    // Base64 of n bytes is 4 * ceil(n / 3) characters long.
-    this.longestBytes = (longest / 4) * 3;
-  }
-
-  /** The rank of a token given as base64, or undefined. */
-  get(token: string): number | undefined {
-    const { text, starts, lengths, slots, mask } = this;
-    let slot = hashOf(token, 0, token.length) & mask;
-    for (;;) {
-      const entry = slots[slot]!;
-      if (entry === 0) return undefined;
-      const e = entry - 1;
-      if (lengths[e] === token.length && text.startsWith(token, starts[e]!)) return this.ranks[e];
-      slot = (slot + 1) & mask;
-    }
-  }
-}
-
-/** FNV-1a over the characters of text[start, end). */
-function hashOf(text: string, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
 
 /**
  * Byte-pair merge of one piece (bytes as a binary string), returning how many tokens it makes: the
@@ -292,9 +215,10 @@ function hashOf(text: string, start: number, end: number): number {
  */
 function mergeCount(encoding: Encoding, bytes: string): number {
   const n = bytes.length;
-  const { ranks, longest } = encoding;
+  const { ranks } = encoding;
+  const { longest } = ranks;
   if (n <= 1) return n;
-  if (ranks.get(btoa(bytes)) !== undefined) return 1;
+  if (ranks.rank(bytes, 0, n) !== undefined) return 1;
   // Parts are identified by their start; next[start] is the start of the following part (n at the end).
   const next = new Int32Array(n);
   const prev = new Int32Array(n);
@@ -309,7 +233,7 @@ function mergeCount(encoding: Encoding, bytes: string): number {
     if (mid >= n) return;
     const end = next[mid]!;
     if (end - start > longest) return;
-    const rank = ranks.get(btoa(bytes.slice(start, end)));
+    const rank = ranks.rank(bytes, start, end);
     if (rank !== undefined) heap.push(rank, start, end);
   };
   for (let i = 0; i < n - 1; i++) offer(i);

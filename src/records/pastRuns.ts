@@ -11,8 +11,8 @@ import { listRunIds, outcomesFromTrace, readTrace } from "./read.js";
 /** Only the newest run records are read: enough to learn from, and bounded in time. */
 export const RUN_RECORDS_READ = 20;
 
-/** Accepted runs of each pair in the newest run records, newest first. */
-export function readRunSamples(stateDir: string, limit = RUN_RECORDS_READ): Map<string, RunSample[]> {
+/** Accepted runs of each pair in the newest run records, newest first; with `pairs`, of those pairs only. */
+export function readRunSamples(stateDir: string, limit = RUN_RECORDS_READ, pairs?: ReadonlySet<string>): Map<string, RunSample[]> {
   const samples = new Map<string, RunSample[]>();
   let ids: string[];
   try {
@@ -23,7 +23,7 @@ export function readRunSamples(stateDir: string, limit = RUN_RECORDS_READ): Map<
   for (const id of ids) {
     let outcomes;
     try {
-      outcomes = outcomesFromTrace(readTrace(stateDir, id).events);
+      outcomes = outcomesFromTrace(readTrace(stateDir, id, pairs).events);
     } catch {
       continue; // gone since it was listed, or events of another shape
     }

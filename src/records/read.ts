@@ -69,15 +69,31 @@ export function readRun(stateDir: string, runId: string): RunRecord {
   return { runId, dir, plan, events, result, problems };
 }
 
-/** One run's trace alone, read as readRun reads it: what needs neither its plan nor its result reads only this. */
-export function readTrace(stateDir: string, runId: string): Pick<RunRecord, "runId" | "events" | "problems"> {
+/**
+ * One run's trace alone, read as readRun reads it: what needs neither its plan nor its result reads
+ * only this. With `ids`, only the events of those pairs are read (events of no pair are left out).
+ */
+export function readTrace(stateDir: string, runId: string, ids?: ReadonlySet<string>): Pick<RunRecord, "runId" | "events" | "problems"> {
   const dir = runDir(stateDir, runId);
   if (!existsSync(dir)) throw new Error(`no run ${runId} in ${runsDir(stateDir)}`);
   const problems: string[] = [];
-  return { runId, events: readEvents(dir, runId, problems), problems };
+  return { runId, events: readEvents(dir, runId, problems, ids), problems };
 }
 
-function readEvents(dir: string, runId: string, problems: string[]): TraceEvent[] {
+/**
+ * Whether a trace line may be an event of one of these pairs, without parsing it: the first
+ * `"id":"` outside a string is the event's own id (the writer puts it after t and event), and an id
+ * written with escapes is parsed to be sure.
+ */
+function mayBeOf(line: string, ids: ReadonlySet<string>): boolean {
+  const at = line.indexOf('"id":"');
+  if (at < 0) return false;
+  const end = line.indexOf('"', at + 6);
+  const id = line.slice(at + 6, end);
+  return id.includes("\\") || ids.has(id);
+}
+
+function readEvents(dir: string, runId: string, problems: string[], ids?: ReadonlySet<string>): TraceEvent[] {
   const events: TraceEvent[] = [];
   const tracePath = path.join(dir, "trace.jsonl");
   if (existsSync(tracePath)) {
@@ -86,10 +102,10 @@ function readEvents(dir: string, runId: string, problems: string[]): TraceEvent[
     const lines = text.split("\n");
     const last = lines.length - 1; // the text after the final newline: empty when the trace is whole
     lines.forEach((line, i) => {
-      if (line === "") return;
+      if (line === "" || (ids && !mayBeOf(line, ids))) return;
       try {
         const event: unknown = JSON.parse(line);
-        if (isEvent(event)) events.push(event);
+        if (isEvent(event) && (!ids || ids.has(event.id as string))) events.push(event);
         else problems.push(`runs/${runId}/trace.jsonl: line ${i + 1} is not an event pairflow wrote; it is ignored`);
       } catch {
         problems.push(

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { REPO } from "../helpers/fixtures.js";
 
 describe("the published package", () => {
-  it("holds dist/cli.js and the schemas, and depends on nothing", () => {
+  it("holds dist/cli.js, its token table and the schemas, and depends on nothing", () => {
     const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
     const [packed] = JSON.parse(out) as { files: { path: string }[] }[];
     const files = packed!.files.map((f) => f.path).sort();
@@ -14,7 +14,10 @@ describe("the published package", () => {
     const chunks = readdirSync(path.join(REPO, "dist"))
       .filter((f) => /^cli-.*\.js$/.test(f))
       .map((f) => `dist/${f}`);
-    expect(files).toEqual(["README.md", "dist/cli.js", ...chunks, "package.json", "schemas/prompts.schema.json", "schemas/workflow.schema.json"].sort());
+    // The token table the estimate reads beside the bundle (src/workspace/tokenTable.ts).
+    expect(files).toEqual(
+      ["README.md", "dist/cli.js", ...chunks, "dist/o200k_base.bin", "package.json", "schemas/prompts.schema.json", "schemas/workflow.schema.json"].sort(),
+    );
     // Every file the CLI imports is in the package.
     for (const file of files.filter((f) => f.startsWith("dist/"))) {
       for (const [, imported] of readFileSync(path.join(REPO, file), "utf8").matchAll(/(?:\bimport\(?|\bfrom)\s*"\.\/([^"]+)"/g))

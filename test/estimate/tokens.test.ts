@@ -6,7 +6,13 @@ import fc from "fast-check";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200kBase from "js-tiktoken/ranks/o200k_base";
 import { beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { encodeRankTable, RankTable } from "../../src/estimate/rankTable.js";
 import { countO200k, countTokens, loadTokenizer } from "../../src/estimate/tokens.js";
+import { pairflow } from "../cli/built.js";
+import { REPO, tempRepo } from "../helpers/fixtures.js";
+import { planOf } from "../helpers/state.js";
 
 const reference = new Tiktoken(o200kBase);
 const encodeLength = (text: string) => reference.encode(text, [], []).length;
@@ -32,7 +38,7 @@ const pieces = [
 ];
 
 describe("o200k token counts", () => {
-  beforeAll(loadTokenizer);
+  beforeAll(() => loadTokenizer());
 
   it("equal js-tiktoken's on random text: words, code, unicode, special-token text", () => {
     fc.assert(
@@ -124,5 +130,47 @@ describe("o200k token counts", () => {
 
   it("approximate other models as characters / 4", () => {
     expect(countTokens("x".repeat(20_001), "claude-sonnet-4")).toEqual({ tokens: 5_001, method: "approximate" });
+  });
+});
+
+describe("the packaged token table", () => {
+  const block = encodeRankTable(o200kBase);
+  const table = RankTable.decode(block)!;
+  const bytes = (token: string) => Buffer.from(token, "base64").toString("latin1");
+
+  it("is what the build ships in dist/, and the built CLI counts with it as the sources do", async () => {
+    expect(Buffer.compare(readFileSync(path.join(REPO, "dist/o200k_base.bin")), block)).toBe(0);
+    const dir = tempRepo({
+      "workflow.yml": "name: t\nmodel: gpt-4o\ngenerator: command\ngenerator_config: {run: cat}\naction_pairs:\n  a: {}\n  b: {requires: [a]}\n",
+      "prompts.yml": `a: {task: "Summarise the changes; keep it short. 日本語のテキスト 😀 <|endoftext|> don't"}\nb: {task: ${JSON.stringify("word ".repeat(300))}}\n`,
+    });
+    const built = JSON.parse(pairflow(["plan", "--json"], { cwd: dir }).stdout) as { pairs: { id: string; estimate: { inputTokens: number } | null }[] };
+    const { estimate } = await planOf(dir, { cwd: dir });
+    expect(built.pairs.map((p) => [p.id, p.estimate?.inputTokens])).toEqual(estimate.pairs.map((p) => [p.id, p.inputTokens]));
+    expect(estimate.pairs.map((p) => p.tokenizer)).toEqual(["o200k_base", "o200k_base"]);
+  });
+
+  it("finds every token's rank, and nothing that is not a token", () => {
+    const wrong: string[] = [];
+    o200kBase.bpe_ranks
+      .split(" ")
+      .slice(2)
+      .forEach((token, rank) => {
+        const b = bytes(token);
+        if (table.rank(`x${b}y`, 1, b.length + 1) !== rank) wrong.push(token);
+      });
+    expect(wrong).toEqual([]);
+    expect(table.rank("\u00ff\u00fe\u00fd\u00fc\u00fb\u00fa", 0, 6)).toBeUndefined();
+  });
+
+  it("reads a block at any offset, and refuses one that is damaged", () => {
+    const shifted = Buffer.alloc(block.length + 1);
+    Buffer.from(block).copy(shifted, 1);
+    const moved = RankTable.decode(shifted.subarray(1))!;
+    for (const token of ["IQ==", "aGVsbG8=", "IHRoZQ=="])
+      expect(moved.rank(bytes(token), 0, bytes(token).length)).toBe(table.rank(bytes(token), 0, bytes(token).length));
+    expect(RankTable.decode(block.subarray(0, block.length - 1))).toBeUndefined();
+    expect(RankTable.decode(Buffer.concat([Buffer.from("XXXX"), block.subarray(4)]))).toBeUndefined();
+    expect(RankTable.decode(new Uint8Array(10))).toBeUndefined();
   });
 });

@@ -3,12 +3,12 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   openState
-} from "./cli-chunk-N24MC3HO.js";
+} from "./cli-chunk-243CCCVG.js";
 import {
   estimatePlan,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-EMRHIRZ4.js";
+} from "./cli-chunk-QKHRRINN.js";
 import {
   UsageError,
   displayPath,
@@ -213,13 +213,20 @@ function readRun(stateDir, runId) {
   const events = readEvents(dir, runId, problems);
   return { runId, dir, plan, events, result, problems };
 }
-function readTrace(stateDir, runId) {
+function readTrace(stateDir, runId, ids) {
   const dir = runDir(stateDir, runId);
   if (!existsSync(dir)) throw new Error(`no run ${runId} in ${runsDir(stateDir)}`);
   const problems = [];
-  return { runId, events: readEvents(dir, runId, problems), problems };
+  return { runId, events: readEvents(dir, runId, problems, ids), problems };
 }
-function readEvents(dir, runId, problems) {
+function mayBeOf(line, ids) {
+  const at = line.indexOf('"id":"');
+  if (at < 0) return false;
+  const end = line.indexOf('"', at + 6);
+  const id = line.slice(at + 6, end);
+  return id.includes("\\") || ids.has(id);
+}
+function readEvents(dir, runId, problems, ids) {
   const events = [];
   const tracePath = path2.join(dir, "trace.jsonl");
   if (existsSync(tracePath)) {
@@ -228,10 +235,10 @@ function readEvents(dir, runId, problems) {
     const lines = text.split("\n");
     const last = lines.length - 1;
     lines.forEach((line, i) => {
-      if (line === "") return;
+      if (line === "" || ids && !mayBeOf(line, ids)) return;
       try {
         const event = JSON.parse(line);
-        if (isEvent(event)) events.push(event);
+        if (isEvent(event) && (!ids || ids.has(event.id))) events.push(event);
         else problems.push(`runs/${runId}/trace.jsonl: line ${i + 1} is not an event pairflow wrote; it is ignored`);
       } catch {
         problems.push(
@@ -402,7 +409,7 @@ function resumeState(events) {
 
 // src/records/pastRuns.ts
 var RUN_RECORDS_READ = 20;
-function readRunSamples(stateDir, limit = RUN_RECORDS_READ) {
+function readRunSamples(stateDir, limit = RUN_RECORDS_READ, pairs) {
   const samples = /* @__PURE__ */ new Map();
   let ids;
   try {
@@ -413,7 +420,7 @@ function readRunSamples(stateDir, limit = RUN_RECORDS_READ) {
   for (const id of ids) {
     let outcomes;
     try {
-      outcomes = outcomesFromTrace(readTrace(stateDir, id).events);
+      outcomes = outcomesFromTrace(readTrace(stateDir, id, pairs).events);
     } catch {
       continue;
     }
@@ -439,6 +446,16 @@ function outputTokens(attempts) {
   return outputs;
 }
 
+// src/workspace/tokenTable.ts
+import { readFileSync } from "node:fs";
+function readPackagedTokenTable() {
+  try {
+    return readFileSync(new URL("./o200k_base.bin", import.meta.url));
+  } catch {
+    return void 0;
+  }
+}
+
 // src/app/plan.ts
 async function planTarget(target, request) {
   const opened = openState(target, request);
@@ -451,13 +468,15 @@ async function planOpened(opened, request) {
 function estimateOf(opened, plan, among) {
   const only = plan.selection.only && !plan.selection.force ? new Set(plan.selection.only) : void 0;
   const include = (id) => (only?.has(id) ?? true) && (among?.(id) ?? true) && callsModel(opened.workflow.pairs.get(id));
-  const executes = plan.pairs.some((p) => p.action === "run" && include(p.id));
+  const executing = new Set(plan.pairs.filter((p) => p.action === "run" && include(p.id)).map((p) => p.id));
   return estimatePlan(
     {
       workflow: opened.workflow,
-      // Past runs matter only to pairs that execute: with none, neither records nor lock are read for them.
-      history: executes ? pairHistory(opened.lock, readRunSamples(opened.stateDir)) : /* @__PURE__ */ new Map(),
-      contentOf: (planned) => acceptedContent(opened, planned)
+      // Past runs matter only to pairs that execute: only their events are read, and with none,
+      // neither records nor lock are.
+      history: executing.size > 0 ? pairHistory(opened.lock, readRunSamples(opened.stateDir, RUN_RECORDS_READ, executing)) : /* @__PURE__ */ new Map(),
+      contentOf: (planned) => acceptedContent(opened, planned),
+      tokenTable: readPackagedTokenTable
     },
     plan,
     { include }

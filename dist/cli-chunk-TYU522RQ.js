@@ -15,6 +15,7 @@ var package_default = {
   files: [
     "dist/cli.js",
     "dist/cli-*.js",
+    "dist/o200k_base.bin",
     "schemas"
   ],
   engines: {

@@ -5,18 +5,18 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-MQMZJABT.js";
+} from "./cli-chunk-TBTM4MGX.js";
 import {
   planTarget
-} from "./cli-chunk-7EAMMA22.js";
+} from "./cli-chunk-S7WH4BEV.js";
 import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-5GU4VXDG.js";
+} from "./cli-chunk-FOQLJCHT.js";
 import {
   styleFor
-} from "./cli-chunk-EMRHIRZ4.js";
+} from "./cli-chunk-QKHRRINN.js";
 import {
   Option,
   PATH_HELP,

@@ -546,6 +546,140 @@ function median(values) {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+// src/estimate/rankTable.ts
+var MAGIC = 827606608;
+var HEADER_BYTES = 24;
+function encodeRankTable(source) {
+  const tokens = [];
+  const ranks = [];
+  for (const line of source.bpe_ranks.split("\n")) {
+    const fields = line.split(" ");
+    if (fields.length < 3) continue;
+    let rank = Number.parseInt(fields[1], 10);
+    for (const token of fields.slice(2)) {
+      if (token === "") continue;
+      const bytes = Buffer.from(token, "base64");
+      if (bytes.length === 0 || bytes.length > 255) throw new Error(`o200k_base: a token of ${bytes.length} bytes does not fit the table`);
+      tokens.push(bytes);
+      ranks.push(rank++);
+    }
+  }
+  const count = tokens.length;
+  let slotCount = 1;
+  while (slotCount < count * 2) slotCount *= 2;
+  const text2 = Buffer.concat(tokens);
+  const pattern = Buffer.from(source.pat_str, "utf8");
+  const layout = layoutOf(count, slotCount, text2.length);
+  const block = Buffer.alloc(layout.patternAt + pattern.length);
+  const header = new DataView(block.buffer, block.byteOffset, HEADER_BYTES);
+  header.setUint32(0, MAGIC, true);
+  header.setUint32(4, count, true);
+  header.setUint32(8, slotCount, true);
+  header.setUint32(
+    12,
+    tokens.reduce((longest, t) => Math.max(longest, t.length), 0),
+    true
+  );
+  header.setUint32(16, text2.length, true);
+  header.setUint32(20, pattern.length, true);
+  const slots = new Int32Array(slotCount);
+  let at = 0;
+  tokens.forEach((token, entry) => {
+    block.writeInt32LE(at, layout.startsAt + entry * 4);
+    block.writeInt32LE(ranks[entry], layout.ranksAt + entry * 4);
+    block[layout.lengthsAt + entry] = token.length;
+    let slot = hashBytes(token) & slotCount - 1;
+    while (slots[slot] !== 0) slot = slot + 1 & slotCount - 1;
+    slots[slot] = entry + 1;
+    at += token.length;
+  });
+  slots.forEach((value, i) => block.writeInt32LE(value, HEADER_BYTES + i * 4));
+  text2.copy(block, layout.textAt);
+  pattern.copy(block, layout.patternAt);
+  return block;
+}
+function layoutOf(count, slotCount, textLength) {
+  const startsAt = HEADER_BYTES + slotCount * 4;
+  const ranksAt = startsAt + count * 4;
+  const lengthsAt = ranksAt + count * 4;
+  const textAt = lengthsAt + count;
+  return { startsAt, ranksAt, lengthsAt, textAt, patternAt: textAt + textLength };
+}
+var RankTable = class _RankTable {
+  constructor(slots, starts, ranks, lengths, text2, longest, pattern) {
+    this.slots = slots;
+    this.starts = starts;
+    this.ranks = ranks;
+    this.lengths = lengths;
+    this.text = text2;
+    this.longest = longest;
+    this.pattern = pattern;
+  }
+  slots;
+  starts;
+  ranks;
+  lengths;
+  text;
+  longest;
+  pattern;
+  /** The table in a block, or undefined when the block is not one `encodeRankTable` made. */
+  static decode(bytes) {
+    if (bytes.length < HEADER_BYTES) return void 0;
+    const header = new DataView(bytes.buffer, bytes.byteOffset, HEADER_BYTES);
+    if (header.getUint32(0, true) !== MAGIC) return void 0;
+    const [count, slotCount, longest, textLength, patternLength] = [4, 8, 12, 16, 20].map((at) => header.getUint32(at, true));
+    if (slotCount === 0 || (slotCount & slotCount - 1) !== 0 || slotCount < count) return void 0;
+    const layout = layoutOf(count, slotCount, textLength);
+    if (bytes.length !== layout.patternAt + patternLength) return void 0;
+    let block = bytes;
+    if (block.byteOffset % 4 !== 0 || !LITTLE_ENDIAN) {
+      block = new Uint8Array(bytes.length);
+      block.set(bytes);
+      if (!LITTLE_ENDIAN) Buffer.from(block.buffer, HEADER_BYTES, layout.lengthsAt - HEADER_BYTES).swap32();
+    }
+    const int32s = (at, length) => new Int32Array(block.buffer, block.byteOffset + at, length);
+    const buffer = Buffer.from(block.buffer, block.byteOffset, block.length);
+    return new _RankTable(
+      int32s(HEADER_BYTES, slotCount),
+      int32s(layout.startsAt, count),
+      int32s(layout.ranksAt, count),
+      block.subarray(layout.lengthsAt, layout.textAt),
+      buffer.toString("latin1", layout.textAt, layout.patternAt),
+      longest,
+      buffer.toString("utf8", layout.patternAt, layout.patternAt + patternLength)
+    );
+  }
+  /** The rank of the token whose bytes are bytes[start, end), or undefined. */
+  rank(bytes, start, end) {
+    const { text: text2, starts, lengths, slots } = this;
+    const mask = slots.length - 1;
+    const length = end - start;
+    let slot = hashOf(bytes, start, end) & mask;
+    for (; ; ) {
+      const entry = slots[slot];
+      if (entry === 0) return void 0;
+      const e = entry - 1;
+      if (lengths[e] === length && sameChars(text2, starts[e], bytes, start, length)) return this.ranks[e];
+      slot = slot + 1 & mask;
+    }
+  }
+};
+var LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+function sameChars(a, aAt, b, bAt, length) {
+  for (let i = 0; i < length; i++) if (a.charCodeAt(aAt + i) !== b.charCodeAt(bAt + i)) return false;
+  return true;
+}
+function hashOf(text2, start, end) {
+  let h = 2166136261;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text2.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+function hashBytes(bytes) {
+  let h = 2166136261;
+  for (const b of bytes) h = Math.imul(h ^ b, 16777619);
+  return h >>> 0;
+}
+
 // src/estimate/tokens.ts
 var CHARS_PER_TOKEN = 4;
 var CHAT_OVERHEAD_TOKENS = 7;
@@ -555,10 +689,19 @@ function tokenMethod(model) {
   const name = model.slice(model.lastIndexOf("/") + 1).toLowerCase();
   return O200K.test(name) ? "o200k_base" : "approximate";
 }
-async function loadTokenizer() {
+async function loadTokenizer(packaged) {
   if (o200k) return;
-  const { default: base } = await import("./cli-o200k_base-4JAOX7ES.js");
-  o200k ??= buildEncoding(base);
+  let ranks = decodePackaged(packaged);
+  if (!ranks) {
+    const { default: base } = await import("./cli-ranks-3RKZIM3J.js");
+    if (!base) throw new Error("the o200k_base token table, o200k_base.bin beside pairflow's bundle, is missing or damaged: install pairflow again");
+    ranks = RankTable.decode(encodeRankTable(base));
+  }
+  o200k ??= { split: new RegExp(ranks.pattern, "gu"), ranks, seen: new PieceCounts() };
+}
+function decodePackaged(packaged) {
+  const bytes = packaged?.();
+  return bytes && RankTable.decode(bytes);
 }
 function countTokens(text2, model) {
   const method = tokenMethod(model);
@@ -657,86 +800,12 @@ var PieceCounts = class {
 };
 var PIECE_SLOTS = 1 << 18;
 var o200k;
-function buildEncoding(base) {
-  const ranks = new RankTable(base.bpe_ranks);
-  return { split: new RegExp(base.pat_str, "gu"), ranks, longest: ranks.longestBytes, seen: new PieceCounts() };
-}
-var RankTable = class {
-  constructor(text2) {
-    this.text = text2;
-    let count = 0;
-    for (let i = 0; i < text2.length; i++) if (text2.charCodeAt(i) === 32) count++;
-    this.starts = new Int32Array(count);
-    this.lengths = new Uint8Array(count);
-    this.ranks = new Int32Array(count);
-    let size = 1;
-    while (size < count * 2) size *= 2;
-    this.slots = new Int32Array(size);
-    this.mask = size - 1;
-    let entries = 0;
-    let longest = 0;
-    let lineStart = 0;
-    while (lineStart < text2.length) {
-      let lineEnd = text2.indexOf("\n", lineStart);
-      if (lineEnd < 0) lineEnd = text2.length;
-      const labelEnd = text2.indexOf(" ", lineStart);
-      if (labelEnd < 0 || labelEnd > lineEnd) {
-        lineStart = lineEnd + 1;
-        continue;
-      }
-      const offsetEnd = text2.indexOf(" ", labelEnd + 1);
-      let rank = Number.parseInt(text2.slice(labelEnd + 1, offsetEnd < 0 || offsetEnd > lineEnd ? lineEnd : offsetEnd), 10);
-      let at = offsetEnd < 0 || offsetEnd > lineEnd ? lineEnd : offsetEnd + 1;
-      while (at < lineEnd) {
-        let end = text2.indexOf(" ", at);
-        if (end < 0 || end > lineEnd) end = lineEnd;
-        const length = end - at;
-        if (length > 0) {
-          this.starts[entries] = at;
-          this.lengths[entries] = length;
-          this.ranks[entries] = rank++;
-          let slot = hashOf(text2, at, end) & this.mask;
-          while (this.slots[slot] !== 0) slot = slot + 1 & this.mask;
-          this.slots[slot] = ++entries;
-          if (length > longest) longest = length;
-        }
-        at = end + 1;
-      }
-      lineStart = lineEnd + 1;
-    }
-    this.longestBytes = longest / 4 * 3;
-  }
-  text;
-  starts;
-  lengths;
-  ranks;
-  /** Slot to entry + 1; 0 is empty. */
-  slots;
-  mask;
-  longestBytes;
-  /** The rank of a token given as base64, or undefined. */
-  get(token) {
-    const { text: text2, starts, lengths, slots, mask } = this;
-    let slot = hashOf(token, 0, token.length) & mask;
-    for (; ; ) {
-      const entry = slots[slot];
-      if (entry === 0) return void 0;
-      const e = entry - 1;
-      if (lengths[e] === token.length && text2.startsWith(token, starts[e])) return this.ranks[e];
-      slot = slot + 1 & mask;
-    }
-  }
-};
-function hashOf(text2, start, end) {
-  let h = 2166136261;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ text2.charCodeAt(i), 16777619);
-  return h >>> 0;
-}
 function mergeCount(encoding, bytes) {
   const n = bytes.length;
-  const { ranks, longest } = encoding;
+  const { ranks } = encoding;
+  const { longest } = ranks;
   if (n <= 1) return n;
-  if (ranks.get(btoa(bytes)) !== void 0) return 1;
+  if (ranks.rank(bytes, 0, n) !== void 0) return 1;
   const next = new Int32Array(n);
   const prev = new Int32Array(n);
   const alive = new Uint8Array(n).fill(1);
@@ -750,7 +819,7 @@ function mergeCount(encoding, bytes) {
     if (mid >= n) return;
     const end = next[mid];
     if (end - start > longest) return;
-    const rank = ranks.get(btoa(bytes.slice(start, end)));
+    const rank = ranks.rank(bytes, start, end);
     if (rank !== void 0) heap.push(rank, start, end);
   };
   for (let i = 0; i < n - 1; i++) offer(i);
@@ -821,7 +890,7 @@ async function estimatePlan(source, plan, options = {}) {
   const { workflow } = source;
   const { history: history2 } = source;
   const running = plan.pairs.filter((p) => p.action === "run" && (options.include?.(p.id) ?? true));
-  if (running.some((p) => tokenMethod(workflow.pairs.get(p.id).model) === "o200k_base")) await loadTokenizer();
+  if (running.some((p) => tokenMethod(workflow.pairs.get(p.id).model) === "o200k_base")) await loadTokenizer(source.tokenTable);
   const contents = /* @__PURE__ */ new Map();
   const contentOf = (dep) => {
     if (!contents.has(dep.id)) contents.set(dep.id, source.contentOf(dep));

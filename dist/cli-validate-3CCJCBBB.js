@@ -7,14 +7,14 @@ import {
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-N24MC3HO.js";
+} from "./cli-chunk-243CCCVG.js";
 import "./cli-chunk-2E6W6ZDS.js";
 import {
   count
-} from "./cli-chunk-5GU4VXDG.js";
+} from "./cli-chunk-FOQLJCHT.js";
 import {
   styleFor
-} from "./cli-chunk-EMRHIRZ4.js";
+} from "./cli-chunk-QKHRRINN.js";
 import {
   ConfigError,
   EXIT,

@@ -3,19 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-766PYNW2.js";
-import "./cli-chunk-MDGM3C37.js";
+} from "./cli-chunk-7Q33GOTT.js";
+import "./cli-chunk-6NZ6JSCS.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-MQMZJABT.js";
+} from "./cli-chunk-TBTM4MGX.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-DY6RRQ6Q.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-ZG4QBACJ.js";
+} from "./cli-chunk-Y544JRVU.js";
 import {
   listRunIds,
   listing,
@@ -23,21 +23,21 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-7EAMMA22.js";
+} from "./cli-chunk-S7WH4BEV.js";
 import {
   LocalStore,
   readLockWithJournal,
   stateDirFor
-} from "./cli-chunk-N24MC3HO.js";
+} from "./cli-chunk-243CCCVG.js";
 import {
   lockPathFor
 } from "./cli-chunk-2E6W6ZDS.js";
 import {
   count
-} from "./cli-chunk-5GU4VXDG.js";
+} from "./cli-chunk-FOQLJCHT.js";
 import {
   styleFor
-} from "./cli-chunk-EMRHIRZ4.js";
+} from "./cli-chunk-QKHRRINN.js";
 import {
   ConfigError,
   Option,

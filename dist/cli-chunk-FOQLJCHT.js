@@ -7,7 +7,7 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-EMRHIRZ4.js";
+} from "./cli-chunk-QKHRRINN.js";
 import {
   displayPath,
   shortRef

@@ -10,7 +10,7 @@ import {
 } from "./cli-chunk-2E6W6ZDS.js";
 import {
   sortedObject
-} from "./cli-chunk-EMRHIRZ4.js";
+} from "./cli-chunk-QKHRRINN.js";
 import {
   InputError,
   OutputFiles,

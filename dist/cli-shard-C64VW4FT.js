@@ -8,15 +8,15 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-MQMZJABT.js";
+} from "./cli-chunk-TBTM4MGX.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-DY6RRQ6Q.js";
-import "./cli-chunk-ZG4QBACJ.js";
-import "./cli-chunk-7EAMMA22.js";
-import "./cli-chunk-N24MC3HO.js";
+import "./cli-chunk-Y544JRVU.js";
+import "./cli-chunk-S7WH4BEV.js";
+import "./cli-chunk-243CCCVG.js";
 import "./cli-chunk-2E6W6ZDS.js";
-import "./cli-chunk-5GU4VXDG.js";
-import "./cli-chunk-EMRHIRZ4.js";
+import "./cli-chunk-FOQLJCHT.js";
+import "./cli-chunk-QKHRRINN.js";
 import "./cli-chunk-2H4FS6GE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";

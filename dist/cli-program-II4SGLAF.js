@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   package_default
-} from "./cli-chunk-U5X4VECE.js";
+} from "./cli-chunk-TYU522RQ.js";
 import {
   count
-} from "./cli-chunk-5GU4VXDG.js";
+} from "./cli-chunk-FOQLJCHT.js";
 import {
   styleFor
-} from "./cli-chunk-EMRHIRZ4.js";
+} from "./cli-chunk-QKHRRINN.js";
 import {
   Command,
   CommanderError,
@@ -27,14 +27,14 @@ import "./cli-chunk-FRV2UMY2.js";
 // src/cli/program.ts
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-DYAG2PT3.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-LI5HD2KQ.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-L6KHE4AQ.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-KZ6HDLLU.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-4UIPCRF3.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-2M4Z4HQP.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-CLA5FT4Y.js")).registerHistory],
+  [["validate"], async () => (await import("./cli-validate-3CCJCBBB.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-LWSPLZ2L.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-4Q6SGQWQ.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-KV7IUUCR.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-VMHNUNGA.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-U36ZT5FE.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-T7EJN6MV.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-AFU2MWCG.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-C64VW4FT.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

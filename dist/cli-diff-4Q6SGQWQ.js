@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-ZG4QBACJ.js";
+import "./cli-chunk-Y544JRVU.js";
 import {
   planTarget
-} from "./cli-chunk-7EAMMA22.js";
-import "./cli-chunk-N24MC3HO.js";
+} from "./cli-chunk-S7WH4BEV.js";
+import "./cli-chunk-243CCCVG.js";
 import {
   lockPathFor,
   readLock
@@ -13,11 +13,11 @@ import {
 import {
   planJson,
   reasonsText
-} from "./cli-chunk-5GU4VXDG.js";
+} from "./cli-chunk-FOQLJCHT.js";
 import {
   decidePair,
   styleFor
-} from "./cli-chunk-EMRHIRZ4.js";
+} from "./cli-chunk-QKHRRINN.js";
 import {
   Option,
   PATH_HELP,

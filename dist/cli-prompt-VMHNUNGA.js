@@ -4,15 +4,15 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-7EAMMA22.js";
+} from "./cli-chunk-S7WH4BEV.js";
 import {
   openState
-} from "./cli-chunk-N24MC3HO.js";
+} from "./cli-chunk-243CCCVG.js";
 import "./cli-chunk-2E6W6ZDS.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-EMRHIRZ4.js";
+} from "./cli-chunk-QKHRRINN.js";
 import {
   Option,
   PATH_HELP,

@@ -10,7 +10,7 @@ import {
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-ZG4QBACJ.js";
+} from "./cli-chunk-Y544JRVU.js";
 import {
   RunRecorder,
   estimateOf,
@@ -21,7 +21,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-7EAMMA22.js";
+} from "./cli-chunk-S7WH4BEV.js";
 import {
   LocalStore,
   LockWriter,
@@ -29,7 +29,7 @@ import {
   openState,
   realLockPath,
   stateDirFor
-} from "./cli-chunk-N24MC3HO.js";
+} from "./cli-chunk-243CCCVG.js";
 import {
   lockPathFor
 } from "./cli-chunk-2E6W6ZDS.js";
@@ -42,7 +42,7 @@ import {
   styleFor,
   usd,
   workflowRef
-} from "./cli-chunk-EMRHIRZ4.js";
+} from "./cli-chunk-QKHRRINN.js";
 import {
   ConfigError,
   DEFAULT_MAX_OUTPUT_BYTES,

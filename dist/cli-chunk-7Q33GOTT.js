@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-MDGM3C37.js";
+} from "./cli-chunk-6NZ6JSCS.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,12 +14,12 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-MQMZJABT.js";
+} from "./cli-chunk-TBTM4MGX.js";
 import {
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-ZG4QBACJ.js";
+} from "./cli-chunk-Y544JRVU.js";
 import {
   compareWithRun,
   comparisonText,
@@ -28,11 +28,11 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-5GU4VXDG.js";
+} from "./cli-chunk-FOQLJCHT.js";
 import {
   parseUsd,
   styleFor
-} from "./cli-chunk-EMRHIRZ4.js";
+} from "./cli-chunk-QKHRRINN.js";
 import {
   EXIT,
   InvalidArgumentError,
