@@ -141,14 +141,11 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
     return { ...base, configRef: null, action: "run", reasons: sortReasons(reasons), artifact: null, components: null };
   }
 
-  const upstream: Upstream = { refs: {}, artifactHashes: {} };
-  for (const d of deps) {
-    upstream.refs[d.id] = d.configRef!;
-    upstream.artifactHashes[d.id] = d.artifact!.contentHash;
-  }
-  const ref = configRef(own, upstream);
-  // A skipped pair's digests are read only if a run writes its lock entry again: taken on first use.
-  const digests = () => componentDigests(own, upstream);
+  const ref = configRef(own, upstreamOf(deps));
+  // A skipped pair's digests are read only if a run writes its lock entry again: taken on first
+  // use, from the dependencies' decisions, which the plan keeps anyway (the mappings made of them
+  // here, keyed by this pair's own dependencies, would each hold a hidden class of their own).
+  const digests = () => componentDigests(own, upstreamOf(deps));
 
   if (output.kind === "human") return kept(ref, digests);
   if (!forced) {
@@ -172,6 +169,16 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
     reasons.push({ kind: "rejected", detail: `last attempt rejected${last.feedback ? `: ${firstLine(last.feedback)}` : ""}` });
   }
   return { ...base, configRef: ref, action: "run", reasons: sortReasons(reasons), artifact: null, components };
+}
+
+/** What a pair's reference takes from its dependencies' decisions (each has a reference and an artifact). */
+function upstreamOf(deps: readonly PlannedPair[]): Upstream {
+  const upstream: Upstream = { refs: {}, artifactHashes: {} };
+  for (const d of deps) {
+    upstream.refs[d.id] = d.configRef!;
+    upstream.artifactHashes[d.id] = d.artifact!.contentHash;
+  }
+  return upstream;
 }
 
 /** The decision with `components` computed when first read, then kept (an ordinary property from then on). */

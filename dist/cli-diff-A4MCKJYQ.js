@@ -1,23 +1,23 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-Y544JRVU.js";
+import "./cli-chunk-GMTJFFKO.js";
 import {
   planTarget
-} from "./cli-chunk-S7WH4BEV.js";
-import "./cli-chunk-243CCCVG.js";
+} from "./cli-chunk-NO65BCGB.js";
+import "./cli-chunk-ZM2CAKLC.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-2E6W6ZDS.js";
+} from "./cli-chunk-UTEE543G.js";
 import {
   planJson,
   reasonsText
-} from "./cli-chunk-FOQLJCHT.js";
+} from "./cli-chunk-OKWFXXS3.js";
 import {
   decidePair,
   styleFor
-} from "./cli-chunk-QKHRRINN.js";
+} from "./cli-chunk-HW747WHK.js";
 import {
   Option,
   PATH_HELP,
@@ -28,7 +28,7 @@ import {
   require_dist,
   resolveWorkflowPath,
   stateDirOption
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-B4TCATGP.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

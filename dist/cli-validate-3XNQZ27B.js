@@ -3,18 +3,18 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   checkWorkflow
-} from "./cli-chunk-DY6RRQ6Q.js";
+} from "./cli-chunk-JSINCKR6.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-243CCCVG.js";
-import "./cli-chunk-2E6W6ZDS.js";
+} from "./cli-chunk-ZM2CAKLC.js";
+import "./cli-chunk-UTEE543G.js";
 import {
   count
-} from "./cli-chunk-FOQLJCHT.js";
+} from "./cli-chunk-OKWFXXS3.js";
 import {
   styleFor
-} from "./cli-chunk-QKHRRINN.js";
+} from "./cli-chunk-HW747WHK.js";
 import {
   ConfigError,
   EXIT,
@@ -27,7 +27,7 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-B4TCATGP.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -7,10 +7,10 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-2E6W6ZDS.js";
+} from "./cli-chunk-UTEE543G.js";
 import {
   sortedObject
-} from "./cli-chunk-QKHRRINN.js";
+} from "./cli-chunk-HW747WHK.js";
 import {
   InputError,
   OutputFiles,
@@ -22,7 +22,7 @@ import {
   require_out,
   sha256Hex,
   textHashes
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-B4TCATGP.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";

@@ -6,11 +6,11 @@ import {
 } from "./cli-chunk-MTTGQQZV.js";
 import {
   checkWorkflow
-} from "./cli-chunk-DY6RRQ6Q.js";
+} from "./cli-chunk-JSINCKR6.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-Y544JRVU.js";
+} from "./cli-chunk-GMTJFFKO.js";
 import {
   RunRecorder,
   estimateOf,
@@ -21,7 +21,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-S7WH4BEV.js";
+} from "./cli-chunk-NO65BCGB.js";
 import {
   LocalStore,
   LockWriter,
@@ -29,10 +29,10 @@ import {
   openState,
   realLockPath,
   stateDirFor
-} from "./cli-chunk-243CCCVG.js";
+} from "./cli-chunk-ZM2CAKLC.js";
 import {
   lockPathFor
-} from "./cli-chunk-2E6W6ZDS.js";
+} from "./cli-chunk-UTEE543G.js";
 import {
   contentNeeded,
   decider,
@@ -42,7 +42,7 @@ import {
   styleFor,
   usd,
   workflowRef
-} from "./cli-chunk-QKHRRINN.js";
+} from "./cli-chunk-HW747WHK.js";
 import {
   ConfigError,
   DEFAULT_MAX_OUTPUT_BYTES,
@@ -68,7 +68,7 @@ import {
   sha256Hex,
   stateDirOption,
   writeFileAtomic
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-B4TCATGP.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";

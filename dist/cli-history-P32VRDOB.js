@@ -3,19 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-7Q33GOTT.js";
-import "./cli-chunk-6NZ6JSCS.js";
+} from "./cli-chunk-BJSIZMKF.js";
+import "./cli-chunk-A6IJZBLN.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-TBTM4MGX.js";
+} from "./cli-chunk-VCO3NAEK.js";
 import "./cli-chunk-MTTGQQZV.js";
-import "./cli-chunk-DY6RRQ6Q.js";
+import "./cli-chunk-JSINCKR6.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-Y544JRVU.js";
+} from "./cli-chunk-GMTJFFKO.js";
 import {
   listRunIds,
   listing,
@@ -23,21 +23,21 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-S7WH4BEV.js";
+} from "./cli-chunk-NO65BCGB.js";
 import {
   LocalStore,
   readLockWithJournal,
   stateDirFor
-} from "./cli-chunk-243CCCVG.js";
+} from "./cli-chunk-ZM2CAKLC.js";
 import {
   lockPathFor
-} from "./cli-chunk-2E6W6ZDS.js";
+} from "./cli-chunk-UTEE543G.js";
 import {
   count
-} from "./cli-chunk-FOQLJCHT.js";
+} from "./cli-chunk-OKWFXXS3.js";
 import {
   styleFor
-} from "./cli-chunk-QKHRRINN.js";
+} from "./cli-chunk-HW747WHK.js";
 import {
   ConfigError,
   Option,
@@ -51,7 +51,7 @@ import {
   resolveWorkflowPath,
   shortRef,
   stateDirOption
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-B4TCATGP.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

@@ -7,11 +7,11 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-QKHRRINN.js";
+} from "./cli-chunk-HW747WHK.js";
 import {
   displayPath,
   shortRef
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-B4TCATGP.js";
 
 // src/report/estimate.ts
 var integer;

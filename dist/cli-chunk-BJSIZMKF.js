@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-6NZ6JSCS.js";
+} from "./cli-chunk-A6IJZBLN.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,12 +14,12 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-TBTM4MGX.js";
+} from "./cli-chunk-VCO3NAEK.js";
 import {
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-Y544JRVU.js";
+} from "./cli-chunk-GMTJFFKO.js";
 import {
   compareWithRun,
   comparisonText,
@@ -28,11 +28,11 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-FOQLJCHT.js";
+} from "./cli-chunk-OKWFXXS3.js";
 import {
   parseUsd,
   styleFor
-} from "./cli-chunk-QKHRRINN.js";
+} from "./cli-chunk-HW747WHK.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -43,7 +43,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-B4TCATGP.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;

@@ -8,16 +8,16 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-TBTM4MGX.js";
+} from "./cli-chunk-VCO3NAEK.js";
 import "./cli-chunk-MTTGQQZV.js";
-import "./cli-chunk-DY6RRQ6Q.js";
-import "./cli-chunk-Y544JRVU.js";
-import "./cli-chunk-S7WH4BEV.js";
-import "./cli-chunk-243CCCVG.js";
-import "./cli-chunk-2E6W6ZDS.js";
-import "./cli-chunk-FOQLJCHT.js";
-import "./cli-chunk-QKHRRINN.js";
-import "./cli-chunk-2H4FS6GE.js";
+import "./cli-chunk-JSINCKR6.js";
+import "./cli-chunk-GMTJFFKO.js";
+import "./cli-chunk-NO65BCGB.js";
+import "./cli-chunk-ZM2CAKLC.js";
+import "./cli-chunk-UTEE543G.js";
+import "./cli-chunk-OKWFXXS3.js";
+import "./cli-chunk-HW747WHK.js";
+import "./cli-chunk-B4TCATGP.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {

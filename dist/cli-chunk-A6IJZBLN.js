@@ -5,18 +5,18 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-TBTM4MGX.js";
+} from "./cli-chunk-VCO3NAEK.js";
 import {
   planTarget
-} from "./cli-chunk-S7WH4BEV.js";
+} from "./cli-chunk-NO65BCGB.js";
 import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-FOQLJCHT.js";
+} from "./cli-chunk-OKWFXXS3.js";
 import {
   styleFor
-} from "./cli-chunk-QKHRRINN.js";
+} from "./cli-chunk-HW747WHK.js";
 import {
   Option,
   PATH_HELP,
@@ -24,7 +24,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-B4TCATGP.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts) {

@@ -6,7 +6,7 @@ import {
   issueAt,
   parseText,
   writeFileAtomic
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-B4TCATGP.js";
 
 // src/model/records.ts
 var LOCK_VERSION = 1;

@@ -3,17 +3,17 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   openState
-} from "./cli-chunk-243CCCVG.js";
+} from "./cli-chunk-ZM2CAKLC.js";
 import {
   estimatePlan,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-QKHRRINN.js";
+} from "./cli-chunk-HW747WHK.js";
 import {
   UsageError,
   displayPath,
   writeFileAtomic
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-B4TCATGP.js";
 
 // src/records/read.ts
 import { closeSync as closeSync2, constants, existsSync, fstatSync, openSync as openSync2, readdirSync, readSync } from "node:fs";

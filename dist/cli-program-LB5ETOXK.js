@@ -6,10 +6,10 @@ import {
 } from "./cli-chunk-TYU522RQ.js";
 import {
   count
-} from "./cli-chunk-FOQLJCHT.js";
+} from "./cli-chunk-OKWFXXS3.js";
 import {
   styleFor
-} from "./cli-chunk-QKHRRINN.js";
+} from "./cli-chunk-HW747WHK.js";
 import {
   Command,
   CommanderError,
@@ -20,21 +20,21 @@ import {
   UsageError,
   checkStateDir,
   formatIssue
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-B4TCATGP.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-DYAG2PT3.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-3CCJCBBB.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-LWSPLZ2L.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-4Q6SGQWQ.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-KV7IUUCR.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-VMHNUNGA.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-U36ZT5FE.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-T7EJN6MV.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-C64VW4FT.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-BH3OFVMP.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-3XNQZ27B.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-6VD4PKAR.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-A4MCKJYQ.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-M6ILFDDC.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-PMKV6UZR.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-P32VRDOB.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-SU5ULDOQ.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-EGNYP2E5.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

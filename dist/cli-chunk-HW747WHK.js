@@ -9,7 +9,7 @@ import {
   downstreamOf,
   plain,
   sharedValue
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-B4TCATGP.js";
 
 // src/report/color.ts
 function styleFor(stream, env = process.env) {
@@ -373,13 +373,8 @@ async function decidePair(ctx, id, decided) {
     ];
     return { ...base, configRef: null, action: "run", reasons: sortReasons(reasons2), artifact: null, components: null };
   }
-  const upstream = { refs: {}, artifactHashes: {} };
-  for (const d of deps) {
-    upstream.refs[d.id] = d.configRef;
-    upstream.artifactHashes[d.id] = d.artifact.contentHash;
-  }
-  const ref = configRef(own, upstream);
-  const digests = () => componentDigests(own, upstream);
+  const ref = configRef(own, upstreamOf(deps));
+  const digests = () => componentDigests(own, upstreamOf(deps));
   if (output.kind === "human") return kept(ref, digests);
   if (!forced) {
     const artifact = await acceptedArtifact(view, id, ref, previous, output);
@@ -401,6 +396,14 @@ async function decidePair(ctx, id, decided) {
     reasons.push({ kind: "rejected", detail: `last attempt rejected${last.feedback ? `: ${firstLine(last.feedback)}` : ""}` });
   }
   return { ...base, configRef: ref, action: "run", reasons: sortReasons(reasons), artifact: null, components };
+}
+function upstreamOf(deps) {
+  const upstream = { refs: {}, artifactHashes: {} };
+  for (const d of deps) {
+    upstream.refs[d.id] = d.configRef;
+    upstream.artifactHashes[d.id] = d.artifact.contentHash;
+  }
+  return upstream;
 }
 function withComponents(decision, components) {
   return Object.defineProperty(decision, "components", {

@@ -4,15 +4,15 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-S7WH4BEV.js";
+} from "./cli-chunk-NO65BCGB.js";
 import {
   openState
-} from "./cli-chunk-243CCCVG.js";
-import "./cli-chunk-2E6W6ZDS.js";
+} from "./cli-chunk-ZM2CAKLC.js";
+import "./cli-chunk-UTEE543G.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-QKHRRINN.js";
+} from "./cli-chunk-HW747WHK.js";
 import {
   Option,
   PATH_HELP,
@@ -21,7 +21,7 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-B4TCATGP.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
