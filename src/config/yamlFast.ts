@@ -107,29 +107,8 @@ export function fastYamlValue(text: string, options: Options): Record<string, un
     return undefined;
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
-  return keysAreText(value) ? (detached(value) as Record<string, unknown>) : undefined;
+  return keysAreText(value) ? (value as Record<string, unknown>) : undefined;
 }
-
-/**
- * The value with its longer texts copied out of js-yaml's copy of the whole file. js-yaml reads a
- * copy of the text it is given (with a terminator added), and V8 makes each longer text it cuts
- * from it a view of that copy: kept, they kept the whole copy alive beside the text the file's
- * positions are read from, a second copy of every configuration file for as long as the plan.
- */
-function detached(value: unknown): unknown {
-  if (typeof value === "string") return value.length < VIEW_LENGTH ? value : (" " + value).slice(1);
-  if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = detached(value[i]);
-  } else if (Object.getPrototypeOf(value) === Object.prototype) {
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) record[key] = detached(record[key]);
-  }
-  return value;
-}
-
-/** V8 cuts texts at least this long as views of the text they come from (SlicedString::kMinLength). */
-const VIEW_LENGTH = 13;
 
 /** Every mapping key, at any depth, is one the positioned parse would take as text too. */
 function keysAreText(value: unknown): boolean {

@@ -173,7 +173,9 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
 
 /** What a pair's reference takes from its dependencies' decisions (each has a reference and an artifact). */
 function upstreamOf(deps: readonly PlannedPair[]): Upstream {
-  const upstream: Upstream = { refs: {}, artifactHashes: {} };
+  // Keyed by this pair's own dependencies: made without a prototype, so they start as dictionaries
+  // rather than building a chain of hidden classes no other mapping shares.
+  const upstream: Upstream = { refs: Object.create(null) as Record<string, string>, artifactHashes: Object.create(null) as Record<string, string> };
   for (const d of deps) {
     upstream.refs[d.id] = d.configRef!;
     upstream.artifactHashes[d.id] = d.artifact!.contentHash;

@@ -71,9 +71,14 @@ export class LocalStore implements ArtifactStore {
   /** Content by hash, verified: content that does not match its hash is a miss. */
   content(hash: string): Buffer | undefined {
     if (!HEX64.test(hash)) return undefined;
-    const file = this.objectPath(hash);
-    if (!existsSync(file)) return undefined;
-    const data = readFileSync(file);
+    let data: Buffer;
+    try {
+      data = readFileSync(this.objectPath(hash)); // one call, not a lookup and then a read: once per pair in a plan
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+      throw err;
+    }
     if (sha256Hex(data) !== hash) return undefined;
     this.verified.add(hash);
     return data;

@@ -9,7 +9,7 @@ import {
   downstreamOf,
   plain,
   sharedValue
-} from "./cli-chunk-B4TCATGP.js";
+} from "./cli-chunk-2H4FS6GE.js";
 
 // src/report/color.ts
 function styleFor(stream, env = process.env) {
@@ -398,7 +398,7 @@ async function decidePair(ctx, id, decided) {
   return { ...base, configRef: ref, action: "run", reasons: sortReasons(reasons), artifact: null, components };
 }
 function upstreamOf(deps) {
-  const upstream = { refs: {}, artifactHashes: {} };
+  const upstream = { refs: /* @__PURE__ */ Object.create(null), artifactHashes: /* @__PURE__ */ Object.create(null) };
   for (const d of deps) {
     upstream.refs[d.id] = d.configRef;
     upstream.artifactHashes[d.id] = d.artifact.contentHash;

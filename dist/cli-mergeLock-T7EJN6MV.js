@@ -6,10 +6,10 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-UTEE543G.js";
+} from "./cli-chunk-2E6W6ZDS.js";
 import {
   examples
-} from "./cli-chunk-B4TCATGP.js";
+} from "./cli-chunk-2H4FS6GE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -6,7 +6,7 @@ import {
   displayPath,
   examples,
   findRepoRoot
-} from "./cli-chunk-B4TCATGP.js";
+} from "./cli-chunk-2H4FS6GE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

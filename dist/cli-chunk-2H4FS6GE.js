@@ -19675,20 +19675,8 @@ function fastYamlValue(text, options) {
     return void 0;
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) return void 0;
-  return keysAreText(value) ? detached(value) : void 0;
+  return keysAreText(value) ? value : void 0;
 }
-function detached(value) {
-  if (typeof value === "string") return value.length < VIEW_LENGTH ? value : (" " + value).slice(1);
-  if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = detached(value[i]);
-  } else if (Object.getPrototypeOf(value) === Object.prototype) {
-    const record = value;
-    for (const key of Object.keys(record)) record[key] = detached(record[key]);
-  }
-  return value;
-}
-var VIEW_LENGTH = 13;
 function keysAreText(value) {
   if (Array.isArray(value)) return value.every(keysAreText);
   if (value === null || typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return true;

@@ -7,10 +7,10 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-UTEE543G.js";
+} from "./cli-chunk-2E6W6ZDS.js";
 import {
   sortedObject
-} from "./cli-chunk-HW747WHK.js";
+} from "./cli-chunk-KHNNF3XO.js";
 import {
   InputError,
   OutputFiles,
@@ -22,7 +22,7 @@ import {
   require_out,
   sha256Hex,
   textHashes
-} from "./cli-chunk-B4TCATGP.js";
+} from "./cli-chunk-2H4FS6GE.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -227,9 +227,14 @@ var LocalStore = class {
   /** Content by hash, verified: content that does not match its hash is a miss. */
   content(hash) {
     if (!HEX64.test(hash)) return void 0;
-    const file = this.objectPath(hash);
-    if (!existsSync(file)) return void 0;
-    const data = readFileSync2(file);
+    let data;
+    try {
+      data = readFileSync2(this.objectPath(hash));
+    } catch (err) {
+      const code = err.code;
+      if (code === "ENOENT" || code === "ENOTDIR") return void 0;
+      throw err;
+    }
     if (sha256Hex(data) !== hash) return void 0;
     this.verified.add(hash);
     return data;

@@ -4,15 +4,15 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-NO65BCGB.js";
+} from "./cli-chunk-X4J2UYRU.js";
 import {
   openState
-} from "./cli-chunk-ZM2CAKLC.js";
-import "./cli-chunk-UTEE543G.js";
+} from "./cli-chunk-4PRO2ZWK.js";
+import "./cli-chunk-2E6W6ZDS.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-HW747WHK.js";
+} from "./cli-chunk-KHNNF3XO.js";
 import {
   Option,
   PATH_HELP,
@@ -21,7 +21,7 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-B4TCATGP.js";
+} from "./cli-chunk-2H4FS6GE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

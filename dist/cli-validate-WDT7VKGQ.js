@@ -3,18 +3,18 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   checkWorkflow
-} from "./cli-chunk-JSINCKR6.js";
+} from "./cli-chunk-DY6RRQ6Q.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-ZM2CAKLC.js";
-import "./cli-chunk-UTEE543G.js";
+} from "./cli-chunk-4PRO2ZWK.js";
+import "./cli-chunk-2E6W6ZDS.js";
 import {
   count
-} from "./cli-chunk-OKWFXXS3.js";
+} from "./cli-chunk-AUAXHXTO.js";
 import {
   styleFor
-} from "./cli-chunk-HW747WHK.js";
+} from "./cli-chunk-KHNNF3XO.js";
 import {
   ConfigError,
   EXIT,
@@ -27,7 +27,7 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-B4TCATGP.js";
+} from "./cli-chunk-2H4FS6GE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -3,19 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-BJSIZMKF.js";
-import "./cli-chunk-A6IJZBLN.js";
+} from "./cli-chunk-ZBPS2UZE.js";
+import "./cli-chunk-6EHGQRFW.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-VCO3NAEK.js";
+} from "./cli-chunk-7NHMSXK7.js";
 import "./cli-chunk-MTTGQQZV.js";
-import "./cli-chunk-JSINCKR6.js";
+import "./cli-chunk-DY6RRQ6Q.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-GMTJFFKO.js";
+} from "./cli-chunk-6YSSTCJN.js";
 import {
   listRunIds,
   listing,
@@ -23,21 +23,21 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-NO65BCGB.js";
+} from "./cli-chunk-X4J2UYRU.js";
 import {
   LocalStore,
   readLockWithJournal,
   stateDirFor
-} from "./cli-chunk-ZM2CAKLC.js";
+} from "./cli-chunk-4PRO2ZWK.js";
 import {
   lockPathFor
-} from "./cli-chunk-UTEE543G.js";
+} from "./cli-chunk-2E6W6ZDS.js";
 import {
   count
-} from "./cli-chunk-OKWFXXS3.js";
+} from "./cli-chunk-AUAXHXTO.js";
 import {
   styleFor
-} from "./cli-chunk-HW747WHK.js";
+} from "./cli-chunk-KHNNF3XO.js";
 import {
   ConfigError,
   Option,
@@ -51,7 +51,7 @@ import {
   resolveWorkflowPath,
   shortRef,
   stateDirOption
-} from "./cli-chunk-B4TCATGP.js";
+} from "./cli-chunk-2H4FS6GE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

@@ -6,11 +6,11 @@ import {
 } from "./cli-chunk-MTTGQQZV.js";
 import {
   checkWorkflow
-} from "./cli-chunk-JSINCKR6.js";
+} from "./cli-chunk-DY6RRQ6Q.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-GMTJFFKO.js";
+} from "./cli-chunk-6YSSTCJN.js";
 import {
   RunRecorder,
   estimateOf,
@@ -21,7 +21,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-NO65BCGB.js";
+} from "./cli-chunk-X4J2UYRU.js";
 import {
   LocalStore,
   LockWriter,
@@ -29,10 +29,10 @@ import {
   openState,
   realLockPath,
   stateDirFor
-} from "./cli-chunk-ZM2CAKLC.js";
+} from "./cli-chunk-4PRO2ZWK.js";
 import {
   lockPathFor
-} from "./cli-chunk-UTEE543G.js";
+} from "./cli-chunk-2E6W6ZDS.js";
 import {
   contentNeeded,
   decider,
@@ -42,7 +42,7 @@ import {
   styleFor,
   usd,
   workflowRef
-} from "./cli-chunk-HW747WHK.js";
+} from "./cli-chunk-KHNNF3XO.js";
 import {
   ConfigError,
   DEFAULT_MAX_OUTPUT_BYTES,
@@ -68,7 +68,7 @@ import {
   sha256Hex,
   stateDirOption,
   writeFileAtomic
-} from "./cli-chunk-B4TCATGP.js";
+} from "./cli-chunk-2H4FS6GE.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";

@@ -6,10 +6,10 @@ import {
 } from "./cli-chunk-TYU522RQ.js";
 import {
   count
-} from "./cli-chunk-OKWFXXS3.js";
+} from "./cli-chunk-AUAXHXTO.js";
 import {
   styleFor
-} from "./cli-chunk-HW747WHK.js";
+} from "./cli-chunk-KHNNF3XO.js";
 import {
   Command,
   CommanderError,
@@ -20,21 +20,21 @@ import {
   UsageError,
   checkStateDir,
   formatIssue
-} from "./cli-chunk-B4TCATGP.js";
+} from "./cli-chunk-2H4FS6GE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-BH3OFVMP.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-3XNQZ27B.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-6VD4PKAR.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-A4MCKJYQ.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-M6ILFDDC.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-PMKV6UZR.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-P32VRDOB.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-SU5ULDOQ.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-EGNYP2E5.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-DYAG2PT3.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-WDT7VKGQ.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-HXZBGEV5.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-SQBM36FV.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-3M6OFFOT.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-6VOWLULC.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-NMDTWOKF.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-T7EJN6MV.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-44D4VSNO.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

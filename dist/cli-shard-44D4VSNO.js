@@ -8,16 +8,16 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-VCO3NAEK.js";
+} from "./cli-chunk-7NHMSXK7.js";
 import "./cli-chunk-MTTGQQZV.js";
-import "./cli-chunk-JSINCKR6.js";
-import "./cli-chunk-GMTJFFKO.js";
-import "./cli-chunk-NO65BCGB.js";
-import "./cli-chunk-ZM2CAKLC.js";
-import "./cli-chunk-UTEE543G.js";
-import "./cli-chunk-OKWFXXS3.js";
-import "./cli-chunk-HW747WHK.js";
-import "./cli-chunk-B4TCATGP.js";
+import "./cli-chunk-DY6RRQ6Q.js";
+import "./cli-chunk-6YSSTCJN.js";
+import "./cli-chunk-X4J2UYRU.js";
+import "./cli-chunk-4PRO2ZWK.js";
+import "./cli-chunk-2E6W6ZDS.js";
+import "./cli-chunk-AUAXHXTO.js";
+import "./cli-chunk-KHNNF3XO.js";
+import "./cli-chunk-2H4FS6GE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {

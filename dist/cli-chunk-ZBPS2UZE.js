@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-A6IJZBLN.js";
+} from "./cli-chunk-6EHGQRFW.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,12 +14,12 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-VCO3NAEK.js";
+} from "./cli-chunk-7NHMSXK7.js";
 import {
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-GMTJFFKO.js";
+} from "./cli-chunk-6YSSTCJN.js";
 import {
   compareWithRun,
   comparisonText,
@@ -28,11 +28,11 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-OKWFXXS3.js";
+} from "./cli-chunk-AUAXHXTO.js";
 import {
   parseUsd,
   styleFor
-} from "./cli-chunk-HW747WHK.js";
+} from "./cli-chunk-KHNNF3XO.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -43,7 +43,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-B4TCATGP.js";
+} from "./cli-chunk-2H4FS6GE.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;

@@ -1,23 +1,23 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-GMTJFFKO.js";
+import "./cli-chunk-6YSSTCJN.js";
 import {
   planTarget
-} from "./cli-chunk-NO65BCGB.js";
-import "./cli-chunk-ZM2CAKLC.js";
+} from "./cli-chunk-X4J2UYRU.js";
+import "./cli-chunk-4PRO2ZWK.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-UTEE543G.js";
+} from "./cli-chunk-2E6W6ZDS.js";
 import {
   planJson,
   reasonsText
-} from "./cli-chunk-OKWFXXS3.js";
+} from "./cli-chunk-AUAXHXTO.js";
 import {
   decidePair,
   styleFor
-} from "./cli-chunk-HW747WHK.js";
+} from "./cli-chunk-KHNNF3XO.js";
 import {
   Option,
   PATH_HELP,
@@ -28,7 +28,7 @@ import {
   require_dist,
   resolveWorkflowPath,
   stateDirOption
-} from "./cli-chunk-B4TCATGP.js";
+} from "./cli-chunk-2H4FS6GE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

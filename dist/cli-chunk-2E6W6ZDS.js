@@ -6,7 +6,7 @@ import {
   issueAt,
   parseText,
   writeFileAtomic
-} from "./cli-chunk-B4TCATGP.js";
+} from "./cli-chunk-2H4FS6GE.js";
 
 // src/model/records.ts
 var LOCK_VERSION = 1;

@@ -5,18 +5,18 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-VCO3NAEK.js";
+} from "./cli-chunk-7NHMSXK7.js";
 import {
   planTarget
-} from "./cli-chunk-NO65BCGB.js";
+} from "./cli-chunk-X4J2UYRU.js";
 import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-OKWFXXS3.js";
+} from "./cli-chunk-AUAXHXTO.js";
 import {
   styleFor
-} from "./cli-chunk-HW747WHK.js";
+} from "./cli-chunk-KHNNF3XO.js";
 import {
   Option,
   PATH_HELP,
@@ -24,7 +24,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-B4TCATGP.js";
+} from "./cli-chunk-2H4FS6GE.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts) {
