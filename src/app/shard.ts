@@ -190,11 +190,18 @@ export async function runShard(target: string | undefined, request: ShardRequest
 
 const PUSH_EVERY_MS = 30_000;
 
-/** Publishes a shard's outbox after acceptances, at most once per interval, and once more at the end. */
-class Publisher {
+/**
+ * Publishes a shard's outbox after acceptances, at most once per interval, and once more at the end.
+ * An acceptance made while a publication is on its way is published by the next one: other shards
+ * may be waiting for it, and this shard may wait for them before it ends.
+ */
+export class Publisher {
   private last = 0;
   private pending: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** Something was accepted since the outbox was last written. */
+  private unpublished = false;
+  private ended = false;
 
   constructor(
     private readonly write: () => void,
@@ -204,7 +211,8 @@ class Publisher {
 
   /** After an acceptance: publish now if the last time was long enough ago, else when it is. */
   soon(): void {
-    if (this.timer || this.pending) return;
+    this.unpublished = true;
+    if (this.timer || this.pending || this.ended) return;
     const wait = Math.max(0, this.last + this.everyMs - Date.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -214,6 +222,7 @@ class Publisher {
 
   /** At the end: whatever is scheduled is superseded by one last publication. */
   async now(): Promise<void> {
+    this.ended = true;
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.pending;
@@ -222,8 +231,14 @@ class Publisher {
 
   private publish(write = true): Promise<void> {
     this.last = Date.now();
-    if (write) this.write();
-    this.pending = this.sync.push().finally(() => (this.pending = undefined));
+    if (write) {
+      this.unpublished = false;
+      this.write();
+    }
+    this.pending = this.sync.push().finally(() => {
+      this.pending = undefined;
+      if (this.unpublished && !this.ended) this.soon();
+    });
     return this.pending;
   }
 }

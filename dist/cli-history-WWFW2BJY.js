@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-ZBPS2UZE.js";
-import "./cli-chunk-6EHGQRFW.js";
+} from "./cli-chunk-KN3RX2IL.js";
+import "./cli-chunk-RYODOXCK.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-7NHMSXK7.js";
+} from "./cli-chunk-3I7PV4RS.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-DY6RRQ6Q.js";
 import {

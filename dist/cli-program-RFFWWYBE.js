@@ -28,13 +28,13 @@ import "./cli-chunk-FRV2UMY2.js";
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-DYAG2PT3.js")).registerInit],
   [["validate"], async () => (await import("./cli-validate-WDT7VKGQ.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-HXZBGEV5.js")).registerPlan],
+  [["plan"], async () => (await import("./cli-plan-BKRFEOBQ.js")).registerPlan],
   [["diff"], async () => (await import("./cli-diff-SQBM36FV.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-3M6OFFOT.js")).registerRun],
+  [["run", "resume"], async () => (await import("./cli-run-MXYHG4VK.js")).registerRun],
   [["prompt"], async () => (await import("./cli-prompt-6VOWLULC.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-NMDTWOKF.js")).registerHistory],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-WWFW2BJY.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-T7EJN6MV.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-44D4VSNO.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-OCHK7OFH.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

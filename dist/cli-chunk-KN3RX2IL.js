@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-6EHGQRFW.js";
+} from "./cli-chunk-RYODOXCK.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,7 +14,7 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-7NHMSXK7.js";
+} from "./cli-chunk-3I7PV4RS.js";
 import {
   eventLine,
   runJson,

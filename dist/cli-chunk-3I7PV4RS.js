@@ -2458,9 +2458,13 @@ var Publisher = class {
   last = 0;
   pending;
   timer;
+  /** Something was accepted since the outbox was last written. */
+  unpublished = false;
+  ended = false;
   /** After an acceptance: publish now if the last time was long enough ago, else when it is. */
   soon() {
-    if (this.timer || this.pending) return;
+    this.unpublished = true;
+    if (this.timer || this.pending || this.ended) return;
     const wait = Math.max(0, this.last + this.everyMs - Date.now());
     this.timer = setTimeout(() => {
       this.timer = void 0;
@@ -2469,6 +2473,7 @@ var Publisher = class {
   }
   /** At the end: whatever is scheduled is superseded by one last publication. */
   async now() {
+    this.ended = true;
     clearTimeout(this.timer);
     this.timer = void 0;
     await this.pending;
@@ -2476,8 +2481,14 @@ var Publisher = class {
   }
   publish(write = true) {
     this.last = Date.now();
-    if (write) this.write();
-    this.pending = this.sync.push().finally(() => this.pending = void 0);
+    if (write) {
+      this.unpublished = false;
+      this.write();
+    }
+    this.pending = this.sync.push().finally(() => {
+      this.pending = void 0;
+      if (this.unpublished && !this.ended) this.soon();
+    });
     return this.pending;
   }
 };

@@ -2,11 +2,10 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  EXIT_BUSY,
-  registerRun
-} from "./cli-chunk-ZBPS2UZE.js";
-import "./cli-chunk-6EHGQRFW.js";
-import "./cli-chunk-7NHMSXK7.js";
+  registerPlan,
+  showPlan
+} from "./cli-chunk-RYODOXCK.js";
+import "./cli-chunk-3I7PV4RS.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-DY6RRQ6Q.js";
 import "./cli-chunk-6YSSTCJN.js";
@@ -19,6 +18,6 @@ import "./cli-chunk-2H4FS6GE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  EXIT_BUSY,
-  registerRun
+  registerPlan,
+  showPlan
 };

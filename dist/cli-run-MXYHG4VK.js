@@ -2,13 +2,11 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  fanOutOptions,
-  registerMerge,
-  shardOption,
-  shardWaitOption,
-  shardsJson,
-  shardsText
-} from "./cli-chunk-7NHMSXK7.js";
+  EXIT_BUSY,
+  registerRun
+} from "./cli-chunk-KN3RX2IL.js";
+import "./cli-chunk-RYODOXCK.js";
+import "./cli-chunk-3I7PV4RS.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-DY6RRQ6Q.js";
 import "./cli-chunk-6YSSTCJN.js";
@@ -21,10 +19,6 @@ import "./cli-chunk-2H4FS6GE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  fanOutOptions,
-  registerMerge,
-  shardOption,
-  shardWaitOption,
-  shardsJson,
-  shardsText
+  EXIT_BUSY,
+  registerRun
 };
