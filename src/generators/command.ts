@@ -4,7 +4,7 @@
  * generator_config.env adds variables to the command's environment. The dependencies' accepted
  * artifacts are also files, one per pair id, in the directory PAIRFLOW_DEPENDENCIES_DIR names.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
@@ -31,17 +31,19 @@ export const commandGenerator: Generator = async (request) => {
   }
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
 
-  const dir = await mkdtemp(path.join(tmpdir(), "pairflow-prompt-"));
+  // Made and removed with the synchronous calls: each is a few system calls on a private directory,
+  // and through the thread pool each waited its turn behind the run's other file work.
+  const dir = mkdtempSync(path.join(tmpdir(), "pairflow-prompt-"));
   try {
     const promptFile = path.join(dir, "prompt.txt");
-    await writeFile(promptFile, request.prompt, { mode: 0o600 });
+    writeFileSync(promptFile, request.prompt, { mode: 0o600 });
     // The dependencies' accepted artifacts, one file each, named by pair id (see docs/prompts.md).
     const dependencies = path.join(dir, "dependencies");
-    await mkdir(dependencies, { mode: 0o700 });
-    for (const dep of request.dependencies ?? []) await writeFile(path.join(dependencies, dependencyFileName(dep.id)), dep.content, { mode: 0o600 });
+    mkdirSync(dependencies, { mode: 0o700 });
+    for (const dep of request.dependencies ?? []) writeFileSync(path.join(dependencies, dependencyFileName(dep.id)), dep.content, { mode: 0o600 });
     return await generate(run, timeout, promptFile, { ...(env as Record<string, string>), PAIRFLOW_DEPENDENCIES_DIR: dependencies }, request);
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
 };
 

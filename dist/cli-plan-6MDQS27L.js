@@ -4,8 +4,8 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   registerPlan,
   showPlan
-} from "./cli-chunk-RYODOXCK.js";
-import "./cli-chunk-3I7PV4RS.js";
+} from "./cli-chunk-CONOFSGA.js";
+import "./cli-chunk-MT75YRSK.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-DY6RRQ6Q.js";
 import "./cli-chunk-6YSSTCJN.js";

@@ -1262,7 +1262,7 @@ function checkBudget(estimate, maxCost, name = "--max-cost") {
 }
 
 // src/generators/command.ts
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync2, rmSync as rmSync4, writeFileSync as writeFileSync3 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
 import path4 from "node:path";
 
@@ -1721,16 +1721,16 @@ var commandGenerator = async (request) => {
     throw new GeneratorError("command: generator_config.env must map variable names to strings");
   }
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
-  const dir = await mkdtemp(path4.join(tmpdir2(), "pairflow-prompt-"));
+  const dir = mkdtempSync2(path4.join(tmpdir2(), "pairflow-prompt-"));
   try {
     const promptFile = path4.join(dir, "prompt.txt");
-    await writeFile(promptFile, request.prompt, { mode: 384 });
+    writeFileSync3(promptFile, request.prompt, { mode: 384 });
     const dependencies = path4.join(dir, "dependencies");
-    await mkdir(dependencies, { mode: 448 });
-    for (const dep of request.dependencies ?? []) await writeFile(path4.join(dependencies, dependencyFileName(dep.id)), dep.content, { mode: 384 });
+    mkdirSync2(dependencies, { mode: 448 });
+    for (const dep of request.dependencies ?? []) writeFileSync3(path4.join(dependencies, dependencyFileName(dep.id)), dep.content, { mode: 384 });
     return await generate(run, timeout, promptFile, { ...env, PAIRFLOW_DEPENDENCIES_DIR: dependencies }, request);
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    rmSync4(dir, { recursive: true, force: true });
   }
 };
 function dependencyFileName(id) {

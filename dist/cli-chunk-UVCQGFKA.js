@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-RYODOXCK.js";
+} from "./cli-chunk-CONOFSGA.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,7 +14,7 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-3I7PV4RS.js";
+} from "./cli-chunk-MT75YRSK.js";
 import {
   eventLine,
   runJson,

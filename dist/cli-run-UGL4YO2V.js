@@ -4,9 +4,9 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY,
   registerRun
-} from "./cli-chunk-KN3RX2IL.js";
-import "./cli-chunk-RYODOXCK.js";
-import "./cli-chunk-3I7PV4RS.js";
+} from "./cli-chunk-UVCQGFKA.js";
+import "./cli-chunk-CONOFSGA.js";
+import "./cli-chunk-MT75YRSK.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-DY6RRQ6Q.js";
 import "./cli-chunk-6YSSTCJN.js";

@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-KN3RX2IL.js";
-import "./cli-chunk-RYODOXCK.js";
+} from "./cli-chunk-UVCQGFKA.js";
+import "./cli-chunk-CONOFSGA.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-3I7PV4RS.js";
+} from "./cli-chunk-MT75YRSK.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-DY6RRQ6Q.js";
 import {

@@ -8,7 +8,7 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-3I7PV4RS.js";
+} from "./cli-chunk-MT75YRSK.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-DY6RRQ6Q.js";
 import "./cli-chunk-6YSSTCJN.js";

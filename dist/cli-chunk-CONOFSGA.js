@@ -5,7 +5,7 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-3I7PV4RS.js";
+} from "./cli-chunk-MT75YRSK.js";
 import {
   planTarget
 } from "./cli-chunk-X4J2UYRU.js";

@@ -28,13 +28,13 @@ import "./cli-chunk-FRV2UMY2.js";
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-DYAG2PT3.js")).registerInit],
   [["validate"], async () => (await import("./cli-validate-WDT7VKGQ.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-BKRFEOBQ.js")).registerPlan],
+  [["plan"], async () => (await import("./cli-plan-6MDQS27L.js")).registerPlan],
   [["diff"], async () => (await import("./cli-diff-SQBM36FV.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-MXYHG4VK.js")).registerRun],
+  [["run", "resume"], async () => (await import("./cli-run-UGL4YO2V.js")).registerRun],
   [["prompt"], async () => (await import("./cli-prompt-6VOWLULC.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-WWFW2BJY.js")).registerHistory],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-7BQRUXGC.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-T7EJN6MV.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-OCHK7OFH.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-CM2WBCYN.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;
