@@ -125,11 +125,17 @@ export class RankTable {
     }
     const int32s = (at: number, length: number) => new Int32Array(block.buffer, block.byteOffset + at, length);
     const buffer = Buffer.from(block.buffer, block.byteOffset, block.length);
+    const [slots, starts, lengths] = [int32s(HEADER_BYTES, slotCount), int32s(layout.startsAt, count), block.subarray(layout.lengthsAt, layout.textAt)];
+    // A damaged block must not send a lookup out of the table, or round it for ever.
+    let used = 0;
+    for (const entry of slots) if (entry !== 0 && (entry < 0 || entry > count || ++used > count)) return undefined;
+    if (used !== count || slotCount < 2 * count) return undefined;
+    for (let e = 0; e < count; e++) if (starts[e]! < 0 || starts[e]! + lengths[e]! > textLength) return undefined;
     return new RankTable(
-      int32s(HEADER_BYTES, slotCount),
-      int32s(layout.startsAt, count),
+      slots,
+      starts,
       int32s(layout.ranksAt, count),
-      block.subarray(layout.lengthsAt, layout.textAt),
+      lengths,
       buffer.toString("latin1", layout.textAt, layout.patternAt),
       longest,
       buffer.toString("utf8", layout.patternAt, layout.patternAt + patternLength),

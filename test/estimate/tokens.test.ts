@@ -172,5 +172,12 @@ describe("the packaged token table", () => {
     expect(RankTable.decode(block.subarray(0, block.length - 1))).toBeUndefined();
     expect(RankTable.decode(Buffer.concat([Buffer.from("XXXX"), block.subarray(4)]))).toBeUndefined();
     expect(RankTable.decode(new Uint8Array(10))).toBeUndefined();
+    // Slots that point past the table, or leave no slot empty, would send a lookup astray or round it for ever.
+    for (const damage of [(b: DataView) => b.setInt32(0, 0x7fffffff, true), (b: DataView) => new Int32Array(b.buffer, b.byteOffset, 8).fill(1)]) {
+      const copy = Buffer.from(block);
+      const view = new DataView(copy.buffer, copy.byteOffset + 24);
+      damage(view);
+      expect(RankTable.decode(copy)).toBeUndefined();
+    }
   });
 });

@@ -4,15 +4,15 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-X4J2UYRU.js";
+} from "./cli-chunk-6JUZYE6P.js";
 import {
   openState
-} from "./cli-chunk-4PRO2ZWK.js";
+} from "./cli-chunk-2TALGR5D.js";
 import "./cli-chunk-2E6W6ZDS.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-KHNNF3XO.js";
+} from "./cli-chunk-LESJSQXQ.js";
 import {
   Option,
   PATH_HELP,

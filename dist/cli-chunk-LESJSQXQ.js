@@ -642,11 +642,16 @@ var RankTable = class _RankTable {
     }
     const int32s = (at, length) => new Int32Array(block.buffer, block.byteOffset + at, length);
     const buffer = Buffer.from(block.buffer, block.byteOffset, block.length);
+    const [slots, starts, lengths] = [int32s(HEADER_BYTES, slotCount), int32s(layout.startsAt, count), block.subarray(layout.lengthsAt, layout.textAt)];
+    let used = 0;
+    for (const entry of slots) if (entry !== 0 && (entry < 0 || entry > count || ++used > count)) return void 0;
+    if (used !== count || slotCount < 2 * count) return void 0;
+    for (let e = 0; e < count; e++) if (starts[e] < 0 || starts[e] + lengths[e] > textLength) return void 0;
     return new _RankTable(
-      int32s(HEADER_BYTES, slotCount),
-      int32s(layout.startsAt, count),
+      slots,
+      starts,
       int32s(layout.ranksAt, count),
-      block.subarray(layout.lengthsAt, layout.textAt),
+      lengths,
       buffer.toString("latin1", layout.textAt, layout.patternAt),
       longest,
       buffer.toString("utf8", layout.patternAt, layout.patternAt + patternLength)

@@ -3,19 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-UVCQGFKA.js";
-import "./cli-chunk-CONOFSGA.js";
+} from "./cli-chunk-YYETAONY.js";
+import "./cli-chunk-TWJYI5T7.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-MT75YRSK.js";
+} from "./cli-chunk-2ORL5A4M.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-DY6RRQ6Q.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-6YSSTCJN.js";
+} from "./cli-chunk-XOGPZ65J.js";
 import {
   listRunIds,
   listing,
@@ -23,21 +23,21 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-X4J2UYRU.js";
+} from "./cli-chunk-6JUZYE6P.js";
 import {
   LocalStore,
   readLockWithJournal,
   stateDirFor
-} from "./cli-chunk-4PRO2ZWK.js";
+} from "./cli-chunk-2TALGR5D.js";
 import {
   lockPathFor
 } from "./cli-chunk-2E6W6ZDS.js";
 import {
   count
-} from "./cli-chunk-AUAXHXTO.js";
+} from "./cli-chunk-PNS5232O.js";
 import {
   styleFor
-} from "./cli-chunk-KHNNF3XO.js";
+} from "./cli-chunk-LESJSQXQ.js";
 import {
   ConfigError,
   Option,

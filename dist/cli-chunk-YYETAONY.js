@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-CONOFSGA.js";
+} from "./cli-chunk-TWJYI5T7.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,12 +14,12 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-MT75YRSK.js";
+} from "./cli-chunk-2ORL5A4M.js";
 import {
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-6YSSTCJN.js";
+} from "./cli-chunk-XOGPZ65J.js";
 import {
   compareWithRun,
   comparisonText,
@@ -28,11 +28,11 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-AUAXHXTO.js";
+} from "./cli-chunk-PNS5232O.js";
 import {
   parseUsd,
   styleFor
-} from "./cli-chunk-KHNNF3XO.js";
+} from "./cli-chunk-LESJSQXQ.js";
 import {
   EXIT,
   InvalidArgumentError,

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-6YSSTCJN.js";
+import "./cli-chunk-XOGPZ65J.js";
 import {
   planTarget
-} from "./cli-chunk-X4J2UYRU.js";
-import "./cli-chunk-4PRO2ZWK.js";
+} from "./cli-chunk-6JUZYE6P.js";
+import "./cli-chunk-2TALGR5D.js";
 import {
   lockPathFor,
   readLock
@@ -13,11 +13,11 @@ import {
 import {
   planJson,
   reasonsText
-} from "./cli-chunk-AUAXHXTO.js";
+} from "./cli-chunk-PNS5232O.js";
 import {
   decidePair,
   styleFor
-} from "./cli-chunk-KHNNF3XO.js";
+} from "./cli-chunk-LESJSQXQ.js";
 import {
   Option,
   PATH_HELP,

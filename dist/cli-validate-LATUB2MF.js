@@ -7,14 +7,14 @@ import {
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-4PRO2ZWK.js";
+} from "./cli-chunk-2TALGR5D.js";
 import "./cli-chunk-2E6W6ZDS.js";
 import {
   count
-} from "./cli-chunk-AUAXHXTO.js";
+} from "./cli-chunk-PNS5232O.js";
 import {
   styleFor
-} from "./cli-chunk-KHNNF3XO.js";
+} from "./cli-chunk-LESJSQXQ.js";
 import {
   ConfigError,
   EXIT,

@@ -6,10 +6,10 @@ import {
 } from "./cli-chunk-TYU522RQ.js";
 import {
   count
-} from "./cli-chunk-AUAXHXTO.js";
+} from "./cli-chunk-PNS5232O.js";
 import {
   styleFor
-} from "./cli-chunk-KHNNF3XO.js";
+} from "./cli-chunk-LESJSQXQ.js";
 import {
   Command,
   CommanderError,
@@ -27,14 +27,14 @@ import "./cli-chunk-FRV2UMY2.js";
 // src/cli/program.ts
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-DYAG2PT3.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-WDT7VKGQ.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-6MDQS27L.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-SQBM36FV.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-UGL4YO2V.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-6VOWLULC.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-7BQRUXGC.js")).registerHistory],
+  [["validate"], async () => (await import("./cli-validate-LATUB2MF.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-5DZDGK6T.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-PUA4YDSF.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-ERUDJV5D.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-VCNNRYV4.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-AXGJTR5U.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-T7EJN6MV.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-CM2WBCYN.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-AENHHHH5.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -10,7 +10,7 @@ import {
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-6YSSTCJN.js";
+} from "./cli-chunk-XOGPZ65J.js";
 import {
   RunRecorder,
   estimateOf,
@@ -21,7 +21,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-X4J2UYRU.js";
+} from "./cli-chunk-6JUZYE6P.js";
 import {
   LocalStore,
   LockWriter,
@@ -29,7 +29,7 @@ import {
   openState,
   realLockPath,
   stateDirFor
-} from "./cli-chunk-4PRO2ZWK.js";
+} from "./cli-chunk-2TALGR5D.js";
 import {
   lockPathFor
 } from "./cli-chunk-2E6W6ZDS.js";
@@ -42,7 +42,7 @@ import {
   styleFor,
   usd,
   workflowRef
-} from "./cli-chunk-KHNNF3XO.js";
+} from "./cli-chunk-LESJSQXQ.js";
 import {
   ConfigError,
   DEFAULT_MAX_OUTPUT_BYTES,

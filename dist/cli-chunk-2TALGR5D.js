@@ -10,7 +10,7 @@ import {
 } from "./cli-chunk-2E6W6ZDS.js";
 import {
   sortedObject
-} from "./cli-chunk-KHNNF3XO.js";
+} from "./cli-chunk-LESJSQXQ.js";
 import {
   InputError,
   OutputFiles,

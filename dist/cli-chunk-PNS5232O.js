@@ -7,7 +7,7 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-KHNNF3XO.js";
+} from "./cli-chunk-LESJSQXQ.js";
 import {
   displayPath,
   shortRef

@@ -3,12 +3,12 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   openState
-} from "./cli-chunk-4PRO2ZWK.js";
+} from "./cli-chunk-2TALGR5D.js";
 import {
   estimatePlan,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-KHNNF3XO.js";
+} from "./cli-chunk-LESJSQXQ.js";
 import {
   UsageError,
   displayPath,

@@ -5,18 +5,18 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-MT75YRSK.js";
+} from "./cli-chunk-2ORL5A4M.js";
 import {
   planTarget
-} from "./cli-chunk-X4J2UYRU.js";
+} from "./cli-chunk-6JUZYE6P.js";
 import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-AUAXHXTO.js";
+} from "./cli-chunk-PNS5232O.js";
 import {
   styleFor
-} from "./cli-chunk-KHNNF3XO.js";
+} from "./cli-chunk-LESJSQXQ.js";
 import {
   Option,
   PATH_HELP,
