@@ -132,12 +132,12 @@ export class RunRecorder {
 
   /**
    * Records a child process group before it runs anything (see src/processes): if pairflow is
-   * killed, `resume` finds the groups with no end recorded and kills what is left of them before
-   * their attempts are made again. Returns what records its end.
+   * killed, `resume` finds the groups whose attempt has no end recorded and kills what is left of
+   * them before their attempts are made again. A group is killed whole before its command's
+   * outcome returns, so the end of the pair's attempt records the end of its groups too.
    */
-  readonly process = (pair: string, group: ChildGroup): (() => void) => {
+  readonly process = (pair: string, group: ChildGroup): void => {
     this.append({ event: "process", id: pair, pid: group.pid, startTime: group.startTime });
-    return () => this.append({ event: "process_end", pid: group.pid, startTime: group.startTime });
   };
 
   /**
@@ -196,16 +196,23 @@ export class RunRecorder {
   }
 }
 
-/** The child process groups a run's trace records as started and not as ended: in flight when it stopped. */
+/**
+ * The child process groups a run's trace records as started and not as ended: in flight when it
+ * stopped. A group ends with its pair's attempt (or the pair); traces written before that was so
+ * end each group with a process_end event of its own.
+ */
 export function inFlightGroups(events: readonly { event: string; [key: string]: unknown }[]): ChildGroup[] {
-  const open = new Map<string, ChildGroup>();
+  const open = new Map<string, { pair: unknown; group: ChildGroup }>();
   for (const e of events) {
+    if (e.event === "attempt_end" || e.event === "pair_end") {
+      for (const [key, { pair }] of open) if (pair === e.id) open.delete(key);
+    }
     if (typeof e.pid !== "number" || typeof e.startTime !== "string") continue;
     const key = `${e.pid}@${e.startTime}`;
-    if (e.event === "process") open.set(key, { pid: e.pid, startTime: e.startTime });
+    if (e.event === "process") open.set(key, { pair: e.id, group: { pid: e.pid, startTime: e.startTime } });
     else if (e.event === "process_end") open.delete(key);
   }
-  return [...open.values()];
+  return [...open.values()].map((o) => o.group);
 }
 
 function planRecord(runId: string, plan: Plan, selection: Selection): PlanRecord {

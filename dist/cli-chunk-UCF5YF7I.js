@@ -112,12 +112,12 @@ var RunRecorder = class {
   };
   /**
    * Records a child process group before it runs anything (see src/processes): if pairflow is
-   * killed, `resume` finds the groups with no end recorded and kills what is left of them before
-   * their attempts are made again. Returns what records its end.
+   * killed, `resume` finds the groups whose attempt has no end recorded and kills what is left of
+   * them before their attempts are made again. A group is killed whole before its command's
+   * outcome returns, so the end of the pair's attempt records the end of its groups too.
    */
   process = (pair, group) => {
     this.append({ event: "process", id: pair, pid: group.pid, startTime: group.startTime });
-    return () => this.append({ event: "process_end", pid: group.pid, startTime: group.startTime });
   };
   /**
    * The whole run's report: a pair executed before an interruption shows as executed, not as
@@ -172,12 +172,15 @@ var RunRecorder = class {
 function inFlightGroups(events) {
   const open = /* @__PURE__ */ new Map();
   for (const e of events) {
+    if (e.event === "attempt_end" || e.event === "pair_end") {
+      for (const [key2, { pair }] of open) if (pair === e.id) open.delete(key2);
+    }
     if (typeof e.pid !== "number" || typeof e.startTime !== "string") continue;
     const key = `${e.pid}@${e.startTime}`;
-    if (e.event === "process") open.set(key, { pid: e.pid, startTime: e.startTime });
+    if (e.event === "process") open.set(key, { pair: e.id, group: { pid: e.pid, startTime: e.startTime } });
     else if (e.event === "process_end") open.delete(key);
   }
-  return [...open.values()];
+  return [...open.values()].map((o) => o.group);
 }
 function planRecord(runId, plan, selection) {
   return {

@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-2ORL5A4M.js";
+} from "./cli-chunk-KRRQOM23.js";
 import {
   planTarget
-} from "./cli-chunk-6JUZYE6P.js";
+} from "./cli-chunk-UCF5YF7I.js";
 import {
   planJsonStream,
   planJsonText,

@@ -28,13 +28,13 @@ import "./cli-chunk-FRV2UMY2.js";
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-DYAG2PT3.js")).registerInit],
   [["validate"], async () => (await import("./cli-validate-LATUB2MF.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-5DZDGK6T.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-PUA4YDSF.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-ERUDJV5D.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-VCNNRYV4.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-AXGJTR5U.js")).registerHistory],
+  [["plan"], async () => (await import("./cli-plan-QRSNOECF.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-LBHDCCW5.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-KI5KRTPH.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-AMN2HWQW.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-WJA44QXS.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-T7EJN6MV.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-AENHHHH5.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-BYUPWEJ2.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-TWJYI5T7.js";
+} from "./cli-chunk-PG72Z4MG.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,7 +14,7 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-2ORL5A4M.js";
+} from "./cli-chunk-KRRQOM23.js";
 import {
   eventLine,
   runJson,

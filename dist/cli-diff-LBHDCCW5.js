@@ -4,7 +4,7 @@ const require = __pairflowCreateRequire(import.meta.url);
 import "./cli-chunk-XOGPZ65J.js";
 import {
   planTarget
-} from "./cli-chunk-6JUZYE6P.js";
+} from "./cli-chunk-UCF5YF7I.js";
 import "./cli-chunk-2TALGR5D.js";
 import {
   lockPathFor,

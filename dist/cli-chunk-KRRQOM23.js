@@ -21,7 +21,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-6JUZYE6P.js";
+} from "./cli-chunk-UCF5YF7I.js";
 import {
   LocalStore,
   LockWriter,

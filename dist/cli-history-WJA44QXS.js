@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-YYETAONY.js";
-import "./cli-chunk-TWJYI5T7.js";
+} from "./cli-chunk-DN7QZSNH.js";
+import "./cli-chunk-PG72Z4MG.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-2ORL5A4M.js";
+} from "./cli-chunk-KRRQOM23.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-DY6RRQ6Q.js";
 import {
@@ -23,7 +23,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-6JUZYE6P.js";
+} from "./cli-chunk-UCF5YF7I.js";
 import {
   LocalStore,
   readLockWithJournal,

@@ -2,14 +2,17 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  registerPlan,
-  showPlan
-} from "./cli-chunk-TWJYI5T7.js";
-import "./cli-chunk-2ORL5A4M.js";
+  fanOutOptions,
+  registerMerge,
+  shardOption,
+  shardWaitOption,
+  shardsJson,
+  shardsText
+} from "./cli-chunk-KRRQOM23.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-DY6RRQ6Q.js";
 import "./cli-chunk-XOGPZ65J.js";
-import "./cli-chunk-6JUZYE6P.js";
+import "./cli-chunk-UCF5YF7I.js";
 import "./cli-chunk-2TALGR5D.js";
 import "./cli-chunk-2E6W6ZDS.js";
 import "./cli-chunk-PNS5232O.js";
@@ -18,6 +21,10 @@ import "./cli-chunk-2H4FS6GE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  registerPlan,
-  showPlan
+  fanOutOptions,
+  registerMerge,
+  shardOption,
+  shardWaitOption,
+  shardsJson,
+  shardsText
 };

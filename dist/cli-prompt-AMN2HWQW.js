@@ -4,7 +4,7 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-6JUZYE6P.js";
+} from "./cli-chunk-UCF5YF7I.js";
 import {
   openState
 } from "./cli-chunk-2TALGR5D.js";
