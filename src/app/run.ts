@@ -178,7 +178,7 @@ function directoriesUnder(dir: string, depth: number): string[] {
  */
 export function drivers(
   request: Pick<RunRequest, "generators" | "guards">,
-  onProcess?: (pair: string, group: ChildGroup) => (() => void) | void,
+  onProcess?: (pair: string, group: ChildGroup) => void,
 ): Pick<EngineDeps, "generator" | "guard"> {
   const generators = request.generators ?? {};
   const guards = request.guards ?? {};

@@ -38,8 +38,11 @@ export interface ChildGroup {
   startTime: string;
 }
 
-/** Records a process group before it runs anything; returns what to call once the group is gone. */
-export type OnProcess = (group: ChildGroup) => (() => void) | void;
+/**
+ * Records a process group before it runs anything. The group is killed whole before the command's
+ * outcome returns, so the end of what started it is the group's end too.
+ */
+export type OnProcess = (group: ChildGroup) => void;
 
 export interface GenerateResult {
   /** The artifact: bytes as produced (text from providers). */

@@ -127,7 +127,6 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
   return new Promise((resolve, reject) => {
     let pid = 0;
     let outputs: string[] = [];
-    let forget: (() => void) | void;
     /** Set once startShell returns; its events come later, except `started` for a shell started here. */
     const spawned: { shell?: Shell } = {};
     let timer: NodeJS.Timeout | undefined;
@@ -156,7 +155,6 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
       if (!closed) killHolders(outputs);
       spawned.shell?.drop(true);
       live.delete(pid);
-      forget?.();
       resolve({ stopped, code: exited.code, signal: exited.signal, stdout: Buffer.concat(stdout), tail: tail.bytes() });
     };
     const stop = (why: NonNullable<CommandOutcome["stopped"]>) => {
@@ -181,7 +179,7 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
         outputs = [1, 2].map((fd) => fdTarget(pid, fd)).filter((t): t is string => t !== undefined);
         register(group);
         try {
-          forget = options.onStart?.(group);
+          options.onStart?.(group);
         } catch (err) {
           signalGroup(pid, "SIGKILL");
           live.delete(pid);
@@ -237,7 +235,6 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
           signalGroup(pid, "SIGKILL");
           live.delete(pid);
         }
-        forget?.();
         reject(new CommandStartError(pid === 0 ? `could not start /bin/sh in ${options.cwd}: ${err.message}` : `${err.message}; the command was stopped`));
       },
     });

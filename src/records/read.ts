@@ -105,8 +105,8 @@ function readEvents(dir: string, runId: string, problems: string[], ids?: Readon
       if (line === "" || (ids && !mayBeOf(line, ids))) return;
       try {
         const event: unknown = JSON.parse(line);
-        if (isEvent(event) && (!ids || ids.has(event.id as string))) events.push(event);
-        else problems.push(`runs/${runId}/trace.jsonl: line ${i + 1} is not an event pairflow wrote; it is ignored`);
+        if (!isEvent(event)) problems.push(`runs/${runId}/trace.jsonl: line ${i + 1} is not an event pairflow wrote; it is ignored`);
+        else if (!ids || ids.has(event.id as string)) events.push(event);
       } catch {
         problems.push(
           i === last

@@ -5,6 +5,15 @@ import { commandGuard } from "../../src/guards/command.js";
 import { GuardConfigError, type GuardRequest } from "../../src/model/ports.js";
 import { tempRepo } from "../helpers/fixtures.js";
 
+const groupAlive = (pid: number) => {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /** A request whose artifact file holds `content`, in a fresh directory that is also the cwd. */
 function request(content: string, config: Record<string, unknown>, signal = new AbortController().signal): GuardRequest {
   const cwd = tempRepo();
@@ -122,14 +131,19 @@ describe("command guard", () => {
     await expect.poll(() => running(escaped), { timeout: 2000 }).toBe(false);
   });
 
-  it("records its process group before the command runs, and its end after", async () => {
-    const req = request("x", { run: "touch ran" });
+  it("records its process group before the command runs, and the group is gone when the verdict returns", async () => {
+    const req = request("x", { run: "touch ran; (sleep 30 </dev/null >/dev/null 2>&1 &)" });
     const events: string[] = [];
+    let pid = 0;
     req.onProcess = (group) => {
+      pid = group.pid;
       events.push(`start ${group.pid > 1} ${/^\d+$/.test(group.startTime)} ran=${existsSync(path.join(req.cwd, "ran"))}`);
-      return () => events.push(`end ran=${existsSync(path.join(req.cwd, "ran"))}`);
     };
     expect(await commandGuard(req)).toEqual({ accepted: true, feedback: "" });
-    expect(events).toEqual(["start true true ran=false", "end ran=true"]);
+    expect(events).toEqual(["start true true ran=false"]);
+    expect(existsSync(path.join(req.cwd, "ran"))).toBe(true);
+    // The trace ends a group with its attempt (src/records/write.ts): the group, with what it left
+    // behind, was killed before the verdict returned, and is gone as soon as the kernel has reaped it.
+    await expect.poll(() => groupAlive(pid), { timeout: 2000 }).toBe(false);
   });
 });

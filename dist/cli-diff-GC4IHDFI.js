@@ -4,7 +4,7 @@ const require = __pairflowCreateRequire(import.meta.url);
 import "./cli-chunk-XOGPZ65J.js";
 import {
   planTarget
-} from "./cli-chunk-UCF5YF7I.js";
+} from "./cli-chunk-MBSCINKD.js";
 import "./cli-chunk-2TALGR5D.js";
 import {
   lockPathFor,

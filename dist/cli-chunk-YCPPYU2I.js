@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-PG72Z4MG.js";
+} from "./cli-chunk-LVP2GPNS.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,7 +14,7 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-KRRQOM23.js";
+} from "./cli-chunk-KDZG4RQ3.js";
 import {
   eventLine,
   runJson,

@@ -21,7 +21,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-UCF5YF7I.js";
+} from "./cli-chunk-MBSCINKD.js";
 import {
   LocalStore,
   LockWriter,
@@ -1303,7 +1303,6 @@ function runCommand(options) {
   return new Promise((resolve, reject) => {
     let pid = 0;
     let outputs = [];
-    let forget;
     const spawned = {};
     let timer;
     const stdout = [];
@@ -1327,7 +1326,6 @@ function runCommand(options) {
       if (!closed) killHolders(outputs);
       spawned.shell?.drop(true);
       live.delete(pid);
-      forget?.();
       resolve({ stopped, code: exited.code, signal: exited.signal, stdout: Buffer.concat(stdout), tail: tail2.bytes() });
     };
     const stop = (why) => {
@@ -1349,7 +1347,7 @@ function runCommand(options) {
         outputs = [1, 2].map((fd) => fdTarget(pid, fd)).filter((t) => t !== void 0);
         register(group);
         try {
-          forget = options.onStart?.(group);
+          options.onStart?.(group);
         } catch (err) {
           signalGroup(pid, "SIGKILL");
           live.delete(pid);
@@ -1401,7 +1399,6 @@ function runCommand(options) {
           signalGroup(pid, "SIGKILL");
           live.delete(pid);
         }
-        forget?.();
         reject(new CommandStartError(pid === 0 ? `could not start /bin/sh in ${options.cwd}: ${err.message}` : `${err.message}; the command was stopped`));
       }
     });

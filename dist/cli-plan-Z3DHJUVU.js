@@ -2,17 +2,14 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  fanOutOptions,
-  registerMerge,
-  shardOption,
-  shardWaitOption,
-  shardsJson,
-  shardsText
-} from "./cli-chunk-KRRQOM23.js";
+  registerPlan,
+  showPlan
+} from "./cli-chunk-LVP2GPNS.js";
+import "./cli-chunk-KDZG4RQ3.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-DY6RRQ6Q.js";
 import "./cli-chunk-XOGPZ65J.js";
-import "./cli-chunk-UCF5YF7I.js";
+import "./cli-chunk-MBSCINKD.js";
 import "./cli-chunk-2TALGR5D.js";
 import "./cli-chunk-2E6W6ZDS.js";
 import "./cli-chunk-PNS5232O.js";
@@ -21,10 +18,6 @@ import "./cli-chunk-2H4FS6GE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  fanOutOptions,
-  registerMerge,
-  shardOption,
-  shardWaitOption,
-  shardsJson,
-  shardsText
+  registerPlan,
+  showPlan
 };

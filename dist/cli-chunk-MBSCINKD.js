@@ -241,8 +241,8 @@ function readEvents(dir, runId, problems, ids) {
       if (line === "" || ids && !mayBeOf(line, ids)) return;
       try {
         const event = JSON.parse(line);
-        if (isEvent(event) && (!ids || ids.has(event.id))) events.push(event);
-        else problems.push(`runs/${runId}/trace.jsonl: line ${i + 1} is not an event pairflow wrote; it is ignored`);
+        if (!isEvent(event)) problems.push(`runs/${runId}/trace.jsonl: line ${i + 1} is not an event pairflow wrote; it is ignored`);
+        else if (!ids || ids.has(event.id)) events.push(event);
       } catch {
         problems.push(
           i === last ? `runs/${runId}/trace.jsonl: line ${i + 1} is incomplete (the run was stopped while writing it); it is ignored` : `runs/${runId}/trace.jsonl: line ${i + 1} is not valid JSON; it is ignored`

@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-KRRQOM23.js";
+} from "./cli-chunk-KDZG4RQ3.js";
 import {
   planTarget
-} from "./cli-chunk-UCF5YF7I.js";
+} from "./cli-chunk-MBSCINKD.js";
 import {
   planJsonStream,
   planJsonText,

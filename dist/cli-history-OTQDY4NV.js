@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-DN7QZSNH.js";
-import "./cli-chunk-PG72Z4MG.js";
+} from "./cli-chunk-YCPPYU2I.js";
+import "./cli-chunk-LVP2GPNS.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-KRRQOM23.js";
+} from "./cli-chunk-KDZG4RQ3.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-DY6RRQ6Q.js";
 import {
@@ -23,7 +23,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-UCF5YF7I.js";
+} from "./cli-chunk-MBSCINKD.js";
 import {
   LocalStore,
   readLockWithJournal,

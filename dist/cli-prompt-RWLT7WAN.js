@@ -4,7 +4,7 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-UCF5YF7I.js";
+} from "./cli-chunk-MBSCINKD.js";
 import {
   openState
 } from "./cli-chunk-2TALGR5D.js";

@@ -28,13 +28,13 @@ import "./cli-chunk-FRV2UMY2.js";
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-DYAG2PT3.js")).registerInit],
   [["validate"], async () => (await import("./cli-validate-LATUB2MF.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-QRSNOECF.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-LBHDCCW5.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-KI5KRTPH.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-AMN2HWQW.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-WJA44QXS.js")).registerHistory],
+  [["plan"], async () => (await import("./cli-plan-Z3DHJUVU.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-GC4IHDFI.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-3HSQRKYR.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-RWLT7WAN.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-OTQDY4NV.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-T7EJN6MV.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-BYUPWEJ2.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-D4UJU6A4.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;
