@@ -21,7 +21,7 @@ import path from "node:path";
 import { InputError } from "../model/errors.js";
 import { type LockEntry, type LockFile, LOCK_VERSION } from "../model/records.js";
 import { readLock } from "./lockfile.js";
-import { orderedEntry, writeLock } from "./write.js";
+import { entryJson, writeLock } from "./write.js";
 
 export interface LockChange {
   id: string;
@@ -156,7 +156,7 @@ export class LockWriter {
 
   /** Journals one change; a checkpoint follows when one is due. */
   record(id: string, entry: LockEntry | null): void {
-    const line = JSON.stringify({ id, entry: entry === null ? null : orderedEntry(entry) }) + "\n";
+    const line = `{"id":${JSON.stringify(id)},"entry":${entry === null ? "null" : entryJson(entry)}}\n`;
     if (this.fd === undefined) {
       this.fd = openSync(this.journal, "a");
       append(this.fd, JSON.stringify({ journal: 1, workflow: this.workflow }) + "\n");

@@ -18,7 +18,7 @@
  * Git runs a merge driver before it writes the merged files to the working tree, so the driver
  * cannot read the merged workflow there; the components are what it has.
  */
-import { type LockEntry, type LockFile, LOCK_VERSION } from "../model/records.js";
+import { componentsOf, type LockEntry, type LockFile, LOCK_VERSION } from "../model/records.js";
 import { orderedEntry } from "./write.js";
 
 export type MergeOutcome = "ours" | "theirs" | "dropped" | "later";
@@ -65,9 +65,10 @@ function settle(b: LockEntry | undefined, o: LockEntry | undefined, t: LockEntry
     const later = o.acceptedAt > t.acceptedAt || (o.acceptedAt === t.acceptedAt && o.contentHash >= t.contentHash) ? o : t;
     return { entry: later, outcome: "later" };
   }
-  const merged = mergeComponents(b?.components ?? {}, o.components, t.components);
-  if (merged !== undefined && sameComponents(merged, o.components)) return { entry: o, outcome: "ours" };
-  if (merged !== undefined && sameComponents(merged, t.components)) return { entry: t, outcome: "theirs" };
+  const [ours, theirs] = [componentsOf(o), componentsOf(t)];
+  const merged = mergeComponents(b ? componentsOf(b) : {}, ours, theirs);
+  if (merged !== undefined && sameComponents(merged, ours)) return { entry: o, outcome: "ours" };
+  if (merged !== undefined && sameComponents(merged, theirs)) return { entry: t, outcome: "theirs" };
   return { entry: undefined, outcome: "dropped" };
 }
 
@@ -98,7 +99,7 @@ function own<T>(record: Record<string, T> | undefined, key: string): T | undefin
 
 function same(a: LockEntry | undefined, b: LockEntry | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
-  return canonical(orderedEntry(a)) === canonical(orderedEntry(b));
+  return canonical({ ...orderedEntry(a), components: componentsOf(a) }) === canonical({ ...orderedEntry(b), components: componentsOf(b) });
 }
 
 /** JSON with every object's keys sorted, so entries compare by content whatever order they were written in. */

@@ -28,9 +28,23 @@ export function orderedEntry(e: LockEntry): LockEntry {
   };
 }
 
+/**
+ * One entry's JSON on one line, fields in orderedEntry's order. Components kept as the text a
+ * lock file held are written as that text (it was checked to be a flat mapping when read).
+ */
+export function entryJson(e: LockEntry): string {
+  const c = e.components;
+  const j = JSON.stringify;
+  return (
+    `{"configRef":${j(e.configRef)},"contentHash":${j(e.contentHash)},"source":${j(e.source)},"model":${j(e.model)},` +
+    `"components":${typeof c === "string" ? c : j(c)},"attempts":${j(e.attempts)},` +
+    `"tokens":{"input":${j(e.tokens.input)},"output":${j(e.tokens.output)}},"durationMs":${j(e.durationMs)},"acceptedAt":${j(e.acceptedAt)}}`
+  );
+}
+
 export function serializeLock(lock: LockFile): string {
   const ids = Object.keys(lock.pairs).sort();
-  const entries = ids.map((id) => `    ${JSON.stringify(id)}: ${JSON.stringify(orderedEntry(lock.pairs[id]!))}\n`);
+  const entries = ids.map((id) => `    ${JSON.stringify(id)}: ${entryJson(lock.pairs[id]!)}\n`);
   return (
     "{\n" +
     `  "version": ${LOCK_VERSION},\n` +

@@ -13,12 +13,25 @@ export interface LockEntry {
   /** generated: produced by the pair; human: an edit of its output file, kept as the accepted content. */
   source: "generated" | "human";
   model: string | null;
-  /** Short digests of each hash component (see componentDigests). */
-  components: Record<string, string>;
+  /**
+   * Short digests of each hash component (see componentDigests). Read from a lock file, they are
+   * kept as the JSON text of the mapping, checked but not decoded: a plan needs them only for a
+   * pair that changed. componentsOf decodes either form.
+   */
+  components: Record<string, string> | ComponentsText;
   attempts: number;
   tokens: TokenUsage;
   durationMs: number;
   acceptedAt: string;
+}
+
+/** The JSON text of a mapping of component names to digests, as a lock file held it (checked when read). */
+export type ComponentsText = string & { readonly __componentsText: true };
+
+/** A lock entry's components as a mapping. */
+export function componentsOf(entry: Pick<LockEntry, "components">): Record<string, string> {
+  const c = entry.components;
+  return typeof c === "string" ? (JSON.parse(c) as Record<string, string>) : c;
 }
 
 export interface LockFile {

@@ -16,7 +16,7 @@ import {
   type StateView,
   type Upstream,
 } from "../model/plan.js";
-import type { LockEntry } from "../model/records.js";
+import { componentsOf, type LockEntry } from "../model/records.js";
 import type { Selection } from "../model/run.js";
 import type { Pair, Workflow } from "../model/workflow.js";
 import { componentDigests, configRef, ownComponents, workflowRef } from "../refs/configRef.js";
@@ -134,7 +134,7 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
     if (output.kind === "human") return kept(null, () => null);
     const reasons = [
       ...(forced ? [forced] : []),
-      ...(previous ? ownChanges(previous, componentDigests(own, { refs: {}, artifactHashes: {} })) : [newReason()]),
+      ...(previous ? ownChanges(previous, componentsOf(previous), componentDigests(own, { refs: {}, artifactHashes: {} })) : [newReason()]),
       ...unknownOutput,
       ...unknown.map((d): Reason => ({ kind: "upstream", detail: d.action === "run" ? `${d.id} will run` : `${d.id}'s reference is not known yet` })),
     ];
@@ -157,8 +157,9 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
   const reasons: Reason[] = [];
   if (forced) reasons.push(forced);
   if (previous) {
-    reasons.push(...ownChanges(previous, components));
-    reasons.push(...upstreamChanges(previous, components, deps));
+    const before = componentsOf(previous);
+    reasons.push(...ownChanges(previous, before, components));
+    reasons.push(...upstreamChanges(before, components, deps));
     if (reasons.length === 0) reasons.push(newReason("no accepted artifact for this reference"));
   } else if (!forced && output.kind !== "unknown") {
     reasons.push(newReason());
@@ -265,12 +266,12 @@ function newReason(detail = "never accepted"): Reason {
 const UPSTREAM_PREFIXES = ["upstream:", "artifact:"];
 
 /** Changes in the pair's own components (everything but its dependencies), named by part. */
-function ownChanges(previous: LockEntry, current: Record<string, string>): Reason[] {
+function ownChanges(previous: LockEntry, components: Record<string, string>, current: Record<string, string>): Reason[] {
   const reasons: Reason[] = [];
   const isOwn = (k: string) => !UPSTREAM_PREFIXES.some((p) => k.startsWith(p));
-  const keys = new Set([...Object.keys(previous.components), ...Object.keys(current)].filter(isOwn));
+  const keys = new Set([...Object.keys(components), ...Object.keys(current)].filter(isOwn));
   for (const key of [...keys].sort()) {
-    const before = previous.components[key];
+    const before = components[key];
     const after = current[key];
     if (before === after) continue;
     const change = before === undefined ? "added" : after === undefined ? "removed" : "changed";
@@ -294,23 +295,23 @@ function describeChange(key: string, change: string, previous: LockEntry): Reaso
   return { kind: "new", detail: `${key} ${change}` };
 }
 
-function upstreamChanges(previous: LockEntry, current: Record<string, string>, deps: PlannedPair[]): Reason[] {
+function upstreamChanges(previous: Record<string, string>, current: Record<string, string>, deps: PlannedPair[]): Reason[] {
   const reasons: Reason[] = [];
   for (const d of deps) {
-    const refBefore = previous.components[`upstream:${d.id}`];
+    const refBefore = previous[`upstream:${d.id}`];
     if (refBefore === undefined) {
       reasons.push({ kind: "upstream", detail: `${d.id} added to requires` });
       continue;
     }
     if (refBefore !== current[`upstream:${d.id}`]) reasons.push({ kind: "upstream", detail: `${d.id}'s reference changed` });
-    if (previous.components[`artifact:${d.id}`] !== current[`artifact:${d.id}`]) {
+    if (previous[`artifact:${d.id}`] !== current[`artifact:${d.id}`]) {
       reasons.push({
         kind: "upstream_artifact",
         detail: d.artifact?.edited ? `${d.id}'s output was edited by hand` : `${d.id}'s accepted content changed`,
       });
     }
   }
-  for (const key of Object.keys(previous.components)) {
+  for (const key of Object.keys(previous)) {
     if (key.startsWith("upstream:") && !deps.some((d) => `upstream:${d.id}` === key)) {
       reasons.push({ kind: "upstream", detail: `${key.slice("upstream:".length)} removed from requires` });
     }

@@ -8,7 +8,7 @@
  * Everything here is about the data; where it is kept and how it travels is the store's business.
  */
 import type { LockEntry, LockFile, StoreRecord } from "../model/records.js";
-import { LOCK_VERSION } from "../model/records.js";
+import { componentsOf, LOCK_VERSION } from "../model/records.js";
 import { sha256Hex } from "../refs/hash.js";
 
 export const SNAPSHOT_VERSION = 1;
@@ -104,7 +104,7 @@ export function recordOfLockEntry(pair: string, e: LockEntry): StoreRecord {
     configRef: e.configRef,
     status: "accepted",
     contentHash: e.contentHash,
-    components: e.components,
+    components: componentsOf(e),
     at: e.acceptedAt,
     source: e.source,
     model: e.model,

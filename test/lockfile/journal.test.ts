@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { foldJournal, journalPath, LockWriter, readLockWithJournal } from "../../src/lockfile/journal.js";
 import { readLock } from "../../src/lockfile/lockfile.js";
+import { decoded } from "../helpers/lock.js";
 import { serializeLock } from "../../src/lockfile/write.js";
 import type { LockEntry, LockFile } from "../../src/model/records.js";
 import { REPO, tempRepo } from "../helpers/fixtures.js";
@@ -38,12 +39,12 @@ describe("LockWriter and the journal", () => {
     writer.record("a", entry(1));
     writer.record("b", entry(2));
     expect(existsSync(file)).toBe(false);
-    expect(readLockWithJournal(file)?.pairs).toEqual({ a: entry(1), b: entry(2) });
+    expect(decoded(readLockWithJournal(file)?.pairs)).toEqual({ a: entry(1), b: entry(2) });
     writer.record("c", entry(3)); // the third: a checkpoint
-    expect(readLock(file)?.pairs).toEqual({ a: entry(1), b: entry(2), c: entry(3) });
+    expect(decoded(readLock(file)?.pairs)).toEqual({ a: entry(1), b: entry(2), c: entry(3) });
     writer.record("a", null);
     expect(readLock(file)?.pairs).toHaveProperty("a");
-    expect(readLockWithJournal(file)?.pairs).toEqual({ b: entry(2), c: entry(3) });
+    expect(decoded(readLockWithJournal(file)?.pairs)).toEqual({ b: entry(2), c: entry(3) });
     writer.close();
     expect(readFileSync(file, "utf8")).toBe(serializeLock({ version: 1, workflow: "w", pairs: { b: entry(2), c: entry(3) } }));
     expect(existsSync(journalPath(file))).toBe(false);
@@ -115,10 +116,10 @@ describe("LockWriter and the journal", () => {
             writeFileSync(file, serializeLock(lock));
             expected[`x${s.id}`] = entry(s.value);
           }
-          expect(readLockWithJournal(file)?.pairs ?? {}).toEqual(expected);
+          expect(decoded(readLockWithJournal(file)?.pairs ?? {})).toEqual(expected);
         }
         writer.close();
-        expect(readLock(file)?.pairs ?? {}).toEqual(expected);
+        expect(decoded(readLock(file)?.pairs ?? {})).toEqual(expected);
         expect(existsSync(journalPath(file))).toBe(false);
       }),
       { numRuns: 100 },

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   count
-} from "./cli-chunk-PNS5232O.js";
+} from "./cli-chunk-FSN4436C.js";
 import {
   shortRef
 } from "./cli-chunk-2H4FS6GE.js";

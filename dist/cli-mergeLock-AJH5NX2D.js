@@ -2,11 +2,14 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  LOCK_VERSION,
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-2E6W6ZDS.js";
+} from "./cli-chunk-HM5ZRWL2.js";
+import {
+  LOCK_VERSION,
+  componentsOf
+} from "./cli-chunk-IBQJ6QCZ.js";
 import {
   examples
 } from "./cli-chunk-2H4FS6GE.js";
@@ -48,9 +51,10 @@ function settle(b, o, t) {
     const later = o.acceptedAt > t.acceptedAt || o.acceptedAt === t.acceptedAt && o.contentHash >= t.contentHash ? o : t;
     return { entry: later, outcome: "later" };
   }
-  const merged = mergeComponents(b?.components ?? {}, o.components, t.components);
-  if (merged !== void 0 && sameComponents(merged, o.components)) return { entry: o, outcome: "ours" };
-  if (merged !== void 0 && sameComponents(merged, t.components)) return { entry: t, outcome: "theirs" };
+  const [ours, theirs] = [componentsOf(o), componentsOf(t)];
+  const merged = mergeComponents(b ? componentsOf(b) : {}, ours, theirs);
+  if (merged !== void 0 && sameComponents(merged, ours)) return { entry: o, outcome: "ours" };
+  if (merged !== void 0 && sameComponents(merged, theirs)) return { entry: t, outcome: "theirs" };
   return { entry: void 0, outcome: "dropped" };
 }
 function mergeComponents(base, ours, theirs) {
@@ -72,7 +76,7 @@ function own(record, key) {
 }
 function same(a, b) {
   if (a === void 0 || b === void 0) return a === b;
-  return canonical(orderedEntry(a)) === canonical(orderedEntry(b));
+  return canonical({ ...orderedEntry(a), components: componentsOf(a) }) === canonical({ ...orderedEntry(b), components: componentsOf(b) });
 }
 function canonical(value) {
   if (value === null || typeof value !== "object") return JSON.stringify(value);

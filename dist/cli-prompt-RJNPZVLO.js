@@ -4,15 +4,16 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-MBSCINKD.js";
+} from "./cli-chunk-RJYQJDGP.js";
 import {
   openState
-} from "./cli-chunk-2TALGR5D.js";
-import "./cli-chunk-2E6W6ZDS.js";
+} from "./cli-chunk-SBQCINDF.js";
+import "./cli-chunk-HM5ZRWL2.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-LESJSQXQ.js";
+} from "./cli-chunk-H57LYI3R.js";
+import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Option,
   PATH_HELP,

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-LVP2GPNS.js";
+} from "./cli-chunk-QT6WQCRO.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,12 +14,12 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-KDZG4RQ3.js";
+} from "./cli-chunk-NK7Z3III.js";
 import {
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-XOGPZ65J.js";
+} from "./cli-chunk-6YW7XZBJ.js";
 import {
   compareWithRun,
   comparisonText,
@@ -28,11 +28,11 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-PNS5232O.js";
+} from "./cli-chunk-FSN4436C.js";
 import {
   parseUsd,
   styleFor
-} from "./cli-chunk-LESJSQXQ.js";
+} from "./cli-chunk-H57LYI3R.js";
 import {
   EXIT,
   InvalidArgumentError,

@@ -2,14 +2,14 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
+  LOCK_VERSION
+} from "./cli-chunk-IBQJ6QCZ.js";
+import {
   ConfigError,
   issueAt,
   parseText,
   writeFileAtomic
 } from "./cli-chunk-2H4FS6GE.js";
-
-// src/model/records.ts
-var LOCK_VERSION = 1;
 
 // src/lockfile/write.ts
 function orderedEntry(e) {
@@ -25,9 +25,14 @@ function orderedEntry(e) {
     acceptedAt: e.acceptedAt
   };
 }
+function entryJson(e) {
+  const c = e.components;
+  const j = JSON.stringify;
+  return `{"configRef":${j(e.configRef)},"contentHash":${j(e.contentHash)},"source":${j(e.source)},"model":${j(e.model)},"components":${typeof c === "string" ? c : j(c)},"attempts":${j(e.attempts)},"tokens":{"input":${j(e.tokens.input)},"output":${j(e.tokens.output)}},"durationMs":${j(e.durationMs)},"acceptedAt":${j(e.acceptedAt)}}`;
+}
 function serializeLock(lock) {
   const ids = Object.keys(lock.pairs).sort();
-  const entries = ids.map((id) => `    ${JSON.stringify(id)}: ${JSON.stringify(orderedEntry(lock.pairs[id]))}
+  const entries = ids.map((id) => `    ${JSON.stringify(id)}: ${entryJson(lock.pairs[id])}
 `);
   return `{
   "version": ${LOCK_VERSION},
@@ -67,6 +72,14 @@ function readLockText(file, display) {
   }
 }
 function parseLock(text, display) {
+  const cut = componentsCut(text);
+  if (cut !== void 0) {
+    try {
+      const value2 = JSON.parse(cut.text);
+      if (putComponentsBack(value2, cut.components)) return checked(value2, text, display, true);
+    } catch {
+    }
+  }
   let value;
   try {
     value = JSON.parse(text);
@@ -83,6 +96,46 @@ function parseLock(text, display) {
       }
     ]);
   }
+  return checked(value, text, display, false);
+}
+var STRING = String.raw`"[^"\\\u0000-\u001f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\u0000-\u001f]*)*"`;
+var FLAT_MAPPING = new RegExp(String.raw`^\{(?:${STRING}:${STRING}(?:,${STRING}:${STRING})*)?\}$`);
+var KEY = '"components"';
+function componentsCut(text) {
+  const pieces = [];
+  const components = [];
+  let kept = 0;
+  for (let at = text.indexOf(KEY); at !== -1; at = text.indexOf(KEY, kept)) {
+    const open = at + KEY.length + 1;
+    if (text.charCodeAt(at - 1) !== 44 || text.charCodeAt(open - 1) !== 58 || text.charCodeAt(open) !== 123) return void 0;
+    const close = text.indexOf("}", open);
+    const mapping = text.slice(open, close + 1);
+    if (close === -1 || !FLAT_MAPPING.test(mapping)) return void 0;
+    pieces.push(text.slice(kept, open), String(components.length));
+    components.push(mapping);
+    kept = close + 1;
+  }
+  if (components.length === 0) return void 0;
+  pieces.push(text.slice(kept));
+  return { text: pieces.join(""), components };
+}
+function putComponentsBack(value, components) {
+  if (!isObject(value) || !isObject(value.pairs)) return false;
+  const used = new Uint8Array(components.length);
+  let found = 0;
+  for (const entry of Object.values(value.pairs)) {
+    if (!isObject(entry)) continue;
+    if (typeof entry.components === "string") return false;
+    if (typeof entry.components !== "number") continue;
+    const n = entry.components;
+    if (!Number.isInteger(n) || n < 0 || n >= components.length || used[n] === 1) return false;
+    used[n] = 1;
+    found += 1;
+    entry.components = components[n];
+  }
+  return found === components.length;
+}
+function checked(value, text, display, cut) {
   const problems = [];
   if (!isObject(value) || value.version !== LOCK_VERSION) {
     problems.push({ path: isObject(value) ? ["version"] : [], message: `not a pairflow lock file of version ${LOCK_VERSION}; ${FIX}` });
@@ -91,7 +144,7 @@ function parseLock(text, display) {
     if (!isObject(value.pairs)) problems.push({ path: ["pairs"], message: `"pairs" must be a mapping of pair ids to entries; ${FIX}` });
     else {
       for (const [id, entry] of Object.entries(value.pairs)) {
-        const wrong = entryProblem(entry);
+        const wrong = entryProblem(entry, cut);
         if (wrong) problems.push({ path: ["pairs", id, ...wrong.at], message: `the entry of pair "${id}" ${wrong.what}; ${FIX}` });
       }
     }
@@ -110,10 +163,11 @@ var ENTRY_FIELDS = [
   ["durationMs", isCount, "a number of milliseconds"],
   ["acceptedAt", (v) => typeof v === "string", "a time"]
 ];
-function entryProblem(entry) {
+function entryProblem(entry, cut) {
   if (!isObject(entry)) return { at: [], what: `is ${entry === null ? "null" : Array.isArray(entry) ? "a list" : typeof entry}, not a mapping` };
   for (const [key, ok, expected] of ENTRY_FIELDS) {
     if (!Object.hasOwn(entry, key)) return { at: [], what: `has no "${key}"` };
+    if (cut && key === "components" && typeof entry[key] === "string") continue;
     if (!ok(entry[key])) return { at: [key], what: `has a "${key}" that is not ${expected}` };
   }
   return void 0;
@@ -145,8 +199,8 @@ function readLock(file, display = file) {
 }
 
 export {
-  LOCK_VERSION,
   orderedEntry,
+  entryJson,
   writeLock,
   lockPathFor,
   readLock

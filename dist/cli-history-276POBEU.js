@@ -3,19 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-YCPPYU2I.js";
-import "./cli-chunk-LVP2GPNS.js";
+} from "./cli-chunk-3VHQAS7N.js";
+import "./cli-chunk-QT6WQCRO.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-KDZG4RQ3.js";
+} from "./cli-chunk-NK7Z3III.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-DY6RRQ6Q.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-XOGPZ65J.js";
+} from "./cli-chunk-6YW7XZBJ.js";
 import {
   listRunIds,
   listing,
@@ -23,21 +23,22 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-MBSCINKD.js";
+} from "./cli-chunk-RJYQJDGP.js";
 import {
   LocalStore,
   readLockWithJournal,
   stateDirFor
-} from "./cli-chunk-2TALGR5D.js";
+} from "./cli-chunk-SBQCINDF.js";
 import {
   lockPathFor
-} from "./cli-chunk-2E6W6ZDS.js";
+} from "./cli-chunk-HM5ZRWL2.js";
 import {
   count
-} from "./cli-chunk-PNS5232O.js";
+} from "./cli-chunk-FSN4436C.js";
 import {
   styleFor
-} from "./cli-chunk-LESJSQXQ.js";
+} from "./cli-chunk-H57LYI3R.js";
+import "./cli-chunk-IBQJ6QCZ.js";
 import {
   ConfigError,
   Option,

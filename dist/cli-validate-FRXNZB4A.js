@@ -7,14 +7,15 @@ import {
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-2TALGR5D.js";
-import "./cli-chunk-2E6W6ZDS.js";
+} from "./cli-chunk-SBQCINDF.js";
+import "./cli-chunk-HM5ZRWL2.js";
 import {
   count
-} from "./cli-chunk-PNS5232O.js";
+} from "./cli-chunk-FSN4436C.js";
 import {
   styleFor
-} from "./cli-chunk-LESJSQXQ.js";
+} from "./cli-chunk-H57LYI3R.js";
+import "./cli-chunk-IBQJ6QCZ.js";
 import {
   ConfigError,
   EXIT,

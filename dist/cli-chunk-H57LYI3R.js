@@ -2,6 +2,9 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
+  componentsOf
+} from "./cli-chunk-IBQJ6QCZ.js";
+import {
   PyFloat,
   UsageError,
   didYouMean,
@@ -367,7 +370,7 @@ async function decidePair(ctx, id, decided) {
     if (output.kind === "human") return kept(null, () => null);
     const reasons2 = [
       ...forced ? [forced] : [],
-      ...previous ? ownChanges(previous, componentDigests(own, { refs: {}, artifactHashes: {} })) : [newReason()],
+      ...previous ? ownChanges(previous, componentsOf(previous), componentDigests(own, { refs: {}, artifactHashes: {} })) : [newReason()],
       ...unknownOutput,
       ...unknown.map((d) => ({ kind: "upstream", detail: d.action === "run" ? `${d.id} will run` : `${d.id}'s reference is not known yet` }))
     ];
@@ -384,8 +387,9 @@ async function decidePair(ctx, id, decided) {
   const reasons = [];
   if (forced) reasons.push(forced);
   if (previous) {
-    reasons.push(...ownChanges(previous, components));
-    reasons.push(...upstreamChanges(previous, components, deps));
+    const before = componentsOf(previous);
+    reasons.push(...ownChanges(previous, before, components));
+    reasons.push(...upstreamChanges(before, components, deps));
     if (reasons.length === 0) reasons.push(newReason("no accepted artifact for this reference"));
   } else if (!forced && output.kind !== "unknown") {
     reasons.push(newReason());
@@ -456,12 +460,12 @@ function newReason(detail = "never accepted") {
   return { kind: "new", detail };
 }
 var UPSTREAM_PREFIXES = ["upstream:", "artifact:"];
-function ownChanges(previous, current) {
+function ownChanges(previous, components, current) {
   const reasons = [];
   const isOwn = (k) => !UPSTREAM_PREFIXES.some((p) => k.startsWith(p));
-  const keys = new Set([...Object.keys(previous.components), ...Object.keys(current)].filter(isOwn));
+  const keys = new Set([...Object.keys(components), ...Object.keys(current)].filter(isOwn));
   for (const key of [...keys].sort()) {
-    const before = previous.components[key];
+    const before = components[key];
     const after = current[key];
     if (before === after) continue;
     const change = before === void 0 ? "added" : after === void 0 ? "removed" : "changed";
@@ -485,20 +489,20 @@ function describeChange(key, change, previous) {
 function upstreamChanges(previous, current, deps) {
   const reasons = [];
   for (const d of deps) {
-    const refBefore = previous.components[`upstream:${d.id}`];
+    const refBefore = previous[`upstream:${d.id}`];
     if (refBefore === void 0) {
       reasons.push({ kind: "upstream", detail: `${d.id} added to requires` });
       continue;
     }
     if (refBefore !== current[`upstream:${d.id}`]) reasons.push({ kind: "upstream", detail: `${d.id}'s reference changed` });
-    if (previous.components[`artifact:${d.id}`] !== current[`artifact:${d.id}`]) {
+    if (previous[`artifact:${d.id}`] !== current[`artifact:${d.id}`]) {
       reasons.push({
         kind: "upstream_artifact",
         detail: d.artifact?.edited ? `${d.id}'s output was edited by hand` : `${d.id}'s accepted content changed`
       });
     }
   }
-  for (const key of Object.keys(previous.components)) {
+  for (const key of Object.keys(previous)) {
     if (key.startsWith("upstream:") && !deps.some((d) => `upstream:${d.id}` === key)) {
       reasons.push({ kind: "upstream", detail: `${key.slice("upstream:".length)} removed from requires` });
     }

@@ -1,23 +1,24 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-XOGPZ65J.js";
+import "./cli-chunk-6YW7XZBJ.js";
 import {
   planTarget
-} from "./cli-chunk-MBSCINKD.js";
-import "./cli-chunk-2TALGR5D.js";
+} from "./cli-chunk-RJYQJDGP.js";
+import "./cli-chunk-SBQCINDF.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-2E6W6ZDS.js";
+} from "./cli-chunk-HM5ZRWL2.js";
 import {
   planJson,
   reasonsText
-} from "./cli-chunk-PNS5232O.js";
+} from "./cli-chunk-FSN4436C.js";
 import {
   decidePair,
   styleFor
-} from "./cli-chunk-LESJSQXQ.js";
+} from "./cli-chunk-H57LYI3R.js";
+import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Option,
   PATH_HELP,

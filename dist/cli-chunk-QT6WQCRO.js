@@ -5,18 +5,18 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-KDZG4RQ3.js";
+} from "./cli-chunk-NK7Z3III.js";
 import {
   planTarget
-} from "./cli-chunk-MBSCINKD.js";
+} from "./cli-chunk-RJYQJDGP.js";
 import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-PNS5232O.js";
+} from "./cli-chunk-FSN4436C.js";
 import {
   styleFor
-} from "./cli-chunk-LESJSQXQ.js";
+} from "./cli-chunk-H57LYI3R.js";
 import {
   Option,
   PATH_HELP,

@@ -6,10 +6,11 @@ import {
 } from "./cli-chunk-TYU522RQ.js";
 import {
   count
-} from "./cli-chunk-PNS5232O.js";
+} from "./cli-chunk-FSN4436C.js";
 import {
   styleFor
-} from "./cli-chunk-LESJSQXQ.js";
+} from "./cli-chunk-H57LYI3R.js";
+import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Command,
   CommanderError,
@@ -27,14 +28,14 @@ import "./cli-chunk-FRV2UMY2.js";
 // src/cli/program.ts
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-DYAG2PT3.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-LATUB2MF.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-Z3DHJUVU.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-GC4IHDFI.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-3HSQRKYR.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-RWLT7WAN.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-OTQDY4NV.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-T7EJN6MV.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-D4UJU6A4.js")).registerMerge]
+  [["validate"], async () => (await import("./cli-validate-FRXNZB4A.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-CIORRROF.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-VYK2TJLI.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-HETV2SOT.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-RJNPZVLO.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-276POBEU.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-AJH5NX2D.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-KMC36XIS.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

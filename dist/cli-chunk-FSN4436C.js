@@ -7,7 +7,7 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-LESJSQXQ.js";
+} from "./cli-chunk-H57LYI3R.js";
 import {
   displayPath,
   shortRef

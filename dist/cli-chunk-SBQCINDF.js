@@ -2,15 +2,17 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  LOCK_VERSION,
+  entryJson,
   lockPathFor,
-  orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-2E6W6ZDS.js";
+} from "./cli-chunk-HM5ZRWL2.js";
 import {
   sortedObject
-} from "./cli-chunk-LESJSQXQ.js";
+} from "./cli-chunk-H57LYI3R.js";
+import {
+  LOCK_VERSION
+} from "./cli-chunk-IBQJ6QCZ.js";
 import {
   InputError,
   OutputFiles,
@@ -113,7 +115,8 @@ var LockWriter = class {
   checkpoints = 0;
   /** Journals one change; a checkpoint follows when one is due. */
   record(id, entry) {
-    const line = JSON.stringify({ id, entry: entry === null ? null : orderedEntry(entry) }) + "\n";
+    const line = `{"id":${JSON.stringify(id)},"entry":${entry === null ? "null" : entryJson(entry)}}
+`;
     if (this.fd === void 0) {
       this.fd = openSync(this.journal, "a");
       append(this.fd, JSON.stringify({ journal: 1, workflow: this.workflow }) + "\n");

@@ -10,7 +10,7 @@ import {
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-XOGPZ65J.js";
+} from "./cli-chunk-6YW7XZBJ.js";
 import {
   RunRecorder,
   estimateOf,
@@ -21,7 +21,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-MBSCINKD.js";
+} from "./cli-chunk-RJYQJDGP.js";
 import {
   LocalStore,
   LockWriter,
@@ -29,10 +29,10 @@ import {
   openState,
   realLockPath,
   stateDirFor
-} from "./cli-chunk-2TALGR5D.js";
+} from "./cli-chunk-SBQCINDF.js";
 import {
   lockPathFor
-} from "./cli-chunk-2E6W6ZDS.js";
+} from "./cli-chunk-HM5ZRWL2.js";
 import {
   contentNeeded,
   decider,
@@ -42,7 +42,7 @@ import {
   styleFor,
   usd,
   workflowRef
-} from "./cli-chunk-LESJSQXQ.js";
+} from "./cli-chunk-H57LYI3R.js";
 import {
   ConfigError,
   DEFAULT_MAX_OUTPUT_BYTES,
