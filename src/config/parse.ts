@@ -514,7 +514,8 @@ export function parseText(text: string, display: string, issues: ConfigIssue[]):
     return undefined;
   }
   const fast = fastYamlValue(text, YAML_OPTIONS);
-  if (fast !== undefined) return lazySource(text, display, fast);
+  // The copy js-yaml's values hold is kept, rather than the text as read: one copy, not two.
+  if (fast !== undefined) return lazySource(fast.text, display, fast.value);
   const { doc, lines } = parsePositioned(text);
   const source: SourceFile = { display, doc, lines };
   const reported = new Set<string>();

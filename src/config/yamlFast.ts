@@ -98,16 +98,35 @@ export const fastYaml = { enabled: true };
  * The value of a YAML (or JSON) text whose top level is a mapping, read with the scalar rules of
  * `options` (as given to the `yaml` library's parseDocument); undefined when the fast path declines.
  */
-export function fastYamlValue(text: string, options: Options): Record<string, unknown> | undefined {
+export function fastYamlValue(text: string, options: Options): { value: Record<string, unknown>; text: string } | undefined {
   if (!fastYaml.enabled || declines(text)) return undefined;
   let value: unknown;
+  let copy: string | undefined;
   try {
-    value = jsYaml.load(text, { schema: schemaFor(options) });
+    value = jsYaml.load(text, {
+      schema: schemaFor(options),
+      // js-yaml reads a copy of the text (with an end mark appended) and cuts the values out of it,
+      // so the copy lives as long as they do; the first event hands it over, and there are no more.
+      listener(this: void, _event: string, state: { input?: unknown; listener: unknown }) {
+        if (typeof state.input === "string") copy = state.input;
+        state.listener = null;
+      },
+    } as Parameters<typeof jsYaml.load>[1]);
   } catch {
     return undefined;
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
-  return keysAreText(value) ? (value as Record<string, unknown>) : undefined;
+  if (!keysAreText(value)) return undefined;
+  return { value: value as Record<string, unknown>, text: sameText(copy, text) ? copy.slice(0, text.length) : text };
+}
+
+/**
+ * Whether js-yaml's copy is the text with its end marks: a newline if the text had none, then a
+ * NUL (a text with a byte order mark is copied without it, and is not taken).
+ */
+function sameText(copy: string | undefined, text: string): copy is string {
+  const extra = (copy?.length ?? 0) - text.length;
+  return copy !== undefined && text.charCodeAt(0) !== 0xfeff && (extra === 1 || extra === 2) && copy.charCodeAt(copy.length - 1) === 0;
 }
 
 /** Every mapping key, at any depth, is one the positioned parse would take as text too. */

@@ -8,7 +8,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { parseText } from "../../src/config/parse.js";
+import { issueAt, parseText } from "../../src/config/parse.js";
 import { declines, fastYaml } from "../../src/config/yamlFast.js";
 import type { ConfigIssue } from "../../src/model/errors.js";
 import { canonicalJson } from "../../src/refs/canonical.js";
@@ -163,6 +163,37 @@ describe("the fast YAML path", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("points at the same places as the positioned parse, whatever the text ends or starts with", () => {
+    // The fast path keeps js-yaml's copy of the text for positions (see fastYamlValue): it must be the text.
+    let taken = 0;
+    const key = fc.stringMatching(/^[a-z][a-z0-9_]{0,8}$/);
+    const entry = fc.tuple(key, fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.array(fc.string({ maxLength: 6 }), { maxLength: 3 })));
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(entry, { minLength: 1, maxLength: 6, selector: ([k]) => k }),
+        fc.constantFrom("", "\n", "\n\n", " \n"),
+        fc.boolean(),
+        fc.boolean(),
+        (entries, end, bom, crlf) => {
+          let text = stringify(Object.fromEntries(entries)).replace(/\n$/, "") + end;
+          if (crlf) text = text.replace(/\n/g, "\r\n");
+          if (bom) text = "\ufeff" + text;
+          const at = (fast: boolean) => {
+            fastYaml.enabled = fast;
+            const source = parseText(text, "f.yml", [])!;
+            if (fast && source.fastValue === undefined) return undefined; // declined: nothing to compare
+            if (fast) taken++;
+            return entries.flatMap(([k]) => [issueAt(source, [k], "m"), issueAt(source, [k], "m", true)]);
+          };
+          const fast = at(true);
+          if (fast !== undefined) expect(fast).toEqual(at(false));
+        },
+      ),
+      { numRuns: 200 },
+    );
+    expect(taken).toBeGreaterThan(100);
   });
 
   it("declines exactly where its regular expression finds a tag, anchor, directive or complex key", () => {

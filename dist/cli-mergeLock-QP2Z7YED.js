@@ -5,14 +5,14 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-HM5ZRWL2.js";
+} from "./cli-chunk-GD34DPJ2.js";
 import {
   LOCK_VERSION,
   componentsOf
 } from "./cli-chunk-IBQJ6QCZ.js";
 import {
   examples
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-C6S6WVK6.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -3,10 +3,10 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   count
-} from "./cli-chunk-FSN4436C.js";
+} from "./cli-chunk-QWO7HAZU.js";
 import {
   shortRef
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-C6S6WVK6.js";
 
 // src/report/run.ts
 function seconds(ms) {

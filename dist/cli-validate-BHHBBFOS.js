@@ -3,18 +3,18 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   checkWorkflow
-} from "./cli-chunk-DY6RRQ6Q.js";
+} from "./cli-chunk-4NIAO27Y.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-SBQCINDF.js";
-import "./cli-chunk-HM5ZRWL2.js";
+} from "./cli-chunk-K2TZTJYP.js";
+import "./cli-chunk-GD34DPJ2.js";
 import {
   count
-} from "./cli-chunk-FSN4436C.js";
+} from "./cli-chunk-QWO7HAZU.js";
 import {
   styleFor
-} from "./cli-chunk-H57LYI3R.js";
+} from "./cli-chunk-3DTZP4JL.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   ConfigError,
@@ -28,7 +28,7 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-C6S6WVK6.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

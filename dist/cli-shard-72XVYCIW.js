@@ -8,17 +8,17 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-NK7Z3III.js";
+} from "./cli-chunk-S55PXUJK.js";
 import "./cli-chunk-MTTGQQZV.js";
-import "./cli-chunk-DY6RRQ6Q.js";
-import "./cli-chunk-6YW7XZBJ.js";
-import "./cli-chunk-RJYQJDGP.js";
-import "./cli-chunk-SBQCINDF.js";
-import "./cli-chunk-HM5ZRWL2.js";
-import "./cli-chunk-FSN4436C.js";
-import "./cli-chunk-H57LYI3R.js";
+import "./cli-chunk-4NIAO27Y.js";
+import "./cli-chunk-VQMAPN72.js";
+import "./cli-chunk-45MZJAHL.js";
+import "./cli-chunk-K2TZTJYP.js";
+import "./cli-chunk-GD34DPJ2.js";
+import "./cli-chunk-QWO7HAZU.js";
+import "./cli-chunk-3DTZP4JL.js";
 import "./cli-chunk-IBQJ6QCZ.js";
-import "./cli-chunk-2H4FS6GE.js";
+import "./cli-chunk-C6S6WVK6.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {

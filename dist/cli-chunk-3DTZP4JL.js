@@ -12,7 +12,7 @@ import {
   downstreamOf,
   plain,
   sharedValue
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-C6S6WVK6.js";
 
 // src/report/color.ts
 function styleFor(stream, env = process.env) {

@@ -10,7 +10,7 @@ import {
   quoteList,
   realRootOf,
   sortIssues
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-C6S6WVK6.js";
 
 // src/config/check.ts
 import path from "node:path";

@@ -6,10 +6,10 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-HM5ZRWL2.js";
+} from "./cli-chunk-GD34DPJ2.js";
 import {
   sortedObject
-} from "./cli-chunk-H57LYI3R.js";
+} from "./cli-chunk-3DTZP4JL.js";
 import {
   LOCK_VERSION
 } from "./cli-chunk-IBQJ6QCZ.js";
@@ -24,7 +24,7 @@ import {
   require_out,
   sha256Hex,
   textHashes
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-C6S6WVK6.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";

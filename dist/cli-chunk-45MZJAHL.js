@@ -3,17 +3,17 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   openState
-} from "./cli-chunk-SBQCINDF.js";
+} from "./cli-chunk-K2TZTJYP.js";
 import {
   estimatePlan,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-H57LYI3R.js";
+} from "./cli-chunk-3DTZP4JL.js";
 import {
   UsageError,
   displayPath,
   writeFileAtomic
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-C6S6WVK6.js";
 
 // src/records/read.ts
 import { closeSync as closeSync2, constants, existsSync, fstatSync, openSync as openSync2, readdirSync, readSync } from "node:fs";

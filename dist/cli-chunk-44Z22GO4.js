@@ -5,18 +5,18 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-NK7Z3III.js";
+} from "./cli-chunk-S55PXUJK.js";
 import {
   planTarget
-} from "./cli-chunk-RJYQJDGP.js";
+} from "./cli-chunk-45MZJAHL.js";
 import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-FSN4436C.js";
+} from "./cli-chunk-QWO7HAZU.js";
 import {
   styleFor
-} from "./cli-chunk-H57LYI3R.js";
+} from "./cli-chunk-3DTZP4JL.js";
 import {
   Option,
   PATH_HELP,
@@ -24,7 +24,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-C6S6WVK6.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts) {

@@ -3,19 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-3VHQAS7N.js";
-import "./cli-chunk-QT6WQCRO.js";
+} from "./cli-chunk-P3XDYMK4.js";
+import "./cli-chunk-44Z22GO4.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-NK7Z3III.js";
+} from "./cli-chunk-S55PXUJK.js";
 import "./cli-chunk-MTTGQQZV.js";
-import "./cli-chunk-DY6RRQ6Q.js";
+import "./cli-chunk-4NIAO27Y.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-6YW7XZBJ.js";
+} from "./cli-chunk-VQMAPN72.js";
 import {
   listRunIds,
   listing,
@@ -23,21 +23,21 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-RJYQJDGP.js";
+} from "./cli-chunk-45MZJAHL.js";
 import {
   LocalStore,
   readLockWithJournal,
   stateDirFor
-} from "./cli-chunk-SBQCINDF.js";
+} from "./cli-chunk-K2TZTJYP.js";
 import {
   lockPathFor
-} from "./cli-chunk-HM5ZRWL2.js";
+} from "./cli-chunk-GD34DPJ2.js";
 import {
   count
-} from "./cli-chunk-FSN4436C.js";
+} from "./cli-chunk-QWO7HAZU.js";
 import {
   styleFor
-} from "./cli-chunk-H57LYI3R.js";
+} from "./cli-chunk-3DTZP4JL.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   ConfigError,
@@ -52,7 +52,7 @@ import {
   resolveWorkflowPath,
   shortRef,
   stateDirOption
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-C6S6WVK6.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

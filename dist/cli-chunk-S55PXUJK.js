@@ -6,11 +6,11 @@ import {
 } from "./cli-chunk-MTTGQQZV.js";
 import {
   checkWorkflow
-} from "./cli-chunk-DY6RRQ6Q.js";
+} from "./cli-chunk-4NIAO27Y.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-6YW7XZBJ.js";
+} from "./cli-chunk-VQMAPN72.js";
 import {
   RunRecorder,
   estimateOf,
@@ -21,7 +21,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-RJYQJDGP.js";
+} from "./cli-chunk-45MZJAHL.js";
 import {
   LocalStore,
   LockWriter,
@@ -29,10 +29,10 @@ import {
   openState,
   realLockPath,
   stateDirFor
-} from "./cli-chunk-SBQCINDF.js";
+} from "./cli-chunk-K2TZTJYP.js";
 import {
   lockPathFor
-} from "./cli-chunk-HM5ZRWL2.js";
+} from "./cli-chunk-GD34DPJ2.js";
 import {
   contentNeeded,
   decider,
@@ -42,7 +42,7 @@ import {
   styleFor,
   usd,
   workflowRef
-} from "./cli-chunk-H57LYI3R.js";
+} from "./cli-chunk-3DTZP4JL.js";
 import {
   ConfigError,
   DEFAULT_MAX_OUTPUT_BYTES,
@@ -68,7 +68,7 @@ import {
   sha256Hex,
   stateDirOption,
   writeFileAtomic
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-C6S6WVK6.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";

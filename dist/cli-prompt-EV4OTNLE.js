@@ -4,15 +4,15 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-RJYQJDGP.js";
+} from "./cli-chunk-45MZJAHL.js";
 import {
   openState
-} from "./cli-chunk-SBQCINDF.js";
-import "./cli-chunk-HM5ZRWL2.js";
+} from "./cli-chunk-K2TZTJYP.js";
+import "./cli-chunk-GD34DPJ2.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-H57LYI3R.js";
+} from "./cli-chunk-3DTZP4JL.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Option,
@@ -22,7 +22,7 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-C6S6WVK6.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -1,23 +1,23 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-6YW7XZBJ.js";
+import "./cli-chunk-VQMAPN72.js";
 import {
   planTarget
-} from "./cli-chunk-RJYQJDGP.js";
-import "./cli-chunk-SBQCINDF.js";
+} from "./cli-chunk-45MZJAHL.js";
+import "./cli-chunk-K2TZTJYP.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-HM5ZRWL2.js";
+} from "./cli-chunk-GD34DPJ2.js";
 import {
   planJson,
   reasonsText
-} from "./cli-chunk-FSN4436C.js";
+} from "./cli-chunk-QWO7HAZU.js";
 import {
   decidePair,
   styleFor
-} from "./cli-chunk-H57LYI3R.js";
+} from "./cli-chunk-3DTZP4JL.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Option,
@@ -29,7 +29,7 @@ import {
   require_dist,
   resolveWorkflowPath,
   stateDirOption
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-C6S6WVK6.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

@@ -19669,13 +19669,27 @@ var fastYaml = { enabled: true };
 function fastYamlValue(text, options) {
   if (!fastYaml.enabled || declines(text)) return void 0;
   let value;
+  let copy;
   try {
-    value = yaml.load(text, { schema: schemaFor(options) });
+    value = yaml.load(text, {
+      schema: schemaFor(options),
+      // js-yaml reads a copy of the text (with an end mark appended) and cuts the values out of it,
+      // so the copy lives as long as they do; the first event hands it over, and there are no more.
+      listener(_event, state) {
+        if (typeof state.input === "string") copy = state.input;
+        state.listener = null;
+      }
+    });
   } catch {
     return void 0;
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) return void 0;
-  return keysAreText(value) ? value : void 0;
+  if (!keysAreText(value)) return void 0;
+  return { value, text: sameText(copy, text) ? copy.slice(0, text.length) : text };
+}
+function sameText(copy, text) {
+  const extra = (copy?.length ?? 0) - text.length;
+  return copy !== void 0 && text.charCodeAt(0) !== 65279 && (extra === 1 || extra === 2) && copy.charCodeAt(copy.length - 1) === 0;
 }
 function keysAreText(value) {
   if (Array.isArray(value)) return value.every(keysAreText);
@@ -22037,7 +22051,7 @@ function parseText(text, display, issues) {
     return void 0;
   }
   const fast = fastYamlValue(text, YAML_OPTIONS);
-  if (fast !== void 0) return lazySource(text, display, fast);
+  if (fast !== void 0) return lazySource(fast.text, display, fast.value);
   const { doc, lines } = parsePositioned(text);
   const source = { display, doc, lines };
   const reported = /* @__PURE__ */ new Set();

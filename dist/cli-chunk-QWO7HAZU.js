@@ -7,11 +7,11 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-H57LYI3R.js";
+} from "./cli-chunk-3DTZP4JL.js";
 import {
   displayPath,
   shortRef
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-C6S6WVK6.js";
 
 // src/report/estimate.ts
 var integer;

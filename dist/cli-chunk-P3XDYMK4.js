@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-QT6WQCRO.js";
+} from "./cli-chunk-44Z22GO4.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,12 +14,12 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-NK7Z3III.js";
+} from "./cli-chunk-S55PXUJK.js";
 import {
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-6YW7XZBJ.js";
+} from "./cli-chunk-VQMAPN72.js";
 import {
   compareWithRun,
   comparisonText,
@@ -28,11 +28,11 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-FSN4436C.js";
+} from "./cli-chunk-QWO7HAZU.js";
 import {
   parseUsd,
   styleFor
-} from "./cli-chunk-H57LYI3R.js";
+} from "./cli-chunk-3DTZP4JL.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -43,7 +43,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-C6S6WVK6.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;

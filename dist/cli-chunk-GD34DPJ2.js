@@ -9,7 +9,7 @@ import {
   issueAt,
   parseText,
   writeFileAtomic
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-C6S6WVK6.js";
 
 // src/lockfile/write.ts
 function orderedEntry(e) {

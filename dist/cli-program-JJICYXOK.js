@@ -6,10 +6,10 @@ import {
 } from "./cli-chunk-TYU522RQ.js";
 import {
   count
-} from "./cli-chunk-FSN4436C.js";
+} from "./cli-chunk-QWO7HAZU.js";
 import {
   styleFor
-} from "./cli-chunk-H57LYI3R.js";
+} from "./cli-chunk-3DTZP4JL.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Command,
@@ -21,21 +21,21 @@ import {
   UsageError,
   checkStateDir,
   formatIssue
-} from "./cli-chunk-2H4FS6GE.js";
+} from "./cli-chunk-C6S6WVK6.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-DYAG2PT3.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-FRXNZB4A.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-CIORRROF.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-VYK2TJLI.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-HETV2SOT.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-RJNPZVLO.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-276POBEU.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-AJH5NX2D.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-KMC36XIS.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-DN2G27OT.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-BHHBBFOS.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-CCIXLJXG.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-5SZQKTAS.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-PGSXNRH7.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-EV4OTNLE.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-4CQUJSXF.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-QP2Z7YED.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-72XVYCIW.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;
