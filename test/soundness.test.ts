@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ConfigError } from "../src/model/errors.js";
 import type { PlannedPair, Reason } from "../src/model/plan.js";
+import { plannedComponents } from "../src/plan/plan.js";
 import { PROMPT_LAYOUT } from "../src/prompt/render.js";
 import { loadWorkflow } from "../src/workspace/load.js";
 import { InputHasher } from "../src/workspace/inputs.js";
@@ -102,7 +103,7 @@ describe("files a pair's generator and guards read", () => {
       generator: { "data/one.json": expect.any(String), "gen.mjs": expect.any(String), "lib/quoted.txt": expect.any(String) },
       guard: { "check.sh": expect.any(String), "rules.txt": expect.any(String) },
     });
-    expect(Object.keys(p.a!.components!).filter((k) => k.includes("_file:"))).toEqual([
+    expect(Object.keys(plannedComponents(p.a!)!).filter((k) => k.includes("_file:"))).toEqual([
       "generator_file:data/one.json",
       "generator_file:gen.mjs",
       "generator_file:lib/quoted.txt",
@@ -212,7 +213,7 @@ describe("files a pair's generator and guards read", () => {
     await acceptAll(dir);
     const p = await planned(dir);
     expect(p.c!.own.generator!.config).toEqual({ headers: { "x-beta": "tools-1" } });
-    expect(Object.keys(p.c!.components!).filter((k) => k.startsWith("generator_config."))).toEqual(["generator_config.headers.x-beta"]);
+    expect(Object.keys(plannedComponents(p.c!)!).filter((k) => k.startsWith("generator_config."))).toEqual(["generator_config.headers.x-beta"]);
     const written = [path.join(dir, "workflow.lock.json"), ...filesUnder(path.join(dir, "..", ".pairflow"))].map((f) => readFileSync(f, "utf8")).join("\n");
     expect(written).toContain("x-beta");
     for (const secret of ["sk-live-9f8e7d", "sk-key-1a2b3c", "authorization", "x-api-key"]) expect(written.toLowerCase()).not.toContain(secret);

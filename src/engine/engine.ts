@@ -17,7 +17,7 @@ import type { LockEntry, LockFile, StoreRecord, TokenUsage } from "../model/reco
 import type { AttemptRecord, PairOutcome, PairStatus, ResumeState, RunEvent, RunReport } from "../model/run.js";
 import { plain } from "../model/values.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, pairKey, type Pair } from "../model/workflow.js";
-import { contentNeeded } from "../plan/plan.js";
+import { contentNeeded, plannedComponents } from "../plan/plan.js";
 import { renderPrompt } from "../prompt/render.js";
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -315,7 +315,7 @@ class Run {
       contentHash: d.artifact!.contentHash,
       source: accepted?.source ?? "generated",
       model: accepted?.model !== undefined ? accepted.model : pair.model,
-      components: d.components!,
+      components: plannedComponents(d)!,
       attempts: accepted?.attempts ?? 0,
       tokens: accepted?.tokens ?? { input: 0, output: 0 },
       durationMs: accepted?.durationMs ?? 0,
@@ -350,7 +350,7 @@ class Run {
         configRef: d.configRef!,
         status: "rejected",
         feedback: message,
-        components: d.components!,
+        components: plannedComponents(d)!,
         at: new Date().toISOString(),
       });
       this.finish({
@@ -495,12 +495,13 @@ class Run {
     const tokens = { input: 0, output: 0 };
     for (const a of r.attempts) if (a.tokens) addTokens(tokens, a.tokens);
     const at = new Date().toISOString();
+    const components = plannedComponents(d)!;
     const record: StoreRecord = {
       pair: d.id,
       configRef: d.configRef!,
       status: "accepted",
       contentHash: r.contentHash,
-      components: d.components!,
+      components,
       at,
       source: r.source,
       model: pair.model,
@@ -514,7 +515,7 @@ class Run {
       contentHash: r.contentHash,
       source: r.source,
       model: pair.model,
-      components: d.components!,
+      components,
       attempts: r.attempts.length,
       tokens,
       durationMs: r.durationMs,

@@ -87,8 +87,14 @@ export interface PlannedPair {
   artifact: AcceptedArtifact | null;
   /** What this pair hashes before its dependencies are known. */
   own: OwnComponents;
-  /** Digests of every hash component, when configRef is known. */
-  components: Record<string, string> | null;
+  /**
+   * Digests of every hash component, when configRef is known. Absent on a skipped pair: its
+   * digests are needed only if a run writes its lock entry again, and plannedComponents makes them
+   * from `dependencies` then.
+   */
+  components?: Record<string, string> | null;
+  /** A skipped pair's dependencies, as decided when it was (what its digests are made from). */
+  dependencies?: readonly PlannedPair[];
 }
 
 export interface Plan {

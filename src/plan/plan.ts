@@ -114,11 +114,14 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
   // What the output file is: pairflow's own (generated), a person's (human: kept, never
   // overwritten, whatever else changed), or a file pairflow has no record of at all (unknown).
   const output = judgeOutput(view, pair, previous);
-  const kept = (ref: string | null, components: () => Record<string, string> | null): PlannedPair =>
-    withComponents(
-      { ...base, configRef: ref, action: "skip", reasons: [], artifact: { source: "workspace", contentHash: output.hash!, edited: true, content: "output" } },
-      components,
-    );
+  const kept = (ref: string | null): PlannedPair => ({
+    ...base,
+    configRef: ref,
+    action: "skip",
+    reasons: [],
+    artifact: { source: "workspace", contentHash: output.hash!, edited: true, content: "output" },
+    ...(ref === null ? { components: null } : { dependencies: deps }),
+  });
   const unknownOutput: Reason[] =
     output.kind === "unknown"
       ? [
@@ -131,7 +134,7 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
   // A dependency that will run has no accepted content yet, so this pair's reference is unknown.
   const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
   if (unknown.length > 0) {
-    if (output.kind === "human") return kept(null, () => null);
+    if (output.kind === "human") return kept(null);
     const reasons = [
       ...(forced ? [forced] : []),
       ...(previous ? ownChanges(previous, componentsOf(previous), componentDigests(own, { refs: {}, artifactHashes: {} })) : [newReason()]),
@@ -142,17 +145,13 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
   }
 
   const ref = configRef(own, upstreamOf(deps));
-  // A skipped pair's digests are read only if a run writes its lock entry again: taken on first
-  // use, from the dependencies' decisions, which the plan keeps anyway (the mappings made of them
-  // here, keyed by this pair's own dependencies, would each hold a hidden class of their own).
-  const digests = () => componentDigests(own, upstreamOf(deps));
-
-  if (output.kind === "human") return kept(ref, digests);
+  if (output.kind === "human") return kept(ref);
   if (!forced) {
-    const artifact = await acceptedArtifact(view, id, ref, previous, output);
-    if (artifact) return withComponents({ ...base, configRef: ref, action: "skip", reasons: [], artifact }, digests);
+    const found = acceptedArtifact(view, id, ref, previous, output);
+    const artifact = found instanceof Promise ? await found : found;
+    if (artifact) return { ...base, configRef: ref, action: "skip", reasons: [], artifact, dependencies: deps };
   }
-  const components = digests();
+  const components = componentDigests(own, upstreamOf(deps));
 
   const reasons: Reason[] = [];
   if (forced) reasons.push(forced);
@@ -184,20 +183,14 @@ function upstreamOf(deps: readonly PlannedPair[]): Upstream {
   return upstream;
 }
 
-/** The decision with `components` computed when first read, then kept (an ordinary property from then on). */
-function withComponents(decision: Omit<PlannedPair, "components">, components: () => Record<string, string> | null): PlannedPair {
-  return Object.defineProperty(decision as PlannedPair, "components", {
-    configurable: true,
-    enumerable: true,
-    get(this: PlannedPair) {
-      const value = components();
-      Object.defineProperty(this, "components", { value, writable: true, enumerable: true, configurable: true });
-      return value;
-    },
-    set(this: PlannedPair, value: Record<string, string> | null) {
-      Object.defineProperty(this, "components", { value, writable: true, enumerable: true, configurable: true });
-    },
-  });
+/**
+ * A pair's component digests. A skipped pair's are needed only if a run writes its lock entry
+ * again, so they are made here, from the dependencies it was decided with (a getter made per
+ * pair to make them on first read cost each pair two functions, a context and a hidden class).
+ */
+export function plannedComponents(p: PlannedPair): Record<string, string> | null {
+  if (p.components !== undefined) return p.components;
+  return p.dependencies === undefined || p.configRef === null ? null : componentDigests(p.own, upstreamOf(p.dependencies));
 }
 
 /** The output file as pairflow judges it, against the records it holds; `hash` is the content it stands for. */
@@ -229,34 +222,43 @@ function judgeOutput(view: StateView, pair: Pair, previous: LockEntry | undefine
  * store), and where its content can be read: the output file when it holds exactly that content,
  * else the stores (the output file, missing or stale, is then written from there).
  */
-async function acceptedArtifact(
+function acceptedArtifact(
   view: StateView,
   id: string,
   ref: string,
   previous: LockEntry | undefined,
   output: JudgedOutput,
-): Promise<AcceptedArtifact | undefined> {
-  let source: AcceptedArtifact["source"];
-  let contentHash: string;
+): AcceptedArtifact | undefined | Promise<AcceptedArtifact | undefined> {
   // The store's record is looked up only when the lock file has no answer: a file system lookup per pair.
   const local = previous?.configRef === ref && previous.source !== "human" ? undefined : view.record(id, ref);
-  if (local === undefined && previous?.configRef === ref && previous.source !== "human") {
-    source = "lock";
-    contentHash = previous.contentHash;
-  } else if (local?.status === "accepted" && local.source !== "human" && local.contentHash) {
-    source = "store";
-    contentHash = local.contentHash;
-  } else {
-    const remote = await view.remote?.(id, ref);
-    if (!remote?.contentHash || remote.source === "human") return undefined;
-    source = "remote";
-    contentHash = remote.contentHash;
-  }
-  let content: ContentSource | null = null;
-  if (output.kind === "generated" && output.hash === contentHash) content = "output";
-  else if (view.hasContent(contentHash)) content = "store";
-  else if ((await view.remote?.(id, ref))?.contentHash === contentHash) content = "remote";
-  return { source, contentHash, edited: false, content };
+  if (local === undefined && previous?.configRef === ref && previous.source !== "human")
+    return withContent(view, id, ref, "lock", previous.contentHash, output);
+  if (local?.status === "accepted" && local.source !== "human" && local.contentHash) return withContent(view, id, ref, "store", local.contentHash, output);
+  if (view.remote === undefined) return undefined;
+  return (async () => {
+    const record = await view.remote!(id, ref);
+    return !record?.contentHash || record.source === "human" ? undefined : withContent(view, id, ref, "remote", record.contentHash, output);
+  })();
+}
+
+/**
+ * The artifact with where its content can be read. Answered at once unless only the remote store
+ * can say: a plan with nothing to ask elsewhere decides each pair without suspending it, so a wave
+ * of pairs does not keep its thousands of half-made decisions alive at once.
+ */
+function withContent(
+  view: StateView,
+  id: string,
+  ref: string,
+  source: AcceptedArtifact["source"],
+  contentHash: string,
+  output: JudgedOutput,
+): AcceptedArtifact | Promise<AcceptedArtifact> {
+  const artifact = (content: ContentSource | null): AcceptedArtifact => ({ source, contentHash, edited: false, content });
+  if (output.kind === "generated" && output.hash === contentHash) return artifact("output");
+  if (view.hasContent(contentHash)) return artifact("store");
+  if (view.remote === undefined) return artifact(null);
+  return (async () => artifact((await view.remote!(id, ref))?.contentHash === contentHash ? "remote" : null))();
 }
 
 function newReason(detail = "never accepted"): Reason {

@@ -7,14 +7,14 @@ import {
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-K2TZTJYP.js";
+} from "./cli-chunk-G7X64G2N.js";
 import "./cli-chunk-GD34DPJ2.js";
 import {
   count
-} from "./cli-chunk-QWO7HAZU.js";
+} from "./cli-chunk-PHA3PXZP.js";
 import {
   styleFor
-} from "./cli-chunk-3DTZP4JL.js";
+} from "./cli-chunk-MUMV3OQ2.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   ConfigError,

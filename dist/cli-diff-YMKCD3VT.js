@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-VQMAPN72.js";
+import "./cli-chunk-VV53F2QS.js";
 import {
   planTarget
-} from "./cli-chunk-45MZJAHL.js";
-import "./cli-chunk-K2TZTJYP.js";
+} from "./cli-chunk-SPVGBVXC.js";
+import "./cli-chunk-G7X64G2N.js";
 import {
   lockPathFor,
   readLock
@@ -13,11 +13,11 @@ import {
 import {
   planJson,
   reasonsText
-} from "./cli-chunk-QWO7HAZU.js";
+} from "./cli-chunk-PHA3PXZP.js";
 import {
   decidePair,
   styleFor
-} from "./cli-chunk-3DTZP4JL.js";
+} from "./cli-chunk-MUMV3OQ2.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Option,

@@ -10,7 +10,7 @@ import {
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-VQMAPN72.js";
+} from "./cli-chunk-VV53F2QS.js";
 import {
   RunRecorder,
   estimateOf,
@@ -21,7 +21,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-45MZJAHL.js";
+} from "./cli-chunk-SPVGBVXC.js";
 import {
   LocalStore,
   LockWriter,
@@ -29,7 +29,7 @@ import {
   openState,
   realLockPath,
   stateDirFor
-} from "./cli-chunk-K2TZTJYP.js";
+} from "./cli-chunk-G7X64G2N.js";
 import {
   lockPathFor
 } from "./cli-chunk-GD34DPJ2.js";
@@ -37,12 +37,13 @@ import {
   contentNeeded,
   decider,
   planWorkflow,
+  plannedComponents,
   renderPrompt,
   scopeOf,
   styleFor,
   usd,
   workflowRef
-} from "./cli-chunk-3DTZP4JL.js";
+} from "./cli-chunk-MUMV3OQ2.js";
 import {
   ConfigError,
   DEFAULT_MAX_OUTPUT_BYTES,
@@ -364,7 +365,7 @@ var Run = class {
       contentHash: d.artifact.contentHash,
       source: accepted?.source ?? "generated",
       model: accepted?.model !== void 0 ? accepted.model : pair.model,
-      components: d.components,
+      components: plannedComponents(d),
       attempts: accepted?.attempts ?? 0,
       tokens: accepted?.tokens ?? { input: 0, output: 0 },
       durationMs: accepted?.durationMs ?? 0,
@@ -394,7 +395,7 @@ var Run = class {
         configRef: d.configRef,
         status: "rejected",
         feedback: message,
-        components: d.components,
+        components: plannedComponents(d),
         at: (/* @__PURE__ */ new Date()).toISOString()
       });
       this.finish({
@@ -522,12 +523,13 @@ var Run = class {
     const tokens = { input: 0, output: 0 };
     for (const a of r.attempts) if (a.tokens) addTokens(tokens, a.tokens);
     const at = (/* @__PURE__ */ new Date()).toISOString();
+    const components = plannedComponents(d);
     const record = {
       pair: d.id,
       configRef: d.configRef,
       status: "accepted",
       contentHash: r.contentHash,
-      components: d.components,
+      components,
       at,
       source: r.source,
       model: pair.model,
@@ -541,7 +543,7 @@ var Run = class {
       contentHash: r.contentHash,
       source: r.source,
       model: pair.model,
-      components: d.components,
+      components,
       attempts: r.attempts.length,
       tokens,
       durationMs: r.durationMs,

@@ -3,12 +3,12 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   openState
-} from "./cli-chunk-K2TZTJYP.js";
+} from "./cli-chunk-G7X64G2N.js";
 import {
   estimatePlan,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-3DTZP4JL.js";
+} from "./cli-chunk-MUMV3OQ2.js";
 import {
   UsageError,
   displayPath,

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-44Z22GO4.js";
+} from "./cli-chunk-BSRPLAFJ.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,12 +14,12 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-S55PXUJK.js";
+} from "./cli-chunk-DLIH6KAZ.js";
 import {
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-VQMAPN72.js";
+} from "./cli-chunk-VV53F2QS.js";
 import {
   compareWithRun,
   comparisonText,
@@ -28,11 +28,11 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-QWO7HAZU.js";
+} from "./cli-chunk-PHA3PXZP.js";
 import {
   parseUsd,
   styleFor
-} from "./cli-chunk-3DTZP4JL.js";
+} from "./cli-chunk-MUMV3OQ2.js";
 import {
   EXIT,
   InvalidArgumentError,

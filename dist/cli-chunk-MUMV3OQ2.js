@@ -356,10 +356,14 @@ async function decidePair(ctx, id, decided) {
   const base = { id, wave: graph.waveOf.get(id) + 1, requires: pair.requires, own };
   const forced = ctx.force(id) ?? (ctx.lost.has(id) ? LOST : void 0);
   const output = judgeOutput(view, pair, previous);
-  const kept = (ref2, components2) => withComponents(
-    { ...base, configRef: ref2, action: "skip", reasons: [], artifact: { source: "workspace", contentHash: output.hash, edited: true, content: "output" } },
-    components2
-  );
+  const kept = (ref2) => ({
+    ...base,
+    configRef: ref2,
+    action: "skip",
+    reasons: [],
+    artifact: { source: "workspace", contentHash: output.hash, edited: true, content: "output" },
+    ...ref2 === null ? { components: null } : { dependencies: deps }
+  });
   const unknownOutput = output.kind === "unknown" ? [
     newReason(
       `${pair.output} exists but pairflow has no record of producing it; running replaces it (to keep it instead, commit the lock file that records it)`
@@ -367,7 +371,7 @@ async function decidePair(ctx, id, decided) {
   ] : [];
   const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
   if (unknown.length > 0) {
-    if (output.kind === "human") return kept(null, () => null);
+    if (output.kind === "human") return kept(null);
     const reasons2 = [
       ...forced ? [forced] : [],
       ...previous ? ownChanges(previous, componentsOf(previous), componentDigests(own, { refs: {}, artifactHashes: {} })) : [newReason()],
@@ -377,13 +381,13 @@ async function decidePair(ctx, id, decided) {
     return { ...base, configRef: null, action: "run", reasons: sortReasons(reasons2), artifact: null, components: null };
   }
   const ref = configRef(own, upstreamOf(deps));
-  const digests = () => componentDigests(own, upstreamOf(deps));
-  if (output.kind === "human") return kept(ref, digests);
+  if (output.kind === "human") return kept(ref);
   if (!forced) {
-    const artifact = await acceptedArtifact(view, id, ref, previous, output);
-    if (artifact) return withComponents({ ...base, configRef: ref, action: "skip", reasons: [], artifact }, digests);
+    const found = acceptedArtifact(view, id, ref, previous, output);
+    const artifact = found instanceof Promise ? await found : found;
+    if (artifact) return { ...base, configRef: ref, action: "skip", reasons: [], artifact, dependencies: deps };
   }
-  const components = digests();
+  const components = componentDigests(own, upstreamOf(deps));
   const reasons = [];
   if (forced) reasons.push(forced);
   if (previous) {
@@ -409,19 +413,9 @@ function upstreamOf(deps) {
   }
   return upstream;
 }
-function withComponents(decision, components) {
-  return Object.defineProperty(decision, "components", {
-    configurable: true,
-    enumerable: true,
-    get() {
-      const value = components();
-      Object.defineProperty(this, "components", { value, writable: true, enumerable: true, configurable: true });
-      return value;
-    },
-    set(value) {
-      Object.defineProperty(this, "components", { value, writable: true, enumerable: true, configurable: true });
-    }
-  });
+function plannedComponents(p) {
+  if (p.components !== void 0) return p.components;
+  return p.dependencies === void 0 || p.configRef === null ? null : componentDigests(p.own, upstreamOf(p.dependencies));
 }
 function judgeOutput(view, pair, previous) {
   const file = view.outputHash(pair);
@@ -434,27 +428,23 @@ function judgeOutput(view, pair, previous) {
   if (previous?.source === "human" && same(previous.contentHash)) return { kind: "human", hash: previous.contentHash };
   return { kind: previous !== void 0 || generated.size > 0 ? "human" : "unknown", hash: file.raw };
 }
-async function acceptedArtifact(view, id, ref, previous, output) {
-  let source;
-  let contentHash;
+function acceptedArtifact(view, id, ref, previous, output) {
   const local = previous?.configRef === ref && previous.source !== "human" ? void 0 : view.record(id, ref);
-  if (local === void 0 && previous?.configRef === ref && previous.source !== "human") {
-    source = "lock";
-    contentHash = previous.contentHash;
-  } else if (local?.status === "accepted" && local.source !== "human" && local.contentHash) {
-    source = "store";
-    contentHash = local.contentHash;
-  } else {
-    const remote = await view.remote?.(id, ref);
-    if (!remote?.contentHash || remote.source === "human") return void 0;
-    source = "remote";
-    contentHash = remote.contentHash;
-  }
-  let content = null;
-  if (output.kind === "generated" && output.hash === contentHash) content = "output";
-  else if (view.hasContent(contentHash)) content = "store";
-  else if ((await view.remote?.(id, ref))?.contentHash === contentHash) content = "remote";
-  return { source, contentHash, edited: false, content };
+  if (local === void 0 && previous?.configRef === ref && previous.source !== "human")
+    return withContent(view, id, ref, "lock", previous.contentHash, output);
+  if (local?.status === "accepted" && local.source !== "human" && local.contentHash) return withContent(view, id, ref, "store", local.contentHash, output);
+  if (view.remote === void 0) return void 0;
+  return (async () => {
+    const record = await view.remote(id, ref);
+    return !record?.contentHash || record.source === "human" ? void 0 : withContent(view, id, ref, "remote", record.contentHash, output);
+  })();
+}
+function withContent(view, id, ref, source, contentHash, output) {
+  const artifact = (content) => ({ source, contentHash, edited: false, content });
+  if (output.kind === "generated" && output.hash === contentHash) return artifact("output");
+  if (view.hasContent(contentHash)) return artifact("store");
+  if (view.remote === void 0) return artifact(null);
+  return (async () => artifact((await view.remote(id, ref))?.contentHash === contentHash ? "remote" : null))();
 }
 function newReason(detail = "never accepted") {
   return { kind: "new", detail };
@@ -986,6 +976,7 @@ export {
   planWorkflow,
   contentNeeded,
   decidePair,
+  plannedComponents,
   totals,
   decider,
   pairHistory,

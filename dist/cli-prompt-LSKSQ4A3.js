@@ -4,15 +4,15 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-45MZJAHL.js";
+} from "./cli-chunk-SPVGBVXC.js";
 import {
   openState
-} from "./cli-chunk-K2TZTJYP.js";
+} from "./cli-chunk-G7X64G2N.js";
 import "./cli-chunk-GD34DPJ2.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-3DTZP4JL.js";
+} from "./cli-chunk-MUMV3OQ2.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Option,

@@ -3,19 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-P3XDYMK4.js";
-import "./cli-chunk-44Z22GO4.js";
+} from "./cli-chunk-R6GJGR6K.js";
+import "./cli-chunk-BSRPLAFJ.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-S55PXUJK.js";
+} from "./cli-chunk-DLIH6KAZ.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-4NIAO27Y.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-VQMAPN72.js";
+} from "./cli-chunk-VV53F2QS.js";
 import {
   listRunIds,
   listing,
@@ -23,21 +23,21 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-45MZJAHL.js";
+} from "./cli-chunk-SPVGBVXC.js";
 import {
   LocalStore,
   readLockWithJournal,
   stateDirFor
-} from "./cli-chunk-K2TZTJYP.js";
+} from "./cli-chunk-G7X64G2N.js";
 import {
   lockPathFor
 } from "./cli-chunk-GD34DPJ2.js";
 import {
   count
-} from "./cli-chunk-QWO7HAZU.js";
+} from "./cli-chunk-PHA3PXZP.js";
 import {
   styleFor
-} from "./cli-chunk-3DTZP4JL.js";
+} from "./cli-chunk-MUMV3OQ2.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   ConfigError,

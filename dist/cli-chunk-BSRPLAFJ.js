@@ -5,18 +5,18 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-S55PXUJK.js";
+} from "./cli-chunk-DLIH6KAZ.js";
 import {
   planTarget
-} from "./cli-chunk-45MZJAHL.js";
+} from "./cli-chunk-SPVGBVXC.js";
 import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-QWO7HAZU.js";
+} from "./cli-chunk-PHA3PXZP.js";
 import {
   styleFor
-} from "./cli-chunk-3DTZP4JL.js";
+} from "./cli-chunk-MUMV3OQ2.js";
 import {
   Option,
   PATH_HELP,

@@ -9,7 +9,7 @@ import {
 } from "./cli-chunk-GD34DPJ2.js";
 import {
   sortedObject
-} from "./cli-chunk-3DTZP4JL.js";
+} from "./cli-chunk-MUMV3OQ2.js";
 import {
   LOCK_VERSION
 } from "./cli-chunk-IBQJ6QCZ.js";

@@ -7,7 +7,7 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-3DTZP4JL.js";
+} from "./cli-chunk-MUMV3OQ2.js";
 import {
   displayPath,
   shortRef
