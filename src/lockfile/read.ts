@@ -106,21 +106,18 @@ function componentsCut(text: string): { text: string; components: ComponentsText
 }
 
 /**
- * Puts each cut mapping back into its entry; false when the cut text reads differently from the
- * whole file, which only a file written to make it so does: a number of components where no mapping
- * was cut, or a cut one found other than once as an entry's components.
+ * Puts each cut mapping back into its entry; false when one was not an entry's components (a
+ * components key somewhere else in the file), which the whole file's reading then reports.
  */
 function putComponentsBack(value: unknown, components: readonly ComponentsText[]): boolean {
   if (!isObject(value) || !isObject(value.pairs)) return false;
+  // Entries come in the file's order except those whose ids are array indices: counted, not ordered.
   const used = new Uint8Array(components.length);
   let found = 0;
   for (const entry of Object.values(value.pairs)) {
-    if (!isObject(entry)) continue;
-    // A string would be taken for a cut mapping when checked.
-    if (typeof entry.components === "string") return false;
-    if (typeof entry.components !== "number") continue;
+    if (!isObject(entry) || typeof entry.components !== "number") continue;
     const n = entry.components;
-    if (!Number.isInteger(n) || n < 0 || n >= components.length || used[n] === 1) return false;
+    if (used[n] !== 0) return false;
     used[n] = 1;
     found += 1;
     entry.components = components[n];

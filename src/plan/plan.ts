@@ -108,20 +108,12 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
   const own = ownComponents(workflow, pair, pair.inputs.length > 0 ? view.inputHashes(pair) : undefined, view.fileHashes(pair));
   const previous = view.lock?.pairs[id];
   const deps = pair.requires.map((d) => decided.get(d)!);
-  const base = { id, wave: graph.waveOf.get(id)! + 1, requires: pair.requires, own };
+  const base: DecisionBase = { id, wave: graph.waveOf.get(id)! + 1, requires: pair.requires, own };
   const forced = ctx.force(id) ?? (ctx.lost.has(id) ? LOST : undefined);
 
   // What the output file is: pairflow's own (generated), a person's (human: kept, never
   // overwritten, whatever else changed), or a file pairflow has no record of at all (unknown).
   const output = judgeOutput(view, pair, previous);
-  const kept = (ref: string | null): PlannedPair => ({
-    ...base,
-    configRef: ref,
-    action: "skip",
-    reasons: [],
-    artifact: { source: "workspace", contentHash: output.hash!, edited: true, content: "output" },
-    ...(ref === null ? { components: null } : { dependencies: deps }),
-  });
   const unknownOutput: Reason[] =
     output.kind === "unknown"
       ? [
@@ -134,22 +126,22 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
   // A dependency that will run has no accepted content yet, so this pair's reference is unknown.
   const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
   if (unknown.length > 0) {
-    if (output.kind === "human") return kept(null);
+    if (output.kind === "human") return keptOutput(base, null, output.hash!, deps);
     const reasons = [
       ...(forced ? [forced] : []),
       ...(previous ? ownChanges(previous, componentsOf(previous), componentDigests(own, { refs: {}, artifactHashes: {} })) : [newReason()]),
       ...unknownOutput,
       ...unknown.map((d): Reason => ({ kind: "upstream", detail: d.action === "run" ? `${d.id} will run` : `${d.id}'s reference is not known yet` })),
     ];
-    return { ...base, configRef: null, action: "run", reasons: sortReasons(reasons), artifact: null, components: null };
+    return decision(base, null, "run", sortReasons(reasons), null, null);
   }
 
   const ref = configRef(own, upstreamOf(deps));
-  if (output.kind === "human") return kept(ref);
+  if (output.kind === "human") return keptOutput(base, ref, output.hash!, deps);
   if (!forced) {
     const found = acceptedArtifact(view, id, ref, previous, output);
     const artifact = found instanceof Promise ? await found : found;
-    if (artifact) return { ...base, configRef: ref, action: "skip", reasons: [], artifact, dependencies: deps };
+    if (artifact) return decision(base, ref, "skip", [], artifact, undefined, deps);
   }
   const components = componentDigests(own, upstreamOf(deps));
 
@@ -168,7 +160,43 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
   if (last?.status === "rejected") {
     reasons.push({ kind: "rejected", detail: `last attempt rejected${last.feedback ? `: ${firstLine(last.feedback)}` : ""}` });
   }
-  return { ...base, configRef: ref, action: "run", reasons: sortReasons(reasons), artifact: null, components };
+  return decision(base, ref, "run", sortReasons(reasons), null, components);
+}
+
+/** A person's output file, kept whatever else changed. */
+function keptOutput(base: DecisionBase, ref: string | null, contentHash: string, deps: readonly PlannedPair[]): PlannedPair {
+  const artifact: AcceptedArtifact = { source: "workspace", contentHash, edited: true, content: "output" };
+  return decision(base, ref, "skip", [], artifact, ref === null ? null : undefined, deps);
+}
+
+type DecisionBase = Pick<PlannedPair, "id" | "wave" | "requires" | "own">;
+
+/**
+ * A decision with every field, in one order: all decisions share one hidden class and hold their
+ * fields in the object (spreading a base and adding to it gave several, with the fields beyond
+ * the base in a second allocation each). A skipped pair keeps its dependencies for its digests.
+ */
+function decision(
+  base: DecisionBase,
+  configRef: string | null,
+  action: PlannedPair["action"],
+  reasons: Reason[],
+  artifact: AcceptedArtifact | null,
+  components: Record<string, string> | null | undefined,
+  dependencies?: readonly PlannedPair[],
+): PlannedPair {
+  return {
+    id: base.id,
+    wave: base.wave,
+    requires: base.requires,
+    own: base.own,
+    configRef,
+    action,
+    reasons,
+    artifact,
+    components,
+    dependencies: action === "skip" && components === undefined ? dependencies : undefined,
+  };
 }
 
 /** What a pair's reference takes from its dependencies' decisions (each has a reference and an artifact). */

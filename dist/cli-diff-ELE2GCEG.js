@@ -1,23 +1,23 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-VV53F2QS.js";
+import "./cli-chunk-UAI5V4HW.js";
 import {
   planTarget
-} from "./cli-chunk-SPVGBVXC.js";
-import "./cli-chunk-G7X64G2N.js";
+} from "./cli-chunk-RUSWWH2B.js";
+import "./cli-chunk-RQMYVLP3.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-GD34DPJ2.js";
+} from "./cli-chunk-LAUXBCWG.js";
 import {
   planJson,
   reasonsText
-} from "./cli-chunk-PHA3PXZP.js";
+} from "./cli-chunk-Q2L76LKK.js";
 import {
   decidePair,
   styleFor
-} from "./cli-chunk-MUMV3OQ2.js";
+} from "./cli-chunk-UXQZIDNL.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Option,

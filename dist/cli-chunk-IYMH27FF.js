@@ -10,7 +10,7 @@ import {
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-VV53F2QS.js";
+} from "./cli-chunk-UAI5V4HW.js";
 import {
   RunRecorder,
   estimateOf,
@@ -21,7 +21,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-SPVGBVXC.js";
+} from "./cli-chunk-RUSWWH2B.js";
 import {
   LocalStore,
   LockWriter,
@@ -29,10 +29,10 @@ import {
   openState,
   realLockPath,
   stateDirFor
-} from "./cli-chunk-G7X64G2N.js";
+} from "./cli-chunk-RQMYVLP3.js";
 import {
   lockPathFor
-} from "./cli-chunk-GD34DPJ2.js";
+} from "./cli-chunk-LAUXBCWG.js";
 import {
   contentNeeded,
   decider,
@@ -43,7 +43,7 @@ import {
   styleFor,
   usd,
   workflowRef
-} from "./cli-chunk-MUMV3OQ2.js";
+} from "./cli-chunk-UXQZIDNL.js";
 import {
   ConfigError,
   DEFAULT_MAX_OUTPUT_BYTES,

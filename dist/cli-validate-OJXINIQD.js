@@ -7,14 +7,14 @@ import {
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-G7X64G2N.js";
-import "./cli-chunk-GD34DPJ2.js";
+} from "./cli-chunk-RQMYVLP3.js";
+import "./cli-chunk-LAUXBCWG.js";
 import {
   count
-} from "./cli-chunk-PHA3PXZP.js";
+} from "./cli-chunk-Q2L76LKK.js";
 import {
   styleFor
-} from "./cli-chunk-MUMV3OQ2.js";
+} from "./cli-chunk-UXQZIDNL.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   ConfigError,

@@ -5,7 +5,7 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-GD34DPJ2.js";
+} from "./cli-chunk-LAUXBCWG.js";
 import {
   LOCK_VERSION,
   componentsOf

@@ -3,19 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-R6GJGR6K.js";
-import "./cli-chunk-BSRPLAFJ.js";
+} from "./cli-chunk-6WAIQHHC.js";
+import "./cli-chunk-2HSP25FP.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-DLIH6KAZ.js";
+} from "./cli-chunk-IYMH27FF.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-4NIAO27Y.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-VV53F2QS.js";
+} from "./cli-chunk-UAI5V4HW.js";
 import {
   listRunIds,
   listing,
@@ -23,21 +23,21 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-SPVGBVXC.js";
+} from "./cli-chunk-RUSWWH2B.js";
 import {
   LocalStore,
   readLockWithJournal,
   stateDirFor
-} from "./cli-chunk-G7X64G2N.js";
+} from "./cli-chunk-RQMYVLP3.js";
 import {
   lockPathFor
-} from "./cli-chunk-GD34DPJ2.js";
+} from "./cli-chunk-LAUXBCWG.js";
 import {
   count
-} from "./cli-chunk-PHA3PXZP.js";
+} from "./cli-chunk-Q2L76LKK.js";
 import {
   styleFor
-} from "./cli-chunk-MUMV3OQ2.js";
+} from "./cli-chunk-UXQZIDNL.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   ConfigError,

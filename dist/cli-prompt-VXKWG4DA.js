@@ -4,15 +4,15 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-SPVGBVXC.js";
+} from "./cli-chunk-RUSWWH2B.js";
 import {
   openState
-} from "./cli-chunk-G7X64G2N.js";
-import "./cli-chunk-GD34DPJ2.js";
+} from "./cli-chunk-RQMYVLP3.js";
+import "./cli-chunk-LAUXBCWG.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-MUMV3OQ2.js";
+} from "./cli-chunk-UXQZIDNL.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Option,

@@ -356,14 +356,6 @@ async function decidePair(ctx, id, decided) {
   const base = { id, wave: graph.waveOf.get(id) + 1, requires: pair.requires, own };
   const forced = ctx.force(id) ?? (ctx.lost.has(id) ? LOST : void 0);
   const output = judgeOutput(view, pair, previous);
-  const kept = (ref2) => ({
-    ...base,
-    configRef: ref2,
-    action: "skip",
-    reasons: [],
-    artifact: { source: "workspace", contentHash: output.hash, edited: true, content: "output" },
-    ...ref2 === null ? { components: null } : { dependencies: deps }
-  });
   const unknownOutput = output.kind === "unknown" ? [
     newReason(
       `${pair.output} exists but pairflow has no record of producing it; running replaces it (to keep it instead, commit the lock file that records it)`
@@ -371,21 +363,21 @@ async function decidePair(ctx, id, decided) {
   ] : [];
   const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
   if (unknown.length > 0) {
-    if (output.kind === "human") return kept(null);
+    if (output.kind === "human") return keptOutput(base, null, output.hash, deps);
     const reasons2 = [
       ...forced ? [forced] : [],
       ...previous ? ownChanges(previous, componentsOf(previous), componentDigests(own, { refs: {}, artifactHashes: {} })) : [newReason()],
       ...unknownOutput,
       ...unknown.map((d) => ({ kind: "upstream", detail: d.action === "run" ? `${d.id} will run` : `${d.id}'s reference is not known yet` }))
     ];
-    return { ...base, configRef: null, action: "run", reasons: sortReasons(reasons2), artifact: null, components: null };
+    return decision(base, null, "run", sortReasons(reasons2), null, null);
   }
   const ref = configRef(own, upstreamOf(deps));
-  if (output.kind === "human") return kept(ref);
+  if (output.kind === "human") return keptOutput(base, ref, output.hash, deps);
   if (!forced) {
     const found = acceptedArtifact(view, id, ref, previous, output);
     const artifact = found instanceof Promise ? await found : found;
-    if (artifact) return { ...base, configRef: ref, action: "skip", reasons: [], artifact, dependencies: deps };
+    if (artifact) return decision(base, ref, "skip", [], artifact, void 0, deps);
   }
   const components = componentDigests(own, upstreamOf(deps));
   const reasons = [];
@@ -403,7 +395,25 @@ async function decidePair(ctx, id, decided) {
   if (last?.status === "rejected") {
     reasons.push({ kind: "rejected", detail: `last attempt rejected${last.feedback ? `: ${firstLine(last.feedback)}` : ""}` });
   }
-  return { ...base, configRef: ref, action: "run", reasons: sortReasons(reasons), artifact: null, components };
+  return decision(base, ref, "run", sortReasons(reasons), null, components);
+}
+function keptOutput(base, ref, contentHash, deps) {
+  const artifact = { source: "workspace", contentHash, edited: true, content: "output" };
+  return decision(base, ref, "skip", [], artifact, ref === null ? null : void 0, deps);
+}
+function decision(base, configRef2, action, reasons, artifact, components, dependencies2) {
+  return {
+    id: base.id,
+    wave: base.wave,
+    requires: base.requires,
+    own: base.own,
+    configRef: configRef2,
+    action,
+    reasons,
+    artifact,
+    components,
+    dependencies: action === "skip" && components === void 0 ? dependencies2 : void 0
+  };
 }
 function upstreamOf(deps) {
   const upstream = { refs: /* @__PURE__ */ Object.create(null), artifactHashes: /* @__PURE__ */ Object.create(null) };
@@ -898,6 +908,11 @@ async function estimatePlan(source, plan, options = {}) {
     if (!contents.has(dep.id)) contents.set(dep.id, source.contentOf(dep));
     return contents.get(dep.id);
   };
+  const prices = /* @__PURE__ */ new Map();
+  const priceOf = (model) => {
+    if (!prices.has(model)) prices.set(model, priceFor(model, workflow.pricing));
+    return prices.get(model);
+  };
   const pairs = running.map((planned) => {
     const pair = workflow.pairs.get(planned.id);
     const notes = [];
@@ -923,7 +938,7 @@ async function estimatePlan(source, plan, options = {}) {
     const overhead = pair.generator === "openai" && counted.method !== "approximate" ? CHAT_OVERHEAD_TOKENS : 0;
     const inputTokens = counted.tokens + overhead + unknownDeps;
     const tokens2 = { input: Math.round(inputTokens * attempts.value), output: Math.round(output.tokens * attempts.value) };
-    const price = priceFor(pair.model, workflow.pricing);
+    const price = priceOf(pair.model);
     return {
       id: pair.id,
       model: pair.model,

@@ -7,7 +7,7 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-MUMV3OQ2.js";
+} from "./cli-chunk-UXQZIDNL.js";
 import {
   displayPath,
   shortRef

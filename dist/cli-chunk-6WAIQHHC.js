@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-BSRPLAFJ.js";
+} from "./cli-chunk-2HSP25FP.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,12 +14,12 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-DLIH6KAZ.js";
+} from "./cli-chunk-IYMH27FF.js";
 import {
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-VV53F2QS.js";
+} from "./cli-chunk-UAI5V4HW.js";
 import {
   compareWithRun,
   comparisonText,
@@ -28,11 +28,11 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-PHA3PXZP.js";
+} from "./cli-chunk-Q2L76LKK.js";
 import {
   parseUsd,
   styleFor
-} from "./cli-chunk-MUMV3OQ2.js";
+} from "./cli-chunk-UXQZIDNL.js";
 import {
   EXIT,
   InvalidArgumentError,

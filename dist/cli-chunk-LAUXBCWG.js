@@ -124,11 +124,9 @@ function putComponentsBack(value, components) {
   const used = new Uint8Array(components.length);
   let found = 0;
   for (const entry of Object.values(value.pairs)) {
-    if (!isObject(entry)) continue;
-    if (typeof entry.components === "string") return false;
-    if (typeof entry.components !== "number") continue;
+    if (!isObject(entry) || typeof entry.components !== "number") continue;
     const n = entry.components;
-    if (!Number.isInteger(n) || n < 0 || n >= components.length || used[n] === 1) return false;
+    if (used[n] !== 0) return false;
     used[n] = 1;
     found += 1;
     entry.components = components[n];

@@ -3,12 +3,12 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   openState
-} from "./cli-chunk-G7X64G2N.js";
+} from "./cli-chunk-RQMYVLP3.js";
 import {
   estimatePlan,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-MUMV3OQ2.js";
+} from "./cli-chunk-UXQZIDNL.js";
 import {
   UsageError,
   displayPath,

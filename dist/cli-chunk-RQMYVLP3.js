@@ -6,10 +6,10 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-GD34DPJ2.js";
+} from "./cli-chunk-LAUXBCWG.js";
 import {
   sortedObject
-} from "./cli-chunk-MUMV3OQ2.js";
+} from "./cli-chunk-UXQZIDNL.js";
 import {
   LOCK_VERSION
 } from "./cli-chunk-IBQJ6QCZ.js";

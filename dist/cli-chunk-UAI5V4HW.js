@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   count
-} from "./cli-chunk-PHA3PXZP.js";
+} from "./cli-chunk-Q2L76LKK.js";
 import {
   shortRef
 } from "./cli-chunk-C6S6WVK6.js";

@@ -6,10 +6,10 @@ import {
 } from "./cli-chunk-TYU522RQ.js";
 import {
   count
-} from "./cli-chunk-PHA3PXZP.js";
+} from "./cli-chunk-Q2L76LKK.js";
 import {
   styleFor
-} from "./cli-chunk-MUMV3OQ2.js";
+} from "./cli-chunk-UXQZIDNL.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Command,
@@ -28,14 +28,14 @@ import "./cli-chunk-FRV2UMY2.js";
 // src/cli/program.ts
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-DN2G27OT.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-3VZ7LM7I.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-AOT4XPEG.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-YMKCD3VT.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-PKJBUOVG.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-LSKSQ4A3.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-7V6Q44TR.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-QP2Z7YED.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-N3XL4JJL.js")).registerMerge]
+  [["validate"], async () => (await import("./cli-validate-OJXINIQD.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-XPPJOLRN.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-ELE2GCEG.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-6WJNXJLZ.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-VXKWG4DA.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-XQ3CWVPJ.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-BA4FOSLM.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-KGCSLUWM.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -5,18 +5,18 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-DLIH6KAZ.js";
+} from "./cli-chunk-IYMH27FF.js";
 import {
   planTarget
-} from "./cli-chunk-SPVGBVXC.js";
+} from "./cli-chunk-RUSWWH2B.js";
 import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-PHA3PXZP.js";
+} from "./cli-chunk-Q2L76LKK.js";
 import {
   styleFor
-} from "./cli-chunk-MUMV3OQ2.js";
+} from "./cli-chunk-UXQZIDNL.js";
 import {
   Option,
   PATH_HELP,
