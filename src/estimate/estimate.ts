@@ -84,6 +84,13 @@ export async function estimatePlan(source: EstimateSource, plan: Plan, options: 
     return contents.get(dep.id);
   };
 
+  // One price a model, shared by its pairs' estimates.
+  const prices = new Map<string | null, ReturnType<typeof priceFor>>();
+  const priceOf = (model: string | null) => {
+    if (!prices.has(model)) prices.set(model, priceFor(model, workflow.pricing));
+    return prices.get(model)!;
+  };
+
   const pairs = running.map((planned) => {
     const pair = workflow.pairs.get(planned.id)!;
     const notes: string[] = [];
@@ -113,7 +120,7 @@ export async function estimatePlan(source: EstimateSource, plan: Plan, options: 
     const inputTokens = counted.tokens + overhead + unknownDeps;
 
     const tokens = { input: Math.round(inputTokens * attempts.value), output: Math.round(output.tokens * attempts.value) };
-    const price = priceFor(pair.model, workflow.pricing);
+    const price = priceOf(pair.model);
     return {
       id: pair.id,
       model: pair.model,
