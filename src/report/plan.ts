@@ -66,7 +66,7 @@ function pairJson(plan: Plan, p: PlannedPair, estimate: PlanEstimate | undefined
 }
 
 /**
- * The plan's JSON as `plan --json` writes it, in pieces of a few hundred lines: indented, with each
+ * The plan's JSON as `plan --json` writes it, in pieces of some 32 KB: indented, with each
  * wave and each pair on one line (a pair indented key by key took some 1.3 KB, mostly spaces and
  * line breaks, at 10,000 pairs 13 MB). The pieces joined are one JSON text.
  */
@@ -74,14 +74,12 @@ export function* planJsonText(json: PlanJsonOf<Iterable<PairJson>>): Generator<s
   const { version, workflow, waves, pairs, totals, ...rest } = json;
   let piece = `{\n  "version": ${JSON.stringify(version)},\n  "workflow": ${JSON.stringify(workflow)},\n  "waves": ${list(waves)},\n  "pairs": [`;
   let first = true;
-  let lines = 0;
   for (const pair of pairs) {
     piece += `${first ? "" : ","}\n    ${JSON.stringify(pair)}`;
     first = false;
-    if (++lines === PIECE_LINES) {
+    if (piece.length >= PIECE_LENGTH) {
       yield piece;
       piece = "";
-      lines = 0;
     }
   }
   piece += `${first ? "]" : "\n  ]"},\n  "totals": ${JSON.stringify(totals)}`;
@@ -90,7 +88,11 @@ export function* planJsonText(json: PlanJsonOf<Iterable<PairJson>>): Generator<s
   yield `${piece}\n}\n`;
 }
 
-const PIECE_LINES = 256;
+/**
+ * Small enough that a piece, made flat to be written, is not a large object: those are made in the
+ * old generation, and at 50,000 pairs they added their 40 MB to the peak until the next full collection.
+ */
+const PIECE_LENGTH = 32 * 1024;
 
 function list(items: unknown[]): string {
   return items.length === 0 ? "[]" : `[\n${items.map((item) => `    ${JSON.stringify(item)}`).join(",\n")}\n  ]`;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-UAI5V4HW.js";
+import "./cli-chunk-JXBRKHVK.js";
 import {
   planTarget
 } from "./cli-chunk-RUSWWH2B.js";
@@ -13,7 +13,7 @@ import {
 import {
   planJson,
   reasonsText
-} from "./cli-chunk-Q2L76LKK.js";
+} from "./cli-chunk-ICRHQSO4.js";
 import {
   decidePair,
   styleFor

@@ -6,7 +6,7 @@ import {
 } from "./cli-chunk-TYU522RQ.js";
 import {
   count
-} from "./cli-chunk-Q2L76LKK.js";
+} from "./cli-chunk-ICRHQSO4.js";
 import {
   styleFor
 } from "./cli-chunk-UXQZIDNL.js";
@@ -28,14 +28,14 @@ import "./cli-chunk-FRV2UMY2.js";
 // src/cli/program.ts
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-DN2G27OT.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-OJXINIQD.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-XPPJOLRN.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-ELE2GCEG.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-6WJNXJLZ.js")).registerRun],
+  [["validate"], async () => (await import("./cli-validate-MF6AQHZZ.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-3CAXH5F3.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-5XV6RA3V.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-4IUOUAUG.js")).registerRun],
   [["prompt"], async () => (await import("./cli-prompt-VXKWG4DA.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-XQ3CWVPJ.js")).registerHistory],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-GMIMU2M4.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-BA4FOSLM.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-KGCSLUWM.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-QAWWRW5M.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

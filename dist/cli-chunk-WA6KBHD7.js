@@ -10,7 +10,7 @@ import {
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-UAI5V4HW.js";
+} from "./cli-chunk-JXBRKHVK.js";
 import {
   RunRecorder,
   estimateOf,

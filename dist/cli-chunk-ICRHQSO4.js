@@ -232,15 +232,13 @@ function* planJsonText(json) {
   "waves": ${list(waves)},
   "pairs": [`;
   let first = true;
-  let lines = 0;
   for (const pair of pairs) {
     piece += `${first ? "" : ","}
     ${JSON.stringify(pair)}`;
     first = false;
-    if (++lines === PIECE_LINES) {
+    if (piece.length >= PIECE_LENGTH) {
       yield piece;
       piece = "";
-      lines = 0;
     }
   }
   piece += `${first ? "]" : "\n  ]"},
@@ -251,7 +249,7 @@ function* planJsonText(json) {
 }
 `;
 }
-var PIECE_LINES = 256;
+var PIECE_LENGTH = 32 * 1024;
 function list(items) {
   return items.length === 0 ? "[]" : `[
 ${items.map((item) => `    ${JSON.stringify(item)}`).join(",\n")}

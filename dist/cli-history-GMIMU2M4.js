@@ -3,19 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-6WAIQHHC.js";
-import "./cli-chunk-2HSP25FP.js";
+} from "./cli-chunk-UQKTK7NG.js";
+import "./cli-chunk-OUXKALGU.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-IYMH27FF.js";
+} from "./cli-chunk-WA6KBHD7.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-4NIAO27Y.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-UAI5V4HW.js";
+} from "./cli-chunk-JXBRKHVK.js";
 import {
   listRunIds,
   listing,
@@ -34,7 +34,7 @@ import {
 } from "./cli-chunk-LAUXBCWG.js";
 import {
   count
-} from "./cli-chunk-Q2L76LKK.js";
+} from "./cli-chunk-ICRHQSO4.js";
 import {
   styleFor
 } from "./cli-chunk-UXQZIDNL.js";

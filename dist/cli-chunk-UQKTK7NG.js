@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-2HSP25FP.js";
+} from "./cli-chunk-OUXKALGU.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,12 +14,12 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-IYMH27FF.js";
+} from "./cli-chunk-WA6KBHD7.js";
 import {
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-UAI5V4HW.js";
+} from "./cli-chunk-JXBRKHVK.js";
 import {
   compareWithRun,
   comparisonText,
@@ -28,7 +28,7 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-Q2L76LKK.js";
+} from "./cli-chunk-ICRHQSO4.js";
 import {
   parseUsd,
   styleFor

@@ -11,7 +11,7 @@ import {
 import "./cli-chunk-LAUXBCWG.js";
 import {
   count
-} from "./cli-chunk-Q2L76LKK.js";
+} from "./cli-chunk-ICRHQSO4.js";
 import {
   styleFor
 } from "./cli-chunk-UXQZIDNL.js";

@@ -5,7 +5,7 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-IYMH27FF.js";
+} from "./cli-chunk-WA6KBHD7.js";
 import {
   planTarget
 } from "./cli-chunk-RUSWWH2B.js";
@@ -13,7 +13,7 @@ import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-Q2L76LKK.js";
+} from "./cli-chunk-ICRHQSO4.js";
 import {
   styleFor
 } from "./cli-chunk-UXQZIDNL.js";
