@@ -4,7 +4,7 @@ import { planTarget } from "../../app/plan.js";
 import { planShards } from "../../app/shard.js";
 import { styleFor } from "../../report/color.js";
 import { planJsonStream, planJsonText, planText } from "../../report/plan.js";
-import { examples, onlyOption, PATH_HELP, positiveInt, stateDirOption, type CliContext, type Io } from "../context.js";
+import { examples, onlyOption, PATH_HELP, positiveInt, stateDirOption, writePieces, type CliContext, type Io } from "../context.js";
 import { shardsJson, shardsText } from "./shard.js";
 
 export interface PlanFlags {
@@ -21,12 +21,12 @@ export async function showPlan(io: Io, target: string | undefined, opts: PlanFla
   const request = { cwd: io.cwd, env: io.env, stateDir: opts.stateDir, selection: { force: opts.force, only: opts.only, from: opts.from } };
   if (opts.shards !== undefined) {
     const { plan, estimate, shards } = await planShards(target, { ...request, shards: opts.shards });
-    if (opts.json) for (const piece of planJsonText({ ...planJsonStream(plan, io.cwd, estimate), ...shardsJson(shards) })) io.stdout.write(piece);
+    if (opts.json) await writePieces(io.stdout, planJsonText({ ...planJsonStream(plan, io.cwd, estimate), ...shardsJson(shards) }));
     else io.stdout.write(planText(plan, styleFor(io.stdout, io.env), io.cwd, estimate) + shardsText(shards));
     return;
   }
   const { plan, estimate } = await planTarget(target, request);
-  if (opts.json) for (const piece of planJsonText(planJsonStream(plan, io.cwd, estimate))) io.stdout.write(piece);
+  if (opts.json) await writePieces(io.stdout, planJsonText(planJsonStream(plan, io.cwd, estimate)));
   else io.stdout.write(planText(plan, styleFor(io.stdout, io.env), io.cwd, estimate));
 }
 

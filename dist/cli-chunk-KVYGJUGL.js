@@ -12,7 +12,7 @@ import {
   downstreamOf,
   plain,
   sharedValue
-} from "./cli-chunk-C6S6WVK6.js";
+} from "./cli-chunk-DZGNIWIN.js";
 
 // src/report/color.ts
 function styleFor(stream, env = process.env) {

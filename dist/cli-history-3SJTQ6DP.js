@@ -3,19 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-UQKTK7NG.js";
-import "./cli-chunk-OUXKALGU.js";
+} from "./cli-chunk-FFOS2552.js";
+import "./cli-chunk-KSIPB73W.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-WA6KBHD7.js";
+} from "./cli-chunk-HBFMWATI.js";
 import "./cli-chunk-MTTGQQZV.js";
-import "./cli-chunk-4NIAO27Y.js";
+import "./cli-chunk-5QSYW4FG.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-JXBRKHVK.js";
+} from "./cli-chunk-TLUX2JTT.js";
 import {
   listRunIds,
   listing,
@@ -23,21 +23,21 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-RUSWWH2B.js";
+} from "./cli-chunk-CQEEYWZ4.js";
 import {
   LocalStore,
   readLockWithJournal,
   stateDirFor
-} from "./cli-chunk-RQMYVLP3.js";
+} from "./cli-chunk-ASYCY5WE.js";
 import {
   lockPathFor
-} from "./cli-chunk-LAUXBCWG.js";
+} from "./cli-chunk-A32TCDD3.js";
 import {
   count
-} from "./cli-chunk-ICRHQSO4.js";
+} from "./cli-chunk-XFOYBHB6.js";
 import {
   styleFor
-} from "./cli-chunk-UXQZIDNL.js";
+} from "./cli-chunk-KVYGJUGL.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   ConfigError,
@@ -52,7 +52,7 @@ import {
   resolveWorkflowPath,
   shortRef,
   stateDirOption
-} from "./cli-chunk-C6S6WVK6.js";
+} from "./cli-chunk-DZGNIWIN.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-OUXKALGU.js";
+} from "./cli-chunk-KSIPB73W.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,12 +14,12 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-WA6KBHD7.js";
+} from "./cli-chunk-HBFMWATI.js";
 import {
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-JXBRKHVK.js";
+} from "./cli-chunk-TLUX2JTT.js";
 import {
   compareWithRun,
   comparisonText,
@@ -28,11 +28,11 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-ICRHQSO4.js";
+} from "./cli-chunk-XFOYBHB6.js";
 import {
   parseUsd,
   styleFor
-} from "./cli-chunk-UXQZIDNL.js";
+} from "./cli-chunk-KVYGJUGL.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -43,7 +43,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-C6S6WVK6.js";
+} from "./cli-chunk-DZGNIWIN.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;

@@ -6,10 +6,10 @@ import {
 } from "./cli-chunk-TYU522RQ.js";
 import {
   count
-} from "./cli-chunk-ICRHQSO4.js";
+} from "./cli-chunk-XFOYBHB6.js";
 import {
   styleFor
-} from "./cli-chunk-UXQZIDNL.js";
+} from "./cli-chunk-KVYGJUGL.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Command,
@@ -21,21 +21,21 @@ import {
   UsageError,
   checkStateDir,
   formatIssue
-} from "./cli-chunk-C6S6WVK6.js";
+} from "./cli-chunk-DZGNIWIN.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-DN2G27OT.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-MF6AQHZZ.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-3CAXH5F3.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-5XV6RA3V.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-4IUOUAUG.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-VXKWG4DA.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-GMIMU2M4.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-BA4FOSLM.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-QAWWRW5M.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-XEI5CDFJ.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-SCPYBGHY.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-MQXPVE3K.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-6JW4BXCS.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-B3RWR4SF.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-2763HBHW.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-3SJTQ6DP.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-SZ5K5ZNE.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-OMWCTZU6.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -5,38 +5,39 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-WA6KBHD7.js";
+} from "./cli-chunk-HBFMWATI.js";
 import {
   planTarget
-} from "./cli-chunk-RUSWWH2B.js";
+} from "./cli-chunk-CQEEYWZ4.js";
 import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-ICRHQSO4.js";
+} from "./cli-chunk-XFOYBHB6.js";
 import {
   styleFor
-} from "./cli-chunk-UXQZIDNL.js";
+} from "./cli-chunk-KVYGJUGL.js";
 import {
   Option,
   PATH_HELP,
   examples,
   onlyOption,
   positiveInt,
-  stateDirOption
-} from "./cli-chunk-C6S6WVK6.js";
+  stateDirOption,
+  writePieces
+} from "./cli-chunk-DZGNIWIN.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts) {
   const request = { cwd: io.cwd, env: io.env, stateDir: opts.stateDir, selection: { force: opts.force, only: opts.only, from: opts.from } };
   if (opts.shards !== void 0) {
     const { plan: plan2, estimate: estimate2, shards } = await planShards(target, { ...request, shards: opts.shards });
-    if (opts.json) for (const piece of planJsonText({ ...planJsonStream(plan2, io.cwd, estimate2), ...shardsJson(shards) })) io.stdout.write(piece);
+    if (opts.json) await writePieces(io.stdout, planJsonText({ ...planJsonStream(plan2, io.cwd, estimate2), ...shardsJson(shards) }));
     else io.stdout.write(planText(plan2, styleFor(io.stdout, io.env), io.cwd, estimate2) + shardsText(shards));
     return;
   }
   const { plan, estimate } = await planTarget(target, request);
-  if (opts.json) for (const piece of planJsonText(planJsonStream(plan, io.cwd, estimate))) io.stdout.write(piece);
+  if (opts.json) await writePieces(io.stdout, planJsonText(planJsonStream(plan, io.cwd, estimate)));
   else io.stdout.write(planText(plan, styleFor(io.stdout, io.env), io.cwd, estimate));
 }
 function registerPlan(program, { io }) {

@@ -6,7 +6,7 @@ import {
   displayPath,
   examples,
   findRepoRoot
-} from "./cli-chunk-C6S6WVK6.js";
+} from "./cli-chunk-DZGNIWIN.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -5,14 +5,14 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-LAUXBCWG.js";
+} from "./cli-chunk-A32TCDD3.js";
 import {
   LOCK_VERSION,
   componentsOf
 } from "./cli-chunk-IBQJ6QCZ.js";
 import {
   examples
-} from "./cli-chunk-C6S6WVK6.js";
+} from "./cli-chunk-DZGNIWIN.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -4,18 +4,18 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   registerPlan,
   showPlan
-} from "./cli-chunk-OUXKALGU.js";
-import "./cli-chunk-WA6KBHD7.js";
+} from "./cli-chunk-KSIPB73W.js";
+import "./cli-chunk-HBFMWATI.js";
 import "./cli-chunk-MTTGQQZV.js";
-import "./cli-chunk-4NIAO27Y.js";
-import "./cli-chunk-JXBRKHVK.js";
-import "./cli-chunk-RUSWWH2B.js";
-import "./cli-chunk-RQMYVLP3.js";
-import "./cli-chunk-LAUXBCWG.js";
-import "./cli-chunk-ICRHQSO4.js";
-import "./cli-chunk-UXQZIDNL.js";
+import "./cli-chunk-5QSYW4FG.js";
+import "./cli-chunk-TLUX2JTT.js";
+import "./cli-chunk-CQEEYWZ4.js";
+import "./cli-chunk-ASYCY5WE.js";
+import "./cli-chunk-A32TCDD3.js";
+import "./cli-chunk-XFOYBHB6.js";
+import "./cli-chunk-KVYGJUGL.js";
 import "./cli-chunk-IBQJ6QCZ.js";
-import "./cli-chunk-C6S6WVK6.js";
+import "./cli-chunk-DZGNIWIN.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {

@@ -6,10 +6,10 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-LAUXBCWG.js";
+} from "./cli-chunk-A32TCDD3.js";
 import {
   sortedObject
-} from "./cli-chunk-UXQZIDNL.js";
+} from "./cli-chunk-KVYGJUGL.js";
 import {
   LOCK_VERSION
 } from "./cli-chunk-IBQJ6QCZ.js";
@@ -24,7 +24,7 @@ import {
   require_out,
   sha256Hex,
   textHashes
-} from "./cli-chunk-C6S6WVK6.js";
+} from "./cli-chunk-DZGNIWIN.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";

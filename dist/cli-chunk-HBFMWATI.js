@@ -6,11 +6,11 @@ import {
 } from "./cli-chunk-MTTGQQZV.js";
 import {
   checkWorkflow
-} from "./cli-chunk-4NIAO27Y.js";
+} from "./cli-chunk-5QSYW4FG.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-JXBRKHVK.js";
+} from "./cli-chunk-TLUX2JTT.js";
 import {
   RunRecorder,
   estimateOf,
@@ -21,7 +21,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-RUSWWH2B.js";
+} from "./cli-chunk-CQEEYWZ4.js";
 import {
   LocalStore,
   LockWriter,
@@ -29,10 +29,10 @@ import {
   openState,
   realLockPath,
   stateDirFor
-} from "./cli-chunk-RQMYVLP3.js";
+} from "./cli-chunk-ASYCY5WE.js";
 import {
   lockPathFor
-} from "./cli-chunk-LAUXBCWG.js";
+} from "./cli-chunk-A32TCDD3.js";
 import {
   contentNeeded,
   decider,
@@ -43,7 +43,7 @@ import {
   styleFor,
   usd,
   workflowRef
-} from "./cli-chunk-UXQZIDNL.js";
+} from "./cli-chunk-KVYGJUGL.js";
 import {
   ConfigError,
   DEFAULT_MAX_OUTPUT_BYTES,
@@ -69,7 +69,7 @@ import {
   sha256Hex,
   stateDirOption,
   writeFileAtomic
-} from "./cli-chunk-C6S6WVK6.js";
+} from "./cli-chunk-DZGNIWIN.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";

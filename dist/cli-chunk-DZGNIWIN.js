@@ -22793,6 +22793,18 @@ function onlyOption(description) {
     return [...previous ?? [], ...ids];
   });
 }
+async function writePieces(out, pieces) {
+  for (const piece of pieces) {
+    if (out.write(piece) !== false || out.once === void 0) continue;
+    await new Promise((resolve) => {
+      const done = () => {
+        for (const event of ["drain", "error", "close"]) out.off?.(event, done);
+        resolve();
+      };
+      for (const event of ["drain", "error", "close"]) out.once(event, done);
+    });
+  }
+}
 
 export {
   CommanderError,
@@ -22841,5 +22853,6 @@ export {
   stateDirOption,
   positiveInt,
   checkStateDir,
-  onlyOption
+  onlyOption,
+  writePieces
 };

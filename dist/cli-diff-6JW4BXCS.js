@@ -1,23 +1,23 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-JXBRKHVK.js";
+import "./cli-chunk-TLUX2JTT.js";
 import {
   planTarget
-} from "./cli-chunk-RUSWWH2B.js";
-import "./cli-chunk-RQMYVLP3.js";
+} from "./cli-chunk-CQEEYWZ4.js";
+import "./cli-chunk-ASYCY5WE.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-LAUXBCWG.js";
+} from "./cli-chunk-A32TCDD3.js";
 import {
   planJson,
   reasonsText
-} from "./cli-chunk-ICRHQSO4.js";
+} from "./cli-chunk-XFOYBHB6.js";
 import {
   decidePair,
   styleFor
-} from "./cli-chunk-UXQZIDNL.js";
+} from "./cli-chunk-KVYGJUGL.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Option,
@@ -29,7 +29,7 @@ import {
   require_dist,
   resolveWorkflowPath,
   stateDirOption
-} from "./cli-chunk-C6S6WVK6.js";
+} from "./cli-chunk-DZGNIWIN.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

@@ -9,7 +9,7 @@ import {
   issueAt,
   parseText,
   writeFileAtomic
-} from "./cli-chunk-C6S6WVK6.js";
+} from "./cli-chunk-DZGNIWIN.js";
 
 // src/lockfile/write.ts
 function orderedEntry(e) {

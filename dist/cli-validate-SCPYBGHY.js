@@ -3,18 +3,18 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   checkWorkflow
-} from "./cli-chunk-4NIAO27Y.js";
+} from "./cli-chunk-5QSYW4FG.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-RQMYVLP3.js";
-import "./cli-chunk-LAUXBCWG.js";
+} from "./cli-chunk-ASYCY5WE.js";
+import "./cli-chunk-A32TCDD3.js";
 import {
   count
-} from "./cli-chunk-ICRHQSO4.js";
+} from "./cli-chunk-XFOYBHB6.js";
 import {
   styleFor
-} from "./cli-chunk-UXQZIDNL.js";
+} from "./cli-chunk-KVYGJUGL.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   ConfigError,
@@ -28,7 +28,7 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-C6S6WVK6.js";
+} from "./cli-chunk-DZGNIWIN.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -4,15 +4,15 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-RUSWWH2B.js";
+} from "./cli-chunk-CQEEYWZ4.js";
 import {
   openState
-} from "./cli-chunk-RQMYVLP3.js";
-import "./cli-chunk-LAUXBCWG.js";
+} from "./cli-chunk-ASYCY5WE.js";
+import "./cli-chunk-A32TCDD3.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-UXQZIDNL.js";
+} from "./cli-chunk-KVYGJUGL.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Option,
@@ -22,7 +22,7 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-C6S6WVK6.js";
+} from "./cli-chunk-DZGNIWIN.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
