@@ -102,6 +102,7 @@ function benchPlans(): void {
   console.log(`== plan --json (built CLI) against the parse-and-hash floor (js-yaml + sha256 per pair with its dependencies' hashes)`);
   const rows: string[][] = [];
   const perPair = new Map<string, number>();
+  const rssOf = new Map<string, number>();
   const verdicts: string[] = [];
   for (const n of PLAN_SIZES) {
     const fresh = path.join(tmp, `plan-${n}-fresh`);
@@ -149,6 +150,7 @@ function benchPlans(): void {
       const ratio = median(samples[`${kind}Ratio`]);
       const rss = median(rssRatio[kind]);
       perPair.set(`${n}:${kind}`, ms / n);
+      rssOf.set(`${n}:${kind}`, rss);
       rows.push([
         fmtInt(n),
         `plan ${kind}`,
@@ -184,7 +186,10 @@ function benchPlans(): void {
   const middle = PLAN_SIZES.at(-2)!;
   for (const kind of ["fresh", "unchanged"] as const) {
     const growth = perPair.get(`${largest}:${kind}`)! / perPair.get(`${middle}:${kind}`)!;
-    verdicts.push(`${fmtInt(largest)} ${kind}: ${growth.toFixed(2)}x the time per pair at ${fmtInt(middle)} (target <= 1.2x)`);
+    const rss = rssOf.get(`${largest}:${kind}`)!;
+    verdicts.push(
+      `${fmtInt(largest)} ${kind}: ${growth.toFixed(2)}x the time per pair at ${fmtInt(middle)} (target <= 1.2x), ${rss.toFixed(2)}x the floor's peak RSS (target <= 2x)`,
+    );
   }
   for (const v of verdicts) console.log(`  ${v}`);
   console.log();
