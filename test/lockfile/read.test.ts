@@ -17,32 +17,29 @@ const NAME = fc.oneof(
   fc.string(),
 );
 
+/** A lock file of these pairs, each with its components in this order (a name may come twice: JSON keeps the last). */
+function lockOf(pairs: Record<string, [string, string][]>): LockFile {
+  const entry = (components: [string, string][]) => ({
+    configRef: HASH,
+    contentHash: HASH,
+    source: "generated",
+    model: null,
+    components: JSON.parse(`{${components.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(",")}}`) as Record<string, string>,
+    attempts: 1,
+    tokens: { input: 0, output: 0 },
+    durationMs: 0,
+    acceptedAt: "2026-01-01T00:00:00.000Z",
+  });
+  return { version: 1, workflow: "w", pairs: Object.fromEntries(Object.entries(pairs).map(([id, c]) => [id, entry(c)])) } as unknown as LockFile;
+}
+
 describe("reading the lock file", () => {
   it("gives back every entry's components as written, and writes the same text again", () => {
     fc.assert(
       fc.property(
         fc.dictionary(fc.string({ minLength: 1 }), fc.array(fc.tuple(NAME, fc.string({ maxLength: 16 })), { maxLength: 8 }), { maxKeys: 5 }),
         (pairs) => {
-          const lock = {
-            version: 1,
-            workflow: "w",
-            pairs: Object.fromEntries(
-              Object.entries(pairs).map(([id, components]) => [
-                id,
-                {
-                  configRef: HASH,
-                  contentHash: HASH,
-                  source: "generated",
-                  model: null,
-                  components: JSON.parse(`{${components.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(",")}}`) as Record<string, string>,
-                  attempts: 1,
-                  tokens: { input: 0, output: 0 },
-                  durationMs: 0,
-                  acceptedAt: "2026-01-01T00:00:00.000Z",
-                },
-              ]),
-            ),
-          } as unknown as LockFile;
+          const lock = lockOf(pairs);
           const text = serializeLock(lock);
           const read = parseLock(text, "workflow.lock.json");
           expect(serializeLock(read)).toBe(text);
@@ -79,19 +76,7 @@ describe("reading the lock file", () => {
         }),
         fc.array(mutation, { maxLength: 3 }),
         (pairs, mutations) => {
-          const entry = (components: [string, string][]) => ({
-            configRef: HASH,
-            contentHash: HASH,
-            source: "generated",
-            model: null,
-            components: JSON.parse(`{${components.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(",")}}`) as Record<string, string>,
-            attempts: 1,
-            tokens: { input: 0, output: 0 },
-            durationMs: 0,
-            acceptedAt: "2026-01-01T00:00:00.000Z",
-          });
-          const lock = { version: 1, workflow: "w", pairs: Object.fromEntries(Object.entries(pairs).map(([id, c]) => [id, entry(c)])) } as unknown as LockFile;
-          let text = serializeLock(lock);
+          let text = serializeLock(lockOf(pairs));
           for (const m of mutations) {
             if (m.kind === "reformat") {
               try {
