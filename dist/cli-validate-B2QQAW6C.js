@@ -7,7 +7,7 @@ import {
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-ASYCY5WE.js";
+} from "./cli-chunk-IAE65XAW.js";
 import "./cli-chunk-A32TCDD3.js";
 import {
   count

@@ -28,14 +28,14 @@ import "./cli-chunk-FRV2UMY2.js";
 // src/cli/program.ts
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-XEI5CDFJ.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-SCPYBGHY.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-MQXPVE3K.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-6JW4BXCS.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-B3RWR4SF.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-2763HBHW.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-3SJTQ6DP.js")).registerHistory],
+  [["validate"], async () => (await import("./cli-validate-B2QQAW6C.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-QU4GOF5B.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-5UBO7QM2.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-CUGSDSW3.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-QEAEVNLU.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-GUNRWZSL.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-SZ5K5ZNE.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-OMWCTZU6.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-NLQQCBLH.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

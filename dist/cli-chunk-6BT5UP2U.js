@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-KSIPB73W.js";
+} from "./cli-chunk-HWWO45FY.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,7 +14,7 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-HBFMWATI.js";
+} from "./cli-chunk-DCKTTDTZ.js";
 import {
   eventLine,
   runJson,

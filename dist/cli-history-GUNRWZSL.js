@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-FFOS2552.js";
-import "./cli-chunk-KSIPB73W.js";
+} from "./cli-chunk-6BT5UP2U.js";
+import "./cli-chunk-HWWO45FY.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-HBFMWATI.js";
+} from "./cli-chunk-DCKTTDTZ.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-5QSYW4FG.js";
 import {
@@ -23,12 +23,12 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-CQEEYWZ4.js";
+} from "./cli-chunk-EPE2XKRN.js";
 import {
   LocalStore,
   readLockWithJournal,
   stateDirFor
-} from "./cli-chunk-ASYCY5WE.js";
+} from "./cli-chunk-IAE65XAW.js";
 import {
   lockPathFor
 } from "./cli-chunk-A32TCDD3.js";

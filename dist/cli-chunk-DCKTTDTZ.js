@@ -21,7 +21,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-CQEEYWZ4.js";
+} from "./cli-chunk-EPE2XKRN.js";
 import {
   LocalStore,
   LockWriter,
@@ -29,7 +29,7 @@ import {
   openState,
   realLockPath,
   stateDirFor
-} from "./cli-chunk-ASYCY5WE.js";
+} from "./cli-chunk-IAE65XAW.js";
 import {
   lockPathFor
 } from "./cli-chunk-A32TCDD3.js";

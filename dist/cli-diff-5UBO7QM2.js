@@ -4,8 +4,8 @@ const require = __pairflowCreateRequire(import.meta.url);
 import "./cli-chunk-TLUX2JTT.js";
 import {
   planTarget
-} from "./cli-chunk-CQEEYWZ4.js";
-import "./cli-chunk-ASYCY5WE.js";
+} from "./cli-chunk-EPE2XKRN.js";
+import "./cli-chunk-IAE65XAW.js";
 import {
   lockPathFor,
   readLock

@@ -2,15 +2,16 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  registerPlan,
-  showPlan
-} from "./cli-chunk-KSIPB73W.js";
-import "./cli-chunk-HBFMWATI.js";
+  EXIT_BUSY,
+  registerRun
+} from "./cli-chunk-6BT5UP2U.js";
+import "./cli-chunk-HWWO45FY.js";
+import "./cli-chunk-DCKTTDTZ.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-5QSYW4FG.js";
 import "./cli-chunk-TLUX2JTT.js";
-import "./cli-chunk-CQEEYWZ4.js";
-import "./cli-chunk-ASYCY5WE.js";
+import "./cli-chunk-EPE2XKRN.js";
+import "./cli-chunk-IAE65XAW.js";
 import "./cli-chunk-A32TCDD3.js";
 import "./cli-chunk-XFOYBHB6.js";
 import "./cli-chunk-KVYGJUGL.js";
@@ -19,6 +20,6 @@ import "./cli-chunk-DZGNIWIN.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  registerPlan,
-  showPlan
+  EXIT_BUSY,
+  registerRun
 };

@@ -2,16 +2,18 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  EXIT_BUSY,
-  registerRun
-} from "./cli-chunk-FFOS2552.js";
-import "./cli-chunk-KSIPB73W.js";
-import "./cli-chunk-HBFMWATI.js";
+  fanOutOptions,
+  registerMerge,
+  shardOption,
+  shardWaitOption,
+  shardsJson,
+  shardsText
+} from "./cli-chunk-DCKTTDTZ.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-5QSYW4FG.js";
 import "./cli-chunk-TLUX2JTT.js";
-import "./cli-chunk-CQEEYWZ4.js";
-import "./cli-chunk-ASYCY5WE.js";
+import "./cli-chunk-EPE2XKRN.js";
+import "./cli-chunk-IAE65XAW.js";
 import "./cli-chunk-A32TCDD3.js";
 import "./cli-chunk-XFOYBHB6.js";
 import "./cli-chunk-KVYGJUGL.js";
@@ -20,6 +22,10 @@ import "./cli-chunk-DZGNIWIN.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  EXIT_BUSY,
-  registerRun
+  fanOutOptions,
+  registerMerge,
+  shardOption,
+  shardWaitOption,
+  shardsJson,
+  shardsText
 };

@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-HBFMWATI.js";
+} from "./cli-chunk-DCKTTDTZ.js";
 import {
   planTarget
-} from "./cli-chunk-CQEEYWZ4.js";
+} from "./cli-chunk-EPE2XKRN.js";
 import {
   planJsonStream,
   planJsonText,

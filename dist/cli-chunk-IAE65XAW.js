@@ -230,9 +230,11 @@ var LocalStore = class {
   /** Content by hash, verified: content that does not match its hash is a miss. */
   content(hash) {
     if (!HEX64.test(hash)) return void 0;
+    const file = this.objectPath(hash);
+    if (!existsSync(file)) return void 0;
     let data;
     try {
-      data = readFileSync2(this.objectPath(hash));
+      data = readFileSync2(file);
     } catch (err) {
       const code = err.code;
       if (code === "ENOENT" || code === "ENOTDIR") return void 0;

@@ -2,18 +2,15 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  fanOutOptions,
-  registerMerge,
-  shardOption,
-  shardWaitOption,
-  shardsJson,
-  shardsText
-} from "./cli-chunk-HBFMWATI.js";
+  registerPlan,
+  showPlan
+} from "./cli-chunk-HWWO45FY.js";
+import "./cli-chunk-DCKTTDTZ.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-5QSYW4FG.js";
 import "./cli-chunk-TLUX2JTT.js";
-import "./cli-chunk-CQEEYWZ4.js";
-import "./cli-chunk-ASYCY5WE.js";
+import "./cli-chunk-EPE2XKRN.js";
+import "./cli-chunk-IAE65XAW.js";
 import "./cli-chunk-A32TCDD3.js";
 import "./cli-chunk-XFOYBHB6.js";
 import "./cli-chunk-KVYGJUGL.js";
@@ -22,10 +19,6 @@ import "./cli-chunk-DZGNIWIN.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  fanOutOptions,
-  registerMerge,
-  shardOption,
-  shardWaitOption,
-  shardsJson,
-  shardsText
+  registerPlan,
+  showPlan
 };

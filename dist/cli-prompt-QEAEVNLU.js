@@ -4,10 +4,10 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-CQEEYWZ4.js";
+} from "./cli-chunk-EPE2XKRN.js";
 import {
   openState
-} from "./cli-chunk-ASYCY5WE.js";
+} from "./cli-chunk-IAE65XAW.js";
 import "./cli-chunk-A32TCDD3.js";
 import {
   renderPrompt,

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   openState
-} from "./cli-chunk-ASYCY5WE.js";
+} from "./cli-chunk-IAE65XAW.js";
 import {
   estimatePlan,
   pairHistory,
