@@ -5,14 +5,14 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-A32TCDD3.js";
+} from "./cli-chunk-KXN2Q5WX.js";
 import {
   LOCK_VERSION,
   componentsOf
 } from "./cli-chunk-IBQJ6QCZ.js";
 import {
   examples
-} from "./cli-chunk-DZGNIWIN.js";
+} from "./cli-chunk-ZTYHHU54.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

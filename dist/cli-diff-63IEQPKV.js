@@ -1,23 +1,23 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-TLUX2JTT.js";
+import "./cli-chunk-L23Z6SPQ.js";
 import {
   planTarget
-} from "./cli-chunk-EPE2XKRN.js";
-import "./cli-chunk-IAE65XAW.js";
+} from "./cli-chunk-GVA53O7G.js";
+import "./cli-chunk-QC5CMK7N.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-A32TCDD3.js";
+} from "./cli-chunk-KXN2Q5WX.js";
 import {
   planJson,
   reasonsText
-} from "./cli-chunk-XFOYBHB6.js";
+} from "./cli-chunk-5FFV6NHO.js";
 import {
   decidePair,
   styleFor
-} from "./cli-chunk-KVYGJUGL.js";
+} from "./cli-chunk-M5B6EPR7.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Option,
@@ -29,7 +29,7 @@ import {
   require_dist,
   resolveWorkflowPath,
   stateDirOption
-} from "./cli-chunk-DZGNIWIN.js";
+} from "./cli-chunk-ZTYHHU54.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

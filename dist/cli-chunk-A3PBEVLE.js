@@ -10,7 +10,7 @@ import {
   quoteList,
   realRootOf,
   sortIssues
-} from "./cli-chunk-DZGNIWIN.js";
+} from "./cli-chunk-ZTYHHU54.js";
 
 // src/config/check.ts
 import path from "node:path";

@@ -4,15 +4,15 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-EPE2XKRN.js";
+} from "./cli-chunk-GVA53O7G.js";
 import {
   openState
-} from "./cli-chunk-IAE65XAW.js";
-import "./cli-chunk-A32TCDD3.js";
+} from "./cli-chunk-QC5CMK7N.js";
+import "./cli-chunk-KXN2Q5WX.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-KVYGJUGL.js";
+} from "./cli-chunk-M5B6EPR7.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Option,
@@ -22,7 +22,7 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-DZGNIWIN.js";
+} from "./cli-chunk-ZTYHHU54.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -3,19 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-6BT5UP2U.js";
-import "./cli-chunk-HWWO45FY.js";
+} from "./cli-chunk-7LEVZGFN.js";
+import "./cli-chunk-XK3MHSUW.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-DCKTTDTZ.js";
+} from "./cli-chunk-KPBLURK3.js";
 import "./cli-chunk-MTTGQQZV.js";
-import "./cli-chunk-5QSYW4FG.js";
+import "./cli-chunk-A3PBEVLE.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-TLUX2JTT.js";
+} from "./cli-chunk-L23Z6SPQ.js";
 import {
   listRunIds,
   listing,
@@ -23,21 +23,21 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-EPE2XKRN.js";
+} from "./cli-chunk-GVA53O7G.js";
 import {
   LocalStore,
   readLockWithJournal,
   stateDirFor
-} from "./cli-chunk-IAE65XAW.js";
+} from "./cli-chunk-QC5CMK7N.js";
 import {
   lockPathFor
-} from "./cli-chunk-A32TCDD3.js";
+} from "./cli-chunk-KXN2Q5WX.js";
 import {
   count
-} from "./cli-chunk-XFOYBHB6.js";
+} from "./cli-chunk-5FFV6NHO.js";
 import {
   styleFor
-} from "./cli-chunk-KVYGJUGL.js";
+} from "./cli-chunk-M5B6EPR7.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   ConfigError,
@@ -52,7 +52,7 @@ import {
   resolveWorkflowPath,
   shortRef,
   stateDirOption
-} from "./cli-chunk-DZGNIWIN.js";
+} from "./cli-chunk-ZTYHHU54.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

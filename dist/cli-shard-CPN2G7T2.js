@@ -8,17 +8,17 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-DCKTTDTZ.js";
+} from "./cli-chunk-KPBLURK3.js";
 import "./cli-chunk-MTTGQQZV.js";
-import "./cli-chunk-5QSYW4FG.js";
-import "./cli-chunk-TLUX2JTT.js";
-import "./cli-chunk-EPE2XKRN.js";
-import "./cli-chunk-IAE65XAW.js";
-import "./cli-chunk-A32TCDD3.js";
-import "./cli-chunk-XFOYBHB6.js";
-import "./cli-chunk-KVYGJUGL.js";
+import "./cli-chunk-A3PBEVLE.js";
+import "./cli-chunk-L23Z6SPQ.js";
+import "./cli-chunk-GVA53O7G.js";
+import "./cli-chunk-QC5CMK7N.js";
+import "./cli-chunk-KXN2Q5WX.js";
+import "./cli-chunk-5FFV6NHO.js";
+import "./cli-chunk-M5B6EPR7.js";
 import "./cli-chunk-IBQJ6QCZ.js";
-import "./cli-chunk-DZGNIWIN.js";
+import "./cli-chunk-ZTYHHU54.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {

@@ -22457,7 +22457,7 @@ function compareCodePoints(a, b) {
   }
 }
 var SURROGATE = /[\uD800-\uDFFF]/;
-var ESCAPED = /[\\"]|[^ -~]/;
+var ESCAPED = /[^ !#-[\]-~]/;
 var NON_ASCII = /[^ -~]/;
 function quote(s) {
   if (!ESCAPED.test(s)) return '"' + s + '"';

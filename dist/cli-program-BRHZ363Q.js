@@ -6,10 +6,10 @@ import {
 } from "./cli-chunk-TYU522RQ.js";
 import {
   count
-} from "./cli-chunk-XFOYBHB6.js";
+} from "./cli-chunk-5FFV6NHO.js";
 import {
   styleFor
-} from "./cli-chunk-KVYGJUGL.js";
+} from "./cli-chunk-M5B6EPR7.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Command,
@@ -21,21 +21,21 @@ import {
   UsageError,
   checkStateDir,
   formatIssue
-} from "./cli-chunk-DZGNIWIN.js";
+} from "./cli-chunk-ZTYHHU54.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-XEI5CDFJ.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-B2QQAW6C.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-QU4GOF5B.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-5UBO7QM2.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-CUGSDSW3.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-QEAEVNLU.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-GUNRWZSL.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-SZ5K5ZNE.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-NLQQCBLH.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-YPTPZOJK.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-2LKPWYFQ.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-72AOEJ6H.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-63IEQPKV.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-JABTH27H.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-FYBH6FPX.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-IMOPEIY3.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-2HKDC5GS.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-CPN2G7T2.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

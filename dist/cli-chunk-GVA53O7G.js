@@ -3,17 +3,17 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   openState
-} from "./cli-chunk-IAE65XAW.js";
+} from "./cli-chunk-QC5CMK7N.js";
 import {
   estimatePlan,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-KVYGJUGL.js";
+} from "./cli-chunk-M5B6EPR7.js";
 import {
   UsageError,
   displayPath,
   writeFileAtomic
-} from "./cli-chunk-DZGNIWIN.js";
+} from "./cli-chunk-ZTYHHU54.js";
 
 // src/records/read.ts
 import { closeSync as closeSync2, constants, existsSync, fstatSync, openSync as openSync2, readdirSync, readSync } from "node:fs";

@@ -3,18 +3,18 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   checkWorkflow
-} from "./cli-chunk-5QSYW4FG.js";
+} from "./cli-chunk-A3PBEVLE.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-IAE65XAW.js";
-import "./cli-chunk-A32TCDD3.js";
+} from "./cli-chunk-QC5CMK7N.js";
+import "./cli-chunk-KXN2Q5WX.js";
 import {
   count
-} from "./cli-chunk-XFOYBHB6.js";
+} from "./cli-chunk-5FFV6NHO.js";
 import {
   styleFor
-} from "./cli-chunk-KVYGJUGL.js";
+} from "./cli-chunk-M5B6EPR7.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   ConfigError,
@@ -28,7 +28,7 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-DZGNIWIN.js";
+} from "./cli-chunk-ZTYHHU54.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

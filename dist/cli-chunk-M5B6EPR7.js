@@ -12,7 +12,7 @@ import {
   downstreamOf,
   plain,
   sharedValue
-} from "./cli-chunk-DZGNIWIN.js";
+} from "./cli-chunk-ZTYHHU54.js";
 
 // src/report/color.ts
 function styleFor(stream, env = process.env) {

@@ -6,10 +6,10 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-A32TCDD3.js";
+} from "./cli-chunk-KXN2Q5WX.js";
 import {
   sortedObject
-} from "./cli-chunk-KVYGJUGL.js";
+} from "./cli-chunk-M5B6EPR7.js";
 import {
   LOCK_VERSION
 } from "./cli-chunk-IBQJ6QCZ.js";
@@ -24,7 +24,7 @@ import {
   require_out,
   sha256Hex,
   textHashes
-} from "./cli-chunk-DZGNIWIN.js";
+} from "./cli-chunk-ZTYHHU54.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";

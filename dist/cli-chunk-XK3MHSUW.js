@@ -5,18 +5,18 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-DCKTTDTZ.js";
+} from "./cli-chunk-KPBLURK3.js";
 import {
   planTarget
-} from "./cli-chunk-EPE2XKRN.js";
+} from "./cli-chunk-GVA53O7G.js";
 import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-XFOYBHB6.js";
+} from "./cli-chunk-5FFV6NHO.js";
 import {
   styleFor
-} from "./cli-chunk-KVYGJUGL.js";
+} from "./cli-chunk-M5B6EPR7.js";
 import {
   Option,
   PATH_HELP,
@@ -25,7 +25,7 @@ import {
   positiveInt,
   stateDirOption,
   writePieces
-} from "./cli-chunk-DZGNIWIN.js";
+} from "./cli-chunk-ZTYHHU54.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts) {

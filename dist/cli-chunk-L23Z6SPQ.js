@@ -3,10 +3,10 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   count
-} from "./cli-chunk-XFOYBHB6.js";
+} from "./cli-chunk-5FFV6NHO.js";
 import {
   shortRef
-} from "./cli-chunk-DZGNIWIN.js";
+} from "./cli-chunk-ZTYHHU54.js";
 
 // src/report/run.ts
 function seconds(ms) {

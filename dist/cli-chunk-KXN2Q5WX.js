@@ -9,7 +9,7 @@ import {
   issueAt,
   parseText,
   writeFileAtomic
-} from "./cli-chunk-DZGNIWIN.js";
+} from "./cli-chunk-ZTYHHU54.js";
 
 // src/lockfile/write.ts
 function orderedEntry(e) {

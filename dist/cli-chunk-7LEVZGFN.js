@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-HWWO45FY.js";
+} from "./cli-chunk-XK3MHSUW.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,12 +14,12 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-DCKTTDTZ.js";
+} from "./cli-chunk-KPBLURK3.js";
 import {
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-TLUX2JTT.js";
+} from "./cli-chunk-L23Z6SPQ.js";
 import {
   compareWithRun,
   comparisonText,
@@ -28,11 +28,11 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-XFOYBHB6.js";
+} from "./cli-chunk-5FFV6NHO.js";
 import {
   parseUsd,
   styleFor
-} from "./cli-chunk-KVYGJUGL.js";
+} from "./cli-chunk-M5B6EPR7.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -43,7 +43,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-DZGNIWIN.js";
+} from "./cli-chunk-ZTYHHU54.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;

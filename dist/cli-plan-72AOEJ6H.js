@@ -4,18 +4,18 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   registerPlan,
   showPlan
-} from "./cli-chunk-HWWO45FY.js";
-import "./cli-chunk-DCKTTDTZ.js";
+} from "./cli-chunk-XK3MHSUW.js";
+import "./cli-chunk-KPBLURK3.js";
 import "./cli-chunk-MTTGQQZV.js";
-import "./cli-chunk-5QSYW4FG.js";
-import "./cli-chunk-TLUX2JTT.js";
-import "./cli-chunk-EPE2XKRN.js";
-import "./cli-chunk-IAE65XAW.js";
-import "./cli-chunk-A32TCDD3.js";
-import "./cli-chunk-XFOYBHB6.js";
-import "./cli-chunk-KVYGJUGL.js";
+import "./cli-chunk-A3PBEVLE.js";
+import "./cli-chunk-L23Z6SPQ.js";
+import "./cli-chunk-GVA53O7G.js";
+import "./cli-chunk-QC5CMK7N.js";
+import "./cli-chunk-KXN2Q5WX.js";
+import "./cli-chunk-5FFV6NHO.js";
+import "./cli-chunk-M5B6EPR7.js";
 import "./cli-chunk-IBQJ6QCZ.js";
-import "./cli-chunk-DZGNIWIN.js";
+import "./cli-chunk-ZTYHHU54.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {

@@ -6,11 +6,11 @@ import {
 } from "./cli-chunk-MTTGQQZV.js";
 import {
   checkWorkflow
-} from "./cli-chunk-5QSYW4FG.js";
+} from "./cli-chunk-A3PBEVLE.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-TLUX2JTT.js";
+} from "./cli-chunk-L23Z6SPQ.js";
 import {
   RunRecorder,
   estimateOf,
@@ -21,7 +21,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-EPE2XKRN.js";
+} from "./cli-chunk-GVA53O7G.js";
 import {
   LocalStore,
   LockWriter,
@@ -29,10 +29,10 @@ import {
   openState,
   realLockPath,
   stateDirFor
-} from "./cli-chunk-IAE65XAW.js";
+} from "./cli-chunk-QC5CMK7N.js";
 import {
   lockPathFor
-} from "./cli-chunk-A32TCDD3.js";
+} from "./cli-chunk-KXN2Q5WX.js";
 import {
   contentNeeded,
   decider,
@@ -43,7 +43,7 @@ import {
   styleFor,
   usd,
   workflowRef
-} from "./cli-chunk-KVYGJUGL.js";
+} from "./cli-chunk-M5B6EPR7.js";
 import {
   ConfigError,
   DEFAULT_MAX_OUTPUT_BYTES,
@@ -69,7 +69,7 @@ import {
   sha256Hex,
   stateDirOption,
   writeFileAtomic
-} from "./cli-chunk-DZGNIWIN.js";
+} from "./cli-chunk-ZTYHHU54.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
