@@ -220,7 +220,7 @@ function isEvent(e: unknown): e is TraceEvent {
         isString(e.id) &&
         isNumber(e.attempt) &&
         typeof e.accepted === "boolean" &&
-        isString(e.feedback) &&
+        optional(e.feedback, isString) &&
         optional(e.tokens, isTokens) &&
         isNumber(e.durationMs)
       );
@@ -290,7 +290,7 @@ export function outcomesFromTrace(events: TraceEvent[]): Map<string, PairOutcome
       (attempts.get(id) ?? attempts.set(id, []).get(id)!).push({
         attempt: e.attempt as number,
         accepted: e.accepted as boolean,
-        feedback: e.feedback as string,
+        feedback: (e.feedback as string | undefined) ?? "",
         tokens: (e.tokens as TokenUsage | null) ?? null,
         durationMs: e.durationMs as number,
       });
@@ -329,7 +329,7 @@ export function resumeState(events: TraceEvent[]): ResumeState {
       started.get(id)!.attempts.push({
         attempt: e.attempt as number,
         accepted: e.accepted as boolean,
-        feedback: e.feedback as string,
+        feedback: (e.feedback as string | undefined) ?? "",
         tokens: (e.tokens as TokenUsage | null) ?? null,
         durationMs: e.durationMs as number,
       });

@@ -92,16 +92,19 @@ export class RunRecorder {
           id: event.id,
           attempt: event.attempt,
           accepted: event.accepted,
-          feedback: event.feedback,
-          tokens: event.tokens,
+          // No feedback (an accepted attempt) and no tokens (a command) are left out: a fifth of a
+          // trace of command pairs was these two fields empty.
+          feedback: event.feedback === "" ? undefined : event.feedback,
+          tokens: event.tokens ?? undefined,
           durationMs: event.durationMs,
         });
         break;
       case "pair_end": {
         const o = event.outcome;
-        if (o.status === "reused") this.append({ event: "pair_reused", id: o.id, configRef: o.configRef, contentHash: o.contentHash, note: o.note });
+        const note = o.note ?? undefined;
+        if (o.status === "reused") this.append({ event: "pair_reused", id: o.id, configRef: o.configRef, contentHash: o.contentHash, note });
         // Its configRef is in its pair_start, or in plan.json for a pair that never started.
-        else this.append({ event: "pair_end", id: o.id, status: o.status, contentHash: o.contentHash, durationMs: o.durationMs, note: o.note });
+        else this.append({ event: "pair_end", id: o.id, status: o.status, contentHash: o.contentHash, durationMs: o.durationMs, note });
         break;
       }
       case "restored":

@@ -21,7 +21,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-GVA53O7G.js";
+} from "./cli-chunk-7L4GCFBR.js";
 import {
   LocalStore,
   LockWriter,

@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-7LEVZGFN.js";
-import "./cli-chunk-XK3MHSUW.js";
+} from "./cli-chunk-HC7QLPBM.js";
+import "./cli-chunk-WV4GQE2Y.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-KPBLURK3.js";
+} from "./cli-chunk-UNW26OPP.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-A3PBEVLE.js";
 import {
@@ -23,7 +23,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-GVA53O7G.js";
+} from "./cli-chunk-7L4GCFBR.js";
 import {
   LocalStore,
   readLockWithJournal,

@@ -74,15 +74,18 @@ var RunRecorder = class {
           id: event.id,
           attempt: event.attempt,
           accepted: event.accepted,
-          feedback: event.feedback,
-          tokens: event.tokens,
+          // No feedback (an accepted attempt) and no tokens (a command) are left out: a fifth of a
+          // trace of command pairs was these two fields empty.
+          feedback: event.feedback === "" ? void 0 : event.feedback,
+          tokens: event.tokens ?? void 0,
           durationMs: event.durationMs
         });
         break;
       case "pair_end": {
         const o = event.outcome;
-        if (o.status === "reused") this.append({ event: "pair_reused", id: o.id, configRef: o.configRef, contentHash: o.contentHash, note: o.note });
-        else this.append({ event: "pair_end", id: o.id, status: o.status, contentHash: o.contentHash, durationMs: o.durationMs, note: o.note });
+        const note = o.note ?? void 0;
+        if (o.status === "reused") this.append({ event: "pair_reused", id: o.id, configRef: o.configRef, contentHash: o.contentHash, note });
+        else this.append({ event: "pair_end", id: o.id, status: o.status, contentHash: o.contentHash, durationMs: o.durationMs, note });
         break;
       }
       case "restored":
@@ -314,7 +317,7 @@ function isEvent(e) {
     case "pair_start":
       return isString(e.id) && optional(e.configRef, isString);
     case "attempt_end":
-      return isString(e.id) && isNumber(e.attempt) && typeof e.accepted === "boolean" && isString(e.feedback) && optional(e.tokens, isTokens) && isNumber(e.durationMs);
+      return isString(e.id) && isNumber(e.attempt) && typeof e.accepted === "boolean" && optional(e.feedback, isString) && optional(e.tokens, isTokens) && isNumber(e.durationMs);
     case "pair_end":
       return isString(e.id) && isString(e.status) && STATUSES.has(e.status) && optional(e.configRef, isString) && optional(e.contentHash, isString) && optional(e.durationMs, isNumber) && optional(e.note, isString);
     case "pair_reused":
@@ -367,7 +370,7 @@ function outcomesFromTrace(events) {
       (attempts.get(id) ?? attempts.set(id, []).get(id)).push({
         attempt: e.attempt,
         accepted: e.accepted,
-        feedback: e.feedback,
+        feedback: e.feedback ?? "",
         tokens: e.tokens ?? null,
         durationMs: e.durationMs
       });
@@ -397,7 +400,7 @@ function resumeState(events) {
       started.get(id).attempts.push({
         attempt: e.attempt,
         accepted: e.accepted,
-        feedback: e.feedback,
+        feedback: e.feedback ?? "",
         tokens: e.tokens ?? null,
         durationMs: e.durationMs
       });

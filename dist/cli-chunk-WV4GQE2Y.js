@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-KPBLURK3.js";
+} from "./cli-chunk-UNW26OPP.js";
 import {
   planTarget
-} from "./cli-chunk-GVA53O7G.js";
+} from "./cli-chunk-7L4GCFBR.js";
 import {
   planJsonStream,
   planJsonText,
