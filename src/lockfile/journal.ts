@@ -162,10 +162,9 @@ export class LockWriter {
       append(this.fd, JSON.stringify({ journal: 1, workflow: this.workflow }) + "\n");
     }
     // Written through to the kernel before the output file is: a killed or crashed process loses
-    // nothing. Not synced to the disk line by line (that costs milliseconds a pair): the store
-    // record of a generated acceptance was synced before this line, so if a power loss takes the
-    // last lines, the next plan still knows those outputs as pairflow's, from the store. Each
-    // checkpoint's lock file is synced.
+    // nothing. Not synced to the disk line by line (that costs milliseconds a pair), nor are the
+    // store's records: a power loss may take the acceptances since the last checkpoint, whose
+    // outputs the next plan then has no record of (docs/lock-file.md). Each checkpoint's lock file is synced.
     append(this.fd, line);
     this.changes.set(id, entry);
     this.sinceCheckpoint++;
