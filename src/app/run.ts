@@ -21,7 +21,7 @@ import { killRecordedGroups, stopLauncher } from "../processes/children.js";
 import type { PairOutcome, ResumeState, RunEvent, RunReport, Selection } from "../model/run.js";
 import { decider } from "../plan/plan.js";
 import { acquireRunLock, currentHolder, type LockHolder } from "../records/mutex.js";
-import { listRunIds, outcomesFromTrace, readRun, resumeState, runState } from "../records/read.js";
+import { latestRunOf, listRunIds, outcomesFromTrace, readRun, resumeState, runState } from "../records/read.js";
 import { inFlightGroups, RunRecorder } from "../records/write.js";
 import { workflowRef } from "../refs/configRef.js";
 import { removeStaleTemporaries } from "../workspace/files.js";
@@ -107,8 +107,10 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
   const runId = request.runId ?? newRunId();
   const release = await acquireRunLock(workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
   try {
-    // What a killed run journaled goes into the lock file before anything reads it.
+    // What a killed run journaled goes into the lock file before anything reads it, and what it
+    // left running is stopped before anything starts (resuming stopped it already).
     foldJournal(lockPathFor(workflowPath), displayPath(lockPathFor(workflowPath), request.cwd));
+    if (!resuming) await stopLeftovers(stateDir, workflowPath);
     const opened = openState(workflowPath, { ...request, stateDir });
     // What a killed run left half-written beside the lock file and the outputs goes first.
     const outputDirs = [...opened.workflow.pairs.values()].flatMap((pair) =>
@@ -293,6 +295,17 @@ export async function resumeTarget(runId: string | undefined, request: RunReques
     },
   );
   return { report, from: id, replanned: false };
+}
+
+/**
+ * Stops the commands the latest run of this workflow left running when its pairflow was killed
+ * (under the run mutex, so that run is over): a plain run after a crash, as well as resume, must
+ * not run beside them. A run that finished stopped its own.
+ */
+async function stopLeftovers(stateDir: string, workflowPath: string): Promise<void> {
+  const last = latestRunOf(stateDir, workflowPath);
+  if (last === undefined || last.finished) return;
+  await killRecordedGroups(inFlightGroups(readRun(stateDir, last.runId).events));
 }
 
 /**

@@ -59,6 +59,31 @@ export function listRunIds(stateDir: string): string[] {
     .reverse();
 }
 
+/**
+ * The latest run of this workflow that left a trace, and whether it finished (wrote its result):
+ * found from each trace's first line, newest run first, without reading any run whole.
+ */
+export function latestRunOf(stateDir: string, workflowPath: string): { runId: string; finished: boolean } | undefined {
+  for (const runId of listRunIds(stateDir)) {
+    const dir = runDir(stateDir, runId);
+    let start: unknown;
+    try {
+      const fd = openSync(path.join(dir, "trace.jsonl"), constants.O_RDONLY | constants.O_NONBLOCK);
+      try {
+        const head = Buffer.alloc(64 * 1024);
+        const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString("utf8");
+        start = JSON.parse(text.slice(0, text.indexOf("\n")));
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      continue; // no trace, or not one pairflow wrote: nothing of it is running
+    }
+    if (isObject(start) && start.event === "run_start" && start.workflow === workflowPath) return { runId, finished: existsSync(path.join(dir, "result.json")) };
+  }
+  return undefined;
+}
+
 export function readRun(stateDir: string, runId: string): RunRecord {
   const dir = runDir(stateDir, runId);
   const problems: string[] = [];

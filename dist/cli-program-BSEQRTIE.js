@@ -29,13 +29,13 @@ import "./cli-chunk-FRV2UMY2.js";
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-YPTPZOJK.js")).registerInit],
   [["validate"], async () => (await import("./cli-validate-2LKPWYFQ.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-NWRKSIZP.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-3XMYX35S.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-3UBXR7CI.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-ISSTOBOE.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-6BGSK3WP.js")).registerHistory],
+  [["plan"], async () => (await import("./cli-plan-CX3OY33M.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-SMT7GNFF.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-KU4PRGAU.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-SQZYULCI.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-7OPAG2OD.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-2HKDC5GS.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-NKY2I5HL.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-VPEYZ7X2.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-HC7QLPBM.js";
-import "./cli-chunk-WV4GQE2Y.js";
+} from "./cli-chunk-EMWKF26X.js";
+import "./cli-chunk-VXCW4X73.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-UNW26OPP.js";
+} from "./cli-chunk-GTW5XLF6.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-A3PBEVLE.js";
 import {
@@ -23,7 +23,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-7L4GCFBR.js";
+} from "./cli-chunk-52JSOMPM.js";
 import {
   LocalStore,
   readLockWithJournal,

@@ -210,6 +210,26 @@ function listRunIds(stateDir) {
   }
   return names.filter((name) => /^\d{8}T\d{9}Z-[0-9a-f]+$/.test(name)).sort().reverse();
 }
+function latestRunOf(stateDir, workflowPath) {
+  for (const runId of listRunIds(stateDir)) {
+    const dir = runDir(stateDir, runId);
+    let start;
+    try {
+      const fd = openSync2(path2.join(dir, "trace.jsonl"), constants.O_RDONLY | constants.O_NONBLOCK);
+      try {
+        const head = Buffer.alloc(64 * 1024);
+        const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString("utf8");
+        start = JSON.parse(text.slice(0, text.indexOf("\n")));
+      } finally {
+        closeSync2(fd);
+      }
+    } catch {
+      continue;
+    }
+    if (isObject(start) && start.event === "run_start" && start.workflow === workflowPath) return { runId, finished: existsSync(path2.join(dir, "result.json")) };
+  }
+  return void 0;
+}
 function readRun(stateDir, runId) {
   const dir = runDir(stateDir, runId);
   const problems = [];
@@ -505,6 +525,7 @@ export {
   RunRecorder,
   inFlightGroups,
   listRunIds,
+  latestRunOf,
   readRun,
   runState,
   listing,

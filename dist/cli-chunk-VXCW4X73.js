@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-UNW26OPP.js";
+} from "./cli-chunk-GTW5XLF6.js";
 import {
   planTarget
-} from "./cli-chunk-7L4GCFBR.js";
+} from "./cli-chunk-52JSOMPM.js";
 import {
   planJsonStream,
   planJsonText,

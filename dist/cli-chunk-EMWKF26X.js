@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-WV4GQE2Y.js";
+} from "./cli-chunk-VXCW4X73.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,7 +14,7 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-UNW26OPP.js";
+} from "./cli-chunk-GTW5XLF6.js";
 import {
   eventLine,
   runJson,

@@ -15,13 +15,14 @@ import {
   RunRecorder,
   estimateOf,
   inFlightGroups,
+  latestRunOf,
   listRunIds,
   outcomesFromTrace,
   planOpened,
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-7L4GCFBR.js";
+} from "./cli-chunk-52JSOMPM.js";
 import {
   LocalStore,
   LockWriter,
@@ -2184,6 +2185,7 @@ async function runLocked(target, request, resuming) {
   const release2 = await acquireRunLock(workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
   try {
     foldJournal(lockPathFor(workflowPath), displayPath(lockPathFor(workflowPath), request.cwd));
+    if (!resuming) await stopLeftovers(stateDir, workflowPath);
     const opened = openState(workflowPath, { ...request, stateDir });
     const outputDirs = [...opened.workflow.pairs.values()].flatMap(
       (pair) => pair.output === void 0 ? [] : [path6.dirname(outputPath(opened.workflow, pair))]
@@ -2320,6 +2322,11 @@ async function resumeTarget(runId, request, target) {
     }
   );
   return { report, from: id, replanned: false };
+}
+async function stopLeftovers(stateDir, workflowPath) {
+  const last = latestRunOf(stateDir, workflowPath);
+  if (last === void 0 || last.finished) return;
+  await killRecordedGroups(inFlightGroups(readRun(stateDir, last.runId).events));
 }
 function latestUnfinished(stateDir, only) {
   const seen = /* @__PURE__ */ new Set();

@@ -2,15 +2,17 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  EXIT_BUSY,
-  registerRun
-} from "./cli-chunk-HC7QLPBM.js";
-import "./cli-chunk-WV4GQE2Y.js";
-import "./cli-chunk-UNW26OPP.js";
+  fanOutOptions,
+  registerMerge,
+  shardOption,
+  shardWaitOption,
+  shardsJson,
+  shardsText
+} from "./cli-chunk-GTW5XLF6.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-A3PBEVLE.js";
 import "./cli-chunk-L23Z6SPQ.js";
-import "./cli-chunk-7L4GCFBR.js";
+import "./cli-chunk-52JSOMPM.js";
 import "./cli-chunk-QC5CMK7N.js";
 import "./cli-chunk-KXN2Q5WX.js";
 import "./cli-chunk-5FFV6NHO.js";
@@ -20,6 +22,10 @@ import "./cli-chunk-ZTYHHU54.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  EXIT_BUSY,
-  registerRun
+  fanOutOptions,
+  registerMerge,
+  shardOption,
+  shardWaitOption,
+  shardsJson,
+  shardsText
 };
