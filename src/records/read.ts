@@ -79,7 +79,8 @@ export function latestRunOf(stateDir: string, workflowPath: string): { runId: st
     } catch {
       continue; // no trace, or not one pairflow wrote: nothing of it is running
     }
-    if (isObject(start) && start.event === "run_start" && start.workflow === workflowPath) return { runId, finished: existsSync(path.join(dir, "result.json")) };
+    if (isObject(start) && start.event === "run_start" && start.workflow === workflowPath)
+      return { runId, finished: existsSync(path.join(dir, "result.json")) };
   }
   return undefined;
 }

@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-EMWKF26X.js";
-import "./cli-chunk-VXCW4X73.js";
+} from "./cli-chunk-DV6BKCNN.js";
+import "./cli-chunk-BGJUXHEF.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-GTW5XLF6.js";
+} from "./cli-chunk-YAKZ4ZZP.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-A3PBEVLE.js";
 import {
@@ -23,7 +23,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-52JSOMPM.js";
+} from "./cli-chunk-KYFZVCMF.js";
 import {
   LocalStore,
   readLockWithJournal,

@@ -2,15 +2,14 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  EXIT_BUSY,
-  registerRun
-} from "./cli-chunk-EMWKF26X.js";
-import "./cli-chunk-VXCW4X73.js";
-import "./cli-chunk-GTW5XLF6.js";
+  registerPlan,
+  showPlan
+} from "./cli-chunk-BGJUXHEF.js";
+import "./cli-chunk-YAKZ4ZZP.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-A3PBEVLE.js";
 import "./cli-chunk-L23Z6SPQ.js";
-import "./cli-chunk-52JSOMPM.js";
+import "./cli-chunk-KYFZVCMF.js";
 import "./cli-chunk-QC5CMK7N.js";
 import "./cli-chunk-KXN2Q5WX.js";
 import "./cli-chunk-5FFV6NHO.js";
@@ -20,6 +19,6 @@ import "./cli-chunk-ZTYHHU54.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  EXIT_BUSY,
-  registerRun
+  registerPlan,
+  showPlan
 };

@@ -29,13 +29,13 @@ import "./cli-chunk-FRV2UMY2.js";
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-YPTPZOJK.js")).registerInit],
   [["validate"], async () => (await import("./cli-validate-2LKPWYFQ.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-CX3OY33M.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-SMT7GNFF.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-KU4PRGAU.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-SQZYULCI.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-7OPAG2OD.js")).registerHistory],
+  [["plan"], async () => (await import("./cli-plan-KE64NM24.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-TNLO7WHB.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-JES5J2JK.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-DJXPCDWN.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-R3VJTZTU.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-2HKDC5GS.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-VPEYZ7X2.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-LWB24PU3.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

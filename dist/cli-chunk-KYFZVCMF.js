@@ -226,7 +226,8 @@ function latestRunOf(stateDir, workflowPath) {
     } catch {
       continue;
     }
-    if (isObject(start) && start.event === "run_start" && start.workflow === workflowPath) return { runId, finished: existsSync(path2.join(dir, "result.json")) };
+    if (isObject(start) && start.event === "run_start" && start.workflow === workflowPath)
+      return { runId, finished: existsSync(path2.join(dir, "result.json")) };
   }
   return void 0;
 }

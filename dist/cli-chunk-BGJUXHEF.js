@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-GTW5XLF6.js";
+} from "./cli-chunk-YAKZ4ZZP.js";
 import {
   planTarget
-} from "./cli-chunk-52JSOMPM.js";
+} from "./cli-chunk-KYFZVCMF.js";
 import {
   planJsonStream,
   planJsonText,

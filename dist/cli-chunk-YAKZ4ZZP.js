@@ -22,7 +22,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-52JSOMPM.js";
+} from "./cli-chunk-KYFZVCMF.js";
 import {
   LocalStore,
   LockWriter,

@@ -4,7 +4,7 @@ const require = __pairflowCreateRequire(import.meta.url);
 import "./cli-chunk-L23Z6SPQ.js";
 import {
   planTarget
-} from "./cli-chunk-52JSOMPM.js";
+} from "./cli-chunk-KYFZVCMF.js";
 import "./cli-chunk-QC5CMK7N.js";
 import {
   lockPathFor,

@@ -4,7 +4,7 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-52JSOMPM.js";
+} from "./cli-chunk-KYFZVCMF.js";
 import {
   openState
 } from "./cli-chunk-QC5CMK7N.js";

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-VXCW4X73.js";
+} from "./cli-chunk-BGJUXHEF.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,7 +14,7 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-GTW5XLF6.js";
+} from "./cli-chunk-YAKZ4ZZP.js";
 import {
   eventLine,
   runJson,
