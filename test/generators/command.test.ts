@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { commandGenerator, stderrTail } from "../../src/generators/command.js";
 import type { GenerateRequest, GenerateResult } from "../../src/model/ports.js";
 import { failure } from "./helpers.js";
+import { running } from "../helpers/processes.js";
 
 const groupAlive = (pid: number) => {
   try {
@@ -31,21 +32,6 @@ function request(config: Record<string, unknown>, overrides: Partial<GenerateReq
 
 function text(result: GenerateResult): string {
   return Buffer.from(result.content).toString("utf8");
-}
-
-/** Whether a process still runs (a zombie waiting for a reaper does not count). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return !existsSync("/proc/self"); // no /proc: trust kill(0)
-  }
 }
 
 describe("command generator", () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { commandGuard } from "../../src/guards/command.js";
 import { GuardConfigError, type GuardRequest } from "../../src/model/ports.js";
 import { tempRepo } from "../helpers/fixtures.js";
+import { running } from "../helpers/processes.js";
 
 const groupAlive = (pid: number) => {
   try {
@@ -20,16 +21,6 @@ function request(content: string, config: Record<string, unknown>, signal = new 
   const artifactPath = path.join(cwd, ".artifact");
   writeFileSync(artifactPath, content);
   return { pairId: "g_test", content, artifactPath, config, cwd, env: { PATH: process.env.PATH }, signal };
-}
-
-/** Whether a process still runs (a zombie waiting for a reaper does not count). */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
 }
 
 describe("command guard", () => {

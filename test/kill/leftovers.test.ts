@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO, tempRepo } from "../helpers/fixtures.js";
+import { running } from "../helpers/processes.js";
 
 const CLI = path.join(REPO, "dist/cli.js");
 
@@ -19,15 +20,6 @@ if (!existsSync("first.pid")) {
 }
 process.stdout.write("done\\n");
 `;
-
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 describe.skipIf(!existsSync("/proc/self/stat"))("a run after a killed run", () => {
   it("stops the commands the killed run left running before it starts its own", async () => {

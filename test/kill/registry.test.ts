@@ -8,6 +8,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { REPO, tempRepo } from "../helpers/fixtures.js";
+import { running } from "../helpers/processes.js";
 
 /** Starts a command that would run a minute, says so once it runs, then ends as told by argv[2]. */
 const HOLDER = `import { readFileSync } from "node:fs";
@@ -27,15 +28,6 @@ setInterval(() => {}, 1000); // wait to be signalled
 
 /** tsx's loader, so the holder can import pairflow's sources from a directory that has no node_modules. */
 const TSX = pathToFileURL(path.join(REPO, "node_modules/tsx/dist/loader.mjs")).href;
-
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 async function holder(how: string, signal?: NodeJS.Signals): Promise<{ dir: string; code: number | null; signal: NodeJS.Signals | null }> {
   const dir = tempRepo({ "holder.mjs": HOLDER });
