@@ -94,8 +94,9 @@ function componentsCut(text: string): { text: string; components: ComponentsText
     const open = at + KEY.length + 1;
     if (text.charCodeAt(at - 1) !== 0x2c || text.charCodeAt(open - 1) !== 0x3a || text.charCodeAt(open) !== 0x7b) return undefined;
     const close = text.indexOf("}", open);
+    if (close === -1) return undefined;
     const mapping = text.slice(open, close + 1);
-    if (close === -1 || !FLAT_MAPPING.test(mapping)) return undefined;
+    if (!FLAT_MAPPING.test(mapping)) return undefined;
     pieces.push(text.slice(kept, open), String(components.length));
     components.push(mapping as ComponentsText);
     kept = close + 1;

@@ -30,16 +30,14 @@ export function orderedEntry(e: LockEntry): LockEntry {
 
 /**
  * One entry's JSON on one line, fields in orderedEntry's order. Components kept as the text a
- * lock file held are written as that text (it was checked to be a flat mapping when read).
+ * lock file held are written as that text (it was checked to be a flat mapping when read), where
+ * JSON.stringify writes an empty mapping: no other `"components":{}` can be in the line, since
+ * every other value is a number or a quoted text.
  */
 export function entryJson(e: LockEntry): string {
   const c = e.components;
-  const j = JSON.stringify;
-  return (
-    `{"configRef":${j(e.configRef)},"contentHash":${j(e.contentHash)},"source":${j(e.source)},"model":${j(e.model)},` +
-    `"components":${typeof c === "string" ? c : j(c)},"attempts":${j(e.attempts)},` +
-    `"tokens":{"input":${j(e.tokens.input)},"output":${j(e.tokens.output)}},"durationMs":${j(e.durationMs)},"acceptedAt":${j(e.acceptedAt)}}`
-  );
+  if (typeof c !== "string") return JSON.stringify(orderedEntry(e));
+  return JSON.stringify(orderedEntry({ ...e, components: {} })).replace('"components":{}', () => `"components":${c}`);
 }
 
 export function serializeLock(lock: LockFile): string {

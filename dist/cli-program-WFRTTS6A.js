@@ -28,14 +28,14 @@ import "./cli-chunk-FRV2UMY2.js";
 // src/cli/program.ts
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-YPTPZOJK.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-2LKPWYFQ.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-KE64NM24.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-TNLO7WHB.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-JES5J2JK.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-DJXPCDWN.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-R3VJTZTU.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-2HKDC5GS.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-LWB24PU3.js")).registerMerge]
+  [["validate"], async () => (await import("./cli-validate-CGEG5DSM.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-NHEWWLE6.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-OYS5IZ4Q.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-6NWUC2HJ.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-WVBGI4B7.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-64YM7WPV.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-UPW3JL5G.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-BWS7OEZ7.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

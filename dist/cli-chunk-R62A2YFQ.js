@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   openState
-} from "./cli-chunk-QC5CMK7N.js";
+} from "./cli-chunk-TKHV46VF.js";
 import {
   estimatePlan,
   pairHistory,

@@ -22,7 +22,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-KYFZVCMF.js";
+} from "./cli-chunk-R62A2YFQ.js";
 import {
   LocalStore,
   LockWriter,
@@ -30,10 +30,10 @@ import {
   openState,
   realLockPath,
   stateDirFor
-} from "./cli-chunk-QC5CMK7N.js";
+} from "./cli-chunk-TKHV46VF.js";
 import {
   lockPathFor
-} from "./cli-chunk-KXN2Q5WX.js";
+} from "./cli-chunk-S3J7BHJD.js";
 import {
   contentNeeded,
   decider,

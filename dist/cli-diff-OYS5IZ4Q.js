@@ -4,12 +4,12 @@ const require = __pairflowCreateRequire(import.meta.url);
 import "./cli-chunk-L23Z6SPQ.js";
 import {
   planTarget
-} from "./cli-chunk-KYFZVCMF.js";
-import "./cli-chunk-QC5CMK7N.js";
+} from "./cli-chunk-R62A2YFQ.js";
+import "./cli-chunk-TKHV46VF.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-KXN2Q5WX.js";
+} from "./cli-chunk-S3J7BHJD.js";
 import {
   planJson,
   reasonsText

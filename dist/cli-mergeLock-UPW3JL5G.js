@@ -2,10 +2,11 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
+  entryJson,
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-KXN2Q5WX.js";
+} from "./cli-chunk-S3J7BHJD.js";
 import {
   LOCK_VERSION,
   componentsOf
@@ -76,6 +77,7 @@ function own(record, key) {
 }
 function same(a, b) {
   if (a === void 0 || b === void 0) return a === b;
+  if (entryJson(a) === entryJson(b)) return true;
   return canonical({ ...orderedEntry(a), components: componentsOf(a) }) === canonical({ ...orderedEntry(b), components: componentsOf(b) });
 }
 function canonical(value) {

@@ -8,13 +8,13 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-YAKZ4ZZP.js";
+} from "./cli-chunk-FCP4EODY.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-A3PBEVLE.js";
 import "./cli-chunk-L23Z6SPQ.js";
-import "./cli-chunk-KYFZVCMF.js";
-import "./cli-chunk-QC5CMK7N.js";
-import "./cli-chunk-KXN2Q5WX.js";
+import "./cli-chunk-R62A2YFQ.js";
+import "./cli-chunk-TKHV46VF.js";
+import "./cli-chunk-S3J7BHJD.js";
 import "./cli-chunk-5FFV6NHO.js";
 import "./cli-chunk-M5B6EPR7.js";
 import "./cli-chunk-IBQJ6QCZ.js";

@@ -7,8 +7,8 @@ import {
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-QC5CMK7N.js";
-import "./cli-chunk-KXN2Q5WX.js";
+} from "./cli-chunk-TKHV46VF.js";
+import "./cli-chunk-S3J7BHJD.js";
 import {
   count
 } from "./cli-chunk-5FFV6NHO.js";

@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-YAKZ4ZZP.js";
+} from "./cli-chunk-FCP4EODY.js";
 import {
   planTarget
-} from "./cli-chunk-KYFZVCMF.js";
+} from "./cli-chunk-R62A2YFQ.js";
 import {
   planJsonStream,
   planJsonText,

@@ -4,11 +4,11 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-KYFZVCMF.js";
+} from "./cli-chunk-R62A2YFQ.js";
 import {
   openState
-} from "./cli-chunk-QC5CMK7N.js";
-import "./cli-chunk-KXN2Q5WX.js";
+} from "./cli-chunk-TKHV46VF.js";
+import "./cli-chunk-S3J7BHJD.js";
 import {
   renderPrompt,
   styleFor

@@ -6,7 +6,7 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-KXN2Q5WX.js";
+} from "./cli-chunk-S3J7BHJD.js";
 import {
   sortedObject
 } from "./cli-chunk-M5B6EPR7.js";

@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-DV6BKCNN.js";
-import "./cli-chunk-BGJUXHEF.js";
+} from "./cli-chunk-52SW6UJZ.js";
+import "./cli-chunk-JWWJA2CI.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-YAKZ4ZZP.js";
+} from "./cli-chunk-FCP4EODY.js";
 import "./cli-chunk-MTTGQQZV.js";
 import "./cli-chunk-A3PBEVLE.js";
 import {
@@ -23,15 +23,15 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-KYFZVCMF.js";
+} from "./cli-chunk-R62A2YFQ.js";
 import {
   LocalStore,
   readLockWithJournal,
   stateDirFor
-} from "./cli-chunk-QC5CMK7N.js";
+} from "./cli-chunk-TKHV46VF.js";
 import {
   lockPathFor
-} from "./cli-chunk-KXN2Q5WX.js";
+} from "./cli-chunk-S3J7BHJD.js";
 import {
   count
 } from "./cli-chunk-5FFV6NHO.js";

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-BGJUXHEF.js";
+} from "./cli-chunk-JWWJA2CI.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,7 +14,7 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-YAKZ4ZZP.js";
+} from "./cli-chunk-FCP4EODY.js";
 import {
   eventLine,
   runJson,

@@ -27,8 +27,8 @@ function orderedEntry(e) {
 }
 function entryJson(e) {
   const c = e.components;
-  const j = JSON.stringify;
-  return `{"configRef":${j(e.configRef)},"contentHash":${j(e.contentHash)},"source":${j(e.source)},"model":${j(e.model)},"components":${typeof c === "string" ? c : j(c)},"attempts":${j(e.attempts)},"tokens":{"input":${j(e.tokens.input)},"output":${j(e.tokens.output)}},"durationMs":${j(e.durationMs)},"acceptedAt":${j(e.acceptedAt)}}`;
+  if (typeof c !== "string") return JSON.stringify(orderedEntry(e));
+  return JSON.stringify(orderedEntry({ ...e, components: {} })).replace('"components":{}', () => `"components":${c}`);
 }
 function serializeLock(lock) {
   const ids = Object.keys(lock.pairs).sort();
@@ -109,8 +109,9 @@ function componentsCut(text) {
     const open = at + KEY.length + 1;
     if (text.charCodeAt(at - 1) !== 44 || text.charCodeAt(open - 1) !== 58 || text.charCodeAt(open) !== 123) return void 0;
     const close = text.indexOf("}", open);
+    if (close === -1) return void 0;
     const mapping = text.slice(open, close + 1);
-    if (close === -1 || !FLAT_MAPPING.test(mapping)) return void 0;
+    if (!FLAT_MAPPING.test(mapping)) return void 0;
     pieces.push(text.slice(kept, open), String(components.length));
     components.push(mapping);
     kept = close + 1;
