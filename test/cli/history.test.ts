@@ -10,11 +10,12 @@ import { tempRepo } from "../helpers/fixtures.js";
 import { pairflow } from "./built.js";
 
 // The first call of a interrupts pairflow itself (the holder of the run mutex beside the lock file), as
-// Ctrl-C would: a finishes within the grace period, b never starts, and the run is recorded as interrupted.
+// Ctrl-C would, and goes on a moment so that the interrupt is taken while it runs: a finishes within the
+// grace period, b never starts, and the run is recorded as interrupted.
 const ONE = `name: one
 generator: command
 generator_config:
-  run: 'if [ "$PAIRFLOW_PAIR" = a ] && [ ! -f "$MARK" ]; then touch "$MARK"; kill -INT "$(sed -n "s/.*\\"pid\\": *\\([0-9]*\\).*/\\1/p" .workflow.lock.json.mutex)"; fi; echo "content of $PAIRFLOW_PAIR"'
+  run: 'if [ "$PAIRFLOW_PAIR" = a ] && [ ! -f "$MARK" ]; then touch "$MARK"; kill -INT "$(sed -n "s/.*\\"pid\\": *\\([0-9]*\\).*/\\1/p" .workflow.lock.json.mutex)"; sleep 1; fi; echo "content of $PAIRFLOW_PAIR"'
   env: {MARK: .stopped}   # a file named on the command line would be hashed as the generator's
 action_pairs:
   a: {output: out/a.txt}
