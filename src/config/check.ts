@@ -271,10 +271,10 @@ export async function checkWorkflow(loaded: Loaded, files: ConfigFiles): Promise
   // Compiled as the guard compiles them (src/guards/jsonSchema.ts). The compiler is loaded only for
   // a workflow with such a schema: most have none, and it is a good part of what validate loads.
   if (schemas.length > 0) {
-    const { Ajv2020 } = await import("ajv/dist/2020.js");
+    const { compileJsonSchema } = await import("./jsonSchema.js");
     for (const { schema, at } of schemas) {
       try {
-        new Ajv2020({ allErrors: true, strict: false, validateFormats: false }).compile(schema);
+        compileJsonSchema(schema);
       } catch (err) {
         error(at, `is not a valid JSON Schema (2020-12): ${(err as Error).message}`);
       }

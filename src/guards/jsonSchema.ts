@@ -1,8 +1,8 @@
 /** The json_schema guard: the artifact must be JSON that a JSON Schema (2020-12) accepts. */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { parse as parseYaml } from "yaml";
+import { compileJsonSchema, type ErrorObject, type ValidateFunction } from "../config/jsonSchema.js";
 import { GuardConfigError, type Guard, type GuardRequest } from "../model/ports.js";
 import { optionalString } from "./config.js";
 import { parseJson } from "./json.js";
@@ -50,12 +50,8 @@ function compile(schema: unknown): ValidateFunction {
   if (typeof schema !== "boolean" && (schema === null || typeof schema !== "object" || Array.isArray(schema))) {
     throw new GuardConfigError("the json_schema guard's schema must be a mapping (a JSON Schema object)");
   }
-  // A fresh Ajv per check: schemas with the same $id from different pairs must not collide.
-  // strict off: unknown keywords are ignored, as the spec says. Formats stay annotations (the 2020-12
-  // default), since no format vocabulary is bundled and an unknown format would otherwise be an error.
-  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
   try {
-    return ajv.compile(schema as object | boolean);
+    return compileJsonSchema(schema as object | boolean);
   } catch (err) {
     throw new GuardConfigError(`the json_schema guard's schema is not a valid JSON Schema (2020-12): ${(err as Error).message}`);
   }

@@ -1,7 +1,9 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  require__
-} from "./index-chunk-ZGIHEDD6.js";
+  compileJsonSchema
+} from "./index-chunk-MVFDLV2K.js";
 import "./index-chunk-YGZKRGIO.js";
-export default require__();
+export {
+  compileJsonSchema
+};

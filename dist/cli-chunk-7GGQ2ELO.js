@@ -236,10 +236,10 @@ async function checkWorkflow(loaded, files) {
     });
   }
   if (schemas.length > 0) {
-    const { Ajv2020 } = await import("./cli-2020-TZ6OJVY6.js");
+    const { compileJsonSchema } = await import("./cli-jsonSchema-J2VTCJ42.js");
     for (const { schema, at } of schemas) {
       try {
-        new Ajv2020({ allErrors: true, strict: false, validateFormats: false }).compile(schema);
+        compileJsonSchema(schema);
       } catch (err) {
         error(at, `is not a valid JSON Schema (2020-12): ${err.message}`);
       }

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   checkWorkflow
-} from "./cli-chunk-A3PBEVLE.js";
+} from "./cli-chunk-7GGQ2ELO.js";
 import {
   inputHasherFor,
   stateDirFor

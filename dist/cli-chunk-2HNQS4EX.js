@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-JWWJA2CI.js";
+} from "./cli-chunk-XACFA5QZ.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,7 +14,7 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-FCP4EODY.js";
+} from "./cli-chunk-Y5P5ULP2.js";
 import {
   eventLine,
   runJson,

@@ -2,12 +2,15 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  registerPlan,
-  showPlan
-} from "./cli-chunk-JWWJA2CI.js";
-import "./cli-chunk-FCP4EODY.js";
-import "./cli-chunk-MTTGQQZV.js";
-import "./cli-chunk-A3PBEVLE.js";
+  fanOutOptions,
+  registerMerge,
+  shardOption,
+  shardWaitOption,
+  shardsJson,
+  shardsText
+} from "./cli-chunk-Y5P5ULP2.js";
+import "./cli-chunk-7Z54WWHF.js";
+import "./cli-chunk-7GGQ2ELO.js";
 import "./cli-chunk-L23Z6SPQ.js";
 import "./cli-chunk-R62A2YFQ.js";
 import "./cli-chunk-TKHV46VF.js";
@@ -19,6 +22,10 @@ import "./cli-chunk-ZTYHHU54.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  registerPlan,
-  showPlan
+  fanOutOptions,
+  registerMerge,
+  shardOption,
+  shardWaitOption,
+  shardsJson,
+  shardsText
 };

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   package_default
-} from "./cli-chunk-TYU522RQ.js";
+} from "./cli-chunk-BXGMXDAX.js";
 import {
   count
 } from "./cli-chunk-5FFV6NHO.js";
@@ -28,14 +28,14 @@ import "./cli-chunk-FRV2UMY2.js";
 // src/cli/program.ts
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-YPTPZOJK.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-CGEG5DSM.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-NHEWWLE6.js")).registerPlan],
+  [["validate"], async () => (await import("./cli-validate-SRSB362P.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-FS53ID3O.js")).registerPlan],
   [["diff"], async () => (await import("./cli-diff-OYS5IZ4Q.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-6NWUC2HJ.js")).registerRun],
+  [["run", "resume"], async () => (await import("./cli-run-B3I7HB6C.js")).registerRun],
   [["prompt"], async () => (await import("./cli-prompt-WVBGI4B7.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-64YM7WPV.js")).registerHistory],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-WOYNYBYM.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-UPW3JL5G.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-BWS7OEZ7.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-ET7H225Q.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

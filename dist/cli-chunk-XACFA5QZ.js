@@ -5,7 +5,7 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-FCP4EODY.js";
+} from "./cli-chunk-Y5P5ULP2.js";
 import {
   planTarget
 } from "./cli-chunk-R62A2YFQ.js";

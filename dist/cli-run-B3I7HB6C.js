@@ -2,15 +2,13 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  fanOutOptions,
-  registerMerge,
-  shardOption,
-  shardWaitOption,
-  shardsJson,
-  shardsText
-} from "./cli-chunk-FCP4EODY.js";
-import "./cli-chunk-MTTGQQZV.js";
-import "./cli-chunk-A3PBEVLE.js";
+  EXIT_BUSY,
+  registerRun
+} from "./cli-chunk-2HNQS4EX.js";
+import "./cli-chunk-XACFA5QZ.js";
+import "./cli-chunk-Y5P5ULP2.js";
+import "./cli-chunk-7Z54WWHF.js";
+import "./cli-chunk-7GGQ2ELO.js";
 import "./cli-chunk-L23Z6SPQ.js";
 import "./cli-chunk-R62A2YFQ.js";
 import "./cli-chunk-TKHV46VF.js";
@@ -22,10 +20,6 @@ import "./cli-chunk-ZTYHHU54.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  fanOutOptions,
-  registerMerge,
-  shardOption,
-  shardWaitOption,
-  shardsJson,
-  shardsText
+  EXIT_BUSY,
+  registerRun
 };

@@ -2,13 +2,12 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  EXIT_BUSY,
-  registerRun
-} from "./cli-chunk-52SW6UJZ.js";
-import "./cli-chunk-JWWJA2CI.js";
-import "./cli-chunk-FCP4EODY.js";
-import "./cli-chunk-MTTGQQZV.js";
-import "./cli-chunk-A3PBEVLE.js";
+  registerPlan,
+  showPlan
+} from "./cli-chunk-XACFA5QZ.js";
+import "./cli-chunk-Y5P5ULP2.js";
+import "./cli-chunk-7Z54WWHF.js";
+import "./cli-chunk-7GGQ2ELO.js";
 import "./cli-chunk-L23Z6SPQ.js";
 import "./cli-chunk-R62A2YFQ.js";
 import "./cli-chunk-TKHV46VF.js";
@@ -20,6 +19,6 @@ import "./cli-chunk-ZTYHHU54.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  EXIT_BUSY,
-  registerRun
+  registerPlan,
+  showPlan
 };

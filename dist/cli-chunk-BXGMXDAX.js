@@ -16,7 +16,11 @@ var package_default = {
     "dist/cli.js",
     "dist/cli-*.js",
     "dist/o200k_base.bin",
-    "schemas"
+    "schemas",
+    "docs",
+    "examples",
+    "!examples/**/out",
+    "!examples/**/*.lock.json"
   ],
   engines: {
     node: ">=20"
@@ -55,6 +59,9 @@ var package_default = {
     "typescript-eslint": "^8.73.0",
     vitest: "^4.1.12",
     yaml: "^2.9.1"
+  },
+  overrides: {
+    "content-type": "2.1.0"
   }
 };
 

@@ -3,15 +3,15 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-52SW6UJZ.js";
-import "./cli-chunk-JWWJA2CI.js";
+} from "./cli-chunk-2HNQS4EX.js";
+import "./cli-chunk-XACFA5QZ.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-FCP4EODY.js";
-import "./cli-chunk-MTTGQQZV.js";
-import "./cli-chunk-A3PBEVLE.js";
+} from "./cli-chunk-Y5P5ULP2.js";
+import "./cli-chunk-7Z54WWHF.js";
+import "./cli-chunk-7GGQ2ELO.js";
 import {
   NOT_REPORTED,
   seconds

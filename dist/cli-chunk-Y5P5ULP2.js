@@ -2,11 +2,11 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  require__
-} from "./cli-chunk-MTTGQQZV.js";
+  compileJsonSchema
+} from "./cli-chunk-7Z54WWHF.js";
 import {
   checkWorkflow
-} from "./cli-chunk-A3PBEVLE.js";
+} from "./cli-chunk-7GGQ2ELO.js";
 import {
   eventLine,
   runSummary
@@ -2041,7 +2041,6 @@ var jsonGuard = async (request) => {
 };
 
 // src/guards/jsonSchema.ts
-var import__ = __toESM(require__(), 1);
 var import_yaml = __toESM(require_dist(), 1);
 import { readFileSync as readFileSync4 } from "node:fs";
 import path5 from "node:path";
@@ -2084,9 +2083,8 @@ function compile(schema) {
   if (typeof schema !== "boolean" && (schema === null || typeof schema !== "object" || Array.isArray(schema))) {
     throw new GuardConfigError("the json_schema guard's schema must be a mapping (a JSON Schema object)");
   }
-  const ajv = new import__.Ajv2020({ allErrors: true, strict: false, validateFormats: false });
   try {
-    return ajv.compile(schema);
+    return compileJsonSchema(schema);
   } catch (err) {
     throw new GuardConfigError(`the json_schema guard's schema is not a valid JSON Schema (2020-12): ${err.message}`);
   }
