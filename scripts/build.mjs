@@ -8,7 +8,12 @@ import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
 
-rmSync("dist", { recursive: true, force: true });
+// `--outdir DIR` builds elsewhere (the tests build the package they install into a scratch
+// directory, so they never run a stale dist/); default: dist/.
+const at = process.argv.indexOf("--outdir");
+const outdir = at === -1 ? "dist" : process.argv[at + 1];
+if (!outdir) throw new Error("--outdir needs a directory");
+rmSync(outdir, { recursive: true, force: true });
 
 /**
  * src/config/validators.ts compiles the workflow and prompts schemas when first used, which takes
@@ -46,7 +51,7 @@ async function writeTokenTable() {
   const bundled = await build({ entryPoints: ["src/estimate/rankTable.ts"], bundle: true, platform: "node", format: "esm", write: false, logLevel: "warning" });
   const { encodeRankTable } = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString("base64")}`);
   const ranks = createRequire(import.meta.url)("js-tiktoken/ranks/o200k_base");
-  writeFileSync("dist/o200k_base.bin", encodeRankTable(ranks.default ?? ranks));
+  writeFileSync(path.join(outdir, "o200k_base.bin"), encodeRankTable(ranks.default ?? ranks));
 }
 const withoutRanks = {
   name: "without-ranks",
@@ -66,7 +71,7 @@ const entries = [
 for (const entry of entries) {
   await build({
     entryPoints: { [entry.out]: entry.in },
-    outdir: "dist",
+    outdir,
     bundle: true,
     platform: "node",
     format: "esm",
