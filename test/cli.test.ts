@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { runCli } from "../src/cli/program.js";
 import { acceptAll } from "./helpers/state.js";
 import { copyToTempRepo, REPO, tempRepo } from "./helpers/fixtures.js";
+import { CLI } from "./helpers/package.js";
 
 interface Result {
   status: number;
@@ -191,7 +192,7 @@ describe("help", () => {
 
 describe("the built CLI", () => {
   it("runs from dist/ with nothing but Node", async () => {
-    const r = spawnSync(process.execPath, [path.join(REPO, "dist/cli.js"), "plan", "examples/tdd-stack", "--json"], { cwd: REPO, encoding: "utf8" });
+    const r = spawnSync(process.execPath, [CLI, "plan", "examples/tdd-stack", "--json"], { cwd: REPO, encoding: "utf8" });
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).totals.pairs).toBe(3);
   });

@@ -9,9 +9,8 @@ import { describe, expect, it } from "vitest";
 import { hostname } from "node:os";
 import { lockPath } from "../src/records/mutex.js";
 import { readLock } from "../src/lockfile/lockfile.js";
-import { REPO, tempRepo } from "./helpers/fixtures.js";
-
-const CLI = path.join(REPO, "dist/cli.js");
+import { tempRepo } from "./helpers/fixtures.js";
+import { CLI } from "./helpers/package.js";
 
 // Logs "<pair> <attempt> start|end" and its pid, sleeps DELAY_<pair> ms, answers ANSWER_<pair>_<attempt>.
 const SCRIPT = `

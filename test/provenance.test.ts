@@ -11,6 +11,7 @@ import { readLock } from "../src/lockfile/lockfile.js";
 import type { RunReport } from "../src/model/run.js";
 import { copyToTempRepo, REPO, tempRepo, writeFiles } from "./helpers/fixtures.js";
 import { planOf, runOf } from "./helpers/state.js";
+import { CLI } from "./helpers/package.js";
 
 const EXAMPLE = path.join(REPO, "examples/tdd-stack");
 const executed = (report: RunReport) => report.pairs.filter((p) => p.status === "executed").map((p) => p.id);
@@ -109,7 +110,7 @@ describe("provenance", () => {
       rmSync(path.join(dir, "out"), { recursive: true, force: true });
       rmSync(path.join(dir, "workflow.lock.json"), { force: true });
       rmSync(path.join(dir, ".pairflow"), { recursive: true, force: true });
-      const child = spawn(process.execPath, [path.join(REPO, "dist/cli.js"), "run", "--json"], { cwd: dir, stdio: "ignore" });
+      const child = spawn(process.execPath, [CLI, "run", "--json"], { cwd: dir, stdio: "ignore" });
       const exited = new Promise((r) => child.once("exit", r));
       await new Promise((r) => setTimeout(r, delayMs));
       child.kill("SIGKILL");

@@ -7,12 +7,13 @@ import type { RunReport } from "../src/model/run.js";
 import { readLock } from "../src/lockfile/lockfile.js";
 import type { RemoteArtifact, RemoteStore } from "../src/model/ports.js";
 import { copyToTempRepo, REPO, tempRepo } from "./helpers/fixtures.js";
+import { CLI } from "./helpers/package.js";
 
 const EXAMPLE = path.join(REPO, "examples/tdd-stack");
 
 /** `pairflow run --json` through the built CLI, as a user runs it. */
 function cliRun(dir: string, ...args: string[]): { status: number; report: RunReport; stderr: string } {
-  const r = spawnSync(process.execPath, [path.join(REPO, "dist/cli.js"), "run", "--json", ...args], {
+  const r = spawnSync(process.execPath, [CLI, "run", "--json", ...args], {
     cwd: dir,
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "1" },
@@ -172,11 +173,11 @@ action_pairs:
     expect(started(dir)).not.toContain("after_bad");
 
     // The CLI exits 1 and lists the failed pair with its last feedback.
-    const cli = spawnSync(process.execPath, [path.join(REPO, "dist/cli.js"), "run"], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    const cli = spawnSync(process.execPath, [CLI, "run"], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
     expect(cli.status).toBe(1);
     expect(cli.stdout).toMatch(/1 pair failed:\n {2}bad: rejected after 2 attempts: .*never/);
     // Its plan now says why it will run again.
-    const plan = spawnSync(process.execPath, [path.join(REPO, "dist/cli.js"), "plan", "--json"], { cwd: dir, encoding: "utf8" });
+    const plan = spawnSync(process.execPath, [CLI, "plan", "--json"], { cwd: dir, encoding: "utf8" });
     expect(JSON.parse(plan.stdout).pairs[0].reasons[1].kind).toBe("rejected");
   });
 
@@ -246,7 +247,7 @@ describe("selection", () => {
 
   it("--only says which dependency has no accepted artifact", async () => {
     const dir = copyToTempRepo(EXAMPLE);
-    const r = spawnSync(process.execPath, [path.join(REPO, "dist/cli.js"), "run", "--only", "g_review"], { cwd: dir, encoding: "utf8" });
+    const r = spawnSync(process.execPath, [CLI, "run", "--only", "g_review"], { cwd: dir, encoding: "utf8" });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(
       "--only g_review: these dependencies cannot be reused as they are and would have to run first: g_test (never accepted), g_impl (never accepted; g_test will run)",

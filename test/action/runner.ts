@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse } from "yaml";
 import { REPO } from "../helpers/fixtures.js";
+import { ACTION } from "../helpers/package.js";
 import type { FakeCacheService } from "./fakeCacheService.js";
 
 export interface Annotation {
@@ -84,7 +85,7 @@ export async function runAction(options: RunOptions): Promise<ActionResult> {
     ...options.env,
   });
 
-  const child = spawn(process.execPath, [path.join(REPO, "dist/index.js")], { cwd: options.workspace, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [ACTION], { cwd: options.workspace, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   let interrupted = false;

@@ -1,9 +1,9 @@
-/** The built command line (dist/cli.js, `npm run build`), run as a user runs it: a child process. */
+/** The command line of the installed package (test/setup/package.ts), run as a user runs it: a child process. */
 import { spawnSync } from "node:child_process";
-import path from "node:path";
 import { REPO } from "../helpers/fixtures.js";
+import { CLI } from "../helpers/package.js";
 
-export const CLI = path.join(REPO, "dist/cli.js");
+export { CLI };
 
 export interface Result {
   status: number | null;

@@ -12,10 +12,9 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readLock } from "../../src/lockfile/lockfile.js";
 import { sha256Hex } from "../../src/refs/hash.js";
-import { REPO, tempRepo, writeFiles } from "../helpers/fixtures.js";
+import { tempRepo, writeFiles } from "../helpers/fixtures.js";
 import { runOf } from "../helpers/state.js";
-
-const CLI = path.join(REPO, "dist/cli.js");
+import { CLI } from "../helpers/package.js";
 
 /** Prints its pair's id, a digest of its prompt (so dependents differ with their dependencies) and SIZE bytes. */
 const GENERATOR = `printf '%s ' "$PAIRFLOW_PAIR"; sha256sum | cut -c1-16; head -c "$SIZE" /dev/zero | tr '\\0' x; echo

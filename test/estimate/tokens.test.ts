@@ -11,7 +11,8 @@ import path from "node:path";
 import { encodeRankTable, RankTable } from "../../src/estimate/rankTable.js";
 import { countO200k, countTokens, loadTokenizer } from "../../src/estimate/tokens.js";
 import { pairflow } from "../cli/built.js";
-import { REPO, tempRepo } from "../helpers/fixtures.js";
+import { tempRepo } from "../helpers/fixtures.js";
+import { shipped } from "../helpers/package.js";
 import { planOf } from "../helpers/state.js";
 
 const reference = new Tiktoken(o200kBase);
@@ -138,8 +139,8 @@ describe("the packaged token table", () => {
   const table = RankTable.decode(block)!;
   const bytes = (token: string) => Buffer.from(token, "base64").toString("latin1");
 
-  it("is what the build ships in dist/, and the built CLI counts with it as the sources do", async () => {
-    expect(Buffer.compare(readFileSync(path.join(REPO, "dist/o200k_base.bin")), block)).toBe(0);
+  it("is what the installed package ships in dist/, and its CLI counts with it as the sources do", async () => {
+    expect(Buffer.compare(readFileSync(path.join(shipped.installed, "dist/o200k_base.bin")), block)).toBe(0);
     const dir = tempRepo({
       "workflow.yml": "name: t\nmodel: gpt-4o\ngenerator: command\ngenerator_config: {run: cat}\naction_pairs:\n  a: {}\n  b: {requires: [a]}\n",
       "prompts.yml": `a: {task: "Summarise the changes; keep it short. 日本語のテキスト 😀 <|endoftext|> don't"}\nb: {task: ${JSON.stringify("word ".repeat(300))}}\n`,

@@ -7,15 +7,14 @@ import { spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO } from "../helpers/fixtures.js";
 import { expectClean, makeWorld, type World } from "./harness.js";
 import { SNIPPETS } from "./mutations.js";
+import { CLI } from "../helpers/package.js";
 
 let world: World;
 beforeAll(async () => void (world = await makeWorld()), 60_000);
 afterAll(() => world.done());
 
-const CLI = path.join(REPO, "dist/cli.js");
 const workflow = () => world.bases[0]!.files["workflow.yml"]!.toString("utf8");
 
 /** Files to put in the example: text, or "fifo" for a named pipe. */

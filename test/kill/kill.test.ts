@@ -14,9 +14,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readLock } from "../../src/lockfile/lockfile.js";
 import { readLockWithJournal } from "../../src/lockfile/journal.js";
-import { REPO, tempRepo } from "../helpers/fixtures.js";
+import { tempRepo } from "../helpers/fixtures.js";
+import { CLI } from "../helpers/package.js";
 
-const CLI = path.join(REPO, "dist/cli.js");
 const PAIRS = 30;
 const KILLS = 15;
 

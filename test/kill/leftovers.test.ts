@@ -6,10 +6,9 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO, tempRepo } from "../helpers/fixtures.js";
+import { tempRepo } from "../helpers/fixtures.js";
 import { running } from "../helpers/processes.js";
-
-const CLI = path.join(REPO, "dist/cli.js");
+import { CLI } from "../helpers/package.js";
 
 /** The first call says its pid and takes a minute; every later call answers at once. */
 const GENERATOR = `

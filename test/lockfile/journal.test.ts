@@ -13,9 +13,8 @@ import { readLock } from "../../src/lockfile/lockfile.js";
 import { decoded } from "../helpers/lock.js";
 import { serializeLock } from "../../src/lockfile/write.js";
 import type { LockEntry, LockFile } from "../../src/model/records.js";
-import { REPO, tempRepo } from "../helpers/fixtures.js";
-
-const CLI = path.join(REPO, "dist/cli.js");
+import { tempRepo } from "../helpers/fixtures.js";
+import { CLI } from "../helpers/package.js";
 
 function entry(n: number): LockEntry {
   return {

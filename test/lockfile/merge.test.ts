@@ -11,10 +11,10 @@ import { readLock } from "../../src/lockfile/lockfile.js";
 import { mergeLocks } from "../../src/lockfile/merge.js";
 import { serializeLock } from "../../src/lockfile/write.js";
 import type { LockEntry, LockFile } from "../../src/model/records.js";
-import { REPO, tempRepo } from "../helpers/fixtures.js";
+import { tempRepo } from "../helpers/fixtures.js";
 import { sha256Hex } from "../../src/refs/hash.js";
+import { CLI } from "../helpers/package.js";
 
-const CLI = path.join(REPO, "dist/cli.js");
 const LOCK = "workflow.lock.json";
 
 function entry(id: string, components: Record<string, string>, content = "c", acceptedAt = "2026-01-01T00:00:00.000Z"): LockEntry {

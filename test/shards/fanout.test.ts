@@ -7,9 +7,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { REPO, tempRepo } from "../helpers/fixtures.js";
-
-const CLI = path.join(REPO, "dist/cli.js");
+import { tempRepo } from "../helpers/fixtures.js";
+import { CLI } from "../helpers/package.js";
 
 /**
  * Deterministic content from the prompt (which holds the dependencies' content); each call logged.

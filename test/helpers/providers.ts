@@ -1,0 +1,99 @@
+/**
+ * A model service on loopback that speaks both providers' synchronous APIs as documented: OpenAI's
+ * chat completions (`POST {base}/chat/completions`, `Authorization: Bearer`) and Anthropic's
+ * Messages (`POST {base}/v1/messages`, `x-api-key` and `anthropic-version`). It answers with what
+ * `answer` makes of the prompt, reports usage in each provider's fields, refuses a wrong key with
+ * the provider's 401 body, and keeps every request it received. A child process (the installed
+ * CLI, the bundled action) reaches it through `base_url`.
+ */
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface ModelRequest {
+  provider: "openai" | "anthropic";
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: { model: string; messages: { role: string; content: string }[]; max_tokens?: number; temperature?: number };
+  /** The text of the one user message pairflow sends. */
+  prompt: string;
+}
+
+export interface ModelService {
+  /** `base_url` for the openai generator. */
+  openaiUrl: string;
+  /** `base_url` for the anthropic generator. */
+  anthropicUrl: string;
+  requests: ModelRequest[];
+  close(): Promise<void>;
+}
+
+/** Tokens as a stand-in counts them: whitespace-separated words. */
+export const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+export async function startModelService(options: { key: string; answer: (request: ModelRequest) => string }): Promise<ModelService> {
+  const requests: ModelRequest[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { "content-type": "application/json" });
+        res.end(JSON.stringify(body));
+      };
+      const url = new URL(req.url!, "http://loopback");
+      const provider = url.pathname === "/openai/chat/completions" ? "openai" : url.pathname === "/anthropic/v1/messages" ? "anthropic" : undefined;
+      if (req.method !== "POST" || provider === undefined) return send(404, { error: { message: `no route ${req.method} ${url.pathname}` } });
+      const authorized =
+        provider === "openai"
+          ? req.headers.authorization === `Bearer ${options.key}`
+          : req.headers["x-api-key"] === options.key && typeof req.headers["anthropic-version"] === "string";
+      if (!authorized) {
+        return provider === "openai"
+          ? send(401, { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } })
+          : send(401, { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } });
+      }
+      let body: ModelRequest["body"];
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      } catch {
+        return send(400, { error: { message: "body is not JSON" } });
+      }
+      const prompt = body.messages?.map((m) => m.content).join("\n") ?? "";
+      const request: ModelRequest = { provider, path: url.pathname, headers: req.headers, body, prompt };
+      requests.push(request);
+      const text = options.answer(request);
+      if (provider === "openai") {
+        send(200, {
+          id: `chatcmpl-${requests.length}`,
+          object: "chat.completion",
+          created: 1_790_000_000,
+          model: body.model,
+          choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+          usage: { prompt_tokens: words(prompt), completion_tokens: words(text), total_tokens: words(prompt) + words(text) },
+        });
+      } else {
+        send(200, {
+          id: `msg_${requests.length}`,
+          type: "message",
+          role: "assistant",
+          model: body.model,
+          content: [{ type: "text", text }],
+          stop_reason: "end_turn",
+          usage: { input_tokens: words(prompt), output_tokens: words(text) },
+        });
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    openaiUrl: `${base}/openai`,
+    anthropicUrl: `${base}/anthropic`,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Before any test: the package users install and the action runners start, made from the sources
+ * as they are now, so no test ever runs a stale dist/.
+ *
+ * - `stage/` holds what `npm pack` publishes from this checkout (package.json's `files`), with
+ *   dist/ freshly built by scripts/build.mjs, and action.yml beside it: it is also the action's
+ *   checkout, whose dist/index.js a runner starts.
+ * - `pairflow-<version>.tgz` is `npm pack` of it, and `user/` a scratch project that installed
+ *   that tarball offline, as `npm install --save-dev pairflow` would: the CLI the tests run is
+ *   `user/node_modules/pairflow/dist/cli.js`.
+ *
+ * The paths reach the tests through `inject` (see test/helpers/package.ts).
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+
+const REPO = path.resolve(import.meta.dirname, "../..");
+
+export interface ShippedPackage {
+  /** The published files with a fresh dist/ (and action.yml): the action's checkout. */
+  stage: string;
+  /** The packed tarball. */
+  tarball: string;
+  /** The scratch project it is installed in. */
+  user: string;
+  /** The installed package's directory, user/node_modules/pairflow. */
+  installed: string;
+  /** Seconds the offline install took. */
+  installSeconds: number;
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    shipped: ShippedPackage;
+  }
+}
+
+const npm = (args: string[], cwd: string) =>
+  execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+
+export default function setup(project: TestProject): () => void {
+  const root = mkdtempSync(path.join(tmpdir(), "pairflow-shipped-"));
+  const stage = path.join(root, "stage");
+  // What npm would publish from this checkout, less dist/, which comes from the build instead.
+  const [listed] = JSON.parse(npm(["pack", "--dry-run", "--json", "--ignore-scripts"], REPO)) as { files: { path: string }[] }[];
+  for (const { path: file } of listed!.files) {
+    if (file.startsWith("dist/")) continue;
+    mkdirSync(path.dirname(path.join(stage, file)), { recursive: true });
+    cpSync(path.join(REPO, file), path.join(stage, file));
+  }
+  cpSync(path.join(REPO, "action.yml"), path.join(stage, "action.yml"));
+  execFileSync(process.execPath, [path.join(REPO, "scripts/build.mjs"), "--outdir", path.join(stage, "dist")], {
+    cwd: REPO,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+
+  const [packed] = JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", root], stage)) as { filename: string }[];
+  const tarball = path.join(root, packed!.filename);
+  const user = path.join(root, "user");
+  mkdirSync(user);
+  writeFileSync(path.join(user, "package.json"), JSON.stringify({ name: "scratch-project", version: "1.0.0", private: true }) + "\n");
+  const started = process.hrtime.bigint();
+  npm(["install", "--offline", "--save-dev", tarball], user);
+  const installSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+
+  project.provide("shipped", { stage, tarball, user, installed: path.join(user, "node_modules", "pairflow"), installSeconds });
+  return () => rmSync(root, { recursive: true, force: true });
+}
