@@ -15,7 +15,7 @@ import type { ArtifactStore, OutputFiles } from "../model/ports.js";
 import type { PairOutcome, RunEvent, RunReport } from "../model/run.js";
 import type { Shard, ShardResult, ShardSpec } from "../model/shard.js";
 import { decider, planWorkflow } from "../plan/plan.js";
-import { scopeOf } from "../plan/selection.js";
+import { withDependencies } from "../plan/selection.js";
 import { owners, shardPlan } from "../plan/shards.js";
 export { matrixOf, parseShard } from "../plan/shards.js";
 import { acquireRunLock } from "../records/mutex.js";
@@ -99,7 +99,7 @@ function sharedView(opened: Opened, store: ShardStore): StateView {
 
 /** Pairs and everything they depend on, in plan order: the scope `--only` would give them. */
 function closure(plan: Plan, ids: Iterable<string>): PlannedPair[] {
-  const scope = scopeOf(plan.graph, { only: [...ids] });
+  const scope = withDependencies(plan.graph, ids);
   return plan.pairs.filter((p) => scope.has(p.id));
 }
 

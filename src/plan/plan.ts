@@ -20,7 +20,7 @@ import { componentsOf, type LockEntry } from "../model/records.js";
 import type { Selection } from "../model/run.js";
 import type { Pair, Workflow } from "../model/workflow.js";
 import { componentDigests, configRef, ownComponents, workflowRef } from "../refs/configRef.js";
-import { forceRule, scopeOf, type ForceRule } from "./selection.js";
+import { forceRule, onlyPairs, scopeOf, type ForceRule } from "./selection.js";
 
 export interface PlanOptions {
   selection?: Selection;
@@ -44,7 +44,8 @@ export async function planWorkflow(workflow: Workflow, graph: Graph, view: State
   const selection = options.selection ?? {};
   const selected = forceRule(workflow, graph, selection);
   const force: ForceRule = (id) => (options.finished?.has(id) ? undefined : selected(id));
-  const scope = scopeOf(graph, selection);
+  const scope = scopeOf(workflow, graph, selection);
+  const only = onlyPairs(workflow, selection);
   const lost = new Set<string>();
   // A pair whose content is needed (by a dependent that runs, or to write its missing output
   // file) and exists nowhere must run again, which makes its dependents' references unknown:
@@ -55,7 +56,7 @@ export async function planWorkflow(workflow: Workflow, graph: Graph, view: State
       (p) => !lost.has(p.id) && p.action === "skip" && p.artifact!.content === null && contentNeeded(workflow, graph, byId, p.id),
     );
     if (more.length === 0) {
-      if (selection.only !== undefined && !selection.force) checkOnly(selection.only, byId);
+      if (only !== undefined) checkOnly(selection.only!, only, byId);
       const pairs = graph.waves
         .flat()
         .filter((id) => scope.has(id))
@@ -87,8 +88,7 @@ export function contentNeeded(workflow: Workflow, graph: Graph, byId: ReadonlyMa
 }
 
 /** With --only, every dependency outside the selection must be reusable as it is. */
-function checkOnly(only: readonly string[], byId: ReadonlyMap<string, PlannedPair>): void {
-  const selected = new Set(only);
+function checkOnly(only: readonly string[], selected: ReadonlySet<string>, byId: ReadonlyMap<string, PlannedPair>): void {
   const missing = [...byId.values()].filter((p) => !selected.has(p.id) && p.action === "run");
   if (missing.length === 0) return;
   const needs = missing.map((p) => `${p.id} (${p.reasons.map((r) => r.detail).join("; ")})`).join(", ");
