@@ -69,9 +69,9 @@ describe("pairflow plan", () => {
         { kind: "upstream", detail: "g_test will run" },
         { kind: "upstream", detail: "g_impl will run" },
       ],
-      estimate: expect.objectContaining({ model: "stand-in-1", cost: null }), // docs/cost.md
+      estimate: expect.objectContaining({ model: "stand-in-1", cost: 0 }), // docs/cost.md
     });
-    expect(json.totals).toEqual({ pairs: 3, run: 3, skip: 0, estimate: expect.objectContaining({ pairs: 3, cost: null }) });
+    expect(json.totals).toEqual({ pairs: 3, run: 3, skip: 0, estimate: expect.objectContaining({ pairs: 3, cost: 0 }) });
   });
 
   it("colors only on a terminal, and never with NO_COLOR", async () => {

@@ -3,12 +3,12 @@
  * estimate what the pairs that will execute cost.
  */
 import type { PlanEstimate } from "../estimate/estimate.js";
-import { estimatePlan } from "../estimate/estimate.js";
+import { callsModel, estimatePlan } from "../estimate/estimate.js";
 import { pairHistory } from "../estimate/history.js";
 import type { Plan, PlannedPair } from "../model/plan.js";
-import type { Pair } from "../model/workflow.js";
 import type { Selection } from "../model/run.js";
 import { planWorkflow } from "../plan/plan.js";
+import { onlyPairs } from "../plan/selection.js";
 import { readRunSamples, RUN_RECORDS_READ } from "../records/pastRuns.js";
 import { readPackagedTokenTable } from "../workspace/tokenTable.js";
 import { openState, type Opened, type StateOptions } from "./state.js";
@@ -40,7 +40,7 @@ export async function planOpened(opened: Opened, request: Pick<PlanRequest, "sel
  * run records are read only when something will execute.
  */
 export function estimateOf(opened: Opened, plan: Plan, among?: (id: string) => boolean): Promise<PlanEstimate> {
-  const only = plan.selection.only && !plan.selection.force ? new Set(plan.selection.only) : undefined;
+  const only = onlyPairs(plan.workflow, plan.selection);
   // A pair that calls no model costs nothing to estimate: it is left out, so a workflow of such
   // pairs shows no estimate, asks nothing and passes any --max-cost. `among` narrows it further (a shard's pairs).
   const include = (id: string) => (only?.has(id) ?? true) && (among?.(id) ?? true) && callsModel(opened.workflow.pairs.get(id)!);
@@ -57,18 +57,6 @@ export function estimateOf(opened: Opened, plan: Plan, among?: (id: string) => b
     plan,
     { include },
   );
-}
-
-/** The generators that call a model themselves (and report what it used). */
-const MODEL_GENERATORS = new Set(["openai", "anthropic"]);
-
-/**
- * Whether a pair calls a model, so that tokens and cost mean something: its generator is a
- * provider's, or it names a model (which a command generator receives as PAIRFLOW_MODEL, to call
- * it). A command with no model, such as a script or a template, calls none.
- */
-export function callsModel(pair: Pair): boolean {
-  return pair.model !== null || (pair.generator !== null && MODEL_GENERATORS.has(pair.generator));
 }
 
 /** The content a pair's dependents would see: its output file, else the store's copy of its (last) accepted content. */

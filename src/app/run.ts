@@ -10,7 +10,7 @@ import { diskFiles, findRepoRoot, loadWorkflow, resolveWorkflowPath } from "../w
 import { checkWorkflow } from "../config/check.js";
 import { executePlan, newRunId, type EngineDeps } from "../engine/engine.js";
 import { checkBudget } from "../estimate/budget.js";
-import type { PlanEstimate } from "../estimate/estimate.js";
+import { asksBeforeRunning, type PlanEstimate } from "../estimate/estimate.js";
 import { getGenerator } from "../generators/index.js";
 import { getGuard } from "../guards/index.js";
 import { foldJournal, LockWriter } from "../lockfile/journal.js";
@@ -42,7 +42,7 @@ export interface RunRequest extends PlanRequest {
   maxCostName?: string;
   /** Sees the plan before anything executes (to show it), and why it exceeds `maxCost`, if it does. */
   onPlanned?: (planned: Planned, overBudget: string | null) => void;
-  /** Asked before executing anything, when something will execute; false refuses (RunDeclinedError). */
+  /** Asked before executing anything, when something that may cost money will execute; false refuses (RunDeclinedError). */
   confirm?: (planned: Planned) => Promise<boolean>;
   /** Wait for another run of the same workflow to finish (default), or fail at once. */
   wait?: boolean;
@@ -234,7 +234,7 @@ export async function gate(planned: Planned, request: RunRequest): Promise<void>
   request.onPlanned?.(planned, over);
   if (estimate.pairs.length === 0) return; // nothing will execute: nothing to check or ask
   if (over !== null) throw new BudgetExceededError(`${over}; nothing was executed`, estimate, request.maxCost!);
-  if (request.confirm && !(await request.confirm(planned))) throw new RunDeclinedError("not confirmed; nothing was executed");
+  if (request.confirm && asksBeforeRunning(estimate) && !(await request.confirm(planned))) throw new RunDeclinedError("not confirmed; nothing was executed");
 }
 
 export interface Resumed {

@@ -9,7 +9,7 @@ import { RunDeclinedError } from "../model/errors.js";
 import { styleFor } from "../report/color.js";
 import { planText } from "../report/plan.js";
 import type { RunReport } from "../model/run.js";
-import type { PlanEstimate } from "../estimate/estimate.js";
+import { asksBeforeRunning, type PlanEstimate } from "../estimate/estimate.js";
 import { compareWithRun, comparisonText, estimateHeadline, estimateText, estimateTotal, plural, type RunComparison } from "../report/estimate.js";
 import { BudgetExceededError } from "../app/run.js";
 import { askYesNo, canAsk } from "./ask.js";
@@ -47,7 +47,7 @@ export function runCosts(io: Io, flags: CostFlags, stop?: AbortSignal): RunCosts
       if (estimate.pairs.length === 0) return; // nothing will execute: nothing to show
       const over = overBudget !== null;
       // The breakdown where it decides something (a refusal, a question); otherwise one line.
-      if (ask) progress.write(planText(planned.plan, style, io.cwd, estimate) + "\n");
+      if (ask && asksBeforeRunning(estimate)) progress.write(planText(planned.plan, style, io.cwd, estimate) + "\n");
       else if (over) progress.write(estimateText(estimate, style) + "\n");
       else progress.write(style.dim(`Estimate: ${estimateHeadline(estimate)} (pairflow plan shows the breakdown)`) + "\n\n");
     },

@@ -33,6 +33,12 @@ export interface PairEstimate {
   price: Price | null;
   /** USD; null when the model has no known price. */
   cost: number | null;
+  /**
+   * Running it may cost money: its model has a price above zero, or no known price while its
+   * generator is a provider's (openai, anthropic). A command naming a model nobody priced, such as
+   * an offline stand-in, does not.
+   */
+  spends: boolean;
   /** What a reader should know about this pair's numbers. */
   notes: string[];
 }
@@ -121,6 +127,7 @@ export async function estimatePlan(source: EstimateSource, plan: Plan, options: 
 
     const tokens = { input: Math.round(inputTokens * attempts.value), output: Math.round(output.tokens * attempts.value) };
     const price = priceOf(pair.model);
+    const cost = price ? costOf(tokens, price) : null;
     return {
       id: pair.id,
       model: pair.model,
@@ -132,7 +139,8 @@ export async function estimatePlan(source: EstimateSource, plan: Plan, options: 
       attemptsBasis: attempts.basis,
       tokens,
       price,
-      cost: price ? costOf(tokens, price) : null,
+      cost,
+      spends: cost !== null ? cost > 0 : providerGenerator(pair),
       notes,
     } satisfies PairEstimate;
   });
@@ -151,6 +159,31 @@ export async function estimatePlan(source: EstimateSource, plan: Plan, options: 
     totals: { pairs: pairs.length, tokens, cost: unpriced.size === 0 ? knownCost : null, knownCost, unpricedModels: [...unpriced] },
     pricesAsOf: BUILT_IN_PRICES_AS_OF,
   };
+}
+
+/** The generators that call a model themselves (and report what it used). */
+const MODEL_GENERATORS = new Set(["openai", "anthropic"]);
+
+function providerGenerator(pair: Pair): boolean {
+  return pair.generator !== null && MODEL_GENERATORS.has(pair.generator);
+}
+
+/**
+ * Whether a pair calls a model, so that tokens and cost mean something: its generator is a
+ * provider's, or it names a model (which a command generator receives as PAIRFLOW_MODEL, to call
+ * it). A command with no model, such as a script or a template, calls none.
+ */
+export function callsModel(pair: Pair): boolean {
+  return pair.model !== null || providerGenerator(pair);
+}
+
+/**
+ * Whether a run of these pairs asks before it starts (on a terminal, without --yes): only when
+ * something in it may cost money. A run that calls no model, or only models priced at zero or
+ * offline stand-ins, has no question to answer.
+ */
+export function asksBeforeRunning(estimate: PlanEstimate): boolean {
+  return estimate.pairs.some((p) => p.spends);
 }
 
 /** Median of past accepted attempts, else generator_config.max_tokens, else the default. */

@@ -166,7 +166,7 @@ export function estimateMarkdown(estimate: PlanEstimate): string {
 // ---------------------------------------------------------------------------------------------
 // JSON: fields added to `plan --json`
 
-export type PairEstimateJson = Omit<PairEstimate, "id">;
+export type PairEstimateJson = Omit<PairEstimate, "id" | "spends">;
 
 /** Each running pair's estimate by id: a plan looks every pair up once, so a scan each would be quadratic. */
 const byIdOf = new WeakMap<PlanEstimate, Map<string, PairEstimate>>();
@@ -179,7 +179,8 @@ export function pairEstimateJson(estimate: PlanEstimate, id: string): PairEstima
   }
   const p = byId.get(id);
   if (!p) return null;
-  const { id: _, ...rest } = p;
+  // `spends` only decides whether run asks; it is not part of the JSON contract.
+  const { id: _, spends: __, ...rest } = p;
   return { ...rest, tokens: { ...rest.tokens }, price: rest.price && { ...rest.price }, notes: [...rest.notes] };
 }
 

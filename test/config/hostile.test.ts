@@ -100,7 +100,7 @@ describe("keys that are names in JavaScript", () => {
   });
 
   it("__proto__ cannot be a pair id; constructor can, and a prompts entry of that name needs the pair", async () => {
-    const proto = await cli(["validate"], example({ "workflow.yml": WORKFLOW + "  __proto__: {guard: json}\n" }));
+    const proto = await cli(["validate"], example({ "workflow.yml": WORKFLOW.replace("action_pairs:\n", "action_pairs:\n  __proto__: {guard: json}\n") }));
     expectError(proto, /action_pairs\.__proto__: "__proto__" cannot be a pair id .*; rename the pair/);
     const prompts = readFileSync(path.join(EXAMPLE, "prompts.yml"), "utf8") + "constructor: {task: t}\ntoString: {task: t}\n";
     const orphan = await cli(["validate"], example({ "prompts.yml": prompts }));
@@ -108,7 +108,10 @@ describe("keys that are names in JavaScript", () => {
     expect(orphan.stderr).toMatch(/toString: prompts entry "toString" names no pair/);
     const owned = await cli(
       ["validate"],
-      example({ "workflow.yml": WORKFLOW + "  constructor: {guard: json}\n", "prompts.yml": prompts.replace(/toString.*\n/, "") }),
+      example({
+        "workflow.yml": WORKFLOW.replace("action_pairs:\n", "action_pairs:\n  constructor: {guard: json}\n"),
+        "prompts.yml": prompts.replace(/toString.*\n/, ""),
+      }),
     );
     expect(owned.stderr).toBe("");
     expect(owned.status).toBe(0);

@@ -85,6 +85,30 @@ describe("confirmation before a run", () => {
     expect(calls(dir)).toEqual(["a", "b"]);
   });
 
+  it.each([
+    ["a command naming a model nobody priced (an offline stand-in)", "model: stand-in-1\ngenerator: command"],
+    ["models priced at zero", "model: local\npricing: {local: {input: 0, output: 0}}\ngenerator: command"],
+    ["no model at all", "generator: command"],
+  ])("never asks for a run that costs nothing: %s", async (_, head) => {
+    const dir = tempRepo({
+      "workflow.yml": `name: free\n${head}\ngenerator_config: {run: node gen.mjs}\naction_pairs:\n  a: {}\n  b: {requires: [a]}\n`,
+      "gen.mjs": GEN,
+    });
+    const r = await cli(["run"], { cwd: dir, tty: true, stdin: "" });
+    expect(r.stdout).not.toMatch(/\[y\/N\]/);
+    expect(r.status).toBe(0);
+    expect(calls(dir)).toEqual(["a", "b"]);
+  });
+
+  it("asks before calling a provider's model whose price is unknown", async () => {
+    const dir = tempRepo({
+      "workflow.yml": "name: unpriced\nmodel: brand-new-model\ngenerator: openai\naction_pairs:\n  a: {}\n",
+    });
+    const r = await cli(["run"], { cwd: dir, tty: true, stdin: "n\n" });
+    expect(r.stdout).toMatch(/^Execute 1 pair \(.*cost unknown\)\? \[y\/N\] /m);
+    expect(r.status).toBe(1);
+  });
+
   it("asks after the budget passes, and not at all when the budget refuses", async () => {
     const dir = project();
     const r = await cli(["run", "--max-cost", "0.000001"], { cwd: dir, tty: true, stdin: "y\n" });

@@ -1,6 +1,7 @@
 /**
  * The estimate of the example workflow (examples/tdd-stack): its generator is a command and its
- * model, stand-in-1, has no tokenizer and no price, so the estimate is approximate and unpriced.
+ * model, stand-in-1, has no tokenizer, so the estimate is approximate. The example prices it at
+ * zero; these tests take that price out, to show an unpriced model's estimate.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -11,6 +12,15 @@ import { copyToTempRepo, REPO } from "../helpers/fixtures.js";
 import { cli } from "./helpers.js";
 
 const EXAMPLE = path.join(REPO, "examples/tdd-stack");
+
+/** The example with no price for its model. */
+function unpriced(): string {
+  const dir = copyToTempRepo(EXAMPLE);
+  const file = path.join(dir, "workflow.yml");
+  const text = readFileSync(file, "utf8");
+  writeFileSync(file, text.slice(0, text.indexOf("\n# What the model costs")) + "\n");
+  return dir;
+}
 
 /** The prompt of `id` as the run renders it, given its dependencies' contents. */
 function prompt(dir: string, id: string, dependencies: { id: string; content: string }[]): string {
@@ -26,7 +36,7 @@ function prompt(dir: string, id: string, dependencies: { id: string; content: st
 
 describe("the estimate of the example", () => {
   it("shows every pair's tokens, approximated and labelled so, with cost unknown and no invented number", async () => {
-    const dir = copyToTempRepo(EXAMPLE);
+    const dir = unpriced();
     const r = await cli(["plan"], { cwd: dir });
     expect(r.status).toBe(0);
     const estimate = r.stdout.slice(r.stdout.indexOf("Estimate for"));
@@ -41,7 +51,7 @@ describe("the estimate of the example", () => {
   });
 
   it("adds an estimate to each pair and to the totals of plan --json, keeping every other field", async () => {
-    const dir = copyToTempRepo(EXAMPLE);
+    const dir = unpriced();
     const json = JSON.parse((await cli(["plan", "--json"], { cwd: dir })).stdout);
     expect(Object.keys(json)).toEqual(["version", "workflow", "waves", "pairs", "totals"]);
     expect(Object.keys(json.pairs[0])).toEqual(["id", "wave", "requires", "configRef", "action", "reasons", "estimate"]);
@@ -69,7 +79,7 @@ describe("the estimate of the example", () => {
   });
 
   it("estimates a pair whose upstream will re-run with the upstream's last accepted content, and says so", async () => {
-    const dir = copyToTempRepo(EXAMPLE);
+    const dir = unpriced();
     expect((await cli(["run"], { cwd: dir })).status).toBe(0);
     const prompts = path.join(dir, "prompts.yml");
     writeFileSync(prompts, readFileSync(prompts, "utf8").replace("task: Implement the Stack class.", "task: Implement the Stack class with a list."));
@@ -90,7 +100,7 @@ describe("the estimate of the example", () => {
   });
 
   it("says after a run that a command generator reported no tokens, rather than a zero", async () => {
-    const dir = copyToTempRepo(EXAMPLE);
+    const dir = unpriced();
     const r = await cli(["run"], { cwd: dir });
     const after = r.stdout.slice(r.stdout.indexOf("Estimated against actual"));
     expect(after).toMatch(/^ {2}g_test +executed +[\d,]+ +not reported +cost unknown +-$/m);

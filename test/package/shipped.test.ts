@@ -3,7 +3,7 @@
  * installed offline into a scratch project, and the bundled action in its checkout. Both are built
  * from the sources before the tests (test/setup/package.ts); nothing here runs the sources.
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -147,6 +147,18 @@ describe("the installed package", () => {
       expect((JSON.parse(again.stdout) as typeof report).pairs.every((p) => p.status === "reused")).toBe(true);
       expect(service.requests).toHaveLength(4);
     });
+  });
+
+  it("runs the tdd-stack example on a terminal without asking anything: it costs nothing", async () => {
+    // As the README's first command, in a pseudo-terminal with nobody to answer (script(1)).
+    const dir = copyToTempRepo(path.join(installed, "examples", "tdd-stack"));
+    const child = spawn("script", ["-qec", `${BIN} run`, "/dev/null"], { cwd: dir, env: { ...process.env, CI: "" }, stdio: ["ignore", "pipe", "inherit"] });
+    let shown = "";
+    child.stdout.on("data", (d: Buffer) => (shown += d.toString("utf8")));
+    const status = await new Promise((resolve) => child.on("close", resolve));
+    expect(shown).not.toMatch(/\[y\/N\]/);
+    expect(shown).toMatch(/3 executed, 0 reused, 0 failed, 0 blocked/);
+    expect(status).toBe(0);
   });
 
   it.each(["tdd-stack", "translate"])("runs the example %s it ships: everything, then nothing", async (example) => {
