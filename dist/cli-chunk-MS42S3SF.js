@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   count
-} from "./cli-chunk-5FFV6NHO.js";
+} from "./cli-chunk-TBZEW72S.js";
 import {
   shortRef
 } from "./cli-chunk-ZTYHHU54.js";

@@ -249,33 +249,30 @@ function sortedObject(obj) {
 }
 
 // src/plan/selection.ts
+function onlyPairs(workflow, selection) {
+  if (selection.only === void 0 || selection.force) return void 0;
+  return new Set(selection.only.flatMap((id) => pairsNamed(workflow, id, "--only")));
+}
 function forceRule(workflow, graph, selection) {
   const chosen = [selection.force && "--force", selection.only && "--only", selection.from !== void 0 && "--from"].filter(Boolean);
   if (chosen.length > 1) throw new UsageError(`${chosen.join(" and ")} cannot be combined; choose one`);
-  const check = (id, flag) => {
-    if (workflow.pairs.has(id)) return;
-    const hint = didYouMean(id, workflow.pairs.keys());
-    throw new UsageError(
-      `${flag} ${id}: no such pair in ${workflow.name}` + (hint ? `; did you mean "${hint}"?` : `; pairs are: ${[...workflow.pairs.keys()].join(", ")}`)
-    );
-  };
   if (selection.force) return () => ({ kind: "forced", detail: "--force" });
   if (selection.from !== void 0) {
     const from = selection.from;
-    check(from, "--from");
-    const downstream = downstreamOf(graph, [from]);
-    return (id) => id === from || downstream.has(id) ? { kind: "forced", detail: `--from ${from}` } : void 0;
+    const start = pairsNamed(workflow, from, "--from");
+    const forced = /* @__PURE__ */ new Set([...start, ...downstreamOf(graph, start)]);
+    return (id) => forced.has(id) ? { kind: "forced", detail: `--from ${from}` } : void 0;
   }
-  if (selection.only !== void 0) {
-    for (const id of selection.only) check(id, "--only");
-    const only = new Set(selection.only);
-    return (id) => only.has(id) ? { kind: "forced", detail: "--only" } : void 0;
-  }
+  const only = onlyPairs(workflow, selection);
+  if (only !== void 0) return (id) => only.has(id) ? { kind: "forced", detail: "--only" } : void 0;
   return () => void 0;
 }
-function scopeOf(graph, selection) {
-  if (selection.only === void 0 || selection.force) return new Set(graph.order);
-  const scope = new Set(selection.only);
+function scopeOf(workflow, graph, selection) {
+  const only = onlyPairs(workflow, selection);
+  return only === void 0 ? new Set(graph.order) : withDependencies(graph, only);
+}
+function withDependencies(graph, pairs) {
+  const scope = new Set(pairs);
   const stack = [...scope];
   while (stack.length > 0) {
     for (const dep of graph.requires.get(stack.pop())) {
@@ -286,6 +283,14 @@ function scopeOf(graph, selection) {
     }
   }
   return scope;
+}
+function pairsNamed(workflow, id, flag) {
+  if (workflow.pairs.has(id)) return [id];
+  const instances = [...workflow.pairs.values()].filter((p) => p.template === id).map((p) => p.id);
+  if (instances.length > 0) return instances;
+  const names = [...new Set([...workflow.pairs.values()].map((p) => p.template ?? p.id))];
+  const hint = didYouMean(id, names);
+  throw new UsageError(`${flag} ${id}: no such pair in ${workflow.name}` + (hint ? `; did you mean "${hint}"?` : `; pairs are: ${names.join(", ")}`));
 }
 
 // src/model/plan.ts
@@ -309,7 +314,8 @@ async function planWorkflow(workflow, graph, view, options = {}) {
   const selection = options.selection ?? {};
   const selected = forceRule(workflow, graph, selection);
   const force = (id) => options.finished?.has(id) ? void 0 : selected(id);
-  const scope = scopeOf(graph, selection);
+  const scope = scopeOf(workflow, graph, selection);
+  const only = onlyPairs(workflow, selection);
   const lost = /* @__PURE__ */ new Set();
   for (; ; ) {
     const byId = await decideAll({ workflow, graph, view, force, lost }, scope);
@@ -317,7 +323,7 @@ async function planWorkflow(workflow, graph, view, options = {}) {
       (p) => !lost.has(p.id) && p.action === "skip" && p.artifact.content === null && contentNeeded(workflow, graph, byId, p.id)
     );
     if (more.length === 0) {
-      if (selection.only !== void 0 && !selection.force) checkOnly(selection.only, byId);
+      if (only !== void 0) checkOnly(selection.only, only, byId);
       const pairs = graph.waves.flat().filter((id) => scope.has(id)).map((id) => byId.get(id));
       const removed = Object.keys(view.lock?.pairs ?? {}).filter((id) => !workflow.pairs.has(id)).sort();
       return { workflow, graph, workflowRef: workflowRef(workflow), selection, pairs, byId, removed };
@@ -338,8 +344,7 @@ function contentNeeded(workflow, graph, byId, id) {
   if (workflow.pairs.get(id).output !== void 0) return true;
   return graph.dependents.get(id).some((d) => byId.get(d)?.action === "run");
 }
-function checkOnly(only, byId) {
-  const selected = new Set(only);
+function checkOnly(only, selected, byId) {
   const missing = [...byId.values()].filter((p) => !selected.has(p.id) && p.action === "run");
   if (missing.length === 0) return;
   const needs = missing.map((p) => `${p.id} (${p.reasons.map((r) => r.detail).join("; ")})`).join(", ");
@@ -939,6 +944,7 @@ async function estimatePlan(source, plan, options = {}) {
     const inputTokens = counted.tokens + overhead + unknownDeps;
     const tokens2 = { input: Math.round(inputTokens * attempts.value), output: Math.round(output.tokens * attempts.value) };
     const price = priceOf(pair.model);
+    const cost = price ? costOf(tokens2, price) : null;
     return {
       id: pair.id,
       model: pair.model,
@@ -950,7 +956,8 @@ async function estimatePlan(source, plan, options = {}) {
       attemptsBasis: attempts.basis,
       tokens: tokens2,
       price,
-      cost: price ? costOf(tokens2, price) : null,
+      cost,
+      spends: cost !== null ? cost > 0 : providerGenerator(pair),
       notes
     };
   });
@@ -968,6 +975,16 @@ async function estimatePlan(source, plan, options = {}) {
     totals: { pairs: pairs.length, tokens, cost: unpriced.size === 0 ? knownCost : null, knownCost, unpricedModels: [...unpriced] },
     pricesAsOf: BUILT_IN_PRICES_AS_OF
   };
+}
+var MODEL_GENERATORS = /* @__PURE__ */ new Set(["openai", "anthropic"]);
+function providerGenerator(pair) {
+  return pair.generator !== null && MODEL_GENERATORS.has(pair.generator);
+}
+function callsModel(pair) {
+  return pair.model !== null || providerGenerator(pair);
+}
+function asksBeforeRunning(estimate) {
+  return estimate.pairs.some((p) => p.spends);
 }
 function expectedOutput(pair, history2) {
   const past = median(history2?.outputs ?? []);
@@ -987,7 +1004,8 @@ export {
   renderPrompt,
   workflowRef,
   sortedObject,
-  scopeOf,
+  onlyPairs,
+  withDependencies,
   planWorkflow,
   contentNeeded,
   decidePair,
@@ -1000,5 +1018,7 @@ export {
   parseUsd,
   CHARS_PER_TOKEN,
   DEFAULT_OUTPUT_TOKENS,
-  estimatePlan
+  estimatePlan,
+  callsModel,
+  asksBeforeRunning
 };

@@ -3,12 +3,14 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   openState
-} from "./cli-chunk-TKHV46VF.js";
+} from "./cli-chunk-L65GZXMX.js";
 import {
+  callsModel,
   estimatePlan,
+  onlyPairs,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-M5B6EPR7.js";
+} from "./cli-chunk-2OEVZ5PF.js";
 import {
   UsageError,
   displayPath,
@@ -493,7 +495,7 @@ async function planOpened(opened, request) {
   return { ...opened, plan, estimate: await estimateOf(opened, plan) };
 }
 function estimateOf(opened, plan, among) {
-  const only = plan.selection.only && !plan.selection.force ? new Set(plan.selection.only) : void 0;
+  const only = onlyPairs(plan.workflow, plan.selection);
   const include = (id) => (only?.has(id) ?? true) && (among?.(id) ?? true) && callsModel(opened.workflow.pairs.get(id));
   const executing = new Set(plan.pairs.filter((p) => p.action === "run" && include(p.id)).map((p) => p.id));
   return estimatePlan(
@@ -508,10 +510,6 @@ function estimateOf(opened, plan, among) {
     plan,
     { include }
   );
-}
-var MODEL_GENERATORS = /* @__PURE__ */ new Set(["openai", "anthropic"]);
-function callsModel(pair) {
-  return pair.model !== null || pair.generator !== null && MODEL_GENERATORS.has(pair.generator);
 }
 function acceptedContent(opened, planned) {
   const pair = opened.workflow.pairs.get(planned.id);

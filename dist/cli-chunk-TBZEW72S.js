@@ -7,7 +7,7 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-M5B6EPR7.js";
+} from "./cli-chunk-2OEVZ5PF.js";
 import {
   displayPath,
   shortRef
@@ -116,7 +116,7 @@ function pairEstimateJson(estimate, id) {
   }
   const p = byId.get(id);
   if (!p) return null;
-  const { id: _, ...rest } = p;
+  const { id: _, spends: __, ...rest } = p;
   return { ...rest, tokens: { ...rest.tokens }, price: rest.price && { ...rest.price }, notes: [...rest.notes] };
 }
 function totalsEstimateJson(estimate) {

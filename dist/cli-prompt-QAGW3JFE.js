@@ -4,15 +4,15 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-R62A2YFQ.js";
+} from "./cli-chunk-7KZ3YKNI.js";
 import {
   openState
-} from "./cli-chunk-TKHV46VF.js";
+} from "./cli-chunk-L65GZXMX.js";
 import "./cli-chunk-S3J7BHJD.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-M5B6EPR7.js";
+} from "./cli-chunk-2OEVZ5PF.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Option,

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-XACFA5QZ.js";
+} from "./cli-chunk-JZW7PIOR.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,12 +14,12 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-Y5P5ULP2.js";
+} from "./cli-chunk-RARUEJ6U.js";
 import {
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-L23Z6SPQ.js";
+} from "./cli-chunk-MS42S3SF.js";
 import {
   compareWithRun,
   comparisonText,
@@ -28,11 +28,12 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-5FFV6NHO.js";
+} from "./cli-chunk-TBZEW72S.js";
 import {
+  asksBeforeRunning,
   parseUsd,
   styleFor
-} from "./cli-chunk-M5B6EPR7.js";
+} from "./cli-chunk-2OEVZ5PF.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -222,7 +223,7 @@ function runCosts(io, flags, stop) {
       estimate = planned.estimate;
       if (estimate.pairs.length === 0) return;
       const over = overBudget !== null;
-      if (ask) progress.write(planText(planned.plan, style, io.cwd, estimate) + "\n");
+      if (ask && asksBeforeRunning(estimate)) progress.write(planText(planned.plan, style, io.cwd, estimate) + "\n");
       else if (over) progress.write(estimateText(estimate, style) + "\n");
       else progress.write(style.dim(`Estimate: ${estimateHeadline(estimate)} (pairflow plan shows the breakdown)`) + "\n\n");
     },

@@ -6,10 +6,10 @@ import {
 } from "./cli-chunk-BXGMXDAX.js";
 import {
   count
-} from "./cli-chunk-5FFV6NHO.js";
+} from "./cli-chunk-TBZEW72S.js";
 import {
   styleFor
-} from "./cli-chunk-M5B6EPR7.js";
+} from "./cli-chunk-2OEVZ5PF.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Command,
@@ -28,14 +28,14 @@ import "./cli-chunk-FRV2UMY2.js";
 // src/cli/program.ts
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-YPTPZOJK.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-SRSB362P.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-FS53ID3O.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-OYS5IZ4Q.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-B3I7HB6C.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-WVBGI4B7.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-WOYNYBYM.js")).registerHistory],
+  [["validate"], async () => (await import("./cli-validate-HQXER7RK.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-2KY55HD6.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-P5QS237B.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-YBWB4BCR.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-QAGW3JFE.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-DQR5PII3.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-UPW3JL5G.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-ET7H225Q.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-3SUEZXQL.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-L23Z6SPQ.js";
+import "./cli-chunk-MS42S3SF.js";
 import {
   planTarget
-} from "./cli-chunk-R62A2YFQ.js";
-import "./cli-chunk-TKHV46VF.js";
+} from "./cli-chunk-7KZ3YKNI.js";
+import "./cli-chunk-L65GZXMX.js";
 import {
   lockPathFor,
   readLock
@@ -13,11 +13,11 @@ import {
 import {
   planJson,
   reasonsText
-} from "./cli-chunk-5FFV6NHO.js";
+} from "./cli-chunk-TBZEW72S.js";
 import {
   decidePair,
   styleFor
-} from "./cli-chunk-M5B6EPR7.js";
+} from "./cli-chunk-2OEVZ5PF.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Option,

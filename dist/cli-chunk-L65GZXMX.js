@@ -9,7 +9,7 @@ import {
 } from "./cli-chunk-S3J7BHJD.js";
 import {
   sortedObject
-} from "./cli-chunk-M5B6EPR7.js";
+} from "./cli-chunk-2OEVZ5PF.js";
 import {
   LOCK_VERSION
 } from "./cli-chunk-IBQJ6QCZ.js";

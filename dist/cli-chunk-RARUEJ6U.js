@@ -10,7 +10,7 @@ import {
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-L23Z6SPQ.js";
+} from "./cli-chunk-MS42S3SF.js";
 import {
   RunRecorder,
   estimateOf,
@@ -22,7 +22,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-R62A2YFQ.js";
+} from "./cli-chunk-7KZ3YKNI.js";
 import {
   LocalStore,
   LockWriter,
@@ -30,21 +30,22 @@ import {
   openState,
   realLockPath,
   stateDirFor
-} from "./cli-chunk-TKHV46VF.js";
+} from "./cli-chunk-L65GZXMX.js";
 import {
   lockPathFor
 } from "./cli-chunk-S3J7BHJD.js";
 import {
+  asksBeforeRunning,
   contentNeeded,
   decider,
   planWorkflow,
   plannedComponents,
   renderPrompt,
-  scopeOf,
   styleFor,
   usd,
+  withDependencies,
   workflowRef
-} from "./cli-chunk-M5B6EPR7.js";
+} from "./cli-chunk-2OEVZ5PF.js";
 import {
   ConfigError,
   DEFAULT_MAX_OUTPUT_BYTES,
@@ -2277,7 +2278,7 @@ async function gate(planned, request) {
   request.onPlanned?.(planned, over);
   if (estimate.pairs.length === 0) return;
   if (over !== null) throw new BudgetExceededError(`${over}; nothing was executed`, estimate, request.maxCost);
-  if (request.confirm && !await request.confirm(planned)) throw new RunDeclinedError("not confirmed; nothing was executed");
+  if (request.confirm && asksBeforeRunning(estimate) && !await request.confirm(planned)) throw new RunDeclinedError("not confirmed; nothing was executed");
 }
 async function resumeTarget(runId, request, target) {
   const { cwd } = request;
@@ -2364,7 +2365,7 @@ function sharedView(opened, store) {
   return { ...opened.view, record: (p, r) => store.record(p, r), hasContent: (h) => store.hasContent(h), generatedHashes: (p) => store.generatedHashes(p) };
 }
 function closure(plan, ids) {
-  const scope = scopeOf(plan.graph, { only: [...ids] });
+  const scope = withDependencies(plan.graph, ids);
   return plan.pairs.filter((p) => scope.has(p.id));
 }
 function readOnly(outputs) {

@@ -3,19 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-2HNQS4EX.js";
-import "./cli-chunk-XACFA5QZ.js";
+} from "./cli-chunk-5UU6NDAH.js";
+import "./cli-chunk-JZW7PIOR.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-Y5P5ULP2.js";
+} from "./cli-chunk-RARUEJ6U.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-7GGQ2ELO.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-L23Z6SPQ.js";
+} from "./cli-chunk-MS42S3SF.js";
 import {
   listRunIds,
   listing,
@@ -23,21 +23,21 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-R62A2YFQ.js";
+} from "./cli-chunk-7KZ3YKNI.js";
 import {
   LocalStore,
   readLockWithJournal,
   stateDirFor
-} from "./cli-chunk-TKHV46VF.js";
+} from "./cli-chunk-L65GZXMX.js";
 import {
   lockPathFor
 } from "./cli-chunk-S3J7BHJD.js";
 import {
   count
-} from "./cli-chunk-5FFV6NHO.js";
+} from "./cli-chunk-TBZEW72S.js";
 import {
   styleFor
-} from "./cli-chunk-M5B6EPR7.js";
+} from "./cli-chunk-2OEVZ5PF.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   ConfigError,

@@ -5,18 +5,18 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-Y5P5ULP2.js";
+} from "./cli-chunk-RARUEJ6U.js";
 import {
   planTarget
-} from "./cli-chunk-R62A2YFQ.js";
+} from "./cli-chunk-7KZ3YKNI.js";
 import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-5FFV6NHO.js";
+} from "./cli-chunk-TBZEW72S.js";
 import {
   styleFor
-} from "./cli-chunk-M5B6EPR7.js";
+} from "./cli-chunk-2OEVZ5PF.js";
 import {
   Option,
   PATH_HELP,

@@ -7,14 +7,14 @@ import {
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-TKHV46VF.js";
+} from "./cli-chunk-L65GZXMX.js";
 import "./cli-chunk-S3J7BHJD.js";
 import {
   count
-} from "./cli-chunk-5FFV6NHO.js";
+} from "./cli-chunk-TBZEW72S.js";
 import {
   styleFor
-} from "./cli-chunk-M5B6EPR7.js";
+} from "./cli-chunk-2OEVZ5PF.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   ConfigError,
