@@ -166,7 +166,7 @@ jobs:
       - uses: actions/checkout@v4
       - uses: <owner>/pairflow@v1   # replace <owner>; pin a release tag or a commit SHA
         with:
-          workflow: ${workflowDir}
+          path: ${workflowDir}      # the directory holding workflow.yml
         # The variables your workflow's generators read, once they call a model:
         # env:
         #   OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}

