@@ -1,11 +1,16 @@
 /**
  * Starting a workflow: a starter workflow.yml and prompts.yml that validate and run offline (a
- * command generator), and a GitHub Actions workflow that runs it on every push. Nothing that
- * exists is ever overwritten: when any of the files is there, none is written.
+ * command generator), a GitHub Actions workflow that runs it on every push, and `.pairflow/` (the
+ * state directory, src/app/state.ts) in the repository's .gitignore. Nothing that exists is ever
+ * overwritten: each file that is missing is written, each that is there is kept and reported, so
+ * running init again finishes what a first run could not.
  */
-import { existsSync, lstatSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import path from "node:path";
+import pkg from "../../package.json" with { type: "json" };
 import { UsageError } from "../model/errors.js";
+import { displayPath, PROMPTS_NAMES, WORKFLOW_NAMES } from "../config/parse.js";
+import { createFileExclusive, writeFileAtomic } from "../workspace/files.js";
 import { findRepoRoot } from "../workspace/load.js";
 
 export interface InitRequest {
@@ -16,61 +21,151 @@ export interface InitRequest {
   schemasDir: string;
 }
 
-export interface Initialized {
-  /** The files written, absolute, in the order written. */
-  files: string[];
-  /** The repository root the GitHub workflow went under. */
-  root: string;
-  /** The `$schema` lines point where pairflow is not installed yet (see schemaNote). */
-  schemaInstalled: boolean;
-  /** Where the `$schema` lines point, relative to the workflow's directory. */
-  schemaDir: string;
+/** What init did with one file. */
+export interface InitStep {
+  /** Absolute. */
+  file: string;
+  /**
+   * wrote: created it; updated: added to it (.gitignore); kept: left it as it is, and why;
+   * skipped: did not write it, though it is missing, and why.
+   */
+  done: "wrote" | "updated" | "kept" | "skipped";
+  /** Why, or what was added: shown after the file's name. */
+  detail?: string;
 }
 
-export class InitTargetExistsError extends UsageError {
-  override name = "InitTargetExistsError";
+export interface Initialized {
+  /** Every file init looked after, in the order it did so. */
+  steps: InitStep[];
+  /** The repository root the GitHub workflow and .gitignore went under. */
+  root: string;
+  /** Where the `$schema` lines point: a directory relative to the workflow's, or a URL. */
+  schemas: string;
+  /** The starter workflow.yml and prompts.yml were written. */
+  starter: boolean;
 }
+
+/** The state directory, as .gitignore names it. */
+export const STATE_ENTRY = ".pairflow/";
+
+/**
+ * The published copy of this pairflow's schemas. A public npm CDN serves every file of every
+ * published version of the package at this address (package.json publishes schemas/), and a
+ * published version never changes, so the address resolves from any checkout on any machine and
+ * always gives the schemas this pairflow validates with.
+ */
+export const SCHEMAS_URL = `https://cdn.jsdelivr.net/npm/${pkg.name}@${pkg.version}/schemas`;
 
 export function initWorkflow(request: InitRequest): Initialized {
   const dir = path.resolve(request.cwd, request.dir ?? ".");
-  if (existsSync(dir) && !lstatSync(dir).isDirectory()) throw new UsageError(`${request.dir} is not a directory; give the directory to hold workflow.yml`);
+  if (existsOrLink(dir) && !lstatSync(dir).isDirectory()) throw new UsageError(`${request.dir} is not a directory; give the directory to hold workflow.yml`);
   const root = findRepoRoot(dir);
-  // The schemas that ship with this pairflow, when they are in the repository (installed as a
-  // dependency, or pairflow's own checkout); else where `npm install --save-dev pairflow` puts them.
-  const shipped = path.resolve(request.schemasDir);
-  const schemaInstalled = isInside(shipped, root);
-  const schemas = schemaInstalled ? shipped : path.join(root, "node_modules", "pairflow", "schemas");
-  const schemaDir = posix(path.relative(dir, schemas)) || ".";
+  const schemas = schemaLocation(request.schemasDir, root, dir);
   const workflowDir = posix(path.relative(root, dir)) || ".";
 
-  const files: [string, string][] = [
-    [path.join(dir, "workflow.yml"), starterWorkflow(schemaDir)],
-    [path.join(dir, "prompts.yml"), starterPrompts(schemaDir)],
-    [path.join(root, ".github", "workflows", "pairflow.yml"), githubWorkflow(workflowDir)],
+  // In the order shown: a file to write with its text, or what was decided about a file already.
+  const todo: ([file: string, text: string] | InitStep)[] = [];
+  const exists = "it exists; pairflow init never overwrites a file";
+  // The starter's workflow and prompts go together: a starter prompts.yml beside a workflow of
+  // one's own names pairs it does not have (an error), and a second workflow or prompts file in
+  // a directory makes it ambiguous (an error). So both are written, or neither.
+  const starter: [string, string][] = [
+    [path.join(dir, "workflow.yml"), starterWorkflow(schemas)],
+    [path.join(dir, "prompts.yml"), starterPrompts(schemas)],
   ];
-  const taken = files.map(([file]) => file).filter((file) => existsOrLink(file));
-  if (taken.length > 0) {
-    throw new InitTargetExistsError(
-      `${taken.map((f) => posix(path.relative(request.cwd, f)) || f).join(", ")} already ${taken.length === 1 ? "exists" : "exist"}; ` +
-        "pairflow init never overwrites anything and wrote nothing (move it away, or init another directory)",
-    );
+  const present = [...WORKFLOW_NAMES, ...PROMPTS_NAMES].filter((name) => existsOrLink(path.join(dir, name)));
+  if (present.length === 0) todo.push(...starter);
+  else {
+    const holds = `${displayPath(dir, request.cwd)} already holds ${present.join(", ")}`;
+    for (const [file] of starter) {
+      if (existsOrLink(file)) todo.push({ file, done: "kept", detail: exists });
+      else todo.push({ file, done: "skipped", detail: `${holds}, and the starter's workflow.yml and prompts.yml go only together` });
+    }
   }
+  const github = path.join(root, ".github", "workflows", "pairflow.yml");
+  if (existsOrLink(github)) todo.push({ file: github, done: "kept", detail: `${exists} (check that its pairflow step has path: ${workflowDir})` });
+  else todo.push([github, githubWorkflow(workflowDir)]);
+
+  const steps: InitStep[] = [];
   const written: string[] = [];
   try {
-    for (const [file, text] of files) {
-      mkdirSync(path.dirname(file), { recursive: true });
-      // wx: fails if the file appeared meanwhile, so nothing is ever overwritten.
-      writeFileSync(file, text, { flag: "wx" });
-      written.push(file);
+    for (const item of todo) {
+      if (!Array.isArray(item)) steps.push(item);
+      else if (createFileExclusive(item[0], item[1])) {
+        written.push(item[0]);
+        steps.push({ file: item[0], done: "wrote" });
+      } else steps.push({ file: item[0], done: "kept", detail: `it appeared while pairflow init wrote; ${exists}` });
     }
+    // Last: the only file changed in place, so nothing after it can fail and leave it changed.
+    steps.push(ignoreState(path.join(root, ".gitignore")));
   } catch (err) {
     for (const file of written) rmSync(file, { force: true });
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "EEXIST")
-      throw new InitTargetExistsError(`${(err as NodeJS.ErrnoException).path ?? "a file"} appeared while pairflow init wrote; it wrote nothing`);
-    throw new UsageError(`could not write the starter files: ${(err as Error).message}; nothing was written`);
+    throw new UsageError(`pairflow init could not write: ${(err as Error).message}; it wrote nothing (run it again once that is fixed)`);
   }
-  return { files: written, root, schemaInstalled, schemaDir };
+  return { steps, root, schemas, starter: written.includes(starter[0]![0]) };
+}
+
+/**
+ * Where the `$schema` lines point, so that they resolve both in a clone of pairflow's own
+ * repository and where pairflow is installed:
+ * - When the running pairflow's schemas are inside the repository (pairflow installed as a
+ *   dependency, in node_modules/pairflow; or pairflow's own repository), a relative path to them:
+ *   it works offline, for everyone who checks the repository out and installs it, and follows the
+ *   version the repository pins as it is upgraded.
+ * - Otherwise (npx, a global install, a clone used on another repository) no path inside the
+ *   repository leads to them, and a path outside it differs from machine to machine: the lines
+ *   name the published copy of the same schemas by URL, which editors (yaml-language-server)
+ *   fetch. The schemas' `$id` (urn:pairflow:schema:...) names them but resolves nowhere, so it
+ *   cannot serve.
+ */
+function schemaLocation(schemasDir: string, root: string, dir: string): string {
+  const shipped = realOrSelf(path.resolve(schemasDir));
+  const realRoot = realOrSelf(root);
+  if (!isInside(shipped, realRoot)) return SCHEMAS_URL;
+  // Relative to the root as given: dir is under it, and may not exist yet.
+  return posix(path.relative(dir, path.join(root, path.relative(realRoot, shipped)))) || ".";
+}
+
+/**
+ * Adds `.pairflow/` to .gitignore at the repository root: creates the file, or appends the line
+ * to it, keeping every byte it has (and whether it ends with a new line).
+ */
+function ignoreState(file: string): InitStep {
+  const why = "pairflow keeps run records and its local store there";
+  if (!existsOrLink(file)) {
+    if (createFileExclusive(file, `${STATE_ENTRY}\n`)) return { file, done: "wrote", detail: `it ignores ${STATE_ENTRY}; ${why}` };
+    return { file, done: "kept", detail: `it appeared while pairflow init wrote; add ${STATE_ENTRY} to it (${why})` };
+  }
+  // A link or anything else: writing would replace it with a file, or cannot be done.
+  if (!lstatSync(file).isFile()) return { file, done: "kept", detail: `it is not a regular file; add ${STATE_ENTRY} to it yourself (${why})` };
+  const bytes = readFileSync(file);
+  const addition = stateIgnoreAddition(bytes.toString("utf8"));
+  if (addition === undefined) return { file, done: "kept", detail: `it already ignores ${STATE_ENTRY}` };
+  writeFileAtomic(file, Buffer.concat([bytes, Buffer.from(addition, "utf8")]));
+  return { file, done: "updated", detail: `added ${STATE_ENTRY}; ${why}` };
+}
+
+/** The lines of .gitignore that ignore the state directory at the root, without and with their slashes. */
+const STATE_PATTERNS = new Set([".pairflow", ".pairflow/", "/.pairflow", "/.pairflow/"]);
+
+/**
+ * What to append to a .gitignore holding `text` so that it ignores `.pairflow/`, or undefined
+ * when it does already: when its last line naming the directory (as STATE_PATTERNS, read as git
+ * reads a line: without a carriage return and trailing spaces) ignores it rather than negates it
+ * (`!.pairflow/`). The line added ends with the file's own line ending, and the file keeps ending
+ * with one or not.
+ */
+export function stateIgnoreAddition(text: string): string | undefined {
+  let ignored = false;
+  for (const raw of text.replace(/^\uFEFF/, "").split("\n")) {
+    const line = raw.replace(/\r$/, "").replace(/(?<!\\) +$/, "");
+    if (STATE_PATTERNS.has(line)) ignored = true;
+    else if (line.startsWith("!") && STATE_PATTERNS.has(line.slice(1))) ignored = false;
+  }
+  if (ignored) return undefined;
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  if (text === "") return STATE_ENTRY + eol;
+  return text.endsWith("\n") ? STATE_ENTRY + eol : eol + STATE_ENTRY;
 }
 
 function existsOrLink(file: string): boolean {
@@ -79,6 +174,14 @@ function existsOrLink(file: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+function realOrSelf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
   }
 }
 
@@ -91,8 +194,8 @@ function posix(p: string): string {
   return p.split(path.sep).join("/");
 }
 
-function starterWorkflow(schemaDir: string): string {
-  return `# yaml-language-server: $schema=${schemaDir}/workflow.schema.json
+function starterWorkflow(schemas: string): string {
+  return `# yaml-language-server: $schema=${schemas}/workflow.schema.json
 #
 # A starter workflow: two action pairs, each a generator that produces an artifact and a guard that
 # accepts or rejects it. Its generator is a shell command that answers with the prompt it receives
@@ -125,8 +228,8 @@ action_pairs:
 `;
 }
 
-function starterPrompts(schemaDir: string): string {
-  return `# yaml-language-server: $schema=${schemaDir}/prompts.schema.json
+function starterPrompts(schemas: string): string {
+  return `# yaml-language-server: $schema=${schemas}/prompts.schema.json
 #
 # One entry per pair: editing an entry re-runs that pair and what depends on it.
 draft:
@@ -166,7 +269,7 @@ jobs:
       - uses: actions/checkout@v4
       - uses: <owner>/pairflow@v1   # replace <owner>; pin a release tag or a commit SHA
         with:
-          workflow: ${workflowDir}
+          path: ${workflowDir}      # the directory holding workflow.yml
         # The variables your workflow's generators read, once they call a model:
         # env:
         #   OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 
 /**
@@ -8,23 +8,77 @@ import path from "node:path";
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const tmp = temporaryFor(file);
   try {
-    const fd = openSync(tmp, "w");
-    try {
-      const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-      // writeSync may write less than asked (a full disk, a signal): go on until all is written or
-      // it throws (ENOSPC), which leaves the previous file as it was and removes the temporary one.
-      for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    writeFlushed(tmp, data);
     renameSync(tmp, file);
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
   }
+}
+
+/**
+ * Creates `file` holding `data` unless something is there already, which it never overwrites:
+ * then it returns false. The name never holds part of the data: the data goes to a temporary file
+ * in the same directory, is flushed to disk, and is hard-linked to the name, which fails when the
+ * name is taken (a rename would replace what is there).
+ */
+export function createFileExclusive(file: string, data: string | Uint8Array): boolean {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = temporaryFor(file);
+  try {
+    writeFlushed(tmp, data);
+    linkSync(tmp, file);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return false;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "ENOSYS" && code !== "EXDEV") throw err;
+    // A file system without hard links: claim the name exclusively, then write; a failure
+    // removes what it claimed, so no part of the data stays behind.
+    let fd: number;
+    try {
+      fd = openSync(file, "wx");
+    } catch (err2) {
+      if ((err2 as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw err2;
+    }
+    try {
+      writeAll(fd, data);
+    } catch (err2) {
+      closeSync(fd);
+      rmSync(file, { force: true });
+      throw err2;
+    }
+    closeSync(fd);
+    return true;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
+/** Named as removeStaleTemporaries recognises: the writer's pid and a random tag. */
+function temporaryFor(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+}
+
+/** Writes all of data to a new file (flag w: truncating whatever is there), flushed to disk. */
+function writeFlushed(file: string, data: string | Uint8Array): void {
+  const fd = openSync(file, "w");
+  try {
+    writeAll(fd, data);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function writeAll(fd: number, data: string | Uint8Array): void {
+  const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+  // writeSync may write less than asked (a full disk, a signal): go on until all is written or
+  // it throws (ENOSPC), which leaves the previous file as it was and removes the temporary one.
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
+  fsyncSync(fd);
 }
 
 const TEMPORARY = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;

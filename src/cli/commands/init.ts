@@ -24,18 +24,14 @@ export function registerInit(program: Command, { io }: CliContext): void {
   program
     .command("init")
     .description(
-      "Write a starter workflow.yml and prompts.yml that run offline, and a GitHub Actions workflow (.github/workflows/pairflow.yml) that runs them. Never overwrites anything: if any of these files exists, writes none (exit 2).",
+      "Write a starter workflow.yml and prompts.yml that run offline, a GitHub Actions workflow (.github/workflows/pairflow.yml) that runs them, and .pairflow/ (pairflow's local state) into .gitignore. Never overwrites anything: writes each file that is missing and says which it kept; run it again to finish what it could not do.",
     )
     .argument("[dir]", "the directory to hold workflow.yml (default: .); created when missing")
     .addHelpText("after", examples(["pairflow init", "pairflow init pairflow && pairflow run pairflow"]))
     .action((dir: string | undefined) => {
       const done = initWorkflow({ cwd: io.cwd, dir, schemasDir: shippedSchemasDir() });
-      for (const file of done.files) io.stdout.write(`wrote ${displayPath(file, io.cwd)}\n`);
-      if (!done.schemaInstalled) {
-        io.stdout.write(
-          `note: the $schema lines point at ${done.schemaDir}/: npm install --save-dev pairflow puts the schemas there, for completion in editors\n`,
-        );
-      }
+      for (const step of done.steps) io.stdout.write(`${step.done} ${displayPath(step.file, io.cwd)}${step.detail ? `: ${step.detail}` : ""}\n`);
+      if (!done.starter) return;
       const target = dir === undefined ? "" : ` ${dir}`;
       io.stdout.write(`\nNext: pairflow run${target}   (then pairflow prompt review${target} shows what a generator receives)\n`);
     });
