@@ -6,14 +6,14 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-S3J7BHJD.js";
+} from "./cli-chunk-LMY4MBOD.js";
 import {
   LOCK_VERSION,
   componentsOf
 } from "./cli-chunk-IBQJ6QCZ.js";
 import {
   examples
-} from "./cli-chunk-ZTYHHU54.js";
+} from "./cli-chunk-QT3RU6UR.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -5,18 +5,18 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-RARUEJ6U.js";
+} from "./cli-chunk-5H57QYG7.js";
 import {
   planTarget
-} from "./cli-chunk-7KZ3YKNI.js";
+} from "./cli-chunk-KH762KP3.js";
 import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-TBZEW72S.js";
+} from "./cli-chunk-L5PZGOZN.js";
 import {
   styleFor
-} from "./cli-chunk-2OEVZ5PF.js";
+} from "./cli-chunk-2AHEYELG.js";
 import {
   Option,
   PATH_HELP,
@@ -25,7 +25,7 @@ import {
   positiveInt,
   stateDirOption,
   writePieces
-} from "./cli-chunk-ZTYHHU54.js";
+} from "./cli-chunk-QT3RU6UR.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts) {

@@ -4,15 +4,15 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-7KZ3YKNI.js";
+} from "./cli-chunk-KH762KP3.js";
 import {
   openState
-} from "./cli-chunk-L65GZXMX.js";
-import "./cli-chunk-S3J7BHJD.js";
+} from "./cli-chunk-KIKGFXIW.js";
+import "./cli-chunk-LMY4MBOD.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-2OEVZ5PF.js";
+} from "./cli-chunk-2AHEYELG.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Option,
@@ -22,7 +22,7 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-ZTYHHU54.js";
+} from "./cli-chunk-QT3RU6UR.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

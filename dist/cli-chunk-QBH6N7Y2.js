@@ -10,7 +10,7 @@ import {
   quoteList,
   realRootOf,
   sortIssues
-} from "./cli-chunk-ZTYHHU54.js";
+} from "./cli-chunk-QT3RU6UR.js";
 
 // src/config/check.ts
 import path from "node:path";

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-JZW7PIOR.js";
+} from "./cli-chunk-UUV7JDA2.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,12 +14,12 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-RARUEJ6U.js";
+} from "./cli-chunk-5H57QYG7.js";
 import {
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-MS42S3SF.js";
+} from "./cli-chunk-3ANEISBY.js";
 import {
   compareWithRun,
   comparisonText,
@@ -28,12 +28,12 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-TBZEW72S.js";
+} from "./cli-chunk-L5PZGOZN.js";
 import {
   asksBeforeRunning,
   parseUsd,
   styleFor
-} from "./cli-chunk-2OEVZ5PF.js";
+} from "./cli-chunk-2AHEYELG.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -44,7 +44,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-ZTYHHU54.js";
+} from "./cli-chunk-QT3RU6UR.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;

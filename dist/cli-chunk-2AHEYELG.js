@@ -12,7 +12,7 @@ import {
   downstreamOf,
   plain,
   sharedValue
-} from "./cli-chunk-ZTYHHU54.js";
+} from "./cli-chunk-QT3RU6UR.js";
 
 // src/report/color.ts
 function styleFor(stream, env = process.env) {

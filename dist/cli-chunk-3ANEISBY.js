@@ -3,10 +3,10 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   count
-} from "./cli-chunk-TBZEW72S.js";
+} from "./cli-chunk-L5PZGOZN.js";
 import {
   shortRef
-} from "./cli-chunk-ZTYHHU54.js";
+} from "./cli-chunk-QT3RU6UR.js";
 
 // src/report/run.ts
 function seconds(ms) {

@@ -6,10 +6,10 @@ import {
 } from "./cli-chunk-BXGMXDAX.js";
 import {
   count
-} from "./cli-chunk-TBZEW72S.js";
+} from "./cli-chunk-L5PZGOZN.js";
 import {
   styleFor
-} from "./cli-chunk-2OEVZ5PF.js";
+} from "./cli-chunk-2AHEYELG.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Command,
@@ -21,21 +21,21 @@ import {
   UsageError,
   checkStateDir,
   formatIssue
-} from "./cli-chunk-ZTYHHU54.js";
+} from "./cli-chunk-QT3RU6UR.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-YPTPZOJK.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-HQXER7RK.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-2KY55HD6.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-P5QS237B.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-YBWB4BCR.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-QAGW3JFE.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-DQR5PII3.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-UPW3JL5G.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-3SUEZXQL.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-JAUI3YAJ.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-63B4UCUZ.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-AH3XMYFU.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-E36BBLGR.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-PEXZKHYW.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-EOCXA2I5.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-TRWXYTOC.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-GTZBSGUI.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-HKBEXP7K.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -9,7 +9,7 @@ import {
   issueAt,
   parseText,
   writeFileAtomic
-} from "./cli-chunk-ZTYHHU54.js";
+} from "./cli-chunk-QT3RU6UR.js";
 
 // src/lockfile/write.ts
 function orderedEntry(e) {

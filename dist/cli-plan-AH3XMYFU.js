@@ -4,18 +4,18 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   registerPlan,
   showPlan
-} from "./cli-chunk-JZW7PIOR.js";
-import "./cli-chunk-RARUEJ6U.js";
+} from "./cli-chunk-UUV7JDA2.js";
+import "./cli-chunk-5H57QYG7.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-7GGQ2ELO.js";
-import "./cli-chunk-MS42S3SF.js";
-import "./cli-chunk-7KZ3YKNI.js";
-import "./cli-chunk-L65GZXMX.js";
-import "./cli-chunk-S3J7BHJD.js";
-import "./cli-chunk-TBZEW72S.js";
-import "./cli-chunk-2OEVZ5PF.js";
+import "./cli-chunk-QBH6N7Y2.js";
+import "./cli-chunk-3ANEISBY.js";
+import "./cli-chunk-KH762KP3.js";
+import "./cli-chunk-KIKGFXIW.js";
+import "./cli-chunk-LMY4MBOD.js";
+import "./cli-chunk-L5PZGOZN.js";
+import "./cli-chunk-2AHEYELG.js";
 import "./cli-chunk-IBQJ6QCZ.js";
-import "./cli-chunk-ZTYHHU54.js";
+import "./cli-chunk-QT3RU6UR.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {

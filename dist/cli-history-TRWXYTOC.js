@@ -3,19 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-5UU6NDAH.js";
-import "./cli-chunk-JZW7PIOR.js";
+} from "./cli-chunk-W2X43QNB.js";
+import "./cli-chunk-UUV7JDA2.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-RARUEJ6U.js";
+} from "./cli-chunk-5H57QYG7.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-7GGQ2ELO.js";
+import "./cli-chunk-QBH6N7Y2.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-MS42S3SF.js";
+} from "./cli-chunk-3ANEISBY.js";
 import {
   listRunIds,
   listing,
@@ -23,21 +23,21 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-7KZ3YKNI.js";
+} from "./cli-chunk-KH762KP3.js";
 import {
   LocalStore,
   readLockWithJournal,
   stateDirFor
-} from "./cli-chunk-L65GZXMX.js";
+} from "./cli-chunk-KIKGFXIW.js";
 import {
   lockPathFor
-} from "./cli-chunk-S3J7BHJD.js";
+} from "./cli-chunk-LMY4MBOD.js";
 import {
   count
-} from "./cli-chunk-TBZEW72S.js";
+} from "./cli-chunk-L5PZGOZN.js";
 import {
   styleFor
-} from "./cli-chunk-2OEVZ5PF.js";
+} from "./cli-chunk-2AHEYELG.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   ConfigError,
@@ -52,7 +52,7 @@ import {
   resolveWorkflowPath,
   shortRef,
   stateDirOption
-} from "./cli-chunk-ZTYHHU54.js";
+} from "./cli-chunk-QT3RU6UR.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

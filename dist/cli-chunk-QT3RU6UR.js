@@ -22522,25 +22522,65 @@ import path5 from "node:path";
 
 // src/workspace/files.ts
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
 import path4 from "node:path";
 function writeFileAtomic(file, data) {
   mkdirSync(path4.dirname(file), { recursive: true });
-  const tmp = path4.join(path4.dirname(file), `.${path4.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const tmp = temporaryFor(file);
   try {
-    const fd = openSync(tmp, "w");
-    try {
-      const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    writeFlushed(tmp, data);
     renameSync(tmp, file);
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;
   }
+}
+function createFileExclusive(file, data) {
+  mkdirSync(path4.dirname(file), { recursive: true });
+  const tmp = temporaryFor(file);
+  try {
+    writeFlushed(tmp, data);
+    linkSync(tmp, file);
+    return true;
+  } catch (err) {
+    const code = err.code;
+    if (code === "EEXIST") return false;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "ENOSYS" && code !== "EXDEV") throw err;
+    let fd;
+    try {
+      fd = openSync(file, "wx");
+    } catch (err2) {
+      if (err2.code === "EEXIST") return false;
+      throw err2;
+    }
+    try {
+      writeAll(fd, data);
+    } catch (err2) {
+      closeSync(fd);
+      rmSync(file, { force: true });
+      throw err2;
+    }
+    closeSync(fd);
+    return true;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+function temporaryFor(file) {
+  return path4.join(path4.dirname(file), `.${path4.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+}
+function writeFlushed(file, data) {
+  const fd = openSync(file, "w");
+  try {
+    writeAll(fd, data);
+  } finally {
+    closeSync(fd);
+  }
+}
+function writeAll(fd, data) {
+  const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+  fsyncSync(fd);
 }
 var TEMPORARY = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
 function removeStaleTemporaries(dirs) {
@@ -22827,6 +22867,7 @@ export {
   isInside,
   pairKey,
   DEFAULT_MAX_OUTPUT_BYTES,
+  WORKFLOW_NAMES,
   PROMPTS_NAMES,
   namedFileProblem,
   realRootOf,
@@ -22840,6 +22881,7 @@ export {
   digestOf,
   shortRef,
   writeFileAtomic,
+  createFileExclusive,
   removeStaleTemporaries,
   outputPath,
   OutputFiles,

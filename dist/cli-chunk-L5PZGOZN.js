@@ -7,11 +7,11 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-2OEVZ5PF.js";
+} from "./cli-chunk-2AHEYELG.js";
 import {
   displayPath,
   shortRef
-} from "./cli-chunk-ZTYHHU54.js";
+} from "./cli-chunk-QT3RU6UR.js";
 
 // src/report/estimate.ts
 var integer;

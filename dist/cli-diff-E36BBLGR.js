@@ -1,23 +1,23 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-MS42S3SF.js";
+import "./cli-chunk-3ANEISBY.js";
 import {
   planTarget
-} from "./cli-chunk-7KZ3YKNI.js";
-import "./cli-chunk-L65GZXMX.js";
+} from "./cli-chunk-KH762KP3.js";
+import "./cli-chunk-KIKGFXIW.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-S3J7BHJD.js";
+} from "./cli-chunk-LMY4MBOD.js";
 import {
   planJson,
   reasonsText
-} from "./cli-chunk-TBZEW72S.js";
+} from "./cli-chunk-L5PZGOZN.js";
 import {
   decidePair,
   styleFor
-} from "./cli-chunk-2OEVZ5PF.js";
+} from "./cli-chunk-2AHEYELG.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   Option,
@@ -29,7 +29,7 @@ import {
   require_dist,
   resolveWorkflowPath,
   stateDirOption
-} from "./cli-chunk-ZTYHHU54.js";
+} from "./cli-chunk-QT3RU6UR.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

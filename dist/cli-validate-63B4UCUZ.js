@@ -3,18 +3,18 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   checkWorkflow
-} from "./cli-chunk-7GGQ2ELO.js";
+} from "./cli-chunk-QBH6N7Y2.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-L65GZXMX.js";
-import "./cli-chunk-S3J7BHJD.js";
+} from "./cli-chunk-KIKGFXIW.js";
+import "./cli-chunk-LMY4MBOD.js";
 import {
   count
-} from "./cli-chunk-TBZEW72S.js";
+} from "./cli-chunk-L5PZGOZN.js";
 import {
   styleFor
-} from "./cli-chunk-2OEVZ5PF.js";
+} from "./cli-chunk-2AHEYELG.js";
 import "./cli-chunk-IBQJ6QCZ.js";
 import {
   ConfigError,
@@ -28,7 +28,7 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-ZTYHHU54.js";
+} from "./cli-chunk-QT3RU6UR.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

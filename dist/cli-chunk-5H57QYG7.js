@@ -6,11 +6,11 @@ import {
 } from "./cli-chunk-7Z54WWHF.js";
 import {
   checkWorkflow
-} from "./cli-chunk-7GGQ2ELO.js";
+} from "./cli-chunk-QBH6N7Y2.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-MS42S3SF.js";
+} from "./cli-chunk-3ANEISBY.js";
 import {
   RunRecorder,
   estimateOf,
@@ -22,7 +22,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-7KZ3YKNI.js";
+} from "./cli-chunk-KH762KP3.js";
 import {
   LocalStore,
   LockWriter,
@@ -30,10 +30,10 @@ import {
   openState,
   realLockPath,
   stateDirFor
-} from "./cli-chunk-L65GZXMX.js";
+} from "./cli-chunk-KIKGFXIW.js";
 import {
   lockPathFor
-} from "./cli-chunk-S3J7BHJD.js";
+} from "./cli-chunk-LMY4MBOD.js";
 import {
   asksBeforeRunning,
   contentNeeded,
@@ -45,7 +45,7 @@ import {
   usd,
   withDependencies,
   workflowRef
-} from "./cli-chunk-2OEVZ5PF.js";
+} from "./cli-chunk-2AHEYELG.js";
 import {
   ConfigError,
   DEFAULT_MAX_OUTPUT_BYTES,
@@ -71,7 +71,7 @@ import {
   sha256Hex,
   stateDirOption,
   writeFileAtomic
-} from "./cli-chunk-ZTYHHU54.js";
+} from "./cli-chunk-QT3RU6UR.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";

@@ -6,10 +6,10 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-S3J7BHJD.js";
+} from "./cli-chunk-LMY4MBOD.js";
 import {
   sortedObject
-} from "./cli-chunk-2OEVZ5PF.js";
+} from "./cli-chunk-2AHEYELG.js";
 import {
   LOCK_VERSION
 } from "./cli-chunk-IBQJ6QCZ.js";
@@ -24,7 +24,7 @@ import {
   require_out,
   sha256Hex,
   textHashes
-} from "./cli-chunk-ZTYHHU54.js";
+} from "./cli-chunk-QT3RU6UR.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";

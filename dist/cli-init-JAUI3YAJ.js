@@ -1,0 +1,235 @@
+#!/usr/bin/env node
+import { createRequire as __pairflowCreateRequire } from "node:module";
+const require = __pairflowCreateRequire(import.meta.url);
+import {
+  package_default
+} from "./cli-chunk-BXGMXDAX.js";
+import {
+  PROMPTS_NAMES,
+  UsageError,
+  WORKFLOW_NAMES,
+  createFileExclusive,
+  displayPath,
+  examples,
+  findRepoRoot,
+  writeFileAtomic
+} from "./cli-chunk-QT3RU6UR.js";
+import "./cli-chunk-NRKDSK7E.js";
+import "./cli-chunk-FRV2UMY2.js";
+
+// src/cli/commands/init.ts
+import { existsSync } from "node:fs";
+import path2 from "node:path";
+import { fileURLToPath } from "node:url";
+
+// src/app/init.ts
+import { lstatSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import path from "node:path";
+var STATE_ENTRY = ".pairflow/";
+var SCHEMAS_URL = `https://cdn.jsdelivr.net/npm/${package_default.name}@${package_default.version}/schemas`;
+function initWorkflow(request) {
+  const dir = path.resolve(request.cwd, request.dir ?? ".");
+  if (existsOrLink(dir) && !lstatSync(dir).isDirectory()) throw new UsageError(`${request.dir} is not a directory; give the directory to hold workflow.yml`);
+  const root = findRepoRoot(dir);
+  const schemas = schemaLocation(request.schemasDir, root, dir);
+  const workflowDir = posix(path.relative(root, dir)) || ".";
+  const todo = [];
+  const exists = "it exists; pairflow init never overwrites a file";
+  const starter = [
+    [path.join(dir, "workflow.yml"), starterWorkflow(schemas)],
+    [path.join(dir, "prompts.yml"), starterPrompts(schemas)]
+  ];
+  const present = [...WORKFLOW_NAMES, ...PROMPTS_NAMES].filter((name) => existsOrLink(path.join(dir, name)));
+  if (present.length === 0) todo.push(...starter);
+  else {
+    const holds = `${displayPath(dir, request.cwd)} already holds ${present.join(", ")}`;
+    for (const [file] of starter) {
+      if (existsOrLink(file)) todo.push({ file, done: "kept", detail: exists });
+      else todo.push({ file, done: "skipped", detail: `${holds}, and the starter's workflow.yml and prompts.yml go only together` });
+    }
+  }
+  const github = path.join(root, ".github", "workflows", "pairflow.yml");
+  if (existsOrLink(github)) todo.push({ file: github, done: "kept", detail: `${exists} (check that its pairflow step has path: ${workflowDir})` });
+  else todo.push([github, githubWorkflow(workflowDir)]);
+  const steps = [];
+  const written = [];
+  try {
+    for (const item of todo) {
+      if (!Array.isArray(item)) steps.push(item);
+      else if (createFileExclusive(item[0], item[1])) {
+        written.push(item[0]);
+        steps.push({ file: item[0], done: "wrote" });
+      } else steps.push({ file: item[0], done: "kept", detail: `it appeared while pairflow init wrote; ${exists}` });
+    }
+    steps.push(ignoreState(path.join(root, ".gitignore")));
+  } catch (err) {
+    for (const file of written) rmSync(file, { force: true });
+    throw new UsageError(`pairflow init could not write: ${err.message}; it wrote nothing (run it again once that is fixed)`);
+  }
+  return { steps, root, schemas, starter: written.includes(starter[0][0]) };
+}
+function schemaLocation(schemasDir, root, dir) {
+  const shipped = realOrSelf(path.resolve(schemasDir));
+  const realRoot = realOrSelf(root);
+  if (!isInside(shipped, realRoot)) return SCHEMAS_URL;
+  return posix(path.relative(dir, path.join(root, path.relative(realRoot, shipped)))) || ".";
+}
+function ignoreState(file) {
+  const why = "pairflow keeps run records and its local store there";
+  if (!existsOrLink(file)) {
+    if (createFileExclusive(file, `${STATE_ENTRY}
+`)) return { file, done: "wrote", detail: `it ignores ${STATE_ENTRY}; ${why}` };
+    return { file, done: "kept", detail: `it appeared while pairflow init wrote; add ${STATE_ENTRY} to it (${why})` };
+  }
+  if (!lstatSync(file).isFile()) return { file, done: "kept", detail: `it is not a regular file; add ${STATE_ENTRY} to it yourself (${why})` };
+  const bytes = readFileSync(file);
+  const addition = stateIgnoreAddition(bytes.toString("utf8"));
+  if (addition === void 0) return { file, done: "kept", detail: `it already ignores ${STATE_ENTRY}` };
+  writeFileAtomic(file, Buffer.concat([bytes, Buffer.from(addition, "utf8")]));
+  return { file, done: "updated", detail: `added ${STATE_ENTRY}; ${why}` };
+}
+var STATE_PATTERNS = /* @__PURE__ */ new Set([".pairflow", ".pairflow/", "/.pairflow", "/.pairflow/"]);
+function stateIgnoreAddition(text) {
+  let ignored = false;
+  for (const raw of text.replace(/^\uFEFF/, "").split("\n")) {
+    const line = raw.replace(/\r$/, "").replace(/(?<!\\) +$/, "");
+    if (STATE_PATTERNS.has(line)) ignored = true;
+    else if (line.startsWith("!") && STATE_PATTERNS.has(line.slice(1))) ignored = false;
+  }
+  if (ignored) return void 0;
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  if (text === "") return STATE_ENTRY + eol;
+  return text.endsWith("\n") ? STATE_ENTRY + eol : eol + STATE_ENTRY;
+}
+function existsOrLink(file) {
+  try {
+    lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+function realOrSelf(file) {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+function isInside(file, dir) {
+  const rel = path.relative(dir, file);
+  return rel === "" || !rel.startsWith("..") && !path.isAbsolute(rel);
+}
+function posix(p) {
+  return p.split(path.sep).join("/");
+}
+function starterWorkflow(schemas) {
+  return `# yaml-language-server: $schema=${schemas}/workflow.schema.json
+#
+# A starter workflow: two action pairs, each a generator that produces an artifact and a guard that
+# accepts or rejects it. Its generator is a shell command that answers with the prompt it receives
+# (cat), so it runs offline with nothing to install: \`pairflow run\` here, then \`pairflow prompt review\`
+# shows exactly what a generator gets. To use a model, set \`generator: openai\` (or \`anthropic\`)
+# and a \`model\`, or make \`run\` a command line that calls one (it reads the prompt on stdin).
+name: starter
+specification: |
+  Describe here what the pairs of this workflow produce. This text is part of every prompt.
+
+generator: command
+generator_config:
+  run: cat
+
+action_pairs:
+  draft:
+    description: A first draft
+    output: out/draft.md
+    guard: contains
+    guard_config:
+      text: ["# Task"]
+
+  review:
+    description: A review of the draft
+    requires: [draft]          # gets draft's accepted artifact in its prompt
+    output: out/review.md
+    guard: contains
+    guard_config:
+      text: ["## draft"]
+`;
+}
+function starterPrompts(schemas) {
+  return `# yaml-language-server: $schema=${schemas}/prompts.schema.json
+#
+# One entry per pair: editing an entry re-runs that pair and what depends on it.
+draft:
+  role: You are a careful technical writer.
+  task: Write a one-page draft of what the specification describes.
+
+review:
+  role: You are a demanding reviewer.
+  task: Review the draft above and list what to improve.
+  feedback_wrapper: "Your review was rejected:\\n{feedback}"
+`;
+}
+function githubWorkflow(workflowDir) {
+  const paths = workflowDir === "." ? "" : `
+    paths:
+      - "${workflowDir}/**"`;
+  return `# Written by pairflow init. On every push to main: run the pairs whose inputs changed, reuse every
+# other accepted artifact from the Actions cache, and save what this run accepts for the next one.
+name: pairflow
+
+on:
+  push:
+    branches: [main]${paths}
+  workflow_dispatch:     # run by hand from the Actions tab
+
+permissions:
+  contents: read
+
+# One run at a time: a second push waits, then reuses what the first accepted.
+concurrency:
+  group: pairflow-\${{ github.ref }}
+  cancel-in-progress: false
+
+jobs:
+  run:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: <owner>/pairflow@v1   # replace <owner>; pin a release tag or a commit SHA
+        with:
+          path: ${workflowDir}      # the directory holding workflow.yml
+        # The variables your workflow's generators read, once they call a model:
+        # env:
+        #   OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}
+`;
+}
+
+// src/cli/commands/init.ts
+function shippedSchemasDir() {
+  let dir = path2.dirname(fileURLToPath(import.meta.url));
+  for (; ; ) {
+    if (existsSync(path2.join(dir, "schemas", "workflow.schema.json"))) return path2.join(dir, "schemas");
+    const up = path2.dirname(dir);
+    if (up === dir) return path2.resolve(path2.dirname(fileURLToPath(import.meta.url)), "..", "schemas");
+    dir = up;
+  }
+}
+function registerInit(program, { io }) {
+  program.command("init").description(
+    "Write a starter workflow.yml and prompts.yml that run offline, a GitHub Actions workflow (.github/workflows/pairflow.yml) that runs them, and .pairflow/ (pairflow's local state) into .gitignore. Never overwrites anything: writes each file that is missing and says which it kept; run it again to finish what it could not do."
+  ).argument("[dir]", "the directory to hold workflow.yml (default: .); created when missing").addHelpText("after", examples(["pairflow init", "pairflow init pairflow && pairflow run pairflow"])).action((dir) => {
+    const done = initWorkflow({ cwd: io.cwd, dir, schemasDir: shippedSchemasDir() });
+    for (const step of done.steps) io.stdout.write(`${step.done} ${displayPath(step.file, io.cwd)}${step.detail ? `: ${step.detail}` : ""}
+`);
+    if (!done.starter) return;
+    const target = dir === void 0 ? "" : ` ${dir}`;
+    io.stdout.write(`
+Next: pairflow run${target}   (then pairflow prompt review${target} shows what a generator receives)
+`);
+  });
+}
+export {
+  registerInit,
+  shippedSchemasDir
+};
