@@ -162,12 +162,12 @@ describe("plan mode", () => {
     expect(result.outputs["run-id"]).toBe("");
     expect(() => readFileSync(path.join(workspace, "out/stack.py"))).toThrow();
     expect(result.summary).toContain("## pairflow plan: tdd-stack");
-    expectEveryOutput(result.outputs, { "to-run": "3", "has-changes": "true", "estimated-cost": "", executed: "[]", "comment-url": "" });
+    expectEveryOutput(result.outputs, { "to-run": "3", "has-changes": "true", "estimated-cost": "0", executed: "[]", "comment-url": "" });
     // The whole plan, with its estimate, in a file for later steps.
     const file = JSON.parse(readFileSync(result.outputs["plan-file"]!, "utf8"));
     expect(file.totals).toMatchObject({ pairs: 3, run: 3, skip: 0, estimate: { pairs: 3 } });
     expect(file.pairs.map((p: { id: string }) => p.id)).toEqual(["g_test", "g_impl", "g_review"]);
-    expect(result.summary).toContain("**3 of 3 pairs to run** · cost unknown · 0 unchanged · 3 waves");
+    expect(result.summary).toContain("**3 of 3 pairs to run** · estimated cost $0.00 · 0 unchanged · 3 waves");
     expect(result.summary).toMatch(/\| `g_review` \| run \| new: never accepted; upstream: g_test will run; upstream: g_impl will run \| \? \| – \| – \| – \|/);
     await checkMermaid(mermaidBlocks(result.summary)[0]!);
   });

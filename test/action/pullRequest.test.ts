@@ -94,9 +94,9 @@ describe("mode plan on a pull request", () => {
     const head1 = git(dir, "rev-parse", "HEAD");
     expect(body1.split("\n")[1]).toBe(`<!-- pairflow:planned ${head1} run ${runIds - 1} attempt 1 -->`);
     expect(body1.split("\n")[2]).toBe(
-      `### pairflow plan of \`tdd-stack\` at [\`${head1.slice(0, 7)}\`](https://github.com/o/r/commit/${head1}): 2 pairs will re-run after merging, cost unknown`,
+      `### pairflow plan of \`tdd-stack\` at [\`${head1.slice(0, 7)}\`](https://github.com/o/r/commit/${head1}): 2 pairs will re-run after merging, estimated cost $0.00`,
     );
-    expect(first.outputs).toMatchObject({ "to-run": "2", "has-changes": "true", "estimated-cost": "", "comment-url": ours()[0]!.html_url });
+    expect(first.outputs).toMatchObject({ "to-run": "2", "has-changes": "true", "estimated-cost": "0", "comment-url": ours()[0]!.html_url });
     expect(body1).toMatch(/g_impl.*prompt\.task changed/);
     expect(body1).toContain("-  task: Implement the Stack class.");
     expect(body1).toContain("+  task: Implement the Stack class with a list.");
@@ -226,7 +226,7 @@ describe("racing plan jobs", () => {
     expect(result.code).toBe(0);
     expect(gh.requests).toEqual([]);
     expect(result.outputs["comment-url"]).toBe("");
-    expect(result.summary).toMatch(/^### pairflow plan of `tdd-stack` at \[`[0-9a-f]{7}`\]\(.*\): 3 pairs will re-run after merging, cost unknown$/m);
+    expect(result.summary).toMatch(/^### pairflow plan of `tdd-stack` at \[`[0-9a-f]{7}`\]\(.*\): 3 pairs will re-run after merging, estimated cost \$0\.00$/m);
   });
 });
 
@@ -255,6 +255,8 @@ describe("input max-cost", () => {
     const { dir } = await repository();
     const runsBefore = readdirSync(path.join(dir, ".pairflow/runs"));
     edit(path.join(dir, "flows/tdd/prompts.yml"), "task: Implement the Stack class.", "task: Implement it.");
+    // The example prices its stand-in at zero: unpriced, its cost cannot be checked.
+    edit(path.join(dir, "flows/tdd/workflow.yml"), "  stand-in-1: {input: 0, output: 0}", "  {}");
     const result = await runAction({ workspace: dir, with: { workflow: "flows/tdd", cache: "false", "max-cost": "0.50" } });
     expect(result.code).toBe(1);
     expect(result.summary).toMatch(
@@ -268,7 +270,7 @@ describe("input max-cost", () => {
     expect(JSON.parse(result.outputs.plan!).totals).toMatchObject({ run: 2 });
 
     // Priced, the estimate is checked: far over the budget, with the breakdown in the summary.
-    edit(path.join(dir, "flows/tdd/workflow.yml"), "rmax: 2", "rmax: 2\npricing:\n  stand-in-1: { input: 500, output: 2000 }");
+    edit(path.join(dir, "flows/tdd/workflow.yml"), "pricing:\n  {}", "pricing:\n  stand-in-1: { input: 500, output: 2000 }");
     const priced = await runAction({ workspace: dir, with: { workflow: "flows/tdd", cache: "false", "max-cost": "0.50" } });
     expect(priced.code).toBe(1);
     expect(priced.summary).toMatch(/^## pairflow run refused\n\nthe estimated cost \$[\d.,]+ exceeds max-cost \$0\.50; nothing was executed/);

@@ -74,7 +74,12 @@ describe("pairflow diff --base", () => {
 
   it("lists an added pair, which runs as new while the others are reused, with its entries as added", async () => {
     const dir = await acceptedExample();
-    edit(workflowFile(dir), (t) => t + "\n  g_docs:\n    requires: [g_impl]\n    guard: contains\n    guard_config: { text: Stack }\n");
+    edit(workflowFile(dir), (t) =>
+      t.replace(
+        "\n\n# What the model costs",
+        "\n  g_docs:\n    requires: [g_impl]\n    guard: contains\n    guard_config: { text: Stack }\n\n# What the model costs",
+      ),
+    );
     edit(promptsFile(dir), (t) => t + "\ng_docs:\n  task: Document the Stack class.\n");
     commitAll(dir, "add docs");
 
@@ -154,7 +159,12 @@ describe("pairflow diff --base", () => {
 
   it("prints the pull request comment's text with --format markdown", async () => {
     const dir = await acceptedExample();
-    edit(workflowFile(dir), (t) => t + "\n  g_docs:\n    requires: [g_impl]\n    guard: contains\n    guard_config: { text: Stack }\n");
+    edit(workflowFile(dir), (t) =>
+      t.replace(
+        "\n\n# What the model costs",
+        "\n  g_docs:\n    requires: [g_impl]\n    guard: contains\n    guard_config: { text: Stack }\n\n# What the model costs",
+      ),
+    );
     commitAll(dir, "add docs");
 
     const r = await cli(["diff", WF, "--base", "main", "--format", "markdown"], dir);
