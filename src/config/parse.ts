@@ -18,6 +18,7 @@ import { type Graph } from "../model/graph.js";
 import { isInside } from "./paths.js";
 import { plain, PyFloat, type CanonicalValue } from "../model/values.js";
 import { didYouMean } from "../model/text.js";
+import { dict, own } from "../model/dict.js";
 import { ConfigError, sortIssues, type ConfigIssue } from "../model/errors.js";
 import { DEFAULT_RMAX, type GuardRef, type ModelPrice, type Pair, type PromptEntry, type Workflow } from "../model/workflow.js";
 
@@ -180,10 +181,6 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
 
   const rawPairs = isObject(wf.action_pairs) ? wf.action_pairs : {};
   const ids = Object.keys(rawPairs);
-  // An id is a key of plain objects everywhere (lock file, records): "__proto__" cannot be one.
-  if (wfFile && Object.hasOwn(rawPairs, "__proto__")) {
-    issues.push(at(wfFile, ["action_pairs", "__proto__"], `"__proto__" cannot be a pair id (JavaScript objects reserve the name); rename the pair`, true));
-  }
   const hashablePairs = (isObject(hashable.action_pairs) ? hashable.action_pairs : {}) as Record<string, Record<string, unknown>>;
   const prompts = (isObject(promptsValue) ? promptsValue : {}) as Record<string, unknown>;
 
@@ -225,8 +222,7 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
   const written = new Map<string, Pair>();
   let pairs = written;
   for (const id of ids) {
-    const own = <T>(o: Record<string, T>): T | undefined => (Object.hasOwn(o, id) ? o[id] : undefined);
-    pairs.set(id, toPair(id, { value: objectOr(own(rawPairs)), hashable: own(hashablePairs) ?? {} }, { value: wf, hashable }, own(prompts)));
+    pairs.set(id, toPair(id, { value: objectOr(own(rawPairs, id)), hashable: own(hashablePairs, id) ?? {} }, { value: wf, hashable }, own(prompts, id)));
   }
   if (wfFile) {
     pairs = expandForeach(pairs, rawPairs, {
@@ -249,9 +245,10 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
 
   if (issues.length > 0 || !graph) throw new ConfigError(sortIssues(issues));
 
-  const escalating = ids.filter((id) => ESCALATION_KEYS.some((key) => key in objectOr(rawPairs[id])));
+  const escalates = (id: string, key: string) => Object.hasOwn(objectOr(own(rawPairs, id)), key);
+  const escalating = ids.filter((id) => ESCALATION_KEYS.some((key) => escalates(id, key)));
   if (wfFile && escalating.length > 0) {
-    const first = ESCALATION_KEYS.find((key) => key in objectOr(rawPairs[escalating[0]!]))!;
+    const first = ESCALATION_KEYS.find((key) => escalates(escalating[0]!, key))!;
     warnings.push(
       warning(
         at(
@@ -335,7 +332,7 @@ function maxOutputBytes(value: unknown): { maxOutputBytes?: number } {
 
 /** `pricing:` as validated by the schema: {model: {input, output}}. */
 function pricingOf(value: unknown): Record<string, ModelPrice> {
-  const pricing: Record<string, ModelPrice> = {};
+  const pricing = dict<ModelPrice>();
   for (const [model, price] of Object.entries(objectOr(value))) {
     const p = objectOr(price);
     if (typeof p.input === "number" && typeof p.output === "number") pricing[model] = { input: p.input, output: p.output };

@@ -7,6 +7,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import { issueAt, parseText } from "../config/parse.js";
 import { ConfigError, type ConfigIssue } from "../model/errors.js";
+import { asDict } from "../model/dict.js";
 import { type ComponentsText, LOCK_VERSION, type LockFile } from "../model/records.js";
 
 /** A lock file holds one small entry a pair: larger than this, it is not one. */
@@ -142,6 +143,8 @@ function checked(value: unknown, text: string, display: string, cut: boolean): L
     }
   }
   if (problems.length > 0) throw new ConfigError(positioned(text, display, problems));
+  // Any text is a pair id, "constructor" and "__proto__" included: the entries are a dictionary.
+  asDict((value as { pairs: Record<string, unknown> }).pairs);
   return value as unknown as LockFile;
 }
 
