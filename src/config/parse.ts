@@ -11,7 +11,21 @@ import path from "node:path";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { fastYamlValue } from "./yamlFast.js";
 import { promptsValidator, workflowValidator } from "./validators.js";
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type Tags } from "yaml";
+import {
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  visit,
+  type Document,
+  type Node,
+  type Pair as YAMLPair,
+  type Tags,
+  type YAMLMap,
+} from "yaml";
 import { buildGraph } from "../graph/graph.js";
 import { expandForeach, templatePath, type Glob } from "./foreach.js";
 import { type Graph } from "../model/graph.js";
@@ -796,7 +810,7 @@ function locate(file: SourceFile, keyPath: readonly (string | number)[], onKey: 
   let keyNode: Node | null = null;
   for (const key of keyPath) {
     if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(key));
+      const pair = entryOf(node, String(key));
       if (!pair) break;
       keyNode = pair.key as Node;
       node = pair.value as Node | null;
@@ -810,6 +824,27 @@ function locate(file: SourceFile, keyPath: readonly (string | number)[], onKey: 
   const target = (onKey && keyNode) || node || keyNode;
   return position(file.lines, target?.range?.[0] ?? 0);
 }
+
+/**
+ * A mapping's first entry with the key. Each mapping is indexed once, on the first lookup: a
+ * lookup per problem that scanned the mapping made reporting a problem in each of n entries (a
+ * lock file of 50,000 damaged entries) quadratic.
+ */
+function entryOf(map: YAMLMap, key: string): YAMLPair | undefined {
+  let index = keyIndexes.get(map);
+  if (index === undefined) {
+    index = new Map();
+    for (const item of map.items) {
+      if (!isPair(item) || !isScalar(item.key)) continue;
+      const name = String(item.key.value);
+      if (!index.has(name)) index.set(name, item);
+    }
+    keyIndexes.set(map, index);
+  }
+  return index.get(key);
+}
+
+const keyIndexes = new WeakMap<YAMLMap, Map<string, YAMLPair>>();
 
 /** An issue at the value at keyPath in file (at its key, with onKey), or at its nearest existing ancestor. */
 export function issueAt(file: SourceFile, keyPath: readonly (string | number)[], message: string, onKey = false): ConfigIssue {
@@ -840,7 +875,8 @@ function validate(check: ValidateFunction, value: unknown, file: SourceFile, iss
   const errors = check.errors ?? [];
   const unknown: ConfigIssue[] = [];
   // An anyOf failure explains itself; the failures of its branches would only repeat it.
-  const anyOfPaths = errors.filter((e) => e.keyword === "anyOf").map((e) => e.schemaPath);
+  // Schema paths, not places in the file: a few, however many values fail them.
+  const anyOfPaths = [...new Set(errors.filter((e) => e.keyword === "anyOf").map((e) => e.schemaPath))];
   const seen = new Set<string>();
   for (const error of errors) {
     if (error.keyword === "propertyNames") continue; // its "pattern" error already names the key
