@@ -191,22 +191,31 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
   }
   const promptsFile = promptsPath ? readSource(promptsPath, options, issues) : undefined;
   const promptsValue = promptsFile ? valueOf(promptsFile, issues) : {};
-  if (promptsFile) validate(promptsValidator(), plain(promptsValue), promptsFile, issues, reference ? warnings : undefined);
-
   const rawPairs = isObject(wf.action_pairs) ? wf.action_pairs : {};
   const ids = Object.keys(rawPairs);
+  // Entries are matched with pairs only when there are pairs to match: a workflow that could not be read says so itself.
+  const matched = promptsFile !== undefined && wfFile !== undefined && isObject(wf.action_pairs);
+  const forNoPair = (key: string) => matched && key !== "$schema" && !Object.hasOwn(rawPairs, key);
+  if (promptsFile) {
+    // The reference framework shares one prompts file among workflows: entries of other workflows'
+    // pairs are theirs to check, and this workflow ignores them (warned about below).
+    const checked = plain(promptsValue);
+    const mine = reference && isObject(checked) ? Object.fromEntries(Object.entries(checked).filter(([key]) => !forNoPair(key))) : checked;
+    validate(promptsValidator(), mine, promptsFile, issues, reference ? warnings : undefined);
+  }
   const hashablePairs = (isObject(hashable.action_pairs) ? hashable.action_pairs : {}) as Record<string, Record<string, unknown>>;
   const prompts = (isObject(promptsValue) ? promptsValue : {}) as Record<string, unknown>;
+  const noPair = (keys: string[]) =>
+    `${keys.length === 1 ? "entry" : "entries"} ${quoteList(keys)} ${keys.length === 1 ? "names" : "name"} no pair of ${path.basename(workflowPath)}, and ${keys.length === 1 ? "is" : "are"} ignored`;
 
-  // Entries are matched with pairs only when there are pairs to match: a workflow that could not be read says so itself.
-  if (promptsFile && wfFile && isObject(wf.action_pairs)) {
+  if (matched) {
     const unused: string[] = [];
-    for (const key of Object.keys(prompts)) {
-      if (key === "$schema" || Object.hasOwn(rawPairs, key)) continue;
+    for (const key of Object.keys(prompts).filter(forNoPair)) {
       const hint = didYouMean(key, ids);
-      // The reference framework ignores entries for other pairs: several workflows share one prompts file.
-      if (reference && !hint) {
-        unused.push(key);
+      if (reference) {
+        // Likely another workflow's entry: the reference framework ignores it, and so does pairflow.
+        if (hint === undefined) unused.push(key);
+        else warnings.push(warning(at(promptsFile, [key], `${noPair([key])}; did you mean "${hint}"?`, true)));
         continue;
       }
       issues.push(
@@ -219,18 +228,7 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
         ),
       );
     }
-    if (unused.length > 0) {
-      warnings.push(
-        warning(
-          at(
-            promptsFile,
-            [unused[0]!],
-            `${unused.length === 1 ? "entry" : "entries"} ${quoteList(unused)} ${unused.length === 1 ? "names" : "name"} no pair of ${path.basename(workflowPath)}, and ${unused.length === 1 ? "is" : "are"} ignored`,
-            true,
-          ),
-        ),
-      );
-    }
+    if (unused.length > 0) warnings.push(warning(at(promptsFile, [unused[0]!], noPair(unused), true)));
   }
 
   const written = new Map<string, Pair>();
