@@ -34,6 +34,39 @@ describe("loading configuration", () => {
     expect(workflow.promptsPath).toBe(path.join(dir, "prompts.json"));
   });
 
+  it("loads and plans a reference workflow whose prompts file is shared with other workflows, warning of the entries it ignores", async () => {
+    const workflow = {
+      name: "swe",
+      generator: "command",
+      generator_config: { run: "cat" },
+      action_pairs: { ap_localize: { guard: "json" }, ap_patch: { guard: "json", requires: ["ap_localize"] } },
+    };
+    // Another workflow's entries: two near misses of this one's pairs, one that is not, one pairflow's schema would refuse.
+    const prompts = {
+      ap_localize: { task: "Find the file." },
+      ap_patch: { task: "Write the patch." },
+      ap_gen_patch: { task: "Write a patch from the tests." },
+      ap_localise: { task: "Find it." },
+      ap_analysis: { task: "Analyse." },
+      "ap singleshot": { task: ["one", "shot"], temperature: 0 },
+    };
+    const dir = tempRepo({ "workflow.json": JSON.stringify(workflow, null, 2), "prompts.json": JSON.stringify(prompts, null, 2) });
+    const { loaded, plan } = await planOf(dir, { cwd: dir });
+    expect(plan.pairs.map((p) => [p.id, p.action])).toEqual([
+      ["ap_localize", "run"],
+      ["ap_patch", "run"],
+    ]);
+    expect(loaded.warnings.map(formatIssue)).toEqual([
+      'prompts.json:8:3: ap_gen_patch: entry "ap_gen_patch" names no pair of workflow.json, and is ignored; did you mean "ap_patch"?',
+      'prompts.json:11:3: ap_localise: entry "ap_localise" names no pair of workflow.json, and is ignored; did you mean "ap_localize"?',
+      'prompts.json:14:3: ap_analysis: entries "ap_analysis", "ap singleshot" name no pair of workflow.json, and are ignored',
+    ]);
+    // The same files in pairflow's own format: each entry for no pair is an error, the near misses with their hints.
+    const own = problems({ "workflow.yml": JSON.stringify(workflow), "prompts.json": JSON.stringify(prompts, null, 2) });
+    expect(own).toContain('prompts.json:8:3: ap_gen_patch: prompts entry "ap_gen_patch" names no pair of workflow.yml; did you mean "ap_patch"?');
+    expect(own).toContain('prompts.json:11:3: ap_localise: prompts entry "ap_localise" names no pair of workflow.yml; did you mean "ap_localize"?');
+  });
+
   it("names file, line, column, key, what was found and what is expected, for every problem at once", async () => {
     const out = problems({
       "workflow.yml": [

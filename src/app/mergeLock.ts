@@ -7,7 +7,7 @@ import path from "node:path";
 import { readLock } from "../lockfile/lockfile.js";
 import { type LockMerge, mergeLocks } from "../lockfile/merge.js";
 import { writeLock } from "../lockfile/write.js";
-import { type LockFile, LOCK_VERSION } from "../model/records.js";
+import { emptyLock, type LockFile } from "../model/records.js";
 
 export interface MergeLockFiles {
   base: string;
@@ -30,7 +30,7 @@ export function mergeLockFiles(files: MergeLockFiles): LockMerge {
   const base = read(files.base, "common ancestor");
   const ours = read(files.ours, "ours");
   const theirs = read(files.theirs, "theirs");
-  const empty = (other: LockFile | null): LockFile => ({ version: LOCK_VERSION, workflow: other?.workflow ?? "", pairs: {} });
+  const empty = (other: LockFile | null): LockFile => emptyLock(other?.workflow ?? "");
   const result = mergeLocks(base, ours ?? empty(theirs), theirs ?? empty(ours));
   writeLock(path.resolve(files.cwd, files.ours), result.lock);
   return result;

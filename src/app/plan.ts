@@ -6,6 +6,7 @@ import type { PlanEstimate } from "../estimate/estimate.js";
 import { callsModel, estimatePlan } from "../estimate/estimate.js";
 import { pairHistory } from "../estimate/history.js";
 import type { Plan, PlannedPair } from "../model/plan.js";
+import { lockEntry } from "../model/records.js";
 import type { Selection } from "../model/run.js";
 import { planWorkflow } from "../plan/plan.js";
 import { onlyPairs } from "../plan/selection.js";
@@ -64,6 +65,6 @@ export function acceptedContent(opened: Opened, planned: PlannedPair): string | 
   const pair = opened.workflow.pairs.get(planned.id)!;
   const file = opened.outputs.read(pair);
   if (file !== undefined) return file.toString("utf8");
-  const hash = planned.action === "skip" ? planned.artifact?.contentHash : opened.lock?.pairs[planned.id]?.contentHash;
+  const hash = planned.action === "skip" ? planned.artifact?.contentHash : lockEntry(opened.lock, planned.id)?.contentHash;
   return hash === undefined ? undefined : opened.store.content(hash)?.toString("utf8");
 }

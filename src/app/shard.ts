@@ -14,6 +14,7 @@ import type { Plan, PlannedPair, StateView } from "../model/plan.js";
 import type { ArtifactStore, OutputFiles } from "../model/ports.js";
 import type { PairOutcome, RunEvent, RunReport } from "../model/run.js";
 import type { Shard, ShardResult, ShardSpec } from "../model/shard.js";
+import { lockEntry } from "../model/records.js";
 import { decider, planWorkflow } from "../plan/plan.js";
 import { withDependencies } from "../plan/selection.js";
 import { owners, shardPlan } from "../plan/shards.js";
@@ -73,7 +74,7 @@ function weigher(opened: Opened): (id: string) => number {
     .sort((a, b) => a - b);
   const typical = known.length > 0 ? known[Math.floor(known.length / 2)]! : 1;
   return (id) => {
-    const d = opened.lock?.pairs[id]?.durationMs;
+    const d = lockEntry(opened.lock, id)?.durationMs;
     return typeof d === "number" && d > 0 ? d : typical;
   };
 }

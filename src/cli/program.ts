@@ -5,7 +5,8 @@
  */
 import { Command, CommanderError } from "commander";
 import pkg from "../../package.json" with { type: "json" };
-import { ConfigError, formatIssue, InputError, StorageError, UsageError } from "../model/errors.js";
+import { ConfigError, InputError, StorageError, UsageError } from "../model/errors.js";
+import { issueLines, SHOWN_PER_FILE } from "../report/issues.js";
 import { styleFor } from "../report/color.js";
 import { count } from "../report/plan.js";
 import { checkStateDir, EXIT, type CliContext, type Io } from "./context.js";
@@ -29,6 +30,8 @@ const COMMANDS: [names: string[], load: () => Promise<Register>][] = [
 
 export async function runCli(argv: string[], io: Io): Promise<number> {
   let status: number = EXIT.ok;
+  // Under --json, configuration problems are listed whole; as text, each file's first few.
+  let json = false;
   const context: CliContext = { io, setStatus: (s) => (status = s) };
   const program = new Command("pairflow")
     .description("Plan and run workflows of LLM action pairs, re-running only the pairs whose inputs changed.")
@@ -36,7 +39,10 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .exitOverride()
-    .hook("preAction", (_, command) => checkStateDir(command, io));
+    .hook("preAction", (_, command) => {
+      json = (command.opts() as { json?: unknown }).json === true;
+      checkStateDir(command, io);
+    });
 
   // Only the module of the command given is loaded, for it brings everything its command runs
   // (validate has no use for the engine); without a command, or with one unknown, all are, for
@@ -47,19 +53,19 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   try {
     await program.parseAsync(argv, { from: "user" });
   } catch (err) {
-    status = handleError(err, io);
+    status = handleError(err, io, json);
   }
   return status;
 }
 
-function handleError(err: unknown, io: Io): number {
+function handleError(err: unknown, io: Io, json: boolean): number {
   if (err instanceof CommanderError) {
     // Help and version end with code 0; every other parse failure is a usage error.
     return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
   const style = styleFor(io.stderr, io.env);
   if (err instanceof ConfigError) {
-    for (const issue of err.issues) io.stderr.write(`${style.red("error")} ${formatIssue(issue)}\n`);
+    for (const line of issueLines(err.issues, style.red("error"), json ? Infinity : SHOWN_PER_FILE)) io.stderr.write(line + "\n");
     const files = new Set(err.issues.map((i) => i.file)).size;
     io.stderr.write(`${count(err.issues.length, "problem")} in ${count(files, "file")}\n`);
     return EXIT.usage;

@@ -12,6 +12,7 @@
 import path from "node:path";
 import fg from "fast-glob";
 import { PyFloat, type CanonicalValue } from "../model/values.js";
+import { dict } from "../model/dict.js";
 import type { Pair, PromptEntry } from "../model/workflow.js";
 import { isInside } from "./paths.js";
 
@@ -289,7 +290,7 @@ function instanceOf(template: Pair, item: Item, requires: string[]): Pair {
  * shell-quoted word, in `files` (globs) with glob characters escaped, elsewhere as they are.
  */
 function config(value: Record<string, CanonicalValue>, item: Item): Record<string, CanonicalValue> {
-  const out: Record<string, CanonicalValue> = {};
+  const out = dict<CanonicalValue>();
   for (const [key, v] of Object.entries(value)) {
     if (key === "run" && typeof v === "string") out[key] = substitute(v, item.values, shellWord);
     else if (key === "files") out[key] = deep(v, (s) => substitute(s, item.values, fg.escapePath));
@@ -302,7 +303,7 @@ function deep(value: CanonicalValue, text: (s: string) => string): CanonicalValu
   if (typeof value === "string") return text(value);
   if (Array.isArray(value)) return value.map((v) => deep(v, text));
   if (value === null || typeof value !== "object" || value instanceof PyFloat) return value;
-  const out: Record<string, CanonicalValue> = {};
+  const out = dict<CanonicalValue>();
   for (const [k, v] of Object.entries(value)) out[k] = deep(v, text);
   return out;
 }

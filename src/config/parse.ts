@@ -11,13 +11,28 @@ import path from "node:path";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { fastYamlValue } from "./yamlFast.js";
 import { promptsValidator, workflowValidator } from "./validators.js";
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type Tags } from "yaml";
+import {
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  visit,
+  type Document,
+  type Node,
+  type Pair as YAMLPair,
+  type Tags,
+  type YAMLMap,
+} from "yaml";
 import { buildGraph } from "../graph/graph.js";
 import { expandForeach, templatePath, type Glob } from "./foreach.js";
 import { type Graph } from "../model/graph.js";
 import { isInside } from "./paths.js";
 import { plain, PyFloat, type CanonicalValue } from "../model/values.js";
 import { didYouMean } from "../model/text.js";
+import { dict, own } from "../model/dict.js";
 import { ConfigError, sortIssues, type ConfigIssue } from "../model/errors.js";
 import { DEFAULT_RMAX, type GuardRef, type ModelPrice, type Pair, type PromptEntry, type Workflow } from "../model/workflow.js";
 
@@ -176,26 +191,31 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
   }
   const promptsFile = promptsPath ? readSource(promptsPath, options, issues) : undefined;
   const promptsValue = promptsFile ? valueOf(promptsFile, issues) : {};
-  if (promptsFile) validate(promptsValidator(), plain(promptsValue), promptsFile, issues, reference ? warnings : undefined);
-
   const rawPairs = isObject(wf.action_pairs) ? wf.action_pairs : {};
   const ids = Object.keys(rawPairs);
-  // An id is a key of plain objects everywhere (lock file, records): "__proto__" cannot be one.
-  if (wfFile && Object.hasOwn(rawPairs, "__proto__")) {
-    issues.push(at(wfFile, ["action_pairs", "__proto__"], `"__proto__" cannot be a pair id (JavaScript objects reserve the name); rename the pair`, true));
+  // Entries are matched with pairs only when there are pairs to match: a workflow that could not be read says so itself.
+  const matched = promptsFile !== undefined && wfFile !== undefined && isObject(wf.action_pairs);
+  const forNoPair = (key: string) => matched && key !== "$schema" && !Object.hasOwn(rawPairs, key);
+  if (promptsFile) {
+    // The reference framework shares one prompts file among workflows: entries of other workflows'
+    // pairs are theirs to check, and this workflow ignores them (warned about below).
+    const checked = plain(promptsValue);
+    const mine = reference && isObject(checked) ? Object.fromEntries(Object.entries(checked).filter(([key]) => !forNoPair(key))) : checked;
+    validate(promptsValidator(), mine, promptsFile, issues, reference ? warnings : undefined);
   }
   const hashablePairs = (isObject(hashable.action_pairs) ? hashable.action_pairs : {}) as Record<string, Record<string, unknown>>;
   const prompts = (isObject(promptsValue) ? promptsValue : {}) as Record<string, unknown>;
+  const noPair = (keys: string[]) =>
+    `${keys.length === 1 ? "entry" : "entries"} ${quoteList(keys)} ${keys.length === 1 ? "names" : "name"} no pair of ${path.basename(workflowPath)}, and ${keys.length === 1 ? "is" : "are"} ignored`;
 
-  // Entries are matched with pairs only when there are pairs to match: a workflow that could not be read says so itself.
-  if (promptsFile && wfFile && isObject(wf.action_pairs)) {
+  if (matched) {
     const unused: string[] = [];
-    for (const key of Object.keys(prompts)) {
-      if (key === "$schema" || Object.hasOwn(rawPairs, key)) continue;
+    for (const key of Object.keys(prompts).filter(forNoPair)) {
       const hint = didYouMean(key, ids);
-      // The reference framework ignores entries for other pairs: several workflows share one prompts file.
-      if (reference && !hint) {
-        unused.push(key);
+      if (reference) {
+        // Likely another workflow's entry: the reference framework ignores it, and so does pairflow.
+        if (hint === undefined) unused.push(key);
+        else warnings.push(warning(at(promptsFile, [key], `${noPair([key])}; did you mean "${hint}"?`, true)));
         continue;
       }
       issues.push(
@@ -208,25 +228,13 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
         ),
       );
     }
-    if (unused.length > 0) {
-      warnings.push(
-        warning(
-          at(
-            promptsFile,
-            [unused[0]!],
-            `${unused.length === 1 ? "entry" : "entries"} ${quoteList(unused)} ${unused.length === 1 ? "names" : "name"} no pair of ${path.basename(workflowPath)}, and ${unused.length === 1 ? "is" : "are"} ignored`,
-            true,
-          ),
-        ),
-      );
-    }
+    if (unused.length > 0) warnings.push(warning(at(promptsFile, [unused[0]!], noPair(unused), true)));
   }
 
   const written = new Map<string, Pair>();
   let pairs = written;
   for (const id of ids) {
-    const own = <T>(o: Record<string, T>): T | undefined => (Object.hasOwn(o, id) ? o[id] : undefined);
-    pairs.set(id, toPair(id, { value: objectOr(own(rawPairs)), hashable: own(hashablePairs) ?? {} }, { value: wf, hashable }, own(prompts)));
+    pairs.set(id, toPair(id, { value: objectOr(own(rawPairs, id)), hashable: own(hashablePairs, id) ?? {} }, { value: wf, hashable }, own(prompts, id)));
   }
   if (wfFile) {
     pairs = expandForeach(pairs, rawPairs, {
@@ -249,9 +257,10 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
 
   if (issues.length > 0 || !graph) throw new ConfigError(sortIssues(issues));
 
-  const escalating = ids.filter((id) => ESCALATION_KEYS.some((key) => key in objectOr(rawPairs[id])));
+  const escalates = (id: string, key: string) => Object.hasOwn(objectOr(own(rawPairs, id)), key);
+  const escalating = ids.filter((id) => ESCALATION_KEYS.some((key) => escalates(id, key)));
   if (wfFile && escalating.length > 0) {
-    const first = ESCALATION_KEYS.find((key) => key in objectOr(rawPairs[escalating[0]!]))!;
+    const first = ESCALATION_KEYS.find((key) => escalates(escalating[0]!, key))!;
     warnings.push(
       warning(
         at(
@@ -335,7 +344,7 @@ function maxOutputBytes(value: unknown): { maxOutputBytes?: number } {
 
 /** `pricing:` as validated by the schema: {model: {input, output}}. */
 function pricingOf(value: unknown): Record<string, ModelPrice> {
-  const pricing: Record<string, ModelPrice> = {};
+  const pricing = dict<ModelPrice>();
   for (const [model, price] of Object.entries(objectOr(value))) {
     const p = objectOr(price);
     if (typeof p.input === "number" && typeof p.output === "number") pricing[model] = { input: p.input, output: p.output };
@@ -799,7 +808,7 @@ function locate(file: SourceFile, keyPath: readonly (string | number)[], onKey: 
   let keyNode: Node | null = null;
   for (const key of keyPath) {
     if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(key));
+      const pair = entryOf(node, String(key));
       if (!pair) break;
       keyNode = pair.key as Node;
       node = pair.value as Node | null;
@@ -813,6 +822,27 @@ function locate(file: SourceFile, keyPath: readonly (string | number)[], onKey: 
   const target = (onKey && keyNode) || node || keyNode;
   return position(file.lines, target?.range?.[0] ?? 0);
 }
+
+/**
+ * A mapping's first entry with the key. Each mapping is indexed once, on the first lookup: a
+ * lookup per problem that scanned the mapping made reporting a problem in each of n entries (a
+ * lock file of 50,000 damaged entries) quadratic.
+ */
+function entryOf(map: YAMLMap, key: string): YAMLPair | undefined {
+  let index = keyIndexes.get(map);
+  if (index === undefined) {
+    index = new Map();
+    for (const item of map.items) {
+      if (!isPair(item) || !isScalar(item.key)) continue;
+      const name = String(item.key.value);
+      if (!index.has(name)) index.set(name, item);
+    }
+    keyIndexes.set(map, index);
+  }
+  return index.get(key);
+}
+
+const keyIndexes = new WeakMap<YAMLMap, Map<string, YAMLPair>>();
 
 /** An issue at the value at keyPath in file (at its key, with onKey), or at its nearest existing ancestor. */
 export function issueAt(file: SourceFile, keyPath: readonly (string | number)[], message: string, onKey = false): ConfigIssue {
@@ -843,7 +873,8 @@ function validate(check: ValidateFunction, value: unknown, file: SourceFile, iss
   const errors = check.errors ?? [];
   const unknown: ConfigIssue[] = [];
   // An anyOf failure explains itself; the failures of its branches would only repeat it.
-  const anyOfPaths = errors.filter((e) => e.keyword === "anyOf").map((e) => e.schemaPath);
+  // Schema paths, not places in the file: a few, however many values fail them.
+  const anyOfPaths = [...new Set(errors.filter((e) => e.keyword === "anyOf").map((e) => e.schemaPath))];
   const seen = new Set<string>();
   for (const error of errors) {
     if (error.keyword === "propertyNames") continue; // its "pattern" error already names the key

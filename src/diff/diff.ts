@@ -9,7 +9,7 @@
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
 import { parseDocument, stringify } from "yaml";
 import type { Plan, PlannedPair, Reason, StateView } from "../model/plan.js";
-import type { LockFile } from "../model/records.js";
+import { lockEntry, type LockFile } from "../model/records.js";
 import { decidePair } from "../plan/plan.js";
 
 /** One side's configuration, as written: entries keep the file's key order. */
@@ -140,7 +140,7 @@ export async function compareWithBase(plan: Plan, baseView: StateView, headLock:
   const ctx = { workflow: plan.workflow, graph: plan.graph, view: baseView, force: () => undefined, lost: new Set<string>() };
   const out = new Map<string, SinceBase>();
   for (const pair of plan.pairs) {
-    const entry = baseView.lock?.pairs[pair.id];
+    const entry = lockEntry(baseView.lock, pair.id);
     const sameRef = entry !== undefined && pair.configRef === entry.configRef;
     // A pair that runs has no accepted content yet: only its reference is compared.
     const sameContent = pair.artifact === null || pair.artifact.contentHash === entry?.contentHash;
@@ -155,8 +155,10 @@ function acceptedOn(pair: PlannedPair, headLock: LockFile | null): AcceptedOn {
   const artifact = pair.artifact!;
   if (artifact.edited || artifact.source === "workspace") return "edited";
   // A lock entry the head's lock file lacks is the remote store's state, serving where no lock file is committed.
-  if (artifact.source === "lock")
-    return headLock?.pairs[pair.id] === undefined ? "remote" : headLock.pairs[pair.id]!.source === "human" ? "edited" : "committed";
+  if (artifact.source === "lock") {
+    const entry = lockEntry(headLock, pair.id);
+    return entry === undefined ? "remote" : entry.source === "human" ? "edited" : "committed";
+  }
   return artifact.source;
 }
 

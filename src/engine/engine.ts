@@ -13,7 +13,8 @@
 import { randomBytes } from "node:crypto";
 import type { Plan, PlannedPair } from "../model/plan.js";
 import type { ArtifactStore, Generator, Guard, GuardResult, OutputFiles, RemoteArtifact, Scratch } from "../model/ports.js";
-import type { LockEntry, LockFile, StoreRecord, TokenUsage } from "../model/records.js";
+import { lockEntry, type LockEntry, type LockFile, type StoreRecord, type TokenUsage } from "../model/records.js";
+import { dict } from "../model/dict.js";
 import type { AttemptRecord, PairOutcome, PairStatus, ResumeState, RunEvent, RunReport } from "../model/run.js";
 import { plain } from "../model/values.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, pairKey, type Pair } from "../model/workflow.js";
@@ -99,7 +100,7 @@ class Run {
     private readonly options: EngineOptions,
   ) {
     const { workflow } = plan;
-    this.lock = { version: 1, workflow: workflow.name, pairs: { ...(options.lock?.pairs ?? {}) } };
+    this.lock = { version: 1, workflow: workflow.name, pairs: Object.assign(dict<LockEntry>(), options.lock?.pairs) };
     // Pairs that left the workflow leave the lock file too.
     for (const id of Object.keys(this.lock.pairs)) {
       if (!workflow.pairs.has(id)) {
@@ -247,7 +248,7 @@ class Run {
       // of a reference: deleting the file regenerates it, and no other pair or machine receives it.
       const content = this.deps.outputs.read(pair)!;
       this.contents.set(d.id, content);
-      const previous = this.lock.pairs[d.id];
+      const previous = lockEntry(this.lock, d.id);
       if (previous?.source !== "human" || previous.configRef !== d.configRef || previous.contentHash !== artifact.contentHash) {
         this.deps.store.putContent(content);
         this.recordAccepted(d, pair, { contentHash: artifact.contentHash, source: "human", attempts: [], durationMs: 0 }, content);
@@ -262,7 +263,7 @@ class Run {
         this.deps.store.putRecord(remote.record);
         this.emit({ type: "restored", id: d.id, from: this.deps.remote!.name });
       }
-      const previous = this.lock.pairs[d.id];
+      const previous = lockEntry(this.lock, d.id);
       if (previous?.configRef !== d.configRef || previous.contentHash !== artifact.contentHash) this.restoreLockEntry(d, pair, remote?.record);
       if (artifact.content !== "output") note = this.restoreOutput(pair, artifact.contentHash);
       if (this.plan.byId.get(d.id)!.action === "run") note = this.cutoffNote(pair);

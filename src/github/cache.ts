@@ -26,6 +26,7 @@ import type { RemoteArtifact, RemoteStore } from "../model/ports.js";
 import type { LockFile, StoreRecord } from "../model/records.js";
 import { randomBytes } from "node:crypto";
 import { sha256Hex } from "../refs/hash.js";
+import { dict, dictOf, own } from "../model/dict.js";
 import { resolveWorkflowPath } from "../workspace/load.js";
 import {
   currentArtifacts,
@@ -146,7 +147,7 @@ export class ActionsCacheStore implements RemoteStore {
   /** What this run accepted, by pair: content in hand for the next snapshot. */
   private readonly accepted = new Map<string, RemoteArtifact>();
   /** The artifacts of the last snapshot saved or restored, and its pack. */
-  private lastSaved: Record<string, StoreRecord> = {};
+  private lastSaved: Record<string, StoreRecord> = dict();
   private lastPack: string | null = null;
   private seq = 0;
   private source: SnapshotSource | null = null;
@@ -261,16 +262,16 @@ export class ActionsCacheStore implements RemoteStore {
   // -------------------------------------------------------------------------------------------
 
   private record(pair: string, configRef: string): StoreRecord | undefined {
-    const own = this.accepted.get(pair);
-    if (own?.record.configRef === configRef) return own.record;
+    const mine = this.accepted.get(pair);
+    if (mine?.record.configRef === configRef) return mine.record;
     if (this.disabled || this.damaged.has(pair)) return undefined;
-    const r = this.manifest?.artifacts[pair];
+    const r = own(this.manifest?.artifacts, pair);
     return r?.configRef === configRef ? r : undefined;
   }
 
   private content(pair: string, configRef: string): Promise<RemoteArtifact | undefined> {
-    const own = this.accepted.get(pair);
-    if (own?.record.configRef === configRef) return Promise.resolve(own);
+    const mine = this.accepted.get(pair);
+    if (mine?.record.configRef === configRef) return Promise.resolve(mine);
     if (this.record(pair, configRef) === undefined) return Promise.resolve(undefined);
     return this.oneAtATime(async () => {
       await this.loadPack();
@@ -358,17 +359,17 @@ export class ActionsCacheStore implements RemoteStore {
     // Every content in hand: accepted here, in the pack, on this machine; else the pack is fetched once.
     const contents = new Map<string, Buffer>();
     const find = (r: StoreRecord): Buffer | undefined => {
-      const own = this.accepted.get(r.pair);
-      if (own !== undefined && own.record.contentHash === r.contentHash) return own.content;
+      const mine = this.accepted.get(r.pair);
+      if (mine !== undefined && mine.record.contentHash === r.contentHash) return mine.content;
       return this.pack?.get(r.contentHash!) ?? source.content(r.pair, r.contentHash!);
     };
     let missing = Object.values(artifacts).filter((r) => find(r) === undefined);
-    if (missing.length > 0 && missing.some((r) => this.manifest?.artifacts[r.pair]?.contentHash === r.contentHash)) {
+    if (missing.length > 0 && missing.some((r) => own(this.manifest?.artifacts, r.pair)?.contentHash === r.contentHash)) {
       await this.loadPack();
       missing = missing.filter((r) => find(r) === undefined);
     }
     // What cannot be had is left out rather than saved without content.
-    if (missing.length > 0) artifacts = Object.fromEntries(Object.entries(artifacts).filter(([pair]) => !missing.some((r) => r.pair === pair)));
+    if (missing.length > 0) artifacts = dictOf(Object.entries(artifacts).filter(([pair]) => !missing.some((r) => r.pair === pair)));
     for (const r of Object.values(artifacts)) contents.set(r.contentHash!, find(r)!);
     const digest = packDigest(artifacts, salt);
     if (sameArtifacts(artifacts, this.lastSaved) && this.lastPack === digest) return;
@@ -409,9 +410,9 @@ export class ActionsCacheStore implements RemoteStore {
     } finally {
       rmSync(this.stateDir, { recursive: true, force: true });
     }
-    const before = this.manifest?.artifacts ?? {};
+    const before = this.manifest?.artifacts;
     this.stats.saved = Object.values(artifacts).filter(
-      (r) => before[r.pair]?.configRef !== r.configRef || before[r.pair]?.contentHash !== r.contentHash,
+      (r) => own(before, r.pair)?.configRef !== r.configRef || own(before, r.pair)?.contentHash !== r.contentHash,
     ).length;
     this.stats.snapshots++;
     this.lastSaved = artifacts;
@@ -421,8 +422,8 @@ export class ActionsCacheStore implements RemoteStore {
 
   /** The previous snapshot's artifacts that can still be vouched for. */
   private usablePrevious(): Record<string, StoreRecord> {
-    if (!this.manifest) return {};
-    return Object.fromEntries(Object.entries(this.manifest.artifacts).filter(([pair]) => !this.damaged.has(pair)));
+    if (!this.manifest) return dict();
+    return dictOf(Object.entries(this.manifest.artifacts).filter(([pair]) => !this.damaged.has(pair)));
   }
 
   private saveFailed(kind: "denied" | "failed", reason: string, final: boolean): void {

@@ -19,6 +19,7 @@
 import { closeSync, ftruncateSync, lstatSync, openSync, readFileSync, realpathSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../model/errors.js";
+import { dict } from "../model/dict.js";
 import { type LockEntry, type LockFile, LOCK_VERSION } from "../model/records.js";
 import { readLock } from "./lockfile.js";
 import { entryJson, writeLock } from "./write.js";
@@ -85,7 +86,7 @@ export function parseJournal(text: string): Journal {
 /** The lock file as the journal's changes leave it (the lock file itself is not changed). */
 export function applyJournal(lock: LockFile | null, journal: Journal | null): LockFile | null {
   if (journal === null || journal.changes.length === 0) return lock;
-  const next: LockFile = { version: LOCK_VERSION, workflow: lock?.workflow ?? journal.workflow ?? "", pairs: { ...(lock?.pairs ?? {}) } };
+  const next: LockFile = { version: LOCK_VERSION, workflow: lock?.workflow ?? journal.workflow ?? "", pairs: Object.assign(dict<LockEntry>(), lock?.pairs) };
   for (const change of journal.changes) setPair(next.pairs, change.id, change.entry);
   return next;
 }
@@ -182,8 +183,8 @@ export class LockWriter {
   /** Rewrites the lock file with every change of this run, then empties the journal. */
   checkpoint(): void {
     if (this.sinceCheckpoint === 0) return;
-    const lock = readLock(this.lockFile) ?? { version: LOCK_VERSION, workflow: this.workflow, pairs: {} };
-    const next: LockFile = { version: LOCK_VERSION, workflow: this.workflow, pairs: { ...lock.pairs } };
+    const lock = readLock(this.lockFile);
+    const next: LockFile = { version: LOCK_VERSION, workflow: this.workflow, pairs: Object.assign(dict<LockEntry>(), lock?.pairs) };
     for (const [id, entry] of this.changes) setPair(next.pairs, id, entry);
     writeLock(this.lockFile, next);
     // Everything journaled so far is in the lock file now; a kill before this truncation leaves
@@ -214,10 +215,10 @@ function append(fd: number, text: string): void {
   for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
+/** pairs is a dictionary: an id such as "__proto__" is a key like any other. */
 function setPair(pairs: Record<string, LockEntry>, id: string, entry: LockEntry | null): void {
-  // defineProperty: an id such as __proto__ from a damaged journal is a key like any other.
   if (entry === null) delete pairs[id];
-  else Object.defineProperty(pairs, id, { value: entry, enumerable: true, writable: true, configurable: true });
+  else pairs[id] = entry;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -20,6 +20,7 @@
  */
 import { componentsOf, type LockEntry, type LockFile, LOCK_VERSION } from "../model/records.js";
 import { entryJson, orderedEntry } from "./write.js";
+import { dict, own } from "../model/dict.js";
 
 export type MergeOutcome = "ours" | "theirs" | "dropped" | "later";
 
@@ -32,7 +33,7 @@ export interface LockMerge {
 }
 
 export function mergeLocks(base: LockFile | null, ours: LockFile, theirs: LockFile): LockMerge {
-  const pairs: Record<string, LockEntry> = {};
+  const pairs = dict<LockEntry>();
   const settled: LockMerge["settled"] = [];
   const fromTheirs: string[] = [];
   const ids = new Set([...Object.keys(base?.pairs ?? {}), ...Object.keys(ours.pairs), ...Object.keys(theirs.pairs)]);
@@ -50,7 +51,7 @@ export function mergeLocks(base: LockFile | null, ours: LockFile, theirs: LockFi
       kept = entry;
       settled.push({ id, outcome });
     }
-    if (kept !== undefined) Object.defineProperty(pairs, id, { value: kept, enumerable: true, writable: true, configurable: true });
+    if (kept !== undefined) pairs[id] = kept;
   }
   const workflow = ours.workflow === theirs.workflow || theirs.workflow === base?.workflow ? ours.workflow : theirs.workflow;
   return { lock: { version: LOCK_VERSION, workflow, pairs }, settled, fromTheirs };
@@ -78,7 +79,7 @@ export function mergeComponents(
   ours: Record<string, string>,
   theirs: Record<string, string>,
 ): Record<string, string> | undefined {
-  const out: Record<string, string> = {};
+  const out = dict<string>();
   for (const key of new Set([...Object.keys(base), ...Object.keys(ours), ...Object.keys(theirs)])) {
     const [b, o, t] = [own(base, key), own(ours, key), own(theirs, key)];
     const value = o === t || t === b ? o : o === b ? t : null;
@@ -91,10 +92,6 @@ export function mergeComponents(
 function sameComponents(a: Record<string, string>, b: Record<string, string>): boolean {
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
-}
-
-function own<T>(record: Record<string, T> | undefined, key: string): T | undefined {
-  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 function same(a: LockEntry | undefined, b: LockEntry | undefined): boolean {

@@ -5,8 +5,8 @@
  * error naming the entry and what to do, never a crash somewhere later in the planner.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from "node:fs";
-import { issueAt, parseText } from "../config/parse.js";
 import { ConfigError, type ConfigIssue } from "../model/errors.js";
+import { asDict } from "../model/dict.js";
 import { type ComponentsText, LOCK_VERSION, type LockFile } from "../model/records.js";
 
 /** A lock file holds one small entry a pair: larger than this, it is not one. */
@@ -142,6 +142,8 @@ function checked(value: unknown, text: string, display: string, cut: boolean): L
     }
   }
   if (problems.length > 0) throw new ConfigError(positioned(text, display, problems));
+  // Any text is a pair id, "constructor" and "__proto__" included: the entries are a dictionary.
+  asDict((value as { pairs: Record<string, unknown> }).pairs);
   return value as unknown as LockFile;
 }
 
@@ -169,12 +171,135 @@ function entryProblem(entry: unknown, cut: boolean): { at: string[]; what: strin
   return undefined;
 }
 
-/** Each problem at its place in the text; line 1 when the text cannot be read with positions. */
+/** Each problem at its place in the text (JSON that has been parsed). */
 function positioned(text: string, display: string, problems: { path: (string | number)[]; message: string }[]): ConfigIssue[] {
-  const source = parseText(text, display, []);
-  return problems.map(({ path, message }) =>
-    source ? { ...issueAt(source, path, message), key: path.join(".") } : { file: display, line: 1, column: 1, key: path.join("."), message },
+  const places = jsonPositions(
+    text,
+    problems.map((p) => p.path),
   );
+  return problems.map(({ path, message }, i) => ({ file: display, line: places[i]![0], column: places[i]![1], key: path.join("."), message }));
+}
+
+/** A key path's node in a JSON text: its children by key, and where its value starts (-1: not found). */
+interface Wanted {
+  children: Map<string, Wanted>;
+  offset: number;
+}
+
+/**
+ * Where each key path's value is in a JSON text, as [line, column], or its nearest ancestor's
+ * when the path goes beyond what the text holds. Of a key written twice, the last is shown: the
+ * one JSON.parse keeps. One pass over the text, and a lookup per path: however many entries are
+ * damaged, reporting them is linear in the file (a YAML parse of a lock file of 50,000 entries,
+ * to position each problem, took most of a minute and gigabytes).
+ *
+ * The text must be valid JSON. Only the values along the paths are descended into, so the
+ * descent is as deep as the longest path; every other value is skipped without recursion.
+ */
+function jsonPositions(text: string, paths: readonly (readonly (string | number)[])[]): [number, number][] {
+  const root: Wanted = { children: new Map(), offset: -1 };
+  for (const path of paths) {
+    let node = root;
+    for (const key of path) {
+      let child = node.children.get(String(key));
+      if (child === undefined) node.children.set(String(key), (child = { children: new Map(), offset: -1 }));
+      node = child;
+    }
+  }
+  let i = 0;
+  const space = () => {
+    while (isSpace(text.charCodeAt(i))) i++;
+  };
+  /** Past the string starting at i (its opening quote); returns its text as written, escapes and all. */
+  const string = (): string => {
+    const start = ++i;
+    for (let c = text.charCodeAt(i); c !== 0x22 && i < text.length; c = text.charCodeAt(i)) i += c === 0x5c ? 2 : 1;
+    return text.slice(start, i++);
+  };
+  /** Past the value starting at i. */
+  const skip = () => {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) string();
+    // A number, true, false or null: up to the delimiter or space after it (or the end: NaN).
+    else if (c !== 0x7b && c !== 0x5b) while (!isSpace(text.charCodeAt(i)) && !isEnd(text.charCodeAt(i))) i++;
+    else {
+      let depth = 0;
+      do {
+        const d = text.charCodeAt(i);
+        if (d === 0x22) string();
+        else {
+          if (d === 0x7b || d === 0x5b) depth++;
+          else if (d === 0x7d || d === 0x5d) depth--;
+          i++;
+        }
+      } while (depth > 0 && i < text.length);
+    }
+  };
+  const value = (wanted: Wanted | undefined): void => {
+    space();
+    if (wanted === undefined || wanted.children.size === 0) {
+      if (wanted !== undefined) wanted.offset = i;
+      skip();
+      return;
+    }
+    wanted.offset = i;
+    const open = text.charCodeAt(i++);
+    if (open !== 0x7b && open !== 0x5b) {
+      i--;
+      skip();
+      return;
+    }
+    const close = open === 0x7b ? 0x7d : 0x5d;
+    for (let index = 0; i < text.length; index++) {
+      space();
+      if (text.charCodeAt(i) === close) break;
+      let key = String(index);
+      if (open === 0x7b) {
+        const raw = string();
+        key = raw.includes("\\") ? (JSON.parse(`"${raw}"`) as string) : raw;
+        space();
+        i++; // the colon
+      }
+      value(wanted.children.get(key));
+      space();
+      if (text.charCodeAt(i) === 0x2c) i++;
+    }
+    i++;
+  };
+  value(root);
+
+  const lineStarts = [0];
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lineStarts.push(at + 1);
+  const place = (offset: number): [number, number] => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return [lo + 1, offset - lineStarts[lo]! + 1];
+  };
+  return paths.map((path) => {
+    let node = root;
+    let offset = Math.max(root.offset, 0);
+    for (const key of path) {
+      const child = node.children.get(String(key))!;
+      if (child.offset === -1) break;
+      node = child;
+      offset = child.offset;
+    }
+    return place(offset);
+  });
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+/** A comma, a closing bracket or brace, or past the end of the text (charCodeAt gives NaN). */
+function isEnd(c: number): boolean {
+  return c === 0x2c || c === 0x5d || c === 0x7d || Number.isNaN(c);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

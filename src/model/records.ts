@@ -1,4 +1,5 @@
 /** What pairflow records about accepted artifacts: lock file entries, store records, token usage. */
+import { asDict, dict, own } from "./dict.js";
 
 export interface TokenUsage {
   input: number;
@@ -28,16 +29,27 @@ export interface LockEntry {
 /** The JSON text of a mapping of component names to digests, as a lock file held it (checked when read). */
 export type ComponentsText = string & { readonly __componentsText: true };
 
-/** A lock entry's components as a mapping. */
+/** A lock entry's components as a mapping (decoded from its text as a dictionary: see src/model/dict.ts). */
 export function componentsOf(entry: Pick<LockEntry, "components">): Record<string, string> {
   const c = entry.components;
-  return typeof c === "string" ? (JSON.parse(c) as Record<string, string>) : c;
+  return typeof c === "string" ? asDict(JSON.parse(c) as Record<string, string>) : c;
 }
 
 export interface LockFile {
   version: typeof LOCK_VERSION;
   workflow: string;
+  /** Entries by pair id: a dictionary where pairflow makes one (any text is a pair id); read with lockEntry. */
   pairs: Record<string, LockEntry>;
+}
+
+/** An empty lock file of the workflow. */
+export function emptyLock(workflow: string): LockFile {
+  return { version: LOCK_VERSION, workflow, pairs: dict() };
+}
+
+/** The lock file's entry for the pair, if it has one: a pair may be called "constructor". */
+export function lockEntry(lock: LockFile | null | undefined, id: string): LockEntry | undefined {
+  return own(lock?.pairs, id);
 }
 
 export interface StoreRecord {

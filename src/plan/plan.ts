@@ -16,7 +16,8 @@ import {
   type StateView,
   type Upstream,
 } from "../model/plan.js";
-import { componentsOf, type LockEntry } from "../model/records.js";
+import { componentsOf, lockEntry, type LockEntry } from "../model/records.js";
+import { dict, own as ownEntry } from "../model/dict.js";
 import type { Selection } from "../model/run.js";
 import type { Pair, Workflow } from "../model/workflow.js";
 import { componentDigests, configRef, ownComponents, workflowRef } from "../refs/configRef.js";
@@ -106,7 +107,7 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
   const { workflow, graph, view } = ctx;
   const pair = workflow.pairs.get(id)!;
   const own = ownComponents(workflow, pair, pair.inputs.length > 0 ? view.inputHashes(pair) : undefined, view.fileHashes(pair));
-  const previous = view.lock?.pairs[id];
+  const previous = lockEntry(view.lock, id);
   const deps = pair.requires.map((d) => decided.get(d)!);
   const base: DecisionBase = { id, wave: graph.waveOf.get(id)! + 1, requires: pair.requires, own };
   const forced = ctx.force(id) ?? (ctx.lost.has(id) ? LOST : undefined);
@@ -129,7 +130,7 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
     if (output.kind === "human") return keptOutput(base, null, output.hash!, deps);
     const reasons = [
       ...(forced ? [forced] : []),
-      ...(previous ? ownChanges(previous, componentsOf(previous), componentDigests(own, { refs: {}, artifactHashes: {} })) : [newReason()]),
+      ...(previous ? ownChanges(previous, componentsOf(previous), componentDigests(own, { refs: dict(), artifactHashes: dict() })) : [newReason()]),
       ...unknownOutput,
       ...unknown.map((d): Reason => ({ kind: "upstream", detail: d.action === "run" ? `${d.id} will run` : `${d.id}'s reference is not known yet` })),
     ];
@@ -203,7 +204,7 @@ function decision(
 function upstreamOf(deps: readonly PlannedPair[]): Upstream {
   // Keyed by this pair's own dependencies: made without a prototype, so they start as dictionaries
   // rather than building a chain of hidden classes no other mapping shares.
-  const upstream: Upstream = { refs: Object.create(null) as Record<string, string>, artifactHashes: Object.create(null) as Record<string, string> };
+  const upstream: Upstream = { refs: dict(), artifactHashes: dict() };
   for (const d of deps) {
     upstream.refs[d.id] = d.configRef!;
     upstream.artifactHashes[d.id] = d.artifact!.contentHash;
@@ -301,8 +302,8 @@ function ownChanges(previous: LockEntry, components: Record<string, string>, cur
   const isOwn = (k: string) => !UPSTREAM_PREFIXES.some((p) => k.startsWith(p));
   const keys = new Set([...Object.keys(components), ...Object.keys(current)].filter(isOwn));
   for (const key of [...keys].sort()) {
-    const before = components[key];
-    const after = current[key];
+    const before = ownEntry(components, key);
+    const after = ownEntry(current, key);
     if (before === after) continue;
     const change = before === undefined ? "added" : after === undefined ? "removed" : "changed";
     reasons.push(describeChange(key, change, previous));
@@ -328,13 +329,13 @@ function describeChange(key: string, change: string, previous: LockEntry): Reaso
 function upstreamChanges(previous: Record<string, string>, current: Record<string, string>, deps: PlannedPair[]): Reason[] {
   const reasons: Reason[] = [];
   for (const d of deps) {
-    const refBefore = previous[`upstream:${d.id}`];
+    const refBefore = ownEntry(previous, `upstream:${d.id}`);
     if (refBefore === undefined) {
       reasons.push({ kind: "upstream", detail: `${d.id} added to requires` });
       continue;
     }
-    if (refBefore !== current[`upstream:${d.id}`]) reasons.push({ kind: "upstream", detail: `${d.id}'s reference changed` });
-    if (previous[`artifact:${d.id}`] !== current[`artifact:${d.id}`]) {
+    if (refBefore !== ownEntry(current, `upstream:${d.id}`)) reasons.push({ kind: "upstream", detail: `${d.id}'s reference changed` });
+    if (ownEntry(previous, `artifact:${d.id}`) !== ownEntry(current, `artifact:${d.id}`)) {
       reasons.push({
         kind: "upstream_artifact",
         detail: d.artifact?.edited ? `${d.id}'s output was edited by hand` : `${d.id}'s accepted content changed`,

@@ -11,6 +11,7 @@
 import type { Plan } from "../model/plan.js";
 import { UsageError } from "../model/errors.js";
 import type { Shard, ShardSpec } from "../model/shard.js";
+import { dict } from "../model/dict.js";
 
 /** How much a pair is expected to take; any positive unit, used only relative to the others. */
 export type Weigh = (id: string) => number;
@@ -49,7 +50,7 @@ export function shardPlan(plan: Plan, count: number, weigh: Weigh): Shard[] {
     owner.set(id, best);
     loads[best] = loads[best]! + w;
   }
-  const shards: Shard[] = loads.map((load, s) => ({ index: s + 1, count, pairs: [], weight: load, awaits: {} }));
+  const shards: Shard[] = loads.map((load, s) => ({ index: s + 1, count, pairs: [], weight: load, awaits: dict<number>() }));
   for (const id of running) {
     const shard = shards[owner.get(id)!]!;
     shard.pairs.push(id);

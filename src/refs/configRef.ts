@@ -7,6 +7,7 @@
 import type { Pair, Workflow } from "../model/workflow.js";
 import { PyFloat, type CanonicalValue } from "../model/values.js";
 import { sharedValue } from "./canonical.js";
+import { dict, dictOf } from "../model/dict.js";
 import { digestOf } from "./hash.js";
 import type { OwnComponents, PairFiles, Upstream } from "../model/plan.js";
 import { PROMPT_LAYOUT } from "../prompt/render.js";
@@ -35,7 +36,7 @@ export function ownComponents(workflow: Workflow, pair: Pair, inputs: Record<str
     guard: pair.guard,
     guard_config: pair.guardConfig,
   };
-  const config: Record<string, CanonicalValue> = {};
+  const config = dict<CanonicalValue>();
   for (const [key, value] of Object.entries(pair.generatorConfig)) {
     if (TRANSPORT_KEYS.has(key)) continue;
     if (key === "headers") {
@@ -83,7 +84,7 @@ const contexts = new WeakMap<Workflow, NonNullable<OwnComponents["context"]>>();
  */
 function publicHeaders(value: CanonicalValue): CanonicalValue | undefined {
   if (value === null || typeof value !== "object" || Array.isArray(value) || value instanceof PyFloat) return value;
-  const out: Record<string, CanonicalValue> = {};
+  const out = dict<CanonicalValue>();
   for (const [name, v] of Object.entries(value)) if (!isSecretHeader(name)) out[name.toLowerCase()] = v;
   return Object.keys(out).length > 0 ? sortedObject(out) : undefined;
 }
@@ -102,7 +103,7 @@ export function configRef(own: OwnComponents, upstream: Upstream): string {
  * part changed, not only that the reference did.
  */
 export function componentDigests(own: OwnComponents, upstream: Upstream): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = dict<string>();
   const put = (name: string, value: unknown) => (out[name] = digestOf(value).slice(0, 16));
   const each = (prefix: string, obj: object | null | undefined) => {
     for (const [k, v] of Object.entries(obj ?? {})) put(`${prefix}${k}`, v);
@@ -142,11 +143,12 @@ function isMapping(value: unknown): value is Record<string, unknown> {
 
 /** W_ref: the workflow's structure (its pairs and their dependencies). A saved run is resumed only under the same one. */
 export function workflowRef(workflow: Workflow): string {
-  const structure: Record<string, string[]> = {};
+  const structure = dict<string[]>();
   for (const pair of workflow.pairs.values()) structure[pair.id] = [...pair.requires].sort();
   return digestOf({ action_pairs: structure });
 }
 
+/** The mapping with its keys in code unit order, as a dictionary (see src/model/dict.ts). */
 export function sortedObject<T>(obj: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(obj).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return dictOf(Object.entries(obj).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

@@ -505,9 +505,12 @@ export function collapsed(title: string, body: string): string {
 export function configErrorsMarkdown(issues: ConfigIssue[], maxBytes = STEP_SUMMARY_LIMIT): string {
   const files = new Set(issues.map((i) => i.file)).size;
   let out = `## pairflow: ${number(issues.length)} configuration ${issues.length === 1 ? "problem" : "problems"} in ${number(files)} ${files === 1 ? "file" : "files"}\n\n`;
+  // Counted as it grows: measuring the whole page again for each line made many problems quadratic.
+  let size = bytes(out);
   for (const [i, issue] of issues.entries()) {
     const line = `- \`${issue.file}:${issue.line}:${issue.column}\` ${escapeHtml(issue.key ? `${issue.key}: ${issue.message}` : issue.message)}\n`;
-    if (bytes(out) + bytes(line) > maxBytes - 200) {
+    size += bytes(line);
+    if (size > maxBytes - 200) {
       out += `\n_${number(issues.length - i)} more not shown: GitHub limits the size of this page._\n`;
       break;
     }

@@ -8,7 +8,8 @@
  * Everything here is about the data; where it is kept and how it travels is the store's business.
  */
 import type { LockEntry, LockFile, StoreRecord } from "../model/records.js";
-import { componentsOf, LOCK_VERSION } from "../model/records.js";
+import { componentsOf, lockEntry, LOCK_VERSION } from "../model/records.js";
+import { asDict, dict, own } from "../model/dict.js";
 import { sha256Hex } from "../refs/hash.js";
 
 export const SNAPSHOT_VERSION = 1;
@@ -49,6 +50,7 @@ export function parseManifest(text: string): SnapshotManifest | string {
   }
   if (m.packSalt !== undefined && typeof m.packSalt !== "string") return "its manifest's pack salt is not text";
   if (m.pack !== packDigest(m.artifacts, m.packSalt)) return "its manifest's pack does not match its artifacts";
+  asDict(m.artifacts);
   return m as SnapshotManifest;
 }
 
@@ -79,7 +81,7 @@ export function packDigest(artifacts: Record<string, StoreRecord>, salt?: string
 
 /** The manifest as a lock file: what a planner compares the workflow against where the repository commits none. */
 export function manifestLock(manifest: SnapshotManifest): LockFile {
-  const pairs: Record<string, LockEntry> = {};
+  const pairs = dict<LockEntry>();
   for (const [pair, r] of Object.entries(manifest.artifacts)) pairs[pair] = lockEntryOf(r);
   return { version: LOCK_VERSION, workflow: manifest.name, pairs };
 }
@@ -120,14 +122,15 @@ export function recordOfLockEntry(pair: string, e: LockEntry): StoreRecord {
  * pairs of the workflow, so what no current reference uses is pruned.
  */
 export function currentArtifacts(previous: Record<string, StoreRecord>, lock: LockFile | null, pairs: ReadonlySet<string>): Record<string, StoreRecord> {
-  const artifacts: Record<string, StoreRecord> = {};
+  const artifacts = dict<StoreRecord>();
   for (const pair of [...pairs].sort()) {
-    const entry = lock?.pairs[pair];
+    const entry = lockEntry(lock, pair);
+    const before = own(previous, pair);
     if (entry !== undefined) {
       // A hand edit is the person's, never shared; the pair has no shareable artifact now.
       if (entry.source === "generated") artifacts[pair] = recordOfLockEntry(pair, entry);
-    } else if (previous[pair] !== undefined) {
-      artifacts[pair] = previous[pair];
+    } else if (before !== undefined) {
+      artifacts[pair] = before;
     }
   }
   return artifacts;
@@ -137,7 +140,10 @@ export function currentArtifacts(previous: Record<string, StoreRecord>, lock: Lo
 export function sameArtifacts(a: Record<string, StoreRecord>, b: Record<string, StoreRecord>): boolean {
   const ka = Object.keys(a);
   if (ka.length !== Object.keys(b).length) return false;
-  return ka.every((k) => b[k] !== undefined && a[k]!.configRef === b[k].configRef && a[k]!.contentHash === b[k].contentHash);
+  return ka.every((k) => {
+    const other = own(b, k);
+    return other !== undefined && a[k]!.configRef === other.configRef && a[k]!.contentHash === other.contentHash;
+  });
 }
 
 /** Where a snapshot's state comes from while a run goes on: its lock file and this machine's contents. */

@@ -11,6 +11,7 @@ import type { Workflow } from "../model/workflow.js";
 import { textHashes } from "../refs/hash.js";
 import { isInside } from "../config/paths.js";
 import { InputError } from "../model/errors.js";
+import { dict } from "../model/dict.js";
 
 /** Files pairflow writes, by absolute path: the pair whose output each is, or null for the lock file. */
 export type WrittenFiles = ReadonlyMap<string, string | null>;
@@ -50,10 +51,11 @@ export class InputHasher {
 
   /** `{relative path: sha256}` for one pair's globs, sorted by path; `what` names the globs in messages. */
   hash(patterns: readonly string[], what = "input"): Record<string, string> {
-    if (patterns.length === 0) return {};
+    if (patterns.length === 0) return dict();
     const files = this.match(patterns).filter((rel) => !this.written.has(path.resolve(this.workflow.dir, rel)));
     files.sort();
-    const out: Record<string, string> = {};
+    // A file may be called "__proto__" or "constructor": keys of a dictionary, not an object.
+    const out = dict<string>();
     for (const rel of files) out[rel] = this.fileHash(path.resolve(this.workflow.dir, rel), rel, what);
     return out;
   }

@@ -16,6 +16,7 @@ import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { isInside } from "../config/paths.js";
 import { InputError } from "../model/errors.js";
+import { dict } from "../model/dict.js";
 import type { PairFiles } from "../model/plan.js";
 import type { GuardRef, Pair, Workflow } from "../model/workflow.js";
 import { sortedObject } from "../refs/configRef.js";
@@ -137,11 +138,11 @@ export class PairFileHasher {
   hashes(pair: Pair): PairFiles {
     let files = this.cache.get(pair.id);
     if (!files) {
-      const generator: Record<string, string> = {};
+      const generator = dict<string>();
       const config = pair.generatorConfig as Record<string, unknown>;
       if (pair.generator === "command") this.commandFiles(config.run, generator);
       this.globbed("generator_config.files", config.files, generator);
-      const guard: Record<string, string> = {};
+      const guard = dict<string>();
       this.guardFiles(pair.guard, pair.guardConfig as Record<string, unknown>, pair.guards, guard, 0);
       files = { generator: sortedObject(generator), guard: sortedObject(guard) };
       this.cache.set(pair.id, files);

@@ -99,9 +99,13 @@ describe("keys that are names in JavaScript", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it("__proto__ cannot be a pair id; constructor can, and a prompts entry of that name needs the pair", async () => {
-    const proto = await cli(["validate"], example({ "workflow.yml": WORKFLOW.replace("action_pairs:\n", "action_pairs:\n  __proto__: {guard: json}\n") }));
-    expectError(proto, /action_pairs\.__proto__: "__proto__" cannot be a pair id .*; rename the pair/);
+  it("__proto__ and constructor are pair ids like any other, and a prompts entry of that name needs the pair", async () => {
+    const proto = await cli(
+      ["validate"],
+      example({ "workflow.yml": WORKFLOW.replace("action_pairs:\n", "action_pairs:\n  __proto__: {guard: json}\n  constructor: {requires: [__proto__], guard: json}\n") }),
+    );
+    expect(proto.stderr).toBe("");
+    expect(proto.stdout).toMatch(/valid \(5 pairs in 3 waves/);
     const prompts = readFileSync(path.join(EXAMPLE, "prompts.yml"), "utf8") + "constructor: {task: t}\ntoString: {task: t}\n";
     const orphan = await cli(["validate"], example({ "prompts.yml": prompts }));
     expectError(orphan, /prompts\.yml:\d+:1: constructor: prompts entry "constructor" names no pair/);

@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/model/errors.js";
+import { ConfigError, type ConfigIssue } from "../../src/model/errors.js";
 import { componentsOf, type LockFile } from "../../src/model/records.js";
 import { parseLock } from "../../src/lockfile/read.js";
 import { serializeLock } from "../../src/lockfile/write.js";
@@ -121,4 +121,74 @@ describe("reading the lock file", () => {
       { numRuns: 500 },
     );
   });
+
+  it("shows each damaged entry at its place, whatever the layout and the ids", () => {
+    const damage = fc.oneof(
+      fc.record({ kind: fc.constant("missing" as const), field: fc.constantFrom("configRef", "contentHash", "components", "acceptedAt") }),
+      fc.record({
+        kind: fc.constant("wrong" as const),
+        field: fc.constantFrom("configRef", "source", "attempts", "tokens"),
+        value: fc.constantFrom(null, -1.5, "x", [1]),
+      }),
+      fc.record({ kind: fc.constant("entry" as const), value: fc.constantFrom(null, 3, "entry", [] as unknown[]) }),
+    );
+    fc.assert(
+      fc.property(
+        fc.dictionary(
+          fc.oneof(fc.constantFrom("__proto__", "constructor", "a.b", "0", "7", 'q"uote', "é"), fc.string({ minLength: 1, maxLength: 6 })),
+          fc.option(damage),
+          {
+            minKeys: 1,
+            maxKeys: 6,
+          },
+        ),
+        fc.constantFrom("written", "compact", "indented", "tabs"),
+        (entries, layout) => {
+          const lock = lockOf(Object.fromEntries(Object.keys(entries).map((id) => [id, [["model", "m"]] as [string, string][]])));
+          const value = JSON.parse(serializeLock(lock)) as { pairs: Record<string, Record<string, unknown> | unknown> };
+          const damaged = new Map<string, NonNullable<(typeof entries)[string]>>();
+          for (const [id, d] of Object.entries(entries)) {
+            if (d === null) continue;
+            damaged.set(id, d);
+            const entry = value.pairs[id] as Record<string, unknown>;
+            if (d.kind === "missing") delete entry[d.field];
+            else if (d.kind === "wrong") entry[d.field] = d.value;
+            else value.pairs[id] = d.value;
+          }
+          const text =
+            layout === "written"
+              ? // As serializeLock lays a lock file out: an entry a line.
+                `{\n  "version": 1,\n  "workflow": "w",\n  "pairs": {\n${Object.entries(value.pairs)
+                  .map(([id, e]) => `    ${JSON.stringify(id)}: ${JSON.stringify(e)}\n`)
+                  .join("    ,\n")}  }\n}\n`
+              : JSON.stringify(value, null, layout === "compact" ? undefined : layout === "indented" ? 2 : "\t");
+          if (damaged.size === 0) return;
+          let issues: ConfigIssue[] = [];
+          try {
+            parseLock(text, "workflow.lock.json");
+          } catch (err) {
+            issues = (err as ConfigError).issues;
+          }
+          expect(issues).toHaveLength(damaged.size);
+          const starts = [0, ...[...text.matchAll(/\n/g)].map((m) => m.index + 1)];
+          for (const issue of issues) {
+            // The message names the pair as it is; of ids that start alike, the longest is the one named.
+            const id = [...damaged.keys()].sort((a, b) => b.length - a.length).find((k) => issue.message.startsWith(`the entry of pair "${k}" `))!;
+            const d = damaged.get(id)!;
+            const offset = starts[issue.line - 1]! + issue.column - 1;
+            // At the entry's value, after its id; for a field of the wrong type, at that field's value.
+            const key = d.kind === "wrong" ? d.field : id;
+            expect(text.slice(0, offset)).toMatch(new RegExp(`${escapeRegExp(JSON.stringify(key))}\\s*:\\s*$`));
+            const at = text.slice(offset).replace(/\s/g, "");
+            expect(at.startsWith(d.kind === "missing" ? "{" : JSON.stringify(d.value))).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { validateTarget } from "../../app/validate.js";
 import { displayPath } from "../../config/parse.js";
 import { ConfigError, formatIssue, type ConfigIssue } from "../../model/errors.js";
+import { issueLines } from "../../report/issues.js";
 import { styleFor } from "../../report/color.js";
 import { count } from "../../report/plan.js";
 import { examples, EXIT, PATH_HELP, type CliContext } from "../context.js";
@@ -27,7 +28,7 @@ export function registerValidate(program: Command, { io, setStatus }: CliContext
       const style = styleFor(io.stderr, io.env);
       const errors = problems.filter(isError);
       const warnings = problems.filter((p) => p.severity === "warning");
-      for (const w of warnings) io.stderr.write(`${style.yellow("warning")} ${formatIssue(w)}\n`);
+      for (const line of issueLines(warnings, style.yellow("warning"))) io.stderr.write(line + "\n");
       // The errors are reported as every configuration error is, with the exit status of one.
       if (errors.length > 0) throw new ConfigError(errors);
       const prompts = workflow.promptsPath ? `, prompts ${displayPath(workflow.promptsPath, io.cwd)}` : ", no prompts file";
