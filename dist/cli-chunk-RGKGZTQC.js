@@ -6,11 +6,11 @@ import {
 } from "./cli-chunk-7Z54WWHF.js";
 import {
   checkWorkflow
-} from "./cli-chunk-QBH6N7Y2.js";
+} from "./cli-chunk-5QILHF4M.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-3ANEISBY.js";
+} from "./cli-chunk-A42VRSXF.js";
 import {
   RunRecorder,
   estimateOf,
@@ -22,7 +22,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-KH762KP3.js";
+} from "./cli-chunk-O4CKFPF7.js";
 import {
   LocalStore,
   LockWriter,
@@ -30,10 +30,10 @@ import {
   openState,
   realLockPath,
   stateDirFor
-} from "./cli-chunk-KIKGFXIW.js";
+} from "./cli-chunk-K27LFBNE.js";
 import {
   lockPathFor
-} from "./cli-chunk-LMY4MBOD.js";
+} from "./cli-chunk-L7GLNSQP.js";
 import {
   asksBeforeRunning,
   contentNeeded,
@@ -45,7 +45,10 @@ import {
   usd,
   withDependencies,
   workflowRef
-} from "./cli-chunk-2AHEYELG.js";
+} from "./cli-chunk-3OYP3H46.js";
+import {
+  lockEntry
+} from "./cli-chunk-A54IUGES.js";
 import {
   ConfigError,
   DEFAULT_MAX_OUTPUT_BYTES,
@@ -55,6 +58,7 @@ import {
   RunDeclinedError,
   StorageError,
   UsageError,
+  dict,
   didYouMean,
   diskFiles,
   displayPath,
@@ -71,7 +75,7 @@ import {
   sha256Hex,
   stateDirOption,
   writeFileAtomic
-} from "./cli-chunk-QT3RU6UR.js";
+} from "./cli-chunk-VSHTR6QF.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -106,7 +110,7 @@ function shardPlan(plan, count, weigh) {
     owner.set(id, best);
     loads[best] = loads[best] + w;
   }
-  const shards = loads.map((load, s) => ({ index: s + 1, count, pairs: [], weight: load, awaits: {} }));
+  const shards = loads.map((load, s) => ({ index: s + 1, count, pairs: [], weight: load, awaits: dict() }));
   for (const id of running) {
     const shard = shards[owner.get(id)];
     shard.pairs.push(id);
@@ -149,7 +153,7 @@ var Run = class {
     this.deps = deps;
     this.options = options;
     const { workflow } = plan;
-    this.lock = { version: 1, workflow: workflow.name, pairs: { ...options.lock?.pairs ?? {} } };
+    this.lock = { version: 1, workflow: workflow.name, pairs: Object.assign(dict(), options.lock?.pairs) };
     for (const id of Object.keys(this.lock.pairs)) {
       if (!workflow.pairs.has(id)) {
         delete this.lock.pairs[id];
@@ -303,7 +307,7 @@ var Run = class {
     if (artifact.edited) {
       const content = this.deps.outputs.read(pair);
       this.contents.set(d.id, content);
-      const previous = this.lock.pairs[d.id];
+      const previous = lockEntry(this.lock, d.id);
       if (previous?.source !== "human" || previous.configRef !== d.configRef || previous.contentHash !== artifact.contentHash) {
         this.deps.store.putContent(content);
         this.recordAccepted(d, pair, { contentHash: artifact.contentHash, source: "human", attempts: [], durationMs: 0 }, content);
@@ -318,7 +322,7 @@ var Run = class {
         this.deps.store.putRecord(remote.record);
         this.emit({ type: "restored", id: d.id, from: this.deps.remote.name });
       }
-      const previous = this.lock.pairs[d.id];
+      const previous = lockEntry(this.lock, d.id);
       if (previous?.configRef !== d.configRef || previous.contentHash !== artifact.contentHash) this.restoreLockEntry(d, pair, remote?.record);
       if (artifact.content !== "output") note = this.restoreOutput(pair, artifact.contentHash);
       if (this.plan.byId.get(d.id).action === "run") note = this.cutoffNote(pair);
@@ -2350,7 +2354,7 @@ function weigher(opened) {
   const known = Object.values(opened.lock?.pairs ?? {}).map((e) => e?.durationMs).filter((d) => typeof d === "number" && d > 0).sort((a, b) => a - b);
   const typical = known.length > 0 ? known[Math.floor(known.length / 2)] : 1;
   return (id) => {
-    const d = opened.lock?.pairs[id]?.durationMs;
+    const d = lockEntry(opened.lock, id)?.durationMs;
     return typeof d === "number" && d > 0 ? d : typical;
   };
 }

@@ -5,18 +5,18 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-5H57QYG7.js";
+} from "./cli-chunk-RGKGZTQC.js";
 import {
   planTarget
-} from "./cli-chunk-KH762KP3.js";
+} from "./cli-chunk-O4CKFPF7.js";
 import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-L5PZGOZN.js";
+} from "./cli-chunk-LLTFTXJP.js";
 import {
   styleFor
-} from "./cli-chunk-2AHEYELG.js";
+} from "./cli-chunk-3OYP3H46.js";
 import {
   Option,
   PATH_HELP,
@@ -25,7 +25,7 @@ import {
   positiveInt,
   stateDirOption,
   writePieces
-} from "./cli-chunk-QT3RU6UR.js";
+} from "./cli-chunk-VSHTR6QF.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts) {

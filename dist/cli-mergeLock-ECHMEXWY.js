@@ -6,14 +6,17 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-LMY4MBOD.js";
+} from "./cli-chunk-L7GLNSQP.js";
 import {
   LOCK_VERSION,
-  componentsOf
-} from "./cli-chunk-IBQJ6QCZ.js";
+  componentsOf,
+  emptyLock
+} from "./cli-chunk-A54IUGES.js";
 import {
-  examples
-} from "./cli-chunk-QT3RU6UR.js";
+  dict,
+  examples,
+  own
+} from "./cli-chunk-VSHTR6QF.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
@@ -23,7 +26,7 @@ import path from "node:path";
 
 // src/lockfile/merge.ts
 function mergeLocks(base, ours, theirs) {
-  const pairs = {};
+  const pairs = dict();
   const settled = [];
   const fromTheirs = [];
   const ids = /* @__PURE__ */ new Set([...Object.keys(base?.pairs ?? {}), ...Object.keys(ours.pairs), ...Object.keys(theirs.pairs)]);
@@ -41,7 +44,7 @@ function mergeLocks(base, ours, theirs) {
       kept = entry;
       settled.push({ id, outcome });
     }
-    if (kept !== void 0) Object.defineProperty(pairs, id, { value: kept, enumerable: true, writable: true, configurable: true });
+    if (kept !== void 0) pairs[id] = kept;
   }
   const workflow = ours.workflow === theirs.workflow || theirs.workflow === base?.workflow ? ours.workflow : theirs.workflow;
   return { lock: { version: LOCK_VERSION, workflow, pairs }, settled, fromTheirs };
@@ -59,7 +62,7 @@ function settle(b, o, t) {
   return { entry: void 0, outcome: "dropped" };
 }
 function mergeComponents(base, ours, theirs) {
-  const out = {};
+  const out = dict();
   for (const key of /* @__PURE__ */ new Set([...Object.keys(base), ...Object.keys(ours), ...Object.keys(theirs)])) {
     const [b, o, t] = [own(base, key), own(ours, key), own(theirs, key)];
     const value = o === t || t === b ? o : o === b ? t : null;
@@ -71,9 +74,6 @@ function mergeComponents(base, ours, theirs) {
 function sameComponents(a, b) {
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
-}
-function own(record, key) {
-  return record !== void 0 && Object.hasOwn(record, key) ? record[key] : void 0;
 }
 function same(a, b) {
   if (a === void 0 || b === void 0) return a === b;
@@ -98,7 +98,7 @@ function mergeLockFiles(files) {
   const base = read(files.base, "common ancestor");
   const ours = read(files.ours, "ours");
   const theirs = read(files.theirs, "theirs");
-  const empty = (other) => ({ version: LOCK_VERSION, workflow: other?.workflow ?? "", pairs: {} });
+  const empty = (other) => emptyLock(other?.workflow ?? "");
   const result = mergeLocks(base, ours ?? empty(theirs), theirs ?? empty(ours));
   writeLock(path.resolve(files.cwd, files.ours), result.lock);
   return result;

@@ -3,13 +3,12 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   LOCK_VERSION
-} from "./cli-chunk-IBQJ6QCZ.js";
+} from "./cli-chunk-A54IUGES.js";
 import {
   ConfigError,
-  issueAt,
-  parseText,
+  asDict,
   writeFileAtomic
-} from "./cli-chunk-QT3RU6UR.js";
+} from "./cli-chunk-VSHTR6QF.js";
 
 // src/lockfile/write.ts
 function orderedEntry(e) {
@@ -149,6 +148,7 @@ function checked(value, text, display, cut) {
     }
   }
   if (problems.length > 0) throw new ConfigError(positioned(text, display, problems));
+  asDict(value.pairs);
   return value;
 }
 var ENTRY_FIELDS = [
@@ -172,10 +172,109 @@ function entryProblem(entry, cut) {
   return void 0;
 }
 function positioned(text, display, problems) {
-  const source = parseText(text, display, []);
-  return problems.map(
-    ({ path: path2, message }) => source ? { ...issueAt(source, path2, message), key: path2.join(".") } : { file: display, line: 1, column: 1, key: path2.join("."), message }
+  const places = jsonPositions(
+    text,
+    problems.map((p) => p.path)
   );
+  return problems.map(({ path: path2, message }, i) => ({ file: display, line: places[i][0], column: places[i][1], key: path2.join("."), message }));
+}
+function jsonPositions(text, paths) {
+  const root = { children: /* @__PURE__ */ new Map(), offset: -1 };
+  for (const path2 of paths) {
+    let node = root;
+    for (const key of path2) {
+      let child = node.children.get(String(key));
+      if (child === void 0) node.children.set(String(key), child = { children: /* @__PURE__ */ new Map(), offset: -1 });
+      node = child;
+    }
+  }
+  let i = 0;
+  const space = () => {
+    while (isSpace(text.charCodeAt(i))) i++;
+  };
+  const string = () => {
+    const start = ++i;
+    for (let c = text.charCodeAt(i); c !== 34 && i < text.length; c = text.charCodeAt(i)) i += c === 92 ? 2 : 1;
+    return text.slice(start, i++);
+  };
+  const skip = () => {
+    const c = text.charCodeAt(i);
+    if (c === 34) string();
+    else if (c !== 123 && c !== 91) while (!isSpace(text.charCodeAt(i)) && !isEnd(text.charCodeAt(i))) i++;
+    else {
+      let depth = 0;
+      do {
+        const d = text.charCodeAt(i);
+        if (d === 34) string();
+        else {
+          if (d === 123 || d === 91) depth++;
+          else if (d === 125 || d === 93) depth--;
+          i++;
+        }
+      } while (depth > 0 && i < text.length);
+    }
+  };
+  const value = (wanted) => {
+    space();
+    if (wanted === void 0 || wanted.children.size === 0) {
+      if (wanted !== void 0) wanted.offset = i;
+      skip();
+      return;
+    }
+    wanted.offset = i;
+    const open = text.charCodeAt(i++);
+    if (open !== 123 && open !== 91) {
+      i--;
+      skip();
+      return;
+    }
+    const close = open === 123 ? 125 : 93;
+    for (let index = 0; i < text.length; index++) {
+      space();
+      if (text.charCodeAt(i) === close) break;
+      let key = String(index);
+      if (open === 123) {
+        const raw = string();
+        key = raw.includes("\\") ? JSON.parse(`"${raw}"`) : raw;
+        space();
+        i++;
+      }
+      value(wanted.children.get(key));
+      space();
+      if (text.charCodeAt(i) === 44) i++;
+    }
+    i++;
+  };
+  value(root);
+  const lineStarts = [0];
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lineStarts.push(at + 1);
+  const place = (offset) => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = lo + hi + 1 >> 1;
+      if (lineStarts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return [lo + 1, offset - lineStarts[lo] + 1];
+  };
+  return paths.map((path2) => {
+    let node = root;
+    let offset = Math.max(root.offset, 0);
+    for (const key of path2) {
+      const child = node.children.get(String(key));
+      if (child.offset === -1) break;
+      node = child;
+      offset = child.offset;
+    }
+    return place(offset);
+  });
+}
+function isSpace(c) {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+function isEnd(c) {
+  return c === 44 || c === 93 || c === 125 || Number.isNaN(c);
 }
 function isObject(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v);

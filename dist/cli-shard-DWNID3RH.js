@@ -8,17 +8,17 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-5H57QYG7.js";
+} from "./cli-chunk-RGKGZTQC.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-QBH6N7Y2.js";
-import "./cli-chunk-3ANEISBY.js";
-import "./cli-chunk-KH762KP3.js";
-import "./cli-chunk-KIKGFXIW.js";
-import "./cli-chunk-LMY4MBOD.js";
-import "./cli-chunk-L5PZGOZN.js";
-import "./cli-chunk-2AHEYELG.js";
-import "./cli-chunk-IBQJ6QCZ.js";
-import "./cli-chunk-QT3RU6UR.js";
+import "./cli-chunk-5QILHF4M.js";
+import "./cli-chunk-A42VRSXF.js";
+import "./cli-chunk-O4CKFPF7.js";
+import "./cli-chunk-K27LFBNE.js";
+import "./cli-chunk-L7GLNSQP.js";
+import "./cli-chunk-LLTFTXJP.js";
+import "./cli-chunk-3OYP3H46.js";
+import "./cli-chunk-A54IUGES.js";
+import "./cli-chunk-VSHTR6QF.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {

@@ -3,19 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-W2X43QNB.js";
-import "./cli-chunk-UUV7JDA2.js";
+} from "./cli-chunk-LZ7U22S3.js";
+import "./cli-chunk-YBBM2TZH.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-5H57QYG7.js";
+} from "./cli-chunk-RGKGZTQC.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-QBH6N7Y2.js";
+import "./cli-chunk-5QILHF4M.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-3ANEISBY.js";
+} from "./cli-chunk-A42VRSXF.js";
 import {
   listRunIds,
   listing,
@@ -23,22 +23,22 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-KH762KP3.js";
+} from "./cli-chunk-O4CKFPF7.js";
 import {
   LocalStore,
   readLockWithJournal,
   stateDirFor
-} from "./cli-chunk-KIKGFXIW.js";
+} from "./cli-chunk-K27LFBNE.js";
 import {
   lockPathFor
-} from "./cli-chunk-LMY4MBOD.js";
+} from "./cli-chunk-L7GLNSQP.js";
 import {
   count
-} from "./cli-chunk-L5PZGOZN.js";
+} from "./cli-chunk-LLTFTXJP.js";
 import {
   styleFor
-} from "./cli-chunk-2AHEYELG.js";
-import "./cli-chunk-IBQJ6QCZ.js";
+} from "./cli-chunk-3OYP3H46.js";
+import "./cli-chunk-A54IUGES.js";
 import {
   ConfigError,
   Option,
@@ -52,7 +52,7 @@ import {
   resolveWorkflowPath,
   shortRef,
   stateDirOption
-} from "./cli-chunk-QT3RU6UR.js";
+} from "./cli-chunk-VSHTR6QF.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

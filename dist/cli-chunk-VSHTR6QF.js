@@ -21419,6 +21419,23 @@ function define(target, key, value) {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+// src/model/dict.ts
+function dict() {
+  return /* @__PURE__ */ Object.create(null);
+}
+function dictOf(entries) {
+  const out = dict();
+  for (const [key, value] of entries) out[key] = value;
+  return out;
+}
+function own(record, key) {
+  return record !== null && record !== void 0 && Object.hasOwn(record, key) ? record[key] : void 0;
+}
+function asDict(record) {
+  if (Object.getPrototypeOf(record) !== null) Object.setPrototypeOf(record, null);
+  return record;
+}
+
 // src/config/paths.ts
 import path from "node:path";
 function isInside(root, target) {
@@ -21622,7 +21639,7 @@ function instanceOf(template, item, requires) {
   return instance;
 }
 function config(value, item) {
-  const out = {};
+  const out = dict();
   for (const [key, v] of Object.entries(value)) {
     if (key === "run" && typeof v === "string") out[key] = substitute(v, item.values, shellWord);
     else if (key === "files") out[key] = deep(v, (s) => substitute(s, item.values, import_fast_glob.default.escapePath));
@@ -21634,7 +21651,7 @@ function deep(value, text) {
   if (typeof value === "string") return text(value);
   if (Array.isArray(value)) return value.map((v) => deep(v, text));
   if (value === null || typeof value !== "object" || value instanceof PyFloat) return value;
-  const out = {};
+  const out = dict();
   for (const [k, v] of Object.entries(value)) out[k] = deep(v, text);
   return out;
 }
@@ -21798,21 +21815,25 @@ function parseWorkflow(workflowPath, options) {
   }
   const promptsFile = promptsPath ? readSource(promptsPath, options, issues) : void 0;
   const promptsValue = promptsFile ? valueOf(promptsFile, issues) : {};
-  if (promptsFile) validate(promptsValidator(), plain(promptsValue), promptsFile, issues, reference ? warnings : void 0);
   const rawPairs = isObject2(wf.action_pairs) ? wf.action_pairs : {};
   const ids = Object.keys(rawPairs);
-  if (wfFile && Object.hasOwn(rawPairs, "__proto__")) {
-    issues.push(at(wfFile, ["action_pairs", "__proto__"], `"__proto__" cannot be a pair id (JavaScript objects reserve the name); rename the pair`, true));
+  const matched = promptsFile !== void 0 && wfFile !== void 0 && isObject2(wf.action_pairs);
+  const forNoPair = (key) => matched && key !== "$schema" && !Object.hasOwn(rawPairs, key);
+  if (promptsFile) {
+    const checked = plain(promptsValue);
+    const mine = reference && isObject2(checked) ? Object.fromEntries(Object.entries(checked).filter(([key]) => !forNoPair(key))) : checked;
+    validate(promptsValidator(), mine, promptsFile, issues, reference ? warnings : void 0);
   }
   const hashablePairs = isObject2(hashable.action_pairs) ? hashable.action_pairs : {};
   const prompts2 = isObject2(promptsValue) ? promptsValue : {};
-  if (promptsFile && wfFile && isObject2(wf.action_pairs)) {
+  const noPair = (keys) => `${keys.length === 1 ? "entry" : "entries"} ${quoteList(keys)} ${keys.length === 1 ? "names" : "name"} no pair of ${path3.basename(workflowPath)}, and ${keys.length === 1 ? "is" : "are"} ignored`;
+  if (matched) {
     const unused = [];
-    for (const key of Object.keys(prompts2)) {
-      if (key === "$schema" || Object.hasOwn(rawPairs, key)) continue;
+    for (const key of Object.keys(prompts2).filter(forNoPair)) {
       const hint = didYouMean(key, ids);
-      if (reference && !hint) {
-        unused.push(key);
+      if (reference) {
+        if (hint === void 0) unused.push(key);
+        else warnings.push(warning(at(promptsFile, [key], `${noPair([key])}; did you mean "${hint}"?`, true)));
         continue;
       }
       issues.push(
@@ -21824,24 +21845,12 @@ function parseWorkflow(workflowPath, options) {
         )
       );
     }
-    if (unused.length > 0) {
-      warnings.push(
-        warning(
-          at(
-            promptsFile,
-            [unused[0]],
-            `${unused.length === 1 ? "entry" : "entries"} ${quoteList(unused)} ${unused.length === 1 ? "names" : "name"} no pair of ${path3.basename(workflowPath)}, and ${unused.length === 1 ? "is" : "are"} ignored`,
-            true
-          )
-        )
-      );
-    }
+    if (unused.length > 0) warnings.push(warning(at(promptsFile, [unused[0]], noPair(unused), true)));
   }
   const written = /* @__PURE__ */ new Map();
   let pairs2 = written;
   for (const id of ids) {
-    const own = (o) => Object.hasOwn(o, id) ? o[id] : void 0;
-    pairs2.set(id, toPair(id, { value: objectOr(own(rawPairs)), hashable: own(hashablePairs) ?? {} }, { value: wf, hashable }, own(prompts2)));
+    pairs2.set(id, toPair(id, { value: objectOr(own(rawPairs, id)), hashable: own(hashablePairs, id) ?? {} }, { value: wf, hashable }, own(prompts2, id)));
   }
   if (wfFile) {
     pairs2 = expandForeach(pairs2, rawPairs, {
@@ -21859,9 +21868,10 @@ function parseWorkflow(workflowPath, options) {
   const graphProblems = new Map(graphIssues.map((g) => [`${templatePath(g.path, pairs2, written).join("\0")}\0${g.message}`, g]));
   if (wfFile) for (const g of graphProblems.values()) issues.push(at(wfFile, templatePath(g.path, pairs2, written), g.message));
   if (issues.length > 0 || !graph) throw new ConfigError(sortIssues(issues));
-  const escalating = ids.filter((id) => ESCALATION_KEYS.some((key) => key in objectOr(rawPairs[id])));
+  const escalates = (id, key) => Object.hasOwn(objectOr(own(rawPairs, id)), key);
+  const escalating = ids.filter((id) => ESCALATION_KEYS.some((key) => escalates(id, key)));
   if (wfFile && escalating.length > 0) {
-    const first = ESCALATION_KEYS.find((key) => key in objectOr(rawPairs[escalating[0]]));
+    const first = ESCALATION_KEYS.find((key) => escalates(escalating[0], key));
     warnings.push(
       warning(
         at(
@@ -21925,7 +21935,7 @@ function maxOutputBytes(value) {
   return typeof value === "number" ? { maxOutputBytes: value } : {};
 }
 function pricingOf(value) {
-  const pricing = {};
+  const pricing = dict();
   for (const [model, price] of Object.entries(objectOr(value))) {
     const p = objectOr(price);
     if (typeof p.input === "number" && typeof p.output === "number") pricing[model] = { input: p.input, output: p.output };
@@ -21940,15 +21950,15 @@ function toGuardRef(item) {
 function checkPaths(pair, where, files, file, issues) {
   const { dir, root, realRoot } = where;
   const keyPath = ["action_pairs", pair.template ?? pair.id];
-  const own = pair.itemFile ? 1 : 0;
+  const own2 = pair.itemFile ? 1 : 0;
   if (pair.output !== void 0 && !isInside(root, path3.resolve(dir, pair.output))) {
     issues.push(at(file, [...keyPath, "output"], `"${pair.output}" is outside the repository (${root}); give a path inside it, relative to the workflow file`));
   }
   pair.inputs.forEach((pattern, i) => {
     if (pattern.startsWith("!")) return;
-    if (i < own) return;
+    if (i < own2) return;
     const problem = inputProblem(pattern, dir, root, realRoot, files);
-    if (problem !== void 0) issues.push(at(file, [...keyPath, "inputs", i - own], `"${pattern}" ${problem}`));
+    if (problem !== void 0) issues.push(at(file, [...keyPath, "inputs", i - own2], `"${pattern}" ${problem}`));
   });
   const globs = (value, where2) => {
     const list = typeof value === "string" ? [value] : Array.isArray(value) ? value : [];
@@ -22276,7 +22286,7 @@ function locate(file, keyPath, onKey) {
   let keyNode = null;
   for (const key of keyPath) {
     if ((0, import_yaml2.isMap)(node)) {
-      const pair = node.items.find((p) => (0, import_yaml2.isPair)(p) && (0, import_yaml2.isScalar)(p.key) && String(p.key.value) === String(key));
+      const pair = entryOf(node, String(key));
       if (!pair) break;
       keyNode = pair.key;
       node = pair.value;
@@ -22290,6 +22300,20 @@ function locate(file, keyPath, onKey) {
   const target = onKey && keyNode || node || keyNode;
   return position(file.lines, target?.range?.[0] ?? 0);
 }
+function entryOf(map2, key) {
+  let index = keyIndexes.get(map2);
+  if (index === void 0) {
+    index = /* @__PURE__ */ new Map();
+    for (const item of map2.items) {
+      if (!(0, import_yaml2.isPair)(item) || !(0, import_yaml2.isScalar)(item.key)) continue;
+      const name = String(item.key.value);
+      if (!index.has(name)) index.set(name, item);
+    }
+    keyIndexes.set(map2, index);
+  }
+  return index.get(key);
+}
+var keyIndexes = /* @__PURE__ */ new WeakMap();
 function issueAt(file, keyPath, message, onKey = false) {
   return at(file, keyPath, message, onKey);
 }
@@ -22306,7 +22330,7 @@ function validate(check, value, file, issues, ignored) {
   if (check(value)) return;
   const errors = check.errors ?? [];
   const unknown = [];
-  const anyOfPaths = errors.filter((e) => e.keyword === "anyOf").map((e) => e.schemaPath);
+  const anyOfPaths = [...new Set(errors.filter((e) => e.keyword === "anyOf").map((e) => e.schemaPath))];
   const seen = /* @__PURE__ */ new Set();
   for (const error of errors) {
     if (error.keyword === "propertyNames") continue;
@@ -22864,6 +22888,10 @@ export {
   require_out4 as require_out,
   PyFloat,
   plain,
+  dict,
+  dictOf,
+  own,
+  asDict,
   isInside,
   pairKey,
   DEFAULT_MAX_OUTPUT_BYTES,

@@ -2,20 +2,23 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
+  issueLines
+} from "./cli-chunk-GVXHYIBA.js";
+import {
   checkWorkflow
-} from "./cli-chunk-QBH6N7Y2.js";
+} from "./cli-chunk-5QILHF4M.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-KIKGFXIW.js";
-import "./cli-chunk-LMY4MBOD.js";
+} from "./cli-chunk-K27LFBNE.js";
+import "./cli-chunk-L7GLNSQP.js";
 import {
   count
-} from "./cli-chunk-L5PZGOZN.js";
+} from "./cli-chunk-LLTFTXJP.js";
 import {
   styleFor
-} from "./cli-chunk-2AHEYELG.js";
-import "./cli-chunk-IBQJ6QCZ.js";
+} from "./cli-chunk-3OYP3H46.js";
+import "./cli-chunk-A54IUGES.js";
 import {
   ConfigError,
   EXIT,
@@ -28,7 +31,7 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-QT3RU6UR.js";
+} from "./cli-chunk-VSHTR6QF.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
@@ -63,8 +66,7 @@ function registerValidate(program, { io, setStatus }) {
     const style = styleFor(io.stderr, io.env);
     const errors = problems.filter(isError);
     const warnings = problems.filter((p) => p.severity === "warning");
-    for (const w of warnings) io.stderr.write(`${style.yellow("warning")} ${formatIssue(w)}
-`);
+    for (const line of issueLines(warnings, style.yellow("warning"))) io.stderr.write(line + "\n");
     if (errors.length > 0) throw new ConfigError(errors);
     const prompts = workflow.promptsPath ? `, prompts ${displayPath(workflow.promptsPath, io.cwd)}` : ", no prompts file";
     const warned = warnings.length > 0 ? `, ${count(warnings.length, "warning")}` : "";

@@ -6,16 +6,17 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-LMY4MBOD.js";
+} from "./cli-chunk-L7GLNSQP.js";
 import {
   sortedObject
-} from "./cli-chunk-2AHEYELG.js";
+} from "./cli-chunk-3OYP3H46.js";
 import {
   LOCK_VERSION
-} from "./cli-chunk-IBQJ6QCZ.js";
+} from "./cli-chunk-A54IUGES.js";
 import {
   InputError,
   OutputFiles,
+  dict,
   displayPath,
   isInside,
   loadWorkflow,
@@ -24,7 +25,7 @@ import {
   require_out,
   sha256Hex,
   textHashes
-} from "./cli-chunk-QT3RU6UR.js";
+} from "./cli-chunk-VSHTR6QF.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -74,7 +75,7 @@ function parseJournal(text) {
 }
 function applyJournal(lock, journal) {
   if (journal === null || journal.changes.length === 0) return lock;
-  const next = { version: LOCK_VERSION, workflow: lock?.workflow ?? journal.workflow ?? "", pairs: { ...lock?.pairs ?? {} } };
+  const next = { version: LOCK_VERSION, workflow: lock?.workflow ?? journal.workflow ?? "", pairs: Object.assign(dict(), lock?.pairs) };
   for (const change of journal.changes) setPair(next.pairs, change.id, change.entry);
   return next;
 }
@@ -135,8 +136,8 @@ var LockWriter = class {
   /** Rewrites the lock file with every change of this run, then empties the journal. */
   checkpoint() {
     if (this.sinceCheckpoint === 0) return;
-    const lock = readLock(this.lockFile) ?? { version: LOCK_VERSION, workflow: this.workflow, pairs: {} };
-    const next = { version: LOCK_VERSION, workflow: this.workflow, pairs: { ...lock.pairs } };
+    const lock = readLock(this.lockFile);
+    const next = { version: LOCK_VERSION, workflow: this.workflow, pairs: Object.assign(dict(), lock?.pairs) };
     for (const [id, entry] of this.changes) setPair(next.pairs, id, entry);
     writeLock(this.lockFile, next);
     if (this.fd !== void 0) ftruncateSync(this.fd, 0);
@@ -163,7 +164,7 @@ function append(fd, text) {
 }
 function setPair(pairs, id, entry) {
   if (entry === null) delete pairs[id];
-  else Object.defineProperty(pairs, id, { value: entry, enumerable: true, writable: true, configurable: true });
+  else pairs[id] = entry;
 }
 function isObject(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -369,10 +370,10 @@ var InputHasher = class {
   root;
   /** `{relative path: sha256}` for one pair's globs, sorted by path; `what` names the globs in messages. */
   hash(patterns, what = "input") {
-    if (patterns.length === 0) return {};
+    if (patterns.length === 0) return dict();
     const files = this.match(patterns).filter((rel) => !this.written.has(path3.resolve(this.workflow.dir, rel)));
     files.sort();
-    const out = {};
+    const out = dict();
     for (const rel of files) out[rel] = this.fileHash(path3.resolve(this.workflow.dir, rel), rel, what);
     return out;
   }
@@ -526,11 +527,11 @@ var PairFileHasher = class {
   hashes(pair) {
     let files = this.cache.get(pair.id);
     if (!files) {
-      const generator = {};
+      const generator = dict();
       const config = pair.generatorConfig;
       if (pair.generator === "command") this.commandFiles(config.run, generator);
       this.globbed("generator_config.files", config.files, generator);
-      const guard = {};
+      const guard = dict();
       this.guardFiles(pair.guard, pair.guardConfig, pair.guards, guard, 0);
       files = { generator: sortedObject(generator), guard: sortedObject(guard) };
       this.cache.set(pair.id, files);

@@ -7,11 +7,11 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-2AHEYELG.js";
+} from "./cli-chunk-3OYP3H46.js";
 import {
   displayPath,
   shortRef
-} from "./cli-chunk-QT3RU6UR.js";
+} from "./cli-chunk-VSHTR6QF.js";
 
 // src/report/estimate.ts
 var integer;

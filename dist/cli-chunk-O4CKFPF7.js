@@ -3,19 +3,22 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   openState
-} from "./cli-chunk-KIKGFXIW.js";
+} from "./cli-chunk-K27LFBNE.js";
 import {
   callsModel,
   estimatePlan,
   onlyPairs,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-2AHEYELG.js";
+} from "./cli-chunk-3OYP3H46.js";
+import {
+  lockEntry
+} from "./cli-chunk-A54IUGES.js";
 import {
   UsageError,
   displayPath,
   writeFileAtomic
-} from "./cli-chunk-QT3RU6UR.js";
+} from "./cli-chunk-VSHTR6QF.js";
 
 // src/records/read.ts
 import { closeSync as closeSync2, constants, existsSync, fstatSync, openSync as openSync2, readdirSync, readSync } from "node:fs";
@@ -515,7 +518,7 @@ function acceptedContent(opened, planned) {
   const pair = opened.workflow.pairs.get(planned.id);
   const file = opened.outputs.read(pair);
   if (file !== void 0) return file.toString("utf8");
-  const hash = planned.action === "skip" ? planned.artifact?.contentHash : opened.lock?.pairs[planned.id]?.contentHash;
+  const hash = planned.action === "skip" ? planned.artifact?.contentHash : lockEntry(opened.lock, planned.id)?.contentHash;
   return hash === void 0 ? void 0 : opened.store.content(hash)?.toString("utf8");
 }
 

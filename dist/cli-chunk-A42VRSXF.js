@@ -3,10 +3,10 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   count
-} from "./cli-chunk-L5PZGOZN.js";
+} from "./cli-chunk-LLTFTXJP.js";
 import {
   shortRef
-} from "./cli-chunk-QT3RU6UR.js";
+} from "./cli-chunk-VSHTR6QF.js";
 
 // src/report/run.ts
 function seconds(ms) {

@@ -10,7 +10,7 @@ import {
   quoteList,
   realRootOf,
   sortIssues
-} from "./cli-chunk-QT3RU6UR.js";
+} from "./cli-chunk-VSHTR6QF.js";
 
 // src/config/check.ts
 import path from "node:path";

@@ -4,16 +4,16 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-KH762KP3.js";
+} from "./cli-chunk-O4CKFPF7.js";
 import {
   openState
-} from "./cli-chunk-KIKGFXIW.js";
-import "./cli-chunk-LMY4MBOD.js";
+} from "./cli-chunk-K27LFBNE.js";
+import "./cli-chunk-L7GLNSQP.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-2AHEYELG.js";
-import "./cli-chunk-IBQJ6QCZ.js";
+} from "./cli-chunk-3OYP3H46.js";
+import "./cli-chunk-A54IUGES.js";
 import {
   Option,
   PATH_HELP,
@@ -22,7 +22,7 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-QT3RU6UR.js";
+} from "./cli-chunk-VSHTR6QF.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -2,17 +2,21 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  componentsOf
-} from "./cli-chunk-IBQJ6QCZ.js";
+  componentsOf,
+  lockEntry
+} from "./cli-chunk-A54IUGES.js";
 import {
   PyFloat,
   UsageError,
+  dict,
+  dictOf,
   didYouMean,
   digestOf,
   downstreamOf,
+  own,
   plain,
   sharedValue
-} from "./cli-chunk-QT3RU6UR.js";
+} from "./cli-chunk-VSHTR6QF.js";
 
 // src/report/color.ts
 function styleFor(stream, env = process.env) {
@@ -58,8 +62,8 @@ var BUILT_IN_PRICES = {
 };
 function priceFor(model, pricing = {}) {
   if (model === null) return null;
-  const own = Object.hasOwn(pricing, model) ? pricing[model] : void 0;
-  if (own) return { ...own, source: "workflow" };
+  const own2 = Object.hasOwn(pricing, model) ? pricing[model] : void 0;
+  if (own2) return { ...own2, source: "workflow" };
   const base = baseModelName(model);
   const builtIn = Object.hasOwn(BUILT_IN_PRICES, base) ? BUILT_IN_PRICES[base] : void 0;
   return builtIn ? { ...builtIn, source: "built-in" } : null;
@@ -157,13 +161,13 @@ function isSecretHeader(name) {
   return SECRET_HEADER.test(name);
 }
 function ownComponents(workflow, pair, inputs, files) {
-  const own = {
+  const own2 = {
     prompt: pair.prompt ?? {},
     model: pair.model,
     guard: pair.guard,
     guard_config: pair.guardConfig
   };
-  const config = {};
+  const config = dict();
   for (const [key, value] of Object.entries(pair.generatorConfig)) {
     if (TRANSPORT_KEYS.has(key)) continue;
     if (key === "headers") {
@@ -171,16 +175,16 @@ function ownComponents(workflow, pair, inputs, files) {
       if (headers !== void 0) config.headers = headers;
     } else config[key] = value;
   }
-  if (pair.generator !== null || Object.keys(config).length > 0) own.generator = { name: pair.generator, config };
-  if (pair.generator !== null) own.layout = PROMPT_LAYOUT;
-  if (pair.guards !== void 0) own.guards = pair.guards;
-  if (workflow.specification !== void 0 || workflow.constraints !== void 0) own.context = contextOf(workflow);
-  if (pair.inputs.length > 0) own.inputs = inputs ?? {};
+  if (pair.generator !== null || Object.keys(config).length > 0) own2.generator = { name: pair.generator, config };
+  if (pair.generator !== null) own2.layout = PROMPT_LAYOUT;
+  if (pair.guards !== void 0) own2.guards = pair.guards;
+  if (workflow.specification !== void 0 || workflow.constraints !== void 0) own2.context = contextOf(workflow);
+  if (pair.inputs.length > 0) own2.inputs = inputs ?? {};
   const read = {};
   if (files && Object.keys(files.generator).length > 0) read.generator = files.generator;
   if (files && Object.keys(files.guard).length > 0) read.guard = files.guard;
-  if (Object.keys(read).length > 0) own.files = read;
-  return own;
+  if (Object.keys(read).length > 0) own2.files = read;
+  return own2;
 }
 function contextOf(workflow) {
   let context2 = contexts.get(workflow);
@@ -195,18 +199,18 @@ function contextOf(workflow) {
 var contexts = /* @__PURE__ */ new WeakMap();
 function publicHeaders(value) {
   if (value === null || typeof value !== "object" || Array.isArray(value) || value instanceof PyFloat) return value;
-  const out = {};
+  const out = dict();
   for (const [name, v] of Object.entries(value)) if (!isSecretHeader(name)) out[name.toLowerCase()] = v;
   return Object.keys(out).length > 0 ? sortedObject(out) : void 0;
 }
-function hashInput(own, upstream) {
-  return { ...own, upstream_refs: upstream.refs, artifact_hashes: upstream.artifactHashes };
+function hashInput(own2, upstream) {
+  return { ...own2, upstream_refs: upstream.refs, artifact_hashes: upstream.artifactHashes };
 }
-function configRef(own, upstream) {
-  return digestOf(hashInput(own, upstream));
+function configRef(own2, upstream) {
+  return digestOf(hashInput(own2, upstream));
 }
-function componentDigests(own, upstream) {
-  const out = {};
+function componentDigests(own2, upstream) {
+  const out = dict();
   const put = (name, value) => out[name] = digestOf(value).slice(0, 16);
   const each = (prefix, obj) => {
     for (const [k, v] of Object.entries(obj ?? {})) put(`${prefix}${k}`, v);
@@ -217,20 +221,20 @@ function componentDigests(own, upstream) {
       else put(`${prefix}${k}`, v);
     }
   };
-  if (own.prompt !== null && typeof own.prompt === "object" && !Array.isArray(own.prompt)) each("prompt.", own.prompt);
-  put("model", own.model);
-  put("guard", own.guard);
-  config("guard_config.", own.guard_config);
-  if (own.guards !== void 0) put("guards", own.guards);
-  if (own.generator) {
-    put("generator", own.generator.name);
-    config("generator_config.", own.generator.config);
+  if (own2.prompt !== null && typeof own2.prompt === "object" && !Array.isArray(own2.prompt)) each("prompt.", own2.prompt);
+  put("model", own2.model);
+  put("guard", own2.guard);
+  config("guard_config.", own2.guard_config);
+  if (own2.guards !== void 0) put("guards", own2.guards);
+  if (own2.generator) {
+    put("generator", own2.generator.name);
+    config("generator_config.", own2.generator.config);
   }
-  if (own.layout !== void 0) put("layout", own.layout);
-  each("context.", own.context);
-  for (const [file, hash] of Object.entries(own.inputs ?? {})) out[`input:${file}`] = hash.slice(0, 16);
-  for (const [file, hash] of Object.entries(own.files?.generator ?? {})) out[`generator_file:${file}`] = hash.slice(0, 16);
-  for (const [file, hash] of Object.entries(own.files?.guard ?? {})) out[`guard_file:${file}`] = hash.slice(0, 16);
+  if (own2.layout !== void 0) put("layout", own2.layout);
+  each("context.", own2.context);
+  for (const [file, hash] of Object.entries(own2.inputs ?? {})) out[`input:${file}`] = hash.slice(0, 16);
+  for (const [file, hash] of Object.entries(own2.files?.generator ?? {})) out[`generator_file:${file}`] = hash.slice(0, 16);
+  for (const [file, hash] of Object.entries(own2.files?.guard ?? {})) out[`guard_file:${file}`] = hash.slice(0, 16);
   for (const [dep, ref] of Object.entries(upstream.refs)) out[`upstream:${dep}`] = ref.slice(0, 16);
   for (const [dep, hash] of Object.entries(upstream.artifactHashes)) out[`artifact:${dep}`] = hash.slice(0, 16);
   return sortedObject(out);
@@ -240,12 +244,12 @@ function isMapping(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof PyFloat);
 }
 function workflowRef(workflow) {
-  const structure = {};
+  const structure = dict();
   for (const pair of workflow.pairs.values()) structure[pair.id] = [...pair.requires].sort();
   return digestOf({ action_pairs: structure });
 }
 function sortedObject(obj) {
-  return Object.fromEntries(Object.entries(obj).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+  return dictOf(Object.entries(obj).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
 }
 
 // src/plan/selection.ts
@@ -355,10 +359,10 @@ function checkOnly(only, selected, byId) {
 async function decidePair(ctx, id, decided) {
   const { workflow, graph, view } = ctx;
   const pair = workflow.pairs.get(id);
-  const own = ownComponents(workflow, pair, pair.inputs.length > 0 ? view.inputHashes(pair) : void 0, view.fileHashes(pair));
-  const previous = view.lock?.pairs[id];
+  const own2 = ownComponents(workflow, pair, pair.inputs.length > 0 ? view.inputHashes(pair) : void 0, view.fileHashes(pair));
+  const previous = lockEntry(view.lock, id);
   const deps = pair.requires.map((d) => decided.get(d));
-  const base = { id, wave: graph.waveOf.get(id) + 1, requires: pair.requires, own };
+  const base = { id, wave: graph.waveOf.get(id) + 1, requires: pair.requires, own: own2 };
   const forced = ctx.force(id) ?? (ctx.lost.has(id) ? LOST : void 0);
   const output = judgeOutput(view, pair, previous);
   const unknownOutput = output.kind === "unknown" ? [
@@ -371,20 +375,20 @@ async function decidePair(ctx, id, decided) {
     if (output.kind === "human") return keptOutput(base, null, output.hash, deps);
     const reasons2 = [
       ...forced ? [forced] : [],
-      ...previous ? ownChanges(previous, componentsOf(previous), componentDigests(own, { refs: {}, artifactHashes: {} })) : [newReason()],
+      ...previous ? ownChanges(previous, componentsOf(previous), componentDigests(own2, { refs: dict(), artifactHashes: dict() })) : [newReason()],
       ...unknownOutput,
       ...unknown.map((d) => ({ kind: "upstream", detail: d.action === "run" ? `${d.id} will run` : `${d.id}'s reference is not known yet` }))
     ];
     return decision(base, null, "run", sortReasons(reasons2), null, null);
   }
-  const ref = configRef(own, upstreamOf(deps));
+  const ref = configRef(own2, upstreamOf(deps));
   if (output.kind === "human") return keptOutput(base, ref, output.hash, deps);
   if (!forced) {
     const found = acceptedArtifact(view, id, ref, previous, output);
     const artifact = found instanceof Promise ? await found : found;
     if (artifact) return decision(base, ref, "skip", [], artifact, void 0, deps);
   }
-  const components = componentDigests(own, upstreamOf(deps));
+  const components = componentDigests(own2, upstreamOf(deps));
   const reasons = [];
   if (forced) reasons.push(forced);
   if (previous) {
@@ -421,7 +425,7 @@ function decision(base, configRef2, action, reasons, artifact, components, depen
   };
 }
 function upstreamOf(deps) {
-  const upstream = { refs: /* @__PURE__ */ Object.create(null), artifactHashes: /* @__PURE__ */ Object.create(null) };
+  const upstream = { refs: dict(), artifactHashes: dict() };
   for (const d of deps) {
     upstream.refs[d.id] = d.configRef;
     upstream.artifactHashes[d.id] = d.artifact.contentHash;
@@ -470,8 +474,8 @@ function ownChanges(previous, components, current) {
   const isOwn = (k) => !UPSTREAM_PREFIXES.some((p) => k.startsWith(p));
   const keys = new Set([...Object.keys(components), ...Object.keys(current)].filter(isOwn));
   for (const key of [...keys].sort()) {
-    const before = components[key];
-    const after = current[key];
+    const before = own(components, key);
+    const after = own(current, key);
     if (before === after) continue;
     const change = before === void 0 ? "added" : after === void 0 ? "removed" : "changed";
     reasons.push(describeChange(key, change, previous));
@@ -494,13 +498,13 @@ function describeChange(key, change, previous) {
 function upstreamChanges(previous, current, deps) {
   const reasons = [];
   for (const d of deps) {
-    const refBefore = previous[`upstream:${d.id}`];
+    const refBefore = own(previous, `upstream:${d.id}`);
     if (refBefore === void 0) {
       reasons.push({ kind: "upstream", detail: `${d.id} added to requires` });
       continue;
     }
-    if (refBefore !== current[`upstream:${d.id}`]) reasons.push({ kind: "upstream", detail: `${d.id}'s reference changed` });
-    if (previous[`artifact:${d.id}`] !== current[`artifact:${d.id}`]) {
+    if (refBefore !== own(current, `upstream:${d.id}`)) reasons.push({ kind: "upstream", detail: `${d.id}'s reference changed` });
+    if (own(previous, `artifact:${d.id}`) !== own(current, `artifact:${d.id}`)) {
       reasons.push({
         kind: "upstream_artifact",
         detail: d.artifact?.edited ? `${d.id}'s output was edited by hand` : `${d.id}'s accepted content changed`

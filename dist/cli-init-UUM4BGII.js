@@ -13,7 +13,7 @@ import {
   examples,
   findRepoRoot,
   writeFileAtomic
-} from "./cli-chunk-QT3RU6UR.js";
+} from "./cli-chunk-VSHTR6QF.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -1,24 +1,26 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-3ANEISBY.js";
+import "./cli-chunk-A42VRSXF.js";
 import {
   planTarget
-} from "./cli-chunk-KH762KP3.js";
-import "./cli-chunk-KIKGFXIW.js";
+} from "./cli-chunk-O4CKFPF7.js";
+import "./cli-chunk-K27LFBNE.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-LMY4MBOD.js";
+} from "./cli-chunk-L7GLNSQP.js";
 import {
   planJson,
   reasonsText
-} from "./cli-chunk-L5PZGOZN.js";
+} from "./cli-chunk-LLTFTXJP.js";
 import {
   decidePair,
   styleFor
-} from "./cli-chunk-2AHEYELG.js";
-import "./cli-chunk-IBQJ6QCZ.js";
+} from "./cli-chunk-3OYP3H46.js";
+import {
+  lockEntry
+} from "./cli-chunk-A54IUGES.js";
 import {
   Option,
   PATH_HELP,
@@ -29,7 +31,7 @@ import {
   require_dist,
   resolveWorkflowPath,
   stateDirOption
-} from "./cli-chunk-QT3RU6UR.js";
+} from "./cli-chunk-VSHTR6QF.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM
@@ -590,7 +592,7 @@ async function compareWithBase(plan, baseView, headLock) {
   const ctx = { workflow: plan.workflow, graph: plan.graph, view: baseView, force: () => void 0, lost: /* @__PURE__ */ new Set() };
   const out = /* @__PURE__ */ new Map();
   for (const pair of plan.pairs) {
-    const entry = baseView.lock?.pairs[pair.id];
+    const entry = lockEntry(baseView.lock, pair.id);
     const sameRef = entry !== void 0 && pair.configRef === entry.configRef;
     const sameContent = pair.artifact === null || pair.artifact.contentHash === entry?.contentHash;
     const changed = !(sameRef && sameContent);
@@ -602,8 +604,10 @@ async function compareWithBase(plan, baseView, headLock) {
 function acceptedOn(pair, headLock) {
   const artifact = pair.artifact;
   if (artifact.edited || artifact.source === "workspace") return "edited";
-  if (artifact.source === "lock")
-    return headLock?.pairs[pair.id] === void 0 ? "remote" : headLock.pairs[pair.id].source === "human" ? "edited" : "committed";
+  if (artifact.source === "lock") {
+    const entry = lockEntry(headLock, pair.id);
+    return entry === void 0 ? "remote" : entry.source === "human" ? "edited" : "committed";
+  }
   return artifact.source;
 }
 function snapshotOf(files) {

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-UUV7JDA2.js";
+} from "./cli-chunk-YBBM2TZH.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -14,12 +14,12 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-5H57QYG7.js";
+} from "./cli-chunk-RGKGZTQC.js";
 import {
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-3ANEISBY.js";
+} from "./cli-chunk-A42VRSXF.js";
 import {
   compareWithRun,
   comparisonText,
@@ -28,12 +28,12 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-L5PZGOZN.js";
+} from "./cli-chunk-LLTFTXJP.js";
 import {
   asksBeforeRunning,
   parseUsd,
   styleFor
-} from "./cli-chunk-2AHEYELG.js";
+} from "./cli-chunk-3OYP3H46.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -44,7 +44,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-QT3RU6UR.js";
+} from "./cli-chunk-VSHTR6QF.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;

@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+import { createRequire as __pairflowCreateRequire } from "node:module";
+const require = __pairflowCreateRequire(import.meta.url);
+import {
+  EXIT_BUSY,
+  registerRun
+} from "./cli-chunk-LZ7U22S3.js";
+import "./cli-chunk-YBBM2TZH.js";
+import "./cli-chunk-RGKGZTQC.js";
+import "./cli-chunk-7Z54WWHF.js";
+import "./cli-chunk-5QILHF4M.js";
+import "./cli-chunk-A42VRSXF.js";
+import "./cli-chunk-O4CKFPF7.js";
+import "./cli-chunk-K27LFBNE.js";
+import "./cli-chunk-L7GLNSQP.js";
+import "./cli-chunk-LLTFTXJP.js";
+import "./cli-chunk-3OYP3H46.js";
+import "./cli-chunk-A54IUGES.js";
+import "./cli-chunk-VSHTR6QF.js";
+import "./cli-chunk-NRKDSK7E.js";
+import "./cli-chunk-FRV2UMY2.js";
+export {
+  EXIT_BUSY,
+  registerRun
+};
