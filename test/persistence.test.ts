@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { hostname } from "node:os";
 import { lockPath } from "../src/records/mutex.js";
 import { readLock } from "../src/lockfile/lockfile.js";
-import { tempRepo } from "./helpers/fixtures.js";
+import { tempRepo, UNCONFINED } from "./helpers/fixtures.js";
 import { CLI } from "./helpers/package.js";
 
 // Logs "<pair> <attempt> start|end" and its pid, sleeps DELAY_<pair> ms, answers ANSWER_<pair>_<attempt>.
@@ -56,7 +56,7 @@ function start(
   args: string[],
   env: NodeJS.ProcessEnv = {},
 ): ChildProcess & { out: () => string; err: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: "1", ...env } });
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: "1", ...UNCONFINED, ...env } });
   let out = "";
   let err = "";
   child.stdout!.on("data", (d) => (out += d));
@@ -66,7 +66,7 @@ function start(
 }
 
 function cli(dir: string, args: string[], env: NodeJS.ProcessEnv = {}) {
-  return spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", ...env } });
+  return spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", ...UNCONFINED, ...env } });
 }
 
 async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {

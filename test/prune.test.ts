@@ -13,7 +13,7 @@ import { prune } from "../src/records/prune.js";
 import { LocalStore } from "../src/store/local.js";
 import type { RunReport } from "../src/model/run.js";
 import { cli } from "./pr/repo.js";
-import { copyToTempRepo, REPO, tempRepo } from "./helpers/fixtures.js";
+import { copyToTempRepo, REPO, tempRepo, UNCONFINED } from "./helpers/fixtures.js";
 import { runOf } from "./helpers/state.js";
 
 const EXAMPLE = path.join(REPO, "examples/tdd-stack");
@@ -187,7 +187,7 @@ process.stdout.write("content of " + process.env.PAIRFLOW_PAIR + "\\n");
         "name: slow\ngenerator: command\ngenerator_config: {run: node gen.mjs}\naction_pairs:\n  a: {output: a.txt}\n  b: {requires: [a], output: b.txt}\n",
       "gen.mjs": SLOW,
     });
-    const run = runOf(dir, { env: { ...process.env, DELAY: "1500" } });
+    const run = runOf(dir, { env: { ...process.env, ...UNCONFINED, DELAY: "1500" } });
     const deadline = Date.now() + 10_000;
     while (!existsSync(path.join(dir, "calls.log")) && Date.now() < deadline) await sleep(20);
 

@@ -2,12 +2,15 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runOf } from "./helpers/state.js";
+import { runOf as runIn } from "./helpers/state.js";
 import type { RunReport } from "../src/model/run.js";
 import { readLock } from "../src/lockfile/lockfile.js";
 import type { RemoteArtifact, RemoteStore } from "../src/model/ports.js";
-import { copyToTempRepo, REPO, tempRepo } from "./helpers/fixtures.js";
+import { copyToTempRepo, REPO, tempRepo, UNCONFINED } from "./helpers/fixtures.js";
 import { CLI } from "./helpers/package.js";
+
+/** A run whose commands log their calls in the repository: unconfined (see UNCONFINED). */
+const runOf: typeof runIn = (target, options = {}) => runIn(target, { ...options, env: { ...(options.env ?? process.env), ...UNCONFINED } });
 
 const EXAMPLE = path.join(REPO, "examples/tdd-stack");
 
@@ -16,7 +19,7 @@ function cliRun(dir: string, ...args: string[]): { status: number; report: RunRe
   const r = spawnSync(process.execPath, [CLI, "run", "--json", ...args], {
     cwd: dir,
     encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
+    env: { ...process.env, NO_COLOR: "1", ...UNCONFINED },
   });
   return { status: r.status ?? -1, report: JSON.parse(r.stdout) as RunReport, stderr: r.stderr };
 }
@@ -137,7 +140,7 @@ action_pairs:
       DEFAULT_SCRIPT,
       'a: {task: Say good., feedback_wrapper: "REJECTED BECAUSE: {feedback}"}\n',
     );
-    const report = await runOf(dir, { env: { ...process.env, ANSWER_a_1: "bad\n", ANSWER_a_2: "good\n" } });
+    const report = await runOf(dir, { env: { ...process.env, ...UNCONFINED, ANSWER_a_1: "bad\n", ANSWER_a_2: "good\n" } });
     const a = report.pairs[0]!;
     expect(a.status).toBe("executed");
     expect(a.attempts.map((x) => [x.attempt, x.accepted])).toEqual([
@@ -173,7 +176,7 @@ action_pairs:
     expect(started(dir)).not.toContain("after_bad");
 
     // The CLI exits 1 and lists the failed pair with its last feedback.
-    const cli = spawnSync(process.execPath, [CLI, "run"], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    const cli = spawnSync(process.execPath, [CLI, "run"], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", ...UNCONFINED } });
     expect(cli.status).toBe(1);
     expect(cli.stdout).toMatch(/1 pair failed:\n {2}bad: rejected after 2 attempts: .*never/);
     // Its plan now says why it will run again.
@@ -205,7 +208,7 @@ action_pairs:
   w2: {}
   w3: {}
 `);
-    await runOf(dir, { concurrency: 2, env: { ...process.env, DELAY_slow: "1500", DELAY_w1: "300", DELAY_w2: "300", DELAY_w3: "300" } });
+    await runOf(dir, { concurrency: 2, env: { ...process.env, ...UNCONFINED, DELAY_slow: "1500", DELAY_w1: "300", DELAY_w2: "300", DELAY_w3: "300" } });
     const log = calls(dir);
     const at = (pair: string, what: string) => Number(log.find((c) => c[0] === pair && c[2] === what)![3]);
     // after_fast does not wait for slow, which is in the same wave as fast.

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempRepo } from "./helpers/fixtures.js";
+import { tempRepo, UNCONFINED } from "./helpers/fixtures.js";
 import { runOf } from "./helpers/state.js";
 
 const DUMP = `import { writeFileSync } from "node:fs";
@@ -37,7 +37,7 @@ action_pairs:
       MY_KEY: "sk-mine",
       HARMLESS: "yes",
     };
-    const report = await runOf(dir, { cwd: dir, env });
+    const report = await runOf(dir, { cwd: dir, env: { ...env, ...UNCONFINED } });
     expect(report.status).toBe("success");
     const generator = JSON.parse(readFileSync(path.join(dir, "generator.json"), "utf8")) as string[];
     const guard = JSON.parse(readFileSync(path.join(dir, "guard.json"), "utf8")) as string[];
@@ -72,7 +72,7 @@ action_pairs:
       PAIRFLOW_PASS_ENV: "TWINE_PASSWORD, SOME_API_KEY",
       LANG: "C.UTF-8",
     };
-    const report = await runOf(dir, { cwd: dir, env });
+    const report = await runOf(dir, { cwd: dir, env: { ...env, ...UNCONFINED } });
     expect(report.status).toBe("success");
     for (const file of ["generator.json", "guard.json"]) {
       const names = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as string[];

@@ -369,6 +369,7 @@ function runRequest(
     remote,
     maxCost: inputs.maxCost,
     maxCostName: "max-cost",
+    sandbox: inputs.sandbox,
     onEvent: log.onEvent,
   };
 }

@@ -7,6 +7,7 @@ import { parseUsd } from "../estimate/prices.js";
 import { DEFAULT_CONCURRENCY } from "../engine/engine.js";
 import type { ShardSpec } from "../model/shard.js";
 import { parseShard } from "../app/shard.js";
+import { SANDBOX_MODES } from "../processes/sandbox.js";
 
 export interface ActionInputs {
   /** A workflow file, or a directory holding one, relative to workingDirectory (input `path`). */
@@ -26,6 +27,8 @@ export interface ActionInputs {
   githubToken: string;
   /** USD: refuse a run whose estimate is higher. */
   maxCost: number | undefined;
+  /** How commands run: auto, required or off (see src/app/sandbox.ts). */
+  sandbox: string;
   /** Mode plan: split the pairs to run into at most this many shards (output `matrix`); mode merge: the N of the fan-out. */
   shards: number | undefined;
   /** Mode run: execute only this shard of the plan. */
@@ -51,6 +54,10 @@ export function readInputs(workspace: string): ActionInputs {
   const concurrencyText = input("max-parallel", String(DEFAULT_CONCURRENCY));
   const concurrency = Number(concurrencyText);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`input max-parallel: "${concurrencyText}" is not a whole number of at least 1`);
+
+  const sandbox = input("sandbox", "auto");
+  if (!(SANDBOX_MODES as readonly string[]).includes(sandbox))
+    throw new UsageError(`input sandbox: "${sandbox}" is not a mode; use ${SANDBOX_MODES.join(", ")}`);
 
   const onlyText = input("only", "");
   const only = onlyText === "" ? undefined : onlyText.split(/[\s,]+/).filter(Boolean);
@@ -89,6 +96,7 @@ export function readInputs(workspace: string): ActionInputs {
     workingDirectory,
     githubToken: input("github-token", ""),
     maxCost: maxCost(),
+    sandbox,
     shards,
     shard,
   };

@@ -7,10 +7,21 @@
  */
 import { ANTHROPIC_KEY_VARIABLE } from "../generators/anthropic.js";
 import { OPENAI_KEY_VARIABLE } from "../generators/openai.js";
+import type { Sandbox } from "../model/ports.js";
+import type { Plan } from "../model/plan.js";
+import { redactor, type Redact } from "../model/redact.js";
+import type { SandboxState } from "../model/run.js";
 import type { Workflow } from "../model/workflow.js";
+import { chooseSandbox, runsCommands, sandboxMode } from "./sandbox.js";
 
 /** Variables the GitHub runner sets for the action itself; a child process has no use for them. */
 const RUNNER_SECRETS = ["GITHUB_TOKEN", "GH_TOKEN"];
+/**
+ * The runner's file commands: files a step writes to set variables, PATH, outputs, the job summary
+ * and state for every later step of the job. A command holding one could set BASH_ENV for the
+ * steps that hold deploy secrets; none gets their names.
+ */
+const RUNNER_FILES = ["GITHUB_ENV", "GITHUB_PATH", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "GITHUB_STATE"];
 /**
  * Names that hold credentials by every usual convention (NPM_TOKEN, AWS_SECRET_ACCESS_KEY,
  * DATABASE_PASSWORD, OPENAI_API_KEY, ...): none reaches a child unless it is asked for by name.
@@ -25,12 +36,17 @@ const DEFAULT_KEY_VARIABLES = [OPENAI_KEY_VARIABLE, ANTHROPIC_KEY_VARIABLE];
 export interface ChildEnvironments {
   generator: NodeJS.ProcessEnv;
   guard: NodeJS.ProcessEnv;
+  /**
+   * The values of the credentials withheld from children (and of the provider keys, which only
+   * generators get): what a command prints is cleaned of them before it goes anywhere.
+   */
+  secrets: string[];
 }
 
 /**
  * What reaches a child: everything but the runner's own variables (ACTIONS_*, the action's inputs
- * INPUT_*, GITHUB_TOKEN) and anything named like a credential, except the names PAIRFLOW_PASS_ENV
- * lists. A generator also gets the provider keys its workflow names (it may call a model itself).
+ * INPUT_*, GITHUB_TOKEN, the file commands GITHUB_ENV and the like) and anything named like a
+ * credential, except the names PAIRFLOW_PASS_ENV lists. A generator also gets the provider keys its workflow names (it may call a model itself).
  */
 export function childEnvironments(env: NodeJS.ProcessEnv, workflow: Workflow): ChildEnvironments {
   const passed = new Set(
@@ -40,14 +56,24 @@ export function childEnvironments(env: NodeJS.ProcessEnv, workflow: Workflow): C
       .filter((name) => name !== ""),
   );
   const guard: NodeJS.ProcessEnv = {};
+  const secrets: string[] = [];
   for (const [name, value] of Object.entries(env)) {
-    const runners = RUNNER_SECRETS.includes(name) || name.startsWith("ACTIONS_") || name.startsWith("INPUT_");
+    if (value === undefined) continue;
+    const runners = RUNNER_SECRETS.includes(name) || RUNNER_FILES.includes(name) || name.startsWith("ACTIONS_") || name.startsWith("INPUT_");
     if (passed.has(name) || (!runners && !SECRET_NAME.test(name))) guard[name] = value;
+    // A credential (the runner's tokens and service URLs, a secret action input, anything named
+    // like one) is cleaned out of what commands print, also where a person let it through.
+    if (RUNNER_SECRETS.includes(name) || name.startsWith("ACTIONS_") || SECRET_NAME.test(name)) secrets.push(value);
   }
   const generator = { ...guard };
-  for (const name of keyVariables(workflow)) if (env[name] !== undefined) generator[name] = env[name];
-  for (const name of keyVariables(workflow)) if (!passed.has(name)) delete guard[name];
-  return { generator, guard };
+  for (const name of keyVariables(workflow)) {
+    const value = env[name];
+    if (value === undefined) continue;
+    generator[name] = value;
+    secrets.push(value);
+    if (!passed.has(name)) delete guard[name];
+  }
+  return { generator, guard, secrets };
 }
 
 /** Every variable a provider of this workflow reads a key from. */
@@ -58,4 +84,28 @@ export function keyVariables(workflow: Workflow): string[] {
     if (typeof name === "string") names.add(name);
   }
   return [...names];
+}
+
+/** What a run gives the commands it starts: their environments, the sandbox, and the cleaning of what they print. */
+export interface ChildSetup {
+  env: { generator: NodeJS.ProcessEnv; guard: NodeJS.ProcessEnv };
+  redact: Redact;
+  sandbox?: Sandbox;
+  /** How the commands run; absent when the plan starts none. */
+  state?: SandboxState;
+}
+
+/**
+ * The setup of a run's children: environments without credentials, secrets to clean out of what
+ * they print, and the sandbox by `mode` (when the plan runs any command). Throws
+ * SandboxUnavailableError when the sandbox is required and cannot be had.
+ */
+export function childSetup(request: { env?: NodeJS.ProcessEnv; sandbox?: string }, workflow: Workflow, plan: Plan): ChildSetup {
+  const env = request.env ?? {};
+  const mode = sandboxMode(request.sandbox, env);
+  const { generator, guard, secrets } = childEnvironments(env, workflow);
+  const setup: ChildSetup = { env: { generator, guard }, redact: redactor(secrets) };
+  if (!runsCommands(plan)) return setup;
+  const choice = chooseSandbox(mode, env, workflow.root);
+  return { ...setup, sandbox: choice.sandbox, state: choice.state };
 }

@@ -27,7 +27,8 @@ import { workflowRef } from "../refs/configRef.js";
 import { removeStaleTemporaries } from "../workspace/files.js";
 import { outputPath } from "../workspace/outputs.js";
 import { scratchDir } from "../workspace/scratch.js";
-import { childEnvironments } from "./environment.js";
+import { childSetup, type ChildSetup } from "./environment.js";
+import { unconfinedWarning } from "./sandbox.js";
 import { planOpened, type Planned, type PlanRequest } from "./plan.js";
 import { openState, stateDirFor } from "./state.js";
 
@@ -54,6 +55,8 @@ export interface RunRequest extends PlanRequest {
   onEvent?: (event: RunEvent) => void;
   /** The run's id; a resumed run keeps its own. Default: a new one. */
   runId?: string;
+  /** How commands run: auto (default: confined where bubblewrap works), required, off (see ./sandbox.ts). */
+  sandbox?: string;
 }
 
 /** The run was refused before anything executed; `estimate` is the breakdown to show. */
@@ -121,14 +124,17 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
     const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
     await refuseWhatWouldFail(planned, request);
     await gate(planned, request);
+    const children = childSetup(request, opened.workflow, planned.plan);
 
     const selection: Selection = request.selection ?? {};
     const warn = (message: string) => request.onEvent?.({ type: "warning", message });
     const recorder = new RunRecorder(stateDir, selection, warn, resuming?.earlier, resuming?.startedAt);
     const onEvent = (event: RunEvent) => {
       recorder.record(event);
-      request.onEvent?.(event.type === "run_end" ? { ...event, report: recorder.merged(event.report) } : event);
+      request.onEvent?.(event.type === "run_end" ? { ...event, report: withSandbox(recorder.merged(event.report), children) } : event);
     };
+    const unconfined = unconfinedWarning(children.state);
+    if (unconfined) warn(unconfined);
     // Every process group a generator or guard starts is in the run record before it does anything.
     const deps: EngineDeps = {
       ...drivers(request, (pair, group) => recorder.process(pair, group)),
@@ -144,13 +150,15 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
         runId,
         lock: opened.lock,
         concurrency: request.concurrency,
-        env: childEnvironments(request.env ?? {}, opened.workflow),
+        env: children.env,
+        sandbox: children.sandbox,
+        redact: children.redact,
         resume: resuming?.resume,
         stop: request.stop,
         signal: request.signal,
         onEvent,
       });
-      return recorder.merged(report);
+      return withSandbox(recorder.merged(report), children);
     } finally {
       recorder.close();
       await stopLauncher();
@@ -158,6 +166,11 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
   } finally {
     release();
   }
+}
+
+/** The report with how its commands ran, when it started any. */
+export function withSandbox<R extends RunReport>(report: R, children: ChildSetup): R {
+  return children.state ? { ...report, sandbox: children.state } : report;
 }
 
 /** `dir` and the directories under it, `depth` levels down, symbolic links not followed. */

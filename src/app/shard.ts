@@ -27,9 +27,10 @@ import { foldJournal, LockWriter } from "../lockfile/journal.js";
 import { lockPathFor } from "../lockfile/lockfile.js";
 import { resolveWorkflowPath } from "../workspace/load.js";
 import { scratchDir } from "../workspace/scratch.js";
-import { childEnvironments } from "./environment.js";
+import { childEnvironments, childSetup } from "./environment.js";
+import { unconfinedWarning } from "./sandbox.js";
 import { estimateOf, planOpened, type Planned, type PlanRequest } from "./plan.js";
-import { drivers, gate, refuseWhatWouldFail, type RunRequest } from "./run.js";
+import { drivers, gate, refuseWhatWouldFail, withSandbox, type RunRequest } from "./run.js";
 import { openState, type Opened } from "./state.js";
 
 /** Where shards meet, unless told otherwise: beside the repository's own store. */
@@ -160,11 +161,16 @@ export async function runShard(target: string | undefined, request: ShardRequest
       },
     },
   };
+  const children = childSetup(request, opened.workflow, scoped);
+  const unconfined = unconfinedWarning(children.state);
+  if (unconfined) request.onEvent?.({ type: "warning", message: unconfined });
   const report = await executePlan(scoped, deps, {
     runId,
     lock: opened.lock,
     concurrency: request.concurrency,
-    env: childEnvironments(request.env ?? {}, opened.workflow),
+    env: children.env,
+    sandbox: children.sandbox,
+    redact: children.redact,
     stop: request.stop,
     signal: request.signal,
     onEvent: (event) => {
@@ -186,7 +192,7 @@ export async function runShard(target: string | undefined, request: ShardRequest
     shared.writeOutbox(shard, store.written, result);
     await publisher.now();
   }
-  return report;
+  return withSandbox(report, children);
 }
 
 const PUSH_EVERY_MS = 30_000;

@@ -12,7 +12,8 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Plan, PlannedPair } from "../model/plan.js";
-import type { ArtifactStore, Generator, Guard, GuardResult, OutputFiles, RemoteArtifact, Scratch } from "../model/ports.js";
+import type { ArtifactStore, Generator, Guard, GuardResult, OutputFiles, RemoteArtifact, Sandbox, Scratch } from "../model/ports.js";
+import type { Redact } from "../model/redact.js";
 import { lockEntry, type LockEntry, type LockFile, type StoreRecord, type TokenUsage } from "../model/records.js";
 import { dict } from "../model/dict.js";
 import type { AttemptRecord, PairOutcome, PairStatus, ResumeState, RunEvent, RunReport } from "../model/run.js";
@@ -58,6 +59,13 @@ export interface EngineOptions {
   concurrency?: number;
   /** The environment generators and guards receive (see src/app/environment.ts). */
   env: { generator: NodeJS.ProcessEnv; guard: NodeJS.ProcessEnv };
+  /** Where their commands run confined; absent: unconfined. */
+  sandbox?: Sandbox;
+  /**
+   * Cleans what generators and guards report (feedback, stderr, errors) of secrets before it is
+   * recorded, shown or put into a prompt; default: as it is.
+   */
+  redact?: Redact;
   resume?: ResumeState;
   /** Aborting starts nothing new; pairs in flight go on (a graceful stop). */
   stop?: AbortSignal;
@@ -407,21 +415,24 @@ class Run {
           env: this.options.env.generator,
           signal: this.signal,
           maxOutputBytes,
+          sandbox: this.options.sandbox,
         });
         // Artifacts are bytes from here on: hashed, stored and written as produced.
         content = typeof result.content === "string" ? Buffer.from(result.content, "utf8") : result.content;
         tokens = result.tokens ?? null;
-        stderr = result.stderr;
+        stderr = result.stderr === undefined ? undefined : this.redact(result.stderr);
         if (content.length > maxOutputBytes)
           throw new Error(`${d.id}: the artifact is ${content.length} bytes, over the output limit of ${maxOutputBytes} bytes (max_output_bytes)`);
         verdict = await this.check(guard, pair, content, attempt);
+        verdict = { accepted: verdict.accepted, feedback: this.redact(verdict.feedback) };
       } catch (err) {
         // Cancelled mid-call: the attempt never happened; a resumed run makes it again.
         if (this.signal.aborted) return interrupted();
         // A generator that cannot produce anything, or a guard that cannot judge, ends the pair:
         // retrying would only repeat the same error at the same cost.
-        attempts.push({ attempt, accepted: false, feedback: (err as Error).message, tokens, durationMs: Date.now() - t0 });
-        return fail((err as Error).message);
+        const message = this.redact((err as Error).message);
+        attempts.push({ attempt, accepted: false, feedback: message, tokens, durationMs: Date.now() - t0 });
+        return fail(message);
       }
       const record = { attempt, accepted: verdict.accepted, feedback: verdict.feedback, tokens, durationMs: Date.now() - t0 };
       attempts.push(record);
@@ -473,7 +484,12 @@ class Run {
       cwd: this.plan.workflow.dir,
       env: this.options.env.guard,
       signal: this.signal,
+      sandbox: this.options.sandbox,
     });
+  }
+
+  private redact(text: string): string {
+    return this.options.redact ? this.options.redact(text) : text;
   }
 
   private contentOf(id: string): Buffer | undefined {

@@ -87,6 +87,8 @@ async function generate(
       maxStdoutBytes: request.maxOutputBytes,
       tailBytes: STDERR_KEEP_BYTES,
       onStart: request.onProcess,
+      // Confined, it reads the prompt and the dependencies from their directory and nothing else it could write.
+      confine: request.sandbox?.confine({ cwd: request.cwd, readable: [path.dirname(promptFile)] }),
     });
   } catch (err) {
     if (err instanceof CommandStartError) throw new GeneratorError(`command: ${err.message}`);

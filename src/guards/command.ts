@@ -32,6 +32,8 @@ export const commandGuard: Guard = async (request) => {
       collectStdout: false,
       tailBytes: KEEP_BYTES,
       onStart: request.onProcess,
+      // Confined, it reads the artifact's file and nothing else it could write.
+      confine: request.sandbox?.confine({ cwd: request.cwd, readable: [request.artifactPath] }),
     });
   } catch (err) {
     if (err instanceof CommandStartError) throw new GuardConfigError(`the command guard ${err.message}`);

@@ -26,6 +26,19 @@ export interface GenerateRequest {
   maxOutputBytes?: number;
   /** Told of each process group started, before it does any work (see ChildGroup). */
   onProcess?: OnProcess;
+  /** Where commands run confined; absent: they run unconfined. */
+  sandbox?: Sandbox;
+}
+
+/**
+ * Confines the commands a run starts, so that what they run (code a model wrote, scripts a pull
+ * request brought) cannot see pairflow's process or write outside their own scratch space (see
+ * src/processes/sandbox.ts).
+ */
+export interface Sandbox {
+  readonly name: string;
+  /** The program and arguments that run a command confined, up to the command: it runs in `cwd` and can read `readable`. */
+  confine(command: { cwd: string; readable: readonly string[] }): string[];
 }
 
 /**
@@ -76,6 +89,8 @@ export interface GuardRequest {
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
   onProcess?: OnProcess;
+  /** Where commands run confined; absent: they run unconfined. */
+  sandbox?: Sandbox;
 }
 
 export interface GuardResult {

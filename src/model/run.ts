@@ -50,6 +50,18 @@ export interface RunReport {
   status: "success" | "failed" | "interrupted";
   pairs: PairOutcome[];
   totals: { pairs: number; executed: number; reused: number; failed: number; blocked: number; interrupted: number; tokens: TokenUsage; durationMs: number };
+  /** Whether the run's commands ran confined; absent when it started none. */
+  sandbox?: SandboxState;
+}
+
+/** How a run's commands ran: confined (and by what), or not, and why not. */
+export interface SandboxState {
+  mode: "auto" | "required" | "off";
+  confined: boolean;
+  /** What confined them. */
+  by?: string;
+  /** Why they were not confined. */
+  reason?: string;
 }
 
 export type RunEvent =

@@ -45,6 +45,11 @@ export interface CommandOptions {
    * the group is gone. If it throws, the command never starts and the error is thrown.
    */
   onStart?: OnProcess;
+  /**
+   * A program and its arguments that run `/bin/sh -c ...` confined (a sandbox, see ./sandbox.ts):
+   * the group's leader is then that program, and stopping the group stops the sandbox.
+   */
+  confine?: readonly string[];
 }
 
 export interface CommandOutcome {
@@ -171,7 +176,7 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
     };
     const onAbort = () => stop("abort");
 
-    spawned.shell = startShell(GATE + options.command, options.cwd, options.env, {
+    spawned.shell = startShell(shellArgv(GATE + options.command, options.confine), options.cwd, options.env, {
       started(startedPid, startTime) {
         pid = startedPid;
         const group: ProcessGroup = { pid, startTime };
@@ -271,7 +276,7 @@ interface Shell {
 }
 
 /**
- * Starts `/bin/sh -c script` in its own session and process group (stopping the group stops what
+ * Starts `/bin/sh -c script` (argv: behind what confines it) in its own session and process group (stopping the group stops what
  * the command started), with stdin, stdout and stderr on pipes.
  *
  * Starting a process forks the one that starts it, and a fork costs in proportion to the memory
@@ -281,9 +286,14 @@ interface Shell {
  * and relays each shell's output and ending as messages; pairflow still records, signals and kills
  * the groups itself. Where the launcher cannot run, the shell is started here.
  */
-function startShell(script: string, cwd: string, env: NodeJS.ProcessEnv, events: ShellEvents): Shell {
+function startShell(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, events: ShellEvents): Shell {
   const launcher = ++shellsStarted > LAUNCH_AFTER ? Launcher.get() : undefined;
-  return launcher ? launcher.start(script, cwd, env, events) : startHere(script, cwd, env, events);
+  return launcher ? launcher.start(argv, cwd, env, events) : startHere(argv, cwd, env, events);
+}
+
+/** `/bin/sh -c script`, behind the program that confines it when there is one. */
+function shellArgv(script: string, confine: readonly string[] | undefined): string[] {
+  return [...(confine ?? []), "/bin/sh", "-c", script];
 }
 
 /**
@@ -294,8 +304,8 @@ function startShell(script: string, cwd: string, env: NodeJS.ProcessEnv, events:
 export const LAUNCH_AFTER = 8;
 let shellsStarted = 0;
 
-function startHere(script: string, cwd: string, env: NodeJS.ProcessEnv, events: ShellEvents): Shell {
-  const child = spawn("/bin/sh", ["-c", script], { cwd, env, detached: true, stdio: "pipe" });
+function startHere(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, events: ShellEvents): Shell {
+  const child = spawn(argv[0]!, argv.slice(1), { cwd, env, detached: true, stdio: "pipe" });
   if (child.pid === undefined) {
     // spawn failed (no /bin/sh, a bad cwd): the error event says why.
     child.once("error", (err) => events.error(err));
@@ -324,7 +334,7 @@ function startHere(script: string, cwd: string, env: NodeJS.ProcessEnv, events: 
 
 /**
  * The launcher's program: a plain script for `node -e`, CommonJS, needing nothing installed.
- * Messages in: spawn {id, script, cwd, env}, go {id, stdin}, drop {id, all}. Messages out: started
+ * Messages in: spawn {id, argv, cwd, env}, go {id, stdin}, drop {id, all}. Messages out: started
  * {id, pid, startTime} (read before the shell can have been reaped), out/err {id, d}, exit {id,
  * code, signal}, close {id, code, signal}, error {id, message}. It ignores the terminal's signals
  * (pairflow decides what a Ctrl-C stops) and ends when pairflow does. A shell it never got the go
@@ -348,7 +358,7 @@ process.on("message", (m) => {
   if (m.t === "spawn") {
     let child;
     try {
-      child = spawn("/bin/sh", ["-c", m.script], { cwd: m.cwd, env: m.env, detached: true, stdio: "pipe" });
+      child = spawn(m.argv[0], m.argv.slice(1), { cwd: m.cwd, env: m.env, detached: true, stdio: "pipe" });
     } catch (err) { return send({ t: "error", id, message: String(err && err.message) }); }
     if (child.pid === undefined) return child.once("error", (err) => send({ t: "error", id, message: err.message }));
     shells.set(id, child);
@@ -434,11 +444,11 @@ class Launcher {
     return launcher;
   }
 
-  start(script: string, cwd: string, env: NodeJS.ProcessEnv, events: ShellEvents): Shell {
+  start(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, events: ShellEvents): Shell {
     const id = this.next++;
     if (this.shells.size === 0) this.busy();
     this.shells.set(id, events);
-    this.send({ t: "spawn", id, script, cwd, env });
+    this.send({ t: "spawn", id, argv, cwd, env });
     return { drop: (all) => this.shells.has(id) && this.send({ t: "drop", id, all }) };
   }
 

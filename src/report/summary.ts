@@ -426,6 +426,12 @@ export function runSummaryMarkdown(plan: Plan, report: RunReport, options: Summa
     "",
     `**${number(t.pairs)} pairs**: ${number(t.executed)} executed, ${number(t.reused)} reused, ${number(t.failed)} failed, ${number(t.blocked)} blocked` +
       ` · ${number(tokens)} tokens · ${seconds(t.durationMs)} · run \`${report.runId}\``,
+    ...(report.sandbox && !report.sandbox.confined
+      ? [
+          "",
+          `> [!WARNING]\n> Commands ran without a sandbox: ${escapeHtml(report.sandbox.reason ?? "")}. A guard running code a model wrote could read the job's tokens (see pairflow's docs/security.md).`,
+        ]
+      : []),
     ...(options.extra ?? []),
     "",
   ].join("\n");

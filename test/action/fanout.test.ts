@@ -30,6 +30,9 @@ function workflow(): string {
 const ids = (result: ActionResult, output: string) => JSON.parse(result.outputs[output]!) as string[];
 const calls = (dir: string) => (existsSync(path.join(dir, "calls.log")) ? readFileSync(path.join(dir, "calls.log"), "utf8").split("\n").filter(Boolean) : []);
 
+/** Its command logs its calls in the repository, which the sandbox keeps read-only to commands. */
+const OFF = { sandbox: "off" };
+
 let cache: FakeCacheService;
 beforeEach(async () => {
   cache = await new FakeCacheService().start();
@@ -49,27 +52,27 @@ describe("a run fanned out over a job matrix", () => {
     };
     const env = { GITHUB_RUN_ID: "4242", GITHUB_RUN_ATTEMPT: "1", PAIRFLOW_SHARD_PULL_SECONDS: "0.2", PAIRFLOW_SHARD_PUSH_SECONDS: "0.2" };
 
-    const plan = await runAction({ workspace: checkout(), cache, env, with: { mode: "plan", shards: "3" } });
+    const plan = await runAction({ workspace: checkout(), cache, env, with: { ...OFF, mode: "plan", shards: "3" } });
     expect(plan.code, plan.stdout).toBe(0);
     const matrix = JSON.parse(plan.outputs.matrix!) as { include: { shard: string }[] };
     expect(matrix.include).toEqual([{ shard: "1/3" }, { shard: "2/3" }, { shard: "3/3" }]);
 
     const jobs = matrix.include.map(() => checkout());
-    const shards = await Promise.all(matrix.include.map((m, i) => runAction({ workspace: jobs[i]!, cache, env, with: { shard: m.shard } })));
+    const shards = await Promise.all(matrix.include.map((m, i) => runAction({ workspace: jobs[i]!, cache, env, with: { ...OFF, shard: m.shard } })));
     for (const s of shards) expect(s.code, s.stdout + s.stderr).toBe(0);
     const executed = jobs.flatMap(calls);
     expect(executed.sort()).toEqual(Array.from({ length: 24 }, (_, i) => `p${i}`).sort());
     // Some shard used another's artifact, received through the cache.
     expect(shards.some((s) => /executed by shard \d\/3/.test(s.stdout))).toBe(true);
 
-    const merged = await runAction({ workspace: checkout(), cache, env, with: { mode: "merge", shards: "3" } });
+    const merged = await runAction({ workspace: checkout(), cache, env, with: { ...OFF, mode: "merge", shards: "3" } });
     expect(merged.code, merged.stdout + merged.stderr).toBe(0);
     expect(ids(merged, "executed")).toHaveLength(24);
     expect(merged.warnings).toEqual([]);
 
     // The next run, on a fresh runner, restores the merged snapshot and executes nothing.
     const next = checkout();
-    const after = await runAction({ workspace: next, cache, with: {} });
+    const after = await runAction({ workspace: next, cache, with: OFF });
     expect(after.code, after.stdout).toBe(0);
     expect(ids(after, "executed")).toEqual([]);
     expect(ids(after, "reused")).toHaveLength(24);
@@ -79,7 +82,7 @@ describe("a run fanned out over a job matrix", () => {
   it("gives an empty matrix when nothing is to run", { timeout: 60_000 }, async () => {
     const repo = tempRepo({ "workflow.yml": workflow(), "gen.sh": GENERATOR });
     expect((await runAction({ workspace: repo, cache, with: {} })).code).toBe(0);
-    const plan = await runAction({ workspace: repo, cache, with: { mode: "plan", shards: "3" } });
+    const plan = await runAction({ workspace: repo, cache, with: { ...OFF, mode: "plan", shards: "3" } });
     expect(JSON.parse(plan.outputs.matrix!)).toEqual({ include: [] });
   });
 

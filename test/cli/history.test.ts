@@ -6,8 +6,11 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempRepo } from "../helpers/fixtures.js";
+import { tempRepo, UNCONFINED } from "../helpers/fixtures.js";
 import { pairflow } from "./built.js";
+
+/** Its command stops pairflow by the pid in the mutex and marks the repository: unconfined (see UNCONFINED). */
+const unconfined: typeof pairflow = (args, options = {}) => pairflow(args, { ...options, env: { ...options.env, ...UNCONFINED } });
 
 // The first call of a interrupts pairflow itself (the holder of the run mutex beside the lock file), as
 // Ctrl-C would, and goes on a moment so that the interrupt is taken while it runs: a finishes within the
@@ -35,37 +38,37 @@ describe("history commands with a workflow path", () => {
     const one = path.join(repo, "one");
     const two = path.join(repo, "two");
 
-    const stopped = pairflow(["run", one], { cwd: elsewhere });
+    const stopped = unconfined(["run", one], { cwd: elsewhere });
     expect(stopped.status).toBe(130);
-    expect(pairflow(["run", two], { cwd: elsewhere }).status).toBe(0);
+    expect(unconfined(["run", two], { cwd: elsewhere }).status).toBe(0);
 
     // Without a path, the state directory is the one where the command runs: none of these runs.
-    expect(pairflow(["runs"], { cwd: elsewhere }).stdout).toMatch(/^no runs recorded in /);
-    const runsOne = JSON.parse(pairflow(["runs", one, "--json"], { cwd: elsewhere }).stdout).runs;
+    expect(unconfined(["runs"], { cwd: elsewhere }).stdout).toMatch(/^no runs recorded in /);
+    const runsOne = JSON.parse(unconfined(["runs", one, "--json"], { cwd: elsewhere }).stdout).runs;
     expect(runsOne.map((r: { status: string; workflow: string }) => [r.status, r.workflow])).toEqual([["interrupted", path.join(one, "workflow.yml")]]);
-    const listed = pairflow(["runs", two], { cwd: elsewhere });
+    const listed = unconfined(["runs", two], { cwd: elsewhere });
     expect(listed.status).toBe(0);
     expect(listed.stdout.split("\n").filter((l) => /^\d{8}T/.test(l))).toHaveLength(1);
     expect(listed.stdout).toContain("two/workflow.yml");
 
     const id = runsOne[0].runId as string;
-    const shown = pairflow(["show", id, one], { cwd: elsewhere });
+    const shown = unconfined(["show", id, one], { cwd: elsewhere });
     expect(shown.status).toBe(0);
     expect(shown.stdout).toMatch(new RegExp(`^Run ${id}: interrupted`));
-    expect(pairflow(["show", id], { cwd: elsewhere }).status).toBe(2);
+    expect(unconfined(["show", id], { cwd: elsewhere }).status).toBe(2);
 
     // resume PATH continues that workflow's interrupted run under its id: only b executes.
-    const resumed = pairflow(["resume", one], { cwd: elsewhere });
+    const resumed = unconfined(["resume", one], { cwd: elsewhere });
     expect(resumed.stderr).toBe("");
     expect(resumed.status).toBe(0);
     expect(resumed.stdout).toContain(`resumed run ${id}`);
     expect(resumed.stdout).toMatch(/^start +b/m);
     expect(resumed.stdout).not.toMatch(/^start +a/m);
-    expect(pairflow(["resume", two], { cwd: elsewhere }).stderr).toContain("no interrupted run of");
+    expect(unconfined(["resume", two], { cwd: elsewhere }).stderr).toContain("no interrupted run of");
 
-    const pruned = JSON.parse(pairflow(["prune", one, "--keep", "1", "--dry-run", "--json"], { cwd: elsewhere }).stdout);
+    const pruned = JSON.parse(unconfined(["prune", one, "--keep", "1", "--dry-run", "--json"], { cwd: elsewhere }).stdout);
     expect(pruned.runs).toHaveLength(1);
     expect(pruned.dryRun).toBe(true);
-    expect(pairflow(["prune", path.join(repo, "nowhere")], { cwd: elsewhere }).status).toBe(2);
+    expect(unconfined(["prune", path.join(repo, "nowhere")], { cwd: elsewhere }).status).toBe(2);
   });
 });

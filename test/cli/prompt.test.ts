@@ -5,14 +5,18 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempRepo } from "../helpers/fixtures.js";
+import { tempRepo, UNCONFINED } from "../helpers/fixtures.js";
 import { pairflow } from "./built.js";
+
+/** Its command records what it received in the repository: unconfined (see UNCONFINED). */
+const unconfined: typeof pairflow = (args, options = {}) => pairflow(args, { ...options, env: { ...options.env, ...UNCONFINED } });
 
 // Records stdin, PAIRFLOW_PROMPT_FILE and PAIRFLOW_DEPENDENCIES_DIR of each call. b's first answer
 // is one its guard rejects, so b makes a second attempt with the feedback in its prompt.
 const RECORDER = `
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
+
 const pair = process.env.PAIRFLOW_PAIR, attempt = process.env.PAIRFLOW_ATTEMPT;
 const stdin = readFileSync(0, "utf8");
 const dir = process.env.PAIRFLOW_DEPENDENCIES_DIR;
@@ -50,21 +54,21 @@ function call(dir: string, pair: string, attempt: number): { stdin: string; file
 describe("pairflow prompt", () => {
   it("prints byte for byte what the generator receives, retries included, and hands dependencies over as files", { timeout: 90_000 }, () => {
     const dir = project();
-    const run = pairflow(["run"], { cwd: dir });
+    const run = unconfined(["run"], { cwd: dir });
     expect(run.status).toBe(0);
     expect(readdirSync(path.join(dir, "calls")).sort()).toEqual(["a.1.json", "b.1.json", "b.2.json", "c.1.json"]);
 
     for (const pair of ["a", "b", "c"]) {
-      const shown = pairflow(["prompt", pair], { cwd: dir });
+      const shown = unconfined(["prompt", pair], { cwd: dir });
       expect(shown.status).toBe(0);
       expect(shown.stderr).toBe("");
       expect(shown.stdout).toBe(call(dir, pair, 1).stdin);
       expect(call(dir, pair, 1).file).toBe(shown.stdout);
     }
     // The retry, with the guard's feedback on the first attempt.
-    const feedback = pairflow(["show", readdirSync(path.join(dir, ".pairflow/runs"))[0]!, "--json"], { cwd: dir });
+    const feedback = unconfined(["show", readdirSync(path.join(dir, ".pairflow/runs"))[0]!, "--json"], { cwd: dir });
     const rejected = JSON.parse(feedback.stdout).pairs.find((p: { id: string }) => p.id === "b").outcome.attempts[0].feedback as string;
-    const retry = pairflow(["prompt", "b", "--attempt", "2", "--feedback", rejected], { cwd: dir });
+    const retry = unconfined(["prompt", "b", "--attempt", "2", "--feedback", rejected], { cwd: dir });
     expect(retry.status).toBe(0);
     expect(retry.stdout).toBe(call(dir, "b", 2).stdin);
     expect(retry.stdout).toContain(`# History\n\n## Attempt 1\n\nREJECTED -> ${rejected} <-`);
@@ -76,16 +80,16 @@ describe("pairflow prompt", () => {
 
   it("shows a hand-edited output as a run would give it, and says when a dependency will run first", () => {
     const dir = project();
-    expect(pairflow(["run"], { cwd: dir }).status).toBe(0);
+    expect(unconfined(["run"], { cwd: dir }).status).toBe(0);
     writeFileSync(path.join(dir, "out/a.md"), "edited by a person\n");
-    const shown = pairflow(["prompt", "b"], { cwd: dir });
+    const shown = unconfined(["prompt", "b"], { cwd: dir });
     expect(shown.stdout).toContain("## a\n\n```\nedited by a person\n```");
     expect(shown.stderr).toBe("");
     // Editing a's prompt makes a run again: c's prompt is shown with a's current artifact, and says so.
     const other = project();
-    expect(pairflow(["run"], { cwd: other }).status).toBe(0);
+    expect(unconfined(["run"], { cwd: other }).status).toBe(0);
     writeFileSync(path.join(other, "prompts.yml"), PROMPTS.replace("Write a.", "Write a again."));
-    const before = pairflow(["prompt", "c"], { cwd: other });
+    const before = unconfined(["prompt", "c"], { cwd: other });
     expect(before.status).toBe(0);
     expect(before.stdout).toContain("## a\n\n```\na says hello\n```");
     expect(before.stderr).toContain("note a will run before c: shown with its last accepted artifact, which that run may change");
@@ -93,7 +97,7 @@ describe("pairflow prompt", () => {
 
   it("names the stand-in feedback of a retry it was not given", () => {
     const dir = project();
-    const r = pairflow(["prompt", "a", "--attempt", "3"], { cwd: dir });
+    const r = unconfined(["prompt", "a", "--attempt", "3"], { cwd: dir });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("## Attempt 1\n\nYour previous attempt was rejected:\n(the guard's feedback on attempt 1)");
     expect(r.stdout).toContain("## Attempt 2\n\n");
@@ -102,26 +106,26 @@ describe("pairflow prompt", () => {
 
   it("exits 2 with what to do for an unknown pair, an attempt past rmax, or a dependency not accepted yet", () => {
     const dir = project();
-    const unknown = pairflow(["prompt", "bb"], { cwd: dir });
+    const unknown = unconfined(["prompt", "bb"], { cwd: dir });
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('no pair "bb" in rec (pairs: a, b, c)');
-    const typo = pairflow(["prompt", "g_tset", "examples/tdd-stack"]);
+    const typo = unconfined(["prompt", "g_tset", "examples/tdd-stack"]);
     expect(typo.status).toBe(2);
     expect(typo.stderr).toContain('no pair "g_tset" in tdd-stack; did you mean "g_test"?');
-    const late = pairflow(["prompt", "a", "--attempt", "4"], { cwd: dir });
+    const late = unconfined(["prompt", "a", "--attempt", "4"], { cwd: dir });
     expect(late.status).toBe(2);
     expect(late.stderr).toContain("a makes at most 3 attempts (rmax 2); --attempt 4 never happens");
-    const missing = pairflow(["prompt", "c"], { cwd: dir });
+    const missing = unconfined(["prompt", "c"], { cwd: dir });
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain("b has no accepted artifact here yet");
     expect(missing.stdout).toBe("");
-    const many = pairflow(["prompt", "a", "--attempt", "2", "--feedback", "x", "--feedback", "y"], { cwd: dir });
+    const many = unconfined(["prompt", "a", "--attempt", "2", "--feedback", "x", "--feedback", "y"], { cwd: dir });
     expect(many.status).toBe(2);
     expect(many.stderr).toContain("attempt 2 follows 1 rejected attempt, but 2 --feedback were given");
   });
 
   it("prints the example's prompt with the path after the pair", () => {
-    const r = pairflow(["prompt", "g_test", "examples/tdd-stack"]);
+    const r = unconfined(["prompt", "g_test", "examples/tdd-stack"]);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^# Role\n\n[\s\S]*\n# Task\n\n[^\n]+$/);
   });

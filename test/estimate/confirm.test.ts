@@ -7,8 +7,11 @@ import path from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { askYesNo } from "../../src/cli/ask.js";
-import { tempRepo } from "../helpers/fixtures.js";
+import { tempRepo, UNCONFINED } from "../helpers/fixtures.js";
 import { cli } from "./helpers.js";
+
+/** Its command logs its calls in the repository: unconfined (see UNCONFINED). */
+const unconfined: typeof cli = (args, options) => cli(args, { ...options, env: { ...options.env, ...UNCONFINED } });
 
 // Logs each call, so a test can tell whether anything executed.
 const GEN = `import { appendFileSync } from "node:fs";
@@ -31,7 +34,7 @@ const QUESTION = /^Execute 2 pairs \([\d,]+ tokens, \$0\.00\d+\)\? \[y\/N\] /m;
 describe("confirmation before a run", () => {
   it("on a terminal, shows the plan with its estimate and executes nothing when the answer is no", async () => {
     const dir = project();
-    const r = await cli(["run"], { cwd: dir, tty: true, stdin: "n\n" });
+    const r = await unconfined(["run"], { cwd: dir, tty: true, stdin: "n\n" });
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/^Plan for "ask" \(workflow\.yml\): 2 pairs in 2 waves$/m);
     expect(r.stdout).toMatch(/^Estimate for 2 pairs to run: /m);
@@ -43,7 +46,7 @@ describe("confirmation before a run", () => {
 
   it("executes when the answer is yes", async () => {
     const dir = project();
-    const r = await cli(["run"], { cwd: dir, tty: true, stdin: "y\n" });
+    const r = await unconfined(["run"], { cwd: dir, tty: true, stdin: "y\n" });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(QUESTION);
     expect(calls(dir)).toEqual(["a", "b"]);
@@ -51,14 +54,14 @@ describe("confirmation before a run", () => {
 
   it("takes no answer at all (end of input) as no", async () => {
     const dir = project();
-    const r = await cli(["run"], { cwd: dir, tty: true, stdin: "" });
+    const r = await unconfined(["run"], { cwd: dir, tty: true, stdin: "" });
     expect(r.status).toBe(1);
     expect(calls(dir)).toEqual([]);
   });
 
   it("does not ask with --yes", async () => {
     const dir = project();
-    const r = await cli(["run", "--yes"], { cwd: dir, tty: true, stdin: "n\n" });
+    const r = await unconfined(["run", "--yes"], { cwd: dir, tty: true, stdin: "n\n" });
     expect(r.status).toBe(0);
     expect(r.stdout).not.toMatch(/\[y\/N\]/);
     expect(r.stdout).toMatch(/^Estimate: 2 pairs to run: .* \(pairflow plan shows the breakdown\)$/m);
@@ -70,7 +73,7 @@ describe("confirmation before a run", () => {
     ["stdin is not a terminal", { tty: true, stdinTTY: false }],
   ])("never asks when %s", async (_, tty) => {
     const dir = project();
-    const r = await cli(["run"], { cwd: dir, ...tty, stdin: "n\n" });
+    const r = await unconfined(["run"], { cwd: dir, ...tty, stdin: "n\n" });
     expect(r.status).toBe(0);
     expect(r.stdout).not.toMatch(/\[y\/N\]/);
     expect(calls(dir)).toEqual(["a", "b"]);
@@ -78,8 +81,8 @@ describe("confirmation before a run", () => {
 
   it("does not ask when nothing will execute", async () => {
     const dir = project();
-    await cli(["run", "--yes"], { cwd: dir });
-    const r = await cli(["run"], { cwd: dir, tty: true, stdin: "n\n" });
+    await unconfined(["run", "--yes"], { cwd: dir });
+    const r = await unconfined(["run"], { cwd: dir, tty: true, stdin: "n\n" });
     expect(r.status).toBe(0);
     expect(r.stdout).not.toMatch(/\[y\/N\]|Estimate for/);
     expect(calls(dir)).toEqual(["a", "b"]);
@@ -94,7 +97,7 @@ describe("confirmation before a run", () => {
       "workflow.yml": `name: free\n${head}\ngenerator_config: {run: node gen.mjs}\naction_pairs:\n  a: {}\n  b: {requires: [a]}\n`,
       "gen.mjs": GEN,
     });
-    const r = await cli(["run"], { cwd: dir, tty: true, stdin: "" });
+    const r = await unconfined(["run"], { cwd: dir, tty: true, stdin: "" });
     expect(r.stdout).not.toMatch(/\[y\/N\]/);
     expect(r.status).toBe(0);
     expect(calls(dir)).toEqual(["a", "b"]);
@@ -104,14 +107,14 @@ describe("confirmation before a run", () => {
     const dir = tempRepo({
       "workflow.yml": "name: unpriced\nmodel: brand-new-model\ngenerator: openai\naction_pairs:\n  a: {}\n",
     });
-    const r = await cli(["run"], { cwd: dir, tty: true, stdin: "n\n" });
+    const r = await unconfined(["run"], { cwd: dir, tty: true, stdin: "n\n" });
     expect(r.stdout).toMatch(/^Execute 1 pair \(.*cost unknown\)\? \[y\/N\] /m);
     expect(r.status).toBe(1);
   });
 
   it("asks after the budget passes, and not at all when the budget refuses", async () => {
     const dir = project();
-    const r = await cli(["run", "--max-cost", "0.000001"], { cwd: dir, tty: true, stdin: "y\n" });
+    const r = await unconfined(["run", "--max-cost", "0.000001"], { cwd: dir, tty: true, stdin: "y\n" });
     expect(r.status).toBe(1);
     expect(r.stdout).not.toMatch(/\[y\/N\]/);
     expect(r.stderr).toMatch(/exceeds --max-cost/);

@@ -39,3 +39,10 @@ export function copySources(source: string, dest: string): void {
   const left = /(^|\/)(out|\.pairflow)(\/|$)|\.lock\.json$/;
   cpSync(source, dest, { recursive: true, filter: (src) => !left.test(path.relative(source, src).split(path.sep).join("/")) });
 }
+
+/**
+ * The environment for runs whose commands record what they did inside the repository (a calls.log,
+ * a marker file): the sandbox keeps the repository read-only to commands (docs/security.md), so
+ * these runs start them unconfined. The sandbox's own tests are in test/security/.
+ */
+export const UNCONFINED: Readonly<Record<string, string>> = { PAIRFLOW_SANDBOX: "off" };

@@ -14,7 +14,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readLock } from "../../src/lockfile/lockfile.js";
 import { readLockWithJournal } from "../../src/lockfile/journal.js";
-import { tempRepo } from "../helpers/fixtures.js";
+import { tempRepo, UNCONFINED } from "../helpers/fixtures.js";
 import { CLI } from "../helpers/package.js";
 
 const PAIRS = 30;
@@ -87,7 +87,7 @@ interface Started {
 function cli(dir: string, args: string[], mark: string): Started {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: dir,
-    env: { ...process.env, PAIRFLOW_KILL_TEST: mark, NO_COLOR: "1" },
+    env: { ...process.env, ...UNCONFINED, PAIRFLOW_KILL_TEST: mark, NO_COLOR: "1" },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempRepo } from "../helpers/fixtures.js";
+import { tempRepo, UNCONFINED } from "../helpers/fixtures.js";
 import { running } from "../helpers/processes.js";
 import { CLI } from "../helpers/package.js";
 
@@ -26,7 +26,7 @@ describe.skipIf(!existsSync("/proc/self/stat"))("a run after a killed run", () =
       "gen.mjs": GENERATOR,
       "workflow.yml": "name: w\ngenerator: command\ngenerator_config: {run: node gen.mjs}\naction_pairs:\n  a: {guard: regex, guard_config: {pattern: done}}\n",
     });
-    const killed = spawn(process.execPath, [CLI, "run"], { cwd: dir, detached: true, stdio: "ignore" });
+    const killed = spawn(process.execPath, [CLI, "run"], { cwd: dir, detached: true, stdio: "ignore", env: { ...process.env, ...UNCONFINED } });
     const exited = new Promise((resolve) => killed.on("exit", resolve));
     const pidFile = path.join(dir, "first.pid");
     await expect.poll(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", { timeout: 20_000 }).toBe(true);
@@ -36,7 +36,7 @@ describe.skipIf(!existsSync("/proc/self/stat"))("a run after a killed run", () =
     await exited;
     expect(running(leftover)).toBe(true);
 
-    const again = spawnSync(process.execPath, [CLI, "run"], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    const again = spawnSync(process.execPath, [CLI, "run"], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", ...UNCONFINED } });
     expect(again.status, again.stdout + again.stderr).toBe(0);
     expect(running(leftover)).toBe(false);
   }, 60_000);

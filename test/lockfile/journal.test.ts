@@ -13,7 +13,7 @@ import { readLock } from "../../src/lockfile/lockfile.js";
 import { decoded } from "../helpers/lock.js";
 import { serializeLock } from "../../src/lockfile/write.js";
 import { lockEntry, type LockEntry, type LockFile } from "../../src/model/records.js";
-import { tempRepo } from "../helpers/fixtures.js";
+import { tempRepo, UNCONFINED } from "../helpers/fixtures.js";
 import { CLI } from "../helpers/package.js";
 
 function entry(n: number): LockEntry {
@@ -147,7 +147,7 @@ action_pairs:
 `;
 
 const cli = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
-  spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", ...env } });
+  spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", ...UNCONFINED, ...env } });
 const started = (dir: string) => (existsSync(path.join(dir, "calls.log")) ? readFileSync(path.join(dir, "calls.log"), "utf8").trim().split("\n") : []);
 
 async function until(check: () => boolean, what: string): Promise<void> {
@@ -159,7 +159,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
 }
 
 function start(dir: string, args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: "1", ...env }, stdio: "ignore" });
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: "1", ...UNCONFINED, ...env }, stdio: "ignore" });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return Object.assign(child, { exited });
 }

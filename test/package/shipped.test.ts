@@ -112,11 +112,12 @@ describe("the installed package", () => {
     expect(commands).toEqual(
       expect.arrayContaining(["init", "validate", "plan", "diff", "run", "resume", "prompt", "runs", "show", "prune", "merge", "merge-lock"]),
     );
-    for (const command of commands) {
-      const r = await pairflow([command, "--help"], shipped.user);
+    const helps = await Promise.all(commands.map((command) => pairflow([command, "--help"], shipped.user)));
+    helps.forEach((r, i) => {
+      const command = commands[i]!;
       expect({ command, status: r.status, stderr: r.stderr }).toEqual({ command, status: 0, stderr: "" });
       expect(r.stdout).toMatch(new RegExp(`^Usage: pairflow ${command} `));
-    }
+    });
   });
 
   describe("with a model service on loopback", () => {

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { tempRepo } from "../helpers/fixtures.js";
+import { tempRepo, UNCONFINED } from "../helpers/fixtures.js";
 import { CLI } from "../helpers/package.js";
 
 /**
@@ -39,7 +39,7 @@ function cli(
   args: string[],
   env: NodeJS.ProcessEnv = {},
 ): ChildProcess & { done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env: { ...process.env, ...env, NO_COLOR: "1" } });
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env: { ...process.env, ...UNCONFINED, ...env, NO_COLOR: "1" } });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (d) => (stdout += d));

@@ -14,6 +14,8 @@ import { fanOutOptions, shardOption, shardWaitOption } from "./shard.js";
 import { interruptible, signalExitCode } from "../../app/signals.js";
 import { runCosts, type RunCosts } from "../costs.js";
 import { parseUsd } from "../../estimate/prices.js";
+import { SANDBOX_MODES } from "../../processes/sandbox.js";
+import { SANDBOX_VARIABLE } from "../../app/sandbox.js";
 
 function usdAmount(value: string): number {
   const usd = parseUsd(value);
@@ -23,6 +25,7 @@ function usdAmount(value: string): number {
 
 interface CommonFlags {
   json?: boolean;
+  sandbox?: string;
   verbose?: boolean;
   concurrency: number;
   stateDir?: string;
@@ -60,7 +63,13 @@ function common(command: Command): Command {
         .default(10)
         .argParser(positiveInt),
     )
-    .addOption(stateDirOption());
+    .addOption(stateDirOption())
+    .addOption(
+      new Option(
+        "--sandbox <mode>",
+        `run commands confined: auto (where bubblewrap works), required (refuse to run without), off; default: ${SANDBOX_VARIABLE}, else auto`,
+      ).choices([...SANDBOX_MODES]),
+    );
 }
 
 export function registerRun(program: Command, context: CliContext): void {
@@ -163,6 +172,7 @@ async function drive(
         cwd: io.cwd,
         env: io.env,
         stateDir: opts.stateDir,
+        sandbox: opts.sandbox,
         concurrency: opts.concurrency,
         wait: opts.wait,
         stop: interruption.stop,

@@ -4,11 +4,11 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   registerPlan,
   showPlan
-} from "./cli-chunk-YBBM2TZH.js";
-import "./cli-chunk-RGKGZTQC.js";
+} from "./cli-chunk-T3WKYH7E.js";
+import "./cli-chunk-3PZF64ET.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-5QILHF4M.js";
-import "./cli-chunk-A42VRSXF.js";
+import "./cli-chunk-3AN5DUFV.js";
 import "./cli-chunk-O4CKFPF7.js";
 import "./cli-chunk-K27LFBNE.js";
 import "./cli-chunk-L7GLNSQP.js";

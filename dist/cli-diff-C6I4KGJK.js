@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-A42VRSXF.js";
+import "./cli-chunk-3AN5DUFV.js";
 import {
   planTarget
 } from "./cli-chunk-O4CKFPF7.js";

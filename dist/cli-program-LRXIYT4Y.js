@@ -32,13 +32,13 @@ import "./cli-chunk-FRV2UMY2.js";
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-UUM4BGII.js")).registerInit],
   [["validate"], async () => (await import("./cli-validate-AXWGN5ML.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-R3C7I246.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-3QC6TLEG.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-A2DDLTRA.js")).registerRun],
+  [["plan"], async () => (await import("./cli-plan-BMHU6RTL.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-C6I4KGJK.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-BJ7DHQ6P.js")).registerRun],
   [["prompt"], async () => (await import("./cli-prompt-WNBVY4SM.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-7MP554EN.js")).registerHistory],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-L43JJRPE.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-ECHMEXWY.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-DWNID3RH.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-THYHF2S7.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -3,23 +3,25 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-YBBM2TZH.js";
+} from "./cli-chunk-T3WKYH7E.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
   LockBusyError,
+  SANDBOX_MODES,
+  SANDBOX_VARIABLE,
   fanOutOptions,
   resumeTarget,
   runShard,
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-RGKGZTQC.js";
+} from "./cli-chunk-3PZF64ET.js";
 import {
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-A42VRSXF.js";
+} from "./cli-chunk-3AN5DUFV.js";
 import {
   compareWithRun,
   comparisonText,
@@ -256,7 +258,12 @@ var EXIT_BUSY = 75;
 function common(command) {
   return command.option("--json", "write the run report as JSON (version 1) to stdout, and progress to stderr").option("--verbose", "show what each generator wrote to stderr, also when it succeeds (a failure always shows it)").addOption(new Option("--concurrency <n>", "pairs to execute at once").default(DEFAULT_CONCURRENCY).argParser(positiveInt)).option("--no-wait", `if another run of this workflow is going, fail at once (exit ${EXIT_BUSY}) instead of waiting for it`).addOption(
     new Option("--grace <seconds>", "after Ctrl-C or SIGTERM, how long pairs in flight may finish before they are cancelled").default(10).argParser(positiveInt)
-  ).addOption(stateDirOption());
+  ).addOption(stateDirOption()).addOption(
+    new Option(
+      "--sandbox <mode>",
+      `run commands confined: auto (where bubblewrap works), required (refuse to run without), off; default: ${SANDBOX_VARIABLE}, else auto`
+    ).choices([...SANDBOX_MODES])
+  );
 }
 function registerRun(program, context) {
   fanOutOptions(common(program.command("run"))).description("Execute the pairs whose inputs changed; reuse every unchanged pair's accepted artifact.").argument("[path]", PATH_HELP).option("--force", "execute every pair").addOption(onlyOption("execute only these pairs; their dependencies must have accepted artifacts")).option("--from <id>", "execute this pair and everything downstream of it").addOption(
@@ -332,6 +339,7 @@ async function drive({ io, setStatus }, opts, start) {
         cwd: io.cwd,
         env: io.env,
         stateDir: opts.stateDir,
+        sandbox: opts.sandbox,
         concurrency: opts.concurrency,
         wait: opts.wait,
         stop: interruption.stop,

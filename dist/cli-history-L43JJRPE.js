@@ -3,19 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-LZ7U22S3.js";
-import "./cli-chunk-YBBM2TZH.js";
+} from "./cli-chunk-TID5XKOM.js";
+import "./cli-chunk-T3WKYH7E.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-RGKGZTQC.js";
+} from "./cli-chunk-3PZF64ET.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-5QILHF4M.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-A42VRSXF.js";
+} from "./cli-chunk-3AN5DUFV.js";
 import {
   listRunIds,
   listing,

@@ -2,16 +2,14 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  fanOutOptions,
-  registerMerge,
-  shardOption,
-  shardWaitOption,
-  shardsJson,
-  shardsText
-} from "./cli-chunk-RGKGZTQC.js";
+  EXIT_BUSY,
+  registerRun
+} from "./cli-chunk-TID5XKOM.js";
+import "./cli-chunk-T3WKYH7E.js";
+import "./cli-chunk-3PZF64ET.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-5QILHF4M.js";
-import "./cli-chunk-A42VRSXF.js";
+import "./cli-chunk-3AN5DUFV.js";
 import "./cli-chunk-O4CKFPF7.js";
 import "./cli-chunk-K27LFBNE.js";
 import "./cli-chunk-L7GLNSQP.js";
@@ -22,10 +20,6 @@ import "./cli-chunk-VSHTR6QF.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  fanOutOptions,
-  registerMerge,
-  shardOption,
-  shardWaitOption,
-  shardsJson,
-  shardsText
+  EXIT_BUSY,
+  registerRun
 };

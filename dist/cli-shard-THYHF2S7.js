@@ -2,14 +2,16 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  EXIT_BUSY,
-  registerRun
-} from "./cli-chunk-LZ7U22S3.js";
-import "./cli-chunk-YBBM2TZH.js";
-import "./cli-chunk-RGKGZTQC.js";
+  fanOutOptions,
+  registerMerge,
+  shardOption,
+  shardWaitOption,
+  shardsJson,
+  shardsText
+} from "./cli-chunk-3PZF64ET.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-5QILHF4M.js";
-import "./cli-chunk-A42VRSXF.js";
+import "./cli-chunk-3AN5DUFV.js";
 import "./cli-chunk-O4CKFPF7.js";
 import "./cli-chunk-K27LFBNE.js";
 import "./cli-chunk-L7GLNSQP.js";
@@ -20,6 +22,10 @@ import "./cli-chunk-VSHTR6QF.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  EXIT_BUSY,
-  registerRun
+  fanOutOptions,
+  registerMerge,
+  shardOption,
+  shardWaitOption,
+  shardsJson,
+  shardsText
 };

@@ -10,7 +10,7 @@ import {
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-A42VRSXF.js";
+} from "./cli-chunk-3AN5DUFV.js";
 import {
   RunRecorder,
   estimateOf,
@@ -136,7 +136,7 @@ function matrixOf(shards) {
 }
 
 // src/app/shard.ts
-import path7 from "node:path";
+import path8 from "node:path";
 
 // src/engine/engine.ts
 import { randomBytes } from "node:crypto";
@@ -454,18 +454,21 @@ var Run = class {
           cwd: workflow.dir,
           env: this.options.env.generator,
           signal: this.signal,
-          maxOutputBytes
+          maxOutputBytes,
+          sandbox: this.options.sandbox
         });
         content = typeof result.content === "string" ? Buffer.from(result.content, "utf8") : result.content;
         tokens = result.tokens ?? null;
-        stderr = result.stderr;
+        stderr = result.stderr === void 0 ? void 0 : this.redact(result.stderr);
         if (content.length > maxOutputBytes)
           throw new Error(`${d.id}: the artifact is ${content.length} bytes, over the output limit of ${maxOutputBytes} bytes (max_output_bytes)`);
         verdict = await this.check(guard, pair, content, attempt);
+        verdict = { accepted: verdict.accepted, feedback: this.redact(verdict.feedback) };
       } catch (err) {
         if (this.signal.aborted) return interrupted();
-        attempts.push({ attempt, accepted: false, feedback: err.message, tokens, durationMs: Date.now() - t0 });
-        return fail(err.message);
+        const message = this.redact(err.message);
+        attempts.push({ attempt, accepted: false, feedback: message, tokens, durationMs: Date.now() - t0 });
+        return fail(message);
       }
       const record = { attempt, accepted: verdict.accepted, feedback: verdict.feedback, tokens, durationMs: Date.now() - t0 };
       attempts.push(record);
@@ -513,8 +516,12 @@ var Run = class {
       guards: pair.guards,
       cwd: this.plan.workflow.dir,
       env: this.options.env.guard,
-      signal: this.signal
+      signal: this.signal,
+      sandbox: this.options.sandbox
     });
+  }
+  redact(text) {
+    return this.options.redact ? this.options.redact(text) : text;
   }
   contentOf(id) {
     const known = this.contents.get(id);
@@ -1118,9 +1125,9 @@ function redact(text, secrets) {
   for (const secret of secrets) if (secret.length >= 4) out = out.replaceAll(secret, "***");
   return out;
 }
-function field(value, ...path8) {
+function field(value, ...path9) {
   let current = value;
-  for (const key of path8) {
+  for (const key of path9) {
     if (typeof current !== "object" || current === null) return void 0;
     current = current[key];
   }
@@ -1225,8 +1232,150 @@ var openaiGenerator = async (request) => {
   return result;
 };
 
+// src/model/redact.ts
+var MIN_SECRET_LENGTH = 6;
+var REDACTED = "***";
+var noRedaction = (text) => text;
+function redactor(secrets) {
+  const forms = /* @__PURE__ */ new Set();
+  for (const secret of secrets) {
+    for (const value of /* @__PURE__ */ new Set([secret, secret.trim()])) {
+      if (value.length < MIN_SECRET_LENGTH) continue;
+      forms.add(value);
+      for (const encoded of base64Forms(value)) if (encoded.length >= MIN_SECRET_LENGTH) forms.add(encoded);
+    }
+  }
+  if (forms.size === 0) return noRedaction;
+  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(brokenOverLines);
+  const pattern = new RegExp(alternatives.join("|"), "gu");
+  return (text) => text === "" ? text : text.replace(pattern, REDACTED);
+}
+function brokenOverLines(value) {
+  return [...value].map((c) => c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("(?:\\r?\\n)?");
+}
+function base64Forms(value) {
+  const bytes = Buffer.from(value, "utf8");
+  const forms = [];
+  for (const offset of [0, 1, 2]) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString("base64").replace(/=+$/, "");
+    const start = [0, 2, 3][offset];
+    const total = offset + bytes.length;
+    const end = Math.floor(total / 3) * 4 + [0, 1, 2][total % 3];
+    if (end > start) forms.push(encoded.slice(start, end));
+  }
+  return forms;
+}
+
+// src/app/sandbox.ts
+import { existsSync as existsSync3 } from "node:fs";
+
+// src/processes/sandbox.ts
+import { spawnSync } from "node:child_process";
+import { accessSync, constants, existsSync as existsSync2 } from "node:fs";
+import path4 from "node:path";
+var SANDBOX_MODES = ["auto", "required", "off"];
+function runnerDirectories(env, execPath = process.execPath) {
+  const dirs = [];
+  if (env.RUNNER_TEMP) dirs.push(env.RUNNER_TEMP);
+  const externals = /^(.*)\/externals\/node\d+\/bin\/node$/.exec(execPath);
+  if (externals?.[1]) dirs.push(externals[1]);
+  return dirs;
+}
+function bwrapArguments(layout, command) {
+  const args = ["--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"];
+  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
+  args.push("--tmpfs", "/run", "--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve");
+  for (const dir of layout.hide) if (dir !== "/" && !isInside(layout.root, dir)) args.push("--tmpfs", dir);
+  for (const dir of [layout.root, ...command.readable]) if (dir !== "/") args.push("--ro-bind", dir, dir);
+  args.push("--chdir", command.cwd);
+  return args;
+}
+function bubblewrap(bwrap, layout) {
+  return {
+    name: "bubblewrap",
+    confine: (command) => [bwrap, ...bwrapArguments(layout, command)]
+  };
+}
+var probes = /* @__PURE__ */ new Map();
+function probeSandbox(env) {
+  const pathVar = env.PATH ?? "";
+  const known = probes.get(pathVar);
+  if (known) return known;
+  const probe = probeNow(pathVar);
+  probes.set(pathVar, probe);
+  return probe;
+}
+function probeNow(pathVar) {
+  const bwrap = findExecutable("bwrap", pathVar);
+  if (bwrap === void 0) return { available: false, reason: "bubblewrap (bwrap) is not installed" };
+  const args = bwrapArguments({ root: "/", hide: [] }, { cwd: "/", readable: [] });
+  const r = spawnSync(bwrap, [...args, "/bin/sh", "-c", "ls /proc"], { encoding: "utf8", timeout: 1e4, env: {} });
+  if (r.error) return { available: false, reason: `bwrap could not be started: ${r.error.message}` };
+  if (r.status !== 0) {
+    const said = (r.stderr || r.stdout).trim().split("\n")[0] ?? "";
+    return { available: false, reason: `bwrap does not work here${said ? ` (${said})` : ""}` };
+  }
+  const pids = r.stdout.split(/\s+/).filter((name) => /^\d+$/.test(name));
+  if (pids.length === 0 || pids.length > 4) return { available: false, reason: "bwrap does not hide other processes here" };
+  return { available: true, bwrap };
+}
+function findExecutable(name, pathVar) {
+  for (const dir of pathVar.split(":")) {
+    if (dir === "") continue;
+    const file = path4.join(dir, name);
+    try {
+      accessSync(file, constants.X_OK);
+      if (existsSync2(file)) return file;
+    } catch {
+    }
+  }
+  return void 0;
+}
+function isInside(dir, file) {
+  const rel = path4.relative(dir, file);
+  return rel === "" || !rel.startsWith("..") && !path4.isAbsolute(rel);
+}
+
+// src/app/sandbox.ts
+var SANDBOX_VARIABLE = "PAIRFLOW_SANDBOX";
+var SandboxUnavailableError = class extends UsageError {
+  name = "SandboxUnavailableError";
+};
+function sandboxMode(asked, env) {
+  const mode = asked ?? env[SANDBOX_VARIABLE] ?? "auto";
+  if (SANDBOX_MODES.includes(mode)) return mode;
+  const where = asked !== void 0 ? "the sandbox mode" : SANDBOX_VARIABLE;
+  throw new UsageError(`${where} is "${mode}"; expected one of: ${SANDBOX_MODES.join(", ")}`);
+}
+function runsCommands(plan) {
+  return plan.pairs.some((p) => {
+    if (p.action !== "run") return false;
+    const pair = plan.workflow.pairs.get(p.id);
+    return pair.generator === "command" || pair.guard === "command" || (pair.guards ?? []).some((g) => g.guard === "command");
+  });
+}
+function chooseSandbox(mode, env, root) {
+  if (mode === "off") return { state: { mode, confined: false, reason: "the sandbox is off" } };
+  const probe = probeSandbox(env);
+  if (probe.available) {
+    const hide = runnerDirectories(env).filter((dir) => existsSync3(dir));
+    return { state: { mode, confined: true, by: "bubblewrap" }, sandbox: bubblewrap(probe.bwrap, { root, hide }) };
+  }
+  if (mode === "required") {
+    throw new SandboxUnavailableError(
+      `the sandbox is required and cannot be had here: ${probe.reason}; install bubblewrap (on Ubuntu 24.04 also allow it user namespaces), or see docs/security.md; nothing was executed`
+    );
+  }
+  return { state: { mode, confined: false, reason: probe.reason } };
+}
+function unconfinedWarning(state) {
+  if (state === void 0 || state.confined || state.mode !== "auto") return void 0;
+  return `commands run without a sandbox (${state.reason}): a guard running code a model wrote can read the job's tokens from pairflow's process; install bubblewrap to confine them, or see docs/security.md`;
+}
+
 // src/app/environment.ts
 var RUNNER_SECRETS = ["GITHUB_TOKEN", "GH_TOKEN"];
+var RUNNER_FILES = ["GITHUB_ENV", "GITHUB_PATH", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "GITHUB_STATE"];
 var SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|PRIVATE_KEY|API_KEY|ACCESS_KEY|AUTH/i;
 var PASS_ENV_VARIABLE = "PAIRFLOW_PASS_ENV";
 var DEFAULT_KEY_VARIABLES = [OPENAI_KEY_VARIABLE, ANTHROPIC_KEY_VARIABLE];
@@ -1235,14 +1384,22 @@ function childEnvironments(env, workflow) {
     (env[PASS_ENV_VARIABLE] ?? "").split(",").map((name) => name.trim()).filter((name) => name !== "")
   );
   const guard = {};
+  const secrets = [];
   for (const [name, value] of Object.entries(env)) {
-    const runners = RUNNER_SECRETS.includes(name) || name.startsWith("ACTIONS_") || name.startsWith("INPUT_");
+    if (value === void 0) continue;
+    const runners = RUNNER_SECRETS.includes(name) || RUNNER_FILES.includes(name) || name.startsWith("ACTIONS_") || name.startsWith("INPUT_");
     if (passed.has(name) || !runners && !SECRET_NAME.test(name)) guard[name] = value;
+    if (RUNNER_SECRETS.includes(name) || name.startsWith("ACTIONS_") || SECRET_NAME.test(name)) secrets.push(value);
   }
   const generator = { ...guard };
-  for (const name of keyVariables(workflow)) if (env[name] !== void 0) generator[name] = env[name];
-  for (const name of keyVariables(workflow)) if (!passed.has(name)) delete guard[name];
-  return { generator, guard };
+  for (const name of keyVariables(workflow)) {
+    const value = env[name];
+    if (value === void 0) continue;
+    generator[name] = value;
+    secrets.push(value);
+    if (!passed.has(name)) delete guard[name];
+  }
+  return { generator, guard, secrets };
 }
 function keyVariables(workflow) {
   const names = new Set(DEFAULT_KEY_VARIABLES);
@@ -1252,10 +1409,19 @@ function keyVariables(workflow) {
   }
   return [...names];
 }
+function childSetup(request, workflow, plan) {
+  const env = request.env ?? {};
+  const mode = sandboxMode(request.sandbox, env);
+  const { generator, guard, secrets } = childEnvironments(env, workflow);
+  const setup = { env: { generator, guard }, redact: redactor(secrets) };
+  if (!runsCommands(plan)) return setup;
+  const choice = chooseSandbox(mode, env, workflow.root);
+  return { ...setup, sandbox: choice.sandbox, state: choice.state };
+}
 
 // src/app/run.ts
 import { readdirSync as readdirSync3 } from "node:fs";
-import path6 from "node:path";
+import path7 from "node:path";
 
 // src/estimate/budget.ts
 function checkBudget(estimate, maxCost, name = "--max-cost") {
@@ -1272,7 +1438,7 @@ function checkBudget(estimate, maxCost, name = "--max-cost") {
 // src/generators/command.ts
 import { mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync2, rmSync as rmSync4, writeFileSync as writeFileSync3 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
-import path4 from "node:path";
+import path5 from "node:path";
 
 // src/processes/children.ts
 import { spawn } from "node:child_process";
@@ -1348,7 +1514,7 @@ function runCommand(options) {
       }, KILL_GRACE_MS);
     };
     const onAbort = () => stop("abort");
-    spawned.shell = startShell(GATE + options.command, options.cwd, options.env, {
+    spawned.shell = startShell(shellArgv(GATE + options.command, options.confine), options.cwd, options.env, {
       started(startedPid, startTime) {
         pid = startedPid;
         const group = { pid, startTime };
@@ -1415,14 +1581,17 @@ function runCommand(options) {
 function stopLauncher() {
   return Launcher.stop();
 }
-function startShell(script, cwd, env, events) {
+function startShell(argv, cwd, env, events) {
   const launcher = ++shellsStarted > LAUNCH_AFTER ? Launcher.get() : void 0;
-  return launcher ? launcher.start(script, cwd, env, events) : startHere(script, cwd, env, events);
+  return launcher ? launcher.start(argv, cwd, env, events) : startHere(argv, cwd, env, events);
+}
+function shellArgv(script, confine) {
+  return [...confine ?? [], "/bin/sh", "-c", script];
 }
 var LAUNCH_AFTER = 8;
 var shellsStarted = 0;
-function startHere(script, cwd, env, events) {
-  const child = spawn("/bin/sh", ["-c", script], { cwd, env, detached: true, stdio: "pipe" });
+function startHere(argv, cwd, env, events) {
+  const child = spawn(argv[0], argv.slice(1), { cwd, env, detached: true, stdio: "pipe" });
   if (child.pid === void 0) {
     child.once("error", (err) => events.error(err));
     return { drop() {
@@ -1467,7 +1636,7 @@ process.on("message", (m) => {
   if (m.t === "spawn") {
     let child;
     try {
-      child = spawn("/bin/sh", ["-c", m.script], { cwd: m.cwd, env: m.env, detached: true, stdio: "pipe" });
+      child = spawn(m.argv[0], m.argv.slice(1), { cwd: m.cwd, env: m.env, detached: true, stdio: "pipe" });
     } catch (err) { return send({ t: "error", id, message: String(err && err.message) }); }
     if (child.pid === undefined) return child.once("error", (err) => send({ t: "error", id, message: err.message }));
     shells.set(id, child);
@@ -1542,11 +1711,11 @@ var Launcher = class _Launcher {
     launcher.idle();
     return launcher;
   }
-  start(script, cwd, env, events) {
+  start(argv, cwd, env, events) {
     const id = this.next++;
     if (this.shells.size === 0) this.busy();
     this.shells.set(id, events);
-    this.send({ t: "spawn", id, script, cwd, env });
+    this.send({ t: "spawn", id, argv, cwd, env });
     return { drop: (all) => this.shells.has(id) && this.send({ t: "drop", id, all }) };
   }
   receive(m) {
@@ -1726,13 +1895,13 @@ var commandGenerator = async (request) => {
     throw new GeneratorError("command: generator_config.env must map variable names to strings");
   }
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
-  const dir = mkdtempSync2(path4.join(tmpdir2(), "pairflow-prompt-"));
+  const dir = mkdtempSync2(path5.join(tmpdir2(), "pairflow-prompt-"));
   try {
-    const promptFile = path4.join(dir, "prompt.txt");
+    const promptFile = path5.join(dir, "prompt.txt");
     writeFileSync3(promptFile, request.prompt, { mode: 384 });
-    const dependencies = path4.join(dir, "dependencies");
+    const dependencies = path5.join(dir, "dependencies");
     mkdirSync2(dependencies, { mode: 448 });
-    for (const dep of request.dependencies ?? []) writeFileSync3(path4.join(dependencies, dependencyFileName(dep.id)), dep.content, { mode: 384 });
+    for (const dep of request.dependencies ?? []) writeFileSync3(path5.join(dependencies, dependencyFileName(dep.id)), dep.content, { mode: 384 });
     return await generate(run, timeout, promptFile, { ...env, PAIRFLOW_DEPENDENCIES_DIR: dependencies }, request);
   } finally {
     rmSync4(dir, { recursive: true, force: true });
@@ -1763,7 +1932,9 @@ async function generate(run, timeoutSeconds, promptFile, env, request) {
       collectStdout: true,
       maxStdoutBytes: request.maxOutputBytes,
       tailBytes: STDERR_KEEP_BYTES,
-      onStart: request.onProcess
+      onStart: request.onProcess,
+      // Confined, it reads the prompt and the dependencies from their directory and nothing else it could write.
+      confine: request.sandbox?.confine({ cwd: request.cwd, readable: [path5.dirname(promptFile)] })
     });
   } catch (err) {
     if (err instanceof CommandStartError) throw new GeneratorError(`command: ${err.message}`);
@@ -1887,7 +2058,9 @@ var commandGuard = async (request) => {
       signal: request.signal,
       collectStdout: false,
       tailBytes: KEEP_BYTES,
-      onStart: request.onProcess
+      onStart: request.onProcess,
+      // Confined, it reads the artifact's file and nothing else it could write.
+      confine: request.sandbox?.confine({ cwd: request.cwd, readable: [request.artifactPath] })
     });
   } catch (err) {
     if (err instanceof CommandStartError) throw new GuardConfigError(`the command guard ${err.message}`);
@@ -2048,7 +2221,7 @@ var jsonGuard = async (request) => {
 // src/guards/jsonSchema.ts
 var import_yaml = __toESM(require_dist(), 1);
 import { readFileSync as readFileSync4 } from "node:fs";
-import path5 from "node:path";
+import path6 from "node:path";
 var jsonSchemaGuard = async (request) => {
   const validate = compile(loadSchema(request));
   const parsed = parseJson2(request.content);
@@ -2063,7 +2236,7 @@ function loadSchema(request) {
   if (inline !== void 0 && file !== void 0) {
     throw new GuardConfigError("the json_schema guard takes guard_config.schema or guard_config.schema_file, not both");
   }
-  if (file !== void 0) return readSchemaFile(path5.resolve(request.cwd, file), file);
+  if (file !== void 0) return readSchemaFile(path6.resolve(request.cwd, file), file);
   if (inline === void 0 || inline === null) {
     throw new GuardConfigError(
       "the json_schema guard needs a schema: set guard_config.schema to a JSON Schema, or guard_config.schema_file to a JSON or YAML file holding one"
@@ -2183,7 +2356,7 @@ async function runWith(target, request, resuming) {
 }
 async function runLocked(target, request, resuming) {
   const workflowPath = resolveWorkflowPath(target, request.cwd);
-  const stateDir = stateDirFor(findRepoRoot(path6.dirname(workflowPath)), request);
+  const stateDir = stateDirFor(findRepoRoot(path7.dirname(workflowPath)), request);
   const runId = request.runId ?? newRunId();
   const release2 = await acquireRunLock(workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
   try {
@@ -2191,19 +2364,22 @@ async function runLocked(target, request, resuming) {
     if (!resuming) await stopLeftovers(stateDir, workflowPath);
     const opened = openState(workflowPath, { ...request, stateDir });
     const outputDirs = [...opened.workflow.pairs.values()].flatMap(
-      (pair) => pair.output === void 0 ? [] : [path6.dirname(outputPath(opened.workflow, pair))]
+      (pair) => pair.output === void 0 ? [] : [path7.dirname(outputPath(opened.workflow, pair))]
     );
-    removeStaleTemporaries([path6.dirname(opened.lockPath), ...outputDirs, ...resuming ? directoriesUnder(stateDir, 3) : []]);
+    removeStaleTemporaries([path7.dirname(opened.lockPath), ...outputDirs, ...resuming ? directoriesUnder(stateDir, 3) : []]);
     const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
     await refuseWhatWouldFail(planned, request);
     await gate(planned, request);
+    const children = childSetup(request, opened.workflow, planned.plan);
     const selection = request.selection ?? {};
     const warn = (message) => request.onEvent?.({ type: "warning", message });
     const recorder = new RunRecorder(stateDir, selection, warn, resuming?.earlier, resuming?.startedAt);
     const onEvent = (event) => {
       recorder.record(event);
-      request.onEvent?.(event.type === "run_end" ? { ...event, report: recorder.merged(event.report) } : event);
+      request.onEvent?.(event.type === "run_end" ? { ...event, report: withSandbox(recorder.merged(event.report), children) } : event);
     };
+    const unconfined = unconfinedWarning(children.state);
+    if (unconfined) warn(unconfined);
     const deps = {
       ...drivers(request, (pair, group) => recorder.process(pair, group)),
       store: opened.store,
@@ -2218,13 +2394,15 @@ async function runLocked(target, request, resuming) {
         runId,
         lock: opened.lock,
         concurrency: request.concurrency,
-        env: childEnvironments(request.env ?? {}, opened.workflow),
+        env: children.env,
+        sandbox: children.sandbox,
+        redact: children.redact,
         resume: resuming?.resume,
         stop: request.stop,
         signal: request.signal,
         onEvent
       });
-      return recorder.merged(report);
+      return withSandbox(recorder.merged(report), children);
     } finally {
       recorder.close();
       await stopLauncher();
@@ -2232,6 +2410,9 @@ async function runLocked(target, request, resuming) {
   } finally {
     release2();
   }
+}
+function withSandbox(report, children) {
+  return children.state ? { ...report, sandbox: children.state } : report;
 }
 function directoriesUnder(dir, depth) {
   const found = [dir];
@@ -2242,7 +2423,7 @@ function directoriesUnder(dir, depth) {
   } catch {
     return found;
   }
-  for (const entry of entries) if (entry.isDirectory()) found.push(...directoriesUnder(path6.join(dir, entry.name), depth - 1));
+  for (const entry of entries) if (entry.isDirectory()) found.push(...directoriesUnder(path7.join(dir, entry.name), depth - 1));
   return found;
 }
 function drivers(request, onProcess) {
@@ -2287,7 +2468,7 @@ async function gate(planned, request) {
 async function resumeTarget(runId, request, target) {
   const { cwd } = request;
   const named = target === void 0 ? void 0 : resolveWorkflowPath(target, cwd);
-  const stateDir = stateDirFor(findRepoRoot(named === void 0 ? cwd : path6.dirname(named)), request);
+  const stateDir = stateDirFor(findRepoRoot(named === void 0 ? cwd : path7.dirname(named)), request);
   const id = runId ?? latestUnfinished(stateDir, named);
   let run;
   try {
@@ -2347,7 +2528,7 @@ function latestUnfinished(stateDir, only) {
 
 // src/app/shard.ts
 function sharedDirFor(stateDir) {
-  return path7.join(stateDir, "shared");
+  return path8.join(stateDir, "shared");
 }
 var DEFAULT_SHARD_WAIT_MS = 30 * 60 * 1e3;
 function weigher(opened) {
@@ -2426,11 +2607,16 @@ async function runShard(target, request) {
       }
     }
   };
+  const children = childSetup(request, opened.workflow, scoped);
+  const unconfined = unconfinedWarning(children.state);
+  if (unconfined) request.onEvent?.({ type: "warning", message: unconfined });
   const report = await executePlan(scoped, deps, {
     runId,
     lock: opened.lock,
     concurrency: request.concurrency,
-    env: childEnvironments(request.env ?? {}, opened.workflow),
+    env: children.env,
+    sandbox: children.sandbox,
+    redact: children.redact,
     stop: request.stop,
     signal: request.signal,
     onEvent: (event) => {
@@ -2452,7 +2638,7 @@ async function runShard(target, request) {
     shared.writeOutbox(shard, store.written, result);
     await publisher.now();
   }
-  return report;
+  return withSandbox(report, children);
 }
 var PUSH_EVERY_MS = 3e4;
 var Publisher = class {
@@ -2667,6 +2853,8 @@ export {
   LockBusyError,
   currentHolder,
   acquireRunLocks,
+  SANDBOX_MODES,
+  SANDBOX_VARIABLE,
   BudgetExceededError,
   runTarget,
   resumeTarget,

@@ -5,7 +5,7 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-RGKGZTQC.js";
+} from "./cli-chunk-3PZF64ET.js";
 import {
   planTarget
 } from "./cli-chunk-O4CKFPF7.js";

@@ -1,0 +1,72 @@
+/**
+ * Whether a run's commands run confined (src/processes/sandbox.ts), chosen once per run:
+ *
+ * - `auto` (the default): in the sandbox where bubblewrap works; otherwise unconfined, and the run
+ *   says so once, plainly.
+ * - `required`: in the sandbox, or the run refuses to start.
+ * - `off`: unconfined.
+ *
+ * The mode comes from whoever starts pairflow (`--sandbox`, the action's `sandbox` input, or
+ * PAIRFLOW_SANDBOX), never from the workflow file: a pull request could change that file.
+ */
+import { existsSync } from "node:fs";
+import { UsageError } from "../model/errors.js";
+import type { Sandbox } from "../model/ports.js";
+import type { Plan } from "../model/plan.js";
+import type { SandboxState } from "../model/run.js";
+import { bubblewrap, probeSandbox, runnerDirectories, SANDBOX_MODES, type SandboxMode } from "../processes/sandbox.js";
+
+export const SANDBOX_VARIABLE = "PAIRFLOW_SANDBOX";
+
+/** The sandbox is required and cannot be had here: nothing was executed. */
+export class SandboxUnavailableError extends UsageError {
+  override name = "SandboxUnavailableError";
+}
+
+export interface SandboxChoice {
+  state: SandboxState;
+  /** Present when commands run confined. */
+  sandbox?: Sandbox;
+}
+
+/** The mode asked for: the caller's, else PAIRFLOW_SANDBOX, else auto. */
+export function sandboxMode(asked: string | undefined, env: NodeJS.ProcessEnv): SandboxMode {
+  const mode = asked ?? env[SANDBOX_VARIABLE] ?? "auto";
+  if ((SANDBOX_MODES as readonly string[]).includes(mode)) return mode as SandboxMode;
+  const where = asked !== undefined ? "the sandbox mode" : SANDBOX_VARIABLE;
+  throw new UsageError(`${where} is "${mode}"; expected one of: ${SANDBOX_MODES.join(", ")}`);
+}
+
+/** Whether any pair this plan runs starts a command (a command generator or guard). */
+export function runsCommands(plan: Plan): boolean {
+  return plan.pairs.some((p) => {
+    if (p.action !== "run") return false;
+    const pair = plan.workflow.pairs.get(p.id)!;
+    return pair.generator === "command" || pair.guard === "command" || (pair.guards ?? []).some((g) => g.guard === "command");
+  });
+}
+
+/** The sandbox of a run of `root`'s workflow, by the mode asked for; a SandboxUnavailableError when required and not to be had. */
+export function chooseSandbox(mode: SandboxMode, env: NodeJS.ProcessEnv, root: string): SandboxChoice {
+  if (mode === "off") return { state: { mode, confined: false, reason: "the sandbox is off" } };
+  const probe = probeSandbox(env);
+  if (probe.available) {
+    const hide = runnerDirectories(env).filter((dir) => existsSync(dir));
+    return { state: { mode, confined: true, by: "bubblewrap" }, sandbox: bubblewrap(probe.bwrap, { root, hide }) };
+  }
+  if (mode === "required") {
+    throw new SandboxUnavailableError(
+      `the sandbox is required and cannot be had here: ${probe.reason}; install bubblewrap (on Ubuntu 24.04 also allow it user namespaces), or see docs/security.md; nothing was executed`,
+    );
+  }
+  return { state: { mode, confined: false, reason: probe.reason } };
+}
+
+/** What a run says once when it looked for a sandbox and found none: its commands run unconfined. */
+export function unconfinedWarning(state: SandboxState | undefined): string | undefined {
+  if (state === undefined || state.confined || state.mode !== "auto") return undefined;
+  return (
+    `commands run without a sandbox (${state.reason}): a guard running code a model wrote can read the job's tokens from pairflow's process; ` +
+    `install bubblewrap to confine them, or see docs/security.md`
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * Commands in the sandbox: what they can see and change, and that they end with what started them
+ * (a timeout, a cancel, pairflow killed outright) as unconfined commands do. Skipped where
+ * bubblewrap does not work; test/security/secrets.test.ts covers the machine without it.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { probeSandbox } from "../../src/processes/sandbox.js";
+import { tempRepo } from "../helpers/fixtures.js";
+import { CLI } from "../helpers/package.js";
+import { running } from "../helpers/processes.js";
+import { runOf } from "../helpers/state.js";
+
+const SANDBOX = probeSandbox(process.env).available;
+
+/** The processes whose command line holds `marker`. */
+function processesWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, "utf8").includes(marker)) found.push(Number(name));
+    } catch {
+      // gone
+    }
+  }
+  return found;
+}
+
+/** A guard that reports what it can see and change, as its feedback (it rejects). */
+const LOOK = String.raw`import { readdirSync, writeFileSync, mkdirSync } from "node:fs";
+import { homedir } from "node:os";
+const can = (f) => { try { f(); return "yes"; } catch (e) { return e.code ?? "no"; } };
+console.log("processes " + readdirSync("/proc").filter((p) => /^\d+$/.test(p)).length);
+console.log("write repository " + can(() => writeFileSync("planted.txt", "x")));
+console.log("write home " + can(() => writeFileSync(homedir() + "/.pairflow-planted", "x")));
+console.log("write tmp " + can(() => writeFileSync("/tmp/scratch.txt", "x")));
+console.log("read artifact " + can(() => readdirSync(process.env.PAIRFLOW_ARTIFACT.replace(/\/[^/]*$/, ""))));
+process.exit(1);
+`;
+
+describe.runIf(SANDBOX)("a command in the sandbox", () => {
+  it("sees only its own processes, reads the repository and its artifact, and writes nothing but its own /tmp", async () => {
+    const dir = tempRepo({
+      "look.mjs": LOOK,
+      "workflow.yml":
+        "name: s\nrmax: 0\naction_pairs:\n  a:\n    generator: command\n    generator_config: {run: echo hi}\n    guard: command\n    guard_config: {run: node look.mjs}\n",
+    });
+    const report = await runOf(dir, { cwd: dir, env: process.env });
+    expect(report.sandbox).toMatchObject({ confined: true });
+    const feedback = report.pairs[0]!.attempts[0]!.feedback;
+    expect(Number(/processes (\d+)/.exec(feedback)![1])).toBeLessThanOrEqual(4);
+    expect(feedback).toContain("write repository EROFS");
+    expect(feedback).toMatch(/write home (EROFS|EACCES|ENOENT)/);
+    expect(feedback).toContain("write tmp yes");
+    expect(feedback).toContain("read artifact yes");
+    expect(readdirSync(dir)).not.toContain("planted.txt");
+  });
+
+  it("is stopped whole by a timeout, and with pairflow when pairflow is killed outright", async () => {
+    const marker = `pairflow-sandbox-${process.pid}-${Date.now()}`;
+    const dir = tempRepo({
+      "workflow.yml": [
+        "name: s",
+        "rmax: 0",
+        "action_pairs:",
+        // A timeout: the guard sleeps past it, with a child that would go on.
+        `  slow:\n    generator: command\n    generator_config: {run: echo hi}\n    guard: command\n    guard_config: {run: "sleep 300 & sleep 301 # ${marker}-timeout", timeout: 1}`,
+        // Killed with pairflow: a generator that never ends.
+        `  stuck:\n    generator: command\n    generator_config: {run: "sleep 302 # ${marker}-kill"}`,
+        "",
+      ].join("\n"),
+    });
+    const child = spawn(process.execPath, [CLI, "run"], { cwd: dir, stdio: "ignore", env: { ...process.env, NO_COLOR: "1" } });
+    // Both commands start; the timeout stops the first whole.
+    await expect.poll(() => processesWith(`${marker}-kill`).length, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(() => processesWith(`${marker}-timeout`).length, { timeout: 30_000 }).toBe(0);
+    const stuck = processesWith(`${marker}-kill`);
+    // pairflow is killed outright, as by the out-of-memory killer: the sandbox goes with it.
+    child.kill("SIGKILL");
+    await expect.poll(() => stuck.filter(running).length, { timeout: 30_000 }).toBe(0);
+    expect(processesWith(marker)).toEqual([]);
+  });
+});
+
+describe.runIf(SANDBOX)("an attacker's scripts in the sandbox", () => {
+  it("cannot write outside the repository, into it, or into the runner's files", async () => {
+    const outside = mkdtempSync(path.join(tmpdir(), "pairflow-outside-"));
+    writeFileSync(path.join(outside, "id_ed25519"), "private key\n");
+    const dir = tempRepo({
+      "attack.sh": `echo owned > ${outside}/id_ed25519; echo owned > README.md; rm -f workflow.yml; echo "artifact"`,
+      "README.md": "readme\n",
+      "workflow.yml": "name: s\naction_pairs:\n  a:\n    generator: command\n    generator_config: {run: sh attack.sh}\n",
+    });
+    const report = await runOf(dir, { cwd: dir, env: process.env });
+    expect(report.status).toBe("success");
+    expect(readFileSync(path.join(outside, "id_ed25519"), "utf8")).toBe("private key\n");
+    expect(readFileSync(path.join(dir, "README.md"), "utf8")).toBe("readme\n");
+    expect(readdirSync(dir)).toContain("workflow.yml");
+  });
+});
