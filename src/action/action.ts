@@ -445,7 +445,12 @@ function cacheLine(inputs: ActionInputs, remote: ActionsCacheStore | undefined):
         ? "nothing to look up"
         : `${s.found} of ${s.lookups} artifacts looked up found there`;
   const off = remote.disabled ? ` Turned off during the run: ${remote.disabled}.` : "";
-  return ["", `GitHub Actions cache (key prefix \`${inputs.cachePrefix}\`): ${counts}.${off}`];
+  const unsaved = remote.savingOff
+    ? ` Saving denied: the cache does not take saves from this job (${remote.savingOff}), so nothing this run accepted is saved there.`
+    : remote.notSaved
+      ? ` Saving failed: the cache did not take the workflow's state (${remote.notSaved}), so the next job runs again what this one accepted.`
+      : "";
+  return ["", `GitHub Actions cache (key prefix \`${inputs.cachePrefix}\`): ${counts}.${off}${unsaved}`];
 }
 
 /** Text shown as written, in a fence none of its lines can close. */

@@ -6,7 +6,12 @@
  * - a manifest, `<prefix>-state-<workflow>-<ref>-<writer>-<seq>`: every pair's accepted artifact
  *   (pair -> configRef -> content hash, and the rest of its lock entry) and the pack's digest;
  * - a pack, `<prefix>-pack-<digest>`: the contents by hash, content-addressed, so a pack already
- *   saved is never uploaded again and a conflict (409: the key exists) is success.
+ *   saved is never uploaded again, and a key another job has taken (saved, or is still uploading)
+ *   counts as saved: the contents are there or on their way.
+ *
+ * A manifest may so name a pack whose upload never finishes (the other job is cancelled). A job
+ * that then finds the manifest but not its pack runs the pairs whose content it needs, never
+ * fails, and saves their contents under a fresh pack key: the old one stays taken for a while.
  *
  * A job restores the newest manifest of its workflow in one round trip (restore keys: its own ref,
  * the pull request's base, then any), and the pack only when it needs content; it saves at
@@ -134,8 +139,10 @@ export class ActionsCacheStore implements RemoteStore {
   };
   /** Why restoring was turned off, once it has been. */
   disabled: string | null = null;
-  /** Why saving was turned off, once it has been. */
+  /** Why saving was turned off (the cache does not take saves from this job), once it has been. */
   savingOff: string | null = null;
+  /** Why the snapshot at the end of the run was not saved, if it was not. */
+  notSaved: string | null = null;
 
   private scope: SnapshotScope | null = null;
   private manifest: SnapshotManifest | null = null;
@@ -144,6 +151,8 @@ export class ActionsCacheStore implements RemoteStore {
   private packTried = false;
   /** Pairs whose content in the pack did not match its hash: never used. */
   private readonly damaged = new Set<string>();
+  /** Whether the manifest's pack was not there: its key may be taken by an upload that never finished. */
+  private packMissing = false;
   /** What this run accepted, by pair: content in hand for the next snapshot. */
   private readonly accepted = new Map<string, RemoteArtifact>();
   /** The artifacts of the last snapshot saved or restored, and its pack. */
@@ -317,7 +326,11 @@ export class ActionsCacheStore implements RemoteStore {
       const result = await restore([PACK_DIR], key, [], this.budget(), this.stats);
       if (!("key" in result)) {
         if (result.kind === "missing") {
-          this.warn(`the GitHub Actions cache has the workflow's state but not its contents (${key}, evicted?); the pairs whose content is needed run again`);
+          this.packMissing = true;
+          this.warn(
+            `the GitHub Actions cache has the workflow's state but not its contents (${key}: evicted, or the job saving it did not finish); ` +
+              `the pairs whose content is needed run again`,
+          );
         } else this.turnOff(`restoring ${key}: ${result.reason}`);
         return;
       }
@@ -352,8 +365,10 @@ export class ActionsCacheStore implements RemoteStore {
     const scope = this.scope;
     if (!source || !scope || this.savingOff) return;
     let artifacts = currentArtifacts(this.usablePrevious(), source.lock(), source.pairs);
-    // The damaged pack's key is taken for good: the same contents go under a salted one.
-    const salt = this.damaged.size > 0 ? scope.writer : undefined;
+    // A damaged pack's key is taken for good, a missing one's perhaps by an upload that never
+    // finished: the same contents go under a key salted with this writer. A salt found in the
+    // manifest stays, or the next snapshot would name the unsalted key again.
+    const salt = this.damaged.size > 0 || this.packMissing ? scope.writer : this.manifest?.packSalt;
     if (sameArtifacts(artifacts, this.lastSaved) && packDigest(artifacts, salt) === this.lastPack) return;
 
     // Every content in hand: accepted here, in the pack, on this machine; else the pack is fetched once.
@@ -427,6 +442,7 @@ export class ActionsCacheStore implements RemoteStore {
   }
 
   private saveFailed(kind: "denied" | "failed", reason: string, final: boolean): void {
+    if (final) this.notSaved = reason;
     if (kind === "denied") {
       this.savingOff = reason;
       this.warn(`the GitHub Actions cache does not take saves from this job (${reason}); restoring still works, but nothing this run accepts is saved there`);

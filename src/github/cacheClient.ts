@@ -4,9 +4,21 @@
  * The client does not report failures: it logs them and answers "not found" (restore) or -1 (save).
  * So each call runs with its log output collected (see collectOutput), and the output is read for
  * what happened: a 429 (the client does not retry it, but logs the Retry-After it was given), a
- * server error (5xx, after the client's own retries), a conflict (409: the key exists), a refused
- * write (a read-only token). A 429 or 5xx is tried again after the time the service asked for
- * (else a growing pause), as long as the budget of waiting allows; then the call fails.
+ * server error (5xx, after the client's own retries), a key already taken, a refused write. A 429
+ * or 5xx is tried again after the time the service asked for (else a growing pause), as long as
+ * the budget of waiting allows; then the call fails.
+ *
+ * A key is taken from the moment a job reserves it (CreateCacheEntry), before its upload is
+ * finalized: GitHub's service answers the reservation of a taken key with 409 already_exists,
+ * whether the entry is saved or still being uploaded; other implementations answer a key being
+ * uploaded with `ok: false`, which the client reports as "another job may be creating this cache".
+ * Either way the call is "exists": the entry is there or on its way. (If the other job's upload
+ * never finishes, a restore of the key misses; see ActionsCacheStore.loadPack.)
+ *
+ * A write is refused ("denied") when the runner's cache mode does not permit writes, when the
+ * service says "cache write denied:" (a read-only token, as a pull request from a fork gets), and
+ * whenever it answers 403 or Twirp's permission_denied, whatever its message: the client logs the
+ * status of every answer it gets from the service, and that is what is read, not the wording.
  *
  * The waiting is a loop of a few lines rather than a retry library: the pause comes from the
  * service's own Retry-After, read from the client's log, and the budget is shared by every call of
@@ -99,7 +111,10 @@ export async function restore(
   }
 }
 
-/** Saves `paths` under `key`: done, exists (another job saved that key first), denied (a read-only token), or failed. */
+/**
+ * Saves `paths` under `key`: done, exists (the key is taken: another job saved it, or is uploading
+ * it), denied (this job may not write to the cache), or failed.
+ */
 export async function save(paths: string[], key: string, budget: RetryBudget, counts: CallCounts): Promise<CallResult> {
   for (let n = 0; ; n++) {
     const a = await attempt(() => cache.saveCache(paths, key));
@@ -107,19 +122,45 @@ export async function save(paths: string[], key: string, budget: RetryBudget, co
       counts.uploads++;
       return { kind: "done" };
     }
-    if (/\(409\)/.test(a.text)) {
+    // Without a problem logged, the client's last line says why (the runner's cache mode forbids writes).
+    const reason = a.problem ?? a.lastInfo ?? "the cache service did not take it";
+    if (writeDenied(a.text)) return { kind: "denied", reason };
+    if (keyTaken(a.text)) {
       counts.uploads++;
       return { kind: "exists" };
     }
-    // Without a problem logged, the client's last line says why (the runner's cache mode forbids writes).
-    const reason = a.problem ?? a.lastInfo ?? "the cache service did not take it";
-    if (/cache write denied|not allowed to write|read-only/i.test(a.text)) return { kind: "denied", reason };
     const delay = retryDelay(a.text, n);
     if (delay === null) return { kind: "failed", reason };
     if (!(await budget.wait(delay))) return { kind: "failed", reason: `${reason} (waited out ${waitedNote(budget)})` };
     counts.retries++;
     counts.waitedMs += delay;
   }
+}
+
+/**
+ * Whether the output says this job may not write to the cache: the runner's cache mode, the
+ * service's "cache write denied:", or an answer of 403 / permission_denied from the service (the
+ * client logs `[Response] - <status>` for every answer, and the Twirp error's code in its body).
+ */
+export function writeDenied(text: string): boolean {
+  return (
+    /cache write denied|does not permit writes/i.test(text) ||
+    /\[Response\] - 403\b|Failed request: \(403\)/.test(text) ||
+    /"code":\s*"permission_denied"/.test(text)
+  );
+}
+
+/**
+ * Whether the output says the key is taken: a 409 (Twirp already_exists), a reservation answered
+ * `ok: false` without a reason (the client's "Response was not ok"), or a reason saying the entry
+ * exists or is being uploaded.
+ */
+export function keyTaken(text: string): boolean {
+  return (
+    /\(409\)/.test(text) ||
+    /Failed to reserve cache: Error: Response was not ok/.test(text) ||
+    /already exists|in progress|being (?:created|uploaded|written|saved|finalized)/i.test(text)
+  );
 }
 
 function waitedNote(budget: RetryBudget): string {
@@ -152,6 +193,7 @@ async function collectOutput(task: () => Promise<string | number | undefined>): 
   const text = chunks.join("");
   const problems: string[] = [];
   const failures: string[] = [];
+  let refused: string | undefined;
   let lastInfo: string | undefined;
   for (const line of text.split(/\r?\n/)) {
     if (line === "") continue;
@@ -159,12 +201,14 @@ async function collectOutput(task: () => Promise<string | number | undefined>): 
     const message = command ? unescapeCommand(command[2]!) : line;
     if (command && (command[1] === "warning" || command[1] === "error")) problems.push(message);
     else if (message.startsWith("Failed")) failures.push(message);
+    const reservation = command?.[1] === "debug" ? /^Failed to reserve cache: (?:Error: )?(.*)/.exec(message) : null;
+    if (reservation) refused = `the cache service did not reserve the entry: ${reservation[1]}`;
     if (!command) lastInfo = message;
     core.debug(command && command[1] !== "debug" ? `${command[1]}: ${message}` : message);
   }
-  // Warnings say what went wrong; a refused reservation is only logged, as "Failed ..." lines,
-  // the first of which names the cause.
-  const problem = problems.length > 0 ? problems.join("; ") : failures[0];
+  // Warnings say what went wrong. A refused reservation is only logged: the client's debug line
+  // names the service's answer, its "Failed to save" line guesses ("another job may be creating").
+  const problem = problems.length > 0 ? problems.join("; ") : (refused ?? failures[0]);
   return { value, problem, lastInfo, text };
 }
 

@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readLock } from "../../src/lockfile/lockfile.js";
 import { copyToTempRepo, REPO } from "../helpers/fixtures.js";
-import { FakeCacheService, type Entry } from "./fakeCacheService.js";
+import { FakeCacheService, type Entry, type Fault, type InProgressAnswer } from "./fakeCacheService.js";
 import { runAction, type ActionResult } from "./runner.js";
 
 const EXAMPLE = path.join(REPO, "examples/tdd-stack");
@@ -121,9 +121,13 @@ describe("the Actions cache as the artifact store", { timeout: 120_000 }, () => 
     expect(readFileSync(path.join(second, "out/stack.py"), "utf8")).toBe(readFileSync(path.join(first, "out/stack.py"), "utf8"));
     // The same contents went up under a fresh key, so the next job finds them sound.
     expect(cache.packs()).toHaveLength(2);
-    const run3 = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
-    expect(run3.warnings).toEqual([]);
-    expect(ids(run3, "executed")).toEqual([]);
+    // And stays so: no later job goes back to the damaged key.
+    for (let n = 0; n < 2; n++) {
+      const later = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
+      expect(later.warnings).toEqual([]);
+      expect(ids(later, "executed")).toEqual([]);
+      expect(manifestOf(cache.states().at(-1)!).pack).not.toBe(pack.key.slice("pairflow-pack-".length));
+    }
   });
 
   it("in plan mode downloads the manifest only and plans exactly what a run will do", async () => {
@@ -165,6 +169,77 @@ describe("the Actions cache as the artifact store", { timeout: 120_000 }, () => 
   });
 });
 
+/** The answers a reservation of a pack another job is still uploading may get. */
+const IN_PROGRESS: [string, InProgressAnswer][] = [
+  ["409 already_exists, as GitHub answers", { code: "already_exists" }],
+  ["ok: false without a message", { ok: false, message: "" }],
+  ["ok: false saying the upload is in progress", { ok: false, message: "an upload of this cache entry is in progress" }],
+];
+
+describe("a pack another job is still uploading", { timeout: 120_000 }, () => {
+  it.each(IN_PROGRESS)("counts as saved: this job's manifest is saved, and the next job reuses everything (%s)", async (_, answer) => {
+    cache.inProgressAnswer = answer;
+    const held = cache.holdUpload(/^pairflow-pack-/);
+    const other = runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
+    const pack = await held.arrived;
+
+    const run = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
+    expect(run.code).toBe(0);
+    expect(run.warnings).toEqual([]);
+    expect(run.summary).toContain("3 saved, 1 already saved by another job");
+    expect(cache.states()).toHaveLength(1);
+    const mine = cache.states()[0]!;
+    expect(`pairflow-pack-${manifestOf(mine).pack}`).toBe(pack.key);
+
+    held.finish();
+    expect((await other).code).toBe(0);
+    expect(cache.packs().map((p) => p.key)).toEqual([pack.key]);
+    // The other job's manifest goes (evicted, say): the next job has this one's only.
+    cache.entries.splice(cache.entries.indexOf(cache.states().find((e) => e !== mine)!), 1);
+    cache.calls.length = 0;
+    const next = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
+    expect(next.warnings).toEqual([]);
+    expect(ids(next, "executed")).toEqual([]);
+    expect(ids(next, "reused")).toEqual(PAIRS);
+    expect(cache.downloads()).toBe(2);
+  });
+
+  it.each(IN_PROGRESS.slice(0, 2))(
+    "whose upload never finishes: the next job runs the pairs, never fails, and saves their contents under a fresh key (%s)",
+    async (_, answer) => {
+      cache.inProgressAnswer = answer;
+      const held = cache.holdUpload(/^pairflow-pack-/);
+      // The other job is lost in the middle of its upload: the pack's key stays taken, never finalized.
+      const other = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, killWhen: held.arrived });
+      expect(other.code).not.toBe(0);
+      const lost = cache.entries.find((e) => e.key.startsWith("pairflow-pack-"))!;
+      expect(lost.finalized).toBe(false);
+
+      const run = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
+      expect(run.warnings).toEqual([]);
+      expect(manifestOf(cache.states()[0]!).pack).toBe(lost.key.slice("pairflow-pack-".length));
+
+      const next = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
+      expect(next.code).toBe(0);
+      expect(next.warnings).toHaveLength(1);
+      expect(next.warnings[0]).toContain(`the GitHub Actions cache has the workflow's state but not its contents (${lost.key}`);
+      expect(ids(next, "executed")).toEqual(PAIRS);
+      // The newest manifest names a pack that was saved.
+      const newest = manifestOf(cache.states().at(-1)!);
+      expect(cache.entry(`pairflow-pack-${newest.pack}`)).toBeDefined();
+
+      // And stays so: no later job goes back to the lost key.
+      for (let n = 0; n < 2; n++) {
+        const after = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
+        expect(after.warnings).toEqual([]);
+        expect(ids(after, "executed")).toEqual([]);
+        expect(ids(after, "reused")).toEqual(PAIRS);
+        expect(cache.entry(`pairflow-pack-${manifestOf(cache.states().at(-1)!).pack}`)).toBeDefined();
+      }
+    },
+  );
+});
+
 describe("when the cache cannot be used, the run goes on with the local store", { timeout: 120_000 }, () => {
   it("a read-only token, as a fork's pull request gets: restores work, the refused save is one warning", async () => {
     await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, with: { only: "g_test" } });
@@ -175,6 +250,27 @@ describe("when the cache cannot be used, the run goes on with the local store", 
     expect(result.warnings).toHaveLength(1);
     expect(result.warnings[0]).toContain("cache write denied: token has no writable scopes");
     expect(cache.twirpCalls("CreateCacheEntry")).toHaveLength(3); // the first run's pack and manifest, then one refused
+  });
+
+  const refusals: [string, Fault | null, Record<string, string>][] = [
+    ["403 saying why", { code: "permission_denied", msg: "Resource not accessible by integration", methods: ["CreateCacheEntry"] }, {}],
+    ["403 without a message", { code: "permission_denied", msg: "", methods: ["CreateCacheEntry"] }, {}],
+    ["403 saying the token lacks a scope", { code: "permission_denied", msg: "token lacks the actions:write scope", methods: ["CreateCacheEntry"] }, {}],
+    ["the runner's cache mode: read", null, { ACTIONS_CACHE_MODE: "read" }],
+  ];
+  it.each(refusals)("a save refused with %s is reported as denied, once, in the log and the summary", async (_, fault, env) => {
+    await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, with: { only: "g_test" } });
+    const before = cache.twirpCalls("CreateCacheEntry").length;
+    cache.fault = fault;
+    const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, env });
+    expect(result.code).toBe(0);
+    expect(ids(result, "reused")).toEqual(["g_test"]);
+    expect(result.warnings).toHaveLength(1);
+    expect(result.warnings[0]).toMatch(/^the GitHub Actions cache does not take saves from this job \(.+\); restoring still works/);
+    expect(result.warnings[0]).not.toContain("another job");
+    expect(result.summary).toContain("Saving denied: the cache does not take saves from this job");
+    // Nothing more is tried after the first refusal.
+    expect(cache.twirpCalls("CreateCacheEntry").length - before).toBeLessThanOrEqual(1);
   });
 
   it("no cache service: a warning, and the run succeeds", async () => {
@@ -199,8 +295,8 @@ interface Manifest {
   artifacts: Record<string, { configRef: string; contentHash: string }>;
 }
 
-function manifestOf(entry: Entry): Manifest {
-  return JSON.parse(filesOf(entry)["manifest.json"]!) as Manifest;
+function manifestOf(entry: Entry): Manifest & { pack: string } {
+  return JSON.parse(filesOf(entry)["manifest.json"]!) as Manifest & { pack: string };
 }
 
 /** The files of an entry's archive, by name. */

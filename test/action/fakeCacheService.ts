@@ -16,7 +16,13 @@
  *   pairflow's entries are a few kilobytes, so such requests are refused here, loudly.
  *
  * Entries are visible to a job only once finalized, and only under the version they were saved
- * with (the client derives it from the paths and the compression method).
+ * with (the client derives it from the paths and the compression method). A key is taken from the
+ * moment it is reserved: while another job uploads it, and for good when that job never finalizes
+ * it (GitHub keeps such a key reserved for up to 24 hours, longer than any test). GitHub answers a
+ * reservation of a taken key with 409 already_exists whether or not its entry is finalized; other
+ * implementations of the service answer a key still being uploaded with `ok: false`, with or
+ * without a message (see `inProgressAnswer`). `holdUpload` keeps one job's upload in flight while
+ * another job runs.
  *
  * A rate limit can be set, as GitHub limits cache uploads (200 a minute per repository) and
  * answers restores with 429 too: over the limit within a window, a call is answered 429 with
@@ -54,14 +60,30 @@ export interface Entry {
 
 /** A failure the service answers with instead of doing its work. */
 export interface Fault {
-  /** A Twirp error code, e.g. internal (500) or resource_exhausted (429). */
+  /** A Twirp error code, e.g. internal (500) or resource_exhausted (429): the answer's HTTP status. */
   code: string;
   msg: string;
+  /**
+   * An answer instead of Twirp's JSON error: a proxy's page in front of the service, say, or a
+   * method's own response (status 200) that says it did not do the work.
+   */
+  body?: { status?: number; contentType: string; text: string };
   headers?: Record<string, string>;
   /** Only these Twirp methods fail; default all. */
   methods?: string[];
   /** Fail this many calls, then answer normally again; default every call. */
   times?: number;
+}
+
+/** How a reservation (CreateCacheEntry) of a key whose upload another job has not finalized is answered. */
+export type InProgressAnswer = { code: "already_exists" } | { ok: false; message: string };
+
+/** An upload the service has received but not answered yet: another job's upload, still in flight. */
+export interface HeldUpload {
+  /** Resolves with the entry once its upload has arrived and is being held. */
+  arrived: Promise<Entry>;
+  /** Answers the held upload: the job goes on to finalize its entry. */
+  finish(): void;
 }
 
 export interface RateLimit {
@@ -81,10 +103,12 @@ export class FakeCacheService {
   /** Every request in order: `<Method> <key>` for Twirp calls, `PUT blob <id>` and `GET blob <id>`. */
   readonly calls: string[] = [];
   fault: Fault | null = null;
+  inProgressAnswer: InProgressAnswer = { code: "already_exists" };
   rateLimit: RateLimit | null = null;
   /** Calls answered 429 by the rate limit. */
   limited = 0;
   private window = { start: 0, uploads: 0, downloads: 0 };
+  private holds: { key: RegExp; arrived: (entry: Entry) => void; finish: (() => void) | null }[] = [];
   private server: Server | null = null;
 
   async start(): Promise<this> {
@@ -100,6 +124,8 @@ export class FakeCacheService {
   }
 
   async close(): Promise<void> {
+    // Uploads still held belong to jobs that are gone by now.
+    this.server?.closeAllConnections();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
   }
 
@@ -139,6 +165,19 @@ export class FakeCacheService {
     return this.entries.find((e) => e.key === key && e.finalized);
   }
 
+  /**
+   * Holds the next blob upload of an entry whose key matches: the service takes its bytes but
+   * answers only on `finish()`, so the job uploading it is still at it meanwhile (and never
+   * finalizes the entry if it is stopped before then).
+   */
+  holdUpload(key: RegExp): HeldUpload {
+    let arrived!: (entry: Entry) => void;
+    const promise = new Promise<Entry>((resolve) => (arrived = resolve));
+    const hold: (typeof this.holds)[number] = { key, arrived, finish: null };
+    this.holds.push(hold);
+    return { arrived: promise, finish: () => hold.finish?.() };
+  }
+
   twirpCalls(method?: string): string[] {
     return this.calls.filter((c) => !c.startsWith("PUT ") && !c.startsWith("GET ") && (!method || c.startsWith(`${method} `)));
   }
@@ -170,6 +209,11 @@ export class FakeCacheService {
     this.calls.push(`${method} ${key}`);
     if (this.fault && (!this.fault.methods || this.fault.methods.includes(method)) && (this.fault.times ?? 1) > 0) {
       if (this.fault.times !== undefined) this.fault.times--;
+      const body = this.fault.body;
+      if (body)
+        return void res
+          .writeHead(body.status ?? TWIRP_STATUS[this.fault.code] ?? 500, { "content-type": body.contentType, ...this.fault.headers })
+          .end(body.text);
       return twirpError(res, this.fault.code, this.fault.msg, this.fault.headers);
     }
     const limitedFor = this.overLimit(method);
@@ -189,9 +233,11 @@ export class FakeCacheService {
       }
       case "CreateCacheEntry": {
         if (token === this.readOnlyToken) return json(res, { ok: false, signed_upload_url: "", message: "cache write denied: token has no writable scopes" });
-        if (this.entries.some((e) => e.key === key && e.version === version)) {
-          return twirpError(res, "already_exists", "cache entry with the same key, version, and scope already exists");
+        const taken = this.entries.find((e) => e.key === key && e.version === version);
+        if (taken && !taken.finalized && "ok" in this.inProgressAnswer) {
+          return json(res, { ok: false, signed_upload_url: "", message: this.inProgressAnswer.message });
         }
+        if (taken) return twirpError(res, "already_exists", "cache entry with the same key, version, and scope already exists");
         const entry: Entry = { id: this.entries.length + 1, key, version, blob: null, finalized: false, uploadSig: sig(), downloadSig: sig() };
         this.entries.push(entry);
         return json(res, { ok: true, signed_upload_url: this.blobUrl(entry, entry.uploadSig) });
@@ -221,16 +267,14 @@ export class FakeCacheService {
       if (url.searchParams.has("comp"))
         return azureError(res, 400, "UnsupportedQueryParameter", `comp=${url.searchParams.get("comp")}: block uploads are not supported by this fake`);
       if (req.headers["x-ms-blob-type"] !== "BlockBlob") return azureError(res, 400, "MissingRequiredHeader", "x-ms-blob-type: BlockBlob is required");
-      entry.blob = body;
-      res.writeHead(201, {
-        etag: `"0x${createHash("sha256").update(body).digest("hex").slice(0, 16)}"`,
-        "last-modified": new Date().toUTCString(),
-        "content-md5": createHash("md5").update(body).digest("base64"),
-        "x-ms-request-id": randomBytes(8).toString("hex"),
-        "x-ms-version": String(req.headers["x-ms-version"] ?? "2025-05-05"),
-        "x-ms-request-server-encrypted": "true",
-      });
-      return void res.end();
+      const hold = this.holds.find((h) => h.finish === null && h.key.test(entry.key));
+      if (hold) {
+        hold.finish = () => this.stored(entry, body, req, res);
+        hold.arrived(entry);
+        return;
+      }
+      this.stored(entry, body, req, res);
+      return;
     }
     if (req.method === "GET") {
       if (!entry?.finalized || entry.blob === null || signature !== entry.downloadSig)
@@ -239,6 +283,21 @@ export class FakeCacheService {
       return void res.end(entry.blob);
     }
     azureError(res, 405, "UnsupportedHttpVerb", `${req.method} is not supported`);
+  }
+
+  /** Keeps an uploaded blob and answers its upload, as Azure's Put Blob does. */
+  private stored(entry: Entry, body: Buffer, req: IncomingMessage, res: ServerResponse): void {
+    if (res.destroyed) return; // the job that uploaded it is gone
+    entry.blob = body;
+    res.writeHead(201, {
+      etag: `"0x${createHash("sha256").update(body).digest("hex").slice(0, 16)}"`,
+      "last-modified": new Date().toUTCString(),
+      "content-md5": createHash("md5").update(body).digest("base64"),
+      "x-ms-request-id": randomBytes(8).toString("hex"),
+      "x-ms-version": String(req.headers["x-ms-version"] ?? "2025-05-05"),
+      "x-ms-request-server-encrypted": "true",
+    });
+    res.end();
   }
 
   /** Seconds until the window ends when this call is over the limit; null when it may go on (and it is counted). */

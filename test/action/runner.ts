@@ -42,6 +42,8 @@ export interface RunOptions {
   event?: { name: string; payload: unknown };
   /** Sends this signal once the log shows `when`, as a runner does when the job is cancelled. */
   interrupt?: { signal: NodeJS.Signals; when: RegExp };
+  /** Kills the job outright once this settles, as when its runner is lost: nothing after that point happens. */
+  killWhen?: Promise<unknown>;
 }
 
 export const GITHUB_TOKEN = "ghs_fakejobtoken0123456789";
@@ -97,6 +99,7 @@ export async function runAction(options: RunOptions): Promise<ActionResult> {
     }
   });
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
+  void options.killWhen?.finally(() => child.kill("SIGKILL"));
   const code = await new Promise<number>((resolve) => child.on("close", (c) => resolve(c ?? -1)));
 
   const annotations = parseAnnotations(stdout);
