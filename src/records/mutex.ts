@@ -1,9 +1,9 @@
 /**
- * One run at a time per workflow: the run mutex, keyed by the real path of the workflow's lock
- * file, whatever the state directory and however the workflow was reached (a symlinked file or
- * directory is the same workflow). It is the file `.<lock file name>.mutex` beside the lock file's
- * real path, naming its holder; runs with different state directories write the same lock file
- * and output files, so they share it.
+ * One run at a time per workflow: the run mutex, keyed by the path of the workflow's lock file in
+ * the workflow's real directory, whatever the state directory and however the workflow was reached
+ * (a symlinked file or directory is the same workflow). It is the file `.<lock file name>.mutex`
+ * beside the lock file, naming its holder; runs with different state directories write the same
+ * lock file and output files, so they share it.
  *
  * Taking it is creating that file exclusively: the holder's record is written to a temporary file
  * and hard-linked to the mutex's name, which fails if the name exists, so the mutex is never seen
@@ -14,6 +14,11 @@
  * competes again for the exclusive creation, which exactly one wins. Nothing else ever removes the
  * mutex but its holder releasing it. A guard whose own creator died is taken over the same way,
  * by a guard named after the guard.
+ *
+ * The mutex is beside the lock file's path in the workflow's real directory, never beside what a
+ * lock file that is a symbolic link leads to: a committed link (a pull request's file) could lead
+ * out of the repository, and pairflow writes nothing outside it. (pairflow's own writes replace
+ * such a link by a file, so keying the mutex by the link's target would change the key mid-run.)
  *
  * proper-lockfile was considered: its staleness is an mtime its holder refreshes on a timer (a
  * busy run or a suspended laptop can lose a live lock), and its takeover removes the stale lock
@@ -45,8 +50,9 @@ export class LockBusyError extends Error {
 }
 
 /**
- * The mutex file of a workflow: beside the real path of the lock file of the workflow's real
- * path, so a workflow file reached through a symlink, or in a symlinked directory, has one mutex.
+ * The mutex file of a workflow: beside the lock file of the workflow's real path, in that real
+ * directory, so a workflow file reached through a symlink, or in a symlinked directory, has one
+ * mutex. A lock file that is itself a link is not followed (see realLockPath).
  */
 export function lockPath(workflowPath: string): string {
   let real = workflowPath;

@@ -3,12 +3,13 @@
  * takeover of a dead holder that never admits two holders, tried with real processes racing.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
-import { hostname } from "node:os";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { acquireRunLock, currentHolder, LockBusyError, lockPath } from "../../src/records/mutex.js";
 import { REPO, tempRepo } from "../helpers/fixtures.js";
+import { cli } from "../pr/repo.js";
 
 const WORKFLOW = "name: w\ngenerator: command\ngenerator_config: {run: cat}\naction_pairs:\n  a: {output: a.txt}\n";
 
@@ -107,4 +108,20 @@ describe("the run mutex", () => {
     writeFileSync(lockPath(workflow), JSON.stringify({ pid: deadPid(), host: `not-${hostname()}`, runId: "elsewhere", workflow, since: "" }));
     await expect(acquireRunLock(workflow, { runId: "me", wait: false })).rejects.toThrow(/another run \(elsewhere, pid \d+ on not-/);
   });
+
+  it("is never written outside the repository, even for a lock file that is a link leading out of it", async () => {
+    // A pull request's lock file, a link to a real file elsewhere: the mutex and the journal stay
+    // beside the link. The generator lists that directory while the run holds its mutex.
+    const outside = mkdtempSync(path.join(tmpdir(), "pairflow-outside-"));
+    writeFileSync(path.join(outside, "target.json"), '{"version": 1, "workflow": "w", "pairs": {}}\n');
+    const dir = tempRepo({ "workflow.yml": `name: w\ngenerator: command\ngenerator_config: {run: "ls -A ${outside}"}\naction_pairs:\n  a: {output: a.txt}\n` });
+    symlinkSync(path.join(outside, "target.json"), path.join(dir, "workflow.lock.json"));
+    const workflow = path.join(dir, "workflow.yml");
+    expect(lockPath(workflow)).toBe(path.join(realpathSync(dir), ".workflow.lock.json.mutex"));
+    const run = await cli(["run"], dir);
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(readFileSync(path.join(dir, "a.txt"), "utf8")).toBe("target.json\n");
+    expect(readdirSync(outside)).toEqual(["target.json"]);
+    expect(readFileSync(path.join(outside, "target.json"), "utf8")).toBe('{"version": 1, "workflow": "w", "pairs": {}}\n');
+  }, 30_000);
 });
