@@ -260,7 +260,13 @@ export async function mergeShards(target: string | undefined, request: MergeRequ
   const workflowPath = resolveWorkflowPath(target, request.cwd);
   const lockPath = lockPathFor(workflowPath);
   const runId = request.runId ?? newRunId();
-  const release = await acquireRunLock(workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
+  const release = await acquireRunLock(workflowPath, {
+    runId,
+    wait: request.wait ?? true,
+    onWait: request.onWait,
+    onWarn: (message) => request.onEvent?.({ type: "warning", message }),
+    signal: request.stop,
+  });
   try {
     // What a killed run journaled goes into the lock file before anything reads it.
     foldJournal(lockPath, displayPath(lockPath, request.cwd));
