@@ -14,8 +14,9 @@ import { runSummary } from "../report/run.js";
 import { collapsed, configErrorsMarkdown, planSummaryMarkdown, runSummaryMarkdown, STEP_SUMMARY_LIMIT } from "../report/summary.js";
 import type { RunReport, Selection } from "../model/run.js";
 import { planOpened, planTarget, type Planned } from "../app/plan.js";
-import { matrixOf, mergeShards, runShard, shardsOf, type ShardRequest } from "../app/shard.js";
-import { actionsCacheCalls, cacheSync, fanoutOf } from "../github/fanout.js";
+import { matrixOf, mergeShards, pinSplit, runShard, shardsOf, type ShardRequest } from "../app/shard.js";
+import { actionsCacheCalls, cacheSplit, cacheSync, fanoutOf } from "../github/fanout.js";
+import type { SplitSync } from "../store/shared.js";
 import type { ShardSpec } from "../model/shard.js";
 import { BudgetExceededError, runTarget, type RunRequest } from "../app/run.js";
 import { interruptible } from "../app/signals.js";
@@ -55,6 +56,7 @@ const EMPTY_OUTPUTS: Record<string, string> = {
   "run-id": "",
   "comment-url": "",
   matrix: JSON.stringify(matrixOf([])),
+  fanout: "",
 };
 
 export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -69,7 +71,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
     const remote = openCache(inputs, workspace);
     // The workflow's state in the cache: one download, before anything is planned.
     await remote?.open(scopeFor(inputs.workflow, inputs.workingDirectory, workspace, env));
-    if (inputs.mode === "plan") await plan(inputs, remote, env);
+    if (inputs.mode === "plan") await plan(inputs, workspace, remote, env);
     else if (inputs.mode === "merge") await merge(inputs, workspace, remote, env);
     else if (inputs.shard) await runShardJob(inputs, inputs.shard, workspace, remote, env);
     else await run(inputs, workspace, remote, env);
@@ -106,7 +108,7 @@ function openCache(inputs: ActionInputs, workspace: string): ActionsCacheStore |
 
 // ---------------------------------------------------------------------------------------------
 
-async function plan(inputs: ActionInputs, remote: ActionsCacheStore | undefined, env: NodeJS.ProcessEnv): Promise<void> {
+async function plan(inputs: ActionInputs, workspace: string, remote: ActionsCacheStore | undefined, env: NodeJS.ProcessEnv): Promise<void> {
   const cwd = inputs.workingDirectory;
   // On a pull request the plan is the one main makes after merging (the head's files and lock file,
   // and the cache); the base commit only explains what changed. Either way it is `pairflow plan`'s.
@@ -120,7 +122,13 @@ async function plan(inputs: ActionInputs, remote: ActionsCacheStore | undefined,
   setPlanOutputs(planned, cwd, env, diff);
   if (inputs.shards !== undefined) {
     const shards = shardsOf(planned, inputs.shards);
-    core.setOutput("matrix", JSON.stringify(matrixOf(shards)));
+    // The split is pinned for the fan-out this plan names: re-run shard jobs and merge jobs take it.
+    const fanout = fanoutOf(env);
+    if (fanout !== undefined && shards.length > 0) {
+      await pinSplit(planned, shards, inputs.shards, { fanout, split: splitSync(inputs, workspace, fanout) });
+      core.setOutput("fanout", fanout);
+    }
+    core.setOutput("matrix", JSON.stringify(matrixOf(shards, shards.length > 0 ? fanout : undefined)));
     core.info(`Shards: ${shards.length === 0 ? "none (nothing to run)" : shards.map((s) => `${s.index}/${s.count} runs ${s.pairs.length}`).join(", ")}`);
   }
 
@@ -276,17 +284,39 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
 // ---------------------------------------------------------------------------------------------
 // A fanned-out run: shard jobs of a matrix, then one merge job (docs/fanout.md).
 
-/** The exchange between this run's shard jobs: Actions cache entries of this workflow run and attempt. */
-function fanOut(inputs: ActionInputs, workspace: string, env: NodeJS.ProcessEnv): Pick<ShardRequest, "fanout" | "sync" | "pullEveryMs" | "pushEveryMs"> {
-  const fanout = fanoutOf(env) ?? "local";
+/**
+ * The exchange between this run's shard jobs: Actions cache entries of the fan-out the plan job
+ * pinned (input fanout), across the run's attempts; without one, of this workflow run and attempt.
+ */
+function fanOut(
+  inputs: ActionInputs,
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+): Pick<ShardRequest, "fanout" | "sync" | "split" | "attempt" | "pullEveryMs" | "pushEveryMs" | "waitMs"> {
+  const fanout = inputs.fanout ?? fanoutOf(env) ?? "local";
   const seconds = (name: string) => (env[name] ? Number(env[name]) * 1000 : undefined);
-  const every = { pullEveryMs: seconds("PAIRFLOW_SHARD_PULL_SECONDS"), pushEveryMs: seconds("PAIRFLOW_SHARD_PUSH_SECONDS") };
+  const every = {
+    pullEveryMs: seconds("PAIRFLOW_SHARD_PULL_SECONDS"),
+    pushEveryMs: seconds("PAIRFLOW_SHARD_PUSH_SECONDS"),
+    waitMs: seconds("PAIRFLOW_SHARD_WAIT_SECONDS"),
+  };
+  // A pinned fan-out spans the run's attempts: reports count only within one attempt.
+  const attempt = inputs.fanout !== undefined ? (env.GITHUB_RUN_ATTEMPT ?? "1") : undefined;
   if (!inputs.cache || !ActionsCacheStore.available()) {
     core.warning("shards of one run meet through the GitHub Actions cache, and it is off or not available: each shard sees only its own work");
-    return { fanout, ...every };
+    return { fanout, attempt, ...every };
   }
   const calls = actionsCacheCalls({ warn: (message) => core.warning(message), retryMs: seconds("PAIRFLOW_CACHE_RETRY_SECONDS") });
-  return { fanout, sync: cacheSync(calls, inputs.cachePrefix, fanout, workspace), ...every };
+  const split = inputs.fanout !== undefined ? splitSync(inputs, workspace, fanout) : undefined;
+  return { fanout, attempt, sync: cacheSync(calls, inputs.cachePrefix, fanout, workspace), split, ...every };
+}
+
+/** Where a fan-out's pinned split is published: the Actions cache, when the job has it. */
+function splitSync(inputs: ActionInputs, workspace: string, fanout: string): SplitSync | undefined {
+  if (!inputs.cache || !ActionsCacheStore.available()) return undefined;
+  const retryMs = process.env.PAIRFLOW_CACHE_RETRY_SECONDS ? Number(process.env.PAIRFLOW_CACHE_RETRY_SECONDS) * 1000 : undefined;
+  const calls = actionsCacheCalls({ warn: (message) => core.warning(message), retryMs });
+  return cacheSplit(calls, inputs.cachePrefix, fanout, workspace);
 }
 
 async function runShardJob(

@@ -33,6 +33,8 @@ export interface ActionInputs {
   shards: number | undefined;
   /** Mode run: execute only this shard of the plan. */
   shard: ShardSpec | undefined;
+  /** Mode run with shard, and mode merge: the fan-out whose split the plan job pinned. */
+  fanout: string | undefined;
 }
 
 /**
@@ -83,6 +85,14 @@ export function readInputs(workspace: string): ActionInputs {
   }
   if (shard && mode !== "run") throw new UsageError("input shard is for mode run; the plan job takes shards: N, and the merge job shards: N");
   if (mode === "merge" && shards === undefined) throw new UsageError("mode merge needs input shards: the N the plan job split the run into");
+  const fanoutText = input("fanout", "");
+  if (fanoutText !== "" && !/^[A-Za-z0-9._-]{1,100}$/.test(fanoutText)) {
+    throw new UsageError(
+      `input fanout: "${fanoutText}" is not a fan-out id; pass \${{ matrix.fanout }} (shard jobs) or the plan job's output fanout (the merge job)`,
+    );
+  }
+  if (fanoutText !== "" && !(mode === "merge" || shard))
+    throw new UsageError("input fanout is for the shard jobs (with input shard) and the merge job (mode merge)");
 
   return {
     workflow: input("path", "."),
@@ -99,6 +109,7 @@ export function readInputs(workspace: string): ActionInputs {
     sandbox,
     shards,
     shard,
+    fanout: fanoutText === "" ? undefined : fanoutText,
   };
 }
 

@@ -99,9 +99,11 @@ export async function pruneRuns(request: HistoryRequest, options: PruneRequest =
   const pruneNow = () => prune(stateDir, { keep: options.keep, olderThanMs, startedAt, dryRun: options.dryRun, lockFiles });
   if (options.dryRun) return pruneNow();
   const workflows = [...lockFiles.flatMap(workflowsOfLockFile), ...recordedWorkflows(stateDir)];
-  const release = await acquireRunLocks(workflows, { runId: "prune", wait: options.wait ?? true, onWait: options.onWait });
+  const ignored: string[] = [];
+  const release = await acquireRunLocks(workflows, { runId: "prune", wait: options.wait ?? true, onWait: options.onWait, onWarn: (m) => ignored.push(m) });
   try {
-    return pruneNow();
+    const result = pruneNow();
+    return { ...result, warnings: [...ignored, ...result.warnings] };
   } finally {
     release();
   }

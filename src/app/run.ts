@@ -108,7 +108,13 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
   const workflowPath = resolveWorkflowPath(target, request.cwd);
   const stateDir = stateDirFor(findRepoRoot(path.dirname(workflowPath)), request);
   const runId = request.runId ?? newRunId();
-  const release = await acquireRunLock(workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
+  const release = await acquireRunLock(workflowPath, {
+    runId,
+    wait: request.wait ?? true,
+    onWait: request.onWait,
+    onWarn: (message) => request.onEvent?.({ type: "warning", message }),
+    signal: request.stop,
+  });
   try {
     // What a killed run journaled goes into the lock file before anything reads it, and what it
     // left running is stopped before anything starts (resuming stopped it already).

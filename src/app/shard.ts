@@ -1,10 +1,12 @@
 /**
  * A run fanned out over several processes or jobs.
  *
- * - `planShards`: the one plan, split into at most N shards (src/plan/shards.ts).
- * - `runShard`: shard I of N makes the same plan against the same base state (the lock file and
- *   the repository's store, which no shard writes), executes its own pairs, and awaits the pairs of
- *   other shards that it depends on from the shared store, where every shard puts what it accepts.
+ * - `planShards`: the one plan, split into at most N shards (src/plan/shards.ts); `pinSplit` pins
+ *   that split for a fan-out, in the shared store.
+ * - `runShard`: shard I of N takes the pinned split, or else makes the same plan against the same
+ *   base state (the lock file and the repository's store, which no shard writes) and splits it the
+ *   same way; it executes its own pairs, and awaits the pairs of other shards that it depends on
+ *   from the shared store, where every shard puts what it accepts.
  * - `mergeShards`: folds the shared store back into the workspace: the store, output files, the
  *   lock file and one run record; it executes nothing.
  */
@@ -14,14 +16,14 @@ import type { Plan, PlannedPair, StateView } from "../model/plan.js";
 import type { ArtifactStore, OutputFiles } from "../model/ports.js";
 import type { PairOutcome, RunEvent, RunReport } from "../model/run.js";
 import type { Shard, ShardResult, ShardSpec } from "../model/shard.js";
-import { lockEntry } from "../model/records.js";
+import { lockEntry, type StoreRecord } from "../model/records.js";
 import { decider, planWorkflow } from "../plan/plan.js";
 import { withDependencies } from "../plan/selection.js";
 import { owners, shardPlan } from "../plan/shards.js";
 export { matrixOf, parseShard } from "../plan/shards.js";
 import { acquireRunLock } from "../records/mutex.js";
 import { RunRecorder } from "../records/write.js";
-import { PULL_EVERY_MS, SharedStore, ShardStore, type SharedSync } from "../store/shared.js";
+import { PULL_EVERY_MS, SharedStore, ShardStore, type SharedSync, type SplitSync } from "../store/shared.js";
 import { displayPath } from "../config/parse.js";
 import { foldJournal, LockWriter } from "../lockfile/journal.js";
 import { lockPathFor } from "../lockfile/lockfile.js";
@@ -45,6 +47,8 @@ export interface FanOut {
   fanout?: string;
   /** For shards on separate machines: how their copies of the shared store are kept in step. */
   sync?: (shared: SharedStore, shard: ShardSpec) => SharedSync;
+  /** For shards on separate machines: how the fan-out's pinned split reaches them. */
+  split?: SplitSync;
 }
 
 export interface MergeRequest extends RunRequest, FanOut {
@@ -60,6 +64,8 @@ export interface ShardRequest extends RunRequest, FanOut {
   pullEveryMs?: number;
   /** At most how often a shard publishes its outbox through `sync` while it runs (it always does at the end). */
   pushEveryMs?: number;
+  /** In a pinned fan-out whose jobs can be re-run one by one, which attempt this is (see SharedStore). */
+  attempt?: string;
 }
 
 export const DEFAULT_SHARD_WAIT_MS = 30 * 60 * 1000;
@@ -94,6 +100,34 @@ export async function planShards(target: string | undefined, request: PlanReques
   return { ...planned, shards: shardsOf(planned, request.shards) };
 }
 
+/**
+ * Pins a plan's split for the fan-out `fanout`: its shards and its merge take this split, whatever
+ * the base state is when they run. A shard re-run after the merge (which changed the lock file and
+ * the store) so executes the same pairs and awaits the same owners as the first time.
+ */
+export async function pinSplit(planned: Planned, shards: Shard[], count: number, request: FanOut & { fanout: string }): Promise<void> {
+  const shared = new SharedStore(request.sharedDir ?? sharedDirFor(planned.stateDir), request.fanout);
+  shared.writeSplit({ version: 1, fanout: request.fanout, workflowRef: planned.plan.workflowRef, count, shards });
+  await request.split?.push(shared);
+}
+
+/** The split pinned for this fan-out when it fits the plan (same workflow structure and N), else the one `split` makes. */
+async function splitOf(
+  shared: SharedStore,
+  planned: Planned,
+  count: number,
+  request: FanOut & Pick<RunRequest, "onEvent">,
+  split: () => Shard[],
+): Promise<Shard[]> {
+  await request.split?.pull(shared);
+  const pinned = shared.readSplit();
+  if (pinned === undefined) return split();
+  if (pinned.workflowRef === planned.plan.workflowRef && pinned.count === count) return pinned.shards;
+  const why = pinned.count !== count ? `${pinned.count} shards, not ${count}` : "another structure of the workflow";
+  request.onEvent?.({ type: "warning", message: `the split pinned for fan-out ${shared.fanout} was made for ${why}: splitting the plan again` });
+  return split();
+}
+
 /** The shared store seen together with the repository's: read both, write only the shared one. */
 function sharedView(opened: Opened, store: ShardStore): StateView {
   return { ...opened.view, record: (p, r) => store.record(p, r), hasContent: (h) => store.hasContent(h), generatedHashes: (p) => store.generatedHashes(p) };
@@ -116,12 +150,20 @@ export async function runShard(target: string | undefined, request: ShardRequest
   const startedAt = new Date().toISOString();
   const opened = openState(target, request);
   const fanout = request.fanout ?? "local";
-  const shared = new SharedStore(request.sharedDir ?? sharedDirFor(opened.stateDir), fanout, fanout === "local" ? Date.parse(startedAt) : 0);
-  // First of all: what this shard reported in an earlier attempt is not what it will report now.
+  const shared = new SharedStore(request.sharedDir ?? sharedDirFor(opened.stateDir), fanout, fanout === "local" ? Date.parse(startedAt) : 0, request.attempt);
+  const sync = request.sync?.(shared, shard);
+  // What an earlier attempt of this shard published is kept: reused here, and published again
+  // with this attempt's work, so its newest outbox still holds all of it.
+  let earlier: StoreRecord[] = [];
+  if (sync) {
+    await sync.pull(shard);
+    earlier = shared.readOutbox(shard);
+  }
+  // Then: what this shard reported in an earlier attempt is not what it will report now.
   shared.started(shard);
   const planned = await planOpened(opened, request);
   await refuseWhatWouldFail(planned, request);
-  const shards = shardPlan(planned.plan, shard.count, weigher(opened));
+  const shards = await splitOf(shared, planned, shard.count, request, () => shardPlan(planned.plan, shard.count, weigher(opened)));
   const owner = owners(shards);
   const mine = new Set(shards.find((s) => s.index === shard.index)?.pairs ?? []);
   // The budget gate, over this shard's own pairs.
@@ -139,8 +181,8 @@ export async function runShard(target: string | undefined, request: ShardRequest
     ),
   };
   const waitMs = request.waitMs ?? DEFAULT_SHARD_WAIT_MS;
-  const sync = request.sync?.(shared, shard);
-  const publisher = sync && new Publisher(() => shared.writeOutbox(shard, store.written), sync, request.pushEveryMs ?? PUSH_EVERY_MS);
+  const published = () => [...earlier, ...store.written];
+  const publisher = sync && new Publisher(() => shared.writeOutbox(shard, published()), sync, request.pushEveryMs ?? PUSH_EVERY_MS);
   const pull = sync && { pull: (owner: ShardSpec) => sync.pull(owner), everyMs: request.pullEveryMs ?? PULL_EVERY_MS };
   const deps: EngineDeps = {
     ...drivers(request),
@@ -182,6 +224,7 @@ export async function runShard(target: string | undefined, request: ShardRequest
     version: 1,
     ...shard,
     runId,
+    ...(request.attempt !== undefined ? { attempt: request.attempt } : {}),
     status: report.status,
     startedAt,
     endedAt: new Date().toISOString(),
@@ -189,7 +232,7 @@ export async function runShard(target: string | undefined, request: ShardRequest
   };
   shared.finished(result);
   if (publisher) {
-    shared.writeOutbox(shard, store.written, result);
+    shared.writeOutbox(shard, published(), result);
     await publisher.now();
   }
   return withSandbox(report, children);
@@ -266,7 +309,13 @@ export async function mergeShards(target: string | undefined, request: MergeRequ
   const workflowPath = resolveWorkflowPath(target, request.cwd);
   const lockPath = lockPathFor(workflowPath);
   const runId = request.runId ?? newRunId();
-  const release = await acquireRunLock(workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
+  const release = await acquireRunLock(workflowPath, {
+    runId,
+    wait: request.wait ?? true,
+    onWait: request.onWait,
+    onWarn: (message) => request.onEvent?.({ type: "warning", message }),
+    signal: request.stop,
+  });
   try {
     // What a killed run journaled goes into the lock file before anything reads it.
     foldJournal(lockPath, displayPath(lockPath, request.cwd));
@@ -291,7 +340,9 @@ async function merge(request: MergeRequest, target: string | undefined): Promise
   }
   const results = shared.results();
   const count = request.shards ?? results[0]?.count;
-  const expected = count === undefined ? [] : shardPlan(before.plan, count, weigher(opened));
+  // The shards the fan-out had: its pinned split (the base state has changed since, if an earlier
+  // merge ran), or else the split of the plan as it is now.
+  const expected = count === undefined ? [] : await splitOf(shared, before, count, request, () => shardPlan(before.plan, count, weigher(opened)));
   const missing = expected.filter((s) => !results.some((r) => r.index === s.index && r.count === s.count));
 
   // What the shards accepted moves into the repository's store, where every later plan finds it.

@@ -7,12 +7,19 @@
  * and a shard waiting for another's pair restores the newest entry of that shard by the key prefix
  * `<prefix>-fanout-<fan-out>-<J>of<N>-`. An outbox is cumulative, so the newest entry is all a
  * reader needs, and the number of entries grows with the time a shard runs (one per interval), not
- * with its pairs. The fan-out is the workflow run and its attempt: a re-run of the jobs starts a
- * fresh exchange, while the artifacts an earlier attempt accepted stay in the run's snapshot.
+ * with its pairs.
+ *
+ * The plan job pins its split as one more entry, `<prefix>-fanout-<fan-out>-split`, and names the
+ * fan-out in the matrix (its own run id and attempt). Shard jobs and the merge job given that name
+ * restore the split instead of splitting the plan again, and share one exchange across the run's
+ * attempts: a failed shard re-run after the merge (which changed the base state) executes the same
+ * pairs, finds what the other shards accepted, and the merge run again finds every shard's outbox.
+ * Without a pinned fan-out, the fan-out is the workflow run and its attempt: a re-run of the jobs
+ * starts a fresh exchange, while the artifacts an earlier attempt accepted stay in the run's snapshot.
  */
 import path from "node:path";
 import type { ShardSpec } from "../model/shard.js";
-import type { SharedStore, SharedSync } from "../store/shared.js";
+import type { SharedStore, SharedSync, SplitSync } from "../store/shared.js";
 import { restore, RetryBudget, save, type CallCounts } from "./cacheClient.js";
 
 /** The two calls of the Actions cache a fan-out needs; failures are reported as values, never thrown. */
@@ -43,6 +50,20 @@ export function cacheSync(calls: CacheCalls, prefix: string, fanout: string, wor
       await calls.save([pathOf(shared, self)], key);
     },
   });
+}
+
+/** The pinned split of a fan-out, as one cache entry the plan job saves and the other jobs restore. */
+export function cacheSplit(calls: CacheCalls, prefix: string, fanout: string, workspace: string): SplitSync {
+  const key = `${prefix}-fanout-${fanout}-split`;
+  const pathOf = (shared: SharedStore) => path.relative(workspace, shared.splitDir()) || ".";
+  return {
+    async push(shared) {
+      await calls.save([pathOf(shared)], key);
+    },
+    async pull(shared) {
+      await calls.restoreNewest([pathOf(shared)], key);
+    },
+  };
 }
 
 /**

@@ -4,12 +4,13 @@
  * line to a journal beside the lock file, and the lock file itself is rewritten only at
  * checkpoints and when the run ends.
  *
- * The journal lives beside the lock file's real path, as `.<lock file name>.journal`, not under a
- * state directory: the lock file is shared by every state directory, so whatever reads it (a plan,
- * a run, a resume, with any state directory) reads the journal with it. Only the holder of the
- * workflow's run mutex appends to it. If a run is killed, the next run folds it into the lock file
- * under the mutex before planning and removes it; a plan meanwhile reads the lock file with the
- * journal applied, so accepted pairs are never lost and never look like hand edits.
+ * The journal lives beside the lock file (in its directory's real path), as
+ * `.<lock file name>.journal`, not under a state directory: the lock file is shared by every state
+ * directory, so whatever reads it (a plan, a run, a resume, with any state directory) reads the
+ * journal with it. Only the holder of the workflow's run mutex appends to it. If a run is killed,
+ * the next run folds it into the lock file under the mutex before planning and removes it; a plan
+ * meanwhile reads the lock file with the journal applied, so accepted pairs are never lost and
+ * never look like hand edits.
  *
  * Format: a header line `{"journal":1,"workflow":NAME}`, then one line per change,
  * `{"id":PAIR,"entry":ENTRY}` (ENTRY null: the pair left the lock file). Lines apply in order; a
@@ -36,20 +37,20 @@ export interface Journal {
   changes: LockChange[];
 }
 
-/** The lock file's real path; for one that does not exist yet, its directory's real path and its name. */
+/**
+ * The lock file's path in its directory's real path. A lock file that is a symbolic link is not
+ * followed: what sits beside the lock file (the journal, the run mutex) stays in the workflow's
+ * directory, inside the repository, wherever a committed link leads.
+ */
 export function realLockPath(lockFile: string): string {
   try {
-    return realpathSync(lockFile);
+    return path.join(realpathSync(path.dirname(lockFile)), path.basename(lockFile));
   } catch {
-    try {
-      return path.join(realpathSync(path.dirname(lockFile)), path.basename(lockFile));
-    } catch {
-      return path.resolve(lockFile);
-    }
+    return path.resolve(lockFile);
   }
 }
 
-/** `.<lock file name>.journal` beside the lock file's real path. */
+/** `.<lock file name>.journal` beside the lock file, in its directory's real path. */
 export function journalPath(lockFile: string): string {
   const real = realLockPath(lockFile);
   return path.join(path.dirname(real), `.${path.basename(real)}.journal`);

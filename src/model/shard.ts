@@ -16,10 +16,26 @@ export interface Shard extends ShardSpec {
   awaits: Record<string, number>;
 }
 
+/**
+ * The split one plan made, pinned for every shard and the merge of its fan-out: a shard that runs
+ * again after the merge changed the base state (a re-run of a failed job) executes the same pairs,
+ * and awaits the same owners, as the first time.
+ */
+export interface PinnedSplit {
+  version: 1;
+  fanout: string;
+  /** The workflowRef of the plan that made it: a split is only good for the workflow's structure it was made for. */
+  workflowRef: string;
+  count: number;
+  shards: Shard[];
+}
+
 /** What a shard writes to the shared store when it ends. */
 export interface ShardResult extends ShardSpec {
   version: 1;
   runId: string;
+  /** Which attempt of a pinned fan-out wrote it (a job's re-run is a new attempt); absent otherwise. */
+  attempt?: string;
   status: "success" | "failed" | "interrupted";
   startedAt: string;
   endedAt: string;

@@ -75,7 +75,10 @@ export function owners(shards: readonly Shard[]): Map<string, ShardSpec> {
   return map;
 }
 
-/** The shards as GitHub Actions' `strategy.matrix` wants them: one entry per shard, none when nothing runs. */
-export function matrixOf(shards: readonly Shard[]): { include: { shard: string }[] } {
-  return { include: shards.map((s) => ({ shard: `${s.index}/${s.count}` })) };
+/**
+ * The shards as GitHub Actions' `strategy.matrix` wants them: one entry per shard, none when nothing
+ * runs; with the fan-out whose pinned split they are, when there is one.
+ */
+export function matrixOf(shards: readonly Shard[], fanout?: string): { include: { shard: string; fanout?: string }[] } {
+  return { include: shards.map((s) => ({ shard: `${s.index}/${s.count}`, ...(fanout !== undefined ? { fanout } : {}) })) };
 }

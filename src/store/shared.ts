@@ -5,6 +5,7 @@
  *   store/                               a local store (content by hash, records by pair and configRef)
  *   shards/<fan-out>/<I>of<N>.json       what shard I of N did, written when it ends
  *   outbox/<I>of<N>/                     what shard I has accepted so far, for shards on other machines
+ *   split/<fan-out>/split.json           the split the plan pinned for the fan-out, if it pinned one
  *
  * Shards on one machine meet in the directory itself. Shards in separate jobs each have their own
  * copy, kept in step by a SharedSync (see src/github/fanout.ts): a shard publishes its outbox, and
@@ -12,13 +13,15 @@
  *
  * A shard writes what it accepts to the shared store, never to the workspace, the lock file or the
  * repository's own store: every shard plans against the same base state, so they all compute the
- * same split. `pairflow merge` folds the shared store back into the workspace.
+ * same split. `pairflow merge` folds the shared store back into the workspace, and so changes that
+ * base state: a shard run again after it (a re-run of a failed job) would compute another split, so
+ * a fan-out's plan can pin its split here, for its shards and its merge to read instead.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { ArtifactStore } from "../model/ports.js";
 import type { StoreRecord } from "../model/records.js";
-import type { ShardResult, ShardSpec } from "../model/shard.js";
+import type { PinnedSplit, Shard, ShardResult, ShardSpec } from "../model/shard.js";
 import { sha256Hex } from "../refs/hash.js";
 import { writeFileAtomic } from "../workspace/files.js";
 import { LocalStore } from "./local.js";
@@ -29,6 +32,14 @@ export interface SharedSync {
   pull(owner: ShardSpec): Promise<void>;
   /** Publishes this shard's outbox. */
   push(): Promise<void>;
+}
+
+/** Brings a fan-out's pinned split to shards on other machines. */
+export interface SplitSync {
+  /** Publishes the split written here (the plan does, once). */
+  push(shared: SharedStore): Promise<void>;
+  /** Brings the published split in, if there is one. */
+  pull(shared: SharedStore): Promise<void>;
 }
 
 export type Awaited = { content: Buffer; contentHash: string; note: string } | { missing: string };
@@ -50,6 +61,13 @@ export class SharedStore {
      * while this attempt's owner is running it again.
      */
     private readonly since = 0,
+    /**
+     * In a fan-out whose jobs can be re-run one by one (a pinned one), the attempt this shard is
+     * part of: another shard's report counts only if it is of the same attempt. A report of an
+     * earlier attempt would say that shard failed while it is running again now; what it accepted
+     * is taken whatever the attempt.
+     */
+    private readonly attempt?: string,
   ) {
     this.store = new LocalStore(path.join(dir, "store"));
   }
@@ -72,7 +90,8 @@ export class SharedStore {
     if (!existsSync(file)) return undefined;
     try {
       const value = JSON.parse(readFileSync(file, "utf8")) as ShardResult;
-      return value.version === 1 && Array.isArray(value.outcomes) && Date.parse(value.endedAt) >= this.since ? value : undefined;
+      const current = Date.parse(value.endedAt) >= this.since && (this.attempt === undefined || value.attempt === this.attempt);
+      return value.version === 1 && Array.isArray(value.outcomes) && current ? value : undefined;
     } catch {
       return undefined; // being written by a process that died: as if not there
     }
@@ -106,10 +125,32 @@ export class SharedStore {
     if (result) writeFileAtomic(path.join(dir, "result.json"), JSON.stringify(result) + "\n");
   }
 
-  /** Takes in shard `owner`'s outbox as another machine published it: content checked against its hash, records only with their content. */
-  readOutbox(owner: ShardSpec): void {
+  splitDir(): string {
+    return path.join(this.dir, "split", safeName(this.fanout));
+  }
+
+  /** Pins the split of this fan-out. */
+  writeSplit(split: PinnedSplit): void {
+    writeFileAtomic(path.join(this.splitDir(), "split.json"), JSON.stringify(split) + "\n");
+  }
+
+  /** The split pinned for this fan-out, if one is here and well-formed. */
+  readSplit(): PinnedSplit | undefined {
+    const split = readJson(path.join(this.splitDir(), "split.json")) as PinnedSplit | undefined;
+    const wellFormed = (s: Shard) =>
+      Number.isInteger(s?.index) && s.count === split!.count && Array.isArray(s.pairs) && s.pairs.every((p) => typeof p === "string");
+    if (split?.version !== 1 || split.fanout !== this.fanout || typeof split.workflowRef !== "string" || !Number.isInteger(split.count)) return undefined;
+    return Array.isArray(split.shards) && split.shards.every(wellFormed) ? split : undefined;
+  }
+
+  /**
+   * Takes in shard `owner`'s outbox as another machine published it: content checked against its
+   * hash, records only with their content. Returns the accepted records it took in.
+   */
+  readOutbox(owner: ShardSpec): StoreRecord[] {
     const dir = this.outboxDir(owner);
     const records = readJson(path.join(dir, "records.json"));
+    const taken: StoreRecord[] = [];
     if (Array.isArray(records)) {
       for (const r of records as StoreRecord[]) {
         if (r?.status !== "accepted" || typeof r.contentHash !== "string" || !/^[0-9a-f]{64}$/.test(r.contentHash)) continue;
@@ -119,6 +160,7 @@ export class SharedStore {
         if (sha256Hex(content) !== r.contentHash) continue;
         this.store.putContent(content);
         this.store.putRecord(r);
+        taken.push(r);
       }
     }
     const result = readJson(path.join(dir, "result.json")) as ShardResult | undefined;
@@ -126,6 +168,7 @@ export class SharedStore {
       mkdirSync(path.dirname(this.resultPath(owner)), { recursive: true });
       writeFileAtomic(this.resultPath(owner), JSON.stringify(result) + "\n");
     }
+    return taken;
   }
 
   /** The accepted artifact of (pair, configRef), verified, once it is here. */

@@ -7,11 +7,11 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import path from "node:path";
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
-import { mergeShards, runShard } from "../../src/app/shard.js";
+import { mergeShards, pinSplit, planShards, runShard } from "../../src/app/shard.js";
 import type { Generator } from "../../src/model/ports.js";
 import type { ShardSpec } from "../../src/model/shard.js";
 import { sha256Hex } from "../../src/refs/hash.js";
-import type { SharedStore, SharedSync } from "../../src/store/shared.js";
+import type { SharedStore, SharedSync, SplitSync } from "../../src/store/shared.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { runOf } from "../helpers/state.js";
 
@@ -43,6 +43,18 @@ function directoryTransport(root: string, fanout: string) {
       cpSync(path.join(root, newest), shared.outboxDir(owner), { recursive: true });
     },
   });
+}
+
+/** The pinned split as one more immutable entry of the same transport. */
+function directorySplit(root: string, fanout: string): SplitSync {
+  return {
+    async push(shared) {
+      cpSync(shared.splitDir(), path.join(root, `${fanout}-split`), { recursive: true });
+    },
+    async pull(shared) {
+      if (existsSync(path.join(root, `${fanout}-split`))) cpSync(path.join(root, `${fanout}-split`), shared.splitDir(), { recursive: true });
+    },
+  };
 }
 
 function counting(calls: string[]): Generator {
@@ -102,5 +114,74 @@ describe("shards on separate machines", () => {
     expect(report.totals.executed).toBe(30);
     expect(lockPairs(merger)).toEqual(lockPairs(single));
     expect(readFileSync(path.join(merger, "out/p29.txt"), "utf8")).toBe(readFileSync(path.join(single, "out/p29.txt"), "utf8"));
+  });
+
+  it("re-run after the merge, the failed shards keep the pinned split and wait for each other's new work, never for an earlier attempt's report", async () => {
+    const files = { "workflow.yml": workflow() };
+    const single = tempRepo(files);
+    await runOf(single, { cwd: single, generators: { count: counting([]) } });
+
+    const transport = mkdtempSync(path.join(tmpdir(), "pairflow-transport-"));
+    const fanout = "run-7-1";
+    const sync = directoryTransport(transport, fanout);
+    const split = directorySplit(transport, fanout);
+    const planner = tempRepo(files);
+    const planned = await planShards(planner, { cwd: planner, shards: 3 });
+    await pinSplit(planned, planned.shards, 3, { fanout, split });
+    // A pair another shard awaits fails in the first attempt: its shard fails, and so does the one awaiting it.
+    const waiting = planned.shards.find((s) => Object.keys(s.awaits).length > 0)!;
+    const failing = Object.keys(waiting.awaits)[0]!;
+    const owner = waiting.awaits[failing]!;
+    const failingOnce = (attempt: string, calls: string[]): Generator => {
+      const count = counting(calls);
+      return async (request) => {
+        if (request.pairId === failing && attempt === "1") throw new Error("the provider is down");
+        // In the second attempt, slow enough that the awaiting shard finds the first attempt's report first.
+        if (request.pairId === failing) await new Promise((r) => setTimeout(r, 300));
+        return count(request);
+      };
+    };
+    const shardRun = (dir: string, index: number, attempt: string, calls: string[]) =>
+      runShard(dir, {
+        cwd: dir,
+        env: {},
+        shard: { index, count: 3 },
+        fanout,
+        sync,
+        split,
+        attempt,
+        pullEveryMs: 20,
+        pushEveryMs: 20,
+        waitMs: 60_000,
+        generators: { count: failingOnce(attempt, calls) },
+      });
+    const first = await Promise.all([1, 2, 3].map((index) => shardRun(tempRepo(files), index, "1", [])));
+    const failed = [1, 2, 3].filter((index) => first[index - 1]!.status !== "success");
+    expect(failed).toContain(owner);
+    expect(failed).toContain(waiting.index);
+    const merger = tempRepo(files);
+    expect((await mergeShards(merger, { cwd: merger, env: {}, fanout, sync, split, shards: 3 })).report.status).toBe("failed");
+
+    // Attempt 2 re-runs the failed shards, each on a new machine holding the merged state.
+    const calls: string[] = [];
+    const again = await Promise.all(
+      failed.map((index) => {
+        const dir = mkdtempSync(path.join(tmpdir(), "pairflow-rerun-"));
+        cpSync(merger, dir, { recursive: true });
+        return shardRun(dir, index, "2", calls);
+      }),
+    );
+    expect(again.map((r) => r.status)).toEqual(failed.map(() => "success"));
+    expect(calls).toContain(failing);
+    expect(new Set(calls).size).toBe(calls.length); // each pair executed once
+    const received = again.flatMap((r) => r.pairs.filter((p) => p.note === `executed by shard ${owner}/3`));
+    expect(received.map((p) => p.id)).toContain(failing);
+
+    // The merge, run again, folds every shard's newest work into the single run's lock file.
+    const final = tempRepo(files);
+    const { report, missing } = await mergeShards(final, { cwd: final, env: {}, fanout, sync, split, shards: 3 });
+    expect(missing).toEqual([]);
+    expect(report.status).toBe("success");
+    expect(lockPairs(final)).toEqual(lockPairs(single));
   });
 });
