@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-TID5XKOM.js";
-import "./cli-chunk-T3WKYH7E.js";
+} from "./cli-chunk-NDQCD3P7.js";
+import "./cli-chunk-6YFSCUHA.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-3PZF64ET.js";
+} from "./cli-chunk-TY4ZNXKW.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-5QILHF4M.js";
 import {
@@ -23,12 +23,12 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-O4CKFPF7.js";
+} from "./cli-chunk-27Y2ETWM.js";
 import {
   LocalStore,
   readLockWithJournal,
   stateDirFor
-} from "./cli-chunk-K27LFBNE.js";
+} from "./cli-chunk-YTFXY2QI.js";
 import {
   lockPathFor
 } from "./cli-chunk-L7GLNSQP.js";
@@ -327,9 +327,11 @@ async function pruneRuns(request, options = {}) {
   const pruneNow = () => prune(stateDir, { keep: options.keep, olderThanMs, startedAt, dryRun: options.dryRun, lockFiles });
   if (options.dryRun) return pruneNow();
   const workflows = [...lockFiles.flatMap(workflowsOfLockFile), ...recordedWorkflows(stateDir)];
-  const release = await acquireRunLocks(workflows, { runId: "prune", wait: options.wait ?? true, onWait: options.onWait });
+  const ignored = [];
+  const release = await acquireRunLocks(workflows, { runId: "prune", wait: options.wait ?? true, onWait: options.onWait, onWarn: (m) => ignored.push(m) });
   try {
-    return pruneNow();
+    const result = pruneNow();
+    return { ...result, warnings: [...ignored, ...result.warnings] };
   } finally {
     release();
   }

@@ -22,7 +22,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-O4CKFPF7.js";
+} from "./cli-chunk-27Y2ETWM.js";
 import {
   LocalStore,
   LockWriter,
@@ -30,7 +30,7 @@ import {
   openState,
   realLockPath,
   stateDirFor
-} from "./cli-chunk-K27LFBNE.js";
+} from "./cli-chunk-YTFXY2QI.js";
 import {
   lockPathFor
 } from "./cli-chunk-L7GLNSQP.js";
@@ -131,8 +131,8 @@ function owners(shards) {
   for (const s of shards) for (const id of s.pairs) map.set(id, { index: s.index, count: s.count });
   return map;
 }
-function matrixOf(shards) {
-  return { include: shards.map((s) => ({ shard: `${s.index}/${s.count}` })) };
+function matrixOf(shards, fanout) {
+  return { include: shards.map((s) => ({ shard: `${s.index}/${s.count}`, ...fanout !== void 0 ? { fanout } : {} })) };
 }
 
 // src/app/shard.ts
@@ -611,6 +611,7 @@ function addTokens(into, more) {
 }
 
 // src/records/mutex.ts
+import { spawnSync } from "node:child_process";
 import { createHash, randomBytes as randomBytes2 } from "node:crypto";
 import { linkSync, readFileSync, realpathSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
@@ -634,9 +635,11 @@ function lockPath(workflowPath) {
 }
 async function acquireRunLock(workflowPath, options) {
   const file = lockPath(workflowPath);
-  const me = holderRecord(options.runId, workflowPath);
   let told = false;
+  let warned = false;
+  let judged;
   for (; ; ) {
+    const me = holderRecord(options.runId, workflowPath);
     if (createExclusive(file, me)) return () => release(file, me);
     const seen = readText(file);
     if (seen === void 0) {
@@ -649,6 +652,15 @@ async function acquireRunLock(workflowPath, options) {
         await sleep(50);
         continue;
       }
+      removeDeadHolder(file, seen, options.runId, workflowPath);
+      await sleep(1);
+      continue;
+    }
+    if (judged?.seen !== seen) judged = { seen, ignored: ignoredBecause(file, holder) };
+    const ignored = judged.ignored;
+    if (ignored !== void 0) {
+      if (!warned) options.onWarn?.(ignored);
+      warned = true;
       removeDeadHolder(file, seen, options.runId, workflowPath);
       await sleep(1);
       continue;
@@ -679,7 +691,7 @@ function removeDeadHolder(file, seen, runId, workflow, depth = 0) {
   const other = readText(guard);
   if (other === void 0 || depth >= 8) return;
   const holder = parseHolder(other);
-  if (holder !== void 0 && !isStale(holder)) return;
+  if (holder !== void 0 && !isStale(holder) && ignoredBecause(guard, holder) === void 0) return;
   if (holder === void 0 && youngerThan(guard, 5e3)) return;
   removeDeadHolder(guard, other, runId, workflow, depth + 1);
 }
@@ -741,6 +753,34 @@ function isStale(holder) {
     return err.code === "ESRCH";
   }
 }
+var SINCE_SLACK_MS = 6e4;
+function ignoredBecause(file, holder) {
+  const fix = `git rm --cached ${file}, and add ${path.basename(file)} to .gitignore`;
+  const who = `run ${holder.runId}, pid ${holder.pid}`;
+  if (holder.host !== hostname()) {
+    return `${file} names a holder on another host (${who} on ${holder.host}): a run mutex is held only on the host that runs pairflow, so it is ignored. It must not be committed; if git tracks it, ${fix}`;
+  }
+  if (writtenBySince(file, holder) || !trackedByGit(file)) return void 0;
+  return `${file} is tracked by git, and its holder (${who}, since ${holder.since}) came with a checkout, not from a run here, so it is ignored. It must not be committed: ${fix}`;
+}
+function writtenBySince(file, holder) {
+  const since = Date.parse(holder.since);
+  let mtime;
+  try {
+    mtime = statSync(file).mtimeMs;
+  } catch {
+    return true;
+  }
+  return Number.isFinite(since) && Math.abs(mtime - since) <= SINCE_SLACK_MS;
+}
+function trackedByGit(file) {
+  const r = spawnSync("git", ["ls-files", "--error-unmatch", "--", path.basename(file)], {
+    cwd: path.dirname(file),
+    stdio: "ignore",
+    env: { ...process.env, GIT_TERMINAL_PROMPT: "0" }
+  });
+  return r.status === 0;
+}
 function release(file, me) {
   if (readText(file) === me) rmSync(file, { force: true });
 }
@@ -748,8 +788,9 @@ function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 function currentHolder(workflowPath) {
-  const holder = readHolder(lockPath(workflowPath));
-  return holder && !isStale(holder) ? holder : void 0;
+  const file = lockPath(workflowPath);
+  const holder = readHolder(file);
+  return holder && !isStale(holder) && ignoredBecause(file, holder) === void 0 ? holder : void 0;
 }
 async function acquireRunLocks(workflowPaths, options) {
   const releases = [];
@@ -773,15 +814,17 @@ import path2 from "node:path";
 var POLL_MS = 200;
 var PULL_EVERY_MS = 1e4;
 var SharedStore = class {
-  constructor(dir, fanout, since = 0) {
+  constructor(dir, fanout, since = 0, attempt) {
     this.dir = dir;
     this.fanout = fanout;
     this.since = since;
+    this.attempt = attempt;
     this.store = new LocalStore(path2.join(dir, "store"));
   }
   dir;
   fanout;
   since;
+  attempt;
   store;
   resultPath(shard) {
     return path2.join(this.dir, "shards", safeName(this.fanout), `${shard.index}of${shard.count}.json`);
@@ -798,7 +841,8 @@ var SharedStore = class {
     if (!existsSync(file)) return void 0;
     try {
       const value = JSON.parse(readFileSync2(file, "utf8"));
-      return value.version === 1 && Array.isArray(value.outcomes) && Date.parse(value.endedAt) >= this.since ? value : void 0;
+      const current = Date.parse(value.endedAt) >= this.since && (this.attempt === void 0 || value.attempt === this.attempt);
+      return value.version === 1 && Array.isArray(value.outcomes) && current ? value : void 0;
     } catch {
       return void 0;
     }
@@ -826,10 +870,28 @@ var SharedStore = class {
     writeFileAtomic(path2.join(dir, "records.json"), JSON.stringify(records) + "\n");
     if (result) writeFileAtomic(path2.join(dir, "result.json"), JSON.stringify(result) + "\n");
   }
-  /** Takes in shard `owner`'s outbox as another machine published it: content checked against its hash, records only with their content. */
+  splitDir() {
+    return path2.join(this.dir, "split", safeName(this.fanout));
+  }
+  /** Pins the split of this fan-out. */
+  writeSplit(split) {
+    writeFileAtomic(path2.join(this.splitDir(), "split.json"), JSON.stringify(split) + "\n");
+  }
+  /** The split pinned for this fan-out, if one is here and well-formed. */
+  readSplit() {
+    const split = readJson(path2.join(this.splitDir(), "split.json"));
+    const wellFormed = (s) => Number.isInteger(s?.index) && s.count === split.count && Array.isArray(s.pairs) && s.pairs.every((p) => typeof p === "string");
+    if (split?.version !== 1 || split.fanout !== this.fanout || typeof split.workflowRef !== "string" || !Number.isInteger(split.count)) return void 0;
+    return Array.isArray(split.shards) && split.shards.every(wellFormed) ? split : void 0;
+  }
+  /**
+   * Takes in shard `owner`'s outbox as another machine published it: content checked against its
+   * hash, records only with their content. Returns the accepted records it took in.
+   */
   readOutbox(owner) {
     const dir = this.outboxDir(owner);
     const records = readJson(path2.join(dir, "records.json"));
+    const taken = [];
     if (Array.isArray(records)) {
       for (const r of records) {
         if (r?.status !== "accepted" || typeof r.contentHash !== "string" || !/^[0-9a-f]{64}$/.test(r.contentHash)) continue;
@@ -839,6 +901,7 @@ var SharedStore = class {
         if (sha256Hex(content) !== r.contentHash) continue;
         this.store.putContent(content);
         this.store.putRecord(r);
+        taken.push(r);
       }
     }
     const result = readJson(path2.join(dir, "result.json"));
@@ -846,6 +909,7 @@ var SharedStore = class {
       mkdirSync(path2.dirname(this.resultPath(owner)), { recursive: true });
       writeFileAtomic(this.resultPath(owner), JSON.stringify(result) + "\n");
     }
+    return taken;
   }
   /** The accepted artifact of (pair, configRef), verified, once it is here. */
   accepted(pair, configRef) {
@@ -1270,7 +1334,7 @@ function base64Forms(value) {
 import { existsSync as existsSync3 } from "node:fs";
 
 // src/processes/sandbox.ts
-import { spawnSync } from "node:child_process";
+import { spawnSync as spawnSync2 } from "node:child_process";
 import { accessSync, constants, existsSync as existsSync2 } from "node:fs";
 import path4 from "node:path";
 var SANDBOX_MODES = ["auto", "required", "off"];
@@ -1309,7 +1373,7 @@ function probeNow(pathVar) {
   const bwrap = findExecutable("bwrap", pathVar);
   if (bwrap === void 0) return { available: false, reason: "bubblewrap (bwrap) is not installed" };
   const args = bwrapArguments({ root: "/", hide: [] }, { cwd: "/", readable: [] });
-  const r = spawnSync(bwrap, [...args, "/bin/sh", "-c", "ls /proc"], { encoding: "utf8", timeout: 1e4, env: {} });
+  const r = spawnSync2(bwrap, [...args, "/bin/sh", "-c", "ls /proc"], { encoding: "utf8", timeout: 1e4, env: {} });
   if (r.error) return { available: false, reason: `bwrap could not be started: ${r.error.message}` };
   if (r.status !== 0) {
     const said = (r.stderr || r.stdout).trim().split("\n")[0] ?? "";
@@ -2358,7 +2422,13 @@ async function runLocked(target, request, resuming) {
   const workflowPath = resolveWorkflowPath(target, request.cwd);
   const stateDir = stateDirFor(findRepoRoot(path7.dirname(workflowPath)), request);
   const runId = request.runId ?? newRunId();
-  const release2 = await acquireRunLock(workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
+  const release2 = await acquireRunLock(workflowPath, {
+    runId,
+    wait: request.wait ?? true,
+    onWait: request.onWait,
+    onWarn: (message) => request.onEvent?.({ type: "warning", message }),
+    signal: request.stop
+  });
   try {
     foldJournal(lockPathFor(workflowPath), displayPath(lockPathFor(workflowPath), request.cwd));
     if (!resuming) await stopLeftovers(stateDir, workflowPath);
@@ -2546,6 +2616,15 @@ async function planShards(target, request) {
   const planned = await planOpened(openState(target, request), request);
   return { ...planned, shards: shardsOf(planned, request.shards) };
 }
+async function splitOf(shared, planned, count, request, split) {
+  await request.split?.pull(shared);
+  const pinned = shared.readSplit();
+  if (pinned === void 0) return split();
+  if (pinned.workflowRef === planned.plan.workflowRef && pinned.count === count) return pinned.shards;
+  const why = pinned.count !== count ? `${pinned.count} shards, not ${count}` : "another structure of the workflow";
+  request.onEvent?.({ type: "warning", message: `the split pinned for fan-out ${shared.fanout} was made for ${why}: splitting the plan again` });
+  return split();
+}
 function sharedView(opened, store) {
   return { ...opened.view, record: (p, r) => store.record(p, r), hasContent: (h) => store.hasContent(h), generatedHashes: (p) => store.generatedHashes(p) };
 }
@@ -2563,11 +2642,17 @@ async function runShard(target, request) {
   const startedAt = (/* @__PURE__ */ new Date()).toISOString();
   const opened = openState(target, request);
   const fanout = request.fanout ?? "local";
-  const shared = new SharedStore(request.sharedDir ?? sharedDirFor(opened.stateDir), fanout, fanout === "local" ? Date.parse(startedAt) : 0);
+  const shared = new SharedStore(request.sharedDir ?? sharedDirFor(opened.stateDir), fanout, fanout === "local" ? Date.parse(startedAt) : 0, request.attempt);
+  const sync = request.sync?.(shared, shard);
+  let earlier = [];
+  if (sync) {
+    await sync.pull(shard);
+    earlier = shared.readOutbox(shard);
+  }
   shared.started(shard);
   const planned = await planOpened(opened, request);
   await refuseWhatWouldFail(planned, request);
-  const shards = shardPlan(planned.plan, shard.count, weigher(opened));
+  const shards = await splitOf(shared, planned, shard.count, request, () => shardPlan(planned.plan, shard.count, weigher(opened)));
   const owner = owners(shards);
   const mine = new Set(shards.find((s) => s.index === shard.index)?.pairs ?? []);
   await gate({ ...planned, estimate: await estimateOf(opened, planned.plan, (id) => mine.has(id)) }, request);
@@ -2582,8 +2667,8 @@ async function runShard(target, request) {
     )
   };
   const waitMs = request.waitMs ?? DEFAULT_SHARD_WAIT_MS;
-  const sync = request.sync?.(shared, shard);
-  const publisher = sync && new Publisher(() => shared.writeOutbox(shard, store.written), sync, request.pushEveryMs ?? PUSH_EVERY_MS);
+  const published = () => [...earlier, ...store.written];
+  const publisher = sync && new Publisher(() => shared.writeOutbox(shard, published()), sync, request.pushEveryMs ?? PUSH_EVERY_MS);
   const pull = sync && { pull: (owner2) => sync.pull(owner2), everyMs: request.pullEveryMs ?? PULL_EVERY_MS };
   const deps = {
     ...drivers(request),
@@ -2628,6 +2713,7 @@ async function runShard(target, request) {
     version: 1,
     ...shard,
     runId,
+    ...request.attempt !== void 0 ? { attempt: request.attempt } : {},
     status: report.status,
     startedAt,
     endedAt: (/* @__PURE__ */ new Date()).toISOString(),
@@ -2635,7 +2721,7 @@ async function runShard(target, request) {
   };
   shared.finished(result);
   if (publisher) {
-    shared.writeOutbox(shard, store.written, result);
+    shared.writeOutbox(shard, published(), result);
     await publisher.now();
   }
   return withSandbox(report, children);
@@ -2691,7 +2777,13 @@ async function mergeShards(target, request) {
   const workflowPath = resolveWorkflowPath(target, request.cwd);
   const lockPath2 = lockPathFor(workflowPath);
   const runId = request.runId ?? newRunId();
-  const release2 = await acquireRunLock(workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
+  const release2 = await acquireRunLock(workflowPath, {
+    runId,
+    wait: request.wait ?? true,
+    onWait: request.onWait,
+    onWarn: (message) => request.onEvent?.({ type: "warning", message }),
+    signal: request.stop
+  });
   try {
     foldJournal(lockPath2, displayPath(lockPath2, request.cwd));
     return await merge({ ...request, runId }, target);
@@ -2713,7 +2805,7 @@ async function merge(request, target) {
   }
   const results = shared.results();
   const count = request.shards ?? results[0]?.count;
-  const expected = count === void 0 ? [] : shardPlan(before.plan, count, weigher(opened));
+  const expected = count === void 0 ? [] : await splitOf(shared, before, count, request, () => shardPlan(before.plan, count, weigher(opened)));
   const missing = expected.filter((s) => !results.some((r) => r.index === s.index && r.count === s.count));
   const layered = new ShardStore(opened.store, shared.store);
   const seen = await planWorkflow(opened.workflow, opened.graph, sharedView(opened, layered), {});

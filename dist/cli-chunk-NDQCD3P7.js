@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-T3WKYH7E.js";
+} from "./cli-chunk-6YFSCUHA.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -16,7 +16,7 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-3PZF64ET.js";
+} from "./cli-chunk-TY4ZNXKW.js";
 import {
   eventLine,
   runJson,

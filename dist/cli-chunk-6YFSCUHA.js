@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-3PZF64ET.js";
+} from "./cli-chunk-TY4ZNXKW.js";
 import {
   planTarget
-} from "./cli-chunk-O4CKFPF7.js";
+} from "./cli-chunk-27Y2ETWM.js";
 import {
   planJsonStream,
   planJsonText,

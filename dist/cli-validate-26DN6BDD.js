@@ -10,7 +10,7 @@ import {
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-K27LFBNE.js";
+} from "./cli-chunk-YTFXY2QI.js";
 import "./cli-chunk-L7GLNSQP.js";
 import {
   count

@@ -4,8 +4,8 @@ const require = __pairflowCreateRequire(import.meta.url);
 import "./cli-chunk-3AN5DUFV.js";
 import {
   planTarget
-} from "./cli-chunk-O4CKFPF7.js";
-import "./cli-chunk-K27LFBNE.js";
+} from "./cli-chunk-27Y2ETWM.js";
+import "./cli-chunk-YTFXY2QI.js";
 import {
   lockPathFor,
   readLock

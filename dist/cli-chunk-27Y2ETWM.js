@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   openState
-} from "./cli-chunk-K27LFBNE.js";
+} from "./cli-chunk-YTFXY2QI.js";
 import {
   callsModel,
   estimatePlan,

@@ -8,12 +8,12 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-3PZF64ET.js";
+} from "./cli-chunk-TY4ZNXKW.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-5QILHF4M.js";
 import "./cli-chunk-3AN5DUFV.js";
-import "./cli-chunk-O4CKFPF7.js";
-import "./cli-chunk-K27LFBNE.js";
+import "./cli-chunk-27Y2ETWM.js";
+import "./cli-chunk-YTFXY2QI.js";
 import "./cli-chunk-L7GLNSQP.js";
 import "./cli-chunk-LLTFTXJP.js";
 import "./cli-chunk-3OYP3H46.js";

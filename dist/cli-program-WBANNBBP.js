@@ -31,14 +31,14 @@ import "./cli-chunk-FRV2UMY2.js";
 // src/cli/program.ts
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-UUM4BGII.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-AXWGN5ML.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-BMHU6RTL.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-C6I4KGJK.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-BJ7DHQ6P.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-WNBVY4SM.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-L43JJRPE.js")).registerHistory],
+  [["validate"], async () => (await import("./cli-validate-26DN6BDD.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-BNS4FIRO.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-J3TZCF7K.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-GPTV4T5C.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-BXFAUX7H.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-6NLXJ2GR.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-ECHMEXWY.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-THYHF2S7.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-P4USXS3V.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -4,10 +4,10 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-O4CKFPF7.js";
+} from "./cli-chunk-27Y2ETWM.js";
 import {
   openState
-} from "./cli-chunk-K27LFBNE.js";
+} from "./cli-chunk-YTFXY2QI.js";
 import "./cli-chunk-L7GLNSQP.js";
 import {
   renderPrompt,

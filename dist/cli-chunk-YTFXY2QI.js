@@ -35,13 +35,9 @@ import { closeSync, ftruncateSync, lstatSync, openSync, readFileSync, realpathSy
 import path from "node:path";
 function realLockPath(lockFile) {
   try {
-    return realpathSync(lockFile);
+    return path.join(realpathSync(path.dirname(lockFile)), path.basename(lockFile));
   } catch {
-    try {
-      return path.join(realpathSync(path.dirname(lockFile)), path.basename(lockFile));
-    } catch {
-      return path.resolve(lockFile);
-    }
+    return path.resolve(lockFile);
   }
 }
 function journalPath(lockFile) {
