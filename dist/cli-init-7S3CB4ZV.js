@@ -196,9 +196,18 @@ jobs:
     runs-on: ubuntu-latest
     steps:
       - uses: actions/checkout@v4
+      # Confine the commands pairflow starts so they cannot read this job's tokens: bubblewrap,
+      # allowed the user namespaces Ubuntu 24.04 forbids by default (pairflow's docs/security.md).
+      - name: Sandbox for pairflow's commands
+        run: |
+          sudo apt-get update -q && sudo apt-get install -y -q --no-install-recommends bubblewrap
+          if [ -e /proc/sys/kernel/apparmor_restrict_unprivileged_userns ]; then
+            sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0
+          fi
       - uses: <owner>/pairflow@v1   # replace <owner>; pin a release tag or a commit SHA
         with:
           path: ${workflowDir}      # the directory holding workflow.yml
+          sandbox: required         # fail rather than run the commands unconfined
         # The variables your workflow's generators read, once they call a model:
         # env:
         #   OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}

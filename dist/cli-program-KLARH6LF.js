@@ -30,7 +30,7 @@ import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-UUM4BGII.js")).registerInit],
+  [["init"], async () => (await import("./cli-init-7S3CB4ZV.js")).registerInit],
   [["validate"], async () => (await import("./cli-validate-26DN6BDD.js")).registerValidate],
   [["plan"], async () => (await import("./cli-plan-BNS4FIRO.js")).registerPlan],
   [["diff"], async () => (await import("./cli-diff-J3TZCF7K.js")).registerDiff],
