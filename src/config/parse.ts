@@ -331,6 +331,7 @@ function toPair(id: string, pair: Both, wf: Both, prompt: unknown): Pair {
     model: optionalString(raw.model) ?? optionalString(wf.value.model) ?? null,
     rmax: typeof rmax === "number" ? rmax : DEFAULT_RMAX,
     ...maxOutputBytes(wf.value.max_output_bytes),
+    ...((raw.fresh ?? wf.value.fresh) === true ? { fresh: true } : {}),
     output: optionalString(raw.output),
     inputs: Array.isArray(raw.inputs) ? raw.inputs.filter((r): r is string => typeof r === "string") : [],
     prompt: isObject(prompt) ? (prompt as PromptEntry) : undefined,

@@ -14,13 +14,14 @@ import { randomBytes } from "node:crypto";
 import type { Plan, PlannedPair } from "../model/plan.js";
 import type { ArtifactStore, Generator, Guard, GuardResult, OutputFiles, RemoteArtifact, Sandbox, Scratch } from "../model/ports.js";
 import type { Redact } from "../model/redact.js";
-import { lockEntry, type LockEntry, type LockFile, type StoreRecord, type TokenUsage } from "../model/records.js";
+import { lockEntry, type LockEntry, type LockFile, type RequestEntry, type StoreRecord, type TokenUsage } from "../model/records.js";
 import { dict } from "../model/dict.js";
-import type { AttemptRecord, PairOutcome, PairStatus, ResumeState, RunEvent, RunReport } from "../model/run.js";
+import type { AttemptRecord, PairOutcome, PairStatus, ResumeState, ReuseKind, Reused, RunEvent, RunReport } from "../model/run.js";
 import { plain } from "../model/values.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, pairKey, type Pair } from "../model/workflow.js";
 import { contentNeeded, plannedComponents } from "../plan/plan.js";
 import { renderPrompt } from "../prompt/render.js";
+import { guardKey, requestKey } from "../refs/request.js";
 
 export const DEFAULT_CONCURRENCY = 4;
 
@@ -250,6 +251,9 @@ class Run {
   private async reuse(d: PlannedPair, pair: Pair): Promise<void> {
     const artifact = d.artifact!;
     let note: string | null = null;
+    // What generating it used, as its lock entry or record says: what this run does not buy.
+    const recorded = lockEntry(this.lock, d.id);
+    const spent = recorded?.configRef === d.configRef ? recorded.tokens : this.deps.store.record(d.id, d.configRef ?? "")?.tokens;
     if (artifact.edited) {
       // A hand edit: kept as this pair's accepted artifact, recorded as the human's.
       // Its content is kept where dependents can read it, but it is never recorded as the artifact
@@ -277,7 +281,18 @@ class Run {
       if (this.plan.byId.get(d.id)!.action === "run") note = this.cutoffNote(pair);
     }
     this.decided.set(d.id, d);
-    this.finish({ id: d.id, configRef: d.configRef, status: "reused", attempts: [], contentHash: artifact.contentHash, reasons: [], durationMs: 0, note });
+    const avoided = artifact.edited || !spent || spent.input + spent.output === 0 ? null : spent;
+    this.finish({
+      id: d.id,
+      configRef: d.configRef,
+      status: "reused",
+      attempts: [],
+      contentHash: artifact.contentHash,
+      reasons: [],
+      durationMs: 0,
+      note,
+      avoided,
+    });
   }
 
   /** A pair another shard executes: its verified artifact is used as if reused here. */
@@ -394,16 +409,41 @@ class Run {
     const total = pair.rmax + 1;
     const history = attempts.filter((a) => !a.accepted).map((a) => ({ feedback: a.feedback }));
     const maxOutputBytes = pair.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    // --force and `fresh: true` ask for new samples; otherwise an artifact generated for the very
+    // same request, which this guard has not rejected, answers it without a call.
+    const reuseRequests = !this.plan.selection.force && pair.fresh !== true;
+    const judge = guardKey(d.id, d.own);
+    const accept = (content: Buffer, note: string | null) => {
+      const contentHash = this.deps.store.putContent(content);
+      this.contents.set(d.id, content);
+      const durationMs = Date.now() - started;
+      // Acceptance is recorded before the output file is written: a crash in between leaves a
+      // file that is missing (restored from the store), never one that looks like a hand edit.
+      const unwritable = this.deps.outputs.problem(pair);
+      if (unwritable !== null) return fail(unwritable);
+      this.recordAccepted(d, pair, { contentHash, source: "generated", attempts, durationMs }, content);
+      this.deps.outputs.write(pair, content);
+      this.decided.set(d.id, { ...d, action: "skip", artifact: { source: "store", contentHash, edited: false, content: "store" } });
+      this.finish({ id: d.id, configRef: d.configRef, status: "executed", attempts, contentHash, reasons: d.reasons, durationMs, note });
+    };
     for (let attempt = attempts.length + 1; attempt <= total; attempt++) {
       if (this.signal.aborted) return interrupted();
       this.emit({ type: "attempt_start", id: d.id, attempt });
       const t0 = Date.now();
       const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies, history });
+      const request = reuseRequests ? requestKey({ pair, own: d.own, prompt, dependencies, attempt }) : undefined;
       let content: Buffer;
       let tokens: TokenUsage | null = null;
       let stderr: string | undefined;
       let verdict: GuardResult;
       try {
+        const answer = request === undefined ? undefined : await this.answerFromIndex(request, judge, guard, pair, attempt, maxOutputBytes);
+        if (answer) {
+          const reused = { kind: answer.kind, pair: answer.entry.pair, at: answer.entry.at, tokens: answer.entry.tokens };
+          attempts.push({ attempt, accepted: true, feedback: "", tokens: null, durationMs: Date.now() - t0, reused });
+          this.emit({ type: "attempt_end", id: d.id, attempt, of: total, accepted: true, feedback: "", tokens: null, durationMs: Date.now() - t0, reused });
+          return accept(answer.content, reuseNote(reused));
+        }
         const result = await generate({
           pairId: d.id,
           attempt,
@@ -434,6 +474,19 @@ class Run {
         attempts.push({ attempt, accepted: false, feedback: message, tokens, durationMs: Date.now() - t0 });
         return fail(message);
       }
+      // What the generator returned answers the same request later, whatever this guard said of it.
+      if (request !== undefined) {
+        const contentHash = this.deps.store.putContent(content);
+        this.deps.store.putRequest(request, {
+          contentHash,
+          pair: d.id,
+          configRef: d.configRef!,
+          at: new Date().toISOString(),
+          model: pair.model,
+          tokens,
+          verdicts: { [judge]: verdict.accepted ? "accepted" : "rejected" },
+        });
+      }
       const record = { attempt, accepted: verdict.accepted, feedback: verdict.feedback, tokens, durationMs: Date.now() - t0 };
       attempts.push(record);
       this.emit({
@@ -447,24 +500,37 @@ class Run {
         durationMs: record.durationMs,
         ...(stderr ? { stderr } : {}),
       });
-      if (verdict.accepted) {
-        const bytes = content;
-        const contentHash = this.deps.store.putContent(bytes);
-        this.contents.set(d.id, bytes);
-        const durationMs = Date.now() - started;
-        // Acceptance is recorded before the output file is written: a crash in between leaves a
-        // file that is missing (restored from the store), never one that looks like a hand edit.
-        const unwritable = this.deps.outputs.problem(pair);
-        if (unwritable !== null) return fail(unwritable);
-        this.recordAccepted(d, pair, { contentHash, source: "generated", attempts, durationMs }, bytes);
-        this.deps.outputs.write(pair, bytes);
-        this.decided.set(d.id, { ...d, action: "skip", artifact: { source: "store", contentHash, edited: false, content: "store" } });
-        this.finish({ id: d.id, configRef: d.configRef, status: "executed", attempts, contentHash, reasons: d.reasons, durationMs, note: null });
-        return;
-      }
+      if (verdict.accepted) return accept(content, null);
       history.push({ feedback: verdict.feedback });
     }
     fail(`rejected after ${total} attempt${total === 1 ? "" : "s"}: ${attempts[attempts.length - 1]?.feedback ?? ""}`);
+  }
+
+  /**
+   * An artifact generated for this request that the pair's guard accepts, with no call: one it
+   * accepted before is taken as it is; one it never judged is judged now (its verdict recorded);
+   * one it rejected is never judged again. Undefined when none passes: the generator is called.
+   */
+  private async answerFromIndex(
+    request: string,
+    judge: string,
+    guard: Guard | null,
+    pair: Pair,
+    attempt: number,
+    maxOutputBytes: number,
+  ): Promise<{ content: Buffer; kind: ReuseKind; entry: RequestEntry } | undefined> {
+    for (const entry of this.deps.store.requests(request)) {
+      const before = Object.hasOwn(entry.verdicts, judge) ? entry.verdicts[judge] : undefined;
+      if (before === "rejected") continue;
+      // Verified against its hash as it is read: a damaged or missing object is no answer.
+      const content = this.deps.store.content(entry.contentHash);
+      if (content === undefined || content.length > maxOutputBytes) continue;
+      if (before === "accepted") return { content, kind: "request", entry };
+      const verdict = await this.check(guard, pair, content, attempt);
+      this.deps.store.putRequest(request, { ...entry, verdicts: { [judge]: verdict.accepted ? "accepted" : "rejected" } });
+      if (verdict.accepted) return { content, kind: "rejudged", entry };
+    }
+    return undefined;
   }
 
   private async check(guard: Guard | null, pair: Pair, content: Buffer, attempt: number): Promise<GuardResult> {
@@ -577,6 +643,12 @@ function utf8(bytes: Buffer): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What a pair's outcome says of an artifact answered from the request index. */
+function reuseNote(reused: Reused): string {
+  const how = reused.kind === "request" ? "request reused" : "request reused; guard re-judged";
+  return `${how}: no model call (generated for ${reused.pair} at ${reused.at})`;
 }
 
 /** Inserts n into the ascending array, keeping it ascending. */

@@ -3,7 +3,7 @@
  * rendered prompt; guards accept or reject it. Both are plain async functions looked up by name.
  */
 import type { GuardRef, Pair } from "./workflow.js";
-import type { LockFile, TokenUsage, StoreRecord } from "./records.js";
+import type { LockFile, RequestEntry, TokenUsage, StoreRecord } from "./records.js";
 
 export interface GenerateRequest {
   pairId: string;
@@ -129,6 +129,10 @@ export interface RemoteStore {
 
 /** Where accepted artifacts are kept on this machine: content by hash, one record per (pair, configRef). */
 export interface ArtifactStore {
+  /** What pairflow's generators returned for this request, newest first (see src/refs/request.ts). */
+  requests(key: string): RequestEntry[];
+  /** Records an artifact generated for a request, or a guard's verdict on one already recorded. */
+  putRequest(key: string, entry: RequestEntry): void;
   record(pair: string, configRef: string): StoreRecord | undefined;
   /** Content by hash, verified against it; undefined when absent or damaged. */
   content(hash: string): Buffer | undefined;

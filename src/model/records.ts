@@ -69,3 +69,23 @@ export interface StoreRecord {
   tokens?: { input: number; output: number };
   durationMs?: number;
 }
+
+/** A guard's verdict on an artifact. */
+export type Verdict = "accepted" | "rejected";
+
+/**
+ * An artifact one of pairflow's generators returned for a request (see src/refs/request.ts), and
+ * what the guards that judged it said: the request index answers a later identical request with it.
+ */
+export interface RequestEntry {
+  contentHash: string;
+  /** The pair and reference it was generated for, and when. */
+  pair: string;
+  configRef: string;
+  at: string;
+  model: string | null;
+  /** What the call that made it used, as the provider reported it; null when it reported nothing. */
+  tokens: TokenUsage | null;
+  /** Verdicts by guard key (src/refs/request.ts guardKey). */
+  verdicts: Record<string, Verdict>;
+}

@@ -26,6 +26,23 @@ export interface AttemptRecord {
   feedback: string;
   tokens: TokenUsage | null;
   durationMs: number;
+  /** Answered without a call by an artifact generated for the same request (see src/refs/request.ts). */
+  reused?: Reused;
+}
+
+/**
+ * How an attempt was answered from the request index: `request`, an artifact this guard had
+ * accepted already; `rejudged`, one it had never judged, judged and accepted now.
+ */
+export type ReuseKind = "request" | "rejudged";
+
+export interface Reused {
+  kind: ReuseKind;
+  /** The pair it was generated for, and when. */
+  pair: string;
+  at: string;
+  /** What the call that generated it used, as the provider reported it: what this attempt did not buy. */
+  tokens: TokenUsage | null;
 }
 
 /** interrupted: cancelled in flight, or never started, because the run was stopped. */
@@ -41,6 +58,11 @@ export interface PairOutcome {
   durationMs: number;
   /** What a person should know: early cutoff, a hand edit kept, why it failed or was blocked. */
   note: string | null;
+  /**
+   * A reused pair's: what generating its artifact used, as recorded when it was accepted (what this
+   * run did not buy); null when that was not reported.
+   */
+  avoided?: TokenUsage | null;
 }
 
 export interface RunReport {
@@ -79,6 +101,8 @@ export type RunEvent =
       durationMs: number;
       /** The generator's stderr, when it had any (shown with --verbose; not recorded). */
       stderr?: string;
+      /** Answered from the request index, with no call. */
+      reused?: Reused;
     }
   | { type: "pair_end"; outcome: PairOutcome }
   | { type: "restored"; id: string; from: string }

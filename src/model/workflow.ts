@@ -33,6 +33,8 @@ export interface Pair {
   rmax: number;
   /** An artifact larger than this many bytes fails the attempt (default DEFAULT_MAX_OUTPUT_BYTES); never hashed. */
   maxOutputBytes?: number;
+  /** Every generator call is made anew: no artifact generated for the same request answers it (`fresh: true`); never hashed. */
+  fresh?: true;
   /** Output file, relative to the workflow file's directory. */
   output?: string;
   /** Globs of input files, relative to the workflow file's directory. */

@@ -6,7 +6,7 @@
  */
 import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readSync } from "node:fs";
 import path from "node:path";
-import type { AttemptRecord, PairOutcome, ResumeState } from "../model/run.js";
+import type { AttemptRecord, PairOutcome, ResumeState, Reused } from "../model/run.js";
 import type { TokenUsage } from "../model/records.js";
 import { UsageError } from "../model/errors.js";
 import { runDir, runsDir, type PlanRecord, type ResultRecord } from "./write.js";
@@ -195,6 +195,7 @@ const isString = (v: unknown): v is string => typeof v === "string";
 const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 const optional = (v: unknown, check: (v: unknown) => boolean) => v === undefined || v === null || check(v);
 const isTokens = (v: unknown): v is TokenUsage => isObject(v) && isNumber(v.input) && isNumber(v.output);
+const isReused = (v: unknown): v is Reused => isObject(v) && (v.kind === "request" || v.kind === "rejudged") && isString(v.pair) && isString(v.at);
 const STATUSES = new Set(["executed", "reused", "failed", "blocked", "interrupted"]);
 
 function isPlanRecord(v: unknown): v is PlanRecord {
@@ -248,7 +249,8 @@ function isEvent(e: unknown): e is TraceEvent {
         typeof e.accepted === "boolean" &&
         optional(e.feedback, isString) &&
         optional(e.tokens, isTokens) &&
-        isNumber(e.durationMs)
+        isNumber(e.durationMs) &&
+        optional(e.reused, isReused)
       );
     case "pair_end":
       return (
@@ -319,6 +321,7 @@ export function outcomesFromTrace(events: TraceEvent[]): Map<string, PairOutcome
         feedback: (e.feedback as string | undefined) ?? "",
         tokens: (e.tokens as TokenUsage | null) ?? null,
         durationMs: e.durationMs as number,
+        ...(e.reused ? { reused: e.reused as Reused } : {}),
       });
     }
     if (e.event === "pair_end" || e.event === "pair_reused") {

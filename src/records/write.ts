@@ -97,6 +97,7 @@ export class RunRecorder {
           feedback: event.feedback === "" ? undefined : event.feedback,
           tokens: event.tokens ?? undefined,
           durationMs: event.durationMs,
+          reused: event.reused,
         });
         break;
       case "pair_end": {

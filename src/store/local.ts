@@ -4,6 +4,8 @@
  *
  *   store/objects/<hash[0..2]>/<hash>      artifact content
  *   store/pairs/<pair id>/<configRef>.json record (instance ids percent-encoded: pairKey)
+ *   store/requests/<key[0..2]>/<key>.json  what pairflow's generators returned for a request, and
+ *                                          the guards' verdicts on it (src/refs/request.ts)
  *
  * Writes are atomic and content-addressed, so two writers of the same artifact agree. They are not
  * flushed to disk one by one (a run writes two per pair, and each flush costs milliseconds): every
@@ -16,10 +18,28 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { sha256Hex } from "../refs/hash.js";
 import type { ArtifactStore } from "../model/ports.js";
-import type { StoreRecord } from "../model/records.js";
+import type { RequestEntry, StoreRecord } from "../model/records.js";
 import { pairKey } from "../model/workflow.js";
 
 const HEX64 = /^[0-9a-f]{64}$/;
+
+/** Artifacts kept per request: a retry that asks again adds one; a guard that keeps rejecting does not grow it for ever. */
+export const MAX_REQUEST_ENTRIES = 8;
+
+function isRequestEntry(e: unknown): e is RequestEntry {
+  const r = e as RequestEntry | null;
+  return (
+    typeof r === "object" &&
+    r !== null &&
+    typeof r.contentHash === "string" &&
+    HEX64.test(r.contentHash) &&
+    typeof r.pair === "string" &&
+    typeof r.configRef === "string" &&
+    typeof r.verdicts === "object" &&
+    r.verdicts !== null &&
+    Object.values(r.verdicts).every((v) => v === "accepted" || v === "rejected")
+  );
+}
 
 export class LocalStore implements ArtifactStore {
   /** Content hashes found whole in this invocation: each object is read and verified at most once. */
@@ -107,6 +127,33 @@ export class LocalStore implements ArtifactStore {
     this.write(this.recordPath(rec.pair, rec.configRef), JSON.stringify(rec, null, 2) + "\n");
   }
 
+  /** What pairflow's generators returned for this request, newest first; a damaged file reads as none. */
+  requests(key: string): RequestEntry[] {
+    if (!HEX64.test(key)) return [];
+    const file = this.requestPath(key);
+    if (!existsSync(file)) return [];
+    try {
+      const value = JSON.parse(readFileSync(file, "utf8")) as { key?: unknown; entries?: unknown };
+      if (value.key !== key || !Array.isArray(value.entries)) return [];
+      return value.entries.filter(isRequestEntry);
+    } catch {
+      return [];
+    }
+  }
+
+  /**
+   * Records an artifact generated for a request: a new one first, or the verdicts given to one
+   * already recorded added to its own. The newest MAX_REQUEST_ENTRIES are kept.
+   */
+  putRequest(key: string, entry: RequestEntry): void {
+    if (!HEX64.test(key) || !HEX64.test(entry.contentHash)) return;
+    const entries = this.requests(key);
+    const known = entries.findIndex((e) => e.contentHash === entry.contentHash);
+    if (known === -1) entries.unshift(entry);
+    else entries[known] = { ...entries[known]!, verdicts: { ...entries[known]!.verdicts, ...entry.verdicts } };
+    this.write(this.requestPath(key), JSON.stringify({ key, entries: entries.slice(0, MAX_REQUEST_ENTRIES) }) + "\n");
+  }
+
   /**
    * Atomic (a temporary file renamed over the target, named as the workspace's atomic writes name
    * theirs so that a killed writer's leftovers are found the same way) but not flushed: see above.
@@ -127,6 +174,10 @@ export class LocalStore implements ArtifactStore {
       this.made.delete(dir);
       throw err;
     }
+  }
+
+  private requestPath(key: string): string {
+    return path.join(this.dir, "requests", key.slice(0, 2), `${key}.json`);
   }
 
   private objectPath(hash: string): string {

@@ -20,7 +20,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { ArtifactStore } from "../model/ports.js";
-import type { StoreRecord } from "../model/records.js";
+import type { StoreRecord, RequestEntry } from "../model/records.js";
 import type { PinnedSplit, Shard, ShardResult, ShardSpec } from "../model/shard.js";
 import { sha256Hex } from "../refs/hash.js";
 import { writeFileAtomic } from "../workspace/files.js";
@@ -238,6 +238,15 @@ export class ShardStore implements ArtifactStore {
 
   content(hash: string): Buffer | undefined {
     return this.base.content(hash) ?? this.shared.content(hash);
+  }
+
+  requests(key: string): RequestEntry[] {
+    const shared = this.shared.requests(key);
+    return [...shared, ...this.base.requests(key).filter((e) => !shared.some((s) => s.contentHash === e.contentHash))];
+  }
+
+  putRequest(key: string, entry: RequestEntry): void {
+    this.shared.putRequest(key, entry);
   }
 
   hasContent(hash: string): boolean {

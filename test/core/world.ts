@@ -8,7 +8,7 @@ import { buildGraph } from "../../src/graph/graph.js";
 import type { Graph } from "../../src/model/graph.js";
 import type { Plan, StateView } from "../../src/model/plan.js";
 import type { ArtifactStore, Generator, OutputFiles, RemoteArtifact } from "../../src/model/ports.js";
-import type { LockFile, StoreRecord } from "../../src/model/records.js";
+import type { LockFile, RequestEntry, StoreRecord } from "../../src/model/records.js";
 import type { RunReport, Selection } from "../../src/model/run.js";
 import type { Pair, Workflow } from "../../src/model/workflow.js";
 import { decider, planWorkflow } from "../../src/plan/plan.js";
@@ -64,6 +64,8 @@ export class MemoryRemote {
 export class World {
   lock: LockFile | null = null;
   records = new Map<string, StoreRecord>();
+  /** The request index: what the generator returned for each request key, newest first. */
+  requests = new Map<string, RequestEntry[]>();
   objects = new Map<string, Buffer>();
   files = new Map<string, Buffer>();
   inputs = new Map<string, string>();
@@ -112,6 +114,14 @@ export class World {
         const hash = sha256Hex(bytes);
         this.objects.set(hash, bytes);
         return hash;
+      },
+      requests: (k) => this.requests.get(k) ?? [],
+      putRequest: (k, entry) => {
+        const entries = this.requests.get(k) ?? [];
+        const known = entries.findIndex((e) => e.contentHash === entry.contentHash);
+        if (known === -1) entries.unshift(entry);
+        else entries[known] = { ...entries[known]!, verdicts: { ...entries[known]!.verdicts, ...entry.verdicts } };
+        this.requests.set(k, entries);
       },
       putRecord: (record) => {
         const k = key(record.pair, record.configRef);
