@@ -12,6 +12,7 @@ import { readLock } from "../src/lockfile/lockfile.js";
 import { REPO, tempRepo } from "./helpers/fixtures.js";
 import { running } from "./helpers/processes.js";
 import { scaledSeconds } from "./helpers/time.js";
+import { release, until } from "./helpers/wait.js";
 
 const CLI = path.join(REPO, "dist/cli.js");
 
@@ -76,22 +77,6 @@ function start(
 function cli(dir: string, args: string[], env: NodeJS.ProcessEnv = {}) {
   return spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", ...env } });
 }
-
-/**
- * Waits for what a run does, for as long as the test may take; a run that ends first cannot do it
- * any more, which fails the test at once with what the run said.
- */
-async function until(check: () => boolean, what: string, run?: ReturnType<typeof start>): Promise<void> {
-  while (!check()) {
-    if (run && (run.exitCode !== null || run.signalCode !== null) && !check()) {
-      throw new Error(`the run ended (${run.exitCode ?? run.signalCode}) before ${what}:\n${run.err()}`);
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-/** Lets the held generator call of a pair answer (see SCRIPT). */
-const release = (dir: string, pair: string) => writeFileSync(path.join(dir, `release.${pair}`), "");
 
 /** What a run leaves that must not depend on how it got there. */
 function outcome(dir: string) {
