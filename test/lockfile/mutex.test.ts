@@ -3,12 +3,14 @@
  * takeover of a dead holder that never admits two holders, tried with real processes racing.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { acquireRunLock, currentHolder, LockBusyError, lockPath } from "../../src/records/mutex.js";
 import { REPO, tempRepo } from "../helpers/fixtures.js";
+import { scaled } from "../helpers/time.js";
+import { until } from "../helpers/wait.js";
 
 const WORKFLOW = "name: w\ngenerator: command\ngenerator_config: {run: cat}\naction_pairs:\n  a: {output: a.txt}\n";
 
@@ -40,43 +42,52 @@ describe("the run mutex", () => {
     expect(lockPath(path.join(dir, "workflow.yml"))).toBe(path.join(realpathSync(dir), ".workflow.lock.json.mutex"));
   });
 
-  it("takes over a dead holder, and of many processes racing for it only one ever holds it", async () => {
-    const dir = tempRepo({ "workflow.yml": WORKFLOW });
-    const workflow = path.join(dir, "workflow.yml");
-    const log = path.join(dir, "holders.log");
-    const go = path.join(dir, "go");
-    const dead = deadPid();
-    // A holder that died: everyone starts by racing to take it over.
-    writeFileSync(lockPath(workflow), JSON.stringify({ pid: dead, host: hostname(), runId: "dead", workflow, since: "" }));
-    const contenders = 8;
-    const rounds = 50;
-    const children = Array.from({ length: contenders }, () => {
-      const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO, "test/lockfile/contend.ts"), workflow, log, String(rounds), String(dead), go], {
-        cwd: REPO,
-        stdio: ["ignore", "pipe", "inherit"],
+  it(
+    "takes over a dead holder, and of many processes racing for it only one ever holds it",
+    async () => {
+      const dir = tempRepo({ "workflow.yml": WORKFLOW });
+      const workflow = path.join(dir, "workflow.yml");
+      const log = path.join(dir, "holders.log");
+      const go = path.join(dir, "go");
+      const dead = deadPid();
+      // A holder that died: everyone starts by racing to take it over.
+      writeFileSync(lockPath(workflow), JSON.stringify({ pid: dead, host: hostname(), runId: "dead", workflow, since: "" }));
+      const contenders = 8;
+      const rounds = 50;
+      const children = Array.from({ length: contenders }, () => {
+        const child = spawn(
+          process.execPath,
+          ["--import", "tsx", path.join(REPO, "test/lockfile/contend.ts"), workflow, log, String(rounds), String(dead), go],
+          {
+            cwd: REPO,
+            stdio: ["ignore", "pipe", "inherit"],
+          },
+        );
+        let out = "";
+        child.stdout.on("data", (d) => (out += d));
+        return new Promise<number>((resolve, reject) =>
+          child.on("exit", (code) => (code === 0 ? resolve(Number(out)) : reject(new Error(`contender exited with ${code}`)))),
+        );
       });
-      let out = "";
-      child.stdout.on("data", (d) => (out += d));
-      return new Promise<number>((resolve, reject) =>
-        child.on("exit", (code) => (code === 0 ? resolve(Number(out)) : reject(new Error(`contender exited with ${code}`)))),
-      );
-    });
-    // Let them all start before any takes the mutex, so they race from the first round.
-    await new Promise((r) => setTimeout(r, 1500));
-    writeFileSync(go, "");
-    const abandoned = (await Promise.all(children)).reduce((a, b) => a + b, 0);
+      // All of them started and waiting before any takes the mutex, so they race from the first round.
+      const ready = () => (existsSync(`${go}.ready`) ? readFileSync(`${go}.ready`, "utf8").trim().split("\n").length : 0);
+      await until(() => ready() === contenders, `${contenders} contenders to be ready`);
+      writeFileSync(go, "");
+      const abandoned = (await Promise.all(children)).reduce((a, b) => a + b, 0);
 
-    const lines = readFileSync(log, "utf8").trim().split("\n");
-    expect(lines).toHaveLength(2 * contenders * rounds);
-    for (let i = 0; i < lines.length; i += 2) {
-      // Every holder leaves before the next one enters: never two at once.
-      const [enter, leave] = [lines[i]!.split(" "), lines[i + 1]!.split(" ")];
-      expect([enter[0], leave[0], leave[1]]).toEqual(["enter", "leave", enter[1]]);
-    }
-    expect(abandoned).toBeGreaterThan(contenders * rounds * 0.2); // the takeovers did happen, many times
-    // Nothing left behind but the mutex itself (a dead holder's, if the last one abandoned it).
-    expect(readdirSync(dir).filter((name) => name.includes(".tmp") || name.includes("takeover"))).toEqual([]);
-  }, 60_000);
+      const lines = readFileSync(log, "utf8").trim().split("\n");
+      expect(lines).toHaveLength(2 * contenders * rounds);
+      for (let i = 0; i < lines.length; i += 2) {
+        // Every holder leaves before the next one enters: never two at once.
+        const [enter, leave] = [lines[i]!.split(" "), lines[i + 1]!.split(" ")];
+        expect([enter[0], leave[0], leave[1]]).toEqual(["enter", "leave", enter[1]]);
+      }
+      expect(abandoned).toBeGreaterThan(contenders * rounds * 0.2); // the takeovers did happen, many times
+      // Nothing left behind but the mutex itself (a dead holder's, if the last one abandoned it).
+      expect(readdirSync(dir).filter((name) => name.includes(".tmp") || name.includes("takeover"))).toEqual([]);
+    },
+    scaled(60_000),
+  );
 
   it("takes over a takeover left by a process that died in the middle of it", async () => {
     const dir = tempRepo({ "workflow.yml": WORKFLOW });
