@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /** A child process as far as waiting on it goes: running while it has neither exit code nor signal. */
@@ -28,4 +28,21 @@ export async function until(check: () => boolean, what: string, run?: Child & { 
  */
 export function release(dir: string, name: string): void {
   writeFileSync(path.join(dir, `release.${name}`), "");
+}
+
+/**
+ * For a test of a command's timeout: runs `attempt` with a timeout of `seconds`, the command being
+ * one that touches a file `ready` in its directory once it has set up what the test is about (the
+ * processes it starts, the output it writes) and then outlives any timeout. On a busy machine a
+ * short timeout can stop the command before it got that far, which tells nothing: it is then run
+ * again with twice the timeout. The timeout is what is tested, not how fast a shell starts.
+ */
+export async function pastSetup<T>(
+  seconds: number,
+  attempt: (timeout: number) => Promise<{ cwd: string; result: T }>,
+): Promise<{ cwd: string; result: T; timeout: number }> {
+  for (let timeout = seconds; ; timeout *= 2) {
+    const { cwd, result } = await attempt(timeout);
+    if (existsSync(path.join(cwd, "ready"))) return { cwd, result, timeout };
+  }
 }
