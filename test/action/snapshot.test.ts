@@ -26,7 +26,7 @@ describe("a cold run of 300 pairs under a rate limit", () => {
     "saves everything it accepted in a few uploads, and a fresh workspace restores it in a few downloads and executes nothing",
     { timeout: 120_000 },
     async () => {
-      cache.rateLimit = { uploads: 1, downloads: 1, windowMs: 1500 };
+      cache.rateLimit = { uploads: 1, downloads: 1, windowMs: 1000 };
       const PAIRS = pairIds(300);
 
       const cold = await runAction({ workspace: manyPairs(300), cache, with: { "max-parallel": "8" } });
