@@ -12,6 +12,7 @@ import { copyToTempRepo, REPO, tempRepo } from "../helpers/fixtures.js";
 import { checkMermaid, mermaidBlocks } from "./mermaid.js";
 import { GITHUB_TOKEN, runAction } from "./runner.js";
 import { expectEveryOutput } from "./outputs.js";
+import { scaled } from "../helpers/time.js";
 
 const EXAMPLE = path.join(REPO, "examples/tdd-stack");
 const NO_CACHE = { cache: "false" };
@@ -172,7 +173,7 @@ describe("plan mode", () => {
     await checkMermaid(mermaidBlocks(result.summary)[0]!);
   });
 
-  it("keeps the job summary under GitHub's 1 MiB for a workflow of thousands of pairs", { timeout: 120_000 }, async () => {
+  it("keeps the job summary under GitHub's 1 MiB for a workflow of thousands of pairs", { timeout: scaled(120_000) }, async () => {
     const workspace = tempRepo();
     generateWorkflow(workspace, 10_000);
     const result = await runAction({ workspace, with: { ...NO_CACHE, mode: "plan" } });

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempRepo } from "../helpers/fixtures.js";
 import { FakeCacheService } from "./fakeCacheService.js";
 import { runAction, type ActionResult } from "./runner.js";
+import { scaled } from "../helpers/time.js";
 
 /** Each call logged in the job's own checkout; content from the prompt, which holds the dependencies'. */
 const GENERATOR = `echo "$PAIRFLOW_PAIR" >> calls.log
@@ -39,7 +40,7 @@ afterEach(async () => {
 });
 
 describe("a run fanned out over a job matrix", () => {
-  it("plans the matrix, runs each pair in exactly one shard job, and merges into one run the next job restores", { timeout: 120_000 }, async () => {
+  it("plans the matrix, runs each pair in exactly one shard job, and merges into one run the next job restores", { timeout: scaled(120_000) }, async () => {
     const repo = tempRepo({ "workflow.yml": workflow(), "gen.sh": GENERATOR, ".gitignore": ".pairflow/\n" });
     /** A runner's fresh checkout of the repository. */
     const checkout = () => {
@@ -76,14 +77,14 @@ describe("a run fanned out over a job matrix", () => {
     expect(calls(next)).toEqual([]);
   });
 
-  it("gives an empty matrix when nothing is to run", { timeout: 60_000 }, async () => {
+  it("gives an empty matrix when nothing is to run", { timeout: scaled(60_000) }, async () => {
     const repo = tempRepo({ "workflow.yml": workflow(), "gen.sh": GENERATOR });
     expect((await runAction({ workspace: repo, cache, with: {} })).code).toBe(0);
     const plan = await runAction({ workspace: repo, cache, with: { mode: "plan", shards: "3" } });
     expect(JSON.parse(plan.outputs.matrix!)).toEqual({ include: [] });
   });
 
-  it("refuses a shard outside mode run, and mode merge without shards, before anything runs", { timeout: 60_000 }, async () => {
+  it("refuses a shard outside mode run, and mode merge without shards, before anything runs", { timeout: scaled(60_000) }, async () => {
     const repo = tempRepo({ "workflow.yml": workflow(), "gen.sh": GENERATOR });
     const bad = await runAction({ workspace: repo, with: { mode: "plan", shard: "1/3", cache: "false" } });
     expect(bad.code).not.toBe(0);

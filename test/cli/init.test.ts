@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { REPO, tempRepo } from "../helpers/fixtures.js";
 import { CLI, pairflow } from "./built.js";
+import { scaled } from "../helpers/time.js";
 
 const TARGETS = ["flow/workflow.yml", "flow/prompts.yml", ".github/workflows/pairflow.yml"];
 
@@ -73,7 +74,7 @@ describe("pairflow init", () => {
     expect(readFileSync(path.join(dir, ".github/workflows/pairflow.yml"), "utf8")).toMatch(/^ {10}workflow: \.$/m);
   });
 
-  it("never overwrites: with any target present it exits 2 naming it and writes nothing at all", { timeout: 90_000 }, () => {
+  it("never overwrites: with any target present it exits 2 naming it and writes nothing at all", { timeout: scaled(90_000) }, () => {
     fc.assert(
       fc.property(fc.subarray(TARGETS, { minLength: 1 }), (present) => {
         const dir = tempRepo();

@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempRepo } from "../helpers/fixtures.js";
 import { pairflow } from "./built.js";
+import { scaled } from "../helpers/time.js";
 
 // Records stdin, PAIRFLOW_PROMPT_FILE and PAIRFLOW_DEPENDENCIES_DIR of each call. b's first answer
 // is one its guard rejects, so b makes a second attempt with the feedback in its prompt.
@@ -48,7 +49,7 @@ function call(dir: string, pair: string, attempt: number): { stdin: string; file
 }
 
 describe("pairflow prompt", () => {
-  it("prints byte for byte what the generator receives, retries included, and hands dependencies over as files", { timeout: 90_000 }, () => {
+  it("prints byte for byte what the generator receives, retries included, and hands dependencies over as files", { timeout: scaled(90_000) }, () => {
     const dir = project();
     const run = pairflow(["run"], { cwd: dir });
     expect(run.status).toBe(0);

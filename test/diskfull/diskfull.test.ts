@@ -14,6 +14,7 @@ import { readLock } from "../../src/lockfile/lockfile.js";
 import { sha256Hex } from "../../src/refs/hash.js";
 import { REPO, tempRepo, writeFiles } from "../helpers/fixtures.js";
 import { runOf } from "../helpers/state.js";
+import { scaled } from "../helpers/time.js";
 
 const CLI = path.join(REPO, "dist/cli.js");
 
@@ -72,7 +73,7 @@ function read(dir: string, file: string): Buffer | undefined {
 }
 
 describe("a full disk", () => {
-  it("stops the run cleanly, and the next run with space completes it", async (ctx) => {
+  it("stops the run cleanly, and the next run with space completes it", { timeout: scaled(120_000) }, async (ctx) => {
     if (!mount) ctx.skip(why);
     const root = mount!;
     // What the outputs are after a run with the new content and nothing in the way.
@@ -124,7 +125,7 @@ describe("a full disk", () => {
       { numRuns: 5, seed: 1313 },
     );
     expect(stopped).toBeGreaterThan(0);
-  }, 120_000);
+  });
 });
 
 describe("a damaged store object", () => {
