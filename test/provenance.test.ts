@@ -104,43 +104,39 @@ describe("provenance", () => {
     expect(readLock(path.join(b, "workflow.lock.json"))!.pairs.g_test!.source).toBe("generated");
   });
 
-  it(
-    "a SIGKILL at any moment of a run never turns generated output into a person's",
-    async () => {
-      const dir = copyToTempRepo(EXAMPLE);
-      // Kill the CLI at spread-out moments while it executes and accepts the three pairs: once its
-      // trace has so many events, whatever the machine's speed. A run of the example writes 17: run
-      // start, then per pair its start, attempt start, process, attempt end (accepted: the output,
-      // store and lock entry are written next) and pair end, then run end.
-      const traced = () => {
-        const runs = path.join(dir, ".pairflow/runs");
-        const trace = existsSync(runs) && readdirSync(runs).length > 0 ? path.join(runs, readdirSync(runs)[0]!, "trace.jsonl") : "";
-        return trace && existsSync(trace) ? readFileSync(trace, "utf8").split("\n").length - 1 : 0;
-      };
-      for (const events of [1, 4, 5, 6, 10, 11, 15, 16]) {
-        rmSync(path.join(dir, "out"), { recursive: true, force: true });
-        rmSync(path.join(dir, "workflow.lock.json"), { force: true });
-        rmSync(path.join(dir, ".pairflow"), { recursive: true, force: true });
-        const child = spawn(process.execPath, [path.join(REPO, "dist/cli.js"), "run", "--json"], { cwd: dir, stdio: "ignore" });
-        const exited = new Promise((r) => child.once("exit", r));
-        await until(() => traced() >= events, `${events} events in the trace`, child);
-        child.kill("SIGKILL");
-        await exited;
-        const { plan } = await planOf(dir, { cwd: dir });
-        expect(
-          plan.pairs.filter((p) => p.artifact?.edited).map((p) => p.id),
-          `killed after ${events} events`,
-        ).toEqual([]);
-        expect(
-          plan.pairs.flatMap((p) => p.reasons).filter((r) => r.detail.includes("no record")),
-          `killed after ${events} events`,
-        ).toEqual([]);
-        const lock = existsSync(path.join(dir, "workflow.lock.json")) ? readLock(path.join(dir, "workflow.lock.json"))! : { pairs: {} };
-        expect(Object.values(lock.pairs).filter((e) => e.source === "human")).toEqual([]);
-      }
-    },
-    scaled(60_000),
-  );
+  it("a SIGKILL at any moment of a run never turns generated output into a person's", { timeout: scaled(60_000) }, async () => {
+    const dir = copyToTempRepo(EXAMPLE);
+    // Kill the CLI at spread-out moments while it executes and accepts the three pairs: once its
+    // trace has so many events, whatever the machine's speed. A run of the example writes 17: run
+    // start, then per pair its start, attempt start, process, attempt end (accepted: the output,
+    // store and lock entry are written next) and pair end, then run end.
+    const traced = () => {
+      const runs = path.join(dir, ".pairflow/runs");
+      const trace = existsSync(runs) && readdirSync(runs).length > 0 ? path.join(runs, readdirSync(runs)[0]!, "trace.jsonl") : "";
+      return trace && existsSync(trace) ? readFileSync(trace, "utf8").split("\n").length - 1 : 0;
+    };
+    for (const events of [1, 4, 5, 6, 10, 11, 15, 16]) {
+      rmSync(path.join(dir, "out"), { recursive: true, force: true });
+      rmSync(path.join(dir, "workflow.lock.json"), { force: true });
+      rmSync(path.join(dir, ".pairflow"), { recursive: true, force: true });
+      const child = spawn(process.execPath, [path.join(REPO, "dist/cli.js"), "run", "--json"], { cwd: dir, stdio: "ignore" });
+      const exited = new Promise((r) => child.once("exit", r));
+      await until(() => traced() >= events, `${events} events in the trace`, child);
+      child.kill("SIGKILL");
+      await exited;
+      const { plan } = await planOf(dir, { cwd: dir });
+      expect(
+        plan.pairs.filter((p) => p.artifact?.edited).map((p) => p.id),
+        `killed after ${events} events`,
+      ).toEqual([]);
+      expect(
+        plan.pairs.flatMap((p) => p.reasons).filter((r) => r.detail.includes("no record")),
+        `killed after ${events} events`,
+      ).toEqual([]);
+      const lock = existsSync(path.join(dir, "workflow.lock.json")) ? readLock(path.join(dir, "workflow.lock.json"))! : { pairs: {} };
+      expect(Object.values(lock.pairs).filter((e) => e.source === "human")).toEqual([]);
+    }
+  });
 });
 
 function readDir(dir: string): Record<string, string> {

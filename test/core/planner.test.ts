@@ -274,45 +274,41 @@ async function planEqualsRun(world: World, selection: Selection, edits: Map<stri
 }
 
 describe("plan = run, over random workflows and changes (in memory)", () => {
-  it(
-    "the pairs planned to run are the pairs executed, outputs exist afterwards, and a second run executes nothing",
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(
-          workflowArb,
-          fc.array(fc.tuple(changeArb, fc.boolean()), { minLength: 3, maxLength: 8 }),
-          fc.boolean(),
-          async (specs, changes, unique) => {
-            const { workflow, graph } = workflowOf(specs);
-            const world = new World(workflow, graph);
-            world.unique = unique;
-            const remote = new MemoryRemote();
-            const ids = specs.map((s) => s.id);
-            const edits = new Map<string, Buffer>();
-            await world.run();
-            for (const [change, withRemote] of changes) {
-              // Some steps see the remote store (and save to it), some do not; a new machine always does.
-              world.remote = withRemote || change.kind === "freshMachine" ? remote : undefined;
-              const selection = apply(world, change, ids, edits);
-              // Line endings are not content: a CRLF copy of an output is the same artifact.
-              if (change.kind === "crlf") expect((await world.plan()).pairs.filter((p) => p.action === "run").map((p) => p.id)).toEqual([]);
-              await planEqualsRun(world, selection, edits, unique);
-              // --only leaves what depends on the selected pair for a later run: that run follows the rule too.
-              if (selection.only) await planEqualsRun(world, {}, edits, unique);
-              // The second run's plan is the plan of the world as the first run left it.
-              const lockBefore = JSON.stringify(world.lock);
-              world.calls = [];
-              const { plan: again, report: second } = await world.run();
-              expect(again.pairs.filter((p) => p.action === "run").map((p) => p.id)).toEqual([]);
-              expect(byStatus(second, "executed")).toEqual([]);
-              expect(world.calls).toEqual([]);
-              expect(JSON.stringify(world.lock)).toBe(lockBefore);
-            }
-          },
-        ),
-        { numRuns: Number(process.env.PAIRFLOW_PROPERTY_RUNS ?? 300), seed: Number(process.env.PAIRFLOW_PROPERTY_SEED ?? 20261122) },
-      );
-    },
-    scaled(120_000),
-  );
+  it("the pairs planned to run are the pairs executed, outputs exist afterwards, and a second run executes nothing", { timeout: scaled(120_000) }, async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        workflowArb,
+        fc.array(fc.tuple(changeArb, fc.boolean()), { minLength: 3, maxLength: 8 }),
+        fc.boolean(),
+        async (specs, changes, unique) => {
+          const { workflow, graph } = workflowOf(specs);
+          const world = new World(workflow, graph);
+          world.unique = unique;
+          const remote = new MemoryRemote();
+          const ids = specs.map((s) => s.id);
+          const edits = new Map<string, Buffer>();
+          await world.run();
+          for (const [change, withRemote] of changes) {
+            // Some steps see the remote store (and save to it), some do not; a new machine always does.
+            world.remote = withRemote || change.kind === "freshMachine" ? remote : undefined;
+            const selection = apply(world, change, ids, edits);
+            // Line endings are not content: a CRLF copy of an output is the same artifact.
+            if (change.kind === "crlf") expect((await world.plan()).pairs.filter((p) => p.action === "run").map((p) => p.id)).toEqual([]);
+            await planEqualsRun(world, selection, edits, unique);
+            // --only leaves what depends on the selected pair for a later run: that run follows the rule too.
+            if (selection.only) await planEqualsRun(world, {}, edits, unique);
+            // The second run's plan is the plan of the world as the first run left it.
+            const lockBefore = JSON.stringify(world.lock);
+            world.calls = [];
+            const { plan: again, report: second } = await world.run();
+            expect(again.pairs.filter((p) => p.action === "run").map((p) => p.id)).toEqual([]);
+            expect(byStatus(second, "executed")).toEqual([]);
+            expect(world.calls).toEqual([]);
+            expect(JSON.stringify(world.lock)).toBe(lockBefore);
+          }
+        },
+      ),
+      { numRuns: Number(process.env.PAIRFLOW_PROPERTY_RUNS ?? 300), seed: Number(process.env.PAIRFLOW_PROPERTY_SEED ?? 20261122) },
+    );
+  });
 });

@@ -162,42 +162,34 @@ function start(dir: string, args: string[], env: NodeJS.ProcessEnv) {
 }
 
 describe("runs and the journal", () => {
-  it(
-    "a killed run's acceptances are seen by the next plan and kept by the next run, which removes the journal",
-    async () => {
-      const dir = tempRepo({ "workflow.yml": WORKFLOW, "gen.mjs": SCRIPT });
-      const run = start(dir, ["run"], { HOLD: "c" });
-      await until(() => started(dir).includes("c start"), "c to start", run);
-      run.kill("SIGKILL");
-      await run.exited;
-      release(dir, "c"); // the killed run's call, should it still be there
-      // a and b were accepted; the lock file was not rewritten for them, the journal has them.
-      expect(existsSync(path.join(dir, ".workflow.lock.json.journal"))).toBe(true);
-      expect(readLock(path.join(dir, "workflow.lock.json"))?.pairs ?? {}).not.toHaveProperty("a");
-      const plan = JSON.parse(cli(dir, ["plan", "--json"]).stdout) as { pairs: { id: string; action: string }[] };
-      expect(plan.pairs.map((p) => `${p.id}:${p.action}`)).toEqual(["a:skip", "b:skip", "c:run", "d:run"]);
+  it("a killed run's acceptances are seen by the next plan and kept by the next run, which removes the journal", { timeout: scaled(60_000) }, async () => {
+    const dir = tempRepo({ "workflow.yml": WORKFLOW, "gen.mjs": SCRIPT });
+    const run = start(dir, ["run"], { HOLD: "c" });
+    await until(() => started(dir).includes("c start"), "c to start", run);
+    run.kill("SIGKILL");
+    await run.exited;
+    release(dir, "c"); // the killed run's call, should it still be there
+    // a and b were accepted; the lock file was not rewritten for them, the journal has them.
+    expect(existsSync(path.join(dir, ".workflow.lock.json.journal"))).toBe(true);
+    expect(readLock(path.join(dir, "workflow.lock.json"))?.pairs ?? {}).not.toHaveProperty("a");
+    const plan = JSON.parse(cli(dir, ["plan", "--json"]).stdout) as { pairs: { id: string; action: string }[] };
+    expect(plan.pairs.map((p) => `${p.id}:${p.action}`)).toEqual(["a:skip", "b:skip", "c:run", "d:run"]);
 
-      const again = cli(dir, ["run", "--json"]);
-      expect(again.status, again.stderr).toBe(0);
-      expect(JSON.parse(again.stdout).totals).toMatchObject({ executed: 2, reused: 2 });
-      expect(started(dir)).toEqual(["a start", "b start", "c start", "c start", "d start"]);
-      expect(Object.keys(readLock(path.join(dir, "workflow.lock.json"))!.pairs)).toEqual(["a", "b", "c", "d"]);
-      expect(readdirSync(dir).filter((n) => n.startsWith(".workflow") || n.endsWith(".tmp"))).toEqual([]);
-    },
-    scaled(60_000),
-  );
+    const again = cli(dir, ["run", "--json"]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).totals).toMatchObject({ executed: 2, reused: 2 });
+    expect(started(dir)).toEqual(["a start", "b start", "c start", "c start", "d start"]);
+    expect(Object.keys(readLock(path.join(dir, "workflow.lock.json"))!.pairs)).toEqual(["a", "b", "c", "d"]);
+    expect(readdirSync(dir).filter((n) => n.startsWith(".workflow") || n.endsWith(".tmp"))).toEqual([]);
+  });
 
-  it(
-    "never counts the journal, the mutex or their temporary files as a pair's inputs",
-    () => {
-      const dir = tempRepo({ "workflow.yml": WORKFLOW.replace("b: {requires: [a],", 'b: {requires: [a], inputs: [".*"],'), "gen.mjs": SCRIPT, ".notes": "x" });
-      expect(cli(dir, ["run"]).status).toBe(0);
-      // b was decided during the run, while the journal and the mutex existed; a plan after it agrees.
-      const plan = JSON.parse(cli(dir, ["plan", "--json"]).stdout) as { pairs: { id: string; action: string }[] };
-      expect(plan.pairs.map((p) => `${p.id}:${p.action}`)).toEqual(["a:skip", "b:skip", "c:skip", "d:skip"]);
-    },
-    scaled(30_000),
-  );
+  it("never counts the journal, the mutex or their temporary files as a pair's inputs", { timeout: scaled(30_000) }, () => {
+    const dir = tempRepo({ "workflow.yml": WORKFLOW.replace("b: {requires: [a],", 'b: {requires: [a], inputs: [".*"],'), "gen.mjs": SCRIPT, ".notes": "x" });
+    expect(cli(dir, ["run"]).status).toBe(0);
+    // b was decided during the run, while the journal and the mutex existed; a plan after it agrees.
+    const plan = JSON.parse(cli(dir, ["plan", "--json"]).stdout) as { pairs: { id: string; action: string }[] };
+    expect(plan.pairs.map((p) => `${p.id}:${p.action}`)).toEqual(["a:skip", "b:skip", "c:skip", "d:skip"]);
+  });
 
   it("says what to do, without a stack trace, when the journal's place holds a directory", () => {
     const dir = tempRepo({ "workflow.yml": WORKFLOW, "gen.mjs": SCRIPT });
@@ -208,28 +200,24 @@ describe("runs and the journal", () => {
     expect(plan.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it(
-    "runs with different state directories wait for each other and keep each other's entries",
-    async () => {
-      const dir = tempRepo({ "workflow.yml": WORKFLOW, "gen.mjs": SCRIPT });
-      // The first run holds the workflow until the test lets a's call answer, once the second waits.
-      const first = start(dir, ["run", "--state-dir", "s1"], { HOLD: "a" });
-      await until(() => started(dir).includes("a start"), "the first run to start", first);
-      const busy = cli(dir, ["run", "--no-wait", "--state-dir", "s2"]);
-      expect(busy.status).toBe(75);
-      expect(busy.stderr).toMatch(/another run \(\S+, pid \d+ on .+\) is using .*workflow\.yml/);
-      const second = start(dir, ["run", "--state-dir", "s2"], {});
-      await until(() => second.err().includes("waiting for run"), "the second run to wait", second);
-      release(dir, "a");
-      expect(await first.exited).toBe(0);
-      expect(await second.exited).toBe(0);
-      expect(started(dir)).toEqual(["a start", "b start", "c start", "d start"]); // nothing ran twice
-      expect(Object.keys(readLock(path.join(dir, "workflow.lock.json"))!.pairs)).toEqual(["a", "b", "c", "d"]);
-      // A later run of part of the workflow from another state directory keeps the other entries.
-      appendFileSync(path.join(dir, "workflow.yml"), "  e: {output: out/e.txt}\n");
-      expect(cli(dir, ["run", "--state-dir", "s3"]).status).toBe(0);
-      expect(Object.keys(readLock(path.join(dir, "workflow.lock.json"))!.pairs)).toEqual(["a", "b", "c", "d", "e"]);
-    },
-    scaled(60_000),
-  );
+  it("runs with different state directories wait for each other and keep each other's entries", { timeout: scaled(60_000) }, async () => {
+    const dir = tempRepo({ "workflow.yml": WORKFLOW, "gen.mjs": SCRIPT });
+    // The first run holds the workflow until the test lets a's call answer, once the second waits.
+    const first = start(dir, ["run", "--state-dir", "s1"], { HOLD: "a" });
+    await until(() => started(dir).includes("a start"), "the first run to start", first);
+    const busy = cli(dir, ["run", "--no-wait", "--state-dir", "s2"]);
+    expect(busy.status).toBe(75);
+    expect(busy.stderr).toMatch(/another run \(\S+, pid \d+ on .+\) is using .*workflow\.yml/);
+    const second = start(dir, ["run", "--state-dir", "s2"], {});
+    await until(() => second.err().includes("waiting for run"), "the second run to wait", second);
+    release(dir, "a");
+    expect(await first.exited).toBe(0);
+    expect(await second.exited).toBe(0);
+    expect(started(dir)).toEqual(["a start", "b start", "c start", "d start"]); // nothing ran twice
+    expect(Object.keys(readLock(path.join(dir, "workflow.lock.json"))!.pairs)).toEqual(["a", "b", "c", "d"]);
+    // A later run of part of the workflow from another state directory keeps the other entries.
+    appendFileSync(path.join(dir, "workflow.yml"), "  e: {output: out/e.txt}\n");
+    expect(cli(dir, ["run", "--state-dir", "s3"]).status).toBe(0);
+    expect(Object.keys(readLock(path.join(dir, "workflow.lock.json"))!.pairs)).toEqual(["a", "b", "c", "d", "e"]);
+  });
 });

@@ -42,52 +42,44 @@ describe("the run mutex", () => {
     expect(lockPath(path.join(dir, "workflow.yml"))).toBe(path.join(realpathSync(dir), ".workflow.lock.json.mutex"));
   });
 
-  it(
-    "takes over a dead holder, and of many processes racing for it only one ever holds it",
-    async () => {
-      const dir = tempRepo({ "workflow.yml": WORKFLOW });
-      const workflow = path.join(dir, "workflow.yml");
-      const log = path.join(dir, "holders.log");
-      const go = path.join(dir, "go");
-      const dead = deadPid();
-      // A holder that died: everyone starts by racing to take it over.
-      writeFileSync(lockPath(workflow), JSON.stringify({ pid: dead, host: hostname(), runId: "dead", workflow, since: "" }));
-      const contenders = 8;
-      const rounds = 50;
-      const children = Array.from({ length: contenders }, () => {
-        const child = spawn(
-          process.execPath,
-          ["--import", "tsx", path.join(REPO, "test/lockfile/contend.ts"), workflow, log, String(rounds), String(dead), go],
-          {
-            cwd: REPO,
-            stdio: ["ignore", "pipe", "inherit"],
-          },
-        );
-        let out = "";
-        child.stdout.on("data", (d) => (out += d));
-        return new Promise<number>((resolve, reject) =>
-          child.on("exit", (code) => (code === 0 ? resolve(Number(out)) : reject(new Error(`contender exited with ${code}`)))),
-        );
+  it("takes over a dead holder, and of many processes racing for it only one ever holds it", { timeout: scaled(60_000) }, async () => {
+    const dir = tempRepo({ "workflow.yml": WORKFLOW });
+    const workflow = path.join(dir, "workflow.yml");
+    const log = path.join(dir, "holders.log");
+    const go = path.join(dir, "go");
+    const dead = deadPid();
+    // A holder that died: everyone starts by racing to take it over.
+    writeFileSync(lockPath(workflow), JSON.stringify({ pid: dead, host: hostname(), runId: "dead", workflow, since: "" }));
+    const contenders = 8;
+    const rounds = 50;
+    const children = Array.from({ length: contenders }, () => {
+      const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO, "test/lockfile/contend.ts"), workflow, log, String(rounds), String(dead), go], {
+        cwd: REPO,
+        stdio: ["ignore", "pipe", "inherit"],
       });
-      // All of them started and waiting before any takes the mutex, so they race from the first round.
-      const ready = () => (existsSync(`${go}.ready`) ? readFileSync(`${go}.ready`, "utf8").trim().split("\n").length : 0);
-      await until(() => ready() === contenders, `${contenders} contenders to be ready`);
-      writeFileSync(go, "");
-      const abandoned = (await Promise.all(children)).reduce((a, b) => a + b, 0);
+      let out = "";
+      child.stdout.on("data", (d) => (out += d));
+      return new Promise<number>((resolve, reject) =>
+        child.on("exit", (code) => (code === 0 ? resolve(Number(out)) : reject(new Error(`contender exited with ${code}`)))),
+      );
+    });
+    // All of them started and waiting before any takes the mutex, so they race from the first round.
+    const ready = () => (existsSync(`${go}.ready`) ? readFileSync(`${go}.ready`, "utf8").trim().split("\n").length : 0);
+    await until(() => ready() === contenders, `${contenders} contenders to be ready`);
+    writeFileSync(go, "");
+    const abandoned = (await Promise.all(children)).reduce((a, b) => a + b, 0);
 
-      const lines = readFileSync(log, "utf8").trim().split("\n");
-      expect(lines).toHaveLength(2 * contenders * rounds);
-      for (let i = 0; i < lines.length; i += 2) {
-        // Every holder leaves before the next one enters: never two at once.
-        const [enter, leave] = [lines[i]!.split(" "), lines[i + 1]!.split(" ")];
-        expect([enter[0], leave[0], leave[1]]).toEqual(["enter", "leave", enter[1]]);
-      }
-      expect(abandoned).toBeGreaterThan(contenders * rounds * 0.2); // the takeovers did happen, many times
-      // Nothing left behind but the mutex itself (a dead holder's, if the last one abandoned it).
-      expect(readdirSync(dir).filter((name) => name.includes(".tmp") || name.includes("takeover"))).toEqual([]);
-    },
-    scaled(60_000),
-  );
+    const lines = readFileSync(log, "utf8").trim().split("\n");
+    expect(lines).toHaveLength(2 * contenders * rounds);
+    for (let i = 0; i < lines.length; i += 2) {
+      // Every holder leaves before the next one enters: never two at once.
+      const [enter, leave] = [lines[i]!.split(" "), lines[i + 1]!.split(" ")];
+      expect([enter[0], leave[0], leave[1]]).toEqual(["enter", "leave", enter[1]]);
+    }
+    expect(abandoned).toBeGreaterThan(contenders * rounds * 0.2); // the takeovers did happen, many times
+    // Nothing left behind but the mutex itself (a dead holder's, if the last one abandoned it).
+    expect(readdirSync(dir).filter((name) => name.includes(".tmp") || name.includes("takeover"))).toEqual([]);
+  });
 
   it("takes over a takeover left by a process that died in the middle of it", async () => {
     const dir = tempRepo({ "workflow.yml": WORKFLOW });
