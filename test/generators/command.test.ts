@@ -208,7 +208,7 @@ describe("command generator: bytes, sizes and what a command leaves behind", () 
   });
 
   it("announces the command's process group, with its start time, before the command runs, and it is gone when the outcome returns", async () => {
-    const req = request({ run: "touch ran; (sleep 30 </dev/null >/dev/null 2>&1 &) ; printf ok" });
+    const req = request({ run: "touch ran; (sleep 600 </dev/null >/dev/null 2>&1 &) ; printf ok" });
     const seen: { pid: number; startTime: string; ranYet: boolean; stat: string }[] = [];
     req.onProcess = (group) => {
       const stat = readFileSync(`/proc/${group.pid}/stat`, "utf8");

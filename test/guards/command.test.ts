@@ -132,7 +132,7 @@ describe("command guard", () => {
   });
 
   it("records its process group before the command runs, and the group is gone when the verdict returns", async () => {
-    const req = request("x", { run: "touch ran; (sleep 30 </dev/null >/dev/null 2>&1 &)" });
+    const req = request("x", { run: "touch ran; (sleep 600 </dev/null >/dev/null 2>&1 &)" });
     const events: string[] = [];
     let pid = 0;
     req.onProcess = (group) => {
