@@ -1,11 +1,15 @@
 import { defineConfig } from "vitest/config";
+import { scaled } from "./test/helpers/time.js";
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // The package and the action the end-to-end tests run, built from the sources first.
     globalSetup: ["test/setup/package.ts"],
-    testTimeout: 30_000,
+    // Tests wait for events, not for time: these only decide when a test that hangs is given up on.
+    // PAIRFLOW_TEST_TIME_FACTOR scales them, and every budget a test sets itself (test/helpers/time.ts).
+    testTimeout: scaled(30_000),
+    hookTimeout: scaled(30_000),
     // Most test time is spent waiting (child processes, signals, a client's backoff), not computing:
     // more workers than the two cores CI has keep both busy. The default would be one.
     maxWorkers: 4,

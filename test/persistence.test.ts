@@ -11,15 +11,22 @@ import { lockPath } from "../src/records/mutex.js";
 import { readLock } from "../src/lockfile/lockfile.js";
 import { tempRepo, UNCONFINED } from "./helpers/fixtures.js";
 import { CLI } from "./helpers/package.js";
+import { running } from "./helpers/processes.js";
+import { scaledSeconds } from "./helpers/time.js";
+import { release, until } from "./helpers/wait.js";
 
-// Logs "<pair> <attempt> start|end" and its pid, sleeps DELAY_<pair> ms, answers ANSWER_<pair>_<attempt>.
+// Logs "<pair> <attempt> start|end" and its pid, answers ANSWER_<pair>_<attempt>. A call HOLD names
+// ("<pair><attempt>", space-separated) answers only once the test writes release.<pair>: a test
+// acts while a call is in flight by holding it, never by hoping a delay outlasts what it does.
 const SCRIPT = `
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
 const pair = process.env.PAIRFLOW_PAIR, attempt = process.env.PAIRFLOW_ATTEMPT;
 appendFileSync("calls.log", \`\${pair} \${attempt} start \${process.pid}\\n\`);
 const prompt = readFileSync(0, "utf8");
 appendFileSync(\`prompt.\${pair}.\${attempt}.txt\`, prompt);
-await new Promise((r) => setTimeout(r, Number(process.env["DELAY_" + pair] ?? 0)));
+if ((process.env.HOLD ?? "").split(" ").includes(pair + attempt)) {
+  while (!existsSync("release." + pair)) await new Promise((r) => setTimeout(r, 10));
+}
 appendFileSync("calls.log", \`\${pair} \${attempt} end \${process.pid}\\n\`);
 process.stdout.write(process.env["ANSWER_" + pair + "_" + attempt] ?? \`content of \${pair} from \${prompt.length} prompt bytes\\n\`);
 `;
@@ -61,29 +68,13 @@ function start(
   let err = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (err += d));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code, signal) => resolve(code ?? (signal ? -1 : null))));
+  // "close", not "exit": by then everything the run wrote to stdout and stderr has been read.
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code, signal) => resolve(code ?? (signal ? -1 : null))));
   return Object.assign(child, { out: () => out, err: () => err, exited });
 }
 
 function cli(dir: string, args: string[], env: NodeJS.ProcessEnv = {}) {
   return spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", ...UNCONFINED, ...env } });
-}
-
-async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** What a run leaves that must not depend on how it got there. */
@@ -100,15 +91,16 @@ const runIds = (dir: string) => readdirSync(path.join(dir, ".pairflow/runs")).so
 describe("resume after kill -9", () => {
   it("never re-runs a finished pair, makes the interrupted attempt again with its history, and ends as an uninterrupted run would", async () => {
     // b's first attempt is rejected; the kill lands in the middle of its second attempt's generator call.
-    const env = { ANSWER_b_1: "wrong\n", DELAY_b: "600" };
+    const env = { ANSWER_b_1: "wrong\n" };
     const reference = project();
     expect(cli(reference, ["run"], env).status).toBe(0);
 
     const dir = project();
-    const run = start(dir, ["run"], env);
-    await until(() => starts(dir).includes("b2"), "b's second attempt");
+    const run = start(dir, ["run"], { ...env, HOLD: "b2" });
+    await until(() => starts(dir).includes("b2"), "b's second attempt", run);
     run.kill("SIGKILL");
     await run.exited;
+    release(dir, "b"); // the killed run's call, should it still be there
     expect(existsSync(path.join(dir, ".pairflow/runs", runIds(dir)[0]!, "result.json"))).toBe(false);
     expect(cli(dir, ["runs"]).stdout).toMatch(/unfinished/);
 
@@ -133,10 +125,11 @@ describe("resume after kill -9", () => {
 
   it("lets a plain run after a crash reuse finished work too", async () => {
     const dir = project();
-    const run = start(dir, ["run"], { DELAY_c: "5000" });
-    await until(() => starts(dir).includes("c1"), "c to start");
+    const run = start(dir, ["run"], { HOLD: "c1" });
+    await until(() => starts(dir).includes("c1"), "c to start", run);
     run.kill("SIGKILL");
     await run.exited;
+    release(dir, "c"); // the killed run's call, should it still be there
     const again = JSON.parse(cli(dir, ["run", "--json"]).stdout);
     expect(again.pairs.map((p: { status: string }) => p.status)).toEqual(["reused", "reused", "executed", "executed"]);
     // The crashed run has been overtaken by a later run of its workflow: nothing is left to resume.
@@ -147,10 +140,11 @@ describe("resume after kill -9", () => {
 
   it("plans anew, saying so, when the workflow's structure changed since", async () => {
     const dir = project();
-    const run = start(dir, ["run"], { DELAY_b: "5000" });
-    await until(() => starts(dir).includes("b1"), "b to start");
+    const run = start(dir, ["run"], { HOLD: "b1" });
+    await until(() => starts(dir).includes("b1"), "b to start", run);
     run.kill("SIGKILL");
     await run.exited;
+    release(dir, "b"); // the killed run's call, should it still be there
     appendFileSync(path.join(dir, "workflow.yml"), "  e: {requires: [a], output: out/e.txt}\n");
     const r = cli(dir, ["resume"]);
     expect(r.status).toBe(0);
@@ -163,11 +157,15 @@ describe("resume after kill -9", () => {
 describe("signals", () => {
   it("SIGINT lets pairs in flight finish within the grace period, starts nothing new, and exits 130", async () => {
     const dir = project();
-    const run = start(dir, ["run", "--grace", "20"], { DELAY_b: "800" });
-    await until(() => starts(dir).includes("b1"), "b to start");
+    const grace = scaledSeconds(20);
+    const run = start(dir, ["run", "--grace", String(grace)], { HOLD: "b1" });
+    await until(() => starts(dir).includes("b1"), "b to start", run);
     run.kill("SIGINT");
+    // b's call finishes only after pairflow has taken the signal: it is in flight, not done.
+    await until(() => run.err().includes("starting nothing new"), "the notice", run);
+    release(dir, "b");
     expect(await run.exited).toBe(130);
-    expect(run.err()).toContain("SIGINT: starting nothing new; pairs in flight have 20s to finish");
+    expect(run.err()).toContain(`SIGINT: starting nothing new; pairs in flight have ${grace}s to finish`);
     expect(starts(dir)).toEqual(["a1", "b1"]);
     expect(calls(dir).some((c) => c[0] === "b" && c[2] === "end")).toBe(true);
     const result = JSON.parse(readFileSync(path.join(dir, ".pairflow/runs", runIds(dir)[0]!, "result.json"), "utf8"));
@@ -180,24 +178,25 @@ describe("signals", () => {
 
   it("cancels pairs in flight, child processes included, when the grace period ends; SIGTERM exits 143", async () => {
     const dir = project();
-    const run = start(dir, ["run", "--grace", "1"], { DELAY_a: "60000" });
-    await until(() => starts(dir).includes("a1"), "a to start");
+    // a's call is never released: only the end of the grace period can end this run.
+    const run = start(dir, ["run", "--grace", "1"], { HOLD: "a1" });
+    await until(() => starts(dir).includes("a1"), "a to start", run);
     const generatorPid = Number(calls(dir)[0]![3]);
-    const t0 = Date.now();
     run.kill("SIGTERM");
     expect(await run.exited).toBe(143);
-    expect(Date.now() - t0).toBeLessThan(10_000);
-    await until(() => !alive(generatorPid), "the generator to be gone", 5_000);
+    expect(run.err()).toContain("SIGTERM: starting nothing new; pairs in flight have 1s to finish");
+    await until(() => !running(generatorPid), "the generator to be gone");
     expect(existsSync(path.join(dir, "out/a.txt"))).toBe(false);
     expect(readLock(path.join(dir, "workflow.lock.json"))).toBeNull();
   });
 
   it("a second SIGINT cancels at once", async () => {
     const dir = project();
-    const run = start(dir, ["run", "--grace", "600"], { DELAY_a: "60000" });
-    await until(() => starts(dir).includes("a1"), "a to start");
+    // a's call is never released, and the grace period outlasts the test: only the second SIGINT can end this run.
+    const run = start(dir, ["run", "--grace", "600"], { HOLD: "a1" });
+    await until(() => starts(dir).includes("a1"), "a to start", run);
     run.kill("SIGINT");
-    await until(() => run.err().includes("starting nothing new"), "the first notice");
+    await until(() => run.err().includes("starting nothing new"), "the first notice", run);
     run.kill("SIGINT");
     expect(await run.exited).toBe(130);
     expect(run.err()).toContain("SIGINT again: cancelling the pairs in flight now");
@@ -207,15 +206,17 @@ describe("signals", () => {
 describe("two runs of one workflow", () => {
   it("makes the second wait, or fail at once with --no-wait; neither corrupts anything", async () => {
     const dir = project();
-    const first = start(dir, ["run"], { DELAY_a: "1500" });
-    await until(() => starts(dir).includes("a1"), "the first run to start");
+    // The first run holds the workflow until the test lets a's call answer.
+    const first = start(dir, ["run"], { HOLD: "a1" });
+    await until(() => starts(dir).includes("a1"), "the first run to start", first);
 
     const busy = cli(dir, ["run", "--no-wait"]);
     expect(busy.status).toBe(75);
     expect(busy.stderr).toMatch(/another run \(\S+, pid \d+ on .+\) is using .*workflow\.yml/);
 
     const second = start(dir, ["run", "--json"]);
-    await until(() => second.out().includes("waiting for run") || second.err().includes("waiting for run"), "the second run to wait");
+    await until(() => second.out().includes("waiting for run") || second.err().includes("waiting for run"), "the second run to wait", second);
+    release(dir, "a");
     expect(await first.exited).toBe(0);
     expect(await second.exited).toBe(0);
     expect(JSON.parse(second.out()).totals).toMatchObject({ executed: 0, reused: 4 });
@@ -225,10 +226,11 @@ describe("two runs of one workflow", () => {
   it("knows the workflow reached through a symlinked directory as the same workflow", async () => {
     const dir = project();
     symlinkSync(dir, path.join(dir, "via-link"));
-    const first = start(dir, ["run"], { DELAY_a: "1500" });
-    await until(() => starts(dir).includes("a1"), "the first run to start");
+    const first = start(dir, ["run"], { HOLD: "a1" });
+    await until(() => starts(dir).includes("a1"), "the first run to start", first);
     const busy = cli(dir, ["run", "--no-wait", "via-link/workflow.yml"]);
     expect(busy.status).toBe(75);
+    release(dir, "a");
     expect(await first.exited).toBe(0);
   });
 

@@ -4,7 +4,7 @@
  * or unknown (no record at all: the pair runs). Hand edits never become the artifact of a reference.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readLock } from "../src/lockfile/lockfile.js";
@@ -12,6 +12,8 @@ import type { RunReport } from "../src/model/run.js";
 import { copyToTempRepo, REPO, tempRepo, writeFiles } from "./helpers/fixtures.js";
 import { planOf, runOf } from "./helpers/state.js";
 import { CLI } from "./helpers/package.js";
+import { scaled } from "./helpers/time.js";
+import { until } from "./helpers/wait.js";
 
 const EXAMPLE = path.join(REPO, "examples/tdd-stack");
 const executed = (report: RunReport) => report.pairs.filter((p) => p.status === "executed").map((p) => p.id);
@@ -103,31 +105,39 @@ describe("provenance", () => {
     expect(readLock(path.join(b, "workflow.lock.json"))!.pairs.g_test!.source).toBe("generated");
   });
 
-  it("a SIGKILL at any moment of a run never turns generated output into a person's", async () => {
+  it("a SIGKILL at any moment of a run never turns generated output into a person's", { timeout: scaled(60_000) }, async () => {
     const dir = copyToTempRepo(EXAMPLE);
-    // Kill the CLI at spread-out moments while it executes and accepts the three pairs.
-    for (const delayMs of [150, 300, 450, 600, 750, 900]) {
+    // Kill the CLI at spread-out moments while it executes and accepts the three pairs: once its
+    // trace has so many events, whatever the machine's speed. A run of the example writes 17: run
+    // start, then per pair its start, attempt start, process, attempt end (accepted: the output,
+    // store and lock entry are written next) and pair end, then run end.
+    const traced = () => {
+      const runs = path.join(dir, ".pairflow/runs");
+      const trace = existsSync(runs) && readdirSync(runs).length > 0 ? path.join(runs, readdirSync(runs)[0]!, "trace.jsonl") : "";
+      return trace && existsSync(trace) ? readFileSync(trace, "utf8").split("\n").length - 1 : 0;
+    };
+    for (const events of [1, 4, 5, 6, 10, 11, 15, 16]) {
       rmSync(path.join(dir, "out"), { recursive: true, force: true });
       rmSync(path.join(dir, "workflow.lock.json"), { force: true });
       rmSync(path.join(dir, ".pairflow"), { recursive: true, force: true });
       const child = spawn(process.execPath, [CLI, "run", "--json"], { cwd: dir, stdio: "ignore" });
       const exited = new Promise((r) => child.once("exit", r));
-      await new Promise((r) => setTimeout(r, delayMs));
+      await until(() => traced() >= events, `${events} events in the trace`, child);
       child.kill("SIGKILL");
       await exited;
       const { plan } = await planOf(dir, { cwd: dir });
       expect(
         plan.pairs.filter((p) => p.artifact?.edited).map((p) => p.id),
-        `killed after ${delayMs} ms`,
+        `killed after ${events} events`,
       ).toEqual([]);
       expect(
         plan.pairs.flatMap((p) => p.reasons).filter((r) => r.detail.includes("no record")),
-        `killed after ${delayMs} ms`,
+        `killed after ${events} events`,
       ).toEqual([]);
       const lock = existsSync(path.join(dir, "workflow.lock.json")) ? readLock(path.join(dir, "workflow.lock.json"))! : { pairs: {} };
       expect(Object.values(lock.pairs).filter((e) => e.source === "human")).toEqual([]);
     }
-  }, 60_000);
+  });
 });
 
 function readDir(dir: string): Record<string, string> {

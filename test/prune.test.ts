@@ -173,10 +173,11 @@ describe("prune keeps what any lock file in the repository refers to", () => {
 });
 
 describe("prune beside a run", () => {
-  const SLOW = `import { appendFileSync, readFileSync } from "node:fs";
+  // Answers once the test writes "release": the run is in flight for as long as the test needs.
+  const HELD = `import { appendFileSync, existsSync, readFileSync } from "node:fs";
 readFileSync(0, "utf8");
 appendFileSync("calls.log", process.env.PAIRFLOW_PAIR + "\\n");
-await new Promise((r) => setTimeout(r, Number(process.env.DELAY ?? 0)));
+while (!existsSync("release")) await new Promise((r) => setTimeout(r, 10));
 process.stdout.write("content of " + process.env.PAIRFLOW_PAIR + "\\n");
 `;
 
@@ -185,17 +186,18 @@ process.stdout.write("content of " + process.env.PAIRFLOW_PAIR + "\\n");
     const dir = tempRepo({
       "workflow.yml":
         "name: slow\ngenerator: command\ngenerator_config: {run: node gen.mjs}\naction_pairs:\n  a: {output: a.txt}\n  b: {requires: [a], output: b.txt}\n",
-      "gen.mjs": SLOW,
+      "gen.mjs": HELD,
     });
-    const run = runOf(dir, { env: { ...process.env, ...UNCONFINED, DELAY: "1500" } });
-    const deadline = Date.now() + 10_000;
-    while (!existsSync(path.join(dir, "calls.log")) && Date.now() < deadline) await sleep(20);
+    const run = runOf(dir, { env: { ...process.env, ...UNCONFINED } });
+    let finished = false;
+    void run.then(() => (finished = true));
+    while (!existsSync(path.join(dir, "calls.log")) && !finished) await sleep(20);
 
     await expect(pruneRuns({ cwd: dir, env: {} }, { keep: 1, wait: false })).rejects.toBeInstanceOf(LockBusyError);
     const waited: string[] = [];
-    let finished = false;
-    void run.then(() => (finished = true));
-    const result = await pruneRuns({ cwd: dir, env: {} }, { onWait: (holder) => waited.push(holder.runId) });
+    // The run goes on only once the prune waits for it.
+    const release = () => writeFileSync(path.join(dir, "release"), "");
+    const result = await pruneRuns({ cwd: dir, env: {} }, { onWait: (holder) => (waited.push(holder.runId), release()) });
     expect(finished).toBe(true);
     expect(waited).toEqual([(await run).runId]);
     expect(result).toMatchObject({ runs: [], records: [], objects: [], kept: { runs: 1, records: 2, objects: 2 } });

@@ -196,7 +196,15 @@ action_pairs:
   });
 
   it("starts a pair as soon as its own dependencies are accepted, never more than --concurrency at once", async () => {
-    const dir = scripted(`name: sched
+    // slow answers only once after_fast has started: after_fast is sure to start while slow runs.
+    // A run that waited for slow before starting after_fast would never end (the test times out).
+    const script = DEFAULT_SCRIPT.replace(
+      "const delay =",
+      `while (pair === "slow" && !readFileSync("calls.log", "utf8").includes("after_fast 1 start")) await new Promise((r) => setTimeout(r, 10));
+const delay =`,
+    );
+    const dir = scripted(
+      `name: sched
 generator: command
 generator_config: {run: node gen.mjs}
 action_pairs:
@@ -207,8 +215,10 @@ action_pairs:
   w1: {}
   w2: {}
   w3: {}
-`);
-    await runOf(dir, { concurrency: 2, env: { ...process.env, ...UNCONFINED, DELAY_slow: "1500", DELAY_w1: "300", DELAY_w2: "300", DELAY_w3: "300" } });
+`,
+      script,
+    );
+    await runOf(dir, { concurrency: 2, env: { ...process.env, DELAY_w1: "300", DELAY_w2: "300", DELAY_w3: "300" } });
     const log = calls(dir);
     const at = (pair: string, what: string) => Number(log.find((c) => c[0] === pair && c[2] === what)![3]);
     // after_fast does not wait for slow, which is in the same wave as fast.

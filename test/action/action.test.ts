@@ -12,6 +12,7 @@ import { copyToTempRepo, REPO, tempRepo } from "../helpers/fixtures.js";
 import { checkMermaid, mermaidBlocks } from "./mermaid.js";
 import { GITHUB_TOKEN, runAction } from "./runner.js";
 import { expectEveryOutput } from "./outputs.js";
+import { scaled } from "../helpers/time.js";
 
 const EXAMPLE = path.join(REPO, "examples/tdd-stack");
 const NO_CACHE = { cache: "false" };
@@ -172,7 +173,7 @@ describe("plan mode", () => {
     await checkMermaid(mermaidBlocks(result.summary)[0]!);
   });
 
-  it("keeps the job summary under GitHub's 1 MiB for a workflow of thousands of pairs", { timeout: 120_000 }, async () => {
+  it("keeps the job summary under GitHub's 1 MiB for a workflow of thousands of pairs", { timeout: scaled(120_000) }, async () => {
     const workspace = tempRepo();
     generateWorkflow(workspace, 10_000);
     const result = await runAction({ workspace, with: { ...NO_CACHE, mode: "plan" } });
@@ -203,11 +204,13 @@ describe("action.yml", () => {
 describe("a cancelled job", () => {
   it("on SIGTERM starts nothing new, lets the pair in flight finish, and still writes its summary and outputs", async () => {
     const workspace = tempRepo({
-      "slow.mjs": 'await new Promise((r) => setTimeout(r, 1500));\nprocess.stdout.write("done " + process.env.PAIRFLOW_PAIR + "\\n");\n',
+      // In flight until the action has taken the signal.
+      "slow.mjs":
+        'import { existsSync } from "node:fs";\nwhile (!existsSync("signal-taken")) await new Promise((r) => setTimeout(r, 10));\nprocess.stdout.write("done " + process.env.PAIRFLOW_PAIR + "\\n");\n',
       "workflow.yml":
         "name: cancel\ngenerator: command\ngenerator_config: {run: node slow.mjs}\naction_pairs:\n  a: {output: a.txt}\n  b: {requires: [a], output: b.txt}\n",
     });
-    const result = await runAction({ workspace, with: { cache: "false" }, interrupt: { signal: "SIGTERM", when: /start\s+a\b/ } });
+    const result = await runAction({ workspace, with: { cache: "false" }, interrupt: { signal: "SIGTERM", when: /start\s+a\b/, taken: "signal-taken" } });
     expect(result.code).toBe(1);
     expect(result.warnings.some((w) => w.startsWith("SIGTERM: starting nothing new"))).toBe(true);
     expect(JSON.parse(result.outputs.executed!)).toEqual(["a"]);

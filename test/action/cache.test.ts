@@ -12,6 +12,7 @@ import { readLock } from "../../src/lockfile/lockfile.js";
 import { copyToTempRepo, REPO } from "../helpers/fixtures.js";
 import { FakeCacheService, type Entry, type Fault, type InProgressAnswer } from "./fakeCacheService.js";
 import { runAction, type ActionResult } from "./runner.js";
+import { scaled } from "../helpers/time.js";
 
 const EXAMPLE = path.join(REPO, "examples/tdd-stack");
 const PAIRS = ["g_test", "g_impl", "g_review"];
@@ -33,7 +34,7 @@ function edit(file: string, from: string, to: string): void {
   writeFileSync(file, text.replace(from, to));
 }
 
-describe("the Actions cache as the artifact store", { timeout: 120_000 }, () => {
+describe("the Actions cache as the artifact store", { timeout: scaled(120_000) }, () => {
   it("saves one snapshot per run, and a fresh workspace restores it in two downloads and executes nothing", async () => {
     const first = copyToTempRepo(EXAMPLE);
     const run1 = await runAction({ workspace: first, cache });
@@ -176,7 +177,7 @@ const IN_PROGRESS: [string, InProgressAnswer][] = [
   ["ok: false saying the upload is in progress", { ok: false, message: "an upload of this cache entry is in progress" }],
 ];
 
-describe("a pack another job is still uploading", { timeout: 120_000 }, () => {
+describe("a pack another job is still uploading", { timeout: scaled(120_000) }, () => {
   it.each(IN_PROGRESS)("counts as saved: this job's manifest is saved, and the next job reuses everything (%s)", async (_, answer) => {
     cache.inProgressAnswer = answer;
     const held = cache.holdUpload(/^pairflow-pack-/);
@@ -240,7 +241,7 @@ describe("a pack another job is still uploading", { timeout: 120_000 }, () => {
   );
 });
 
-describe("when the cache cannot be used, the run goes on with the local store", { timeout: 120_000 }, () => {
+describe("when the cache cannot be used, the run goes on with the local store", { timeout: scaled(120_000) }, () => {
   it("a read-only token, as a fork's pull request gets: restores work, the refused save is one warning", async () => {
     await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, with: { only: "g_test" } });
     const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, readOnlyToken: true });

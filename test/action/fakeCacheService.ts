@@ -86,6 +86,12 @@ export interface HeldUpload {
   finish(): void;
 }
 
+/**
+ * A window lets this many calls of a kind through; the next call is refused (429, Retry-After) and
+ * starts the next window, which lets calls through from windowMs later. So every call beyond the
+ * limit is refused once, however slowly the calls come (a busy machine does not dodge the limit),
+ * and a retry sooner than Retry-After says is refused again.
+ */
 export interface RateLimit {
   /** Entries reserved (CreateCacheEntry) per window. */
   uploads?: number;
@@ -107,8 +113,9 @@ export class FakeCacheService {
   rateLimit: RateLimit | null = null;
   /** Calls answered 429 by the rate limit. */
   limited = 0;
-  private window = { start: 0, uploads: 0, downloads: 0 };
   private holds: { key: RegExp; arrived: (entry: Entry) => void; finish: (() => void) | null }[] = [];
+  /** Per kind of call: when its window lets calls through, and how many it has let through. */
+  private windows = { uploads: { opens: 0, calls: 0 }, downloads: { opens: 0, calls: 0 } };
   private server: Server | null = null;
 
   async start(): Promise<this> {
@@ -306,9 +313,13 @@ export class FakeCacheService {
     const kind = method === "CreateCacheEntry" ? "uploads" : method === "GetCacheEntryDownloadURL" ? "downloads" : null;
     if (!limit || !kind || limit[kind] === undefined) return null;
     const now = Date.now();
-    if (now - this.window.start >= limit.windowMs) this.window = { start: now, uploads: 0, downloads: 0 };
-    if (this.window[kind] >= limit[kind]) return Math.max(1, Math.ceil((this.window.start + limit.windowMs - now) / 1000));
-    this.window[kind]++;
+    const window = this.windows[kind];
+    if (window.calls >= limit[kind]) {
+      this.windows[kind] = { opens: now + limit.windowMs, calls: 0 };
+      return Math.max(1, Math.ceil(limit.windowMs / 1000));
+    }
+    if (now < window.opens) return Math.max(1, Math.ceil((window.opens - now) / 1000));
+    window.calls++;
     return null;
   }
 

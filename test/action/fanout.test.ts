@@ -12,6 +12,7 @@ import { planShards } from "../../src/app/shard.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { FakeCacheService } from "./fakeCacheService.js";
 import { runAction, type ActionResult } from "./runner.js";
+import { scaled } from "../helpers/time.js";
 
 /** Each call logged in the job's own checkout; content from the prompt, which holds the dependencies'. */
 const GENERATOR = `echo "$PAIRFLOW_PAIR" >> calls.log
@@ -58,7 +59,7 @@ afterEach(async () => {
 });
 
 describe("a run fanned out over a job matrix", () => {
-  it("plans the matrix, runs each pair in exactly one shard job, and merges into one run the next job restores", { timeout: 120_000 }, async () => {
+  it("plans the matrix, runs each pair in exactly one shard job, and merges into one run the next job restores", { timeout: scaled(120_000) }, async () => {
     const repo = tempRepo({ "workflow.yml": workflow(), "gen.sh": GENERATOR, ".gitignore": ".pairflow/\n" });
     /** A runner's fresh checkout of the repository. */
     const checkout = () => {
@@ -100,7 +101,7 @@ describe("a run fanned out over a job matrix", () => {
 
   it(
     "re-runs a failed shard after the merge as GitHub does: the same split, no waiting for other shards, and a merge that can run again",
-    { timeout: 180_000 },
+    { timeout: scaled(180_000) },
     async () => {
       const repo = tempRepo({ "workflow.yml": workflow(), "gen.sh": FAILING_GENERATOR, ".gitignore": ".pairflow/\n" });
       const checkout = () => {
@@ -180,7 +181,7 @@ describe("a run fanned out over a job matrix", () => {
     },
   );
 
-  it("gives an empty matrix when nothing is to run", { timeout: 60_000 }, async () => {
+  it("gives an empty matrix when nothing is to run", { timeout: scaled(60_000) }, async () => {
     const repo = tempRepo({ "workflow.yml": workflow(), "gen.sh": GENERATOR });
     expect((await runAction({ workspace: repo, cache, with: {} })).code).toBe(0);
     const plan = await runAction({ workspace: repo, cache, with: { ...OFF, mode: "plan", shards: "3" } });
@@ -189,7 +190,7 @@ describe("a run fanned out over a job matrix", () => {
 
   it(
     "refuses a shard outside mode run, mode merge without shards, and a fanout where it means nothing, before anything runs",
-    { timeout: 60_000 },
+    { timeout: scaled(60_000) },
     async () => {
       const repo = tempRepo({ "workflow.yml": workflow(), "gen.sh": GENERATOR });
       const bad = await runAction({ workspace: repo, with: { mode: "plan", shard: "1/3", cache: "false" } });

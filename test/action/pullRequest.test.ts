@@ -12,6 +12,7 @@ import { FakeGitHub } from "../pr/fakeGitHub.js";
 import { cli, commitAll, git, gitRepo } from "../pr/repo.js";
 import { runAction } from "./runner.js";
 import { expectEveryOutput } from "./outputs.js";
+import { scaled } from "../helpers/time.js";
 
 let gh: FakeGitHub;
 afterEach(async () => {
@@ -76,8 +77,10 @@ async function planOnPullRequest(dir: string, baseSha: string, options: { run?: 
 
 const OURS = "<!-- pairflow:plan flows/tdd/workflow.yml -->";
 
+const TIMEOUT = scaled(60_000);
+
 describe("mode plan on a pull request", () => {
-  it("posts one comment, updates it on the next push, and leaves it correct when nothing changed", { timeout: 60_000 }, async () => {
+  it("posts one comment, updates it on the next push, and leaves it correct when nothing changed", { timeout: TIMEOUT }, async () => {
     gh = new FakeGitHub();
     await gh.start();
     gh.add("a reviewer's comment");
@@ -185,7 +188,7 @@ describe("racing plan jobs", () => {
     return { older, newer: dir, baseSha };
   }
 
-  it("two plan jobs at once leave one comment, showing the newer push, and a re-run of the older job does not overwrite it", { timeout: 60_000 }, async () => {
+  it("two plan jobs at once leave one comment, showing the newer push, and a re-run of the older job does not overwrite it", { timeout: TIMEOUT }, async () => {
     gh = new FakeGitHub();
     await gh.start();
     gh.add("a reviewer's comment");

@@ -40,8 +40,12 @@ export interface RunOptions {
   readOnlyToken?: boolean;
   env?: Record<string, string>;
   event?: { name: string; payload: unknown };
-  /** Sends this signal once the log shows `when`, as a runner does when the job is cancelled. */
-  interrupt?: { signal: NodeJS.Signals; when: RegExp };
+  /**
+   * Sends this signal once the log shows `when`, as a runner does when the job is cancelled; then,
+   * once the log shows the action took it, writes the file `taken` (in the workspace), if given, for
+   * a command that is to go on until then.
+   */
+  interrupt?: { signal: NodeJS.Signals; when: RegExp; taken?: string };
   /** Kills the job outright once this settles, as when its runner is lost: nothing after that point happens. */
   killWhen?: Promise<unknown>;
 }
@@ -91,11 +95,17 @@ export async function runAction(options: RunOptions): Promise<ActionResult> {
   let stdout = "";
   let stderr = "";
   let interrupted = false;
+  let taken = false;
   child.stdout.on("data", (d: Buffer) => {
     stdout += d.toString("utf8");
-    if (options.interrupt && !interrupted && options.interrupt.when.test(stdout)) {
+    const interrupt = options.interrupt;
+    if (interrupt && !interrupted && interrupt.when.test(stdout)) {
       interrupted = true;
-      child.kill(options.interrupt.signal);
+      child.kill(interrupt.signal);
+    }
+    if (interrupt?.taken && interrupted && !taken && new RegExp(`^::warning::${interrupt.signal}: starting nothing new`, "m").test(stdout)) {
+      taken = true;
+      writeFileSync(path.join(options.workspace, interrupt.taken), "");
     }
   });
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { copyToTempRepo, REPO } from "../helpers/fixtures.js";
 import { FakeCacheService } from "./fakeCacheService.js";
 import { runAction } from "./runner.js";
+import { scaled } from "../helpers/time.js";
 
 let cache: FakeCacheService;
 beforeAll(async () => {
@@ -16,7 +17,9 @@ afterAll(async () => {
   await cache.close();
 });
 
-it("a server error (500) that outlasts the client's own retries is waited out: no warning, and the run saves its state", { timeout: 120_000 }, async () => {
+const TIMEOUT = scaled(120_000);
+
+it("a server error (500) that outlasts the client's own retries is waited out: no warning, and the run saves its state", { timeout: TIMEOUT }, async () => {
   // Five answers of 500: every attempt of the client's first call.
   cache.fault = { code: "internal", msg: "internal error", methods: ["GetCacheEntryDownloadURL"], times: 5 };
   const result = await runAction({ workspace: copyToTempRepo(path.join(REPO, "examples/tdd-stack")), cache });

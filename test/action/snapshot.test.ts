@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FakeCacheService } from "./fakeCacheService.js";
 import { runAction, type ActionResult } from "./runner.js";
 import { manyPairs, pairIds } from "./snapshotWorkflow.js";
+import { scaled } from "../helpers/time.js";
 
 const ids = (result: ActionResult, output: string) => JSON.parse(result.outputs[output]!) as string[];
 
@@ -24,9 +25,9 @@ afterEach(async () => {
 describe("a cold run of 300 pairs under a rate limit", () => {
   it(
     "saves everything it accepted in a few uploads, and a fresh workspace restores it in a few downloads and executes nothing",
-    { timeout: 120_000 },
+    { timeout: scaled(120_000) },
     async () => {
-      cache.rateLimit = { uploads: 1, downloads: 1, windowMs: 1500 };
+      cache.rateLimit = { uploads: 1, downloads: 1, windowMs: 1000 };
       const PAIRS = pairIds(300);
 
       const cold = await runAction({ workspace: manyPairs(300), cache, with: { "max-parallel": "8" } });
@@ -67,7 +68,7 @@ describe("a cold run of 300 pairs under a rate limit", () => {
 });
 
 describe("checkpoints", () => {
-  it("a job killed in the middle of a long run leaves what it accepted at its last checkpoint for the next job", { timeout: 120_000 }, async () => {
+  it("a job killed in the middle of a long run leaves what it accepted at its last checkpoint for the next job", { timeout: scaled(120_000) }, async () => {
     const first = manyPairs(40);
     const killed = await runAction({
       workspace: first,

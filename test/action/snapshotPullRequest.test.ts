@@ -13,6 +13,7 @@ import { FakeGitHub } from "../pr/fakeGitHub.js";
 import { commitAll, git, gitRepo } from "../pr/repo.js";
 import { FakeCacheService } from "./fakeCacheService.js";
 import { runAction, type ActionResult } from "./runner.js";
+import { scaled } from "../helpers/time.js";
 
 let gh: FakeGitHub;
 let cache: FakeCacheService;
@@ -58,7 +59,7 @@ describe("a pull request with no lock file committed and the base's cache warm",
     ["g_impl", "task: Implement the Stack class.", "task: Implement the Stack class with a list.", ["g_impl", "g_review"]],
     ["g_review", "Review the implementation against", "Review the implementation versus", ["g_review"]],
   ] as const) {
-    it(`plans, comments and runs exactly the same pairs when ${pair}'s prompt changes`, { timeout: 90_000 }, async () => {
+    it(`plans, comments and runs exactly the same pairs when ${pair}'s prompt changes`, { timeout: scaled(90_000) }, async () => {
       const dir = gitRepo({ ".gitignore": ".pairflow/\nout/\n*.lock.json\n" }, { source: path.join(REPO, "examples/tdd-stack"), into: "flows/tdd" });
       const baseSha = git(dir, "rev-parse", "HEAD").trim();
       // main's run keeps the cache warm.

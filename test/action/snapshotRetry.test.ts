@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { copyToTempRepo, REPO } from "../helpers/fixtures.js";
 import { FakeCacheService } from "./fakeCacheService.js";
 import { runAction, type ActionResult } from "./runner.js";
+import { scaled } from "../helpers/time.js";
 
 const EXAMPLE = path.join(REPO, "examples/tdd-stack");
 const PAIRS = ["g_test", "g_impl", "g_review"];
@@ -21,7 +22,7 @@ afterEach(async () => {
   await cache.close();
 });
 
-describe("rate limits and server errors are waited out", { timeout: 120_000 }, () => {
+describe("rate limits and server errors are waited out", { timeout: scaled(120_000) }, () => {
   it("a 429 on restoring, with Retry-After: waited out, then restored", async () => {
     await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
     cache.calls.length = 0;

@@ -19,6 +19,7 @@ import { tempRepo } from "../helpers/fixtures.js";
 import { checkMermaid, mermaidBlocks } from "./mermaid.js";
 import { COMMENT_LIMIT, commentMarker, diffMarkdown } from "../../src/report/diffMarkdown.js";
 import { GRAPH_NODE_LIMIT } from "../../src/report/impact.js";
+import { scaled } from "../helpers/time.js";
 
 /** A run of `plan` in which every pair was reused except the given ones. */
 function report(plan: Plan, statuses: Record<string, PairOutcome["status"]>, feedback = "guard said no"): RunReport {
@@ -62,7 +63,7 @@ describe("on a workflow of 2,000 pairs", () => {
   beforeAll(async () => {
     const dir = tempRepo();
     plan = (await planOf(generateWorkflow(dir, 2_000).workflowPath, { cwd: dir })).plan;
-  }, 60_000);
+  }, scaled(60_000));
 
   it("stays under the limit with thousands of failed pairs, saying how many it leaves out", async () => {
     const statuses = Object.fromEntries(plan.pairs.map((p) => [p.id, "failed" as const]));

@@ -7,18 +7,19 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempRepo, UNCONFINED } from "../helpers/fixtures.js";
+import { scaled } from "../helpers/time.js";
 import { pairflow } from "./built.js";
 
 /** Its command stops pairflow by the pid in the mutex and marks the repository: unconfined (see UNCONFINED). */
 const unconfined: typeof pairflow = (args, options = {}) => pairflow(args, { ...options, env: { ...options.env, ...UNCONFINED } });
 
 // The first call of a interrupts pairflow itself (the holder of the run mutex beside the lock file), as
-// Ctrl-C would, and goes on a moment so that the interrupt is taken while it runs: a finishes within the
-// grace period, b never starts, and the run is recorded as interrupted.
+// Ctrl-C would, and goes on until pairflow says it has taken the interrupt (in the file $NOTICES, its
+// stderr): a finishes within the grace period, b never starts, and the run is recorded as interrupted.
 const ONE = `name: one
 generator: command
 generator_config:
-  run: 'if [ "$PAIRFLOW_PAIR" = a ] && [ ! -f "$MARK" ]; then touch "$MARK"; kill -INT "$(sed -n "s/.*\\"pid\\": *\\([0-9]*\\).*/\\1/p" .workflow.lock.json.mutex)"; sleep 1; fi; echo "content of $PAIRFLOW_PAIR"'
+  run: 'if [ "$PAIRFLOW_PAIR" = a ] && [ ! -f "$MARK" ]; then touch "$MARK"; kill -INT "$(sed -n "s/.*\\"pid\\": *\\([0-9]*\\).*/\\1/p" .workflow.lock.json.mutex)"; until grep -q "starting nothing new" "$NOTICES"; do sleep 0.02; done; fi; echo "content of $PAIRFLOW_PAIR"'
   env: {MARK: .stopped}   # a file named on the command line would be hashed as the generator's
 action_pairs:
   a: {output: out/a.txt}
@@ -32,14 +33,15 @@ action_pairs:
 `;
 
 describe("history commands with a workflow path", () => {
-  it("find the runs of the workflow named from anywhere, and only its runs", { timeout: 90_000 }, () => {
+  it("find the runs of the workflow named from anywhere, and only its runs", { timeout: scaled(90_000) }, () => {
     const repo = tempRepo({ "one/workflow.yml": ONE, "two/workflow.yml": TWO });
     const elsewhere = mkdtempSync(path.join(tmpdir(), "pairflow-elsewhere-"));
     const one = path.join(repo, "one");
     const two = path.join(repo, "two");
 
-    const stopped = unconfined(["run", one], { cwd: elsewhere });
-    expect(stopped.status).toBe(130);
+    const notices = path.join(elsewhere, "notices.txt");
+    const stopped = unconfined(["run", one], { cwd: elsewhere, env: { NOTICES: notices }, stderrFile: notices });
+    expect(stopped.status, stopped.stderr).toBe(130);
     expect(unconfined(["run", two], { cwd: elsewhere }).status).toBe(0);
 
     // Without a path, the state directory is the one where the command runs: none of these runs.

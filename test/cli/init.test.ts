@@ -8,6 +8,7 @@ import { parse } from "yaml";
 import { REPO, tempRepo } from "../helpers/fixtures.js";
 import { git } from "../pr/repo.js";
 import { CLI, pairflow } from "./built.js";
+import { scaled } from "../helpers/time.js";
 
 const pkg = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { name: string; version: string; files: string[] };
 const GITHUB = ".github/workflows/pairflow.yml";
@@ -149,7 +150,7 @@ describe("pairflow init", () => {
     expect(r.stdout).not.toContain("node_modules");
   });
 
-  it("writes every file that is missing, keeps every one that exists, says which, and exits 0", { timeout: 120_000 }, () => {
+  it("writes every file that is missing, keeps every one that exists, says which, and exits 0", { timeout: scaled(120_000) }, () => {
     // The user's own files: the starter's, a workflow of another format, the GitHub workflow.
     const own = ["flow/workflow.yml", "flow/prompts.yml", "flow/workflow.json", GITHUB];
     fc.assert(

@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempRepo, UNCONFINED } from "../helpers/fixtures.js";
 import { pairflow } from "./built.js";
+import { scaled } from "../helpers/time.js";
 
 /** Its command records what it received in the repository: unconfined (see UNCONFINED). */
 const unconfined: typeof pairflow = (args, options = {}) => pairflow(args, { ...options, env: { ...options.env, ...UNCONFINED } });
@@ -52,7 +53,7 @@ function call(dir: string, pair: string, attempt: number): { stdin: string; file
 }
 
 describe("pairflow prompt", () => {
-  it("prints byte for byte what the generator receives, retries included, and hands dependencies over as files", { timeout: 90_000 }, () => {
+  it("prints byte for byte what the generator receives, retries included, and hands dependencies over as files", { timeout: scaled(90_000) }, () => {
     const dir = project();
     const run = unconfined(["run"], { cwd: dir });
     expect(run.status).toBe(0);

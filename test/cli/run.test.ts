@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/program.js";
 import { copyToTempRepo, REPO, tempRepo } from "../helpers/fixtures.js";
 import { CLI, pairflow } from "./built.js";
+import { scaled } from "../helpers/time.js";
 
 /** Three pairs of shell commands: no model anywhere, unless `model` is given. */
 function commands(model?: string): string {
@@ -56,7 +57,7 @@ describe("progress", () => {
 });
 
 describe("no cost noise where no model is called", () => {
-  it("shows no estimate, asks nothing, passes --max-cost and says tokens were not reported", { timeout: 90_000 }, () => {
+  it("shows no estimate, asks nothing, passes --max-cost and says tokens were not reported", { timeout: scaled(90_000) }, () => {
     const dir = commands();
     const plan = pairflow(["plan"], { cwd: dir });
     expect(plan.status).toBe(0);

@@ -4,11 +4,12 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { copySources, copyToTempRepo, REPO, tempRepo } from "../helpers/fixtures.js";
 import { pairflow } from "./built.js";
+import { scaled } from "../helpers/time.js";
 
 const EXAMPLE = path.join(REPO, "examples/tdd-stack");
 
 describe("--only", () => {
-  it("leaves the path after it to the command, comma-separated or repeated alike", { timeout: 90_000 }, () => {
+  it("leaves the path after it to the command, comma-separated or repeated alike", { timeout: scaled(90_000) }, () => {
     const cwd = tempRepo();
     copySources(EXAMPLE, path.join(cwd, "flow"));
     expect(pairflow(["run", "flow"], { cwd }).status).toBe(0);
@@ -37,7 +38,7 @@ describe("--only", () => {
 });
 
 describe("run --dry-run", () => {
-  it("prints exactly what plan prints with the same flags, and executes nothing", { timeout: 90_000 }, () => {
+  it("prints exactly what plan prints with the same flags, and executes nothing", { timeout: scaled(90_000) }, () => {
     const dir = copyToTempRepo(EXAMPLE);
     const flagSets = [[], ["--from", "g_impl", "--json"], ["--only", "g_test,g_impl"]];
     for (const flags of flagSets) {

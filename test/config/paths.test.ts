@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli } from "../pr/repo.js";
 import { copyToTempRepo, REPO } from "../helpers/fixtures.js";
 import { isInside } from "../../src/config/paths.js";
+import { scaled } from "../helpers/time.js";
 
 const SEED = Number(process.env.PAIRFLOW_FUZZ_SEED ?? 13);
 const WORKFLOW = readFileSync(path.join(REPO, "examples/tdd-stack/workflow.yml"), "utf8");
@@ -65,7 +66,7 @@ function workflowNaming(key: "prompts" | "output" | "inputs" | "schema_file", na
 }
 
 describe("paths the configuration names", () => {
-  it(`a workflow that validates names only regular files inside the repository (seed ${SEED})`, async () => {
+  it(`a workflow that validates names only regular files inside the repository (seed ${SEED})`, { timeout: scaled(300_000) }, async () => {
     await fc.assert(
       fc.asyncProperty(field, anyPath, async (key, named) => {
         const dir = copyToTempRepo(path.join(REPO, "examples/tdd-stack"), { "adir/a.txt": "a" });
@@ -91,7 +92,7 @@ describe("paths the configuration names", () => {
       }),
       { seed: SEED, numRuns: 80, endOnFailure: true },
     );
-  }, 300_000);
+  });
 
   it("ordinary paths stay valid: an output in a folder not made yet, inputs that match nothing yet", async () => {
     const dir = copyToTempRepo(path.join(REPO, "examples/tdd-stack"));

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, formatIssue, type ConfigIssue } from "../../src/model/errors.js";
 import { loadWorkflow } from "../../src/workspace/load.js";
 import { REPO, tempRepo } from "../helpers/fixtures.js";
+import { scaled } from "../helpers/time.js";
 
 const ENTRIES = 200_000;
 
@@ -24,19 +25,19 @@ function issuesOf(text: string): ConfigIssue[] {
 }
 
 describe("long requires lists", () => {
-  it("naming no pair: each entry is reported at its place", () => {
+  it("naming no pair: each entry is reported at its place", { timeout: scaled(120_000) }, () => {
     const requires = Array.from({ length: ENTRIES }, (_, i) => `x${i}`).join(", ");
     const issues = issuesOf(`name: n\naction_pairs:\n  a: {}\n  b:\n    requires: [${requires}]\n`);
     expect(issues).toHaveLength(ENTRIES);
     expect(formatIssue(issues[0]!)).toMatch(/^workflow\.yml:5:16: action_pairs\.b\.requires\.0: requires "x0", which is not a pair of this workflow/);
     expect(formatIssue(issues[ENTRIES - 1]!)).toMatch(new RegExp(`requires\\.${ENTRIES - 1}: requires "x${ENTRIES - 1}"`));
-  }, 120_000);
+  });
 
-  it("naming one pair again and again: one error at the list", () => {
+  it("naming one pair again and again: one error at the list", { timeout: scaled(120_000) }, () => {
     const workflow = readFileSync(path.join(REPO, "examples/tdd-stack/workflow.yml"), "utf8");
     const issues = issuesOf(workflow.replace("requires: [g_test]", `requires: [${Array(ENTRIES).fill("g_test").join(", ")}]`));
     expect(issues.map(formatIssue)).toEqual([expect.stringMatching(/^workflow\.yml:28:15: action_pairs\.g_impl\.requires: lists the same entry twice/)]);
-  }, 120_000);
+  });
 
   it("naming 2,000 pairs: loads, in two waves", () => {
     const n = 2_000;

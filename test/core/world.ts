@@ -47,6 +47,14 @@ export function workflowOf(specs: PairSpec[], name = "mem"): { workflow: Workflo
 
 const key = (pair: string, ref: string) => `${pair}\0${ref}`;
 
+/** An output file's hashes, made once per file content: every plan reads every output file again. */
+const hashed = new WeakMap<Buffer, { raw: string; text: string }>();
+function hashesOf(file: Buffer): { raw: string; text: string } {
+  let hashes = hashed.get(file);
+  if (hashes === undefined) hashed.set(file, (hashes = textHashes(file)));
+  return hashes;
+}
+
 /** A remote store held in memory, counting what it is asked for. */
 export class MemoryRemote {
   readonly name = "the memory remote";
@@ -89,7 +97,7 @@ export class World {
       hasContent: (hash) => this.objects.has(hash),
       outputHash: (pair) => {
         const file = this.files.get(pair.id);
-        return file && textHashes(file);
+        return file && hashesOf(file);
       },
       generatedHashes: (pair) =>
         new Set([...this.records.values()].filter((r) => r.pair === pair && r.status === "accepted" && r.source !== "human").map((r) => r.contentHash!)),
@@ -142,6 +150,7 @@ export class World {
       const nonce = this.unique ? ` #${++this.counter}` : "";
       return { content: `${request.pairId} ${sha256Hex(request.prompt).slice(0, 12)}${nonce}\n` };
     };
+    let written: LockFile | undefined;
     const deps: EngineDeps = {
       generator: () => generate,
       guard: () => {
@@ -151,12 +160,13 @@ export class World {
       outputs,
       remote: this.remote && { name: this.remote.name, fetch: (p, r) => this.remote!.fetch(p, r), save: (a) => this.remote!.save(a) },
       lockFile: {
+        // The lock this run started from stays as it was (the view and the engine read it): the run
+        // writes to one copy of it, made on its first write.
         record: (id, entry) => {
-          const lock = this.lock ?? { version: 1, workflow: plan.workflow.name, pairs: {} };
-          const pairs = { ...lock.pairs };
-          if (entry === null) delete pairs[id];
-          else pairs[id] = structuredClone(entry);
-          this.lock = { version: 1, workflow: plan.workflow.name, pairs };
+          written ??= { version: 1, workflow: plan.workflow.name, pairs: { ...this.lock?.pairs } };
+          if (entry === null) delete written.pairs[id];
+          else written.pairs[id] = structuredClone(entry);
+          this.lock = written;
         },
         close: () => {},
       },

@@ -15,6 +15,7 @@ import { sha256Hex } from "../../src/refs/hash.js";
 import { tempRepo, writeFiles } from "../helpers/fixtures.js";
 import { runOf } from "../helpers/state.js";
 import { CLI } from "../helpers/package.js";
+import { scaled } from "../helpers/time.js";
 
 /** Prints its pair's id, a digest of its prompt (so dependents differ with their dependencies) and SIZE bytes. */
 const GENERATOR = `printf '%s ' "$PAIRFLOW_PAIR"; sha256sum | cut -c1-16; head -c "$SIZE" /dev/zero | tr '\\0' x; echo
@@ -71,7 +72,7 @@ function read(dir: string, file: string): Buffer | undefined {
 }
 
 describe("a full disk", () => {
-  it("stops the run cleanly, and the next run with space completes it", async (ctx) => {
+  it("stops the run cleanly, and the next run with space completes it", { timeout: scaled(120_000) }, async (ctx) => {
     if (!mount) ctx.skip(why);
     const root = mount!;
     // What the outputs are after a run with the new content and nothing in the way.
@@ -123,7 +124,7 @@ describe("a full disk", () => {
       { numRuns: 5, seed: 1313 },
     );
     expect(stopped).toBeGreaterThan(0);
-  }, 120_000);
+  });
 });
 
 describe("a damaged store object", () => {

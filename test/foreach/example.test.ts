@@ -1,12 +1,13 @@
 // examples/translate runs offline as the README shows, from a copy holding its sources only, so
 // running the example by hand changes nothing here.
 import { describe, expect, it } from "vitest";
+import { scaled } from "../helpers/time.js";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { copyToTempRepo, REPO, writeFiles } from "../helpers/fixtures.js";
 import { planOf, runOf } from "../helpers/state.js";
 
-describe("examples/translate", () => {
+describe("examples/translate", { timeout: scaled(30_000) }, () => {
   it("translates every page, checks each against its page, indexes them all, and then re-runs only what an edit reaches", async () => {
     const dir = copyToTempRepo(path.join(REPO, "examples/translate"));
     const report = await runOf(dir, { cwd: dir, env: process.env });
@@ -33,5 +34,5 @@ describe("examples/translate", () => {
     const again = await runOf(dir, { cwd: dir, env: process.env });
     expect(again.pairs.filter((p) => p.status === "executed").map((p) => p.id)).toEqual(planned);
     expect(readFileSync(path.join(dir, "out/checks/install.txt"), "utf8")).toContain("2 of 2 headings");
-  }, 30_000);
+  });
 });

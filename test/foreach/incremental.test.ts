@@ -1,3 +1,4 @@
+import { scaled } from "../helpers/time.js";
 // Adding, deleting and editing one page among fifty re-runs exactly that page's instances and
 // what depends on them, and the plan says so before the run does it.
 import { describe, expect, it } from "vitest";
@@ -10,7 +11,7 @@ import { planText } from "../../src/report/plan.js";
 import { styleFor } from "../../src/report/color.js";
 
 describe("foreach over fifty pages", () => {
-  it("runs every instance once, then re-runs only what an added, edited or deleted page changes", async () => {
+  it("runs every instance once, then re-runs only what an added, edited or deleted page changes", { timeout: scaled(60_000) }, async () => {
     const dir = pagesRepo(50);
     const first = await step(dir);
     expect(first.status).toBe("success");
@@ -46,9 +47,9 @@ describe("foreach over fifty pages", () => {
     expect(Object.keys(lock.pairs)).toHaveLength(101);
     expect(lock.pairs[`translate[${pageName(20)}]`]).toBeUndefined();
     expect(lock.pairs["translate[docs/added.md]"]).toBeDefined();
-  }, 60_000);
+  });
 
-  it("says in the human plan how many instances of each foreach pair run, and which pairs a run removes", async () => {
+  it("says in the human plan how many instances of each foreach pair run, and which pairs a run removes", { timeout: scaled(30_000) }, async () => {
     const dir = pagesRepo(12);
     await step(dir);
     appendPage(dir, pageName(3), "Edited.\n");
@@ -61,5 +62,5 @@ describe("foreach over fifty pages", () => {
     expect(text).not.toMatch(/translate\[docs\/page-004\.md\]/);
     expect(text).toContain(`Removed (no longer in the workflow; the run drops them from the lock file): check[${pageName(5)}], translate[${pageName(5)}]`);
     expect(text).toContain("3 to run, 20 unchanged, 2 removed");
-  }, 30_000);
+  });
 });

@@ -1,3 +1,4 @@
+import { scaled } from "../helpers/time.js";
 // What validate and plan --json say about a foreach pair: problems once, at the template's
 // lines; each instance's template; the ids a run will remove.
 import { describe, expect, it } from "vitest";
@@ -40,7 +41,7 @@ action_pairs:
     ]);
   });
 
-  it("gives each instance's template in plan --json, and the ids a run will drop", async () => {
+  it("gives each instance's template in plan --json, and the ids a run will drop", { timeout: scaled(30_000) }, async () => {
     const dir = pagesRepo(3);
     await step(dir);
     deletePage(dir, pageName(0));
@@ -55,5 +56,5 @@ action_pairs:
     ]);
     expect(json.removed).toEqual([`check[${pageName(0)}]`, `translate[${pageName(0)}]`]);
     expect(json.totals).toMatchObject({ pairs: 5, run: 1, skip: 4 });
-  }, 30_000);
+  });
 });

@@ -1,3 +1,4 @@
+import { scaled } from "../helpers/time.js";
 // Random sequences of pages added, deleted and edited: after each batch the plan lists exactly the
 // instances the changes reach, the run executes exactly what the plan listed, and a second run
 // would execute nothing.
@@ -14,7 +15,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 );
 
 describe("foreach under random adds, deletes and edits", () => {
-  it("plans exactly what the changes reach, runs exactly what it plans, and then has nothing left to run", async () => {
+  it("plans exactly what the changes reach, runs exactly what it plans, and then has nothing left to run", { timeout: scaled(60_000) }, async () => {
     let counter = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(op, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 }), async (batches) => {
@@ -58,5 +59,5 @@ describe("foreach under random adds, deletes and edits", () => {
       }),
       { numRuns: 8 },
     );
-  }, 60_000);
+  });
 });

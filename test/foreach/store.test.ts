@@ -1,3 +1,4 @@
+import { scaled } from "../helpers/time.js";
 // Instances' store records live under their ids percent-encoded; prune and a later plan read
 // them back by id.
 import { describe, expect, it } from "vitest";
@@ -8,7 +9,7 @@ import { planOf } from "../helpers/state.js";
 import { appendPage, pageName, pagesRepo, step } from "./world.js";
 
 describe("foreach instances in the store", () => {
-  it("keep their records under one directory each, and prune removes exactly the superseded ones, by id", async () => {
+  it("keep their records under one directory each, and prune removes exactly the superseded ones, by id", { timeout: scaled(30_000) }, async () => {
     const dir = pagesRepo(3);
     await step(dir);
     const stateDir = path.join(dir, ".pairflow");
@@ -28,5 +29,5 @@ describe("foreach instances in the store", () => {
     expect(result.records.map((r) => r.pair).sort()).toEqual([`check[${pageName(1)}]`, "index", `translate[${pageName(1)}]`]);
     const { plan } = await planOf(dir, { cwd: dir });
     expect(plan.pairs.filter((p) => p.action === "run")).toEqual([]);
-  }, 30_000);
+  });
 });

@@ -10,9 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectClean, makeWorld, type World } from "./harness.js";
 import { SNIPPETS } from "./mutations.js";
 import { CLI } from "../helpers/package.js";
+import { scaled } from "../helpers/time.js";
 
 let world: World;
-beforeAll(async () => void (world = await makeWorld()), 60_000);
+beforeAll(async () => void (world = await makeWorld()), scaled(60_000));
 afterAll(() => world.done());
 
 const workflow = () => world.bases[0]!.files["workflow.yml"]!.toString("utf8");
@@ -44,13 +45,13 @@ describe("the built command line, on the worst inputs", () => {
         const r = spawnSync(process.execPath, ["--max-old-space-size=256", CLI, ...args], {
           cwd: dir,
           encoding: "utf8",
-          timeout: 60_000,
+          timeout: scaled(60_000),
           env: { ...process.env, NO_COLOR: "1" },
         });
         expect(r.signal, `${args[0]} was killed`).toBeNull();
         expectClean({ status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr }, args[0]!);
       }
     },
-    130_000,
+    scaled(130_000),
   );
 });

@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli } from "../pr/repo.js";
 import { makeWorld, SCALE, SEED, type World } from "./harness.js";
 import { mutateJson, recordOps } from "./mutations.js";
+import { scaled } from "../helpers/time.js";
 
 let world: World;
-beforeAll(async () => void (world = await makeWorld()), 60_000);
+beforeAll(async () => void (world = await makeWorld()), scaled(60_000));
 afterAll(() => world.done());
 
 const COMMANDS = (runId: string) => [
@@ -24,7 +25,7 @@ const COMMANDS = (runId: string) => [
 ];
 
 describe("mutated run records", () => {
-  it(`runs, show and prune end with 0 or 2 and name a bad record by its path (seed ${SEED})`, async () => {
+  it(`runs, show and prune end with 0 or 2 and name a bad record by its path (seed ${SEED})`, { timeout: scaled(300_000) }, async () => {
     const runId = readdirSync(path.join(world.state, "runs"))[0]!;
     let n = 0;
     await fc.assert(
@@ -51,7 +52,7 @@ describe("mutated run records", () => {
       }),
       { seed: SEED, numRuns: Math.round(40 * SCALE), endOnFailure: true },
     );
-  }, 300_000);
+  });
 
   it.each([
     ["plan.json", "[]"],

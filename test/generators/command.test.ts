@@ -6,6 +6,7 @@ import { commandGenerator, stderrTail } from "../../src/generators/command.js";
 import type { GenerateRequest, GenerateResult } from "../../src/model/ports.js";
 import { failure } from "./helpers.js";
 import { running } from "../helpers/processes.js";
+import { pastSetup, until } from "../helpers/wait.js";
 
 const groupAlive = (pid: number) => {
   try {
@@ -29,6 +30,18 @@ function request(config: Record<string, unknown>, overrides: Partial<GenerateReq
     ...overrides,
   };
 }
+
+/** Runs a command that outlives its timeout, past its setup (see pastSetup). */
+async function timedOut(run: string, seconds: number) {
+  const { cwd, result, timeout } = await pastSetup(seconds, async (timeout) => {
+    const req = request({ run, timeout });
+    return { cwd: req.cwd, result: await failure(commandGenerator(req)) };
+  });
+  return { error: result, cwd, timeout };
+}
+
+/** A process that leaves the command's group, keeps its stdout, and says its pid in escaped.pid once whole. */
+const ESCAPE = "setsid sh -c 'echo $$ > escaped.tmp; mv escaped.tmp escaped.pid; exec sleep 600'";
 
 function text(result: GenerateResult): string {
   return Buffer.from(result.content).toString("utf8");
@@ -113,35 +126,31 @@ describe("command generator", () => {
     expect(error.message).toContain("generator_config.run");
   });
 
+  // The commands below run far longer than any test may: only being stopped ends them.
   it("kills the command and what it started when it times out", async () => {
-    const req = request({ run: "sleep 30 & echo $! > child.pid; sleep 30", timeout: 0.5 });
-    const started = Date.now();
-    const error = await failure(commandGenerator(req));
-    expect(error.message).toContain("timed out after 0.5s");
-    expect(Date.now() - started).toBeLessThan(5000);
-    const childPid = Number(readFileSync(path.join(req.cwd, "child.pid"), "utf8"));
-    await expect.poll(() => running(childPid), { timeout: 2000 }).toBe(false);
+    const { error, cwd, timeout } = await timedOut("sleep 600 & echo $! > child.pid; touch ready; sleep 600", 0.5);
+    expect(error.message).toContain(`timed out after ${timeout}s`);
+    const childPid = Number(readFileSync(path.join(cwd, "child.pid"), "utf8"));
+    await until(() => !running(childPid), "the command's child to be gone");
   });
 
   it("escalates to SIGKILL when the command ignores SIGTERM", async () => {
     // An ignored signal stays ignored across exec, so `sleep` ignores SIGTERM too.
-    const req = request({ run: "trap '' TERM; sleep 30 & echo $! > child.pid; wait", timeout: 0.3 });
-    const started = Date.now();
-    const error = await failure(commandGenerator(req));
-    expect(error.message).toContain("timed out after 0.3s");
-    expect(Date.now() - started).toBeLessThan(8000);
-    const childPid = Number(readFileSync(path.join(req.cwd, "child.pid"), "utf8"));
-    await expect.poll(() => running(childPid), { timeout: 2000 }).toBe(false);
+    const { error, cwd, timeout } = await timedOut("trap '' TERM; sleep 600 & echo $! > child.pid; touch ready; wait", 0.3);
+    expect(error.message).toContain(`timed out after ${timeout}s`);
+    const childPid = Number(readFileSync(path.join(cwd, "child.pid"), "utf8"));
+    await until(() => !running(childPid), "the command's child to be gone");
   });
 
   it("stops the command when the run is cancelled", async () => {
     const controller = new AbortController();
-    const req = request({ run: "echo $$ > shell.pid; sleep 30" }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 300);
-    const started = Date.now();
-    const error = await failure(commandGenerator(req));
+    const req = request({ run: "echo $$ > shell.tmp; mv shell.tmp shell.pid; sleep 600" }, { signal: controller.signal });
+    const outcome = failure(commandGenerator(req));
+    // Cancelled once the command runs.
+    await until(() => existsSync(path.join(req.cwd, "shell.pid")), "the command to start");
+    controller.abort();
+    const error = await outcome;
     expect(error.message).toContain("cancelled");
-    expect(Date.now() - started).toBeLessThan(5000);
     const shellPid = Number(readFileSync(path.join(req.cwd, "shell.pid"), "utf8"));
     expect(running(shellPid)).toBe(false);
   });
@@ -183,23 +192,23 @@ describe("command generator: bytes, sizes and what a command leaves behind", () 
   });
 
   it("times out a command whose background process left the group and keeps stdout open, and kills that process", async () => {
-    const req = request({ run: "setsid sh -c 'echo $$ > escaped.pid; exec sleep 60' & sleep 60", timeout: 0.3 });
-    const error = await failure(commandGenerator(req));
-    expect(error.message).toContain("timed out after 0.3s");
-    const escaped = Number(readFileSync(path.join(req.cwd, "escaped.pid"), "utf8"));
-    await expect.poll(() => running(escaped), { timeout: 2000 }).toBe(false);
+    const run = `${ESCAPE} & while [ ! -s escaped.pid ]; do sleep 0.01; done; touch ready; sleep 600`;
+    const { error, cwd, timeout } = await timedOut(run, 0.3);
+    expect(error.message).toContain(`timed out after ${timeout}s`);
+    const escaped = Number(readFileSync(path.join(cwd, "escaped.pid"), "utf8"));
+    await until(() => !running(escaped), "the escaped process to be gone");
   });
 
   it("returns when the command exits, even if a process that left its group still holds stdout, and kills that process", async () => {
-    const run = "setsid sh -c 'echo $$ > escaped.tmp; mv escaped.tmp escaped.pid; exec sleep 60' & while [ ! -s escaped.pid ]; do sleep 0.01; done; printf out";
+    const run = `${ESCAPE} & while [ ! -s escaped.pid ]; do sleep 0.01; done; printf out`;
     const req = request({ run });
     expect(text(await commandGenerator(req))).toBe("out");
     const escaped = Number(readFileSync(path.join(req.cwd, "escaped.pid"), "utf8"));
-    await expect.poll(() => running(escaped), { timeout: 2000 }).toBe(false);
+    await until(() => !running(escaped), "the escaped process to be gone");
   });
 
   it("announces the command's process group, with its start time, before the command runs, and it is gone when the outcome returns", async () => {
-    const req = request({ run: "touch ran; (sleep 30 </dev/null >/dev/null 2>&1 &) ; printf ok" });
+    const req = request({ run: "touch ran; (sleep 600 </dev/null >/dev/null 2>&1 &) ; printf ok" });
     const seen: { pid: number; startTime: string; ranYet: boolean; stat: string }[] = [];
     req.onProcess = (group) => {
       const stat = readFileSync(`/proc/${group.pid}/stat`, "utf8");
@@ -214,7 +223,7 @@ describe("command generator: bytes, sizes and what a command leaves behind", () 
     expect([Number(fields[2]), Number(fields[3])]).toEqual([seen[0]!.pid, seen[0]!.pid]);
     // The trace ends a group with its attempt (src/records/write.ts): the group, with what it left
     // behind, was killed before the outcome returned, and is gone as soon as the kernel has reaped it.
-    await expect.poll(() => groupAlive(seen[0]!.pid), { timeout: 2000 }).toBe(false);
+    await until(() => !groupAlive(seen[0]!.pid), "the group to be gone");
     expect(existsSync(path.join(req.cwd, "ran"))).toBe(true);
   });
 

@@ -301,11 +301,11 @@ describe("HTTP retries, backoff and timeouts", () => {
 
   it("times out a request that gets no answer, retrying it", async () => {
     const server = await serve(never);
-    const started = Date.now();
+    // A request that never times out hangs until the test's own timeout.
     const error = await failure(openaiGenerator(request({ base_url: server.url, timeout: 0.2, retries: 1 })));
-    expect(error.message).toContain("timed out after 0.2s");
-    expect(server.requests).toHaveLength(2);
-    expect(Date.now() - started).toBeLessThan(3000);
+    expect(error.message).toContain("timed out after 0.2s (gave up after 2 attempts)");
+    // On a busy machine a request may time out before the server has read all of it.
+    expect(server.requests.length).toBeLessThanOrEqual(2);
   });
 
   it("retries a network error and reports it when it persists", async () => {
@@ -318,14 +318,13 @@ describe("HTTP retries, backoff and timeouts", () => {
   });
 
   it("stops at once, without retrying, when the run is cancelled", async () => {
-    const server = await serve(never);
+    // The run is cancelled while the server holds the request, which it never answers: a generator
+    // that did not stop would wait for its 120 s timeout, past the test's own.
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 200);
-    const started = Date.now();
+    const server = await serve(() => controller.abort());
     const error = await failure(openaiGenerator(request({ base_url: server.url, retries: 3 }, {}, controller.signal)));
     expect(error.message).toContain("cancelled");
     expect(server.requests).toHaveLength(1);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it("rejects settings of the wrong type", async () => {

@@ -5,6 +5,7 @@ import { commandGuard } from "../../src/guards/command.js";
 import { GuardConfigError, type GuardRequest } from "../../src/model/ports.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { running } from "../helpers/processes.js";
+import { pastSetup, until } from "../helpers/wait.js";
 
 const groupAlive = (pid: number) => {
   try {
@@ -22,6 +23,17 @@ function request(content: string, config: Record<string, unknown>, signal = new 
   writeFileSync(artifactPath, content);
   return { pairId: "g_test", content, artifactPath, config, cwd, env: { PATH: process.env.PATH }, signal };
 }
+
+/** Runs a command that outlives its timeout, past its setup (see pastSetup). */
+function timedOut(run: string, seconds: number) {
+  return pastSetup(seconds, async (timeout) => {
+    const req = request("x", { run, timeout });
+    return { cwd: req.cwd, result: await commandGuard(req) };
+  });
+}
+
+/** A process that leaves the command's group, keeps its output, and says its pid in escaped.pid once whole. */
+const ESCAPE = "setsid sh -c 'echo $$ > escaped.tmp; mv escaped.tmp escaped.pid; exec sleep 600'";
 
 describe("command guard", () => {
   it("lets the exit status decide, on the artifact named by PAIRFLOW_ARTIFACT", async () => {
@@ -63,29 +75,27 @@ describe("command guard", () => {
     expect(result.feedback).toBe(`[earlier output omitted]\n${"a".repeat(3997)}END`);
   });
 
+  // The commands below run far longer than any test may: only being stopped ends them.
   it("kills the command and everything it started when it times out", async () => {
-    const req = request("x", { run: "sleep 30 & echo $! > sleep.pid; wait", timeout: 0.5 });
-    const started = Date.now();
-    const result = await commandGuard(req);
-    expect(result).toEqual({ accepted: false, feedback: "timed out after 0.5s" });
-    expect(Date.now() - started).toBeLessThan(5000);
-    const pid = Number(readFileSync(path.join(req.cwd, "sleep.pid"), "utf8"));
+    const { result, cwd, timeout } = await timedOut("sleep 600 & echo $! > sleep.pid; touch ready; wait", 0.5);
+    expect(result).toEqual({ accepted: false, feedback: `timed out after ${timeout}s` });
+    const pid = Number(readFileSync(path.join(cwd, "sleep.pid"), "utf8"));
     expect(running(pid)).toBe(false);
   });
 
   it("kills a command that ignores SIGTERM after the grace period", async () => {
-    const req = request("x", { run: "trap '' TERM; echo waiting; while true; do sleep 0.1; done", timeout: 0.3 });
-    const started = Date.now();
-    const result = await commandGuard(req);
-    expect(result).toEqual({ accepted: false, feedback: "timed out after 0.3s; last output:\nwaiting" });
-    expect(Date.now() - started).toBeLessThan(6000);
+    const { result, timeout } = await timedOut("trap '' TERM; echo waiting; touch ready; while true; do sleep 0.1; done", 0.3);
+    expect(result).toEqual({ accepted: false, feedback: `timed out after ${timeout}s; last output:\nwaiting` });
   });
 
   it("stops the command and throws when the run is cancelled", async () => {
     const controller = new AbortController();
-    const req = request("x", { run: "sleep 30 & echo $! > sleep.pid; wait" }, controller.signal);
-    setTimeout(() => controller.abort(new Error("run cancelled")), 300);
-    await expect(commandGuard(req)).rejects.toThrow("run cancelled");
+    const req = request("x", { run: "sleep 600 & echo $! > sleep.tmp; mv sleep.tmp sleep.pid; wait" }, controller.signal);
+    const verdict = commandGuard(req);
+    // Cancelled once the command has started what it waits for.
+    await until(() => existsSync(path.join(req.cwd, "sleep.pid")), "the command to start");
+    controller.abort(new Error("run cancelled"));
+    await expect(verdict).rejects.toThrow("run cancelled");
     const pid = Number(readFileSync(path.join(req.cwd, "sleep.pid"), "utf8"));
     expect(running(pid)).toBe(false);
   });
@@ -106,24 +116,23 @@ describe("command guard", () => {
   });
 
   it("holds its timeout when the command leaves a process outside its group that keeps the output open, and kills that process", async () => {
-    const req = request("x", { run: "setsid sh -c 'echo $$ > escaped.pid; exec sleep 60' & echo waiting; sleep 60", timeout: 0.3 });
-    const result = await commandGuard(req);
-    expect(result).toEqual({ accepted: false, feedback: "timed out after 0.3s; last output:\nwaiting" });
-    const escaped = Number(readFileSync(path.join(req.cwd, "escaped.pid"), "utf8"));
-    await expect.poll(() => running(escaped), { timeout: 2000 }).toBe(false);
+    const run = `${ESCAPE} & while [ ! -s escaped.pid ]; do sleep 0.01; done; echo waiting; touch ready; sleep 600`;
+    const { result, cwd, timeout } = await timedOut(run, 0.3);
+    expect(result).toEqual({ accepted: false, feedback: `timed out after ${timeout}s; last output:\nwaiting` });
+    const escaped = Number(readFileSync(path.join(cwd, "escaped.pid"), "utf8"));
+    await until(() => !running(escaped), "the escaped process to be gone");
   });
 
   it("gives its verdict when the command exits, whatever it left holding the output, and kills what it left", async () => {
-    const run =
-      "setsid sh -c 'echo $$ > escaped.tmp; mv escaped.tmp escaped.pid; exec sleep 60' & while [ ! -s escaped.pid ]; do sleep 0.01; done; echo failing; exit 1";
+    const run = `${ESCAPE} & while [ ! -s escaped.pid ]; do sleep 0.01; done; echo failing; exit 1`;
     const req = request("x", { run });
     expect(await commandGuard(req)).toEqual({ accepted: false, feedback: "failing" });
     const escaped = Number(readFileSync(path.join(req.cwd, "escaped.pid"), "utf8"));
-    await expect.poll(() => running(escaped), { timeout: 2000 }).toBe(false);
+    await until(() => !running(escaped), "the escaped process to be gone");
   });
 
   it("records its process group before the command runs, and the group is gone when the verdict returns", async () => {
-    const req = request("x", { run: "touch ran; (sleep 30 </dev/null >/dev/null 2>&1 &)" });
+    const req = request("x", { run: "touch ran; (sleep 600 </dev/null >/dev/null 2>&1 &)" });
     const events: string[] = [];
     let pid = 0;
     req.onProcess = (group) => {
@@ -135,6 +144,6 @@ describe("command guard", () => {
     expect(existsSync(path.join(req.cwd, "ran"))).toBe(true);
     // The trace ends a group with its attempt (src/records/write.ts): the group, with what it left
     // behind, was killed before the verdict returned, and is gone as soon as the kernel has reaped it.
-    await expect.poll(() => groupAlive(pid), { timeout: 2000 }).toBe(false);
+    await until(() => !groupAlive(pid), "the group to be gone");
   });
 });

@@ -16,6 +16,8 @@ import { readLock } from "../../src/lockfile/lockfile.js";
 import { readLockWithJournal } from "../../src/lockfile/journal.js";
 import { tempRepo, UNCONFINED } from "../helpers/fixtures.js";
 import { CLI } from "../helpers/package.js";
+import { scaled } from "../helpers/time.js";
+import { until } from "../helpers/wait.js";
 
 const PAIRS = 30;
 const KILLS = 15;
@@ -31,7 +33,7 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 const pair = process.env.PAIRFLOW_PAIR, attempt = Number(process.env.PAIRFLOW_ATTEMPT);
 appendFileSync("calls.log", pair + " " + attempt + "\\n");
-spawn("sleep", ["30"], { stdio: "ignore" }).unref();
+spawn("sleep", ["600"], { stdio: "ignore" }).unref();
 const prompt = readFileSync(0);
 await new Promise((r) => setTimeout(r, 10 + Math.floor(Math.random() * 40)));
 const bad = Number(pair.slice(1)) % 4 === 0 && attempt === 1;
@@ -39,7 +41,7 @@ process.stdout.write((bad ? "BAD " : "GOOD ") + pair + " " + createHash("sha256"
 `;
 
 /** A command guard for some pairs: takes a moment, leaves a process behind, rejects what starts with BAD. */
-const GUARD = `sleep 30 >/dev/null 2>&1 &
+const GUARD = `sleep 600 >/dev/null 2>&1 &
 sleep 0.05
 if head -c 3 "$PAIRFLOW_ARTIFACT" | grep -q BAD; then echo "it says BAD"; exit 1; fi
 `;
@@ -166,7 +168,7 @@ function lockShape(dir: string) {
   );
 }
 
-describe.skipIf(!existsSync("/proc/self/stat"))("SIGKILL at any moment, then resume", () => {
+describe.skipIf(!existsSync("/proc/self/stat"))("SIGKILL at any moment, then resume", { timeout: scaled(120_000) }, () => {
   it("ends exactly as an uninterrupted run, generating no accepted pair again, leaving no temporary file and no process", async () => {
     const mark = randomUUID();
     const reference = repo();
@@ -245,6 +247,6 @@ describe.skipIf(!existsSync("/proc/self/stat"))("SIGKILL at any moment, then res
     // Nothing half-written anywhere, the state directory included.
     expect([...files(dir).keys()].filter((name) => name.endsWith(".tmp"))).toEqual([]);
     // Nothing pairflow started still runs: not the generators' leftovers, not an orphaned attempt.
-    await expect.poll(() => marked(mark), { timeout: 3000 }).toEqual([]);
-  }, 120_000);
+    await until(() => marked(mark).length === 0, "every process pairflow started to be gone");
+  });
 });

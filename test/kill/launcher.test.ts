@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { LAUNCH_AFTER, runCommand } from "../../src/processes/children.js";
 import { tempRepo } from "../helpers/fixtures.js";
+import { until } from "../helpers/wait.js";
 
 function stat(pid: number): string[] | undefined {
   try {
@@ -55,7 +56,7 @@ describe.skipIf(!existsSync("/proc/self/stat"))("the launcher of commands", () =
     // The first few commands of a process are forked from it; those after, by the launcher.
     for (let i = 0; i < LAUNCH_AFTER; i++) expect((await command(dir, "printf here")).stdout.toString()).toBe("here");
     expect(ours()).toEqual([]);
-    const outcome = command(dir, "echo $$ > shell.pid; sleep 30 & echo $! > member.pid; wait");
+    const outcome = command(dir, "echo $$ > shell.pid; sleep 600 & echo $! > member.pid; wait");
     const caught = outcome.catch((err: Error) => err);
     const pidFile = (name: string) => {
       try {
@@ -64,14 +65,14 @@ describe.skipIf(!existsSync("/proc/self/stat"))("the launcher of commands", () =
         return undefined;
       }
     };
-    await expect.poll(() => pidFile("member.pid"), { timeout: 10_000 }).toBeGreaterThan(0);
+    await until(() => pidFile("member.pid") !== undefined, "the command to start");
     const found = ours();
     expect(found).toHaveLength(1);
     process.kill(found[0]!, "SIGKILL");
     const err = await caught;
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toMatch(/ended; the command was stopped/);
-    for (const pid of [pidFile("shell.pid")!, pidFile("member.pid")!]) await expect.poll(() => running(pid), { timeout: 2000 }).toBe(false);
+    for (const pid of [pidFile("shell.pid")!, pidFile("member.pid")!]) await until(() => !running(pid), `process ${pid} to be gone`);
 
     const next = await command(dir, "printf again");
     expect(next.stdout.toString()).toBe("again");

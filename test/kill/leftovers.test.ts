@@ -9,19 +9,21 @@ import { describe, expect, it } from "vitest";
 import { tempRepo, UNCONFINED } from "../helpers/fixtures.js";
 import { running } from "../helpers/processes.js";
 import { CLI } from "../helpers/package.js";
+import { scaled } from "../helpers/time.js";
+import { until } from "../helpers/wait.js";
 
-/** The first call says its pid and takes a minute; every later call answers at once. */
+/** The first call says its pid and takes ten minutes (longer than any test); every later call answers at once. */
 const GENERATOR = `
 import { existsSync, writeFileSync } from "node:fs";
 if (!existsSync("first.pid")) {
   writeFileSync("first.pid", String(process.pid));
-  await new Promise((r) => setTimeout(r, 60_000));
+  await new Promise((r) => setTimeout(r, 600_000));
 }
 process.stdout.write("done\\n");
 `;
 
 describe.skipIf(!existsSync("/proc/self/stat"))("a run after a killed run", () => {
-  it("stops the commands the killed run left running before it starts its own", async () => {
+  it("stops the commands the killed run left running before it starts its own", { timeout: scaled(60_000) }, async () => {
     const dir = tempRepo({
       "gen.mjs": GENERATOR,
       "workflow.yml": "name: w\ngenerator: command\ngenerator_config: {run: node gen.mjs}\naction_pairs:\n  a: {guard: regex, guard_config: {pattern: done}}\n",
@@ -29,7 +31,7 @@ describe.skipIf(!existsSync("/proc/self/stat"))("a run after a killed run", () =
     const killed = spawn(process.execPath, [CLI, "run"], { cwd: dir, detached: true, stdio: "ignore", env: { ...process.env, ...UNCONFINED } });
     const exited = new Promise((resolve) => killed.on("exit", resolve));
     const pidFile = path.join(dir, "first.pid");
-    await expect.poll(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", { timeout: 20_000 }).toBe(true);
+    await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8") !== "", "the first call to start", killed);
     const leftover = Number(readFileSync(pidFile, "utf8"));
     // pairflow alone is killed, as a crash or an OOM kill would: its command goes on.
     process.kill(killed.pid!, "SIGKILL");
@@ -39,5 +41,5 @@ describe.skipIf(!existsSync("/proc/self/stat"))("a run after a killed run", () =
     const again = spawnSync(process.execPath, [CLI, "run"], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", ...UNCONFINED } });
     expect(again.status, again.stdout + again.stderr).toBe(0);
     expect(running(leftover)).toBe(false);
-  }, 60_000);
+  });
 });

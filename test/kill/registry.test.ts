@@ -9,12 +9,13 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { REPO, tempRepo } from "../helpers/fixtures.js";
 import { running } from "../helpers/processes.js";
+import { until } from "../helpers/wait.js";
 
-/** Starts a command that would run a minute, says so once it runs, then ends as told by argv[2]. */
+/** Starts a command that would run ten minutes, says so once it runs, then ends as told by argv[2]. */
 const HOLDER = `import { readFileSync } from "node:fs";
 import { runCommand } from ${JSON.stringify(path.join(REPO, "src/processes/children.ts"))};
 void runCommand({
-  command: "echo $$ > leader.pid; sleep 60 & echo $! > member.pid; wait",
+  command: "echo $$ > leader.pid; sleep 600 & echo $! > member.pid; wait",
   cwd: process.cwd(), env: process.env, timeoutMs: 120000, signal: new AbortController().signal,
   collectStdout: true, tailBytes: 1024,
 });
@@ -43,6 +44,11 @@ async function holder(how: string, signal?: NodeJS.Signals): Promise<{ dir: stri
   return { dir, code, signal: sig };
 }
 
+/** Waits until none of these processes runs: the command was killed, since it sleeps for ten minutes. */
+async function gone(pids: number[]): Promise<void> {
+  for (const pid of pids) await until(() => !running(pid), `process ${pid} to be gone`);
+}
+
 function pids(dir: string): number[] {
   return ["leader.pid", "member.pid"].map((f) => Number(readFileSync(path.join(dir, f), "utf8")));
 }
@@ -51,20 +57,20 @@ describe.skipIf(!existsSync("/proc/self/stat"))("the registry of process groups"
   it("kills every running command, and what it started, when pairflow exits", async () => {
     const { dir, code } = await holder("exit");
     expect(code).toBe(3);
-    for (const pid of pids(dir)) await expect.poll(() => running(pid), { timeout: 2000 }).toBe(false);
+    await gone(pids(dir));
   });
 
   it("kills them when an uncaught error ends pairflow", async () => {
     const { dir, code } = await holder("throw");
     expect(code).not.toBe(0);
-    for (const pid of pids(dir)) await expect.poll(() => running(pid), { timeout: 2000 }).toBe(false);
+    await gone(pids(dir));
   });
 
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
     it(`kills them on a ${signal} nothing else handles, and pairflow still dies of it`, async () => {
       const { dir, signal: died } = await holder("wait", signal);
       expect(died).toBe(signal);
-      for (const pid of pids(dir)) await expect.poll(() => running(pid), { timeout: 2000 }).toBe(false);
+      await gone(pids(dir));
     });
   }
 });

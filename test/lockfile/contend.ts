@@ -5,6 +5,7 @@
  * the others race to take it over.
  *
  * Arguments: workflow file, log file, rounds, pid of a process that no longer exists, go file.
+ * It says it is ready with a line in "<go file>.ready", then waits for the go file.
  */
 import { appendFileSync, existsSync, renameSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
@@ -12,6 +13,7 @@ import { acquireRunLock, lockPath } from "../../src/records/mutex.js";
 
 const [workflow, log, roundsText, deadPid, go] = process.argv.slice(2) as [string, string, string, string, string];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+appendFileSync(`${go}.ready`, `${process.pid}\n`);
 while (!existsSync(go)) await sleep(5);
 let abandoned = 0;
 for (let round = 0; round < Number(roundsText); round++) {

@@ -15,6 +15,8 @@ import { serializeLock } from "../../src/lockfile/write.js";
 import { lockEntry, type LockEntry, type LockFile } from "../../src/model/records.js";
 import { tempRepo, UNCONFINED } from "../helpers/fixtures.js";
 import { CLI } from "../helpers/package.js";
+import { scaled } from "../helpers/time.js";
+import { release, until } from "../helpers/wait.js";
 
 function entry(n: number): LockEntry {
   return {
@@ -127,13 +129,13 @@ describe("LockWriter and the journal", () => {
   });
 });
 
-// Logs "<pair> start" and sleeps DELAY_<pair> ms before answering.
+// Logs "<pair> start"; the pair HOLD names answers only once the test writes release.<pair>.
 const SCRIPT = `
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
 const pair = process.env.PAIRFLOW_PAIR;
 appendFileSync("calls.log", pair + " start\\n");
 readFileSync(0, "utf8");
-await new Promise((r) => setTimeout(r, Number(process.env["DELAY_" + pair] ?? 0)));
+if (process.env.HOLD === pair) while (!existsSync("release." + pair)) await new Promise((r) => setTimeout(r, 10));
 process.stdout.write("content of " + pair + "\\n");
 `;
 const WORKFLOW = `name: chain
@@ -150,27 +152,27 @@ const cli = (dir: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
   spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", ...UNCONFINED, ...env } });
 const started = (dir: string) => (existsSync(path.join(dir, "calls.log")) ? readFileSync(path.join(dir, "calls.log"), "utf8").trim().split("\n") : []);
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 function start(dir: string, args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: "1", ...UNCONFINED, ...env }, stdio: "ignore" });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return Object.assign(child, { exited });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: "1", ...UNCONFINED, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let said = ""; // progress and notices alike
+  for (const stream of [child.stdout!, child.stderr!]) stream.on("data", (d) => (said += d));
+  const err = () => said;
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  return Object.assign(child, { err, exited });
 }
 
 describe("runs and the journal", () => {
-  it("a killed run's acceptances are seen by the next plan and kept by the next run, which removes the journal", async () => {
+  it("a killed run's acceptances are seen by the next plan and kept by the next run, which removes the journal", { timeout: scaled(60_000) }, async () => {
     const dir = tempRepo({ "workflow.yml": WORKFLOW, "gen.mjs": SCRIPT });
-    const run = start(dir, ["run"], { DELAY_c: "60000" });
-    await until(() => started(dir).includes("c start"), "c to start");
+    const run = start(dir, ["run"], { HOLD: "c" });
+    await until(() => started(dir).includes("c start"), "c to start", run);
     run.kill("SIGKILL");
     await run.exited;
+    release(dir, "c"); // the killed run's call, should it still be there
     // a and b were accepted; the lock file was not rewritten for them, the journal has them.
     expect(existsSync(path.join(dir, ".workflow.lock.json.journal"))).toBe(true);
     expect(readLock(path.join(dir, "workflow.lock.json"))?.pairs ?? {}).not.toHaveProperty("a");
@@ -183,15 +185,15 @@ describe("runs and the journal", () => {
     expect(started(dir)).toEqual(["a start", "b start", "c start", "c start", "d start"]);
     expect(Object.keys(readLock(path.join(dir, "workflow.lock.json"))!.pairs)).toEqual(["a", "b", "c", "d"]);
     expect(readdirSync(dir).filter((n) => n.startsWith(".workflow") || n.endsWith(".tmp"))).toEqual([]);
-  }, 60_000);
+  });
 
-  it("never counts the journal, the mutex or their temporary files as a pair's inputs", () => {
+  it("never counts the journal, the mutex or their temporary files as a pair's inputs", { timeout: scaled(30_000) }, () => {
     const dir = tempRepo({ "workflow.yml": WORKFLOW.replace("b: {requires: [a],", 'b: {requires: [a], inputs: [".*"],'), "gen.mjs": SCRIPT, ".notes": "x" });
     expect(cli(dir, ["run"]).status).toBe(0);
     // b was decided during the run, while the journal and the mutex existed; a plan after it agrees.
     const plan = JSON.parse(cli(dir, ["plan", "--json"]).stdout) as { pairs: { id: string; action: string }[] };
     expect(plan.pairs.map((p) => `${p.id}:${p.action}`)).toEqual(["a:skip", "b:skip", "c:skip", "d:skip"]);
-  }, 30_000);
+  });
 
   it("says what to do, without a stack trace, when the journal's place holds a directory", () => {
     const dir = tempRepo({ "workflow.yml": WORKFLOW, "gen.mjs": SCRIPT });
@@ -202,14 +204,17 @@ describe("runs and the journal", () => {
     expect(plan.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it("runs with different state directories wait for each other and keep each other's entries", async () => {
+  it("runs with different state directories wait for each other and keep each other's entries", { timeout: scaled(60_000) }, async () => {
     const dir = tempRepo({ "workflow.yml": WORKFLOW, "gen.mjs": SCRIPT });
-    const first = start(dir, ["run", "--state-dir", "s1"], { DELAY_a: "1500" });
-    await until(() => started(dir).includes("a start"), "the first run to start");
+    // The first run holds the workflow until the test lets a's call answer, once the second waits.
+    const first = start(dir, ["run", "--state-dir", "s1"], { HOLD: "a" });
+    await until(() => started(dir).includes("a start"), "the first run to start", first);
     const busy = cli(dir, ["run", "--no-wait", "--state-dir", "s2"]);
     expect(busy.status).toBe(75);
     expect(busy.stderr).toMatch(/another run \(\S+, pid \d+ on .+\) is using .*workflow\.yml/);
     const second = start(dir, ["run", "--state-dir", "s2"], {});
+    await until(() => second.err().includes("waiting for run"), "the second run to wait", second);
+    release(dir, "a");
     expect(await first.exited).toBe(0);
     expect(await second.exited).toBe(0);
     expect(started(dir)).toEqual(["a start", "b start", "c start", "d start"]); // nothing ran twice
@@ -218,5 +223,5 @@ describe("runs and the journal", () => {
     appendFileSync(path.join(dir, "workflow.yml"), "  e: {output: out/e.txt}\n");
     expect(cli(dir, ["run", "--state-dir", "s3"]).status).toBe(0);
     expect(Object.keys(readLock(path.join(dir, "workflow.lock.json"))!.pairs)).toEqual(["a", "b", "c", "d", "e"]);
-  }, 60_000);
+  });
 });

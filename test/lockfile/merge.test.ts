@@ -14,6 +14,7 @@ import type { LockEntry, LockFile } from "../../src/model/records.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { sha256Hex } from "../../src/refs/hash.js";
 import { CLI } from "../helpers/package.js";
+import { scaled } from "../helpers/time.js";
 
 const LOCK = "workflow.lock.json";
 
@@ -81,7 +82,7 @@ describe("the lock file's layout", () => {
     expect(readLock(path.join(dir, LOCK))).toEqual(baseLock);
   });
 
-  it("lets plain git merge branches that changed different pairs, neighbours included, without a driver", () => {
+  it("lets plain git merge branches that changed different pairs, neighbours included, without a driver", { timeout: scaled(60_000) }, () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom<"a" | "b" | null>("a", "b", null), { minLength: ids.length, maxLength: ids.length }), (sides) => {
         const a = structuredClone(baseLock);
@@ -98,11 +99,11 @@ describe("the lock file's layout", () => {
       }),
       { numRuns: 12 },
     );
-  }, 60_000);
+  });
 });
 
 describe("pairflow merge-lock as git's merge driver", () => {
-  it("merges pairs added, removed and changed next to each other on the two branches", () => {
+  it("merges pairs added, removed and changed next to each other on the two branches", { timeout: scaled(30_000) }, () => {
     const a = structuredClone(baseLock);
     const b = structuredClone(baseLock);
     a.pairs.bb = entry("bb", { prompt: "new" }); // added between b and c
@@ -122,9 +123,9 @@ describe("pairflow merge-lock as git's merge driver", () => {
     expect(lock.pairs.b).toEqual(b.pairs.b);
     expect(lock.pairs.bb).toEqual(a.pairs.bb);
     expect(git(merged.dir, "status", "--porcelain").out).toBe("");
-  }, 30_000);
+  });
 
-  it("settles a pair both branches changed by the merged configuration: the side that has it, else dropped", () => {
+  it("settles a pair both branches changed by the merged configuration: the side that has it, else dropped", { timeout: scaled(30_000) }, () => {
     const a = structuredClone(baseLock);
     const b = structuredClone(baseLock);
     // a: a new prompt; b ran the pair again under the old configuration (other content): the
@@ -159,7 +160,7 @@ describe("pairflow merge-lock as git's merge driver", () => {
     expect(lock.pairs.g).toEqual(baseLock.pairs.g);
     expect(merged.out).toContain("workflow.lock.json: b: changed on both sides; dropped");
     expect(merged.text).not.toMatch(/<<<<<<<|>>>>>>>/);
-  }, 30_000);
+  });
 
   it("leaves the file conflicted, and says why, when a version is not a lock file", () => {
     const a = structuredClone(baseLock);

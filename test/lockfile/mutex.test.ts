@@ -12,6 +12,8 @@ import { describe, expect, it } from "vitest";
 import { acquireRunLock, currentHolder, LockBusyError, lockPath } from "../../src/records/mutex.js";
 import { REPO, tempRepo } from "../helpers/fixtures.js";
 import { cli, commitAll, git, gitRepo } from "../pr/repo.js";
+import { scaled } from "../helpers/time.js";
+import { until } from "../helpers/wait.js";
 
 const WORKFLOW = "name: w\ngenerator: command\ngenerator_config: {run: cat}\naction_pairs:\n  a: {output: a.txt}\n";
 
@@ -43,7 +45,7 @@ describe("the run mutex", () => {
     expect(lockPath(path.join(dir, "workflow.yml"))).toBe(path.join(realpathSync(dir), ".workflow.lock.json.mutex"));
   });
 
-  it("takes over a dead holder, and of many processes racing for it only one ever holds it", async () => {
+  it("takes over a dead holder, and of many processes racing for it only one ever holds it", { timeout: scaled(60_000) }, async () => {
     const dir = tempRepo({ "workflow.yml": WORKFLOW });
     const workflow = path.join(dir, "workflow.yml");
     const log = path.join(dir, "holders.log");
@@ -64,8 +66,9 @@ describe("the run mutex", () => {
         child.on("exit", (code) => (code === 0 ? resolve(Number(out)) : reject(new Error(`contender exited with ${code}`)))),
       );
     });
-    // Let them all start before any takes the mutex, so they race from the first round.
-    await new Promise((r) => setTimeout(r, 1500));
+    // All of them started and waiting before any takes the mutex, so they race from the first round.
+    const ready = () => (existsSync(`${go}.ready`) ? readFileSync(`${go}.ready`, "utf8").trim().split("\n").length : 0);
+    await until(() => ready() === contenders, `${contenders} contenders to be ready`);
     writeFileSync(go, "");
     const abandoned = (await Promise.all(children)).reduce((a, b) => a + b, 0);
 
@@ -79,7 +82,7 @@ describe("the run mutex", () => {
     expect(abandoned).toBeGreaterThan(contenders * rounds * 0.2); // the takeovers did happen, many times
     // Nothing left behind but the mutex itself (a dead holder's, if the last one abandoned it).
     expect(readdirSync(dir).filter((name) => name.includes(".tmp") || name.includes("takeover"))).toEqual([]);
-  }, 60_000);
+  });
 
   it("takes over a takeover left by a process that died in the middle of it", async () => {
     const dir = tempRepo({ "workflow.yml": WORKFLOW });

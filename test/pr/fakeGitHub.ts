@@ -50,7 +50,8 @@ export class FakeGitHub {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", this.url);
+    // Only the path matters; a request still arriving after stop() has no address to resolve against.
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
     this.requests.push(`${req.method} ${url.pathname}`);
     this.authorizations.add(String(req.headers.authorization));
     let text = "";

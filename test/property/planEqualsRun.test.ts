@@ -15,6 +15,7 @@ import fc from "fast-check";
 import { describe, it } from "vitest";
 import { scenarioArb } from "./scenario.js";
 import { runSequence } from "./sequence.js";
+import { scaled } from "../helpers/time.js";
 
 const RUNS = Number(process.env.PAIRFLOW_PROPERTY_RUNS ?? 200);
 const SEED = Number(process.env.PAIRFLOW_PROPERTY_SEED ?? 20260101);
@@ -23,7 +24,7 @@ const PATH = process.env.PAIRFLOW_PROPERTY_PATH;
 const SURVEY = process.env.PAIRFLOW_PROPERTY_SURVEY === "1";
 
 describe("plan = run", () => {
-  it.skipIf(SURVEY)(`holds over ${RUNS} random workflows and sequences of changes`, { timeout: 30 * 60_000 }, async () => {
+  it.skipIf(SURVEY)(`holds over ${RUNS} random workflows and sequences of changes`, { timeout: scaled(30 * 60_000) }, async () => {
     delete process.env.PAIRFLOW_STATE_DIR; // the state directory is the default one, inside each repository
     await fc.assert(
       fc.asyncProperty(scenarioArb, async (scenario) => {
@@ -33,7 +34,7 @@ describe("plan = run", () => {
     );
   });
 
-  it.runIf(SURVEY)(`survey: which checks fail over ${RUNS} sequences`, { timeout: 60 * 60_000 }, async () => {
+  it.runIf(SURVEY)(`survey: which checks fail over ${RUNS} sequences`, { timeout: scaled(60 * 60_000) }, async () => {
     delete process.env.PAIRFLOW_STATE_DIR;
     const started = Date.now();
     const byCheck = new Map<string, { sequences: number; shortest: string }>();

@@ -9,6 +9,8 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tempRepo, UNCONFINED } from "../helpers/fixtures.js";
 import { CLI } from "../helpers/package.js";
+import { scaled, scaledSeconds } from "../helpers/time.js";
+import { until } from "../helpers/wait.js";
 
 /**
  * Deterministic content from the prompt (which holds the dependencies' content); each call logged.
@@ -63,7 +65,7 @@ function outputs(dir: string): Record<string, string> {
 }
 
 // Each test starts a few hundred short processes: generous timeouts for a loaded machine.
-describe("a run fanned out over shards", { timeout: 90_000 }, () => {
+describe("a run fanned out over shards", { timeout: scaled(90_000) }, () => {
   const files = { "workflow.yml": workflow(), "gen.sh": GENERATOR };
   let single: { lock: ReturnType<typeof lockPairs>; outputs: Record<string, string> };
 
@@ -72,7 +74,7 @@ describe("a run fanned out over shards", { timeout: 90_000 }, () => {
     const run = await cli(dir, ["run", "--concurrency", "4"]).done;
     expect(run.code, run.stderr).toBe(0);
     single = { lock: lockPairs(dir), outputs: outputs(dir) };
-  }, 60_000);
+  }, scaled(60_000));
 
   it("plans a matrix of at most N shards, and an empty one when nothing is to run", async () => {
     const dir = tempRepo(files);
@@ -114,9 +116,11 @@ describe("a run fanned out over shards", { timeout: 90_000 }, () => {
 
   it("keeps a killed shard's accepted work and the others' for the next attempt, executing nothing twice", async () => {
     const dir = tempRepo(files);
-    const shards = ["1/3", "2/3", "3/3"].map((s) => cli(dir, ["run", "--shard", s, "--concurrency", "2", "--shard-wait", "5"], { SLEEP: "0.04" }));
-    // Kill shard 2 once it has accepted something.
-    while (!existsSync(path.join(dir, "calls.log")) || calls(dir).length < 12) await new Promise((r) => setTimeout(r, 20));
+    const shards = ["1/3", "2/3", "3/3"].map((s) =>
+      cli(dir, ["run", "--shard", s, "--concurrency", "2", "--shard-wait", String(scaledSeconds(5))], { SLEEP: "0.04" }),
+    );
+    // Kill shard 2 once it has accepted something. The others then wait --shard-wait for what it never delivers.
+    await until(() => existsSync(path.join(dir, "calls.log")) && calls(dir).length >= 12, "12 calls");
     shards[1]!.kill("SIGKILL");
     await Promise.all(shards.map((s) => s.done));
     const first = calls(dir);

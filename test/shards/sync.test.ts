@@ -14,6 +14,7 @@ import { sha256Hex } from "../../src/refs/hash.js";
 import type { SharedStore, SharedSync, SplitSync } from "../../src/store/shared.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { runOf } from "../helpers/state.js";
+import { scaled } from "../helpers/time.js";
 
 function workflow(): string {
   const lines = ["name: machines", "generator: count", "action_pairs:"];
@@ -94,7 +95,7 @@ describe("shards on separate machines", () => {
           sync,
           pullEveryMs: 20,
           pushEveryMs: 20,
-          waitMs: 60_000,
+          waitMs: scaled(60_000),
           generators: { count: counting(calls) },
         }),
       ),
