@@ -65,8 +65,10 @@ export interface CommandOutcome {
 
 /** Time between SIGTERM and SIGKILL when stopping a command. */
 export const KILL_GRACE_MS = 2000;
-/** How long output may keep arriving after the command exits, before the streams are cut. */
+/** How long after the command exits its output streams may stay open before whatever holds them is killed. */
 const DRAIN_MS = 500;
+/** How long after that the run waits for them to close before it goes on without the rest of the output. */
+const GIVE_UP_MS = 60_000;
 /** Node timers overflow (and fire at once) beyond this. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Exit status of the start gate when pairflow went away before saying go. */
@@ -219,10 +221,16 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
         if (settled) return;
         exited = { code, signal };
         // What the command left running in its group goes with it. Output already in the pipes still
-        // arrives; a process that left the group and keeps them open holds neither the run nor the timeout.
+        // arrives, however long a busy machine takes to deliver it: the run waits for the pipes to
+        // close. A process that left the group and keeps them open is found and killed once they
+        // have been quiet a while, so it holds neither the run nor the timeout; after that only an
+        // unkillable holder (no /proc to find it by) makes the run give up on the rest.
         signalGroup(pid, "SIGKILL");
         groupKilled = true;
-        drainTimer = setTimeout(finish, DRAIN_MS);
+        drainTimer = setTimeout(() => {
+          killHolders(outputs);
+          drainTimer = setTimeout(finish, GIVE_UP_MS);
+        }, DRAIN_MS);
       },
       close(code, signal) {
         closed = true;
