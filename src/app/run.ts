@@ -29,7 +29,7 @@ import { outputPath } from "../workspace/outputs.js";
 import { scratchDir } from "../workspace/scratch.js";
 import { childEnvironments } from "./environment.js";
 import { planOpened, type Planned, type PlanRequest } from "./plan.js";
-import { openState, stateDirFor } from "./state.js";
+import { checkedStateDir, openState } from "./state.js";
 
 export interface RunRequest extends PlanRequest {
   /** Generators and guards beside (or instead of) the ones pairflow ships, by name. */
@@ -103,7 +103,7 @@ async function runWith(target: string | undefined, request: RunRequest, resuming
 
 async function runLocked(target: string | undefined, request: RunRequest, resuming: Resuming | undefined): Promise<RunReport> {
   const workflowPath = resolveWorkflowPath(target, request.cwd);
-  const stateDir = stateDirFor(findRepoRoot(path.dirname(workflowPath)), request);
+  const stateDir = checkedStateDir(findRepoRoot(path.dirname(workflowPath)), request);
   const runId = request.runId ?? newRunId();
   const release = await acquireRunLock(workflowPath, { runId, wait: request.wait ?? true, onWait: request.onWait, signal: request.stop });
   try {
@@ -255,7 +255,7 @@ export async function resumeTarget(runId: string | undefined, request: RunReques
   // Run records live in the state directory: the one runs of the workflow named use, else the
   // one where the command runs.
   const named = target === undefined ? undefined : resolveWorkflowPath(target, cwd);
-  const stateDir = stateDirFor(findRepoRoot(named === undefined ? cwd : path.dirname(named)), request);
+  const stateDir = checkedStateDir(findRepoRoot(named === undefined ? cwd : path.dirname(named)), request);
   const id = runId ?? latestUnfinished(stateDir, named);
   let run;
   try {

@@ -24,6 +24,7 @@ import type { SnapshotSource } from "../store/snapshot.js";
 import { sha256Hex } from "../refs/hash.js";
 import { PairFileHasher } from "../workspace/pairFiles.js";
 import { OutputFiles } from "../workspace/outputs.js";
+import { checkStateDir } from "../workspace/stateDir.js";
 
 export interface StateOptions {
   cwd: string;
@@ -56,6 +57,16 @@ export function stateDirFor(root: string, options: Pick<StateOptions, "cwd" | "e
 }
 
 /**
+ * The state directory, before anything reads, writes or deletes there: a symbolic link where
+ * pairflow keeps a directory (a repository can commit one) is refused (src/workspace/stateDir.ts).
+ */
+export function checkedStateDir(root: string, options: Pick<StateOptions, "cwd" | "env" | "stateDir">): string {
+  const dir = stateDirFor(root, options);
+  checkStateDir(dir, root);
+  return dir;
+}
+
+/**
  * The hasher of the workflow's inputs. The state directory may sit inside the workflow's
  * directory: its files are never inputs; nor are the lock file and the pairs' outputs.
  */
@@ -70,7 +81,7 @@ export function inputHasherFor(workflow: Workflow, stateDir: string, lockPath = 
 export function openState(target: string | undefined, options: StateOptions): Opened {
   const loaded = loadWorkflow(target, options.cwd);
   const { workflow, graph } = loaded;
-  const stateDir = stateDirFor(workflow.root, options);
+  const stateDir = checkedStateDir(workflow.root, options);
   const lockPath = lockPathFor(workflow.path);
   // With the journal of a run in progress, or of a killed one, applied: what was accepted is known.
   const lock = options.lock !== undefined ? options.lock : readLockWithJournal(lockPath, displayPath(lockPath, options.cwd));

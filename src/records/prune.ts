@@ -11,7 +11,7 @@
  * A run still holding its workflow's lock is never removed. The caller takes the run mutex of the
  * workflows concerned first (src/app/history.ts), so no run of theirs writes while this reads.
  */
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, type Stats } from "node:fs";
+import { closeSync, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmSync, type Stats } from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
 import { ConfigError, UsageError } from "../model/errors.js";
@@ -19,6 +19,7 @@ import type { LockFile } from "../model/records.js";
 import { readLockWithJournal } from "../lockfile/journal.js";
 import { lockPathFor } from "../lockfile/lockfile.js";
 import { LocalStore } from "../store/local.js";
+import { checkStateDir } from "../workspace/stateDir.js";
 import { currentHolder } from "./mutex.js";
 import { listRunIds, outcomesFromTrace, readRun, type RunRecord } from "./read.js";
 import { runDir } from "./write.js";
@@ -109,6 +110,9 @@ export function recordedWorkflows(stateDir: string): string[] {
 }
 
 export function prune(stateDir: string, options: PruneOptions = {}): PruneResult {
+  // Nothing is removed through a link: one where pairflow keeps a directory stops the prune, and
+  // below, only real directories are entered and only real files (or a link itself) removed.
+  checkStateDir(stateDir);
   const startedAt = options.startedAt ?? Date.now();
   const warnings: string[] = [];
 
@@ -172,7 +176,7 @@ export function prune(stateDir: string, options: PruneOptions = {}): PruneResult
   const records: (PrunedRecord & { file: string })[] = [];
   let keptRecords = 0;
   const pairsDir = path.join(storeDir, "pairs");
-  for (const dir of entries(pairsDir)) {
+  for (const dir of directories(pairsDir)) {
     const pair = pairOfKey(dir);
     for (const name of entries(path.join(pairsDir, dir))) {
       // Names starting with "." are files being written right now.
@@ -194,7 +198,7 @@ export function prune(stateDir: string, options: PruneOptions = {}): PruneResult
   const objects: (PrunedObject & { file: string })[] = [];
   let keptObjects = 0;
   const objectsDir = path.join(storeDir, "objects");
-  for (const shard of entries(objectsDir)) {
+  for (const shard of directories(objectsDir)) {
     for (const hash of entries(path.join(objectsDir, shard))) {
       if (hash.startsWith(".")) continue;
       const file = path.join(objectsDir, shard, hash);
@@ -217,7 +221,8 @@ export function prune(stateDir: string, options: PruneOptions = {}): PruneResult
 
   const prunedRuns = removedRuns.map((run) => ({ runId: run.runId, bytes: treeSize(run.dir) }));
   if (!options.dryRun) {
-    for (const run of removedRuns) rmSync(run.dir, { recursive: true, force: true });
+    // rmSync removes a link it meets, never what it points to; a run's folder is a real directory (above).
+    for (const run of removedRuns) if (lstatSync(run.dir, { throwIfNoEntry: false })?.isDirectory()) rmSync(run.dir, { recursive: true, force: true });
     for (const r of records) rmSync(r.file, { force: true });
     for (const o of objects) rmSync(o.file, { force: true });
   }
@@ -283,22 +288,34 @@ function entries(dir: string): string[] {
   }
 }
 
+/** The real directories in dir: a link to one is not entered. */
+function directories(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+}
+
+/** A real file's stat; a link, even to a file, is none. */
 function fileStat(file: string): Stats | undefined {
   try {
-    const stat = statSync(file);
+    const stat = lstatSync(file);
     return stat.isFile() ? stat : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Bytes of the files under dir. */
+/** Bytes of the files under dir, links not followed. */
 function treeSize(dir: string): number {
   let size = 0;
   for (const entry of entries(dir)) {
     const file = path.join(dir, entry);
     try {
-      const stat = statSync(file);
+      const stat = lstatSync(file);
       size += stat.isDirectory() ? treeSize(file) : stat.size;
     } catch {
       // gone meanwhile

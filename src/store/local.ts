@@ -11,13 +11,27 @@
  * torn or empty reads as a miss, and the pair runs again or the object is written again. The lock
  * file, which is what a crash must never lose, is written durably elsewhere.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { sha256Hex } from "../refs/hash.js";
 import type { ArtifactStore } from "../model/ports.js";
 import type { StoreRecord } from "../model/records.js";
 import { pairKey } from "../model/workflow.js";
+import { makeRealDirs } from "../workspace/stateDir.js";
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
@@ -37,7 +51,7 @@ export class LocalStore implements ArtifactStore {
     hashes = new Set();
     const key = pairKey(pair);
     const dir = path.join(this.dir, "pairs", key);
-    const names = !key.includes("/") && !key.startsWith(".") && existsSync(dir) ? readdirSync(dir) : [];
+    const names = !key.includes("/") && !key.startsWith(".") && lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(dir) : [];
     for (const name of names) {
       const rec = name.endsWith(".json") ? this.record(pair, name.slice(0, -".json".length)) : undefined;
       if (rec?.status === "accepted" && rec.source !== "human" && rec.contentHash) hashes.add(rec.contentHash);
@@ -55,7 +69,7 @@ export class LocalStore implements ArtifactStore {
     const file = this.recordPath(pair, configRef);
     if (!existsSync(file)) return undefined;
     try {
-      const rec = JSON.parse(readFileSync(file, "utf8")) as StoreRecord;
+      const rec = JSON.parse(readNoFollow(file).toString("utf8")) as StoreRecord;
       return rec.pair === pair && rec.configRef === configRef ? rec : undefined;
     } catch {
       return undefined; // an unreadable record is a miss: the pair runs again
@@ -77,10 +91,11 @@ export class LocalStore implements ArtifactStore {
     if (!existsSync(file)) return undefined;
     let data: Buffer;
     try {
-      data = readFileSync(file);
+      data = readNoFollow(file);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+      // A link where an object belongs (ELOOP) is not followed: a miss.
+      if (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP" || code === "EISDIR") return undefined;
       throw err;
     }
     if (sha256Hex(data) !== hash) return undefined;
@@ -114,7 +129,10 @@ export class LocalStore implements ArtifactStore {
   private write(file: string, data: string | Uint8Array): void {
     const dir = path.dirname(file);
     if (!this.made.has(dir)) {
-      mkdirSync(dir, { recursive: true });
+      // The store's own directory was checked with the state directory; below it, nothing is made
+      // or entered through a link (src/workspace/stateDir.ts).
+      mkdirSync(this.dir, { recursive: true });
+      makeRealDirs(this.dir, dir);
       this.made.add(dir);
     }
     const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
@@ -138,5 +156,17 @@ export class LocalStore implements ArtifactStore {
     const dir = pairKey(pair);
     if (!HEX64.test(configRef) || dir.includes("/") || dir.startsWith(".")) throw new Error(`invalid store key ${pair}/${configRef}`);
     return path.join(this.dir, "pairs", dir, `${configRef}.json`);
+  }
+}
+
+/** A file's content, never read through a link (ELOOP) nor from anything but a regular file (EISDIR). */
+function readNoFollow(file: string): Buffer {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: "EISDIR" });
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }

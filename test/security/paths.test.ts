@@ -1,0 +1,174 @@
+/**
+ * What a hostile repository (a pull request's files) can make pairflow do on disk: fail with a
+ * clear error, but never write, delete or read outside the repository. Each scenario commits
+ * symbolic links to an "outside" directory holding canary files where pairflow keeps its state,
+ * then runs the commands a user or CI runs (plan, run, resume, prune), and checks that every
+ * canary is still there, unchanged, that nothing new appeared outside, and that the refusal names
+ * the link and what to do.
+ */
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { cli } from "../pr/repo.js";
+import { tempRepo, writeFiles } from "../helpers/fixtures.js";
+
+const HASH = "ab".padEnd(64, "0");
+
+/** A directory outside any repository, holding canaries two levels down, where a store's walk would find them. */
+function outside(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "pairflow-outside-"));
+  writeFiles(dir, {
+    ".ssh/id_ed25519": "PRIVATE KEY\n",
+    "project/package.json": '{"name": "victim"}\n',
+    [`ab/${HASH}`]: "not an object\n",
+    [`a/${"1".repeat(64)}.json`]: "{}\n",
+    "runs/20240101T000000000Z-deadbeef/plan.json": "{}\n",
+    "notes.txt": "keep me\n",
+  });
+  return dir;
+}
+
+/** Every entry under dir (links not followed), with each file's content: to see that nothing changed. */
+function snapshot(dir: string): Record<string, string> {
+  const seen: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const file = path.join(d, name);
+      const rel = path.relative(dir, file);
+      const stat = lstatSync(file);
+      if (stat.isDirectory()) {
+        seen[rel + "/"] = "";
+        walk(file);
+      } else seen[rel] = stat.isSymbolicLink() ? "link" : readFileSync(file, "utf8");
+    }
+  };
+  walk(dir);
+  return seen;
+}
+
+const WORKFLOW = `name: plain
+generator: command
+generator_config: {run: 'echo "text of $PAIRFLOW_PAIR"'}
+action_pairs:
+  a: {output: out/a.txt}
+  b: {requires: [a], output: out/b.txt}
+`;
+
+function repo(files: Record<string, string> = {}): string {
+  return tempRepo({ "workflow.yml": WORKFLOW, ...files });
+}
+
+/** A symbolic link at `rel` in the repository (its parents made as real directories), to `target`. */
+function link(dir: string, rel: string, target: string): void {
+  mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+  symlinkSync(target, path.join(dir, rel));
+}
+
+describe("a symbolic link where pairflow keeps its state", () => {
+  it("makes prune fail and delete nothing outside: store/objects and store/pairs linked out", async () => {
+    const dir = repo();
+    expect((await cli(["run"], dir)).status).toBe(0);
+    const out = outside();
+    const before = snapshot(out);
+    for (const sub of ["objects", "pairs"]) {
+      // The repository's own store directory is replaced by a committed link.
+      renameSync(path.join(dir, ".pairflow/store", sub), path.join(dir, ".pairflow/store", `${sub}.old`));
+      link(dir, `.pairflow/store/${sub}`, out);
+    }
+    const r = await cli(["prune", "--older-than", "0s"], dir);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/\.pairflow\/store\/objects is a symbolic link .*remove the link/);
+    expect(snapshot(out)).toEqual(before);
+  });
+
+  const places = [
+    ".pairflow",
+    ".pairflow/store",
+    ".pairflow/store/objects",
+    ".pairflow/store/pairs",
+    ".pairflow/store/objects/ab",
+    ".pairflow/store/pairs/a",
+    ".pairflow/runs",
+  ];
+  for (const place of places) {
+    it(`refuses plan, run, resume and prune, writing nothing: ${place} linked out`, async () => {
+      const dir = repo();
+      const out = outside();
+      const before = snapshot(out);
+      link(dir, place, place.endsWith("/ab") ? path.join(out, "ab") : out);
+      for (const command of [["plan"], ["run"], ["resume"], ["prune", "--older-than", "0s"], ["runs"]]) {
+        const r = await cli(command, dir);
+        expect(r.status, `${command.join(" ")}: ${r.stderr}`).toBe(2);
+        expect(r.stderr).toContain(`${place} is a symbolic link`);
+        expect(r.stderr).toContain("remove the link");
+      }
+      expect(snapshot(out)).toEqual(before);
+      // Nothing was written in the repository either: no output, no lock file.
+      expect(existsSync(path.join(dir, "out"))).toBe(false);
+      expect(existsSync(path.join(dir, "workflow.lock.json"))).toBe(false);
+    });
+  }
+
+  it("never follows a link below: a record or object file linked out is neither read as the store's nor deleted", async () => {
+    const dir = repo();
+    expect((await cli(["run"], dir)).status).toBe(0);
+    const out = outside();
+    const before = snapshot(out);
+    // Links at file level, and inside a run's folder: below what is checked up front.
+    link(dir, `.pairflow/store/objects/ab/${HASH}`, path.join(out, `ab/${HASH}`));
+    link(dir, `.pairflow/store/pairs/a/${"1".repeat(64)}.json`, path.join(out, `a/${"1".repeat(64)}.json`));
+    const runs = readdirSync(path.join(dir, ".pairflow/runs"));
+    link(dir, `.pairflow/runs/${runs[0]}/outside`, out);
+    const r = await cli(["prune", "--older-than", "0s"], dir);
+    expect(r.status, r.stderr).toBe(0);
+    expect(snapshot(out)).toEqual(before);
+    expect(existsSync(path.join(dir, ".pairflow/runs", runs[0]!))).toBe(false);
+  });
+
+  it("never reads an object through a link: a deleted output is made again, not restored from a file outside", async () => {
+    const dir = repo();
+    expect((await cli(["run"], dir)).status).toBe(0);
+    const out = outside();
+    // The object the lock file names is a link to a file outside holding exactly that content (a
+    // file whose content an attacker knows): restoring from it would copy it into the repository.
+    const objects = path.join(dir, ".pairflow/store/objects");
+    for (const shard of readdirSync(objects)) {
+      for (const name of readdirSync(path.join(objects, shard))) {
+        const file = path.join(objects, shard, name);
+        writeFiles(out, { [`copies/${name}`]: readFileSync(file, "utf8") });
+        rmSync(file);
+        symlinkSync(path.join(out, "copies", name), file);
+      }
+    }
+    rmSync(path.join(dir, "out"), { recursive: true });
+    const r = await cli(["run"], dir);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain("restored");
+    expect(r.stdout).toMatch(/^a +executed/m);
+  });
+
+  it("allows a state directory given explicitly outside the repository, and writes only there and in the repository", async () => {
+    const dir = repo();
+    const out = outside();
+    const state = mkdtempSync(path.join(tmpdir(), "pairflow-state-"));
+    const before = snapshot(out);
+    const r = await cli(["run", "--state-dir", state], dir);
+    expect(r.status, r.stderr).toBe(0);
+    expect(readdirSync(path.join(state, "store"))).toEqual(expect.arrayContaining(["objects", "pairs"]));
+    expect(existsSync(path.join(dir, ".pairflow"))).toBe(false);
+    expect(snapshot(out)).toEqual(before);
+    // Given through a link of the user's own: still their choice.
+    const viaLink = path.join(mkdtempSync(path.join(tmpdir(), "pairflow-link-")), "state");
+    symlinkSync(state, viaLink);
+    expect((await cli(["run", "--state-dir", viaLink, "--force"], dir)).status).toBe(0);
+    // A link inside it is refused all the same.
+    link(state, "runs.new", out);
+    renameSync(path.join(state, "runs"), path.join(state, "runs.old"));
+    renameSync(path.join(state, "runs.new"), path.join(state, "runs"));
+    const refused = await cli(["prune", "--older-than", "0s", "--state-dir", state], dir);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain("is a symbolic link");
+    expect(snapshot(out)).toEqual(before);
+  });
+});
