@@ -9,7 +9,9 @@
 import path from "node:path";
 import fg from "fast-glob";
 import { displayPath, type Loaded } from "../config/parse.js";
-import { loadWorkflow } from "../workspace/load.js";
+import { loadWorkflow, outputIssues } from "../workspace/load.js";
+import { defaultStateDir } from "../config/paths.js";
+import { ConfigError } from "../model/errors.js";
 import { readLockWithJournal } from "../lockfile/journal.js";
 import { lockPathFor } from "../lockfile/lockfile.js";
 import type { Graph } from "../model/graph.js";
@@ -53,7 +55,7 @@ export interface Opened {
 
 export function stateDirFor(root: string, options: Pick<StateOptions, "cwd" | "env" | "stateDir">): string {
   const dir = options.stateDir ?? options.env?.PAIRFLOW_STATE_DIR;
-  return dir ? path.resolve(options.cwd, dir) : path.join(root, ".pairflow");
+  return dir ? path.resolve(options.cwd, dir) : defaultStateDir(root);
 }
 
 /**
@@ -86,7 +88,12 @@ export function openState(target: string | undefined, options: StateOptions): Op
   // With the journal of a run in progress, or of a killed one, applied: what was accepted is known.
   const lock = options.lock !== undefined ? options.lock : readLockWithJournal(lockPath, displayPath(lockPath, options.cwd));
   const store = new LocalStore(path.join(stateDir, "store"));
-  const outputs = new OutputFiles(workflow);
+  const outputs = new OutputFiles(workflow, stateDir);
+  if (stateDir !== defaultStateDir(workflow.root)) {
+    // Loading checked the outputs against the default state directory; this one is given.
+    const issues = outputIssues(loaded, outputs);
+    if (issues.length > 0) throw new ConfigError(issues);
+  }
   const remote = options.remote && new RemoteCache(options.remote);
   const viewLock = lock ?? (options.lock === undefined ? (remote?.acceptedState() ?? null) : null);
   const hasher = inputHasherFor(workflow, stateDir, lockPath);

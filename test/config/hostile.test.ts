@@ -102,7 +102,9 @@ describe("keys that are names in JavaScript", () => {
   it("__proto__ and constructor are pair ids like any other, and a prompts entry of that name needs the pair", async () => {
     const proto = await cli(
       ["validate"],
-      example({ "workflow.yml": WORKFLOW.replace("action_pairs:\n", "action_pairs:\n  __proto__: {guard: json}\n  constructor: {requires: [__proto__], guard: json}\n") }),
+      example({
+        "workflow.yml": WORKFLOW.replace("action_pairs:\n", "action_pairs:\n  __proto__: {guard: json}\n  constructor: {requires: [__proto__], guard: json}\n"),
+      }),
     );
     expect(proto.stderr).toBe("");
     expect(proto.stdout).toMatch(/valid \(5 pairs in 3 waves/);
@@ -271,7 +273,7 @@ describe("paths the configuration names", () => {
     const cases: [string, RegExp][] = [
       [".", /"\." is a directory; give the path of a file for the pair to write/],
       ["adir", /"adir" is a directory/],
-      [".git", /"\.git" is a directory/],
+      [".git", /"\.git" is inside a \.git directory/],
       ["model.mjs/x.py", /"model\.mjs\/x\.py" is under model\.mjs, which is a file, not a directory/],
       ["linkdir/a.txt", /"linkdir\/a\.txt" would be written outside the repository/],
     ];

@@ -172,3 +172,53 @@ describe("a symbolic link where pairflow keeps its state", () => {
     expect(snapshot(out)).toEqual(before);
   });
 });
+
+describe("an output where git or pairflow keep their own files", () => {
+  const reserved = [
+    [".git/config", /inside a \.git directory/],
+    ["vendor/lib/.git/hooks/pre-commit", /inside a \.git directory/],
+    [".GIT/config", /inside a \.git directory/],
+    ["workflow.lock.json", /is the workflow's lock file/],
+    [".workflow.lock.json.mutex", /journal, run mutex and temporary files/],
+    [".workflow.lock.json.journal", /journal, run mutex and temporary files/],
+    [".workflow.lock.json.123.abcdef01.tmp", /journal, run mutex and temporary files/],
+    [".pairflow/store/objects/x", /inside pairflow's state directory/],
+  ] as const;
+  for (const [output, message] of reserved) {
+    it(`is refused at its output key before anything runs: ${output}`, async () => {
+      const dir = tempRepo({
+        "workflow.yml": `name: hostile\ngenerator: command\ngenerator_config: {run: 'echo "[core] hooksPath = /tmp"'}\naction_pairs:\n  a:\n    output: "${output}"\n`,
+      });
+      const before = snapshot(dir);
+      for (const command of ["validate", "plan", "run"]) {
+        const r = await cli([command], dir);
+        expect(r.status, `${command}: ${r.stderr}`).toBe(2);
+        // file:line:column of the output key, then what to do.
+        expect(r.stderr).toMatch(new RegExp(`workflow\\.yml:6:\\d+: action_pairs\\.a\\.output: "${output.replace(/\./g, "\\.")}" .*${message.source}.*give`));
+      }
+      expect(snapshot(dir)).toEqual(before);
+    });
+  }
+
+  it("is refused through a link inside the repository that leads to .git", async () => {
+    const dir = tempRepo({
+      "workflow.yml": `name: hostile\ngenerator: command\ngenerator_config: {run: 'echo x'}\naction_pairs:\n  a: {output: docs/config}\n`,
+    });
+    writeFiles(dir, { ".git/config": "[core]\n" });
+    symlinkSync(".git", path.join(dir, "docs"));
+    const r = await cli(["run"], dir);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/action_pairs\.a\.output: "docs\/config" \(\.git\/config\) is inside a \.git directory/);
+    expect(readFileSync(path.join(dir, ".git/config"), "utf8")).toBe("[core]\n");
+  });
+
+  it("is refused inside a state directory given explicitly", async () => {
+    const dir = tempRepo({
+      "workflow.yml": `name: hostile\ngenerator: command\ngenerator_config: {run: 'echo x'}\naction_pairs:\n  a: {output: state/runs/x}\n`,
+    });
+    const r = await cli(["run", "--state-dir", "state"], dir);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/action_pairs\.a\.output: "state\/runs\/x" is inside pairflow's state directory \(state\)/);
+    expect(existsSync(path.join(dir, "state/runs/x"))).toBe(false);
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * The pure rules behind test/security/paths.test.ts, over generated input: where an output may
+ * never go.
+ */
+import path from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { reservedOutput } from "../../src/config/paths.js";
+
+const SEED = Number(process.env.PAIRFLOW_FUZZ_SEED ?? 25);
+const ROOT = "/repo";
+const LOCK = "/repo/flows/workflow.lock.json";
+
+/** A name made of letters, dots and dashes: anything a path component can be. */
+const name = fc.stringMatching(/^[A-Za-z0-9._-]{1,12}$/).filter((n) => n !== "." && n !== "..");
+const randomCase = (text: string) =>
+  fc.array(fc.boolean(), { minLength: text.length, maxLength: text.length }).map((up) => [...text].map((c, i) => (up[i] ? c.toUpperCase() : c)).join(""));
+
+describe("reservedOutput", () => {
+  it("refuses any path with a .git component, at any depth and in any case", () => {
+    fc.assert(
+      fc.property(fc.array(name, { maxLength: 4 }), randomCase(".git"), fc.array(name, { maxLength: 4 }), (before, git, after) => {
+        const file = path.join(ROOT, ...before, git, ...after);
+        expect(reservedOutput(file, { root: ROOT, lockFile: LOCK })).toMatch(/inside a \.git directory/);
+      }),
+      { seed: SEED, numRuns: 300 },
+    );
+  });
+
+  it("refuses the lock file and every file pairflow keeps beside it, and anything in a state directory", () => {
+    fc.assert(
+      fc.property(name, fc.array(name, { maxLength: 3 }), (suffix, under) => {
+        expect(reservedOutput(LOCK, { root: ROOT, lockFile: LOCK })).toMatch(/lock file/);
+        expect(reservedOutput(`/repo/flows/.workflow.lock.json.${suffix}`, { root: ROOT, lockFile: LOCK })).toMatch(/run mutex/);
+        expect(reservedOutput(path.join(ROOT, ".pairflow", ...under), { root: ROOT, lockFile: LOCK })).toMatch(/state directory \(\.pairflow\)/);
+        expect(reservedOutput(path.join("/elsewhere/state", ...under), { root: ROOT, lockFile: LOCK, stateDirs: ["/elsewhere/state"] })).toMatch(
+          /state directory/,
+        );
+      }),
+      { seed: SEED, numRuns: 200 },
+    );
+  });
+
+  it("allows every other path", () => {
+    fc.assert(
+      fc.property(fc.array(name, { minLength: 1, maxLength: 5 }), (parts) => {
+        fc.pre(!parts.some((p) => p.toLowerCase() === ".git") && parts[0]!.toLowerCase() !== ".pairflow");
+        fc.pre(!(parts.length === 2 && parts[0]!.toLowerCase() === "flows" && parts[1]!.toLowerCase().startsWith(".workflow.lock.json.")));
+        fc.pre(path.join(...parts).toLowerCase() !== "flows/workflow.lock.json");
+        expect(reservedOutput(path.join(ROOT, ...parts), { root: ROOT, lockFile: LOCK })).toBeUndefined();
+      }),
+      { seed: SEED, numRuns: 300 },
+    );
+  });
+});
