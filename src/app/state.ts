@@ -7,10 +7,9 @@
  * reasons exactly as a committed lock file would tell them.
  */
 import path from "node:path";
-import fg from "fast-glob";
 import { displayPath, type Loaded } from "../config/parse.js";
 import { loadWorkflow, outputIssues } from "../workspace/load.js";
-import { defaultStateDir } from "../config/paths.js";
+import { defaultStateDir, escapeGlob } from "../config/paths.js";
 import { ConfigError } from "../model/errors.js";
 import { readLockWithJournal } from "../lockfile/journal.js";
 import { lockPathFor } from "../lockfile/lockfile.js";
@@ -76,7 +75,7 @@ export function inputHasherFor(workflow: Workflow, stateDir: string, lockPath = 
   const stateFiles = path.relative(workflow.dir, stateDir).split(path.sep).join("/") + "/**";
   // Beside the lock file: its journal, the run mutex and their temporary files, which change during a run.
   const lockDir = path.relative(workflow.dir, path.dirname(lockPath)).split(path.sep).join("/");
-  const lockFiles = (lockDir === "" ? "" : fg.escapePath(lockDir) + "/") + `.${fg.escapePath(path.basename(lockPath))}.*`;
+  const lockFiles = (lockDir === "" ? "" : escapeGlob(lockDir) + "/") + `.${escapeGlob(path.basename(lockPath))}.*`;
   return new InputHasher(workflow, [stateFiles, lockFiles], writtenFiles(workflow, lockPath));
 }
 

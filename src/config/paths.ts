@@ -52,3 +52,15 @@ export function reservedOutput(file: string, reserved: Reserved): string | undef
   }
   return undefined;
 }
+
+/**
+ * A path as a glob that matches exactly that path. Each character a glob gives meaning to is put
+ * in a character class of its own (`*` -> `[*]`, `]` -> `[\]]`): fast-glob's escapePath leaves a
+ * backslash before a special character as it is, taking it for an escape ("x\*.md" then matches
+ * "x*.md", not itself), and with backslash escapes fast-glob may take a name such as `{]` for the
+ * directory to walk and fail. Classes have neither problem (checked over hostile names in
+ * test/security/rules.test.ts).
+ */
+export function escapeGlob(text: string): string {
+  return text.replace(/[\\*?[\]{}()!@+|]/g, (c) => (c === "]" || c === "\\" || c === "!" ? `[\\${c}]` : `[${c}]`));
+}

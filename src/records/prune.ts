@@ -14,6 +14,7 @@
 import { closeSync, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmSync, type Stats } from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
+import { escapeGlob } from "../config/paths.js";
 import { ConfigError, UsageError } from "../model/errors.js";
 import type { LockFile } from "../model/records.js";
 import { readLockWithJournal } from "../lockfile/journal.js";
@@ -84,7 +85,7 @@ export function parseDuration(text: string): number {
 export function findLockFiles(root: string, stateDir: string): string[] {
   const ignore = ["**/.git/**", "**/node_modules/**"];
   const state = path.relative(root, stateDir);
-  if (state !== "" && !state.startsWith("..") && !path.isAbsolute(state)) ignore.push(`${fg.escapePath(state.split(path.sep).join("/"))}/**`);
+  if (state !== "" && !state.startsWith("..") && !path.isAbsolute(state)) ignore.push(`${escapeGlob(state.split(path.sep).join("/"))}/**`);
   const found = fg.sync("**/*.lock.json", { cwd: root, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, ignore });
   return found.map((rel) => path.resolve(root, rel)).sort();
 }

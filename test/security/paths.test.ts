@@ -9,9 +9,14 @@
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { Generator } from "../../src/model/ports.js";
 import { cli } from "../pr/repo.js";
 import { tempRepo, writeFiles } from "../helpers/fixtures.js";
+import { planOf, runOf } from "../helpers/state.js";
+
+const SEED = Number(process.env.PAIRFLOW_FUZZ_SEED ?? 25);
 
 const HASH = "ab".padEnd(64, "0");
 
@@ -221,4 +226,33 @@ describe("an output where git or pairflow keep their own files", () => {
     expect(r.stderr).toMatch(/action_pairs\.a\.output: "state\/runs\/x" is inside pairflow's state directory \(state\)/);
     expect(existsSync(path.join(dir, "state/runs/x"))).toBe(false);
   });
+});
+
+describe("foreach over files with hostile names", () => {
+  /** Characters globs give meaning to, and others that have tripped path handling. */
+  const hostile = fc.constantFrom(..."\\*?[]{}()!@+ é#%-a".split(""));
+  const fileName = fc
+    .tuple(fc.boolean(), fc.array(hostile, { minLength: 1, maxLength: 24 }))
+    .map(([dash, chars]) => (dash ? "-" : "") + chars.join(""))
+    .filter((n) => !n.startsWith("."));
+  const echo: Generator = async ({ config, cwd }) => ({ content: readFileSync(path.join(cwd, String(config.file)), "utf8") });
+
+  it("re-runs exactly the instance of the file edited, whatever its name", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(fileName, { minLength: 1, maxLength: 5 }), fc.nat(), async (names, pick) => {
+        const files: Record<string, string> = {
+          "workflow.yml": `name: hostile\ngenerator: echo\naction_pairs:\n  t:\n    foreach: {files: "docs/*"}\n    generator_config: {file: "{file}"}\n`,
+        };
+        for (const name of names) files[`docs/${name}`] = `text of ${name}\n`;
+        const dir = tempRepo(files);
+        const first = await runOf(dir, { cwd: dir, env: {}, generators: { echo } });
+        expect(first.pairs.map((p) => p.id).sort()).toEqual(names.map((n) => `t[docs/${n}]`).sort());
+        const edited = names[pick % names.length]!;
+        writeFiles(dir, { [`docs/${edited}`]: `edited ${edited}\n` });
+        const { plan } = await planOf(dir, { cwd: dir });
+        expect(plan.pairs.filter((p) => p.action === "run").map((p) => p.id)).toEqual([`t[docs/${edited}]`]);
+      }),
+      { seed: SEED, numRuns: 25 },
+    );
+  }, 120_000);
 });

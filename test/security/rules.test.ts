@@ -1,11 +1,14 @@
 /**
  * The pure rules behind test/security/paths.test.ts, over generated input: where an output may
- * never go.
+ * never go, and a path as a glob that matches exactly it.
  */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
+import fg from "fast-glob";
 import { describe, expect, it } from "vitest";
-import { reservedOutput } from "../../src/config/paths.js";
+import { escapeGlob, reservedOutput } from "../../src/config/paths.js";
 
 const SEED = Number(process.env.PAIRFLOW_FUZZ_SEED ?? 25);
 const ROOT = "/repo";
@@ -50,6 +53,30 @@ describe("reservedOutput", () => {
         expect(reservedOutput(path.join(ROOT, ...parts), { root: ROOT, lockFile: LOCK })).toBeUndefined();
       }),
       { seed: SEED, numRuns: 300 },
+    );
+  });
+});
+
+describe("escapeGlob", () => {
+  const hostile = fc.constantFrom(..."\\*?[]{}()!@+|^$, é#%-a.".split(""));
+  // fast-glob strips a leading "./" or ".\\" from every path it reports, so a path that starts with
+  // ".\\" can be matched by no glob at all: left out.
+  const name = fc
+    .array(hostile, { minLength: 1, maxLength: 16 })
+    .map((chars) => chars.join(""))
+    .filter((n) => n !== "." && n !== ".." && !n.startsWith(".\\"));
+
+  it("matches exactly the file named, among others with hostile names, in a directory with a hostile name", () => {
+    fc.assert(
+      fc.property(name, fc.uniqueArray(name, { minLength: 1, maxLength: 6 }), (dirName, names) => {
+        const dir = mkdtempSync(path.join(tmpdir(), "pairflow-glob-"));
+        mkdirSync(path.join(dir, dirName));
+        for (const n of names) writeFileSync(path.join(dir, dirName, n), "x");
+        for (const n of names) {
+          expect(fg.sync(`${escapeGlob(dirName)}/${escapeGlob(n)}`, { cwd: dir, dot: true })).toEqual([`${dirName}/${n}`]);
+        }
+      }),
+      { seed: SEED, numRuns: 200 },
     );
   });
 });
