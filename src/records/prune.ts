@@ -11,7 +11,7 @@
  * A run still holding its workflow's lock is never removed. The caller takes the run mutex of the
  * workflows concerned first (src/app/history.ts), so no run of theirs writes while this reads.
  */
-import { closeSync, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmSync, type Stats } from "node:fs";
+import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmSync, type Stats } from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
 import { escapeGlob } from "../config/paths.js";
@@ -19,6 +19,7 @@ import { ConfigError, UsageError } from "../model/errors.js";
 import type { LockFile } from "../model/records.js";
 import { readLockWithJournal } from "../lockfile/journal.js";
 import { lockPathFor } from "../lockfile/lockfile.js";
+import { isHashedKey, pairKey } from "../model/workflow.js";
 import { LocalStore } from "../store/local.js";
 import { checkStateDir } from "../workspace/stateDir.js";
 import { currentHolder } from "./mutex.js";
@@ -159,14 +160,14 @@ export function prune(stateDir: string, options: PruneOptions = {}): PruneResult
     honoured.push(file);
     for (const [id, entry] of Object.entries(read.lock.pairs)) {
       if (!entry || typeof entry !== "object") continue;
-      if (typeof entry.configRef === "string") keepRecords.add(`${id}/${entry.configRef}`);
+      if (typeof entry.configRef === "string") keepRecords.add(`${pairKey(id)}/${entry.configRef}`);
       if (typeof entry.contentHash === "string") keepObjects.add(entry.contentHash);
     }
   }
   for (const run of keptRuns) {
-    for (const p of run.plan?.pairs ?? []) if (p.configRef) keepRecords.add(`${p.id}/${p.configRef}`);
+    for (const p of run.plan?.pairs ?? []) if (p.configRef) keepRecords.add(`${pairKey(p.id)}/${p.configRef}`);
     for (const o of outcomesFromTrace(run.events).values()) {
-      if (o.configRef) keepRecords.add(`${o.id}/${o.configRef}`);
+      if (o.configRef) keepRecords.add(`${pairKey(o.id)}/${o.configRef}`);
       if (o.contentHash) keepObjects.add(o.contentHash);
     }
     for (const p of run.result?.pairs ?? []) if (p.contentHash) keepObjects.add(p.contentHash);
@@ -177,8 +178,8 @@ export function prune(stateDir: string, options: PruneOptions = {}): PruneResult
   const records: (PrunedRecord & { file: string })[] = [];
   let keptRecords = 0;
   const pairsDir = path.join(storeDir, "pairs");
+  // Records are kept by store key: a long id's key is shortened, and its record names the whole id.
   for (const dir of directories(pairsDir)) {
-    const pair = pairOfKey(dir);
     for (const name of entries(path.join(pairsDir, dir))) {
       // Names starting with "." are files being written right now.
       if (name.startsWith(".") || !name.endsWith(".json")) continue;
@@ -186,7 +187,8 @@ export function prune(stateDir: string, options: PruneOptions = {}): PruneResult
       const file = path.join(pairsDir, dir, name);
       const stat = fileStat(file);
       if (!stat) continue;
-      if (keepRecords.has(`${pair}/${configRef}`) || stat.mtimeMs >= startedAt) {
+      const pair = isHashedKey(dir) ? (recordedPair(file, dir) ?? dir) : pairOfKey(dir);
+      if (keepRecords.has(`${dir}/${configRef}`) || stat.mtimeMs >= startedAt) {
         // A kept record keeps its content: the accepted record of a configuration a lock file names, above all.
         const rec = safeRecord(store, pair, configRef);
         if (rec?.contentHash) keepObjects.add(rec.contentHash);
@@ -264,6 +266,12 @@ function readLockFile(file: string, ofWorkflow: boolean): LockRead {
   }
 }
 
+/** The whole pair id a record under a shortened store key names, when it is that key's. */
+function recordedPair(file: string, key: string): string | undefined {
+  const pair = (readJson(file) as { pair?: unknown } | undefined)?.pair;
+  return typeof pair === "string" && pairKey(pair) === key ? pair : undefined;
+}
+
 /** The pair id a store directory is named after (see pairKey). */
 function pairOfKey(dir: string): string {
   try {
@@ -329,7 +337,7 @@ function treeSize(dir: string): number {
 function firstTraceLine(file: string): Record<string, unknown> | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(file, "r");
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
     const buffer = Buffer.alloc(64 * 1024);
     const n = readSync(fd, buffer, 0, buffer.length, 0);
     const text = buffer.subarray(0, n).toString("utf8");
@@ -344,6 +352,7 @@ function firstTraceLine(file: string): Record<string, unknown> | undefined {
 
 function readJson(file: string): { workflow?: { path?: unknown } } | undefined {
   try {
+    if (!lstatSync(file).isFile()) return undefined; // a link is not followed
     return JSON.parse(readFileSync(file, "utf8")) as { workflow?: { path?: unknown } };
   } catch {
     return undefined;

@@ -25,12 +25,12 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { sha256Hex } from "../refs/hash.js";
 import type { ArtifactStore } from "../model/ports.js";
 import type { StoreRecord } from "../model/records.js";
 import { pairKey } from "../model/workflow.js";
+import { temporaryFor } from "../workspace/files.js";
 import { makeRealDirs } from "../workspace/stateDir.js";
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -135,7 +135,7 @@ export class LocalStore implements ArtifactStore {
       makeRealDirs(this.dir, dir);
       this.made.add(dir);
     }
-    const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+    const tmp = temporaryFor(file);
     try {
       writeFileSync(tmp, data);
       renameSync(tmp, file);

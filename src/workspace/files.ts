@@ -58,9 +58,22 @@ export function createFileExclusive(file: string, data: string | Uint8Array): bo
   }
 }
 
-/** Named as removeStaleTemporaries recognises: the writer's pid and a random tag. */
-function temporaryFor(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+/**
+ * Named as removeStaleTemporaries recognises: the writer's pid and a random tag, after the file's
+ * name, cut to 100 bytes so that the temporary name of a file whose name is as long as the file
+ * system allows (255 bytes) fits too.
+ */
+export function temporaryFor(file: string): string {
+  return path.join(path.dirname(file), `.${shortName(path.basename(file))}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+}
+
+function shortName(name: string): string {
+  const bytes = Buffer.from(name, "utf8");
+  if (bytes.length <= 100) return name;
+  // Cut on a character's boundary: a UTF-8 continuation byte is 10xxxxxx.
+  let end = 100;
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString("utf8");
 }
 
 /** Writes all of data to a new file (flag w: truncating whatever is there), flushed to disk. */

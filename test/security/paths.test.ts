@@ -231,8 +231,9 @@ describe("an output where git or pairflow keep their own files", () => {
 describe("foreach over files with hostile names", () => {
   /** Characters globs give meaning to, and others that have tripped path handling. */
   const hostile = fc.constantFrom(..."\\*?[]{}()!@+ é#%-a".split(""));
+  // Short names, and long ones: up to 241 bytes (é is two), as long as a file system allows.
   const fileName = fc
-    .tuple(fc.boolean(), fc.array(hostile, { minLength: 1, maxLength: 24 }))
+    .tuple(fc.boolean(), fc.oneof(fc.array(hostile, { minLength: 1, maxLength: 24 }), fc.array(hostile, { minLength: 100, maxLength: 120 })))
     .map(([dash, chars]) => (dash ? "-" : "") + chars.join(""))
     .filter((n) => !n.startsWith("."));
   const echo: Generator = async ({ config, cwd }) => ({ content: readFileSync(path.join(cwd, String(config.file)), "utf8") });
@@ -255,4 +256,42 @@ describe("foreach over files with hostile names", () => {
       { seed: SEED, numRuns: 25 },
     );
   }, 120_000);
+});
+
+describe("file names as long as a file system allows", () => {
+  it("run, re-run, restore from the store and prune, with 240-byte names under a foreach", async () => {
+    const names = [`${"a".repeat(237)}.md`, `${"é".repeat(120)}.md`, "short.md"];
+    const files: Record<string, string> = {
+      "workflow.yml": `name: long
+generator: command
+action_pairs:
+  t:
+    foreach: {files: "docs/*.md"}
+    generator_config: {run: "cat {file}"}
+    output: out/{stem}.txt
+  index:
+    requires: [t]
+    generator_config: {run: 'ls "$PAIRFLOW_DEPENDENCIES_DIR" | wc -l'}
+    output: out/index.txt
+`,
+    };
+    for (const name of names) files[`docs/${name}`] = `text of ${name.slice(0, 8)}\n`;
+    const dir = tempRepo(files);
+    const first = await cli(["run"], dir);
+    expect(first.stderr).toBe("");
+    expect(first.status).toBe(0);
+    expect(readFileSync(path.join(dir, "out/index.txt"), "utf8").trim()).toBe("3");
+    expect(readFileSync(path.join(dir, `out/${"é".repeat(120)}.txt`), "utf8")).toBe("text of éééééééé\n");
+
+    const again = await cli(["run"], dir);
+    expect(again.stdout).toMatch(/0 executed, 4 reused/);
+    // Outputs deleted, and old runs pruned: the store still holds every accepted artifact.
+    rmSync(path.join(dir, "out"), { recursive: true });
+    const pruned = await cli(["prune", "--older-than", "0s"], dir);
+    expect(pruned.status, pruned.stderr).toBe(0);
+    const restored = await cli(["run"], dir);
+    expect(restored.status, restored.stderr).toBe(0);
+    expect(restored.stdout).toMatch(/0 executed, 4 reused/);
+    expect(readFileSync(path.join(dir, `out/${"a".repeat(237)}.txt`), "utf8")).toBe("text of aaaaaaaa\n");
+  });
 });

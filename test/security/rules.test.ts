@@ -1,14 +1,17 @@
 /**
  * The pure rules behind test/security/paths.test.ts, over generated input: where an output may
- * never go, and a path as a glob that matches exactly it.
+ * never go, a path as a glob that matches exactly it, and a pair id as a file name of bounded length.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import fg from "fast-glob";
 import { describe, expect, it } from "vitest";
 import { escapeGlob, reservedOutput } from "../../src/config/paths.js";
+import { dependencyFileName } from "../../src/generators/command.js";
+import { isHashedKey, KEY_BYTES, pairKey } from "../../src/model/workflow.js";
+import { LocalStore } from "../../src/store/local.js";
 
 const SEED = Number(process.env.PAIRFLOW_FUZZ_SEED ?? 25);
 const ROOT = "/repo";
@@ -78,5 +81,60 @@ describe("escapeGlob", () => {
       }),
       { seed: SEED, numRuns: 200 },
     );
+  });
+});
+
+describe("store keys of bounded length", () => {
+  const before = (id: string) =>
+    /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(id)
+      ? id
+      : id.replace(/[^A-Za-z0-9_.-]/gu, (c) => encodeURIComponent(c).replace(/[!'()*]/g, (x) => "%" + x.charCodeAt(0).toString(16).toUpperCase()));
+  const item = fc.oneof(
+    fc.string({ unit: "grapheme", maxLength: 60 }),
+    fc.string({ unit: "grapheme", minLength: 100, maxLength: 300 }),
+    fc.constant("é".repeat(120)),
+  );
+  const id = item.map((text) => `t[docs/${text}]`);
+
+  it("keeps every key that fits as it was, so existing stores still hit, and bounds the rest", () => {
+    fc.assert(
+      fc.property(id, (pair) => {
+        const key = pairKey(pair);
+        expect(Buffer.byteLength(key)).toBeLessThanOrEqual(KEY_BYTES);
+        expect(key).not.toContain("/");
+        if (before(pair).length <= KEY_BYTES) {
+          expect(key).toBe(before(pair));
+          expect(decodeURIComponent(key)).toBe(pair);
+        } else {
+          expect(isHashedKey(key)).toBe(true);
+          expect(key.startsWith(before(pair).slice(0, 60))).toBe(true);
+        }
+        expect(Buffer.byteLength(dependencyFileName(pair))).toBeLessThanOrEqual(KEY_BYTES);
+      }),
+      { seed: SEED, numRuns: 500 },
+    );
+  });
+
+  it("gives distinct ids distinct keys", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(id, { minLength: 2, maxLength: 20 }), (ids) => {
+        expect(new Set(ids.map(pairKey)).size).toBe(ids.length);
+        expect(new Set(ids.map(dependencyFileName)).size).toBe(ids.length);
+      }),
+      { seed: SEED, numRuns: 300 },
+    );
+  });
+
+  it("a record under a shortened key is read back only for its own whole id", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "pairflow-store-"));
+    const store = new LocalStore(dir);
+    const long = `t[docs/${"é".repeat(120)}.md]`;
+    const configRef = "c".repeat(64);
+    const contentHash = store.putContent("text\n");
+    store.putRecord({ pair: long, configRef, status: "accepted", contentHash, components: {}, at: "2026-01-01T00:00:00.000Z" });
+    expect(store.record(long, configRef)?.pair).toBe(long);
+    // Another id with the same readable start: its own key, no record.
+    expect(store.record(`t[docs/${"é".repeat(121)}.md]`, configRef)).toBeUndefined();
+    expect(readdirSync(path.join(dir, "pairs"))).toEqual([pairKey(long)]);
   });
 });
