@@ -30,7 +30,7 @@ import { sha256Hex } from "../refs/hash.js";
 import type { ArtifactStore } from "../model/ports.js";
 import type { StoreRecord } from "../model/records.js";
 import { pairKey } from "../model/workflow.js";
-import { temporaryFor } from "../workspace/files.js";
+import { ownWrite, temporaryFor } from "../workspace/files.js";
 import { makeRealDirs } from "../workspace/stateDir.js";
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -127,6 +127,10 @@ export class LocalStore implements ArtifactStore {
    * theirs so that a killed writer's leftovers are found the same way) but not flushed: see above.
    */
   private write(file: string, data: string | Uint8Array): void {
+    ownWrite(file, () => this.writeOnce(file, data));
+  }
+
+  private writeOnce(file: string, data: string | Uint8Array): void {
     const dir = path.dirname(file);
     if (!this.made.has(dir)) {
       // The store's own directory was checked with the state directory; below it, nothing is made

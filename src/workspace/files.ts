@@ -2,20 +2,68 @@ import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 
+/** Why a write of one of pairflow's own files failed, in words, by the system's error code. */
+export const WRITE_FAILURES: Record<string, string> = {
+  ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is exceeded",
+  EFBIG: "the file is too large",
+  EROFS: "the file system is read-only",
+  EIO: "an input/output error",
+  ENOENT: "a directory on its path is gone (removed while pairflow ran?)",
+  ENOTDIR: "something on its path that should be a directory is not one",
+  EISDIR: "a directory is where the file should be",
+  EACCES: "permission denied",
+  EPERM: "the operation is not permitted",
+  ELOOP: "too many symbolic links on its path",
+  ENAMETOOLONG: "its name is too long for the file system",
+};
+
+/**
+ * A write of one of pairflow's own files (an output, the lock file and its journal, the store, the
+ * run mutex) failed where it writes: the file system's error (code, path) with its reason in words.
+ */
+export class WriteError extends Error {
+  override name = "WriteError";
+  constructor(
+    readonly code: string,
+    /** The file pairflow was writing. */
+    readonly path: string,
+    /** Where on its way the system failed (a directory, a temporary file), when not the file itself. */
+    readonly at: string | undefined,
+    cause: unknown,
+  ) {
+    super(`could not write ${path}: ${WRITE_FAILURES[code]} (${code}${at ? ` at ${at}` : ""})`, { cause });
+  }
+}
+
+/** Runs a write of `file`: a failure WRITE_FAILURES names becomes a WriteError naming the file. */
+export function ownWrite<T>(file: string, write: () => T): T {
+  try {
+    return write();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (err instanceof WriteError || code === undefined || !Object.hasOwn(WRITE_FAILURES, code)) throw err;
+    const at = (err as NodeJS.ErrnoException).path;
+    throw new WriteError(code, file, at === file ? undefined : at, err);
+  }
+}
+
 /**
  * Writes a file so that readers see the old content or the new, never a mix: the data goes to a
  * temporary file in the same directory, is flushed to disk, and is renamed over the target.
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = temporaryFor(file);
-  try {
-    writeFlushed(tmp, data);
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
+  ownWrite(file, () => {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const tmp = temporaryFor(file);
+    try {
+      writeFlushed(tmp, data);
+      renameSync(tmp, file);
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      throw err;
+    }
+  });
 }
 
 /**
@@ -25,6 +73,10 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
  * name is taken (a rename would replace what is there).
  */
 export function createFileExclusive(file: string, data: string | Uint8Array): boolean {
+  return ownWrite(file, () => createExclusive(file, data));
+}
+
+function createExclusive(file: string, data: string | Uint8Array): boolean {
   mkdirSync(path.dirname(file), { recursive: true });
   const tmp = temporaryFor(file);
   try {

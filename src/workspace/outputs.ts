@@ -58,11 +58,14 @@ export class OutputFiles {
     const file = outputPath(this.workflow, pair);
     if (file === undefined) return null;
     const root = realpathSync(this.workflow.root);
-    if (existsSync(file) && lstatSync(file).isSymbolicLink()) {
+    if (lexists(file) && lstatSync(file).isSymbolicLink()) {
       return `output ${pair.output} is a symbolic link; pairflow writes only regular files inside the repository: replace the link with a file, or choose another output`;
     }
     let dir = path.dirname(file);
-    while (!existsSync(dir)) dir = path.dirname(dir);
+    while (!lexists(dir)) dir = path.dirname(dir);
+    // A link on the way that leads nowhere: making the directory would fail, or follow it when its target appears.
+    if (!existsSync(dir))
+      return `output ${pair.output} is under ${path.relative(this.workflow.root, dir) || dir}, a symbolic link that leads nowhere; remove the link`;
     const realDir = realpathSync(dir);
     if (!isInside(root, realDir))
       return `output ${pair.output} would be written outside the repository (${realDir} is not inside ${root}); give a path inside it`;
@@ -83,4 +86,16 @@ function realPath(file: string): string {
   let dir = file;
   while (!existsSync(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
   return path.join(realpathSync(dir), path.relative(dir, file));
+}
+
+/** Whether anything, a link included, is at the path (ENOTDIR: a file on the way, so nothing). */
+function lexists(file: string): boolean {
+  try {
+    lstatSync(file);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return false;
+    throw err;
+  }
 }

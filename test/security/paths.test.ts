@@ -295,3 +295,57 @@ action_pairs:
     expect(readFileSync(path.join(dir, `out/${"a".repeat(237)}.txt`), "utf8")).toBe("text of aaaaaaaa\n");
   });
 });
+
+describe("a file pairflow writes whose place a command of the run removed or replaced", () => {
+  it("stops the run with one line naming the file and what to do, and keeps what was accepted (ENOTDIR)", async () => {
+    const dir = tempRepo({
+      "workflow.yml": `name: gone
+generator: command
+action_pairs:
+  a: {output: out/sub/a.txt, generator_config: {run: "echo a"}}
+  b: {requires: [a], output: out/sub/b.txt, generator_config: {run: "rm -rf out; echo > out; echo b"}}
+`,
+    });
+    const r = await cli(["run"], dir);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(
+      "error could not write out/sub/b.txt: something on its path that should be a directory is not one (ENOTDIR at out/sub). The run stopped; every file it wrote is whole. Make sure out/sub is a directory pairflow can write (a command of the run may have removed or replaced it), then run again: what was accepted is kept.\n",
+    );
+    // Both acceptances were recorded before the output was written: the next run restores both, executing nothing.
+    rmSync(path.join(dir, "out"));
+    const again = await cli(["run"], dir);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/0 executed, 2 reused/);
+    expect(readFileSync(path.join(dir, "out/sub/b.txt"), "utf8")).toBe("b\n");
+  });
+
+  it("stops the run with one line naming the file when the lock file's directory is removed (ENOENT)", async () => {
+    const dir = tempRepo({
+      "flows/workflow.yml": `name: gone\ngenerator: command\naction_pairs:\n  a: {output: a.txt, generator_config: {run: 'rm -rf "$PWD"; echo a'}}\n`,
+    });
+    const r = await cli(["run", "flows"], dir);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(
+      /^error could not write flows\/\.workflow\.lock\.json\.journal: a directory on its path is gone .*\(ENOENT\)\. The run stopped.*what was accepted is kept\.\n$/,
+    );
+    // What was accepted is in the store: with the workflow back, nothing runs again.
+    writeFiles(dir, {
+      "flows/workflow.yml": `name: gone\ngenerator: command\naction_pairs:\n  a: {output: a.txt, generator_config: {run: 'rm -rf "$PWD"; echo a'}}\n`,
+    });
+    const again = await cli(["plan", "flows"], dir);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/skip +a .*unchanged/);
+  });
+
+  it("refuses an output under a link that leads nowhere, writing nothing", async () => {
+    const dir = tempRepo({
+      "workflow.yml": `name: gone\ngenerator: command\naction_pairs:\n  a: {output: out/a.txt, generator_config: {run: "echo a"}}\n`,
+    });
+    const out = outside();
+    symlinkSync(path.join(out, "not-yet"), path.join(dir, "out"));
+    const r = await cli(["run"], dir);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/action_pairs\.a\.output: "out\/a\.txt" is under out, a symbolic link that leads nowhere; remove the link/);
+    expect(existsSync(path.join(out, "not-yet"))).toBe(false);
+  });
+});
