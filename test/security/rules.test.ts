@@ -1,6 +1,7 @@
 /**
  * The pure rules behind test/security/paths.test.ts, over generated input: where an output may
- * never go, a path as a glob that matches exactly it, and a pair id as a file name of bounded length.
+ * never go, a path as a glob that matches exactly it, a pair id as a file name of bounded length, and
+ * what a command printed as a terminal shows it.
  */
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { escapeGlob, reservedOutput } from "../../src/config/paths.js";
 import { dependencyFileName } from "../../src/generators/command.js";
 import { isHashedKey, KEY_BYTES, pairKey } from "../../src/model/workflow.js";
+import { visible } from "../../src/report/visible.js";
 import { LocalStore } from "../../src/store/local.js";
 
 const SEED = Number(process.env.PAIRFLOW_FUZZ_SEED ?? 25);
@@ -136,5 +138,22 @@ describe("store keys of bounded length", () => {
     // Another id with the same readable start: its own key, no record.
     expect(store.record(`t[docs/${"é".repeat(121)}.md]`, configRef)).toBeUndefined();
     expect(readdirSync(path.join(dir, "pairs"))).toEqual([pairKey(long)]);
+  });
+});
+
+describe("visible", () => {
+  const controls = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+  it("leaves no control character but newline and tab, and changes nothing else", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 80 }), (text) => {
+        const shown = visible(text);
+        expect(shown).not.toMatch(controls);
+        // Undoing the escapes gives the text back, once any "\x" it held itself is told apart.
+        if (!text.includes("\\x")) expect(shown.replace(/\\x([0-9a-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))).toBe(text);
+        if (!controls.test(text)) expect(shown).toBe(text);
+      }),
+      { seed: SEED, numRuns: 1000 },
+    );
+    expect(visible("\x1b]0;pwned\x07 \x1b[2K\rok\n\tnext\x9b")).toBe("\\x1b]0;pwned\\x07 \\x1b[2K\\x0dok\n\tnext\\x9b");
   });
 });
