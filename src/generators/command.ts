@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { boundedKey } from "../model/workflow.js";
+import { boundedKey } from "../refs/keys.js";
 import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
 import { CommandStartError, runCommand } from "../processes/children.js";
 

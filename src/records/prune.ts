@@ -19,7 +19,7 @@ import { ConfigError, UsageError } from "../model/errors.js";
 import type { LockFile } from "../model/records.js";
 import { readLockWithJournal } from "../lockfile/journal.js";
 import { lockPathFor } from "../lockfile/lockfile.js";
-import { isHashedKey, pairKey } from "../model/workflow.js";
+import { isHashedKey, pairKey } from "../refs/keys.js";
 import { LocalStore } from "../store/local.js";
 import { checkStateDir } from "../workspace/stateDir.js";
 import { currentHolder } from "./mutex.js";

@@ -29,7 +29,7 @@ import path from "node:path";
 import { sha256Hex } from "../refs/hash.js";
 import type { ArtifactStore } from "../model/ports.js";
 import type { StoreRecord } from "../model/records.js";
-import { pairKey } from "../model/workflow.js";
+import { pairKey } from "../refs/keys.js";
 import { ownWrite, temporaryFor } from "../workspace/files.js";
 import { makeRealDirs } from "../workspace/stateDir.js";
 

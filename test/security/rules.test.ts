@@ -11,7 +11,7 @@ import fg from "fast-glob";
 import { describe, expect, it } from "vitest";
 import { escapeGlob, reservedOutput } from "../../src/config/paths.js";
 import { dependencyFileName } from "../../src/generators/command.js";
-import { isHashedKey, KEY_BYTES, pairKey } from "../../src/model/workflow.js";
+import { isHashedKey, KEY_BYTES, pairKey } from "../../src/refs/keys.js";
 import { visible } from "../../src/report/visible.js";
 import { LocalStore } from "../../src/store/local.js";
 
