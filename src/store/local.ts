@@ -3,7 +3,7 @@
  * (pair id, configRef) saying whether that configuration's last outcome was accepted or rejected.
  *
  *   store/objects/<hash[0..2]>/<hash>      artifact content
- *   store/pairs/<pair id>/<configRef>.json record (instance ids percent-encoded: pairKey)
+ *   store/pairs/<pair id>/<configRef>.json record (instance ids percent-encoded, long ones shortened: pairKey)
  *
  * Writes are atomic and content-addressed, so two writers of the same artifact agree. They are not
  * flushed to disk one by one (a run writes two per pair, and each flush costs milliseconds): every
@@ -11,26 +11,13 @@
  * torn or empty reads as a miss, and the pair runs again or the object is written again. The lock
  * file, which is what a crash must never lose, is written durably elsewhere.
  */
-import {
-  closeSync,
-  constants,
-  existsSync,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../refs/hash.js";
 import type { ArtifactStore } from "../model/ports.js";
 import type { StoreRecord } from "../model/records.js";
 import { pairKey } from "../refs/keys.js";
-import { ownWrite, temporaryFor } from "../workspace/files.js";
+import { ownWrite, readFileNoFollow, temporaryFor } from "../workspace/files.js";
 import { makeRealDirs } from "../workspace/stateDir.js";
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -69,7 +56,7 @@ export class LocalStore implements ArtifactStore {
     const file = this.recordPath(pair, configRef);
     if (!existsSync(file)) return undefined;
     try {
-      const rec = JSON.parse(readNoFollow(file).toString("utf8")) as StoreRecord;
+      const rec = JSON.parse(readFileNoFollow(file).toString("utf8")) as StoreRecord;
       return rec.pair === pair && rec.configRef === configRef ? rec : undefined;
     } catch {
       return undefined; // an unreadable record is a miss: the pair runs again
@@ -91,7 +78,7 @@ export class LocalStore implements ArtifactStore {
     if (!existsSync(file)) return undefined;
     let data: Buffer;
     try {
-      data = readNoFollow(file);
+      data = readFileNoFollow(file);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       // A link where an object belongs (ELOOP) is not followed: a miss.
@@ -160,17 +147,5 @@ export class LocalStore implements ArtifactStore {
     const dir = pairKey(pair);
     if (!HEX64.test(configRef) || dir.includes("/") || dir.startsWith(".")) throw new Error(`invalid store key ${pair}/${configRef}`);
     return path.join(this.dir, "pairs", dir, `${configRef}.json`);
-  }
-}
-
-/** A file's content, never read through a link (ELOOP) nor from anything but a regular file (EISDIR). */
-function readNoFollow(file: string): Buffer {
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: "EISDIR" });
-    return readFileSync(fd);
-  } finally {
-    closeSync(fd);
   }
 }
