@@ -12,6 +12,7 @@ import type { Plan } from "../model/plan.js";
 import { styleFor, type Style } from "../report/color.js";
 import { planText } from "../report/plan.js";
 import { seconds } from "../report/run.js";
+import { visible } from "../report/visible.js";
 import type { PairOutcome, RunEvent, RunReport } from "../model/run.js";
 
 /** The runner's log shows ANSI colours, though stdout is no terminal; NO_COLOR still turns them off. */
@@ -32,12 +33,12 @@ export class RunLog {
     switch (event.type) {
       case "pair_start": {
         const why = event.reasons.map((r) => (r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`)).join("; ");
-        core.info(`${style.cyan("start")}     ${event.id}${why ? style.dim(`  (${why})`) : ""}`);
+        core.info(`${style.cyan("start")}     ${visible(event.id)}${why ? style.dim(`  (${visible(why)})`) : ""}`);
         break;
       }
       case "attempt_end": {
         const verdict = event.accepted ? style.green("accepted") : style.yellow("rejected");
-        const feedback = event.feedback.trim() ? `\n${indent(event.feedback.trim())}` : "";
+        const feedback = event.feedback.trim() ? `\n${indent(visible(event.feedback.trim()))}` : "";
         this.lines(event.id).push(`attempt ${event.attempt}/${event.of} ${verdict} in ${seconds(event.durationMs)}${event.accepted ? "" : feedback}`);
         break;
       }
@@ -45,30 +46,33 @@ export class RunLog {
         this.pairEnd(event.outcome);
         break;
       case "restored":
-        core.info(`${style.dim("restored")}  ${event.id}${style.dim(` from ${event.from}`)}`);
+        core.info(`${style.dim("restored")}  ${visible(event.id)}${style.dim(` from ${visible(event.from)}`)}`);
         break;
       case "warning":
-        core.warning(event.message);
+        core.warning(visible(event.message));
         break;
     }
   };
 
+  /** What commands printed (feedback, notes) and ids go to the log with their control characters made visible. */
   private pairEnd(o: PairOutcome): void {
     const lines = this.attempts.get(o.id) ?? [];
     this.attempts.delete(o.id);
+    const id = visible(o.id);
+    const note = o.note ? visible(o.note) : null;
     switch (o.status) {
       case "reused":
-        this.reused.push(o.note ? `${o.id}  ${style.dim(o.note)}` : o.id);
+        this.reused.push(note ? `${id}  ${style.dim(note)}` : id);
         return;
       case "executed":
-        core.startGroup(`✔ ${o.id}: accepted on attempt ${o.attempts.length} (${seconds(o.durationMs)})`);
+        core.startGroup(`✔ ${id}: accepted on attempt ${o.attempts.length} (${seconds(o.durationMs)})`);
         break;
       case "failed":
-        core.startGroup(`✖ ${o.id}: failed`);
-        if (o.note) lines.push(style.red(o.note));
+        core.startGroup(`✖ ${id}: failed`);
+        if (note) lines.push(style.red(note));
         break;
       default: // blocked, or stopped by an interruption
-        core.info(`${style.red(o.status.padEnd(9))} ${o.id}${o.note ? `  ${o.note}` : ""}`);
+        core.info(`${style.red(o.status.padEnd(9))} ${id}${note ? `  ${note}` : ""}`);
         return;
     }
     core.info(lines.join("\n") || "(no attempts)");
@@ -121,8 +125,8 @@ export function annotateConfigIssues(issues: ConfigIssue[]): void {
 export function annotateFailedPairs(report: RunReport, source: SourceFile, workflow: Workflow, workspace: string): void {
   for (const p of report.pairs.filter((p) => p.status === "failed")) {
     const at = issueAt(source, ["action_pairs", p.id], "", true);
-    core.error(p.note ?? "failed", {
-      title: `pairflow: ${p.id} failed`,
+    core.error(visible(p.note ?? "failed"), {
+      title: `pairflow: ${visible(p.id)} failed`,
       file: repoPath(workflow.path, workspace, workspace),
       startLine: at.line,
       startColumn: at.column,

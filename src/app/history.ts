@@ -6,7 +6,7 @@ import type { PairOutcome } from "../model/run.js";
 import { acquireRunLocks, type LockHolder } from "../records/mutex.js";
 import { findLockFiles, parseDuration, prune, recordedWorkflows, workflowsOfLockFile, type PruneResult } from "../records/prune.js";
 import { listing, listRunIds, outcomesFromTrace, readRun, type RunListing, type RunRecord } from "../records/read.js";
-import { stateDirFor, type StateOptions } from "./state.js";
+import { checkedStateDir, type StateOptions } from "./state.js";
 
 export interface HistoryRequest extends Pick<StateOptions, "cwd" | "env" | "stateDir"> {
   /**
@@ -23,7 +23,7 @@ export function historyRoot(request: HistoryRequest): string {
 
 /** Run records live in the state directory: the one `pairflow run` used for the workflow named, else the one where the command runs. */
 export function historyDir(request: HistoryRequest): string {
-  return stateDirFor(historyRoot(request), request);
+  return checkedStateDir(historyRoot(request), request);
 }
 
 export function listRuns(request: HistoryRequest): { dir: string; workflow: string | null; runs: ListedRun[]; problems: string[] } {
@@ -94,7 +94,7 @@ export async function pruneRuns(request: HistoryRequest, options: PruneRequest =
   // Taken before anything is read: a store entry written after it stays.
   const startedAt = Date.now();
   const root = historyRoot(request);
-  const stateDir = stateDirFor(root, request);
+  const stateDir = checkedStateDir(root, request);
   const lockFiles = findLockFiles(root, stateDir);
   const pruneNow = () => prune(stateDir, { keep: options.keep, olderThanMs, startedAt, dryRun: options.dryRun, lockFiles });
   if (options.dryRun) return pruneNow();

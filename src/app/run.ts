@@ -20,17 +20,17 @@ import type { ChildGroup, Generator, Guard, OnProcess } from "../model/ports.js"
 import { killRecordedGroups, stopLauncher } from "../processes/children.js";
 import type { PairOutcome, ResumeState, RunEvent, RunReport, Selection } from "../model/run.js";
 import { decider } from "../plan/plan.js";
-import { acquireRunLock, currentHolder, type LockHolder } from "../records/mutex.js";
+import { acquireRunLock, currentHolder, lockPath, type LockHolder } from "../records/mutex.js";
 import { latestRunOf, listRunIds, outcomesFromTrace, readRun, resumeState, runState } from "../records/read.js";
 import { inFlightGroups, RunRecorder } from "../records/write.js";
 import { workflowRef } from "../refs/configRef.js";
-import { removeStaleTemporaries } from "../workspace/files.js";
+import { ownWrite, removeStaleTemporaries, WRITE_FAILURES, WriteError } from "../workspace/files.js";
 import { outputPath } from "../workspace/outputs.js";
 import { scratchDir } from "../workspace/scratch.js";
 import { childSetup, type ChildSetup } from "./environment.js";
 import { unconfinedWarning } from "./sandbox.js";
 import { planOpened, type Planned, type PlanRequest } from "./plan.js";
-import { openState, stateDirFor } from "./state.js";
+import { checkedStateDir, openState } from "./state.js";
 
 export interface RunRequest extends PlanRequest {
   /** Generators and guards beside (or instead of) the ones pairflow ships, by name. */
@@ -82,39 +82,45 @@ export function runTarget(target: string | undefined, request: RunRequest): Prom
   return runWith(target, request, undefined);
 }
 
-/** What the system says when a file cannot be written, in words. */
-const STORAGE_ERRORS: Record<string, string> = {
-  ENOSPC: "no space left on the device",
-  EDQUOT: "the disk quota is exceeded",
-  EFBIG: "the file is too large",
-  EROFS: "the file system is read-only",
-  EIO: "an input/output error",
-};
+/** Codes that say the disk is full or cannot be written at all, whatever wrote: see WRITE_FAILURES. */
+const STORAGE_ERRORS = new Set(["ENOSPC", "EDQUOT", "EFBIG", "EROFS", "EIO"]);
 
+/**
+ * A file that cannot be written stops the run with one line naming it and saying what to do: a
+ * full or read-only disk, whatever wrote; and a path that cannot be written (gone, not a directory,
+ * not permitted, a link loop, too long) when pairflow wrote one of its own files (WriteError).
+ */
 async function runWith(target: string | undefined, request: RunRequest, resuming: Resuming | undefined): Promise<RunReport> {
   try {
     return await runLocked(target, request, resuming);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === undefined || !Object.hasOwn(STORAGE_ERRORS, code)) throw err;
+    if (code === undefined || !(STORAGE_ERRORS.has(code) || (err instanceof WriteError && Object.hasOwn(WRITE_FAILURES, code)))) throw err;
     const file = (err as NodeJS.ErrnoException).path;
+    const at = err instanceof WriteError && err.at ? ` at ${displayPath(err.at, request.cwd)}` : "";
+    const todo = STORAGE_ERRORS.has(code)
+      ? "Free some space and run again"
+      : `Make sure ${file ? displayPath(path.dirname(file), request.cwd) : "its directory"} is a directory pairflow can write (a command of the run may have removed or replaced it), then run again`;
     throw new StorageError(
-      `could not write${file ? ` ${displayPath(file, request.cwd)}` : ""}: ${STORAGE_ERRORS[code]} (${code}). The run stopped; every file it wrote is whole. Free some space and run again: what was accepted is kept.`,
+      `could not write${file ? ` ${displayPath(file, request.cwd)}` : ""}: ${WRITE_FAILURES[code]} (${code}${at}). The run stopped; every file it wrote is whole. ${todo}: what was accepted is kept.`,
     );
   }
 }
 
 async function runLocked(target: string | undefined, request: RunRequest, resuming: Resuming | undefined): Promise<RunReport> {
   const workflowPath = resolveWorkflowPath(target, request.cwd);
-  const stateDir = stateDirFor(findRepoRoot(path.dirname(workflowPath)), request);
+  const stateDir = checkedStateDir(findRepoRoot(path.dirname(workflowPath)), request);
   const runId = request.runId ?? newRunId();
-  const release = await acquireRunLock(workflowPath, {
-    runId,
-    wait: request.wait ?? true,
-    onWait: request.onWait,
-    onWarn: (message) => request.onEvent?.({ type: "warning", message }),
-    signal: request.stop,
-  });
+  // The mutex is a file of pairflow's own beside the lock file: failing to write it is a WriteError.
+  const release = await ownWriteAsync(lockPath(workflowPath), () =>
+    acquireRunLock(workflowPath, {
+      runId,
+      wait: request.wait ?? true,
+      onWait: request.onWait,
+      onWarn: (message) => request.onEvent?.({ type: "warning", message }),
+      signal: request.stop,
+    }),
+  );
   try {
     // What a killed run journaled goes into the lock file before anything reads it, and what it
     // left running is stopped before anything starts (resuming stopped it already).
@@ -274,7 +280,7 @@ export async function resumeTarget(runId: string | undefined, request: RunReques
   // Run records live in the state directory: the one runs of the workflow named use, else the
   // one where the command runs.
   const named = target === undefined ? undefined : resolveWorkflowPath(target, cwd);
-  const stateDir = stateDirFor(findRepoRoot(named === undefined ? cwd : path.dirname(named)), request);
+  const stateDir = checkedStateDir(findRepoRoot(named === undefined ? cwd : path.dirname(named)), request);
   const id = runId ?? latestUnfinished(stateDir, named);
   let run;
   try {
@@ -343,4 +349,15 @@ function latestUnfinished(stateDir: string, only?: string): string {
   }
   if (only !== undefined) throw new UsageError(`no interrupted run of ${only} to resume in ${stateDir}: its latest run finished`);
   throw new UsageError(`no interrupted run to resume in ${stateDir}: the latest run of each workflow finished`);
+}
+
+/** ownWrite for a write that is awaited. */
+async function ownWriteAsync<T>(file: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    return ownWrite(file, () => {
+      throw err;
+    });
+  }
 }

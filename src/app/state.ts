@@ -7,9 +7,10 @@
  * reasons exactly as a committed lock file would tell them.
  */
 import path from "node:path";
-import fg from "fast-glob";
 import { displayPath, type Loaded } from "../config/parse.js";
-import { loadWorkflow } from "../workspace/load.js";
+import { loadWorkflow, outputIssues } from "../workspace/load.js";
+import { defaultStateDir, escapeGlob } from "../config/paths.js";
+import { ConfigError } from "../model/errors.js";
 import { readLockWithJournal } from "../lockfile/journal.js";
 import { lockPathFor } from "../lockfile/lockfile.js";
 import type { Graph } from "../model/graph.js";
@@ -24,6 +25,7 @@ import type { SnapshotSource } from "../store/snapshot.js";
 import { sha256Hex } from "../refs/hash.js";
 import { PairFileHasher } from "../workspace/pairFiles.js";
 import { OutputFiles } from "../workspace/outputs.js";
+import { checkStateDir } from "../workspace/stateDir.js";
 
 export interface StateOptions {
   cwd: string;
@@ -52,7 +54,17 @@ export interface Opened {
 
 export function stateDirFor(root: string, options: Pick<StateOptions, "cwd" | "env" | "stateDir">): string {
   const dir = options.stateDir ?? options.env?.PAIRFLOW_STATE_DIR;
-  return dir ? path.resolve(options.cwd, dir) : path.join(root, ".pairflow");
+  return dir ? path.resolve(options.cwd, dir) : defaultStateDir(root);
+}
+
+/**
+ * The state directory, before anything reads, writes or deletes there: a symbolic link where
+ * pairflow keeps a directory (a repository can commit one) is refused (src/workspace/stateDir.ts).
+ */
+export function checkedStateDir(root: string, options: Pick<StateOptions, "cwd" | "env" | "stateDir">): string {
+  const dir = stateDirFor(root, options);
+  checkStateDir(dir, root);
+  return dir;
 }
 
 /**
@@ -63,19 +75,24 @@ export function inputHasherFor(workflow: Workflow, stateDir: string, lockPath = 
   const stateFiles = path.relative(workflow.dir, stateDir).split(path.sep).join("/") + "/**";
   // Beside the lock file: its journal, the run mutex and their temporary files, which change during a run.
   const lockDir = path.relative(workflow.dir, path.dirname(lockPath)).split(path.sep).join("/");
-  const lockFiles = (lockDir === "" ? "" : fg.escapePath(lockDir) + "/") + `.${fg.escapePath(path.basename(lockPath))}.*`;
+  const lockFiles = (lockDir === "" ? "" : escapeGlob(lockDir) + "/") + `.${escapeGlob(path.basename(lockPath))}.*`;
   return new InputHasher(workflow, [stateFiles, lockFiles], writtenFiles(workflow, lockPath));
 }
 
 export function openState(target: string | undefined, options: StateOptions): Opened {
   const loaded = loadWorkflow(target, options.cwd);
   const { workflow, graph } = loaded;
-  const stateDir = stateDirFor(workflow.root, options);
+  const stateDir = checkedStateDir(workflow.root, options);
   const lockPath = lockPathFor(workflow.path);
   // With the journal of a run in progress, or of a killed one, applied: what was accepted is known.
   const lock = options.lock !== undefined ? options.lock : readLockWithJournal(lockPath, displayPath(lockPath, options.cwd));
   const store = new LocalStore(path.join(stateDir, "store"));
-  const outputs = new OutputFiles(workflow);
+  const outputs = new OutputFiles(workflow, stateDir);
+  if (stateDir !== defaultStateDir(workflow.root)) {
+    // Loading checked the outputs against the default state directory; this one is given.
+    const issues = outputIssues(loaded, outputs);
+    if (issues.length > 0) throw new ConfigError(issues);
+  }
   const remote = options.remote && new RemoteCache(options.remote);
   const viewLock = lock ?? (options.lock === undefined ? (remote?.acceptedState() ?? null) : null);
   const hasher = inputHasherFor(workflow, stateDir, lockPath);

@@ -7,6 +7,7 @@
 import type { RunEvent } from "../model/run.js";
 import type { Style } from "../report/color.js";
 import { eventLine } from "../report/run.js";
+import { visible } from "../report/visible.js";
 
 /** How often a log (no terminal) says which pairs are still running. */
 export const LOG_INTERVAL_MS = 60_000;
@@ -40,7 +41,7 @@ export class ProgressState {
 
   /** `2/5 done`, then each running pair with its elapsed time, longest first. */
   status(now: number): string {
-    const running = [...this.running].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([id, t]) => `${id} ${elapsed(now - t)}`);
+    const running = [...this.running].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([id, t]) => `${visible(id)} ${elapsed(now - t)}`);
     return `${this.done}/${this.total} done` + (running.length > 0 ? `; running: ${running.join(", ")}` : "");
   }
 }

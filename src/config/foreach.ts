@@ -14,7 +14,7 @@ import fg from "fast-glob";
 import { PyFloat, type CanonicalValue } from "../model/values.js";
 import { dict } from "../model/dict.js";
 import type { Pair, PromptEntry } from "../model/workflow.js";
-import { isInside } from "./paths.js";
+import { escapeGlob, isInside } from "./paths.js";
 
 type Key = string | number;
 
@@ -266,7 +266,7 @@ function checkOutputs(template: Pair, instances: readonly Pair[], ctx: ForeachCo
 
 function instanceOf(template: Pair, item: Item, requires: string[]): Pair {
   const text = (s: string) => substitute(s, item.values);
-  const glob = (s: string) => substitute(s, item.values, fg.escapePath);
+  const glob = (s: string) => substitute(s, item.values, escapeGlob);
   const instance: Pair = {
     ...template,
     id: instanceId(template.id, item.key),
@@ -276,7 +276,7 @@ function instanceOf(template: Pair, item: Item, requires: string[]): Pair {
     requires,
     guardConfig: config(template.guardConfig, item),
     generatorConfig: config(template.generatorConfig, item),
-    inputs: [...(item.file ? [fg.escapePath(item.key)] : []), ...template.inputs.map(glob)],
+    inputs: [...(item.file ? [escapeGlob(item.key)] : []), ...template.inputs.map(glob)],
   };
   if (template.description !== undefined) instance.description = text(template.description);
   if (template.output !== undefined) instance.output = text(template.output);
@@ -293,7 +293,7 @@ function config(value: Record<string, CanonicalValue>, item: Item): Record<strin
   const out = dict<CanonicalValue>();
   for (const [key, v] of Object.entries(value)) {
     if (key === "run" && typeof v === "string") out[key] = substitute(v, item.values, shellWord);
-    else if (key === "files") out[key] = deep(v, (s) => substitute(s, item.values, fg.escapePath));
+    else if (key === "files") out[key] = deep(v, (s) => substitute(s, item.values, escapeGlob));
     else out[key] = deep(v, (s) => substitute(s, item.values));
   }
   return out;

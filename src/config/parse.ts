@@ -29,7 +29,7 @@ import {
 import { buildGraph } from "../graph/graph.js";
 import { expandForeach, templatePath, type Glob } from "./foreach.js";
 import { type Graph } from "../model/graph.js";
-import { isInside } from "./paths.js";
+import { isInside, lockFileOf, reservedOutput } from "./paths.js";
 import { plain, PyFloat, type CanonicalValue } from "../model/values.js";
 import { didYouMean } from "../model/text.js";
 import { dict, own } from "../model/dict.js";
@@ -248,7 +248,7 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
     });
   }
 
-  if (wfFile) for (const pair of pairs.values()) checkPaths(pair, { dir, root, realRoot }, files, wfFile, issues);
+  if (wfFile) for (const pair of pairs.values()) checkPaths(pair, { dir, root, realRoot, workflowPath }, files, wfFile, issues);
 
   const { graph, issues: graphIssues } = buildGraph([...pairs.values()]);
   // The instances of a foreach pair share its lines: each problem once.
@@ -360,17 +360,28 @@ function toGuardRef(item: unknown): GuardRef {
 }
 
 /**
- * `output` and `inputs` stay inside the repository, after symbolic links as far as they exist; a
- * literal input path must be a file that exists. What is on disk at an output (a directory, a link)
+ * `output` and `inputs` stay inside the repository, after symbolic links as far as they exist, and
+ * an output out of the places git and pairflow keep their own files (reservedOutput); a literal
+ * input path must be a file that exists. What is on disk at an output (a directory, a link)
  * is src/workspace/load.ts's to check.
  */
-function checkPaths(pair: Pair, where: { dir: string; root: string; realRoot: string }, files: ConfigFiles, file: SourceFile, issues: ConfigIssue[]): void {
-  const { dir, root, realRoot } = where;
+function checkPaths(
+  pair: Pair,
+  where: { dir: string; root: string; realRoot: string; workflowPath: string },
+  files: ConfigFiles,
+  file: SourceFile,
+  issues: ConfigIssue[],
+): void {
+  const { dir, root, realRoot, workflowPath } = where;
   const keyPath = ["action_pairs", pair.template ?? pair.id];
   // An instance's own file (its first input) was matched by its glob: it exists and is inside.
   const own = pair.itemFile ? 1 : 0;
-  if (pair.output !== undefined && !isInside(root, path.resolve(dir, pair.output))) {
-    issues.push(at(file, [...keyPath, "output"], `"${pair.output}" is outside the repository (${root}); give a path inside it, relative to the workflow file`));
+  if (pair.output !== undefined) {
+    const target = path.resolve(dir, pair.output);
+    const problem = !isInside(root, target)
+      ? `is outside the repository (${root}); give a path inside it, relative to the workflow file`
+      : reservedOutput(target, { root, lockFile: lockFileOf(workflowPath) });
+    if (problem !== undefined) issues.push(at(file, [...keyPath, "output"], `"${pair.output}" ${problem}`));
   }
   pair.inputs.forEach((pattern, i) => {
     if (pattern.startsWith("!")) return; // an exclusion only narrows the matches

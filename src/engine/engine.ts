@@ -18,7 +18,8 @@ import { lockEntry, type LockEntry, type LockFile, type RequestEntry, type Store
 import { dict } from "../model/dict.js";
 import type { AttemptRecord, PairOutcome, PairStatus, ResumeState, ReuseKind, Reused, RunEvent, RunReport } from "../model/run.js";
 import { plain } from "../model/values.js";
-import { DEFAULT_MAX_OUTPUT_BYTES, pairKey, type Pair } from "../model/workflow.js";
+import { DEFAULT_MAX_OUTPUT_BYTES, type Pair } from "../model/workflow.js";
+import { pairKey } from "../refs/keys.js";
 import { contentNeeded, plannedComponents } from "../plan/plan.js";
 import { renderPrompt } from "../prompt/render.js";
 import { guardKey, requestKey } from "../refs/request.js";

@@ -7,6 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { boundedKey } from "../refs/keys.js";
 import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
 import { CommandStartError, runCommand } from "../processes/children.js";
 
@@ -50,13 +51,15 @@ export const commandGenerator: Generator = async (request) => {
 /**
  * A dependency's file name in PAIRFLOW_DEPENDENCIES_DIR: its pair id, with every character other
  * than letters, digits, "_", "-" and "." percent-encoded as in a URL (so `translate[docs/a.md]` is
- * `translate%5Bdocs%2Fa.md%5D`), and "." and ".." encoded whole.
+ * `translate%5Bdocs%2Fa.md%5D`), and "." and ".." encoded whole. A name longer than 150 bytes
+ * (which a long file name makes) is its first 80 characters, "~" and the sha256 of the id
+ * (boundedKey): no file system takes a name of more than 255.
  */
 export function dependencyFileName(id: string): string {
   const name = [...id]
     .map((c) => (/^[A-Za-z0-9_.-]$/.test(c) ? c : [...Buffer.from(c, "utf8")].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join("")))
     .join("");
-  return name === "." || name === ".." ? name.replaceAll(".", "%2E") : name;
+  return name === "." || name === ".." ? name.replaceAll(".", "%2E") : boundedKey(name, id);
 }
 
 async function generate(

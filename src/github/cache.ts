@@ -33,6 +33,7 @@ import { randomBytes } from "node:crypto";
 import { sha256Hex } from "../refs/hash.js";
 import { dict, dictOf, own } from "../model/dict.js";
 import { resolveWorkflowPath } from "../workspace/load.js";
+import { checkStateDir } from "../workspace/stateDir.js";
 import {
   currentArtifacts,
   manifestLock,
@@ -168,12 +169,22 @@ export class ActionsCacheStore implements RemoteStore {
 
   constructor(
     private readonly prefix: string,
-    workspace: string,
+    private readonly workspace: string,
     private readonly warn: (message: string) => void,
     private readonly options: CacheOptions,
   ) {
     this.stateDir = path.join(workspace, STATE_DIR);
     this.packDir = path.join(workspace, PACK_DIR);
+  }
+
+  /**
+   * Removes one of the cache's directories under .pairflow/, after checking that none of .pairflow/
+   * and the directories in it is a symbolic link (a pull request can commit one): removing or
+   * writing through it would reach outside the workspace.
+   */
+  private clear(dir: string): void {
+    checkStateDir(path.join(this.workspace, ".pairflow"), this.workspace);
+    rmSync(dir, { recursive: true, force: true });
   }
 
   /** Whether the runner offers a cache service at all (it does on GitHub-hosted and most self-hosted runners). */
@@ -292,7 +303,7 @@ export class ActionsCacheStore implements RemoteStore {
 
   private async restoreManifest(prefixes: string[]): Promise<SnapshotManifest | undefined> {
     if (this.disabled) return undefined;
-    rmSync(this.stateDir, { recursive: true, force: true });
+    this.clear(this.stateDir);
     try {
       const result = await restore([STATE_DIR], prefixes[0]!, prefixes, this.budget(), this.stats);
       if (!("key" in result)) {
@@ -312,7 +323,7 @@ export class ActionsCacheStore implements RemoteStore {
       this.stats.restoredKey ??= result.key;
       return manifest;
     } finally {
-      rmSync(this.stateDir, { recursive: true, force: true });
+      this.clear(this.stateDir);
     }
   }
 
@@ -321,7 +332,7 @@ export class ActionsCacheStore implements RemoteStore {
     if (this.packTried || this.disabled || !this.manifest?.pack) return;
     this.packTried = true;
     const key = packKey(this.prefix, this.manifest.pack);
-    rmSync(this.packDir, { recursive: true, force: true });
+    this.clear(this.packDir);
     try {
       const result = await restore([PACK_DIR], key, [], this.budget(), this.stats);
       if (!("key" in result)) {
@@ -356,7 +367,7 @@ export class ActionsCacheStore implements RemoteStore {
       }
       this.pack = pack;
     } finally {
-      rmSync(this.packDir, { recursive: true, force: true });
+      this.clear(this.packDir);
     }
   }
 
@@ -392,7 +403,7 @@ export class ActionsCacheStore implements RemoteStore {
     const what = final ? "saving the workflow's state" : "saving a checkpoint of the workflow's state";
     const budget = this.budget();
     if (digest !== null && digest !== this.lastPack) {
-      rmSync(this.packDir, { recursive: true, force: true });
+      this.clear(this.packDir);
       mkdirSync(this.packDir, { recursive: true });
       for (const [hash, content] of contents) writeFileSync(path.join(this.packDir, hash), content);
       try {
@@ -400,7 +411,7 @@ export class ActionsCacheStore implements RemoteStore {
         if (result.kind === "exists") this.stats.alreadySaved++;
         else if (result.kind === "denied" || result.kind === "failed") return this.saveFailed(result.kind, `${what}: ${result.reason}`, final);
       } finally {
-        rmSync(this.packDir, { recursive: true, force: true });
+        this.clear(this.packDir);
       }
     }
 
@@ -415,7 +426,7 @@ export class ActionsCacheStore implements RemoteStore {
       artifacts,
     };
     const key = `${stateKeyPrefix(this.prefix, scope.workflow, scope.ref)}${scope.writer}-${manifest.seq}`;
-    rmSync(this.stateDir, { recursive: true, force: true });
+    this.clear(this.stateDir);
     mkdirSync(this.stateDir, { recursive: true });
     writeFileSync(path.join(this.stateDir, MANIFEST_FILE), JSON.stringify(manifest));
     try {
@@ -423,7 +434,7 @@ export class ActionsCacheStore implements RemoteStore {
       if (result.kind === "exists") this.stats.alreadySaved++;
       else if (result.kind === "denied" || result.kind === "failed") return this.saveFailed(result.kind, `${what}: ${result.reason}`, final);
     } finally {
-      rmSync(this.stateDir, { recursive: true, force: true });
+      this.clear(this.stateDir);
     }
     const before = this.manifest?.artifacts;
     this.stats.saved = Object.values(artifacts).filter(

@@ -24,6 +24,7 @@ import { dict } from "../model/dict.js";
 import { type LockEntry, type LockFile, LOCK_VERSION } from "../model/records.js";
 import { readLock } from "./lockfile.js";
 import { entryJson, writeLock } from "./write.js";
+import { ownWrite } from "../workspace/files.js";
 
 export interface LockChange {
   id: string;
@@ -159,15 +160,17 @@ export class LockWriter {
   /** Journals one change; a checkpoint follows when one is due. */
   record(id: string, entry: LockEntry | null): void {
     const line = `{"id":${JSON.stringify(id)},"entry":${entry === null ? "null" : entryJson(entry)}}\n`;
-    if (this.fd === undefined) {
-      this.fd = openSync(this.journal, "a");
-      append(this.fd, JSON.stringify({ journal: 1, workflow: this.workflow }) + "\n");
-    }
     // Written through to the kernel before the output file is: a killed or crashed process loses
     // nothing. Not synced to the disk line by line (that costs milliseconds a pair), nor are the
     // store's records: a power loss may take the acceptances since the last checkpoint, whose
     // outputs the next plan then has no record of (docs/lock-file.md). Each checkpoint's lock file is synced.
-    append(this.fd, line);
+    ownWrite(this.journal, () => {
+      if (this.fd === undefined) {
+        this.fd = openSync(this.journal, "a");
+        append(this.fd, JSON.stringify({ journal: 1, workflow: this.workflow }) + "\n");
+      }
+      append(this.fd, line);
+    });
     this.changes.set(id, entry);
     this.sinceCheckpoint++;
     if (this.sinceCheckpoint >= Math.max(this.every, this.size) || this.now() - this.lastCheckpoint >= this.intervalMs) {

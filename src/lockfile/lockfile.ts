@@ -4,14 +4,13 @@
  * stable order (pairs by id, fixed field order) for minimal diffs, and atomically.
  */
 import { existsSync } from "node:fs";
-import path from "node:path";
+import { lockFileOf } from "../config/paths.js";
 import { parseLock, readLockText } from "./read.js";
 import type { LockFile } from "../model/records.js";
 
 /** workflow.yml -> workflow.lock.json, in the same directory. */
 export function lockPathFor(workflowPath: string): string {
-  const ext = path.extname(workflowPath);
-  return path.join(path.dirname(workflowPath), `${path.basename(workflowPath, ext)}.lock.json`);
+  return lockFileOf(workflowPath);
 }
 
 /** The lock file, checked entry by entry (src/lockfile/read.ts); null when there is none. */

@@ -78,18 +78,5 @@ export interface ModelPrice {
 
 export const DEFAULT_RMAX = 3;
 
-/**
- * A pair id as a file or key name: ordinary ids as they are; an instance id (`translate[docs/a.md]`)
- * with every character outside letters, digits, "_", "." and "-" percent-encoded, so that it makes
- * one path segment and no commas. Reversible with decodeURIComponent.
- */
-export function pairKey(id: string): string {
-  return /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(id) ? id : id.replace(/[^A-Za-z0-9_.-]/gu, (c) => encodeURIComponent(c).replace(/[!'()*]/g, escapeChar));
-}
-
-function escapeChar(c: string): string {
-  return "%" + c.charCodeAt(0).toString(16).toUpperCase();
-}
-
 /** The default limit on an artifact's size: 8 MiB. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 8 * 2 ** 20;

@@ -11,14 +11,17 @@
  * A run still holding its workflow's lock is never removed. The caller takes the run mutex of the
  * workflows concerned first (src/app/history.ts), so no run of theirs writes while this reads.
  */
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, type Stats } from "node:fs";
+import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmSync, type Stats } from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
+import { escapeGlob } from "../config/paths.js";
 import { ConfigError, UsageError } from "../model/errors.js";
 import type { LockFile } from "../model/records.js";
 import { readLockWithJournal } from "../lockfile/journal.js";
 import { lockPathFor } from "../lockfile/lockfile.js";
+import { isHashedKey, pairKey } from "../refs/keys.js";
 import { LocalStore } from "../store/local.js";
+import { checkStateDir } from "../workspace/stateDir.js";
 import { currentHolder } from "./mutex.js";
 import { listRunIds, outcomesFromTrace, readRun, type RunRecord } from "./read.js";
 import { runDir } from "./write.js";
@@ -83,7 +86,7 @@ export function parseDuration(text: string): number {
 export function findLockFiles(root: string, stateDir: string): string[] {
   const ignore = ["**/.git/**", "**/node_modules/**"];
   const state = path.relative(root, stateDir);
-  if (state !== "" && !state.startsWith("..") && !path.isAbsolute(state)) ignore.push(`${fg.escapePath(state.split(path.sep).join("/"))}/**`);
+  if (state !== "" && !state.startsWith("..") && !path.isAbsolute(state)) ignore.push(`${escapeGlob(state.split(path.sep).join("/"))}/**`);
   const found = fg.sync("**/*.lock.json", { cwd: root, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, ignore });
   return found.map((rel) => path.resolve(root, rel)).sort();
 }
@@ -109,6 +112,9 @@ export function recordedWorkflows(stateDir: string): string[] {
 }
 
 export function prune(stateDir: string, options: PruneOptions = {}): PruneResult {
+  // Nothing is removed through a link: one where pairflow keeps a directory stops the prune, and
+  // below, only real directories are entered and only real files (or a link itself) removed.
+  checkStateDir(stateDir);
   const startedAt = options.startedAt ?? Date.now();
   const warnings: string[] = [];
 
@@ -154,14 +160,14 @@ export function prune(stateDir: string, options: PruneOptions = {}): PruneResult
     honoured.push(file);
     for (const [id, entry] of Object.entries(read.lock.pairs)) {
       if (!entry || typeof entry !== "object") continue;
-      if (typeof entry.configRef === "string") keepRecords.add(`${id}/${entry.configRef}`);
+      if (typeof entry.configRef === "string") keepRecords.add(`${pairKey(id)}/${entry.configRef}`);
       if (typeof entry.contentHash === "string") keepObjects.add(entry.contentHash);
     }
   }
   for (const run of keptRuns) {
-    for (const p of run.plan?.pairs ?? []) if (p.configRef) keepRecords.add(`${p.id}/${p.configRef}`);
+    for (const p of run.plan?.pairs ?? []) if (p.configRef) keepRecords.add(`${pairKey(p.id)}/${p.configRef}`);
     for (const o of outcomesFromTrace(run.events).values()) {
-      if (o.configRef) keepRecords.add(`${o.id}/${o.configRef}`);
+      if (o.configRef) keepRecords.add(`${pairKey(o.id)}/${o.configRef}`);
       if (o.contentHash) keepObjects.add(o.contentHash);
     }
     for (const p of run.result?.pairs ?? []) if (p.contentHash) keepObjects.add(p.contentHash);
@@ -172,8 +178,8 @@ export function prune(stateDir: string, options: PruneOptions = {}): PruneResult
   const records: (PrunedRecord & { file: string })[] = [];
   let keptRecords = 0;
   const pairsDir = path.join(storeDir, "pairs");
-  for (const dir of entries(pairsDir)) {
-    const pair = pairOfKey(dir);
+  // Records are kept by store key: a long id's key is shortened, and its record names the whole id.
+  for (const dir of directories(pairsDir)) {
     for (const name of entries(path.join(pairsDir, dir))) {
       // Names starting with "." are files being written right now.
       if (name.startsWith(".") || !name.endsWith(".json")) continue;
@@ -181,7 +187,8 @@ export function prune(stateDir: string, options: PruneOptions = {}): PruneResult
       const file = path.join(pairsDir, dir, name);
       const stat = fileStat(file);
       if (!stat) continue;
-      if (keepRecords.has(`${pair}/${configRef}`) || stat.mtimeMs >= startedAt) {
+      const pair = isHashedKey(dir) ? (recordedPair(file, dir) ?? dir) : pairOfKey(dir);
+      if (keepRecords.has(`${dir}/${configRef}`) || stat.mtimeMs >= startedAt) {
         // A kept record keeps its content: the accepted record of a configuration a lock file names, above all.
         const rec = safeRecord(store, pair, configRef);
         if (rec?.contentHash) keepObjects.add(rec.contentHash);
@@ -194,7 +201,7 @@ export function prune(stateDir: string, options: PruneOptions = {}): PruneResult
   const objects: (PrunedObject & { file: string })[] = [];
   let keptObjects = 0;
   const objectsDir = path.join(storeDir, "objects");
-  for (const shard of entries(objectsDir)) {
+  for (const shard of directories(objectsDir)) {
     for (const hash of entries(path.join(objectsDir, shard))) {
       if (hash.startsWith(".")) continue;
       const file = path.join(objectsDir, shard, hash);
@@ -217,7 +224,8 @@ export function prune(stateDir: string, options: PruneOptions = {}): PruneResult
 
   const prunedRuns = removedRuns.map((run) => ({ runId: run.runId, bytes: treeSize(run.dir) }));
   if (!options.dryRun) {
-    for (const run of removedRuns) rmSync(run.dir, { recursive: true, force: true });
+    // rmSync removes a link it meets, never what it points to; a run's folder is a real directory (above).
+    for (const run of removedRuns) if (lstatSync(run.dir, { throwIfNoEntry: false })?.isDirectory()) rmSync(run.dir, { recursive: true, force: true });
     for (const r of records) rmSync(r.file, { force: true });
     for (const o of objects) rmSync(o.file, { force: true });
   }
@@ -258,6 +266,12 @@ function readLockFile(file: string, ofWorkflow: boolean): LockRead {
   }
 }
 
+/** The whole pair id a record under a shortened store key names, when it is that key's. */
+function recordedPair(file: string, key: string): string | undefined {
+  const pair = (readJson(file) as { pair?: unknown } | undefined)?.pair;
+  return typeof pair === "string" && pairKey(pair) === key ? pair : undefined;
+}
+
 /** The pair id a store directory is named after (see pairKey). */
 function pairOfKey(dir: string): string {
   try {
@@ -283,22 +297,34 @@ function entries(dir: string): string[] {
   }
 }
 
+/** The real directories in dir: a link to one is not entered. */
+function directories(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+}
+
+/** A real file's stat; a link, even to a file, is none. */
 function fileStat(file: string): Stats | undefined {
   try {
-    const stat = statSync(file);
+    const stat = lstatSync(file);
     return stat.isFile() ? stat : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Bytes of the files under dir. */
+/** Bytes of the files under dir, links not followed. */
 function treeSize(dir: string): number {
   let size = 0;
   for (const entry of entries(dir)) {
     const file = path.join(dir, entry);
     try {
-      const stat = statSync(file);
+      const stat = lstatSync(file);
       size += stat.isDirectory() ? treeSize(file) : stat.size;
     } catch {
       // gone meanwhile
@@ -311,7 +337,7 @@ function treeSize(dir: string): number {
 function firstTraceLine(file: string): Record<string, unknown> | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(file, "r");
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
     const buffer = Buffer.alloc(64 * 1024);
     const n = readSync(fd, buffer, 0, buffer.length, 0);
     const text = buffer.subarray(0, n).toString("utf8");
@@ -326,6 +352,7 @@ function firstTraceLine(file: string): Record<string, unknown> | undefined {
 
 function readJson(file: string): { workflow?: { path?: unknown } } | undefined {
   try {
+    if (!lstatSync(file).isFile()) return undefined; // a link is not followed
     return JSON.parse(readFileSync(file, "utf8")) as { workflow?: { path?: unknown } };
   } catch {
     return undefined;

@@ -68,7 +68,7 @@ export function latestRunOf(stateDir: string, workflowPath: string): { runId: st
     const dir = runDir(stateDir, runId);
     let start: unknown;
     try {
-      const fd = openSync(path.join(dir, "trace.jsonl"), constants.O_RDONLY | constants.O_NONBLOCK);
+      const fd = openSync(path.join(dir, "trace.jsonl"), constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
       try {
         const head = Buffer.alloc(64 * 1024);
         const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString("utf8");
@@ -162,11 +162,14 @@ function readJson<T>(file: string, runId: string, problems: string[], shape: (va
   return null;
 }
 
-/** A record file's text, when it is a regular file: a pipe or a directory in its place is a problem, never a wait. */
+/**
+ * A record file's text, when it is a regular file: a pipe or a directory in its place is a
+ * problem, never a wait, and a symbolic link is not followed (ELOOP, a problem too).
+ */
 function readRecordFile(file: string, shown: string, problems: string[]): string | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
     const stat = fstatSync(fd);
     if (!stat.isFile()) {
       problems.push(`${shown} is not a regular file; it is ignored`);

@@ -14,6 +14,7 @@ import type { Plan } from "../model/plan.js";
 import type { ChildGroup } from "../model/ports.js";
 import type { PairOutcome, RunEvent, RunReport, Selection } from "../model/run.js";
 import { writeFileAtomic } from "../workspace/files.js";
+import { makeRealDirs } from "../workspace/stateDir.js";
 
 export const RECORD_VERSION = 1;
 
@@ -166,7 +167,9 @@ export class RunRecorder {
   private append(event: Record<string, unknown>): void {
     this.guard(() => {
       if (this.trace === undefined) {
-        mkdirSync(this.dir!, { recursive: true });
+        // Never into a link: runs/<runId> is made one real directory at a time (src/workspace/stateDir.ts).
+        mkdirSync(this.stateDir, { recursive: true });
+        makeRealDirs(this.stateDir, this.dir!);
         this.trace = openSync(path.join(this.dir!, "trace.jsonl"), "a");
       }
       const bytes = Buffer.from(JSON.stringify({ t: new Date().toISOString(), ...event }) + "\n", "utf8");

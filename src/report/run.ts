@@ -4,25 +4,31 @@ import type { PairOutcome, RunEvent, RunReport } from "../model/run.js";
 import type { TokenUsage } from "../model/records.js";
 import type { Style } from "./color.js";
 import { count } from "./plan.js";
+import { visible } from "./visible.js";
 
 export function seconds(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms / 1000)}s`;
 }
 
+/** The first line of what a command printed, made visible (visible) and cut to 160 characters. */
 function firstLine(text: string): string {
-  const line = text.trim().split("\n")[0] ?? "";
+  const line = visible(text.trim().split("\n")[0] ?? "");
   return line.length > 160 ? line.slice(0, 157) + "..." : line;
 }
 
-/** One line for an event, or null for events people need not see. `verbose` adds each attempt's generator stderr. */
+/**
+ * One line for an event, or null for events people need not see. `verbose` adds each attempt's
+ * generator stderr. What commands printed and ids are shown with their control characters made
+ * visible (visible).
+ */
 export function eventLine(event: RunEvent, style: Style, verbose = false): string | null {
   if (verbose && event.type === "attempt_end" && event.stderr) {
     const log = event.stderr
       .split("\n")
-      .map((l) => style.dim(`  | ${l}`))
+      .map((l) => style.dim(`  | ${visible(l)}`))
       .join("\n");
     const line = eventLine(event, style);
-    return `${style.dim(`${verb("stderr")}${event.id}  attempt ${event.attempt}:`)}\n${log}${line === null ? "" : `\n${line}`}`;
+    return `${style.dim(`${verb("stderr")}${visible(event.id)}  attempt ${event.attempt}:`)}\n${log}${line === null ? "" : `\n${line}`}`;
   }
   switch (event.type) {
     case "pair_start": {
@@ -30,17 +36,17 @@ export function eventLine(event: RunEvent, style: Style, verbose = false): strin
         .map((r) => (r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`))
         .slice(0, 3)
         .join("; ");
-      return `${style.cyan(verb("start"))}${event.id}${why ? style.dim(`  (${why})`) : ""}`;
+      return `${style.cyan(verb("start"))}${visible(event.id)}${why ? style.dim(`  (${visible(why)})`) : ""}`;
     }
     case "attempt_end":
       if (event.accepted || event.attempt === event.of) return null; // the pair's end says it
-      return `${style.yellow(verb("retry"))}${event.id}  attempt ${event.attempt}/${event.of} rejected: ${firstLine(event.feedback)}`;
+      return `${style.yellow(verb("retry"))}${visible(event.id)}  attempt ${event.attempt}/${event.of} rejected: ${firstLine(event.feedback)}`;
     case "pair_end":
       return outcomeLine(event.outcome, style);
     case "restored":
-      return `${style.dim(verb("restored"))}${event.id}${style.dim(`  from ${event.from}`)}`;
+      return `${style.dim(verb("restored"))}${visible(event.id)}${style.dim(`  from ${visible(event.from)}`)}`;
     case "warning":
-      return `${style.yellow(verb("warning"))}${event.message}`;
+      return `${style.yellow(verb("warning"))}${visible(event.message)}`;
     case "run_start":
     case "attempt_start":
     case "run_end":
@@ -49,20 +55,21 @@ export function eventLine(event: RunEvent, style: Style, verbose = false): strin
 }
 
 function outcomeLine(o: PairOutcome, style: Style): string {
-  const note = o.note ? `  ${o.note}` : "";
+  const note = o.note ? `  ${visible(o.note)}` : "";
+  const id = visible(o.id);
   switch (o.status) {
     case "executed": {
       const n = o.attempts.length;
-      return `${style.green(verb("accepted"))}${o.id}  attempt ${n}, ${seconds(o.durationMs)}`;
+      return `${style.green(verb("accepted"))}${id}  attempt ${n}, ${seconds(o.durationMs)}`;
     }
     case "reused":
-      return `${style.dim(verb("reused"))}${o.id}${style.dim(note)}`;
+      return `${style.dim(verb("reused"))}${id}${style.dim(note)}`;
     case "failed":
-      return `${style.red(verb("failed"))}${o.id}  ${firstLine(o.note ?? "")}`;
+      return `${style.red(verb("failed"))}${id}  ${firstLine(o.note ?? "")}`;
     case "blocked":
-      return `${style.red(verb("blocked"))}${o.id}${note}`;
+      return `${style.red(verb("blocked"))}${id}${note}`;
     case "interrupted":
-      return `${style.yellow(verb("stopped"))}${o.id}${note}`;
+      return `${style.yellow(verb("stopped"))}${id}${note}`;
   }
 }
 
@@ -106,7 +113,7 @@ export function runSummary(report: RunReport, style: Style): string {
   const rows = [["pair", "status", "attempts", "time", "tokens", "reference"]];
   for (const p of report.pairs) {
     rows.push([
-      p.id,
+      visible(p.id),
       p.status,
       String(p.attempts.length),
       p.status === "executed" || p.status === "failed" ? seconds(p.durationMs) : "-",
@@ -133,7 +140,12 @@ export function runSummary(report: RunReport, style: Style): string {
   const failed = report.pairs.filter((p) => p.status === "failed");
   if (failed.length > 0) {
     lines.push("", style.red(`${count(failed.length, "pair")} failed:`));
-    for (const p of failed) lines.push(`  ${p.id}: ${(p.note ?? "").trim().split("\n").join("\n    ")}`);
+    for (const p of failed)
+      lines.push(
+        `  ${visible(p.id)}: ${visible((p.note ?? "").trim())
+          .split("\n")
+          .join("\n    ")}`,
+      );
   }
   return lines.join("\n") + "\n";
 }

@@ -16,6 +16,7 @@ import type { RunReport } from "../model/run.js";
 import { reasonsText } from "./plan.js";
 import { seconds } from "./run.js";
 import { affectedSubgraph, causeGroups, failuresFirst, GRAPH_NODE_LIMIT, UNCHANGED, type CauseGroup, type ImpactNode } from "./impact.js";
+import { visible } from "./visible.js";
 
 /** GitHub refuses a step summary of more than 1 MiB; this leaves room for anything written beside it. */
 export const STEP_SUMMARY_LIMIT = 1024 * 1024 - 16 * 1024;
@@ -366,9 +367,10 @@ export function failedDetailsMarkdown(report: RunReport, maxBytes = Infinity, bl
   let shown = 0;
   for (const p of failed) {
     const last = p.attempts[p.attempts.length - 1];
-    const feedback = clip(last?.feedback || p.note || "(no feedback)", FEEDBACK_MAX_CHARS);
+    // Control characters made visible, as on a terminal (visible).
+    const feedback = clip(visible(last?.feedback || p.note || "(no feedback)"), FEEDBACK_MAX_CHARS);
     const fence = fenceFor(feedback);
-    const first = (p.note ?? "failed").split("\n")[0]!;
+    const first = visible((p.note ?? "failed").split("\n")[0]!);
     const headline = escapeHtml(first.length > 200 ? `${first.slice(0, 200)}…` : first);
     const blocked = blocks.get(p.id) ?? 0;
     const blocking = blocked > 0 ? ` (blocked ${number(blocked)} ${blocked === 1 ? "pair" : "pairs"})` : "";

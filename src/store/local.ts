@@ -3,7 +3,7 @@
  * (pair id, configRef) saying whether that configuration's last outcome was accepted or rejected.
  *
  *   store/objects/<hash[0..2]>/<hash>      artifact content
- *   store/pairs/<pair id>/<configRef>.json record (instance ids percent-encoded: pairKey)
+ *   store/pairs/<pair id>/<configRef>.json record (instance ids percent-encoded, long ones shortened: pairKey)
  *   store/requests/<key[0..2]>/<key>.json  what pairflow's generators returned for a request, and
  *                                          the guards' verdicts on it (src/refs/request.ts)
  *
@@ -13,13 +13,14 @@
  * torn or empty reads as a miss, and the pair runs again or the object is written again. The lock
  * file, which is what a crash must never lose, is written durably elsewhere.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { randomBytes } from "node:crypto";
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../refs/hash.js";
 import type { ArtifactStore } from "../model/ports.js";
 import type { RequestEntry, StoreRecord } from "../model/records.js";
-import { pairKey } from "../model/workflow.js";
+import { pairKey } from "../refs/keys.js";
+import { ownWrite, readFileNoFollow, temporaryFor } from "../workspace/files.js";
+import { makeRealDirs } from "../workspace/stateDir.js";
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
@@ -57,7 +58,7 @@ export class LocalStore implements ArtifactStore {
     hashes = new Set();
     const key = pairKey(pair);
     const dir = path.join(this.dir, "pairs", key);
-    const names = !key.includes("/") && !key.startsWith(".") && existsSync(dir) ? readdirSync(dir) : [];
+    const names = !key.includes("/") && !key.startsWith(".") && lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(dir) : [];
     for (const name of names) {
       const rec = name.endsWith(".json") ? this.record(pair, name.slice(0, -".json".length)) : undefined;
       if (rec?.status === "accepted" && rec.source !== "human" && rec.contentHash) hashes.add(rec.contentHash);
@@ -75,7 +76,7 @@ export class LocalStore implements ArtifactStore {
     const file = this.recordPath(pair, configRef);
     if (!existsSync(file)) return undefined;
     try {
-      const rec = JSON.parse(readFileSync(file, "utf8")) as StoreRecord;
+      const rec = JSON.parse(readFileNoFollow(file).toString("utf8")) as StoreRecord;
       return rec.pair === pair && rec.configRef === configRef ? rec : undefined;
     } catch {
       return undefined; // an unreadable record is a miss: the pair runs again
@@ -97,10 +98,11 @@ export class LocalStore implements ArtifactStore {
     if (!existsSync(file)) return undefined;
     let data: Buffer;
     try {
-      data = readFileSync(file);
+      data = readFileNoFollow(file);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+      // A link where an object belongs (ELOOP) is not followed: a miss.
+      if (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP" || code === "EISDIR") return undefined;
       throw err;
     }
     if (sha256Hex(data) !== hash) return undefined;
@@ -133,7 +135,7 @@ export class LocalStore implements ArtifactStore {
     const file = this.requestPath(key);
     if (!existsSync(file)) return [];
     try {
-      const value = JSON.parse(readFileSync(file, "utf8")) as { key?: unknown; entries?: unknown };
+      const value = JSON.parse(readFileNoFollow(file).toString("utf8")) as { key?: unknown; entries?: unknown };
       if (value.key !== key || !Array.isArray(value.entries)) return [];
       return value.entries.filter(isRequestEntry);
     } catch {
@@ -159,12 +161,19 @@ export class LocalStore implements ArtifactStore {
    * theirs so that a killed writer's leftovers are found the same way) but not flushed: see above.
    */
   private write(file: string, data: string | Uint8Array): void {
+    ownWrite(file, () => this.writeOnce(file, data));
+  }
+
+  private writeOnce(file: string, data: string | Uint8Array): void {
     const dir = path.dirname(file);
     if (!this.made.has(dir)) {
-      mkdirSync(dir, { recursive: true });
+      // The store's own directory was checked with the state directory; below it, nothing is made
+      // or entered through a link (src/workspace/stateDir.ts).
+      mkdirSync(this.dir, { recursive: true });
+      makeRealDirs(this.dir, dir);
       this.made.add(dir);
     }
-    const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+    const tmp = temporaryFor(file);
     try {
       writeFileSync(tmp, data);
       renameSync(tmp, file);

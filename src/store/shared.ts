@@ -23,7 +23,7 @@ import type { ArtifactStore } from "../model/ports.js";
 import type { StoreRecord, RequestEntry } from "../model/records.js";
 import type { PinnedSplit, Shard, ShardResult, ShardSpec } from "../model/shard.js";
 import { sha256Hex } from "../refs/hash.js";
-import { writeFileAtomic } from "../workspace/files.js";
+import { readFileNoFollow, writeFileAtomic } from "../workspace/files.js";
 import { LocalStore } from "./local.js";
 
 /** Keeps copies of a shared store on separate machines in step. */
@@ -156,7 +156,12 @@ export class SharedStore {
         if (r?.status !== "accepted" || typeof r.contentHash !== "string" || !/^[0-9a-f]{64}$/.test(r.contentHash)) continue;
         const file = path.join(dir, "objects", r.contentHash);
         if (!existsSync(file)) continue;
-        const content = readFileSync(file);
+        let content: Buffer;
+        try {
+          content = readFileNoFollow(file); // never through a link, which could lead outside
+        } catch {
+          continue;
+        }
         if (sha256Hex(content) !== r.contentHash) continue;
         this.store.putContent(content);
         this.store.putRecord(r);

@@ -1,21 +1,69 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
+
+/** Why a write of one of pairflow's own files failed, in words, by the system's error code. */
+export const WRITE_FAILURES: Record<string, string> = {
+  ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is exceeded",
+  EFBIG: "the file is too large",
+  EROFS: "the file system is read-only",
+  EIO: "an input/output error",
+  ENOENT: "a directory on its path is gone (removed while pairflow ran?)",
+  ENOTDIR: "something on its path that should be a directory is not one",
+  EISDIR: "a directory is where the file should be",
+  EACCES: "permission denied",
+  EPERM: "the operation is not permitted",
+  ELOOP: "too many symbolic links on its path",
+  ENAMETOOLONG: "its name is too long for the file system",
+};
+
+/**
+ * A write of one of pairflow's own files (an output, the lock file and its journal, the store, the
+ * run mutex) failed where it writes: the file system's error (code, path) with its reason in words.
+ */
+export class WriteError extends Error {
+  override name = "WriteError";
+  constructor(
+    readonly code: string,
+    /** The file pairflow was writing. */
+    readonly path: string,
+    /** Where on its way the system failed (a directory, a temporary file), when not the file itself. */
+    readonly at: string | undefined,
+    cause: unknown,
+  ) {
+    super(`could not write ${path}: ${WRITE_FAILURES[code]} (${code}${at ? ` at ${at}` : ""})`, { cause });
+  }
+}
+
+/** Runs a write of `file`: a failure WRITE_FAILURES names becomes a WriteError naming the file. */
+export function ownWrite<T>(file: string, write: () => T): T {
+  try {
+    return write();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (err instanceof WriteError || code === undefined || !Object.hasOwn(WRITE_FAILURES, code)) throw err;
+    const at = (err as NodeJS.ErrnoException).path;
+    throw new WriteError(code, file, at === file ? undefined : at, err);
+  }
+}
 
 /**
  * Writes a file so that readers see the old content or the new, never a mix: the data goes to a
  * temporary file in the same directory, is flushed to disk, and is renamed over the target.
  */
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = temporaryFor(file);
-  try {
-    writeFlushed(tmp, data);
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
+  ownWrite(file, () => {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const tmp = temporaryFor(file);
+    try {
+      writeFlushed(tmp, data);
+      renameSync(tmp, file);
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      throw err;
+    }
+  });
 }
 
 /**
@@ -25,6 +73,10 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
  * name is taken (a rename would replace what is there).
  */
 export function createFileExclusive(file: string, data: string | Uint8Array): boolean {
+  return ownWrite(file, () => createExclusive(file, data));
+}
+
+function createExclusive(file: string, data: string | Uint8Array): boolean {
   mkdirSync(path.dirname(file), { recursive: true });
   const tmp = temporaryFor(file);
   try {
@@ -58,9 +110,22 @@ export function createFileExclusive(file: string, data: string | Uint8Array): bo
   }
 }
 
-/** Named as removeStaleTemporaries recognises: the writer's pid and a random tag. */
-function temporaryFor(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+/**
+ * Named as removeStaleTemporaries recognises: the writer's pid and a random tag, after the file's
+ * name, cut to 100 bytes so that the temporary name of a file whose name is as long as the file
+ * system allows (255 bytes) fits too.
+ */
+export function temporaryFor(file: string): string {
+  return path.join(path.dirname(file), `.${shortName(path.basename(file))}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+}
+
+function shortName(name: string): string {
+  const bytes = Buffer.from(name, "utf8");
+  if (bytes.length <= 100) return name;
+  // Cut on a character's boundary: a UTF-8 continuation byte is 10xxxxxx.
+  let end = 100;
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString("utf8");
 }
 
 /** Writes all of data to a new file (flag w: truncating whatever is there), flushed to disk. */
@@ -112,5 +177,17 @@ function alive(pid: number): boolean {
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** A file's content, never read through a link (ELOOP) nor from anything but a regular file (EISDIR). */
+export function readFileNoFollow(file: string): Buffer {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: "EISDIR" });
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }

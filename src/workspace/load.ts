@@ -119,9 +119,8 @@ export function loadWorkflow(target: string | undefined, cwd = process.cwd()): L
  * the repository after symbolic links (OutputFiles.problem), and never a directory or a path
  * under a file. Checked before anything reads them: reading a pipe would block the plan.
  */
-function outputIssues(loaded: Loaded): ConfigIssue[] {
+export function outputIssues(loaded: Loaded, outputs = new OutputFiles(loaded.workflow)): ConfigIssue[] {
   const { workflow, sources } = loaded;
-  const outputs = new OutputFiles(workflow);
   const issues: ConfigIssue[] = [];
   for (const pair of workflow.pairs.values()) {
     if (pair.output === undefined) continue;
@@ -130,7 +129,7 @@ function outputIssues(loaded: Loaded): ConfigIssue[] {
     const link = lstatOrUndefined(file)?.isSymbolicLink() ?? false;
     const kind = link ? undefined : (underFile(file, workflow.root) ?? directory(file));
     const problem = kind !== undefined ? `"${pair.output}" ${kind}` : outputs.problem(pair)?.replace(`output ${pair.output} `, `"${pair.output}" `);
-    if (problem !== undefined) issues.push(issueAt(sources.workflow, ["action_pairs", pair.id, "output"], problem));
+    if (problem !== undefined) issues.push(issueAt(sources.workflow, ["action_pairs", pair.template ?? pair.id, "output"], problem));
   }
   return issues;
 }

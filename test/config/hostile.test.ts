@@ -273,7 +273,7 @@ describe("paths the configuration names", () => {
     const cases: [string, RegExp][] = [
       [".", /"\." is a directory; give the path of a file for the pair to write/],
       ["adir", /"adir" is a directory/],
-      [".git", /"\.git" is a directory/],
+      [".git", /"\.git" is inside a \.git directory/],
       ["model.mjs/x.py", /"model\.mjs\/x\.py" is under model\.mjs, which is a file, not a directory/],
       ["linkdir/a.txt", /"linkdir\/a\.txt" would be written outside the repository/],
     ];

@@ -8,6 +8,7 @@ import { shortRef } from "../../refs/hash.js";
 import { styleFor } from "../../report/color.js";
 import { count } from "../../report/plan.js";
 import { NOT_REPORTED, seconds } from "../../report/run.js";
+import { visible } from "../../report/visible.js";
 import { examples, PATH_HELP, positiveInt, stateDirOption, type CliContext } from "../context.js";
 import { EXIT_BUSY } from "./run.js";
 
@@ -87,10 +88,11 @@ export function registerHistory(program: Command, { io, setStatus }: CliContext)
       ];
       for (const { id, planned, outcome } of pairs) {
         const plan = planned
-          ? `planned ${planned.action}${planned.reasons.length ? ` (${planned.reasons.map((r) => r.detail).join("; ")})` : ""}`
+          ? `planned ${planned.action}${planned.reasons.length ? ` (${visible(planned.reasons.map((r) => r.detail).join("; "))})` : ""}`
           : "not in the plan";
-        const happened = outcome ? `${outcome.status}${outcome.note ? `: ${outcome.note}` : ""}` : "never reached";
-        out.push("", `${style.bold(id)}  ${style.dim(shortRef(outcome?.configRef ?? planned?.configRef ?? null))}`, `  ${plan}`, `  ${happened}`);
+        // What commands printed (notes, feedback) and ids, with their control characters made visible.
+        const happened = outcome ? `${outcome.status}${outcome.note ? `: ${visible(outcome.note)}` : ""}` : "never reached";
+        out.push("", `${style.bold(visible(id))}  ${style.dim(shortRef(outcome?.configRef ?? planned?.configRef ?? null))}`, `  ${plan}`, `  ${happened}`);
         for (const a of outcome?.attempts ?? []) {
           const tokens = a.tokens ? `, ${(a.tokens.input + a.tokens.output).toLocaleString("en-US")} tokens` : `, tokens ${NOT_REPORTED}`;
           out.push(`  attempt ${a.attempt}: ${a.accepted ? style.green("accepted") : style.red("rejected")} in ${seconds(a.durationMs)}${tokens}`);
@@ -99,7 +101,7 @@ export function registerHistory(program: Command, { io, setStatus }: CliContext)
               ...a.feedback
                 .trim()
                 .split("\n")
-                .map((l) => `    ${l}`),
+                .map((l) => `    ${visible(l)}`),
             );
         }
       }
