@@ -1,26 +1,26 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-3AN5DUFV.js";
+import "./cli-chunk-NRW3WZWC.js";
 import {
   planTarget
-} from "./cli-chunk-27Y2ETWM.js";
-import "./cli-chunk-YTFXY2QI.js";
+} from "./cli-chunk-FNJWCLCE.js";
+import "./cli-chunk-7MWHRLVG.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-L7GLNSQP.js";
+} from "./cli-chunk-4GFFP5NS.js";
 import {
   planJson,
   reasonsText
-} from "./cli-chunk-LLTFTXJP.js";
+} from "./cli-chunk-F4F2Q3QN.js";
 import {
   decidePair,
   styleFor
-} from "./cli-chunk-3OYP3H46.js";
+} from "./cli-chunk-C3DQR4JT.js";
 import {
   lockEntry
-} from "./cli-chunk-A54IUGES.js";
+} from "./cli-chunk-7XSAPEIW.js";
 import {
   Option,
   PATH_HELP,
@@ -31,7 +31,7 @@ import {
   require_dist,
   resolveWorkflowPath,
   stateDirOption
-} from "./cli-chunk-VSHTR6QF.js";
+} from "./cli-chunk-WNU7MVIX.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

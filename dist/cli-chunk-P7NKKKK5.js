@@ -6,11 +6,11 @@ import {
 } from "./cli-chunk-7Z54WWHF.js";
 import {
   checkWorkflow
-} from "./cli-chunk-5QILHF4M.js";
+} from "./cli-chunk-GWXQPQKB.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-3AN5DUFV.js";
+} from "./cli-chunk-NRW3WZWC.js";
 import {
   RunRecorder,
   estimateOf,
@@ -22,18 +22,20 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-27Y2ETWM.js";
+} from "./cli-chunk-FNJWCLCE.js";
 import {
   LocalStore,
   LockWriter,
+  boundedKey,
+  checkedStateDir,
   foldJournal,
   openState,
-  realLockPath,
-  stateDirFor
-} from "./cli-chunk-YTFXY2QI.js";
+  pairKey,
+  realLockPath
+} from "./cli-chunk-7MWHRLVG.js";
 import {
   lockPathFor
-} from "./cli-chunk-L7GLNSQP.js";
+} from "./cli-chunk-4GFFP5NS.js";
 import {
   asksBeforeRunning,
   contentNeeded,
@@ -45,10 +47,10 @@ import {
   usd,
   withDependencies,
   workflowRef
-} from "./cli-chunk-3OYP3H46.js";
+} from "./cli-chunk-C3DQR4JT.js";
 import {
   lockEntry
-} from "./cli-chunk-A54IUGES.js";
+} from "./cli-chunk-7XSAPEIW.js";
 import {
   ConfigError,
   DEFAULT_MAX_OUTPUT_BYTES,
@@ -58,24 +60,28 @@ import {
   RunDeclinedError,
   StorageError,
   UsageError,
+  WRITE_FAILURES,
+  WriteError,
   dict,
   didYouMean,
+  digestOf,
   diskFiles,
   displayPath,
   examples,
   findRepoRoot,
   loadWorkflow,
   outputPath,
-  pairKey,
+  ownWrite,
   plain,
   positiveInt,
+  readFileNoFollow,
   removeStaleTemporaries,
   require_dist,
   resolveWorkflowPath,
   sha256Hex,
   stateDirOption,
   writeFileAtomic
-} from "./cli-chunk-VSHTR6QF.js";
+} from "./cli-chunk-WNU7MVIX.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -140,6 +146,32 @@ import path8 from "node:path";
 
 // src/engine/engine.ts
 import { randomBytes } from "node:crypto";
+
+// src/refs/request.ts
+var HTTP_GENERATORS = /* @__PURE__ */ new Set(["openai", "anthropic"]);
+var REQUEST_KEY_VERSION = 1;
+function requestKey(input) {
+  const { pair, own } = input;
+  const call = {
+    v: REQUEST_KEY_VERSION,
+    generator: own.generator ?? { name: pair.generator, config: {} },
+    model: pair.model,
+    prompt: input.prompt
+  };
+  if (pair.generator === null || !HTTP_GENERATORS.has(pair.generator)) {
+    call.pair = pair.id;
+    call.attempt = input.attempt;
+    call.dependencies = input.dependencies.map((d) => [d.id, sha256Hex(d.content)]);
+    call.files = own.files?.generator ?? {};
+    call.inputs = own.inputs ?? {};
+  }
+  return digestOf(call);
+}
+function guardKey(pair, own) {
+  return digestOf({ pair, guard: own.guard, guard_config: own.guard_config, guards: own.guards ?? null, files: own.files?.guard ?? {} }).slice(0, 32);
+}
+
+// src/engine/engine.ts
 var DEFAULT_CONCURRENCY = 4;
 function newRunId(now = /* @__PURE__ */ new Date()) {
   return now.toISOString().replace(/[-:.]/g, "") + "-" + randomBytes(2).toString("hex");
@@ -304,6 +336,8 @@ var Run = class {
   async reuse(d, pair) {
     const artifact = d.artifact;
     let note = null;
+    const recorded = lockEntry(this.lock, d.id);
+    const spent = recorded?.configRef === d.configRef ? recorded.tokens : this.deps.store.record(d.id, d.configRef ?? "")?.tokens;
     if (artifact.edited) {
       const content = this.deps.outputs.read(pair);
       this.contents.set(d.id, content);
@@ -328,7 +362,18 @@ var Run = class {
       if (this.plan.byId.get(d.id).action === "run") note = this.cutoffNote(pair);
     }
     this.decided.set(d.id, d);
-    this.finish({ id: d.id, configRef: d.configRef, status: "reused", attempts: [], contentHash: artifact.contentHash, reasons: [], durationMs: 0, note });
+    const avoided = artifact.edited || !spent || spent.input + spent.output === 0 ? null : spent;
+    this.finish({
+      id: d.id,
+      configRef: d.configRef,
+      status: "reused",
+      attempts: [],
+      contentHash: artifact.contentHash,
+      reasons: [],
+      durationMs: 0,
+      note,
+      avoided
+    });
   }
   /** A pair another shard executes: its verified artifact is used as if reused here. */
   async awaitShard(d, shard) {
@@ -434,16 +479,37 @@ var Run = class {
     const total = pair.rmax + 1;
     const history = attempts.filter((a) => !a.accepted).map((a) => ({ feedback: a.feedback }));
     const maxOutputBytes = pair.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    const reuseRequests = !this.plan.selection.force && pair.fresh !== true;
+    const judge = guardKey(d.id, d.own);
+    const accept = (content, note) => {
+      const contentHash = this.deps.store.putContent(content);
+      this.contents.set(d.id, content);
+      const durationMs = Date.now() - started;
+      const unwritable = this.deps.outputs.problem(pair);
+      if (unwritable !== null) return fail(unwritable);
+      this.recordAccepted(d, pair, { contentHash, source: "generated", attempts, durationMs }, content);
+      this.deps.outputs.write(pair, content);
+      this.decided.set(d.id, { ...d, action: "skip", artifact: { source: "store", contentHash, edited: false, content: "store" } });
+      this.finish({ id: d.id, configRef: d.configRef, status: "executed", attempts, contentHash, reasons: d.reasons, durationMs, note });
+    };
     for (let attempt = attempts.length + 1; attempt <= total; attempt++) {
       if (this.signal.aborted) return interrupted();
       this.emit({ type: "attempt_start", id: d.id, attempt });
       const t0 = Date.now();
       const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies, history });
+      const request = reuseRequests ? requestKey({ pair, own: d.own, prompt, dependencies, attempt }) : void 0;
       let content;
       let tokens = null;
       let stderr;
       let verdict;
       try {
+        const answer = request === void 0 ? void 0 : await this.answerFromIndex(request, judge, guard, pair, attempt, maxOutputBytes);
+        if (answer) {
+          const reused = { kind: answer.kind, pair: answer.entry.pair, at: answer.entry.at, tokens: answer.entry.tokens };
+          attempts.push({ attempt, accepted: true, feedback: "", tokens: null, durationMs: Date.now() - t0, reused });
+          this.emit({ type: "attempt_end", id: d.id, attempt, of: total, accepted: true, feedback: "", tokens: null, durationMs: Date.now() - t0, reused });
+          return accept(answer.content, reuseNote(reused));
+        }
         const result = await generate2({
           pairId: d.id,
           attempt,
@@ -470,6 +536,18 @@ var Run = class {
         attempts.push({ attempt, accepted: false, feedback: message, tokens, durationMs: Date.now() - t0 });
         return fail(message);
       }
+      if (request !== void 0) {
+        const contentHash = this.deps.store.putContent(content);
+        this.deps.store.putRequest(request, {
+          contentHash,
+          pair: d.id,
+          configRef: d.configRef,
+          at: (/* @__PURE__ */ new Date()).toISOString(),
+          model: pair.model,
+          tokens,
+          verdicts: { [judge]: verdict.accepted ? "accepted" : "rejected" }
+        });
+      }
       const record = { attempt, accepted: verdict.accepted, feedback: verdict.feedback, tokens, durationMs: Date.now() - t0 };
       attempts.push(record);
       this.emit({
@@ -483,22 +561,28 @@ var Run = class {
         durationMs: record.durationMs,
         ...stderr ? { stderr } : {}
       });
-      if (verdict.accepted) {
-        const bytes = content;
-        const contentHash = this.deps.store.putContent(bytes);
-        this.contents.set(d.id, bytes);
-        const durationMs = Date.now() - started;
-        const unwritable = this.deps.outputs.problem(pair);
-        if (unwritable !== null) return fail(unwritable);
-        this.recordAccepted(d, pair, { contentHash, source: "generated", attempts, durationMs }, bytes);
-        this.deps.outputs.write(pair, bytes);
-        this.decided.set(d.id, { ...d, action: "skip", artifact: { source: "store", contentHash, edited: false, content: "store" } });
-        this.finish({ id: d.id, configRef: d.configRef, status: "executed", attempts, contentHash, reasons: d.reasons, durationMs, note: null });
-        return;
-      }
+      if (verdict.accepted) return accept(content, null);
       history.push({ feedback: verdict.feedback });
     }
     fail(`rejected after ${total} attempt${total === 1 ? "" : "s"}: ${attempts[attempts.length - 1]?.feedback ?? ""}`);
+  }
+  /**
+   * An artifact generated for this request that the pair's guard accepts, with no call: one it
+   * accepted before is taken as it is; one it never judged is judged now (its verdict recorded);
+   * one it rejected is never judged again. Undefined when none passes: the generator is called.
+   */
+  async answerFromIndex(request, judge, guard, pair, attempt, maxOutputBytes) {
+    for (const entry of this.deps.store.requests(request)) {
+      const before = Object.hasOwn(entry.verdicts, judge) ? entry.verdicts[judge] : void 0;
+      if (before === "rejected") continue;
+      const content = this.deps.store.content(entry.contentHash);
+      if (content === void 0 || content.length > maxOutputBytes) continue;
+      if (before === "accepted") return { content, kind: "request", entry };
+      const verdict = await this.check(guard, pair, content, attempt);
+      this.deps.store.putRequest(request, { ...entry, verdicts: { [judge]: verdict.accepted ? "accepted" : "rejected" } });
+      if (verdict.accepted) return { content, kind: "rejudged", entry };
+    }
+    return void 0;
   }
   async check(guard, pair, content, attempt) {
     if (guard === null) return { accepted: true, feedback: "" };
@@ -594,6 +678,10 @@ function utf8(bytes) {
   } catch {
     return void 0;
   }
+}
+function reuseNote(reused) {
+  const how = reused.kind === "request" ? "request reused" : "request reused; guard re-judged";
+  return `${how}: no model call (generated for ${reused.pair} at ${reused.at})`;
 }
 function insertSorted(sorted, n) {
   let lo = 0;
@@ -897,7 +985,12 @@ var SharedStore = class {
         if (r?.status !== "accepted" || typeof r.contentHash !== "string" || !/^[0-9a-f]{64}$/.test(r.contentHash)) continue;
         const file = path2.join(dir, "objects", r.contentHash);
         if (!existsSync(file)) continue;
-        const content = readFileSync2(file);
+        let content;
+        try {
+          content = readFileNoFollow(file);
+        } catch {
+          continue;
+        }
         if (sha256Hex(content) !== r.contentHash) continue;
         this.store.putContent(content);
         this.store.putRecord(r);
@@ -963,6 +1056,13 @@ var ShardStore = class {
   }
   content(hash) {
     return this.base.content(hash) ?? this.shared.content(hash);
+  }
+  requests(key) {
+    const shared = this.shared.requests(key);
+    return [...shared, ...this.base.requests(key).filter((e) => !shared.some((s) => s.contentHash === e.contentHash))];
+  }
+  putRequest(key, entry) {
+    this.shared.putRequest(key, entry);
   }
   hasContent(hash) {
     return this.base.hasContent(hash) || this.shared.hasContent(hash);
@@ -1509,6 +1609,7 @@ import { spawn } from "node:child_process";
 import { readdirSync as readdirSync2, readFileSync as readFileSync3, readlinkSync } from "node:fs";
 var KILL_GRACE_MS = 2e3;
 var DRAIN_MS = 500;
+var GIVE_UP_MS = 6e4;
 var MAX_TIMER_MS2 = 2 ** 31 - 1;
 var GATE_CLOSED = 125;
 var GATE = `IFS= read -r _ || exit ${GATE_CLOSED}; `;
@@ -1619,7 +1720,10 @@ function runCommand(options) {
         exited = { code, signal };
         signalGroup(pid, "SIGKILL");
         groupKilled = true;
-        drainTimer = setTimeout(finish, DRAIN_MS);
+        drainTimer = setTimeout(() => {
+          killHolders(outputs);
+          drainTimer = setTimeout(finish, GIVE_UP_MS);
+        }, DRAIN_MS);
       },
       close(code, signal) {
         closed = true;
@@ -1973,7 +2077,7 @@ var commandGenerator = async (request) => {
 };
 function dependencyFileName(id) {
   const name = [...id].map((c) => /^[A-Za-z0-9_.-]$/.test(c) ? c : [...Buffer.from(c, "utf8")].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join("")).join("");
-  return name === "." || name === ".." ? name.replaceAll(".", "%2E") : name;
+  return name === "." || name === ".." ? name.replaceAll(".", "%2E") : boundedKey(name, id);
 }
 async function generate(run, timeoutSeconds, promptFile, env, request) {
   let outcome;
@@ -2399,36 +2503,35 @@ var BudgetExceededError = class extends Error {
 function runTarget(target, request) {
   return runWith(target, request, void 0);
 }
-var STORAGE_ERRORS = {
-  ENOSPC: "no space left on the device",
-  EDQUOT: "the disk quota is exceeded",
-  EFBIG: "the file is too large",
-  EROFS: "the file system is read-only",
-  EIO: "an input/output error"
-};
+var STORAGE_ERRORS = /* @__PURE__ */ new Set(["ENOSPC", "EDQUOT", "EFBIG", "EROFS", "EIO"]);
 async function runWith(target, request, resuming) {
   try {
     return await runLocked(target, request, resuming);
   } catch (err) {
     const code = err.code;
-    if (code === void 0 || !Object.hasOwn(STORAGE_ERRORS, code)) throw err;
+    if (code === void 0 || !(STORAGE_ERRORS.has(code) || err instanceof WriteError && Object.hasOwn(WRITE_FAILURES, code))) throw err;
     const file = err.path;
+    const at = err instanceof WriteError && err.at ? ` at ${displayPath(err.at, request.cwd)}` : "";
+    const todo = STORAGE_ERRORS.has(code) ? "Free some space and run again" : `Make sure ${file ? displayPath(path7.dirname(file), request.cwd) : "its directory"} is a directory pairflow can write (a command of the run may have removed or replaced it), then run again`;
     throw new StorageError(
-      `could not write${file ? ` ${displayPath(file, request.cwd)}` : ""}: ${STORAGE_ERRORS[code]} (${code}). The run stopped; every file it wrote is whole. Free some space and run again: what was accepted is kept.`
+      `could not write${file ? ` ${displayPath(file, request.cwd)}` : ""}: ${WRITE_FAILURES[code]} (${code}${at}). The run stopped; every file it wrote is whole. ${todo}: what was accepted is kept.`
     );
   }
 }
 async function runLocked(target, request, resuming) {
   const workflowPath = resolveWorkflowPath(target, request.cwd);
-  const stateDir = stateDirFor(findRepoRoot(path7.dirname(workflowPath)), request);
+  const stateDir = checkedStateDir(findRepoRoot(path7.dirname(workflowPath)), request);
   const runId = request.runId ?? newRunId();
-  const release2 = await acquireRunLock(workflowPath, {
-    runId,
-    wait: request.wait ?? true,
-    onWait: request.onWait,
-    onWarn: (message) => request.onEvent?.({ type: "warning", message }),
-    signal: request.stop
-  });
+  const release2 = await ownWriteAsync(
+    lockPath(workflowPath),
+    () => acquireRunLock(workflowPath, {
+      runId,
+      wait: request.wait ?? true,
+      onWait: request.onWait,
+      onWarn: (message) => request.onEvent?.({ type: "warning", message }),
+      signal: request.stop
+    })
+  );
   try {
     foldJournal(lockPathFor(workflowPath), displayPath(lockPathFor(workflowPath), request.cwd));
     if (!resuming) await stopLeftovers(stateDir, workflowPath);
@@ -2538,7 +2641,7 @@ async function gate(planned, request) {
 async function resumeTarget(runId, request, target) {
   const { cwd } = request;
   const named = target === void 0 ? void 0 : resolveWorkflowPath(target, cwd);
-  const stateDir = stateDirFor(findRepoRoot(named === void 0 ? cwd : path7.dirname(named)), request);
+  const stateDir = checkedStateDir(findRepoRoot(named === void 0 ? cwd : path7.dirname(named)), request);
   const id = runId ?? latestUnfinished(stateDir, named);
   let run;
   try {
@@ -2594,6 +2697,15 @@ function latestUnfinished(stateDir, only) {
   }
   if (only !== void 0) throw new UsageError(`no interrupted run of ${only} to resume in ${stateDir}: its latest run finished`);
   throw new UsageError(`no interrupted run to resume in ${stateDir}: the latest run of each workflow finished`);
+}
+async function ownWriteAsync(file, write) {
+  try {
+    return await write();
+  } catch (err) {
+    return ownWrite(file, () => {
+      throw err;
+    });
+  }
 }
 
 // src/app/shard.ts

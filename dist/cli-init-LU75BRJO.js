@@ -13,7 +13,7 @@ import {
   examples,
   findRepoRoot,
   writeFileAtomic
-} from "./cli-chunk-VSHTR6QF.js";
+} from "./cli-chunk-WNU7MVIX.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

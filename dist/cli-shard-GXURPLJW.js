@@ -8,17 +8,17 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-TY4ZNXKW.js";
+} from "./cli-chunk-P7NKKKK5.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-5QILHF4M.js";
-import "./cli-chunk-3AN5DUFV.js";
-import "./cli-chunk-27Y2ETWM.js";
-import "./cli-chunk-YTFXY2QI.js";
-import "./cli-chunk-L7GLNSQP.js";
-import "./cli-chunk-LLTFTXJP.js";
-import "./cli-chunk-3OYP3H46.js";
-import "./cli-chunk-A54IUGES.js";
-import "./cli-chunk-VSHTR6QF.js";
+import "./cli-chunk-GWXQPQKB.js";
+import "./cli-chunk-NRW3WZWC.js";
+import "./cli-chunk-FNJWCLCE.js";
+import "./cli-chunk-7MWHRLVG.js";
+import "./cli-chunk-4GFFP5NS.js";
+import "./cli-chunk-F4F2Q3QN.js";
+import "./cli-chunk-C3DQR4JT.js";
+import "./cli-chunk-7XSAPEIW.js";
+import "./cli-chunk-WNU7MVIX.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {

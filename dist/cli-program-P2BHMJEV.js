@@ -7,14 +7,14 @@ import {
 import {
   SHOWN_PER_FILE,
   issueLines
-} from "./cli-chunk-GVXHYIBA.js";
+} from "./cli-chunk-WR7YTMC7.js";
 import {
   count
-} from "./cli-chunk-LLTFTXJP.js";
+} from "./cli-chunk-F4F2Q3QN.js";
 import {
   styleFor
-} from "./cli-chunk-3OYP3H46.js";
-import "./cli-chunk-A54IUGES.js";
+} from "./cli-chunk-C3DQR4JT.js";
+import "./cli-chunk-7XSAPEIW.js";
 import {
   Command,
   CommanderError,
@@ -24,21 +24,21 @@ import {
   StorageError,
   UsageError,
   checkStateDir
-} from "./cli-chunk-VSHTR6QF.js";
+} from "./cli-chunk-WNU7MVIX.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-7S3CB4ZV.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-26DN6BDD.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-BNS4FIRO.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-J3TZCF7K.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-GPTV4T5C.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-BXFAUX7H.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-6NLXJ2GR.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-ECHMEXWY.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-P4USXS3V.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-LU75BRJO.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-7FVE6UIS.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-HTZ3S6IT.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-TJFHXOS3.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-7B664LPD.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-SVZ4NOH2.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-LRPPFEII.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-EZ6HSTEW.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-GXURPLJW.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -5,18 +5,18 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-TY4ZNXKW.js";
+} from "./cli-chunk-P7NKKKK5.js";
 import {
   planTarget
-} from "./cli-chunk-27Y2ETWM.js";
+} from "./cli-chunk-FNJWCLCE.js";
 import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-LLTFTXJP.js";
+} from "./cli-chunk-F4F2Q3QN.js";
 import {
   styleFor
-} from "./cli-chunk-3OYP3H46.js";
+} from "./cli-chunk-C3DQR4JT.js";
 import {
   Option,
   PATH_HELP,
@@ -25,7 +25,7 @@ import {
   positiveInt,
   stateDirOption,
   writePieces
-} from "./cli-chunk-VSHTR6QF.js";
+} from "./cli-chunk-WNU7MVIX.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts) {

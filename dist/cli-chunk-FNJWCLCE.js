@@ -2,23 +2,24 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
+  makeRealDirs,
   openState
-} from "./cli-chunk-YTFXY2QI.js";
+} from "./cli-chunk-7MWHRLVG.js";
 import {
   callsModel,
   estimatePlan,
   onlyPairs,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-3OYP3H46.js";
+} from "./cli-chunk-C3DQR4JT.js";
 import {
   lockEntry
-} from "./cli-chunk-A54IUGES.js";
+} from "./cli-chunk-7XSAPEIW.js";
 import {
   UsageError,
   displayPath,
   writeFileAtomic
-} from "./cli-chunk-VSHTR6QF.js";
+} from "./cli-chunk-WNU7MVIX.js";
 
 // src/records/read.ts
 import { closeSync as closeSync2, constants, existsSync, fstatSync, openSync as openSync2, readdirSync, readSync } from "node:fs";
@@ -83,7 +84,8 @@ var RunRecorder = class {
           // trace of command pairs was these two fields empty.
           feedback: event.feedback === "" ? void 0 : event.feedback,
           tokens: event.tokens ?? void 0,
-          durationMs: event.durationMs
+          durationMs: event.durationMs,
+          reused: event.reused
         });
         break;
       case "pair_end": {
@@ -148,7 +150,8 @@ var RunRecorder = class {
   append(event) {
     this.guard(() => {
       if (this.trace === void 0) {
-        mkdirSync(this.dir, { recursive: true });
+        mkdirSync(this.stateDir, { recursive: true });
+        makeRealDirs(this.stateDir, this.dir);
         this.trace = openSync(path.join(this.dir, "trace.jsonl"), "a");
       }
       const bytes = Buffer.from(JSON.stringify({ t: (/* @__PURE__ */ new Date()).toISOString(), ...event }) + "\n", "utf8");
@@ -220,7 +223,7 @@ function latestRunOf(stateDir, workflowPath) {
     const dir = runDir(stateDir, runId);
     let start;
     try {
-      const fd = openSync2(path2.join(dir, "trace.jsonl"), constants.O_RDONLY | constants.O_NONBLOCK);
+      const fd = openSync2(path2.join(dir, "trace.jsonl"), constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
       try {
         const head = Buffer.alloc(64 * 1024);
         const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString("utf8");
@@ -300,7 +303,7 @@ function readJson(file, runId, problems, shape) {
 function readRecordFile(file, shown, problems) {
   let fd;
   try {
-    fd = openSync2(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openSync2(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
     const stat = fstatSync(fd);
     if (!stat.isFile()) {
       problems.push(`${shown} is not a regular file; it is ignored`);
@@ -324,6 +327,7 @@ var isString = (v) => typeof v === "string";
 var isNumber = (v) => typeof v === "number" && Number.isFinite(v);
 var optional = (v, check) => v === void 0 || v === null || check(v);
 var isTokens = (v) => isObject(v) && isNumber(v.input) && isNumber(v.output);
+var isReused = (v) => isObject(v) && (v.kind === "request" || v.kind === "rejudged") && isString(v.pair) && isString(v.at);
 var STATUSES = /* @__PURE__ */ new Set(["executed", "reused", "failed", "blocked", "interrupted"]);
 function isPlanRecord(v) {
   return isObject(v) && optional(v.createdAt, isString) && isObject(v.workflow) && isString(v.workflow.path) && Array.isArray(v.pairs) && v.pairs.every(
@@ -343,7 +347,7 @@ function isEvent(e) {
     case "pair_start":
       return isString(e.id) && optional(e.configRef, isString);
     case "attempt_end":
-      return isString(e.id) && isNumber(e.attempt) && typeof e.accepted === "boolean" && optional(e.feedback, isString) && optional(e.tokens, isTokens) && isNumber(e.durationMs);
+      return isString(e.id) && isNumber(e.attempt) && typeof e.accepted === "boolean" && optional(e.feedback, isString) && optional(e.tokens, isTokens) && isNumber(e.durationMs) && optional(e.reused, isReused);
     case "pair_end":
       return isString(e.id) && isString(e.status) && STATUSES.has(e.status) && optional(e.configRef, isString) && optional(e.contentHash, isString) && optional(e.durationMs, isNumber) && optional(e.note, isString);
     case "pair_reused":
@@ -398,7 +402,8 @@ function outcomesFromTrace(events) {
         accepted: e.accepted,
         feedback: e.feedback ?? "",
         tokens: e.tokens ?? null,
-        durationMs: e.durationMs
+        durationMs: e.durationMs,
+        ...e.reused ? { reused: e.reused } : {}
       });
     }
     if (e.event === "pair_end" || e.event === "pair_reused") {

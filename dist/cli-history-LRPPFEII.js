@@ -3,19 +3,20 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-NDQCD3P7.js";
-import "./cli-chunk-6YFSCUHA.js";
+} from "./cli-chunk-TJMVZK5K.js";
+import "./cli-chunk-3JMUD4Z2.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-TY4ZNXKW.js";
+} from "./cli-chunk-P7NKKKK5.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-5QILHF4M.js";
+import "./cli-chunk-GWXQPQKB.js";
 import {
   NOT_REPORTED,
-  seconds
-} from "./cli-chunk-3AN5DUFV.js";
+  seconds,
+  visible
+} from "./cli-chunk-NRW3WZWC.js";
 import {
   listRunIds,
   listing,
@@ -23,28 +24,32 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-27Y2ETWM.js";
+} from "./cli-chunk-FNJWCLCE.js";
 import {
   LocalStore,
-  readLockWithJournal,
-  stateDirFor
-} from "./cli-chunk-YTFXY2QI.js";
+  checkStateDir,
+  checkedStateDir,
+  isHashedKey,
+  pairKey,
+  readLockWithJournal
+} from "./cli-chunk-7MWHRLVG.js";
 import {
   lockPathFor
-} from "./cli-chunk-L7GLNSQP.js";
+} from "./cli-chunk-4GFFP5NS.js";
 import {
   count
-} from "./cli-chunk-LLTFTXJP.js";
+} from "./cli-chunk-F4F2Q3QN.js";
 import {
   styleFor
-} from "./cli-chunk-3OYP3H46.js";
-import "./cli-chunk-A54IUGES.js";
+} from "./cli-chunk-C3DQR4JT.js";
+import "./cli-chunk-7XSAPEIW.js";
 import {
   ConfigError,
   Option,
   PATH_HELP,
   UsageError,
   displayPath,
+  escapeGlob,
   examples,
   findRepoRoot,
   positiveInt,
@@ -52,7 +57,7 @@ import {
   resolveWorkflowPath,
   shortRef,
   stateDirOption
-} from "./cli-chunk-VSHTR6QF.js";
+} from "./cli-chunk-WNU7MVIX.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM
@@ -63,7 +68,7 @@ import path2 from "node:path";
 
 // src/records/prune.ts
 var import_fast_glob = __toESM(require_out(), 1);
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
+import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmSync } from "node:fs";
 import path from "node:path";
 var UNITS = { s: 1e3, m: 6e4, h: 36e5, d: 864e5, w: 6048e5 };
 function parseDuration(text) {
@@ -74,7 +79,7 @@ function parseDuration(text) {
 function findLockFiles(root, stateDir) {
   const ignore = ["**/.git/**", "**/node_modules/**"];
   const state = path.relative(root, stateDir);
-  if (state !== "" && !state.startsWith("..") && !path.isAbsolute(state)) ignore.push(`${import_fast_glob.default.escapePath(state.split(path.sep).join("/"))}/**`);
+  if (state !== "" && !state.startsWith("..") && !path.isAbsolute(state)) ignore.push(`${escapeGlob(state.split(path.sep).join("/"))}/**`);
   const found = import_fast_glob.default.sync("**/*.lock.json", { cwd: root, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, ignore });
   return found.map((rel) => path.resolve(root, rel)).sort();
 }
@@ -92,6 +97,7 @@ function recordedWorkflows(stateDir) {
   return [...workflows].sort();
 }
 function prune(stateDir, options = {}) {
+  checkStateDir(stateDir);
   const startedAt = options.startedAt ?? Date.now();
   const warnings = [];
   const runs = [];
@@ -133,14 +139,14 @@ function prune(stateDir, options = {}) {
     honoured.push(file);
     for (const [id, entry] of Object.entries(read.lock.pairs)) {
       if (!entry || typeof entry !== "object") continue;
-      if (typeof entry.configRef === "string") keepRecords.add(`${id}/${entry.configRef}`);
+      if (typeof entry.configRef === "string") keepRecords.add(`${pairKey(id)}/${entry.configRef}`);
       if (typeof entry.contentHash === "string") keepObjects.add(entry.contentHash);
     }
   }
   for (const run of keptRuns) {
-    for (const p of run.plan?.pairs ?? []) if (p.configRef) keepRecords.add(`${p.id}/${p.configRef}`);
+    for (const p of run.plan?.pairs ?? []) if (p.configRef) keepRecords.add(`${pairKey(p.id)}/${p.configRef}`);
     for (const o of outcomesFromTrace(run.events).values()) {
-      if (o.configRef) keepRecords.add(`${o.id}/${o.configRef}`);
+      if (o.configRef) keepRecords.add(`${pairKey(o.id)}/${o.configRef}`);
       if (o.contentHash) keepObjects.add(o.contentHash);
     }
     for (const p of run.result?.pairs ?? []) if (p.contentHash) keepObjects.add(p.contentHash);
@@ -150,15 +156,15 @@ function prune(stateDir, options = {}) {
   const records = [];
   let keptRecords = 0;
   const pairsDir = path.join(storeDir, "pairs");
-  for (const dir of entries(pairsDir)) {
-    const pair = pairOfKey(dir);
+  for (const dir of directories(pairsDir)) {
     for (const name of entries(path.join(pairsDir, dir))) {
       if (name.startsWith(".") || !name.endsWith(".json")) continue;
       const configRef = name.slice(0, -".json".length);
       const file = path.join(pairsDir, dir, name);
       const stat = fileStat(file);
       if (!stat) continue;
-      if (keepRecords.has(`${pair}/${configRef}`) || stat.mtimeMs >= startedAt) {
+      const pair = isHashedKey(dir) ? recordedPair(file, dir) ?? dir : pairOfKey(dir);
+      if (keepRecords.has(`${dir}/${configRef}`) || stat.mtimeMs >= startedAt) {
         const rec = safeRecord(store, pair, configRef);
         if (rec?.contentHash) keepObjects.add(rec.contentHash);
         keptRecords++;
@@ -170,7 +176,7 @@ function prune(stateDir, options = {}) {
   const objects = [];
   let keptObjects = 0;
   const objectsDir = path.join(storeDir, "objects");
-  for (const shard of entries(objectsDir)) {
+  for (const shard of directories(objectsDir)) {
     for (const hash of entries(path.join(objectsDir, shard))) {
       if (hash.startsWith(".")) continue;
       const file = path.join(objectsDir, shard, hash);
@@ -191,7 +197,7 @@ function prune(stateDir, options = {}) {
   }
   const prunedRuns = removedRuns.map((run) => ({ runId: run.runId, bytes: treeSize(run.dir) }));
   if (!options.dryRun) {
-    for (const run of removedRuns) rmSync(run.dir, { recursive: true, force: true });
+    for (const run of removedRuns) if (lstatSync(run.dir, { throwIfNoEntry: false })?.isDirectory()) rmSync(run.dir, { recursive: true, force: true });
     for (const r of records) rmSync(r.file, { force: true });
     for (const o of objects) rmSync(o.file, { force: true });
   }
@@ -221,6 +227,10 @@ function readLockFile(file, ofWorkflow) {
     return { kind: "damaged", reason };
   }
 }
+function recordedPair(file, key) {
+  const pair = readJson(file)?.pair;
+  return typeof pair === "string" && pairKey(pair) === key ? pair : void 0;
+}
 function pairOfKey(dir) {
   try {
     return decodeURIComponent(dir);
@@ -242,9 +252,16 @@ function entries(dir) {
     return [];
   }
 }
+function directories(dir) {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+}
 function fileStat(file) {
   try {
-    const stat = statSync(file);
+    const stat = lstatSync(file);
     return stat.isFile() ? stat : void 0;
   } catch {
     return void 0;
@@ -255,7 +272,7 @@ function treeSize(dir) {
   for (const entry of entries(dir)) {
     const file = path.join(dir, entry);
     try {
-      const stat = statSync(file);
+      const stat = lstatSync(file);
       size2 += stat.isDirectory() ? treeSize(file) : stat.size;
     } catch {
     }
@@ -265,7 +282,7 @@ function treeSize(dir) {
 function firstTraceLine(file) {
   let fd;
   try {
-    fd = openSync(file, "r");
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
     const buffer = Buffer.alloc(64 * 1024);
     const n = readSync(fd, buffer, 0, buffer.length, 0);
     const text = buffer.subarray(0, n).toString("utf8");
@@ -279,6 +296,7 @@ function firstTraceLine(file) {
 }
 function readJson(file) {
   try {
+    if (!lstatSync(file).isFile()) return void 0;
     return JSON.parse(readFileSync(file, "utf8"));
   } catch {
     return void 0;
@@ -290,7 +308,7 @@ function historyRoot(request) {
   return request.target === void 0 ? findRepoRoot(request.cwd) : findRepoRoot(path2.dirname(resolveWorkflowPath(request.target, request.cwd)));
 }
 function historyDir(request) {
-  return stateDirFor(historyRoot(request), request);
+  return checkedStateDir(historyRoot(request), request);
 }
 function listRuns(request) {
   const dir = historyDir(request);
@@ -322,7 +340,7 @@ async function pruneRuns(request, options = {}) {
   const olderThanMs = options.olderThan ? parseDuration(options.olderThan) : void 0;
   const startedAt = Date.now();
   const root = historyRoot(request);
-  const stateDir = stateDirFor(root, request);
+  const stateDir = checkedStateDir(root, request);
   const lockFiles = findLockFiles(root, stateDir);
   const pruneNow = () => prune(stateDir, { keep: options.keep, olderThanMs, startedAt, dryRun: options.dryRun, lockFiles });
   if (options.dryRun) return pruneNow();
@@ -395,15 +413,15 @@ function registerHistory(program, { io, setStatus }) {
       style.bold(`Run ${run.runId}: ${runState(run)}`) + style.dim(`  ${summary.workflow ? displayPath(summary.workflow, io.cwd) : ""}, started ${summary.startedAt ?? "?"}`)
     ];
     for (const { id, planned, outcome } of pairs) {
-      const plan = planned ? `planned ${planned.action}${planned.reasons.length ? ` (${planned.reasons.map((r) => r.detail).join("; ")})` : ""}` : "not in the plan";
-      const happened = outcome ? `${outcome.status}${outcome.note ? `: ${outcome.note}` : ""}` : "never reached";
-      out.push("", `${style.bold(id)}  ${style.dim(shortRef(outcome?.configRef ?? planned?.configRef ?? null))}`, `  ${plan}`, `  ${happened}`);
+      const plan = planned ? `planned ${planned.action}${planned.reasons.length ? ` (${visible(planned.reasons.map((r) => r.detail).join("; "))})` : ""}` : "not in the plan";
+      const happened = outcome ? `${outcome.status}${outcome.note ? `: ${visible(outcome.note)}` : ""}` : "never reached";
+      out.push("", `${style.bold(visible(id))}  ${style.dim(shortRef(outcome?.configRef ?? planned?.configRef ?? null))}`, `  ${plan}`, `  ${happened}`);
       for (const a of outcome?.attempts ?? []) {
         const tokens = a.tokens ? `, ${(a.tokens.input + a.tokens.output).toLocaleString("en-US")} tokens` : `, tokens ${NOT_REPORTED}`;
         out.push(`  attempt ${a.attempt}: ${a.accepted ? style.green("accepted") : style.red("rejected")} in ${seconds(a.durationMs)}${tokens}`);
         if (a.feedback.trim())
           out.push(
-            ...a.feedback.trim().split("\n").map((l) => `    ${l}`)
+            ...a.feedback.trim().split("\n").map((l) => `    ${visible(l)}`)
           );
       }
     }

@@ -3,22 +3,22 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   issueLines
-} from "./cli-chunk-GVXHYIBA.js";
+} from "./cli-chunk-WR7YTMC7.js";
 import {
   checkWorkflow
-} from "./cli-chunk-5QILHF4M.js";
+} from "./cli-chunk-GWXQPQKB.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-YTFXY2QI.js";
-import "./cli-chunk-L7GLNSQP.js";
+} from "./cli-chunk-7MWHRLVG.js";
+import "./cli-chunk-4GFFP5NS.js";
 import {
   count
-} from "./cli-chunk-LLTFTXJP.js";
+} from "./cli-chunk-F4F2Q3QN.js";
 import {
   styleFor
-} from "./cli-chunk-3OYP3H46.js";
-import "./cli-chunk-A54IUGES.js";
+} from "./cli-chunk-C3DQR4JT.js";
+import "./cli-chunk-7XSAPEIW.js";
 import {
   ConfigError,
   EXIT,
@@ -31,7 +31,7 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-VSHTR6QF.js";
+} from "./cli-chunk-WNU7MVIX.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -3,12 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   LOCK_VERSION
-} from "./cli-chunk-A54IUGES.js";
+} from "./cli-chunk-7XSAPEIW.js";
 import {
   ConfigError,
   asDict,
+  lockFileOf,
   writeFileAtomic
-} from "./cli-chunk-VSHTR6QF.js";
+} from "./cli-chunk-WNU7MVIX.js";
 
 // src/lockfile/write.ts
 function orderedEntry(e) {
@@ -45,7 +46,6 @@ function writeLock(file, lock) {
 
 // src/lockfile/lockfile.ts
 import { existsSync } from "node:fs";
-import path from "node:path";
 
 // src/lockfile/read.ts
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
@@ -176,13 +176,13 @@ function positioned(text, display, problems) {
     text,
     problems.map((p) => p.path)
   );
-  return problems.map(({ path: path2, message }, i) => ({ file: display, line: places[i][0], column: places[i][1], key: path2.join("."), message }));
+  return problems.map(({ path, message }, i) => ({ file: display, line: places[i][0], column: places[i][1], key: path.join("."), message }));
 }
 function jsonPositions(text, paths) {
   const root = { children: /* @__PURE__ */ new Map(), offset: -1 };
-  for (const path2 of paths) {
+  for (const path of paths) {
     let node = root;
-    for (const key of path2) {
+    for (const key of path) {
       let child = node.children.get(String(key));
       if (child === void 0) node.children.set(String(key), child = { children: /* @__PURE__ */ new Map(), offset: -1 });
       node = child;
@@ -258,10 +258,10 @@ function jsonPositions(text, paths) {
     }
     return [lo + 1, offset - lineStarts[lo] + 1];
   };
-  return paths.map((path2) => {
+  return paths.map((path) => {
     let node = root;
     let offset = Math.max(root.offset, 0);
-    for (const key of path2) {
+    for (const key of path) {
       const child = node.children.get(String(key));
       if (child.offset === -1) break;
       node = child;
@@ -288,8 +288,7 @@ function isCount(v) {
 
 // src/lockfile/lockfile.ts
 function lockPathFor(workflowPath) {
-  const ext = path.extname(workflowPath);
-  return path.join(path.dirname(workflowPath), `${path.basename(workflowPath, ext)}.lock.json`);
+  return lockFileOf(workflowPath);
 }
 function readLock(file, display = file) {
   if (!existsSync(file)) return null;

@@ -12739,7 +12739,7 @@ var require_scan = __commonJS({
 var require_parse2 = __commonJS({
   "node_modules/picomatch/lib/parse.js"(exports, module) {
     "use strict";
-    var constants2 = require_constants2();
+    var constants3 = require_constants2();
     var utils = require_utils2();
     var {
       MAX_LENGTH,
@@ -12747,7 +12747,7 @@ var require_parse2 = __commonJS({
       REGEX_NON_SPECIAL_CHARS,
       REGEX_SPECIAL_CHARS_BACKREF,
       REPLACEMENTS
-    } = constants2;
+    } = constants3;
     var expandRange = (args, options) => {
       if (typeof options.expandRange === "function") {
         return options.expandRange(...args, options);
@@ -12953,7 +12953,7 @@ var require_parse2 = __commonJS({
       if (options.maxExtglobRecursion === false) {
         return { risky: false };
       }
-      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants2.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants3.DEFAULT_MAX_EXTGLOB_RECURSION;
       const branches = splitTopLevel(body).map((branch) => branch.trim());
       if (branches.length > 1) {
         if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
@@ -12986,8 +12986,8 @@ var require_parse2 = __commonJS({
       const tokens = [bos];
       const capture = opts.capture ? "" : "?:";
       const win32 = utils.isWindows(options);
-      const PLATFORM_CHARS = constants2.globChars(win32);
-      const EXTGLOB_CHARS = constants2.extglobChars(PLATFORM_CHARS);
+      const PLATFORM_CHARS = constants3.globChars(win32);
+      const EXTGLOB_CHARS = constants3.extglobChars(PLATFORM_CHARS);
       const {
         DOT_LITERAL,
         PLUS_LITERAL,
@@ -13686,7 +13686,7 @@ var require_parse2 = __commonJS({
         NO_DOTS_SLASH,
         STAR,
         START_ANCHOR
-      } = constants2.globChars(win32);
+      } = constants3.globChars(win32);
       const nodot = opts.dot ? NO_DOTS : NO_DOT;
       const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
       const capture = opts.capture ? "" : "?:";
@@ -13745,7 +13745,7 @@ var require_picomatch = __commonJS({
     var scan = require_scan();
     var parse = require_parse2();
     var utils = require_utils2();
-    var constants2 = require_constants2();
+    var constants3 = require_constants2();
     var isObject3 = (val) => val && typeof val === "object" && !Array.isArray(val);
     var picomatch = (glob, options, returnState = false) => {
       if (Array.isArray(glob)) {
@@ -13873,7 +13873,7 @@ var require_picomatch = __commonJS({
         return /$^/;
       }
     };
-    picomatch.constants = constants2;
+    picomatch.constants = constants3;
     module.exports = picomatch;
   }
 });
@@ -17428,16 +17428,16 @@ function requireOmap() {
       const pair = object[index];
       let pairHasKey = false;
       if (_toString.call(pair) !== "[object Object]") return false;
-      let pairKey2;
-      for (pairKey2 in pair) {
-        if (_hasOwnProperty.call(pair, pairKey2)) {
+      let pairKey;
+      for (pairKey in pair) {
+        if (_hasOwnProperty.call(pair, pairKey)) {
           if (!pairHasKey) pairHasKey = true;
           else return false;
         }
       }
       if (!pairHasKey) return false;
-      if (_hasOwnProperty.call(objectKeys, pairKey2)) return false;
-      Object.defineProperty(objectKeys, pairKey2, { value: true });
+      if (_hasOwnProperty.call(objectKeys, pairKey)) return false;
+      Object.defineProperty(objectKeys, pairKey, { value: true });
     }
     return true;
   }
@@ -19735,18 +19735,19 @@ function schemaFor(options) {
 
 // precompiled:validators
 var workflow = validate20;
-var schema31 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:pairflow:schema:workflow:1", "title": "pairflow workflow", "description": "A workflow of LLM action pairs: each pair's generator produces an artifact that its guard accepts or rejects. A superset of the reference workflow.json format.", "type": "object", "required": ["name", "action_pairs"], "properties": { "$schema": { "type": "string", "description": "The schema this file follows (for editors)." }, "name": { "type": "string", "minLength": 1, "description": "The workflow's name, shown in plans and reports." }, "description": { "type": "string" }, "specification": { "type": ["string", "object"], "description": "What the workflow builds. As text, rendered into every pair's prompt as context, so part of every configRef. As a mapping (the reference framework's structured form), accepted and ignored." }, "constraints": { "type": "string", "description": "Workflow-wide constraints, rendered into every pair's prompt as context, so part of every configRef." }, "model": { "type": "string", "minLength": 1, "description": "Default model for pairs that name none." }, "provider": { "type": "string", "description": "The reference framework's model provider. Accepted and ignored: in pairflow the generator says where requests go." }, "rmax": { "$ref": "#/$defs/rmax" }, "max_output_bytes": { "$ref": "#/$defs/max_output_bytes" }, "prompts": { "type": "string", "minLength": 1, "description": "Path of the prompts file, relative to this file. Default: prompts.yml, prompts.yaml or prompts.json beside it." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "pricing": { "type": "object", "description": "Prices for cost estimates, by model name: US dollars per million input and output tokens. Overrides pairflow's built-in prices; a model with no price is estimated in tokens only. Not part of any configRef: changing a price re-runs nothing.", "additionalProperties": { "type": "object", "required": ["input", "output"], "properties": { "input": { "type": "number", "minimum": 0, "description": "USD per million input (prompt) tokens." }, "output": { "type": "number", "minimum": 0, "description": "USD per million output (completion) tokens." } }, "additionalProperties": false } }, "action_pairs": { "type": "object", "description": "The action pairs, by id.", "minProperties": 1, "propertyNames": { "$ref": "#/$defs/pair_id" }, "additionalProperties": { "$ref": "#/$defs/action_pair" } } }, "patternProperties": { "^x-": true }, "additionalProperties": false, "$defs": { "pair_id": { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", "description": "Letters, digits, '_', '.' and '-', not starting with '.' or '-'." }, "requirement": { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", "description": "A pair id, or an instance of a foreach pair: pair[item], or pair[{item}] for the one with this instance's item." }, "foreach": { "type": "object", "description": "Makes the pair a template with one instance per item, each an ordinary pair with id pair[item]. Placeholders {file}, {dir}, {name}, {stem}, {ext} (over files), {value} (over values) and {item} (both) are replaced in output, inputs, description, generator_config, guard_config and the pair's prompts entry. An instance over a file has that file among its inputs. See docs/foreach.md.", "properties": { "files": { "description": "Globs (fast-glob, relative to the workflow file, inside the repository; exclusions start with !): one instance per matching file, never a file pairflow writes. No match is a warning.", "type": ["string", "array"], "minLength": 1, "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "values": { "type": "array", "items": { "type": "string", "minLength": 1 }, "uniqueItems": true, "description": "One instance per value. An empty list is a warning." } }, "additionalProperties": false }, "max_output_bytes": { "type": "integer", "minimum": 1, "maximum": 268435456, "description": "The largest artifact a generator may produce, in bytes (default 8388608, 8 MiB; at most 256 MiB). A larger one fails the attempt; a command printing more is stopped. Not part of any configRef." }, "rmax": { "type": "integer", "minimum": 0, "maximum": 100, "description": "Retries after the first attempt before the pair fails." }, "generator": { "type": "string", "minLength": 1, "description": "What produces the artifact: command, openai, anthropic. Other names (such as the reference framework's class names) load and plan, and fail the pair at run time." }, "generator_config": { "type": "object", "description": "Settings for the generator. Hashed into configRef except api_key_env, timeout and retries, which change how a request travels, not what it asks, and headers that carry credentials.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "headers": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Extra HTTP headers (openai, anthropic). Hashed into configRef, names lower-cased, except headers whose name contains key, token, secret, auth, cookie, password or credential, which are never hashed." } } }, "guard_config": { "type": "object", "description": "Settings for the guard; part of configRef.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" } } }, "env": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Environment variables given to a command generator or guard, added to pairflow's own environment. Each is part of configRef; keep secrets in the environment pairflow runs in instead." }, "files": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs (relative to the workflow file, inside the repository) of files the generator or guard reads that pairflow cannot see on its command line; their contents are part of configRef." }, "action_pair": { "type": "object", "properties": { "description": { "type": "string" }, "requires": { "type": "array", "items": { "type": "string", "$ref": "#/$defs/requirement" }, "uniqueItems": true, "description": `Ids of the pairs whose accepted artifacts this pair needs. A foreach pair's id stands for all its instances; "pair[{item}]" (in a foreach pair) for the instance of that foreach pair with this instance's item; "pair[item]" for one instance.` }, "guard": { "type": "string", "minLength": 1, "description": "What accepts or rejects the artifact: command, json_schema, regex, contains, json, composite, or a reference guard name." }, "guard_config": { "$ref": "#/$defs/guard_config" }, "guards": { "type": "array", "items": { "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "required": ["guard"], "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "additionalProperties": false }] }, "description": "The guards of a composite guard." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "model": { "type": "string", "minLength": 1 }, "rmax": { "$ref": "#/$defs/rmax" }, "output": { "type": "string", "minLength": 1, "description": "Where the accepted artifact is written, relative to the workflow file." }, "inputs": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs of files (relative to the workflow file) whose paths and contents are part of configRef." }, "foreach": { "$ref": "#/$defs/foreach" }, "human_prompt_title": { "type": "string" }, "output_type": { "type": "string", "description": "The reference framework's artifact type. Accepted and ignored." }, "r_patience": { "type": "integer", "minimum": 0, "description": "Reference escalation: rejections before feedback is escalated. Accepted, not honoured (validate warns)." }, "e_max": { "type": "integer", "minimum": 0, "description": "Reference escalation: the most escalations. Accepted, not honoured (validate warns)." }, "escalate_feedback_to": { "type": "array", "items": { "type": "string" }, "description": "Reference escalation: the pairs feedback is escalated to. Accepted, not honoured (validate warns)." }, "escalate_feedback_by_guard": { "type": "object", "description": "Reference escalation targets by guard. Accepted, not honoured (validate warns)." }, "escalation": { "description": "Reference escalation settings. Accepted, not honoured (validate warns)." }, "escalation_by_guard": { "description": "Reference escalation settings by guard. Accepted, not honoured (validate warns)." } }, "patternProperties": { "^x-": true }, "additionalProperties": false } } };
+var schema31 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:pairflow:schema:workflow:1", "title": "pairflow workflow", "description": "A workflow of LLM action pairs: each pair's generator produces an artifact that its guard accepts or rejects. A superset of the reference workflow.json format.", "type": "object", "required": ["name", "action_pairs"], "properties": { "$schema": { "type": "string", "description": "The schema this file follows (for editors)." }, "name": { "type": "string", "minLength": 1, "description": "The workflow's name, shown in plans and reports." }, "description": { "type": "string" }, "specification": { "type": ["string", "object"], "description": "What the workflow builds. As text, rendered into every pair's prompt as context, so part of every configRef. As a mapping (the reference framework's structured form), accepted and ignored." }, "constraints": { "type": "string", "description": "Workflow-wide constraints, rendered into every pair's prompt as context, so part of every configRef." }, "model": { "type": "string", "minLength": 1, "description": "Default model for pairs that name none." }, "provider": { "type": "string", "description": "The reference framework's model provider. Accepted and ignored: in pairflow the generator says where requests go." }, "rmax": { "$ref": "#/$defs/rmax" }, "max_output_bytes": { "$ref": "#/$defs/max_output_bytes" }, "fresh": { "$ref": "#/$defs/fresh" }, "prompts": { "type": "string", "minLength": 1, "description": "Path of the prompts file, relative to this file. Default: prompts.yml, prompts.yaml or prompts.json beside it." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "pricing": { "type": "object", "description": "Prices for cost estimates, by model name: US dollars per million input and output tokens. Overrides pairflow's built-in prices; a model with no price is estimated in tokens only. Not part of any configRef: changing a price re-runs nothing.", "additionalProperties": { "type": "object", "required": ["input", "output"], "properties": { "input": { "type": "number", "minimum": 0, "description": "USD per million input (prompt) tokens." }, "output": { "type": "number", "minimum": 0, "description": "USD per million output (completion) tokens." } }, "additionalProperties": false } }, "action_pairs": { "type": "object", "description": "The action pairs, by id.", "minProperties": 1, "propertyNames": { "$ref": "#/$defs/pair_id" }, "additionalProperties": { "$ref": "#/$defs/action_pair" } } }, "patternProperties": { "^x-": true }, "additionalProperties": false, "$defs": { "pair_id": { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", "description": "Letters, digits, '_', '.' and '-', not starting with '.' or '-'." }, "requirement": { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", "description": "A pair id, or an instance of a foreach pair: pair[item], or pair[{item}] for the one with this instance's item." }, "foreach": { "type": "object", "description": "Makes the pair a template with one instance per item, each an ordinary pair with id pair[item]. Placeholders {file}, {dir}, {name}, {stem}, {ext} (over files), {value} (over values) and {item} (both) are replaced in output, inputs, description, generator_config, guard_config and the pair's prompts entry. An instance over a file has that file among its inputs. See docs/foreach.md.", "properties": { "files": { "description": "Globs (fast-glob, relative to the workflow file, inside the repository; exclusions start with !): one instance per matching file, never a file pairflow writes. No match is a warning.", "type": ["string", "array"], "minLength": 1, "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "values": { "type": "array", "items": { "type": "string", "minLength": 1 }, "uniqueItems": true, "description": "One instance per value. An empty list is a warning." } }, "additionalProperties": false }, "max_output_bytes": { "type": "integer", "minimum": 1, "maximum": 268435456, "description": "The largest artifact a generator may produce, in bytes (default 8388608, 8 MiB; at most 256 MiB). A larger one fails the attempt; a command printing more is stopped. Not part of any configRef." }, "rmax": { "type": "integer", "minimum": 0, "maximum": 100, "description": "Retries after the first attempt before the pair fails." }, "fresh": { "type": "boolean", "description": "true: every generator call is made anew, even when an artifact generated for the very same request is at hand (the default, false, judges that artifact with the pair's guard first and makes no call when it passes). On a pair, or for every pair of the workflow. Not part of any configRef." }, "generator": { "type": "string", "minLength": 1, "description": "What produces the artifact: command, openai, anthropic. Other names (such as the reference framework's class names) load and plan, and fail the pair at run time." }, "generator_config": { "type": "object", "description": "Settings for the generator. Hashed into configRef except api_key_env, timeout and retries, which change how a request travels, not what it asks, and headers that carry credentials.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "headers": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Extra HTTP headers (openai, anthropic). Hashed into configRef, names lower-cased, except headers whose name contains key, token, secret, auth, cookie, password or credential, which are never hashed." } } }, "guard_config": { "type": "object", "description": "Settings for the guard; part of configRef.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" } } }, "env": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Environment variables given to a command generator or guard, added to pairflow's own environment. Each is part of configRef; keep secrets in the environment pairflow runs in instead." }, "files": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs (relative to the workflow file, inside the repository) of files the generator or guard reads that pairflow cannot see on its command line; their contents are part of configRef." }, "action_pair": { "type": "object", "properties": { "description": { "type": "string" }, "requires": { "type": "array", "items": { "type": "string", "$ref": "#/$defs/requirement" }, "uniqueItems": true, "description": `Ids of the pairs whose accepted artifacts this pair needs. A foreach pair's id stands for all its instances; "pair[{item}]" (in a foreach pair) for the instance of that foreach pair with this instance's item; "pair[item]" for one instance.` }, "guard": { "type": "string", "minLength": 1, "description": "What accepts or rejects the artifact: command, json_schema, regex, contains, json, composite, or a reference guard name." }, "guard_config": { "$ref": "#/$defs/guard_config" }, "guards": { "type": "array", "items": { "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "required": ["guard"], "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "additionalProperties": false }] }, "description": "The guards of a composite guard." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "model": { "type": "string", "minLength": 1 }, "rmax": { "$ref": "#/$defs/rmax" }, "fresh": { "$ref": "#/$defs/fresh" }, "output": { "type": "string", "minLength": 1, "description": "Where the accepted artifact is written, relative to the workflow file." }, "inputs": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs of files (relative to the workflow file) whose paths and contents are part of configRef." }, "foreach": { "$ref": "#/$defs/foreach" }, "human_prompt_title": { "type": "string" }, "output_type": { "type": "string", "description": "The reference framework's artifact type. Accepted and ignored." }, "r_patience": { "type": "integer", "minimum": 0, "description": "Reference escalation: rejections before feedback is escalated. Accepted, not honoured (validate warns)." }, "e_max": { "type": "integer", "minimum": 0, "description": "Reference escalation: the most escalations. Accepted, not honoured (validate warns)." }, "escalate_feedback_to": { "type": "array", "items": { "type": "string" }, "description": "Reference escalation: the pairs feedback is escalated to. Accepted, not honoured (validate warns)." }, "escalate_feedback_by_guard": { "type": "object", "description": "Reference escalation targets by guard. Accepted, not honoured (validate warns)." }, "escalation": { "description": "Reference escalation settings. Accepted, not honoured (validate warns)." }, "escalation_by_guard": { "description": "Reference escalation settings by guard. Accepted, not honoured (validate warns)." } }, "patternProperties": { "^x-": true }, "additionalProperties": false } } };
 var schema32 = { "type": "integer", "minimum": 0, "maximum": 100, "description": "Retries after the first attempt before the pair fails." };
 var schema33 = { "type": "integer", "minimum": 1, "maximum": 268435456, "description": "The largest artifact a generator may produce, in bytes (default 8388608, 8 MiB; at most 256 MiB). A larger one fails the attempt; a command printing more is stopped. Not part of any configRef." };
-var schema34 = { "type": "string", "minLength": 1, "description": "What produces the artifact: command, openai, anthropic. Other names (such as the reference framework's class names) load and plan, and fail the pair at run time." };
-var schema38 = { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", "description": "Letters, digits, '_', '.' and '-', not starting with '.' or '-'." };
+var schema34 = { "type": "boolean", "description": "true: every generator call is made anew, even when an artifact generated for the very same request is at hand (the default, false, judges that artifact with the pair's guard first and makes no call when it passes). On a pair, or for every pair of the workflow. Not part of any configRef." };
+var schema35 = { "type": "string", "minLength": 1, "description": "What produces the artifact: command, openai, anthropic. Other names (such as the reference framework's class names) load and plan, and fail the pair at run time." };
+var schema39 = { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", "description": "Letters, digits, '_', '.' and '-', not starting with '.' or '-'." };
 var func1 = Object.prototype.hasOwnProperty;
 var func2 = require_ucs2length().default;
 var pattern4 = new RegExp("^x-", "u");
 var pattern5 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", "u");
-var schema35 = { "type": "object", "description": "Settings for the generator. Hashed into configRef except api_key_env, timeout and retries, which change how a request travels, not what it asks, and headers that carry credentials.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "headers": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Extra HTTP headers (openai, anthropic). Hashed into configRef, names lower-cased, except headers whose name contains key, token, secret, auth, cookie, password or credential, which are never hashed." } } };
-var schema36 = { "type": "object", "additionalProperties": { "type": "string" }, "description": "Environment variables given to a command generator or guard, added to pairflow's own environment. Each is part of configRef; keep secrets in the environment pairflow runs in instead." };
-var schema37 = { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs (relative to the workflow file, inside the repository) of files the generator or guard reads that pairflow cannot see on its command line; their contents are part of configRef." };
+var schema36 = { "type": "object", "description": "Settings for the generator. Hashed into configRef except api_key_env, timeout and retries, which change how a request travels, not what it asks, and headers that carry credentials.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "headers": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Extra HTTP headers (openai, anthropic). Hashed into configRef, names lower-cased, except headers whose name contains key, token, secret, auth, cookie, password or credential, which are never hashed." } } };
+var schema37 = { "type": "object", "additionalProperties": { "type": "string" }, "description": "Environment variables given to a command generator or guard, added to pairflow's own environment. Each is part of configRef; keep secrets in the environment pairflow runs in instead." };
+var schema38 = { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs (relative to the workflow file, inside the repository) of files the generator or guard reads that pairflow cannot see on its command line; their contents are part of configRef." };
 function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -19764,7 +19765,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         for (const key0 in data0) {
           let data1 = data0[key0];
           if (typeof data1 !== "string") {
-            const err0 = { instancePath: instancePath + "/env/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.additionalProperties.type, parentSchema: schema36.additionalProperties, data: data1 };
+            const err0 = { instancePath: instancePath + "/env/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.additionalProperties.type, parentSchema: schema37.additionalProperties, data: data1 };
             if (vErrors === null) {
               vErrors = [err0];
             } else {
@@ -19774,7 +19775,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err1 = { instancePath: instancePath + "/env", schemaPath: "#/$defs/env/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data: data0 };
+        const err1 = { instancePath: instancePath + "/env", schemaPath: "#/$defs/env/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data: data0 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -19791,7 +19792,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           let data3 = data2[i0];
           if (typeof data3 === "string") {
             if (func2(data3) < 1) {
-              const err2 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema37.items, data: data3 };
+              const err2 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema38.items, data: data3 };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -19800,7 +19801,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err3 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.items.type, parentSchema: schema37.items, data: data3 };
+            const err3 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.items.type, parentSchema: schema38.items, data: data3 };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -19810,7 +19811,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err4 = { instancePath: instancePath + "/files", schemaPath: "#/$defs/files/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema37.type, parentSchema: schema37, data: data2 };
+        const err4 = { instancePath: instancePath + "/files", schemaPath: "#/$defs/files/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema38.type, parentSchema: schema38, data: data2 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -19825,7 +19826,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         for (const key1 in data4) {
           let data5 = data4[key1];
           if (typeof data5 !== "string") {
-            const err5 = { instancePath: instancePath + "/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.headers.additionalProperties.type, parentSchema: schema35.properties.headers.additionalProperties, data: data5 };
+            const err5 = { instancePath: instancePath + "/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.headers.additionalProperties.type, parentSchema: schema36.properties.headers.additionalProperties, data: data5 };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -19835,7 +19836,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err6 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.properties.headers.type, parentSchema: schema35.properties.headers, data: data4 };
+        const err6 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.properties.headers.type, parentSchema: schema36.properties.headers, data: data4 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -19845,7 +19846,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data };
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -19857,11 +19858,11 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate21.evaluated = { "props": { "env": true, "files": true, "headers": true }, "dynamicProps": false, "dynamicItems": false };
-var schema39 = { "type": "object", "properties": { "description": { "type": "string" }, "requires": { "type": "array", "items": { "type": "string", "$ref": "#/$defs/requirement" }, "uniqueItems": true, "description": `Ids of the pairs whose accepted artifacts this pair needs. A foreach pair's id stands for all its instances; "pair[{item}]" (in a foreach pair) for the instance of that foreach pair with this instance's item; "pair[item]" for one instance.` }, "guard": { "type": "string", "minLength": 1, "description": "What accepts or rejects the artifact: command, json_schema, regex, contains, json, composite, or a reference guard name." }, "guard_config": { "$ref": "#/$defs/guard_config" }, "guards": { "type": "array", "items": { "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "required": ["guard"], "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "additionalProperties": false }] }, "description": "The guards of a composite guard." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "model": { "type": "string", "minLength": 1 }, "rmax": { "$ref": "#/$defs/rmax" }, "output": { "type": "string", "minLength": 1, "description": "Where the accepted artifact is written, relative to the workflow file." }, "inputs": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs of files (relative to the workflow file) whose paths and contents are part of configRef." }, "foreach": { "$ref": "#/$defs/foreach" }, "human_prompt_title": { "type": "string" }, "output_type": { "type": "string", "description": "The reference framework's artifact type. Accepted and ignored." }, "r_patience": { "type": "integer", "minimum": 0, "description": "Reference escalation: rejections before feedback is escalated. Accepted, not honoured (validate warns)." }, "e_max": { "type": "integer", "minimum": 0, "description": "Reference escalation: the most escalations. Accepted, not honoured (validate warns)." }, "escalate_feedback_to": { "type": "array", "items": { "type": "string" }, "description": "Reference escalation: the pairs feedback is escalated to. Accepted, not honoured (validate warns)." }, "escalate_feedback_by_guard": { "type": "object", "description": "Reference escalation targets by guard. Accepted, not honoured (validate warns)." }, "escalation": { "description": "Reference escalation settings. Accepted, not honoured (validate warns)." }, "escalation_by_guard": { "description": "Reference escalation settings by guard. Accepted, not honoured (validate warns)." } }, "patternProperties": { "^x-": true }, "additionalProperties": false };
-var schema40 = { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", "description": "A pair id, or an instance of a foreach pair: pair[item], or pair[{item}] for the one with this instance's item." };
-var schema46 = { "type": "object", "description": "Makes the pair a template with one instance per item, each an ordinary pair with id pair[item]. Placeholders {file}, {dir}, {name}, {stem}, {ext} (over files), {value} (over values) and {item} (both) are replaced in output, inputs, description, generator_config, guard_config and the pair's prompts entry. An instance over a file has that file among its inputs. See docs/foreach.md.", "properties": { "files": { "description": "Globs (fast-glob, relative to the workflow file, inside the repository; exclusions start with !): one instance per matching file, never a file pairflow writes. No match is a warning.", "type": ["string", "array"], "minLength": 1, "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "values": { "type": "array", "items": { "type": "string", "minLength": 1 }, "uniqueItems": true, "description": "One instance per value. An empty list is a warning." } }, "additionalProperties": false };
+var schema40 = { "type": "object", "properties": { "description": { "type": "string" }, "requires": { "type": "array", "items": { "type": "string", "$ref": "#/$defs/requirement" }, "uniqueItems": true, "description": `Ids of the pairs whose accepted artifacts this pair needs. A foreach pair's id stands for all its instances; "pair[{item}]" (in a foreach pair) for the instance of that foreach pair with this instance's item; "pair[item]" for one instance.` }, "guard": { "type": "string", "minLength": 1, "description": "What accepts or rejects the artifact: command, json_schema, regex, contains, json, composite, or a reference guard name." }, "guard_config": { "$ref": "#/$defs/guard_config" }, "guards": { "type": "array", "items": { "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "required": ["guard"], "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "additionalProperties": false }] }, "description": "The guards of a composite guard." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "model": { "type": "string", "minLength": 1 }, "rmax": { "$ref": "#/$defs/rmax" }, "fresh": { "$ref": "#/$defs/fresh" }, "output": { "type": "string", "minLength": 1, "description": "Where the accepted artifact is written, relative to the workflow file." }, "inputs": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs of files (relative to the workflow file) whose paths and contents are part of configRef." }, "foreach": { "$ref": "#/$defs/foreach" }, "human_prompt_title": { "type": "string" }, "output_type": { "type": "string", "description": "The reference framework's artifact type. Accepted and ignored." }, "r_patience": { "type": "integer", "minimum": 0, "description": "Reference escalation: rejections before feedback is escalated. Accepted, not honoured (validate warns)." }, "e_max": { "type": "integer", "minimum": 0, "description": "Reference escalation: the most escalations. Accepted, not honoured (validate warns)." }, "escalate_feedback_to": { "type": "array", "items": { "type": "string" }, "description": "Reference escalation: the pairs feedback is escalated to. Accepted, not honoured (validate warns)." }, "escalate_feedback_by_guard": { "type": "object", "description": "Reference escalation targets by guard. Accepted, not honoured (validate warns)." }, "escalation": { "description": "Reference escalation settings. Accepted, not honoured (validate warns)." }, "escalation_by_guard": { "description": "Reference escalation settings by guard. Accepted, not honoured (validate warns)." } }, "patternProperties": { "^x-": true }, "additionalProperties": false };
+var schema41 = { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", "description": "A pair id, or an instance of a foreach pair: pair[item], or pair[{item}] for the one with this instance's item." };
+var schema48 = { "type": "object", "description": "Makes the pair a template with one instance per item, each an ordinary pair with id pair[item]. Placeholders {file}, {dir}, {name}, {stem}, {ext} (over files), {value} (over values) and {item} (both) are replaced in output, inputs, description, generator_config, guard_config and the pair's prompts entry. An instance over a file has that file among its inputs. See docs/foreach.md.", "properties": { "files": { "description": "Globs (fast-glob, relative to the workflow file, inside the repository; exclusions start with !): one instance per matching file, never a file pairflow writes. No match is a warning.", "type": ["string", "array"], "minLength": 1, "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "values": { "type": "array", "items": { "type": "string", "minLength": 1 }, "uniqueItems": true, "description": "One instance per value. An empty list is a warning." } }, "additionalProperties": false };
 var pattern7 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", "u");
-var schema41 = { "type": "object", "description": "Settings for the guard; part of configRef.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" } } };
+var schema42 = { "type": "object", "description": "Settings for the guard; part of configRef.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" } } };
 function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -19879,7 +19880,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
         for (const key0 in data0) {
           let data1 = data0[key0];
           if (typeof data1 !== "string") {
-            const err0 = { instancePath: instancePath + "/env/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.additionalProperties.type, parentSchema: schema36.additionalProperties, data: data1 };
+            const err0 = { instancePath: instancePath + "/env/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.additionalProperties.type, parentSchema: schema37.additionalProperties, data: data1 };
             if (vErrors === null) {
               vErrors = [err0];
             } else {
@@ -19889,7 +19890,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err1 = { instancePath: instancePath + "/env", schemaPath: "#/$defs/env/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data: data0 };
+        const err1 = { instancePath: instancePath + "/env", schemaPath: "#/$defs/env/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data: data0 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -19906,7 +19907,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           let data3 = data2[i0];
           if (typeof data3 === "string") {
             if (func2(data3) < 1) {
-              const err2 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema37.items, data: data3 };
+              const err2 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema38.items, data: data3 };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -19915,7 +19916,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err3 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.items.type, parentSchema: schema37.items, data: data3 };
+            const err3 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.items.type, parentSchema: schema38.items, data: data3 };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -19925,7 +19926,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err4 = { instancePath: instancePath + "/files", schemaPath: "#/$defs/files/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema37.type, parentSchema: schema37, data: data2 };
+        const err4 = { instancePath: instancePath + "/files", schemaPath: "#/$defs/files/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema38.type, parentSchema: schema38, data: data2 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -19935,7 +19936,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data };
+    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.type, parentSchema: schema42, data };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -19959,8 +19960,8 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!(func1.call(schema39.properties, key0) || pattern4.test(key0))) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema39, data };
+      if (!(func1.call(schema40.properties, key0) || pattern4.test(key0))) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema40, data };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -19972,7 +19973,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.description !== void 0) {
       let data0 = data.description;
       if (typeof data0 !== "string") {
-        const err1 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.description.type, parentSchema: schema39.properties.description, data: data0 };
+        const err1 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.description.type, parentSchema: schema40.properties.description, data: data0 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -19988,7 +19989,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i0 = 0; i0 < len0; i0++) {
           let data2 = data1[i0];
           if (typeof data2 !== "string") {
-            const err2 = { instancePath: instancePath + "/requires/" + i0, schemaPath: "#/properties/requires/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.requires.items.type, parentSchema: schema39.properties.requires.items, data: data2 };
+            const err2 = { instancePath: instancePath + "/requires/" + i0, schemaPath: "#/properties/requires/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.requires.items.type, parentSchema: schema40.properties.requires.items, data: data2 };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -19998,7 +19999,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (typeof data2 === "string") {
             if (!pattern7.test(data2)) {
-              const err3 = { instancePath: instancePath + "/requires/" + i0, schemaPath: "#/$defs/requirement/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$" }, message: 'must match pattern "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$"', schema: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", parentSchema: schema40, data: data2 };
+              const err3 = { instancePath: instancePath + "/requires/" + i0, schemaPath: "#/$defs/requirement/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$" }, message: 'must match pattern "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$"', schema: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", parentSchema: schema41, data: data2 };
               if (vErrors === null) {
                 vErrors = [err3];
               } else {
@@ -20007,7 +20008,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err4 = { instancePath: instancePath + "/requires/" + i0, schemaPath: "#/$defs/requirement/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.type, parentSchema: schema40, data: data2 };
+            const err4 = { instancePath: instancePath + "/requires/" + i0, schemaPath: "#/$defs/requirement/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.type, parentSchema: schema41, data: data2 };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -20027,7 +20028,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err5 = { instancePath: instancePath + "/requires", schemaPath: "#/properties/requires/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema39.properties.requires, data: data1 };
+              const err5 = { instancePath: instancePath + "/requires", schemaPath: "#/properties/requires/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema40.properties.requires, data: data1 };
               if (vErrors === null) {
                 vErrors = [err5];
               } else {
@@ -20040,7 +20041,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err6 = { instancePath: instancePath + "/requires", schemaPath: "#/properties/requires/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema39.properties.requires.type, parentSchema: schema39.properties.requires, data: data1 };
+        const err6 = { instancePath: instancePath + "/requires", schemaPath: "#/properties/requires/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema40.properties.requires.type, parentSchema: schema40.properties.requires, data: data1 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -20053,7 +20054,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       let data3 = data.guard;
       if (typeof data3 === "string") {
         if (func2(data3) < 1) {
-          const err7 = { instancePath: instancePath + "/guard", schemaPath: "#/properties/guard/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema39.properties.guard, data: data3 };
+          const err7 = { instancePath: instancePath + "/guard", schemaPath: "#/properties/guard/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema40.properties.guard, data: data3 };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -20062,7 +20063,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/guard", schemaPath: "#/properties/guard/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.guard.type, parentSchema: schema39.properties.guard, data: data3 };
+        const err8 = { instancePath: instancePath + "/guard", schemaPath: "#/properties/guard/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.guard.type, parentSchema: schema40.properties.guard, data: data3 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -20088,7 +20089,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           const _errs17 = errors;
           if (typeof data6 === "string") {
             if (func2(data6) < 1) {
-              const err9 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema39.properties.guards.items.anyOf[0], data: data6 };
+              const err9 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema40.properties.guards.items.anyOf[0], data: data6 };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -20097,7 +20098,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err10 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.guards.items.anyOf[0].type, parentSchema: schema39.properties.guards.items.anyOf[0], data: data6 };
+            const err10 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.guards.items.anyOf[0].type, parentSchema: schema40.properties.guards.items.anyOf[0], data: data6 };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -20110,7 +20111,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           const _errs19 = errors;
           if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
             if (data6.guard === void 0) {
-              const err11 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/1/required", keyword: "required", params: { missingProperty: "guard" }, message: "must have required property 'guard'", schema: schema39.properties.guards.items.anyOf[1].required, parentSchema: schema39.properties.guards.items.anyOf[1], data: data6 };
+              const err11 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/1/required", keyword: "required", params: { missingProperty: "guard" }, message: "must have required property 'guard'", schema: schema40.properties.guards.items.anyOf[1].required, parentSchema: schema40.properties.guards.items.anyOf[1], data: data6 };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -20120,7 +20121,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             }
             for (const key1 in data6) {
               if (!(key1 === "guard" || key1 === "guard_config")) {
-                const err12 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema39.properties.guards.items.anyOf[1], data: data6 };
+                const err12 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema40.properties.guards.items.anyOf[1], data: data6 };
                 if (vErrors === null) {
                   vErrors = [err12];
                 } else {
@@ -20133,7 +20134,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               let data7 = data6.guard;
               if (typeof data7 === "string") {
                 if (func2(data7) < 1) {
-                  const err13 = { instancePath: instancePath + "/guards/" + i2 + "/guard", schemaPath: "#/properties/guards/items/anyOf/1/properties/guard/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema39.properties.guards.items.anyOf[1].properties.guard, data: data7 };
+                  const err13 = { instancePath: instancePath + "/guards/" + i2 + "/guard", schemaPath: "#/properties/guards/items/anyOf/1/properties/guard/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema40.properties.guards.items.anyOf[1].properties.guard, data: data7 };
                   if (vErrors === null) {
                     vErrors = [err13];
                   } else {
@@ -20142,7 +20143,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
                   errors++;
                 }
               } else {
-                const err14 = { instancePath: instancePath + "/guards/" + i2 + "/guard", schemaPath: "#/properties/guards/items/anyOf/1/properties/guard/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.guards.items.anyOf[1].properties.guard.type, parentSchema: schema39.properties.guards.items.anyOf[1].properties.guard, data: data7 };
+                const err14 = { instancePath: instancePath + "/guards/" + i2 + "/guard", schemaPath: "#/properties/guards/items/anyOf/1/properties/guard/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.guards.items.anyOf[1].properties.guard.type, parentSchema: schema40.properties.guards.items.anyOf[1].properties.guard, data: data7 };
                 if (vErrors === null) {
                   vErrors = [err14];
                 } else {
@@ -20158,7 +20159,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
           } else {
-            const err15 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.properties.guards.items.anyOf[1].type, parentSchema: schema39.properties.guards.items.anyOf[1], data: data6 };
+            const err15 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.properties.guards.items.anyOf[1].type, parentSchema: schema40.properties.guards.items.anyOf[1], data: data6 };
             if (vErrors === null) {
               vErrors = [err15];
             } else {
@@ -20169,7 +20170,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           var _valid0 = _errs19 === errors;
           valid7 = valid7 || _valid0;
           if (!valid7) {
-            const err16 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema39.properties.guards.items.anyOf, parentSchema: schema39.properties.guards.items, data: data6 };
+            const err16 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema40.properties.guards.items.anyOf, parentSchema: schema40.properties.guards.items, data: data6 };
             if (vErrors === null) {
               vErrors = [err16];
             } else {
@@ -20188,7 +20189,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err17 = { instancePath: instancePath + "/guards", schemaPath: "#/properties/guards/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema39.properties.guards.type, parentSchema: schema39.properties.guards, data: data5 };
+        const err17 = { instancePath: instancePath + "/guards", schemaPath: "#/properties/guards/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema40.properties.guards.type, parentSchema: schema40.properties.guards, data: data5 };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -20201,7 +20202,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       let data9 = data.generator;
       if (typeof data9 === "string") {
         if (func2(data9) < 1) {
-          const err18 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema34, data: data9 };
+          const err18 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema35, data: data9 };
           if (vErrors === null) {
             vErrors = [err18];
           } else {
@@ -20210,7 +20211,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err19 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.type, parentSchema: schema34, data: data9 };
+        const err19 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.type, parentSchema: schema35, data: data9 };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -20229,7 +20230,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       let data11 = data.model;
       if (typeof data11 === "string") {
         if (func2(data11) < 1) {
-          const err20 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema39.properties.model, data: data11 };
+          const err20 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema40.properties.model, data: data11 };
           if (vErrors === null) {
             vErrors = [err20];
           } else {
@@ -20238,7 +20239,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err21 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.model.type, parentSchema: schema39.properties.model, data: data11 };
+        const err21 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.model.type, parentSchema: schema40.properties.model, data: data11 };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -20279,82 +20280,82 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     }
+    if (data.fresh !== void 0) {
+      let data13 = data.fresh;
+      if (typeof data13 !== "boolean") {
+        const err25 = { instancePath: instancePath + "/fresh", schemaPath: "#/$defs/fresh/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema34.type, parentSchema: schema34, data: data13 };
+        if (vErrors === null) {
+          vErrors = [err25];
+        } else {
+          vErrors.push(err25);
+        }
+        errors++;
+      }
+    }
     if (data.output !== void 0) {
-      let data13 = data.output;
-      if (typeof data13 === "string") {
-        if (func2(data13) < 1) {
-          const err25 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema39.properties.output, data: data13 };
+      let data14 = data.output;
+      if (typeof data14 === "string") {
+        if (func2(data14) < 1) {
+          const err26 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema40.properties.output, data: data14 };
           if (vErrors === null) {
-            vErrors = [err25];
+            vErrors = [err26];
           } else {
-            vErrors.push(err25);
+            vErrors.push(err26);
           }
           errors++;
         }
       } else {
-        const err26 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.output.type, parentSchema: schema39.properties.output, data: data13 };
+        const err27 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.output.type, parentSchema: schema40.properties.output, data: data14 };
         if (vErrors === null) {
-          vErrors = [err26];
+          vErrors = [err27];
         } else {
-          vErrors.push(err26);
+          vErrors.push(err27);
         }
         errors++;
       }
     }
     if (data.inputs !== void 0) {
-      let data14 = data.inputs;
-      if (Array.isArray(data14)) {
-        const len2 = data14.length;
+      let data15 = data.inputs;
+      if (Array.isArray(data15)) {
+        const len2 = data15.length;
         for (let i3 = 0; i3 < len2; i3++) {
-          let data15 = data14[i3];
-          if (typeof data15 === "string") {
-            if (func2(data15) < 1) {
-              const err27 = { instancePath: instancePath + "/inputs/" + i3, schemaPath: "#/properties/inputs/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema39.properties.inputs.items, data: data15 };
+          let data16 = data15[i3];
+          if (typeof data16 === "string") {
+            if (func2(data16) < 1) {
+              const err28 = { instancePath: instancePath + "/inputs/" + i3, schemaPath: "#/properties/inputs/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema40.properties.inputs.items, data: data16 };
               if (vErrors === null) {
-                vErrors = [err27];
+                vErrors = [err28];
               } else {
-                vErrors.push(err27);
+                vErrors.push(err28);
               }
               errors++;
             }
           } else {
-            const err28 = { instancePath: instancePath + "/inputs/" + i3, schemaPath: "#/properties/inputs/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.inputs.items.type, parentSchema: schema39.properties.inputs.items, data: data15 };
+            const err29 = { instancePath: instancePath + "/inputs/" + i3, schemaPath: "#/properties/inputs/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.inputs.items.type, parentSchema: schema40.properties.inputs.items, data: data16 };
             if (vErrors === null) {
-              vErrors = [err28];
+              vErrors = [err29];
             } else {
-              vErrors.push(err28);
+              vErrors.push(err29);
             }
             errors++;
           }
         }
       } else {
-        const err29 = { instancePath: instancePath + "/inputs", schemaPath: "#/properties/inputs/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema39.properties.inputs.type, parentSchema: schema39.properties.inputs, data: data14 };
+        const err30 = { instancePath: instancePath + "/inputs", schemaPath: "#/properties/inputs/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema40.properties.inputs.type, parentSchema: schema40.properties.inputs, data: data15 };
         if (vErrors === null) {
-          vErrors = [err29];
+          vErrors = [err30];
         } else {
-          vErrors.push(err29);
+          vErrors.push(err30);
         }
         errors++;
       }
     }
     if (data.foreach !== void 0) {
-      let data16 = data.foreach;
-      if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
-        for (const key2 in data16) {
+      let data17 = data.foreach;
+      if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
+        for (const key2 in data17) {
           if (!(key2 === "files" || key2 === "values")) {
-            const err30 = { instancePath: instancePath + "/foreach", schemaPath: "#/$defs/foreach/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema46, data: data16 };
-            if (vErrors === null) {
-              vErrors = [err30];
-            } else {
-              vErrors.push(err30);
-            }
-            errors++;
-          }
-        }
-        if (data16.files !== void 0) {
-          let data17 = data16.files;
-          if (typeof data17 !== "string" && !Array.isArray(data17)) {
-            const err31 = { instancePath: instancePath + "/foreach/files", schemaPath: "#/$defs/foreach/properties/files/type", keyword: "type", params: { type: schema46.properties.files.type }, message: "must be string,array", schema: schema46.properties.files.type, parentSchema: schema46.properties.files, data: data17 };
+            const err31 = { instancePath: instancePath + "/foreach", schemaPath: "#/$defs/foreach/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema48, data: data17 };
             if (vErrors === null) {
               vErrors = [err31];
             } else {
@@ -20362,20 +20363,21 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             }
             errors++;
           }
-          if (typeof data17 === "string") {
-            if (func2(data17) < 1) {
-              const err32 = { instancePath: instancePath + "/foreach/files", schemaPath: "#/$defs/foreach/properties/files/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema46.properties.files, data: data17 };
-              if (vErrors === null) {
-                vErrors = [err32];
-              } else {
-                vErrors.push(err32);
-              }
-              errors++;
+        }
+        if (data17.files !== void 0) {
+          let data18 = data17.files;
+          if (typeof data18 !== "string" && !Array.isArray(data18)) {
+            const err32 = { instancePath: instancePath + "/foreach/files", schemaPath: "#/$defs/foreach/properties/files/type", keyword: "type", params: { type: schema48.properties.files.type }, message: "must be string,array", schema: schema48.properties.files.type, parentSchema: schema48.properties.files, data: data18 };
+            if (vErrors === null) {
+              vErrors = [err32];
+            } else {
+              vErrors.push(err32);
             }
+            errors++;
           }
-          if (Array.isArray(data17)) {
-            if (data17.length < 1) {
-              const err33 = { instancePath: instancePath + "/foreach/files", schemaPath: "#/$defs/foreach/properties/files/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema46.properties.files, data: data17 };
+          if (typeof data18 === "string") {
+            if (func2(data18) < 1) {
+              const err33 = { instancePath: instancePath + "/foreach/files", schemaPath: "#/$defs/foreach/properties/files/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema48.properties.files, data: data18 };
               if (vErrors === null) {
                 vErrors = [err33];
               } else {
@@ -20383,73 +20385,84 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-            const len3 = data17.length;
+          }
+          if (Array.isArray(data18)) {
+            if (data18.length < 1) {
+              const err34 = { instancePath: instancePath + "/foreach/files", schemaPath: "#/$defs/foreach/properties/files/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema48.properties.files, data: data18 };
+              if (vErrors === null) {
+                vErrors = [err34];
+              } else {
+                vErrors.push(err34);
+              }
+              errors++;
+            }
+            const len3 = data18.length;
             for (let i4 = 0; i4 < len3; i4++) {
-              let data18 = data17[i4];
-              if (typeof data18 === "string") {
-                if (func2(data18) < 1) {
-                  const err34 = { instancePath: instancePath + "/foreach/files/" + i4, schemaPath: "#/$defs/foreach/properties/files/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema46.properties.files.items, data: data18 };
+              let data19 = data18[i4];
+              if (typeof data19 === "string") {
+                if (func2(data19) < 1) {
+                  const err35 = { instancePath: instancePath + "/foreach/files/" + i4, schemaPath: "#/$defs/foreach/properties/files/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema48.properties.files.items, data: data19 };
                   if (vErrors === null) {
-                    vErrors = [err34];
+                    vErrors = [err35];
                   } else {
-                    vErrors.push(err34);
+                    vErrors.push(err35);
                   }
                   errors++;
                 }
               } else {
-                const err35 = { instancePath: instancePath + "/foreach/files/" + i4, schemaPath: "#/$defs/foreach/properties/files/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.files.items.type, parentSchema: schema46.properties.files.items, data: data18 };
+                const err36 = { instancePath: instancePath + "/foreach/files/" + i4, schemaPath: "#/$defs/foreach/properties/files/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.files.items.type, parentSchema: schema48.properties.files.items, data: data19 };
                 if (vErrors === null) {
-                  vErrors = [err35];
+                  vErrors = [err36];
                 } else {
-                  vErrors.push(err35);
+                  vErrors.push(err36);
                 }
                 errors++;
               }
             }
           }
         }
-        if (data16.values !== void 0) {
-          let data19 = data16.values;
-          if (Array.isArray(data19)) {
-            const len4 = data19.length;
+        if (data17.values !== void 0) {
+          let data20 = data17.values;
+          if (Array.isArray(data20)) {
+            const len4 = data20.length;
             for (let i5 = 0; i5 < len4; i5++) {
-              let data20 = data19[i5];
-              if (typeof data20 === "string") {
-                if (func2(data20) < 1) {
-                  const err36 = { instancePath: instancePath + "/foreach/values/" + i5, schemaPath: "#/$defs/foreach/properties/values/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema46.properties.values.items, data: data20 };
+              let data21 = data20[i5];
+              if (typeof data21 === "string") {
+                if (func2(data21) < 1) {
+                  const err37 = { instancePath: instancePath + "/foreach/values/" + i5, schemaPath: "#/$defs/foreach/properties/values/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema48.properties.values.items, data: data21 };
                   if (vErrors === null) {
-                    vErrors = [err36];
+                    vErrors = [err37];
                   } else {
-                    vErrors.push(err36);
+                    vErrors.push(err37);
                   }
                   errors++;
                 }
               } else {
-                const err37 = { instancePath: instancePath + "/foreach/values/" + i5, schemaPath: "#/$defs/foreach/properties/values/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.values.items.type, parentSchema: schema46.properties.values.items, data: data20 };
+                const err38 = { instancePath: instancePath + "/foreach/values/" + i5, schemaPath: "#/$defs/foreach/properties/values/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.values.items.type, parentSchema: schema48.properties.values.items, data: data21 };
                 if (vErrors === null) {
-                  vErrors = [err37];
+                  vErrors = [err38];
                 } else {
-                  vErrors.push(err37);
+                  vErrors.push(err38);
                 }
                 errors++;
               }
             }
-            let i6 = data19.length;
+            let i6 = data20.length;
             let j1;
             if (i6 > 1) {
               const indices1 = {};
               for (; i6--; ) {
-                let item1 = data19[i6];
+                let item1 = data20[i6];
                 if (typeof item1 !== "string") {
                   continue;
                 }
                 if (typeof indices1[item1] == "number") {
                   j1 = indices1[item1];
-                  const err38 = { instancePath: instancePath + "/foreach/values", schemaPath: "#/$defs/foreach/properties/values/uniqueItems", keyword: "uniqueItems", params: { i: i6, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i6 + " are identical)", schema: true, parentSchema: schema46.properties.values, data: data19 };
+                  const err39 = { instancePath: instancePath + "/foreach/values", schemaPath: "#/$defs/foreach/properties/values/uniqueItems", keyword: "uniqueItems", params: { i: i6, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i6 + " are identical)", schema: true, parentSchema: schema48.properties.values, data: data20 };
                   if (vErrors === null) {
-                    vErrors = [err38];
+                    vErrors = [err39];
                   } else {
-                    vErrors.push(err38);
+                    vErrors.push(err39);
                   }
                   errors++;
                   break;
@@ -20458,29 +20471,17 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
           } else {
-            const err39 = { instancePath: instancePath + "/foreach/values", schemaPath: "#/$defs/foreach/properties/values/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema46.properties.values.type, parentSchema: schema46.properties.values, data: data19 };
+            const err40 = { instancePath: instancePath + "/foreach/values", schemaPath: "#/$defs/foreach/properties/values/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema48.properties.values.type, parentSchema: schema48.properties.values, data: data20 };
             if (vErrors === null) {
-              vErrors = [err39];
+              vErrors = [err40];
             } else {
-              vErrors.push(err39);
+              vErrors.push(err40);
             }
             errors++;
           }
         }
       } else {
-        const err40 = { instancePath: instancePath + "/foreach", schemaPath: "#/$defs/foreach/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema46.type, parentSchema: schema46, data: data16 };
-        if (vErrors === null) {
-          vErrors = [err40];
-        } else {
-          vErrors.push(err40);
-        }
-        errors++;
-      }
-    }
-    if (data.human_prompt_title !== void 0) {
-      let data21 = data.human_prompt_title;
-      if (typeof data21 !== "string") {
-        const err41 = { instancePath: instancePath + "/human_prompt_title", schemaPath: "#/properties/human_prompt_title/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.human_prompt_title.type, parentSchema: schema39.properties.human_prompt_title, data: data21 };
+        const err41 = { instancePath: instancePath + "/foreach", schemaPath: "#/$defs/foreach/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema48.type, parentSchema: schema48, data: data17 };
         if (vErrors === null) {
           vErrors = [err41];
         } else {
@@ -20489,10 +20490,10 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.output_type !== void 0) {
-      let data22 = data.output_type;
+    if (data.human_prompt_title !== void 0) {
+      let data22 = data.human_prompt_title;
       if (typeof data22 !== "string") {
-        const err42 = { instancePath: instancePath + "/output_type", schemaPath: "#/properties/output_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.output_type.type, parentSchema: schema39.properties.output_type, data: data22 };
+        const err42 = { instancePath: instancePath + "/human_prompt_title", schemaPath: "#/properties/human_prompt_title/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.human_prompt_title.type, parentSchema: schema40.properties.human_prompt_title, data: data22 };
         if (vErrors === null) {
           vErrors = [err42];
         } else {
@@ -20501,10 +20502,10 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.r_patience !== void 0) {
-      let data23 = data.r_patience;
-      if (!(typeof data23 == "number" && (!(data23 % 1) && !isNaN(data23)) && isFinite(data23))) {
-        const err43 = { instancePath: instancePath + "/r_patience", schemaPath: "#/properties/r_patience/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema39.properties.r_patience.type, parentSchema: schema39.properties.r_patience, data: data23 };
+    if (data.output_type !== void 0) {
+      let data23 = data.output_type;
+      if (typeof data23 !== "string") {
+        const err43 = { instancePath: instancePath + "/output_type", schemaPath: "#/properties/output_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.output_type.type, parentSchema: schema40.properties.output_type, data: data23 };
         if (vErrors === null) {
           vErrors = [err43];
         } else {
@@ -20512,71 +20513,71 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data23 == "number" && isFinite(data23)) {
-        if (data23 < 0 || isNaN(data23)) {
-          const err44 = { instancePath: instancePath + "/r_patience", schemaPath: "#/properties/r_patience/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema39.properties.r_patience, data: data23 };
+    }
+    if (data.r_patience !== void 0) {
+      let data24 = data.r_patience;
+      if (!(typeof data24 == "number" && (!(data24 % 1) && !isNaN(data24)) && isFinite(data24))) {
+        const err44 = { instancePath: instancePath + "/r_patience", schemaPath: "#/properties/r_patience/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema40.properties.r_patience.type, parentSchema: schema40.properties.r_patience, data: data24 };
+        if (vErrors === null) {
+          vErrors = [err44];
+        } else {
+          vErrors.push(err44);
+        }
+        errors++;
+      }
+      if (typeof data24 == "number" && isFinite(data24)) {
+        if (data24 < 0 || isNaN(data24)) {
+          const err45 = { instancePath: instancePath + "/r_patience", schemaPath: "#/properties/r_patience/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema40.properties.r_patience, data: data24 };
           if (vErrors === null) {
-            vErrors = [err44];
+            vErrors = [err45];
           } else {
-            vErrors.push(err44);
+            vErrors.push(err45);
           }
           errors++;
         }
       }
     }
     if (data.e_max !== void 0) {
-      let data24 = data.e_max;
-      if (!(typeof data24 == "number" && (!(data24 % 1) && !isNaN(data24)) && isFinite(data24))) {
-        const err45 = { instancePath: instancePath + "/e_max", schemaPath: "#/properties/e_max/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema39.properties.e_max.type, parentSchema: schema39.properties.e_max, data: data24 };
+      let data25 = data.e_max;
+      if (!(typeof data25 == "number" && (!(data25 % 1) && !isNaN(data25)) && isFinite(data25))) {
+        const err46 = { instancePath: instancePath + "/e_max", schemaPath: "#/properties/e_max/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema40.properties.e_max.type, parentSchema: schema40.properties.e_max, data: data25 };
         if (vErrors === null) {
-          vErrors = [err45];
+          vErrors = [err46];
         } else {
-          vErrors.push(err45);
+          vErrors.push(err46);
         }
         errors++;
       }
-      if (typeof data24 == "number" && isFinite(data24)) {
-        if (data24 < 0 || isNaN(data24)) {
-          const err46 = { instancePath: instancePath + "/e_max", schemaPath: "#/properties/e_max/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema39.properties.e_max, data: data24 };
+      if (typeof data25 == "number" && isFinite(data25)) {
+        if (data25 < 0 || isNaN(data25)) {
+          const err47 = { instancePath: instancePath + "/e_max", schemaPath: "#/properties/e_max/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema40.properties.e_max, data: data25 };
           if (vErrors === null) {
-            vErrors = [err46];
+            vErrors = [err47];
           } else {
-            vErrors.push(err46);
+            vErrors.push(err47);
           }
           errors++;
         }
       }
     }
     if (data.escalate_feedback_to !== void 0) {
-      let data25 = data.escalate_feedback_to;
-      if (Array.isArray(data25)) {
-        const len5 = data25.length;
+      let data26 = data.escalate_feedback_to;
+      if (Array.isArray(data26)) {
+        const len5 = data26.length;
         for (let i7 = 0; i7 < len5; i7++) {
-          let data26 = data25[i7];
-          if (typeof data26 !== "string") {
-            const err47 = { instancePath: instancePath + "/escalate_feedback_to/" + i7, schemaPath: "#/properties/escalate_feedback_to/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.escalate_feedback_to.items.type, parentSchema: schema39.properties.escalate_feedback_to.items, data: data26 };
+          let data27 = data26[i7];
+          if (typeof data27 !== "string") {
+            const err48 = { instancePath: instancePath + "/escalate_feedback_to/" + i7, schemaPath: "#/properties/escalate_feedback_to/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.escalate_feedback_to.items.type, parentSchema: schema40.properties.escalate_feedback_to.items, data: data27 };
             if (vErrors === null) {
-              vErrors = [err47];
+              vErrors = [err48];
             } else {
-              vErrors.push(err47);
+              vErrors.push(err48);
             }
             errors++;
           }
         }
       } else {
-        const err48 = { instancePath: instancePath + "/escalate_feedback_to", schemaPath: "#/properties/escalate_feedback_to/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema39.properties.escalate_feedback_to.type, parentSchema: schema39.properties.escalate_feedback_to, data: data25 };
-        if (vErrors === null) {
-          vErrors = [err48];
-        } else {
-          vErrors.push(err48);
-        }
-        errors++;
-      }
-    }
-    if (data.escalate_feedback_by_guard !== void 0) {
-      let data27 = data.escalate_feedback_by_guard;
-      if (!(data27 && typeof data27 == "object" && !Array.isArray(data27))) {
-        const err49 = { instancePath: instancePath + "/escalate_feedback_by_guard", schemaPath: "#/properties/escalate_feedback_by_guard/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.properties.escalate_feedback_by_guard.type, parentSchema: schema39.properties.escalate_feedback_by_guard, data: data27 };
+        const err49 = { instancePath: instancePath + "/escalate_feedback_to", schemaPath: "#/properties/escalate_feedback_to/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema40.properties.escalate_feedback_to.type, parentSchema: schema40.properties.escalate_feedback_to, data: data26 };
         if (vErrors === null) {
           vErrors = [err49];
         } else {
@@ -20585,12 +20586,24 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.escalate_feedback_by_guard !== void 0) {
+      let data28 = data.escalate_feedback_by_guard;
+      if (!(data28 && typeof data28 == "object" && !Array.isArray(data28))) {
+        const err50 = { instancePath: instancePath + "/escalate_feedback_by_guard", schemaPath: "#/properties/escalate_feedback_by_guard/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.properties.escalate_feedback_by_guard.type, parentSchema: schema40.properties.escalate_feedback_by_guard, data: data28 };
+        if (vErrors === null) {
+          vErrors = [err50];
+        } else {
+          vErrors.push(err50);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err50 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data };
+    const err51 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data };
     if (vErrors === null) {
-      vErrors = [err50];
+      vErrors = [err51];
     } else {
-      vErrors.push(err50);
+      vErrors.push(err51);
     }
     errors++;
   }
@@ -20807,46 +20820,58 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     }
+    if (data.fresh !== void 0) {
+      let data9 = data.fresh;
+      if (typeof data9 !== "boolean") {
+        const err18 = { instancePath: instancePath + "/fresh", schemaPath: "#/$defs/fresh/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema34.type, parentSchema: schema34, data: data9 };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
     if (data.prompts !== void 0) {
-      let data9 = data.prompts;
-      if (typeof data9 === "string") {
-        if (func2(data9) < 1) {
-          const err18 = { instancePath: instancePath + "/prompts", schemaPath: "#/properties/prompts/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema31.properties.prompts, data: data9 };
+      let data10 = data.prompts;
+      if (typeof data10 === "string") {
+        if (func2(data10) < 1) {
+          const err19 = { instancePath: instancePath + "/prompts", schemaPath: "#/properties/prompts/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema31.properties.prompts, data: data10 };
           if (vErrors === null) {
-            vErrors = [err18];
+            vErrors = [err19];
           } else {
-            vErrors.push(err18);
+            vErrors.push(err19);
           }
           errors++;
         }
       } else {
-        const err19 = { instancePath: instancePath + "/prompts", schemaPath: "#/properties/prompts/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema31.properties.prompts.type, parentSchema: schema31.properties.prompts, data: data9 };
+        const err20 = { instancePath: instancePath + "/prompts", schemaPath: "#/properties/prompts/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema31.properties.prompts.type, parentSchema: schema31.properties.prompts, data: data10 };
         if (vErrors === null) {
-          vErrors = [err19];
+          vErrors = [err20];
         } else {
-          vErrors.push(err19);
+          vErrors.push(err20);
         }
         errors++;
       }
     }
     if (data.generator !== void 0) {
-      let data10 = data.generator;
-      if (typeof data10 === "string") {
-        if (func2(data10) < 1) {
-          const err20 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema34, data: data10 };
+      let data11 = data.generator;
+      if (typeof data11 === "string") {
+        if (func2(data11) < 1) {
+          const err21 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema35, data: data11 };
           if (vErrors === null) {
-            vErrors = [err20];
+            vErrors = [err21];
           } else {
-            vErrors.push(err20);
+            vErrors.push(err21);
           }
           errors++;
         }
       } else {
-        const err21 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.type, parentSchema: schema34, data: data10 };
+        const err22 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.type, parentSchema: schema35, data: data11 };
         if (vErrors === null) {
-          vErrors = [err21];
+          vErrors = [err22];
         } else {
-          vErrors.push(err21);
+          vErrors.push(err22);
         }
         errors++;
       }
@@ -20858,22 +20883,13 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.pricing !== void 0) {
-      let data12 = data.pricing;
-      if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
-        for (const key1 in data12) {
-          let data13 = data12[key1];
-          if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
-            if (data13.input === void 0) {
-              const err22 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/required", keyword: "required", params: { missingProperty: "input" }, message: "must have required property 'input'", schema: schema31.properties.pricing.additionalProperties.required, parentSchema: schema31.properties.pricing.additionalProperties, data: data13 };
-              if (vErrors === null) {
-                vErrors = [err22];
-              } else {
-                vErrors.push(err22);
-              }
-              errors++;
-            }
-            if (data13.output === void 0) {
-              const err23 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/required", keyword: "required", params: { missingProperty: "output" }, message: "must have required property 'output'", schema: schema31.properties.pricing.additionalProperties.required, parentSchema: schema31.properties.pricing.additionalProperties, data: data13 };
+      let data13 = data.pricing;
+      if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
+        for (const key1 in data13) {
+          let data14 = data13[key1];
+          if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
+            if (data14.input === void 0) {
+              const err23 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/required", keyword: "required", params: { missingProperty: "input" }, message: "must have required property 'input'", schema: schema31.properties.pricing.additionalProperties.required, parentSchema: schema31.properties.pricing.additionalProperties, data: data14 };
               if (vErrors === null) {
                 vErrors = [err23];
               } else {
@@ -20881,117 +20897,116 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-            for (const key2 in data13) {
-              if (!(key2 === "input" || key2 === "output")) {
-                const err24 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema31.properties.pricing.additionalProperties, data: data13 };
-                if (vErrors === null) {
-                  vErrors = [err24];
-                } else {
-                  vErrors.push(err24);
-                }
-                errors++;
-              }
-            }
-            if (data13.input !== void 0) {
-              let data14 = data13.input;
-              if (typeof data14 == "number" && isFinite(data14)) {
-                if (data14 < 0 || isNaN(data14)) {
-                  const err25 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/input", schemaPath: "#/properties/pricing/additionalProperties/properties/input/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.pricing.additionalProperties.properties.input, data: data14 };
-                  if (vErrors === null) {
-                    vErrors = [err25];
-                  } else {
-                    vErrors.push(err25);
-                  }
-                  errors++;
-                }
+            if (data14.output === void 0) {
+              const err24 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/required", keyword: "required", params: { missingProperty: "output" }, message: "must have required property 'output'", schema: schema31.properties.pricing.additionalProperties.required, parentSchema: schema31.properties.pricing.additionalProperties, data: data14 };
+              if (vErrors === null) {
+                vErrors = [err24];
               } else {
-                const err26 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/input", schemaPath: "#/properties/pricing/additionalProperties/properties/input/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema31.properties.pricing.additionalProperties.properties.input.type, parentSchema: schema31.properties.pricing.additionalProperties.properties.input, data: data14 };
+                vErrors.push(err24);
+              }
+              errors++;
+            }
+            for (const key2 in data14) {
+              if (!(key2 === "input" || key2 === "output")) {
+                const err25 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema31.properties.pricing.additionalProperties, data: data14 };
                 if (vErrors === null) {
-                  vErrors = [err26];
+                  vErrors = [err25];
                 } else {
-                  vErrors.push(err26);
+                  vErrors.push(err25);
                 }
                 errors++;
               }
             }
-            if (data13.output !== void 0) {
-              let data15 = data13.output;
+            if (data14.input !== void 0) {
+              let data15 = data14.input;
               if (typeof data15 == "number" && isFinite(data15)) {
                 if (data15 < 0 || isNaN(data15)) {
-                  const err27 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/output", schemaPath: "#/properties/pricing/additionalProperties/properties/output/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.pricing.additionalProperties.properties.output, data: data15 };
+                  const err26 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/input", schemaPath: "#/properties/pricing/additionalProperties/properties/input/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.pricing.additionalProperties.properties.input, data: data15 };
                   if (vErrors === null) {
-                    vErrors = [err27];
+                    vErrors = [err26];
                   } else {
-                    vErrors.push(err27);
+                    vErrors.push(err26);
                   }
                   errors++;
                 }
               } else {
-                const err28 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/output", schemaPath: "#/properties/pricing/additionalProperties/properties/output/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema31.properties.pricing.additionalProperties.properties.output.type, parentSchema: schema31.properties.pricing.additionalProperties.properties.output, data: data15 };
+                const err27 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/input", schemaPath: "#/properties/pricing/additionalProperties/properties/input/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema31.properties.pricing.additionalProperties.properties.input.type, parentSchema: schema31.properties.pricing.additionalProperties.properties.input, data: data15 };
                 if (vErrors === null) {
-                  vErrors = [err28];
+                  vErrors = [err27];
                 } else {
-                  vErrors.push(err28);
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            }
+            if (data14.output !== void 0) {
+              let data16 = data14.output;
+              if (typeof data16 == "number" && isFinite(data16)) {
+                if (data16 < 0 || isNaN(data16)) {
+                  const err28 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/output", schemaPath: "#/properties/pricing/additionalProperties/properties/output/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.pricing.additionalProperties.properties.output, data: data16 };
+                  if (vErrors === null) {
+                    vErrors = [err28];
+                  } else {
+                    vErrors.push(err28);
+                  }
+                  errors++;
+                }
+              } else {
+                const err29 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/output", schemaPath: "#/properties/pricing/additionalProperties/properties/output/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema31.properties.pricing.additionalProperties.properties.output.type, parentSchema: schema31.properties.pricing.additionalProperties.properties.output, data: data16 };
+                if (vErrors === null) {
+                  vErrors = [err29];
+                } else {
+                  vErrors.push(err29);
                 }
                 errors++;
               }
             }
           } else {
-            const err29 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.pricing.additionalProperties.type, parentSchema: schema31.properties.pricing.additionalProperties, data: data13 };
+            const err30 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.pricing.additionalProperties.type, parentSchema: schema31.properties.pricing.additionalProperties, data: data14 };
             if (vErrors === null) {
-              vErrors = [err29];
+              vErrors = [err30];
             } else {
-              vErrors.push(err29);
+              vErrors.push(err30);
             }
             errors++;
           }
         }
       } else {
-        const err30 = { instancePath: instancePath + "/pricing", schemaPath: "#/properties/pricing/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.pricing.type, parentSchema: schema31.properties.pricing, data: data12 };
+        const err31 = { instancePath: instancePath + "/pricing", schemaPath: "#/properties/pricing/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.pricing.type, parentSchema: schema31.properties.pricing, data: data13 };
         if (vErrors === null) {
-          vErrors = [err30];
+          vErrors = [err31];
         } else {
-          vErrors.push(err30);
+          vErrors.push(err31);
         }
         errors++;
       }
     }
     if (data.action_pairs !== void 0) {
-      let data16 = data.action_pairs;
-      if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
-        if (Object.keys(data16).length < 1) {
-          const err31 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/properties/action_pairs/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties", schema: 1, parentSchema: schema31.properties.action_pairs, data: data16 };
+      let data17 = data.action_pairs;
+      if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
+        if (Object.keys(data17).length < 1) {
+          const err32 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/properties/action_pairs/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties", schema: 1, parentSchema: schema31.properties.action_pairs, data: data17 };
           if (vErrors === null) {
-            vErrors = [err31];
+            vErrors = [err32];
           } else {
-            vErrors.push(err31);
+            vErrors.push(err32);
           }
           errors++;
         }
-        for (const key3 in data16) {
-          const _errs40 = errors;
+        for (const key3 in data17) {
+          const _errs43 = errors;
           if (typeof key3 === "string") {
             if (!pattern5.test(key3)) {
-              const err32 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/$defs/pair_id/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$" }, message: 'must match pattern "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$"', schema: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", parentSchema: schema38, data: key3, propertyName: key3 };
+              const err33 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/$defs/pair_id/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$" }, message: 'must match pattern "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$"', schema: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", parentSchema: schema39, data: key3, propertyName: key3 };
               if (vErrors === null) {
-                vErrors = [err32];
+                vErrors = [err33];
               } else {
-                vErrors.push(err32);
+                vErrors.push(err33);
               }
               errors++;
             }
           } else {
-            const err33 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/$defs/pair_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.type, parentSchema: schema38, data: key3, propertyName: key3 };
-            if (vErrors === null) {
-              vErrors = [err33];
-            } else {
-              vErrors.push(err33);
-            }
-            errors++;
-          }
-          var valid6 = _errs40 === errors;
-          if (!valid6) {
-            const err34 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/properties/action_pairs/propertyNames", keyword: "propertyNames", params: { propertyName: key3 }, message: "property name must be valid", schema: schema31.properties.action_pairs.propertyNames, parentSchema: schema31.properties.action_pairs, data: data16 };
+            const err34 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/$defs/pair_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.type, parentSchema: schema39, data: key3, propertyName: key3 };
             if (vErrors === null) {
               vErrors = [err34];
             } else {
@@ -20999,29 +21014,39 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
             }
             errors++;
           }
+          var valid7 = _errs43 === errors;
+          if (!valid7) {
+            const err35 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/properties/action_pairs/propertyNames", keyword: "propertyNames", params: { propertyName: key3 }, message: "property name must be valid", schema: schema31.properties.action_pairs.propertyNames, parentSchema: schema31.properties.action_pairs, data: data17 };
+            if (vErrors === null) {
+              vErrors = [err35];
+            } else {
+              vErrors.push(err35);
+            }
+            errors++;
+          }
         }
-        for (const key4 in data16) {
-          if (!validate23(data16[key4], { instancePath: instancePath + "/action_pairs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), parentData: data16, parentDataProperty: key4, rootData, dynamicAnchors })) {
+        for (const key4 in data17) {
+          if (!validate23(data17[key4], { instancePath: instancePath + "/action_pairs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), parentData: data17, parentDataProperty: key4, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
             errors = vErrors.length;
           }
         }
       } else {
-        const err35 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/properties/action_pairs/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.action_pairs.type, parentSchema: schema31.properties.action_pairs, data: data16 };
+        const err36 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/properties/action_pairs/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.action_pairs.type, parentSchema: schema31.properties.action_pairs, data: data17 };
         if (vErrors === null) {
-          vErrors = [err35];
+          vErrors = [err36];
         } else {
-          vErrors.push(err35);
+          vErrors.push(err36);
         }
         errors++;
       }
     }
   } else {
-    const err36 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.type, parentSchema: schema31, data };
+    const err37 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.type, parentSchema: schema31, data };
     if (vErrors === null) {
-      vErrors = [err36];
+      vErrors = [err37];
     } else {
-      vErrors.push(err36);
+      vErrors.push(err37);
     }
     errors++;
   }
@@ -21030,7 +21055,7 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate20.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var prompts = validate29;
-var schema47 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:pairflow:schema:prompts:1", "title": "pairflow prompts", "description": "Prompts by action pair id. Every entry is part of its pair's configRef.", "type": "object", "properties": { "$schema": { "type": "string", "description": "The schema this file follows (for editors)." } }, "propertyNames": { "anyOf": [{ "const": "$schema" }, { "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$" }] }, "additionalProperties": { "type": "object", "properties": { "role": { "type": "string", "description": "Who the model is asked to be." }, "constraints": { "type": "string", "description": "Rules the artifact must follow." }, "task": { "type": "string", "description": "What to produce." }, "feedback_wrapper": { "type": "string", "description": "How a rejected attempt's feedback is shown on retry; {feedback} is replaced." }, "escalation_feedback_wrapper": { "type": "string", "description": "The reference framework's wrapper for escalated feedback. Accepted and hashed with the entry; pairflow does not escalate." } }, "additionalProperties": false } };
+var schema49 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:pairflow:schema:prompts:1", "title": "pairflow prompts", "description": "Prompts by action pair id. Every entry is part of its pair's configRef.", "type": "object", "properties": { "$schema": { "type": "string", "description": "The schema this file follows (for editors)." } }, "propertyNames": { "anyOf": [{ "const": "$schema" }, { "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$" }] }, "additionalProperties": { "type": "object", "properties": { "role": { "type": "string", "description": "Who the model is asked to be." }, "constraints": { "type": "string", "description": "Rules the artifact must follow." }, "task": { "type": "string", "description": "What to produce." }, "feedback_wrapper": { "type": "string", "description": "How a rejected attempt's feedback is shown on retry; {feedback} is replaced." }, "escalation_feedback_wrapper": { "type": "string", "description": "The reference framework's wrapper for escalated feedback. Accepted and hashed with the entry; pairflow does not escalate." } }, "additionalProperties": false } };
 function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21049,7 +21074,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       let valid1 = false;
       const _errs3 = errors;
       if ("$schema" !== key0) {
-        const err0 = { instancePath, schemaPath: "#/propertyNames/anyOf/0/const", keyword: "const", params: { allowedValue: "$schema" }, message: "must be equal to constant", schema: "$schema", parentSchema: schema47.propertyNames.anyOf[0], data: key0, propertyName: key0 };
+        const err0 = { instancePath, schemaPath: "#/propertyNames/anyOf/0/const", keyword: "const", params: { allowedValue: "$schema" }, message: "must be equal to constant", schema: "$schema", parentSchema: schema49.propertyNames.anyOf[0], data: key0, propertyName: key0 };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -21062,7 +21087,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       const _errs4 = errors;
       if (typeof key0 === "string") {
         if (!pattern5.test(key0)) {
-          const err1 = { instancePath, schemaPath: "#/propertyNames/anyOf/1/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$" }, message: 'must match pattern "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$"', schema: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", parentSchema: schema47.propertyNames.anyOf[1], data: key0, propertyName: key0 };
+          const err1 = { instancePath, schemaPath: "#/propertyNames/anyOf/1/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$" }, message: 'must match pattern "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$"', schema: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", parentSchema: schema49.propertyNames.anyOf[1], data: key0, propertyName: key0 };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -21074,7 +21099,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       var _valid0 = _errs4 === errors;
       valid1 = valid1 || _valid0;
       if (!valid1) {
-        const err2 = { instancePath, schemaPath: "#/propertyNames/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema47.propertyNames.anyOf, parentSchema: schema47.propertyNames, data: key0, propertyName: key0 };
+        const err2 = { instancePath, schemaPath: "#/propertyNames/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema49.propertyNames.anyOf, parentSchema: schema49.propertyNames, data: key0, propertyName: key0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -21093,7 +21118,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var valid0 = _errs1 === errors;
       if (!valid0) {
-        const err3 = { instancePath, schemaPath: "#/propertyNames", keyword: "propertyNames", params: { propertyName: key0 }, message: "property name must be valid", schema: schema47.propertyNames, parentSchema: schema47, data };
+        const err3 = { instancePath, schemaPath: "#/propertyNames", keyword: "propertyNames", params: { propertyName: key0 }, message: "property name must be valid", schema: schema49.propertyNames, parentSchema: schema49, data };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -21108,7 +21133,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
           for (const key2 in data0) {
             if (!(key2 === "role" || key2 === "constraints" || key2 === "task" || key2 === "feedback_wrapper" || key2 === "escalation_feedback_wrapper")) {
-              const err4 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema47.additionalProperties, data: data0 };
+              const err4 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema49.additionalProperties, data: data0 };
               if (vErrors === null) {
                 vErrors = [err4];
               } else {
@@ -21120,7 +21145,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           if (data0.role !== void 0) {
             let data1 = data0.role;
             if (typeof data1 !== "string") {
-              const err5 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/role", schemaPath: "#/additionalProperties/properties/role/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.additionalProperties.properties.role.type, parentSchema: schema47.additionalProperties.properties.role, data: data1 };
+              const err5 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/role", schemaPath: "#/additionalProperties/properties/role/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.additionalProperties.properties.role.type, parentSchema: schema49.additionalProperties.properties.role, data: data1 };
               if (vErrors === null) {
                 vErrors = [err5];
               } else {
@@ -21132,7 +21157,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           if (data0.constraints !== void 0) {
             let data2 = data0.constraints;
             if (typeof data2 !== "string") {
-              const err6 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/constraints", schemaPath: "#/additionalProperties/properties/constraints/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.additionalProperties.properties.constraints.type, parentSchema: schema47.additionalProperties.properties.constraints, data: data2 };
+              const err6 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/constraints", schemaPath: "#/additionalProperties/properties/constraints/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.additionalProperties.properties.constraints.type, parentSchema: schema49.additionalProperties.properties.constraints, data: data2 };
               if (vErrors === null) {
                 vErrors = [err6];
               } else {
@@ -21144,7 +21169,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           if (data0.task !== void 0) {
             let data3 = data0.task;
             if (typeof data3 !== "string") {
-              const err7 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/task", schemaPath: "#/additionalProperties/properties/task/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.additionalProperties.properties.task.type, parentSchema: schema47.additionalProperties.properties.task, data: data3 };
+              const err7 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/task", schemaPath: "#/additionalProperties/properties/task/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.additionalProperties.properties.task.type, parentSchema: schema49.additionalProperties.properties.task, data: data3 };
               if (vErrors === null) {
                 vErrors = [err7];
               } else {
@@ -21156,7 +21181,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           if (data0.feedback_wrapper !== void 0) {
             let data4 = data0.feedback_wrapper;
             if (typeof data4 !== "string") {
-              const err8 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/feedback_wrapper", schemaPath: "#/additionalProperties/properties/feedback_wrapper/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.additionalProperties.properties.feedback_wrapper.type, parentSchema: schema47.additionalProperties.properties.feedback_wrapper, data: data4 };
+              const err8 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/feedback_wrapper", schemaPath: "#/additionalProperties/properties/feedback_wrapper/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.additionalProperties.properties.feedback_wrapper.type, parentSchema: schema49.additionalProperties.properties.feedback_wrapper, data: data4 };
               if (vErrors === null) {
                 vErrors = [err8];
               } else {
@@ -21168,7 +21193,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           if (data0.escalation_feedback_wrapper !== void 0) {
             let data5 = data0.escalation_feedback_wrapper;
             if (typeof data5 !== "string") {
-              const err9 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/escalation_feedback_wrapper", schemaPath: "#/additionalProperties/properties/escalation_feedback_wrapper/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.additionalProperties.properties.escalation_feedback_wrapper.type, parentSchema: schema47.additionalProperties.properties.escalation_feedback_wrapper, data: data5 };
+              const err9 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/escalation_feedback_wrapper", schemaPath: "#/additionalProperties/properties/escalation_feedback_wrapper/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.additionalProperties.properties.escalation_feedback_wrapper.type, parentSchema: schema49.additionalProperties.properties.escalation_feedback_wrapper, data: data5 };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -21178,7 +21203,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         } else {
-          const err10 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema47.additionalProperties.type, parentSchema: schema47.additionalProperties, data: data0 };
+          const err10 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema49.additionalProperties.type, parentSchema: schema49.additionalProperties, data: data0 };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -21191,7 +21216,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.$schema !== void 0) {
       let data6 = data.$schema;
       if (typeof data6 !== "string") {
-        const err11 = { instancePath: instancePath + "/$schema", schemaPath: "#/properties/%24schema/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.$schema.type, parentSchema: schema47.properties.$schema, data: data6 };
+        const err11 = { instancePath: instancePath + "/$schema", schemaPath: "#/properties/%24schema/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.properties.$schema.type, parentSchema: schema49.properties.$schema, data: data6 };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -21201,7 +21226,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema47.type, parentSchema: schema47, data };
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema49.type, parentSchema: schema49, data };
     if (vErrors === null) {
       vErrors = [err12];
     } else {
@@ -21440,7 +21465,35 @@ function asDict(record) {
 import path from "node:path";
 function isInside(root, target) {
   const rel = path.relative(root, target);
-  return rel === "" || !rel.startsWith("..") && !path.isAbsolute(rel);
+  return rel !== ".." && !rel.startsWith(".." + path.sep) && !path.isAbsolute(rel);
+}
+function lockFileOf(workflowPath) {
+  const ext = path.extname(workflowPath);
+  return path.join(path.dirname(workflowPath), `${path.basename(workflowPath, ext)}.lock.json`);
+}
+function defaultStateDir(root) {
+  return path.join(root, ".pairflow");
+}
+function reservedOutput(file, reserved) {
+  const same = (a, b) => a.toLowerCase() === b.toLowerCase();
+  const rel = path.relative(reserved.root, file);
+  if (rel.split(path.sep).some((part) => same(part, ".git"))) {
+    return "is inside a .git directory, where git keeps a repository's configuration and hooks (git would run what a model wrote); give a path outside .git";
+  }
+  if (same(file, reserved.lockFile)) return "is the workflow's lock file, which pairflow writes itself; give the output another path";
+  const lockName = path.basename(reserved.lockFile);
+  if (same(path.dirname(file), path.dirname(reserved.lockFile)) && path.basename(file).toLowerCase().startsWith(`.${lockName.toLowerCase()}.`)) {
+    return `is where pairflow keeps the lock file's journal, run mutex and temporary files (.${lockName}.*); give the output another path`;
+  }
+  for (const dir of [defaultStateDir(reserved.root), ...reserved.stateDirs ?? []]) {
+    if (isInside(dir.toLowerCase(), file.toLowerCase())) {
+      return `is inside pairflow's state directory (${path.relative(reserved.root, dir) || dir}); give a path outside it`;
+    }
+  }
+  return void 0;
+}
+function escapeGlob(text) {
+  return text.replace(/[\\*?[\]{}()!@+|]/g, (c) => c === "]" || c === "\\" || c === "!" ? `[\\${c}]` : `[${c}]`);
 }
 
 // src/config/foreach.ts
@@ -21620,7 +21673,7 @@ function checkOutputs(template, instances, ctx) {
 }
 function instanceOf(template, item, requires) {
   const text = (s) => substitute(s, item.values);
-  const glob = (s) => substitute(s, item.values, import_fast_glob.default.escapePath);
+  const glob = (s) => substitute(s, item.values, escapeGlob);
   const instance = {
     ...template,
     id: instanceId(template.id, item.key),
@@ -21630,7 +21683,7 @@ function instanceOf(template, item, requires) {
     requires,
     guardConfig: config(template.guardConfig, item),
     generatorConfig: config(template.generatorConfig, item),
-    inputs: [...item.file ? [import_fast_glob.default.escapePath(item.key)] : [], ...template.inputs.map(glob)]
+    inputs: [...item.file ? [escapeGlob(item.key)] : [], ...template.inputs.map(glob)]
   };
   if (template.description !== void 0) instance.description = text(template.description);
   if (template.output !== void 0) instance.output = text(template.output);
@@ -21642,7 +21695,7 @@ function config(value, item) {
   const out = dict();
   for (const [key, v] of Object.entries(value)) {
     if (key === "run" && typeof v === "string") out[key] = substitute(v, item.values, shellWord);
-    else if (key === "files") out[key] = deep(v, (s) => substitute(s, item.values, import_fast_glob.default.escapePath));
+    else if (key === "files") out[key] = deep(v, (s) => substitute(s, item.values, escapeGlob));
     else out[key] = deep(v, (s) => substitute(s, item.values));
   }
   return out;
@@ -21730,12 +21783,6 @@ function templatePath(keyPath, expanded, written) {
 
 // src/model/workflow.ts
 var DEFAULT_RMAX = 3;
-function pairKey(id) {
-  return /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(id) ? id : id.replace(/[^A-Za-z0-9_.-]/gu, (c) => encodeURIComponent(c).replace(/[!'()*]/g, escapeChar));
-}
-function escapeChar(c) {
-  return "%" + c.charCodeAt(0).toString(16).toUpperCase();
-}
 var DEFAULT_MAX_OUTPUT_BYTES = 8 * 2 ** 20;
 
 // src/config/parse.ts
@@ -21863,7 +21910,7 @@ function parseWorkflow(workflowPath, options) {
       promptError: (keyPath, message) => issues.push(promptsFile ? at(promptsFile, keyPath, message) : at(wfFile, ["action_pairs", keyPath[0]], message))
     });
   }
-  if (wfFile) for (const pair of pairs2.values()) checkPaths(pair, { dir, root, realRoot }, files, wfFile, issues);
+  if (wfFile) for (const pair of pairs2.values()) checkPaths(pair, { dir, root, realRoot, workflowPath }, files, wfFile, issues);
   const { graph, issues: graphIssues } = buildGraph([...pairs2.values()]);
   const graphProblems = new Map(graphIssues.map((g) => [`${templatePath(g.path, pairs2, written).join("\0")}\0${g.message}`, g]));
   if (wfFile) for (const g of graphProblems.values()) issues.push(at(wfFile, templatePath(g.path, pairs2, written), g.message));
@@ -21926,6 +21973,7 @@ function toPair(id, pair, wf, prompt) {
     model: optionalString(raw.model) ?? optionalString(wf.value.model) ?? null,
     rmax: typeof rmax === "number" ? rmax : DEFAULT_RMAX,
     ...maxOutputBytes(wf.value.max_output_bytes),
+    ...(raw.fresh ?? wf.value.fresh) === true ? { fresh: true } : {},
     output: optionalString(raw.output),
     inputs: Array.isArray(raw.inputs) ? raw.inputs.filter((r) => typeof r === "string") : [],
     prompt: isObject2(prompt) ? prompt : void 0
@@ -21948,11 +21996,13 @@ function toGuardRef(item) {
   return { guard: String(obj.guard), guard_config: objectOr(obj.guard_config) };
 }
 function checkPaths(pair, where, files, file, issues) {
-  const { dir, root, realRoot } = where;
+  const { dir, root, realRoot, workflowPath } = where;
   const keyPath = ["action_pairs", pair.template ?? pair.id];
   const own2 = pair.itemFile ? 1 : 0;
-  if (pair.output !== void 0 && !isInside(root, path3.resolve(dir, pair.output))) {
-    issues.push(at(file, [...keyPath, "output"], `"${pair.output}" is outside the repository (${root}); give a path inside it, relative to the workflow file`));
+  if (pair.output !== void 0) {
+    const target = path3.resolve(dir, pair.output);
+    const problem = !isInside(root, target) ? `is outside the repository (${root}); give a path inside it, relative to the workflow file` : reservedOutput(target, { root, lockFile: lockFileOf(workflowPath) });
+    if (problem !== void 0) issues.push(at(file, [...keyPath, "output"], `"${pair.output}" ${problem}`));
   }
   pair.inputs.forEach((pattern, i) => {
     if (pattern.startsWith("!")) return;
@@ -22537,29 +22587,70 @@ import path7 from "node:path";
 
 // src/workspace/load.ts
 var import_fast_glob2 = __toESM(require_out4(), 1);
-import { closeSync as closeSync2, constants, existsSync as existsSync2, fstatSync, lstatSync as lstatSync2, openSync as openSync2, readSync, realpathSync as realpathSync2, statSync as statSync2 } from "node:fs";
+import { closeSync as closeSync2, constants as constants2, existsSync as existsSync2, fstatSync as fstatSync2, lstatSync as lstatSync2, openSync as openSync2, readSync, realpathSync as realpathSync2, statSync as statSync2 } from "node:fs";
 import path6 from "node:path";
 
 // src/workspace/outputs.ts
-import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync as readFileSync2, realpathSync, statSync } from "node:fs";
 import path5 from "node:path";
 
 // src/workspace/files.ts
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import path4 from "node:path";
-function writeFileAtomic(file, data) {
-  mkdirSync(path4.dirname(file), { recursive: true });
-  const tmp = temporaryFor(file);
+var WRITE_FAILURES = {
+  ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is exceeded",
+  EFBIG: "the file is too large",
+  EROFS: "the file system is read-only",
+  EIO: "an input/output error",
+  ENOENT: "a directory on its path is gone (removed while pairflow ran?)",
+  ENOTDIR: "something on its path that should be a directory is not one",
+  EISDIR: "a directory is where the file should be",
+  EACCES: "permission denied",
+  EPERM: "the operation is not permitted",
+  ELOOP: "too many symbolic links on its path",
+  ENAMETOOLONG: "its name is too long for the file system"
+};
+var WriteError = class extends Error {
+  constructor(code, path8, at2, cause) {
+    super(`could not write ${path8}: ${WRITE_FAILURES[code]} (${code}${at2 ? ` at ${at2}` : ""})`, { cause });
+    this.code = code;
+    this.path = path8;
+    this.at = at2;
+  }
+  code;
+  path;
+  at;
+  name = "WriteError";
+};
+function ownWrite(file, write2) {
   try {
-    writeFlushed(tmp, data);
-    renameSync(tmp, file);
+    return write2();
   } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
+    const code = err.code;
+    if (err instanceof WriteError || code === void 0 || !Object.hasOwn(WRITE_FAILURES, code)) throw err;
+    const at2 = err.path;
+    throw new WriteError(code, file, at2 === file ? void 0 : at2, err);
   }
 }
+function writeFileAtomic(file, data) {
+  ownWrite(file, () => {
+    mkdirSync(path4.dirname(file), { recursive: true });
+    const tmp = temporaryFor(file);
+    try {
+      writeFlushed(tmp, data);
+      renameSync(tmp, file);
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      throw err;
+    }
+  });
+}
 function createFileExclusive(file, data) {
+  return ownWrite(file, () => createExclusive(file, data));
+}
+function createExclusive(file, data) {
   mkdirSync(path4.dirname(file), { recursive: true });
   const tmp = temporaryFor(file);
   try {
@@ -22591,7 +22682,14 @@ function createFileExclusive(file, data) {
   }
 }
 function temporaryFor(file) {
-  return path4.join(path4.dirname(file), `.${path4.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  return path4.join(path4.dirname(file), `.${shortName(path4.basename(file))}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+}
+function shortName(name) {
+  const bytes = Buffer.from(name, "utf8");
+  if (bytes.length <= 100) return name;
+  let end = 100;
+  while (end > 0 && (bytes[end] & 192) === 128) end--;
+  return bytes.subarray(0, end).toString("utf8");
 }
 function writeFlushed(file, data) {
   const fd = openSync(file, "w");
@@ -22633,16 +22731,28 @@ function alive(pid) {
     return err.code === "EPERM";
   }
 }
+function readFileNoFollow(file) {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: "EISDIR" });
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 // src/workspace/outputs.ts
 function outputPath(workflow2, pair) {
   return pair.output === void 0 ? void 0 : path5.resolve(workflow2.dir, pair.output);
 }
 var OutputFiles = class {
-  constructor(workflow2) {
+  constructor(workflow2, stateDir) {
     this.workflow = workflow2;
+    this.stateDir = stateDir;
   }
   workflow;
+  stateDir;
   hashes = /* @__PURE__ */ new Map();
   /** The hashes of the pair's output file; undefined when it has none or the file does not exist. */
   hash(pair) {
@@ -22654,7 +22764,7 @@ var OutputFiles = class {
   }
   read(pair) {
     const file = outputPath(this.workflow, pair);
-    return file !== void 0 && existsSync(file) ? readFileSync(file) : void 0;
+    return file !== void 0 && existsSync(file) ? readFileSync2(file) : void 0;
   }
   /** Writes the file atomically: readers see the old content or the new, never a mix. */
   write(pair, content) {
@@ -22667,23 +22777,50 @@ var OutputFiles = class {
   }
   /**
    * An output is written only inside the repository, after symlinks: a directory on its path that
-   * links elsewhere, or an output that is itself a link, is refused rather than followed.
+   * links elsewhere, or an output that is itself a link, is refused rather than followed. Nor,
+   * after symlinks, where git or pairflow keep their own files (reservedOutput): a directory that
+   * links to .git or to the state directory is refused too.
    */
   problem(pair) {
     const file = outputPath(this.workflow, pair);
     if (file === void 0) return null;
     const root = realpathSync(this.workflow.root);
-    if (existsSync(file) && lstatSync(file).isSymbolicLink()) {
+    if (lexists(file) && lstatSync(file).isSymbolicLink()) {
       return `output ${pair.output} is a symbolic link; pairflow writes only regular files inside the repository: replace the link with a file, or choose another output`;
     }
     let dir = path5.dirname(file);
-    while (!existsSync(dir)) dir = path5.dirname(dir);
-    if (!isInside(root, realpathSync(dir)))
-      return `output ${pair.output} would be written outside the repository (${realpathSync(dir)} is not inside ${root}); give a path inside it`;
+    while (!lexists(dir)) dir = path5.dirname(dir);
+    if (!existsSync(dir))
+      return `output ${pair.output} is under ${path5.relative(this.workflow.root, dir) || dir}, a symbolic link that leads nowhere; remove the link`;
+    const realDir = realpathSync(dir);
+    if (!isInside(root, realDir))
+      return `output ${pair.output} would be written outside the repository (${realDir} is not inside ${root}); give a path inside it`;
+    const real = path5.join(realDir, path5.relative(dir, file));
+    const reserved = reservedOutput(real, {
+      root,
+      lockFile: realPath(lockFileOf(this.workflow.path)),
+      stateDirs: this.stateDir ? [realPath(this.stateDir)] : []
+    });
+    if (reserved !== void 0) return `output ${pair.output} ${real === file ? "" : `(${path5.relative(root, real)}) `}${reserved}`;
     if (existsSync(file) && !statSync(file).isFile()) return `output ${pair.output} is not a regular file; give the path of a file`;
     return null;
   }
 };
+function realPath(file) {
+  let dir = file;
+  while (!existsSync(dir) && path5.dirname(dir) !== dir) dir = path5.dirname(dir);
+  return path5.join(realpathSync(dir), path5.relative(dir, file));
+}
+function lexists(file) {
+  try {
+    lstatSync(file);
+    return true;
+  } catch (err) {
+    const code = err.code;
+    if (code === "ENOENT" || code === "ENOTDIR") return false;
+    throw err;
+  }
+}
 
 // src/workspace/load.ts
 var MAX_CONFIG_BYTES = 256 * 1024 * 1024;
@@ -22718,11 +22855,11 @@ function unreadable(stat) {
 function readConfigFile(file) {
   const before = unreadable(statSync2(file));
   if (before) throw new Error(before);
-  const fd = openSync2(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  const fd = openSync2(file, constants2.O_RDONLY | constants2.O_NONBLOCK);
   try {
-    const now = unreadable(fstatSync(fd));
+    const now = unreadable(fstatSync2(fd));
     if (now) throw new Error(now);
-    const buffer = Buffer.alloc(Math.min(fstatSync(fd).size, MAX_CONFIG_BYTES) + 1);
+    const buffer = Buffer.alloc(Math.min(fstatSync2(fd).size, MAX_CONFIG_BYTES) + 1);
     let length = 0;
     for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;
     if (length > MAX_CONFIG_BYTES) throw new Error(`it is more than the ${MAX_CONFIG_BYTES} bytes a configuration file may have`);
@@ -22764,9 +22901,8 @@ function loadWorkflow(target, cwd = process.cwd()) {
   if (issues.length > 0) throw new ConfigError(issues);
   return loaded;
 }
-function outputIssues(loaded) {
+function outputIssues(loaded, outputs = new OutputFiles(loaded.workflow)) {
   const { workflow: workflow2, sources } = loaded;
-  const outputs = new OutputFiles(workflow2);
   const issues = [];
   for (const pair of workflow2.pairs.values()) {
     if (pair.output === void 0) continue;
@@ -22774,7 +22910,7 @@ function outputIssues(loaded) {
     const link = lstatOrUndefined(file)?.isSymbolicLink() ?? false;
     const kind = link ? void 0 : underFile(file, workflow2.root) ?? directory(file);
     const problem = kind !== void 0 ? `"${pair.output}" ${kind}` : outputs.problem(pair)?.replace(`output ${pair.output} `, `"${pair.output}" `);
-    if (problem !== void 0) issues.push(issueAt(sources.workflow, ["action_pairs", pair.id, "output"], problem));
+    if (problem !== void 0) issues.push(issueAt(sources.workflow, ["action_pairs", pair.template ?? pair.id, "output"], problem));
   }
   return issues;
 }
@@ -22893,7 +23029,9 @@ export {
   own,
   asDict,
   isInside,
-  pairKey,
+  lockFileOf,
+  defaultStateDir,
+  escapeGlob,
   DEFAULT_MAX_OUTPUT_BYTES,
   WORKFLOW_NAMES,
   PROMPTS_NAMES,
@@ -22908,14 +23046,20 @@ export {
   textHashes,
   digestOf,
   shortRef,
+  WRITE_FAILURES,
+  WriteError,
+  ownWrite,
   writeFileAtomic,
   createFileExclusive,
+  temporaryFor,
   removeStaleTemporaries,
+  readFileNoFollow,
   outputPath,
   OutputFiles,
   diskFiles,
   resolveWorkflowPath,
   loadWorkflow,
+  outputIssues,
   findRepoRoot,
   EXIT,
   PATH_HELP,

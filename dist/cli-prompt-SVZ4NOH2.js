@@ -4,16 +4,16 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-27Y2ETWM.js";
+} from "./cli-chunk-FNJWCLCE.js";
 import {
   openState
-} from "./cli-chunk-YTFXY2QI.js";
-import "./cli-chunk-L7GLNSQP.js";
+} from "./cli-chunk-7MWHRLVG.js";
+import "./cli-chunk-4GFFP5NS.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-3OYP3H46.js";
-import "./cli-chunk-A54IUGES.js";
+} from "./cli-chunk-C3DQR4JT.js";
+import "./cli-chunk-7XSAPEIW.js";
 import {
   Option,
   PATH_HELP,
@@ -22,7 +22,7 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-VSHTR6QF.js";
+} from "./cli-chunk-WNU7MVIX.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -10,7 +10,7 @@ import {
   quoteList,
   realRootOf,
   sortIssues
-} from "./cli-chunk-VSHTR6QF.js";
+} from "./cli-chunk-WNU7MVIX.js";
 
 // src/config/check.ts
 import path from "node:path";

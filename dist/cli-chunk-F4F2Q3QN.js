@@ -7,11 +7,11 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-3OYP3H46.js";
+} from "./cli-chunk-C3DQR4JT.js";
 import {
   displayPath,
   shortRef
-} from "./cli-chunk-VSHTR6QF.js";
+} from "./cli-chunk-WNU7MVIX.js";
 
 // src/report/estimate.ts
 var integer;

@@ -6,26 +6,33 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-L7GLNSQP.js";
+} from "./cli-chunk-4GFFP5NS.js";
 import {
   sortedObject
-} from "./cli-chunk-3OYP3H46.js";
+} from "./cli-chunk-C3DQR4JT.js";
 import {
   LOCK_VERSION
-} from "./cli-chunk-A54IUGES.js";
+} from "./cli-chunk-7XSAPEIW.js";
 import {
+  ConfigError,
   InputError,
   OutputFiles,
+  UsageError,
+  defaultStateDir,
   dict,
   displayPath,
+  escapeGlob,
   isInside,
   loadWorkflow,
+  outputIssues,
   outputPath,
-  pairKey,
+  ownWrite,
+  readFileNoFollow,
   require_out,
   sha256Hex,
+  temporaryFor,
   textHashes
-} from "./cli-chunk-VSHTR6QF.js";
+} from "./cli-chunk-WNU7MVIX.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -114,11 +121,13 @@ var LockWriter = class {
   record(id, entry) {
     const line = `{"id":${JSON.stringify(id)},"entry":${entry === null ? "null" : entryJson(entry)}}
 `;
-    if (this.fd === void 0) {
-      this.fd = openSync(this.journal, "a");
-      append(this.fd, JSON.stringify({ journal: 1, workflow: this.workflow }) + "\n");
-    }
-    append(this.fd, line);
+    ownWrite(this.journal, () => {
+      if (this.fd === void 0) {
+        this.fd = openSync(this.journal, "a");
+        append(this.fd, JSON.stringify({ journal: 1, workflow: this.workflow }) + "\n");
+      }
+      append(this.fd, line);
+    });
     this.changes.set(id, entry);
     this.sinceCheckpoint++;
     if (this.sinceCheckpoint >= Math.max(this.every, this.size) || this.now() - this.lastCheckpoint >= this.intervalMs) {
@@ -171,15 +180,162 @@ function isLockEntry(v) {
   return typeof v.configRef === "string" && typeof v.contentHash === "string" && (v.source === "generated" || v.source === "human") && (v.model === null || typeof v.model === "string") && isObject(v.components) && Object.values(v.components).every((c) => typeof c === "string") && typeof v.attempts === "number" && isObject(tokens) && typeof tokens.input === "number" && typeof tokens.output === "number" && typeof v.durationMs === "number" && typeof v.acceptedAt === "string";
 }
 
+// src/refs/keys.ts
+function pairKey(id) {
+  const key = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(id) ? id : id.replace(/[^A-Za-z0-9_.-]/gu, (c) => encodeURIComponent(c).replace(/[!'()*]/g, escapeChar));
+  return boundedKey(key, id);
+}
+var KEY_BYTES = 150;
+function boundedKey(key, whole) {
+  if (key.length <= KEY_BYTES) return key;
+  let start = key.slice(0, 80);
+  const escape = start.lastIndexOf("%");
+  if (escape > start.length - 3) start = start.slice(0, escape);
+  return `${start}~${sha256Hex(whole)}`;
+}
+function isHashedKey(key) {
+  return key.includes("~");
+}
+function escapeChar(c) {
+  return "%" + c.charCodeAt(0).toString(16).toUpperCase();
+}
+
 // src/app/state.ts
-var import_fast_glob2 = __toESM(require_out(), 1);
-import path5 from "node:path";
+import path6 from "node:path";
 
 // src/store/local.ts
-import { existsSync, mkdirSync, readdirSync, readFileSync as readFileSync2, renameSync, rmSync as rmSync2, writeFileSync } from "node:fs";
-import { randomBytes } from "node:crypto";
+import { existsSync, lstatSync as lstatSync3, mkdirSync as mkdirSync2, readdirSync as readdirSync2, renameSync, rmSync as rmSync2, writeFileSync } from "node:fs";
+import path3 from "node:path";
+
+// src/workspace/stateDir.ts
+import { lstatSync as lstatSync2, mkdirSync, readdirSync, readlinkSync } from "node:fs";
 import path2 from "node:path";
+var STATE_SUBDIRS = [
+  "store",
+  "store/objects",
+  "store/pairs",
+  "store/requests",
+  "runs",
+  "shared",
+  "shared/store",
+  "shared/store/objects",
+  "shared/store/pairs",
+  "shared/store/requests",
+  "shared/shards",
+  "shared/outbox",
+  "cache",
+  "cache/state",
+  "cache/pack"
+];
+var LISTED = [
+  "store/objects",
+  "store/pairs",
+  "store/requests",
+  "runs",
+  "shared/store/objects",
+  "shared/store/pairs",
+  "shared/store/requests",
+  "shared/shards",
+  "shared/outbox"
+];
+var StateLinkError = class extends UsageError {
+  constructor(file, message) {
+    super(message);
+    this.file = file;
+  }
+  file;
+  name = "StateLinkError";
+};
+function checkStateDir(stateDir, root) {
+  const problem = stateDirLink(stateDir, root);
+  if (problem) throw problem;
+}
+function stateDirLink(stateDir, root) {
+  const shown = (file) => root !== void 0 && isInside(root, file) ? path2.relative(root, file) || "." : file;
+  const refuse = (file, stat) => refusal(file, stat, shown(file), shown(stateDir));
+  if (root !== void 0 && isInside(root, stateDir)) {
+    for (const dir of componentsBelow(root, stateDir)) {
+      const stat = lstatOrUndefined(dir);
+      if (stat === void 0) return void 0;
+      if (!stat.isDirectory()) return refuse(dir, stat);
+    }
+  } else if (lstatOrUndefined(stateDir) === void 0) return void 0;
+  for (const sub of STATE_SUBDIRS) {
+    const dir = path2.join(stateDir, sub);
+    const stat = lstatOrUndefined(dir);
+    if (stat !== void 0 && !stat.isDirectory()) return refuse(dir, stat);
+  }
+  for (const sub of LISTED) {
+    for (const entry of direntsOf(path2.join(stateDir, sub))) {
+      if (entry.isSymbolicLink()) {
+        const file = path2.join(stateDir, sub, entry.name);
+        return refuse(file, lstatSync2(file));
+      }
+    }
+  }
+  return void 0;
+}
+function refusal(file, stat, shown, state) {
+  if (stat.isSymbolicLink()) {
+    let target = "";
+    try {
+      target = ` (to ${readlinkSync(file)})`;
+    } catch {
+    }
+    return new StateLinkError(
+      file,
+      `${shown} is a symbolic link${target}; pairflow never writes, reads or deletes through a link in its state directory: remove the link (${state}/ and everything pairflow keeps under it must be real directories)`
+    );
+  }
+  return new StateLinkError(
+    file,
+    `${shown} is not a directory; pairflow keeps a directory there: remove it (${state}/ and everything pairflow keeps under it must be real directories)`
+  );
+}
+function componentsBelow(root, dir) {
+  const rel = path2.relative(root, dir);
+  if (rel === "") return [];
+  const parts = rel.split(path2.sep);
+  return parts.map((_, i) => path2.join(root, ...parts.slice(0, i + 1)));
+}
+function makeRealDirs(base, dir) {
+  for (const d of componentsBelow(base, dir)) {
+    let stat = lstatOrUndefined(d);
+    if (stat === void 0) {
+      try {
+        mkdirSync(d);
+      } catch (err) {
+        if (err.code !== "EEXIST") throw err;
+      }
+      stat = lstatSync2(d);
+    }
+    if (!stat.isDirectory()) throw refusal(d, stat, d, base);
+  }
+}
+function lstatOrUndefined(file) {
+  try {
+    return lstatSync2(file);
+  } catch (err) {
+    const code = err.code;
+    if (code === "ENOENT" || code === "ENOTDIR") return void 0;
+    throw err;
+  }
+}
+function direntsOf(dir) {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+// src/store/local.ts
 var HEX64 = /^[0-9a-f]{64}$/;
+var MAX_REQUEST_ENTRIES = 8;
+function isRequestEntry(e) {
+  const r = e;
+  return typeof r === "object" && r !== null && typeof r.contentHash === "string" && HEX64.test(r.contentHash) && typeof r.pair === "string" && typeof r.configRef === "string" && typeof r.verdicts === "object" && r.verdicts !== null && Object.values(r.verdicts).every((v) => v === "accepted" || v === "rejected");
+}
 var LocalStore = class {
   constructor(dir) {
     this.dir = dir;
@@ -196,8 +352,8 @@ var LocalStore = class {
     if (hashes) return hashes;
     hashes = /* @__PURE__ */ new Set();
     const key = pairKey(pair);
-    const dir = path2.join(this.dir, "pairs", key);
-    const names = !key.includes("/") && !key.startsWith(".") && existsSync(dir) ? readdirSync(dir) : [];
+    const dir = path3.join(this.dir, "pairs", key);
+    const names = !key.includes("/") && !key.startsWith(".") && lstatSync3(dir, { throwIfNoEntry: false })?.isDirectory() ? readdirSync2(dir) : [];
     for (const name of names) {
       const rec = name.endsWith(".json") ? this.record(pair, name.slice(0, -".json".length)) : void 0;
       if (rec?.status === "accepted" && rec.source !== "human" && rec.contentHash) hashes.add(rec.contentHash);
@@ -213,7 +369,7 @@ var LocalStore = class {
     const file = this.recordPath(pair, configRef);
     if (!existsSync(file)) return void 0;
     try {
-      const rec = JSON.parse(readFileSync2(file, "utf8"));
+      const rec = JSON.parse(readFileNoFollow(file).toString("utf8"));
       return rec.pair === pair && rec.configRef === configRef ? rec : void 0;
     } catch {
       return void 0;
@@ -231,10 +387,10 @@ var LocalStore = class {
     if (!existsSync(file)) return void 0;
     let data;
     try {
-      data = readFileSync2(file);
+      data = readFileNoFollow(file);
     } catch (err) {
       const code = err.code;
-      if (code === "ENOENT" || code === "ENOTDIR") return void 0;
+      if (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP" || code === "EISDIR") return void 0;
       throw err;
     }
     if (sha256Hex(data) !== hash) return void 0;
@@ -258,17 +414,46 @@ var LocalStore = class {
     if (rec.status === "accepted" && rec.contentHash) this.generated.get(rec.pair)?.add(rec.contentHash);
     this.write(this.recordPath(rec.pair, rec.configRef), JSON.stringify(rec, null, 2) + "\n");
   }
+  /** What pairflow's generators returned for this request, newest first; a damaged file reads as none. */
+  requests(key) {
+    if (!HEX64.test(key)) return [];
+    const file = this.requestPath(key);
+    if (!existsSync(file)) return [];
+    try {
+      const value = JSON.parse(readFileNoFollow(file).toString("utf8"));
+      if (value.key !== key || !Array.isArray(value.entries)) return [];
+      return value.entries.filter(isRequestEntry);
+    } catch {
+      return [];
+    }
+  }
+  /**
+   * Records an artifact generated for a request: a new one first, or the verdicts given to one
+   * already recorded added to its own. The newest MAX_REQUEST_ENTRIES are kept.
+   */
+  putRequest(key, entry) {
+    if (!HEX64.test(key) || !HEX64.test(entry.contentHash)) return;
+    const entries = this.requests(key);
+    const known = entries.findIndex((e) => e.contentHash === entry.contentHash);
+    if (known === -1) entries.unshift(entry);
+    else entries[known] = { ...entries[known], verdicts: { ...entries[known].verdicts, ...entry.verdicts } };
+    this.write(this.requestPath(key), JSON.stringify({ key, entries: entries.slice(0, MAX_REQUEST_ENTRIES) }) + "\n");
+  }
   /**
    * Atomic (a temporary file renamed over the target, named as the workspace's atomic writes name
    * theirs so that a killed writer's leftovers are found the same way) but not flushed: see above.
    */
   write(file, data) {
-    const dir = path2.dirname(file);
+    ownWrite(file, () => this.writeOnce(file, data));
+  }
+  writeOnce(file, data) {
+    const dir = path3.dirname(file);
     if (!this.made.has(dir)) {
-      mkdirSync(dir, { recursive: true });
+      mkdirSync2(this.dir, { recursive: true });
+      makeRealDirs(this.dir, dir);
       this.made.add(dir);
     }
-    const tmp = path2.join(dir, `.${path2.basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+    const tmp = temporaryFor(file);
     try {
       writeFileSync(tmp, data);
       renameSync(tmp, file);
@@ -278,13 +463,16 @@ var LocalStore = class {
       throw err;
     }
   }
+  requestPath(key) {
+    return path3.join(this.dir, "requests", key.slice(0, 2), `${key}.json`);
+  }
   objectPath(hash) {
-    return path2.join(this.dir, "objects", hash.slice(0, 2), hash);
+    return path3.join(this.dir, "objects", hash.slice(0, 2), hash);
   }
   recordPath(pair, configRef) {
     const dir = pairKey(pair);
     if (!HEX64.test(configRef) || dir.includes("/") || dir.startsWith(".")) throw new Error(`invalid store key ${pair}/${configRef}`);
-    return path2.join(this.dir, "pairs", dir, `${configRef}.json`);
+    return path3.join(this.dir, "pairs", dir, `${configRef}.json`);
   }
 };
 
@@ -343,12 +531,12 @@ var RemoteCache = class {
 
 // src/workspace/inputs.ts
 var import_fast_glob = __toESM(require_out(), 1);
-import { readFileSync as readFileSync3, realpathSync as realpathSync2 } from "node:fs";
-import path3 from "node:path";
+import { readFileSync as readFileSync2, realpathSync as realpathSync2 } from "node:fs";
+import path4 from "node:path";
 function writtenFiles(workflow, lockPath) {
-  const files = /* @__PURE__ */ new Map([[path3.resolve(lockPath), null]]);
+  const files = /* @__PURE__ */ new Map([[path4.resolve(lockPath), null]]);
   for (const pair of workflow.pairs.values()) {
-    if (pair.output !== void 0) files.set(path3.resolve(workflow.dir, pair.output), pair.id);
+    if (pair.output !== void 0) files.set(path4.resolve(workflow.dir, pair.output), pair.id);
   }
   return files;
 }
@@ -367,10 +555,10 @@ var InputHasher = class {
   /** `{relative path: sha256}` for one pair's globs, sorted by path; `what` names the globs in messages. */
   hash(patterns, what = "input") {
     if (patterns.length === 0) return dict();
-    const files = this.match(patterns).filter((rel) => !this.written.has(path3.resolve(this.workflow.dir, rel)));
+    const files = this.match(patterns).filter((rel) => !this.written.has(path4.resolve(this.workflow.dir, rel)));
     files.sort();
     const out = dict();
-    for (const rel of files) out[rel] = this.fileHash(path3.resolve(this.workflow.dir, rel), rel, what);
+    for (const rel of files) out[rel] = this.fileHash(path4.resolve(this.workflow.dir, rel), rel, what);
     return out;
   }
   /**
@@ -383,7 +571,7 @@ var InputHasher = class {
     patterns.forEach((pattern, index) => {
       if (pattern.startsWith("!")) return;
       for (const file of this.match([pattern, ...exclusions]).sort()) {
-        const abs = path3.resolve(this.workflow.dir, file);
+        const abs = path4.resolve(this.workflow.dir, file);
         const owner = this.written.get(abs);
         if (owner !== void 0) out.push({ index, pattern, file, owner });
       }
@@ -418,7 +606,7 @@ var InputHasher = class {
       if (!isInside(this.root, real)) {
         throw new InputError(`${what} "${rel}" resolves to ${real}, outside the repository (${this.root}); files pairflow hashes must stay inside it`);
       }
-      hash = textHashes(readFileSync3(real)).text;
+      hash = textHashes(readFileSync2(real)).text;
       this.hashes.set(abs, hash);
     }
     return hash;
@@ -427,7 +615,7 @@ var InputHasher = class {
 
 // src/workspace/pairFiles.ts
 import { realpathSync as realpathSync3, statSync } from "node:fs";
-import path4 from "node:path";
+import path5 from "node:path";
 var OPERATORS = /* @__PURE__ */ new Set([";", "&", "|", "<", ">", "(", ")", "\n"]);
 var UNRESOLVABLE = /* @__PURE__ */ new Set(["$", "`", "*", "?", "[", "]", "{", "}"]);
 var DOUBLE_QUOTED_ESCAPES = /* @__PURE__ */ new Set(["$", "`", '"', "\\", "\n"]);
@@ -546,7 +734,7 @@ var PairFileHasher = class {
   commandFiles(run, out) {
     if (typeof run !== "string") return;
     for (const word of commandWords(run)) {
-      const abs = path4.resolve(this.workflow.dir, word);
+      const abs = path5.resolve(this.workflow.dir, word);
       if (this.readable(abs)) out[this.relative(abs)] = this.hasher.fileHash(abs, word);
     }
   }
@@ -568,7 +756,7 @@ var PairFileHasher = class {
   }
   /** A file the configuration names as a file: it must stay inside the repository; a missing one is left to the guard to report. */
   namedFile(key, file, out) {
-    const abs = path4.resolve(this.workflow.dir, file);
+    const abs = path5.resolve(this.workflow.dir, file);
     if (!isInside(this.workflow.root, abs)) {
       throw new InputError(
         `${key} "${file}" is outside the repository (${this.workflow.root}); keep it inside the repository, so its content is part of the reference`
@@ -586,7 +774,7 @@ var PairFileHasher = class {
     const patterns = typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((p) => typeof p === "string") : [];
     if (patterns.length === 0) return;
     for (const [rel, hash] of Object.entries(this.hasher.hash(patterns, key))) {
-      const abs = path4.resolve(this.workflow.dir, rel);
+      const abs = path5.resolve(this.workflow.dir, rel);
       if (!this.excluded.has(abs) && !this.inStateDir(abs)) out[this.relative(abs)] = hash;
     }
   }
@@ -595,7 +783,7 @@ var PairFileHasher = class {
   }
   /** The component name of a file: its path relative to the workflow file's directory, with `/`. */
   relative(abs) {
-    return path4.relative(this.workflow.dir, abs).split(path4.sep).join("/");
+    return path5.relative(this.workflow.dir, abs).split(path5.sep).join("/");
   }
 };
 function guardList(value) {
@@ -615,22 +803,31 @@ function guardList(value) {
 // src/app/state.ts
 function stateDirFor(root, options) {
   const dir = options.stateDir ?? options.env?.PAIRFLOW_STATE_DIR;
-  return dir ? path5.resolve(options.cwd, dir) : path5.join(root, ".pairflow");
+  return dir ? path6.resolve(options.cwd, dir) : defaultStateDir(root);
+}
+function checkedStateDir(root, options) {
+  const dir = stateDirFor(root, options);
+  checkStateDir(dir, root);
+  return dir;
 }
 function inputHasherFor(workflow, stateDir, lockPath = lockPathFor(workflow.path)) {
-  const stateFiles = path5.relative(workflow.dir, stateDir).split(path5.sep).join("/") + "/**";
-  const lockDir = path5.relative(workflow.dir, path5.dirname(lockPath)).split(path5.sep).join("/");
-  const lockFiles = (lockDir === "" ? "" : import_fast_glob2.default.escapePath(lockDir) + "/") + `.${import_fast_glob2.default.escapePath(path5.basename(lockPath))}.*`;
+  const stateFiles = path6.relative(workflow.dir, stateDir).split(path6.sep).join("/") + "/**";
+  const lockDir = path6.relative(workflow.dir, path6.dirname(lockPath)).split(path6.sep).join("/");
+  const lockFiles = (lockDir === "" ? "" : escapeGlob(lockDir) + "/") + `.${escapeGlob(path6.basename(lockPath))}.*`;
   return new InputHasher(workflow, [stateFiles, lockFiles], writtenFiles(workflow, lockPath));
 }
 function openState(target, options) {
   const loaded = loadWorkflow(target, options.cwd);
   const { workflow, graph } = loaded;
-  const stateDir = stateDirFor(workflow.root, options);
+  const stateDir = checkedStateDir(workflow.root, options);
   const lockPath = lockPathFor(workflow.path);
   const lock = options.lock !== void 0 ? options.lock : readLockWithJournal(lockPath, displayPath(lockPath, options.cwd));
-  const store = new LocalStore(path5.join(stateDir, "store"));
-  const outputs = new OutputFiles(workflow);
+  const store = new LocalStore(path6.join(stateDir, "store"));
+  const outputs = new OutputFiles(workflow, stateDir);
+  if (stateDir !== defaultStateDir(workflow.root)) {
+    const issues = outputIssues(loaded, outputs);
+    if (issues.length > 0) throw new ConfigError(issues);
+  }
   const remote = options.remote && new RemoteCache(options.remote);
   const viewLock = lock ?? (options.lock === void 0 ? remote?.acceptedState() ?? null : null);
   const hasher = inputHasherFor(workflow, stateDir, lockPath);
@@ -658,8 +855,14 @@ export {
   readLockWithJournal,
   foldJournal,
   LockWriter,
+  pairKey,
+  boundedKey,
+  isHashedKey,
+  checkStateDir,
+  makeRealDirs,
   LocalStore,
   stateDirFor,
+  checkedStateDir,
   inputHasherFor,
   openState
 };

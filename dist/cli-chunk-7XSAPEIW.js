@@ -5,7 +5,7 @@ import {
   asDict,
   dict,
   own
-} from "./cli-chunk-VSHTR6QF.js";
+} from "./cli-chunk-WNU7MVIX.js";
 
 // src/model/records.ts
 var LOCK_VERSION = 1;

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-6YFSCUHA.js";
+} from "./cli-chunk-3JMUD4Z2.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -16,12 +16,13 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-TY4ZNXKW.js";
+} from "./cli-chunk-P7NKKKK5.js";
 import {
   eventLine,
   runJson,
-  runSummary
-} from "./cli-chunk-3AN5DUFV.js";
+  runSummary,
+  visible
+} from "./cli-chunk-NRW3WZWC.js";
 import {
   compareWithRun,
   comparisonText,
@@ -30,12 +31,12 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-LLTFTXJP.js";
+} from "./cli-chunk-F4F2Q3QN.js";
 import {
   asksBeforeRunning,
   parseUsd,
   styleFor
-} from "./cli-chunk-3OYP3H46.js";
+} from "./cli-chunk-C3DQR4JT.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -46,7 +47,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-VSHTR6QF.js";
+} from "./cli-chunk-WNU7MVIX.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;
@@ -74,7 +75,7 @@ var ProgressState = class {
   }
   /** `2/5 done`, then each running pair with its elapsed time, longest first. */
   status(now) {
-    const running = [...this.running].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([id, t]) => `${id} ${elapsed(now - t)}`);
+    const running = [...this.running].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([id, t]) => `${visible(id)} ${elapsed(now - t)}`);
     return `${this.done}/${this.total} done` + (running.length > 0 ? `; running: ${running.join(", ")}` : "");
   }
 };

@@ -6,17 +6,17 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-L7GLNSQP.js";
+} from "./cli-chunk-4GFFP5NS.js";
 import {
   LOCK_VERSION,
   componentsOf,
   emptyLock
-} from "./cli-chunk-A54IUGES.js";
+} from "./cli-chunk-7XSAPEIW.js";
 import {
   dict,
   examples,
   own
-} from "./cli-chunk-VSHTR6QF.js";
+} from "./cli-chunk-WNU7MVIX.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -4,7 +4,7 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   componentsOf,
   lockEntry
-} from "./cli-chunk-A54IUGES.js";
+} from "./cli-chunk-7XSAPEIW.js";
 import {
   PyFloat,
   UsageError,
@@ -16,7 +16,7 @@ import {
   own,
   plain,
   sharedValue
-} from "./cli-chunk-VSHTR6QF.js";
+} from "./cli-chunk-WNU7MVIX.js";
 
 // src/report/color.ts
 function styleFor(stream, env = process.env) {

@@ -3,41 +3,57 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   count
-} from "./cli-chunk-LLTFTXJP.js";
+} from "./cli-chunk-F4F2Q3QN.js";
 import {
   shortRef
-} from "./cli-chunk-VSHTR6QF.js";
+} from "./cli-chunk-WNU7MVIX.js";
+
+// src/report/visible.ts
+function visible(text) {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (!isControl(code)) continue;
+    out += text.slice(from, i) + `\\x${code.toString(16).padStart(2, "0")}`;
+    from = i + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+function isControl(code) {
+  return code < 32 && code !== 9 && code !== 10 || code >= 127 && code <= 159;
+}
 
 // src/report/run.ts
 function seconds(ms) {
   return ms < 1e4 ? `${(ms / 1e3).toFixed(1)}s` : `${Math.round(ms / 1e3)}s`;
 }
 function firstLine(text) {
-  const line = text.trim().split("\n")[0] ?? "";
+  const line = visible(text.trim().split("\n")[0] ?? "");
   return line.length > 160 ? line.slice(0, 157) + "..." : line;
 }
 function eventLine(event, style, verbose = false) {
   if (verbose && event.type === "attempt_end" && event.stderr) {
-    const log = event.stderr.split("\n").map((l) => style.dim(`  | ${l}`)).join("\n");
+    const log = event.stderr.split("\n").map((l) => style.dim(`  | ${visible(l)}`)).join("\n");
     const line = eventLine(event, style);
-    return `${style.dim(`${verb("stderr")}${event.id}  attempt ${event.attempt}:`)}
+    return `${style.dim(`${verb("stderr")}${visible(event.id)}  attempt ${event.attempt}:`)}
 ${log}${line === null ? "" : `
 ${line}`}`;
   }
   switch (event.type) {
     case "pair_start": {
       const why = event.reasons.map((r) => r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`).slice(0, 3).join("; ");
-      return `${style.cyan(verb("start"))}${event.id}${why ? style.dim(`  (${why})`) : ""}`;
+      return `${style.cyan(verb("start"))}${visible(event.id)}${why ? style.dim(`  (${visible(why)})`) : ""}`;
     }
     case "attempt_end":
       if (event.accepted || event.attempt === event.of) return null;
-      return `${style.yellow(verb("retry"))}${event.id}  attempt ${event.attempt}/${event.of} rejected: ${firstLine(event.feedback)}`;
+      return `${style.yellow(verb("retry"))}${visible(event.id)}  attempt ${event.attempt}/${event.of} rejected: ${firstLine(event.feedback)}`;
     case "pair_end":
       return outcomeLine(event.outcome, style);
     case "restored":
-      return `${style.dim(verb("restored"))}${event.id}${style.dim(`  from ${event.from}`)}`;
+      return `${style.dim(verb("restored"))}${visible(event.id)}${style.dim(`  from ${visible(event.from)}`)}`;
     case "warning":
-      return `${style.yellow(verb("warning"))}${event.message}`;
+      return `${style.yellow(verb("warning"))}${visible(event.message)}`;
     case "run_start":
     case "attempt_start":
     case "run_end":
@@ -45,20 +61,21 @@ ${line}`}`;
   }
 }
 function outcomeLine(o, style) {
-  const note = o.note ? `  ${o.note}` : "";
+  const note = o.note ? `  ${visible(o.note)}` : "";
+  const id = visible(o.id);
   switch (o.status) {
     case "executed": {
       const n = o.attempts.length;
-      return `${style.green(verb("accepted"))}${o.id}  attempt ${n}, ${seconds(o.durationMs)}`;
+      return `${style.green(verb("accepted"))}${id}  attempt ${n}, ${seconds(o.durationMs)}`;
     }
     case "reused":
-      return `${style.dim(verb("reused"))}${o.id}${style.dim(note)}`;
+      return `${style.dim(verb("reused"))}${id}${style.dim(note)}`;
     case "failed":
-      return `${style.red(verb("failed"))}${o.id}  ${firstLine(o.note ?? "")}`;
+      return `${style.red(verb("failed"))}${id}  ${firstLine(o.note ?? "")}`;
     case "blocked":
-      return `${style.red(verb("blocked"))}${o.id}${note}`;
+      return `${style.red(verb("blocked"))}${id}${note}`;
     case "interrupted":
-      return `${style.yellow(verb("stopped"))}${o.id}${note}`;
+      return `${style.yellow(verb("stopped"))}${id}${note}`;
   }
 }
 function verb(word) {
@@ -89,7 +106,7 @@ function runSummary(report, style) {
   const rows = [["pair", "status", "attempts", "time", "tokens", "reference"]];
   for (const p of report.pairs) {
     rows.push([
-      p.id,
+      visible(p.id),
       p.status,
       String(p.attempts.length),
       p.status === "executed" || p.status === "failed" ? seconds(p.durationMs) : "-",
@@ -112,12 +129,16 @@ function runSummary(report, style) {
   const failed = report.pairs.filter((p) => p.status === "failed");
   if (failed.length > 0) {
     lines.push("", style.red(`${count(failed.length, "pair")} failed:`));
-    for (const p of failed) lines.push(`  ${p.id}: ${(p.note ?? "").trim().split("\n").join("\n    ")}`);
+    for (const p of failed)
+      lines.push(
+        `  ${visible(p.id)}: ${visible((p.note ?? "").trim()).split("\n").join("\n    ")}`
+      );
   }
   return lines.join("\n") + "\n";
 }
 
 export {
+  visible,
   seconds,
   eventLine,
   NOT_REPORTED,
