@@ -10,7 +10,9 @@
  *    concurrency (bench/spawnFloor.mjs); then a second run with nothing changed, and a run after
  *    one leaf prompt changed; and what the lock file's rewrite after each acceptance costs;
  * 3. `--version` and `validate` of the example against `node -e 0`;
- * 4. run records at 1,000 pairs (bench/records.ts).
+ * 4. run records at 1,000 pairs (bench/records.ts);
+ * 5. `replay`: 130 commits of a real documentation history through a translation workflow, the
+ *    model calls and tokens bought against the ideal's (bench/replay.ts; needs no build).
  *
  * Every figure is a whole process: wall time, and its peak RSS (getrusage, from bench/peak.mjs).
  * Medians of several repetitions, the floor measured beside each sample; ratios are medians of the
@@ -27,9 +29,9 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parse, stringify } from "yaml";
 import { generateWorkflow, TRIVIAL_COMMAND } from "./generate.js";
-import { benchCache } from "./cache.js";
 import { benchForeach } from "./foreach.js";
 import { benchRecords } from "./records.js";
+import { benchReplay } from "./replay.js";
 import { benchShards } from "./shards.js";
 import { seedAcceptedState } from "./seed.js";
 import { countO200k, loadTokenizer } from "../src/estimate/tokens.js";
@@ -39,7 +41,7 @@ const PLAN_SIZES = QUICK ? [1_000, 5_000] : [1_000, 10_000, 50_000];
 const RUN_SMALL = QUICK ? 200 : 1_000;
 const RUN_LARGE = Number(process.env.PAIRFLOW_BENCH_RUN_PAIRS ?? (QUICK ? 500 : 10_000));
 const CONCURRENCY = 4;
-/** PAIRFLOW_BENCH_ONLY=plan,startup runs only those sections (plan, run, startup, tokens, records, foreach, cache, shards). */
+/** PAIRFLOW_BENCH_ONLY=plan,startup runs only those sections (plan, run, startup, tokens, records, foreach, cache, shards, replay). */
 const ONLY = process.env.PAIRFLOW_BENCH_ONLY?.split(",").map((s) => s.trim());
 const section = (name: string) => ONLY === undefined || ONLY.includes(name);
 const planReps = (n: number) => (QUICK ? 1 : n >= 50_000 ? 3 : 5);
@@ -58,7 +60,8 @@ interface Sample {
 // State directories are the default ones under each generated repository.
 delete process.env.PAIRFLOW_STATE_DIR;
 
-if (!existsSync(cli)) {
+// Only these sections run the built CLI.
+if (["plan", "run", "startup", "shards"].some(section) && !existsSync(cli)) {
   console.error("dist/cli.js is missing: run `npm run build` first");
   process.exit(1);
 }
@@ -80,11 +83,18 @@ try {
   if (section("foreach") && !(await benchForeach())) process.exitCode = 1;
   if (section("cache")) {
     console.log("\n== the Actions cache: uploads and downloads of a cold and a warm run (loopback cache service)");
+    // Imported here: it runs the action through the test helpers, which only load under vitest
+    // (test/helpers/package.ts), so importing it up front fails every section.
+    const { benchCache } = await import("./cache.js");
     await benchCache(QUICK ? [100] : [100, 300, 1_000]);
   }
   if (section("shards")) {
     console.log("");
     for (const line of await benchShards()) console.log(line);
+  }
+  if (section("replay")) {
+    console.log("");
+    if (!(await benchReplay())) process.exitCode = 1;
   }
   console.log(`\ntotal bench time ${((performance.now() - benchStart) / 1000).toFixed(0)} s`);
 } catch (err) {
