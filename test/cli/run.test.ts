@@ -119,7 +119,8 @@ describe("a generator's stderr", () => {
   it("is shown on failure, and on success only with --verbose", () => {
     const dir = commands();
     expect(pairflow(["run", "--only", "a"], { cwd: dir }).stdout).not.toContain("thinking hard");
-    const verbose = pairflow(["run", "--only", "a", "--verbose"], { cwd: dir });
+    // --force: the first run's answer to the same request would otherwise answer it, with no call.
+    const verbose = pairflow(["run", "--force", "--verbose"], { cwd: dir });
     expect(verbose.status).toBe(0);
     expect(verbose.stdout).toMatch(/^stderr +a {2}attempt 1:\n {2}\| thinking hard\naccepted +a/m);
 

@@ -4,11 +4,12 @@
  * bubblewrap does not work; test/security/secrets.test.ts covers the machine without it.
  */
 import { spawn } from "node:child_process";
+import { createServer, type AddressInfo } from "node:net";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { probeSandbox } from "../../src/processes/sandbox.js";
+import { bwrapArguments, probeSandbox, runnerDirectories } from "../../src/processes/sandbox.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { CLI } from "../helpers/package.js";
 import { running } from "../helpers/processes.js";
@@ -30,7 +31,7 @@ function processesWith(marker: string): number[] {
 }
 
 /** A guard that reports what it can see and change, as its feedback (it rejects). */
-const LOOK = String.raw`import { readdirSync, writeFileSync, mkdirSync } from "node:fs";
+const LOOK = String.raw`import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 const can = (f) => { try { f(); return "yes"; } catch (e) { return e.code ?? "no"; } };
 console.log("processes " + readdirSync("/proc").filter((p) => /^\d+$/.test(p)).length);
@@ -38,17 +39,29 @@ console.log("write repository " + can(() => writeFileSync("planted.txt", "x")));
 console.log("write home " + can(() => writeFileSync(homedir() + "/.pairflow-planted", "x")));
 console.log("write tmp " + can(() => writeFileSync("/tmp/scratch.txt", "x")));
 console.log("read artifact " + can(() => readdirSync(process.env.PAIRFLOW_ARTIFACT.replace(/\/[^/]*$/, ""))));
+console.log("run holds " + can(() => { if (readdirSync("/run").some((n) => n !== "systemd")) throw new Error(); }));
+console.log("runner temp holds " + readdirSync(process.argv[2]).length);
+console.log("no new privileges " + /NoNewPrivs:\s*1/.test(readFileSync("/proc/self/status", "utf8")));
+const socket = (await import("node:net")).connect(Number(process.argv[3]), "127.0.0.1");
+console.log("network " + (await new Promise((resolve) => { socket.on("connect", () => resolve("yes")); socket.on("error", (e) => resolve(e.code)); })));
+socket.destroy();
 process.exit(1);
 `;
 
 describe.runIf(SANDBOX)("a command in the sandbox", () => {
-  it("sees only its own processes, reads the repository and its artifact, and writes nothing but its own /tmp", async () => {
+  it("sees only its own processes, reads the repository and its artifact, writes nothing but its own /tmp, and keeps the network", async () => {
+    // The runner's temporary directory, with the file commands a step writes to.
+    const runnerTemp = mkdtempSync(path.join(tmpdir(), "pairflow-runner-temp-"));
+    writeFileSync(path.join(runnerTemp, "set_env"), "");
+    const server = createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as AddressInfo).port;
     const dir = tempRepo({
       "look.mjs": LOOK,
-      "workflow.yml":
-        "name: s\nrmax: 0\naction_pairs:\n  a:\n    generator: command\n    generator_config: {run: echo hi}\n    guard: command\n    guard_config: {run: node look.mjs}\n",
+      "workflow.yml": `name: s\nrmax: 0\naction_pairs:\n  a:\n    generator: command\n    generator_config: {run: echo hi}\n    guard: command\n    guard_config: {run: node look.mjs ${runnerTemp} ${port}}\n`,
     });
-    const report = await runOf(dir, { cwd: dir, env: process.env });
+    const report = await runOf(dir, { cwd: dir, env: { ...process.env, RUNNER_TEMP: runnerTemp } });
+    server.close();
     expect(report.sandbox).toMatchObject({ confined: true });
     const feedback = report.pairs[0]!.attempts[0]!.feedback;
     expect(Number(/processes (\d+)/.exec(feedback)![1])).toBeLessThanOrEqual(4);
@@ -56,6 +69,10 @@ describe.runIf(SANDBOX)("a command in the sandbox", () => {
     expect(feedback).toMatch(/write home (EROFS|EACCES|ENOENT)/);
     expect(feedback).toContain("write tmp yes");
     expect(feedback).toContain("read artifact yes");
+    expect(feedback).toContain("run holds yes"); // nothing but what DNS needs
+    expect(feedback).toContain("runner temp holds 0");
+    expect(feedback).toContain("no new privileges true");
+    expect(feedback).toContain("network yes");
     expect(readdirSync(dir)).not.toContain("planted.txt");
   });
 
@@ -99,5 +116,19 @@ describe.runIf(SANDBOX)("an attacker's scripts in the sandbox", () => {
     expect(readFileSync(path.join(outside, "id_ed25519"), "utf8")).toBe("private key\n");
     expect(readFileSync(path.join(dir, "README.md"), "utf8")).toBe("readme\n");
     expect(readdirSync(dir)).toContain("workflow.yml");
+  });
+});
+
+describe("what the sandbox hides", () => {
+  it("hides the runner's temporary directory and, for the action, the runner's own directory, and shows the repository again", () => {
+    const dirs = runnerDirectories({ RUNNER_TEMP: "/home/runner/work/_temp" }, "/home/runner/runners/2.330.0/externals/node24/bin/node");
+    expect(dirs).toEqual(["/home/runner/work/_temp", "/home/runner/runners/2.330.0"]);
+    // A self-hosted runner keeps the work tree inside its own directory: shown again on top.
+    const args = bwrapArguments({ root: "/opt/runner/_work/repo/repo", hide: ["/opt/runner"] }, { cwd: "/opt/runner/_work/repo/repo", readable: [] });
+    const hide = args.indexOf("/opt/runner");
+    const show = args.lastIndexOf("/opt/runner/_work/repo/repo");
+    expect(args[hide - 1]).toBe("--tmpfs");
+    expect(show).toBeGreaterThan(hide);
+    expect(args.slice(0, 2)).toEqual(["--die-with-parent", "--unshare-pid"]);
   });
 });
