@@ -10,12 +10,14 @@ import { diskFiles, findRepoRoot, loadWorkflow, resolveWorkflowPath } from "../w
 import { checkWorkflow } from "../config/check.js";
 import { executePlan, newRunId, type EngineDeps } from "../engine/engine.js";
 import { checkBudget } from "../estimate/budget.js";
+import { spendOf } from "../estimate/spend.js";
 import { asksBeforeRunning, type PlanEstimate } from "../estimate/estimate.js";
 import { getGenerator } from "../generators/index.js";
 import { getGuard } from "../guards/index.js";
 import { foldJournal, LockWriter } from "../lockfile/journal.js";
 import { lockPathFor } from "../lockfile/lockfile.js";
 import { ConfigError, RunDeclinedError, StorageError, UsageError } from "../model/errors.js";
+import type { Workflow } from "../model/workflow.js";
 import type { ChildGroup, Generator, Guard, OnProcess } from "../model/ports.js";
 import { killRecordedGroups, stopLauncher } from "../processes/children.js";
 import type { PairOutcome, ResumeState, RunEvent, RunReport, Selection } from "../model/run.js";
@@ -143,7 +145,7 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
     const recorder = new RunRecorder(stateDir, selection, warn, resuming?.earlier, resuming?.startedAt);
     const onEvent = (event: RunEvent) => {
       recorder.record(event);
-      request.onEvent?.(event.type === "run_end" ? { ...event, report: withSandbox(recorder.merged(event.report), children) } : event);
+      request.onEvent?.(event.type === "run_end" ? { ...event, report: finishedReport(recorder.merged(event.report), children, opened.workflow) } : event);
     };
     const unconfined = unconfinedWarning(children.state);
     if (unconfined) warn(unconfined);
@@ -170,7 +172,7 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
         signal: request.signal,
         onEvent,
       });
-      return withSandbox(recorder.merged(report), children);
+      return finishedReport(recorder.merged(report), children, opened.workflow);
     } finally {
       recorder.close();
       await stopLauncher();
@@ -180,9 +182,9 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
   }
 }
 
-/** The report with how its commands ran, when it started any. */
-export function withSandbox<R extends RunReport>(report: R, children: ChildSetup): R {
-  return children.state ? { ...report, sandbox: children.state } : report;
+/** The report with how its commands ran (when it started any), and what it bought and reused. */
+export function finishedReport<R extends RunReport>(report: R, children: ChildSetup, workflow: Workflow): R {
+  return { ...report, ...(children.state ? { sandbox: children.state } : {}), spend: spendOf(report, workflow) };
 }
 
 /** `dir` and the directories under it, `depth` levels down, symbolic links not followed. */

@@ -32,7 +32,7 @@ import { scratchDir } from "../workspace/scratch.js";
 import { childEnvironments, childSetup } from "./environment.js";
 import { unconfinedWarning } from "./sandbox.js";
 import { estimateOf, planOpened, type Planned, type PlanRequest } from "./plan.js";
-import { drivers, gate, refuseWhatWouldFail, withSandbox, type RunRequest } from "./run.js";
+import { drivers, gate, refuseWhatWouldFail, finishedReport, type RunRequest } from "./run.js";
 import { openState, type Opened } from "./state.js";
 
 /** Where shards meet, unless told otherwise: beside the repository's own store. */
@@ -235,7 +235,7 @@ export async function runShard(target: string | undefined, request: ShardRequest
     shared.writeOutbox(shard, published(), result);
     await publisher.now();
   }
-  return withSandbox(report, children);
+  return finishedReport(report, children, opened.workflow);
 }
 
 const PUSH_EVERY_MS = 30_000;

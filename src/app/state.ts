@@ -111,8 +111,25 @@ export function openState(target: string | undefined, options: StateOptions): Op
     },
     fileHashes: (pair) => files.hashes(pair),
     remote: remote && ((pair, ref) => remote.record(pair, ref)),
+    // As the run reads it for a dependent's prompt: the output file when there is one, else the store's copy.
+    text: (pair, hash) => {
+      const bytes = outputs.read(pair) ?? store.content(hash);
+      return bytes === undefined ? undefined : strictText(bytes);
+    },
+    requests: (key) => store.requests(key),
   };
   return { workflow, graph, loaded, stateDir, lockPath, lock, store, outputs, remote, view };
+}
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** The bytes as text, as a dependent's prompt holds them; undefined when they are not UTF-8. */
+function strictText(bytes: Buffer): string | undefined {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -24,10 +24,11 @@ export interface PairEstimate {
   tokenizer: TokenMethod;
   /** Output tokens one attempt is expected to produce. */
   outputTokens: number;
-  outputBasis: "history" | "max_tokens" | "default";
+  /** none: the pair makes no call (its request was answered before). */
+  outputBasis: "history" | "max_tokens" | "default" | "none";
   /** May be fractional: the median of past runs. */
   attempts: number;
-  attemptsBasis: "history" | "default";
+  attemptsBasis: "history" | "default" | "none";
   /** Over all expected attempts. */
   tokens: TokenUsage;
   price: Price | null;
@@ -99,6 +100,8 @@ export async function estimatePlan(source: EstimateSource, plan: Plan, options: 
 
   const pairs = running.map((planned) => {
     const pair = workflow.pairs.get(planned.id)!;
+    // Answered from the request index, as the plan expects: no call, nothing to pay.
+    if (planned.reuse?.kind === "request" || planned.reuse?.kind === "rejudge") return answeredBefore(pair, priceOf(pair.model), planned.reuse.kind);
     const notes: string[] = [];
     const output = expectedOutput(pair, history.get(pair.id));
     const attempts = expectedAttempts(pair, history.get(pair.id));
@@ -158,6 +161,27 @@ export async function estimatePlan(source: EstimateSource, plan: Plan, options: 
     pairs,
     totals: { pairs: pairs.length, tokens, cost: unpriced.size === 0 ? knownCost : null, knownCost, unpricedModels: [...unpriced] },
     pricesAsOf: BUILT_IN_PRICES_AS_OF,
+  };
+}
+
+/** A pair whose request was answered before: no call, so no tokens and no cost. */
+function answeredBefore(pair: Pair, price: Price | null, kind: "request" | "rejudge"): PairEstimate {
+  return {
+    id: pair.id,
+    model: pair.model,
+    inputTokens: 0,
+    tokenizer: tokenMethod(pair.model),
+    outputTokens: 0,
+    outputBasis: "none",
+    attempts: 0,
+    attemptsBasis: "none",
+    tokens: { input: 0, output: 0 },
+    price,
+    cost: 0,
+    spends: false,
+    notes: [
+      kind === "request" ? "its request was answered before: no model call" : "re-judged: no model call if its guard accepts what the same request returned",
+    ],
   };
 }
 

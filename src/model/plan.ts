@@ -1,6 +1,6 @@
 /** The plan: what pairflow will do with every pair, why, and where the content it reuses comes from. */
 import type { Graph } from "./graph.js";
-import type { LockFile, StoreRecord } from "./records.js";
+import type { LockFile, RequestEntry, StoreRecord } from "./records.js";
 import type { Selection } from "./run.js";
 import type { CanonicalValue } from "./values.js";
 import type { Pair, Workflow } from "./workflow.js";
@@ -74,6 +74,16 @@ export interface AcceptedArtifact {
   content: ContentSource | null;
 }
 
+/**
+ * What the plan expects of a pair that runs, as to model calls (see src/refs/request.ts):
+ * - `request`: an artifact generated for its first attempt's very request, which its guard
+ *   accepted, answers it: no model call;
+ * - `rejudge`: one its guard has not judged yet is judged first: no model call if it passes;
+ * - `unless`: its request is not known yet; it makes no call if these dependencies, which run
+ *   first, reproduce the content they had (and its earlier request is answered).
+ */
+export type ReuseForecast = { kind: "request" | "rejudge"; from: string; at: string } | { kind: "unless"; deps: string[] };
+
 export interface PlannedPair {
   id: string;
   /** 1 for the first wave. */
@@ -95,6 +105,8 @@ export interface PlannedPair {
   components?: Record<string, string> | null;
   /** A skipped pair's dependencies, as decided when it was (what its digests are made from). */
   dependencies?: readonly PlannedPair[];
+  /** For a pair that runs: whether it expects to make model calls (absent: it does). */
+  reuse?: ReuseForecast;
 }
 
 export interface Plan {
@@ -136,4 +148,11 @@ export interface StateView {
   fileHashes(pair: Pair): PairFiles;
   /** The accepted record a remote store holds for this configuration (its content verified), if any. */
   remote?(pair: string, configRef: string): Promise<StoreRecord | undefined>;
+  /**
+   * The text of a pair's accepted content, as a dependent's prompt would hold it: its output file
+   * when that holds it, else the store's copy; undefined when it is not at hand (no forecast then).
+   */
+  text?(pair: Pair, contentHash: string): string | undefined;
+  /** What pairflow's generators returned for this request (the request index); absent: no forecast. */
+  requests?(key: string): readonly RequestEntry[];
 }

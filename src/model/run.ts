@@ -74,6 +74,36 @@ export interface RunReport {
   totals: { pairs: number; executed: number; reused: number; failed: number; blocked: number; interrupted: number; tokens: TokenUsage; durationMs: number };
   /** Whether the run's commands ran confined; absent when it started none. */
   sandbox?: SandboxState;
+  /** What the run bought and what it reused instead (src/estimate/spend.ts). */
+  spend?: Spend;
+}
+
+/** What a run bought, and what it did not have to, at current prices (src/estimate/spend.ts). */
+export interface Spend {
+  bought: {
+    /** Generator calls made. */
+    calls: number;
+    /** As the providers reported them; null when none did (a command reports none). */
+    tokens: TokenUsage | null;
+    /** USD at current prices; null when part of it is unknown (no price, or no usage reported for a priced model). */
+    cost: number | null;
+  };
+  reused: {
+    /** Pairs reused whole: their configRef had an accepted artifact. */
+    unchanged: number;
+    /** Attempts answered from the request index by an artifact the pair's guard had accepted. */
+    request: number;
+    /** Attempts answered by an artifact the pair's guard judged anew and accepted. */
+    rejudged: number;
+  };
+  /** What the reused artifacts used when they were generated: what this run did not buy. */
+  avoided: {
+    tokens: TokenUsage;
+    /** USD at current prices, over what has a price and recorded usage. */
+    cost: number;
+    /** Reused artifacts whose usage or price is unknown: left out of `cost`. */
+    unknown: number;
+  };
 }
 
 /** How a run's commands ran: confined (and by what), or not, and why not. */

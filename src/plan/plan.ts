@@ -11,8 +11,10 @@ import {
   type AcceptedArtifact,
   type ContentSource,
   type Plan,
+  type OwnComponents,
   type PlannedPair,
   type Reason,
+  type ReuseForecast,
   type StateView,
   type Upstream,
 } from "../model/plan.js";
@@ -21,6 +23,8 @@ import { dict, own as ownEntry } from "../model/dict.js";
 import type { Selection } from "../model/run.js";
 import type { Pair, Workflow } from "../model/workflow.js";
 import { componentDigests, configRef, ownComponents, workflowRef } from "../refs/configRef.js";
+import { guardKey, requestKey } from "../refs/request.js";
+import { renderPrompt } from "../prompt/render.js";
 import { forceRule, onlyPairs, scopeOf, type ForceRule } from "./selection.js";
 
 export interface PlanOptions {
@@ -37,6 +41,8 @@ export interface PlanContext {
   force: ForceRule;
   /** Pairs whose accepted content is needed but is nowhere to be had: they run again to restore it. */
   lost: ReadonlySet<string>;
+  /** --force: every call is made anew, none answered from the request index. */
+  fresh?: boolean;
 }
 
 const LOST: Reason = { kind: "new", detail: "accepted content is not available here; running again to restore it" };
@@ -52,7 +58,7 @@ export async function planWorkflow(workflow: Workflow, graph: Graph, view: State
   // file) and exists nowhere must run again, which makes its dependents' references unknown:
   // decide again until no more such pairs appear. Each round only turns skips into runs.
   for (;;) {
-    const byId = await decideAll({ workflow, graph, view, force, lost }, scope);
+    const byId = await decideAll({ workflow, graph, view, force, lost, fresh: selection.force }, scope);
     const more = [...byId.values()].filter(
       (p) => !lost.has(p.id) && p.action === "skip" && p.artifact!.content === null && contentNeeded(workflow, graph, byId, p.id),
     );
@@ -134,7 +140,9 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
       ...unknownOutput,
       ...unknown.map((d): Reason => ({ kind: "upstream", detail: d.action === "run" ? `${d.id} will run` : `${d.id}'s reference is not known yet` })),
     ];
-    return decision(base, null, "run", sortReasons(reasons), null, null);
+    // Accepted before: its request is answered again if what runs first reproduces its content.
+    const reuse: ReuseForecast | undefined = previous && !ctx.fresh && pair.fresh !== true ? { kind: "unless", deps: unknown.map((d) => d.id) } : undefined;
+    return decision(base, null, "run", sortReasons(reasons), null, null, undefined, reuse);
   }
 
   const ref = configRef(own, upstreamOf(deps));
@@ -161,7 +169,31 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
   if (last?.status === "rejected") {
     reasons.push({ kind: "rejected", detail: `last attempt rejected${last.feedback ? `: ${firstLine(last.feedback)}` : ""}` });
   }
-  return decision(base, ref, "run", sortReasons(reasons), null, components);
+  return decision(base, ref, "run", sortReasons(reasons), null, components, undefined, ctx.fresh ? undefined : forecast(ctx, pair, own, deps));
+}
+
+/**
+ * Whether the request of the pair's first attempt was answered before by an artifact its guard has
+ * not rejected: the run then makes no model call for it (see the engine's answerFromIndex).
+ */
+function forecast(ctx: PlanContext, pair: Pair, own: OwnComponents, deps: readonly PlannedPair[]): ReuseForecast | undefined {
+  const { view, workflow } = ctx;
+  if (pair.fresh === true || view.requests === undefined || view.text === undefined) return undefined;
+  const dependencies: { id: string; content: string }[] = [];
+  for (const d of deps) {
+    const text = view.text(workflow.pairs.get(d.id)!, d.artifact!.contentHash);
+    if (text === undefined) return undefined;
+    dependencies.push({ id: d.id, content: text });
+  }
+  const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies, history: [] });
+  const entries = view.requests(requestKey({ pair, own, prompt, dependencies, attempt: 1 }));
+  const judge = guardKey(pair.id, own);
+  for (const entry of entries) {
+    const verdict = Object.hasOwn(entry.verdicts, judge) ? entry.verdicts[judge] : undefined;
+    if (verdict === "rejected" || !view.hasContent(entry.contentHash)) continue;
+    return { kind: verdict === "accepted" ? "request" : "rejudge", from: entry.pair, at: entry.at };
+  }
+  return undefined;
 }
 
 /** A person's output file, kept whatever else changed. */
@@ -185,6 +217,7 @@ function decision(
   artifact: AcceptedArtifact | null,
   components: Record<string, string> | null | undefined,
   dependencies?: readonly PlannedPair[],
+  reuse?: ReuseForecast,
 ): PlannedPair {
   return {
     id: base.id,
@@ -197,6 +230,7 @@ function decision(
     artifact,
     components,
     dependencies: action === "skip" && components === undefined ? dependencies : undefined,
+    reuse,
   };
 }
 
@@ -374,5 +408,6 @@ export function decider(plan: Plan, view: StateView, finished?: ReadonlySet<stri
   const { workflow, graph } = plan;
   const selected = forceRule(workflow, graph, plan.selection);
   const force: ForceRule = (id) => (finished?.has(id) ? undefined : selected(id));
-  return (id, decided, options) => decidePair({ workflow, graph, view, force, lost: new Set(options?.lost ? [id] : []) }, id, decided);
+  return (id, decided, options) =>
+    decidePair({ workflow, graph, view, force, lost: new Set(options?.lost ? [id] : []), fresh: plan.selection.force }, id, decided);
 }

@@ -7,7 +7,7 @@
  * what the rest leaves, and a diff that does not fit is cut with a note that points to the job
  * summary, where the whole text goes.
  */
-import { reasonsText } from "./plan.js";
+import { reasonsText, withoutCallsText } from "./plan.js";
 import { acceptedText, countsOf, sinceBaseText } from "./diff.js";
 import { collapsed, graphMarkdown, type GraphNode } from "./summary.js";
 import { causeGroups } from "./impact.js";
@@ -124,7 +124,7 @@ function headline(diff: PlanDiff, options: MarkdownOptions): string {
     ? ` at ${options.commit.url ? `[\`${options.commit.sha.slice(0, 7)}\`](${options.commit.url})` : code(options.commit.sha.slice(0, 7))}`
     : "";
   const { run } = countsOf(diff);
-  const what = run === 0 ? "nothing will re-run after merging" : `${count(run, "pair")} will re-run after merging`;
+  const what = run === 0 ? "nothing will re-run after merging" : `${count(run, "pair")} will re-run after merging${withoutCallsText(diff.plan.pairs)}`;
   const cost = options.cost === undefined ? "" : run === 0 ? ", no cost" : `, ${costPhrase(options.cost)}`;
   return `### pairflow plan of ${code(diff.plan.workflow.name)}${at}: ${what}${cost}`;
 }

@@ -71,7 +71,7 @@ function rows(estimate: PlanEstimate): Row[] {
   const list = estimate.pairs.map((p) => ({
     pair: p.id,
     model: p.model ?? "-",
-    input: (p.tokenizer === "approximate" ? "~" : "") + tokensText(p.inputTokens),
+    input: (p.tokenizer === "approximate" && p.outputBasis !== "none" ? "~" : "") + tokensText(p.inputTokens),
     output: tokensText(p.outputTokens),
     attempts: attemptsText(p.attempts),
     tokens: tokensText(p.tokens.input + p.tokens.output),
@@ -99,19 +99,21 @@ export function estimateNotes(estimate: PlanEstimate): string[] {
 
   notes.push("input and output are per attempt; tokens is (input + output) × attempts");
   if (some((p) => p.tokenizer === "o200k_base")) notes.push(`input counted with the o200k_base tokenizer for ${models((p) => p.tokenizer === "o200k_base")}`);
-  if (some((p) => p.tokenizer === "approximate")) {
-    notes.push(`~ approximate input: characters / ${CHARS_PER_TOKEN}, as pairflow has no tokenizer for ${models((p) => p.tokenizer === "approximate")}`);
+  if (some((p) => p.tokenizer === "approximate" && p.outputBasis !== "none")) {
+    notes.push(
+      `~ approximate input: characters / ${CHARS_PER_TOKEN}, as pairflow has no tokenizer for ${models((p) => p.tokenizer === "approximate" && p.outputBasis !== "none")}`,
+    );
   }
   const output: string[] = [];
   if (some((p) => p.outputBasis === "history")) output.push(`median of past accepted attempts for ${ids((p) => p.outputBasis === "history").join(", ")}`);
   if (some((p) => p.outputBasis === "max_tokens")) output.push(`generator_config.max_tokens for ${ids((p) => p.outputBasis === "max_tokens").join(", ")}`);
   if (some((p) => p.outputBasis === "default"))
     output.push(`${tokensText(DEFAULT_OUTPUT_TOKENS)} by default (no history, no max_tokens) for ${ids((p) => p.outputBasis === "default").join(", ")}`);
-  notes.push(`output: ${output.join("; ")}`);
+  if (output.length > 0) notes.push(`output: ${output.join("; ")}`);
   const attempts: string[] = [];
   if (some((p) => p.attemptsBasis === "history")) attempts.push(`median of past accepted runs for ${ids((p) => p.attemptsBasis === "history").join(", ")}`);
   if (some((p) => p.attemptsBasis === "default")) attempts.push(`1 (no history) for ${ids((p) => p.attemptsBasis === "default").join(", ")}`);
-  notes.push(`attempts: ${attempts.join("; ")}`);
+  if (attempts.length > 0) notes.push(`attempts: ${attempts.join("; ")}`);
   const prices: string[] = [];
   if (some((p) => p.price?.source === "workflow")) prices.push(`the workflow's pricing: for ${models((p) => p.price?.source === "workflow")}`);
   if (some((p) => p.price?.source === "built-in"))

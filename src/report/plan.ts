@@ -8,7 +8,7 @@ import type { PlanEstimate } from "../estimate/estimate.js";
 import type { Style } from "./color.js";
 
 /** One pair of the plan's JSON. */
-export type PairJson = Pick<PlannedPair, "id" | "wave" | "requires" | "configRef" | "action" | "reasons"> & {
+export type PairJson = Pick<PlannedPair, "id" | "wave" | "requires" | "configRef" | "action" | "reasons" | "reuse"> & {
   /** For an instance of a foreach pair: the pair as written (docs/foreach.md). */
   template?: string;
   /** With an estimate: this pair's, or null for a pair that will not run (docs/cost.md). */
@@ -61,6 +61,7 @@ function pairJson(plan: Plan, p: PlannedPair, estimate: PlanEstimate | undefined
     configRef: p.configRef,
     action: p.action,
     reasons: p.reasons,
+    ...(p.reuse ? { reuse: p.reuse } : {}),
     ...(estimate ? { estimate: pairEstimateJson(estimate, p.id) } : {}),
   };
 }
@@ -112,6 +113,27 @@ export function reasonsText(pair: PlannedPair): string {
   return shown.join("; ") + (more > 0 ? `; and ${more} more` : "");
 }
 
+/** Of the pairs that run, those whose requests were answered before: they make no model call. */
+export function withoutCalls(pairs: readonly Pick<PlannedPair, "action" | "reuse">[]): number {
+  return pairs.filter((p) => p.action === "run" && (p.reuse?.kind === "request" || p.reuse?.kind === "rejudge")).length;
+}
+
+/** " (1 with no model call)" after a count of pairs that run, or "". */
+export function withoutCallsText(pairs: readonly Pick<PlannedPair, "action" | "reuse">[]): string {
+  const n = withoutCalls(pairs);
+  return n === 0 ? "" : ` (${n.toLocaleString("en-US")} with no model call: ${n === 1 ? "its request was" : "their requests were"} answered before)`;
+}
+
+/** What a pair that runs expects as to model calls, in words; "" when it makes them. */
+export function reuseText(pair: Pick<PlannedPair, "reuse">): string {
+  const reuse = pair.reuse;
+  if (reuse === undefined) return "";
+  if (reuse.kind === "request") return "request answered before: no model call";
+  if (reuse.kind === "rejudge") return "re-judge: no model call if the guard accepts what the same request returned";
+  if (reuse.kind !== "unless") return "";
+  return `no model call if ${reuse.deps.join(", ")} ${reuse.deps.length === 1 ? "reproduces its" : "reproduce their"} content`;
+}
+
 /**
  * The plan by wave; with an estimate, followed by it. The instances of a foreach pair in a wave
  * show as one line (`translate[*]  3 run, 47 unchanged`) followed by those that run.
@@ -125,7 +147,8 @@ export function planText(plan: Plan, style: Style, cwd = process.cwd(), estimate
   const width = Math.min(40, Math.max(0, ...plan.pairs.map((p) => p.id.length)));
   const line = (p: PlannedPair, indent: string) => {
     const action = p.action === "run" ? style.yellow("run ") : style.green("skip");
-    return `${indent}${action}  ${p.id.padEnd(width)}  ${style.dim(shortRef(p.configRef).padEnd(12))}  ${reasonsText(p)}`;
+    const reuse = reuseText(p);
+    return `${indent}${action}  ${p.id.padEnd(width)}  ${style.dim(shortRef(p.configRef).padEnd(12))}  ${reasonsText(p)}${reuse ? style.dim(` (${reuse})`) : ""}`;
   };
   for (const [wave, pairs] of byWave(plan.pairs)) {
     lines.push("", style.bold(`Wave ${wave}`));
@@ -159,7 +182,7 @@ export function planText(plan: Plan, style: Style, cwd = process.cwd(), estimate
   const removed = plan.removed ?? [];
   if (removed.length > 0)
     lines.push("", `${style.bold("Removed")} (no longer in the workflow; the run drops them from the lock file): ${removedText(removed)}`);
-  lines.push("", style.bold(`${t.run} to run, ${t.skip} unchanged` + (removed.length > 0 ? `, ${removed.length} removed` : "")));
+  lines.push("", style.bold(`${t.run} to run${withoutCallsText(plan.pairs)}, ${t.skip} unchanged` + (removed.length > 0 ? `, ${removed.length} removed` : "")));
   if (estimate && estimate.pairs.length > 0) lines.push("", estimateText(estimate, style).trimEnd());
   return lines.join("\n") + "\n";
 }

@@ -4,6 +4,11 @@ import type { PairOutcome, RunEvent, RunReport } from "../model/run.js";
 import type { TokenUsage } from "../model/records.js";
 import type { Style } from "./color.js";
 import { count } from "./plan.js";
+import { spendLine } from "./spend.js";
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
 import { visible } from "./visible.js";
 
 export function seconds(ms: number): string {
@@ -60,7 +65,7 @@ function outcomeLine(o: PairOutcome, style: Style): string {
   switch (o.status) {
     case "executed": {
       const n = o.attempts.length;
-      return `${style.green(verb("accepted"))}${id}  attempt ${n}, ${seconds(o.durationMs)}`;
+      return `${style.green(verb("accepted"))}${id}  attempt ${n}, ${seconds(o.durationMs)}${style.dim(note)}`;
     }
     case "reused":
       return `${style.dim(verb("reused"))}${id}${style.dim(note)}`;
@@ -136,6 +141,7 @@ export function runSummary(report: RunReport, style: Style): string {
     style.bold(`${t.executed} executed, ${t.reused} reused, ${t.failed} failed, ${t.blocked} blocked${stopped} in ${seconds(t.durationMs)}`) +
       style.dim(`  (run ${report.runId})`),
   );
+  if (report.spend) lines.push(style.dim(capitalize(spendLine(report.spend)) + "."));
   if (report.sandbox && !report.sandbox.confined) lines.push(style.yellow(`Commands ran without a sandbox: ${report.sandbox.reason} (docs/security.md).`));
   const failed = report.pairs.filter((p) => p.status === "failed");
   if (failed.length > 0) {

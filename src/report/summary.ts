@@ -7,13 +7,14 @@
  * it shows (1 MiB for a step summary, 65,536 characters for a comment, 50,000 characters and 500
  * edges for a Mermaid diagram).
  */
+import { spendLine } from "./spend.js";
 import type { ConfigIssue } from "../model/errors.js";
 import { totals } from "../plan/plan.js";
 import { type Plan, type Reason } from "../model/plan.js";
 import { fenceFor } from "../prompt/render.js";
 import { shortRef } from "../refs/hash.js";
 import type { RunReport } from "../model/run.js";
-import { reasonsText } from "./plan.js";
+import { reasonsText, withoutCallsText } from "./plan.js";
 import { seconds } from "./run.js";
 import { affectedSubgraph, causeGroups, failuresFirst, GRAPH_NODE_LIMIT, UNCHANGED, type CauseGroup, type ImpactNode } from "./impact.js";
 import { visible } from "./visible.js";
@@ -409,7 +410,7 @@ export function planSummaryMarkdown(plan: Plan, options: SummaryOptions & { note
   const head = [
     `## pairflow plan: ${escapeHtml(plan.workflow.name)}`,
     "",
-    `**${number(t.run)} of ${number(t.pairs)} pairs to run**${cost} · ${number(t.skip)} unchanged · ${number(plan.graph.waves.length)} waves`,
+    `**${number(t.run)} of ${number(t.pairs)} pairs to run**${withoutCallsText(plan.pairs)}${cost} · ${number(t.skip)} unchanged · ${number(plan.graph.waves.length)} waves`,
     ...(options.extra ?? []),
     "",
   ].join("\n");
@@ -428,6 +429,7 @@ export function runSummaryMarkdown(plan: Plan, report: RunReport, options: Summa
     "",
     `**${number(t.pairs)} pairs**: ${number(t.executed)} executed, ${number(t.reused)} reused, ${number(t.failed)} failed, ${number(t.blocked)} blocked` +
       ` · ${number(tokens)} tokens · ${seconds(t.durationMs)} · run \`${report.runId}\``,
+    ...(report.spend ? ["", `${capitalize(spendLine(report.spend))}.`] : []),
     ...(report.sandbox && !report.sandbox.confined
       ? [
           "",
@@ -544,4 +546,8 @@ function clip(text: string, max: number): string {
 /** Shown as written: GitHub would otherwise take `<tag>` in a pair's feedback for HTML. */
 function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -15,6 +15,7 @@ import {
   downstreamOf,
   own,
   plain,
+  sha256Hex,
   sharedValue
 } from "./cli-chunk-WNU7MVIX.js";
 
@@ -252,6 +253,30 @@ function sortedObject(obj) {
   return dictOf(Object.entries(obj).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
 }
 
+// src/refs/request.ts
+var HTTP_GENERATORS = /* @__PURE__ */ new Set(["openai", "anthropic"]);
+var REQUEST_KEY_VERSION = 1;
+function requestKey(input) {
+  const { pair, own: own2 } = input;
+  const call = {
+    v: REQUEST_KEY_VERSION,
+    generator: own2.generator ?? { name: pair.generator, config: {} },
+    model: pair.model,
+    prompt: input.prompt
+  };
+  if (pair.generator === null || !HTTP_GENERATORS.has(pair.generator)) {
+    call.pair = pair.id;
+    call.attempt = input.attempt;
+    call.dependencies = input.dependencies.map((d) => [d.id, sha256Hex(d.content)]);
+    call.files = own2.files?.generator ?? {};
+    call.inputs = own2.inputs ?? {};
+  }
+  return digestOf(call);
+}
+function guardKey(pair, own2) {
+  return digestOf({ pair, guard: own2.guard, guard_config: own2.guard_config, guards: own2.guards ?? null, files: own2.files?.guard ?? {} }).slice(0, 32);
+}
+
 // src/plan/selection.ts
 function onlyPairs(workflow, selection) {
   if (selection.only === void 0 || selection.force) return void 0;
@@ -322,7 +347,7 @@ async function planWorkflow(workflow, graph, view, options = {}) {
   const only = onlyPairs(workflow, selection);
   const lost = /* @__PURE__ */ new Set();
   for (; ; ) {
-    const byId = await decideAll({ workflow, graph, view, force, lost }, scope);
+    const byId = await decideAll({ workflow, graph, view, force, lost, fresh: selection.force }, scope);
     const more = [...byId.values()].filter(
       (p) => !lost.has(p.id) && p.action === "skip" && p.artifact.content === null && contentNeeded(workflow, graph, byId, p.id)
     );
@@ -379,7 +404,8 @@ async function decidePair(ctx, id, decided) {
       ...unknownOutput,
       ...unknown.map((d) => ({ kind: "upstream", detail: d.action === "run" ? `${d.id} will run` : `${d.id}'s reference is not known yet` }))
     ];
-    return decision(base, null, "run", sortReasons(reasons2), null, null);
+    const reuse = previous && !ctx.fresh && pair.fresh !== true ? { kind: "unless", deps: unknown.map((d) => d.id) } : void 0;
+    return decision(base, null, "run", sortReasons(reasons2), null, null, void 0, reuse);
   }
   const ref = configRef(own2, upstreamOf(deps));
   if (output.kind === "human") return keptOutput(base, ref, output.hash, deps);
@@ -404,13 +430,32 @@ async function decidePair(ctx, id, decided) {
   if (last?.status === "rejected") {
     reasons.push({ kind: "rejected", detail: `last attempt rejected${last.feedback ? `: ${firstLine(last.feedback)}` : ""}` });
   }
-  return decision(base, ref, "run", sortReasons(reasons), null, components);
+  return decision(base, ref, "run", sortReasons(reasons), null, components, void 0, ctx.fresh ? void 0 : forecast(ctx, pair, own2, deps));
+}
+function forecast(ctx, pair, own2, deps) {
+  const { view, workflow } = ctx;
+  if (pair.fresh === true || view.requests === void 0 || view.text === void 0) return void 0;
+  const dependencies2 = [];
+  for (const d of deps) {
+    const text2 = view.text(workflow.pairs.get(d.id), d.artifact.contentHash);
+    if (text2 === void 0) return void 0;
+    dependencies2.push({ id: d.id, content: text2 });
+  }
+  const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies: dependencies2, history: [] });
+  const entries = view.requests(requestKey({ pair, own: own2, prompt, dependencies: dependencies2, attempt: 1 }));
+  const judge = guardKey(pair.id, own2);
+  for (const entry of entries) {
+    const verdict = Object.hasOwn(entry.verdicts, judge) ? entry.verdicts[judge] : void 0;
+    if (verdict === "rejected" || !view.hasContent(entry.contentHash)) continue;
+    return { kind: verdict === "accepted" ? "request" : "rejudge", from: entry.pair, at: entry.at };
+  }
+  return void 0;
 }
 function keptOutput(base, ref, contentHash, deps) {
   const artifact = { source: "workspace", contentHash, edited: true, content: "output" };
   return decision(base, ref, "skip", [], artifact, ref === null ? null : void 0, deps);
 }
-function decision(base, configRef2, action, reasons, artifact, components, dependencies2) {
+function decision(base, configRef2, action, reasons, artifact, components, dependencies2, reuse) {
   return {
     id: base.id,
     wave: base.wave,
@@ -421,7 +466,8 @@ function decision(base, configRef2, action, reasons, artifact, components, depen
     reasons,
     artifact,
     components,
-    dependencies: action === "skip" && components === void 0 ? dependencies2 : void 0
+    dependencies: action === "skip" && components === void 0 ? dependencies2 : void 0,
+    reuse
   };
 }
 function upstreamOf(deps) {
@@ -533,7 +579,7 @@ function decider(plan, view, finished) {
   const { workflow, graph } = plan;
   const selected = forceRule(workflow, graph, plan.selection);
   const force = (id) => finished?.has(id) ? void 0 : selected(id);
-  return (id, decided, options) => decidePair({ workflow, graph, view, force, lost: new Set(options?.lost ? [id] : []) }, id, decided);
+  return (id, decided, options) => decidePair({ workflow, graph, view, force, lost: new Set(options?.lost ? [id] : []), fresh: plan.selection.force }, id, decided);
 }
 
 // src/estimate/history.ts
@@ -924,6 +970,7 @@ async function estimatePlan(source, plan, options = {}) {
   };
   const pairs = running.map((planned) => {
     const pair = workflow.pairs.get(planned.id);
+    if (planned.reuse?.kind === "request" || planned.reuse?.kind === "rejudge") return answeredBefore(pair, priceOf(pair.model), planned.reuse.kind);
     const notes = [];
     const output = expectedOutput(pair, history2.get(pair.id));
     const attempts = expectedAttempts(pair, history2.get(pair.id));
@@ -980,6 +1027,25 @@ async function estimatePlan(source, plan, options = {}) {
     pricesAsOf: BUILT_IN_PRICES_AS_OF
   };
 }
+function answeredBefore(pair, price, kind) {
+  return {
+    id: pair.id,
+    model: pair.model,
+    inputTokens: 0,
+    tokenizer: tokenMethod(pair.model),
+    outputTokens: 0,
+    outputBasis: "none",
+    attempts: 0,
+    attemptsBasis: "none",
+    tokens: { input: 0, output: 0 },
+    price,
+    cost: 0,
+    spends: false,
+    notes: [
+      kind === "request" ? "its request was answered before: no model call" : "re-judged: no model call if its guard accepts what the same request returned"
+    ]
+  };
+}
 var MODEL_GENERATORS = /* @__PURE__ */ new Set(["openai", "anthropic"]);
 function providerGenerator(pair) {
   return pair.generator !== null && MODEL_GENERATORS.has(pair.generator);
@@ -1008,6 +1074,8 @@ export {
   renderPrompt,
   workflowRef,
   sortedObject,
+  requestKey,
+  guardKey,
   onlyPairs,
   withDependencies,
   planWorkflow,
@@ -1017,6 +1085,7 @@ export {
   totals,
   decider,
   pairHistory,
+  priceFor,
   costOf,
   usd,
   parseUsd,

@@ -1,23 +1,24 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-NRW3WZWC.js";
+import "./cli-chunk-SMH46DBM.js";
 import {
   planTarget
-} from "./cli-chunk-FNJWCLCE.js";
-import "./cli-chunk-7MWHRLVG.js";
+} from "./cli-chunk-IGJZAVGC.js";
+import "./cli-chunk-TWZ6XAD3.js";
 import {
   lockPathFor,
   readLock
 } from "./cli-chunk-4GFFP5NS.js";
 import {
   planJson,
-  reasonsText
-} from "./cli-chunk-F4F2Q3QN.js";
+  reasonsText,
+  withoutCallsText
+} from "./cli-chunk-EBXTHJ7R.js";
 import {
   decidePair,
   styleFor
-} from "./cli-chunk-C3DQR4JT.js";
+} from "./cli-chunk-FRMEDJY7.js";
 import {
   lockEntry
 } from "./cli-chunk-7XSAPEIW.js";
@@ -974,7 +975,7 @@ function diffGraph(diff, bounded) {
 function headline(diff, options) {
   const at = options.commit ? ` at ${options.commit.url ? `[\`${options.commit.sha.slice(0, 7)}\`](${options.commit.url})` : code(options.commit.sha.slice(0, 7))}` : "";
   const { run } = countsOf(diff);
-  const what = run === 0 ? "nothing will re-run after merging" : `${count(run, "pair")} will re-run after merging`;
+  const what = run === 0 ? "nothing will re-run after merging" : `${count(run, "pair")} will re-run after merging${withoutCallsText(diff.plan.pairs)}`;
   const cost = options.cost === void 0 ? "" : run === 0 ? ", no cost" : `, ${costPhrase(options.cost)}`;
   return `### pairflow plan of ${code(diff.plan.workflow.name)}${at}: ${what}${cost}`;
 }

@@ -4,15 +4,15 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-FNJWCLCE.js";
+} from "./cli-chunk-IGJZAVGC.js";
 import {
   openState
-} from "./cli-chunk-7MWHRLVG.js";
+} from "./cli-chunk-TWZ6XAD3.js";
 import "./cli-chunk-4GFFP5NS.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-C3DQR4JT.js";
+} from "./cli-chunk-FRMEDJY7.js";
 import "./cli-chunk-7XSAPEIW.js";
 import {
   Option,

@@ -9,7 +9,7 @@ import {
 } from "./cli-chunk-4GFFP5NS.js";
 import {
   sortedObject
-} from "./cli-chunk-C3DQR4JT.js";
+} from "./cli-chunk-FRMEDJY7.js";
 import {
   LOCK_VERSION
 } from "./cli-chunk-7XSAPEIW.js";
@@ -845,9 +845,23 @@ function openState(target, options) {
       return hashes;
     },
     fileHashes: (pair) => files.hashes(pair),
-    remote: remote && ((pair, ref) => remote.record(pair, ref))
+    remote: remote && ((pair, ref) => remote.record(pair, ref)),
+    // As the run reads it for a dependent's prompt: the output file when there is one, else the store's copy.
+    text: (pair, hash) => {
+      const bytes = outputs.read(pair) ?? store.content(hash);
+      return bytes === void 0 ? void 0 : strictText(bytes);
+    },
+    requests: (key) => store.requests(key)
   };
   return { workflow, graph, loaded, stateDir, lockPath, lock, store, outputs, remote, view };
+}
+var STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+function strictText(bytes) {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return void 0;
+  }
 }
 
 export {

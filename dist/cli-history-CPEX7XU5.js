@@ -3,20 +3,20 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-TJMVZK5K.js";
-import "./cli-chunk-3JMUD4Z2.js";
+} from "./cli-chunk-VJFW66DF.js";
+import "./cli-chunk-BLSK4AT4.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-P7NKKKK5.js";
+} from "./cli-chunk-DICDJ4YC.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-GWXQPQKB.js";
 import {
   NOT_REPORTED,
   seconds,
   visible
-} from "./cli-chunk-NRW3WZWC.js";
+} from "./cli-chunk-SMH46DBM.js";
 import {
   listRunIds,
   listing,
@@ -24,7 +24,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-FNJWCLCE.js";
+} from "./cli-chunk-IGJZAVGC.js";
 import {
   LocalStore,
   checkStateDir,
@@ -32,16 +32,16 @@ import {
   isHashedKey,
   pairKey,
   readLockWithJournal
-} from "./cli-chunk-7MWHRLVG.js";
+} from "./cli-chunk-TWZ6XAD3.js";
 import {
   lockPathFor
 } from "./cli-chunk-4GFFP5NS.js";
 import {
   count
-} from "./cli-chunk-F4F2Q3QN.js";
+} from "./cli-chunk-EBXTHJ7R.js";
 import {
   styleFor
-} from "./cli-chunk-C3DQR4JT.js";
+} from "./cli-chunk-FRMEDJY7.js";
 import "./cli-chunk-7XSAPEIW.js";
 import {
   ConfigError,

@@ -4,14 +4,14 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   makeRealDirs,
   openState
-} from "./cli-chunk-7MWHRLVG.js";
+} from "./cli-chunk-TWZ6XAD3.js";
 import {
   callsModel,
   estimatePlan,
   onlyPairs,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-C3DQR4JT.js";
+} from "./cli-chunk-FRMEDJY7.js";
 import {
   lockEntry
 } from "./cli-chunk-7XSAPEIW.js";

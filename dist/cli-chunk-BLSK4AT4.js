@@ -5,18 +5,18 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-P7NKKKK5.js";
+} from "./cli-chunk-DICDJ4YC.js";
 import {
   planTarget
-} from "./cli-chunk-FNJWCLCE.js";
+} from "./cli-chunk-IGJZAVGC.js";
 import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-F4F2Q3QN.js";
+} from "./cli-chunk-EBXTHJ7R.js";
 import {
   styleFor
-} from "./cli-chunk-C3DQR4JT.js";
+} from "./cli-chunk-FRMEDJY7.js";
 import {
   Option,
   PATH_HELP,

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-3JMUD4Z2.js";
+} from "./cli-chunk-BLSK4AT4.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -16,13 +16,13 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-P7NKKKK5.js";
+} from "./cli-chunk-DICDJ4YC.js";
 import {
   eventLine,
   runJson,
   runSummary,
   visible
-} from "./cli-chunk-NRW3WZWC.js";
+} from "./cli-chunk-SMH46DBM.js";
 import {
   compareWithRun,
   comparisonText,
@@ -31,12 +31,12 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-F4F2Q3QN.js";
+} from "./cli-chunk-EBXTHJ7R.js";
 import {
   asksBeforeRunning,
   parseUsd,
   styleFor
-} from "./cli-chunk-C3DQR4JT.js";
+} from "./cli-chunk-FRMEDJY7.js";
 import {
   EXIT,
   InvalidArgumentError,

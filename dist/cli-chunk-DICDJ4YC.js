@@ -10,7 +10,7 @@ import {
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-NRW3WZWC.js";
+} from "./cli-chunk-SMH46DBM.js";
 import {
   RunRecorder,
   estimateOf,
@@ -22,7 +22,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-FNJWCLCE.js";
+} from "./cli-chunk-IGJZAVGC.js";
 import {
   LocalStore,
   LockWriter,
@@ -32,22 +32,27 @@ import {
   openState,
   pairKey,
   realLockPath
-} from "./cli-chunk-7MWHRLVG.js";
+} from "./cli-chunk-TWZ6XAD3.js";
 import {
   lockPathFor
 } from "./cli-chunk-4GFFP5NS.js";
 import {
   asksBeforeRunning,
+  callsModel,
   contentNeeded,
+  costOf,
   decider,
+  guardKey,
   planWorkflow,
   plannedComponents,
+  priceFor,
   renderPrompt,
+  requestKey,
   styleFor,
   usd,
   withDependencies,
   workflowRef
-} from "./cli-chunk-C3DQR4JT.js";
+} from "./cli-chunk-FRMEDJY7.js";
 import {
   lockEntry
 } from "./cli-chunk-7XSAPEIW.js";
@@ -64,7 +69,6 @@ import {
   WriteError,
   dict,
   didYouMean,
-  digestOf,
   diskFiles,
   displayPath,
   examples,
@@ -146,32 +150,6 @@ import path8 from "node:path";
 
 // src/engine/engine.ts
 import { randomBytes } from "node:crypto";
-
-// src/refs/request.ts
-var HTTP_GENERATORS = /* @__PURE__ */ new Set(["openai", "anthropic"]);
-var REQUEST_KEY_VERSION = 1;
-function requestKey(input) {
-  const { pair, own } = input;
-  const call = {
-    v: REQUEST_KEY_VERSION,
-    generator: own.generator ?? { name: pair.generator, config: {} },
-    model: pair.model,
-    prompt: input.prompt
-  };
-  if (pair.generator === null || !HTTP_GENERATORS.has(pair.generator)) {
-    call.pair = pair.id;
-    call.attempt = input.attempt;
-    call.dependencies = input.dependencies.map((d) => [d.id, sha256Hex(d.content)]);
-    call.files = own.files?.generator ?? {};
-    call.inputs = own.inputs ?? {};
-  }
-  return digestOf(call);
-}
-function guardKey(pair, own) {
-  return digestOf({ pair, guard: own.guard, guard_config: own.guard_config, guards: own.guards ?? null, files: own.files?.guard ?? {} }).slice(0, 32);
-}
-
-// src/engine/engine.ts
 var DEFAULT_CONCURRENCY = 4;
 function newRunId(now = /* @__PURE__ */ new Date()) {
   return now.toISOString().replace(/[-:.]/g, "") + "-" + randomBytes(2).toString("hex");
@@ -1599,6 +1577,52 @@ function checkBudget(estimate, maxCost, name = "--max-cost") {
   return null;
 }
 
+// src/estimate/spend.ts
+function spendOf(report, workflow) {
+  const spend = {
+    bought: { calls: 0, tokens: null, cost: 0 },
+    reused: { unchanged: 0, request: 0, rejudged: 0 },
+    avoided: { tokens: { input: 0, output: 0 }, cost: 0, unknown: 0 }
+  };
+  const avoid = (pair, tokens) => {
+    if (pair === void 0 || !callsModel(pair)) return;
+    const price = priceFor(pair.model, workflow.pricing);
+    if (!tokens || !price) {
+      spend.avoided.unknown++;
+      return;
+    }
+    spend.avoided.tokens.input += tokens.input;
+    spend.avoided.tokens.output += tokens.output;
+    spend.avoided.cost += costOf(tokens, price);
+  };
+  for (const outcome of report.pairs) {
+    const pair = workflow.pairs.get(outcome.id);
+    if (outcome.status === "reused") {
+      spend.reused.unchanged++;
+      if (outcome.avoided !== void 0) avoid(pair, outcome.avoided);
+      continue;
+    }
+    const price = pair ? priceFor(pair.model, workflow.pricing) : null;
+    const free = pair === void 0 || !callsModel(pair) || price !== null && price.input === 0 && price.output === 0;
+    for (const attempt of outcome.attempts) {
+      if (attempt.reused) {
+        spend.reused[attempt.reused.kind]++;
+        avoid(pair, attempt.reused.tokens);
+        continue;
+      }
+      spend.bought.calls++;
+      if (attempt.tokens) {
+        spend.bought.tokens ??= { input: 0, output: 0 };
+        spend.bought.tokens.input += attempt.tokens.input;
+        spend.bought.tokens.output += attempt.tokens.output;
+      }
+      if (free || spend.bought.cost === null) continue;
+      spend.bought.cost = price && attempt.tokens ? spend.bought.cost + costOf(attempt.tokens, price) : null;
+    }
+  }
+  return spend;
+}
+
 // src/generators/command.ts
 import { mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync2, rmSync as rmSync4, writeFileSync as writeFileSync3 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
@@ -2549,7 +2573,7 @@ async function runLocked(target, request, resuming) {
     const recorder = new RunRecorder(stateDir, selection, warn, resuming?.earlier, resuming?.startedAt);
     const onEvent = (event) => {
       recorder.record(event);
-      request.onEvent?.(event.type === "run_end" ? { ...event, report: withSandbox(recorder.merged(event.report), children) } : event);
+      request.onEvent?.(event.type === "run_end" ? { ...event, report: finishedReport(recorder.merged(event.report), children, opened.workflow) } : event);
     };
     const unconfined = unconfinedWarning(children.state);
     if (unconfined) warn(unconfined);
@@ -2575,7 +2599,7 @@ async function runLocked(target, request, resuming) {
         signal: request.signal,
         onEvent
       });
-      return withSandbox(recorder.merged(report), children);
+      return finishedReport(recorder.merged(report), children, opened.workflow);
     } finally {
       recorder.close();
       await stopLauncher();
@@ -2584,8 +2608,8 @@ async function runLocked(target, request, resuming) {
     release2();
   }
 }
-function withSandbox(report, children) {
-  return children.state ? { ...report, sandbox: children.state } : report;
+function finishedReport(report, children, workflow) {
+  return { ...report, ...children.state ? { sandbox: children.state } : {}, spend: spendOf(report, workflow) };
 }
 function directoriesUnder(dir, depth) {
   const found = [dir];
@@ -2836,7 +2860,7 @@ async function runShard(target, request) {
     shared.writeOutbox(shard, published(), result);
     await publisher.now();
   }
-  return withSandbox(report, children);
+  return finishedReport(report, children, opened.workflow);
 }
 var PUSH_EVERY_MS = 3e4;
 var Publisher = class {

@@ -10,14 +10,14 @@ import {
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-7MWHRLVG.js";
+} from "./cli-chunk-TWZ6XAD3.js";
 import "./cli-chunk-4GFFP5NS.js";
 import {
   count
-} from "./cli-chunk-F4F2Q3QN.js";
+} from "./cli-chunk-EBXTHJ7R.js";
 import {
   styleFor
-} from "./cli-chunk-C3DQR4JT.js";
+} from "./cli-chunk-FRMEDJY7.js";
 import "./cli-chunk-7XSAPEIW.js";
 import {
   ConfigError,

@@ -7,7 +7,7 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-C3DQR4JT.js";
+} from "./cli-chunk-FRMEDJY7.js";
 import {
   displayPath,
   shortRef
@@ -46,7 +46,7 @@ function rows(estimate) {
   const list2 = estimate.pairs.map((p) => ({
     pair: p.id,
     model: p.model ?? "-",
-    input: (p.tokenizer === "approximate" ? "~" : "") + tokensText(p.inputTokens),
+    input: (p.tokenizer === "approximate" && p.outputBasis !== "none" ? "~" : "") + tokensText(p.inputTokens),
     output: tokensText(p.outputTokens),
     attempts: attemptsText(p.attempts),
     tokens: tokensText(p.tokens.input + p.tokens.output),
@@ -71,19 +71,21 @@ function estimateNotes(estimate) {
   const some = (f) => estimate.pairs.some(f);
   notes.push("input and output are per attempt; tokens is (input + output) \xD7 attempts");
   if (some((p) => p.tokenizer === "o200k_base")) notes.push(`input counted with the o200k_base tokenizer for ${models((p) => p.tokenizer === "o200k_base")}`);
-  if (some((p) => p.tokenizer === "approximate")) {
-    notes.push(`~ approximate input: characters / ${CHARS_PER_TOKEN}, as pairflow has no tokenizer for ${models((p) => p.tokenizer === "approximate")}`);
+  if (some((p) => p.tokenizer === "approximate" && p.outputBasis !== "none")) {
+    notes.push(
+      `~ approximate input: characters / ${CHARS_PER_TOKEN}, as pairflow has no tokenizer for ${models((p) => p.tokenizer === "approximate" && p.outputBasis !== "none")}`
+    );
   }
   const output = [];
   if (some((p) => p.outputBasis === "history")) output.push(`median of past accepted attempts for ${ids((p) => p.outputBasis === "history").join(", ")}`);
   if (some((p) => p.outputBasis === "max_tokens")) output.push(`generator_config.max_tokens for ${ids((p) => p.outputBasis === "max_tokens").join(", ")}`);
   if (some((p) => p.outputBasis === "default"))
     output.push(`${tokensText(DEFAULT_OUTPUT_TOKENS)} by default (no history, no max_tokens) for ${ids((p) => p.outputBasis === "default").join(", ")}`);
-  notes.push(`output: ${output.join("; ")}`);
+  if (output.length > 0) notes.push(`output: ${output.join("; ")}`);
   const attempts = [];
   if (some((p) => p.attemptsBasis === "history")) attempts.push(`median of past accepted runs for ${ids((p) => p.attemptsBasis === "history").join(", ")}`);
   if (some((p) => p.attemptsBasis === "default")) attempts.push(`1 (no history) for ${ids((p) => p.attemptsBasis === "default").join(", ")}`);
-  notes.push(`attempts: ${attempts.join("; ")}`);
+  if (attempts.length > 0) notes.push(`attempts: ${attempts.join("; ")}`);
   const prices = [];
   if (some((p) => p.price?.source === "workflow")) prices.push(`the workflow's pricing: for ${models((p) => p.price?.source === "workflow")}`);
   if (some((p) => p.price?.source === "built-in"))
@@ -221,6 +223,7 @@ function pairJson(plan, p, estimate) {
     configRef: p.configRef,
     action: p.action,
     reasons: p.reasons,
+    ...p.reuse ? { reuse: p.reuse } : {},
     ...estimate ? { estimate: pairEstimateJson(estimate, p.id) } : {}
   };
 }
@@ -266,6 +269,21 @@ function reasonsText(pair) {
   const more = pair.reasons.length - shown.length;
   return shown.join("; ") + (more > 0 ? `; and ${more} more` : "");
 }
+function withoutCalls(pairs) {
+  return pairs.filter((p) => p.action === "run" && (p.reuse?.kind === "request" || p.reuse?.kind === "rejudge")).length;
+}
+function withoutCallsText(pairs) {
+  const n = withoutCalls(pairs);
+  return n === 0 ? "" : ` (${n.toLocaleString("en-US")} with no model call: ${n === 1 ? "its request was" : "their requests were"} answered before)`;
+}
+function reuseText(pair) {
+  const reuse = pair.reuse;
+  if (reuse === void 0) return "";
+  if (reuse.kind === "request") return "request answered before: no model call";
+  if (reuse.kind === "rejudge") return "re-judge: no model call if the guard accepts what the same request returned";
+  if (reuse.kind !== "unless") return "";
+  return `no model call if ${reuse.deps.join(", ")} ${reuse.deps.length === 1 ? "reproduces its" : "reproduce their"} content`;
+}
 function planText(plan, style, cwd = process.cwd(), estimate) {
   const t = totals(plan);
   const lines = [];
@@ -275,7 +293,8 @@ function planText(plan, style, cwd = process.cwd(), estimate) {
   const width = Math.min(40, Math.max(0, ...plan.pairs.map((p) => p.id.length)));
   const line = (p, indent) => {
     const action = p.action === "run" ? style.yellow("run ") : style.green("skip");
-    return `${indent}${action}  ${p.id.padEnd(width)}  ${style.dim(shortRef(p.configRef).padEnd(12))}  ${reasonsText(p)}`;
+    const reuse = reuseText(p);
+    return `${indent}${action}  ${p.id.padEnd(width)}  ${style.dim(shortRef(p.configRef).padEnd(12))}  ${reasonsText(p)}${reuse ? style.dim(` (${reuse})`) : ""}`;
   };
   for (const [wave, pairs] of byWave(plan.pairs)) {
     lines.push("", style.bold(`Wave ${wave}`));
@@ -309,7 +328,7 @@ function planText(plan, style, cwd = process.cwd(), estimate) {
   const removed = plan.removed ?? [];
   if (removed.length > 0)
     lines.push("", `${style.bold("Removed")} (no longer in the workflow; the run drops them from the lock file): ${removedText(removed)}`);
-  lines.push("", style.bold(`${t.run} to run, ${t.skip} unchanged` + (removed.length > 0 ? `, ${removed.length} removed` : "")));
+  lines.push("", style.bold(`${t.run} to run${withoutCallsText(plan.pairs)}, ${t.skip} unchanged` + (removed.length > 0 ? `, ${removed.length} removed` : "")));
   if (estimate && estimate.pairs.length > 0) lines.push("", estimateText(estimate, style).trimEnd());
   return lines.join("\n") + "\n";
 }
@@ -342,6 +361,7 @@ export {
   planJsonStream,
   planJsonText,
   reasonsText,
+  withoutCallsText,
   planText,
   count
 };

@@ -3,7 +3,10 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   count
-} from "./cli-chunk-F4F2Q3QN.js";
+} from "./cli-chunk-EBXTHJ7R.js";
+import {
+  usd
+} from "./cli-chunk-FRMEDJY7.js";
 import {
   shortRef
 } from "./cli-chunk-WNU7MVIX.js";
@@ -24,7 +27,36 @@ function isControl(code) {
   return code < 32 && code !== 9 && code !== 10 || code >= 127 && code <= 159;
 }
 
+// src/report/spend.ts
+var n = (x) => x.toLocaleString("en-US");
+var plural = (x, one, many = `${one}s`) => `${n(x)} ${x === 1 ? one : many}`;
+function spendLine(spend) {
+  const { bought, reused, avoided } = spend;
+  const parts = [];
+  if (bought.calls === 0) parts.push("bought no call");
+  else {
+    const tokens = bought.tokens === null ? "tokens not reported" : plural(bought.tokens.input + bought.tokens.output, "token");
+    const cost = bought.cost === null ? "cost unknown" : usd(bought.cost);
+    parts.push(`bought ${plural(bought.calls, "call")} (${tokens}, ${cost})`);
+  }
+  const kinds = [
+    reused.unchanged > 0 ? `${plural(reused.unchanged, "unchanged pair")}` : "",
+    reused.request > 0 ? `${plural(reused.request, "request")} answered before` : "",
+    reused.rejudged > 0 ? `${n(reused.rejudged)} re-judged` : ""
+  ].filter(Boolean);
+  if (kinds.length > 0) parts.push(`reused ${kinds.join(", ")}${reused.request + reused.rejudged > 0 ? ", with no call" : ""}`);
+  const avoidedTokens = avoided.tokens.input + avoided.tokens.output;
+  if (avoidedTokens > 0) {
+    const unknown = avoided.unknown > 0 ? ` (and ${plural(avoided.unknown, "artifact")} of unrecorded usage or price)` : "";
+    parts.push(`avoided ${plural(avoidedTokens, "token")}, ${usd(avoided.cost)} at current prices${unknown}`);
+  }
+  return parts.join("; ");
+}
+
 // src/report/run.ts
+function capitalize(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
 function seconds(ms) {
   return ms < 1e4 ? `${(ms / 1e3).toFixed(1)}s` : `${Math.round(ms / 1e3)}s`;
 }
@@ -65,8 +97,8 @@ function outcomeLine(o, style) {
   const id = visible(o.id);
   switch (o.status) {
     case "executed": {
-      const n = o.attempts.length;
-      return `${style.green(verb("accepted"))}${id}  attempt ${n}, ${seconds(o.durationMs)}`;
+      const n2 = o.attempts.length;
+      return `${style.green(verb("accepted"))}${id}  attempt ${n2}, ${seconds(o.durationMs)}${style.dim(note)}`;
     }
     case "reused":
       return `${style.dim(verb("reused"))}${id}${style.dim(note)}`;
@@ -115,9 +147,9 @@ function runSummary(report, style) {
     ]);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const lines = rows.map((r, n) => {
+  const lines = rows.map((r, n2) => {
     const line = r.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd();
-    return n === 0 ? style.bold(line) : line;
+    return n2 === 0 ? style.bold(line) : line;
   });
   const t = report.totals;
   const stopped = t.interrupted > 0 ? `, ${t.interrupted} interrupted` : "";
@@ -125,6 +157,7 @@ function runSummary(report, style) {
     "",
     style.bold(`${t.executed} executed, ${t.reused} reused, ${t.failed} failed, ${t.blocked} blocked${stopped} in ${seconds(t.durationMs)}`) + style.dim(`  (run ${report.runId})`)
   );
+  if (report.spend) lines.push(style.dim(capitalize(spendLine(report.spend)) + "."));
   if (report.sandbox && !report.sandbox.confined) lines.push(style.yellow(`Commands ran without a sandbox: ${report.sandbox.reason} (docs/security.md).`));
   const failed = report.pairs.filter((p) => p.status === "failed");
   if (failed.length > 0) {
