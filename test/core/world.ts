@@ -7,7 +7,7 @@ import { executePlan, type EngineDeps } from "../../src/engine/engine.js";
 import { buildGraph } from "../../src/graph/graph.js";
 import type { Graph } from "../../src/model/graph.js";
 import type { Plan, StateView } from "../../src/model/plan.js";
-import type { ArtifactStore, Generator, OutputFiles, RemoteArtifact } from "../../src/model/ports.js";
+import type { ArtifactStore, Generator, Guard, OutputFiles, RemoteArtifact } from "../../src/model/ports.js";
 import type { LockFile, RequestEntry, StoreRecord } from "../../src/model/records.js";
 import type { RunReport, Selection } from "../../src/model/run.js";
 import type { Pair, Workflow } from "../../src/model/workflow.js";
@@ -82,6 +82,9 @@ export class World {
   calls: string[] = [];
   /** Makes each execution's content unique (no early cutoff) when true. */
   unique = false;
+  /** The generator and the guard of every pair, in place of the built-in memory ones. */
+  generate?: Generator;
+  judge?: Guard;
   private counter = 0;
 
   constructor(
@@ -104,6 +107,8 @@ export class World {
       inputHashes: (pair) => (pair.inputs.length > 0 && this.inputs.has(pair.id) ? { [`data/${pair.id}.txt`]: sha256Hex(this.inputs.get(pair.id)!) } : {}),
       fileHashes: () => ({ generator: {}, guard: {} }),
       remote: remote && (async (pair, ref) => (await remote.fetch(pair, ref))?.record),
+      text: (pair, hash) => (this.files.get(pair.id) ?? this.objects.get(hash))?.toString("utf8"),
+      requests: (k) => this.requests.get(k) ?? [],
     };
   }
 
@@ -147,6 +152,7 @@ export class World {
     };
     const generate: Generator = async (request) => {
       this.calls.push(request.pairId);
+      if (this.generate) return this.generate(request);
       const nonce = this.unique ? ` #${++this.counter}` : "";
       return { content: `${request.pairId} ${sha256Hex(request.prompt).slice(0, 12)}${nonce}\n` };
     };
@@ -154,6 +160,7 @@ export class World {
     const deps: EngineDeps = {
       generator: () => generate,
       guard: () => {
+        if (this.judge) return this.judge;
         throw new Error("no guards in memory");
       },
       store,
