@@ -116,7 +116,11 @@ export function openState(target: string | undefined, options: StateOptions): Op
       const bytes = outputs.read(pair) ?? store.content(hash);
       return bytes === undefined ? undefined : strictText(bytes);
     },
-    requests: (key) => store.requests(key),
+    requests: (key) => {
+      const local = store.requests(key).filter((e) => store.hasContent(e.contentHash));
+      const more = remote?.requests(key).filter((e) => !local.some((l) => l.contentHash === e.contentHash)) ?? [];
+      return [...local, ...more];
+    },
   };
   return { workflow, graph, loaded, stateDir, lockPath, lock, store, outputs, remote, view };
 }

@@ -38,6 +38,10 @@ export interface EngineDeps {
     readonly name: string;
     fetch(pair: string, configRef: string): Promise<RemoteArtifact | undefined>;
     save(artifact: RemoteArtifact): Promise<void>;
+    /** Its request index: what it holds for a request, an entry's content, and what this run adds. */
+    requests?(key: string): RequestEntry[];
+    requestContent?(hash: string): Promise<Buffer | undefined>;
+    saveRequest?(key: string, entry: RequestEntry, content: Buffer): void;
   };
   /** The lock file: each change recorded (surviving a kill) before the next step; `close` completes the file. */
   lockFile: { record(id: string, entry: LockEntry | null): void; close(): void };
@@ -478,15 +482,19 @@ class Run {
       // What the generator returned answers the same request later, whatever this guard said of it.
       if (request !== undefined) {
         const contentHash = this.deps.store.putContent(content);
-        this.deps.store.putRequest(request, {
-          contentHash,
-          pair: d.id,
-          configRef: d.configRef!,
-          at: new Date().toISOString(),
-          model: pair.model,
-          tokens,
-          verdicts: { [judge]: verdict.accepted ? "accepted" : "rejected" },
-        });
+        this.recordRequest(
+          request,
+          {
+            contentHash,
+            pair: d.id,
+            configRef: d.configRef!,
+            at: new Date().toISOString(),
+            model: pair.model,
+            tokens,
+            verdicts: { [judge]: verdict.accepted ? "accepted" : "rejected" },
+          },
+          content,
+        );
       }
       const record = { attempt, accepted: verdict.accepted, feedback: verdict.feedback, tokens, durationMs: Date.now() - t0 };
       attempts.push(record);
@@ -520,15 +528,25 @@ class Run {
     attempt: number,
     maxOutputBytes: number,
   ): Promise<{ content: Buffer; kind: ReuseKind; entry: RequestEntry } | undefined> {
-    for (const entry of this.deps.store.requests(request)) {
+    // This machine's first, then what the remote store holds (a fresh runner's only index).
+    const local = this.deps.store.requests(request);
+    const remote = (this.deps.remote?.requests?.(request) ?? []).filter((e) => !local.some((l) => l.contentHash === e.contentHash));
+    for (const entry of [...local, ...remote]) {
       const before = Object.hasOwn(entry.verdicts, judge) ? entry.verdicts[judge] : undefined;
       if (before === "rejected") continue;
       // Verified against its hash as it is read: a damaged or missing object is no answer.
-      const content = this.deps.store.content(entry.contentHash);
+      let content = this.deps.store.content(entry.contentHash);
+      if (content === undefined && remote.includes(entry)) {
+        content = await this.deps.remote?.requestContent?.(entry.contentHash);
+        if (content !== undefined) this.deps.store.putContent(content);
+      }
       if (content === undefined || content.length > maxOutputBytes) continue;
-      if (before === "accepted") return { content, kind: "request", entry };
+      if (before === "accepted") {
+        if (remote.includes(entry)) this.deps.store.putRequest(request, entry);
+        return { content, kind: "request", entry };
+      }
       const verdict = await this.check(guard, pair, content, attempt);
-      this.deps.store.putRequest(request, { ...entry, verdicts: { [judge]: verdict.accepted ? "accepted" : "rejected" } });
+      this.recordRequest(request, { ...entry, verdicts: { ...entry.verdicts, [judge]: verdict.accepted ? "accepted" : "rejected" } }, content);
       if (verdict.accepted) return { content, kind: "rejudged", entry };
     }
     return undefined;
@@ -553,6 +571,12 @@ class Run {
       signal: this.signal,
       sandbox: this.options.sandbox,
     });
+  }
+
+  /** Records a request index entry here, and for the remote store's next save. */
+  private recordRequest(key: string, entry: RequestEntry, content: Buffer): void {
+    this.deps.store.putRequest(key, entry);
+    this.deps.remote?.saveRequest?.(key, entry, content);
   }
 
   private redact(text: string): string {

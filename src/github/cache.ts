@@ -28,7 +28,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import path from "node:path";
 import * as cache from "@actions/cache";
 import type { RemoteArtifact, RemoteStore } from "../model/ports.js";
-import type { LockFile, StoreRecord } from "../model/records.js";
+import type { LockFile, RequestEntry, StoreRecord } from "../model/records.js";
 import { randomBytes } from "node:crypto";
 import { sha256Hex } from "../refs/hash.js";
 import { dict, dictOf, own } from "../model/dict.js";
@@ -37,6 +37,7 @@ import { checkStateDir } from "../workspace/stateDir.js";
 import {
   currentArtifacts,
   manifestLock,
+  currentRequests,
   packDigest,
   parseManifest,
   sameArtifacts,
@@ -156,8 +157,12 @@ export class ActionsCacheStore implements RemoteStore {
   private packMissing = false;
   /** What this run accepted, by pair: content in hand for the next snapshot. */
   private readonly accepted = new Map<string, RemoteArtifact>();
+  /** What this run's generators returned (and verdicts on earlier artifacts), by request key, with contents by hash. */
+  private readonly requestsSeen = new Map<string, RequestEntry[]>();
+  private readonly requestContents = new Map<string, Buffer>();
   /** The artifacts of the last snapshot saved or restored, and its pack. */
   private lastSaved: Record<string, StoreRecord> = dict();
+  private lastRequests: Record<string, RequestEntry[]> = dict();
   private lastPack: string | null = null;
   private seq = 0;
   private source: SnapshotSource | null = null;
@@ -210,6 +215,7 @@ export class ActionsCacheStore implements RemoteStore {
       if (found) {
         this.manifest = found;
         this.lastSaved = found.artifacts;
+        this.lastRequests = found.requests ?? dict();
         this.lastPack = found.pack;
       }
     });
@@ -243,6 +249,32 @@ export class ActionsCacheStore implements RemoteStore {
 
   async fetch(pair: string, configRef: string): Promise<RemoteArtifact | undefined> {
     return this.content(pair, configRef);
+  }
+
+  /** What the restored snapshot holds for this request (its contents are in its pack). */
+  requests(key: string): RequestEntry[] {
+    if (this.disabled || this.packMissing) return [];
+    return own(this.manifest?.requests, key) ?? [];
+  }
+
+  /** A request index entry's content, from the pack (downloaded once). */
+  requestContent(hash: string): Promise<Buffer | undefined> {
+    const mine = this.requestContents.get(hash);
+    if (mine) return Promise.resolve(mine);
+    return this.oneAtATime(async () => {
+      await this.loadPack();
+      return this.pack?.get(hash);
+    });
+  }
+
+  /** Keeps what a generator returned for a request (or a verdict on it) for the next snapshot. */
+  saveRequest(key: string, entry: RequestEntry, content: Buffer): void {
+    const entries = this.requestsSeen.get(key) ?? [];
+    const known = entries.findIndex((e) => e.contentHash === entry.contentHash);
+    if (known === -1) entries.unshift(entry);
+    else entries[known] = { ...entries[known]!, verdicts: { ...entries[known]!.verdicts, ...entry.verdicts } };
+    this.requestsSeen.set(key, entries);
+    this.requestContents.set(entry.contentHash, content);
   }
 
   /** Keeps the accepted artifact for the next snapshot; a long run saves one at its next checkpoint. */
@@ -376,11 +408,13 @@ export class ActionsCacheStore implements RemoteStore {
     const scope = this.scope;
     if (!source || !scope || this.savingOff) return;
     let artifacts = currentArtifacts(this.usablePrevious(), source.lock(), source.pairs);
+    let requests = currentRequests(this.packMissing || this.damaged.size > 0 ? undefined : this.manifest?.requests, this.requestsSeen);
     // A damaged pack's key is taken for good, a missing one's perhaps by an upload that never
     // finished: the same contents go under a key salted with this writer. A salt found in the
     // manifest stays, or the next snapshot would name the unsalted key again.
     const salt = this.damaged.size > 0 || this.packMissing ? scope.writer : this.manifest?.packSalt;
-    if (sameArtifacts(artifacts, this.lastSaved) && packDigest(artifacts, salt) === this.lastPack) return;
+    if (sameArtifacts(artifacts, this.lastSaved) && packDigest(artifacts, salt, requests) === this.lastPack && sameRequests(requests, this.lastRequests))
+      return;
 
     // Every content in hand: accepted here, in the pack, on this machine; else the pack is fetched once.
     const contents = new Map<string, Buffer>();
@@ -389,16 +423,25 @@ export class ActionsCacheStore implements RemoteStore {
       if (mine !== undefined && mine.record.contentHash === r.contentHash) return mine.content;
       return this.pack?.get(r.contentHash!) ?? source.content(r.pair, r.contentHash!);
     };
+    const findRequest = (e: RequestEntry): Buffer | undefined =>
+      this.requestContents.get(e.contentHash) ?? this.pack?.get(e.contentHash) ?? source.content(e.pair, e.contentHash);
     let missing = Object.values(artifacts).filter((r) => find(r) === undefined);
-    if (missing.length > 0 && missing.some((r) => own(this.manifest?.artifacts, r.pair)?.contentHash === r.contentHash)) {
+    const requestMissing = () => Object.values(requests).some((entries) => entries.some((e) => findRequest(e) === undefined));
+    if ((missing.length > 0 && missing.some((r) => own(this.manifest?.artifacts, r.pair)?.contentHash === r.contentHash)) || requestMissing()) {
       await this.loadPack();
       missing = missing.filter((r) => find(r) === undefined);
     }
     // What cannot be had is left out rather than saved without content.
     if (missing.length > 0) artifacts = dictOf(Object.entries(artifacts).filter(([pair]) => !missing.some((r) => r.pair === pair)));
+    requests = dictOf(
+      Object.entries(requests)
+        .map(([key, entries]) => [key, entries.filter((e) => findRequest(e) !== undefined)] as const)
+        .filter(([, entries]) => entries.length > 0),
+    );
     for (const r of Object.values(artifacts)) contents.set(r.contentHash!, find(r)!);
-    const digest = packDigest(artifacts, salt);
-    if (sameArtifacts(artifacts, this.lastSaved) && this.lastPack === digest) return;
+    for (const entries of Object.values(requests)) for (const e of entries) contents.set(e.contentHash, findRequest(e)!);
+    const digest = packDigest(artifacts, salt, requests);
+    if (sameArtifacts(artifacts, this.lastSaved) && this.lastPack === digest && sameRequests(requests, this.lastRequests)) return;
 
     const what = final ? "saving the workflow's state" : "saving a checkpoint of the workflow's state";
     const budget = this.budget();
@@ -424,6 +467,7 @@ export class ActionsCacheStore implements RemoteStore {
       pack: digest,
       ...(salt === undefined ? {} : { packSalt: salt }),
       artifacts,
+      ...(Object.keys(requests).length > 0 ? { requests } : {}),
     };
     const key = `${stateKeyPrefix(this.prefix, scope.workflow, scope.ref)}${scope.writer}-${manifest.seq}`;
     this.clear(this.stateDir);
@@ -442,6 +486,7 @@ export class ActionsCacheStore implements RemoteStore {
     ).length;
     this.stats.snapshots++;
     this.lastSaved = artifacts;
+    this.lastRequests = requests;
     this.lastPack = digest;
     if (!final) this.options.info?.(`saved a checkpoint of the workflow's state: ${Object.keys(artifacts).length} accepted artifacts, as ${key}`);
   }
@@ -482,4 +527,9 @@ export class ActionsCacheStore implements RemoteStore {
 
 function listed(pairs: string[]): string {
   return pairs.length <= 5 ? pairs.join(", ") : `${pairs.slice(0, 5).join(", ")} and ${pairs.length - 5} more`;
+}
+
+/** Whether two request indexes hold the same entries with the same verdicts. */
+function sameRequests(a: Record<string, RequestEntry[]>, b: Record<string, RequestEntry[]> | undefined): boolean {
+  return JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b ?? {}).sort());
 }

@@ -153,6 +153,9 @@ export interface StateView {
    * when that holds it, else the store's copy; undefined when it is not at hand (no forecast then).
    */
   text?(pair: Pair, contentHash: string): string | undefined;
-  /** What pairflow's generators returned for this request (the request index); absent: no forecast. */
+  /**
+   * What pairflow's generators returned for this request whose content can be had (the local
+   * store's request index, then the remote store's); absent: no forecast.
+   */
   requests?(key: string): readonly RequestEntry[];
 }

@@ -125,6 +125,12 @@ export interface RemoteStore {
   lookup?(pair: string, configRef: string): Promise<StoreRecord | undefined>;
   /** The accepted state the store last saved for the workflow, as a lock file; null when it has none. */
   acceptedState?(): LockFile | null;
+  /** What pairflow's generators returned for this request, as the store last saved it (see ArtifactStore.requests). */
+  requests?(key: string): RequestEntry[];
+  /** The content of a request index entry, checked against its hash; undefined on a miss or any failure. */
+  requestContent?(hash: string): Promise<Buffer | undefined>;
+  /** Keeps an artifact a generator returned, or a verdict on one, for the store's next save. */
+  saveRequest?(key: string, entry: RequestEntry, content: Buffer): void;
 }
 
 /** Where accepted artifacts are kept on this machine: content by hash, one record per (pair, configRef). */

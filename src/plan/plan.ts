@@ -190,7 +190,7 @@ function forecast(ctx: PlanContext, pair: Pair, own: OwnComponents, deps: readon
   const judge = guardKey(pair.id, own);
   for (const entry of entries) {
     const verdict = Object.hasOwn(entry.verdicts, judge) ? entry.verdicts[judge] : undefined;
-    if (verdict === "rejected" || !view.hasContent(entry.contentHash)) continue;
+    if (verdict === "rejected") continue;
     return { kind: verdict === "accepted" ? "request" : "rejudge", from: entry.pair, at: entry.at };
   }
   return undefined;

@@ -5,7 +5,8 @@
  * content (a snapshot's manifest) answers the planner's lookups without downloading any content.
  */
 import type { RemoteArtifact, RemoteStore } from "../model/ports.js";
-import type { LockFile, StoreRecord } from "../model/records.js";
+import type { LockFile, RequestEntry, StoreRecord } from "../model/records.js";
+import { sha256Hex } from "../refs/hash.js";
 
 export class RemoteCache {
   private readonly fetched = new Map<string, Promise<RemoteArtifact | undefined>>();
@@ -53,6 +54,29 @@ export class RemoteCache {
     } catch {
       return null;
     }
+  }
+
+  /** What the store holds for this request; none when it cannot tell, or fails. */
+  requests(key: string): RequestEntry[] {
+    try {
+      return this.store.requests?.(key) ?? [];
+    } catch {
+      return [];
+    }
+  }
+
+  /** A request index entry's content, checked against its hash; undefined on a miss or any failure. */
+  async requestContent(hash: string): Promise<Buffer | undefined> {
+    try {
+      const content = await this.store.requestContent?.(hash);
+      return content !== undefined && sha256Hex(content) === hash ? content : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  saveRequest(key: string, entry: RequestEntry, content: Buffer): void {
+    this.store.saveRequest?.(key, entry, content);
   }
 
   save(artifact: RemoteArtifact): Promise<void> {

@@ -7,12 +7,16 @@
  *
  * Everything here is about the data; where it is kept and how it travels is the store's business.
  */
-import type { LockEntry, LockFile, StoreRecord } from "../model/records.js";
+import type { LockEntry, LockFile, RequestEntry, StoreRecord } from "../model/records.js";
 import { componentsOf, lockEntry, LOCK_VERSION } from "../model/records.js";
 import { asDict, dict, own } from "../model/dict.js";
 import { sha256Hex } from "../refs/hash.js";
 
-export const SNAPSHOT_VERSION = 1;
+/** 2: with the request index (`requests`); a manifest of version 1 (none) is still read. */
+export const SNAPSHOT_VERSION = 2;
+
+/** Request index entries a snapshot keeps at most, newest first: enough for reverts and retries, bounded whatever the history. */
+export const MAX_SNAPSHOT_REQUESTS = 1000;
 
 export interface SnapshotManifest {
   version: typeof SNAPSHOT_VERSION;
@@ -28,6 +32,11 @@ export interface SnapshotManifest {
   packSalt?: string;
   /** The accepted artifact of each pair, by pair id: generated ones only (a hand edit never leaves the machine). */
   artifacts: Record<string, StoreRecord>;
+  /**
+   * What pairflow's generators returned for recent requests, accepted and rejected, by request key
+   * (src/refs/request.ts): their contents are in the pack too. Absent in a manifest of version 1.
+   */
+  requests?: Record<string, RequestEntry[]>;
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -41,7 +50,8 @@ export function parseManifest(text: string): SnapshotManifest | string {
     return `its manifest is not JSON (${(err as Error).message})`;
   }
   const m = value as Partial<SnapshotManifest> | null;
-  if (m === null || typeof m !== "object" || m.version !== SNAPSHOT_VERSION) return `its manifest is not of version ${SNAPSHOT_VERSION}`;
+  if (m === null || typeof m !== "object" || (m.version !== SNAPSHOT_VERSION && m.version !== 1))
+    return `its manifest is not of version 1 or ${SNAPSHOT_VERSION}`;
   if (typeof m.name !== "string" || typeof m.writer !== "string" || typeof m.seq !== "number") return "its manifest lacks its name, writer or sequence";
   if (m.pack !== null && (typeof m.pack !== "string" || !HEX64.test(m.pack))) return "its manifest names no valid pack";
   if (typeof m.artifacts !== "object" || m.artifacts === null) return "its manifest has no artifacts";
@@ -49,9 +59,17 @@ export function parseManifest(text: string): SnapshotManifest | string {
     if (!usableRecord(pair, record)) return `its manifest's entry for ${pair} is not an accepted artifact`;
   }
   if (m.packSalt !== undefined && typeof m.packSalt !== "string") return "its manifest's pack salt is not text";
-  if (m.pack !== packDigest(m.artifacts, m.packSalt)) return "its manifest's pack does not match its artifacts";
+  if (m.requests !== undefined) {
+    if (typeof m.requests !== "object" || m.requests === null) return "its manifest's requests are not a mapping";
+    for (const [key, entries] of Object.entries(m.requests)) {
+      if (!HEX64.test(key) || !Array.isArray(entries) || !entries.every(usableRequestEntry))
+        return `its manifest's request entry ${key.slice(0, 12)} is not one`;
+    }
+    asDict(m.requests);
+  }
+  if (m.pack !== packDigest(m.artifacts, m.packSalt, m.requests)) return "its manifest's pack does not match its artifacts";
   asDict(m.artifacts);
-  return m as SnapshotManifest;
+  return { ...(m as SnapshotManifest), version: SNAPSHOT_VERSION };
 }
 
 function usableRecord(pair: string, r: StoreRecord | undefined): boolean {
@@ -70,13 +88,63 @@ function usableRecord(pair: string, r: StoreRecord | undefined): boolean {
   );
 }
 
+function usableRequestEntry(e: RequestEntry): boolean {
+  return (
+    typeof e === "object" &&
+    e !== null &&
+    typeof e.contentHash === "string" &&
+    HEX64.test(e.contentHash) &&
+    typeof e.pair === "string" &&
+    typeof e.configRef === "string" &&
+    typeof e.at === "string" &&
+    typeof e.verdicts === "object" &&
+    e.verdicts !== null &&
+    Object.values(e.verdicts).every((v) => v === "accepted" || v === "rejected")
+  );
+}
+
 /**
- * The digest of the pack that holds these artifacts' contents: content-addressed, so a run that
- * accepted nothing new names the pack already saved, and saving it again is a no-op.
+ * The digest of the pack that holds these artifacts' contents (and the request index entries'):
+ * content-addressed, so a run that accepted nothing new names the pack already saved, and saving it
+ * again is a no-op.
  */
-export function packDigest(artifacts: Record<string, StoreRecord>, salt?: string): string | null {
-  const hashes = [...new Set(Object.values(artifacts).map((r) => r.contentHash!))].sort();
+export function packDigest(artifacts: Record<string, StoreRecord>, salt?: string, requests?: Record<string, RequestEntry[]>): string | null {
+  const hashes = [
+    ...new Set([
+      ...Object.values(artifacts).map((r) => r.contentHash!),
+      ...Object.values(requests ?? {}).flatMap((entries) => entries.map((e) => e.contentHash)),
+    ]),
+  ].sort();
   return hashes.length === 0 ? null : sha256Hex(hashes.join("\n") + (salt === undefined ? "" : `\n${salt}`));
+}
+
+/**
+ * The request index entries a snapshot keeps: this run's newest first, then the previous
+ * snapshot's, each request's artifacts merged by content (verdicts joined), at most `limit`
+ * entries in all, the most recent kept.
+ */
+export function currentRequests(
+  previous: Record<string, RequestEntry[]> | undefined,
+  mine: ReadonlyMap<string, RequestEntry[]>,
+  limit = MAX_SNAPSHOT_REQUESTS,
+): Record<string, RequestEntry[]> {
+  const merged = new Map<string, RequestEntry[]>();
+  for (const source of [mine, new Map(Object.entries(previous ?? {}))]) {
+    for (const [key, entries] of source) {
+      const into = merged.get(key) ?? [];
+      for (const e of entries) {
+        const known = into.findIndex((x) => x.contentHash === e.contentHash);
+        if (known === -1) into.push(e);
+        else into[known] = { ...e, ...into[known]!, verdicts: { ...e.verdicts, ...into[known]!.verdicts } };
+      }
+      merged.set(key, into);
+    }
+  }
+  const all = [...merged].flatMap(([key, entries]) => entries.map((e) => ({ key, e })));
+  all.sort((a, b) => (a.e.at < b.e.at ? 1 : a.e.at > b.e.at ? -1 : 0));
+  const kept = dict<RequestEntry[]>();
+  for (const { key, e } of all.slice(0, limit)) (kept[key] ??= []).push(e);
+  return kept;
 }
 
 /** The manifest as a lock file: what a planner compares the workflow against where the repository commits none. */

@@ -79,7 +79,7 @@ describe("a pack's digest", () => {
 
 describe("a manifest read back", () => {
   const manifestOf = (artifacts: Record<string, StoreRecord>): SnapshotManifest => ({
-    version: 1,
+    version: 2,
     name: "w",
     writer: "42.1.abc",
     seq: 1,
@@ -118,7 +118,7 @@ describe("a manifest read back", () => {
 
   it("is refused, saying why, when it is not a manifest", () => {
     expect(parseManifest("{")).toMatch(/^its manifest is not JSON/);
-    expect(parseManifest('{"version": 2}')).toBe("its manifest is not of version 1");
+    expect(parseManifest('{"version": 3}')).toBe("its manifest is not of version 1 or 2");
     const human = {
       ...manifestOf({}),
       artifacts: { a: { pair: "a", configRef: "0".repeat(64), status: "accepted", contentHash: "1".repeat(64), source: "human", components: {} } },

@@ -108,7 +108,7 @@ export class World {
       fileHashes: () => ({ generator: {}, guard: {} }),
       remote: remote && (async (pair, ref) => (await remote.fetch(pair, ref))?.record),
       text: (pair, hash) => (this.files.get(pair.id) ?? this.objects.get(hash))?.toString("utf8"),
-      requests: (k) => this.requests.get(k) ?? [],
+      requests: (k) => (this.requests.get(k) ?? []).filter((e) => this.objects.has(e.contentHash)),
     };
   }
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-SMH46DBM.js";
+import "./cli-chunk-F2XXK7YL.js";
 import {
   planTarget
-} from "./cli-chunk-IGJZAVGC.js";
-import "./cli-chunk-TWZ6XAD3.js";
+} from "./cli-chunk-5HBDWES2.js";
+import "./cli-chunk-6XYYMHM6.js";
 import {
   lockPathFor,
   readLock
@@ -14,11 +14,11 @@ import {
   planJson,
   reasonsText,
   withoutCallsText
-} from "./cli-chunk-EBXTHJ7R.js";
+} from "./cli-chunk-D4XI4QAM.js";
 import {
   decidePair,
   styleFor
-} from "./cli-chunk-FRMEDJY7.js";
+} from "./cli-chunk-ORKHIUQ2.js";
 import {
   lockEntry
 } from "./cli-chunk-7XSAPEIW.js";

@@ -9,7 +9,7 @@ import {
 } from "./cli-chunk-4GFFP5NS.js";
 import {
   sortedObject
-} from "./cli-chunk-FRMEDJY7.js";
+} from "./cli-chunk-ORKHIUQ2.js";
 import {
   LOCK_VERSION
 } from "./cli-chunk-7XSAPEIW.js";
@@ -521,6 +521,26 @@ var RemoteCache = class {
       return null;
     }
   }
+  /** What the store holds for this request; none when it cannot tell, or fails. */
+  requests(key) {
+    try {
+      return this.store.requests?.(key) ?? [];
+    } catch {
+      return [];
+    }
+  }
+  /** A request index entry's content, checked against its hash; undefined on a miss or any failure. */
+  async requestContent(hash) {
+    try {
+      const content = await this.store.requestContent?.(hash);
+      return content !== void 0 && sha256Hex(content) === hash ? content : void 0;
+    } catch {
+      return void 0;
+    }
+  }
+  saveRequest(key, entry, content) {
+    this.store.saveRequest?.(key, entry, content);
+  }
   save(artifact) {
     const key = `${artifact.record.pair}\0${artifact.record.configRef}`;
     this.fetched.set(key, Promise.resolve(artifact));
@@ -851,7 +871,11 @@ function openState(target, options) {
       const bytes = outputs.read(pair) ?? store.content(hash);
       return bytes === void 0 ? void 0 : strictText(bytes);
     },
-    requests: (key) => store.requests(key)
+    requests: (key) => {
+      const local = store.requests(key).filter((e) => store.hasContent(e.contentHash));
+      const more = remote?.requests(key).filter((e) => !local.some((l) => l.contentHash === e.contentHash)) ?? [];
+      return [...local, ...more];
+    }
   };
   return { workflow, graph, loaded, stateDir, lockPath, lock, store, outputs, remote, view };
 }

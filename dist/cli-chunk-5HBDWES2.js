@@ -4,14 +4,14 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   makeRealDirs,
   openState
-} from "./cli-chunk-TWZ6XAD3.js";
+} from "./cli-chunk-6XYYMHM6.js";
 import {
   callsModel,
   estimatePlan,
   onlyPairs,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-FRMEDJY7.js";
+} from "./cli-chunk-ORKHIUQ2.js";
 import {
   lockEntry
 } from "./cli-chunk-7XSAPEIW.js";

@@ -446,7 +446,7 @@ function forecast(ctx, pair, own2, deps) {
   const judge = guardKey(pair.id, own2);
   for (const entry of entries) {
     const verdict = Object.hasOwn(entry.verdicts, judge) ? entry.verdicts[judge] : void 0;
-    if (verdict === "rejected" || !view.hasContent(entry.contentHash)) continue;
+    if (verdict === "rejected") continue;
     return { kind: verdict === "accepted" ? "request" : "rejudge", from: entry.pair, at: entry.at };
   }
   return void 0;

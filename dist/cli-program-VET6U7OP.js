@@ -10,10 +10,10 @@ import {
 } from "./cli-chunk-WR7YTMC7.js";
 import {
   count
-} from "./cli-chunk-EBXTHJ7R.js";
+} from "./cli-chunk-D4XI4QAM.js";
 import {
   styleFor
-} from "./cli-chunk-FRMEDJY7.js";
+} from "./cli-chunk-ORKHIUQ2.js";
 import "./cli-chunk-7XSAPEIW.js";
 import {
   Command,
@@ -31,14 +31,14 @@ import "./cli-chunk-FRV2UMY2.js";
 // src/cli/program.ts
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-LU75BRJO.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-S4NJHWNQ.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-VKYRWIP7.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-IANH3USY.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-MWC5FCPE.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-2MWPL7WI.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-CPEX7XU5.js")).registerHistory],
+  [["validate"], async () => (await import("./cli-validate-2HE3CUZD.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-VVUGI5OW.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-CRLDZZCP.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-T6FQHTVB.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-AR6PTFSY.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-IXYLIHY4.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-EZ6HSTEW.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-UDPLSKEV.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-UECBEQOQ.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -4,15 +4,15 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-IGJZAVGC.js";
+} from "./cli-chunk-5HBDWES2.js";
 import {
   openState
-} from "./cli-chunk-TWZ6XAD3.js";
+} from "./cli-chunk-6XYYMHM6.js";
 import "./cli-chunk-4GFFP5NS.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-FRMEDJY7.js";
+} from "./cli-chunk-ORKHIUQ2.js";
 import "./cli-chunk-7XSAPEIW.js";
 import {
   Option,

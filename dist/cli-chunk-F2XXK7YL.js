@@ -3,10 +3,10 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   count
-} from "./cli-chunk-EBXTHJ7R.js";
+} from "./cli-chunk-D4XI4QAM.js";
 import {
   usd
-} from "./cli-chunk-FRMEDJY7.js";
+} from "./cli-chunk-ORKHIUQ2.js";
 import {
   shortRef
 } from "./cli-chunk-WNU7MVIX.js";

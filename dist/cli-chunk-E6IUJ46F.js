@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-BLSK4AT4.js";
+} from "./cli-chunk-QILSV2TF.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -16,13 +16,13 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-DICDJ4YC.js";
+} from "./cli-chunk-6SDVUWYO.js";
 import {
   eventLine,
   runJson,
   runSummary,
   visible
-} from "./cli-chunk-SMH46DBM.js";
+} from "./cli-chunk-F2XXK7YL.js";
 import {
   compareWithRun,
   comparisonText,
@@ -31,12 +31,12 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-EBXTHJ7R.js";
+} from "./cli-chunk-D4XI4QAM.js";
 import {
   asksBeforeRunning,
   parseUsd,
   styleFor
-} from "./cli-chunk-FRMEDJY7.js";
+} from "./cli-chunk-ORKHIUQ2.js";
 import {
   EXIT,
   InvalidArgumentError,

@@ -10,7 +10,7 @@ import {
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-SMH46DBM.js";
+} from "./cli-chunk-F2XXK7YL.js";
 import {
   RunRecorder,
   estimateOf,
@@ -22,7 +22,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-IGJZAVGC.js";
+} from "./cli-chunk-5HBDWES2.js";
 import {
   LocalStore,
   LockWriter,
@@ -32,7 +32,7 @@ import {
   openState,
   pairKey,
   realLockPath
-} from "./cli-chunk-TWZ6XAD3.js";
+} from "./cli-chunk-6XYYMHM6.js";
 import {
   lockPathFor
 } from "./cli-chunk-4GFFP5NS.js";
@@ -52,7 +52,7 @@ import {
   usd,
   withDependencies,
   workflowRef
-} from "./cli-chunk-FRMEDJY7.js";
+} from "./cli-chunk-ORKHIUQ2.js";
 import {
   lockEntry
 } from "./cli-chunk-7XSAPEIW.js";
@@ -516,15 +516,19 @@ var Run = class {
       }
       if (request !== void 0) {
         const contentHash = this.deps.store.putContent(content);
-        this.deps.store.putRequest(request, {
-          contentHash,
-          pair: d.id,
-          configRef: d.configRef,
-          at: (/* @__PURE__ */ new Date()).toISOString(),
-          model: pair.model,
-          tokens,
-          verdicts: { [judge]: verdict.accepted ? "accepted" : "rejected" }
-        });
+        this.recordRequest(
+          request,
+          {
+            contentHash,
+            pair: d.id,
+            configRef: d.configRef,
+            at: (/* @__PURE__ */ new Date()).toISOString(),
+            model: pair.model,
+            tokens,
+            verdicts: { [judge]: verdict.accepted ? "accepted" : "rejected" }
+          },
+          content
+        );
       }
       const record = { attempt, accepted: verdict.accepted, feedback: verdict.feedback, tokens, durationMs: Date.now() - t0 };
       attempts.push(record);
@@ -550,14 +554,23 @@ var Run = class {
    * one it rejected is never judged again. Undefined when none passes: the generator is called.
    */
   async answerFromIndex(request, judge, guard, pair, attempt, maxOutputBytes) {
-    for (const entry of this.deps.store.requests(request)) {
+    const local = this.deps.store.requests(request);
+    const remote = (this.deps.remote?.requests?.(request) ?? []).filter((e) => !local.some((l) => l.contentHash === e.contentHash));
+    for (const entry of [...local, ...remote]) {
       const before = Object.hasOwn(entry.verdicts, judge) ? entry.verdicts[judge] : void 0;
       if (before === "rejected") continue;
-      const content = this.deps.store.content(entry.contentHash);
+      let content = this.deps.store.content(entry.contentHash);
+      if (content === void 0 && remote.includes(entry)) {
+        content = await this.deps.remote?.requestContent?.(entry.contentHash);
+        if (content !== void 0) this.deps.store.putContent(content);
+      }
       if (content === void 0 || content.length > maxOutputBytes) continue;
-      if (before === "accepted") return { content, kind: "request", entry };
+      if (before === "accepted") {
+        if (remote.includes(entry)) this.deps.store.putRequest(request, entry);
+        return { content, kind: "request", entry };
+      }
       const verdict = await this.check(guard, pair, content, attempt);
-      this.deps.store.putRequest(request, { ...entry, verdicts: { [judge]: verdict.accepted ? "accepted" : "rejected" } });
+      this.recordRequest(request, { ...entry, verdicts: { ...entry.verdicts, [judge]: verdict.accepted ? "accepted" : "rejected" } }, content);
       if (verdict.accepted) return { content, kind: "rejudged", entry };
     }
     return void 0;
@@ -581,6 +594,11 @@ var Run = class {
       signal: this.signal,
       sandbox: this.options.sandbox
     });
+  }
+  /** Records a request index entry here, and for the remote store's next save. */
+  recordRequest(key, entry, content) {
+    this.deps.store.putRequest(key, entry);
+    this.deps.remote?.saveRequest?.(key, entry, content);
   }
   redact(text) {
     return this.options.redact ? this.options.redact(text) : text;

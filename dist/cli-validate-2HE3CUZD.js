@@ -10,14 +10,14 @@ import {
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-TWZ6XAD3.js";
+} from "./cli-chunk-6XYYMHM6.js";
 import "./cli-chunk-4GFFP5NS.js";
 import {
   count
-} from "./cli-chunk-EBXTHJ7R.js";
+} from "./cli-chunk-D4XI4QAM.js";
 import {
   styleFor
-} from "./cli-chunk-FRMEDJY7.js";
+} from "./cli-chunk-ORKHIUQ2.js";
 import "./cli-chunk-7XSAPEIW.js";
 import {
   ConfigError,

@@ -3,20 +3,20 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-VJFW66DF.js";
-import "./cli-chunk-BLSK4AT4.js";
+} from "./cli-chunk-E6IUJ46F.js";
+import "./cli-chunk-QILSV2TF.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-DICDJ4YC.js";
+} from "./cli-chunk-6SDVUWYO.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-GWXQPQKB.js";
 import {
   NOT_REPORTED,
   seconds,
   visible
-} from "./cli-chunk-SMH46DBM.js";
+} from "./cli-chunk-F2XXK7YL.js";
 import {
   listRunIds,
   listing,
@@ -24,7 +24,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-IGJZAVGC.js";
+} from "./cli-chunk-5HBDWES2.js";
 import {
   LocalStore,
   checkStateDir,
@@ -32,16 +32,16 @@ import {
   isHashedKey,
   pairKey,
   readLockWithJournal
-} from "./cli-chunk-TWZ6XAD3.js";
+} from "./cli-chunk-6XYYMHM6.js";
 import {
   lockPathFor
 } from "./cli-chunk-4GFFP5NS.js";
 import {
   count
-} from "./cli-chunk-EBXTHJ7R.js";
+} from "./cli-chunk-D4XI4QAM.js";
 import {
   styleFor
-} from "./cli-chunk-FRMEDJY7.js";
+} from "./cli-chunk-ORKHIUQ2.js";
 import "./cli-chunk-7XSAPEIW.js";
 import {
   ConfigError,

@@ -5,18 +5,18 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-DICDJ4YC.js";
+} from "./cli-chunk-6SDVUWYO.js";
 import {
   planTarget
-} from "./cli-chunk-IGJZAVGC.js";
+} from "./cli-chunk-5HBDWES2.js";
 import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-EBXTHJ7R.js";
+} from "./cli-chunk-D4XI4QAM.js";
 import {
   styleFor
-} from "./cli-chunk-FRMEDJY7.js";
+} from "./cli-chunk-ORKHIUQ2.js";
 import {
   Option,
   PATH_HELP,
