@@ -300,6 +300,7 @@ describe("when the cache cannot be used, the run goes on with the local store", 
 
 interface Manifest {
   artifacts: Record<string, { configRef: string; contentHash: string }>;
+  requests?: Record<string, { contentHash: string }[]>;
 }
 
 function manifestOf(entry: Entry): Manifest & { pack: string } {
