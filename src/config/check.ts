@@ -167,6 +167,12 @@ export async function checkWorkflow(loaded: Loaded, files: ConfigFiles): Promise
   for (const pair of workflow.pairs.values()) {
     const at: Key[] = ["action_pairs", pair.template ?? pair.id];
     const pairRaw = raw(pair);
+    // A split pair's file instance: pairflow's own generator, and the template's assembled_guard.
+    if (pair.assembly !== undefined) {
+      if (pair.guard !== null)
+        checkGuard(pair, pair.guard, plain(pair.guardConfig) as Config, [...at, "assembled_guard", "guard"], [...at, "assembled_guard", "guard_config"]);
+      continue;
+    }
     // The guard, with its settings as a run reads them (plain numbers).
     if (pair.guard !== null) {
       const guards = pair.guards === undefined ? undefined : (plain(pairRaw.guards) as unknown[]);

@@ -12,8 +12,9 @@
 import path from "node:path";
 import fg from "fast-glob";
 import { PyFloat, type CanonicalValue } from "../model/values.js";
-import { dict } from "../model/dict.js";
-import type { Pair, PromptEntry } from "../model/workflow.js";
+import { dict, own } from "../model/dict.js";
+import type { GuardRef, Pair, PromptEntry, SplitSpec } from "../model/workflow.js";
+import { splitText } from "./split.js";
 import { escapeGlob, isInside } from "./paths.js";
 
 type Key = string | number;
@@ -28,6 +29,8 @@ export interface ForeachContext {
   /** Absolute path of the workflow file (its lock file is never an item). */
   workflowPath: string;
   glob: Glob | undefined;
+  /** A file's text (relative to dir), for `split`; throws saying why it cannot be read. */
+  read?: (file: string) => string;
   error(keyPath: readonly Key[], message: string, onKey?: boolean): void;
   warn(keyPath: readonly Key[], message: string, onKey?: boolean): void;
   /** A problem in the pair's entry of the prompts file, at keyPath there. */
@@ -38,7 +41,9 @@ export interface ForeachContext {
 export const SAME_ITEM = "[{item}]";
 
 const FILE_NAMES = ["file", "dir", "name", "stem", "ext"] as const;
-const NAMES = [...FILE_NAMES, "value", "item"] as const;
+/** The piece's text, its id, the file's title and the headings the piece is under (`split`). */
+const PIECE_NAMES = ["piece", "piece_id", "title", "headings"] as const;
+const NAMES = [...FILE_NAMES, "value", "item", ...PIECE_NAMES] as const;
 type Name = (typeof NAMES)[number];
 /** `{name}` and its escape `{{name}}`, for the placeholder names only: other braces stay as written. */
 const PLACEHOLDER = new RegExp(`\\{\\{(${NAMES.join("|")})\\}\\}|\\{(${NAMES.join("|")})\\}`, "g");
@@ -46,10 +51,12 @@ const PLACEHOLDER = new RegExp(`\\{\\{(${NAMES.join("|")})\\}\\}|\\{(${NAMES.joi
 const ANY_PLACEHOLDER = new RegExp(`(?<!\\{)\\{(${NAMES.join("|")})\\}`);
 
 interface Item {
-  /** The file (relative to the workflow's directory) or the value. */
+  /** The file (relative to the workflow's directory) or the value; for a piece, `file#piece`. */
   key: string;
   file: boolean;
   values: Record<Name, string>;
+  /** For a piece of a file (`split`). */
+  piece?: { file: string; id: string; text: string };
 }
 
 /**
@@ -67,9 +74,15 @@ export function expandForeach(pairs: ReadonlyMap<string, Pair>, raw: Readonly<Re
   // Instances share their template's keys: each problem is reported once.
   const ctx: ForeachContext = { ...given, error: once(given.error), warn: once(given.warn), promptError: once(given.promptError) };
   const items = new Map<string, Item[]>();
+  /** The templates over the pieces of their files, and how they split them. */
+  const splits = new Map<string, SplitSpec>();
   for (const pair of pairs.values()) {
     const spec = foreachOf(raw[pair.id]);
-    if (spec !== undefined) items.set(pair.id, itemsOf(pair, spec, ctx));
+    if (spec === undefined) continue;
+    items.set(pair.id, itemsOf(pair, spec, ctx));
+    if (spec.split === undefined) continue;
+    if (spec.files === undefined) ctx.error(["action_pairs", pair.id, "foreach", "split"], "split cuts files into pieces; use it with foreach files");
+    else splits.set(pair.id, spec.split);
   }
   if (items.size === 0) return new Map(pairs);
   leaveOutWritten(pairs, items, ctx);
@@ -89,12 +102,94 @@ export function expandForeach(pairs: ReadonlyMap<string, Pair>, raw: Readonly<Re
       out.set(pair.id, requires === pair.requires ? pair : { ...pair, requires });
       continue;
     }
-    checkPlaceholders(pair, isFileForeach(raw[pair.id]), ctx);
-    const instances = list.map((item) => instanceOf(pair, item, ok ? resolveRequires(pair, item, instancesOf, ctx) : []));
-    checkOutputs(pair, instances, ctx);
-    for (const instance of instances) out.set(instance.id, instance);
+    const split = splits.get(pair.id);
+    checkPlaceholders(pair, isFileForeach(raw[pair.id]), split !== undefined, ctx);
+    if (split === undefined) {
+      const instances = list.map((item) => instanceOf(pair, item, ok ? resolveRequires(pair, item, instancesOf, ctx) : []));
+      checkOutputs(pair, instances, ctx);
+      for (const instance of instances) out.set(instance.id, instance);
+      continue;
+    }
+    // Over the pieces of each file: one instance a piece, and the file's instance that puts their
+    // results back together into the output.
+    const assembled = assembledGuard(own(raw, pair.id));
+    const assemblies: Pair[] = [];
+    for (const item of list) {
+      const requires = ok ? resolveRequires(pair, item, instancesOf, ctx) : [];
+      const pieces = piecesOf(pair, item, split, ctx).map((piece) => instanceOf(pair, piece, requires));
+      for (const piece of pieces) out.set(piece.id, piece);
+      const assembly = assemblyOf(pair, item, pieces, split, assembled);
+      assemblies.push(assembly);
+      out.set(assembly.id, assembly);
+    }
+    checkOutputs(pair, assemblies, ctx);
   }
   return out;
+}
+
+/** The pieces of a file item as items of their own: `file#piece`, with the piece's placeholders. */
+function piecesOf(pair: Pair, item: Item, split: SplitSpec, ctx: ForeachContext): Item[] {
+  if (ctx.read === undefined) {
+    ctx.error(["action_pairs", pair.id, "foreach", "split"], "files cannot be read here; split needs a loader that can read them");
+    return [];
+  }
+  let pieces;
+  try {
+    pieces = splitText(ctx.read(item.key), split);
+  } catch (err) {
+    ctx.error(["action_pairs", pair.id, "foreach", "split"], `cannot split ${item.key}: ${(err as Error).message}`);
+    return [];
+  }
+  return pieces.map((p) => ({
+    key: pieceKey(item.key, p.id),
+    file: false,
+    values: { ...item.values, item: pieceKey(item.key, p.id), piece: p.text, piece_id: p.id, title: p.title, headings: p.headings.join(" > ") },
+    piece: { file: item.key, id: p.id, text: p.text },
+  }));
+}
+
+/** `assembled_guard` as written: the guard of a split pair's put-together output. */
+function assembledGuard(raw: unknown): GuardRef | undefined {
+  const value = isObject(raw) ? raw.assembled_guard : undefined;
+  if (!isObject(value) || typeof value.guard !== "string") return undefined;
+  return { guard: value.guard, guard_config: (isObject(value.guard_config) ? value.guard_config : {}) as Record<string, CanonicalValue> };
+}
+
+/**
+ * The instance that puts a file's pieces back together, in the file's order, into the template's
+ * output: pairflow's own `assemble` generator (no model), judged by `assembled_guard` if there is
+ * one. The order is part of its settings, so moving sections re-assembles the file (and re-runs
+ * no piece). A catalogue's structure comes from the file itself, which is then its input.
+ */
+function assemblyOf(template: Pair, item: Item, pieces: readonly Pair[], split: SplitSpec, guard: GuardRef | undefined): Pair {
+  const structure = split.kind === "json" || split.kind === "yaml";
+  const text = (s: string) => substitute(s, item.values);
+  const config = dict<CanonicalValue>();
+  config.split = split.kind;
+  if (split.regex !== undefined) config.regex = split.regex;
+  config.file = item.key;
+  config.order = pieces.map((p) => p.piece!.id);
+  const assembly: Pair = {
+    id: instanceId(template.id, item.key),
+    requires: pieces.map((p) => p.id),
+    guard: guard?.guard ?? null,
+    guardConfig: guard?.guard_config ?? {},
+    generator: "assemble",
+    generatorConfig: config,
+    model: null,
+    rmax: template.rmax,
+    inputs: structure ? [escapeGlob(item.key)] : [],
+    prompt: undefined,
+    template: template.id,
+    item: item.key,
+    ...(structure ? { itemFile: true } : {}),
+    assembly: { split, file: item.key },
+  };
+  if (template.maxOutputBytes !== undefined) assembly.maxOutputBytes = template.maxOutputBytes;
+  if (template.carryEdits) assembly.carryEdits = true;
+  if (template.description !== undefined) assembly.description = text(template.description);
+  if (template.output !== undefined) assembly.output = text(template.output);
+  return assembly;
 }
 
 /** The id of the instance of template for item. */
@@ -106,6 +201,7 @@ interface Spec {
   /** The globs; a single glob written as text is the string itself. */
   files?: string[] | string;
   values?: string[];
+  split?: SplitSpec;
 }
 
 function foreachOf(raw: unknown): Spec | undefined {
@@ -114,7 +210,14 @@ function foreachOf(raw: unknown): Spec | undefined {
   if (!isObject(spec)) return {};
   const files = typeof spec.files === "string" ? spec.files : Array.isArray(spec.files) ? spec.files.filter((f) => typeof f === "string") : undefined;
   const values = Array.isArray(spec.values) ? spec.values.filter((v) => typeof v === "string") : undefined;
-  return { files, values };
+  const maxChars = typeof spec.max_chars === "number" ? spec.max_chars : undefined;
+  const split: SplitSpec | undefined =
+    spec.split === "markdown" || spec.split === "json" || spec.split === "yaml"
+      ? { kind: spec.split, ...(maxChars !== undefined ? { maxChars } : {}) }
+      : isObject(spec.split) && typeof spec.split.regex === "string"
+        ? { kind: "regex", regex: spec.split.regex, ...(maxChars !== undefined ? { maxChars } : {}) }
+        : undefined;
+  return { files, values, split };
 }
 
 function isFileForeach(raw: unknown): boolean {
@@ -129,7 +232,11 @@ function itemsOf(pair: Pair, spec: Spec, ctx: ForeachContext): Item[] {
   }
   if (spec.values !== undefined) {
     if (spec.values.length === 0) ctx.warn([...at, "values"], `lists no values, so pair "${pair.id}" has no instances`);
-    return spec.values.map((value) => ({ key: value, file: false, values: { file: "", dir: "", name: "", stem: "", ext: "", value, item: value } }));
+    return spec.values.map((value) => ({
+      key: value,
+      file: false,
+      values: { file: "", dir: "", name: "", stem: "", ext: "", value, item: value, piece: "", piece_id: "", title: "", headings: "" },
+    }));
   }
   const patterns = typeof spec.files === "string" ? [spec.files] : spec.files!;
   let ok = true;
@@ -163,7 +270,12 @@ function fileItem(file: string): Item {
   const name = path.posix.basename(file);
   const ext = path.posix.extname(name);
   const stem = ext === "" ? name : name.slice(0, -ext.length);
-  return { key: file, file: true, values: { file, dir, name, stem, ext, value: "", item: file } };
+  return { key: file, file: true, values: { file, dir, name, stem, ext, value: "", item: file, piece: "", piece_id: "", title: "", headings: "" } };
+}
+
+/** The key of a piece's instance: its file and its id, `docs/a.md#install`. */
+export function pieceKey(file: string, id: string): string {
+  return `${file}#${id}`;
 }
 
 /** A glob whose fixed part (before its first wildcard) is outside root, or an absolute one. */
@@ -273,13 +385,16 @@ function instanceOf(template: Pair, item: Item, requires: string[]): Pair {
     template: template.id,
     item: item.key,
     ...(item.file ? { itemFile: true } : {}),
+    ...(item.piece ? { piece: item.piece } : {}),
     requires,
     guardConfig: config(template.guardConfig, item),
     generatorConfig: config(template.generatorConfig, item),
     inputs: [...(item.file ? [escapeGlob(item.key)] : []), ...template.inputs.map(glob)],
   };
   if (template.description !== undefined) instance.description = text(template.description);
-  if (template.output !== undefined) instance.output = text(template.output);
+  // A piece writes no file of its own: the file's instance writes the pieces put together.
+  if (item.piece) delete instance.output;
+  else if (template.output !== undefined) instance.output = text(template.output);
   if (template.guards !== undefined) instance.guards = template.guards.map((g) => ({ guard: g.guard, guard_config: config(g.guard_config, item) }));
   if (template.prompt !== undefined) instance.prompt = deep(template.prompt as CanonicalValue, text) as PromptEntry;
   return instance;
@@ -325,8 +440,8 @@ function shellWord(text: string): string {
  * Placeholders the template cannot fill ({value} over files, {file} and its parts over values), and
  * placeholders inside quotes in a `run` command, where the quoting pairflow adds would not protect them.
  */
-function checkPlaceholders(pair: Pair, file: boolean, ctx: ForeachContext): void {
-  const wrong = file ? ["value"] : [...FILE_NAMES];
+function checkPlaceholders(pair: Pair, file: boolean, split: boolean, ctx: ForeachContext): void {
+  const wrong: string[] = [...(file ? ["value"] : FILE_NAMES), ...(split ? [] : PIECE_NAMES)];
   const at: Key[] = ["action_pairs", pair.id];
   const look = (keyPath: Key[], value: unknown, run = false, prompt = false) => {
     const error = (message: string) => (prompt ? ctx.promptError([pair.id, ...keyPath], message) : ctx.error(keyPath, message));
@@ -336,9 +451,11 @@ function checkPlaceholders(pair: Pair, file: boolean, ctx: ForeachContext): void
         if (name === undefined) continue;
         if (wrong.includes(name)) {
           error(
-            file
-              ? `{${name}} is the value of a foreach over values, and this pair's foreach is over files; use {file}, {dir}, {name}, {stem}, {ext} or {item}`
-              : `{${name}} is a part of a file's path, and this pair's foreach is over values; use {value} or {item}`,
+            (PIECE_NAMES as readonly string[]).includes(name)
+              ? `{${name}} is a piece of a file, and this pair's foreach does not split its files; add split (markdown, json, yaml or {regex: ...}) to foreach`
+              : file
+                ? `{${name}} is the value of a foreach over values, and this pair's foreach is over files; use {file}, {dir}, {name}, {stem}, {ext} or {item}`
+                : `{${name}} is a part of a file's path, and this pair's foreach is over values; use {value} or {item}`,
           );
         } else if (run && insideQuotes(value, m.index)) {
           error(

@@ -35,8 +35,10 @@ export function spendOf(report: Pick<RunReport, "pairs">, workflow: Workflow): S
       if (outcome.avoided !== undefined) avoid(pair, outcome.avoided);
       continue;
     }
-    const price = pair ? priceFor(pair.model, workflow.pricing) : null;
-    const free = pair === undefined || !callsModel(pair) || (price !== null && price.input === 0 && price.output === 0);
+    // Calls to no model (a script, pairflow's own assembly of a split file) are not bought.
+    if (pair === undefined || !callsModel(pair)) continue;
+    const price = priceFor(pair.model, workflow.pricing);
+    const free = price !== null && price.input === 0 && price.output === 0;
     for (const attempt of outcome.attempts) {
       if (attempt.reused) {
         spend.reused[attempt.reused.kind]++;

@@ -2,11 +2,14 @@
 import { GeneratorError, type Generator } from "../model/ports.js";
 import { didYouMean } from "../model/text.js";
 import { anthropicGenerator } from "./anthropic.js";
+import { assembleGenerator } from "./assemble.js";
 import { commandGenerator } from "./command.js";
 import { openaiGenerator } from "./openai.js";
 
 export const GENERATORS: Record<string, Generator> = {
   anthropic: anthropicGenerator,
+  // Only the instances `foreach: {split}` makes name it (src/config/foreach.ts).
+  assemble: assembleGenerator,
   command: commandGenerator,
   openai: openaiGenerator,
 };

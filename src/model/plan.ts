@@ -20,6 +20,8 @@ export interface OwnComponents {
   files?: Partial<PairFiles>;
   /** The version of pairflow's own prompt layout, for pairs whose rendered prompt goes to a generator. */
   layout?: number;
+  /** For an instance over a piece of a file (`split`): the sha256 of the piece's text. */
+  piece?: string;
 }
 
 /**

@@ -49,6 +49,21 @@ export interface Pair {
   item?: string;
   /** For an instance over files: true, and its file is its first input (inputs[0], glob characters escaped). */
   itemFile?: boolean;
+  /** For an instance over a piece of a file (`foreach: {split}`): the piece; its text is part of the reference. */
+  piece?: { file: string; id: string; text: string };
+  /** For the instance that puts a file's pieces back together, in order (`requires`), into the template's output. */
+  assembly?: { split: SplitSpec; file: string };
+  /** Carry a person's edit of the output forward when its sources change (`carry_edits: true`). */
+  carryEdits?: true;
+}
+
+/** How `foreach: {files, split}` cuts a file into pieces (src/config/split.ts). */
+export interface SplitSpec {
+  kind: "markdown" | "json" | "yaml" | "regex";
+  /** For `regex`: a piece starts at each match (multiline). */
+  regex?: string;
+  /** Pieces much smaller than this join the next; larger ones are cut at content-defined line boundaries. */
+  maxChars?: number;
 }
 
 export interface Workflow {

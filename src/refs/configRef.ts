@@ -8,7 +8,7 @@ import type { Pair, Workflow } from "../model/workflow.js";
 import { PyFloat, type CanonicalValue } from "../model/values.js";
 import { sharedValue } from "./canonical.js";
 import { dict, dictOf } from "../model/dict.js";
-import { digestOf } from "./hash.js";
+import { digestOf, sha256Hex } from "./hash.js";
 import type { OwnComponents, PairFiles, Upstream } from "../model/plan.js";
 import { PROMPT_LAYOUT } from "../prompt/render.js";
 
@@ -52,6 +52,7 @@ export function ownComponents(workflow: Workflow, pair: Pair, inputs: Record<str
   if (pair.guards !== undefined) own.guards = pair.guards as unknown as CanonicalValue;
   if (workflow.specification !== undefined || workflow.constraints !== undefined) own.context = contextOf(workflow);
   if (pair.inputs.length > 0) own.inputs = inputs ?? {};
+  if (pair.piece !== undefined) own.piece = sha256Hex(pair.piece.text);
   const read: Partial<PairFiles> = {};
   if (files && Object.keys(files.generator).length > 0) read.generator = files.generator;
   if (files && Object.keys(files.guard).length > 0) read.guard = files.guard;
@@ -125,6 +126,7 @@ export function componentDigests(own: OwnComponents, upstream: Upstream): Record
     config("generator_config.", own.generator.config);
   }
   if (own.layout !== undefined) put("layout", own.layout);
+  if (own.piece !== undefined) out.piece = own.piece.slice(0, 16);
   each("context.", own.context);
   for (const [file, hash] of Object.entries(own.inputs ?? {})) out[`input:${file}`] = hash.slice(0, 16);
   for (const [file, hash] of Object.entries(own.files?.generator ?? {})) out[`generator_file:${file}`] = hash.slice(0, 16);

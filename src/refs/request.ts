@@ -28,7 +28,7 @@ export const REQUEST_KEY_VERSION = 1;
 export interface RequestInput {
   pair: Pick<Pair, "id" | "generator" | "model">;
   /** The pair's own components: the generator's settings as the reference has them, and the files it reads. */
-  own: Pick<OwnComponents, "generator" | "files" | "inputs">;
+  own: Pick<OwnComponents, "generator" | "files" | "inputs" | "piece">;
   /** The rendered prompt of this attempt. */
   prompt: string;
   dependencies: readonly { id: string; content: string }[];
@@ -49,6 +49,7 @@ export function requestKey(input: RequestInput): string {
     call.dependencies = input.dependencies.map((d) => [d.id, sha256Hex(d.content)]);
     call.files = own.files?.generator ?? {};
     call.inputs = own.inputs ?? {};
+    if (own.piece !== undefined) call.piece = own.piece;
   }
   return digestOf(call);
 }

@@ -6,17 +6,17 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-4GFFP5NS.js";
+} from "./cli-chunk-E7FTIRSQ.js";
 import {
   LOCK_VERSION,
   componentsOf,
   emptyLock
-} from "./cli-chunk-7XSAPEIW.js";
+} from "./cli-chunk-KXFCEU3I.js";
 import {
   dict,
   examples,
   own
-} from "./cli-chunk-WNU7MVIX.js";
+} from "./cli-chunk-PQWGCFOQ.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

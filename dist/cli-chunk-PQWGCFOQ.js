@@ -3449,10 +3449,10 @@ var require_identity = __commonJS({
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isMap3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    var isScalar4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isSeq3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
@@ -3473,7 +3473,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar3(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar4(node) || isCollection(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -3485,11 +3485,11 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias2;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap2;
+    exports.isMap = isMap3;
     exports.isNode = isNode;
     exports.isPair = isPair2;
-    exports.isScalar = isScalar3;
-    exports.isSeq = isSeq2;
+    exports.isScalar = isScalar4;
+    exports.isSeq = isSeq3;
   }
 });
 
@@ -7597,9 +7597,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap2 = fc.start.source === "{";
-      const fcName = isMap2 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap2 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap3 = fc.start.source === "{";
+      const fcName = isMap3 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap3 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -7635,7 +7635,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap3 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -7675,7 +7675,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep && !props.found) {
+        if (!isMap3 && !sep && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -7698,7 +7698,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap2 && !props.found && ctx.options.strict) {
+            if (!isMap3 && !props.found && ctx.options.strict) {
               if (sep)
                 for (const st of sep) {
                   if (st === valueProps.found)
@@ -7730,7 +7730,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap2) {
+          if (isMap3) {
             const map2 = coll;
             if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -7746,7 +7746,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap2 ? "}" : "]";
+      const expectedEnd = isMap3 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -9033,7 +9033,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar4 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -9117,7 +9117,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar3;
+    exports.isScalar = isScalar4;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -10647,7 +10647,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument2(source, options = {}) {
+    function parseDocument3(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -10673,7 +10673,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument2(src, options);
+      const doc = parseDocument3(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning2) => log.warn(doc.options.logLevel, warning2));
@@ -10709,7 +10709,7 @@ var require_public_api = __commonJS({
     }
     exports.parse = parse;
     exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument2;
+    exports.parseDocument = parseDocument3;
     exports.stringify = stringify;
   }
 });
@@ -19735,19 +19735,20 @@ function schemaFor(options) {
 
 // precompiled:validators
 var workflow = validate20;
-var schema31 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:pairflow:schema:workflow:1", "title": "pairflow workflow", "description": "A workflow of LLM action pairs: each pair's generator produces an artifact that its guard accepts or rejects. A superset of the reference workflow.json format.", "type": "object", "required": ["name", "action_pairs"], "properties": { "$schema": { "type": "string", "description": "The schema this file follows (for editors)." }, "name": { "type": "string", "minLength": 1, "description": "The workflow's name, shown in plans and reports." }, "description": { "type": "string" }, "specification": { "type": ["string", "object"], "description": "What the workflow builds. As text, rendered into every pair's prompt as context, so part of every configRef. As a mapping (the reference framework's structured form), accepted and ignored." }, "constraints": { "type": "string", "description": "Workflow-wide constraints, rendered into every pair's prompt as context, so part of every configRef." }, "model": { "type": "string", "minLength": 1, "description": "Default model for pairs that name none." }, "provider": { "type": "string", "description": "The reference framework's model provider. Accepted and ignored: in pairflow the generator says where requests go." }, "rmax": { "$ref": "#/$defs/rmax" }, "max_output_bytes": { "$ref": "#/$defs/max_output_bytes" }, "fresh": { "$ref": "#/$defs/fresh" }, "prompts": { "type": "string", "minLength": 1, "description": "Path of the prompts file, relative to this file. Default: prompts.yml, prompts.yaml or prompts.json beside it." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "pricing": { "type": "object", "description": "Prices for cost estimates, by model name: US dollars per million input and output tokens. Overrides pairflow's built-in prices; a model with no price is estimated in tokens only. Not part of any configRef: changing a price re-runs nothing.", "additionalProperties": { "type": "object", "required": ["input", "output"], "properties": { "input": { "type": "number", "minimum": 0, "description": "USD per million input (prompt) tokens." }, "output": { "type": "number", "minimum": 0, "description": "USD per million output (completion) tokens." } }, "additionalProperties": false } }, "action_pairs": { "type": "object", "description": "The action pairs, by id.", "minProperties": 1, "propertyNames": { "$ref": "#/$defs/pair_id" }, "additionalProperties": { "$ref": "#/$defs/action_pair" } } }, "patternProperties": { "^x-": true }, "additionalProperties": false, "$defs": { "pair_id": { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", "description": "Letters, digits, '_', '.' and '-', not starting with '.' or '-'." }, "requirement": { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", "description": "A pair id, or an instance of a foreach pair: pair[item], or pair[{item}] for the one with this instance's item." }, "foreach": { "type": "object", "description": "Makes the pair a template with one instance per item, each an ordinary pair with id pair[item]. Placeholders {file}, {dir}, {name}, {stem}, {ext} (over files), {value} (over values) and {item} (both) are replaced in output, inputs, description, generator_config, guard_config and the pair's prompts entry. An instance over a file has that file among its inputs. See docs/foreach.md.", "properties": { "files": { "description": "Globs (fast-glob, relative to the workflow file, inside the repository; exclusions start with !): one instance per matching file, never a file pairflow writes. No match is a warning.", "type": ["string", "array"], "minLength": 1, "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "values": { "type": "array", "items": { "type": "string", "minLength": 1 }, "uniqueItems": true, "description": "One instance per value. An empty list is a warning." } }, "additionalProperties": false }, "max_output_bytes": { "type": "integer", "minimum": 1, "maximum": 268435456, "description": "The largest artifact a generator may produce, in bytes (default 8388608, 8 MiB; at most 256 MiB). A larger one fails the attempt; a command printing more is stopped. Not part of any configRef." }, "rmax": { "type": "integer", "minimum": 0, "maximum": 100, "description": "Retries after the first attempt before the pair fails." }, "fresh": { "type": "boolean", "description": "true: every generator call is made anew, even when an artifact generated for the very same request is at hand (the default, false, judges that artifact with the pair's guard first and makes no call when it passes). On a pair, or for every pair of the workflow. Not part of any configRef." }, "generator": { "type": "string", "minLength": 1, "description": "What produces the artifact: command, openai, anthropic. Other names (such as the reference framework's class names) load and plan, and fail the pair at run time." }, "generator_config": { "type": "object", "description": "Settings for the generator. Hashed into configRef except api_key_env, timeout and retries, which change how a request travels, not what it asks, and headers that carry credentials.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "headers": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Extra HTTP headers (openai, anthropic). Hashed into configRef, names lower-cased, except headers whose name contains key, token, secret, auth, cookie, password or credential, which are never hashed." } } }, "guard_config": { "type": "object", "description": "Settings for the guard; part of configRef.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" } } }, "env": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Environment variables given to a command generator or guard, added to pairflow's own environment. Each is part of configRef; keep secrets in the environment pairflow runs in instead." }, "files": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs (relative to the workflow file, inside the repository) of files the generator or guard reads that pairflow cannot see on its command line; their contents are part of configRef." }, "action_pair": { "type": "object", "properties": { "description": { "type": "string" }, "requires": { "type": "array", "items": { "type": "string", "$ref": "#/$defs/requirement" }, "uniqueItems": true, "description": `Ids of the pairs whose accepted artifacts this pair needs. A foreach pair's id stands for all its instances; "pair[{item}]" (in a foreach pair) for the instance of that foreach pair with this instance's item; "pair[item]" for one instance.` }, "guard": { "type": "string", "minLength": 1, "description": "What accepts or rejects the artifact: command, json_schema, regex, contains, json, composite, or a reference guard name." }, "guard_config": { "$ref": "#/$defs/guard_config" }, "guards": { "type": "array", "items": { "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "required": ["guard"], "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "additionalProperties": false }] }, "description": "The guards of a composite guard." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "model": { "type": "string", "minLength": 1 }, "rmax": { "$ref": "#/$defs/rmax" }, "fresh": { "$ref": "#/$defs/fresh" }, "output": { "type": "string", "minLength": 1, "description": "Where the accepted artifact is written, relative to the workflow file." }, "inputs": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs of files (relative to the workflow file) whose paths and contents are part of configRef." }, "foreach": { "$ref": "#/$defs/foreach" }, "human_prompt_title": { "type": "string" }, "output_type": { "type": "string", "description": "The reference framework's artifact type. Accepted and ignored." }, "r_patience": { "type": "integer", "minimum": 0, "description": "Reference escalation: rejections before feedback is escalated. Accepted, not honoured (validate warns)." }, "e_max": { "type": "integer", "minimum": 0, "description": "Reference escalation: the most escalations. Accepted, not honoured (validate warns)." }, "escalate_feedback_to": { "type": "array", "items": { "type": "string" }, "description": "Reference escalation: the pairs feedback is escalated to. Accepted, not honoured (validate warns)." }, "escalate_feedback_by_guard": { "type": "object", "description": "Reference escalation targets by guard. Accepted, not honoured (validate warns)." }, "escalation": { "description": "Reference escalation settings. Accepted, not honoured (validate warns)." }, "escalation_by_guard": { "description": "Reference escalation settings by guard. Accepted, not honoured (validate warns)." } }, "patternProperties": { "^x-": true }, "additionalProperties": false } } };
+var schema31 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:pairflow:schema:workflow:1", "title": "pairflow workflow", "description": "A workflow of LLM action pairs: each pair's generator produces an artifact that its guard accepts or rejects. A superset of the reference workflow.json format.", "type": "object", "required": ["name", "action_pairs"], "properties": { "$schema": { "type": "string", "description": "The schema this file follows (for editors)." }, "name": { "type": "string", "minLength": 1, "description": "The workflow's name, shown in plans and reports." }, "description": { "type": "string" }, "specification": { "type": ["string", "object"], "description": "What the workflow builds. As text, rendered into every pair's prompt as context, so part of every configRef. As a mapping (the reference framework's structured form), accepted and ignored." }, "constraints": { "type": "string", "description": "Workflow-wide constraints, rendered into every pair's prompt as context, so part of every configRef." }, "model": { "type": "string", "minLength": 1, "description": "Default model for pairs that name none." }, "provider": { "type": "string", "description": "The reference framework's model provider. Accepted and ignored: in pairflow the generator says where requests go." }, "rmax": { "$ref": "#/$defs/rmax" }, "max_output_bytes": { "$ref": "#/$defs/max_output_bytes" }, "fresh": { "$ref": "#/$defs/fresh" }, "carry_edits": { "$ref": "#/$defs/carry_edits" }, "prompts": { "type": "string", "minLength": 1, "description": "Path of the prompts file, relative to this file. Default: prompts.yml, prompts.yaml or prompts.json beside it." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "pricing": { "type": "object", "description": "Prices for cost estimates, by model name: US dollars per million input and output tokens. Overrides pairflow's built-in prices; a model with no price is estimated in tokens only. Not part of any configRef: changing a price re-runs nothing.", "additionalProperties": { "type": "object", "required": ["input", "output"], "properties": { "input": { "type": "number", "minimum": 0, "description": "USD per million input (prompt) tokens." }, "output": { "type": "number", "minimum": 0, "description": "USD per million output (completion) tokens." } }, "additionalProperties": false } }, "action_pairs": { "type": "object", "description": "The action pairs, by id.", "minProperties": 1, "propertyNames": { "$ref": "#/$defs/pair_id" }, "additionalProperties": { "$ref": "#/$defs/action_pair" } } }, "patternProperties": { "^x-": true }, "additionalProperties": false, "$defs": { "pair_id": { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", "description": "Letters, digits, '_', '.' and '-', not starting with '.' or '-'." }, "requirement": { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", "description": "A pair id, or an instance of a foreach pair: pair[item], or pair[{item}] for the one with this instance's item." }, "foreach": { "type": "object", "description": "Makes the pair a template with one instance per item, each an ordinary pair with id pair[item]. Placeholders {file}, {dir}, {name}, {stem}, {ext} (over files), {value} (over values) and {item} (both) are replaced in output, inputs, description, generator_config, guard_config and the pair's prompts entry. An instance over a file has that file among its inputs. See docs/foreach.md.", "properties": { "files": { "description": "Globs (fast-glob, relative to the workflow file, inside the repository; exclusions start with !): one instance per matching file, never a file pairflow writes. No match is a warning.", "type": ["string", "array"], "minLength": 1, "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "values": { "type": "array", "items": { "type": "string", "minLength": 1 }, "uniqueItems": true, "description": "One instance per value. An empty list is a warning." }, "split": { "description": "With files: one instance per piece of each file, put back together into the pair's output (the instance pair[file]) in the file's order. markdown: sections by heading (front matter and the text before the first heading are pieces too; fenced code is kept whole); json, yaml: every text of a catalogue, by its key path; {regex: ...}: a piece starts at each match. See docs/foreach.md.", "oneOf": [{ "enum": ["markdown", "json", "yaml"] }, { "type": "object", "properties": { "regex": { "type": "string", "minLength": 1 } }, "required": ["regex"], "additionalProperties": false }] }, "max_chars": { "type": "integer", "minimum": 80, "description": "With split: markdown or a regex: pieces under an eighth of this join the next one; longer pieces are cut at content-defined line boundaries (fenced code is never cut)." } }, "additionalProperties": false }, "max_output_bytes": { "type": "integer", "minimum": 1, "maximum": 268435456, "description": "The largest artifact a generator may produce, in bytes (default 8388608, 8 MiB; at most 256 MiB). A larger one fails the attempt; a command printing more is stopped. Not part of any configRef." }, "rmax": { "type": "integer", "minimum": 0, "maximum": 100, "description": "Retries after the first attempt before the pair fails." }, "carry_edits": { "type": "boolean", "description": `true: when the sources of an output a person edited by hand change, the pair runs again with the person's version in its prompt ("a person revised the previous output like this; keep their changes") instead of keeping the stale edit. On a pair, or for every pair of the workflow. See docs/foreach.md.` }, "fresh": { "type": "boolean", "description": "true: every generator call is made anew, even when an artifact generated for the very same request is at hand (the default, false, judges that artifact with the pair's guard first and makes no call when it passes). On a pair, or for every pair of the workflow. Not part of any configRef." }, "generator": { "type": "string", "minLength": 1, "description": "What produces the artifact: command, openai, anthropic. Other names (such as the reference framework's class names) load and plan, and fail the pair at run time." }, "generator_config": { "type": "object", "description": "Settings for the generator. Hashed into configRef except api_key_env, timeout and retries, which change how a request travels, not what it asks, and headers that carry credentials.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "headers": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Extra HTTP headers (openai, anthropic). Hashed into configRef, names lower-cased, except headers whose name contains key, token, secret, auth, cookie, password or credential, which are never hashed." } } }, "guard_config": { "type": "object", "description": "Settings for the guard; part of configRef.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" } } }, "env": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Environment variables given to a command generator or guard, added to pairflow's own environment. Each is part of configRef; keep secrets in the environment pairflow runs in instead." }, "files": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs (relative to the workflow file, inside the repository) of files the generator or guard reads that pairflow cannot see on its command line; their contents are part of configRef." }, "action_pair": { "type": "object", "properties": { "description": { "type": "string" }, "requires": { "type": "array", "items": { "type": "string", "$ref": "#/$defs/requirement" }, "uniqueItems": true, "description": `Ids of the pairs whose accepted artifacts this pair needs. A foreach pair's id stands for all its instances; "pair[{item}]" (in a foreach pair) for the instance of that foreach pair with this instance's item; "pair[item]" for one instance.` }, "guard": { "type": "string", "minLength": 1, "description": "What accepts or rejects the artifact: command, json_schema, regex, contains, json, composite, or a reference guard name." }, "guard_config": { "$ref": "#/$defs/guard_config" }, "guards": { "type": "array", "items": { "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "required": ["guard"], "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "additionalProperties": false }] }, "description": "The guards of a composite guard." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "model": { "type": "string", "minLength": 1 }, "rmax": { "$ref": "#/$defs/rmax" }, "fresh": { "$ref": "#/$defs/fresh" }, "output": { "type": "string", "minLength": 1, "description": "Where the accepted artifact is written, relative to the workflow file." }, "inputs": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs of files (relative to the workflow file) whose paths and contents are part of configRef." }, "foreach": { "$ref": "#/$defs/foreach" }, "assembled_guard": { "type": "object", "description": "With foreach split: the guard of the whole output the pieces are put back into, run once every piece is accepted; a rejection makes the pieces its feedback names (by piece id, e.g. #install) run again with it, or all of them.", "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "required": ["guard"], "additionalProperties": false }, "carry_edits": { "$ref": "#/$defs/carry_edits" }, "human_prompt_title": { "type": "string" }, "output_type": { "type": "string", "description": "The reference framework's artifact type. Accepted and ignored." }, "r_patience": { "type": "integer", "minimum": 0, "description": "Reference escalation: rejections before feedback is escalated. Accepted, not honoured (validate warns)." }, "e_max": { "type": "integer", "minimum": 0, "description": "Reference escalation: the most escalations. Accepted, not honoured (validate warns)." }, "escalate_feedback_to": { "type": "array", "items": { "type": "string" }, "description": "Reference escalation: the pairs feedback is escalated to. Accepted, not honoured (validate warns)." }, "escalate_feedback_by_guard": { "type": "object", "description": "Reference escalation targets by guard. Accepted, not honoured (validate warns)." }, "escalation": { "description": "Reference escalation settings. Accepted, not honoured (validate warns)." }, "escalation_by_guard": { "description": "Reference escalation settings by guard. Accepted, not honoured (validate warns)." } }, "patternProperties": { "^x-": true }, "additionalProperties": false } } };
 var schema32 = { "type": "integer", "minimum": 0, "maximum": 100, "description": "Retries after the first attempt before the pair fails." };
 var schema33 = { "type": "integer", "minimum": 1, "maximum": 268435456, "description": "The largest artifact a generator may produce, in bytes (default 8388608, 8 MiB; at most 256 MiB). A larger one fails the attempt; a command printing more is stopped. Not part of any configRef." };
 var schema34 = { "type": "boolean", "description": "true: every generator call is made anew, even when an artifact generated for the very same request is at hand (the default, false, judges that artifact with the pair's guard first and makes no call when it passes). On a pair, or for every pair of the workflow. Not part of any configRef." };
-var schema35 = { "type": "string", "minLength": 1, "description": "What produces the artifact: command, openai, anthropic. Other names (such as the reference framework's class names) load and plan, and fail the pair at run time." };
-var schema39 = { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", "description": "Letters, digits, '_', '.' and '-', not starting with '.' or '-'." };
+var schema35 = { "type": "boolean", "description": `true: when the sources of an output a person edited by hand change, the pair runs again with the person's version in its prompt ("a person revised the previous output like this; keep their changes") instead of keeping the stale edit. On a pair, or for every pair of the workflow. See docs/foreach.md.` };
+var schema36 = { "type": "string", "minLength": 1, "description": "What produces the artifact: command, openai, anthropic. Other names (such as the reference framework's class names) load and plan, and fail the pair at run time." };
+var schema40 = { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", "description": "Letters, digits, '_', '.' and '-', not starting with '.' or '-'." };
 var func1 = Object.prototype.hasOwnProperty;
 var func2 = require_ucs2length().default;
 var pattern4 = new RegExp("^x-", "u");
 var pattern5 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", "u");
-var schema36 = { "type": "object", "description": "Settings for the generator. Hashed into configRef except api_key_env, timeout and retries, which change how a request travels, not what it asks, and headers that carry credentials.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "headers": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Extra HTTP headers (openai, anthropic). Hashed into configRef, names lower-cased, except headers whose name contains key, token, secret, auth, cookie, password or credential, which are never hashed." } } };
-var schema37 = { "type": "object", "additionalProperties": { "type": "string" }, "description": "Environment variables given to a command generator or guard, added to pairflow's own environment. Each is part of configRef; keep secrets in the environment pairflow runs in instead." };
-var schema38 = { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs (relative to the workflow file, inside the repository) of files the generator or guard reads that pairflow cannot see on its command line; their contents are part of configRef." };
+var schema37 = { "type": "object", "description": "Settings for the generator. Hashed into configRef except api_key_env, timeout and retries, which change how a request travels, not what it asks, and headers that carry credentials.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "headers": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Extra HTTP headers (openai, anthropic). Hashed into configRef, names lower-cased, except headers whose name contains key, token, secret, auth, cookie, password or credential, which are never hashed." } } };
+var schema38 = { "type": "object", "additionalProperties": { "type": "string" }, "description": "Environment variables given to a command generator or guard, added to pairflow's own environment. Each is part of configRef; keep secrets in the environment pairflow runs in instead." };
+var schema39 = { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs (relative to the workflow file, inside the repository) of files the generator or guard reads that pairflow cannot see on its command line; their contents are part of configRef." };
 function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -19765,7 +19766,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         for (const key0 in data0) {
           let data1 = data0[key0];
           if (typeof data1 !== "string") {
-            const err0 = { instancePath: instancePath + "/env/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.additionalProperties.type, parentSchema: schema37.additionalProperties, data: data1 };
+            const err0 = { instancePath: instancePath + "/env/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.additionalProperties.type, parentSchema: schema38.additionalProperties, data: data1 };
             if (vErrors === null) {
               vErrors = [err0];
             } else {
@@ -19775,7 +19776,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err1 = { instancePath: instancePath + "/env", schemaPath: "#/$defs/env/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data: data0 };
+        const err1 = { instancePath: instancePath + "/env", schemaPath: "#/$defs/env/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data: data0 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -19792,7 +19793,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           let data3 = data2[i0];
           if (typeof data3 === "string") {
             if (func2(data3) < 1) {
-              const err2 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema38.items, data: data3 };
+              const err2 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema39.items, data: data3 };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -19801,7 +19802,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err3 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.items.type, parentSchema: schema38.items, data: data3 };
+            const err3 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.items.type, parentSchema: schema39.items, data: data3 };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -19811,7 +19812,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err4 = { instancePath: instancePath + "/files", schemaPath: "#/$defs/files/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema38.type, parentSchema: schema38, data: data2 };
+        const err4 = { instancePath: instancePath + "/files", schemaPath: "#/$defs/files/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema39.type, parentSchema: schema39, data: data2 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -19826,7 +19827,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         for (const key1 in data4) {
           let data5 = data4[key1];
           if (typeof data5 !== "string") {
-            const err5 = { instancePath: instancePath + "/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.headers.additionalProperties.type, parentSchema: schema36.properties.headers.additionalProperties, data: data5 };
+            const err5 = { instancePath: instancePath + "/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.headers.additionalProperties.type, parentSchema: schema37.properties.headers.additionalProperties, data: data5 };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -19836,7 +19837,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err6 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.properties.headers.type, parentSchema: schema36.properties.headers, data: data4 };
+        const err6 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.properties.headers.type, parentSchema: schema37.properties.headers, data: data4 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -19846,7 +19847,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -19858,11 +19859,11 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate21.evaluated = { "props": { "env": true, "files": true, "headers": true }, "dynamicProps": false, "dynamicItems": false };
-var schema40 = { "type": "object", "properties": { "description": { "type": "string" }, "requires": { "type": "array", "items": { "type": "string", "$ref": "#/$defs/requirement" }, "uniqueItems": true, "description": `Ids of the pairs whose accepted artifacts this pair needs. A foreach pair's id stands for all its instances; "pair[{item}]" (in a foreach pair) for the instance of that foreach pair with this instance's item; "pair[item]" for one instance.` }, "guard": { "type": "string", "minLength": 1, "description": "What accepts or rejects the artifact: command, json_schema, regex, contains, json, composite, or a reference guard name." }, "guard_config": { "$ref": "#/$defs/guard_config" }, "guards": { "type": "array", "items": { "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "required": ["guard"], "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "additionalProperties": false }] }, "description": "The guards of a composite guard." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "model": { "type": "string", "minLength": 1 }, "rmax": { "$ref": "#/$defs/rmax" }, "fresh": { "$ref": "#/$defs/fresh" }, "output": { "type": "string", "minLength": 1, "description": "Where the accepted artifact is written, relative to the workflow file." }, "inputs": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs of files (relative to the workflow file) whose paths and contents are part of configRef." }, "foreach": { "$ref": "#/$defs/foreach" }, "human_prompt_title": { "type": "string" }, "output_type": { "type": "string", "description": "The reference framework's artifact type. Accepted and ignored." }, "r_patience": { "type": "integer", "minimum": 0, "description": "Reference escalation: rejections before feedback is escalated. Accepted, not honoured (validate warns)." }, "e_max": { "type": "integer", "minimum": 0, "description": "Reference escalation: the most escalations. Accepted, not honoured (validate warns)." }, "escalate_feedback_to": { "type": "array", "items": { "type": "string" }, "description": "Reference escalation: the pairs feedback is escalated to. Accepted, not honoured (validate warns)." }, "escalate_feedback_by_guard": { "type": "object", "description": "Reference escalation targets by guard. Accepted, not honoured (validate warns)." }, "escalation": { "description": "Reference escalation settings. Accepted, not honoured (validate warns)." }, "escalation_by_guard": { "description": "Reference escalation settings by guard. Accepted, not honoured (validate warns)." } }, "patternProperties": { "^x-": true }, "additionalProperties": false };
-var schema41 = { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", "description": "A pair id, or an instance of a foreach pair: pair[item], or pair[{item}] for the one with this instance's item." };
-var schema48 = { "type": "object", "description": "Makes the pair a template with one instance per item, each an ordinary pair with id pair[item]. Placeholders {file}, {dir}, {name}, {stem}, {ext} (over files), {value} (over values) and {item} (both) are replaced in output, inputs, description, generator_config, guard_config and the pair's prompts entry. An instance over a file has that file among its inputs. See docs/foreach.md.", "properties": { "files": { "description": "Globs (fast-glob, relative to the workflow file, inside the repository; exclusions start with !): one instance per matching file, never a file pairflow writes. No match is a warning.", "type": ["string", "array"], "minLength": 1, "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "values": { "type": "array", "items": { "type": "string", "minLength": 1 }, "uniqueItems": true, "description": "One instance per value. An empty list is a warning." } }, "additionalProperties": false };
+var schema41 = { "type": "object", "properties": { "description": { "type": "string" }, "requires": { "type": "array", "items": { "type": "string", "$ref": "#/$defs/requirement" }, "uniqueItems": true, "description": `Ids of the pairs whose accepted artifacts this pair needs. A foreach pair's id stands for all its instances; "pair[{item}]" (in a foreach pair) for the instance of that foreach pair with this instance's item; "pair[item]" for one instance.` }, "guard": { "type": "string", "minLength": 1, "description": "What accepts or rejects the artifact: command, json_schema, regex, contains, json, composite, or a reference guard name." }, "guard_config": { "$ref": "#/$defs/guard_config" }, "guards": { "type": "array", "items": { "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "required": ["guard"], "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "additionalProperties": false }] }, "description": "The guards of a composite guard." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "model": { "type": "string", "minLength": 1 }, "rmax": { "$ref": "#/$defs/rmax" }, "fresh": { "$ref": "#/$defs/fresh" }, "output": { "type": "string", "minLength": 1, "description": "Where the accepted artifact is written, relative to the workflow file." }, "inputs": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs of files (relative to the workflow file) whose paths and contents are part of configRef." }, "foreach": { "$ref": "#/$defs/foreach" }, "assembled_guard": { "type": "object", "description": "With foreach split: the guard of the whole output the pieces are put back into, run once every piece is accepted; a rejection makes the pieces its feedback names (by piece id, e.g. #install) run again with it, or all of them.", "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "required": ["guard"], "additionalProperties": false }, "carry_edits": { "$ref": "#/$defs/carry_edits" }, "human_prompt_title": { "type": "string" }, "output_type": { "type": "string", "description": "The reference framework's artifact type. Accepted and ignored." }, "r_patience": { "type": "integer", "minimum": 0, "description": "Reference escalation: rejections before feedback is escalated. Accepted, not honoured (validate warns)." }, "e_max": { "type": "integer", "minimum": 0, "description": "Reference escalation: the most escalations. Accepted, not honoured (validate warns)." }, "escalate_feedback_to": { "type": "array", "items": { "type": "string" }, "description": "Reference escalation: the pairs feedback is escalated to. Accepted, not honoured (validate warns)." }, "escalate_feedback_by_guard": { "type": "object", "description": "Reference escalation targets by guard. Accepted, not honoured (validate warns)." }, "escalation": { "description": "Reference escalation settings. Accepted, not honoured (validate warns)." }, "escalation_by_guard": { "description": "Reference escalation settings by guard. Accepted, not honoured (validate warns)." } }, "patternProperties": { "^x-": true }, "additionalProperties": false };
+var schema42 = { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", "description": "A pair id, or an instance of a foreach pair: pair[item], or pair[{item}] for the one with this instance's item." };
+var schema49 = { "type": "object", "description": "Makes the pair a template with one instance per item, each an ordinary pair with id pair[item]. Placeholders {file}, {dir}, {name}, {stem}, {ext} (over files), {value} (over values) and {item} (both) are replaced in output, inputs, description, generator_config, guard_config and the pair's prompts entry. An instance over a file has that file among its inputs. See docs/foreach.md.", "properties": { "files": { "description": "Globs (fast-glob, relative to the workflow file, inside the repository; exclusions start with !): one instance per matching file, never a file pairflow writes. No match is a warning.", "type": ["string", "array"], "minLength": 1, "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "values": { "type": "array", "items": { "type": "string", "minLength": 1 }, "uniqueItems": true, "description": "One instance per value. An empty list is a warning." }, "split": { "description": "With files: one instance per piece of each file, put back together into the pair's output (the instance pair[file]) in the file's order. markdown: sections by heading (front matter and the text before the first heading are pieces too; fenced code is kept whole); json, yaml: every text of a catalogue, by its key path; {regex: ...}: a piece starts at each match. See docs/foreach.md.", "oneOf": [{ "enum": ["markdown", "json", "yaml"] }, { "type": "object", "properties": { "regex": { "type": "string", "minLength": 1 } }, "required": ["regex"], "additionalProperties": false }] }, "max_chars": { "type": "integer", "minimum": 80, "description": "With split: markdown or a regex: pieces under an eighth of this join the next one; longer pieces are cut at content-defined line boundaries (fenced code is never cut)." } }, "additionalProperties": false };
 var pattern7 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", "u");
-var schema42 = { "type": "object", "description": "Settings for the guard; part of configRef.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" } } };
+var schema43 = { "type": "object", "description": "Settings for the guard; part of configRef.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" } } };
 function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -19880,7 +19881,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
         for (const key0 in data0) {
           let data1 = data0[key0];
           if (typeof data1 !== "string") {
-            const err0 = { instancePath: instancePath + "/env/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.additionalProperties.type, parentSchema: schema37.additionalProperties, data: data1 };
+            const err0 = { instancePath: instancePath + "/env/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.additionalProperties.type, parentSchema: schema38.additionalProperties, data: data1 };
             if (vErrors === null) {
               vErrors = [err0];
             } else {
@@ -19890,7 +19891,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err1 = { instancePath: instancePath + "/env", schemaPath: "#/$defs/env/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data: data0 };
+        const err1 = { instancePath: instancePath + "/env", schemaPath: "#/$defs/env/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data: data0 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -19907,7 +19908,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           let data3 = data2[i0];
           if (typeof data3 === "string") {
             if (func2(data3) < 1) {
-              const err2 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema38.items, data: data3 };
+              const err2 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema39.items, data: data3 };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -19916,7 +19917,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err3 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.items.type, parentSchema: schema38.items, data: data3 };
+            const err3 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.items.type, parentSchema: schema39.items, data: data3 };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -19926,7 +19927,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err4 = { instancePath: instancePath + "/files", schemaPath: "#/$defs/files/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema38.type, parentSchema: schema38, data: data2 };
+        const err4 = { instancePath: instancePath + "/files", schemaPath: "#/$defs/files/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema39.type, parentSchema: schema39, data: data2 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -19936,7 +19937,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.type, parentSchema: schema42, data };
+    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -19960,8 +19961,8 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!(func1.call(schema40.properties, key0) || pattern4.test(key0))) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema40, data };
+      if (!(func1.call(schema41.properties, key0) || pattern4.test(key0))) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema41, data };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -19973,7 +19974,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.description !== void 0) {
       let data0 = data.description;
       if (typeof data0 !== "string") {
-        const err1 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.description.type, parentSchema: schema40.properties.description, data: data0 };
+        const err1 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.description.type, parentSchema: schema41.properties.description, data: data0 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -19989,7 +19990,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i0 = 0; i0 < len0; i0++) {
           let data2 = data1[i0];
           if (typeof data2 !== "string") {
-            const err2 = { instancePath: instancePath + "/requires/" + i0, schemaPath: "#/properties/requires/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.requires.items.type, parentSchema: schema40.properties.requires.items, data: data2 };
+            const err2 = { instancePath: instancePath + "/requires/" + i0, schemaPath: "#/properties/requires/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.requires.items.type, parentSchema: schema41.properties.requires.items, data: data2 };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -19999,7 +20000,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (typeof data2 === "string") {
             if (!pattern7.test(data2)) {
-              const err3 = { instancePath: instancePath + "/requires/" + i0, schemaPath: "#/$defs/requirement/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$" }, message: 'must match pattern "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$"', schema: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", parentSchema: schema41, data: data2 };
+              const err3 = { instancePath: instancePath + "/requires/" + i0, schemaPath: "#/$defs/requirement/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$" }, message: 'must match pattern "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$"', schema: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", parentSchema: schema42, data: data2 };
               if (vErrors === null) {
                 vErrors = [err3];
               } else {
@@ -20008,7 +20009,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err4 = { instancePath: instancePath + "/requires/" + i0, schemaPath: "#/$defs/requirement/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.type, parentSchema: schema41, data: data2 };
+            const err4 = { instancePath: instancePath + "/requires/" + i0, schemaPath: "#/$defs/requirement/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.type, parentSchema: schema42, data: data2 };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -20028,7 +20029,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err5 = { instancePath: instancePath + "/requires", schemaPath: "#/properties/requires/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema40.properties.requires, data: data1 };
+              const err5 = { instancePath: instancePath + "/requires", schemaPath: "#/properties/requires/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema41.properties.requires, data: data1 };
               if (vErrors === null) {
                 vErrors = [err5];
               } else {
@@ -20041,7 +20042,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err6 = { instancePath: instancePath + "/requires", schemaPath: "#/properties/requires/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema40.properties.requires.type, parentSchema: schema40.properties.requires, data: data1 };
+        const err6 = { instancePath: instancePath + "/requires", schemaPath: "#/properties/requires/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema41.properties.requires.type, parentSchema: schema41.properties.requires, data: data1 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -20054,7 +20055,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       let data3 = data.guard;
       if (typeof data3 === "string") {
         if (func2(data3) < 1) {
-          const err7 = { instancePath: instancePath + "/guard", schemaPath: "#/properties/guard/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema40.properties.guard, data: data3 };
+          const err7 = { instancePath: instancePath + "/guard", schemaPath: "#/properties/guard/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema41.properties.guard, data: data3 };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -20063,7 +20064,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/guard", schemaPath: "#/properties/guard/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.guard.type, parentSchema: schema40.properties.guard, data: data3 };
+        const err8 = { instancePath: instancePath + "/guard", schemaPath: "#/properties/guard/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.guard.type, parentSchema: schema41.properties.guard, data: data3 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -20089,7 +20090,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           const _errs17 = errors;
           if (typeof data6 === "string") {
             if (func2(data6) < 1) {
-              const err9 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema40.properties.guards.items.anyOf[0], data: data6 };
+              const err9 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema41.properties.guards.items.anyOf[0], data: data6 };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -20098,7 +20099,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err10 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.guards.items.anyOf[0].type, parentSchema: schema40.properties.guards.items.anyOf[0], data: data6 };
+            const err10 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.guards.items.anyOf[0].type, parentSchema: schema41.properties.guards.items.anyOf[0], data: data6 };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -20111,7 +20112,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           const _errs19 = errors;
           if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
             if (data6.guard === void 0) {
-              const err11 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/1/required", keyword: "required", params: { missingProperty: "guard" }, message: "must have required property 'guard'", schema: schema40.properties.guards.items.anyOf[1].required, parentSchema: schema40.properties.guards.items.anyOf[1], data: data6 };
+              const err11 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/1/required", keyword: "required", params: { missingProperty: "guard" }, message: "must have required property 'guard'", schema: schema41.properties.guards.items.anyOf[1].required, parentSchema: schema41.properties.guards.items.anyOf[1], data: data6 };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -20121,7 +20122,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             }
             for (const key1 in data6) {
               if (!(key1 === "guard" || key1 === "guard_config")) {
-                const err12 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema40.properties.guards.items.anyOf[1], data: data6 };
+                const err12 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema41.properties.guards.items.anyOf[1], data: data6 };
                 if (vErrors === null) {
                   vErrors = [err12];
                 } else {
@@ -20134,7 +20135,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               let data7 = data6.guard;
               if (typeof data7 === "string") {
                 if (func2(data7) < 1) {
-                  const err13 = { instancePath: instancePath + "/guards/" + i2 + "/guard", schemaPath: "#/properties/guards/items/anyOf/1/properties/guard/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema40.properties.guards.items.anyOf[1].properties.guard, data: data7 };
+                  const err13 = { instancePath: instancePath + "/guards/" + i2 + "/guard", schemaPath: "#/properties/guards/items/anyOf/1/properties/guard/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema41.properties.guards.items.anyOf[1].properties.guard, data: data7 };
                   if (vErrors === null) {
                     vErrors = [err13];
                   } else {
@@ -20143,7 +20144,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
                   errors++;
                 }
               } else {
-                const err14 = { instancePath: instancePath + "/guards/" + i2 + "/guard", schemaPath: "#/properties/guards/items/anyOf/1/properties/guard/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.guards.items.anyOf[1].properties.guard.type, parentSchema: schema40.properties.guards.items.anyOf[1].properties.guard, data: data7 };
+                const err14 = { instancePath: instancePath + "/guards/" + i2 + "/guard", schemaPath: "#/properties/guards/items/anyOf/1/properties/guard/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.guards.items.anyOf[1].properties.guard.type, parentSchema: schema41.properties.guards.items.anyOf[1].properties.guard, data: data7 };
                 if (vErrors === null) {
                   vErrors = [err14];
                 } else {
@@ -20159,7 +20160,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
           } else {
-            const err15 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.properties.guards.items.anyOf[1].type, parentSchema: schema40.properties.guards.items.anyOf[1], data: data6 };
+            const err15 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.properties.guards.items.anyOf[1].type, parentSchema: schema41.properties.guards.items.anyOf[1], data: data6 };
             if (vErrors === null) {
               vErrors = [err15];
             } else {
@@ -20170,7 +20171,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           var _valid0 = _errs19 === errors;
           valid7 = valid7 || _valid0;
           if (!valid7) {
-            const err16 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema40.properties.guards.items.anyOf, parentSchema: schema40.properties.guards.items, data: data6 };
+            const err16 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema41.properties.guards.items.anyOf, parentSchema: schema41.properties.guards.items, data: data6 };
             if (vErrors === null) {
               vErrors = [err16];
             } else {
@@ -20189,7 +20190,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err17 = { instancePath: instancePath + "/guards", schemaPath: "#/properties/guards/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema40.properties.guards.type, parentSchema: schema40.properties.guards, data: data5 };
+        const err17 = { instancePath: instancePath + "/guards", schemaPath: "#/properties/guards/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema41.properties.guards.type, parentSchema: schema41.properties.guards, data: data5 };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -20202,7 +20203,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       let data9 = data.generator;
       if (typeof data9 === "string") {
         if (func2(data9) < 1) {
-          const err18 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema35, data: data9 };
+          const err18 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema36, data: data9 };
           if (vErrors === null) {
             vErrors = [err18];
           } else {
@@ -20211,7 +20212,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err19 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.type, parentSchema: schema35, data: data9 };
+        const err19 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.type, parentSchema: schema36, data: data9 };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -20230,7 +20231,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       let data11 = data.model;
       if (typeof data11 === "string") {
         if (func2(data11) < 1) {
-          const err20 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema40.properties.model, data: data11 };
+          const err20 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema41.properties.model, data: data11 };
           if (vErrors === null) {
             vErrors = [err20];
           } else {
@@ -20239,7 +20240,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err21 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.model.type, parentSchema: schema40.properties.model, data: data11 };
+        const err21 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.model.type, parentSchema: schema41.properties.model, data: data11 };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -20296,7 +20297,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       let data14 = data.output;
       if (typeof data14 === "string") {
         if (func2(data14) < 1) {
-          const err26 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema40.properties.output, data: data14 };
+          const err26 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema41.properties.output, data: data14 };
           if (vErrors === null) {
             vErrors = [err26];
           } else {
@@ -20305,7 +20306,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err27 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.output.type, parentSchema: schema40.properties.output, data: data14 };
+        const err27 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.output.type, parentSchema: schema41.properties.output, data: data14 };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -20322,7 +20323,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           let data16 = data15[i3];
           if (typeof data16 === "string") {
             if (func2(data16) < 1) {
-              const err28 = { instancePath: instancePath + "/inputs/" + i3, schemaPath: "#/properties/inputs/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema40.properties.inputs.items, data: data16 };
+              const err28 = { instancePath: instancePath + "/inputs/" + i3, schemaPath: "#/properties/inputs/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema41.properties.inputs.items, data: data16 };
               if (vErrors === null) {
                 vErrors = [err28];
               } else {
@@ -20331,7 +20332,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err29 = { instancePath: instancePath + "/inputs/" + i3, schemaPath: "#/properties/inputs/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.inputs.items.type, parentSchema: schema40.properties.inputs.items, data: data16 };
+            const err29 = { instancePath: instancePath + "/inputs/" + i3, schemaPath: "#/properties/inputs/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.inputs.items.type, parentSchema: schema41.properties.inputs.items, data: data16 };
             if (vErrors === null) {
               vErrors = [err29];
             } else {
@@ -20341,7 +20342,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err30 = { instancePath: instancePath + "/inputs", schemaPath: "#/properties/inputs/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema40.properties.inputs.type, parentSchema: schema40.properties.inputs, data: data15 };
+        const err30 = { instancePath: instancePath + "/inputs", schemaPath: "#/properties/inputs/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema41.properties.inputs.type, parentSchema: schema41.properties.inputs, data: data15 };
         if (vErrors === null) {
           vErrors = [err30];
         } else {
@@ -20354,8 +20355,8 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       let data17 = data.foreach;
       if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
         for (const key2 in data17) {
-          if (!(key2 === "files" || key2 === "values")) {
-            const err31 = { instancePath: instancePath + "/foreach", schemaPath: "#/$defs/foreach/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema48, data: data17 };
+          if (!(key2 === "files" || key2 === "values" || key2 === "split" || key2 === "max_chars")) {
+            const err31 = { instancePath: instancePath + "/foreach", schemaPath: "#/$defs/foreach/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema49, data: data17 };
             if (vErrors === null) {
               vErrors = [err31];
             } else {
@@ -20367,7 +20368,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         if (data17.files !== void 0) {
           let data18 = data17.files;
           if (typeof data18 !== "string" && !Array.isArray(data18)) {
-            const err32 = { instancePath: instancePath + "/foreach/files", schemaPath: "#/$defs/foreach/properties/files/type", keyword: "type", params: { type: schema48.properties.files.type }, message: "must be string,array", schema: schema48.properties.files.type, parentSchema: schema48.properties.files, data: data18 };
+            const err32 = { instancePath: instancePath + "/foreach/files", schemaPath: "#/$defs/foreach/properties/files/type", keyword: "type", params: { type: schema49.properties.files.type }, message: "must be string,array", schema: schema49.properties.files.type, parentSchema: schema49.properties.files, data: data18 };
             if (vErrors === null) {
               vErrors = [err32];
             } else {
@@ -20377,7 +20378,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (typeof data18 === "string") {
             if (func2(data18) < 1) {
-              const err33 = { instancePath: instancePath + "/foreach/files", schemaPath: "#/$defs/foreach/properties/files/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema48.properties.files, data: data18 };
+              const err33 = { instancePath: instancePath + "/foreach/files", schemaPath: "#/$defs/foreach/properties/files/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema49.properties.files, data: data18 };
               if (vErrors === null) {
                 vErrors = [err33];
               } else {
@@ -20388,7 +20389,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (Array.isArray(data18)) {
             if (data18.length < 1) {
-              const err34 = { instancePath: instancePath + "/foreach/files", schemaPath: "#/$defs/foreach/properties/files/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema48.properties.files, data: data18 };
+              const err34 = { instancePath: instancePath + "/foreach/files", schemaPath: "#/$defs/foreach/properties/files/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema49.properties.files, data: data18 };
               if (vErrors === null) {
                 vErrors = [err34];
               } else {
@@ -20401,7 +20402,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               let data19 = data18[i4];
               if (typeof data19 === "string") {
                 if (func2(data19) < 1) {
-                  const err35 = { instancePath: instancePath + "/foreach/files/" + i4, schemaPath: "#/$defs/foreach/properties/files/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema48.properties.files.items, data: data19 };
+                  const err35 = { instancePath: instancePath + "/foreach/files/" + i4, schemaPath: "#/$defs/foreach/properties/files/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema49.properties.files.items, data: data19 };
                   if (vErrors === null) {
                     vErrors = [err35];
                   } else {
@@ -20410,7 +20411,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
                   errors++;
                 }
               } else {
-                const err36 = { instancePath: instancePath + "/foreach/files/" + i4, schemaPath: "#/$defs/foreach/properties/files/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.files.items.type, parentSchema: schema48.properties.files.items, data: data19 };
+                const err36 = { instancePath: instancePath + "/foreach/files/" + i4, schemaPath: "#/$defs/foreach/properties/files/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.properties.files.items.type, parentSchema: schema49.properties.files.items, data: data19 };
                 if (vErrors === null) {
                   vErrors = [err36];
                 } else {
@@ -20429,7 +20430,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               let data21 = data20[i5];
               if (typeof data21 === "string") {
                 if (func2(data21) < 1) {
-                  const err37 = { instancePath: instancePath + "/foreach/values/" + i5, schemaPath: "#/$defs/foreach/properties/values/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema48.properties.values.items, data: data21 };
+                  const err37 = { instancePath: instancePath + "/foreach/values/" + i5, schemaPath: "#/$defs/foreach/properties/values/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema49.properties.values.items, data: data21 };
                   if (vErrors === null) {
                     vErrors = [err37];
                   } else {
@@ -20438,7 +20439,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
                   errors++;
                 }
               } else {
-                const err38 = { instancePath: instancePath + "/foreach/values/" + i5, schemaPath: "#/$defs/foreach/properties/values/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.values.items.type, parentSchema: schema48.properties.values.items, data: data21 };
+                const err38 = { instancePath: instancePath + "/foreach/values/" + i5, schemaPath: "#/$defs/foreach/properties/values/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.properties.values.items.type, parentSchema: schema49.properties.values.items, data: data21 };
                 if (vErrors === null) {
                   vErrors = [err38];
                 } else {
@@ -20458,7 +20459,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (typeof indices1[item1] == "number") {
                   j1 = indices1[item1];
-                  const err39 = { instancePath: instancePath + "/foreach/values", schemaPath: "#/$defs/foreach/properties/values/uniqueItems", keyword: "uniqueItems", params: { i: i6, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i6 + " are identical)", schema: true, parentSchema: schema48.properties.values, data: data20 };
+                  const err39 = { instancePath: instancePath + "/foreach/values", schemaPath: "#/$defs/foreach/properties/values/uniqueItems", keyword: "uniqueItems", params: { i: i6, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i6 + " are identical)", schema: true, parentSchema: schema49.properties.values, data: data20 };
                   if (vErrors === null) {
                     vErrors = [err39];
                   } else {
@@ -20471,7 +20472,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
           } else {
-            const err40 = { instancePath: instancePath + "/foreach/values", schemaPath: "#/$defs/foreach/properties/values/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema48.properties.values.type, parentSchema: schema48.properties.values, data: data20 };
+            const err40 = { instancePath: instancePath + "/foreach/values", schemaPath: "#/$defs/foreach/properties/values/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema49.properties.values.type, parentSchema: schema49.properties.values, data: data20 };
             if (vErrors === null) {
               vErrors = [err40];
             } else {
@@ -20480,94 +20481,112 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-      } else {
-        const err41 = { instancePath: instancePath + "/foreach", schemaPath: "#/$defs/foreach/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema48.type, parentSchema: schema48, data: data17 };
-        if (vErrors === null) {
-          vErrors = [err41];
-        } else {
-          vErrors.push(err41);
-        }
-        errors++;
-      }
-    }
-    if (data.human_prompt_title !== void 0) {
-      let data22 = data.human_prompt_title;
-      if (typeof data22 !== "string") {
-        const err42 = { instancePath: instancePath + "/human_prompt_title", schemaPath: "#/properties/human_prompt_title/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.human_prompt_title.type, parentSchema: schema40.properties.human_prompt_title, data: data22 };
-        if (vErrors === null) {
-          vErrors = [err42];
-        } else {
-          vErrors.push(err42);
-        }
-        errors++;
-      }
-    }
-    if (data.output_type !== void 0) {
-      let data23 = data.output_type;
-      if (typeof data23 !== "string") {
-        const err43 = { instancePath: instancePath + "/output_type", schemaPath: "#/properties/output_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.output_type.type, parentSchema: schema40.properties.output_type, data: data23 };
-        if (vErrors === null) {
-          vErrors = [err43];
-        } else {
-          vErrors.push(err43);
-        }
-        errors++;
-      }
-    }
-    if (data.r_patience !== void 0) {
-      let data24 = data.r_patience;
-      if (!(typeof data24 == "number" && (!(data24 % 1) && !isNaN(data24)) && isFinite(data24))) {
-        const err44 = { instancePath: instancePath + "/r_patience", schemaPath: "#/properties/r_patience/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema40.properties.r_patience.type, parentSchema: schema40.properties.r_patience, data: data24 };
-        if (vErrors === null) {
-          vErrors = [err44];
-        } else {
-          vErrors.push(err44);
-        }
-        errors++;
-      }
-      if (typeof data24 == "number" && isFinite(data24)) {
-        if (data24 < 0 || isNaN(data24)) {
-          const err45 = { instancePath: instancePath + "/r_patience", schemaPath: "#/properties/r_patience/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema40.properties.r_patience, data: data24 };
-          if (vErrors === null) {
-            vErrors = [err45];
-          } else {
-            vErrors.push(err45);
+        if (data17.split !== void 0) {
+          let data22 = data17.split;
+          const _errs56 = errors;
+          let valid21 = false;
+          let passing0 = null;
+          const _errs57 = errors;
+          if (!(data22 === "markdown" || data22 === "json" || data22 === "yaml")) {
+            const err41 = { instancePath: instancePath + "/foreach/split", schemaPath: "#/$defs/foreach/properties/split/oneOf/0/enum", keyword: "enum", params: { allowedValues: schema49.properties.split.oneOf[0].enum }, message: "must be equal to one of the allowed values", schema: schema49.properties.split.oneOf[0].enum, parentSchema: schema49.properties.split.oneOf[0], data: data22 };
+            if (vErrors === null) {
+              vErrors = [err41];
+            } else {
+              vErrors.push(err41);
+            }
+            errors++;
           }
-          errors++;
-        }
-      }
-    }
-    if (data.e_max !== void 0) {
-      let data25 = data.e_max;
-      if (!(typeof data25 == "number" && (!(data25 % 1) && !isNaN(data25)) && isFinite(data25))) {
-        const err46 = { instancePath: instancePath + "/e_max", schemaPath: "#/properties/e_max/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema40.properties.e_max.type, parentSchema: schema40.properties.e_max, data: data25 };
-        if (vErrors === null) {
-          vErrors = [err46];
-        } else {
-          vErrors.push(err46);
-        }
-        errors++;
-      }
-      if (typeof data25 == "number" && isFinite(data25)) {
-        if (data25 < 0 || isNaN(data25)) {
-          const err47 = { instancePath: instancePath + "/e_max", schemaPath: "#/properties/e_max/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema40.properties.e_max, data: data25 };
-          if (vErrors === null) {
-            vErrors = [err47];
-          } else {
-            vErrors.push(err47);
+          var _valid1 = _errs57 === errors;
+          if (_valid1) {
+            valid21 = true;
+            passing0 = 0;
           }
-          errors++;
+          const _errs58 = errors;
+          if (data22 && typeof data22 == "object" && !Array.isArray(data22)) {
+            if (data22.regex === void 0) {
+              const err42 = { instancePath: instancePath + "/foreach/split", schemaPath: "#/$defs/foreach/properties/split/oneOf/1/required", keyword: "required", params: { missingProperty: "regex" }, message: "must have required property 'regex'", schema: schema49.properties.split.oneOf[1].required, parentSchema: schema49.properties.split.oneOf[1], data: data22 };
+              if (vErrors === null) {
+                vErrors = [err42];
+              } else {
+                vErrors.push(err42);
+              }
+              errors++;
+            }
+            for (const key3 in data22) {
+              if (!(key3 === "regex")) {
+                const err43 = { instancePath: instancePath + "/foreach/split", schemaPath: "#/$defs/foreach/properties/split/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema49.properties.split.oneOf[1], data: data22 };
+                if (vErrors === null) {
+                  vErrors = [err43];
+                } else {
+                  vErrors.push(err43);
+                }
+                errors++;
+              }
+            }
+            if (data22.regex !== void 0) {
+              let data23 = data22.regex;
+              if (typeof data23 === "string") {
+                if (func2(data23) < 1) {
+                  const err44 = { instancePath: instancePath + "/foreach/split/regex", schemaPath: "#/$defs/foreach/properties/split/oneOf/1/properties/regex/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema49.properties.split.oneOf[1].properties.regex, data: data23 };
+                  if (vErrors === null) {
+                    vErrors = [err44];
+                  } else {
+                    vErrors.push(err44);
+                  }
+                  errors++;
+                }
+              } else {
+                const err45 = { instancePath: instancePath + "/foreach/split/regex", schemaPath: "#/$defs/foreach/properties/split/oneOf/1/properties/regex/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.properties.split.oneOf[1].properties.regex.type, parentSchema: schema49.properties.split.oneOf[1].properties.regex, data: data23 };
+                if (vErrors === null) {
+                  vErrors = [err45];
+                } else {
+                  vErrors.push(err45);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err46 = { instancePath: instancePath + "/foreach/split", schemaPath: "#/$defs/foreach/properties/split/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema49.properties.split.oneOf[1].type, parentSchema: schema49.properties.split.oneOf[1], data: data22 };
+            if (vErrors === null) {
+              vErrors = [err46];
+            } else {
+              vErrors.push(err46);
+            }
+            errors++;
+          }
+          var _valid1 = _errs58 === errors;
+          if (_valid1 && valid21) {
+            valid21 = false;
+            passing0 = [passing0, 1];
+          } else {
+            if (_valid1) {
+              valid21 = true;
+              passing0 = 1;
+            }
+          }
+          if (!valid21) {
+            const err47 = { instancePath: instancePath + "/foreach/split", schemaPath: "#/$defs/foreach/properties/split/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema49.properties.split.oneOf, parentSchema: schema49.properties.split, data: data22 };
+            if (vErrors === null) {
+              vErrors = [err47];
+            } else {
+              vErrors.push(err47);
+            }
+            errors++;
+          } else {
+            errors = _errs56;
+            if (vErrors !== null) {
+              if (_errs56) {
+                vErrors.length = _errs56;
+              } else {
+                vErrors = null;
+              }
+            }
+          }
         }
-      }
-    }
-    if (data.escalate_feedback_to !== void 0) {
-      let data26 = data.escalate_feedback_to;
-      if (Array.isArray(data26)) {
-        const len5 = data26.length;
-        for (let i7 = 0; i7 < len5; i7++) {
-          let data27 = data26[i7];
-          if (typeof data27 !== "string") {
-            const err48 = { instancePath: instancePath + "/escalate_feedback_to/" + i7, schemaPath: "#/properties/escalate_feedback_to/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.escalate_feedback_to.items.type, parentSchema: schema40.properties.escalate_feedback_to.items, data: data27 };
+        if (data17.max_chars !== void 0) {
+          let data24 = data17.max_chars;
+          if (!(typeof data24 == "number" && (!(data24 % 1) && !isNaN(data24)) && isFinite(data24))) {
+            const err48 = { instancePath: instancePath + "/foreach/max_chars", schemaPath: "#/$defs/foreach/properties/max_chars/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema49.properties.max_chars.type, parentSchema: schema49.properties.max_chars, data: data24 };
             if (vErrors === null) {
               vErrors = [err48];
             } else {
@@ -20575,21 +20594,20 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             }
             errors++;
           }
+          if (typeof data24 == "number" && isFinite(data24)) {
+            if (data24 < 80 || isNaN(data24)) {
+              const err49 = { instancePath: instancePath + "/foreach/max_chars", schemaPath: "#/$defs/foreach/properties/max_chars/minimum", keyword: "minimum", params: { comparison: ">=", limit: 80 }, message: "must be >= 80", schema: 80, parentSchema: schema49.properties.max_chars, data: data24 };
+              if (vErrors === null) {
+                vErrors = [err49];
+              } else {
+                vErrors.push(err49);
+              }
+              errors++;
+            }
+          }
         }
       } else {
-        const err49 = { instancePath: instancePath + "/escalate_feedback_to", schemaPath: "#/properties/escalate_feedback_to/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema40.properties.escalate_feedback_to.type, parentSchema: schema40.properties.escalate_feedback_to, data: data26 };
-        if (vErrors === null) {
-          vErrors = [err49];
-        } else {
-          vErrors.push(err49);
-        }
-        errors++;
-      }
-    }
-    if (data.escalate_feedback_by_guard !== void 0) {
-      let data28 = data.escalate_feedback_by_guard;
-      if (!(data28 && typeof data28 == "object" && !Array.isArray(data28))) {
-        const err50 = { instancePath: instancePath + "/escalate_feedback_by_guard", schemaPath: "#/properties/escalate_feedback_by_guard/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.properties.escalate_feedback_by_guard.type, parentSchema: schema40.properties.escalate_feedback_by_guard, data: data28 };
+        const err50 = { instancePath: instancePath + "/foreach", schemaPath: "#/$defs/foreach/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema49.type, parentSchema: schema49, data: data17 };
         if (vErrors === null) {
           vErrors = [err50];
         } else {
@@ -20598,12 +20616,193 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.assembled_guard !== void 0) {
+      let data25 = data.assembled_guard;
+      if (data25 && typeof data25 == "object" && !Array.isArray(data25)) {
+        if (data25.guard === void 0) {
+          const err51 = { instancePath: instancePath + "/assembled_guard", schemaPath: "#/properties/assembled_guard/required", keyword: "required", params: { missingProperty: "guard" }, message: "must have required property 'guard'", schema: schema41.properties.assembled_guard.required, parentSchema: schema41.properties.assembled_guard, data: data25 };
+          if (vErrors === null) {
+            vErrors = [err51];
+          } else {
+            vErrors.push(err51);
+          }
+          errors++;
+        }
+        for (const key4 in data25) {
+          if (!(key4 === "guard" || key4 === "guard_config")) {
+            const err52 = { instancePath: instancePath + "/assembled_guard", schemaPath: "#/properties/assembled_guard/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties", schema: false, parentSchema: schema41.properties.assembled_guard, data: data25 };
+            if (vErrors === null) {
+              vErrors = [err52];
+            } else {
+              vErrors.push(err52);
+            }
+            errors++;
+          }
+        }
+        if (data25.guard !== void 0) {
+          let data26 = data25.guard;
+          if (typeof data26 === "string") {
+            if (func2(data26) < 1) {
+              const err53 = { instancePath: instancePath + "/assembled_guard/guard", schemaPath: "#/properties/assembled_guard/properties/guard/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema41.properties.assembled_guard.properties.guard, data: data26 };
+              if (vErrors === null) {
+                vErrors = [err53];
+              } else {
+                vErrors.push(err53);
+              }
+              errors++;
+            }
+          } else {
+            const err54 = { instancePath: instancePath + "/assembled_guard/guard", schemaPath: "#/properties/assembled_guard/properties/guard/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.assembled_guard.properties.guard.type, parentSchema: schema41.properties.assembled_guard.properties.guard, data: data26 };
+            if (vErrors === null) {
+              vErrors = [err54];
+            } else {
+              vErrors.push(err54);
+            }
+            errors++;
+          }
+        }
+        if (data25.guard_config !== void 0) {
+          if (!validate24(data25.guard_config, { instancePath: instancePath + "/assembled_guard/guard_config", parentData: data25, parentDataProperty: "guard_config", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err55 = { instancePath: instancePath + "/assembled_guard", schemaPath: "#/properties/assembled_guard/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.properties.assembled_guard.type, parentSchema: schema41.properties.assembled_guard, data: data25 };
+        if (vErrors === null) {
+          vErrors = [err55];
+        } else {
+          vErrors.push(err55);
+        }
+        errors++;
+      }
+    }
+    if (data.carry_edits !== void 0) {
+      let data28 = data.carry_edits;
+      if (typeof data28 !== "boolean") {
+        const err56 = { instancePath: instancePath + "/carry_edits", schemaPath: "#/$defs/carry_edits/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema35.type, parentSchema: schema35, data: data28 };
+        if (vErrors === null) {
+          vErrors = [err56];
+        } else {
+          vErrors.push(err56);
+        }
+        errors++;
+      }
+    }
+    if (data.human_prompt_title !== void 0) {
+      let data29 = data.human_prompt_title;
+      if (typeof data29 !== "string") {
+        const err57 = { instancePath: instancePath + "/human_prompt_title", schemaPath: "#/properties/human_prompt_title/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.human_prompt_title.type, parentSchema: schema41.properties.human_prompt_title, data: data29 };
+        if (vErrors === null) {
+          vErrors = [err57];
+        } else {
+          vErrors.push(err57);
+        }
+        errors++;
+      }
+    }
+    if (data.output_type !== void 0) {
+      let data30 = data.output_type;
+      if (typeof data30 !== "string") {
+        const err58 = { instancePath: instancePath + "/output_type", schemaPath: "#/properties/output_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.output_type.type, parentSchema: schema41.properties.output_type, data: data30 };
+        if (vErrors === null) {
+          vErrors = [err58];
+        } else {
+          vErrors.push(err58);
+        }
+        errors++;
+      }
+    }
+    if (data.r_patience !== void 0) {
+      let data31 = data.r_patience;
+      if (!(typeof data31 == "number" && (!(data31 % 1) && !isNaN(data31)) && isFinite(data31))) {
+        const err59 = { instancePath: instancePath + "/r_patience", schemaPath: "#/properties/r_patience/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema41.properties.r_patience.type, parentSchema: schema41.properties.r_patience, data: data31 };
+        if (vErrors === null) {
+          vErrors = [err59];
+        } else {
+          vErrors.push(err59);
+        }
+        errors++;
+      }
+      if (typeof data31 == "number" && isFinite(data31)) {
+        if (data31 < 0 || isNaN(data31)) {
+          const err60 = { instancePath: instancePath + "/r_patience", schemaPath: "#/properties/r_patience/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema41.properties.r_patience, data: data31 };
+          if (vErrors === null) {
+            vErrors = [err60];
+          } else {
+            vErrors.push(err60);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.e_max !== void 0) {
+      let data32 = data.e_max;
+      if (!(typeof data32 == "number" && (!(data32 % 1) && !isNaN(data32)) && isFinite(data32))) {
+        const err61 = { instancePath: instancePath + "/e_max", schemaPath: "#/properties/e_max/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema41.properties.e_max.type, parentSchema: schema41.properties.e_max, data: data32 };
+        if (vErrors === null) {
+          vErrors = [err61];
+        } else {
+          vErrors.push(err61);
+        }
+        errors++;
+      }
+      if (typeof data32 == "number" && isFinite(data32)) {
+        if (data32 < 0 || isNaN(data32)) {
+          const err62 = { instancePath: instancePath + "/e_max", schemaPath: "#/properties/e_max/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema41.properties.e_max, data: data32 };
+          if (vErrors === null) {
+            vErrors = [err62];
+          } else {
+            vErrors.push(err62);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.escalate_feedback_to !== void 0) {
+      let data33 = data.escalate_feedback_to;
+      if (Array.isArray(data33)) {
+        const len5 = data33.length;
+        for (let i7 = 0; i7 < len5; i7++) {
+          let data34 = data33[i7];
+          if (typeof data34 !== "string") {
+            const err63 = { instancePath: instancePath + "/escalate_feedback_to/" + i7, schemaPath: "#/properties/escalate_feedback_to/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.escalate_feedback_to.items.type, parentSchema: schema41.properties.escalate_feedback_to.items, data: data34 };
+            if (vErrors === null) {
+              vErrors = [err63];
+            } else {
+              vErrors.push(err63);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err64 = { instancePath: instancePath + "/escalate_feedback_to", schemaPath: "#/properties/escalate_feedback_to/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema41.properties.escalate_feedback_to.type, parentSchema: schema41.properties.escalate_feedback_to, data: data33 };
+        if (vErrors === null) {
+          vErrors = [err64];
+        } else {
+          vErrors.push(err64);
+        }
+        errors++;
+      }
+    }
+    if (data.escalate_feedback_by_guard !== void 0) {
+      let data35 = data.escalate_feedback_by_guard;
+      if (!(data35 && typeof data35 == "object" && !Array.isArray(data35))) {
+        const err65 = { instancePath: instancePath + "/escalate_feedback_by_guard", schemaPath: "#/properties/escalate_feedback_by_guard/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.properties.escalate_feedback_by_guard.type, parentSchema: schema41.properties.escalate_feedback_by_guard, data: data35 };
+        if (vErrors === null) {
+          vErrors = [err65];
+        } else {
+          vErrors.push(err65);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err51 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data };
+    const err66 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data };
     if (vErrors === null) {
-      vErrors = [err51];
+      vErrors = [err66];
     } else {
-      vErrors.push(err51);
+      vErrors.push(err66);
     }
     errors++;
   }
@@ -20832,46 +21031,58 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.carry_edits !== void 0) {
+      let data10 = data.carry_edits;
+      if (typeof data10 !== "boolean") {
+        const err19 = { instancePath: instancePath + "/carry_edits", schemaPath: "#/$defs/carry_edits/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema35.type, parentSchema: schema35, data: data10 };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+    }
     if (data.prompts !== void 0) {
-      let data10 = data.prompts;
-      if (typeof data10 === "string") {
-        if (func2(data10) < 1) {
-          const err19 = { instancePath: instancePath + "/prompts", schemaPath: "#/properties/prompts/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema31.properties.prompts, data: data10 };
+      let data11 = data.prompts;
+      if (typeof data11 === "string") {
+        if (func2(data11) < 1) {
+          const err20 = { instancePath: instancePath + "/prompts", schemaPath: "#/properties/prompts/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema31.properties.prompts, data: data11 };
           if (vErrors === null) {
-            vErrors = [err19];
+            vErrors = [err20];
           } else {
-            vErrors.push(err19);
+            vErrors.push(err20);
           }
           errors++;
         }
       } else {
-        const err20 = { instancePath: instancePath + "/prompts", schemaPath: "#/properties/prompts/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema31.properties.prompts.type, parentSchema: schema31.properties.prompts, data: data10 };
+        const err21 = { instancePath: instancePath + "/prompts", schemaPath: "#/properties/prompts/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema31.properties.prompts.type, parentSchema: schema31.properties.prompts, data: data11 };
         if (vErrors === null) {
-          vErrors = [err20];
+          vErrors = [err21];
         } else {
-          vErrors.push(err20);
+          vErrors.push(err21);
         }
         errors++;
       }
     }
     if (data.generator !== void 0) {
-      let data11 = data.generator;
-      if (typeof data11 === "string") {
-        if (func2(data11) < 1) {
-          const err21 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema35, data: data11 };
+      let data12 = data.generator;
+      if (typeof data12 === "string") {
+        if (func2(data12) < 1) {
+          const err22 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema36, data: data12 };
           if (vErrors === null) {
-            vErrors = [err21];
+            vErrors = [err22];
           } else {
-            vErrors.push(err21);
+            vErrors.push(err22);
           }
           errors++;
         }
       } else {
-        const err22 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.type, parentSchema: schema35, data: data11 };
+        const err23 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.type, parentSchema: schema36, data: data12 };
         if (vErrors === null) {
-          vErrors = [err22];
+          vErrors = [err23];
         } else {
-          vErrors.push(err22);
+          vErrors.push(err23);
         }
         errors++;
       }
@@ -20883,22 +21094,13 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.pricing !== void 0) {
-      let data13 = data.pricing;
-      if (data13 && typeof data13 == "object" && !Array.isArray(data13)) {
-        for (const key1 in data13) {
-          let data14 = data13[key1];
-          if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
-            if (data14.input === void 0) {
-              const err23 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/required", keyword: "required", params: { missingProperty: "input" }, message: "must have required property 'input'", schema: schema31.properties.pricing.additionalProperties.required, parentSchema: schema31.properties.pricing.additionalProperties, data: data14 };
-              if (vErrors === null) {
-                vErrors = [err23];
-              } else {
-                vErrors.push(err23);
-              }
-              errors++;
-            }
-            if (data14.output === void 0) {
-              const err24 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/required", keyword: "required", params: { missingProperty: "output" }, message: "must have required property 'output'", schema: schema31.properties.pricing.additionalProperties.required, parentSchema: schema31.properties.pricing.additionalProperties, data: data14 };
+      let data14 = data.pricing;
+      if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
+        for (const key1 in data14) {
+          let data15 = data14[key1];
+          if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
+            if (data15.input === void 0) {
+              const err24 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/required", keyword: "required", params: { missingProperty: "input" }, message: "must have required property 'input'", schema: schema31.properties.pricing.additionalProperties.required, parentSchema: schema31.properties.pricing.additionalProperties, data: data15 };
               if (vErrors === null) {
                 vErrors = [err24];
               } else {
@@ -20906,117 +21108,116 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-            for (const key2 in data14) {
-              if (!(key2 === "input" || key2 === "output")) {
-                const err25 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema31.properties.pricing.additionalProperties, data: data14 };
-                if (vErrors === null) {
-                  vErrors = [err25];
-                } else {
-                  vErrors.push(err25);
-                }
-                errors++;
-              }
-            }
-            if (data14.input !== void 0) {
-              let data15 = data14.input;
-              if (typeof data15 == "number" && isFinite(data15)) {
-                if (data15 < 0 || isNaN(data15)) {
-                  const err26 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/input", schemaPath: "#/properties/pricing/additionalProperties/properties/input/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.pricing.additionalProperties.properties.input, data: data15 };
-                  if (vErrors === null) {
-                    vErrors = [err26];
-                  } else {
-                    vErrors.push(err26);
-                  }
-                  errors++;
-                }
+            if (data15.output === void 0) {
+              const err25 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/required", keyword: "required", params: { missingProperty: "output" }, message: "must have required property 'output'", schema: schema31.properties.pricing.additionalProperties.required, parentSchema: schema31.properties.pricing.additionalProperties, data: data15 };
+              if (vErrors === null) {
+                vErrors = [err25];
               } else {
-                const err27 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/input", schemaPath: "#/properties/pricing/additionalProperties/properties/input/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema31.properties.pricing.additionalProperties.properties.input.type, parentSchema: schema31.properties.pricing.additionalProperties.properties.input, data: data15 };
+                vErrors.push(err25);
+              }
+              errors++;
+            }
+            for (const key2 in data15) {
+              if (!(key2 === "input" || key2 === "output")) {
+                const err26 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema31.properties.pricing.additionalProperties, data: data15 };
                 if (vErrors === null) {
-                  vErrors = [err27];
+                  vErrors = [err26];
                 } else {
-                  vErrors.push(err27);
+                  vErrors.push(err26);
                 }
                 errors++;
               }
             }
-            if (data14.output !== void 0) {
-              let data16 = data14.output;
+            if (data15.input !== void 0) {
+              let data16 = data15.input;
               if (typeof data16 == "number" && isFinite(data16)) {
                 if (data16 < 0 || isNaN(data16)) {
-                  const err28 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/output", schemaPath: "#/properties/pricing/additionalProperties/properties/output/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.pricing.additionalProperties.properties.output, data: data16 };
+                  const err27 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/input", schemaPath: "#/properties/pricing/additionalProperties/properties/input/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.pricing.additionalProperties.properties.input, data: data16 };
                   if (vErrors === null) {
-                    vErrors = [err28];
+                    vErrors = [err27];
                   } else {
-                    vErrors.push(err28);
+                    vErrors.push(err27);
                   }
                   errors++;
                 }
               } else {
-                const err29 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/output", schemaPath: "#/properties/pricing/additionalProperties/properties/output/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema31.properties.pricing.additionalProperties.properties.output.type, parentSchema: schema31.properties.pricing.additionalProperties.properties.output, data: data16 };
+                const err28 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/input", schemaPath: "#/properties/pricing/additionalProperties/properties/input/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema31.properties.pricing.additionalProperties.properties.input.type, parentSchema: schema31.properties.pricing.additionalProperties.properties.input, data: data16 };
                 if (vErrors === null) {
-                  vErrors = [err29];
+                  vErrors = [err28];
                 } else {
-                  vErrors.push(err29);
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+            }
+            if (data15.output !== void 0) {
+              let data17 = data15.output;
+              if (typeof data17 == "number" && isFinite(data17)) {
+                if (data17 < 0 || isNaN(data17)) {
+                  const err29 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/output", schemaPath: "#/properties/pricing/additionalProperties/properties/output/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.pricing.additionalProperties.properties.output, data: data17 };
+                  if (vErrors === null) {
+                    vErrors = [err29];
+                  } else {
+                    vErrors.push(err29);
+                  }
+                  errors++;
+                }
+              } else {
+                const err30 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/output", schemaPath: "#/properties/pricing/additionalProperties/properties/output/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema31.properties.pricing.additionalProperties.properties.output.type, parentSchema: schema31.properties.pricing.additionalProperties.properties.output, data: data17 };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
                 }
                 errors++;
               }
             }
           } else {
-            const err30 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.pricing.additionalProperties.type, parentSchema: schema31.properties.pricing.additionalProperties, data: data14 };
+            const err31 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.pricing.additionalProperties.type, parentSchema: schema31.properties.pricing.additionalProperties, data: data15 };
             if (vErrors === null) {
-              vErrors = [err30];
+              vErrors = [err31];
             } else {
-              vErrors.push(err30);
+              vErrors.push(err31);
             }
             errors++;
           }
         }
       } else {
-        const err31 = { instancePath: instancePath + "/pricing", schemaPath: "#/properties/pricing/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.pricing.type, parentSchema: schema31.properties.pricing, data: data13 };
+        const err32 = { instancePath: instancePath + "/pricing", schemaPath: "#/properties/pricing/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.pricing.type, parentSchema: schema31.properties.pricing, data: data14 };
         if (vErrors === null) {
-          vErrors = [err31];
+          vErrors = [err32];
         } else {
-          vErrors.push(err31);
+          vErrors.push(err32);
         }
         errors++;
       }
     }
     if (data.action_pairs !== void 0) {
-      let data17 = data.action_pairs;
-      if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
-        if (Object.keys(data17).length < 1) {
-          const err32 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/properties/action_pairs/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties", schema: 1, parentSchema: schema31.properties.action_pairs, data: data17 };
+      let data18 = data.action_pairs;
+      if (data18 && typeof data18 == "object" && !Array.isArray(data18)) {
+        if (Object.keys(data18).length < 1) {
+          const err33 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/properties/action_pairs/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties", schema: 1, parentSchema: schema31.properties.action_pairs, data: data18 };
           if (vErrors === null) {
-            vErrors = [err32];
+            vErrors = [err33];
           } else {
-            vErrors.push(err32);
+            vErrors.push(err33);
           }
           errors++;
         }
-        for (const key3 in data17) {
-          const _errs43 = errors;
+        for (const key3 in data18) {
+          const _errs46 = errors;
           if (typeof key3 === "string") {
             if (!pattern5.test(key3)) {
-              const err33 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/$defs/pair_id/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$" }, message: 'must match pattern "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$"', schema: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", parentSchema: schema39, data: key3, propertyName: key3 };
+              const err34 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/$defs/pair_id/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$" }, message: 'must match pattern "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$"', schema: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", parentSchema: schema40, data: key3, propertyName: key3 };
               if (vErrors === null) {
-                vErrors = [err33];
+                vErrors = [err34];
               } else {
-                vErrors.push(err33);
+                vErrors.push(err34);
               }
               errors++;
             }
           } else {
-            const err34 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/$defs/pair_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.type, parentSchema: schema39, data: key3, propertyName: key3 };
-            if (vErrors === null) {
-              vErrors = [err34];
-            } else {
-              vErrors.push(err34);
-            }
-            errors++;
-          }
-          var valid7 = _errs43 === errors;
-          if (!valid7) {
-            const err35 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/properties/action_pairs/propertyNames", keyword: "propertyNames", params: { propertyName: key3 }, message: "property name must be valid", schema: schema31.properties.action_pairs.propertyNames, parentSchema: schema31.properties.action_pairs, data: data17 };
+            const err35 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/$defs/pair_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.type, parentSchema: schema40, data: key3, propertyName: key3 };
             if (vErrors === null) {
               vErrors = [err35];
             } else {
@@ -21024,29 +21225,39 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
             }
             errors++;
           }
+          var valid8 = _errs46 === errors;
+          if (!valid8) {
+            const err36 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/properties/action_pairs/propertyNames", keyword: "propertyNames", params: { propertyName: key3 }, message: "property name must be valid", schema: schema31.properties.action_pairs.propertyNames, parentSchema: schema31.properties.action_pairs, data: data18 };
+            if (vErrors === null) {
+              vErrors = [err36];
+            } else {
+              vErrors.push(err36);
+            }
+            errors++;
+          }
         }
-        for (const key4 in data17) {
-          if (!validate23(data17[key4], { instancePath: instancePath + "/action_pairs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), parentData: data17, parentDataProperty: key4, rootData, dynamicAnchors })) {
+        for (const key4 in data18) {
+          if (!validate23(data18[key4], { instancePath: instancePath + "/action_pairs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), parentData: data18, parentDataProperty: key4, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
             errors = vErrors.length;
           }
         }
       } else {
-        const err36 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/properties/action_pairs/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.action_pairs.type, parentSchema: schema31.properties.action_pairs, data: data17 };
+        const err37 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/properties/action_pairs/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.action_pairs.type, parentSchema: schema31.properties.action_pairs, data: data18 };
         if (vErrors === null) {
-          vErrors = [err36];
+          vErrors = [err37];
         } else {
-          vErrors.push(err36);
+          vErrors.push(err37);
         }
         errors++;
       }
     }
   } else {
-    const err37 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.type, parentSchema: schema31, data };
+    const err38 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.type, parentSchema: schema31, data };
     if (vErrors === null) {
-      vErrors = [err37];
+      vErrors = [err38];
     } else {
-      vErrors.push(err37);
+      vErrors.push(err38);
     }
     errors++;
   }
@@ -21054,13 +21265,13 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate20.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var prompts = validate29;
-var schema49 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:pairflow:schema:prompts:1", "title": "pairflow prompts", "description": "Prompts by action pair id. Every entry is part of its pair's configRef.", "type": "object", "properties": { "$schema": { "type": "string", "description": "The schema this file follows (for editors)." } }, "propertyNames": { "anyOf": [{ "const": "$schema" }, { "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$" }] }, "additionalProperties": { "type": "object", "properties": { "role": { "type": "string", "description": "Who the model is asked to be." }, "constraints": { "type": "string", "description": "Rules the artifact must follow." }, "task": { "type": "string", "description": "What to produce." }, "feedback_wrapper": { "type": "string", "description": "How a rejected attempt's feedback is shown on retry; {feedback} is replaced." }, "escalation_feedback_wrapper": { "type": "string", "description": "The reference framework's wrapper for escalated feedback. Accepted and hashed with the entry; pairflow does not escalate." } }, "additionalProperties": false } };
-function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+var prompts = validate30;
+var schema51 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:pairflow:schema:prompts:1", "title": "pairflow prompts", "description": "Prompts by action pair id. Every entry is part of its pair's configRef.", "type": "object", "properties": { "$schema": { "type": "string", "description": "The schema this file follows (for editors)." } }, "propertyNames": { "anyOf": [{ "const": "$schema" }, { "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$" }] }, "additionalProperties": { "type": "object", "properties": { "role": { "type": "string", "description": "Who the model is asked to be." }, "constraints": { "type": "string", "description": "Rules the artifact must follow." }, "task": { "type": "string", "description": "What to produce." }, "feedback_wrapper": { "type": "string", "description": "How a rejected attempt's feedback is shown on retry; {feedback} is replaced." }, "escalation_feedback_wrapper": { "type": "string", "description": "The reference framework's wrapper for escalated feedback. Accepted and hashed with the entry; pairflow does not escalate." } }, "additionalProperties": false } };
+function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate29.evaluated;
+  const evaluated0 = validate30.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21074,7 +21285,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       let valid1 = false;
       const _errs3 = errors;
       if ("$schema" !== key0) {
-        const err0 = { instancePath, schemaPath: "#/propertyNames/anyOf/0/const", keyword: "const", params: { allowedValue: "$schema" }, message: "must be equal to constant", schema: "$schema", parentSchema: schema49.propertyNames.anyOf[0], data: key0, propertyName: key0 };
+        const err0 = { instancePath, schemaPath: "#/propertyNames/anyOf/0/const", keyword: "const", params: { allowedValue: "$schema" }, message: "must be equal to constant", schema: "$schema", parentSchema: schema51.propertyNames.anyOf[0], data: key0, propertyName: key0 };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -21087,7 +21298,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       const _errs4 = errors;
       if (typeof key0 === "string") {
         if (!pattern5.test(key0)) {
-          const err1 = { instancePath, schemaPath: "#/propertyNames/anyOf/1/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$" }, message: 'must match pattern "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$"', schema: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", parentSchema: schema49.propertyNames.anyOf[1], data: key0, propertyName: key0 };
+          const err1 = { instancePath, schemaPath: "#/propertyNames/anyOf/1/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$" }, message: 'must match pattern "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$"', schema: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", parentSchema: schema51.propertyNames.anyOf[1], data: key0, propertyName: key0 };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -21099,7 +21310,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       var _valid0 = _errs4 === errors;
       valid1 = valid1 || _valid0;
       if (!valid1) {
-        const err2 = { instancePath, schemaPath: "#/propertyNames/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema49.propertyNames.anyOf, parentSchema: schema49.propertyNames, data: key0, propertyName: key0 };
+        const err2 = { instancePath, schemaPath: "#/propertyNames/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema51.propertyNames.anyOf, parentSchema: schema51.propertyNames, data: key0, propertyName: key0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -21118,7 +21329,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var valid0 = _errs1 === errors;
       if (!valid0) {
-        const err3 = { instancePath, schemaPath: "#/propertyNames", keyword: "propertyNames", params: { propertyName: key0 }, message: "property name must be valid", schema: schema49.propertyNames, parentSchema: schema49, data };
+        const err3 = { instancePath, schemaPath: "#/propertyNames", keyword: "propertyNames", params: { propertyName: key0 }, message: "property name must be valid", schema: schema51.propertyNames, parentSchema: schema51, data };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -21133,7 +21344,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
           for (const key2 in data0) {
             if (!(key2 === "role" || key2 === "constraints" || key2 === "task" || key2 === "feedback_wrapper" || key2 === "escalation_feedback_wrapper")) {
-              const err4 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema49.additionalProperties, data: data0 };
+              const err4 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema51.additionalProperties, data: data0 };
               if (vErrors === null) {
                 vErrors = [err4];
               } else {
@@ -21145,7 +21356,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           if (data0.role !== void 0) {
             let data1 = data0.role;
             if (typeof data1 !== "string") {
-              const err5 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/role", schemaPath: "#/additionalProperties/properties/role/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.additionalProperties.properties.role.type, parentSchema: schema49.additionalProperties.properties.role, data: data1 };
+              const err5 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/role", schemaPath: "#/additionalProperties/properties/role/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema51.additionalProperties.properties.role.type, parentSchema: schema51.additionalProperties.properties.role, data: data1 };
               if (vErrors === null) {
                 vErrors = [err5];
               } else {
@@ -21157,7 +21368,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           if (data0.constraints !== void 0) {
             let data2 = data0.constraints;
             if (typeof data2 !== "string") {
-              const err6 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/constraints", schemaPath: "#/additionalProperties/properties/constraints/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.additionalProperties.properties.constraints.type, parentSchema: schema49.additionalProperties.properties.constraints, data: data2 };
+              const err6 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/constraints", schemaPath: "#/additionalProperties/properties/constraints/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema51.additionalProperties.properties.constraints.type, parentSchema: schema51.additionalProperties.properties.constraints, data: data2 };
               if (vErrors === null) {
                 vErrors = [err6];
               } else {
@@ -21169,7 +21380,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           if (data0.task !== void 0) {
             let data3 = data0.task;
             if (typeof data3 !== "string") {
-              const err7 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/task", schemaPath: "#/additionalProperties/properties/task/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.additionalProperties.properties.task.type, parentSchema: schema49.additionalProperties.properties.task, data: data3 };
+              const err7 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/task", schemaPath: "#/additionalProperties/properties/task/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema51.additionalProperties.properties.task.type, parentSchema: schema51.additionalProperties.properties.task, data: data3 };
               if (vErrors === null) {
                 vErrors = [err7];
               } else {
@@ -21181,7 +21392,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           if (data0.feedback_wrapper !== void 0) {
             let data4 = data0.feedback_wrapper;
             if (typeof data4 !== "string") {
-              const err8 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/feedback_wrapper", schemaPath: "#/additionalProperties/properties/feedback_wrapper/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.additionalProperties.properties.feedback_wrapper.type, parentSchema: schema49.additionalProperties.properties.feedback_wrapper, data: data4 };
+              const err8 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/feedback_wrapper", schemaPath: "#/additionalProperties/properties/feedback_wrapper/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema51.additionalProperties.properties.feedback_wrapper.type, parentSchema: schema51.additionalProperties.properties.feedback_wrapper, data: data4 };
               if (vErrors === null) {
                 vErrors = [err8];
               } else {
@@ -21193,7 +21404,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           if (data0.escalation_feedback_wrapper !== void 0) {
             let data5 = data0.escalation_feedback_wrapper;
             if (typeof data5 !== "string") {
-              const err9 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/escalation_feedback_wrapper", schemaPath: "#/additionalProperties/properties/escalation_feedback_wrapper/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.additionalProperties.properties.escalation_feedback_wrapper.type, parentSchema: schema49.additionalProperties.properties.escalation_feedback_wrapper, data: data5 };
+              const err9 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/escalation_feedback_wrapper", schemaPath: "#/additionalProperties/properties/escalation_feedback_wrapper/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema51.additionalProperties.properties.escalation_feedback_wrapper.type, parentSchema: schema51.additionalProperties.properties.escalation_feedback_wrapper, data: data5 };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -21203,7 +21414,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         } else {
-          const err10 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema49.additionalProperties.type, parentSchema: schema49.additionalProperties, data: data0 };
+          const err10 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema51.additionalProperties.type, parentSchema: schema51.additionalProperties, data: data0 };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -21216,7 +21427,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.$schema !== void 0) {
       let data6 = data.$schema;
       if (typeof data6 !== "string") {
-        const err11 = { instancePath: instancePath + "/$schema", schemaPath: "#/properties/%24schema/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.properties.$schema.type, parentSchema: schema49.properties.$schema, data: data6 };
+        const err11 = { instancePath: instancePath + "/$schema", schemaPath: "#/properties/%24schema/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema51.properties.$schema.type, parentSchema: schema51.properties.$schema, data: data6 };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -21226,7 +21437,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema49.type, parentSchema: schema49, data };
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema51.type, parentSchema: schema51, data };
     if (vErrors === null) {
       vErrors = [err12];
     } else {
@@ -21234,15 +21445,15 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate29.errors = vErrors;
+  validate30.errors = vErrors;
   return errors === 0;
 }
-validate29.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+validate30.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var workflowValidator = () => workflow;
 var promptsValidator = () => prompts;
 
 // src/config/parse.ts
-var import_yaml2 = __toESM(require_dist(), 1);
+var import_yaml3 = __toESM(require_dist(), 1);
 
 // src/model/text.ts
 function didYouMean(word, candidates) {
@@ -21461,6 +21672,204 @@ function asDict(record) {
   return record;
 }
 
+// src/config/split.ts
+var import_yaml2 = __toESM(require_dist(), 1);
+import { createHash } from "node:crypto";
+function splitText(text, spec) {
+  const pieces = spec.kind === "markdown" ? splitMarkdown(text) : spec.kind === "regex" ? splitRegex(text, spec.regex ?? "") : spec.kind === "json" ? catalogue(parseJsonObject(text)) : catalogue(parseYamlObject(text));
+  return spec.maxChars !== void 0 && (spec.kind === "markdown" || spec.kind === "regex") ? bounded(pieces, spec.maxChars) : pieces;
+}
+var HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*\r?\n?$/;
+var FENCE = /^ {0,3}(`{3,}|~{3,})/;
+function splitMarkdown(text) {
+  const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  const pieces = [];
+  let i = 0;
+  if (/^---\r?\n$/.test(lines[0] ?? "")) {
+    const close = lines.findIndex((l, n) => n > 0 && /^(---|\.\.\.)\r?\n?$/.test(l));
+    if (close > 0) {
+      pieces.push({ id: "front-matter", lines: lines.slice(0, close + 1), headings: [] });
+      i = close + 1;
+    }
+  }
+  let title = "";
+  const stack = [];
+  const seen = /* @__PURE__ */ new Map();
+  let current = { id: "preamble", lines: [], headings: [] };
+  let fence = null;
+  for (; i < lines.length; i++) {
+    const line = lines[i];
+    const f = FENCE.exec(line);
+    if (fence !== null) {
+      if (f && f[1][0] === fence[0] && f[1].length >= fence.length) fence = null;
+      current.lines.push(line);
+      continue;
+    }
+    if (f) fence = f[1];
+    const h = f ? null : HEADING.exec(line);
+    if (!h) {
+      current.lines.push(line);
+      continue;
+    }
+    const level = h[1].length;
+    const heading = (h[2] ?? "").trim();
+    if (level === 1 && title === "") title = heading;
+    while (stack.length > 0 && stack.at(-1).level >= level) stack.pop();
+    stack.push({ level, text: heading });
+    pieces.push(current);
+    const slug = slugOf(heading);
+    const n = seen.get(slug) ?? 0;
+    seen.set(slug, n + 1);
+    current = { id: n === 0 ? slug : `${slug}-${n}`, lines: [line], headings: stack.map((s) => s.text) };
+  }
+  pieces.push(current);
+  const kept = pieces.filter((p) => p.lines.length > 0);
+  const out = [];
+  for (let n = 0; n < kept.length; n++) {
+    const p = kept[n];
+    if (p.id === "preamble" && p.lines.join("").trim() === "" && kept[n + 1]) {
+      kept[n + 1].lines.unshift(...p.lines);
+      continue;
+    }
+    out.push({ id: p.id, text: p.lines.join(""), title, headings: p.headings });
+  }
+  return out;
+}
+function slugOf(heading) {
+  const slug = heading.replace(/[`*_~[\]()<>]/g, "").toLowerCase().replace(/[^\p{L}\p{N}\- ]/gu, "").trim().replace(/ /g, "-");
+  return slug === "" ? "section" : slug;
+}
+function splitRegex(text, pattern) {
+  const re = new RegExp(pattern, "gm");
+  const starts = [0];
+  for (const m of text.matchAll(re)) if (m.index > 0 && m.index !== starts.at(-1)) starts.push(m.index);
+  const seen = /* @__PURE__ */ new Map();
+  return starts.map((start, n) => {
+    const piece = text.slice(start, starts[n + 1] ?? text.length);
+    const slug = n === 0 && start === 0 && !re.test(piece) ? "preamble" : slugOf(piece.split("\n")[0].slice(0, 60));
+    re.lastIndex = 0;
+    const k = seen.get(slug) ?? 0;
+    seen.set(slug, k + 1);
+    return { id: k === 0 ? slug : `${slug}-${k}`, text: piece, title: "", headings: [] };
+  });
+}
+function parseJsonObject(text) {
+  const value = JSON.parse(text);
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new Error("split: json takes a file holding a JSON object (a catalogue of keys)");
+  return { kind: "json", value };
+}
+function parseYamlObject(text) {
+  const doc = (0, import_yaml2.parseDocument)(text);
+  if (doc.errors.length > 0) throw new Error(`split: yaml: ${doc.errors[0].message}`);
+  if (!(0, import_yaml2.isMap)(doc.contents)) throw new Error("split: yaml takes a file holding a mapping (a catalogue of keys)");
+  return { kind: "yaml", doc };
+}
+function pathId(keys) {
+  return keys.map((k) => k.replace(/[\\.]/g, (c) => `\\${c}`)).join(".");
+}
+function catalogue(c) {
+  const pieces = [];
+  for (const { keys, text } of leaves(c)) pieces.push({ id: pathId(keys), text, title: "", headings: keys.slice(0, -1) });
+  return pieces;
+}
+function leaves(c) {
+  const out = [];
+  if (c.kind === "json") {
+    const walk2 = (value, keys) => {
+      if (typeof value === "string") out.push({ keys, text: value });
+      else if (value !== null && typeof value === "object")
+        for (const [k, v] of Object.entries(value)) walk2(v, [...keys, Array.isArray(value) ? String(Number(k)) : k]);
+    };
+    walk2(c.value, []);
+    return out;
+  }
+  const walk = (node, keys) => {
+    if ((0, import_yaml2.isScalar)(node)) {
+      if (typeof node.value === "string") out.push({ keys, text: node.value });
+    } else if ((0, import_yaml2.isMap)(node)) {
+      for (const item of node.items) walk(item.value, [...keys, String((0, import_yaml2.isScalar)(item.key) ? item.key.value : item.key)]);
+    } else if ((0, import_yaml2.isSeq)(node)) node.items.forEach((item, n) => walk(item, [...keys, String(n)]));
+  };
+  walk(c.doc.contents, []);
+  return out;
+}
+function bounded(pieces, maxChars) {
+  const small = Math.max(1, Math.floor(maxChars / 8));
+  const joined = [];
+  let carry = null;
+  for (const p of pieces) {
+    const piece = carry ? { ...carry, text: carry.text + p.text, id: carry.id } : p;
+    carry = piece.text.length < small ? piece : null;
+    if (!carry) joined.push(piece);
+  }
+  if (carry) {
+    const last = joined.pop();
+    joined.push(last ? { ...last, text: last.text + carry.text } : carry);
+  }
+  const seen = /* @__PURE__ */ new Map();
+  return joined.flatMap((p) => p.text.length > maxChars ? cut(p, maxChars) : [p]).map((p) => {
+    const n = seen.get(p.id) ?? 0;
+    seen.set(p.id, n + 1);
+    return n === 0 ? p : { ...p, id: `${p.id}-${n}` };
+  });
+}
+function cut(piece, maxChars) {
+  const lines = piece.text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  const min = Math.floor(maxChars / 4);
+  const meanLines = Math.max(1, Math.round(maxChars / 2 / Math.max(1, piece.text.length / Math.max(1, lines.length))));
+  const chunks = [[]];
+  let size = 0;
+  let fence = null;
+  for (const line of lines) {
+    const f = FENCE.exec(line);
+    if (fence !== null) {
+      if (f && f[1][0] === fence[0] && f[1].length >= fence.length) fence = null;
+    } else if (f) fence = f[1];
+    chunks.at(-1).push(line);
+    size += line.length;
+    const boundary = parseInt(createHash("sha256").update(line).digest("hex").slice(0, 8), 16) % meanLines === 0;
+    if (fence === null && size >= min && (boundary || size >= maxChars)) {
+      chunks.push([]);
+      size = 0;
+    }
+  }
+  const texts = chunks.map((c) => c.join("")).filter((t) => t !== "");
+  return texts.map((text, n) => ({
+    ...piece,
+    // The first keeps the piece's id; the others are named by their first line, so an insertion
+    // before them does not rename them.
+    id: n === 0 ? piece.id : `${piece.id}~${createHash("sha256").update(text.split("\n")[0]).digest("hex").slice(0, 6)}`,
+    text
+  }));
+}
+function assemble(spec, source, results) {
+  if (spec.kind === "markdown" || spec.kind === "regex") return results.map((r) => r === "" || r.endsWith("\n") ? r : `${r}
+`).join("");
+  const values = results.map((r) => r.replace(/\r?\n$/, ""));
+  let n = 0;
+  if (spec.kind === "json") {
+    const value = JSON.parse(source);
+    const replace2 = (v) => {
+      if (typeof v === "string") return values[n++] ?? v;
+      if (Array.isArray(v)) return v.map(replace2);
+      if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, replace2(x)]));
+      return v;
+    };
+    const indent = /\n([ \t]+)"/.exec(source)?.[1] ?? "";
+    return JSON.stringify(replace2(value), null, indent) + (source.endsWith("\n") ? "\n" : "");
+  }
+  const doc = (0, import_yaml2.parseDocument)(source);
+  const replace = (node) => {
+    if ((0, import_yaml2.isScalar)(node)) {
+      if (typeof node.value === "string") node.value = values[n++] ?? node.value;
+    } else if ((0, import_yaml2.isMap)(node)) for (const item of node.items) replace(item.value);
+    else if ((0, import_yaml2.isSeq)(node)) for (const item of node.items) replace(item);
+  };
+  replace(doc.contents);
+  return doc.toString();
+}
+
 // src/config/paths.ts
 import path from "node:path";
 function isInside(root, target) {
@@ -21499,7 +21908,8 @@ function escapeGlob(text) {
 // src/config/foreach.ts
 var SAME_ITEM = "[{item}]";
 var FILE_NAMES = ["file", "dir", "name", "stem", "ext"];
-var NAMES = [...FILE_NAMES, "value", "item"];
+var PIECE_NAMES = ["piece", "piece_id", "title", "headings"];
+var NAMES = [...FILE_NAMES, "value", "item", ...PIECE_NAMES];
 var PLACEHOLDER = new RegExp(`\\{\\{(${NAMES.join("|")})\\}\\}|\\{(${NAMES.join("|")})\\}`, "g");
 var ANY_PLACEHOLDER = new RegExp(`(?<!\\{)\\{(${NAMES.join("|")})\\}`);
 function expandForeach(pairs2, raw, given) {
@@ -21511,9 +21921,14 @@ function expandForeach(pairs2, raw, given) {
   };
   const ctx = { ...given, error: once(given.error), warn: once(given.warn), promptError: once(given.promptError) };
   const items = /* @__PURE__ */ new Map();
+  const splits = /* @__PURE__ */ new Map();
   for (const pair of pairs2.values()) {
     const spec = foreachOf(raw[pair.id]);
-    if (spec !== void 0) items.set(pair.id, itemsOf(pair, spec, ctx));
+    if (spec === void 0) continue;
+    items.set(pair.id, itemsOf(pair, spec, ctx));
+    if (spec.split === void 0) continue;
+    if (spec.files === void 0) ctx.error(["action_pairs", pair.id, "foreach", "split"], "split cuts files into pieces; use it with foreach files");
+    else splits.set(pair.id, spec.split);
   }
   if (items.size === 0) return new Map(pairs2);
   leaveOutWritten(pairs2, items, ctx);
@@ -21531,12 +21946,81 @@ function expandForeach(pairs2, raw, given) {
       out.set(pair.id, requires === pair.requires ? pair : { ...pair, requires });
       continue;
     }
-    checkPlaceholders(pair, isFileForeach(raw[pair.id]), ctx);
-    const instances = list.map((item) => instanceOf(pair, item, ok ? resolveRequires(pair, item, instancesOf, ctx) : []));
-    checkOutputs(pair, instances, ctx);
-    for (const instance of instances) out.set(instance.id, instance);
+    const split = splits.get(pair.id);
+    checkPlaceholders(pair, isFileForeach(raw[pair.id]), split !== void 0, ctx);
+    if (split === void 0) {
+      const instances = list.map((item) => instanceOf(pair, item, ok ? resolveRequires(pair, item, instancesOf, ctx) : []));
+      checkOutputs(pair, instances, ctx);
+      for (const instance of instances) out.set(instance.id, instance);
+      continue;
+    }
+    const assembled = assembledGuard(own(raw, pair.id));
+    const assemblies = [];
+    for (const item of list) {
+      const requires = ok ? resolveRequires(pair, item, instancesOf, ctx) : [];
+      const pieces = piecesOf(pair, item, split, ctx).map((piece) => instanceOf(pair, piece, requires));
+      for (const piece of pieces) out.set(piece.id, piece);
+      const assembly = assemblyOf(pair, item, pieces, split, assembled);
+      assemblies.push(assembly);
+      out.set(assembly.id, assembly);
+    }
+    checkOutputs(pair, assemblies, ctx);
   }
   return out;
+}
+function piecesOf(pair, item, split, ctx) {
+  if (ctx.read === void 0) {
+    ctx.error(["action_pairs", pair.id, "foreach", "split"], "files cannot be read here; split needs a loader that can read them");
+    return [];
+  }
+  let pieces;
+  try {
+    pieces = splitText(ctx.read(item.key), split);
+  } catch (err) {
+    ctx.error(["action_pairs", pair.id, "foreach", "split"], `cannot split ${item.key}: ${err.message}`);
+    return [];
+  }
+  return pieces.map((p) => ({
+    key: pieceKey(item.key, p.id),
+    file: false,
+    values: { ...item.values, item: pieceKey(item.key, p.id), piece: p.text, piece_id: p.id, title: p.title, headings: p.headings.join(" > ") },
+    piece: { file: item.key, id: p.id, text: p.text }
+  }));
+}
+function assembledGuard(raw) {
+  const value = isObject(raw) ? raw.assembled_guard : void 0;
+  if (!isObject(value) || typeof value.guard !== "string") return void 0;
+  return { guard: value.guard, guard_config: isObject(value.guard_config) ? value.guard_config : {} };
+}
+function assemblyOf(template, item, pieces, split, guard) {
+  const structure = split.kind === "json" || split.kind === "yaml";
+  const text = (s) => substitute(s, item.values);
+  const config2 = dict();
+  config2.split = split.kind;
+  if (split.regex !== void 0) config2.regex = split.regex;
+  config2.file = item.key;
+  config2.order = pieces.map((p) => p.piece.id);
+  const assembly = {
+    id: instanceId(template.id, item.key),
+    requires: pieces.map((p) => p.id),
+    guard: guard?.guard ?? null,
+    guardConfig: guard?.guard_config ?? {},
+    generator: "assemble",
+    generatorConfig: config2,
+    model: null,
+    rmax: template.rmax,
+    inputs: structure ? [escapeGlob(item.key)] : [],
+    prompt: void 0,
+    template: template.id,
+    item: item.key,
+    ...structure ? { itemFile: true } : {},
+    assembly: { split, file: item.key }
+  };
+  if (template.maxOutputBytes !== void 0) assembly.maxOutputBytes = template.maxOutputBytes;
+  if (template.carryEdits) assembly.carryEdits = true;
+  if (template.description !== void 0) assembly.description = text(template.description);
+  if (template.output !== void 0) assembly.output = text(template.output);
+  return assembly;
 }
 function instanceId(template, item) {
   return `${template}[${item}]`;
@@ -21547,7 +22031,9 @@ function foreachOf(raw) {
   if (!isObject(spec)) return {};
   const files = typeof spec.files === "string" ? spec.files : Array.isArray(spec.files) ? spec.files.filter((f) => typeof f === "string") : void 0;
   const values = Array.isArray(spec.values) ? spec.values.filter((v) => typeof v === "string") : void 0;
-  return { files, values };
+  const maxChars = typeof spec.max_chars === "number" ? spec.max_chars : void 0;
+  const split = spec.split === "markdown" || spec.split === "json" || spec.split === "yaml" ? { kind: spec.split, ...maxChars !== void 0 ? { maxChars } : {} } : isObject(spec.split) && typeof spec.split.regex === "string" ? { kind: "regex", regex: spec.split.regex, ...maxChars !== void 0 ? { maxChars } : {} } : void 0;
+  return { files, values, split };
 }
 function isFileForeach(raw) {
   return foreachOf(raw)?.files !== void 0;
@@ -21560,7 +22046,11 @@ function itemsOf(pair, spec, ctx) {
   }
   if (spec.values !== void 0) {
     if (spec.values.length === 0) ctx.warn([...at2, "values"], `lists no values, so pair "${pair.id}" has no instances`);
-    return spec.values.map((value) => ({ key: value, file: false, values: { file: "", dir: "", name: "", stem: "", ext: "", value, item: value } }));
+    return spec.values.map((value) => ({
+      key: value,
+      file: false,
+      values: { file: "", dir: "", name: "", stem: "", ext: "", value, item: value, piece: "", piece_id: "", title: "", headings: "" }
+    }));
   }
   const patterns = typeof spec.files === "string" ? [spec.files] : spec.files;
   let ok = true;
@@ -21593,7 +22083,10 @@ function fileItem(file) {
   const name = path2.posix.basename(file);
   const ext = path2.posix.extname(name);
   const stem = ext === "" ? name : name.slice(0, -ext.length);
-  return { key: file, file: true, values: { file, dir, name, stem, ext, value: "", item: file } };
+  return { key: file, file: true, values: { file, dir, name, stem, ext, value: "", item: file, piece: "", piece_id: "", title: "", headings: "" } };
+}
+function pieceKey(file, id) {
+  return `${file}#${id}`;
 }
 function reachesOutside(pattern, dir, root) {
   const segments = pattern.split("/");
@@ -21680,13 +22173,15 @@ function instanceOf(template, item, requires) {
     template: template.id,
     item: item.key,
     ...item.file ? { itemFile: true } : {},
+    ...item.piece ? { piece: item.piece } : {},
     requires,
     guardConfig: config(template.guardConfig, item),
     generatorConfig: config(template.generatorConfig, item),
     inputs: [...item.file ? [escapeGlob(item.key)] : [], ...template.inputs.map(glob)]
   };
   if (template.description !== void 0) instance.description = text(template.description);
-  if (template.output !== void 0) instance.output = text(template.output);
+  if (item.piece) delete instance.output;
+  else if (template.output !== void 0) instance.output = text(template.output);
   if (template.guards !== void 0) instance.guards = template.guards.map((g) => ({ guard: g.guard, guard_config: config(g.guard_config, item) }));
   if (template.prompt !== void 0) instance.prompt = deep(template.prompt, text);
   return instance;
@@ -21719,8 +22214,8 @@ function shellWord(text) {
   if (/^[A-Za-z0-9_./:@%+=,-]+$/.test(text)) return text;
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
-function checkPlaceholders(pair, file, ctx) {
-  const wrong = file ? ["value"] : [...FILE_NAMES];
+function checkPlaceholders(pair, file, split, ctx) {
+  const wrong = [...file ? ["value"] : FILE_NAMES, ...split ? [] : PIECE_NAMES];
   const at2 = ["action_pairs", pair.id];
   const look = (keyPath, value, run = false, prompt = false) => {
     const error = (message) => prompt ? ctx.promptError([pair.id, ...keyPath], message) : ctx.error(keyPath, message);
@@ -21730,7 +22225,7 @@ function checkPlaceholders(pair, file, ctx) {
         if (name === void 0) continue;
         if (wrong.includes(name)) {
           error(
-            file ? `{${name}} is the value of a foreach over values, and this pair's foreach is over files; use {file}, {dir}, {name}, {stem}, {ext} or {item}` : `{${name}} is a part of a file's path, and this pair's foreach is over values; use {value} or {item}`
+            PIECE_NAMES.includes(name) ? `{${name}} is a piece of a file, and this pair's foreach does not split its files; add split (markdown, json, yaml or {regex: ...}) to foreach` : file ? `{${name}} is the value of a foreach over values, and this pair's foreach is over files; use {file}, {dir}, {name}, {stem}, {ext} or {item}` : `{${name}} is a part of a file's path, and this pair's foreach is over values; use {value} or {item}`
           );
         } else if (run && insideQuotes(value, m.index)) {
           error(
@@ -21905,6 +22400,7 @@ function parseWorkflow(workflowPath, options) {
       root,
       workflowPath,
       glob: files.glob,
+      read: (file) => files.read(path3.resolve(dir, file)),
       error: (keyPath, message, onKey) => issues.push(at(wfFile, keyPath, message, onKey)),
       warn: (keyPath, message, onKey) => warnings.push(warning(at(wfFile, keyPath, message, onKey))),
       promptError: (keyPath, message) => issues.push(promptsFile ? at(promptsFile, keyPath, message) : at(wfFile, ["action_pairs", keyPath[0]], message))
@@ -21974,6 +22470,7 @@ function toPair(id, pair, wf, prompt) {
     rmax: typeof rmax === "number" ? rmax : DEFAULT_RMAX,
     ...maxOutputBytes(wf.value.max_output_bytes),
     ...(raw.fresh ?? wf.value.fresh) === true ? { fresh: true } : {},
+    ...(raw.carry_edits ?? wf.value.carry_edits) === true ? { carryEdits: true } : {},
     output: optionalString(raw.output),
     inputs: Array.isArray(raw.inputs) ? raw.inputs.filter((r) => typeof r === "string") : [],
     prompt: isObject2(prompt) ? prompt : void 0
@@ -22075,7 +22572,7 @@ function pythonNumbers(tags) {
         ...tag,
         resolve(value, onError, options) {
           const resolved = resolve(value, onError, options);
-          const n = typeof resolved === "number" ? resolved : (0, import_yaml2.isScalar)(resolved) ? resolved.value : void 0;
+          const n = typeof resolved === "number" ? resolved : (0, import_yaml3.isScalar)(resolved) ? resolved.value : void 0;
           return typeof n === "number" && Number.isInteger(n) ? new PyFloat(n) : resolved;
         }
       };
@@ -22160,10 +22657,10 @@ function findAliasProblems(file) {
   const anchors = /* @__PURE__ */ new Map();
   const targets = /* @__PURE__ */ new Map();
   let written = 0;
-  (0, import_yaml2.visit)(file.doc, {
+  (0, import_yaml3.visit)(file.doc, {
     Node(_, node) {
       written++;
-      if ((0, import_yaml2.isAlias)(node)) {
+      if ((0, import_yaml3.isAlias)(node)) {
         const target = anchors.get(node.source);
         if (target) targets.set(node, target);
         else issue(node, `the alias *${node.source} names no anchor before it; define &${node.source} first, or write the value here`);
@@ -22175,7 +22672,7 @@ function findAliasProblems(file) {
   const open = /* @__PURE__ */ new Set();
   const recursive = /* @__PURE__ */ new Set();
   const size = (node) => {
-    if ((0, import_yaml2.isAlias)(node)) {
+    if ((0, import_yaml3.isAlias)(node)) {
       const target = targets.get(node);
       if (!target) return 1;
       if (open.has(target)) {
@@ -22187,12 +22684,12 @@ function findAliasProblems(file) {
       }
       return size(target);
     }
-    if (!(0, import_yaml2.isMap)(node) && !(0, import_yaml2.isSeq)(node)) return 1;
+    if (!(0, import_yaml3.isMap)(node) && !(0, import_yaml3.isSeq)(node)) return 1;
     const known = sizes.get(node);
     if (known !== void 0) return known;
     open.add(node);
     let n = 1;
-    for (const item of node.items) n += (0, import_yaml2.isPair)(item) ? size(item.key) + size(item.value) : size(item);
+    for (const item of node.items) n += (0, import_yaml3.isPair)(item) ? size(item.key) + size(item.value) : size(item);
     open.delete(node);
     sizes.set(node, n);
     return n;
@@ -22221,8 +22718,8 @@ function findAliasProblems(file) {
 }
 var YAML_OPTIONS = { customTags: pythonNumbers, resolveKnownTags: false, prettyErrors: false, uniqueKeys: false };
 function parsePositioned(text) {
-  const lines = new import_yaml2.LineCounter();
-  return { doc: (0, import_yaml2.parseDocument)(text, { ...YAML_OPTIONS, lineCounter: lines }), lines };
+  const lines = new import_yaml3.LineCounter();
+  return { doc: (0, import_yaml3.parseDocument)(text, { ...YAML_OPTIONS, lineCounter: lines }), lines };
 }
 function lazySource(text, display, fastValue) {
   let positioned;
@@ -22242,9 +22739,9 @@ function findUnresolvedTags(file) {
   const warnings = file.doc.warnings.filter((w) => w.code === "TAG_RESOLVE_FAILED");
   if (warnings.length === 0) return [];
   const tagged = [];
-  (0, import_yaml2.visit)(file.doc, {
+  (0, import_yaml3.visit)(file.doc, {
     Node(_, node) {
-      if (node.tag && node.range) tagged.push({ offset: node.range[0], tag: node.tag, source: (0, import_yaml2.isScalar)(node) ? node.source : void 0 });
+      if (node.tag && node.range) tagged.push({ offset: node.range[0], tag: node.tag, source: (0, import_yaml3.isScalar)(node) ? node.source : void 0 });
     }
   });
   const issues = [];
@@ -22272,11 +22769,11 @@ function tagHint(tag, source) {
   }
 }
 function keyProblem(key, doc) {
-  const node = (0, import_yaml2.isAlias)(key) ? key.resolve(doc) : key;
+  const node = (0, import_yaml3.isAlias)(key) ? key.resolve(doc) : key;
   if (node === null || node === void 0) return { what: "null" };
-  if ((0, import_yaml2.isMap)(node)) return { what: "a mapping" };
-  if ((0, import_yaml2.isSeq)(node)) return { what: "a list" };
-  if (!(0, import_yaml2.isScalar)(node)) return void 0;
+  if ((0, import_yaml3.isMap)(node)) return { what: "a mapping" };
+  if ((0, import_yaml3.isSeq)(node)) return { what: "a list" };
+  if (!(0, import_yaml3.isScalar)(node)) return void 0;
   if (node.value === null) return { what: "null", source: node.source ?? "null" };
   const value = node.value;
   if (value instanceof PyFloat || typeof value === "number" && !Number.isInteger(value)) return { what: "a float", source: node.source };
@@ -22284,7 +22781,7 @@ function keyProblem(key, doc) {
 }
 function findDuplicateKeys(file) {
   const issues = [];
-  (0, import_yaml2.visit)(file.doc, {
+  (0, import_yaml3.visit)(file.doc, {
     Map(_, map2) {
       const first = /* @__PURE__ */ new Map();
       for (const item of map2.items) {
@@ -22296,7 +22793,7 @@ function findDuplicateKeys(file) {
           issues.push({ file: file.display, line: line2, column: column2, key: "", message: `YAML reads this key as ${problem.what}, and a JSON key is text; ${fix}` });
           continue;
         }
-        if (!(0, import_yaml2.isScalar)(item.key)) continue;
+        if (!(0, import_yaml3.isScalar)(item.key)) continue;
         const key = String(item.key.value);
         const offset = item.key.range?.[0] ?? 0;
         const seen = first.get(key);
@@ -22335,12 +22832,12 @@ function locate(file, keyPath, onKey) {
   let node = file.doc.contents;
   let keyNode = null;
   for (const key of keyPath) {
-    if ((0, import_yaml2.isMap)(node)) {
+    if ((0, import_yaml3.isMap)(node)) {
       const pair = entryOf(node, String(key));
       if (!pair) break;
       keyNode = pair.key;
       node = pair.value;
-    } else if ((0, import_yaml2.isSeq)(node) && typeof key === "number") {
+    } else if ((0, import_yaml3.isSeq)(node) && typeof key === "number") {
       keyNode = null;
       node = node.items[key] ?? null;
     } else {
@@ -22355,7 +22852,7 @@ function entryOf(map2, key) {
   if (index === void 0) {
     index = /* @__PURE__ */ new Map();
     for (const item of map2.items) {
-      if (!(0, import_yaml2.isPair)(item) || !(0, import_yaml2.isScalar)(item.key)) continue;
+      if (!(0, import_yaml3.isPair)(item) || !(0, import_yaml3.isScalar)(item.key)) continue;
       const name = String(item.key.value);
       if (!index.has(name)) index.set(name, item);
     }
@@ -22474,7 +22971,7 @@ function optionalString(v) {
 }
 
 // src/refs/hash.ts
-import { createHash } from "node:crypto";
+import { createHash as createHash2 } from "node:crypto";
 
 // src/refs/canonical.ts
 function canonicalJson(value) {
@@ -22566,7 +23063,7 @@ function pyFloatRepr(x) {
 
 // src/refs/hash.ts
 function sha256Hex(data) {
-  return createHash("sha256").update(data).digest("hex");
+  return createHash2("sha256").update(data).digest("hex");
 }
 function textHashes(data) {
   const raw = sha256Hex(data);
@@ -23028,6 +23525,7 @@ export {
   dictOf,
   own,
   asDict,
+  assemble,
   isInside,
   lockFileOf,
   defaultStateDir,

@@ -7,11 +7,11 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-ORKHIUQ2.js";
+} from "./cli-chunk-F45ITKSN.js";
 import {
   displayPath,
   shortRef
-} from "./cli-chunk-WNU7MVIX.js";
+} from "./cli-chunk-PQWGCFOQ.js";
 
 // src/report/estimate.ts
 var integer;

@@ -1,27 +1,27 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-F2XXK7YL.js";
+import "./cli-chunk-Q7KJJX37.js";
 import {
   planTarget
-} from "./cli-chunk-5HBDWES2.js";
-import "./cli-chunk-6XYYMHM6.js";
+} from "./cli-chunk-K77XARSG.js";
+import "./cli-chunk-THYTCI7H.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-4GFFP5NS.js";
+} from "./cli-chunk-E7FTIRSQ.js";
 import {
   planJson,
   reasonsText,
   withoutCallsText
-} from "./cli-chunk-D4XI4QAM.js";
+} from "./cli-chunk-S7VYU5HS.js";
 import {
   decidePair,
   styleFor
-} from "./cli-chunk-ORKHIUQ2.js";
+} from "./cli-chunk-F45ITKSN.js";
 import {
   lockEntry
-} from "./cli-chunk-7XSAPEIW.js";
+} from "./cli-chunk-KXFCEU3I.js";
 import {
   Option,
   PATH_HELP,
@@ -32,7 +32,7 @@ import {
   require_dist,
   resolveWorkflowPath,
   stateDirOption
-} from "./cli-chunk-WNU7MVIX.js";
+} from "./cli-chunk-PQWGCFOQ.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

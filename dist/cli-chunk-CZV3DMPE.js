@@ -10,7 +10,7 @@ import {
   quoteList,
   realRootOf,
   sortIssues
-} from "./cli-chunk-WNU7MVIX.js";
+} from "./cli-chunk-PQWGCFOQ.js";
 
 // src/config/check.ts
 import path from "node:path";
@@ -142,6 +142,11 @@ async function checkWorkflow(loaded, files) {
   for (const pair of workflow.pairs.values()) {
     const at = ["action_pairs", pair.template ?? pair.id];
     const pairRaw = raw(pair);
+    if (pair.assembly !== void 0) {
+      if (pair.guard !== null)
+        checkGuard(pair, pair.guard, plain(pair.guardConfig), [...at, "assembled_guard", "guard"], [...at, "assembled_guard", "guard_config"]);
+      continue;
+    }
     if (pair.guard !== null) {
       const guards = pair.guards === void 0 ? void 0 : plain(pairRaw.guards);
       checkGuard(pair, pair.guard, plain(pair.guardConfig), [...at, "guard"], [...at, "guard_config"], guards, [...at, "guards"]);

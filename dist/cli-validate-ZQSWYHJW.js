@@ -3,22 +3,22 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   issueLines
-} from "./cli-chunk-WR7YTMC7.js";
+} from "./cli-chunk-NTKMLLD2.js";
 import {
   checkWorkflow
-} from "./cli-chunk-GWXQPQKB.js";
+} from "./cli-chunk-CZV3DMPE.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-6XYYMHM6.js";
-import "./cli-chunk-4GFFP5NS.js";
+} from "./cli-chunk-THYTCI7H.js";
+import "./cli-chunk-E7FTIRSQ.js";
 import {
   count
-} from "./cli-chunk-D4XI4QAM.js";
+} from "./cli-chunk-S7VYU5HS.js";
 import {
   styleFor
-} from "./cli-chunk-ORKHIUQ2.js";
-import "./cli-chunk-7XSAPEIW.js";
+} from "./cli-chunk-F45ITKSN.js";
+import "./cli-chunk-KXFCEU3I.js";
 import {
   ConfigError,
   EXIT,
@@ -31,7 +31,7 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-WNU7MVIX.js";
+} from "./cli-chunk-PQWGCFOQ.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-QILSV2TF.js";
+} from "./cli-chunk-ZSZLQAXY.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -16,13 +16,13 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-6SDVUWYO.js";
+} from "./cli-chunk-5ITR3PZ6.js";
 import {
   eventLine,
   runJson,
   runSummary,
   visible
-} from "./cli-chunk-F2XXK7YL.js";
+} from "./cli-chunk-Q7KJJX37.js";
 import {
   compareWithRun,
   comparisonText,
@@ -31,12 +31,12 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-D4XI4QAM.js";
+} from "./cli-chunk-S7VYU5HS.js";
 import {
   asksBeforeRunning,
   parseUsd,
   styleFor
-} from "./cli-chunk-ORKHIUQ2.js";
+} from "./cli-chunk-F45ITKSN.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -47,7 +47,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-WNU7MVIX.js";
+} from "./cli-chunk-PQWGCFOQ.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;

@@ -3,20 +3,20 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-E6IUJ46F.js";
-import "./cli-chunk-QILSV2TF.js";
+} from "./cli-chunk-MR5NEFB3.js";
+import "./cli-chunk-ZSZLQAXY.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-6SDVUWYO.js";
+} from "./cli-chunk-5ITR3PZ6.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-GWXQPQKB.js";
+import "./cli-chunk-CZV3DMPE.js";
 import {
   NOT_REPORTED,
   seconds,
   visible
-} from "./cli-chunk-F2XXK7YL.js";
+} from "./cli-chunk-Q7KJJX37.js";
 import {
   listRunIds,
   listing,
@@ -24,7 +24,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-5HBDWES2.js";
+} from "./cli-chunk-K77XARSG.js";
 import {
   LocalStore,
   checkStateDir,
@@ -32,17 +32,17 @@ import {
   isHashedKey,
   pairKey,
   readLockWithJournal
-} from "./cli-chunk-6XYYMHM6.js";
+} from "./cli-chunk-THYTCI7H.js";
 import {
   lockPathFor
-} from "./cli-chunk-4GFFP5NS.js";
+} from "./cli-chunk-E7FTIRSQ.js";
 import {
   count
-} from "./cli-chunk-D4XI4QAM.js";
+} from "./cli-chunk-S7VYU5HS.js";
 import {
   styleFor
-} from "./cli-chunk-ORKHIUQ2.js";
-import "./cli-chunk-7XSAPEIW.js";
+} from "./cli-chunk-F45ITKSN.js";
+import "./cli-chunk-KXFCEU3I.js";
 import {
   ConfigError,
   Option,
@@ -57,7 +57,7 @@ import {
   resolveWorkflowPath,
   shortRef,
   stateDirOption
-} from "./cli-chunk-WNU7MVIX.js";
+} from "./cli-chunk-PQWGCFOQ.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

@@ -8,17 +8,17 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-6SDVUWYO.js";
+} from "./cli-chunk-5ITR3PZ6.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-GWXQPQKB.js";
-import "./cli-chunk-F2XXK7YL.js";
-import "./cli-chunk-5HBDWES2.js";
-import "./cli-chunk-6XYYMHM6.js";
-import "./cli-chunk-4GFFP5NS.js";
-import "./cli-chunk-D4XI4QAM.js";
-import "./cli-chunk-ORKHIUQ2.js";
-import "./cli-chunk-7XSAPEIW.js";
-import "./cli-chunk-WNU7MVIX.js";
+import "./cli-chunk-CZV3DMPE.js";
+import "./cli-chunk-Q7KJJX37.js";
+import "./cli-chunk-K77XARSG.js";
+import "./cli-chunk-THYTCI7H.js";
+import "./cli-chunk-E7FTIRSQ.js";
+import "./cli-chunk-S7VYU5HS.js";
+import "./cli-chunk-F45ITKSN.js";
+import "./cli-chunk-KXFCEU3I.js";
+import "./cli-chunk-PQWGCFOQ.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {

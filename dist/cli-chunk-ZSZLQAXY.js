@@ -5,18 +5,18 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-6SDVUWYO.js";
+} from "./cli-chunk-5ITR3PZ6.js";
 import {
   planTarget
-} from "./cli-chunk-5HBDWES2.js";
+} from "./cli-chunk-K77XARSG.js";
 import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-D4XI4QAM.js";
+} from "./cli-chunk-S7VYU5HS.js";
 import {
   styleFor
-} from "./cli-chunk-ORKHIUQ2.js";
+} from "./cli-chunk-F45ITKSN.js";
 import {
   Option,
   PATH_HELP,
@@ -25,7 +25,7 @@ import {
   positiveInt,
   stateDirOption,
   writePieces
-} from "./cli-chunk-WNU7MVIX.js";
+} from "./cli-chunk-PQWGCFOQ.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts) {

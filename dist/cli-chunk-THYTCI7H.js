@@ -6,13 +6,13 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-4GFFP5NS.js";
+} from "./cli-chunk-E7FTIRSQ.js";
 import {
   sortedObject
-} from "./cli-chunk-ORKHIUQ2.js";
+} from "./cli-chunk-F45ITKSN.js";
 import {
   LOCK_VERSION
-} from "./cli-chunk-7XSAPEIW.js";
+} from "./cli-chunk-KXFCEU3I.js";
 import {
   ConfigError,
   InputError,
@@ -32,7 +32,7 @@ import {
   sha256Hex,
   temporaryFor,
   textHashes
-} from "./cli-chunk-WNU7MVIX.js";
+} from "./cli-chunk-PQWGCFOQ.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";

@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   LOCK_VERSION
-} from "./cli-chunk-7XSAPEIW.js";
+} from "./cli-chunk-KXFCEU3I.js";
 import {
   ConfigError,
   asDict,
   lockFileOf,
   writeFileAtomic
-} from "./cli-chunk-WNU7MVIX.js";
+} from "./cli-chunk-PQWGCFOQ.js";
 
 // src/lockfile/write.ts
 function orderedEntry(e) {

@@ -6,11 +6,11 @@ import {
 } from "./cli-chunk-7Z54WWHF.js";
 import {
   checkWorkflow
-} from "./cli-chunk-GWXQPQKB.js";
+} from "./cli-chunk-CZV3DMPE.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-F2XXK7YL.js";
+} from "./cli-chunk-Q7KJJX37.js";
 import {
   RunRecorder,
   estimateOf,
@@ -22,7 +22,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-5HBDWES2.js";
+} from "./cli-chunk-K77XARSG.js";
 import {
   LocalStore,
   LockWriter,
@@ -32,10 +32,10 @@ import {
   openState,
   pairKey,
   realLockPath
-} from "./cli-chunk-6XYYMHM6.js";
+} from "./cli-chunk-THYTCI7H.js";
 import {
   lockPathFor
-} from "./cli-chunk-4GFFP5NS.js";
+} from "./cli-chunk-E7FTIRSQ.js";
 import {
   asksBeforeRunning,
   callsModel,
@@ -52,10 +52,10 @@ import {
   usd,
   withDependencies,
   workflowRef
-} from "./cli-chunk-ORKHIUQ2.js";
+} from "./cli-chunk-F45ITKSN.js";
 import {
   lockEntry
-} from "./cli-chunk-7XSAPEIW.js";
+} from "./cli-chunk-KXFCEU3I.js";
 import {
   ConfigError,
   DEFAULT_MAX_OUTPUT_BYTES,
@@ -67,6 +67,7 @@ import {
   UsageError,
   WRITE_FAILURES,
   WriteError,
+  assemble,
   dict,
   didYouMean,
   diskFiles,
@@ -85,7 +86,7 @@ import {
   sha256Hex,
   stateDirOption,
   writeFileAtomic
-} from "./cli-chunk-WNU7MVIX.js";
+} from "./cli-chunk-PQWGCFOQ.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -146,7 +147,7 @@ function matrixOf(shards, fanout) {
 }
 
 // src/app/shard.ts
-import path8 from "node:path";
+import path9 from "node:path";
 
 // src/engine/engine.ts
 import { randomBytes } from "node:crypto";
@@ -1285,9 +1286,9 @@ function redact(text, secrets) {
   for (const secret of secrets) if (secret.length >= 4) out = out.replaceAll(secret, "***");
   return out;
 }
-function field(value, ...path9) {
+function field(value, ...path10) {
   let current = value;
-  for (const key of path9) {
+  for (const key of path10) {
     if (typeof current !== "object" || current === null) return void 0;
     current = current[key];
   }
@@ -1581,7 +1582,7 @@ function childSetup(request, workflow, plan) {
 
 // src/app/run.ts
 import { readdirSync as readdirSync3 } from "node:fs";
-import path7 from "node:path";
+import path8 from "node:path";
 
 // src/estimate/budget.ts
 function checkBudget(estimate, maxCost, name = "--max-cost") {
@@ -1620,8 +1621,9 @@ function spendOf(report, workflow) {
       if (outcome.avoided !== void 0) avoid(pair, outcome.avoided);
       continue;
     }
-    const price = pair ? priceFor(pair.model, workflow.pricing) : null;
-    const free = pair === void 0 || !callsModel(pair) || price !== null && price.input === 0 && price.output === 0;
+    if (pair === void 0 || !callsModel(pair)) continue;
+    const price = priceFor(pair.model, workflow.pricing);
+    const free = price !== null && price.input === 0 && price.output === 0;
     for (const attempt of outcome.attempts) {
       if (attempt.reused) {
         spend.reused[attempt.reused.kind]++;
@@ -1641,14 +1643,43 @@ function spendOf(report, workflow) {
   return spend;
 }
 
+// src/generators/assemble.ts
+import { readFileSync as readFileSync3 } from "node:fs";
+import path5 from "node:path";
+var assembleGenerator = async (request) => {
+  const kind = request.config.split;
+  if (kind !== "markdown" && kind !== "json" && kind !== "yaml" && kind !== "regex") throw new GeneratorError("assemble: no split kind");
+  const spec = { kind, ...typeof request.config.regex === "string" ? { regex: request.config.regex } : {} };
+  const file = typeof request.config.file === "string" ? request.config.file : "";
+  let source = "";
+  if (kind === "json" || kind === "yaml") {
+    try {
+      source = readFileSync3(path5.resolve(request.cwd, file), "utf8");
+    } catch (err) {
+      throw new GeneratorError(`assemble: cannot read ${file}: ${err.message}`);
+    }
+  }
+  try {
+    return {
+      content: assemble(
+        spec,
+        source,
+        (request.dependencies ?? []).map((d) => d.content)
+      )
+    };
+  } catch (err) {
+    throw new GeneratorError(`assemble: cannot put ${file} back together: ${err.message}`);
+  }
+};
+
 // src/generators/command.ts
 import { mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync2, rmSync as rmSync4, writeFileSync as writeFileSync3 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
-import path5 from "node:path";
+import path6 from "node:path";
 
 // src/processes/children.ts
 import { spawn } from "node:child_process";
-import { readdirSync as readdirSync2, readFileSync as readFileSync3, readlinkSync } from "node:fs";
+import { readdirSync as readdirSync2, readFileSync as readFileSync4, readlinkSync } from "node:fs";
 var KILL_GRACE_MS = 2e3;
 var DRAIN_MS = 500;
 var GIVE_UP_MS = 6e4;
@@ -2005,7 +2036,7 @@ function signalGroup(pid, signal) {
 function statOf(pid) {
   let text;
   try {
-    text = readFileSync3(`/proc/${pid}/stat`, "utf8");
+    text = readFileSync4(`/proc/${pid}/stat`, "utf8");
   } catch {
     return void 0;
   }
@@ -2105,13 +2136,13 @@ var commandGenerator = async (request) => {
     throw new GeneratorError("command: generator_config.env must map variable names to strings");
   }
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
-  const dir = mkdtempSync2(path5.join(tmpdir2(), "pairflow-prompt-"));
+  const dir = mkdtempSync2(path6.join(tmpdir2(), "pairflow-prompt-"));
   try {
-    const promptFile = path5.join(dir, "prompt.txt");
+    const promptFile = path6.join(dir, "prompt.txt");
     writeFileSync3(promptFile, request.prompt, { mode: 384 });
-    const dependencies = path5.join(dir, "dependencies");
+    const dependencies = path6.join(dir, "dependencies");
     mkdirSync2(dependencies, { mode: 448 });
-    for (const dep of request.dependencies ?? []) writeFileSync3(path5.join(dependencies, dependencyFileName(dep.id)), dep.content, { mode: 384 });
+    for (const dep of request.dependencies ?? []) writeFileSync3(path6.join(dependencies, dependencyFileName(dep.id)), dep.content, { mode: 384 });
     return await generate(run, timeout, promptFile, { ...env, PAIRFLOW_DEPENDENCIES_DIR: dependencies }, request);
   } finally {
     rmSync4(dir, { recursive: true, force: true });
@@ -2144,7 +2175,7 @@ async function generate(run, timeoutSeconds, promptFile, env, request) {
       tailBytes: STDERR_KEEP_BYTES,
       onStart: request.onProcess,
       // Confined, it reads the prompt and the dependencies from their directory and nothing else it could write.
-      confine: request.sandbox?.confine({ cwd: request.cwd, readable: [path5.dirname(promptFile)] })
+      confine: request.sandbox?.confine({ cwd: request.cwd, readable: [path6.dirname(promptFile)] })
     });
   } catch (err) {
     if (err instanceof CommandStartError) throw new GeneratorError(`command: ${err.message}`);
@@ -2179,6 +2210,8 @@ function stderrTail(stderr) {
 // src/generators/index.ts
 var GENERATORS = {
   anthropic: anthropicGenerator,
+  // Only the instances `foreach: {split}` makes name it (src/config/foreach.ts).
+  assemble: assembleGenerator,
   command: commandGenerator,
   openai: openaiGenerator
 };
@@ -2430,8 +2463,8 @@ var jsonGuard = async (request) => {
 
 // src/guards/jsonSchema.ts
 var import_yaml = __toESM(require_dist(), 1);
-import { readFileSync as readFileSync4 } from "node:fs";
-import path6 from "node:path";
+import { readFileSync as readFileSync5 } from "node:fs";
+import path7 from "node:path";
 var jsonSchemaGuard = async (request) => {
   const validate = compile(loadSchema(request));
   const parsed = parseJson2(request.content);
@@ -2446,7 +2479,7 @@ function loadSchema(request) {
   if (inline !== void 0 && file !== void 0) {
     throw new GuardConfigError("the json_schema guard takes guard_config.schema or guard_config.schema_file, not both");
   }
-  if (file !== void 0) return readSchemaFile(path6.resolve(request.cwd, file), file);
+  if (file !== void 0) return readSchemaFile(path7.resolve(request.cwd, file), file);
   if (inline === void 0 || inline === null) {
     throw new GuardConfigError(
       "the json_schema guard needs a schema: set guard_config.schema to a JSON Schema, or guard_config.schema_file to a JSON or YAML file holding one"
@@ -2457,7 +2490,7 @@ function loadSchema(request) {
 function readSchemaFile(absolute, shown) {
   let text;
   try {
-    text = readFileSync4(absolute, "utf8");
+    text = readFileSync5(absolute, "utf8");
   } catch (err) {
     throw new GuardConfigError(`cannot read guard_config.schema_file ${shown}: ${err.message}`);
   }
@@ -2554,7 +2587,7 @@ async function runWith(target, request, resuming) {
     if (code === void 0 || !(STORAGE_ERRORS.has(code) || err instanceof WriteError && Object.hasOwn(WRITE_FAILURES, code))) throw err;
     const file = err.path;
     const at = err instanceof WriteError && err.at ? ` at ${displayPath(err.at, request.cwd)}` : "";
-    const todo = STORAGE_ERRORS.has(code) ? "Free some space and run again" : `Make sure ${file ? displayPath(path7.dirname(file), request.cwd) : "its directory"} is a directory pairflow can write (a command of the run may have removed or replaced it), then run again`;
+    const todo = STORAGE_ERRORS.has(code) ? "Free some space and run again" : `Make sure ${file ? displayPath(path8.dirname(file), request.cwd) : "its directory"} is a directory pairflow can write (a command of the run may have removed or replaced it), then run again`;
     throw new StorageError(
       `could not write${file ? ` ${displayPath(file, request.cwd)}` : ""}: ${WRITE_FAILURES[code]} (${code}${at}). The run stopped; every file it wrote is whole. ${todo}: what was accepted is kept.`
     );
@@ -2562,7 +2595,7 @@ async function runWith(target, request, resuming) {
 }
 async function runLocked(target, request, resuming) {
   const workflowPath = resolveWorkflowPath(target, request.cwd);
-  const stateDir = checkedStateDir(findRepoRoot(path7.dirname(workflowPath)), request);
+  const stateDir = checkedStateDir(findRepoRoot(path8.dirname(workflowPath)), request);
   const runId = request.runId ?? newRunId();
   const release2 = await ownWriteAsync(
     lockPath(workflowPath),
@@ -2579,9 +2612,9 @@ async function runLocked(target, request, resuming) {
     if (!resuming) await stopLeftovers(stateDir, workflowPath);
     const opened = openState(workflowPath, { ...request, stateDir });
     const outputDirs = [...opened.workflow.pairs.values()].flatMap(
-      (pair) => pair.output === void 0 ? [] : [path7.dirname(outputPath(opened.workflow, pair))]
+      (pair) => pair.output === void 0 ? [] : [path8.dirname(outputPath(opened.workflow, pair))]
     );
-    removeStaleTemporaries([path7.dirname(opened.lockPath), ...outputDirs, ...resuming ? directoriesUnder(stateDir, 3) : []]);
+    removeStaleTemporaries([path8.dirname(opened.lockPath), ...outputDirs, ...resuming ? directoriesUnder(stateDir, 3) : []]);
     const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
     await refuseWhatWouldFail(planned, request);
     await gate(planned, request);
@@ -2638,7 +2671,7 @@ function directoriesUnder(dir, depth) {
   } catch {
     return found;
   }
-  for (const entry of entries) if (entry.isDirectory()) found.push(...directoriesUnder(path7.join(dir, entry.name), depth - 1));
+  for (const entry of entries) if (entry.isDirectory()) found.push(...directoriesUnder(path8.join(dir, entry.name), depth - 1));
   return found;
 }
 function drivers(request, onProcess) {
@@ -2683,7 +2716,7 @@ async function gate(planned, request) {
 async function resumeTarget(runId, request, target) {
   const { cwd } = request;
   const named = target === void 0 ? void 0 : resolveWorkflowPath(target, cwd);
-  const stateDir = checkedStateDir(findRepoRoot(named === void 0 ? cwd : path7.dirname(named)), request);
+  const stateDir = checkedStateDir(findRepoRoot(named === void 0 ? cwd : path8.dirname(named)), request);
   const id = runId ?? latestUnfinished(stateDir, named);
   let run;
   try {
@@ -2752,7 +2785,7 @@ async function ownWriteAsync(file, write) {
 
 // src/app/shard.ts
 function sharedDirFor(stateDir) {
-  return path8.join(stateDir, "shared");
+  return path9.join(stateDir, "shared");
 }
 var DEFAULT_SHARD_WAIT_MS = 30 * 60 * 1e3;
 function weigher(opened) {

@@ -4,16 +4,16 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-5HBDWES2.js";
+} from "./cli-chunk-K77XARSG.js";
 import {
   openState
-} from "./cli-chunk-6XYYMHM6.js";
-import "./cli-chunk-4GFFP5NS.js";
+} from "./cli-chunk-THYTCI7H.js";
+import "./cli-chunk-E7FTIRSQ.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-ORKHIUQ2.js";
-import "./cli-chunk-7XSAPEIW.js";
+} from "./cli-chunk-F45ITKSN.js";
+import "./cli-chunk-KXFCEU3I.js";
 import {
   Option,
   PATH_HELP,
@@ -22,7 +22,7 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-WNU7MVIX.js";
+} from "./cli-chunk-PQWGCFOQ.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

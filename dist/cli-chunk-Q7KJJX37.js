@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   count
-} from "./cli-chunk-D4XI4QAM.js";
+} from "./cli-chunk-S7VYU5HS.js";
 import {
   usd
-} from "./cli-chunk-ORKHIUQ2.js";
+} from "./cli-chunk-F45ITKSN.js";
 import {
   shortRef
-} from "./cli-chunk-WNU7MVIX.js";
+} from "./cli-chunk-PQWGCFOQ.js";
 
 // src/report/visible.ts
 function visible(text) {

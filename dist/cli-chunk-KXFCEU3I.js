@@ -5,7 +5,7 @@ import {
   asDict,
   dict,
   own
-} from "./cli-chunk-WNU7MVIX.js";
+} from "./cli-chunk-PQWGCFOQ.js";
 
 // src/model/records.ts
 var LOCK_VERSION = 1;

@@ -7,14 +7,14 @@ import {
 import {
   SHOWN_PER_FILE,
   issueLines
-} from "./cli-chunk-WR7YTMC7.js";
+} from "./cli-chunk-NTKMLLD2.js";
 import {
   count
-} from "./cli-chunk-D4XI4QAM.js";
+} from "./cli-chunk-S7VYU5HS.js";
 import {
   styleFor
-} from "./cli-chunk-ORKHIUQ2.js";
-import "./cli-chunk-7XSAPEIW.js";
+} from "./cli-chunk-F45ITKSN.js";
+import "./cli-chunk-KXFCEU3I.js";
 import {
   Command,
   CommanderError,
@@ -24,21 +24,21 @@ import {
   StorageError,
   UsageError,
   checkStateDir
-} from "./cli-chunk-WNU7MVIX.js";
+} from "./cli-chunk-PQWGCFOQ.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-LU75BRJO.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-2HE3CUZD.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-VVUGI5OW.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-CRLDZZCP.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-T6FQHTVB.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-AR6PTFSY.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-IXYLIHY4.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-EZ6HSTEW.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-UECBEQOQ.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-X5RLGZZT.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-ZQSWYHJW.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-NE7A3NJ5.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-WEGC3ZR5.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-CKLWQMC5.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-K3JNBUEZ.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-NCUUWGQK.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-MKIM4WEG.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-5XBARDCD.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

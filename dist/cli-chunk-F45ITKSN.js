@@ -4,7 +4,7 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   componentsOf,
   lockEntry
-} from "./cli-chunk-7XSAPEIW.js";
+} from "./cli-chunk-KXFCEU3I.js";
 import {
   PyFloat,
   UsageError,
@@ -17,7 +17,7 @@ import {
   plain,
   sha256Hex,
   sharedValue
-} from "./cli-chunk-WNU7MVIX.js";
+} from "./cli-chunk-PQWGCFOQ.js";
 
 // src/report/color.ts
 function styleFor(stream, env = process.env) {
@@ -181,6 +181,7 @@ function ownComponents(workflow, pair, inputs, files) {
   if (pair.guards !== void 0) own2.guards = pair.guards;
   if (workflow.specification !== void 0 || workflow.constraints !== void 0) own2.context = contextOf(workflow);
   if (pair.inputs.length > 0) own2.inputs = inputs ?? {};
+  if (pair.piece !== void 0) own2.piece = sha256Hex(pair.piece.text);
   const read = {};
   if (files && Object.keys(files.generator).length > 0) read.generator = files.generator;
   if (files && Object.keys(files.guard).length > 0) read.guard = files.guard;
@@ -232,6 +233,7 @@ function componentDigests(own2, upstream) {
     config("generator_config.", own2.generator.config);
   }
   if (own2.layout !== void 0) put("layout", own2.layout);
+  if (own2.piece !== void 0) out.piece = own2.piece.slice(0, 16);
   each("context.", own2.context);
   for (const [file, hash] of Object.entries(own2.inputs ?? {})) out[`input:${file}`] = hash.slice(0, 16);
   for (const [file, hash] of Object.entries(own2.files?.generator ?? {})) out[`generator_file:${file}`] = hash.slice(0, 16);
@@ -270,6 +272,7 @@ function requestKey(input) {
     call.dependencies = input.dependencies.map((d) => [d.id, sha256Hex(d.content)]);
     call.files = own2.files?.generator ?? {};
     call.inputs = own2.inputs ?? {};
+    if (own2.piece !== void 0) call.piece = own2.piece;
   }
   return digestOf(call);
 }
@@ -539,6 +542,7 @@ function describeChange(key, change, previous) {
   if (key.startsWith("generator_file:")) return { kind: "generator", detail: `${key.slice("generator_file:".length)} ${change}` };
   if (key.startsWith("guard_file:")) return { kind: "guard", detail: `${key.slice("guard_file:".length)} ${change}` };
   if (key === "layout") return { kind: "prompt", detail: `pairflow's prompt layout ${change}` };
+  if (key === "piece") return { kind: "inputs", detail: `its piece of the file ${change}` };
   return { kind: "new", detail: `${key} ${change}` };
 }
 function upstreamChanges(previous, current, deps) {

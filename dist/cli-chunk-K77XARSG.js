@@ -4,22 +4,22 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   makeRealDirs,
   openState
-} from "./cli-chunk-6XYYMHM6.js";
+} from "./cli-chunk-THYTCI7H.js";
 import {
   callsModel,
   estimatePlan,
   onlyPairs,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-ORKHIUQ2.js";
+} from "./cli-chunk-F45ITKSN.js";
 import {
   lockEntry
-} from "./cli-chunk-7XSAPEIW.js";
+} from "./cli-chunk-KXFCEU3I.js";
 import {
   UsageError,
   displayPath,
   writeFileAtomic
-} from "./cli-chunk-WNU7MVIX.js";
+} from "./cli-chunk-PQWGCFOQ.js";
 
 // src/records/read.ts
 import { closeSync as closeSync2, constants, existsSync, fstatSync, openSync as openSync2, readdirSync, readSync } from "node:fs";

@@ -1,0 +1,114 @@
+/**
+ * Splitting files into pieces: every piece comes back in place (the pieces of a page join into the
+ * page), ids are stable and readable, and an edit to one piece changes no other piece's id or text.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { assemble, slugOf, splitText, type SplitSpec } from "../../src/config/split.js";
+
+/** Markdown pages made of sections, fenced code (with # lines inside), front matter and stray text. */
+const lineArb = fc.oneof(
+  fc.constantFrom("Some text.", "", "More words here, and a [link](x).", "  indented", "#hashtag is not a heading", "```", "~~~"),
+  fc.string({ maxLength: 30, unit: "grapheme-ascii" }).map((s) => s.replace(/\n/g, " ")),
+);
+const sectionArb = fc.record({
+  level: fc.integer({ min: 1, max: 3 }),
+  heading: fc.constantFrom("Install", "Usage", "Install", "Notes: *more*", "Ünïcode title", "Usage", "FAQ?"),
+  body: fc.array(lineArb, { maxLength: 6 }),
+  code: fc.boolean(),
+});
+const pageArb = fc
+  .record({
+    front: fc.boolean(),
+    preamble: fc.array(lineArb, { maxLength: 3 }),
+    sections: fc.array(sectionArb, { maxLength: 8 }),
+    finalNewline: fc.boolean(),
+  })
+  .map(({ front, preamble, sections, finalNewline }) => {
+    const lines = [...(front ? ["---", "title: x", "---"] : []), ...preamble];
+    for (const s of sections) {
+      lines.push(`${"#".repeat(s.level)} ${s.heading}`, ...s.body);
+      if (s.code) lines.push("```sh", "# not a heading", "echo hi", "```");
+    }
+    const text = lines.join("\n");
+    return finalNewline ? `${text}\n` : text;
+  });
+
+describe("split: markdown", () => {
+  it("gives pieces that join back into the page, with distinct ids", () => {
+    fc.assert(
+      fc.property(pageArb, fc.option(fc.integer({ min: 20, max: 400 }), { nil: undefined }), (page, maxChars) => {
+        const spec: SplitSpec = { kind: "markdown", maxChars };
+        const pieces = splitText(page, spec);
+        expect(pieces.map((p) => p.text).join("")).toBe(page);
+        expect(new Set(pieces.map((p) => p.id)).size).toBe(pieces.length);
+        expect(
+          assemble(
+            spec,
+            page,
+            pieces.map((p) => p.text),
+          ),
+        ).toBe(pieces.map((p) => (p.text.endsWith("\n") || p.text === "" ? p.text : `${p.text}\n`)).join(""));
+      }),
+    );
+  });
+
+  it("names sections by their headings, numbering repeats, and never splits inside fenced code", () => {
+    const page = "---\nt: 1\n---\n\nIntro.\n# Guide\n## Install\nA\n```\n# not\n```\n## Install\nB\n## Use it *well*\n";
+    const pieces = splitText(page, { kind: "markdown" });
+    expect(pieces.map((p) => p.id)).toEqual(["front-matter", "preamble", "guide", "install", "install-1", "use-it-well"]);
+    expect(pieces[3]!.text).toBe("## Install\nA\n```\n# not\n```\n");
+    expect(pieces[3]!.headings).toEqual(["Guide", "Install"]);
+    expect(pieces[3]!.title).toBe("Guide");
+  });
+
+  it("changes only the edited section's text, and no id, when one section is edited", () => {
+    fc.assert(
+      fc.property(pageArb, fc.nat(), (page, pick) => {
+        const before = splitText(page, { kind: "markdown" });
+        if (before.length === 0) return;
+        const n = pick % before.length;
+        // A line added after the piece's first line: inside its section, its front matter or its code.
+        // (In a section, after its heading line: lines before it are the blank lines it took from the preamble.)
+        const edit = (text: string) => {
+          const lines = text.split("\n");
+          const at = lines.findIndex((l) => /^ {0,3}#/.test(l));
+          lines.splice((at === -1 ? 0 : at) + 1, 0, "edited text");
+          return lines.join("\n");
+        };
+        const edited = before.map((p, i) => (i === n ? edit(p.text) : p.text)).join("");
+        const after = splitText(edited, { kind: "markdown" });
+        expect(after.map((p) => p.id)).toEqual(before.map((p) => p.id));
+        expect(after.filter((p, i) => p.text !== before[i]!.text).map((p) => p.id)).toEqual([before[n]!.id]);
+      }),
+    );
+  });
+
+  it("slugs headings as GitHub anchors do", () => {
+    expect(slugOf("Hello, World!")).toBe("hello-world");
+    expect(slugOf("`code` and *em*")).toBe("code-and-em");
+    expect(slugOf("!!!")).toBe("section");
+  });
+});
+
+describe("split: json and yaml", () => {
+  it("takes every text leaf by its key path, and puts results back in the file's structure", () => {
+    const json = '{\n  "greeting": {"hello": "Hello", "bye": "Bye"},\n  "count": 3,\n  "a.b": "dotted"\n}\n';
+    const pieces = splitText(json, { kind: "json" });
+    expect(pieces.map((p) => [p.id, p.text])).toEqual([
+      ["greeting.hello", "Hello"],
+      ["greeting.bye", "Bye"],
+      ["a\\.b", "dotted"],
+    ]);
+    expect(JSON.parse(assemble({ kind: "json" }, json, ["Bonjour\n", "Au revoir", "pointé"]))).toEqual({
+      greeting: { hello: "Bonjour", bye: "Au revoir" },
+      count: 3,
+      "a.b": "pointé",
+    });
+    const yaml = "# menu\ngreeting:\n  hello: Hello  # kept\n  bye: Bye\nitems: [One, Two]\n";
+    expect(splitText(yaml, { kind: "yaml" }).map((p) => p.id)).toEqual(["greeting.hello", "greeting.bye", "items.0", "items.1"]);
+    const out = assemble({ kind: "yaml" }, yaml, ["Bonjour", "Au revoir", "Un", "Deux"]);
+    expect(out).toContain("# menu");
+    expect(out).toContain("hello: Bonjour # kept");
+  });
+});
