@@ -126,7 +126,7 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
     // left running is stopped before anything starts (resuming stopped it already).
     foldJournal(lockPathFor(workflowPath), displayPath(lockPathFor(workflowPath), request.cwd));
     if (!resuming) await stopLeftovers(stateDir, workflowPath);
-    const opened = openState(workflowPath, { ...request, stateDir });
+    const opened = openState(workflowPath, { ...request, stateDir, warn: (message) => request.onEvent?.({ type: "warning", message }) });
     // What a killed run left half-written beside the lock file and the outputs goes first.
     const outputDirs = [...opened.workflow.pairs.values()].flatMap((pair) =>
       pair.output === undefined ? [] : [path.dirname(outputPath(opened.workflow, pair)!)],

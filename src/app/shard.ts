@@ -148,7 +148,7 @@ export async function runShard(target: string | undefined, request: ShardRequest
   const { shard } = request;
   const runId = request.runId ?? newRunId();
   const startedAt = new Date().toISOString();
-  const opened = openState(target, request);
+  const opened = openState(target, { ...request, warn: (message) => request.onEvent?.({ type: "warning", message }) });
   const fanout = request.fanout ?? "local";
   const shared = new SharedStore(request.sharedDir ?? sharedDirFor(opened.stateDir), fanout, fanout === "local" ? Date.parse(startedAt) : 0, request.attempt);
   const sync = request.sync?.(shared, shard);

@@ -35,6 +35,8 @@ export interface StateOptions {
   /** The accepted state to plan against instead of the lock file beside the workflow (a base commit's). */
   lock?: LockFile | null;
   remote?: RemoteStore;
+  /** Told what planning cannot follow to the end: what a command reads past the bound of the walk, a script that cannot be read. */
+  warn?: (message: string) => void;
 }
 
 export interface Opened {
@@ -97,7 +99,7 @@ export function openState(target: string | undefined, options: StateOptions): Op
   const viewLock = lock ?? (options.lock === undefined ? (remote?.acceptedState() ?? null) : null);
   const hasher = inputHasherFor(workflow, stateDir, lockPath);
   const inputs = new Map<string, Record<string, string>>();
-  const files = new PairFileHasher(workflow, hasher, { exclude: [lockPath], excludeDir: stateDir });
+  const files = new PairFileHasher(workflow, hasher, { exclude: [lockPath], excludeDir: stateDir, warn: options.warn });
   const view: StateView = {
     lock: viewLock,
     record: (pair, ref) => store.record(pair, ref),

@@ -2,7 +2,9 @@
  * The files a pair's generator and guards read, so that their contents are part of its reference:
  *
  * - every word of a `command` generator's or guard's `run` that names a regular file inside the
- *   repository (resolved against the workflow file's directory, where the command runs);
+ *   repository (resolved where the shell is when it gets to the word: the workflow file's
+ *   directory, or where `cd` took it), and what those scripts load in turn, as their interpreters
+ *   would (src/workspace/reads/follow.ts);
  * - a `json_schema` guard's `schema_file`;
  * - the `files` globs of generator_config and guard_config, for files a script reads that pairflow
  *   cannot see on its command line.
@@ -22,96 +24,20 @@ import type { GuardRef, Pair, Workflow } from "../model/workflow.js";
 import { sortedObject } from "../refs/configRef.js";
 import type { InputHasher } from "./inputs.js";
 import { outputPath } from "./outputs.js";
+import { ReadGraph } from "./reads/follow.js";
 
-/** Shell operators: they end a word. */
-const OPERATORS = new Set([";", "&", "|", "<", ">", "(", ")", "\n"]);
-/** Expansions and globs: a word holding one of these is not resolved (list its files under `files`). */
-const UNRESOLVABLE = new Set(["$", "`", "*", "?", "[", "]", "{", "}"]);
-/** Characters a backslash escapes inside double quotes. */
-const DOUBLE_QUOTED_ESCAPES = new Set(["$", "`", '"', "\\", "\n"]);
 /** A composite inside a composite inside ...: deeper than this is not followed. */
 const MAX_GUARD_DEPTH = 16;
 
-/**
- * The words of a shell command line that may name files, as the shell would pass them: quotes and
- * backslashes removed; options (`-x`, `--x=y`), comments, operators and the targets of output
- * redirections (`> log.txt`) left out, and so are words whose value depends on the shell (`$VAR`,
- * `$(...)`, globs, a leading `~`, unclosed quotes).
- */
-export function commandWords(command: string): string[] {
-  const words: string[] = [];
-  let word = "";
-  let started = false;
-  let resolvable = true;
-  let output = false;
-  const end = () => {
-    if (started) {
-      if (resolvable && !output && word !== "" && !word.startsWith("-")) words.push(word);
-      output = false;
-    }
-    word = "";
-    started = false;
-    resolvable = true;
-  };
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i]!;
-    if (c === "\\") {
-      const next = command[++i];
-      if (next === "\n") continue; // a line continuation
-      started = true;
-      word += next ?? "";
-    } else if (c === " " || c === "\t" || c === "\r") {
-      end();
-    } else if (OPERATORS.has(c)) {
-      end();
-      // `> file`, `>> file`, `&> file`, `>| file` write the file; `>&2` does not name one.
-      output = c === ">" || (output && c === "|");
-    } else if (c === "#" && !started) {
-      const newline = command.indexOf("\n", i);
-      i = newline === -1 ? command.length : newline - 1;
-    } else if (c === "'") {
-      started = true;
-      const close = command.indexOf("'", i + 1);
-      if (close === -1) {
-        resolvable = false;
-        break;
-      }
-      word += command.slice(i + 1, close);
-      i = close;
-    } else if (c === '"') {
-      started = true;
-      let closed = false;
-      for (i++; i < command.length; i++) {
-        const q = command[i]!;
-        if (q === '"') {
-          closed = true;
-          break;
-        }
-        if (q === "\\" && DOUBLE_QUOTED_ESCAPES.has(command[i + 1] ?? "")) word += command[++i];
-        else {
-          if (q === "$" || q === "`") resolvable = false;
-          word += q;
-        }
-      }
-      if (!closed) {
-        resolvable = false;
-        break;
-      }
-    } else {
-      if (UNRESOLVABLE.has(c) || (c === "~" && !started)) resolvable = false;
-      started = true;
-      word += c;
-    }
-  }
-  end();
-  return words;
-}
+export { commandWords } from "./reads/shell.js";
 
 export interface PairFileOptions {
   /** Absolute paths of files pairflow writes that are never hashed as files (the lock file). */
   exclude?: string[];
   /** Absolute directory whose files are never hashed (the state directory). */
   excludeDir?: string;
+  /** Told what cannot be followed to the end (a walk that stopped, a script that could not be read), once each. */
+  warn?: (message: string) => void;
 }
 
 export class PairFileHasher {
@@ -120,6 +46,8 @@ export class PairFileHasher {
   private readonly cache = new Map<string, PairFiles>();
   /** Whether a command word's absolute path is a file to hash, by path. */
   private readonly words = new Map<string, boolean>();
+  private readonly graph: ReadGraph;
+  private readonly warned = new Set<string>();
 
   constructor(
     private readonly workflow: Workflow,
@@ -132,6 +60,7 @@ export class PairFileHasher {
       const file = outputPath(workflow, pair);
       if (file !== undefined) this.excluded.add(file);
     }
+    this.graph = new ReadGraph({ readable: (abs) => this.readable(abs), warn: (message) => this.warn(message), display: (abs) => this.relative(abs) });
   }
 
   /** `{path: sha256}` of what the pair's generator reads and what its guards read; computed once per pair. */
@@ -140,10 +69,10 @@ export class PairFileHasher {
     if (!files) {
       const generator = dict<string>();
       const config = pair.generatorConfig as Record<string, unknown>;
-      if (pair.generator === "command") this.commandFiles(config.run, generator);
+      if (pair.generator === "command") this.commandFiles(pair, "generator", config, generator);
       this.globbed("generator_config.files", config.files, generator);
       const guard = dict<string>();
-      this.guardFiles(pair.guard, pair.guardConfig as Record<string, unknown>, pair.guards, guard, 0);
+      this.guardFiles(pair, pair.guard, pair.guardConfig as Record<string, unknown>, pair.guards, guard, 0);
       files = { generator: sortedObject(generator), guard: sortedObject(guard) };
       this.cache.set(pair.id, files);
     }
@@ -152,26 +81,51 @@ export class PairFileHasher {
 
   /** A guard's files, and a composite guard's sub-guards' (from the pair's `guards`, else guard_config.guards, as it runs them). */
   private guardFiles(
+    pair: Pair,
     name: string | null,
     config: Record<string, unknown>,
     subGuards: GuardRef[] | undefined,
     out: Record<string, string>,
     depth: number,
   ): void {
-    if (name === "command") this.commandFiles(config.run, out);
+    if (name === "command") this.commandFiles(pair, "guard", config, out);
     if (name === "json_schema" && typeof config.schema_file === "string") this.namedFile("guard_config.schema_file", config.schema_file, out);
     this.globbed("guard_config.files", config.files, out);
     if (name !== "composite" || depth >= MAX_GUARD_DEPTH) return;
-    for (const sub of subGuards ?? guardList(config.guards)) this.guardFiles(sub.guard, sub.guard_config as Record<string, unknown>, undefined, out, depth + 1);
+    for (const sub of subGuards ?? guardList(config.guards))
+      this.guardFiles(pair, sub.guard, sub.guard_config as Record<string, unknown>, undefined, out, depth + 1);
   }
 
-  /** The files a command line names; words that name nothing, or something outside the repository, are passed over. */
-  private commandFiles(run: unknown, out: Record<string, string>): void {
+  /**
+   * The files a command reads: those its line names and what they load, run where it runs with the
+   * variables its `env` gives; words that name nothing, or something outside the repository, are
+   * passed over.
+   */
+  private commandFiles(pair: Pair, who: "generator" | "guard", config: Record<string, unknown>, out: Record<string, string>): void {
+    const run = config.run;
     if (typeof run !== "string") return;
-    for (const word of commandWords(run)) {
-      const abs = path.resolve(this.workflow.dir, word);
-      if (this.readable(abs)) out[this.relative(abs)] = this.hasher.fileHash(abs, word);
+    const env = dict<string>();
+    if (config.env !== null && typeof config.env === "object" && !Array.isArray(config.env)) {
+      for (const [name, value] of Object.entries(config.env)) if (typeof value === "string") env[name] = value;
     }
+    const reached = this.graph.reach(run, this.workflow.dir, env);
+    for (const abs of reached.files) {
+      const rel = this.relative(abs);
+      out[rel] = this.hasher.fileHash(abs, rel);
+    }
+    if (reached.stopped !== undefined) {
+      this.warn(
+        `${pair.id}: following what its ${who} command reads stopped ${reached.stopped} (and so for every pair that runs \`${run}\`); ` +
+          `the files past that are not part of the reference: list them under ${who}_config.files`,
+        `${who}\0${run}`,
+      );
+    }
+  }
+
+  private warn(message: string, key = message): void {
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.options.warn?.(message);
   }
 
   /**
