@@ -16,7 +16,7 @@ import { lockPathFor } from "../lockfile/lockfile.js";
 import type { Graph } from "../model/graph.js";
 import type { StateView } from "../model/plan.js";
 import type { RemoteStore } from "../model/ports.js";
-import type { LockFile } from "../model/records.js";
+import { lockEntry, type LockFile } from "../model/records.js";
 import type { Pair, Workflow } from "../model/workflow.js";
 import { LocalStore } from "../store/local.js";
 import { RemoteCache } from "../store/remote.js";
@@ -52,6 +52,8 @@ export interface Opened {
   outputs: OutputFiles;
   remote: RemoteCache | undefined;
   view: StateView;
+  /** The files each pair's generator and guards read, as the view hashes them. */
+  files: PairFileHasher;
 }
 
 export function stateDirFor(root: string, options: Pick<StateOptions, "cwd" | "env" | "stateDir">): string {
@@ -111,10 +113,10 @@ export function openState(target: string | undefined, options: StateOptions): Op
       if (!hashes) inputs.set(pair.id, (hashes = hasher.hash(pair.inputs)));
       return hashes;
     },
-    fileHashes: (pair) => files.hashes(pair),
+    fileHashes: (pair) => files.hashes(pair, lockEntry(viewLock, pair.id)?.observed),
     remote: remote && ((pair, ref) => remote.record(pair, ref)),
   };
-  return { workflow, graph, loaded, stateDir, lockPath, lock, store, outputs, remote, view };
+  return { workflow, graph, loaded, stateDir, lockPath, lock, store, outputs, remote, view, files };
 }
 
 /**

@@ -55,8 +55,20 @@ export function ownComponents(workflow: Workflow, pair: Pair, inputs: Record<str
   const read: Partial<PairFiles> = {};
   if (files && Object.keys(files.generator).length > 0) read.generator = files.generator;
   if (files && Object.keys(files.guard).length > 0) read.guard = files.guard;
+  if (files?.observed && Object.keys(files.observed).length > 0) read.observed = files.observed;
   if (Object.keys(read).length > 0) own.files = read;
   return own;
+}
+
+/** The pair's own components with `observed` as the files traced runs saw it read (none: no such key), as ownComponents makes them. */
+export function withObserved(own: OwnComponents, observed: Record<string, string>): OwnComponents {
+  const files: Partial<PairFiles> = { ...own.files };
+  delete files.observed;
+  if (Object.keys(observed).length > 0) files.observed = sortedObject(observed);
+  const out: OwnComponents = { ...own };
+  delete out.files;
+  if (Object.keys(files).length > 0) out.files = files;
+  return out;
 }
 
 /**
@@ -129,6 +141,7 @@ export function componentDigests(own: OwnComponents, upstream: Upstream): Record
   for (const [file, hash] of Object.entries(own.inputs ?? {})) out[`input:${file}`] = hash.slice(0, 16);
   for (const [file, hash] of Object.entries(own.files?.generator ?? {})) out[`generator_file:${file}`] = hash.slice(0, 16);
   for (const [file, hash] of Object.entries(own.files?.guard ?? {})) out[`guard_file:${file}`] = hash.slice(0, 16);
+  for (const [file, hash] of Object.entries(own.files?.observed ?? {})) out[`observed:${file}`] = hash.slice(0, 16);
   for (const [dep, ref] of Object.entries(upstream.refs)) out[`upstream:${dep}`] = ref.slice(0, 16);
   for (const [dep, hash] of Object.entries(upstream.artifactHashes)) out[`artifact:${dep}`] = hash.slice(0, 16);
   return sortedObject(out);

@@ -28,6 +28,10 @@ import { ReadGraph } from "./reads/follow.js";
 
 /** A composite inside a composite inside ...: deeper than this is not followed. */
 const MAX_GUARD_DEPTH = 16;
+/** The hash of an observed file that is gone. */
+export const MISSING = "missing";
+/** Directories whose files a traced run may read but that are no part of a reference: version control's, and installed packages'. */
+const NOT_OBSERVED = new Set([".git", "node_modules", "__pycache__", "site-packages"]);
 
 export { commandWords } from "./reads/shell.js";
 
@@ -63,8 +67,12 @@ export class PairFileHasher {
     this.graph = new ReadGraph({ readable: (abs) => this.readable(abs), warn: (message) => this.warn(message), display: (abs) => this.relative(abs) });
   }
 
-  /** `{path: sha256}` of what the pair's generator reads and what its guards read; computed once per pair. */
-  hashes(pair: Pair): PairFiles {
+  /**
+   * `{path: sha256}` of what the pair's generator reads and what its guards read, and of the files
+   * `observed` lists (what a traced run saw its commands read, from its lock entry) that nothing
+   * names; computed once per pair.
+   */
+  hashes(pair: Pair, observed?: readonly string[]): PairFiles {
     let files = this.cache.get(pair.id);
     if (!files) {
       const generator = dict<string>();
@@ -74,9 +82,61 @@ export class PairFileHasher {
       const guard = dict<string>();
       this.guardFiles(pair, pair.guard, pair.guardConfig as Record<string, unknown>, pair.guards, guard, 0);
       files = { generator: sortedObject(generator), guard: sortedObject(guard) };
+      if (observed !== undefined && observed.length > 0) {
+        const seen = this.observedHashes(observed, [files.generator, files.guard]);
+        if (Object.keys(seen).length > 0) files.observed = seen;
+      }
       this.cache.set(pair.id, files);
     }
     return files;
+  }
+
+  /**
+   * `{path: sha256}` of files a traced run saw read (paths relative to the workflow file), less
+   * those already hashed in `except` and those pairflow never hashes: outside the repository, its
+   * own files (outputs, the lock file and what sits beside it, the state directory), version
+   * control's and installed packages' (.git, node_modules, __pycache__, site-packages). A file that
+   * is gone hashes as "missing", so that its return changes the reference again.
+   */
+  observedHashes(files: readonly string[], except: readonly Record<string, string>[] = []): Record<string, string> {
+    const out = dict<string>();
+    for (const file of files) {
+      const abs = path.resolve(this.workflow.dir, file);
+      const rel = this.relative(abs);
+      if (except.some((known) => Object.hasOwn(known, rel)) || !this.observable(abs)) continue;
+      out[rel] = this.readable(abs) ? this.hasher.fileHash(abs, rel) : MISSING;
+    }
+    return sortedObject(out);
+  }
+
+  /** Paths relative to the workflow file of what a traced command opened (absolute, links resolved), those inside the repository only. */
+  workflowPaths(opened: readonly string[]): string[] {
+    const out: string[] = [];
+    for (const abs of opened) {
+      const inRepo = isInside(this.realRoot, abs)
+        ? path.join(this.workflow.root, path.relative(this.realRoot, abs))
+        : isInside(this.workflow.root, abs)
+          ? abs
+          : undefined;
+      if (inRepo !== undefined) out.push(this.relative(inRepo));
+    }
+    return out;
+  }
+
+  /** Whether a file a traced command read may be part of a reference (see observedHashes). */
+  private observable(abs: string): boolean {
+    if (!isInside(this.workflow.root, abs) || this.excluded.has(abs) || this.inStateDir(abs)) return false;
+    if (
+      path
+        .relative(this.workflow.root, abs)
+        .split(path.sep)
+        .some((segment) => NOT_OBSERVED.has(segment))
+    )
+      return false;
+    // Beside a file pairflow writes: its journal, mutex and temporary files (`.x.lock.json.journal`).
+    const name = path.basename(abs);
+    const dir = path.dirname(abs);
+    return ![...this.excluded].some((file) => path.dirname(file) === dir && name.startsWith(`.${path.basename(file)}.`));
   }
 
   /** A guard's files, and a composite guard's sub-guards' (from the pair's `guards`, else guard_config.guards, as it runs them). */
