@@ -401,6 +401,7 @@ function runRequest(
     maxCost: inputs.maxCost,
     maxCostName: "max-cost",
     sandbox: inputs.sandbox,
+    traceReads: inputs.traceReads,
     onEvent: log.onEvent,
   };
 }

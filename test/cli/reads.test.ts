@@ -1,9 +1,11 @@
 /**
  * What a command reads is part of its pair's reference, through the installed CLI: a module a
- * script imports, a script a command reaches through `cd`, a file a guard's script sources. An edit
- * to any of them re-runs exactly its pair, and `plan` and `run` agree on which.
+ * script imports, a script a command reaches through `cd`, a file a guard's script sources, and,
+ * with --trace-reads, a data file nothing names. An edit to any of them re-runs exactly its pair,
+ * and `plan` and `run` agree on which.
  */
-import { appendFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Reason } from "../../src/model/plan.js";
@@ -86,5 +88,54 @@ describe("an edit to a file a command reads, followed from its command line", ()
     edit(dir);
     expect(planned(dir)).toEqual({ [pair]: [reason] });
     expect(ran(dir)).toEqual({ [pair]: status });
+  });
+});
+
+const STRACE = spawnSync("strace", ["-V"]).status === 0;
+
+const TRACED = `name: traced
+generator: command
+action_pairs:
+  reader:
+    generator_config: {run: node gen.mjs}
+  other:
+    generator_config: {run: echo other}
+`;
+
+describe("--trace-reads: what a command really read", () => {
+  it.runIf(STRACE).each(["auto", "off"])(
+    "a data file nothing names is warned about on the first run, recorded, and re-runs its pair when it changes (sandbox %s)",
+    { timeout: scaled(90_000) },
+    (sandbox) => {
+      const dir = tempRepo({
+        "workflow.yml": TRACED,
+        "gen.mjs": 'import { readFileSync } from "node:fs";\nconst file = ["data", "table.csv"].join("/");\nconsole.log(readFileSync(file, "utf8").length);\n',
+        "data/table.csv": "a,b\n1,2\n",
+      });
+      const first = pairflow(["run", "--json", "--trace-reads", "--sandbox", sandbox], { cwd: dir });
+      expect(first.status, first.stderr).toBe(0);
+      expect(first.stderr).toContain("reader: its commands read data/table.csv, which its reference did not name; recorded as observed");
+      expect(first.stderr).not.toMatch(/other: its commands read/);
+      const lock = JSON.parse(readFileSync(path.join(dir, "workflow.lock.json"), "utf8")) as { pairs: Record<string, { observed?: string[] }> };
+      expect(lock.pairs.reader!.observed).toEqual(["data/table.csv"]);
+      expect(lock.pairs.other!.observed).toBeUndefined();
+      // The reference the run recorded is the one the next plan makes: nothing runs again.
+      expect(planned(dir)).toEqual({});
+
+      writeFileSync(path.join(dir, "data/table.csv"), "a,b\n3,4\n");
+      expect(planned(dir)).toEqual({ reader: [{ kind: "inputs", detail: "observed read: data/table.csv changed" }] });
+      // Untraced now: what was observed stays part of the reference.
+      expect(ran(dir)).toEqual({ reader: "executed" });
+      expect(planned(dir)).toEqual({});
+    },
+  );
+
+  it("without strace says so once, and runs untraced", { timeout: scaled(60_000) }, () => {
+    const dir = tempRepo({ "workflow.yml": TRACED.replace("node gen.mjs", "echo reader") });
+    const r = pairflow(["run", "--trace-reads", "--sandbox", "off"], { cwd: dir, env: { PATH: path.join(dir, "no-such-dir") } });
+    expect(r.status, r.stderr).toBe(0);
+    const said = (r.stdout + r.stderr).split("\n").filter((line) => line.includes("reads are not traced"));
+    expect(said).toEqual([expect.stringContaining("reads are not traced: strace is not installed (on Ubuntu: apt-get install strace)")]);
+    expect(readFileSync(path.join(dir, "workflow.lock.json"), "utf8")).not.toContain("observed");
   });
 });
