@@ -137,6 +137,21 @@ describe("a command's files, followed", () => {
       ["cli.py", "libs/shared.py", "tools/app/__init__.py", "tools/app/__main__.py"],
     ],
     [
+      "npm test and npm run: package.json and the scripts it names, pre and post included, a cycle followed once",
+      {
+        "package.json": JSON.stringify({
+          scripts: { pretest: "node setup.mjs", test: "node --test tests/a.test.mjs && npm run lint", lint: "npm test", build: "node build.mjs" },
+        }),
+        "setup.mjs": "",
+        "tests/a.test.mjs": 'import "../src/a.mjs";\n',
+        "src/a.mjs": "",
+        "build.mjs": "// not run by the test script\n",
+      },
+      "npm test",
+      {},
+      ["package.json", "setup.mjs", "src/a.mjs", "tests/a.test.mjs"],
+    ],
+    [
       "a script run by its #! line, in its language whatever its name",
       { "bin/gen": "#!/usr/bin/env node\nrequire('./helper');\n", "bin/helper.js": "" },
       "./bin/gen",

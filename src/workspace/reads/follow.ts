@@ -9,7 +9,8 @@
  *   `require("literal")`, resolved as Node does (extensions and index files probed, package.json's
  *   `main` for a directory);
  * - Python: `import x`, `from x import y` (a submodule `y` included), relative imports, looked up
- *   in the script's directory and the PYTHONPATH the command is given (`env:` or `PYTHONPATH=...`).
+ *   in the script's directory and the PYTHONPATH the command is given (`env:` or `PYTHONPATH=...`);
+ * - `npm test`, `npm run x`, `yarn x`: package.json, and the script it names as a command line.
  *
  * Only files inside the repository are followed: a bare package name (`lodash`, `os`) is an
  * installed package, not the workflow's. Each file's edges are found once per invocation, however
@@ -53,6 +54,7 @@ const PYTHON = /^(?:python|pypy)(?:\d+(?:\.\d+)*)?$/;
 /** Words that run the command after them. */
 const PREFIXES = new Set(["exec", "command", "builtin", "nohup", "time", "nice", "ionice", "stdbuf", "timeout", "xargs", "npx", "pnpx", "sudo"]);
 const SETTERS = new Set(["export", "readonly", "declare", "typeset", "local"]);
+const PACKAGE_MANAGERS = new Set(["npm", "pnpm", "yarn"]);
 
 /** Something read: a file (hashed) and, for a script, what it loads; or a text run by a shell or an interpreter. */
 type Node =
@@ -290,6 +292,28 @@ export class ReadGraph {
       this.node(args, cwd, env, out);
     } else if (PYTHON.test(name)) {
       this.python(args, cwd, env, out);
+    } else if (PACKAGE_MANAGERS.has(name)) {
+      this.packageScript(name, args, cwd, env, out);
+    }
+  }
+
+  /** `npm test`, `npm run gen`, `yarn gen`: the package.json of where it runs, and the script it names (with its pre and post scripts) as a command line. */
+  private packageScript(manager: string, args: (string | undefined)[], cwd: string, env: Vars, out: Edges): void {
+    const words = args.filter((a) => a === undefined || !a.startsWith("-"));
+    const first = words[0];
+    let script: string | undefined;
+    if (first === "run" || first === "run-script") script = words[1];
+    else if (first === "test" || first === "t" || first === "tst") script = "test";
+    else if (first === "start") script = "start";
+    else if (manager !== "npm" && first !== undefined && !["install", "add", "exec", "dlx", "x"].includes(first)) script = first;
+    if (script === undefined) return;
+    const manifest = path.join(cwd, "package.json");
+    if (!this.options.readable(manifest)) return;
+    out.add(fileNode(manifest));
+    const scripts = packageScripts(manifest);
+    for (const name of [`pre${script}`, script, `post${script}`]) {
+      const text = scripts[name];
+      if (typeof text === "string") out.add({ kind: "line", key: `L\0${cwd}\0${varsKey(env)}\0${text}`, text, cwd, vars: env });
     }
   }
 
@@ -535,6 +559,16 @@ function pythonPath(env: Vars, cwd: string): string[] {
     .split(":")
     .filter((p) => p !== "")
     .map((p) => path.resolve(cwd, p));
+}
+
+/** package.json's `scripts`; none when it has none or cannot be read. */
+function packageScripts(manifest: string): Record<string, unknown> {
+  try {
+    const scripts = (JSON.parse(readFileSync(manifest, "utf8")) as { scripts?: unknown }).scripts;
+    return scripts !== null && typeof scripts === "object" && !Array.isArray(scripts) ? (scripts as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /** The file package.json's `main` names, if it names one. */
