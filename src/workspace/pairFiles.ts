@@ -52,6 +52,8 @@ export class PairFileHasher {
   private readonly words = new Map<string, boolean>();
   private readonly graph: ReadGraph;
   private readonly warned = new Set<string>();
+  /** The names of the files pairflow writes, by directory (made when first needed). */
+  private besides: Map<string, Set<string>> | undefined;
 
   constructor(
     private readonly workflow: Workflow,
@@ -125,18 +127,32 @@ export class PairFileHasher {
 
   /** Whether a file a traced command read may be part of a reference (see observedHashes). */
   private observable(abs: string): boolean {
-    if (!isInside(this.workflow.root, abs) || this.excluded.has(abs) || this.inStateDir(abs)) return false;
-    if (
-      path
-        .relative(this.workflow.root, abs)
-        .split(path.sep)
-        .some((segment) => NOT_OBSERVED.has(segment))
-    )
-      return false;
-    // Beside a file pairflow writes: its journal, mutex and temporary files (`.x.lock.json.journal`).
+    if (!isInside(this.workflow.root, abs) || this.pairflows(abs)) return false;
+    return !path
+      .relative(this.workflow.root, abs)
+      .split(path.sep)
+      .some((segment) => NOT_OBSERVED.has(segment));
+  }
+
+  /**
+   * Whether pairflow writes the file itself: an output, the lock file, what sits beside one of
+   * them (the lock file's journal and mutex, temporary files: `.workflow.lock.json.mutex`), the
+   * state directory.
+   */
+  private pairflows(abs: string): boolean {
+    if (this.excluded.has(abs) || this.inStateDir(abs)) return true;
     const name = path.basename(abs);
-    const dir = path.dirname(abs);
-    return ![...this.excluded].some((file) => path.dirname(file) === dir && name.startsWith(`.${path.basename(file)}.`));
+    if (!name.startsWith(".")) return false;
+    if (this.besides === undefined) {
+      this.besides = new Map();
+      for (const file of this.excluded) {
+        const names = this.besides.get(path.dirname(file)) ?? new Set<string>();
+        names.add(path.basename(file));
+        this.besides.set(path.dirname(file), names);
+      }
+    }
+    for (const written of this.besides.get(path.dirname(abs)) ?? []) if (name.startsWith(`.${written}.`)) return true;
+    return false;
   }
 
   /** A guard's files, and a composite guard's sub-guards' (from the pair's `guards`, else guard_config.guards, as it runs them). */
@@ -197,7 +213,7 @@ export class PairFileHasher {
     let known = this.words.get(abs);
     if (known === undefined) {
       known = false;
-      if (isInside(this.workflow.root, abs) && !this.excluded.has(abs) && !this.inStateDir(abs) && statSync(abs, { throwIfNoEntry: false })?.isFile()) {
+      if (isInside(this.workflow.root, abs) && !this.pairflows(abs) && statSync(abs, { throwIfNoEntry: false })?.isFile()) {
         // A link may lead out of the repository; such a file is never read.
         known = isInside(this.realRoot, realpathSync(abs));
       }

@@ -164,6 +164,22 @@ describe("a command's files, followed", () => {
     expect(warnings).toEqual([]);
   });
 
+  it("never takes pairflow's own files for what a command reads: outputs, the lock file and what sits beside it", async () => {
+    const dir = tempRepo({
+      "prompts.yml": "p: {task: t}\n",
+      "workflow.yml": workflow("cat $(echo .workflow.lock.json.mutex) .workflow.lock.json.journal workflow.lock.json out/p.txt data.txt").replace(
+        "  p:\n",
+        "  p:\n    output: out/p.txt\n",
+      ),
+      ".workflow.lock.json.mutex": "{}",
+      ".workflow.lock.json.journal": "",
+      "workflow.lock.json": '{"version": 1, "workflow": "reads", "pairs": {}}',
+      "out/p.txt": "",
+      "data.txt": "",
+    });
+    expect((await planOf(dir)).plan.byId.get("p")!.own.files).toEqual({ generator: { "data.txt": expect.any(String) } });
+  });
+
   it("a source that cannot be read to the end is named in a warning, with what was read before kept", () => {
     const { generator, warnings } = reached({ "gen.jsx": 'import "./a.js";\nconst x = <p>it\'s</p>;\n', "a.js": "" }, "node gen.jsx");
     expect(generator).toEqual(["a.js", "gen.jsx"]);
