@@ -24,7 +24,8 @@ import type { GuardRef, Pair, Workflow } from "../model/workflow.js";
 import { sortedObject } from "../refs/configRef.js";
 import type { InputHasher } from "./inputs.js";
 import { outputPath } from "./outputs.js";
-import { ReadGraph } from "./reads/follow.js";
+import { ReadGraph, type Reached } from "./reads/follow.js";
+import { sharedValue } from "../refs/canonical.js";
 
 /** A composite inside a composite inside ...: deeper than this is not followed. */
 const MAX_GUARD_DEPTH = 16;
@@ -54,6 +55,8 @@ export class PairFileHasher {
   private readonly warned = new Set<string>();
   /** The names of the files pairflow writes, by directory (made when first needed). */
   private besides: Map<string, Set<string>> | undefined;
+  /** The files a walk reached, hashed, by walk: every pair whose command reaches them shares the one mapping. */
+  private readonly reachedHashes = new WeakMap<Reached, Record<string, string>>();
 
   constructor(
     private readonly workflow: Workflow,
@@ -77,13 +80,13 @@ export class PairFileHasher {
   hashes(pair: Pair, observed?: readonly string[]): PairFiles {
     let files = this.cache.get(pair.id);
     if (!files) {
-      const generator = dict<string>();
+      const generator: Record<string, string>[] = [];
       const config = pair.generatorConfig as Record<string, unknown>;
       if (pair.generator === "command") this.commandFiles(pair, "generator", config, generator);
       this.globbed("generator_config.files", config.files, generator);
-      const guard = dict<string>();
+      const guard: Record<string, string>[] = [];
       this.guardFiles(pair, pair.guard, pair.guardConfig as Record<string, unknown>, pair.guards, guard, 0);
-      files = { generator: sortedObject(generator), guard: sortedObject(guard) };
+      files = { generator: combined(generator), guard: combined(guard) };
       if (observed !== undefined && observed.length > 0) {
         const seen = this.observedHashes(observed, [files.generator, files.guard]);
         if (Object.keys(seen).length > 0) files.observed = seen;
@@ -161,7 +164,7 @@ export class PairFileHasher {
     name: string | null,
     config: Record<string, unknown>,
     subGuards: GuardRef[] | undefined,
-    out: Record<string, string>,
+    out: Record<string, string>[],
     depth: number,
   ): void {
     if (name === "command") this.commandFiles(pair, "guard", config, out);
@@ -177,7 +180,7 @@ export class PairFileHasher {
    * variables its `env` gives; words that name nothing, or something outside the repository, are
    * passed over.
    */
-  private commandFiles(pair: Pair, who: "generator" | "guard", config: Record<string, unknown>, out: Record<string, string>): void {
+  private commandFiles(pair: Pair, who: "generator" | "guard", config: Record<string, unknown>, out: Record<string, string>[]): void {
     const run = config.run;
     if (typeof run !== "string") return;
     const env = dict<string>();
@@ -185,10 +188,18 @@ export class PairFileHasher {
       for (const [name, value] of Object.entries(config.env)) if (typeof value === "string") env[name] = value;
     }
     const reached = this.graph.reach(run, this.workflow.dir, env);
-    for (const abs of reached.files) {
-      const rel = this.relative(abs);
-      out[rel] = this.hasher.fileHash(abs, rel);
+    let hashes = this.reachedHashes.get(reached);
+    if (!hashes) {
+      const found = dict<string>();
+      for (const abs of reached.files) {
+        const rel = this.relative(abs);
+        found[rel] = this.hasher.fileHash(abs, rel);
+      }
+      // One object for every pair whose command reaches these files: its canonical JSON is written once.
+      hashes = sharedValue(Object.freeze(sortedObject(found)));
+      this.reachedHashes.set(reached, hashes);
     }
+    out.push(hashes);
     if (reached.stopped !== undefined) {
       this.warn(
         `${pair.id}: following what its ${who} command reads stopped ${reached.stopped} (and so for every pair that runs \`${run}\`); ` +
@@ -223,7 +234,7 @@ export class PairFileHasher {
   }
 
   /** A file the configuration names as a file: it must stay inside the repository; a missing one is left to the guard to report. */
-  private namedFile(key: string, file: string, out: Record<string, string>): void {
+  private namedFile(key: string, file: string, out: Record<string, string>[]): void {
     const abs = path.resolve(this.workflow.dir, file);
     if (!isInside(this.workflow.root, abs)) {
       throw new InputError(
@@ -236,16 +247,18 @@ export class PairFileHasher {
     } catch {
       return;
     }
-    out[this.relative(abs)] = this.hasher.fileHash(abs, file, key);
+    out.push({ [this.relative(abs)]: this.hasher.fileHash(abs, file, key) });
   }
 
-  private globbed(key: string, value: unknown, out: Record<string, string>): void {
+  private globbed(key: string, value: unknown, out: Record<string, string>[]): void {
     const patterns = typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((p): p is string => typeof p === "string") : [];
     if (patterns.length === 0) return;
+    const found = dict<string>();
     for (const [rel, hash] of Object.entries(this.hasher.hash(patterns, key))) {
       const abs = path.resolve(this.workflow.dir, rel);
-      if (!this.excluded.has(abs) && !this.inStateDir(abs)) out[this.relative(abs)] = hash;
+      if (!this.excluded.has(abs) && !this.inStateDir(abs)) found[this.relative(abs)] = hash;
     }
+    out.push(found);
   }
 
   private inStateDir(abs: string): boolean {
@@ -256,6 +269,15 @@ export class PairFileHasher {
   private relative(abs: string): string {
     return path.relative(this.workflow.dir, abs).split(path.sep).join("/");
   }
+}
+
+/** The files of several sources as one mapping sorted by path: the one source itself when there is only one (a command's, shared). */
+function combined(records: readonly Record<string, string>[]): Record<string, string> {
+  const filled = records.filter((r) => Object.keys(r).length > 0);
+  if (filled.length === 1 && Object.isFrozen(filled[0])) return filled[0]!;
+  const out = dict<string>();
+  for (const record of filled) Object.assign(out, record);
+  return sortedObject(out);
 }
 
 /** guard_config.guards of a composite guard, in the forms it accepts: a name, or {guard, guard_config}. */

@@ -87,19 +87,34 @@ export interface ReadGraphOptions {
 export class ReadGraph {
   private readonly edges = new Map<string, Node[]>();
   private readonly reached = new Map<string, Reached>();
+  /** Walks by the nodes a line reaches first. */
+  private readonly closures = new Map<string, Reached>();
   private readonly kinds = new Map<string, "file" | "dir" | null>();
   private readonly languages = new Map<string, Language | null>();
 
   constructor(private readonly options: ReadGraphOptions) {}
 
-  /** The files a shell command line run in `cwd` with these variables reaches, bounded. */
+  /**
+   * The files a shell command line run in `cwd` with these variables reaches, bounded. Lines that
+   * reach the same files first (`node gen.mjs --pair 1`, `--pair 2`, ...) share one walk, and one
+   * Reached: a caller may keep what it makes of it by identity.
+   */
   reach(command: string, cwd: string, env: Readonly<Record<string, string>>): Reached {
     const vars = new Map(Object.entries(env));
     const start: Node = { kind: "line", key: `L\0${cwd}\0${varsKey(vars)}\0${command}`, text: command, cwd, vars };
     let found = this.reached.get(start.key);
     if (!found) {
-      found = this.walk(start);
+      const first = this.children(start)
+        .map((child) => child.key)
+        .join("\n");
+      found = this.closures.get(first);
+      if (!found) {
+        found = this.walk(start);
+        this.closures.set(first, found);
+      }
       this.reached.set(start.key, found);
+      // The line's own edges are only needed for the walk above: thousands of distinct lines keep none.
+      this.edges.delete(start.key);
     }
     return found;
   }
