@@ -53,6 +53,7 @@ export class PairFileHasher {
   private readonly words = new Map<string, boolean>();
   private readonly graph: ReadGraph;
   private readonly warned = new Set<string>();
+  private readonly stoppedSaid = new WeakSet<Reached>();
   /** The names of the files pairflow writes, by directory (made when first needed). */
   private besides: Map<string, Set<string>> | undefined;
   /** The files a walk reached, hashed, by walk: every pair whose command reaches them shares the one mapping. */
@@ -200,18 +201,19 @@ export class PairFileHasher {
       this.reachedHashes.set(reached, hashes);
     }
     out.push(hashes);
-    if (reached.stopped !== undefined) {
+    // Said once for every pair whose command reaches the same files.
+    if (reached.stopped !== undefined && !this.stoppedSaid.has(reached)) {
+      this.stoppedSaid.add(reached);
       this.warn(
-        `${pair.id}: following what its ${who} command reads stopped ${reached.stopped} (and so for every pair that runs \`${run}\`); ` +
+        `${pair.id}: following what its ${who} command reads stopped ${reached.stopped} (and so for every pair whose command reaches the same files); ` +
           `the files past that are not part of the reference: list them under ${who}_config.files`,
-        `${who}\0${run}`,
       );
     }
   }
 
-  private warn(message: string, key = message): void {
-    if (this.warned.has(key)) return;
-    this.warned.add(key);
+  private warn(message: string): void {
+    if (this.warned.has(message)) return;
+    this.warned.add(message);
     this.options.warn?.(message);
   }
 

@@ -197,6 +197,19 @@ describe("a command's files, followed", () => {
       ),
     ]);
 
+    // Said once, however many pairs' commands reach the same files.
+    const twice = tempRepo({
+      ...chain,
+      "prompts.yml": "p: {task: t}\nq: {task: t}\n",
+      "workflow.yml":
+        "name: w\ngenerator: command\naction_pairs:\n  p: {generator_config: {run: node c0.mjs --a}}\n  q: {generator_config: {run: node c0.mjs --b}}\n",
+    });
+    const warned: string[] = [];
+    const { workflow: wf } = loadWorkflow(twice);
+    const hasher = new PairFileHasher(wf, new InputHasher(wf), { warn: (m) => warned.push(m) });
+    for (const pair of wf.pairs.values()) expect(Object.keys(hasher.hashes(pair).generator)).toHaveLength(MAX_DEPTH);
+    expect(warned).toEqual([expect.stringMatching(/^p: following what its generator command reads stopped/)]);
+
     const wide: Record<string, string> = { "gen.mjs": Array.from({ length: MAX_FILES + 20 }, (_, i) => `import "./m/${i}.mjs";`).join("\n") };
     for (let i = 0; i < MAX_FILES + 20; i++) wide[`m/${i}.mjs`] = "";
     const broad = reached(wide, "node gen.mjs");
