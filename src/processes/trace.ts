@@ -20,14 +20,18 @@ import path from "node:path";
 import type { ReadTrace, ReadTracer, Sandbox } from "../model/ports.js";
 import { findExecutable } from "./sandbox.js";
 
-/** The trace of one command is read up to this size; a command that opens more files than that fills is rare. */
-const MAX_TRACE_BYTES = 256 * 1024 * 1024;
+/** The trace of one command is read up to this size (some 400,000 files opened); the rest is not read. */
+const MAX_TRACE_BYTES = 64 * 1024 * 1024;
 
 export type TraceProbe = { available: true; tracer: ReadTracer } | { available: false; reason: string };
 
-/** strace's arguments up to the command, writing what it saw to `log`. */
-export function straceArguments(log: string): string[] {
-  return ["-f", "-qq", "-y", "--seccomp-bpf", "-e", "signal=none", "-e", "trace=?open,openat,?openat2,execve", "-o", log];
+/**
+ * strace's arguments up to the command, writing what it saw to `log`; with `seccomp`, the kernel
+ * stops the command only at the traced calls (where it cannot, strace says so on the command's
+ * stderr, so the probe tries without).
+ */
+export function straceArguments(log: string, seccomp = true): string[] {
+  return ["-f", "-qq", "-y", ...(seccomp ? ["--seccomp-bpf"] : []), "-e", "signal=none", "-e", "trace=?open,openat,?openat2,execve", "-o", log];
 }
 
 const probes = new Map<string, TraceProbe>();
@@ -49,19 +53,20 @@ export function probeTracer(env: NodeJS.ProcessEnv, sandbox?: Sandbox): TracePro
 function probeNow(pathVar: string, sandbox: Sandbox | undefined): TraceProbe {
   const strace = findExecutable("strace", pathVar);
   if (strace === undefined) return { available: false, reason: "strace is not installed (on Ubuntu: apt-get install strace)" };
-  const tracer: ReadTracer = { argv: (log) => [strace, ...straceArguments(log)] };
   const dir = mkdtempSync(path.join(tmpdir(), "pairflow-trace-"));
   try {
     const log = path.join(dir, "probe.log");
     const confine = sandbox?.confine({ cwd: dir, readable: [], writable: [dir] }) ?? [];
-    const argv = [...confine, ...tracer.argv(log), "/bin/sh", "-c", "exit 0"];
-    const r = spawnSync(argv[0]!, argv.slice(1), { cwd: dir, encoding: "utf8", timeout: 10_000, env: {} });
-    if (r.error) return { available: false, reason: `strace could not be started: ${r.error.message}` };
-    if (r.status !== 0) {
-      const said = (r.stderr || r.stdout).trim().split("\n")[0] ?? "";
-      return { available: false, reason: `strace cannot trace commands here${said ? ` (${said})` : ""}` };
+    let said = "";
+    // The first that traces without a word on stderr, where the command's own output goes.
+    for (const seccomp of [true, false]) {
+      const argv = [...confine, strace, ...straceArguments(log, seccomp), "/bin/sh", "-c", "exit 0"];
+      const r = spawnSync(argv[0]!, argv.slice(1), { cwd: dir, encoding: "utf8", timeout: 10_000, env: {} });
+      if (r.error) return { available: false, reason: `strace could not be started: ${r.error.message}` };
+      if (r.status === 0 && r.stderr.trim() === "") return { available: true, tracer: { argv: (file) => [strace, ...straceArguments(file, seccomp)] } };
+      said ||= (r.stderr || r.stdout).trim().split("\n")[0] ?? "";
     }
-    return { available: true, tracer };
+    return { available: false, reason: `strace cannot trace commands here${said ? ` (${said})` : ""}` };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
