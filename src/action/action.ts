@@ -114,7 +114,8 @@ async function plan(inputs: ActionInputs, workspace: string, remote: ActionsCach
   // and the cache); the base commit only explains what changed. Either way it is `pairflow plan`'s.
   const pullRequest = pullRequestOf(env);
   const diff = pullRequest && !inputs.force ? await diffWithBase(inputs, pullRequest.baseSha, remote, env) : undefined;
-  const planned = diff?.planned ?? (await planTarget(inputs.workflow, { cwd, env, remote, selection: selectionOf(inputs) }));
+  const planned =
+    diff?.planned ?? (await planTarget(inputs.workflow, { cwd, env, remote, selection: selectionOf(inputs), warn: (message) => core.warning(message) }));
   const { plan: result, estimate } = planned;
   maskProviderKeys(planned.workflow);
 
@@ -400,6 +401,7 @@ function runRequest(
     maxCost: inputs.maxCost,
     maxCostName: "max-cost",
     sandbox: inputs.sandbox,
+    traceReads: inputs.traceReads,
     onEvent: log.onEvent,
   };
 }

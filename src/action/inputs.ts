@@ -29,6 +29,8 @@ export interface ActionInputs {
   maxCost: number | undefined;
   /** How commands run: auto, required or off (see src/app/sandbox.ts). */
   sandbox: string;
+  /** Run commands under strace and record what they read that their pairs' references do not name. */
+  traceReads: boolean;
   /** Mode plan: split the pairs to run into at most this many shards (output `matrix`); mode merge: the N of the fan-out. */
   shards: number | undefined;
   /** Mode run: execute only this shard of the plan. */
@@ -107,6 +109,7 @@ export function readInputs(workspace: string): ActionInputs {
     githubToken: input("github-token", ""),
     maxCost: maxCost(),
     sandbox,
+    traceReads: flag("trace-reads", false),
     shards,
     shard,
     fanout: fanoutText === "" ? undefined : fanoutText,

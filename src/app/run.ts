@@ -18,7 +18,7 @@ import { foldJournal, LockWriter } from "../lockfile/journal.js";
 import { lockPathFor } from "../lockfile/lockfile.js";
 import { ConfigError, RunDeclinedError, StorageError, UsageError } from "../model/errors.js";
 import type { Workflow } from "../model/workflow.js";
-import type { ChildGroup, Generator, Guard, OnProcess } from "../model/ports.js";
+import type { ChildGroup, Generator, Guard, OnProcess, ReadTracer } from "../model/ports.js";
 import { killRecordedGroups, stopLauncher } from "../processes/children.js";
 import type { PairOutcome, ResumeState, RunEvent, RunReport, Selection } from "../model/run.js";
 import { decider } from "../plan/plan.js";
@@ -30,7 +30,9 @@ import { ownWrite, removeStaleTemporaries, WRITE_FAILURES, WriteError } from "..
 import { outputPath } from "../workspace/outputs.js";
 import { scratchDir } from "../workspace/scratch.js";
 import { childSetup, type ChildSetup } from "./environment.js";
-import { unconfinedWarning } from "./sandbox.js";
+import { runsCommands, unconfinedWarning } from "./sandbox.js";
+import { probeTracer } from "../processes/trace.js";
+import type { Plan } from "../model/plan.js";
 import { planOpened, type Planned, type PlanRequest } from "./plan.js";
 import { checkedStateDir, openState } from "./state.js";
 
@@ -59,6 +61,8 @@ export interface RunRequest extends PlanRequest {
   runId?: string;
   /** How commands run: auto (default: confined where bubblewrap works), required, off (see ./sandbox.ts). */
   sandbox?: string;
+  /** Run commands under strace and record what they read that their pairs' references do not name (see src/processes/trace.ts). */
+  traceReads?: boolean;
 }
 
 /** The run was refused before anything executed; `estimate` is the breakdown to show. */
@@ -128,7 +132,7 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
     // left running is stopped before anything starts (resuming stopped it already).
     foldJournal(lockPathFor(workflowPath), displayPath(lockPathFor(workflowPath), request.cwd));
     if (!resuming) await stopLeftovers(stateDir, workflowPath);
-    const opened = openState(workflowPath, { ...request, stateDir });
+    const opened = openState(workflowPath, { ...request, stateDir, warn: (message) => request.onEvent?.({ type: "warning", message }) });
     // What a killed run left half-written beside the lock file and the outputs goes first.
     const outputDirs = [...opened.workflow.pairs.values()].flatMap((pair) =>
       pair.output === undefined ? [] : [path.dirname(outputPath(opened.workflow, pair)!)],
@@ -149,6 +153,7 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
     };
     const unconfined = unconfinedWarning(children.state);
     if (unconfined) warn(unconfined);
+    const trace = readTracer(request, children, planned.plan, warn);
     // Every process group a generator or guard starts is in the run record before it does anything.
     const deps: EngineDeps = {
       ...drivers(request, (pair, group) => recorder.process(pair, group)),
@@ -158,6 +163,8 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
       lockFile: new LockWriter(opened.lockPath, opened.workflow.name),
       scratch: scratchDir(),
       decide: decider(planned.plan, opened.view, resuming?.resume.finished),
+      observe: (_pair, own, reads) =>
+        opened.files.observedHashes(opened.files.workflowPaths(reads), [own.files?.generator ?? {}, own.files?.guard ?? {}, own.inputs ?? {}]),
     };
     try {
       const report = await executePlan(planned.plan, deps, {
@@ -166,6 +173,7 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
         concurrency: request.concurrency,
         env: children.env,
         sandbox: children.sandbox,
+        trace,
         redact: children.redact,
         resume: resuming?.resume,
         stop: request.stop,
@@ -180,6 +188,18 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
   } finally {
     release();
   }
+}
+
+/**
+ * The tracer of a run asked to trace what its commands read, when it starts any; where strace
+ * cannot trace here, the run says so once and runs them untraced.
+ */
+function readTracer(request: RunRequest, children: ChildSetup, plan: Plan, warn: (message: string) => void): ReadTracer | undefined {
+  if (!request.traceReads || !runsCommands(plan)) return undefined;
+  const probe = probeTracer(request.env ?? {}, children.sandbox);
+  if (probe.available) return probe.tracer;
+  warn(`reads are not traced: ${probe.reason}; commands run untraced, and nothing is recorded of what they read`);
+  return undefined;
 }
 
 /** The report with how its commands ran (when it started any), and what it bought and reused. */

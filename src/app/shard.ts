@@ -148,7 +148,7 @@ export async function runShard(target: string | undefined, request: ShardRequest
   const { shard } = request;
   const runId = request.runId ?? newRunId();
   const startedAt = new Date().toISOString();
-  const opened = openState(target, request);
+  const opened = openState(target, { ...request, warn: (message) => request.onEvent?.({ type: "warning", message }) });
   const fanout = request.fanout ?? "local";
   const shared = new SharedStore(request.sharedDir ?? sharedDirFor(opened.stateDir), fanout, fanout === "local" ? Date.parse(startedAt) : 0, request.attempt);
   const sync = request.sync?.(shared, shard);
@@ -206,6 +206,8 @@ export async function runShard(target: string | undefined, request: ShardRequest
   const children = childSetup(request, opened.workflow, scoped);
   const unconfined = unconfinedWarning(children.state);
   if (unconfined) request.onEvent?.({ type: "warning", message: unconfined });
+  // A traced pair's reference can change as it is accepted, and other shards await it by the planned one.
+  if (request.traceReads) request.onEvent?.({ type: "warning", message: "reads are not traced in a shard of a fanned-out run: its commands run untraced" });
   const report = await executePlan(scoped, deps, {
     runId,
     lock: opened.lock,

@@ -16,7 +16,7 @@ import { lockPathFor } from "../lockfile/lockfile.js";
 import type { Graph } from "../model/graph.js";
 import type { StateView } from "../model/plan.js";
 import type { RemoteStore } from "../model/ports.js";
-import type { LockFile } from "../model/records.js";
+import { lockEntry, type LockFile } from "../model/records.js";
 import type { Pair, Workflow } from "../model/workflow.js";
 import { LocalStore } from "../store/local.js";
 import { RemoteCache } from "../store/remote.js";
@@ -35,6 +35,8 @@ export interface StateOptions {
   /** The accepted state to plan against instead of the lock file beside the workflow (a base commit's). */
   lock?: LockFile | null;
   remote?: RemoteStore;
+  /** Told what planning cannot follow to the end: what a command reads past the bound of the walk, a script that cannot be read. */
+  warn?: (message: string) => void;
 }
 
 export interface Opened {
@@ -50,6 +52,8 @@ export interface Opened {
   outputs: OutputFiles;
   remote: RemoteCache | undefined;
   view: StateView;
+  /** The files each pair's generator and guards read, as the view hashes them. */
+  files: PairFileHasher;
 }
 
 export function stateDirFor(root: string, options: Pick<StateOptions, "cwd" | "env" | "stateDir">): string {
@@ -97,7 +101,7 @@ export function openState(target: string | undefined, options: StateOptions): Op
   const viewLock = lock ?? (options.lock === undefined ? (remote?.acceptedState() ?? null) : null);
   const hasher = inputHasherFor(workflow, stateDir, lockPath);
   const inputs = new Map<string, Record<string, string>>();
-  const files = new PairFileHasher(workflow, hasher, { exclude: [lockPath], excludeDir: stateDir });
+  const files = new PairFileHasher(workflow, hasher, { exclude: [lockPath], excludeDir: stateDir, warn: options.warn });
   const view: StateView = {
     lock: viewLock,
     record: (pair, ref) => store.record(pair, ref),
@@ -109,7 +113,7 @@ export function openState(target: string | undefined, options: StateOptions): Op
       if (!hashes) inputs.set(pair.id, (hashes = hasher.hash(pair.inputs)));
       return hashes;
     },
-    fileHashes: (pair) => files.hashes(pair),
+    fileHashes: (pair) => files.hashes(pair, lockEntry(viewLock, pair.id)?.observed),
     remote: remote && ((pair, ref) => remote.record(pair, ref)),
     // As the run reads it for a dependent's prompt: the output file when there is one, else the store's copy.
     text: (pair, hash) => {
@@ -122,7 +126,7 @@ export function openState(target: string | undefined, options: StateOptions): Op
       return [...local, ...more];
     },
   };
-  return { workflow, graph, loaded, stateDir, lockPath, lock, store, outputs, remote, view };
+  return { workflow, graph, loaded, stateDir, lockPath, lock, store, outputs, remote, view, files };
 }
 
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });

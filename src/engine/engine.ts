@@ -11,8 +11,8 @@
  * writer, a remote store and scratch files.
  */
 import { randomBytes } from "node:crypto";
-import type { Plan, PlannedPair } from "../model/plan.js";
-import type { ArtifactStore, Generator, Guard, GuardResult, OutputFiles, RemoteArtifact, Sandbox, Scratch } from "../model/ports.js";
+import type { OwnComponents, Plan, PlannedPair, Upstream } from "../model/plan.js";
+import type { ArtifactStore, Generator, Guard, GuardResult, OutputFiles, ReadTrace, ReadTracer, RemoteArtifact, Sandbox, Scratch } from "../model/ports.js";
 import type { Redact } from "../model/redact.js";
 import { lockEntry, type LockEntry, type LockFile, type RequestEntry, type StoreRecord, type TokenUsage } from "../model/records.js";
 import { dict } from "../model/dict.js";
@@ -23,6 +23,7 @@ import { pairKey } from "../refs/keys.js";
 import { contentNeeded, plannedComponents } from "../plan/plan.js";
 import { renderPrompt } from "../prompt/render.js";
 import { guardKey, requestKey } from "../refs/request.js";
+import { componentDigests, configRef, withObserved } from "../refs/configRef.js";
 
 export const DEFAULT_CONCURRENCY = 4;
 
@@ -56,6 +57,12 @@ export interface EngineDeps {
   };
   /** Decides a pair again with its dependencies' actual outcomes: the planner's own rule. */
   decide(id: string, decided: ReadonlyMap<string, PlannedPair>, options?: { lost?: boolean }): Promise<PlannedPair>;
+  /**
+   * For a traced run: of the files a pair's commands read (absolute paths), those that may be part
+   * of its reference and that it does not name already, relative to the workflow file, with their
+   * hashes.
+   */
+  observe?(pair: Pair, own: OwnComponents, reads: readonly string[]): Record<string, string>;
 }
 
 export interface EngineOptions {
@@ -67,6 +74,8 @@ export interface EngineOptions {
   env: { generator: NodeJS.ProcessEnv; guard: NodeJS.ProcessEnv };
   /** Where their commands run confined; absent: unconfined. */
   sandbox?: Sandbox;
+  /** Runs their commands traced (`--trace-reads`): what they read that the reference does not name is recorded as observed. */
+  trace?: ReadTracer;
   /**
    * Cleans what generators and guards report (feedback, stderr, errors) of secrets before it is
    * recorded, shown or put into a prompt; default: as it is.
@@ -349,6 +358,7 @@ class Run {
       tokens: accepted?.tokens ?? { input: 0, output: 0 },
       durationMs: accepted?.durationMs ?? 0,
       acceptedAt: accepted?.at ?? new Date().toISOString(),
+      ...observedFiles(d.own),
     });
   }
 
@@ -418,7 +428,20 @@ class Run {
     // same request, which this guard has not rejected, answers it without a call.
     const reuseRequests = !this.plan.selection.force && pair.fresh !== true;
     const judge = guardKey(d.id, d.own);
+    // Traced: what the generator's and the guards' commands read, over every attempt.
+    const reads = new Set<string>();
+    let generatorTraced = false;
+    const tracer = this.options.trace;
+    const guardTrace: ReadTrace | undefined = tracer && { argv: (log) => tracer.argv(log), read: (files) => files.forEach((f) => reads.add(f)) };
+    const generatorTrace: ReadTrace | undefined = guardTrace && {
+      argv: guardTrace.argv,
+      read: (files) => {
+        generatorTraced = true;
+        guardTrace.read(files);
+      },
+    };
     const accept = (content: Buffer, note: string | null) => {
+      if (guardTrace) d = this.observed(d, pair, [...reads], generatorTraced);
       const contentHash = this.deps.store.putContent(content);
       this.contents.set(d.id, content);
       const durationMs = Date.now() - started;
@@ -442,7 +465,7 @@ class Run {
       let stderr: string | undefined;
       let verdict: GuardResult;
       try {
-        const answer = request === undefined ? undefined : await this.answerFromIndex(request, judge, guard, pair, attempt, maxOutputBytes);
+        const answer = request === undefined ? undefined : await this.answerFromIndex(request, judge, guard, pair, attempt, maxOutputBytes, guardTrace);
         if (answer) {
           const reused = { kind: answer.kind, pair: answer.entry.pair, at: answer.entry.at, tokens: answer.entry.tokens };
           attempts.push({ attempt, accepted: true, feedback: "", tokens: null, durationMs: Date.now() - t0, reused });
@@ -461,6 +484,7 @@ class Run {
           signal: this.signal,
           maxOutputBytes,
           sandbox: this.options.sandbox,
+          trace: generatorTrace,
         });
         // Artifacts are bytes from here on: hashed, stored and written as produced.
         content = typeof result.content === "string" ? Buffer.from(result.content, "utf8") : result.content;
@@ -468,7 +492,7 @@ class Run {
         stderr = result.stderr === undefined ? undefined : this.redact(result.stderr);
         if (content.length > maxOutputBytes)
           throw new Error(`${d.id}: the artifact is ${content.length} bytes, over the output limit of ${maxOutputBytes} bytes (max_output_bytes)`);
-        verdict = await this.check(guard, pair, content, attempt);
+        verdict = await this.check(guard, pair, content, attempt, guardTrace);
         verdict = { accepted: verdict.accepted, feedback: this.redact(verdict.feedback) };
       } catch (err) {
         // Cancelled mid-call: the attempt never happened; a resumed run makes it again.
@@ -527,6 +551,7 @@ class Run {
     pair: Pair,
     attempt: number,
     maxOutputBytes: number,
+    trace: ReadTrace | undefined,
   ): Promise<{ content: Buffer; kind: ReuseKind; entry: RequestEntry } | undefined> {
     // This machine's first, then what the remote store holds (a fresh runner's only index).
     const local = this.deps.store.requests(request);
@@ -545,14 +570,14 @@ class Run {
         if (remote.includes(entry)) this.deps.store.putRequest(request, entry);
         return { content, kind: "request", entry };
       }
-      const verdict = await this.check(guard, pair, content, attempt);
+      const verdict = await this.check(guard, pair, content, attempt, trace);
       this.recordRequest(request, { ...entry, verdicts: { ...entry.verdicts, [judge]: verdict.accepted ? "accepted" : "rejected" } }, content);
       if (verdict.accepted) return { content, kind: "rejudged", entry };
     }
     return undefined;
   }
 
-  private async check(guard: Guard | null, pair: Pair, content: Buffer, attempt: number): Promise<GuardResult> {
+  private async check(guard: Guard | null, pair: Pair, content: Buffer, attempt: number, trace?: ReadTrace): Promise<GuardResult> {
     if (guard === null) return { accepted: true, feedback: "" }; // no guard accepts
     const scratch = this.deps.scratch;
     let artifactPath: string | undefined;
@@ -570,6 +595,7 @@ class Run {
       env: this.options.env.guard,
       signal: this.signal,
       sandbox: this.options.sandbox,
+      trace,
     });
   }
 
@@ -577,6 +603,41 @@ class Run {
   private recordRequest(key: string, entry: RequestEntry, content: Buffer): void {
     this.deps.store.putRequest(key, entry);
     this.deps.remote?.saveRequest?.(key, entry, content);
+  }
+
+  /**
+   * A traced pair's decision with what its commands were seen to read: files its reference did not
+   * name are told as a warning and become part of it (`observed`), and its reference is made again
+   * with them, so that the next plan, which hashes the lock entry's observed files, finds the same
+   * one. Files observed before stay when the generator did not run (its artifact was a request's
+   * answer): what it read then still counts.
+   */
+  private observed(d: PlannedPair, pair: Pair, reads: string[], generatorTraced: boolean): PlannedPair {
+    if (!this.deps.observe) return d;
+    const before = d.own.files?.observed ?? {};
+    const seen = this.deps.observe(pair, d.own, reads);
+    const unnamed = Object.keys(seen).filter((file) => !Object.hasOwn(before, file));
+    if (unnamed.length > 0) {
+      const shown = unnamed.slice(0, 10).join(", ") + (unnamed.length > 10 ? ` and ${unnamed.length - 10} more` : "");
+      this.emit({
+        type: "warning",
+        message:
+          `${d.id}: its commands read ${shown}, which its reference did not name; recorded as observed in the lock file, so a change ` +
+          `${unnamed.length === 1 ? "to it re-runs" : "to any of them re-runs"} the pair (list ${unnamed.length === 1 ? "it" : "them"} under \`files\` to name ${unnamed.length === 1 ? "it" : "them"})`,
+      });
+    }
+    const observed = generatorTraced ? seen : { ...before, ...seen };
+    const same =
+      Object.keys(observed).length === Object.keys(before).length && Object.entries(observed).every(([f, h]) => Object.hasOwn(before, f) && before[f] === h);
+    if (same) return d;
+    const own = withObserved(d.own, observed);
+    const upstream: Upstream = { refs: dict(), artifactHashes: dict() };
+    for (const dep of pair.requires) {
+      const decided = this.decided.get(dep)!;
+      upstream.refs[dep] = decided.configRef!;
+      upstream.artifactHashes[dep] = decided.artifact!.contentHash;
+    }
+    return { ...d, own, configRef: configRef(own, upstream), components: componentDigests(own, upstream) };
   }
 
   private redact(text: string): string {
@@ -628,6 +689,7 @@ class Run {
       tokens,
       durationMs: r.durationMs,
       acceptedAt: at,
+      ...observedFiles(d.own),
     });
     const remote = this.deps.remote;
     if (remote && r.source === "generated") {
@@ -668,6 +730,12 @@ function utf8(bytes: Buffer): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The lock entry's `observed`: what the reference holds of the files traced runs saw read; nothing when none. */
+function observedFiles(own: OwnComponents): { observed?: string[] } {
+  const files = Object.keys(own.files?.observed ?? {});
+  return files.length > 0 ? { observed: files } : {};
 }
 
 /** What a pair's outcome says of an artifact answered from the request index. */

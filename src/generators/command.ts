@@ -10,6 +10,7 @@ import path from "node:path";
 import { boundedKey } from "../refs/keys.js";
 import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
 import { CommandStartError, runCommand } from "../processes/children.js";
+import { traced } from "../processes/trace.js";
 
 const DEFAULT_TIMEOUT_SECONDS = 600;
 /** How much of stderr is kept while the command runs; only the tail is ever shown. */
@@ -71,28 +72,31 @@ async function generate(
 ): Promise<GenerateResult> {
   let outcome;
   try {
-    outcome = await runCommand({
-      command: run,
-      cwd: request.cwd,
-      // generator_config.env is part of the pair's reference; pairflow's own variables come last.
-      env: {
-        ...request.env,
-        ...env,
-        PAIRFLOW_PAIR: request.pairId,
-        PAIRFLOW_ATTEMPT: String(request.attempt),
-        PAIRFLOW_MODEL: request.model ?? "",
-        PAIRFLOW_PROMPT_FILE: promptFile,
-      },
-      stdin: request.prompt,
-      timeoutMs: timeoutSeconds * 1000,
-      signal: request.signal,
-      collectStdout: true,
-      maxStdoutBytes: request.maxOutputBytes,
-      tailBytes: STDERR_KEEP_BYTES,
-      onStart: request.onProcess,
-      // Confined, it reads the prompt and the dependencies from their directory and nothing else it could write.
-      confine: request.sandbox?.confine({ cwd: request.cwd, readable: [path.dirname(promptFile)] }),
-    });
+    // Confined, it reads the prompt and the dependencies from their directory and nothing else it could write.
+    const own = { cwd: request.cwd, readable: [path.dirname(promptFile)] };
+    outcome = await traced(request.trace, request.sandbox, own, (confine) =>
+      runCommand({
+        command: run,
+        cwd: request.cwd,
+        // generator_config.env is part of the pair's reference; pairflow's own variables come last.
+        env: {
+          ...request.env,
+          ...env,
+          PAIRFLOW_PAIR: request.pairId,
+          PAIRFLOW_ATTEMPT: String(request.attempt),
+          PAIRFLOW_MODEL: request.model ?? "",
+          PAIRFLOW_PROMPT_FILE: promptFile,
+        },
+        stdin: request.prompt,
+        timeoutMs: timeoutSeconds * 1000,
+        signal: request.signal,
+        collectStdout: true,
+        maxStdoutBytes: request.maxOutputBytes,
+        tailBytes: STDERR_KEEP_BYTES,
+        onStart: request.onProcess,
+        confine,
+      }),
+    );
   } catch (err) {
     if (err instanceof CommandStartError) throw new GeneratorError(`command: ${err.message}`);
     throw err;

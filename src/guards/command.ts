@@ -5,6 +5,7 @@
  */
 import { GuardConfigError, type Guard } from "../model/ports.js";
 import { CommandStartError, runCommand } from "../processes/children.js";
+import { traced } from "../processes/trace.js";
 import { optionalPositiveNumber, optionalStringMap, requiredString } from "./config.js";
 
 const DEFAULT_TIMEOUT_SECONDS = 300;
@@ -22,19 +23,22 @@ export const commandGuard: Guard = async (request) => {
 
   let outcome;
   try {
-    outcome = await runCommand({
-      command: run,
-      cwd: request.cwd,
-      // guard_config.env is part of the pair's reference; pairflow's own variables come last.
-      env: { ...request.env, ...env, PAIRFLOW_ARTIFACT: request.artifactPath, PAIRFLOW_PAIR: request.pairId },
-      timeoutMs: timeout * 1000,
-      signal: request.signal,
-      collectStdout: false,
-      tailBytes: KEEP_BYTES,
-      onStart: request.onProcess,
-      // Confined, it reads the artifact's file and nothing else it could write.
-      confine: request.sandbox?.confine({ cwd: request.cwd, readable: [request.artifactPath] }),
-    });
+    // Confined, it reads the artifact's file and nothing else it could write.
+    const own = { cwd: request.cwd, readable: [request.artifactPath] };
+    outcome = await traced(request.trace, request.sandbox, own, (confine) =>
+      runCommand({
+        command: run,
+        cwd: request.cwd,
+        // guard_config.env is part of the pair's reference; pairflow's own variables come last.
+        env: { ...request.env, ...env, PAIRFLOW_ARTIFACT: request.artifactPath, PAIRFLOW_PAIR: request.pairId },
+        timeoutMs: timeout * 1000,
+        signal: request.signal,
+        collectStdout: false,
+        tailBytes: KEEP_BYTES,
+        onStart: request.onProcess,
+        confine,
+      }),
+    );
   } catch (err) {
     if (err instanceof CommandStartError) throw new GuardConfigError(`the command guard ${err.message}`);
     throw err;

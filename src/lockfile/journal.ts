@@ -23,6 +23,7 @@ import { InputError } from "../model/errors.js";
 import { dict } from "../model/dict.js";
 import { type LockEntry, type LockFile, LOCK_VERSION } from "../model/records.js";
 import { readLock } from "./lockfile.js";
+import { isPathList } from "./read.js";
 import { entryJson, writeLock } from "./write.js";
 import { ownWrite } from "../workspace/files.js";
 
@@ -244,6 +245,7 @@ function isLockEntry(v: unknown): v is LockEntry {
     typeof tokens.input === "number" &&
     typeof tokens.output === "number" &&
     typeof v.durationMs === "number" &&
-    typeof v.acceptedAt === "string"
+    typeof v.acceptedAt === "string" &&
+    (v.observed === undefined || isPathList(v.observed))
   );
 }

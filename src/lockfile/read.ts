@@ -168,6 +168,8 @@ function entryProblem(entry: unknown, cut: boolean): { at: string[]; what: strin
     if (cut && key === "components" && typeof entry[key] === "string") continue;
     if (!ok(entry[key])) return { at: [key], what: `has a "${key}" that is not ${expected}` };
   }
+  // Optional: only entries a traced run wrote have it.
+  if (Object.hasOwn(entry, "observed") && !isPathList(entry.observed)) return { at: ["observed"], what: 'has an "observed" that is not a list of file paths' };
   return undefined;
 }
 
@@ -304,6 +306,11 @@ function isEnd(c: number): boolean {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** A list of file paths as a traced run writes it. */
+export function isPathList(v: unknown): v is string[] {
+  return Array.isArray(v) && v.every((f) => typeof f === "string" && f !== "");
 }
 
 function isHash(v: unknown): boolean {

@@ -15,7 +15,7 @@ import { type LockEntry, type LockFile, LOCK_VERSION } from "../model/records.js
 
 /** One entry in a fixed field order: the order people read them in, and the same on every write. */
 export function orderedEntry(e: LockEntry): LockEntry {
-  return {
+  const entry: LockEntry = {
     configRef: e.configRef,
     contentHash: e.contentHash,
     source: e.source,
@@ -26,6 +26,9 @@ export function orderedEntry(e: LockEntry): LockEntry {
     durationMs: e.durationMs,
     acceptedAt: e.acceptedAt,
   };
+  // Written only when a traced run saw something: a lock file of untraced runs reads as before.
+  if (e.observed !== undefined && e.observed.length > 0) entry.observed = [...e.observed];
+  return entry;
 }
 
 /**

@@ -16,7 +16,7 @@ export interface OwnComponents {
   guards?: CanonicalValue;
   context?: { specification?: string; constraints?: string };
   inputs?: Record<string, string>;
-  /** Files the generator and the guard read (scripts, schema files, `files:` globs), when there are any. */
+  /** Files the generator and the guard read (scripts, schema files, `files:` globs, what a traced run saw them read), when there are any. */
   files?: Partial<PairFiles>;
   /** The version of pairflow's own prompt layout, for pairs whose rendered prompt goes to a generator. */
   layout?: number;
@@ -31,6 +31,11 @@ export interface OwnComponents {
 export interface PairFiles {
   generator: Record<string, string>;
   guard: Record<string, string>;
+  /**
+   * Files a traced run saw its commands read that nothing names (the lock entry's `observed`), with
+   * their sha256, or "missing" for one that is gone; absent when there are none.
+   */
+  observed?: Record<string, string>;
 }
 
 /** Dependency references and accepted content hashes, by dependency id. */
@@ -146,7 +151,7 @@ export interface StateView {
   generatedHashes(pair: string): ReadonlySet<string>;
   /** `{path: sha256}` of the files the pair's `inputs` globs match. */
   inputHashes(pair: Pair): Record<string, string>;
-  /** The files the pair's generator and guards read, with their sha256 (see PairFiles). */
+  /** The files the pair's generator and guards read, with their sha256, those the lock file says a traced run saw them read included (see PairFiles). */
   fileHashes(pair: Pair): PairFiles;
   /** The accepted record a remote store holds for this configuration (its content verified), if any. */
   remote?(pair: string, configRef: string): Promise<StoreRecord | undefined>;

@@ -28,6 +28,8 @@ export interface GenerateRequest {
   onProcess?: OnProcess;
   /** Where commands run confined; absent: they run unconfined. */
   sandbox?: Sandbox;
+  /** Runs its commands traced, and is told what they read; absent: untraced. */
+  trace?: ReadTrace;
 }
 
 /**
@@ -37,8 +39,19 @@ export interface GenerateRequest {
  */
 export interface Sandbox {
   readonly name: string;
-  /** The program and arguments that run a command confined, up to the command: it runs in `cwd` and can read `readable`. */
-  confine(command: { cwd: string; readable: readonly string[] }): string[];
+  /** The program and arguments that run a command confined, up to the command: it runs in `cwd`, can read `readable` and write `writable`. */
+  confine(command: { cwd: string; readable: readonly string[]; writable?: readonly string[] }): string[];
+}
+
+/** Runs commands under a tracer that records the files they open (`--trace-reads`, src/processes/trace.ts). */
+export interface ReadTracer {
+  /** The program and arguments, up to the command, that run it traced, writing what it opens to `log`. */
+  argv(log: string): string[];
+}
+
+/** The tracer of one pair's commands: `read` is told the files each traced command read (absolute paths). */
+export interface ReadTrace extends ReadTracer {
+  read(files: readonly string[]): void;
 }
 
 /**
@@ -91,6 +104,8 @@ export interface GuardRequest {
   onProcess?: OnProcess;
   /** Where commands run confined; absent: they run unconfined. */
   sandbox?: Sandbox;
+  /** Runs its commands traced, and is told what they read; absent: untraced. */
+  trace?: ReadTrace;
 }
 
 export interface GuardResult {

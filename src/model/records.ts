@@ -24,6 +24,11 @@ export interface LockEntry {
   tokens: TokenUsage;
   durationMs: number;
   acceptedAt: string;
+  /**
+   * Files a traced run (`--trace-reads`) saw the pair's commands read that nothing names, relative to
+   * the workflow file, sorted: the next plan hashes them into the reference. Absent when there are none.
+   */
+  observed?: string[];
 }
 
 /** The JSON text of a mapping of component names to digests, as a lock file held it (checked when read). */

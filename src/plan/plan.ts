@@ -355,6 +355,7 @@ function describeChange(key: string, change: string, previous: LockEntry): Reaso
   if (key.startsWith("input:")) return { kind: "inputs", detail: `${key.slice("input:".length)} ${change}` };
   if (key.startsWith("generator_file:")) return { kind: "generator", detail: `${key.slice("generator_file:".length)} ${change}` };
   if (key.startsWith("guard_file:")) return { kind: "guard", detail: `${key.slice("guard_file:".length)} ${change}` };
+  if (key.startsWith("observed:")) return { kind: "inputs", detail: `observed read: ${key.slice("observed:".length)} ${change}` };
   if (key === "layout") return { kind: "prompt", detail: `pairflow's prompt layout ${change}` };
   if (key === "piece") return { kind: "inputs", detail: `its piece of the file ${change}` };
   // Only a lock file written by hand or by another version has other keys.

@@ -51,7 +51,7 @@ export function runnerDirectories(env: NodeJS.ProcessEnv, execPath = process.exe
 }
 
 /** bwrap's arguments, up to the command: everything a confined command sees. */
-export function bwrapArguments(layout: SandboxLayout, command: { cwd: string; readable: readonly string[] }): string[] {
+export function bwrapArguments(layout: SandboxLayout, command: { cwd: string; readable: readonly string[]; writable?: readonly string[] }): string[] {
   const args = ["--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"];
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
   // /run holds sockets to the machine's services (docker's is root on the runner); what DNS needs
@@ -61,6 +61,8 @@ export function bwrapArguments(layout: SandboxLayout, command: { cwd: string; re
   // Shown again on top of what hid them: the repository, and the files pairflow hands the command.
   // (The root directory is shown already; binding it again would cover the sandbox's own /proc.)
   for (const dir of [layout.root, ...command.readable]) if (dir !== "/") args.push("--ro-bind", dir, dir);
+  // A directory of pairflow's own the command's tracer writes to (src/processes/trace.ts).
+  for (const dir of command.writable ?? []) if (dir !== "/") args.push("--bind", dir, dir);
   args.push("--chdir", command.cwd);
   return args;
 }
@@ -104,7 +106,7 @@ function probeNow(pathVar: string): SandboxProbe {
   return { available: true, bwrap };
 }
 
-function findExecutable(name: string, pathVar: string): string | undefined {
+export function findExecutable(name: string, pathVar: string): string | undefined {
   for (const dir of pathVar.split(":")) {
     if (dir === "") continue;
     const file = path.join(dir, name);

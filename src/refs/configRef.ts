@@ -56,8 +56,20 @@ export function ownComponents(workflow: Workflow, pair: Pair, inputs: Record<str
   const read: Partial<PairFiles> = {};
   if (files && Object.keys(files.generator).length > 0) read.generator = files.generator;
   if (files && Object.keys(files.guard).length > 0) read.guard = files.guard;
+  if (files?.observed && Object.keys(files.observed).length > 0) read.observed = files.observed;
   if (Object.keys(read).length > 0) own.files = read;
   return own;
+}
+
+/** The pair's own components with `observed` as the files traced runs saw it read (none: no such key), as ownComponents makes them. */
+export function withObserved(own: OwnComponents, observed: Record<string, string>): OwnComponents {
+  const files: Partial<PairFiles> = { ...own.files };
+  delete files.observed;
+  if (Object.keys(observed).length > 0) files.observed = sortedObject(observed);
+  const out: OwnComponents = { ...own };
+  delete out.files;
+  if (Object.keys(files).length > 0) out.files = files;
+  return out;
 }
 
 /**
@@ -129,12 +141,32 @@ export function componentDigests(own: OwnComponents, upstream: Upstream): Record
   if (own.piece !== undefined) out.piece = own.piece.slice(0, 16);
   each("context.", own.context);
   for (const [file, hash] of Object.entries(own.inputs ?? {})) out[`input:${file}`] = hash.slice(0, 16);
-  for (const [file, hash] of Object.entries(own.files?.generator ?? {})) out[`generator_file:${file}`] = hash.slice(0, 16);
-  for (const [file, hash] of Object.entries(own.files?.guard ?? {})) out[`guard_file:${file}`] = hash.slice(0, 16);
+  for (const [name, digest] of fileComponents("generator_file:", own.files?.generator)) out[name] = digest;
+  for (const [name, digest] of fileComponents("guard_file:", own.files?.guard)) out[name] = digest;
+  for (const [name, digest] of fileComponents("observed:", own.files?.observed)) out[name] = digest;
   for (const [dep, ref] of Object.entries(upstream.refs)) out[`upstream:${dep}`] = ref.slice(0, 16);
   for (const [dep, hash] of Object.entries(upstream.artifactHashes)) out[`artifact:${dep}`] = hash.slice(0, 16);
   return sortedObject(out);
 }
+
+/**
+ * One component per file: `generator_file:lib/helper.mjs` and the start of its hash. A mapping that
+ * many pairs share (the files one command reaches, frozen) is turned into components once.
+ */
+function fileComponents(prefix: string, files: Record<string, string> | undefined): readonly [string, string][] {
+  if (files === undefined) return [];
+  const known = Object.isFrozen(files) ? fileComponentCache.get(files)?.get(prefix) : undefined;
+  if (known !== undefined) return known;
+  const made = Object.entries(files).map(([file, hash]): [string, string] => [prefix + file, hash.slice(0, 16)]);
+  if (Object.isFrozen(files)) {
+    const byPrefix = fileComponentCache.get(files) ?? new Map<string, [string, string][]>();
+    byPrefix.set(prefix, made);
+    fileComponentCache.set(files, byPrefix);
+  }
+  return made;
+}
+
+const fileComponentCache = new WeakMap<object, Map<string, [string, string][]>>();
 
 /** Keys of generator_config and guard_config whose entries get one component each (`generator_config.env.MODE`). */
 const MAP_KEYS: readonly string[] = ["headers", "env"];

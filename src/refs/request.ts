@@ -11,7 +11,9 @@
  *   reach the body or the headers (temperature, max_tokens, the endpoint, non-secret headers);
  * - a command, or a generator pairflow does not ship, also gets the pair's id, the attempt's
  *   number (PAIRFLOW_PAIR, PAIRFLOW_ATTEMPT) and the dependencies as files, and reads the files
- *   its command line names and the pair's `inputs`: all of it is in the key.
+ *   its command line reaches, the pair's `inputs`, and what a traced run saw its commands read
+ *   (`observed`, kept only where there is any, so keys made before it stay as they were): all of
+ *   it is in the key.
  * Settings that change how a request travels (api_key_env, timeout, retries) and secret headers
  * are not, as in the configRef (TRANSPORT_KEYS).
  */
@@ -50,6 +52,7 @@ export function requestKey(input: RequestInput): string {
     call.files = own.files?.generator ?? {};
     call.inputs = own.inputs ?? {};
     if (own.piece !== undefined) call.piece = own.piece;
+    if (own.files?.observed !== undefined) call.observed = own.files.observed;
   }
   return digestOf(call);
 }
@@ -57,9 +60,17 @@ export function requestKey(input: RequestInput): string {
 /**
  * The identity of a pair's guard: everything that decides its verdict (the pair it judges for, as
  * a command guard is told it; the guard and its settings; a composite's guards; the files its
- * command reads). An artifact this guard rejected is never judged by it again; one it accepted
- * needs no second look.
+ * command reads, and what a traced run saw the pair's commands read). An artifact this guard
+ * rejected is never judged by it again; one it accepted needs no second look.
  */
 export function guardKey(pair: string, own: Pick<OwnComponents, "guard" | "guard_config" | "guards" | "files">): string {
-  return digestOf({ pair, guard: own.guard, guard_config: own.guard_config, guards: own.guards ?? null, files: own.files?.guard ?? {} }).slice(0, 32);
+  const identity: Record<string, unknown> = {
+    pair,
+    guard: own.guard,
+    guard_config: own.guard_config,
+    guards: own.guards ?? null,
+    files: own.files?.guard ?? {},
+  };
+  if (own.files?.observed !== undefined) identity.observed = own.files.observed;
+  return digestOf(identity).slice(0, 32);
 }

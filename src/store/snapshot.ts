@@ -155,7 +155,12 @@ export function manifestLock(manifest: SnapshotManifest): LockFile {
 }
 
 export function lockEntryOf(r: StoreRecord): LockEntry {
-  return {
+  // What a traced run saw read is in the components (`observed:<path>`), which the record keeps.
+  const observed = Object.keys(r.components)
+    .filter((k) => k.startsWith("observed:"))
+    .map((k) => k.slice("observed:".length))
+    .sort();
+  const entry: LockEntry = {
     configRef: r.configRef,
     contentHash: r.contentHash!,
     source: r.source ?? "generated",
@@ -166,6 +171,8 @@ export function lockEntryOf(r: StoreRecord): LockEntry {
     durationMs: r.durationMs ?? 0,
     acceptedAt: r.at,
   };
+  if (observed.length > 0) entry.observed = observed;
+  return entry;
 }
 
 export function recordOfLockEntry(pair: string, e: LockEntry): StoreRecord {

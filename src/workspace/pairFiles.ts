@@ -2,7 +2,9 @@
  * The files a pair's generator and guards read, so that their contents are part of its reference:
  *
  * - every word of a `command` generator's or guard's `run` that names a regular file inside the
- *   repository (resolved against the workflow file's directory, where the command runs);
+ *   repository (resolved where the shell is when it gets to the word: the workflow file's
+ *   directory, or where `cd` took it), and what those scripts load in turn, as their interpreters
+ *   would (src/workspace/reads/follow.ts);
  * - a `json_schema` guard's `schema_file`;
  * - the `files` globs of generator_config and guard_config, for files a script reads that pairflow
  *   cannot see on its command line.
@@ -22,96 +24,25 @@ import type { GuardRef, Pair, Workflow } from "../model/workflow.js";
 import { sortedObject } from "../refs/configRef.js";
 import type { InputHasher } from "./inputs.js";
 import { outputPath } from "./outputs.js";
+import { ReadGraph, type Reached } from "./reads/follow.js";
+import { sharedValue } from "../refs/canonical.js";
 
-/** Shell operators: they end a word. */
-const OPERATORS = new Set([";", "&", "|", "<", ">", "(", ")", "\n"]);
-/** Expansions and globs: a word holding one of these is not resolved (list its files under `files`). */
-const UNRESOLVABLE = new Set(["$", "`", "*", "?", "[", "]", "{", "}"]);
-/** Characters a backslash escapes inside double quotes. */
-const DOUBLE_QUOTED_ESCAPES = new Set(["$", "`", '"', "\\", "\n"]);
 /** A composite inside a composite inside ...: deeper than this is not followed. */
 const MAX_GUARD_DEPTH = 16;
+/** The hash of an observed file that is gone. */
+export const MISSING = "missing";
+/** Directories whose files a traced run may read but that are no part of a reference: version control's, and installed packages'. */
+const NOT_OBSERVED = new Set([".git", "node_modules", "__pycache__", "site-packages"]);
 
-/**
- * The words of a shell command line that may name files, as the shell would pass them: quotes and
- * backslashes removed; options (`-x`, `--x=y`), comments, operators and the targets of output
- * redirections (`> log.txt`) left out, and so are words whose value depends on the shell (`$VAR`,
- * `$(...)`, globs, a leading `~`, unclosed quotes).
- */
-export function commandWords(command: string): string[] {
-  const words: string[] = [];
-  let word = "";
-  let started = false;
-  let resolvable = true;
-  let output = false;
-  const end = () => {
-    if (started) {
-      if (resolvable && !output && word !== "" && !word.startsWith("-")) words.push(word);
-      output = false;
-    }
-    word = "";
-    started = false;
-    resolvable = true;
-  };
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i]!;
-    if (c === "\\") {
-      const next = command[++i];
-      if (next === "\n") continue; // a line continuation
-      started = true;
-      word += next ?? "";
-    } else if (c === " " || c === "\t" || c === "\r") {
-      end();
-    } else if (OPERATORS.has(c)) {
-      end();
-      // `> file`, `>> file`, `&> file`, `>| file` write the file; `>&2` does not name one.
-      output = c === ">" || (output && c === "|");
-    } else if (c === "#" && !started) {
-      const newline = command.indexOf("\n", i);
-      i = newline === -1 ? command.length : newline - 1;
-    } else if (c === "'") {
-      started = true;
-      const close = command.indexOf("'", i + 1);
-      if (close === -1) {
-        resolvable = false;
-        break;
-      }
-      word += command.slice(i + 1, close);
-      i = close;
-    } else if (c === '"') {
-      started = true;
-      let closed = false;
-      for (i++; i < command.length; i++) {
-        const q = command[i]!;
-        if (q === '"') {
-          closed = true;
-          break;
-        }
-        if (q === "\\" && DOUBLE_QUOTED_ESCAPES.has(command[i + 1] ?? "")) word += command[++i];
-        else {
-          if (q === "$" || q === "`") resolvable = false;
-          word += q;
-        }
-      }
-      if (!closed) {
-        resolvable = false;
-        break;
-      }
-    } else {
-      if (UNRESOLVABLE.has(c) || (c === "~" && !started)) resolvable = false;
-      started = true;
-      word += c;
-    }
-  }
-  end();
-  return words;
-}
+export { commandWords } from "./reads/shell.js";
 
 export interface PairFileOptions {
   /** Absolute paths of files pairflow writes that are never hashed as files (the lock file). */
   exclude?: string[];
   /** Absolute directory whose files are never hashed (the state directory). */
   excludeDir?: string;
+  /** Told what cannot be followed to the end (a walk that stopped, a script that could not be read), once each. */
+  warn?: (message: string) => void;
 }
 
 export class PairFileHasher {
@@ -120,6 +51,13 @@ export class PairFileHasher {
   private readonly cache = new Map<string, PairFiles>();
   /** Whether a command word's absolute path is a file to hash, by path. */
   private readonly words = new Map<string, boolean>();
+  private readonly graph: ReadGraph;
+  private readonly warned = new Set<string>();
+  private readonly stoppedSaid = new WeakSet<Reached>();
+  /** The names of the files pairflow writes, by directory (made when first needed). */
+  private besides: Map<string, Set<string>> | undefined;
+  /** The files a walk reached, hashed, by walk: every pair whose command reaches them shares the one mapping. */
+  private readonly reachedHashes = new WeakMap<Reached, Record<string, string>>();
 
   constructor(
     private readonly workflow: Workflow,
@@ -132,46 +70,151 @@ export class PairFileHasher {
       const file = outputPath(workflow, pair);
       if (file !== undefined) this.excluded.add(file);
     }
+    this.graph = new ReadGraph({ readable: (abs) => this.readable(abs), warn: (message) => this.warn(message), display: (abs) => this.relative(abs) });
   }
 
-  /** `{path: sha256}` of what the pair's generator reads and what its guards read; computed once per pair. */
-  hashes(pair: Pair): PairFiles {
+  /**
+   * `{path: sha256}` of what the pair's generator reads and what its guards read, and of the files
+   * `observed` lists (what a traced run saw its commands read, from its lock entry) that nothing
+   * names; computed once per pair.
+   */
+  hashes(pair: Pair, observed?: readonly string[]): PairFiles {
     let files = this.cache.get(pair.id);
     if (!files) {
-      const generator = dict<string>();
+      const generator: Record<string, string>[] = [];
       const config = pair.generatorConfig as Record<string, unknown>;
-      if (pair.generator === "command") this.commandFiles(config.run, generator);
+      if (pair.generator === "command") this.commandFiles(pair, "generator", config, generator);
       this.globbed("generator_config.files", config.files, generator);
-      const guard = dict<string>();
-      this.guardFiles(pair.guard, pair.guardConfig as Record<string, unknown>, pair.guards, guard, 0);
-      files = { generator: sortedObject(generator), guard: sortedObject(guard) };
+      const guard: Record<string, string>[] = [];
+      this.guardFiles(pair, pair.guard, pair.guardConfig as Record<string, unknown>, pair.guards, guard, 0);
+      files = { generator: combined(generator), guard: combined(guard) };
+      if (observed !== undefined && observed.length > 0) {
+        const seen = this.observedHashes(observed, [files.generator, files.guard]);
+        if (Object.keys(seen).length > 0) files.observed = seen;
+      }
       this.cache.set(pair.id, files);
     }
     return files;
   }
 
+  /**
+   * `{path: sha256}` of files a traced run saw read (paths relative to the workflow file), less
+   * those already hashed in `except` and those pairflow never hashes: outside the repository, its
+   * own files (outputs, the lock file and what sits beside it, the state directory), version
+   * control's and installed packages' (.git, node_modules, __pycache__, site-packages). A file that
+   * is gone hashes as "missing", so that its return changes the reference again.
+   */
+  observedHashes(files: readonly string[], except: readonly Record<string, string>[] = []): Record<string, string> {
+    const out = dict<string>();
+    for (const file of files) {
+      const abs = path.resolve(this.workflow.dir, file);
+      const rel = this.relative(abs);
+      if (except.some((known) => Object.hasOwn(known, rel)) || !this.observable(abs)) continue;
+      out[rel] = this.readable(abs) ? this.hasher.fileHash(abs, rel) : MISSING;
+    }
+    return sortedObject(out);
+  }
+
+  /** Paths relative to the workflow file of what a traced command opened (absolute, links resolved), those inside the repository only. */
+  workflowPaths(opened: readonly string[]): string[] {
+    const out: string[] = [];
+    for (const abs of opened) {
+      const inRepo = isInside(this.realRoot, abs)
+        ? path.join(this.workflow.root, path.relative(this.realRoot, abs))
+        : isInside(this.workflow.root, abs)
+          ? abs
+          : undefined;
+      if (inRepo !== undefined) out.push(this.relative(inRepo));
+    }
+    return out;
+  }
+
+  /** Whether a file a traced command read may be part of a reference (see observedHashes). */
+  private observable(abs: string): boolean {
+    if (!isInside(this.workflow.root, abs) || this.pairflows(abs)) return false;
+    return !path
+      .relative(this.workflow.root, abs)
+      .split(path.sep)
+      .some((segment) => NOT_OBSERVED.has(segment));
+  }
+
+  /**
+   * Whether pairflow writes the file itself: an output, the lock file, what sits beside one of
+   * them (the lock file's journal and mutex, temporary files: `.workflow.lock.json.mutex`), the
+   * state directory.
+   */
+  private pairflows(abs: string): boolean {
+    if (this.excluded.has(abs) || this.inStateDir(abs)) return true;
+    const name = path.basename(abs);
+    if (!name.startsWith(".")) return false;
+    if (this.besides === undefined) {
+      this.besides = new Map();
+      for (const file of this.excluded) {
+        const names = this.besides.get(path.dirname(file)) ?? new Set<string>();
+        names.add(path.basename(file));
+        this.besides.set(path.dirname(file), names);
+      }
+    }
+    for (const written of this.besides.get(path.dirname(abs)) ?? []) if (name.startsWith(`.${written}.`)) return true;
+    return false;
+  }
+
   /** A guard's files, and a composite guard's sub-guards' (from the pair's `guards`, else guard_config.guards, as it runs them). */
   private guardFiles(
+    pair: Pair,
     name: string | null,
     config: Record<string, unknown>,
     subGuards: GuardRef[] | undefined,
-    out: Record<string, string>,
+    out: Record<string, string>[],
     depth: number,
   ): void {
-    if (name === "command") this.commandFiles(config.run, out);
+    if (name === "command") this.commandFiles(pair, "guard", config, out);
     if (name === "json_schema" && typeof config.schema_file === "string") this.namedFile("guard_config.schema_file", config.schema_file, out);
     this.globbed("guard_config.files", config.files, out);
     if (name !== "composite" || depth >= MAX_GUARD_DEPTH) return;
-    for (const sub of subGuards ?? guardList(config.guards)) this.guardFiles(sub.guard, sub.guard_config as Record<string, unknown>, undefined, out, depth + 1);
+    for (const sub of subGuards ?? guardList(config.guards))
+      this.guardFiles(pair, sub.guard, sub.guard_config as Record<string, unknown>, undefined, out, depth + 1);
   }
 
-  /** The files a command line names; words that name nothing, or something outside the repository, are passed over. */
-  private commandFiles(run: unknown, out: Record<string, string>): void {
+  /**
+   * The files a command reads: those its line names and what they load, run where it runs with the
+   * variables its `env` gives; words that name nothing, or something outside the repository, are
+   * passed over.
+   */
+  private commandFiles(pair: Pair, who: "generator" | "guard", config: Record<string, unknown>, out: Record<string, string>[]): void {
+    const run = config.run;
     if (typeof run !== "string") return;
-    for (const word of commandWords(run)) {
-      const abs = path.resolve(this.workflow.dir, word);
-      if (this.readable(abs)) out[this.relative(abs)] = this.hasher.fileHash(abs, word);
+    const env = dict<string>();
+    if (config.env !== null && typeof config.env === "object" && !Array.isArray(config.env)) {
+      for (const [name, value] of Object.entries(config.env)) if (typeof value === "string") env[name] = value;
     }
+    const reached = this.graph.reach(run, this.workflow.dir, env);
+    let hashes = this.reachedHashes.get(reached);
+    if (!hashes) {
+      const found = dict<string>();
+      for (const abs of reached.files) {
+        const rel = this.relative(abs);
+        found[rel] = this.hasher.fileHash(abs, rel);
+      }
+      // One object for every pair whose command reaches these files: its canonical JSON is written once.
+      hashes = sharedValue(Object.freeze(sortedObject(found)));
+      this.reachedHashes.set(reached, hashes);
+    }
+    out.push(hashes);
+    // Said once for every pair whose command reaches the same files.
+    if (reached.stopped !== undefined && !this.stoppedSaid.has(reached)) {
+      this.stoppedSaid.add(reached);
+      this.warn(
+        `${pair.id}: following what its ${who} command reads stopped ${reached.stopped} (and so for every pair whose command reaches the same files); ` +
+          `the files past that are not part of the reference: list them under ${who}_config.files`,
+      );
+    }
+  }
+
+  private warn(message: string): void {
+    if (this.warned.has(message)) return;
+    this.warned.add(message);
+    this.options.warn?.(message);
   }
 
   /**
@@ -183,7 +226,7 @@ export class PairFileHasher {
     let known = this.words.get(abs);
     if (known === undefined) {
       known = false;
-      if (isInside(this.workflow.root, abs) && !this.excluded.has(abs) && !this.inStateDir(abs) && statSync(abs, { throwIfNoEntry: false })?.isFile()) {
+      if (isInside(this.workflow.root, abs) && !this.pairflows(abs) && statSync(abs, { throwIfNoEntry: false })?.isFile()) {
         // A link may lead out of the repository; such a file is never read.
         known = isInside(this.realRoot, realpathSync(abs));
       }
@@ -193,7 +236,7 @@ export class PairFileHasher {
   }
 
   /** A file the configuration names as a file: it must stay inside the repository; a missing one is left to the guard to report. */
-  private namedFile(key: string, file: string, out: Record<string, string>): void {
+  private namedFile(key: string, file: string, out: Record<string, string>[]): void {
     const abs = path.resolve(this.workflow.dir, file);
     if (!isInside(this.workflow.root, abs)) {
       throw new InputError(
@@ -206,16 +249,18 @@ export class PairFileHasher {
     } catch {
       return;
     }
-    out[this.relative(abs)] = this.hasher.fileHash(abs, file, key);
+    out.push({ [this.relative(abs)]: this.hasher.fileHash(abs, file, key) });
   }
 
-  private globbed(key: string, value: unknown, out: Record<string, string>): void {
+  private globbed(key: string, value: unknown, out: Record<string, string>[]): void {
     const patterns = typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((p): p is string => typeof p === "string") : [];
     if (patterns.length === 0) return;
+    const found = dict<string>();
     for (const [rel, hash] of Object.entries(this.hasher.hash(patterns, key))) {
       const abs = path.resolve(this.workflow.dir, rel);
-      if (!this.excluded.has(abs) && !this.inStateDir(abs)) out[this.relative(abs)] = hash;
+      if (!this.excluded.has(abs) && !this.inStateDir(abs)) found[this.relative(abs)] = hash;
     }
+    out.push(found);
   }
 
   private inStateDir(abs: string): boolean {
@@ -226,6 +271,15 @@ export class PairFileHasher {
   private relative(abs: string): string {
     return path.relative(this.workflow.dir, abs).split(path.sep).join("/");
   }
+}
+
+/** The files of several sources as one mapping sorted by path: the one source itself when there is only one (a command's, shared). */
+function combined(records: readonly Record<string, string>[]): Record<string, string> {
+  const filled = records.filter((r) => Object.keys(r).length > 0);
+  if (filled.length === 1 && Object.isFrozen(filled[0])) return filled[0]!;
+  const out = dict<string>();
+  for (const record of filled) Object.assign(out, record);
+  return sortedObject(out);
 }
 
 /** guard_config.guards of a composite guard, in the forms it accepts: a name, or {guard, guard_config}. */

@@ -16,15 +16,17 @@ const unconfined: typeof pairflow = (args, options = {}) => pairflow(args, { ...
 // The first call of a interrupts pairflow itself (the holder of the run mutex beside the lock file), as
 // Ctrl-C would, and goes on until pairflow says it has taken the interrupt (in the file $NOTICES, its
 // stderr): a finishes within the grace period, b never starts, and the run is recorded as interrupted.
+// Its mark's name comes from the environment pairflow runs in ($MARK): a file the command line or the
+// pair's env names would be hashed as the generator's.
 const ONE = `name: one
 generator: command
 generator_config:
   run: 'if [ "$PAIRFLOW_PAIR" = a ] && [ ! -f "$MARK" ]; then touch "$MARK"; kill -INT "$(sed -n "s/.*\\"pid\\": *\\([0-9]*\\).*/\\1/p" .workflow.lock.json.mutex)"; until grep -q "starting nothing new" "$NOTICES"; do sleep 0.02; done; fi; echo "content of $PAIRFLOW_PAIR"'
-  env: {MARK: .stopped}   # a file named on the command line would be hashed as the generator's
 action_pairs:
   a: {output: out/a.txt}
   b: {requires: [a], output: out/b.txt}
 `;
+const MARK = ".stopped";
 const TWO = `name: two
 generator: command
 generator_config: {run: 'echo two'}
@@ -40,7 +42,7 @@ describe("history commands with a workflow path", () => {
     const two = path.join(repo, "two");
 
     const notices = path.join(elsewhere, "notices.txt");
-    const stopped = unconfined(["run", one], { cwd: elsewhere, env: { NOTICES: notices }, stderrFile: notices });
+    const stopped = unconfined(["run", one], { cwd: elsewhere, env: { NOTICES: notices, MARK }, stderrFile: notices });
     expect(stopped.status, stopped.stderr).toBe(130);
     expect(unconfined(["run", two], { cwd: elsewhere }).status).toBe(0);
 
@@ -60,7 +62,7 @@ describe("history commands with a workflow path", () => {
     expect(unconfined(["show", id], { cwd: elsewhere }).status).toBe(2);
 
     // resume PATH continues that workflow's interrupted run under its id: only b executes.
-    const resumed = unconfined(["resume", one], { cwd: elsewhere });
+    const resumed = unconfined(["resume", one], { cwd: elsewhere, env: { MARK } });
     expect(resumed.stderr).toBe("");
     expect(resumed.status).toBe(0);
     expect(resumed.stdout).toContain(`resumed run ${id}`);

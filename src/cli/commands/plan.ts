@@ -18,7 +18,8 @@ export interface PlanFlags {
 
 /** What `pairflow plan` prints, and `pairflow run --dry-run` with the same flags. */
 export async function showPlan(io: Io, target: string | undefined, opts: PlanFlags): Promise<void> {
-  const request = { cwd: io.cwd, env: io.env, stateDir: opts.stateDir, selection: { force: opts.force, only: opts.only, from: opts.from } };
+  const warn = (message: string) => io.stderr.write(`${styleFor(io.stderr, io.env).yellow("warning")} ${message}\n`);
+  const request = { cwd: io.cwd, env: io.env, stateDir: opts.stateDir, selection: { force: opts.force, only: opts.only, from: opts.from }, warn };
   if (opts.shards !== undefined) {
     const { plan, estimate, shards } = await planShards(target, { ...request, shards: opts.shards });
     if (opts.json) await writePieces(io.stdout, planJsonText({ ...planJsonStream(plan, io.cwd, estimate), ...shardsJson(shards) }));

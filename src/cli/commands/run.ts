@@ -26,6 +26,7 @@ function usdAmount(value: string): number {
 interface CommonFlags {
   json?: boolean;
   sandbox?: string;
+  traceReads?: boolean;
   verbose?: boolean;
   concurrency: number;
   stateDir?: string;
@@ -69,6 +70,10 @@ function common(command: Command): Command {
         "--sandbox <mode>",
         `run commands confined: auto (where bubblewrap works), required (refuse to run without), off; default: ${SANDBOX_VARIABLE}, else auto`,
       ).choices([...SANDBOX_MODES]),
+    )
+    .option(
+      "--trace-reads",
+      "run each command under strace and record the files it read that its pair's reference does not name: the next plan hashes them too (needs strace)",
     );
 }
 
@@ -173,6 +178,7 @@ async function drive(
         env: io.env,
         stateDir: opts.stateDir,
         sandbox: opts.sandbox,
+        traceReads: opts.traceReads,
         concurrency: opts.concurrency,
         wait: opts.wait,
         stop: interruption.stop,
