@@ -10,7 +10,7 @@ import {
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-Q7KJJX37.js";
+} from "./cli-chunk-HR42LUFU.js";
 import {
   RunRecorder,
   estimateOf,
@@ -22,7 +22,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-K77XARSG.js";
+} from "./cli-chunk-5NFU7MEY.js";
 import {
   LocalStore,
   LockWriter,
@@ -32,13 +32,15 @@ import {
   openState,
   pairKey,
   realLockPath
-} from "./cli-chunk-THYTCI7H.js";
+} from "./cli-chunk-4V4RQWVU.js";
 import {
   lockPathFor
-} from "./cli-chunk-E7FTIRSQ.js";
+} from "./cli-chunk-LUAEWNTO.js";
 import {
   asksBeforeRunning,
   callsModel,
+  componentDigests,
+  configRef,
   contentNeeded,
   costOf,
   decider,
@@ -51,8 +53,9 @@ import {
   styleFor,
   usd,
   withDependencies,
+  withObserved,
   workflowRef
-} from "./cli-chunk-F45ITKSN.js";
+} from "./cli-chunk-JD5XKIRO.js";
 import {
   lockEntry
 } from "./cli-chunk-KXFCEU3I.js";
@@ -147,7 +150,7 @@ function matrixOf(shards, fanout) {
 }
 
 // src/app/shard.ts
-import path9 from "node:path";
+import path10 from "node:path";
 
 // src/engine/engine.ts
 import { randomBytes } from "node:crypto";
@@ -399,7 +402,8 @@ var Run = class {
       attempts: accepted?.attempts ?? 0,
       tokens: accepted?.tokens ?? { input: 0, output: 0 },
       durationMs: accepted?.durationMs ?? 0,
-      acceptedAt: accepted?.at ?? (/* @__PURE__ */ new Date()).toISOString()
+      acceptedAt: accepted?.at ?? (/* @__PURE__ */ new Date()).toISOString(),
+      ...observedFiles(d.own)
     });
   }
   // -------------------------------------------------------------------------------------------
@@ -460,7 +464,19 @@ var Run = class {
     const maxOutputBytes = pair.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     const reuseRequests = !this.plan.selection.force && pair.fresh !== true;
     const judge = guardKey(d.id, d.own);
+    const reads = /* @__PURE__ */ new Set();
+    let generatorTraced = false;
+    const tracer = this.options.trace;
+    const guardTrace = tracer && { argv: (log) => tracer.argv(log), read: (files) => files.forEach((f) => reads.add(f)) };
+    const generatorTrace = guardTrace && {
+      argv: guardTrace.argv,
+      read: (files) => {
+        generatorTraced = true;
+        guardTrace.read(files);
+      }
+    };
     const accept = (content, note) => {
+      if (guardTrace) d = this.observed(d, pair, [...reads], generatorTraced);
       const contentHash = this.deps.store.putContent(content);
       this.contents.set(d.id, content);
       const durationMs = Date.now() - started;
@@ -482,7 +498,7 @@ var Run = class {
       let stderr;
       let verdict;
       try {
-        const answer = request === void 0 ? void 0 : await this.answerFromIndex(request, judge, guard, pair, attempt, maxOutputBytes);
+        const answer = request === void 0 ? void 0 : await this.answerFromIndex(request, judge, guard, pair, attempt, maxOutputBytes, guardTrace);
         if (answer) {
           const reused = { kind: answer.kind, pair: answer.entry.pair, at: answer.entry.at, tokens: answer.entry.tokens };
           attempts.push({ attempt, accepted: true, feedback: "", tokens: null, durationMs: Date.now() - t0, reused });
@@ -500,14 +516,15 @@ var Run = class {
           env: this.options.env.generator,
           signal: this.signal,
           maxOutputBytes,
-          sandbox: this.options.sandbox
+          sandbox: this.options.sandbox,
+          trace: generatorTrace
         });
         content = typeof result.content === "string" ? Buffer.from(result.content, "utf8") : result.content;
         tokens = result.tokens ?? null;
         stderr = result.stderr === void 0 ? void 0 : this.redact(result.stderr);
         if (content.length > maxOutputBytes)
           throw new Error(`${d.id}: the artifact is ${content.length} bytes, over the output limit of ${maxOutputBytes} bytes (max_output_bytes)`);
-        verdict = await this.check(guard, pair, content, attempt);
+        verdict = await this.check(guard, pair, content, attempt, guardTrace);
         verdict = { accepted: verdict.accepted, feedback: this.redact(verdict.feedback) };
       } catch (err) {
         if (this.signal.aborted) return interrupted();
@@ -554,7 +571,7 @@ var Run = class {
    * accepted before is taken as it is; one it never judged is judged now (its verdict recorded);
    * one it rejected is never judged again. Undefined when none passes: the generator is called.
    */
-  async answerFromIndex(request, judge, guard, pair, attempt, maxOutputBytes) {
+  async answerFromIndex(request, judge, guard, pair, attempt, maxOutputBytes, trace) {
     const local = this.deps.store.requests(request);
     const remote = (this.deps.remote?.requests?.(request) ?? []).filter((e) => !local.some((l) => l.contentHash === e.contentHash));
     for (const entry of [...local, ...remote]) {
@@ -570,13 +587,13 @@ var Run = class {
         if (remote.includes(entry)) this.deps.store.putRequest(request, entry);
         return { content, kind: "request", entry };
       }
-      const verdict = await this.check(guard, pair, content, attempt);
+      const verdict = await this.check(guard, pair, content, attempt, trace);
       this.recordRequest(request, { ...entry, verdicts: { ...entry.verdicts, [judge]: verdict.accepted ? "accepted" : "rejected" } }, content);
       if (verdict.accepted) return { content, kind: "rejudged", entry };
     }
     return void 0;
   }
-  async check(guard, pair, content, attempt) {
+  async check(guard, pair, content, attempt, trace) {
     if (guard === null) return { accepted: true, feedback: "" };
     const scratch = this.deps.scratch;
     let artifactPath;
@@ -593,13 +610,45 @@ var Run = class {
       cwd: this.plan.workflow.dir,
       env: this.options.env.guard,
       signal: this.signal,
-      sandbox: this.options.sandbox
+      sandbox: this.options.sandbox,
+      trace
     });
   }
   /** Records a request index entry here, and for the remote store's next save. */
   recordRequest(key, entry, content) {
     this.deps.store.putRequest(key, entry);
     this.deps.remote?.saveRequest?.(key, entry, content);
+  }
+  /**
+   * A traced pair's decision with what its commands were seen to read: files its reference did not
+   * name are told as a warning and become part of it (`observed`), and its reference is made again
+   * with them, so that the next plan, which hashes the lock entry's observed files, finds the same
+   * one. Files observed before stay when the generator did not run (its artifact was a request's
+   * answer): what it read then still counts.
+   */
+  observed(d, pair, reads, generatorTraced) {
+    if (!this.deps.observe) return d;
+    const before = d.own.files?.observed ?? {};
+    const seen = this.deps.observe(pair, d.own, reads);
+    const unnamed = Object.keys(seen).filter((file) => !Object.hasOwn(before, file));
+    if (unnamed.length > 0) {
+      const shown = unnamed.slice(0, 10).join(", ") + (unnamed.length > 10 ? ` and ${unnamed.length - 10} more` : "");
+      this.emit({
+        type: "warning",
+        message: `${d.id}: its commands read ${shown}, which its reference did not name; recorded as observed in the lock file, so a change ${unnamed.length === 1 ? "to it re-runs" : "to any of them re-runs"} the pair (list ${unnamed.length === 1 ? "it" : "them"} under \`files\` to name ${unnamed.length === 1 ? "it" : "them"})`
+      });
+    }
+    const observed = generatorTraced ? seen : { ...before, ...seen };
+    const same = Object.keys(observed).length === Object.keys(before).length && Object.entries(observed).every(([f, h]) => Object.hasOwn(before, f) && before[f] === h);
+    if (same) return d;
+    const own = withObserved(d.own, observed);
+    const upstream = { refs: dict(), artifactHashes: dict() };
+    for (const dep of pair.requires) {
+      const decided = this.decided.get(dep);
+      upstream.refs[dep] = decided.configRef;
+      upstream.artifactHashes[dep] = decided.artifact.contentHash;
+    }
+    return { ...d, own, configRef: configRef(own, upstream), components: componentDigests(own, upstream) };
   }
   redact(text) {
     return this.options.redact ? this.options.redact(text) : text;
@@ -641,7 +690,8 @@ var Run = class {
       attempts: r.attempts.length,
       tokens,
       durationMs: r.durationMs,
-      acceptedAt: at
+      acceptedAt: at,
+      ...observedFiles(d.own)
     });
     const remote = this.deps.remote;
     if (remote && r.source === "generated") {
@@ -675,6 +725,10 @@ function utf8(bytes) {
   } catch {
     return void 0;
   }
+}
+function observedFiles(own) {
+  const files = Object.keys(own.files?.observed ?? {});
+  return files.length > 0 ? { observed: files } : {};
 }
 function reuseNote(reused) {
   const how = reused.kind === "request" ? "request reused" : "request reused; guard re-judged";
@@ -1002,9 +1056,9 @@ var SharedStore = class {
     return taken;
   }
   /** The accepted artifact of (pair, configRef), verified, once it is here. */
-  accepted(pair, configRef) {
+  accepted(pair, configRef2) {
     const store = new LocalStore(this.store.dir);
-    const record = store.record(pair, configRef);
+    const record = store.record(pair, configRef2);
     if (record?.status !== "accepted" || !record.contentHash) return void 0;
     const content = store.content(record.contentHash);
     return content && { record, content };
@@ -1013,7 +1067,7 @@ var SharedStore = class {
    * Waits for the shard that owns a pair to accept it under this reference. Ends with the reason it
    * will not come when that shard ended without it, the wait ran out, or the signal aborted.
    */
-  async await(pair, configRef, owner, timeoutMs, signal, sync) {
+  async await(pair, configRef2, owner, timeoutMs, signal, sync) {
     const by = `shard ${owner.index}/${owner.count}`;
     const deadline = Date.now() + timeoutMs;
     let pulled = 0;
@@ -1023,7 +1077,7 @@ var SharedStore = class {
         await sync.pull(owner);
         this.readOutbox(owner);
       }
-      const got = this.accepted(pair, configRef);
+      const got = this.accepted(pair, configRef2);
       if (got) return { content: got.content, contentHash: got.record.contentHash, note: `executed by ${by}` };
       const ended = this.result(owner);
       if (ended) {
@@ -1046,10 +1100,10 @@ var ShardStore = class {
   shared;
   /** The accepted records this shard wrote, in order: its outbox. */
   written = [];
-  record(pair, configRef) {
-    const a = this.base.record(pair, configRef);
+  record(pair, configRef2) {
+    const a = this.base.record(pair, configRef2);
     if (a?.status === "accepted") return a;
-    return this.shared.record(pair, configRef) ?? a;
+    return this.shared.record(pair, configRef2) ?? a;
   }
   content(hash) {
     return this.base.content(hash) ?? this.shared.content(hash);
@@ -1286,9 +1340,9 @@ function redact(text, secrets) {
   for (const secret of secrets) if (secret.length >= 4) out = out.replaceAll(secret, "***");
   return out;
 }
-function field(value, ...path10) {
+function field(value, ...path11) {
   let current = value;
-  for (const key of path10) {
+  for (const key of path11) {
     if (typeof current !== "object" || current === null) return void 0;
     current = current[key];
   }
@@ -1448,6 +1502,7 @@ function bwrapArguments(layout, command) {
   args.push("--tmpfs", "/run", "--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve");
   for (const dir of layout.hide) if (dir !== "/" && !isInside(layout.root, dir)) args.push("--tmpfs", dir);
   for (const dir of [layout.root, ...command.readable]) if (dir !== "/") args.push("--ro-bind", dir, dir);
+  for (const dir of command.writable ?? []) if (dir !== "/") args.push("--bind", dir, dir);
   args.push("--chdir", command.cwd);
   return args;
 }
@@ -1582,7 +1637,7 @@ function childSetup(request, workflow, plan) {
 
 // src/app/run.ts
 import { readdirSync as readdirSync3 } from "node:fs";
-import path8 from "node:path";
+import path9 from "node:path";
 
 // src/estimate/budget.ts
 function checkBudget(estimate, maxCost, name = "--max-cost") {
@@ -1673,9 +1728,9 @@ var assembleGenerator = async (request) => {
 };
 
 // src/generators/command.ts
-import { mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync2, rmSync as rmSync4, writeFileSync as writeFileSync3 } from "node:fs";
-import { tmpdir as tmpdir2 } from "node:os";
-import path6 from "node:path";
+import { mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync3, rmSync as rmSync5, writeFileSync as writeFileSync3 } from "node:fs";
+import { tmpdir as tmpdir3 } from "node:os";
+import path7 from "node:path";
 
 // src/processes/children.ts
 import { spawn } from "node:child_process";
@@ -2117,6 +2172,222 @@ async function killRecordedGroups(groups) {
   return killed;
 }
 
+// src/processes/trace.ts
+import { spawnSync as spawnSync3 } from "node:child_process";
+import { closeSync, mkdtempSync as mkdtempSync2, openSync, readSync, rmSync as rmSync4 } from "node:fs";
+import { tmpdir as tmpdir2 } from "node:os";
+import path6 from "node:path";
+var MAX_TRACE_BYTES = 64 * 1024 * 1024;
+function straceArguments(log, seccomp = true) {
+  return ["-f", "-qq", "-y", ...seccomp ? ["--seccomp-bpf"] : [], "-e", "signal=none", "-e", "trace=?open,openat,?openat2,execve", "-o", log];
+}
+var probes2 = /* @__PURE__ */ new Map();
+function probeTracer(env, sandbox) {
+  const key = `${env.PATH ?? ""}\0${sandbox?.name ?? ""}`;
+  let probe = probes2.get(key);
+  if (!probe) {
+    probe = probeNow2(env.PATH ?? "", sandbox);
+    probes2.set(key, probe);
+  }
+  return probe;
+}
+function probeNow2(pathVar, sandbox) {
+  const strace = findExecutable("strace", pathVar);
+  if (strace === void 0) return { available: false, reason: "strace is not installed (on Ubuntu: apt-get install strace)" };
+  const dir = mkdtempSync2(path6.join(tmpdir2(), "pairflow-trace-"));
+  try {
+    const log = path6.join(dir, "probe.log");
+    const confine = sandbox?.confine({ cwd: dir, readable: [], writable: [dir] }) ?? [];
+    let said = "";
+    for (const seccomp of [true, false]) {
+      const argv = [...confine, strace, ...straceArguments(log, seccomp), "/bin/sh", "-c", "exit 0"];
+      const r = spawnSync3(argv[0], argv.slice(1), { cwd: dir, encoding: "utf8", timeout: 1e4, env: {} });
+      if (r.error) return { available: false, reason: `strace could not be started: ${r.error.message}` };
+      if (r.status === 0 && r.stderr.trim() === "") return { available: true, tracer: { argv: (file) => [strace, ...straceArguments(file, seccomp)] } };
+      said ||= (r.stderr || r.stdout).trim().split("\n")[0] ?? "";
+    }
+    return { available: false, reason: `strace cannot trace commands here${said ? ` (${said})` : ""}` };
+  } finally {
+    rmSync4(dir, { recursive: true, force: true });
+  }
+}
+async function traced(trace, sandbox, command, run) {
+  if (trace === void 0) return run(sandbox?.confine(command));
+  const dir = mkdtempSync2(path6.join(tmpdir2(), "pairflow-trace-"));
+  try {
+    const log = path6.join(dir, "trace.log");
+    const confine = [...sandbox?.confine({ ...command, writable: [dir] }) ?? [], ...trace.argv(log)];
+    const result = await run(confine);
+    const own = [dir, ...command.readable];
+    trace.read(readsOf(log, command.cwd).filter((file) => !own.some((mine) => file === mine || isInside2(mine, file))));
+    return result;
+  } finally {
+    rmSync4(dir, { recursive: true, force: true });
+  }
+}
+function readsOf(log, cwd) {
+  return parseTrace(readBounded(log), cwd);
+}
+function readBounded(file) {
+  let fd;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return "";
+  }
+  try {
+    const chunks = [];
+    let total = 0;
+    const buffer = Buffer.alloc(1024 * 1024);
+    for (let n; total < MAX_TRACE_BYTES && (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; total += n) chunks.push(Buffer.from(buffer.subarray(0, n)));
+    return Buffer.concat(chunks).toString("latin1");
+  } finally {
+    closeSync(fd);
+  }
+}
+var CALL = /^(\d+)\s+(open|openat|openat2|execve)\((.*)$/;
+var RESUMED = /^(\d+)\s+<\.\.\. (?:open|openat|openat2|execve) resumed>(.*)$/;
+function parseTrace(text, cwd) {
+  const read = /* @__PURE__ */ new Set();
+  const written = /* @__PURE__ */ new Set();
+  const cwds = /* @__PURE__ */ new Map();
+  const executed = [];
+  const pending = /* @__PURE__ */ new Map();
+  for (const raw of text.split("\n")) {
+    let line = raw;
+    const resumed = RESUMED.exec(line);
+    if (resumed) {
+      const start = pending.get(resumed[1]);
+      if (start === void 0) continue;
+      pending.delete(resumed[1]);
+      line = start + resumed[2];
+    }
+    const call = CALL.exec(line);
+    if (!call) continue;
+    const [, pid, name, rest] = call;
+    const unfinished = rest.lastIndexOf(" <unfinished ...>");
+    if (unfinished !== -1 && !resumed) {
+      pending.set(pid, line.slice(0, line.lastIndexOf(" <unfinished ...>")));
+      continue;
+    }
+    const scan = new Scanner(rest);
+    if (name === "execve") {
+      const program = scan.string();
+      if (program !== void 0 && scan.result() === "0") executed.push([pid, program]);
+      continue;
+    }
+    if (name !== "open") {
+      const dirfd = scan.descriptor();
+      if (dirfd?.at === "AT_FDCWD" && dirfd.path !== void 0) cwds.set(pid, dirfd.path);
+      scan.comma();
+    }
+    if (scan.string() === void 0) continue;
+    scan.comma();
+    const flags = scan.until(",)");
+    const opened = scan.openedPath();
+    if (opened === void 0) continue;
+    const writes = /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC/.test(flags) || flags.includes("O_ACCMODE");
+    (writes ? written : read).add(opened);
+  }
+  for (const [pid, program] of executed) read.add(path6.resolve(cwds.get(pid) ?? cwd, program));
+  return [...read].filter((file) => !written.has(file) && !file.endsWith(" (deleted)"));
+}
+var Scanner = class {
+  constructor(text) {
+    this.text = text;
+  }
+  text;
+  i = 0;
+  /** A quoted C string, decoded; undefined when none is here. */
+  string() {
+    this.space();
+    if (this.text[this.i] !== '"') return void 0;
+    const bytes = [];
+    for (this.i++; this.i < this.text.length; ) {
+      const c = this.text[this.i];
+      if (c === '"') {
+        this.i++;
+        if (this.text.startsWith("...", this.i)) return void 0;
+        return Buffer.from(bytes).toString("utf8");
+      }
+      this.i = c === "\\" ? unescape(this.text, this.i, bytes) : (bytes.push(c.charCodeAt(0)), this.i + 1);
+    }
+    return void 0;
+  }
+  /** A descriptor as -y prints it: `AT_FDCWD</dir>` or `3</path>`. */
+  descriptor() {
+    this.space();
+    const open = this.text.indexOf("<", this.i);
+    const comma = this.text.indexOf(",", this.i);
+    if (open === -1 || comma !== -1 && comma < open) {
+      const at2 = this.until(",");
+      return at2 === "" ? void 0 : { at: at2 };
+    }
+    const at = this.text.slice(this.i, open);
+    this.i = open;
+    return { at, path: this.bracketed() };
+  }
+  /** `<...>` from here: a path with `<`, `>` and other special bytes escaped. */
+  bracketed() {
+    if (this.text[this.i] !== "<") return void 0;
+    const bytes = [];
+    for (this.i++; this.i < this.text.length; ) {
+      const c = this.text[this.i];
+      if (c === ">") {
+        this.i++;
+        return Buffer.from(bytes).toString("utf8");
+      }
+      this.i = c === "\\" ? unescape(this.text, this.i, bytes) : (bytes.push(c.charCodeAt(0)), this.i + 1);
+    }
+    return void 0;
+  }
+  comma() {
+    this.space();
+    if (this.text[this.i] === ",") this.i++;
+  }
+  until(stops) {
+    const start = this.i;
+    while (this.i < this.text.length && !stops.includes(this.text[this.i])) this.i++;
+    return this.text.slice(start, this.i).trim();
+  }
+  /** The value after `) = `: for execve, its number; undefined when the call failed. */
+  result() {
+    const at = this.text.lastIndexOf(") = ");
+    if (at === -1) return void 0;
+    const value = this.text.slice(at + 4).trim();
+    return value.startsWith("-1") || value.startsWith("?") ? void 0 : value.split(" ")[0];
+  }
+  /** The path of the descriptor an open returned (`) = 3</abs/path>`), undefined when it failed. */
+  openedPath() {
+    const match = /\) = \d+</.exec(this.text.slice(this.i));
+    if (!match) return void 0;
+    this.i += match.index + match[0].length - 1;
+    return this.bracketed();
+  }
+  space() {
+    while (this.text[this.i] === " ") this.i++;
+  }
+};
+var C_ESCAPES = { n: 10, t: 9, r: 13, v: 11, f: 12, a: 7, b: 8, "\\": 92, '"': 34, "'": 39 };
+function unescape(text, i, bytes) {
+  const next = text[i + 1] ?? "";
+  const octal = /^[0-7]{1,3}/.exec(text.slice(i + 1, i + 4))?.[0];
+  if (octal !== void 0) {
+    bytes.push(parseInt(octal, 8) & 255);
+    return i + 1 + octal.length;
+  }
+  if (next === "x" && /^[0-9a-fA-F]{2}$/.test(text.slice(i + 2, i + 4))) {
+    bytes.push(parseInt(text.slice(i + 2, i + 4), 16));
+    return i + 4;
+  }
+  bytes.push(C_ESCAPES[next] ?? next.charCodeAt(0));
+  return i + 2;
+}
+function isInside2(dir, file) {
+  const rel = path6.relative(dir, file);
+  return rel !== "" && !rel.startsWith("..") && !path6.isAbsolute(rel);
+}
+
 // src/generators/command.ts
 var DEFAULT_TIMEOUT_SECONDS = 600;
 var STDERR_KEEP_BYTES = 64 * 1024;
@@ -2136,16 +2407,16 @@ var commandGenerator = async (request) => {
     throw new GeneratorError("command: generator_config.env must map variable names to strings");
   }
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
-  const dir = mkdtempSync2(path6.join(tmpdir2(), "pairflow-prompt-"));
+  const dir = mkdtempSync3(path7.join(tmpdir3(), "pairflow-prompt-"));
   try {
-    const promptFile = path6.join(dir, "prompt.txt");
+    const promptFile = path7.join(dir, "prompt.txt");
     writeFileSync3(promptFile, request.prompt, { mode: 384 });
-    const dependencies = path6.join(dir, "dependencies");
+    const dependencies = path7.join(dir, "dependencies");
     mkdirSync2(dependencies, { mode: 448 });
-    for (const dep of request.dependencies ?? []) writeFileSync3(path6.join(dependencies, dependencyFileName(dep.id)), dep.content, { mode: 384 });
+    for (const dep of request.dependencies ?? []) writeFileSync3(path7.join(dependencies, dependencyFileName(dep.id)), dep.content, { mode: 384 });
     return await generate(run, timeout, promptFile, { ...env, PAIRFLOW_DEPENDENCIES_DIR: dependencies }, request);
   } finally {
-    rmSync4(dir, { recursive: true, force: true });
+    rmSync5(dir, { recursive: true, force: true });
   }
 };
 function dependencyFileName(id) {
@@ -2155,28 +2426,33 @@ function dependencyFileName(id) {
 async function generate(run, timeoutSeconds, promptFile, env, request) {
   let outcome;
   try {
-    outcome = await runCommand({
-      command: run,
-      cwd: request.cwd,
-      // generator_config.env is part of the pair's reference; pairflow's own variables come last.
-      env: {
-        ...request.env,
-        ...env,
-        PAIRFLOW_PAIR: request.pairId,
-        PAIRFLOW_ATTEMPT: String(request.attempt),
-        PAIRFLOW_MODEL: request.model ?? "",
-        PAIRFLOW_PROMPT_FILE: promptFile
-      },
-      stdin: request.prompt,
-      timeoutMs: timeoutSeconds * 1e3,
-      signal: request.signal,
-      collectStdout: true,
-      maxStdoutBytes: request.maxOutputBytes,
-      tailBytes: STDERR_KEEP_BYTES,
-      onStart: request.onProcess,
-      // Confined, it reads the prompt and the dependencies from their directory and nothing else it could write.
-      confine: request.sandbox?.confine({ cwd: request.cwd, readable: [path6.dirname(promptFile)] })
-    });
+    const own = { cwd: request.cwd, readable: [path7.dirname(promptFile)] };
+    outcome = await traced(
+      request.trace,
+      request.sandbox,
+      own,
+      (confine) => runCommand({
+        command: run,
+        cwd: request.cwd,
+        // generator_config.env is part of the pair's reference; pairflow's own variables come last.
+        env: {
+          ...request.env,
+          ...env,
+          PAIRFLOW_PAIR: request.pairId,
+          PAIRFLOW_ATTEMPT: String(request.attempt),
+          PAIRFLOW_MODEL: request.model ?? "",
+          PAIRFLOW_PROMPT_FILE: promptFile
+        },
+        stdin: request.prompt,
+        timeoutMs: timeoutSeconds * 1e3,
+        signal: request.signal,
+        collectStdout: true,
+        maxStdoutBytes: request.maxOutputBytes,
+        tailBytes: STDERR_KEEP_BYTES,
+        onStart: request.onProcess,
+        confine
+      })
+    );
   } catch (err) {
     if (err instanceof CommandStartError) throw new GeneratorError(`command: ${err.message}`);
     throw err;
@@ -2292,19 +2568,24 @@ var commandGuard = async (request) => {
   request.signal.throwIfAborted();
   let outcome;
   try {
-    outcome = await runCommand({
-      command: run,
-      cwd: request.cwd,
-      // guard_config.env is part of the pair's reference; pairflow's own variables come last.
-      env: { ...request.env, ...env, PAIRFLOW_ARTIFACT: request.artifactPath, PAIRFLOW_PAIR: request.pairId },
-      timeoutMs: timeout * 1e3,
-      signal: request.signal,
-      collectStdout: false,
-      tailBytes: KEEP_BYTES,
-      onStart: request.onProcess,
-      // Confined, it reads the artifact's file and nothing else it could write.
-      confine: request.sandbox?.confine({ cwd: request.cwd, readable: [request.artifactPath] })
-    });
+    const own = { cwd: request.cwd, readable: [request.artifactPath] };
+    outcome = await traced(
+      request.trace,
+      request.sandbox,
+      own,
+      (confine) => runCommand({
+        command: run,
+        cwd: request.cwd,
+        // guard_config.env is part of the pair's reference; pairflow's own variables come last.
+        env: { ...request.env, ...env, PAIRFLOW_ARTIFACT: request.artifactPath, PAIRFLOW_PAIR: request.pairId },
+        timeoutMs: timeout * 1e3,
+        signal: request.signal,
+        collectStdout: false,
+        tailBytes: KEEP_BYTES,
+        onStart: request.onProcess,
+        confine
+      })
+    );
   } catch (err) {
     if (err instanceof CommandStartError) throw new GuardConfigError(`the command guard ${err.message}`);
     throw err;
@@ -2464,7 +2745,7 @@ var jsonGuard = async (request) => {
 // src/guards/jsonSchema.ts
 var import_yaml = __toESM(require_dist(), 1);
 import { readFileSync as readFileSync5 } from "node:fs";
-import path7 from "node:path";
+import path8 from "node:path";
 var jsonSchemaGuard = async (request) => {
   const validate = compile(loadSchema(request));
   const parsed = parseJson2(request.content);
@@ -2479,7 +2760,7 @@ function loadSchema(request) {
   if (inline !== void 0 && file !== void 0) {
     throw new GuardConfigError("the json_schema guard takes guard_config.schema or guard_config.schema_file, not both");
   }
-  if (file !== void 0) return readSchemaFile(path7.resolve(request.cwd, file), file);
+  if (file !== void 0) return readSchemaFile(path8.resolve(request.cwd, file), file);
   if (inline === void 0 || inline === null) {
     throw new GuardConfigError(
       "the json_schema guard needs a schema: set guard_config.schema to a JSON Schema, or guard_config.schema_file to a JSON or YAML file holding one"
@@ -2587,7 +2868,7 @@ async function runWith(target, request, resuming) {
     if (code === void 0 || !(STORAGE_ERRORS.has(code) || err instanceof WriteError && Object.hasOwn(WRITE_FAILURES, code))) throw err;
     const file = err.path;
     const at = err instanceof WriteError && err.at ? ` at ${displayPath(err.at, request.cwd)}` : "";
-    const todo = STORAGE_ERRORS.has(code) ? "Free some space and run again" : `Make sure ${file ? displayPath(path8.dirname(file), request.cwd) : "its directory"} is a directory pairflow can write (a command of the run may have removed or replaced it), then run again`;
+    const todo = STORAGE_ERRORS.has(code) ? "Free some space and run again" : `Make sure ${file ? displayPath(path9.dirname(file), request.cwd) : "its directory"} is a directory pairflow can write (a command of the run may have removed or replaced it), then run again`;
     throw new StorageError(
       `could not write${file ? ` ${displayPath(file, request.cwd)}` : ""}: ${WRITE_FAILURES[code]} (${code}${at}). The run stopped; every file it wrote is whole. ${todo}: what was accepted is kept.`
     );
@@ -2595,7 +2876,7 @@ async function runWith(target, request, resuming) {
 }
 async function runLocked(target, request, resuming) {
   const workflowPath = resolveWorkflowPath(target, request.cwd);
-  const stateDir = checkedStateDir(findRepoRoot(path8.dirname(workflowPath)), request);
+  const stateDir = checkedStateDir(findRepoRoot(path9.dirname(workflowPath)), request);
   const runId = request.runId ?? newRunId();
   const release2 = await ownWriteAsync(
     lockPath(workflowPath),
@@ -2610,11 +2891,11 @@ async function runLocked(target, request, resuming) {
   try {
     foldJournal(lockPathFor(workflowPath), displayPath(lockPathFor(workflowPath), request.cwd));
     if (!resuming) await stopLeftovers(stateDir, workflowPath);
-    const opened = openState(workflowPath, { ...request, stateDir });
+    const opened = openState(workflowPath, { ...request, stateDir, warn: (message) => request.onEvent?.({ type: "warning", message }) });
     const outputDirs = [...opened.workflow.pairs.values()].flatMap(
-      (pair) => pair.output === void 0 ? [] : [path8.dirname(outputPath(opened.workflow, pair))]
+      (pair) => pair.output === void 0 ? [] : [path9.dirname(outputPath(opened.workflow, pair))]
     );
-    removeStaleTemporaries([path8.dirname(opened.lockPath), ...outputDirs, ...resuming ? directoriesUnder(stateDir, 3) : []]);
+    removeStaleTemporaries([path9.dirname(opened.lockPath), ...outputDirs, ...resuming ? directoriesUnder(stateDir, 3) : []]);
     const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
     await refuseWhatWouldFail(planned, request);
     await gate(planned, request);
@@ -2628,6 +2909,7 @@ async function runLocked(target, request, resuming) {
     };
     const unconfined = unconfinedWarning(children.state);
     if (unconfined) warn(unconfined);
+    const trace = readTracer(request, children, planned.plan, warn);
     const deps = {
       ...drivers(request, (pair, group) => recorder.process(pair, group)),
       store: opened.store,
@@ -2635,7 +2917,8 @@ async function runLocked(target, request, resuming) {
       remote: opened.remote,
       lockFile: new LockWriter(opened.lockPath, opened.workflow.name),
       scratch: scratchDir(),
-      decide: decider(planned.plan, opened.view, resuming?.resume.finished)
+      decide: decider(planned.plan, opened.view, resuming?.resume.finished),
+      observe: (_pair, own, reads) => opened.files.observedHashes(opened.files.workflowPaths(reads), [own.files?.generator ?? {}, own.files?.guard ?? {}, own.inputs ?? {}])
     };
     try {
       const report = await executePlan(planned.plan, deps, {
@@ -2644,6 +2927,7 @@ async function runLocked(target, request, resuming) {
         concurrency: request.concurrency,
         env: children.env,
         sandbox: children.sandbox,
+        trace,
         redact: children.redact,
         resume: resuming?.resume,
         stop: request.stop,
@@ -2659,6 +2943,13 @@ async function runLocked(target, request, resuming) {
     release2();
   }
 }
+function readTracer(request, children, plan, warn) {
+  if (!request.traceReads || !runsCommands(plan)) return void 0;
+  const probe = probeTracer(request.env ?? {}, children.sandbox);
+  if (probe.available) return probe.tracer;
+  warn(`reads are not traced: ${probe.reason}; commands run untraced, and nothing is recorded of what they read`);
+  return void 0;
+}
 function finishedReport(report, children, workflow) {
   return { ...report, ...children.state ? { sandbox: children.state } : {}, spend: spendOf(report, workflow) };
 }
@@ -2671,7 +2962,7 @@ function directoriesUnder(dir, depth) {
   } catch {
     return found;
   }
-  for (const entry of entries) if (entry.isDirectory()) found.push(...directoriesUnder(path8.join(dir, entry.name), depth - 1));
+  for (const entry of entries) if (entry.isDirectory()) found.push(...directoriesUnder(path9.join(dir, entry.name), depth - 1));
   return found;
 }
 function drivers(request, onProcess) {
@@ -2716,7 +3007,7 @@ async function gate(planned, request) {
 async function resumeTarget(runId, request, target) {
   const { cwd } = request;
   const named = target === void 0 ? void 0 : resolveWorkflowPath(target, cwd);
-  const stateDir = checkedStateDir(findRepoRoot(named === void 0 ? cwd : path8.dirname(named)), request);
+  const stateDir = checkedStateDir(findRepoRoot(named === void 0 ? cwd : path9.dirname(named)), request);
   const id = runId ?? latestUnfinished(stateDir, named);
   let run;
   try {
@@ -2785,7 +3076,7 @@ async function ownWriteAsync(file, write) {
 
 // src/app/shard.ts
 function sharedDirFor(stateDir) {
-  return path9.join(stateDir, "shared");
+  return path10.join(stateDir, "shared");
 }
 var DEFAULT_SHARD_WAIT_MS = 30 * 60 * 1e3;
 function weigher(opened) {
@@ -2827,7 +3118,7 @@ async function runShard(target, request) {
   const { shard } = request;
   const runId = request.runId ?? newRunId();
   const startedAt = (/* @__PURE__ */ new Date()).toISOString();
-  const opened = openState(target, request);
+  const opened = openState(target, { ...request, warn: (message) => request.onEvent?.({ type: "warning", message }) });
   const fanout = request.fanout ?? "local";
   const shared = new SharedStore(request.sharedDir ?? sharedDirFor(opened.stateDir), fanout, fanout === "local" ? Date.parse(startedAt) : 0, request.attempt);
   const sync = request.sync?.(shared, shard);
@@ -2872,16 +3163,17 @@ async function runShard(target, request) {
     decide: decider(plan, view),
     shard: {
       owns: (id) => mine.has(id),
-      await: (id, configRef, signal) => {
+      await: (id, configRef2, signal) => {
         const by = owner.get(id);
         if (by === void 0) return Promise.resolve({ missing: "no shard runs it: plan the fan-out again" });
-        return shared.await(id, configRef, by, waitMs, signal, pull);
+        return shared.await(id, configRef2, by, waitMs, signal, pull);
       }
     }
   };
   const children = childSetup(request, opened.workflow, scoped);
   const unconfined = unconfinedWarning(children.state);
   if (unconfined) request.onEvent?.({ type: "warning", message: unconfined });
+  if (request.traceReads) request.onEvent?.({ type: "warning", message: "reads are not traced in a shard of a fanned-out run: its commands run untraced" });
   const report = await executePlan(scoped, deps, {
     runId,
     lock: opened.lock,

@@ -7,7 +7,7 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-F45ITKSN.js";
+} from "./cli-chunk-JD5XKIRO.js";
 import {
   displayPath,
   shortRef

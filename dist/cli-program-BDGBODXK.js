@@ -3,17 +3,17 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   package_default
-} from "./cli-chunk-BXGMXDAX.js";
+} from "./cli-chunk-IZDN7SV5.js";
 import {
   SHOWN_PER_FILE,
   issueLines
 } from "./cli-chunk-NTKMLLD2.js";
 import {
   count
-} from "./cli-chunk-S7VYU5HS.js";
+} from "./cli-chunk-PKXSP7PJ.js";
 import {
   styleFor
-} from "./cli-chunk-F45ITKSN.js";
+} from "./cli-chunk-JD5XKIRO.js";
 import "./cli-chunk-KXFCEU3I.js";
 import {
   Command,
@@ -30,15 +30,15 @@ import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-X5RLGZZT.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-ZQSWYHJW.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-NE7A3NJ5.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-WEGC3ZR5.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-CKLWQMC5.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-K3JNBUEZ.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-NCUUWGQK.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-MKIM4WEG.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-5XBARDCD.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-RUBEAJUQ.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-SIHCXWDV.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-BZOYVRAI.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-WPXGWLIF.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-MHNDASCV.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-5KZSAJCA.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-2UHURPVM.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-BZIKCUZH.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-PMC352W3.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

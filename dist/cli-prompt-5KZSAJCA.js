@@ -4,15 +4,15 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-K77XARSG.js";
+} from "./cli-chunk-5NFU7MEY.js";
 import {
   openState
-} from "./cli-chunk-THYTCI7H.js";
-import "./cli-chunk-E7FTIRSQ.js";
+} from "./cli-chunk-4V4RQWVU.js";
+import "./cli-chunk-LUAEWNTO.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-F45ITKSN.js";
+} from "./cli-chunk-JD5XKIRO.js";
 import "./cli-chunk-KXFCEU3I.js";
 import {
   Option,

@@ -185,8 +185,18 @@ function ownComponents(workflow, pair, inputs, files) {
   const read = {};
   if (files && Object.keys(files.generator).length > 0) read.generator = files.generator;
   if (files && Object.keys(files.guard).length > 0) read.guard = files.guard;
+  if (files?.observed && Object.keys(files.observed).length > 0) read.observed = files.observed;
   if (Object.keys(read).length > 0) own2.files = read;
   return own2;
+}
+function withObserved(own2, observed) {
+  const files = { ...own2.files };
+  delete files.observed;
+  if (Object.keys(observed).length > 0) files.observed = sortedObject(observed);
+  const out = { ...own2 };
+  delete out.files;
+  if (Object.keys(files).length > 0) out.files = files;
+  return out;
 }
 function contextOf(workflow) {
   let context2 = contexts.get(workflow);
@@ -236,12 +246,26 @@ function componentDigests(own2, upstream) {
   if (own2.piece !== void 0) out.piece = own2.piece.slice(0, 16);
   each("context.", own2.context);
   for (const [file, hash] of Object.entries(own2.inputs ?? {})) out[`input:${file}`] = hash.slice(0, 16);
-  for (const [file, hash] of Object.entries(own2.files?.generator ?? {})) out[`generator_file:${file}`] = hash.slice(0, 16);
-  for (const [file, hash] of Object.entries(own2.files?.guard ?? {})) out[`guard_file:${file}`] = hash.slice(0, 16);
+  for (const [name, digest] of fileComponents("generator_file:", own2.files?.generator)) out[name] = digest;
+  for (const [name, digest] of fileComponents("guard_file:", own2.files?.guard)) out[name] = digest;
+  for (const [name, digest] of fileComponents("observed:", own2.files?.observed)) out[name] = digest;
   for (const [dep, ref] of Object.entries(upstream.refs)) out[`upstream:${dep}`] = ref.slice(0, 16);
   for (const [dep, hash] of Object.entries(upstream.artifactHashes)) out[`artifact:${dep}`] = hash.slice(0, 16);
   return sortedObject(out);
 }
+function fileComponents(prefix, files) {
+  if (files === void 0) return [];
+  const known = Object.isFrozen(files) ? fileComponentCache.get(files)?.get(prefix) : void 0;
+  if (known !== void 0) return known;
+  const made = Object.entries(files).map(([file, hash]) => [prefix + file, hash.slice(0, 16)]);
+  if (Object.isFrozen(files)) {
+    const byPrefix = fileComponentCache.get(files) ?? /* @__PURE__ */ new Map();
+    byPrefix.set(prefix, made);
+    fileComponentCache.set(files, byPrefix);
+  }
+  return made;
+}
+var fileComponentCache = /* @__PURE__ */ new WeakMap();
 var MAP_KEYS = ["headers", "env"];
 function isMapping(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof PyFloat);
@@ -273,11 +297,20 @@ function requestKey(input) {
     call.files = own2.files?.generator ?? {};
     call.inputs = own2.inputs ?? {};
     if (own2.piece !== void 0) call.piece = own2.piece;
+    if (own2.files?.observed !== void 0) call.observed = own2.files.observed;
   }
   return digestOf(call);
 }
 function guardKey(pair, own2) {
-  return digestOf({ pair, guard: own2.guard, guard_config: own2.guard_config, guards: own2.guards ?? null, files: own2.files?.guard ?? {} }).slice(0, 32);
+  const identity = {
+    pair,
+    guard: own2.guard,
+    guard_config: own2.guard_config,
+    guards: own2.guards ?? null,
+    files: own2.files?.guard ?? {}
+  };
+  if (own2.files?.observed !== void 0) identity.observed = own2.files.observed;
+  return digestOf(identity).slice(0, 32);
 }
 
 // src/plan/selection.ts
@@ -541,6 +574,7 @@ function describeChange(key, change, previous) {
   if (key.startsWith("input:")) return { kind: "inputs", detail: `${key.slice("input:".length)} ${change}` };
   if (key.startsWith("generator_file:")) return { kind: "generator", detail: `${key.slice("generator_file:".length)} ${change}` };
   if (key.startsWith("guard_file:")) return { kind: "guard", detail: `${key.slice("guard_file:".length)} ${change}` };
+  if (key.startsWith("observed:")) return { kind: "inputs", detail: `observed read: ${key.slice("observed:".length)} ${change}` };
   if (key === "layout") return { kind: "prompt", detail: `pairflow's prompt layout ${change}` };
   if (key === "piece") return { kind: "inputs", detail: `its piece of the file ${change}` };
   return { kind: "new", detail: `${key} ${change}` };
@@ -1076,6 +1110,9 @@ function expectedAttempts(pair, history2) {
 export {
   styleFor,
   renderPrompt,
+  withObserved,
+  configRef,
+  componentDigests,
   workflowRef,
   sortedObject,
   requestKey,

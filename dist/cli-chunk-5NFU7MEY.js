@@ -4,14 +4,14 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   makeRealDirs,
   openState
-} from "./cli-chunk-THYTCI7H.js";
+} from "./cli-chunk-4V4RQWVU.js";
 import {
   callsModel,
   estimatePlan,
   onlyPairs,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-F45ITKSN.js";
+} from "./cli-chunk-JD5XKIRO.js";
 import {
   lockEntry
 } from "./cli-chunk-KXFCEU3I.js";

@@ -8,15 +8,15 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-5ITR3PZ6.js";
+} from "./cli-chunk-Q4PR24PR.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-CZV3DMPE.js";
-import "./cli-chunk-Q7KJJX37.js";
-import "./cli-chunk-K77XARSG.js";
-import "./cli-chunk-THYTCI7H.js";
-import "./cli-chunk-E7FTIRSQ.js";
-import "./cli-chunk-S7VYU5HS.js";
-import "./cli-chunk-F45ITKSN.js";
+import "./cli-chunk-HR42LUFU.js";
+import "./cli-chunk-5NFU7MEY.js";
+import "./cli-chunk-4V4RQWVU.js";
+import "./cli-chunk-LUAEWNTO.js";
+import "./cli-chunk-PKXSP7PJ.js";
+import "./cli-chunk-JD5XKIRO.js";
 import "./cli-chunk-KXFCEU3I.js";
 import "./cli-chunk-PQWGCFOQ.js";
 import "./cli-chunk-NRKDSK7E.js";

@@ -1,24 +1,24 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-Q7KJJX37.js";
+import "./cli-chunk-HR42LUFU.js";
 import {
   planTarget
-} from "./cli-chunk-K77XARSG.js";
-import "./cli-chunk-THYTCI7H.js";
+} from "./cli-chunk-5NFU7MEY.js";
+import "./cli-chunk-4V4RQWVU.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-E7FTIRSQ.js";
+} from "./cli-chunk-LUAEWNTO.js";
 import {
   planJson,
   reasonsText,
   withoutCallsText
-} from "./cli-chunk-S7VYU5HS.js";
+} from "./cli-chunk-PKXSP7PJ.js";
 import {
   decidePair,
   styleFor
-} from "./cli-chunk-F45ITKSN.js";
+} from "./cli-chunk-JD5XKIRO.js";
 import {
   lockEntry
 } from "./cli-chunk-KXFCEU3I.js";

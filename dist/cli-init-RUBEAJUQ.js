@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   package_default
-} from "./cli-chunk-BXGMXDAX.js";
+} from "./cli-chunk-IZDN7SV5.js";
 import {
   PROMPTS_NAMES,
   UsageError,

@@ -5,18 +5,18 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-5ITR3PZ6.js";
+} from "./cli-chunk-Q4PR24PR.js";
 import {
   planTarget
-} from "./cli-chunk-K77XARSG.js";
+} from "./cli-chunk-5NFU7MEY.js";
 import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-S7VYU5HS.js";
+} from "./cli-chunk-PKXSP7PJ.js";
 import {
   styleFor
-} from "./cli-chunk-F45ITKSN.js";
+} from "./cli-chunk-JD5XKIRO.js";
 import {
   Option,
   PATH_HELP,
@@ -29,7 +29,9 @@ import {
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts) {
-  const request = { cwd: io.cwd, env: io.env, stateDir: opts.stateDir, selection: { force: opts.force, only: opts.only, from: opts.from } };
+  const warn = (message) => io.stderr.write(`${styleFor(io.stderr, io.env).yellow("warning")} ${message}
+`);
+  const request = { cwd: io.cwd, env: io.env, stateDir: opts.stateDir, selection: { force: opts.force, only: opts.only, from: opts.from }, warn };
   if (opts.shards !== void 0) {
     const { plan: plan2, estimate: estimate2, shards } = await planShards(target, { ...request, shards: opts.shards });
     if (opts.json) await writePieces(io.stdout, planJsonText({ ...planJsonStream(plan2, io.cwd, estimate2), ...shardsJson(shards) }));

@@ -10,14 +10,14 @@ import {
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-THYTCI7H.js";
-import "./cli-chunk-E7FTIRSQ.js";
+} from "./cli-chunk-4V4RQWVU.js";
+import "./cli-chunk-LUAEWNTO.js";
 import {
   count
-} from "./cli-chunk-S7VYU5HS.js";
+} from "./cli-chunk-PKXSP7PJ.js";
 import {
   styleFor
-} from "./cli-chunk-F45ITKSN.js";
+} from "./cli-chunk-JD5XKIRO.js";
 import "./cli-chunk-KXFCEU3I.js";
 import {
   ConfigError,

@@ -3,10 +3,10 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   count
-} from "./cli-chunk-S7VYU5HS.js";
+} from "./cli-chunk-PKXSP7PJ.js";
 import {
   usd
-} from "./cli-chunk-F45ITKSN.js";
+} from "./cli-chunk-JD5XKIRO.js";
 import {
   shortRef
 } from "./cli-chunk-PQWGCFOQ.js";

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-ZSZLQAXY.js";
+} from "./cli-chunk-L5Q2DDVW.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -16,13 +16,13 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-5ITR3PZ6.js";
+} from "./cli-chunk-Q4PR24PR.js";
 import {
   eventLine,
   runJson,
   runSummary,
   visible
-} from "./cli-chunk-Q7KJJX37.js";
+} from "./cli-chunk-HR42LUFU.js";
 import {
   compareWithRun,
   comparisonText,
@@ -31,12 +31,12 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-S7VYU5HS.js";
+} from "./cli-chunk-PKXSP7PJ.js";
 import {
   asksBeforeRunning,
   parseUsd,
   styleFor
-} from "./cli-chunk-F45ITKSN.js";
+} from "./cli-chunk-JD5XKIRO.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -264,6 +264,9 @@ function common(command) {
       "--sandbox <mode>",
       `run commands confined: auto (where bubblewrap works), required (refuse to run without), off; default: ${SANDBOX_VARIABLE}, else auto`
     ).choices([...SANDBOX_MODES])
+  ).option(
+    "--trace-reads",
+    "run each command under strace and record the files it read that its pair's reference does not name: the next plan hashes them too (needs strace)"
   );
 }
 function registerRun(program, context) {
@@ -341,6 +344,7 @@ async function drive({ io, setStatus }, opts, start) {
         env: io.env,
         stateDir: opts.stateDir,
         sandbox: opts.sandbox,
+        traceReads: opts.traceReads,
         concurrency: opts.concurrency,
         wait: opts.wait,
         stop: interruption.stop,

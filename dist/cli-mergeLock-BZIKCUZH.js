@@ -6,7 +6,7 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-E7FTIRSQ.js";
+} from "./cli-chunk-LUAEWNTO.js";
 import {
   LOCK_VERSION,
   componentsOf,

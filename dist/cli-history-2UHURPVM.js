@@ -3,20 +3,20 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-MR5NEFB3.js";
-import "./cli-chunk-ZSZLQAXY.js";
+} from "./cli-chunk-KOL4FBWB.js";
+import "./cli-chunk-L5Q2DDVW.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-5ITR3PZ6.js";
+} from "./cli-chunk-Q4PR24PR.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-CZV3DMPE.js";
 import {
   NOT_REPORTED,
   seconds,
   visible
-} from "./cli-chunk-Q7KJJX37.js";
+} from "./cli-chunk-HR42LUFU.js";
 import {
   listRunIds,
   listing,
@@ -24,7 +24,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-K77XARSG.js";
+} from "./cli-chunk-5NFU7MEY.js";
 import {
   LocalStore,
   checkStateDir,
@@ -32,16 +32,16 @@ import {
   isHashedKey,
   pairKey,
   readLockWithJournal
-} from "./cli-chunk-THYTCI7H.js";
+} from "./cli-chunk-4V4RQWVU.js";
 import {
   lockPathFor
-} from "./cli-chunk-E7FTIRSQ.js";
+} from "./cli-chunk-LUAEWNTO.js";
 import {
   count
-} from "./cli-chunk-S7VYU5HS.js";
+} from "./cli-chunk-PKXSP7PJ.js";
 import {
   styleFor
-} from "./cli-chunk-F45ITKSN.js";
+} from "./cli-chunk-JD5XKIRO.js";
 import "./cli-chunk-KXFCEU3I.js";
 import {
   ConfigError,

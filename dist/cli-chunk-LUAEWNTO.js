@@ -13,7 +13,7 @@ import {
 
 // src/lockfile/write.ts
 function orderedEntry(e) {
-  return {
+  const entry = {
     configRef: e.configRef,
     contentHash: e.contentHash,
     source: e.source,
@@ -24,6 +24,8 @@ function orderedEntry(e) {
     durationMs: e.durationMs,
     acceptedAt: e.acceptedAt
   };
+  if (e.observed !== void 0 && e.observed.length > 0) entry.observed = [...e.observed];
+  return entry;
 }
 function entryJson(e) {
   const c = e.components;
@@ -169,6 +171,7 @@ function entryProblem(entry, cut) {
     if (cut && key === "components" && typeof entry[key] === "string") continue;
     if (!ok(entry[key])) return { at: [key], what: `has a "${key}" that is not ${expected}` };
   }
+  if (Object.hasOwn(entry, "observed") && !isPathList(entry.observed)) return { at: ["observed"], what: 'has an "observed" that is not a list of file paths' };
   return void 0;
 }
 function positioned(text, display, problems) {
@@ -279,6 +282,9 @@ function isEnd(c) {
 function isObject(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
+function isPathList(v) {
+  return Array.isArray(v) && v.every((f) => typeof f === "string" && f !== "");
+}
 function isHash(v) {
   return typeof v === "string" && /^[0-9a-f]{64}$/.test(v);
 }
@@ -296,6 +302,7 @@ function readLock(file, display = file) {
 }
 
 export {
+  isPathList,
   orderedEntry,
   entryJson,
   writeLock,
