@@ -75,15 +75,14 @@ export const VARIANTS: Variant[] = [
     needs: "fresh",
     wholeOutputs: true,
   },
-  // One instance per section of each page. The stand-in must be given the section's text as
-  // generator_config.text (with the placeholder the feature names it): until then it would read
-  // the whole page for every section, and the replay stops and says so.
+  // One instance per section of each page, given its section's text ({piece}); each page's own
+  // instance puts the translated sections back together into fr/{name}.
   {
     name: "sections, split: markdown",
-    workflow: WHOLE_FILES.replace("      files: src/*.md\n", "      files: src/*.md\n      split: markdown\n"),
+    workflow: WHOLE_FILES.replace("      files: src/*.md\n", "      files: src/*.md\n      split: markdown\n").replace('page: "{file}"', 'text: "{piece}"'),
     needs: "split",
     sectionText: true,
-    wholeOutputs: false,
+    wholeOutputs: true,
   },
 ];
 
