@@ -120,6 +120,10 @@ export function openState(target: string | undefined, options: StateOptions): Op
       const bytes = outputs.read(pair) ?? store.content(hash);
       return bytes === undefined ? undefined : strictText(bytes);
     },
+    outputText: (pair) => {
+      const bytes = outputs.read(pair);
+      return bytes === undefined ? undefined : strictText(bytes);
+    },
     requests: (key) => {
       const local = store.requests(key).filter((e) => store.hasContent(e.contentHash));
       const more = remote?.requests(key).filter((e) => !local.some((l) => l.contentHash === e.contentHash)) ?? [];

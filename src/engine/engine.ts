@@ -290,10 +290,14 @@ class Run {
         this.emit({ type: "restored", id: d.id, from: this.deps.remote!.name });
       }
       const previous = lockEntry(this.lock, d.id);
-      if (previous?.configRef !== d.configRef || previous.contentHash !== artifact.contentHash) this.restoreLockEntry(d, pair, remote?.record);
+      // A piece kept for a person's stale edit keeps its old entry: the next plan names it again.
+      if (!d.stale && (previous?.configRef !== d.configRef || previous.contentHash !== artifact.contentHash)) this.restoreLockEntry(d, pair, remote?.record);
       if (artifact.content !== "output") note = this.restoreOutput(pair, artifact.contentHash);
       if (this.plan.byId.get(d.id)!.action === "run") note = this.cutoffNote(pair);
+      // A piece a person edited in its file's output: their text stands for it where the file is put together.
+      if (d.revision !== undefined) this.contents.set(d.id, Buffer.from(d.revision, "utf8"));
     }
+    if (d.stale) note = `${note ? `${note}; ` : ""}a person's edit kept, though its sources changed since (carry_edits: true carries it forward)`;
     this.decided.set(d.id, d);
     const avoided = artifact.edited || !spent || spent.input + spent.output === 0 ? null : spent;
     this.finish({
@@ -440,17 +444,41 @@ class Run {
         guardTrace.read(files);
       },
     };
-    const accept = (content: Buffer, note: string | null) => {
+    /**
+     * Accepts content. A split file's output holding a person's edits of some pieces is written
+     * `written` (the edits kept) while `content`, what pairflow put together, is recorded: the next
+     * plan finds the edits again as the difference between the two.
+     */
+    const accept = async (content: Buffer, note: string | null) => {
       if (guardTrace) d = this.observed(d, pair, [...reads], generatorTraced);
+      const written = content;
+      if (pair.assembly !== undefined && pair.requires.some((dep) => this.decided.get(dep)?.revision !== undefined)) {
+        const generated = pair.requires.map((dep) => ({
+          id: dep,
+          content: this.deps.store.content(this.decided.get(dep)!.artifact!.contentHash)?.toString("utf8") ?? "",
+        }));
+        const made = await generate({
+          pairId: d.id,
+          attempt: 1,
+          model: null,
+          prompt: "",
+          dependencies: generated,
+          config: plain(pair.generatorConfig) as Record<string, unknown>,
+          cwd: workflow.dir,
+          env: {},
+          signal: this.signal,
+        });
+        content = typeof made.content === "string" ? Buffer.from(made.content, "utf8") : made.content;
+      }
       const contentHash = this.deps.store.putContent(content);
-      this.contents.set(d.id, content);
+      this.contents.set(d.id, written);
       const durationMs = Date.now() - started;
       // Acceptance is recorded before the output file is written: a crash in between leaves a
       // file that is missing (restored from the store), never one that looks like a hand edit.
       const unwritable = this.deps.outputs.problem(pair);
       if (unwritable !== null) return fail(unwritable);
       this.recordAccepted(d, pair, { contentHash, source: "generated", attempts, durationMs }, content);
-      this.deps.outputs.write(pair, content);
+      this.deps.outputs.write(pair, written);
       this.decided.set(d.id, { ...d, action: "skip", artifact: { source: "store", contentHash, edited: false, content: "store" } });
       this.finish({ id: d.id, configRef: d.configRef, status: "executed", attempts, contentHash, reasons: d.reasons, durationMs, note });
     };
@@ -458,7 +486,14 @@ class Run {
       if (this.signal.aborted) return interrupted();
       this.emit({ type: "attempt_start", id: d.id, attempt });
       const t0 = Date.now();
-      const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies, history });
+      const prompt = renderPrompt({
+        prompt: pair.prompt,
+        specification: workflow.specification,
+        constraints: workflow.constraints,
+        dependencies,
+        history,
+        ...(d.revision !== undefined ? { revision: d.revision } : {}),
+      });
       const request = reuseRequests ? requestKey({ pair, own: d.own, prompt, dependencies, attempt }) : undefined;
       let content: Buffer;
       let tokens: TokenUsage | null = null;

@@ -56,6 +56,7 @@ export const REASON_KINDS = [
   "upstream",
   "upstream_artifact",
   "rejected",
+  "carried",
   "forced",
 ] as const;
 
@@ -114,6 +115,14 @@ export interface PlannedPair {
   dependencies?: readonly PlannedPair[];
   /** For a pair that runs: whether it expects to make model calls (absent: it does). */
   reuse?: ReuseForecast;
+  /**
+   * A person's edit of the pair's output (of its region of a split file's output): the text a run
+   * gives its generator to keep (`carried`), or, on a skipped pair, the text that stands for its
+   * content where the file is put back together.
+   */
+  revision?: string;
+  /** A person's edit kept although the pair's sources changed since (carry_edits would carry it forward). */
+  stale?: boolean;
 }
 
 export interface Plan {
@@ -160,6 +169,8 @@ export interface StateView {
    * when that holds it, else the store's copy; undefined when it is not at hand (no forecast then).
    */
   text?(pair: Pair, contentHash: string): string | undefined;
+  /** The text of a pair's output file as it is now; undefined when it has none (or it is not text). */
+  outputText?(pair: Pair): string | undefined;
   /**
    * What pairflow's generators returned for this request whose content can be had (the local
    * store's request index, then the remote store's); absent: no forecast.

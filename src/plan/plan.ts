@@ -24,6 +24,8 @@ import type { Selection } from "../model/run.js";
 import type { Pair, Workflow } from "../model/workflow.js";
 import { componentDigests, configRef, ownComponents, workflowRef } from "../refs/configRef.js";
 import { guardKey, requestKey } from "../refs/request.js";
+import { sha256Hex } from "../refs/hash.js";
+import { editedPieces } from "./edits.js";
 import { renderPrompt } from "../prompt/render.js";
 import { forceRule, onlyPairs, scopeOf, type ForceRule } from "./selection.js";
 
@@ -43,6 +45,8 @@ export interface PlanContext {
   lost: ReadonlySet<string>;
   /** --force: every call is made anew, none answered from the request index. */
   fresh?: boolean;
+  /** A split file's pieces as a person edited them, by piece id, found once per file (see pieceEdits). */
+  edits?: Map<string, ReadonlyMap<string, string>>;
 }
 
 const LOST: Reason = { kind: "new", detail: "accepted content is not available here; running again to restore it" };
@@ -58,7 +62,7 @@ export async function planWorkflow(workflow: Workflow, graph: Graph, view: State
   // file) and exists nowhere must run again, which makes its dependents' references unknown:
   // decide again until no more such pairs appear. Each round only turns skips into runs.
   for (;;) {
-    const byId = await decideAll({ workflow, graph, view, force, lost, fresh: selection.force }, scope);
+    const byId = await decideAll({ workflow, graph, view, force, lost, fresh: selection.force, edits: new Map() }, scope);
     const more = [...byId.values()].filter(
       (p) => !lost.has(p.id) && p.action === "skip" && p.artifact!.content === null && contentNeeded(workflow, graph, byId, p.id),
     );
@@ -130,10 +134,29 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
         ]
       : [];
 
+  // A person's edit: of the output (kept; carried forward or named stale once its sources change),
+  // or of this piece's region of a split file's output (kept as this piece's text likewise).
+  const edit = pair.piece ? pieceEdits(ctx, pair).get(pair.piece.id) : output.kind === "human" && !pair.assembly ? view.outputText?.(pair) : undefined;
+  const carry = (ref: string | null, reasons: Reason[]) => {
+    const carried: Reason = { kind: "carried", detail: "a person's edit of its output is carried forward: its sources changed since" };
+    return {
+      ...decision(base, ref, "run", sortReasons([...reasons, carried]), null, ref === null ? null : componentDigests(own, upstreamOf(deps))),
+      revision: edit,
+    };
+  };
+  const stale = (kept: PlannedPair): PlannedPair => ({ ...kept, revision: edit, stale: true });
+
   // A dependency that will run has no accepted content yet, so this pair's reference is unknown.
   const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
   if (unknown.length > 0) {
-    if (output.kind === "human") return keptOutput(base, null, output.hash!, deps);
+    // Its sources change: a person's edit goes forward with carry_edits, else stays, named stale.
+    if (edit !== undefined && pair.carryEdits)
+      return carry(
+        null,
+        unknown.map((d): Reason => ({ kind: "upstream", detail: `${d.id} will run` })),
+      );
+    if (output.kind === "human" && !pair.assembly) return stale(keptOutput(base, null, output.hash!, deps));
+    if (edit !== undefined && pair.piece && previous) return stale(keptPiece(base, null, previous, deps));
     const reasons = [
       ...(forced ? [forced] : []),
       ...(previous ? ownChanges(previous, componentsOf(previous), componentDigests(own, { refs: dict(), artifactHashes: dict() })) : [newReason()]),
@@ -146,11 +169,26 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
   }
 
   const ref = configRef(own, upstreamOf(deps));
-  if (output.kind === "human") return keptOutput(base, ref, output.hash!, deps);
+  const changedSince = previous !== undefined && previous.configRef !== ref;
+  if (output.kind === "human") {
+    // A split file's output is put together again when a piece changed, keeping the edited regions.
+    if (pair.assembly === undefined || !changedSince) {
+      if (!changedSince || pair.assembly !== undefined) return keptOutput(base, ref, output.hash!, deps);
+      if (pair.carryEdits) return carry(ref, ownChanges(previous!, componentsOf(previous!), componentDigests(own, upstreamOf(deps))));
+      return stale(keptOutput(base, ref, output.hash!, deps));
+    }
+  }
   if (!forced) {
-    const found = acceptedArtifact(view, id, ref, previous, output);
+    const found = pair.assembly !== undefined && output.kind === "human" ? undefined : acceptedArtifact(view, id, ref, previous, output);
     const artifact = found instanceof Promise ? await found : found;
-    if (artifact) return decision(base, ref, "skip", [], artifact, undefined, deps);
+    if (artifact)
+      return edit !== undefined
+        ? { ...decision(base, ref, "skip", [], artifact, undefined, deps), revision: edit }
+        : decision(base, ref, "skip", [], artifact, undefined, deps);
+  }
+  if (edit !== undefined && pair.piece && previous) {
+    if (!pair.carryEdits) return stale(keptPiece(base, ref, previous, deps));
+    return carry(ref, previous ? ownChanges(previous, componentsOf(previous), componentDigests(own, upstreamOf(deps))) : [newReason()]);
   }
   const components = componentDigests(own, upstreamOf(deps));
 
@@ -200,6 +238,49 @@ function forecast(ctx: PlanContext, pair: Pair, own: OwnComponents, deps: readon
 function keptOutput(base: DecisionBase, ref: string | null, contentHash: string, deps: readonly PlannedPair[]): PlannedPair {
   const artifact: AcceptedArtifact = { source: "workspace", contentHash, edited: true, content: "output" };
   return decision(base, ref, "skip", [], artifact, ref === null ? null : undefined, deps);
+}
+
+/**
+ * A piece whose region of its file's output a person edited, kept although its section changed:
+ * it stands in the graph as its last generated content (its lock entry is left as it is, so the
+ * next plan names it stale again), and the person's text stands for it where the file is put together.
+ */
+function keptPiece(base: DecisionBase, ref: string | null, previous: LockEntry, deps: readonly PlannedPair[]): PlannedPair {
+  const artifact: AcceptedArtifact = { source: "lock", contentHash: previous.contentHash, edited: false, content: "store" };
+  return decision(base, ref, "skip", [], artifact, ref === null ? null : undefined, deps);
+}
+
+/**
+ * The pieces of a split file as a person edited them in the file's output, by piece id: its
+ * output file against what pairflow last put together there, mapped to the pieces (./edits.ts).
+ * Known only when that can be made again from the pieces' last accepted contents in today's
+ * order; otherwise (a piece moved or changed since) none is taken for edited.
+ */
+function pieceEdits(ctx: PlanContext, piece: Pair): ReadonlyMap<string, string> {
+  const file = piece.piece!.file;
+  const assemblyId = `${piece.template}[${file}]`;
+  const known = ctx.edits?.get(assemblyId);
+  if (known) return known;
+  const found = new Map<string, string>();
+  ctx.edits?.set(assemblyId, found);
+  const { view, workflow } = ctx;
+  const assembly = workflow.pairs.get(assemblyId);
+  const made = lockEntry(view.lock, assemblyId);
+  const text = assembly && made?.source === "generated" ? view.outputText?.(assembly) : undefined;
+  if (!assembly || !made || text === undefined || sha256Hex(text) === made.contentHash || view.text === undefined) return found;
+  const pieces: string[] = [];
+  for (const id of assembly.requires) {
+    const entry = lockEntry(view.lock, id);
+    const content = entry && view.text(workflow.pairs.get(id)!, entry.contentHash);
+    if (content === undefined || entry?.source !== "generated") return found;
+    pieces.push(content);
+  }
+  if (sha256Hex(pieces.map((p) => (p === "" || p.endsWith("\n") ? p : `${p}\n`)).join("")) !== made.contentHash) return found;
+  editedPieces(pieces, text).forEach((edited, i) => {
+    const id = workflow.pairs.get(assembly.requires[i]!)!.piece!.id;
+    if (edited !== undefined) found.set(id, edited);
+  });
+  return found;
 }
 
 type DecisionBase = Pick<PlannedPair, "id" | "wave" | "requires" | "own">;
@@ -408,8 +489,9 @@ export type Decider = (id: string, decided: ReadonlyMap<string, PlannedPair>, op
 
 export function decider(plan: Plan, view: StateView, finished?: ReadonlySet<string>): Decider {
   const { workflow, graph } = plan;
+  const edits = new Map<string, ReadonlyMap<string, string>>();
   const selected = forceRule(workflow, graph, plan.selection);
   const force: ForceRule = (id) => (finished?.has(id) ? undefined : selected(id));
   return (id, decided, options) =>
-    decidePair({ workflow, graph, view, force, lost: new Set(options?.lost ? [id] : []), fresh: plan.selection.force }, id, decided);
+    decidePair({ workflow, graph, view, force, lost: new Set(options?.lost ? [id] : []), fresh: plan.selection.force, edits }, id, decided);
 }

@@ -15,6 +15,12 @@ export interface RenderInput {
   dependencies: { id: string; content: string }[];
   /** Earlier rejected attempts of this run, oldest first. */
   history: { feedback: string }[];
+  /**
+   * A person's edit of the pair's previous output, carried forward when its sources changed
+   * (`carry_edits: true`): a section of its own, before the task. Absent, nothing changes: the
+   * prompts of every pair that carries no edit render as before.
+   */
+  revision?: string;
 }
 
 /**
@@ -51,9 +57,18 @@ export function renderPrompt(input: RenderInput): string {
   add("Context", context(input.specification, input.constraints));
   add("Dependencies", dependencies(input.dependencies));
   add("History", history(input.history, prompt.feedback_wrapper));
+  if (input.revision !== undefined) add("Revision", revision(input.revision));
   add("Task", text(prompt.task));
 
   return sections.join("\n\n");
+}
+
+/** The words that introduce a person's edit, and the edit, fenced. */
+export const REVISION_INTRO = "A person revised the previous output like this; keep their changes where they still apply:";
+
+function revision(edit: string): string {
+  const fence = fenceFor(edit);
+  return `${REVISION_INTRO}\n\n${fence}\n${edit}${edit.endsWith("\n") ? "" : "\n"}${fence}`;
 }
 
 /** Replaces every literal `{feedback}` in `wrapper`; other braces are left as they are. */

@@ -104,6 +104,7 @@ const MAX_DETAILS = 3;
 /** One line of reasons: `prompt: prompt.task changed; upstream: g_test will run`. */
 export function reasonsText(pair: PlannedPair): string {
   if (pair.action === "skip") {
+    if (pair.stale) return "a person's edit kept, though its sources changed since (carry_edits: true carries it forward)";
     if (pair.artifact?.source === "workspace") return "output edited by hand; kept as accepted (delete the file to regenerate it)";
     if (pair.artifact?.edited) return "unchanged (output edited by hand; kept as accepted)";
     return pair.artifact?.source === "remote" ? "unchanged (accepted artifact in the remote store)" : "unchanged";
@@ -176,7 +177,8 @@ export function planText(plan: Plan, style: Style, cwd = process.cwd(), estimate
         run.length < group.length ? style.green(`${group.length - run.length} unchanged`) : "",
       ];
       lines.push(`  ${style.bold(`${template}[*]`)}  ${counts.filter(Boolean).join(", ")}`);
-      for (const r of run) lines.push(line(r, "    "));
+      // Those that run, and a person's stale edits, which every plan names until they are dealt with.
+      for (const r of group.filter((g) => g.action === "run" || g.stale)) lines.push(line(r, "    "));
     }
   }
   const removed = plan.removed ?? [];

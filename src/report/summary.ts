@@ -411,6 +411,7 @@ export function planSummaryMarkdown(plan: Plan, options: SummaryOptions & { note
     `## pairflow plan: ${escapeHtml(plan.workflow.name)}`,
     "",
     `**${number(t.run)} of ${number(t.pairs)} pairs to run**${withoutCallsText(plan.pairs)}${cost} · ${number(t.skip)} unchanged · ${number(plan.graph.waves.length)} waves`,
+    ...staleLines(plan),
     ...(options.extra ?? []),
     "",
   ].join("\n");
@@ -430,6 +431,7 @@ export function runSummaryMarkdown(plan: Plan, report: RunReport, options: Summa
     `**${number(t.pairs)} pairs**: ${number(t.executed)} executed, ${number(t.reused)} reused, ${number(t.failed)} failed, ${number(t.blocked)} blocked` +
       ` · ${number(tokens)} tokens · ${seconds(t.durationMs)} · run \`${report.runId}\``,
     ...(report.spend ? ["", `${capitalize(spendLine(report.spend))}.`] : []),
+    ...staleLines(plan),
     ...(report.sandbox && !report.sandbox.confined
       ? [
           "",
@@ -550,4 +552,12 @@ function escapeHtml(text: string): string {
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The pairs whose hand edits are kept though their sources changed: listed every time, until dealt with. */
+function staleLines(plan: Plan): string[] {
+  const stale = plan.pairs.filter((p) => p.stale).map((p) => `\`${escapeHtml(p.id)}\``);
+  if (stale.length === 0) return [];
+  const shown = stale.length > 20 ? [...stale.slice(0, 20), `and ${number(stale.length - 20)} more`] : stale;
+  return ["", `> [!NOTE]\n> A person's edits are kept though their sources changed since (\`carry_edits: true\` carries them forward): ${shown.join(", ")}.`];
 }

@@ -3,10 +3,10 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   count
-} from "./cli-chunk-PKXSP7PJ.js";
+} from "./cli-chunk-BR4FE2JL.js";
 import {
   usd
-} from "./cli-chunk-JD5XKIRO.js";
+} from "./cli-chunk-UW26TY3D.js";
 import {
   shortRef
 } from "./cli-chunk-PQWGCFOQ.js";

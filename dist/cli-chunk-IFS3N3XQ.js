@@ -10,7 +10,7 @@ import {
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-HR42LUFU.js";
+} from "./cli-chunk-IDT7HJMW.js";
 import {
   RunRecorder,
   estimateOf,
@@ -22,7 +22,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-5NFU7MEY.js";
+} from "./cli-chunk-QVIJRE3L.js";
 import {
   LocalStore,
   LockWriter,
@@ -32,7 +32,7 @@ import {
   openState,
   pairKey,
   realLockPath
-} from "./cli-chunk-4V4RQWVU.js";
+} from "./cli-chunk-HR4H2KSM.js";
 import {
   lockPathFor
 } from "./cli-chunk-LUAEWNTO.js";
@@ -55,7 +55,7 @@ import {
   withDependencies,
   withObserved,
   workflowRef
-} from "./cli-chunk-JD5XKIRO.js";
+} from "./cli-chunk-UW26TY3D.js";
 import {
   lockEntry
 } from "./cli-chunk-KXFCEU3I.js";
@@ -339,10 +339,12 @@ var Run = class {
         this.emit({ type: "restored", id: d.id, from: this.deps.remote.name });
       }
       const previous = lockEntry(this.lock, d.id);
-      if (previous?.configRef !== d.configRef || previous.contentHash !== artifact.contentHash) this.restoreLockEntry(d, pair, remote?.record);
+      if (!d.stale && (previous?.configRef !== d.configRef || previous.contentHash !== artifact.contentHash)) this.restoreLockEntry(d, pair, remote?.record);
       if (artifact.content !== "output") note = this.restoreOutput(pair, artifact.contentHash);
       if (this.plan.byId.get(d.id).action === "run") note = this.cutoffNote(pair);
+      if (d.revision !== void 0) this.contents.set(d.id, Buffer.from(d.revision, "utf8"));
     }
+    if (d.stale) note = `${note ? `${note}; ` : ""}a person's edit kept, though its sources changed since (carry_edits: true carries it forward)`;
     this.decided.set(d.id, d);
     const avoided = artifact.edited || !spent || spent.input + spent.output === 0 ? null : spent;
     this.finish({
@@ -475,15 +477,34 @@ var Run = class {
         guardTrace.read(files);
       }
     };
-    const accept = (content, note) => {
+    const accept = async (content, note) => {
       if (guardTrace) d = this.observed(d, pair, [...reads], generatorTraced);
+      const written = content;
+      if (pair.assembly !== void 0 && pair.requires.some((dep) => this.decided.get(dep)?.revision !== void 0)) {
+        const generated = pair.requires.map((dep) => ({
+          id: dep,
+          content: this.deps.store.content(this.decided.get(dep).artifact.contentHash)?.toString("utf8") ?? ""
+        }));
+        const made = await generate2({
+          pairId: d.id,
+          attempt: 1,
+          model: null,
+          prompt: "",
+          dependencies: generated,
+          config: plain(pair.generatorConfig),
+          cwd: workflow.dir,
+          env: {},
+          signal: this.signal
+        });
+        content = typeof made.content === "string" ? Buffer.from(made.content, "utf8") : made.content;
+      }
       const contentHash = this.deps.store.putContent(content);
-      this.contents.set(d.id, content);
+      this.contents.set(d.id, written);
       const durationMs = Date.now() - started;
       const unwritable = this.deps.outputs.problem(pair);
       if (unwritable !== null) return fail(unwritable);
       this.recordAccepted(d, pair, { contentHash, source: "generated", attempts, durationMs }, content);
-      this.deps.outputs.write(pair, content);
+      this.deps.outputs.write(pair, written);
       this.decided.set(d.id, { ...d, action: "skip", artifact: { source: "store", contentHash, edited: false, content: "store" } });
       this.finish({ id: d.id, configRef: d.configRef, status: "executed", attempts, contentHash, reasons: d.reasons, durationMs, note });
     };
@@ -491,7 +512,14 @@ var Run = class {
       if (this.signal.aborted) return interrupted();
       this.emit({ type: "attempt_start", id: d.id, attempt });
       const t0 = Date.now();
-      const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies, history });
+      const prompt = renderPrompt({
+        prompt: pair.prompt,
+        specification: workflow.specification,
+        constraints: workflow.constraints,
+        dependencies,
+        history,
+        ...d.revision !== void 0 ? { revision: d.revision } : {}
+      });
       const request = reuseRequests ? requestKey({ pair, own: d.own, prompt, dependencies, attempt }) : void 0;
       let content;
       let tokens = null;

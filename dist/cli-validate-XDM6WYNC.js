@@ -10,14 +10,14 @@ import {
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-4V4RQWVU.js";
+} from "./cli-chunk-HR4H2KSM.js";
 import "./cli-chunk-LUAEWNTO.js";
 import {
   count
-} from "./cli-chunk-PKXSP7PJ.js";
+} from "./cli-chunk-BR4FE2JL.js";
 import {
   styleFor
-} from "./cli-chunk-JD5XKIRO.js";
+} from "./cli-chunk-UW26TY3D.js";
 import "./cli-chunk-KXFCEU3I.js";
 import {
   ConfigError,

@@ -4,15 +4,15 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-5NFU7MEY.js";
+} from "./cli-chunk-QVIJRE3L.js";
 import {
   openState
-} from "./cli-chunk-4V4RQWVU.js";
+} from "./cli-chunk-HR4H2KSM.js";
 import "./cli-chunk-LUAEWNTO.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-JD5XKIRO.js";
+} from "./cli-chunk-UW26TY3D.js";
 import "./cli-chunk-KXFCEU3I.js";
 import {
   Option,

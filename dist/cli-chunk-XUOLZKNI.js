@@ -5,18 +5,18 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-Q4PR24PR.js";
+} from "./cli-chunk-IFS3N3XQ.js";
 import {
   planTarget
-} from "./cli-chunk-5NFU7MEY.js";
+} from "./cli-chunk-QVIJRE3L.js";
 import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-PKXSP7PJ.js";
+} from "./cli-chunk-BR4FE2JL.js";
 import {
   styleFor
-} from "./cli-chunk-JD5XKIRO.js";
+} from "./cli-chunk-UW26TY3D.js";
 import {
   Option,
   PATH_HELP,

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-L5Q2DDVW.js";
+} from "./cli-chunk-XUOLZKNI.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -16,13 +16,13 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-Q4PR24PR.js";
+} from "./cli-chunk-IFS3N3XQ.js";
 import {
   eventLine,
   runJson,
   runSummary,
   visible
-} from "./cli-chunk-HR42LUFU.js";
+} from "./cli-chunk-IDT7HJMW.js";
 import {
   compareWithRun,
   comparisonText,
@@ -31,12 +31,12 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-PKXSP7PJ.js";
+} from "./cli-chunk-BR4FE2JL.js";
 import {
   asksBeforeRunning,
   parseUsd,
   styleFor
-} from "./cli-chunk-JD5XKIRO.js";
+} from "./cli-chunk-UW26TY3D.js";
 import {
   EXIT,
   InvalidArgumentError,

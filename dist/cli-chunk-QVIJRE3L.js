@@ -4,14 +4,14 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   makeRealDirs,
   openState
-} from "./cli-chunk-4V4RQWVU.js";
+} from "./cli-chunk-HR4H2KSM.js";
 import {
   callsModel,
   estimatePlan,
   onlyPairs,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-JD5XKIRO.js";
+} from "./cli-chunk-UW26TY3D.js";
 import {
   lockEntry
 } from "./cli-chunk-KXFCEU3I.js";

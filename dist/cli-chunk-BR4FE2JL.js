@@ -7,7 +7,7 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-JD5XKIRO.js";
+} from "./cli-chunk-UW26TY3D.js";
 import {
   displayPath,
   shortRef
@@ -261,6 +261,7 @@ ${items.map((item) => `    ${JSON.stringify(item)}`).join(",\n")}
 var MAX_DETAILS = 3;
 function reasonsText(pair) {
   if (pair.action === "skip") {
+    if (pair.stale) return "a person's edit kept, though its sources changed since (carry_edits: true carries it forward)";
     if (pair.artifact?.source === "workspace") return "output edited by hand; kept as accepted (delete the file to regenerate it)";
     if (pair.artifact?.edited) return "unchanged (output edited by hand; kept as accepted)";
     return pair.artifact?.source === "remote" ? "unchanged (accepted artifact in the remote store)" : "unchanged";
@@ -322,7 +323,7 @@ function planText(plan, style, cwd = process.cwd(), estimate) {
         run.length < group.length ? style.green(`${group.length - run.length} unchanged`) : ""
       ];
       lines.push(`  ${style.bold(`${template}[*]`)}  ${counts.filter(Boolean).join(", ")}`);
-      for (const r of run) lines.push(line(r, "    "));
+      for (const r of group.filter((g) => g.action === "run" || g.stale)) lines.push(line(r, "    "));
     }
   }
   const removed = plan.removed ?? [];

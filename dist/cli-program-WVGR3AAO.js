@@ -10,10 +10,10 @@ import {
 } from "./cli-chunk-NTKMLLD2.js";
 import {
   count
-} from "./cli-chunk-PKXSP7PJ.js";
+} from "./cli-chunk-BR4FE2JL.js";
 import {
   styleFor
-} from "./cli-chunk-JD5XKIRO.js";
+} from "./cli-chunk-UW26TY3D.js";
 import "./cli-chunk-KXFCEU3I.js";
 import {
   Command,
@@ -31,14 +31,14 @@ import "./cli-chunk-FRV2UMY2.js";
 // src/cli/program.ts
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-RUBEAJUQ.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-SIHCXWDV.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-BZOYVRAI.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-WPXGWLIF.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-MHNDASCV.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-5KZSAJCA.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-2UHURPVM.js")).registerHistory],
+  [["validate"], async () => (await import("./cli-validate-XDM6WYNC.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-WDZGAMWU.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-MDPOWWFC.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-WHVEQ2KY.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-PWPE6PQO.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-SF5OHFIX.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-BZIKCUZH.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-PMC352W3.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-4IJAAZY7.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

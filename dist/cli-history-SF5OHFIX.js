@@ -3,20 +3,20 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-KOL4FBWB.js";
-import "./cli-chunk-L5Q2DDVW.js";
+} from "./cli-chunk-LT7622HJ.js";
+import "./cli-chunk-XUOLZKNI.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-Q4PR24PR.js";
+} from "./cli-chunk-IFS3N3XQ.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-CZV3DMPE.js";
 import {
   NOT_REPORTED,
   seconds,
   visible
-} from "./cli-chunk-HR42LUFU.js";
+} from "./cli-chunk-IDT7HJMW.js";
 import {
   listRunIds,
   listing,
@@ -24,7 +24,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-5NFU7MEY.js";
+} from "./cli-chunk-QVIJRE3L.js";
 import {
   LocalStore,
   checkStateDir,
@@ -32,16 +32,16 @@ import {
   isHashedKey,
   pairKey,
   readLockWithJournal
-} from "./cli-chunk-4V4RQWVU.js";
+} from "./cli-chunk-HR4H2KSM.js";
 import {
   lockPathFor
 } from "./cli-chunk-LUAEWNTO.js";
 import {
   count
-} from "./cli-chunk-PKXSP7PJ.js";
+} from "./cli-chunk-BR4FE2JL.js";
 import {
   styleFor
-} from "./cli-chunk-JD5XKIRO.js";
+} from "./cli-chunk-UW26TY3D.js";
 import "./cli-chunk-KXFCEU3I.js";
 import {
   ConfigError,

@@ -10,7 +10,7 @@ import {
 } from "./cli-chunk-LUAEWNTO.js";
 import {
   sortedObject
-} from "./cli-chunk-JD5XKIRO.js";
+} from "./cli-chunk-UW26TY3D.js";
 import {
   LOCK_VERSION,
   lockEntry
@@ -7691,6 +7691,10 @@ function openState(target, options) {
     // As the run reads it for a dependent's prompt: the output file when there is one, else the store's copy.
     text: (pair, hash) => {
       const bytes = outputs.read(pair) ?? store.content(hash);
+      return bytes === void 0 ? void 0 : strictText(bytes);
+    },
+    outputText: (pair) => {
+      const bytes = outputs.read(pair);
       return bytes === void 0 ? void 0 : strictText(bytes);
     },
     requests: (key) => {
