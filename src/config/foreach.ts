@@ -14,7 +14,7 @@ import fg from "fast-glob";
 import { PyFloat, type CanonicalValue } from "../model/values.js";
 import { dict, own } from "../model/dict.js";
 import type { GuardRef, Pair, PromptEntry, SplitSpec } from "../model/workflow.js";
-import { splitText } from "./split.js";
+import { ASSEMBLE, splitText } from "./split.js";
 import { escapeGlob, isInside } from "./paths.js";
 
 type Key = string | number;
@@ -174,7 +174,7 @@ function assemblyOf(template: Pair, item: Item, pieces: readonly Pair[], split: 
     requires: pieces.map((p) => p.id),
     guard: guard?.guard ?? null,
     guardConfig: guard?.guard_config ?? {},
-    generator: "assemble",
+    generator: ASSEMBLE,
     generatorConfig: config,
     model: null,
     rmax: template.rmax,

@@ -13,6 +13,9 @@ import type { SplitSpec } from "../model/workflow.js";
 
 export type { SplitSpec };
 
+/** The generator of the instance that puts a split file's pieces back together: pairflow's own (src/generators/assemble.ts). */
+export const ASSEMBLE = "assemble";
+
 export interface Piece {
   /** Stable and readable: a heading's slug (occurrence-numbered), a key's path, a part's first words. */
   id: string;

@@ -6,7 +6,9 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { assemble } from "../config/split.js";
+import { assemble, ASSEMBLE } from "../config/split.js";
+
+export { ASSEMBLE };
 import { GeneratorError, type Generator } from "../model/ports.js";
 import type { SplitSpec } from "../model/workflow.js";
 

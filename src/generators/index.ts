@@ -2,14 +2,12 @@
 import { GeneratorError, type Generator } from "../model/ports.js";
 import { didYouMean } from "../model/text.js";
 import { anthropicGenerator } from "./anthropic.js";
-import { assembleGenerator } from "./assemble.js";
+import { ASSEMBLE, assembleGenerator } from "./assemble.js";
 import { commandGenerator } from "./command.js";
 import { openaiGenerator } from "./openai.js";
 
 export const GENERATORS: Record<string, Generator> = {
   anthropic: anthropicGenerator,
-  // Only the instances `foreach: {split}` makes name it (src/config/foreach.ts).
-  assemble: assembleGenerator,
   command: commandGenerator,
   openai: openaiGenerator,
 };
@@ -21,6 +19,8 @@ export const GENERATORS: Record<string, Generator> = {
 export function getGenerator(name: string | null): Generator {
   // hasOwn: "toString" and friends are not generators.
   if (name !== null && Object.hasOwn(GENERATORS, name)) return GENERATORS[name]!;
+  // pairflow's own, for the instances `foreach: {split}` makes (src/config/foreach.ts): not one to name.
+  if (name === ASSEMBLE) return assembleGenerator;
   const known = Object.keys(GENERATORS).sort();
   const have = `pairflow has: ${known.join(", ")}`;
   if (name === null) {

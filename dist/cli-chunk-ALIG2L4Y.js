@@ -5,18 +5,18 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-IFS3N3XQ.js";
+} from "./cli-chunk-L6RLO4F4.js";
 import {
   planTarget
-} from "./cli-chunk-QVIJRE3L.js";
+} from "./cli-chunk-CKD7XPZ5.js";
 import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-BR4FE2JL.js";
+} from "./cli-chunk-ZOABHFKD.js";
 import {
   styleFor
-} from "./cli-chunk-UW26TY3D.js";
+} from "./cli-chunk-XEI45I4V.js";
 import {
   Option,
   PATH_HELP,
@@ -25,7 +25,7 @@ import {
   positiveInt,
   stateDirOption,
   writePieces
-} from "./cli-chunk-PQWGCFOQ.js";
+} from "./cli-chunk-7PNCL7I5.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts) {

@@ -21675,6 +21675,7 @@ function asDict(record) {
 // src/config/split.ts
 var import_yaml2 = __toESM(require_dist(), 1);
 import { createHash } from "node:crypto";
+var ASSEMBLE = "assemble";
 function splitText(text, spec) {
   const pieces = spec.kind === "markdown" ? splitMarkdown(text) : spec.kind === "regex" ? splitRegex(text, spec.regex ?? "") : spec.kind === "json" ? catalogue(parseJsonObject(text)) : catalogue(parseYamlObject(text));
   return spec.maxChars !== void 0 && (spec.kind === "markdown" || spec.kind === "regex") ? bounded(pieces, spec.maxChars) : pieces;
@@ -22005,7 +22006,7 @@ function assemblyOf(template, item, pieces, split, guard) {
     requires: pieces.map((p) => p.id),
     guard: guard?.guard ?? null,
     guardConfig: guard?.guard_config ?? {},
-    generator: "assemble",
+    generator: ASSEMBLE,
     generatorConfig: config2,
     model: null,
     rmax: template.rmax,
@@ -23525,6 +23526,7 @@ export {
   dictOf,
   own,
   asDict,
+  ASSEMBLE,
   assemble,
   isInside,
   lockFileOf,

@@ -7,14 +7,14 @@ import {
 import {
   SHOWN_PER_FILE,
   issueLines
-} from "./cli-chunk-NTKMLLD2.js";
+} from "./cli-chunk-6VDHMXQL.js";
 import {
   count
-} from "./cli-chunk-BR4FE2JL.js";
+} from "./cli-chunk-ZOABHFKD.js";
 import {
   styleFor
-} from "./cli-chunk-UW26TY3D.js";
-import "./cli-chunk-KXFCEU3I.js";
+} from "./cli-chunk-XEI45I4V.js";
+import "./cli-chunk-WQNNZHJ6.js";
 import {
   Command,
   CommanderError,
@@ -24,21 +24,21 @@ import {
   StorageError,
   UsageError,
   checkStateDir
-} from "./cli-chunk-PQWGCFOQ.js";
+} from "./cli-chunk-7PNCL7I5.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-RUBEAJUQ.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-XDM6WYNC.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-WDZGAMWU.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-MDPOWWFC.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-WHVEQ2KY.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-PWPE6PQO.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-SF5OHFIX.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-BZIKCUZH.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-4IJAAZY7.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-CFO5V3EF.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-HOP4Y4SX.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-CSD6L6P4.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-LB65FQYD.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-MBOOUC3W.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-G2XTTOZN.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-VBIHPUI7.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-AC7IVGDS.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-GZPYJ3IQ.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -13,7 +13,7 @@ import {
   examples,
   findRepoRoot,
   writeFileAtomic
-} from "./cli-chunk-PQWGCFOQ.js";
+} from "./cli-chunk-7PNCL7I5.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

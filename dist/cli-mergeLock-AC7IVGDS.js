@@ -6,17 +6,17 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-LUAEWNTO.js";
+} from "./cli-chunk-K6BA2PYX.js";
 import {
   LOCK_VERSION,
   componentsOf,
   emptyLock
-} from "./cli-chunk-KXFCEU3I.js";
+} from "./cli-chunk-WQNNZHJ6.js";
 import {
   dict,
   examples,
   own
-} from "./cli-chunk-PQWGCFOQ.js";
+} from "./cli-chunk-7PNCL7I5.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

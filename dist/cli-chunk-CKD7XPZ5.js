@@ -4,22 +4,22 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   makeRealDirs,
   openState
-} from "./cli-chunk-HR4H2KSM.js";
+} from "./cli-chunk-GTIWRW67.js";
 import {
   callsModel,
   estimatePlan,
   onlyPairs,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-UW26TY3D.js";
+} from "./cli-chunk-XEI45I4V.js";
 import {
   lockEntry
-} from "./cli-chunk-KXFCEU3I.js";
+} from "./cli-chunk-WQNNZHJ6.js";
 import {
   UsageError,
   displayPath,
   writeFileAtomic
-} from "./cli-chunk-PQWGCFOQ.js";
+} from "./cli-chunk-7PNCL7I5.js";
 
 // src/records/read.ts
 import { closeSync as closeSync2, constants, existsSync, fstatSync, openSync as openSync2, readdirSync, readSync } from "node:fs";

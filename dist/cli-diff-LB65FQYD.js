@@ -1,29 +1,29 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-IDT7HJMW.js";
+import "./cli-chunk-N3KES4SB.js";
 import {
   planTarget
-} from "./cli-chunk-QVIJRE3L.js";
-import "./cli-chunk-HR4H2KSM.js";
+} from "./cli-chunk-CKD7XPZ5.js";
+import "./cli-chunk-GTIWRW67.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-LUAEWNTO.js";
+} from "./cli-chunk-K6BA2PYX.js";
 import {
   planJson,
   reasonsText,
   withoutCallsText
-} from "./cli-chunk-BR4FE2JL.js";
+} from "./cli-chunk-ZOABHFKD.js";
 import {
   FILE_HEADERS_ONLY,
   createTwoFilesPatch,
   decidePair,
   styleFor
-} from "./cli-chunk-UW26TY3D.js";
+} from "./cli-chunk-XEI45I4V.js";
 import {
   lockEntry
-} from "./cli-chunk-KXFCEU3I.js";
+} from "./cli-chunk-WQNNZHJ6.js";
 import {
   Option,
   PATH_HELP,
@@ -34,7 +34,7 @@ import {
   require_dist,
   resolveWorkflowPath,
   stateDirOption
-} from "./cli-chunk-PQWGCFOQ.js";
+} from "./cli-chunk-7PNCL7I5.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

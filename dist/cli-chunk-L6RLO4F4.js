@@ -6,11 +6,11 @@ import {
 } from "./cli-chunk-7Z54WWHF.js";
 import {
   checkWorkflow
-} from "./cli-chunk-CZV3DMPE.js";
+} from "./cli-chunk-Z6LHIQUI.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-IDT7HJMW.js";
+} from "./cli-chunk-N3KES4SB.js";
 import {
   RunRecorder,
   estimateOf,
@@ -22,7 +22,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-QVIJRE3L.js";
+} from "./cli-chunk-CKD7XPZ5.js";
 import {
   LocalStore,
   LockWriter,
@@ -32,10 +32,10 @@ import {
   openState,
   pairKey,
   realLockPath
-} from "./cli-chunk-HR4H2KSM.js";
+} from "./cli-chunk-GTIWRW67.js";
 import {
   lockPathFor
-} from "./cli-chunk-LUAEWNTO.js";
+} from "./cli-chunk-K6BA2PYX.js";
 import {
   asksBeforeRunning,
   callsModel,
@@ -55,11 +55,12 @@ import {
   withDependencies,
   withObserved,
   workflowRef
-} from "./cli-chunk-UW26TY3D.js";
+} from "./cli-chunk-XEI45I4V.js";
 import {
   lockEntry
-} from "./cli-chunk-KXFCEU3I.js";
+} from "./cli-chunk-WQNNZHJ6.js";
 import {
+  ASSEMBLE,
   ConfigError,
   DEFAULT_MAX_OUTPUT_BYTES,
   EXIT,
@@ -89,7 +90,7 @@ import {
   sha256Hex,
   stateDirOption,
   writeFileAtomic
-} from "./cli-chunk-PQWGCFOQ.js";
+} from "./cli-chunk-7PNCL7I5.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -2514,13 +2515,12 @@ function stderrTail(stderr) {
 // src/generators/index.ts
 var GENERATORS = {
   anthropic: anthropicGenerator,
-  // Only the instances `foreach: {split}` makes name it (src/config/foreach.ts).
-  assemble: assembleGenerator,
   command: commandGenerator,
   openai: openaiGenerator
 };
 function getGenerator(name) {
   if (name !== null && Object.hasOwn(GENERATORS, name)) return GENERATORS[name];
+  if (name === ASSEMBLE) return assembleGenerator;
   const known = Object.keys(GENERATORS).sort();
   const have = `pairflow has: ${known.join(", ")}`;
   if (name === null) {

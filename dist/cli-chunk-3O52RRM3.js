@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-XUOLZKNI.js";
+} from "./cli-chunk-ALIG2L4Y.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -16,13 +16,13 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-IFS3N3XQ.js";
+} from "./cli-chunk-L6RLO4F4.js";
 import {
   eventLine,
   runJson,
   runSummary,
   visible
-} from "./cli-chunk-IDT7HJMW.js";
+} from "./cli-chunk-N3KES4SB.js";
 import {
   compareWithRun,
   comparisonText,
@@ -31,12 +31,12 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-BR4FE2JL.js";
+} from "./cli-chunk-ZOABHFKD.js";
 import {
   asksBeforeRunning,
   parseUsd,
   styleFor
-} from "./cli-chunk-UW26TY3D.js";
+} from "./cli-chunk-XEI45I4V.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -47,7 +47,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-PQWGCFOQ.js";
+} from "./cli-chunk-7PNCL7I5.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;

@@ -3,20 +3,20 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-LT7622HJ.js";
-import "./cli-chunk-XUOLZKNI.js";
+} from "./cli-chunk-3O52RRM3.js";
+import "./cli-chunk-ALIG2L4Y.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-IFS3N3XQ.js";
+} from "./cli-chunk-L6RLO4F4.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-CZV3DMPE.js";
+import "./cli-chunk-Z6LHIQUI.js";
 import {
   NOT_REPORTED,
   seconds,
   visible
-} from "./cli-chunk-IDT7HJMW.js";
+} from "./cli-chunk-N3KES4SB.js";
 import {
   listRunIds,
   listing,
@@ -24,7 +24,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-QVIJRE3L.js";
+} from "./cli-chunk-CKD7XPZ5.js";
 import {
   LocalStore,
   checkStateDir,
@@ -32,17 +32,17 @@ import {
   isHashedKey,
   pairKey,
   readLockWithJournal
-} from "./cli-chunk-HR4H2KSM.js";
+} from "./cli-chunk-GTIWRW67.js";
 import {
   lockPathFor
-} from "./cli-chunk-LUAEWNTO.js";
+} from "./cli-chunk-K6BA2PYX.js";
 import {
   count
-} from "./cli-chunk-BR4FE2JL.js";
+} from "./cli-chunk-ZOABHFKD.js";
 import {
   styleFor
-} from "./cli-chunk-UW26TY3D.js";
-import "./cli-chunk-KXFCEU3I.js";
+} from "./cli-chunk-XEI45I4V.js";
+import "./cli-chunk-WQNNZHJ6.js";
 import {
   ConfigError,
   Option,
@@ -57,7 +57,7 @@ import {
   resolveWorkflowPath,
   shortRef,
   stateDirOption
-} from "./cli-chunk-PQWGCFOQ.js";
+} from "./cli-chunk-7PNCL7I5.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

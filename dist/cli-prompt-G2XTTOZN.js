@@ -4,16 +4,16 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-QVIJRE3L.js";
+} from "./cli-chunk-CKD7XPZ5.js";
 import {
   openState
-} from "./cli-chunk-HR4H2KSM.js";
-import "./cli-chunk-LUAEWNTO.js";
+} from "./cli-chunk-GTIWRW67.js";
+import "./cli-chunk-K6BA2PYX.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-UW26TY3D.js";
-import "./cli-chunk-KXFCEU3I.js";
+} from "./cli-chunk-XEI45I4V.js";
+import "./cli-chunk-WQNNZHJ6.js";
 import {
   Option,
   PATH_HELP,
@@ -22,7 +22,7 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-PQWGCFOQ.js";
+} from "./cli-chunk-7PNCL7I5.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -7,11 +7,11 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-UW26TY3D.js";
+} from "./cli-chunk-XEI45I4V.js";
 import {
   displayPath,
   shortRef
-} from "./cli-chunk-PQWGCFOQ.js";
+} from "./cli-chunk-7PNCL7I5.js";
 
 // src/report/estimate.ts
 var integer;

@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   count
-} from "./cli-chunk-BR4FE2JL.js";
+} from "./cli-chunk-ZOABHFKD.js";
 import {
   usd
-} from "./cli-chunk-UW26TY3D.js";
+} from "./cli-chunk-XEI45I4V.js";
 import {
   shortRef
-} from "./cli-chunk-PQWGCFOQ.js";
+} from "./cli-chunk-7PNCL7I5.js";
 
 // src/report/visible.ts
 function visible(text) {

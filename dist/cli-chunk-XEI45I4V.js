@@ -4,7 +4,7 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   componentsOf,
   lockEntry
-} from "./cli-chunk-KXFCEU3I.js";
+} from "./cli-chunk-WQNNZHJ6.js";
 import {
   PyFloat,
   UsageError,
@@ -17,7 +17,7 @@ import {
   plain,
   sha256Hex,
   sharedValue
-} from "./cli-chunk-PQWGCFOQ.js";
+} from "./cli-chunk-7PNCL7I5.js";
 
 // src/report/color.ts
 function styleFor(stream, env = process.env) {

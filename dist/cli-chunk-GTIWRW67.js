@@ -7,14 +7,14 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-LUAEWNTO.js";
+} from "./cli-chunk-K6BA2PYX.js";
 import {
   sortedObject
-} from "./cli-chunk-UW26TY3D.js";
+} from "./cli-chunk-XEI45I4V.js";
 import {
   LOCK_VERSION,
   lockEntry
-} from "./cli-chunk-KXFCEU3I.js";
+} from "./cli-chunk-WQNNZHJ6.js";
 import {
   ConfigError,
   InputError,
@@ -35,7 +35,7 @@ import {
   sharedValue,
   temporaryFor,
   textHashes
-} from "./cli-chunk-PQWGCFOQ.js";
+} from "./cli-chunk-7PNCL7I5.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";

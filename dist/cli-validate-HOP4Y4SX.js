@@ -3,22 +3,22 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   issueLines
-} from "./cli-chunk-NTKMLLD2.js";
+} from "./cli-chunk-6VDHMXQL.js";
 import {
   checkWorkflow
-} from "./cli-chunk-CZV3DMPE.js";
+} from "./cli-chunk-Z6LHIQUI.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-HR4H2KSM.js";
-import "./cli-chunk-LUAEWNTO.js";
+} from "./cli-chunk-GTIWRW67.js";
+import "./cli-chunk-K6BA2PYX.js";
 import {
   count
-} from "./cli-chunk-BR4FE2JL.js";
+} from "./cli-chunk-ZOABHFKD.js";
 import {
   styleFor
-} from "./cli-chunk-UW26TY3D.js";
-import "./cli-chunk-KXFCEU3I.js";
+} from "./cli-chunk-XEI45I4V.js";
+import "./cli-chunk-WQNNZHJ6.js";
 import {
   ConfigError,
   EXIT,
@@ -31,7 +31,7 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-PQWGCFOQ.js";
+} from "./cli-chunk-7PNCL7I5.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

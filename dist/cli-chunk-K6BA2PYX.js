@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   LOCK_VERSION
-} from "./cli-chunk-KXFCEU3I.js";
+} from "./cli-chunk-WQNNZHJ6.js";
 import {
   ConfigError,
   asDict,
   lockFileOf,
   writeFileAtomic
-} from "./cli-chunk-PQWGCFOQ.js";
+} from "./cli-chunk-7PNCL7I5.js";
 
 // src/lockfile/write.ts
 function orderedEntry(e) {

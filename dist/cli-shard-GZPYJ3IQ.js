@@ -8,17 +8,17 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-IFS3N3XQ.js";
+} from "./cli-chunk-L6RLO4F4.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-CZV3DMPE.js";
-import "./cli-chunk-IDT7HJMW.js";
-import "./cli-chunk-QVIJRE3L.js";
-import "./cli-chunk-HR4H2KSM.js";
-import "./cli-chunk-LUAEWNTO.js";
-import "./cli-chunk-BR4FE2JL.js";
-import "./cli-chunk-UW26TY3D.js";
-import "./cli-chunk-KXFCEU3I.js";
-import "./cli-chunk-PQWGCFOQ.js";
+import "./cli-chunk-Z6LHIQUI.js";
+import "./cli-chunk-N3KES4SB.js";
+import "./cli-chunk-CKD7XPZ5.js";
+import "./cli-chunk-GTIWRW67.js";
+import "./cli-chunk-K6BA2PYX.js";
+import "./cli-chunk-ZOABHFKD.js";
+import "./cli-chunk-XEI45I4V.js";
+import "./cli-chunk-WQNNZHJ6.js";
+import "./cli-chunk-7PNCL7I5.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
