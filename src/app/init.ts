@@ -179,7 +179,7 @@ function existsOrLink(file: string): boolean {
 
 function realOrSelf(file: string): string {
   try {
-    return realpathSync(file);
+    return realpathSync.native(file);
   } catch {
     return file;
   }

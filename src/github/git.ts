@@ -35,7 +35,7 @@ export function openRepo(dir: string, display = dir): GitRepo {
   if (top.error)
     throw new UsageError(`git could not be started (${top.error.message}); pairflow diff reads the base revision with git, so install it or put it on PATH`);
   if (top.status !== 0) throw new UsageError(`${display} is not inside a git repository; pairflow diff reads the base revision with git`);
-  const root = realpathSync(top.stdout.trim());
+  const root = realpathSync.native(top.stdout.trim());
 
   return {
     root,
@@ -58,7 +58,7 @@ export function openRepo(dir: string, display = dir): GitRepo {
       return found;
     },
     relative(file) {
-      return path.relative(root, realpathSync(file)).split(path.sep).join("/");
+      return path.relative(root, realpathSync.native(file)).split(path.sep).join("/");
     },
     read(commit, relPath) {
       const spec = `${commit}:${relPath}`;

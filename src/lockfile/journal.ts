@@ -46,7 +46,7 @@ export interface Journal {
  */
 export function realLockPath(lockFile: string): string {
   try {
-    return path.join(realpathSync(path.dirname(lockFile)), path.basename(lockFile));
+    return path.join(realpathSync.native(path.dirname(lockFile)), path.basename(lockFile));
   } catch {
     return path.resolve(lockFile);
   }

@@ -79,7 +79,7 @@ export class LockBusyError extends Error {
 export function lockPath(workflowPath: string): string {
   let real = workflowPath;
   try {
-    real = realpathSync(workflowPath);
+    real = realpathSync.native(workflowPath);
   } catch {
     // A workflow that no longer exists (an old run's record): its path as recorded.
   }

@@ -1,5 +1,20 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+  type Stats,
+} from "node:fs";
 import path from "node:path";
 
 /** Why a write of one of pairflow's own files failed, in words, by the system's error code. */
@@ -189,5 +204,19 @@ export function readFileNoFollow(file: string): Buffer {
     return readFileSync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * What is at the path, a link itself rather than what it leads to; undefined when nothing is, or
+ * a file is on the way (ENOTDIR). Asked for every output and state directory on every command, so
+ * a missing path costs no thrown error (throwIfNoEntry).
+ */
+export function lstatOrUndefined(file: string): Stats | undefined {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
+    throw err;
   }
 }

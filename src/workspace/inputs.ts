@@ -46,7 +46,7 @@ export class InputHasher {
     private readonly ignore: string[] = [],
     private readonly written: WrittenFiles = new Map(),
   ) {
-    this.root = realpathSync(workflow.root);
+    this.root = realpathSync.native(workflow.root);
   }
 
   /** `{relative path: sha256}` for one pair's globs, sorted by path; `what` names the globs in messages. */
@@ -105,7 +105,7 @@ export class InputHasher {
   fileHash(abs: string, rel: string, what = "input"): string {
     let hash = this.hashes.get(abs);
     if (hash === undefined) {
-      const real = realpathSync(abs);
+      const real = realpathSync.native(abs);
       if (!isInside(this.root, real)) {
         throw new InputError(`${what} "${rel}" resolves to ${real}, outside the repository (${this.root}); files pairflow hashes must stay inside it`);
       }

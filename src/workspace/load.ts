@@ -7,7 +7,7 @@
  * pipe named as the workflow would block forever, a device such as /dev/zero would fill memory,
  * and a file outside the repository must never be read, let alone quoted in a message.
  */
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
 import { ConfigError, type ConfigIssue } from "../model/errors.js";
@@ -35,15 +35,13 @@ export const diskFiles: ConfigFiles = {
 };
 
 function fileKind(file: string): FileKind {
-  let stat: Stats;
-  let real: string;
   try {
-    stat = statSync(file);
-    real = realpathSync(file);
+    const stat = statSync(file, { throwIfNoEntry: false });
+    if (stat === undefined) return { kind: "missing" };
+    return { kind: stat.isFile() ? "file" : stat.isDirectory() ? "directory" : "other", real: realpathSync.native(file) };
   } catch {
-    return { kind: "missing" };
+    return { kind: "missing" }; // a file on the way (ENOTDIR), or gone meanwhile
   }
-  return { kind: stat.isFile() ? "file" : stat.isDirectory() ? "directory" : "other", real };
 }
 
 /** What makes a path unfit to read as a configuration file, or undefined. */
@@ -98,8 +96,8 @@ function checkedWorkflow(file: string, cwd: string): string {
   const stat = statSync(file);
   if (stat.isDirectory()) throw fileIssue(shown, `is a directory; give a workflow file or a directory holding one of ${WORKFLOW_NAMES.join(", ")}`);
   if (!stat.isFile()) throw fileIssue(shown, "is not a regular file (a pipe, a device or a socket); give the path of a workflow file");
-  const root = realpathSync(findRepoRoot(path.dirname(file)));
-  const real = realpathSync(file);
+  const root = realpathSync.native(findRepoRoot(path.dirname(file)));
+  const real = realpathSync.native(file);
   if (!isInside(root, real)) {
     throw fileIssue(shown, `is a link to ${real}, outside the repository (${root}); give the path of the workflow file itself, inside its repository`);
   }
@@ -116,55 +114,17 @@ export function loadWorkflow(target: string | undefined, cwd = process.cwd()): L
 
 /**
  * What is on disk where the pairs' outputs go: each must be a regular file, or nothing yet, inside
- * the repository after symbolic links (OutputFiles.problem), and never a directory or a path
- * under a file. Checked before anything reads them: reading a pipe would block the plan.
+ * the repository after symbolic links, never a directory or a path under a file
+ * (OutputFiles.problem). Checked before anything reads them: reading a pipe would block the plan.
  */
 export function outputIssues(loaded: Loaded, outputs = new OutputFiles(loaded.workflow)): ConfigIssue[] {
   const { workflow, sources } = loaded;
   const issues: ConfigIssue[] = [];
   for (const pair of workflow.pairs.values()) {
-    if (pair.output === undefined) continue;
-    const file = path.resolve(workflow.dir, pair.output);
-    // A link is OutputFiles.problem's to describe; a directory or a file on the way are not links.
-    const link = lstatOrUndefined(file)?.isSymbolicLink() ?? false;
-    const kind = link ? undefined : (underFile(file, workflow.root) ?? directory(file));
-    const problem = kind !== undefined ? `"${pair.output}" ${kind}` : outputs.problem(pair)?.replace(`output ${pair.output} `, `"${pair.output}" `);
+    const problem = outputs.problem(pair, { beforeRun: true })?.replace(`output ${pair.output} `, `"${pair.output}" `);
     if (problem !== undefined) issues.push(issueAt(sources.workflow, ["action_pairs", pair.template ?? pair.id, "output"], problem));
   }
   return issues;
-}
-
-function directory(file: string): string | undefined {
-  return statOrUndefined(file)?.isDirectory() ? "is a directory; give the path of a file for the pair to write" : undefined;
-}
-
-function lstatOrUndefined(file: string): Stats | undefined {
-  try {
-    return lstatSync(file);
-  } catch {
-    return undefined;
-  }
-}
-
-/** What is at the path, or undefined when nothing is (including a path under a file). */
-function statOrUndefined(file: string): Stats | undefined {
-  try {
-    return statSync(file);
-  } catch {
-    return undefined;
-  }
-}
-
-/** A path whose parent, or an ancestor, is a file: no file can be written there. */
-function underFile(file: string, root: string): string | undefined {
-  for (let dir = path.dirname(file); isInside(root, dir) && dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const stat = statOrUndefined(dir);
-    if (stat === undefined) continue;
-    return stat.isDirectory()
-      ? undefined
-      : `is under ${path.relative(root, dir) || dir}, which is a file, not a directory; give a path where a file can be written`;
-  }
-  return undefined;
 }
 
 /** The nearest ancestor of dir holding .git, else dir itself. */

@@ -64,7 +64,7 @@ export class PairFileHasher {
     private readonly hasher: InputHasher,
     private readonly options: PairFileOptions = {},
   ) {
-    this.realRoot = realpathSync(workflow.root);
+    this.realRoot = realpathSync.native(workflow.root);
     this.excluded = new Set(options.exclude ?? []);
     for (const pair of workflow.pairs.values()) {
       const file = outputPath(workflow, pair);
@@ -228,7 +228,7 @@ export class PairFileHasher {
       known = false;
       if (isInside(this.workflow.root, abs) && !this.pairflows(abs) && statSync(abs, { throwIfNoEntry: false })?.isFile()) {
         // A link may lead out of the repository; such a file is never read.
-        known = isInside(this.realRoot, realpathSync(abs));
+        known = isInside(this.realRoot, realpathSync.native(abs));
       }
       this.words.set(abs, known);
     }

@@ -15,6 +15,7 @@ import { lstatSync, mkdirSync, readdirSync, readlinkSync, type Stats } from "nod
 import path from "node:path";
 import { isInside } from "../config/paths.js";
 import { UsageError } from "../model/errors.js";
+import { lstatOrUndefined } from "./files.js";
 
 /** The directories pairflow keeps under the state directory, parents before children. */
 export const STATE_SUBDIRS = [
@@ -139,16 +140,6 @@ export function makeRealDirs(base: string, dir: string): void {
       stat = lstatSync(d);
     }
     if (!stat.isDirectory()) throw refusal(d, stat, d, base);
-  }
-}
-
-function lstatOrUndefined(file: string): Stats | undefined {
-  try {
-    return lstatSync(file);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    throw err;
   }
 }
 

@@ -10,6 +10,10 @@
  *   `user/node_modules/pairflow/dist/cli.js`.
  *
  * The paths reach the tests through `inject` (see test/helpers/package.ts).
+ *
+ * Every temporary file of the suite, its tests' and the commands' they start, goes under one
+ * directory (TMPDIR, which the workers inherit), removed at the end: a run of the suite leaves
+ * nothing behind in the machine's /tmp.
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -42,7 +46,9 @@ const npm = (args: string[], cwd: string) =>
   execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
 export default function setup(project: TestProject): () => void {
-  const root = mkdtempSync(path.join(tmpdir(), "pairflow-shipped-"));
+  const scratch = mkdtempSync(path.join(tmpdir(), "pairflow-suite-"));
+  process.env.TMPDIR = scratch;
+  const root = mkdtempSync(path.join(scratch, "pairflow-shipped-"));
   const stage = path.join(root, "stage");
   // What npm would publish from this checkout, less dist/, which comes from the build instead.
   const [listed] = JSON.parse(npm(["pack", "--dry-run", "--json", "--ignore-scripts"], REPO)) as { files: { path: string }[] }[];
@@ -67,5 +73,5 @@ export default function setup(project: TestProject): () => void {
   const installSeconds = Number(process.hrtime.bigint() - started) / 1e9;
 
   project.provide("shipped", { stage, tarball, user, installed: path.join(user, "node_modules", "pairflow"), installSeconds });
-  return () => rmSync(root, { recursive: true, force: true });
+  return () => rmSync(scratch, { recursive: true, force: true });
 }
