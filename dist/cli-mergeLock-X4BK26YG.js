@@ -6,17 +6,17 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-K6BA2PYX.js";
+} from "./cli-chunk-YTQL7ZLS.js";
 import {
   LOCK_VERSION,
   componentsOf,
   emptyLock
-} from "./cli-chunk-WQNNZHJ6.js";
+} from "./cli-chunk-IBFPC2Q6.js";
 import {
   dict,
   examples,
   own
-} from "./cli-chunk-7PNCL7I5.js";
+} from "./cli-chunk-YFM4J6CT.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

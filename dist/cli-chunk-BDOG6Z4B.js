@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   formatIssue
-} from "./cli-chunk-7PNCL7I5.js";
+} from "./cli-chunk-YFM4J6CT.js";
 
 // src/report/issues.ts
 var SHOWN_PER_FILE = 50;

@@ -14780,16 +14780,16 @@ var require_async2 = __commonJS({
     var constants_1 = require_constants3();
     var utils = require_utils4();
     var common2 = require_common();
-    function read(directory2, settings, callback) {
+    function read(directory, settings, callback) {
       if (!settings.stats && constants_1.IS_SUPPORT_READDIR_WITH_FILE_TYPES) {
-        readdirWithFileTypes(directory2, settings, callback);
+        readdirWithFileTypes(directory, settings, callback);
         return;
       }
-      readdir(directory2, settings, callback);
+      readdir(directory, settings, callback);
     }
     exports.read = read;
-    function readdirWithFileTypes(directory2, settings, callback) {
-      settings.fs.readdir(directory2, { withFileTypes: true }, (readdirError, dirents) => {
+    function readdirWithFileTypes(directory, settings, callback) {
+      settings.fs.readdir(directory, { withFileTypes: true }, (readdirError, dirents) => {
         if (readdirError !== null) {
           callFailureCallback(callback, readdirError);
           return;
@@ -14797,7 +14797,7 @@ var require_async2 = __commonJS({
         const entries = dirents.map((dirent) => ({
           dirent,
           name: dirent.name,
-          path: common2.joinPathSegments(directory2, dirent.name, settings.pathSegmentSeparator)
+          path: common2.joinPathSegments(directory, dirent.name, settings.pathSegmentSeparator)
         }));
         if (!settings.followSymbolicLinks) {
           callSuccessCallback(callback, entries);
@@ -14834,14 +14834,14 @@ var require_async2 = __commonJS({
         });
       };
     }
-    function readdir(directory2, settings, callback) {
-      settings.fs.readdir(directory2, (readdirError, names) => {
+    function readdir(directory, settings, callback) {
+      settings.fs.readdir(directory, (readdirError, names) => {
         if (readdirError !== null) {
           callFailureCallback(callback, readdirError);
           return;
         }
         const tasks = names.map((name) => {
-          const path8 = common2.joinPathSegments(directory2, name, settings.pathSegmentSeparator);
+          const path8 = common2.joinPathSegments(directory, name, settings.pathSegmentSeparator);
           return (done) => {
             fsStat.stat(path8, settings.fsStatSettings, (error, stats) => {
               if (error !== null) {
@@ -14889,20 +14889,20 @@ var require_sync2 = __commonJS({
     var constants_1 = require_constants3();
     var utils = require_utils4();
     var common2 = require_common();
-    function read(directory2, settings) {
+    function read(directory, settings) {
       if (!settings.stats && constants_1.IS_SUPPORT_READDIR_WITH_FILE_TYPES) {
-        return readdirWithFileTypes(directory2, settings);
+        return readdirWithFileTypes(directory, settings);
       }
-      return readdir(directory2, settings);
+      return readdir(directory, settings);
     }
     exports.read = read;
-    function readdirWithFileTypes(directory2, settings) {
-      const dirents = settings.fs.readdirSync(directory2, { withFileTypes: true });
+    function readdirWithFileTypes(directory, settings) {
+      const dirents = settings.fs.readdirSync(directory, { withFileTypes: true });
       return dirents.map((dirent) => {
         const entry = {
           dirent,
           name: dirent.name,
-          path: common2.joinPathSegments(directory2, dirent.name, settings.pathSegmentSeparator)
+          path: common2.joinPathSegments(directory, dirent.name, settings.pathSegmentSeparator)
         };
         if (entry.dirent.isSymbolicLink() && settings.followSymbolicLinks) {
           try {
@@ -14918,10 +14918,10 @@ var require_sync2 = __commonJS({
       });
     }
     exports.readdirWithFileTypes = readdirWithFileTypes;
-    function readdir(directory2, settings) {
-      const names = settings.fs.readdirSync(directory2);
+    function readdir(directory, settings) {
+      const names = settings.fs.readdirSync(directory);
       return names.map((name) => {
-        const entryPath = common2.joinPathSegments(directory2, name, settings.pathSegmentSeparator);
+        const entryPath = common2.joinPathSegments(directory, name, settings.pathSegmentSeparator);
         const stats = fsStat.statSync(entryPath, settings.fsStatSettings);
         const entry = {
           name,
@@ -15444,8 +15444,8 @@ var require_async3 = __commonJS({
       onEnd(callback) {
         this._emitter.once("end", callback);
       }
-      _pushToQueue(directory2, base) {
-        const queueItem = { directory: directory2, base };
+      _pushToQueue(directory, base) {
+        const queueItem = { directory, base };
         this._queue.push(queueItem, (error) => {
           if (error !== null) {
             this._handleError(error);
@@ -15592,17 +15592,17 @@ var require_sync3 = __commonJS({
         this._handleQueue();
         return this._storage;
       }
-      _pushToQueue(directory2, base) {
-        this._queue.add({ directory: directory2, base });
+      _pushToQueue(directory, base) {
+        this._queue.add({ directory, base });
       }
       _handleQueue() {
         for (const item of this._queue.values()) {
           this._handleDirectory(item.directory, item.base);
         }
       }
-      _handleDirectory(directory2, base) {
+      _handleDirectory(directory, base) {
         try {
-          const entries = this._scandir(directory2, this._settings.fsScandirSettings);
+          const entries = this._scandir(directory, this._settings.fsScandirSettings);
           for (const entry of entries) {
             this._handleEntry(entry, base);
           }
@@ -15699,23 +15699,23 @@ var require_out3 = __commonJS({
     var sync_1 = require_sync4();
     var settings_1 = require_settings3();
     exports.Settings = settings_1.default;
-    function walk(directory2, optionsOrSettingsOrCallback, callback) {
+    function walk(directory, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        new async_1.default(directory2, getSettings()).read(optionsOrSettingsOrCallback);
+        new async_1.default(directory, getSettings()).read(optionsOrSettingsOrCallback);
         return;
       }
-      new async_1.default(directory2, getSettings(optionsOrSettingsOrCallback)).read(callback);
+      new async_1.default(directory, getSettings(optionsOrSettingsOrCallback)).read(callback);
     }
     exports.walk = walk;
-    function walkSync(directory2, optionsOrSettings) {
+    function walkSync(directory, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      const provider = new sync_1.default(directory2, settings);
+      const provider = new sync_1.default(directory, settings);
       return provider.read();
     }
     exports.walkSync = walkSync;
-    function walkStream(directory2, optionsOrSettings) {
+    function walkStream(directory, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      const provider = new stream_1.default(directory2, settings);
+      const provider = new stream_1.default(directory, settings);
       return provider.read();
     }
     exports.walkStream = walkStream;
@@ -23085,16 +23085,30 @@ import path7 from "node:path";
 
 // src/workspace/load.ts
 var import_fast_glob2 = __toESM(require_out4(), 1);
-import { closeSync as closeSync2, constants as constants2, existsSync as existsSync2, fstatSync as fstatSync2, lstatSync as lstatSync2, openSync as openSync2, readSync, realpathSync as realpathSync2, statSync as statSync2 } from "node:fs";
+import { closeSync as closeSync2, constants as constants2, existsSync as existsSync2, fstatSync as fstatSync2, openSync as openSync2, readSync, realpathSync as realpathSync2, statSync as statSync2 } from "node:fs";
 import path6 from "node:path";
 
 // src/workspace/outputs.ts
-import { existsSync, lstatSync, readFileSync as readFileSync2, realpathSync, statSync } from "node:fs";
+import { existsSync, readFileSync as readFileSync2, realpathSync, statSync } from "node:fs";
 import path5 from "node:path";
 
 // src/workspace/files.ts
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync
+} from "node:fs";
 import path4 from "node:path";
 var WRITE_FAILURES = {
   ENOSPC: "no space left on the device",
@@ -23239,6 +23253,14 @@ function readFileNoFollow(file) {
     closeSync(fd);
   }
 }
+function lstatOrUndefined(file) {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false });
+  } catch (err) {
+    if (err.code === "ENOTDIR") return void 0;
+    throw err;
+  }
+}
 
 // src/workspace/outputs.ts
 function outputPath(workflow2, pair) {
@@ -23262,7 +23284,14 @@ var OutputFiles = class {
   }
   read(pair) {
     const file = outputPath(this.workflow, pair);
-    return file !== void 0 && existsSync(file) ? readFileSync2(file) : void 0;
+    if (file === void 0) return void 0;
+    try {
+      return readFileSync2(file);
+    } catch (err) {
+      const code = err.code;
+      if (code === "ENOENT" || code === "ENOTDIR") return void 0;
+      throw err;
+    }
   }
   /** Writes the file atomically: readers see the old content or the new, never a mix. */
   write(pair, content) {
@@ -23277,47 +23306,58 @@ var OutputFiles = class {
    * An output is written only inside the repository, after symlinks: a directory on its path that
    * links elsewhere, or an output that is itself a link, is refused rather than followed. Nor,
    * after symlinks, where git or pairflow keep their own files (reservedOutput): a directory that
-   * links to .git or to the state directory is refused too.
+   * links to .git or to the state directory is refused too. Nor a directory; and before anything
+   * runs (`beforeRun`), nor a path under a file. Checked afresh before every write (a command may
+   * have changed the tree meanwhile), so in as few system calls as the checks allow. During a run,
+   * a file where a directory should be is left for the write to meet: the run stops there with the
+   * acceptance already recorded, and the next run restores the output rather than generating it again.
    */
-  problem(pair) {
+  problem(pair, { beforeRun = false } = {}) {
     const file = outputPath(this.workflow, pair);
     if (file === void 0) return null;
-    const root = realpathSync(this.workflow.root);
-    if (lexists(file) && lstatSync(file).isSymbolicLink()) {
-      return `output ${pair.output} is a symbolic link; pairflow writes only regular files inside the repository: replace the link with a file, or choose another output`;
-    }
+    const shown = `output ${pair.output}`;
+    const stat = lstatOrUndefined(file);
+    if (stat?.isSymbolicLink())
+      return `${shown} is a symbolic link; pairflow writes only regular files inside the repository: replace the link with a file, or choose another output`;
+    if (stat?.isDirectory()) return `${shown} is a directory; give the path of a file for the pair to write`;
+    if (stat !== void 0 && !stat.isFile()) return `${shown} is not a regular file; give the path of a file`;
     let dir = path5.dirname(file);
-    while (!lexists(dir)) dir = path5.dirname(dir);
-    if (!existsSync(dir))
-      return `output ${pair.output} is under ${path5.relative(this.workflow.root, dir) || dir}, a symbolic link that leads nowhere; remove the link`;
-    const realDir = realpathSync(dir);
-    if (!isInside(root, realDir))
-      return `output ${pair.output} would be written outside the repository (${realDir} is not inside ${root}); give a path inside it`;
+    let dirStat = stat === void 0 ? lstatOrUndefined(dir) : void 0;
+    if (stat === void 0) {
+      while (dirStat === void 0) dirStat = lstatOrUndefined(dir = path5.dirname(dir));
+      if (!dirStat.isDirectory() && !dirStat.isSymbolicLink()) return beforeRun ? underFile(shown, this.workflow.root, dir) : null;
+    }
+    let realDir;
+    try {
+      realDir = realpathSync.native(dir);
+    } catch {
+      return `${shown} is under ${path5.relative(this.workflow.root, dir) || dir}, a symbolic link that leads nowhere; remove the link`;
+    }
+    if (dirStat?.isSymbolicLink() && !statSync(realDir).isDirectory()) return beforeRun ? underFile(shown, this.workflow.root, dir) : null;
+    const { root, lockFile, stateDirs } = this.reserved();
+    if (!isInside(root, realDir)) return `${shown} would be written outside the repository (${realDir} is not inside ${root}); give a path inside it`;
     const real = path5.join(realDir, path5.relative(dir, file));
-    const reserved = reservedOutput(real, {
-      root,
-      lockFile: realPath(lockFileOf(this.workflow.path)),
-      stateDirs: this.stateDir ? [realPath(this.stateDir)] : []
-    });
-    if (reserved !== void 0) return `output ${pair.output} ${real === file ? "" : `(${path5.relative(root, real)}) `}${reserved}`;
-    if (existsSync(file) && !statSync(file).isFile()) return `output ${pair.output} is not a regular file; give the path of a file`;
+    const reserved = reservedOutput(real, { root, lockFile, stateDirs });
+    if (reserved !== void 0) return `${shown} ${real === file ? "" : `(${path5.relative(root, real)}) `}${reserved}`;
     return null;
   }
+  reservedPaths;
+  /** The repository, the lock file and the state directory after links: they stay put for an invocation. */
+  reserved() {
+    return this.reservedPaths ??= {
+      root: realpathSync.native(this.workflow.root),
+      lockFile: realPath(lockFileOf(this.workflow.path)),
+      stateDirs: this.stateDir ? [realPath(this.stateDir)] : []
+    };
+  }
 };
+function underFile(shown, root, dir) {
+  return `${shown} is under ${path5.relative(root, dir) || dir}, which is a file, not a directory; give a path where a file can be written`;
+}
 function realPath(file) {
   let dir = file;
   while (!existsSync(dir) && path5.dirname(dir) !== dir) dir = path5.dirname(dir);
-  return path5.join(realpathSync(dir), path5.relative(dir, file));
-}
-function lexists(file) {
-  try {
-    lstatSync(file);
-    return true;
-  } catch (err) {
-    const code = err.code;
-    if (code === "ENOENT" || code === "ENOTDIR") return false;
-    throw err;
-  }
+  return path5.join(realpathSync.native(dir), path5.relative(dir, file));
 }
 
 // src/workspace/load.ts
@@ -23334,15 +23374,13 @@ var diskFiles = {
   stat: fileKind
 };
 function fileKind(file) {
-  let stat;
-  let real;
   try {
-    stat = statSync2(file);
-    real = realpathSync2(file);
+    const stat = statSync2(file, { throwIfNoEntry: false });
+    if (stat === void 0) return { kind: "missing" };
+    return { kind: stat.isFile() ? "file" : stat.isDirectory() ? "directory" : "other", real: realpathSync2.native(file) };
   } catch {
     return { kind: "missing" };
   }
-  return { kind: stat.isFile() ? "file" : stat.isDirectory() ? "directory" : "other", real };
 }
 function unreadable(stat) {
   if (stat.isDirectory()) return "it is a directory; give the path of a file";
@@ -23385,8 +23423,8 @@ function checkedWorkflow(file, cwd) {
   const stat = statSync2(file);
   if (stat.isDirectory()) throw fileIssue(shown, `is a directory; give a workflow file or a directory holding one of ${WORKFLOW_NAMES.join(", ")}`);
   if (!stat.isFile()) throw fileIssue(shown, "is not a regular file (a pipe, a device or a socket); give the path of a workflow file");
-  const root = realpathSync2(findRepoRoot(path6.dirname(file)));
-  const real = realpathSync2(file);
+  const root = realpathSync2.native(findRepoRoot(path6.dirname(file)));
+  const real = realpathSync2.native(file);
   if (!isInside(root, real)) {
     throw fileIssue(shown, `is a link to ${real}, outside the repository (${root}); give the path of the workflow file itself, inside its repository`);
   }
@@ -23403,39 +23441,10 @@ function outputIssues(loaded, outputs = new OutputFiles(loaded.workflow)) {
   const { workflow: workflow2, sources } = loaded;
   const issues = [];
   for (const pair of workflow2.pairs.values()) {
-    if (pair.output === void 0) continue;
-    const file = path6.resolve(workflow2.dir, pair.output);
-    const link = lstatOrUndefined(file)?.isSymbolicLink() ?? false;
-    const kind = link ? void 0 : underFile(file, workflow2.root) ?? directory(file);
-    const problem = kind !== void 0 ? `"${pair.output}" ${kind}` : outputs.problem(pair)?.replace(`output ${pair.output} `, `"${pair.output}" `);
+    const problem = outputs.problem(pair, { beforeRun: true })?.replace(`output ${pair.output} `, `"${pair.output}" `);
     if (problem !== void 0) issues.push(issueAt(sources.workflow, ["action_pairs", pair.template ?? pair.id, "output"], problem));
   }
   return issues;
-}
-function directory(file) {
-  return statOrUndefined(file)?.isDirectory() ? "is a directory; give the path of a file for the pair to write" : void 0;
-}
-function lstatOrUndefined(file) {
-  try {
-    return lstatSync2(file);
-  } catch {
-    return void 0;
-  }
-}
-function statOrUndefined(file) {
-  try {
-    return statSync2(file);
-  } catch {
-    return void 0;
-  }
-}
-function underFile(file, root) {
-  for (let dir = path6.dirname(file); isInside(root, dir) && dir !== path6.dirname(dir); dir = path6.dirname(dir)) {
-    const stat = statOrUndefined(dir);
-    if (stat === void 0) continue;
-    return stat.isDirectory() ? void 0 : `is under ${path6.relative(root, dir) || dir}, which is a file, not a directory; give a path where a file can be written`;
-  }
-  return void 0;
 }
 function findRepoRoot(dir) {
   for (let d = dir; ; d = path6.dirname(d)) {
@@ -23554,6 +23563,7 @@ export {
   temporaryFor,
   removeStaleTemporaries,
   readFileNoFollow,
+  lstatOrUndefined,
   outputPath,
   OutputFiles,
   diskFiles,

@@ -3,22 +3,22 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   issueLines
-} from "./cli-chunk-6VDHMXQL.js";
+} from "./cli-chunk-BDOG6Z4B.js";
 import {
   checkWorkflow
-} from "./cli-chunk-Z6LHIQUI.js";
+} from "./cli-chunk-QKL2J4LT.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-GTIWRW67.js";
-import "./cli-chunk-K6BA2PYX.js";
+} from "./cli-chunk-VJTNBAMU.js";
+import "./cli-chunk-YTQL7ZLS.js";
 import {
   count
-} from "./cli-chunk-ZOABHFKD.js";
+} from "./cli-chunk-XWROBFZG.js";
 import {
   styleFor
-} from "./cli-chunk-XEI45I4V.js";
-import "./cli-chunk-WQNNZHJ6.js";
+} from "./cli-chunk-5ZWDE2EE.js";
+import "./cli-chunk-IBFPC2Q6.js";
 import {
   ConfigError,
   EXIT,
@@ -31,7 +31,7 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-7PNCL7I5.js";
+} from "./cli-chunk-YFM4J6CT.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

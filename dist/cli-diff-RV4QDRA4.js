@@ -1,29 +1,29 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-N3KES4SB.js";
+import "./cli-chunk-ZHCOJHFW.js";
 import {
   planTarget
-} from "./cli-chunk-CKD7XPZ5.js";
-import "./cli-chunk-GTIWRW67.js";
+} from "./cli-chunk-BXAZKQRM.js";
+import "./cli-chunk-VJTNBAMU.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-K6BA2PYX.js";
+} from "./cli-chunk-YTQL7ZLS.js";
 import {
   planJson,
   reasonsText,
   withoutCallsText
-} from "./cli-chunk-ZOABHFKD.js";
+} from "./cli-chunk-XWROBFZG.js";
 import {
   FILE_HEADERS_ONLY,
   createTwoFilesPatch,
   decidePair,
   styleFor
-} from "./cli-chunk-XEI45I4V.js";
+} from "./cli-chunk-5ZWDE2EE.js";
 import {
   lockEntry
-} from "./cli-chunk-WQNNZHJ6.js";
+} from "./cli-chunk-IBFPC2Q6.js";
 import {
   Option,
   PATH_HELP,
@@ -34,7 +34,7 @@ import {
   require_dist,
   resolveWorkflowPath,
   stateDirOption
-} from "./cli-chunk-7PNCL7I5.js";
+} from "./cli-chunk-YFM4J6CT.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM
@@ -615,7 +615,7 @@ function openRepo(dir, display = dir) {
   if (top.error)
     throw new UsageError(`git could not be started (${top.error.message}); pairflow diff reads the base revision with git, so install it or put it on PATH`);
   if (top.status !== 0) throw new UsageError(`${display} is not inside a git repository; pairflow diff reads the base revision with git`);
-  const root = realpathSync(top.stdout.trim());
+  const root = realpathSync.native(top.stdout.trim());
   return {
     root,
     resolve(ref, options = {}) {
@@ -637,7 +637,7 @@ function openRepo(dir, display = dir) {
       return found;
     },
     relative(file) {
-      return path.relative(root, realpathSync(file)).split(path.sep).join("/");
+      return path.relative(root, realpathSync.native(file)).split(path.sep).join("/");
     },
     read(commit, relPath) {
       const spec = `${commit}:${relPath}`;

@@ -3,20 +3,20 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-3O52RRM3.js";
-import "./cli-chunk-ALIG2L4Y.js";
+} from "./cli-chunk-2EE5YVUI.js";
+import "./cli-chunk-I4KXEGSL.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-L6RLO4F4.js";
+} from "./cli-chunk-LXK577MZ.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-Z6LHIQUI.js";
+import "./cli-chunk-QKL2J4LT.js";
 import {
   NOT_REPORTED,
   seconds,
   visible
-} from "./cli-chunk-N3KES4SB.js";
+} from "./cli-chunk-ZHCOJHFW.js";
 import {
   listRunIds,
   listing,
@@ -24,7 +24,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-CKD7XPZ5.js";
+} from "./cli-chunk-BXAZKQRM.js";
 import {
   LocalStore,
   checkStateDir,
@@ -32,17 +32,17 @@ import {
   isHashedKey,
   pairKey,
   readLockWithJournal
-} from "./cli-chunk-GTIWRW67.js";
+} from "./cli-chunk-VJTNBAMU.js";
 import {
   lockPathFor
-} from "./cli-chunk-K6BA2PYX.js";
+} from "./cli-chunk-YTQL7ZLS.js";
 import {
   count
-} from "./cli-chunk-ZOABHFKD.js";
+} from "./cli-chunk-XWROBFZG.js";
 import {
   styleFor
-} from "./cli-chunk-XEI45I4V.js";
-import "./cli-chunk-WQNNZHJ6.js";
+} from "./cli-chunk-5ZWDE2EE.js";
+import "./cli-chunk-IBFPC2Q6.js";
 import {
   ConfigError,
   Option,
@@ -57,7 +57,7 @@ import {
   resolveWorkflowPath,
   shortRef,
   stateDirOption
-} from "./cli-chunk-7PNCL7I5.js";
+} from "./cli-chunk-YFM4J6CT.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

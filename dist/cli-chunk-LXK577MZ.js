@@ -6,11 +6,11 @@ import {
 } from "./cli-chunk-7Z54WWHF.js";
 import {
   checkWorkflow
-} from "./cli-chunk-Z6LHIQUI.js";
+} from "./cli-chunk-QKL2J4LT.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-N3KES4SB.js";
+} from "./cli-chunk-ZHCOJHFW.js";
 import {
   RunRecorder,
   estimateOf,
@@ -22,7 +22,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-CKD7XPZ5.js";
+} from "./cli-chunk-BXAZKQRM.js";
 import {
   LocalStore,
   LockWriter,
@@ -32,10 +32,10 @@ import {
   openState,
   pairKey,
   realLockPath
-} from "./cli-chunk-GTIWRW67.js";
+} from "./cli-chunk-VJTNBAMU.js";
 import {
   lockPathFor
-} from "./cli-chunk-K6BA2PYX.js";
+} from "./cli-chunk-YTQL7ZLS.js";
 import {
   asksBeforeRunning,
   callsModel,
@@ -55,10 +55,10 @@ import {
   withDependencies,
   withObserved,
   workflowRef
-} from "./cli-chunk-XEI45I4V.js";
+} from "./cli-chunk-5ZWDE2EE.js";
 import {
   lockEntry
-} from "./cli-chunk-WQNNZHJ6.js";
+} from "./cli-chunk-IBFPC2Q6.js";
 import {
   ASSEMBLE,
   ConfigError,
@@ -90,7 +90,7 @@ import {
   sha256Hex,
   stateDirOption,
   writeFileAtomic
-} from "./cli-chunk-7PNCL7I5.js";
+} from "./cli-chunk-YFM4J6CT.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -795,7 +795,7 @@ var LockBusyError = class extends Error {
 function lockPath(workflowPath) {
   let real = workflowPath;
   try {
-    real = realpathSync(workflowPath);
+    real = realpathSync.native(workflowPath);
   } catch {
   }
   const lock = realLockPath(lockPathFor(real));

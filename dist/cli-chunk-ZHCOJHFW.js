@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   count
-} from "./cli-chunk-ZOABHFKD.js";
+} from "./cli-chunk-XWROBFZG.js";
 import {
   usd
-} from "./cli-chunk-XEI45I4V.js";
+} from "./cli-chunk-5ZWDE2EE.js";
 import {
   shortRef
-} from "./cli-chunk-7PNCL7I5.js";
+} from "./cli-chunk-YFM4J6CT.js";
 
 // src/report/visible.ts
 function visible(text) {

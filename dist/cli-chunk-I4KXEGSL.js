@@ -5,18 +5,18 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-L6RLO4F4.js";
+} from "./cli-chunk-LXK577MZ.js";
 import {
   planTarget
-} from "./cli-chunk-CKD7XPZ5.js";
+} from "./cli-chunk-BXAZKQRM.js";
 import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-ZOABHFKD.js";
+} from "./cli-chunk-XWROBFZG.js";
 import {
   styleFor
-} from "./cli-chunk-XEI45I4V.js";
+} from "./cli-chunk-5ZWDE2EE.js";
 import {
   Option,
   PATH_HELP,
@@ -25,7 +25,7 @@ import {
   positiveInt,
   stateDirOption,
   writePieces
-} from "./cli-chunk-7PNCL7I5.js";
+} from "./cli-chunk-YFM4J6CT.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts) {

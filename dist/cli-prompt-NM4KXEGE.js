@@ -4,16 +4,16 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-CKD7XPZ5.js";
+} from "./cli-chunk-BXAZKQRM.js";
 import {
   openState
-} from "./cli-chunk-GTIWRW67.js";
-import "./cli-chunk-K6BA2PYX.js";
+} from "./cli-chunk-VJTNBAMU.js";
+import "./cli-chunk-YTQL7ZLS.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-XEI45I4V.js";
-import "./cli-chunk-WQNNZHJ6.js";
+} from "./cli-chunk-5ZWDE2EE.js";
+import "./cli-chunk-IBFPC2Q6.js";
 import {
   Option,
   PATH_HELP,
@@ -22,7 +22,7 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-7PNCL7I5.js";
+} from "./cli-chunk-YFM4J6CT.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

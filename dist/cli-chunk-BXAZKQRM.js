@@ -4,22 +4,22 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   makeRealDirs,
   openState
-} from "./cli-chunk-GTIWRW67.js";
+} from "./cli-chunk-VJTNBAMU.js";
 import {
   callsModel,
   estimatePlan,
   onlyPairs,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-XEI45I4V.js";
+} from "./cli-chunk-5ZWDE2EE.js";
 import {
   lockEntry
-} from "./cli-chunk-WQNNZHJ6.js";
+} from "./cli-chunk-IBFPC2Q6.js";
 import {
   UsageError,
   displayPath,
   writeFileAtomic
-} from "./cli-chunk-7PNCL7I5.js";
+} from "./cli-chunk-YFM4J6CT.js";
 
 // src/records/read.ts
 import { closeSync as closeSync2, constants, existsSync, fstatSync, openSync as openSync2, readdirSync, readSync } from "node:fs";

@@ -13,7 +13,7 @@ import {
   examples,
   findRepoRoot,
   writeFileAtomic
-} from "./cli-chunk-7PNCL7I5.js";
+} from "./cli-chunk-YFM4J6CT.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
@@ -111,7 +111,7 @@ function existsOrLink(file) {
 }
 function realOrSelf(file) {
   try {
-    return realpathSync(file);
+    return realpathSync.native(file);
   } catch {
     return file;
   }

@@ -7,14 +7,14 @@ import {
 import {
   SHOWN_PER_FILE,
   issueLines
-} from "./cli-chunk-6VDHMXQL.js";
+} from "./cli-chunk-BDOG6Z4B.js";
 import {
   count
-} from "./cli-chunk-ZOABHFKD.js";
+} from "./cli-chunk-XWROBFZG.js";
 import {
   styleFor
-} from "./cli-chunk-XEI45I4V.js";
-import "./cli-chunk-WQNNZHJ6.js";
+} from "./cli-chunk-5ZWDE2EE.js";
+import "./cli-chunk-IBFPC2Q6.js";
 import {
   Command,
   CommanderError,
@@ -24,21 +24,21 @@ import {
   StorageError,
   UsageError,
   checkStateDir
-} from "./cli-chunk-7PNCL7I5.js";
+} from "./cli-chunk-YFM4J6CT.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-CFO5V3EF.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-HOP4Y4SX.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-CSD6L6P4.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-LB65FQYD.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-MBOOUC3W.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-G2XTTOZN.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-VBIHPUI7.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-AC7IVGDS.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-GZPYJ3IQ.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-NUTDSESD.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-AJKQHHG7.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-SXOUYDG4.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-RV4QDRA4.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-IJQBBFZZ.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-NM4KXEGE.js")).registerPrompt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-QW3EVMV2.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-X4BK26YG.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-KFNZ5KOE.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

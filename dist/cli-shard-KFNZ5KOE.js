@@ -8,17 +8,17 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-L6RLO4F4.js";
+} from "./cli-chunk-LXK577MZ.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-Z6LHIQUI.js";
-import "./cli-chunk-N3KES4SB.js";
-import "./cli-chunk-CKD7XPZ5.js";
-import "./cli-chunk-GTIWRW67.js";
-import "./cli-chunk-K6BA2PYX.js";
-import "./cli-chunk-ZOABHFKD.js";
-import "./cli-chunk-XEI45I4V.js";
-import "./cli-chunk-WQNNZHJ6.js";
-import "./cli-chunk-7PNCL7I5.js";
+import "./cli-chunk-QKL2J4LT.js";
+import "./cli-chunk-ZHCOJHFW.js";
+import "./cli-chunk-BXAZKQRM.js";
+import "./cli-chunk-VJTNBAMU.js";
+import "./cli-chunk-YTQL7ZLS.js";
+import "./cli-chunk-XWROBFZG.js";
+import "./cli-chunk-5ZWDE2EE.js";
+import "./cli-chunk-IBFPC2Q6.js";
+import "./cli-chunk-YFM4J6CT.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {

@@ -5,7 +5,7 @@ import {
   asDict,
   dict,
   own
-} from "./cli-chunk-7PNCL7I5.js";
+} from "./cli-chunk-YFM4J6CT.js";
 
 // src/model/records.ts
 var LOCK_VERSION = 1;

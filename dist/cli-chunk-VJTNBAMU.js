@@ -7,14 +7,14 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-K6BA2PYX.js";
+} from "./cli-chunk-YTQL7ZLS.js";
 import {
   sortedObject
-} from "./cli-chunk-XEI45I4V.js";
+} from "./cli-chunk-5ZWDE2EE.js";
 import {
   LOCK_VERSION,
   lockEntry
-} from "./cli-chunk-WQNNZHJ6.js";
+} from "./cli-chunk-IBFPC2Q6.js";
 import {
   ConfigError,
   InputError,
@@ -26,6 +26,7 @@ import {
   escapeGlob,
   isInside,
   loadWorkflow,
+  lstatOrUndefined,
   outputIssues,
   outputPath,
   ownWrite,
@@ -35,7 +36,7 @@ import {
   sharedValue,
   temporaryFor,
   textHashes
-} from "./cli-chunk-7PNCL7I5.js";
+} from "./cli-chunk-YFM4J6CT.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -45,7 +46,7 @@ import { closeSync, ftruncateSync, lstatSync, openSync, readFileSync, realpathSy
 import path from "node:path";
 function realLockPath(lockFile) {
   try {
-    return path.join(realpathSync(path.dirname(lockFile)), path.basename(lockFile));
+    return path.join(realpathSync.native(path.dirname(lockFile)), path.basename(lockFile));
   } catch {
     return path.resolve(lockFile);
   }
@@ -315,15 +316,6 @@ function makeRealDirs(base2, dir) {
     if (!stat.isDirectory()) throw refusal(d, stat, d, base2);
   }
 }
-function lstatOrUndefined(file) {
-  try {
-    return lstatSync2(file);
-  } catch (err) {
-    const code = err.code;
-    if (code === "ENOENT" || code === "ENOTDIR") return void 0;
-    throw err;
-  }
-}
 function direntsOf(dir) {
   try {
     return readdirSync(dir, { withFileTypes: true });
@@ -568,7 +560,7 @@ var InputHasher = class {
     this.workflow = workflow;
     this.ignore = ignore;
     this.written = written;
-    this.root = realpathSync2(workflow.root);
+    this.root = realpathSync2.native(workflow.root);
   }
   workflow;
   ignore;
@@ -625,7 +617,7 @@ var InputHasher = class {
   fileHash(abs, rel, what = "input") {
     let hash = this.hashes.get(abs);
     if (hash === void 0) {
-      const real = realpathSync2(abs);
+      const real = realpathSync2.native(abs);
       if (!isInside(this.root, real)) {
         throw new InputError(`${what} "${rel}" resolves to ${real}, outside the repository (${this.root}); files pairflow hashes must stay inside it`);
       }
@@ -7429,7 +7421,7 @@ var PairFileHasher = class {
     this.workflow = workflow;
     this.hasher = hasher;
     this.options = options;
-    this.realRoot = realpathSync3(workflow.root);
+    this.realRoot = realpathSync3.native(workflow.root);
     this.excluded = new Set(options.exclude ?? []);
     for (const pair of workflow.pairs.values()) {
       const file = outputPath(workflow, pair);
@@ -7581,7 +7573,7 @@ var PairFileHasher = class {
     if (known === void 0) {
       known = false;
       if (isInside(this.workflow.root, abs) && !this.pairflows(abs) && statSync2(abs, { throwIfNoEntry: false })?.isFile()) {
-        known = isInside(this.realRoot, realpathSync3(abs));
+        known = isInside(this.realRoot, realpathSync3.native(abs));
       }
       this.words.set(abs, known);
     }

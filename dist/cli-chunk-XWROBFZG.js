@@ -7,11 +7,11 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-XEI45I4V.js";
+} from "./cli-chunk-5ZWDE2EE.js";
 import {
   displayPath,
   shortRef
-} from "./cli-chunk-7PNCL7I5.js";
+} from "./cli-chunk-YFM4J6CT.js";
 
 // src/report/estimate.ts
 var integer;

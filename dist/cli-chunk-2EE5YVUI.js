@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-ALIG2L4Y.js";
+} from "./cli-chunk-I4KXEGSL.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -16,13 +16,13 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-L6RLO4F4.js";
+} from "./cli-chunk-LXK577MZ.js";
 import {
   eventLine,
   runJson,
   runSummary,
   visible
-} from "./cli-chunk-N3KES4SB.js";
+} from "./cli-chunk-ZHCOJHFW.js";
 import {
   compareWithRun,
   comparisonText,
@@ -31,12 +31,12 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-ZOABHFKD.js";
+} from "./cli-chunk-XWROBFZG.js";
 import {
   asksBeforeRunning,
   parseUsd,
   styleFor
-} from "./cli-chunk-XEI45I4V.js";
+} from "./cli-chunk-5ZWDE2EE.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -47,7 +47,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-7PNCL7I5.js";
+} from "./cli-chunk-YFM4J6CT.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;
