@@ -1,9 +1,21 @@
 /** What pairflow records about accepted artifacts: lock file entries, store records, token usage. */
 import { asDict, dict, own } from "./dict.js";
 
+/**
+ * What a generator call used, as the provider reported it. `input` counts every input token, those
+ * the provider's prompt cache served or took included; the cache and batch fields say which were
+ * priced differently (src/estimate/prices.ts costOf). Sums (a lock entry's, a run's totals) keep
+ * input and output only.
+ */
 export interface TokenUsage {
   input: number;
   output: number;
+  /** Of `input`: read from the provider's prompt cache (OpenAI cached_tokens, Anthropic cache_read_input_tokens). */
+  cacheRead?: number;
+  /** Of `input`: written to the prompt cache (Anthropic cache_creation_input_tokens). */
+  cacheWrite?: number;
+  /** Bought through the provider's batch API, at its batch price. */
+  batch?: boolean;
 }
 
 export const LOCK_VERSION = 1;

@@ -12,8 +12,9 @@
  * - a command, or a generator pairflow does not ship, also gets the pair's id, the attempt's
  *   number (PAIRFLOW_PAIR, PAIRFLOW_ATTEMPT) and the dependencies as files, and reads the files
  *   its command line names and the pair's `inputs`: all of it is in the key.
- * Settings that change how a request travels (api_key_env, timeout, retries) and secret headers
- * are not, as in the configRef (TRANSPORT_KEYS).
+ * Settings that change how a request travels (api_key_env, timeout, retries, batch) and secret
+ * headers are not, as in the configRef (TRANSPORT_KEYS): a batch's answer answers the same request
+ * made synchronously, and the other way round.
  */
 import type { OwnComponents } from "../model/plan.js";
 import type { Pair } from "../model/workflow.js";
