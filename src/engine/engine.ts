@@ -21,7 +21,7 @@ import { plain } from "../model/values.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, type Pair } from "../model/workflow.js";
 import { pairKey } from "../refs/keys.js";
 import { contentNeeded, plannedComponents } from "../plan/plan.js";
-import { renderPrompt } from "../prompt/render.js";
+import { renderPromptParts, sharedPrefixes } from "../prompt/render.js";
 import { guardKey, requestKey } from "../refs/request.js";
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -107,6 +107,8 @@ class Run {
   private readonly saves: Promise<void>[] = [];
   /** The first write that failed: the run stops and ends with it. */
   private fatal: Error | undefined;
+  /** How much of each running pair's prompt other running pairs' prompts begin with (see sharedPrefixes). */
+  private sharing: Map<string, number> | undefined;
 
   constructor(
     private readonly plan: Plan,
@@ -435,7 +437,15 @@ class Run {
       if (this.signal.aborted) return interrupted();
       this.emit({ type: "attempt_start", id: d.id, attempt });
       const t0 = Date.now();
-      const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies, history });
+      const rendered = renderPromptParts({
+        prompt: pair.prompt,
+        specification: workflow.specification,
+        constraints: workflow.constraints,
+        dependencies,
+        history,
+      });
+      const prompt = rendered.text;
+      const shared = this.sharedPrefix(d.id);
       const request = reuseRequests ? requestKey({ pair, own: d.own, prompt, dependencies, attempt }) : undefined;
       let content: Buffer;
       let tokens: TokenUsage | null = null;
@@ -454,6 +464,7 @@ class Run {
           attempt,
           model: pair.model,
           prompt,
+          ...(shared === undefined ? {} : { cacheablePrefix: rendered.prefixEnds[shared] }),
           dependencies,
           config: plain(pair.generatorConfig) as Record<string, unknown>,
           cwd: workflow.dir,
@@ -577,6 +588,16 @@ class Run {
   private recordRequest(key: string, entry: RequestEntry, content: Buffer): void {
     this.deps.store.putRequest(key, entry);
     this.deps.remote?.saveRequest?.(key, entry, content);
+  }
+
+  /** How many of the pair's dependencies the part of its prompt other pairs of this run share runs through; undefined: none shared. */
+  private sharedPrefix(id: string): number | undefined {
+    if (!this.sharing) {
+      const { workflow } = this.plan;
+      const running = this.plan.pairs.filter((p) => p.action === "run").map((p) => workflow.pairs.get(p.id)!);
+      this.sharing = sharedPrefixes(running, workflow);
+    }
+    return this.sharing.get(id);
   }
 
   private redact(text: string): string {

@@ -28,6 +28,25 @@ export interface ProviderSettings {
   baseDelayMs: number;
 }
 
+/** One synchronous call a provider generator makes for a request (see openaiCall, anthropicCall). */
+export interface ProviderCall {
+  provider: "openai" | "anthropic";
+  settings: ProviderSettings;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  /**
+   * What the body asks the model, without what only changes how it travels (cache markers): two
+   * calls that ask the same are the same request, whichever way they were sent.
+   */
+  asked: unknown;
+  /** Azure's api-version, when the endpoint is Azure's. */
+  apiVersion?: string;
+  /** Strings never shown in a message. */
+  secrets: string[];
+  authHint?: string;
+}
+
 /** The generator_config settings both providers read, checked. */
 export function readProviderSettings(provider: string, request: GenerateRequest, defaults: { baseUrl: string; apiKeyEnv: string }): ProviderSettings {
   const { config, env } = request;

@@ -12,6 +12,12 @@ export interface GenerateRequest {
   model: string | null;
   /** The rendered prompt (see src/prompt/render.ts). */
   prompt: string;
+  /**
+   * The length of the prompt's beginning that other requests of the run begin with too (see
+   * sharedPrefixes in src/prompt/render.ts): a provider that wants it marked for its prompt cache
+   * (Anthropic's cache_control) gets the prompt as two text blocks cut there, the same text.
+   */
+  cacheablePrefix?: number;
   /** The dependencies' accepted artifacts the prompt holds, for generators that hand them over as files too. */
   dependencies?: readonly { id: string; content: string }[];
   /** The pair's generator_config with workflow defaults applied, numbers as plain numbers. */
