@@ -83,7 +83,9 @@ export interface Spend {
   bought: {
     /** Generator calls made. */
     calls: number;
-    /** As the providers reported them; null when none did (a command reports none). */
+    /** Of those, made through a provider's batch API, at its batch price. */
+    batched: number;
+    /** As the providers reported them, with what their prompt caches served and took; null when none did (a command reports none). */
     tokens: TokenUsage | null;
     /** USD at current prices; null when part of it is unknown (no price, or no usage reported for a priced model). */
     cost: number | null;

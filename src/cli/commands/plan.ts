@@ -14,11 +14,18 @@ export interface PlanFlags {
   from?: string;
   stateDir?: string;
   shards?: number;
+  batch?: boolean;
 }
 
 /** What `pairflow plan` prints, and `pairflow run --dry-run` with the same flags. */
 export async function showPlan(io: Io, target: string | undefined, opts: PlanFlags): Promise<void> {
-  const request = { cwd: io.cwd, env: io.env, stateDir: opts.stateDir, selection: { force: opts.force, only: opts.only, from: opts.from } };
+  const request = {
+    cwd: io.cwd,
+    env: io.env,
+    stateDir: opts.stateDir,
+    selection: { force: opts.force, only: opts.only, from: opts.from },
+    batch: opts.batch,
+  };
   if (opts.shards !== undefined) {
     const { plan, estimate, shards } = await planShards(target, { ...request, shards: opts.shards });
     if (opts.json) await writePieces(io.stdout, planJsonText({ ...planJsonStream(plan, io.cwd, estimate), ...shardsJson(shards) }));
@@ -39,6 +46,7 @@ export function registerPlan(program: Command, { io }: CliContext): void {
     .option("--force", "plan every pair to run")
     .addOption(onlyOption("plan only these pairs and what they depend on, as `pairflow run --only` would run them"))
     .option("--from <id>", "plan this pair and everything downstream of it to run")
+    .option("--batch", "estimate as `pairflow run --batch` runs: every openai and anthropic pair through its provider's batch API, at batch prices")
     .addOption(
       new Option(
         "--shards <n>",
