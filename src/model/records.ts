@@ -101,3 +101,43 @@ export interface RequestEntry {
   /** Verdicts by guard key (src/refs/request.ts guardKey). */
   verdicts: Record<string, Verdict>;
 }
+
+/**
+ * A batch pairflow gave a provider's batch API (OpenAI's Batch API, Anthropic's Message Batches),
+ * kept until its results are collected and used: in the state directory (src/records/batches.ts),
+ * each change written before the step that made it returns, and in the CI snapshot. A later run,
+ * here or on a fresh runner, that asks what it asked collects it instead of asking again.
+ */
+export interface BatchRecord {
+  /** pairflow's name for it, chosen before anything is sent: every custom_id starts with it. */
+  key: string;
+  provider: "openai" | "anthropic";
+  /** Where its requests go (the synchronous endpoint's URL): batches are per provider and endpoint. */
+  endpoint: string;
+  /** When it was submitted. */
+  at: string;
+  /** The provider's id; absent while it is being submitted (a run killed then finds it by `key`). */
+  id?: string;
+  /** OpenAI: the input file uploaded for it. */
+  file?: string;
+  /** Its requests: custom_id, a digest of what it asks (see askedDigest), and the pair that asked. */
+  requests: { customId: string; asked: string; pair: string }[];
+  /**
+   * submitting: recorded, perhaps not yet created; submitted: created; cancelling: pairflow asked
+   * the provider to cancel it (what it finished is still collected); ended: its results are in.
+   */
+  state: "submitting" | "submitted" | "cancelling" | "ended";
+  /** Its results, by custom_id, once collected here: the content is in the local store. */
+  results?: Record<string, BatchResult>;
+  /** The custom_ids whose results a run has used (the batch is forgotten once all have been). */
+  used?: string[];
+}
+
+/** One request's result in a batch: the artifact's hash (and usage), or why there is none. */
+export type BatchResult =
+  | { contentHash: string; tokens: TokenUsage | null }
+  | {
+      /** errored, expired: the provider could not answer it in the batch; canceled: the batch was cancelled first; invalid: the answer had no content. */
+      failed: "errored" | "expired" | "canceled" | "invalid";
+      message: string;
+    };

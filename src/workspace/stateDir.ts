@@ -23,6 +23,7 @@ export const STATE_SUBDIRS = [
   "store/pairs",
   "store/requests",
   "runs",
+  "batches",
   "shared",
   "shared/store",
   "shared/store/objects",
