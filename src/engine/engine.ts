@@ -12,7 +12,18 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Plan, PlannedPair } from "../model/plan.js";
-import type { ArtifactStore, Generator, Guard, GuardResult, OutputFiles, RemoteArtifact, Sandbox, Scratch } from "../model/ports.js";
+import {
+  BatchPendingError,
+  type ArtifactStore,
+  type BatchWave,
+  type Generator,
+  type Guard,
+  type GuardResult,
+  type OutputFiles,
+  type RemoteArtifact,
+  type Sandbox,
+  type Scratch,
+} from "../model/ports.js";
 import type { Redact } from "../model/redact.js";
 import { lockEntry, type LockEntry, type LockFile, type RequestEntry, type StoreRecord, type TokenUsage } from "../model/records.js";
 import { dict } from "../model/dict.js";
@@ -56,6 +67,12 @@ export interface EngineDeps {
   };
   /** Decides a pair again with its dependencies' actual outcomes: the planner's own rule. */
   decide(id: string, decided: ReadonlyMap<string, PlannedPair>, options?: { lost?: boolean }): Promise<PlannedPair>;
+  /**
+   * Provider batches (src/generators/batch.ts): a pair whose calls may be batched waits for its
+   * batch without holding a slot, and is announced as it starts and ends, so that a batch holds
+   * everything its wave asks.
+   */
+  batches?: BatchWave;
 }
 
 export interface EngineOptions {
@@ -109,6 +126,10 @@ class Run {
   private fatal: Error | undefined;
   /** How much of each running pair's prompt other running pairs' prompts begin with (see sharedPrefixes). */
   private sharing: Map<string, number> | undefined;
+  /** Pairs that wait for a provider batch the run does not wait for (`--no-wait`). */
+  private waiting = 0;
+  /** Judging by pairs that hold no slot (batched ones) is limited to the run's concurrency all the same. */
+  private judging!: Limiter;
 
   constructor(
     private readonly plan: Plan,
@@ -149,11 +170,21 @@ class Run {
     const count = (s: PairStatus) => pairs.filter((p) => p.status === s).length;
     const tokens = { input: 0, output: 0 };
     for (const p of pairs) for (const a of p.attempts) if (a.tokens) addTokens(tokens, a.tokens);
+    // Stopped, it was interrupted; else pairs left unfinished wait for batches a later run collects.
+    const stopped = this.signal.aborted || (this.options.stop?.aborted ?? false);
+    const status: RunReport["status"] =
+      count("interrupted") > 0 && (stopped || this.waiting === 0)
+        ? "interrupted"
+        : count("failed") + count("blocked") > 0
+          ? "failed"
+          : count("interrupted") > 0
+            ? "waiting"
+            : "success";
     const report: RunReport = {
       version: 1,
       runId: this.options.runId,
       workflowRef: this.plan.workflowRef,
-      status: count("interrupted") > 0 ? "interrupted" : count("failed") + count("blocked") > 0 ? "failed" : "success",
+      status,
       pairs,
       totals: {
         pairs: pairs.length,
@@ -180,6 +211,8 @@ class Run {
    */
   private async schedule(): Promise<void> {
     const concurrency = Math.max(1, this.options.concurrency ?? DEFAULT_CONCURRENCY);
+    this.judging = limiter(concurrency);
+    const batches = this.deps.batches;
     const { requires, dependents } = this.plan.graph;
     const pairs = this.plan.pairs;
     const position = new Map(pairs.map((p, i) => [p.id, i]));
@@ -198,22 +231,30 @@ class Run {
     let busy = 0;
     const start = (id: string, slot: boolean) => {
       const stopped = requires.get(id)!.filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
+      const waits = requires.get(id)!.filter((d) => this.outcomes.get(d)?.status === "interrupted");
       if (this.stopping) this.finish({ ...this.blocked(id, "not started: the run was interrupted"), status: "interrupted" });
       else if (stopped.length > 0) this.finish(this.blocked(id, `blocked by ${stopped.join(", ")}`));
+      else if (waits.length > 0) this.finish({ ...this.blocked(id, `not started: ${waits.join(", ")} did not finish`), status: "interrupted" });
       else {
         if (slot) busy++;
+        const batched = !slot && batches !== undefined && batches.batched(this.plan.workflow.pairs.get(id)!);
+        if (batched) batches.join(id);
         const task: Promise<void> = this.handle(id).finally(() => {
           inFlight.delete(task);
           if (slot) busy--;
+          if (batched) batches.leave(id);
         });
         inFlight.add(task);
       }
     };
     const shard = this.deps.shard;
     const awaited = (i: number) => shard !== undefined && pairs[i]!.action === "run" && !shard.owns(pairs[i]!.id);
+    // A pair whose calls go in a provider batch waits for it without a slot: every pair of the wave
+    // is started, so that the batch holds all of them.
+    const slotless = (i: number) => awaited(i) || (batches?.batched(this.plan.workflow.pairs.get(pairs[i]!.id)!) ?? false);
     while (ready.length > 0 || inFlight.size > 0) {
-      if (shard) {
-        for (const i of ready.filter(awaited)) {
+      if (shard || batches) {
+        for (const i of ready.filter(slotless)) {
           ready.splice(ready.indexOf(i), 1);
           start(pairs[i]!.id, false);
         }
@@ -484,6 +525,20 @@ class Run {
       } catch (err) {
         // Cancelled mid-call: the attempt never happened; a resumed run makes it again.
         if (this.signal.aborted) return interrupted();
+        // In a provider batch the run does not wait for: the attempt is made when a later run collects it.
+        if (err instanceof BatchPendingError) {
+          this.waiting++;
+          return this.finish({
+            id: d.id,
+            configRef: d.configRef,
+            status: "interrupted",
+            attempts,
+            contentHash: null,
+            reasons: d.reasons,
+            durationMs: Date.now() - started,
+            note: this.redact(err.message),
+          });
+        }
         // A generator that cannot produce anything, or a guard that cannot judge, ends the pair:
         // retrying would only repeat the same error at the same cost.
         const message = this.redact((err as Error).message);
@@ -565,6 +620,12 @@ class Run {
 
   private async check(guard: Guard | null, pair: Pair, content: Buffer, attempt: number): Promise<GuardResult> {
     if (guard === null) return { accepted: true, feedback: "" }; // no guard accepts
+    // A batched pair holds no slot: its guard takes a turn among at most `concurrency` at once.
+    if (this.deps.batches?.batched(pair)) return this.judging(() => this.judge(guard, pair, content, attempt));
+    return this.judge(guard, pair, content, attempt);
+  }
+
+  private judge(guard: Guard, pair: Pair, content: Buffer, attempt: number): Promise<GuardResult> {
     const scratch = this.deps.scratch;
     let artifactPath: string | undefined;
     return guard({
@@ -695,6 +756,24 @@ function utf8(bytes: Buffer): string | undefined {
 function reuseNote(reused: Reused): string {
   const how = reused.kind === "request" ? "request reused" : "request reused; guard re-judged";
   return `${how}: no model call (generated for ${reused.pair} at ${reused.at})`;
+}
+
+type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
+
+/** Runs tasks at most `n` at once, in the order they come. */
+function limiter(n: number): Limiter {
+  let running = 0;
+  const queue: (() => void)[] = [];
+  return async (task) => {
+    if (running >= n) await new Promise<void>((resolve) => queue.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      queue.shift()?.();
+    }
+  };
 }
 
 /** Inserts n into the ascending array, keeping it ascending. */

@@ -3,7 +3,7 @@
  * rendered prompt; guards accept or reject it. Both are plain async functions looked up by name.
  */
 import type { GuardRef, Pair } from "./workflow.js";
-import type { LockFile, RequestEntry, TokenUsage, StoreRecord } from "./records.js";
+import type { BatchRecord, LockFile, RequestEntry, TokenUsage, StoreRecord } from "./records.js";
 
 export interface GenerateRequest {
   pairId: string;
@@ -82,6 +82,43 @@ export class GeneratorError extends Error {
 
 export type Generator = (request: GenerateRequest) => Promise<GenerateResult>;
 
+/**
+ * The request went into a provider's batch, and the run does not wait for it (`--no-wait`): a
+ * later run or resume collects the result. The attempt has not happened yet; the pair waits.
+ */
+export class BatchPendingError extends GeneratorError {
+  override name = "BatchPendingError";
+}
+
+/**
+ * How the engine works with a generator that gathers calls into provider batches
+ * (src/generators/batch.ts). A batch holds one wave: what every pair in flight whose calls are
+ * batched asks before any of them can go on. So such a pair waits for its batch without holding
+ * one of the run's slots, and the engine says when it starts and ends, so the batch is sent as
+ * soon as every one of them is waiting on it (or has ended).
+ */
+export interface BatchWave {
+  /** Whether the pair's generator calls may be batched (or collected from a batch sent earlier). */
+  batched(pair: Pair): boolean;
+  /** A batched pair started: the next batch waits until it calls its generator or ends. */
+  join(pair: string): void;
+  /** It ended. */
+  leave(pair: string): void;
+}
+
+/** Where the batches a run gave providers are kept until their results are used (src/records/batches.ts). */
+export interface BatchLedger {
+  /** Every batch not yet done with: this machine's, and those a CI snapshot brought. */
+  batches(): BatchRecord[];
+  /** Records a batch as it is now, written through before this returns. */
+  put(batch: BatchRecord): void;
+  /** Forgets batches done with. */
+  drop(keys: readonly string[]): void;
+  /** Keeps a result's content (in the local store); its hash. */
+  putContent(content: string): string;
+  content(hash: string): string | undefined;
+}
+
 export interface GuardRequest {
   pairId: string;
   content: string;
@@ -137,6 +174,10 @@ export interface RemoteStore {
   requestContent?(hash: string): Promise<Buffer | undefined>;
   /** Keeps an artifact a generator returned, or a verdict on one, for the store's next save. */
   saveRequest?(key: string, entry: RequestEntry, content: Buffer): void;
+  /** The provider batches the store last saved as not yet done with (see BatchRecord). */
+  batches?(): BatchRecord[];
+  /** Saves the workflow's state soon, not only at the end: a batch was just submitted, and a lost runner must not lose it. */
+  saveSoon?(): void;
 }
 
 /** Where accepted artifacts are kept on this machine: content by hash, one record per (pair, configRef). */

@@ -115,6 +115,10 @@ export class RunRecorder {
       case "warning":
         this.append({ event: "warning", message: event.message });
         break;
+      case "batch":
+        // Its requests and their custom_ids are in the state directory's record of batches (src/records/batches.ts).
+        this.append({ event: "batch", provider: event.provider, batch: event.id, state: event.state, requests: event.requests, counts: event.counts });
+        break;
       case "run_end": {
         const report = this.merged(event.report);
         this.append({ event: "run_end", status: report.status, totals: report.totals });

@@ -1,0 +1,139 @@
+/**
+ * Provider batches through the CLI in this process, against the loopback batch service: one batch
+ * per wave, provider and endpoint; the same outputs as a synchronous run; `--no-wait` and a later
+ * run; expired and errored requests falling back or failing as configured; SIGINT-like
+ * cancellation; the run record and the state directory's record of batches.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startBatchService, type BatchService } from "../helpers/batchProviders.js";
+import { tempRepo } from "../helpers/fixtures.js";
+import { cli } from "../estimate/helpers.js";
+
+const KEY = "sk-loopback-batch";
+
+/** The model's answer: its task, and what it read from upstream. */
+function answer(request: { prompt: string }): string {
+  const task = /# Task\n\n([^\n]*)/.exec(request.prompt)?.[1] ?? "";
+  const upstream = [...request.prompt.matchAll(/answer to: ([^\n`]*)/g)].map((m) => m[1]).join(" + ");
+  return `answer to: ${task}${upstream ? ` (after ${upstream})` : ""}\n`;
+}
+
+function workflow(service: BatchService, provider: "openai" | "anthropic", extra = ""): Record<string, string> {
+  const model = provider === "openai" ? "gpt-4o-mini" : "claude-sonnet-4-5";
+  const url = provider === "openai" ? service.openaiUrl : service.anthropicUrl;
+  return {
+    "workflow.yml": [
+      "name: waves",
+      `model: ${model}`,
+      `generator: ${provider}`,
+      `generator_config: {base_url: "${url}", api_key_env: LOOPBACK_KEY, retries: 0${extra}}`,
+      "action_pairs:",
+      "  a: {output: out/a.txt, guard: contains, guard_config: {text: answer}}",
+      "  b: {output: out/b.txt, guard: contains, guard_config: {text: answer}}",
+      "  c: {requires: [a, b], output: out/c.txt, guard: contains, guard_config: {text: after}}",
+      "  d: {requires: [a], output: out/d.txt, guard: contains, guard_config: {text: after}}",
+      "",
+    ].join("\n"),
+    "prompts.yml": "a: {task: Write a.}\nb: {task: Write b.}\nc: {task: Write c.}\nd: {task: Write d.}\n",
+  };
+}
+
+const env = { LOOPBACK_KEY: KEY, PAIRFLOW_BATCH_POLL_MS: "1", PAIRFLOW_HTTP_BACKOFF_MS: "1" };
+
+async function run(dir: string, ...args: string[]) {
+  const r = await cli(["run", "--json", "--yes", ...args], { cwd: dir, env });
+  let report;
+  try {
+    report = JSON.parse(r.stdout);
+  } catch {
+    throw new Error(`not JSON (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+  }
+  return { ...r, report };
+}
+
+const outputs = (dir: string) => ["a", "b", "c", "d"].map((id) => readFileSync(path.join(dir, "out", `${id}.txt`), "utf8"));
+
+let service: BatchService;
+beforeEach(async () => {
+  service = await startBatchService({ key: KEY, answer });
+});
+afterEach(() => service.close());
+
+describe.each(["anthropic", "openai"] as const)("%s batches", (provider) => {
+  it("send one batch per wave and end with the outputs a synchronous run has", async () => {
+    const sync = tempRepo(workflow(service, provider));
+    expect((await run(sync)).status).toBe(0);
+    const syncAsked = service.asked.length;
+
+    const dir = tempRepo(workflow(service, provider));
+    const r = await run(dir, "--batch");
+    expect(r.status, r.stderr).toBe(0);
+    expect(outputs(dir)).toEqual(outputs(sync));
+    // Wave 1: a, b; wave 2: c, d.
+    expect(service.batches(provider).map((b) => b.requests)).toEqual([2, 2]);
+    expect(service.asked.slice(syncAsked).every((a) => a.via !== "sync")).toBe(true);
+    expect(r.report.spend.bought).toMatchObject({ calls: 4, batched: 4 });
+    expect(r.stderr).toMatch(/^batch +\S+ \S+: 2 requests submitted$/m);
+    // The run record says which batches it sent.
+    const trace = readFileSync(path.join(dir, ".pairflow", "runs", r.report.runId, "trace.jsonl"), "utf8");
+    expect(trace.match(/"event":"batch","provider":"[a-z]+","batch":"[^"]+","state":"submitted"/g)).toHaveLength(2);
+  });
+
+  it("with --no-wait, submits, ends waiting with exit 0; a later run collects what it sent and asks nothing twice", async () => {
+    service.setPolls(1_000_000);
+    const dir = tempRepo(workflow(service, provider));
+    const first = await run(dir, "--batch", "--no-wait");
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.report.status).toBe("waiting");
+    expect(first.report.pairs.map((p: { status: string }) => p.status)).toEqual(["interrupted", "interrupted", "interrupted", "interrupted"]);
+    expect(service.batches(provider)).toHaveLength(1);
+    // Not ended yet: the next run looks once and waits again.
+    const again = await run(dir, "--batch", "--no-wait");
+    expect(again.report.status).toBe("waiting");
+    expect(service.batches(provider)).toHaveLength(1);
+
+    service.setPolls(0);
+    const later = await run(dir, "--batch", "--no-wait");
+    expect(later.report.status).toBe("waiting");
+    expect(service.batches(provider)).toHaveLength(2); // the second wave
+    const last = await run(dir);
+    expect(last.status, last.stderr).toBe(0);
+    expect(last.report.status).toBe("success");
+    expect(outputs(dir)[2]).toBe("answer to: Write c. (after Write a. + Write b.)\n");
+    const prompts = service.asked.map((a) => a.prompt);
+    expect(new Set(prompts).size).toBe(prompts.length);
+    expect(prompts).toHaveLength(4);
+  });
+});
+
+describe("requests a batch could not answer", () => {
+  it("go to the synchronous endpoint (batch_fallback: sync, the default), or fail their pair (fail)", async () => {
+    await service.close();
+    service = await startBatchService({ key: KEY, answer, outcome: (r) => (r.prompt.includes("Write a.") ? "expired" : r.prompt.includes("Write b.") ? "errored" : undefined) });
+    const dir = tempRepo(workflow(service, "anthropic"));
+    const r = await run(dir, "--batch");
+    expect(r.status, r.stderr).toBe(0);
+    expect(service.asked.filter((a) => a.via === "sync").map((a) => /Write (\w)\./.exec(a.prompt)![1])).toEqual(expect.arrayContaining(["a", "b"]));
+    expect(r.stderr).toMatch(/batch \S+ did not answer a's request \(expired: .*\); asking the synchronous endpoint instead/);
+
+    const strict = tempRepo(workflow(service, "anthropic", ", batch: true, batch_fallback: fail"));
+    const s = await run(strict);
+    expect(s.status).toBe(1);
+    const a = s.report.pairs.find((p: { id: string }) => p.id === "a");
+    expect(a.status).toBe("failed");
+    expect(a.note).toMatch(/did not answer a's request \(expired: .*\); batch_fallback is fail/);
+  });
+
+  it("in a batch that expired: what it finished is used, the rest falls back", async () => {
+    await service.close();
+    let expired = 0;
+    service = await startBatchService({ key: KEY, answer, expire: () => expired++ === 0 });
+    const dir = tempRepo(workflow(service, "openai"));
+    const r = await run(dir, "--batch");
+    expect(r.status, r.stderr).toBe(0);
+    expect(service.asked.filter((a) => a.via === "sync")).toHaveLength(1);
+    expect(r.report.spend.bought).toMatchObject({ calls: 4, batched: 3 });
+  });
+});
