@@ -8,7 +8,7 @@ import path from "node:path";
 import { displayPath } from "../config/parse.js";
 import { diskFiles, findRepoRoot, loadWorkflow, resolveWorkflowPath } from "../workspace/load.js";
 import { checkWorkflow } from "../config/check.js";
-import { executePlan, newRunId, type EngineDeps } from "../engine/engine.js";
+import { DEFAULT_CONCURRENCY, executePlan, newRunId, type EngineDeps } from "../engine/engine.js";
 import { checkBudget } from "../estimate/budget.js";
 import { spendOf } from "../estimate/spend.js";
 import { asksBeforeRunning, type PlanEstimate } from "../estimate/estimate.js";
@@ -166,6 +166,7 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
       ledger,
       all: request.batch ?? false,
       wait: request.batchWait ?? true,
+      concurrency: Math.max(1, request.concurrency ?? DEFAULT_CONCURRENCY),
       pollMs: request.env?.PAIRFLOW_BATCH_POLL_MS && poll >= 0 ? poll : DEFAULT_POLL_MS,
       signal: request.signal ?? new AbortController().signal,
       onEvent,
@@ -182,7 +183,7 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
       decide: decider(planned.plan, opened.view, resuming?.resume.finished),
       batches: batchWave(request, batcher),
     };
-    let succeeded = false;
+    let final = false;
     try {
       const report = await executePlan(planned.plan, deps, {
         runId,
@@ -196,10 +197,11 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
         signal: request.signal,
         onEvent,
       });
-      succeeded = report.status === "success";
+      // Nothing waiting, nothing stopped: the answers it used are done with.
+      final = report.status === "success" || report.status === "failed";
       return finishedReport(recorder.merged(report), children, opened.workflow);
     } finally {
-      await batcher.close(succeeded);
+      await batcher.close(final);
       ledger.close();
       recorder.close();
       await stopLauncher();

@@ -170,15 +170,16 @@ class Run {
     const count = (s: PairStatus) => pairs.filter((p) => p.status === s).length;
     const tokens = { input: 0, output: 0 };
     for (const p of pairs) for (const a of p.attempts) if (a.tokens) addTokens(tokens, a.tokens);
-    // Stopped, it was interrupted; else pairs left unfinished wait for batches a later run collects.
+    // Stopped, it was interrupted; else pairs left unfinished wait for batches a later run collects:
+    // the run is not over, whatever failed meanwhile.
     const stopped = this.signal.aborted || (this.options.stop?.aborted ?? false);
     const status: RunReport["status"] =
       count("interrupted") > 0 && (stopped || this.waiting === 0)
         ? "interrupted"
-        : count("failed") + count("blocked") > 0
-          ? "failed"
-          : count("interrupted") > 0
-            ? "waiting"
+        : count("interrupted") > 0
+          ? "waiting"
+          : count("failed") + count("blocked") > 0
+            ? "failed"
             : "success";
     const report: RunReport = {
       version: 1,
@@ -217,17 +218,28 @@ class Run {
     const pairs = this.plan.pairs;
     const position = new Map(pairs.map((p, i) => [p.id, i]));
     const waitingFor = new Map(pairs.map((p) => [p.id, requires.get(p.id)!.length]));
-    const ready: number[] = pairs.flatMap((p, i) => (waitingFor.get(p.id) === 0 ? [i] : []));
+    const shard = this.deps.shard;
+    // Waiting for another shard takes no slot: a slot held while waiting could be the one the other
+    // shard waits on. Nor does waiting for a provider batch: every pair of the wave starts, so that
+    // the batch holds all of them. Such pairs are ready in a list of their own.
+    const slotless = (i: number) =>
+      (shard !== undefined && pairs[i]!.action === "run" && !shard.owns(pairs[i]!.id)) ||
+      (batches?.batched(this.plan.workflow.pairs.get(pairs[i]!.id)!) ?? false);
+    const ready: number[] = [];
+    const readyFree: number[] = [];
+    const isReady = (i: number) => insertSorted(slotless(i) ? readyFree : ready, i);
+    pairs.forEach((p, i) => {
+      if (waitingFor.get(p.id) === 0) isReady(i);
+    });
     this.ended = (id) => {
       for (const d of dependents.get(id)!) {
         const left = waitingFor.get(d);
         if (left === undefined) continue; // not in this run (--only)
         waitingFor.set(d, left - 1);
-        if (left === 1) insertSorted(ready, position.get(d)!);
+        if (left === 1) isReady(position.get(d)!);
       }
     };
     const inFlight = new Set<Promise<void>>();
-    // Waiting for another shard takes no slot: a slot held while waiting could be the one the other shard waits on.
     let busy = 0;
     const start = (id: string, slot: boolean) => {
       const stopped = requires.get(id)!.filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
@@ -247,19 +259,13 @@ class Run {
         inFlight.add(task);
       }
     };
-    const shard = this.deps.shard;
-    const awaited = (i: number) => shard !== undefined && pairs[i]!.action === "run" && !shard.owns(pairs[i]!.id);
-    // A pair whose calls go in a provider batch waits for it without a slot: every pair of the wave
-    // is started, so that the batch holds all of them.
-    const slotless = (i: number) => awaited(i) || (batches?.batched(this.plan.workflow.pairs.get(pairs[i]!.id)!) ?? false);
-    while (ready.length > 0 || inFlight.size > 0) {
-      if (shard || batches) {
-        for (const i of ready.filter(slotless)) {
-          ready.splice(ready.indexOf(i), 1);
-          start(pairs[i]!.id, false);
-        }
+    while (ready.length > 0 || readyFree.length > 0 || inFlight.size > 0) {
+      // A pair can end as it starts (reused), making others ready in either list at once.
+      for (;;) {
+        if (readyFree.length > 0) start(pairs[readyFree.shift()!]!.id, false);
+        else if (ready.length > 0 && busy < concurrency) start(pairs[ready.shift()!]!.id, true);
+        else break;
       }
-      while (ready.length > 0 && busy < concurrency) start(pairs[ready.shift()!]!.id, true);
       // Wake on a stop only until it has happened: a settled promise in the race would spin.
       if (inFlight.size > 0) await Promise.race(this.stopping ? inFlight : [...inFlight, this.stopped]);
     }
@@ -491,6 +497,7 @@ class Run {
       let content: Buffer;
       let tokens: TokenUsage | null = null;
       let stderr: string | undefined;
+      let replayed: Reused | undefined;
       let verdict: GuardResult;
       try {
         const answer = request === undefined ? undefined : await this.answerFromIndex(request, judge, guard, pair, attempt, maxOutputBytes);
@@ -517,6 +524,11 @@ class Run {
         // Artifacts are bytes from here on: hashed, stored and written as produced.
         content = typeof result.content === "string" ? Buffer.from(result.content, "utf8") : result.content;
         tokens = result.tokens ?? null;
+        // What an earlier run already received for this very request: no call now, nothing bought.
+        if (result.replayed) {
+          replayed = { kind: "request", pair: d.id, at: result.replayed.at, tokens };
+          tokens = null;
+        }
         stderr = result.stderr === undefined ? undefined : this.redact(result.stderr);
         if (content.length > maxOutputBytes)
           throw new Error(`${d.id}: the artifact is ${content.length} bytes, over the output limit of ${maxOutputBytes} bytes (max_output_bytes)`);
@@ -562,7 +574,14 @@ class Run {
           content,
         );
       }
-      const record = { attempt, accepted: verdict.accepted, feedback: verdict.feedback, tokens, durationMs: Date.now() - t0 };
+      const record = {
+        attempt,
+        accepted: verdict.accepted,
+        feedback: verdict.feedback,
+        tokens,
+        durationMs: Date.now() - t0,
+        ...(replayed ? { reused: replayed } : {}),
+      };
       attempts.push(record);
       this.emit({
         type: "attempt_end",
@@ -574,8 +593,9 @@ class Run {
         tokens,
         durationMs: record.durationMs,
         ...(stderr ? { stderr } : {}),
+        ...(replayed ? { reused: replayed } : {}),
       });
-      if (verdict.accepted) return accept(content, null);
+      if (verdict.accepted) return accept(content, replayed ? reuseNote(replayed) : null);
       history.push({ feedback: verdict.feedback });
     }
     fail(`rejected after ${total} attempt${total === 1 ? "" : "s"}: ${attempts[attempts.length - 1]?.feedback ?? ""}`);

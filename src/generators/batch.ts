@@ -55,6 +55,8 @@ export interface BatcherOptions {
   /** false: send batches and do not wait for them (`--no-wait`); batches sent before are looked at once. */
   wait: boolean;
   pollMs: number;
+  /** The run's concurrency: batched pairs sent to the synchronous endpoint instead go at most this many at once. */
+  concurrency: number;
   /** The run's cancellation: the batches it waits for are cancelled at the provider. */
   signal: AbortSignal;
   onEvent(event: BatchEvent): void;
@@ -106,12 +108,25 @@ export class Batcher implements BatchWave {
   private readonly signal: AbortSignal;
   /** Whether batches sent before are on record: then every provider pair may be answered from one. */
   private readonly collecting: boolean;
+  /** Rejects as the run is cancelled: every waiting call races it (one listener on the run's signal, not one a call). */
+  private readonly cancelled: Promise<never>;
+  /** Calls to the synchronous endpoint in place of a batch's answer, at most the run's concurrency at once. */
+  private readonly syncTurns: <T>(task: () => Promise<T>) => Promise<T>;
 
   constructor(private readonly options: BatcherOptions) {
     this.signal = AbortSignal.any([options.signal, this.closing.signal]);
     for (const record of options.ledger.batches()) this.track(record);
     this.collecting = this.tracked.size > 0;
-    options.signal.addEventListener("abort", () => this.cancelAll(), { once: true });
+    this.syncTurns = turns(options.concurrency);
+    this.cancelled = new Promise<never>((_, reject) => {
+      const cancel = () => {
+        this.cancelAll();
+        reject(new GeneratorError("cancelled"));
+      };
+      if (options.signal.aborted) cancel();
+      else options.signal.addEventListener("abort", cancel, { once: true });
+    });
+    this.cancelled.catch(() => undefined);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -132,12 +147,12 @@ export class Batcher implements BatchWave {
   }
 
   /** Waits for `answer` as a waiting member: the wave may be sent meanwhile. */
-  private async waiting(pair: string, answer: () => Promise<Answer>, signal: AbortSignal): Promise<Answer> {
+  private async waiting(pair: string, answer: () => Promise<Answer>): Promise<Answer> {
     const member = this.members.has(pair);
     if (member) this.members.set(pair, true);
     this.checkWave();
     try {
-      return await abortable(answer(), signal);
+      return await Promise.race([answer(), this.cancelled]);
     } finally {
       if (member && this.members.has(pair)) this.members.set(pair, false);
     }
@@ -175,9 +190,9 @@ export class Batcher implements BatchWave {
     let answer: Answer = { kind: "again" };
     // Asked before, in a batch on record: answered from it, never asked again.
     const before = this.lookup(asked);
-    if (before) answer = await this.waiting(request.pairId, () => this.answerFrom(before.key, before.customId, call), request.signal);
+    if (before) answer = await this.waiting(request.pairId, () => this.answerFrom(before.key, before.customId, call));
     for (let sent = 0; answer.kind === "again" && batched && sent < 2; sent++) {
-      answer = await this.waiting(request.pairId, () => this.enqueue(call, asked, request.pairId), request.signal);
+      answer = await this.waiting(request.pairId, () => this.enqueue(call, asked, request.pairId));
     }
     switch (answer.kind) {
       case "result":
@@ -189,10 +204,10 @@ export class Batcher implements BatchWave {
         if (answer.failed === "invalid") throw new GeneratorError(answer.message);
         if (plain(request.config.batch_fallback) === "fail") throw new GeneratorError(`${why}; batch_fallback is fail`);
         this.options.onWarning(`${why}; asking the synchronous endpoint instead`);
-        return sync(request);
+        return this.syncTurns(() => sync(request));
       }
       case "again":
-        return sync(request);
+        return batched ? this.syncTurns(() => sync(request)) : sync(request);
     }
   }
 
@@ -239,22 +254,22 @@ export class Batcher implements BatchWave {
     const result = t.record.results?.[customId];
     if (t.record.state !== "ended" || result === undefined) return undefined;
     const batch = t.record.id ?? t.record.key;
-    if ("failed" in result) {
-      t.used.add(customId);
-      return result.failed === "canceled" ? { kind: "again" } : { kind: "failed", failed: result.failed, message: result.message, batch };
-    }
+    if ("failed" in result) return result.failed === "canceled" ? { kind: "again" } : { kind: "failed", failed: result.failed, message: result.message, batch };
     const content = this.options.ledger.content(result.contentHash);
     // Its content lost here (another machine collected it): collected again from the provider.
     if (content === undefined) return undefined;
+    // Used by an earlier run (that reported buying it) or already in this one: handed out again, bought once.
+    const before = t.record.used?.includes(customId) || t.used.has(customId);
     t.used.add(customId);
-    return { kind: "result", result: { content, ...(result.tokens ? { tokens: { ...result.tokens, batch: true } } : {}) } };
+    const tokens = result.tokens ? { tokens: { ...result.tokens, batch: true } } : {};
+    return { kind: "result", result: { content, ...tokens, ...(before ? { replayed: { at: t.record.collected ?? t.record.at } } : {}) } };
   }
 
   // -------------------------------------------------------------------------------------------
   // Batches
 
   private track(record: BatchRecord): Tracked {
-    const t: Tracked = { record, waiters: new Map(), used: new Set(record.used ?? []) };
+    const t: Tracked = { record, waiters: new Map(), used: new Set() };
     this.tracked.set(record.key, t);
     for (const r of record.requests) (this.byAsked.get(r.asked) ?? this.byAsked.set(r.asked, []).get(r.asked)!).push({ key: record.key, customId: r.customId });
     return t;
@@ -366,7 +381,7 @@ export class Batcher implements BatchWave {
           : { kind: "errored", message: status.problem ?? `the batch ended ${status.status} without an answer to it` };
     const results: Record<string, BatchResult> = {};
     for (const { customId } of t.record.requests) results[customId] = this.keep(t.record.provider, outcomes.get(customId) ?? missing);
-    this.put(t, { state: "ended", results });
+    this.put(t, { state: "ended", results, collected: new Date().toISOString() });
     this.emit(t, "ended", status.counts);
     for (const [customId, waiters] of t.waiters) {
       const answer = this.storedAnswer(t, customId) ?? { kind: "again" as const };
@@ -420,24 +435,25 @@ export class Batcher implements BatchWave {
   }
 
   /**
-   * The run is over: waits for cancellations to be sent, and forgets batches whose every answer a
-   * run has used (all ended ones, when the run succeeded: nothing is left to ask).
+   * The run is over: waits for cancellations to be sent. A run that ended (`final`: it succeeded or
+   * failed, nothing waiting) has used every answer it will: the ended batches are forgotten, and
+   * what a later run asks again is asked anew. Until then, whatever asks what a batch asked gets
+   * its answer, so a pair that starts its attempts over (a later `run`, a fresh runner) replays them
+   * at no cost up to where it was.
    */
-  async close(succeeded: boolean): Promise<void> {
+  async close(final: boolean): Promise<void> {
     this.closing.abort();
     await Promise.allSettled([...this.work]);
-    const done: string[] = [];
-    const expired = Date.now() - FORGET_AFTER_MS;
+    const forget = Date.now() - FORGET_AFTER_MS;
+    // Nobody asked for it again within the providers' retention of results: it is of no use.
+    const done = [...this.tracked.values()].filter((t) => (final && t.record.state === "ended") || Date.parse(t.record.at) < forget);
+    this.options.ledger.drop(done.map((t) => t.record.key));
+    // Kept for a later run: what this one used is marked, so that using it again is known to buy nothing.
     for (const t of this.tracked.values()) {
-      // Nobody asked for it again within the providers' retention of results: it is of no use.
-      if (Date.parse(t.record.at) < expired) done.push(t.record.key);
-      if (t.record.state !== "ended") continue;
+      if (done.includes(t) || t.used.size === 0) continue;
       const used = new Set([...(t.record.used ?? []), ...t.used]);
-      if (done.includes(t.record.key)) continue;
-      if (succeeded || t.record.requests.every((r) => used.has(r.customId))) done.push(t.record.key);
-      else if (used.size > (t.record.used?.length ?? 0)) this.put(t, { used: [...used] });
+      if (used.size > (t.record.used?.length ?? 0)) this.put(t, { used: [...used] });
     }
-    this.options.ledger.drop(done);
   }
 }
 
@@ -474,23 +490,20 @@ function chunks(queued: Queued[]): Queued[][] {
   return out;
 }
 
-/** The promise, or a rejection as the run is cancelled. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new GeneratorError("cancelled"));
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(new GeneratorError("cancelled"));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
-  });
+/** Runs tasks at most `n` at once, in the order they come. */
+function turns(n: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const queue: (() => void)[] = [];
+  return async (task) => {
+    if (running >= n) await new Promise<void>((resolve) => queue.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      queue.shift()?.();
+    }
+  };
 }
 
 function field(value: unknown, key: string): unknown {

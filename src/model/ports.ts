@@ -70,6 +70,12 @@ export interface GenerateResult {
   tokens?: TokenUsage;
   /** What the generator wrote to stderr (its last lines), for `--verbose`; a failure carries it in its message. */
   stderr?: string;
+  /**
+   * The answer an earlier run already received and used for this very request (a provider batch's
+   * result, kept until the run that needs it is over), received then: no call was made now, and
+   * nothing was bought. `tokens` are what it used then.
+   */
+  replayed?: { at: string };
 }
 
 /**

@@ -129,8 +129,10 @@ export interface BatchRecord {
   state: "submitting" | "submitted" | "cancelling" | "ended";
   /** Its results, by custom_id, once collected here: the content is in the local store. */
   results?: Record<string, BatchResult>;
-  /** The custom_ids whose results a run has used (the batch is forgotten once all have been). */
+  /** The custom_ids whose results a run has already used, and when it collected them: a later use buys nothing. */
   used?: string[];
+  /** When its results were collected. */
+  collected?: string;
 }
 
 /** One request's result in a batch: the artifact's hash (and usage), or why there is none. */
@@ -141,3 +143,36 @@ export type BatchResult =
       failed: "errored" | "expired" | "canceled" | "invalid";
       message: string;
     };
+
+/** A batch record as pairflow writes it, checked as far as it is relied on. */
+export function isBatchRecord(v: unknown): v is BatchRecord {
+  if (typeof v !== "object" || v === null) return false;
+  const r = v as Partial<BatchRecord>;
+  return (
+    typeof r.key === "string" &&
+    /^[0-9a-f]{8,64}$/.test(r.key) &&
+    (r.provider === "openai" || r.provider === "anthropic") &&
+    typeof r.endpoint === "string" &&
+    typeof r.at === "string" &&
+    (r.id === undefined || typeof r.id === "string") &&
+    (r.file === undefined || typeof r.file === "string") &&
+    (r.state === "submitting" || r.state === "submitted" || r.state === "cancelling" || r.state === "ended") &&
+    Array.isArray(r.requests) &&
+    r.requests.every(
+      (q) => typeof q === "object" && q !== null && typeof q.customId === "string" && typeof q.asked === "string" && typeof q.pair === "string",
+    ) &&
+    (r.results === undefined ||
+      (typeof r.results === "object" &&
+        r.results !== null &&
+        Object.values(r.results).every(
+          (x: unknown) =>
+            typeof x === "object" &&
+            x !== null &&
+            (typeof (x as { contentHash?: unknown }).contentHash === "string" ||
+              (["errored", "expired", "canceled", "invalid"].includes((x as { failed?: string }).failed ?? "") &&
+                typeof (x as { message?: unknown }).message === "string")),
+        ))) &&
+    (r.used === undefined || (Array.isArray(r.used) && r.used.every((u) => typeof u === "string"))) &&
+    (r.collected === undefined || typeof r.collected === "string")
+  );
+}

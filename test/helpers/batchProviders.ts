@@ -67,6 +67,8 @@ export interface BatchServiceOptions {
   onCreate?(batch: { provider: Provider; id: string; requests: number }): Promise<void> | void;
   /** Whether a batch expires (its window passes) when it would end: it did the first half of its requests, the rest expired. */
   expire?(batch: { provider: Provider; id: string; requests: number }): boolean;
+  /** Runs as each HTTP call arrives ("METHOD path"), before it is handled. */
+  onCall?(call: string): Promise<void> | void;
   caching?: boolean;
 }
 
@@ -74,6 +76,8 @@ export interface BatchService {
   openaiUrl: string;
   anthropicUrl: string;
   asked: Asked[];
+  /** Every request put in a batch, as its batch was created. */
+  submitted: { provider: Provider; batch: string; customId: string; prompt: string }[];
   batches(provider?: Provider): { provider: Provider; id: string; requests: number; state: string; metadata: Record<string, string> }[];
   /** Status reads a batch answers as not ended, from now on. */
   setPolls(n: number): void;
@@ -85,6 +89,7 @@ export interface BatchService {
 export async function startBatchService(options: BatchServiceOptions): Promise<BatchService> {
   const cache = new PromptCache({ enabled: options.caching ?? true });
   const asked: Asked[] = [];
+  const submitted: BatchService["submitted"] = [];
   const calls: string[] = [];
   const batches = new Map<string, Batch>();
   const files = new Map<string, string>();
@@ -230,6 +235,7 @@ export async function startBatchService(options: BatchServiceOptions): Promise<B
     const url = new URL(req.url!, "http://loopback");
     const path = url.pathname;
     calls.push(`${req.method} ${path}`);
+    await options.onCall?.(`${req.method} ${path}`);
     const provider: Provider | undefined = path.startsWith("/openai/") ? "openai" : path.startsWith("/anthropic/") ? "anthropic" : undefined;
     if (!provider) return { status: 404, body: { error: { message: `no route ${path}` } } };
     const authorized =
@@ -281,6 +287,7 @@ export async function startBatchService(options: BatchServiceOptions): Promise<B
           state: "in_progress",
         };
         batches.set(b.id, b);
+        for (const l of b.lines) submitted.push({ provider, batch: b.id, customId: l.customId, prompt: PromptCache.text(l.body.messages[0]?.content ?? "") });
         await options.onCreate?.({ provider, id: b.id, requests: b.lines.length });
         return { status: 200, body: openaiBatch(b) };
       }
@@ -326,6 +333,7 @@ export async function startBatchService(options: BatchServiceOptions): Promise<B
         state: "in_progress",
       };
       batches.set(b.id, b);
+      for (const l of b.lines) submitted.push({ provider, batch: b.id, customId: l.customId, prompt: PromptCache.text(l.body.messages[0]?.content ?? "") });
       await options.onCreate?.({ provider, id: b.id, requests: b.lines.length });
       return { status: 200, body: anthropicBatch(b) };
     }
@@ -383,6 +391,7 @@ export async function startBatchService(options: BatchServiceOptions): Promise<B
     openaiUrl: `${base}/openai`,
     anthropicUrl: `${base}/anthropic`,
     asked,
+    submitted,
     calls,
     setPolls: (value) => (polls = value),
     batches: (provider) =>
