@@ -12,7 +12,7 @@
 import { closeSync, constants, existsSync, openSync, readFileSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { BatchLedger } from "../model/ports.js";
-import type { BatchRecord } from "../model/records.js";
+import { isBatchRecord, type BatchRecord } from "../model/records.js";
 import { sha256Hex } from "../refs/hash.js";
 import { writeFileAtomic } from "../workspace/files.js";
 import { makeRealDirs } from "../workspace/stateDir.js";
@@ -39,29 +39,21 @@ export class BatchFile implements BatchLedger {
     private readonly remote?: { batches?(): BatchRecord[]; saveSoon?(): void },
   ) {
     this.file = batchesPath(stateDir, workflowPath);
-    let lines = 0;
-    if (existsSync(this.file)) {
-      for (const line of readFileSync(this.file, "utf8").split("\n")) {
-        if (line === "") continue;
-        lines++;
-        let value: unknown;
-        try {
-          value = JSON.parse(line);
-        } catch {
-          continue; // cut short by a kill
-        }
-        if (isDropped(value)) this.records.delete(value.key);
-        else if (isBatchRecord(value)) this.records.set(value.key, value);
-      }
-    }
+    const { records, lines } = fold(this.file);
+    for (const r of records) this.records.set(r.key, r);
     // What the snapshot holds and this machine does not: its results are collected again from the provider.
+    // They are this machine's record from now on, so the next snapshot keeps them too.
+    const brought: BatchRecord[] = [];
     for (const batch of safely(() => this.remote?.batches?.() ?? [])) {
       if (isBatchRecord(batch) && !this.records.has(batch.key)) {
         const { results: _, ...rest } = batch;
-        this.records.set(batch.key, { ...rest, state: rest.state === "ended" ? "submitted" : rest.state });
+        const record: BatchRecord = { ...rest, state: rest.state === "ended" ? "submitted" : rest.state };
+        this.records.set(batch.key, record);
+        brought.push(record);
       }
     }
     if (lines > 2 * this.records.size + 16) this.rewrite();
+    else for (const record of brought) this.append(record);
   }
 
   batches(): BatchRecord[] {
@@ -115,6 +107,35 @@ export class BatchFile implements BatchLedger {
   }
 }
 
+/** The batches the state directory records for the workflow, as they are now (nothing written). */
+export function readBatches(stateDir: string, workflowPath: string): BatchRecord[] {
+  return fold(batchesPath(stateDir, workflowPath)).records;
+}
+
+function fold(file: string): { records: BatchRecord[]; lines: number } {
+  const records = new Map<string, BatchRecord>();
+  let lines = 0;
+  let text = "";
+  try {
+    if (existsSync(file)) text = readFileSync(file, "utf8");
+  } catch {
+    // unreadable: as if there were none
+  }
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    lines++;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue; // cut short by a kill
+    }
+    if (isDropped(value)) records.delete(value.key);
+    else if (isBatchRecord(value)) records.set(value.key, value);
+  }
+  return { records: [...records.values()], lines };
+}
+
 function safely<T>(read: () => T[]): T[] {
   try {
     return read();
@@ -125,26 +146,4 @@ function safely<T>(read: () => T[]): T[] {
 
 function isDropped(v: unknown): v is { key: string; dropped: true } {
   return typeof v === "object" && v !== null && typeof (v as { key?: unknown }).key === "string" && (v as { dropped?: unknown }).dropped === true;
-}
-
-/** A batch record as pairflow writes it, checked as far as it is relied on. */
-export function isBatchRecord(v: unknown): v is BatchRecord {
-  if (typeof v !== "object" || v === null) return false;
-  const r = v as Partial<BatchRecord>;
-  return (
-    typeof r.key === "string" &&
-    /^[0-9a-f]{8,64}$/.test(r.key) &&
-    (r.provider === "openai" || r.provider === "anthropic") &&
-    typeof r.endpoint === "string" &&
-    typeof r.at === "string" &&
-    (r.id === undefined || typeof r.id === "string") &&
-    (r.file === undefined || typeof r.file === "string") &&
-    (r.state === "submitting" || r.state === "submitted" || r.state === "cancelling" || r.state === "ended") &&
-    Array.isArray(r.requests) &&
-    r.requests.every(
-      (q) => typeof q === "object" && q !== null && typeof q.customId === "string" && typeof q.asked === "string" && typeof q.pair === "string",
-    ) &&
-    (r.results === undefined || (typeof r.results === "object" && r.results !== null)) &&
-    (r.used === undefined || (Array.isArray(r.used) && r.used.every((u) => typeof u === "string")))
-  );
 }
