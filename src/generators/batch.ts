@@ -83,6 +83,8 @@ interface Tracked {
   collecting?: Promise<void>;
   /** custom_ids whose answers this run handed out. */
   used: Set<string>;
+  /** The provider could not be asked about it in this run: kept, whatever the run's end, for a later one. */
+  unreached?: boolean;
 }
 
 interface Queued {
@@ -323,6 +325,7 @@ export class Batcher implements BatchWave {
         t.collecting = undefined;
         if (this.signal.aborted) return;
         // The provider could not be asked (down, a key revoked): this run's callers fail; the batch stays on record.
+        t.unreached = true;
         const message = (err as Error).message;
         for (const waiters of t.waiters.values())
           for (const w of waiters) w({ kind: "failed", failed: "invalid", message, batch: t.record.id ?? t.record.key });
@@ -436,17 +439,17 @@ export class Batcher implements BatchWave {
 
   /**
    * The run is over: waits for cancellations to be sent. A run that ended (`final`: it succeeded or
-   * failed, nothing waiting) has used every answer it will: the ended batches are forgotten, and
-   * what a later run asks again is asked anew. Until then, whatever asks what a batch asked gets
-   * its answer, so a pair that starts its attempts over (a later `run`, a fresh runner) replays them
-   * at no cost up to where it was.
+   * failed, nothing waiting) has had every answer it needs: the batches are forgotten (but one whose
+   * provider could not be reached), and what a later run asks again is asked anew. Until then,
+   * whatever asks what a batch asked gets its answer, so a pair that starts its attempts over (a
+   * later `run`, a fresh runner) replays them at no cost up to where it was.
    */
   async close(final: boolean): Promise<void> {
     this.closing.abort();
     await Promise.allSettled([...this.work]);
     const forget = Date.now() - FORGET_AFTER_MS;
     // Nobody asked for it again within the providers' retention of results: it is of no use.
-    const done = [...this.tracked.values()].filter((t) => (final && t.record.state === "ended") || Date.parse(t.record.at) < forget);
+    const done = [...this.tracked.values()].filter((t) => (final && !t.unreached) || Date.parse(t.record.at) < forget);
     this.options.ledger.drop(done.map((t) => t.record.key));
     // Kept for a later run: what this one used is marked, so that using it again is known to buy nothing.
     for (const t of this.tracked.values()) {

@@ -198,7 +198,7 @@ export async function httpCall(options: HttpOptions): Promise<unknown> {
       if (error instanceof GeneratorError) throw error;
       if (signal.aborted) throw fail("cancelled");
       failure = timeout.aborted ? `timed out after ${timeoutSeconds}s` : `could not reach ${host}: ${networkReason(error)}`;
-      if (options.retryUnanswered === false) throw new UnansweredError(redact(`${provider}: ${failure}`, options.secrets));
+      if (options.retryUnanswered === false && !neverSent(error)) throw new UnansweredError(redact(`${provider}: ${failure}`, options.secrets));
     }
     if (attempt >= retries) {
       throw fail(retries > 0 ? `${failure} (gave up after ${attempt + 1} attempts)` : failure);
@@ -265,6 +265,14 @@ function providerMessage(text: string, statusText: string, secrets: string[]): s
  */
 export function shownText(text: string, secrets: string[]): string {
   return truncate(redact(text, secrets));
+}
+
+/** Failures that happen before a request reaches the server: no connection was ever made. */
+const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+function neverSent(error: unknown): boolean {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return NOT_SENT.has((cause as NodeJS.ErrnoException | undefined)?.code ?? "");
 }
 
 /** fetch reports network failures as "fetch failed" with the useful part in `cause`. */

@@ -108,10 +108,29 @@ describe.each(["anthropic", "openai"] as const)("%s batches", (provider) => {
   });
 });
 
+describe.each(["anthropic", "openai"] as const)("a %s batch created but never heard back from", (provider) => {
+  it("is found at the provider by its key and collected, never sent again", async () => {
+    await service.close();
+    let dropped = 0;
+    service = await startBatchService({ key: KEY, answer, dropCreate: () => dropped++ === 0 });
+    const dir = tempRepo(workflow(service, provider));
+    const r = await run(dir, "--batch");
+    expect(r.status, r.stderr).toBe(0);
+    expect(dropped).toBe(2);
+    expect(service.batches(provider).map((b) => b.requests)).toEqual([2, 2]);
+    expect(service.asked.map((a) => a.prompt)).toHaveLength(4);
+    expect(outputs(dir)[2]).toBe("answer to: Write c. (after Write a. + Write b.)\n");
+  });
+});
+
 describe("requests a batch could not answer", () => {
   it("go to the synchronous endpoint (batch_fallback: sync, the default), or fail their pair (fail)", async () => {
     await service.close();
-    service = await startBatchService({ key: KEY, answer, outcome: (r) => (r.prompt.includes("Write a.") ? "expired" : r.prompt.includes("Write b.") ? "errored" : undefined) });
+    service = await startBatchService({
+      key: KEY,
+      answer,
+      outcome: (r) => (r.prompt.includes("Write a.") ? "expired" : r.prompt.includes("Write b.") ? "errored" : undefined),
+    });
     const dir = tempRepo(workflow(service, "anthropic"));
     const r = await run(dir, "--batch");
     expect(r.status, r.stderr).toBe(0);

@@ -16,9 +16,11 @@
  *
  * A batch ends after `polls` status reads (0: at the first), answering its requests in order, so
  * the first of a shared beginning writes the prompt cache and the others read it. `outcome` makes
- * a request error or expire; `expire` makes the whole batch expire with what it had not done;
- * `onCreate` runs before a batch's creation is answered (a test kills the client there). Every
- * request ever asked, in any way, is kept in `asked`.
+ * a request error or expire; `expire` makes the whole batch expire with what it had not done; a
+ * cancelled batch ends at the next read, having done the first half of its requests. `onCreate`
+ * runs before a batch's creation is answered (a test kills the client there), and `dropCreate`
+ * creates a batch but never answers (the connection is lost). Every request answered, in any way,
+ * is kept in `asked`; every request put in a batch, in `submitted`.
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -69,6 +71,8 @@ export interface BatchServiceOptions {
   expire?(batch: { provider: Provider; id: string; requests: number }): boolean;
   /** Runs as each HTTP call arrives ("METHOD path"), before it is handled. */
   onCall?(call: string): Promise<void> | void;
+  /** Whether a batch's creation goes unanswered (the connection lost after the batch was created). */
+  dropCreate?(batch: { provider: Provider; id: string; requests: number }): boolean;
   caching?: boolean;
 }
 
@@ -132,9 +136,15 @@ export async function startBatchService(options: BatchServiceOptions): Promise<B
     b.outcomes = new Map();
     b.lines.forEach((line, i) => {
       const prompt = PromptCache.text(line.body.messages[0]?.content ?? "");
-      if (end === "cancelled") b.outcomes!.set(line.customId, { kind: "canceled", message: "canceled" });
+      // Cancelled, it had done the first half of its requests.
+      if (end === "cancelled" && i >= b.lines.length / 2) b.outcomes!.set(line.customId, { kind: "canceled", message: "canceled" });
       else {
-        const fate = end === "expired" && i >= b.lines.length / 2 ? "expired" : options.outcome?.({ provider: b.provider, prompt, customId: line.customId });
+        const fate =
+          end === "expired" && i >= b.lines.length / 2
+            ? "expired"
+            : end === "cancelled"
+              ? undefined
+              : options.outcome?.({ provider: b.provider, prompt, customId: line.customId });
         if (fate === "errored") b.outcomes!.set(line.customId, { kind: "errored", message: "the model could not answer this request" });
         else if (fate === "expired")
           b.outcomes!.set(line.customId, { kind: "expired", message: "This request could not be executed before the completion window expired." });
@@ -217,7 +227,8 @@ export async function startBatchService(options: BatchServiceOptions): Promise<B
 
   const server = createServer((req, res) => {
     void handle(req).then(
-      ({ status, body, text }) => {
+      ({ status, body, text, drop }) => {
+        if (drop) return res.destroy();
         res.writeHead(status, { "content-type": text !== undefined ? "application/jsonl" : "application/json" });
         res.end(text ?? JSON.stringify(body));
       },
@@ -228,7 +239,7 @@ export async function startBatchService(options: BatchServiceOptions): Promise<B
     );
   });
 
-  async function handle(req: IncomingMessage): Promise<{ status: number; body?: unknown; text?: string }> {
+  async function handle(req: IncomingMessage): Promise<{ status: number; body?: unknown; text?: string; drop?: boolean }> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks);
@@ -289,6 +300,7 @@ export async function startBatchService(options: BatchServiceOptions): Promise<B
         batches.set(b.id, b);
         for (const l of b.lines) submitted.push({ provider, batch: b.id, customId: l.customId, prompt: PromptCache.text(l.body.messages[0]?.content ?? "") });
         await options.onCreate?.({ provider, id: b.id, requests: b.lines.length });
+        if (options.dropCreate?.({ provider, id: b.id, requests: b.lines.length })) return { status: 0, drop: true };
         return { status: 200, body: openaiBatch(b) };
       }
       if (req.method === "GET" && rest === "/batches") {
@@ -335,6 +347,7 @@ export async function startBatchService(options: BatchServiceOptions): Promise<B
       batches.set(b.id, b);
       for (const l of b.lines) submitted.push({ provider, batch: b.id, customId: l.customId, prompt: PromptCache.text(l.body.messages[0]?.content ?? "") });
       await options.onCreate?.({ provider, id: b.id, requests: b.lines.length });
+      if (options.dropCreate?.({ provider, id: b.id, requests: b.lines.length })) return { status: 0, drop: true };
       return { status: 200, body: anthropicBatch(b) };
     }
     if (req.method === "GET" && rest === "/v1/messages/batches") {
