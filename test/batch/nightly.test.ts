@@ -149,6 +149,46 @@ describe("the nightly workflow in batches", () => {
     expect(outputs(dir)).toEqual(sync.outputs);
   });
 
+  it("cancels its batch on SIGINT; resumed, it uses what the batch finished and sends only the rest again", { timeout: scaled(120_000) }, async () => {
+    const batched = await service({ polls: 1_000_000 });
+    const dir = tempRepo(files(batched));
+    const child = spawn(process.execPath, [CLI, "run", "--batch", "--grace", "1", "--yes"], {
+      cwd: dir,
+      env: { ...process.env, ...UNCONFINED, NO_COLOR: "1", CI: "", LOOPBACK_KEY: KEY, PAIRFLOW_BATCH_POLL_MS: "20" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let sent = false;
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      // Twice: cancel what is in flight now, rather than after the grace period.
+      if (!sent && /: 100 requests submitted$/m.test(out)) {
+        sent = true;
+        child.kill("SIGINT");
+        setTimeout(() => child.kill("SIGINT"), 50);
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+    expect(code, out.slice(-2000)).toBe(130);
+    expect(out).toMatch(/^batch +anthropic \S+: cancelling \(what it finished is collected by the next run\)$/m);
+    expect(batched.batches()).toEqual([expect.objectContaining({ provider: "anthropic", requests: 100, state: "cancelling" })]);
+
+    batched.setPolls(0);
+    const resumed = await pairflow(dir, ["resume", "--batch", "--json"]);
+    expect(resumed.code, resumed.stderr.slice(-2000)).toBe(0);
+    // The cancelled batch had done half its requests: only the other half went again, with the
+    // retries of the five bad translations among the first half.
+    expect(
+      batched
+        .batches()
+        .map((b) => `${b.provider} ${b.requests}`)
+        .slice(0, 2),
+    ).toEqual(["anthropic 100", "anthropic 55"]);
+    const answered = batched.asked.map((a) => `${a.provider} ${a.prompt}`);
+    expect(new Set(answered).size).toBe(answered.length);
+    expect(outputs(dir)).toEqual((await synchronous()).outputs);
+  });
+
   it("with --no-wait, submits and exits 0 waiting; later runs collect everything", { timeout: scaled(120_000) }, async () => {
     const sync = await synchronous();
     const batched = await service({ polls: 1_000_000 });

@@ -76,6 +76,19 @@ describe("the estimate", () => {
     expect(text).toMatch(/prompt cache: [\d,]+ input tokens expected from it at the cached-input price, [\d,]+ written to it, as 3 pairs begin alike/);
   });
 
+  it("lets the budget gate weigh batch prices: a run over --max-cost synchronously fits it in batches", async () => {
+    const dir = project();
+    const sync = await plan(dir);
+    const between = ((sync.total + sync.total / 2) / 2).toFixed(4);
+    const over = await cli(["run", "--max-cost", between], { cwd: dir, env: { LOOPBACK_KEY: "x" } });
+    expect(over.status).toBe(1);
+    expect(over.stderr).toMatch(/the estimated cost \$[\d.]+ exceeds --max-cost/);
+    // In batches it fits, and so it starts (and fails here only for want of a provider).
+    const batch = await cli(["run", "--batch", "--max-cost", between], { cwd: dir, env: { PAIRFLOW_HTTP_BACKOFF_MS: "1" } });
+    expect(batch.stderr).not.toMatch(/exceeds --max-cost/);
+    expect(batch.stdout).toMatch(/^Estimate: 4 pairs to run: [\d,]+ tokens, \$[\d.]+ \(pairflow plan shows the breakdown\)$/m);
+  });
+
   it("predicts OpenAI's cache in its steps of 128 tokens from 1,024, with no charge for writing it", async () => {
     const dir = tempRepo({
       "workflow.yml": `name: o
