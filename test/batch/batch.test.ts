@@ -1,15 +1,20 @@
 /**
- * Provider batches through the CLI in this process, against the loopback batch service: one batch
+ * Provider batches through the installed CLI, against the loopback batch service: one batch
  * per wave, provider and endpoint; the same outputs as a synchronous run; `--no-wait` and a later
- * run; expired and errored requests falling back or failing as configured; SIGINT-like
- * cancellation; the run record and the state directory's record of batches.
+ * run; a batch whose creation was never answered; expired and errored requests falling back or
+ * failing as configured; the prompt cache's marker on the text `pairflow prompt` shows; cache
+ * reads and writes in the run record; the estimate, the budget gate and the report at batch and
+ * cached-input prices. (SIGINT and kills: nightly.test.ts.)
  */
-import { readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { TokenUsage } from "../../src/model/records.js";
+import { costOf, priceFor, usd } from "../../src/estimate/prices.js";
 import { startBatchService, type BatchService } from "../helpers/batchProviders.js";
-import { tempRepo } from "../helpers/fixtures.js";
-import { cli } from "../estimate/helpers.js";
+import { tempRepo, UNCONFINED } from "../helpers/fixtures.js";
+import { CLI } from "../helpers/package.js";
 
 const KEY = "sk-loopback-batch";
 
@@ -20,12 +25,13 @@ function answer(request: { prompt: string }): string {
   return `answer to: ${task}${upstream ? ` (after ${upstream})` : ""}\n`;
 }
 
-function workflow(service: BatchService, provider: "openai" | "anthropic", extra = ""): Record<string, string> {
+function workflow(service: BatchService, provider: "openai" | "anthropic", extra = "", top: string[] = []): Record<string, string> {
   const model = provider === "openai" ? "gpt-4o-mini" : "claude-sonnet-4-5";
   const url = provider === "openai" ? service.openaiUrl : service.anthropicUrl;
   return {
     "workflow.yml": [
       "name: waves",
+      ...top,
       `model: ${model}`,
       `generator: ${provider}`,
       `generator_config: {base_url: "${url}", api_key_env: LOOPBACK_KEY, retries: 0${extra}}`,
@@ -41,6 +47,20 @@ function workflow(service: BatchService, provider: "openai" | "anthropic", extra
 }
 
 const env = { LOOPBACK_KEY: KEY, PAIRFLOW_BATCH_POLL_MS: "1", PAIRFLOW_HTTP_BACKOFF_MS: "1" };
+
+/** `pairflow ARGS` from the installed package, asynchronously: the service answers from this process. */
+function cli(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, ...UNCONFINED, NO_COLOR: "1", CI: "", ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on("close", (status) => resolve({ status, stdout, stderr })));
+}
 
 async function run(dir: string, ...args: string[]) {
   const r = await cli(["run", "--json", "--yes", ...args], { cwd: dir, env });
@@ -154,5 +174,78 @@ describe("requests a batch could not answer", () => {
     expect(r.status, r.stderr).toBe(0);
     expect(service.asked.filter((a) => a.via === "sync")).toHaveLength(1);
     expect(r.report.spend.bought).toMatchObject({ calls: 4, batched: 3 });
+  });
+});
+
+/** 1,200 words (the service counts a word as a token): past Claude Sonnet's 1,024-token minimum for the prompt cache. */
+const SPEC = Array.from({ length: 400 }, (_, i) => `Rule ${i} holds.`).join(" ");
+
+/** The tokens of every attempt a run's record keeps, by pair id. */
+function attemptTokens(dir: string, runId: string): Map<string, TokenUsage> {
+  const trace = readFileSync(path.join(dir, ".pairflow", "runs", runId, "trace.jsonl"), "utf8");
+  const events = trace
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { event: string; id: string; tokens?: TokenUsage });
+  return new Map(events.filter((e) => e.event === "attempt_end" && e.tokens !== undefined).map((e) => [e.id, e.tokens!]));
+}
+
+const cacheUse = (t: Pick<TokenUsage, "cacheRead" | "cacheWrite">) => (t.cacheWrite ? "write" : t.cacheRead ? "read" : "none");
+
+describe("the prompt cache and the price levers", () => {
+  it("send the text pairflow prompt shows, marked for the cache; record its writes and reads; cost them at cached and batch prices", async () => {
+    const dir = tempRepo(workflow(service, "anthropic", "", [`specification: "${SPEC}"`]));
+    const planned = await cli(["plan", "--batch", "--json"], { cwd: dir, env });
+    const estimate = (JSON.parse(planned.stdout) as { pairs: { id: string; estimate: { tokens: TokenUsage } }[] }).pairs;
+    // The run's report for people, which says what it bought at which prices.
+    const r = await cli(["run", "--batch", "--yes"], { cwd: dir, env });
+    expect(r.status, r.stderr).toBe(0);
+    expect(service.asked).toHaveLength(4);
+    for (const id of ["a", "b", "c", "d"]) {
+      const shown = await cli(["prompt", id], { cwd: dir });
+      expect(shown.status, shown.stderr).toBe(0);
+      const asked = service.asked.find((a) => a.prompt.includes(`# Task\n\nWrite ${id}.`))!;
+      // The same text, cut in two at the cache marker.
+      expect(asked.prompt).toBe(shown.stdout);
+      expect(asked.marked).toBe(true);
+    }
+    const byId = attemptTokens(dir, readdirSync(path.join(dir, ".pairflow", "runs"))[0]!);
+    const tokens = [...byId.values()];
+    expect(tokens).toHaveLength(4);
+    expect(tokens.every((t) => t.batch === true)).toBe(true);
+    // a writes the specification to the cache and b reads it; c and d begin with a's answer too,
+    // a longer beginning: c writes it, d reads it. The estimate predicted as much.
+    expect(Object.fromEntries([...byId].map(([id, t]) => [id, cacheUse(t)]))).toEqual({ a: "write", b: "read", c: "write", d: "read" });
+    expect(Object.fromEntries(estimate.map((p) => [p.id, cacheUse(p.estimate.tokens)]))).toEqual({ a: "write", b: "read", c: "write", d: "read" });
+    expect(tokens.every((t) => (t.cacheRead ?? t.cacheWrite ?? 0) >= 1200)).toBe(true);
+    const price = priceFor("claude-sonnet-4-5")!;
+    const priced = tokens.reduce((sum, t) => sum + costOf(t, price), 0);
+    const plain = tokens.reduce((sum, t) => sum + costOf({ input: t.input, output: t.output }, price), 0);
+    expect(priced).toBeLessThan(0.5 * plain);
+    const read = tokens.reduce((sum, t) => sum + (t.cacheRead ?? 0), 0);
+    const written = tokens.reduce((sum, t) => sum + (t.cacheWrite ?? 0), 0);
+    expect(r.stdout).toContain(
+      `Bought 4 calls (${tokens.reduce((sum, t) => sum + t.input + t.output, 0).toLocaleString("en-US")} tokens, ${usd(priced)}; all in batches at the batch price, ` +
+        `${read.toLocaleString("en-US")} input tokens from the prompt cache, ${written.toLocaleString("en-US")} written to it).`,
+    );
+  });
+
+  it("let the estimate and the budget gate weigh batch prices: a run over --max-cost synchronously fits it in batches", async () => {
+    const dir = tempRepo(workflow(service, "anthropic"));
+    const plan = async (...flags: string[]) => {
+      const p = await cli(["plan", "--json", ...flags], { cwd: dir, env });
+      expect(p.status, p.stderr).toBe(0);
+      return (JSON.parse(p.stdout) as { totals: { estimate: { cost: number } } }).totals.estimate.cost;
+    };
+    const [sync, batch] = [await plan(), await plan("--batch")];
+    expect(batch).toBeCloseTo(sync / 2, 10);
+    const between = ((sync + batch) / 2).toFixed(6);
+    const over = await cli(["run", "--max-cost", between, "--yes"], { cwd: dir, env });
+    expect(over.status).toBe(1);
+    expect(over.stderr).toMatch(/the estimated cost \$[\d.]+ exceeds --max-cost/);
+    expect(service.asked).toEqual([]);
+    const r = await run(dir, "--batch", "--max-cost", between);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.report.spend.bought).toMatchObject({ calls: 4, batched: 4 });
   });
 });

@@ -34,6 +34,8 @@ export interface Asked {
   via: string;
   model: string;
   prompt: string;
+  /** Whether it marked a part of the prompt for the prompt cache (Anthropic's cache_control). */
+  marked: boolean;
   customId?: string;
 }
 
@@ -105,7 +107,8 @@ export async function startBatchService(options: BatchServiceOptions): Promise<B
   const complete = (provider: Provider, body: Line["body"], via: string, customId?: string) => {
     const content = body.messages[0]?.content ?? "";
     const prompt = PromptCache.text(content);
-    asked.push({ provider, via, model: body.model, prompt, ...(customId ? { customId } : {}) });
+    const marked = Array.isArray(content) && content.some((b) => b.cache_control !== undefined);
+    asked.push({ provider, via, model: body.model, prompt, marked, ...(customId ? { customId } : {}) });
     const text = options.answer({ provider, prompt, model: body.model });
     n++;
     if (provider === "openai") {
