@@ -151,7 +151,7 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
 
     const selection: Selection = request.selection ?? {};
     const warn = (message: string) => request.onEvent?.({ type: "warning", message });
-    const recorder = new RunRecorder(stateDir, selection, warn, resuming?.earlier, resuming?.startedAt);
+    const recorder = new RunRecorder(stateDir, selection, warn, resuming?.earlier, resuming?.startedAt, request.batch);
     const onEvent = (event: RunEvent) => {
       recorder.record(event);
       request.onEvent?.(event.type === "run_end" ? { ...event, report: finishedReport(recorder.merged(event.report), children, opened.workflow) } : event);
@@ -344,6 +344,8 @@ export async function resumeTarget(runId: string | undefined, request: RunReques
   await killRecordedGroups(inFlightGroups(run.events));
 
   const selection = run.plan?.selection ?? {};
+  // A run started with --batch goes on in batches: a later resume need not say it again.
+  if (run.plan?.batch === true) request = { ...request, batch: true };
   const recordedRef = run.plan?.workflow.workflowRef ?? (run.events.find((e) => e.event === "run_start")?.workflowRef as string | undefined);
   const currentRef = workflowRef(loadWorkflow(workflowPath, cwd).workflow);
   if (recordedRef !== currentRef) {

@@ -128,6 +128,26 @@ describe.each(["anthropic", "openai"] as const)("%s batches", (provider) => {
   });
 });
 
+describe("a run that did not wait for its batch", () => {
+  it("is taken up by pairflow resume, which collects the batch, sends the next wave and waits for it", async () => {
+    service.setPolls(1_000_000);
+    const dir = tempRepo(workflow(service, "anthropic"));
+    const first = await run(dir, "--batch", "--no-wait");
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.report.status).toBe("waiting");
+    service.setPolls(0);
+    const resumed = await cli(["resume", "--json"], { cwd: dir, env });
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ status: "success", runId: first.report.runId });
+    expect(service.batches("anthropic").map((b) => b.requests)).toEqual([2, 2]);
+    expect(service.asked.every((a) => a.via !== "sync")).toBe(true);
+    const prompts = service.asked.map((a) => a.prompt);
+    expect(new Set(prompts).size).toBe(4);
+    expect(prompts).toHaveLength(4);
+    expect(outputs(dir)[2]).toBe("answer to: Write c. (after Write a. + Write b.)\n");
+  });
+});
+
 describe.each(["anthropic", "openai"] as const)("a %s batch created but never heard back from", (provider) => {
   it("is found at the provider by its key and collected, never sent again", async () => {
     await service.close();
