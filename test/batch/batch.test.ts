@@ -200,14 +200,12 @@ describe("requests a batch could not answer", () => {
 /** 1,200 words (the service counts a word as a token): past Claude Sonnet's 1,024-token minimum for the prompt cache. */
 const SPEC = Array.from({ length: 400 }, (_, i) => `Rule ${i} holds.`).join(" ");
 
-/** The tokens of every attempt a run's record keeps, by pair id. */
-function attemptTokens(dir: string, runId: string): Map<string, TokenUsage> {
-  const trace = readFileSync(path.join(dir, ".pairflow", "runs", runId, "trace.jsonl"), "utf8");
-  const events = trace
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { event: string; id: string; tokens?: TokenUsage });
-  return new Map(events.filter((e) => e.event === "attempt_end" && e.tokens !== undefined).map((e) => [e.id, e.tokens!]));
+/** The tokens of every pair's attempt in a run's record, as pairflow show --json gives them. */
+async function attemptTokens(dir: string, runId: string): Promise<Map<string, TokenUsage>> {
+  const shown = await cli(["show", runId, "--json"], { cwd: dir });
+  expect(shown.status, shown.stderr).toBe(0);
+  const pairs = (JSON.parse(shown.stdout) as { pairs: { id: string; outcome: { attempts: { tokens: TokenUsage }[] } }[] }).pairs;
+  return new Map(pairs.flatMap((p) => p.outcome.attempts.map((a) => [p.id, a.tokens] as const)));
 }
 
 const cacheUse = (t: Pick<TokenUsage, "cacheRead" | "cacheWrite">) => (t.cacheWrite ? "write" : t.cacheRead ? "read" : "none");
@@ -229,7 +227,7 @@ describe("the prompt cache and the price levers", () => {
       expect(asked.prompt).toBe(shown.stdout);
       expect(asked.marked).toBe(true);
     }
-    const byId = attemptTokens(dir, readdirSync(path.join(dir, ".pairflow", "runs"))[0]!);
+    const byId = await attemptTokens(dir, readdirSync(path.join(dir, ".pairflow", "runs"))[0]!);
     const tokens = [...byId.values()];
     expect(tokens).toHaveLength(4);
     expect(tokens.every((t) => t.batch === true)).toBe(true);
