@@ -276,7 +276,12 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
     estimate.pairs.length > 0 ? [{ title: "Estimated against actual", body: bounded(comparisonMarkdown(compareWithRun(estimate, report)), "") }] : [];
   await writeSummary(runSummaryMarkdown(plan, report, { extra: cacheLine(inputs, remote), collapsed: comparison }));
 
-  if (report.status !== "success") {
+  if (report.status === "waiting") {
+    // What batch-wait: false asked for: the job ends, and a later one collects the batches.
+    core.notice(
+      `${report.totals.interrupted} pairs wait for provider batches; a later run of this workflow collects them (the batches are in the GitHub Actions cache's snapshot)`,
+    );
+  } else if (report.status !== "success") {
     const t = report.totals;
     core.setFailed(`the run ${report.status}: ${t.failed} failed and ${t.blocked} blocked of ${t.pairs} pairs (see the job summary)`);
   }
@@ -402,6 +407,8 @@ function runRequest(
     maxCostName: "max-cost",
     sandbox: inputs.sandbox,
     traceReads: inputs.traceReads,
+    batch: inputs.batch,
+    batchWait: inputs.batchWait,
     onEvent: log.onEvent,
   };
 }

@@ -37,6 +37,10 @@ export interface ActionInputs {
   shard: ShardSpec | undefined;
   /** Mode run with shard, and mode merge: the fan-out whose split the plan job pinned. */
   fanout: string | undefined;
+  /** Every openai and anthropic pair through its provider's batch API (input `batch`). */
+  batch: boolean;
+  /** Wait for provider batches to end (input `batch-wait`); false: submit, end, and let a later job collect. */
+  batchWait: boolean;
 }
 
 /**
@@ -113,6 +117,8 @@ export function readInputs(workspace: string): ActionInputs {
     shards,
     shard,
     fanout: fanoutText === "" ? undefined : fanoutText,
+    batch: flag("batch", false),
+    batchWait: flag("batch-wait", true),
   };
 }
 

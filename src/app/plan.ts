@@ -18,6 +18,8 @@ export interface PlanRequest extends StateOptions {
   selection?: Selection;
   /** Pairs an interrupted run already finished (resuming it). */
   finished?: ReadonlySet<string>;
+  /** Every openai and anthropic pair goes through its provider's batch API (`--batch`): estimated at batch prices. */
+  batch?: boolean;
 }
 
 export interface Planned extends Opened {
@@ -31,16 +33,16 @@ export async function planTarget(target: string | undefined, request: PlanReques
   return planOpened(opened, request);
 }
 
-export async function planOpened(opened: Opened, request: Pick<PlanRequest, "selection" | "finished">): Promise<Planned> {
+export async function planOpened(opened: Opened, request: Pick<PlanRequest, "selection" | "finished" | "batch">): Promise<Planned> {
   const plan = await planWorkflow(opened.workflow, opened.graph, opened.view, { selection: request.selection, finished: request.finished });
-  return { ...opened, plan, estimate: await estimateOf(opened, plan) };
+  return { ...opened, plan, estimate: await estimateOf(opened, plan, undefined, request.batch) };
 }
 
 /**
  * The estimate of the pairs that will execute, from past runs and the accepted contents here. The
  * run records are read only when something will execute.
  */
-export function estimateOf(opened: Opened, plan: Plan, among?: (id: string) => boolean): Promise<PlanEstimate> {
+export function estimateOf(opened: Opened, plan: Plan, among?: (id: string) => boolean, batch?: boolean): Promise<PlanEstimate> {
   const only = onlyPairs(plan.workflow, plan.selection);
   // A pair that calls no model costs nothing to estimate: it is left out, so a workflow of such
   // pairs shows no estimate, asks nothing and passes any --max-cost. `among` narrows it further (a shard's pairs).
@@ -56,7 +58,7 @@ export function estimateOf(opened: Opened, plan: Plan, among?: (id: string) => b
       tokenTable: readPackagedTokenTable,
     },
     plan,
-    { include },
+    { include, batch },
   );
 }
 

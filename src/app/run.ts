@@ -8,17 +8,19 @@ import path from "node:path";
 import { displayPath } from "../config/parse.js";
 import { diskFiles, findRepoRoot, loadWorkflow, resolveWorkflowPath } from "../workspace/load.js";
 import { checkWorkflow } from "../config/check.js";
-import { executePlan, newRunId, type EngineDeps } from "../engine/engine.js";
+import { DEFAULT_CONCURRENCY, executePlan, newRunId, type EngineDeps } from "../engine/engine.js";
 import { checkBudget } from "../estimate/budget.js";
 import { spendOf } from "../estimate/spend.js";
 import { asksBeforeRunning, type PlanEstimate } from "../estimate/estimate.js";
 import { getGenerator } from "../generators/index.js";
+import { Batcher, DEFAULT_POLL_MS } from "../generators/batch.js";
+import { BatchFile } from "../records/batches.js";
 import { getGuard } from "../guards/index.js";
 import { foldJournal, LockWriter } from "../lockfile/journal.js";
 import { lockPathFor } from "../lockfile/lockfile.js";
 import { ConfigError, RunDeclinedError, StorageError, UsageError } from "../model/errors.js";
 import type { Workflow } from "../model/workflow.js";
-import type { ChildGroup, Generator, Guard, OnProcess, ReadTracer } from "../model/ports.js";
+import type { BatchWave, ChildGroup, Generator, Guard, OnProcess, ReadTracer } from "../model/ports.js";
 import { killRecordedGroups, stopLauncher } from "../processes/children.js";
 import type { PairOutcome, ResumeState, RunEvent, RunReport, Selection } from "../model/run.js";
 import { decider } from "../plan/plan.js";
@@ -63,6 +65,13 @@ export interface RunRequest extends PlanRequest {
   sandbox?: string;
   /** Run commands under strace and record what they read that their pairs' references do not name (see src/processes/trace.ts). */
   traceReads?: boolean;
+  /** Every openai and anthropic pair's calls go through its provider's batch API (`--batch`); else only those with generator_config.batch. */
+  batch?: boolean;
+  /**
+   * Wait for provider batches to end (default). false (`--no-wait`): send them and end, the run
+   * waiting; a later run or resume collects them.
+   */
+  batchWait?: boolean;
 }
 
 /** The run was refused before anything executed; `estimate` is the breakdown to show. */
@@ -139,14 +148,14 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
     );
     // Resuming follows a crash: what it left half-written in the store and the run records goes too.
     removeStaleTemporaries([path.dirname(opened.lockPath), ...outputDirs, ...(resuming ? directoriesUnder(stateDir, 3) : [])]);
-    const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
+    const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished, batch: request.batch });
     await refuseWhatWouldFail(planned, request);
     await gate(planned, request);
     const children = childSetup(request, opened.workflow, planned.plan);
 
     const selection: Selection = request.selection ?? {};
     const warn = (message: string) => request.onEvent?.({ type: "warning", message });
-    const recorder = new RunRecorder(stateDir, selection, warn, resuming?.earlier, resuming?.startedAt);
+    const recorder = new RunRecorder(stateDir, selection, warn, resuming?.earlier, resuming?.startedAt, request.batch);
     const onEvent = (event: RunEvent) => {
       recorder.record(event);
       request.onEvent?.(event.type === "run_end" ? { ...event, report: finishedReport(recorder.merged(event.report), children, opened.workflow) } : event);
@@ -154,9 +163,23 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
     const unconfined = unconfinedWarning(children.state);
     if (unconfined) warn(unconfined);
     const trace = readTracer(request, children, planned.plan, warn);
+    // Provider batches: each change on record in the state directory before it returns (and in the
+    // CI snapshot soon after), so no batch is ever sent twice (src/generators/batch.ts).
+    const ledger = new BatchFile(stateDir, opened.workflow.path, opened.store, opened.remote);
+    const poll = Number(request.env?.PAIRFLOW_BATCH_POLL_MS);
+    const batcher = new Batcher({
+      ledger,
+      all: request.batch ?? false,
+      wait: request.batchWait ?? true,
+      concurrency: Math.max(1, request.concurrency ?? DEFAULT_CONCURRENCY),
+      pollMs: request.env?.PAIRFLOW_BATCH_POLL_MS && poll >= 0 ? poll : DEFAULT_POLL_MS,
+      signal: request.signal ?? new AbortController().signal,
+      onEvent,
+      onWarning: warn,
+    });
     // Every process group a generator or guard starts is in the run record before it does anything.
     const deps: EngineDeps = {
-      ...drivers(request, (pair, group) => recorder.process(pair, group)),
+      ...drivers(request, (pair, group) => recorder.process(pair, group), batcher),
       store: opened.store,
       outputs: opened.outputs,
       remote: opened.remote,
@@ -165,7 +188,9 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
       decide: decider(planned.plan, opened.view, resuming?.resume.finished),
       observe: (_pair, own, reads) =>
         opened.files.observedHashes(opened.files.workflowPaths(reads), [own.files?.generator ?? {}, own.files?.guard ?? {}, own.inputs ?? {}]),
+      batches: batchWave(request, batcher),
     };
+    let final = false;
     try {
       const report = await executePlan(planned.plan, deps, {
         runId,
@@ -180,8 +205,12 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
         signal: request.signal,
         onEvent,
       });
+      // Nothing waiting, nothing stopped: the answers it used are done with.
+      final = report.status === "success" || report.status === "failed";
       return finishedReport(recorder.merged(report), children, opened.workflow);
     } finally {
+      await batcher.close(final);
+      ledger.close();
       recorder.close();
       await stopLauncher();
     }
@@ -228,18 +257,31 @@ function directoriesUnder(dir: string, depth: number): string[] {
 export function drivers(
   request: Pick<RunRequest, "generators" | "guards">,
   onProcess?: (pair: string, group: ChildGroup) => void,
+  batcher?: Batcher,
 ): Pick<EngineDeps, "generator" | "guard"> {
   const generators = request.generators ?? {};
   const guards = request.guards ?? {};
   return {
     generator: (name) => {
-      const generate = name !== null && Object.hasOwn(generators, name) ? generators[name]! : getGenerator(name);
+      let generate = name !== null && Object.hasOwn(generators, name) ? generators[name]! : getGenerator(name);
+      // pairflow's own provider generators answer from batches where they should.
+      if (batcher && (name === "openai" || name === "anthropic") && !Object.hasOwn(generators, name)) generate = batcher.generator(name, generate);
       return onProcess ? (req) => generate(withOnProcess(req, (group) => onProcess(req.pairId, group))) : generate;
     },
     guard: (name) => {
       const check = name !== null && Object.hasOwn(guards, name) ? guards[name]! : getGuard(name);
       return onProcess ? (req) => check(withOnProcess(req, (group) => onProcess(req.pairId, group))) : check;
     },
+  };
+}
+
+/** The batcher's part in scheduling, for the pairs whose generator is pairflow's own openai or anthropic. */
+function batchWave(request: Pick<RunRequest, "generators">, batcher: Batcher): BatchWave {
+  const own = (name: string | null) => name === null || !Object.hasOwn(request.generators ?? {}, name);
+  return {
+    batched: (pair) => own(pair.generator) && batcher.batched(pair),
+    join: (pair) => batcher.join(pair),
+    leave: (pair) => batcher.leave(pair),
   };
 }
 
@@ -322,6 +364,8 @@ export async function resumeTarget(runId: string | undefined, request: RunReques
   await killRecordedGroups(inFlightGroups(run.events));
 
   const selection = run.plan?.selection ?? {};
+  // A run started with --batch goes on in batches: a later resume need not say it again.
+  if (run.plan?.batch === true) request = { ...request, batch: true };
   const recordedRef = run.plan?.workflow.workflowRef ?? (run.events.find((e) => e.event === "run_start")?.workflowRef as string | undefined);
   const currentRef = workflowRef(loadWorkflow(workflowPath, cwd).workflow);
   if (recordedRef !== currentRef) {
@@ -367,7 +411,7 @@ function latestUnfinished(stateDir: string, only?: string): string {
     if (seen.has(workflow) || (only !== undefined && workflow !== only)) continue;
     seen.add(workflow);
     const state = runState(run);
-    if ((state === "unfinished" || state === "interrupted") && currentHolder(workflow)?.runId !== id) return id;
+    if ((state === "unfinished" || state === "interrupted" || state === "waiting") && currentHolder(workflow)?.runId !== id) return id;
   }
   if (only !== undefined) throw new UsageError(`no interrupted run of ${only} to resume in ${stateDir}: its latest run finished`);
   throw new UsageError(`no interrupted run to resume in ${stateDir}: the latest run of each workflow finished`);

@@ -227,7 +227,8 @@ export async function runShard(target: string | undefined, request: ShardRequest
     ...shard,
     runId,
     ...(request.attempt !== undefined ? { attempt: request.attempt } : {}),
-    status: report.status,
+    // A shard's run sends no provider batches, so it never ends waiting for one.
+    status: report.status === "waiting" ? "interrupted" : report.status,
     startedAt,
     endedAt: new Date().toISOString(),
     outcomes: report.pairs.filter((p) => mine.has(p.id)),

@@ -26,6 +26,7 @@ import { sha256Hex } from "../refs/hash.js";
 import { PairFileHasher } from "../workspace/pairFiles.js";
 import { OutputFiles } from "../workspace/outputs.js";
 import { checkStateDir } from "../workspace/stateDir.js";
+import { readBatches } from "../records/batches.js";
 
 export interface StateOptions {
   cwd: string;
@@ -161,6 +162,7 @@ export function snapshotSource(opened: Opened): SnapshotSource {
         return null;
       }
     },
+    batches: () => readBatches(opened.stateDir, opened.workflow.path),
     content: (id, hash) => {
       const stored = opened.store.content(hash);
       if (stored !== undefined) return stored;

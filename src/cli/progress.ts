@@ -4,9 +4,9 @@
  * with their elapsed time, and done/total) is redrawn in place every second; in a log (no
  * terminal: CI) nothing is redrawn, and a plain line names the pairs still running once a minute.
  */
-import type { RunEvent } from "../model/run.js";
+import type { BatchCounts, RunEvent } from "../model/run.js";
 import type { Style } from "../report/color.js";
-import { eventLine } from "../report/run.js";
+import { batchCounts, eventLine } from "../report/run.js";
 import { visible } from "../report/visible.js";
 
 /** How often a log (no terminal) says which pairs are still running. */
@@ -29,9 +29,14 @@ export class ProgressState {
   done = 0;
   /** Running pairs by id, with when each started. */
   readonly running = new Map<string, number>();
+  /** Provider batches not yet ended, by id: the provider's counts. */
+  readonly batches = new Map<string, { requests: number; counts: BatchCounts }>();
 
   update(event: RunEvent, now: number): void {
-    if (event.type === "run_start") this.total = event.plan.pairs.length;
+    if (event.type === "batch") {
+      if (event.state === "submitted" || event.state === "progress") this.batches.set(event.id, { requests: event.requests, counts: event.counts });
+      else this.batches.delete(event.id);
+    } else if (event.type === "run_start") this.total = event.plan.pairs.length;
     else if (event.type === "pair_start") this.running.set(event.id, now);
     else if (event.type === "pair_end") {
       this.running.delete(event.outcome.id);
@@ -39,10 +44,17 @@ export class ProgressState {
     }
   }
 
-  /** `2/5 done`, then each running pair with its elapsed time, longest first. */
+  /**
+   * `2/5 done`, then each provider batch with the requests it finished (the provider's counts),
+   * then each running pair with its elapsed time, longest first (their number, when many wait on batches).
+   */
   status(now: number): string {
-    const running = [...this.running].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([id, t]) => `${visible(id)} ${elapsed(now - t)}`);
-    return `${this.done}/${this.total} done` + (running.length > 0 ? `; running: ${running.join(", ")}` : "");
+    const batches = [...this.batches].map(([id, b]) => `batch ${visible(id)} ${b.requests - b.counts.processing}/${b.requests} (${batchCounts(b.counts)})`);
+    const running =
+      this.batches.size > 0 && this.running.size > 8
+        ? [`${this.running.size} pairs`]
+        : [...this.running].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([id, t]) => `${visible(id)} ${elapsed(now - t)}`);
+    return `${this.done}/${this.total} done` + batches.map((b) => `; ${b}`).join("") + (running.length > 0 ? `; running: ${running.join(", ")}` : "");
   }
 }
 

@@ -44,7 +44,11 @@ export const GUARD_SETTINGS: Record<string, Record<string, Rule>> = {
   regex: { pattern: string, flags: (v) => (typeof v === "string" ? undefined : "a string"), must_match: bool },
 };
 
+const fallback: Rule = (v) => (v === "sync" || v === "fail" ? undefined : '"sync" (call the synchronous endpoint) or "fail"');
+
 const HTTP: Record<string, Rule> = {
+  batch: bool,
+  batch_fallback: fallback,
   base_url: string,
   api_key_env: string,
   headers: stringMap,

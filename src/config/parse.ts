@@ -345,12 +345,19 @@ function maxOutputBytes(value: unknown): { maxOutputBytes?: number } {
   return typeof value === "number" ? { maxOutputBytes: value } : {};
 }
 
-/** `pricing:` as validated by the schema: {model: {input, output}}. */
+/** `pricing:` as validated by the schema: {model: {input, output, cached_input?, cache_write?, batch_discount?}}. */
 function pricingOf(value: unknown): Record<string, ModelPrice> {
   const pricing = dict<ModelPrice>();
   for (const [model, price] of Object.entries(objectOr(value))) {
     const p = objectOr(price);
-    if (typeof p.input === "number" && typeof p.output === "number") pricing[model] = { input: p.input, output: p.output };
+    if (typeof p.input !== "number" || typeof p.output !== "number") continue;
+    pricing[model] = {
+      input: p.input,
+      output: p.output,
+      ...(typeof p.cached_input === "number" ? { cachedInput: p.cached_input } : {}),
+      ...(typeof p.cache_write === "number" ? { cacheWrite: p.cache_write } : {}),
+      ...(typeof p.batch_discount === "number" ? { batchDiscount: p.batch_discount } : {}),
+    };
   }
   return pricing;
 }

@@ -12,7 +12,20 @@
  */
 import { randomBytes } from "node:crypto";
 import type { OwnComponents, Plan, PlannedPair, Upstream } from "../model/plan.js";
-import type { ArtifactStore, Generator, Guard, GuardResult, OutputFiles, ReadTrace, ReadTracer, RemoteArtifact, Sandbox, Scratch } from "../model/ports.js";
+import {
+  BatchPendingError,
+  type ArtifactStore,
+  type BatchWave,
+  type Generator,
+  type Guard,
+  type GuardResult,
+  type OutputFiles,
+  type ReadTrace,
+  type ReadTracer,
+  type RemoteArtifact,
+  type Sandbox,
+  type Scratch,
+} from "../model/ports.js";
 import type { Redact } from "../model/redact.js";
 import { lockEntry, type LockEntry, type LockFile, type RequestEntry, type StoreRecord, type TokenUsage } from "../model/records.js";
 import { dict } from "../model/dict.js";
@@ -21,7 +34,7 @@ import { plain } from "../model/values.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, type Pair } from "../model/workflow.js";
 import { pairKey } from "../refs/keys.js";
 import { contentNeeded, plannedComponents } from "../plan/plan.js";
-import { renderPrompt } from "../prompt/render.js";
+import { renderPromptParts, sharedPrefixes } from "../prompt/render.js";
 import { guardKey, requestKey } from "../refs/request.js";
 import { componentDigests, configRef, withObserved } from "../refs/configRef.js";
 
@@ -63,6 +76,12 @@ export interface EngineDeps {
    * hashes.
    */
   observe?(pair: Pair, own: OwnComponents, reads: readonly string[]): Record<string, string>;
+  /**
+   * Provider batches (src/generators/batch.ts): a pair whose calls may be batched waits for its
+   * batch without holding a slot, and is announced as it starts and ends, so that a batch holds
+   * everything its wave asks.
+   */
+  batches?: BatchWave;
 }
 
 export interface EngineOptions {
@@ -116,6 +135,12 @@ class Run {
   private readonly saves: Promise<void>[] = [];
   /** The first write that failed: the run stops and ends with it. */
   private fatal: Error | undefined;
+  /** How much of each running pair's prompt other running pairs' prompts begin with (see sharedPrefixes). */
+  private sharing: Map<string, number> | undefined;
+  /** Pairs that wait for a provider batch the run does not wait for (`--no-wait`). */
+  private waiting = 0;
+  /** Judging by pairs that hold no slot (batched ones) is limited to the run's concurrency all the same. */
+  private judging!: Limiter;
 
   constructor(
     private readonly plan: Plan,
@@ -156,11 +181,22 @@ class Run {
     const count = (s: PairStatus) => pairs.filter((p) => p.status === s).length;
     const tokens = { input: 0, output: 0 };
     for (const p of pairs) for (const a of p.attempts) if (a.tokens) addTokens(tokens, a.tokens);
+    // Stopped, it was interrupted; else pairs left unfinished wait for batches a later run collects:
+    // the run is not over, whatever failed meanwhile.
+    const stopped = this.signal.aborted || (this.options.stop?.aborted ?? false);
+    const status: RunReport["status"] =
+      count("interrupted") > 0 && (stopped || this.waiting === 0)
+        ? "interrupted"
+        : count("interrupted") > 0
+          ? "waiting"
+          : count("failed") + count("blocked") > 0
+            ? "failed"
+            : "success";
     const report: RunReport = {
       version: 1,
       runId: this.options.runId,
       workflowRef: this.plan.workflowRef,
-      status: count("interrupted") > 0 ? "interrupted" : count("failed") + count("blocked") > 0 ? "failed" : "success",
+      status,
       pairs,
       totals: {
         pairs: pairs.length,
@@ -187,45 +223,60 @@ class Run {
    */
   private async schedule(): Promise<void> {
     const concurrency = Math.max(1, this.options.concurrency ?? DEFAULT_CONCURRENCY);
+    this.judging = limiter(concurrency);
+    const batches = this.deps.batches;
     const { requires, dependents } = this.plan.graph;
     const pairs = this.plan.pairs;
     const position = new Map(pairs.map((p, i) => [p.id, i]));
     const waitingFor = new Map(pairs.map((p) => [p.id, requires.get(p.id)!.length]));
-    const ready: number[] = pairs.flatMap((p, i) => (waitingFor.get(p.id) === 0 ? [i] : []));
+    const shard = this.deps.shard;
+    // Waiting for another shard takes no slot: a slot held while waiting could be the one the other
+    // shard waits on. Nor does waiting for a provider batch: every pair of the wave starts, so that
+    // the batch holds all of them. Such pairs are ready in a list of their own.
+    const slotless = (i: number) =>
+      (shard !== undefined && pairs[i]!.action === "run" && !shard.owns(pairs[i]!.id)) ||
+      (batches?.batched(this.plan.workflow.pairs.get(pairs[i]!.id)!) ?? false);
+    const ready: number[] = [];
+    const readyFree: number[] = [];
+    const isReady = (i: number) => insertSorted(slotless(i) ? readyFree : ready, i);
+    pairs.forEach((p, i) => {
+      if (waitingFor.get(p.id) === 0) isReady(i);
+    });
     this.ended = (id) => {
       for (const d of dependents.get(id)!) {
         const left = waitingFor.get(d);
         if (left === undefined) continue; // not in this run (--only)
         waitingFor.set(d, left - 1);
-        if (left === 1) insertSorted(ready, position.get(d)!);
+        if (left === 1) isReady(position.get(d)!);
       }
     };
     const inFlight = new Set<Promise<void>>();
-    // Waiting for another shard takes no slot: a slot held while waiting could be the one the other shard waits on.
     let busy = 0;
     const start = (id: string, slot: boolean) => {
       const stopped = requires.get(id)!.filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
+      const waits = requires.get(id)!.filter((d) => this.outcomes.get(d)?.status === "interrupted");
       if (this.stopping) this.finish({ ...this.blocked(id, "not started: the run was interrupted"), status: "interrupted" });
       else if (stopped.length > 0) this.finish(this.blocked(id, `blocked by ${stopped.join(", ")}`));
+      else if (waits.length > 0) this.finish({ ...this.blocked(id, `not started: ${waits.join(", ")} did not finish`), status: "interrupted" });
       else {
         if (slot) busy++;
+        const batched = !slot && batches !== undefined && batches.batched(this.plan.workflow.pairs.get(id)!);
+        if (batched) batches.join(id);
         const task: Promise<void> = this.handle(id).finally(() => {
           inFlight.delete(task);
           if (slot) busy--;
+          if (batched) batches.leave(id);
         });
         inFlight.add(task);
       }
     };
-    const shard = this.deps.shard;
-    const awaited = (i: number) => shard !== undefined && pairs[i]!.action === "run" && !shard.owns(pairs[i]!.id);
-    while (ready.length > 0 || inFlight.size > 0) {
-      if (shard) {
-        for (const i of ready.filter(awaited)) {
-          ready.splice(ready.indexOf(i), 1);
-          start(pairs[i]!.id, false);
-        }
+    while (ready.length > 0 || readyFree.length > 0 || inFlight.size > 0) {
+      // A pair can end as it starts (reused), making others ready in either list at once.
+      for (;;) {
+        if (readyFree.length > 0) start(pairs[readyFree.shift()!]!.id, false);
+        else if (ready.length > 0 && busy < concurrency) start(pairs[ready.shift()!]!.id, true);
+        else break;
       }
-      while (ready.length > 0 && busy < concurrency) start(pairs[ready.shift()!]!.id, true);
       // Wake on a stop only until it has happened: a settled promise in the race would spin.
       if (inFlight.size > 0) await Promise.race(this.stopping ? inFlight : [...inFlight, this.stopped]);
     }
@@ -486,7 +537,7 @@ class Run {
       if (this.signal.aborted) return interrupted();
       this.emit({ type: "attempt_start", id: d.id, attempt });
       const t0 = Date.now();
-      const prompt = renderPrompt({
+      const rendered = renderPromptParts({
         prompt: pair.prompt,
         specification: workflow.specification,
         constraints: workflow.constraints,
@@ -494,10 +545,13 @@ class Run {
         history,
         ...(d.revision !== undefined ? { revision: d.revision } : {}),
       });
+      const prompt = rendered.text;
+      const shared = this.sharedPrefix(d.id);
       const request = reuseRequests ? requestKey({ pair, own: d.own, prompt, dependencies, attempt }) : undefined;
       let content: Buffer;
       let tokens: TokenUsage | null = null;
       let stderr: string | undefined;
+      let replayed: Reused | undefined;
       let verdict: GuardResult;
       try {
         const answer = request === undefined ? undefined : await this.answerFromIndex(request, judge, guard, pair, attempt, maxOutputBytes, guardTrace);
@@ -512,6 +566,7 @@ class Run {
           attempt,
           model: pair.model,
           prompt,
+          ...(shared === undefined ? {} : { cacheablePrefix: rendered.prefixEnds[shared] }),
           dependencies,
           config: plain(pair.generatorConfig) as Record<string, unknown>,
           cwd: workflow.dir,
@@ -524,6 +579,11 @@ class Run {
         // Artifacts are bytes from here on: hashed, stored and written as produced.
         content = typeof result.content === "string" ? Buffer.from(result.content, "utf8") : result.content;
         tokens = result.tokens ?? null;
+        // What an earlier run already received for this very request: no call now, nothing bought.
+        if (result.replayed) {
+          replayed = { kind: "request", pair: d.id, at: result.replayed.at, tokens };
+          tokens = null;
+        }
         stderr = result.stderr === undefined ? undefined : this.redact(result.stderr);
         if (content.length > maxOutputBytes)
           throw new Error(`${d.id}: the artifact is ${content.length} bytes, over the output limit of ${maxOutputBytes} bytes (max_output_bytes)`);
@@ -532,6 +592,20 @@ class Run {
       } catch (err) {
         // Cancelled mid-call: the attempt never happened; a resumed run makes it again.
         if (this.signal.aborted) return interrupted();
+        // In a provider batch the run does not wait for: the attempt is made when a later run collects it.
+        if (err instanceof BatchPendingError) {
+          this.waiting++;
+          return this.finish({
+            id: d.id,
+            configRef: d.configRef,
+            status: "interrupted",
+            attempts,
+            contentHash: null,
+            reasons: d.reasons,
+            durationMs: Date.now() - started,
+            note: this.redact(err.message),
+          });
+        }
         // A generator that cannot produce anything, or a guard that cannot judge, ends the pair:
         // retrying would only repeat the same error at the same cost.
         const message = this.redact((err as Error).message);
@@ -555,7 +629,14 @@ class Run {
           content,
         );
       }
-      const record = { attempt, accepted: verdict.accepted, feedback: verdict.feedback, tokens, durationMs: Date.now() - t0 };
+      const record = {
+        attempt,
+        accepted: verdict.accepted,
+        feedback: verdict.feedback,
+        tokens,
+        durationMs: Date.now() - t0,
+        ...(replayed ? { reused: replayed } : {}),
+      };
       attempts.push(record);
       this.emit({
         type: "attempt_end",
@@ -567,8 +648,9 @@ class Run {
         tokens,
         durationMs: record.durationMs,
         ...(stderr ? { stderr } : {}),
+        ...(replayed ? { reused: replayed } : {}),
       });
-      if (verdict.accepted) return accept(content, null);
+      if (verdict.accepted) return accept(content, replayed ? reuseNote(replayed) : null);
       history.push({ feedback: verdict.feedback });
     }
     fail(`rejected after ${total} attempt${total === 1 ? "" : "s"}: ${attempts[attempts.length - 1]?.feedback ?? ""}`);
@@ -614,6 +696,12 @@ class Run {
 
   private async check(guard: Guard | null, pair: Pair, content: Buffer, attempt: number, trace?: ReadTrace): Promise<GuardResult> {
     if (guard === null) return { accepted: true, feedback: "" }; // no guard accepts
+    // A batched pair holds no slot: its guard takes a turn among at most `concurrency` at once.
+    if (this.deps.batches?.batched(pair)) return this.judging(() => this.judge(guard, pair, content, attempt, trace));
+    return this.judge(guard, pair, content, attempt, trace);
+  }
+
+  private judge(guard: Guard, pair: Pair, content: Buffer, attempt: number, trace?: ReadTrace): Promise<GuardResult> {
     const scratch = this.deps.scratch;
     let artifactPath: string | undefined;
     return guard({
@@ -673,6 +761,16 @@ class Run {
       upstream.artifactHashes[dep] = decided.artifact!.contentHash;
     }
     return { ...d, own, configRef: configRef(own, upstream), components: componentDigests(own, upstream) };
+  }
+
+  /** How many of the pair's dependencies the part of its prompt other pairs of this run share runs through; undefined: none shared. */
+  private sharedPrefix(id: string): number | undefined {
+    if (!this.sharing) {
+      const { workflow } = this.plan;
+      const running = this.plan.pairs.filter((p) => p.action === "run").map((p) => workflow.pairs.get(p.id)!);
+      this.sharing = sharedPrefixes(running, workflow);
+    }
+    return this.sharing.get(id);
   }
 
   private redact(text: string): string {
@@ -777,6 +875,24 @@ function observedFiles(own: OwnComponents): { observed?: string[] } {
 function reuseNote(reused: Reused): string {
   const how = reused.kind === "request" ? "request reused" : "request reused; guard re-judged";
   return `${how}: no model call (generated for ${reused.pair} at ${reused.at})`;
+}
+
+type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
+
+/** Runs tasks at most `n` at once, in the order they come. */
+function limiter(n: number): Limiter {
+  let running = 0;
+  const queue: (() => void)[] = [];
+  return async (task) => {
+    if (running >= n) await new Promise<void>((resolve) => queue.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      queue.shift()?.();
+    }
+  };
 }
 
 /** Inserts n into the ascending array, keeping it ascending. */

@@ -6,10 +6,10 @@
 import { plain } from "../model/values.js";
 import type { Pair, Workflow } from "../model/workflow.js";
 import type { Plan, PlannedPair } from "../model/plan.js";
-import { renderPrompt } from "../prompt/render.js";
+import { renderPromptParts, sharedPrefixes } from "../prompt/render.js";
 import type { TokenUsage } from "../model/records.js";
 import { median, type PairHistory } from "./history.js";
-import { BUILT_IN_PRICES_AS_OF, costOf, priceFor, type Price } from "./prices.js";
+import { BUILT_IN_PRICES_AS_OF, cacheMinTokens, costOf, priceFor, type Price } from "./prices.js";
 import { CHAT_OVERHEAD_TOKENS, countTokens, loadTokenizer, tokenMethod, type TokenMethod } from "./tokens.js";
 
 /** Output tokens per attempt to expect when a pair has no history and no max_tokens. */
@@ -29,7 +29,11 @@ export interface PairEstimate {
   /** May be fractional: the median of past runs. */
   attempts: number;
   attemptsBasis: "history" | "default" | "none";
-  /** Over all expected attempts. */
+  /**
+   * Over all expected attempts: `cacheRead` and `cacheWrite` are the input tokens the provider's
+   * prompt cache is expected to serve or take (the beginning the plan says other pairs share),
+   * `batch` that the requests go through the provider's batch API.
+   */
   tokens: TokenUsage;
   price: Price | null;
   /** USD; null when the model has no known price. */
@@ -78,6 +82,13 @@ export interface EstimateSource {
 export interface EstimateOptions {
   /** Pairs that will actually execute among those planned to run (e.g. `--only`); default all. */
   include?: (id: string) => boolean;
+  /** Every openai and anthropic pair's requests go through the provider's batch API (`run --batch`). */
+  batch?: boolean;
+}
+
+/** Whether a pair's requests go through its provider's batch API: `batch: true` in its generator_config, or `run --batch`. */
+export function batched(pair: Pair, everyPair = false): boolean {
+  return providerGenerator(pair) && (everyPair || plain(pair.generatorConfig.batch) === true);
 }
 
 export async function estimatePlan(source: EstimateSource, plan: Plan, options: EstimateOptions = {}): Promise<PlanEstimate> {
@@ -97,6 +108,15 @@ export async function estimatePlan(source: EstimateSource, plan: Plan, options: 
     if (!prices.has(model)) prices.set(model, priceFor(model, workflow.pricing));
     return prices.get(model)!;
   };
+
+  // What the provider's prompt cache is expected to serve: the beginning a pair's prompt shares
+  // with others' (src/prompt/render.ts sharedPrefixes), written by the first request of each such
+  // beginning and read by every later one, when it is long enough for the model to be cached.
+  const sharing = sharedPrefixes(
+    running.map((p) => workflow.pairs.get(p.id)!),
+    workflow,
+  );
+  const written = new Set<string>();
 
   const pairs = running.map((planned) => {
     const pair = workflow.pairs.get(planned.id)!;
@@ -123,12 +143,33 @@ export async function estimatePlan(source: EstimateSource, plan: Plan, options: 
         notes.push(`${depId} has no accepted content here yet: counted as its expected output (${expected.toLocaleString("en-US")} tokens)`);
       }
     }
-    const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies, history: [] });
-    const counted = countTokens(prompt, pair.model);
+    const rendered = renderPromptParts({
+      prompt: pair.prompt,
+      specification: workflow.specification,
+      constraints: workflow.constraints,
+      dependencies,
+      history: [],
+    });
+    const counted = countTokens(rendered.text, pair.model);
     const overhead = pair.generator === "openai" && counted.method !== "approximate" ? CHAT_OVERHEAD_TOKENS : 0;
     const inputTokens = counted.tokens + overhead + unknownDeps;
 
-    const tokens = { input: Math.round(inputTokens * attempts.value), output: Math.round(output.tokens * attempts.value) };
+    const tokens: TokenUsage = { input: Math.round(inputTokens * attempts.value), output: Math.round(output.tokens * attempts.value) };
+    const depth = sharing.get(pair.id);
+    if (depth !== undefined && providerGenerator(pair)) {
+      const prefix = rendered.text.slice(0, rendered.prefixEnds[depth]);
+      const cached = cachedTokens(pair, countTokens(prefix, pair.model).tokens);
+      if (cached > 0) {
+        // The first request of this beginning writes it (Anthropic charges for that), every later one reads it.
+        const key = `${pair.generator}\0${pair.model}\0${prefix}`;
+        const first = !written.has(key);
+        written.add(key);
+        const reads = first ? attempts.value - 1 : attempts.value;
+        if (reads > 0) tokens.cacheRead = Math.round(cached * reads);
+        if (first && pair.generator === "anthropic") tokens.cacheWrite = cached;
+      }
+    }
+    if (batched(pair, options.batch)) tokens.batch = true;
     const price = priceOf(pair.model);
     const cost = price ? costOf(tokens, price) : null;
     return {
@@ -183,6 +224,15 @@ function answeredBefore(pair: Pair, price: Price | null, kind: "request" | "reju
       kind === "request" ? "its request was answered before: no model call" : "re-judged: no model call if its guard accepts what the same request returned",
     ],
   };
+}
+
+/**
+ * How many of a shared beginning's tokens the provider caches: none below the model's minimum;
+ * OpenAI caches from 1,024 tokens on in steps of 128.
+ */
+function cachedTokens(pair: Pair, prefix: number): number {
+  if (prefix < cacheMinTokens(pair.model)) return 0;
+  return pair.generator === "openai" ? 1024 + Math.floor((prefix - 1024) / 128) * 128 : prefix;
 }
 
 /** The generators that call a model themselves (and report what it used). */

@@ -2,7 +2,9 @@
  * What a run bought and what it did not have to: the generator calls it made (with the tokens and
  * cost the providers reported), and what it reused instead, by kind (a pair reused whole, a request
  * answered from the request index as it was, a request answered after the guard judged it anew),
- * with what those would have cost at current prices. Pure: a report and a workflow in, numbers out.
+ * with what those would have cost at current prices. Each call is priced as it was bought: input
+ * the prompt cache served or took at the cache's prices, a batch's requests at the batch price.
+ * Pure: a report and a workflow in, numbers out.
  */
 import type { TokenUsage } from "../model/records.js";
 import type { RunReport, Spend } from "../model/run.js";
@@ -12,7 +14,7 @@ import { costOf, priceFor } from "./prices.js";
 
 export function spendOf(report: Pick<RunReport, "pairs">, workflow: Workflow): Spend {
   const spend: Spend = {
-    bought: { calls: 0, tokens: null, cost: 0 },
+    bought: { calls: 0, batched: 0, tokens: null, cost: 0 },
     reused: { unchanged: 0, request: 0, rejudged: 0 },
     avoided: { tokens: { input: 0, output: 0 }, cost: 0, unknown: 0 },
   };
@@ -46,10 +48,13 @@ export function spendOf(report: Pick<RunReport, "pairs">, workflow: Workflow): S
         continue;
       }
       spend.bought.calls++;
+      if (attempt.tokens?.batch) spend.bought.batched++;
       if (attempt.tokens) {
-        spend.bought.tokens ??= { input: 0, output: 0 };
-        spend.bought.tokens.input += attempt.tokens.input;
-        spend.bought.tokens.output += attempt.tokens.output;
+        const t = (spend.bought.tokens ??= { input: 0, output: 0 });
+        t.input += attempt.tokens.input;
+        t.output += attempt.tokens.output;
+        if (attempt.tokens.cacheRead) t.cacheRead = (t.cacheRead ?? 0) + attempt.tokens.cacheRead;
+        if (attempt.tokens.cacheWrite) t.cacheWrite = (t.cacheWrite ?? 0) + attempt.tokens.cacheWrite;
       }
       if (free || spend.bought.cost === null) continue;
       spend.bought.cost = price && attempt.tokens ? spend.bought.cost + costOf(attempt.tokens, price) : null;

@@ -1,6 +1,7 @@
 /** The `anthropic` generator: one user message to the Anthropic Messages API. */
-import { GeneratorError, type Generator, type GenerateResult } from "../model/ports.js";
-import { configNumber, field, postJson, readProviderSettings, requireModel, shownText } from "./http.js";
+import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
+import type { TokenUsage } from "../model/records.js";
+import { configNumber, field, postJson, readProviderSettings, requireModel, shownText, type ProviderCall } from "./http.js";
 
 const DEFAULT_BASE_URL = "https://api.anthropic.com";
 /** The Messages API requires max_tokens; this is enough for most artifacts. */
@@ -9,7 +10,14 @@ const DEFAULT_MAX_TOKENS = 4096;
 /** Where the key is read from when generator_config.api_key_env names no variable. */
 export const ANTHROPIC_KEY_VARIABLE = "ANTHROPIC_API_KEY";
 
-export const anthropicGenerator: Generator = async (request) => {
+/**
+ * The Messages call a request makes: where it goes, its headers and its body. Message Batches
+ * (./batch.ts) send the same body as a request's `params`. The part of the prompt other requests
+ * of the run share comes first in every prompt pairflow renders; it is marked for Anthropic's
+ * prompt cache by sending the prompt as two text blocks, the first with cache_control: the model
+ * reads the same text.
+ */
+export function anthropicCall(request: GenerateRequest): ProviderCall {
   const model = requireModel("anthropic", request);
   const settings = readProviderSettings("anthropic", request, {
     baseUrl: DEFAULT_BASE_URL,
@@ -22,25 +30,57 @@ export const anthropicGenerator: Generator = async (request) => {
   if (settings.apiKey !== undefined) headers["x-api-key"] = settings.apiKey;
   Object.assign(headers, settings.headers);
 
-  const secrets = [settings.apiKey ?? "", ...Object.values(settings.headers)];
-  const data = await postJson({
+  const body = (content: unknown) => ({
+    model,
+    max_tokens: maxTokens,
+    messages: [{ role: "user", content }],
+    ...(temperature !== undefined && { temperature }),
+  });
+  return {
     provider: "anthropic",
+    settings,
     url: `${settings.baseUrl}/v1/messages`,
     headers,
-    body: {
-      model,
-      max_tokens: maxTokens,
-      messages: [{ role: "user", content: request.prompt }],
-      ...(temperature !== undefined && { temperature }),
-    },
-    timeoutSeconds: settings.timeoutSeconds,
-    retries: settings.retries,
-    signal: request.signal,
-    secrets,
-    baseDelayMs: settings.baseDelayMs,
+    body: body(cacheableContent(request.prompt, request.cacheablePrefix)),
+    asked: body(request.prompt),
+    secrets: [settings.apiKey ?? "", ...Object.values(settings.headers)],
     authHint: settings.apiKey === undefined ? `no API key sent: ${settings.apiKeyEnv} is not set` : undefined,
-  });
+  };
+}
 
+/** The prompt as the user message's content: plain text, or two text blocks whose first is cacheable. */
+export function cacheableContent(prompt: string, prefix: number | undefined): unknown {
+  if (prefix === undefined || prefix <= 0 || prefix > prompt.length) return prompt;
+  const head = prompt.slice(0, prefix);
+  const tail = prompt.slice(prefix);
+  // A text block must hold more than whitespace: such a tail rides with the head.
+  if (tail.trim() === "") return [{ type: "text", text: prompt, cache_control: { type: "ephemeral" } }];
+  if (head.trim() === "") return prompt;
+  return [
+    { type: "text", text: head, cache_control: { type: "ephemeral" } },
+    { type: "text", text: tail },
+  ];
+}
+
+export const anthropicGenerator: Generator = async (request) => {
+  const call = anthropicCall(request);
+  const data = await postJson({
+    provider: "anthropic",
+    url: call.url,
+    headers: call.headers,
+    body: call.body,
+    timeoutSeconds: call.settings.timeoutSeconds,
+    retries: call.settings.retries,
+    signal: request.signal,
+    secrets: call.secrets,
+    baseDelayMs: call.settings.baseDelayMs,
+    authHint: call.authHint,
+  });
+  return anthropicResult(data, call.secrets);
+};
+
+/** The artifact and usage of a message, as the Messages API and a batch's results give it. */
+export function anthropicResult(data: unknown, secrets: string[]): GenerateResult {
   const blocks = field(data, "content");
   const texts = Array.isArray(blocks) ? blocks.filter((b) => field(b, "type") === "text" && typeof field(b, "text") === "string") : [];
   if (texts.length === 0) {
@@ -51,6 +91,19 @@ export const anthropicGenerator: Generator = async (request) => {
   const result: GenerateResult = { content: texts.map((b) => field(b, "text") as string).join("") };
   const input = field(data, "usage", "input_tokens");
   const output = field(data, "usage", "output_tokens");
-  if (typeof input === "number" && typeof output === "number") result.tokens = { input, output };
+  if (typeof input === "number" && typeof output === "number") {
+    // input_tokens counts only what came after the last cache breakpoint: what the cache served
+    // and what was written to it are counted apart, and all of it was input.
+    const read = count(field(data, "usage", "cache_read_input_tokens"));
+    const written = count(field(data, "usage", "cache_creation_input_tokens"));
+    const tokens: TokenUsage = { input: input + read + written, output };
+    if (read > 0) tokens.cacheRead = read;
+    if (written > 0) tokens.cacheWrite = written;
+    result.tokens = tokens;
+  }
   return result;
-};
+}
+
+function count(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
+}

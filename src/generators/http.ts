@@ -28,6 +28,25 @@ export interface ProviderSettings {
   baseDelayMs: number;
 }
 
+/** One synchronous call a provider generator makes for a request (see openaiCall, anthropicCall). */
+export interface ProviderCall {
+  provider: "openai" | "anthropic";
+  settings: ProviderSettings;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  /**
+   * What the body asks the model, without what only changes how it travels (cache markers): two
+   * calls that ask the same are the same request, whichever way they were sent.
+   */
+  asked: unknown;
+  /** Azure's api-version, when the endpoint is Azure's. */
+  apiVersion?: string;
+  /** Strings never shown in a message. */
+  secrets: string[];
+  authHint?: string;
+}
+
 /** The generator_config settings both providers read, checked. */
 export function readProviderSettings(provider: string, request: GenerateRequest, defaults: { baseUrl: string; apiKeyEnv: string }): ProviderSettings {
   const { config, env } = request;
@@ -110,7 +129,32 @@ export interface PostJsonOptions {
 }
 
 /** POST `body` as JSON and return the parsed JSON response, retrying what is worth retrying. */
-export async function postJson(options: PostJsonOptions): Promise<unknown> {
+export function postJson(options: PostJsonOptions): Promise<unknown> {
+  return httpCall({ ...options, method: "POST" }) as Promise<unknown>;
+}
+
+export interface HttpOptions extends Omit<PostJsonOptions, "body"> {
+  method: "GET" | "POST";
+  /** Sent as JSON; absent: no body. */
+  body?: unknown;
+  /** Sent as multipart/form-data instead (a file upload). */
+  form?: FormData;
+  /** The response as parsed JSON (default) or as text (a JSONL file). */
+  as?: "json" | "text";
+  /**
+   * Whether a request that may have reached the server (timed out, connection lost) is sent again.
+   * Default true. A request that creates something (a batch) says false: sending it twice could
+   * create it twice, so its caller finds out what happened instead.
+   */
+  retryUnanswered?: boolean;
+}
+
+/**
+ * One HTTP exchange with a provider: retries with backoff what is worth retrying (429, 5xx, and
+ * unless told otherwise a request that got no answer), times each try out, and keeps secrets out
+ * of every message.
+ */
+export async function httpCall(options: HttpOptions): Promise<unknown> {
   const { provider, url, timeoutSeconds, retries, signal } = options;
   const fail = (reason: string) => new GeneratorError(redact(`${provider}: ${reason}`, options.secrets));
   let host: string;
@@ -119,7 +163,7 @@ export async function postJson(options: PostJsonOptions): Promise<unknown> {
   } catch {
     throw fail(`generator_config.base_url does not make a valid URL: ${url}`);
   }
-  const headers = new Headers({ "content-type": "application/json" });
+  const headers = new Headers(options.body !== undefined ? { "content-type": "application/json" } : {});
   for (const [name, value] of Object.entries(options.headers)) {
     try {
       headers.set(name, value);
@@ -128,7 +172,7 @@ export async function postJson(options: PostJsonOptions): Promise<unknown> {
       throw fail(`header "${name}" has an invalid name or value`);
     }
   }
-  const payload = JSON.stringify(options.body);
+  const payload = options.form ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
 
   for (let attempt = 0; ; attempt++) {
     if (signal.aborted) throw fail("cancelled");
@@ -137,13 +181,13 @@ export async function postJson(options: PostJsonOptions): Promise<unknown> {
     let retryAfter: string | null = null;
     try {
       const response = await fetch(url, {
-        method: "POST",
+        method: options.method,
         headers,
         body: payload,
         signal: AbortSignal.any([signal, timeout]),
       });
       const text = await response.text(); // still under the timeout: a stalled body counts too
-      if (response.ok) return parseJson(text, fail, options.secrets);
+      if (response.ok) return options.as === "text" ? text : parseJson(text, fail, options.secrets);
       failure = `HTTP ${response.status}: ${providerMessage(text, response.statusText, options.secrets)}`;
       if (!RETRYABLE_STATUSES.has(response.status)) {
         const hint = (response.status === 401 || response.status === 403) && options.authHint;
@@ -154,6 +198,7 @@ export async function postJson(options: PostJsonOptions): Promise<unknown> {
       if (error instanceof GeneratorError) throw error;
       if (signal.aborted) throw fail("cancelled");
       failure = timeout.aborted ? `timed out after ${timeoutSeconds}s` : `could not reach ${host}: ${networkReason(error)}`;
+      if (options.retryUnanswered === false && !neverSent(error)) throw new UnansweredError(redact(`${provider}: ${failure}`, options.secrets));
     }
     if (attempt >= retries) {
       throw fail(retries > 0 ? `${failure} (gave up after ${attempt + 1} attempts)` : failure);
@@ -166,6 +211,11 @@ export async function postJson(options: PostJsonOptions): Promise<unknown> {
       throw fail("cancelled");
     }
   }
+}
+
+/** A request that may or may not have reached the server: it timed out, or the connection was lost. */
+export class UnansweredError extends GeneratorError {
+  override name = "UnansweredError";
 }
 
 /**
@@ -215,6 +265,14 @@ function providerMessage(text: string, statusText: string, secrets: string[]): s
  */
 export function shownText(text: string, secrets: string[]): string {
   return truncate(redact(text, secrets));
+}
+
+/** Failures that happen before a request reaches the server: no connection was ever made. */
+const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+function neverSent(error: unknown): boolean {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return NOT_SENT.has((cause as NodeJS.ErrnoException | undefined)?.code ?? "");
 }
 
 /** fetch reports network failures as "fetch failed" with the useful part in `cause`. */

@@ -2,14 +2,20 @@
  * The `openai` generator: one user message to any OpenAI-compatible chat-completions endpoint
  * (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio, OpenRouter...).
  */
-import { GeneratorError, type Generator, type GenerateResult } from "../model/ports.js";
-import { configNumber, configString, field, postJson, readProviderSettings, requireModel, shownText } from "./http.js";
+import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
+import type { TokenUsage } from "../model/records.js";
+import { configNumber, configString, field, postJson, readProviderSettings, requireModel, shownText, type ProviderCall } from "./http.js";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 /** Where the key is read from when generator_config.api_key_env names no variable. */
 export const OPENAI_KEY_VARIABLE = "OPENAI_API_KEY";
 
-export const openaiGenerator: Generator = async (request) => {
+/**
+ * The chat-completions call a request makes: where it goes, its headers and its body. The batch
+ * API (./batch.ts) sends the same body as one line of its input file. OpenAI caches a prompt's
+ * beginning by itself: no marker is sent.
+ */
+export function openaiCall(request: GenerateRequest): ProviderCall {
   const model = requireModel("openai", request);
   const settings = readProviderSettings("openai", request, {
     baseUrl: DEFAULT_BASE_URL,
@@ -29,26 +35,44 @@ export const openaiGenerator: Generator = async (request) => {
 
   let url = `${settings.baseUrl}/chat/completions`;
   if (apiVersion !== undefined) url += `?api-version=${encodeURIComponent(apiVersion)}`;
-
-  const secrets = [settings.apiKey ?? "", ...Object.values(settings.headers)];
-  const data = await postJson({
+  const body = {
+    model,
+    messages: [{ role: "user", content: request.prompt }],
+    ...(temperature !== undefined && { temperature }),
+    ...(maxTokens !== undefined && { max_tokens: maxTokens }),
+  };
+  return {
     provider: "openai",
+    settings,
     url,
     headers,
-    body: {
-      model,
-      messages: [{ role: "user", content: request.prompt }],
-      ...(temperature !== undefined && { temperature }),
-      ...(maxTokens !== undefined && { max_tokens: maxTokens }),
-    },
-    timeoutSeconds: settings.timeoutSeconds,
-    retries: settings.retries,
-    signal: request.signal,
-    secrets,
-    baseDelayMs: settings.baseDelayMs,
+    body,
+    asked: body,
+    apiVersion,
+    secrets: [settings.apiKey ?? "", ...Object.values(settings.headers)],
     authHint: settings.apiKey === undefined ? `no API key sent: ${settings.apiKeyEnv} is not set` : undefined,
-  });
+  };
+}
 
+export const openaiGenerator: Generator = async (request) => {
+  const call = openaiCall(request);
+  const data = await postJson({
+    provider: "openai",
+    url: call.url,
+    headers: call.headers,
+    body: call.body,
+    timeoutSeconds: call.settings.timeoutSeconds,
+    retries: call.settings.retries,
+    signal: request.signal,
+    secrets: call.secrets,
+    baseDelayMs: call.settings.baseDelayMs,
+    authHint: call.authHint,
+  });
+  return openaiResult(data, call.secrets);
+};
+
+/** The artifact and usage of a chat completion, as the synchronous endpoint and a batch's output file give it. */
+export function openaiResult(data: unknown, secrets: string[]): GenerateResult {
   const content = field(data, "choices", 0, "message", "content");
   if (typeof content !== "string") {
     const reason = field(data, "choices", 0, "finish_reason");
@@ -58,6 +82,12 @@ export const openaiGenerator: Generator = async (request) => {
   const result: GenerateResult = { content };
   const input = field(data, "usage", "prompt_tokens");
   const output = field(data, "usage", "completion_tokens");
-  if (typeof input === "number" && typeof output === "number") result.tokens = { input, output };
+  if (typeof input === "number" && typeof output === "number") {
+    const tokens: TokenUsage = { input, output };
+    // Part of prompt_tokens, served by OpenAI's prompt cache.
+    const cached = field(data, "usage", "prompt_tokens_details", "cached_tokens");
+    if (typeof cached === "number" && cached > 0) tokens.cacheRead = Math.min(cached, input);
+    result.tokens = tokens;
+  }
   return result;
-};
+}

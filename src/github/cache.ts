@@ -28,7 +28,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import path from "node:path";
 import * as cache from "@actions/cache";
 import type { RemoteArtifact, RemoteStore } from "../model/ports.js";
-import type { LockFile, RequestEntry, StoreRecord } from "../model/records.js";
+import type { BatchRecord, LockFile, RequestEntry, StoreRecord } from "../model/records.js";
 import { randomBytes } from "node:crypto";
 import { sha256Hex } from "../refs/hash.js";
 import { dict, dictOf, own } from "../model/dict.js";
@@ -41,6 +41,7 @@ import {
   packDigest,
   parseManifest,
   sameArtifacts,
+  snapshotBatches,
   SNAPSHOT_VERSION,
   type SnapshotManifest,
   type SnapshotSource,
@@ -164,6 +165,8 @@ export class ActionsCacheStore implements RemoteStore {
   private lastSaved: Record<string, StoreRecord> = dict();
   private lastRequests: Record<string, RequestEntry[]> = dict();
   private lastPack: string | null = null;
+  /** The batches of the last snapshot saved or restored, as its manifest's JSON. */
+  private lastBatches = "[]";
   private seq = 0;
   private source: SnapshotSource | null = null;
   private lastCheckpoint = Date.now();
@@ -217,6 +220,7 @@ export class ActionsCacheStore implements RemoteStore {
         this.lastSaved = found.artifacts;
         this.lastRequests = found.requests ?? dict();
         this.lastPack = found.pack;
+        this.lastBatches = JSON.stringify(found.batches ?? []);
       }
     });
   }
@@ -275,6 +279,24 @@ export class ActionsCacheStore implements RemoteStore {
     else entries[known] = { ...entries[known]!, verdicts: { ...entries[known]!.verdicts, ...entry.verdicts } };
     this.requestsSeen.set(key, entries);
     this.requestContents.set(entry.contentHash, content);
+  }
+
+  /** The provider batches the restored snapshot holds as not done with: this runner collects them. */
+  batches(): BatchRecord[] {
+    return this.disabled ? [] : (this.manifest?.batches ?? []);
+  }
+
+  /**
+   * Saves a checkpoint now (after any in flight): a batch was just submitted, and a runner lost
+   * while it waits must not leave the next job to submit it again.
+   */
+  saveSoon(): void {
+    if (!this.source || this.checkpointPending) return;
+    this.checkpointPending = true;
+    void this.oneAtATime(() => this.saveSafely(false)).finally(() => {
+      this.checkpointPending = false;
+      this.lastCheckpoint = Date.now();
+    });
   }
 
   /** Keeps the accepted artifact for the next snapshot; a long run saves one at its next checkpoint. */
@@ -413,7 +435,14 @@ export class ActionsCacheStore implements RemoteStore {
     // finished: the same contents go under a key salted with this writer. A salt found in the
     // manifest stays, or the next snapshot would name the unsalted key again.
     const salt = this.damaged.size > 0 || this.packMissing ? scope.writer : this.manifest?.packSalt;
-    if (sameArtifacts(artifacts, this.lastSaved) && packDigest(artifacts, salt, requests) === this.lastPack && sameRequests(requests, this.lastRequests))
+    const batches = snapshotBatches(source.batches?.() ?? []);
+    const sameBatches = JSON.stringify(batches) === this.lastBatches;
+    if (
+      sameArtifacts(artifacts, this.lastSaved) &&
+      packDigest(artifacts, salt, requests) === this.lastPack &&
+      sameRequests(requests, this.lastRequests) &&
+      sameBatches
+    )
       return;
 
     // Every content in hand: accepted here, in the pack, on this machine; else the pack is fetched once.
@@ -441,7 +470,7 @@ export class ActionsCacheStore implements RemoteStore {
     for (const r of Object.values(artifacts)) contents.set(r.contentHash!, find(r)!);
     for (const entries of Object.values(requests)) for (const e of entries) contents.set(e.contentHash, findRequest(e)!);
     const digest = packDigest(artifacts, salt, requests);
-    if (sameArtifacts(artifacts, this.lastSaved) && this.lastPack === digest && sameRequests(requests, this.lastRequests)) return;
+    if (sameArtifacts(artifacts, this.lastSaved) && this.lastPack === digest && sameRequests(requests, this.lastRequests) && sameBatches) return;
 
     const what = final ? "saving the workflow's state" : "saving a checkpoint of the workflow's state";
     const budget = this.budget();
@@ -468,6 +497,7 @@ export class ActionsCacheStore implements RemoteStore {
       ...(salt === undefined ? {} : { packSalt: salt }),
       artifacts,
       ...(Object.keys(requests).length > 0 ? { requests } : {}),
+      ...(batches.length > 0 ? { batches } : {}),
     };
     const key = `${stateKeyPrefix(this.prefix, scope.workflow, scope.ref)}${scope.writer}-${manifest.seq}`;
     this.clear(this.stateDir);
@@ -488,6 +518,7 @@ export class ActionsCacheStore implements RemoteStore {
     this.lastSaved = artifacts;
     this.lastRequests = requests;
     this.lastPack = digest;
+    this.lastBatches = JSON.stringify(batches);
     if (!final) this.options.info?.(`saved a checkpoint of the workflow's state: ${Object.keys(artifacts).length} accepted artifacts, as ${key}`);
   }
 

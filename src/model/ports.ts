@@ -3,7 +3,7 @@
  * rendered prompt; guards accept or reject it. Both are plain async functions looked up by name.
  */
 import type { GuardRef, Pair } from "./workflow.js";
-import type { LockFile, RequestEntry, TokenUsage, StoreRecord } from "./records.js";
+import type { BatchRecord, LockFile, RequestEntry, TokenUsage, StoreRecord } from "./records.js";
 
 export interface GenerateRequest {
   pairId: string;
@@ -12,6 +12,12 @@ export interface GenerateRequest {
   model: string | null;
   /** The rendered prompt (see src/prompt/render.ts). */
   prompt: string;
+  /**
+   * The length of the prompt's beginning that other requests of the run begin with too (see
+   * sharedPrefixes in src/prompt/render.ts): a provider that wants it marked for its prompt cache
+   * (Anthropic's cache_control) gets the prompt as two text blocks cut there, the same text.
+   */
+  cacheablePrefix?: number;
   /** The dependencies' accepted artifacts the prompt holds, for generators that hand them over as files too. */
   dependencies?: readonly { id: string; content: string }[];
   /** The pair's generator_config with workflow defaults applied, numbers as plain numbers. */
@@ -77,6 +83,12 @@ export interface GenerateResult {
   tokens?: TokenUsage;
   /** What the generator wrote to stderr (its last lines), for `--verbose`; a failure carries it in its message. */
   stderr?: string;
+  /**
+   * The answer an earlier run already received and used for this very request (a provider batch's
+   * result, kept until the run that needs it is over), received then: no call was made now, and
+   * nothing was bought. `tokens` are what it used then.
+   */
+  replayed?: { at: string };
 }
 
 /**
@@ -88,6 +100,43 @@ export class GeneratorError extends Error {
 }
 
 export type Generator = (request: GenerateRequest) => Promise<GenerateResult>;
+
+/**
+ * The request went into a provider's batch, and the run does not wait for it (`--no-wait`): a
+ * later run or resume collects the result. The attempt has not happened yet; the pair waits.
+ */
+export class BatchPendingError extends GeneratorError {
+  override name = "BatchPendingError";
+}
+
+/**
+ * How the engine works with a generator that gathers calls into provider batches
+ * (src/generators/batch.ts). A batch holds one wave: what every pair in flight whose calls are
+ * batched asks before any of them can go on. So such a pair waits for its batch without holding
+ * one of the run's slots, and the engine says when it starts and ends, so the batch is sent as
+ * soon as every one of them is waiting on it (or has ended).
+ */
+export interface BatchWave {
+  /** Whether the pair's generator calls may be batched (or collected from a batch sent earlier). */
+  batched(pair: Pair): boolean;
+  /** A batched pair started: the next batch waits until it calls its generator or ends. */
+  join(pair: string): void;
+  /** It ended. */
+  leave(pair: string): void;
+}
+
+/** Where the batches a run gave providers are kept until their results are used (src/records/batches.ts). */
+export interface BatchLedger {
+  /** Every batch not yet done with: this machine's, and those a CI snapshot brought. */
+  batches(): BatchRecord[];
+  /** Records a batch as it is now, written through before this returns. */
+  put(batch: BatchRecord): void;
+  /** Forgets batches done with. */
+  drop(keys: readonly string[]): void;
+  /** Keeps a result's content (in the local store); its hash. */
+  putContent(content: string): string;
+  content(hash: string): string | undefined;
+}
 
 export interface GuardRequest {
   pairId: string;
@@ -146,6 +195,10 @@ export interface RemoteStore {
   requestContent?(hash: string): Promise<Buffer | undefined>;
   /** Keeps an artifact a generator returned, or a verdict on one, for the store's next save. */
   saveRequest?(key: string, entry: RequestEntry, content: Buffer): void;
+  /** The provider batches the store last saved as not yet done with (see BatchRecord). */
+  batches?(): BatchRecord[];
+  /** Saves the workflow's state soon, not only at the end: a batch was just submitted, and a lost runner must not lose it. */
+  saveSoon?(): void;
 }
 
 /** Where accepted artifacts are kept on this machine: content by hash, one record per (pair, configRef). */

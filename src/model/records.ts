@@ -1,9 +1,21 @@
 /** What pairflow records about accepted artifacts: lock file entries, store records, token usage. */
 import { asDict, dict, own } from "./dict.js";
 
+/**
+ * What a generator call used, as the provider reported it. `input` counts every input token, those
+ * the provider's prompt cache served or took included; the cache and batch fields say which were
+ * priced differently (src/estimate/prices.ts costOf). Sums (a lock entry's, a run's totals) keep
+ * input and output only.
+ */
 export interface TokenUsage {
   input: number;
   output: number;
+  /** Of `input`: read from the provider's prompt cache (OpenAI cached_tokens, Anthropic cache_read_input_tokens). */
+  cacheRead?: number;
+  /** Of `input`: written to the prompt cache (Anthropic cache_creation_input_tokens). */
+  cacheWrite?: number;
+  /** Bought through the provider's batch API, at its batch price. */
+  batch?: boolean;
 }
 
 export const LOCK_VERSION = 1;
@@ -93,4 +105,79 @@ export interface RequestEntry {
   tokens: TokenUsage | null;
   /** Verdicts by guard key (src/refs/request.ts guardKey). */
   verdicts: Record<string, Verdict>;
+}
+
+/**
+ * A batch pairflow gave a provider's batch API (OpenAI's Batch API, Anthropic's Message Batches),
+ * kept until its results are collected and used: in the state directory (src/records/batches.ts),
+ * each change written before the step that made it returns, and in the CI snapshot. A later run,
+ * here or on a fresh runner, that asks what it asked collects it instead of asking again.
+ */
+export interface BatchRecord {
+  /** pairflow's name for it, chosen before anything is sent: every custom_id starts with it. */
+  key: string;
+  provider: "openai" | "anthropic";
+  /** Where its requests go (the synchronous endpoint's URL): batches are per provider and endpoint. */
+  endpoint: string;
+  /** When it was submitted. */
+  at: string;
+  /** The provider's id; absent while it is being submitted (a run killed then finds it by `key`). */
+  id?: string;
+  /** OpenAI: the input file uploaded for it. */
+  file?: string;
+  /** Its requests: custom_id, a digest of what it asks (see askedDigest), and the pair that asked. */
+  requests: { customId: string; asked: string; pair: string }[];
+  /**
+   * submitting: recorded, perhaps not yet created; submitted: created; cancelling: pairflow asked
+   * the provider to cancel it (what it finished is still collected); ended: its results are in.
+   */
+  state: "submitting" | "submitted" | "cancelling" | "ended";
+  /** Its results, by custom_id, once collected here: the content is in the local store. */
+  results?: Record<string, BatchResult>;
+  /** The custom_ids whose results a run has already used, and when it collected them: a later use buys nothing. */
+  used?: string[];
+  /** When its results were collected. */
+  collected?: string;
+}
+
+/** One request's result in a batch: the artifact's hash (and usage), or why there is none. */
+export type BatchResult =
+  | { contentHash: string; tokens: TokenUsage | null }
+  | {
+      /** errored, expired: the provider could not answer it in the batch; canceled: the batch was cancelled first; invalid: the answer had no content. */
+      failed: "errored" | "expired" | "canceled" | "invalid";
+      message: string;
+    };
+
+/** A batch record as pairflow writes it, checked as far as it is relied on. */
+export function isBatchRecord(v: unknown): v is BatchRecord {
+  if (typeof v !== "object" || v === null) return false;
+  const r = v as Partial<BatchRecord>;
+  return (
+    typeof r.key === "string" &&
+    /^[0-9a-f]{8,64}$/.test(r.key) &&
+    (r.provider === "openai" || r.provider === "anthropic") &&
+    typeof r.endpoint === "string" &&
+    typeof r.at === "string" &&
+    (r.id === undefined || typeof r.id === "string") &&
+    (r.file === undefined || typeof r.file === "string") &&
+    (r.state === "submitting" || r.state === "submitted" || r.state === "cancelling" || r.state === "ended") &&
+    Array.isArray(r.requests) &&
+    r.requests.every(
+      (q) => typeof q === "object" && q !== null && typeof q.customId === "string" && typeof q.asked === "string" && typeof q.pair === "string",
+    ) &&
+    (r.results === undefined ||
+      (typeof r.results === "object" &&
+        r.results !== null &&
+        Object.values(r.results).every(
+          (x: unknown) =>
+            typeof x === "object" &&
+            x !== null &&
+            (typeof (x as { contentHash?: unknown }).contentHash === "string" ||
+              (["errored", "expired", "canceled", "invalid"].includes((x as { failed?: string }).failed ?? "") &&
+                typeof (x as { message?: unknown }).message === "string")),
+        ))) &&
+    (r.used === undefined || (Array.isArray(r.used) && r.used.every((u) => typeof u === "string"))) &&
+    (r.collected === undefined || typeof r.collected === "string")
+  );
 }

@@ -65,11 +65,38 @@ export interface PairOutcome {
   avoided?: TokenUsage | null;
 }
 
+/**
+ * A provider batch as it goes: submitted (its id recorded), progress (the provider's counts
+ * changed), ended (its results collected), cancelled (pairflow asked the provider to cancel it),
+ * waiting (not ended, and the run does not wait for it: a later run or resume collects it).
+ */
+export interface BatchEvent {
+  type: "batch";
+  provider: "openai" | "anthropic";
+  /** The provider's id of the batch. */
+  id: string;
+  state: "submitted" | "progress" | "ended" | "cancelled" | "waiting";
+  /** Requests in it. */
+  requests: number;
+  counts: BatchCounts;
+}
+
+/** A batch's requests by state, as the provider counts them. */
+export interface BatchCounts {
+  processing: number;
+  succeeded: number;
+  /** Errored (Anthropic) or failed (OpenAI). */
+  errored: number;
+  expired: number;
+  canceled: number;
+}
+
 export interface RunReport {
   version: 1;
   runId: string;
   workflowRef: string;
-  status: "success" | "failed" | "interrupted";
+  /** waiting: pairs wait for provider batches the run did not wait for (`--no-wait`); a later run or resume collects them. */
+  status: "success" | "failed" | "interrupted" | "waiting";
   pairs: PairOutcome[];
   totals: { pairs: number; executed: number; reused: number; failed: number; blocked: number; interrupted: number; tokens: TokenUsage; durationMs: number };
   /** Whether the run's commands ran confined; absent when it started none. */
@@ -83,7 +110,9 @@ export interface Spend {
   bought: {
     /** Generator calls made. */
     calls: number;
-    /** As the providers reported them; null when none did (a command reports none). */
+    /** Of those, made through a provider's batch API, at its batch price. */
+    batched: number;
+    /** As the providers reported them, with what their prompt caches served and took; null when none did (a command reports none). */
     tokens: TokenUsage | null;
     /** USD at current prices; null when part of it is unknown (no price, or no usage reported for a priced model). */
     cost: number | null;
@@ -136,5 +165,6 @@ export type RunEvent =
     }
   | { type: "pair_end"; outcome: PairOutcome }
   | { type: "restored"; id: string; from: string }
+  | BatchEvent
   | { type: "warning"; message: string }
   | { type: "run_end"; report: RunReport };

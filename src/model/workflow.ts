@@ -89,6 +89,12 @@ export interface Workflow {
 export interface ModelPrice {
   input: number;
   output: number;
+  /** Input tokens read from the provider's prompt cache; absent: priced as `input`. */
+  cachedInput?: number;
+  /** Input tokens written to the prompt cache (Anthropic charges extra for them); absent: priced as `input`. */
+  cacheWrite?: number;
+  /** The share taken off every price above for a request made through the provider's batch API (0.5: half price); absent: none. */
+  batchDiscount?: number;
 }
 
 export const DEFAULT_RMAX = 3;

@@ -45,22 +45,92 @@ export const DEFAULT_FEEDBACK_WRAPPER = "Your previous attempt was rejected:\n{f
  * gives the same string, with no trailing newline; an input with nothing in it gives "".
  */
 export function renderPrompt(input: RenderInput): string {
+  return renderPromptParts(input).text;
+}
+
+/** A rendered prompt, and where the parts other pairs' prompts may begin with end. */
+export interface RenderedPrompt {
+  text: string;
+  /**
+   * prefixEnds[k]: the length of the text's beginning made of Role, Constraints and Context and the
+   * first k dependencies (by id), k from 0 to the number of dependencies. What pairs with the same
+   * role, constraints and leading dependencies share, and so what a provider's prompt cache can
+   * serve them (see sharedPrefixes). Cutting the text there changes nothing of it.
+   */
+  prefixEnds: number[];
+}
+
+export function renderPromptParts(input: RenderInput): RenderedPrompt {
   const prompt = input.prompt ?? {};
   const sections: string[] = [];
-
+  let length = 0;
   const add = (title: string, body: string | undefined): void => {
-    if (body !== undefined) sections.push(`# ${title}\n\n${body}`);
+    if (body === undefined) return;
+    const section = `# ${title}\n\n${body}`;
+    length += (sections.length > 0 ? 2 : 0) + section.length;
+    sections.push(section);
   };
 
   add("Role", text(prompt.role));
   add("Constraints", text(prompt.constraints));
-  add("Context", context(input.specification, input.constraints));
-  add("Dependencies", dependencies(input.dependencies));
+  add("Context", contextSection(input.specification, input.constraints));
+  const prefixEnds = [length];
+  const blocks = dependencyBlocks(input.dependencies);
+  if (blocks.length > 0) {
+    // Each block's end, within the Dependencies section that follows the context.
+    let end = length + (length > 0 ? 2 : 0) + "# Dependencies\n\n".length;
+    blocks.forEach((block, i) => {
+      end += (i > 0 ? 2 : 0) + block.length;
+      prefixEnds.push(end);
+    });
+    add("Dependencies", blocks.join("\n\n"));
+  }
   add("History", history(input.history, prompt.feedback_wrapper));
   if (input.revision !== undefined) add("Revision", revision(input.revision));
   add("Task", text(prompt.task));
 
-  return sections.join("\n\n");
+  return { text: sections.join("\n\n"), prefixEnds };
+}
+
+/** What of a pair sharedPrefixes reads: its prompts entry and its dependencies. */
+export interface PromptShape {
+  id: string;
+  prompt: PromptEntry | undefined;
+  requires: readonly string[];
+}
+
+/**
+ * How much of each pair's prompt the prompt of another pair of the same run begins with, from the
+ * plan alone: the workflow's context is every pair's, so pairs with the same role and constraints
+ * share everything up to the end of the context, and further each leading dependency (by id) they
+ * have in common, whose content is the same for all of them in one run. For each pair that shares
+ * a non-empty beginning with at least one other: the number of dependencies in the longest such
+ * beginning (0: up to the end of the context). A provider's prompt cache can serve that part of
+ * every request but the first, which is what marking it cacheable is worth.
+ */
+export function sharedPrefixes(pairs: Iterable<PromptShape>, context: { specification?: string; constraints?: string }): Map<string, number> {
+  const contextText = contextSection(context.specification, context.constraints);
+  const keyed: { id: string; keys: string[]; empty: boolean }[] = [];
+  const counts = new Map<string, number>();
+  for (const pair of pairs) {
+    const role = text(pair.prompt?.role);
+    const constraints = text(pair.prompt?.constraints);
+    // By id, as the prompt orders them.
+    const deps = [...pair.requires].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const keys: string[] = [];
+    for (let k = 0; k <= deps.length; k++) keys.push(JSON.stringify([role ?? null, constraints ?? null, ...deps.slice(0, k)]));
+    for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+    keyed.push({ id: pair.id, keys, empty: role === undefined && constraints === undefined && contextText === undefined });
+  }
+  const shared = new Map<string, number>();
+  for (const { id, keys, empty } of keyed) {
+    let depth = -1;
+    keys.forEach((key, k) => {
+      if (counts.get(key)! >= 2) depth = k;
+    });
+    if (depth > 0 || (depth === 0 && !empty)) shared.set(id, depth);
+  }
+  return shared;
 }
 
 /** The words that introduce a person's edit, and the edit, fenced. */
@@ -94,7 +164,7 @@ function text(value: string | undefined): string | undefined {
   return trimmed === "" ? undefined : trimmed;
 }
 
-function context(specification: string | undefined, constraints: string | undefined): string | undefined {
+function contextSection(specification: string | undefined, constraints: string | undefined): string | undefined {
   const spec = text(specification);
   const cons = text(constraints);
   const parts: string[] = [];
@@ -103,8 +173,8 @@ function context(specification: string | undefined, constraints: string | undefi
   return parts.length === 0 ? undefined : parts.join("\n\n");
 }
 
-function dependencies(deps: RenderInput["dependencies"]): string | undefined {
-  if (deps.length === 0) return undefined;
+/** One fenced block per dependency. */
+function dependencyBlocks(deps: RenderInput["dependencies"]): string[] {
   // By id, in code-unit order as canonical JSON sorts keys: the reference sorts dependencies too.
   return [...deps]
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
@@ -112,8 +182,7 @@ function dependencies(deps: RenderInput["dependencies"]): string | undefined {
       const fence = fenceFor(content);
       const body = content === "" || content.endsWith("\n") ? content : `${content}\n`;
       return `## ${id}\n\n${fence}\n${body}${fence}`;
-    })
-    .join("\n\n");
+    });
 }
 
 function history(attempts: RenderInput["history"], wrapper: string | undefined): string | undefined {

@@ -27,7 +27,8 @@ export interface RunRecord {
   problems: string[];
 }
 
-export type RunState = "success" | "failed" | "interrupted" | "unfinished";
+/** waiting: it ended with pairs waiting for provider batches (`--no-wait`), to be collected by a later run or resume. */
+export type RunState = "success" | "failed" | "interrupted" | "waiting" | "unfinished";
 
 export interface RunListing {
   runId: string;
@@ -223,7 +224,7 @@ function isPlanRecord(v: unknown): v is PlanRecord {
 function isResultRecord(v: unknown): v is ResultRecord {
   return (
     isObject(v) &&
-    (v.status === "success" || v.status === "failed" || v.status === "interrupted") &&
+    (v.status === "success" || v.status === "failed" || v.status === "interrupted" || v.status === "waiting") &&
     optional(v.startedAt, isString) &&
     isObject(v.totals) &&
     isNumber(v.totals.executed) &&
@@ -242,7 +243,7 @@ function isEvent(e: unknown): e is TraceEvent {
     case "run_start":
       return optional(e.workflow, isString);
     case "run_end":
-      return e.status === "success" || e.status === "failed" || e.status === "interrupted";
+      return e.status === "success" || e.status === "failed" || e.status === "interrupted" || e.status === "waiting";
     case "pair_start":
       return isString(e.id) && optional(e.configRef, isString);
     case "attempt_end":

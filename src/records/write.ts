@@ -24,6 +24,8 @@ export interface PlanRecord {
   createdAt: string;
   workflow: { name: string; path: string; workflowRef: string };
   selection: Selection;
+  /** Started with --batch: a resume sends its requests through the providers' batch APIs too. */
+  batch?: true;
   pairs: { id: string; wave: number; requires: string[]; configRef: string | null; action: "run" | "skip"; reasons: { kind: string; detail: string }[] }[];
 }
 
@@ -61,6 +63,8 @@ export class RunRecorder {
     /** Outcomes from the part of this run before it was interrupted, when resuming. */
     private readonly earlier: Map<string, PairOutcome> = new Map(),
     startedAt?: string,
+    /** The run sends every provider pair's requests in batches (--batch). */
+    private readonly batch = false,
   ) {
     if (startedAt) this.startedAt = startedAt;
   }
@@ -70,7 +74,7 @@ export class RunRecorder {
     switch (event.type) {
       case "run_start":
         this.dir = runDir(this.stateDir, event.runId);
-        if (!event.resumed) this.write("plan.json", planRecord(event.runId, event.plan, this.selection));
+        if (!event.resumed) this.write("plan.json", planRecord(event.runId, event.plan, this.selection, this.batch));
         this.append({
           event: "run_start",
           runId: event.runId,
@@ -114,6 +118,10 @@ export class RunRecorder {
         break;
       case "warning":
         this.append({ event: "warning", message: event.message });
+        break;
+      case "batch":
+        // Its requests and their custom_ids are in the state directory's record of batches (src/records/batches.ts).
+        this.append({ event: "batch", provider: event.provider, batch: event.id, state: event.state, requests: event.requests, counts: event.counts });
         break;
       case "run_end": {
         const report = this.merged(event.report);
@@ -222,13 +230,14 @@ export function inFlightGroups(events: readonly { event: string; [key: string]: 
   return [...open.values()].map((o) => o.group);
 }
 
-function planRecord(runId: string, plan: Plan, selection: Selection): PlanRecord {
+function planRecord(runId: string, plan: Plan, selection: Selection, batch: boolean): PlanRecord {
   return {
     version: RECORD_VERSION,
     runId,
     createdAt: new Date().toISOString(),
     workflow: { name: plan.workflow.name, path: plan.workflow.path, workflowRef: plan.workflowRef },
     selection,
+    ...(batch ? { batch: true as const } : {}),
     pairs: plan.pairs.map((p) => ({ id: p.id, wave: p.wave, requires: p.requires, configRef: p.configRef, action: p.action, reasons: p.reasons })),
   };
 }

@@ -12,8 +12,12 @@ import { digestOf, sha256Hex } from "./hash.js";
 import type { OwnComponents, PairFiles, Upstream } from "../model/plan.js";
 import { PROMPT_LAYOUT } from "../prompt/render.js";
 
-/** Generator settings that change how a request travels, not what it asks: never hashed. */
-export const TRANSPORT_KEYS = new Set(["api_key_env", "timeout", "retries"]);
+/**
+ * Generator settings that change how a request travels, not what it asks: never hashed. A request
+ * sent in a provider's batch (batch, batch_fallback) asks the model exactly what the synchronous
+ * one asks.
+ */
+export const TRANSPORT_KEYS = new Set(["api_key_env", "timeout", "retries", "batch", "batch_fallback"]);
 
 /**
  * Header names that carry credentials (Authorization, X-Api-Key, Cookie, ...): such headers are

@@ -14,8 +14,9 @@
  *   its command line reaches, the pair's `inputs`, and what a traced run saw its commands read
  *   (`observed`, kept only where there is any, so keys made before it stay as they were): all of
  *   it is in the key.
- * Settings that change how a request travels (api_key_env, timeout, retries) and secret headers
- * are not, as in the configRef (TRANSPORT_KEYS).
+ * Settings that change how a request travels (api_key_env, timeout, retries, batch) and secret
+ * headers are not, as in the configRef (TRANSPORT_KEYS): a batch's answer answers the same request
+ * made synchronously, and the other way round.
  */
 import type { OwnComponents } from "../model/plan.js";
 import type { Pair } from "../model/workflow.js";

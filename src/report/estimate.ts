@@ -29,6 +29,11 @@ function costText(cost: number | null): string {
   return cost === null ? "cost unknown" : usd(cost);
 }
 
+/** Ids, the first ten, then how many more. */
+function listed(ids: string[]): string {
+  return ids.length <= 10 ? ids.join(", ") : `${ids.slice(0, 10).join(", ")} and ${ids.length - 10} more`;
+}
+
 /** "$0.012", "cost unknown", or "$0.012 + cost unknown for 2 pairs" when only some are priced. */
 export function totalCostText(estimate: PlanEstimate): string {
   const t = estimate.totals;
@@ -120,6 +125,16 @@ export function estimateNotes(estimate: PlanEstimate): string[] {
     prices.push(`built-in prices of ${estimate.pricesAsOf} for ${models((p) => p.price?.source === "built-in")}`);
   if (some((p) => p.price === null)) prices.push(`no price for ${models((p) => p.price === null)} (add it under pricing: in the workflow file)`);
   notes.push(`prices: ${prices.join("; ")}`);
+  const batched = ids((p) => p.tokens.batch === true);
+  if (batched.length > 0) notes.push(`batch prices for ${listed(batched)}: their requests go through the provider's batch API`);
+  const read = estimate.pairs.reduce((sum, p) => sum + (p.tokens.cacheRead ?? 0), 0);
+  if (read > 0) {
+    const written = estimate.pairs.reduce((sum, p) => sum + (p.tokens.cacheWrite ?? 0), 0);
+    notes.push(
+      `prompt cache: ${tokensText(read)} input tokens expected from it at the cached-input price${written > 0 ? `, ${tokensText(written)} written to it` : ""}, ` +
+        `as ${plural(ids((p) => (p.tokens.cacheRead ?? 0) + (p.tokens.cacheWrite ?? 0) > 0).length, "pair")} begin alike (the workflow's context, their role and constraints, leading dependencies)`,
+    );
+  }
   for (const p of estimate.pairs) for (const note of p.notes) notes.push(`${p.id}: ${note}`);
   return notes;
 }
@@ -237,11 +252,13 @@ export function compareWithRun(estimate: PlanEstimate, report: RunReport): RunCo
         tokens.output += a.tokens!.output;
       }
     }
+    // Each attempt at the price it was bought at (a batch's, the prompt cache's).
+    const cost = tokens && e.price ? reported.reduce((sum, a) => sum + costOf(a.tokens!, e.price!), 0) : null;
     return {
       id: e.id,
       status: outcome?.status ?? "not run",
       estimated: { tokens: { ...e.tokens }, cost: e.cost },
-      actual: { tokens, cost: tokens && e.price ? costOf(tokens, e.price) : null },
+      actual: { tokens, cost },
     };
   });
   const sum = (list: (TokenUsage | null)[]): TokenUsage | null =>

@@ -1,6 +1,6 @@
 /** A run as people follow it (a line per pair event, then a summary table) and as programs read it. */
 import { shortRef } from "../refs/hash.js";
-import type { PairOutcome, RunEvent, RunReport } from "../model/run.js";
+import type { BatchCounts, BatchEvent, PairOutcome, RunEvent, RunReport } from "../model/run.js";
 import type { TokenUsage } from "../model/records.js";
 import type { Style } from "./color.js";
 import { count } from "./plan.js";
@@ -52,6 +52,8 @@ export function eventLine(event: RunEvent, style: Style, verbose = false): strin
       return `${style.dim(verb("restored"))}${visible(event.id)}${style.dim(`  from ${visible(event.from)}`)}`;
     case "warning":
       return `${style.yellow(verb("warning"))}${visible(event.message)}`;
+    case "batch":
+      return batchLine(event, style);
     case "run_start":
     case "attempt_start":
     case "run_end":
@@ -76,6 +78,29 @@ function outcomeLine(o: PairOutcome, style: Style): string {
     case "interrupted":
       return `${style.yellow(verb("stopped"))}${id}${note}`;
   }
+}
+
+/** `batch    anthropic msgbatch_01: 150 succeeded, 2 errored, 48 processing of 200`. */
+function batchLine(e: BatchEvent, style: Style): string {
+  const what = `${e.provider} ${visible(e.id)}`;
+  switch (e.state) {
+    case "submitted":
+      return `${style.cyan(verb("batch"))}${what}: ${e.requests} request${e.requests === 1 ? "" : "s"} submitted`;
+    case "progress":
+      return `${style.dim(verb("batch"))}${what}: ${batchCounts(e.counts)} of ${e.requests}`;
+    case "ended":
+      return `${style.cyan(verb("batch"))}${what} ended: ${batchCounts(e.counts)}`;
+    case "cancelled":
+      return `${style.yellow(verb("batch"))}${what}: cancelling (what it finished is collected by the next run)`;
+    case "waiting":
+      return `${style.yellow(verb("batch"))}${what}: ${batchCounts(e.counts)}; not waiting for it: pairflow run or pairflow resume collects it`;
+  }
+}
+
+/** The provider's counts, those above zero: "150 succeeded, 2 errored, 48 processing". */
+export function batchCounts(c: BatchCounts): string {
+  const parts = (["succeeded", "errored", "expired", "canceled", "processing"] as const).filter((k) => c[k] > 0).map((k) => `${c[k]} ${k}`);
+  return parts.length > 0 ? parts.join(", ") : "nothing counted yet";
 }
 
 function verb(word: string): string {
@@ -135,7 +160,7 @@ export function runSummary(report: RunReport, style: Style): string {
     return n === 0 ? style.bold(line) : line;
   });
   const t = report.totals;
-  const stopped = t.interrupted > 0 ? `, ${t.interrupted} interrupted` : "";
+  const stopped = t.interrupted > 0 ? `, ${t.interrupted} ${report.status === "waiting" ? "waiting for batches" : "interrupted"}` : "";
   lines.push(
     "",
     style.bold(`${t.executed} executed, ${t.reused} reused, ${t.failed} failed, ${t.blocked} blocked${stopped} in ${seconds(t.durationMs)}`) +

@@ -16,7 +16,13 @@ export function spendLine(spend: Spend): string {
   else {
     const tokens = bought.tokens === null ? "tokens not reported" : plural(bought.tokens.input + bought.tokens.output, "token");
     const cost = bought.cost === null ? "cost unknown" : usd(bought.cost);
-    parts.push(`bought ${plural(bought.calls, "call")} (${tokens}, ${cost})`);
+    // What the providers' price levers took off: a batch's half price, the prompt cache's reads.
+    const levers = [
+      bought.batched > 0 ? `${bought.batched === bought.calls ? "all" : n(bought.batched)} in batches at the batch price` : "",
+      bought.tokens?.cacheRead ? `${plural(bought.tokens.cacheRead, "input token")} from the prompt cache` : "",
+      bought.tokens?.cacheWrite ? `${n(bought.tokens.cacheWrite)} written to it` : "",
+    ].filter(Boolean);
+    parts.push(`bought ${plural(bought.calls, "call")} (${tokens}, ${cost}${levers.length > 0 ? `; ${levers.join(", ")}` : ""})`);
   }
   const kinds = [
     reused.unchanged > 0 ? `${plural(reused.unchanged, "unchanged pair")}` : "",

@@ -5,7 +5,7 @@
  * content (a snapshot's manifest) answers the planner's lookups without downloading any content.
  */
 import type { RemoteArtifact, RemoteStore } from "../model/ports.js";
-import type { LockFile, RequestEntry, StoreRecord } from "../model/records.js";
+import type { BatchRecord, LockFile, RequestEntry, StoreRecord } from "../model/records.js";
 import { sha256Hex } from "../refs/hash.js";
 
 export class RemoteCache {
@@ -77,6 +77,19 @@ export class RemoteCache {
 
   saveRequest(key: string, entry: RequestEntry, content: Buffer): void {
     this.store.saveRequest?.(key, entry, content);
+  }
+
+  /** The provider batches the store holds as not yet done with; none when it cannot tell, or fails. */
+  batches(): BatchRecord[] {
+    try {
+      return this.store.batches?.() ?? [];
+    } catch {
+      return [];
+    }
+  }
+
+  saveSoon(): void {
+    this.store.saveSoon?.();
   }
 
   save(artifact: RemoteArtifact): Promise<void> {

@@ -7,8 +7,17 @@
  *
  * Everything here is about the data; where it is kept and how it travels is the store's business.
  */
-import type { LockEntry, LockFile, RequestEntry, StoreRecord } from "../model/records.js";
-import { componentsOf, lockEntry, LOCK_VERSION } from "../model/records.js";
+import {
+  componentsOf,
+  isBatchRecord,
+  lockEntry,
+  LOCK_VERSION,
+  type BatchRecord,
+  type LockEntry,
+  type LockFile,
+  type RequestEntry,
+  type StoreRecord,
+} from "../model/records.js";
 import { asDict, dict, own } from "../model/dict.js";
 import { sha256Hex } from "../refs/hash.js";
 
@@ -37,6 +46,11 @@ export interface SnapshotManifest {
    * (src/refs/request.ts): their contents are in the pack too. Absent in a manifest of version 1.
    */
   requests?: Record<string, RequestEntry[]>;
+  /**
+   * The provider batches the workflow's runs submitted and have not done with (their results are
+   * not here: a runner that restores them collects them from the provider). Absent: none.
+   */
+  batches?: BatchRecord[];
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -67,6 +81,7 @@ export function parseManifest(text: string): SnapshotManifest | string {
     }
     asDict(m.requests);
   }
+  if (m.batches !== undefined && (!Array.isArray(m.batches) || !m.batches.every(isBatchRecord))) return "its manifest's batches are not batch records";
   if (m.pack !== packDigest(m.artifacts, m.packSalt, m.requests)) return "its manifest's pack does not match its artifacts";
   asDict(m.artifacts);
   return { ...(m as SnapshotManifest), version: SNAPSHOT_VERSION };
@@ -231,4 +246,11 @@ export interface SnapshotSource {
   lock(): LockFile | null;
   /** This machine's copy of the content (local store, output file), checked against the hash; undefined when it has none. */
   content(pair: string, hash: string): Buffer | undefined;
+  /** The provider batches not done with, as the state directory records them now. */
+  batches?(): BatchRecord[];
+}
+
+/** Batch records as a snapshot keeps them: without results, which a runner collects again from the provider. */
+export function snapshotBatches(batches: readonly BatchRecord[]): BatchRecord[] {
+  return batches.map(({ results: _, ...rest }) => ({ ...rest, state: rest.state === "ended" ? "submitted" : rest.state }));
 }

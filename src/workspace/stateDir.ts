@@ -24,6 +24,7 @@ export const STATE_SUBDIRS = [
   "store/pairs",
   "store/requests",
   "runs",
+  "batches",
   "shared",
   "shared/store",
   "shared/store/objects",

@@ -98,3 +98,29 @@ describe("in a log", () => {
     t.v.dispose();
   });
 });
+
+describe("provider batches", () => {
+  const batch = (state: "submitted" | "progress" | "ended", succeeded: number): RunEvent => ({
+    type: "batch",
+    provider: "anthropic",
+    id: "msgbatch_01",
+    state,
+    requests: 3,
+    counts: { processing: 3 - succeeded, succeeded, errored: 0, expired: 0, canceled: 0 },
+  });
+
+  it("show the provider's counts on the status line and a line as they change, until the batch ends", () => {
+    const t = view(true);
+    t.v.event({ type: "run_start", runId: "r", plan, resumed: false });
+    t.v.event(start("a"));
+    t.take();
+    t.v.event(batch("submitted", 0));
+    expect(t.take()).toBe("\r\x1b[2Kbatch    anthropic msgbatch_01: 3 requests submitted\n0/3 done; batch msgbatch_01 0/3 (3 processing); running: a 0s");
+    t.v.event(batch("progress", 2));
+    expect(t.take()).toBe(
+      "\r\x1b[2Kbatch    anthropic msgbatch_01: 2 succeeded, 1 processing of 3\n0/3 done; batch msgbatch_01 2/3 (2 succeeded, 1 processing); running: a 0s",
+    );
+    t.v.event(batch("ended", 3));
+    expect(t.take()).toBe("\r\x1b[2Kbatch    anthropic msgbatch_01 ended: 3 succeeded\n0/3 done; running: a 0s");
+  });
+});

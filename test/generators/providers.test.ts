@@ -118,6 +118,18 @@ describe("openai generator", () => {
     });
   });
 
+  it("reports the cached part of the prompt tokens, and sends no cache marker (OpenAI caches by itself)", async () => {
+    const server = await serve(
+      json(200, {
+        choices: [{ message: { role: "assistant", content: "x" }, finish_reason: "stop" }],
+        usage: { prompt_tokens: 3000, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 2048 } },
+      }),
+    );
+    const result = await openaiGenerator({ ...request({ base_url: server.url }, { OPENAI_API_KEY: KEY }), cacheablePrefix: 5 });
+    expect(result.tokens).toEqual({ input: 3000, output: 5, cacheRead: 2048 });
+    expect((server.requests[0]!.body as { messages: unknown[] }).messages).toEqual([{ role: "user", content: "Write a test." }]);
+  });
+
   it("leaves out temperature and max_tokens when they are not set", async () => {
     const server = await serve(OPENAI_OK);
     await openaiGenerator(request({ base_url: server.url }, { OPENAI_API_KEY: KEY }));
@@ -190,6 +202,36 @@ describe("anthropic generator", () => {
       messages: [{ role: "user", content: "Write a test." }],
       temperature: 0,
     });
+  });
+
+  it("marks the part of the prompt other requests share for the prompt cache, the same text cut in two, and counts cache reads and writes as input", async () => {
+    const server = await serve(
+      json(200, {
+        content: [{ type: "text", text: "ok" }],
+        usage: { input_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 2000, output_tokens: 3 },
+      }),
+    );
+    const prompt = "# Context\n\nshared\n\n# Task\n\nmine";
+    const cut = prompt.indexOf("\n\n# Task");
+    const result = await anthropicGenerator({ ...request({ base_url: server.url }, { ANTHROPIC_API_KEY: KEY }), prompt, cacheablePrefix: cut });
+    const content = (server.requests[0]!.body as { messages: { content: { text: string; cache_control?: unknown }[] }[] }).messages[0]!.content;
+    expect(content).toEqual([
+      { type: "text", text: "# Context\n\nshared", cache_control: { type: "ephemeral" } },
+      { type: "text", text: "\n\n# Task\n\nmine" },
+    ]);
+    expect(content.map((b) => b.text).join("")).toBe(prompt);
+    expect(result.tokens).toEqual({ input: 2005, output: 3, cacheRead: 2000 });
+    // Nothing shared: the plain string, as before.
+    await anthropicGenerator({ ...request({ base_url: server.url }, { ANTHROPIC_API_KEY: KEY }), prompt });
+    expect((server.requests[1]!.body as { messages: { content: unknown }[] }).messages[0]!.content).toBe(prompt);
+  });
+
+  it("reports what a cache write took", async () => {
+    const server = await serve(
+      json(200, { content: [{ type: "text", text: "ok" }], usage: { input_tokens: 5, cache_creation_input_tokens: 1500, output_tokens: 3 } }),
+    );
+    const result = await anthropicGenerator(request({ base_url: server.url }, { ANTHROPIC_API_KEY: KEY }));
+    expect(result.tokens).toEqual({ input: 1505, output: 3, cacheWrite: 1500 });
   });
 
   it("sends max_tokens from the config", async () => {

@@ -2,18 +2,21 @@
  * A model service on loopback that speaks both providers' synchronous APIs as documented: OpenAI's
  * chat completions (`POST {base}/chat/completions`, `Authorization: Bearer`) and Anthropic's
  * Messages (`POST {base}/v1/messages`, `x-api-key` and `anthropic-version`). It answers with what
- * `answer` makes of the prompt, reports usage in each provider's fields, refuses a wrong key with
- * the provider's 401 body, and keeps every request it received. A child process (the installed
- * CLI, the bundled action) reaches it through `base_url`.
+ * `answer` makes of the prompt, reports usage in each provider's fields (prompt cache included, see
+ * promptCache.ts), refuses a wrong key with the provider's 401 body, and keeps every request it
+ * received. A child process (the installed CLI, the bundled action) reaches it through `base_url`.
  */
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { PromptCache, words, type Content } from "./promptCache.js";
+
+export { words };
 
 export interface ModelRequest {
   provider: "openai" | "anthropic";
   path: string;
   headers: IncomingHttpHeaders;
-  body: { model: string; messages: { role: string; content: string }[]; max_tokens?: number; temperature?: number };
+  body: { model: string; messages: { role: string; content: Content }[]; max_tokens?: number; temperature?: number };
   /** The text of the one user message pairflow sends. */
   prompt: string;
 }
@@ -27,11 +30,14 @@ export interface ModelService {
   close(): Promise<void>;
 }
 
-/** Tokens as a stand-in counts them: whitespace-separated words. */
-export const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
-
-export async function startModelService(options: { key: string; answer: (request: ModelRequest) => string }): Promise<ModelService> {
+export async function startModelService(options: {
+  key: string;
+  answer: (request: ModelRequest) => string;
+  /** The providers' prompt caches; default on, as theirs are. */
+  caching?: boolean;
+}): Promise<ModelService> {
   const requests: ModelRequest[] = [];
+  const cache = new PromptCache({ enabled: options.caching ?? true });
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -58,7 +64,7 @@ export async function startModelService(options: { key: string; answer: (request
       } catch {
         return send(400, { error: { message: "body is not JSON" } });
       }
-      const prompt = body.messages?.map((m) => m.content).join("\n") ?? "";
+      const prompt = body.messages?.map((m) => PromptCache.text(m.content)).join("\n") ?? "";
       const request: ModelRequest = { provider, path: url.pathname, headers: req.headers, body, prompt };
       requests.push(request);
       const text = options.answer(request);
@@ -69,7 +75,7 @@ export async function startModelService(options: { key: string; answer: (request
           created: 1_790_000_000,
           model: body.model,
           choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
-          usage: { prompt_tokens: words(prompt), completion_tokens: words(text), total_tokens: words(prompt) + words(text) },
+          usage: { ...cache.openai(prompt), completion_tokens: words(text), total_tokens: words(prompt) + words(text) },
         });
       } else {
         send(200, {
@@ -79,7 +85,7 @@ export async function startModelService(options: { key: string; answer: (request
           model: body.model,
           content: [{ type: "text", text }],
           stop_reason: "end_turn",
-          usage: { input_tokens: words(prompt), output_tokens: words(text) },
+          usage: { ...cache.anthropic(body.messages?.[0]?.content ?? ""), output_tokens: words(text) },
         });
       }
     });

@@ -1,5 +1,15 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_FEEDBACK_WRAPPER, fenceFor, PROMPT_LAYOUT, renderPrompt, wrapFeedback, type RenderInput } from "../../src/prompt/render.js";
+import {
+  DEFAULT_FEEDBACK_WRAPPER,
+  fenceFor,
+  PROMPT_LAYOUT,
+  renderPrompt,
+  renderPromptParts,
+  sharedPrefixes,
+  wrapFeedback,
+  type RenderInput,
+} from "../../src/prompt/render.js";
 import { sha256Hex } from "../../src/refs/hash.js";
 
 function full(): RenderInput {
@@ -279,5 +289,80 @@ describe("PROMPT_LAYOUT", () => {
       },
     ];
     expect(sha256Hex(samples.map(renderPrompt).join("\u0000"))).toBe(RENDERED[PROMPT_LAYOUT]);
+  });
+});
+
+describe("the part of a prompt other pairs share", () => {
+  const line = fc.string({ maxLength: 12 });
+  const optional = fc.option(line, { nil: undefined });
+  const ids = fc.uniqueArray(fc.constantFrom("a", "b", "c", "d"), { maxLength: 3 });
+  const input = fc.record({
+    prompt: fc.record({ role: optional, constraints: optional, task: optional }),
+    specification: optional,
+    constraints: optional,
+    dependencies: ids.chain((list) => fc.tuple(...list.map((id) => fc.record({ id: fc.constant(id), content: line })))),
+    history: fc.array(fc.record({ feedback: line }), { maxLength: 2 }),
+  });
+
+  it("is the text itself, cut where role, constraints, context and each dependency end", () => {
+    fc.assert(
+      fc.property(input, (i) => {
+        const { text, prefixEnds } = renderPromptParts(i);
+        expect(text).toBe(renderPrompt(i));
+        const sorted = [...i.dependencies].sort((a, b) => (a.id < b.id ? -1 : 1));
+        expect(prefixEnds).toHaveLength(sorted.length + 1);
+        prefixEnds.forEach((end, k) => {
+          // What the prompt begins with is the prompt of that much alone.
+          const alone = renderPrompt({
+            ...i,
+            prompt: { role: i.prompt.role, constraints: i.prompt.constraints },
+            dependencies: sorted.slice(0, k),
+            history: [],
+          });
+          expect(text.slice(0, end)).toBe(alone);
+        });
+      }),
+    );
+  });
+
+  it("is found from the plan alone, and every pair found to share it renders the same beginning", () => {
+    const pair = fc.record({
+      id: fc.string({ minLength: 1, maxLength: 4 }),
+      prompt: fc.record({ role: fc.constantFrom(undefined, "R1", "R2"), task: line }),
+      requires: ids,
+    });
+    fc.assert(
+      fc.property(fc.uniqueArray(pair, { selector: (p) => p.id, maxLength: 8 }), optional, (pairs, specification) => {
+        const shared = sharedPrefixes(pairs, { specification });
+        const contents: Record<string, string> = { a: "A", b: "B\n", c: "```", d: "" };
+        const rendered = pairs.map((p) => {
+          const r = renderPromptParts({ prompt: p.prompt, specification, dependencies: p.requires.map((id) => ({ id, content: contents[id]! })), history: [] });
+          const depth = shared.get(p.id);
+          return { id: p.id, prefix: depth === undefined ? undefined : r.text.slice(0, r.prefixEnds[depth]) };
+        });
+        for (const r of rendered) {
+          if (r.prefix === undefined) continue;
+          expect(r.prefix).not.toBe("");
+          // Someone else's prompt begins with exactly that.
+          expect(rendered.some((o) => o.id !== r.id && o.prefix !== undefined && o.prefix.startsWith(r.prefix!))).toBe(true);
+        }
+      }),
+    );
+  });
+
+  it("is the context for foreach instances with one role, and runs through a dependency they all read", () => {
+    const instances = ["x", "y", "z"].map((item) => ({ id: `t[${item}]`, prompt: { role: "Translate.", task: item }, requires: ["glossary", `src[${item}]`] }));
+    expect(sharedPrefixes([...instances, { id: "lone", prompt: { role: "Other." }, requires: [] }], { specification: "S" })).toEqual(
+      new Map(instances.map((p) => [p.id, 1])),
+    );
+    expect(
+      sharedPrefixes(
+        [
+          { id: "a", prompt: undefined, requires: [] },
+          { id: "b", prompt: undefined, requires: [] },
+        ],
+        {},
+      ),
+    ).toEqual(new Map());
   });
 });

@@ -14,12 +14,20 @@ export interface PlanFlags {
   from?: string;
   stateDir?: string;
   shards?: number;
+  batch?: boolean;
 }
 
 /** What `pairflow plan` prints, and `pairflow run --dry-run` with the same flags. */
 export async function showPlan(io: Io, target: string | undefined, opts: PlanFlags): Promise<void> {
   const warn = (message: string) => io.stderr.write(`${styleFor(io.stderr, io.env).yellow("warning")} ${message}\n`);
-  const request = { cwd: io.cwd, env: io.env, stateDir: opts.stateDir, selection: { force: opts.force, only: opts.only, from: opts.from }, warn };
+  const request = {
+    cwd: io.cwd,
+    env: io.env,
+    stateDir: opts.stateDir,
+    selection: { force: opts.force, only: opts.only, from: opts.from },
+    batch: opts.batch,
+    warn,
+  };
   if (opts.shards !== undefined) {
     const { plan, estimate, shards } = await planShards(target, { ...request, shards: opts.shards });
     if (opts.json) await writePieces(io.stdout, planJsonText({ ...planJsonStream(plan, io.cwd, estimate), ...shardsJson(shards) }));
@@ -40,6 +48,7 @@ export function registerPlan(program: Command, { io }: CliContext): void {
     .option("--force", "plan every pair to run")
     .addOption(onlyOption("plan only these pairs and what they depend on, as `pairflow run --only` would run them"))
     .option("--from <id>", "plan this pair and everything downstream of it to run")
+    .option("--batch", "estimate as `pairflow run --batch` runs: every openai and anthropic pair through its provider's batch API, at batch prices")
     .addOption(
       new Option(
         "--shards <n>",

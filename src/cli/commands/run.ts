@@ -25,6 +25,7 @@ function usdAmount(value: string): number {
 
 interface CommonFlags {
   json?: boolean;
+  batch?: boolean;
   sandbox?: string;
   traceReads?: boolean;
   verbose?: boolean;
@@ -58,7 +59,14 @@ function common(command: Command): Command {
     .option("--json", "write the run report as JSON (version 1) to stdout, and progress to stderr")
     .option("--verbose", "show what each generator wrote to stderr, also when it succeeds (a failure always shows it)")
     .addOption(new Option("--concurrency <n>", "pairs to execute at once").default(DEFAULT_CONCURRENCY).argParser(positiveInt))
-    .option("--no-wait", `if another run of this workflow is going, fail at once (exit ${EXIT_BUSY}) instead of waiting for it`)
+    .option(
+      "--batch",
+      "send every openai and anthropic pair's requests through its provider's batch API, at half price: one batch per wave, provider and endpoint (generator_config.batch: true does it for one pair)",
+    )
+    .option(
+      "--no-wait",
+      `never wait: if another run of this workflow is going, fail at once (exit ${EXIT_BUSY}); send provider batches and end (exit 0, the run waiting) instead of waiting for them: a later run or resume collects them`,
+    )
     .addOption(
       new Option("--grace <seconds>", "after Ctrl-C or SIGTERM, how long pairs in flight may finish before they are cancelled")
         .default(10)
@@ -99,6 +107,7 @@ export function registerRun(program: Command, context: CliContext): void {
         "pairflow run --only g_impl examples/tdd-stack",
         "pairflow run --only g_test,g_impl --dry-run",
         "pairflow run --from g_test --concurrency 2",
+        "pairflow run --batch --no-wait   # then later: pairflow run",
         "pairflow run --json > report.json",
       ]),
     )
@@ -181,6 +190,8 @@ async function drive(
         traceReads: opts.traceReads,
         concurrency: opts.concurrency,
         wait: opts.wait,
+        batch: opts.batch,
+        batchWait: opts.wait,
         stop: interruption.stop,
         signal: interruption.cancel,
         onWait: (holder) => say(style.yellow(`waiting for run ${holder.runId} (pid ${holder.pid}) to finish; --no-wait fails instead`)),
@@ -192,7 +203,9 @@ async function drive(
     if (opts.json) io.stdout.write(JSON.stringify(runJson(report), null, 2) + "\n");
     else io.stdout.write("\n" + runSummary(report, style));
     const signal = interruption.received();
-    setStatus(signal && report.status === "interrupted" ? signalExitCode(signal) : report.status === "success" ? EXIT.ok : EXIT.failed);
+    // Waiting for batches is what --no-wait asked for: a later run collects them.
+    const ok = report.status === "success" || report.status === "waiting";
+    setStatus(signal && report.status === "interrupted" ? signalExitCode(signal) : ok ? EXIT.ok : EXIT.failed);
   } catch (err) {
     if (!(err instanceof LockBusyError)) throw err;
     io.stderr.write(`${style.red("error")} ${err.message}; it still holds the lock (exit ${EXIT_BUSY}: try again later)\n`);
