@@ -73,11 +73,21 @@ function isCascaded(node: ImpactNode, affected: ReadonlyMap<string, ImpactNode>)
   if (deps.length === 0) return false;
   if (node.status === "blocked") return true;
   if (node.reasons.length === 0) return false;
-  return node.reasons.every(
-    (r) =>
-      (r.kind === "upstream" || r.kind === "upstream_artifact") &&
-      !/ (added to|removed from) requires$/.test(r.detail) &&
-      deps.some((d) => r.detail.startsWith(`${d} `) || r.detail.startsWith(`${d}'s `)),
+  return node.reasons.every((r) => followsFrom(r, deps));
+}
+
+/** The reasons a pair has of its own: all but those that name an affected dependency. */
+export function ownReasons(node: ImpactNode, affected: ReadonlyMap<string, ImpactNode>): Reason[] {
+  const deps = node.requires.filter((d) => affected.has(d));
+  return node.reasons.filter((r) => !followsFrom(r, deps));
+}
+
+/** A reason that names one of these dependencies as running or changed. */
+function followsFrom(r: Reason, deps: readonly string[]): boolean {
+  return (
+    (r.kind === "upstream" || r.kind === "upstream_artifact") &&
+    !/ (added to|removed from) requires$/.test(r.detail) &&
+    deps.some((d) => r.detail.startsWith(`${d} `) || r.detail.startsWith(`${d}'s `))
   );
 }
 
