@@ -82,7 +82,7 @@ export function causesOf(nodes: readonly CauseNode[]): Cause[] {
       reasons: c.reasons,
       roots,
       downstream,
-      waves: { first: Math.min(...all.map((n) => n.wave)), last: Math.max(...all.map((n) => n.wave)) },
+      waves: waveRange(all),
       templates: [...templates].map(([template, count]) => ({ template, count })),
       rootStatuses: statusCounts(roots.map((r) => r.status)),
       downstreamStatuses: statusCounts(downstream.map((id) => byId.get(id)!.status)),
@@ -99,6 +99,24 @@ export function causesOf(nodes: readonly CauseNode[]): Cause[] {
 function causeText(r: Reason): string {
   if (r.kind === "rejected") return "rejected: last attempt rejected";
   return r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`;
+}
+
+/** The first and last wave of some pairs (a loop: 100,000 pairs are too many arguments for Math.min). */
+export function waveRange(nodes: readonly { wave: number }[]): { first: number; last: number } {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const n of nodes) {
+    if (n.wave < first) first = n.wave;
+    if (n.wave > last) last = n.wave;
+  }
+  return { first, last };
+}
+
+/** Adds to the list under a key: pushed, not copied, so a pair with thousands of dependents costs no more than they do. */
+export function append<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 function statusCounts(statuses: string[]): { status: string; count: number }[] {
@@ -134,7 +152,7 @@ export function failuresOf(nodes: readonly CauseNode[], notes: ReadonlyMap<strin
 /** For each failed pair, how many blocked pairs are downstream of it. */
 export function blockedBy(nodes: readonly Pick<CauseNode, "id" | "requires" | "status">[]): Map<string, number> {
   const dependents = new Map<string, string[]>();
-  for (const n of nodes) for (const dep of n.requires) dependents.set(dep, [...(dependents.get(dep) ?? []), n.id]);
+  for (const n of nodes) for (const dep of n.requires) append(dependents, dep, n.id);
   const status = new Map(nodes.map((n) => [n.id, n.status]));
   const out = new Map<string, number>();
   for (const n of nodes.filter((n) => n.status === "failed")) {

@@ -43,7 +43,12 @@ export function causeGroups(nodes: ImpactNode[]): CauseGroup[] {
   const affected = new Map(nodes.filter(isAffected).map((n) => [n.id, n]));
   const dependents = new Map<string, string[]>();
   for (const n of affected.values()) {
-    for (const dep of n.requires) if (affected.has(dep)) dependents.set(dep, [...(dependents.get(dep) ?? []), n.id]);
+    for (const dep of n.requires) {
+      if (!affected.has(dep)) continue;
+      const list = dependents.get(dep);
+      if (list) list.push(n.id);
+      else dependents.set(dep, [n.id]);
+    }
   }
   const order = new Map(nodes.map((n, i) => [n.id, i]));
   const cascaded = new Set([...affected.values()].filter((n) => isCascaded(n, affected)).map((n) => n.id));

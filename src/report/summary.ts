@@ -18,7 +18,21 @@ import { reasonsText, withoutCallsText } from "./plan.js";
 import { NOT_REPORTED, reportedTokens, seconds } from "./run.js";
 import { failureHeadline } from "./failure.js";
 import { affectedSubgraph, GRAPH_NODE_LIMIT, UNCHANGED } from "./impact.js";
-import { blockedBy, causeExtent, causesOf, plural, planNodes, rootsDiffer, runNodes, wavesText, type Cause, type CauseNode, type CauseRoot } from "./causes.js";
+import {
+  append,
+  blockedBy,
+  causeExtent,
+  causesOf,
+  plural,
+  planNodes,
+  rootsDiffer,
+  runNodes,
+  waveRange,
+  wavesText,
+  type Cause,
+  type CauseNode,
+  type CauseRoot,
+} from "./causes.js";
 import { code, md } from "./markdown.js";
 import { visible } from "./visible.js";
 
@@ -319,7 +333,7 @@ function flowchart(nodes: GraphNode[]): { text: string | null; edges: number } {
   const byStatus = new Map<string, string[]>();
   for (const n of nodes) {
     const status = statusClass(n.status);
-    byStatus.set(status, [...(byStatus.get(status) ?? []), index.get(n.id)!]);
+    append(byStatus, status, index.get(n.id)!);
   }
   for (const [status, ids] of byStatus) {
     const style = STATUS_STYLE[status]!;
@@ -374,11 +388,11 @@ function condensedGraph(input: GraphNode[]): MermaidGraph {
   const gid = new Map(keys.map((key, i) => [key, `g${i}`]));
   const groupOf = (n: CauseNode) => gid.get(inTemplate(n) ? `t ${n.template}` : `w ${bucketOf(n.wave)}`)!;
   const members = new Map<string, CauseNode[]>();
-  for (const n of affected) members.set(groupOf(n), [...(members.get(groupOf(n)) ?? []), n]);
+  for (const n of affected) append(members, groupOf(n), n);
 
   const lines = ["flowchart LR"];
   const classes = new Map<string, string[]>();
-  const klass = (status: string, id: string) => classes.set(status, [...(classes.get(status) ?? []), id]);
+  const klass = (status: string, id: string) => append(classes, status, id);
   const drawn: GraphNode[] = [];
   const edges: string[] = [];
   const perGroup = (ids: string[]) => {
@@ -407,9 +421,7 @@ function condensedGraph(input: GraphNode[]): MermaidGraph {
     for (const n of group) statuses.set(n.status, (statuses.get(n.status) ?? 0) + 1);
     const worst = GROUP_ORDER.find((s) => statuses.has(s)) ?? "run";
     const counts = [...statuses].sort(([a], [b]) => GROUP_ORDER.indexOf(a) - GROUP_ORDER.indexOf(b)).map(([s, n]) => `${number(n)} ${s}`);
-    const name = key.startsWith("t ")
-      ? `${key.slice(2)}[*]`
-      : wavesText({ first: Math.min(...group.map((n) => n.wave)), last: Math.max(...group.map((n) => n.wave)) });
+    const name = key.startsWith("t ") ? `${key.slice(2)}[*]` : wavesText(waveRange(group));
     lines.push(`  ${g}["${label(`${name}<br/>${counts.join(", ")}`)}"]`);
     klass(statusClass(worst), g);
     drawn.push({ id: g, requires: [], status: worst });
@@ -418,7 +430,7 @@ function condensedGraph(input: GraphNode[]): MermaidGraph {
   // Each failed pair (those that block the most first) and what it blocked.
   const blocked = blockedBy(nodes);
   const dependents = new Map<string, string[]>();
-  for (const n of nodes) for (const d of n.requires) dependents.set(d, [...(dependents.get(d) ?? []), n.id]);
+  for (const n of nodes) for (const d of n.requires) append(dependents, d, n.id);
   const blockedWaves = (id: string) => {
     const seen = new Set<string>();
     const queue = [...(dependents.get(id) ?? [])];
@@ -428,8 +440,7 @@ function condensedGraph(input: GraphNode[]): MermaidGraph {
       seen.add(next);
       queue.push(...(dependents.get(next) ?? []));
     }
-    const w = [...seen].map((b) => byId.get(b)!.wave);
-    return { first: Math.min(...w), last: Math.max(...w) };
+    return waveRange([...seen].map((b) => byId.get(b)!));
   };
   const failed = nodes.filter((n) => n.status === "failed").sort((a, b) => (blocked.get(b.id) ?? 0) - (blocked.get(a.id) ?? 0));
   const shownFailed = failed.length > MAX_FAILED_NODES ? failed.slice(0, MAX_FAILED_NODES - 1) : failed;
