@@ -38,7 +38,7 @@ export function totalCostText(estimate: PlanEstimate): string {
 }
 
 export function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+  return `${tokensText(n)} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import {
 } from "./estimate.js";
 import type { PlanEstimate } from "../estimate/estimate.js";
 import type { Style } from "./color.js";
-import { causesOf, planNodes } from "./causes.js";
+import { causesOf, number, planNodes } from "./causes.js";
 import { causeLines } from "./causesText.js";
 
 /** One pair of the plan's JSON. */
@@ -191,7 +191,9 @@ function planHeader(plan: Plan, style: Style, cwd: string): string {
 function totalsLine(plan: Plan, style: Style): string {
   const t = totals(plan);
   const removed = plan.removed ?? [];
-  return style.bold(`${t.run} to run${withoutCallsText(plan.pairs)}, ${t.skip} unchanged` + (removed.length > 0 ? `, ${removed.length} removed` : ""));
+  return style.bold(
+    `${number(t.run)} to run${withoutCallsText(plan.pairs)}, ${number(t.skip)} unchanged` + (removed.length > 0 ? `, ${number(removed.length)} removed` : ""),
+  );
 }
 
 function removedLine(plan: Plan, style: Style): string | undefined {
@@ -288,7 +290,7 @@ function removedText(ids: readonly string[]): string {
 }
 
 export function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+  return `${number(n)} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 /** What `pairflow plan --check` finds: what a run would change in the files a repository commits. */
