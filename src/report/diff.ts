@@ -1,6 +1,6 @@
 /** The diff as people read it in a terminal, and as programs read it (a versioned JSON contract). */
 import { planJson, reasonsText, SCREEN_LINES, type PlanJson } from "./plan.js";
-import { causesOf, changesFor, planNodes } from "./causes.js";
+import { causesOf, changesFor, number, planNodes } from "./causes.js";
 import { causeLines } from "./causesText.js";
 import type { Style } from "./color.js";
 import { displayPath } from "../config/parse.js";
@@ -92,8 +92,9 @@ export function diffText(diff: PlanDiff, style: Style, options: DiffTextOptions 
   const accepted = alreadyAccepted(diff);
   const counts = countsOf(diff);
   lines.push(
-    style.bold(`${counts.run} to re-run after merging, ${counts.accepted > 0 ? `${counts.accepted} already accepted, ` : ""}${counts.unchanged} unchanged`) +
-      `; ${diff.added.length} added, ${diff.removed.length} removed`,
+    style.bold(
+      `${number(counts.run)} to re-run after merging, ${counts.accepted > 0 ? `${number(counts.accepted)} already accepted, ` : ""}${number(counts.unchanged)} unchanged`,
+    ) + `; ${number(diff.added.length)} added, ${number(diff.removed.length)} removed`,
   );
   if (options.cost) lines.push(options.cost);
 

@@ -11,7 +11,7 @@ import { withoutCallsText } from "./plan.js";
 import { acceptedText, countsOf, sinceBaseText } from "./diff.js";
 import { causeParagraph, collapsed, graphMarkdown } from "./summary.js";
 import { bytes as size, code, longestRun, md } from "./markdown.js";
-import { causesOf, changesFor, planNodes } from "./causes.js";
+import { causesOf, changesFor, number, planNodes } from "./causes.js";
 import { alreadyAccepted, baseName, type EntryChange, type PlanDiff } from "../diff/diff.js";
 
 /** GitHub's limit on the body of a comment. */
@@ -284,7 +284,7 @@ function cut(text: string, limit: number, pointer: string): string {
 }
 
 function count(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
+  return `${number(n)} ${n === 1 ? one : many}`;
 }
 
 function idList(ids: string[], bounded: boolean, pointer: string): string {

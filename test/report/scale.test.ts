@@ -86,6 +86,7 @@ describe.each(SIZES)("at %i pairs", (n) => {
 
       const diff = diffText(s.diff, plain, { cwd: s.dir });
       expect(lineOf(diff, /^workflow settings \(changed\)$/)).toBeLessThan(SCREEN_LINES);
+      expect(lines(diff)[1]).toBe(`${n.toLocaleString("en-US")} to re-run after merging, 0 unchanged; 0 added, 0 removed`);
       expect(diff).toContain("+  Every module logs what it refuses, and why.");
       expect(lines(diff).length).toBeLessThanOrEqual(SCREEN_LINES + PATCH_LINES);
     });
@@ -97,6 +98,7 @@ describe.each(SIZES)("at %i pairs", (n) => {
       const causes = paragraphs(text, "#### Will re-run, by cause");
       expect(causes).toHaveLength(1);
       expect(causes[0]).toMatch(new RegExp(`^\\*\\*prompt: workflow specification changed\\*\\* — ${n.toLocaleString("en-US")} pairs · waves? 1`));
+      expect(text).toContain(`\n**${n.toLocaleString("en-US")} pairs will re-run after merging**, 0 unchanged.`);
       // The one-line diff that explains it is right under it: in the first 1,500 characters, not 7,400 px down.
       const at = text.indexOf("<details><summary>workflow settings (changed)</summary>");
       expect(at).toBeGreaterThan(text.indexOf(causes[0]!));
