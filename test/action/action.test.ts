@@ -2,7 +2,7 @@
  * The action as a runner runs it, without a cache service: inputs, outputs, the job log, the
  * annotations and the job summary.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -175,6 +175,17 @@ describe("plan mode", () => {
     expect(result.summary).toContain("**3 of 3 pairs to run** · estimated cost $0.00 · 0 unchanged · 3 waves");
     expect(result.summary).toMatch(/\| `g_review` \| run \| new: never accepted; upstream: g_test will run; upstream: g_impl will run \| \? \| – \| – \| – \|/);
     await checkMermaid(mermaidBlocks(result.summary)[0]!);
+  });
+
+  it("says has-changes exactly when pairflow plan --check exits 3: pairs to run, or a committed output that is stale", async () => {
+    const workspace = copyToTempRepo(EXAMPLE);
+    expect((await runAction({ workspace, with: NO_CACHE })).code).toBe(0);
+    const current = await runAction({ workspace, with: { ...NO_CACHE, mode: "plan" } });
+    expectEveryOutput(current.outputs, { "to-run": "0", "has-changes": "false", "estimated-cost": "0", executed: "[]", "comment-url": "" });
+    // Nothing would run, but a run would write the accepted output back.
+    rmSync(path.join(workspace, "out/stack.py"));
+    const stale = await runAction({ workspace, with: { ...NO_CACHE, mode: "plan" } });
+    expectEveryOutput(stale.outputs, { "to-run": "0", "has-changes": "true", "estimated-cost": "0", executed: "[]", "comment-url": "" });
   });
 
   it("keeps the job summary under GitHub's 1 MiB for a workflow of thousands of pairs", { timeout: scaled(120_000) }, async () => {
