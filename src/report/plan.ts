@@ -14,7 +14,7 @@ import {
 } from "./estimate.js";
 import type { PlanEstimate } from "../estimate/estimate.js";
 import type { Style } from "./color.js";
-import { causesOf, number, planNodes } from "./causes.js";
+import { causesOf, number, planNodes, plural } from "./causes.js";
 import { causeLines } from "./causesText.js";
 
 /** One pair of the plan's JSON. */
@@ -184,7 +184,8 @@ export function planText(plan: Plan, style: Style, cwd = process.cwd(), estimate
 function planHeader(plan: Plan, style: Style, cwd: string): string {
   const where = displayPath(plan.workflow.path, cwd);
   return (
-    style.bold(`Plan for "${plan.workflow.name}"`) + style.dim(` (${where}): ${count(totals(plan).pairs, "pair")} in ${count(plan.graph.waves.length, "wave")}`)
+    style.bold(`Plan for "${plan.workflow.name}"`) +
+    style.dim(` (${where}): ${plural(totals(plan).pairs, "pair")} in ${plural(plan.graph.waves.length, "wave")}`)
   );
 }
 
@@ -290,7 +291,7 @@ function removedText(ids: readonly string[]): string {
 }
 
 export function count(n: number, noun: string): string {
-  return `${number(n)} ${noun}${n === 1 ? "" : "s"}`;
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 /** What `pairflow plan --check` finds: what a run would change in the files a repository commits. */
@@ -329,11 +330,11 @@ export function checkFails(check: PlanCheck): boolean {
 export function checkText(check: PlanCheck, style: Style): string {
   if (!checkFails(check)) return style.green("check: nothing would run, and every output is current") + "\n";
   const parts = [
-    check.run > 0 ? `${count(check.run, "pair")} would run` : "",
+    check.run > 0 ? `${plural(check.run, "pair")} would run` : "",
     check.stale.length > 0
-      ? `${count(check.stale.length, "pair")} would write ${check.stale.length === 1 ? "its" : "their"} stale output (${removedText(check.stale)})`
+      ? `${plural(check.stale.length, "pair")} would write ${check.stale.length === 1 ? "its" : "their"} stale output (${removedText(check.stale)})`
       : "",
-    check.removed > 0 ? `${count(check.removed, "removed pair")} would leave the lock file` : "",
+    check.removed > 0 ? `${plural(check.removed, "removed pair")} would leave the lock file` : "",
   ].filter(Boolean);
   return style.yellow(`check: ${parts.join(", ")}; exit status 3`) + "\n";
 }
