@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../src/cli/program.js";
@@ -78,6 +79,33 @@ describe("pairflow plan", () => {
     expect((await cli(["plan", EXAMPLE], { tty: true })).stdout).toMatch(ANSI);
     expect((await cli(["plan", EXAMPLE], { tty: true, env: { NO_COLOR: "1" } })).stdout).not.toMatch(ANSI);
     expect((await cli(["plan", EXAMPLE], { tty: false })).stdout).not.toMatch(ANSI);
+  });
+
+  it("with --check, exits 3 while a run would change anything (pairs to run, a stale output), 0 once nothing would", async () => {
+    const dir = copyToTempRepo(EXAMPLE);
+    const fresh = await cli(["plan", "--check"], { cwd: dir });
+    expect(fresh.status).toBe(3);
+    expect(fresh.stdout).toMatch(/\n\ncheck: 3 pairs would run; exit status 3\n$/);
+
+    await acceptAll(dir);
+    const current = await cli(["plan", "--check"], { cwd: dir });
+    expect(current.status).toBe(0);
+    expect(current.stdout).toMatch(/^0 to run, 3 unchanged\n\ncheck: nothing would run, and every output is current\n$/m);
+
+    // Nothing would run, but a run would write the accepted output back: the committed one is stale.
+    rmSync(path.join(dir, "out/stack.py"));
+    const stale = await cli(["plan", "--check"], { cwd: dir });
+    expect(stale.status).toBe(3);
+    expect(stale.stdout).toMatch(/^0 to run, 3 unchanged$/m);
+    expect(stale.stdout).toContain("check: 1 pair would write its stale output (g_impl); exit status 3\n");
+
+    // With --json, stdout is the JSON alone; the verdict is on stderr.
+    const json = await cli(["plan", "--check", "--json"], { cwd: dir });
+    expect(json.status).toBe(3);
+    expect(JSON.parse(json.stdout).totals).toMatchObject({ run: 0, skip: 3 });
+    expect(json.stderr).toBe("check: 1 pair would write its stale output (g_impl); exit status 3\n");
+    // Without --check, the plan is only shown.
+    expect((await cli(["plan"], { cwd: dir })).status).toBe(0);
   });
 
   it("exits 2 with every problem at file:line:column for bad configuration", async () => {

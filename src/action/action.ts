@@ -4,12 +4,12 @@
  * summary and the step outputs.
  */
 import * as core from "@actions/core";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ConfigError, InputError, StorageError, UsageError } from "../model/errors.js";
 import type { Workflow } from "../model/workflow.js";
-import { planJson } from "../report/plan.js";
+import { checkFails, planCheck, planJson } from "../report/plan.js";
 import { runSummary } from "../report/run.js";
 import { collapsed, configErrorsMarkdown, planSummaryMarkdown, runSummaryMarkdown, STEP_SUMMARY_LIMIT } from "../report/summary.js";
 import type { RunReport, Selection } from "../model/run.js";
@@ -23,6 +23,7 @@ import { interruptible } from "../app/signals.js";
 import { compareWithRun, comparisonMarkdown, estimateHeadline, estimateMarkdown, totalCostText } from "../report/estimate.js";
 import type { PlanEstimate } from "../estimate/estimate.js";
 import { planSummary, publishPlanComment, stampLine, type PublishResult } from "../github/comment.js";
+import { commentLinks, pullRequestOf } from "../github/event.js";
 import { commentMarker, diffMarkdown } from "../report/diffMarkdown.js";
 import { planDiff, type PreparedDiff } from "../app/diff.js";
 import { UnknownRefError } from "../github/git.js";
@@ -120,7 +121,7 @@ async function plan(inputs: ActionInputs, workspace: string, remote: ActionsCach
   maskProviderKeys(planned.workflow);
 
   logPlan(result, cwd);
-  setPlanOutputs(planned, cwd, env, diff);
+  setPlanOutputs(planned, cwd, env);
   if (inputs.shards !== undefined) {
     const shards = shardsOf(planned, inputs.shards);
     // The split is pinned for the fan-out this plan names: re-run shard jobs and merge jobs take it.
@@ -133,15 +134,18 @@ async function plan(inputs: ActionInputs, workspace: string, remote: ActionsCach
     core.info(`Shards: ${shards.length === 0 ? "none (nothing to run)" : shards.map((s) => `${s.index}/${s.count} runs ${s.pairs.length}`).join(", ")}`);
   }
 
-  const estimatePart = { title: `Estimate: ${estimateHeadline(estimate)}`, body: bounded(estimateMarkdown(estimate), "The table is too long for this page.") };
+  const running = result.pairs.filter((p) => p.action === "run").length;
+  const estimatePart = {
+    title: `Estimate: ${estimateHeadline(estimate, running)}`,
+    body: bounded(estimateMarkdown(estimate, running), "The table is too long for this page."),
+  };
   if (!diff || !pullRequest) {
     await writeSummary(planSummaryMarkdown(result, { extra: cacheLine(inputs, remote), cost: totalCostText(estimate), collapsed: [estimatePart] }));
     return;
   }
   const marker = commentMarker(diff.workflowFile);
-  const server = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}` : undefined;
-  const summaryUrl = server && env.GITHUB_RUN_ID ? `${server}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
-  const commit = { sha: pullRequest.headSha, url: server ? `${server}/commit/${pullRequest.headSha}` : undefined };
+  // The same links `pairflow diff --format markdown` makes in this job: its text is the comment's.
+  const { commit, summaryUrl } = commentLinks(env, pullRequest.headSha);
   const stamp = stampLine({ sha: pullRequest.headSha, runId: Number(env.GITHUB_RUN_ID) || 0, attempt: Number(env.GITHUB_RUN_ATTEMPT) || 1 });
   const cost = totalCostText(estimate);
 
@@ -175,7 +179,9 @@ async function plan(inputs: ActionInputs, workspace: string, remote: ActionsCach
     core.info("plan comment: off (input comment: false); the plan is in the job summary");
   }
   const estimateSection = collapsed(estimatePart.title, estimatePart.body);
-  const full = diffMarkdown(diff, { commit, cost, limit: STEP_SUMMARY_LIMIT - Buffer.byteLength(estimateSection) - 1024 });
+  // This page is the job summary: what it leaves out is read with pairflow, not here.
+  const pointer = `\`pairflow diff --base ${pullRequest.baseSha.slice(0, 12)}\` on the head shows every cause and every diff`;
+  const full = diffMarkdown(diff, { commit, cost, pointer, limit: STEP_SUMMARY_LIMIT - Buffer.byteLength(estimateSection) - 1024 });
   await writeSummary((published ? planSummary(published, full) : full) + "\n" + estimateSection + "\n");
 }
 
@@ -207,19 +213,6 @@ function selectionOf(inputs: ActionInputs): Selection {
   return inputs.force ? { force: true } : inputs.only ? { only: inputs.only } : {};
 }
 
-/** The pull request this job runs for, from the event payload; undefined for other events. */
-function pullRequestOf(env: NodeJS.ProcessEnv): { number: number; baseSha: string; headSha: string; repo: { owner: string; repo: string } } | undefined {
-  if (env.GITHUB_EVENT_NAME !== "pull_request" || !env.GITHUB_EVENT_PATH || !env.GITHUB_REPOSITORY) return undefined;
-  const event = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, "utf8")) as {
-    pull_request?: { number: number; base: { sha: string }; head?: { sha?: string } };
-  };
-  if (!event.pull_request) return undefined;
-  const [owner, repo] = env.GITHUB_REPOSITORY.split("/") as [string, string];
-  // The head the author pushed; GITHUB_SHA is the merge commit GitHub made of it.
-  const headSha = event.pull_request.head?.sha ?? env.GITHUB_SHA ?? "";
-  return { number: event.pull_request.number, baseSha: event.pull_request.base.sha, headSha, repo: { owner, repo } };
-}
-
 async function run(inputs: ActionInputs, workspace: string, remote: ActionsCacheStore | undefined, env: NodeJS.ProcessEnv): Promise<void> {
   const cwd = inputs.workingDirectory;
   const log = new RunLog();
@@ -248,7 +241,7 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
         maskProviderKeys(p.workflow);
         logPlan(p.plan, cwd);
         setPlanOutputs(p, cwd, env);
-        core.info(`Estimate: ${estimateHeadline(p.estimate)}`);
+        core.info(`Estimate: ${estimateHeadline(p.estimate, p.plan.pairs.filter((q) => q.action === "run").length)}`);
       },
     });
   } catch (err) {
@@ -267,7 +260,7 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
     }
   }
   log.end();
-  core.info(runSummary(report, style).trimEnd());
+  core.info(runSummary(report, style, { plan: planned?.plan }).trimEnd());
 
   const { plan, workflow, estimate, loaded } = planned!;
   annotateFailedPairs(report, loaded.sources.workflow, workflow, workspace);
@@ -356,9 +349,9 @@ async function runShardJob(
     interruption.dispose();
   }
   log.end();
-  core.info(runSummary(report, style).trimEnd());
+  core.info(runSummary(report, style, { plan: log.plan }).trimEnd());
   setOutcomeOutputs(report);
-  await writeSummary(`## pairflow shard ${shard.index}/${shard.count}\n\n${runSummary(report, { ...style, bold: (s: string) => s })}\n`);
+  await writeSummary(`## pairflow shard ${shard.index}/${shard.count}\n\n${runSummary(report, { ...style, bold: (s: string) => s }, { plan: log.plan })}\n`);
   if (report.status !== "success")
     core.setFailed(`shard ${shard.index}/${shard.count} ${report.status}: ${report.totals.failed} failed and ${report.totals.blocked} blocked`);
 }
@@ -374,9 +367,9 @@ async function merge(inputs: ActionInputs, workspace: string, remote: ActionsCac
     await remote.finish();
     core.endGroup();
   }
-  core.info(runSummary(report, style).trimEnd());
-  setOutcomeOutputs(report);
   const planned = await planOpened(opened, {});
+  core.info(runSummary(report, style, { plan: planned.plan }).trimEnd());
+  setOutcomeOutputs(report);
   const absent = missing.map((s) => `- shard ${s.index}/${s.count} never reported: its pairs that were not accepted are blocked`);
   await writeSummary(runSummaryMarkdown(planned.plan, report, { extra: [...(absent.length ? ["", ...absent] : []), ...cacheLine(inputs, remote)] }));
   if (report.status !== "success") {
@@ -445,7 +438,7 @@ function maskProviderKeys(workflow: Workflow, env: NodeJS.ProcessEnv = process.e
  * pairs that run), the count to run, whether anything changes, the estimated cost, and the whole
  * plan with its estimate written to a file for later steps.
  */
-function setPlanOutputs(planned: Planned, cwd: string, env: NodeJS.ProcessEnv, diff?: PreparedDiff): void {
+function setPlanOutputs(planned: Planned, cwd: string, env: NodeJS.ProcessEnv): void {
   const { plan, estimate } = planned;
   const json = planJson(plan, cwd);
   let text = JSON.stringify(json);
@@ -458,8 +451,8 @@ function setPlanOutputs(planned: Planned, cwd: string, env: NodeJS.ProcessEnv, d
   }
   core.setOutput("plan", text);
   core.setOutput("to-run", String(json.totals.run));
-  const edits = diff ? diff.changes.length + diff.added.length + diff.removed.length : 0;
-  core.setOutput("has-changes", String(json.totals.run > 0 || edits > 0));
+  // What `pairflow plan --check` exits 3 for: a pair would run, or a committed output is stale.
+  core.setOutput("has-changes", String(checkFails(planCheck(plan, planned.lock !== null))));
   core.setOutput("estimated-cost", costOutput(estimate));
   const file = path.join(mkdtempSync(path.join(env.RUNNER_TEMP || tmpdir(), "pairflow-plan-")), "plan.json");
   writeFileAtomic(file, JSON.stringify(planJson(plan, cwd, estimate), null, 2) + "\n");

@@ -10,7 +10,8 @@ import { issueAt, type SourceFile } from "../config/parse.js";
 import type { Workflow } from "../model/workflow.js";
 import type { Plan } from "../model/plan.js";
 import { styleFor, type Style } from "../report/color.js";
-import { planText } from "../report/plan.js";
+import { planListText, planText } from "../report/plan.js";
+import { failureHeadline } from "../report/failure.js";
 import { seconds } from "../report/run.js";
 import { visible } from "../report/visible.js";
 import type { PairOutcome, RunEvent, RunReport } from "../model/run.js";
@@ -18,9 +19,19 @@ import type { PairOutcome, RunEvent, RunReport } from "../model/run.js";
 /** The runner's log shows ANSI colours, though stdout is no terminal; NO_COLOR still turns them off. */
 export const style: Style = styleFor({ isTTY: true });
 
+/**
+ * The plan in a group, as `pairflow plan` prints it: by cause when it is longer than a screen, and
+ * then every pair, by wave, in a group of its own, closed until someone opens it.
+ */
 export function logPlan(plan: Plan, cwd: string): void {
-  core.startGroup(`Plan: ${plan.pairs.filter((p) => p.action === "run").length} of ${plan.pairs.length} pairs to run`);
-  core.info(planText(plan, style, cwd).trimEnd());
+  const run = plan.pairs.filter((p) => p.action === "run").length;
+  const text = planText(plan, style, cwd, undefined, { more: "the next group lists every pair, by wave" });
+  core.startGroup(`Plan: ${run} of ${plan.pairs.length} pairs to run`);
+  core.info(text.trimEnd());
+  core.endGroup();
+  if (text === planListText(plan, style, cwd)) return;
+  core.startGroup(`Every pair of the plan, by wave (${plan.pairs.length})`);
+  core.info(planListText(plan, style, cwd).trimEnd());
   core.endGroup();
 }
 
@@ -28,9 +39,14 @@ export function logPlan(plan: Plan, cwd: string): void {
 export class RunLog {
   private readonly attempts = new Map<string, string[]>();
   private readonly reused: string[] = [];
+  /** The plan the run executes, once it started. */
+  plan: Plan | undefined;
 
   readonly onEvent = (event: RunEvent): void => {
     switch (event.type) {
+      case "run_start":
+        this.plan = event.plan;
+        break;
       case "pair_start": {
         const why = event.reasons.map((r) => (r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`)).join("; ");
         core.info(`${style.cyan("start")}     ${visible(event.id)}${why ? style.dim(`  (${visible(why)})`) : ""}`);
@@ -68,7 +84,8 @@ export class RunLog {
         core.startGroup(`✔ ${id}: accepted on attempt ${o.attempts.length} (${seconds(o.durationMs)})`);
         break;
       case "failed":
-        core.startGroup(`✖ ${id}: failed`);
+        // The group's title is what a reader sees of it: the line that says why.
+        core.startGroup(`✖ ${id}: ${failureHeadline(o.note)}`);
         if (note) lines.push(style.red(note));
         break;
       default: // blocked, or stopped by an interruption
@@ -125,7 +142,10 @@ export function annotateConfigIssues(issues: ConfigIssue[]): void {
 export function annotateFailedPairs(report: RunReport, source: SourceFile, workflow: Workflow, workspace: string): void {
   for (const p of report.pairs.filter((p) => p.status === "failed")) {
     const at = issueAt(source, ["action_pairs", p.id], "", true);
-    core.error(visible(p.note ?? "failed"), {
+    // The first line is the annotation's title in lists: the headline, then the whole note.
+    const headline = failureHeadline(p.note);
+    const note = visible(p.note ?? "failed");
+    core.error(note === headline ? note : `${headline}\n\n${note}`, {
       title: `pairflow: ${visible(p.id)} failed`,
       file: repoPath(workflow.path, workspace, workspace),
       startLine: at.line,

@@ -40,6 +40,8 @@ export interface DiffOptions {
 export interface PreparedDiff extends PlanDiff {
   /** The head's plan, the one `pairflow plan` makes there, with its estimate. */
   planned: Planned;
+  /** The commit checked out (HEAD), which the pull request comment names; null when there is none. */
+  head: string | null;
 }
 
 export async function planDiff(target: string | undefined, options: DiffOptions): Promise<PreparedDiff> {
@@ -70,7 +72,15 @@ export async function planDiff(target: string | undefined, options: DiffOptions)
     promptsText: workflow.promptsPath && readFileSync(workflow.promptsPath, "utf8"),
   });
   const base = snapshotAt(repo, commit, options.base, workflowFile);
-  return { ...computeDiff(plan, sinceBase, head, base, { ref: options.base, commit }), planned };
+  return { ...computeDiff(plan, sinceBase, head, base, { ref: options.base, commit }), planned, head: headCommit(repo) };
+}
+
+function headCommit(repo: GitRepo): string | null {
+  try {
+    return repo.resolve("HEAD");
+  } catch {
+    return null;
+  }
 }
 
 /** The base's configuration, or null when the workflow file does not exist there. */

@@ -23,7 +23,8 @@ export interface Io {
   env: NodeJS.ProcessEnv;
 }
 
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+/** `changes`: `plan --check` found pairs that would run or outputs that are stale. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, changes: 3 } as const;
 
 export interface CliContext {
   io: Io;

@@ -1,5 +1,7 @@
 /** The diff as people read it in a terminal, and as programs read it (a versioned JSON contract). */
-import { planJson, reasonsText, type PlanJson } from "./plan.js";
+import { planJson, reasonsText, SCREEN_LINES, type PlanJson } from "./plan.js";
+import { causesOf, changesFor, number, planNodes } from "./causes.js";
+import { causeLines } from "./causesText.js";
 import type { Style } from "./color.js";
 import { displayPath } from "../config/parse.js";
 import { alreadyAccepted, baseName, willRun, type AcceptedOn, type EntryChange, type PlanDiff, type SinceBase } from "../diff/diff.js";
@@ -63,7 +65,24 @@ export function countsOf(diff: PlanDiff): { run: number; accepted: number; uncha
   return { run, accepted, unchanged: diff.plan.pairs.length - run - accepted };
 }
 
-export function diffText(diff: PlanDiff, style: Style, options: { cost?: string; cwd?: string } = {}): string {
+/** Lines of entry diffs a diff shows without `all`; the rest are counted. */
+export const PATCH_LINES = 200;
+
+export interface DiffTextOptions {
+  cost?: string;
+  cwd?: string;
+  /** Every pair that re-runs, and every entry's diff, however many. */
+  all?: boolean;
+}
+
+/**
+ * The diff as people read it in a terminal: what re-runs and why, what changed but was accepted on
+ * the branch, added and removed pairs, then each changed entry's unified diff. While the pairs fit
+ * on a screen each is a line; a larger diff is put by cause (the change, the pairs it reaches
+ * counted, the entries that explain it in that order first), and its entry diffs stop after some
+ * 200 lines, saying how many more there are (`all`: every one).
+ */
+export function diffText(diff: PlanDiff, style: Style, options: DiffTextOptions = {}): string {
   const { plan, base } = diff;
   const cwd = options.cwd ?? process.cwd();
   const lines: string[] = [];
@@ -73,35 +92,64 @@ export function diffText(diff: PlanDiff, style: Style, options: { cost?: string;
   const accepted = alreadyAccepted(diff);
   const counts = countsOf(diff);
   lines.push(
-    style.bold(`${counts.run} to re-run after merging, ${counts.accepted > 0 ? `${counts.accepted} already accepted, ` : ""}${counts.unchanged} unchanged`) +
-      `; ${diff.added.length} added, ${diff.removed.length} removed`,
+    style.bold(
+      `${number(counts.run)} to re-run after merging, ${counts.accepted > 0 ? `${number(counts.accepted)} already accepted, ` : ""}${number(counts.unchanged)} unchanged`,
+    ) + `; ${number(diff.added.length)} added, ${number(diff.removed.length)} removed`,
   );
   if (options.cost) lines.push(options.cost);
 
-  if (run.length > 0) {
+  const byPair = options.all || run.length + accepted.length + 12 <= SCREEN_LINES;
+  const causes = byPair ? [] : causesOf(planNodes(plan));
+  if (run.length > 0 && byPair) {
     const width = Math.min(40, Math.max(...run.map((p) => p.id.length)));
     lines.push("", style.bold("Will re-run"));
     for (const p of run) {
       lines.push(`  ${style.yellow(p.id.padEnd(width))}  ${style.dim(`wave ${p.wave}`)}  ${reasonsText(p)}`);
     }
+  } else if (run.length > 0) {
+    lines.push("", style.bold("Will re-run, by cause"), ...causeLines(causes, style, SCREEN_LINES - lines.length - 12));
   }
   if (accepted.length > 0) {
-    const width = Math.min(40, Math.max(...accepted.map((p) => p.id.length)));
+    const shown = byPair ? accepted : accepted.slice(0, MAX_LISTED);
+    const width = Math.min(40, Math.max(...shown.map((p) => p.id.length)));
     lines.push("", style.bold("Changed, already accepted") + style.dim(" (merging re-runs nothing for these)"));
-    for (const p of accepted) {
+    for (const p of shown) {
       const since = diff.sinceBase.get(p.id)!;
       lines.push(`  ${style.green(p.id.padEnd(width))}  ${style.dim(`wave ${p.wave}`)}  ${sinceBaseText(since)} (${acceptedText(since.accepted!)})`);
     }
+    if (shown.length < accepted.length) lines.push(style.dim(`  … and ${accepted.length - shown.length} more`));
   }
-  if (diff.added.length > 0) lines.push("", `${style.bold("Added:")} ${diff.added.join(", ")}`);
-  if (diff.removed.length > 0) lines.push("", `${style.bold("Removed:")} ${diff.removed.join(", ")}`);
+  if (diff.added.length > 0) lines.push("", `${style.bold("Added:")} ${idsText(diff.added, byPair)}`);
+  if (diff.removed.length > 0) lines.push("", `${style.bold("Removed:")} ${idsText(diff.removed, byPair)}`);
 
-  for (const change of diff.changes) {
+  // The entries that explain the first causes come first.
+  const templateOf = (id: string) => plan.workflow.pairs?.get(id)?.template;
+  const first = new Set(causes.flatMap((c) => changesFor(c, diff.changes, templateOf)));
+  const changes = [...first, ...diff.changes.filter((c) => !first.has(c))];
+  let budget = options.all ? Infinity : PATCH_LINES;
+  let shown = 0;
+  for (const change of changes) {
+    const patch = change.patch.trimEnd().split("\n");
+    if (shown > 0 && patch.length + 2 > budget) break;
     lines.push("", style.bold(`${changeTitle(change)} (${change.change})`));
-    for (const line of change.patch.trimEnd().split("\n")) lines.push(colorLine(line, style));
+    for (const line of patch) lines.push(colorLine(line, style));
+    budget -= patch.length + 2;
+    shown++;
+  }
+  if (shown < changes.length) {
+    const left = changes.slice(shown).reduce((n, c) => n + c.patch.trimEnd().split("\n").length, 0);
+    lines.push("", style.dim(`… and ${changes.length - shown} more changed entries (${left} lines): pairflow diff --all shows every one.`));
   }
   if (diff.changes.length === 0) lines.push("", style.dim(`No workflow or prompts entry differs from ${base.ref}.`));
   return lines.join("\n") + "\n";
+}
+
+/** Pairs listed without `all`, at most. */
+const MAX_LISTED = 10;
+
+function idsText(ids: string[], all: boolean): string {
+  const shown = all ? ids : ids.slice(0, MAX_LISTED);
+  return shown.join(", ") + (shown.length < ids.length ? ` and ${ids.length - shown.length} more` : "");
 }
 
 export function changeTitle(change: EntryChange): string {

@@ -7,11 +7,12 @@
  * what the rest leaves, and a diff that does not fit is cut with a note that points to the job
  * summary, where the whole text goes.
  */
-import { reasonsText, withoutCallsText } from "./plan.js";
+import { withoutCallsText } from "./plan.js";
 import { acceptedText, countsOf, sinceBaseText } from "./diff.js";
-import { collapsed, graphMarkdown, type GraphNode } from "./summary.js";
-import { causeGroups } from "./impact.js";
-import { alreadyAccepted, baseName, willRun, type EntryChange, type PlanDiff } from "../diff/diff.js";
+import { causeParagraph, collapsed, graphMarkdown } from "./summary.js";
+import { bytes as size, code, longestRun, md } from "./markdown.js";
+import { causesOf, changesFor, number, planNodes } from "./causes.js";
+import { alreadyAccepted, baseName, type EntryChange, type PlanDiff } from "../diff/diff.js";
 
 /** GitHub's limit on the body of a comment. */
 export const COMMENT_LIMIT = 65_536;
@@ -27,18 +28,21 @@ export interface MarkdownOptions {
   cost?: string;
   /** Where the whole diff can be read when this text is cut short: the job summary's address. */
   summaryUrl?: string;
+  /** Where the rest can be read, instead of the job summary (for the job summary itself). */
+  pointer?: string;
   /** Upper bound on the text's size (counted in UTF-8 bytes, never fewer than characters); Infinity for no bound. */
   limit?: number;
 }
 
-/** With a finite limit, at most this many rows and ids are listed; the rest are counted. */
+/** With a finite limit, at most this many causes, rows and ids are listed; the rest are counted. */
+const MAX_CAUSES = 50;
 const MAX_ROWS = 100;
 const MAX_IDS = 100;
 const MAX_CELL = 300;
-/** Ids named for each cause's cascade; the rest are counted. */
-const MAX_CASCADE_IDS = 5;
 /** A table of pairs already accepted longer than this is collapsed. */
 const MAX_OPEN_ROWS = 10;
+/** A cause explained by more entries than this has them in one collapsed block. */
+const MAX_OPEN_DIFFS = 3;
 /** A comment's graph is kept well below what Mermaid accepts, to leave room for the diffs. */
 const MAX_GRAPH_CHARS = 15_000;
 /** In a diff that is cut short, longer lines are cut too. */
@@ -55,9 +59,10 @@ export function commentMarker(workflowFile: string): string {
 export function diffMarkdown(diff: PlanDiff, options: MarkdownOptions = {}): string {
   const limit = options.limit ?? COMMENT_LIMIT;
   const bounded = Number.isFinite(limit);
-  const pointer = options.summaryUrl ? `the whole diff is in the [job summary](${options.summaryUrl})` : "the whole diff is in the job summary of this check";
+  const pointer =
+    options.pointer ??
+    (options.summaryUrl ? `the whole diff is in the [job summary](${options.summaryUrl})` : "the whole diff is in the job summary of this check");
   const { plan, base } = diff;
-  const run = willRun(diff);
   const accepted = alreadyAccepted(diff);
 
   const top: string[] = [];
@@ -68,51 +73,87 @@ export function diffMarkdown(diff: PlanDiff, options: MarkdownOptions = {}): str
   if (!base.workflowFound) top.push(`${code(diff.workflowFile)} does not exist at ${code(base.ref)}: every pair is added.`, "");
   top.push(totalsLine(diff));
 
-  if (run.length > 0) {
-    // One entry per root cause: a change and the pairs that re-run only because of it.
-    const groups = causeGroups(plan.pairs.map((p) => ({ id: p.id, requires: p.requires, status: p.action, reasons: p.reasons })));
-    const shown = bounded ? groups.slice(0, MAX_ROWS) : groups;
-    top.push("", "#### Will re-run, by cause", "", "| Cause | Wave | Why | Re-runs with it |", "| --- | ---: | --- | --- |");
-    for (const g of shown) {
-      const p = plan.byId.get(g.root.id)!;
-      top.push(`| ${code(p.id)} | ${p.wave} | ${cell(reasonsText(p), bounded)} | ${cascadeCell(g.cascade, bounded)} |`);
-    }
-    if (shown.length < groups.length) top.push("", `…and ${groups.length - shown.length} more causes; ${pointer}.`);
-  }
+  // Each cause with the entries of the diff that explain it; an entry goes with the first cause it explains.
+  const causes = causesOf(planNodes(plan));
+  const shown = bounded ? causes.slice(0, MAX_CAUSES) : causes;
+  const templateOf = (id: string) => plan.workflow.pairs?.get(id)?.template;
+  const placed = new Set<EntryChange>();
+  const slots = shown.map((cause) => changesFor(cause, diff.changes, templateOf).filter((c) => !placed.has(c) && placed.add(c)));
+  slots.push(diff.changes.filter((c) => !placed.has(c)));
+  const others = slots[slots.length - 1]!;
+
+  const after: string[] = [];
   if (accepted.length > 0) {
-    const shown = bounded ? accepted.slice(0, MAX_ROWS) : accepted;
+    const rows = bounded ? accepted.slice(0, MAX_ROWS) : accepted;
     const table = ["Merging re-runs nothing for these.", "", "| Pair | Wave | What changed | Accepted |", "| --- | ---: | --- | --- |"];
-    for (const p of shown) {
+    for (const p of rows) {
       const since = diff.sinceBase.get(p.id)!;
       table.push(`| ${code(p.id)} | ${p.wave} | ${cell(sinceBaseText(since), bounded)} | ${md(acceptedText(since.accepted!))} |`);
     }
-    if (shown.length < accepted.length) table.push("", `…and ${accepted.length - shown.length} more; ${pointer}.`);
-    top.push("", "#### Changed in this pull request, already accepted", "");
+    if (rows.length < accepted.length) table.push("", `…and ${accepted.length - rows.length} more; ${pointer}.`);
+    after.push("", "#### Changed in this pull request, already accepted", "");
     // A long list is collapsed: it explains, but asks nothing of the reader.
-    if (accepted.length > MAX_OPEN_ROWS) top.push(collapsed(`${count(accepted.length, "pair")} changed and already accepted`, table.join("\n")));
-    else top.push(...table);
+    if (accepted.length > MAX_OPEN_ROWS) after.push(collapsed(`${count(accepted.length, "pair")} changed and already accepted`, table.join("\n")));
+    else after.push(...table);
   }
-  if (diff.added.length > 0) top.push("", "#### Added pairs", "", idList(diff.added, bounded, pointer));
-  if (diff.removed.length > 0) top.push("", "#### Removed pairs", "", idList(diff.removed, bounded, pointer));
-  const head = top.join("\n") + "\n";
+  if (diff.added.length > 0) after.push("", "#### Added pairs", "", idList(diff.added, bounded, pointer));
+  if (diff.removed.length > 0) after.push("", "#### Removed pairs", "", idList(diff.removed, bounded, pointer));
+
+  /** The text with the blocks of each slot (a cause's, then the other changes'), and the note of what was left out. */
+  const assemble = (blocks: (string | null)[][], note: string): string => {
+    const firstCut = blocks.findIndex((slot) => slot.some((b) => b === null));
+    const slotText = (i: number) => {
+      const kept = blocks[i]!.filter((b): b is string => b !== null);
+      const left = i === firstCut ? note : "";
+      if (kept.length === 0 && !left) return "";
+      if (slots[i]!.length <= MAX_OPEN_DIFFS) return `\n${kept.join("\n")}${left}`;
+      // Many entries explain it (550 edited prompts): one line here, each diff inside.
+      return `\n${collapsed(manyTitle(slots[i]!, kept.length), kept.join("\n") + left)}\n`;
+    };
+    let text = top.join("\n") + "\n";
+    if (shown.length > 0) {
+      text += "\n#### Will re-run, by cause\n\n";
+      text += shown.map((c, i) => `${causeParagraph(c)}\n${slotText(i)}`).join("\n");
+      if (shown.length < causes.length) text += `\n…and ${count(causes.length - shown.length, "more cause")}; ${pointer}.\n`;
+    }
+    if (after.length > 0) text += after.join("\n") + "\n";
+    const other = slotText(slots.length - 1);
+    if (other) text += section(shown.some((_, i) => slots[i]!.length > 0) ? "Other changes" : "Changes", "") + other.slice(1);
+    return text;
+  };
 
   let graph = section("Graph", diffGraph(diff, bounded));
-  const heading = diff.changes.length > 0 ? section("Changes", "") : "";
-  let room = limit - size(head) - size(heading) - size(graph);
+  const skeleton = assemble(
+    slots.map((slot) => slot.map(() => "")),
+    "",
+  );
+  // What the blocks add besides themselves: a line before each slot's first, and the heading of the others.
+  const overhead =
+    slots.filter((slot) => slot.length > 0).length +
+    (others.length > 0 ? size(section("Other changes", "")) : 0) +
+    slots.reduce((n, slot) => n + (slot.length > MAX_OPEN_DIFFS ? size(collapsed(manyTitle(slot, slot.length), "")) + 2 : 0), 0);
+  let room = limit - size(skeleton) - overhead - size(graph);
   // The graph gives way when the diffs do not fit and would get less room than the graph takes.
   const diffsSize = diff.changes.reduce((n, c) => n + size(c.patch), 0);
   if (bounded && diffsSize > room && room < size(graph)) {
     graph = section("Graph", `Not drawn here, to leave room for the diffs; ${pointer}.`);
-    room = limit - size(head) - size(heading) - size(graph);
+    room = limit - size(skeleton) - overhead - size(graph);
   }
-  if (room < 0) return cut(head, limit, pointer);
-  return head + heading + changeBlocks(diff.changes, room, pointer) + graph;
+  if (room < 0) return cut(skeleton + graph, limit, pointer);
+  const ordered = slots.flat();
+  const fitted = fitBlocks(ordered, room, pointer);
+  let at = 0;
+  const text = assemble(
+    slots.map((slot) => slot.map(() => fitted.blocks[at++]!)),
+    fitted.rest,
+  );
+  const whole = text + graph;
+  return size(whole) <= limit ? whole : cut(whole, limit, pointer);
 }
 
 /** The pairs that will re-run, drawn as the job summary draws them. */
 function diffGraph(diff: PlanDiff, bounded: boolean): string {
-  const nodes: GraphNode[] = diff.plan.pairs.map((p) => ({ id: p.id, requires: p.requires, status: p.action, reasons: p.reasons }));
-  return graphMarkdown(nodes, bounded ? { maxChars: MAX_GRAPH_CHARS } : {});
+  return graphMarkdown(planNodes(diff.plan), bounded ? { maxChars: MAX_GRAPH_CHARS } : {});
 }
 
 /**
@@ -134,12 +175,15 @@ export function costPhrase(cost: string): string {
   return cost.startsWith("$") ? `estimated cost ${cost}` : cost;
 }
 
-/** The pairs a cause brings along: counted, the first few named. */
-function cascadeCell(ids: string[], bounded: boolean): string {
-  if (ids.length === 0) return "–";
-  const shown = bounded ? ids.slice(0, MAX_CASCADE_IDS) : ids;
-  const more = ids.length - shown.length;
-  return `${count(ids.length, "pair")}: ${shown.map(code).join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+/** "The 547 changed entries: prompts of 547 pairs (53 shown here)". */
+function manyTitle(changes: EntryChange[], shown: number): string {
+  const kinds = new Map<string, number>();
+  for (const c of changes) {
+    const what = c.kind === "workflow" ? "workflow settings" : c.kind === "pair" ? "configurations" : "prompts";
+    kinds.set(what, (kinds.get(what) ?? 0) + 1);
+  }
+  const parts = [...kinds].map(([what, n]) => (what === "workflow settings" ? what : `${n} ${what}`));
+  return `The diffs of ${parts.join(", ")}${shown < changes.length ? ` (${shown} shown here)` : ""}`;
 }
 
 function section(title: string, body: string): string {
@@ -159,18 +203,19 @@ function totalsLine(diff: PlanDiff): string {
 /**
  * Each change as a collapsed block. When they do not all fit in `room`, each gets an equal share of
  * it (what a smaller one leaves goes to the others, and no share is below MIN_SHARE), a diff longer
- * than its share is cut with a note, and once room runs out the rest are only counted.
+ * than its share is cut with a note, and once room runs out the rest are left out (null) and
+ * counted in `rest`.
  */
-function changeBlocks(changes: EntryChange[], room: number, pointer: string): string {
+function fitBlocks(changes: EntryChange[], room: number, pointer: string): { blocks: (string | null)[]; rest: string } {
   const lines = changes.map((c) => c.patch.trimEnd().split("\n"));
   const whole = changes.map((c, i) => block(c, lines[i]!, ""));
   const sizes = whole.map((b) => size(b) + 1);
-  if (sizes.reduce((a, b) => a + b, 0) <= room) return whole.join("\n");
+  if (sizes.reduce((a, b) => a + b, 0) <= room) return { blocks: whole, rest: "" };
 
   const rest = (n: number) => (n > 0 ? `\n…and ${count(n, "more changed entry", "more changed entries")} not shown here; ${pointer}.\n` : "");
   let left = room - size(rest(changes.length));
   const share = Math.max(fairShare(sizes, left), MIN_SHARE);
-  const out: string[] = [];
+  const out: (string | null)[] = [];
   for (const [i, c] of changes.entries()) {
     const budget = Math.min(share, left);
     if (sizes[i]! <= budget) {
@@ -190,7 +235,8 @@ function changeBlocks(changes: EntryChange[], room: number, pointer: string): st
     }
     left -= size(out[out.length - 1]!) + 1;
   }
-  return out.join("\n") + rest(changes.length - out.length);
+  const dropped = changes.length - out.length;
+  return { blocks: [...out, ...Array<null>(dropped).fill(null)], rest: rest(dropped) };
 }
 
 /** The largest share s such that giving every block min(its size, s) fits in room. */
@@ -238,7 +284,7 @@ function cut(text: string, limit: number, pointer: string): string {
 }
 
 function count(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
+  return `${number(n)} ${n === 1 ? one : many}`;
 }
 
 function idList(ids: string[], bounded: boolean, pointer: string): string {
@@ -250,33 +296,4 @@ function idList(ids: string[], bounded: boolean, pointer: string): string {
 function cell(text: string, bounded: boolean): string {
   const short = bounded && text.length > MAX_CELL ? text.slice(0, MAX_CELL - 1) + "…" : text;
   return md(short.replace(/\s*\n\s*/g, " "));
-}
-
-/** Text with Markdown's special characters escaped, so details such as file names show as written. */
-function md(text: string): string {
-  return text.replace(/[\\`*_[\]<>|~#]/g, "\\$&");
-}
-
-/** Inline code that survives any content, including backticks. */
-function code(text: string): string {
-  const ticks = "`".repeat(longestRun([text], "`") + 1);
-  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
-  return `${ticks}${pad}${text}${pad}${ticks}`;
-}
-
-function longestRun(lines: string[], ch: string): number {
-  let best = 0;
-  for (const line of lines) {
-    let run = 0;
-    for (const c of line) {
-      run = c === ch ? run + 1 : 0;
-      if (run > best) best = run;
-    }
-  }
-  return best;
-}
-
-/** Size as GitHub may count it, erring high: UTF-8 bytes are never fewer than characters. */
-function size(text: string): number {
-  return Buffer.byteLength(text, "utf8");
 }

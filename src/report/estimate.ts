@@ -43,7 +43,7 @@ export function totalCostText(estimate: PlanEstimate): string {
 }
 
 export function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+  return `${tokensText(n)} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -55,9 +55,16 @@ export function estimateTotal(estimate: PlanEstimate): string {
   return `${tokensText(t.tokens.input + t.tokens.output)} tokens, ${totalCostText(estimate)}`;
 }
 
-/** One line: "3 pairs to run: 4,028 tokens, cost unknown". */
-export function estimateHeadline(estimate: PlanEstimate): string {
-  return `${plural(estimate.totals.pairs, "pair")} to run: ${estimateTotal(estimate)}`;
+/**
+ * One line: "3 pairs to run: 4,028 tokens, cost unknown". Given how many pairs the plan runs, it
+ * says so when the estimate holds fewer (pairs that call no model are left out of it): "the 3 of
+ * 525 pairs to run that call a model: …", "none of the 525 pairs to run calls a model: no cost".
+ */
+export function estimateHeadline(estimate: PlanEstimate, running = estimate.totals.pairs): string {
+  const n = estimate.totals.pairs;
+  if (n === 0) return running === 0 ? "nothing to run, no cost" : `none of the ${tokensText(running)} pairs to run calls a model: no cost`;
+  if (n < running) return `the ${tokensText(n)} of ${tokensText(running)} pairs to run that call a model: ${estimateTotal(estimate)}`;
+  return `${plural(n, "pair")} to run: ${estimateTotal(estimate)}`;
 }
 
 interface Row {
@@ -95,10 +102,22 @@ function rows(estimate: PlanEstimate): Row[] {
   return list;
 }
 
-/** How the numbers were made: tokenizers, output and attempt bases, prices, and per-pair notes. */
-export function estimateNotes(estimate: PlanEstimate): string[] {
+/** Ids named in one note, at most; per-pair notes shown, at most (`all`: every one). */
+const MAX_NOTE_IDS = 10;
+const MAX_PAIR_NOTES = 10;
+
+/**
+ * How the numbers were made: tokenizers, output and attempt bases, prices, and per-pair notes.
+ * A note names at most 10 pairs and counts the rest, and at most 10 per-pair notes are given,
+ * unless `all`: at 1,000 pairs to run they were 1,000 names on a line, and a line per dependency.
+ */
+export function estimateNotes(estimate: PlanEstimate, all = false): string[] {
   const notes: string[] = [];
-  const ids = (f: (p: PairEstimate) => boolean) => estimate.pairs.filter(f).map((p) => p.id);
+  const ids = (f: (p: PairEstimate) => boolean) => {
+    const list = estimate.pairs.filter(f).map((p) => p.id);
+    const shown = all ? list : list.slice(0, MAX_NOTE_IDS);
+    return list.length > shown.length ? [...shown.slice(0, -1), `${shown[shown.length - 1]} and ${tokensText(list.length - shown.length)} more`] : shown;
+  };
   const models = (f: (p: PairEstimate) => boolean) => [...new Set(estimate.pairs.filter(f).map((p) => p.model ?? "(no model)"))].join(", ");
   const some = (f: (p: PairEstimate) => boolean) => estimate.pairs.some(f);
 
@@ -135,18 +154,24 @@ export function estimateNotes(estimate: PlanEstimate): string[] {
         `as ${plural(ids((p) => (p.tokens.cacheRead ?? 0) + (p.tokens.cacheWrite ?? 0) > 0).length, "pair")} begin alike (the workflow's context, their role and constraints, leading dependencies)`,
     );
   }
-  for (const p of estimate.pairs) for (const note of p.notes) notes.push(`${p.id}: ${note}`);
+  const perPair = estimate.pairs.flatMap((p) => p.notes.map((note) => `${p.id}: ${note}`));
+  const shown = all ? perPair : perPair.slice(0, MAX_PAIR_NOTES);
+  notes.push(...shown);
+  if (shown.length < perPair.length) notes.push(`and ${tokensText(perPair.length - shown.length)} more notes on single pairs (plan --json has each pair's)`);
   return notes;
 }
 
-/** The estimate for a terminal: a headline, a table of the pairs to run, and the notes. */
-export function estimateText(estimate: PlanEstimate, style: Style): string {
-  if (estimate.pairs.length === 0) return style.bold("Estimate: nothing to run, no cost") + "\n";
+/**
+ * The estimate for a terminal: a headline, a table of the pairs to run, and the notes (every one
+ * with `all`). `running`: how many pairs the plan runs, when the estimate may hold fewer.
+ */
+export function estimateText(estimate: PlanEstimate, style: Style, options: { running?: number; all?: boolean } = {}): string {
+  if (estimate.pairs.length === 0) return style.bold(`Estimate: ${estimateHeadline(estimate, options.running ?? 0)}`) + "\n";
   const table = [HEADER, ...rows(estimate)];
   const keys = Object.keys(HEADER) as (keyof Row)[];
   const right = new Set<keyof Row>(["input", "output", "attempts", "tokens"]);
   const widths = keys.map((k) => Math.max(...table.map((r) => r[k].length)));
-  const lines = [style.bold(`Estimate for ${estimateHeadline(estimate)}`)];
+  const lines = [style.bold(`Estimate for ${estimateHeadline(estimate, options.running)}`)];
   table.forEach((r, n) => {
     const line =
       "  " +
@@ -156,16 +181,16 @@ export function estimateText(estimate: PlanEstimate, style: Style): string {
         .trimEnd();
     lines.push(n === 0 || n === table.length - 1 ? style.bold(line) : line);
   });
-  for (const note of estimateNotes(estimate)) lines.push(style.dim(`  - ${note}`));
+  for (const note of estimateNotes(estimate, options.all)) lines.push(style.dim(`  - ${note}`));
   return lines.join("\n") + "\n";
 }
 
 /** The estimate as Markdown, for a GitHub job summary or a pull-request comment. */
-export function estimateMarkdown(estimate: PlanEstimate): string {
-  if (estimate.pairs.length === 0) return "**Estimate:** nothing to run, no cost\n";
+export function estimateMarkdown(estimate: PlanEstimate, running?: number): string {
+  if (estimate.pairs.length === 0) return `**Estimate:** ${estimateHeadline(estimate, running ?? 0)}\n`;
   const cell = (s: string) => s.replace(/\|/g, "\\|");
   const lines = [
-    `**Estimate for ${estimateHeadline(estimate)}**`,
+    `**Estimate for ${estimateHeadline(estimate, running)}**`,
     "",
     "| pair | model | input | output | attempts | tokens | cost |",
     "| --- | --- | ---: | ---: | ---: | ---: | ---: |",

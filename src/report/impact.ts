@@ -43,7 +43,12 @@ export function causeGroups(nodes: ImpactNode[]): CauseGroup[] {
   const affected = new Map(nodes.filter(isAffected).map((n) => [n.id, n]));
   const dependents = new Map<string, string[]>();
   for (const n of affected.values()) {
-    for (const dep of n.requires) if (affected.has(dep)) dependents.set(dep, [...(dependents.get(dep) ?? []), n.id]);
+    for (const dep of n.requires) {
+      if (!affected.has(dep)) continue;
+      const list = dependents.get(dep);
+      if (list) list.push(n.id);
+      else dependents.set(dep, [n.id]);
+    }
   }
   const order = new Map(nodes.map((n, i) => [n.id, i]));
   const cascaded = new Set([...affected.values()].filter((n) => isCascaded(n, affected)).map((n) => n.id));
@@ -73,11 +78,21 @@ function isCascaded(node: ImpactNode, affected: ReadonlyMap<string, ImpactNode>)
   if (deps.length === 0) return false;
   if (node.status === "blocked") return true;
   if (node.reasons.length === 0) return false;
-  return node.reasons.every(
-    (r) =>
-      (r.kind === "upstream" || r.kind === "upstream_artifact") &&
-      !/ (added to|removed from) requires$/.test(r.detail) &&
-      deps.some((d) => r.detail.startsWith(`${d} `) || r.detail.startsWith(`${d}'s `)),
+  return node.reasons.every((r) => followsFrom(r, deps));
+}
+
+/** The reasons a pair has of its own: all but those that name an affected dependency. */
+export function ownReasons(node: ImpactNode, affected: ReadonlyMap<string, ImpactNode>): Reason[] {
+  const deps = node.requires.filter((d) => affected.has(d));
+  return node.reasons.filter((r) => !followsFrom(r, deps));
+}
+
+/** A reason that names one of these dependencies as running or changed. */
+function followsFrom(r: Reason, deps: readonly string[]): boolean {
+  return (
+    (r.kind === "upstream" || r.kind === "upstream_artifact") &&
+    !/ (added to|removed from) requires$/.test(r.detail) &&
+    deps.some((d) => r.detail.startsWith(`${d} `) || r.detail.startsWith(`${d}'s `))
   );
 }
 

@@ -3,9 +3,19 @@ import { displayPath } from "../config/parse.js";
 import { shortRef } from "../refs/hash.js";
 import { totals } from "../plan/plan.js";
 import type { Plan, PlannedPair } from "../model/plan.js";
-import { estimateText, pairEstimateJson, totalsEstimateJson, type PairEstimateJson, type TotalsEstimateJson } from "./estimate.js";
+import {
+  estimateHeadline,
+  estimateNotes,
+  estimateText,
+  pairEstimateJson,
+  totalsEstimateJson,
+  type PairEstimateJson,
+  type TotalsEstimateJson,
+} from "./estimate.js";
 import type { PlanEstimate } from "../estimate/estimate.js";
 import type { Style } from "./color.js";
+import { causesOf, number, planNodes, plural } from "./causes.js";
+import { causeLines } from "./causesText.js";
 
 /** One pair of the plan's JSON. */
 export type PairJson = Pick<PlannedPair, "id" | "wave" | "requires" | "configRef" | "action" | "reasons" | "reuse"> & {
@@ -135,15 +145,92 @@ export function reuseText(pair: Pick<PlannedPair, "reuse">): string {
   return `no model call if ${reuse.deps.join(", ")} ${reuse.deps.length === 1 ? "reproduces its" : "reproduce their"} content`;
 }
 
+/** What fits on one screen: a plan longer than this is shown by cause, with counts (`--all`: every pair). */
+export const SCREEN_LINES = 40;
+
+export interface PlanTextOptions {
+  /** Every pair, wave by wave, and the estimate of each, however long. */
+  all?: boolean;
+  /** How to see every pair, said under a plan shown by cause; default: `pairflow plan --all`. */
+  more?: string;
+}
+
+/**
+ * The plan as people read it. A plan that fits on a screen (SCREEN_LINES), or any with `all`, is
+ * shown pair by pair, by wave (planListText). A longer one is shown by cause: each change with the
+ * pairs it reaches counted, the totals and the estimate's headline, and how to see the rest; at
+ * 1,000 pairs that is some 20 lines, not 1,000.
+ */
+export function planText(plan: Plan, style: Style, cwd = process.cwd(), estimate?: PlanEstimate, options: PlanTextOptions = {}): string {
+  const estimateLines = estimate && estimate.pairs.length > 0 ? estimate.pairs.length + 4 + estimateNotes(estimate, options.all).length : 0;
+  if (options.all || listLines(plan) + estimateLines <= SCREEN_LINES) return planListText(plan, style, cwd, estimate, options.all);
+  const t = totals(plan);
+  const lines = [planHeader(plan, style, cwd)];
+  const removed = removedLine(plan, style);
+  const tail = [
+    "",
+    totalsLine(plan, style),
+    ...(estimate && estimate.pairs.length > 0 ? [style.bold(`Estimate for ${estimateHeadline(estimate, t.run)}`)] : []),
+    style.dim(`${options.more ?? "pairflow plan --all lists every pair, by wave"}.`),
+  ];
+  if (t.run > 0) {
+    const budget = SCREEN_LINES - lines.length - 2 - (removed ? 2 : 0) - tail.length;
+    lines.push("", style.bold("Will run, by cause"), ...causeLines(causesOf(planNodes(plan)), style, budget));
+  }
+  if (removed) lines.push("", removed);
+  lines.push(...tail);
+  return lines.join("\n") + "\n";
+}
+
+function planHeader(plan: Plan, style: Style, cwd: string): string {
+  const where = displayPath(plan.workflow.path, cwd);
+  return (
+    style.bold(`Plan for "${plan.workflow.name}"`) +
+    style.dim(` (${where}): ${plural(totals(plan).pairs, "pair")} in ${plural(plan.graph.waves.length, "wave")}`)
+  );
+}
+
+function totalsLine(plan: Plan, style: Style): string {
+  const t = totals(plan);
+  const removed = plan.removed ?? [];
+  return style.bold(
+    `${number(t.run)} to run${withoutCallsText(plan.pairs)}, ${number(t.skip)} unchanged` + (removed.length > 0 ? `, ${number(removed.length)} removed` : ""),
+  );
+}
+
+function removedLine(plan: Plan, style: Style): string | undefined {
+  const removed = plan.removed ?? [];
+  if (removed.length === 0) return undefined;
+  return `${style.bold("Removed")} (no longer in the workflow; the run drops them from the lock file): ${removedText(removed)}`;
+}
+
+/** The lines planListText takes without its estimate. */
+function listLines(plan: Plan): number {
+  const templates = new Map<string, { wave: number; run: number; all: number }>();
+  let lines = 1 + 2 * plan.graph.waves.length + 2 + ((plan.removed ?? []).length > 0 ? 2 : 0);
+  for (const p of plan.pairs) {
+    const template = plan.workflow.pairs?.get(p.id)?.template;
+    if (template === undefined) {
+      lines++;
+      continue;
+    }
+    const key = `${p.wave} ${template}`;
+    const group = templates.get(key) ?? { wave: p.wave, run: 0, all: 0 };
+    group.all++;
+    if (p.action === "run") group.run++;
+    templates.set(key, group);
+  }
+  for (const g of templates.values()) lines += g.all < 2 ? 1 : 1 + g.run;
+  return lines;
+}
+
 /**
  * The plan by wave; with an estimate, followed by it. The instances of a foreach pair in a wave
  * show as one line (`translate[*]  3 run, 47 unchanged`) followed by those that run.
  */
-export function planText(plan: Plan, style: Style, cwd = process.cwd(), estimate?: PlanEstimate): string {
+export function planListText(plan: Plan, style: Style, cwd = process.cwd(), estimate?: PlanEstimate, all = false): string {
   const t = totals(plan);
-  const lines: string[] = [];
-  const where = displayPath(plan.workflow.path, cwd);
-  lines.push(style.bold(`Plan for "${plan.workflow.name}"`) + style.dim(` (${where}): ${count(t.pairs, "pair")} in ${count(plan.graph.waves.length, "wave")}`));
+  const lines: string[] = [planHeader(plan, style, cwd)];
   const templateOf = (p: PlannedPair) => plan.workflow.pairs.get(p.id)?.template;
   const width = Math.min(40, Math.max(0, ...plan.pairs.map((p) => p.id.length)));
   const line = (p: PlannedPair, indent: string) => {
@@ -181,11 +268,10 @@ export function planText(plan: Plan, style: Style, cwd = process.cwd(), estimate
       for (const r of group.filter((g) => g.action === "run" || g.stale)) lines.push(line(r, "    "));
     }
   }
-  const removed = plan.removed ?? [];
-  if (removed.length > 0)
-    lines.push("", `${style.bold("Removed")} (no longer in the workflow; the run drops them from the lock file): ${removedText(removed)}`);
-  lines.push("", style.bold(`${t.run} to run${withoutCallsText(plan.pairs)}, ${t.skip} unchanged` + (removed.length > 0 ? `, ${removed.length} removed` : "")));
-  if (estimate && estimate.pairs.length > 0) lines.push("", estimateText(estimate, style).trimEnd());
+  const removed = removedLine(plan, style);
+  if (removed) lines.push("", removed);
+  lines.push("", totalsLine(plan, style));
+  if (estimate && estimate.pairs.length > 0) lines.push("", estimateText(estimate, style, { running: t.run, all }).trimEnd());
   return lines.join("\n") + "\n";
 }
 
@@ -208,4 +294,49 @@ function removedText(ids: readonly string[]): string {
 
 export function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+/** What `pairflow plan --check` finds: what a run would change in the files a repository commits. */
+export interface PlanCheck {
+  /** Pairs that would run. */
+  run: number;
+  /**
+   * Pairs that would not run whose committed output is stale all the same: their output file is
+   * missing or not their accepted content (and not a hand edit, which is kept), or, where a lock
+   * file is committed, it does not record their accepted artifact. A run writes them.
+   */
+  stale: string[];
+  /** Pairs the lock file records that the workflow no longer has: a run drops them. */
+  removed: number;
+}
+
+/** `lockFile`: whether the workflow has a lock file (without one, none is stale). */
+export function planCheck(plan: Plan, lockFile: boolean): PlanCheck {
+  const stale = plan.pairs
+    .filter((p) => {
+      const artifact = p.artifact;
+      if (p.action !== "skip" || artifact === null || artifact.edited || artifact.source === "workspace") return false;
+      const output = plan.workflow.pairs.get(p.id)?.output;
+      return (output !== undefined && artifact.content !== "output") || (lockFile && artifact.source !== "lock");
+    })
+    .map((p) => p.id);
+  return { run: totals(plan).run, stale, removed: lockFile ? (plan.removed ?? []).length : 0 };
+}
+
+/** Whether a run would change anything `plan --check` looks at. */
+export function checkFails(check: PlanCheck): boolean {
+  return check.run > 0 || check.stale.length > 0 || check.removed > 0;
+}
+
+/** One line: `check: 255 pairs would run, 3 outputs are stale (a, b, c); exit status 3`, or that everything is current. */
+export function checkText(check: PlanCheck, style: Style): string {
+  if (!checkFails(check)) return style.green("check: nothing would run, and every output is current") + "\n";
+  const parts = [
+    check.run > 0 ? `${plural(check.run, "pair")} would run` : "",
+    check.stale.length > 0
+      ? `${plural(check.stale.length, "pair")} would write ${check.stale.length === 1 ? "its" : "their"} stale output (${removedText(check.stale)})`
+      : "",
+    check.removed > 0 ? `${plural(check.removed, "removed pair")} would leave the lock file` : "",
+  ].filter(Boolean);
+  return style.yellow(`check: ${parts.join(", ")}; exit status 3`) + "\n";
 }

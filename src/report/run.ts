@@ -3,7 +3,11 @@ import { shortRef } from "../refs/hash.js";
 import type { BatchCounts, BatchEvent, PairOutcome, RunEvent, RunReport } from "../model/run.js";
 import type { TokenUsage } from "../model/records.js";
 import type { Style } from "./color.js";
-import { count } from "./plan.js";
+import { count, SCREEN_LINES } from "./plan.js";
+import type { Plan } from "../model/plan.js";
+import { causesOf, failuresOf, runNodes } from "./causes.js";
+import { causeLines, failureLines } from "./causesText.js";
+import { failureHeadline } from "./failure.js";
 import { spendLine } from "./spend.js";
 
 function capitalize(text: string): string {
@@ -72,7 +76,7 @@ function outcomeLine(o: PairOutcome, style: Style): string {
     case "reused":
       return `${style.dim(verb("reused"))}${id}${style.dim(note)}`;
     case "failed":
-      return `${style.red(verb("failed"))}${id}  ${firstLine(o.note ?? "")}`;
+      return `${style.red(verb("failed"))}${id}  ${failureHeadline(o.note, 160)}`;
     case "blocked":
       return `${style.red(verb("blocked"))}${id}${note}`;
     case "interrupted":
@@ -139,7 +143,29 @@ export function runJson<R extends RunReport>(report: R): Omit<R, "totals"> & { t
   return { ...report, totals: { ...report.totals, tokens: tokens === null ? null : report.totals.tokens } };
 }
 
-export function runSummary(report: RunReport, style: Style): string {
+/** A run of more pairs than this is summed up by cause (`all`: a row for every pair, however many). */
+export const TABLE_ROWS = 30;
+/** A failure's note of at most this many lines is shown as it is; a longer one under its headline. */
+const SHORT_NOTE = 4;
+/** Failed pairs a condensed summary lists, at most. */
+const MAX_FAILURE_LINES = 10;
+
+export interface RunSummaryOptions {
+  /** The plan the run executed: with it, what ran is summed up by cause. */
+  plan?: Plan;
+  /** A row for every pair, however many. */
+  all?: boolean;
+}
+
+/**
+ * The end of a run as people read it: a row per pair (pair, status, attempts, time, tokens,
+ * reference) while that fits a screen, then the totals, what the run bought and reused, and each
+ * failed pair's note. A larger run is summed up instead: the totals first, the failed pairs a line
+ * each (their headline, those that blocked the most first), what ran by cause, and where every pair
+ * can be read (`pairflow show`).
+ */
+export function runSummary(report: RunReport, style: Style, options: RunSummaryOptions = {}): string {
+  if (!options.all && report.pairs.length > TABLE_ROWS) return condensedSummary(report, style, options.plan);
   const rows = [["pair", "status", "attempts", "time", "tokens", "reference"]];
   for (const p of report.pairs) {
     rows.push([
@@ -159,24 +185,44 @@ export function runSummary(report: RunReport, style: Style): string {
       .trimEnd();
     return n === 0 ? style.bold(line) : line;
   });
-  const t = report.totals;
-  const stopped = t.interrupted > 0 ? `, ${t.interrupted} ${report.status === "waiting" ? "waiting for batches" : "interrupted"}` : "";
-  lines.push(
-    "",
-    style.bold(`${t.executed} executed, ${t.reused} reused, ${t.failed} failed, ${t.blocked} blocked${stopped} in ${seconds(t.durationMs)}`) +
-      style.dim(`  (run ${report.runId})`),
-  );
-  if (report.spend) lines.push(style.dim(capitalize(spendLine(report.spend)) + "."));
-  if (report.sandbox && !report.sandbox.confined) lines.push(style.yellow(`Commands ran without a sandbox: ${report.sandbox.reason} (docs/security.md).`));
+  lines.push("", ...totalsLines(report, style));
   const failed = report.pairs.filter((p) => p.status === "failed");
   if (failed.length > 0) {
     lines.push("", style.red(`${count(failed.length, "pair")} failed:`));
-    for (const p of failed)
-      lines.push(
-        `  ${visible(p.id)}: ${visible((p.note ?? "").trim())
-          .split("\n")
-          .join("\n    ")}`,
-      );
+    for (const p of failed) {
+      const note = visible((p.note ?? "").trim()).split("\n");
+      // A long note (a test runner's tail) under its headline: the line that says why comes first.
+      if (note.length <= SHORT_NOTE) lines.push(`  ${visible(p.id)}: ${note.join("\n    ")}`);
+      else lines.push(`  ${visible(p.id)}: ${failureHeadline(p.note)}`, ...note.map((l) => style.dim(`    ${l}`)));
+    }
   }
+  return lines.join("\n") + "\n";
+}
+
+function totalsLines(report: RunReport, style: Style): string[] {
+  const t = report.totals;
+  const stopped = t.interrupted > 0 ? `, ${t.interrupted} ${report.status === "waiting" ? "waiting for batches" : "interrupted"}` : "";
+  const lines = [
+    style.bold(`${t.executed} executed, ${t.reused} reused, ${t.failed} failed, ${t.blocked} blocked${stopped} in ${seconds(t.durationMs)}`) +
+      style.dim(`  (run ${report.runId})`),
+  ];
+  if (report.spend) lines.push(style.dim(capitalize(spendLine(report.spend)) + "."));
+  if (report.sandbox && !report.sandbox.confined) lines.push(style.yellow(`Commands ran without a sandbox: ${report.sandbox.reason} (docs/security.md).`));
+  return lines;
+}
+
+function condensedSummary(report: RunReport, style: Style, plan: Plan | undefined): string {
+  const lines = totalsLines(report, style);
+  const nodes = plan ? runNodes(plan, report) : report.pairs.map((o) => ({ id: o.id, requires: [], status: o.status, reasons: o.reasons, wave: 1 }));
+  const failures = failuresOf(nodes, new Map(report.pairs.map((o) => [o.id, o.note]))).sort((a, b) => b.blocked - a.blocked);
+  if (failures.length > 0) {
+    lines.push("", style.red(`Failed (${failures.length})`) + style.dim(failures.length > 1 ? ", those that blocked the most first" : ""));
+    lines.push(...failureLines(failures, style, MAX_FAILURE_LINES));
+  }
+  if (plan) {
+    const causes = causesOf(nodes);
+    if (causes.length > 0) lines.push("", style.bold("Ran, by cause"), ...causeLines(causes, style, SCREEN_LINES - lines.length - 4));
+  }
+  lines.push("", style.dim(`Every pair, with its attempts and feedback: pairflow show ${report.runId}`));
   return lines.join("\n") + "\n";
 }

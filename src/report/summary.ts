@@ -15,8 +15,25 @@ import { fenceFor } from "../prompt/render.js";
 import { shortRef } from "../refs/hash.js";
 import type { RunReport } from "../model/run.js";
 import { reasonsText, withoutCallsText } from "./plan.js";
-import { seconds } from "./run.js";
-import { affectedSubgraph, causeGroups, failuresFirst, GRAPH_NODE_LIMIT, UNCHANGED, type CauseGroup, type ImpactNode } from "./impact.js";
+import { NOT_REPORTED, reportedTokens, seconds } from "./run.js";
+import { failureHeadline } from "./failure.js";
+import { affectedSubgraph, GRAPH_NODE_LIMIT, UNCHANGED } from "./impact.js";
+import {
+  append,
+  blockedBy,
+  causeExtent,
+  causesOf,
+  plural,
+  planNodes,
+  rootsDiffer,
+  runNodes,
+  waveRange,
+  wavesText,
+  type Cause,
+  type CauseNode,
+  type CauseRoot,
+} from "./causes.js";
+import { code, md } from "./markdown.js";
 import { visible } from "./visible.js";
 
 /** GitHub refuses a step summary of more than 1 MiB; this leaves room for anything written beside it. */
@@ -101,10 +118,16 @@ export function runRows(plan: Plan, report: RunReport): SummaryRow[] {
       configRef: o.configRef,
       attempts: o.attempts.length,
       durationMs: ran ? o.durationMs : null,
-      tokens: ran ? o.attempts.reduce((n, a) => n + (a.tokens ? a.tokens.input + a.tokens.output : 0), 0) : null,
+      tokens: ran ? tokensOf(o.attempts) : null,
     });
   }
   return rows;
+}
+
+/** What the attempts used as their generators reported it; null when none did. */
+function tokensOf(attempts: RunReport["pairs"][number]["attempts"]): number | null {
+  const tokens = reportedTokens(attempts);
+  return tokens === null ? null : tokens.input + tokens.output;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -153,7 +176,7 @@ function tableRow(r: SummaryRow): string {
     r.configRef === null ? "?" : `\`${shortRef(r.configRef)}\``,
     r.attempts === null ? "–" : String(r.attempts),
     r.durationMs === null ? "–" : seconds(r.durationMs),
-    r.tokens === null ? "–" : number(r.tokens),
+    r.tokens === null ? (r.attempts ? NOT_REPORTED : "–") : number(r.tokens),
   ];
   return `| ${cells.join(" | ")} |\n`;
 }
@@ -166,56 +189,46 @@ function cell(text: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Root causes
-
-/** The rows grouped by root cause (see ./impact.ts), failed causes first. */
-export function rowGroups(rows: SummaryRow[]): CauseGroup[] {
-  return failuresFirst(causeGroups(rows.map(impactNode)));
-}
-
-function impactNode(r: SummaryRow): ImpactNode {
-  return { id: r.id, requires: r.requires, status: r.status, reasons: r.why };
-}
+// Causes
 
 export interface CausesOptions {
-  /** Show each root's status (a run's outcome); a plan's are all `run`. */
-  status?: boolean;
-  /** At most this many entries; the rest are counted. */
-  maxEntries?: number;
+  /** At most this many causes; the rest are counted. */
+  max?: number;
   /** Where the rest can be read, when some are left out. */
   pointer?: string;
+  /** What follows a cause's paragraph: what explains it (the comment's configuration diffs). */
+  after?: (cause: Cause, index: number) => string;
 }
 
-const MAX_CASCADE_IDS = 5;
+/** Causes listed in a job summary, at most: each is a paragraph, so this stays a screen or two. */
+export const MAX_CAUSES = 50;
+/** Pairs named in a cause's paragraph; the rest are counted. */
+const MAX_NAMED = 5;
 
 /**
- * One row per root cause: the pair, why, and the pairs it brings along (counted, the first few
- * named). Reasons are the planner's, in the same words as everywhere else.
+ * One paragraph per cause (./causes.ts): the change in bold, how far it reaches (`5 pairs + 250
+ * downstream · waves 2–20`), and the pairs that changed this way, the first few named. A cause
+ * with a failed pair comes first, marked ✖.
  */
-export function causesMarkdown(rows: SummaryRow[], options: CausesOptions = {}): string {
-  const groups = rowGroups(rows);
-  if (groups.length === 0) return "";
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const max = options.maxEntries ?? Infinity;
-  const head = options.status ? "| cause | outcome | why | with it |\n| --- | --- | --- | --- |\n" : "| cause | why | with it |\n| --- | --- | --- |\n";
-  const lines = groups.slice(0, max).map((g) => {
-    const row = byId.get(g.root.id)!;
-    const cells = [`\`${g.root.id}\``, ...(options.status ? [statusText(g.root.status)] : []), cell(row.reasons), cascadeCell(g.cascade, byId)];
-    return `| ${cells.join(" | ")} |\n`;
-  });
-  const more = groups.length - lines.length;
-  const rest = more > 0 ? `\n_…and ${number(more)} more ${more === 1 ? "cause" : "causes"}${options.pointer ? `; ${options.pointer}` : ""}._\n` : "";
-  return head + lines.join("") + rest;
+export function causesMarkdown(causes: readonly Cause[], options: CausesOptions = {}): string {
+  const shown = causes.slice(0, options.max ?? Infinity);
+  const parts = shown.map((c, i) => causeParagraph(c) + (options.after?.(c, i) ?? ""));
+  const more = causes.length - shown.length;
+  if (more > 0) parts.push(`_…and ${plural(more, "more cause")}${options.pointer ? `; ${options.pointer}` : ""}._`);
+  return parts.join("\n\n") + "\n";
 }
 
-function cascadeCell(ids: string[], byId: ReadonlyMap<string, SummaryRow>): string {
-  if (ids.length === 0) return "–";
-  const statuses = new Map<string, number>();
-  for (const id of ids) statuses.set(byId.get(id)!.status, (statuses.get(byId.get(id)!.status) ?? 0) + 1);
-  const counts = statuses.size > 1 ? ` (${[...statuses].map(([s, n]) => `${number(n)} ${s}`).join(", ")})` : "";
-  const named = ids.slice(0, MAX_CASCADE_IDS).map((id) => `\`${id}\``);
-  const more = ids.length - named.length;
-  return `${number(ids.length)} ${ids.length === 1 ? "pair" : "pairs"}${counts}: ${named.join(", ")}${more > 0 ? ` and ${number(more)} more` : ""}`;
+/** `**prompt: prompt.task changed** — 5 pairs + 250 downstream · waves 2–20: \`a\` (+ 181 downstream), …` */
+export function causeParagraph(cause: Cause): string {
+  const differ = rootsDiffer(cause);
+  const detail = (r: CauseRoot) => {
+    const parts = [r.status === "run" ? "" : statusText(r.status), r.downstream > 0 ? `+ ${number(r.downstream)} downstream` : ""].filter(Boolean);
+    return differ && parts.length > 0 ? ` (${parts.join(", ")})` : "";
+  };
+  const named = cause.roots.length > 1 ? cause.roots.slice(0, MAX_NAMED).map((r) => `${code(r.id)}${detail(r)}`) : [];
+  const more = cause.roots.length - named.length;
+  const list = named.length > 0 ? `: ${named.join(", ")}${more > 0 ? ` and ${number(more)} more` : ""}` : "";
+  return `${cause.failed > 0 ? "✖ " : ""}**${md(cause.why)}** — ${causeExtent(cause, code)}${list}`;
 }
 
 /** A status with its marker, as the graph draws it: `✖ failed`, `✔ executed`. */
@@ -237,6 +250,10 @@ export interface GraphNode {
   status: string;
   /** The planner's reasons, to tell root causes from cascades when not all affected pairs fit. */
   reasons?: Reason[];
+  /** Its wave; made from `requires` when absent (nodes come in plan order). */
+  wave?: number;
+  /** For an instance of a foreach pair: the pair as written. */
+  template?: string;
 }
 
 export interface GraphLimits {
@@ -253,13 +270,16 @@ export interface MermaidGraph {
   drawn: GraphNode[];
   /** What was left out, and why; null when the whole DAG is drawn. */
   note: string | null;
+  /** Drawn condensed: causes and failed pairs, and what they reach, counted. */
+  condensed?: boolean;
 }
 
 /**
  * The affected subgraph as a Mermaid flowchart, left to right, each pair coloured and marked by its
  * status. A workflow within the node limit is drawn whole; a larger one only its affected pairs
- * (not skip or reused), failed ones and root causes first, at most the node limit, with a note of
- * how many were left out.
+ * (not skip or reused), when they are within the node limit and hold together (condensedGraph
+ * otherwise); when a drawing is too long for GitHub, failed ones and root causes first, with a
+ * note of how many were left out.
  */
 export function mermaidGraph(nodes: GraphNode[], limits: GraphLimits = {}): MermaidGraph {
   const maxChars = limits.maxChars ?? MERMAID_MAX_CHARS;
@@ -268,6 +288,10 @@ export function mermaidGraph(nodes: GraphNode[], limits: GraphLimits = {}): Merm
   const affected = nodes.filter((n) => !UNCHANGED.has(n.status)).length;
   if (nodes.length > (limits.maxNodes ?? GRAPH_NODE_LIMIT) && affected === 0) {
     return { text: null, drawn: [], note: `Nothing is affected: the ${number(nodes.length)} pairs are not drawn.` };
+  }
+  if (nodes.length > (limits.maxNodes ?? GRAPH_NODE_LIMIT) && !holdsTogether(nodes, limits.maxNodes ?? GRAPH_NODE_LIMIT)) {
+    const condensed = condensedGraph(nodes);
+    if (condensed.text !== null && condensed.text.length <= maxChars) return condensed;
   }
   // Fewer pairs until the text fits what GitHub draws (long ids can make even a few too long).
   for (let limit = limits.maxNodes ?? GRAPH_NODE_LIMIT; limit >= 1; limit = Math.floor(limit / 2)) {
@@ -309,7 +333,7 @@ function flowchart(nodes: GraphNode[]): { text: string | null; edges: number } {
   const byStatus = new Map<string, string[]>();
   for (const n of nodes) {
     const status = statusClass(n.status);
-    byStatus.set(status, [...(byStatus.get(status) ?? []), index.get(n.id)!]);
+    append(byStatus, status, index.get(n.id)!);
   }
   for (const [status, ids] of byStatus) {
     const style = STATUS_STYLE[status]!;
@@ -317,6 +341,155 @@ function flowchart(nodes: GraphNode[]): { text: string | null; edges: number } {
     lines.push(`  class ${ids.join(",")} ${status}`);
   }
   return { text: lines.join("\n") + "\n", edges };
+}
+
+/** Drawn pairs with fewer edges than this share of them are mostly loose boxes. */
+const MIN_EDGES_PER_NODE = 0.5;
+/** Below this many affected pairs, loose boxes are still readable. */
+const FEW_NODES = 10;
+
+/** Whether the affected pairs fit the node limit and are drawn connected, not mostly as loose boxes. */
+function holdsTogether(nodes: GraphNode[], limit: number): boolean {
+  const affected = nodes.filter((n) => !UNCHANGED.has(n.status));
+  if (affected.length > limit) return false;
+  if (affected.length <= FEW_NODES) return true;
+  return flowchart(affected).edges >= affected.length * MIN_EDGES_PER_NODE;
+}
+
+/** Causes, failed pairs and groups drawn in a condensed graph, at most each. */
+const MAX_CAUSE_NODES = 8;
+const MAX_FAILED_NODES = 8;
+const MAX_GROUP_NODES = 8;
+/** Characters of a cause's words in its box. */
+const MAX_LABEL = 48;
+/** Boxes of one line each, close together: the condensed graph is a list with arrows, not a picture of the DAG. */
+const CONDENSED_CONFIG = "---\nconfig:\n  flowchart:\n    nodeSpacing: 14\n    rankSpacing: 70\n---\n";
+
+/**
+ * What the affected pairs are, when drawing them one by one would not help: on the left each cause
+ * (the change, and how many pairs changed that way), with an edge to each group of the pairs it
+ * reaches (a foreach pair's instances, or a few waves, with their statuses counted) labelled with
+ * how many; below them each failed pair, with an edge to what it blocked.
+ */
+function condensedGraph(input: GraphNode[]): MermaidGraph {
+  const nodes = withWaves(input);
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const affected = nodes.filter((n) => !UNCHANGED.has(n.status));
+  const causes = causesOf(nodes);
+
+  // Groups: a foreach pair's instances together, the other pairs by waves, at most MAX_GROUP_NODES.
+  const templates = [...new Set(affected.filter((n) => n.template !== undefined).map((n) => n.template!))];
+  const keptTemplates = templates.slice(0, MAX_GROUP_NODES / 2);
+  const inTemplate = (n: CauseNode) => n.template !== undefined && keptTemplates.includes(n.template);
+  const waves = [...new Set(affected.filter((n) => !inTemplate(n)).map((n) => n.wave))].sort((a, b) => a - b);
+  const span = Math.max(1, Math.ceil(waves.length / (MAX_GROUP_NODES - keptTemplates.length)));
+  const bucketOf = (wave: number) => Math.floor(waves.indexOf(wave) / span);
+  const keys = [...keptTemplates.map((t) => `t ${t}`), ...[...new Set(waves.map(bucketOf))].map((b) => `w ${b}`)];
+  const gid = new Map(keys.map((key, i) => [key, `g${i}`]));
+  const groupOf = (n: CauseNode) => gid.get(inTemplate(n) ? `t ${n.template}` : `w ${bucketOf(n.wave)}`)!;
+  const members = new Map<string, CauseNode[]>();
+  for (const n of affected) append(members, groupOf(n), n);
+
+  const lines = ["flowchart LR"];
+  const classes = new Map<string, string[]>();
+  const klass = (status: string, id: string) => append(classes, status, id);
+  const drawn: GraphNode[] = [];
+  const edges: string[] = [];
+  const perGroup = (ids: string[]) => {
+    const per = new Map<string, number>();
+    for (const id of ids) per.set(groupOf(byId.get(id)!), (per.get(groupOf(byId.get(id)!)) ?? 0) + 1);
+    return [...gid.values()].filter((g) => per.has(g)).map((g) => [g, per.get(g)!] as const);
+  };
+
+  const shownCauses = causes.length > MAX_CAUSE_NODES ? causes.slice(0, MAX_CAUSE_NODES - 1) : causes;
+  for (const [i, c] of shownCauses.entries()) {
+    const words = c.why.length > MAX_LABEL ? `${c.why.slice(0, MAX_LABEL - 1)}…` : c.why;
+    const who = c.roots.length === 1 ? c.roots[0]!.id : plural(c.roots.length, "pair");
+    lines.push(`  c${i}["${label(`${words}<br/>${who}`)}"]`);
+    klass(c.failed > 0 ? "failed" : statusClass(c.rootStatuses[0]?.status ?? "run"), `c${i}`);
+    for (const [g, n] of perGroup([...c.roots.map((r) => r.id), ...c.downstream])) edges.push(`  c${i} -->|${number(n)}| ${g}`);
+  }
+  if (shownCauses.length < causes.length) {
+    const rest = causes.slice(shownCauses.length);
+    lines.push(`  cx["${label(plural(rest.length, "more cause"))}"]`);
+    klass("run", "cx");
+    for (const [g, n] of perGroup([...new Set(rest.flatMap((c) => [...c.roots.map((r) => r.id), ...c.downstream]))])) edges.push(`  cx -->|${number(n)}| ${g}`);
+  }
+  for (const [key, g] of gid) {
+    const group = members.get(g)!;
+    const statuses = new Map<string, number>();
+    for (const n of group) statuses.set(n.status, (statuses.get(n.status) ?? 0) + 1);
+    const worst = GROUP_ORDER.find((s) => statuses.has(s)) ?? "run";
+    const counts = [...statuses].sort(([a], [b]) => GROUP_ORDER.indexOf(a) - GROUP_ORDER.indexOf(b)).map(([s, n]) => `${number(n)} ${s}`);
+    const name = key.startsWith("t ") ? `${key.slice(2)}[*]` : wavesText(waveRange(group));
+    lines.push(`  ${g}["${label(`${name}<br/>${counts.join(", ")}`)}"]`);
+    klass(statusClass(worst), g);
+    drawn.push({ id: g, requires: [], status: worst });
+  }
+
+  // Each failed pair (those that block the most first) and what it blocked.
+  const blocked = blockedBy(nodes);
+  const dependents = new Map<string, string[]>();
+  for (const n of nodes) for (const d of n.requires) append(dependents, d, n.id);
+  const blockedWaves = (id: string) => {
+    const seen = new Set<string>();
+    const queue = [...(dependents.get(id) ?? [])];
+    while (queue.length > 0) {
+      const next = queue.pop()!;
+      if (seen.has(next) || byId.get(next)?.status !== "blocked") continue;
+      seen.add(next);
+      queue.push(...(dependents.get(next) ?? []));
+    }
+    return waveRange([...seen].map((b) => byId.get(b)!));
+  };
+  const failed = nodes.filter((n) => n.status === "failed").sort((a, b) => (blocked.get(b.id) ?? 0) - (blocked.get(a.id) ?? 0));
+  const shownFailed = failed.length > MAX_FAILED_NODES ? failed.slice(0, MAX_FAILED_NODES - 1) : failed;
+  const failedNode = (id: string, text: string, stopped: number, waves: string) => {
+    lines.push(`  ${id}{{"${label(text)}"}}`);
+    klass("failed", id);
+    if (stopped === 0) return;
+    lines.push(`  ${id}b(["${label(`⊘ ${number(stopped)} blocked<br/>${waves}`)}"])`);
+    klass("blocked", `${id}b`);
+    edges.push(`  ${id} --> ${id}b`);
+  };
+  for (const [i, f] of shownFailed.entries()) {
+    const n = blocked.get(f.id) ?? 0;
+    failedNode(`f${i}`, `✖ FAILED ${f.id}`, n, n > 0 ? wavesText(blockedWaves(f.id)) : "");
+    drawn.push(f);
+  }
+  if (shownFailed.length < failed.length) {
+    const rest = failed.slice(shownFailed.length);
+    const n = rest.reduce((sum, f) => sum + (blocked.get(f.id) ?? 0), 0);
+    failedNode("fx", `✖ ${number(rest.length)} more failed`, n, "by them, all told");
+  }
+  if (failed.some((f) => (blocked.get(f.id) ?? 0) > 0)) drawn.push({ id: "blocked", requires: [], status: "blocked" });
+
+  lines.push(...edges);
+  for (const [status, ids] of classes) {
+    const style = STATUS_STYLE[status]!;
+    lines.push(`  classDef ${status} fill:${style.fill},stroke:${style.stroke},stroke-width:${style.width}px,color:#1f2328`);
+    lines.push(`  class ${ids.join(",")} ${status}`);
+  }
+  const unchanged = nodes.length - affected.length;
+  const note =
+    `Condensed: the ${plural(affected.length, "affected pair")} as ${plural(causes.length, "cause")} and the groups of pairs they reach, each edge counting pairs` +
+    (failed.length > 0 ? `; each failed pair with the pairs it blocked` : "") +
+    (unchanged > 0 ? `; ${plural(unchanged, "unchanged pair")} not drawn` : "") +
+    ".";
+  return { text: CONDENSED_CONFIG + lines.join("\n") + "\n", drawn, note, condensed: true };
+}
+
+/** A group is drawn as its worst status. */
+const GROUP_ORDER = ["failed", "blocked", "interrupted", "run", "executed"];
+
+/** The nodes with their waves: as given, or one more than their latest dependency's. */
+function withWaves(nodes: GraphNode[]): CauseNode[] {
+  const waves = new Map<string, number>();
+  return nodes.map((n) => {
+    const wave = n.wave ?? 1 + Math.max(0, ...n.requires.map((d) => waves.get(d) ?? 0));
+    waves.set(n.id, wave);
+    return { id: n.id, requires: n.requires, status: n.status, reasons: n.reasons ?? [], wave, ...(n.template !== undefined ? { template: n.template } : {}) };
+  });
 }
 
 /** A node's shape and label: failed pairs are hexagons, blocked and interrupted ones stadiums, each marked in words. */
@@ -340,9 +513,23 @@ function label(text: string): string {
 export function graphMarkdown(nodes: GraphNode[], limits: GraphLimits = {}): string {
   const graph = mermaidGraph(nodes, limits);
   return [
-    ...(graph.text !== null ? ["```mermaid\n" + graph.text + "```", graphLegend(graph.drawn)] : []),
+    ...(graph.text !== null ? ["```mermaid\n" + graph.text + "```", graph.condensed ? condensedLegend(graph.drawn) : graphLegend(graph.drawn)] : []),
     ...(graph.note !== null ? [`_${graph.note}_`] : []),
   ].join("\n\n");
+}
+
+/** The colours of a condensed graph: its groups are coloured by their worst status; failed pairs are hexagons. */
+function condensedLegend(drawn: GraphNode[]): string {
+  const present = Object.keys(STATUS_STYLE).filter((s) => drawn.some((n) => statusClass(n.status) === s));
+  return present
+    .map((s) =>
+      s === "failed"
+        ? "✖ red hexagon: a failed pair; red: a cause or group with one"
+        : s === "blocked"
+          ? "⊘ orange rounded: blocked"
+          : `${STATUS_STYLE[s]!.colour}: ${s}`,
+    )
+    .join(" · ");
 }
 
 /** A line naming the colour, shape and marker of each status present, since colour alone says nothing to some readers. */
@@ -361,27 +548,38 @@ export function graphLegend(nodes: GraphNode[]): string {
 // ---------------------------------------------------------------------------------------------
 // Failed pairs
 
-/** Each failed pair's last feedback, collapsed; at most `maxBytes`, with a note when some are left out. */
+/** Failed pairs shown one by one; the rest are in one collapsed block under them. */
+const MAX_OPEN_FAILURES = 10;
+
+/**
+ * Each failed pair's headline (./failure.ts) over its last feedback, collapsed, those that blocked
+ * the most first; past the first 10, in one collapsed block of their own. At most `maxBytes`,
+ * with a note when some are left out.
+ */
 export function failedDetailsMarkdown(report: RunReport, maxBytes = Infinity, blocks: ReadonlyMap<string, number> = new Map()): string {
-  const failed = report.pairs.filter((p) => p.status === "failed");
+  const failed = report.pairs.filter((p) => p.status === "failed").sort((a, b) => (blocks.get(b.id) ?? 0) - (blocks.get(a.id) ?? 0));
+  const wrapper = (n: number) => `<details><summary>${plural(n, "more failed pair")}</summary>\n\n</details>\n\n`;
   let out = "";
+  let rest = "";
   let shown = 0;
   for (const p of failed) {
     const last = p.attempts[p.attempts.length - 1];
     // Control characters made visible, as on a terminal (visible).
     const feedback = clip(visible(last?.feedback || p.note || "(no feedback)"), FEEDBACK_MAX_CHARS);
     const fence = fenceFor(feedback);
-    const first = visible((p.note ?? "failed").split("\n")[0]!);
-    const headline = escapeHtml(first.length > 200 ? `${first.slice(0, 200)}…` : first);
+    const headline = escapeHtml(failureHeadline(p.note ?? "failed"));
     const blocked = blocks.get(p.id) ?? 0;
     const blocking = blocked > 0 ? ` (blocked ${number(blocked)} ${blocked === 1 ? "pair" : "pairs"})` : "";
     const block = `<details><summary>✖ <code>${escapeHtml(p.id)}</code>${blocking}: ${headline}</summary>\n\n${fence}text\n${feedback}\n${fence}\n\n</details>\n\n`;
-    if (bytes(out) + bytes(block) > maxBytes - 200) break;
-    out += block;
+    const wrapped = shown >= MAX_OPEN_FAILURES ? bytes(wrapper(failed.length)) : 0;
+    if (bytes(out) + bytes(rest) + bytes(block) + wrapped > maxBytes - 200) break;
+    if (shown < MAX_OPEN_FAILURES) out += block;
+    else rest += block;
     shown++;
   }
-  if (shown < failed.length) out += `_${number(failed.length - shown)} more failed pairs not shown: GitHub limits the size of this page._\n`;
-  return out;
+  const note = shown < failed.length ? `_${number(failed.length - shown)} more failed pairs not shown: GitHub limits the size of this page._\n` : "";
+  if (rest === "") return out + note;
+  return `${out}<details><summary>${plural(failed.length - MAX_OPEN_FAILURES, "more failed pair")}</summary>\n\n${rest}${note}${note ? "\n" : ""}</details>\n\n`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -416,20 +614,22 @@ export function planSummaryMarkdown(plan: Plan, options: SummaryOptions & { note
     "",
   ].join("\n");
   const rows = planRows(plan, options.notes);
-  return compose(head, rows, [], options, "What will run, by cause");
+  return compose(head, rows, planNodes(plan), [], options, "What will run, by cause");
 }
 
 /** The job summary of `mode: run`. */
 export function runSummaryMarkdown(plan: Plan, report: RunReport, options: SummaryOptions = {}): string {
   const maxBytes = options.maxBytes ?? STEP_SUMMARY_LIMIT;
   const t = report.totals;
-  const tokens = t.tokens.input + t.tokens.output;
+  // As a generator reported them: "not reported" when none did (a command), never a made-up 0.
+  const reported = reportedTokens(report.pairs.flatMap((p) => p.attempts));
+  const tokens = reported === null ? NOT_REPORTED : number(reported.input + reported.output);
   const verdict = report.status === "success" ? "succeeded" : report.status;
   const head = [
     `## pairflow run: ${escapeHtml(plan.workflow.name)} ${verdict}`,
     "",
     `**${number(t.pairs)} pairs**: ${number(t.executed)} executed, ${number(t.reused)} reused, ${number(t.failed)} failed, ${number(t.blocked)} blocked` +
-      ` · ${number(tokens)} tokens · ${seconds(t.durationMs)} · run \`${report.runId}\``,
+      ` · tokens ${tokens} · ${seconds(t.durationMs)} · run \`${report.runId}\``,
     ...(report.spend ? ["", `${capitalize(spendLine(report.spend))}.`] : []),
     ...staleLines(plan),
     ...(report.sandbox && !report.sandbox.confined
@@ -442,15 +642,16 @@ export function runSummaryMarkdown(plan: Plan, report: RunReport, options: Summa
     "",
   ].join("\n");
   const rows = runRows(plan, report);
+  const nodes = runNodes(plan, report);
   const first: string[] = [];
   const again = rows.filter((r) => r.status === "failed" || r.status === "blocked" || r.status === "interrupted");
   if (t.failed > 0) {
-    const blocks = blockedBy(rows);
+    const blocks = blockedBy(nodes);
     first.push(`### Failed (${number(t.failed)})\n\n${rerunLine(again)}\n\n${failedDetailsMarkdown(report, Math.floor(maxBytes / 4), blocks)}`);
   } else if (again.length > 0) {
     first.push(`### Not finished (${number(again.length)})\n\n${rerunLine(again)}`);
   }
-  return compose(head, rows, first, { ...options, maxBytes }, "What ran, by cause");
+  return compose(head, rows, nodes, first, { ...options, maxBytes }, "What ran, by cause");
 }
 
 /** What the next run will execute again: every failed, blocked and interrupted pair. */
@@ -466,41 +667,17 @@ function rerunLine(again: SummaryRow[]): string {
   return `**The next run re-runs ${number(again.length)} ${again.length === 1 ? "pair" : "pairs"}**: ${parts.join(", ")}.`;
 }
 
-/** For each failed pair, how many blocked pairs are downstream of it. */
-function blockedBy(rows: SummaryRow[]): Map<string, number> {
-  const dependents = new Map<string, string[]>();
-  for (const r of rows) for (const dep of r.requires) dependents.set(dep, [...(dependents.get(dep) ?? []), r.id]);
-  const status = new Map(rows.map((r) => [r.id, r.status]));
-  const out = new Map<string, number>();
-  for (const r of rows.filter((r) => r.status === "failed")) {
-    const seen = new Set<string>();
-    const queue = [...(dependents.get(r.id) ?? [])];
-    while (queue.length > 0) {
-      const id = queue.pop()!;
-      if (seen.has(id) || status.get(id) !== "blocked") continue;
-      seen.add(id);
-      queue.push(...(dependents.get(id) ?? []));
-    }
-    out.set(r.id, seen.size);
-  }
-  return out;
-}
-
-/** Causes are listed up to this many; each is one line, so this stays a screen or two. */
-const MAX_CAUSES = 50;
-
 /**
  * Head, what comes first (failed pairs), the root causes, the graph of the affected pairs, the
  * collapsed parts, then the table of all pairs, collapsed too, which is the long part and gets
  * what room the others leave.
  */
-function compose(head: string, rows: SummaryRow[], first: string[], options: SummaryOptions, causesTitle: string): string {
+function compose(head: string, rows: SummaryRow[], nodes: CauseNode[], first: string[], options: SummaryOptions, causesTitle: string): string {
   const maxBytes = options.maxBytes ?? STEP_SUMMARY_LIMIT;
-  const run = rows.some((r) => r.attempts !== null);
-  const causes = causesMarkdown(rows, { status: run, maxEntries: MAX_CAUSES, pointer: "every pair is in the table below" });
+  const causes = causesOf(nodes);
   const parts = [head, ...first];
-  if (causes) parts.push(`### ${causesTitle}\n\n${causes}`);
-  parts.push(`### Graph\n\n${graphMarkdown(rows.map((r) => ({ id: r.id, requires: r.requires, status: r.status, reasons: r.why })))}`);
+  if (causes.length > 0) parts.push(`### ${causesTitle}\n\n${causesMarkdown(causes, { max: MAX_CAUSES, pointer: "every pair is in the table below" })}`);
+  parts.push(`### Graph\n\n${graphMarkdown(nodes)}`);
   for (const c of options.collapsed ?? []) if (c.body.trim()) parts.push(collapsed(c.title, c.body));
   const kept = parts.map((p) => p.trim()).filter((p) => p !== "");
   const tableTitle = `All ${number(rows.length)} pairs`;

@@ -2,7 +2,7 @@
  * The action as a runner runs it, without a cache service: inputs, outputs, the job log, the
  * annotations and the job summary.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -35,8 +35,9 @@ describe("a run", () => {
     expect(result.outputs["run-id"]).toMatch(/^\d{8}T\d{9}Z-[0-9a-f]{4}$/);
 
     expect(result.summary).toContain(`## pairflow run: tdd-stack succeeded`);
-    expect(result.summary).toContain("**3 pairs**: 3 executed, 0 reused, 0 failed, 0 blocked");
-    expect(result.summary).toMatch(/\| `g_impl` \| executed \| new: never accepted \| `[0-9a-f]{12}` \| 1 \| \d+\.\ds \| 0 \|/);
+    // A command generator reports no tokens: "not reported", as the CLI says, never 0.
+    expect(result.summary).toContain("**3 pairs**: 3 executed, 0 reused, 0 failed, 0 blocked · tokens not reported · ");
+    expect(result.summary).toMatch(/\| `g_impl` \| executed \| new: never accepted \| `[0-9a-f]{12}` \| 1 \| \d+\.\ds \| not reported \|/);
     const [graph] = mermaidBlocks(result.summary);
     expect(graph).toContain("class p0,p1,p2 executed");
     await checkMermaid(graph!);
@@ -68,7 +69,10 @@ describe("a run", () => {
     const bad = result.errors.find((e) => e.properties.title === "pairflow: bad failed")!;
     expect(bad.properties).toMatchObject({ file: "workflow.yml", line: "7", col: "3" });
     expect(bad.message).toBe('rejected after 2 attempts: missing: "<never> | there"');
-    expect(result.stdout).toMatch(/::group::✖ bad: failed\nattempt 1\/2 rejected in [\d.]+s\n {4}missing: "<never> \| there"\n/);
+    // The group's title says why: it is what a reader sees of a closed group.
+    expect(result.stdout).toMatch(
+      /::group::✖ bad: rejected after 2 attempts: missing: "<never> \| there"\nattempt 1\/2 rejected in [\d.]+s\n {4}missing: "<never> \| there"\n/,
+    );
     expect(result.stdout).toMatch(/^blocked {3}after_bad {2}blocked by bad$/m);
 
     expect(result.summary).toContain("## pairflow run: failing failed");
@@ -173,6 +177,17 @@ describe("plan mode", () => {
     await checkMermaid(mermaidBlocks(result.summary)[0]!);
   });
 
+  it("says has-changes exactly when pairflow plan --check exits 3: pairs to run, or a committed output that is stale", async () => {
+    const workspace = copyToTempRepo(EXAMPLE);
+    expect((await runAction({ workspace, with: NO_CACHE })).code).toBe(0);
+    const current = await runAction({ workspace, with: { ...NO_CACHE, mode: "plan" } });
+    expectEveryOutput(current.outputs, { "to-run": "0", "has-changes": "false", "estimated-cost": "0", executed: "[]", "comment-url": "" });
+    // Nothing would run, but a run would write the accepted output back.
+    rmSync(path.join(workspace, "out/stack.py"));
+    const stale = await runAction({ workspace, with: { ...NO_CACHE, mode: "plan" } });
+    expectEveryOutput(stale.outputs, { "to-run": "0", "has-changes": "true", "estimated-cost": "0", executed: "[]", "comment-url": "" });
+  });
+
   it("keeps the job summary under GitHub's 1 MiB for a workflow of thousands of pairs", { timeout: scaled(120_000) }, async () => {
     const workspace = tempRepo();
     generateWorkflow(workspace, 10_000);
@@ -182,7 +197,9 @@ describe("plan mode", () => {
     expect(size).toBeLessThanOrEqual(STEP_SUMMARY_LIMIT);
     expect(size).toBeGreaterThan(STEP_SUMMARY_LIMIT * 0.9); // the table fills the room it has
     expect(result.summary).toMatch(/_[\d,]+ of 10,000 pairs not shown: GitHub limits the size of this page._/);
-    expect(result.summary).toContain("_Drawn: 40 of the 10,000 affected pairs (failed pairs and root causes first); not drawn: 9,960 more affected pairs._");
+    // Every pair is new: one cause, drawn with the waves it reaches, not 40 of 10,000 boxes.
+    expect(result.summary).toContain("\n**new: never accepted** — 10,000 pairs · waves 1–");
+    expect(result.summary).toContain("_Condensed: the 10,000 affected pairs as 1 cause and the groups of pairs they reach, each edge counting pairs._");
     expect(JSON.parse(result.outputs.plan!).totals.pairs).toBe(10_000);
   });
 });

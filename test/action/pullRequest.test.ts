@@ -11,6 +11,8 @@ import { REPO } from "../helpers/fixtures.js";
 import { FakeGitHub } from "../pr/fakeGitHub.js";
 import { cli, commitAll, git, gitRepo } from "../pr/repo.js";
 import { runAction } from "./runner.js";
+import { runCli } from "../../src/cli/program.js";
+import { rerunCauses } from "./comment.js";
 import { expectEveryOutput } from "./outputs.js";
 import { scaled } from "../helpers/time.js";
 
@@ -31,22 +33,6 @@ function edit(file: string, from: string, to: string): void {
   const text = readFileSync(file, "utf8");
   if (!text.includes(from)) throw new Error(`${file} lacks ${from}`);
   writeFileSync(file, text.replace(from, to));
-}
-
-/**
- * The pairs the comment says will re-run: each cause of the "Will re-run, by cause" table and the
- * pairs it re-runs with it, `| \`g_impl\` | 2 | why | 1 pair: \`g_review\` |` → g_impl, g_review.
- */
-function rerunRows(body: string): string[] {
-  const table = body.split("#### Will re-run, by cause\n\n")[1]?.split("\n\n")[0] ?? "";
-  const ids = table
-    .split("\n")
-    .slice(2)
-    .flatMap((row) => {
-      const cells = row.split(" | ");
-      return [cells[0]!, cells[cells.length - 1]!].flatMap((c) => [...c.matchAll(/`([^`]+)`/g)].map((m) => m[1]!));
-    });
-  return [...new Set(ids)];
 }
 
 /** The plan `pairflow plan` makes on the head, pair by pair, and the plan output of the action, which must be the same. */
@@ -100,7 +86,7 @@ describe("mode plan on a pull request", () => {
       `### pairflow plan of \`tdd-stack\` at [\`${head1.slice(0, 7)}\`](https://github.com/o/r/commit/${head1}): 2 pairs will re-run after merging, estimated cost $0.00`,
     );
     expect(first.outputs).toMatchObject({ "to-run": "2", "has-changes": "true", "estimated-cost": "0", "comment-url": ours()[0]!.html_url });
-    expect(body1).toMatch(/g_impl.*prompt\.task changed/);
+    expect(body1).toContain("**prompt: prompt.task changed** — `g_impl` + 1 downstream · waves 2–3");
     expect(body1).toContain("-  task: Implement the Stack class.");
     expect(body1).toContain("+  task: Implement the Stack class with a list.");
     expect(body1).toContain("```mermaid");
@@ -108,8 +94,24 @@ describe("mode plan on a pull request", () => {
     // The comment, the action's plan output and `pairflow plan` on the head agree pair by pair.
     const plan1 = await planOnHead(dir, first.outputs.plan!);
     expect(plan1.action).toEqual(plan1.cli);
-    expect(rerunRows(body1)).toEqual(plan1.run);
+    expect(rerunCauses(body1)).toEqual({ named: ["g_impl"], count: plan1.run.length });
     expect(plan1.run).toEqual(["g_impl", "g_review"]);
+    // `pairflow diff --format markdown` in the same job prints the comment's very text, but for its hidden stamp.
+    let local = "";
+    const env = { GITHUB_SERVER_URL: "https://github.com", GITHUB_REPOSITORY: "o/r", GITHUB_RUN_ID: String(runIds - 1) };
+    const status = await runCli(["diff", "flows/tdd", "--base", baseSha, "--format", "markdown"], {
+      stdout: { write: (text: string) => (local += text) },
+      stderr: { write: () => true },
+      cwd: dir,
+      env,
+    });
+    expect(status).toBe(0);
+    expect(local).toBe(
+      body1
+        .split("\n")
+        .filter((_, i) => i !== 1)
+        .join("\n"),
+    );
 
     edit(path.join(dir, "flows/tdd/prompts.yml"), "task: Write unit tests", "task: Write thorough unit tests");
     commitAll(dir, "push 2");
@@ -117,7 +119,8 @@ describe("mode plan on a pull request", () => {
     expect(ours()).toHaveLength(1);
     const body2 = ours()[0]!.body;
     expect(body2).not.toBe(body1);
-    expect(body2).toMatch(/g_test.*prompt\.task changed/);
+    // Both edited prompts are one cause now, g_review following from both.
+    expect(body2).toContain("**prompt: prompt.task changed** — 2 pairs + 1 downstream · waves 1–3: `g_test` (+ 1 downstream), `g_impl` (+ 1 downstream)");
     expect(gh.comments).toHaveLength(2); // the reviewer's and ours
 
     // The job run again on the same commit: the same plan, nothing written.
@@ -155,7 +158,7 @@ describe("mode plan on a pull request", () => {
     const plan = await planOnHead(dir, result.outputs.plan!);
     expect(plan.action).toEqual(plan.cli);
     expect(plan.run).toEqual([]);
-    expect(rerunRows(body)).toEqual([]);
+    expect(rerunCauses(body)).toEqual({ named: [], count: 0 });
     expect(JSON.parse(result.outputs.plan!).totals).toMatchObject({ pairs: 3, run: 0, skip: 3 });
   });
 
@@ -204,7 +207,7 @@ describe("racing plan jobs", () => {
     const ours = gh.comments.filter((c) => c.body.startsWith(OURS));
     expect(ours).toHaveLength(1);
     expect(ours[0]!.body.split("\n")[1]).toBe(`<!-- pairflow:planned ${newerSha} run 501 attempt 1 -->`);
-    expect(ours[0]!.body).toMatch(/g_test.*prompt\.task changed/);
+    expect(ours[0]!.body).toMatch(/\*\*prompt: prompt\.task changed\*\* — 2 pairs .*`g_test`/);
     expect(gh.comments).toHaveLength(2);
     expect(gh.requests.filter((r) => r.startsWith("POST"))).toHaveLength(2);
     // The newer job points to the comment left. (The older one does too when it listed again after the

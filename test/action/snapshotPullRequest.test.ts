@@ -12,6 +12,7 @@ import { REPO } from "../helpers/fixtures.js";
 import { FakeGitHub } from "../pr/fakeGitHub.js";
 import { commitAll, git, gitRepo } from "../pr/repo.js";
 import { FakeCacheService } from "./fakeCacheService.js";
+import { rerunCauses } from "./comment.js";
 import { runAction, type ActionResult } from "./runner.js";
 import { scaled } from "../helpers/time.js";
 
@@ -36,13 +37,6 @@ function checkout(dir: string): string {
   const into = path.join(mkdtempSync(path.join(tmpdir(), "pairflow-checkout-")), "repo");
   git(path.dirname(into), "clone", "-q", dir, into);
   return into;
-}
-
-/** The pairs the comment's "Will re-run, by cause" table names: each cause, and the pairs that re-run with it. */
-function rerunRows(body: string): string[] {
-  const table = body.split("#### Will re-run, by cause\n\n")[1]?.split("\n\n")[0] ?? "";
-  const rows = table.split("\n").slice(2);
-  return rows.flatMap((row) => [...row.matchAll(/`([^`]+)`/g)].map((m) => m[1]!)).sort();
 }
 
 /** What a runner sets for a pull request's jobs: entries it saves are the pull request's; it reads the base's too. */
@@ -84,7 +78,8 @@ describe("a pull request with no lock file committed and the base's cache warm",
 
       expect(gh.comments).toHaveLength(1);
       const body = gh.comments[0]!.body;
-      expect(rerunRows(body)).toEqual([...toRun].sort());
+      // The changed pair is the cause; the comment counts what re-runs with it.
+      expect(rerunCauses(body)).toEqual({ named: [pair], count: toRun.length });
       expect(body).toContain(`**${toRun.length} pair${toRun.length === 1 ? "" : "s"} will re-run after merging**`);
       // What the base's cache holds unchanged is not presented as changed.
       expect(body).not.toContain("already accepted");

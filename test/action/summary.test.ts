@@ -17,6 +17,7 @@ import {
 import type { PairOutcome, RunReport } from "../../src/model/run.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { checkMermaid, mermaidBlocks } from "./mermaid.js";
+import { paragraphs } from "../report/markdown.js";
 import { COMMENT_LIMIT, commentMarker, diffMarkdown } from "../../src/report/diffMarkdown.js";
 import { GRAPH_NODE_LIMIT } from "../../src/report/impact.js";
 import { scaled } from "../helpers/time.js";
@@ -72,8 +73,13 @@ describe("on a workflow of 2,000 pairs", () => {
     expect(markdown).toMatch(/_1,9\d\d more failed pairs not shown: GitHub limits the size of this page._/);
     expect(markdown).toContain("… (12,000 more characters)");
     expect(markdown).toContain("<details><summary>All 2,000 pairs</summary>"); // the table still has room
-    // Every pair failed for a reason of its own: each is its own cause, and the list says how many it leaves out.
-    expect(markdown).toContain("_…and 1,950 more causes; every pair is in the table below._");
+    // Ten failed pairs one by one, the rest in one collapsed block: the causes are a screen below, not 2,000 lines.
+    expect(markdown).toContain("<details><summary>1,990 more failed pairs</summary>");
+    expect(markdown.split("\n### What ran, by cause")[0]!.split("<details><summary>✖").length - 1).toBeGreaterThan(10);
+    // Every pair failed for the same reason of its own: one cause, counted, not 2,000 rows.
+    const causes = paragraphs(markdown, "### What ran, by cause");
+    expect(causes).toHaveLength(1);
+    expect(causes[0]).toMatch(/^✖ \*\*prompt: prompt\.task changed\*\* — 2,000 pairs \(2,000 failed\) · waves 1–\d+: `[^`]+`, .* and 1,995 more$/);
   });
 });
 
@@ -137,14 +143,43 @@ describe("the graph", () => {
     expect(text).toContain("class p1 run");
   });
 
-  it("draws at most the node limit of a long chain, and says how many it left out", async () => {
-    const nodes = Array.from({ length: 600 }, (_, i) => ({ id: `n${i}`, requires: i > 0 ? [`n${i - 1}`] : [], status: "run" }));
+  it("draws a long chain condensed: its cause, and the waves it reaches, counted", async () => {
+    const nodes = Array.from({ length: 600 }, (_, i) => ({
+      id: `n${i}`,
+      requires: i > 0 ? [`n${i - 1}`] : [],
+      status: "run",
+      reasons: [i > 0 ? { kind: "upstream" as const, detail: `n${i - 1} will run` } : { kind: "prompt" as const, detail: "prompt.task changed" }],
+    }));
     const graph = mermaidGraph(nodes);
     await checkMermaid(graph.text!);
-    expect(graph.drawn.map((n) => n.id)).toEqual(nodes.slice(0, GRAPH_NODE_LIMIT).map((n) => n.id));
-    expect(graph.note).toBe(
-      `Drawn: ${GRAPH_NODE_LIMIT} of the 600 affected pairs (failed pairs and root causes first); not drawn: ${600 - GRAPH_NODE_LIMIT} more affected pairs.`,
-    );
+    expect(graph.condensed).toBe(true);
+    expect(graph.text).toContain('c0["prompt: prompt.task changed<br/>n0"]');
+    // 600 waves in 8 groups of 75, each edge counting the pairs of the cause in it.
+    expect(graph.text).toContain('g0["waves 1–75<br/>75 run"]');
+    expect(graph.text).toContain('g7["waves 526–600<br/>75 run"]');
+    expect(graph.text!.match(/^ {2}c0 -->\|75\| g\d$/gm)).toHaveLength(8);
+    expect(graph.note).toBe("Condensed: the 600 affected pairs as 1 cause and the groups of pairs they reach, each edge counting pairs.");
+  });
+
+  it("draws the affected pairs one by one when they are few and connected, condensed when they are loose boxes", async () => {
+    const chain = (n: number, affected: (i: number) => boolean, linked: boolean) =>
+      Array.from({ length: n }, (_, i) => ({
+        id: `n${i}`,
+        requires: linked && i > 0 ? [`n${i - 1}`] : [],
+        status: affected(i) ? "run" : "skip",
+        reasons: affected(i) ? [{ kind: "prompt" as const, detail: "prompt.task changed" }] : [],
+      }));
+    const connected = mermaidGraph(chain(100, (i) => i >= 80, true));
+    expect(connected.condensed).toBeUndefined();
+    expect(nodeCount(connected.text!)).toBe(20);
+    expect(connected.note).toBe("Drawn: 20 of the 20 affected pairs; not drawn: 80 unchanged pairs.");
+    // 20 changed pairs that share no edge: 20 loose boxes would repeat the list of causes.
+    const loose = mermaidGraph(chain(100, (i) => i >= 80, false));
+    await checkMermaid(loose.text!);
+    expect(loose.condensed).toBe(true);
+    expect(loose.text).toContain('c0["prompt: prompt.task changed<br/>20 pairs"]');
+    // A few loose boxes are still read at a glance.
+    expect(mermaidGraph(chain(100, (i) => i >= 95, false)).condensed).toBeUndefined();
   });
 
   it("draws fewer pairs when their labels are too long for GitHub, and none when even one is", async () => {
@@ -257,12 +292,6 @@ function positions(markdown: string, headings: string[]): number[] {
   });
 }
 
-/** Rows of the Markdown table that follows a heading. */
-function tableRows(markdown: string, heading: string): string[] {
-  const after = markdown.slice(markdown.indexOf(heading) + heading.length).replace(/^\n+/, "");
-  return after.split("\n\n")[0]!.split("\n").slice(2);
-}
-
 const estimateTable = (plan: Plan) =>
   ["| pair | tokens | cost |", "| --- | ---: | ---: |", ...plan.pairs.filter((p) => p.action === "run").map((p) => `| \`${p.id}\` | 1,200 | $0.0004 |`)].join(
     "\n",
@@ -288,13 +317,18 @@ describe.each([10, 200, 1_000])("a workflow of %i pairs", (n) => {
     expect(markdown.split("\n")[2]).toBe(
       `**${affected} of ${n.toLocaleString("en-US")} pairs to run** · estimated cost $0.42 · ${n - affected} unchanged · ${plan.graph.waves.length} waves`,
     );
-    // One entry per change, with the pairs it cascades to counted: never one row per dependent.
-    const causes = tableRows(markdown, "### What will run, by cause");
-    expect(causes.map((r) => r.split(" | ")[0])).toEqual(changed.map((id) => `| \`${id}\``));
-    expect(causes[0]).toContain("| prompt: prompt.task changed |");
-    for (const [i, id] of changed.entries()) {
+    // The two pairs changed the same way: one cause, the pairs that follow from them counted, never a row per dependent.
+    const causes = paragraphs(markdown, "### What will run, by cause");
+    expect(causes).toHaveLength(1);
+    expect(causes[0]).toMatch(
+      new RegExp(
+        `^\\*\\*prompt: prompt\\.task changed\\*\\* — 2 pairs${cascade.size > 0 ? ` \\+ ${cascade.size.toLocaleString("en-US")} downstream` : ""} · wave`,
+      ),
+    );
+    for (const id of changed) {
       const downstream = [...cascade].filter((c) => reaches(plan, id, c)).length;
-      expect(causes[i]).toMatch(downstream === 0 ? / \| – \|$/ : new RegExp(` \\| ${downstream} pairs?: `));
+      expect(causes[0]).toContain(`\`${id}\``);
+      if (cascade.size > 0 && downstream > 0) expect(causes[0]).toMatch(new RegExp(`\`${id}\` \\(\\+ \\d+ downstream\\)`));
     }
     await expectGraph(markdown, n, affected, []);
     expect(Buffer.byteLength(markdown)).toBeLessThanOrEqual(STEP_SUMMARY_LIMIT);
@@ -321,7 +355,9 @@ describe.each([10, 200, 1_000])("a workflow of %i pairs", (n) => {
       `**The next run re-runs ${failed.length + blocked.length} pairs**: ${failed.length} failed${blocked.length ? `, ${blocked.length} blocked` : ""}.`,
     );
     for (const id of failed) expect(markdown).toMatch(new RegExp(`<details><summary>✖ <code>${id}</code>( \\(blocked \\d+ pairs?\\))?: rejected`));
-    expect(tableRows(markdown, "### What ran, by cause").map((r) => r.split(" | ")[0])).toEqual(changed.map((id) => `| \`${id}\``));
+    const causes = paragraphs(markdown, "### What ran, by cause");
+    expect(causes).toHaveLength(1);
+    expect(causes[0]).toContain("**prompt: prompt.task changed** — 2 pairs (2 executed)");
     await expectGraph(markdown, n, affected, failed);
     expect(Buffer.byteLength(markdown)).toBeLessThanOrEqual(STEP_SUMMARY_LIMIT);
   });
@@ -346,17 +382,20 @@ describe.each([10, 200, 1_000])("a workflow of %i pairs", (n) => {
     const lines = comment.split("\n");
     expect(lines.slice(0, 2)).toEqual([marker, "<!-- stamp -->"]);
     expect(lines[2]).toBe(`### pairflow plan of \`w${n}\` at \`abcdef0\`: ${affected} pairs will re-run after merging, estimated cost $0.42`);
-    positions(comment, ["#### Will re-run, by cause", "#### Changes", "#### Graph"]).reduce((a, b) => (expect(b).toBeGreaterThan(a), b));
-    expect(tableRows(comment, "#### Will re-run, by cause").map((r) => r.split(" | ")[0])).toEqual(changed.map((id) => `| \`${id}\``));
+    positions(comment, ["#### Will re-run, by cause", "prompt of <code>pair_0000</code>", "#### Graph"]).reduce((a, b) => (expect(b).toBeGreaterThan(a), b));
+    // The diffs that explain the cause are right under it: no section of changes apart.
+    expect(comment).not.toContain("#### Changes");
+    expect(paragraphs(comment, "#### Will re-run, by cause")[0]).toMatch(/^\*\*prompt: prompt\.task changed\*\* — 2 pairs/);
     expect(comment.length).toBeLessThanOrEqual(COMMENT_LIMIT);
     const [graph] = mermaidBlocks(comment);
     await checkMermaid(graph!);
-    expect(nodeCount(graph!)).toBe(Math.min(n <= GRAPH_NODE_LIMIT ? n : affected, GRAPH_NODE_LIMIT));
+    if (n <= GRAPH_NODE_LIMIT) expect(nodeCount(graph!)).toBe(n);
+    else expect(graph).toContain('c0["prompt: prompt.task changed<br/>2 pairs"]');
   });
 });
 
 describe("a comment for 1,000 pairs each changed on its own", () => {
-  it("lists the first 100 causes, counts the rest, and stays within GitHub's limit", () => {
+  it("lists the first 50 causes, counts the rest, and stays within GitHub's limit", () => {
     const { plan } = world(1_000);
     for (const p of plan.pairs)
       Object.assign(p, { action: "run", reasons: [{ kind: "model", detail: `model changed from a very long model name to another one for ${p.id}` }] });
@@ -371,8 +410,8 @@ describe("a comment for 1,000 pairs each changed on its own", () => {
     };
     const comment = diffMarkdown(diff, { marker: commentMarker("w.yml"), cost: "cost unknown" });
     expect(comment.split("\n")[1]).toBe("### pairflow plan of `w1000`: 1000 pairs will re-run after merging, cost unknown");
-    expect(tableRows(comment, "#### Will re-run, by cause")).toHaveLength(100);
-    expect(comment).toContain("…and 900 more causes; the whole diff is in the job summary of this check.");
+    expect(paragraphs(comment, "#### Will re-run, by cause")).toHaveLength(50);
+    expect(comment).toContain("…and 950 more causes; the whole diff is in the job summary of this check.");
     expect(comment.length).toBeLessThanOrEqual(COMMENT_LIMIT);
   });
 });
@@ -386,25 +425,25 @@ function nodeCount(graph: string): number {
   return graph.match(/^ {2}p\d+[[{(]/gm)?.length ?? 0;
 }
 
-/** The summary's one graph: Mermaid parses it, it holds at most the node limit, every failed pair is drawn as one, and the note counts what it left out. */
+/**
+ * The summary's one graph: Mermaid parses it; a workflow within the node limit is drawn whole, a
+ * larger one condensed (its cause, the groups it reaches), every failed pair as a red hexagon
+ * (at most 7, the rest counted) with what it blocked.
+ */
 async function expectGraph(markdown: string, n: number, affected: number, failed: string[]): Promise<void> {
   const [graph, ...more] = mermaidBlocks(markdown);
   expect(more).toEqual([]);
   await checkMermaid(graph!);
-  const drawn = nodeCount(graph!);
-  expect(drawn).toBeLessThanOrEqual(GRAPH_NODE_LIMIT);
-  for (const id of failed) expect(graph).toMatch(new RegExp(`^ {2}p\\d+\\{\\{"✖ FAILED ${id}"\\}\\}$`, "m"));
   expect(graph).toMatch(failed.length ? /classDef failed fill:#[0-9a-f]{6},stroke:#[0-9a-f]{6},stroke-width:4px/ : /classDef run /);
   if (n <= GRAPH_NODE_LIMIT) {
-    expect(drawn).toBe(n);
-  } else {
-    expect(drawn).toBe(Math.min(affected, GRAPH_NODE_LIMIT));
-    const left = affected - drawn;
-    expect(markdown).toContain(
-      `_Drawn: ${drawn} of the ${affected} affected pairs${left > 0 ? " (failed pairs and root causes first)" : ""}; not drawn: ${[
-        ...(left > 0 ? [`${left} more affected`] : []),
-        `${(n - affected).toLocaleString("en-US")} unchanged`,
-      ].join(" and ")} pairs._`,
-    );
+    expect(nodeCount(graph!)).toBe(n);
+    for (const id of failed) expect(graph).toMatch(new RegExp(`^ {2}p\\d+\\{\\{"✖ FAILED ${id}"\\}\\}$`, "m"));
+    return;
   }
+  expect(graph).toMatch(/^ {2}c0\["prompt: prompt\.task changed<br\/>2 pairs"\]$/m);
+  for (const id of failed) expect(graph).toMatch(new RegExp(`^ {2}f\\d+\\{\\{"✖ FAILED ${id}"\\}\\}$`, "m"));
+  expect(markdown).toContain(
+    `_Condensed: the ${affected.toLocaleString("en-US")} affected pairs as 1 cause and the groups of pairs they reach, each edge counting pairs` +
+      `${failed.length ? "; each failed pair with the pairs it blocked" : ""}; ${(n - affected).toLocaleString("en-US")} unchanged pairs not drawn._`,
+  );
 }

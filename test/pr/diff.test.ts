@@ -172,10 +172,14 @@ describe("pairflow diff --base", () => {
     const lines = r.stdout.split("\n");
     expect(lines[0]).toBe("<!-- pairflow:plan flows/tdd/workflow.yml -->");
     expect(r.stdout).toContain("**1 pair will re-run after merging**, 3 unchanged. 1 pair added, 0 removed.");
-    expect(lines[1]).toBe("### pairflow plan of `tdd-stack`: 1 pair will re-run after merging");
-    expect(lines).toContain("| `g_docs` | 3 | new: never accepted | – |");
+    // As the comment's first line: the commit planned (here HEAD) and the estimated cost.
+    const head = git(dir, "rev-parse", "HEAD");
+    expect(lines[1]).toBe(`### pairflow plan of \`tdd-stack\` at \`${head.slice(0, 7)}\`: 1 pair will re-run after merging, estimated cost $0.00`);
+    // The cause, and the entry that explains it right under it.
+    expect(r.stdout).toContain(
+      "#### Will re-run, by cause\n\n**new: never accepted** — `g_docs` · wave 3\n\n<details><summary>configuration of <code>g_docs</code> (added)</summary>\n\n```diff\n--- a/flows/tdd/workflow.yml\n",
+    );
     expect(r.stdout).toContain("#### Added pairs\n\n`g_docs`\n");
-    expect(r.stdout).toContain("<details><summary>configuration of <code>g_docs</code> (added)</summary>\n\n```diff\n--- a/flows/tdd/workflow.yml\n");
     // The graph highlights the pair that will run.
     const graph = r.stdout.slice(r.stdout.indexOf("```mermaid\n"));
     expect(graph).toContain('  p3["▶ g_docs"]');
@@ -340,6 +344,6 @@ describe("the pull request's plan is the plan main makes after merging", () => {
     const md = (await cli(["diff", WF, "--base", "main", "--format", "markdown"], dir)).stdout;
     expect(md).toContain("**2 pairs will re-run after merging**, 1 changed and already accepted, 0 unchanged.");
     expect(md).toContain("| `g_test` | 1 | only its content | output edited by hand on the branch; kept as accepted |");
-    expect(md).toContain("| `g_impl` | 2 | upstream\\_artifact: g\\_test's output was edited by hand |");
+    expect(md).toContain("**upstream\\_artifact: g\\_test's output was edited by hand** — `g_impl` + 1 downstream · waves 2–3");
   });
 });

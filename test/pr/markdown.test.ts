@@ -43,7 +43,10 @@ describe("the comment's size", () => {
     expect(comment.length).toBeGreaterThan(COMMENT_LIMIT - 5_000); // the room is used, not wasted
     expect(comment.startsWith(commentMarker("workflow.yml") + "\n")).toBe(true);
     expect(comment).toContain("**300 pairs will re-run after merging**, 0 unchanged.");
-    expect(comment).toContain("…and 200 more causes; the whole diff is in the job summary of this check.");
+    // 300 pairs changed the same way: one cause, with its 300 diffs in one collapsed block under it.
+    expect(comment).toMatch(
+      /\n\*\*prompt: prompt\.task changed\*\* — 300 pairs · wave 1: `pair_000`, `pair_001`, .* and 295 more\n\n<details><summary>The diffs of 300 prompts \(\d+ shown here\)<\/summary>\n/,
+    );
     expect(comment).toMatch(/…and \d+ more changed entries not shown here; the whole diff is in the job summary of this check\./);
     expect(comment.split("<details>").length - 1).toBeGreaterThan(20);
     expect(comment).toContain("#### Graph");
@@ -74,8 +77,11 @@ describe("the comment's size", () => {
     const summaryUrl = "https://github.test/o/r/actions/runs/1";
     const comment = diffMarkdown(await planDiff(undefined, { cwd: dir, base: "main" }), { marker: commentMarker("workflow.yml"), summaryUrl });
     expect(comment.length).toBeLessThanOrEqual(COMMENT_LIMIT);
-    expect(comment).toContain("| `g_impl` | 2 | prompt: prompt.task changed |");
-    expect(comment).toContain("| `g_review` | 3 | prompt: prompt.role changed; upstream: g\\_impl will run |");
+    // Each cause with the diff that explains it right under it.
+    expect(comment).toContain("\n**prompt: prompt.task changed** — `g_impl` · wave 2\n\n<details><summary>prompt of <code>g_impl</code> (changed)</summary>");
+    expect(comment).toContain(
+      "\n**prompt: prompt.role changed** — `g_review` · wave 3\n\n<details><summary>prompt of <code>g_review</code> (changed)</summary>",
+    );
     expect(comment).toContain("```diff\n--- a/prompts.yml\n+++ b/prompts.yml\n@@ -1,7 +1,3007 @@\n g_impl:\n");
     expect(comment).toContain("+    Requirement 0: the stack keeps its items in order.");
     expect(comment).not.toContain("Requirement 2999:");

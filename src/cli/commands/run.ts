@@ -5,6 +5,7 @@ import { runJson, runSummary } from "../../report/run.js";
 import { ProgressView } from "../progress.js";
 import { DEFAULT_CONCURRENCY } from "../../engine/engine.js";
 import type { RunReport } from "../../model/run.js";
+import type { Plan } from "../../model/plan.js";
 import { resumeTarget, runTarget, type RunRequest } from "../../app/run.js";
 import { EXIT, examples, onlyOption, PATH_HELP, positiveInt, stateDirOption, type CliContext } from "../context.js";
 import { showPlan } from "./plan.js";
@@ -26,6 +27,7 @@ function usdAmount(value: string): number {
 interface CommonFlags {
   json?: boolean;
   batch?: boolean;
+  all?: boolean;
   sandbox?: string;
   traceReads?: boolean;
   verbose?: boolean;
@@ -58,6 +60,7 @@ function common(command: Command): Command {
   return command
     .option("--json", "write the run report as JSON (version 1) to stdout, and progress to stderr")
     .option("--verbose", "show what each generator wrote to stderr, also when it succeeds (a failure always shows it)")
+    .option("--all", "end with a row for every pair, however many (a run of more than 30 pairs is otherwise summed up by cause)")
     .addOption(new Option("--concurrency <n>", "pairs to execute at once").default(DEFAULT_CONCURRENCY).argParser(positiveInt))
     .option(
       "--batch",
@@ -112,7 +115,7 @@ export function registerRun(program: Command, context: CliContext): void {
       ]),
     )
     .action(async (target: string | undefined, opts: RunFlags) => {
-      if (opts.dryRun) return showPlan(context.io, target, opts);
+      if (opts.dryRun) return showPlan(context.io, target, opts, context.setStatus);
       let costs: RunCosts | undefined;
       try {
         await drive(context, opts, async (request) => {
@@ -180,6 +183,8 @@ async function drive(
   });
   const say = (line: string) => view.say(line);
   const interruption = interruptible(opts.grace * 1000, (message) => view.aside(() => io.stderr.write(style.yellow(message) + "\n")));
+  // The plan the run executes, for its summary by cause.
+  let plan: Plan | undefined;
   try {
     const report = await start(
       {
@@ -195,13 +200,16 @@ async function drive(
         stop: interruption.stop,
         signal: interruption.cancel,
         onWait: (holder) => say(style.yellow(`waiting for run ${holder.runId} (pid ${holder.pid}) to finish; --no-wait fails instead`)),
-        onEvent: (event) => view.event(event),
+        onEvent: (event) => {
+          if (event.type === "run_start") plan = event.plan;
+          view.event(event);
+        },
       },
       say,
     );
     view.dispose();
     if (opts.json) io.stdout.write(JSON.stringify(runJson(report), null, 2) + "\n");
-    else io.stdout.write("\n" + runSummary(report, style));
+    else io.stdout.write("\n" + runSummary(report, style, { plan, all: opts.all }));
     const signal = interruption.received();
     // Waiting for batches is what --no-wait asked for: a later run collects them.
     const ok = report.status === "success" || report.status === "waiting";
