@@ -409,7 +409,7 @@ describe("a comment for 1,000 pairs each changed on its own", () => {
       changes: [],
     };
     const comment = diffMarkdown(diff, { marker: commentMarker("w.yml"), cost: "cost unknown" });
-    expect(comment.split("\n")[1]).toBe("### pairflow plan of `w1000`: 1000 pairs will re-run after merging, cost unknown");
+    expect(comment.split("\n")[1]).toBe("### pairflow plan of `w1000`: 1,000 pairs will re-run after merging, cost unknown");
     expect(paragraphs(comment, "#### Will re-run, by cause")).toHaveLength(50);
     expect(comment).toContain("…and 950 more causes; the whole diff is in the job summary of this check.");
     expect(comment.length).toBeLessThanOrEqual(COMMENT_LIMIT);

@@ -86,7 +86,7 @@ describe("the comment's size", () => {
     expect(comment).toContain("+    Requirement 0: the stack keeps its items in order.");
     expect(comment).not.toContain("Requirement 2999:");
     expect(comment).toMatch(
-      /\n```\n\nCut short: \d+ more lines not shown, to keep the comment under GitHub's limit of 65,536 characters; the whole diff is in the \[job summary\]\(https:\/\/github\.test\/o\/r\/actions\/runs\/1\)\.\n/,
+      /\n```\n\nCut short: [\d,]+ more lines not shown, to keep the comment under GitHub's limit of 65,536 characters; the whole diff is in the \[job summary\]\(https:\/\/github\.test\/o\/r\/actions\/runs\/1\)\.\n/,
     );
     // The long diff does not crowd out the short one after it.
     expect(comment).toContain("-  role: You are a careful code reviewer.\n+  role: You are a strict code reviewer.\n");
