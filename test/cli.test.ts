@@ -66,8 +66,8 @@ describe("pairflow plan", () => {
       action: "run",
       reasons: [
         { kind: "new", detail: "never accepted" },
-        { kind: "upstream", detail: "g_test will run" },
-        { kind: "upstream", detail: "g_impl will run" },
+        { kind: "upstream", detail: "g_test will run", component: { kind: "upstream", name: "g_test" } },
+        { kind: "upstream", detail: "g_impl will run", component: { kind: "upstream", name: "g_impl" } },
       ],
       estimate: expect.objectContaining({ model: "stand-in-1", cost: 0 }), // docs/cost.md
     });
