@@ -4,9 +4,10 @@
  * come from, its request key, and the command that shows its prompt.
  */
 import { UsageError } from "../model/errors.js";
-import { component, componentsOfLock, type Component, type ComponentKind } from "../model/component.js";
-import type { AcceptedArtifact, PlannedPair, Reason, ReuseForecast } from "../model/plan.js";
-import { componentsOf, lockEntry, type LockEntry } from "../model/records.js";
+import { component, componentsOfLock, type Component } from "../model/component.js";
+import type { PlannedPair, ReuseForecast } from "../model/plan.js";
+import { EXPLAIN_VERSION, type ComponentRow, type Explanation } from "../model/explain.js";
+import { componentsOf, lockEntry } from "../model/records.js";
 import { dict } from "../model/dict.js";
 import { didYouMean } from "../model/text.js";
 import { plannedComponents } from "../plan/plan.js";
@@ -17,62 +18,10 @@ import { displayPath } from "../config/parse.js";
 import { acceptedContent, planOpened } from "./plan.js";
 import { openState, type Opened, type StateOptions } from "./state.js";
 
-export const EXPLAIN_VERSION = 1;
-
 export interface ExplainRequest extends StateOptions {
   pair: string;
   /** The workflow as it was named on the command line (for the command that shows the prompt). */
   target?: string;
-}
-
-/** One component of the pair's reference: its digest now and in the accepted lock entry. */
-export interface ComponentRow {
-  kind: ComponentKind;
-  name: string;
-  label: string;
-  /** The start of its digest now; null when it cannot be known yet (a dependency that runs first) or it is gone. */
-  now: string | null;
-  /** The start of its digest in the lock file's entry; null when the entry has none (or there is no entry). */
-  accepted: string | null;
-  /** same, changed, added (not in the entry), removed (only in the entry), unknown (not known until a dependency has run). */
-  status: "same" | "changed" | "added" | "removed" | "unknown";
-}
-
-/**
- * Where the pair's artifact would come from:
- * - `workspace`: its output file, a person's edit kept as it is;
- * - `lock`, `store`, `remote`: the accepted artifact of this very reference, recorded there;
- * - `request`, `rejudge`: a run answers its request with an artifact generated before (no model call);
- * - `generator`: a run calls its generator.
- */
-export type ArtifactSource = "workspace" | "lock" | "store" | "remote" | "request" | "rejudge" | "generator";
-
-export interface Explanation {
-  version: typeof EXPLAIN_VERSION;
-  pair: string;
-  /** For an instance of a foreach pair: the pair as written. */
-  template?: string;
-  workflow: { name: string; path: string };
-  decision: { action: PlannedPair["action"]; reasons: Reason[] };
-  /** Its configRef now; null when it cannot be known until a dependency has run. */
-  configRef: string | null;
-  /** The lock file's entry for the pair, if it has one. */
-  accepted: { configRef: string; contentHash: string; source: LockEntry["source"]; acceptedAt: string } | null;
-  components: ComponentRow[];
-  artifact: {
-    from: ArtifactSource;
-    /** Where a skipped pair's content is read: its output file, the local store, the remote store; null when nowhere (and nothing needs it). */
-    content: AcceptedArtifact["content"];
-    contentHash: string | null;
-    /** For `request`/`rejudge`: the pair the earlier artifact was generated for, and when. */
-    reused?: { pair: string; at: string };
-    /** A run that makes no call if these dependencies, which run first, reproduce their content. */
-    unless?: string[];
-  };
-  /** The request key of its first attempt; null when a dependency's content is not known yet. */
-  requestKey: string | null;
-  /** The command that prints the prompt its generator would receive. */
-  prompt: string;
 }
 
 export async function explainPair(request: ExplainRequest): Promise<Explanation> {

@@ -1,5 +1,5 @@
 /** `pairflow explain` as people read it: the decision, the components that made it, where the artifact comes from. */
-import type { ComponentRow, Explanation } from "../app/explain.js";
+import type { ComponentRow, Explanation } from "../model/explain.js";
 import { shortRef } from "../refs/hash.js";
 import type { Style } from "./color.js";
 import { visible } from "./visible.js";

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Explanation } from "../../src/app/explain.js";
+import type { Explanation } from "../../src/model/explain.js";
 import { COMPONENT_KINDS } from "../../src/model/component.js";
 import { REASON_KINDS } from "../../src/model/plan.js";
 import { REPO, tempRepo } from "../helpers/fixtures.js";
