@@ -11,7 +11,7 @@ import { dict, dictOf } from "../model/dict.js";
 import { digestOf, sha256Hex } from "./hash.js";
 import type { OwnComponents, PairFiles, Upstream } from "../model/plan.js";
 import { PROMPT_LAYOUT } from "../prompt/render.js";
-import { component, componentKey, lockComponents, type Component, type ComponentKind } from "../model/component.js";
+import { component, componentKey, type Component, type ComponentKind } from "../model/component.js";
 
 /** Generator settings that change how a request travels, not what it asks: never hashed. */
 export const TRANSPORT_KEYS = new Set(["api_key_env", "timeout", "retries"]);
@@ -117,8 +117,28 @@ export function configRef(own: OwnComponents, upstream: Upstream): string {
  * later plan can say which part changed, not only that the reference did.
  */
 export function referenceComponents(own: OwnComponents, upstream: Upstream): Component[] {
-  const out: Component[] = [];
-  const put = (kind: ComponentKind, name: string, value: unknown) => out.push(component(kind, name, digestOf(value).slice(0, 16)));
+  return keyedComponents(own, upstream).map(([, c]) => c);
+}
+
+/** The components as the lock file keeps them: `{key: digest}`, keys in code unit order. */
+export function componentDigests(own: OwnComponents, upstream: Upstream): Record<string, string> {
+  const out = dict<string>();
+  for (const [key, c] of keyedComponents(own, upstream)) out[key] = c.digest;
+  return out;
+}
+
+/** A component with its lock file key (componentKey), made once. */
+type Keyed = readonly [key: string, component: Component];
+
+function keyed(kind: ComponentKind, name: string, digest: string): Keyed {
+  const c = component(kind, name, digest);
+  return [componentKey(c), c];
+}
+
+/** The components with their keys, in the order of the keys, as the lock file writes them. */
+function keyedComponents(own: OwnComponents, upstream: Upstream): Keyed[] {
+  const out: Keyed[] = [];
+  const put = (kind: ComponentKind, name: string, value: unknown) => out.push(keyed(kind, name, digestOf(value).slice(0, 16)));
   const each = (kind: ComponentKind, prefix: string, obj: object | null | undefined) => {
     for (const [k, v] of Object.entries(obj ?? {})) put(kind, `${prefix}${k}`, v);
   };
@@ -139,43 +159,35 @@ export function referenceComponents(own: OwnComponents, upstream: Upstream): Com
     config("generator_config", own.generator.config);
   }
   if (own.layout !== undefined) put("layout", "", own.layout);
-  if (own.piece !== undefined) out.push(component("piece", "", own.piece.slice(0, 16)));
+  if (own.piece !== undefined) out.push(keyed("piece", "", own.piece.slice(0, 16)));
   each("context", "", own.context);
-  for (const [file, hash] of Object.entries(own.inputs ?? {})) out.push(component("input", file, hash.slice(0, 16)));
+  for (const [file, hash] of Object.entries(own.inputs ?? {})) out.push(keyed("input", file, hash.slice(0, 16)));
   for (const c of fileComponents("generator_file", own.files?.generator)) out.push(c);
   for (const c of fileComponents("guard_file", own.files?.guard)) out.push(c);
   for (const c of fileComponents("observed", own.files?.observed)) out.push(c);
-  for (const [dep, ref] of Object.entries(upstream.refs)) out.push(component("upstream", dep, ref.slice(0, 16)));
-  for (const [dep, hash] of Object.entries(upstream.artifactHashes)) out.push(component("artifact", dep, hash.slice(0, 16)));
-  // In the order of their keys, as the lock file writes them (each key made once).
-  const keyed = out.map((c): [string, Component] => [componentKey(c), c]);
-  keyed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return keyed.map(([, c]) => c);
-}
-
-/** The components as the lock file keeps them: `{key: digest}`, keys in code unit order. */
-export function componentDigests(own: OwnComponents, upstream: Upstream): Record<string, string> {
-  return lockComponents(referenceComponents(own, upstream));
+  for (const [dep, ref] of Object.entries(upstream.refs)) out.push(keyed("upstream", dep, ref.slice(0, 16)));
+  for (const [dep, hash] of Object.entries(upstream.artifactHashes)) out.push(keyed("artifact", dep, hash.slice(0, 16)));
+  return out.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /**
  * One component per file: `lib/helper.mjs` and the start of its hash. A mapping that many pairs
  * share (the files one command reaches, frozen) is turned into components once.
  */
-function fileComponents(kind: ComponentKind, files: Record<string, string> | undefined): readonly Component[] {
+function fileComponents(kind: ComponentKind, files: Record<string, string> | undefined): readonly Keyed[] {
   if (files === undefined) return [];
   const known = Object.isFrozen(files) ? fileComponentCache.get(files)?.get(kind) : undefined;
   if (known !== undefined) return known;
-  const made = Object.entries(files).map(([file, hash]) => component(kind, file, hash.slice(0, 16)));
+  const made = Object.entries(files).map(([file, hash]) => keyed(kind, file, hash.slice(0, 16)));
   if (Object.isFrozen(files)) {
-    const byKind = fileComponentCache.get(files) ?? new Map<ComponentKind, Component[]>();
+    const byKind = fileComponentCache.get(files) ?? new Map<ComponentKind, Keyed[]>();
     byKind.set(kind, made);
     fileComponentCache.set(files, byKind);
   }
   return made;
 }
 
-const fileComponentCache = new WeakMap<object, Map<ComponentKind, Component[]>>();
+const fileComponentCache = new WeakMap<object, Map<ComponentKind, Keyed[]>>();
 
 /** Keys of generator_config and guard_config whose entries get one component each (`generator_config.env.MODE`). */
 const MAP_KEYS: readonly string[] = ["headers", "env"];
