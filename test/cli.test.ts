@@ -171,6 +171,7 @@ describe("help", () => {
   it.each([
     ["init", "Usage: pairflow init [options] [dir]", "$ pairflow init pairflow"],
     ["prompt", "Usage: pairflow prompt [options] <pair> [path]", "$ pairflow prompt g_impl examples/tdd-stack"],
+    ["explain", "Usage: pairflow explain [options] <pair> [path]", "$ pairflow explain g_impl examples/tdd-stack"],
     ["run", "Usage: pairflow run [options] [path]", "$ pairflow run --only g_impl examples/tdd-stack"],
     ["runs", "Usage: pairflow runs [options] [path]", "$ pairflow runs examples/tdd-stack"],
   ])("%s --help shows its usage and examples", async (command, usage, example) => {
