@@ -112,3 +112,72 @@ describe("explain gives the plan's decision", () => {
     );
   });
 });
+
+const KINDS = `name: kinds
+model: m-1
+generator: command
+generator_config: {run: "node gen.mjs", env: {MODE: fast}}
+action_pairs:
+  a:
+    inputs: ["spec/*.md"]
+    guard: command
+    guard_config: {run: "sh check.sh", timeout: 30}
+  b:
+    requires: [a]
+    guard: composite
+    guards: [{guard: contains, guard_config: {text: b}}]
+`;
+
+describe("explain names the component that changed, of every kind a workflow edit reaches", () => {
+  it.each<[string, (dir: string) => void, string, [string, string]]>([
+    ["a prompt field", (d) => edit(d, "prompts.yml", "Write a.", "Write a again."), "a", ["prompt", "task"]],
+    [
+      "the workflow's specification",
+      (d) => edit(d, "workflow.yml", "model: m-1\n", "model: m-1\nspecification: Now a spec.\n"),
+      "a",
+      ["context", "specification"],
+    ],
+    ["the model", (d) => edit(d, "workflow.yml", "model: m-1", "model: m-2"), "a", ["model", ""]],
+    ["the guard", (d) => edit(d, "workflow.yml", "guard: command", "guard: regex"), "a", ["guard", ""]],
+    ["a guard_config key", (d) => edit(d, "workflow.yml", "timeout: 30", "timeout: 60"), "a", ["guard_config", "timeout"]],
+    ["a composite's guards", (d) => edit(d, "workflow.yml", "{text: b}", "{text: bb}"), "b", ["guards", ""]],
+    ["the generator", (d) => edit(d, "workflow.yml", "generator: command", "generator: openai"), "a", ["generator", ""]],
+    ["a generator_config env variable", (d) => edit(d, "workflow.yml", "MODE: fast", "MODE: slow"), "a", ["generator_config", "env.MODE"]],
+    ["an input file", (d) => writeFileSync(path.join(d, "spec/one.md"), "Edited.\n"), "a", ["input", "spec/one.md"]],
+    [
+      "a helper the generator imports",
+      (d) => appendFileSync(path.join(d, "lib/helper.mjs"), "export const x = 1;\n"),
+      "a",
+      ["generator_file", "lib/helper.mjs"],
+    ],
+    ["a file the guard's script sources", (d) => writeFileSync(path.join(d, "lib.sh"), "OK=no\n"), "a", ["guard_file", "lib.sh"]],
+    ["a dependency's accepted content", (d) => writeFileSync(path.join(d, "out/a.txt"), "edited by hand\n"), "b", ["artifact", "a"]],
+  ])("%s", { timeout: scaled(60_000) }, async (_what, change, pair, [kind, name]) => {
+    const dir = tempRepo({
+      "workflow.yml": KINDS.replace("  a:\n", "  a:\n    output: out/a.txt\n"),
+      "prompts.yml": "a: {task: Write a.}\nb: {task: Write b.}\n",
+      "gen.mjs": 'import { word } from "./lib/helper.mjs";\nconsole.log(word);\n',
+      "lib/helper.mjs": 'export const word = "one";\n',
+      "check.sh": '. ./lib.sh\ntest "$OK" = yes\n',
+      "lib.sh": "OK=yes\n",
+      "spec/one.md": "One.\n",
+    });
+    await acceptAll(dir);
+    change(dir);
+    const e = await explainPair({ cwd: dir, env: {}, pair });
+    const { plan } = await planOf(dir);
+    expect(e.decision).toEqual({ action: "run", reasons: plan.byId.get(pair)!.reasons });
+    // The parts shown as differing from the lock entry are exactly the parts the reasons name.
+    const differing = e.components.filter((r) => r.status !== "same").map((r) => ({ kind: r.kind, name: r.name }));
+    expect(differing).toContainEqual({ kind, name });
+    expect(new Set(differing.map((c) => JSON.stringify(c)))).toEqual(new Set(e.decision.reasons.map((r) => JSON.stringify(r.component))));
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+function edit(dir: string, file: string, from: string, to: string): void {
+  const f = path.join(dir, file);
+  const text = readFileSync(f, "utf8");
+  if (!text.includes(from)) throw new Error(`${file} lacks ${from}`);
+  writeFileSync(f, text.replace(from, to));
+}
