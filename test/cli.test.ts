@@ -67,8 +67,8 @@ describe("pairflow plan", () => {
       action: "run",
       reasons: [
         { kind: "new", detail: "never accepted" },
-        { kind: "upstream", detail: "g_test will run" },
-        { kind: "upstream", detail: "g_impl will run" },
+        { kind: "upstream", detail: "g_test will run", component: { kind: "upstream", name: "g_test" } },
+        { kind: "upstream", detail: "g_impl will run", component: { kind: "upstream", name: "g_impl" } },
       ],
       estimate: expect.objectContaining({ model: "stand-in-1", cost: 0 }), // docs/cost.md
     });
@@ -199,6 +199,7 @@ describe("help", () => {
   it.each([
     ["init", "Usage: pairflow init [options] [dir]", "$ pairflow init pairflow"],
     ["prompt", "Usage: pairflow prompt [options] <pair> [path]", "$ pairflow prompt g_impl examples/tdd-stack"],
+    ["explain", "Usage: pairflow explain [options] <pair> [path]", "$ pairflow explain g_impl examples/tdd-stack"],
     ["run", "Usage: pairflow run [options] [path]", "$ pairflow run --only g_impl examples/tdd-stack"],
     ["runs", "Usage: pairflow runs [options] [path]", "$ pairflow runs examples/tdd-stack"],
   ])("%s --help shows its usage and examples", async (command, usage, example) => {

@@ -56,7 +56,7 @@ describe("the plan", () => {
     expect(p.g_impl!.configRef).toBeNull();
     expect(p.g_impl!.reasons).toEqual([
       { kind: "new", detail: "never accepted" },
-      { kind: "upstream", detail: "g_test will run" },
+      { kind: "upstream", detail: "g_test will run", component: { kind: "upstream", name: "g_test" } },
     ]);
     expect(p.g_review!.wave).toBe(3);
   });
@@ -70,8 +70,8 @@ describe("the plan", () => {
     await acceptAll(dir);
     edit("prompts.yml", "task: Implement.", "task: Implement it.");
     expect(await actions()).toEqual({ g_test: "skip", g_impl: "run", g_review: "run" });
-    expect(await reasons("g_impl")).toEqual([{ kind: "prompt", detail: "prompt.task changed" }]);
-    expect(await reasons("g_review")).toEqual([{ kind: "upstream", detail: "g_impl will run" }]);
+    expect(await reasons("g_impl")).toEqual([{ kind: "prompt", detail: "prompt.task changed", component: { kind: "prompt", name: "task" } }]);
+    expect(await reasons("g_review")).toEqual([{ kind: "upstream", detail: "g_impl will run", component: { kind: "upstream", name: "g_impl" } }]);
   });
 
   it("run 4: a hand edit of an output is kept and re-runs only its dependents", async () => {
@@ -80,8 +80,10 @@ describe("the plan", () => {
     const p = await plan();
     expect(p.g_test!.action).toBe("skip");
     expect(p.g_test!.artifact?.edited).toBe(true);
-    expect(p.g_impl!.reasons).toEqual([{ kind: "upstream_artifact", detail: "g_test's output was edited by hand" }]);
-    expect(p.g_review!.reasons).toEqual([{ kind: "upstream", detail: "g_impl will run" }]);
+    expect(p.g_impl!.reasons).toEqual([
+      { kind: "upstream_artifact", detail: "g_test's output was edited by hand", component: { kind: "artifact", name: "g_test" } },
+    ]);
+    expect(p.g_review!.reasons).toEqual([{ kind: "upstream", detail: "g_impl will run", component: { kind: "upstream", name: "g_impl" } }]);
   });
 
   it("a deleted output file falls back to the recorded content and changes nothing", async () => {
@@ -91,22 +93,47 @@ describe("the plan", () => {
   });
 
   it.each([
-    ["model", () => edit("workflow.yml", "model: m-1", "model: m-2"), "g_test", { kind: "model", detail: "model changed (was m-1)" }],
-    ["guard", () => edit("workflow.yml", "guard: regex", "guard: contains"), "g_test", { kind: "guard", detail: "guard changed" }],
+    [
+      "model",
+      () => edit("workflow.yml", "model: m-1", "model: m-2"),
+      "g_test",
+      { kind: "model", detail: "model changed (was m-1)", component: { kind: "model", name: "" } },
+    ],
+    [
+      "guard",
+      () => edit("workflow.yml", "guard: regex", "guard: contains"),
+      "g_test",
+      { kind: "guard", detail: "guard changed", component: { kind: "guard", name: "" } },
+    ],
     [
       "guard_config",
       () => edit("workflow.yml", '{pattern: "def test_"}', '{pattern: "def test_", flags: m}'),
       "g_test",
-      { kind: "guard_config", detail: "guard_config.flags added" },
+      { kind: "guard_config", detail: "guard_config.flags added", component: { kind: "guard_config", name: "flags" } },
     ],
-    ["generator", () => edit("workflow.yml", "node gen.mjs", "node gen2.mjs"), "g_test", { kind: "generator", detail: "generator_config.run changed" }],
-    ["inputs changed", () => writeFileSync(path.join(dir, "spec/stack.md"), "A queue.\n"), "g_test", { kind: "inputs", detail: "spec/stack.md changed" }],
-    ["inputs added", () => writeFileSync(path.join(dir, "spec/more.md"), "More.\n"), "g_test", { kind: "inputs", detail: "spec/more.md added" }],
+    [
+      "generator",
+      () => edit("workflow.yml", "node gen.mjs", "node gen2.mjs"),
+      "g_test",
+      { kind: "generator", detail: "generator_config.run changed", component: { kind: "generator_config", name: "run" } },
+    ],
+    [
+      "inputs changed",
+      () => writeFileSync(path.join(dir, "spec/stack.md"), "A queue.\n"),
+      "g_test",
+      { kind: "inputs", detail: "spec/stack.md changed", component: { kind: "input", name: "spec/stack.md" } },
+    ],
+    [
+      "inputs added",
+      () => writeFileSync(path.join(dir, "spec/more.md"), "More.\n"),
+      "g_test",
+      { kind: "inputs", detail: "spec/more.md added", component: { kind: "input", name: "spec/more.md" } },
+    ],
     [
       "prompt key removed",
       () => edit("prompts.yml", "{role: Tester, task: Write tests.}", "{task: Write tests.}"),
       "g_test",
-      { kind: "prompt", detail: "prompt.role removed" },
+      { kind: "prompt", detail: "prompt.role removed", component: { kind: "prompt", name: "role" } },
     ],
   ])("says which part changed: %s", async (_name, change, id, reason) => {
     await acceptAll(dir);
@@ -117,10 +144,12 @@ describe("the plan", () => {
   it("a workflow-level context change is a prompt change of every pair", async () => {
     await acceptAll(dir);
     edit("workflow.yml", "model: m-1", "model: m-1\nspecification: Now with a spec.");
-    expect(await reasons("g_test")).toEqual([{ kind: "prompt", detail: "workflow specification added" }]);
+    expect(await reasons("g_test")).toEqual([
+      { kind: "prompt", detail: "workflow specification added", component: { kind: "context", name: "specification" } },
+    ]);
     expect(await reasons("g_impl")).toEqual([
-      { kind: "prompt", detail: "workflow specification added" },
-      { kind: "upstream", detail: "g_test will run" },
+      { kind: "prompt", detail: "workflow specification added", component: { kind: "context", name: "specification" } },
+      { kind: "upstream", detail: "g_test will run", component: { kind: "upstream", name: "g_test" } },
     ]);
   });
 
@@ -142,7 +171,9 @@ describe("the plan", () => {
     edit("prompts.yml", "task: Write tests.", "task: Write tests!");
     // The dependency re-ran and produced byte-identical content; its reference still changed.
     await acceptAll(dir, () => "artifact of g_test\n", { only: (id) => id === "g_test" });
-    expect((await plan()).g_impl!.reasons).toEqual([{ kind: "upstream", detail: "g_test's reference changed" }]);
+    expect((await plan()).g_impl!.reasons).toEqual([
+      { kind: "upstream", detail: "g_test's reference changed", component: { kind: "upstream", name: "g_test" } },
+    ]);
   });
 
   it("says when the last attempt for this reference was rejected", async () => {
@@ -173,7 +204,7 @@ describe("the plan", () => {
     });
     expect(await actions()).toEqual({ g_test: "skip", g_impl: "skip", g_review: "skip" });
     writeFiles(dir, { "src/helper.py": "x = 1\n" });
-    expect(await reasons("g_test")).toEqual([{ kind: "inputs", detail: "src/helper.py added" }]);
+    expect(await reasons("g_test")).toEqual([{ kind: "inputs", detail: "src/helper.py added", component: { kind: "input", name: "src/helper.py" } }]);
   });
 
   it("forces every pair when asked", async () => {
@@ -185,7 +216,7 @@ describe("the plan", () => {
         "g_impl",
         "run",
         [
-          { kind: "upstream", detail: "g_test will run" },
+          { kind: "upstream", detail: "g_test will run", component: { kind: "upstream", name: "g_test" } },
           { kind: "forced", detail: "--force" },
         ],
       ],
@@ -193,7 +224,7 @@ describe("the plan", () => {
         "g_review",
         "run",
         [
-          { kind: "upstream", detail: "g_impl will run" },
+          { kind: "upstream", detail: "g_impl will run", component: { kind: "upstream", name: "g_impl" } },
           { kind: "forced", detail: "--force" },
         ],
       ],

@@ -183,7 +183,7 @@ describe("files a pair's generator and guards read", () => {
     writeFiles(dir, files);
     const p = await planned(dir);
     expect(ALL.filter((x) => p[x]!.action === "run")).toEqual(changed);
-    expect(p[id]!.reasons).toContainEqual(reason);
+    expect(p[id]!.reasons).toContainEqual(expect.objectContaining(reason));
   });
 
   it.each([
@@ -284,7 +284,7 @@ describe("pairflow's prompt layout", () => {
     const { plan } = await upgraded.planOf(dir);
     const p = Object.fromEntries(plan.pairs.map((x) => [x.id, x]));
     expect(ALL.filter((id) => p[id]!.action === "run")).toEqual(["a", "b", "c", "e"]);
-    expect(p.a!.reasons).toEqual([{ kind: "prompt", detail: "pairflow's prompt layout changed" }]);
+    expect(p.a!.reasons).toEqual([{ kind: "prompt", detail: "pairflow's prompt layout changed", component: { kind: "layout", name: "" } }]);
   });
 });
 
@@ -297,7 +297,7 @@ describe("the example tdd-stack, through its real files", () => {
     const p = await planned(dir);
     for (const id of ["g_test", "g_impl", "g_review"]) {
       expect(p[id]!.action).toBe("run");
-      expect(p[id]!.reasons).toContainEqual({ kind: "generator", detail: "model.mjs changed" });
+      expect(p[id]!.reasons).toContainEqual({ kind: "generator", detail: "model.mjs changed", component: { kind: "generator_file", name: "model.mjs" } });
     }
   });
 });

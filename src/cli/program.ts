@@ -23,6 +23,7 @@ const COMMANDS: [names: string[], load: () => Promise<Register>][] = [
   [["diff"], async () => (await import("./commands/diff.js")).registerDiff],
   [["run", "resume"], async () => (await import("./commands/run.js")).registerRun],
   [["prompt"], async () => (await import("./commands/prompt.js")).registerPrompt],
+  [["explain"], async () => (await import("./commands/explain.js")).registerExplain],
   [["runs", "show", "prune"], async () => (await import("./commands/history.js")).registerHistory],
   [["merge-lock"], async () => (await import("./commands/mergeLock.js")).registerMergeLock],
   [["merge"], async () => (await import("./commands/shard.js")).registerMerge],

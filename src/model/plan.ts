@@ -1,4 +1,5 @@
 /** The plan: what pairflow will do with every pair, why, and where the content it reuses comes from. */
+import type { ComponentId } from "./component.js";
 import type { Graph } from "./graph.js";
 import type { LockFile, RequestEntry, StoreRecord } from "./records.js";
 import type { Selection } from "./run.js";
@@ -65,6 +66,8 @@ export type ReasonKind = (typeof REASON_KINDS)[number];
 export interface Reason {
   kind: ReasonKind;
   detail: string;
+  /** The part of the reference that changed, when the reason is one: which one, typed (see ./component.ts). */
+  component?: ComponentId;
 }
 
 /** Where accepted content can be read: the pair's output file, the local store, a remote store. */

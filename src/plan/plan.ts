@@ -14,11 +14,13 @@ import {
   type OwnComponents,
   type PlannedPair,
   type Reason,
+  type ReasonKind,
   type ReuseForecast,
   type StateView,
   type Upstream,
 } from "../model/plan.js";
 import { componentsOf, lockEntry, type LockEntry } from "../model/records.js";
+import { componentIdOfKey, componentKey, componentLabel, isUpstream, type ComponentId, type ComponentKind } from "../model/component.js";
 import { dict, own as ownEntry } from "../model/dict.js";
 import type { Selection } from "../model/run.js";
 import type { Pair, Workflow } from "../model/workflow.js";
@@ -153,7 +155,7 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
     if (edit !== undefined && pair.carryEdits)
       return carry(
         null,
-        unknown.map((d): Reason => ({ kind: "upstream", detail: `${d.id} will run` })),
+        unknown.map((d): Reason => ({ kind: "upstream", detail: `${d.id} will run`, component: { kind: "upstream", name: d.id } })),
       );
     if (output.kind === "human" && !pair.assembly) return stale(keptOutput(base, null, output.hash!, deps));
     if (edit !== undefined && pair.piece && previous) return stale(keptPiece(base, null, previous, deps));
@@ -161,7 +163,11 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
       ...(forced ? [forced] : []),
       ...(previous ? ownChanges(previous, componentsOf(previous), componentDigests(own, { refs: dict(), artifactHashes: dict() })) : [newReason()]),
       ...unknownOutput,
-      ...unknown.map((d): Reason => ({ kind: "upstream", detail: d.action === "run" ? `${d.id} will run` : `${d.id}'s reference is not known yet` })),
+      ...unknown.map((d): Reason => ({
+        kind: "upstream",
+        detail: d.action === "run" ? `${d.id} will run` : `${d.id}'s reference is not known yet`,
+        component: { kind: "upstream", name: d.id },
+      })),
     ];
     // Accepted before: its request is answered again if what runs first reproduces its content.
     const reuse: ReuseForecast | undefined = previous && !ctx.fresh && pair.fresh !== true ? { kind: "unless", deps: unknown.map((d) => d.id) } : undefined;
@@ -409,60 +415,71 @@ function newReason(detail = "never accepted"): Reason {
   return { kind: "new", detail };
 }
 
-const UPSTREAM_PREFIXES = ["upstream:", "artifact:"];
-
 /** Changes in the pair's own components (everything but its dependencies), named by part. */
 function ownChanges(previous: LockEntry, components: Record<string, string>, current: Record<string, string>): Reason[] {
   const reasons: Reason[] = [];
-  const isOwn = (k: string) => !UPSTREAM_PREFIXES.some((p) => k.startsWith(p));
-  const keys = new Set([...Object.keys(components), ...Object.keys(current)].filter(isOwn));
+  const keys = new Set([...Object.keys(components), ...Object.keys(current)]);
   for (const key of [...keys].sort()) {
     const before = ownEntry(components, key);
     const after = ownEntry(current, key);
     if (before === after) continue;
-    const change = before === undefined ? "added" : after === undefined ? "removed" : "changed";
-    reasons.push(describeChange(key, change, previous));
+    const changed = componentIdOfKey(key);
+    if (isUpstream(changed)) continue;
+    reasons.push(describeChange(changed, before === undefined ? "added" : after === undefined ? "removed" : "changed", previous));
   }
   return reasons;
 }
 
-function describeChange(key: string, change: string, previous: LockEntry): Reason {
-  if (key.startsWith("prompt.")) return { kind: "prompt", detail: `${key} ${change}` };
-  if (key.startsWith("context.")) return { kind: "prompt", detail: `workflow ${key.slice("context.".length)} ${change}` };
-  if (key === "model") return { kind: "model", detail: `model changed${previous.model !== null ? ` (was ${previous.model})` : ""}` };
-  if (key === "guard" || key === "guards") return { kind: "guard", detail: `${key} ${change}` };
-  if (key.startsWith("guard_config.")) return { kind: "guard_config", detail: `${key} ${change}` };
-  if (key === "generator" || key.startsWith("generator_config.")) return { kind: "generator", detail: `${key} ${change}` };
-  if (key.startsWith("input:")) return { kind: "inputs", detail: `${key.slice("input:".length)} ${change}` };
-  if (key.startsWith("generator_file:")) return { kind: "generator", detail: `${key.slice("generator_file:".length)} ${change}` };
-  if (key.startsWith("guard_file:")) return { kind: "guard", detail: `${key.slice("guard_file:".length)} ${change}` };
-  if (key.startsWith("observed:")) return { kind: "inputs", detail: `observed read: ${key.slice("observed:".length)} ${change}` };
-  if (key === "layout") return { kind: "prompt", detail: `pairflow's prompt layout ${change}` };
-  if (key === "piece") return { kind: "inputs", detail: `its piece of the file ${change}` };
+/** The reason kind each kind of component changes a pair for. */
+const REASON_OF: Record<Exclude<ComponentKind, "upstream" | "artifact">, ReasonKind> = {
+  prompt: "prompt",
+  context: "prompt",
+  layout: "prompt",
+  model: "model",
+  guard: "guard",
+  guards: "guard",
+  guard_file: "guard",
+  guard_config: "guard_config",
+  generator: "generator",
+  generator_config: "generator",
+  generator_file: "generator",
+  input: "inputs",
+  observed: "inputs",
+  piece: "inputs",
   // Only a lock file written by hand or by another version has other keys.
-  return { kind: "new", detail: `${key} ${change}` };
+  other: "new",
+};
+
+function describeChange(changed: ComponentId, change: string, previous: LockEntry): Reason {
+  const kind = REASON_OF[changed.kind as keyof typeof REASON_OF];
+  const component = { kind: changed.kind, name: changed.name };
+  if (changed.kind === "model") return { kind, detail: `model changed${previous.model !== null ? ` (was ${previous.model})` : ""}`, component };
+  return { kind, detail: `${componentLabel(changed)} ${change}`, component };
 }
 
 function upstreamChanges(previous: Record<string, string>, current: Record<string, string>, deps: PlannedPair[]): Reason[] {
   const reasons: Reason[] = [];
   for (const d of deps) {
-    const refBefore = ownEntry(previous, `upstream:${d.id}`);
+    const upstream: ComponentId = { kind: "upstream", name: d.id };
+    const artifact: ComponentId = { kind: "artifact", name: d.id };
+    const refBefore = ownEntry(previous, componentKey(upstream));
     if (refBefore === undefined) {
-      reasons.push({ kind: "upstream", detail: `${d.id} added to requires` });
+      reasons.push({ kind: "upstream", detail: `${d.id} added to requires`, component: upstream });
       continue;
     }
-    if (refBefore !== ownEntry(current, `upstream:${d.id}`)) reasons.push({ kind: "upstream", detail: `${d.id}'s reference changed` });
-    if (ownEntry(previous, `artifact:${d.id}`) !== ownEntry(current, `artifact:${d.id}`)) {
+    if (refBefore !== ownEntry(current, componentKey(upstream))) reasons.push({ kind: "upstream", detail: `${d.id}'s reference changed`, component: upstream });
+    if (ownEntry(previous, componentKey(artifact)) !== ownEntry(current, componentKey(artifact))) {
       reasons.push({
         kind: "upstream_artifact",
         detail: d.artifact?.edited ? `${d.id}'s output was edited by hand` : `${d.id}'s accepted content changed`,
+        component: artifact,
       });
     }
   }
+  const requires = new Set(deps.map((d) => d.id));
   for (const key of Object.keys(previous)) {
-    if (key.startsWith("upstream:") && !deps.some((d) => `upstream:${d.id}` === key)) {
-      reasons.push({ kind: "upstream", detail: `${key.slice("upstream:".length)} removed from requires` });
-    }
+    const was = componentIdOfKey(key);
+    if (was.kind === "upstream" && !requires.has(was.name)) reasons.push({ kind: "upstream", detail: `${was.name} removed from requires`, component: was });
   }
   return reasons;
 }

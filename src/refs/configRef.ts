@@ -11,6 +11,7 @@ import { dict, dictOf } from "../model/dict.js";
 import { digestOf, sha256Hex } from "./hash.js";
 import type { OwnComponents, PairFiles, Upstream } from "../model/plan.js";
 import { PROMPT_LAYOUT } from "../prompt/render.js";
+import { component, componentKey, type Component, type ComponentKind } from "../model/component.js";
 
 /**
  * Generator settings that change how a request travels, not what it asks: never hashed. A request
@@ -115,62 +116,82 @@ export function configRef(own: OwnComponents, upstream: Upstream): string {
 }
 
 /**
- * A short digest of every part of the hash input, by name (`prompt.task`, `guard_config.min_tests`,
- * `input:src/a.py`, `upstream:g_test`, ...). Kept in the lock file so a later plan can say which
- * part changed, not only that the reference did.
+ * Every part of the hash input as a component, with the start of its digest (`prompt.task`,
+ * `input:src/a.py`, `upstream:g_test`, ... as the lock file keys them). Kept in the lock file so a
+ * later plan can say which part changed, not only that the reference did.
  */
+export function referenceComponents(own: OwnComponents, upstream: Upstream): Component[] {
+  return keyedComponents(own, upstream).map(([, c]) => c);
+}
+
+/** The components as the lock file keeps them: `{key: digest}`, keys in code unit order. */
 export function componentDigests(own: OwnComponents, upstream: Upstream): Record<string, string> {
   const out = dict<string>();
-  const put = (name: string, value: unknown) => (out[name] = digestOf(value).slice(0, 16));
-  const each = (prefix: string, obj: object | null | undefined) => {
-    for (const [k, v] of Object.entries(obj ?? {})) put(`${prefix}${k}`, v);
+  for (const [key, c] of keyedComponents(own, upstream)) out[key] = c.digest;
+  return out;
+}
+
+/** A component with its lock file key (componentKey), made once. */
+type Keyed = readonly [key: string, component: Component];
+
+function keyed(kind: ComponentKind, name: string, digest: string): Keyed {
+  const c = component(kind, name, digest);
+  return [componentKey(c), c];
+}
+
+/** The components with their keys, in the order of the keys, as the lock file writes them. */
+function keyedComponents(own: OwnComponents, upstream: Upstream): Keyed[] {
+  const out: Keyed[] = [];
+  const put = (kind: ComponentKind, name: string, value: unknown) => out.push(keyed(kind, name, digestOf(value).slice(0, 16)));
+  const each = (kind: ComponentKind, prefix: string, obj: object | null | undefined) => {
+    for (const [k, v] of Object.entries(obj ?? {})) put(kind, `${prefix}${k}`, v);
   };
   // Maps whose entries are independent settings get one component per entry (`generator_config.env.MODE`).
-  const config = (prefix: string, obj: Record<string, unknown>) => {
+  const config = (kind: ComponentKind, obj: Record<string, unknown>) => {
     for (const [k, v] of Object.entries(obj)) {
-      if (MAP_KEYS.includes(k) && isMapping(v) && Object.keys(v).length > 0) each(`${prefix}${k}.`, v);
-      else put(`${prefix}${k}`, v);
+      if (MAP_KEYS.includes(k) && isMapping(v) && Object.keys(v).length > 0) each(kind, `${k}.`, v);
+      else put(kind, k, v);
     }
   };
-  if (own.prompt !== null && typeof own.prompt === "object" && !Array.isArray(own.prompt)) each("prompt.", own.prompt);
-  put("model", own.model);
-  put("guard", own.guard);
-  config("guard_config.", own.guard_config);
-  if (own.guards !== undefined) put("guards", own.guards);
+  if (own.prompt !== null && typeof own.prompt === "object" && !Array.isArray(own.prompt)) each("prompt", "", own.prompt);
+  put("model", "", own.model);
+  put("guard", "", own.guard);
+  config("guard_config", own.guard_config);
+  if (own.guards !== undefined) put("guards", "", own.guards);
   if (own.generator) {
-    put("generator", own.generator.name);
-    config("generator_config.", own.generator.config);
+    put("generator", "", own.generator.name);
+    config("generator_config", own.generator.config);
   }
-  if (own.layout !== undefined) put("layout", own.layout);
-  if (own.piece !== undefined) out.piece = own.piece.slice(0, 16);
-  each("context.", own.context);
-  for (const [file, hash] of Object.entries(own.inputs ?? {})) out[`input:${file}`] = hash.slice(0, 16);
-  for (const [name, digest] of fileComponents("generator_file:", own.files?.generator)) out[name] = digest;
-  for (const [name, digest] of fileComponents("guard_file:", own.files?.guard)) out[name] = digest;
-  for (const [name, digest] of fileComponents("observed:", own.files?.observed)) out[name] = digest;
-  for (const [dep, ref] of Object.entries(upstream.refs)) out[`upstream:${dep}`] = ref.slice(0, 16);
-  for (const [dep, hash] of Object.entries(upstream.artifactHashes)) out[`artifact:${dep}`] = hash.slice(0, 16);
-  return sortedObject(out);
+  if (own.layout !== undefined) put("layout", "", own.layout);
+  if (own.piece !== undefined) out.push(keyed("piece", "", own.piece.slice(0, 16)));
+  each("context", "", own.context);
+  for (const [file, hash] of Object.entries(own.inputs ?? {})) out.push(keyed("input", file, hash.slice(0, 16)));
+  for (const c of fileComponents("generator_file", own.files?.generator)) out.push(c);
+  for (const c of fileComponents("guard_file", own.files?.guard)) out.push(c);
+  for (const c of fileComponents("observed", own.files?.observed)) out.push(c);
+  for (const [dep, ref] of Object.entries(upstream.refs)) out.push(keyed("upstream", dep, ref.slice(0, 16)));
+  for (const [dep, hash] of Object.entries(upstream.artifactHashes)) out.push(keyed("artifact", dep, hash.slice(0, 16)));
+  return out.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /**
- * One component per file: `generator_file:lib/helper.mjs` and the start of its hash. A mapping that
- * many pairs share (the files one command reaches, frozen) is turned into components once.
+ * One component per file: `lib/helper.mjs` and the start of its hash. A mapping that many pairs
+ * share (the files one command reaches, frozen) is turned into components once.
  */
-function fileComponents(prefix: string, files: Record<string, string> | undefined): readonly [string, string][] {
+function fileComponents(kind: ComponentKind, files: Record<string, string> | undefined): readonly Keyed[] {
   if (files === undefined) return [];
-  const known = Object.isFrozen(files) ? fileComponentCache.get(files)?.get(prefix) : undefined;
+  const known = Object.isFrozen(files) ? fileComponentCache.get(files)?.get(kind) : undefined;
   if (known !== undefined) return known;
-  const made = Object.entries(files).map(([file, hash]): [string, string] => [prefix + file, hash.slice(0, 16)]);
+  const made = Object.entries(files).map(([file, hash]) => keyed(kind, file, hash.slice(0, 16)));
   if (Object.isFrozen(files)) {
-    const byPrefix = fileComponentCache.get(files) ?? new Map<string, [string, string][]>();
-    byPrefix.set(prefix, made);
-    fileComponentCache.set(files, byPrefix);
+    const byKind = fileComponentCache.get(files) ?? new Map<ComponentKind, Keyed[]>();
+    byKind.set(kind, made);
+    fileComponentCache.set(files, byKind);
   }
   return made;
 }
 
-const fileComponentCache = new WeakMap<object, Map<string, [string, string][]>>();
+const fileComponentCache = new WeakMap<object, Map<ComponentKind, Keyed[]>>();
 
 /** Keys of generator_config and guard_config whose entries get one component each (`generator_config.env.MODE`). */
 const MAP_KEYS: readonly string[] = ["headers", "env"];

@@ -7,6 +7,7 @@
  *
  * Everything here is about the data; where it is kept and how it travels is the store's business.
  */
+import { componentIdOfKey } from "../model/component.js";
 import {
   componentsOf,
   isBatchRecord,
@@ -172,8 +173,9 @@ export function manifestLock(manifest: SnapshotManifest): LockFile {
 export function lockEntryOf(r: StoreRecord): LockEntry {
   // What a traced run saw read is in the components (`observed:<path>`), which the record keeps.
   const observed = Object.keys(r.components)
-    .filter((k) => k.startsWith("observed:"))
-    .map((k) => k.slice("observed:".length))
+    .map(componentIdOfKey)
+    .filter((c) => c.kind === "observed")
+    .map((c) => c.name)
     .sort();
   const entry: LockEntry = {
     configRef: r.configRef,

@@ -169,7 +169,7 @@ describe("the Actions cache as the artifact store", { timeout: scaled(120_000) }
       ["g_impl", "run"],
       ["g_review", "run"],
     ]);
-    expect(pairs[1]!.reasons).toEqual([{ kind: "prompt", detail: "prompt.task changed" }]);
+    expect(pairs[1]!.reasons).toEqual([{ kind: "prompt", detail: "prompt.task changed", component: { kind: "prompt", name: "task" } }]);
     expect(pairs[2]!.reasons.map((r) => r.kind)).toEqual(["upstream"]);
     const run = await runAction({ workspace, cache });
     expect(ids(run, "executed")).toEqual(["g_impl", "g_review"]);

@@ -86,7 +86,8 @@ describe("an edit to a file a command reads, followed from its command line", ()
     expect(ran(dir)).toEqual({ imports: "executed", cd: "executed", guarded: "executed", other: "executed" });
     expect(planned(dir)).toEqual({});
     edit(dir);
-    expect(planned(dir)).toEqual({ [pair]: [reason] });
+    expect(planned(dir)).toMatchObject({ [pair]: [reason] });
+    expect(Object.keys(planned(dir))).toEqual([pair]);
     expect(ran(dir)).toEqual({ [pair]: status });
   });
 });
@@ -123,7 +124,9 @@ describe("--trace-reads: what a command really read", () => {
       expect(planned(dir)).toEqual({});
 
       writeFileSync(path.join(dir, "data/table.csv"), "a,b\n3,4\n");
-      expect(planned(dir)).toEqual({ reader: [{ kind: "inputs", detail: "observed read: data/table.csv changed" }] });
+      expect(planned(dir)).toEqual({
+        reader: [{ kind: "inputs", detail: "observed read: data/table.csv changed", component: { kind: "observed", name: "data/table.csv" } }],
+      });
       // Untraced now: what was observed stays part of the reference.
       expect(ran(dir)).toEqual({ reader: "executed" });
       expect(planned(dir)).toEqual({});

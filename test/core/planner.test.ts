@@ -102,7 +102,9 @@ describe("where the plan finds accepted content", () => {
     const plan = await world.plan();
     expect(actions(plan)).toEqual({ a: "skip", b: "run", c: "run" });
     expect(plan.byId.get("a")!.artifact).toMatchObject({ edited: true, content: "output" });
-    expect(plan.byId.get("b")!.reasons).toEqual([{ kind: "upstream_artifact", detail: "a's output was edited by hand" }]);
+    expect(plan.byId.get("b")!.reasons).toEqual([
+      { kind: "upstream_artifact", detail: "a's output was edited by hand", component: { kind: "artifact", name: "a" } },
+    ]);
     await world.run();
     expect(world.files.get("a")!.toString()).toBe("written by a person\n");
     expect(world.lock!.pairs.a!.source).toBe("human");

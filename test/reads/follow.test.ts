@@ -228,6 +228,6 @@ describe("a command's files, followed", () => {
     expect((await planOf(dir)).plan.byId.get("p")!.action).toBe("skip");
     writeFileSync(path.join(dir, "lib.sh"), "exit 1\n");
     const p = (await planOf(dir)).plan.byId.get("p")!;
-    expect([p.action, p.reasons]).toEqual(["run", [{ kind: "guard", detail: "lib.sh changed" }]]);
+    expect([p.action, p.reasons]).toEqual(["run", [{ kind: "guard", detail: "lib.sh changed", component: { kind: "guard_file", name: "lib.sh" } }]]);
   });
 });

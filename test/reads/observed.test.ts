@@ -82,10 +82,12 @@ describe("observed in the reference", () => {
     await accept();
     // A path that leaves the repository is never hashed, whatever a lock file says.
     expect(Object.keys((await planOf(dir)).plan.byId.get("a")!.own.files!.observed!)).toEqual(["data/t.csv"]);
-    expect(await reasons()).toEqual({ a: [{ kind: "inputs", detail: "observed read: data/t.csv added" }] });
+    expect(await reasons()).toEqual({
+      a: [{ kind: "inputs", detail: "observed read: data/t.csv added", component: { kind: "observed", name: "data/t.csv" } }],
+    });
     await accept();
     expect(await reasons()).toEqual({});
-    const changed = { a: [{ kind: "inputs", detail: "observed read: data/t.csv changed" }] };
+    const changed = { a: [{ kind: "inputs", detail: "observed read: data/t.csv changed", component: { kind: "observed", name: "data/t.csv" } }] };
     writeFileSync(path.join(dir, "data/t.csv"), "2\n");
     expect(await reasons()).toEqual(changed);
     await accept();
