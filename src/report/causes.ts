@@ -258,7 +258,7 @@ export function changesFor<C extends ChangedEntry>(cause: Cause, changes: readon
   const found = new Set<C>();
   let settings = false;
   const workflow = index.get(key("workflow", null));
-  const explainsAll = cause.reasons.some((r) => r.kind === "prompt" && r.detail.startsWith("workflow "));
+  const explainsAll = cause.reasons.some((r) => r.component?.kind === "context");
   if (workflow && explainsAll) found.add(workflow);
   const add = (kind: string, id: string | null) => {
     const c = index.get(key(kind, id));
@@ -268,8 +268,8 @@ export function changesFor<C extends ChangedEntry>(cause: Cause, changes: readon
   for (const root of cause.roots) {
     const name = templateOf(root.id) ?? root.id;
     for (const r of cause.reasons) {
-      if (r.kind === "prompt" && r.detail.startsWith("workflow ")) continue;
-      if (r.kind === "prompt" && r.detail.startsWith("prompt.")) add("prompt", name);
+      if (r.component?.kind === "context") continue;
+      if (r.component?.kind === "prompt") add("prompt", name);
       else if (r.kind === "new") {
         add("pair", name);
         add("prompt", name);

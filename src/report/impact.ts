@@ -90,9 +90,10 @@ export function ownReasons(node: ImpactNode, affected: ReadonlyMap<string, Impac
 /** A reason that names one of these dependencies as running or changed. */
 function followsFrom(r: Reason, deps: readonly string[]): boolean {
   return (
-    (r.kind === "upstream" || r.kind === "upstream_artifact") &&
-    !/ (added to|removed from) requires$/.test(r.detail) &&
-    deps.some((d) => r.detail.startsWith(`${d} `) || r.detail.startsWith(`${d}'s `))
+    (r.component?.kind === "upstream" || r.component?.kind === "artifact") &&
+    deps.includes(r.component.name) &&
+    // A dependency added to or removed from requires is a change of the pair's own settings.
+    !/ (added to|removed from) requires$/.test(r.detail)
   );
 }
 

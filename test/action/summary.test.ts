@@ -35,7 +35,7 @@ function report(plan: Plan, statuses: Record<string, PairOutcome["status"]>, fee
         ? [{ attempt: 1, accepted: status === "executed", feedback: status === "failed" ? feedback : "", tokens: { input: 100, output: 20 }, durationMs: 1500 }]
         : [],
       contentHash: null,
-      reasons: ran ? [{ kind: "prompt", detail: "prompt.task changed" }] : [],
+      reasons: ran ? [{ kind: "prompt", detail: "prompt.task changed", component: { kind: "prompt" as const, name: "task" } }] : [],
       durationMs: ran ? 1500 : 0,
       note: status === "failed" ? `rejected after 1 attempt: ${feedback}` : status === "blocked" ? "blocked by x" : null,
     } as PairOutcome;
@@ -148,7 +148,11 @@ describe("the graph", () => {
       id: `n${i}`,
       requires: i > 0 ? [`n${i - 1}`] : [],
       status: "run",
-      reasons: [i > 0 ? { kind: "upstream" as const, detail: `n${i - 1} will run` } : { kind: "prompt" as const, detail: "prompt.task changed" }],
+      reasons: [
+        i > 0
+          ? { kind: "upstream" as const, detail: `n${i - 1} will run`, component: { kind: "upstream" as const, name: `n${i - 1}` } }
+          : { kind: "prompt" as const, detail: "prompt.task changed", component: { kind: "prompt" as const, name: "task" } },
+      ],
     }));
     const graph = mermaidGraph(nodes);
     await checkMermaid(graph.text!);
@@ -167,7 +171,7 @@ describe("the graph", () => {
         id: `n${i}`,
         requires: linked && i > 0 ? [`n${i - 1}`] : [],
         status: affected(i) ? "run" : "skip",
-        reasons: affected(i) ? [{ kind: "prompt" as const, detail: "prompt.task changed" }] : [],
+        reasons: affected(i) ? [{ kind: "prompt" as const, detail: "prompt.task changed", component: { kind: "prompt" as const, name: "task" } }] : [],
       }));
     const connected = mermaidGraph(chain(100, (i) => i >= 80, true));
     expect(connected.condensed).toBeUndefined();
@@ -241,8 +245,12 @@ function world(n: number): { plan: Plan; changed: string[]; cascade: Set<string>
   const pairs = ids.map((id, i) => {
     const wave = 1 + Math.max(0, ...requires[i]!.map((d) => waveOf.get(d)!));
     waveOf.set(id, wave);
-    const own = changed.includes(id) ? [{ kind: "prompt", detail: "prompt.task changed" }] : [];
-    const upstream = requires[i]!.filter((d) => runs.has(d)).map((d) => ({ kind: "upstream", detail: `${d} will run` }));
+    const own = changed.includes(id) ? [{ kind: "prompt", detail: "prompt.task changed", component: { kind: "prompt" as const, name: "task" } }] : [];
+    const upstream = requires[i]!.filter((d) => runs.has(d)).map((d) => ({
+      kind: "upstream",
+      detail: `${d} will run`,
+      component: { kind: "upstream" as const, name: d },
+    }));
     const run = runs.has(id);
     return {
       id,

@@ -150,7 +150,7 @@ describe("pairflow diff --base", () => {
     expect(json.workflow).toEqual({ name: "tdd-stack", path: "flows/tdd/workflow.yml", workflowRef: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(json.base).toEqual({ ref: "main", commit: mainCommit, workflowFound: true });
     expect(json.pairs.map((p: { id: string; action: string }) => `${p.id}:${p.action}`)).toEqual(["g_test:skip", "g_impl:run", "g_review:run"]);
-    expect(json.pairs[1].reasons).toMatchObject([{ kind: "prompt", detail: "prompt.task changed" }]);
+    expect(json.pairs[1].reasons).toMatchObject([{ kind: "prompt", detail: "prompt.task changed", component: { kind: "prompt" as const, name: "task" } }]);
     expect(json.changes).toEqual([
       { kind: "prompt", id: "g_impl", change: "changed", patch: expect.stringContaining("-  task: Implement the Stack class.\n+  task: Implement a Stack.\n") },
     ]);
@@ -277,7 +277,14 @@ describe("the pull request's plan is the plan main makes after merging", () => {
     expect(json.totals).toEqual({ pairs: 3, run: 0, skip: 3, accepted: 2, added: 0, removed: 0 });
     expect(json.pairs.map((p) => [p.id, p.sinceBase])).toMatchObject([
       ["g_test", { changed: false, changes: [], accepted: null }],
-      ["g_impl", { changed: true, changes: [{ kind: "prompt", detail: "prompt.task changed" }], accepted: "committed" }],
+      [
+        "g_impl",
+        {
+          changed: true,
+          changes: [{ kind: "prompt", detail: "prompt.task changed", component: { kind: "prompt" as const, name: "task" } }],
+          accepted: "committed",
+        },
+      ],
       [
         "g_review",
         {
@@ -317,7 +324,10 @@ describe("the pull request's plan is the plan main makes after merging", () => {
     expect(json.totals).toEqual({ pairs: 3, run: 2, skip: 1, accepted: 0, added: 0, removed: 0 });
     expect(json.pairs.map((p) => [p.id, p.sinceBase])).toMatchObject([
       ["g_test", { changed: false, changes: [], accepted: null }],
-      ["g_impl", { changed: true, changes: [{ kind: "prompt", detail: "prompt.task changed" }], accepted: null }],
+      [
+        "g_impl",
+        { changed: true, changes: [{ kind: "prompt", detail: "prompt.task changed", component: { kind: "prompt" as const, name: "task" } }], accepted: null },
+      ],
       ["g_review", { changed: true, changes: [{ kind: "upstream", detail: "g_impl will run" }], accepted: null }],
     ]);
   });

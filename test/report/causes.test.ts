@@ -13,8 +13,8 @@ import { styleFor } from "../../src/report/color.js";
 
 const plain = styleFor({ isTTY: false });
 const OWN: Reason[] = [
-  { kind: "prompt", detail: "prompt.task changed" },
-  { kind: "prompt", detail: "workflow specification changed" },
+  { kind: "prompt", detail: "prompt.task changed", component: { kind: "prompt" as const, name: "task" } },
+  { kind: "prompt", detail: "workflow specification changed", component: { kind: "context" as const, name: "specification" } },
   { kind: "model", detail: "model changed (was m1)" },
   { kind: "new", detail: "never accepted" },
 ];
@@ -32,7 +32,10 @@ const plans = fc
       const running = requires.filter((d) => nodes[Number(d.slice(1))]!.action === "run");
       const own = spec.own === null ? [] : [OWN[spec.own]!];
       const action = own.length > 0 || running.length > 0 ? "run" : "skip";
-      const reasons: Reason[] = action === "run" ? [...own, ...running.map((d): Reason => ({ kind: "upstream", detail: `${d} will run` }))] : [];
+      const reasons: Reason[] =
+        action === "run"
+          ? [...own, ...running.map((d): Reason => ({ kind: "upstream", detail: `${d} will run`, component: { kind: "upstream" as const, name: d } }))]
+          : [];
       const wave = 1 + Math.max(0, ...requires.map((d) => nodes[Number(d.slice(1))]!.wave));
       nodes.push({ id: `p${i}`, requires, status: action, reasons, wave, action });
     }
@@ -93,10 +96,28 @@ describe("causes", () => {
 
   it("are explained by the entries of the diff that changed them: the settings for the specification, each pair's prompt for its own", () => {
     const nodes: CauseNode[] = [
-      { id: "a", requires: [], status: "run", reasons: [{ kind: "prompt", detail: "prompt.task changed" }], wave: 1 },
-      { id: "b", requires: [], status: "run", reasons: [{ kind: "prompt", detail: "prompt.task changed" }], wave: 1 },
+      {
+        id: "a",
+        requires: [],
+        status: "run",
+        reasons: [{ kind: "prompt", detail: "prompt.task changed", component: { kind: "prompt" as const, name: "task" } }],
+        wave: 1,
+      },
+      {
+        id: "b",
+        requires: [],
+        status: "run",
+        reasons: [{ kind: "prompt", detail: "prompt.task changed", component: { kind: "prompt" as const, name: "task" } }],
+        wave: 1,
+      },
       { id: "t[x]", requires: ["a"], status: "run", reasons: [{ kind: "model", detail: "model changed (was m1)" }], wave: 2, template: "t" },
-      { id: "c", requires: [], status: "run", reasons: [{ kind: "prompt", detail: "workflow specification changed" }], wave: 1 },
+      {
+        id: "c",
+        requires: [],
+        status: "run",
+        reasons: [{ kind: "prompt", detail: "workflow specification changed", component: { kind: "context" as const, name: "specification" } }],
+        wave: 1,
+      },
     ];
     const changes = [
       { kind: "workflow" as const, id: null },

@@ -206,9 +206,9 @@ describe.each(SIZES)("at %i pairs", (n) => {
 
 /** The ways a pair changes on its own; what depends on a changed pair re-runs because of it. */
 const OWN: Reason[] = [
-  { kind: "prompt", detail: "prompt.task changed" },
-  { kind: "prompt", detail: "prompt.role changed" },
-  { kind: "prompt", detail: "workflow specification changed" },
+  { kind: "prompt", detail: "prompt.task changed", component: { kind: "prompt" as const, name: "task" } },
+  { kind: "prompt", detail: "prompt.role changed", component: { kind: "prompt" as const, name: "role" } },
+  { kind: "prompt", detail: "workflow specification changed", component: { kind: "context" as const, name: "specification" } },
   { kind: "model", detail: "model changed (was gpt-4o)" },
   { kind: "inputs", detail: "inputs changed: src/app.ts" },
   { kind: "new", detail: "never accepted" },
@@ -218,7 +218,9 @@ const OWN: Reason[] = [
 function changed(plan: Plan, edits: ReadonlyMap<string, Reason>): Plan {
   const byId = new Map<string, PlannedPair>();
   const pairs = plan.pairs.map((p) => {
-    const upstream = p.requires.filter((d) => byId.get(d)!.action === "run").map((d): Reason => ({ kind: "upstream", detail: `${d} will run` }));
+    const upstream = p.requires
+      .filter((d) => byId.get(d)!.action === "run")
+      .map((d): Reason => ({ kind: "upstream", detail: `${d} will run`, component: { kind: "upstream" as const, name: d } }));
     const reasons = [...(edits.has(p.id) ? [edits.get(p.id)!] : []), ...upstream];
     const pair: PlannedPair = { ...p, action: reasons.length > 0 ? "run" : "skip", reasons };
     byId.set(p.id, pair);
