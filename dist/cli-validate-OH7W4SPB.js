@@ -3,22 +3,23 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   issueLines
-} from "./cli-chunk-BDOG6Z4B.js";
+} from "./cli-chunk-NWGX7Y2I.js";
 import {
   checkWorkflow
-} from "./cli-chunk-QKL2J4LT.js";
+} from "./cli-chunk-OFBYRAPK.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-VJTNBAMU.js";
-import "./cli-chunk-YTQL7ZLS.js";
+} from "./cli-chunk-AJVOOCRO.js";
+import "./cli-chunk-XGOMPHHD.js";
 import {
   count
-} from "./cli-chunk-XWROBFZG.js";
+} from "./cli-chunk-DSTVUMR6.js";
+import "./cli-chunk-MV7565KH.js";
 import {
   styleFor
-} from "./cli-chunk-5ZWDE2EE.js";
-import "./cli-chunk-IBFPC2Q6.js";
+} from "./cli-chunk-WGU5J5QM.js";
+import "./cli-chunk-NW47I5JW.js";
 import {
   ConfigError,
   EXIT,
@@ -31,8 +32,8 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-YFM4J6CT.js";
-import "./cli-chunk-NRKDSK7E.js";
+} from "./cli-chunk-IBG45BKD.js";
+import "./cli-chunk-4XZ3ROSU.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/app/validate.ts

@@ -3,20 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-2EE5YVUI.js";
-import "./cli-chunk-I4KXEGSL.js";
+} from "./cli-chunk-AMTH2IOU.js";
+import "./cli-chunk-MO7ORK67.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-LXK577MZ.js";
-import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-QKL2J4LT.js";
+} from "./cli-chunk-EU4POBXR.js";
+import "./cli-chunk-UC6UFBNK.js";
+import "./cli-chunk-OFBYRAPK.js";
 import {
   NOT_REPORTED,
-  seconds,
-  visible
-} from "./cli-chunk-ZHCOJHFW.js";
+  seconds
+} from "./cli-chunk-IXM4OVCY.js";
 import {
   listRunIds,
   listing,
@@ -24,7 +23,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-BXAZKQRM.js";
+} from "./cli-chunk-MMPKODQT.js";
 import {
   LocalStore,
   checkStateDir,
@@ -32,17 +31,20 @@ import {
   isHashedKey,
   pairKey,
   readLockWithJournal
-} from "./cli-chunk-VJTNBAMU.js";
+} from "./cli-chunk-AJVOOCRO.js";
 import {
   lockPathFor
-} from "./cli-chunk-YTQL7ZLS.js";
+} from "./cli-chunk-XGOMPHHD.js";
 import {
   count
-} from "./cli-chunk-XWROBFZG.js";
+} from "./cli-chunk-DSTVUMR6.js";
+import {
+  visible
+} from "./cli-chunk-MV7565KH.js";
 import {
   styleFor
-} from "./cli-chunk-5ZWDE2EE.js";
-import "./cli-chunk-IBFPC2Q6.js";
+} from "./cli-chunk-WGU5J5QM.js";
+import "./cli-chunk-NW47I5JW.js";
 import {
   ConfigError,
   Option,
@@ -57,8 +59,8 @@ import {
   resolveWorkflowPath,
   shortRef,
   stateDirOption
-} from "./cli-chunk-YFM4J6CT.js";
-import "./cli-chunk-NRKDSK7E.js";
+} from "./cli-chunk-IBG45BKD.js";
+import "./cli-chunk-4XZ3ROSU.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";

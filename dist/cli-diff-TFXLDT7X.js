@@ -1,29 +1,47 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-ZHCOJHFW.js";
+import "./cli-chunk-IXM4OVCY.js";
 import {
   planTarget
-} from "./cli-chunk-BXAZKQRM.js";
-import "./cli-chunk-VJTNBAMU.js";
+} from "./cli-chunk-MMPKODQT.js";
+import "./cli-chunk-AJVOOCRO.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-YTQL7ZLS.js";
+} from "./cli-chunk-XGOMPHHD.js";
 import {
+  GRAPH_NODE_LIMIT,
+  SCREEN_LINES,
+  UNCHANGED,
+  affectedSubgraph,
+  append,
+  blockedBy,
+  causeExtent,
+  causeLines,
+  causesOf,
+  changesFor,
+  number,
   planJson,
+  planNodes,
+  plural2 as plural,
   reasonsText,
+  rootsDiffer,
+  totalCostText,
+  waveRange,
+  wavesText,
   withoutCallsText
-} from "./cli-chunk-XWROBFZG.js";
+} from "./cli-chunk-DSTVUMR6.js";
+import "./cli-chunk-MV7565KH.js";
 import {
   FILE_HEADERS_ONLY,
   createTwoFilesPatch,
   decidePair,
   styleFor
-} from "./cli-chunk-5ZWDE2EE.js";
+} from "./cli-chunk-WGU5J5QM.js";
 import {
   lockEntry
-} from "./cli-chunk-IBFPC2Q6.js";
+} from "./cli-chunk-NW47I5JW.js";
 import {
   Option,
   PATH_HELP,
@@ -34,8 +52,8 @@ import {
   require_dist,
   resolveWorkflowPath,
   stateDirOption
-} from "./cli-chunk-YFM4J6CT.js";
-import "./cli-chunk-NRKDSK7E.js";
+} from "./cli-chunk-IBG45BKD.js";
+import "./cli-chunk-4XZ3ROSU.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -187,6 +205,7 @@ function countsOf(diff) {
   const accepted = alreadyAccepted(diff).length;
   return { run, accepted, unchanged: diff.plan.pairs.length - run - accepted };
 }
+var PATCH_LINES = 200;
 function diffText(diff, style, options = {}) {
   const { plan, base } = diff;
   const cwd = options.cwd ?? process.cwd();
@@ -197,32 +216,58 @@ function diffText(diff, style, options = {}) {
   const accepted = alreadyAccepted(diff);
   const counts = countsOf(diff);
   lines.push(
-    style.bold(`${counts.run} to re-run after merging, ${counts.accepted > 0 ? `${counts.accepted} already accepted, ` : ""}${counts.unchanged} unchanged`) + `; ${diff.added.length} added, ${diff.removed.length} removed`
+    style.bold(
+      `${number(counts.run)} to re-run after merging, ${counts.accepted > 0 ? `${number(counts.accepted)} already accepted, ` : ""}${number(counts.unchanged)} unchanged`
+    ) + `; ${number(diff.added.length)} added, ${number(diff.removed.length)} removed`
   );
   if (options.cost) lines.push(options.cost);
-  if (run.length > 0) {
+  const byPair = options.all || run.length + accepted.length + 12 <= SCREEN_LINES;
+  const causes = byPair ? [] : causesOf(planNodes(plan));
+  if (run.length > 0 && byPair) {
     const width = Math.min(40, Math.max(...run.map((p) => p.id.length)));
     lines.push("", style.bold("Will re-run"));
     for (const p of run) {
       lines.push(`  ${style.yellow(p.id.padEnd(width))}  ${style.dim(`wave ${p.wave}`)}  ${reasonsText(p)}`);
     }
+  } else if (run.length > 0) {
+    lines.push("", style.bold("Will re-run, by cause"), ...causeLines(causes, style, SCREEN_LINES - lines.length - 12));
   }
   if (accepted.length > 0) {
-    const width = Math.min(40, Math.max(...accepted.map((p) => p.id.length)));
+    const shown2 = byPair ? accepted : accepted.slice(0, MAX_LISTED);
+    const width = Math.min(40, Math.max(...shown2.map((p) => p.id.length)));
     lines.push("", style.bold("Changed, already accepted") + style.dim(" (merging re-runs nothing for these)"));
-    for (const p of accepted) {
+    for (const p of shown2) {
       const since = diff.sinceBase.get(p.id);
       lines.push(`  ${style.green(p.id.padEnd(width))}  ${style.dim(`wave ${p.wave}`)}  ${sinceBaseText(since)} (${acceptedText(since.accepted)})`);
     }
+    if (shown2.length < accepted.length) lines.push(style.dim(`  \u2026 and ${accepted.length - shown2.length} more`));
   }
-  if (diff.added.length > 0) lines.push("", `${style.bold("Added:")} ${diff.added.join(", ")}`);
-  if (diff.removed.length > 0) lines.push("", `${style.bold("Removed:")} ${diff.removed.join(", ")}`);
-  for (const change of diff.changes) {
+  if (diff.added.length > 0) lines.push("", `${style.bold("Added:")} ${idsText(diff.added, byPair)}`);
+  if (diff.removed.length > 0) lines.push("", `${style.bold("Removed:")} ${idsText(diff.removed, byPair)}`);
+  const templateOf = (id) => plan.workflow.pairs?.get(id)?.template;
+  const first = new Set(causes.flatMap((c) => changesFor(c, diff.changes, templateOf)));
+  const changes = [...first, ...diff.changes.filter((c) => !first.has(c))];
+  let budget = options.all ? Infinity : PATCH_LINES;
+  let shown = 0;
+  for (const change of changes) {
+    const patch = change.patch.trimEnd().split("\n");
+    if (shown > 0 && patch.length + 2 > budget) break;
     lines.push("", style.bold(`${changeTitle(change)} (${change.change})`));
-    for (const line of change.patch.trimEnd().split("\n")) lines.push(colorLine(line, style));
+    for (const line of patch) lines.push(colorLine(line, style));
+    budget -= patch.length + 2;
+    shown++;
+  }
+  if (shown < changes.length) {
+    const left = changes.slice(shown).reduce((n, c) => n + c.patch.trimEnd().split("\n").length, 0);
+    lines.push("", style.dim(`\u2026 and ${changes.length - shown} more changed entries (${left} lines): pairflow diff --all shows every one.`));
   }
   if (diff.changes.length === 0) lines.push("", style.dim(`No workflow or prompts entry differs from ${base.ref}.`));
   return lines.join("\n") + "\n";
+}
+var MAX_LISTED = 10;
+function idsText(ids, all) {
+  const shown = all ? ids : ids.slice(0, MAX_LISTED);
+  return shown.join(", ") + (shown.length < ids.length ? ` and ${ids.length - shown.length} more` : "");
 }
 function changeTitle(change) {
   if (change.kind === "workflow") return "workflow settings";
@@ -236,54 +281,28 @@ function colorLine(line, style) {
   return line;
 }
 
-// src/report/impact.ts
-var UNCHANGED = /* @__PURE__ */ new Set(["skip", "reused"]);
-function isAffected(node) {
-  return !UNCHANGED.has(node.status);
+// src/report/markdown.ts
+function md(text) {
+  return text.replace(/[\\`*_[\]<>|~#]/g, "\\$&");
 }
-function causeGroups(nodes) {
-  const affected = new Map(nodes.filter(isAffected).map((n) => [n.id, n]));
-  const dependents = /* @__PURE__ */ new Map();
-  for (const n of affected.values()) {
-    for (const dep of n.requires) if (affected.has(dep)) dependents.set(dep, [...dependents.get(dep) ?? [], n.id]);
-  }
-  const order = new Map(nodes.map((n, i) => [n.id, i]));
-  const cascaded = new Set([...affected.values()].filter((n) => isCascaded(n, affected)).map((n) => n.id));
-  const groups = [];
-  for (const root of affected.values()) {
-    if (cascaded.has(root.id)) continue;
-    const seen = /* @__PURE__ */ new Set();
-    const queue = [...dependents.get(root.id) ?? []];
-    while (queue.length > 0) {
-      const id = queue.pop();
-      if (seen.has(id) || !cascaded.has(id)) continue;
-      seen.add(id);
-      queue.push(...dependents.get(id) ?? []);
+function code(text) {
+  const ticks = "`".repeat(longestRun([text], "`") + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${ticks}${pad}${text}${pad}${ticks}`;
+}
+function longestRun(lines, ch) {
+  let best = 0;
+  for (const line of lines) {
+    let run = 0;
+    for (const c of line) {
+      run = c === ch ? run + 1 : 0;
+      if (run > best) best = run;
     }
-    groups.push({ root, cascade: [...seen].sort((a, b) => order.get(a) - order.get(b)) });
   }
-  return groups;
+  return best;
 }
-function isCascaded(node, affected) {
-  const deps = node.requires.filter((d) => affected.has(d));
-  if (deps.length === 0) return false;
-  if (node.status === "blocked") return true;
-  if (node.reasons.length === 0) return false;
-  return node.reasons.every(
-    (r) => (r.kind === "upstream" || r.kind === "upstream_artifact") && !/ (added to|removed from) requires$/.test(r.detail) && deps.some((d) => r.detail.startsWith(`${d} `) || r.detail.startsWith(`${d}'s `))
-  );
-}
-var GRAPH_NODE_LIMIT = 40;
-function affectedSubgraph(nodes, limit = GRAPH_NODE_LIMIT) {
-  if (nodes.length <= limit) return { nodes, omittedAffected: 0, unchanged: 0 };
-  const affected = nodes.filter(isAffected);
-  const roots = new Set(causeGroups(nodes).map((g) => g.root.id));
-  const rank = (n) => n.status === "failed" ? 0 : roots.has(n.id) ? 1 : 2;
-  const order = new Map(nodes.map((n, i) => [n.id, i]));
-  const kept = new Set(
-    [...affected].sort((a, b) => rank(a) - rank(b) || order.get(a.id) - order.get(b.id)).slice(0, limit).map((n) => n.id)
-  );
-  return { nodes: affected.filter((n) => kept.has(n.id)), omittedAffected: affected.length - kept.size, unchanged: nodes.length - affected.length };
+function bytes(text) {
+  return Buffer.byteLength(text, "utf8");
 }
 
 // src/report/summary.ts
@@ -299,6 +318,22 @@ var STATUS_STYLE = {
   reused: { fill: "#f6f8fa", stroke: "#8c959f", colour: "grey", marker: "", shape: "box", width: 1 },
   skip: { fill: "#f6f8fa", stroke: "#8c959f", colour: "grey", marker: "", shape: "box", width: 1 }
 };
+var MAX_NAMED = 5;
+function causeParagraph(cause) {
+  const differ = rootsDiffer(cause);
+  const detail = (r) => {
+    const parts = [r.status === "run" ? "" : statusText(r.status), r.downstream > 0 ? `+ ${number2(r.downstream)} downstream` : ""].filter(Boolean);
+    return differ && parts.length > 0 ? ` (${parts.join(", ")})` : "";
+  };
+  const named = cause.roots.length > 1 ? cause.roots.slice(0, MAX_NAMED).map((r) => `${code(r.id)}${detail(r)}`) : [];
+  const more = cause.roots.length - named.length;
+  const list = named.length > 0 ? `: ${named.join(", ")}${more > 0 ? ` and ${number2(more)} more` : ""}` : "";
+  return `${cause.failed > 0 ? "\u2716 " : ""}**${md(cause.why)}** \u2014 ${causeExtent(cause, code)}${list}`;
+}
+function statusText(status) {
+  const symbol = symbolOf(statusClass(status));
+  return symbol ? `${symbol} ${status}` : status;
+}
 function symbolOf(status) {
   return STATUS_STYLE[status].marker.split(" ")[0];
 }
@@ -308,7 +343,11 @@ function mermaidGraph(nodes, limits = {}) {
   if (nodes.length === 0) return { text: null, drawn: [], note: "No pairs to draw." };
   const affected = nodes.filter((n) => !UNCHANGED.has(n.status)).length;
   if (nodes.length > (limits.maxNodes ?? GRAPH_NODE_LIMIT) && affected === 0) {
-    return { text: null, drawn: [], note: `Nothing is affected: the ${number(nodes.length)} pairs are not drawn.` };
+    return { text: null, drawn: [], note: `Nothing is affected: the ${number2(nodes.length)} pairs are not drawn.` };
+  }
+  if (nodes.length > (limits.maxNodes ?? GRAPH_NODE_LIMIT) && !holdsTogether(nodes, limits.maxNodes ?? GRAPH_NODE_LIMIT)) {
+    const condensed = condensedGraph(nodes);
+    if (condensed.text !== null && condensed.text.length <= maxChars) return condensed;
   }
   for (let limit = limits.maxNodes ?? GRAPH_NODE_LIMIT; limit >= 1; limit = Math.floor(limit / 2)) {
     const sub = affectedSubgraph(
@@ -319,12 +358,12 @@ function mermaidGraph(nodes, limits = {}) {
     if (chart.text === null || chart.text.length > maxChars || chart.edges > maxEdges) continue;
     const drawn = sub.nodes.map((n) => nodes.find((m) => m.id === n.id));
     const left = [];
-    if (sub.omittedAffected > 0) left.push(`${number(sub.omittedAffected)} more affected`);
-    if (sub.unchanged > 0) left.push(`${number(sub.unchanged)} unchanged`);
-    const note = left.length === 0 ? null : `Drawn: ${number(drawn.length)} of the ${number(affected)} affected pairs` + (sub.omittedAffected > 0 ? " (failed pairs and root causes first)" : "") + `; not drawn: ${left.join(" and ")} ${sub.omittedAffected + sub.unchanged === 1 ? "pair" : "pairs"}.`;
+    if (sub.omittedAffected > 0) left.push(`${number2(sub.omittedAffected)} more affected`);
+    if (sub.unchanged > 0) left.push(`${number2(sub.unchanged)} unchanged`);
+    const note = left.length === 0 ? null : `Drawn: ${number2(drawn.length)} of the ${number2(affected)} affected pairs` + (sub.omittedAffected > 0 ? " (failed pairs and root causes first)" : "") + `; not drawn: ${left.join(" and ")} ${sub.omittedAffected + sub.unchanged === 1 ? "pair" : "pairs"}.`;
     return { text: chart.text, drawn, note };
   }
-  return { text: null, drawn: [], note: `No graph: even one pair's label is more than GitHub draws (${number(maxChars)} characters).` };
+  return { text: null, drawn: [], note: `No graph: even one pair's label is more than GitHub draws (${number2(maxChars)} characters).` };
 }
 function flowchart(nodes) {
   if (nodes.length === 0) return { text: null, edges: 0 };
@@ -343,7 +382,7 @@ function flowchart(nodes) {
   const byStatus = /* @__PURE__ */ new Map();
   for (const n of nodes) {
     const status = statusClass(n.status);
-    byStatus.set(status, [...byStatus.get(status) ?? [], index.get(n.id)]);
+    append(byStatus, status, index.get(n.id));
   }
   for (const [status, ids] of byStatus) {
     const style = STATUS_STYLE[status];
@@ -351,6 +390,124 @@ function flowchart(nodes) {
     lines.push(`  class ${ids.join(",")} ${status}`);
   }
   return { text: lines.join("\n") + "\n", edges };
+}
+var MIN_EDGES_PER_NODE = 0.5;
+var FEW_NODES = 10;
+function holdsTogether(nodes, limit) {
+  const affected = nodes.filter((n) => !UNCHANGED.has(n.status));
+  if (affected.length > limit) return false;
+  if (affected.length <= FEW_NODES) return true;
+  return flowchart(affected).edges >= affected.length * MIN_EDGES_PER_NODE;
+}
+var MAX_CAUSE_NODES = 8;
+var MAX_FAILED_NODES = 8;
+var MAX_GROUP_NODES = 8;
+var MAX_LABEL = 48;
+var CONDENSED_CONFIG = "---\nconfig:\n  flowchart:\n    nodeSpacing: 14\n    rankSpacing: 70\n---\n";
+function condensedGraph(input) {
+  const nodes = withWaves(input);
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const affected = nodes.filter((n) => !UNCHANGED.has(n.status));
+  const causes = causesOf(nodes);
+  const templates = [...new Set(affected.filter((n) => n.template !== void 0).map((n) => n.template))];
+  const keptTemplates = templates.slice(0, MAX_GROUP_NODES / 2);
+  const inTemplate = (n) => n.template !== void 0 && keptTemplates.includes(n.template);
+  const waves = [...new Set(affected.filter((n) => !inTemplate(n)).map((n) => n.wave))].sort((a, b) => a - b);
+  const span = Math.max(1, Math.ceil(waves.length / (MAX_GROUP_NODES - keptTemplates.length)));
+  const bucketOf = (wave) => Math.floor(waves.indexOf(wave) / span);
+  const keys = [...keptTemplates.map((t) => `t ${t}`), ...[...new Set(waves.map(bucketOf))].map((b) => `w ${b}`)];
+  const gid = new Map(keys.map((key, i) => [key, `g${i}`]));
+  const groupOf = (n) => gid.get(inTemplate(n) ? `t ${n.template}` : `w ${bucketOf(n.wave)}`);
+  const members = /* @__PURE__ */ new Map();
+  for (const n of affected) append(members, groupOf(n), n);
+  const lines = ["flowchart LR"];
+  const classes = /* @__PURE__ */ new Map();
+  const klass = (status, id) => append(classes, status, id);
+  const drawn = [];
+  const edges = [];
+  const perGroup = (ids) => {
+    const per = /* @__PURE__ */ new Map();
+    for (const id of ids) per.set(groupOf(byId.get(id)), (per.get(groupOf(byId.get(id))) ?? 0) + 1);
+    return [...gid.values()].filter((g) => per.has(g)).map((g) => [g, per.get(g)]);
+  };
+  const shownCauses = causes.length > MAX_CAUSE_NODES ? causes.slice(0, MAX_CAUSE_NODES - 1) : causes;
+  for (const [i, c] of shownCauses.entries()) {
+    const words = c.why.length > MAX_LABEL ? `${c.why.slice(0, MAX_LABEL - 1)}\u2026` : c.why;
+    const who = c.roots.length === 1 ? c.roots[0].id : plural(c.roots.length, "pair");
+    lines.push(`  c${i}["${label(`${words}<br/>${who}`)}"]`);
+    klass(c.failed > 0 ? "failed" : statusClass(c.rootStatuses[0]?.status ?? "run"), `c${i}`);
+    for (const [g, n] of perGroup([...c.roots.map((r) => r.id), ...c.downstream])) edges.push(`  c${i} -->|${number2(n)}| ${g}`);
+  }
+  if (shownCauses.length < causes.length) {
+    const rest = causes.slice(shownCauses.length);
+    lines.push(`  cx["${label(plural(rest.length, "more cause"))}"]`);
+    klass("run", "cx");
+    for (const [g, n] of perGroup([...new Set(rest.flatMap((c) => [...c.roots.map((r) => r.id), ...c.downstream]))])) edges.push(`  cx -->|${number2(n)}| ${g}`);
+  }
+  for (const [key, g] of gid) {
+    const group = members.get(g);
+    const statuses = /* @__PURE__ */ new Map();
+    for (const n of group) statuses.set(n.status, (statuses.get(n.status) ?? 0) + 1);
+    const worst = GROUP_ORDER.find((s) => statuses.has(s)) ?? "run";
+    const counts = [...statuses].sort(([a], [b]) => GROUP_ORDER.indexOf(a) - GROUP_ORDER.indexOf(b)).map(([s, n]) => `${number2(n)} ${s}`);
+    const name = key.startsWith("t ") ? `${key.slice(2)}[*]` : wavesText(waveRange(group));
+    lines.push(`  ${g}["${label(`${name}<br/>${counts.join(", ")}`)}"]`);
+    klass(statusClass(worst), g);
+    drawn.push({ id: g, requires: [], status: worst });
+  }
+  const blocked = blockedBy(nodes);
+  const dependents = /* @__PURE__ */ new Map();
+  for (const n of nodes) for (const d of n.requires) append(dependents, d, n.id);
+  const blockedWaves = (id) => {
+    const seen = /* @__PURE__ */ new Set();
+    const queue = [...dependents.get(id) ?? []];
+    while (queue.length > 0) {
+      const next = queue.pop();
+      if (seen.has(next) || byId.get(next)?.status !== "blocked") continue;
+      seen.add(next);
+      queue.push(...dependents.get(next) ?? []);
+    }
+    return waveRange([...seen].map((b) => byId.get(b)));
+  };
+  const failed = nodes.filter((n) => n.status === "failed").sort((a, b) => (blocked.get(b.id) ?? 0) - (blocked.get(a.id) ?? 0));
+  const shownFailed = failed.length > MAX_FAILED_NODES ? failed.slice(0, MAX_FAILED_NODES - 1) : failed;
+  const failedNode = (id, text, stopped, waves2) => {
+    lines.push(`  ${id}{{"${label(text)}"}}`);
+    klass("failed", id);
+    if (stopped === 0) return;
+    lines.push(`  ${id}b(["${label(`\u2298 ${number2(stopped)} blocked<br/>${waves2}`)}"])`);
+    klass("blocked", `${id}b`);
+    edges.push(`  ${id} --> ${id}b`);
+  };
+  for (const [i, f] of shownFailed.entries()) {
+    const n = blocked.get(f.id) ?? 0;
+    failedNode(`f${i}`, `\u2716 FAILED ${f.id}`, n, n > 0 ? wavesText(blockedWaves(f.id)) : "");
+    drawn.push(f);
+  }
+  if (shownFailed.length < failed.length) {
+    const rest = failed.slice(shownFailed.length);
+    const n = rest.reduce((sum, f) => sum + (blocked.get(f.id) ?? 0), 0);
+    failedNode("fx", `\u2716 ${number2(rest.length)} more failed`, n, "by them, all told");
+  }
+  if (failed.some((f) => (blocked.get(f.id) ?? 0) > 0)) drawn.push({ id: "blocked", requires: [], status: "blocked" });
+  lines.push(...edges);
+  for (const [status, ids] of classes) {
+    const style = STATUS_STYLE[status];
+    lines.push(`  classDef ${status} fill:${style.fill},stroke:${style.stroke},stroke-width:${style.width}px,color:#1f2328`);
+    lines.push(`  class ${ids.join(",")} ${status}`);
+  }
+  const unchanged = nodes.length - affected.length;
+  const note = `Condensed: the ${plural(affected.length, "affected pair")} as ${plural(causes.length, "cause")} and the groups of pairs they reach, each edge counting pairs` + (failed.length > 0 ? `; each failed pair with the pairs it blocked` : "") + (unchanged > 0 ? `; ${plural(unchanged, "unchanged pair")} not drawn` : "") + ".";
+  return { text: CONDENSED_CONFIG + lines.join("\n") + "\n", drawn, note, condensed: true };
+}
+var GROUP_ORDER = ["failed", "blocked", "interrupted", "run", "executed"];
+function withWaves(nodes) {
+  const waves = /* @__PURE__ */ new Map();
+  return nodes.map((n) => {
+    const wave = n.wave ?? 1 + Math.max(0, ...n.requires.map((d) => waves.get(d) ?? 0));
+    waves.set(n.id, wave);
+    return { id: n.id, requires: n.requires, status: n.status, reasons: n.reasons ?? [], wave, ...n.template !== void 0 ? { template: n.template } : {} };
+  });
 }
 function shape(n) {
   const style = STATUS_STYLE[statusClass(n.status)];
@@ -366,9 +523,15 @@ function label(text) {
 function graphMarkdown(nodes, limits = {}) {
   const graph = mermaidGraph(nodes, limits);
   return [
-    ...graph.text !== null ? ["```mermaid\n" + graph.text + "```", graphLegend(graph.drawn)] : [],
+    ...graph.text !== null ? ["```mermaid\n" + graph.text + "```", graph.condensed ? condensedLegend(graph.drawn) : graphLegend(graph.drawn)] : [],
     ...graph.note !== null ? [`_${graph.note}_`] : []
   ].join("\n\n");
+}
+function condensedLegend(drawn) {
+  const present = Object.keys(STATUS_STYLE).filter((s) => drawn.some((n) => statusClass(n.status) === s));
+  return present.map(
+    (s) => s === "failed" ? "\u2716 red hexagon: a failed pair; red: a cause or group with one" : s === "blocked" ? "\u2298 orange rounded: blocked" : `${STATUS_STYLE[s].colour}: ${s}`
+  ).join(" \xB7 ");
 }
 function graphLegend(nodes) {
   const present = Object.keys(STATUS_STYLE).filter((s) => nodes.some((n) => statusClass(n.status) === s));
@@ -386,7 +549,7 @@ ${body.trim()}
 
 </details>`;
 }
-function number(n) {
+function number2(n) {
   return n.toLocaleString("en-US");
 }
 function escapeHtml(text) {
@@ -395,11 +558,12 @@ function escapeHtml(text) {
 
 // src/report/diffMarkdown.ts
 var COMMENT_LIMIT = 65536;
+var MAX_CAUSES = 50;
 var MAX_ROWS = 100;
 var MAX_IDS = 100;
 var MAX_CELL = 300;
-var MAX_CASCADE_IDS = 5;
 var MAX_OPEN_ROWS = 10;
+var MAX_OPEN_DIFFS = 3;
 var MAX_GRAPH_CHARS = 15e3;
 var MAX_LINE = 1e3;
 var MIN_SHARE = 1500;
@@ -409,9 +573,8 @@ function commentMarker(workflowFile) {
 function diffMarkdown(diff, options = {}) {
   const limit = options.limit ?? COMMENT_LIMIT;
   const bounded = Number.isFinite(limit);
-  const pointer = options.summaryUrl ? `the whole diff is in the [job summary](${options.summaryUrl})` : "the whole diff is in the job summary of this check";
+  const pointer = options.pointer ?? (options.summaryUrl ? `the whole diff is in the [job summary](${options.summaryUrl})` : "the whole diff is in the job summary of this check");
   const { plan, base } = diff;
-  const run = willRun(diff);
   const accepted = alreadyAccepted(diff);
   const top = [];
   if (options.marker) top.push(options.marker);
@@ -420,45 +583,79 @@ function diffMarkdown(diff, options = {}) {
   top.push(`${code(diff.workflowFile)} compared with ${baseName(base, code)}`, "");
   if (!base.workflowFound) top.push(`${code(diff.workflowFile)} does not exist at ${code(base.ref)}: every pair is added.`, "");
   top.push(totalsLine(diff));
-  if (run.length > 0) {
-    const groups = causeGroups(plan.pairs.map((p) => ({ id: p.id, requires: p.requires, status: p.action, reasons: p.reasons })));
-    const shown = bounded ? groups.slice(0, MAX_ROWS) : groups;
-    top.push("", "#### Will re-run, by cause", "", "| Cause | Wave | Why | Re-runs with it |", "| --- | ---: | --- | --- |");
-    for (const g of shown) {
-      const p = plan.byId.get(g.root.id);
-      top.push(`| ${code(p.id)} | ${p.wave} | ${cell(reasonsText(p), bounded)} | ${cascadeCell(g.cascade, bounded)} |`);
-    }
-    if (shown.length < groups.length) top.push("", `\u2026and ${groups.length - shown.length} more causes; ${pointer}.`);
-  }
+  const causes = causesOf(planNodes(plan));
+  const shown = bounded ? causes.slice(0, MAX_CAUSES) : causes;
+  const templateOf = (id) => plan.workflow.pairs?.get(id)?.template;
+  const placed = /* @__PURE__ */ new Set();
+  const slots = shown.map((cause) => changesFor(cause, diff.changes, templateOf).filter((c) => !placed.has(c) && placed.add(c)));
+  slots.push(diff.changes.filter((c) => !placed.has(c)));
+  const others = slots[slots.length - 1];
+  const after = [];
   if (accepted.length > 0) {
-    const shown = bounded ? accepted.slice(0, MAX_ROWS) : accepted;
+    const rows = bounded ? accepted.slice(0, MAX_ROWS) : accepted;
     const table = ["Merging re-runs nothing for these.", "", "| Pair | Wave | What changed | Accepted |", "| --- | ---: | --- | --- |"];
-    for (const p of shown) {
+    for (const p of rows) {
       const since = diff.sinceBase.get(p.id);
       table.push(`| ${code(p.id)} | ${p.wave} | ${cell(sinceBaseText(since), bounded)} | ${md(acceptedText(since.accepted))} |`);
     }
-    if (shown.length < accepted.length) table.push("", `\u2026and ${accepted.length - shown.length} more; ${pointer}.`);
-    top.push("", "#### Changed in this pull request, already accepted", "");
-    if (accepted.length > MAX_OPEN_ROWS) top.push(collapsed(`${count(accepted.length, "pair")} changed and already accepted`, table.join("\n")));
-    else top.push(...table);
+    if (rows.length < accepted.length) table.push("", `\u2026and ${accepted.length - rows.length} more; ${pointer}.`);
+    after.push("", "#### Changed in this pull request, already accepted", "");
+    if (accepted.length > MAX_OPEN_ROWS) after.push(collapsed(`${count(accepted.length, "pair")} changed and already accepted`, table.join("\n")));
+    else after.push(...table);
   }
-  if (diff.added.length > 0) top.push("", "#### Added pairs", "", idList(diff.added, bounded, pointer));
-  if (diff.removed.length > 0) top.push("", "#### Removed pairs", "", idList(diff.removed, bounded, pointer));
-  const head = top.join("\n") + "\n";
+  if (diff.added.length > 0) after.push("", "#### Added pairs", "", idList(diff.added, bounded, pointer));
+  if (diff.removed.length > 0) after.push("", "#### Removed pairs", "", idList(diff.removed, bounded, pointer));
+  const assemble = (blocks, note) => {
+    const firstCut = blocks.findIndex((slot) => slot.some((b) => b === null));
+    const slotText = (i) => {
+      const kept = blocks[i].filter((b) => b !== null);
+      const left = i === firstCut ? note : "";
+      if (kept.length === 0 && !left) return "";
+      if (slots[i].length <= MAX_OPEN_DIFFS) return `
+${kept.join("\n")}${left}`;
+      return `
+${collapsed(manyTitle(slots[i], kept.length), kept.join("\n") + left)}
+`;
+    };
+    let text2 = top.join("\n") + "\n";
+    if (shown.length > 0) {
+      text2 += "\n#### Will re-run, by cause\n\n";
+      text2 += shown.map((c, i) => `${causeParagraph(c)}
+${slotText(i)}`).join("\n");
+      if (shown.length < causes.length) text2 += `
+\u2026and ${count(causes.length - shown.length, "more cause")}; ${pointer}.
+`;
+    }
+    if (after.length > 0) text2 += after.join("\n") + "\n";
+    const other = slotText(slots.length - 1);
+    if (other) text2 += section(shown.some((_, i) => slots[i].length > 0) ? "Other changes" : "Changes", "") + other.slice(1);
+    return text2;
+  };
   let graph = section("Graph", diffGraph(diff, bounded));
-  const heading = diff.changes.length > 0 ? section("Changes", "") : "";
-  let room = limit - size(head) - size(heading) - size(graph);
-  const diffsSize = diff.changes.reduce((n, c) => n + size(c.patch), 0);
-  if (bounded && diffsSize > room && room < size(graph)) {
+  const skeleton = assemble(
+    slots.map((slot) => slot.map(() => "")),
+    ""
+  );
+  const overhead = slots.filter((slot) => slot.length > 0).length + (others.length > 0 ? bytes(section("Other changes", "")) : 0) + slots.reduce((n, slot) => n + (slot.length > MAX_OPEN_DIFFS ? bytes(collapsed(manyTitle(slot, slot.length), "")) + 2 : 0), 0);
+  let room = limit - bytes(skeleton) - overhead - bytes(graph);
+  const diffsSize = diff.changes.reduce((n, c) => n + bytes(c.patch), 0);
+  if (bounded && diffsSize > room && room < bytes(graph)) {
     graph = section("Graph", `Not drawn here, to leave room for the diffs; ${pointer}.`);
-    room = limit - size(head) - size(heading) - size(graph);
+    room = limit - bytes(skeleton) - overhead - bytes(graph);
   }
-  if (room < 0) return cut(head, limit, pointer);
-  return head + heading + changeBlocks(diff.changes, room, pointer) + graph;
+  if (room < 0) return cut(skeleton + graph, limit, pointer);
+  const ordered = slots.flat();
+  const fitted = fitBlocks(ordered, room, pointer);
+  let at = 0;
+  const text = assemble(
+    slots.map((slot) => slot.map(() => fitted.blocks[at++])),
+    fitted.rest
+  );
+  const whole = text + graph;
+  return bytes(whole) <= limit ? whole : cut(whole, limit, pointer);
 }
 function diffGraph(diff, bounded) {
-  const nodes = diff.plan.pairs.map((p) => ({ id: p.id, requires: p.requires, status: p.action, reasons: p.reasons }));
-  return graphMarkdown(nodes, bounded ? { maxChars: MAX_GRAPH_CHARS } : {});
+  return graphMarkdown(planNodes(diff.plan), bounded ? { maxChars: MAX_GRAPH_CHARS } : {});
 }
 function headline(diff, options) {
   const at = options.commit ? ` at ${options.commit.url ? `[\`${options.commit.sha.slice(0, 7)}\`](${options.commit.url})` : code(options.commit.sha.slice(0, 7))}` : "";
@@ -470,11 +667,14 @@ function headline(diff, options) {
 function costPhrase(cost) {
   return cost.startsWith("$") ? `estimated cost ${cost}` : cost;
 }
-function cascadeCell(ids, bounded) {
-  if (ids.length === 0) return "\u2013";
-  const shown = bounded ? ids.slice(0, MAX_CASCADE_IDS) : ids;
-  const more = ids.length - shown.length;
-  return `${count(ids.length, "pair")}: ${shown.map(code).join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+function manyTitle(changes, shown) {
+  const kinds = /* @__PURE__ */ new Map();
+  for (const c of changes) {
+    const what = c.kind === "workflow" ? "workflow settings" : c.kind === "pair" ? "configurations" : "prompts";
+    kinds.set(what, (kinds.get(what) ?? 0) + 1);
+  }
+  const parts = [...kinds].map(([what, n]) => what === "workflow settings" ? what : `${n} ${what}`);
+  return `The diffs of ${parts.join(", ")}${shown < changes.length ? ` (${shown} shown here)` : ""}`;
 }
 function section(title, body) {
   return `
@@ -488,15 +688,15 @@ function totalsLine(diff) {
   const head = run === 0 ? `**Nothing will re-run after merging**: ${accepted > 0 ? rest : `all ${count(unchanged, "pair")} unchanged`}.` : `**${count(run, "pair")} will re-run after merging**, ${rest}.`;
   return `${head} ${count(diff.added.length, "pair")} added, ${diff.removed.length} removed.`;
 }
-function changeBlocks(changes, room, pointer) {
+function fitBlocks(changes, room, pointer) {
   const lines = changes.map((c) => c.patch.trimEnd().split("\n"));
   const whole = changes.map((c, i) => block(c, lines[i], ""));
-  const sizes = whole.map((b) => size(b) + 1);
-  if (sizes.reduce((a, b) => a + b, 0) <= room) return whole.join("\n");
+  const sizes = whole.map((b) => bytes(b) + 1);
+  if (sizes.reduce((a, b) => a + b, 0) <= room) return { blocks: whole, rest: "" };
   const rest = (n) => n > 0 ? `
 \u2026and ${count(n, "more changed entry", "more changed entries")} not shown here; ${pointer}.
 ` : "";
-  let left = room - size(rest(changes.length));
+  let left = room - bytes(rest(changes.length));
   const share = Math.max(fairShare(sizes, left), MIN_SHARE);
   const out = [];
   for (const [i, c] of changes.entries()) {
@@ -505,7 +705,7 @@ function changeBlocks(changes, room, pointer) {
       out.push(whole[i]);
     } else {
       const all = lines[i].map(shortLine);
-      const fits = (n2) => size(block(c, all.slice(0, n2), truncationNote(all.length - n2, pointer))) + 1 <= budget;
+      const fits = (n2) => bytes(block(c, all.slice(0, n2), truncationNote(all.length - n2, pointer))) + 1 <= budget;
       let n = 0;
       for (let hi = all.length - 1; n < hi; ) {
         const mid = Math.ceil((n + hi) / 2);
@@ -515,9 +715,10 @@ function changeBlocks(changes, room, pointer) {
       if (!all.slice(2, n).some((l) => l.startsWith("+") || l.startsWith("-"))) break;
       out.push(block(c, all.slice(0, n), truncationNote(all.length - n, pointer)));
     }
-    left -= size(out[out.length - 1]) + 1;
+    left -= bytes(out[out.length - 1]) + 1;
   }
-  return out.join("\n") + rest(changes.length - out.length);
+  const dropped = changes.length - out.length;
+  return { blocks: [...out, ...Array(dropped).fill(null)], rest: rest(dropped) };
 }
 function fairShare(sizes, room) {
   const sorted = [...sizes].sort((a, b) => a - b);
@@ -549,16 +750,16 @@ function cut(text, limit, pointer) {
 \u2026cut short to keep the comment under GitHub's limit; ${pointer}.
 `;
   let out = "";
-  let used = size(note);
+  let used = bytes(note);
   for (const line of text.split("\n")) {
-    used += size(line) + 1;
+    used += bytes(line) + 1;
     if (used > limit) break;
     out += line + "\n";
   }
   return out + note;
 }
 function count(n, one, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
+  return `${number(n)} ${n === 1 ? one : many}`;
 }
 function idList(ids, bounded, pointer) {
   const shown = bounded ? ids.slice(0, MAX_IDS) : ids;
@@ -568,28 +769,6 @@ function idList(ids, bounded, pointer) {
 function cell(text, bounded) {
   const short = bounded && text.length > MAX_CELL ? text.slice(0, MAX_CELL - 1) + "\u2026" : text;
   return md(short.replace(/\s*\n\s*/g, " "));
-}
-function md(text) {
-  return text.replace(/[\\`*_[\]<>|~#]/g, "\\$&");
-}
-function code(text) {
-  const ticks = "`".repeat(longestRun([text], "`") + 1);
-  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
-  return `${ticks}${pad}${text}${pad}${ticks}`;
-}
-function longestRun(lines, ch) {
-  let best = 0;
-  for (const line of lines) {
-    let run = 0;
-    for (const c of line) {
-      run = c === ch ? run + 1 : 0;
-      if (run > best) best = run;
-    }
-  }
-  return best;
-}
-function size(text) {
-  return Buffer.byteLength(text, "utf8");
 }
 
 // src/app/diff.ts
@@ -686,7 +865,14 @@ async function planDiff(target, options) {
     promptsText: workflow.promptsPath && readFileSync(workflow.promptsPath, "utf8")
   });
   const base = snapshotAt(repo, commit, options.base, workflowFile);
-  return { ...computeDiff(plan, sinceBase, head, base, { ref: options.base, commit }), planned };
+  return { ...computeDiff(plan, sinceBase, head, base, { ref: options.base, commit }), planned, head: headCommit(repo) };
+}
+function headCommit(repo) {
+  try {
+    return repo.resolve("HEAD");
+  } catch {
+    return null;
+  }
 }
 function snapshotAt(repo, commit, ref, workflowFile) {
   const workflowText = repo.read(commit, workflowFile);
@@ -733,11 +919,40 @@ function readLockAt(repo, commit, ref, lockFile) {
   }
 }
 
+// src/github/event.ts
+import { readFileSync as readFileSync2 } from "node:fs";
+function pullRequestOf(env) {
+  if (env.GITHUB_EVENT_NAME !== "pull_request" || !env.GITHUB_EVENT_PATH || !env.GITHUB_REPOSITORY) return void 0;
+  const event = JSON.parse(readFileSync2(env.GITHUB_EVENT_PATH, "utf8"));
+  if (!event.pull_request) return void 0;
+  const [owner, repo] = env.GITHUB_REPOSITORY.split("/");
+  const headSha = event.pull_request.head?.sha ?? env.GITHUB_SHA ?? "";
+  return { number: event.pull_request.number, baseSha: event.pull_request.base.sha, headSha, repo: { owner, repo } };
+}
+function commentLinks(env, sha) {
+  const server = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}` : void 0;
+  return {
+    commit: { sha, ...server ? { url: `${server}/commit/${sha}` } : {} },
+    ...server && env.GITHUB_RUN_ID ? { summaryUrl: `${server}/actions/runs/${env.GITHUB_RUN_ID}` } : {}
+  };
+}
+
 // src/cli/commands/diff.ts
+function commentOptions(diff, env) {
+  const sha = pullRequestOf(env)?.headSha ?? diff.head;
+  const links = sha ? commentLinks(env, sha) : {};
+  return { marker: commentMarker(diff.workflowFile), ...links, cost: totalCostText(diff.planned.estimate) };
+}
+function costLine(diff) {
+  return diff.planned.plan.pairs.some((p) => p.action === "run") ? capitalize(costPhrase(totalCostText(diff.planned.estimate))) : void 0;
+}
+function capitalize(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
 function registerDiff(program, { io }) {
   program.command("diff").description(
     "Show what the working tree changes against a git ref: the pairs that will re-run after merging and why (the plan `pairflow plan` makes here), the changed pairs already accepted, added and removed pairs, and a diff of each changed workflow and prompts entry. Executes nothing."
-  ).argument("[path]", PATH_HELP).requiredOption("--base <ref>", "the branch, tag or commit to compare with (its workflow, prompts and lock file are read with git, to say what changed)").addOption(new Option("--format <format>", "text for people, markdown for the pull request comment's text").choices(["text", "markdown"]).default("text")).option("--json", "write the diff as JSON (version 1) to stdout, and nothing else").addOption(stateDirOption()).addHelpText(
+  ).argument("[path]", PATH_HELP).requiredOption("--base <ref>", "the branch, tag or commit to compare with (its workflow, prompts and lock file are read with git, to say what changed)").addOption(new Option("--format <format>", "text for people, markdown for the pull request comment's text").choices(["text", "markdown"]).default("text")).option("--json", "write the diff as JSON (version 1) to stdout, and nothing else").option("--all", "list every pair that re-runs and every entry's diff, however many (a diff longer than a screen is otherwise put by cause)").addOption(stateDirOption()).addHelpText(
     "after",
     examples([
       "pairflow diff --base main",
@@ -748,8 +963,8 @@ function registerDiff(program, { io }) {
     if (opts.json && opts.format !== "text") throw new UsageError("--json and --format cannot be combined; choose one");
     const diff = await planDiff(target, { base: opts.base, cwd: io.cwd, env: io.env, stateDir: opts.stateDir });
     if (opts.json) io.stdout.write(JSON.stringify(diffJson(diff, io.cwd), null, 2) + "\n");
-    else if (opts.format === "markdown") io.stdout.write(diffMarkdown(diff, { marker: commentMarker(diff.workflowFile) }));
-    else io.stdout.write(diffText(diff, styleFor(io.stdout, io.env), { cwd: io.cwd }));
+    else if (opts.format === "markdown") io.stdout.write(diffMarkdown(diff, commentOptions(diff, io.env)));
+    else io.stdout.write(diffText(diff, styleFor(io.stdout, io.env), { cwd: io.cwd, all: opts.all, cost: costLine(diff) }));
   });
 }
 export {

@@ -4,22 +4,22 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   makeRealDirs,
   openState
-} from "./cli-chunk-VJTNBAMU.js";
+} from "./cli-chunk-AJVOOCRO.js";
 import {
   callsModel,
   estimatePlan,
   onlyPairs,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-5ZWDE2EE.js";
+} from "./cli-chunk-WGU5J5QM.js";
 import {
   lockEntry
-} from "./cli-chunk-IBFPC2Q6.js";
+} from "./cli-chunk-NW47I5JW.js";
 import {
   UsageError,
   displayPath,
   writeFileAtomic
-} from "./cli-chunk-YFM4J6CT.js";
+} from "./cli-chunk-IBG45BKD.js";
 
 // src/records/read.ts
 import { closeSync as closeSync2, constants, existsSync, fstatSync, openSync as openSync2, readdirSync, readSync } from "node:fs";
@@ -37,17 +37,19 @@ function runDir(stateDir, runId) {
   return path.join(runsDir(stateDir), runId);
 }
 var RunRecorder = class {
-  constructor(stateDir, selection, warn, earlier = /* @__PURE__ */ new Map(), startedAt) {
+  constructor(stateDir, selection, warn, earlier = /* @__PURE__ */ new Map(), startedAt, batch = false) {
     this.stateDir = stateDir;
     this.selection = selection;
     this.warn = warn;
     this.earlier = earlier;
+    this.batch = batch;
     if (startedAt) this.startedAt = startedAt;
   }
   stateDir;
   selection;
   warn;
   earlier;
+  batch;
   dir;
   /** The open trace.jsonl. */
   trace;
@@ -58,7 +60,7 @@ var RunRecorder = class {
     switch (event.type) {
       case "run_start":
         this.dir = runDir(this.stateDir, event.runId);
-        if (!event.resumed) this.write("plan.json", planRecord(event.runId, event.plan, this.selection));
+        if (!event.resumed) this.write("plan.json", planRecord(event.runId, event.plan, this.selection, this.batch));
         this.append({
           event: "run_start",
           runId: event.runId,
@@ -100,6 +102,9 @@ var RunRecorder = class {
         break;
       case "warning":
         this.append({ event: "warning", message: event.message });
+        break;
+      case "batch":
+        this.append({ event: "batch", provider: event.provider, batch: event.id, state: event.state, requests: event.requests, counts: event.counts });
         break;
       case "run_end": {
         const report = this.merged(event.report);
@@ -193,13 +198,14 @@ function inFlightGroups(events) {
   }
   return [...open.values()].map((o) => o.group);
 }
-function planRecord(runId, plan, selection) {
+function planRecord(runId, plan, selection, batch) {
   return {
     version: RECORD_VERSION,
     runId,
     createdAt: (/* @__PURE__ */ new Date()).toISOString(),
     workflow: { name: plan.workflow.name, path: plan.workflow.path, workflowRef: plan.workflowRef },
     selection,
+    ...batch ? { batch: true } : {},
     pairs: plan.pairs.map((p) => ({ id: p.id, wave: p.wave, requires: p.requires, configRef: p.configRef, action: p.action, reasons: p.reasons }))
   };
 }
@@ -335,7 +341,7 @@ function isPlanRecord(v) {
   );
 }
 function isResultRecord(v) {
-  return isObject(v) && (v.status === "success" || v.status === "failed" || v.status === "interrupted") && optional(v.startedAt, isString) && isObject(v.totals) && isNumber(v.totals.executed) && isNumber(v.totals.reused) && isNumber(v.totals.failed) && isTokens(v.totals.tokens) && Array.isArray(v.pairs) && v.pairs.every((p) => isObject(p) && isString(p.id) && isString(p.status) && optional(p.contentHash, isString));
+  return isObject(v) && (v.status === "success" || v.status === "failed" || v.status === "interrupted" || v.status === "waiting") && optional(v.startedAt, isString) && isObject(v.totals) && isNumber(v.totals.executed) && isNumber(v.totals.reused) && isNumber(v.totals.failed) && isTokens(v.totals.tokens) && Array.isArray(v.pairs) && v.pairs.every((p) => isObject(p) && isString(p.id) && isString(p.status) && optional(p.contentHash, isString));
 }
 function isEvent(e) {
   if (!isObject(e) || !isString(e.event) || !isString(e.t)) return false;
@@ -343,7 +349,7 @@ function isEvent(e) {
     case "run_start":
       return optional(e.workflow, isString);
     case "run_end":
-      return e.status === "success" || e.status === "failed" || e.status === "interrupted";
+      return e.status === "success" || e.status === "failed" || e.status === "interrupted" || e.status === "waiting";
     case "pair_start":
       return isString(e.id) && optional(e.configRef, isString);
     case "attempt_end":
@@ -500,9 +506,9 @@ async function planTarget(target, request) {
 }
 async function planOpened(opened, request) {
   const plan = await planWorkflow(opened.workflow, opened.graph, opened.view, { selection: request.selection, finished: request.finished });
-  return { ...opened, plan, estimate: await estimateOf(opened, plan) };
+  return { ...opened, plan, estimate: await estimateOf(opened, plan, void 0, request.batch) };
 }
-function estimateOf(opened, plan, among) {
+function estimateOf(opened, plan, among, batch) {
   const only = onlyPairs(plan.workflow, plan.selection);
   const include = (id) => (only?.has(id) ?? true) && (among?.(id) ?? true) && callsModel(opened.workflow.pairs.get(id));
   const executing = new Set(plan.pairs.filter((p) => p.action === "run" && include(p.id)).map((p) => p.id));
@@ -516,7 +522,7 @@ function estimateOf(opened, plan, among) {
       tokenTable: readPackagedTokenTable
     },
     plan,
-    { include }
+    { include, batch }
   );
 }
 function acceptedContent(opened, planned) {

@@ -2,30 +2,24 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  count
-} from "./cli-chunk-XWROBFZG.js";
+  SCREEN_LINES,
+  causeLines,
+  causesOf,
+  count,
+  failureHeadline,
+  failureLines,
+  failuresOf,
+  runNodes
+} from "./cli-chunk-DSTVUMR6.js";
+import {
+  visible
+} from "./cli-chunk-MV7565KH.js";
 import {
   usd
-} from "./cli-chunk-5ZWDE2EE.js";
+} from "./cli-chunk-WGU5J5QM.js";
 import {
   shortRef
-} from "./cli-chunk-YFM4J6CT.js";
-
-// src/report/visible.ts
-function visible(text) {
-  let out = "";
-  let from = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (!isControl(code)) continue;
-    out += text.slice(from, i) + `\\x${code.toString(16).padStart(2, "0")}`;
-    from = i + 1;
-  }
-  return from === 0 ? text : out + text.slice(from);
-}
-function isControl(code) {
-  return code < 32 && code !== 9 && code !== 10 || code >= 127 && code <= 159;
-}
+} from "./cli-chunk-IBG45BKD.js";
 
 // src/report/spend.ts
 var n = (x) => x.toLocaleString("en-US");
@@ -37,7 +31,12 @@ function spendLine(spend) {
   else {
     const tokens = bought.tokens === null ? "tokens not reported" : plural(bought.tokens.input + bought.tokens.output, "token");
     const cost = bought.cost === null ? "cost unknown" : usd(bought.cost);
-    parts.push(`bought ${plural(bought.calls, "call")} (${tokens}, ${cost})`);
+    const levers = [
+      bought.batched > 0 ? `${bought.batched === bought.calls ? "all" : n(bought.batched)} in batches at the batch price` : "",
+      bought.tokens?.cacheRead ? `${plural(bought.tokens.cacheRead, "input token")} from the prompt cache` : "",
+      bought.tokens?.cacheWrite ? `${n(bought.tokens.cacheWrite)} written to it` : ""
+    ].filter(Boolean);
+    parts.push(`bought ${plural(bought.calls, "call")} (${tokens}, ${cost}${levers.length > 0 ? `; ${levers.join(", ")}` : ""})`);
   }
   const kinds = [
     reused.unchanged > 0 ? `${plural(reused.unchanged, "unchanged pair")}` : "",
@@ -86,6 +85,8 @@ ${line}`}`;
       return `${style.dim(verb("restored"))}${visible(event.id)}${style.dim(`  from ${visible(event.from)}`)}`;
     case "warning":
       return `${style.yellow(verb("warning"))}${visible(event.message)}`;
+    case "batch":
+      return batchLine(event, style);
     case "run_start":
     case "attempt_start":
     case "run_end":
@@ -103,12 +104,31 @@ function outcomeLine(o, style) {
     case "reused":
       return `${style.dim(verb("reused"))}${id}${style.dim(note)}`;
     case "failed":
-      return `${style.red(verb("failed"))}${id}  ${firstLine(o.note ?? "")}`;
+      return `${style.red(verb("failed"))}${id}  ${failureHeadline(o.note, 160)}`;
     case "blocked":
       return `${style.red(verb("blocked"))}${id}${note}`;
     case "interrupted":
       return `${style.yellow(verb("stopped"))}${id}${note}`;
   }
+}
+function batchLine(e, style) {
+  const what = `${e.provider} ${visible(e.id)}`;
+  switch (e.state) {
+    case "submitted":
+      return `${style.cyan(verb("batch"))}${what}: ${e.requests} request${e.requests === 1 ? "" : "s"} submitted`;
+    case "progress":
+      return `${style.dim(verb("batch"))}${what}: ${batchCounts(e.counts)} of ${e.requests}`;
+    case "ended":
+      return `${style.cyan(verb("batch"))}${what} ended: ${batchCounts(e.counts)}`;
+    case "cancelled":
+      return `${style.yellow(verb("batch"))}${what}: cancelling (what it finished is collected by the next run)`;
+    case "waiting":
+      return `${style.yellow(verb("batch"))}${what}: ${batchCounts(e.counts)}; not waiting for it: pairflow run or pairflow resume collects it`;
+  }
+}
+function batchCounts(c) {
+  const parts = ["succeeded", "errored", "expired", "canceled", "processing"].filter((k) => c[k] > 0).map((k) => `${c[k]} ${k}`);
+  return parts.length > 0 ? parts.join(", ") : "nothing counted yet";
 }
 function verb(word) {
   return word.padEnd(9);
@@ -134,7 +154,11 @@ function runJson(report) {
   const tokens = reportedTokens(report.pairs.flatMap((p) => p.attempts));
   return { ...report, totals: { ...report.totals, tokens: tokens === null ? null : report.totals.tokens } };
 }
-function runSummary(report, style) {
+var TABLE_ROWS = 30;
+var SHORT_NOTE = 4;
+var MAX_FAILURE_LINES = 10;
+function runSummary(report, style, options = {}) {
+  if (!options.all && report.pairs.length > TABLE_ROWS) return condensedSummary(report, style, options.plan);
   const rows = [["pair", "status", "attempts", "time", "tokens", "reference"]];
   for (const p of report.pairs) {
     rows.push([
@@ -151,29 +175,48 @@ function runSummary(report, style) {
     const line = r.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd();
     return n2 === 0 ? style.bold(line) : line;
   });
-  const t = report.totals;
-  const stopped = t.interrupted > 0 ? `, ${t.interrupted} interrupted` : "";
-  lines.push(
-    "",
-    style.bold(`${t.executed} executed, ${t.reused} reused, ${t.failed} failed, ${t.blocked} blocked${stopped} in ${seconds(t.durationMs)}`) + style.dim(`  (run ${report.runId})`)
-  );
-  if (report.spend) lines.push(style.dim(capitalize(spendLine(report.spend)) + "."));
-  if (report.sandbox && !report.sandbox.confined) lines.push(style.yellow(`Commands ran without a sandbox: ${report.sandbox.reason} (docs/security.md).`));
+  lines.push("", ...totalsLines(report, style));
   const failed = report.pairs.filter((p) => p.status === "failed");
   if (failed.length > 0) {
     lines.push("", style.red(`${count(failed.length, "pair")} failed:`));
-    for (const p of failed)
-      lines.push(
-        `  ${visible(p.id)}: ${visible((p.note ?? "").trim()).split("\n").join("\n    ")}`
-      );
+    for (const p of failed) {
+      const note = visible((p.note ?? "").trim()).split("\n");
+      if (note.length <= SHORT_NOTE) lines.push(`  ${visible(p.id)}: ${note.join("\n    ")}`);
+      else lines.push(`  ${visible(p.id)}: ${failureHeadline(p.note)}`, ...note.map((l) => style.dim(`    ${l}`)));
+    }
   }
+  return lines.join("\n") + "\n";
+}
+function totalsLines(report, style) {
+  const t = report.totals;
+  const stopped = t.interrupted > 0 ? `, ${t.interrupted} ${report.status === "waiting" ? "waiting for batches" : "interrupted"}` : "";
+  const lines = [
+    style.bold(`${t.executed} executed, ${t.reused} reused, ${t.failed} failed, ${t.blocked} blocked${stopped} in ${seconds(t.durationMs)}`) + style.dim(`  (run ${report.runId})`)
+  ];
+  if (report.spend) lines.push(style.dim(capitalize(spendLine(report.spend)) + "."));
+  if (report.sandbox && !report.sandbox.confined) lines.push(style.yellow(`Commands ran without a sandbox: ${report.sandbox.reason} (docs/security.md).`));
+  return lines;
+}
+function condensedSummary(report, style, plan) {
+  const lines = totalsLines(report, style);
+  const nodes = plan ? runNodes(plan, report) : report.pairs.map((o) => ({ id: o.id, requires: [], status: o.status, reasons: o.reasons, wave: 1 }));
+  const failures = failuresOf(nodes, new Map(report.pairs.map((o) => [o.id, o.note]))).sort((a, b) => b.blocked - a.blocked);
+  if (failures.length > 0) {
+    lines.push("", style.red(`Failed (${failures.length})`) + style.dim(failures.length > 1 ? ", those that blocked the most first" : ""));
+    lines.push(...failureLines(failures, style, MAX_FAILURE_LINES));
+  }
+  if (plan) {
+    const causes = causesOf(nodes);
+    if (causes.length > 0) lines.push("", style.bold("Ran, by cause"), ...causeLines(causes, style, SCREEN_LINES - lines.length - 4));
+  }
+  lines.push("", style.dim(`Every pair, with its attempts and feedback: pairflow show ${report.runId}`));
   return lines.join("\n") + "\n";
 }
 
 export {
-  visible,
   seconds,
   eventLine,
+  batchCounts,
   NOT_REPORTED,
   runJson,
   runSummary

@@ -7,14 +7,15 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-YTQL7ZLS.js";
+} from "./cli-chunk-XGOMPHHD.js";
 import {
   sortedObject
-} from "./cli-chunk-5ZWDE2EE.js";
+} from "./cli-chunk-WGU5J5QM.js";
 import {
   LOCK_VERSION,
+  isBatchRecord,
   lockEntry
-} from "./cli-chunk-IBFPC2Q6.js";
+} from "./cli-chunk-NW47I5JW.js";
 import {
   ConfigError,
   InputError,
@@ -35,8 +36,9 @@ import {
   sha256Hex,
   sharedValue,
   temporaryFor,
-  textHashes
-} from "./cli-chunk-YFM4J6CT.js";
+  textHashes,
+  writeFileAtomic
+} from "./cli-chunk-IBG45BKD.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -204,11 +206,8 @@ function escapeChar(c) {
   return "%" + c.charCodeAt(0).toString(16).toUpperCase();
 }
 
-// src/app/state.ts
-import path7 from "node:path";
-
-// src/store/local.ts
-import { existsSync, lstatSync as lstatSync3, mkdirSync as mkdirSync2, readdirSync as readdirSync2, renameSync, rmSync as rmSync2, writeFileSync } from "node:fs";
+// src/records/batches.ts
+import { closeSync as closeSync2, constants, existsSync, openSync as openSync2, readFileSync as readFileSync2, writeSync as writeSync2 } from "node:fs";
 import path3 from "node:path";
 
 // src/workspace/stateDir.ts
@@ -220,6 +219,7 @@ var STATE_SUBDIRS = [
   "store/pairs",
   "store/requests",
   "runs",
+  "batches",
   "shared",
   "shared/store",
   "shared/store/objects",
@@ -324,7 +324,115 @@ function direntsOf(dir) {
   }
 }
 
+// src/records/batches.ts
+function batchesPath(stateDir, workflowPath) {
+  return path3.join(stateDir, "batches", `${sha256Hex(workflowPath).slice(0, 16)}.jsonl`);
+}
+var BatchFile = class {
+  constructor(stateDir, workflowPath, store, remote) {
+    this.stateDir = stateDir;
+    this.store = store;
+    this.remote = remote;
+    this.file = batchesPath(stateDir, workflowPath);
+    const { records, lines } = fold(this.file);
+    for (const r of records) this.records.set(r.key, r);
+    const brought = [];
+    for (const batch of safely(() => this.remote?.batches?.() ?? [])) {
+      if (isBatchRecord(batch) && !this.records.has(batch.key)) {
+        const { results: _, ...rest } = batch;
+        const record = { ...rest, state: rest.state === "ended" ? "submitted" : rest.state };
+        this.records.set(batch.key, record);
+        brought.push(record);
+      }
+    }
+    if (lines > 2 * this.records.size + 16) this.rewrite();
+    else for (const record of brought) this.append(record);
+  }
+  stateDir;
+  store;
+  remote;
+  file;
+  records = /* @__PURE__ */ new Map();
+  fd;
+  batches() {
+    return [...this.records.values()];
+  }
+  put(batch) {
+    this.records.set(batch.key, batch);
+    this.append(batch);
+    if (batch.state === "submitted" && batch.results === void 0) this.remote?.saveSoon?.();
+  }
+  drop(keys) {
+    const known = keys.filter((key) => this.records.delete(key));
+    for (const key of known) this.append({ key, dropped: true });
+  }
+  putContent(content) {
+    return this.store.putContent(content);
+  }
+  content(hash) {
+    return this.store.content(hash)?.toString("utf8");
+  }
+  close() {
+    if (this.fd === void 0) return;
+    try {
+      closeSync2(this.fd);
+    } catch {
+    }
+    this.fd = void 0;
+  }
+  append(value) {
+    if (this.fd === void 0) {
+      makeRealDirs(this.stateDir, path3.dirname(this.file));
+      this.fd = openSync2(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 420);
+    }
+    const bytes = Buffer.from(JSON.stringify(value) + "\n", "utf8");
+    for (let done = 0; done < bytes.length; ) done += writeSync2(this.fd, bytes, done, bytes.length - done);
+  }
+  rewrite() {
+    this.close();
+    makeRealDirs(this.stateDir, path3.dirname(this.file));
+    writeFileAtomic(this.file, [...this.records.values()].map((r) => JSON.stringify(r) + "\n").join(""));
+  }
+};
+function fold(file) {
+  const records = /* @__PURE__ */ new Map();
+  let lines = 0;
+  let text = "";
+  try {
+    if (existsSync(file)) text = readFileSync2(file, "utf8");
+  } catch {
+  }
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    lines++;
+    let value;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (isDropped(value)) records.delete(value.key);
+    else if (isBatchRecord(value)) records.set(value.key, value);
+  }
+  return { records: [...records.values()], lines };
+}
+function safely(read) {
+  try {
+    return read();
+  } catch {
+    return [];
+  }
+}
+function isDropped(v) {
+  return typeof v === "object" && v !== null && typeof v.key === "string" && v.dropped === true;
+}
+
+// src/app/state.ts
+import path8 from "node:path";
+
 // src/store/local.ts
+import { existsSync as existsSync2, lstatSync as lstatSync3, mkdirSync as mkdirSync2, readdirSync as readdirSync2, renameSync, rmSync as rmSync2, writeFileSync } from "node:fs";
+import path4 from "node:path";
 var HEX64 = /^[0-9a-f]{64}$/;
 var MAX_REQUEST_ENTRIES = 8;
 function isRequestEntry(e) {
@@ -347,7 +455,7 @@ var LocalStore = class {
     if (hashes) return hashes;
     hashes = /* @__PURE__ */ new Set();
     const key = pairKey(pair);
-    const dir = path3.join(this.dir, "pairs", key);
+    const dir = path4.join(this.dir, "pairs", key);
     const names = !key.includes("/") && !key.startsWith(".") && lstatSync3(dir, { throwIfNoEntry: false })?.isDirectory() ? readdirSync2(dir) : [];
     for (const name of names) {
       const rec = name.endsWith(".json") ? this.record(pair, name.slice(0, -".json".length)) : void 0;
@@ -362,7 +470,7 @@ var LocalStore = class {
   }
   record(pair, configRef) {
     const file = this.recordPath(pair, configRef);
-    if (!existsSync(file)) return void 0;
+    if (!existsSync2(file)) return void 0;
     try {
       const rec = JSON.parse(readFileNoFollow(file).toString("utf8"));
       return rec.pair === pair && rec.configRef === configRef ? rec : void 0;
@@ -379,7 +487,7 @@ var LocalStore = class {
   content(hash) {
     if (!HEX64.test(hash)) return void 0;
     const file = this.objectPath(hash);
-    if (!existsSync(file)) return void 0;
+    if (!existsSync2(file)) return void 0;
     let data2;
     try {
       data2 = readFileNoFollow(file);
@@ -413,7 +521,7 @@ var LocalStore = class {
   requests(key) {
     if (!HEX64.test(key)) return [];
     const file = this.requestPath(key);
-    if (!existsSync(file)) return [];
+    if (!existsSync2(file)) return [];
     try {
       const value = JSON.parse(readFileNoFollow(file).toString("utf8"));
       if (value.key !== key || !Array.isArray(value.entries)) return [];
@@ -442,7 +550,7 @@ var LocalStore = class {
     ownWrite(file, () => this.writeOnce(file, data2));
   }
   writeOnce(file, data2) {
-    const dir = path3.dirname(file);
+    const dir = path4.dirname(file);
     if (!this.made.has(dir)) {
       mkdirSync2(this.dir, { recursive: true });
       makeRealDirs(this.dir, dir);
@@ -459,15 +567,15 @@ var LocalStore = class {
     }
   }
   requestPath(key) {
-    return path3.join(this.dir, "requests", key.slice(0, 2), `${key}.json`);
+    return path4.join(this.dir, "requests", key.slice(0, 2), `${key}.json`);
   }
   objectPath(hash) {
-    return path3.join(this.dir, "objects", hash.slice(0, 2), hash);
+    return path4.join(this.dir, "objects", hash.slice(0, 2), hash);
   }
   recordPath(pair, configRef) {
     const dir = pairKey(pair);
     if (!HEX64.test(configRef) || dir.includes("/") || dir.startsWith(".")) throw new Error(`invalid store key ${pair}/${configRef}`);
-    return path3.join(this.dir, "pairs", dir, `${configRef}.json`);
+    return path4.join(this.dir, "pairs", dir, `${configRef}.json`);
   }
 };
 
@@ -536,6 +644,17 @@ var RemoteCache = class {
   saveRequest(key, entry, content) {
     this.store.saveRequest?.(key, entry, content);
   }
+  /** The provider batches the store holds as not yet done with; none when it cannot tell, or fails. */
+  batches() {
+    try {
+      return this.store.batches?.() ?? [];
+    } catch {
+      return [];
+    }
+  }
+  saveSoon() {
+    this.store.saveSoon?.();
+  }
   save(artifact) {
     const key = `${artifact.record.pair}\0${artifact.record.configRef}`;
     this.fetched.set(key, Promise.resolve(artifact));
@@ -546,12 +665,12 @@ var RemoteCache = class {
 
 // src/workspace/inputs.ts
 var import_fast_glob = __toESM(require_out(), 1);
-import { readFileSync as readFileSync2, realpathSync as realpathSync2 } from "node:fs";
-import path4 from "node:path";
+import { readFileSync as readFileSync3, realpathSync as realpathSync2 } from "node:fs";
+import path5 from "node:path";
 function writtenFiles(workflow, lockPath) {
-  const files = /* @__PURE__ */ new Map([[path4.resolve(lockPath), null]]);
+  const files = /* @__PURE__ */ new Map([[path5.resolve(lockPath), null]]);
   for (const pair of workflow.pairs.values()) {
-    if (pair.output !== void 0) files.set(path4.resolve(workflow.dir, pair.output), pair.id);
+    if (pair.output !== void 0) files.set(path5.resolve(workflow.dir, pair.output), pair.id);
   }
   return files;
 }
@@ -570,10 +689,10 @@ var InputHasher = class {
   /** `{relative path: sha256}` for one pair's globs, sorted by path; `what` names the globs in messages. */
   hash(patterns, what = "input") {
     if (patterns.length === 0) return dict();
-    const files = this.match(patterns).filter((rel) => !this.written.has(path4.resolve(this.workflow.dir, rel)));
+    const files = this.match(patterns).filter((rel) => !this.written.has(path5.resolve(this.workflow.dir, rel)));
     files.sort();
     const out = dict();
-    for (const rel of files) out[rel] = this.fileHash(path4.resolve(this.workflow.dir, rel), rel, what);
+    for (const rel of files) out[rel] = this.fileHash(path5.resolve(this.workflow.dir, rel), rel, what);
     return out;
   }
   /**
@@ -586,7 +705,7 @@ var InputHasher = class {
     patterns.forEach((pattern, index) => {
       if (pattern.startsWith("!")) return;
       for (const file of this.match([pattern, ...exclusions]).sort()) {
-        const abs = path4.resolve(this.workflow.dir, file);
+        const abs = path5.resolve(this.workflow.dir, file);
         const owner = this.written.get(abs);
         if (owner !== void 0) out.push({ index, pattern, file, owner });
       }
@@ -621,7 +740,7 @@ var InputHasher = class {
       if (!isInside(this.root, real)) {
         throw new InputError(`${what} "${rel}" resolves to ${real}, outside the repository (${this.root}); files pairflow hashes must stay inside it`);
       }
-      hash = textHashes(readFileSync2(real)).text;
+      hash = textHashes(readFileSync3(real)).text;
       this.hashes.set(abs, hash);
     }
     return hash;
@@ -630,14 +749,14 @@ var InputHasher = class {
 
 // src/workspace/pairFiles.ts
 import { realpathSync as realpathSync3, statSync as statSync2 } from "node:fs";
-import path6 from "node:path";
+import path7 from "node:path";
 
 // src/workspace/reads/follow.ts
-import { closeSync as closeSync2, openSync as openSync2, readFileSync as readFileSync3, readSync, statSync } from "node:fs";
-import path5 from "node:path";
+import { closeSync as closeSync3, openSync as openSync3, readFileSync as readFileSync4, readSync, statSync } from "node:fs";
+import path6 from "node:path";
 import { fileURLToPath } from "node:url";
 
-// node_modules/acorn/dist/acorn.mjs
+// ../../main/node_modules/acorn/dist/acorn.mjs
 var astralIdentifierCodes = [509, 0, 227, 0, 150, 4, 294, 9, 1368, 2, 2, 1, 6, 3, 41, 2, 5, 0, 166, 1, 574, 3, 9, 9, 7, 9, 32, 4, 318, 1, 31, 4, 33, 15, 71, 10, 50, 3, 123, 2, 54, 14, 32, 10, 3, 1, 11, 3, 46, 10, 8, 0, 46, 9, 7, 2, 37, 13, 2, 9, 6, 1, 45, 0, 13, 2, 49, 13, 9, 3, 2, 11, 83, 11, 7, 0, 3, 0, 158, 11, 6, 9, 7, 3, 56, 1, 2, 6, 3, 1, 3, 2, 10, 0, 11, 1, 3, 6, 4, 4, 68, 8, 2, 0, 3, 0, 2, 3, 2, 4, 2, 0, 15, 1, 83, 17, 10, 9, 5, 0, 82, 19, 13, 9, 214, 6, 3, 8, 28, 1, 83, 16, 16, 9, 82, 12, 9, 9, 7, 19, 58, 14, 5, 9, 243, 14, 166, 9, 71, 5, 2, 1, 3, 3, 2, 0, 2, 1, 13, 9, 120, 6, 3, 6, 4, 0, 29, 9, 41, 6, 2, 3, 9, 0, 10, 10, 47, 15, 199, 7, 137, 9, 54, 7, 2, 7, 17, 9, 57, 21, 2, 13, 123, 5, 4, 0, 2, 1, 2, 6, 2, 0, 9, 9, 49, 4, 2, 1, 2, 4, 9, 9, 55, 9, 7, 0, 259, 3, 10, 1, 2, 0, 49, 6, 4, 4, 14, 10, 5350, 0, 7, 14, 11465, 27, 2343, 9, 87, 9, 39, 4, 60, 6, 26, 9, 535, 9, 470, 0, 2, 54, 8, 3, 82, 0, 12, 1, 19628, 1, 4178, 9, 519, 45, 3, 22, 481, 1, 61, 4, 4, 5, 9, 7, 3, 6, 31, 3, 149, 2, 12, 2, 9, 1, 3, 0, 33, 1, 1357, 49, 513, 54, 5, 49, 9, 0, 15, 0, 23, 4, 2, 14, 1361, 6, 2, 16, 3, 6, 2, 1, 2, 4, 101, 0, 161, 6, 10, 9, 357, 0, 62, 13, 499, 13, 245, 1, 2, 9, 233, 0, 3, 0, 8, 1, 6, 0, 475, 6, 110, 6, 6, 9, 4759, 9, 787719, 239];
 var astralIdentifierStartCodes = [0, 11, 2, 25, 2, 18, 2, 1, 2, 14, 3, 13, 35, 122, 70, 52, 268, 28, 4, 48, 48, 31, 14, 29, 6, 37, 11, 29, 3, 35, 5, 7, 2, 4, 43, 157, 19, 35, 5, 35, 5, 39, 9, 51, 13, 10, 2, 14, 2, 6, 2, 1, 2, 10, 2, 14, 2, 6, 2, 1, 4, 51, 13, 310, 10, 21, 11, 7, 25, 5, 2, 41, 2, 13, 65, 5, 3, 0, 2, 43, 2, 1, 4, 0, 3, 22, 11, 22, 10, 30, 66, 18, 2, 1, 11, 21, 11, 25, 7, 25, 39, 55, 7, 1, 65, 0, 16, 3, 2, 2, 2, 28, 43, 28, 4, 28, 36, 7, 2, 27, 28, 53, 11, 21, 11, 18, 14, 17, 111, 72, 56, 50, 14, 50, 14, 35, 39, 27, 10, 22, 251, 41, 7, 1, 17, 5, 18, 21, 18, 28, 11, 0, 9, 21, 43, 17, 47, 20, 28, 22, 13, 52, 58, 1, 3, 0, 14, 44, 33, 24, 27, 35, 30, 0, 3, 0, 9, 34, 4, 0, 13, 47, 15, 3, 22, 0, 2, 0, 36, 17, 2, 24, 20, 1, 64, 6, 2, 0, 2, 3, 2, 14, 2, 9, 8, 46, 39, 7, 3, 1, 3, 21, 2, 6, 2, 1, 2, 4, 4, 0, 19, 0, 13, 4, 31, 9, 2, 0, 3, 0, 2, 37, 2, 0, 26, 0, 2, 0, 45, 52, 19, 3, 21, 2, 31, 47, 21, 1, 2, 0, 185, 46, 42, 3, 37, 47, 21, 0, 60, 42, 14, 0, 72, 26, 38, 6, 186, 43, 117, 63, 32, 7, 3, 0, 3, 7, 2, 1, 2, 23, 16, 0, 2, 0, 95, 7, 3, 38, 17, 0, 2, 0, 29, 0, 11, 39, 8, 0, 22, 0, 12, 45, 20, 0, 19, 72, 18, 0, 182, 32, 32, 8, 2, 36, 18, 0, 50, 29, 113, 6, 2, 1, 2, 37, 22, 0, 26, 5, 2, 1, 2, 31, 15, 0, 24, 43, 22, 0, 239, 18, 16, 0, 2, 12, 2, 33, 125, 0, 80, 921, 103, 111, 6, 206, 13, 310, 2314, 96, 16, 1071, 18, 5, 26, 3994, 6, 582, 6842, 29, 1763, 568, 8, 30, 18, 78, 18, 29, 19, 47, 17, 3, 32, 20, 6, 18, 433, 44, 212, 63, 33, 24, 3, 24, 45, 74, 6, 0, 67, 12, 65, 1, 2, 0, 15, 4, 10, 7386, 37, 33, 96, 114, 14, 913, 15, 50, 7710, 3, 2, 6, 2, 1, 2, 296, 10, 0, 30, 2, 3, 0, 15, 4, 8, 395, 2309, 106, 6, 12, 4, 8, 8, 9, 5991, 84, 2, 70, 2, 1, 3, 0, 3, 1, 3, 3, 2, 11, 2, 0, 2, 6, 2, 64, 2, 3, 3, 7, 2, 6, 2, 27, 2, 3, 2, 4, 2, 0, 4, 6, 2, 340, 2, 24, 2, 24, 2, 30, 2, 24, 2, 30, 2, 24, 2, 30, 2, 24, 2, 30, 2, 24, 2, 7, 1845, 129, 15, 6, 55, 50, 49, 61, 147, 44, 11, 6, 17, 0, 322, 29, 19, 43, 485, 27, 229, 29, 3, 0, 208, 30, 2, 2, 2, 1, 2, 6, 3, 4, 10, 1, 225, 6, 2, 3, 2, 1, 2, 14, 2, 196, 60, 67, 8, 0, 1205, 3, 2, 26, 2, 1, 2, 0, 3, 0, 2, 9, 2, 3, 2, 0, 2, 0, 7, 0, 5, 0, 2, 0, 2, 0, 2, 2, 2, 1, 2, 0, 3, 0, 2, 0, 2, 0, 2, 0, 2, 0, 2, 1, 2, 0, 3, 3, 2, 6, 2, 3, 2, 3, 2, 0, 2, 9, 2, 16, 6, 2, 2, 4, 2, 16, 4421, 42719, 33, 4382, 2, 5773, 3, 7472, 16, 621, 2467, 541, 1507, 4938, 6, 8489, 39815, 11327];
 var nonASCIIidentifierChars = "\u200C\u200D\xB7\u0300-\u036F\u0387\u0483-\u0487\u0591-\u05BD\u05BF\u05C1\u05C2\u05C4\u05C5\u05C7-\u05C9\u0610-\u061A\u064B-\u0669\u0670\u06D6-\u06DC\u06DF-\u06E4\u06E7\u06E8\u06EA-\u06ED\u06F0-\u06F9\u0711\u0730-\u074A\u07A6-\u07B0\u07C0-\u07C9\u07EB-\u07F3\u07FD\u0816-\u0819\u081B-\u0823\u0825-\u0827\u0829-\u082D\u0859-\u085B\u0897-\u089F\u08CA-\u08E1\u08E3-\u0903\u093A-\u093C\u093E-\u094F\u0951-\u0957\u0962\u0963\u0966-\u096F\u0981-\u0983\u09BC\u09BE-\u09C4\u09C7\u09C8\u09CB-\u09CD\u09D7\u09E2\u09E3\u09E6-\u09EF\u09FE\u0A01-\u0A03\u0A3C\u0A3E-\u0A42\u0A47\u0A48\u0A4B-\u0A4D\u0A51\u0A66-\u0A71\u0A75\u0A81-\u0A83\u0ABC\u0ABE-\u0AC5\u0AC7-\u0AC9\u0ACB-\u0ACD\u0AE2\u0AE3\u0AE6-\u0AEF\u0AFA-\u0AFF\u0B01-\u0B03\u0B3C\u0B3E-\u0B44\u0B47\u0B48\u0B4B-\u0B4D\u0B53-\u0B57\u0B62\u0B63\u0B66-\u0B6F\u0B82\u0BBE-\u0BC2\u0BC6-\u0BC8\u0BCA-\u0BCD\u0BD7\u0BE6-\u0BEF\u0C00-\u0C04\u0C3C\u0C3E-\u0C44\u0C46-\u0C48\u0C4A-\u0C4D\u0C55\u0C56\u0C62\u0C63\u0C66-\u0C6F\u0C81-\u0C83\u0CBC\u0CBE-\u0CC4\u0CC6-\u0CC8\u0CCA-\u0CCD\u0CD5\u0CD6\u0CE2\u0CE3\u0CE6-\u0CEF\u0CF3\u0D00-\u0D03\u0D3B\u0D3C\u0D3E-\u0D44\u0D46-\u0D48\u0D4A-\u0D4D\u0D57\u0D62\u0D63\u0D66-\u0D6F\u0D81-\u0D83\u0DCA\u0DCF-\u0DD4\u0DD6\u0DD8-\u0DDF\u0DE6-\u0DEF\u0DF2\u0DF3\u0E31\u0E34-\u0E3A\u0E47-\u0E4E\u0E50-\u0E59\u0EB1\u0EB4-\u0EBC\u0EC8-\u0ECE\u0ED0-\u0ED9\u0F18\u0F19\u0F20-\u0F29\u0F35\u0F37\u0F39\u0F3E\u0F3F\u0F71-\u0F84\u0F86\u0F87\u0F8D-\u0F97\u0F99-\u0FBC\u0FC6\u102B-\u103E\u1040-\u1049\u1056-\u1059\u105E-\u1060\u1062-\u1064\u1067-\u106D\u1071-\u1074\u1082-\u108D\u108F-\u109D\u135D-\u135F\u1369-\u1371\u1712-\u1715\u1732-\u1734\u1752\u1753\u1772\u1773\u17B4-\u17D3\u17DD\u17E0-\u17E9\u180B-\u180D\u180F-\u1819\u18A9\u1920-\u192B\u1930-\u193B\u1946-\u194F\u19D0-\u19DA\u1A17-\u1A1B\u1A55-\u1A5E\u1A60-\u1A7C\u1A7F-\u1A89\u1A90-\u1A99\u1AB0-\u1ABD\u1ABF-\u1AF0\u1B00-\u1B04\u1B34-\u1B44\u1B50-\u1B59\u1B6B-\u1B73\u1B80-\u1B82\u1BA1-\u1BAD\u1BB0-\u1BB9\u1BE6-\u1BF3\u1C24-\u1C37\u1C40-\u1C49\u1C50-\u1C59\u1CD0-\u1CD2\u1CD4-\u1CE8\u1CED\u1CF4\u1CF7-\u1CF9\u1DC0-\u1DFF\u200C\u200D\u203F\u2040\u2054\u20D0-\u20DC\u20E1\u20E5-\u20F0\u2CEF-\u2CF1\u2D7F\u2DE0-\u2DFF\u302A-\u302F\u3099\u309A\u30FB\uA620-\uA629\uA66F\uA674-\uA67D\uA69E\uA69F\uA6F0\uA6F1\uA802\uA806\uA80B\uA823-\uA827\uA82C\uA880\uA881\uA8B4-\uA8C5\uA8D0-\uA8D9\uA8E0-\uA8F1\uA8FF-\uA909\uA926-\uA92D\uA947-\uA953\uA980-\uA983\uA9B3-\uA9C0\uA9D0-\uA9D9\uA9E5\uA9F0-\uA9F9\uAA29-\uAA36\uAA43\uAA4C\uAA4D\uAA50-\uAA59\uAA7B-\uAA7D\uAAB0\uAAB2-\uAAB4\uAAB7\uAAB8\uAABE\uAABF\uAAC1\uAAEB-\uAAEF\uAAF5\uAAF6\uABE3-\uABEA\uABEC\uABED\uABF0-\uABF9\uFB1E\uFE00-\uFE0F\uFE20-\uFE2F\uFE33\uFE34\uFE4D-\uFE4F\uFF10-\uFF19\uFF3F\uFF65";
@@ -6364,7 +6483,7 @@ function tokenizer2(input, options) {
   return Parser.tokenizer(input, options);
 }
 
-// node_modules/es-module-lexer/dist/lexer.js
+// ../../main/node_modules/es-module-lexer/dist/lexer.js
 var ImportType = (function(A2) {
   return A2[A2.Static = 1] = "Static", A2[A2.Dynamic = 2] = "Dynamic", A2[A2.ImportMeta = 3] = "ImportMeta", A2[A2.StaticSourcePhase = 4] = "StaticSourcePhase", A2[A2.DynamicSourcePhase = 5] = "DynamicSourcePhase", A2[A2.StaticDeferPhase = 6] = "StaticDeferPhase", A2[A2.DynamicDeferPhase = 7] = "DynamicDeferPhase", A2;
 })({});
@@ -6998,7 +7117,7 @@ var ReadGraph = class {
           break;
         case "sh": {
           const text = this.source(node.abs);
-          if (text !== void 0) this.shell(shellTokens(text), { cwd: node.cwd, vars: new Map(node.vars) }, path5.dirname(node.abs), out);
+          if (text !== void 0) this.shell(shellTokens(text), { cwd: node.cwd, vars: new Map(node.vars) }, path6.dirname(node.abs), out);
           break;
         }
         case "js":
@@ -7007,7 +7126,7 @@ var ReadGraph = class {
           if (text === void 0) break;
           const { specifiers, error } = moduleSpecifiers(text);
           if (error !== void 0 && node.kind === "js") this.cannotRead(node.abs, error);
-          const dir = node.kind === "js" ? path5.dirname(node.abs) : node.dir;
+          const dir = node.kind === "js" ? path6.dirname(node.abs) : node.dir;
           for (const spec of specifiers) for (const file of this.resolveJs(spec, dir)) out.add(this.jsNode(file));
           break;
         }
@@ -7015,12 +7134,12 @@ var ReadGraph = class {
         case "pyText": {
           const text = node.kind === "py" ? this.source(node.abs) : node.text;
           if (text === void 0) break;
-          const dir = node.kind === "py" ? path5.dirname(node.abs) : node.roots[0];
+          const dir = node.kind === "py" ? path6.dirname(node.abs) : node.roots[0];
           for (const imp of pythonImports(text)) {
             let bases = node.roots;
             if (imp.level > 0) {
               if (node.kind === "pyText") continue;
-              bases = [path5.resolve(dir, ...Array(imp.level - 1).fill(".."))];
+              bases = [path6.resolve(dir, ...Array(imp.level - 1).fill(".."))];
             }
             const { files, dirs } = this.pythonModule(imp.module === "" ? [] : imp.module.split("."), bases);
             for (const name of imp.names) files.push(...this.pythonModule([name], dirs).files);
@@ -7109,7 +7228,7 @@ var ReadGraph = class {
     const cwd = state.cwd;
     if (name === "cd" || name === "pushd") {
       const dir = args.find((a) => a === void 0 || !a.startsWith("-"));
-      if (dir !== void 0 && dir !== "") state.cwd = path5.resolve(cwd, dir);
+      if (dir !== void 0 && dir !== "") state.cwd = path6.resolve(cwd, dir);
     } else if (SETTERS.has(name)) {
       words.slice(k + 1).forEach((word, i2) => {
         if (word.assignment !== void 0) setVar(state.vars, word.assignment, args[i2]?.slice(word.assignment.length + 1));
@@ -7119,7 +7238,7 @@ var ReadGraph = class {
     } else if (name === "." || name === "source") {
       const file = args[0];
       if (file === void 0) return;
-      const abs = path5.resolve(cwd, file);
+      const abs = path6.resolve(cwd, file);
       if (this.options.readable(abs)) out.add(this.scriptNode("sh", abs, cwd, env));
     } else if (SHELLS.has(name)) {
       for (let i2 = 0; i2 < args.length; i2++) {
@@ -7151,7 +7270,7 @@ var ReadGraph = class {
     else if (first === "start") script = "start";
     else if (manager !== "npm" && first !== void 0 && !["install", "add", "exec", "dlx", "x"].includes(first)) script = first;
     if (script === void 0) return;
-    const manifest = path5.join(cwd, "package.json");
+    const manifest = path6.join(cwd, "package.json");
     if (!this.options.readable(manifest)) return;
     out.add(fileNode(manifest));
     const scripts = packageScripts(manifest);
@@ -7218,27 +7337,27 @@ var ReadGraph = class {
   }
   /** A script an interpreter is given by name: in its language, whatever its name ends with. */
   script(language, name, cwd, env, out) {
-    const abs = path5.resolve(cwd, name);
+    const abs = path6.resolve(cwd, name);
     if (this.options.readable(abs)) out.add(this.scriptNode(language, abs, cwd, env));
   }
   /** A word that may name a file: when it does, the file, and what it loads if it is a script (by its extension or its #! line). */
   fileWord(value, cwd, env, out) {
     if (value === void 0 || value === "") return;
-    const abs = path5.resolve(cwd, value);
+    const abs = path6.resolve(cwd, value);
     if (!this.options.readable(abs)) return;
     const language = this.language(abs);
     out.add(language === null ? fileNode(abs) : this.scriptNode(language, abs, cwd, env));
   }
   scriptNode(language, abs, cwd, env) {
     if (language === "js") return this.jsNode(abs);
-    if (language === "py") return this.pyNode(abs, [path5.dirname(abs), ...pythonPath(env, cwd)]);
+    if (language === "py") return this.pyNode(abs, [path6.dirname(abs), ...pythonPath(env, cwd)]);
     return { kind: "sh", key: `S\0${abs}\0${cwd}\0${varsKey(env)}`, abs, cwd, vars: env };
   }
   // -------------------------------------------------------------------------------------------
   // JavaScript
   jsNode(abs) {
-    const language = EXTENSIONS[path5.extname(abs)];
-    return language === "js" || path5.extname(abs) === "" ? { kind: "js", key: `J\0${abs}`, abs } : fileNode(abs);
+    const language = EXTENSIONS[path6.extname(abs)];
+    return language === "js" || path6.extname(abs) === "" ? { kind: "js", key: `J\0${abs}`, abs } : fileNode(abs);
   }
   /** The files a specifier loads from `dir`: none for a package name; the package.json and main file for a directory. */
   resolveJs(spec, dir) {
@@ -7250,27 +7369,27 @@ var ReadGraph = class {
         return [];
       }
     } else if (spec.startsWith("./") || spec.startsWith("../") || spec.startsWith("/") || spec === "." || spec === "..") {
-      target = path5.resolve(dir, spec.replace(/[?#].*$/, ""));
+      target = path6.resolve(dir, spec.replace(/[?#].*$/, ""));
     } else return [];
     const file = this.probe(target);
     if (file !== void 0) return this.options.readable(file) ? [file] : [];
     if (this.kind(target) !== "dir") return [];
     const found = [];
-    const manifest = path5.join(target, "package.json");
+    const manifest = path6.join(target, "package.json");
     if (this.kind(manifest) === "file") {
       if (this.options.readable(manifest)) found.push(manifest);
       const main = packageMain(manifest);
-      const entry = main === void 0 ? void 0 : this.probe(path5.resolve(target, main));
+      const entry = main === void 0 ? void 0 : this.probe(path6.resolve(target, main));
       if (entry !== void 0) return this.options.readable(entry) ? [...found, entry] : found;
     }
-    const index = this.probe(path5.join(target, "index"));
+    const index = this.probe(path6.join(target, "index"));
     if (index !== void 0 && this.options.readable(index)) found.push(index);
     return found;
   }
   /** The file a path names, with Node's extension probing and TypeScript's `.js` for `.ts`. */
   probe(target) {
     if (this.kind(target) === "file") return target;
-    const ext = path5.extname(target);
+    const ext = path6.extname(target);
     for (const ts of TS_FOR_JS[ext] ?? []) {
       const swapped = target.slice(0, -ext.length) + ts;
       if (this.kind(swapped) === "file") return swapped;
@@ -7295,8 +7414,8 @@ var ReadGraph = class {
     for (const part of parts) {
       const next = [];
       for (const dir of dirs) {
-        const pkg = path5.join(dir, part);
-        const init2 = path5.join(pkg, "__init__.py");
+        const pkg = path6.join(dir, part);
+        const init2 = path6.join(pkg, "__init__.py");
         if (this.kind(init2) === "file") files.push(init2);
         if (this.kind(pkg) === "dir") next.push(pkg);
         const module = pkg + ".py";
@@ -7321,7 +7440,7 @@ var ReadGraph = class {
   language(abs) {
     let language = this.languages.get(abs);
     if (language === void 0) {
-      language = EXTENSIONS[path5.extname(abs)] ?? interpreterOf(firstLine(abs));
+      language = EXTENSIONS[path6.extname(abs)] ?? interpreterOf(firstLine(abs));
       this.languages.set(abs, language);
     }
     return language;
@@ -7333,7 +7452,7 @@ var ReadGraph = class {
         this.cannotRead(abs, `larger than ${MAX_PARSED_BYTES / 1024 / 1024} MiB`);
         return void 0;
       }
-      return readFileSync3(abs, "utf8");
+      return readFileSync4(abs, "utf8");
     } catch {
       return void 0;
     }
@@ -7367,14 +7486,14 @@ function varsKey(vars) {
   return JSON.stringify([...vars].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
 }
 function base(value) {
-  return value === void 0 ? void 0 : path5.basename(value);
+  return value === void 0 ? void 0 : path6.basename(value);
 }
 function pythonPath(env, cwd) {
-  return (env.get("PYTHONPATH") ?? "").split(":").filter((p) => p !== "").map((p) => path5.resolve(cwd, p));
+  return (env.get("PYTHONPATH") ?? "").split(":").filter((p) => p !== "").map((p) => path6.resolve(cwd, p));
 }
 function packageScripts(manifest) {
   try {
-    const scripts = JSON.parse(readFileSync3(manifest, "utf8")).scripts;
+    const scripts = JSON.parse(readFileSync4(manifest, "utf8")).scripts;
     return scripts !== null && typeof scripts === "object" && !Array.isArray(scripts) ? scripts : {};
   } catch {
     return {};
@@ -7382,7 +7501,7 @@ function packageScripts(manifest) {
 }
 function packageMain(manifest) {
   try {
-    const main = JSON.parse(readFileSync3(manifest, "utf8")).main;
+    const main = JSON.parse(readFileSync4(manifest, "utf8")).main;
     return typeof main === "string" ? main : void 0;
   } catch {
     return void 0;
@@ -7391,21 +7510,21 @@ function packageMain(manifest) {
 function firstLine(abs) {
   let fd;
   try {
-    fd = openSync2(abs, "r");
+    fd = openSync3(abs, "r");
     const buffer = Buffer.alloc(256);
     const n = readSync(fd, buffer, 0, buffer.length, 0);
     return buffer.subarray(0, n).toString("utf8").split("\n")[0];
   } catch {
     return "";
   } finally {
-    if (fd !== void 0) closeSync2(fd);
+    if (fd !== void 0) closeSync3(fd);
   }
 }
 function interpreterOf(line) {
   if (!line.startsWith("#!")) return null;
   const words = line.slice(2).trim().split(/\s+/);
-  let program = path5.basename(words[0] ?? "");
-  if (program === "env") program = path5.basename(words.slice(1).find((w) => !w.startsWith("-")) ?? "");
+  let program = path6.basename(words[0] ?? "");
+  if (program === "env") program = path6.basename(words.slice(1).find((w) => !w.startsWith("-")) ?? "");
   if (SHELLS.has(program)) return "sh";
   if (NODES.has(program)) return "js";
   if (PYTHON.test(program)) return "py";
@@ -7477,7 +7596,7 @@ var PairFileHasher = class {
   observedHashes(files, except = []) {
     const out = dict();
     for (const file of files) {
-      const abs = path6.resolve(this.workflow.dir, file);
+      const abs = path7.resolve(this.workflow.dir, file);
       const rel = this.relative(abs);
       if (except.some((known) => Object.hasOwn(known, rel)) || !this.observable(abs)) continue;
       out[rel] = this.readable(abs) ? this.hasher.fileHash(abs, rel) : MISSING;
@@ -7488,7 +7607,7 @@ var PairFileHasher = class {
   workflowPaths(opened) {
     const out = [];
     for (const abs of opened) {
-      const inRepo = isInside(this.realRoot, abs) ? path6.join(this.workflow.root, path6.relative(this.realRoot, abs)) : isInside(this.workflow.root, abs) ? abs : void 0;
+      const inRepo = isInside(this.realRoot, abs) ? path7.join(this.workflow.root, path7.relative(this.realRoot, abs)) : isInside(this.workflow.root, abs) ? abs : void 0;
       if (inRepo !== void 0) out.push(this.relative(inRepo));
     }
     return out;
@@ -7496,7 +7615,7 @@ var PairFileHasher = class {
   /** Whether a file a traced command read may be part of a reference (see observedHashes). */
   observable(abs) {
     if (!isInside(this.workflow.root, abs) || this.pairflows(abs)) return false;
-    return !path6.relative(this.workflow.root, abs).split(path6.sep).some((segment) => NOT_OBSERVED.has(segment));
+    return !path7.relative(this.workflow.root, abs).split(path7.sep).some((segment) => NOT_OBSERVED.has(segment));
   }
   /**
    * Whether pairflow writes the file itself: an output, the lock file, what sits beside one of
@@ -7505,17 +7624,17 @@ var PairFileHasher = class {
    */
   pairflows(abs) {
     if (this.excluded.has(abs) || this.inStateDir(abs)) return true;
-    const name = path6.basename(abs);
+    const name = path7.basename(abs);
     if (!name.startsWith(".")) return false;
     if (this.besides === void 0) {
       this.besides = /* @__PURE__ */ new Map();
       for (const file of this.excluded) {
-        const names = this.besides.get(path6.dirname(file)) ?? /* @__PURE__ */ new Set();
-        names.add(path6.basename(file));
-        this.besides.set(path6.dirname(file), names);
+        const names = this.besides.get(path7.dirname(file)) ?? /* @__PURE__ */ new Set();
+        names.add(path7.basename(file));
+        this.besides.set(path7.dirname(file), names);
       }
     }
-    for (const written of this.besides.get(path6.dirname(abs)) ?? []) if (name.startsWith(`.${written}.`)) return true;
+    for (const written of this.besides.get(path7.dirname(abs)) ?? []) if (name.startsWith(`.${written}.`)) return true;
     return false;
   }
   /** A guard's files, and a composite guard's sub-guards' (from the pair's `guards`, else guard_config.guards, as it runs them). */
@@ -7581,7 +7700,7 @@ var PairFileHasher = class {
   }
   /** A file the configuration names as a file: it must stay inside the repository; a missing one is left to the guard to report. */
   namedFile(key, file, out) {
-    const abs = path6.resolve(this.workflow.dir, file);
+    const abs = path7.resolve(this.workflow.dir, file);
     if (!isInside(this.workflow.root, abs)) {
       throw new InputError(
         `${key} "${file}" is outside the repository (${this.workflow.root}); keep it inside the repository, so its content is part of the reference`
@@ -7600,7 +7719,7 @@ var PairFileHasher = class {
     if (patterns.length === 0) return;
     const found = dict();
     for (const [rel, hash] of Object.entries(this.hasher.hash(patterns, key))) {
-      const abs = path6.resolve(this.workflow.dir, rel);
+      const abs = path7.resolve(this.workflow.dir, rel);
       if (!this.excluded.has(abs) && !this.inStateDir(abs)) found[this.relative(abs)] = hash;
     }
     out.push(found);
@@ -7610,7 +7729,7 @@ var PairFileHasher = class {
   }
   /** The component name of a file: its path relative to the workflow file's directory, with `/`. */
   relative(abs) {
-    return path6.relative(this.workflow.dir, abs).split(path6.sep).join("/");
+    return path7.relative(this.workflow.dir, abs).split(path7.sep).join("/");
   }
 };
 function combined(records) {
@@ -7637,7 +7756,7 @@ function guardList(value) {
 // src/app/state.ts
 function stateDirFor(root, options) {
   const dir = options.stateDir ?? options.env?.PAIRFLOW_STATE_DIR;
-  return dir ? path7.resolve(options.cwd, dir) : defaultStateDir(root);
+  return dir ? path8.resolve(options.cwd, dir) : defaultStateDir(root);
 }
 function checkedStateDir(root, options) {
   const dir = stateDirFor(root, options);
@@ -7645,9 +7764,9 @@ function checkedStateDir(root, options) {
   return dir;
 }
 function inputHasherFor(workflow, stateDir, lockPath = lockPathFor(workflow.path)) {
-  const stateFiles = path7.relative(workflow.dir, stateDir).split(path7.sep).join("/") + "/**";
-  const lockDir = path7.relative(workflow.dir, path7.dirname(lockPath)).split(path7.sep).join("/");
-  const lockFiles = (lockDir === "" ? "" : escapeGlob(lockDir) + "/") + `.${escapeGlob(path7.basename(lockPath))}.*`;
+  const stateFiles = path8.relative(workflow.dir, stateDir).split(path8.sep).join("/") + "/**";
+  const lockDir = path8.relative(workflow.dir, path8.dirname(lockPath)).split(path8.sep).join("/");
+  const lockFiles = (lockDir === "" ? "" : escapeGlob(lockDir) + "/") + `.${escapeGlob(path8.basename(lockPath))}.*`;
   return new InputHasher(workflow, [stateFiles, lockFiles], writtenFiles(workflow, lockPath));
 }
 function openState(target, options) {
@@ -7656,7 +7775,7 @@ function openState(target, options) {
   const stateDir = checkedStateDir(workflow.root, options);
   const lockPath = lockPathFor(workflow.path);
   const lock = options.lock !== void 0 ? options.lock : readLockWithJournal(lockPath, displayPath(lockPath, options.cwd));
-  const store = new LocalStore(path7.join(stateDir, "store"));
+  const store = new LocalStore(path8.join(stateDir, "store"));
   const outputs = new OutputFiles(workflow, stateDir);
   if (stateDir !== defaultStateDir(workflow.root)) {
     const issues = outputIssues(loaded, outputs);
@@ -7717,6 +7836,7 @@ export {
   checkStateDir,
   makeRealDirs,
   LocalStore,
+  BatchFile,
   stateDirFor,
   checkedStateDir,
   inputHasherFor,

@@ -13,8 +13,8 @@ import {
   examples,
   findRepoRoot,
   writeFileAtomic
-} from "./cli-chunk-YFM4J6CT.js";
-import "./cli-chunk-NRKDSK7E.js";
+} from "./cli-chunk-IBG45BKD.js";
+import "./cli-chunk-4XZ3ROSU.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/commands/init.ts

@@ -4,7 +4,7 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   componentsOf,
   lockEntry
-} from "./cli-chunk-IBFPC2Q6.js";
+} from "./cli-chunk-NW47I5JW.js";
 import {
   PyFloat,
   UsageError,
@@ -17,7 +17,7 @@ import {
   plain,
   sha256Hex,
   sharedValue
-} from "./cli-chunk-YFM4J6CT.js";
+} from "./cli-chunk-IBG45BKD.js";
 
 // src/report/color.ts
 function styleFor(stream, env = process.env) {
@@ -35,32 +35,50 @@ function styleFor(stream, env = process.env) {
 
 // src/estimate/prices.ts
 var BUILT_IN_PRICES_AS_OF = "2026-03";
+var openai = (input, cachedInput, output) => ({ input, output, cachedInput, batchDiscount: 0.5 });
+var anthropic = (input, output) => ({
+  input,
+  output,
+  cachedInput: round(input * 0.1),
+  cacheWrite: round(input * 1.25),
+  batchDiscount: 0.5
+});
+function round(n) {
+  return Math.round(n * 1e6) / 1e6;
+}
 var BUILT_IN_PRICES = {
-  // OpenAI
-  "gpt-5": { input: 1.25, output: 10 },
-  "gpt-5-mini": { input: 0.25, output: 2 },
-  "gpt-5-nano": { input: 0.05, output: 0.4 },
-  "gpt-4.1": { input: 2, output: 8 },
-  "gpt-4.1-mini": { input: 0.4, output: 1.6 },
-  "gpt-4.1-nano": { input: 0.1, output: 0.4 },
-  "gpt-4o": { input: 2.5, output: 10 },
-  "gpt-4o-mini": { input: 0.15, output: 0.6 },
-  o3: { input: 2, output: 8 },
-  "o3-mini": { input: 1.1, output: 4.4 },
-  "o4-mini": { input: 1.1, output: 4.4 },
+  // OpenAI: cached input is a tenth of input for the gpt-5 family, a quarter for gpt-4.1, o3 and
+  // o4-mini, a half for gpt-4o and o3-mini.
+  "gpt-5": openai(1.25, 0.125, 10),
+  "gpt-5-mini": openai(0.25, 0.025, 2),
+  "gpt-5-nano": openai(0.05, 5e-3, 0.4),
+  "gpt-4.1": openai(2, 0.5, 8),
+  "gpt-4.1-mini": openai(0.4, 0.1, 1.6),
+  "gpt-4.1-nano": openai(0.1, 0.025, 0.4),
+  "gpt-4o": openai(2.5, 1.25, 10),
+  "gpt-4o-mini": openai(0.15, 0.075, 0.6),
+  o3: openai(2, 0.5, 8),
+  "o3-mini": openai(1.1, 0.55, 4.4),
+  "o4-mini": openai(1.1, 0.275, 4.4),
   // Anthropic (Sonnet's price for prompts up to 200K tokens)
-  "claude-opus-4-5": { input: 5, output: 25 },
-  "claude-opus-4-1": { input: 15, output: 75 },
-  "claude-opus-4-0": { input: 15, output: 75 },
-  "claude-opus-4": { input: 15, output: 75 },
-  "claude-sonnet-4-5": { input: 3, output: 15 },
-  "claude-sonnet-4-0": { input: 3, output: 15 },
-  "claude-sonnet-4": { input: 3, output: 15 },
-  "claude-3-7-sonnet": { input: 3, output: 15 },
-  "claude-haiku-4-5": { input: 1, output: 5 },
-  "claude-3-5-haiku": { input: 0.8, output: 4 },
-  "claude-3-haiku": { input: 0.25, output: 1.25 }
+  "claude-opus-4-5": anthropic(5, 25),
+  "claude-opus-4-1": anthropic(15, 75),
+  "claude-opus-4-0": anthropic(15, 75),
+  "claude-opus-4": anthropic(15, 75),
+  "claude-sonnet-4-5": anthropic(3, 15),
+  "claude-sonnet-4-0": anthropic(3, 15),
+  "claude-sonnet-4": anthropic(3, 15),
+  "claude-3-7-sonnet": anthropic(3, 15),
+  "claude-haiku-4-5": anthropic(1, 5),
+  "claude-3-5-haiku": anthropic(0.8, 4),
+  "claude-3-haiku": anthropic(0.25, 1.25)
 };
+function cacheMinTokens(model) {
+  const base = model === null ? "" : baseModelName(model);
+  if (base === "claude-opus-4-5" || base === "claude-haiku-4-5") return 4096;
+  if (base === "claude-3-5-haiku" || base === "claude-3-haiku") return 2048;
+  return 1024;
+}
 function priceFor(model, pricing = {}) {
   if (model === null) return null;
   const own2 = Object.hasOwn(pricing, model) ? pricing[model] : void 0;
@@ -73,7 +91,11 @@ function baseModelName(model) {
   return model.slice(model.lastIndexOf("/") + 1).toLowerCase().replace(/-(latest|\d{4}-\d{2}-\d{2}|\d{8})$/, "");
 }
 function costOf(tokens, price) {
-  return (tokens.input * price.input + tokens.output * price.output) / 1e6;
+  const read = Math.min(Math.max(tokens.cacheRead ?? 0, 0), tokens.input);
+  const write = Math.min(Math.max(tokens.cacheWrite ?? 0, 0), tokens.input - read);
+  const fresh = tokens.input - read - write;
+  const usd2 = fresh * price.input + read * (price.cachedInput ?? price.input) + write * (price.cacheWrite ?? price.input) + tokens.output * price.output;
+  return usd2 / 1e6 * (tokens.batch ? 1 - (price.batchDiscount ?? 0) : 1);
 }
 function usd(amount) {
   if (amount === 0) return "$0.00";
@@ -87,26 +109,127 @@ function parseUsd(text2) {
   return Number(value);
 }
 
+// src/model/component.ts
+var SINGLE = /* @__PURE__ */ new Set(["model", "guard", "guards", "generator", "layout", "piece"]);
+var PREFIXES = [
+  ["prompt", "prompt."],
+  ["context", "context."],
+  ["guard_config", "guard_config."],
+  ["generator_config", "generator_config."],
+  ["input", "input:"],
+  ["generator_file", "generator_file:"],
+  ["guard_file", "guard_file:"],
+  ["observed", "observed:"],
+  ["upstream", "upstream:"],
+  ["artifact", "artifact:"]
+];
+var PREFIX_OF = new Map(PREFIXES);
+function componentKey(c) {
+  if (c.kind === "other") return c.name;
+  if (SINGLE.has(c.kind)) return c.kind;
+  return PREFIX_OF.get(c.kind) + c.name;
+}
+function componentOfKey(key, digest) {
+  const id = componentIdOfKey(key);
+  return { kind: id.kind, name: id.name, digest, label: componentLabel(id) };
+}
+function componentIdOfKey(key) {
+  if (SINGLE.has(key)) return { kind: key, name: "" };
+  for (const [kind, prefix] of PREFIXES) if (key.startsWith(prefix)) return { kind, name: key.slice(prefix.length) };
+  return { kind: "other", name: key };
+}
+function component(kind, name, digest) {
+  return { kind, name, digest, label: componentLabel({ kind, name }) };
+}
+function componentLabel(c) {
+  switch (c.kind) {
+    case "context":
+      return `workflow ${c.name}`;
+    case "layout":
+      return "pairflow's prompt layout";
+    case "piece":
+      return "its piece of the file";
+    case "observed":
+      return `observed read: ${c.name}`;
+    case "upstream":
+      return `${c.name}'s reference`;
+    case "artifact":
+      return `${c.name}'s accepted content`;
+    case "input":
+    case "generator_file":
+    case "guard_file":
+    case "other":
+      return c.name;
+    default:
+      return componentKey(c);
+  }
+}
+function isUpstream(c) {
+  return c.kind === "upstream" || c.kind === "artifact";
+}
+function componentsOfLock(digests) {
+  return Object.entries(digests).map(([key, digest]) => componentOfKey(key, digest));
+}
+
 // src/prompt/render.ts
 var PROMPT_LAYOUT = 1;
 var FEEDBACK_TOKEN = "{feedback}";
 var DEFAULT_FEEDBACK_WRAPPER = "Your previous attempt was rejected:\n{feedback}\n\nAddress this and try again.";
 function renderPrompt(input) {
+  return renderPromptParts(input).text;
+}
+function renderPromptParts(input) {
   const prompt = input.prompt ?? {};
   const sections = [];
+  let length = 0;
   const add = (title, body) => {
-    if (body !== void 0) sections.push(`# ${title}
+    if (body === void 0) return;
+    const section = `# ${title}
 
-${body}`);
+${body}`;
+    length += (sections.length > 0 ? 2 : 0) + section.length;
+    sections.push(section);
   };
   add("Role", text(prompt.role));
   add("Constraints", text(prompt.constraints));
-  add("Context", context(input.specification, input.constraints));
-  add("Dependencies", dependencies(input.dependencies));
+  add("Context", contextSection(input.specification, input.constraints));
+  const prefixEnds = [length];
+  const blocks = dependencyBlocks(input.dependencies);
+  if (blocks.length > 0) {
+    let end = length + (length > 0 ? 2 : 0) + "# Dependencies\n\n".length;
+    blocks.forEach((block, i) => {
+      end += (i > 0 ? 2 : 0) + block.length;
+      prefixEnds.push(end);
+    });
+    add("Dependencies", blocks.join("\n\n"));
+  }
   add("History", history(input.history, prompt.feedback_wrapper));
   if (input.revision !== void 0) add("Revision", revision(input.revision));
   add("Task", text(prompt.task));
-  return sections.join("\n\n");
+  return { text: sections.join("\n\n"), prefixEnds };
+}
+function sharedPrefixes(pairs, context) {
+  const contextText = contextSection(context.specification, context.constraints);
+  const keyed2 = [];
+  const counts = /* @__PURE__ */ new Map();
+  for (const pair of pairs) {
+    const role = text(pair.prompt?.role);
+    const constraints = text(pair.prompt?.constraints);
+    const deps = [...pair.requires].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+    const keys = [];
+    for (let k = 0; k <= deps.length; k++) keys.push(JSON.stringify([role ?? null, constraints ?? null, ...deps.slice(0, k)]));
+    for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+    keyed2.push({ id: pair.id, keys, empty: role === void 0 && constraints === void 0 && contextText === void 0 });
+  }
+  const shared = /* @__PURE__ */ new Map();
+  for (const { id, keys, empty } of keyed2) {
+    let depth = -1;
+    keys.forEach((key, k) => {
+      if (counts.get(key) >= 2) depth = k;
+    });
+    if (depth > 0 || depth === 0 && !empty) shared.set(id, depth);
+  }
+  return shared;
 }
 var REVISION_INTRO = "A person revised the previous output like this; keep their changes where they still apply:";
 function revision(edit) {
@@ -129,7 +252,7 @@ function text(value) {
   const trimmed = value.replace(/^(?:[ \t]*\r?\n)+/, "").trimEnd();
   return trimmed === "" ? void 0 : trimmed;
 }
-function context(specification, constraints) {
+function contextSection(specification, constraints) {
   const spec = text(specification);
   const cons = text(constraints);
   const parts = [];
@@ -141,8 +264,7 @@ ${spec}`);
 ${cons}`);
   return parts.length === 0 ? void 0 : parts.join("\n\n");
 }
-function dependencies(deps) {
-  if (deps.length === 0) return void 0;
+function dependencyBlocks(deps) {
   return [...deps].sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0).map(({ id, content }) => {
     const fence = fenceFor(content);
     const body = content === "" || content.endsWith("\n") ? content : `${content}
@@ -151,7 +273,7 @@ function dependencies(deps) {
 
 ${fence}
 ${body}${fence}`;
-  }).join("\n\n");
+  });
 }
 function history(attempts, wrapper) {
   if (attempts.length === 0) return void 0;
@@ -165,7 +287,7 @@ ${body}`;
 }
 
 // src/refs/configRef.ts
-var TRANSPORT_KEYS = /* @__PURE__ */ new Set(["api_key_env", "timeout", "retries"]);
+var TRANSPORT_KEYS = /* @__PURE__ */ new Set(["api_key_env", "timeout", "retries", "batch", "batch_fallback"]);
 var SECRET_HEADER = /key|token|secret|auth|cookie|password|credential/i;
 function isSecretHeader(name) {
   return SECRET_HEADER.test(name);
@@ -208,14 +330,14 @@ function withObserved(own2, observed) {
   return out;
 }
 function contextOf(workflow) {
-  let context2 = contexts.get(workflow);
-  if (!context2 || context2.specification !== workflow.specification || context2.constraints !== workflow.constraints) {
-    context2 = {};
-    if (workflow.specification !== void 0) context2.specification = workflow.specification;
-    if (workflow.constraints !== void 0) context2.constraints = workflow.constraints;
-    contexts.set(workflow, sharedValue(Object.freeze(context2)));
+  let context = contexts.get(workflow);
+  if (!context || context.specification !== workflow.specification || context.constraints !== workflow.constraints) {
+    context = {};
+    if (workflow.specification !== void 0) context.specification = workflow.specification;
+    if (workflow.constraints !== void 0) context.constraints = workflow.constraints;
+    contexts.set(workflow, sharedValue(Object.freeze(context)));
   }
-  return context2;
+  return context;
 }
 var contexts = /* @__PURE__ */ new WeakMap();
 function publicHeaders(value) {
@@ -232,45 +354,54 @@ function configRef(own2, upstream) {
 }
 function componentDigests(own2, upstream) {
   const out = dict();
-  const put = (name, value) => out[name] = digestOf(value).slice(0, 16);
-  const each = (prefix, obj) => {
-    for (const [k, v] of Object.entries(obj ?? {})) put(`${prefix}${k}`, v);
+  for (const [key, c] of keyedComponents(own2, upstream)) out[key] = c.digest;
+  return out;
+}
+function keyed(kind, name, digest) {
+  const c = component(kind, name, digest);
+  return [componentKey(c), c];
+}
+function keyedComponents(own2, upstream) {
+  const out = [];
+  const put = (kind, name, value) => out.push(keyed(kind, name, digestOf(value).slice(0, 16)));
+  const each = (kind, prefix, obj) => {
+    for (const [k, v] of Object.entries(obj ?? {})) put(kind, `${prefix}${k}`, v);
   };
-  const config = (prefix, obj) => {
+  const config = (kind, obj) => {
     for (const [k, v] of Object.entries(obj)) {
-      if (MAP_KEYS.includes(k) && isMapping(v) && Object.keys(v).length > 0) each(`${prefix}${k}.`, v);
-      else put(`${prefix}${k}`, v);
+      if (MAP_KEYS.includes(k) && isMapping(v) && Object.keys(v).length > 0) each(kind, `${k}.`, v);
+      else put(kind, k, v);
     }
   };
-  if (own2.prompt !== null && typeof own2.prompt === "object" && !Array.isArray(own2.prompt)) each("prompt.", own2.prompt);
-  put("model", own2.model);
-  put("guard", own2.guard);
-  config("guard_config.", own2.guard_config);
-  if (own2.guards !== void 0) put("guards", own2.guards);
+  if (own2.prompt !== null && typeof own2.prompt === "object" && !Array.isArray(own2.prompt)) each("prompt", "", own2.prompt);
+  put("model", "", own2.model);
+  put("guard", "", own2.guard);
+  config("guard_config", own2.guard_config);
+  if (own2.guards !== void 0) put("guards", "", own2.guards);
   if (own2.generator) {
-    put("generator", own2.generator.name);
-    config("generator_config.", own2.generator.config);
+    put("generator", "", own2.generator.name);
+    config("generator_config", own2.generator.config);
   }
-  if (own2.layout !== void 0) put("layout", own2.layout);
-  if (own2.piece !== void 0) out.piece = own2.piece.slice(0, 16);
-  each("context.", own2.context);
-  for (const [file, hash] of Object.entries(own2.inputs ?? {})) out[`input:${file}`] = hash.slice(0, 16);
-  for (const [name, digest] of fileComponents("generator_file:", own2.files?.generator)) out[name] = digest;
-  for (const [name, digest] of fileComponents("guard_file:", own2.files?.guard)) out[name] = digest;
-  for (const [name, digest] of fileComponents("observed:", own2.files?.observed)) out[name] = digest;
-  for (const [dep, ref] of Object.entries(upstream.refs)) out[`upstream:${dep}`] = ref.slice(0, 16);
-  for (const [dep, hash] of Object.entries(upstream.artifactHashes)) out[`artifact:${dep}`] = hash.slice(0, 16);
-  return sortedObject(out);
+  if (own2.layout !== void 0) put("layout", "", own2.layout);
+  if (own2.piece !== void 0) out.push(keyed("piece", "", own2.piece.slice(0, 16)));
+  each("context", "", own2.context);
+  for (const [file, hash] of Object.entries(own2.inputs ?? {})) out.push(keyed("input", file, hash.slice(0, 16)));
+  for (const c of fileComponents("generator_file", own2.files?.generator)) out.push(c);
+  for (const c of fileComponents("guard_file", own2.files?.guard)) out.push(c);
+  for (const c of fileComponents("observed", own2.files?.observed)) out.push(c);
+  for (const [dep, ref] of Object.entries(upstream.refs)) out.push(keyed("upstream", dep, ref.slice(0, 16)));
+  for (const [dep, hash] of Object.entries(upstream.artifactHashes)) out.push(keyed("artifact", dep, hash.slice(0, 16)));
+  return out.sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
 }
-function fileComponents(prefix, files) {
+function fileComponents(kind, files) {
   if (files === void 0) return [];
-  const known = Object.isFrozen(files) ? fileComponentCache.get(files)?.get(prefix) : void 0;
+  const known = Object.isFrozen(files) ? fileComponentCache.get(files)?.get(kind) : void 0;
   if (known !== void 0) return known;
-  const made = Object.entries(files).map(([file, hash]) => [prefix + file, hash.slice(0, 16)]);
+  const made = Object.entries(files).map(([file, hash]) => keyed(kind, file, hash.slice(0, 16)));
   if (Object.isFrozen(files)) {
-    const byPrefix = fileComponentCache.get(files) ?? /* @__PURE__ */ new Map();
-    byPrefix.set(prefix, made);
-    fileComponentCache.set(files, byPrefix);
+    const byKind = fileComponentCache.get(files) ?? /* @__PURE__ */ new Map();
+    byKind.set(kind, made);
+    fileComponentCache.set(files, byKind);
   }
   return made;
 }
@@ -383,7 +514,7 @@ var REASON_KINDS = [
   "forced"
 ];
 
-// node_modules/diff/libesm/diff/base.js
+// ../../main/node_modules/diff/libesm/diff/base.js
 var Diff = class {
   diff(oldStr, newStr, options = {}) {
     let callback;
@@ -560,32 +691,32 @@ var Diff = class {
     const componentLen = components.length;
     let componentPos = 0, newPos = 0, oldPos = 0;
     for (; componentPos < componentLen; componentPos++) {
-      const component = components[componentPos];
-      if (!component.removed) {
-        if (!component.added && this.useLongestToken) {
-          let value = newTokens.slice(newPos, newPos + component.count);
+      const component2 = components[componentPos];
+      if (!component2.removed) {
+        if (!component2.added && this.useLongestToken) {
+          let value = newTokens.slice(newPos, newPos + component2.count);
           value = value.map(function(value2, i) {
             const oldValue = oldTokens[oldPos + i];
             return oldValue.length > value2.length ? oldValue : value2;
           });
-          component.value = this.join(value);
+          component2.value = this.join(value);
         } else {
-          component.value = this.join(newTokens.slice(newPos, newPos + component.count));
+          component2.value = this.join(newTokens.slice(newPos, newPos + component2.count));
         }
-        newPos += component.count;
-        if (!component.added) {
-          oldPos += component.count;
+        newPos += component2.count;
+        if (!component2.added) {
+          oldPos += component2.count;
         }
       } else {
-        component.value = this.join(oldTokens.slice(oldPos, oldPos + component.count));
-        oldPos += component.count;
+        component2.value = this.join(oldTokens.slice(oldPos, oldPos + component2.count));
+        oldPos += component2.count;
       }
     }
     return components;
   }
 };
 
-// node_modules/diff/libesm/diff/line.js
+// ../../main/node_modules/diff/libesm/diff/line.js
 var LineDiff = class extends Diff {
   constructor() {
     super(...arguments);
@@ -633,7 +764,7 @@ function tokenize(value, options) {
   return retLines;
 }
 
-// node_modules/diff/libesm/patch/create.js
+// ../../main/node_modules/diff/libesm/patch/create.js
 function needsQuoting(s) {
   for (let i = 0; i < s.length; i++) {
     if (s[i] < " " || s[i] > "~" || s[i] === '"' || s[i] === "\\") {
@@ -701,7 +832,7 @@ function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, ne
   if (typeof optionsObj.context === "undefined") {
     optionsObj.context = 4;
   }
-  const context2 = optionsObj.context;
+  const context = optionsObj.context;
   if (optionsObj.newlineIsToken) {
     throw new Error("newlineIsToken may not be used with patch-generation functions, only with diffing functions");
   }
@@ -735,7 +866,7 @@ function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, ne
           oldRangeStart = oldLine;
           newRangeStart = newLine;
           if (prev) {
-            curRange = context2 > 0 ? contextLines(prev.lines.slice(-context2)) : [];
+            curRange = context > 0 ? contextLines(prev.lines.slice(-context)) : [];
             oldRangeStart -= curRange.length;
             newRangeStart -= curRange.length;
           }
@@ -750,12 +881,12 @@ function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, ne
         }
       } else {
         if (oldRangeStart) {
-          if (lines.length <= context2 * 2 && i < diff.length - 2) {
+          if (lines.length <= context * 2 && i < diff.length - 2) {
             for (const line of contextLines(lines)) {
               curRange.push(line);
             }
           } else {
-            const contextSize = Math.min(lines.length, context2);
+            const contextSize = Math.min(lines.length, context);
             for (const line of contextLines(lines.slice(0, contextSize))) {
               curRange.push(line);
             }
@@ -1004,7 +1135,7 @@ async function decidePair(ctx, id, decided) {
     if (edit !== void 0 && pair.carryEdits)
       return carry(
         null,
-        unknown.map((d) => ({ kind: "upstream", detail: `${d.id} will run` }))
+        unknown.map((d) => ({ kind: "upstream", detail: `${d.id} will run`, component: { kind: "upstream", name: d.id } }))
       );
     if (output.kind === "human" && !pair.assembly) return stale(keptOutput(base, null, output.hash, deps));
     if (edit !== void 0 && pair.piece && previous) return stale(keptPiece(base, null, previous, deps));
@@ -1012,7 +1143,11 @@ async function decidePair(ctx, id, decided) {
       ...forced ? [forced] : [],
       ...previous ? ownChanges(previous, componentsOf(previous), componentDigests(own2, { refs: dict(), artifactHashes: dict() })) : [newReason()],
       ...unknownOutput,
-      ...unknown.map((d) => ({ kind: "upstream", detail: d.action === "run" ? `${d.id} will run` : `${d.id}'s reference is not known yet` }))
+      ...unknown.map((d) => ({
+        kind: "upstream",
+        detail: d.action === "run" ? `${d.id} will run` : `${d.id}'s reference is not known yet`,
+        component: { kind: "upstream", name: d.id }
+      }))
     ];
     const reuse = previous && !ctx.fresh && pair.fresh !== true ? { kind: "unless", deps: unknown.map((d) => d.id) } : void 0;
     return decision(base, null, "run", sortReasons(reasons2), null, null, void 0, reuse);
@@ -1057,14 +1192,14 @@ async function decidePair(ctx, id, decided) {
 function forecast(ctx, pair, own2, deps) {
   const { view, workflow } = ctx;
   if (pair.fresh === true || view.requests === void 0 || view.text === void 0) return void 0;
-  const dependencies2 = [];
+  const dependencies = [];
   for (const d of deps) {
     const text2 = view.text(workflow.pairs.get(d.id), d.artifact.contentHash);
     if (text2 === void 0) return void 0;
-    dependencies2.push({ id: d.id, content: text2 });
+    dependencies.push({ id: d.id, content: text2 });
   }
-  const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies: dependencies2, history: [] });
-  const entries = view.requests(requestKey({ pair, own: own2, prompt, dependencies: dependencies2, attempt: 1 }));
+  const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies, history: [] });
+  const entries = view.requests(requestKey({ pair, own: own2, prompt, dependencies, attempt: 1 }));
   const judge = guardKey(pair.id, own2);
   for (const entry of entries) {
     const verdict = Object.hasOwn(entry.verdicts, judge) ? entry.verdicts[judge] : void 0;
@@ -1108,7 +1243,7 @@ function pieceEdits(ctx, piece) {
   });
   return found;
 }
-function decision(base, configRef2, action, reasons, artifact, components, dependencies2, reuse) {
+function decision(base, configRef2, action, reasons, artifact, components, dependencies, reuse) {
   return {
     id: base.id,
     wave: base.wave,
@@ -1119,7 +1254,7 @@ function decision(base, configRef2, action, reasons, artifact, components, depen
     reasons,
     artifact,
     components,
-    dependencies: action === "skip" && components === void 0 ? dependencies2 : void 0,
+    dependencies: action === "skip" && components === void 0 ? dependencies : void 0,
     reuse
   };
 }
@@ -1167,55 +1302,66 @@ function withContent(view, id, ref, source, contentHash, output) {
 function newReason(detail = "never accepted") {
   return { kind: "new", detail };
 }
-var UPSTREAM_PREFIXES = ["upstream:", "artifact:"];
 function ownChanges(previous, components, current) {
   const reasons = [];
-  const isOwn = (k) => !UPSTREAM_PREFIXES.some((p) => k.startsWith(p));
-  const keys = new Set([...Object.keys(components), ...Object.keys(current)].filter(isOwn));
+  const keys = /* @__PURE__ */ new Set([...Object.keys(components), ...Object.keys(current)]);
   for (const key of [...keys].sort()) {
     const before = own(components, key);
     const after = own(current, key);
     if (before === after) continue;
-    const change = before === void 0 ? "added" : after === void 0 ? "removed" : "changed";
-    reasons.push(describeChange(key, change, previous));
+    const changed = componentIdOfKey(key);
+    if (isUpstream(changed)) continue;
+    reasons.push(describeChange(changed, before === void 0 ? "added" : after === void 0 ? "removed" : "changed", previous));
   }
   return reasons;
 }
-function describeChange(key, change, previous) {
-  if (key.startsWith("prompt.")) return { kind: "prompt", detail: `${key} ${change}` };
-  if (key.startsWith("context.")) return { kind: "prompt", detail: `workflow ${key.slice("context.".length)} ${change}` };
-  if (key === "model") return { kind: "model", detail: `model changed${previous.model !== null ? ` (was ${previous.model})` : ""}` };
-  if (key === "guard" || key === "guards") return { kind: "guard", detail: `${key} ${change}` };
-  if (key.startsWith("guard_config.")) return { kind: "guard_config", detail: `${key} ${change}` };
-  if (key === "generator" || key.startsWith("generator_config.")) return { kind: "generator", detail: `${key} ${change}` };
-  if (key.startsWith("input:")) return { kind: "inputs", detail: `${key.slice("input:".length)} ${change}` };
-  if (key.startsWith("generator_file:")) return { kind: "generator", detail: `${key.slice("generator_file:".length)} ${change}` };
-  if (key.startsWith("guard_file:")) return { kind: "guard", detail: `${key.slice("guard_file:".length)} ${change}` };
-  if (key.startsWith("observed:")) return { kind: "inputs", detail: `observed read: ${key.slice("observed:".length)} ${change}` };
-  if (key === "layout") return { kind: "prompt", detail: `pairflow's prompt layout ${change}` };
-  if (key === "piece") return { kind: "inputs", detail: `its piece of the file ${change}` };
-  return { kind: "new", detail: `${key} ${change}` };
+var REASON_OF = {
+  prompt: "prompt",
+  context: "prompt",
+  layout: "prompt",
+  model: "model",
+  guard: "guard",
+  guards: "guard",
+  guard_file: "guard",
+  guard_config: "guard_config",
+  generator: "generator",
+  generator_config: "generator",
+  generator_file: "generator",
+  input: "inputs",
+  observed: "inputs",
+  piece: "inputs",
+  // Only a lock file written by hand or by another version has other keys.
+  other: "new"
+};
+function describeChange(changed, change, previous) {
+  const kind = REASON_OF[changed.kind];
+  const component2 = { kind: changed.kind, name: changed.name };
+  if (changed.kind === "model") return { kind, detail: `model changed${previous.model !== null ? ` (was ${previous.model})` : ""}`, component: component2 };
+  return { kind, detail: `${componentLabel(changed)} ${change}`, component: component2 };
 }
 function upstreamChanges(previous, current, deps) {
   const reasons = [];
   for (const d of deps) {
-    const refBefore = own(previous, `upstream:${d.id}`);
+    const upstream = { kind: "upstream", name: d.id };
+    const artifact = { kind: "artifact", name: d.id };
+    const refBefore = own(previous, componentKey(upstream));
     if (refBefore === void 0) {
-      reasons.push({ kind: "upstream", detail: `${d.id} added to requires` });
+      reasons.push({ kind: "upstream", detail: `${d.id} added to requires`, component: upstream });
       continue;
     }
-    if (refBefore !== own(current, `upstream:${d.id}`)) reasons.push({ kind: "upstream", detail: `${d.id}'s reference changed` });
-    if (own(previous, `artifact:${d.id}`) !== own(current, `artifact:${d.id}`)) {
+    if (refBefore !== own(current, componentKey(upstream))) reasons.push({ kind: "upstream", detail: `${d.id}'s reference changed`, component: upstream });
+    if (own(previous, componentKey(artifact)) !== own(current, componentKey(artifact))) {
       reasons.push({
         kind: "upstream_artifact",
-        detail: d.artifact?.edited ? `${d.id}'s output was edited by hand` : `${d.id}'s accepted content changed`
+        detail: d.artifact?.edited ? `${d.id}'s output was edited by hand` : `${d.id}'s accepted content changed`,
+        component: artifact
       });
     }
   }
+  const requires = new Set(deps.map((d) => d.id));
   for (const key of Object.keys(previous)) {
-    if (key.startsWith("upstream:") && !deps.some((d) => `upstream:${d.id}` === key)) {
-      reasons.push({ kind: "upstream", detail: `${key.slice("upstream:".length)} removed from requires` });
-    }
+    const was = componentIdOfKey(key);
+    if (was.kind === "upstream" && !requires.has(was.name)) reasons.push({ kind: "upstream", detail: `${was.name} removed from requires`, component: was });
   }
   return reasons;
 }
@@ -1609,6 +1755,9 @@ var MergeHeap = class {
 
 // src/estimate/estimate.ts
 var DEFAULT_OUTPUT_TOKENS = 1e3;
+function batched(pair, everyPair = false) {
+  return providerGenerator(pair) && (everyPair || plain(pair.generatorConfig.batch) === true);
+}
 async function estimatePlan(source, plan, options = {}) {
   const { workflow } = source;
   const { history: history2 } = source;
@@ -1624,32 +1773,57 @@ async function estimatePlan(source, plan, options = {}) {
     if (!prices.has(model)) prices.set(model, priceFor(model, workflow.pricing));
     return prices.get(model);
   };
+  const sharing = sharedPrefixes(
+    running.map((p) => workflow.pairs.get(p.id)),
+    workflow
+  );
+  const written = /* @__PURE__ */ new Set();
   const pairs = running.map((planned) => {
     const pair = workflow.pairs.get(planned.id);
     if (planned.reuse?.kind === "request" || planned.reuse?.kind === "rejudge") return answeredBefore(pair, priceOf(pair.model), planned.reuse.kind);
     const notes = [];
     const output = expectedOutput(pair, history2.get(pair.id));
     const attempts = expectedAttempts(pair, history2.get(pair.id));
-    const dependencies2 = [];
+    const dependencies = [];
     let unknownDeps = 0;
     for (const depId of pair.requires) {
       const dep = plan.byId.get(depId);
       const content = contentOf(dep);
       if (content !== void 0) {
-        dependencies2.push({ id: depId, content });
+        dependencies.push({ id: depId, content });
         if (dep.action === "run") notes.push(`${depId} will run: estimated with its last accepted content`);
       } else {
         const expected = expectedOutput(workflow.pairs.get(depId), history2.get(depId)).tokens;
-        dependencies2.push({ id: depId, content: "" });
+        dependencies.push({ id: depId, content: "" });
         unknownDeps += expected;
         notes.push(`${depId} has no accepted content here yet: counted as its expected output (${expected.toLocaleString("en-US")} tokens)`);
       }
     }
-    const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies: dependencies2, history: [] });
-    const counted = countTokens(prompt, pair.model);
+    const rendered = renderPromptParts({
+      prompt: pair.prompt,
+      specification: workflow.specification,
+      constraints: workflow.constraints,
+      dependencies,
+      history: []
+    });
+    const counted = countTokens(rendered.text, pair.model);
     const overhead = pair.generator === "openai" && counted.method !== "approximate" ? CHAT_OVERHEAD_TOKENS : 0;
     const inputTokens = counted.tokens + overhead + unknownDeps;
     const tokens2 = { input: Math.round(inputTokens * attempts.value), output: Math.round(output.tokens * attempts.value) };
+    const depth = sharing.get(pair.id);
+    if (depth !== void 0 && providerGenerator(pair)) {
+      const prefix = rendered.text.slice(0, rendered.prefixEnds[depth]);
+      const cached = cachedTokens(pair, countTokens(prefix, pair.model).tokens);
+      if (cached > 0) {
+        const key = `${pair.generator}\0${pair.model}\0${prefix}`;
+        const first = !written.has(key);
+        written.add(key);
+        const reads = first ? attempts.value - 1 : attempts.value;
+        if (reads > 0) tokens2.cacheRead = Math.round(cached * reads);
+        if (first && pair.generator === "anthropic") tokens2.cacheWrite = cached;
+      }
+    }
+    if (batched(pair, options.batch)) tokens2.batch = true;
     const price = priceOf(pair.model);
     const cost = price ? costOf(tokens2, price) : null;
     return {
@@ -1702,6 +1876,10 @@ function answeredBefore(pair, price, kind) {
     ]
   };
 }
+function cachedTokens(pair, prefix) {
+  if (prefix < cacheMinTokens(pair.model)) return 0;
+  return pair.generator === "openai" ? 1024 + Math.floor((prefix - 1024) / 128) * 128 : prefix;
+}
 var MODEL_GENERATORS = /* @__PURE__ */ new Set(["openai", "anthropic"]);
 function providerGenerator(pair) {
   return pair.generator !== null && MODEL_GENERATORS.has(pair.generator);
@@ -1727,7 +1905,11 @@ function expectedAttempts(pair, history2) {
 
 export {
   styleFor,
+  component,
+  componentsOfLock,
   renderPrompt,
+  renderPromptParts,
+  sharedPrefixes,
   withObserved,
   configRef,
   componentDigests,

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-I4KXEGSL.js";
+} from "./cli-chunk-MO7ORK67.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -16,13 +16,13 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-LXK577MZ.js";
+} from "./cli-chunk-EU4POBXR.js";
 import {
+  batchCounts,
   eventLine,
   runJson,
-  runSummary,
-  visible
-} from "./cli-chunk-ZHCOJHFW.js";
+  runSummary
+} from "./cli-chunk-IXM4OVCY.js";
 import {
   compareWithRun,
   comparisonText,
@@ -31,12 +31,15 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-XWROBFZG.js";
+} from "./cli-chunk-DSTVUMR6.js";
+import {
+  visible
+} from "./cli-chunk-MV7565KH.js";
 import {
   asksBeforeRunning,
   parseUsd,
   styleFor
-} from "./cli-chunk-5ZWDE2EE.js";
+} from "./cli-chunk-WGU5J5QM.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -47,7 +50,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-YFM4J6CT.js";
+} from "./cli-chunk-IBG45BKD.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;
@@ -65,18 +68,27 @@ var ProgressState = class {
   done = 0;
   /** Running pairs by id, with when each started. */
   running = /* @__PURE__ */ new Map();
+  /** Provider batches not yet ended, by id: the provider's counts. */
+  batches = /* @__PURE__ */ new Map();
   update(event, now) {
-    if (event.type === "run_start") this.total = event.plan.pairs.length;
+    if (event.type === "batch") {
+      if (event.state === "submitted" || event.state === "progress") this.batches.set(event.id, { requests: event.requests, counts: event.counts });
+      else this.batches.delete(event.id);
+    } else if (event.type === "run_start") this.total = event.plan.pairs.length;
     else if (event.type === "pair_start") this.running.set(event.id, now);
     else if (event.type === "pair_end") {
       this.running.delete(event.outcome.id);
       this.done++;
     }
   }
-  /** `2/5 done`, then each running pair with its elapsed time, longest first. */
+  /**
+   * `2/5 done`, then each provider batch with the requests it finished (the provider's counts),
+   * then each running pair with its elapsed time, longest first (their number, when many wait on batches).
+   */
   status(now) {
-    const running = [...this.running].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([id, t]) => `${visible(id)} ${elapsed(now - t)}`);
-    return `${this.done}/${this.total} done` + (running.length > 0 ? `; running: ${running.join(", ")}` : "");
+    const batches = [...this.batches].map(([id, b]) => `batch ${visible(id)} ${b.requests - b.counts.processing}/${b.requests} (${batchCounts(b.counts)})`);
+    const running = this.batches.size > 0 && this.running.size > 8 ? [`${this.running.size} pairs`] : [...this.running].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([id, t]) => `${visible(id)} ${elapsed(now - t)}`);
+    return `${this.done}/${this.total} done` + batches.map((b) => `; ${b}`).join("") + (running.length > 0 ? `; running: ${running.join(", ")}` : "");
   }
 };
 var ProgressView = class {
@@ -257,7 +269,13 @@ function usdAmount(value) {
 var RUN_ID = /^\d{8}T\d{9}Z-[0-9a-f]+$/;
 var EXIT_BUSY = 75;
 function common(command) {
-  return command.option("--json", "write the run report as JSON (version 1) to stdout, and progress to stderr").option("--verbose", "show what each generator wrote to stderr, also when it succeeds (a failure always shows it)").addOption(new Option("--concurrency <n>", "pairs to execute at once").default(DEFAULT_CONCURRENCY).argParser(positiveInt)).option("--no-wait", `if another run of this workflow is going, fail at once (exit ${EXIT_BUSY}) instead of waiting for it`).addOption(
+  return command.option("--json", "write the run report as JSON (version 1) to stdout, and progress to stderr").option("--verbose", "show what each generator wrote to stderr, also when it succeeds (a failure always shows it)").option("--all", "end with a row for every pair, however many (a run of more than 30 pairs is otherwise summed up by cause)").addOption(new Option("--concurrency <n>", "pairs to execute at once").default(DEFAULT_CONCURRENCY).argParser(positiveInt)).option(
+    "--batch",
+    "send every openai and anthropic pair's requests through its provider's batch API, at half price: one batch per wave, provider and endpoint (generator_config.batch: true does it for one pair)"
+  ).option(
+    "--no-wait",
+    `never wait: if another run of this workflow is going, fail at once (exit ${EXIT_BUSY}); send provider batches and end (exit 0, the run waiting) instead of waiting for them: a later run or resume collects them`
+  ).addOption(
     new Option("--grace <seconds>", "after Ctrl-C or SIGTERM, how long pairs in flight may finish before they are cancelled").default(10).argParser(positiveInt)
   ).addOption(stateDirOption()).addOption(
     new Option(
@@ -280,10 +298,11 @@ function registerRun(program, context) {
       "pairflow run --only g_impl examples/tdd-stack",
       "pairflow run --only g_test,g_impl --dry-run",
       "pairflow run --from g_test --concurrency 2",
+      "pairflow run --batch --no-wait   # then later: pairflow run",
       "pairflow run --json > report.json"
     ])
   ).action(async (target, opts) => {
-    if (opts.dryRun) return showPlan(context.io, target, opts);
+    if (opts.dryRun) return showPlan(context.io, target, opts, context.setStatus);
     let costs;
     try {
       await drive(context, opts, async (request) => {
@@ -337,6 +356,7 @@ async function drive({ io, setStatus }, opts, start) {
   });
   const say = (line) => view.say(line);
   const interruption = interruptible(opts.grace * 1e3, (message) => view.aside(() => io.stderr.write(style.yellow(message) + "\n")));
+  let plan;
   try {
     const report = await start(
       {
@@ -347,18 +367,24 @@ async function drive({ io, setStatus }, opts, start) {
         traceReads: opts.traceReads,
         concurrency: opts.concurrency,
         wait: opts.wait,
+        batch: opts.batch,
+        batchWait: opts.wait,
         stop: interruption.stop,
         signal: interruption.cancel,
         onWait: (holder) => say(style.yellow(`waiting for run ${holder.runId} (pid ${holder.pid}) to finish; --no-wait fails instead`)),
-        onEvent: (event) => view.event(event)
+        onEvent: (event) => {
+          if (event.type === "run_start") plan = event.plan;
+          view.event(event);
+        }
       },
       say
     );
     view.dispose();
     if (opts.json) io.stdout.write(JSON.stringify(runJson(report), null, 2) + "\n");
-    else io.stdout.write("\n" + runSummary(report, style));
+    else io.stdout.write("\n" + runSummary(report, style, { plan, all: opts.all }));
     const signal = interruption.received();
-    setStatus(signal && report.status === "interrupted" ? signalExitCode(signal) : report.status === "success" ? EXIT.ok : EXIT.failed);
+    const ok = report.status === "success" || report.status === "waiting";
+    setStatus(signal && report.status === "interrupted" ? signalExitCode(signal) : ok ? EXIT.ok : EXIT.failed);
   } catch (err) {
     if (!(err instanceof LockBusyError)) throw err;
     io.stderr.write(`${style.red("error")} ${err.message}; it still holds the lock (exit ${EXIT_BUSY}: try again later)

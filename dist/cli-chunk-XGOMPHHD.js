@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   LOCK_VERSION
-} from "./cli-chunk-IBFPC2Q6.js";
+} from "./cli-chunk-NW47I5JW.js";
 import {
   ConfigError,
   asDict,
   lockFileOf,
   writeFileAtomic
-} from "./cli-chunk-YFM4J6CT.js";
+} from "./cli-chunk-IBG45BKD.js";
 
 // src/lockfile/write.ts
 function orderedEntry(e) {

@@ -10,7 +10,7 @@ import {
   quoteList,
   realRootOf,
   sortIssues
-} from "./cli-chunk-YFM4J6CT.js";
+} from "./cli-chunk-IBG45BKD.js";
 
 // src/config/check.ts
 import path from "node:path";
@@ -33,7 +33,10 @@ var GUARD_SETTINGS = {
   json_schema: { schema: anything, schema_file: string },
   regex: { pattern: string, flags: (v) => typeof v === "string" ? void 0 : "a string", must_match: bool }
 };
+var fallback = (v) => v === "sync" || v === "fail" ? void 0 : '"sync" (call the synchronous endpoint) or "fail"';
 var HTTP = {
+  batch: bool,
+  batch_fallback: fallback,
   base_url: string,
   api_key_env: string,
   headers: stringMap,
@@ -241,7 +244,7 @@ async function checkWorkflow(loaded, files) {
     });
   }
   if (schemas.length > 0) {
-    const { compileJsonSchema } = await import("./cli-jsonSchema-J2VTCJ42.js");
+    const { compileJsonSchema } = await import("./cli-jsonSchema-EBF2QA5L.js");
     for (const { schema, at } of schemas) {
       try {
         compileJsonSchema(schema);

@@ -7,14 +7,15 @@ import {
 import {
   SHOWN_PER_FILE,
   issueLines
-} from "./cli-chunk-BDOG6Z4B.js";
+} from "./cli-chunk-NWGX7Y2I.js";
 import {
   count
-} from "./cli-chunk-XWROBFZG.js";
+} from "./cli-chunk-DSTVUMR6.js";
+import "./cli-chunk-MV7565KH.js";
 import {
   styleFor
-} from "./cli-chunk-5ZWDE2EE.js";
-import "./cli-chunk-IBFPC2Q6.js";
+} from "./cli-chunk-WGU5J5QM.js";
+import "./cli-chunk-NW47I5JW.js";
 import {
   Command,
   CommanderError,
@@ -24,21 +25,22 @@ import {
   StorageError,
   UsageError,
   checkStateDir
-} from "./cli-chunk-YFM4J6CT.js";
-import "./cli-chunk-NRKDSK7E.js";
+} from "./cli-chunk-IBG45BKD.js";
+import "./cli-chunk-4XZ3ROSU.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-NUTDSESD.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-AJKQHHG7.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-SXOUYDG4.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-RV4QDRA4.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-IJQBBFZZ.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-NM4KXEGE.js")).registerPrompt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-QW3EVMV2.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-X4BK26YG.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-KFNZ5KOE.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-QGSQSSNU.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-OH7W4SPB.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-JO3H3NS2.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-TFXLDT7X.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-WWUDFF4I.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-EMLOSA3F.js")).registerPrompt],
+  [["explain"], async () => (await import("./cli-explain-5GAMALLV.js")).registerExplain],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-CWUOQHHG.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-AE6NWU7D.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-4UHOD7PJ.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -4,16 +4,16 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-BXAZKQRM.js";
+} from "./cli-chunk-MMPKODQT.js";
 import {
   openState
-} from "./cli-chunk-VJTNBAMU.js";
-import "./cli-chunk-YTQL7ZLS.js";
+} from "./cli-chunk-AJVOOCRO.js";
+import "./cli-chunk-XGOMPHHD.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-5ZWDE2EE.js";
-import "./cli-chunk-IBFPC2Q6.js";
+} from "./cli-chunk-WGU5J5QM.js";
+import "./cli-chunk-NW47I5JW.js";
 import {
   Option,
   PATH_HELP,
@@ -22,8 +22,8 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-YFM4J6CT.js";
-import "./cli-chunk-NRKDSK7E.js";
+} from "./cli-chunk-IBG45BKD.js";
+import "./cli-chunk-4XZ3ROSU.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/app/prompt.ts

@@ -6,18 +6,18 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-YTQL7ZLS.js";
+} from "./cli-chunk-XGOMPHHD.js";
 import {
   LOCK_VERSION,
   componentsOf,
   emptyLock
-} from "./cli-chunk-IBFPC2Q6.js";
+} from "./cli-chunk-NW47I5JW.js";
 import {
   dict,
   examples,
   own
-} from "./cli-chunk-YFM4J6CT.js";
-import "./cli-chunk-NRKDSK7E.js";
+} from "./cli-chunk-IBG45BKD.js";
+import "./cli-chunk-4XZ3ROSU.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/app/mergeLock.ts

@@ -3,14 +3,14 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   compileJsonSchema
-} from "./cli-chunk-7Z54WWHF.js";
+} from "./cli-chunk-UC6UFBNK.js";
 import {
   checkWorkflow
-} from "./cli-chunk-QKL2J4LT.js";
+} from "./cli-chunk-OFBYRAPK.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-ZHCOJHFW.js";
+} from "./cli-chunk-IXM4OVCY.js";
 import {
   RunRecorder,
   estimateOf,
@@ -22,8 +22,9 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-BXAZKQRM.js";
+} from "./cli-chunk-MMPKODQT.js";
 import {
+  BatchFile,
   LocalStore,
   LockWriter,
   boundedKey,
@@ -32,10 +33,10 @@ import {
   openState,
   pairKey,
   realLockPath
-} from "./cli-chunk-VJTNBAMU.js";
+} from "./cli-chunk-AJVOOCRO.js";
 import {
   lockPathFor
-} from "./cli-chunk-YTQL7ZLS.js";
+} from "./cli-chunk-XGOMPHHD.js";
 import {
   asksBeforeRunning,
   callsModel,
@@ -48,17 +49,18 @@ import {
   planWorkflow,
   plannedComponents,
   priceFor,
-  renderPrompt,
+  renderPromptParts,
   requestKey,
+  sharedPrefixes,
   styleFor,
   usd,
   withDependencies,
   withObserved,
   workflowRef
-} from "./cli-chunk-5ZWDE2EE.js";
+} from "./cli-chunk-WGU5J5QM.js";
 import {
   lockEntry
-} from "./cli-chunk-IBFPC2Q6.js";
+} from "./cli-chunk-NW47I5JW.js";
 import {
   ASSEMBLE,
   ConfigError,
@@ -90,7 +92,7 @@ import {
   sha256Hex,
   stateDirOption,
   writeFileAtomic
-} from "./cli-chunk-YFM4J6CT.js";
+} from "./cli-chunk-IBG45BKD.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -99,33 +101,33 @@ import {
 function parseShard(text) {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = Number(m?.[1]);
-  const count = Number(m?.[2]);
-  if (!m || count < 1 || index < 1 || index > count) throw new UsageError(`--shard ${text}: expected I/N with 1 <= I <= N, e.g. --shard 2/3`);
-  return { index, count };
+  const count2 = Number(m?.[2]);
+  if (!m || count2 < 1 || index < 1 || index > count2) throw new UsageError(`--shard ${text}: expected I/N with 1 <= I <= N, e.g. --shard 2/3`);
+  return { index, count: count2 };
 }
 var SLACK = 1.15;
-function shardPlan(plan, count, weigh) {
-  if (!Number.isInteger(count) || count < 1) throw new UsageError(`--shards ${count}: expected a whole number of at least 1`);
+function shardPlan(plan, count2, weigh) {
+  if (!Number.isInteger(count2) || count2 < 1) throw new UsageError(`--shards ${count2}: expected a whole number of at least 1`);
   const running = plan.pairs.filter((p) => p.action === "run").map((p) => p.id);
   const weight = new Map(running.map((id) => [id, Math.max(weigh(id), 1e-9)]));
   const total = running.reduce((sum, id) => sum + weight.get(id), 0);
-  const share = total / count * SLACK;
-  const loads = Array(count).fill(0);
+  const share = total / count2 * SLACK;
+  const loads = Array(count2).fill(0);
   const owner = /* @__PURE__ */ new Map();
   for (const id of running) {
     const w = weight.get(id);
-    const pull = Array(count).fill(0);
+    const pull = Array(count2).fill(0);
     for (const dep of plan.byId.get(id).requires) {
       const s = owner.get(dep);
       if (s !== void 0) pull[s] = pull[s] + weight.get(dep);
     }
     let best = -1;
-    for (let s = 0; s < count; s++) if (pull[s] > 0 && loads[s] + w <= share && (best < 0 || pull[s] > pull[best])) best = s;
+    for (let s = 0; s < count2; s++) if (pull[s] > 0 && loads[s] + w <= share && (best < 0 || pull[s] > pull[best])) best = s;
     if (best < 0) best = lightest(loads);
     owner.set(id, best);
     loads[best] = loads[best] + w;
   }
-  const shards = loads.map((load, s) => ({ index: s + 1, count, pairs: [], weight: load, awaits: dict() }));
+  const shards = loads.map((load, s) => ({ index: s + 1, count: count2, pairs: [], weight: load, awaits: dict() }));
   for (const id of running) {
     const shard = shards[owner.get(id)];
     shard.pairs.push(id);
@@ -155,6 +157,19 @@ import path10 from "node:path";
 
 // src/engine/engine.ts
 import { randomBytes } from "node:crypto";
+
+// src/model/ports.ts
+var GeneratorError = class extends Error {
+  name = "GeneratorError";
+};
+var BatchPendingError = class extends GeneratorError {
+  name = "BatchPendingError";
+};
+var GuardConfigError = class extends Error {
+  name = "GuardConfigError";
+};
+
+// src/engine/engine.ts
 var DEFAULT_CONCURRENCY = 4;
 function newRunId(now = /* @__PURE__ */ new Date()) {
   return now.toISOString().replace(/[-:.]/g, "") + "-" + randomBytes(2).toString("hex");
@@ -201,6 +216,12 @@ var Run = class {
   saves = [];
   /** The first write that failed: the run stops and ends with it. */
   fatal;
+  /** How much of each running pair's prompt other running pairs' prompts begin with (see sharedPrefixes). */
+  sharing;
+  /** Pairs that wait for a provider batch the run does not wait for (`--no-wait`). */
+  waiting = 0;
+  /** Judging by pairs that hold no slot (batched ones) is limited to the run's concurrency all the same. */
+  judging;
   async execute() {
     this.emit({ type: "run_start", runId: this.options.runId, plan: this.plan, resumed: this.options.resume !== void 0 });
     try {
@@ -217,22 +238,24 @@ var Run = class {
     }
     if (this.fatal) throw this.fatal;
     const pairs = this.plan.pairs.map((p) => this.outcomes.get(p.id));
-    const count = (s) => pairs.filter((p) => p.status === s).length;
+    const count2 = (s) => pairs.filter((p) => p.status === s).length;
     const tokens = { input: 0, output: 0 };
     for (const p of pairs) for (const a of p.attempts) if (a.tokens) addTokens(tokens, a.tokens);
+    const stopped = this.signal.aborted || (this.options.stop?.aborted ?? false);
+    const status = count2("interrupted") > 0 && (stopped || this.waiting === 0) ? "interrupted" : count2("interrupted") > 0 ? "waiting" : count2("failed") + count2("blocked") > 0 ? "failed" : "success";
     const report = {
       version: 1,
       runId: this.options.runId,
       workflowRef: this.plan.workflowRef,
-      status: count("interrupted") > 0 ? "interrupted" : count("failed") + count("blocked") > 0 ? "failed" : "success",
+      status,
       pairs,
       totals: {
         pairs: pairs.length,
-        executed: count("executed"),
-        reused: count("reused"),
-        failed: count("failed"),
-        blocked: count("blocked"),
-        interrupted: count("interrupted"),
+        executed: count2("executed"),
+        reused: count2("reused"),
+        failed: count2("failed"),
+        blocked: count2("blocked"),
+        interrupted: count2("interrupted"),
         tokens,
         durationMs: Date.now() - this.started
       }
@@ -249,44 +272,54 @@ var Run = class {
    */
   async schedule() {
     const concurrency = Math.max(1, this.options.concurrency ?? DEFAULT_CONCURRENCY);
+    this.judging = limiter(concurrency);
+    const batches = this.deps.batches;
     const { requires, dependents } = this.plan.graph;
     const pairs = this.plan.pairs;
     const position = new Map(pairs.map((p, i) => [p.id, i]));
     const waitingFor = new Map(pairs.map((p) => [p.id, requires.get(p.id).length]));
-    const ready = pairs.flatMap((p, i) => waitingFor.get(p.id) === 0 ? [i] : []);
+    const shard = this.deps.shard;
+    const slotless = (i) => shard !== void 0 && pairs[i].action === "run" && !shard.owns(pairs[i].id) || (batches?.batched(this.plan.workflow.pairs.get(pairs[i].id)) ?? false);
+    const ready = [];
+    const readyFree = [];
+    const isReady = (i) => insertSorted(slotless(i) ? readyFree : ready, i);
+    pairs.forEach((p, i) => {
+      if (waitingFor.get(p.id) === 0) isReady(i);
+    });
     this.ended = (id) => {
       for (const d of dependents.get(id)) {
         const left = waitingFor.get(d);
         if (left === void 0) continue;
         waitingFor.set(d, left - 1);
-        if (left === 1) insertSorted(ready, position.get(d));
+        if (left === 1) isReady(position.get(d));
       }
     };
     const inFlight = /* @__PURE__ */ new Set();
     let busy = 0;
     const start = (id, slot) => {
       const stopped = requires.get(id).filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
+      const waits = requires.get(id).filter((d) => this.outcomes.get(d)?.status === "interrupted");
       if (this.stopping) this.finish({ ...this.blocked(id, "not started: the run was interrupted"), status: "interrupted" });
       else if (stopped.length > 0) this.finish(this.blocked(id, `blocked by ${stopped.join(", ")}`));
+      else if (waits.length > 0) this.finish({ ...this.blocked(id, `not started: ${waits.join(", ")} did not finish`), status: "interrupted" });
       else {
         if (slot) busy++;
+        const batched = !slot && batches !== void 0 && batches.batched(this.plan.workflow.pairs.get(id));
+        if (batched) batches.join(id);
         const task = this.handle(id).finally(() => {
           inFlight.delete(task);
           if (slot) busy--;
+          if (batched) batches.leave(id);
         });
         inFlight.add(task);
       }
     };
-    const shard = this.deps.shard;
-    const awaited = (i) => shard !== void 0 && pairs[i].action === "run" && !shard.owns(pairs[i].id);
-    while (ready.length > 0 || inFlight.size > 0) {
-      if (shard) {
-        for (const i of ready.filter(awaited)) {
-          ready.splice(ready.indexOf(i), 1);
-          start(pairs[i].id, false);
-        }
+    while (ready.length > 0 || readyFree.length > 0 || inFlight.size > 0) {
+      for (; ; ) {
+        if (readyFree.length > 0) start(pairs[readyFree.shift()].id, false);
+        else if (ready.length > 0 && busy < concurrency) start(pairs[ready.shift()].id, true);
+        else break;
       }
-      while (ready.length > 0 && busy < concurrency) start(pairs[ready.shift()].id, true);
       if (inFlight.size > 0) await Promise.race(this.stopping ? inFlight : [...inFlight, this.stopped]);
     }
   }
@@ -513,7 +546,7 @@ var Run = class {
       if (this.signal.aborted) return interrupted();
       this.emit({ type: "attempt_start", id: d.id, attempt });
       const t0 = Date.now();
-      const prompt = renderPrompt({
+      const rendered = renderPromptParts({
         prompt: pair.prompt,
         specification: workflow.specification,
         constraints: workflow.constraints,
@@ -521,10 +554,13 @@ var Run = class {
         history,
         ...d.revision !== void 0 ? { revision: d.revision } : {}
       });
+      const prompt = rendered.text;
+      const shared = this.sharedPrefix(d.id);
       const request = reuseRequests ? requestKey({ pair, own: d.own, prompt, dependencies, attempt }) : void 0;
       let content;
       let tokens = null;
       let stderr;
+      let replayed;
       let verdict;
       try {
         const answer = request === void 0 ? void 0 : await this.answerFromIndex(request, judge, guard, pair, attempt, maxOutputBytes, guardTrace);
@@ -539,6 +575,7 @@ var Run = class {
           attempt,
           model: pair.model,
           prompt,
+          ...shared === void 0 ? {} : { cacheablePrefix: rendered.prefixEnds[shared] },
           dependencies,
           config: plain(pair.generatorConfig),
           cwd: workflow.dir,
@@ -550,6 +587,10 @@ var Run = class {
         });
         content = typeof result.content === "string" ? Buffer.from(result.content, "utf8") : result.content;
         tokens = result.tokens ?? null;
+        if (result.replayed) {
+          replayed = { kind: "request", pair: d.id, at: result.replayed.at, tokens };
+          tokens = null;
+        }
         stderr = result.stderr === void 0 ? void 0 : this.redact(result.stderr);
         if (content.length > maxOutputBytes)
           throw new Error(`${d.id}: the artifact is ${content.length} bytes, over the output limit of ${maxOutputBytes} bytes (max_output_bytes)`);
@@ -557,6 +598,19 @@ var Run = class {
         verdict = { accepted: verdict.accepted, feedback: this.redact(verdict.feedback) };
       } catch (err) {
         if (this.signal.aborted) return interrupted();
+        if (err instanceof BatchPendingError) {
+          this.waiting++;
+          return this.finish({
+            id: d.id,
+            configRef: d.configRef,
+            status: "interrupted",
+            attempts,
+            contentHash: null,
+            reasons: d.reasons,
+            durationMs: Date.now() - started,
+            note: this.redact(err.message)
+          });
+        }
         const message = this.redact(err.message);
         attempts.push({ attempt, accepted: false, feedback: message, tokens, durationMs: Date.now() - t0 });
         return fail(message);
@@ -577,7 +631,14 @@ var Run = class {
           content
         );
       }
-      const record = { attempt, accepted: verdict.accepted, feedback: verdict.feedback, tokens, durationMs: Date.now() - t0 };
+      const record = {
+        attempt,
+        accepted: verdict.accepted,
+        feedback: verdict.feedback,
+        tokens,
+        durationMs: Date.now() - t0,
+        ...replayed ? { reused: replayed } : {}
+      };
       attempts.push(record);
       this.emit({
         type: "attempt_end",
@@ -588,9 +649,10 @@ var Run = class {
         feedback: verdict.feedback,
         tokens,
         durationMs: record.durationMs,
-        ...stderr ? { stderr } : {}
+        ...stderr ? { stderr } : {},
+        ...replayed ? { reused: replayed } : {}
       });
-      if (verdict.accepted) return accept(content, null);
+      if (verdict.accepted) return accept(content, replayed ? reuseNote(replayed) : null);
       history.push({ feedback: verdict.feedback });
     }
     fail(`rejected after ${total} attempt${total === 1 ? "" : "s"}: ${attempts[attempts.length - 1]?.feedback ?? ""}`);
@@ -624,6 +686,10 @@ var Run = class {
   }
   async check(guard, pair, content, attempt, trace) {
     if (guard === null) return { accepted: true, feedback: "" };
+    if (this.deps.batches?.batched(pair)) return this.judging(() => this.judge(guard, pair, content, attempt, trace));
+    return this.judge(guard, pair, content, attempt, trace);
+  }
+  judge(guard, pair, content, attempt, trace) {
     const scratch = this.deps.scratch;
     let artifactPath;
     return guard({
@@ -678,6 +744,15 @@ var Run = class {
       upstream.artifactHashes[dep] = decided.artifact.contentHash;
     }
     return { ...d, own, configRef: configRef(own, upstream), components: componentDigests(own, upstream) };
+  }
+  /** How many of the pair's dependencies the part of its prompt other pairs of this run share runs through; undefined: none shared. */
+  sharedPrefix(id) {
+    if (!this.sharing) {
+      const { workflow } = this.plan;
+      const running = this.plan.pairs.filter((p) => p.action === "run").map((p) => workflow.pairs.get(p.id));
+      this.sharing = sharedPrefixes(running, workflow);
+    }
+    return this.sharing.get(id);
   }
   redact(text) {
     return this.options.redact ? this.options.redact(text) : text;
@@ -762,6 +837,20 @@ function observedFiles(own) {
 function reuseNote(reused) {
   const how = reused.kind === "request" ? "request reused" : "request reused; guard re-judged";
   return `${how}: no model call (generated for ${reused.pair} at ${reused.at})`;
+}
+function limiter(n) {
+  let running = 0;
+  const queue = [];
+  return async (task) => {
+    if (running >= n) await new Promise((resolve) => queue.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      queue.shift()?.();
+    }
+  };
 }
 function insertSorted(sorted, n) {
   let lo = 0;
@@ -1199,14 +1288,6 @@ function scratchDir() {
   };
 }
 
-// src/model/ports.ts
-var GeneratorError = class extends Error {
-  name = "GeneratorError";
-};
-var GuardConfigError = class extends Error {
-  name = "GuardConfigError";
-};
-
 // src/generators/http.ts
 import { setTimeout as sleep3 } from "node:timers/promises";
 var RETRYABLE_STATUSES = /* @__PURE__ */ new Set([429, 500, 502, 503, 504, 529]);
@@ -1265,7 +1346,10 @@ function configNumber(provider, config, key, rules = {}) {
   }
   return value;
 }
-async function postJson(options) {
+function postJson(options) {
+  return httpCall({ ...options, method: "POST" });
+}
+async function httpCall(options) {
   const { provider, url, timeoutSeconds, retries, signal } = options;
   const fail = (reason) => new GeneratorError(redact(`${provider}: ${reason}`, options.secrets));
   let host;
@@ -1274,7 +1358,7 @@ async function postJson(options) {
   } catch {
     throw fail(`generator_config.base_url does not make a valid URL: ${url}`);
   }
-  const headers = new Headers({ "content-type": "application/json" });
+  const headers = new Headers(options.body !== void 0 ? { "content-type": "application/json" } : {});
   for (const [name, value] of Object.entries(options.headers)) {
     try {
       headers.set(name, value);
@@ -1282,7 +1366,7 @@ async function postJson(options) {
       throw fail(`header "${name}" has an invalid name or value`);
     }
   }
-  const payload = JSON.stringify(options.body);
+  const payload = options.form ?? (options.body === void 0 ? void 0 : JSON.stringify(options.body));
   for (let attempt = 0; ; attempt++) {
     if (signal.aborted) throw fail("cancelled");
     const timeout = AbortSignal.timeout(Math.min(timeoutSeconds * 1e3, MAX_TIMER_MS));
@@ -1290,13 +1374,13 @@ async function postJson(options) {
     let retryAfter = null;
     try {
       const response = await fetch(url, {
-        method: "POST",
+        method: options.method,
         headers,
         body: payload,
         signal: AbortSignal.any([signal, timeout])
       });
       const text = await response.text();
-      if (response.ok) return parseJson(text, fail, options.secrets);
+      if (response.ok) return options.as === "text" ? text : parseJson(text, fail, options.secrets);
       failure = `HTTP ${response.status}: ${providerMessage(text, response.statusText, options.secrets)}`;
       if (!RETRYABLE_STATUSES.has(response.status)) {
         const hint = (response.status === 401 || response.status === 403) && options.authHint;
@@ -1307,6 +1391,7 @@ async function postJson(options) {
       if (error instanceof GeneratorError) throw error;
       if (signal.aborted) throw fail("cancelled");
       failure = timeout.aborted ? `timed out after ${timeoutSeconds}s` : `could not reach ${host}: ${networkReason(error)}`;
+      if (options.retryUnanswered === false && !neverSent(error)) throw new UnansweredError(redact(`${provider}: ${failure}`, options.secrets));
     }
     if (attempt >= retries) {
       throw fail(retries > 0 ? `${failure} (gave up after ${attempt + 1} attempts)` : failure);
@@ -1320,6 +1405,9 @@ async function postJson(options) {
     }
   }
 }
+var UnansweredError = class extends GeneratorError {
+  name = "UnansweredError";
+};
 function retryDelayMs(attempt, retryAfter, baseMs, now = Date.now()) {
   const asked = parseRetryAfter(retryAfter, now);
   if (asked !== void 0) return Math.min(asked, MAX_RETRY_AFTER_MS);
@@ -1353,6 +1441,11 @@ function providerMessage(text, statusText, secrets) {
 function shownText(text, secrets) {
   return truncate(redact(text, secrets));
 }
+var NOT_SENT = /* @__PURE__ */ new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+function neverSent(error) {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return NOT_SENT.has(cause?.code ?? "");
+}
 function networkReason(error) {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   if (cause instanceof Error) {
@@ -1382,7 +1475,7 @@ function field(value, ...path11) {
 var DEFAULT_BASE_URL = "https://api.anthropic.com";
 var DEFAULT_MAX_TOKENS = 4096;
 var ANTHROPIC_KEY_VARIABLE = "ANTHROPIC_API_KEY";
-var anthropicGenerator = async (request) => {
+function anthropicCall(request) {
   const model = requireModel("anthropic", request);
   const settings = readProviderSettings("anthropic", request, {
     baseUrl: DEFAULT_BASE_URL,
@@ -1393,24 +1486,51 @@ var anthropicGenerator = async (request) => {
   const headers = { "anthropic-version": "2023-06-01" };
   if (settings.apiKey !== void 0) headers["x-api-key"] = settings.apiKey;
   Object.assign(headers, settings.headers);
-  const secrets = [settings.apiKey ?? "", ...Object.values(settings.headers)];
-  const data = await postJson({
+  const body = (content) => ({
+    model,
+    max_tokens: maxTokens,
+    messages: [{ role: "user", content }],
+    ...temperature !== void 0 && { temperature }
+  });
+  return {
     provider: "anthropic",
+    settings,
     url: `${settings.baseUrl}/v1/messages`,
     headers,
-    body: {
-      model,
-      max_tokens: maxTokens,
-      messages: [{ role: "user", content: request.prompt }],
-      ...temperature !== void 0 && { temperature }
-    },
-    timeoutSeconds: settings.timeoutSeconds,
-    retries: settings.retries,
-    signal: request.signal,
-    secrets,
-    baseDelayMs: settings.baseDelayMs,
+    body: body(cacheableContent(request.prompt, request.cacheablePrefix)),
+    asked: body(request.prompt),
+    secrets: [settings.apiKey ?? "", ...Object.values(settings.headers)],
     authHint: settings.apiKey === void 0 ? `no API key sent: ${settings.apiKeyEnv} is not set` : void 0
+  };
+}
+function cacheableContent(prompt, prefix) {
+  if (prefix === void 0 || prefix <= 0 || prefix > prompt.length) return prompt;
+  const head = prompt.slice(0, prefix);
+  const tail2 = prompt.slice(prefix);
+  if (tail2.trim() === "") return [{ type: "text", text: prompt, cache_control: { type: "ephemeral" } }];
+  if (head.trim() === "") return prompt;
+  return [
+    { type: "text", text: head, cache_control: { type: "ephemeral" } },
+    { type: "text", text: tail2 }
+  ];
+}
+var anthropicGenerator = async (request) => {
+  const call = anthropicCall(request);
+  const data = await postJson({
+    provider: "anthropic",
+    url: call.url,
+    headers: call.headers,
+    body: call.body,
+    timeoutSeconds: call.settings.timeoutSeconds,
+    retries: call.settings.retries,
+    signal: request.signal,
+    secrets: call.secrets,
+    baseDelayMs: call.settings.baseDelayMs,
+    authHint: call.authHint
   });
+  return anthropicResult(data, call.secrets);
+};
+function anthropicResult(data, secrets) {
   const blocks = field(data, "content");
   const texts = Array.isArray(blocks) ? blocks.filter((b) => field(b, "type") === "text" && typeof field(b, "text") === "string") : [];
   if (texts.length === 0) {
@@ -1421,14 +1541,24 @@ var anthropicGenerator = async (request) => {
   const result = { content: texts.map((b) => field(b, "text")).join("") };
   const input = field(data, "usage", "input_tokens");
   const output = field(data, "usage", "output_tokens");
-  if (typeof input === "number" && typeof output === "number") result.tokens = { input, output };
+  if (typeof input === "number" && typeof output === "number") {
+    const read = count(field(data, "usage", "cache_read_input_tokens"));
+    const written = count(field(data, "usage", "cache_creation_input_tokens"));
+    const tokens = { input: input + read + written, output };
+    if (read > 0) tokens.cacheRead = read;
+    if (written > 0) tokens.cacheWrite = written;
+    result.tokens = tokens;
+  }
   return result;
-};
+}
+function count(value) {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
+}
 
 // src/generators/openai.ts
 var DEFAULT_BASE_URL2 = "https://api.openai.com/v1";
 var OPENAI_KEY_VARIABLE = "OPENAI_API_KEY";
-var openaiGenerator = async (request) => {
+function openaiCall(request) {
   const model = requireModel("openai", request);
   const settings = readProviderSettings("openai", request, {
     baseUrl: DEFAULT_BASE_URL2,
@@ -1445,24 +1575,41 @@ var openaiGenerator = async (request) => {
   Object.assign(headers, settings.headers);
   let url = `${settings.baseUrl}/chat/completions`;
   if (apiVersion !== void 0) url += `?api-version=${encodeURIComponent(apiVersion)}`;
-  const secrets = [settings.apiKey ?? "", ...Object.values(settings.headers)];
-  const data = await postJson({
+  const body = {
+    model,
+    messages: [{ role: "user", content: request.prompt }],
+    ...temperature !== void 0 && { temperature },
+    ...maxTokens !== void 0 && { max_tokens: maxTokens }
+  };
+  return {
     provider: "openai",
+    settings,
     url,
     headers,
-    body: {
-      model,
-      messages: [{ role: "user", content: request.prompt }],
-      ...temperature !== void 0 && { temperature },
-      ...maxTokens !== void 0 && { max_tokens: maxTokens }
-    },
-    timeoutSeconds: settings.timeoutSeconds,
-    retries: settings.retries,
-    signal: request.signal,
-    secrets,
-    baseDelayMs: settings.baseDelayMs,
+    body,
+    asked: body,
+    apiVersion,
+    secrets: [settings.apiKey ?? "", ...Object.values(settings.headers)],
     authHint: settings.apiKey === void 0 ? `no API key sent: ${settings.apiKeyEnv} is not set` : void 0
+  };
+}
+var openaiGenerator = async (request) => {
+  const call = openaiCall(request);
+  const data = await postJson({
+    provider: "openai",
+    url: call.url,
+    headers: call.headers,
+    body: call.body,
+    timeoutSeconds: call.settings.timeoutSeconds,
+    retries: call.settings.retries,
+    signal: request.signal,
+    secrets: call.secrets,
+    baseDelayMs: call.settings.baseDelayMs,
+    authHint: call.authHint
   });
+  return openaiResult(data, call.secrets);
+};
+function openaiResult(data, secrets) {
   const content = field(data, "choices", 0, "message", "content");
   if (typeof content !== "string") {
     const reason = field(data, "choices", 0, "finish_reason");
@@ -1472,9 +1619,14 @@ var openaiGenerator = async (request) => {
   const result = { content };
   const input = field(data, "usage", "prompt_tokens");
   const output = field(data, "usage", "completion_tokens");
-  if (typeof input === "number" && typeof output === "number") result.tokens = { input, output };
+  if (typeof input === "number" && typeof output === "number") {
+    const tokens = { input, output };
+    const cached = field(data, "usage", "prompt_tokens_details", "cached_tokens");
+    if (typeof cached === "number" && cached > 0) tokens.cacheRead = Math.min(cached, input);
+    result.tokens = tokens;
+  }
   return result;
-};
+}
 
 // src/model/redact.ts
 var MIN_SECRET_LENGTH = 6;
@@ -1683,7 +1835,7 @@ function checkBudget(estimate, maxCost, name = "--max-cost") {
 // src/estimate/spend.ts
 function spendOf(report, workflow) {
   const spend = {
-    bought: { calls: 0, tokens: null, cost: 0 },
+    bought: { calls: 0, batched: 0, tokens: null, cost: 0 },
     reused: { unchanged: 0, request: 0, rejudged: 0 },
     avoided: { tokens: { input: 0, output: 0 }, cost: 0, unknown: 0 }
   };
@@ -1715,10 +1867,13 @@ function spendOf(report, workflow) {
         continue;
       }
       spend.bought.calls++;
+      if (attempt.tokens?.batch) spend.bought.batched++;
       if (attempt.tokens) {
-        spend.bought.tokens ??= { input: 0, output: 0 };
-        spend.bought.tokens.input += attempt.tokens.input;
-        spend.bought.tokens.output += attempt.tokens.output;
+        const t = spend.bought.tokens ??= { input: 0, output: 0 };
+        t.input += attempt.tokens.input;
+        t.output += attempt.tokens.output;
+        if (attempt.tokens.cacheRead) t.cacheRead = (t.cacheRead ?? 0) + attempt.tokens.cacheRead;
+        if (attempt.tokens.cacheWrite) t.cacheWrite = (t.cacheWrite ?? 0) + attempt.tokens.cacheWrite;
       }
       if (free || spend.bought.cost === null) continue;
       spend.bought.cost = price && attempt.tokens ? spend.bought.cost + costOf(attempt.tokens, price) : null;
@@ -2265,11 +2420,11 @@ function readBounded(file) {
     return "";
   }
   try {
-    const chunks = [];
+    const chunks2 = [];
     let total = 0;
     const buffer = Buffer.alloc(1024 * 1024);
-    for (let n; total < MAX_TRACE_BYTES && (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; total += n) chunks.push(Buffer.from(buffer.subarray(0, n)));
-    return Buffer.concat(chunks).toString("latin1");
+    for (let n; total < MAX_TRACE_BYTES && (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; total += n) chunks2.push(Buffer.from(buffer.subarray(0, n)));
+    return Buffer.concat(chunks2).toString("latin1");
   } finally {
     closeSync(fd);
   }
@@ -2530,6 +2685,573 @@ function getGenerator(name) {
   throw new GeneratorError(`unknown generator "${name}"${guess ? ` (did you mean "${guess}"?)` : ""}; ${have}`);
 }
 
+// src/generators/batch.ts
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { setTimeout as sleep4 } from "node:timers/promises";
+
+// src/generators/batchApi.ts
+var BATCH_LIMITS = {
+  openai: { requests: 5e4, bytes: 190 * 2 ** 20 },
+  anthropic: { requests: 1e5, bytes: 240 * 2 ** 20 }
+};
+function batchApi(call) {
+  return call.provider === "openai" ? openaiBatches(call) : anthropicBatches(call);
+}
+function sender(call) {
+  const { settings } = call;
+  return (method, url, options) => httpCall({
+    provider: call.provider,
+    method,
+    url,
+    headers: call.headers,
+    timeoutSeconds: settings.timeoutSeconds,
+    retries: settings.retries,
+    secrets: call.secrets,
+    baseDelayMs: settings.baseDelayMs,
+    authHint: call.authHint,
+    ...options
+  });
+}
+function openaiBatches(call) {
+  if (call.apiVersion !== void 0) {
+    throw new GeneratorError("openai: batch is not supported for Azure OpenAI (generator_config.api_version) yet; remove batch: true for this pair");
+  }
+  const base = call.settings.baseUrl;
+  const send = sender(call);
+  const text = (value) => typeof value === "string" ? value : "";
+  return {
+    async submit(requests, key, onFile, signal) {
+      const jsonl = requests.map((r) => JSON.stringify({ custom_id: r.customId, method: "POST", url: "/v1/chat/completions", body: r.body }) + "\n").join("");
+      const form = new FormData();
+      form.append("purpose", "batch");
+      form.append("file", new Blob([jsonl], { type: "application/jsonl" }), `pairflow-${key}.jsonl`);
+      const file = text(field(await send("POST", `${base}/files`, { form, signal }), "id"));
+      if (file === "") throw new GeneratorError("openai: the file upload's answer has no id");
+      onFile(file);
+      const batch = await send("POST", `${base}/batches`, {
+        body: { input_file_id: file, endpoint: "/v1/chat/completions", completion_window: "24h", metadata: { pairflow: key } },
+        retryUnanswered: false,
+        signal
+      });
+      const id = text(field(batch, "id"));
+      if (id === "") throw new GeneratorError("openai: the batch's answer has no id");
+      return id;
+    },
+    async status(id, signal) {
+      const batch = await send("GET", `${base}/batches/${encodeURIComponent(id)}`, { signal });
+      const status = text(field(batch, "status"));
+      const total = num(field(batch, "request_counts", "total"));
+      const completed = num(field(batch, "request_counts", "completed"));
+      const failed = num(field(batch, "request_counts", "failed"));
+      const ended = ["completed", "failed", "expired", "cancelled"].includes(status);
+      const errors = field(batch, "errors", "data");
+      const problem = Array.isArray(errors) ? errors.map((e) => text(field(e, "message"))).filter(Boolean).join("; ") : "";
+      const rest = Math.max(0, total - completed - failed);
+      return {
+        ended,
+        status,
+        counts: {
+          processing: ended ? 0 : rest,
+          succeeded: completed,
+          errored: failed,
+          expired: status === "expired" ? rest : 0,
+          canceled: status === "cancelled" ? rest : 0
+        },
+        ...problem ? { problem } : {},
+        outputs: [text(field(batch, "output_file_id")), text(field(batch, "error_file_id"))].filter(Boolean)
+      };
+    },
+    async results(_id, status, signal) {
+      const outcomes = /* @__PURE__ */ new Map();
+      for (const file of status.outputs) {
+        const jsonl = await send("GET", `${base}/files/${encodeURIComponent(file)}/content`, { as: "text", signal });
+        for (const line of lines(jsonl)) {
+          const customId = field(line, "custom_id");
+          if (typeof customId !== "string") continue;
+          const code = field(line, "response", "status_code");
+          const body = field(line, "response", "body");
+          const errorCode = text(field(line, "error", "code"));
+          const message = text(field(line, "error", "message")) || text(field(body, "error", "message")) || `HTTP ${String(code)}`;
+          if (code === 200 && body !== void 0) outcomes.set(customId, { kind: "succeeded", body });
+          else if (errorCode === "batch_expired") outcomes.set(customId, { kind: "expired", message });
+          else if (errorCode === "batch_cancelled") outcomes.set(customId, { kind: "canceled", message });
+          else outcomes.set(customId, { kind: "errored", message });
+        }
+      }
+      return outcomes;
+    },
+    async cancel(id, signal) {
+      await send("POST", `${base}/batches/${encodeURIComponent(id)}/cancel`, { signal });
+    },
+    async find(key, since, _count, signal) {
+      const after = Date.parse(since) / 1e3 - 300;
+      let cursor;
+      for (let page = 0; page < 10; page++) {
+        const list = await send("GET", `${base}/batches?limit=100${cursor ? `&after=${encodeURIComponent(cursor)}` : ""}`, { signal });
+        const data = field(list, "data");
+        if (!Array.isArray(data) || data.length === 0) return void 0;
+        for (const b of data) if (field(b, "metadata", "pairflow") === key) return text(field(b, "id")) || void 0;
+        if (data.every((b) => num(field(b, "created_at")) < after) || field(list, "has_more") !== true) return void 0;
+        cursor = text(field(data[data.length - 1], "id"));
+      }
+      return void 0;
+    }
+  };
+}
+function anthropicBatches(call) {
+  const base = call.settings.baseUrl;
+  const send = sender(call);
+  const text = (value) => typeof value === "string" ? value : "";
+  return {
+    async submit(requests, _key, _onFile, signal) {
+      const batch = await send("POST", `${base}/v1/messages/batches`, {
+        body: { requests: requests.map((r) => ({ custom_id: r.customId, params: r.body })) },
+        retryUnanswered: false,
+        signal
+      });
+      const id = text(field(batch, "id"));
+      if (id === "") throw new GeneratorError("anthropic: the batch's answer has no id");
+      return id;
+    },
+    async status(id, signal) {
+      const batch = await send("GET", `${base}/v1/messages/batches/${encodeURIComponent(id)}`, { signal });
+      const c = (name) => num(field(batch, "request_counts", name));
+      const status = text(field(batch, "processing_status"));
+      const url = text(field(batch, "results_url"));
+      const own = url !== "" && sameOrigin(url, base) ? url : `${base}/v1/messages/batches/${encodeURIComponent(id)}/results`;
+      return {
+        ended: status === "ended",
+        status,
+        counts: { processing: c("processing"), succeeded: c("succeeded"), errored: c("errored"), expired: c("expired"), canceled: c("canceled") },
+        outputs: [own]
+      };
+    },
+    async results(_id, status, signal) {
+      const outcomes = /* @__PURE__ */ new Map();
+      const jsonl = await send("GET", status.outputs[0], { as: "text", signal });
+      for (const line of lines(jsonl)) {
+        const customId = field(line, "custom_id");
+        if (typeof customId !== "string") continue;
+        const type = field(line, "result", "type");
+        if (type === "succeeded") outcomes.set(customId, { kind: "succeeded", body: field(line, "result", "message") });
+        else if (type === "expired" || type === "canceled") outcomes.set(customId, { kind: type, message: type });
+        else {
+          const message = text(field(line, "result", "error", "error", "message")) || text(field(line, "result", "error", "message")) || "errored";
+          outcomes.set(customId, { kind: "errored", message });
+        }
+      }
+      return outcomes;
+    },
+    async cancel(id, signal) {
+      await send("POST", `${base}/v1/messages/batches/${encodeURIComponent(id)}/cancel`, { signal });
+    },
+    // Anthropic keeps no metadata on a batch: one created since the submission began with as many
+    // requests is taken, and its results' custom_ids (which start with the key) confirm it.
+    async find(_key, since, count2, signal) {
+      const after = Date.parse(since) - 3e5;
+      let cursor;
+      for (let page = 0; page < 10; page++) {
+        const list = await send("GET", `${base}/v1/messages/batches?limit=100${cursor ? `&after_id=${encodeURIComponent(cursor)}` : ""}`, { signal });
+        const data = field(list, "data");
+        if (!Array.isArray(data) || data.length === 0) return void 0;
+        const total = (b) => ["processing", "succeeded", "errored", "canceled", "expired"].reduce((sum, k) => sum + num(field(b, "request_counts", k)), 0);
+        const found = data.find((b) => Date.parse(text(field(b, "created_at"))) >= after && total(b) === count2);
+        if (found) return text(field(found, "id")) || void 0;
+        if (data.every((b) => Date.parse(text(field(b, "created_at"))) < after) || field(list, "has_more") !== true) return void 0;
+        cursor = text(field(list, "last_id")) || text(field(data[data.length - 1], "id"));
+      }
+      return void 0;
+    }
+  };
+}
+function num(value) {
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+function sameOrigin(url, base) {
+  try {
+    return new URL(url).origin === new URL(base).origin;
+  } catch {
+    return false;
+  }
+}
+function lines(jsonl) {
+  const out = [];
+  for (const line of jsonl.split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      out.push(JSON.parse(line));
+    } catch {
+    }
+  }
+  return out;
+}
+
+// src/generators/batch.ts
+var DEFAULT_POLL_MS = 6e4;
+var Batcher = class {
+  constructor(options) {
+    this.options = options;
+    this.signal = AbortSignal.any([options.signal, this.closing.signal]);
+    for (const record of options.ledger.batches()) this.track(record);
+    this.collecting = this.tracked.size > 0;
+    this.syncTurns = turns(options.concurrency);
+    this.cancelled = new Promise((_, reject) => {
+      const cancel = () => {
+        this.cancelAll();
+        reject(new GeneratorError("cancelled"));
+      };
+      if (options.signal.aborted) cancel();
+      else options.signal.addEventListener("abort", cancel, { once: true });
+    });
+    this.cancelled.catch(() => void 0);
+  }
+  options;
+  /** Batched pairs in flight: true while waiting on a batch. */
+  members = /* @__PURE__ */ new Map();
+  /** Calls gathered for the next batch, per provider and endpoint, each asked once. */
+  queue = /* @__PURE__ */ new Map();
+  tracked = /* @__PURE__ */ new Map();
+  /** Where each thing asked was asked: batch key and custom_id, newest last. */
+  byAsked = /* @__PURE__ */ new Map();
+  flushSoon = false;
+  /** Submissions, collections and cancellations in flight. */
+  work = /* @__PURE__ */ new Set();
+  /** Stops collections when the run is over. */
+  closing = new AbortController();
+  signal;
+  /** Whether batches sent before are on record: then every provider pair may be answered from one. */
+  collecting;
+  /** Rejects as the run is cancelled: every waiting call races it (one listener on the run's signal, not one a call). */
+  cancelled;
+  /** Calls to the synchronous endpoint in place of a batch's answer, at most the run's concurrency at once. */
+  syncTurns;
+  // -------------------------------------------------------------------------------------------
+  // The wave
+  batched(pair) {
+    if (pair.generator !== "openai" && pair.generator !== "anthropic") return false;
+    return this.options.all || this.collecting || plain(pair.generatorConfig.batch) === true;
+  }
+  join(pair) {
+    this.members.set(pair, false);
+  }
+  leave(pair) {
+    this.members.delete(pair);
+    this.checkWave();
+  }
+  /** Waits for `answer` as a waiting member: the wave may be sent meanwhile. */
+  async waiting(pair, answer) {
+    const member = this.members.has(pair);
+    if (member) this.members.set(pair, true);
+    this.checkWave();
+    try {
+      return await Promise.race([answer(), this.cancelled]);
+    } finally {
+      if (member && this.members.has(pair)) this.members.set(pair, false);
+    }
+  }
+  /**
+   * Sends what is gathered once every batched pair in flight waits: checked after the event loop
+   * has run everything ready (setImmediate), so that pairs an answer or an end made ready have
+   * started and joined first.
+   */
+  checkWave() {
+    if (this.flushSoon) return;
+    this.flushSoon = true;
+    setImmediate(() => {
+      this.flushSoon = false;
+      if (this.queue.size === 0 || [...this.members.values()].some((waiting) => !waiting)) return;
+      const groups = [...this.queue.values()];
+      this.queue.clear();
+      for (const group of groups) for (const chunk of chunks([...group.values()])) this.spawn(this.submit(chunk));
+    });
+  }
+  // -------------------------------------------------------------------------------------------
+  // Calls
+  /** The generator `name` (openai or anthropic), answering from batches where it should; `sync` otherwise. */
+  generator(name, sync) {
+    return (request) => this.generate(name, sync, request);
+  }
+  async generate(name, sync, request) {
+    const call = name === "openai" ? openaiCall(request) : anthropicCall(request);
+    const asked = askedDigest(call);
+    const batched = this.members.has(request.pairId) && (this.options.all || request.config.batch === true);
+    let answer = { kind: "again" };
+    const before = this.lookup(asked);
+    if (before) answer = await this.waiting(request.pairId, () => this.answerFrom(before.key, before.customId, call));
+    for (let sent = 0; answer.kind === "again" && batched && sent < 2; sent++) {
+      answer = await this.waiting(request.pairId, () => this.enqueue(call, asked, request.pairId));
+    }
+    switch (answer.kind) {
+      case "result":
+        return answer.result;
+      case "pending":
+        throw new BatchPendingError(`waiting for ${call.provider} batch ${answer.batch}: pairflow run or pairflow resume collects it`);
+      case "failed": {
+        const why = `${call.provider} batch ${answer.batch} did not answer ${request.pairId}'s request (${answer.failed}: ${answer.message})`;
+        if (answer.failed === "invalid") throw new GeneratorError(answer.message);
+        if (plain(request.config.batch_fallback) === "fail") throw new GeneratorError(`${why}; batch_fallback is fail`);
+        this.options.onWarning(`${why}; asking the synchronous endpoint instead`);
+        return this.syncTurns(() => sync(request));
+      }
+      case "again":
+        return batched ? this.syncTurns(() => sync(request)) : sync(request);
+    }
+  }
+  /** The newest batch on record that asked this, unless it was cancelled before answering it. */
+  lookup(asked) {
+    const places = this.byAsked.get(asked) ?? [];
+    for (let i = places.length - 1; i >= 0; i--) {
+      const place = places[i];
+      const result = this.tracked.get(place.key)?.record.results?.[place.customId];
+      if (result && "failed" in result && result.failed === "canceled") continue;
+      if (this.tracked.has(place.key)) return place;
+    }
+    return void 0;
+  }
+  enqueue(call, asked, pair) {
+    const group = JSON.stringify([
+      call.provider,
+      call.url,
+      Object.entries(call.headers).sort(),
+      call.provider === "openai" ? field2(call.asked, "model") : null
+    ]);
+    const requests = this.queue.get(group) ?? this.queue.set(group, /* @__PURE__ */ new Map()).get(group);
+    return new Promise((resolve) => {
+      const queued = requests.get(asked) ?? requests.set(asked, { call, asked, pair, waiters: [] }).get(asked);
+      queued.waiters.push(resolve);
+      this.checkWave();
+    });
+  }
+  /** A request's answer from a batch on record: its stored result, or its result once collected. */
+  answerFrom(key, customId, call) {
+    const t = this.tracked.get(key);
+    t.call ??= call;
+    const stored = this.storedAnswer(t, customId);
+    if (stored) return Promise.resolve(stored);
+    return new Promise((resolve) => {
+      (t.waiters.get(customId) ?? t.waiters.set(customId, []).get(customId)).push(resolve);
+      this.collect(t);
+    });
+  }
+  storedAnswer(t, customId) {
+    const result = t.record.results?.[customId];
+    if (t.record.state !== "ended" || result === void 0) return void 0;
+    const batch = t.record.id ?? t.record.key;
+    if ("failed" in result) return result.failed === "canceled" ? { kind: "again" } : { kind: "failed", failed: result.failed, message: result.message, batch };
+    const content = this.options.ledger.content(result.contentHash);
+    if (content === void 0) return void 0;
+    const before = t.record.used?.includes(customId) || t.used.has(customId);
+    t.used.add(customId);
+    const tokens = result.tokens ? { tokens: { ...result.tokens, batch: true } } : {};
+    return { kind: "result", result: { content, ...tokens, ...before ? { replayed: { at: t.record.collected ?? t.record.at } } : {} } };
+  }
+  // -------------------------------------------------------------------------------------------
+  // Batches
+  track(record) {
+    const t = { record, waiters: /* @__PURE__ */ new Map(), used: /* @__PURE__ */ new Set() };
+    this.tracked.set(record.key, t);
+    for (const r of record.requests) (this.byAsked.get(r.asked) ?? this.byAsked.set(r.asked, []).get(r.asked)).push({ key: record.key, customId: r.customId });
+    return t;
+  }
+  put(t, change) {
+    t.record = { ...t.record, ...change };
+    this.options.ledger.put(t.record);
+  }
+  /** Records the batch, creates it, records its id; then collects it (or, not waiting, leaves it to a later run). */
+  async submit(queued) {
+    const key = randomBytes3(8).toString("hex");
+    const call = queued[0].call;
+    const requests = queued.map((q, i) => ({ customId: `${key}-${i}`, asked: q.asked, pair: q.pair }));
+    const t = this.track({ key, provider: call.provider, endpoint: call.url, at: (/* @__PURE__ */ new Date()).toISOString(), requests, state: "submitting" });
+    t.call = call;
+    queued.forEach((q, i) => t.waiters.set(requests[i].customId, q.waiters));
+    this.options.ledger.put(t.record);
+    let api;
+    try {
+      api = batchApi(call);
+      const id = await api.submit(
+        queued.map((q, i) => ({ customId: requests[i].customId, body: q.call.body })),
+        key,
+        (file) => this.put(t, { file }),
+        this.signal
+      );
+      this.put(t, { id, state: "submitted" });
+    } catch (err) {
+      if (this.signal.aborted) return this.deliverAll(t, { kind: "again" });
+      if (err instanceof UnansweredError) return this.collect(t);
+      this.options.ledger.drop([key]);
+      this.tracked.delete(key);
+      return this.deliverAll(t, { kind: "failed", failed: "errored", message: err.message, batch: "(not created)" });
+    }
+    this.emit(t, "submitted", { ...NONE, processing: requests.length });
+    if (!this.options.wait) {
+      this.emit(t, "waiting", { ...NONE, processing: requests.length });
+      return this.deliverAll(t, { kind: "pending", batch: t.record.id });
+    }
+    return this.collect(t);
+  }
+  /** Collects a batch once, however many callers wait for it. */
+  collect(t) {
+    if (!t.collecting) {
+      t.collecting = this.collecting_(t).catch((err) => {
+        t.collecting = void 0;
+        if (this.signal.aborted) return;
+        t.unreached = true;
+        const message = err.message;
+        for (const waiters of t.waiters.values())
+          for (const w of waiters) w({ kind: "failed", failed: "invalid", message, batch: t.record.id ?? t.record.key });
+        t.waiters.clear();
+      });
+      this.spawn(t.collecting);
+    }
+    return t.collecting;
+  }
+  async collecting_(t) {
+    const api = batchApi(t.call);
+    let { id } = t.record;
+    let found = false;
+    if (id === void 0) {
+      id = await api.find(t.record.key, t.record.at, t.record.requests.length, this.signal);
+      if (id === void 0) {
+        this.options.ledger.drop([t.record.key]);
+        this.tracked.delete(t.record.key);
+        return this.deliverAll(t, { kind: "again" });
+      }
+      found = true;
+      this.put(t, { id, state: "submitted" });
+      this.emit(t, "submitted", { ...NONE, processing: t.record.requests.length });
+    }
+    let shown = "";
+    for (; ; ) {
+      const status = await api.status(id, this.signal);
+      if (status.ended) return this.ended(t, api, status, found);
+      const counts = JSON.stringify(status.counts);
+      if (counts !== shown) this.emit(t, "progress", status.counts);
+      shown = counts;
+      if (!this.options.wait) {
+        this.emit(t, "waiting", status.counts);
+        return this.deliverAll(t, { kind: "pending", batch: id });
+      }
+      await sleep4(this.options.pollMs, void 0, { signal: this.signal });
+    }
+  }
+  /** Reads an ended batch's results, keeps them (contents in the local store), and answers its callers. */
+  async ended(t, api, status, found) {
+    const outcomes = await api.results(t.record.id, status, this.signal);
+    if (found && ![...outcomes.keys()].some((c) => c.startsWith(`${t.record.key}-`))) {
+      this.options.ledger.drop([t.record.key]);
+      this.tracked.delete(t.record.key);
+      return this.deliverAll(t, { kind: "again" });
+    }
+    const missing = status.status === "expired" ? { kind: "expired", message: "the batch expired" } : status.status === "cancelled" || status.status === "canceling" ? { kind: "canceled", message: "the batch was cancelled" } : { kind: "errored", message: status.problem ?? `the batch ended ${status.status} without an answer to it` };
+    const results = {};
+    for (const { customId } of t.record.requests) results[customId] = this.keep(t.record.provider, outcomes.get(customId) ?? missing);
+    this.put(t, { state: "ended", results, collected: (/* @__PURE__ */ new Date()).toISOString() });
+    this.emit(t, "ended", status.counts);
+    for (const [customId, waiters] of t.waiters) {
+      const answer = this.storedAnswer(t, customId) ?? { kind: "again" };
+      for (const w of waiters) w(answer);
+    }
+    t.waiters.clear();
+  }
+  /** One outcome as kept: a succeeded answer's content in the local store, its usage, at the batch price. */
+  keep(provider, outcome) {
+    if (outcome.kind !== "succeeded") return { failed: outcome.kind, message: outcome.message };
+    try {
+      const result = provider === "openai" ? openaiResult(outcome.body, []) : anthropicResult(outcome.body, []);
+      const content = typeof result.content === "string" ? result.content : result.content.toString("utf8");
+      return { contentHash: this.options.ledger.putContent(content), tokens: result.tokens ? { ...result.tokens, batch: true } : null };
+    } catch (err) {
+      return { failed: "invalid", message: err.message };
+    }
+  }
+  deliverAll(t, answer) {
+    for (const waiters of t.waiters.values()) for (const w of waiters) w(answer);
+    t.waiters.clear();
+  }
+  emit(t, state, counts) {
+    this.options.onEvent({ type: "batch", provider: t.record.provider, id: t.record.id ?? t.record.key, state, requests: t.record.requests.length, counts });
+  }
+  spawn(task) {
+    const p = task.catch(() => void 0).finally(() => this.work.delete(p));
+    this.work.add(p);
+  }
+  /** The run is cancelled: every batch it waits for is cancelled at the provider (what it finished is still collected later). */
+  cancelAll() {
+    for (const t of this.tracked.values()) {
+      const { id } = t.record;
+      if (id === void 0 || t.record.state !== "submitted" || t.waiters.size === 0 || !t.call) continue;
+      this.put(t, { state: "cancelling" });
+      this.emit(t, "cancelled", { ...NONE, processing: t.record.requests.length });
+      const call = t.call;
+      this.spawn(
+        batchApi(call).cancel(id, AbortSignal.timeout(Math.min(call.settings.timeoutSeconds, 30) * 1e3)).catch((err) => {
+          this.options.onWarning(`could not cancel ${t.record.provider} batch ${id}: ${err.message}`);
+        })
+      );
+    }
+  }
+  /**
+   * The run is over: waits for cancellations to be sent. A run that ended (`final`: it succeeded or
+   * failed, nothing waiting) has had every answer it needs: the batches are forgotten (but one whose
+   * provider could not be reached), and what a later run asks again is asked anew. Until then,
+   * whatever asks what a batch asked gets its answer, so a pair that starts its attempts over (a
+   * later `run`, a fresh runner) replays them at no cost up to where it was.
+   */
+  async close(final) {
+    this.closing.abort();
+    await Promise.allSettled([...this.work]);
+    const forget = Date.now() - FORGET_AFTER_MS;
+    const done = [...this.tracked.values()].filter((t) => final && !t.unreached || Date.parse(t.record.at) < forget);
+    this.options.ledger.drop(done.map((t) => t.record.key));
+    for (const t of this.tracked.values()) {
+      if (done.includes(t) || t.used.size === 0) continue;
+      const used = /* @__PURE__ */ new Set([...t.record.used ?? [], ...t.used]);
+      if (used.size > (t.record.used?.length ?? 0)) this.put(t, { used: [...used] });
+    }
+  }
+};
+var NONE = { processing: 0, succeeded: 0, errored: 0, expired: 0, canceled: 0 };
+var FORGET_AFTER_MS = 28 * 24 * 36e5;
+function askedDigest(call) {
+  return sha256Hex(JSON.stringify([call.provider, call.url, call.asked]));
+}
+function chunks(queued) {
+  if (queued.length === 0) return [];
+  const limits = BATCH_LIMITS[queued[0].call.provider];
+  const out = [[]];
+  let bytes = 0;
+  for (const q of queued) {
+    const size = JSON.stringify(q.call.body).length + 200;
+    const current = out[out.length - 1];
+    if (current.length > 0 && (current.length >= limits.requests || bytes + size > limits.bytes)) {
+      out.push([q]);
+      bytes = size;
+    } else {
+      current.push(q);
+      bytes += size;
+    }
+  }
+  return out;
+}
+function turns(n) {
+  let running = 0;
+  const queue = [];
+  return async (task) => {
+    if (running >= n) await new Promise((resolve) => queue.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      queue.shift()?.();
+    }
+  };
+}
+function field2(value, key) {
+  return typeof value === "object" && value !== null ? value[key] : void 0;
+}
+
 // src/guards/config.ts
 function requiredString(guard, config, key, example) {
   const value = config[key];
@@ -2631,9 +3353,9 @@ ${output}` : `timed out after ${timeout}s` };
 function tail(output) {
   const trimmed = output.replace(/\s+$/, "");
   if (trimmed.trim() === "") return "";
-  const lines = trimmed.split("\n");
-  let text = lines.slice(-FEEDBACK_LINES).join("\n");
-  let cut = lines.length > FEEDBACK_LINES;
+  const lines2 = trimmed.split("\n");
+  let text = lines2.slice(-FEEDBACK_LINES).join("\n");
+  let cut = lines2.length > FEEDBACK_LINES;
   if (text.length > FEEDBACK_CHARS) {
     text = text.slice(-FEEDBACK_CHARS);
     cut = true;
@@ -2779,8 +3501,8 @@ var jsonSchemaGuard = async (request) => {
   const parsed = parseJson2(request.content);
   if (!parsed.ok) return { accepted: false, feedback: parsed.feedback };
   if (validate(parsed.value)) return { accepted: true, feedback: "" };
-  const lines = [...new Set((validate.errors ?? []).map(describeError))];
-  return { accepted: false, feedback: ["JSON does not match the schema:", ...lines].join("\n") };
+  const lines2 = [...new Set((validate.errors ?? []).map(describeError))];
+  return { accepted: false, feedback: ["JSON does not match the schema:", ...lines2].join("\n") };
 };
 function loadSchema(request) {
   const inline = request.config.schema;
@@ -2924,13 +3646,13 @@ async function runLocked(target, request, resuming) {
       (pair) => pair.output === void 0 ? [] : [path9.dirname(outputPath(opened.workflow, pair))]
     );
     removeStaleTemporaries([path9.dirname(opened.lockPath), ...outputDirs, ...resuming ? directoriesUnder(stateDir, 3) : []]);
-    const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished });
+    const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished, batch: request.batch });
     await refuseWhatWouldFail(planned, request);
     await gate(planned, request);
     const children = childSetup(request, opened.workflow, planned.plan);
     const selection = request.selection ?? {};
     const warn = (message) => request.onEvent?.({ type: "warning", message });
-    const recorder = new RunRecorder(stateDir, selection, warn, resuming?.earlier, resuming?.startedAt);
+    const recorder = new RunRecorder(stateDir, selection, warn, resuming?.earlier, resuming?.startedAt, request.batch);
     const onEvent = (event) => {
       recorder.record(event);
       request.onEvent?.(event.type === "run_end" ? { ...event, report: finishedReport(recorder.merged(event.report), children, opened.workflow) } : event);
@@ -2938,16 +3660,30 @@ async function runLocked(target, request, resuming) {
     const unconfined = unconfinedWarning(children.state);
     if (unconfined) warn(unconfined);
     const trace = readTracer(request, children, planned.plan, warn);
+    const ledger = new BatchFile(stateDir, opened.workflow.path, opened.store, opened.remote);
+    const poll = Number(request.env?.PAIRFLOW_BATCH_POLL_MS);
+    const batcher = new Batcher({
+      ledger,
+      all: request.batch ?? false,
+      wait: request.batchWait ?? true,
+      concurrency: Math.max(1, request.concurrency ?? DEFAULT_CONCURRENCY),
+      pollMs: request.env?.PAIRFLOW_BATCH_POLL_MS && poll >= 0 ? poll : DEFAULT_POLL_MS,
+      signal: request.signal ?? new AbortController().signal,
+      onEvent,
+      onWarning: warn
+    });
     const deps = {
-      ...drivers(request, (pair, group) => recorder.process(pair, group)),
+      ...drivers(request, (pair, group) => recorder.process(pair, group), batcher),
       store: opened.store,
       outputs: opened.outputs,
       remote: opened.remote,
       lockFile: new LockWriter(opened.lockPath, opened.workflow.name),
       scratch: scratchDir(),
       decide: decider(planned.plan, opened.view, resuming?.resume.finished),
-      observe: (_pair, own, reads) => opened.files.observedHashes(opened.files.workflowPaths(reads), [own.files?.generator ?? {}, own.files?.guard ?? {}, own.inputs ?? {}])
+      observe: (_pair, own, reads) => opened.files.observedHashes(opened.files.workflowPaths(reads), [own.files?.generator ?? {}, own.files?.guard ?? {}, own.inputs ?? {}]),
+      batches: batchWave(request, batcher)
     };
+    let final = false;
     try {
       const report = await executePlan(planned.plan, deps, {
         runId,
@@ -2962,8 +3698,11 @@ async function runLocked(target, request, resuming) {
         signal: request.signal,
         onEvent
       });
+      final = report.status === "success" || report.status === "failed";
       return finishedReport(recorder.merged(report), children, opened.workflow);
     } finally {
+      await batcher.close(final);
+      ledger.close();
       recorder.close();
       await stopLauncher();
     }
@@ -2993,18 +3732,27 @@ function directoriesUnder(dir, depth) {
   for (const entry of entries) if (entry.isDirectory()) found.push(...directoriesUnder(path9.join(dir, entry.name), depth - 1));
   return found;
 }
-function drivers(request, onProcess) {
+function drivers(request, onProcess, batcher) {
   const generators = request.generators ?? {};
   const guards = request.guards ?? {};
   return {
     generator: (name) => {
-      const generate2 = name !== null && Object.hasOwn(generators, name) ? generators[name] : getGenerator(name);
+      let generate2 = name !== null && Object.hasOwn(generators, name) ? generators[name] : getGenerator(name);
+      if (batcher && (name === "openai" || name === "anthropic") && !Object.hasOwn(generators, name)) generate2 = batcher.generator(name, generate2);
       return onProcess ? (req) => generate2(withOnProcess(req, (group) => onProcess(req.pairId, group))) : generate2;
     },
     guard: (name) => {
       const check = name !== null && Object.hasOwn(guards, name) ? guards[name] : getGuard(name);
       return onProcess ? (req) => check(withOnProcess(req, (group) => onProcess(req.pairId, group))) : check;
     }
+  };
+}
+function batchWave(request, batcher) {
+  const own = (name) => name === null || !Object.hasOwn(request.generators ?? {}, name);
+  return {
+    batched: (pair) => own(pair.generator) && batcher.batched(pair),
+    join: (pair) => batcher.join(pair),
+    leave: (pair) => batcher.leave(pair)
   };
 }
 function withOnProcess(request, onProcess) {
@@ -3053,6 +3801,7 @@ async function resumeTarget(runId, request, target) {
   if (holder?.runId === id) throw new UsageError(`run ${id} is still going (pid ${holder.pid} on ${holder.host})`);
   await killRecordedGroups(inFlightGroups(run.events));
   const selection = run.plan?.selection ?? {};
+  if (run.plan?.batch === true) request = { ...request, batch: true };
   const recordedRef = run.plan?.workflow.workflowRef ?? run.events.find((e) => e.event === "run_start")?.workflowRef;
   const currentRef = workflowRef(loadWorkflow(workflowPath, cwd).workflow);
   if (recordedRef !== currentRef) {
@@ -3087,7 +3836,7 @@ function latestUnfinished(stateDir, only) {
     if (seen.has(workflow) || only !== void 0 && workflow !== only) continue;
     seen.add(workflow);
     const state = runState(run);
-    if ((state === "unfinished" || state === "interrupted") && currentHolder(workflow)?.runId !== id) return id;
+    if ((state === "unfinished" || state === "interrupted" || state === "waiting") && currentHolder(workflow)?.runId !== id) return id;
   }
   if (only !== void 0) throw new UsageError(`no interrupted run of ${only} to resume in ${stateDir}: its latest run finished`);
   throw new UsageError(`no interrupted run to resume in ${stateDir}: the latest run of each workflow finished`);
@@ -3115,19 +3864,19 @@ function weigher(opened) {
     return typeof d === "number" && d > 0 ? d : typical;
   };
 }
-function shardsOf(planned, count) {
-  return shardPlan(planned.plan, count, weigher(planned));
+function shardsOf(planned, count2) {
+  return shardPlan(planned.plan, count2, weigher(planned));
 }
 async function planShards(target, request) {
   const planned = await planOpened(openState(target, request), request);
   return { ...planned, shards: shardsOf(planned, request.shards) };
 }
-async function splitOf(shared, planned, count, request, split) {
+async function splitOf(shared, planned, count2, request, split) {
   await request.split?.pull(shared);
   const pinned = shared.readSplit();
   if (pinned === void 0) return split();
-  if (pinned.workflowRef === planned.plan.workflowRef && pinned.count === count) return pinned.shards;
-  const why = pinned.count !== count ? `${pinned.count} shards, not ${count}` : "another structure of the workflow";
+  if (pinned.workflowRef === planned.plan.workflowRef && pinned.count === count2) return pinned.shards;
+  const why = pinned.count !== count2 ? `${pinned.count} shards, not ${count2}` : "another structure of the workflow";
   request.onEvent?.({ type: "warning", message: `the split pinned for fan-out ${shared.fanout} was made for ${why}: splitting the plan again` });
   return split();
 }
@@ -3221,7 +3970,8 @@ async function runShard(target, request) {
     ...shard,
     runId,
     ...request.attempt !== void 0 ? { attempt: request.attempt } : {},
-    status: report.status,
+    // A shard's run sends no provider batches, so it never ends waiting for one.
+    status: report.status === "waiting" ? "interrupted" : report.status,
     startedAt,
     endedAt: (/* @__PURE__ */ new Date()).toISOString(),
     outcomes: report.pairs.filter((p) => mine.has(p.id))
@@ -3311,8 +4061,8 @@ async function merge(request, target) {
     }
   }
   const results = shared.results();
-  const count = request.shards ?? results[0]?.count;
-  const expected = count === void 0 ? [] : await splitOf(shared, before, count, request, () => shardPlan(before.plan, count, weigher(opened)));
+  const count2 = request.shards ?? results[0]?.count;
+  const expected = count2 === void 0 ? [] : await splitOf(shared, before, count2, request, () => shardPlan(before.plan, count2, weigher(opened)));
   const missing = expected.filter((s) => !results.some((r) => r.index === s.index && r.count === s.count));
   const layered = new ShardStore(opened.store, shared.store);
   const seen = await planWorkflow(opened.workflow, opened.graph, sharedView(opened, layered), {});
@@ -3415,13 +4165,13 @@ function shardsJson(shards) {
 }
 function shardsText(shards) {
   if (shards.length === 0) return "\nShards: none (nothing to run)\n";
-  const lines = shards.map((s) => {
+  const lines2 = shards.map((s) => {
     const awaits = Object.keys(s.awaits).length;
     return `  ${s.index}/${s.count}: ${s.pairs.length} pair${s.pairs.length === 1 ? "" : "s"}${awaits > 0 ? `, awaits ${awaits} from other shards` : ""}: ${s.pairs.join(", ")}`;
   });
   return `
 Shards:
-${lines.join("\n")}
+${lines2.join("\n")}
 `;
 }
 function registerMerge(program, { io, setStatus }) {
