@@ -11,6 +11,7 @@ import { parseDocument, stringify } from "yaml";
 import type { Plan, PlannedPair, Reason, StateView } from "../model/plan.js";
 import { lockEntry, type LockFile } from "../model/records.js";
 import { decidePair } from "../plan/plan.js";
+import { fastYamlValue } from "../config/yamlFast.js";
 
 /** One side's configuration, as written: entries keep the file's key order. */
 export interface ConfigSnapshot {
@@ -178,9 +179,17 @@ export function snapshotOf(files: { workflowFile: string; workflowText: string; 
   };
 }
 
-/** A YAML (or JSON) text as plain data; throws with the parser's first message when it does not parse. */
+const YAML_OPTIONS = { uniqueKeys: false, prettyErrors: false } as const;
+
+/**
+ * A YAML (or JSON) text as plain data; throws with the parser's first message when it does not parse.
+ * The fast path gives the same value where it does not decline: two thirds of the time of a diff
+ * of a workflow of 1,000 pairs went to the positioned parse.
+ */
 export function parseYaml(text: string): unknown {
-  const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false });
+  const fast = fastYamlValue(text, YAML_OPTIONS);
+  if (fast) return fast.value;
+  const doc = parseDocument(text, YAML_OPTIONS);
   if (doc.errors.length > 0) throw new Error(doc.errors[0]!.message);
   return doc.toJS({ maxAliasCount: 10_000 });
 }
