@@ -67,8 +67,13 @@ async function service(options: Partial<Parameters<typeof startBatchService>[0]>
   return s;
 }
 
-/** The same workflow run synchronously, against a service whose prompt cache is off: the outputs, and the cost, to compare with. */
-async function synchronous(): Promise<{ outputs: Record<string, string>; cost: number }> {
+/** The same workflow run synchronously, against a service whose prompt cache is off: the outputs, and the cost, to compare with (run once for every test). */
+let once: Promise<{ outputs: Record<string, string>; cost: number }> | undefined;
+function synchronous(): Promise<{ outputs: Record<string, string>; cost: number }> {
+  return (once ??= runSynchronously());
+}
+
+async function runSynchronously(): Promise<{ outputs: Record<string, string>; cost: number }> {
   const sync = await service({ caching: false });
   const dir = tempRepo(files(sync));
   const ran = await pairflow(dir, ["run", "--json", "--yes"]);
