@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-MO7ORK67.js";
+} from "./cli-chunk-OEJZMKCJ.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -16,13 +16,13 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-EU4POBXR.js";
+} from "./cli-chunk-62ZLHM3P.js";
 import {
   batchCounts,
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-IXM4OVCY.js";
+} from "./cli-chunk-KCDYBJEW.js";
 import {
   compareWithRun,
   comparisonText,
@@ -31,7 +31,7 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-DSTVUMR6.js";
+} from "./cli-chunk-4O5QGKLQ.js";
 import {
   visible
 } from "./cli-chunk-MV7565KH.js";
@@ -39,7 +39,7 @@ import {
   asksBeforeRunning,
   parseUsd,
   styleFor
-} from "./cli-chunk-WGU5J5QM.js";
+} from "./cli-chunk-ZU5HXHGO.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -50,7 +50,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-IBG45BKD.js";
+} from "./cli-chunk-2IZ7KZWJ.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;

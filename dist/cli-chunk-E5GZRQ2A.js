@@ -7,15 +7,15 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-XGOMPHHD.js";
+} from "./cli-chunk-URIOYQH2.js";
 import {
   sortedObject
-} from "./cli-chunk-WGU5J5QM.js";
+} from "./cli-chunk-ZU5HXHGO.js";
 import {
   LOCK_VERSION,
   isBatchRecord,
   lockEntry
-} from "./cli-chunk-NW47I5JW.js";
+} from "./cli-chunk-UIX3AW3C.js";
 import {
   ConfigError,
   InputError,
@@ -38,7 +38,7 @@ import {
   temporaryFor,
   textHashes,
   writeFileAtomic
-} from "./cli-chunk-IBG45BKD.js";
+} from "./cli-chunk-2IZ7KZWJ.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";

@@ -3,19 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-AMTH2IOU.js";
-import "./cli-chunk-MO7ORK67.js";
+} from "./cli-chunk-KG47EPXK.js";
+import "./cli-chunk-OEJZMKCJ.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-EU4POBXR.js";
+} from "./cli-chunk-62ZLHM3P.js";
 import "./cli-chunk-UC6UFBNK.js";
-import "./cli-chunk-OFBYRAPK.js";
+import "./cli-chunk-JUCYSEDQ.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-IXM4OVCY.js";
+} from "./cli-chunk-KCDYBJEW.js";
 import {
   listRunIds,
   listing,
@@ -23,7 +23,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-MMPKODQT.js";
+} from "./cli-chunk-QJWUC4LB.js";
 import {
   LocalStore,
   checkStateDir,
@@ -31,20 +31,20 @@ import {
   isHashedKey,
   pairKey,
   readLockWithJournal
-} from "./cli-chunk-AJVOOCRO.js";
+} from "./cli-chunk-E5GZRQ2A.js";
 import {
   lockPathFor
-} from "./cli-chunk-XGOMPHHD.js";
+} from "./cli-chunk-URIOYQH2.js";
 import {
   count
-} from "./cli-chunk-DSTVUMR6.js";
+} from "./cli-chunk-4O5QGKLQ.js";
 import {
   visible
 } from "./cli-chunk-MV7565KH.js";
 import {
   styleFor
-} from "./cli-chunk-WGU5J5QM.js";
-import "./cli-chunk-NW47I5JW.js";
+} from "./cli-chunk-ZU5HXHGO.js";
+import "./cli-chunk-UIX3AW3C.js";
 import {
   ConfigError,
   Option,
@@ -59,7 +59,7 @@ import {
   resolveWorkflowPath,
   shortRef,
   stateDirOption
-} from "./cli-chunk-IBG45BKD.js";
+} from "./cli-chunk-2IZ7KZWJ.js";
 import "./cli-chunk-4XZ3ROSU.js";
 import {
   __toESM

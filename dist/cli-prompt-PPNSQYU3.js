@@ -4,16 +4,16 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-MMPKODQT.js";
+} from "./cli-chunk-QJWUC4LB.js";
 import {
   openState
-} from "./cli-chunk-AJVOOCRO.js";
-import "./cli-chunk-XGOMPHHD.js";
+} from "./cli-chunk-E5GZRQ2A.js";
+import "./cli-chunk-URIOYQH2.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-WGU5J5QM.js";
-import "./cli-chunk-NW47I5JW.js";
+} from "./cli-chunk-ZU5HXHGO.js";
+import "./cli-chunk-UIX3AW3C.js";
 import {
   Option,
   PATH_HELP,
@@ -22,7 +22,7 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-IBG45BKD.js";
+} from "./cli-chunk-2IZ7KZWJ.js";
 import "./cli-chunk-4XZ3ROSU.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -10,16 +10,16 @@ import {
   failureLines,
   failuresOf,
   runNodes
-} from "./cli-chunk-DSTVUMR6.js";
+} from "./cli-chunk-4O5QGKLQ.js";
 import {
   visible
 } from "./cli-chunk-MV7565KH.js";
 import {
   usd
-} from "./cli-chunk-WGU5J5QM.js";
+} from "./cli-chunk-ZU5HXHGO.js";
 import {
   shortRef
-} from "./cli-chunk-IBG45BKD.js";
+} from "./cli-chunk-2IZ7KZWJ.js";
 
 // src/report/spend.ts
 var n = (x) => x.toLocaleString("en-US");

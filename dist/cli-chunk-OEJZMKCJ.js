@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-EU4POBXR.js";
+} from "./cli-chunk-62ZLHM3P.js";
 import {
   planTarget
-} from "./cli-chunk-MMPKODQT.js";
+} from "./cli-chunk-QJWUC4LB.js";
 import {
   checkFails,
   checkText,
@@ -16,10 +16,10 @@ import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-DSTVUMR6.js";
+} from "./cli-chunk-4O5QGKLQ.js";
 import {
   styleFor
-} from "./cli-chunk-WGU5J5QM.js";
+} from "./cli-chunk-ZU5HXHGO.js";
 import {
   EXIT,
   Option,
@@ -29,7 +29,7 @@ import {
   positiveInt,
   stateDirOption,
   writePieces
-} from "./cli-chunk-IBG45BKD.js";
+} from "./cli-chunk-2IZ7KZWJ.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts, setStatus) {

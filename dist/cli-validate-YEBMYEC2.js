@@ -3,23 +3,23 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   issueLines
-} from "./cli-chunk-NWGX7Y2I.js";
+} from "./cli-chunk-BH7L64LB.js";
 import {
   checkWorkflow
-} from "./cli-chunk-OFBYRAPK.js";
+} from "./cli-chunk-JUCYSEDQ.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-AJVOOCRO.js";
-import "./cli-chunk-XGOMPHHD.js";
+} from "./cli-chunk-E5GZRQ2A.js";
+import "./cli-chunk-URIOYQH2.js";
 import {
   count
-} from "./cli-chunk-DSTVUMR6.js";
+} from "./cli-chunk-4O5QGKLQ.js";
 import "./cli-chunk-MV7565KH.js";
 import {
   styleFor
-} from "./cli-chunk-WGU5J5QM.js";
-import "./cli-chunk-NW47I5JW.js";
+} from "./cli-chunk-ZU5HXHGO.js";
+import "./cli-chunk-UIX3AW3C.js";
 import {
   ConfigError,
   EXIT,
@@ -32,7 +32,7 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-IBG45BKD.js";
+} from "./cli-chunk-2IZ7KZWJ.js";
 import "./cli-chunk-4XZ3ROSU.js";
 import "./cli-chunk-FRV2UMY2.js";
 

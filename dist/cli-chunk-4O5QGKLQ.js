@@ -10,11 +10,11 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-WGU5J5QM.js";
+} from "./cli-chunk-ZU5HXHGO.js";
 import {
   displayPath,
   shortRef
-} from "./cli-chunk-IBG45BKD.js";
+} from "./cli-chunk-2IZ7KZWJ.js";
 
 // src/report/estimate.ts
 var integer;

@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-IXM4OVCY.js";
+import "./cli-chunk-KCDYBJEW.js";
 import {
   planTarget
-} from "./cli-chunk-MMPKODQT.js";
-import "./cli-chunk-AJVOOCRO.js";
+} from "./cli-chunk-QJWUC4LB.js";
+import "./cli-chunk-E5GZRQ2A.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-XGOMPHHD.js";
+} from "./cli-chunk-URIOYQH2.js";
 import {
   GRAPH_NODE_LIMIT,
   SCREEN_LINES,
@@ -31,17 +31,17 @@ import {
   waveRange,
   wavesText,
   withoutCallsText
-} from "./cli-chunk-DSTVUMR6.js";
+} from "./cli-chunk-4O5QGKLQ.js";
 import "./cli-chunk-MV7565KH.js";
 import {
   FILE_HEADERS_ONLY,
   createTwoFilesPatch,
   decidePair,
   styleFor
-} from "./cli-chunk-WGU5J5QM.js";
+} from "./cli-chunk-ZU5HXHGO.js";
 import {
   lockEntry
-} from "./cli-chunk-NW47I5JW.js";
+} from "./cli-chunk-UIX3AW3C.js";
 import {
   Option,
   PATH_HELP,
@@ -49,10 +49,11 @@ import {
   UsageError,
   displayPath,
   examples,
+  fastYamlValue,
   require_dist,
   resolveWorkflowPath,
   stateDirOption
-} from "./cli-chunk-IBG45BKD.js";
+} from "./cli-chunk-2IZ7KZWJ.js";
 import "./cli-chunk-4XZ3ROSU.js";
 import {
   __toESM
@@ -128,8 +129,11 @@ function snapshotOf(files) {
     prompts: files.promptsText === null ? {} : asObject(parseYaml(files.promptsText))
   };
 }
+var YAML_OPTIONS = { uniqueKeys: false, prettyErrors: false };
 function parseYaml(text) {
-  const doc = (0, import_yaml.parseDocument)(text, { uniqueKeys: false, prettyErrors: false });
+  const fast = fastYamlValue(text, YAML_OPTIONS);
+  if (fast) return fast.value;
+  const doc = (0, import_yaml.parseDocument)(text, YAML_OPTIONS);
   if (doc.errors.length > 0) throw new Error(doc.errors[0].message);
   return doc.toJS({ maxAliasCount: 1e4 });
 }

@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   LOCK_VERSION
-} from "./cli-chunk-NW47I5JW.js";
+} from "./cli-chunk-UIX3AW3C.js";
 import {
   ConfigError,
   asDict,
   lockFileOf,
   writeFileAtomic
-} from "./cli-chunk-IBG45BKD.js";
+} from "./cli-chunk-2IZ7KZWJ.js";
 
 // src/lockfile/write.ts
 function orderedEntry(e) {

@@ -7,15 +7,15 @@ import {
 import {
   SHOWN_PER_FILE,
   issueLines
-} from "./cli-chunk-NWGX7Y2I.js";
+} from "./cli-chunk-BH7L64LB.js";
 import {
   count
-} from "./cli-chunk-DSTVUMR6.js";
+} from "./cli-chunk-4O5QGKLQ.js";
 import "./cli-chunk-MV7565KH.js";
 import {
   styleFor
-} from "./cli-chunk-WGU5J5QM.js";
-import "./cli-chunk-NW47I5JW.js";
+} from "./cli-chunk-ZU5HXHGO.js";
+import "./cli-chunk-UIX3AW3C.js";
 import {
   Command,
   CommanderError,
@@ -25,22 +25,22 @@ import {
   StorageError,
   UsageError,
   checkStateDir
-} from "./cli-chunk-IBG45BKD.js";
+} from "./cli-chunk-2IZ7KZWJ.js";
 import "./cli-chunk-4XZ3ROSU.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-QGSQSSNU.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-OH7W4SPB.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-JO3H3NS2.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-TFXLDT7X.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-WWUDFF4I.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-EMLOSA3F.js")).registerPrompt],
-  [["explain"], async () => (await import("./cli-explain-5GAMALLV.js")).registerExplain],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-CWUOQHHG.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-AE6NWU7D.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-4UHOD7PJ.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-VUK3JMN5.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-YEBMYEC2.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-OQ2GJ5HM.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-OCEPEX5W.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-ENYIW3IC.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-PPNSQYU3.js")).registerPrompt],
+  [["explain"], async () => (await import("./cli-explain-G3WXV6EQ.js")).registerExplain],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-DMI2BDJC.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-A2HMDM2L.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-USLTPQQC.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

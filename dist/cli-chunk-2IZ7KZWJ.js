@@ -23632,6 +23632,7 @@ export {
   StorageError,
   RunDeclinedError,
   require_dist,
+  fastYamlValue,
   didYouMean,
   downstreamOf,
   require_out4 as require_out,

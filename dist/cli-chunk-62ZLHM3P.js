@@ -6,11 +6,11 @@ import {
 } from "./cli-chunk-UC6UFBNK.js";
 import {
   checkWorkflow
-} from "./cli-chunk-OFBYRAPK.js";
+} from "./cli-chunk-JUCYSEDQ.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-IXM4OVCY.js";
+} from "./cli-chunk-KCDYBJEW.js";
 import {
   RunRecorder,
   estimateOf,
@@ -22,7 +22,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-MMPKODQT.js";
+} from "./cli-chunk-QJWUC4LB.js";
 import {
   BatchFile,
   LocalStore,
@@ -33,10 +33,10 @@ import {
   openState,
   pairKey,
   realLockPath
-} from "./cli-chunk-AJVOOCRO.js";
+} from "./cli-chunk-E5GZRQ2A.js";
 import {
   lockPathFor
-} from "./cli-chunk-XGOMPHHD.js";
+} from "./cli-chunk-URIOYQH2.js";
 import {
   asksBeforeRunning,
   callsModel,
@@ -57,10 +57,10 @@ import {
   withDependencies,
   withObserved,
   workflowRef
-} from "./cli-chunk-WGU5J5QM.js";
+} from "./cli-chunk-ZU5HXHGO.js";
 import {
   lockEntry
-} from "./cli-chunk-NW47I5JW.js";
+} from "./cli-chunk-UIX3AW3C.js";
 import {
   ASSEMBLE,
   ConfigError,
@@ -92,7 +92,7 @@ import {
   sha256Hex,
   stateDirOption,
   writeFileAtomic
-} from "./cli-chunk-IBG45BKD.js";
+} from "./cli-chunk-2IZ7KZWJ.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
