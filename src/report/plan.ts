@@ -2,6 +2,7 @@
 import { displayPath } from "../config/parse.js";
 import { shortRef } from "../refs/hash.js";
 import { totals } from "../plan/plan.js";
+import { instanceId } from "../config/foreach.js";
 import type { Plan, PlannedPair } from "../model/plan.js";
 import {
   estimateHeadline,
@@ -264,8 +265,13 @@ export function planListText(plan: Plan, style: Style, cwd = process.cwd(), esti
         run.length < group.length ? style.green(`${group.length - run.length} unchanged`) : "",
       ];
       lines.push(`  ${style.bold(`${template}[*]`)}  ${counts.filter(Boolean).join(", ")}`);
-      // Those that run, and a person's stale edits, which every plan names until they are dealt with.
-      for (const r of group.filter((g) => g.action === "run" || g.stale)) lines.push(line(r, "    "));
+      // Those that run, and a person's stale edits, which every plan names until they are dealt with;
+      // the pieces of a split file under a line that counts them.
+      const shownPairs = group.filter((g) => g.action === "run" || g.stale);
+      for (const [file, pieces] of byFile(plan, template!, group, shownPairs)) {
+        if (file !== undefined) lines.push(`    ${style.bold(pieces.heading)}  ${pieces.count}`);
+        for (const r of pieces.shown) lines.push(line(r, file === undefined ? "    " : "      "));
+      }
     }
   }
   const removed = removedLine(plan, style);
@@ -273,6 +279,37 @@ export function planListText(plan: Plan, style: Style, cwd = process.cwd(), esti
   lines.push("", totalsLine(plan, style));
   if (estimate && estimate.pairs.length > 0) lines.push("", estimateText(estimate, style, { running: t.run, all }).trimEnd());
   return lines.join("\n") + "\n";
+}
+
+/** What a split file's pieces are called, by how it is split. */
+const PIECE_NOUN = { markdown: "section", json: "key", yaml: "key", regex: "piece" } as const;
+
+/**
+ * The pairs to show of a foreach group, those of a split file together under the file's instance
+ * (`translate[docs/a.md]  1 of 14 sections to run`); the rest under undefined, as they come.
+ */
+function byFile(
+  plan: Plan,
+  template: string,
+  group: readonly PlannedPair[],
+  shown: readonly PlannedPair[],
+): Map<string | undefined, { heading: string; count: string; shown: PlannedPair[] }> {
+  const out = new Map<string | undefined, { heading: string; count: string; shown: PlannedPair[] }>();
+  const fileOf = (p: PlannedPair) => plan.workflow.pairs.get(p.id)?.piece?.file;
+  for (const p of shown) {
+    const file = fileOf(p);
+    let entry = out.get(file);
+    if (!entry) {
+      const split = file === undefined ? undefined : plan.workflow.pairs.get(instanceId(template, file))?.assembly?.split.kind;
+      const all = file === undefined ? 0 : group.filter((g) => fileOf(g) === file).length;
+      const running = file === undefined ? 0 : group.filter((g) => fileOf(g) === file && g.action === "run").length;
+      const noun = PIECE_NOUN[split ?? "regex"];
+      entry = { heading: file === undefined ? "" : instanceId(template, file), count: `${running} of ${count(all, noun)} to run`, shown: [] };
+      out.set(file, entry);
+    }
+    entry.shown.push(p);
+  }
+  return out;
 }
 
 function byWave(pairs: readonly PlannedPair[]): Map<number, PlannedPair[]> {

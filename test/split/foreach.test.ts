@@ -13,6 +13,8 @@ import type { Generator } from "../../src/model/ports.js";
 import { tempRepo, writeFiles } from "../helpers/fixtures.js";
 import { planOf, runOf } from "../helpers/state.js";
 import { scaled } from "../helpers/time.js";
+import { planListText } from "../../src/report/plan.js";
+import { styleFor } from "../../src/report/color.js";
 
 const WORKFLOW = `name: sections
 generator: upper
@@ -90,6 +92,24 @@ describe("foreach split: markdown", () => {
     expect(reorder.called).toEqual(["index"]); // the page changed: its order
     expect(reorder.executed).toEqual(["index", "translate[docs/guide.md]"]);
     expect(readFileSync(path.join(dir, "out/guide.md"), "utf8")).toBe(oracle(moved));
+  });
+
+  it("shows the pieces that run of each file under the file, counted: 1 of 14 sections to run", async () => {
+    const page = (edited: number) => `# Guide\n\nIntro.\n\n${Array.from({ length: 13 }, (_, i) => section(i, i === edited ? "Edited." : undefined)).join("")}`;
+    const dir = tempRepo({ "workflow.yml": WORKFLOW, "prompts.yml": PROMPTS, "docs/a.md": page(-1), "docs/b.md": page(-1), "docs/c.md": page(-1) });
+    await step(dir);
+    writeFiles(dir, { "docs/a.md": page(4), "docs/c.md": page(7) });
+    const { plan } = await planOf(dir, { cwd: dir });
+    const text = planListText(plan, styleFor({ isTTY: false }), dir);
+    const wave1 = text.slice(text.indexOf("Wave 1"), text.indexOf("Wave 2")).trimEnd().split("\n");
+    expect(wave1).toEqual([
+      "Wave 1",
+      "  translate[*]  2 run, 40 unchanged",
+      "    translate[docs/a.md]  1 of 14 sections to run",
+      expect.stringMatching(/^      run {3}translate\[docs\/a\.md#section-4\] .* inputs: its piece of the file changed$/),
+      "    translate[docs/c.md]  1 of 14 sections to run",
+      expect.stringMatching(/^      run {3}translate\[docs\/c\.md#section-7\] /),
+    ]);
   });
 
   it("gives a pair requiring it the pages put together, not the pieces", async () => {
