@@ -10,7 +10,7 @@ import {
   quoteList,
   realRootOf,
   sortIssues
-} from "./cli-chunk-2IZ7KZWJ.js";
+} from "./cli-chunk-66YZGW5O.js";
 
 // src/config/check.ts
 import path from "node:path";
@@ -244,7 +244,7 @@ async function checkWorkflow(loaded, files) {
     });
   }
   if (schemas.length > 0) {
-    const { compileJsonSchema } = await import("./cli-jsonSchema-EBF2QA5L.js");
+    const { compileJsonSchema } = await import("./cli-jsonSchema-J2VTCJ42.js");
     for (const { schema, at } of schemas) {
       try {
         compileJsonSchema(schema);

@@ -3,23 +3,23 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   issueLines
-} from "./cli-chunk-BH7L64LB.js";
+} from "./cli-chunk-CVGEO3HS.js";
 import {
   checkWorkflow
-} from "./cli-chunk-JUCYSEDQ.js";
+} from "./cli-chunk-4EBNZUFM.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-E5GZRQ2A.js";
-import "./cli-chunk-URIOYQH2.js";
+} from "./cli-chunk-NNSXYUJ4.js";
+import "./cli-chunk-JE4CQZ4T.js";
 import {
   count
-} from "./cli-chunk-4O5QGKLQ.js";
+} from "./cli-chunk-CGV36YM3.js";
 import "./cli-chunk-MV7565KH.js";
 import {
   styleFor
-} from "./cli-chunk-ZU5HXHGO.js";
-import "./cli-chunk-UIX3AW3C.js";
+} from "./cli-chunk-DKBTEMJJ.js";
+import "./cli-chunk-Z7UTM4DK.js";
 import {
   ConfigError,
   EXIT,
@@ -32,8 +32,8 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-2IZ7KZWJ.js";
-import "./cli-chunk-4XZ3ROSU.js";
+} from "./cli-chunk-66YZGW5O.js";
+import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/app/validate.ts

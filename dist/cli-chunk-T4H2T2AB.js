@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-OEJZMKCJ.js";
+} from "./cli-chunk-3U2XX2OR.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -16,13 +16,13 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-62ZLHM3P.js";
+} from "./cli-chunk-4W3H2OPF.js";
 import {
   batchCounts,
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-KCDYBJEW.js";
+} from "./cli-chunk-3GIRFR64.js";
 import {
   compareWithRun,
   comparisonText,
@@ -31,7 +31,7 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-4O5QGKLQ.js";
+} from "./cli-chunk-CGV36YM3.js";
 import {
   visible
 } from "./cli-chunk-MV7565KH.js";
@@ -39,7 +39,7 @@ import {
   asksBeforeRunning,
   parseUsd,
   styleFor
-} from "./cli-chunk-ZU5HXHGO.js";
+} from "./cli-chunk-DKBTEMJJ.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -50,7 +50,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-2IZ7KZWJ.js";
+} from "./cli-chunk-66YZGW5O.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;

@@ -10,11 +10,12 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-ZU5HXHGO.js";
+} from "./cli-chunk-DKBTEMJJ.js";
 import {
   displayPath,
+  instanceId,
   shortRef
-} from "./cli-chunk-2IZ7KZWJ.js";
+} from "./cli-chunk-66YZGW5O.js";
 
 // src/report/estimate.ts
 var integer;
@@ -713,7 +714,11 @@ function planListText(plan, style, cwd = process.cwd(), estimate, all = false) {
         run.length < group.length ? style.green(`${group.length - run.length} unchanged`) : ""
       ];
       lines.push(`  ${style.bold(`${template}[*]`)}  ${counts.filter(Boolean).join(", ")}`);
-      for (const r of group.filter((g) => g.action === "run" || g.stale)) lines.push(line(r, "    "));
+      const shownPairs = group.filter((g) => g.action === "run" || g.stale);
+      for (const [file, pieces] of byFile(plan, template, group, shownPairs)) {
+        if (file !== void 0) lines.push(`    ${style.bold(pieces.heading)}  ${pieces.count}`);
+        for (const r of pieces.shown) lines.push(line(r, file === void 0 ? "    " : "      "));
+      }
     }
   }
   const removed = removedLine(plan, style);
@@ -721,6 +726,25 @@ function planListText(plan, style, cwd = process.cwd(), estimate, all = false) {
   lines.push("", totalsLine(plan, style));
   if (estimate && estimate.pairs.length > 0) lines.push("", estimateText(estimate, style, { running: t.run, all }).trimEnd());
   return lines.join("\n") + "\n";
+}
+var PIECE_NOUN = { markdown: "section", json: "key", yaml: "key", regex: "piece" };
+function byFile(plan, template, group, shown) {
+  const out = /* @__PURE__ */ new Map();
+  const fileOf = (p) => plan.workflow.pairs.get(p.id)?.piece?.file;
+  for (const p of shown) {
+    const file = fileOf(p);
+    let entry = out.get(file);
+    if (!entry) {
+      const split = file === void 0 ? void 0 : plan.workflow.pairs.get(instanceId(template, file))?.assembly?.split.kind;
+      const all = file === void 0 ? 0 : group.filter((g) => fileOf(g) === file).length;
+      const running = file === void 0 ? 0 : group.filter((g) => fileOf(g) === file && g.action === "run").length;
+      const noun = PIECE_NOUN[split ?? "regex"];
+      entry = { heading: file === void 0 ? "" : instanceId(template, file), count: `${running} of ${count(all, noun)} to run`, shown: [] };
+      out.set(file, entry);
+    }
+    entry.shown.push(p);
+  }
+  return out;
 }
 function byWave(pairs) {
   const waves = /* @__PURE__ */ new Map();

@@ -8,19 +8,19 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-62ZLHM3P.js";
-import "./cli-chunk-UC6UFBNK.js";
-import "./cli-chunk-JUCYSEDQ.js";
-import "./cli-chunk-KCDYBJEW.js";
-import "./cli-chunk-QJWUC4LB.js";
-import "./cli-chunk-E5GZRQ2A.js";
-import "./cli-chunk-URIOYQH2.js";
-import "./cli-chunk-4O5QGKLQ.js";
+} from "./cli-chunk-4W3H2OPF.js";
+import "./cli-chunk-7Z54WWHF.js";
+import "./cli-chunk-4EBNZUFM.js";
+import "./cli-chunk-3GIRFR64.js";
+import "./cli-chunk-QVVMSBNY.js";
+import "./cli-chunk-NNSXYUJ4.js";
+import "./cli-chunk-JE4CQZ4T.js";
+import "./cli-chunk-CGV36YM3.js";
 import "./cli-chunk-MV7565KH.js";
-import "./cli-chunk-ZU5HXHGO.js";
-import "./cli-chunk-UIX3AW3C.js";
-import "./cli-chunk-2IZ7KZWJ.js";
-import "./cli-chunk-4XZ3ROSU.js";
+import "./cli-chunk-DKBTEMJJ.js";
+import "./cli-chunk-Z7UTM4DK.js";
+import "./cli-chunk-66YZGW5O.js";
+import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
   fanOutOptions,

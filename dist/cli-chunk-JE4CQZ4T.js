@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   LOCK_VERSION
-} from "./cli-chunk-UIX3AW3C.js";
+} from "./cli-chunk-Z7UTM4DK.js";
 import {
   ConfigError,
   asDict,
   lockFileOf,
   writeFileAtomic
-} from "./cli-chunk-2IZ7KZWJ.js";
+} from "./cli-chunk-66YZGW5O.js";
 
 // src/lockfile/write.ts
 function orderedEntry(e) {

@@ -13,8 +13,8 @@ import {
   examples,
   findRepoRoot,
   writeFileAtomic
-} from "./cli-chunk-2IZ7KZWJ.js";
-import "./cli-chunk-4XZ3ROSU.js";
+} from "./cli-chunk-66YZGW5O.js";
+import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/commands/init.ts

@@ -4,7 +4,7 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   componentsOf,
   lockEntry
-} from "./cli-chunk-UIX3AW3C.js";
+} from "./cli-chunk-Z7UTM4DK.js";
 import {
   PyFloat,
   UsageError,
@@ -17,7 +17,7 @@ import {
   plain,
   sha256Hex,
   sharedValue
-} from "./cli-chunk-2IZ7KZWJ.js";
+} from "./cli-chunk-66YZGW5O.js";
 
 // src/report/color.ts
 function styleFor(stream, env = process.env) {
@@ -514,7 +514,7 @@ var REASON_KINDS = [
   "forced"
 ];
 
-// ../../main/node_modules/diff/libesm/diff/base.js
+// node_modules/diff/libesm/diff/base.js
 var Diff = class {
   diff(oldStr, newStr, options = {}) {
     let callback;
@@ -716,7 +716,7 @@ var Diff = class {
   }
 };
 
-// ../../main/node_modules/diff/libesm/diff/line.js
+// node_modules/diff/libesm/diff/line.js
 var LineDiff = class extends Diff {
   constructor() {
     super(...arguments);
@@ -764,7 +764,7 @@ function tokenize(value, options) {
   return retLines;
 }
 
-// ../../main/node_modules/diff/libesm/patch/create.js
+// node_modules/diff/libesm/patch/create.js
 function needsQuoting(s) {
   for (let i = 0; i < s.length; i++) {
     if (s[i] < " " || s[i] > "~" || s[i] === '"' || s[i] === "\\") {

@@ -7,15 +7,15 @@ import {
 import {
   SHOWN_PER_FILE,
   issueLines
-} from "./cli-chunk-BH7L64LB.js";
+} from "./cli-chunk-CVGEO3HS.js";
 import {
   count
-} from "./cli-chunk-4O5QGKLQ.js";
+} from "./cli-chunk-CGV36YM3.js";
 import "./cli-chunk-MV7565KH.js";
 import {
   styleFor
-} from "./cli-chunk-ZU5HXHGO.js";
-import "./cli-chunk-UIX3AW3C.js";
+} from "./cli-chunk-DKBTEMJJ.js";
+import "./cli-chunk-Z7UTM4DK.js";
 import {
   Command,
   CommanderError,
@@ -25,22 +25,22 @@ import {
   StorageError,
   UsageError,
   checkStateDir
-} from "./cli-chunk-2IZ7KZWJ.js";
-import "./cli-chunk-4XZ3ROSU.js";
+} from "./cli-chunk-66YZGW5O.js";
+import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-VUK3JMN5.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-YEBMYEC2.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-OQ2GJ5HM.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-OCEPEX5W.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-ENYIW3IC.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-PPNSQYU3.js")).registerPrompt],
-  [["explain"], async () => (await import("./cli-explain-G3WXV6EQ.js")).registerExplain],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-DMI2BDJC.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-A2HMDM2L.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-USLTPQQC.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-4BRIM7HX.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-6YOU2ASS.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-7C7HU55L.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-MN4JLXQL.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-J3UPWOJQ.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-V3CKRYOL.js")).registerPrompt],
+  [["explain"], async () => (await import("./cli-explain-TFCPPRP3.js")).registerExplain],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-ZMSN4ANJ.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-KQ2ENFIU.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-7E2WDLUC.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -10,16 +10,16 @@ import {
   failureLines,
   failuresOf,
   runNodes
-} from "./cli-chunk-4O5QGKLQ.js";
+} from "./cli-chunk-CGV36YM3.js";
 import {
   visible
 } from "./cli-chunk-MV7565KH.js";
 import {
   usd
-} from "./cli-chunk-ZU5HXHGO.js";
+} from "./cli-chunk-DKBTEMJJ.js";
 import {
   shortRef
-} from "./cli-chunk-2IZ7KZWJ.js";
+} from "./cli-chunk-66YZGW5O.js";
 
 // src/report/spend.ts
 var n = (x) => x.toLocaleString("en-US");

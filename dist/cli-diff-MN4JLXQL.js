@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-KCDYBJEW.js";
+import "./cli-chunk-3GIRFR64.js";
 import {
   planTarget
-} from "./cli-chunk-QJWUC4LB.js";
-import "./cli-chunk-E5GZRQ2A.js";
+} from "./cli-chunk-QVVMSBNY.js";
+import "./cli-chunk-NNSXYUJ4.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-URIOYQH2.js";
+} from "./cli-chunk-JE4CQZ4T.js";
 import {
   GRAPH_NODE_LIMIT,
   SCREEN_LINES,
@@ -31,17 +31,17 @@ import {
   waveRange,
   wavesText,
   withoutCallsText
-} from "./cli-chunk-4O5QGKLQ.js";
+} from "./cli-chunk-CGV36YM3.js";
 import "./cli-chunk-MV7565KH.js";
 import {
   FILE_HEADERS_ONLY,
   createTwoFilesPatch,
   decidePair,
   styleFor
-} from "./cli-chunk-ZU5HXHGO.js";
+} from "./cli-chunk-DKBTEMJJ.js";
 import {
   lockEntry
-} from "./cli-chunk-UIX3AW3C.js";
+} from "./cli-chunk-Z7UTM4DK.js";
 import {
   Option,
   PATH_HELP,
@@ -53,8 +53,8 @@ import {
   require_dist,
   resolveWorkflowPath,
   stateDirOption
-} from "./cli-chunk-2IZ7KZWJ.js";
-import "./cli-chunk-4XZ3ROSU.js";
+} from "./cli-chunk-66YZGW5O.js";
+import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";

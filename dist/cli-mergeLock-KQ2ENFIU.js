@@ -6,18 +6,18 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-URIOYQH2.js";
+} from "./cli-chunk-JE4CQZ4T.js";
 import {
   LOCK_VERSION,
   componentsOf,
   emptyLock
-} from "./cli-chunk-UIX3AW3C.js";
+} from "./cli-chunk-Z7UTM4DK.js";
 import {
   dict,
   examples,
   own
-} from "./cli-chunk-2IZ7KZWJ.js";
-import "./cli-chunk-4XZ3ROSU.js";
+} from "./cli-chunk-66YZGW5O.js";
+import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/app/mergeLock.ts

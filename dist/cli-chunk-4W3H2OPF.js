@@ -3,14 +3,14 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   compileJsonSchema
-} from "./cli-chunk-UC6UFBNK.js";
+} from "./cli-chunk-7Z54WWHF.js";
 import {
   checkWorkflow
-} from "./cli-chunk-JUCYSEDQ.js";
+} from "./cli-chunk-4EBNZUFM.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-KCDYBJEW.js";
+} from "./cli-chunk-3GIRFR64.js";
 import {
   RunRecorder,
   estimateOf,
@@ -22,7 +22,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-QJWUC4LB.js";
+} from "./cli-chunk-QVVMSBNY.js";
 import {
   BatchFile,
   LocalStore,
@@ -33,10 +33,10 @@ import {
   openState,
   pairKey,
   realLockPath
-} from "./cli-chunk-E5GZRQ2A.js";
+} from "./cli-chunk-NNSXYUJ4.js";
 import {
   lockPathFor
-} from "./cli-chunk-URIOYQH2.js";
+} from "./cli-chunk-JE4CQZ4T.js";
 import {
   asksBeforeRunning,
   callsModel,
@@ -57,10 +57,10 @@ import {
   withDependencies,
   withObserved,
   workflowRef
-} from "./cli-chunk-ZU5HXHGO.js";
+} from "./cli-chunk-DKBTEMJJ.js";
 import {
   lockEntry
-} from "./cli-chunk-UIX3AW3C.js";
+} from "./cli-chunk-Z7UTM4DK.js";
 import {
   ASSEMBLE,
   ConfigError,
@@ -92,7 +92,7 @@ import {
   sha256Hex,
   stateDirOption,
   writeFileAtomic
-} from "./cli-chunk-2IZ7KZWJ.js";
+} from "./cli-chunk-66YZGW5O.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";

@@ -3,19 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-KG47EPXK.js";
-import "./cli-chunk-OEJZMKCJ.js";
+} from "./cli-chunk-T4H2T2AB.js";
+import "./cli-chunk-3U2XX2OR.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-62ZLHM3P.js";
-import "./cli-chunk-UC6UFBNK.js";
-import "./cli-chunk-JUCYSEDQ.js";
+} from "./cli-chunk-4W3H2OPF.js";
+import "./cli-chunk-7Z54WWHF.js";
+import "./cli-chunk-4EBNZUFM.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-KCDYBJEW.js";
+} from "./cli-chunk-3GIRFR64.js";
 import {
   listRunIds,
   listing,
@@ -23,7 +23,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-QJWUC4LB.js";
+} from "./cli-chunk-QVVMSBNY.js";
 import {
   LocalStore,
   checkStateDir,
@@ -31,20 +31,20 @@ import {
   isHashedKey,
   pairKey,
   readLockWithJournal
-} from "./cli-chunk-E5GZRQ2A.js";
+} from "./cli-chunk-NNSXYUJ4.js";
 import {
   lockPathFor
-} from "./cli-chunk-URIOYQH2.js";
+} from "./cli-chunk-JE4CQZ4T.js";
 import {
   count
-} from "./cli-chunk-4O5QGKLQ.js";
+} from "./cli-chunk-CGV36YM3.js";
 import {
   visible
 } from "./cli-chunk-MV7565KH.js";
 import {
   styleFor
-} from "./cli-chunk-ZU5HXHGO.js";
-import "./cli-chunk-UIX3AW3C.js";
+} from "./cli-chunk-DKBTEMJJ.js";
+import "./cli-chunk-Z7UTM4DK.js";
 import {
   ConfigError,
   Option,
@@ -59,8 +59,8 @@ import {
   resolveWorkflowPath,
   shortRef,
   stateDirOption
-} from "./cli-chunk-2IZ7KZWJ.js";
-import "./cli-chunk-4XZ3ROSU.js";
+} from "./cli-chunk-66YZGW5O.js";
+import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";

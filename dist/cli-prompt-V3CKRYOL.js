@@ -4,16 +4,16 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-QJWUC4LB.js";
+} from "./cli-chunk-QVVMSBNY.js";
 import {
   openState
-} from "./cli-chunk-E5GZRQ2A.js";
-import "./cli-chunk-URIOYQH2.js";
+} from "./cli-chunk-NNSXYUJ4.js";
+import "./cli-chunk-JE4CQZ4T.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-ZU5HXHGO.js";
-import "./cli-chunk-UIX3AW3C.js";
+} from "./cli-chunk-DKBTEMJJ.js";
+import "./cli-chunk-Z7UTM4DK.js";
 import {
   Option,
   PATH_HELP,
@@ -22,8 +22,8 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-2IZ7KZWJ.js";
-import "./cli-chunk-4XZ3ROSU.js";
+} from "./cli-chunk-66YZGW5O.js";
+import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/app/prompt.ts

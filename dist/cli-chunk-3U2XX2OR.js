@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-62ZLHM3P.js";
+} from "./cli-chunk-4W3H2OPF.js";
 import {
   planTarget
-} from "./cli-chunk-QJWUC4LB.js";
+} from "./cli-chunk-QVVMSBNY.js";
 import {
   checkFails,
   checkText,
@@ -16,10 +16,10 @@ import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-4O5QGKLQ.js";
+} from "./cli-chunk-CGV36YM3.js";
 import {
   styleFor
-} from "./cli-chunk-ZU5HXHGO.js";
+} from "./cli-chunk-DKBTEMJJ.js";
 import {
   EXIT,
   Option,
@@ -29,7 +29,7 @@ import {
   positiveInt,
   stateDirOption,
   writePieces
-} from "./cli-chunk-2IZ7KZWJ.js";
+} from "./cli-chunk-66YZGW5O.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts, setStatus) {
