@@ -29,6 +29,7 @@ import {
 import type { Redact } from "../model/redact.js";
 import { lockEntry, type LockEntry, type LockFile, type RequestEntry, type StoreRecord, type TokenUsage } from "../model/records.js";
 import { dict } from "../model/dict.js";
+import { limiter, type Limiter } from "../model/limiter.js";
 import type { AttemptRecord, PairOutcome, PairStatus, ResumeState, ReuseKind, Reused, RunEvent, RunReport } from "../model/run.js";
 import { plain } from "../model/values.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, type Pair } from "../model/workflow.js";
@@ -875,24 +876,6 @@ function observedFiles(own: OwnComponents): { observed?: string[] } {
 function reuseNote(reused: Reused): string {
   const how = reused.kind === "request" ? "request reused" : "request reused; guard re-judged";
   return `${how}: no model call (generated for ${reused.pair} at ${reused.at})`;
-}
-
-type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
-
-/** Runs tasks at most `n` at once, in the order they come. */
-function limiter(n: number): Limiter {
-  let running = 0;
-  const queue: (() => void)[] = [];
-  return async (task) => {
-    if (running >= n) await new Promise<void>((resolve) => queue.push(resolve));
-    running++;
-    try {
-      return await task();
-    } finally {
-      running--;
-      queue.shift()?.();
-    }
-  };
 }
 
 /** Inserts n into the ascending array, keeping it ascending. */

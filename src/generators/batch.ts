@@ -26,6 +26,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { limiter } from "../model/limiter.js";
 import {
   BatchPendingError,
   GeneratorError,
@@ -119,7 +120,7 @@ export class Batcher implements BatchWave {
     this.signal = AbortSignal.any([options.signal, this.closing.signal]);
     for (const record of options.ledger.batches()) this.track(record);
     this.collecting = this.tracked.size > 0;
-    this.syncTurns = turns(options.concurrency);
+    this.syncTurns = limiter(options.concurrency);
     this.cancelled = new Promise<never>((_, reject) => {
       const cancel = () => {
         this.cancelAll();
@@ -491,22 +492,6 @@ function chunks(queued: Queued[]): Queued[][] {
     }
   }
   return out;
-}
-
-/** Runs tasks at most `n` at once, in the order they come. */
-function turns(n: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let running = 0;
-  const queue: (() => void)[] = [];
-  return async (task) => {
-    if (running >= n) await new Promise<void>((resolve) => queue.push(resolve));
-    running++;
-    try {
-      return await task();
-    } finally {
-      running--;
-      queue.shift()?.();
-    }
-  };
 }
 
 function field(value: unknown, key: string): unknown {
