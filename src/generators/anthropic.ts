@@ -1,7 +1,7 @@
 /** The `anthropic` generator: one user message to the Anthropic Messages API. */
 import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
 import type { TokenUsage } from "../model/records.js";
-import { configNumber, field, postJson, readProviderSettings, requireModel, shownText, type ProviderCall } from "./http.js";
+import { configNumber, field, sendCall, readProviderSettings, requireModel, shownText, type ProviderCall } from "./http.js";
 
 const DEFAULT_BASE_URL = "https://api.anthropic.com";
 /** The Messages API requires max_tokens; this is enough for most artifacts. */
@@ -64,18 +64,7 @@ export function cacheableContent(prompt: string, prefix: number | undefined): un
 
 export const anthropicGenerator: Generator = async (request) => {
   const call = anthropicCall(request);
-  const data = await postJson({
-    provider: "anthropic",
-    url: call.url,
-    headers: call.headers,
-    body: call.body,
-    timeoutSeconds: call.settings.timeoutSeconds,
-    retries: call.settings.retries,
-    signal: request.signal,
-    secrets: call.secrets,
-    baseDelayMs: call.settings.baseDelayMs,
-    authHint: call.authHint,
-  });
+  const data = await sendCall(call, request.signal);
   return anthropicResult(data, call.secrets);
 };
 

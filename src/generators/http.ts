@@ -128,6 +128,22 @@ export interface PostJsonOptions {
   authHint?: string;
 }
 
+/** Sends a provider call synchronously, with its settings' timeout, retries and backoff. */
+export function sendCall(call: ProviderCall, signal: AbortSignal): Promise<unknown> {
+  return postJson({
+    provider: call.provider,
+    url: call.url,
+    headers: call.headers,
+    body: call.body,
+    timeoutSeconds: call.settings.timeoutSeconds,
+    retries: call.settings.retries,
+    signal,
+    secrets: call.secrets,
+    baseDelayMs: call.settings.baseDelayMs,
+    authHint: call.authHint,
+  });
+}
+
 /** POST `body` as JSON and return the parsed JSON response, retrying what is worth retrying. */
 export function postJson(options: PostJsonOptions): Promise<unknown> {
   return httpCall({ ...options, method: "POST" }) as Promise<unknown>;

@@ -4,7 +4,7 @@
  */
 import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
 import type { TokenUsage } from "../model/records.js";
-import { configNumber, configString, field, postJson, readProviderSettings, requireModel, shownText, type ProviderCall } from "./http.js";
+import { configNumber, configString, field, sendCall, readProviderSettings, requireModel, shownText, type ProviderCall } from "./http.js";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 /** Where the key is read from when generator_config.api_key_env names no variable. */
@@ -56,18 +56,7 @@ export function openaiCall(request: GenerateRequest): ProviderCall {
 
 export const openaiGenerator: Generator = async (request) => {
   const call = openaiCall(request);
-  const data = await postJson({
-    provider: "openai",
-    url: call.url,
-    headers: call.headers,
-    body: call.body,
-    timeoutSeconds: call.settings.timeoutSeconds,
-    retries: call.settings.retries,
-    signal: request.signal,
-    secrets: call.secrets,
-    baseDelayMs: call.settings.baseDelayMs,
-    authHint: call.authHint,
-  });
+  const data = await sendCall(call, request.signal);
   return openaiResult(data, call.secrets);
 };
 
