@@ -2,13 +2,11 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  fanOutOptions,
-  registerMerge,
-  shardOption,
-  shardWaitOption,
-  shardsJson,
-  shardsText
-} from "./cli-chunk-4W3H2OPF.js";
+  EXIT_BUSY,
+  registerRun
+} from "./cli-chunk-Z4WO4JC7.js";
+import "./cli-chunk-NJFBP62L.js";
+import "./cli-chunk-WFS6XBDN.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-4EBNZUFM.js";
 import "./cli-chunk-3GIRFR64.js";
@@ -23,10 +21,6 @@ import "./cli-chunk-66YZGW5O.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  fanOutOptions,
-  registerMerge,
-  shardOption,
-  shardWaitOption,
-  shardsJson,
-  shardsText
+  EXIT_BUSY,
+  registerRun
 };

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-3U2XX2OR.js";
+} from "./cli-chunk-NJFBP62L.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -16,7 +16,7 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-4W3H2OPF.js";
+} from "./cli-chunk-WFS6XBDN.js";
 import {
   batchCounts,
   eventLine,

@@ -4,8 +4,8 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   registerPlan,
   showPlan
-} from "./cli-chunk-3U2XX2OR.js";
-import "./cli-chunk-4W3H2OPF.js";
+} from "./cli-chunk-NJFBP62L.js";
+import "./cli-chunk-WFS6XBDN.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-4EBNZUFM.js";
 import "./cli-chunk-3GIRFR64.js";

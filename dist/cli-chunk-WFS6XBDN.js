@@ -169,6 +169,22 @@ var GuardConfigError = class extends Error {
   name = "GuardConfigError";
 };
 
+// src/model/limiter.ts
+function limiter(n) {
+  let running = 0;
+  const queue = [];
+  return async (task) => {
+    if (running >= n) await new Promise((resolve) => queue.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      queue.shift()?.();
+    }
+  };
+}
+
 // src/engine/engine.ts
 var DEFAULT_CONCURRENCY = 4;
 function newRunId(now = /* @__PURE__ */ new Date()) {
@@ -838,20 +854,6 @@ function reuseNote(reused) {
   const how = reused.kind === "request" ? "request reused" : "request reused; guard re-judged";
   return `${how}: no model call (generated for ${reused.pair} at ${reused.at})`;
 }
-function limiter(n) {
-  let running = 0;
-  const queue = [];
-  return async (task) => {
-    if (running >= n) await new Promise((resolve) => queue.push(resolve));
-    running++;
-    try {
-      return await task();
-    } finally {
-      running--;
-      queue.shift()?.();
-    }
-  };
-}
 function insertSorted(sorted, n) {
   let lo = 0;
   let hi = sorted.length;
@@ -1346,6 +1348,20 @@ function configNumber(provider, config, key, rules = {}) {
   }
   return value;
 }
+function sendCall(call, signal) {
+  return postJson({
+    provider: call.provider,
+    url: call.url,
+    headers: call.headers,
+    body: call.body,
+    timeoutSeconds: call.settings.timeoutSeconds,
+    retries: call.settings.retries,
+    signal,
+    secrets: call.secrets,
+    baseDelayMs: call.settings.baseDelayMs,
+    authHint: call.authHint
+  });
+}
 function postJson(options) {
   return httpCall({ ...options, method: "POST" });
 }
@@ -1516,18 +1532,7 @@ function cacheableContent(prompt, prefix) {
 }
 var anthropicGenerator = async (request) => {
   const call = anthropicCall(request);
-  const data = await postJson({
-    provider: "anthropic",
-    url: call.url,
-    headers: call.headers,
-    body: call.body,
-    timeoutSeconds: call.settings.timeoutSeconds,
-    retries: call.settings.retries,
-    signal: request.signal,
-    secrets: call.secrets,
-    baseDelayMs: call.settings.baseDelayMs,
-    authHint: call.authHint
-  });
+  const data = await sendCall(call, request.signal);
   return anthropicResult(data, call.secrets);
 };
 function anthropicResult(data, secrets) {
@@ -1595,18 +1600,7 @@ function openaiCall(request) {
 }
 var openaiGenerator = async (request) => {
   const call = openaiCall(request);
-  const data = await postJson({
-    provider: "openai",
-    url: call.url,
-    headers: call.headers,
-    body: call.body,
-    timeoutSeconds: call.settings.timeoutSeconds,
-    retries: call.settings.retries,
-    signal: request.signal,
-    secrets: call.secrets,
-    baseDelayMs: call.settings.baseDelayMs,
-    authHint: call.authHint
-  });
+  const data = await sendCall(call, request.signal);
   return openaiResult(data, call.secrets);
 };
 function openaiResult(data, secrets) {
@@ -2894,7 +2888,7 @@ var Batcher = class {
     this.signal = AbortSignal.any([options.signal, this.closing.signal]);
     for (const record of options.ledger.batches()) this.track(record);
     this.collecting = this.tracked.size > 0;
-    this.syncTurns = turns(options.concurrency);
+    this.syncTurns = limiter(options.concurrency);
     this.cancelled = new Promise((_, reject) => {
       const cancel = () => {
         this.cancelAll();
@@ -3233,20 +3227,6 @@ function chunks(queued) {
     }
   }
   return out;
-}
-function turns(n) {
-  let running = 0;
-  const queue = [];
-  return async (task) => {
-    if (running >= n) await new Promise((resolve) => queue.push(resolve));
-    running++;
-    try {
-      return await task();
-    } finally {
-      running--;
-      queue.shift()?.();
-    }
-  };
 }
 function field2(value, key) {
   return typeof value === "object" && value !== null ? value[key] : void 0;

@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-T4H2T2AB.js";
-import "./cli-chunk-3U2XX2OR.js";
+} from "./cli-chunk-Z4WO4JC7.js";
+import "./cli-chunk-NJFBP62L.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-4W3H2OPF.js";
+} from "./cli-chunk-WFS6XBDN.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-4EBNZUFM.js";
 import {

@@ -5,7 +5,7 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-4W3H2OPF.js";
+} from "./cli-chunk-WFS6XBDN.js";
 import {
   planTarget
 } from "./cli-chunk-QVVMSBNY.js";
