@@ -6,28 +6,25 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { loadWorkflow } from "../src/workspace/load.js";
 import { planTarget } from "../src/app/plan.js";
-import { stateDirFor } from "../src/app/state.js";
+import { openState } from "../src/app/state.js";
 import { outputPath } from "../src/workspace/outputs.js";
 import { totals } from "../src/plan/plan.js";
 import { componentDigests, configRef, ownComponents } from "../src/refs/configRef.js";
 import { type Upstream } from "../src/model/plan.js";
 import { sha256Hex } from "../src/refs/hash.js";
-import { InputHasher } from "../src/workspace/inputs.js";
 import { lockPathFor, writeLock } from "../src/lockfile/lockfile.js";
 import { type LockFile } from "../src/model/records.js";
 
 export function seedAcceptedState(workflowPath: string): void {
-  const { workflow, graph } = loadWorkflow(workflowPath);
-  // Input hashes as the plan computes them, with the state directory ignored the same way.
-  const stateDir = stateDirFor(workflow.root, { cwd: process.cwd(), env: process.env });
-  const hasher = new InputHasher(workflow, [path.relative(workflow.dir, stateDir).split(path.sep).join("/") + "/**"]);
+  // Input and file hashes as the plan computes them (the state directory ignored the same way, the
+  // files a command reads followed the same way): the application layer's own view of the state.
+  const { workflow, graph, view } = openState(workflowPath, { cwd: process.cwd(), env: process.env, lock: null });
 
   const lock: LockFile = { version: 1, workflow: workflow.name, pairs: {} };
   for (const id of graph.order) {
     const pair = workflow.pairs.get(id)!;
-    const own = ownComponents(workflow, pair, pair.inputs.length > 0 ? hasher.hash(pair.inputs) : undefined);
+    const own = ownComponents(workflow, pair, pair.inputs.length > 0 ? view.inputHashes(pair) : undefined, view.fileHashes(pair));
     // Dependencies come earlier in graph.order, so their entries exist already.
     const upstream: Upstream = { refs: {}, artifactHashes: {} };
     for (const dep of pair.requires) {
