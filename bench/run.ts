@@ -34,6 +34,7 @@ import { benchRecords } from "./records.js";
 import { benchReplay } from "./replay.js";
 import { benchShards } from "./shards.js";
 import { seedAcceptedState } from "./seed.js";
+import { probeSandbox } from "../src/processes/sandbox.js";
 import { countO200k, loadTokenizer } from "../src/estimate/tokens.js";
 
 const QUICK = process.env.PAIRFLOW_BENCH_QUICK === "1";
@@ -41,6 +42,8 @@ const PLAN_SIZES = QUICK ? [1_000, 5_000] : [1_000, 10_000, 50_000];
 const RUN_SMALL = QUICK ? 200 : 1_000;
 const RUN_LARGE = Number(process.env.PAIRFLOW_BENCH_RUN_PAIRS ?? (QUICK ? 500 : 10_000));
 const CONCURRENCY = 4;
+/** Whether bubblewrap confines commands here: the run section then also measures a sandboxed run. */
+const BWRAP = probeSandbox(process.env).available;
 /** PAIRFLOW_BENCH_ONLY=plan,startup runs only those sections (plan, run, startup, tokens, records, foreach, cache, shards, replay). */
 const ONLY = process.env.PAIRFLOW_BENCH_ONLY?.split(",").map((s) => s.trim());
 const section = (name: string) => ONLY === undefined || ONLY.includes(name);
@@ -252,7 +255,16 @@ function benchRuns(): void {
     mkdirSync(template);
     generateWorkflow(template, n, n, { trivialRun: true });
     const reps = n === RUN_SMALL && !QUICK ? 3 : 1;
-    const s = { floor: [] as Sample[], first: [] as Sample[], second: [] as Sample[], leaf: [] as Sample[], overhead: [] as number[], incr: [] as number[] };
+    const s = {
+      floor: [] as Sample[],
+      first: [] as Sample[],
+      confined: [] as Sample[],
+      second: [] as Sample[],
+      leaf: [] as Sample[],
+      overhead: [] as number[],
+      confinedOverhead: [] as number[],
+      incr: [] as number[],
+    };
     for (let rep = 0; rep < reps; rep++) {
       const dir = path.join(tmp, `run-${n}-${rep}`);
       cpSync(template, dir, { recursive: true });
@@ -266,6 +278,15 @@ function benchRuns(): void {
       s.second.push(second);
       s.leaf.push(leaf);
       s.overhead.push((first.ms - floor.ms) / n);
+      if (n === RUN_SMALL && BWRAP) {
+        // The same first run with every command in bubblewrap, where it works here.
+        const confinedDir = `${dir}-confined`;
+        cpSync(template, confinedDir, { recursive: true });
+        const confined = runIn(confinedDir, "required");
+        s.confined.push(confined);
+        s.confinedOverhead.push((confined.ms - floor.ms) / n);
+        rmSync(confinedDir, { recursive: true, force: true });
+      }
       s.incr.push(leaf.ms / second.ms);
       rmSync(dir, { recursive: true, force: true });
     }
@@ -279,6 +300,8 @@ function benchRuns(): void {
     const overhead = median(s.overhead);
     firstMs.set(n, row("first run", s.first, `${overhead.toFixed(2)} ms/pair over the floor`));
     firstPerPair.set(n, firstMs.get(n)! / n);
+    if (s.confined.length > 0)
+      row("first run, sandboxed", s.confined, `${median(s.confinedOverhead).toFixed(2)} ms/pair over the floor (bubblewrap per command)`);
     row("second run (no change)", s.second);
     const incr = median(s.incr);
     row("one leaf prompt changed", s.leaf, `${incr.toFixed(2)}x the second run`);
@@ -298,9 +321,12 @@ function benchRuns(): void {
   console.log();
 }
 
-function runIn(dir: string): Sample {
-  const sample = timed([cli, "run", "--yes", "--concurrency", String(CONCURRENCY), "workflow.yml"], dir);
-  return sample;
+/**
+ * A run of the built CLI. Commands run unconfined unless `sandbox` is given: the spawn floor starts
+ * them unconfined too, so the difference is pairflow's own cost; the sandbox's is measured apart.
+ */
+function runIn(dir: string, sandbox = "off"): Sample {
+  return timed([cli, "run", "--yes", "--sandbox", sandbox, "--concurrency", String(CONCURRENCY), "workflow.yml"], dir);
 }
 
 /** Changes the task of one pair that nothing requires: the next run executes exactly that pair. */
