@@ -4,8 +4,13 @@
  */
 import path from "node:path";
 import { inject } from "vitest";
+import { REPO } from "./fixtures.js";
 
-export const shipped = inject("shipped");
+/**
+ * Under vitest, what test/setup/package.ts built and installed. Outside it (npm run bench reuses the
+ * action's runner), the repository's own dist/, which the bench asks to be built first.
+ */
+export const shipped = process.env.VITEST ? inject("shipped") : { stage: REPO, installed: REPO, tarball: "", user: REPO, installSeconds: Number.NaN };
 
 /** The CLI of the installed package: node_modules/pairflow/dist/cli.js of a scratch project. */
 export const CLI = path.join(shipped.installed, "dist", "cli.js");
