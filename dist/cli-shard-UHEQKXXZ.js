@@ -2,15 +2,17 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  EXIT_BUSY,
-  registerRun
-} from "./cli-chunk-Z4WO4JC7.js";
-import "./cli-chunk-NJFBP62L.js";
-import "./cli-chunk-WFS6XBDN.js";
+  fanOutOptions,
+  registerMerge,
+  shardOption,
+  shardWaitOption,
+  shardsJson,
+  shardsText
+} from "./cli-chunk-DXWP52TV.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-4EBNZUFM.js";
 import "./cli-chunk-3GIRFR64.js";
-import "./cli-chunk-QVVMSBNY.js";
+import "./cli-chunk-AB3ZLH5W.js";
 import "./cli-chunk-NNSXYUJ4.js";
 import "./cli-chunk-JE4CQZ4T.js";
 import "./cli-chunk-CGV36YM3.js";
@@ -21,6 +23,10 @@ import "./cli-chunk-66YZGW5O.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  EXIT_BUSY,
-  registerRun
+  fanOutOptions,
+  registerMerge,
+  shardOption,
+  shardWaitOption,
+  shardsJson,
+  shardsText
 };

@@ -2,14 +2,15 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  registerPlan,
-  showPlan
-} from "./cli-chunk-NJFBP62L.js";
-import "./cli-chunk-WFS6XBDN.js";
+  EXIT_BUSY,
+  registerRun
+} from "./cli-chunk-HPTEA6W7.js";
+import "./cli-chunk-HWED5HMI.js";
+import "./cli-chunk-DXWP52TV.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-4EBNZUFM.js";
 import "./cli-chunk-3GIRFR64.js";
-import "./cli-chunk-QVVMSBNY.js";
+import "./cli-chunk-AB3ZLH5W.js";
 import "./cli-chunk-NNSXYUJ4.js";
 import "./cli-chunk-JE4CQZ4T.js";
 import "./cli-chunk-CGV36YM3.js";
@@ -20,6 +21,6 @@ import "./cli-chunk-66YZGW5O.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  registerPlan,
-  showPlan
+  EXIT_BUSY,
+  registerRun
 };

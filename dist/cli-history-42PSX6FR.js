@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-Z4WO4JC7.js";
-import "./cli-chunk-NJFBP62L.js";
+} from "./cli-chunk-HPTEA6W7.js";
+import "./cli-chunk-HWED5HMI.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-WFS6XBDN.js";
+} from "./cli-chunk-DXWP52TV.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-4EBNZUFM.js";
 import {
@@ -23,7 +23,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-QVVMSBNY.js";
+} from "./cli-chunk-AB3ZLH5W.js";
 import {
   LocalStore,
   checkStateDir,

@@ -4,7 +4,7 @@ const require = __pairflowCreateRequire(import.meta.url);
 import "./cli-chunk-3GIRFR64.js";
 import {
   planTarget
-} from "./cli-chunk-QVVMSBNY.js";
+} from "./cli-chunk-AB3ZLH5W.js";
 import "./cli-chunk-NNSXYUJ4.js";
 import {
   lockPathFor,

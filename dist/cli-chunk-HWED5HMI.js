@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-WFS6XBDN.js";
+} from "./cli-chunk-DXWP52TV.js";
 import {
   planTarget
-} from "./cli-chunk-QVVMSBNY.js";
+} from "./cli-chunk-AB3ZLH5W.js";
 import {
   checkFails,
   checkText,

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-NJFBP62L.js";
+} from "./cli-chunk-HWED5HMI.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -16,7 +16,7 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-WFS6XBDN.js";
+} from "./cli-chunk-DXWP52TV.js";
 import {
   batchCounts,
   eventLine,

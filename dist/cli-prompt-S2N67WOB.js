@@ -4,7 +4,7 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-QVVMSBNY.js";
+} from "./cli-chunk-AB3ZLH5W.js";
 import {
   openState
 } from "./cli-chunk-NNSXYUJ4.js";

@@ -22,7 +22,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-QVVMSBNY.js";
+} from "./cli-chunk-AB3ZLH5W.js";
 import {
   BatchFile,
   LocalStore,
