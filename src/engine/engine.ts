@@ -428,7 +428,7 @@ class Run {
     // feedback is the history the next attempt sees, exactly as if the run had not stopped.
     const earlier = this.options.resume?.attempts.get(d.id);
     const attempts: AttemptRecord[] = earlier?.configRef === d.configRef ? [...earlier.attempts] : [];
-    const interrupted = () =>
+    const interrupted = (note = "cancelled: the run was interrupted") =>
       this.finish({
         id: d.id,
         configRef: d.configRef,
@@ -437,7 +437,7 @@ class Run {
         contentHash: null,
         reasons: d.reasons,
         durationMs: Date.now() - started,
-        note: "cancelled: the run was interrupted",
+        note,
       });
     const fail = (message: string) => {
       this.deps.store.putRecord({
@@ -596,16 +596,7 @@ class Run {
         // In a provider batch the run does not wait for: the attempt is made when a later run collects it.
         if (err instanceof BatchPendingError) {
           this.waiting++;
-          return this.finish({
-            id: d.id,
-            configRef: d.configRef,
-            status: "interrupted",
-            attempts,
-            contentHash: null,
-            reasons: d.reasons,
-            durationMs: Date.now() - started,
-            note: this.redact(err.message),
-          });
+          return interrupted(this.redact(err.message));
         }
         // A generator that cannot produce anything, or a guard that cannot judge, ends the pair:
         // retrying would only repeat the same error at the same cost.
