@@ -5,7 +5,7 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-DXWP52TV.js";
+} from "./cli-chunk-IIFQMGGM.js";
 import {
   planTarget
 } from "./cli-chunk-AB3ZLH5W.js";

@@ -465,7 +465,7 @@ var Run = class {
     this.emit({ type: "pair_start", id: d.id, configRef: d.configRef, reasons: d.reasons });
     const earlier = this.options.resume?.attempts.get(d.id);
     const attempts = earlier?.configRef === d.configRef ? [...earlier.attempts] : [];
-    const interrupted = () => this.finish({
+    const interrupted = (note = "cancelled: the run was interrupted") => this.finish({
       id: d.id,
       configRef: d.configRef,
       status: "interrupted",
@@ -473,7 +473,7 @@ var Run = class {
       contentHash: null,
       reasons: d.reasons,
       durationMs: Date.now() - started,
-      note: "cancelled: the run was interrupted"
+      note
     });
     const fail = (message) => {
       this.deps.store.putRecord({
@@ -616,16 +616,7 @@ var Run = class {
         if (this.signal.aborted) return interrupted();
         if (err instanceof BatchPendingError) {
           this.waiting++;
-          return this.finish({
-            id: d.id,
-            configRef: d.configRef,
-            status: "interrupted",
-            attempts,
-            contentHash: null,
-            reasons: d.reasons,
-            durationMs: Date.now() - started,
-            note: this.redact(err.message)
-          });
+          return interrupted(this.redact(err.message));
         }
         const message = this.redact(err.message);
         attempts.push({ attempt, accepted: false, feedback: message, tokens, durationMs: Date.now() - t0 });

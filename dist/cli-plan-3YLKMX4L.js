@@ -2,13 +2,10 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  fanOutOptions,
-  registerMerge,
-  shardOption,
-  shardWaitOption,
-  shardsJson,
-  shardsText
-} from "./cli-chunk-DXWP52TV.js";
+  registerPlan,
+  showPlan
+} from "./cli-chunk-KGNECTXB.js";
+import "./cli-chunk-IIFQMGGM.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-4EBNZUFM.js";
 import "./cli-chunk-3GIRFR64.js";
@@ -23,10 +20,6 @@ import "./cli-chunk-66YZGW5O.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  fanOutOptions,
-  registerMerge,
-  shardOption,
-  shardWaitOption,
-  shardsJson,
-  shardsText
+  registerPlan,
+  showPlan
 };

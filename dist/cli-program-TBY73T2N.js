@@ -33,14 +33,14 @@ import "./cli-chunk-FRV2UMY2.js";
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-4BRIM7HX.js")).registerInit],
   [["validate"], async () => (await import("./cli-validate-6YOU2ASS.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-TNQDVUBI.js")).registerPlan],
+  [["plan"], async () => (await import("./cli-plan-3YLKMX4L.js")).registerPlan],
   [["diff"], async () => (await import("./cli-diff-6TOOSFKI.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-7R3IS6KF.js")).registerRun],
+  [["run", "resume"], async () => (await import("./cli-run-52ZBXK5K.js")).registerRun],
   [["prompt"], async () => (await import("./cli-prompt-S2N67WOB.js")).registerPrompt],
   [["explain"], async () => (await import("./cli-explain-5S464MIG.js")).registerExplain],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-42PSX6FR.js")).registerHistory],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-TT4K47CA.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-KQ2ENFIU.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-UHEQKXXZ.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-J6EV7PRJ.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-HPTEA6W7.js";
-import "./cli-chunk-HWED5HMI.js";
+} from "./cli-chunk-GVNG5KZW.js";
+import "./cli-chunk-KGNECTXB.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-DXWP52TV.js";
+} from "./cli-chunk-IIFQMGGM.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-4EBNZUFM.js";
 import {

@@ -4,9 +4,9 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY,
   registerRun
-} from "./cli-chunk-HPTEA6W7.js";
-import "./cli-chunk-HWED5HMI.js";
-import "./cli-chunk-DXWP52TV.js";
+} from "./cli-chunk-GVNG5KZW.js";
+import "./cli-chunk-KGNECTXB.js";
+import "./cli-chunk-IIFQMGGM.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-4EBNZUFM.js";
 import "./cli-chunk-3GIRFR64.js";

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-HWED5HMI.js";
+} from "./cli-chunk-KGNECTXB.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -16,7 +16,7 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-DXWP52TV.js";
+} from "./cli-chunk-IIFQMGGM.js";
 import {
   batchCounts,
   eventLine,
