@@ -149,6 +149,22 @@ export type BatchResult =
       message: string;
     };
 
+/** A request index entry as pairflow writes it (the local store and the CI snapshot read them back). */
+export function isRequestEntry(v: unknown): v is RequestEntry {
+  if (typeof v !== "object" || v === null) return false;
+  const e = v as Partial<RequestEntry>;
+  return (
+    typeof e.contentHash === "string" &&
+    /^[0-9a-f]{64}$/.test(e.contentHash) &&
+    typeof e.pair === "string" &&
+    typeof e.configRef === "string" &&
+    typeof e.at === "string" &&
+    typeof e.verdicts === "object" &&
+    e.verdicts !== null &&
+    Object.values(e.verdicts).every((x) => x === "accepted" || x === "rejected")
+  );
+}
+
 /** A batch record as pairflow writes it, checked as far as it is relied on. */
 export function isBatchRecord(v: unknown): v is BatchRecord {
   if (typeof v !== "object" || v === null) return false;

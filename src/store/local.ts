@@ -17,7 +17,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writ
 import path from "node:path";
 import { sha256Hex } from "../refs/hash.js";
 import type { ArtifactStore } from "../model/ports.js";
-import type { RequestEntry, StoreRecord } from "../model/records.js";
+import { isRequestEntry, type RequestEntry, type StoreRecord } from "../model/records.js";
 import { pairKey } from "../refs/keys.js";
 import { ownWrite, readFileNoFollow, temporaryFor } from "../workspace/files.js";
 import { makeRealDirs } from "../workspace/stateDir.js";
@@ -26,21 +26,6 @@ const HEX64 = /^[0-9a-f]{64}$/;
 
 /** Artifacts kept per request: a retry that asks again adds one; a guard that keeps rejecting does not grow it for ever. */
 export const MAX_REQUEST_ENTRIES = 8;
-
-function isRequestEntry(e: unknown): e is RequestEntry {
-  const r = e as RequestEntry | null;
-  return (
-    typeof r === "object" &&
-    r !== null &&
-    typeof r.contentHash === "string" &&
-    HEX64.test(r.contentHash) &&
-    typeof r.pair === "string" &&
-    typeof r.configRef === "string" &&
-    typeof r.verdicts === "object" &&
-    r.verdicts !== null &&
-    Object.values(r.verdicts).every((v) => v === "accepted" || v === "rejected")
-  );
-}
 
 export class LocalStore implements ArtifactStore {
   /** Content hashes found whole in this invocation: each object is read and verified at most once. */

@@ -11,6 +11,7 @@ import { componentIdOfKey } from "../model/component.js";
 import {
   componentsOf,
   isBatchRecord,
+  isRequestEntry,
   lockEntry,
   LOCK_VERSION,
   type BatchRecord,
@@ -77,8 +78,7 @@ export function parseManifest(text: string): SnapshotManifest | string {
   if (m.requests !== undefined) {
     if (typeof m.requests !== "object" || m.requests === null) return "its manifest's requests are not a mapping";
     for (const [key, entries] of Object.entries(m.requests)) {
-      if (!HEX64.test(key) || !Array.isArray(entries) || !entries.every(usableRequestEntry))
-        return `its manifest's request entry ${key.slice(0, 12)} is not one`;
+      if (!HEX64.test(key) || !Array.isArray(entries) || !entries.every(isRequestEntry)) return `its manifest's request entry ${key.slice(0, 12)} is not one`;
     }
     asDict(m.requests);
   }
@@ -101,21 +101,6 @@ function usableRecord(pair: string, r: StoreRecord | undefined): boolean {
     HEX64.test(r.contentHash) &&
     typeof r.components === "object" &&
     r.components !== null
-  );
-}
-
-function usableRequestEntry(e: RequestEntry): boolean {
-  return (
-    typeof e === "object" &&
-    e !== null &&
-    typeof e.contentHash === "string" &&
-    HEX64.test(e.contentHash) &&
-    typeof e.pair === "string" &&
-    typeof e.configRef === "string" &&
-    typeof e.at === "string" &&
-    typeof e.verdicts === "object" &&
-    e.verdicts !== null &&
-    Object.values(e.verdicts).every((v) => v === "accepted" || v === "rejected")
   );
 }
 
