@@ -6,6 +6,7 @@
  * (a snapshot's manifest) serves as one: the planner then knows references, content hashes and
  * reasons exactly as a committed lock file would tell them.
  */
+import { utf8Text } from "../model/text.js";
 import path from "node:path";
 import { displayPath, type Loaded } from "../config/parse.js";
 import { loadWorkflow, outputIssues } from "../workspace/load.js";
@@ -119,11 +120,11 @@ export function openState(target: string | undefined, options: StateOptions): Op
     // As the run reads it for a dependent's prompt: the output file when there is one, else the store's copy.
     text: (pair, hash) => {
       const bytes = outputs.read(pair) ?? store.content(hash);
-      return bytes === undefined ? undefined : strictText(bytes);
+      return bytes === undefined ? undefined : utf8Text(bytes);
     },
     outputText: (pair) => {
       const bytes = outputs.read(pair);
-      return bytes === undefined ? undefined : strictText(bytes);
+      return bytes === undefined ? undefined : utf8Text(bytes);
     },
     requests: (key) => {
       const local = store.requests(key).filter((e) => store.hasContent(e.contentHash));
@@ -132,17 +133,6 @@ export function openState(target: string | undefined, options: StateOptions): Op
     },
   };
   return { workflow, graph, loaded, stateDir, lockPath, lock, store, outputs, remote, view, files };
-}
-
-const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-/** The bytes as text, as a dependent's prompt holds them; undefined when they are not UTF-8. */
-function strictText(bytes: Buffer): string | undefined {
-  try {
-    return STRICT_UTF8.decode(bytes);
-  } catch {
-    return undefined;
-  }
 }
 
 /**

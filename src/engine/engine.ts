@@ -10,6 +10,7 @@
  * Everything it touches is handed to it: generators, guards, the store, output files, the lock file
  * writer, a remote store and scratch files.
  */
+import { utf8Text } from "../model/text.js";
 import { randomBytes } from "node:crypto";
 import type { OwnComponents, Plan, PlannedPair, Upstream } from "../model/plan.js";
 import {
@@ -471,7 +472,7 @@ class Run {
     for (const dep of pair.requires) {
       const content = this.contentOf(dep);
       if (content === undefined) return fail(`the accepted content of ${dep} is not available (no output file, not in the store); run with --from ${dep}`);
-      const text = utf8(content);
+      const text = utf8Text(content);
       if (text === undefined) return fail(`the accepted content of ${dep} is not UTF-8 text, so it cannot become part of ${d.id}'s prompt`);
       dependencies.push({ id: dep, content: text });
     }
@@ -843,17 +844,6 @@ class Run {
 
   private emit(event: RunEvent): void {
     this.options.onEvent?.(event);
-  }
-}
-
-const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-/** The bytes as text, or undefined when they are not valid UTF-8. */
-function utf8(bytes: Buffer): string | undefined {
-  try {
-    return STRICT_UTF8.decode(bytes);
-  } catch {
-    return undefined;
   }
 }
 

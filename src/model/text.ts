@@ -29,3 +29,14 @@ function editDistance(a: string, b: string): number {
   }
   return prev[b.length]!;
 }
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** The bytes as text, as a dependent's prompt holds them; undefined when they are not valid UTF-8. */
+export function utf8Text(bytes: Uint8Array): string | undefined {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
