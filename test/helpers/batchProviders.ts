@@ -220,6 +220,16 @@ export async function startBatchService(options: BatchServiceOptions): Promise<B
     results_url: b.state === "ended" ? `${base}/anthropic/v1/messages/batches/${b.id}/results` : null,
   });
 
+  /** A batch the provider just created: on record, its requests counted; true when its answer is to be lost. */
+  const created = async (b: Batch): Promise<boolean> => {
+    batches.set(b.id, b);
+    for (const l of b.lines)
+      submitted.push({ provider: b.provider, batch: b.id, customId: l.customId, prompt: PromptCache.text(l.body.messages[0]?.content ?? "") });
+    const event = { provider: b.provider, id: b.id, requests: b.lines.length };
+    await options.onCreate?.(event);
+    return options.dropCreate?.(event) === true;
+  };
+
   /** A status read: the batch goes on, and ends after `polls` reads (or as it was cancelled). */
   const read = (b: Batch) => {
     if (b.state === "cancelling") finish(b, "cancelled");
@@ -300,10 +310,7 @@ export async function startBatchService(options: BatchServiceOptions): Promise<B
           reads: 0,
           state: "in_progress",
         };
-        batches.set(b.id, b);
-        for (const l of b.lines) submitted.push({ provider, batch: b.id, customId: l.customId, prompt: PromptCache.text(l.body.messages[0]?.content ?? "") });
-        await options.onCreate?.({ provider, id: b.id, requests: b.lines.length });
-        if (options.dropCreate?.({ provider, id: b.id, requests: b.lines.length })) return { status: 0, drop: true };
+        if (await created(b)) return { status: 0, drop: true };
         return { status: 200, body: openaiBatch(b) };
       }
       if (req.method === "GET" && rest === "/batches") {
@@ -347,10 +354,7 @@ export async function startBatchService(options: BatchServiceOptions): Promise<B
         reads: 0,
         state: "in_progress",
       };
-      batches.set(b.id, b);
-      for (const l of b.lines) submitted.push({ provider, batch: b.id, customId: l.customId, prompt: PromptCache.text(l.body.messages[0]?.content ?? "") });
-      await options.onCreate?.({ provider, id: b.id, requests: b.lines.length });
-      if (options.dropCreate?.({ provider, id: b.id, requests: b.lines.length })) return { status: 0, drop: true };
+      if (await created(b)) return { status: 0, drop: true };
       return { status: 200, body: anthropicBatch(b) };
     }
     if (req.method === "GET" && rest === "/v1/messages/batches") {
