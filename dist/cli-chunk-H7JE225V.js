@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-IIFQMGGM.js";
+} from "./cli-chunk-KU6I6OX4.js";
 import {
   planTarget
-} from "./cli-chunk-AB3ZLH5W.js";
+} from "./cli-chunk-ODAVUA3N.js";
 import {
   checkFails,
   checkText,
@@ -16,10 +16,10 @@ import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-CGV36YM3.js";
+} from "./cli-chunk-JI2LPXRF.js";
 import {
   styleFor
-} from "./cli-chunk-DKBTEMJJ.js";
+} from "./cli-chunk-HXCATSVJ.js";
 import {
   EXIT,
   Option,
@@ -29,7 +29,7 @@ import {
   positiveInt,
   stateDirOption,
   writePieces
-} from "./cli-chunk-66YZGW5O.js";
+} from "./cli-chunk-7KV5Z5U7.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts, setStatus) {

@@ -6,11 +6,11 @@ import {
 } from "./cli-chunk-7Z54WWHF.js";
 import {
   checkWorkflow
-} from "./cli-chunk-4EBNZUFM.js";
+} from "./cli-chunk-SQID6QGP.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-3GIRFR64.js";
+} from "./cli-chunk-MDWX7MPJ.js";
 import {
   RunRecorder,
   estimateOf,
@@ -22,7 +22,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-AB3ZLH5W.js";
+} from "./cli-chunk-ODAVUA3N.js";
 import {
   BatchFile,
   LocalStore,
@@ -33,10 +33,10 @@ import {
   openState,
   pairKey,
   realLockPath
-} from "./cli-chunk-NNSXYUJ4.js";
+} from "./cli-chunk-HAD2WZ7T.js";
 import {
   lockPathFor
-} from "./cli-chunk-JE4CQZ4T.js";
+} from "./cli-chunk-JSZDEJKQ.js";
 import {
   asksBeforeRunning,
   callsModel,
@@ -57,10 +57,10 @@ import {
   withDependencies,
   withObserved,
   workflowRef
-} from "./cli-chunk-DKBTEMJJ.js";
+} from "./cli-chunk-HXCATSVJ.js";
 import {
   lockEntry
-} from "./cli-chunk-Z7UTM4DK.js";
+} from "./cli-chunk-V4FBBNQN.js";
 import {
   ASSEMBLE,
   ConfigError,
@@ -91,8 +91,9 @@ import {
   resolveWorkflowPath,
   sha256Hex,
   stateDirOption,
+  utf8Text,
   writeFileAtomic
-} from "./cli-chunk-66YZGW5O.js";
+} from "./cli-chunk-7KV5Z5U7.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -506,7 +507,7 @@ var Run = class {
     for (const dep of pair.requires) {
       const content = this.contentOf(dep);
       if (content === void 0) return fail(`the accepted content of ${dep} is not available (no output file, not in the store); run with --from ${dep}`);
-      const text = utf8(content);
+      const text = utf8Text(content);
       if (text === void 0) return fail(`the accepted content of ${dep} is not UTF-8 text, so it cannot become part of ${d.id}'s prompt`);
       dependencies.push({ id: dep, content: text });
     }
@@ -829,14 +830,6 @@ var Run = class {
     this.options.onEvent?.(event);
   }
 };
-var STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-function utf8(bytes) {
-  try {
-    return STRICT_UTF8.decode(bytes);
-  } catch {
-    return void 0;
-  }
-}
 function observedFiles(own) {
   const files = Object.keys(own.files?.observed ?? {});
   return files.length > 0 ? { observed: files } : {};

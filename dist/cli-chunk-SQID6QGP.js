@@ -10,7 +10,7 @@ import {
   quoteList,
   realRootOf,
   sortIssues
-} from "./cli-chunk-66YZGW5O.js";
+} from "./cli-chunk-7KV5Z5U7.js";
 
 // src/config/check.ts
 import path from "node:path";

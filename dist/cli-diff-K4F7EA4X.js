@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-3GIRFR64.js";
+import "./cli-chunk-MDWX7MPJ.js";
 import {
   planTarget
-} from "./cli-chunk-AB3ZLH5W.js";
-import "./cli-chunk-NNSXYUJ4.js";
+} from "./cli-chunk-ODAVUA3N.js";
+import "./cli-chunk-HAD2WZ7T.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-JE4CQZ4T.js";
+} from "./cli-chunk-JSZDEJKQ.js";
 import {
   GRAPH_NODE_LIMIT,
   SCREEN_LINES,
@@ -31,17 +31,17 @@ import {
   waveRange,
   wavesText,
   withoutCallsText
-} from "./cli-chunk-CGV36YM3.js";
+} from "./cli-chunk-JI2LPXRF.js";
 import "./cli-chunk-MV7565KH.js";
 import {
   FILE_HEADERS_ONLY,
   createTwoFilesPatch,
   decidePair,
   styleFor
-} from "./cli-chunk-DKBTEMJJ.js";
+} from "./cli-chunk-HXCATSVJ.js";
 import {
   lockEntry
-} from "./cli-chunk-Z7UTM4DK.js";
+} from "./cli-chunk-V4FBBNQN.js";
 import {
   Option,
   PATH_HELP,
@@ -53,7 +53,7 @@ import {
   require_dist,
   resolveWorkflowPath,
   stateDirOption
-} from "./cli-chunk-66YZGW5O.js";
+} from "./cli-chunk-7KV5Z5U7.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

@@ -7,15 +7,15 @@ import {
 import {
   SHOWN_PER_FILE,
   issueLines
-} from "./cli-chunk-CVGEO3HS.js";
+} from "./cli-chunk-MWW3NMVX.js";
 import {
   count
-} from "./cli-chunk-CGV36YM3.js";
+} from "./cli-chunk-JI2LPXRF.js";
 import "./cli-chunk-MV7565KH.js";
 import {
   styleFor
-} from "./cli-chunk-DKBTEMJJ.js";
-import "./cli-chunk-Z7UTM4DK.js";
+} from "./cli-chunk-HXCATSVJ.js";
+import "./cli-chunk-V4FBBNQN.js";
 import {
   Command,
   CommanderError,
@@ -25,22 +25,22 @@ import {
   StorageError,
   UsageError,
   checkStateDir
-} from "./cli-chunk-66YZGW5O.js";
+} from "./cli-chunk-7KV5Z5U7.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-4BRIM7HX.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-6YOU2ASS.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-3YLKMX4L.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-6TOOSFKI.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-52ZBXK5K.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-S2N67WOB.js")).registerPrompt],
-  [["explain"], async () => (await import("./cli-explain-5S464MIG.js")).registerExplain],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-TT4K47CA.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-KQ2ENFIU.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-J6EV7PRJ.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-KSQIKVSQ.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-GELBSCGE.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-KGEYC2ZV.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-K4F7EA4X.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-BP4XAEYL.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-N32TITZG.js")).registerPrompt],
+  [["explain"], async () => (await import("./cli-explain-HBD7LXTQ.js")).registerExplain],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-2CBQF6CL.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-O2IXDWAF.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-O4CEY4DL.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

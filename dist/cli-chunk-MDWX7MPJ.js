@@ -10,16 +10,16 @@ import {
   failureLines,
   failuresOf,
   runNodes
-} from "./cli-chunk-CGV36YM3.js";
+} from "./cli-chunk-JI2LPXRF.js";
 import {
   visible
 } from "./cli-chunk-MV7565KH.js";
 import {
   usd
-} from "./cli-chunk-DKBTEMJJ.js";
+} from "./cli-chunk-HXCATSVJ.js";
 import {
   shortRef
-} from "./cli-chunk-66YZGW5O.js";
+} from "./cli-chunk-7KV5Z5U7.js";
 
 // src/report/spend.ts
 var n = (x) => x.toLocaleString("en-US");

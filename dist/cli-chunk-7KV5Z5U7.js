@@ -21582,6 +21582,14 @@ function editDistance(a, b) {
   }
   return prev[b.length];
 }
+var STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+function utf8Text(bytes) {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return void 0;
+  }
+}
 
 // src/graph/graph.ts
 function buildGraph(pairs2) {
@@ -23634,6 +23642,7 @@ export {
   require_dist,
   fastYamlValue,
   didYouMean,
+  utf8Text,
   downstreamOf,
   require_out4 as require_out,
   PyFloat,

@@ -4,16 +4,16 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-AB3ZLH5W.js";
+} from "./cli-chunk-ODAVUA3N.js";
 import {
   openState
-} from "./cli-chunk-NNSXYUJ4.js";
-import "./cli-chunk-JE4CQZ4T.js";
+} from "./cli-chunk-HAD2WZ7T.js";
+import "./cli-chunk-JSZDEJKQ.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-DKBTEMJJ.js";
-import "./cli-chunk-Z7UTM4DK.js";
+} from "./cli-chunk-HXCATSVJ.js";
+import "./cli-chunk-V4FBBNQN.js";
 import {
   Option,
   PATH_HELP,
@@ -22,7 +22,7 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-66YZGW5O.js";
+} from "./cli-chunk-7KV5Z5U7.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

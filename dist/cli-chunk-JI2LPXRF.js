@@ -10,12 +10,12 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-DKBTEMJJ.js";
+} from "./cli-chunk-HXCATSVJ.js";
 import {
   displayPath,
   instanceId,
   shortRef
-} from "./cli-chunk-66YZGW5O.js";
+} from "./cli-chunk-7KV5Z5U7.js";
 
 // src/report/estimate.ts
 var integer;

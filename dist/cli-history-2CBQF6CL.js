@@ -3,19 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-GVNG5KZW.js";
-import "./cli-chunk-KGNECTXB.js";
+} from "./cli-chunk-SRZTGNHZ.js";
+import "./cli-chunk-H7JE225V.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-IIFQMGGM.js";
+} from "./cli-chunk-KU6I6OX4.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-4EBNZUFM.js";
+import "./cli-chunk-SQID6QGP.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-3GIRFR64.js";
+} from "./cli-chunk-MDWX7MPJ.js";
 import {
   listRunIds,
   listing,
@@ -23,7 +23,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-AB3ZLH5W.js";
+} from "./cli-chunk-ODAVUA3N.js";
 import {
   LocalStore,
   checkStateDir,
@@ -31,20 +31,20 @@ import {
   isHashedKey,
   pairKey,
   readLockWithJournal
-} from "./cli-chunk-NNSXYUJ4.js";
+} from "./cli-chunk-HAD2WZ7T.js";
 import {
   lockPathFor
-} from "./cli-chunk-JE4CQZ4T.js";
+} from "./cli-chunk-JSZDEJKQ.js";
 import {
   count
-} from "./cli-chunk-CGV36YM3.js";
+} from "./cli-chunk-JI2LPXRF.js";
 import {
   visible
 } from "./cli-chunk-MV7565KH.js";
 import {
   styleFor
-} from "./cli-chunk-DKBTEMJJ.js";
-import "./cli-chunk-Z7UTM4DK.js";
+} from "./cli-chunk-HXCATSVJ.js";
+import "./cli-chunk-V4FBBNQN.js";
 import {
   ConfigError,
   Option,
@@ -59,7 +59,7 @@ import {
   resolveWorkflowPath,
   shortRef,
   stateDirOption
-} from "./cli-chunk-66YZGW5O.js";
+} from "./cli-chunk-7KV5Z5U7.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

@@ -7,15 +7,16 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-JE4CQZ4T.js";
+} from "./cli-chunk-JSZDEJKQ.js";
 import {
   sortedObject
-} from "./cli-chunk-DKBTEMJJ.js";
+} from "./cli-chunk-HXCATSVJ.js";
 import {
   LOCK_VERSION,
   isBatchRecord,
+  isRequestEntry,
   lockEntry
-} from "./cli-chunk-Z7UTM4DK.js";
+} from "./cli-chunk-V4FBBNQN.js";
 import {
   ConfigError,
   InputError,
@@ -37,8 +38,9 @@ import {
   sharedValue,
   temporaryFor,
   textHashes,
+  utf8Text,
   writeFileAtomic
-} from "./cli-chunk-66YZGW5O.js";
+} from "./cli-chunk-7KV5Z5U7.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -435,10 +437,6 @@ import { existsSync as existsSync2, lstatSync as lstatSync3, mkdirSync as mkdirS
 import path4 from "node:path";
 var HEX64 = /^[0-9a-f]{64}$/;
 var MAX_REQUEST_ENTRIES = 8;
-function isRequestEntry(e) {
-  const r = e;
-  return typeof r === "object" && r !== null && typeof r.contentHash === "string" && HEX64.test(r.contentHash) && typeof r.pair === "string" && typeof r.configRef === "string" && typeof r.verdicts === "object" && r.verdicts !== null && Object.values(r.verdicts).every((v) => v === "accepted" || v === "rejected");
-}
 var LocalStore = class {
   constructor(dir) {
     this.dir = dir;
@@ -7802,11 +7800,11 @@ function openState(target, options) {
     // As the run reads it for a dependent's prompt: the output file when there is one, else the store's copy.
     text: (pair, hash) => {
       const bytes = outputs.read(pair) ?? store.content(hash);
-      return bytes === void 0 ? void 0 : strictText(bytes);
+      return bytes === void 0 ? void 0 : utf8Text(bytes);
     },
     outputText: (pair) => {
       const bytes = outputs.read(pair);
-      return bytes === void 0 ? void 0 : strictText(bytes);
+      return bytes === void 0 ? void 0 : utf8Text(bytes);
     },
     requests: (key) => {
       const local = store.requests(key).filter((e) => store.hasContent(e.contentHash));
@@ -7815,14 +7813,6 @@ function openState(target, options) {
     }
   };
   return { workflow, graph, loaded, stateDir, lockPath, lock, store, outputs, remote, view, files };
-}
-var STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-function strictText(bytes) {
-  try {
-    return STRICT_UTF8.decode(bytes);
-  } catch {
-    return void 0;
-  }
 }
 
 export {

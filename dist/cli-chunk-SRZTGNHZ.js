@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-KGNECTXB.js";
+} from "./cli-chunk-H7JE225V.js";
 import {
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
@@ -16,13 +16,13 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-IIFQMGGM.js";
+} from "./cli-chunk-KU6I6OX4.js";
 import {
   batchCounts,
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-3GIRFR64.js";
+} from "./cli-chunk-MDWX7MPJ.js";
 import {
   compareWithRun,
   comparisonText,
@@ -31,7 +31,7 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-CGV36YM3.js";
+} from "./cli-chunk-JI2LPXRF.js";
 import {
   visible
 } from "./cli-chunk-MV7565KH.js";
@@ -39,7 +39,7 @@ import {
   asksBeforeRunning,
   parseUsd,
   styleFor
-} from "./cli-chunk-DKBTEMJJ.js";
+} from "./cli-chunk-HXCATSVJ.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -50,7 +50,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-66YZGW5O.js";
+} from "./cli-chunk-7KV5Z5U7.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;

@@ -8,18 +8,18 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-IIFQMGGM.js";
+} from "./cli-chunk-KU6I6OX4.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-4EBNZUFM.js";
-import "./cli-chunk-3GIRFR64.js";
-import "./cli-chunk-AB3ZLH5W.js";
-import "./cli-chunk-NNSXYUJ4.js";
-import "./cli-chunk-JE4CQZ4T.js";
-import "./cli-chunk-CGV36YM3.js";
+import "./cli-chunk-SQID6QGP.js";
+import "./cli-chunk-MDWX7MPJ.js";
+import "./cli-chunk-ODAVUA3N.js";
+import "./cli-chunk-HAD2WZ7T.js";
+import "./cli-chunk-JSZDEJKQ.js";
+import "./cli-chunk-JI2LPXRF.js";
 import "./cli-chunk-MV7565KH.js";
-import "./cli-chunk-DKBTEMJJ.js";
-import "./cli-chunk-Z7UTM4DK.js";
-import "./cli-chunk-66YZGW5O.js";
+import "./cli-chunk-HXCATSVJ.js";
+import "./cli-chunk-V4FBBNQN.js";
+import "./cli-chunk-7KV5Z5U7.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {

@@ -3,23 +3,23 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   issueLines
-} from "./cli-chunk-CVGEO3HS.js";
+} from "./cli-chunk-MWW3NMVX.js";
 import {
   checkWorkflow
-} from "./cli-chunk-4EBNZUFM.js";
+} from "./cli-chunk-SQID6QGP.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-NNSXYUJ4.js";
-import "./cli-chunk-JE4CQZ4T.js";
+} from "./cli-chunk-HAD2WZ7T.js";
+import "./cli-chunk-JSZDEJKQ.js";
 import {
   count
-} from "./cli-chunk-CGV36YM3.js";
+} from "./cli-chunk-JI2LPXRF.js";
 import "./cli-chunk-MV7565KH.js";
 import {
   styleFor
-} from "./cli-chunk-DKBTEMJJ.js";
-import "./cli-chunk-Z7UTM4DK.js";
+} from "./cli-chunk-HXCATSVJ.js";
+import "./cli-chunk-V4FBBNQN.js";
 import {
   ConfigError,
   EXIT,
@@ -32,7 +32,7 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-66YZGW5O.js";
+} from "./cli-chunk-7KV5Z5U7.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   LOCK_VERSION
-} from "./cli-chunk-Z7UTM4DK.js";
+} from "./cli-chunk-V4FBBNQN.js";
 import {
   ConfigError,
   asDict,
   lockFileOf,
   writeFileAtomic
-} from "./cli-chunk-66YZGW5O.js";
+} from "./cli-chunk-7KV5Z5U7.js";
 
 // src/lockfile/write.ts
 function orderedEntry(e) {

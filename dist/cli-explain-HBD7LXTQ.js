@@ -4,11 +4,11 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-AB3ZLH5W.js";
+} from "./cli-chunk-ODAVUA3N.js";
 import {
   openState
-} from "./cli-chunk-NNSXYUJ4.js";
-import "./cli-chunk-JE4CQZ4T.js";
+} from "./cli-chunk-HAD2WZ7T.js";
+import "./cli-chunk-JSZDEJKQ.js";
 import {
   visible
 } from "./cli-chunk-MV7565KH.js";
@@ -20,11 +20,11 @@ import {
   renderPrompt,
   requestKey,
   styleFor
-} from "./cli-chunk-DKBTEMJJ.js";
+} from "./cli-chunk-HXCATSVJ.js";
 import {
   componentsOf,
   lockEntry
-} from "./cli-chunk-Z7UTM4DK.js";
+} from "./cli-chunk-V4FBBNQN.js";
 import {
   PATH_HELP,
   UsageError,
@@ -34,7 +34,7 @@ import {
   examples,
   shortRef,
   stateDirOption
-} from "./cli-chunk-66YZGW5O.js";
+} from "./cli-chunk-7KV5Z5U7.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

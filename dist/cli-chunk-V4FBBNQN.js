@@ -5,7 +5,7 @@ import {
   asDict,
   dict,
   own
-} from "./cli-chunk-66YZGW5O.js";
+} from "./cli-chunk-7KV5Z5U7.js";
 
 // src/model/records.ts
 var LOCK_VERSION = 1;
@@ -18,6 +18,11 @@ function emptyLock(workflow) {
 }
 function lockEntry(lock, id) {
   return own(lock?.pairs, id);
+}
+function isRequestEntry(v) {
+  if (typeof v !== "object" || v === null) return false;
+  const e = v;
+  return typeof e.contentHash === "string" && /^[0-9a-f]{64}$/.test(e.contentHash) && typeof e.pair === "string" && typeof e.configRef === "string" && typeof e.at === "string" && typeof e.verdicts === "object" && e.verdicts !== null && Object.values(e.verdicts).every((x) => x === "accepted" || x === "rejected");
 }
 function isBatchRecord(v) {
   if (typeof v !== "object" || v === null) return false;
@@ -34,5 +39,6 @@ export {
   componentsOf,
   emptyLock,
   lockEntry,
+  isRequestEntry,
   isBatchRecord
 };
