@@ -10,7 +10,7 @@ import type { ModelPrice } from "../model/workflow.js";
  * this month, from OpenAI's pricing page (developers.openai.com/api/docs/pricing: input, cached
  * input and output; the Batch API takes half off all of them) and Anthropic's
  * (platform.claude.com/docs/en/about-claude/pricing: base input, 5-minute cache writes at 1.25x
- * input, cache hits at 0.1x, output; Message Batches at half of every one of them). Prices change:
+ * input, cache hits at 0.1x, output, save Claude 3 Haiku's own cache prices; Message Batches at half of every one of them). Prices change:
  * put current ones under `pricing:`.
  */
 export const BUILT_IN_PRICES_AS_OF = "2026-03";
@@ -56,7 +56,8 @@ export const BUILT_IN_PRICES: Readonly<Record<string, ModelPrice>> = {
   "claude-3-7-sonnet": anthropic(3, 15),
   "claude-haiku-4-5": anthropic(1, 5),
   "claude-3-5-haiku": anthropic(0.8, 4),
-  "claude-3-haiku": anthropic(0.25, 1.25),
+  // Claude 3 Haiku's cache prices are its own, not 0.1x and 1.25x of input.
+  "claude-3-haiku": { ...anthropic(0.25, 1.25), cachedInput: 0.03, cacheWrite: 0.3 },
 };
 
 /**

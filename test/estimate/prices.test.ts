@@ -76,11 +76,14 @@ describe("built-in prices", () => {
 });
 
 describe("batch and cache prices", () => {
-  it("are the providers' own: batches at half price, cached input a tenth (gpt-5, Claude) to a half (gpt-4o) of input, Claude's cache writes 1.25x", () => {
+  it("are the providers' own: batches at half price, cached input a tenth (gpt-5, Claude) to a half (gpt-4o) of input, Claude's cache writes 1.25x (Claude 3 Haiku: $0.03 and $0.30)", () => {
     for (const [model, price] of Object.entries(BUILT_IN_PRICES)) {
       expect(price.batchDiscount, model).toBe(0.5);
       const ratio = price.cachedInput! / price.input;
-      if (model.startsWith("claude-")) {
+      if (model === "claude-3-haiku") {
+        // Anthropic's price list gives Claude 3 Haiku its own cache prices.
+        expect([price.cachedInput, price.cacheWrite]).toEqual([0.03, 0.3]);
+      } else if (model.startsWith("claude-")) {
         expect(ratio, model).toBeCloseTo(0.1, 6);
         expect(price.cacheWrite! / price.input, model).toBeCloseTo(1.25, 6);
       } else {
