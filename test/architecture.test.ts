@@ -15,7 +15,7 @@ import type * as TypeScript from "typescript";
 import { describe, expect, it } from "vitest";
 
 /** Folders that hold the rules of the tool: no I/O, no environment, no platform SDKs. */
-const CORE = ["model", "config", "graph", "refs", "plan", "prompt", "estimate", "diff"];
+const CORE = ["model", "config", "graph", "refs", "plan", "prompt", "estimate", "diff", "schedule"];
 /** Folders that face the outside world and call the application layer. */
 const SHELLS = ["cli", "action"];
 /** The application layer: what the shells call. */

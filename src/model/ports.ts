@@ -36,6 +36,42 @@ export interface GenerateRequest {
   sandbox?: Sandbox;
   /** Runs its commands traced, and is told what they read; absent: untraced. */
   trace?: ReadTrace;
+  /** Paces provider calls by the run's rate budgets (src/schedule/); absent: the process's own. */
+  pacing?: Pacing;
+}
+
+/** Limits a caller or a workflow gives for an endpoint that does not say its own. */
+export interface RateLimits {
+  requestsPerMinute?: number;
+  tokensPerMinute?: number;
+}
+
+/** What a request will take from a provider's budget: its prompt tokens and the output it may ask for (max_tokens). */
+export interface RateCost {
+  input: number;
+  output: number;
+}
+
+/**
+ * Paces the calls of a run so that they stay within what each provider's budget allows: one budget
+ * per endpoint, key and model (named by a hash, never the key), shared by every call of the run.
+ */
+export interface Pacing {
+  /**
+   * Waits until the budget allows a call of `cost`, then gives it its turn. Rejects with
+   * RateLimitWaitError when the wait would end past the run's longest wait, and when `signal` aborts.
+   */
+  turn(budget: { id: string; host: string; limits?: RateLimits }, cost: RateCost, signal: AbortSignal): Promise<PacedTurn>;
+}
+
+/** A call's turn: it says how its call ended, with the answer's headers, once. */
+export interface PacedTurn {
+  /** Answered (any status but a rate limit): the provider's accounting as its headers give it. */
+  answered(header: (name: string) => string | null): void;
+  /** Refused for the rate limit (429): the call waits for its turn again, not counted as an attempt. */
+  limited(header: (name: string) => string | null): void;
+  /** No answer (timed out, no connection). */
+  failed(): void;
 }
 
 /**
@@ -107,6 +143,14 @@ export type Generator = (request: GenerateRequest) => Promise<GenerateResult>;
  */
 export class BatchPendingError extends GeneratorError {
   override name = "BatchPendingError";
+}
+
+/**
+ * A call waited for a provider's rate limit as long as the run lets one wait: its pair is
+ * interrupted, not failed, and a later run or resume makes the attempt.
+ */
+export class RateLimitWaitError extends GeneratorError {
+  override name = "RateLimitWaitError";
 }
 
 /**

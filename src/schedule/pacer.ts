@@ -1,0 +1,344 @@
+/**
+ * When a provider call goes: pacing by the provider's own accounting, so that a run goes at the
+ * speed its account allows and is not refused for going faster.
+ *
+ * One budget per endpoint, key and model (the providers count each model apart), named by a hash
+ * of them (never the key), shared by every call of the run: first attempts, retries, the
+ * synchronous calls that stand in for a batch's answer. A budget is a bucket per thing the provider
+ * counts (requests, tokens, and Anthropic's input and output tokens), refilled continuously as the
+ * providers refill theirs:
+ * - every answer's headers say what is left, the bucket's size and when it is full again: the level
+ *   is set to what the provider says, less what this process sent since that call and the provider
+ *   may not have counted yet (counted twice rather than not at all), and the refill rate is what the
+ *   reset says it is;
+ * - a limit the provider does not say (vLLM, Ollama, proxies) comes from the workflow or the caller
+ *   (`rate_limit`), per minute, the bucket full at the start;
+ * - each call's cost is estimated before it goes: its prompt's tokens and the output it may ask for
+ *   (max_tokens), as the providers count a request against the limit when it arrives;
+ * - one of N processes sharing an account (shards of one fan-out) takes 1/N of every bucket, and
+ *   still reads what the provider says is left, which counts everyone's calls.
+ *
+ * A call is held (first come, first served) until every bucket holds its cost and the provider's
+ * last refusal has passed its retry time. A refusal (429) is a wait, not an attempt: the call waits
+ * for the time the provider gave, then for its turn again. Only the run's longest wait ends a wait,
+ * with RateLimitWaitError. How many calls are in flight at once is found too: up to the run's cap,
+ * growing while answers come and halving on a refusal.
+ */
+import { GeneratorError, RateLimitWaitError, type PacedTurn, type Pacing, type RateCost, type RateLimits } from "../model/ports.js";
+import type { Clock } from "./clock.js";
+import { DIMENSIONS, readRateHeaders, type Dimension, type RateHeaders } from "./headers.js";
+
+export const MINUTE_MS = 60_000;
+/** The first wait after a refusal that gave no time to wait, doubled on each refusal in a row. */
+const FIRST_BACKOFF_MS = 1000;
+const MAX_BACKOFF_MS = 60_000;
+
+export interface PacerOptions {
+  clock: Clock;
+  /** The longest a call may wait for its turn, in milliseconds; default: as long as it takes. */
+  maxWaitMs?: number;
+  /** Limits for every endpoint of the run, over those its workflow gives (the caller's). */
+  limits?: RateLimits;
+  /** This process's share of every budget: 1/N for one of N shards spending one account. Default 1. */
+  share?: number;
+  /**
+   * Calls in flight per budget. A number: at most that many, halved on a refusal and grown back.
+   * auto: start at `start` and grow while answers come, up to `cap`.
+   */
+  concurrency?: { cap: number; start: number };
+  /** How long a minute of `rate_limit` is; tests shorten it. */
+  minuteMs?: number;
+}
+
+/** What pacing did over a run. */
+export interface PacingStats {
+  /** Calls that had their turn. */
+  calls: number;
+  /** Of those, calls held for the budget before they went. */
+  held: number;
+  /** Time some call was held for the budget, in milliseconds (each budget's time, added). */
+  waitedMs: number;
+  /** Answers that refused a call for the rate limit (429). */
+  refused: number;
+  /** Each budget's endpoint and the limits it went by (its buckets' sizes), as far as known. */
+  budgets: { host: string; requestsPerMinute?: number; tokensPerMinute?: number }[];
+}
+
+export class Pacer implements Pacing {
+  private readonly budgets = new Map<string, Budget>();
+  readonly stats = { calls: 0, held: 0, waitedMs: 0, refused: 0 };
+
+  constructor(readonly options: PacerOptions) {}
+
+  turn(budget: { id: string; host: string; limits?: RateLimits }, cost: RateCost, signal: AbortSignal): Promise<PacedTurn> {
+    let b = this.budgets.get(budget.id);
+    if (!b) {
+      b = new Budget(this, budget.host, { ...budget.limits, ...this.options.limits });
+      this.budgets.set(budget.id, b);
+    }
+    return b.turn(cost, signal);
+  }
+
+  /** What pacing did so far. */
+  summary(): PacingStats {
+    const now = this.options.clock.now();
+    let waitedMs = this.stats.waitedMs;
+    for (const b of this.budgets.values()) waitedMs += b.heldFor(now);
+    return { ...this.stats, waitedMs, budgets: [...this.budgets.values()].map((b) => b.limits()) };
+  }
+}
+
+interface Bucket {
+  /** Its size (this process's share of it); undefined until known. */
+  capacity: number | undefined;
+  /** Refill per millisecond (this process's share). */
+  rate: number;
+  /** What is left, as of `at`; below zero when more was sent than the bucket held. */
+  level: number;
+  at: number;
+  /** The call whose answer set the level last; later calls' answers only move it. */
+  applied: number;
+  /** Whether the provider's headers keep it (else a configured limit does). */
+  told: boolean;
+}
+
+interface Waiter {
+  cost: Record<Dimension, number>;
+  resolve(turn: PacedTurn): void;
+  reject(error: Error): void;
+  since: number;
+  held: boolean;
+  dispose(): void;
+}
+
+class Budget {
+  private readonly buckets = new Map<Dimension, Bucket>();
+  /** Calls sent and not yet answered, by sequence number, with their costs. */
+  private readonly inFlight = new Map<number, Record<Dimension, number>>();
+  private readonly queue: Waiter[] = [];
+  private seq = 0;
+  private blockedUntil = 0;
+  private refusedInARow = 0;
+  private window: number;
+  private readonly cap: number;
+  private refusedOnce = false;
+  private cancelTimer: (() => void) | undefined;
+  /** Since when the first call in line has been held for the budget. */
+  private heldSince: number | undefined;
+  private readonly share: number;
+  private readonly minuteMs: number;
+
+  constructor(
+    private readonly pacer: Pacer,
+    private readonly host: string,
+    private readonly configured: RateLimits,
+  ) {
+    const { options } = pacer;
+    this.share = options.share ?? 1;
+    this.minuteMs = options.minuteMs ?? MINUTE_MS;
+    this.cap = Math.max(1, options.concurrency?.cap ?? Number.POSITIVE_INFINITY);
+    this.window = Math.min(this.cap, Math.max(1, options.concurrency?.start ?? this.cap));
+    const now = options.clock.now();
+    const full = (perMinute: number): Bucket => {
+      const capacity = perMinute * this.share;
+      return { capacity, rate: capacity / this.minuteMs, level: capacity, at: now, applied: -1, told: false };
+    };
+    if (configured.requestsPerMinute !== undefined) this.buckets.set("requests", full(configured.requestsPerMinute));
+    if (configured.tokensPerMinute !== undefined) this.buckets.set("tokens", full(configured.tokensPerMinute));
+  }
+
+  turn(rateCost: RateCost, signal: AbortSignal): Promise<PacedTurn> {
+    const cost: Record<Dimension, number> = { requests: 1, tokens: rateCost.input + rateCost.output, input: rateCost.input, output: rateCost.output };
+    const { clock, maxWaitMs } = this.pacer.options;
+    return new Promise<PacedTurn>((resolve, reject) => {
+      if (signal.aborted) return reject(new GeneratorError("cancelled"));
+      const leave = (error: Error) => {
+        const at = this.queue.indexOf(waiter);
+        if (at < 0) return;
+        this.queue.splice(at, 1);
+        waiter.dispose();
+        if (at === 0) this.heldUntil(clock.now());
+        reject(error);
+        this.pump();
+      };
+      const onAbort = () => leave(new GeneratorError("cancelled"));
+      signal.addEventListener("abort", onAbort, { once: true });
+      const cancelDeadline =
+        maxWaitMs === undefined
+          ? undefined
+          : clock.setTimer(
+              () =>
+                leave(
+                  new RateLimitWaitError(`waited ${seconds(maxWaitMs)} for ${this.host}'s rate limit, the longest a call may wait; the pair is interrupted`),
+                ),
+              maxWaitMs,
+            );
+      const waiter: Waiter = {
+        cost,
+        resolve,
+        reject,
+        since: clock.now(),
+        held: false,
+        dispose: () => {
+          signal.removeEventListener("abort", onAbort);
+          cancelDeadline?.();
+        },
+      };
+      this.queue.push(waiter);
+      this.pump();
+    });
+  }
+
+  /** Lets the first calls in line go while the budget allows; else sets a timer for when it will. */
+  private pump(): void {
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+    const { clock } = this.pacer.options;
+    while (this.queue.length > 0) {
+      const now = clock.now();
+      // Answers free places in flight, and pump again; a call waiting for one is not held for the budget.
+      if (this.inFlight.size >= Math.floor(this.window)) return this.heldUntil(now);
+      const head = this.queue[0]!;
+      const wait = Math.max(this.blockedUntil - now, this.budgetWait(head.cost, now));
+      if (wait > 0) {
+        head.held = true;
+        this.heldSince ??= now;
+        this.cancelTimer = clock.setTimer(() => this.pump(), Math.ceil(wait));
+        return;
+      }
+      this.queue.shift();
+      this.heldUntil(now);
+      head.dispose();
+      head.resolve(this.admit(head, now));
+    }
+  }
+
+  /** Adds the time the first call in line was held, up to `now`. */
+  private heldUntil(now: number): void {
+    if (this.heldSince === undefined) return;
+    this.pacer.stats.waitedMs += now - this.heldSince;
+    this.heldSince = undefined;
+  }
+
+  heldFor(now: number): number {
+    return this.heldSince === undefined ? 0 : now - this.heldSince;
+  }
+
+  /** How long until every bucket holds `cost` (a cost larger than a bucket waits for it to be full). */
+  private budgetWait(cost: Record<Dimension, number>, now: number): number {
+    let wait = 0;
+    for (const [dimension, bucket] of this.buckets) {
+      const need = Math.min(cost[dimension], bucket.capacity ?? Number.POSITIVE_INFINITY);
+      const short = need - this.level(bucket, now);
+      if (short <= 0) continue;
+      wait = Math.max(wait, bucket.rate > 0 ? short / bucket.rate : FIRST_BACKOFF_MS);
+    }
+    return wait;
+  }
+
+  private level(bucket: Bucket, now: number): number {
+    return Math.min(bucket.capacity ?? Number.POSITIVE_INFINITY, bucket.level + bucket.rate * Math.max(0, now - bucket.at));
+  }
+
+  private admit(waiter: Waiter, now: number): PacedTurn {
+    const seq = this.seq++;
+    for (const [dimension, bucket] of this.buckets) {
+      bucket.level = this.level(bucket, now) - waiter.cost[dimension];
+      bucket.at = now;
+    }
+    this.inFlight.set(seq, waiter.cost);
+    const stats = this.pacer.stats;
+    stats.calls++;
+    if (waiter.held) stats.held++;
+    let done = false;
+    const end = (how: () => void) => {
+      if (done) return;
+      done = true;
+      how();
+      this.pump();
+    };
+    return {
+      answered: (header) =>
+        end(() => {
+          this.observe(seq, readRateHeaders(header, this.pacer.options.clock.now()));
+          this.inFlight.delete(seq);
+          this.refusedInARow = 0;
+          this.window = Math.min(this.cap, this.window + (this.refusedOnce ? 1 / this.window : 1));
+        }),
+      limited: (header) =>
+        end(() => {
+          const now = this.pacer.options.clock.now();
+          const told = readRateHeaders(header, now);
+          // Refused: the provider did not count it.
+          const cost = this.inFlight.get(seq)!;
+          this.inFlight.delete(seq);
+          for (const [dimension, bucket] of this.buckets) if (bucket.applied < seq) bucket.level += cost[dimension];
+          this.observe(seq, told);
+          stats.refused++;
+          this.refusedOnce = true;
+          this.window = Math.max(1, this.window / 2);
+          const wait = told.retryAfterMs ?? this.resetWait(told, cost) ?? Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** this.refusedInARow);
+          this.refusedInARow++;
+          this.blockedUntil = Math.max(this.blockedUntil, now + wait);
+        }),
+      failed: () => end(() => this.inFlight.delete(seq)),
+    };
+  }
+
+  /** Without a retry time: when the buckets the call did not fit in are full again, as far as the provider said. */
+  private resetWait(told: RateHeaders, cost: Record<Dimension, number>): number | undefined {
+    let wait: number | undefined;
+    for (const dimension of DIMENSIONS) {
+      const reading = told.readings[dimension];
+      if (reading?.resetMs !== undefined && reading.remaining < cost[dimension]) wait = Math.max(wait ?? 0, reading.resetMs);
+    }
+    return wait;
+  }
+
+  /** Takes what an answer to call `seq` says is left. */
+  private observe(seq: number, told: RateHeaders): void {
+    const now = this.pacer.options.clock.now();
+    for (const dimension of DIMENSIONS) {
+      const reading = told.readings[dimension];
+      if (!reading) continue;
+      let bucket = this.buckets.get(dimension);
+      if (!bucket || !bucket.told) {
+        bucket = { capacity: undefined, rate: 0, level: 0, at: now, applied: -1, told: true };
+        this.buckets.set(dimension, bucket);
+      }
+      const { limit, remaining, resetMs } = reading;
+      bucket.capacity = limit !== undefined ? limit * this.share : Math.max(bucket.capacity ?? 0, remaining * this.share);
+      // The rate the reset gives, once enough is spent for it to say much; else a minute's refill.
+      if (limit !== undefined && resetMs !== undefined && resetMs > 0 && limit - remaining >= Math.max(1, limit / 20)) {
+        bucket.rate = ((limit - remaining) * this.share) / resetMs;
+      } else if (bucket.rate === 0) {
+        bucket.rate = bucket.capacity / MINUTE_MS;
+      }
+      if (seq > bucket.applied) {
+        let later = 0;
+        for (const [other, cost] of this.inFlight) if (other > seq) later += cost[dimension];
+        bucket.level = remaining * this.share - later;
+        bucket.at = now;
+        bucket.applied = seq;
+      }
+    }
+  }
+
+  limits(): PacingStats["budgets"][number] {
+    const perMinute = (dimension: Dimension) => {
+      const capacity = this.buckets.get(dimension)?.capacity;
+      return capacity === undefined ? undefined : Math.round(capacity / this.share);
+    };
+    const requests = perMinute("requests");
+    const tokens = perMinute("tokens") ?? perMinute("input");
+    return {
+      host: this.host,
+      ...(requests === undefined ? {} : { requestsPerMinute: requests }),
+      ...(tokens === undefined ? {} : { tokensPerMinute: tokens }),
+    };
+  }
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
+}
