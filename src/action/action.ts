@@ -399,6 +399,7 @@ function runRequest(
     maxCost: inputs.maxCost,
     maxCostName: "max-cost",
     sandbox: inputs.sandbox,
+    limits: inputs.limits,
     traceReads: inputs.traceReads,
     batch: inputs.batch,
     batchWait: inputs.batchWait,

@@ -8,6 +8,8 @@ import { DEFAULT_CONCURRENCY } from "../engine/engine.js";
 import type { ShardSpec } from "../model/shard.js";
 import { parseShard } from "../app/shard.js";
 import { SANDBOX_MODES } from "../processes/sandbox.js";
+import { parseLimits } from "../processes/limits.js";
+import type { CommandLimits } from "../model/ports.js";
 
 export interface ActionInputs {
   /** A workflow file, or a directory holding one, relative to workingDirectory (input `path`). */
@@ -29,6 +31,8 @@ export interface ActionInputs {
   maxCost: number | undefined;
   /** How commands run: auto, required or off (see src/app/sandbox.ts). */
   sandbox: string;
+  /** What each command may take (src/processes/limits.ts). */
+  limits: CommandLimits;
   /** Run commands under strace and record what they read that their pairs' references do not name. */
   traceReads: boolean;
   /** Mode plan: split the pairs to run into at most this many shards (output `matrix`); mode merge: the N of the fan-out. */
@@ -66,6 +70,10 @@ export function readInputs(workspace: string): ActionInputs {
   const sandbox = input("sandbox", "auto");
   if (!(SANDBOX_MODES as readonly string[]).includes(sandbox))
     throw new UsageError(`input sandbox: "${sandbox}" is not a mode; use ${SANDBOX_MODES.join(", ")}`);
+
+  const limitsText = input("limits", "");
+  const limits = parseLimits(limitsText);
+  if (typeof limits === "string") throw new UsageError(`input limits: ${limits}`);
 
   const onlyText = input("only", "");
   const only = onlyText === "" ? undefined : onlyText.split(/[\s,]+/).filter(Boolean);
@@ -113,6 +121,7 @@ export function readInputs(workspace: string): ActionInputs {
     githubToken: input("github-token", ""),
     maxCost: maxCost(),
     sandbox,
+    limits,
     traceReads: flag("trace-reads", false),
     shards,
     shard,

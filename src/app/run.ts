@@ -20,7 +20,7 @@ import { foldJournal, LockWriter } from "../lockfile/journal.js";
 import { lockPathFor } from "../lockfile/lockfile.js";
 import { ConfigError, RunDeclinedError, StorageError, UsageError } from "../model/errors.js";
 import type { Workflow } from "../model/workflow.js";
-import type { BatchWave, ChildGroup, Generator, Guard, OnProcess, ReadTracer } from "../model/ports.js";
+import type { BatchWave, ChildGroup, CommandLimits, Generator, Guard, OnProcess, ReadTracer } from "../model/ports.js";
 import { killRecordedGroups, stopLauncher } from "../processes/children.js";
 import type { PairOutcome, ResumeState, RunEvent, RunReport, Selection } from "../model/run.js";
 import { decider } from "../plan/plan.js";
@@ -33,6 +33,7 @@ import { outputPath } from "../workspace/outputs.js";
 import { scratchDir } from "../workspace/scratch.js";
 import { childSetup, type ChildSetup } from "./environment.js";
 import { runsCommands, unconfinedWarning } from "./sandbox.js";
+import { DEFAULT_LIMITS } from "../processes/limits.js";
 import { probeTracer } from "../processes/trace.js";
 import type { Plan } from "../model/plan.js";
 import { planOpened, type Planned, type PlanRequest } from "./plan.js";
@@ -63,6 +64,8 @@ export interface RunRequest extends PlanRequest {
   runId?: string;
   /** How commands run: auto (default: confined where bubblewrap works), required, off (see ./sandbox.ts). */
   sandbox?: string;
+  /** What each command may take (`--limits`, the action's `limits` input); default: DEFAULT_LIMITS. */
+  limits?: CommandLimits;
   /** Run commands under strace and record what they read that their pairs' references do not name (see src/processes/trace.ts). */
   traceReads?: boolean;
   /** Every openai and anthropic pair's calls go through its provider's batch API (`--batch`); else only those with generator_config.batch. */
@@ -198,6 +201,7 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
         concurrency: request.concurrency,
         env: children.env,
         sandbox: children.sandbox,
+        limits: request.limits ?? DEFAULT_LIMITS,
         trace,
         redact: children.redact,
         resume: resuming?.resume,

@@ -10,11 +10,12 @@
  * PAIRFLOW_SANDBOX), never from the workflow file: a pull request could change that file.
  */
 import { existsSync } from "node:fs";
+import path from "node:path";
 import { UsageError } from "../model/errors.js";
 import type { Sandbox } from "../model/ports.js";
 import type { Plan } from "../model/plan.js";
 import type { SandboxState } from "../model/run.js";
-import { bubblewrap, probeSandbox, runnerDirectories, SANDBOX_MODES, type SandboxMode } from "../processes/sandbox.js";
+import { bubblewrap, gitConfigFiles, probeSandbox, runnerDirectories, SANDBOX_MODES, toolHomes, type SandboxMode } from "../processes/sandbox.js";
 
 export const SANDBOX_VARIABLE = "PAIRFLOW_SANDBOX";
 
@@ -52,7 +53,11 @@ export function chooseSandbox(mode: SandboxMode, env: NodeJS.ProcessEnv, root: s
   const probe = probeSandbox(env);
   if (probe.available) {
     const hide = runnerDirectories(env).filter((dir) => existsSync(dir));
-    return { state: { mode, confined: true, by: "bubblewrap" }, sandbox: bubblewrap(probe.bwrap, { root, hide }) };
+    // The home directory, with its credentials, is an empty one of the sandbox's own; the tools on
+    // PATH that live there are shown again.
+    const home = env.HOME !== undefined && path.isAbsolute(env.HOME) && existsSync(env.HOME) ? path.resolve(env.HOME) : undefined;
+    const layout = { root, hide, empty: gitConfigFiles(root), ...(home ? { home, show: toolHomes(home, env.PATH ?? "") } : {}) };
+    return { state: { mode, confined: true, by: "bubblewrap" }, sandbox: bubblewrap(probe.bwrap, layout) };
   }
   if (mode === "required") {
     throw new SandboxUnavailableError(

@@ -31,6 +31,7 @@ import { resolveWorkflowPath } from "../workspace/load.js";
 import { scratchDir } from "../workspace/scratch.js";
 import { childEnvironments, childSetup } from "./environment.js";
 import { unconfinedWarning } from "./sandbox.js";
+import { DEFAULT_LIMITS } from "../processes/limits.js";
 import { estimateOf, planOpened, type Planned, type PlanRequest } from "./plan.js";
 import { drivers, gate, refuseWhatWouldFail, finishedReport, type RunRequest } from "./run.js";
 import { openState, type Opened } from "./state.js";
@@ -214,6 +215,7 @@ export async function runShard(target: string | undefined, request: ShardRequest
     concurrency: request.concurrency,
     env: children.env,
     sandbox: children.sandbox,
+    limits: request.limits ?? DEFAULT_LIMITS,
     redact: children.redact,
     stop: request.stop,
     signal: request.signal,

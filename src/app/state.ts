@@ -92,7 +92,7 @@ export function openState(target: string | undefined, options: StateOptions): Op
   const lockPath = lockPathFor(workflow.path);
   // With the journal of a run in progress, or of a killed one, applied: what was accepted is known.
   const lock = options.lock !== undefined ? options.lock : readLockWithJournal(lockPath, displayPath(lockPath, options.cwd));
-  const store = new LocalStore(path.join(stateDir, "store"));
+  const store = new LocalStore(path.join(stateDir, "store"), { warn: options.warn });
   const outputs = new OutputFiles(workflow, stateDir);
   if (stateDir !== defaultStateDir(workflow.root)) {
     // Loading checked the outputs against the default state directory; this one is given.

@@ -36,7 +36,7 @@ const anything: Rule = () => undefined;
 const COMMON: Record<string, Rule> = { files: list };
 
 export const GUARD_SETTINGS: Record<string, Record<string, Rule>> = {
-  command: { run: string, timeout: positive, env: stringMap },
+  command: { run: string, timeout: positive, env: stringMap, network: bool },
   composite: { policy: string, guards: list },
   contains: { text: stringOrList, absent: stringOrList, all: bool },
   json: {},
@@ -60,7 +60,7 @@ const HTTP: Record<string, Rule> = {
 
 export const GENERATOR_SETTINGS: Record<string, Record<string, Rule>> = {
   // api_key_env: a key variable the command keeps (src/app/environment.ts); max_tokens: for estimates.
-  command: { run: string, timeout: positive, env: stringMap, api_key_env: string, max_tokens: atLeastOne },
+  command: { run: string, timeout: positive, env: stringMap, network: bool, api_key_env: string, max_tokens: atLeastOne },
   openai: { ...HTTP, api_version: string },
   anthropic: HTTP,
 };

@@ -24,6 +24,7 @@ import {
   type ReadTrace,
   type ReadTracer,
   type RemoteArtifact,
+  type CommandLimits,
   type Sandbox,
   type Scratch,
 } from "../model/ports.js";
@@ -95,6 +96,8 @@ export interface EngineOptions {
   env: { generator: NodeJS.ProcessEnv; guard: NodeJS.ProcessEnv };
   /** Where their commands run confined; absent: unconfined. */
   sandbox?: Sandbox;
+  /** What each of their commands may take (src/processes/limits.ts); absent: no limit of pairflow's. */
+  limits?: CommandLimits;
   /** Runs their commands traced (`--trace-reads`): what they read that the reference does not name is recorded as observed. */
   trace?: ReadTracer;
   /**
@@ -489,7 +492,7 @@ class Run {
     const reads = new Set<string>();
     let generatorTraced = false;
     const tracer = this.options.trace;
-    const guardTrace: ReadTrace | undefined = tracer && { argv: (log) => tracer.argv(log), read: (files) => files.forEach((f) => reads.add(f)) };
+    const guardTrace: ReadTrace | undefined = tracer && { argv: () => tracer.argv(), read: (files) => files.forEach((f) => reads.add(f)) };
     const generatorTrace: ReadTrace | undefined = guardTrace && {
       argv: guardTrace.argv,
       read: (files) => {
@@ -576,6 +579,7 @@ class Run {
           signal: this.signal,
           maxOutputBytes,
           sandbox: this.options.sandbox,
+          limits: this.options.limits,
           trace: generatorTrace,
         });
         // Artifacts are bytes from here on: hashed, stored and written as produced.
@@ -650,9 +654,8 @@ class Run {
   }
 
   /**
-   * An artifact generated for this request that the pair's guard accepts, with no call: one it
-   * accepted before is taken as it is; one it never judged is judged now (its verdict recorded);
-   * one it rejected is never judged again. Undefined when none passes: the generator is called.
+   * An artifact generated for this request that the pair's guard accepts, with no call: each is
+   * judged now (its verdict recorded), and one it rejected before is never judged again. Undefined when none passes: the generator is called.
    */
   private async answerFromIndex(
     request: string,
@@ -676,13 +679,11 @@ class Run {
         if (content !== undefined) this.deps.store.putContent(content);
       }
       if (content === undefined || content.length > maxOutputBytes) continue;
-      if (before === "accepted") {
-        if (remote.includes(entry)) this.deps.store.putRequest(request, entry);
-        return { content, kind: "request", entry };
-      }
+      // Judged in this run whatever the entry says: the index saves the model call, never the
+      // guard's judgement (an entry is only as honest as whoever wrote it).
       const verdict = await this.check(guard, pair, content, attempt, trace);
       this.recordRequest(request, { ...entry, verdicts: { ...entry.verdicts, [judge]: verdict.accepted ? "accepted" : "rejected" } }, content);
-      if (verdict.accepted) return { content, kind: "rejudged", entry };
+      if (verdict.accepted) return { content, kind: before === "accepted" ? "request" : "rejudged", entry };
     }
     return undefined;
   }
@@ -711,6 +712,7 @@ class Run {
       env: this.options.env.guard,
       signal: this.signal,
       sandbox: this.options.sandbox,
+      limits: this.options.limits,
       trace,
     });
   }

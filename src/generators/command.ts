@@ -10,7 +10,8 @@ import path from "node:path";
 import { boundedKey } from "../refs/keys.js";
 import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
 import { CommandStartError, runCommand } from "../processes/children.js";
-import { traced } from "../processes/trace.js";
+import { limitMessage } from "../processes/limits.js";
+import { startCommand } from "../processes/trace.js";
 
 const DEFAULT_TIMEOUT_SECONDS = 600;
 /** How much of stderr is kept while the command runs; only the tail is ever shown. */
@@ -30,6 +31,9 @@ export const commandGenerator: Generator = async (request) => {
   const env = request.config.env ?? {};
   if (typeof env !== "object" || env === null || Array.isArray(env) || !Object.values(env).every((v) => typeof v === "string")) {
     throw new GeneratorError("command: generator_config.env must map variable names to strings");
+  }
+  if (request.config.network !== undefined && typeof request.config.network !== "boolean") {
+    throw new GeneratorError("command: generator_config.network must be true or false");
   }
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
 
@@ -70,11 +74,14 @@ async function generate(
   env: Record<string, string>,
   request: GenerateRequest,
 ): Promise<GenerateResult> {
+  // The workflow's timeout, cut to the limit whoever started pairflow set.
+  const seconds = Math.min(timeoutSeconds, request.limits?.timeSeconds ?? Infinity);
   let outcome;
   try {
-    // Confined, it reads the prompt and the dependencies from their directory and nothing else it could write.
-    const own = { cwd: request.cwd, readable: [path.dirname(promptFile)] };
-    outcome = await traced(request.trace, request.sandbox, own, (confine) =>
+    // Confined, it reads the prompt and the dependencies from their directory and nothing else it
+    // could write; it keeps the network (it may call a model) unless generator_config.network is false.
+    const own = { cwd: request.cwd, readable: [path.dirname(promptFile)], network: request.config.network !== false };
+    outcome = await startCommand(request, own, (start) =>
       runCommand({
         command: run,
         cwd: request.cwd,
@@ -88,13 +95,13 @@ async function generate(
           PAIRFLOW_PROMPT_FILE: promptFile,
         },
         stdin: request.prompt,
-        timeoutMs: timeoutSeconds * 1000,
+        timeoutMs: seconds * 1000,
         signal: request.signal,
         collectStdout: true,
         maxStdoutBytes: request.maxOutputBytes,
         tailBytes: STDERR_KEEP_BYTES,
         onStart: request.onProcess,
-        confine,
+        ...start,
       }),
     );
   } catch (err) {
@@ -103,9 +110,10 @@ async function generate(
   }
   const tail = stderrTail(outcome.tail.toString("utf8"));
   const withTail = (reason: string) => new GeneratorError(`command: ${reason}${tail ? `; stderr:\n${tail}` : ""}`);
+  if (outcome.limit && request.limits) throw withTail(limitMessage(outcome.limit, request.limits));
   if (outcome.stopped === "overflow")
     throw withTail(`${request.pairId} printed more than the output limit of ${formatBytes(request.maxOutputBytes!)} (max_output_bytes) and was stopped`);
-  if (outcome.stopped === "timeout") throw withTail(`timed out after ${timeoutSeconds}s`);
+  if (outcome.stopped === "timeout") throw withTail(`timed out after ${seconds}s`);
   if (outcome.stopped === "abort") throw withTail("cancelled");
   if (outcome.code === 0) return { content: outcome.stdout, ...(tail ? { stderr: tail } : {}) };
   if (outcome.code !== null) throw withTail(`exited with code ${outcome.code}`);

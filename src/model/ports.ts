@@ -34,6 +34,8 @@ export interface GenerateRequest {
   onProcess?: OnProcess;
   /** Where commands run confined; absent: they run unconfined. */
   sandbox?: Sandbox;
+  /** What each command may take; absent: no limit of pairflow's (tests that start commands directly). */
+  limits?: CommandLimits;
   /** Runs its commands traced, and is told what they read; absent: untraced. */
   trace?: ReadTrace;
   /** Paces provider calls by the run's rate budgets (src/schedule/); absent: the process's own. */
@@ -81,14 +83,38 @@ export interface PacedTurn {
  */
 export interface Sandbox {
   readonly name: string;
-  /** The program and arguments that run a command confined, up to the command: it runs in `cwd`, can read `readable` and write `writable`. */
-  confine(command: { cwd: string; readable: readonly string[]; writable?: readonly string[] }): string[];
+  /** The program and arguments that run a command confined, up to the command. */
+  confine(command: SandboxCommand): string[];
+}
+
+/** A command to confine: it runs in `cwd`, can read `readable` (files pairflow hands it), and has the network or not. */
+export interface SandboxCommand {
+  cwd: string;
+  readable: readonly string[];
+  network: boolean;
+  /** The size of its /tmp and of its home directory, each, in bytes; absent: the system's default. */
+  tmpBytes?: number;
+}
+
+/**
+ * What one command may take, set by whoever starts pairflow (command-line flags, the action's
+ * inputs), never by the workflow file, which a pull request can change (src/processes/limits.ts).
+ */
+export interface CommandLimits {
+  /** Processes at once (the command's own and all it starts). */
+  processes: number;
+  /** Memory, in bytes: of the command whole where a cgroup can be made, else of each process. */
+  memoryBytes: number;
+  /** The size of its /tmp and of its home directory in the sandbox, each, in bytes. */
+  tmpBytes: number;
+  /** Wall time, in seconds: a workflow's longer `timeout` is cut to this. */
+  timeSeconds: number;
 }
 
 /** Runs commands under a tracer that records the files they open (`--trace-reads`, src/processes/trace.ts). */
 export interface ReadTracer {
-  /** The program and arguments, up to the command, that run it traced, writing what it opens to `log`. */
-  argv(log: string): string[];
+  /** The program and arguments, up to the command, that run it traced, writing what it opens to descriptor 3. */
+  argv(): string[];
 }
 
 /** The tracer of one pair's commands: `read` is told the files each traced command read (absolute paths). */
@@ -197,6 +223,8 @@ export interface GuardRequest {
   onProcess?: OnProcess;
   /** Where commands run confined; absent: they run unconfined. */
   sandbox?: Sandbox;
+  /** What each command may take; absent: no limit of pairflow's (tests that start commands directly). */
+  limits?: CommandLimits;
   /** Runs its commands traced, and is told what they read; absent: untraced. */
   trace?: ReadTrace;
 }

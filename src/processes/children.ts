@@ -19,8 +19,10 @@
  * cleanup on exit but neither the start gate nor the pipe holders, so this stays on it.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
-import type { ChildGroup, OnProcess } from "../model/ports.js";
+import { randomBytes } from "node:crypto";
+import { closeSync, openSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import type { ChildGroup, CommandLimits, OnProcess } from "../model/ports.js";
+import { commandCgroup, limitFromOutput, rlimitPrefix, type CommandCgroup, type LimitHit } from "./limits.js";
 
 /** A process group as recorded: its leader's pid (= the group id) and the start time of that process (field 22 of /proc/<pid>/stat). */
 export type ProcessGroup = ChildGroup;
@@ -50,11 +52,23 @@ export interface CommandOptions {
    * the group's leader is then that program, and stopping the group stops the sandbox.
    */
   confine?: readonly string[];
+  /** Whether `confine` is a sandbox (a PID namespace that ends with the command), not a tracer alone. */
+  sandboxed?: boolean;
+  /** What the command may take (./limits.ts); absent: no limit of pairflow's. */
+  limits?: CommandLimits;
+  /**
+   * A file made for the command's tracer and handed to it as descriptor 3 (strace's `-o
+   * /dev/fd/3`); the shell closes that descriptor before the command runs, so the command itself
+   * can neither write to the file nor reach it by name.
+   */
+  traceLog?: string;
 }
 
 export interface CommandOutcome {
   /** Why pairflow stopped the command, if it did. */
   stopped?: "timeout" | "abort" | "overflow";
+  /** The limit that stopped it (the kernel's word where a cgroup held it, else what it printed). */
+  limit?: LimitHit;
   code: number | null;
   signal: NodeJS.Signals | null;
   /** The collected stdout (empty unless collectStdout). */
@@ -85,6 +99,10 @@ const GATE_CLOSED = 125;
  * first line exits before the gate, so nothing runs then either).
  */
 const GATE = `IFS= read -r _ || exit ${GATE_CLOSED}; `;
+/** Closes the tracer's descriptor (CommandOptions.traceLog) before anything else runs. */
+const CLOSE_TRACE_LOG = "exec 3>&-; ";
+/** The variable that marks an unconfined command's processes, to find those that left its group. */
+export const COMMAND_ID_VARIABLE = "PAIRFLOW_COMMAND_ID";
 /** Written to stdin before the command's own stdin: the gate's go. */
 const GO = Buffer.from("go\n");
 
@@ -162,7 +180,13 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
       if (!closed) killHolders(outputs);
       spawned.shell?.drop(true);
       live.delete(pid);
-      resolve({ stopped, code: exited.code, signal: exited.signal, stdout: Buffer.concat(stdout), tail: tail.bytes() });
+      const kept = tail.bytes();
+      const failed = exited.code !== 0 || stopped !== undefined;
+      const limit = cgroup?.hit() ?? (failed && options.limits ? limitFromOutput(kept.toString("utf8"), options.sandboxed === true) : undefined);
+      // Whatever it started that hid from its group: in its cgroup, or marked in its environment.
+      if (cgroup) cgroup.dispose();
+      else if (mark !== undefined) killMarked(mark);
+      resolve({ stopped, ...(limit ? { limit } : {}), code: exited.code, signal: exited.signal, stdout: Buffer.concat(stdout), tail: kept });
     };
     const stop = (why: NonNullable<CommandOutcome["stopped"]>) => {
       if (stopped !== undefined || settled) return;
@@ -178,10 +202,21 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
     };
     const onAbort = () => stop("abort");
 
-    spawned.shell = startShell(shellArgv(GATE + options.command, options.confine), options.cwd, options.env, {
+    // Unconfined, what leaves the command's group is found by this mark; confined, the sandbox's
+    // PID namespace ends with the command.
+    const mark = options.sandboxed ? undefined : randomBytes(12).toString("hex");
+    const env = mark === undefined ? options.env : { ...options.env, [COMMAND_ID_VARIABLE]: mark };
+    const script = (options.traceLog !== undefined ? CLOSE_TRACE_LOG : "") + (options.limits ? rlimitPrefix(options.limits) : "") + GATE + options.command;
+    let cgroup: CommandCgroup | undefined;
+    spawned.shell = startShell(shellArgv(script, options.confine), options.cwd, env, options.traceLog, {
       started(startedPid, startTime) {
         pid = startedPid;
         const group: ProcessGroup = { pid, startTime };
+        // Into its cgroup while it is held at the gate: everything it starts is counted there.
+        if (options.limits) {
+          cgroup = commandCgroup(options.limits);
+          if (cgroup) holdIn(cgroup, pid);
+        }
         // The descriptors the command writes to; whoever still holds them after a stop is killed.
         outputs = [1, 2].map((fd) => fdTarget(pid, fd)).filter((t): t is string => t !== undefined);
         register(group);
@@ -248,6 +283,7 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
           signalGroup(pid, "SIGKILL");
           live.delete(pid);
         }
+        cgroup?.dispose();
         reject(new CommandStartError(pid === 0 ? `could not start /bin/sh in ${options.cwd}: ${err.message}` : `${err.message}; the command was stopped`));
       },
     });
@@ -294,9 +330,9 @@ interface Shell {
  * and relays each shell's output and ending as messages; pairflow still records, signals and kills
  * the groups itself. Where the launcher cannot run, the shell is started here.
  */
-function startShell(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, events: ShellEvents): Shell {
+function startShell(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, traceLog: string | undefined, events: ShellEvents): Shell {
   const launcher = ++shellsStarted > LAUNCH_AFTER ? Launcher.get() : undefined;
-  return launcher ? launcher.start(argv, cwd, env, events) : startHere(argv, cwd, env, events);
+  return launcher ? launcher.start(argv, cwd, env, traceLog, events) : startHere(argv, cwd, env, traceLog, events);
 }
 
 /** `/bin/sh -c script`, behind the program that confines it when there is one. */
@@ -312,8 +348,19 @@ function shellArgv(script: string, confine: readonly string[] | undefined): stri
 export const LAUNCH_AFTER = 8;
 let shellsStarted = 0;
 
-function startHere(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, events: ShellEvents): Shell {
-  const child = spawn(argv[0]!, argv.slice(1), { cwd, env, detached: true, stdio: "pipe" });
+function startHere(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, traceLog: string | undefined, events: ShellEvents): Shell {
+  let log: number | undefined;
+  let child: ChildProcess;
+  try {
+    // Made here, never there before: no link followed, no file another process made.
+    if (traceLog !== undefined) log = openSync(traceLog, "wx", 0o600);
+    child = spawn(argv[0]!, argv.slice(1), { cwd, env, detached: true, stdio: log === undefined ? "pipe" : ["pipe", "pipe", "pipe", log] });
+  } catch (err) {
+    queueMicrotask(() => events.error(err as Error));
+    return { drop() {} };
+  } finally {
+    if (log !== undefined) closeSync(log);
+  }
   if (child.pid === undefined) {
     // spawn failed (no /bin/sh, a bad cwd): the error event says why.
     child.once("error", (err) => events.error(err));
@@ -342,7 +389,7 @@ function startHere(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv,
 
 /**
  * The launcher's program: a plain script for `node -e`, CommonJS, needing nothing installed.
- * Messages in: spawn {id, argv, cwd, env}, go {id, stdin}, drop {id, all}. Messages out: started
+ * Messages in: spawn {id, argv, cwd, env, log}, go {id, stdin}, drop {id, all}. Messages out: started
  * {id, pid, startTime} (read before the shell can have been reaped), out/err {id, d}, exit {id,
  * code, signal}, close {id, code, signal}, error {id, message}. It ignores the terminal's signals
  * (pairflow decides what a Ctrl-C stops) and ends when pairflow does. A shell it never got the go
@@ -350,7 +397,7 @@ function startHere(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv,
  */
 const LAUNCHER = String.raw`"use strict";
 const { spawn } = require("node:child_process");
-const { readFileSync } = require("node:fs");
+const { closeSync, openSync, readFileSync } = require("node:fs");
 const shells = new Map();
 for (const s of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(s, () => {});
 process.on("disconnect", () => process.exit(0));
@@ -364,10 +411,12 @@ const startTime = (pid) => {
 process.on("message", (m) => {
   const id = m.id;
   if (m.t === "spawn") {
-    let child;
+    let child, log;
     try {
-      child = spawn(m.argv[0], m.argv.slice(1), { cwd: m.cwd, env: m.env, detached: true, stdio: "pipe" });
+      if (m.log !== undefined) log = openSync(m.log, "wx", 0o600);
+      child = spawn(m.argv[0], m.argv.slice(1), { cwd: m.cwd, env: m.env, detached: true, stdio: log === undefined ? "pipe" : ["pipe", "pipe", "pipe", log] });
     } catch (err) { return send({ t: "error", id, message: String(err && err.message) }); }
+    finally { if (log !== undefined) closeSync(log); }
     if (child.pid === undefined) return child.once("error", (err) => send({ t: "error", id, message: err.message }));
     shells.set(id, child);
     child.stdin.on("error", () => {});
@@ -452,11 +501,11 @@ class Launcher {
     return launcher;
   }
 
-  start(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, events: ShellEvents): Shell {
+  start(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, log: string | undefined, events: ShellEvents): Shell {
     const id = this.next++;
     if (this.shells.size === 0) this.busy();
     this.shells.set(id, events);
-    this.send({ t: "spawn", id, argv, cwd, env });
+    this.send({ t: "spawn", id, argv, cwd, env, log });
     return { drop: (all) => this.shells.has(id) && this.send({ t: "drop", id, all }) };
   }
 
@@ -587,6 +636,73 @@ function processIds(): number[] {
       .map(Number);
   } catch {
     return [];
+  }
+}
+
+/** The processes below `pid`, by the kernel's lists of each one's children; [] where it keeps none. */
+function descendants(pid: number): number[] {
+  const found: number[] = [];
+  const visit = (parent: number) => {
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${parent}/task`);
+    } catch {
+      return;
+    }
+    for (const task of tasks) {
+      let children: string;
+      try {
+        children = readFileSync(`/proc/${parent}/task/${task}/children`, "utf8");
+      } catch {
+        continue;
+      }
+      for (const child of children
+        .split(" ")
+        .filter((c) => /^\d+$/.test(c))
+        .map(Number)) {
+        if (found.includes(child)) continue;
+        found.push(child);
+        visit(child);
+      }
+    }
+  };
+  visit(pid);
+  return found;
+}
+
+/**
+ * Moves a command held at its gate into its cgroup: the leader first, so that what it starts from
+ * then on is born there, then what it had started (a sandbox's processes), until nothing new appears.
+ */
+function holdIn(cgroup: CommandCgroup, pid: number): void {
+  cgroup.add([pid]);
+  const moved = new Set<number>();
+  for (let round = 0; round < 5; round++) {
+    const fresh = descendants(pid).filter((p) => !moved.has(p));
+    if (fresh.length === 0) return;
+    cgroup.add(fresh);
+    for (const p of fresh) moved.add(p);
+  }
+}
+
+/** Kills the processes whose environment carries this command's mark (they left its group: setsid, a daemon). */
+function killMarked(mark: string): void {
+  const needle = Buffer.from(`${COMMAND_ID_VARIABLE}=${mark}\0`);
+  for (const pid of processIds()) {
+    if (pid === process.pid) continue;
+    let environ: Buffer;
+    try {
+      environ = readFileSync(`/proc/${pid}/environ`);
+    } catch {
+      continue;
+    }
+    if (environ.includes(needle)) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // gone already
+      }
+    }
   }
 }
 

@@ -4,26 +4,31 @@
  * A guard runs code a model wrote, and a pull request brings scripts a stranger wrote; pairflow's
  * own process holds the job's tokens (GITHUB_TOKEN, ACTIONS_RUNTIME_TOKEN, the action's inputs, the
  * provider keys) in its environment, which any process of the same user can read from
- * /proc/<pid>/environ. Taking them out of the command's environment does not stop that. In the
- * sandbox a command:
+ * /proc/<pid>/environ, and the machine holds more: the token `actions/checkout` keeps in
+ * `.git/config`, the credentials in the home directory, services on localhost. In the sandbox a
+ * command:
  *
+ * - runs in a user namespace of its own, the caller's uid and gid mapped, with every capability
+ *   dropped and no way to make another: as root too (self-hosted runners, containers), nothing it
+ *   runs can undo a mount (`umount /proc`, a remount read-write) or gain a privilege;
  * - has a PID namespace of its own and a /proc that shows only it: no other process, pairflow and
- *   the runner included, can be seen, signalled or read;
- * - sees the file system read-only, the repository included, with a private, empty, writable /tmp,
- *   and /run (the docker socket, the session bus) hidden; so it can change nothing outside the
- *   command's own /tmp, and what it leaves there goes with it;
- * - sees none of the runner's per-step files (RUNNER_TEMP: the file commands GITHUB_ENV,
- *   GITHUB_OUTPUT, GITHUB_PATH, GITHUB_STEP_SUMMARY and GITHUB_STATE live there);
- * - keeps the network (a generator calls a model), and is killed with whatever started it.
+ *   the runner included, can be seen, signalled or read; when it ends, everything it started ends;
+ * - sees the file system read-only, the repository included, with a private, empty, writable /tmp
+ *   and home directory (of a bounded size), /run (the docker socket, the session bus) hidden, every
+ *   `config` of the checkout's git directories (and of nested checkouts and submodules) read as an
+ *   empty file, and none of the runner's own directories;
+ * - has no network unless its pair says so (`network: true`; command generators keep it by default):
+ *   a network namespace of its own, with no localhost services and no abstract sockets.
  *
- * bwrap sets no_new_privs, so nothing inside gains privileges (sudo does not work). Where bwrap is
- * missing, or cannot make its namespaces (Ubuntu 24.04 forbids unprivileged user namespaces unless
- * `kernel.apparmor_restrict_unprivileged_userns=0`), commands run as before, and the run says so.
+ * bwrap is taken from the system's own directories (or the absolute path PAIRFLOW_BWRAP names),
+ * never from PATH, which a repository can change (`node_modules/.bin` under `npm run`). Where bwrap
+ * is missing, or cannot make its namespaces (Ubuntu 24.04 forbids unprivileged user namespaces
+ * unless bwrap's AppArmor profile allows them), commands run as before, and the run says so.
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import type { Sandbox } from "../model/ports.js";
+import type { Sandbox, SandboxCommand } from "../model/ports.js";
 
 export const SANDBOX_MODES = ["auto", "required", "off"] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
@@ -37,32 +42,164 @@ export interface SandboxLayout {
   root: string;
   /** Directories hidden behind an empty one: the runner's per-step files, the runner's own directory. */
   hide: readonly string[];
+  /** The home directory: an empty one of the sandbox's own instead (absent: none is hidden). */
+  home?: string;
+  /** Directories under the home directory shown again, read-only: the tools on PATH that live there. */
+  show?: readonly string[];
+  /** Files read as empty: the git configuration of every checkout in the repository (gitConfigFiles). */
+  empty?: readonly string[];
 }
 
 /** The variables that name directories the runner keeps for itself: hidden from commands. */
 export function runnerDirectories(env: NodeJS.ProcessEnv, execPath = process.execPath): string[] {
   const dirs: string[] = [];
-  if (env.RUNNER_TEMP) dirs.push(env.RUNNER_TEMP);
+  if (env.RUNNER_TEMP) {
+    dirs.push(env.RUNNER_TEMP);
+    // A self-hosted runner's work folder is `_work` in its own directory, beside its credentials
+    // (.credentials, .runner): <runner>/_work/_temp.
+    const work = path.dirname(env.RUNNER_TEMP);
+    if (path.basename(work) === "_work" && path.dirname(work) !== "/") dirs.push(path.dirname(work));
+  }
   // The action runs on the runner's own Node (<runner>/externals/nodeNN/bin/node): the runner's
   // directory holds its configuration and credentials.
   const externals = /^(.*)\/externals\/node\d+\/bin\/node$/.exec(execPath);
   if (externals?.[1]) dirs.push(externals[1]);
-  return dirs;
+  return [...new Set(dirs)];
+}
+
+/**
+ * Names under a home directory that hold credentials by every usual convention: never shown again,
+ * even where a tool on PATH lives under one of them.
+ */
+const CREDENTIAL_HOMES = new Set([
+  ".ssh",
+  ".gnupg",
+  ".aws",
+  ".azure",
+  ".docker",
+  ".kube",
+  ".config",
+  ".netrc",
+  ".npmrc",
+  ".pypirc",
+  ".gitconfig",
+  ".git-credentials",
+  ".gcloud",
+  ".terraform.d",
+]);
+
+/**
+ * The directories under `home` that hold the tools on PATH (~/.local/bin, ~/.cargo/bin, a version
+ * manager's ~/.nvm or ~/.pyenv): the first directory below home of each, shown again read-only so
+ * that the tools still run, never one named like a credential store.
+ */
+export function toolHomes(home: string, pathVar: string): string[] {
+  const dirs = new Set<string>();
+  for (const entry of pathVar.split(":")) {
+    if (!path.isAbsolute(entry)) continue;
+    const rel = path.relative(home, entry);
+    if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) continue;
+    const first = rel.split(path.sep)[0]!;
+    if (CREDENTIAL_HOMES.has(first)) continue;
+    const dir = path.join(home, first);
+    if (lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) dirs.add(dir);
+  }
+  return [...dirs];
+}
+
+/** Directories a search for checkouts never enters: too big to walk, and no checkout lives there. */
+const NOT_WALKED = new Set(["node_modules", ".pairflow"]);
+
+/**
+ * The git configuration files of every checkout in `root`: `.git/config` (where actions/checkout
+ * keeps the job's token as an extraheader), `config.worktree`, and those of submodules under
+ * `.git/modules`; nested checkouts too. A link is never followed.
+ */
+export function gitConfigFiles(root: string): string[] {
+  const found: string[] = [];
+  const configs = (gitDir: string) => {
+    for (const name of ["config", "config.worktree"]) {
+      const file = path.join(gitDir, name);
+      if (lstatSync(file, { throwIfNoEntry: false })?.isFile()) found.push(file);
+    }
+    const modules = path.join(gitDir, "modules");
+    if (lstatSync(modules, { throwIfNoEntry: false })?.isDirectory()) walkModules(modules);
+  };
+  const walkModules = (dir: string) => {
+    for (const entry of readdirSafe(dir)) {
+      if (!entry.isDirectory()) continue;
+      const sub = path.join(dir, entry.name);
+      if (lstatSync(path.join(sub, "HEAD"), { throwIfNoEntry: false })?.isFile()) configs(sub);
+      else walkModules(sub);
+    }
+  };
+  // A `.git` file (a worktree, a submodule) names the git directory elsewhere, and its common one.
+  const linked = (file: string) => {
+    let gitDir: string;
+    try {
+      const text = readFileSync(file, "utf8");
+      const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
+      if (named === undefined) return;
+      gitDir = path.resolve(path.dirname(file), named);
+    } catch {
+      return;
+    }
+    configs(gitDir);
+    try {
+      const common = readFileSync(path.join(gitDir, "commondir"), "utf8").trim();
+      if (common !== "") configs(path.resolve(gitDir, common));
+    } catch {
+      // no common directory
+    }
+  };
+  const walk = (dir: string) => {
+    for (const entry of readdirSafe(dir)) {
+      const sub = path.join(dir, entry.name);
+      if (entry.name === ".git" && entry.isFile()) linked(sub);
+      if (!entry.isDirectory() || NOT_WALKED.has(entry.name)) continue;
+      if (entry.name === ".git") configs(sub);
+      else walk(sub);
+    }
+  };
+  walk(root);
+  // The checkout the repository is in, where it is not itself one.
+  for (let dir = path.dirname(root); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const git = lstatSync(path.join(dir, ".git"), { throwIfNoEntry: false });
+    if (git?.isDirectory()) configs(path.join(dir, ".git"));
+    else if (git?.isFile()) linked(path.join(dir, ".git"));
+    if (git) break;
+  }
+  return [...new Set(found)];
+}
+
+function readdirSafe(dir: string) {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
 }
 
 /** bwrap's arguments, up to the command: everything a confined command sees. */
-export function bwrapArguments(layout: SandboxLayout, command: { cwd: string; readable: readonly string[]; writable?: readonly string[] }): string[] {
-  const args = ["--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"];
-  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
+export function bwrapArguments(layout: SandboxLayout, command: SandboxCommand): string[] {
+  const args = ["--die-with-parent", "--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"];
+  if (!command.network) args.push("--unshare-net");
+  // As root bwrap would keep every capability in the sandbox's namespace: none is kept.
+  args.push("--cap-drop", "ALL");
+  const sized = command.tmpBytes === undefined ? [] : ["--size", String(command.tmpBytes)];
+  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...sized, "--tmpfs", "/tmp");
   // /run holds sockets to the machine's services (docker's is root on the runner); what DNS needs
   // (systemd-resolved's stub, where /etc/resolv.conf points on Ubuntu) is shown again.
   args.push("--tmpfs", "/run", "--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve");
   for (const dir of layout.hide) if (dir !== "/" && !isInside(layout.root, dir)) args.push("--tmpfs", dir);
+  if (layout.home !== undefined && layout.home !== "/" && !isInside(layout.root, layout.home)) {
+    args.push(...sized, "--tmpfs", layout.home);
+    for (const dir of layout.show ?? []) args.push("--ro-bind", dir, dir);
+  }
   // Shown again on top of what hid them: the repository, and the files pairflow hands the command.
   // (The root directory is shown already; binding it again would cover the sandbox's own /proc.)
   for (const dir of [layout.root, ...command.readable]) if (dir !== "/") args.push("--ro-bind", dir, dir);
-  // A directory of pairflow's own the command's tracer writes to (src/processes/trace.ts).
-  for (const dir of command.writable ?? []) if (dir !== "/") args.push("--bind", dir, dir);
+  for (const file of layout.empty ?? []) args.push("--ro-bind", "/dev/null", file);
   args.push("--chdir", command.cwd);
   return args;
 }
@@ -77,32 +214,53 @@ export function bubblewrap(bwrap: string, layout: SandboxLayout): Sandbox {
 
 const probes = new Map<string, SandboxProbe>();
 
+/** Where bwrap and the other system programs pairflow starts are looked for: the system's own directories, never PATH. */
+export const SYSTEM_DIRECTORIES = ["/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin"];
+
+/** An absolute path to bwrap that whoever starts pairflow gives; otherwise the system's own directories are searched. */
+export const BWRAP_VARIABLE = "PAIRFLOW_BWRAP";
+
 /**
- * Whether bwrap is on PATH and confines a command as pairflow needs: it runs, and inside it no
- * other process is visible. Asked once per process and PATH.
+ * Whether bwrap confines a command as pairflow needs: it runs, and inside it no other process is
+ * visible, no capability is held, and /proc cannot be unmounted. Asked once per process and bwrap.
  */
 export function probeSandbox(env: NodeJS.ProcessEnv): SandboxProbe {
-  const pathVar = env.PATH ?? "";
-  const known = probes.get(pathVar);
+  const asked = env[BWRAP_VARIABLE];
+  const key = asked ?? "";
+  const known = probes.get(key);
   if (known) return known;
-  const probe = probeNow(pathVar);
-  probes.set(pathVar, probe);
+  const probe = probeNow(asked);
+  probes.set(key, probe);
   return probe;
 }
 
-function probeNow(pathVar: string): SandboxProbe {
-  const bwrap = findExecutable("bwrap", pathVar);
-  if (bwrap === undefined) return { available: false, reason: "bubblewrap (bwrap) is not installed" };
-  const args = bwrapArguments({ root: "/", hide: [] }, { cwd: "/", readable: [] });
-  // Inside, /proc shows the sandbox's own processes only: bwrap's reaper, the shell, and ls.
-  const r = spawnSync(bwrap, [...args, "/bin/sh", "-c", "ls /proc"], { encoding: "utf8", timeout: 10_000, env: {} });
+/** The program `name` from the system's own directories, or the absolute path given instead. */
+export function systemProgram(name: string, given?: string): string | undefined {
+  if (given !== undefined && given !== "") return path.isAbsolute(given) && isExecutable(given) ? given : undefined;
+  return findExecutable(name, SYSTEM_DIRECTORIES.join(":"));
+}
+
+/** What the probe's command prints inside the sandbox: its pids, its capabilities, and whether /proc came off. */
+const PROBE = "ls /proc; grep '^CapEff:' /proc/self/status; umount -l /proc 2>/dev/null && echo UNMOUNTED; exit 0";
+
+function probeNow(asked: string | undefined): SandboxProbe {
+  const bwrap = systemProgram("bwrap", asked);
+  if (bwrap === undefined) {
+    return { available: false, reason: asked ? `${BWRAP_VARIABLE} (${asked}) is not an absolute path to a program` : "bubblewrap (bwrap) is not installed" };
+  }
+  const args = bwrapArguments({ root: "/", hide: [] }, { cwd: "/", readable: [], network: false });
+  const r = spawnSync(bwrap, [...args, "/bin/sh", "-c", PROBE], { encoding: "utf8", timeout: 10_000, env: {} });
   if (r.error) return { available: false, reason: `bwrap could not be started: ${r.error.message}` };
   if (r.status !== 0) {
     const said = (r.stderr || r.stdout).trim().split("\n")[0] ?? "";
     return { available: false, reason: `bwrap does not work here${said ? ` (${said})` : ""}` };
   }
+  // Inside, /proc shows the sandbox's own processes only: bwrap's reaper, the shell, and ls.
   const pids = r.stdout.split(/\s+/).filter((name) => /^\d+$/.test(name));
   if (pids.length === 0 || pids.length > 4) return { available: false, reason: "bwrap does not hide other processes here" };
+  const caps = /^CapEff:\s*([0-9a-f]+)$/m.exec(r.stdout)?.[1];
+  if (caps === undefined || /[1-9a-f]/.test(caps)) return { available: false, reason: "a command in bwrap keeps capabilities here" };
+  if (r.stdout.includes("UNMOUNTED")) return { available: false, reason: "a command in bwrap can unmount its /proc here" };
   return { available: true, bwrap };
 }
 
@@ -110,14 +268,18 @@ export function findExecutable(name: string, pathVar: string): string | undefine
   for (const dir of pathVar.split(":")) {
     if (dir === "") continue;
     const file = path.join(dir, name);
-    try {
-      accessSync(file, constants.X_OK);
-      if (existsSync(file)) return file;
-    } catch {
-      // not here
-    }
+    if (isExecutable(file)) return file;
   }
   return undefined;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return existsSync(file) && statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function isInside(dir: string, file: string): boolean {

@@ -7,18 +7,25 @@
  * command that makes many other calls runs at nearly full speed. `-y` prints the path each opened
  * descriptor names, absolute and with links resolved, whatever the directory the command was in;
  * `-qq` and `-e signal=none` leave out what is not a call. In the sandbox strace runs inside
- * bubblewrap, which shows the repository at its own path, so the paths are the same as outside;
- * the trace is written to a directory of its own that the sandbox shows writable.
+ * bubblewrap, which shows the repository at its own path, so the paths are the same as outside.
+ *
+ * The trace is not the command's to touch: pairflow makes its file in a private directory the
+ * sandbox does not show, and hands it to strace as descriptor 3 (`-o /dev/fd/3`); the command's
+ * shell closes that descriptor before the command runs (src/processes/children.ts). The file is
+ * read back without following a link or waiting on a pipe, and bounded.
  *
  * A file the command opened for writing (or created, or truncated) is its output, not something it
  * read: it is left out even where it was also read.
  */
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { ReadTrace, ReadTracer, Sandbox } from "../model/ports.js";
-import { findExecutable } from "./sandbox.js";
+import type { CommandLimits, ReadTrace, ReadTracer, Sandbox } from "../model/ports.js";
+import { systemProgram } from "./sandbox.js";
+
+/** Where strace writes: the descriptor pairflow hands it (see above). */
+const TRACE_FD = "/dev/fd/3";
 
 /** The trace of one command is read up to this size (some 400,000 files opened); the rest is not read. */
 const MAX_TRACE_BYTES = 64 * 1024 * 1024;
@@ -30,41 +37,55 @@ export type TraceProbe = { available: true; tracer: ReadTracer } | { available: 
  * stops the command only at the traced calls (where it cannot, strace says so on the command's
  * stderr, so the probe tries without).
  */
-export function straceArguments(log: string, seccomp = true): string[] {
-  return ["-f", "-qq", "-y", ...(seccomp ? ["--seccomp-bpf"] : []), "-e", "signal=none", "-e", "trace=?open,openat,?openat2,execve", "-o", log];
+export function straceArguments(seccomp = true): string[] {
+  return ["-f", "-qq", "-y", ...(seccomp ? ["--seccomp-bpf"] : []), "-e", "signal=none", "-e", "trace=?open,openat,?openat2,execve", "-o", TRACE_FD];
 }
 
 const probes = new Map<string, TraceProbe>();
 
+/** An absolute path to strace that whoever starts pairflow gives; otherwise the system's own directories are searched. */
+export const STRACE_VARIABLE = "PAIRFLOW_STRACE";
+
 /**
- * Whether strace is on PATH and can trace a command here, confined when `sandbox` is given (a
- * container may forbid ptrace). Asked once per process, PATH and sandbox.
+ * Whether strace (from the system's own directories or PAIRFLOW_STRACE, never PATH) can trace a
+ * command here, confined when `sandbox` is given (a container may forbid ptrace). Asked once per
+ * process, strace and sandbox.
  */
 export function probeTracer(env: NodeJS.ProcessEnv, sandbox?: Sandbox): TraceProbe {
-  const key = `${env.PATH ?? ""}\0${sandbox?.name ?? ""}`;
+  const given = env[STRACE_VARIABLE];
+  const key = `${given ?? ""}\0${sandbox?.name ?? ""}`;
   let probe = probes.get(key);
   if (!probe) {
-    probe = probeNow(env.PATH ?? "", sandbox);
+    probe = probeNow(given, sandbox);
     probes.set(key, probe);
   }
   return probe;
 }
 
-function probeNow(pathVar: string, sandbox: Sandbox | undefined): TraceProbe {
-  const strace = findExecutable("strace", pathVar);
-  if (strace === undefined) return { available: false, reason: "strace is not installed (on Ubuntu: apt-get install strace)" };
+function probeNow(given: string | undefined, sandbox: Sandbox | undefined): TraceProbe {
+  const strace = systemProgram("strace", given);
+  if (strace === undefined) {
+    return {
+      available: false,
+      reason: given ? `strace is not installed at ${given} (${STRACE_VARIABLE})` : "strace is not installed (on Ubuntu: apt-get install strace)",
+    };
+  }
   const dir = mkdtempSync(path.join(tmpdir(), "pairflow-trace-"));
   try {
-    const log = path.join(dir, "probe.log");
-    const confine = sandbox?.confine({ cwd: dir, readable: [], writable: [dir] }) ?? [];
+    const confine = sandbox?.confine({ cwd: "/", readable: [], network: false }) ?? [];
     let said = "";
     // The first that traces without a word on stderr, where the command's own output goes.
     for (const seccomp of [true, false]) {
-      const argv = [...confine, strace, ...straceArguments(log, seccomp), "/bin/sh", "-c", "exit 0"];
-      const r = spawnSync(argv[0]!, argv.slice(1), { cwd: dir, encoding: "utf8", timeout: 10_000, env: {} });
-      if (r.error) return { available: false, reason: `strace could not be started: ${r.error.message}` };
-      if (r.status === 0 && r.stderr.trim() === "") return { available: true, tracer: { argv: (file) => [strace, ...straceArguments(file, seccomp)] } };
-      said ||= (r.stderr || r.stdout).trim().split("\n")[0] ?? "";
+      const log = openSync(path.join(dir, `probe-${seccomp}.log`), "wx", 0o600);
+      try {
+        const argv = [...confine, strace, ...straceArguments(seccomp), "/bin/sh", "-c", "exec 3>&-; exit 0"];
+        const r = spawnSync(argv[0]!, argv.slice(1), { cwd: "/", encoding: "utf8", timeout: 10_000, env: {}, stdio: ["ignore", "pipe", "pipe", log] });
+        if (r.error) return { available: false, reason: `strace could not be started: ${r.error.message}` };
+        if (r.status === 0 && r.stderr.trim() === "") return { available: true, tracer: { argv: () => [strace, ...straceArguments(seccomp)] } };
+        said ||= (r.stderr || r.stdout).trim().split("\n")[0] ?? "";
+      } finally {
+        closeSync(log);
+      }
     }
     return { available: false, reason: `strace cannot trace commands here${said ? ` (${said})` : ""}` };
   } finally {
@@ -72,24 +93,40 @@ function probeNow(pathVar: string, sandbox: Sandbox | undefined): TraceProbe {
   }
 }
 
+/** How a run's commands are started: confined or not, traced or not, within limits or not. */
+export interface CommandSetup {
+  sandbox?: Sandbox;
+  trace?: ReadTrace;
+  limits?: CommandLimits;
+}
+
+/** What runCommand needs to start one command as its setup says (see CommandOptions). */
+export interface CommandStart {
+  confine?: string[];
+  sandboxed: boolean;
+  traceLog?: string;
+  limits?: CommandLimits;
+}
+
 /**
- * Runs a command through `run`, which it hands the program and arguments that confine it: the
- * sandbox's, and with a trace, strace's after them. Tells the trace what the command read, less
- * the files pairflow itself gave it (`readable`).
+ * Runs a command through `run`, which it hands how to start it: the sandbox's program and
+ * arguments, and with a trace, strace's after them and the file strace writes to. Tells the trace
+ * what the command read, less the files pairflow itself gave it (`readable`).
  */
-export async function traced<T>(
-  trace: ReadTrace | undefined,
-  sandbox: Sandbox | undefined,
-  command: { cwd: string; readable: readonly string[] },
-  run: (confine: string[] | undefined) => Promise<T>,
+export async function startCommand<T>(
+  setup: CommandSetup,
+  command: { cwd: string; readable: readonly string[]; network: boolean },
+  run: (start: CommandStart) => Promise<T>,
 ): Promise<T> {
-  if (trace === undefined) return run(sandbox?.confine(command));
+  const { sandbox, trace, limits } = setup;
+  const confine = sandbox?.confine(limits ? { ...command, tmpBytes: limits.tmpBytes } : command);
+  const base = { sandboxed: sandbox !== undefined, ...(limits ? { limits } : {}) };
+  if (trace === undefined) return run({ ...base, ...(confine ? { confine } : {}) });
   const dir = mkdtempSync(path.join(tmpdir(), "pairflow-trace-"));
   try {
     const log = path.join(dir, "trace.log");
-    const confine = [...(sandbox?.confine({ ...command, writable: [dir] }) ?? []), ...trace.argv(log)];
-    const result = await run(confine);
-    const own = [dir, ...command.readable];
+    const result = await run({ ...base, confine: [...(confine ?? []), ...trace.argv()], traceLog: log });
+    const own = [...command.readable];
     trace.read(readsOf(log, command.cwd).filter((file) => !own.some((mine) => file === mine || isInside(mine, file))));
     return result;
   } finally {
@@ -105,11 +142,13 @@ export function readsOf(log: string, cwd: string): string[] {
 function readBounded(file: string): string {
   let fd: number;
   try {
-    fd = openSync(file, "r");
+    // Never through a link, never waiting on a pipe: only the regular file pairflow made.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
     return ""; // the command never started
   }
   try {
+    if (!fstatSync(fd).isFile()) return "";
     const chunks: Buffer[] = [];
     let total = 0;
     const buffer = Buffer.alloc(1024 * 1024);

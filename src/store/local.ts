@@ -13,6 +13,7 @@
  * torn or empty reads as a miss, and the pair runs again or the object is written again. The lock
  * file, which is what a crash must never lose, is written durably elsewhere.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../refs/hash.js";
@@ -34,7 +35,14 @@ export class LocalStore implements ArtifactStore {
   /** Directories this invocation has made (or found): each is made once, not before every write. */
   private readonly made = new Set<string>();
 
-  constructor(readonly dir: string) {}
+  /** Request index files git tracks (committed, so brought by a checkout rather than written by a run): read once. */
+  private tracked: Set<string> | undefined;
+
+  /** `warn` is told once when request index entries that git tracks are ignored. */
+  constructor(
+    readonly dir: string,
+    private readonly options: { warn?: (message: string) => void } = {},
+  ) {}
 
   /** Content hashes of the accepted artifacts this store holds for a pair that pairflow generated, under any reference. */
   generatedHashes(pair: string): Set<string> {
@@ -118,7 +126,7 @@ export class LocalStore implements ArtifactStore {
   requests(key: string): RequestEntry[] {
     if (!HEX64.test(key)) return [];
     const file = this.requestPath(key);
-    if (!existsSync(file)) return [];
+    if (!existsSync(file) || this.trackedRequests().has(file)) return [];
     try {
       const value = JSON.parse(readFileNoFollow(file).toString("utf8")) as { key?: unknown; entries?: unknown };
       if (value.key !== key || !Array.isArray(value.entries)) return [];
@@ -168,6 +176,32 @@ export class LocalStore implements ArtifactStore {
       this.made.delete(dir);
       throw err;
     }
+  }
+
+  /**
+   * The request index files git tracks. A run writes them; one in a commit came with the checkout,
+   * from whoever made the commit (a pull request can add one with `git add -f`), and would answer
+   * a request with content no generator returned here: they are ignored, with one warning.
+   */
+  private trackedRequests(): Set<string> {
+    if (this.tracked) return this.tracked;
+    this.tracked = new Set();
+    const r = spawnSync("git", ["ls-files", "-z", "--", "requests"], {
+      cwd: this.dir,
+      encoding: "utf8",
+      env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    // Without git, or outside a repository, nothing is tracked.
+    if (r.status !== 0 || r.error) return this.tracked;
+    for (const name of r.stdout.split("\0")) if (name !== "") this.tracked.add(path.join(this.dir, name));
+    if (this.tracked.size > 0) {
+      const where = path.join(this.dir, "requests");
+      this.options.warn?.(
+        `${this.tracked.size} request index file${this.tracked.size === 1 ? " is" : "s are"} tracked by git under ${where}, so ${this.tracked.size === 1 ? "it came" : "they came"} with a checkout, not from a run here, and ${this.tracked.size === 1 ? "is" : "are"} ignored. The state directory must not be committed: git rm -r --cached ${where}`,
+      );
+    }
+    return this.tracked;
   }
 
   private requestPath(key: string): string {

@@ -135,10 +135,12 @@ describe("--trace-reads: what a command really read", () => {
 
   it("without strace says so once, and runs untraced", { timeout: scaled(60_000) }, () => {
     const dir = tempRepo({ "workflow.yml": TRACED.replace("node gen.mjs", "echo reader") });
-    const r = pairflow(["run", "--trace-reads", "--sandbox", "off"], { cwd: dir, env: { PATH: path.join(dir, "no-such-dir") } });
+    // strace is taken from the system's directories, never PATH: a machine without it is one where PAIRFLOW_STRACE names none.
+    const missing = path.join(dir, "no-such-dir", "strace");
+    const r = pairflow(["run", "--trace-reads", "--sandbox", "off"], { cwd: dir, env: { PATH: process.env.PATH, PAIRFLOW_STRACE: missing } });
     expect(r.status, r.stderr).toBe(0);
     const said = (r.stdout + r.stderr).split("\n").filter((line) => line.includes("reads are not traced"));
-    expect(said).toEqual([expect.stringContaining("reads are not traced: strace is not installed (on Ubuntu: apt-get install strace)")]);
+    expect(said).toEqual([expect.stringContaining(`reads are not traced: strace is not installed at ${missing} (PAIRFLOW_STRACE)`)]);
     expect(readFileSync(path.join(dir, "workflow.lock.json"), "utf8")).not.toContain("observed");
   });
 });

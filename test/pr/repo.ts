@@ -56,7 +56,8 @@ export async function cli(args: string[], cwd: string): Promise<CliResult> {
     stdout: { write: (s: string) => (stdout += s) },
     stderr: { write: (s: string) => (stderr += s) },
     cwd,
-    env: {},
+    // No PATH: the commands these runs start are plain ones, unconfined as without bubblewrap.
+    env: { PAIRFLOW_SANDBOX: "off" },
   });
   return { status, stdout, stderr };
 }

@@ -37,6 +37,7 @@ const can = (f) => { try { f(); return "yes"; } catch (e) { return e.code ?? "no
 console.log("processes " + readdirSync("/proc").filter((p) => /^\d+$/.test(p)).length);
 console.log("write repository " + can(() => writeFileSync("planted.txt", "x")));
 console.log("write home " + can(() => writeFileSync(homedir() + "/.pairflow-planted", "x")));
+console.log("home holds " + readdirSync(homedir()).filter((n) => n !== ".pairflow-planted").join(",") + ".");
 console.log("write tmp " + can(() => writeFileSync("/tmp/scratch.txt", "x")));
 console.log("read artifact " + can(() => readdirSync(process.env.PAIRFLOW_ARTIFACT.replace(/\/[^/]*$/, ""))));
 console.log("run holds " + can(() => { if (readdirSync("/run").some((n) => n !== "systemd")) throw new Error(); }));
@@ -49,7 +50,7 @@ process.exit(1);
 `;
 
 describe.runIf(SANDBOX)("a command in the sandbox", () => {
-  it("sees only its own processes, reads the repository and its artifact, writes nothing but its own /tmp, and keeps the network", async () => {
+  it("sees only its own processes, reads the repository and its artifact, writes nothing but its own /tmp and home, and has the network only when its pair says so", async () => {
     // The runner's temporary directory, with the file commands a step writes to.
     const runnerTemp = mkdtempSync(path.join(tmpdir(), "pairflow-runner-temp-"));
     writeFileSync(path.join(runnerTemp, "set_env"), "");
@@ -58,21 +59,34 @@ describe.runIf(SANDBOX)("a command in the sandbox", () => {
     const port = (server.address() as AddressInfo).port;
     const dir = tempRepo({
       "look.mjs": LOOK,
-      "workflow.yml": `name: s\nrmax: 0\naction_pairs:\n  a:\n    generator: command\n    generator_config: {run: echo hi}\n    guard: command\n    guard_config: {run: node look.mjs ${runnerTemp} ${port}}\n`,
+      "workflow.yml": [
+        "name: s",
+        "rmax: 0",
+        "action_pairs:",
+        `  a:\n    generator: command\n    generator_config: {run: echo hi}\n    guard: command\n    guard_config: {run: node look.mjs ${runnerTemp} ${port}}`,
+        `  b:\n    generator: command\n    generator_config: {run: echo hi}\n    guard: command\n    guard_config: {run: node look.mjs ${runnerTemp} ${port}, network: true}`,
+        "",
+      ].join("\n"),
     });
-    const report = await runOf(dir, { cwd: dir, env: { ...process.env, RUNNER_TEMP: runnerTemp } });
+    const home = mkdtempSync(path.join(tmpdir(), "pairflow-home-"));
+    writeFileSync(path.join(home, ".npmrc"), "//registry.npmjs.org/:_authToken=npm_secret\n");
+    const report = await runOf(dir, { cwd: dir, env: { ...process.env, HOME: home, RUNNER_TEMP: runnerTemp } });
     server.close();
     expect(report.sandbox).toMatchObject({ confined: true });
-    const feedback = report.pairs[0]!.attempts[0]!.feedback;
+    const feedback = report.pairs.find((p) => p.id === "a")!.attempts[0]!.feedback;
+    expect(report.pairs.find((p) => p.id === "b")!.attempts[0]!.feedback).toContain("network yes");
     expect(Number(/processes (\d+)/.exec(feedback)![1])).toBeLessThanOrEqual(4);
     expect(feedback).toContain("write repository EROFS");
-    expect(feedback).toMatch(/write home (EROFS|EACCES|ENOENT)/);
+    // Its home directory is an empty one of its own: written, then gone with it.
+    expect(feedback).toContain("write home yes");
+    expect(feedback).toContain("home holds .");
+    expect(readdirSync(home)).toEqual([".npmrc"]);
     expect(feedback).toContain("write tmp yes");
     expect(feedback).toContain("read artifact yes");
     expect(feedback).toContain("run holds yes"); // nothing but what DNS needs
     expect(feedback).toContain("runner temp holds 0");
     expect(feedback).toContain("no new privileges true");
-    expect(feedback).toContain("network yes");
+    expect(feedback).toMatch(/network (ENETUNREACH|ECONNREFUSED)/);
     expect(readdirSync(dir)).not.toContain("planted.txt");
   });
 
@@ -124,11 +138,17 @@ describe("what the sandbox hides", () => {
     const dirs = runnerDirectories({ RUNNER_TEMP: "/home/runner/work/_temp" }, "/home/runner/runners/2.330.0/externals/node24/bin/node");
     expect(dirs).toEqual(["/home/runner/work/_temp", "/home/runner/runners/2.330.0"]);
     // A self-hosted runner keeps the work tree inside its own directory: shown again on top.
-    const args = bwrapArguments({ root: "/opt/runner/_work/repo/repo", hide: ["/opt/runner"] }, { cwd: "/opt/runner/_work/repo/repo", readable: [] });
+    const args = bwrapArguments(
+      { root: "/opt/runner/_work/repo/repo", hide: ["/opt/runner"] },
+      { cwd: "/opt/runner/_work/repo/repo", readable: [], network: false },
+    );
     const hide = args.indexOf("/opt/runner");
     const show = args.lastIndexOf("/opt/runner/_work/repo/repo");
     expect(args[hide - 1]).toBe("--tmpfs");
     expect(show).toBeGreaterThan(hide);
-    expect(args.slice(0, 2)).toEqual(["--die-with-parent", "--unshare-pid"]);
+    // A user namespace of its own, every capability dropped: as root too, no mount can be undone.
+    expect(args).toEqual(expect.arrayContaining(["--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-net"]));
+    expect(args[args.indexOf("--cap-drop") + 1]).toBe("ALL");
+    expect(bwrapArguments({ root: "/r", hide: [] }, { cwd: "/r", readable: [], network: true })).not.toContain("--unshare-net");
   });
 });

@@ -167,7 +167,8 @@ describe("a guard running hostile code", () => {
     chmodSync(path.join(bin, "bwrap"), 0o755);
     const outside = path.join(bin, "planted");
     const dir = tempRepo(repository(service.openaiUrl, outside));
-    const env = { ...process.env, ...SECRETS, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: "1" };
+    // Named by whoever starts pairflow (bwrap is never looked up on PATH).
+    const env = { ...process.env, ...SECRETS, PAIRFLOW_BWRAP: path.join(bin, "bwrap"), NO_COLOR: "1" };
     const auto = await run(["run"], dir, env);
     const warnings = auto.stdout.split("\n").filter((line) => line.includes("without a sandbox"));
     expect(warnings[0]).toMatch(/^warning {2}commands run without a sandbox \(bwrap does not work here \(bwrap: setting up uid map: Permission denied\)\)/);

@@ -16,6 +16,8 @@ import { interruptible, signalExitCode } from "../../app/signals.js";
 import { runCosts, type RunCosts } from "../costs.js";
 import { parseUsd } from "../../estimate/prices.js";
 import { SANDBOX_MODES } from "../../processes/sandbox.js";
+import { DEFAULT_LIMITS, describeLimits, parseLimits } from "../../processes/limits.js";
+import type { CommandLimits } from "../../model/ports.js";
 import { SANDBOX_VARIABLE } from "../../app/sandbox.js";
 
 function usdAmount(value: string): number {
@@ -29,6 +31,7 @@ interface CommonFlags {
   batch?: boolean;
   all?: boolean;
   sandbox?: string;
+  limits?: CommandLimits;
   traceReads?: boolean;
   verbose?: boolean;
   concurrency: number;
@@ -81,6 +84,12 @@ function common(command: Command): Command {
         "--sandbox <mode>",
         `run commands confined: auto (where bubblewrap works), required (refuse to run without), off; default: ${SANDBOX_VARIABLE}, else auto`,
       ).choices([...SANDBOX_MODES]),
+    )
+    .addOption(
+      new Option(
+        "--limits <list>",
+        `what each command may take, e.g. processes=512,memory=2g,tmp=512m,time=600 (default: ${describeLimits(DEFAULT_LIMITS)}); over a limit its pair fails, saying which`,
+      ).argParser(limitsArgument),
     )
     .option(
       "--trace-reads",
@@ -192,6 +201,7 @@ async function drive(
         env: io.env,
         stateDir: opts.stateDir,
         sandbox: opts.sandbox,
+        limits: opts.limits,
         traceReads: opts.traceReads,
         concurrency: opts.concurrency,
         wait: opts.wait,
@@ -222,4 +232,10 @@ async function drive(
     view.dispose();
     interruption.dispose();
   }
+}
+
+function limitsArgument(value: string): CommandLimits {
+  const limits = parseLimits(value);
+  if (typeof limits === "string") throw new InvalidArgumentError(limits);
+  return limits;
 }
