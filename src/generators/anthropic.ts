@@ -1,7 +1,7 @@
 /** The `anthropic` generator: one user message to the Anthropic Messages API. */
 import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
 import type { TokenUsage } from "../model/records.js";
-import { configNumber, field, sendCall, readProviderSettings, requireModel, shownText, type ProviderCall } from "./http.js";
+import { configNumber, field, requestCost, sendCall, readProviderSettings, requireModel, shownText, type ProviderCall } from "./http.js";
 
 const DEFAULT_BASE_URL = "https://api.anthropic.com";
 /** The Messages API requires max_tokens; this is enough for most artifacts. */
@@ -43,6 +43,8 @@ export function anthropicCall(request: GenerateRequest): ProviderCall {
     headers,
     body: body(cacheableContent(request.prompt, request.cacheablePrefix)),
     asked: body(request.prompt),
+    model,
+    cost: requestCost(request.prompt, model, maxTokens),
     secrets: [settings.apiKey ?? "", ...Object.values(settings.headers)],
     authHint: settings.apiKey === undefined ? `no API key sent: ${settings.apiKeyEnv} is not set` : undefined,
   };
@@ -64,7 +66,7 @@ export function cacheableContent(prompt: string, prefix: number | undefined): un
 
 export const anthropicGenerator: Generator = async (request) => {
   const call = anthropicCall(request);
-  const data = await sendCall(call, request.signal);
+  const data = await sendCall(call, request.signal, request.pacing);
   return anthropicResult(data, call.secrets);
 };
 

@@ -3,9 +3,16 @@
  * backoff and a per-request timeout. Messages never carry the API key or extra header values.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { GeneratorError, type GenerateRequest } from "../model/ports.js";
+import { CHAT_OVERHEAD_TOKENS, CHARS_PER_TOKEN, countTokens } from "../estimate/tokens.js";
+import { GeneratorError, RateLimitWaitError, type GenerateRequest, type PacedTurn, type Pacing, type RateCost, type RateLimits } from "../model/ports.js";
+import { sha256Hex } from "../refs/hash.js";
+import { systemClock } from "../schedule/clock.js";
+import { Pacer } from "../schedule/pacer.js";
 
-/** Rate limits, overloads (Anthropic's 529) and gateway hiccups pass; other statuses will not. */
+/**
+ * Rate limits, overloads (Anthropic's 529) and gateway hiccups pass; other statuses will not. A
+ * paced call's 429 is a wait (src/schedule/), not one of its attempts.
+ */
 const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504, 529]);
 const DEFAULT_BASE_DELAY_MS = 1000;
 const MAX_BACKOFF_MS = 30_000;
@@ -26,6 +33,8 @@ export interface ProviderSettings {
   retries: number;
   /** First backoff delay; PAIRFLOW_HTTP_BACKOFF_MS shortens it (tests). */
   baseDelayMs: number;
+  /** generator_config.rate_limit: the endpoint's limits, for one that does not send its own. */
+  rateLimit?: RateLimits;
 }
 
 /** One synchronous call a provider generator makes for a request (see openaiCall, anthropicCall). */
@@ -42,6 +51,9 @@ export interface ProviderCall {
   asked: unknown;
   /** Azure's api-version, when the endpoint is Azure's. */
   apiVersion?: string;
+  /** The model asked, and what the call takes from its budget: the prompt's tokens and max_tokens. */
+  model: string;
+  cost: RateCost;
   /** Strings never shown in a message. */
   secrets: string[];
   authHint?: string;
@@ -64,6 +76,7 @@ export function readProviderSettings(provider: string, request: GenerateRequest,
     throw new GeneratorError(`${provider}: generator_config.headers must map header names to strings`);
   }
   const backoff = Number(env.PAIRFLOW_HTTP_BACKOFF_MS);
+  const rateLimit = readRateLimit(provider, config.rate_limit);
   return {
     baseUrl,
     apiKey,
@@ -72,8 +85,43 @@ export function readProviderSettings(provider: string, request: GenerateRequest,
     timeoutSeconds: configNumber(provider, config, "timeout", { min: 0, exclusive: true }) ?? 120,
     retries: configNumber(provider, config, "retries", { min: 0, integer: true }) ?? 4,
     baseDelayMs: env.PAIRFLOW_HTTP_BACKOFF_MS && backoff >= 0 ? backoff : DEFAULT_BASE_DELAY_MS,
+    ...(rateLimit === undefined ? {} : { rateLimit }),
   };
 }
+
+/** generator_config.rate_limit: `{requests_per_minute, tokens_per_minute}`, either or both. */
+function readRateLimit(provider: string, value: unknown): RateLimits | undefined {
+  if (value === undefined || value === null) return undefined;
+  const wrong = () => new GeneratorError(`${provider}: generator_config.rate_limit must be {requests_per_minute, tokens_per_minute}, each a number > 0`);
+  if (typeof value !== "object" || Array.isArray(value)) throw wrong();
+  const limits: RateLimits = {};
+  for (const [key, n] of Object.entries(value)) {
+    if (typeof n !== "number" || !Number.isFinite(n) || n <= 0) throw wrong();
+    if (key === "requests_per_minute") limits.requestsPerMinute = n;
+    else if (key === "tokens_per_minute") limits.tokensPerMinute = n;
+    else throw wrong();
+  }
+  return limits;
+}
+
+/**
+ * What a call takes from its provider's budget before it is answered, as the providers count it
+ * when it arrives: the prompt's tokens (by pairflow's tokenizer where it has the model's, else
+ * approximated) and the most it may answer (max_tokens).
+ */
+export function requestCost(prompt: string, model: string, maxTokens: number | undefined): RateCost {
+  let input: number;
+  try {
+    input = countTokens(prompt, model).tokens;
+  } catch {
+    // The tokenizer is loaded by the estimate; a call made without one counts as the approximation does.
+    input = Math.ceil(prompt.length / CHARS_PER_TOKEN);
+  }
+  return { input: input + CHAT_OVERHEAD_TOKENS, output: maxTokens ?? 0 };
+}
+
+/** The process's own pacing, for calls made outside a run (a run hands its own). */
+let processPacing: Pacing | undefined;
 
 export function requireModel(provider: string, request: GenerateRequest): string {
   if (request.model === null || request.model === "") {
@@ -126,11 +174,23 @@ export interface PostJsonOptions {
   baseDelayMs?: number;
   /** Appended to 401/403 messages, e.g. to say that no key was sent. */
   authHint?: string;
+  /** Waits for a turn of its budget before each try; a 429 is then a wait, not a try. */
+  paced?: { pacing: Pacing; budget: Parameters<Pacing["turn"]>[0]; cost: RateCost };
 }
 
-/** Sends a provider call synchronously, with its settings' timeout, retries and backoff. */
-export function sendCall(call: ProviderCall, signal: AbortSignal): Promise<unknown> {
+/**
+ * Sends a provider call synchronously, with its settings' timeout, retries and backoff, paced by
+ * `pacing`: one budget per endpoint, key and model, named by a hash of them.
+ */
+export function sendCall(call: ProviderCall, signal: AbortSignal, pacing?: Pacing): Promise<unknown> {
+  const url = new URL(call.url);
+  const budget = {
+    id: sha256Hex(`${url.origin}${url.pathname}\n${call.model}\n${call.settings.apiKey ?? ""}`),
+    host: url.host,
+    ...(call.settings.rateLimit ? { limits: call.settings.rateLimit } : {}),
+  };
   return postJson({
+    paced: { pacing: pacing ?? (processPacing ??= new Pacer({ clock: systemClock })), budget, cost: call.cost },
     provider: call.provider,
     url: call.url,
     headers: call.headers,
@@ -190,8 +250,18 @@ export async function httpCall(options: HttpOptions): Promise<unknown> {
   }
   const payload = options.form ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
 
+  const paced = options.paced;
   for (let attempt = 0; ; attempt++) {
     if (signal.aborted) throw fail("cancelled");
+    let turn: PacedTurn | undefined;
+    if (paced) {
+      try {
+        turn = await paced.pacing.turn(paced.budget, paced.cost, signal);
+      } catch (error) {
+        if (error instanceof RateLimitWaitError) throw new RateLimitWaitError(redact(`${provider}: ${error.message}`, options.secrets));
+        throw fail("cancelled");
+      }
+    }
     const timeout = AbortSignal.timeout(Math.min(timeoutSeconds * 1000, MAX_TIMER_MS));
     let failure: string;
     let retryAfter: string | null = null;
@@ -203,14 +273,25 @@ export async function httpCall(options: HttpOptions): Promise<unknown> {
         signal: AbortSignal.any([signal, timeout]),
       });
       const text = await response.text(); // still under the timeout: a stalled body counts too
+      const header = (name: string) => response.headers.get(name);
+      // Refused for the rate limit, not for a spent quota: wait for the turn the budget gives, and
+      // ask again, the same attempt.
+      if (response.status === 429 && turn && !quotaSpent(text)) {
+        turn.limited(header);
+        attempt--;
+        continue;
+      }
+      turn?.answered(header);
+      turn = undefined;
       if (response.ok) return options.as === "text" ? text : parseJson(text, fail, options.secrets);
       failure = `HTTP ${response.status}: ${providerMessage(text, response.statusText, options.secrets)}`;
-      if (!RETRYABLE_STATUSES.has(response.status)) {
+      if (!RETRYABLE_STATUSES.has(response.status) || quotaSpent(text)) {
         const hint = (response.status === 401 || response.status === 403) && options.authHint;
         throw fail(hint ? `${failure} (${hint})` : failure);
       }
       retryAfter = response.headers.get("retry-after");
     } catch (error) {
+      turn?.failed();
       if (error instanceof GeneratorError) throw error;
       if (signal.aborted) throw fail("cancelled");
       failure = timeout.aborted ? `timed out after ${timeoutSeconds}s` : `could not reach ${host}: ${networkReason(error)}`;
@@ -226,6 +307,19 @@ export async function httpCall(options: HttpOptions): Promise<unknown> {
     } catch {
       throw fail("cancelled");
     }
+  }
+}
+
+/**
+ * A 429 that no wait mends: OpenAI's `insufficient_quota` (the account's credit or monthly budget
+ * is spent) fails at once, as the provider asks.
+ */
+function quotaSpent(text: string): boolean {
+  try {
+    const body: unknown = JSON.parse(text);
+    return field(body, "error", "code") === "insufficient_quota" || field(body, "error", "type") === "insufficient_quota";
+  } catch {
+    return false;
   }
 }
 

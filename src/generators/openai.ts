@@ -4,7 +4,7 @@
  */
 import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
 import type { TokenUsage } from "../model/records.js";
-import { configNumber, configString, field, sendCall, readProviderSettings, requireModel, shownText, type ProviderCall } from "./http.js";
+import { configNumber, configString, field, requestCost, sendCall, readProviderSettings, requireModel, shownText, type ProviderCall } from "./http.js";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 /** Where the key is read from when generator_config.api_key_env names no variable. */
@@ -49,6 +49,8 @@ export function openaiCall(request: GenerateRequest): ProviderCall {
     body,
     asked: body,
     apiVersion,
+    model,
+    cost: requestCost(request.prompt, model, maxTokens),
     secrets: [settings.apiKey ?? "", ...Object.values(settings.headers)],
     authHint: settings.apiKey === undefined ? `no API key sent: ${settings.apiKeyEnv} is not set` : undefined,
   };
@@ -56,7 +58,7 @@ export function openaiCall(request: GenerateRequest): ProviderCall {
 
 export const openaiGenerator: Generator = async (request) => {
   const call = openaiCall(request);
-  const data = await sendCall(call, request.signal);
+  const data = await sendCall(call, request.signal, request.pacing);
   return openaiResult(data, call.secrets);
 };
 

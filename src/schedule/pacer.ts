@@ -8,9 +8,9 @@
  * counts (requests, tokens, and Anthropic's input and output tokens), refilled continuously as the
  * providers refill theirs:
  * - every answer's headers say what is left, the bucket's size and when it is full again: the level
- *   is set to what the provider says, less what this process sent since that call and the provider
- *   may not have counted yet (counted twice rather than not at all), and the refill rate is what the
- *   reset says it is;
+ *   is set to what the provider says, less every other call of this process in flight, which the
+ *   provider may not have counted yet (counted twice rather than not at all), and the refill rate is
+ *   what the reset says it is;
  * - a limit the provider does not say (vLLM, Ollama, proxies) comes from the workflow or the caller
  *   (`rate_limit`), per minute, the bucket full at the start;
  * - each call's cost is estimated before it goes: its prompt's tokens and the output it may ask for
@@ -240,6 +240,11 @@ class Budget {
     return Math.min(bucket.capacity ?? Number.POSITIVE_INFINITY, bucket.level + bucket.rate * Math.max(0, now - bucket.at));
   }
 
+  /**
+   * Gives the call its turn at `now`. Times the provider gives as dates (Anthropic's resets) are read
+   * from then: the provider wrote them somewhere between the call's going and its answer, and
+   * counting from the earlier time never makes a bucket refill faster than it does.
+   */
   private admit(waiter: Waiter, now: number): PacedTurn {
     const seq = this.seq++;
     for (const [dimension, bucket] of this.buckets) {
@@ -260,26 +265,27 @@ class Budget {
     return {
       answered: (header) =>
         end(() => {
-          this.observe(seq, readRateHeaders(header, this.pacer.options.clock.now()));
+          this.observe(seq, readRateHeaders(header, now), waiter.cost);
           this.inFlight.delete(seq);
           this.refusedInARow = 0;
           this.window = Math.min(this.cap, this.window + (this.refusedOnce ? 1 / this.window : 1));
         }),
       limited: (header) =>
         end(() => {
-          const now = this.pacer.options.clock.now();
           const told = readRateHeaders(header, now);
-          // Refused: the provider did not count it.
+          const answeredAt = this.pacer.options.clock.now();
+          // Refused: the provider did not count it, whether it was taken off here as it went or as a
+          // call in flight when a later answer set the level.
           const cost = this.inFlight.get(seq)!;
           this.inFlight.delete(seq);
-          for (const [dimension, bucket] of this.buckets) if (bucket.applied < seq) bucket.level += cost[dimension];
+          for (const [dimension, bucket] of this.buckets) bucket.level += cost[dimension];
           this.observe(seq, told);
           stats.refused++;
           this.refusedOnce = true;
           this.window = Math.max(1, this.window / 2);
           const wait = told.retryAfterMs ?? this.resetWait(told, cost) ?? Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** this.refusedInARow);
           this.refusedInARow++;
-          this.blockedUntil = Math.max(this.blockedUntil, now + wait);
+          this.blockedUntil = Math.max(this.blockedUntil, answeredAt + wait);
         }),
       failed: () => end(() => this.inFlight.delete(seq)),
     };
@@ -295,8 +301,8 @@ class Budget {
     return wait;
   }
 
-  /** Takes what an answer to call `seq` says is left. */
-  private observe(seq: number, told: RateHeaders): void {
+  /** Takes what an answer to call `seq` says is left; `counted`: what the provider counted of the call. */
+  private observe(seq: number, told: RateHeaders, counted?: Record<Dimension, number>): void {
     const now = this.pacer.options.clock.now();
     for (const dimension of DIMENSIONS) {
       const reading = told.readings[dimension];
@@ -314,13 +320,20 @@ class Budget {
       } else if (bucket.rate === 0) {
         bucket.rate = bucket.capacity / MINUTE_MS;
       }
+      // Every other call in flight may have reached the provider after this one did, whichever
+      // went first: each is taken as not counted yet.
+      let uncounted = 0;
+      for (const [other, cost] of this.inFlight) if (other !== seq) uncounted += cost[dimension];
+      const said = remaining * this.share - uncounted;
       if (seq > bucket.applied) {
-        let later = 0;
-        for (const [other, cost] of this.inFlight) if (other > seq) later += cost[dimension];
-        bucket.level = remaining * this.share - later;
-        bucket.at = now;
+        bucket.level = said;
         bucket.applied = seq;
+      } else {
+        // An earlier call's answer, after a later one's set the level: that one took this call as not
+        // counted, which it most likely was, having gone first; unless what this answer says is less.
+        bucket.level = Math.min(this.level(bucket, now) + (counted?.[dimension] ?? 0), said);
       }
+      bucket.at = now;
     }
   }
 

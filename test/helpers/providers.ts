@@ -5,10 +5,15 @@
  * `answer` makes of the prompt, reports usage in each provider's fields (prompt cache included, see
  * promptCache.ts), refuses a wrong key with the provider's 401 body, and keeps every request it
  * received. A child process (the installed CLI, the bundled action) reaches it through `base_url`.
+ * With `rateLimits` it enforces a provider's per-minute buckets (./rateLimits.ts): each request
+ * counted as it arrives (its prompt at four characters a token, and its max_tokens), refused with
+ * 429 and a retry time when over, every answer carrying the provider's headers; and it answers
+ * after `latencyMs`.
  */
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { PromptCache, words, type Content } from "./promptCache.js";
+import { RateBuckets, type ProviderLimits } from "./rateLimits.js";
 
 export { words };
 
@@ -27,6 +32,8 @@ export interface ModelService {
   /** `base_url` for the anthropic generator. */
   anthropicUrl: string;
   requests: ModelRequest[];
+  /** With rateLimits: the requests counted and those refused (429). */
+  rate?: RateBuckets["counts"];
   close(): Promise<void>;
 }
 
@@ -35,15 +42,27 @@ export async function startModelService(options: {
   answer: (request: ModelRequest) => string;
   /** The providers' prompt caches; default on, as theirs are. */
   caching?: boolean;
+  /** Per-minute buckets the service enforces (the headers each provider sends are set apart, here for both). */
+  rateLimits?: Omit<ProviderLimits, "headers"> & { headers: "provider" | "none" };
+  /** How long each answer takes, in milliseconds; default: at once. */
+  latencyMs?: number;
 }): Promise<ModelService> {
   const requests: ModelRequest[] = [];
   const cache = new PromptCache({ enabled: options.caching ?? true });
+  // Each provider its own buckets, answering with its own headers.
+  const limits = options.rateLimits;
+  const buckets = limits && {
+    openai: new RateBuckets({ ...limits, headers: limits.headers === "none" ? "none" : "openai" }, Date.now),
+    anthropic: new RateBuckets({ ...limits, headers: limits.headers === "none" ? "none" : "anthropic" }, Date.now),
+  };
+  const counts = { accepted: 0, refused: 0 };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
+      let rateHeaders: Record<string, string> = {};
       const send = (status: number, body: unknown) => {
-        res.writeHead(status, { "content-type": "application/json" });
+        res.writeHead(status, { "content-type": "application/json", ...rateHeaders });
         res.end(JSON.stringify(body));
       };
       const url = new URL(req.url!, "http://loopback");
@@ -65,29 +84,44 @@ export async function startModelService(options: {
         return send(400, { error: { message: "body is not JSON" } });
       }
       const prompt = body.messages?.map((m) => PromptCache.text(m.content)).join("\n") ?? "";
+      if (buckets) {
+        const charged = buckets[provider].charge(Math.ceil(prompt.length / 4) + (body.max_tokens ?? 0));
+        rateHeaders = charged.headers;
+        if (charged.refused) {
+          counts.refused++;
+          return provider === "openai"
+            ? send(429, { error: { message: "Rate limit reached for requests", type: "requests", code: "rate_limit_exceeded" } })
+            : send(429, { type: "error", error: { type: "rate_limit_error", message: "Number of request tokens has exceeded your per-minute rate limit" } });
+        }
+        counts.accepted++;
+      }
       const request: ModelRequest = { provider, path: url.pathname, headers: req.headers, body, prompt };
       requests.push(request);
       const text = options.answer(request);
-      if (provider === "openai") {
-        send(200, {
-          id: `chatcmpl-${requests.length}`,
-          object: "chat.completion",
-          created: 1_790_000_000,
-          model: body.model,
-          choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
-          usage: { ...cache.openai(prompt), completion_tokens: words(text), total_tokens: words(prompt) + words(text) },
-        });
-      } else {
-        send(200, {
-          id: `msg_${requests.length}`,
-          type: "message",
-          role: "assistant",
-          model: body.model,
-          content: [{ type: "text", text }],
-          stop_reason: "end_turn",
-          usage: { ...cache.anthropic(body.messages?.[0]?.content ?? ""), output_tokens: words(text) },
-        });
-      }
+      const answer = () => {
+        if (provider === "openai") {
+          send(200, {
+            id: `chatcmpl-${requests.length}`,
+            object: "chat.completion",
+            created: 1_790_000_000,
+            model: body.model,
+            choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+            usage: { ...cache.openai(prompt), completion_tokens: words(text), total_tokens: words(prompt) + words(text) },
+          });
+        } else {
+          send(200, {
+            id: `msg_${requests.length}`,
+            type: "message",
+            role: "assistant",
+            model: body.model,
+            content: [{ type: "text", text }],
+            stop_reason: "end_turn",
+            usage: { ...cache.anthropic(body.messages?.[0]?.content ?? ""), output_tokens: words(text) },
+          });
+        }
+      };
+      if (options.latencyMs) setTimeout(answer, options.latencyMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -96,6 +130,7 @@ export async function startModelService(options: {
     openaiUrl: `${base}/openai`,
     anthropicUrl: `${base}/anthropic`,
     requests,
+    ...(buckets ? { rate: counts } : {}),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

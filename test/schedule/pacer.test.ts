@@ -70,6 +70,7 @@ describe("a run at the provider's limit", () => {
           costs: fc.array(fc.record({ input: fc.integer({ min: 10, max: 3_000 }), output: fc.integer({ min: 0, max: 1_000 }) }), {
             minLength: 1,
             maxLength: 300,
+            size: "max",
           }),
         }),
         async ({ headers, tokensPerMinute, requestsPerMinute, latencyMs, slots, auto, costs }) => {
