@@ -9,7 +9,8 @@
  * The mode comes from whoever starts pairflow (`--sandbox`, the action's `sandbox` input, or
  * PAIRFLOW_SANDBOX), never from the workflow file: a pull request could change that file.
  */
-import { existsSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { UsageError } from "../model/errors.js";
 import type { Sandbox } from "../model/ports.js";
@@ -56,7 +57,7 @@ export function chooseSandbox(mode: SandboxMode, env: NodeJS.ProcessEnv, root: s
     // The home directory, with its credentials, is an empty one of the sandbox's own; the tools on
     // PATH that live there are shown again.
     const home = env.HOME !== undefined && path.isAbsolute(env.HOME) && existsSync(env.HOME) ? path.resolve(env.HOME) : undefined;
-    const layout = { root, hide, empty: gitConfigFiles(root), ...(home ? { home, show: toolHomes(home, env.PATH ?? "") } : {}) };
+    const layout = { root, hide, empty: gitConfigFiles(root), emptyFile: emptyFile(), ...(home ? { home, show: toolHomes(home, env.PATH ?? "") } : {}) };
     return { state: { mode, confined: true, by: "bubblewrap" }, sandbox: bubblewrap(probe.bwrap, layout) };
   }
   if (mode === "required") {
@@ -74,4 +75,20 @@ export function unconfinedWarning(state: SandboxState | undefined): string | und
     `commands run without a sandbox (${state.reason}): a guard running code a model wrote can read the job's tokens from pairflow's process; ` +
     `install bubblewrap to confine them, or see docs/security.md`
   );
+}
+
+let empty: string | undefined;
+
+/**
+ * An empty file, read-only, that the sandbox shows in place of the files it empties (a device such
+ * as /dev/null cannot be read there): made once per process, removed when it exits.
+ */
+function emptyFile(): string {
+  if (empty !== undefined && existsSync(empty)) return empty;
+  const dir = mkdtempSync(path.join(tmpdir(), "pairflow-empty-"));
+  chmodSync(dir, 0o755);
+  empty = path.join(dir, "empty");
+  writeFileSync(empty, "", { mode: 0o444 });
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return empty;
 }

@@ -48,6 +48,8 @@ export interface SandboxLayout {
   show?: readonly string[];
   /** Files read as empty: the git configuration of every checkout in the repository (gitConfigFiles). */
   empty?: readonly string[];
+  /** An empty, read-only file shown in their place. */
+  emptyFile?: string;
 }
 
 /** The variables that name directories the runner keeps for itself: hidden from commands. */
@@ -199,7 +201,7 @@ export function bwrapArguments(layout: SandboxLayout, command: SandboxCommand): 
   // Shown again on top of what hid them: the repository, and the files pairflow hands the command.
   // (The root directory is shown already; binding it again would cover the sandbox's own /proc.)
   for (const dir of [layout.root, ...command.readable]) if (dir !== "/") args.push("--ro-bind", dir, dir);
-  for (const file of layout.empty ?? []) args.push("--ro-bind", "/dev/null", file);
+  if (layout.emptyFile !== undefined) for (const file of layout.empty ?? []) args.push("--ro-bind", layout.emptyFile, file);
   args.push("--chdir", command.cwd);
   return args;
 }
