@@ -14,6 +14,7 @@ import { probeSandbox } from "../../src/processes/sandbox.js";
 import { sha256Hex } from "../../src/refs/hash.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { CLI } from "../helpers/package.js";
+import { runAction } from "../action/runner.js";
 import { scaled } from "../helpers/time.js";
 
 const SANDBOX = probeSandbox(process.env).available;
@@ -312,6 +313,45 @@ console.log("abstract " + (await reach({ path: "\\0${name}" })));
     expect(lock).toContain("data.txt");
     expect(lock).not.toContain("forged");
   });
+});
+
+describe.runIf(SANDBOX)("a hostile guard in the bundled action on a self-hosted runner", () => {
+  it(
+    "reads neither the checkout's token, the runner's credentials, the home directory's nor the runner's file commands",
+    { timeout: scaled(60_000) },
+    async () => {
+      // A self-hosted runner's layout: <runner>/.credentials, <runner>/_work/_temp, <runner>/_work/<repo>/<repo>.
+      const runner = mkdtempSync(path.join(tmpdir(), "pairflow-runner-home-"));
+      writeFileSync(path.join(runner, ".credentials"), `{"scheme":"OAuth","data":{"token":"${TOKEN}-runner"}}\n`);
+      mkdirSync(path.join(runner, "_work/_temp"), { recursive: true });
+      writeFileSync(path.join(runner, "_work/_temp/set_env"), "");
+      const checkedOut = checkout("root", {
+        "steal.sh": [
+          'for f in .git/config "$RUNNER_HOME/.credentials" "$HOME/.npmrc"; do od -An -tx1 "$f" 2>&1 | tr -d " \\n"; echo; done',
+          'echo "runner temp holds: $(ls -A "$RUNNER_HOME/_work/_temp" | tr "\\n" " ")"',
+          "cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n' | grep -q '^ACTIONS_RUNTIME_TOKEN=' && echo ENVIRON",
+          "",
+        ].join("\n"),
+        "workflow.yml": `name: s\nrmax: 0\naction_pairs:\n  a:\n    generator: command\n    generator_config: {run: echo x}\n    guard: command\n    guard_config: {run: "sh steal.sh; exit 1", env: {RUNNER_HOME: "${runner}"}}\n`,
+      });
+      const workspace = path.join(runner, "_work/repo/repo");
+      mkdirSync(path.dirname(workspace), { recursive: true });
+      execFileSync("cp", ["-a", checkedOut, workspace]);
+      const result = await runAction({
+        workspace,
+        with: { cache: "false", sandbox: "required" },
+        env: { RUNNER_TEMP: path.join(runner, "_work/_temp"), HOME: homeOf("root"), ACTIONS_RUNTIME_TOKEN: TOKEN },
+      });
+      const all = result.stdout + result.stderr + result.summary + JSON.stringify(result.outputs);
+      // The runner's directory is an empty one there: its credentials and the file commands are gone.
+      expect(all).toContain("runner temp holds:");
+      expect(all).not.toContain("set_env");
+      expect(all).toMatch(/\.credentials:\s*No\s*such\s*file/);
+      expect(all).not.toContain("ENVIRON");
+      for (const form of [TOKEN, hex(TOKEN), hex("extraheader"), hex("OAuth"), hex("_authToken")]) expect(all).not.toContain(form);
+      rmSync(runner, { recursive: true, force: true });
+    },
+  );
 });
 
 describe.each(USERS)("what a command started, unconfined, pairflow run by %s", (user) => {
