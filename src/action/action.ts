@@ -33,7 +33,7 @@ import { keyVariables } from "../app/environment.js";
 import { ActionsCacheStore, scopeFor } from "../github/cache.js";
 import { openState, snapshotSource } from "../app/state.js";
 import { readInputs, type ActionInputs } from "./inputs.js";
-import { annotateConfigIssues, annotateFailedPairs, logPlan, repoPath, RunLog, style } from "./log.js";
+import { annotateConfigIssues, annotateFailedPairs, info, logPlan, repoPath, RunLog, style } from "./log.js";
 
 /** After SIGINT or SIGTERM, how long pairs in flight may finish (the runner allows about 7.5 s before it kills). */
 const GRACE_MS = 5_000;
@@ -103,7 +103,7 @@ function openCache(inputs: ActionInputs, workspace: string): ActionsCacheStore |
     contentOnLookup: inputs.mode === "run",
     retryMs: seconds("PAIRFLOW_CACHE_RETRY_SECONDS"),
     checkpointMs: seconds("PAIRFLOW_CACHE_CHECKPOINT_SECONDS"),
-    info: (message) => core.info(message),
+    info,
   });
 }
 
@@ -131,7 +131,7 @@ async function plan(inputs: ActionInputs, workspace: string, remote: ActionsCach
       core.setOutput("fanout", fanout);
     }
     core.setOutput("matrix", JSON.stringify(matrixOf(shards, shards.length > 0 ? fanout : undefined)));
-    core.info(`Shards: ${shards.length === 0 ? "none (nothing to run)" : shards.map((s) => `${s.index}/${s.count} runs ${s.pairs.length}`).join(", ")}`);
+    info(`Shards: ${shards.length === 0 ? "none (nothing to run)" : shards.map((s) => `${s.index}/${s.count} runs ${s.pairs.length}`).join(", ")}`);
   }
 
   const running = result.pairs.filter((p) => p.action === "run").length;
@@ -170,13 +170,13 @@ async function plan(inputs: ActionInputs, workspace: string, remote: ActionsCach
     }
     if (published.posted) {
       core.setOutput("comment-url", published.url);
-      if (published.action === "superseded") core.info(`plan comment left as it is: it shows the plan of a newer push (${published.url})`);
-      else core.info(`plan comment ${published.action}: ${published.url}`);
+      if (published.action === "superseded") info(`plan comment left as it is: it shows the plan of a newer push (${published.url})`);
+      else info(`plan comment ${published.action}: ${published.url}`);
     } else {
       core.notice(published.notice);
     }
   } else {
-    core.info("plan comment: off (input comment: false); the plan is in the job summary");
+    info("plan comment: off (input comment: false); the plan is in the job summary");
   }
   const estimateSection = collapsed(estimatePart.title, estimatePart.body);
   // This page is the job summary: what it leaves out is read with pairflow, not here.
@@ -241,7 +241,7 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
         maskProviderKeys(p.workflow);
         logPlan(p.plan, cwd);
         setPlanOutputs(p, cwd, env);
-        core.info(`Estimate: ${estimateHeadline(p.estimate, p.plan.pairs.filter((q) => q.action === "run").length)}`);
+        info(`Estimate: ${estimateHeadline(p.estimate, p.plan.pairs.filter((q) => q.action === "run").length)}`);
       },
     });
   } catch (err) {
@@ -260,7 +260,7 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
     }
   }
   log.end();
-  core.info(runSummary(report, style, { plan: planned?.plan }).trimEnd());
+  info(runSummary(report, style, { plan: planned?.plan }).trimEnd());
 
   const { plan, workflow, estimate, loaded } = planned!;
   annotateFailedPairs(report, loaded.sources.workflow, workflow, workspace);
@@ -349,7 +349,7 @@ async function runShardJob(
     interruption.dispose();
   }
   log.end();
-  core.info(runSummary(report, style, { plan: log.plan }).trimEnd());
+  info(runSummary(report, style, { plan: log.plan }).trimEnd());
   setOutcomeOutputs(report);
   await writeSummary(`## pairflow shard ${shard.index}/${shard.count}\n\n${runSummary(report, { ...style, bold: (s: string) => s }, { plan: log.plan })}\n`);
   if (report.status !== "success")
@@ -368,7 +368,7 @@ async function merge(inputs: ActionInputs, workspace: string, remote: ActionsCac
     core.endGroup();
   }
   const planned = await planOpened(opened, {});
-  core.info(runSummary(report, style, { plan: planned.plan }).trimEnd());
+  info(runSummary(report, style, { plan: planned.plan }).trimEnd());
   setOutcomeOutputs(report);
   const absent = missing.map((s) => `- shard ${s.index}/${s.count} never reported: its pairs that were not accepted are blocked`);
   await writeSummary(runSummaryMarkdown(planned.plan, report, { extra: [...(absent.length ? ["", ...absent] : []), ...cacheLine(inputs, remote)] }));

@@ -16,6 +16,28 @@ import { seconds } from "../report/run.js";
 import { visible } from "../report/visible.js";
 import type { PairOutcome, RunEvent, RunReport } from "../model/run.js";
 
+/**
+ * Text for the job log of which no line is a workflow command. The runner takes a line for one when,
+ * after any whitespace, it starts with `::` (`::notice file=README.md::...`, `::stop-commands::x`,
+ * `::add-mask::...`), and when `##[` stands anywhere in it (the older form, `##[error]...`); it ends
+ * lines at CR as well as LF. Here the colon that starts such a line is written `\x3a`, and the
+ * bracket of `##[` `\x5b`, as control characters are made visible (report/visible.ts): a reader
+ * still sees what was printed, and the runner obeys none of it. Invisible format characters
+ * (zero-width spaces, soft hyphens) in between count as nothing. pairflow's own commands (groups,
+ * annotations, masks) are written by @actions/core, each a line of its own, and stay commands.
+ */
+export function inert(text: string): string {
+  return text.replace(COMMAND_START, "$1\\x3a").replace(OLD_COMMAND, "$1\\x5b");
+}
+
+const COMMAND_START = /^([\s\p{Cf}\x85]*):(?=\p{Cf}*:)/gmu;
+const OLD_COMMAND = /(#\p{Cf}*#\p{Cf}*)\[/gu;
+
+/** Writes text to the job log as text, never as a workflow command (inert). */
+export function info(text: string): void {
+  core.info(inert(text));
+}
+
 /** The runner's log shows ANSI colours, though stdout is no terminal; NO_COLOR still turns them off. */
 export const style: Style = styleFor({ isTTY: true });
 
@@ -27,11 +49,11 @@ export function logPlan(plan: Plan, cwd: string): void {
   const run = plan.pairs.filter((p) => p.action === "run").length;
   const text = planText(plan, style, cwd, undefined, { more: "the next group lists every pair, by wave" });
   core.startGroup(`Plan: ${run} of ${plan.pairs.length} pairs to run`);
-  core.info(text.trimEnd());
+  info(text.trimEnd());
   core.endGroup();
   if (text === planListText(plan, style, cwd)) return;
   core.startGroup(`Every pair of the plan, by wave (${plan.pairs.length})`);
-  core.info(planListText(plan, style, cwd).trimEnd());
+  info(planListText(plan, style, cwd).trimEnd());
   core.endGroup();
 }
 
@@ -49,7 +71,7 @@ export class RunLog {
         break;
       case "pair_start": {
         const why = event.reasons.map((r) => (r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`)).join("; ");
-        core.info(`${style.cyan("start")}     ${visible(event.id)}${why ? style.dim(`  (${visible(why)})`) : ""}`);
+        info(`${style.cyan("start")}     ${visible(event.id)}${why ? style.dim(`  (${visible(why)})`) : ""}`);
         break;
       }
       case "attempt_end": {
@@ -62,7 +84,7 @@ export class RunLog {
         this.pairEnd(event.outcome);
         break;
       case "restored":
-        core.info(`${style.dim("restored")}  ${visible(event.id)}${style.dim(` from ${visible(event.from)}`)}`);
+        info(`${style.dim("restored")}  ${visible(event.id)}${style.dim(` from ${visible(event.from)}`)}`);
         break;
       case "warning":
         core.warning(visible(event.message));
@@ -89,10 +111,10 @@ export class RunLog {
         if (note) lines.push(style.red(note));
         break;
       default: // blocked, or stopped by an interruption
-        core.info(`${style.red(o.status.padEnd(9))} ${id}${note ? `  ${note}` : ""}`);
+        info(`${style.red(o.status.padEnd(9))} ${id}${note ? `  ${note}` : ""}`);
         return;
     }
-    core.info(lines.join("\n") || "(no attempts)");
+    info(lines.join("\n") || "(no attempts)");
     core.endGroup();
   }
 
@@ -100,7 +122,7 @@ export class RunLog {
   end(): void {
     if (this.reused.length === 0) return;
     core.startGroup(`${this.reused.length} pairs reused`);
-    core.info(this.reused.join("\n"));
+    info(this.reused.join("\n"));
     core.endGroup();
   }
 
