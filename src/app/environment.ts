@@ -5,11 +5,12 @@
  * runner holds for pairflow (the cache service's token and URLs, the action's inputs such as
  * github-token) nor any other credential, unless a person lets it through by name.
  */
+import { constants, gunzipSync } from "node:zlib";
 import { ANTHROPIC_KEY_VARIABLE } from "../generators/anthropic.js";
 import { OPENAI_KEY_VARIABLE } from "../generators/openai.js";
 import type { Sandbox } from "../model/ports.js";
 import type { Plan } from "../model/plan.js";
-import { redactor, type Redact } from "../model/redact.js";
+import { redactor, type Gunzip, type Redact } from "../model/redact.js";
 import type { SandboxState } from "../model/run.js";
 import type { Workflow } from "../model/workflow.js";
 import { chooseSandbox, runsCommands, sandboxMode } from "./sandbox.js";
@@ -104,8 +105,40 @@ export function childSetup(request: { env?: NodeJS.ProcessEnv; sandbox?: string 
   const env = request.env ?? {};
   const mode = sandboxMode(request.sandbox, env);
   const { generator, guard, secrets } = childEnvironments(env, workflow);
-  const setup: ChildSetup = { env: { generator, guard }, redact: redactor(secrets) };
+  const setup: ChildSetup = { env: { generator, guard }, redact: secretRedactor(secrets) };
   if (!runsCommands(plan)) return setup;
   const choice = chooseSandbox(mode, env, workflow.root);
   return { ...setup, sandbox: choice.sandbox, state: choice.state };
 }
+
+/** The cleaning of what commands print of `secrets`, gzip data in base64 included. */
+export function secretRedactor(secrets: Iterable<string>): Redact {
+  return redactor(secrets, gunzip);
+}
+
+/**
+ * gzip data inflated as far as it goes: data cut short gives what it has; data that goes on after
+ * its end, or breaks off in the middle, gives what the longest prefix that inflates gives.
+ */
+const gunzip: Gunzip = (data, limit) => {
+  const inflate = (length: number) => gunzipSync(data.subarray(0, length), { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: limit });
+  const tooLarge = (err: unknown) => (err as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE";
+  try {
+    return inflate(data.length);
+  } catch (err) {
+    if (tooLarge(err)) return "too large";
+  }
+  let good: Uint8Array = new Uint8Array(0);
+  let [ok, failed] = [0, data.length];
+  while (failed - ok > 1) {
+    const length = Math.floor((ok + failed) / 2);
+    try {
+      good = inflate(length);
+      ok = length;
+    } catch (err) {
+      if (tooLarge(err)) return "too large";
+      failed = length;
+    }
+  }
+  return good;
+};

@@ -1,17 +1,158 @@
 /**
- * The cleaning of what commands print: every secret, as it is, broken over lines, or in base64 at
- * any alignment, becomes `***`; text without a secret stays as it is.
+ * The cleaning of what commands print: every secret, as it is, broken over lines, in base64 at any
+ * alignment, and in the encodings a line of shell or a print statement makes without effort (hex,
+ * reversed, percent- and JSON-escaped, spaced out, gzip+base64), becomes `***`; text without a
+ * secret stays as it is.
  */
+import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { base64Forms, MIN_SECRET_LENGTH, REDACTED, redactor } from "../../src/model/redact.js";
-import { childEnvironments } from "../../src/app/environment.js";
+import { base64Forms, MIN_SECRET_LENGTH, PIECE_LENGTH, REDACTED, redactor } from "../../src/model/redact.js";
+import { childEnvironments, secretRedactor } from "../../src/app/environment.js";
 import type { Workflow } from "../../src/model/workflow.js";
 
 const secretArb = fc
   .string({ minLength: MIN_SECRET_LENGTH, maxLength: 40, unit: "grapheme-ascii" })
   .filter((s) => s.trim().length >= MIN_SECRET_LENGTH && !/[\r\n]/.test(s));
 const textArb = fc.string({ maxLength: 60, unit: "grapheme" });
+
+/** Printable ASCII and some characters beyond it (two-byte, three-byte, four-byte UTF-8). */
+const characterArb = fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)) },
+  { weight: 1, arbitrary: fc.constantFrom("é", "ß", "Ω", "€", "日", "本", "🔑", "𝄞") },
+);
+/** A secret of six characters or more, at least four of them different: a value worth hiding. */
+const anySecretArb = fc
+  .array(characterArb, { minLength: MIN_SECRET_LENGTH, maxLength: 48 })
+  .map((chars) => chars.join(""))
+  .filter((s) => s.trim() === s && new Set(s).size >= 4);
+
+const hex = (s: string) => Buffer.from(s, "utf8").toString("hex");
+const percentEveryByte = (s: string) => [...Buffer.from(s, "utf8")].map((b) => `%${b.toString(16).padStart(2, "0").toUpperCase()}`).join("");
+const jsonEveryUnit = (s: string) => [...Array(s.length).keys()].map((i) => `\\u${s.charCodeAt(i).toString(16).padStart(4, "0")}`).join("");
+/** gzip+base64, wrapped at 76 columns as `gzip | base64` prints it. */
+const gzipBase64 = (s: string) =>
+  gzipSync(`${s}\n`)
+    .toString("base64")
+    .replace(/(.{76})/g, "$1\n")
+    .trimEnd();
+
+/** Each encoding the redactor promises to catch, as a program prints it. */
+const ENCODINGS: Record<string, (secret: string) => string> = {
+  "hex, lower case": hex,
+  "hex, upper case": (s) => hex(s).toUpperCase(),
+  "hex, a separator between bytes (xxd, od)": (s) => hex(s).replace(/(..)(?!$)/g, "$1 "),
+  reversed: (s) => [...s].reverse().join(""),
+  "reversed, a space between characters": (s) => [...s].reverse().join(" "),
+  "percent-encoding of every byte": percentEveryByte,
+  "percent-encoding of every byte, lower case": (s) => percentEveryByte(s).toLowerCase(),
+  encodeURIComponent: encodeURIComponent,
+  "form encoding (URLSearchParams)": (s) => new URLSearchParams({ v: s }).toString().slice(2),
+  "JSON \\u escapes of every character": jsonEveryUnit,
+  "JSON.stringify": (s) => JSON.stringify(s),
+  "a space between characters": (s) => [...s].join(" "),
+  "a dash between characters": (s) => [...s].join("-"),
+  "one character a line": (s) => [...s].join("\n"),
+  "one character a CRLF line": (s) => [...s].join("\r\n"),
+  "a list of its characters (JSON, Python)": (s) => JSON.stringify([...s]),
+  "gzip+base64": gzipBase64,
+};
+
+describe("redaction of encoded secrets", () => {
+  for (const [name, encode] of Object.entries(ENCODINGS)) {
+    it(`removes a secret printed as ${name}, wherever it stands`, () => {
+      fc.assert(
+        fc.property(anySecretArb, textArb, textArb, (secret, before, after) => {
+          const printed = encode(secret);
+          // Words apart, as printed on a line of its own or between spaces.
+          const out = secretRedactor([secret])(`${before} ${printed} ${after}`);
+          expect(out).not.toContain(printed);
+          expect(out).toContain(REDACTED);
+        }),
+        { numRuns: 60 },
+      );
+    });
+  }
+
+  it("removes any separator of one to four characters repeated between the characters, a line break beside one or not", () => {
+    fc.assert(
+      fc.property(anySecretArb, fc.array(characterArb, { minLength: 1, maxLength: 4 }), fc.nat(), fc.boolean(), textArb, (secret, chars, at, after, before) => {
+        const separator = chars.join("");
+        // As `fold` would break the line: before or after one of the separators.
+        const cut = 1 + (at % ([...secret].length - 1));
+        const printed = [...secret].map((c, i) => (i === 0 ? c : i === cut ? (after ? `${separator}\n${c}` : `\n${separator}${c}`) : separator + c)).join("");
+        expect(secretRedactor([secret])(`${before}\n${printed}\n`)).toBe(`${before}\n${REDACTED}\n`);
+        expect(secretRedactor([secret])(`${before}\n${[...secret].join(separator)}\n`)).toBe(`${before}\n${REDACTED}\n`);
+      }),
+    );
+  });
+
+  it("removes gzip+base64 whole, in either alphabet, wrapped over lines, cut short or going on after its end, and not the line after it", () => {
+    fc.assert(
+      fc.property(
+        anySecretArb,
+        textArb,
+        textArb,
+        fc.constantFrom("whole", "cut", "trailing"),
+        fc.constantFrom(0, 64, 76),
+        fc.constantFrom("base64" as const, "base64url" as const),
+        (secret, before, after, how, width, alphabet) => {
+          let data = gzipSync(`${before}${secret}${after}`);
+          if (how === "cut") data = data.subarray(0, data.length - 8); // the trailer lost
+          if (how === "trailing") data = Buffer.concat([data, Buffer.from("more data after the end")]);
+          let token = data.toString(alphabet);
+          if (width > 0) token = token.replace(new RegExp(`(.{${width}})(?!$)`, "g"), "$1\n");
+          const next = `Error: ${after}`;
+          expect(secretRedactor([secret])(`log: ${token}\n${next}`)).toBe(`log: ${REDACTED}\n${next}`);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it("leaves text without the secret as it is: words, hex, base64, gzip+base64, JSON and URLs of other values", () => {
+    const otherArb = fc.string({ maxLength: 40, unit: "grapheme" });
+    const pieceArb = fc.oneof(
+      otherArb,
+      otherArb.map(hex),
+      otherArb.map((o) => Buffer.from(o).toString("base64")),
+      otherArb.map((o) => gzipSync(o).toString("base64")),
+      otherArb.map((o) => JSON.stringify(o)),
+      otherArb.map(encodeURIComponent),
+    );
+    fc.assert(
+      fc.property(anySecretArb, fc.array(pieceArb, { maxLength: 8 }), (secret, pieces) => {
+        const text = pieces.join(" ");
+        fc.pre(!text.includes(secret));
+        expect(secretRedactor([secret])(text)).toBe(text);
+      }),
+    );
+  });
+
+  it("finds a long secret (a private key) in any form: it is looked for in pieces", () => {
+    fc.assert(
+      fc.property(
+        fc.array(characterArb, { minLength: PIECE_LENGTH + 1, maxLength: 4 * PIECE_LENGTH }),
+        fc.constantFrom(...Object.values(ENCODINGS)),
+        (chars, encode) => {
+          const secret = chars.join("").trim();
+          fc.pre(new Set(secret).size >= 8 && [...secret].length > PIECE_LENGTH);
+          const printed = encode(secret);
+          const out = secretRedactor([secret])(`key: ${printed} end`);
+          expect(out).not.toContain(printed);
+          expect(out).toContain(REDACTED);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("replaces gzip data that inflates beyond what is read, which could hide anything", () => {
+    const bomb = gzipSync(Buffer.alloc(2 * 1024 * 1024, "a")).toString("base64");
+    expect(secretRedactor(["any-secret"])(`x ${bomb} y`)).toBe(`x ${REDACTED} y`);
+    expect(secretRedactor([])(`x ${bomb} y`)).toBe(`x ${bomb} y`);
+  });
+});
 
 describe("redaction", () => {
   it("removes a secret wherever it stands in a text, and leaves no part of it that identifies it", () => {
