@@ -53,7 +53,7 @@ action_pairs:
 });
 
 describe("credentials beyond the runner's", () => {
-  it("no variable named like a credential reaches a generator or a guard, unless PAIRFLOW_PASS_ENV names it", async () => {
+  it("no variable named like a credential reaches a generator unless PAIRFLOW_PASS_ENV names it, nor a guard unless PAIRFLOW_PASS_ENV_GUARDS names it too", async () => {
     const dir = tempRepo({
       "dump.mjs": DUMP,
       "workflow.yml": `name: env
@@ -70,15 +70,19 @@ action_pairs:
       ...process.env,
       ...Object.fromEntries(secrets.map((name) => [name, "hush"])),
       PAIRFLOW_PASS_ENV: "TWINE_PASSWORD, SOME_API_KEY",
+      PAIRFLOW_PASS_ENV_GUARDS: "SOME_API_KEY, NPM_TOKEN",
       LANG: "C.UTF-8",
     };
     const report = await runOf(dir, { cwd: dir, env: { ...env, ...UNCONFINED } });
     expect(report.status).toBe("success");
+    const names = (file: string) => JSON.parse(readFileSync(path.join(dir, file), "utf8")) as string[];
     for (const file of ["generator.json", "guard.json"]) {
-      const names = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as string[];
-      for (const name of ["NPM_TOKEN", "AWS_SECRET_ACCESS_KEY", "DATABASE_PASSWORD", "ACTIONS_RESULTS_URL"]) expect(names, file).not.toContain(name);
-      expect(names, file).toEqual(expect.arrayContaining(["TWINE_PASSWORD", "SOME_API_KEY", "PATH", "LANG"]));
+      // NPM_TOKEN: named for guards, but not let through at all.
+      for (const name of ["NPM_TOKEN", "AWS_SECRET_ACCESS_KEY", "DATABASE_PASSWORD", "ACTIONS_RESULTS_URL"]) expect(names(file), file).not.toContain(name);
+      expect(names(file), file).toEqual(expect.arrayContaining(["SOME_API_KEY", "PATH", "LANG"]));
     }
+    expect(names("generator.json")).toContain("TWINE_PASSWORD");
+    expect(names("guard.json")).not.toContain("TWINE_PASSWORD");
   });
 });
 

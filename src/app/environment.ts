@@ -3,7 +3,8 @@
  * model wrote (the generated tests): it gets no credential at all. A generator's command may call a
  * model itself, so it keeps the provider keys its workflow names, but neither gets what the CI
  * runner holds for pairflow (the cache service's token and URLs, the action's inputs such as
- * github-token) nor any other credential, unless a person lets it through by name.
+ * github-token) nor any other credential, unless a person lets it through by name: to generators
+ * with PAIRFLOW_PASS_ENV, and to guards too only when PAIRFLOW_PASS_ENV_GUARDS also names it.
  */
 import { constants, gunzipSync } from "node:zlib";
 import { ANTHROPIC_KEY_VARIABLE } from "../generators/anthropic.js";
@@ -28,8 +29,13 @@ const RUNNER_FILES = ["GITHUB_ENV", "GITHUB_PATH", "GITHUB_OUTPUT", "GITHUB_STEP
  * DATABASE_PASSWORD, OPENAI_API_KEY, ...): none reaches a child unless it is asked for by name.
  */
 const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|PRIVATE_KEY|API_KEY|ACCESS_KEY|AUTH/i;
-/** Names a person lets through, comma-separated: `PAIRFLOW_PASS_ENV=NPM_TOKEN,PGPASSWORD`. */
+/** Names a person lets through to generators, comma-separated: `PAIRFLOW_PASS_ENV=NPM_TOKEN,PGPASSWORD`. */
 export const PASS_ENV_VARIABLE = "PAIRFLOW_PASS_ENV";
+/**
+ * Of those, the names guards get too, comma-separated. A guard runs code a model wrote: a value it
+ * holds can leave in any encoding (docs/security.md), so guards get one only when asked twice.
+ */
+export const PASS_ENV_GUARDS_VARIABLE = "PAIRFLOW_PASS_ENV_GUARDS";
 
 /** The variables providers read keys from by default; a workflow may name others (api_key_env). */
 const DEFAULT_KEY_VARIABLES = [OPENAI_KEY_VARIABLE, ANTHROPIC_KEY_VARIABLE];
@@ -47,34 +53,45 @@ export interface ChildEnvironments {
 /**
  * What reaches a child: everything but the runner's own variables (ACTIONS_*, the action's inputs
  * INPUT_*, GITHUB_TOKEN, the file commands GITHUB_ENV and the like) and anything named like a
- * credential, except the names PAIRFLOW_PASS_ENV lists. A generator also gets the provider keys its workflow names (it may call a model itself).
+ * credential. Of those, a generator gets the names PAIRFLOW_PASS_ENV lists, and a guard the names
+ * both PAIRFLOW_PASS_ENV and PAIRFLOW_PASS_ENV_GUARDS list. A generator also gets the provider keys
+ * its workflow names (it may call a model itself); a guard only the ones let through to guards.
  */
 export function childEnvironments(env: NodeJS.ProcessEnv, workflow: Workflow): ChildEnvironments {
-  const passed = new Set(
-    (env[PASS_ENV_VARIABLE] ?? "")
-      .split(",")
-      .map((name) => name.trim())
-      .filter((name) => name !== ""),
-  );
+  const passed = names(env[PASS_ENV_VARIABLE]);
+  const toGuards = names(env[PASS_ENV_GUARDS_VARIABLE]);
+  const guardPassed = (name: string) => passed.has(name) && toGuards.has(name);
+  const generator: NodeJS.ProcessEnv = {};
   const guard: NodeJS.ProcessEnv = {};
   const secrets: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
     const runners = RUNNER_SECRETS.includes(name) || RUNNER_FILES.includes(name) || name.startsWith("ACTIONS_") || name.startsWith("INPUT_");
-    if (passed.has(name) || (!runners && !SECRET_NAME.test(name))) guard[name] = value;
+    const withheld = runners || SECRET_NAME.test(name);
+    if (!withheld || passed.has(name)) generator[name] = value;
+    if (!withheld || guardPassed(name)) guard[name] = value;
     // A credential (the runner's tokens and service URLs, a secret action input, anything named
     // like one) is cleaned out of what commands print, also where a person let it through.
     if (RUNNER_SECRETS.includes(name) || name.startsWith("ACTIONS_") || SECRET_NAME.test(name)) secrets.push(value);
   }
-  const generator = { ...guard };
   for (const name of keyVariables(workflow)) {
     const value = env[name];
     if (value === undefined) continue;
     generator[name] = value;
     secrets.push(value);
-    if (!passed.has(name)) delete guard[name];
+    if (!guardPassed(name)) delete guard[name];
   }
   return { generator, guard, secrets };
+}
+
+/** The names of a comma-separated list. */
+function names(list: string | undefined): Set<string> {
+  return new Set(
+    (list ?? "")
+      .split(",")
+      .map((name) => name.trim())
+      .filter((name) => name !== ""),
+  );
 }
 
 /** Every variable a provider of this workflow reads a key from. */

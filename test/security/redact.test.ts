@@ -213,7 +213,31 @@ describe("redaction", () => {
     };
     const { generator, guard, secrets } = childEnvironments(env, workflow);
     expect(secrets.sort()).toEqual(["ghs_token_value", "input-token-value", "model-key-value", "npm-token-value", "runtime-token-value"]);
-    expect(Object.keys(guard).sort()).toEqual(["HOME", "NPM_TOKEN", "PAIRFLOW_PASS_ENV"]);
+    expect(Object.keys(guard).sort()).toEqual(["HOME", "PAIRFLOW_PASS_ENV"]);
     expect(Object.keys(generator).sort()).toEqual(["HOME", "MY_MODEL_KEY", "NPM_TOKEN", "PAIRFLOW_PASS_ENV"]);
+  });
+
+  it("lets a withheld variable through to generators when PAIRFLOW_PASS_ENV names it, and to guards only when PAIRFLOW_PASS_ENV_GUARDS names it too", () => {
+    const workflow = { pairs: new Map([["a", { generatorConfig: { api_key_env: "MY_MODEL_KEY" } }]]) } as unknown as Workflow;
+    const withheld = ["NPM_TOKEN", "DEPLOY_PASSWORD", "GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "INPUT_GITHUB-TOKEN", "GITHUB_ENV", "OPENAI_API_KEY"];
+    const keys = ["OPENAI_API_KEY", "MY_MODEL_KEY"];
+    const names = [...withheld, "MY_MODEL_KEY", "HOME", "LANG"];
+    const listArb = fc.subarray(names).chain((list) => fc.constantFrom(list.join(","), list.join(", "), ` ${list.join(" , ")} `));
+    fc.assert(
+      fc.property(listArb, listArb, (pass, toGuards) => {
+        const env: Record<string, string> = { ...Object.fromEntries(names.map((n) => [n, `value of ${n}`])) };
+        if (pass.trim()) env.PAIRFLOW_PASS_ENV = pass;
+        if (toGuards.trim()) env.PAIRFLOW_PASS_ENV_GUARDS = toGuards;
+        const listed = (list: string) => new Set(list.split(",").map((n) => n.trim()));
+        const { generator, guard } = childEnvironments(env, workflow);
+        for (const name of names) {
+          const secret = withheld.includes(name) || keys.includes(name);
+          const toGenerator = keys.includes(name) || !withheld.includes(name) || listed(pass).has(name);
+          const toGuard = !secret || (listed(pass).has(name) && listed(toGuards).has(name));
+          expect(name in generator, `${name} to generators`).toBe(toGenerator);
+          expect(name in guard, `${name} to guards`).toBe(toGuard);
+        }
+      }),
+    );
   });
 });
