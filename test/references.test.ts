@@ -186,6 +186,7 @@ describe("changing one hashed component changes that pair's reference and every 
     ["description", edit("description: not hashed", "description: changed")],
     ["rmax", edit("rmax: 2", "rmax: 5")],
     ["the name of the key variable (never the key)", edit("api_key_env: SOME_KEY", "api_key_env: OTHER_KEY")],
+    ["an endpoint's rate limit", edit("{temperature: 0.5}", "{temperature: 0.5, rate_limit: {tokens_per_minute: 30000}}")],
     ["an x- note", edit("  d:\n    guard: json", "  d:\n    x-owner: docs\n    guard: json")],
   ])("%s changes no reference", async (_name, files) => {
     expect(await refs(files)).toEqual(base);

@@ -19,8 +19,8 @@ import { getGuard } from "../guards/index.js";
 import { foldJournal, LockWriter } from "../lockfile/journal.js";
 import { lockPathFor } from "../lockfile/lockfile.js";
 import { ConfigError, RunDeclinedError, StorageError, UsageError } from "../model/errors.js";
-import type { Workflow } from "../model/workflow.js";
-import type { BatchWave, ChildGroup, CommandLimits, Generator, Guard, OnProcess, ReadTracer } from "../model/ports.js";
+import type { Pair, Workflow } from "../model/workflow.js";
+import type { BatchWave, ChildGroup, CommandLimits, Generator, Guard, OnProcess, Pacing, RateLimits, ReadTracer } from "../model/ports.js";
 import { killRecordedGroups, stopLauncher } from "../processes/children.js";
 import type { PairOutcome, ResumeState, RunEvent, RunReport, Selection } from "../model/run.js";
 import { decider } from "../plan/plan.js";
@@ -38,12 +38,24 @@ import { probeTracer } from "../processes/trace.js";
 import type { Plan } from "../model/plan.js";
 import { planOpened, type Planned, type PlanRequest } from "./plan.js";
 import { checkedStateDir, openState } from "./state.js";
+import { systemClock } from "../schedule/clock.js";
+import { Pacer } from "../schedule/pacer.js";
 
 export interface RunRequest extends PlanRequest {
   /** Generators and guards beside (or instead of) the ones pairflow ships, by name. */
   generators?: Record<string, Generator>;
   guards?: Record<string, Guard>;
-  concurrency?: number;
+  /**
+   * Pairs at once. A number: at most that many, model pairs and commands alike, and at most that
+   * many calls to one provider budget. auto (the default): commands at most DEFAULT_CONCURRENCY at
+   * once, model pairs up to AUTO_CONCURRENCY, their calls as many as their budget takes: growing
+   * while answers come, halved on a 429.
+   */
+  concurrency?: number | "auto";
+  /** The longest one provider call may wait for its rate limit, in seconds; then its pair is interrupted. Default: no limit. */
+  maxWaitSeconds?: number;
+  /** Limits of every model endpoint the run calls, over its workflow's `rate_limit` (`--requests-per-minute`, `--tokens-per-minute`). */
+  rateLimits?: RateLimits;
   /** Refuse (BudgetExceededError, nothing executed) when the estimate exceeds this many US dollars. */
   maxCost?: number;
   /** How the budget is named in messages: `--max-cost` on the command line, `max-cost` in the action. */
@@ -159,9 +171,12 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
     const selection: Selection = request.selection ?? {};
     const warn = (message: string) => request.onEvent?.({ type: "warning", message });
     const recorder = new RunRecorder(stateDir, selection, warn, resuming?.earlier, resuming?.startedAt, request.batch);
+    const pacer = runPacer(request);
     const onEvent = (event: RunEvent) => {
       recorder.record(event);
-      request.onEvent?.(event.type === "run_end" ? { ...event, report: finishedReport(recorder.merged(event.report), children, opened.workflow) } : event);
+      request.onEvent?.(
+        event.type === "run_end" ? { ...event, report: finishedReport(recorder.merged(event.report), children, opened.workflow, pacer) } : event,
+      );
     };
     const unconfined = unconfinedWarning(children.state);
     if (unconfined) warn(unconfined);
@@ -174,7 +189,7 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
       ledger,
       all: request.batch ?? false,
       wait: request.batchWait ?? true,
-      concurrency: Math.max(1, request.concurrency ?? DEFAULT_CONCURRENCY),
+      concurrency: runConcurrency(request.concurrency).pairs,
       pollMs: request.env?.PAIRFLOW_BATCH_POLL_MS && poll >= 0 ? poll : DEFAULT_POLL_MS,
       signal: request.signal ?? new AbortController().signal,
       onEvent,
@@ -182,7 +197,7 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
     });
     // Every process group a generator or guard starts is in the run record before it does anything.
     const deps: EngineDeps = {
-      ...drivers(request, (pair, group) => recorder.process(pair, group), batcher),
+      ...drivers(request, (pair, group) => recorder.process(pair, group), batcher, pacer),
       store: opened.store,
       outputs: opened.outputs,
       remote: opened.remote,
@@ -198,7 +213,7 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
       const report = await executePlan(planned.plan, deps, {
         runId,
         lock: opened.lock,
-        concurrency: request.concurrency,
+        ...engineConcurrency(request),
         env: children.env,
         sandbox: children.sandbox,
         limits: request.limits ?? DEFAULT_LIMITS,
@@ -211,7 +226,7 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
       });
       // Nothing waiting, nothing stopped: the answers it used are done with.
       final = report.status === "success" || report.status === "failed";
-      return finishedReport(recorder.merged(report), children, opened.workflow);
+      return finishedReport(recorder.merged(report), children, opened.workflow, pacer);
     } finally {
       await batcher.close(final);
       ledger.close();
@@ -235,9 +250,56 @@ function readTracer(request: RunRequest, children: ChildSetup, plan: Plan, warn:
   return undefined;
 }
 
-/** The report with how its commands ran (when it started any), and what it bought and reused. */
-export function finishedReport<R extends RunReport>(report: R, children: ChildSetup, workflow: Workflow): R {
-  return { ...report, ...(children.state ? { sandbox: children.state } : {}), spend: spendOf(report, workflow) };
+/** The report with how its commands ran (when it started any), what it bought and reused, and how its provider calls were paced (when it made any). */
+export function finishedReport<R extends RunReport>(report: R, children: ChildSetup, workflow: Workflow, pacer?: Pacer): R {
+  const pacing = pacer?.summary();
+  return {
+    ...report,
+    ...(children.state ? { sandbox: children.state } : {}),
+    spend: spendOf(report, workflow),
+    ...(pacing && pacing.calls > 0 ? { pacing } : {}),
+  };
+}
+
+/** Model pairs at once under `concurrency: auto`: how many of their calls go at once is their budget's to find. */
+export const AUTO_CONCURRENCY = 32;
+
+/** What a run's concurrency means: pairs at once, model pairs apart under auto, and calls in flight per provider budget. */
+export function runConcurrency(concurrency: RunRequest["concurrency"]): { pairs: number; models?: number; calls: { cap: number; start: number } } {
+  if (concurrency === undefined || concurrency === "auto") {
+    return { pairs: DEFAULT_CONCURRENCY, models: AUTO_CONCURRENCY, calls: { cap: AUTO_CONCURRENCY, start: DEFAULT_CONCURRENCY } };
+  }
+  const n = Math.max(1, concurrency);
+  return { pairs: n, calls: { cap: n, start: n } };
+}
+
+/** The engine's share of a run's concurrency: model pairs (pairflow's openai and anthropic) have slots of their own under auto. */
+export function engineConcurrency(request: Pick<RunRequest, "concurrency" | "generators">): {
+  concurrency: number;
+  modelPairs?: { concurrency: number; is(pair: Pair): boolean };
+} {
+  const { pairs, models } = runConcurrency(request.concurrency);
+  if (models === undefined) return { concurrency: pairs };
+  const own = request.generators ?? {};
+  const is = (pair: Pair) => (pair.generator === "openai" || pair.generator === "anthropic") && !Object.hasOwn(own, pair.generator);
+  return { concurrency: pairs, modelPairs: { concurrency: models, is } };
+}
+
+/**
+ * The pacing of one run's (or shard's) provider calls, shared by every call it makes (src/schedule/).
+ * One of N shards spending one account takes `share` 1/N of every budget. PAIRFLOW_RATE_MINUTE_MS
+ * shortens the minute of a `rate_limit` (tests).
+ */
+export function runPacer(request: Pick<RunRequest, "concurrency" | "maxWaitSeconds" | "rateLimits" | "env">, share = 1): Pacer {
+  const minute = Number(request.env?.PAIRFLOW_RATE_MINUTE_MS);
+  return new Pacer({
+    clock: systemClock,
+    concurrency: runConcurrency(request.concurrency).calls,
+    share,
+    ...(request.maxWaitSeconds === undefined ? {} : { maxWaitMs: request.maxWaitSeconds * 1000 }),
+    ...(request.rateLimits === undefined ? {} : { limits: request.rateLimits }),
+    ...(minute > 0 ? { minuteMs: minute } : {}),
+  });
 }
 
 /** `dir` and the directories under it, `depth` levels down, symbolic links not followed. */
@@ -262,6 +324,7 @@ export function drivers(
   request: Pick<RunRequest, "generators" | "guards">,
   onProcess?: (pair: string, group: ChildGroup) => void,
   batcher?: Batcher,
+  pacing?: Pacing,
 ): Pick<EngineDeps, "generator" | "guard"> {
   const generators = request.generators ?? {};
   const guards = request.guards ?? {};
@@ -270,6 +333,11 @@ export function drivers(
       let generate = name !== null && Object.hasOwn(generators, name) ? generators[name]! : getGenerator(name);
       // pairflow's own provider generators answer from batches where they should.
       if (batcher && (name === "openai" || name === "anthropic") && !Object.hasOwn(generators, name)) generate = batcher.generator(name, generate);
+      // Every call of the run, first attempts, retries and a batch's stand-ins alike, paced by one set of budgets.
+      if (pacing) {
+        const paced = generate;
+        generate = (req) => paced(withField(req, "pacing", pacing));
+      }
       return onProcess ? (req) => generate(withOnProcess(req, (group) => onProcess(req.pairId, group))) : generate;
     },
     guard: (name) => {
@@ -295,9 +363,14 @@ function batchWave(request: Pick<RunRequest, "generators">, batcher: Batcher): B
  * when first read, which only a guard that uses it (a command guard) should cause.
  */
 function withOnProcess<T extends object>(request: T, onProcess: OnProcess): T & { onProcess: OnProcess } {
-  return Object.defineProperties({} as T & { onProcess: OnProcess }, {
+  return withField(request, "onProcess", onProcess);
+}
+
+/** The request with one more field, its properties copied as they are defined (see withOnProcess). */
+function withField<T extends object, K extends string, V>(request: T, key: K, value: V): T & Record<K, V> {
+  return Object.defineProperties({} as T & Record<K, V>, {
     ...Object.getOwnPropertyDescriptors(request),
-    onProcess: { value: onProcess, enumerable: true, writable: true, configurable: true },
+    [key]: { value, enumerable: true, writable: true, configurable: true },
   });
 }
 

@@ -33,7 +33,7 @@ import { childEnvironments, childSetup } from "./environment.js";
 import { unconfinedWarning } from "./sandbox.js";
 import { DEFAULT_LIMITS } from "../processes/limits.js";
 import { estimateOf, planOpened, type Planned, type PlanRequest } from "./plan.js";
-import { drivers, gate, refuseWhatWouldFail, finishedReport, type RunRequest } from "./run.js";
+import { drivers, engineConcurrency, gate, refuseWhatWouldFail, finishedReport, runPacer, type RunRequest } from "./run.js";
 import { openState, type Opened } from "./state.js";
 
 /** Where shards meet, unless told otherwise: beside the repository's own store. */
@@ -185,8 +185,10 @@ export async function runShard(target: string | undefined, request: ShardRequest
   const published = () => [...earlier, ...store.written];
   const publisher = sync && new Publisher(() => shared.writeOutbox(shard, published()), sync, request.pushEveryMs ?? PUSH_EVERY_MS);
   const pull = sync && { pull: (owner: ShardSpec) => sync.pull(owner), everyMs: request.pullEveryMs ?? PULL_EVERY_MS };
+  const pacer = runPacer(request, 1 / shard.count);
   const deps: EngineDeps = {
-    ...drivers(request),
+    // One of the fan-out's shards, spending one account: a share of every budget (and still what the provider says is left).
+    ...drivers(request, undefined, undefined, pacer),
     store,
     outputs: readOnly(opened.outputs),
     // Where the base state's artifacts may be; a shard's own acceptances travel only through the shared store.
@@ -212,7 +214,7 @@ export async function runShard(target: string | undefined, request: ShardRequest
   const report = await executePlan(scoped, deps, {
     runId,
     lock: opened.lock,
-    concurrency: request.concurrency,
+    ...engineConcurrency(request),
     env: children.env,
     sandbox: children.sandbox,
     limits: request.limits ?? DEFAULT_LIMITS,
@@ -240,7 +242,7 @@ export async function runShard(target: string | undefined, request: ShardRequest
     shared.writeOutbox(shard, published(), result);
     await publisher.now();
   }
-  return finishedReport(report, children, opened.workflow);
+  return finishedReport(report, children, opened.workflow, pacer);
 }
 
 const PUSH_EVERY_MS = 30_000;

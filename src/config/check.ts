@@ -46,8 +46,17 @@ export const GUARD_SETTINGS: Record<string, Record<string, Rule>> = {
 
 const fallback: Rule = (v) => (v === "sync" || v === "fail" ? undefined : '"sync" (call the synchronous endpoint) or "fail"');
 
+const perMinute = (v: unknown) => typeof v === "number" && Number.isFinite(v) && v > 0;
+const rateLimit: Rule = (v) =>
+  isObject(v) &&
+  Object.keys(v).length > 0 &&
+  Object.entries(v).every(([key, n]) => (key === "requests_per_minute" || key === "tokens_per_minute") && perMinute(n))
+    ? undefined
+    : "{requests_per_minute, tokens_per_minute}, either or both a number greater than 0";
+
 const HTTP: Record<string, Rule> = {
   batch: bool,
+  rate_limit: rateLimit,
   batch_fallback: fallback,
   base_url: string,
   api_key_env: string,

@@ -15,6 +15,7 @@ import { randomBytes } from "node:crypto";
 import type { OwnComponents, Plan, PlannedPair, Upstream } from "../model/plan.js";
 import {
   BatchPendingError,
+  RateLimitWaitError,
   type ArtifactStore,
   type BatchWave,
   type Generator,
@@ -92,6 +93,12 @@ export interface EngineOptions {
   /** The lock file the plan was made against; the run keeps it current. */
   lock: LockFile | null;
   concurrency?: number;
+  /**
+   * Pairs whose generator calls a model (`is`), beside the others: at most `concurrency` of them at
+   * once, their guards taking turns among the others' `concurrency`; how many of their calls go at
+   * once is the pacer's to find (src/schedule/). Absent: every pair counts against `concurrency`.
+   */
+  modelPairs?: { concurrency: number; is(pair: Pair): boolean };
   /** The environment generators and guards receive (see src/app/environment.ts). */
   env: { generator: NodeJS.ProcessEnv; guard: NodeJS.ProcessEnv };
   /** Where their commands run confined; absent: unconfined. */
@@ -257,6 +264,11 @@ class Run {
     };
     const inFlight = new Set<Promise<void>>();
     let busy = 0;
+    // Model pairs, when they have slots of their own.
+    const models = this.options.modelPairs;
+    const isModel = (id: string) => models?.is(this.plan.workflow.pairs.get(id)!) ?? false;
+    let busyModels = 0;
+    const room = (i: number) => (isModel(pairs[i]!.id) ? busyModels < models!.concurrency : busy < concurrency);
     const start = (id: string, slot: boolean) => {
       const stopped = requires.get(id)!.filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
       const waits = requires.get(id)!.filter((d) => this.outcomes.get(d)?.status === "interrupted");
@@ -264,12 +276,15 @@ class Run {
       else if (stopped.length > 0) this.finish(this.blocked(id, `blocked by ${stopped.join(", ")}`));
       else if (waits.length > 0) this.finish({ ...this.blocked(id, `not started: ${waits.join(", ")} did not finish`), status: "interrupted" });
       else {
-        if (slot) busy++;
+        const model = slot && isModel(id);
+        if (model) busyModels++;
+        else if (slot) busy++;
         const batched = !slot && batches !== undefined && batches.batched(this.plan.workflow.pairs.get(id)!);
         if (batched) batches.join(id);
         const task: Promise<void> = this.handle(id).finally(() => {
           inFlight.delete(task);
-          if (slot) busy--;
+          if (model) busyModels--;
+          else if (slot) busy--;
           if (batched) batches.leave(id);
         });
         inFlight.add(task);
@@ -279,8 +294,12 @@ class Run {
       // A pair can end as it starts (reused), making others ready in either list at once.
       for (;;) {
         if (readyFree.length > 0) start(pairs[readyFree.shift()!]!.id, false);
-        else if (ready.length > 0 && busy < concurrency) start(pairs[ready.shift()!]!.id, true);
-        else break;
+        else {
+          // The first ready pair, in plan order, whose kind has a slot free.
+          const at = ready.findIndex(room);
+          if (at < 0) break;
+          start(pairs[ready.splice(at, 1)[0]!]!.id, true);
+        }
       }
       // Wake on a stop only until it has happened: a settled promise in the race would spin.
       if (inFlight.size > 0) await Promise.race(this.stopping ? inFlight : [...inFlight, this.stopped]);
@@ -603,6 +622,8 @@ class Run {
           this.waiting++;
           return interrupted(this.redact(err.message));
         }
+        // Waited for a provider's rate limit as long as the run allows: the attempt never happened.
+        if (err instanceof RateLimitWaitError) return interrupted(this.redact(err.message));
         // A generator that cannot produce anything, or a guard that cannot judge, ends the pair:
         // retrying would only repeat the same error at the same cost.
         const message = this.redact((err as Error).message);
@@ -690,8 +711,9 @@ class Run {
 
   private async check(guard: Guard | null, pair: Pair, content: Buffer, attempt: number, trace?: ReadTrace): Promise<GuardResult> {
     if (guard === null) return { accepted: true, feedback: "" }; // no guard accepts
-    // A batched pair holds no slot: its guard takes a turn among at most `concurrency` at once.
-    if (this.deps.batches?.batched(pair)) return this.judging(() => this.judge(guard, pair, content, attempt, trace));
+    // A batched pair holds no slot, and a model pair one of its own: its guard takes a turn among
+    // at most `concurrency` at once.
+    if (this.deps.batches?.batched(pair) || this.options.modelPairs?.is(pair)) return this.judging(() => this.judge(guard, pair, content, attempt, trace));
     return this.judge(guard, pair, content, attempt, trace);
   }
 

@@ -103,6 +103,22 @@ export interface RunReport {
   sandbox?: SandboxState;
   /** What the run bought and what it reused instead (src/estimate/spend.ts). */
   spend?: Spend;
+  /** How its provider calls were paced by the providers' rate limits (src/schedule/); absent when it made none. */
+  pacing?: Pacing;
+}
+
+/** How a run's provider calls were paced by the providers' rate limits. */
+export interface Pacing {
+  /** Calls that had their turn (a call refused and asked again counts each time). */
+  calls: number;
+  /** Of those, calls held for their budget before they went. */
+  held: number;
+  /** Time some call was held for its budget, in milliseconds (each budget's time, added). */
+  waitedMs: number;
+  /** Answers that refused a call for the rate limit (429): each a wait, never a failed attempt. */
+  refused: number;
+  /** Each budget's endpoint and the limits it went by (its buckets' sizes), as far as known. */
+  budgets: { host: string; requestsPerMinute?: number; tokensPerMinute?: number }[];
 }
 
 /** What a run bought, and what it did not have to, at current prices (src/estimate/spend.ts). */

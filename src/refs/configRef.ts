@@ -16,9 +16,9 @@ import { component, componentKey, type Component, type ComponentKind } from "../
 /**
  * Generator settings that change how a request travels, not what it asks: never hashed. A request
  * sent in a provider's batch (batch, batch_fallback) asks the model exactly what the synchronous
- * one asks.
+ * one asks, and one paced by a rate limit (rate_limit) what one sent at once asks.
  */
-export const TRANSPORT_KEYS = new Set(["api_key_env", "timeout", "retries", "batch", "batch_fallback"]);
+export const TRANSPORT_KEYS = new Set(["api_key_env", "timeout", "retries", "batch", "batch_fallback", "rate_limit"]);
 
 /**
  * Header names that carry credentials (Authorization, X-Api-Key, Cookie, ...): such headers are

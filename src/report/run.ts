@@ -1,6 +1,6 @@
 /** A run as people follow it (a line per pair event, then a summary table) and as programs read it. */
 import { shortRef } from "../refs/hash.js";
-import type { BatchCounts, BatchEvent, PairOutcome, RunEvent, RunReport } from "../model/run.js";
+import type { BatchCounts, BatchEvent, Pacing, PairOutcome, RunEvent, RunReport } from "../model/run.js";
 import type { TokenUsage } from "../model/records.js";
 import type { Style } from "./color.js";
 import { count, SCREEN_LINES } from "./plan.js";
@@ -17,6 +17,33 @@ import { visible } from "./visible.js";
 
 export function seconds(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms / 1000)}s`;
+}
+
+/** Minutes and seconds from a minute on: 2m 17s. */
+function minutes(ms: number): string {
+  if (ms < 60_000) return seconds(ms);
+  const total = Math.round(ms / 1000);
+  return `${Math.floor(total / 60)}m ${total % 60}s`;
+}
+
+/** How the run's provider calls were paced: the limits they went by, how many waited and how long, and the 429s. */
+export function pacingLine(pacing: Pacing): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  const limits = pacing.budgets
+    .map((b) => {
+      const per = [
+        b.tokensPerMinute === undefined ? "" : `${n(b.tokensPerMinute)} tokens`,
+        b.requestsPerMinute === undefined ? "" : `${n(b.requestsPerMinute)} requests`,
+      ];
+      const known = per.filter((x) => x !== "");
+      return known.length === 0 ? "" : `${b.host} at ${known.join(", ")}/min`;
+    })
+    .filter((x) => x !== "");
+  const refused = pacing.refused === 0 ? "none refused" : `${count(pacing.refused, "429 answer")} waited for, never a failed attempt`;
+  return (
+    `Paced by the providers' rate limits${limits.length > 0 ? ` (${limits.join("; ")})` : ""}: ` +
+    `${n(pacing.held)} of ${n(pacing.calls)} calls waited for their turn, ${minutes(pacing.waitedMs)} of waiting; ${refused}.`
+  );
 }
 
 /** The first line of what a command printed, made visible (visible) and cut to 160 characters. */
@@ -207,6 +234,7 @@ function totalsLines(report: RunReport, style: Style): string[] {
       style.dim(`  (run ${report.runId})`),
   ];
   if (report.spend) lines.push(style.dim(capitalize(spendLine(report.spend)) + "."));
+  if (report.pacing && (report.pacing.held > 0 || report.pacing.refused > 0)) lines.push(style.dim(pacingLine(report.pacing)));
   if (report.sandbox && !report.sandbox.confined) lines.push(style.yellow(`Commands ran without a sandbox: ${report.sandbox.reason} (docs/security.md).`));
   return lines;
 }

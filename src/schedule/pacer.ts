@@ -24,7 +24,8 @@
  * with RateLimitWaitError. How many calls are in flight at once is found too: up to the run's cap,
  * growing while answers come and halving on a refusal.
  */
-import { GeneratorError, RateLimitWaitError, type PacedTurn, type Pacing, type RateCost, type RateLimits } from "../model/ports.js";
+import { GeneratorError, RateLimitWaitError, type PacedTurn, type Pacing as PacingPort, type RateCost, type RateLimits } from "../model/ports.js";
+import type { Pacing } from "../model/run.js";
 import type { Clock } from "./clock.js";
 import { DIMENSIONS, readRateHeaders, type Dimension, type RateHeaders } from "./headers.js";
 
@@ -51,20 +52,9 @@ export interface PacerOptions {
 }
 
 /** What pacing did over a run. */
-export interface PacingStats {
-  /** Calls that had their turn. */
-  calls: number;
-  /** Of those, calls held for the budget before they went. */
-  held: number;
-  /** Time some call was held for the budget, in milliseconds (each budget's time, added). */
-  waitedMs: number;
-  /** Answers that refused a call for the rate limit (429). */
-  refused: number;
-  /** Each budget's endpoint and the limits it went by (its buckets' sizes), as far as known. */
-  budgets: { host: string; requestsPerMinute?: number; tokensPerMinute?: number }[];
-}
+export type PacingStats = Pacing;
 
-export class Pacer implements Pacing {
+export class Pacer implements PacingPort {
   private readonly budgets = new Map<string, Budget>();
   readonly stats = { calls: 0, held: 0, waitedMs: 0, refused: 0 };
 
@@ -73,7 +63,12 @@ export class Pacer implements Pacing {
   turn(budget: { id: string; host: string; limits?: RateLimits }, cost: RateCost, signal: AbortSignal): Promise<PacedTurn> {
     let b = this.budgets.get(budget.id);
     if (!b) {
-      b = new Budget(this, budget.host, { ...budget.limits, ...this.options.limits });
+      // The caller's limits win over the workflow's, each apart.
+      const given = this.options.limits;
+      const limits: RateLimits = { ...budget.limits };
+      if (given?.requestsPerMinute !== undefined) limits.requestsPerMinute = given.requestsPerMinute;
+      if (given?.tokensPerMinute !== undefined) limits.tokensPerMinute = given.tokensPerMinute;
+      b = new Budget(this, budget.host, limits);
       this.budgets.set(budget.id, b);
     }
     return b.turn(cost, signal);

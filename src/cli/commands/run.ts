@@ -6,7 +6,7 @@ import { ProgressView } from "../progress.js";
 import { DEFAULT_CONCURRENCY } from "../../engine/engine.js";
 import type { RunReport } from "../../model/run.js";
 import type { Plan } from "../../model/plan.js";
-import { resumeTarget, runTarget, type RunRequest } from "../../app/run.js";
+import { AUTO_CONCURRENCY, resumeTarget, runTarget, type RunRequest } from "../../app/run.js";
 import { EXIT, examples, onlyOption, PATH_HELP, positiveInt, stateDirOption, type CliContext } from "../context.js";
 import { showPlan } from "./plan.js";
 import { runShard } from "../../app/shard.js";
@@ -34,7 +34,10 @@ interface CommonFlags {
   limits?: CommandLimits;
   traceReads?: boolean;
   verbose?: boolean;
-  concurrency: number;
+  concurrency: number | "auto";
+  maxWait?: number;
+  requestsPerMinute?: number;
+  tokensPerMinute?: number;
   stateDir?: string;
   wait: boolean;
   grace: number;
@@ -53,6 +56,16 @@ interface RunFlags extends CommonFlags {
   shardWait: number;
 }
 
+/** --concurrency: a whole number of at least 1, or auto. */
+function concurrencyArgument(value: string): number | "auto" {
+  if (value === "auto") return "auto";
+  try {
+    return positiveInt(value);
+  } catch {
+    throw new InvalidArgumentError("expected auto or a whole number of at least 1");
+  }
+}
+
 /** What a run id looks like: its UTC start time, then a few hex digits. */
 const RUN_ID = /^\d{8}T\d{9}Z-[0-9a-f]+$/;
 
@@ -64,7 +77,27 @@ function common(command: Command): Command {
     .option("--json", "write the run report as JSON (version 1) to stdout, and progress to stderr")
     .option("--verbose", "show what each generator wrote to stderr, also when it succeeds (a failure always shows it)")
     .option("--all", "end with a row for every pair, however many (a run of more than 30 pairs is otherwise summed up by cause)")
-    .addOption(new Option("--concurrency <n>", "pairs to execute at once").default(DEFAULT_CONCURRENCY).argParser(positiveInt))
+    .addOption(
+      new Option(
+        "--concurrency <n>",
+        `pairs to execute at once; auto: commands ${DEFAULT_CONCURRENCY} at once, model pairs as many as their provider's rate limit takes (up to ${AUTO_CONCURRENCY})`,
+      )
+        .default("auto")
+        .argParser(concurrencyArgument),
+    )
+    .addOption(
+      new Option(
+        "--max-wait <seconds>",
+        "the longest one provider call may wait for its rate limit; then its pair is interrupted (resume it later), not failed (default: as long as it takes)",
+      ).argParser(positiveInt),
+    )
+    .addOption(
+      new Option(
+        "--requests-per-minute <n>",
+        "the rate limit of every model endpoint the run calls, over the workflow's rate_limit (for endpoints that send no rate headers; one of N shards takes 1/N)",
+      ).argParser(positiveInt),
+    )
+    .addOption(new Option("--tokens-per-minute <n>", "likewise, tokens (prompt and max_tokens) per minute").argParser(positiveInt))
     .option(
       "--batch",
       "send every openai and anthropic pair's requests through its provider's batch API, at half price: one batch per wave, provider and endpoint (generator_config.batch: true does it for one pair)",
@@ -204,6 +237,10 @@ async function drive(
         limits: opts.limits,
         traceReads: opts.traceReads,
         concurrency: opts.concurrency,
+        ...(opts.maxWait === undefined ? {} : { maxWaitSeconds: opts.maxWait }),
+        ...(opts.requestsPerMinute === undefined && opts.tokensPerMinute === undefined
+          ? {}
+          : { rateLimits: { requestsPerMinute: opts.requestsPerMinute, tokensPerMinute: opts.tokensPerMinute } }),
         wait: opts.wait,
         batch: opts.batch,
         batchWait: opts.wait,

@@ -1,0 +1,112 @@
+/**
+ * A run at a provider's rate limit, through the installed CLI, against loopback services that
+ * enforce per-minute buckets the way OpenAI and Anthropic do (a shortened minute scales the run
+ * down): every pair accepted, few 429s, none failed for the limit; an endpoint that says nothing,
+ * paced by the limit its caller gives; and a wait cut short by --max-wait interrupts its pairs,
+ * which resume without any request sent twice.
+ */
+import { execFile } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import type { RunReport } from "../../src/model/run.js";
+import { tempRepo } from "../helpers/fixtures.js";
+import { CLI } from "../helpers/package.js";
+import { startModelService, type ModelService } from "../helpers/providers.js";
+import { scaled } from "../helpers/time.js";
+
+const KEY = "sk-loopback-rate-limits";
+
+const services: ModelService[] = [];
+afterEach(async () => {
+  for (const s of services.splice(0)) await s.close();
+});
+
+/** `n` independent pairs of one provider, each asking for at most 200 tokens back. */
+function workflow(provider: "openai" | "anthropic", url: string, n: number): Record<string, string> {
+  const ids = Array.from({ length: n }, (_, i) => `p${String(i + 1).padStart(2, "0")}`);
+  return {
+    "workflow.yml": [
+      "name: paced",
+      "model: test-model",
+      `generator: ${provider}`,
+      `generator_config: {base_url: "${url}", api_key_env: LOOPBACK_KEY, max_tokens: 200, retries: 0}`,
+      "action_pairs:",
+      ...ids.map((id) => `  ${id}: {output: out/${id}.txt, guard: contains, guard_config: {text: done}}`),
+      "",
+    ].join("\n"),
+    "prompts.yml": ids.map((id) => `${id}: {task: Write page ${id} of the handbook.}`).join("\n") + "\n",
+  };
+}
+
+function cli(dir: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; report: RunReport; stderr: string }> {
+  return new Promise((resolve, reject) =>
+    execFile(
+      process.execPath,
+      [CLI, ...args, "--json"],
+      { cwd: dir, env: { ...process.env, LOOPBACK_KEY: KEY, NO_COLOR: "1", ...env } },
+      (err, stdout, stderr) => {
+        try {
+          resolve({ code: typeof err?.code === "number" ? err.code : 0, report: JSON.parse(stdout) as RunReport, stderr });
+        } catch {
+          reject(new Error(`not JSON: ${stdout}\n${stderr}`));
+        }
+      },
+    ),
+  );
+}
+
+async function service(rateLimits: NonNullable<Parameters<typeof startModelService>[0]["rateLimits"]>): Promise<ModelService> {
+  const s = await startModelService({ key: KEY, answer: () => "done", rateLimits, latencyMs: 50 });
+  services.push(s);
+  return s;
+}
+
+describe("a run at the provider's rate limit", () => {
+  for (const provider of ["openai", "anthropic"] as const) {
+    it(`${provider}: every pair accepted, at most one 429 per ten answers, each a wait and never a failed attempt`, { timeout: scaled(90_000) }, async () => {
+      // About 2,500 tokens a "minute" of 3 s, each call about 250: ten at once, then three a second.
+      const s = await service({ requestsPerMinute: 1_000, tokensPerMinute: 2_500, minuteMs: 3_000, headers: "provider" });
+      const dir = tempRepo(workflow(provider, provider === "openai" ? s.openaiUrl : s.anthropicUrl, 30));
+      const { code, report } = await cli(dir, ["run"]);
+      expect(code).toBe(0);
+      expect(report.totals.executed).toBe(30);
+      expect(s.rate!.accepted).toBe(30);
+      expect(s.rate!.refused).toBeLessThanOrEqual(3);
+      expect(report.pacing!.refused).toBe(s.rate!.refused);
+      expect(report.pacing!.held).toBeGreaterThan(0);
+      expect(report.pacing!.budgets).toEqual([expect.objectContaining({ tokensPerMinute: 2_500, requestsPerMinute: 1_000 })]);
+    });
+  }
+
+  it("an endpoint that sends no rate headers, paced by the limit its caller gives: every pair accepted, no 429", { timeout: scaled(90_000) }, async () => {
+    const s = await service({ requestsPerMinute: 1_000, tokensPerMinute: 2_500, minuteMs: 3_000, headers: "none" });
+    const dir = tempRepo(workflow("openai", s.openaiUrl, 30));
+    const { code, report } = await cli(dir, ["run", "--tokens-per-minute", "2500"], { PAIRFLOW_RATE_MINUTE_MS: "3000" });
+    expect(code).toBe(0);
+    expect(report.totals.executed).toBe(30);
+    expect(s.rate).toEqual({ accepted: 30, refused: 0 });
+    expect(report.pacing!.budgets).toEqual([expect.objectContaining({ tokensPerMinute: 2_500 })]);
+  });
+
+  it("a wait longer than --max-wait interrupts its pair, not fails it; resuming sends nothing twice", { timeout: scaled(90_000) }, async () => {
+    // Two calls fit; the next waits about a second and a half for the bucket to refill.
+    const s = await service({ requestsPerMinute: 1_000, tokensPerMinute: 600, minuteMs: 4_000, headers: "provider" });
+    const dir = tempRepo(workflow("openai", s.openaiUrl, 6));
+    const first = await cli(dir, ["run", "--max-wait", "1"]);
+    expect(first.code).toBe(1);
+    expect(first.report.status).toBe("interrupted");
+    const interrupted = first.report.pairs.filter((p) => p.status === "interrupted");
+    expect(interrupted.length).toBeGreaterThan(0);
+    expect(first.report.totals.failed).toBe(0);
+    for (const p of interrupted) expect(p.note).toMatch(/^openai: waited 1s for 127\.0\.0\.1:\d+'s rate limit/);
+    const executed = first.report.totals.executed;
+    expect(s.rate!.accepted).toBe(executed);
+
+    const resumed = await cli(dir, ["resume"]);
+    expect(resumed.code).toBe(0);
+    expect(resumed.report.status).toBe("success");
+    expect(resumed.report.pairs.every((p) => p.status === "executed" || p.status === "reused")).toBe(true);
+    // Every pair asked once, whatever waited and whatever was refused.
+    expect(s.rate!.accepted).toBe(6);
+    expect(new Set(s.requests.map((r) => r.prompt)).size).toBe(6);
+  });
+});
