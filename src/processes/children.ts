@@ -131,7 +131,10 @@ function register(group: ProcessGroup): void {
   live.set(group.pid, group);
   if (installed) return;
   installed = true;
-  process.on("exit", killAllGroups);
+  process.on("exit", () => {
+    killAllGroups();
+    sweepMarked();
+  });
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     const onSignal = () => {
       // Someone else handles it (the run's graceful stop): their cancel stops the groups.
@@ -185,7 +188,7 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
       const limit = cgroup?.hit() ?? (failed && options.limits ? limitFromOutput(kept.toString("utf8"), options.sandboxed === true) : undefined);
       // Whatever it started that hid from its group: in its cgroup, or marked in its environment.
       if (cgroup) cgroup.dispose();
-      else if (mark !== undefined) killMarked(mark);
+      else if (mark !== undefined) leftBehind(mark);
       resolve({ stopped, ...(limit ? { limit } : {}), code: exited.code, signal: exited.signal, stdout: Buffer.concat(stdout), tail: kept });
     };
     const stop = (why: NonNullable<CommandOutcome["stopped"]>) => {
@@ -295,6 +298,7 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
  * is over. Commands started later start it again.
  */
 export function stopLauncher(): Promise<void> {
+  sweepMarked();
   return Launcher.stop();
 }
 
@@ -685,9 +689,30 @@ function holdIn(cgroup: CommandCgroup, pid: number): void {
   }
 }
 
-/** Kills the processes whose environment carries this command's mark (they left its group: setsid, a daemon). */
-function killMarked(mark: string): void {
-  const needle = Buffer.from(`${COMMAND_ID_VARIABLE}=${mark}\0`);
+/**
+ * The marks of unconfined commands that ended (without a cgroup) since the last sweep. Finding what
+ * carries a mark reads every process's environment, about as long as starting a command, so one
+ * sweep serves the commands that ended within SWEEP_MS of each other, and the run's end sweeps again.
+ */
+const marks = new Set<string>();
+let sweep: NodeJS.Timeout | undefined;
+const SWEEP_MS = 50;
+
+function leftBehind(mark: string): void {
+  marks.add(mark);
+  if (sweep === undefined) {
+    sweep = setTimeout(sweepMarked, SWEEP_MS);
+    sweep.unref();
+  }
+}
+
+/** Kills the processes whose environment carries the mark of a command that ended (they left its group: setsid, a daemon). */
+function sweepMarked(): void {
+  clearTimeout(sweep);
+  sweep = undefined;
+  if (marks.size === 0) return;
+  const needles = [...marks].map((mark) => Buffer.from(`${COMMAND_ID_VARIABLE}=${mark}\0`));
+  marks.clear();
   for (const pid of processIds()) {
     if (pid === process.pid) continue;
     let environ: Buffer;
@@ -696,7 +721,7 @@ function killMarked(mark: string): void {
     } catch {
       continue;
     }
-    if (environ.includes(needle)) {
+    if (needles.some((needle) => environ.includes(needle))) {
       try {
         process.kill(pid, "SIGKILL");
       } catch {
