@@ -394,6 +394,8 @@ function runRequest(
     stop: interruption.stop,
     signal: interruption.cancel,
     concurrency: inputs.concurrency,
+    ...(inputs.maxWaitSeconds === undefined ? {} : { maxWaitSeconds: inputs.maxWaitSeconds }),
+    ...(inputs.rateLimits === undefined ? {} : { rateLimits: inputs.rateLimits }),
     selection: selectionOf(inputs),
     remote,
     maxCost: inputs.maxCost,

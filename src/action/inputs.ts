@@ -4,12 +4,11 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { UsageError } from "../model/errors.js";
 import { parseUsd } from "../estimate/prices.js";
-import { DEFAULT_CONCURRENCY } from "../engine/engine.js";
 import type { ShardSpec } from "../model/shard.js";
 import { parseShard } from "../app/shard.js";
 import { SANDBOX_MODES } from "../processes/sandbox.js";
 import { parseLimits } from "../processes/limits.js";
-import type { CommandLimits } from "../model/ports.js";
+import type { CommandLimits, RateLimits } from "../model/ports.js";
 
 export interface ActionInputs {
   /** A workflow file, or a directory holding one, relative to workingDirectory (input `path`). */
@@ -17,8 +16,12 @@ export interface ActionInputs {
   mode: "run" | "plan" | "merge";
   cache: boolean;
   cachePrefix: string;
-  /** Pairs executed at once (input `max-parallel`). */
-  concurrency: number;
+  /** Pairs executed at once (input `max-parallel`): a number, or auto. */
+  concurrency: number | "auto";
+  /** The longest one provider call may wait for its rate limit, in seconds (input `max-wait`). */
+  maxWaitSeconds: number | undefined;
+  /** The limits of every model endpoint the run calls (input `rate-limit`). */
+  rateLimits: RateLimits | undefined;
   /** Post the plan as a pull request comment (mode plan on pull_request events). */
   comment: boolean;
   force: boolean;
@@ -63,9 +66,16 @@ export function readInputs(workspace: string): ActionInputs {
     throw new UsageError(`input cache-prefix: "${cachePrefix}" cannot be part of a cache key; use at most 200 characters and no commas`);
   }
 
-  const concurrencyText = input("max-parallel", String(DEFAULT_CONCURRENCY));
-  const concurrency = Number(concurrencyText);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`input max-parallel: "${concurrencyText}" is not a whole number of at least 1`);
+  const concurrencyText = input("max-parallel", "auto");
+  const concurrency = concurrencyText === "auto" ? "auto" : Number(concurrencyText);
+  if (concurrency !== "auto" && (!Number.isInteger(concurrency) || concurrency < 1))
+    throw new UsageError(`input max-parallel: "${concurrencyText}" is not auto or a whole number of at least 1`);
+
+  const maxWaitText = input("max-wait", "");
+  const maxWaitSeconds = maxWaitText === "" ? undefined : Number(maxWaitText);
+  if (maxWaitSeconds !== undefined && (!Number.isInteger(maxWaitSeconds) || maxWaitSeconds < 1))
+    throw new UsageError(`input max-wait: "${maxWaitText}" is not a whole number of seconds, at least 1`);
+  const rateLimits = rateLimitInput(input("rate-limit", ""));
 
   const sandbox = input("sandbox", "auto");
   if (!(SANDBOX_MODES as readonly string[]).includes(sandbox))
@@ -114,6 +124,8 @@ export function readInputs(workspace: string): ActionInputs {
     cache: flag("cache", true),
     cachePrefix,
     concurrency,
+    maxWaitSeconds,
+    rateLimits,
     comment: flag("comment", true),
     force,
     only,
@@ -158,4 +170,21 @@ function flag(name: string, fallback: boolean): boolean {
   if (["true", "True", "TRUE"].includes(text)) return true;
   if (["false", "False", "FALSE"].includes(text)) return false;
   throw new UsageError(`input ${name}: "${text}" is not true or false`);
+}
+
+/** Input rate-limit: `requests=N,tokens=N`, per minute, either or both; empty: none. */
+function rateLimitInput(text: string): RateLimits | undefined {
+  if (text.trim() === "") return undefined;
+  const limits: RateLimits = {};
+  const seen = new Set<string>();
+  for (const part of text.split(/[\s,]+/).filter(Boolean)) {
+    const [key = "", value] = part.split("=");
+    const n = Number(value);
+    if ((key !== "requests" && key !== "tokens") || value === undefined || !Number.isFinite(n) || n <= 0 || seen.has(key))
+      throw new UsageError(`input rate-limit: "${text}" is not requests=N,tokens=N (per minute, either or both, each greater than 0)`);
+    seen.add(key);
+    if (key === "requests") limits.requestsPerMinute = n;
+    else limits.tokensPerMinute = n;
+  }
+  return limits;
 }

@@ -223,16 +223,32 @@ class Budget {
   private budgetWait(cost: Record<Dimension, number>, now: number): number {
     let wait = 0;
     for (const [dimension, bucket] of this.buckets) {
-      const need = Math.min(cost[dimension], bucket.capacity ?? Number.POSITIVE_INFINITY);
-      const short = need - this.level(bucket, now);
+      const capacity = bucket.capacity ?? Number.POSITIVE_INFINITY;
+      const need = Math.min(cost[dimension], capacity);
+      const short = need - this.level(bucket, now, dimension);
       if (short <= 0) continue;
-      wait = Math.max(wait, bucket.rate > 0 ? short / bucket.rate : FIRST_BACKOFF_MS);
+      // Held by calls in flight rather than by the refill: their answers let it go (and pump).
+      const refill = capacity - this.pending(dimension) >= need && bucket.rate > 0;
+      wait = Math.max(wait, refill ? short / bucket.rate : FIRST_BACKOFF_MS);
     }
     return wait;
   }
 
-  private level(bucket: Bucket, now: number): number {
-    return Math.min(bucket.capacity ?? Number.POSITIVE_INFINITY, bucket.level + bucket.rate * Math.max(0, now - bucket.at));
+  /**
+   * What a bucket holds at `now`, refilled since its level was set, and never more than its size less
+   * the calls in flight: a call reaches the provider a while after it went, and a bucket that was
+   * full meanwhile did not refill.
+   */
+  private level(bucket: Bucket, now: number, dimension: Dimension): number {
+    const refilled = bucket.level + bucket.rate * Math.max(0, now - bucket.at);
+    return Math.min((bucket.capacity ?? Number.POSITIVE_INFINITY) - this.pending(dimension), refilled);
+  }
+
+  /** What the calls in flight cost. */
+  private pending(dimension: Dimension): number {
+    let sum = 0;
+    for (const cost of this.inFlight.values()) sum += cost[dimension];
+    return sum;
   }
 
   /**
@@ -243,7 +259,7 @@ class Budget {
   private admit(waiter: Waiter, now: number): PacedTurn {
     const seq = this.seq++;
     for (const [dimension, bucket] of this.buckets) {
-      bucket.level = this.level(bucket, now) - waiter.cost[dimension];
+      bucket.level = this.level(bucket, now, dimension) - waiter.cost[dimension];
       bucket.at = now;
     }
     this.inFlight.set(seq, waiter.cost);
@@ -326,7 +342,7 @@ class Budget {
       } else {
         // An earlier call's answer, after a later one's set the level: that one took this call as not
         // counted, which it most likely was, having gone first; unless what this answer says is less.
-        bucket.level = Math.min(this.level(bucket, now) + (counted?.[dimension] ?? 0), said);
+        bucket.level = Math.min(this.level(bucket, now, dimension) + (counted?.[dimension] ?? 0), said);
       }
       bucket.at = now;
     }

@@ -2,8 +2,8 @@
  * A run at a provider's rate limit, through the installed CLI, against loopback services that
  * enforce per-minute buckets the way OpenAI and Anthropic do (a shortened minute scales the run
  * down): every pair accepted, few 429s, none failed for the limit; an endpoint that says nothing,
- * paced by the limit its caller gives; and a wait cut short by --max-wait interrupts its pairs,
- * which resume without any request sent twice.
+ * paced by the limit its caller gives (a flag, or the bundled action's input); and a wait cut short
+ * by --max-wait interrupts its pairs, which resume without any request sent twice.
  */
 import { execFile } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
@@ -12,6 +12,7 @@ import { tempRepo } from "../helpers/fixtures.js";
 import { CLI } from "../helpers/package.js";
 import { startModelService, type ModelService } from "../helpers/providers.js";
 import { scaled } from "../helpers/time.js";
+import { runAction } from "../action/runner.js";
 
 const KEY = "sk-loopback-rate-limits";
 
@@ -86,6 +87,25 @@ describe("a run at the provider's rate limit", () => {
     expect(s.rate).toEqual({ accepted: 30, refused: 0 });
     expect(report.pacing!.budgets).toEqual([expect.objectContaining({ tokensPerMinute: 2_500 })]);
   });
+
+  it(
+    "the bundled action: its rate-limit input paces an endpoint that sends no rate headers, and one it cannot read is refused",
+    { timeout: scaled(90_000) },
+    async () => {
+      const s = await service({ requestsPerMinute: 1_000, tokensPerMinute: 2_500, minuteMs: 3_000, headers: "none" });
+      const workspace = tempRepo(workflow("openai", s.openaiUrl, 20));
+      const env = { LOOPBACK_KEY: KEY, PAIRFLOW_RATE_MINUTE_MS: "3000" };
+      const wrong = await runAction({ workspace, with: { cache: "false", "rate-limit": "fast" }, env });
+      expect(wrong.code).toBe(1);
+      expect(wrong.errors.map((e) => e.message)).toEqual([
+        'input rate-limit: "fast" is not requests=N,tokens=N (per minute, either or both, each greater than 0)',
+      ]);
+      const result = await runAction({ workspace, with: { cache: "false", "rate-limit": "tokens=2500" }, env });
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.outputs.executed!)).toHaveLength(20);
+      expect(s.rate).toEqual({ accepted: 20, refused: 0 });
+    },
+  );
 
   it("a wait longer than --max-wait interrupts its pair, not fails it; resuming sends nothing twice", { timeout: scaled(90_000) }, async () => {
     // Two calls fit; the next waits about a second and a half for the bucket to refill.
