@@ -34,6 +34,8 @@ export interface ModelService {
   requests: ModelRequest[];
   /** With rateLimits: the requests counted and those refused (429). */
   rate?: RateBuckets["counts"];
+  /** Requests being answered now, and the most there were at once. */
+  inFlight: { now: number; most: number };
   close(): Promise<void>;
 }
 
@@ -56,6 +58,7 @@ export async function startModelService(options: {
     anthropic: new RateBuckets({ ...limits, headers: limits.headers === "none" ? "none" : "anthropic" }, Date.now),
   };
   const counts = { accepted: 0, refused: 0 };
+  const inFlight = { now: 0, most: 0 };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -120,8 +123,14 @@ export async function startModelService(options: {
           });
         }
       };
-      if (options.latencyMs) setTimeout(answer, options.latencyMs);
-      else answer();
+      inFlight.now++;
+      inFlight.most = Math.max(inFlight.most, inFlight.now);
+      const answered = () => {
+        inFlight.now--;
+        answer();
+      };
+      if (options.latencyMs) setTimeout(answered, options.latencyMs);
+      else answered();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -131,6 +140,7 @@ export async function startModelService(options: {
     anthropicUrl: `${base}/anthropic`,
     requests,
     ...(buckets ? { rate: counts } : {}),
+    inFlight,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -6,6 +6,8 @@
  * by --max-wait interrupts its pairs, which resume without any request sent twice.
  */
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunReport } from "../../src/model/run.js";
 import { tempRepo } from "../helpers/fixtures.js";
@@ -60,6 +62,47 @@ async function service(rateLimits: NonNullable<Parameters<typeof startModelServi
   services.push(s);
   return s;
 }
+
+describe("concurrency", () => {
+  it(
+    "auto: model calls go more than 4 at once as answers come, at most 32; commands keep 4 at once; a number caps both",
+    { timeout: scaled(90_000) },
+    async () => {
+      const s = await startModelService({ key: KEY, answer: () => "done", latencyMs: 100 });
+      services.push(s);
+      const files = workflow("openai", s.openaiUrl, 60);
+      const commands = Array.from(
+        { length: 12 },
+        (_, i) => `  c${String(i + 1).padStart(2, "0")}: {generator: command, generator_config: {run: node step.mjs}, output: out/c${i + 1}.txt}`,
+      );
+      const dir = tempRepo({
+        ...files,
+        "workflow.yml": files["workflow.yml"]!.trimEnd() + "\n" + commands.join("\n") + "\n",
+        // Each command says when it starts and ends, and takes a while in between.
+        "step.mjs":
+          'import { appendFileSync } from "node:fs";\nappendFileSync(process.env.STEPS, "start\\n");\nawait new Promise((r) => setTimeout(r, 150));\nappendFileSync(process.env.STEPS, "end\\n");\nprocess.stdout.write("done");\n',
+      });
+      const steps = path.join(dir, "steps.log");
+      const most = () => {
+        let now = 0;
+        let top = 0;
+        for (const line of readFileSync(steps, "utf8").trim().split("\n")) top = Math.max(top, (now += line === "start" ? 1 : -1));
+        return top;
+      };
+      const auto = await cli(dir, ["run", "--sandbox", "off"], { STEPS: steps });
+      expect(auto.code).toBe(0);
+      expect(auto.report.totals.executed).toBe(72);
+      expect(s.inFlight.most).toBeGreaterThan(4);
+      expect(s.inFlight.most).toBeLessThanOrEqual(32);
+      expect(most()).toBeLessThanOrEqual(4);
+
+      s.inFlight.most = 0;
+      const capped = await cli(dir, ["run", "--force", "--concurrency", "2", "--sandbox", "off"], { STEPS: steps });
+      expect(capped.code).toBe(0);
+      expect(s.inFlight.most).toBeLessThanOrEqual(2);
+    },
+  );
+});
 
 describe("a run at the provider's rate limit", () => {
   for (const provider of ["openai", "anthropic"] as const) {
