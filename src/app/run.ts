@@ -72,6 +72,8 @@ export interface RunRequest extends PlanRequest {
   /** Aborting starts nothing new and cancels the pairs in flight, their child processes included. */
   signal?: AbortSignal;
   onEvent?: (event: RunEvent) => void;
+  /** Given, as the run starts, how many of its provider calls wait for their rate limit at any moment (for a progress line). */
+  onPacing?: (waiting: () => number) => void;
   /** The run's id; a resumed run keeps its own. Default: a new one. */
   runId?: string;
   /** How commands run: auto (default: confined where bubblewrap works), required, off (see ./sandbox.ts). */
@@ -172,6 +174,7 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
     const warn = (message: string) => request.onEvent?.({ type: "warning", message });
     const recorder = new RunRecorder(stateDir, selection, warn, resuming?.earlier, resuming?.startedAt, request.batch);
     const pacer = runPacer(request);
+    request.onPacing?.(() => pacer.waiting());
     const onEvent = (event: RunEvent) => {
       recorder.record(event);
       request.onEvent?.(

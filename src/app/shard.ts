@@ -186,6 +186,7 @@ export async function runShard(target: string | undefined, request: ShardRequest
   const publisher = sync && new Publisher(() => shared.writeOutbox(shard, published()), sync, request.pushEveryMs ?? PUSH_EVERY_MS);
   const pull = sync && { pull: (owner: ShardSpec) => sync.pull(owner), everyMs: request.pullEveryMs ?? PULL_EVERY_MS };
   const pacer = runPacer(request, 1 / shard.count);
+  request.onPacing?.(() => pacer.waiting());
   const deps: EngineDeps = {
     // One of the fan-out's shards, spending one account: a share of every budget (and still what the provider says is left).
     ...drivers(request, undefined, undefined, pacer),

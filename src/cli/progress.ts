@@ -31,6 +31,8 @@ export class ProgressState {
   readonly running = new Map<string, number>();
   /** Provider batches not yet ended, by id: the provider's counts. */
   readonly batches = new Map<string, { requests: number; counts: BatchCounts }>();
+  /** Provider calls held for their rate limit now. */
+  waiting = 0;
 
   update(event: RunEvent, now: number): void {
     if (event.type === "batch") {
@@ -46,7 +48,7 @@ export class ProgressState {
 
   /**
    * `2/5 done`, then each provider batch with the requests it finished (the provider's counts),
-   * then each running pair with its elapsed time, longest first (their number, when many wait on batches).
+   * then the provider calls held for their rate limit, then each running pair with its elapsed time, longest first (their number, when many wait on batches).
    */
   status(now: number): string {
     const batches = [...this.batches].map(([id, b]) => `batch ${visible(id)} ${b.requests - b.counts.processing}/${b.requests} (${batchCounts(b.counts)})`);
@@ -54,7 +56,8 @@ export class ProgressState {
       this.batches.size > 0 && this.running.size > 8
         ? [`${this.running.size} pairs`]
         : [...this.running].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([id, t]) => `${visible(id)} ${elapsed(now - t)}`);
-    return `${this.done}/${this.total} done` + batches.map((b) => `; ${b}`).join("") + (running.length > 0 ? `; running: ${running.join(", ")}` : "");
+    const paced = this.waiting > 0 ? `; ${this.waiting} call${this.waiting === 1 ? "" : "s"} waiting for the rate limit` : "";
+    return `${this.done}/${this.total} done` + batches.map((b) => `; ${b}`).join("") + paced + (running.length > 0 ? `; running: ${running.join(", ")}` : "");
   }
 }
 
@@ -108,9 +111,17 @@ export class ProgressView {
     if (line !== null) this.say(line);
   }
 
+  /** Where the status line reads how many provider calls wait for their rate limit now. */
+  pacing(waiting: () => number): void {
+    this.waiting = waiting;
+  }
+
+  private waiting: () => number = () => 0;
+
   /** For a log: the still-running line, when a minute has passed since the last one. */
   tick(): void {
     const now = this.now();
+    this.state.waiting = this.waiting();
     if (this.options.terminal) {
       this.clearStatus();
       this.drawStatus();

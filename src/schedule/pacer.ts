@@ -74,6 +74,13 @@ export class Pacer implements PacingPort {
     return b.turn(cost, signal);
   }
 
+  /** Calls held for their budget now. */
+  waiting(): number {
+    let n = 0;
+    for (const b of this.budgets.values()) n += b.holding();
+    return n;
+  }
+
   /** What pacing did so far. */
   summary(): PacingStats {
     const now = this.options.clock.now();
@@ -213,6 +220,11 @@ class Budget {
     if (this.heldSince === undefined) return;
     this.pacer.stats.waitedMs += now - this.heldSince;
     this.heldSince = undefined;
+  }
+
+  /** Calls in line while the first of them is held for the budget. */
+  holding(): number {
+    return this.heldSince === undefined ? 0 : this.queue.length;
   }
 
   heldFor(now: number): number {

@@ -51,6 +51,20 @@ describe("elapsed time", () => {
 });
 
 describe("on a terminal", () => {
+  it("says how many provider calls wait for their rate limit, while any do", () => {
+    const t = view(true);
+    let waiting = 3;
+    t.v.pacing(() => waiting);
+    t.v.event({ type: "run_start", runId: "r", plan, resumed: false });
+    t.v.event(start("a"));
+    t.take();
+    t.advance(1000);
+    expect(t.take()).toBe("\r\x1b[2K0/3 done; 3 calls waiting for the rate limit; running: a 1s");
+    waiting = 0;
+    t.advance(1000);
+    expect(t.take()).toBe("\r\x1b[2K0/3 done; running: a 2s");
+  });
+
   it("keeps one status line of the running pairs below the event lines, redrawn every second", () => {
     const t = view(true);
     t.v.event({ type: "run_start", runId: "r", plan, resumed: false });

@@ -251,6 +251,7 @@ async function drive(
           if (event.type === "run_start") plan = event.plan;
           view.event(event);
         },
+        onPacing: (waiting) => view.pacing(waiting),
       },
       say,
     );
