@@ -167,6 +167,13 @@ const cases: Case[] = [
     says: /unknown generator "comand"; did you mean "command"\?/,
   },
   {
+    name: "a rate limit with a misspelled key",
+    files: own(["  a:", "    guard: json", "    generator: openai", "    generator_config: {rate_limit: {tokens_per_minut: 5000}}"]),
+    severity: "error",
+    at: "workflow.yml:8:37: action_pairs.a.generator_config.rate_limit.tokens_per_minut",
+    says: /did you mean "tokens_per_minute"\?; expected one of: requests_per_minute, tokens_per_minute/,
+  },
+  {
     name: "a near miss of a pair key (gaurd)",
     files: own(["  a:", "    gaurd: json"]),
     severity: "error",
