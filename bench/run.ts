@@ -12,7 +12,9 @@
  * 3. `--version` and `validate` of the example against `node -e 0`;
  * 4. run records at 1,000 pairs (bench/records.ts);
  * 5. `replay`: 130 commits of a real documentation history through a translation workflow, the
- *    model calls and tokens bought against the ideal's (bench/replay.ts; needs no build).
+ *    model calls and tokens bought against the ideal's (bench/replay.ts; needs no build);
+ * 6. `ratelimits`: runs at a provider's rate limit on a simulated clock, wall time against the ideal
+ *    and 429s per answer, before pacing and with it (bench/rateLimits.ts; needs no build).
  *
  * Every figure is a whole process: wall time, and its peak RSS (getrusage, from bench/peak.mjs).
  * Medians of several repetitions, the floor measured beside each sample; ratios are medians of the
@@ -33,6 +35,7 @@ import { benchForeach } from "./foreach.js";
 import { benchRecords } from "./records.js";
 import { benchReplay } from "./replay.js";
 import { benchShards } from "./shards.js";
+import { benchRateLimits } from "./rateLimits.js";
 import { seedAcceptedState } from "./seed.js";
 import { probeSandbox } from "../src/processes/sandbox.js";
 import { countO200k, loadTokenizer } from "../src/estimate/tokens.js";
@@ -44,7 +47,7 @@ const RUN_LARGE = Number(process.env.PAIRFLOW_BENCH_RUN_PAIRS ?? (QUICK ? 500 : 
 const CONCURRENCY = 4;
 /** Whether bubblewrap confines commands here: the run section then also measures a sandboxed run. */
 const BWRAP = probeSandbox(process.env).available;
-/** PAIRFLOW_BENCH_ONLY=plan,startup runs only those sections (plan, run, startup, tokens, records, foreach, cache, shards, replay). */
+/** PAIRFLOW_BENCH_ONLY=plan,startup runs only those sections (plan, run, startup, tokens, records, foreach, cache, shards, ratelimits, replay). */
 const ONLY = process.env.PAIRFLOW_BENCH_ONLY?.split(",").map((s) => s.trim());
 const section = (name: string) => ONLY === undefined || ONLY.includes(name);
 const planReps = (n: number) => (QUICK ? 1 : n >= 50_000 ? 3 : 5);
@@ -94,6 +97,10 @@ try {
   if (section("shards")) {
     console.log("");
     for (const line of await benchShards()) console.log(line);
+  }
+  if (section("ratelimits")) {
+    console.log("");
+    for (const line of await benchRateLimits()) console.log(line);
   }
   if (section("replay")) {
     console.log("");
