@@ -10,6 +10,7 @@ import { EXPLAIN_VERSION, type ComponentRow, type Explanation } from "../model/e
 import { componentsOf, lockEntry } from "../model/records.js";
 import { dict } from "../model/dict.js";
 import { didYouMean } from "../model/text.js";
+import { commandNetwork } from "../model/workflow.js";
 import { plannedComponents } from "../plan/plan.js";
 import { renderPrompt } from "../prompt/render.js";
 import { componentDigests } from "../refs/configRef.js";
@@ -49,6 +50,7 @@ export async function explainPair(request: ExplainRequest): Promise<Explanation>
     artifact: artifactOf(planned),
     requestKey: firstRequestKey(opened, plan.byId, planned),
     prompt: promptCommand(pair.id, request.target),
+    network: commandNetwork(pair),
   };
   return explanation;
 }

@@ -53,4 +53,6 @@ export interface Explanation {
   requestKey: string | null;
   /** The command that prints the prompt its generator would receive. */
   prompt: string;
+  /** Its commands (generator, guards) and whether each has the network in the sandbox (commandNetwork). */
+  network: { command: "generator" | "guard"; network: boolean }[];
 }

@@ -101,3 +101,18 @@ export const DEFAULT_RMAX = 3;
 
 /** The default limit on an artifact's size: 8 MiB. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 8 * 2 ** 20;
+
+/**
+ * Which of a pair's commands have the network in the sandbox: a command generator unless its
+ * config says `network: false`, a command guard (also one of a composite's) only where its config
+ * says `network: true`. Empty for a pair that starts no command.
+ */
+export function commandNetwork(
+  pair: Pick<Pair, "generator" | "generatorConfig" | "guard" | "guardConfig" | "guards">,
+): { command: "generator" | "guard"; network: boolean }[] {
+  const found: { command: "generator" | "guard"; network: boolean }[] = [];
+  if (pair.generator === "command") found.push({ command: "generator", network: pair.generatorConfig.network !== false });
+  const guards = [...(pair.guard !== null ? [{ guard: pair.guard, guard_config: pair.guardConfig }] : []), ...(pair.guards ?? [])];
+  for (const g of guards) if (g.guard === "command") found.push({ command: "guard", network: g.guard_config.network === true });
+  return found;
+}

@@ -24,6 +24,10 @@ export function explainText(e: Explanation, style: Style): string {
   lines.push(`artifact   ${artifactText(e)}`);
   lines.push(`request    ${e.requestKey ?? style.dim("not known until its dependencies have run")}`);
   lines.push(`prompt     ${visible(e.prompt)}`);
+  if (e.network.length > 0) {
+    const says = e.network.map((c) => `${c.command} ${c.network ? "has the network" : style.dim("has no network")}`);
+    lines.push(`network    ${says.join(", ")} ${style.dim("(in the sandbox; network: in its config)")}`);
+  }
   return lines.join("\n") + "\n";
 }
 

@@ -4,6 +4,8 @@ import { shortRef } from "../refs/hash.js";
 import { totals } from "../plan/plan.js";
 import { instanceId } from "../config/foreach.js";
 import type { Plan, PlannedPair } from "../model/plan.js";
+import { commandNetwork } from "../model/workflow.js";
+import { visible } from "./visible.js";
 import {
   estimateHeadline,
   estimateNotes,
@@ -168,9 +170,11 @@ export function planText(plan: Plan, style: Style, cwd = process.cwd(), estimate
   const t = totals(plan);
   const lines = [planHeader(plan, style, cwd)];
   const removed = removedLine(plan, style);
+  const network = networkLine(plan, style);
   const tail = [
     "",
     totalsLine(plan, style),
+    ...(network ? [network] : []),
     ...(estimate && estimate.pairs.length > 0 ? [style.bold(`Estimate for ${estimateHeadline(estimate, t.run)}`)] : []),
     style.dim(`${options.more ?? "pairflow plan --all lists every pair, by wave"}.`),
   ];
@@ -277,8 +281,25 @@ export function planListText(plan: Plan, style: Style, cwd = process.cwd(), esti
   const removed = removedLine(plan, style);
   if (removed) lines.push("", removed);
   lines.push("", totalsLine(plan, style));
+  const network = networkLine(plan, style);
+  if (network) lines.push(network);
   if (estimate && estimate.pairs.length > 0) lines.push("", estimateText(estimate, style, { running: t.run, all }).trimEnd());
   return lines.join("\n") + "\n";
+}
+
+/**
+ * The pairs to run whose guards have the network (`network: true`): the exception, since a guard
+ * runs without it; undefined when there are none.
+ */
+export function networkLine(plan: Plan, style: Style): string | undefined {
+  const guarded = (id: string) => {
+    const pair = plan.workflow.pairs?.get(id);
+    return pair !== undefined && commandNetwork(pair).some((c) => c.command === "guard" && c.network);
+  };
+  const ids = plan.pairs.filter((p) => p.action === "run" && guarded(p.id)).map((p) => p.id);
+  if (ids.length === 0) return undefined;
+  const shown = ids.slice(0, 5).map(visible).join(", ") + (ids.length > 5 ? ` and ${number(ids.length - 5)} more` : "");
+  return style.dim(`Guards with the network (network: true): ${shown}`);
 }
 
 /** What a split file's pieces are called, by how it is split. */

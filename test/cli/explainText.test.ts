@@ -61,7 +61,23 @@ describe("explainText", () => {
     artifact: { from: "generator", content: null, contentHash: null, unless: ["x"] },
     requestKey: null,
     prompt: "pairflow prompt 'p'",
+    network: [],
   };
+
+  it("says which of its commands have the network, and nothing for a pair that starts none", () => {
+    expect(explainText(base, plain)).not.toContain("network");
+    const both = explainText(
+      {
+        ...base,
+        network: [
+          { command: "generator", network: true },
+          { command: "guard", network: false },
+        ],
+      },
+      plain,
+    );
+    expect(both).toContain("network    generator has the network, guard has no network (in the sandbox; network: in its config)\n");
+  });
 
   it("shows ids with their control characters made visible, and says what is not known yet", () => {
     const text = explainText(base, plain);

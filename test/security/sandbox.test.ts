@@ -3,19 +3,22 @@
  * (a timeout, a cancel, pairflow killed outright) as unconfined commands do. Skipped where
  * bubblewrap does not work; test/security/secrets.test.ts covers the machine without it.
  */
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { promisify } from "node:util";
 import { createServer, type AddressInfo } from "node:net";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { bwrapArguments, probeSandbox, runnerDirectories } from "../../src/processes/sandbox.js";
+import { commandNetwork, type GuardRef } from "../../src/model/workflow.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { CLI } from "../helpers/package.js";
 import { running } from "../helpers/processes.js";
 import { runOf } from "../helpers/state.js";
 
 const SANDBOX = probeSandbox(process.env).available;
+const execFileAsync = promisify(execFile);
 
 /** The processes whose command line holds `marker`. */
 function processesWith(marker: string): number[] {
@@ -150,5 +153,47 @@ describe("what the sandbox hides", () => {
     expect(args).toEqual(expect.arrayContaining(["--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-net"]));
     expect(args[args.indexOf("--cap-drop") + 1]).toBe("ALL");
     expect(bwrapArguments({ root: "/r", hide: [] }, { cwd: "/r", readable: [], network: true })).not.toContain("--unshare-net");
+  });
+});
+
+describe("which commands have the network", () => {
+  const pair = (over: Partial<Parameters<typeof commandNetwork>[0]>) =>
+    commandNetwork({ generator: "command", generatorConfig: {}, guard: null, guardConfig: {}, ...over });
+
+  it("gives it to a command generator unless it says network: false, and to a command guard only when it says network: true", () => {
+    expect(pair({})).toEqual([{ command: "generator", network: true }]);
+    expect(pair({ generatorConfig: { network: false } })).toEqual([{ command: "generator", network: false }]);
+    expect(pair({ generator: "openai", guard: "command" })).toEqual([{ command: "guard", network: false }]);
+    expect(pair({ generator: "openai", guard: "command", guardConfig: { network: true } })).toEqual([{ command: "guard", network: true }]);
+    // A composite's command guards, each by its own config; guards that start no command are not listed.
+    const guards: GuardRef[] = [
+      { guard: "command", guard_config: { run: "a", network: true } },
+      { guard: "regex", guard_config: { pattern: "x" } },
+      { guard: "command", guard_config: { run: "b" } },
+    ];
+    expect(pair({ generator: "anthropic", guard: "composite", guards })).toEqual([
+      { command: "guard", network: true },
+      { command: "guard", network: false },
+    ]);
+  });
+
+  it("is shown by explain, for each of a pair's commands", async () => {
+    const dir = tempRepo({
+      "workflow.yml":
+        "name: s\naction_pairs:\n  a:\n    generator: command\n    generator_config: {run: echo hi, network: false}\n    guard: command\n    guard_config: {run: 'true', network: true}\n",
+    });
+    const { stdout } = await execFileAsync(process.execPath, [CLI, "explain", "a"], { cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
+    expect(stdout).toContain("network    generator has no network, guard has the network");
+  });
+});
+
+describe("the plan", () => {
+  it("names the pairs to run whose guards have the network, and says nothing where none has", async () => {
+    const pairs = (network: string) =>
+      `name: s\naction_pairs:\n  a:\n    generator: command\n    generator_config: {run: echo a}\n    guard: command\n    guard_config: {run: 'true'${network}}\n  b:\n    generator: command\n    generator_config: {run: echo b}\n`;
+    const open = tempRepo({ "workflow.yml": pairs(", network: true") });
+    const plan = (dir: string) => execFileAsync(process.execPath, [CLI, "plan"], { cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
+    expect((await plan(open)).stdout).toContain("Guards with the network (network: true): a\n");
+    expect((await plan(tempRepo({ "workflow.yml": pairs("") }))).stdout).not.toContain("network");
   });
 });
