@@ -38,7 +38,7 @@ import { plain } from "../model/values.js";
 import { DEFAULT_MAX_OUTPUT_BYTES, type Pair } from "../model/workflow.js";
 import { pairKey } from "../refs/keys.js";
 import { contentNeeded, plannedComponents } from "../plan/plan.js";
-import { renderPromptParts, sharedPrefixes } from "../prompt/render.js";
+import { byProviderAndModel, renderPromptParts, sharedPrefixes } from "../prompt/render.js";
 import { guardKey, requestKey } from "../refs/request.js";
 import { componentDigests, configRef, withObserved } from "../refs/configRef.js";
 
@@ -785,7 +785,7 @@ class Run {
     if (!this.sharing) {
       const { workflow } = this.plan;
       const running = this.plan.pairs.filter((p) => p.action === "run").map((p) => workflow.pairs.get(p.id)!);
-      this.sharing = sharedPrefixes(running, workflow);
+      this.sharing = sharedPrefixes(running, workflow, byProviderAndModel);
     }
     return this.sharing.get(id);
   }

@@ -6,7 +6,7 @@
 import { plain } from "../model/values.js";
 import type { Pair, Workflow } from "../model/workflow.js";
 import type { Plan, PlannedPair } from "../model/plan.js";
-import { renderPromptParts, sharedPrefixes } from "../prompt/render.js";
+import { byProviderAndModel, renderPromptParts, sharedPrefixes } from "../prompt/render.js";
 import type { TokenUsage } from "../model/records.js";
 import { median, type PairHistory } from "./history.js";
 import { BUILT_IN_PRICES_AS_OF, cacheMinTokens, costOf, priceFor, type Price } from "./prices.js";
@@ -115,6 +115,7 @@ export async function estimatePlan(source: EstimateSource, plan: Plan, options: 
   const sharing = sharedPrefixes(
     running.map((p) => workflow.pairs.get(p.id)!),
     workflow,
+    byProviderAndModel,
   );
   const written = new Set<string>();
 

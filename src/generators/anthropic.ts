@@ -1,7 +1,7 @@
 /** The `anthropic` generator: one user message to the Anthropic Messages API. */
 import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
 import type { TokenUsage } from "../model/records.js";
-import { configNumber, field, requestCost, sendCall, readProviderSettings, requireModel, shownText, type ProviderCall } from "./http.js";
+import { configNumber, field, requestCost, sendCall, sharedBeginning, readProviderSettings, requireModel, shownText, type ProviderCall } from "./http.js";
 
 const DEFAULT_BASE_URL = "https://api.anthropic.com";
 /** The Messages API requires max_tokens; this is enough for most artifacts. */
@@ -45,6 +45,7 @@ export function anthropicCall(request: GenerateRequest): ProviderCall {
     asked: body(request.prompt),
     model,
     cost: requestCost(request.prompt, model, maxTokens),
+    shared: sharedBeginning(request.prompt, request.cacheablePrefix, model),
     secrets: [settings.apiKey ?? "", ...Object.values(settings.headers)],
     authHint: settings.apiKey === undefined ? `no API key sent: ${settings.apiKeyEnv} is not set` : undefined,
   };

@@ -3,6 +3,7 @@
  * backoff and a per-request timeout. Messages never carry the API key or extra header values.
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import { cacheMinTokens } from "../estimate/prices.js";
 import { CHAT_OVERHEAD_TOKENS, CHARS_PER_TOKEN, countTokens } from "../estimate/tokens.js";
 import { GeneratorError, RateLimitWaitError, type GenerateRequest, type PacedTurn, type Pacing, type RateCost, type RateLimits } from "../model/ports.js";
 import { sha256Hex } from "../refs/hash.js";
@@ -54,6 +55,8 @@ export interface ProviderCall {
   /** The model asked, and what the call takes from its budget: the prompt's tokens and max_tokens. */
   model: string;
   cost: RateCost;
+  /** The beginning the call shares with others of the run, long enough for the provider's prompt cache (a hash of it). */
+  shared?: string;
   /** Strings never shown in a message. */
   secrets: string[];
   authHint?: string;
@@ -120,6 +123,17 @@ export function requestCost(prompt: string, model: string, maxTokens: number | u
   return { input: input + CHAT_OVERHEAD_TOKENS, output: maxTokens ?? 0 };
 }
 
+/**
+ * The beginning of the prompt other calls of the run share (GenerateRequest.cacheablePrefix), named
+ * by a hash with the model, when it is long enough for the provider to cache it; else undefined.
+ */
+export function sharedBeginning(prompt: string, prefix: number | undefined, model: string): string | undefined {
+  if (prefix === undefined || prefix <= 0) return undefined;
+  const head = prompt.slice(0, prefix);
+  if (requestCost(head, model, 0).input < cacheMinTokens(model)) return undefined;
+  return sha256Hex(`${model}\n${head}`);
+}
+
 /** The process's own pacing, for calls made outside a run (a run hands its own). */
 let processPacing: Pacing | undefined;
 
@@ -175,7 +189,7 @@ export interface PostJsonOptions {
   /** Appended to 401/403 messages, e.g. to say that no key was sent. */
   authHint?: string;
   /** Waits for a turn of its budget before each try; a 429 is then a wait, not a try. */
-  paced?: { pacing: Pacing; budget: Parameters<Pacing["turn"]>[0]; cost: RateCost };
+  paced?: { pacing: Pacing; budget: Parameters<Pacing["turn"]>[0]; cost: RateCost; shared?: string };
 }
 
 /**
@@ -190,7 +204,7 @@ export function sendCall(call: ProviderCall, signal: AbortSignal, pacing?: Pacin
     ...(call.settings.rateLimit ? { limits: call.settings.rateLimit } : {}),
   };
   return postJson({
-    paced: { pacing: pacing ?? (processPacing ??= new Pacer({ clock: systemClock })), budget, cost: call.cost },
+    paced: { pacing: pacing ?? (processPacing ??= new Pacer({ clock: systemClock })), budget, cost: call.cost, shared: call.shared },
     provider: call.provider,
     url: call.url,
     headers: call.headers,
@@ -256,7 +270,7 @@ export async function httpCall(options: HttpOptions): Promise<unknown> {
     let turn: PacedTurn | undefined;
     if (paced) {
       try {
-        turn = await paced.pacing.turn(paced.budget, paced.cost, signal);
+        turn = await paced.pacing.turn(paced.budget, paced.cost, signal, paced.shared);
       } catch (error) {
         if (error instanceof RateLimitWaitError) throw new RateLimitWaitError(redact(`${provider}: ${error.message}`, options.secrets));
         throw fail("cancelled");

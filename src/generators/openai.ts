@@ -4,7 +4,18 @@
  */
 import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
 import type { TokenUsage } from "../model/records.js";
-import { configNumber, configString, field, requestCost, sendCall, readProviderSettings, requireModel, shownText, type ProviderCall } from "./http.js";
+import {
+  configNumber,
+  configString,
+  field,
+  requestCost,
+  sendCall,
+  sharedBeginning,
+  readProviderSettings,
+  requireModel,
+  shownText,
+  type ProviderCall,
+} from "./http.js";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 /** Where the key is read from when generator_config.api_key_env names no variable. */
@@ -51,6 +62,7 @@ export function openaiCall(request: GenerateRequest): ProviderCall {
     apiVersion,
     model,
     cost: requestCost(request.prompt, model, maxTokens),
+    shared: sharedBeginning(request.prompt, request.cacheablePrefix, model),
     secrets: [settings.apiKey ?? "", ...Object.values(settings.headers)],
     authHint: settings.apiKey === undefined ? `no API key sent: ${settings.apiKeyEnv} is not set` : undefined,
   };

@@ -62,8 +62,10 @@ export interface Pacing {
   /**
    * Waits until the budget allows a call of `cost`, then gives it its turn. Rejects with
    * RateLimitWaitError when the wait would end past the run's longest wait, and when `signal` aborts.
+   * `shared` names the beginning the call shares with others, long enough for the provider's prompt
+   * cache: the first such call goes alone, the others once it is answered.
    */
-  turn(budget: { id: string; host: string; limits?: RateLimits }, cost: RateCost, signal: AbortSignal): Promise<PacedTurn>;
+  turn(budget: { id: string; host: string; limits?: RateLimits }, cost: RateCost, signal: AbortSignal, shared?: string): Promise<PacedTurn>;
 }
 
 /** A call's turn: it says how its call ended, with the answer's headers, once. */

@@ -92,6 +92,9 @@ export function renderPromptParts(input: RenderInput): RenderedPrompt {
   return { text: sections.join("\n\n"), prefixEnds };
 }
 
+/** The group of a pair whose prompt cache is its own: its generator (the provider) and its model (see sharedPrefixes). */
+export const byProviderAndModel = (pair: { generator: string | null; model: string | null }): string => JSON.stringify([pair.generator, pair.model]);
+
 /** What of a pair sharedPrefixes reads: its prompts entry and its dependencies. */
 export interface PromptShape {
   id: string;
@@ -106,9 +109,15 @@ export interface PromptShape {
  * have in common, whose content is the same for all of them in one run. For each pair that shares
  * a non-empty beginning with at least one other: the number of dependencies in the longest such
  * beginning (0: up to the end of the context). A provider's prompt cache can serve that part of
- * every request but the first, which is what marking it cacheable is worth.
+ * every request but the first, which is what marking it cacheable is worth. A provider caches per
+ * model: with `group` (say, generator and model), only pairs of one group share, so a beginning
+ * no later request of the same provider and model reads is not marked, and no write is paid for it.
  */
-export function sharedPrefixes(pairs: Iterable<PromptShape>, context: { specification?: string; constraints?: string }): Map<string, number> {
+export function sharedPrefixes<P extends PromptShape>(
+  pairs: Iterable<P>,
+  context: { specification?: string; constraints?: string },
+  group: (pair: P) => string = () => "",
+): Map<string, number> {
   const contextText = contextSection(context.specification, context.constraints);
   const keyed: { id: string; keys: string[]; empty: boolean }[] = [];
   const counts = new Map<string, number>();
@@ -118,7 +127,7 @@ export function sharedPrefixes(pairs: Iterable<PromptShape>, context: { specific
     // By id, as the prompt orders them.
     const deps = [...pair.requires].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const keys: string[] = [];
-    for (let k = 0; k <= deps.length; k++) keys.push(JSON.stringify([role ?? null, constraints ?? null, ...deps.slice(0, k)]));
+    for (let k = 0; k <= deps.length; k++) keys.push(JSON.stringify([group(pair), role ?? null, constraints ?? null, ...deps.slice(0, k)]));
     for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
     keyed.push({ id: pair.id, keys, empty: role === undefined && constraints === undefined && contextText === undefined });
   }

@@ -22,7 +22,9 @@
  * last refusal has passed its retry time. A refusal (429) is a wait, not an attempt: the call waits
  * for the time the provider gave, then for its turn again. Only the run's longest wait ends a wait,
  * with RateLimitWaitError. How many calls are in flight at once is found too: up to the run's cap,
- * growing while answers come and halving on a refusal.
+ * growing while answers come and halving on a refusal. And calls that share a beginning long enough
+ * for the provider's prompt cache go one first: the others wait for its answer, and read what it
+ * wrote instead of each writing it again.
  */
 import { GeneratorError, RateLimitWaitError, type PacedTurn, type Pacing as PacingPort, type RateCost, type RateLimits } from "../model/ports.js";
 import type { Pacing } from "../model/run.js";
@@ -60,7 +62,7 @@ export class Pacer implements PacingPort {
 
   constructor(readonly options: PacerOptions) {}
 
-  turn(budget: { id: string; host: string; limits?: RateLimits }, cost: RateCost, signal: AbortSignal): Promise<PacedTurn> {
+  turn(budget: { id: string; host: string; limits?: RateLimits }, cost: RateCost, signal: AbortSignal, shared?: string): Promise<PacedTurn> {
     let b = this.budgets.get(budget.id);
     if (!b) {
       // The caller's limits win over the workflow's, each apart.
@@ -71,7 +73,7 @@ export class Pacer implements PacingPort {
       b = new Budget(this, budget.host, limits);
       this.budgets.set(budget.id, b);
     }
-    return b.turn(cost, signal);
+    return b.turn(cost, signal, shared);
   }
 
   /** Calls held for their budget now. */
@@ -106,6 +108,8 @@ interface Bucket {
 
 interface Waiter {
   cost: Record<Dimension, number>;
+  /** The beginning it shares with other calls, for the provider's prompt cache. */
+  shared: string | undefined;
   resolve(turn: PacedTurn): void;
   reject(error: Error): void;
   since: number;
@@ -118,6 +122,8 @@ class Budget {
   /** Calls sent and not yet answered, by sequence number, with their costs. */
   private readonly inFlight = new Map<number, Record<Dimension, number>>();
   private readonly queue: Waiter[] = [];
+  /** Beginnings calls share, for the provider's prompt cache: being written by a first call, or written. */
+  private readonly beginnings = new Map<string, "writing" | "written">();
   private seq = 0;
   private blockedUntil = 0;
   private refusedInARow = 0;
@@ -149,7 +155,7 @@ class Budget {
     if (configured.tokensPerMinute !== undefined) this.buckets.set("tokens", full(configured.tokensPerMinute));
   }
 
-  turn(rateCost: RateCost, signal: AbortSignal): Promise<PacedTurn> {
+  turn(rateCost: RateCost, signal: AbortSignal, shared: string | undefined): Promise<PacedTurn> {
     const cost: Record<Dimension, number> = { requests: 1, tokens: rateCost.input + rateCost.output, input: rateCost.input, output: rateCost.output };
     const { clock, maxWaitMs } = this.pacer.options;
     return new Promise<PacedTurn>((resolve, reject) => {
@@ -177,6 +183,7 @@ class Budget {
             );
       const waiter: Waiter = {
         cost,
+        shared,
         resolve,
         reject,
         since: clock.now(),
@@ -200,7 +207,11 @@ class Budget {
       const now = clock.now();
       // Answers free places in flight, and pump again; a call waiting for one is not held for the budget.
       if (this.inFlight.size >= Math.floor(this.window)) return this.heldUntil(now);
-      const head = this.queue[0]!;
+      // A call whose beginning another call is writing to the provider's prompt cache waits for its
+      // answer, to read it; the calls behind it go meanwhile.
+      const at = this.queue.findIndex((w) => w.shared === undefined || this.beginnings.get(w.shared) !== "writing");
+      if (at < 0) return this.heldUntil(now);
+      const head = this.queue[at]!;
       const wait = Math.max(this.blockedUntil - now, this.budgetWait(head.cost, now));
       if (wait > 0) {
         head.held = true;
@@ -208,7 +219,7 @@ class Budget {
         this.cancelTimer = clock.setTimer(() => this.pump(), Math.ceil(wait));
         return;
       }
-      this.queue.shift();
+      this.queue.splice(at, 1);
       this.heldUntil(now);
       head.dispose();
       head.resolve(this.admit(head, now));
@@ -275,6 +286,14 @@ class Budget {
       bucket.at = now;
     }
     this.inFlight.set(seq, waiter.cost);
+    // The first call of a shared beginning writes it to the prompt cache: the others wait to read it.
+    const writes = waiter.shared !== undefined && !this.beginnings.has(waiter.shared);
+    if (writes) this.beginnings.set(waiter.shared!, "writing");
+    const written = (done: boolean) => {
+      if (!writes) return;
+      if (done) this.beginnings.set(waiter.shared!, "written");
+      else this.beginnings.delete(waiter.shared!);
+    };
     const stats = this.pacer.stats;
     stats.calls++;
     if (waiter.held) stats.held++;
@@ -290,6 +309,7 @@ class Budget {
         end(() => {
           this.observe(seq, readRateHeaders(header, now), waiter.cost);
           this.inFlight.delete(seq);
+          written(true);
           this.refusedInARow = 0;
           this.window = Math.min(this.cap, this.window + (this.refusedOnce ? 1 / this.window : 1));
         }),
@@ -301,6 +321,7 @@ class Budget {
           // call in flight when a later answer set the level.
           const cost = this.inFlight.get(seq)!;
           this.inFlight.delete(seq);
+          written(false);
           for (const [dimension, bucket] of this.buckets) bucket.level += cost[dimension];
           this.observe(seq, told);
           stats.refused++;
@@ -310,7 +331,11 @@ class Budget {
           this.refusedInARow++;
           this.blockedUntil = Math.max(this.blockedUntil, answeredAt + wait);
         }),
-      failed: () => end(() => this.inFlight.delete(seq)),
+      failed: () =>
+        end(() => {
+          this.inFlight.delete(seq);
+          written(false);
+        }),
     };
   }
 

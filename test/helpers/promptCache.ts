@@ -42,6 +42,23 @@ export class PromptCache {
   }
 
   anthropic(content: Content): CacheUsage["anthropic"] {
+    const { usage, commit } = this.anthropicAt(content);
+    commit();
+    return usage;
+  }
+
+  /**
+   * What a request arriving now reads of the cache, and `commit`, which writes what it marked when its
+   * answer begins: as the providers document, a cache entry is there for requests that arrive after
+   * the first response began, not for those sent alongside it.
+   */
+  anthropicAt(content: Content): { usage: CacheUsage["anthropic"]; commit(): void } {
+    let write: string | undefined;
+    const usage = this.anthropicUsage(content, (prefix) => (write = prefix));
+    return { usage, commit: () => void (write !== undefined && this.anthropicPrefixes.add(write)) };
+  }
+
+  private anthropicUsage(content: Content, written: (prefix: string) => void): CacheUsage["anthropic"] {
     const total = words(PromptCache.text(content));
     const none = { input_tokens: total, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
     if (!this.enabled || typeof content === "string") return none;
@@ -54,12 +71,20 @@ export class PromptCache {
     const tokens = words(prefix);
     if (tokens < this.minTokens) return none;
     if (this.anthropicPrefixes.has(prefix)) return { input_tokens: total - tokens, cache_creation_input_tokens: 0, cache_read_input_tokens: tokens };
-    this.anthropicPrefixes.add(prefix);
+    written(prefix);
     return { input_tokens: total - tokens, cache_creation_input_tokens: tokens, cache_read_input_tokens: 0 };
   }
 
   openai(prompt: string): CacheUsage["openai"] {
+    const { usage, commit } = this.openaiAt(prompt);
+    commit();
+    return usage;
+  }
+
+  /** What a request arriving now reads of OpenAI's cache, and `commit`, which caches its prompt when its answer begins. */
+  openaiAt(prompt: string): { usage: CacheUsage["openai"]; commit(): void } {
     const list = prompt.split(/\s+/).filter(Boolean);
+    const add: string[] = [];
     let cached = 0;
     if (this.enabled && list.length >= 1024) {
       let hash = 2166136261;
@@ -71,8 +96,11 @@ export class PromptCache {
         if (n >= 1024 && (n - 1024) % 128 === 0) boundaries.push({ at: n, key: `${n}:${hash}` });
       });
       for (const b of boundaries) if (this.openaiPrefixes.has(b.key)) cached = b.at;
-      for (const b of boundaries) this.openaiPrefixes.add(b.key);
+      for (const b of boundaries) add.push(b.key);
     }
-    return { prompt_tokens: list.length, prompt_tokens_details: { cached_tokens: cached } };
+    return {
+      usage: { prompt_tokens: list.length, prompt_tokens_details: { cached_tokens: cached } },
+      commit: () => add.forEach((key) => this.openaiPrefixes.add(key)),
+    };
   }
 }

@@ -12,7 +12,7 @@
  */
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { PromptCache, words, type Content } from "./promptCache.js";
+import { PromptCache, words, type CacheUsage, type Content } from "./promptCache.js";
 import { RateBuckets, type ProviderLimits } from "./rateLimits.js";
 
 export { words };
@@ -101,7 +101,10 @@ export async function startModelService(options: {
       const request: ModelRequest = { provider, path: url.pathname, headers: req.headers, body, prompt };
       requests.push(request);
       const text = options.answer(request);
+      // What the cache holds as the request arrives; what it writes is there once its answer begins.
+      const cached = provider === "openai" ? cache.openaiAt(prompt) : cache.anthropicAt(body.messages?.[0]?.content ?? "");
       const answer = () => {
+        cached.commit();
         if (provider === "openai") {
           send(200, {
             id: `chatcmpl-${requests.length}`,
@@ -109,7 +112,7 @@ export async function startModelService(options: {
             created: 1_790_000_000,
             model: body.model,
             choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
-            usage: { ...cache.openai(prompt), completion_tokens: words(text), total_tokens: words(prompt) + words(text) },
+            usage: { ...(cached.usage as CacheUsage["openai"]), completion_tokens: words(text), total_tokens: words(prompt) + words(text) },
           });
         } else {
           send(200, {
@@ -119,7 +122,7 @@ export async function startModelService(options: {
             model: body.model,
             content: [{ type: "text", text }],
             stop_reason: "end_turn",
-            usage: { ...cache.anthropic(body.messages?.[0]?.content ?? ""), output_tokens: words(text) },
+            usage: { ...(cached.usage as CacheUsage["anthropic"]), output_tokens: words(text) },
           });
         }
       };

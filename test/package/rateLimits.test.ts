@@ -173,3 +173,56 @@ describe("a run at the provider's rate limit", () => {
     expect(new Set(s.requests.map((r) => r.prompt)).size).toBe(6);
   });
 });
+
+describe("scheduling for the prompt cache", () => {
+  it(
+    "four Claude pairs sharing a specification at the default concurrency: one cache write, three reads; a Claude pair only other providers and models share with is not marked",
+    { timeout: scaled(90_000) },
+    async () => {
+      const s = await startModelService({ key: KEY, answer: () => "done", latencyMs: 100 });
+      services.push(s);
+      // Some 1,050 words: long enough for the loopback's cache and for Claude's 1,024-token minimum.
+      const spec = "The glossary and style every translation follows. ".repeat(150).trim();
+      const config = (url: string) => `{base_url: "${url}", api_key_env: LOOPBACK_KEY, max_tokens: 200}`;
+      const dir = tempRepo({
+        "workflow.yml": [
+          "name: cached",
+          "model: claude-sonnet-4-5",
+          "generator: anthropic",
+          `generator_config: ${config(s.anthropicUrl)}`,
+          `specification: "${spec}"`,
+          "action_pairs:",
+          ...["a", "b", "c", "d"].map((id) => `  ${id}: {output: out/${id}.txt, guard: contains, guard_config: {text: done}}`),
+          `  lone: {output: out/lone.txt, model: claude-opus-4-1}`,
+          `  o1: {output: out/o1.txt, generator: openai, model: gpt-4o-mini, generator_config: ${config(s.openaiUrl)}}`,
+          `  o2: {output: out/o2.txt, generator: openai, model: gpt-4o-mini, generator_config: ${config(s.openaiUrl)}}`,
+          "",
+        ].join("\n"),
+        "prompts.yml": ["a", "b", "c", "d", "lone", "o1", "o2"].map((id) => `${id}: {task: Translate part ${id}.}`).join("\n") + "\n",
+      });
+      const { code, report } = await cli(dir, ["run"]);
+      expect(code).toBe(0);
+      const tokens = (id: string) => report.pairs.find((p) => p.id === id)!.attempts[0]!.tokens!;
+      const claude = ["a", "b", "c", "d"].map(tokens);
+      const writes = claude.filter((t) => (t.cacheWrite ?? 0) > 0);
+      expect(writes).toHaveLength(1);
+      expect(claude.filter((t) => (t.cacheRead ?? 0) > 0 && t.cacheWrite === undefined).map((t) => t.cacheRead)).toEqual(
+        [1, 2, 3].map(() => writes[0]!.cacheWrite),
+      );
+      // Sent as plain text: nothing marked, nothing written.
+      const lone = s.requests.find((r) => r.body.model === "claude-opus-4-1")!;
+      expect(typeof lone.body.messages[0]!.content).toBe("string");
+      expect(tokens("lone").cacheWrite).toBeUndefined();
+
+      // The estimate says the same ahead of a run.
+      const planned = JSON.parse(
+        await new Promise<string>((resolve) =>
+          execFile(process.execPath, [CLI, "plan", "--json", "--force"], { cwd: dir, env: { ...process.env, NO_COLOR: "1" } }, (_e, out) => resolve(out)),
+        ),
+      ) as { pairs: { id: string; estimate: { tokens: { cacheWrite?: number; cacheRead?: number } } }[] };
+      const estimate = (id: string) => planned.pairs.find((p) => p.id === id)!.estimate.tokens;
+      expect(["a", "b", "c", "d"].filter((id) => estimate(id).cacheWrite !== undefined)).toHaveLength(1);
+      expect(estimate("lone").cacheWrite ?? estimate("lone").cacheRead).toBeUndefined();
+    },
+  );
+});

@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RateLimitWaitError, type RateCost } from "../../src/model/ports.js";
+import { limiter } from "../../src/model/limiter.js";
 import { Pacer, type PacerOptions } from "../../src/schedule/pacer.js";
 import type { ProviderLimits } from "../helpers/rateLimits.js";
 import { pacedCall, SimulatedClock, SimulatedProvider, simulateRun } from "./simulated.js";
@@ -149,5 +150,29 @@ describe("the longest wait", () => {
     expect(b.status).toBe("rejected");
     expect(((b as PromiseRejectedResult).reason as Error).message).toBe("cancelled");
     expect(provider.buckets.counts.accepted).toBe(1);
+  });
+});
+
+describe("calls that share a beginning for the provider's prompt cache", () => {
+  it("the first of each beginning goes alone and is answered before any other of it goes; calls of other beginnings go meanwhile", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.option(fc.constantFrom("spec-a", "spec-b", "spec-c"), { nil: undefined }), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1, max: 16 }),
+        async (beginnings, slots) => {
+          const clock = new SimulatedClock();
+          const provider = new SimulatedProvider(clock, { requestsPerMinute: 10_000, tokensPerMinute: 10_000_000, headers: "openai" }, 1000);
+          const pacer = new Pacer({ clock, concurrency: { cap: slots, start: slots } });
+          const slot = limiter(slots);
+          await clock.run(Promise.all(beginnings.map((shared) => slot(() => pacedCall(pacer, provider, { input: 700, output: 300 }, undefined, shared)))));
+          expect(provider.buckets.counts.accepted).toBe(beginnings.length);
+          for (const key of new Set(beginnings.filter((b) => b !== undefined))) {
+            const [first, ...rest] = provider.sharing.filter((s) => s.shared === key);
+            for (const later of rest) expect(later.sent).toBeGreaterThanOrEqual(first!.answered);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });

@@ -75,19 +75,29 @@ export class SimulatedProvider {
     this.buckets = new RateBuckets(limits, () => clock.now());
   }
 
+  /** When each call with a shared beginning arrived and was answered, in order of arrival. */
+  readonly sharing: { shared: string; sent: number; answered: number }[] = [];
+
   /** Counts the call as it arrives; answers at once when refused, else after the latency. */
-  call(tokens: number): Promise<Answer> {
+  call(tokens: number, shared?: string): Promise<Answer> {
     const { refused, headers } = this.buckets.charge(tokens);
+    if (shared !== undefined && !refused) this.sharing.push({ shared, sent: this.clock.now(), answered: this.clock.now() + this.latencyMs });
     const answer = { status: refused ? 429 : 200, header: (name: string) => headers[name] ?? null };
     return new Promise((resolve) => this.clock.setTimer(() => resolve(answer), refused ? 5 : this.latencyMs));
   }
 }
 
 /** One call of a pair, as the providers' generators make it. */
-export async function pacedCall(pacing: Pacing, provider: SimulatedProvider, cost: RateCost, signal = new AbortController().signal): Promise<void> {
+export async function pacedCall(
+  pacing: Pacing,
+  provider: SimulatedProvider,
+  cost: RateCost,
+  signal = new AbortController().signal,
+  shared?: string,
+): Promise<void> {
   for (;;) {
-    const turn = await pacing.turn({ id: "budget", host: "api.example.com" }, cost, signal);
-    const answer = await provider.call(cost.input + cost.output);
+    const turn = await pacing.turn({ id: "budget", host: "api.example.com" }, cost, signal, shared);
+    const answer = await provider.call(cost.input + cost.output, shared);
     if (answer.status === 429) {
       turn.limited(answer.header);
       continue;
