@@ -112,7 +112,7 @@ interface Waiter {
   shared: string | undefined;
   resolve(turn: PacedTurn): void;
   reject(error: Error): void;
-  since: number;
+  /** Whether it was ever held for the budget. */
   held: boolean;
   dispose(): void;
 }
@@ -139,7 +139,7 @@ class Budget {
   constructor(
     private readonly pacer: Pacer,
     private readonly host: string,
-    private readonly configured: RateLimits,
+    configured: RateLimits,
   ) {
     const { options } = pacer;
     this.share = options.share ?? 1;
@@ -186,7 +186,6 @@ class Budget {
         shared,
         resolve,
         reject,
-        since: clock.now(),
         held: false,
         dispose: () => {
           signal.removeEventListener("abort", onAbort);
