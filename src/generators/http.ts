@@ -125,12 +125,13 @@ export function requestCost(prompt: string, model: string, maxTokens: number | u
 
 /**
  * The beginning of the prompt other calls of the run share (GenerateRequest.cacheablePrefix), named
- * by a hash with the model, when it is long enough for the provider to cache it; else undefined.
+ * by a hash with the model, when it is long enough for the provider to cache it (by the
+ * approximation: the whole prompt is counted once already, for its cost); else undefined.
  */
 export function sharedBeginning(prompt: string, prefix: number | undefined, model: string): string | undefined {
   if (prefix === undefined || prefix <= 0) return undefined;
   const head = prompt.slice(0, prefix);
-  if (requestCost(head, model, 0).input < cacheMinTokens(model)) return undefined;
+  if (Math.ceil(head.length / CHARS_PER_TOKEN) < cacheMinTokens(model)) return undefined;
   return sha256Hex(`${model}\n${head}`);
 }
 
