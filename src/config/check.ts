@@ -31,12 +31,15 @@ const stringOrList: Rule = (v) =>
   typeof v === "string" || (Array.isArray(v) && v.every((x) => typeof x === "string")) ? undefined : "a string or a list of strings";
 const list: Rule = (v) => (Array.isArray(v) ? undefined : "a list");
 const anything: Rule = () => undefined;
+const exitStatus = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= 255;
+const exitStatuses: Rule = (v) =>
+  exitStatus(v) || (Array.isArray(v) && v.length > 0 && v.every(exitStatus)) ? undefined : "an exit status from 1 to 255, or a list of them";
 
 /** Settings every guard and generator takes: files it reads, hashed into configRef. */
 const COMMON: Record<string, Rule> = { files: list };
 
 export const GUARD_SETTINGS: Record<string, Record<string, Rule>> = {
-  command: { run: string, timeout: positive, env: stringMap, network: bool },
+  command: { run: string, timeout: positive, env: stringMap, network: bool, reject_exit_codes: exitStatuses, guard_retries: count },
   composite: { policy: string, guards: list },
   contains: { text: stringOrList, absent: stringOrList, all: bool },
   json: {},

@@ -612,7 +612,14 @@ class Run {
         stderr = result.stderr === undefined ? undefined : this.redact(result.stderr);
         if (content.length > maxOutputBytes)
           throw new Error(`${d.id}: the artifact is ${content.length} bytes, over the output limit of ${maxOutputBytes} bytes (max_output_bytes)`);
-        verdict = await this.check(guard, pair, content, attempt, guardTrace);
+        try {
+          verdict = await this.check(guard, pair, content, attempt, guardTrace);
+        } catch (err) {
+          // The guard could not judge (a missing tool, a crash): what the generator returned still
+          // answers this request, unjudged, so the run after the fix judges it without a call.
+          if (request !== undefined && !this.signal.aborted) this.recordAnswer(request, d, pair, content, tokens, {});
+          throw err;
+        }
         verdict = { accepted: verdict.accepted, feedback: this.redact(verdict.feedback) };
       } catch (err) {
         // Cancelled mid-call: the attempt never happened; a resumed run makes it again.
@@ -631,22 +638,7 @@ class Run {
         return fail(message);
       }
       // What the generator returned answers the same request later, whatever this guard said of it.
-      if (request !== undefined) {
-        const contentHash = this.deps.store.putContent(content);
-        this.recordRequest(
-          request,
-          {
-            contentHash,
-            pair: d.id,
-            configRef: d.configRef!,
-            at: new Date().toISOString(),
-            model: pair.model,
-            tokens,
-            verdicts: { [judge]: verdict.accepted ? "accepted" : "rejected" },
-          },
-          content,
-        );
-      }
+      if (request !== undefined) this.recordAnswer(request, d, pair, content, tokens, { [judge]: verdict.accepted ? "accepted" : "rejected" });
       const record = {
         attempt,
         accepted: verdict.accepted,
@@ -737,6 +729,16 @@ class Run {
       limits: this.options.limits,
       trace,
     });
+  }
+
+  /** Records what the generator returned for a request, with the verdicts given to it so far. */
+  private recordAnswer(request: string, d: PlannedPair, pair: Pair, content: Buffer, tokens: TokenUsage | null, verdicts: RequestEntry["verdicts"]): void {
+    const contentHash = this.deps.store.putContent(content);
+    this.recordRequest(
+      request,
+      { contentHash, pair: d.id, configRef: d.configRef!, at: new Date().toISOString(), model: pair.model, tokens, verdicts },
+      content,
+    );
   }
 
   /** Records a request index entry here, and for the remote store's next save. */

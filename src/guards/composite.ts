@@ -4,7 +4,7 @@
  */
 import { plain } from "../model/values.js";
 import type { GuardRef } from "../model/workflow.js";
-import { GuardConfigError, type Guard, type GuardRequest } from "../model/ports.js";
+import { GuardConfigError, GuardError, type Guard, type GuardRequest } from "../model/ports.js";
 import { optionalString } from "./config.js";
 
 const POLICIES = ["all_pass", "any_pass", "majority_pass"] as const;
@@ -63,7 +63,8 @@ async function runSubGuard(guard: Guard, ref: GuardRef, request: GuardRequest) {
   try {
     return await guard(subRequest);
   } catch (err) {
-    // Say which sub-guard is misconfigured; other errors (a cancelled run) pass through untouched.
+    // Say which sub-guard is misconfigured or could not judge; other errors (a cancelled run) pass through untouched.
+    if (err instanceof GuardError) err.message = `[${ref.guard}] ${err.message}`;
     throw err instanceof GuardConfigError ? new GuardConfigError(`[${ref.guard}] ${err.message}`) : err;
   }
 }

@@ -38,6 +38,14 @@ export function optionalPositiveNumber(guard: string, config: Config, key: strin
   return value;
 }
 
+/** A whole number of at least 0; `fallback` when the key is absent. */
+export function optionalCount(guard: string, config: Config, key: string, fallback: number): number {
+  const value = config[key];
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) throw wrongType(guard, key, "a whole number of at least 0", value);
+  return value;
+}
+
 /** A mapping of names to strings (such as environment variables); {} when the key is absent. */
 export function optionalStringMap(guard: string, config: Config, key: string): Record<string, string> {
   const value = config[key];

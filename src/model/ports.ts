@@ -242,6 +242,22 @@ export class GuardConfigError extends Error {
   override name = "GuardConfigError";
 }
 
+/**
+ * A guard could not judge the artifact (a program missing, a crash, a status that is neither an
+ * acceptance nor a rejection, a timeout, a limit): no verdict, so the pair fails with the message
+ * (one line naming the cause) and the generator is not asked again. `output` is what the guard
+ * printed last, for the record.
+ */
+export class GuardError extends Error {
+  override name = "GuardError";
+  constructor(
+    message: string,
+    readonly output = "",
+  ) {
+    super(output ? `${message}; last output:\n${output}` : message);
+  }
+}
+
 export type Guard = (request: GuardRequest) => Promise<GuardResult>;
 
 export interface RemoteArtifact {

@@ -2,7 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { commandGuard } from "../../src/guards/command.js";
-import { GuardConfigError, type GuardRequest } from "../../src/model/ports.js";
+import fc from "fast-check";
+import { GuardConfigError, GuardError, type GuardRequest } from "../../src/model/ports.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { running } from "../helpers/processes.js";
 import { pastSetup, until } from "../helpers/wait.js";
@@ -24,16 +25,62 @@ function request(content: string, config: Record<string, unknown>, signal = new 
   return { pairId: "g_test", content, artifactPath, config, cwd, env: { PATH: process.env.PATH }, signal };
 }
 
-/** Runs a command that outlives its timeout, past its setup (see pastSetup). */
+/** Runs a command that outlives its timeout, past its setup (see pastSetup): a guard error, its message the result. */
 function timedOut(run: string, seconds: number) {
   return pastSetup(seconds, async (timeout) => {
     const req = request("x", { run, timeout });
-    return { cwd: req.cwd, result: await commandGuard(req) };
+    const result = await commandGuard(req).then(
+      (verdict) => verdict as unknown,
+      (err: Error) => (err instanceof GuardError ? err.message : err),
+    );
+    return { cwd: req.cwd, result };
   });
 }
 
 /** A process that leaves the command's group, keeps its output, and says its pid in escaped.pid once whole. */
 const ESCAPE = "setsid sh -c 'echo $$ > escaped.tmp; mv escaped.tmp escaped.pid; exec sleep 600'";
+
+describe("command guard verdicts", () => {
+  it("accept on 0, reject on 1 or a declared status, and are a guard error on any other status or a signal", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.constantFrom(0, 1, 2, 3, 4, 5, 126, 127, 255), fc.integer({ min: 0, max: 255 })),
+        fc.option(fc.uniqueArray(fc.integer({ min: 1, max: 255 }), { minLength: 1, maxLength: 3 }), { nil: undefined }),
+        async (status, declared) => {
+          const config = { run: `echo said ${status}; exit ${status}`, ...(declared ? { reject_exit_codes: declared } : {}) };
+          const verdict = await commandGuard(request("x", config)).then(
+            (v) => v,
+            (err: Error) => err,
+          );
+          if (status === 0) expect(verdict).toEqual({ accepted: true, feedback: "" });
+          else if ((declared ?? [1]).includes(status)) expect(verdict).toEqual({ accepted: false, feedback: `said ${status}` });
+          else {
+            expect(verdict).toBeInstanceOf(GuardError);
+            expect((verdict as Error).message.split("\n")[0]).toMatch(new RegExp(`^guard error: the command guard .*(status ${status}|127|126)`));
+          }
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it("name a missing program, a signal and a bad declaration in one line", async () => {
+    await expect(commandGuard(request("x", { run: "no-such-test-runner --run" }))).rejects.toThrow(
+      /^guard error: the command guard could not find a program it runs \(exit status 127: command not found\); last output:\n.*no-such-test-runner/,
+    );
+    await expect(commandGuard(request("x", { run: "kill -9 $$" }))).rejects.toThrow(/^guard error: the command guard was killed by SIGKILL/);
+    await expect(commandGuard(request("x", { run: "exit 1", reject_exit_codes: [0] }))).rejects.toThrow(GuardConfigError);
+  });
+
+  it("run the guard again on a guard error as often as guard_retries says, and give the verdict it then gives", async () => {
+    // Fails with 3 (a flaky tool) until its third run, then rejects.
+    const run = "n=$(cat runs 2>/dev/null || echo 0); n=$((n+1)); echo $n > runs; [ $n -ge 3 ] && { echo 'real failure'; exit 1; }; exit 3";
+    await expect(commandGuard(request("x", { run, guard_retries: 1 }))).rejects.toThrow(/status 3/);
+    const req = request("x", { run, guard_retries: 2 });
+    expect(await commandGuard(req)).toEqual({ accepted: false, feedback: "real failure" });
+    expect(readFileSync(path.join(req.cwd, "runs"), "utf8").trim()).toBe("3");
+  });
+});
 
 describe("command guard", () => {
   it("lets the exit status decide, on the artifact named by PAIRFLOW_ARTIFACT", async () => {
@@ -43,7 +90,7 @@ describe("command guard", () => {
   });
 
   it("runs in the workflow directory with the request's environment and the pair's id", async () => {
-    const req = request("x", { run: 'echo "$PWD|$PAIRFLOW_PAIR|$GREETING"; exit 3' });
+    const req = request("x", { run: 'echo "$PWD|$PAIRFLOW_PAIR|$GREETING"; exit 1' });
     req.env = { ...req.env, GREETING: "hi" };
     const result = await commandGuard(req);
     expect(result).toEqual({ accepted: false, feedback: `${req.cwd}|g_test|hi` });
@@ -78,14 +125,14 @@ describe("command guard", () => {
   // The commands below run far longer than any test may: only being stopped ends them.
   it("kills the command and everything it started when it times out", async () => {
     const { result, cwd, timeout } = await timedOut("sleep 600 & echo $! > sleep.pid; touch ready; wait", 0.5);
-    expect(result).toEqual({ accepted: false, feedback: `timed out after ${timeout}s` });
+    expect(result).toBe(`guard error: the command guard timed out after ${timeout}s`);
     const pid = Number(readFileSync(path.join(cwd, "sleep.pid"), "utf8"));
     expect(running(pid)).toBe(false);
   });
 
   it("kills a command that ignores SIGTERM after the grace period", async () => {
     const { result, timeout } = await timedOut("trap '' TERM; echo waiting; touch ready; while true; do sleep 0.1; done", 0.3);
-    expect(result).toEqual({ accepted: false, feedback: `timed out after ${timeout}s; last output:\nwaiting` });
+    expect(result).toBe(`guard error: the command guard timed out after ${timeout}s; last output:\nwaiting`);
   });
 
   it("stops the command and throws when the run is cancelled", async () => {
@@ -118,7 +165,7 @@ describe("command guard", () => {
   it("holds its timeout when the command leaves a process outside its group that keeps the output open, and kills that process", async () => {
     const run = `${ESCAPE} & while [ ! -s escaped.pid ]; do sleep 0.01; done; echo waiting; touch ready; sleep 600`;
     const { result, cwd, timeout } = await timedOut(run, 0.3);
-    expect(result).toEqual({ accepted: false, feedback: `timed out after ${timeout}s; last output:\nwaiting` });
+    expect(result).toBe(`guard error: the command guard timed out after ${timeout}s; last output:\nwaiting`);
     const escaped = Number(readFileSync(path.join(cwd, "escaped.pid"), "utf8"));
     await until(() => !running(escaped), "the escaped process to be gone");
   });

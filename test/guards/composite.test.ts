@@ -56,7 +56,7 @@ describe("composite guard", () => {
 
   it("gives sub-guards plain numbers from configs that kept the source's number form", async () => {
     const slow: GuardRef = { guard: "command", guard_config: { run: "sleep 5", timeout: new PyFloat(0.2) } };
-    expect(await composite(request("x", {}, [slow]))).toEqual({ accepted: false, feedback: "[command] timed out after 0.2s" });
+    await expect(composite(request("x", {}, [slow]))).rejects.toThrow("[command] guard error: the command guard timed out after 0.2s");
   });
 
   it("reports an unknown sub-guard, an empty list, a bad policy and a misconfigured sub-guard", async () => {
