@@ -12,6 +12,7 @@ import { CommandStartError, runCommand, type CommandOutcome } from "../processes
 import { limitMessage } from "../processes/limits.js";
 import { startCommand } from "../processes/trace.js";
 import { optionalBoolean, optionalCount, optionalPositiveNumber, optionalStringMap, requiredString } from "./config.js";
+import { feedbackOf } from "./feedback.js";
 
 const DEFAULT_TIMEOUT_SECONDS = 300;
 /** Feedback keeps the end of the output, where test runners and compilers put their verdict. */
@@ -59,7 +60,7 @@ export const commandGuard: Guard = async (request) => {
     // Exit 0 accepts; a rejecting status (1, or reject_exit_codes) rejects, with what it printed.
     if (outcome.code === 0 && outcome.limit === undefined) return { accepted: true, feedback: "" };
     if (outcome.code !== null && rejectCodes.includes(outcome.code) && outcome.limit === undefined && outcome.stopped === undefined) {
-      return { accepted: false, feedback: tail(text) || `exited with status ${outcome.code}` };
+      return { accepted: false, feedback: feedbackOf(text) || `exited with status ${outcome.code}` };
     }
     // Anything else is no verdict on the artifact: the guard could not judge. It may be run again
     // (guard_retries); the generator is never asked again for it.
