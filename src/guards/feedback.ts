@@ -277,7 +277,8 @@ const readVitest: Reader = (lines) => {
     blocks.push({ from: i, to: j - 1, lines: [lines[i]!.trim(), ...keepLines(lines.slice(i + 1, j))] });
     i = j - 1;
   }
-  return { blocks, summary: countLine(lines, /^\s*Tests\s+\d+ failed/) };
+  // A file that failed to load has no tests to count; its file does.
+  return { blocks, summary: countLine(lines, /^\s*Tests\s+\d+ failed/) ?? countLine(lines, /^\s*Test Files\s+\d+ failed/) };
 };
 
 /** jest's header of a failure: `● suite › test`, or `● Test suite failed to run`. */
@@ -346,9 +347,26 @@ const readPytest: Reader = (lines) => {
   return { blocks, summary };
 };
 
-/** Of a pytest failure: the failing line of each frame, the error and its explanation, where each frame is. */
+/** Where a frame of pytest's report is: `test_calc.py:9: AssertionError`, `calc.py:2: in add`. */
+const PYTEST_WHERE = /^[^\s:][^:]*:\d+:(\s|$)/;
+/** A frame inside Python itself or an installed package. */
+const PYTHON_INTERNAL = /(^|[/\\])(lib[/\\]python[\d.]*|site-packages|dist-packages)[/\\]/;
+
+/**
+ * Of a pytest failure: the failing line of each frame, the error and its explanation, and where
+ * each frame is, but for frames inside Python and installed packages (their error lines stay).
+ */
 function pytestLines(body: readonly string[]): string[] {
-  return body.filter((l) => (/^>\s/.test(l) || /^E\s/.test(l) || /^[^\s:][^:]*:\d+:(\s|$)/.test(l)) && !/^E\s*$/.test(l));
+  const kept: string[] = [];
+  let frame: string[] = [];
+  for (const line of body) {
+    if (/^>\s/.test(line) || (/^E\s/.test(line) && !/^E\s*$/.test(line))) frame.push(line);
+    else if (PYTEST_WHERE.test(line)) {
+      kept.push(...(PYTHON_INTERNAL.test(line) ? frame.filter((l) => l.startsWith("E")) : [...frame, line]));
+      frame = [];
+    }
+  }
+  return [...kept, ...frame];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ const NOISE = ["node:internal", "node_modules", "duration_ms", "generatedMessage
 
 const cases: {
   file: string;
-  /** In the first four lines: the failing test and its assertion, with the values. */
+  /** In the first five lines: the failing test and its assertion, with the values. */
   first: string[];
   /** Further down: the other failures, and where they happened. */
   also: string[];
@@ -69,6 +69,12 @@ const cases: {
     never: ["adds zero", "subtracts", "RUN", "Duration"],
   },
   {
+    file: "vitest-import-error.txt",
+    first: ["FAIL  broken.test.ts [ broken.test.ts ]", "Error: Cannot find module './sub' imported from /tmp/fb/vitest/broken.test.ts", "❯ broken.test.ts:2:1"],
+    also: [`import { sub } from "./sub";`, "Test Files 1 failed (1)"],
+    never: ["RUN", "(0 test)", "Failed Suites", "describe("],
+  },
+  {
     file: "jest.txt",
     first: ["● add › adds", "expect(received).toBe(expected)", "Expected: 3", "Received: -1"],
     also: [">  8 |     expect(add(1, 2)).toBe(3);", "add.test.js:8:23", "● add › adds lists", "Tests: 2 failed, 2 passed, 4 total"],
@@ -95,6 +101,17 @@ const cases: {
     first: ["FAILED test_calc.py::test_adds - assert -1 == 3"],
     also: ["E       assert -1 == 3", "3 failed, 2 passed"],
     never: ["PASSED", "test_adds_zero", "[ 20%]", "cachedir", "collecting"],
+  },
+  {
+    file: "pytest-collection-error.txt",
+    first: [
+      "ERROR test_broken.py",
+      "ERROR collecting test_broken.py",
+      "test_broken.py:1: in <module>",
+      "E   ImportError: cannot import name 'sub' from 'calc'",
+    ],
+    also: ["1 error in 0.20s"],
+    never: ["importlib", "test session starts", "Interrupted", "Hint"],
   },
   {
     file: "pytest-junit.xml",
@@ -139,7 +156,7 @@ const cases: {
 describe("feedbackOf: what a rejection says", () => {
   it.each(cases)("leads with the failing assertion of $file and leaves out passing tests and banners", ({ file, first, also, never }) => {
     const feedback = feedbackOf(fixture(file));
-    for (const text of first) expect(inFirst(feedback, 4, text), `"${text}" in the first lines of:\n${feedback}`).toBe(true);
+    for (const text of first) expect(inFirst(feedback, 5, text), `"${text}" in the first lines of:\n${feedback}`).toBe(true);
     for (const text of also) expect(feedback).toContain(text);
     for (const text of [...never, ...NOISE]) expect(feedback).not.toContain(text);
     expect(lines(feedback).length).toBeLessThanOrEqual(40);
