@@ -121,6 +121,20 @@ describe("a run at the provider's rate limit", () => {
     });
   }
 
+  it(
+    "three shards at once against one limit, each a third of it: every pair accepted once, at most 15 429s per 100 answers",
+    { timeout: scaled(90_000) },
+    async () => {
+      const s = await service({ requestsPerMinute: 1_000, tokensPerMinute: 2_500, minuteMs: 3_000, headers: "provider" });
+      const dir = tempRepo(workflow("openai", s.openaiUrl, 45));
+      const shards = await Promise.all(["1/3", "2/3", "3/3"].map((shard) => cli(dir, ["run", "--shard", shard])));
+      for (const shard of shards) expect(shard.code, shard.stderr).toBe(0);
+      expect(s.rate!.accepted).toBe(45);
+      expect(new Set(s.requests.map((r) => r.prompt)).size).toBe(45);
+      expect(s.rate!.refused).toBeLessThanOrEqual(Math.floor(0.15 * 45));
+    },
+  );
+
   it("an endpoint that sends no rate headers, paced by the limit its caller gives: every pair accepted, no 429", { timeout: scaled(90_000) }, async () => {
     const s = await service({ requestsPerMinute: 1_000, tokensPerMinute: 2_500, minuteMs: 3_000, headers: "none" });
     const dir = tempRepo(workflow("openai", s.openaiUrl, 30));
