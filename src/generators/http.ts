@@ -289,9 +289,10 @@ export async function httpCall(options: HttpOptions): Promise<unknown> {
       });
       const text = await response.text(); // still under the timeout: a stalled body counts too
       const header = (name: string) => response.headers.get(name);
+      const spent = response.status === 429 && quotaSpent(text);
       // Refused for the rate limit, not for a spent quota: wait for the turn the budget gives, and
       // ask again, the same attempt.
-      if (response.status === 429 && turn && !quotaSpent(text)) {
+      if (response.status === 429 && turn && !spent) {
         turn.limited(header);
         attempt--;
         continue;
@@ -300,7 +301,7 @@ export async function httpCall(options: HttpOptions): Promise<unknown> {
       turn = undefined;
       if (response.ok) return options.as === "text" ? text : parseJson(text, fail, options.secrets);
       failure = `HTTP ${response.status}: ${providerMessage(text, response.statusText, options.secrets)}`;
-      if (!RETRYABLE_STATUSES.has(response.status) || quotaSpent(text)) {
+      if (!RETRYABLE_STATUSES.has(response.status) || spent) {
         const hint = (response.status === 401 || response.status === 403) && options.authHint;
         throw fail(hint ? `${failure} (${hint})` : failure);
       }
