@@ -63,6 +63,23 @@ export interface PlanEstimate {
   };
   /** The date of the built-in prices. */
   pricesAsOf: string;
+  /**
+   * The least time the calls to each endpoint with a configured `rate_limit` take at that limit:
+   * what they ask beyond the first full minute, at the limit's rate.
+   */
+  paced: PacedEndpoint[];
+}
+
+/** The calls to one endpoint and model with a configured rate limit, and the least time they take at it. */
+export interface PacedEndpoint {
+  endpoint: string;
+  model: string | null;
+  requestsPerMinute?: number;
+  tokensPerMinute?: number;
+  calls: number;
+  /** Each call's prompt and max_tokens, as the limit counts them. */
+  tokens: number;
+  ms: number;
 }
 
 /** What an estimate reads, gathered by the application layer. */
@@ -203,8 +220,47 @@ export async function estimatePlan(source: EstimateSource, plan: Plan, options: 
     pairs,
     totals: { pairs: pairs.length, tokens, cost: unpriced.size === 0 ? knownCost : null, knownCost, unpricedModels: [...unpriced] },
     pricesAsOf: BUILT_IN_PRICES_AS_OF,
+    paced: pacedEndpoints(pairs, workflow),
   };
 }
+
+/**
+ * The endpoints with a configured `rate_limit` the estimated calls go to, each with the least time
+ * its calls take at it: every bucket full at the start, then refilled at the limit's rate. A limit
+ * the provider tells only in its answers is not known before the run.
+ */
+function pacedEndpoints(estimates: readonly PairEstimate[], workflow: Workflow): PacedEndpoint[] {
+  const groups = new Map<string, PacedEndpoint>();
+  for (const e of estimates) {
+    const pair = workflow.pairs.get(e.id)!;
+    const limit = plain(pair.generatorConfig.rate_limit) as { requests_per_minute?: unknown; tokens_per_minute?: unknown } | undefined;
+    if (!providerGenerator(pair) || e.attempts === 0 || typeof limit !== "object" || limit === null || batched(pair)) continue;
+    const rpm = typeof limit.requests_per_minute === "number" ? limit.requests_per_minute : undefined;
+    const tpm = typeof limit.tokens_per_minute === "number" ? limit.tokens_per_minute : undefined;
+    const baseUrl = plain(pair.generatorConfig.base_url);
+    const endpoint = typeof baseUrl === "string" ? baseUrl : (pair.generator ?? "");
+    const key = JSON.stringify([endpoint, e.model, rpm, tpm]);
+    const group = groups.get(key) ?? {
+      endpoint,
+      model: e.model,
+      ...(rpm === undefined ? {} : { requestsPerMinute: rpm }),
+      ...(tpm === undefined ? {} : { tokensPerMinute: tpm }),
+      calls: 0,
+      tokens: 0,
+      ms: 0,
+    };
+    groups.set(key, group);
+    const max = plain(pair.generatorConfig.max_tokens);
+    const asks = typeof max === "number" ? max : pair.generator === "anthropic" ? ANTHROPIC_MAX_TOKENS : 0;
+    group.calls += e.attempts;
+    group.tokens += (e.inputTokens + asks) * e.attempts;
+  }
+  const beyond = (used: number, perMinute: number | undefined) => (perMinute === undefined ? 0 : (Math.max(0, used - perMinute) / perMinute) * 60_000);
+  return [...groups.values()].map((g) => ({ ...g, ms: Math.max(beyond(g.calls, g.requestsPerMinute), beyond(g.tokens, g.tokensPerMinute)) }));
+}
+
+/** What the anthropic generator sends as max_tokens when generator_config says none. */
+const ANTHROPIC_MAX_TOKENS = 4096;
 
 /** A pair whose request was answered before: no call, so no tokens and no cost. */
 function answeredBefore(pair: Pair, price: Price | null, kind: "request" | "rejudge"): PairEstimate {

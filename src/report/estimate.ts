@@ -154,6 +154,18 @@ export function estimateNotes(estimate: PlanEstimate, all = false): string[] {
         `as ${plural(ids((p) => (p.tokens.cacheRead ?? 0) + (p.tokens.cacheWrite ?? 0) > 0).length, "pair")} begin alike (the workflow's context, their role and constraints, leading dependencies)`,
     );
   }
+  for (const e of estimate.paced ?? []) {
+    const limits = [
+      e.tokensPerMinute === undefined ? "" : `${tokensText(e.tokensPerMinute)} tokens`,
+      e.requestsPerMinute === undefined ? "" : `${tokensText(e.requestsPerMinute)} requests`,
+    ]
+      .filter((x) => x !== "")
+      .join(", ");
+    const takes = e.ms < 60_000 ? "within the first minute" : `about ${Math.ceil(e.ms / 60_000)} min`;
+    notes.push(
+      `at ${limits}/min (the rate_limit of ${e.endpoint}${e.model === null ? "" : `, ${e.model}`}): ${takes} for ${plural(Math.ceil(e.calls), "call")}`,
+    );
+  }
   const perPair = estimate.pairs.flatMap((p) => p.notes.map((note) => `${p.id}: ${note}`));
   const shown = all ? perPair : perPair.slice(0, MAX_PAIR_NOTES);
   notes.push(...shown);

@@ -2,6 +2,7 @@
  * The estimate with the providers' price levers: requests through a batch API at the batch price,
  * and the beginning pairs' prompts share served by the prompt cache, as the plan predicts it.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { costOf, priceFor } from "../../src/estimate/prices.js";
 import { tempRepo } from "../helpers/fixtures.js";
@@ -107,5 +108,42 @@ action_pairs:
     expect(read).toBeGreaterThanOrEqual(1024);
     expect((read - 1024) % 128).toBe(0);
     expect(read).toBeLessThanOrEqual(byId.get("b")!.inputTokens);
+  });
+});
+
+describe("a configured rate limit", () => {
+  it("says how long the calls take at it, at least: what they ask beyond the first full minute, at the limit's rate", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 500, max: 20_000 }),
+        fc.integer({ min: 1, max: 2_000 }),
+        async (n, perMinute, maxTokens) => {
+          const ids = Array.from({ length: n }, (_, i) => `p${i}`);
+          const dir = tempRepo({
+            "workflow.yml": [
+              "name: paced",
+              "model: local-model",
+              "generator: openai",
+              `generator_config: {base_url: "http://gpu-box:8000/v1", max_tokens: ${maxTokens}, rate_limit: {tokens_per_minute: ${perMinute}}}`,
+              "action_pairs:",
+              ...ids.map((id) => `  ${id}: {output: out/${id}.txt}`),
+              "",
+            ].join("\n"),
+            "prompts.yml": ids.map((id) => `${id}: {task: Write ${id}.}`).join("\n") + "\n",
+          });
+          const r = await cli(["plan", "--all"], { cwd: dir });
+          expect(r.status, r.stderr).toBe(0);
+          const { byId } = await plan(dir);
+          const asked = ids.reduce((sum, id) => sum + byId.get(id)!.inputTokens + maxTokens, 0);
+          const minutes = Math.max(0, asked - perMinute) / perMinute;
+          const takes = minutes < 1 ? "within the first minute" : `about ${Math.ceil(minutes)} min`;
+          expect(r.stdout).toContain(
+            `at ${perMinute.toLocaleString("en-US")} tokens/min (the rate_limit of http://gpu-box:8000/v1, local-model): ${takes} for ${n} call${n === 1 ? "" : "s"}`,
+          );
+        },
+      ),
+      { numRuns: 8 },
+    );
   });
 });
