@@ -234,7 +234,8 @@ function pacedEndpoints(estimates: readonly PairEstimate[], workflow: Workflow):
   for (const e of estimates) {
     const pair = workflow.pairs.get(e.id)!;
     const limit = plain(pair.generatorConfig.rate_limit) as { requests_per_minute?: unknown; tokens_per_minute?: unknown } | undefined;
-    if (!providerGenerator(pair) || e.attempts === 0 || typeof limit !== "object" || limit === null || batched(pair)) continue;
+    // A batch's requests go to the batch API, whose limits are its own.
+    if (!providerGenerator(pair) || e.attempts === 0 || typeof limit !== "object" || limit === null || e.tokens.batch === true) continue;
     const rpm = typeof limit.requests_per_minute === "number" ? limit.requests_per_minute : undefined;
     const tpm = typeof limit.tokens_per_minute === "number" ? limit.tokens_per_minute : undefined;
     const baseUrl = plain(pair.generatorConfig.base_url);
@@ -259,7 +260,7 @@ function pacedEndpoints(estimates: readonly PairEstimate[], workflow: Workflow):
   return [...groups.values()].map((g) => ({ ...g, ms: Math.max(beyond(g.calls, g.requestsPerMinute), beyond(g.tokens, g.tokensPerMinute)) }));
 }
 
-/** What the anthropic generator sends as max_tokens when generator_config says none. */
+/** What the anthropic generator sends as max_tokens when generator_config says none (src/generators/anthropic.ts). */
 const ANTHROPIC_MAX_TOKENS = 4096;
 
 /** A pair whose request was answered before: no call, so no tokens and no cost. */
