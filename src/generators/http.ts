@@ -8,6 +8,7 @@ import { CHAT_OVERHEAD_TOKENS, CHARS_PER_TOKEN, countTokens } from "../estimate/
 import { GeneratorError, RateLimitWaitError, type GenerateRequest, type PacedTurn, type Pacing, type RateCost, type RateLimits } from "../model/ports.js";
 import { sha256Hex } from "../refs/hash.js";
 import { systemClock } from "../schedule/clock.js";
+import { retryAfter } from "../schedule/headers.js";
 import { Pacer } from "../schedule/pacer.js";
 
 /**
@@ -349,19 +350,11 @@ export class UnansweredError extends GeneratorError {
  * date, capped at 60 s) when it sent one, else exponential backoff from `baseMs` (capped at 30 s)
  * with jitter so that parallel pairs do not retry in lockstep.
  */
-export function retryDelayMs(attempt: number, retryAfter: string | null, baseMs: number, now = Date.now()): number {
-  const asked = parseRetryAfter(retryAfter, now);
+export function retryDelayMs(attempt: number, retryAfterText: string | null, baseMs: number, now = Date.now()): number {
+  const asked = retryAfter(retryAfterText, now);
   if (asked !== undefined) return Math.min(asked, MAX_RETRY_AFTER_MS);
   const ceiling = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** attempt);
   return ceiling / 2 + (Math.random() * ceiling) / 2;
-}
-
-function parseRetryAfter(value: string | null, now: number): number | undefined {
-  if (value === null) return undefined;
-  const text = value.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 function parseJson(text: string, fail: (reason: string) => GeneratorError, secrets: string[]): unknown {
