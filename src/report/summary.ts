@@ -15,7 +15,7 @@ import { fenceFor } from "../prompt/render.js";
 import { shortRef } from "../refs/hash.js";
 import type { RunReport } from "../model/run.js";
 import { reasonsText, withoutCallsText } from "./plan.js";
-import { NOT_REPORTED, reportedTokens, seconds } from "./run.js";
+import { NOT_REPORTED, pacingLine, reportedTokens, seconds } from "./run.js";
 import { failureHeadline } from "./failure.js";
 import { affectedSubgraph, GRAPH_NODE_LIMIT, UNCHANGED } from "./impact.js";
 import {
@@ -631,6 +631,7 @@ export function runSummaryMarkdown(plan: Plan, report: RunReport, options: Summa
     `**${number(t.pairs)} pairs**: ${number(t.executed)} executed, ${number(t.reused)} reused, ${number(t.failed)} failed, ${number(t.blocked)} blocked` +
       ` · tokens ${tokens} · ${seconds(t.durationMs)} · run \`${report.runId}\``,
     ...(report.spend ? ["", `${capitalize(spendLine(report.spend))}.`] : []),
+    ...(report.pacing && (report.pacing.held > 0 || report.pacing.refused > 0) ? ["", escapeHtml(pacingLine(report.pacing))] : []),
     ...staleLines(plan),
     ...(report.sandbox && !report.sandbox.confined
       ? [

@@ -161,6 +161,10 @@ describe("a run at the provider's rate limit", () => {
       expect(result.code).toBe(0);
       expect(JSON.parse(result.outputs.executed!)).toHaveLength(20);
       expect(s.rate).toEqual({ accepted: 20, refused: 0 });
+      // The job summary says how the calls were paced.
+      expect(result.summary).toMatch(
+        /Paced by the providers' rate limits \(127\.0\.0\.1:\d+ at 2,500 tokens\/min\): \d+ of 20 calls waited for their turn, [\d.]+s of waiting; none refused\./,
+      );
     },
   );
 
