@@ -34,6 +34,7 @@ import { scratchDir } from "../workspace/scratch.js";
 import { childSetup, type ChildSetup } from "./environment.js";
 import { runsCommands, unconfinedWarning } from "./sandbox.js";
 import { DEFAULT_LIMITS } from "../processes/limits.js";
+import { recoverStaged } from "../workspace/staged.js";
 import { probeTracer } from "../processes/trace.js";
 import type { Plan } from "../model/plan.js";
 import { planOpened, type Planned, type PlanRequest } from "./plan.js";
@@ -158,6 +159,8 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
     // left running is stopped before anything starts (resuming stopped it already).
     foldJournal(lockPathFor(workflowPath), displayPath(lockPathFor(workflowPath), request.cwd));
     if (!resuming) await stopLeftovers(stateDir, workflowPath);
+    // A candidate a killed run left at its output path for a guard: what was there goes back.
+    recoverStaged(stateDir);
     const opened = openState(workflowPath, { ...request, stateDir, warn: (message) => request.onEvent?.({ type: "warning", message }) });
     // What a killed run left half-written beside the lock file and the outputs goes first.
     const outputDirs = [...opened.workflow.pairs.values()].flatMap((pair) =>
@@ -183,6 +186,8 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
     };
     const unconfined = unconfinedWarning(children.state);
     if (unconfined) warn(unconfined);
+    if (children.state?.layer)
+      warn(`guards see the repository read-only here (${children.state.layer}): a tool that writes its cache there fails; see docs/security.md`);
     const trace = readTracer(request, children, planned.plan, warn);
     // Provider batches: each change on record in the state directory before it returns (and in the
     // CI snapshot soon after), so no batch is ever sent twice (src/generators/batch.ts).

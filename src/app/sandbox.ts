@@ -16,7 +16,7 @@ import { UsageError } from "../model/errors.js";
 import type { Sandbox } from "../model/ports.js";
 import type { Plan } from "../model/plan.js";
 import type { SandboxState } from "../model/run.js";
-import { bubblewrap, gitConfigFiles, probeSandbox, runnerDirectories, SANDBOX_MODES, toolHomes, type SandboxMode } from "../processes/sandbox.js";
+import { bubblewrap, gitConfigFiles, probeLayer, probeSandbox, runnerDirectories, SANDBOX_MODES, toolHomes, type SandboxMode } from "../processes/sandbox.js";
 
 export const SANDBOX_VARIABLE = "PAIRFLOW_SANDBOX";
 
@@ -57,8 +57,19 @@ export function chooseSandbox(mode: SandboxMode, env: NodeJS.ProcessEnv, root: s
     // The home directory, with its credentials, is an empty one of the sandbox's own; the tools on
     // PATH that live there are shown again.
     const home = env.HOME !== undefined && path.isAbsolute(env.HOME) && existsSync(env.HOME) ? path.resolve(env.HOME) : undefined;
-    const layout = { root, hide, empty: gitConfigFiles(root), emptyFile: emptyFile(), ...(home ? { home, show: toolHomes(home, env.PATH ?? "") } : {}) };
-    return { state: { mode, confined: true, by: "bubblewrap" }, sandbox: bubblewrap(probe.bwrap, layout) };
+    const empty = emptyFile();
+    // A guard's writable layer, where it can be made: otherwise guards see the repository read-only.
+    const layer = probeLayer(probe.bwrap, empty);
+    const layout = {
+      root,
+      hide,
+      empty: gitConfigFiles(root),
+      emptyFile: empty,
+      ...(typeof layer === "string" ? {} : { layer }),
+      ...(home ? { home, show: toolHomes(home, env.PATH ?? "") } : {}),
+    };
+    const state: SandboxState = { mode, confined: true, by: "bubblewrap", ...(typeof layer === "string" ? { layer: layer } : {}) };
+    return { state, sandbox: bubblewrap(probe.bwrap, layout) };
   }
   if (mode === "required") {
     throw new SandboxUnavailableError(

@@ -32,6 +32,7 @@ import { scratchDir } from "../workspace/scratch.js";
 import { childEnvironments, childSetup } from "./environment.js";
 import { unconfinedWarning } from "./sandbox.js";
 import { DEFAULT_LIMITS } from "../processes/limits.js";
+import { recoverStaged } from "../workspace/staged.js";
 import { estimateOf, planOpened, type Planned, type PlanRequest } from "./plan.js";
 import { drivers, engineConcurrency, gate, refuseWhatWouldFail, finishedReport, runPacer, type RunRequest } from "./run.js";
 import { openState, type Opened } from "./state.js";
@@ -140,9 +141,18 @@ function closure(plan: Plan, ids: Iterable<string>): PlannedPair[] {
   return plan.pairs.filter((p) => scope.has(p.id));
 }
 
-/** Reads the workspace's output files, writes none: a shard leaves the workspace to the merge. */
+/**
+ * Reads the workspace's output files, writes none: a shard leaves the workspace to the merge. A
+ * candidate a guard judges at its place is put back as it was afterwards.
+ */
 function readOnly(outputs: Opened["outputs"]): OutputFiles {
-  return { read: (pair) => outputs.read(pair), write: () => {}, problem: (pair) => outputs.problem(pair) };
+  return {
+    read: (pair) => outputs.read(pair),
+    write: () => {},
+    problem: (pair) => outputs.problem(pair),
+    path: (pair) => outputs.path(pair),
+    stage: (pair, content) => outputs.stage(pair, content),
+  };
 }
 
 export async function runShard(target: string | undefined, request: ShardRequest): Promise<RunReport> {
@@ -150,6 +160,8 @@ export async function runShard(target: string | undefined, request: ShardRequest
   const runId = request.runId ?? newRunId();
   const startedAt = new Date().toISOString();
   const opened = openState(target, { ...request, warn: (message) => request.onEvent?.({ type: "warning", message }) });
+  // A candidate a killed shard left at its output path for a guard: what was there goes back first.
+  recoverStaged(opened.stateDir);
   const fanout = request.fanout ?? "local";
   const shared = new SharedStore(request.sharedDir ?? sharedDirFor(opened.stateDir), fanout, fanout === "local" ? Date.parse(startedAt) : 0, request.attempt);
   const sync = request.sync?.(shared, shard);

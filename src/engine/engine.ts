@@ -12,6 +12,7 @@
  */
 import { utf8Text } from "../model/text.js";
 import { randomBytes } from "node:crypto";
+import path from "node:path";
 import type { OwnComponents, Plan, PlannedPair, Upstream } from "../model/plan.js";
 import {
   BatchPendingError,
@@ -709,26 +710,37 @@ class Run {
     return this.judge(guard, pair, content, attempt, trace);
   }
 
-  private judge(guard: Guard, pair: Pair, content: Buffer, attempt: number, trace?: ReadTrace): Promise<GuardResult> {
+  private async judge(guard: Guard, pair: Pair, content: Buffer, attempt: number, trace?: ReadTrace): Promise<GuardResult> {
     const scratch = this.deps.scratch;
     let artifactPath: string | undefined;
-    return guard({
-      pairId: pair.id,
-      // Guards that read text see it decoded; a command guard reads the exact bytes from the file,
-      // written only for a guard that reads it: most never do.
-      content: content.toString("utf8"),
-      get artifactPath() {
-        return (artifactPath ??= scratch.file(`${pairKey(pair.id)}.${attempt}.txt`, content));
-      },
-      config: plain(pair.guardConfig) as Record<string, unknown>,
-      guards: pair.guards,
-      cwd: this.plan.workflow.dir,
-      env: this.options.env.guard,
-      signal: this.signal,
-      sandbox: this.options.sandbox,
-      limits: this.options.limits,
-      trace,
-    });
+    // The candidate where it will live: a sandbox's layer puts it there for the guard's command;
+    // without one it is written there meanwhile, and what was there put back after.
+    const place = this.deps.outputs.problem(pair) === null ? this.deps.outputs.path(pair) : undefined;
+    const staged = place !== undefined && pair.guard !== null && this.options.sandbox?.layered !== true ? this.deps.outputs.stage?.(pair, content) : undefined;
+    // Named as its output is (a test runner goes by the extension), in a directory of its own.
+    const name = place !== undefined ? path.basename(place) : "artifact.txt";
+    try {
+      return await guard({
+        pairId: pair.id,
+        // Guards that read text see it decoded; a command guard reads the exact bytes from the file,
+        // written only for a guard that reads it: most never do.
+        content: content.toString("utf8"),
+        get artifactPath() {
+          return (artifactPath ??= scratch.file(`${pairKey(pair.id)}.${attempt}/${name}`, content));
+        },
+        ...(place !== undefined ? { place, staged: staged !== undefined } : {}),
+        config: plain(pair.guardConfig) as Record<string, unknown>,
+        guards: pair.guards,
+        cwd: this.plan.workflow.dir,
+        env: this.options.env.guard,
+        signal: this.signal,
+        sandbox: this.options.sandbox,
+        limits: this.options.limits,
+        trace,
+      });
+    } finally {
+      staged?.();
+    }
   }
 
   /** Records what the generator returned for a request, with the verdicts given to it so far. */

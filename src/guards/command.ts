@@ -10,14 +10,12 @@
 import { GuardConfigError, GuardError, type CommandLimits, type Guard } from "../model/ports.js";
 import { CommandStartError, runCommand, type CommandOutcome } from "../processes/children.js";
 import { limitMessage } from "../processes/limits.js";
+import { LAYER_FAILED } from "../processes/sandbox.js";
 import { startCommand } from "../processes/trace.js";
 import { optionalBoolean, optionalCount, optionalPositiveNumber, optionalStringMap, requiredString } from "./config.js";
-import { feedbackOf } from "./feedback.js";
+import { feedbackOf, tail } from "./feedback.js";
 
 const DEFAULT_TIMEOUT_SECONDS = 300;
-/** Feedback keeps the end of the output, where test runners and compilers put their verdict. */
-const FEEDBACK_LINES = 40;
-const FEEDBACK_CHARS = 4000;
 /** Bytes of output kept while the command runs; far more than the feedback needs, bounded all the same. */
 const KEEP_BYTES = 64 * 1024;
 
@@ -35,8 +33,10 @@ export const commandGuard: Guard = async (request) => {
   for (let tries = 0; ; tries++) {
     let outcome;
     try {
-      // Confined, it reads the artifact's file and nothing else it could write.
-      const own = { cwd: request.cwd, readable: [request.artifactPath], network };
+      // Confined, it reads the artifact's file, and writes to a layer over the repository that goes
+      // with it, where the candidate is at its output path.
+      const place = request.place !== undefined && !request.staged ? { candidate: request.artifactPath, at: request.place } : undefined;
+      const own = { cwd: request.cwd, readable: [request.artifactPath], network, layer: place ? { place } : {} };
       outcome = await startCommand(request, own, (start) =>
         runCommand({
           command: run,
@@ -57,6 +57,9 @@ export const commandGuard: Guard = async (request) => {
     }
     if (outcome.stopped === "abort") throw request.signal.reason ?? new Error("cancelled");
     const text = outcome.tail.toString("utf8");
+    if (outcome.code === LAYER_FAILED && request.sandbox?.layered) {
+      throw new GuardError("guard error: the writable layer over the repository could not be made for the command guard", tail(text));
+    }
     // Exit 0 accepts; a rejecting status (1, or reject_exit_codes) rejects, with what it printed.
     if (outcome.code === 0 && outcome.limit === undefined) return { accepted: true, feedback: "" };
     if (outcome.code !== null && rejectCodes.includes(outcome.code) && outcome.limit === undefined && outcome.stopped === undefined) {
@@ -90,18 +93,4 @@ function guardErrorCause(outcome: CommandOutcome, rejectCodes: readonly number[]
     return `exited with status ${outcome.code}, which is neither an acceptance (0) nor a rejection (${rejects}; reject_exit_codes)`;
   }
   return `was killed by ${outcome.signal}`;
-}
-
-/** The end of the output, at most FEEDBACK_LINES lines and FEEDBACK_CHARS characters; "" when it is blank. */
-export function tail(output: string): string {
-  const trimmed = output.replace(/\s+$/, "");
-  if (trimmed.trim() === "") return "";
-  const lines = trimmed.split("\n");
-  let text = lines.slice(-FEEDBACK_LINES).join("\n");
-  let cut = lines.length > FEEDBACK_LINES;
-  if (text.length > FEEDBACK_CHARS) {
-    text = text.slice(-FEEDBACK_CHARS);
-    cut = true;
-  }
-  return cut ? `[earlier output omitted]\n${text}` : text;
 }

@@ -85,6 +85,8 @@ export interface PacedTurn {
  */
 export interface Sandbox {
   readonly name: string;
+  /** Whether a command can have a writable layer over the repository here (SandboxCommand.layer). */
+  readonly layered: boolean;
   /** The program and arguments that run a command confined, up to the command. */
   confine(command: SandboxCommand): string[];
 }
@@ -96,6 +98,11 @@ export interface SandboxCommand {
   network: boolean;
   /** The size of its /tmp and of its home directory, each, in bytes; absent: the system's default. */
   tmpBytes?: number;
+  /**
+   * A writable layer over the repository, thrown away with the command (a guard's tools write
+   * their caches there), with the candidate at its output path when `place` is given.
+   */
+  layer?: { place?: { candidate: string; at: string } };
 }
 
 /**
@@ -215,6 +222,14 @@ export interface GuardRequest {
   content: string;
   /** A file holding exactly `content`, for guards that run commands on it. */
   artifactPath: string;
+  /**
+   * Where the artifact will live, when the pair has an output: a guard's command finds the
+   * candidate there, in the writable layer the sandbox gives it (or written there meanwhile,
+   * where it has none: see `staged`).
+   */
+  place?: string;
+  /** The candidate is at `place` in the workspace already (staged by the run for this guard): no layer needs to put it there. */
+  staged?: boolean;
   /** The pair's guard_config, numbers as plain numbers. */
   config: Record<string, unknown>;
   /** Sub-guards, for the composite guard. */
@@ -312,6 +327,10 @@ export interface OutputFiles {
   write(pair: Pair, content: Buffer): void;
   /** Why the pair's output cannot be written where it points (outside the repository, a link, not a file), or null. */
   problem(pair: Pair): string | null;
+  /** Where the pair's output lives, when it has one. */
+  path(pair: Pair): string | undefined;
+  /** Writes a candidate at the output's path for a guard to judge there; returns what puts the file back (src/workspace/staged.ts). */
+  stage?(pair: Pair, content: Buffer): () => void;
 }
 
 /** Scratch files for one run (the artifact a command guard reads), removed when the run ends. */

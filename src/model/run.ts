@@ -159,6 +159,8 @@ export interface SandboxState {
   by?: string;
   /** Why they were not confined. */
   reason?: string;
+  /** Confined, why guards see the repository read-only (no writable layer can be made here). */
+  layer?: string;
 }
 
 export type RunEvent =

@@ -26,7 +26,8 @@
  * unless bwrap's AppArmor profile allows them), commands run as before, and the run says so.
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Sandbox, SandboxCommand } from "../model/ports.js";
 
@@ -50,7 +51,45 @@ export interface SandboxLayout {
   empty?: readonly string[];
   /** An empty, read-only file shown in their place. */
   emptyFile?: string;
+  /** The programs that make a guard's writable layer, where it can be made here (probeLayer). */
+  layer?: LayerTools;
 }
+
+/**
+ * What makes the writable layer over the repository: util-linux's setpriv, and its unshare where
+ * pairflow is not root. As root the layer's setup holds CAP_SYS_ADMIN (and the overlay's
+ * CAP_DAC_OVERRIDE and CAP_FOWNER, and CAP_SETPCAP to empty the bounding set) in the sandbox's
+ * namespace until setpriv drops them (a nested namespace may not map root without CAP_SETFCAP); otherwise it
+ * makes a nested user namespace of its own, where it holds the capability until then.
+ */
+export interface LayerTools {
+  unshare?: string;
+  setpriv: string;
+}
+
+/** Where the layer's setup finds the repository as it is, and the empty file, inside the sandbox. */
+const LAYER_DIR = "/run/pairflow-layer";
+
+/**
+ * Makes the writable layer, then runs the command (its arguments after these): in a user and mount
+ * namespace of its own, an overlay whose upper layer is in the sandbox's /tmp goes over the
+ * repository, the git configurations are emptied again on top of it, the candidate is written at
+ * its output path, the repository as it is is hidden, and the command runs with every capability
+ * dropped for good (setpriv). A step that fails exits 123 before the command runs.
+ */
+const LAYER_SETUP = [
+  "root=$1 candidate=$2 at=$3 setpriv=$4 options=$5 n=$6; shift 6",
+  "mkdir -p /tmp/.pairflow-layer/upper /tmp/.pairflow-layer/work || exit 123",
+  `mount -t overlay pairflow -o "$options"lowerdir=${LAYER_DIR}/lower,upperdir=/tmp/.pairflow-layer/upper,workdir=/tmp/.pairflow-layer/work "$root" || exit 123`,
+  `while [ "$n" -gt 0 ]; do mount --bind ${LAYER_DIR}/empty "$1" || exit 123; shift; n=$((n - 1)); done`,
+  'if [ -n "$at" ]; then mkdir -p "${at%/*}" && cat "$candidate" > "$at" || exit 123; fi',
+  `mount -t tmpfs -o size=4k,mode=0755 pairflow ${LAYER_DIR} || exit 123`,
+  'cd "$PWD" || exit 123',
+  'exec "$setpriv" --bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-privs -- "$@"',
+].join("\n");
+
+/** The exit status of the layer's setup when it failed: the command never ran. */
+export const LAYER_FAILED = 123;
 
 /** The variables that name directories the runner keeps for itself: hidden from commands. */
 export function runnerDirectories(env: NodeJS.ProcessEnv, execPath = process.execPath): string[] {
@@ -184,10 +223,22 @@ function readdirSafe(dir: string) {
 
 /** bwrap's arguments, up to the command: everything a confined command sees. */
 export function bwrapArguments(layout: SandboxLayout, command: SandboxCommand): string[] {
-  const args = ["--die-with-parent", "--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"];
+  const layered = command.layer !== undefined && layout.layer !== undefined && layout.emptyFile !== undefined;
+  // The layer's setup makes one more user namespace; otherwise none may be made inside.
+  const args = [
+    "--die-with-parent",
+    "--unshare-user",
+    ...(layered ? [] : ["--disable-userns"]),
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+  ];
   if (!command.network) args.push("--unshare-net");
-  // As root bwrap would keep every capability in the sandbox's namespace: none is kept.
-  args.push("--cap-drop", "ALL");
+  // As root bwrap would keep every capability in the sandbox's namespace: none is kept, but for a
+  // layer made as root the one its setup needs, which it drops before the command runs.
+  const setup = ["CAP_SYS_ADMIN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_SETPCAP"].flatMap((cap) => ["--cap-add", cap]);
+  args.push("--cap-drop", "ALL", ...(layered && layout.layer!.unshare === undefined ? setup : []));
   const sized = command.tmpBytes === undefined ? [] : ["--size", String(command.tmpBytes)];
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...sized, "--tmpfs", "/tmp");
   // /run holds sockets to the machine's services (docker's is root on the runner); what DNS needs
@@ -202,16 +253,97 @@ export function bwrapArguments(layout: SandboxLayout, command: SandboxCommand): 
   // (The root directory is shown already; binding it again would cover the sandbox's own /proc.)
   for (const dir of [layout.root, ...command.readable]) if (dir !== "/") args.push("--ro-bind", dir, dir);
   if (layout.emptyFile !== undefined) for (const file of layout.empty ?? []) args.push("--ro-bind", layout.emptyFile, file);
+  if (layered) args.push("--ro-bind", layout.root, `${LAYER_DIR}/lower`, "--ro-bind", layout.emptyFile!, `${LAYER_DIR}/empty`);
   args.push("--chdir", command.cwd);
   return args;
+}
+
+/** The sandbox's program and arguments up to the command: bwrap's, and for a layered command the layer's setup after them. */
+export function confinedArgv(bwrap: string, layout: SandboxLayout, command: SandboxCommand): string[] {
+  const argv = [bwrap, ...bwrapArguments(layout, command)];
+  const tools = layout.layer;
+  if (command.layer === undefined || tools === undefined || layout.emptyFile === undefined) return argv;
+  const inside = (layout.empty ?? []).filter((file) => isInside(layout.root, file));
+  const place = command.layer.place;
+  const nest = tools.unshare === undefined ? [] : [tools.unshare, "-Urm", "--"];
+  // In a nested namespace of a user other than root, overlay keeps its attributes as user xattrs.
+  const options = tools.unshare === undefined ? "" : "userxattr,";
+  return [
+    ...argv,
+    ...nest,
+    "/bin/sh",
+    "-c",
+    LAYER_SETUP,
+    "pairflow-layer",
+    layout.root,
+    place?.candidate ?? "",
+    place?.at ?? "",
+    tools.setpriv,
+    options,
+    String(inside.length),
+    ...inside,
+  ];
 }
 
 /** The sandbox for this layout, with bwrap at `bwrap`. */
 export function bubblewrap(bwrap: string, layout: SandboxLayout): Sandbox {
   return {
     name: "bubblewrap",
-    confine: (command) => [bwrap, ...bwrapArguments(layout, command)],
+    layered: layout.layer !== undefined,
+    confine: (command) => confinedArgv(bwrap, layout, command),
   };
+}
+
+const layers = new Map<string, LayerTools | string>();
+
+/**
+ * Whether a guard's writable layer can be made here (an overlay in a user namespace: Linux 5.11 or
+ * later, util-linux's unshare and setpriv): the tools when it can, else why not. Tried once per
+ * process and bwrap: a repository with a git configuration and a candidate to place, and the layer
+ * must show the candidate, take a write, hide the configuration, hold no capability, and leave the
+ * repository as it was.
+ */
+export function probeLayer(bwrap: string, emptyFile: string): LayerTools | string {
+  const known = layers.get(bwrap);
+  if (known !== undefined) return known;
+  const probe = probeLayerNow(bwrap, emptyFile);
+  layers.set(bwrap, probe);
+  return probe;
+}
+
+function probeLayerNow(bwrap: string, emptyFile: string): LayerTools | string {
+  const root = process.getuid?.() === 0;
+  const unshare = root ? undefined : systemProgram("unshare");
+  const setpriv = systemProgram("setpriv");
+  if ((!root && unshare === undefined) || setpriv === undefined) return "util-linux's unshare and setpriv are not installed";
+  const dir = mkdtempSync(path.join(tmpdir(), "pairflow-layer-"));
+  try {
+    const repo = path.join(dir, "repo");
+    mkdirSync(path.join(repo, ".git"), { recursive: true });
+    writeFileSync(path.join(repo, ".git", "config"), "probe-secret\n");
+    writeFileSync(path.join(dir, "candidate"), "probe-candidate\n");
+    const tools = { ...(unshare ? { unshare } : {}), setpriv };
+    const layout: SandboxLayout = { root: repo, hide: [], empty: [path.join(repo, ".git", "config")], emptyFile, layer: tools };
+    const command: SandboxCommand = {
+      cwd: repo,
+      readable: [dir],
+      network: false,
+      layer: { place: { candidate: path.join(dir, "candidate"), at: path.join(repo, "out", "placed.txt") } },
+    };
+    const script = "cat .git/config out/placed.txt; echo x > written && cat written; grep '^CapEff' /proc/self/status";
+    const argv = [...confinedArgv(bwrap, layout, command), "/bin/sh", "-c", script];
+    const r = spawnSync(argv[0]!, argv.slice(1), { encoding: "utf8", timeout: 10_000, env: { PATH: "/usr/bin:/bin" } });
+    const said = (r.stderr || "").trim().split("\n")[0] ?? "";
+    if (r.error || r.status !== 0) return `the writable layer cannot be made here${said ? ` (${said})` : r.error ? ` (${r.error.message})` : ""}`;
+    const caps = /^CapEff:\s*([0-9a-f]+)$/m.exec(r.stdout)?.[1];
+    const held = r.stdout.includes("probe-secret") || caps === undefined || /[1-9a-f]/.test(caps);
+    if (held || !r.stdout.includes("probe-candidate") || existsSync(path.join(repo, "written")) || existsSync(path.join(repo, "out"))) {
+      return "the writable layer does not hold here";
+    }
+    return tools;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 const probes = new Map<string, SandboxProbe>();

@@ -5,7 +5,8 @@
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Pair, Workflow } from "../model/workflow.js";
-import { isInside, lockFileOf, reservedOutput } from "../config/paths.js";
+import { defaultStateDir, isInside, lockFileOf, reservedOutput } from "../config/paths.js";
+import { stageCandidate } from "./staged.js";
 import type { FileHash } from "../model/plan.js";
 import { textHashes } from "../refs/hash.js";
 import { lstatOrUndefined, writeFileAtomic } from "./files.js";
@@ -43,6 +44,17 @@ export class OutputFiles {
       if (code === "ENOENT" || code === "ENOTDIR") return undefined;
       throw err;
     }
+  }
+
+  path(pair: Pair): string | undefined {
+    return outputPath(this.workflow, pair);
+  }
+
+  /** Writes a candidate at the output's path while a guard judges it; returns what puts the file back. */
+  stage(pair: Pair, content: Buffer): () => void {
+    const file = outputPath(this.workflow, pair);
+    if (file === undefined || this.problem(pair) !== null) return () => {};
+    return stageCandidate(this.stateDir ?? defaultStateDir(this.workflow.root), file, content);
   }
 
   /** Writes the file atomically: readers see the old content or the new, never a mix. */

@@ -2,7 +2,7 @@
  * A run's scratch files, in a temporary directory made on the first file (a run whose guards read
  * no file makes none) and removed when the run ends.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Scratch } from "../model/ports.js";
@@ -13,6 +13,7 @@ export function scratchDir(): Scratch {
     file(name, content) {
       dir ??= mkdtempSync(path.join(tmpdir(), "pairflow-run-"));
       const file = path.join(dir, name);
+      mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(file, content);
       return file;
     },

@@ -149,6 +149,7 @@ export class World {
         if (pair.output !== undefined) this.files.set(pair.id, content);
       },
       problem: () => null,
+      path: (pair) => (pair.output === undefined ? undefined : `/world/${pair.output}`),
     };
     const generate: Generator = async (request) => {
       this.calls.push(request.pairId);

@@ -165,7 +165,7 @@ afterAll(() => {
 });
 
 describe.runIf(SANDBOX).each(USERS)("a hostile guard in the sandbox, pairflow run by %s", (user) => {
-  it("cannot undo a mount, hold a capability, write the repository's hooks or read pairflow's environment", { timeout: scaled(60_000) }, async () => {
+  it("cannot undo a mount, hold a capability, leave a hook in the repository or read pairflow's environment", { timeout: scaled(60_000) }, async () => {
     const dir = checkout(user, {
       "escape.sh": [
         "grep '^CapEff' /proc/self/status | cut -f2 | grep -q '[1-9a-f]' && echo CAPABLE",
@@ -181,7 +181,8 @@ describe.runIf(SANDBOX).each(USERS)("a hostile guard in the sandbox, pairflow ru
     const r = await pairflow(user, ["run", "--json", "--sandbox", "required"], dir);
     expect(report(r).sandbox).toMatchObject({ confined: true });
     const said = feedback(r).a!;
-    for (const word of ["CAPABLE", "UNMOUNTED", "REMOUNTED", "HOOKED", "ENVIRON"]) expect(said).not.toContain(word);
+    for (const word of ["CAPABLE", "UNMOUNTED", "REMOUNTED", "ENVIRON"]) expect(said).not.toContain(word);
+    // A hook written goes to the guard's layer, never to the repository.
     expect(Number(/processes (\d+)/.exec(said)?.[1])).toBeLessThanOrEqual(4);
     expect(existsSync(path.join(dir, ".git/hooks/pre-commit"))).toBe(false);
   });
@@ -295,6 +296,21 @@ console.log("abstract " + (await reach({ path: "\\0${name}" })));
     expect(pairs.tmp!.status).toBe("failed");
     expect(pairs.tmp!.note).toMatch(/stopped by the size limit of its \/tmp and home directory \(16 MiB/);
   });
+
+  it(
+    "writes its caches into a layer over the repository that goes with it, and finds the candidate at its output path",
+    { timeout: scaled(60_000) },
+    async () => {
+      const dir = checkout(user, {
+        "workflow.yml": `name: s\naction_pairs:\n  a:\n    output: out/answer.txt\n    generator: command\n    generator_config: {run: echo candidate}\n    guard: command\n    guard_config: {run: "mkdir -p .cache/tool && echo x > .cache/tool/state && grep -q candidate out/answer.txt && touch written-in-repo"}\n`,
+      });
+      const r = await pairflow(user, ["run", "--json"], dir);
+      expect(report(r).pairs[0]!.status, r.stdout).toBe("executed");
+      expect(existsSync(path.join(dir, ".cache"))).toBe(false);
+      expect(existsSync(path.join(dir, "written-in-repo"))).toBe(false);
+      expect(readFileSync(path.join(dir, "out/answer.txt"), "utf8")).toBe("candidate\n");
+    },
+  );
 
   it("under --trace-reads cannot write, block or redirect the trace", { timeout: scaled(60_000) }, async () => {
     const dir = checkout(user, {

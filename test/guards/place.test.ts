@@ -1,0 +1,113 @@
+/**
+ * A guard judges the candidate where it will live: a test runner run on the output's path finds it
+ * there (on a first run too, and with relative imports), tools may write their caches beside the
+ * code, and afterwards the repository is as it was but for what the run accepted. Confined, the
+ * guard works in a writable layer over the repository that goes with it; unconfined, the candidate
+ * is written at its place meanwhile and what was there put back, also after pairflow was killed.
+ */
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { probeSandbox } from "../../src/processes/sandbox.js";
+import { REPO, tempRepo } from "../helpers/fixtures.js";
+import { CLI } from "../helpers/package.js";
+import { scaled } from "../helpers/time.js";
+import { until } from "../helpers/wait.js";
+
+const SANDBOX = probeSandbox(process.env).available;
+const MODES = SANDBOX ? (["auto", "off"] as const) : (["off"] as const);
+
+const ADD = "export const add = (a, b) => a + b;\n";
+const test = (expected: number) =>
+  `import { test } from "node:test";\nimport assert from "node:assert/strict";\nimport { add } from "../src/add.mjs";\ntest("adds", () => assert.equal(add(1, 2), ${expected}));\n`;
+
+/** A repository as a person has it (committed), whose pair writes tests/add.test.mjs and whose guard runs them where they live. */
+function repository(expected: number, guard = "mkdir -p .cache && echo x > .cache/runs && node --test tests/add.test.mjs"): string {
+  const dir = tempRepo({
+    "src/add.mjs": ADD,
+    "candidate.mjs": test(expected),
+    ".gitignore": ".pairflow/\n",
+    "workflow.yml": `name: t\nrmax: 0\naction_pairs:\n  tests:\n    output: tests/add.test.mjs\n    generator: command\n    generator_config: {run: cat candidate.mjs}\n    guard: command\n    guard_config: {run: ${JSON.stringify(guard)}}\n`,
+  });
+  git(dir, ["init", "-q"]);
+  git(dir, ["add", "-A"]);
+  git(dir, ["-c", "user.email=p@example.com", "-c", "user.name=p", "commit", "-qm", "start"]);
+  return dir;
+}
+
+function git(dir: string, args: string[]): string {
+  return execFileSync("git", args, { cwd: dir, encoding: "utf8" });
+}
+
+function run(dir: string, sandbox: string) {
+  const r = spawnSync(process.execPath, [CLI, "run", "--json", "--sandbox", sandbox], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  return JSON.parse(r.stdout) as { sandbox?: { confined: boolean }; pairs: { status: string; note: string | null; attempts: { feedback: string }[] }[] };
+}
+
+/** What git sees changed: the output and the lock file may be, nothing else. */
+function changed(dir: string): string[] {
+  return git(dir, ["status", "--porcelain", "--untracked-files=all"])
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => line.slice(3));
+}
+
+describe.each(MODES)("a guard running the tests a model wrote, at their place (sandbox %s)", (sandbox) => {
+  it("accepts tests that pass where they will live, on a first run with nothing there yet", { timeout: scaled(60_000) }, () => {
+    const dir = repository(3);
+    const report = run(dir, sandbox);
+    expect(report.sandbox?.confined ?? false).toBe(sandbox === "auto");
+    expect(report.pairs[0]!.status).toBe("executed");
+    expect(readFileSync(path.join(dir, "tests/add.test.mjs"), "utf8")).toBe(test(3));
+    // Confined, the cache it wrote went with its layer; unconfined it stays, as any tool's would.
+    expect(changed(dir).sort()).toEqual(
+      sandbox === "auto" ? ["tests/add.test.mjs", "workflow.lock.json"] : [".cache/runs", "tests/add.test.mjs", "workflow.lock.json"],
+    );
+  });
+
+  it("rejects tests that fail, naming the assertion, and leaves the person's file as it was", { timeout: scaled(60_000) }, () => {
+    const dir = repository(4);
+    // A person's own tests at the output's path, committed.
+    mkdirSync(path.join(dir, "tests"), { recursive: true });
+    writeFileSync(path.join(dir, "tests/add.test.mjs"), "// the person's tests\n");
+    git(dir, ["add", "-A"]);
+    git(dir, ["-c", "user.email=p@example.com", "-c", "user.name=p", "commit", "-qm", "mine"]);
+    const report = run(dir, sandbox);
+    expect(report.pairs[0]!.status).toBe("failed");
+    expect(report.pairs[0]!.attempts[0]!.feedback).toMatch(/3 !== 4|expected: 4/);
+    expect(readFileSync(path.join(dir, "tests/add.test.mjs"), "utf8")).toBe("// the person's tests\n");
+    expect(changed(dir).filter((f) => f !== ".cache/runs" && f !== "workflow.lock.json")).toEqual([]);
+  });
+
+  it("judges with the type checker a repository already has, exactly as on the committed file", { timeout: scaled(60_000) }, () => {
+    const dir = tempRepo({
+      "candidate.ts": 'export const n: number = "not a number";\n',
+      "workflow.yml": `name: t\nrmax: 0\naction_pairs:\n  typed:\n    output: src/n.ts\n    generator: command\n    generator_config: {run: cat candidate.ts}\n    guard: command\n    guard_config: {run: "node_modules/.bin/tsc --noEmit --strict src/n.ts", reject_exit_codes: [1, 2]}\n`,
+    });
+    symlinkSync(path.join(REPO, "node_modules"), path.join(dir, "node_modules"));
+    const report = run(dir, sandbox);
+    expect(report.pairs[0]!.status).toBe("failed");
+    expect(report.pairs[0]!.note).toMatch(/^rejected after 1 attempt/);
+    expect(report.pairs[0]!.attempts[0]!.feedback).toMatch(/src\/n\.ts\(1,14\): error TS2322/);
+    expect(existsSync(path.join(dir, "src/n.ts"))).toBe(false);
+  });
+});
+
+describe("a candidate written at its place unconfined", () => {
+  it("is put back by the next run when pairflow was killed while the guard ran", { timeout: scaled(60_000) }, async () => {
+    const dir = repository(4, "touch judging; sleep 30");
+    mkdirSync(path.join(dir, "tests"), { recursive: true });
+    writeFileSync(path.join(dir, "tests/add.test.mjs"), "// the person's tests\n");
+    const child = spawn(process.execPath, [CLI, "run", "--sandbox", "off"], { cwd: dir, stdio: "ignore" });
+    await until(() => existsSync(path.join(dir, "judging")), "the guard to start");
+    expect(readFileSync(path.join(dir, "tests/add.test.mjs"), "utf8")).toBe(test(4));
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.on("exit", resolve));
+    // The next run puts the person's file back before anything runs; its guard now rejects at once.
+    writeFileSync(path.join(dir, "workflow.yml"), readFileSync(path.join(dir, "workflow.yml"), "utf8").replace("touch judging; sleep 30", "exit 1"));
+    const report = run(dir, "off");
+    expect(report.pairs[0]!.status).toBe("failed");
+    expect(readFileSync(path.join(dir, "tests/add.test.mjs"), "utf8")).toBe("// the person's tests\n");
+  });
+});
