@@ -6,7 +6,7 @@
  * is written at its place meanwhile and what was there put back, also after pairflow was killed.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { probeSandbox } from "../../src/processes/sandbox.js";
@@ -110,4 +110,21 @@ describe("a candidate written at its place unconfined", () => {
     expect(report.pairs[0]!.status).toBe("failed");
     expect(readFileSync(path.join(dir, "tests/add.test.mjs"), "utf8")).toBe("// the person's tests\n");
   });
+});
+
+describe.each(MODES)("the unit-tests example (sandbox %s)", (sandbox) => {
+  it(
+    "has a model's tests judged by node --test where they live: a failed assertion is fed back, the second attempt passes, a second run reuses it",
+    { timeout: scaled(60_000) },
+    () => {
+      const dir = tempRepo();
+      cpSync(path.join(REPO, "examples/unit-tests"), dir, { recursive: true });
+      const first = run(dir, sandbox);
+      expect(first.pairs[0]!.status).toBe("executed");
+      expect(first.pairs[0]!.attempts).toHaveLength(2);
+      expect(first.pairs[0]!.attempts[0]!.feedback.split("\n").slice(0, 5).join("\n")).toMatch(/drops accents and punctuation/);
+      expect(readFileSync(path.join(dir, "out/slug.test.mjs"), "utf8")).toContain('"creme-brulee-s-il-vous-plait"');
+      expect(run(dir, sandbox).pairs[0]!.status).toBe("reused");
+    },
+  );
 });
