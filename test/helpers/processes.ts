@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 
 /** Whether a process still runs (a zombie waiting for a reaper does not count). */
 export function running(pid: number): boolean {
@@ -13,4 +13,17 @@ export function running(pid: number): boolean {
   } catch {
     return !existsSync("/proc/self"); // no /proc: trust kill(0)
   }
+}
+
+/** The processes whose command line holds `marker`. */
+export function processesWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, "utf8").includes(marker)) found.push(Number(name));
+    } catch {
+      // gone
+    }
+  }
+  return found;
 }

@@ -15,6 +15,7 @@ import { sha256Hex } from "../../src/refs/hash.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { CLI } from "../helpers/package.js";
 import { runAction } from "../action/runner.js";
+import { processesWith } from "../helpers/processes.js";
 import { scaled } from "../helpers/time.js";
 
 const SANDBOX = probeSandbox(process.env).available;
@@ -439,16 +440,4 @@ describe.each(USERS)("the request index, pairflow run by %s", (user) => {
 function findFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? findFiles(path.join(dir, e.name)) : [path.join(dir, e.name)]));
-}
-
-function processesWith(marker: string): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
-    try {
-      if (readFileSync(`/proc/${name}/cmdline`, "utf8").includes(marker)) found.push(Number(name));
-    } catch {
-      // gone
-    }
-  }
-  return found;
 }

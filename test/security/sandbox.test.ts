@@ -14,24 +14,11 @@ import { bwrapArguments, probeSandbox, runnerDirectories } from "../../src/proce
 import { commandNetwork, type GuardRef } from "../../src/model/workflow.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { CLI } from "../helpers/package.js";
-import { running } from "../helpers/processes.js";
+import { processesWith, running } from "../helpers/processes.js";
 import { runOf } from "../helpers/state.js";
 
 const SANDBOX = probeSandbox(process.env).available;
 const execFileAsync = promisify(execFile);
-
-/** The processes whose command line holds `marker`. */
-function processesWith(marker: string): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
-    try {
-      if (readFileSync(`/proc/${name}/cmdline`, "utf8").includes(marker)) found.push(Number(name));
-    } catch {
-      // gone
-    }
-  }
-  return found;
-}
 
 /** A guard that reports what it can see and change, as its feedback (it rejects). */
 const LOOK = String.raw`import { readdirSync, readFileSync, writeFileSync } from "node:fs";
