@@ -104,11 +104,11 @@ export interface RunReport {
   /** What the run bought and what it reused instead (src/estimate/spend.ts). */
   spend?: Spend;
   /** How its provider calls were paced by the providers' rate limits (src/schedule/); absent when it made none. */
-  pacing?: Pacing;
+  pacing?: PacingReport;
 }
 
 /** How a run's provider calls were paced by the providers' rate limits. */
-export interface Pacing {
+export interface PacingReport {
   /** Calls that had their turn (a call refused and asked again counts each time). */
   calls: number;
   /** Of those, calls held for their budget before they went. */

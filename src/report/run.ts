@@ -1,6 +1,6 @@
 /** A run as people follow it (a line per pair event, then a summary table) and as programs read it. */
 import { shortRef } from "../refs/hash.js";
-import type { BatchCounts, BatchEvent, Pacing, PairOutcome, RunEvent, RunReport } from "../model/run.js";
+import type { BatchCounts, BatchEvent, PacingReport, PairOutcome, RunEvent, RunReport } from "../model/run.js";
 import type { TokenUsage } from "../model/records.js";
 import type { Style } from "./color.js";
 import { count, SCREEN_LINES } from "./plan.js";
@@ -27,7 +27,7 @@ function minutes(ms: number): string {
 }
 
 /** How the run's provider calls were paced: the limits they went by, how many waited and how long, and the 429s. */
-export function pacingLine(pacing: Pacing): string {
+export function pacingLine(pacing: PacingReport): string {
   const n = (x: number) => x.toLocaleString("en-US");
   const limits = pacing.budgets
     .map((b) => {

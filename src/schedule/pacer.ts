@@ -26,8 +26,8 @@
  * for the provider's prompt cache go one first: the others wait for its answer, and read what it
  * wrote instead of each writing it again.
  */
-import { GeneratorError, RateLimitWaitError, type PacedTurn, type Pacing as PacingPort, type RateCost, type RateLimits } from "../model/ports.js";
-import type { Pacing } from "../model/run.js";
+import { GeneratorError, RateLimitWaitError, type PacedTurn, type Pacing, type RateCost, type RateLimits } from "../model/ports.js";
+import type { PacingReport } from "../model/run.js";
 import type { Clock } from "./clock.js";
 import { DIMENSIONS, readRateHeaders, type Dimension, type RateHeaders } from "./headers.js";
 
@@ -53,10 +53,7 @@ export interface PacerOptions {
   minuteMs?: number;
 }
 
-/** What pacing did over a run. */
-export type PacingStats = Pacing;
-
-export class Pacer implements PacingPort {
+export class Pacer implements Pacing {
   private readonly budgets = new Map<string, Budget>();
   readonly stats = { calls: 0, held: 0, waitedMs: 0, refused: 0 };
 
@@ -84,7 +81,7 @@ export class Pacer implements PacingPort {
   }
 
   /** What pacing did so far. */
-  summary(): PacingStats {
+  summary(): PacingReport {
     const now = this.options.clock.now();
     let waitedMs = this.stats.waitedMs;
     for (const b of this.budgets.values()) waitedMs += b.heldFor(now);
@@ -384,7 +381,7 @@ class Budget {
     }
   }
 
-  limits(): PacingStats["budgets"][number] {
+  limits(): PacingReport["budgets"][number] {
     const perMinute = (dimension: Dimension) => {
       const capacity = this.buckets.get(dimension)?.capacity;
       return capacity === undefined ? undefined : Math.round(capacity / this.share);
