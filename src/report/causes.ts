@@ -4,8 +4,9 @@
  * as causes: a change (the reasons a pair runs of its own, in the planner's words) with the pairs
  * it reaches. Pairs that changed the same way are one cause with a count, however many they are:
  * editing the workflow's `specification` re-runs every pair for that one reason, which is one
- * entry, not a thousand. Failures come first, each with its one-line headline and how many pairs
- * it blocked. Pure functions over nodes; each renderer draws from them.
+ * entry, not a thousand. Causes come by weight, those with a failure first, then those that reach
+ * the most pairs, so every medium leads with what matters most; failures come with their one-line
+ * headline and how many pairs they blocked. Pure functions over nodes; each renderer draws from them.
  */
 import type { Plan, PlannedPair, Reason } from "../model/plan.js";
 import type { RunReport } from "../model/run.js";
@@ -51,8 +52,14 @@ export interface Cause {
 /** The order statuses are counted in: what needs a reader first. */
 const STATUS_ORDER = ["failed", "blocked", "interrupted", "executed", "run", "reused", "skip"];
 
+/** How many pairs a cause reaches: the pairs that changed its way and those that follow only from them. */
+export function reach(cause: Pick<Cause, "roots" | "downstream">): number {
+  return cause.roots.length + cause.downstream.length;
+}
+
 /**
- * The affected pairs as causes: failed causes first, then in plan order of their first root.
+ * The affected pairs as causes: those with a failed pair first, then, among each, those that reach
+ * the most pairs (reach), then in plan order of their first root.
  * Pairs whose own reasons read the same are one cause. A pair reached from roots of two causes
  * counts in both (each change alone would re-run it).
  */
@@ -89,7 +96,8 @@ export function causesOf(nodes: readonly CauseNode[]): Cause[] {
       failed: roots.filter((r) => r.status === "failed").length,
     };
   });
-  return [...causes.filter((c) => c.failed > 0), ...causes.filter((c) => c.failed === 0)];
+  // Sorting is stable: causes of equal weight stay in plan order.
+  return causes.sort((a, b) => Number(b.failed > 0) - Number(a.failed > 0) || reach(b) - reach(a));
 }
 
 /**

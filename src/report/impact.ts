@@ -115,19 +115,20 @@ export interface Subgraph {
 }
 
 /**
- * The affected pairs, at most `limit`: failed ones first, then root causes, then their cascades,
- * each in plan order. A small workflow (within the limit as a whole) is drawn whole, unchanged
+ * The affected pairs, at most `limit`: failed ones first, then root causes (those that reach the
+ * most first), then their cascades, in plan order. A small workflow (within the limit as a whole) is drawn whole, unchanged
  * pairs included, so its shape is visible.
  */
 export function affectedSubgraph(nodes: ImpactNode[], limit = GRAPH_NODE_LIMIT): Subgraph {
   if (nodes.length <= limit) return { nodes, omittedAffected: 0, unchanged: 0 };
   const affected = nodes.filter(isAffected);
-  const roots = new Set(causeGroups(nodes).map((g) => g.root.id));
+  // Each root with how many pairs follow from it: the roots that reach the most are drawn first.
+  const roots = new Map(causeGroups(nodes).map((g) => [g.root.id, g.cascade.length]));
   const rank = (n: ImpactNode) => (n.status === "failed" ? 0 : roots.has(n.id) ? 1 : 2);
   const order = new Map(nodes.map((n, i) => [n.id, i]));
   const kept = new Set(
     [...affected]
-      .sort((a, b) => rank(a) - rank(b) || order.get(a.id)! - order.get(b.id)!)
+      .sort((a, b) => rank(a) - rank(b) || (roots.get(b.id) ?? 0) - (roots.get(a.id) ?? 0) || order.get(a.id)! - order.get(b.id)!)
       .slice(0, limit)
       .map((n) => n.id),
   );

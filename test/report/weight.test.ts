@@ -1,0 +1,202 @@
+/**
+ * Causes by weight, in every medium: over random plans and runs, the first cause the terminal (plan
+ * and end of a run), the job summary, the pull request comment and the condensed graph show is one
+ * that reaches the most pairs (among those with a failed pair, when a run has any), and the graph
+ * keeps the biggest causes as boxes and folds the smallest.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { Plan, PlannedPair, Reason } from "../../src/model/plan.js";
+import type { PairOutcome, RunReport } from "../../src/model/run.js";
+import type { PlanDiff } from "../../src/diff/diff.js";
+import { causesOf, planNodes, reach, runNodes, type Cause } from "../../src/report/causes.js";
+import { planText } from "../../src/report/plan.js";
+import { runSummary } from "../../src/report/run.js";
+import { mermaidGraph, planSummaryMarkdown, runSummaryMarkdown } from "../../src/report/summary.js";
+import { diffMarkdown } from "../../src/report/diffMarkdown.js";
+import { md } from "../../src/report/markdown.js";
+import { styleFor } from "../../src/report/color.js";
+import { paragraphs } from "./markdown.js";
+
+const plain = styleFor({ isTTY: false });
+const OWN: Reason[] = [
+  { kind: "prompt", detail: "prompt.task changed", component: { kind: "prompt" as const, name: "task" } },
+  { kind: "prompt", detail: "workflow specification changed", component: { kind: "context" as const, name: "specification" } },
+  { kind: "model", detail: "model changed (was m1)" },
+  { kind: "guard", detail: "guard changed" },
+  { kind: "inputs", detail: "inputs changed: src/a.ts" },
+  { kind: "new", detail: "never accepted" },
+];
+
+/** A random plan (pairs requiring earlier ones, some changed one of a few ways, what follows from them run) and which pairs fail. */
+const worlds = fc
+  .array(
+    fc.record({
+      deps: fc.array(fc.nat(), { maxLength: 3 }),
+      own: fc.option(fc.nat({ max: OWN.length - 1 }), { freq: 2 }),
+      fails: fc.boolean(),
+    }),
+    { minLength: 45, maxLength: 150 },
+  )
+  .chain((specs) => fc.record({ specs: fc.constant(specs), failing: fc.boolean() }))
+  .map(({ specs, failing }) => {
+    const pairs: PlannedPair[] = [];
+    for (const [i, spec] of specs.entries()) {
+      const requires = i === 0 ? [] : [...new Set(spec.deps.map((d) => `p${d % i}`))];
+      const running = requires.filter((d) => pairs[Number(d.slice(1))]!.action === "run");
+      const reasons: Reason[] = [
+        ...(spec.own === null ? [] : [OWN[spec.own]!]),
+        ...running.map((d): Reason => ({ kind: "upstream", detail: `${d} will run`, component: { kind: "upstream" as const, name: d } })),
+      ];
+      const wave = 1 + Math.max(0, ...requires.map((d) => pairs[Number(d.slice(1))]!.wave));
+      pairs.push({
+        id: `p${i}`,
+        wave,
+        requires,
+        configRef: null,
+        action: reasons.length > 0 ? "run" : "skip",
+        reasons,
+        artifact: null,
+      } as unknown as PlannedPair);
+    }
+    const waves = [...new Set(pairs.map((p) => p.wave))].sort((a, b) => a - b);
+    const plan = {
+      workflow: { name: "w", path: "/r/workflow.yml", pairs: new Map() },
+      workflowRef: "ab".repeat(32),
+      graph: { waves: waves.map((w) => pairs.filter((p) => p.wave === w).map((p) => p.id)) },
+      pairs,
+      byId: new Map(pairs.map((p) => [p.id, p])),
+    } as unknown as Plan;
+    const stopped = new Set<string>();
+    const outcomes = pairs.map((p, i): PairOutcome => {
+      const base = { id: p.id, configRef: null, contentHash: null, reasons: p.reasons, durationMs: 1_000, note: null };
+      if (p.action === "skip") return { ...base, status: "reused", attempts: [], reasons: [] };
+      if (p.requires.some((d) => stopped.has(d))) {
+        stopped.add(p.id);
+        return { ...base, status: "blocked", attempts: [], note: "blocked: a dependency failed" };
+      }
+      const attempts = [{ attempt: 1, accepted: true, feedback: "", tokens: null, durationMs: 1_000 }];
+      if (!(failing && specs[i]!.fails && i % 3 === 0)) return { ...base, status: "executed", attempts };
+      stopped.add(p.id);
+      return { ...base, status: "failed", attempts: [{ ...attempts[0]!, accepted: false, feedback: "no" }], note: "rejected after 1 attempt: no" };
+    });
+    const count = (s: string) => outcomes.filter((o) => o.status === s).length;
+    const report: RunReport = {
+      version: 1,
+      runId: "20260101T000000000Z-1a2b",
+      workflowRef: plan.workflowRef,
+      status: count("failed") > 0 ? "failed" : "success",
+      pairs: outcomes,
+      totals: {
+        pairs: outcomes.length,
+        executed: count("executed"),
+        reused: count("reused"),
+        failed: count("failed"),
+        blocked: count("blocked"),
+        interrupted: 0,
+        tokens: { input: 0, output: 0 },
+        durationMs: 1_000,
+      },
+    };
+    return { plan, report };
+  })
+  .filter(({ plan }) => plan.pairs.some((p) => p.action === "run"));
+
+/** The weight every medium must lead with: the most any cause reaches, among those with a failure when there are some. */
+function heaviest(causes: readonly Cause[]): number {
+  const failed = causes.filter((c) => c.failed > 0);
+  return Math.max(...(failed.length > 0 ? failed : causes).map(reach));
+}
+
+/** The cause a line or paragraph starts with, by its words. */
+function causeNamed(causes: readonly Cause[], text: string, words: (why: string) => string): Cause {
+  const found = causes.filter((c) => text.startsWith(words(c.why)));
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
+const terminalFirst = (text: string, heading: string) => text.split("\n")[text.split("\n").indexOf(heading) + 1]!;
+
+function diffOf(plan: Plan): PlanDiff {
+  return {
+    plan,
+    sinceBase: new Map(),
+    workflowFile: "workflow.yml",
+    base: { ref: "main", commit: "cd".repeat(20), workflowFound: true },
+    added: [],
+    removed: [],
+    changes: [],
+  };
+}
+
+describe("causes by weight", () => {
+  it("the first cause of a plan, in the terminal, the job summary, the comment and the graph, reaches the most pairs", () => {
+    fc.assert(
+      fc.property(worlds, ({ plan }) => {
+        const causes = causesOf(planNodes(plan));
+        const most = heaviest(causes);
+        expect(reach(causes[0]!)).toBe(most);
+
+        const text = planText(plan, plain, "/r");
+        if (text.includes("\nWill run, by cause\n")) {
+          const line = terminalFirst(text, "Will run, by cause");
+          expect(reach(causeNamed(causes, line, (why) => `  ${why}  `))).toBe(most);
+        }
+        const summary = paragraphs(planSummaryMarkdown(plan), "### What will run, by cause")[0]!;
+        expect(reach(causeNamed(causes, summary, (why) => `**${md(why)}** — `))).toBe(most);
+        const comment = paragraphs(diffMarkdown(diffOf(plan)), "#### Will re-run, by cause")[0]!;
+        expect(reach(causeNamed(causes, comment, (why) => `**${md(why)}** — `))).toBe(most);
+        expectGraphByWeight(plan, causes);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("the first cause of a run, at its end in the terminal, in the job summary and the graph, leads with a failure and reaches the most", () => {
+    fc.assert(
+      fc.property(worlds, ({ plan, report }) => {
+        const nodes = runNodes(plan, report);
+        const causes = causesOf(nodes);
+        const most = heaviest(causes);
+        if (causes.some((c) => c.failed > 0)) expect(causes[0]!.failed).toBeGreaterThan(0);
+
+        const end = runSummary(report, plain, { plan });
+        const line = terminalFirst(end, "Ran, by cause");
+        expect(reach(causeNamed(causes, line, (why) => `  ${why}  `))).toBe(most);
+        const summary = paragraphs(runSummaryMarkdown(plan, report), "### What ran, by cause")[0]!;
+        expect(reach(causeNamed(causes, summary, (why) => `${causes.find((c) => c.why === why)!.failed > 0 ? "✖ " : ""}**${md(why)}** — `))).toBe(most);
+        expectGraphByWeight(plan, causes, report);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+/**
+ * The condensed graph (forced with a small node limit): its first box is the heaviest cause (its
+ * edges count the pairs it reaches), the boxes come by weight, and what is folded into "N more
+ * causes" reaches no more than any box.
+ */
+function expectGraphByWeight(plan: Plan, causes: readonly Cause[], report?: RunReport): void {
+  const nodes = (report ? runNodes(plan, report) : planNodes(plan)).map((n) => ({ ...n }));
+  const graph = mermaidGraph(nodes, { maxNodes: 2 });
+  if (!graph.condensed) return;
+  const text = graph.text!;
+  const boxes = [...text.matchAll(/^ {2}(c\d+)\["/gm)].map((m) => m[1]!);
+  const drawn = boxes.map((box) =>
+    [...text.matchAll(new RegExp(`^ {2}${box} -->\\|([\\d,]+)\\|`, "gm"))].reduce((n, m) => n + Number(m[1]!.replace(/,/g, "")), 0),
+  );
+  expect(drawn).toEqual(causes.slice(0, boxes.length).map(reach));
+  expect(drawn[0]).toBe(heaviest(causes));
+  const folded = causes.slice(boxes.length);
+  if (folded.length > 0) {
+    expect(text).toMatch(/^ {2}cx\["[\d,]+ more causes?"\]/m);
+    const lightest = Math.min(
+      ...causes
+        .slice(0, boxes.length)
+        .filter((c) => c.failed === 0)
+        .map(reach),
+    );
+    for (const c of folded) expect(reach(c)).toBeLessThanOrEqual(lightest);
+  }
+}
