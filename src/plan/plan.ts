@@ -138,7 +138,14 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
 
   // A person's edit: of the output (kept; carried forward or named stale once its sources change),
   // or of this piece's region of a split file's output (kept as this piece's text likewise).
-  const edit = pair.piece ? pieceEdits(ctx, pair).get(pair.piece.id) : output.kind === "human" && !pair.assembly ? view.outputText?.(pair) : undefined;
+  const edit = pair.piece
+    ? pieceEdits(ctx, `${pair.template}[${pair.piece.file}]`).get(pair.piece.id)
+    : output.kind === "human" && !pair.assembly
+      ? view.outputText?.(pair)
+      : undefined;
+  // A person's edit of a split file's output that cannot be told apart by piece is kept whole, as
+  // a plain pair's is: the file is never put together again over it.
+  const keptWhole = output.kind === "human" && (pair.assembly === undefined || pieceEdits(ctx, id).size === 0);
   const carry = (ref: string | null, reasons: Reason[]) => {
     const carried: Reason = { kind: "carried", detail: "a person's edit of its output is carried forward: its sources changed since" };
     return {
@@ -157,7 +164,7 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
         null,
         unknown.map((d): Reason => ({ kind: "upstream", detail: `${d.id} will run`, component: { kind: "upstream", name: d.id } })),
       );
-    if (output.kind === "human" && !pair.assembly) return stale(keptOutput(base, null, output.hash!, deps));
+    if (keptWhole) return stale(keptOutput(base, null, output.hash!, deps));
     if (edit !== undefined && pair.piece && previous) return stale(keptPiece(base, null, previous, deps));
     const reasons = [
       ...(forced ? [forced] : []),
@@ -178,11 +185,10 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
   const changedSince = previous !== undefined && previous.configRef !== ref;
   if (output.kind === "human") {
     // A split file's output is put together again when a piece changed, keeping the edited regions.
-    if (pair.assembly === undefined || !changedSince) {
-      if (!changedSince || pair.assembly !== undefined) return keptOutput(base, ref, output.hash!, deps);
-      if (pair.carryEdits) return carry(ref, ownChanges(previous!, componentsOf(previous!), componentDigests(own, upstreamOf(deps))));
-      return stale(keptOutput(base, ref, output.hash!, deps));
-    }
+    if (!changedSince) return keptOutput(base, ref, output.hash!, deps);
+    if (pair.assembly === undefined && pair.carryEdits)
+      return carry(ref, ownChanges(previous!, componentsOf(previous!), componentDigests(own, upstreamOf(deps))));
+    if (keptWhole) return stale(keptOutput(base, ref, output.hash!, deps));
   }
   if (!forced) {
     const found = pair.assembly !== undefined && output.kind === "human" ? undefined : acceptedArtifact(view, id, ref, previous, output);
@@ -260,11 +266,12 @@ function keptPiece(base: DecisionBase, ref: string | null, previous: LockEntry, 
  * The pieces of a split file as a person edited them in the file's output, by piece id: its
  * output file against what pairflow last put together there, mapped to the pieces (./edits.ts).
  * Known only when that can be made again from the pieces' last accepted contents in today's
- * order; otherwise (a piece moved or changed since) none is taken for edited.
+ * order: the lock entry's content when the file is recorded as generated, else (a person's edit
+ * recorded as such) the content pairflow generated under the reference the entry names, as the
+ * store keeps it. Otherwise (a piece moved or changed since) none is taken for edited, and the
+ * file's instance keeps the whole file (see decidePair).
  */
-function pieceEdits(ctx: PlanContext, piece: Pair): ReadonlyMap<string, string> {
-  const file = piece.piece!.file;
-  const assemblyId = `${piece.template}[${file}]`;
+function pieceEdits(ctx: PlanContext, assemblyId: string): ReadonlyMap<string, string> {
   const known = ctx.edits?.get(assemblyId);
   if (known) return known;
   const found = new Map<string, string>();
@@ -272,8 +279,10 @@ function pieceEdits(ctx: PlanContext, piece: Pair): ReadonlyMap<string, string> 
   const { view, workflow } = ctx;
   const assembly = workflow.pairs.get(assemblyId);
   const made = lockEntry(view.lock, assemblyId);
-  const text = assembly && made?.source === "generated" ? view.outputText?.(assembly) : undefined;
-  if (!assembly || !made || text === undefined || sha256Hex(text) === made.contentHash || view.text === undefined) return found;
+  const text = assembly && made ? view.outputText?.(assembly) : undefined;
+  if (!assembly || !made || text === undefined || view.text === undefined) return found;
+  const generated = made.source === "generated" ? made.contentHash : generatedUnder(view, assemblyId, made.configRef);
+  if (generated === undefined || sha256Hex(text) === generated) return found;
   const pieces: string[] = [];
   for (const id of assembly.requires) {
     const entry = lockEntry(view.lock, id);
@@ -281,12 +290,18 @@ function pieceEdits(ctx: PlanContext, piece: Pair): ReadonlyMap<string, string> 
     if (content === undefined || entry?.source !== "generated") return found;
     pieces.push(content);
   }
-  if (sha256Hex(pieces.map((p) => (p === "" || p.endsWith("\n") ? p : `${p}\n`)).join("")) !== made.contentHash) return found;
+  if (sha256Hex(pieces.map((p) => (p === "" || p.endsWith("\n") ? p : `${p}\n`)).join("")) !== generated) return found;
   editedPieces(pieces, text).forEach((edited, i) => {
     const id = workflow.pairs.get(assembly.requires[i]!)!.piece!.id;
     if (edited !== undefined) found.set(id, edited);
   });
   return found;
+}
+
+/** The content pairflow generated for a pair under a reference, as the local store records it. */
+function generatedUnder(view: StateView, id: string, ref: string): string | undefined {
+  const record = view.record(id, ref);
+  return record?.status === "accepted" && record.source !== "human" ? (record.contentHash ?? undefined) : undefined;
 }
 
 type DecisionBase = Pick<PlannedPair, "id" | "wave" | "requires" | "own">;

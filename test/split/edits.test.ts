@@ -75,6 +75,39 @@ describe("a person's fix in one section of a file put together from sections", (
     }
   });
 
+  it("is kept once a run has recorded the file as a person's, through later edits of any section", async () => {
+    for (const carry of [false, true]) {
+      const dir = tempRepo({ "workflow.yml": workflow(carry), "prompts.yml": PROMPTS, "docs/page.md": PAGE });
+      await run(dir);
+      edit(dir, "out/page.md", "TEXT B.", "TEXT B, FIXED BY HAND.");
+      // A run with nothing to do records the file as a person's.
+      await run(dir);
+      expect(prompts).toEqual([]);
+      // Another section changes: it alone runs, and the page keeps the fix.
+      edit(dir, "docs/page.md", "Text c.", "Text c, longer.");
+      await run(dir);
+      expect(prompts.map((p) => p.id)).toEqual(["translate[docs/page.md#c]"]);
+      expect(out(dir)).toBe("# PAGE\n\n## A\n\nTEXT A.\n\n## B\n\nTEXT B, FIXED BY HAND.\n\n## C\n\nTEXT C, LONGER.\n");
+      await run(dir);
+      expect(prompts).toEqual([]);
+      // Its own section changes: stale, kept; or carried forward with carry_edits.
+      edit(dir, "docs/page.md", "Text b.", "Text b, revised.");
+      const { plan } = await planOf(dir, { cwd: dir });
+      const b = plan.byId.get("translate[docs/page.md#b]")!;
+      if (!carry) {
+        expect(b).toMatchObject({ action: "skip", stale: true });
+        await run(dir);
+        expect(prompts).toEqual([]);
+        expect(out(dir)).toContain("TEXT B, FIXED BY HAND.");
+      } else {
+        expect(b.action).toBe("run");
+        await run(dir);
+        expect(prompts.map((p) => p.id)).toEqual(["translate[docs/page.md#b]"]);
+        expect(out(dir)).toContain("## B\n\nTEXT B, REVISED.\n\n(kept: TEXT B, FIXED BY HAND.)\n");
+      }
+    }
+  });
+
   it("is carried forward with carry_edits: its section runs with the person's version in its prompt", async () => {
     const dir = tempRepo({ "workflow.yml": workflow(true), "prompts.yml": PROMPTS, "docs/page.md": PAGE });
     await run(dir);
@@ -93,6 +126,75 @@ describe("a person's fix in one section of a file put together from sections", (
     // Carried, it is pairflow's again: the next plan has nothing to do.
     expect((await planOf(dir, { cwd: dir })).plan.pairs.filter((p) => p.action === "run")).toEqual([]);
   });
+});
+
+describe("a person's edits of a file put together from sections, over any sequence of changes", () => {
+  it("is kept whole, and named stale, once its sections moved", async () => {
+    const dir = tempRepo({ "workflow.yml": workflow(false), "prompts.yml": PROMPTS, "docs/page.md": PAGE });
+    await run(dir);
+    edit(dir, "out/page.md", "TEXT B.", "TEXT B, FIXED BY HAND.");
+    await run(dir);
+    edit(dir, "docs/page.md", "## A\n\nText a.\n\n## B\n\nText b.\n\n", "## B\n\nText b.\n\n## A\n\nText a.\n\n");
+    // As a plain pair's edit: named stale by the plan after the change, and kept by every run.
+    const { plan } = await planOf(dir, { cwd: dir });
+    expect(plan.byId.get("translate[docs/page.md]")).toMatchObject({ action: "skip", stale: true });
+    for (let i = 0; i < 2; i++) {
+      await run(dir);
+      expect(prompts).toEqual([]);
+      expect(out(dir)).toContain("TEXT B, FIXED BY HAND.");
+    }
+  });
+
+  /** A step: a section's text edited, two sections swapped, a line of the output fixed by hand, or a run. */
+  type Step = { kind: "source"; at: number } | { kind: "move"; at: number } | { kind: "hand"; at: number } | { kind: "run" };
+  const stepArb: fc.Arbitrary<Step> = fc.oneof(
+    fc.record({ kind: fc.constant("source" as const), at: fc.nat(9) }),
+    fc.record({ kind: fc.constant("move" as const), at: fc.nat(9) }),
+    fc.record({ kind: fc.constant("hand" as const), at: fc.nat(30) }),
+    fc.constant<Step>({ kind: "run" }),
+  );
+
+  it("never loses a byte a person wrote: each fix stays in the output, or (carry_edits) reaches the prompt of its section's run", async () => {
+    let runs = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.boolean(), fc.array(stepArb, { minLength: 2, maxLength: 7 }), async (carry, steps) => {
+        const sections = ["A", "B", "C", "D"].map((h) => ({ heading: h, text: `Text ${h.toLowerCase()}.` }));
+        const page = () => `# Page\n\n${sections.map((s) => `## ${s.heading}\n\n${s.text}\n`).join("\n")}`;
+        const dir = tempRepo({ "workflow.yml": workflow(carry), "prompts.yml": PROMPTS, "docs/page.md": page() });
+        await run(dir);
+        const fixes: string[] = [];
+        let n = 0;
+        for (const step of [...steps, { kind: "run" } as Step]) {
+          if (step.kind === "source") sections[step.at % sections.length]!.text += " More.";
+          else if (step.kind === "move") {
+            const i = step.at % sections.length;
+            const j = (i + 1) % sections.length;
+            [sections[i], sections[j]] = [sections[j]!, sections[i]!];
+          } else if (step.kind === "hand") {
+            const lines = out(dir).split("\n");
+            const text = lines.map((l, i) => [l, i] as const).filter(([l]) => /^TEXT /.test(l));
+            const [, line] = text[step.at % text.length]!;
+            const fix = `FIXED BY HAND ${n++}`;
+            lines[line] += ` ${fix}`;
+            fixes.push(fix);
+            writeFileSync(path.join(dir, "out/page.md"), lines.join("\n"));
+          } else {
+            await run(dir);
+            runs++;
+            for (const fix of fixes) {
+              const carried = carry && prompts.some((p) => p.prompt.includes(fix));
+              if (!carried) expect(out(dir)).toContain(fix);
+            }
+            // A fix carried forward into a prompt is pairflow's again: it is no longer the person's to keep.
+            for (let i = fixes.length - 1; i >= 0; i--) if (!out(dir).includes(fixes[i]!)) fixes.splice(i, 1);
+          }
+          if (step.kind === "source" || step.kind === "move") writeFileSync(path.join(dir, "docs/page.md"), page());
+        }
+      }),
+      { numRuns: 12 },
+    );
+    expect(runs).toBeGreaterThan(12);
+  }, 120_000);
 });
 
 describe("a person's edit of a whole output", () => {
