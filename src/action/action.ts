@@ -11,6 +11,7 @@ import { ConfigError, InputError, StorageError, UsageError } from "../model/erro
 import type { Workflow } from "../model/workflow.js";
 import { checkFails, planCheck, planJson } from "../report/plan.js";
 import { runSummary } from "../report/run.js";
+import { blockedBy, runNodes } from "../report/causes.js";
 import { collapsed, configErrorsMarkdown, planSummaryMarkdown, runSummaryMarkdown, STEP_SUMMARY_LIMIT } from "../report/summary.js";
 import type { RunReport, Selection } from "../model/run.js";
 import { planOpened, planTarget, type Planned } from "../app/plan.js";
@@ -33,7 +34,7 @@ import { keyVariables } from "../app/environment.js";
 import { ActionsCacheStore, scopeFor } from "../github/cache.js";
 import { openState, snapshotSource } from "../app/state.js";
 import { readInputs, type ActionInputs } from "./inputs.js";
-import { annotateConfigIssues, annotateFailedPairs, info, logPlan, repoPath, RunLog, style } from "./log.js";
+import { annotateConfigIssues, annotateFailedRun, info, logPlan, repoPath, RunLog, style } from "./log.js";
 
 /** After SIGINT or SIGTERM, how long pairs in flight may finish (the runner allows about 7.5 s before it kills). */
 const GRACE_MS = 5_000;
@@ -263,7 +264,13 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
   info(runSummary(report, style, { plan: planned?.plan }).trimEnd());
 
   const { plan, workflow, estimate, loaded } = planned!;
-  annotateFailedPairs(report, loaded.sources.workflow, workflow, workspace);
+  const t = report.totals;
+  // The step's failure is the first error annotation, then the failures that blocked the most.
+  const failure =
+    report.status === "success" || report.status === "waiting"
+      ? undefined
+      : `the run ${report.status}: ${t.failed} failed and ${t.blocked} blocked of ${t.pairs} pairs (see the job summary)`;
+  annotateFailedRun(report, { failure, blocked: blockedBy(runNodes(plan, report)) }, loaded.sources.workflow, workflow, workspace);
   setOutcomeOutputs(report);
   const comparison =
     estimate.pairs.length > 0 ? [{ title: "Estimated against actual", body: bounded(comparisonMarkdown(compareWithRun(estimate, report)), "") }] : [];
@@ -274,9 +281,6 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
     core.notice(
       `${report.totals.interrupted} pairs wait for provider batches; a later run of this workflow collects them (the batches are in the GitHub Actions cache's snapshot)`,
     );
-  } else if (report.status !== "success") {
-    const t = report.totals;
-    core.setFailed(`the run ${report.status}: ${t.failed} failed and ${t.blocked} blocked of ${t.pairs} pairs (see the job summary)`);
   }
 }
 

@@ -160,9 +160,31 @@ export function annotateConfigIssues(issues: ConfigIssue[]): void {
   }
 }
 
-/** Each failed pair as an error at its entry in the workflow file, as loaded for the run. */
-export function annotateFailedPairs(report: RunReport, source: SourceFile, workflow: Workflow, workspace: string): void {
-  for (const p of report.pairs.filter((p) => p.status === "failed")) {
+/** GitHub shows at most this many error annotations of a step; it drops the rest. */
+export const MAX_ERROR_ANNOTATIONS = 10;
+
+/** What a failed run annotates: the run-level error and its failed pairs. */
+export interface FailedRunAnnotations {
+  /** The step's failure, in one line; undefined when the step does not fail. */
+  failure?: string;
+  /** For each failed pair, how many pairs it blocked. */
+  blocked: ReadonlyMap<string, number>;
+}
+
+/**
+ * The run's errors within what GitHub shows of a step (MAX_ERROR_ANNOTATIONS): the step's failure
+ * first, which also fails the step, then each failed pair at its entry in the workflow file, as loaded
+ * for the run, those that blocked the most first; when not all fit, the last annotation says how
+ * many more failed, and that the job summary has every one.
+ */
+export function annotateFailedRun(report: RunReport, run: FailedRunAnnotations, source: SourceFile, workflow: Workflow, workspace: string): void {
+  if (run.failure !== undefined) core.setFailed(run.failure);
+  const blocked = (id: string) => run.blocked.get(id) ?? 0;
+  // Sorting is stable: failures that blocked as many stay in plan order.
+  const failed = report.pairs.filter((p) => p.status === "failed").sort((a, b) => blocked(b.id) - blocked(a.id));
+  const room = MAX_ERROR_ANNOTATIONS - (run.failure === undefined ? 0 : 1);
+  const shown = failed.length <= room ? failed : failed.slice(0, room - 1);
+  for (const p of shown) {
     const at = issueAt(source, ["action_pairs", p.id], "", true);
     // The first line is the annotation's title in lists: the headline, then the whole note.
     const headline = failureHeadline(p.note);
@@ -173,5 +195,12 @@ export function annotateFailedPairs(report: RunReport, source: SourceFile, workf
       startLine: at.line,
       startColumn: at.column,
     });
+  }
+  const more = failed.length - shown.length;
+  if (more > 0) {
+    core.error(
+      `${more.toLocaleString("en-US")} more failed ${more === 1 ? "pair is" : "pairs are"} not annotated here (GitHub shows ${MAX_ERROR_ANNOTATIONS} errors of a step): the job summary has every failed pair, with its feedback.`,
+      { title: `pairflow: ${more.toLocaleString("en-US")} more failed` },
+    );
   }
 }

@@ -86,6 +86,37 @@ describe("a run", () => {
     expect(graph).toMatch(/class p\d blocked/);
   });
 
+  it("keeps its error annotations within the 10 GitHub shows: the step's failure first, then the failures that blocked the most", async () => {
+    // 13 pairs fail; the last of them in the file blocks 5, the others none.
+    const failing = (id: string, requires = "") => `  ${id}: {guard: contains, guard_config: {text: "<never>"}${requires ? `, requires: [${requires}]` : ""}}`;
+    const lone = Array.from({ length: 12 }, (_, i) => `f${String(i + 1).padStart(2, "0")}`);
+    const workspace = tempRepo({
+      "gen.mjs": GEN,
+      "workflow.yml": [
+        "name: many-failing",
+        "rmax: 0",
+        "generator: command",
+        "generator_config: {run: node gen.mjs}",
+        "action_pairs:",
+        ...lone.map((id) => failing(id)),
+        failing("root"),
+        ...[1, 2, 3, 4, 5].map((i) => failing(`after${i}`, "root")),
+        "",
+      ].join("\n"),
+    });
+    const result = await runAction({ workspace, with: NO_CACHE });
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.outputs.failed!)).toHaveLength(13);
+    expect(JSON.parse(result.outputs.blocked!)).toEqual(["after1", "after2", "after3", "after4", "after5"]);
+    expect(result.errors.length).toBeLessThanOrEqual(10);
+    expect(result.errors[0]!.message).toMatch(/^the run failed: 13 failed and 5 blocked of 18 pairs/);
+    const pairs = result.errors.slice(1, -1).map((e) => e.properties.title);
+    // The failure that blocked the most comes first; those that blocked none follow in the order of the file.
+    expect(pairs).toEqual(["pairflow: root failed", ...lone.slice(0, 7).map((id) => `pairflow: ${id} failed`)]);
+    expect(result.errors.at(-1)!.message).toMatch(/^5 more failed pairs are not annotated here .*: the job summary has every failed pair/);
+    for (const id of [...lone, "root"]) expect(result.summary).toContain(`<code>${id}</code>`);
+  });
+
   it("annotates every configuration problem at its file, line and column, relative to the repository root", async () => {
     const workspace = tempRepo({
       "ci/flows/workflow.yml": "name: broken\naction_pairs:\n  a:\n    gaurd: regex\n  b:\n    requires: [c]\n",
