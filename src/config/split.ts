@@ -60,7 +60,9 @@ export function splitMarkdown(text: string): Piece[] {
   }
   let title = "";
   const stack: { level: number; text: string }[] = [];
-  const seen = new Map<string, number>();
+  const ids = new Ids();
+  if (pieces.length > 0) ids.take("front-matter");
+  let preamble = true;
   let current: { id: string; lines: string[]; headings: string[] } = { id: "preamble", lines: [], headings: [] };
   let fence: string | null = null;
   for (; i < lines.length; i++) {
@@ -82,11 +84,11 @@ export function splitMarkdown(text: string): Piece[] {
     if (level === 1 && title === "") title = heading;
     while (stack.length > 0 && stack.at(-1)!.level >= level) stack.pop();
     stack.push({ level, text: heading });
+    // The text before the first heading is a piece of its own unless it is blank (see below).
+    if (preamble && current.lines.join("").trim() !== "") ids.take("preamble");
+    preamble = false;
     pieces.push(current);
-    const slug = slugOf(heading);
-    const n = seen.get(slug) ?? 0;
-    seen.set(slug, n + 1);
-    current = { id: n === 0 ? slug : `${slug}-${n}`, lines: [line], headings: stack.map((s) => s.text) };
+    current = { id: ids.take(slugOf(heading)), lines: [line], headings: stack.map((s) => s.text) };
   }
   pieces.push(current);
   // Blank lines before the first heading belong to it: no piece of whitespace alone.
@@ -114,6 +116,26 @@ export function slugOf(heading: string): string {
   return slug === "" ? "section" : slug;
 }
 
+/**
+ * Unique ids, numbered as GitHub numbers repeated anchors: an id already taken gets `-1`, `-2`, ...,
+ * skipping numbered ids that are taken too (`Setup`, `Setup`, `Setup 1` give `setup`, `setup-1`,
+ * `setup-1-1`), so no two pieces ever share one.
+ */
+export class Ids {
+  private readonly occurrences = new Map<string, number>();
+
+  take(id: string): string {
+    let result = id;
+    while (this.occurrences.has(result)) {
+      const n = this.occurrences.get(id)! + 1;
+      this.occurrences.set(id, n);
+      result = `${id}-${n}`;
+    }
+    this.occurrences.set(result, 0);
+    return result;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Regex: a piece starts at each match
 
@@ -121,14 +143,12 @@ function splitRegex(text: string, pattern: string): Piece[] {
   const re = new RegExp(pattern, "gm");
   const starts = [0];
   for (const m of text.matchAll(re)) if (m.index! > 0 && m.index !== starts.at(-1)) starts.push(m.index!);
-  const seen = new Map<string, number>();
+  const ids = new Ids();
   return starts.map((start, n) => {
     const piece = text.slice(start, starts[n + 1] ?? text.length);
     const slug = n === 0 && start === 0 && !re.test(piece) ? "preamble" : slugOf(piece.split("\n")[0]!.slice(0, 60));
     re.lastIndex = 0;
-    const k = seen.get(slug) ?? 0;
-    seen.set(slug, k + 1);
-    return { id: k === 0 ? slug : `${slug}-${k}`, text: piece, title: "", headings: [] };
+    return { id: ids.take(slug), text: piece, title: "", headings: [] };
   });
 }
 
@@ -206,13 +226,12 @@ function bounded(pieces: Piece[], maxChars: number): Piece[] {
     const last = joined.pop();
     joined.push(last ? { ...last, text: last.text + carry.text } : carry);
   }
-  const seen = new Map<string, number>();
+  const ids = new Ids();
   return joined
     .flatMap((p) => (p.text.length > maxChars ? cut(p, maxChars) : [p]))
     .map((p) => {
-      const n = seen.get(p.id) ?? 0;
-      seen.set(p.id, n + 1);
-      return n === 0 ? p : { ...p, id: `${p.id}-${n}` };
+      const id = ids.take(p.id);
+      return id === p.id ? p : { ...p, id };
     });
 }
 

@@ -84,6 +84,49 @@ describe("split: markdown", () => {
     );
   });
 
+  it("numbers a repeated id only to a free one, as GitHub numbers anchors", () => {
+    const ids = (page: string) => splitText(page, { kind: "markdown" }).map((p) => p.id);
+    expect(ids("## Setup\na\n## Setup\nb\n## Setup 1\nc\n")).toEqual(["setup", "setup-1", "setup-1-1"]);
+    expect(ids("## Setup 1\na\n## Setup\nb\n## Setup\nc\n")).toEqual(["setup-1", "setup", "setup-2"]);
+    expect(ids("Intro.\n## Preamble\na\n")).toEqual(["preamble", "preamble-1"]);
+    expect(ids("\n## Preamble\na\n")).toEqual(["preamble"]);
+    expect(ids("---\nt: 1\n---\n## Front matter\n")).toEqual(["front-matter", "front-matter-1"]);
+    expect(splitText("a\n## x\n## x\n## x 1\n", { kind: "regex", regex: "^## " }).map((p) => p.id)).toEqual(["preamble", "x", "x-1", "x-1-1"]);
+  });
+
+  it("gives every piece its own id and every byte of the page to exactly one piece, whatever the headings repeat", () => {
+    const headingArb = fc.constantFrom("Setup", "Setup 1", "Setup-1", "setup 1 1", "Setup 2", "Preamble", "Front matter", "Section", "!!!", "X ~abc");
+    const specArb = fc.constantFrom<SplitSpec>(
+      { kind: "markdown" },
+      { kind: "markdown", maxChars: 24 },
+      { kind: "markdown", maxChars: 200 },
+      { kind: "regex", regex: "^#+ " },
+      { kind: "regex", regex: "^#+ ", maxChars: 24 },
+    );
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.constantFrom("", "\n", "Intro text.\n"),
+        fc.array(fc.record({ heading: headingArb, level: fc.integer({ min: 1, max: 3 }), body: fc.constantFrom("", "Text.\n", "Same line\nSame line\n") })),
+        specArb,
+        (front, preamble, sections, spec) => {
+          const page = (front ? "---\nt: 1\n---\n" : "") + preamble + sections.map((x) => `${"#".repeat(x.level)} ${x.heading}\n${x.body}`).join("");
+          const pieces = splitText(page, spec);
+          expect(new Set(pieces.map((p) => p.id)).size).toBe(pieces.length);
+          expect(pieces.map((p) => p.text).join("")).toBe(page);
+          expect(
+            assemble(
+              spec,
+              page,
+              pieces.map((p) => p.text),
+            ),
+          ).toBe(page.endsWith("\n") || page === "" ? page : `${page}\n`);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it("slugs headings as GitHub anchors do", () => {
     expect(slugOf("Hello, World!")).toBe("hello-world");
     expect(slugOf("`code` and *em*")).toBe("code-and-em");
