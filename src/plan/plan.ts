@@ -19,7 +19,7 @@ import {
   type StateView,
   type Upstream,
 } from "../model/plan.js";
-import { componentsOf, lockEntry, type LockEntry } from "../model/records.js";
+import { componentsOf, lockEntry, type LockEntry, type LockFile } from "../model/records.js";
 import { componentIdOfKey, componentKey, componentLabel, isUpstream, type ComponentId, type ComponentKind } from "../model/component.js";
 import { dict, own as ownEntry } from "../model/dict.js";
 import type { Selection } from "../model/run.js";
@@ -192,7 +192,7 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
   }
   if (!forced) {
     const found = pair.assembly !== undefined && output.kind === "human" ? undefined : acceptedArtifact(view, id, ref, previous, output);
-    const artifact = found instanceof Promise ? await found : found;
+    const artifact = (found instanceof Promise ? await found : found) ?? (pair.piece ? await siblingArtifact(view, pair, ref, output) : undefined);
     if (artifact)
       return edit !== undefined
         ? { ...decision(base, ref, "skip", [], artifact, undefined, deps), revision: edit }
@@ -303,6 +303,38 @@ function generatedUnder(view: StateView, id: string, ref: string): string | unde
   const record = view.record(id, ref);
   return record?.status === "accepted" && record.source !== "human" ? (record.contentHash ?? undefined) : undefined;
 }
+
+/**
+ * A piece's text accepted before under another id of the same file (a section renumbered because
+ * a heading before it was renamed, two sections of one name swapped): the piece's id is not in its
+ * reference, so the same reference is the same text asked the same way, and its accepted content
+ * answers it.
+ */
+function siblingArtifact(view: StateView, piece: Pair, ref: string, output: JudgedOutput): AcceptedArtifact | undefined | Promise<AcceptedArtifact> {
+  if (!view.lock) return undefined;
+  const prefix = `${piece.template}[${piece.piece!.file}#`;
+  for (const id of lockIdsByRef(view.lock).get(ref) ?? []) {
+    const entry = lockEntry(view.lock, id)!;
+    if (id !== piece.id && id.startsWith(prefix) && entry.source === "generated") return withContent(view, id, ref, "lock", entry.contentHash, output);
+  }
+  return undefined;
+}
+
+/** The lock file's pair ids by configRef, made once per lock file. */
+function lockIdsByRef(lock: LockFile): ReadonlyMap<string, readonly string[]> {
+  const known = idsByRef.get(lock);
+  if (known) return known;
+  const made = new Map<string, string[]>();
+  for (const [id, entry] of Object.entries(lock.pairs)) {
+    const ids = made.get(entry.configRef);
+    if (ids) ids.push(id);
+    else made.set(entry.configRef, [id]);
+  }
+  idsByRef.set(lock, made);
+  return made;
+}
+
+const idsByRef = new WeakMap<object, Map<string, string[]>>();
 
 type DecisionBase = Pick<PlannedPair, "id" | "wave" | "requires" | "own">;
 
