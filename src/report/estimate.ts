@@ -197,20 +197,34 @@ export function estimateText(estimate: PlanEstimate, style: Style, options: { ru
   return lines.join("\n") + "\n";
 }
 
-/** The estimate as Markdown, for a GitHub job summary or a pull-request comment. */
+/**
+ * The estimate as Markdown, for a GitHub job summary or a pull-request comment: `pair | model |
+ * tokens | cost`, four columns to fit GitHub's column, with each pair's input, output and attempts
+ * in a collapsed table under it.
+ */
 export function estimateMarkdown(estimate: PlanEstimate, running?: number): string {
   if (estimate.pairs.length === 0) return `**Estimate:** ${estimateHeadline(estimate, running ?? 0)}\n`;
   const cell = (s: string) => s.replace(/\|/g, "\\|");
+  const table = (cells: (r: Row) => string[]) =>
+    rows(estimate).map((r, i, all) => {
+      const row = cells(r).map(cell);
+      if (i === all.length - 1) return `| ${row.map((c) => (c ? `**${c}**` : "")).join(" | ")} |`;
+      return `| \`${row[0]}\` | ${row.slice(1).join(" | ")} |`;
+    });
   const lines = [
     `**Estimate for ${estimateHeadline(estimate, running)}**`,
     "",
-    "| pair | model | input | output | attempts | tokens | cost |",
-    "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
-    ...rows(estimate).map((r, i, all) => {
-      const cells = [r.pair, r.model, r.input, r.output, r.attempts, r.tokens, r.cost].map((c) => cell(c));
-      if (i === all.length - 1) return `| ${cells.map((c) => (c ? `**${c}**` : "")).join(" | ")} |`;
-      return `| \`${cells[0]}\` | ${cells.slice(1).join(" | ")} |`;
-    }),
+    "| pair | model | tokens | cost |",
+    "| --- | --- | ---: | ---: |",
+    ...table((r) => [r.pair, r.model, r.tokens, r.cost]),
+    "",
+    "<details><summary>Input, output and attempts of each pair</summary>",
+    "",
+    "| pair | input | output | attempts |",
+    "| --- | ---: | ---: | ---: |",
+    ...table((r) => [r.pair, r.input, r.output, r.attempts]),
+    "",
+    "</details>",
     "",
     ...estimateNotes(estimate).map((n) => `- ${n}`),
   ];
@@ -350,15 +364,35 @@ export function comparisonText(c: RunComparison, style: Style): string {
   return lines.join("\n") + "\n";
 }
 
-/** The comparison as Markdown, for a GitHub job summary. */
+/**
+ * The comparison as Markdown, for a GitHub job summary, in tables of four columns at most to fit
+ * GitHub's column: in a priced run `pair | estimate | actual`, the costs, with each pair's status and
+ * tokens in a collapsed table under it; when no cost is known, `pair | status | est. tokens | actual
+ * tokens`.
+ */
 export function comparisonMarkdown(c: RunComparison): string {
   if (c.pairs.length === 0) return "";
+  const all = comparisonRows(c);
+  const table = (columns: number[], align: string) => [
+    `| ${columns.map((i) => COMPARISON_HEADER[i]).join(" | ")} |`,
+    align,
+    ...all.map((r) => `| ${columns.map((i) => r[i]).join(" | ")} |`),
+  ];
+  const tokens = table([0, 1, 2, 3], "| --- | --- | ---: | ---: |");
+  const priced = c.totals.estimated.cost !== null || c.pairs.some((p) => p.estimated.cost !== null || p.actual.cost !== null);
+  if (!priced) return ["**Estimated against actual**", "", ...tokens].join("\n") + "\n";
   const lines = [
     "**Estimated against actual**",
     "",
-    `| ${COMPARISON_HEADER.join(" | ")} |`,
-    "| --- | --- | ---: | ---: | ---: | ---: |",
-    ...comparisonRows(c).map((r) => `| ${r.join(" | ")} |`),
+    "| pair | estimate | actual |",
+    "| --- | ---: | ---: |",
+    ...all.map((r) => `| ${r[0]} | ${r[4]} | ${r[5]} |`),
+    "",
+    "<details><summary>Status and tokens of each pair</summary>",
+    "",
+    ...tokens,
+    "",
+    "</details>",
   ];
   return lines.join("\n") + "\n";
 }

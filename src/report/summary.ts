@@ -134,22 +134,37 @@ function tokensOf(attempts: RunReport["pairs"][number]["attempts"]): number | nu
 // Table
 
 /**
- * The table of pairs, in plan order. When all rows do not fit in `maxBytes`, the pairs that run,
- * ran, failed or were blocked are listed first, then unchanged ones while there is room, and a
- * note says how many were left out.
+ * The table of pairs, in plan order, four columns at most so it fits GitHub's column: a plan's
+ * `pair | action | reasons | ref`; a run's `pair | status | reasons | time`, with each pair's
+ * attempts, tokens and reference in a collapsed table under it. When all rows do not fit in
+ * `maxBytes`, the pairs that run, ran, failed or were blocked are listed first, then unchanged ones
+ * while there is room, and a note says how many were left out.
  */
 export function planTableMarkdown(rows: SummaryRow[], maxBytes = Infinity): string {
-  const head = "| pair | action | reasons | ref | attempts | duration | tokens |\n| --- | --- | --- | --- | --- | --- | --- |\n";
-  const lines = rows.map(tableRow);
-  const all = head + lines.join("");
+  const ran = rows.some((r) => r.attempts !== null);
+  const head = ran ? "| pair | status | reasons | time |\n| --- | --- | --- | ---: |\n" : "| pair | action | reasons | ref |\n| --- | --- | --- | --- |\n";
+  const detailsHead = "| pair | attempts | tokens | ref |\n| --- | ---: | ---: | --- |\n";
+  const lines = rows.map(ran ? runRow : planRow);
+  const details = ran ? rows.map(detailRow) : [];
+  const whole = (kept: number[], note: string) =>
+    head +
+    kept.map((i) => lines[i]).join("") +
+    note +
+    (ran
+      ? `\n<details><summary>Attempts, tokens and reference of each pair</summary>\n\n${detailsHead}${kept.map((i) => details[i]).join("")}\n</details>\n`
+      : "");
+  const all = whole(
+    rows.map((_, i) => i),
+    "",
+  );
   if (bytes(all) <= maxBytes) return all;
 
   const order = rows.map((r, i) => i).sort((a, b) => Number(UNCHANGED.has(rows[a]!.status)) - Number(UNCHANGED.has(rows[b]!.status)) || a - b);
   const noteRoom = 400;
-  let used = bytes(head) + noteRoom;
+  let used = bytes(whole([], "")) + noteRoom;
   const kept = new Set<number>();
   for (const i of order) {
-    const size = bytes(lines[i]!);
+    const size = bytes(lines[i]!) + (ran ? bytes(details[i]!) : 0);
     if (used + size > maxBytes) break;
     kept.add(i);
     used += size;
@@ -158,27 +173,28 @@ export function planTableMarkdown(rows: SummaryRow[], maxBytes = Infinity): stri
   const unchanged = left.filter((r) => UNCHANGED.has(r.status)).length;
   const what = unchanged === left.length ? ` (all ${rows.some((r) => r.status === "reused") ? "reused" : "unchanged"})` : "";
   const note = `\n_${number(left.length)} of ${number(rows.length)} pairs not shown${what}: GitHub limits the size of this page._\n`;
-  return (
-    head +
-    order
-      .filter((i) => kept.has(i))
-      .map((i) => lines[i])
-      .join("") +
-    note
+  return whole(
+    order.filter((i) => kept.has(i)),
+    note,
   );
 }
 
-function tableRow(r: SummaryRow): string {
-  const cells = [
-    `\`${r.id}\``,
-    r.status,
-    cell(r.reasons),
-    r.configRef === null ? "?" : `\`${shortRef(r.configRef)}\``,
-    r.attempts === null ? "–" : String(r.attempts),
-    r.durationMs === null ? "–" : seconds(r.durationMs),
-    r.tokens === null ? (r.attempts ? NOT_REPORTED : "–") : number(r.tokens),
-  ];
-  return `| ${cells.join(" | ")} |\n`;
+function planRow(r: SummaryRow): string {
+  return `| \`${r.id}\` | ${r.status} | ${cell(r.reasons)} | ${refText(r)} |\n`;
+}
+
+function runRow(r: SummaryRow): string {
+  return `| \`${r.id}\` | ${r.status} | ${cell(r.reasons)} | ${r.durationMs === null ? "–" : seconds(r.durationMs)} |\n`;
+}
+
+/** What a run's table leaves to its collapsed details: attempts, tokens and the reference. */
+function detailRow(r: SummaryRow): string {
+  const tokens = r.tokens === null ? (r.attempts ? NOT_REPORTED : "–") : number(r.tokens);
+  return `| \`${r.id}\` | ${r.attempts === null ? "–" : String(r.attempts)} | ${tokens} | ${refText(r)} |\n`;
+}
+
+function refText(r: SummaryRow): string {
+  return r.configRef === null ? "?" : `\`${shortRef(r.configRef)}\``;
 }
 
 /** Text that stays inside one table cell and is shown as written. */
