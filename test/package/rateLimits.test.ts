@@ -138,11 +138,13 @@ describe("a run at the provider's rate limit", () => {
   it("an endpoint that sends no rate headers, paced by the limit its caller gives: every pair accepted, no 429", { timeout: scaled(90_000) }, async () => {
     const s = await service({ requestsPerMinute: 1_000, tokensPerMinute: 2_500, minuteMs: 3_000, headers: "none" });
     const dir = tempRepo(workflow("openai", s.openaiUrl, 30));
-    const { code, report } = await cli(dir, ["run", "--tokens-per-minute", "2500"], { PAIRFLOW_RATE_MINUTE_MS: "3000" });
+    // A tenth under the endpoint's limit, as docs/rate-limits.md says: no header corrects the count
+    // here, and a busy machine delays requests on the way by more than a shortened minute allows.
+    const { code, report } = await cli(dir, ["run", "--tokens-per-minute", "2250"], { PAIRFLOW_RATE_MINUTE_MS: "3000" });
     expect(code).toBe(0);
     expect(report.totals.executed).toBe(30);
     expect(s.rate).toEqual({ accepted: 30, refused: 0 });
-    expect(report.pacing!.budgets).toEqual([expect.objectContaining({ tokensPerMinute: 2_500 })]);
+    expect(report.pacing!.budgets).toEqual([expect.objectContaining({ tokensPerMinute: 2_250 })]);
   });
 
   it(
