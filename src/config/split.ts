@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import { isMap, isScalar, isSeq, parseDocument, type Document } from "yaml";
 
 import type { SplitSpec } from "../model/workflow.js";
+import { githubAnchor } from "./anchor.js";
 
 export type { SplitSpec };
 
@@ -105,9 +106,15 @@ export function splitMarkdown(text: string): Piece[] {
   return out;
 }
 
-/** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens. */
+/** A heading's anchor as GitHub makes it (./anchor.ts); `section` for a heading that leaves nothing. */
 export function slugOf(heading: string): string {
-  const slug = heading
+  const slug = githubAnchor(heading);
+  return slug === "" ? "section" : slug;
+}
+
+/** A regex piece's first line as an id: lower case, punctuation dropped, spaces as hyphens. */
+function lineSlug(line: string): string {
+  const slug = line
     .replace(/[`*_~[\]()<>]/g, "")
     .toLowerCase()
     .replace(/[^\p{L}\p{N}\- ]/gu, "")
@@ -146,7 +153,7 @@ function splitRegex(text: string, pattern: string): Piece[] {
   const ids = new Ids();
   return starts.map((start, n) => {
     const piece = text.slice(start, starts[n + 1] ?? text.length);
-    const slug = n === 0 && start === 0 && !re.test(piece) ? "preamble" : slugOf(piece.split("\n")[0]!.slice(0, 60));
+    const slug = n === 0 && start === 0 && !re.test(piece) ? "preamble" : lineSlug(piece.split("\n")[0]!.slice(0, 60));
     re.lastIndex = 0;
     return { id: ids.take(slug), text: piece, title: "", headings: [] };
   });

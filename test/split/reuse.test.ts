@@ -2,13 +2,14 @@
  * Reuse follows a section's text, not its number: a section whose text was accepted before never
  * runs again, whatever id a renamed or moved heading before it gives it now.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Generator } from "../../src/model/ports.js";
 import { tempRepo } from "../helpers/fixtures.js";
-import { runOf } from "../helpers/state.js";
+import { planOf, runOf } from "../helpers/state.js";
+import { pairKey } from "../../src/refs/keys.js";
 
 const asked: string[] = [];
 /** Upper-cases the section it was given. */
@@ -79,4 +80,33 @@ describe("reuse of a split file's sections", () => {
       { numRuns: 15 },
     );
   }, 120_000);
+
+  it("runs nothing for a lock file whose pieces have the ids of an earlier slug rule", async () => {
+    const dir = tempRepo({ "workflow.yml": WORKFLOW, "prompts.yml": PROMPTS, "docs/a.md": "## my_var\n\nOne.\n\n## Eager Watchers \\*\n\nTwo.\n" });
+    expect(await run(dir)).toEqual(["my_var", "eager-watchers-"]);
+    // The lock file and the store as the earlier rule left them: `myvar`, `eager-watchers`.
+    const renamed: [string, string][] = [
+      ["translate[docs/a.md#my_var]", "translate[docs/a.md#myvar]"],
+      ["translate[docs/a.md#eager-watchers-]", "translate[docs/a.md#eager-watchers]"],
+    ];
+    const lockPath = path.join(
+      dir,
+      readdirSync(dir).find((name) => name.endsWith(".lock.json"))!,
+    );
+    let lock = readFileSync(lockPath, "utf8");
+    for (const [now, before] of renamed) {
+      lock = lock.replace(JSON.stringify(now), JSON.stringify(before));
+      const records = path.join(dir, ".pairflow/store/pairs");
+      expect(existsSync(path.join(records, pairKey(now)))).toBe(true);
+      renameSync(path.join(records, pairKey(now)), path.join(records, pairKey(before)));
+    }
+    writeFileSync(lockPath, lock);
+    const { plan } = await planOf(dir, { cwd: dir });
+    // No piece runs (the file's instance is put together again where the order of ids changed: no model).
+    expect(plan.pairs.filter((p) => p.action === "run" && p.id.includes("#"))).toEqual([]);
+    expect(plan.removed).toEqual(renamed.map(([, before]) => before).sort());
+    expect(await run(dir)).toEqual([]);
+    expect(readFileSync(lockPath, "utf8")).not.toContain("#myvar]");
+    expect((await planOf(dir, { cwd: dir })).plan.pairs.filter((p) => p.action === "run")).toEqual([]);
+  });
 });

@@ -128,9 +128,44 @@ describe("split: markdown", () => {
   });
 
   it("slugs headings as GitHub anchors do", () => {
-    expect(slugOf("Hello, World!")).toBe("hello-world");
-    expect(slugOf("`code` and *em*")).toBe("code-and-em");
+    const anchors: [string, string][] = [
+      ["Hello, World!", "hello-world"],
+      ["`code` and *em*", "code-and-em"],
+      ["Eager Watchers \\*", "eager-watchers-"],
+      ['Once <sup class="badge" /> new', "once--new"],
+      ["my_var", "my_var"],
+      ["__init__", "init"],
+      ["_Emphasis_ and **strong**", "emphasis-and-strong"],
+      ["Use `a_b` with \\_c", "use-a_b-with-_c"],
+      ["[Link text](https://example.com/a_b#c) here", "link-text-here"],
+      ["[Reference][ref] link", "reference-link"],
+      ["What's new in v2.0?", "whats-new-in-v20"],
+      ["Step 1 — Configure", "step-1--configure"],
+      ["C++ & C#", "c--c"],
+      ["FAQ / Troubleshooting", "faq--troubleshooting"],
+      ["A &amp; B", "a--b"],
+      ["--force flag", "--force-flag"],
+      ["API: `createClient()`", "api-createclient"],
+      ["Ünïcode title", "ünïcode-title"],
+      ["日本語の見出し", "日本語の見出し"],
+      ['<a name="x"></a>Anchored', "anchored"],
+    ];
+    for (const [heading, anchor] of anchors) expect([heading, slugOf(heading)]).toEqual([heading, anchor]);
     expect(slugOf("!!!")).toBe("section");
+  });
+
+  it("gives anchors of letters, marks, digits, connectors, - and _ only, lower case, for any heading", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom("a", "B", "_", "*", "\\", "`", "<", ">", "[", "]", "(", ")", "!", "&", ";", " ", "-", "é", "1", "#") }),
+        (heading) => {
+          const slug = slugOf(heading);
+          expect(slug).toMatch(/^[\p{L}\p{M}\p{Nd}\p{Nl}\p{Pc}-]+$/u);
+          expect(slug).toBe(slug.toLowerCase());
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
 
