@@ -12,7 +12,8 @@ import { acceptedText, countsOf, sinceBaseText } from "./diff.js";
 import { causeParagraph, collapsed, graphMarkdown } from "./summary.js";
 import { bytes as size, code, longestRun, md } from "./markdown.js";
 import { causesOf, changesFor, number, planNodes } from "./causes.js";
-import { alreadyAccepted, baseName, type EntryChange, type PlanDiff } from "../diff/diff.js";
+import { alreadyAccepted, baseName, willRun, type EntryChange, type PlanDiff } from "../diff/diff.js";
+import type { PlannedPair } from "../model/plan.js";
 
 /** GitHub's limit on the body of a comment. */
 export const COMMENT_LIMIT = 65_536;
@@ -99,6 +100,10 @@ export function diffMarkdown(diff: PlanDiff, options: MarkdownOptions = {}): str
   if (diff.added.length > 0) after.push("", "#### Added pairs", "", idList(diff.added, bounded, pointer));
   if (diff.removed.length > 0) after.push("", "#### Removed pairs", "", idList(diff.removed, bounded, pointer));
 
+  // Every pair that will re-run, in a collapsed block: a reviewer finds any of them here.
+  const running = willRun(diff);
+  let list = "";
+
   /** The text with the blocks of each slot (a cause's, then the other changes'), and the note of what was left out. */
   const assemble = (blocks: (string | null)[][], note: string): string => {
     const firstCut = blocks.findIndex((slot) => slot.some((b) => b === null));
@@ -116,6 +121,7 @@ export function diffMarkdown(diff: PlanDiff, options: MarkdownOptions = {}): str
       text += shown.map((c, i) => `${causeParagraph(c)}\n${slotText(i)}`).join("\n");
       if (shown.length < causes.length) text += `\n…and ${count(causes.length - shown.length, "more cause")}; ${pointer}.\n`;
     }
+    if (list) text += `\n${list}\n`;
     if (after.length > 0) text += after.join("\n") + "\n";
     const other = slotText(slots.length - 1);
     if (other) text += section(shown.some((_, i) => slots[i]!.length > 0) ? "Other changes" : "Changes", "") + other.slice(1);
@@ -123,6 +129,20 @@ export function diffMarkdown(diff: PlanDiff, options: MarkdownOptions = {}): str
   };
 
   let graph = section("Graph", diffGraph(diff, bounded));
+  const diffsSize = diff.changes.reduce((n, c) => n + size(c.patch), 0);
+  const fullList = runList(running, Infinity, pointer);
+  if (running.length > 0 && bounded) {
+    // The list is cut only where the limit requires it; when the diffs need the room too, it takes half at most.
+    const without = assemble(
+      slots.map((slot) => slot.map(() => "")),
+      "",
+    );
+    const left = limit - size(without) - size(graph) - 2 * slots.length;
+    list =
+      size(fullList) + 2 <= left - diffsSize
+        ? fullList
+        : runList(running, Math.max(left - diffsSize, Math.min(size(fullList), Math.floor(left / 2))) - 2, pointer);
+  } else list = fullList;
   const skeleton = assemble(
     slots.map((slot) => slot.map(() => "")),
     "",
@@ -134,7 +154,6 @@ export function diffMarkdown(diff: PlanDiff, options: MarkdownOptions = {}): str
     slots.reduce((n, slot) => n + (slot.length > MAX_OPEN_DIFFS ? size(collapsed(manyTitle(slot, slot.length), "")) + 2 : 0), 0);
   let room = limit - size(skeleton) - overhead - size(graph);
   // The graph gives way when the diffs do not fit and would get less room than the graph takes.
-  const diffsSize = diff.changes.reduce((n, c) => n + size(c.patch), 0);
   if (bounded && diffsSize > room && room < size(graph)) {
     graph = section("Graph", `Not drawn here, to leave room for the diffs; ${pointer}.`);
     room = limit - size(skeleton) - overhead - size(graph);
@@ -149,6 +168,45 @@ export function diffMarkdown(diff: PlanDiff, options: MarkdownOptions = {}): str
   );
   const whole = text + graph;
   return size(whole) <= limit ? whole : cut(whole, limit, pointer);
+}
+
+/**
+ * Every pair that will re-run, by wave, in a collapsed block of at most `room` bytes (a list of
+ * ids, not a table: at 1,000 pairs some 15 KB); when they do not all fit, the rest are counted;
+ * "" when nothing will re-run or not even the count fits.
+ */
+export function runList(running: readonly PlannedPair[], room: number, pointer: string): string {
+  if (running.length === 0) return "";
+  const open = `<details><summary>All ${count(running.length, "pair")} that will re-run, by wave</summary>\n\n`;
+  const close = "\n\n</details>";
+  const note = (n: number) => `\n\n…and ${count(n, "more pair")}; ${pointer}.`;
+  const waves = new Map<number, PlannedPair[]>();
+  for (const p of running) {
+    const wave = waves.get(p.wave);
+    if (wave) wave.push(p);
+    else waves.set(p.wave, [p]);
+  }
+  let body = "";
+  let used = size(open) + size(close) + size(note(running.length));
+  if (used > room) return "";
+  let listed = 0;
+  outer: for (const [wave, pairs] of [...waves].sort(([a], [b]) => a - b)) {
+    const head = `${body ? "\n" : ""}- wave ${wave} (${number(pairs.length)}): `;
+    if (used + size(head) > room) break;
+    let line = head;
+    for (const [i, p] of pairs.entries()) {
+      const item = `${i > 0 ? ", " : ""}${code(p.id)}`;
+      if (used + size(line) + size(item) > room) {
+        if (i > 0) body += line;
+        break outer;
+      }
+      line += item;
+      listed++;
+    }
+    body += line;
+    used += size(line);
+  }
+  return open + body + (listed < running.length ? note(running.length - listed) : "") + close;
 }
 
 /** The pairs that will re-run, drawn as the job summary draws them. */
