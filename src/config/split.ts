@@ -44,8 +44,62 @@ export function splitText(text: string, spec: SplitSpec): Piece[] {
 // ---------------------------------------------------------------------------------------------
 // Markdown: sections by ATX heading, outside fenced code
 
-const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*\r?\n?$/;
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/**
+ * An ATX heading's level and text, as CommonMark reads the line: up to three spaces, one to six
+ * `#`, then a blank or the line's end; the text without the blanks around it and without a closing
+ * run of `#` that a blank precedes. Read character by character: no expression to backtrack on
+ * a long line.
+ */
+export function atxHeading(line: string): { level: number; text: string } | null {
+  let end = line.length;
+  if (line.endsWith("\n")) end--;
+  if (end > 0 && line[end - 1] === "\r") end--;
+  let i = 0;
+  while (i < 3 && line[i] === " ") i++;
+  let level = 0;
+  while (i + level < end && line[i + level] === "#") level++;
+  if (level === 0 || level > 6) return null;
+  i += level;
+  if (i < end && line[i] !== " " && line[i] !== "\t") return null;
+  const blank = (c: string | undefined) => c === " " || c === "\t";
+  while (i < end && blank(line[i])) i++;
+  while (end > i && blank(line[end - 1])) end--;
+  // A closing run of # goes when a blank precedes it, or when it is the whole text.
+  let hashes = end;
+  while (hashes > i && line[hashes - 1] === "#") hashes--;
+  if (hashes < end && (hashes === i || blank(line[hashes - 1]))) {
+    end = hashes;
+    while (end > i && blank(line[end - 1])) end--;
+  }
+  return { level, text: line.slice(i, end) };
+}
+
+/** A code fence line as CommonMark reads it: up to three spaces, three or more backticks or tildes, then its info string. */
+interface Fence {
+  char: string;
+  length: number;
+  info: string;
+}
+
+function fenceOf(line: string): Fence | null {
+  let i = 0;
+  while (i < 3 && line[i] === " ") i++;
+  const char = line[i];
+  if (char !== "`" && char !== "~") return null;
+  let length = 0;
+  while (line[i + length] === char) length++;
+  if (length < 3) return null;
+  const info = line.slice(i + length).trim();
+  // A backtick fence's info string holds no backtick (that line is inline code, not a fence).
+  if (char === "`" && info.includes("`")) return null;
+  return { char, length, info };
+}
+
+/** Whether `line` closes the block `open` opened: the same character, at least as many, and nothing after. */
+function closes(open: Fence, line: string): boolean {
+  const f = fenceOf(line);
+  return f !== null && f.char === open.char && f.length >= open.length && f.info === "";
+}
 
 export function splitMarkdown(text: string): Piece[] {
   const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
@@ -65,23 +119,21 @@ export function splitMarkdown(text: string): Piece[] {
   if (pieces.length > 0) ids.take("front-matter");
   let preamble = true;
   let current: { id: string; lines: string[]; headings: string[] } = { id: "preamble", lines: [], headings: [] };
-  let fence: string | null = null;
+  let fence: Fence | null = null;
   for (; i < lines.length; i++) {
     const line = lines[i]!;
-    const f = FENCE.exec(line);
     if (fence !== null) {
-      if (f && f[1]![0] === fence[0] && f[1]!.length >= fence.length) fence = null;
+      if (closes(fence, line)) fence = null;
       current.lines.push(line);
       continue;
     }
-    if (f) fence = f[1]!;
-    const h = f ? null : HEADING.exec(line);
+    fence = fenceOf(line);
+    const h = fence ? null : atxHeading(line);
     if (!h) {
       current.lines.push(line);
       continue;
     }
-    const level = h[1]!.length;
-    const heading = (h[2] ?? "").trim();
+    const { level, text: heading } = h;
     if (level === 1 && title === "") title = heading;
     while (stack.length > 0 && stack.at(-1)!.level >= level) stack.pop();
     stack.push({ level, text: heading });
@@ -249,12 +301,11 @@ function cut(piece: Piece, maxChars: number): Piece[] {
   const meanLines = Math.max(1, Math.round(maxChars / 2 / Math.max(1, piece.text.length / Math.max(1, lines.length))));
   const chunks: string[][] = [[]];
   let size = 0;
-  let fence: string | null = null;
+  let fence: Fence | null = null;
   for (const line of lines) {
-    const f = FENCE.exec(line);
     if (fence !== null) {
-      if (f && f[1]![0] === fence[0] && f[1]!.length >= fence.length) fence = null;
-    } else if (f) fence = f[1]!;
+      if (closes(fence, line)) fence = null;
+    } else fence = fenceOf(line);
     chunks.at(-1)!.push(line);
     size += line.length;
     const boundary = parseInt(createHash("sha256").update(line).digest("hex").slice(0, 8), 16) % meanLines === 0;

@@ -127,6 +127,53 @@ describe("split: markdown", () => {
     );
   });
 
+  it("reads fences and headings as CommonMark does", () => {
+    const ids = (page: string) => splitText(page, { kind: "markdown" }).map((p) => p.id);
+    // A closing fence has no info string: "```js" inside a "```md" block is code.
+    expect(ids("# A\n```md\n```js\n# comment\n```\n# B\n")).toEqual(["a", "b"]);
+    expect(ids("# A\n````md\n```js\n# comment\n```\n````\n# B\n")).toEqual(["a", "b"]);
+    // Tildes do not close backticks; a closing fence may be longer and end with blanks.
+    expect(ids("# A\n```\n~~~\n# comment\n`````  \n# B\n")).toEqual(["a", "b"]);
+    // A line of backticks with a backtick after them opens no fence.
+    expect(ids("# A\n``` x ` y\n# B\n")).toEqual(["a", "b"]);
+    // Seven # are no heading; a closing run of # is not part of the text, a # inside a word is.
+    expect(ids("# A\n####### seven\n#######\n## C# ##\n#hashtag\n    # indented\n")).toEqual(["a", "c"]);
+  });
+
+  it("never starts a piece inside a fenced block, whatever lines that do not close it hold", () => {
+    const blockArb = fc
+      .record({ char: fc.constantFrom("`", "~"), length: fc.integer({ min: 3, max: 5 }), info: fc.constantFrom("", "md", "js") })
+      .chain((open) =>
+        fc.record({
+          open: fc.constant(open),
+          lines: fc.array(
+            fc.oneof(
+              fc.constantFrom("# comment", "## also", "text", ""),
+              // Fences that do not close it: the other character, fewer of them, or an info string.
+              fc.integer({ min: 3, max: 6 }).map((n) => (open.char === "`" ? "~" : "`").repeat(n)),
+              fc.integer({ min: 3, max: 6 }).map((n) => `${open.char.repeat(Math.min(n, open.length - 1))}`),
+              fc.integer({ min: 3, max: 6 }).map((n) => `${open.char.repeat(n)}js`),
+            ),
+            { maxLength: 5 },
+          ),
+        }),
+      );
+    fc.assert(
+      fc.property(fc.array(fc.record({ heading: fc.constantFrom("Alpha", "Beta", "Gamma"), block: fc.option(blockArb) }), { maxLength: 6 }), (sections) => {
+        const page = sections
+          .map(({ heading, block }) => {
+            const fence = block && block.open.char.repeat(block.open.length);
+            return `## ${heading}\n` + (block ? `${fence}${block.open.info}\n${block.lines.map((l) => `${l}\n`).join("")}${fence}\n` : "");
+          })
+          .join("");
+        const pieces = splitText(page, { kind: "markdown" });
+        expect(pieces.map((p) => p.headings.at(-1))).toEqual(sections.map((x) => x.heading));
+        expect(pieces.map((p) => p.text).join("")).toBe(page);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("slugs headings as GitHub anchors do", () => {
     const anchors: [string, string][] = [
       ["Hello, World!", "hello-world"],
