@@ -15,7 +15,7 @@ import {
   type PairEstimateJson,
   type TotalsEstimateJson,
 } from "./estimate.js";
-import type { PlanEstimate } from "../estimate/estimate.js";
+import { callsModel, type PlanEstimate } from "../estimate/estimate.js";
 import type { Style } from "./color.js";
 import { causesOf, number, planNodes, plural } from "./causes.js";
 import { causeLines } from "./causesText.js";
@@ -138,12 +138,18 @@ export function withoutCallsText(pairs: readonly Pick<PlannedPair, "action" | "r
   return n === 0 ? "" : ` (${n.toLocaleString("en-US")} with no model call: ${n === 1 ? "its request was" : "their requests were"} answered before)`;
 }
 
-/** What a pair that runs expects as to model calls, in words; "" when it makes them. */
-export function reuseText(pair: Pick<PlannedPair, "reuse">): string {
+/**
+ * What a pair that runs expects as to model calls, in words; "" when it makes them. `calls`:
+ * whether its generator calls a model at all; of one that does not (a command naming no model),
+ * no model call is ever said to be spared.
+ */
+export function reuseText(pair: Pick<PlannedPair, "reuse">, calls = true): string {
   const reuse = pair.reuse;
   if (reuse === undefined) return "";
-  if (reuse.kind === "request") return "request answered before: no model call";
-  if (reuse.kind === "rejudge") return "re-judge: no model call if the guard accepts what the same request returned";
+  if (reuse.kind === "request") return `request answered before${calls ? ": no model call" : ""}`;
+  if (reuse.kind === "rejudge")
+    return calls ? "re-judge: no model call if the guard accepts what the same request returned" : "re-judge: the guard judges what the same request returned";
+  if (!calls) return "";
   if (reuse.kind !== "unless") return "";
   return `no model call if ${reuse.deps.join(", ")} ${reuse.deps.length === 1 ? "reproduces its" : "reproduce their"} content`;
 }
@@ -240,7 +246,8 @@ export function planListText(plan: Plan, style: Style, cwd = process.cwd(), esti
   const width = Math.min(40, Math.max(0, ...plan.pairs.map((p) => p.id.length)));
   const line = (p: PlannedPair, indent: string) => {
     const action = p.action === "run" ? style.yellow("run ") : style.green("skip");
-    const reuse = reuseText(p);
+    const pair = plan.workflow.pairs.get(p.id);
+    const reuse = reuseText(p, pair === undefined || callsModel(pair));
     return `${indent}${action}  ${p.id.padEnd(width)}  ${style.dim(shortRef(p.configRef).padEnd(12))}  ${reasonsText(p)}${reuse ? style.dim(` (${reuse})`) : ""}`;
   };
   for (const [wave, pairs] of byWave(plan.pairs)) {

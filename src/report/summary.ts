@@ -447,16 +447,17 @@ function condensedGraph(input: GraphNode[]): MermaidGraph {
   const blocked = blockedBy(nodes);
   const dependents = new Map<string, string[]>();
   for (const n of nodes) for (const d of n.requires) append(dependents, d, n.id);
-  const blockedWaves = (id: string) => {
+  /** The blocked pairs downstream of some failed ones, each once however many of them it follows. */
+  const blockedBehind = (ids: readonly string[]) => {
     const seen = new Set<string>();
-    const queue = [...(dependents.get(id) ?? [])];
+    const queue = ids.flatMap((id) => dependents.get(id) ?? []);
     while (queue.length > 0) {
       const next = queue.pop()!;
       if (seen.has(next) || byId.get(next)?.status !== "blocked") continue;
       seen.add(next);
       queue.push(...(dependents.get(next) ?? []));
     }
-    return waveRange([...seen].map((b) => byId.get(b)!));
+    return [...seen].map((b) => byId.get(b)!);
   };
   const failed = nodes.filter((n) => n.status === "failed").sort((a, b) => (blocked.get(b.id) ?? 0) - (blocked.get(a.id) ?? 0));
   const shownFailed = failed.length > MAX_FAILED_NODES ? failed.slice(0, MAX_FAILED_NODES - 1) : failed;
@@ -470,13 +471,14 @@ function condensedGraph(input: GraphNode[]): MermaidGraph {
   };
   for (const [i, f] of shownFailed.entries()) {
     const n = blocked.get(f.id) ?? 0;
-    failedNode(`f${i}`, `✖ FAILED ${f.id}`, n, n > 0 ? wavesText(blockedWaves(f.id)) : "");
+    failedNode(`f${i}`, `✖ FAILED ${f.id}`, n, n > 0 ? wavesText(waveRange(blockedBehind([f.id]))) : "");
     drawn.push(f);
   }
   if (shownFailed.length < failed.length) {
     const rest = failed.slice(shownFailed.length);
-    const n = rest.reduce((sum, f) => sum + (blocked.get(f.id) ?? 0), 0);
-    failedNode("fx", `✖ ${number(rest.length)} more failed`, n, "by them, all told");
+    // A pair blocked by two of them is counted once.
+    const behind = blockedBehind(rest.map((f) => f.id));
+    failedNode("fx", `✖ ${number(rest.length)} more failed`, behind.length, behind.length > 0 ? `by them, ${wavesText(waveRange(behind))}` : "");
   }
   if (failed.some((f) => (blocked.get(f.id) ?? 0) > 0)) drawn.push({ id: "blocked", requires: [], status: "blocked" });
 
