@@ -148,9 +148,17 @@ export function repoPath(file: string, cwd: string, workspace: string): string {
   return path.relative(workspace, path.resolve(cwd, file)).split(path.sep).join("/");
 }
 
-/** Each configuration problem as an error on its line (issue paths relative to the workspace). */
+/** GitHub shows at most this many error annotations of a step; it drops the rest. */
+export const MAX_ERROR_ANNOTATIONS = 10;
+
+/**
+ * Each configuration problem as an error on its line (issue paths relative to the workspace), within
+ * what GitHub shows of a step (MAX_ERROR_ANNOTATIONS): when there are more, the last annotation
+ * counts the rest, which the job summary lists.
+ */
 export function annotateConfigIssues(issues: ConfigIssue[]): void {
-  for (const issue of issues) {
+  const shown = issues.length <= MAX_ERROR_ANNOTATIONS ? issues : issues.slice(0, MAX_ERROR_ANNOTATIONS - 1);
+  for (const issue of shown) {
     core.error(issue.key ? `${issue.key}: ${issue.message}` : issue.message, {
       title: "pairflow: invalid configuration",
       file: issue.file,
@@ -158,10 +166,14 @@ export function annotateConfigIssues(issues: ConfigIssue[]): void {
       startColumn: issue.column,
     });
   }
+  const more = issues.length - shown.length;
+  if (more > 0) {
+    core.error(
+      `${more.toLocaleString("en-US")} more configuration ${more === 1 ? "problem is" : "problems are"} not annotated here (GitHub shows ${MAX_ERROR_ANNOTATIONS} errors of a step): the job summary lists every one.`,
+      { title: "pairflow: invalid configuration" },
+    );
+  }
 }
-
-/** GitHub shows at most this many error annotations of a step; it drops the rest. */
-export const MAX_ERROR_ANNOTATIONS = 10;
 
 /** What a failed run annotates: the run-level error and its failed pairs. */
 export interface FailedRunAnnotations {

@@ -136,6 +136,18 @@ describe("a run", () => {
     expectEveryOutput(result.outputs, { plan: "null", "to-run": "0", "has-changes": "false", executed: "[]", "plan-file": "", "estimated-cost": "" });
   });
 
+  it("annotates at most 10 configuration problems, the last counting the rest, which the job summary lists", async () => {
+    const pairs = Array.from({ length: 14 }, (_, i) => `  p${String(i).padStart(2, "0")}:\n    gaurd: regex`);
+    const workspace = tempRepo({ "workflow.yml": ["name: broken", "action_pairs:", ...pairs, ""].join("\n") });
+    const result = await runAction({ workspace, with: NO_CACHE });
+    expect(result.code).toBe(1);
+    expect(result.errors).toHaveLength(10);
+    expect(result.errors.slice(0, 9).map((e) => e.properties.line)).toEqual(Array.from({ length: 9 }, (_, i) => String(4 + 2 * i)));
+    expect(result.errors[9]!.message).toMatch(/^5 more configuration problems are not annotated here .*: the job summary lists every one\.$/);
+    expect(result.summary).toContain("## pairflow: 14 configuration problems in 1 file");
+    expect(result.summary).toContain("- `workflow.yml:30:5` action_pairs.p13.gaurd: unknown key");
+  });
+
   it("refuses inputs it cannot use, saying which", async () => {
     const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), with: { mode: "apply" } });
     expect(result.code).toBe(1);
