@@ -14,6 +14,7 @@ import { planText } from "../../src/report/plan.js";
 import { runSummary } from "../../src/report/run.js";
 import { mermaidGraph, planSummaryMarkdown, runSummaryMarkdown } from "../../src/report/summary.js";
 import { diffMarkdown } from "../../src/report/diffMarkdown.js";
+import { diffText } from "../../src/report/diff.js";
 import { md } from "../../src/report/markdown.js";
 import { styleFor } from "../../src/report/color.js";
 import { paragraphs } from "./markdown.js";
@@ -48,7 +49,7 @@ function diffOf(plan: Plan): PlanDiff {
 }
 
 describe("causes by weight", () => {
-  it("the first cause of a plan, in the terminal, the job summary, the comment and the graph, reaches the most pairs", () => {
+  it("the first cause of a plan, in the terminal (plan and diff), the job summary, the comment and the graph, reaches the most pairs", () => {
     fc.assert(
       fc.property(worlds, ({ plan }) => {
         const causes = causesOf(planNodes(plan));
@@ -58,6 +59,11 @@ describe("causes by weight", () => {
         const text = planText(plan, plain, "/r");
         if (text.includes("\nWill run, by cause\n")) {
           const line = terminalFirst(text, "Will run, by cause");
+          expect(reach(causeNamed(causes, line, (why) => `  ${why}  `))).toBe(most);
+        }
+        const diff = diffText(diffOf(plan), plain, { cwd: "/r" });
+        if (diff.includes("\nWill re-run, by cause\n")) {
+          const line = terminalFirst(diff, "Will re-run, by cause");
           expect(reach(causeNamed(causes, line, (why) => `  ${why}  `))).toBe(most);
         }
         const summary = paragraphs(planSummaryMarkdown(plan), "### What will run, by cause")[0]!;
