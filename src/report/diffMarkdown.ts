@@ -223,7 +223,7 @@ function headline(diff: PlanDiff, options: MarkdownOptions): string {
     ? ` at ${options.commit.url ? `[\`${options.commit.sha.slice(0, 7)}\`](${options.commit.url})` : code(options.commit.sha.slice(0, 7))}`
     : "";
   const { run } = countsOf(diff);
-  const what = run === 0 ? "nothing will re-run after merging" : `${count(run, "pair")} will re-run after merging${withoutCallsText(diff.plan.pairs)}`;
+  const what = run === 0 ? "nothing will re-run after merging" : `${count(run, "pair")} will re-run after merging${withoutCallsText(diff.plan)}`;
   const cost = options.cost === undefined ? "" : run === 0 ? ", no cost" : `, ${costPhrase(options.cost)}`;
   return `### pairflow plan of ${code(diff.plan.workflow.name)}${at}: ${what}${cost}`;
 }

@@ -127,15 +127,25 @@ export function reasonsText(pair: PlannedPair): string {
   return shown.join("; ") + (more > 0 ? `; and ${more} more` : "");
 }
 
-/** Of the pairs that run, those whose requests were answered before: they make no model call. */
-export function withoutCalls(pairs: readonly Pick<PlannedPair, "action" | "reuse">[]): number {
-  return pairs.filter((p) => p.action === "run" && (p.reuse?.kind === "request" || p.reuse?.kind === "rejudge")).length;
+/**
+ * Of the pairs that run and call a model, those whose requests were answered before: they make no
+ * model call. A pair whose generator calls none (a command naming no model) is not counted: it
+ * spares no call.
+ */
+export function withoutCalls(plan: Pick<Plan, "pairs" | "workflow">): number {
+  return plan.pairs.filter((p) => p.action === "run" && (p.reuse?.kind === "request" || p.reuse?.kind === "rejudge") && pairCallsModel(plan, p.id)).length;
 }
 
 /** " (1 with no model call)" after a count of pairs that run, or "". */
-export function withoutCallsText(pairs: readonly Pick<PlannedPair, "action" | "reuse">[]): string {
-  const n = withoutCalls(pairs);
+export function withoutCallsText(plan: Pick<Plan, "pairs" | "workflow">): string {
+  const n = withoutCalls(plan);
   return n === 0 ? "" : ` (${n.toLocaleString("en-US")} with no model call: ${n === 1 ? "its request was" : "their requests were"} answered before)`;
+}
+
+/** Whether a pair of the plan calls a model; one the workflow does not describe is taken to. */
+function pairCallsModel(plan: Pick<Plan, "workflow">, id: string): boolean {
+  const pair = plan.workflow.pairs?.get(id);
+  return pair === undefined || callsModel(pair);
 }
 
 /**
@@ -205,7 +215,7 @@ function totalsLine(plan: Plan, style: Style): string {
   const t = totals(plan);
   const removed = plan.removed ?? [];
   return style.bold(
-    `${number(t.run)} to run${withoutCallsText(plan.pairs)}, ${number(t.skip)} unchanged` + (removed.length > 0 ? `, ${number(removed.length)} removed` : ""),
+    `${number(t.run)} to run${withoutCallsText(plan)}, ${number(t.skip)} unchanged` + (removed.length > 0 ? `, ${number(removed.length)} removed` : ""),
   );
 }
 
@@ -246,8 +256,7 @@ export function planListText(plan: Plan, style: Style, cwd = process.cwd(), esti
   const width = Math.min(40, Math.max(0, ...plan.pairs.map((p) => p.id.length)));
   const line = (p: PlannedPair, indent: string) => {
     const action = p.action === "run" ? style.yellow("run ") : style.green("skip");
-    const pair = plan.workflow.pairs.get(p.id);
-    const reuse = reuseText(p, pair === undefined || callsModel(pair));
+    const reuse = reuseText(p, pairCallsModel(plan, p.id));
     return `${indent}${action}  ${p.id.padEnd(width)}  ${style.dim(shortRef(p.configRef).padEnd(12))}  ${reasonsText(p)}${reuse ? style.dim(` (${reuse})`) : ""}`;
   };
   for (const [wave, pairs] of byWave(plan.pairs)) {

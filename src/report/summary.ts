@@ -626,7 +626,7 @@ export function planSummaryMarkdown(plan: Plan, options: SummaryOptions & { note
   const head = [
     `## pairflow plan: ${escapeHtml(plan.workflow.name)}`,
     "",
-    `**${number(t.run)} of ${number(t.pairs)} pairs to run**${withoutCallsText(plan.pairs)}${cost} · ${number(t.skip)} unchanged · ${number(plan.graph.waves.length)} waves`,
+    `**${number(t.run)} of ${number(t.pairs)} pairs to run**${withoutCallsText(plan)}${cost} · ${number(t.skip)} unchanged · ${number(plan.graph.waves.length)} waves`,
     ...staleLines(plan),
     ...(options.extra ?? []),
     "",

@@ -1,13 +1,13 @@
 /**
  * One set of numbers: the graph counts the pairs blocked behind the failed pairs it folds together
  * as a set, each once however many failures it follows; and a pair whose generator calls no model
- * is never said to spare a model call.
+ * is never said to spare a model call, nor counted with the pairs that do.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Plan, PlannedPair, ReuseForecast } from "../../src/model/plan.js";
 import type { Pair } from "../../src/model/workflow.js";
-import { mermaidGraph, type GraphNode } from "../../src/report/summary.js";
+import { mermaidGraph, planSummaryMarkdown, type GraphNode } from "../../src/report/summary.js";
 import { planListText } from "../../src/report/plan.js";
 import { styleFor } from "../../src/report/color.js";
 
@@ -48,7 +48,7 @@ describe("one set of numbers", () => {
     );
   });
 
-  it("a pair that calls no model is never said to spare a model call; one that calls a model is", () => {
+  it("a pair that calls no model is never said to spare a model call, nor counted among those that do", () => {
     const reuses: fc.Arbitrary<ReuseForecast | undefined> = fc.constantFrom(
       undefined,
       { kind: "unless" as const, deps: ["a"] },
@@ -99,6 +99,13 @@ describe("one set of numbers", () => {
           const calls = s.model !== null || s.generator === "openai" || s.generator === "anthropic";
           expect(line.includes("no model call")).toBe(calls && s.reuse !== undefined);
         }
+        // The count of pairs with no model call is of those that would make one, in every medium.
+        const spared = specs.filter(
+          (s) => (s.model !== null || s.generator === "openai" || s.generator === "anthropic") && (s.reuse?.kind === "request" || s.reuse?.kind === "rejudge"),
+        ).length;
+        const said = (t: string) => Number(/\((\d+) with no model call/.exec(t)?.[1] ?? 0);
+        expect(said(text)).toBe(spared);
+        expect(said(planSummaryMarkdown(plan))).toBe(spared);
       }),
       { numRuns: 100 },
     );
