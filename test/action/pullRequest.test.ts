@@ -91,6 +91,11 @@ describe("mode plan on a pull request", () => {
     expect(body1).toContain("+  task: Implement the Stack class with a list.");
     expect(body1).toContain("```mermaid");
     expect(first.summary).toContain("prompt.task changed");
+    // Every pair that will re-run is named, in the comment and the job summary alike, collapsed.
+    for (const text of [body1, first.summary])
+      expect(text).toContain(
+        "<details><summary>All 2 pairs that will re-run, by wave</summary>\n\n- wave 2 (1): `g_impl`\n- wave 3 (1): `g_review`\n\n</details>",
+      );
     // The comment, the action's plan output and `pairflow plan` on the head agree pair by pair.
     const plan1 = await planOnHead(dir, first.outputs.plan!);
     expect(plan1.action).toEqual(plan1.cli);
