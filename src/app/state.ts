@@ -122,6 +122,10 @@ export function openState(target: string | undefined, options: StateOptions): Op
       const bytes = outputs.read(pair) ?? store.content(hash);
       return bytes === undefined ? undefined : utf8Text(bytes);
     },
+    storedText: (hash) => {
+      const bytes = store.content(hash);
+      return bytes === undefined ? undefined : utf8Text(bytes);
+    },
     outputText: (pair) => {
       const bytes = outputs.read(pair);
       return bytes === undefined ? undefined : utf8Text(bytes);

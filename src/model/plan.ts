@@ -172,6 +172,8 @@ export interface StateView {
    * when that holds it, else the store's copy; undefined when it is not at hand (no forecast then).
    */
   text?(pair: Pair, contentHash: string): string | undefined;
+  /** The store's copy of content, as text (never an output file); undefined when the store does not hold it. */
+  storedText?(contentHash: string): string | undefined;
   /** The text of a pair's output file as it is now; undefined when it has none (or it is not text). */
   outputText?(pair: Pair): string | undefined;
   /**

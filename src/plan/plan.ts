@@ -264,12 +264,13 @@ function keptPiece(base: DecisionBase, ref: string | null, previous: LockEntry, 
 
 /**
  * The pieces of a split file as a person edited them in the file's output, by piece id: its
- * output file against what pairflow last put together there, mapped to the pieces (./edits.ts).
- * Known only when that can be made again from the pieces' last accepted contents in today's
- * order: the lock entry's content when the file is recorded as generated, else (a person's edit
- * recorded as such) the content pairflow generated under the reference the entry names, as the
- * store keeps it. Otherwise (a piece moved or changed since) none is taken for edited, and the
- * file's instance keeps the whole file (see decidePair).
+ * output file against what pairflow last put together there (the lock entry's content when the
+ * file is recorded as generated, else, a person's edit recorded as such, the content pairflow
+ * generated under the reference the entry names), mapped to the pieces (./edits.ts). Each piece's
+ * region there is where its last accepted content is; so sections moved, added or removed since
+ * change nothing. An edit the pieces of today cannot hold (in the region of a section removed
+ * since), or a file that cannot be compared (what pairflow put together is not in the store, a
+ * catalogue), gives none: the file's instance then keeps the whole file (see decidePair).
  */
 function pieceEdits(ctx: PlanContext, assemblyId: string): ReadonlyMap<string, string> {
   const known = ctx.edits?.get(assemblyId);
@@ -279,21 +280,46 @@ function pieceEdits(ctx: PlanContext, assemblyId: string): ReadonlyMap<string, s
   const { view, workflow } = ctx;
   const assembly = workflow.pairs.get(assemblyId);
   const made = lockEntry(view.lock, assemblyId);
-  const text = assembly && made ? view.outputText?.(assembly) : undefined;
+  const kind = assembly?.assembly?.split.kind;
+  const text = assembly && made && (kind === "markdown" || kind === "regex") ? view.outputText?.(assembly) : undefined;
   if (!assembly || !made || text === undefined || view.text === undefined) return found;
   const generated = made.source === "generated" ? made.contentHash : generatedUnder(view, assemblyId, made.configRef);
   if (generated === undefined || sha256Hex(text) === generated) return found;
-  const pieces: string[] = [];
+  const base = view.storedText?.(generated);
+  if (base === undefined) return found;
+  // Where each piece's last accepted content is in what was put together: looked for first where
+  // the piece before it ended, so a file whose sections did not move is read once.
+  const located: { at: number; end: number; id: string }[] = [];
+  let next = 0;
   for (const id of assembly.requires) {
     const entry = lockEntry(view.lock, id);
-    const content = entry && view.text(workflow.pairs.get(id)!, entry.contentHash);
-    if (content === undefined || entry?.source !== "generated") return found;
-    pieces.push(content);
+    const content = entry?.source === "generated" ? view.text(workflow.pairs.get(id)!, entry.contentHash) : undefined;
+    if (content === undefined || content === "") continue;
+    const part = content.endsWith("\n") ? content : `${content}\n`;
+    let at = base.startsWith(part, next) ? next : base.indexOf(part);
+    while (at > 0 && base[at - 1] !== "\n") at = base.indexOf(part, at + 1);
+    if (at === -1) continue;
+    located.push({ at, end: at + part.length, id: workflow.pairs.get(id)!.piece!.id });
+    next = at + part.length;
   }
-  if (sha256Hex(pieces.map((p) => (p === "" || p.endsWith("\n") ? p : `${p}\n`)).join("")) !== generated) return found;
-  editedPieces(pieces, text).forEach((edited, i) => {
-    const id = workflow.pairs.get(assembly.requires[i]!)!.piece!.id;
-    if (edited !== undefined) found.set(id, edited);
+  located.sort((a, b) => a.at - b.at);
+  const regions: { id: string | null; text: string }[] = [];
+  let cursor = 0;
+  for (const l of located) {
+    if (l.at < cursor) continue;
+    if (l.at > cursor) regions.push({ id: null, text: base.slice(cursor, l.at) });
+    regions.push({ id: l.id, text: base.slice(l.at, l.end) });
+    cursor = l.end;
+  }
+  if (cursor < base.length) regions.push({ id: null, text: base.slice(cursor) });
+  const edited = editedPieces(
+    regions.map((r) => r.text),
+    text,
+  );
+  // An edit of a section no piece stands for now: nothing could keep it but the whole file.
+  if (edited.some((e, i) => e !== undefined && regions[i]!.id === null)) return found;
+  edited.forEach((e, i) => {
+    if (e !== undefined) found.set(regions[i]!.id!, e);
   });
   return found;
 }

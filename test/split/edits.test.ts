@@ -129,12 +129,26 @@ describe("a person's fix in one section of a file put together from sections", (
 });
 
 describe("a person's edits of a file put together from sections, over any sequence of changes", () => {
-  it("is kept whole, and named stale, once its sections moved", async () => {
+  it("moves with its section, and stays when sections are added", async () => {
     const dir = tempRepo({ "workflow.yml": workflow(false), "prompts.yml": PROMPTS, "docs/page.md": PAGE });
     await run(dir);
     edit(dir, "out/page.md", "TEXT B.", "TEXT B, FIXED BY HAND.");
     await run(dir);
-    edit(dir, "docs/page.md", "## A\n\nText a.\n\n## B\n\nText b.\n\n", "## B\n\nText b.\n\n## A\n\nText a.\n\n");
+    edit(dir, "docs/page.md", "## A\n\nText a.\n\n## B\n\nText b.\n\n", "## B\n\nText b.\n\n## New\n\nText new.\n\n## A\n\nText a.\n\n");
+    await run(dir);
+    expect(prompts.map((p) => p.id)).toEqual(["translate[docs/page.md#new]"]);
+    expect(out(dir)).toBe("# PAGE\n\n## B\n\nTEXT B, FIXED BY HAND.\n\n## NEW\n\nTEXT NEW.\n\n## A\n\nTEXT A.\n\n## C\n\nTEXT C.\n");
+    await run(dir);
+    expect(prompts).toEqual([]);
+    expect(out(dir)).toContain("TEXT B, FIXED BY HAND.");
+  });
+
+  it("keeps the whole file, named stale, when the section it was in is removed", async () => {
+    const dir = tempRepo({ "workflow.yml": workflow(false), "prompts.yml": PROMPTS, "docs/page.md": PAGE });
+    await run(dir);
+    edit(dir, "out/page.md", "TEXT B.", "TEXT B, FIXED BY HAND.");
+    await run(dir);
+    edit(dir, "docs/page.md", "## B\n\nText b.\n\n", "");
     // As a plain pair's edit: named stale by the plan after the change, and kept by every run.
     const { plan } = await planOf(dir, { cwd: dir });
     expect(plan.byId.get("translate[docs/page.md]")).toMatchObject({ action: "skip", stale: true });
@@ -146,10 +160,12 @@ describe("a person's edits of a file put together from sections, over any sequen
   });
 
   /** A step: a section's text edited, two sections swapped, a line of the output fixed by hand, or a run. */
-  type Step = { kind: "source"; at: number } | { kind: "move"; at: number } | { kind: "hand"; at: number } | { kind: "run" };
+  type Step = { kind: "source" | "move" | "insert" | "remove"; at: number } | { kind: "hand"; at: number } | { kind: "run" };
   const stepArb: fc.Arbitrary<Step> = fc.oneof(
     fc.record({ kind: fc.constant("source" as const), at: fc.nat(9) }),
     fc.record({ kind: fc.constant("move" as const), at: fc.nat(9) }),
+    fc.record({ kind: fc.constant("insert" as const), at: fc.nat(9) }),
+    fc.record({ kind: fc.constant("remove" as const), at: fc.nat(9) }),
     fc.record({ kind: fc.constant("hand" as const), at: fc.nat(30) }),
     fc.constant<Step>({ kind: "run" }),
   );
@@ -157,7 +173,7 @@ describe("a person's edits of a file put together from sections, over any sequen
   it("never loses a byte a person wrote: each fix stays in the output, or (carry_edits) reaches the prompt of its section's run", async () => {
     let runs = 0;
     await fc.assert(
-      fc.asyncProperty(fc.boolean(), fc.array(stepArb, { minLength: 2, maxLength: 7 }), async (carry, steps) => {
+      fc.asyncProperty(fc.boolean(), fc.array(stepArb, { minLength: 2, maxLength: 8 }), async (carry, steps) => {
         const sections = ["A", "B", "C", "D"].map((h) => ({ heading: h, text: `Text ${h.toLowerCase()}.` }));
         const page = () => `# Page\n\n${sections.map((s) => `## ${s.heading}\n\n${s.text}\n`).join("\n")}`;
         const dir = tempRepo({ "workflow.yml": workflow(carry), "prompts.yml": PROMPTS, "docs/page.md": page() });
@@ -166,6 +182,8 @@ describe("a person's edits of a file put together from sections, over any sequen
         let n = 0;
         for (const step of [...steps, { kind: "run" } as Step]) {
           if (step.kind === "source") sections[step.at % sections.length]!.text += " More.";
+          else if (step.kind === "insert") sections.splice(step.at % (sections.length + 1), 0, { heading: `N${n}`, text: `Text n${n++}.` });
+          else if (step.kind === "remove" && sections.length > 1) sections.splice(step.at % sections.length, 1);
           else if (step.kind === "move") {
             const i = step.at % sections.length;
             const j = (i + 1) % sections.length;
@@ -188,10 +206,10 @@ describe("a person's edits of a file put together from sections, over any sequen
             // A fix carried forward into a prompt is pairflow's again: it is no longer the person's to keep.
             for (let i = fixes.length - 1; i >= 0; i--) if (!out(dir).includes(fixes[i]!)) fixes.splice(i, 1);
           }
-          if (step.kind === "source" || step.kind === "move") writeFileSync(path.join(dir, "docs/page.md"), page());
+          if (step.kind !== "hand" && step.kind !== "run") writeFileSync(path.join(dir, "docs/page.md"), page());
         }
       }),
-      { numRuns: 12 },
+      { numRuns: 20 },
     );
     expect(runs).toBeGreaterThan(12);
   }, 120_000);
