@@ -6,7 +6,7 @@
  * is written at its place meanwhile and what was there put back, also after pairflow was killed.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { probeSandbox } from "../../src/processes/sandbox.js";
@@ -83,9 +83,11 @@ describe.each(MODES)("a guard running the tests a model wrote, at their place (s
   it("judges with the type checker a repository already has, exactly as on the committed file", { timeout: scaled(60_000) }, () => {
     const dir = tempRepo({
       "candidate.ts": 'export const n: number = "not a number";\n',
-      "workflow.yml": `name: t\nrmax: 0\naction_pairs:\n  typed:\n    output: src/n.ts\n    generator: command\n    generator_config: {run: cat candidate.ts}\n    guard: command\n    guard_config: {run: "node_modules/.bin/tsc --noEmit --strict src/n.ts", reject_exit_codes: [1, 2]}\n`,
+      "workflow.yml": `name: t\nrmax: 0\naction_pairs:\n  typed:\n    output: src/n.ts\n    generator: command\n    generator_config: {run: cat candidate.ts}\n    guard: command\n    guard_config: {run: "node node_modules/typescript/bin/tsc --noEmit --strict src/n.ts", reject_exit_codes: [1, 2]}\n`,
     });
-    symlinkSync(path.join(REPO, "node_modules"), path.join(dir, "node_modules"));
+    // The repository's own TypeScript, installed in it as a project's is (a link out of it could lead
+    // where the sandbox shows nothing, such as /tmp).
+    cpSync(path.join(REPO, "node_modules/typescript"), path.join(dir, "node_modules/typescript"), { recursive: true });
     const report = run(dir, sandbox);
     expect(report.pairs[0]!.status).toBe("failed");
     expect(report.pairs[0]!.note).toMatch(/^rejected after 1 attempt/);
