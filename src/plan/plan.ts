@@ -287,20 +287,48 @@ function pieceEdits(ctx: PlanContext, assemblyId: string): ReadonlyMap<string, s
   if (generated === undefined || sha256Hex(text) === generated) return found;
   const base = view.storedText?.(generated);
   if (base === undefined) return found;
-  // Where each piece's last accepted content is in what was put together: looked for first where
-  // the piece before it ended, so a file whose sections did not move is read once.
-  const located: { at: number; end: number; id: string }[] = [];
-  let next = 0;
+  // Each region belongs to the piece of today whose text its content was made from (the lock
+  // entry's piece digest): to the piece of the same id first, so a section whose text changed
+  // keeps its region; to another where ids moved between texts (sections of one name swapped or
+  // renumbered). A region no piece of today has is a removed section's.
+  const pieceKey = componentKey({ kind: "piece", name: "" });
+  const byText = new Map<string, string[]>();
+  const today = new Set(assembly.requires);
   for (const id of assembly.requires) {
-    const entry = lockEntry(view.lock, id);
-    const content = entry?.source === "generated" ? view.text(workflow.pairs.get(id)!, entry.contentHash) : undefined;
+    const digest = sha256Hex(workflow.pairs.get(id)!.piece!.text).slice(0, 16);
+    const ids = byText.get(digest);
+    if (ids) ids.push(id);
+    else byText.set(digest, [id]);
+  }
+  // Lines that start a piece in what was put together, by their text, to find each content at once.
+  const starts = new Map<string, number[]>();
+  for (let at = 0; at < base.length;) {
+    const eol = base.indexOf("\n", at);
+    const end = eol === -1 ? base.length : eol + 1;
+    const line = base.slice(at, end);
+    const known = starts.get(line);
+    if (known) known.push(at);
+    else starts.set(line, [at]);
+    at = end;
+  }
+  const prefix = `${assembly.template}[${assembly.assembly!.file}#`;
+  const claimed = new Set<string>();
+  const located: { at: number; end: number; id: string | null }[] = [];
+  const taken = new Set<number>();
+  for (const [id, entry] of Object.entries(view.lock!.pairs)) {
+    if (!id.startsWith(prefix) || entry.source !== "generated") continue;
+    const content = view.storedText?.(entry.contentHash);
     if (content === undefined || content === "") continue;
     const part = content.endsWith("\n") ? content : `${content}\n`;
-    let at = base.startsWith(part, next) ? next : base.indexOf(part);
-    while (at > 0 && base[at - 1] !== "\n") at = base.indexOf(part, at + 1);
-    if (at === -1) continue;
-    located.push({ at, end: at + part.length, id: workflow.pairs.get(id)!.piece!.id });
-    next = at + part.length;
+    const first = part.slice(0, part.indexOf("\n") + 1);
+    const at = starts.get(first)?.find((a) => !taken.has(a) && base.startsWith(part, a));
+    if (at === undefined) continue;
+    taken.add(at);
+    const digest = ownEntry(componentsOf(entry), pieceKey);
+    const same = (digest !== undefined ? byText.get(digest) : undefined)?.filter((p) => !claimed.has(p)) ?? [];
+    const owner = same.includes(id) ? id : (same[0] ?? (today.has(id) && !claimed.has(id) ? id : null));
+    if (owner !== null) claimed.add(owner);
+    located.push({ at, end: at + part.length, id: owner === null ? null : workflow.pairs.get(owner)!.piece!.id });
   }
   located.sort((a, b) => a.at - b.at);
   const regions: { id: string | null; text: string }[] = [];

@@ -143,6 +143,23 @@ describe("a person's edits of a file put together from sections, over any sequen
     expect(out(dir)).toContain("TEXT B, FIXED BY HAND.");
   });
 
+  it("stays with its section's text when sections of one name are swapped or renumbered", async () => {
+    const twin = "# Page\n\n## Setup\n\nOne.\n\n## Setup\n\nTwo.\n\n";
+    const dir = tempRepo({ "workflow.yml": workflow(false), "prompts.yml": PROMPTS, "docs/page.md": twin });
+    await run(dir);
+    edit(dir, "out/page.md", "ONE.", "ONE, FIXED BY HAND.");
+    await run(dir);
+    writeFileSync(path.join(dir, "docs/page.md"), "# Page\n\n## Setup\n\nTwo.\n\n## Setup\n\nOne.\n\n");
+    await run(dir);
+    expect(prompts).toEqual([]);
+    expect(out(dir)).toBe("# PAGE\n\n## SETUP\n\nTWO.\n\n## SETUP\n\nONE, FIXED BY HAND.\n\n");
+    // The first renamed: the second, renumbered, keeps its text and its fix.
+    writeFileSync(path.join(dir, "docs/page.md"), "# Page\n\n## Install\n\nTwo.\n\n## Setup\n\nOne.\n\n");
+    await run(dir);
+    expect(prompts.map((p) => p.id)).toEqual(["translate[docs/page.md#install]"]);
+    expect(out(dir)).toBe("# PAGE\n\n## INSTALL\n\nTWO.\n\n## SETUP\n\nONE, FIXED BY HAND.\n\n");
+  });
+
   it("keeps the whole file, named stale, when the section it was in is removed", async () => {
     const dir = tempRepo({ "workflow.yml": workflow(false), "prompts.yml": PROMPTS, "docs/page.md": PAGE });
     await run(dir);
@@ -159,9 +176,10 @@ describe("a person's edits of a file put together from sections, over any sequen
     }
   });
 
-  /** A step: a section's text edited, two sections swapped, a line of the output fixed by hand, or a run. */
-  type Step = { kind: "source" | "move" | "insert" | "remove"; at: number } | { kind: "hand"; at: number } | { kind: "run" };
+  /** A step: a section's text edited, sections swapped, added, removed or renamed, a line of the output fixed by hand, or a run. */
+  type Step = { kind: "source" | "move" | "insert" | "remove" | "rename"; at: number } | { kind: "hand"; at: number } | { kind: "run" };
   const stepArb: fc.Arbitrary<Step> = fc.oneof(
+    fc.record({ kind: fc.constant("rename" as const), at: fc.nat(9) }),
     fc.record({ kind: fc.constant("source" as const), at: fc.nat(9) }),
     fc.record({ kind: fc.constant("move" as const), at: fc.nat(9) }),
     fc.record({ kind: fc.constant("insert" as const), at: fc.nat(9) }),
@@ -184,6 +202,8 @@ describe("a person's edits of a file put together from sections, over any sequen
           if (step.kind === "source") sections[step.at % sections.length]!.text += " More.";
           else if (step.kind === "insert") sections.splice(step.at % (sections.length + 1), 0, { heading: `N${n}`, text: `Text n${n++}.` });
           else if (step.kind === "remove" && sections.length > 1) sections.splice(step.at % sections.length, 1);
+          // Renamed to a heading others have too: the sections after it are renumbered.
+          else if (step.kind === "rename") sections[step.at % sections.length]!.heading = "Setup";
           else if (step.kind === "move") {
             const i = step.at % sections.length;
             const j = (i + 1) % sections.length;
@@ -203,6 +223,12 @@ describe("a person's edits of a file put together from sections, over any sequen
               const carried = carry && prompts.some((p) => p.prompt.includes(fix));
               if (!carried) expect(out(dir)).toContain(fix);
             }
+            // No section's text is put in twice (each section's text is its own).
+            const texts = out(dir)
+              .split("\n")
+              .filter((l) => l.startsWith("TEXT "))
+              .map((l) => l.replace(/ FIXED BY HAND \d+/g, ""));
+            expect(new Set(texts).size).toBe(texts.length);
             // A fix carried forward into a prompt is pairflow's again: it is no longer the person's to keep.
             for (let i = fixes.length - 1; i >= 0; i--) if (!out(dir).includes(fixes[i]!)) fixes.splice(i, 1);
           }
