@@ -74,8 +74,8 @@ export function causeGroups(nodes: ImpactNode[]): CauseGroup[] {
  * A dependency added to or removed from `requires` is a change of the pair's own.
  */
 function isCascaded(node: ImpactNode, affected: ReadonlyMap<string, ImpactNode>): boolean {
-  const deps = node.requires.filter((d) => affected.has(d));
-  if (deps.length === 0) return false;
+  const deps = new Set(node.requires.filter((d) => affected.has(d)));
+  if (deps.size === 0) return false;
   if (node.status === "blocked") return true;
   if (node.reasons.length === 0) return false;
   return node.reasons.every((r) => followsFrom(r, deps));
@@ -83,15 +83,15 @@ function isCascaded(node: ImpactNode, affected: ReadonlyMap<string, ImpactNode>)
 
 /** The reasons a pair has of its own: all but those that name an affected dependency. */
 export function ownReasons(node: ImpactNode, affected: ReadonlyMap<string, ImpactNode>): Reason[] {
-  const deps = node.requires.filter((d) => affected.has(d));
+  const deps = new Set(node.requires.filter((d) => affected.has(d)));
   return node.reasons.filter((r) => !followsFrom(r, deps));
 }
 
-/** A reason that names one of these dependencies as running or changed. */
-function followsFrom(r: Reason, deps: readonly string[]): boolean {
+/** A reason that names one of these dependencies as running or changed (a set: a file's assembly has one reason per section). */
+function followsFrom(r: Reason, deps: ReadonlySet<string>): boolean {
   return (
     (r.component?.kind === "upstream" || r.component?.kind === "artifact") &&
-    deps.includes(r.component.name) &&
+    deps.has(r.component.name) &&
     // A dependency added to or removed from requires is a change of the pair's own settings.
     !/ (added to|removed from) requires$/.test(r.detail)
   );
