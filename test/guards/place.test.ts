@@ -130,3 +130,25 @@ describe.each(MODES)("the unit-tests example (sandbox %s)", (sandbox) => {
     },
   );
 });
+
+const PYTEST = spawnSync("python3", ["-c", "import pytest"], { stdio: "ignore" }).status === 0;
+
+describe.runIf(PYTEST).each(MODES)("a pytest guard at the test's place (sandbox %s)", (sandbox) => {
+  it("accepts passing tests and rejects failing ones by their assertion; confined, no cache is left", { timeout: scaled(60_000) }, () => {
+    const pair = (expected: number) =>
+      `name: t\nrmax: 0\naction_pairs:\n  tests:\n    output: tests/test_calc.py\n    generator: command\n    generator_config: {run: "printf 'from calc import add\\\\n\\\\ndef test_adds():\\\\n    assert add(1, 2) == ${expected}\\\\n'"}\n    guard: command\n    guard_config: {run: "python3 -m pytest -q tests/test_calc.py", env: {PYTHONPATH: src}}\n`;
+    for (const [expected, status] of [
+      [3, "executed"],
+      [4, "failed"],
+    ] as const) {
+      const dir = tempRepo({ "src/calc.py": "def add(a, b):\n    return a + b\n", "workflow.yml": pair(expected) });
+      const report = run(dir, sandbox);
+      expect(report.pairs[0]!.status, JSON.stringify(report.pairs[0])).toBe(status);
+      if (status === "failed") expect(report.pairs[0]!.attempts[0]!.feedback.split("\n").slice(0, 5).join("\n")).toMatch(/assert 3 == 4|test_adds/);
+      if (sandbox === "auto") {
+        expect(existsSync(path.join(dir, ".pytest_cache"))).toBe(false);
+        expect(existsSync(path.join(dir, "tests/__pycache__"))).toBe(false);
+      }
+    }
+  });
+});
