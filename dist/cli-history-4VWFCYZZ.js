@@ -3,19 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-SRZTGNHZ.js";
-import "./cli-chunk-H7JE225V.js";
+} from "./cli-chunk-KYGI2NXE.js";
+import "./cli-chunk-B536UQTJ.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-KU6I6OX4.js";
+} from "./cli-chunk-JX5MGFO6.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-SQID6QGP.js";
+import "./cli-chunk-RJVF3L7R.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-MDWX7MPJ.js";
+} from "./cli-chunk-CWHHMGJD.js";
 import {
   listRunIds,
   listing,
@@ -23,7 +23,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-ODAVUA3N.js";
+} from "./cli-chunk-OZ46ACLE.js";
 import {
   LocalStore,
   checkStateDir,
@@ -31,20 +31,20 @@ import {
   isHashedKey,
   pairKey,
   readLockWithJournal
-} from "./cli-chunk-HAD2WZ7T.js";
+} from "./cli-chunk-4625N2VM.js";
 import {
   lockPathFor
-} from "./cli-chunk-JSZDEJKQ.js";
+} from "./cli-chunk-FT3WYQCM.js";
 import {
   count
-} from "./cli-chunk-JI2LPXRF.js";
+} from "./cli-chunk-MDUAO3QT.js";
 import {
   visible
 } from "./cli-chunk-MV7565KH.js";
 import {
   styleFor
-} from "./cli-chunk-HXCATSVJ.js";
-import "./cli-chunk-V4FBBNQN.js";
+} from "./cli-chunk-DLBQ3WW5.js";
+import "./cli-chunk-GIXIOG57.js";
 import {
   ConfigError,
   Option,
@@ -59,7 +59,7 @@ import {
   resolveWorkflowPath,
   shortRef,
   stateDirOption
-} from "./cli-chunk-7KV5Z5U7.js";
+} from "./cli-chunk-JRMGJKZE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-MDWX7MPJ.js";
+import "./cli-chunk-CWHHMGJD.js";
 import {
   planTarget
-} from "./cli-chunk-ODAVUA3N.js";
-import "./cli-chunk-HAD2WZ7T.js";
+} from "./cli-chunk-OZ46ACLE.js";
+import "./cli-chunk-4625N2VM.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-JSZDEJKQ.js";
+} from "./cli-chunk-FT3WYQCM.js";
 import {
   GRAPH_NODE_LIMIT,
   SCREEN_LINES,
@@ -31,17 +31,17 @@ import {
   waveRange,
   wavesText,
   withoutCallsText
-} from "./cli-chunk-JI2LPXRF.js";
+} from "./cli-chunk-MDUAO3QT.js";
 import "./cli-chunk-MV7565KH.js";
 import {
   FILE_HEADERS_ONLY,
   createTwoFilesPatch,
   decidePair,
   styleFor
-} from "./cli-chunk-HXCATSVJ.js";
+} from "./cli-chunk-DLBQ3WW5.js";
 import {
   lockEntry
-} from "./cli-chunk-V4FBBNQN.js";
+} from "./cli-chunk-GIXIOG57.js";
 import {
   Option,
   PATH_HELP,
@@ -53,7 +53,7 @@ import {
   require_dist,
   resolveWorkflowPath,
   stateDirOption
-} from "./cli-chunk-7KV5Z5U7.js";
+} from "./cli-chunk-JRMGJKZE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM
@@ -462,16 +462,16 @@ function condensedGraph(input) {
   const blocked = blockedBy(nodes);
   const dependents = /* @__PURE__ */ new Map();
   for (const n of nodes) for (const d of n.requires) append(dependents, d, n.id);
-  const blockedWaves = (id) => {
+  const blockedBehind = (ids) => {
     const seen = /* @__PURE__ */ new Set();
-    const queue = [...dependents.get(id) ?? []];
+    const queue = ids.flatMap((id) => dependents.get(id) ?? []);
     while (queue.length > 0) {
       const next = queue.pop();
       if (seen.has(next) || byId.get(next)?.status !== "blocked") continue;
       seen.add(next);
       queue.push(...dependents.get(next) ?? []);
     }
-    return waveRange([...seen].map((b) => byId.get(b)));
+    return [...seen].map((b) => byId.get(b));
   };
   const failed = nodes.filter((n) => n.status === "failed").sort((a, b) => (blocked.get(b.id) ?? 0) - (blocked.get(a.id) ?? 0));
   const shownFailed = failed.length > MAX_FAILED_NODES ? failed.slice(0, MAX_FAILED_NODES - 1) : failed;
@@ -485,13 +485,13 @@ function condensedGraph(input) {
   };
   for (const [i, f] of shownFailed.entries()) {
     const n = blocked.get(f.id) ?? 0;
-    failedNode(`f${i}`, `\u2716 FAILED ${f.id}`, n, n > 0 ? wavesText(blockedWaves(f.id)) : "");
+    failedNode(`f${i}`, `\u2716 FAILED ${f.id}`, n, n > 0 ? wavesText(waveRange(blockedBehind([f.id]))) : "");
     drawn.push(f);
   }
   if (shownFailed.length < failed.length) {
     const rest = failed.slice(shownFailed.length);
-    const n = rest.reduce((sum, f) => sum + (blocked.get(f.id) ?? 0), 0);
-    failedNode("fx", `\u2716 ${number2(rest.length)} more failed`, n, "by them, all told");
+    const behind = blockedBehind(rest.map((f) => f.id));
+    failedNode("fx", `\u2716 ${number2(rest.length)} more failed`, behind.length, behind.length > 0 ? `by them, ${wavesText(waveRange(behind))}` : "");
   }
   if (failed.some((f) => (blocked.get(f.id) ?? 0) > 0)) drawn.push({ id: "blocked", requires: [], status: "blocked" });
   lines.push(...edges);
@@ -609,6 +609,8 @@ function diffMarkdown(diff, options = {}) {
   }
   if (diff.added.length > 0) after.push("", "#### Added pairs", "", idList(diff.added, bounded, pointer));
   if (diff.removed.length > 0) after.push("", "#### Removed pairs", "", idList(diff.removed, bounded, pointer));
+  const running = willRun(diff);
+  let list = "";
   const assemble = (blocks, note) => {
     const firstCut = blocks.findIndex((slot) => slot.some((b) => b === null));
     const slotText = (i) => {
@@ -630,19 +632,31 @@ ${slotText(i)}`).join("\n");
 \u2026and ${count(causes.length - shown.length, "more cause")}; ${pointer}.
 `;
     }
+    if (list) text2 += `
+${list}
+`;
     if (after.length > 0) text2 += after.join("\n") + "\n";
     const other = slotText(slots.length - 1);
     if (other) text2 += section(shown.some((_, i) => slots[i].length > 0) ? "Other changes" : "Changes", "") + other.slice(1);
     return text2;
   };
   let graph = section("Graph", diffGraph(diff, bounded));
+  const diffsSize = diff.changes.reduce((n, c) => n + bytes(c.patch), 0);
+  const fullList = runList(running, Infinity, pointer);
+  if (running.length > 0 && bounded) {
+    const without = assemble(
+      slots.map((slot) => slot.map(() => "")),
+      ""
+    );
+    const left = limit - bytes(without) - bytes(graph) - 2 * slots.length;
+    list = bytes(fullList) + 2 <= left - diffsSize ? fullList : runList(running, Math.max(left - diffsSize, Math.min(bytes(fullList), Math.floor(left / 2))) - 2, pointer);
+  } else list = fullList;
   const skeleton = assemble(
     slots.map((slot) => slot.map(() => "")),
     ""
   );
   const overhead = slots.filter((slot) => slot.length > 0).length + (others.length > 0 ? bytes(section("Other changes", "")) : 0) + slots.reduce((n, slot) => n + (slot.length > MAX_OPEN_DIFFS ? bytes(collapsed(manyTitle(slot, slot.length), "")) + 2 : 0), 0);
   let room = limit - bytes(skeleton) - overhead - bytes(graph);
-  const diffsSize = diff.changes.reduce((n, c) => n + bytes(c.patch), 0);
   if (bounded && diffsSize > room && room < bytes(graph)) {
     graph = section("Graph", `Not drawn here, to leave room for the diffs; ${pointer}.`);
     room = limit - bytes(skeleton) - overhead - bytes(graph);
@@ -658,13 +672,50 @@ ${slotText(i)}`).join("\n");
   const whole = text + graph;
   return bytes(whole) <= limit ? whole : cut(whole, limit, pointer);
 }
+function runList(running, room, pointer) {
+  if (running.length === 0) return "";
+  const open = `<details><summary>All ${count(running.length, "pair")} that will re-run, by wave</summary>
+
+`;
+  const close = "\n\n</details>";
+  const note = (n) => `
+
+\u2026and ${count(n, "more pair")}; ${pointer}.`;
+  const waves = /* @__PURE__ */ new Map();
+  for (const p of running) {
+    const wave = waves.get(p.wave);
+    if (wave) wave.push(p);
+    else waves.set(p.wave, [p]);
+  }
+  let body = "";
+  let used = bytes(open) + bytes(close) + bytes(note(running.length));
+  if (used > room) return "";
+  let listed = 0;
+  outer: for (const [wave, pairs] of [...waves].sort(([a], [b]) => a - b)) {
+    const head = `${body ? "\n" : ""}- wave ${wave} (${number(pairs.length)}): `;
+    if (used + bytes(head) > room) break;
+    let line = head;
+    for (const [i, p] of pairs.entries()) {
+      const item = `${i > 0 ? ", " : ""}${code(p.id)}`;
+      if (used + bytes(line) + bytes(item) > room) {
+        if (i > 0) body += line;
+        break outer;
+      }
+      line += item;
+      listed++;
+    }
+    body += line;
+    used += bytes(line);
+  }
+  return open + body + (listed < running.length ? note(running.length - listed) : "") + close;
+}
 function diffGraph(diff, bounded) {
   return graphMarkdown(planNodes(diff.plan), bounded ? { maxChars: MAX_GRAPH_CHARS } : {});
 }
 function headline(diff, options) {
   const at = options.commit ? ` at ${options.commit.url ? `[\`${options.commit.sha.slice(0, 7)}\`](${options.commit.url})` : code(options.commit.sha.slice(0, 7))}` : "";
   const { run } = countsOf(diff);
-  const what = run === 0 ? "nothing will re-run after merging" : `${count(run, "pair")} will re-run after merging${withoutCallsText(diff.plan.pairs)}`;
+  const what = run === 0 ? "nothing will re-run after merging" : `${count(run, "pair")} will re-run after merging${withoutCallsText(diff.plan)}`;
   const cost = options.cost === void 0 ? "" : run === 0 ? ", no cost" : `, ${costPhrase(options.cost)}`;
   return `### pairflow plan of ${code(diff.plan.workflow.name)}${at}: ${what}${cost}`;
 }

@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-KU6I6OX4.js";
+} from "./cli-chunk-JX5MGFO6.js";
 import {
   planTarget
-} from "./cli-chunk-ODAVUA3N.js";
+} from "./cli-chunk-OZ46ACLE.js";
 import {
   checkFails,
   checkText,
@@ -16,10 +16,10 @@ import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-JI2LPXRF.js";
+} from "./cli-chunk-MDUAO3QT.js";
 import {
   styleFor
-} from "./cli-chunk-HXCATSVJ.js";
+} from "./cli-chunk-DLBQ3WW5.js";
 import {
   EXIT,
   Option,
@@ -29,7 +29,7 @@ import {
   positiveInt,
   stateDirOption,
   writePieces
-} from "./cli-chunk-7KV5Z5U7.js";
+} from "./cli-chunk-JRMGJKZE.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts, setStatus) {

@@ -4,7 +4,7 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   componentsOf,
   lockEntry
-} from "./cli-chunk-V4FBBNQN.js";
+} from "./cli-chunk-GIXIOG57.js";
 import {
   PyFloat,
   UsageError,
@@ -17,7 +17,7 @@ import {
   plain,
   sha256Hex,
   sharedValue
-} from "./cli-chunk-7KV5Z5U7.js";
+} from "./cli-chunk-JRMGJKZE.js";
 
 // src/report/color.ts
 function styleFor(stream, env = process.env) {
@@ -71,7 +71,8 @@ var BUILT_IN_PRICES = {
   "claude-3-7-sonnet": anthropic(3, 15),
   "claude-haiku-4-5": anthropic(1, 5),
   "claude-3-5-haiku": anthropic(0.8, 4),
-  "claude-3-haiku": anthropic(0.25, 1.25)
+  // Claude 3 Haiku's cache prices are its own, not 0.1x and 1.25x of input.
+  "claude-3-haiku": { ...anthropic(0.25, 1.25), cachedInput: 0.03, cacheWrite: 0.3 }
 };
 function cacheMinTokens(model) {
   const base = model === null ? "" : baseModelName(model);
@@ -208,7 +209,8 @@ ${body}`;
   add("Task", text(prompt.task));
   return { text: sections.join("\n\n"), prefixEnds };
 }
-function sharedPrefixes(pairs, context) {
+var byProviderAndModel = (pair) => JSON.stringify([pair.generator, pair.model]);
+function sharedPrefixes(pairs, context, group = () => "") {
   const contextText = contextSection(context.specification, context.constraints);
   const keyed2 = [];
   const counts = /* @__PURE__ */ new Map();
@@ -217,7 +219,7 @@ function sharedPrefixes(pairs, context) {
     const constraints = text(pair.prompt?.constraints);
     const deps = [...pair.requires].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
     const keys = [];
-    for (let k = 0; k <= deps.length; k++) keys.push(JSON.stringify([role ?? null, constraints ?? null, ...deps.slice(0, k)]));
+    for (let k = 0; k <= deps.length; k++) keys.push(JSON.stringify([group(pair), role ?? null, constraints ?? null, ...deps.slice(0, k)]));
     for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
     keyed2.push({ id: pair.id, keys, empty: role === void 0 && constraints === void 0 && contextText === void 0 });
   }
@@ -287,7 +289,7 @@ ${body}`;
 }
 
 // src/refs/configRef.ts
-var TRANSPORT_KEYS = /* @__PURE__ */ new Set(["api_key_env", "timeout", "retries", "batch", "batch_fallback"]);
+var TRANSPORT_KEYS = /* @__PURE__ */ new Set(["api_key_env", "timeout", "retries", "batch", "batch_fallback", "rate_limit"]);
 var SECRET_HEADER = /key|token|secret|auth|cookie|password|credential/i;
 function isSecretHeader(name) {
   return SECRET_HEADER.test(name);
@@ -1121,7 +1123,8 @@ async function decidePair(ctx, id, decided) {
       `${pair.output} exists but pairflow has no record of producing it; running replaces it (to keep it instead, commit the lock file that records it)`
     )
   ] : [];
-  const edit = pair.piece ? pieceEdits(ctx, pair).get(pair.piece.id) : output.kind === "human" && !pair.assembly ? view.outputText?.(pair) : void 0;
+  const edit = pair.piece ? pieceEdits(ctx, `${pair.template}[${pair.piece.file}]`).get(pair.piece.id) : output.kind === "human" && !pair.assembly ? view.outputText?.(pair) : void 0;
+  const keptWhole = output.kind === "human" && (pair.assembly === void 0 || pieceEdits(ctx, id).size === 0);
   const carry = (ref2, reasons2) => {
     const carried = { kind: "carried", detail: "a person's edit of its output is carried forward: its sources changed since" };
     return {
@@ -1137,7 +1140,7 @@ async function decidePair(ctx, id, decided) {
         null,
         unknown.map((d) => ({ kind: "upstream", detail: `${d.id} will run`, component: { kind: "upstream", name: d.id } }))
       );
-    if (output.kind === "human" && !pair.assembly) return stale(keptOutput(base, null, output.hash, deps));
+    if (keptWhole) return stale(keptOutput(base, null, output.hash, deps));
     if (edit !== void 0 && pair.piece && previous) return stale(keptPiece(base, null, previous, deps));
     const reasons2 = [
       ...forced ? [forced] : [],
@@ -1155,15 +1158,14 @@ async function decidePair(ctx, id, decided) {
   const ref = configRef(own2, upstreamOf(deps));
   const changedSince = previous !== void 0 && previous.configRef !== ref;
   if (output.kind === "human") {
-    if (pair.assembly === void 0 || !changedSince) {
-      if (!changedSince || pair.assembly !== void 0) return keptOutput(base, ref, output.hash, deps);
-      if (pair.carryEdits) return carry(ref, ownChanges(previous, componentsOf(previous), componentDigests(own2, upstreamOf(deps))));
-      return stale(keptOutput(base, ref, output.hash, deps));
-    }
+    if (!changedSince) return keptOutput(base, ref, output.hash, deps);
+    if (pair.assembly === void 0 && pair.carryEdits)
+      return carry(ref, ownChanges(previous, componentsOf(previous), componentDigests(own2, upstreamOf(deps))));
+    if (keptWhole) return stale(keptOutput(base, ref, output.hash, deps));
   }
   if (!forced) {
     const found = pair.assembly !== void 0 && output.kind === "human" ? void 0 : acceptedArtifact(view, id, ref, previous, output);
-    const artifact = found instanceof Promise ? await found : found;
+    const artifact = (found instanceof Promise ? await found : found) ?? (pair.piece ? await siblingArtifact(view, pair, ref, output) : void 0);
     if (artifact)
       return edit !== void 0 ? { ...decision(base, ref, "skip", [], artifact, void 0, deps), revision: edit } : decision(base, ref, "skip", [], artifact, void 0, deps);
   }
@@ -1216,9 +1218,7 @@ function keptPiece(base, ref, previous, deps) {
   const artifact = { source: "lock", contentHash: previous.contentHash, edited: false, content: "store" };
   return decision(base, ref, "skip", [], artifact, ref === null ? null : void 0, deps);
 }
-function pieceEdits(ctx, piece) {
-  const file = piece.piece.file;
-  const assemblyId = `${piece.template}[${file}]`;
+function pieceEdits(ctx, assemblyId) {
   const known = ctx.edits?.get(assemblyId);
   if (known) return known;
   const found = /* @__PURE__ */ new Map();
@@ -1226,23 +1226,98 @@ function pieceEdits(ctx, piece) {
   const { view, workflow } = ctx;
   const assembly = workflow.pairs.get(assemblyId);
   const made = lockEntry(view.lock, assemblyId);
-  const text2 = assembly && made?.source === "generated" ? view.outputText?.(assembly) : void 0;
-  if (!assembly || !made || text2 === void 0 || sha256Hex(text2) === made.contentHash || view.text === void 0) return found;
-  const pieces = [];
+  const kind = assembly?.assembly?.split.kind;
+  const text2 = assembly && made && (kind === "markdown" || kind === "regex") ? view.outputText?.(assembly) : void 0;
+  if (!assembly || !made || text2 === void 0 || view.text === void 0) return found;
+  const generated = made.source === "generated" ? made.contentHash : generatedUnder(view, assemblyId, made.configRef);
+  if (generated === void 0 || sha256Hex(text2) === generated) return found;
+  const base = view.storedText?.(generated);
+  if (base === void 0) return found;
+  const pieceKey = componentKey({ kind: "piece", name: "" });
+  const byText = /* @__PURE__ */ new Map();
+  const today = new Set(assembly.requires);
   for (const id of assembly.requires) {
-    const entry = lockEntry(view.lock, id);
-    const content = entry && view.text(workflow.pairs.get(id), entry.contentHash);
-    if (content === void 0 || entry?.source !== "generated") return found;
-    pieces.push(content);
+    const digest = sha256Hex(workflow.pairs.get(id).piece.text).slice(0, 16);
+    const ids = byText.get(digest);
+    if (ids) ids.push(id);
+    else byText.set(digest, [id]);
   }
-  if (sha256Hex(pieces.map((p) => p === "" || p.endsWith("\n") ? p : `${p}
-`).join("")) !== made.contentHash) return found;
-  editedPieces(pieces, text2).forEach((edited, i) => {
-    const id = workflow.pairs.get(assembly.requires[i]).piece.id;
-    if (edited !== void 0) found.set(id, edited);
+  const starts = /* @__PURE__ */ new Map();
+  for (let at = 0; at < base.length; ) {
+    const eol = base.indexOf("\n", at);
+    const end = eol === -1 ? base.length : eol + 1;
+    const line = base.slice(at, end);
+    const known2 = starts.get(line);
+    if (known2) known2.push(at);
+    else starts.set(line, [at]);
+    at = end;
+  }
+  const prefix = `${assembly.template}[${assembly.assembly.file}#`;
+  const claimed = /* @__PURE__ */ new Set();
+  const located = [];
+  const taken = /* @__PURE__ */ new Set();
+  for (const [id, entry] of Object.entries(view.lock.pairs)) {
+    if (!id.startsWith(prefix) || entry.source !== "generated") continue;
+    const content = view.storedText?.(entry.contentHash);
+    if (content === void 0 || content === "") continue;
+    const part = content.endsWith("\n") ? content : `${content}
+`;
+    const first = part.slice(0, part.indexOf("\n") + 1);
+    const at = starts.get(first)?.find((a) => !taken.has(a) && base.startsWith(part, a));
+    if (at === void 0) continue;
+    taken.add(at);
+    const digest = own(componentsOf(entry), pieceKey);
+    const same = (digest !== void 0 ? byText.get(digest) : void 0)?.filter((p) => !claimed.has(p)) ?? [];
+    const owner = same.includes(id) ? id : same[0] ?? (today.has(id) && !claimed.has(id) ? id : null);
+    if (owner !== null) claimed.add(owner);
+    located.push({ at, end: at + part.length, id: owner === null ? null : workflow.pairs.get(owner).piece.id });
+  }
+  located.sort((a, b) => a.at - b.at);
+  const regions = [];
+  let cursor = 0;
+  for (const l of located) {
+    if (l.at < cursor) continue;
+    if (l.at > cursor) regions.push({ id: null, text: base.slice(cursor, l.at) });
+    regions.push({ id: l.id, text: base.slice(l.at, l.end) });
+    cursor = l.end;
+  }
+  if (cursor < base.length) regions.push({ id: null, text: base.slice(cursor) });
+  const edited = editedPieces(
+    regions.map((r) => r.text),
+    text2
+  );
+  if (edited.some((e, i) => e !== void 0 && regions[i].id === null)) return found;
+  edited.forEach((e, i) => {
+    if (e !== void 0) found.set(regions[i].id, e);
   });
   return found;
 }
+function generatedUnder(view, id, ref) {
+  const record = view.record(id, ref);
+  return record?.status === "accepted" && record.source !== "human" ? record.contentHash ?? void 0 : void 0;
+}
+function siblingArtifact(view, piece, ref, output) {
+  if (!view.lock) return void 0;
+  const prefix = `${piece.template}[${piece.piece.file}#`;
+  for (const id of lockIdsByRef(view.lock).get(ref) ?? []) {
+    const entry = lockEntry(view.lock, id);
+    if (id !== piece.id && id.startsWith(prefix) && entry.source === "generated") return withContent(view, id, ref, "lock", entry.contentHash, output);
+  }
+  return void 0;
+}
+function lockIdsByRef(lock) {
+  const known = idsByRef.get(lock);
+  if (known) return known;
+  const made = /* @__PURE__ */ new Map();
+  for (const [id, entry] of Object.entries(lock.pairs)) {
+    const ids = made.get(entry.configRef);
+    if (ids) ids.push(id);
+    else made.set(entry.configRef, [id]);
+  }
+  idsByRef.set(lock, made);
+  return made;
+}
+var idsByRef = /* @__PURE__ */ new WeakMap();
 function decision(base, configRef2, action, reasons, artifact, components, dependencies, reuse) {
   return {
     id: base.id,
@@ -1775,7 +1850,8 @@ async function estimatePlan(source, plan, options = {}) {
   };
   const sharing = sharedPrefixes(
     running.map((p) => workflow.pairs.get(p.id)),
-    workflow
+    workflow,
+    byProviderAndModel
   );
   const written = /* @__PURE__ */ new Set();
   const pairs = running.map((planned) => {
@@ -1854,9 +1930,40 @@ async function estimatePlan(source, plan, options = {}) {
   return {
     pairs,
     totals: { pairs: pairs.length, tokens, cost: unpriced.size === 0 ? knownCost : null, knownCost, unpricedModels: [...unpriced] },
-    pricesAsOf: BUILT_IN_PRICES_AS_OF
+    pricesAsOf: BUILT_IN_PRICES_AS_OF,
+    paced: pacedEndpoints(pairs, workflow)
   };
 }
+function pacedEndpoints(estimates, workflow) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const e of estimates) {
+    const pair = workflow.pairs.get(e.id);
+    const limit = plain(pair.generatorConfig.rate_limit);
+    if (!providerGenerator(pair) || e.attempts === 0 || typeof limit !== "object" || limit === null || e.tokens.batch === true) continue;
+    const rpm = typeof limit.requests_per_minute === "number" ? limit.requests_per_minute : void 0;
+    const tpm = typeof limit.tokens_per_minute === "number" ? limit.tokens_per_minute : void 0;
+    const baseUrl = plain(pair.generatorConfig.base_url);
+    const endpoint = typeof baseUrl === "string" ? baseUrl : pair.generator ?? "";
+    const key = JSON.stringify([endpoint, e.model, rpm, tpm]);
+    const group = groups.get(key) ?? {
+      endpoint,
+      model: e.model,
+      ...rpm === void 0 ? {} : { requestsPerMinute: rpm },
+      ...tpm === void 0 ? {} : { tokensPerMinute: tpm },
+      calls: 0,
+      tokens: 0,
+      ms: 0
+    };
+    groups.set(key, group);
+    const max = plain(pair.generatorConfig.max_tokens);
+    const asks = typeof max === "number" ? max : pair.generator === "anthropic" ? ANTHROPIC_MAX_TOKENS : 0;
+    group.calls += e.attempts;
+    group.tokens += (e.inputTokens + asks) * e.attempts;
+  }
+  const beyond = (used, perMinute) => perMinute === void 0 ? 0 : Math.max(0, used - perMinute) / perMinute * 6e4;
+  return [...groups.values()].map((g) => ({ ...g, ms: Math.max(beyond(g.calls, g.requestsPerMinute), beyond(g.tokens, g.tokensPerMinute)) }));
+}
+var ANTHROPIC_MAX_TOKENS = 4096;
 function answeredBefore(pair, price, kind) {
   return {
     id: pair.id,
@@ -1909,6 +2016,7 @@ export {
   componentsOfLock,
   renderPrompt,
   renderPromptParts,
+  byProviderAndModel,
   sharedPrefixes,
   withObserved,
   configRef,
@@ -1928,11 +2036,14 @@ export {
   totals,
   decider,
   pairHistory,
+  cacheMinTokens,
   priceFor,
   costOf,
   usd,
   parseUsd,
   CHARS_PER_TOKEN,
+  CHAT_OVERHEAD_TOKENS,
+  countTokens,
   DEFAULT_OUTPUT_TOKENS,
   estimatePlan,
   callsModel,

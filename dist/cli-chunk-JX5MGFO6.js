@@ -6,11 +6,11 @@ import {
 } from "./cli-chunk-7Z54WWHF.js";
 import {
   checkWorkflow
-} from "./cli-chunk-SQID6QGP.js";
+} from "./cli-chunk-RJVF3L7R.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-MDWX7MPJ.js";
+} from "./cli-chunk-CWHHMGJD.js";
 import {
   RunRecorder,
   estimateOf,
@@ -22,7 +22,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-ODAVUA3N.js";
+} from "./cli-chunk-OZ46ACLE.js";
 import {
   BatchFile,
   LocalStore,
@@ -33,17 +33,22 @@ import {
   openState,
   pairKey,
   realLockPath
-} from "./cli-chunk-HAD2WZ7T.js";
+} from "./cli-chunk-4625N2VM.js";
 import {
   lockPathFor
-} from "./cli-chunk-JSZDEJKQ.js";
+} from "./cli-chunk-FT3WYQCM.js";
 import {
+  CHARS_PER_TOKEN,
+  CHAT_OVERHEAD_TOKENS,
   asksBeforeRunning,
+  byProviderAndModel,
+  cacheMinTokens,
   callsModel,
   componentDigests,
   configRef,
   contentNeeded,
   costOf,
+  countTokens,
   decider,
   guardKey,
   planWorkflow,
@@ -57,10 +62,10 @@ import {
   withDependencies,
   withObserved,
   workflowRef
-} from "./cli-chunk-HXCATSVJ.js";
+} from "./cli-chunk-DLBQ3WW5.js";
 import {
   lockEntry
-} from "./cli-chunk-V4FBBNQN.js";
+} from "./cli-chunk-GIXIOG57.js";
 import {
   ASSEMBLE,
   ConfigError,
@@ -86,6 +91,7 @@ import {
   plain,
   positiveInt,
   readFileNoFollow,
+  recoverStaged,
   removeStaleTemporaries,
   require_dist,
   resolveWorkflowPath,
@@ -93,7 +99,7 @@ import {
   stateDirOption,
   utf8Text,
   writeFileAtomic
-} from "./cli-chunk-7KV5Z5U7.js";
+} from "./cli-chunk-JRMGJKZE.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -102,33 +108,33 @@ import {
 function parseShard(text) {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = Number(m?.[1]);
-  const count2 = Number(m?.[2]);
-  if (!m || count2 < 1 || index < 1 || index > count2) throw new UsageError(`--shard ${text}: expected I/N with 1 <= I <= N, e.g. --shard 2/3`);
-  return { index, count: count2 };
+  const count3 = Number(m?.[2]);
+  if (!m || count3 < 1 || index < 1 || index > count3) throw new UsageError(`--shard ${text}: expected I/N with 1 <= I <= N, e.g. --shard 2/3`);
+  return { index, count: count3 };
 }
 var SLACK = 1.15;
-function shardPlan(plan, count2, weigh) {
-  if (!Number.isInteger(count2) || count2 < 1) throw new UsageError(`--shards ${count2}: expected a whole number of at least 1`);
+function shardPlan(plan, count3, weigh) {
+  if (!Number.isInteger(count3) || count3 < 1) throw new UsageError(`--shards ${count3}: expected a whole number of at least 1`);
   const running = plan.pairs.filter((p) => p.action === "run").map((p) => p.id);
   const weight = new Map(running.map((id) => [id, Math.max(weigh(id), 1e-9)]));
   const total = running.reduce((sum, id) => sum + weight.get(id), 0);
-  const share = total / count2 * SLACK;
-  const loads = Array(count2).fill(0);
+  const share = total / count3 * SLACK;
+  const loads = Array(count3).fill(0);
   const owner = /* @__PURE__ */ new Map();
   for (const id of running) {
     const w = weight.get(id);
-    const pull = Array(count2).fill(0);
+    const pull = Array(count3).fill(0);
     for (const dep of plan.byId.get(id).requires) {
       const s = owner.get(dep);
       if (s !== void 0) pull[s] = pull[s] + weight.get(dep);
     }
     let best = -1;
-    for (let s = 0; s < count2; s++) if (pull[s] > 0 && loads[s] + w <= share && (best < 0 || pull[s] > pull[best])) best = s;
+    for (let s = 0; s < count3; s++) if (pull[s] > 0 && loads[s] + w <= share && (best < 0 || pull[s] > pull[best])) best = s;
     if (best < 0) best = lightest(loads);
     owner.set(id, best);
     loads[best] = loads[best] + w;
   }
-  const shards = loads.map((load, s) => ({ index: s + 1, count: count2, pairs: [], weight: load, awaits: dict() }));
+  const shards = loads.map((load, s) => ({ index: s + 1, count: count3, pairs: [], weight: load, awaits: dict() }));
   for (const id of running) {
     const shard = shards[owner.get(id)];
     shard.pairs.push(id);
@@ -154,10 +160,11 @@ function matrixOf(shards, fanout) {
 }
 
 // src/app/shard.ts
-import path10 from "node:path";
+import path13 from "node:path";
 
 // src/engine/engine.ts
 import { randomBytes } from "node:crypto";
+import path from "node:path";
 
 // src/model/ports.ts
 var GeneratorError = class extends Error {
@@ -166,8 +173,20 @@ var GeneratorError = class extends Error {
 var BatchPendingError = class extends GeneratorError {
   name = "BatchPendingError";
 };
+var RateLimitWaitError = class extends GeneratorError {
+  name = "RateLimitWaitError";
+};
 var GuardConfigError = class extends Error {
   name = "GuardConfigError";
+};
+var GuardError = class extends Error {
+  constructor(message, output = "") {
+    super(output ? `${message}; last output:
+${output}` : message);
+    this.output = output;
+  }
+  output;
+  name = "GuardError";
 };
 
 // src/model/limiter.ts
@@ -255,11 +274,11 @@ var Run = class {
     }
     if (this.fatal) throw this.fatal;
     const pairs = this.plan.pairs.map((p) => this.outcomes.get(p.id));
-    const count2 = (s) => pairs.filter((p) => p.status === s).length;
+    const count3 = (s) => pairs.filter((p) => p.status === s).length;
     const tokens = { input: 0, output: 0 };
     for (const p of pairs) for (const a of p.attempts) if (a.tokens) addTokens(tokens, a.tokens);
     const stopped = this.signal.aborted || (this.options.stop?.aborted ?? false);
-    const status = count2("interrupted") > 0 && (stopped || this.waiting === 0) ? "interrupted" : count2("interrupted") > 0 ? "waiting" : count2("failed") + count2("blocked") > 0 ? "failed" : "success";
+    const status = count3("interrupted") > 0 && (stopped || this.waiting === 0) ? "interrupted" : count3("interrupted") > 0 ? "waiting" : count3("failed") + count3("blocked") > 0 ? "failed" : "success";
     const report = {
       version: 1,
       runId: this.options.runId,
@@ -268,11 +287,11 @@ var Run = class {
       pairs,
       totals: {
         pairs: pairs.length,
-        executed: count2("executed"),
-        reused: count2("reused"),
-        failed: count2("failed"),
-        blocked: count2("blocked"),
-        interrupted: count2("interrupted"),
+        executed: count3("executed"),
+        reused: count3("reused"),
+        failed: count3("failed"),
+        blocked: count3("blocked"),
+        interrupted: count3("interrupted"),
         tokens,
         durationMs: Date.now() - this.started
       }
@@ -313,6 +332,10 @@ var Run = class {
     };
     const inFlight = /* @__PURE__ */ new Set();
     let busy = 0;
+    const models = this.options.modelPairs;
+    const isModel = (id) => models?.is(this.plan.workflow.pairs.get(id)) ?? false;
+    let busyModels = 0;
+    const room = (i) => isModel(pairs[i].id) ? busyModels < models.concurrency : busy < concurrency;
     const start = (id, slot) => {
       const stopped = requires.get(id).filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
       const waits = requires.get(id).filter((d) => this.outcomes.get(d)?.status === "interrupted");
@@ -320,12 +343,15 @@ var Run = class {
       else if (stopped.length > 0) this.finish(this.blocked(id, `blocked by ${stopped.join(", ")}`));
       else if (waits.length > 0) this.finish({ ...this.blocked(id, `not started: ${waits.join(", ")} did not finish`), status: "interrupted" });
       else {
-        if (slot) busy++;
+        const model = slot && isModel(id);
+        if (model) busyModels++;
+        else if (slot) busy++;
         const batched = !slot && batches !== void 0 && batches.batched(this.plan.workflow.pairs.get(id));
         if (batched) batches.join(id);
         const task = this.handle(id).finally(() => {
           inFlight.delete(task);
-          if (slot) busy--;
+          if (model) busyModels--;
+          else if (slot) busy--;
           if (batched) batches.leave(id);
         });
         inFlight.add(task);
@@ -334,8 +360,11 @@ var Run = class {
     while (ready.length > 0 || readyFree.length > 0 || inFlight.size > 0) {
       for (; ; ) {
         if (readyFree.length > 0) start(pairs[readyFree.shift()].id, false);
-        else if (ready.length > 0 && busy < concurrency) start(pairs[ready.shift()].id, true);
-        else break;
+        else {
+          const at = ready.findIndex(room);
+          if (at < 0) break;
+          start(pairs[ready.splice(at, 1)[0]].id, true);
+        }
       }
       if (inFlight.size > 0) await Promise.race(this.stopping ? inFlight : [...inFlight, this.stopped]);
     }
@@ -520,7 +549,7 @@ var Run = class {
     const reads = /* @__PURE__ */ new Set();
     let generatorTraced = false;
     const tracer = this.options.trace;
-    const guardTrace = tracer && { argv: (log) => tracer.argv(log), read: (files) => files.forEach((f) => reads.add(f)) };
+    const guardTrace = tracer && { argv: () => tracer.argv(), read: (files) => files.forEach((f) => reads.add(f)) };
     const generatorTrace = guardTrace && {
       argv: guardTrace.argv,
       read: (files) => {
@@ -536,7 +565,7 @@ var Run = class {
           id: dep,
           content: this.deps.store.content(this.decided.get(dep).artifact.contentHash)?.toString("utf8") ?? ""
         }));
-        const made = await generate2({
+        const made2 = await generate2({
           pairId: d.id,
           attempt: 1,
           model: null,
@@ -547,7 +576,7 @@ var Run = class {
           env: {},
           signal: this.signal
         });
-        content = typeof made.content === "string" ? Buffer.from(made.content, "utf8") : made.content;
+        content = typeof made2.content === "string" ? Buffer.from(made2.content, "utf8") : made2.content;
       }
       const contentHash = this.deps.store.putContent(content);
       this.contents.set(d.id, written);
@@ -600,6 +629,7 @@ var Run = class {
           signal: this.signal,
           maxOutputBytes,
           sandbox: this.options.sandbox,
+          limits: this.options.limits,
           trace: generatorTrace
         });
         content = typeof result.content === "string" ? Buffer.from(result.content, "utf8") : result.content;
@@ -611,7 +641,12 @@ var Run = class {
         stderr = result.stderr === void 0 ? void 0 : this.redact(result.stderr);
         if (content.length > maxOutputBytes)
           throw new Error(`${d.id}: the artifact is ${content.length} bytes, over the output limit of ${maxOutputBytes} bytes (max_output_bytes)`);
-        verdict = await this.check(guard, pair, content, attempt, guardTrace);
+        try {
+          verdict = await this.check(guard, pair, content, attempt, guardTrace);
+        } catch (err) {
+          if (request !== void 0 && !this.signal.aborted) this.recordAnswer(request, d, pair, content, tokens, {});
+          throw err;
+        }
         verdict = { accepted: verdict.accepted, feedback: this.redact(verdict.feedback) };
       } catch (err) {
         if (this.signal.aborted) return interrupted();
@@ -619,26 +654,12 @@ var Run = class {
           this.waiting++;
           return interrupted(this.redact(err.message));
         }
+        if (err instanceof RateLimitWaitError) return interrupted(this.redact(err.message));
         const message = this.redact(err.message);
         attempts.push({ attempt, accepted: false, feedback: message, tokens, durationMs: Date.now() - t0 });
         return fail(message);
       }
-      if (request !== void 0) {
-        const contentHash = this.deps.store.putContent(content);
-        this.recordRequest(
-          request,
-          {
-            contentHash,
-            pair: d.id,
-            configRef: d.configRef,
-            at: (/* @__PURE__ */ new Date()).toISOString(),
-            model: pair.model,
-            tokens,
-            verdicts: { [judge]: verdict.accepted ? "accepted" : "rejected" }
-          },
-          content
-        );
-      }
+      if (request !== void 0) this.recordAnswer(request, d, pair, content, tokens, { [judge]: verdict.accepted ? "accepted" : "rejected" });
       const record = {
         attempt,
         accepted: verdict.accepted,
@@ -666,9 +687,8 @@ var Run = class {
     fail(`rejected after ${total} attempt${total === 1 ? "" : "s"}: ${attempts[attempts.length - 1]?.feedback ?? ""}`);
   }
   /**
-   * An artifact generated for this request that the pair's guard accepts, with no call: one it
-   * accepted before is taken as it is; one it never judged is judged now (its verdict recorded);
-   * one it rejected is never judged again. Undefined when none passes: the generator is called.
+   * An artifact generated for this request that the pair's guard accepts, with no call: each is
+   * judged now (its verdict recorded), and one it rejected before is never judged again. Undefined when none passes: the generator is called.
    */
   async answerFromIndex(request, judge, guard, pair, attempt, maxOutputBytes, trace) {
     const local = this.deps.store.requests(request);
@@ -682,40 +702,54 @@ var Run = class {
         if (content !== void 0) this.deps.store.putContent(content);
       }
       if (content === void 0 || content.length > maxOutputBytes) continue;
-      if (before === "accepted") {
-        if (remote.includes(entry)) this.deps.store.putRequest(request, entry);
-        return { content, kind: "request", entry };
-      }
       const verdict = await this.check(guard, pair, content, attempt, trace);
       this.recordRequest(request, { ...entry, verdicts: { ...entry.verdicts, [judge]: verdict.accepted ? "accepted" : "rejected" } }, content);
-      if (verdict.accepted) return { content, kind: "rejudged", entry };
+      if (verdict.accepted) return { content, kind: before === "accepted" ? "request" : "rejudged", entry };
     }
     return void 0;
   }
   async check(guard, pair, content, attempt, trace) {
     if (guard === null) return { accepted: true, feedback: "" };
-    if (this.deps.batches?.batched(pair)) return this.judging(() => this.judge(guard, pair, content, attempt, trace));
+    if (this.deps.batches?.batched(pair) || this.options.modelPairs?.is(pair)) return this.judging(() => this.judge(guard, pair, content, attempt, trace));
     return this.judge(guard, pair, content, attempt, trace);
   }
-  judge(guard, pair, content, attempt, trace) {
+  async judge(guard, pair, content, attempt, trace) {
     const scratch = this.deps.scratch;
     let artifactPath;
-    return guard({
-      pairId: pair.id,
-      // Guards that read text see it decoded; a command guard reads the exact bytes from the file,
-      // written only for a guard that reads it: most never do.
-      content: content.toString("utf8"),
-      get artifactPath() {
-        return artifactPath ??= scratch.file(`${pairKey(pair.id)}.${attempt}.txt`, content);
-      },
-      config: plain(pair.guardConfig),
-      guards: pair.guards,
-      cwd: this.plan.workflow.dir,
-      env: this.options.env.guard,
-      signal: this.signal,
-      sandbox: this.options.sandbox,
-      trace
-    });
+    const place = this.deps.outputs.problem(pair) === null ? this.deps.outputs.path(pair) : void 0;
+    const staged = place !== void 0 && pair.guard !== null && this.options.sandbox?.layered !== true ? this.deps.outputs.stage?.(pair, content) : void 0;
+    const name = place !== void 0 ? path.basename(place) : "artifact.txt";
+    try {
+      return await guard({
+        pairId: pair.id,
+        // Guards that read text see it decoded; a command guard reads the exact bytes from the file,
+        // written only for a guard that reads it: most never do.
+        content: content.toString("utf8"),
+        get artifactPath() {
+          return artifactPath ??= scratch.file(`${pairKey(pair.id)}.${attempt}/${name}`, content);
+        },
+        ...place !== void 0 ? { place, staged: staged !== void 0 } : {},
+        config: plain(pair.guardConfig),
+        guards: pair.guards,
+        cwd: this.plan.workflow.dir,
+        env: this.options.env.guard,
+        signal: this.signal,
+        sandbox: this.options.sandbox,
+        limits: this.options.limits,
+        trace
+      });
+    } finally {
+      staged?.();
+    }
+  }
+  /** Records what the generator returned for a request, with the verdicts given to it so far. */
+  recordAnswer(request, d, pair, content, tokens, verdicts) {
+    const contentHash = this.deps.store.putContent(content);
+    this.recordRequest(
+      request,
+      { contentHash, pair: d.id, configRef: d.configRef, at: (/* @__PURE__ */ new Date()).toISOString(), model: pair.model, tokens, verdicts },
+      content
+    );
   }
   /** Records a request index entry here, and for the remote store's next save. */
   recordRequest(key, entry, content) {
@@ -758,7 +792,7 @@ var Run = class {
     if (!this.sharing) {
       const { workflow } = this.plan;
       const running = this.plan.pairs.filter((p) => p.action === "run").map((p) => workflow.pairs.get(p.id));
-      this.sharing = sharedPrefixes(running, workflow);
+      this.sharing = sharedPrefixes(running, workflow, byProviderAndModel);
     }
     return this.sharing.get(id);
   }
@@ -858,7 +892,7 @@ import { spawnSync } from "node:child_process";
 import { createHash, randomBytes as randomBytes2 } from "node:crypto";
 import { linkSync, readFileSync, realpathSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import path from "node:path";
+import path2 from "node:path";
 var LockBusyError = class extends Error {
   constructor(holder) {
     super(`another run (${holder.runId}, pid ${holder.pid} on ${holder.host}) is using ${holder.workflow}`);
@@ -874,7 +908,7 @@ function lockPath(workflowPath) {
   } catch {
   }
   const lock = realLockPath(lockPathFor(real));
-  return path.join(path.dirname(lock), `.${path.basename(lock)}.mutex`);
+  return path2.join(path2.dirname(lock), `.${path2.basename(lock)}.mutex`);
 }
 async function acquireRunLock(workflowPath, options) {
   const file = lockPath(workflowPath);
@@ -939,7 +973,7 @@ function removeDeadHolder(file, seen, runId, workflow, depth = 0) {
   removeDeadHolder(guard, other, runId, workflow, depth + 1);
 }
 function createExclusive(file, text) {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`);
+  const tmp = path2.join(path2.dirname(file), `.${path2.basename(file)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`);
   writeFileSync(tmp, text);
   try {
     linkSync(tmp, file);
@@ -998,7 +1032,7 @@ function isStale(holder) {
 }
 var SINCE_SLACK_MS = 6e4;
 function ignoredBecause(file, holder) {
-  const fix = `git rm --cached ${file}, and add ${path.basename(file)} to .gitignore`;
+  const fix = `git rm --cached ${file}, and add ${path2.basename(file)} to .gitignore`;
   const who = `run ${holder.runId}, pid ${holder.pid}`;
   if (holder.host !== hostname()) {
     return `${file} names a holder on another host (${who} on ${holder.host}): a run mutex is held only on the host that runs pairflow, so it is ignored. It must not be committed; if git tracks it, ${fix}`;
@@ -1017,8 +1051,8 @@ function writtenBySince(file, holder) {
   return Number.isFinite(since) && Math.abs(mtime - since) <= SINCE_SLACK_MS;
 }
 function trackedByGit(file) {
-  const r = spawnSync("git", ["ls-files", "--error-unmatch", "--", path.basename(file)], {
-    cwd: path.dirname(file),
+  const r = spawnSync("git", ["ls-files", "--error-unmatch", "--", path2.basename(file)], {
+    cwd: path2.dirname(file),
     stdio: "ignore",
     env: { ...process.env, GIT_TERMINAL_PROMPT: "0" }
   });
@@ -1053,7 +1087,7 @@ async function acquireRunLocks(workflowPaths, options) {
 
 // src/store/shared.ts
 import { existsSync, mkdirSync, readdirSync, readFileSync as readFileSync2, rmSync as rmSync2 } from "node:fs";
-import path2 from "node:path";
+import path3 from "node:path";
 var POLL_MS = 200;
 var PULL_EVERY_MS = 1e4;
 var SharedStore = class {
@@ -1062,7 +1096,7 @@ var SharedStore = class {
     this.fanout = fanout;
     this.since = since;
     this.attempt = attempt;
-    this.store = new LocalStore(path2.join(dir, "store"));
+    this.store = new LocalStore(path3.join(dir, "store"));
   }
   dir;
   fanout;
@@ -1070,7 +1104,7 @@ var SharedStore = class {
   attempt;
   store;
   resultPath(shard) {
-    return path2.join(this.dir, "shards", safeName(this.fanout), `${shard.index}of${shard.count}.json`);
+    return path3.join(this.dir, "shards", safeName(this.fanout), `${shard.index}of${shard.count}.json`);
   }
   /** A shard starting again forgets what it reported before, so nobody reads an old ending as this one's. */
   started(shard) {
@@ -1092,12 +1126,12 @@ var SharedStore = class {
   }
   /** Every shard result of this fan-out. */
   results() {
-    const dir = path2.join(this.dir, "shards", safeName(this.fanout));
+    const dir = path3.join(this.dir, "shards", safeName(this.fanout));
     if (!existsSync(dir)) return [];
     return readdirSync(dir).map((name) => /^(\d+)of(\d+)\.json$/.exec(name)).flatMap((m) => m ? [this.result({ index: Number(m[1]), count: Number(m[2]) })].filter((r) => r !== void 0) : []);
   }
   outboxDir(shard) {
-    return path2.join(this.dir, "outbox", `${shard.index}of${shard.count}`);
+    return path3.join(this.dir, "outbox", `${shard.index}of${shard.count}`);
   }
   /**
    * Writes this shard's outbox: every record it accepted, the content they name, and its report
@@ -1107,22 +1141,22 @@ var SharedStore = class {
     const dir = this.outboxDir(shard);
     for (const r of records) {
       const content = this.store.content(r.contentHash);
-      const file = path2.join(dir, "objects", r.contentHash);
+      const file = path3.join(dir, "objects", r.contentHash);
       if (content && !existsSync(file)) writeFileAtomic(file, content);
     }
-    writeFileAtomic(path2.join(dir, "records.json"), JSON.stringify(records) + "\n");
-    if (result) writeFileAtomic(path2.join(dir, "result.json"), JSON.stringify(result) + "\n");
+    writeFileAtomic(path3.join(dir, "records.json"), JSON.stringify(records) + "\n");
+    if (result) writeFileAtomic(path3.join(dir, "result.json"), JSON.stringify(result) + "\n");
   }
   splitDir() {
-    return path2.join(this.dir, "split", safeName(this.fanout));
+    return path3.join(this.dir, "split", safeName(this.fanout));
   }
   /** Pins the split of this fan-out. */
   writeSplit(split) {
-    writeFileAtomic(path2.join(this.splitDir(), "split.json"), JSON.stringify(split) + "\n");
+    writeFileAtomic(path3.join(this.splitDir(), "split.json"), JSON.stringify(split) + "\n");
   }
   /** The split pinned for this fan-out, if one is here and well-formed. */
   readSplit() {
-    const split = readJson(path2.join(this.splitDir(), "split.json"));
+    const split = readJson(path3.join(this.splitDir(), "split.json"));
     const wellFormed = (s) => Number.isInteger(s?.index) && s.count === split.count && Array.isArray(s.pairs) && s.pairs.every((p) => typeof p === "string");
     if (split?.version !== 1 || split.fanout !== this.fanout || typeof split.workflowRef !== "string" || !Number.isInteger(split.count)) return void 0;
     return Array.isArray(split.shards) && split.shards.every(wellFormed) ? split : void 0;
@@ -1133,12 +1167,12 @@ var SharedStore = class {
    */
   readOutbox(owner) {
     const dir = this.outboxDir(owner);
-    const records = readJson(path2.join(dir, "records.json"));
+    const records = readJson(path3.join(dir, "records.json"));
     const taken = [];
     if (Array.isArray(records)) {
       for (const r of records) {
         if (r?.status !== "accepted" || typeof r.contentHash !== "string" || !/^[0-9a-f]{64}$/.test(r.contentHash)) continue;
-        const file = path2.join(dir, "objects", r.contentHash);
+        const file = path3.join(dir, "objects", r.contentHash);
         if (!existsSync(file)) continue;
         let content;
         try {
@@ -1152,9 +1186,9 @@ var SharedStore = class {
         taken.push(r);
       }
     }
-    const result = readJson(path2.join(dir, "result.json"));
+    const result = readJson(path3.join(dir, "result.json"));
     if (result?.version === 1 && result.index === owner.index && result.count === owner.count && Array.isArray(result.outcomes)) {
-      mkdirSync(path2.dirname(this.resultPath(owner)), { recursive: true });
+      mkdirSync(path3.dirname(this.resultPath(owner)), { recursive: true });
       writeFileAtomic(this.resultPath(owner), JSON.stringify(result) + "\n");
     }
     return taken;
@@ -1256,15 +1290,16 @@ function sleep2(ms, signal) {
 }
 
 // src/workspace/scratch.ts
-import { mkdtempSync, rmSync as rmSync3, writeFileSync as writeFileSync2 } from "node:fs";
+import { mkdirSync as mkdirSync2, mkdtempSync, rmSync as rmSync3, writeFileSync as writeFileSync2 } from "node:fs";
 import { tmpdir } from "node:os";
-import path3 from "node:path";
+import path4 from "node:path";
 function scratchDir() {
   let dir;
   return {
     file(name, content) {
-      dir ??= mkdtempSync(path3.join(tmpdir(), "pairflow-run-"));
-      const file = path3.join(dir, name);
+      dir ??= mkdtempSync(path4.join(tmpdir(), "pairflow-run-"));
+      const file = path4.join(dir, name);
+      mkdirSync2(path4.dirname(file), { recursive: true });
       writeFileSync2(file, content);
       return file;
     },
@@ -1274,14 +1309,374 @@ function scratchDir() {
   };
 }
 
+// src/app/environment.ts
+import { constants as constants2, gunzipSync } from "node:zlib";
+
 // src/generators/http.ts
 import { setTimeout as sleep3 } from "node:timers/promises";
+
+// src/schedule/clock.ts
+var MAX_TIMER_MS = 2 ** 31 - 1;
+var systemClock = {
+  now: () => Date.now(),
+  setTimer(fn, ms) {
+    const timer = setTimeout(fn, Math.min(Math.max(0, ms), MAX_TIMER_MS));
+    return () => clearTimeout(timer);
+  }
+};
+
+// src/schedule/headers.ts
+var DIMENSIONS = ["requests", "tokens", "input", "output"];
+var OPENAI = { requests: "requests", tokens: "tokens" };
+var ANTHROPIC = { requests: "requests", tokens: "tokens", input: "input-tokens", output: "output-tokens" };
+function readRateHeaders(header, now) {
+  const readings = {};
+  for (const dimension of Object.keys(ANTHROPIC)) {
+    const openai = OPENAI[dimension];
+    const reading = read(
+      header(`anthropic-ratelimit-${ANTHROPIC[dimension]}-limit`),
+      header(`anthropic-ratelimit-${ANTHROPIC[dimension]}-remaining`),
+      header(`anthropic-ratelimit-${ANTHROPIC[dimension]}-reset`),
+      now
+    ) ?? (openai === void 0 ? void 0 : read(header(`x-ratelimit-limit-${openai}`), header(`x-ratelimit-remaining-${openai}`), header(`x-ratelimit-reset-${openai}`), now));
+    if (reading) readings[dimension] = reading;
+  }
+  const retryAfterMs = count(header("retry-after-ms")) ?? retryAfter(header("retry-after"), now);
+  return retryAfterMs === void 0 ? { readings } : { readings, retryAfterMs };
+}
+function read(limit, remaining, reset, now) {
+  const left = count(remaining);
+  if (left === void 0) return void 0;
+  const reading = { remaining: left };
+  const size = count(limit);
+  if (size !== void 0) reading.limit = size;
+  const resetMs = reset === null ? void 0 : duration(reset) ?? until(reset, now);
+  if (resetMs !== void 0) reading.resetMs = resetMs;
+  return reading;
+}
+function count(text) {
+  if (text === null || !/^\s*\d+(\.\d+)?\s*$/.test(text)) return void 0;
+  return Number(text);
+}
+var UNIT_MS = { h: 36e5, m: 6e4, s: 1e3, ms: 1 };
+function duration(text) {
+  const trimmed = text.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1e3;
+  if (!/^(\d+(\.\d+)?(h|ms|m|s))+$/.test(trimmed)) return void 0;
+  let total = 0;
+  for (const m of trimmed.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s)/g)) total += Number(m[1]) * UNIT_MS[m[2]];
+  return total;
+}
+function until(text, now) {
+  if (!/^\d{4}-\d\d-\d\dT/.test(text.trim())) return void 0;
+  const at = Date.parse(text.trim());
+  return Number.isNaN(at) ? void 0 : Math.max(0, at - now);
+}
+function retryAfter(text, now) {
+  if (text === null) return void 0;
+  const trimmed = text.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1e3;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? void 0 : Math.max(0, at - now);
+}
+
+// src/schedule/pacer.ts
+var MINUTE_MS = 6e4;
+var FIRST_BACKOFF_MS = 1e3;
+var MAX_BACKOFF_MS = 6e4;
+var Pacer = class {
+  constructor(options) {
+    this.options = options;
+  }
+  options;
+  budgets = /* @__PURE__ */ new Map();
+  stats = { calls: 0, held: 0, waitedMs: 0, refused: 0 };
+  turn(budget, cost, signal, shared) {
+    let b = this.budgets.get(budget.id);
+    if (!b) {
+      const given = this.options.limits;
+      const limits = { ...budget.limits };
+      if (given?.requestsPerMinute !== void 0) limits.requestsPerMinute = given.requestsPerMinute;
+      if (given?.tokensPerMinute !== void 0) limits.tokensPerMinute = given.tokensPerMinute;
+      b = new Budget(this, budget.host, limits);
+      this.budgets.set(budget.id, b);
+    }
+    return b.turn(cost, signal, shared);
+  }
+  /** Calls held for their budget now. */
+  waiting() {
+    let n = 0;
+    for (const b of this.budgets.values()) n += b.holding();
+    return n;
+  }
+  /** What pacing did so far. */
+  summary() {
+    const now = this.options.clock.now();
+    let waitedMs = this.stats.waitedMs;
+    for (const b of this.budgets.values()) waitedMs += b.heldFor(now);
+    return { ...this.stats, waitedMs, budgets: [...this.budgets.values()].map((b) => b.limits()) };
+  }
+};
+var Budget = class {
+  constructor(pacer, host, configured) {
+    this.pacer = pacer;
+    this.host = host;
+    const { options } = pacer;
+    this.share = options.share ?? 1;
+    this.minuteMs = options.minuteMs ?? MINUTE_MS;
+    this.cap = Math.max(1, options.concurrency?.cap ?? Number.POSITIVE_INFINITY);
+    this.window = Math.min(this.cap, Math.max(1, options.concurrency?.start ?? this.cap));
+    const now = options.clock.now();
+    const full = (perMinute) => {
+      const capacity = perMinute * this.share;
+      return { capacity, rate: capacity / this.minuteMs, level: capacity, at: now, applied: -1, told: false };
+    };
+    if (configured.requestsPerMinute !== void 0) this.buckets.set("requests", full(configured.requestsPerMinute));
+    if (configured.tokensPerMinute !== void 0) this.buckets.set("tokens", full(configured.tokensPerMinute));
+  }
+  pacer;
+  host;
+  buckets = /* @__PURE__ */ new Map();
+  /** Calls sent and not yet answered, by sequence number, with their costs. */
+  inFlight = /* @__PURE__ */ new Map();
+  queue = [];
+  /** Beginnings calls share, for the provider's prompt cache: being written by a first call, or written. */
+  beginnings = /* @__PURE__ */ new Map();
+  seq = 0;
+  blockedUntil = 0;
+  refusedInARow = 0;
+  window;
+  cap;
+  refusedOnce = false;
+  cancelTimer;
+  /** Since when the first call in line has been held for the budget. */
+  heldSince;
+  share;
+  minuteMs;
+  turn(rateCost, signal, shared) {
+    const cost = { requests: 1, tokens: rateCost.input + rateCost.output, input: rateCost.input, output: rateCost.output };
+    const { clock, maxWaitMs } = this.pacer.options;
+    return new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(new GeneratorError("cancelled"));
+      const leave = (error) => {
+        const at = this.queue.indexOf(waiter);
+        if (at < 0) return;
+        this.queue.splice(at, 1);
+        waiter.dispose();
+        if (at === 0) this.heldUntil(clock.now());
+        reject(error);
+        this.pump();
+      };
+      const onAbort = () => leave(new GeneratorError("cancelled"));
+      signal.addEventListener("abort", onAbort, { once: true });
+      const cancelDeadline = maxWaitMs === void 0 ? void 0 : clock.setTimer(
+        () => leave(
+          new RateLimitWaitError(`waited ${seconds(maxWaitMs)} for ${this.host}'s rate limit, the longest a call may wait; the pair is interrupted`)
+        ),
+        maxWaitMs
+      );
+      const waiter = {
+        cost,
+        shared,
+        resolve,
+        reject,
+        held: false,
+        dispose: () => {
+          signal.removeEventListener("abort", onAbort);
+          cancelDeadline?.();
+        }
+      };
+      this.queue.push(waiter);
+      this.pump();
+    });
+  }
+  /** Lets the first calls in line go while the budget allows; else sets a timer for when it will. */
+  pump() {
+    this.cancelTimer?.();
+    this.cancelTimer = void 0;
+    const { clock } = this.pacer.options;
+    while (this.queue.length > 0) {
+      const now = clock.now();
+      if (this.inFlight.size >= Math.floor(this.window)) return this.heldUntil(now);
+      const at = this.queue.findIndex((w) => w.shared === void 0 || this.beginnings.get(w.shared) !== "writing");
+      if (at < 0) return this.heldUntil(now);
+      const head = this.queue[at];
+      const wait = Math.max(this.blockedUntil - now, this.budgetWait(head.cost, now));
+      if (wait > 0) {
+        head.held = true;
+        this.heldSince ??= now;
+        this.cancelTimer = clock.setTimer(() => this.pump(), Math.ceil(wait));
+        return;
+      }
+      this.queue.splice(at, 1);
+      this.heldUntil(now);
+      head.dispose();
+      head.resolve(this.admit(head, now));
+    }
+  }
+  /** Adds the time the first call in line was held, up to `now`. */
+  heldUntil(now) {
+    if (this.heldSince === void 0) return;
+    this.pacer.stats.waitedMs += now - this.heldSince;
+    this.heldSince = void 0;
+  }
+  /** Calls in line while the first of them is held for the budget. */
+  holding() {
+    return this.heldSince === void 0 ? 0 : this.queue.length;
+  }
+  heldFor(now) {
+    return this.heldSince === void 0 ? 0 : now - this.heldSince;
+  }
+  /** How long until every bucket holds `cost` (a cost larger than a bucket waits for it to be full). */
+  budgetWait(cost, now) {
+    let wait = 0;
+    for (const [dimension, bucket] of this.buckets) {
+      const capacity = bucket.capacity ?? Number.POSITIVE_INFINITY;
+      const need = Math.min(cost[dimension], capacity);
+      const short = need - this.level(bucket, now, dimension);
+      if (short <= 0) continue;
+      const refill = capacity - this.pending(dimension) >= need && bucket.rate > 0;
+      wait = Math.max(wait, refill ? short / bucket.rate : FIRST_BACKOFF_MS);
+    }
+    return wait;
+  }
+  /**
+   * What a bucket holds at `now`, refilled since its level was set, and never more than its size less
+   * the calls in flight: a call reaches the provider a while after it went, and a bucket that was
+   * full meanwhile did not refill.
+   */
+  level(bucket, now, dimension) {
+    const refilled = bucket.level + bucket.rate * Math.max(0, now - bucket.at);
+    return Math.min((bucket.capacity ?? Number.POSITIVE_INFINITY) - this.pending(dimension), refilled);
+  }
+  /** What the calls in flight cost. */
+  pending(dimension) {
+    let sum = 0;
+    for (const cost of this.inFlight.values()) sum += cost[dimension];
+    return sum;
+  }
+  /**
+   * Gives the call its turn at `now`. Times the provider gives as dates (Anthropic's resets) are read
+   * from then: the provider wrote them somewhere between the call's going and its answer, and
+   * counting from the earlier time never makes a bucket refill faster than it does.
+   */
+  admit(waiter, now) {
+    const seq = this.seq++;
+    for (const [dimension, bucket] of this.buckets) {
+      bucket.level = this.level(bucket, now, dimension) - waiter.cost[dimension];
+      bucket.at = now;
+    }
+    this.inFlight.set(seq, waiter.cost);
+    const writes = waiter.shared !== void 0 && !this.beginnings.has(waiter.shared);
+    if (writes) this.beginnings.set(waiter.shared, "writing");
+    const written = (done2) => {
+      if (!writes) return;
+      if (done2) this.beginnings.set(waiter.shared, "written");
+      else this.beginnings.delete(waiter.shared);
+    };
+    const stats = this.pacer.stats;
+    stats.calls++;
+    if (waiter.held) stats.held++;
+    let done = false;
+    const end = (how) => {
+      if (done) return;
+      done = true;
+      how();
+      this.pump();
+    };
+    return {
+      answered: (header) => end(() => {
+        this.observe(seq, readRateHeaders(header, now), waiter.cost);
+        this.inFlight.delete(seq);
+        written(true);
+        this.refusedInARow = 0;
+        this.window = Math.min(this.cap, this.window + (this.refusedOnce ? 1 / this.window : 1));
+      }),
+      limited: (header) => end(() => {
+        const told = readRateHeaders(header, now);
+        const answeredAt = this.pacer.options.clock.now();
+        const cost = this.inFlight.get(seq);
+        this.inFlight.delete(seq);
+        written(false);
+        for (const [dimension, bucket] of this.buckets) bucket.level += cost[dimension];
+        this.observe(seq, told);
+        stats.refused++;
+        this.refusedOnce = true;
+        this.window = Math.max(1, this.window / 2);
+        const wait = told.retryAfterMs ?? this.resetWait(told, cost) ?? Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** this.refusedInARow);
+        this.refusedInARow++;
+        this.blockedUntil = Math.max(this.blockedUntil, answeredAt + wait);
+      }),
+      failed: () => end(() => {
+        this.inFlight.delete(seq);
+        written(false);
+      })
+    };
+  }
+  /** Without a retry time: when the buckets the call did not fit in are full again, as far as the provider said. */
+  resetWait(told, cost) {
+    let wait;
+    for (const dimension of DIMENSIONS) {
+      const reading = told.readings[dimension];
+      if (reading?.resetMs !== void 0 && reading.remaining < cost[dimension]) wait = Math.max(wait ?? 0, reading.resetMs);
+    }
+    return wait;
+  }
+  /** Takes what an answer to call `seq` says is left; `counted`: what the provider counted of the call. */
+  observe(seq, told, counted) {
+    const now = this.pacer.options.clock.now();
+    for (const dimension of DIMENSIONS) {
+      const reading = told.readings[dimension];
+      if (!reading) continue;
+      let bucket = this.buckets.get(dimension);
+      if (!bucket || !bucket.told) {
+        bucket = { capacity: void 0, rate: 0, level: 0, at: now, applied: -1, told: true };
+        this.buckets.set(dimension, bucket);
+      }
+      const { limit, remaining, resetMs } = reading;
+      bucket.capacity = limit !== void 0 ? limit * this.share : Math.max(bucket.capacity ?? 0, remaining * this.share);
+      if (limit !== void 0 && resetMs !== void 0 && resetMs > 0 && limit - remaining >= Math.max(1, limit / 20)) {
+        bucket.rate = (limit - remaining) * this.share / resetMs;
+      } else if (bucket.rate === 0) {
+        bucket.rate = bucket.capacity / MINUTE_MS;
+      }
+      let uncounted = 0;
+      for (const [other, cost] of this.inFlight) if (other !== seq) uncounted += cost[dimension];
+      const said = remaining * this.share - uncounted;
+      if (seq > bucket.applied) {
+        bucket.level = said;
+        bucket.applied = seq;
+      } else {
+        bucket.level = Math.min(this.level(bucket, now, dimension) + (counted?.[dimension] ?? 0), said);
+      }
+      bucket.at = now;
+    }
+  }
+  limits() {
+    const perMinute = (dimension) => {
+      const capacity = this.buckets.get(dimension)?.capacity;
+      return capacity === void 0 ? void 0 : Math.round(capacity / this.share);
+    };
+    const requests = perMinute("requests");
+    const tokens = perMinute("tokens") ?? perMinute("input");
+    return {
+      host: this.host,
+      ...requests === void 0 ? {} : { requestsPerMinute: requests },
+      ...tokens === void 0 ? {} : { tokensPerMinute: tokens }
+    };
+  }
+};
+function seconds(ms) {
+  return ms % 1e3 === 0 ? `${ms / 1e3}s` : `${(ms / 1e3).toFixed(1)}s`;
+}
+
+// src/generators/http.ts
 var RETRYABLE_STATUSES = /* @__PURE__ */ new Set([429, 500, 502, 503, 504, 529]);
 var DEFAULT_BASE_DELAY_MS = 1e3;
-var MAX_BACKOFF_MS = 3e4;
+var MAX_BACKOFF_MS2 = 3e4;
 var MAX_RETRY_AFTER_MS = 6e4;
 var MAX_MESSAGE_CHARS = 500;
-var MAX_TIMER_MS = 2 ** 31 - 1;
+var MAX_TIMER_MS2 = 2 ** 31 - 1;
 function readProviderSettings(provider, request, defaults) {
   const { config, env } = request;
   const baseUrl = (configString(provider, config, "base_url") ?? defaults.baseUrl).replace(/\/+$/, "");
@@ -1297,6 +1692,7 @@ function readProviderSettings(provider, request, defaults) {
     throw new GeneratorError(`${provider}: generator_config.headers must map header names to strings`);
   }
   const backoff = Number(env.PAIRFLOW_HTTP_BACKOFF_MS);
+  const rateLimit = readRateLimit(provider, config.rate_limit);
   return {
     baseUrl,
     apiKey,
@@ -1304,9 +1700,40 @@ function readProviderSettings(provider, request, defaults) {
     headers,
     timeoutSeconds: configNumber(provider, config, "timeout", { min: 0, exclusive: true }) ?? 120,
     retries: configNumber(provider, config, "retries", { min: 0, integer: true }) ?? 4,
-    baseDelayMs: env.PAIRFLOW_HTTP_BACKOFF_MS && backoff >= 0 ? backoff : DEFAULT_BASE_DELAY_MS
+    baseDelayMs: env.PAIRFLOW_HTTP_BACKOFF_MS && backoff >= 0 ? backoff : DEFAULT_BASE_DELAY_MS,
+    ...rateLimit === void 0 ? {} : { rateLimit }
   };
 }
+function readRateLimit(provider, value) {
+  if (value === void 0 || value === null) return void 0;
+  const wrong = () => new GeneratorError(`${provider}: generator_config.rate_limit must be {requests_per_minute, tokens_per_minute}, each a number > 0`);
+  if (typeof value !== "object" || Array.isArray(value)) throw wrong();
+  const limits = {};
+  for (const [key, n] of Object.entries(value)) {
+    if (typeof n !== "number" || !Number.isFinite(n) || n <= 0) throw wrong();
+    if (key === "requests_per_minute") limits.requestsPerMinute = n;
+    else if (key === "tokens_per_minute") limits.tokensPerMinute = n;
+    else throw wrong();
+  }
+  return limits;
+}
+function requestCost(prompt, model, maxTokens) {
+  let input;
+  try {
+    input = countTokens(prompt, model).tokens;
+  } catch {
+    input = Math.ceil(prompt.length / CHARS_PER_TOKEN);
+  }
+  return { input: input + CHAT_OVERHEAD_TOKENS, output: maxTokens ?? 0 };
+}
+function sharedBeginning(prompt, prefix, model) {
+  if (prefix === void 0 || prefix <= 0) return void 0;
+  const head = prompt.slice(0, prefix);
+  if (Math.ceil(head.length / CHARS_PER_TOKEN) < cacheMinTokens(model)) return void 0;
+  return sha256Hex(`${model}
+${head}`);
+}
+var processPacing;
 function requireModel(provider, request) {
   if (request.model === null || request.model === "") {
     throw new GeneratorError(`${provider}: no model set; set "model" on pair ${request.pairId} or on the workflow`);
@@ -1332,8 +1759,17 @@ function configNumber(provider, config, key, rules = {}) {
   }
   return value;
 }
-function sendCall(call, signal) {
+function sendCall(call, signal, pacing) {
+  const url = new URL(call.url);
+  const budget = {
+    id: sha256Hex(`${url.origin}${url.pathname}
+${call.model}
+${call.settings.apiKey ?? ""}`),
+    host: url.host,
+    ...call.settings.rateLimit ? { limits: call.settings.rateLimit } : {}
+  };
   return postJson({
+    paced: { pacing: pacing ?? (processPacing ??= new Pacer({ clock: systemClock })), budget, cost: call.cost, shared: call.shared },
     provider: call.provider,
     url: call.url,
     headers: call.headers,
@@ -1367,11 +1803,21 @@ async function httpCall(options) {
     }
   }
   const payload = options.form ?? (options.body === void 0 ? void 0 : JSON.stringify(options.body));
+  const paced = options.paced;
   for (let attempt = 0; ; attempt++) {
     if (signal.aborted) throw fail("cancelled");
-    const timeout = AbortSignal.timeout(Math.min(timeoutSeconds * 1e3, MAX_TIMER_MS));
+    let turn;
+    if (paced) {
+      try {
+        turn = await paced.pacing.turn(paced.budget, paced.cost, signal, paced.shared);
+      } catch (error) {
+        if (error instanceof RateLimitWaitError) throw new RateLimitWaitError(redact(`${provider}: ${error.message}`, options.secrets));
+        throw fail("cancelled");
+      }
+    }
+    const timeout = AbortSignal.timeout(Math.min(timeoutSeconds * 1e3, MAX_TIMER_MS2));
     let failure;
-    let retryAfter = null;
+    let retryAfter2 = null;
     try {
       const response = await fetch(url, {
         method: options.method,
@@ -1380,14 +1826,24 @@ async function httpCall(options) {
         signal: AbortSignal.any([signal, timeout])
       });
       const text = await response.text();
+      const header = (name) => response.headers.get(name);
+      const spent = response.status === 429 && quotaSpent(text);
+      if (response.status === 429 && turn && !spent) {
+        turn.limited(header);
+        attempt--;
+        continue;
+      }
+      turn?.answered(header);
+      turn = void 0;
       if (response.ok) return options.as === "text" ? text : parseJson(text, fail, options.secrets);
       failure = `HTTP ${response.status}: ${providerMessage(text, response.statusText, options.secrets)}`;
-      if (!RETRYABLE_STATUSES.has(response.status)) {
+      if (!RETRYABLE_STATUSES.has(response.status) || spent) {
         const hint = (response.status === 401 || response.status === 403) && options.authHint;
         throw fail(hint ? `${failure} (${hint})` : failure);
       }
-      retryAfter = response.headers.get("retry-after");
+      retryAfter2 = response.headers.get("retry-after");
     } catch (error) {
+      turn?.failed();
       if (error instanceof GeneratorError) throw error;
       if (signal.aborted) throw fail("cancelled");
       failure = timeout.aborted ? `timed out after ${timeoutSeconds}s` : `could not reach ${host}: ${networkReason(error)}`;
@@ -1397,7 +1853,7 @@ async function httpCall(options) {
       throw fail(retries > 0 ? `${failure} (gave up after ${attempt + 1} attempts)` : failure);
     }
     try {
-      await sleep3(retryDelayMs(attempt, retryAfter, options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS), void 0, {
+      await sleep3(retryDelayMs(attempt, retryAfter2, options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS), void 0, {
         signal
       });
     } catch {
@@ -1405,21 +1861,22 @@ async function httpCall(options) {
     }
   }
 }
+function quotaSpent(text) {
+  try {
+    const body = JSON.parse(text);
+    return field(body, "error", "code") === "insufficient_quota" || field(body, "error", "type") === "insufficient_quota";
+  } catch {
+    return false;
+  }
+}
 var UnansweredError = class extends GeneratorError {
   name = "UnansweredError";
 };
-function retryDelayMs(attempt, retryAfter, baseMs, now = Date.now()) {
-  const asked = parseRetryAfter(retryAfter, now);
+function retryDelayMs(attempt, retryAfterText, baseMs, now = Date.now()) {
+  const asked = retryAfter(retryAfterText, now);
   if (asked !== void 0) return Math.min(asked, MAX_RETRY_AFTER_MS);
-  const ceiling = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** attempt);
+  const ceiling = Math.min(MAX_BACKOFF_MS2, baseMs * 2 ** attempt);
   return ceiling / 2 + Math.random() * ceiling / 2;
-}
-function parseRetryAfter(value, now) {
-  if (value === null) return void 0;
-  const text = value.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1e3;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? void 0 : Math.max(0, date - now);
 }
 function parseJson(text, fail, secrets) {
   try {
@@ -1462,9 +1919,9 @@ function redact(text, secrets) {
   for (const secret of secrets) if (secret.length >= 4) out = out.replaceAll(secret, "***");
   return out;
 }
-function field(value, ...path11) {
+function field(value, ...path14) {
   let current = value;
-  for (const key of path11) {
+  for (const key of path14) {
     if (typeof current !== "object" || current === null) return void 0;
     current = current[key];
   }
@@ -1499,6 +1956,9 @@ function anthropicCall(request) {
     headers,
     body: body(cacheableContent(request.prompt, request.cacheablePrefix)),
     asked: body(request.prompt),
+    model,
+    cost: requestCost(request.prompt, model, maxTokens),
+    shared: sharedBeginning(request.prompt, request.cacheablePrefix, model),
     secrets: [settings.apiKey ?? "", ...Object.values(settings.headers)],
     authHint: settings.apiKey === void 0 ? `no API key sent: ${settings.apiKeyEnv} is not set` : void 0
   };
@@ -1516,7 +1976,7 @@ function cacheableContent(prompt, prefix) {
 }
 var anthropicGenerator = async (request) => {
   const call = anthropicCall(request);
-  const data = await sendCall(call, request.signal);
+  const data = await sendCall(call, request.signal, request.pacing);
   return anthropicResult(data, call.secrets);
 };
 function anthropicResult(data, secrets) {
@@ -1531,16 +1991,16 @@ function anthropicResult(data, secrets) {
   const input = field(data, "usage", "input_tokens");
   const output = field(data, "usage", "output_tokens");
   if (typeof input === "number" && typeof output === "number") {
-    const read = count(field(data, "usage", "cache_read_input_tokens"));
-    const written = count(field(data, "usage", "cache_creation_input_tokens"));
-    const tokens = { input: input + read + written, output };
-    if (read > 0) tokens.cacheRead = read;
+    const read2 = count2(field(data, "usage", "cache_read_input_tokens"));
+    const written = count2(field(data, "usage", "cache_creation_input_tokens"));
+    const tokens = { input: input + read2 + written, output };
+    if (read2 > 0) tokens.cacheRead = read2;
     if (written > 0) tokens.cacheWrite = written;
     result.tokens = tokens;
   }
   return result;
 }
-function count(value) {
+function count2(value) {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
 }
 
@@ -1578,13 +2038,16 @@ function openaiCall(request) {
     body,
     asked: body,
     apiVersion,
+    model,
+    cost: requestCost(request.prompt, model, maxTokens),
+    shared: sharedBeginning(request.prompt, request.cacheablePrefix, model),
     secrets: [settings.apiKey ?? "", ...Object.values(settings.headers)],
     authHint: settings.apiKey === void 0 ? `no API key sent: ${settings.apiKeyEnv} is not set` : void 0
   };
 }
 var openaiGenerator = async (request) => {
   const call = openaiCall(request);
-  const data = await sendCall(call, request.signal);
+  const data = await sendCall(call, request.signal, request.pacing);
   return openaiResult(data, call.secrets);
 };
 function openaiResult(data, secrets) {
@@ -1609,23 +2072,95 @@ function openaiResult(data, secrets) {
 // src/model/redact.ts
 var MIN_SECRET_LENGTH = 6;
 var REDACTED = "***";
+var PIECE_LENGTH = 64;
+var GZIP_INFLATED_LIMIT = 1024 * 1024;
 var noRedaction = (text) => text;
-function redactor(secrets) {
-  const forms = /* @__PURE__ */ new Set();
+var FORMS_PER_PATTERN = 4;
+var BREAK = "(?:\\r?\\n)?";
+function redactor(secrets, gunzip2) {
+  const forms = [];
+  const seen = /* @__PURE__ */ new Set();
   for (const secret of secrets) {
     for (const value of /* @__PURE__ */ new Set([secret, secret.trim()])) {
       if (value.length < MIN_SECRET_LENGTH) continue;
-      forms.add(value);
-      for (const encoded of base64Forms(value)) if (encoded.length >= MIN_SECRET_LENGTH) forms.add(encoded);
+      for (const piece of piecesOf(value)) {
+        if (seen.has(piece)) continue;
+        seen.add(piece);
+        forms.push(...formsOf(piece));
+      }
     }
   }
-  if (forms.size === 0) return noRedaction;
-  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(brokenOverLines);
-  const pattern = new RegExp(alternatives.join("|"), "gu");
-  return (text) => text === "" ? text : text.replace(pattern, REDACTED);
+  if (forms.length === 0) return noRedaction;
+  const kinds = /* @__PURE__ */ new Map();
+  for (const form of forms) kinds.set(form.kind, [...kinds.get(form.kind) ?? [], form]);
+  const patterns = [...kinds.values()].flatMap(patternsOf);
+  const inGzip = gunzip2 && ((base64) => gzipHolds(base64, patterns, gunzip2));
+  return (text) => {
+    if (text === "") return text;
+    let out = text;
+    if (inGzip && text.includes(GZIP_BASE64)) {
+      out = text.replace(GZIP_TOKEN, (token, at) => redactGzip(token, LINE_END.test(text.charAt(at + token.length)), inGzip));
+    }
+    for (const pattern of patterns) out = out.replace(pattern, REDACTED);
+    return out;
+  };
 }
-function brokenOverLines(value) {
-  return [...value].map((c) => c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("(?:\\r?\\n)?");
+var LINE_END = /^[\r\n]?$/;
+function patternsOf(forms) {
+  const sorted = forms.sort((a, b) => b.length - a.length);
+  const patterns = [];
+  for (let i = 0; i < sorted.length; i += FORMS_PER_PATTERN) {
+    const some = sorted.slice(i, i + FORMS_PER_PATTERN);
+    patterns.push(new RegExp(some.map((f) => f.units.join(BREAK)).join("|"), "gu"));
+    const apart = some.filter((f) => f.separable).map((f, n) => separated(f.units, n + 1));
+    if (apart.length > 0) patterns.push(new RegExp(apart.join("|"), "gu"));
+  }
+  return patterns;
+}
+function separated([first, ...rest], group) {
+  return `${first}${BREAK}([\\s\\S]{1,4}?)${BREAK}${rest.join(`${BREAK}(?:\\${group})${BREAK}`)}`;
+}
+function piecesOf(value) {
+  const chars = [...value];
+  if (chars.length <= PIECE_LENGTH) return [value];
+  const pieces = [];
+  for (let i = 0; i < chars.length; i += PIECE_LENGTH) pieces.push(chars.slice(i, i + PIECE_LENGTH).join(""));
+  if ([...pieces.at(-1)].length < MIN_SECRET_LENGTH) {
+    const last = pieces.pop();
+    pieces.push(pieces.pop() + last);
+  }
+  return pieces;
+}
+function formsOf(value) {
+  const chars = [...value];
+  const bytes = Buffer.from(value, "utf8");
+  const forms = [
+    { kind: "characters", units: chars.map(escapedChar), length: value.length, separable: true },
+    { kind: "reversed", units: [...chars].reverse().map(literal), length: value.length, separable: true },
+    { kind: "hex", units: [...bytes].map((b) => hexDigits(b.toString(16).padStart(2, "0"))), length: bytes.length * 2, separable: true }
+  ];
+  for (const encoded of base64Forms(value)) {
+    if (encoded.length >= MIN_SECRET_LENGTH) forms.push({ kind: "base64", units: [...encoded].map(literal), length: encoded.length, separable: false });
+  }
+  return forms;
+}
+function escapedChar(c) {
+  const ways = /* @__PURE__ */ new Set([literal(c)]);
+  ways.add([...Buffer.from(c, "utf8")].map((b) => `%${hexDigits(b.toString(16).padStart(2, "0"))}`).join(""));
+  if (c === " ") ways.add("\\+");
+  let units = "";
+  for (let i = 0; i < c.length; i++) units += `\\\\u${hexDigits(c.charCodeAt(i).toString(16).padStart(4, "0"))}`;
+  ways.add(units);
+  const short = JSON_SHORT[c];
+  if (short) ways.add(literal(short));
+  return `(?:${[...ways].join("|")})`;
+}
+var JSON_SHORT = { '"': '\\"', "\\": "\\\\", "/": "\\/", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "	": "\\t" };
+function hexDigits(hex) {
+  return hex.replace(/[a-f]/g, (d) => `[${d}${d.toUpperCase()}]`);
+}
+function literal(text) {
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
 }
 function base64Forms(value) {
   const bytes = Buffer.from(value, "utf8");
@@ -1639,52 +2174,284 @@ function base64Forms(value) {
   }
   return forms;
 }
+var GZIP_BASE64 = "H4sI";
+var GZIP_TOKEN = /(?<![A-Za-z0-9+/_-])H4sI[A-Za-z0-9+/_-]*=*(?:\r?\n[A-Za-z0-9+/_-]+=*)*/g;
+function redactGzip(token, endsLine, holds) {
+  if (!holds(token)) return token;
+  const lines2 = token.split(/(?<=\n)/);
+  const upTo = (n) => lines2.slice(0, n).join("");
+  let [without, taken] = [0, lines2.length];
+  while (taken - without > 1) {
+    const middle = Math.floor((without + taken) / 2);
+    if (holds(upTo(middle))) taken = middle;
+    else without = middle;
+  }
+  if (taken < lines2.length) taken = endsLine ? lines2.length : Math.max(taken, lines2.length - 1);
+  const replaced = upTo(taken);
+  const lineBreak = /\r?\n$/.exec(replaced)?.[0] ?? "";
+  return REDACTED + lineBreak + lines2.slice(taken).join("");
+}
+function gzipHolds(token, patterns, gunzip2) {
+  const data = Buffer.from(token.replace(/\s+/g, ""), "base64");
+  if (data.length < 10 || (data[3] & 224) !== 0) return false;
+  const inflated = gunzip2(data, GZIP_INFLATED_LIMIT);
+  if (inflated === "too large") return true;
+  const text = Buffer.from(inflated).toString("utf8");
+  return patterns.some((pattern) => {
+    pattern.lastIndex = 0;
+    return pattern.test(text);
+  });
+}
 
 // src/app/sandbox.ts
-import { existsSync as existsSync3 } from "node:fs";
+import { chmodSync, existsSync as existsSync3, mkdtempSync as mkdtempSync3, rmSync as rmSync5, writeFileSync as writeFileSync4 } from "node:fs";
+import { tmpdir as tmpdir3 } from "node:os";
+import path6 from "node:path";
 
 // src/processes/sandbox.ts
 import { spawnSync as spawnSync2 } from "node:child_process";
-import { accessSync, constants, existsSync as existsSync2 } from "node:fs";
-import path4 from "node:path";
+import { accessSync, constants, existsSync as existsSync2, lstatSync, mkdirSync as mkdirSync3, mkdtempSync as mkdtempSync2, readdirSync as readdirSync2, readFileSync as readFileSync3, rmSync as rmSync4, statSync as statSync2, writeFileSync as writeFileSync3 } from "node:fs";
+import { tmpdir as tmpdir2 } from "node:os";
+import path5 from "node:path";
 var SANDBOX_MODES = ["auto", "required", "off"];
+var LAYER_DIR = "/run/pairflow-layer";
+var LAYER_SETUP = [
+  "root=$1 candidate=$2 at=$3 setpriv=$4 options=$5 n=$6; shift 6",
+  "mkdir -p /tmp/.pairflow-layer/upper /tmp/.pairflow-layer/work || exit 123",
+  `mount -t overlay pairflow -o "$options"lowerdir=${LAYER_DIR}/lower,upperdir=/tmp/.pairflow-layer/upper,workdir=/tmp/.pairflow-layer/work "$root" || exit 123`,
+  `while [ "$n" -gt 0 ]; do mount --bind ${LAYER_DIR}/empty "$1" || exit 123; shift; n=$((n - 1)); done`,
+  'if [ -n "$at" ]; then mkdir -p "${at%/*}" && cat "$candidate" > "$at" || exit 123; fi',
+  `mount -t tmpfs -o size=4k,mode=0755 pairflow ${LAYER_DIR} || exit 123`,
+  'cd "$PWD" || exit 123',
+  'exec "$setpriv" --bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-privs -- "$@"'
+].join("\n");
+var LAYER_FAILED = 123;
 function runnerDirectories(env, execPath = process.execPath) {
   const dirs = [];
-  if (env.RUNNER_TEMP) dirs.push(env.RUNNER_TEMP);
+  if (env.RUNNER_TEMP) {
+    dirs.push(env.RUNNER_TEMP);
+    const work = path5.dirname(env.RUNNER_TEMP);
+    if (path5.basename(work) === "_work" && path5.dirname(work) !== "/") dirs.push(path5.dirname(work));
+  }
   const externals = /^(.*)\/externals\/node\d+\/bin\/node$/.exec(execPath);
   if (externals?.[1]) dirs.push(externals[1]);
-  return dirs;
+  return [...new Set(dirs)];
+}
+var CREDENTIAL_HOMES = /* @__PURE__ */ new Set([
+  ".ssh",
+  ".gnupg",
+  ".aws",
+  ".azure",
+  ".docker",
+  ".kube",
+  ".config",
+  ".netrc",
+  ".npmrc",
+  ".pypirc",
+  ".gitconfig",
+  ".git-credentials",
+  ".gcloud",
+  ".terraform.d"
+]);
+function toolHomes(home, pathVar) {
+  const dirs = /* @__PURE__ */ new Set();
+  for (const entry of pathVar.split(":")) {
+    if (!path5.isAbsolute(entry)) continue;
+    const rel = path5.relative(home, entry);
+    if (rel === "" || rel.startsWith("..") || path5.isAbsolute(rel)) continue;
+    const first = rel.split(path5.sep)[0];
+    if (CREDENTIAL_HOMES.has(first)) continue;
+    const dir = path5.join(home, first);
+    if (lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) dirs.add(dir);
+  }
+  return [...dirs];
+}
+var NOT_WALKED = /* @__PURE__ */ new Set(["node_modules", ".pairflow"]);
+function gitConfigFiles(root) {
+  const found = [];
+  const configs = (gitDir) => {
+    for (const name of ["config", "config.worktree"]) {
+      const file = path5.join(gitDir, name);
+      if (lstatSync(file, { throwIfNoEntry: false })?.isFile()) found.push(file);
+    }
+    const modules = path5.join(gitDir, "modules");
+    if (lstatSync(modules, { throwIfNoEntry: false })?.isDirectory()) walkModules(modules);
+  };
+  const walkModules = (dir) => {
+    for (const entry of readdirSafe(dir)) {
+      if (!entry.isDirectory()) continue;
+      const sub = path5.join(dir, entry.name);
+      if (lstatSync(path5.join(sub, "HEAD"), { throwIfNoEntry: false })?.isFile()) configs(sub);
+      else walkModules(sub);
+    }
+  };
+  const linked = (file) => {
+    let gitDir;
+    try {
+      const text = readFileSync3(file, "utf8");
+      const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
+      if (named === void 0) return;
+      gitDir = path5.resolve(path5.dirname(file), named);
+    } catch {
+      return;
+    }
+    configs(gitDir);
+    try {
+      const common = readFileSync3(path5.join(gitDir, "commondir"), "utf8").trim();
+      if (common !== "") configs(path5.resolve(gitDir, common));
+    } catch {
+    }
+  };
+  const walk = (dir) => {
+    for (const entry of readdirSafe(dir)) {
+      const sub = path5.join(dir, entry.name);
+      if (entry.name === ".git" && entry.isFile()) linked(sub);
+      if (!entry.isDirectory() || NOT_WALKED.has(entry.name)) continue;
+      if (entry.name === ".git") configs(sub);
+      else walk(sub);
+    }
+  };
+  walk(root);
+  for (let dir = path5.dirname(root); dir !== path5.dirname(dir); dir = path5.dirname(dir)) {
+    const git = lstatSync(path5.join(dir, ".git"), { throwIfNoEntry: false });
+    if (git?.isDirectory()) configs(path5.join(dir, ".git"));
+    else if (git?.isFile()) linked(path5.join(dir, ".git"));
+    if (git) break;
+  }
+  return [...new Set(found)];
+}
+function readdirSafe(dir) {
+  try {
+    return readdirSync2(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
 }
 function bwrapArguments(layout, command) {
-  const args = ["--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"];
-  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
+  const layered = command.layer !== void 0 && layout.layer !== void 0 && layout.emptyFile !== void 0;
+  const args = [
+    "--die-with-parent",
+    "--unshare-user",
+    ...layered ? [] : ["--disable-userns"],
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try"
+  ];
+  if (!command.network) args.push("--unshare-net");
+  const setup = ["CAP_SYS_ADMIN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_SETPCAP"].flatMap((cap) => ["--cap-add", cap]);
+  args.push("--cap-drop", "ALL", ...layered && layout.layer.unshare === void 0 ? setup : []);
+  const sized = command.tmpBytes === void 0 ? [] : ["--size", String(command.tmpBytes)];
+  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...sized, "--tmpfs", "/tmp");
   args.push("--tmpfs", "/run", "--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve");
   for (const dir of layout.hide) if (dir !== "/" && !isInside(layout.root, dir)) args.push("--tmpfs", dir);
+  if (layout.home !== void 0 && layout.home !== "/" && !isInside(layout.root, layout.home)) {
+    args.push(...sized, "--tmpfs", layout.home);
+    for (const dir of layout.show ?? []) args.push("--ro-bind", dir, dir);
+  }
   for (const dir of [layout.root, ...command.readable]) if (dir !== "/") args.push("--ro-bind", dir, dir);
-  for (const dir of command.writable ?? []) if (dir !== "/") args.push("--bind", dir, dir);
+  if (layout.emptyFile !== void 0) for (const file of layout.empty ?? []) args.push("--ro-bind", layout.emptyFile, file);
+  if (layered) args.push("--ro-bind", layout.root, `${LAYER_DIR}/lower`, "--ro-bind", layout.emptyFile, `${LAYER_DIR}/empty`);
   args.push("--chdir", command.cwd);
   return args;
+}
+function confinedArgv(bwrap, layout, command) {
+  const argv = [bwrap, ...bwrapArguments(layout, command)];
+  const tools = layout.layer;
+  if (command.layer === void 0 || tools === void 0 || layout.emptyFile === void 0) return argv;
+  const inside = (layout.empty ?? []).filter((file) => isInside(layout.root, file));
+  const place = command.layer.place;
+  const nest = tools.unshare === void 0 ? [] : [tools.unshare, "-Urm", "--"];
+  const options = tools.unshare === void 0 ? "" : "userxattr,";
+  return [
+    ...argv,
+    ...nest,
+    "/bin/sh",
+    "-c",
+    LAYER_SETUP,
+    "pairflow-layer",
+    layout.root,
+    place?.candidate ?? "",
+    place?.at ?? "",
+    tools.setpriv,
+    options,
+    String(inside.length),
+    ...inside
+  ];
 }
 function bubblewrap(bwrap, layout) {
   return {
     name: "bubblewrap",
-    confine: (command) => [bwrap, ...bwrapArguments(layout, command)]
+    layered: layout.layer !== void 0,
+    confine: (command) => confinedArgv(bwrap, layout, command)
   };
 }
-var probes = /* @__PURE__ */ new Map();
-function probeSandbox(env) {
-  const pathVar = env.PATH ?? "";
-  const known = probes.get(pathVar);
-  if (known) return known;
-  const probe = probeNow(pathVar);
-  probes.set(pathVar, probe);
+var layers = /* @__PURE__ */ new Map();
+function probeLayer(bwrap, emptyFile2) {
+  const known = layers.get(bwrap);
+  if (known !== void 0) return known;
+  const probe = probeLayerNow(bwrap, emptyFile2);
+  layers.set(bwrap, probe);
   return probe;
 }
-function probeNow(pathVar) {
-  const bwrap = findExecutable("bwrap", pathVar);
-  if (bwrap === void 0) return { available: false, reason: "bubblewrap (bwrap) is not installed" };
-  const args = bwrapArguments({ root: "/", hide: [] }, { cwd: "/", readable: [] });
-  const r = spawnSync2(bwrap, [...args, "/bin/sh", "-c", "ls /proc"], { encoding: "utf8", timeout: 1e4, env: {} });
+function probeLayerNow(bwrap, emptyFile2) {
+  const root = process.getuid?.() === 0;
+  const unshare = root ? void 0 : systemProgram("unshare");
+  const setpriv = systemProgram("setpriv");
+  if (!root && unshare === void 0 || setpriv === void 0) return "util-linux's unshare and setpriv are not installed";
+  const dir = mkdtempSync2(path5.join(tmpdir2(), "pairflow-layer-"));
+  try {
+    const repo = path5.join(dir, "repo");
+    mkdirSync3(path5.join(repo, ".git"), { recursive: true });
+    writeFileSync3(path5.join(repo, ".git", "config"), "probe-secret\n");
+    writeFileSync3(path5.join(dir, "candidate"), "probe-candidate\n");
+    const tools = { ...unshare ? { unshare } : {}, setpriv };
+    const layout = { root: repo, hide: [], empty: [path5.join(repo, ".git", "config")], emptyFile: emptyFile2, layer: tools };
+    const command = {
+      cwd: repo,
+      readable: [dir],
+      network: false,
+      layer: { place: { candidate: path5.join(dir, "candidate"), at: path5.join(repo, "out", "placed.txt") } }
+    };
+    const script = "cat .git/config out/placed.txt; echo x > written && cat written; grep '^CapEff' /proc/self/status";
+    const argv = [...confinedArgv(bwrap, layout, command), "/bin/sh", "-c", script];
+    const r = spawnSync2(argv[0], argv.slice(1), { encoding: "utf8", timeout: 1e4, env: { PATH: "/usr/bin:/bin" } });
+    const said = (r.stderr || "").trim().split("\n")[0] ?? "";
+    if (r.error || r.status !== 0) return `the writable layer cannot be made here${said ? ` (${said})` : r.error ? ` (${r.error.message})` : ""}`;
+    const caps = /^CapEff:\s*([0-9a-f]+)$/m.exec(r.stdout)?.[1];
+    const held = r.stdout.includes("probe-secret") || caps === void 0 || /[1-9a-f]/.test(caps);
+    if (held || !r.stdout.includes("probe-candidate") || existsSync2(path5.join(repo, "written")) || existsSync2(path5.join(repo, "out"))) {
+      return "the writable layer does not hold here";
+    }
+    return tools;
+  } finally {
+    rmSync4(dir, { recursive: true, force: true });
+  }
+}
+var probes = /* @__PURE__ */ new Map();
+var SYSTEM_DIRECTORIES = ["/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin"];
+var BWRAP_VARIABLE = "PAIRFLOW_BWRAP";
+function probeSandbox(env) {
+  const asked = env[BWRAP_VARIABLE];
+  const key = asked ?? "";
+  const known = probes.get(key);
+  if (known) return known;
+  const probe = probeNow(asked);
+  probes.set(key, probe);
+  return probe;
+}
+function systemProgram(name, given) {
+  if (given !== void 0 && given !== "") return path5.isAbsolute(given) && isExecutable(given) ? given : void 0;
+  return findExecutable(name, SYSTEM_DIRECTORIES.join(":"));
+}
+var PROBE = "ls /proc; grep '^CapEff:' /proc/self/status; umount -l /proc 2>/dev/null && echo UNMOUNTED; exit 0";
+function probeNow(asked) {
+  const bwrap = systemProgram("bwrap", asked);
+  if (bwrap === void 0) {
+    return { available: false, reason: asked ? `${BWRAP_VARIABLE} (${asked}) is not an absolute path to a program` : "bubblewrap (bwrap) is not installed" };
+  }
+  const args = bwrapArguments({ root: "/", hide: [] }, { cwd: "/", readable: [], network: false });
+  const r = spawnSync2(bwrap, [...args, "/bin/sh", "-c", PROBE], { encoding: "utf8", timeout: 1e4, env: {} });
   if (r.error) return { available: false, reason: `bwrap could not be started: ${r.error.message}` };
   if (r.status !== 0) {
     const said = (r.stderr || r.stdout).trim().split("\n")[0] ?? "";
@@ -1692,23 +2459,30 @@ function probeNow(pathVar) {
   }
   const pids = r.stdout.split(/\s+/).filter((name) => /^\d+$/.test(name));
   if (pids.length === 0 || pids.length > 4) return { available: false, reason: "bwrap does not hide other processes here" };
+  const caps = /^CapEff:\s*([0-9a-f]+)$/m.exec(r.stdout)?.[1];
+  if (caps === void 0 || /[1-9a-f]/.test(caps)) return { available: false, reason: "a command in bwrap keeps capabilities here" };
+  if (r.stdout.includes("UNMOUNTED")) return { available: false, reason: "a command in bwrap can unmount its /proc here" };
   return { available: true, bwrap };
 }
 function findExecutable(name, pathVar) {
   for (const dir of pathVar.split(":")) {
     if (dir === "") continue;
-    const file = path4.join(dir, name);
-    try {
-      accessSync(file, constants.X_OK);
-      if (existsSync2(file)) return file;
-    } catch {
-    }
+    const file = path5.join(dir, name);
+    if (isExecutable(file)) return file;
   }
   return void 0;
 }
+function isExecutable(file) {
+  try {
+    accessSync(file, constants.X_OK);
+    return existsSync2(file) && statSync2(file).isFile();
+  } catch {
+    return false;
+  }
+}
 function isInside(dir, file) {
-  const rel = path4.relative(dir, file);
-  return rel === "" || !rel.startsWith("..") && !path4.isAbsolute(rel);
+  const rel = path5.relative(dir, file);
+  return rel === "" || !rel.startsWith("..") && !path5.isAbsolute(rel);
 }
 
 // src/app/sandbox.ts
@@ -1734,7 +2508,19 @@ function chooseSandbox(mode, env, root) {
   const probe = probeSandbox(env);
   if (probe.available) {
     const hide = runnerDirectories(env).filter((dir) => existsSync3(dir));
-    return { state: { mode, confined: true, by: "bubblewrap" }, sandbox: bubblewrap(probe.bwrap, { root, hide }) };
+    const home = env.HOME !== void 0 && path6.isAbsolute(env.HOME) && existsSync3(env.HOME) ? path6.resolve(env.HOME) : void 0;
+    const empty2 = emptyFile();
+    const layer = probeLayer(probe.bwrap, empty2);
+    const layout = {
+      root,
+      hide,
+      empty: gitConfigFiles(root),
+      emptyFile: empty2,
+      ...typeof layer === "string" ? {} : { layer },
+      ...home ? { home, show: toolHomes(home, env.PATH ?? "") } : {}
+    };
+    const state = { mode, confined: true, by: "bubblewrap", ...typeof layer === "string" ? { layer } : {} };
+    return { state, sandbox: bubblewrap(probe.bwrap, layout) };
   }
   if (mode === "required") {
     throw new SandboxUnavailableError(
@@ -1747,56 +2533,319 @@ function unconfinedWarning(state) {
   if (state === void 0 || state.confined || state.mode !== "auto") return void 0;
   return `commands run without a sandbox (${state.reason}): a guard running code a model wrote can read the job's tokens from pairflow's process; install bubblewrap to confine them, or see docs/security.md`;
 }
+var empty;
+function emptyFile() {
+  if (empty !== void 0 && existsSync3(empty)) return empty;
+  const dir = mkdtempSync3(path6.join(tmpdir3(), "pairflow-empty-"));
+  chmodSync(dir, 493);
+  empty = path6.join(dir, "empty");
+  writeFileSync4(empty, "", { mode: 292 });
+  process.once("exit", () => rmSync5(dir, { recursive: true, force: true }));
+  return empty;
+}
 
 // src/app/environment.ts
 var RUNNER_SECRETS = ["GITHUB_TOKEN", "GH_TOKEN"];
 var RUNNER_FILES = ["GITHUB_ENV", "GITHUB_PATH", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "GITHUB_STATE"];
 var SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|PRIVATE_KEY|API_KEY|ACCESS_KEY|AUTH/i;
 var PASS_ENV_VARIABLE = "PAIRFLOW_PASS_ENV";
+var PASS_ENV_GUARDS_VARIABLE = "PAIRFLOW_PASS_ENV_GUARDS";
 var DEFAULT_KEY_VARIABLES = [OPENAI_KEY_VARIABLE, ANTHROPIC_KEY_VARIABLE];
 function childEnvironments(env, workflow) {
-  const passed = new Set(
-    (env[PASS_ENV_VARIABLE] ?? "").split(",").map((name) => name.trim()).filter((name) => name !== "")
-  );
+  const passed = names(env[PASS_ENV_VARIABLE]);
+  const toGuards = names(env[PASS_ENV_GUARDS_VARIABLE]);
+  const guardPassed = (name) => passed.has(name) && toGuards.has(name);
+  const generator = {};
   const guard = {};
   const secrets = [];
   for (const [name, value] of Object.entries(env)) {
     if (value === void 0) continue;
     const runners = RUNNER_SECRETS.includes(name) || RUNNER_FILES.includes(name) || name.startsWith("ACTIONS_") || name.startsWith("INPUT_");
-    if (passed.has(name) || !runners && !SECRET_NAME.test(name)) guard[name] = value;
+    const withheld = runners || SECRET_NAME.test(name);
+    if (!withheld || passed.has(name)) generator[name] = value;
+    if (!withheld || guardPassed(name)) guard[name] = value;
     if (RUNNER_SECRETS.includes(name) || name.startsWith("ACTIONS_") || SECRET_NAME.test(name)) secrets.push(value);
   }
-  const generator = { ...guard };
   for (const name of keyVariables(workflow)) {
     const value = env[name];
     if (value === void 0) continue;
     generator[name] = value;
     secrets.push(value);
-    if (!passed.has(name)) delete guard[name];
+    if (!guardPassed(name)) delete guard[name];
   }
   return { generator, guard, secrets };
 }
+function names(list) {
+  return new Set(
+    (list ?? "").split(",").map((name) => name.trim()).filter((name) => name !== "")
+  );
+}
 function keyVariables(workflow) {
-  const names = new Set(DEFAULT_KEY_VARIABLES);
+  const names2 = new Set(DEFAULT_KEY_VARIABLES);
   for (const pair of workflow.pairs.values()) {
     const name = pair.generatorConfig.api_key_env;
-    if (typeof name === "string") names.add(name);
+    if (typeof name === "string") names2.add(name);
   }
-  return [...names];
+  return [...names2];
 }
 function childSetup(request, workflow, plan) {
   const env = request.env ?? {};
   const mode = sandboxMode(request.sandbox, env);
   const { generator, guard, secrets } = childEnvironments(env, workflow);
-  const setup = { env: { generator, guard }, redact: redactor(secrets) };
+  const setup = { env: { generator, guard }, redact: secretRedactor(secrets) };
   if (!runsCommands(plan)) return setup;
   const choice = chooseSandbox(mode, env, workflow.root);
   return { ...setup, sandbox: choice.sandbox, state: choice.state };
 }
+function secretRedactor(secrets) {
+  return redactor(secrets, gunzip);
+}
+var gunzip = (data, limit) => {
+  const inflate = (length) => gunzipSync(data.subarray(0, length), { finishFlush: constants2.Z_SYNC_FLUSH, maxOutputLength: limit });
+  const tooLarge = (err) => err.code === "ERR_BUFFER_TOO_LARGE";
+  try {
+    return inflate(data.length);
+  } catch (err) {
+    if (tooLarge(err)) return "too large";
+  }
+  let good = new Uint8Array(0);
+  let [ok, failed] = [0, data.length];
+  while (failed - ok > 1) {
+    const length = Math.floor((ok + failed) / 2);
+    try {
+      good = inflate(length);
+      ok = length;
+    } catch (err) {
+      if (tooLarge(err)) return "too large";
+      failed = length;
+    }
+  }
+  return good;
+};
+
+// src/processes/limits.ts
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { existsSync as existsSync4, mkdirSync as mkdirSync4, readdirSync as readdirSync3, readFileSync as readFileSync4, rmdirSync, writeFileSync as writeFileSync5 } from "node:fs";
+import path7 from "node:path";
+var DEFAULT_LIMITS = {
+  processes: 2048,
+  memoryBytes: 4 * 2 ** 30,
+  tmpBytes: 1 * 2 ** 30,
+  timeSeconds: 3600
+};
+var LIMIT_NAMES = ["processes", "memory", "tmp", "time"];
+function parseLimits(text, base = DEFAULT_LIMITS) {
+  const limits = { ...base };
+  for (const item of text.split(/[\s,]+/).filter((part) => part !== "")) {
+    const [name, value = ""] = item.split("=", 2);
+    const bytes = name === "memory" || name === "tmp";
+    const parsed = parseAmount(value, bytes);
+    if (!LIMIT_NAMES.includes(name)) return `"${name}" is not a limit; use ${LIMIT_NAMES.map((n) => `${n}=`).join(", ")}`;
+    if (parsed === void 0)
+      return `${name}=${value} is not ${bytes ? "a size such as 512m or 4g" : name === "time" ? "a number of seconds" : "a whole number"} above 0`;
+    if (name === "processes") limits.processes = parsed;
+    else if (name === "memory") limits.memoryBytes = parsed;
+    else if (name === "tmp") limits.tmpBytes = parsed;
+    else limits.timeSeconds = parsed;
+  }
+  return limits;
+}
+function describeLimits(limits) {
+  const size = (bytes) => bytes % 2 ** 30 === 0 ? `${bytes / 2 ** 30}g` : bytes % 2 ** 20 === 0 ? `${bytes / 2 ** 20}m` : String(bytes);
+  return `processes=${limits.processes},memory=${size(limits.memoryBytes)},tmp=${size(limits.tmpBytes)},time=${limits.timeSeconds}`;
+}
+function parseAmount(text, bytes) {
+  const m = /^(\d+(?:\.\d+)?)([kmgt]i?b?)?$/i.exec(text.trim());
+  if (!m) return void 0;
+  const unit = m[2]?.toLowerCase()[0];
+  if (unit !== void 0 && !bytes) return void 0;
+  const scale = unit === void 0 ? 1 : 1024 ** ("kmgt".indexOf(unit) + 1);
+  const value = Math.floor(Number(m[1]) * scale);
+  return Number.isSafeInteger(value) && value > 0 ? value : void 0;
+}
+function limitMessage(hit, limits) {
+  switch (hit) {
+    case "processes":
+      return `stopped by the process limit (${limits.processes} processes at once; --limits processes=N)`;
+    case "memory":
+      return `stopped by the memory limit (${formatSize(limits.memoryBytes)}; --limits memory=SIZE)`;
+    case "tmp":
+      return `stopped by the size limit of its /tmp and home directory (${formatSize(limits.tmpBytes)} each; --limits tmp=SIZE)`;
+  }
+}
+function formatSize(bytes) {
+  for (const [unit, size] of [
+    ["GiB", 2 ** 30],
+    ["MiB", 2 ** 20],
+    ["KiB", 2 ** 10]
+  ]) {
+    if (bytes >= size) return `${Math.round(bytes / size * 10) / 10} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
+function rlimitPrefix(limits) {
+  return `ulimit -p ${limits.processes} 2>/dev/null; ulimit -d ${Math.ceil(limits.memoryBytes / 1024)} 2>/dev/null; `;
+}
+function limitFromOutput(output, sandboxed) {
+  if (/Cannot fork|fork: (retry: )?Resource temporarily unavailable|fork failed: resource temporarily unavailable|EAGAIN.*(spawn|fork)|(spawn|fork).*EAGAIN/i.test(
+    output
+  ))
+    return "processes";
+  if (/out of memory|Cannot allocate memory|ENOMEM|MemoryError|std::bad_alloc|allocation failed/i.test(output)) return "memory";
+  if (sandboxed && /No space left on device|ENOSPC/i.test(output)) return "tmp";
+  return void 0;
+}
+var hierarchy;
+var made = 0;
+var runTag = `pairflow-${process.pid}-${randomBytes3(4).toString("hex")}`;
+function commandCgroup(limits) {
+  if (hierarchy === void 0) hierarchy = findHierarchy();
+  if (hierarchy === null) return void 0;
+  const name = `c${++made}`;
+  const dirs = hierarchy.dirs.map((dir) => path7.join(dir, name));
+  try {
+    for (const dir of dirs) mkdirSync4(dir);
+    if (hierarchy.version === 2) {
+      writeFileSync5(path7.join(dirs[0], "pids.max"), String(limits.processes));
+      writeFileSync5(path7.join(dirs[0], "memory.max"), String(limits.memoryBytes));
+      tryWrite(path7.join(dirs[0], "memory.swap.max"), "0");
+    } else {
+      writeFileSync5(path7.join(dirs[0], "pids.max"), String(limits.processes));
+      writeFileSync5(path7.join(dirs[1], "memory.limit_in_bytes"), String(limits.memoryBytes));
+      tryWrite(path7.join(dirs[1], "memory.memsw.limit_in_bytes"), String(limits.memoryBytes));
+    }
+  } catch {
+    for (const dir of dirs) removeCgroup(dir);
+    return void 0;
+  }
+  const version = hierarchy.version;
+  return {
+    add(pids) {
+      for (const dir of dirs) for (const pid of pids) tryWrite(path7.join(dir, "cgroup.procs"), String(pid));
+    },
+    hit() {
+      if (version === 2) {
+        if (counter(path7.join(dirs[0], "memory.events"), "oom_kill") > 0) return "memory";
+        if (counter(path7.join(dirs[0], "pids.events"), "max") > 0) return "processes";
+        return void 0;
+      }
+      if (counter(path7.join(dirs[1], "memory.oom_control"), "oom_kill") > 0) return "memory";
+      if (counter(path7.join(dirs[0], "pids.events"), "max") > 0) return "processes";
+      return void 0;
+    },
+    dispose() {
+      if (version === 2) tryWrite(path7.join(dirs[0], "cgroup.kill"), "1");
+      for (let round = 0; round < 100; round++) {
+        const left = members(dirs[0]);
+        if (left.length === 0) break;
+        for (const pid of left) {
+          try {
+            process.kill(pid, "SIGKILL");
+          } catch {
+          }
+        }
+        sleepSync(2);
+      }
+      for (const dir of dirs) removeCgroup(dir);
+    }
+  };
+}
+function removeRunCgroups() {
+  if (!hierarchy) return;
+  for (const dir of hierarchy.dirs) {
+    for (const child of readdirSafe2(dir)) removeCgroup(path7.join(dir, child));
+    removeCgroup(dir);
+  }
+}
+function findHierarchy() {
+  if (process.platform !== "linux" || process.env.PAIRFLOW_CGROUPS === "off") return null;
+  let own;
+  try {
+    own = readFileSync4("/proc/self/cgroup", "utf8");
+  } catch {
+    return null;
+  }
+  const lines2 = own.split("\n").map((line) => line.split(":"));
+  const v2 = lines2.find((l) => l[0] === "0" && l[1] === "")?.[2];
+  const pathOf = (controller) => lines2.find((l) => l[0] !== "0" && (l[1] ?? "").split(",").includes(controller))?.[2];
+  const made2 = [];
+  const make = (dir) => {
+    mkdirSync4(dir);
+    made2.push(dir);
+  };
+  try {
+    const pids = pathOf("pids");
+    const memory = pathOf("memory");
+    if (pids !== void 0 && memory !== void 0 && existsSync4("/sys/fs/cgroup/pids/cgroup.procs") && existsSync4("/sys/fs/cgroup/memory/cgroup.procs")) {
+      const dirs = [path7.join("/sys/fs/cgroup/pids", pids, runTag), path7.join("/sys/fs/cgroup/memory", memory, runTag)];
+      for (const dir of dirs) make(dir);
+      process.on("exit", removeRunCgroups);
+      return { version: 1, dirs };
+    }
+    if (v2 !== void 0 && existsSync4("/sys/fs/cgroup/cgroup.controllers")) {
+      const base = path7.join("/sys/fs/cgroup", v2 === "/" ? "/" : path7.dirname(v2));
+      const enabled = readFileSync4(path7.join(base, "cgroup.subtree_control"), "utf8").split(/\s+/);
+      if (!enabled.includes("pids") || !enabled.includes("memory")) writeFileSync5(path7.join(base, "cgroup.subtree_control"), "+pids +memory");
+      const dir = path7.join(base, runTag);
+      make(dir);
+      writeFileSync5(path7.join(dir, "cgroup.subtree_control"), "+pids +memory");
+      process.on("exit", removeRunCgroups);
+      return { version: 2, dirs: [dir] };
+    }
+  } catch {
+    for (const dir of made2.reverse()) removeCgroup(dir);
+  }
+  return null;
+}
+function members(dir) {
+  try {
+    return readFileSync4(path7.join(dir, "cgroup.procs"), "utf8").split("\n").filter((line) => /^\d+$/.test(line)).map(Number);
+  } catch {
+    return [];
+  }
+}
+function counter(file, key) {
+  try {
+    const line = readFileSync4(file, "utf8").split("\n").find((l) => l.startsWith(`${key} `));
+    return line === void 0 ? 0 : Number(line.slice(key.length + 1)) || 0;
+  } catch {
+    return 0;
+  }
+}
+function tryWrite(file, data) {
+  try {
+    writeFileSync5(file, data);
+  } catch {
+  }
+}
+function removeCgroup(dir) {
+  for (let round = 0; round < 50; round++) {
+    try {
+      rmdirSync(dir);
+      return;
+    } catch (err) {
+      const code = err.code;
+      if (code === "ENOENT") return;
+      if (code !== "EBUSY") return;
+      sleepSync(2);
+    }
+  }
+}
+function readdirSafe2(dir) {
+  try {
+    return readdirSync3(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+var pause = new Int32Array(new SharedArrayBuffer(4));
+function sleepSync(ms) {
+  Atomics.wait(pause, 0, 0, ms);
+}
 
 // src/app/run.ts
-import { readdirSync as readdirSync3 } from "node:fs";
-import path9 from "node:path";
+import { readdirSync as readdirSync5 } from "node:fs";
+import path12 from "node:path";
 
 // src/estimate/budget.ts
 function checkBudget(estimate, maxCost, name = "--max-cost") {
@@ -1861,8 +2910,8 @@ function spendOf(report, workflow) {
 }
 
 // src/generators/assemble.ts
-import { readFileSync as readFileSync3 } from "node:fs";
-import path5 from "node:path";
+import { readFileSync as readFileSync5 } from "node:fs";
+import path8 from "node:path";
 var assembleGenerator = async (request) => {
   const kind = request.config.split;
   if (kind !== "markdown" && kind !== "json" && kind !== "yaml" && kind !== "regex") throw new GeneratorError("assemble: no split kind");
@@ -1871,7 +2920,7 @@ var assembleGenerator = async (request) => {
   let source = "";
   if (kind === "json" || kind === "yaml") {
     try {
-      source = readFileSync3(path5.resolve(request.cwd, file), "utf8");
+      source = readFileSync5(path8.resolve(request.cwd, file), "utf8");
     } catch (err) {
       throw new GeneratorError(`assemble: cannot read ${file}: ${err.message}`);
     }
@@ -1890,19 +2939,22 @@ var assembleGenerator = async (request) => {
 };
 
 // src/generators/command.ts
-import { mkdirSync as mkdirSync2, mkdtempSync as mkdtempSync3, rmSync as rmSync5, writeFileSync as writeFileSync3 } from "node:fs";
-import { tmpdir as tmpdir3 } from "node:os";
-import path7 from "node:path";
+import { mkdirSync as mkdirSync5, mkdtempSync as mkdtempSync5, rmSync as rmSync7, writeFileSync as writeFileSync6 } from "node:fs";
+import { tmpdir as tmpdir5 } from "node:os";
+import path10 from "node:path";
 
 // src/processes/children.ts
 import { spawn } from "node:child_process";
-import { readdirSync as readdirSync2, readFileSync as readFileSync4, readlinkSync } from "node:fs";
+import { randomBytes as randomBytes4 } from "node:crypto";
+import { closeSync, openSync, readdirSync as readdirSync4, readFileSync as readFileSync6, readlinkSync } from "node:fs";
 var KILL_GRACE_MS = 2e3;
 var DRAIN_MS = 500;
 var GIVE_UP_MS = 6e4;
-var MAX_TIMER_MS2 = 2 ** 31 - 1;
+var MAX_TIMER_MS3 = 2 ** 31 - 1;
 var GATE_CLOSED = 125;
 var GATE = `IFS= read -r _ || exit ${GATE_CLOSED}; `;
+var CLOSE_TRACE_LOG = "exec 3>&-; ";
+var COMMAND_ID_VARIABLE = "PAIRFLOW_COMMAND_ID";
 var GO = Buffer.from("go\n");
 var CommandStartError = class extends Error {
   name = "CommandStartError";
@@ -1917,7 +2969,10 @@ function register(group) {
   live.set(group.pid, group);
   if (installed) return;
   installed = true;
-  process.on("exit", killAllGroups);
+  process.on("exit", () => {
+    killAllGroups();
+    sweepMarked();
+  });
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
     const onSignal = () => {
       if (process.listenerCount(signal) > 1) return;
@@ -1955,7 +3010,12 @@ function runCommand(options) {
       if (!closed) killHolders(outputs);
       spawned.shell?.drop(true);
       live.delete(pid);
-      resolve({ stopped, code: exited.code, signal: exited.signal, stdout: Buffer.concat(stdout), tail: tail2.bytes() });
+      const kept = tail2.bytes();
+      const failed = exited.code !== 0 || stopped !== void 0;
+      const limit = cgroup?.hit() ?? (failed && options.limits ? limitFromOutput(kept.toString("utf8"), options.sandboxed === true) : void 0);
+      if (cgroup) cgroup.dispose();
+      else if (mark !== void 0) leftBehind(mark);
+      resolve({ stopped, ...limit ? { limit } : {}, code: exited.code, signal: exited.signal, stdout: Buffer.concat(stdout), tail: kept });
     };
     const stop = (why) => {
       if (stopped !== void 0 || settled) return;
@@ -1969,10 +3029,18 @@ function runCommand(options) {
       }, KILL_GRACE_MS);
     };
     const onAbort = () => stop("abort");
-    spawned.shell = startShell(shellArgv(GATE + options.command, options.confine), options.cwd, options.env, {
+    const mark = options.sandboxed ? void 0 : randomBytes4(12).toString("hex");
+    const env = mark === void 0 ? options.env : { ...options.env, [COMMAND_ID_VARIABLE]: mark };
+    const script = (options.traceLog !== void 0 ? CLOSE_TRACE_LOG : "") + (options.limits ? rlimitPrefix(options.limits) : "") + GATE + options.command;
+    let cgroup;
+    spawned.shell = startShell(shellArgv(script, options.confine), options.cwd, env, options.traceLog, {
       started(startedPid, startTime) {
         pid = startedPid;
         const group = { pid, startTime };
+        if (options.limits) {
+          cgroup = commandCgroup(options.limits);
+          if (cgroup) holdIn(cgroup, pid);
+        }
         outputs = [1, 2].map((fd) => fdTarget(pid, fd)).filter((t) => t !== void 0);
         register(group);
         try {
@@ -1984,7 +3052,7 @@ function runCommand(options) {
           reject(err);
           return null;
         }
-        timer = setTimeout(() => stop("timeout"), Math.min(options.timeoutMs, MAX_TIMER_MS2));
+        timer = setTimeout(() => stop("timeout"), Math.min(options.timeoutMs, MAX_TIMER_MS3));
         if (options.signal.aborted) onAbort();
         else options.signal.addEventListener("abort", onAbort, { once: true });
         const stdin = options.stdin ?? "";
@@ -2031,25 +3099,38 @@ function runCommand(options) {
           signalGroup(pid, "SIGKILL");
           live.delete(pid);
         }
+        cgroup?.dispose();
         reject(new CommandStartError(pid === 0 ? `could not start /bin/sh in ${options.cwd}: ${err.message}` : `${err.message}; the command was stopped`));
       }
     });
   });
 }
 function stopLauncher() {
+  sweepMarked();
   return Launcher.stop();
 }
-function startShell(argv, cwd, env, events) {
+function startShell(argv, cwd, env, traceLog, events) {
   const launcher = ++shellsStarted > LAUNCH_AFTER ? Launcher.get() : void 0;
-  return launcher ? launcher.start(argv, cwd, env, events) : startHere(argv, cwd, env, events);
+  return launcher ? launcher.start(argv, cwd, env, traceLog, events) : startHere(argv, cwd, env, traceLog, events);
 }
 function shellArgv(script, confine) {
   return [...confine ?? [], "/bin/sh", "-c", script];
 }
 var LAUNCH_AFTER = 8;
 var shellsStarted = 0;
-function startHere(argv, cwd, env, events) {
-  const child = spawn(argv[0], argv.slice(1), { cwd, env, detached: true, stdio: "pipe" });
+function startHere(argv, cwd, env, traceLog, events) {
+  let log;
+  let child;
+  try {
+    if (traceLog !== void 0) log = openSync(traceLog, "wx", 384);
+    child = spawn(argv[0], argv.slice(1), { cwd, env, detached: true, stdio: log === void 0 ? "pipe" : ["pipe", "pipe", "pipe", log] });
+  } catch (err) {
+    queueMicrotask(() => events.error(err));
+    return { drop() {
+    } };
+  } finally {
+    if (log !== void 0) closeSync(log);
+  }
   if (child.pid === void 0) {
     child.once("error", (err) => events.error(err));
     return { drop() {
@@ -2078,7 +3159,7 @@ function startHere(argv, cwd, env, events) {
 }
 var LAUNCHER = String.raw`"use strict";
 const { spawn } = require("node:child_process");
-const { readFileSync } = require("node:fs");
+const { closeSync, openSync, readFileSync } = require("node:fs");
 const shells = new Map();
 for (const s of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(s, () => {});
 process.on("disconnect", () => process.exit(0));
@@ -2092,10 +3173,12 @@ const startTime = (pid) => {
 process.on("message", (m) => {
   const id = m.id;
   if (m.t === "spawn") {
-    let child;
+    let child, log;
     try {
-      child = spawn(m.argv[0], m.argv.slice(1), { cwd: m.cwd, env: m.env, detached: true, stdio: "pipe" });
+      if (m.log !== undefined) log = openSync(m.log, "wx", 0o600);
+      child = spawn(m.argv[0], m.argv.slice(1), { cwd: m.cwd, env: m.env, detached: true, stdio: log === undefined ? "pipe" : ["pipe", "pipe", "pipe", log] });
     } catch (err) { return send({ t: "error", id, message: String(err && err.message) }); }
+    finally { if (log !== undefined) closeSync(log); }
     if (child.pid === undefined) return child.once("error", (err) => send({ t: "error", id, message: err.message }));
     shells.set(id, child);
     child.stdin.on("error", () => {});
@@ -2169,11 +3252,11 @@ var Launcher = class _Launcher {
     launcher.idle();
     return launcher;
   }
-  start(argv, cwd, env, events) {
+  start(argv, cwd, env, log, events) {
     const id = this.next++;
     if (this.shells.size === 0) this.busy();
     this.shells.set(id, events);
-    this.send({ t: "spawn", id, argv, cwd, env });
+    this.send({ t: "spawn", id, argv, cwd, env, log });
     return { drop: (all) => this.shells.has(id) && this.send({ t: "drop", id, all }) };
   }
   receive(m) {
@@ -2253,7 +3336,7 @@ function signalGroup(pid, signal) {
 function statOf(pid) {
   let text;
   try {
-    text = readFileSync4(`/proc/${pid}/stat`, "utf8");
+    text = readFileSync6(`/proc/${pid}/stat`, "utf8");
   } catch {
     return void 0;
   }
@@ -2272,9 +3355,77 @@ function fdTarget(pid, fd) {
 }
 function processIds() {
   try {
-    return readdirSync2("/proc").filter((name) => /^\d+$/.test(name)).map(Number);
+    return readdirSync4("/proc").filter((name) => /^\d+$/.test(name)).map(Number);
   } catch {
     return [];
+  }
+}
+function descendants(pid) {
+  const found = [];
+  const visit = (parent) => {
+    let tasks;
+    try {
+      tasks = readdirSync4(`/proc/${parent}/task`);
+    } catch {
+      return;
+    }
+    for (const task of tasks) {
+      let children;
+      try {
+        children = readFileSync6(`/proc/${parent}/task/${task}/children`, "utf8");
+      } catch {
+        continue;
+      }
+      for (const child of children.split(" ").filter((c) => /^\d+$/.test(c)).map(Number)) {
+        if (found.includes(child)) continue;
+        found.push(child);
+        visit(child);
+      }
+    }
+  };
+  visit(pid);
+  return found;
+}
+function holdIn(cgroup, pid) {
+  cgroup.add([pid]);
+  const moved = /* @__PURE__ */ new Set();
+  for (let round = 0; round < 5; round++) {
+    const fresh = descendants(pid).filter((p) => !moved.has(p));
+    if (fresh.length === 0) return;
+    cgroup.add(fresh);
+    for (const p of fresh) moved.add(p);
+  }
+}
+var marks = /* @__PURE__ */ new Set();
+var sweep;
+var SWEEP_MS = 50;
+function leftBehind(mark) {
+  marks.add(mark);
+  if (sweep === void 0) {
+    sweep = setTimeout(sweepMarked, SWEEP_MS);
+    sweep.unref();
+  }
+}
+function sweepMarked() {
+  clearTimeout(sweep);
+  sweep = void 0;
+  if (marks.size === 0) return;
+  const needles = [...marks].map((mark) => Buffer.from(`${COMMAND_ID_VARIABLE}=${mark}\0`));
+  marks.clear();
+  for (const pid of processIds()) {
+    if (pid === process.pid) continue;
+    let environ;
+    try {
+      environ = readFileSync6(`/proc/${pid}/environ`);
+    } catch {
+      continue;
+    }
+    if (needles.some((needle) => environ.includes(needle))) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+      }
+    }
   }
 }
 function killHolders(targets) {
@@ -2283,7 +3434,7 @@ function killHolders(targets) {
     if (pid === process.pid) continue;
     let fds;
     try {
-      fds = readdirSync2(`/proc/${pid}/fd`);
+      fds = readdirSync4(`/proc/${pid}/fd`);
     } catch {
       continue;
     }
@@ -2298,7 +3449,7 @@ function killHolders(targets) {
 async function killRecordedGroups(groups) {
   const known = groups.filter((g) => g.startTime !== "" && /^\d+$/.test(g.startTime) && Number.isInteger(g.pid) && g.pid > 1);
   if (known.length === 0) return [];
-  const members = () => {
+  const members2 = () => {
     const found = /* @__PURE__ */ new Map();
     const leaderless = [];
     for (const group of known) {
@@ -2316,7 +3467,7 @@ async function killRecordedGroups(groups) {
     }
     return found;
   };
-  let left = members();
+  let left = members2();
   const killed = [...left.keys()];
   for (let round = 0; left.size > 0 && round < 100; round++) {
     for (const [group, pids] of left) {
@@ -2329,62 +3480,76 @@ async function killRecordedGroups(groups) {
       }
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
-    left = members();
+    left = members2();
   }
   return killed;
 }
 
 // src/processes/trace.ts
 import { spawnSync as spawnSync3 } from "node:child_process";
-import { closeSync, mkdtempSync as mkdtempSync2, openSync, readSync, rmSync as rmSync4 } from "node:fs";
-import { tmpdir as tmpdir2 } from "node:os";
-import path6 from "node:path";
+import { closeSync as closeSync2, constants as constants3, fstatSync, mkdtempSync as mkdtempSync4, openSync as openSync2, readSync, rmSync as rmSync6 } from "node:fs";
+import { tmpdir as tmpdir4 } from "node:os";
+import path9 from "node:path";
+var TRACE_FD = "/dev/fd/3";
 var MAX_TRACE_BYTES = 64 * 1024 * 1024;
-function straceArguments(log, seccomp = true) {
-  return ["-f", "-qq", "-y", ...seccomp ? ["--seccomp-bpf"] : [], "-e", "signal=none", "-e", "trace=?open,openat,?openat2,execve", "-o", log];
+function straceArguments(seccomp = true) {
+  return ["-f", "-qq", "-y", ...seccomp ? ["--seccomp-bpf"] : [], "-e", "signal=none", "-e", "trace=?open,openat,?openat2,execve", "-o", TRACE_FD];
 }
 var probes2 = /* @__PURE__ */ new Map();
+var STRACE_VARIABLE = "PAIRFLOW_STRACE";
 function probeTracer(env, sandbox) {
-  const key = `${env.PATH ?? ""}\0${sandbox?.name ?? ""}`;
+  const given = env[STRACE_VARIABLE];
+  const key = `${given ?? ""}\0${sandbox?.name ?? ""}`;
   let probe = probes2.get(key);
   if (!probe) {
-    probe = probeNow2(env.PATH ?? "", sandbox);
+    probe = probeNow2(given, sandbox);
     probes2.set(key, probe);
   }
   return probe;
 }
-function probeNow2(pathVar, sandbox) {
-  const strace = findExecutable("strace", pathVar);
-  if (strace === void 0) return { available: false, reason: "strace is not installed (on Ubuntu: apt-get install strace)" };
-  const dir = mkdtempSync2(path6.join(tmpdir2(), "pairflow-trace-"));
+function probeNow2(given, sandbox) {
+  const strace = systemProgram("strace", given);
+  if (strace === void 0) {
+    return {
+      available: false,
+      reason: given ? `strace is not installed at ${given} (${STRACE_VARIABLE})` : "strace is not installed (on Ubuntu: apt-get install strace)"
+    };
+  }
+  const dir = mkdtempSync4(path9.join(tmpdir4(), "pairflow-trace-"));
   try {
-    const log = path6.join(dir, "probe.log");
-    const confine = sandbox?.confine({ cwd: dir, readable: [], writable: [dir] }) ?? [];
+    const confine = sandbox?.confine({ cwd: "/", readable: [], network: false }) ?? [];
     let said = "";
     for (const seccomp of [true, false]) {
-      const argv = [...confine, strace, ...straceArguments(log, seccomp), "/bin/sh", "-c", "exit 0"];
-      const r = spawnSync3(argv[0], argv.slice(1), { cwd: dir, encoding: "utf8", timeout: 1e4, env: {} });
-      if (r.error) return { available: false, reason: `strace could not be started: ${r.error.message}` };
-      if (r.status === 0 && r.stderr.trim() === "") return { available: true, tracer: { argv: (file) => [strace, ...straceArguments(file, seccomp)] } };
-      said ||= (r.stderr || r.stdout).trim().split("\n")[0] ?? "";
+      const log = openSync2(path9.join(dir, `probe-${seccomp}.log`), "wx", 384);
+      try {
+        const argv = [...confine, strace, ...straceArguments(seccomp), "/bin/sh", "-c", "exec 3>&-; exit 0"];
+        const r = spawnSync3(argv[0], argv.slice(1), { cwd: "/", encoding: "utf8", timeout: 1e4, env: {}, stdio: ["ignore", "pipe", "pipe", log] });
+        if (r.error) return { available: false, reason: `strace could not be started: ${r.error.message}` };
+        if (r.status === 0 && r.stderr.trim() === "") return { available: true, tracer: { argv: () => [strace, ...straceArguments(seccomp)] } };
+        said ||= (r.stderr || r.stdout).trim().split("\n")[0] ?? "";
+      } finally {
+        closeSync2(log);
+      }
     }
     return { available: false, reason: `strace cannot trace commands here${said ? ` (${said})` : ""}` };
   } finally {
-    rmSync4(dir, { recursive: true, force: true });
+    rmSync6(dir, { recursive: true, force: true });
   }
 }
-async function traced(trace, sandbox, command, run) {
-  if (trace === void 0) return run(sandbox?.confine(command));
-  const dir = mkdtempSync2(path6.join(tmpdir2(), "pairflow-trace-"));
+async function startCommand(setup, command, run) {
+  const { sandbox, trace, limits } = setup;
+  const confine = sandbox?.confine(limits ? { ...command, tmpBytes: limits.tmpBytes } : command);
+  const base = { sandboxed: sandbox !== void 0, ...limits ? { limits } : {} };
+  if (trace === void 0) return run({ ...base, ...confine ? { confine } : {} });
+  const dir = mkdtempSync4(path9.join(tmpdir4(), "pairflow-trace-"));
   try {
-    const log = path6.join(dir, "trace.log");
-    const confine = [...sandbox?.confine({ ...command, writable: [dir] }) ?? [], ...trace.argv(log)];
-    const result = await run(confine);
-    const own = [dir, ...command.readable];
+    const log = path9.join(dir, "trace.log");
+    const result = await run({ ...base, confine: [...confine ?? [], ...trace.argv()], traceLog: log });
+    const own = [...command.readable];
     trace.read(readsOf(log, command.cwd).filter((file) => !own.some((mine) => file === mine || isInside2(mine, file))));
     return result;
   } finally {
-    rmSync4(dir, { recursive: true, force: true });
+    rmSync6(dir, { recursive: true, force: true });
   }
 }
 function readsOf(log, cwd) {
@@ -2393,24 +3558,25 @@ function readsOf(log, cwd) {
 function readBounded(file) {
   let fd;
   try {
-    fd = openSync(file, "r");
+    fd = openSync2(file, constants3.O_RDONLY | constants3.O_NOFOLLOW | constants3.O_NONBLOCK);
   } catch {
     return "";
   }
   try {
+    if (!fstatSync(fd).isFile()) return "";
     const chunks2 = [];
     let total = 0;
     const buffer = Buffer.alloc(1024 * 1024);
     for (let n; total < MAX_TRACE_BYTES && (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; total += n) chunks2.push(Buffer.from(buffer.subarray(0, n)));
     return Buffer.concat(chunks2).toString("latin1");
   } finally {
-    closeSync(fd);
+    closeSync2(fd);
   }
 }
 var CALL = /^(\d+)\s+(open|openat|openat2|execve)\((.*)$/;
 var RESUMED = /^(\d+)\s+<\.\.\. (?:open|openat|openat2|execve) resumed>(.*)$/;
 function parseTrace(text, cwd) {
-  const read = /* @__PURE__ */ new Set();
+  const read2 = /* @__PURE__ */ new Set();
   const written = /* @__PURE__ */ new Set();
   const cwds = /* @__PURE__ */ new Map();
   const executed = [];
@@ -2449,10 +3615,10 @@ function parseTrace(text, cwd) {
     const opened = scan.openedPath();
     if (opened === void 0) continue;
     const writes = /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC/.test(flags) || flags.includes("O_ACCMODE");
-    (writes ? written : read).add(opened);
+    (writes ? written : read2).add(opened);
   }
-  for (const [pid, program] of executed) read.add(path6.resolve(cwds.get(pid) ?? cwd, program));
-  return [...read].filter((file) => !written.has(file) && !file.endsWith(" (deleted)"));
+  for (const [pid, program] of executed) read2.add(path9.resolve(cwds.get(pid) ?? cwd, program));
+  return [...read2].filter((file) => !written.has(file) && !file.endsWith(" (deleted)"));
 }
 var Scanner = class {
   constructor(text) {
@@ -2546,8 +3712,8 @@ function unescape(text, i, bytes) {
   return i + 2;
 }
 function isInside2(dir, file) {
-  const rel = path6.relative(dir, file);
-  return rel !== "" && !rel.startsWith("..") && !path6.isAbsolute(rel);
+  const rel = path9.relative(dir, file);
+  return rel !== "" && !rel.startsWith("..") && !path9.isAbsolute(rel);
 }
 
 // src/generators/command.ts
@@ -2568,17 +3734,20 @@ var commandGenerator = async (request) => {
   if (typeof env !== "object" || env === null || Array.isArray(env) || !Object.values(env).every((v) => typeof v === "string")) {
     throw new GeneratorError("command: generator_config.env must map variable names to strings");
   }
+  if (request.config.network !== void 0 && typeof request.config.network !== "boolean") {
+    throw new GeneratorError("command: generator_config.network must be true or false");
+  }
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
-  const dir = mkdtempSync3(path7.join(tmpdir3(), "pairflow-prompt-"));
+  const dir = mkdtempSync5(path10.join(tmpdir5(), "pairflow-prompt-"));
   try {
-    const promptFile = path7.join(dir, "prompt.txt");
-    writeFileSync3(promptFile, request.prompt, { mode: 384 });
-    const dependencies = path7.join(dir, "dependencies");
-    mkdirSync2(dependencies, { mode: 448 });
-    for (const dep of request.dependencies ?? []) writeFileSync3(path7.join(dependencies, dependencyFileName(dep.id)), dep.content, { mode: 384 });
+    const promptFile = path10.join(dir, "prompt.txt");
+    writeFileSync6(promptFile, request.prompt, { mode: 384 });
+    const dependencies = path10.join(dir, "dependencies");
+    mkdirSync5(dependencies, { mode: 448 });
+    for (const dep of request.dependencies ?? []) writeFileSync6(path10.join(dependencies, dependencyFileName(dep.id)), dep.content, { mode: 384 });
     return await generate(run, timeout, promptFile, { ...env, PAIRFLOW_DEPENDENCIES_DIR: dependencies }, request);
   } finally {
-    rmSync5(dir, { recursive: true, force: true });
+    rmSync7(dir, { recursive: true, force: true });
   }
 };
 function dependencyFileName(id) {
@@ -2586,14 +3755,14 @@ function dependencyFileName(id) {
   return name === "." || name === ".." ? name.replaceAll(".", "%2E") : boundedKey(name, id);
 }
 async function generate(run, timeoutSeconds, promptFile, env, request) {
+  const seconds2 = Math.min(timeoutSeconds, request.limits?.timeSeconds ?? Infinity);
   let outcome;
   try {
-    const own = { cwd: request.cwd, readable: [path7.dirname(promptFile)] };
-    outcome = await traced(
-      request.trace,
-      request.sandbox,
+    const own = { cwd: request.cwd, readable: [path10.dirname(promptFile)], network: request.config.network !== false };
+    outcome = await startCommand(
+      request,
       own,
-      (confine) => runCommand({
+      (start) => runCommand({
         command: run,
         cwd: request.cwd,
         // generator_config.env is part of the pair's reference; pairflow's own variables come last.
@@ -2606,13 +3775,13 @@ async function generate(run, timeoutSeconds, promptFile, env, request) {
           PAIRFLOW_PROMPT_FILE: promptFile
         },
         stdin: request.prompt,
-        timeoutMs: timeoutSeconds * 1e3,
+        timeoutMs: seconds2 * 1e3,
         signal: request.signal,
         collectStdout: true,
         maxStdoutBytes: request.maxOutputBytes,
         tailBytes: STDERR_KEEP_BYTES,
         onStart: request.onProcess,
-        confine
+        ...start
       })
     );
   } catch (err) {
@@ -2622,9 +3791,10 @@ async function generate(run, timeoutSeconds, promptFile, env, request) {
   const tail2 = stderrTail(outcome.tail.toString("utf8"));
   const withTail = (reason) => new GeneratorError(`command: ${reason}${tail2 ? `; stderr:
 ${tail2}` : ""}`);
+  if (outcome.limit && request.limits) throw withTail(limitMessage(outcome.limit, request.limits));
   if (outcome.stopped === "overflow")
     throw withTail(`${request.pairId} printed more than the output limit of ${formatBytes(request.maxOutputBytes)} (max_output_bytes) and was stopped`);
-  if (outcome.stopped === "timeout") throw withTail(`timed out after ${timeoutSeconds}s`);
+  if (outcome.stopped === "timeout") throw withTail(`timed out after ${seconds2}s`);
   if (outcome.stopped === "abort") throw withTail("cancelled");
   if (outcome.code === 0) return { content: outcome.stdout, ...tail2 ? { stderr: tail2 } : {} };
   if (outcome.code !== null) throw withTail(`exited with code ${outcome.code}`);
@@ -2664,7 +3834,7 @@ function getGenerator(name) {
 }
 
 // src/generators/batch.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
+import { randomBytes as randomBytes5 } from "node:crypto";
 import { setTimeout as sleep4 } from "node:timers/promises";
 
 // src/generators/batchApi.ts
@@ -2825,7 +3995,7 @@ function anthropicBatches(call) {
     },
     // Anthropic keeps no metadata on a batch: one created since the submission began with as many
     // requests is taken, and its results' custom_ids (which start with the key) confirm it.
-    async find(_key, since, count2, signal) {
+    async find(_key, since, count3, signal) {
       const after = Date.parse(since) - 3e5;
       let cursor;
       for (let page = 0; page < 10; page++) {
@@ -2833,7 +4003,7 @@ function anthropicBatches(call) {
         const data = field(list, "data");
         if (!Array.isArray(data) || data.length === 0) return void 0;
         const total = (b) => ["processing", "succeeded", "errored", "canceled", "expired"].reduce((sum, k) => sum + num(field(b, "request_counts", k)), 0);
-        const found = data.find((b) => Date.parse(text(field(b, "created_at"))) >= after && total(b) === count2);
+        const found = data.find((b) => Date.parse(text(field(b, "created_at"))) >= after && total(b) === count3);
         if (found) return text(field(found, "id")) || void 0;
         if (data.every((b) => Date.parse(text(field(b, "created_at"))) < after) || field(list, "has_more") !== true) return void 0;
         cursor = text(field(list, "last_id")) || text(field(data[data.length - 1], "id"));
@@ -3037,7 +4207,7 @@ var Batcher = class {
   }
   /** Records the batch, creates it, records its id; then collects it (or, not waiting, leaves it to a later run). */
   async submit(queued) {
-    const key = randomBytes3(8).toString("hex");
+    const key = randomBytes5(8).toString("hex");
     const call = queued[0].call;
     const requests = queued.map((q, i) => ({ customId: `${key}-${i}`, asked: q.asked, pair: q.pair }));
     const t = this.track({ key, provider: call.provider, endpoint: call.url, at: (/* @__PURE__ */ new Date()).toISOString(), requests, state: "submitting" });
@@ -3245,6 +4415,12 @@ function optionalPositiveNumber(guard, config, key, fallback) {
   }
   return value;
 }
+function optionalCount(guard, config, key, fallback) {
+  const value = config[key];
+  if (value === void 0 || value === null) return fallback;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) throw wrongType(guard, key, "a whole number of at least 0", value);
+  return value;
+}
 function optionalStringMap(guard, config, key) {
   const value = config[key];
   if (value === void 0 || value === null) return {};
@@ -3270,62 +4446,434 @@ function describe(value) {
   return `${typeof value} ${JSON.stringify(value)}`;
 }
 
+// src/guards/feedback.ts
+var MAX_LINES = 40;
+var MAX_CHARS = 4e3;
+var MAX_BLOCK_LINES = 20;
+var MAX_LINE_CHARS = 300;
+var MAX_FRAMES = 2;
+var EARLIER_OMITTED = "[earlier output omitted]";
+function feedbackOf(output) {
+  const lines2 = cleanLines(output);
+  const found = READERS.map((read2) => read2(lines2));
+  let blocks = chooseBlocks(found.map((f) => f.blocks));
+  if (blocks.length === 0) blocks = readMarks(lines2).blocks;
+  if (blocks.length === 0) return tail(output);
+  const summaries = found.flatMap((f) => f.summary === void 0 ? [] : [f.summary]);
+  summaries.sort((a, b) => a.at - b.at);
+  return assemble2(blocks, summaries);
+}
+function tail(output) {
+  const trimmed = output.trimEnd();
+  if (trimmed.trim() === "") return "";
+  const lines2 = trimmed.split("\n");
+  let text = lines2.slice(-MAX_LINES).join("\n");
+  let cut = lines2.length > MAX_LINES;
+  if (text.length > MAX_CHARS) {
+    text = text.slice(-MAX_CHARS);
+    cut = true;
+  }
+  return cut ? `${EARLIER_OMITTED}
+${text}` : text;
+}
+function countLine(lines2, pattern) {
+  const at = lines2.findIndex((l) => pattern.test(l));
+  return at < 0 ? void 0 : { at, text: lines2[at].trim().replace(/\s+/g, " ") };
+}
+function testsAndFails(lines2, prefix) {
+  const tests = countLine(lines2, new RegExp(`^${prefix} tests \\d+$`));
+  const fail = countLine(lines2, new RegExp(`^${prefix} fail \\d+$`));
+  return tests && fail ? { at: fail.at, text: `${tests.text.slice(2)}, ${fail.text.slice(2)}` } : void 0;
+}
+var ESC = "\x1B";
+var BEL = "\x07";
+var ANSI = new RegExp(`${ESC}\\[[0-?]*[ -/]*[@-~]|${ESC}\\][^${BEL}${ESC}]*(?:${BEL}|${ESC}\\\\)|${ESC}[@-Z\\\\-_]`, "g");
+function cleanLines(output) {
+  return output.replace(ANSI, "").replace(/\r\n/g, "\n").split("\n").map((line) => {
+    const parts = line.split("\r").filter((p) => p !== "");
+    return (parts[parts.length - 1] ?? "").trimEnd();
+  });
+}
+var indent = (line) => /^\s*/.exec(line)[0].length;
+var blank = (line) => line.trim() === "";
+var PASSING = /^\s*(ok \d+\b|[✓✔√]\s|PASS\s|# Subtest:|↓\s)/;
+var FRAME = /^\s*(?:at\s|❯\s)/;
+function internalFrame(line) {
+  const where = (/\(([^()]*)\)\s*\{?$/.exec(line)?.[1] ?? line.replace(/^\s*(?:at|❯)\s+(?:async\s+)?/, "")).trim();
+  return !/:\d+(:\d+)?$/.test(where) || /^(node:|internal[/\\])/.test(where) || /(^|[/\\])node_modules[/\\]/.test(where);
+}
+var CODE_FRAME = /^\s*(?:>\s*)?\d+\s?\|/;
+var CARET = /^\s*\|\s*[\^~]+\s*$/;
+function keepLines(lines2) {
+  const kept = [];
+  let frames = 0;
+  for (const [i, line] of lines2.entries()) {
+    if (blank(line)) continue;
+    if (FRAME.test(line)) {
+      if (!internalFrame(line) && frames < MAX_FRAMES) {
+        kept.push(line.replace(/\s*\{$/, ""));
+        frames++;
+      }
+      continue;
+    }
+    if (CARET.test(line)) {
+      if (kept.length > 0 && CODE_FRAME.test(lines2[i - 1] ?? "")) kept.push(line);
+      continue;
+    }
+    if (CODE_FRAME.test(line)) {
+      if (/^\s*>/.test(line) || CARET.test(lines2[i + 1] ?? "")) kept.push(line);
+      continue;
+    }
+    kept.push(line);
+  }
+  return kept;
+}
+var NOT_OK = /^\s*not ok \d+\b(?!.*#\s*(?:skip|todo)\b)/i;
+var readTap = (lines2) => {
+  const blocks = [];
+  for (let i = 0; i < lines2.length; i++) {
+    const line = lines2[i];
+    if (/^\s*Bail out!/.test(line)) {
+      blocks.push({ from: i, to: i, lines: [line] });
+      continue;
+    }
+    if (!NOT_OK.test(line)) continue;
+    const body = [];
+    let j = i + 1;
+    if (/^\s*---\s*$/.test(lines2[j] ?? "")) {
+      j++;
+      while (j < lines2.length && !/^\s*\.\.\.\s*$/.test(lines2[j])) body.push(lines2[j++]);
+    }
+    if (body.some((l) => /failureType:\s*'?subtestsFailed/.test(l))) continue;
+    blocks.push({ from: i, to: Math.min(j, lines2.length - 1), lines: [line, ...tapBody(body)] });
+    i = j;
+  }
+  return { blocks, summary: testsAndFails(lines2, "#") };
+};
+var TAP_ORDER = ["message", "error", "wanted", "expected", "found", "actual", "diff", "", "at", "location", "stack"];
+var TAP_DROPPED = /^(duration_ms|failureType|code|type|name|operator)$/;
+function tapBody(body) {
+  const lines2 = body.filter((l) => !blank(l));
+  if (lines2.length === 0) return [];
+  const top = Math.min(...lines2.map(indent));
+  const groups = [];
+  for (const line of lines2) {
+    const key = indent(line) === top ? /^\s*([\w-]+):/.exec(line)?.[1] : void 0;
+    if (key !== void 0 || groups.length === 0) groups.push({ key: key ?? "", lines: [line] });
+    else groups[groups.length - 1].lines.push(line);
+  }
+  const rank = (key) => TAP_ORDER.includes(key) ? TAP_ORDER.indexOf(key) : TAP_ORDER.indexOf("");
+  const kept = [];
+  for (const group of groups.filter((g) => !TAP_DROPPED.test(g.key)).sort((a, b) => rank(a.key) - rank(b.key))) {
+    if (group.key !== "stack") {
+      kept.push(...group.lines);
+      continue;
+    }
+    const frames = group.lines.slice(1).filter((l) => !internalFrame(l)).slice(0, MAX_FRAMES);
+    if (frames.length > 0) kept.push(group.lines[0], ...frames);
+  }
+  return kept;
+}
+var SPEC_FAIL = /^(\s*)✖ (.*) \(\d+(?:\.\d+)?m?s\)$/;
+var readNodeSpec = (lines2) => {
+  const listed = lines2.findIndex((l) => /^✖ failing tests:$/.test(l));
+  const blocks = [];
+  for (let i = listed >= 0 ? listed + 1 : 0; i < lines2.length; i++) {
+    const m = SPEC_FAIL.exec(lines2[i]);
+    if (!m) continue;
+    const depth = m[1].length;
+    let j = i + 1;
+    const body = [];
+    while (j < lines2.length) {
+      const next = lines2[j];
+      if (!blank(next) && indent(next) <= depth) break;
+      body.push(next);
+      j++;
+    }
+    if (body.every(blank)) continue;
+    blocks.push({ from: i, to: j - 1, lines: [lines2[i], ...withoutBookkeeping(keepLines(body))] });
+    i = j - 1;
+  }
+  return { blocks, summary: testsAndFails(lines2, "\u2139") };
+};
+function withoutBookkeeping(lines2) {
+  let lastFrame = -1;
+  for (const [i, line] of lines2.entries()) if (FRAME.test(line)) lastFrame = i;
+  return lines2.filter((l, i) => i <= lastFrame || !(/^\s*(generatedMessage|code|operator):/.test(l) || /^\s*[{}]\s*$/.test(l)));
+}
+var vitestFail = (line) => /^\s*FAIL\s+\S/.test(line) && (/\s>\s/.test(line) || line.includes("[ ") && / \]$/.test(line));
+var VITEST_END = /^\s*⎯|^\s*(Test Files|Tests)\s+\d|^\s*FAIL\s/;
+var readVitest = (lines2) => {
+  const blocks = [];
+  for (let i = 0; i < lines2.length; i++) {
+    if (!vitestFail(lines2[i])) continue;
+    let j = i + 1;
+    while (j < lines2.length && !VITEST_END.test(lines2[j]) && !PASSING.test(lines2[j])) j++;
+    blocks.push({ from: i, to: j - 1, lines: [lines2[i].trim(), ...keepLines(lines2.slice(i + 1, j))] });
+    i = j - 1;
+  }
+  return { blocks, summary: countLine(lines2, /^\s*Tests\s+\d+ failed/) ?? countLine(lines2, /^\s*Test Files\s+\d+ failed/) };
+};
+var JEST_FAIL = /^(\s*)● (?!Console$)(.*)$/;
+var readJest = (lines2) => {
+  const blocks = [];
+  for (let i = 0; i < lines2.length; i++) {
+    const m = JEST_FAIL.exec(lines2[i]);
+    if (!m) continue;
+    const depth = m[1].length;
+    let j = i + 1;
+    while (j < lines2.length) {
+      const next = lines2[j];
+      if (!blank(next) && (indent(next) <= depth || PASSING.test(next))) break;
+      j++;
+    }
+    blocks.push({ from: i, to: j - 1, lines: [lines2[i].trim(), ...keepLines(lines2.slice(i + 1, j))] });
+    i = j - 1;
+  }
+  return { blocks, summary: countLine(lines2, /^Tests:\s+\d+ failed/) };
+};
+var readMarks = (lines2) => {
+  const blocks = [];
+  for (const [i, line] of lines2.entries()) {
+    if (/^\s*[×✕✗]\s+\S/.test(line)) blocks.push({ from: i, to: i, lines: [line.trim()] });
+  }
+  return { blocks };
+};
+var PYTEST_RULE = /^=+ (.+?) =+$/;
+var PYTEST_HEADER = /^_{3,} (.+?) _{3,}$/;
+var readPytest = (lines2) => {
+  const blocks = [];
+  let section = "";
+  let summary;
+  for (let i = 0; i < lines2.length; i++) {
+    const line = lines2[i];
+    const rule = PYTEST_RULE.exec(line);
+    if (rule) {
+      section = rule[1];
+      if (section.length < 200 && /\b\d+ (failed|errors?)\b.* in [\d.]+s/.test(section)) summary = { at: i, text: section };
+      continue;
+    }
+    if (section === "short test summary info" && /^(FAILED|ERROR) \S/.test(line)) {
+      blocks.push({ from: i, to: i, lines: [line], lead: true });
+      continue;
+    }
+    if (!/^(FAILURES|ERRORS)$/.test(section) || !PYTEST_HEADER.test(line)) continue;
+    let j = i + 1;
+    while (j < lines2.length && !PYTEST_HEADER.test(lines2[j]) && !PYTEST_RULE.test(lines2[j])) j++;
+    blocks.push({ from: i, to: j - 1, lines: [line, ...pytestLines(lines2.slice(i + 1, j))] });
+    i = j - 1;
+  }
+  return { blocks, summary };
+};
+var PYTEST_WHERE = /^[^\s:][^:]*:\d+:(\s|$)/;
+var PYTHON_INTERNAL = /(^|[/\\])(lib[/\\]python[\d.]*|site-packages|dist-packages)[/\\]/;
+function pytestLines(body) {
+  const kept = [];
+  let frame = [];
+  for (const line of body) {
+    if (/^>\s/.test(line) || /^E\s/.test(line) && !/^E\s*$/.test(line)) frame.push(line);
+    else if (PYTEST_WHERE.test(line)) {
+      kept.push(...PYTHON_INTERNAL.test(line) ? frame.filter((l) => l.startsWith("E")) : [...frame, line]);
+      frame = [];
+    }
+  }
+  return [...kept, ...frame];
+}
+var readJunit = (lines2) => {
+  const blocks = [];
+  const text = lines2.join("\n");
+  if (!/<testcase\b/.test(text)) return { blocks };
+  const failure = /<(failure|error)\b([^>]*?)(?:\/>|>([\s\S]*?)<\/\1>)/g;
+  for (let m = failure.exec(text); m !== null; m = failure.exec(text)) {
+    const from = lineAt(text, m.index);
+    const to = lineAt(text, m.index + m[0].length);
+    const testcase = text.lastIndexOf("<testcase", m.index);
+    const attrs = testcase >= 0 ? text.slice(testcase, text.indexOf(">", testcase)) : "";
+    const name = [attribute(attrs, "classname"), attribute(attrs, "name")].filter((s) => s !== void 0).join(" > ");
+    const message = attribute(m[2], "message") ?? "";
+    const type = attribute(m[2], "type");
+    const head = `${m[1] === "error" ? "ERROR" : "FAIL"} ${name || "(unnamed test)"}`;
+    const body = unescapeXml(m[3] ?? "").split("\n");
+    if (body.some((l) => /^E\s/.test(l))) {
+      blocks.push({ from, to, lines: [head, ...pytestLines(body)] });
+      continue;
+    }
+    const messageLines = message.split("\n").filter((l) => !blank(l));
+    const bodyLines = keepLines(body).filter((l) => !messageLines.some((ml) => l.trim() === ml.trim() || l.trim() === `${type}: ${ml.trim()}`));
+    const lead = messageLines.map((l, k) => k === 0 && type && !l.startsWith(type) ? `${type}: ${l}` : l);
+    blocks.push({ from, to, lines: [head, ...lead, ...bodyLines] });
+  }
+  return { blocks };
+};
+function attribute(tag, name) {
+  const m = new RegExp(`\\s${name}="([^"]*)"`).exec(tag) ?? new RegExp(`\\s${name}='([^']*)'`).exec(tag);
+  return m ? unescapeXml(m[1]) : void 0;
+}
+function unescapeXml(text) {
+  return text.replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, "$1").replace(/&#x([0-9a-f]+);/gi, (_, h) => String.fromCodePoint(parseInt(h, 16))).replace(/&#(\d+);/g, (_, d) => String.fromCodePoint(Number(d))).replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&");
+}
+function lineAt(text, index) {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < index; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+var TSC_ERROR = /^(?:\S.*\(\d+,\d+\): |\S.*:\d+:\d+ - )?error TS\d+:(\s|$)/;
+var readTsc = (lines2) => {
+  const blocks = [];
+  for (let i = 0; i < lines2.length; i++) {
+    if (!TSC_ERROR.test(lines2[i])) continue;
+    let j = i + 1;
+    const more = [];
+    while (j < lines2.length && !TSC_ERROR.test(lines2[j]) && (blank(lines2[j]) || /^\s/.test(lines2[j]) || /^\d+\s/.test(lines2[j]))) {
+      if (!blank(lines2[j])) more.push(lines2[j]);
+      j++;
+    }
+    blocks.push({ from: i, to: j - 1, lines: [lines2[i], ...more] });
+    i = j - 1;
+  }
+  return { blocks, summary: countLine(lines2, /^Found \d+ errors?\b/) };
+};
+var ESLINT_PROBLEM = /^\s+\d+:\d+\s+(error|warning)\s+\S/;
+var readEslint = (lines2) => {
+  const blocks = [];
+  for (let i = 0; i < lines2.length; i++) {
+    const file = lines2[i];
+    if (blank(file) || /^\s/.test(file) || !ESLINT_PROBLEM.test(lines2[i + 1] ?? "")) continue;
+    let j = i + 1;
+    while (j < lines2.length && ESLINT_PROBLEM.test(lines2[j])) j++;
+    const problems = lines2.slice(i + 1, j);
+    const ordered = [...problems.filter((l) => /^\s+\S+\s+error\s/.test(l)), ...problems.filter((l) => /^\s+\S+\s+warning\s/.test(l))];
+    blocks.push({ from: i, to: j - 1, lines: [file, ...ordered] });
+    i = j - 1;
+  }
+  return { blocks, summary: countLine(lines2, /^✖ \d+ problems? \(/) };
+};
+var READERS = [readJunit, readPytest, readVitest, readJest, readNodeSpec, readTap, readTsc, readEslint];
+function chooseBlocks(byReader) {
+  const chosen = [];
+  for (const blocks of byReader) {
+    const earlier = [...chosen];
+    for (const block of blocks) {
+      if (earlier.some((c) => block.from <= c.to && c.from <= block.to)) continue;
+      chosen.push(block);
+    }
+  }
+  return chosen.sort((a, b) => Number(b.lead ?? false) - Number(a.lead ?? false) || a.from - b.from);
+}
+function dedent(lines2) {
+  const depth = indent(lines2[0] ?? "");
+  return lines2.map((l) => indent(l) >= depth ? l.slice(depth) : l.trimStart());
+}
+function assemble2(blocks, counts) {
+  const tailLines = counts.slice(0, 2).map((c) => clip(c.text));
+  const MARK = 80;
+  const maxLines = MAX_LINES - tailLines.length - (tailLines.length > 0 ? 1 : 0) - 1;
+  const maxChars = MAX_CHARS - tailLines.reduce((n, l) => n + l.length + 1, 1) - MARK;
+  const out = [];
+  let chars = 0;
+  const fits = (line) => out.length < maxLines && chars + line.length + 1 <= maxChars;
+  const push = (line) => {
+    out.push(line);
+    chars += line.length + 1;
+  };
+  let shown = 0;
+  for (const block of blocks) {
+    const lines2 = dedent(block.lines).map(clip);
+    const separate = out.length > 0 && (lines2.length > 1 || blocks[shown - 1].lines.length > 1);
+    if (separate && !fits("")) break;
+    const before = out.length;
+    if (separate) push("");
+    const limit = Math.min(lines2.length, MAX_BLOCK_LINES);
+    let n = 0;
+    while (n < limit && fits(lines2[n])) push(lines2[n++]);
+    if (n < Math.min(2, lines2.length)) {
+      chars -= out.splice(before).reduce((k, l) => k + l.length + 1, 0);
+      break;
+    }
+    if (n < lines2.length) {
+      if (out.length >= maxLines) chars -= out.pop().length + 1;
+      const cut = lines2.length - out.length + before + (separate ? 1 : 0);
+      push(`[${cut} more ${cut === 1 ? "line" : "lines"} of this failure omitted]`);
+    }
+    shown++;
+  }
+  const left = blocks.length - shown;
+  if (left > 0) out.push(`[${left} more ${left === 1 ? "failure" : "failures"} omitted]`);
+  if (tailLines.length > 0) out.push("", ...tailLines);
+  return out.join("\n");
+}
+function clip(line) {
+  return line.length <= MAX_LINE_CHARS ? line : `${line.slice(0, MAX_LINE_CHARS - 1)}\u2026`;
+}
+
 // src/guards/command.ts
 var DEFAULT_TIMEOUT_SECONDS2 = 300;
-var FEEDBACK_LINES = 40;
-var FEEDBACK_CHARS = 4e3;
 var KEEP_BYTES = 64 * 1024;
 var commandGuard = async (request) => {
   const run = requiredString("command", request.config, "run", 'a shell command, e.g. "npm test"');
   const timeout = optionalPositiveNumber("command", request.config, "timeout", DEFAULT_TIMEOUT_SECONDS2);
   const env = optionalStringMap("command", request.config, "env");
+  const network = optionalBoolean("command", request.config, "network", false);
+  const rejectCodes = exitCodes(request.config.reject_exit_codes);
+  const retries = optionalCount("command", request.config, "guard_retries", 0);
   request.signal.throwIfAborted();
-  let outcome;
-  try {
-    const own = { cwd: request.cwd, readable: [request.artifactPath] };
-    outcome = await traced(
-      request.trace,
-      request.sandbox,
-      own,
-      (confine) => runCommand({
-        command: run,
-        cwd: request.cwd,
-        // guard_config.env is part of the pair's reference; pairflow's own variables come last.
-        env: { ...request.env, ...env, PAIRFLOW_ARTIFACT: request.artifactPath, PAIRFLOW_PAIR: request.pairId },
-        timeoutMs: timeout * 1e3,
-        signal: request.signal,
-        collectStdout: false,
-        tailBytes: KEEP_BYTES,
-        onStart: request.onProcess,
-        confine
-      })
-    );
-  } catch (err) {
-    if (err instanceof CommandStartError) throw new GuardConfigError(`the command guard ${err.message}`);
-    throw err;
+  const seconds2 = Math.min(timeout, request.limits?.timeSeconds ?? Infinity);
+  for (let tries = 0; ; tries++) {
+    let outcome;
+    try {
+      const place = request.place !== void 0 && !request.staged ? { candidate: request.artifactPath, at: request.place } : void 0;
+      const own = { cwd: request.cwd, readable: [request.artifactPath], network, layer: place ? { place } : {} };
+      outcome = await startCommand(
+        request,
+        own,
+        (start) => runCommand({
+          command: run,
+          cwd: request.cwd,
+          // guard_config.env is part of the pair's reference; pairflow's own variables come last.
+          env: { ...request.env, ...env, PAIRFLOW_ARTIFACT: request.artifactPath, PAIRFLOW_PAIR: request.pairId },
+          timeoutMs: seconds2 * 1e3,
+          signal: request.signal,
+          collectStdout: false,
+          tailBytes: KEEP_BYTES,
+          onStart: request.onProcess,
+          ...start
+        })
+      );
+    } catch (err) {
+      if (err instanceof CommandStartError) throw new GuardConfigError(`the command guard ${err.message}`);
+      throw err;
+    }
+    if (outcome.stopped === "abort") throw request.signal.reason ?? new Error("cancelled");
+    const text = outcome.tail.toString("utf8");
+    if (outcome.code === LAYER_FAILED && request.sandbox?.layered) {
+      throw new GuardError("guard error: the writable layer over the repository could not be made for the command guard", tail(text));
+    }
+    if (outcome.code === 0 && outcome.limit === void 0) return { accepted: true, feedback: "" };
+    if (outcome.code !== null && rejectCodes.includes(outcome.code) && outcome.limit === void 0 && outcome.stopped === void 0) {
+      return { accepted: false, feedback: feedbackOf(text) || `exited with status ${outcome.code}` };
+    }
+    if (tries < retries) continue;
+    throw new GuardError(`guard error: the command guard ${guardErrorCause(outcome, rejectCodes, seconds2, request.limits)}`, tail(text));
   }
-  if (outcome.stopped === "abort") throw request.signal.reason ?? new Error("cancelled");
-  const output = tail(outcome.tail.toString("utf8"));
-  if (outcome.stopped === "timeout") {
-    return { accepted: false, feedback: output ? `timed out after ${timeout}s; last output:
-${output}` : `timed out after ${timeout}s` };
-  }
-  if (outcome.code === 0) return { accepted: true, feedback: "" };
-  const status = outcome.code !== null ? `exited with status ${outcome.code}` : `was killed by ${outcome.signal}`;
-  return { accepted: false, feedback: output || status };
 };
-function tail(output) {
-  const trimmed = output.replace(/\s+$/, "");
-  if (trimmed.trim() === "") return "";
-  const lines2 = trimmed.split("\n");
-  let text = lines2.slice(-FEEDBACK_LINES).join("\n");
-  let cut = lines2.length > FEEDBACK_LINES;
-  if (text.length > FEEDBACK_CHARS) {
-    text = text.slice(-FEEDBACK_CHARS);
-    cut = true;
+function exitCodes(value) {
+  if (value === void 0 || value === null) return [1];
+  const codes = Array.isArray(value) ? value : [value];
+  if (codes.length === 0 || !codes.every((c) => typeof c === "number" && Number.isInteger(c) && c >= 1 && c <= 255)) {
+    throw new GuardConfigError("the command guard's guard_config.reject_exit_codes must be an exit status from 1 to 255, or a list of them (default: 1)");
   }
-  return cut ? `[earlier output omitted]
-${text}` : text;
+  return codes;
+}
+function guardErrorCause(outcome, rejectCodes, seconds2, limits) {
+  if (outcome.limit && limits) return `was ${limitMessage(outcome.limit, limits)}`;
+  if (outcome.stopped === "timeout") return `timed out after ${seconds2}s`;
+  if (outcome.code === 127) return "could not find a program it runs (exit status 127: command not found)";
+  if (outcome.code === 126) return "could not run a program (exit status 126: not executable)";
+  if (outcome.code !== null) {
+    const rejects = rejectCodes.length === 1 ? `only ${rejectCodes[0]} rejects` : `only ${rejectCodes.join(", ")} reject`;
+    return `exited with status ${outcome.code}, which is neither an acceptance (0) nor a rejection (${rejects}; reject_exit_codes)`;
+  }
+  return `was killed by ${outcome.signal}`;
 }
 
 // src/guards/composite.ts
@@ -3375,6 +4923,7 @@ async function runSubGuard(guard, ref, request) {
   try {
     return await guard(subRequest);
   } catch (err) {
+    if (err instanceof GuardError) err.message = `[${ref.guard}] ${err.message}`;
     throw err instanceof GuardConfigError ? new GuardConfigError(`[${ref.guard}] ${err.message}`) : err;
   }
 }
@@ -3458,8 +5007,8 @@ var jsonGuard = async (request) => {
 
 // src/guards/jsonSchema.ts
 var import_yaml = __toESM(require_dist(), 1);
-import { readFileSync as readFileSync5 } from "node:fs";
-import path8 from "node:path";
+import { readFileSync as readFileSync7 } from "node:fs";
+import path11 from "node:path";
 var jsonSchemaGuard = async (request) => {
   const validate = compile(loadSchema(request));
   const parsed = parseJson2(request.content);
@@ -3474,7 +5023,7 @@ function loadSchema(request) {
   if (inline !== void 0 && file !== void 0) {
     throw new GuardConfigError("the json_schema guard takes guard_config.schema or guard_config.schema_file, not both");
   }
-  if (file !== void 0) return readSchemaFile(path8.resolve(request.cwd, file), file);
+  if (file !== void 0) return readSchemaFile(path11.resolve(request.cwd, file), file);
   if (inline === void 0 || inline === null) {
     throw new GuardConfigError(
       "the json_schema guard needs a schema: set guard_config.schema to a JSON Schema, or guard_config.schema_file to a JSON or YAML file holding one"
@@ -3485,7 +5034,7 @@ function loadSchema(request) {
 function readSchemaFile(absolute, shown) {
   let text;
   try {
-    text = readFileSync5(absolute, "utf8");
+    text = readFileSync7(absolute, "utf8");
   } catch (err) {
     throw new GuardConfigError(`cannot read guard_config.schema_file ${shown}: ${err.message}`);
   }
@@ -3548,13 +5097,13 @@ function knownGuard(name) {
   return Object.hasOwn(GUARDS, name);
 }
 function getGuard(name) {
-  const names = Object.keys(GUARDS).sort().join(", ");
+  const names2 = Object.keys(GUARDS).sort().join(", ");
   if (name === null || name === "") {
-    throw new GuardConfigError(`the pair names no guard; set guard to one of: ${names}`);
+    throw new GuardConfigError(`the pair names no guard; set guard to one of: ${names2}`);
   }
   if (!knownGuard(name)) {
     const suggestion = didYouMean(name, Object.keys(GUARDS));
-    throw new GuardConfigError(`unknown guard "${name}"; pairflow has: ${names}${suggestion ? ` (did you mean "${suggestion}"?)` : ""}`);
+    throw new GuardConfigError(`unknown guard "${name}"; pairflow has: ${names2}${suggestion ? ` (did you mean "${suggestion}"?)` : ""}`);
   }
   return GUARDS[name];
 }
@@ -3582,7 +5131,7 @@ async function runWith(target, request, resuming) {
     if (code === void 0 || !(STORAGE_ERRORS.has(code) || err instanceof WriteError && Object.hasOwn(WRITE_FAILURES, code))) throw err;
     const file = err.path;
     const at = err instanceof WriteError && err.at ? ` at ${displayPath(err.at, request.cwd)}` : "";
-    const todo = STORAGE_ERRORS.has(code) ? "Free some space and run again" : `Make sure ${file ? displayPath(path9.dirname(file), request.cwd) : "its directory"} is a directory pairflow can write (a command of the run may have removed or replaced it), then run again`;
+    const todo = STORAGE_ERRORS.has(code) ? "Free some space and run again" : `Make sure ${file ? displayPath(path12.dirname(file), request.cwd) : "its directory"} is a directory pairflow can write (a command of the run may have removed or replaced it), then run again`;
     throw new StorageError(
       `could not write${file ? ` ${displayPath(file, request.cwd)}` : ""}: ${WRITE_FAILURES[code]} (${code}${at}). The run stopped; every file it wrote is whole. ${todo}: what was accepted is kept.`
     );
@@ -3590,7 +5139,7 @@ async function runWith(target, request, resuming) {
 }
 async function runLocked(target, request, resuming) {
   const workflowPath = resolveWorkflowPath(target, request.cwd);
-  const stateDir = checkedStateDir(findRepoRoot(path9.dirname(workflowPath)), request);
+  const stateDir = checkedStateDir(findRepoRoot(path12.dirname(workflowPath)), request);
   const runId = request.runId ?? newRunId();
   const release2 = await ownWriteAsync(
     lockPath(workflowPath),
@@ -3605,11 +5154,12 @@ async function runLocked(target, request, resuming) {
   try {
     foldJournal(lockPathFor(workflowPath), displayPath(lockPathFor(workflowPath), request.cwd));
     if (!resuming) await stopLeftovers(stateDir, workflowPath);
+    recoverStaged(stateDir);
     const opened = openState(workflowPath, { ...request, stateDir, warn: (message) => request.onEvent?.({ type: "warning", message }) });
     const outputDirs = [...opened.workflow.pairs.values()].flatMap(
-      (pair) => pair.output === void 0 ? [] : [path9.dirname(outputPath(opened.workflow, pair))]
+      (pair) => pair.output === void 0 ? [] : [path12.dirname(outputPath(opened.workflow, pair))]
     );
-    removeStaleTemporaries([path9.dirname(opened.lockPath), ...outputDirs, ...resuming ? directoriesUnder(stateDir, 3) : []]);
+    removeStaleTemporaries([path12.dirname(opened.lockPath), ...outputDirs, ...resuming ? directoriesUnder(stateDir, 3) : []]);
     const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished, batch: request.batch });
     await refuseWhatWouldFail(planned, request);
     await gate(planned, request);
@@ -3617,12 +5167,18 @@ async function runLocked(target, request, resuming) {
     const selection = request.selection ?? {};
     const warn = (message) => request.onEvent?.({ type: "warning", message });
     const recorder = new RunRecorder(stateDir, selection, warn, resuming?.earlier, resuming?.startedAt, request.batch);
+    const pacer = runPacer(request);
+    request.onPacing?.(() => pacer.waiting());
     const onEvent = (event) => {
       recorder.record(event);
-      request.onEvent?.(event.type === "run_end" ? { ...event, report: finishedReport(recorder.merged(event.report), children, opened.workflow) } : event);
+      request.onEvent?.(
+        event.type === "run_end" ? { ...event, report: finishedReport(recorder.merged(event.report), children, opened.workflow, pacer) } : event
+      );
     };
     const unconfined = unconfinedWarning(children.state);
     if (unconfined) warn(unconfined);
+    if (children.state?.layer)
+      warn(`guards see the repository read-only here (${children.state.layer}): a tool that writes its cache there fails; see docs/security.md`);
     const trace = readTracer(request, children, planned.plan, warn);
     const ledger = new BatchFile(stateDir, opened.workflow.path, opened.store, opened.remote);
     const poll = Number(request.env?.PAIRFLOW_BATCH_POLL_MS);
@@ -3630,14 +5186,14 @@ async function runLocked(target, request, resuming) {
       ledger,
       all: request.batch ?? false,
       wait: request.batchWait ?? true,
-      concurrency: Math.max(1, request.concurrency ?? DEFAULT_CONCURRENCY),
+      concurrency: runConcurrency(request.concurrency).pairs,
       pollMs: request.env?.PAIRFLOW_BATCH_POLL_MS && poll >= 0 ? poll : DEFAULT_POLL_MS,
       signal: request.signal ?? new AbortController().signal,
       onEvent,
       onWarning: warn
     });
     const deps = {
-      ...drivers(request, (pair, group) => recorder.process(pair, group), batcher),
+      ...drivers(request, (pair, group) => recorder.process(pair, group), batcher, pacer),
       store: opened.store,
       outputs: opened.outputs,
       remote: opened.remote,
@@ -3652,9 +5208,10 @@ async function runLocked(target, request, resuming) {
       const report = await executePlan(planned.plan, deps, {
         runId,
         lock: opened.lock,
-        concurrency: request.concurrency,
+        ...engineConcurrency(request),
         env: children.env,
         sandbox: children.sandbox,
+        limits: request.limits ?? DEFAULT_LIMITS,
         trace,
         redact: children.redact,
         resume: resuming?.resume,
@@ -3663,7 +5220,7 @@ async function runLocked(target, request, resuming) {
         onEvent
       });
       final = report.status === "success" || report.status === "failed";
-      return finishedReport(recorder.merged(report), children, opened.workflow);
+      return finishedReport(recorder.merged(report), children, opened.workflow, pacer);
     } finally {
       await batcher.close(final);
       ledger.close();
@@ -3681,28 +5238,64 @@ function readTracer(request, children, plan, warn) {
   warn(`reads are not traced: ${probe.reason}; commands run untraced, and nothing is recorded of what they read`);
   return void 0;
 }
-function finishedReport(report, children, workflow) {
-  return { ...report, ...children.state ? { sandbox: children.state } : {}, spend: spendOf(report, workflow) };
+function finishedReport(report, children, workflow, pacer) {
+  const pacing = pacer?.summary();
+  return {
+    ...report,
+    ...children.state ? { sandbox: children.state } : {},
+    spend: spendOf(report, workflow),
+    ...pacing && pacing.calls > 0 ? { pacing } : {}
+  };
+}
+var AUTO_CONCURRENCY = 32;
+function runConcurrency(concurrency) {
+  if (concurrency === void 0 || concurrency === "auto") {
+    return { pairs: DEFAULT_CONCURRENCY, models: AUTO_CONCURRENCY, calls: { cap: AUTO_CONCURRENCY, start: DEFAULT_CONCURRENCY } };
+  }
+  const n = Math.max(1, concurrency);
+  return { pairs: n, calls: { cap: n, start: n } };
+}
+function engineConcurrency(request) {
+  const { pairs, models } = runConcurrency(request.concurrency);
+  if (models === void 0) return { concurrency: pairs };
+  const own = request.generators ?? {};
+  const is = (pair) => (pair.generator === "openai" || pair.generator === "anthropic") && !Object.hasOwn(own, pair.generator);
+  return { concurrency: pairs, modelPairs: { concurrency: models, is } };
+}
+function runPacer(request, share = 1) {
+  const minute = Number(request.env?.PAIRFLOW_RATE_MINUTE_MS);
+  return new Pacer({
+    clock: systemClock,
+    concurrency: runConcurrency(request.concurrency).calls,
+    share,
+    ...request.maxWaitSeconds === void 0 ? {} : { maxWaitMs: request.maxWaitSeconds * 1e3 },
+    ...request.rateLimits === void 0 ? {} : { limits: request.rateLimits },
+    ...minute > 0 ? { minuteMs: minute } : {}
+  });
 }
 function directoriesUnder(dir, depth) {
   const found = [dir];
   if (depth === 0) return found;
   let entries;
   try {
-    entries = readdirSync3(dir, { withFileTypes: true });
+    entries = readdirSync5(dir, { withFileTypes: true });
   } catch {
     return found;
   }
-  for (const entry of entries) if (entry.isDirectory()) found.push(...directoriesUnder(path9.join(dir, entry.name), depth - 1));
+  for (const entry of entries) if (entry.isDirectory()) found.push(...directoriesUnder(path12.join(dir, entry.name), depth - 1));
   return found;
 }
-function drivers(request, onProcess, batcher) {
+function drivers(request, onProcess, batcher, pacing) {
   const generators = request.generators ?? {};
   const guards = request.guards ?? {};
   return {
     generator: (name) => {
       let generate2 = name !== null && Object.hasOwn(generators, name) ? generators[name] : getGenerator(name);
       if (batcher && (name === "openai" || name === "anthropic") && !Object.hasOwn(generators, name)) generate2 = batcher.generator(name, generate2);
+      if (pacing) {
+        const paced = generate2;
+        generate2 = (req) => paced(withField(req, "pacing", pacing));
+      }
       return onProcess ? (req) => generate2(withOnProcess(req, (group) => onProcess(req.pairId, group))) : generate2;
     },
     guard: (name) => {
@@ -3720,9 +5313,12 @@ function batchWave(request, batcher) {
   };
 }
 function withOnProcess(request, onProcess) {
+  return withField(request, "onProcess", onProcess);
+}
+function withField(request, key, value) {
   return Object.defineProperties({}, {
     ...Object.getOwnPropertyDescriptors(request),
-    onProcess: { value: onProcess, enumerable: true, writable: true, configurable: true }
+    [key]: { value, enumerable: true, writable: true, configurable: true }
   });
 }
 async function refuseWhatWouldFail(planned, request) {
@@ -3747,7 +5343,7 @@ async function gate(planned, request) {
 async function resumeTarget(runId, request, target) {
   const { cwd } = request;
   const named = target === void 0 ? void 0 : resolveWorkflowPath(target, cwd);
-  const stateDir = checkedStateDir(findRepoRoot(named === void 0 ? cwd : path9.dirname(named)), request);
+  const stateDir = checkedStateDir(findRepoRoot(named === void 0 ? cwd : path12.dirname(named)), request);
   const id = runId ?? latestUnfinished(stateDir, named);
   let run;
   try {
@@ -3817,7 +5413,7 @@ async function ownWriteAsync(file, write) {
 
 // src/app/shard.ts
 function sharedDirFor(stateDir) {
-  return path10.join(stateDir, "shared");
+  return path13.join(stateDir, "shared");
 }
 var DEFAULT_SHARD_WAIT_MS = 30 * 60 * 1e3;
 function weigher(opened) {
@@ -3828,19 +5424,19 @@ function weigher(opened) {
     return typeof d === "number" && d > 0 ? d : typical;
   };
 }
-function shardsOf(planned, count2) {
-  return shardPlan(planned.plan, count2, weigher(planned));
+function shardsOf(planned, count3) {
+  return shardPlan(planned.plan, count3, weigher(planned));
 }
 async function planShards(target, request) {
   const planned = await planOpened(openState(target, request), request);
   return { ...planned, shards: shardsOf(planned, request.shards) };
 }
-async function splitOf(shared, planned, count2, request, split) {
+async function splitOf(shared, planned, count3, request, split) {
   await request.split?.pull(shared);
   const pinned = shared.readSplit();
   if (pinned === void 0) return split();
-  if (pinned.workflowRef === planned.plan.workflowRef && pinned.count === count2) return pinned.shards;
-  const why = pinned.count !== count2 ? `${pinned.count} shards, not ${count2}` : "another structure of the workflow";
+  if (pinned.workflowRef === planned.plan.workflowRef && pinned.count === count3) return pinned.shards;
+  const why = pinned.count !== count3 ? `${pinned.count} shards, not ${count3}` : "another structure of the workflow";
   request.onEvent?.({ type: "warning", message: `the split pinned for fan-out ${shared.fanout} was made for ${why}: splitting the plan again` });
   return split();
 }
@@ -3852,14 +5448,21 @@ function closure(plan, ids) {
   return plan.pairs.filter((p) => scope.has(p.id));
 }
 function readOnly(outputs) {
-  return { read: (pair) => outputs.read(pair), write: () => {
-  }, problem: (pair) => outputs.problem(pair) };
+  return {
+    read: (pair) => outputs.read(pair),
+    write: () => {
+    },
+    problem: (pair) => outputs.problem(pair),
+    path: (pair) => outputs.path(pair),
+    stage: (pair, content) => outputs.stage(pair, content)
+  };
 }
 async function runShard(target, request) {
   const { shard } = request;
   const runId = request.runId ?? newRunId();
   const startedAt = (/* @__PURE__ */ new Date()).toISOString();
   const opened = openState(target, { ...request, warn: (message) => request.onEvent?.({ type: "warning", message }) });
+  recoverStaged(opened.stateDir);
   const fanout = request.fanout ?? "local";
   const shared = new SharedStore(request.sharedDir ?? sharedDirFor(opened.stateDir), fanout, fanout === "local" ? Date.parse(startedAt) : 0, request.attempt);
   const sync = request.sync?.(shared, shard);
@@ -3889,8 +5492,11 @@ async function runShard(target, request) {
   const published = () => [...earlier, ...store.written];
   const publisher = sync && new Publisher(() => shared.writeOutbox(shard, published()), sync, request.pushEveryMs ?? PUSH_EVERY_MS);
   const pull = sync && { pull: (owner2) => sync.pull(owner2), everyMs: request.pullEveryMs ?? PULL_EVERY_MS };
+  const pacer = runPacer(request, 1 / shard.count);
+  request.onPacing?.(() => pacer.waiting());
   const deps = {
-    ...drivers(request),
+    // One of the fan-out's shards, spending one account: a share of every budget (and still what the provider says is left).
+    ...drivers(request, void 0, void 0, pacer),
     store,
     outputs: readOnly(opened.outputs),
     // Where the base state's artifacts may be; a shard's own acceptances travel only through the shared store.
@@ -3918,9 +5524,10 @@ async function runShard(target, request) {
   const report = await executePlan(scoped, deps, {
     runId,
     lock: opened.lock,
-    concurrency: request.concurrency,
+    ...engineConcurrency(request),
     env: children.env,
     sandbox: children.sandbox,
+    limits: request.limits ?? DEFAULT_LIMITS,
     redact: children.redact,
     stop: request.stop,
     signal: request.signal,
@@ -3945,7 +5552,7 @@ async function runShard(target, request) {
     shared.writeOutbox(shard, published(), result);
     await publisher.now();
   }
-  return finishedReport(report, children, opened.workflow);
+  return finishedReport(report, children, opened.workflow, pacer);
 }
 var PUSH_EVERY_MS = 3e4;
 var Publisher = class {
@@ -4025,8 +5632,8 @@ async function merge(request, target) {
     }
   }
   const results = shared.results();
-  const count2 = request.shards ?? results[0]?.count;
-  const expected = count2 === void 0 ? [] : await splitOf(shared, before, count2, request, () => shardPlan(before.plan, count2, weigher(opened)));
+  const count3 = request.shards ?? results[0]?.count;
+  const expected = count3 === void 0 ? [] : await splitOf(shared, before, count3, request, () => shardPlan(before.plan, count3, weigher(opened)));
   const missing = expected.filter((s) => !results.some((r) => r.index === s.index && r.count === s.count));
   const layered = new ShardStore(opened.store, shared.store);
   const seen = await planWorkflow(opened.workflow, opened.graph, sharedView(opened, layered), {});
@@ -4168,8 +5775,12 @@ export {
   acquireRunLocks,
   SANDBOX_MODES,
   SANDBOX_VARIABLE,
+  DEFAULT_LIMITS,
+  parseLimits,
+  describeLimits,
   BudgetExceededError,
   runTarget,
+  AUTO_CONCURRENCY,
   resumeTarget,
   planShards,
   runShard,

@@ -10,7 +10,7 @@ import {
   quoteList,
   realRootOf,
   sortIssues
-} from "./cli-chunk-7KV5Z5U7.js";
+} from "./cli-chunk-JRMGJKZE.js";
 
 // src/config/check.ts
 import path from "node:path";
@@ -24,9 +24,11 @@ var stringMap = (v) => isObject(v) && Object.values(v).every((x) => typeof x ===
 var stringOrList = (v) => typeof v === "string" || Array.isArray(v) && v.every((x) => typeof x === "string") ? void 0 : "a string or a list of strings";
 var list = (v) => Array.isArray(v) ? void 0 : "a list";
 var anything = () => void 0;
+var exitStatus = (v) => typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= 255;
+var exitStatuses = (v) => exitStatus(v) || Array.isArray(v) && v.length > 0 && v.every(exitStatus) ? void 0 : "an exit status from 1 to 255, or a list of them";
 var COMMON = { files: list };
 var GUARD_SETTINGS = {
-  command: { run: string, timeout: positive, env: stringMap },
+  command: { run: string, timeout: positive, env: stringMap, network: bool, reject_exit_codes: exitStatuses, guard_retries: count },
   composite: { policy: string, guards: list },
   contains: { text: stringOrList, absent: stringOrList, all: bool },
   json: {},
@@ -34,8 +36,11 @@ var GUARD_SETTINGS = {
   regex: { pattern: string, flags: (v) => typeof v === "string" ? void 0 : "a string", must_match: bool }
 };
 var fallback = (v) => v === "sync" || v === "fail" ? void 0 : '"sync" (call the synchronous endpoint) or "fail"';
+var perMinute = (v) => typeof v === "number" && Number.isFinite(v) && v > 0;
+var rateLimit = (v) => isObject(v) && Object.keys(v).length > 0 && Object.entries(v).every(([key, n]) => (key === "requests_per_minute" || key === "tokens_per_minute") && perMinute(n)) ? void 0 : "{requests_per_minute, tokens_per_minute}, either or both a number greater than 0";
 var HTTP = {
   batch: bool,
+  rate_limit: rateLimit,
   batch_fallback: fallback,
   base_url: string,
   api_key_env: string,
@@ -47,7 +52,7 @@ var HTTP = {
 };
 var GENERATOR_SETTINGS = {
   // api_key_env: a key variable the command keeps (src/app/environment.ts); max_tokens: for estimates.
-  command: { run: string, timeout: positive, env: stringMap, api_key_env: string, max_tokens: atLeastOne },
+  command: { run: string, timeout: positive, env: stringMap, network: bool, api_key_env: string, max_tokens: atLeastOne },
   openai: { ...HTTP, api_version: string },
   anthropic: HTTP
 };

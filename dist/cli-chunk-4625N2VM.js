@@ -7,16 +7,16 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-JSZDEJKQ.js";
+} from "./cli-chunk-FT3WYQCM.js";
 import {
   sortedObject
-} from "./cli-chunk-HXCATSVJ.js";
+} from "./cli-chunk-DLBQ3WW5.js";
 import {
   LOCK_VERSION,
   isBatchRecord,
   isRequestEntry,
   lockEntry
-} from "./cli-chunk-V4FBBNQN.js";
+} from "./cli-chunk-GIXIOG57.js";
 import {
   ConfigError,
   InputError,
@@ -40,7 +40,7 @@ import {
   textHashes,
   utf8Text,
   writeFileAtomic
-} from "./cli-chunk-7KV5Z5U7.js";
+} from "./cli-chunk-JRMGJKZE.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -433,20 +433,26 @@ function isDropped(v) {
 import path8 from "node:path";
 
 // src/store/local.ts
+import { spawnSync } from "node:child_process";
 import { existsSync as existsSync2, lstatSync as lstatSync3, mkdirSync as mkdirSync2, readdirSync as readdirSync2, renameSync, rmSync as rmSync2, writeFileSync } from "node:fs";
 import path4 from "node:path";
 var HEX64 = /^[0-9a-f]{64}$/;
 var MAX_REQUEST_ENTRIES = 8;
 var LocalStore = class {
-  constructor(dir) {
+  /** `warn` is told once when request index entries that git tracks are ignored. */
+  constructor(dir, options = {}) {
     this.dir = dir;
+    this.options = options;
   }
   dir;
+  options;
   /** Content hashes found whole in this invocation: each object is read and verified at most once. */
   verified = /* @__PURE__ */ new Set();
   generated = /* @__PURE__ */ new Map();
   /** Directories this invocation has made (or found): each is made once, not before every write. */
   made = /* @__PURE__ */ new Set();
+  /** Request index files git tracks (committed, so brought by a checkout rather than written by a run): read once. */
+  tracked;
   /** Content hashes of the accepted artifacts this store holds for a pair that pairflow generated, under any reference. */
   generatedHashes(pair) {
     let hashes = this.generated.get(pair);
@@ -519,7 +525,7 @@ var LocalStore = class {
   requests(key) {
     if (!HEX64.test(key)) return [];
     const file = this.requestPath(key);
-    if (!existsSync2(file)) return [];
+    if (!existsSync2(file) || this.trackedRequests().has(file)) return [];
     try {
       const value = JSON.parse(readFileNoFollow(file).toString("utf8"));
       if (value.key !== key || !Array.isArray(value.entries)) return [];
@@ -563,6 +569,30 @@ var LocalStore = class {
       this.made.delete(dir);
       throw err;
     }
+  }
+  /**
+   * The request index files git tracks. A run writes them; one in a commit came with the checkout,
+   * from whoever made the commit (a pull request can add one with `git add -f`), and would answer
+   * a request with content no generator returned here: they are ignored, with one warning.
+   */
+  trackedRequests() {
+    if (this.tracked) return this.tracked;
+    this.tracked = /* @__PURE__ */ new Set();
+    const r = spawnSync("git", ["ls-files", "-z", "--", "requests"], {
+      cwd: this.dir,
+      encoding: "utf8",
+      env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
+      stdio: ["ignore", "pipe", "ignore"]
+    });
+    if (r.status !== 0 || r.error) return this.tracked;
+    for (const name of r.stdout.split("\0")) if (name !== "") this.tracked.add(path4.join(this.dir, name));
+    if (this.tracked.size > 0) {
+      const where = path4.join(this.dir, "requests");
+      this.options.warn?.(
+        `${this.tracked.size} request index file${this.tracked.size === 1 ? " is" : "s are"} tracked by git under ${where}, so ${this.tracked.size === 1 ? "it came" : "they came"} with a checkout, not from a run here, and ${this.tracked.size === 1 ? "is" : "are"} ignored. The state directory must not be committed: git rm -r --cached ${where}`
+      );
+    }
+    return this.tracked;
   }
   requestPath(key) {
     return path4.join(this.dir, "requests", key.slice(0, 2), `${key}.json`);
@@ -7773,7 +7803,7 @@ function openState(target, options) {
   const stateDir = checkedStateDir(workflow.root, options);
   const lockPath = lockPathFor(workflow.path);
   const lock = options.lock !== void 0 ? options.lock : readLockWithJournal(lockPath, displayPath(lockPath, options.cwd));
-  const store = new LocalStore(path8.join(stateDir, "store"));
+  const store = new LocalStore(path8.join(stateDir, "store"), { warn: options.warn });
   const outputs = new OutputFiles(workflow, stateDir);
   if (stateDir !== defaultStateDir(workflow.root)) {
     const issues = outputIssues(loaded, outputs);
@@ -7800,6 +7830,10 @@ function openState(target, options) {
     // As the run reads it for a dependent's prompt: the output file when there is one, else the store's copy.
     text: (pair, hash) => {
       const bytes = outputs.read(pair) ?? store.content(hash);
+      return bytes === void 0 ? void 0 : utf8Text(bytes);
+    },
+    storedText: (hash) => {
+      const bytes = store.content(hash);
       return bytes === void 0 ? void 0 : utf8Text(bytes);
     },
     outputText: (pair) => {

@@ -4,11 +4,11 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-ODAVUA3N.js";
+} from "./cli-chunk-OZ46ACLE.js";
 import {
   openState
-} from "./cli-chunk-HAD2WZ7T.js";
-import "./cli-chunk-JSZDEJKQ.js";
+} from "./cli-chunk-4625N2VM.js";
+import "./cli-chunk-FT3WYQCM.js";
 import {
   visible
 } from "./cli-chunk-MV7565KH.js";
@@ -20,21 +20,22 @@ import {
   renderPrompt,
   requestKey,
   styleFor
-} from "./cli-chunk-HXCATSVJ.js";
+} from "./cli-chunk-DLBQ3WW5.js";
 import {
   componentsOf,
   lockEntry
-} from "./cli-chunk-V4FBBNQN.js";
+} from "./cli-chunk-GIXIOG57.js";
 import {
   PATH_HELP,
   UsageError,
+  commandNetwork,
   dict,
   didYouMean,
   displayPath,
   examples,
   shortRef,
   stateDirOption
-} from "./cli-chunk-7KV5Z5U7.js";
+} from "./cli-chunk-JRMGJKZE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
@@ -66,7 +67,8 @@ async function explainPair(request) {
     components: componentRows(currentComponents(planned, plan.byId), entry ? componentsOfLock(componentsOf(entry)) : []),
     artifact: artifactOf(planned),
     requestKey: firstRequestKey(opened, plan.byId, planned),
-    prompt: promptCommand(pair.id, request.target)
+    prompt: promptCommand(pair.id, request.target),
+    network: commandNetwork(pair)
   };
   return explanation;
 }
@@ -156,6 +158,10 @@ function explainText(e, style) {
   lines.push(`artifact   ${artifactText(e)}`);
   lines.push(`request    ${e.requestKey ?? style.dim("not known until its dependencies have run")}`);
   lines.push(`prompt     ${visible(e.prompt)}`);
+  if (e.network.length > 0) {
+    const says = e.network.map((c) => `${c.command} ${c.network ? "has the network" : style.dim("has no network")}`);
+    lines.push(`network    ${says.join(", ")} ${style.dim("(in the sandbox; network: in its config)")}`);
+  }
   return lines.join("\n") + "\n";
 }
 function componentLines(rows, style) {

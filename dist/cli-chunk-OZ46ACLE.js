@@ -4,22 +4,22 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   makeRealDirs,
   openState
-} from "./cli-chunk-HAD2WZ7T.js";
+} from "./cli-chunk-4625N2VM.js";
 import {
   callsModel,
   estimatePlan,
   onlyPairs,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-HXCATSVJ.js";
+} from "./cli-chunk-DLBQ3WW5.js";
 import {
   lockEntry
-} from "./cli-chunk-V4FBBNQN.js";
+} from "./cli-chunk-GIXIOG57.js";
 import {
   UsageError,
   displayPath,
   writeFileAtomic
-} from "./cli-chunk-7KV5Z5U7.js";
+} from "./cli-chunk-JRMGJKZE.js";
 
 // src/records/read.ts
 import { closeSync as closeSync2, constants, existsSync, fstatSync, openSync as openSync2, readdirSync, readSync } from "node:fs";

@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   LOCK_VERSION
-} from "./cli-chunk-V4FBBNQN.js";
+} from "./cli-chunk-GIXIOG57.js";
 import {
   ConfigError,
   asDict,
   lockFileOf,
   writeFileAtomic
-} from "./cli-chunk-7KV5Z5U7.js";
+} from "./cli-chunk-JRMGJKZE.js";
 
 // src/lockfile/write.ts
 function orderedEntry(e) {

@@ -7,15 +7,17 @@ import {
 import {
   CHARS_PER_TOKEN,
   DEFAULT_OUTPUT_TOKENS,
+  callsModel,
   costOf,
   totals,
   usd
-} from "./cli-chunk-HXCATSVJ.js";
+} from "./cli-chunk-DLBQ3WW5.js";
 import {
+  commandNetwork,
   displayPath,
   instanceId,
   shortRef
-} from "./cli-chunk-7KV5Z5U7.js";
+} from "./cli-chunk-JRMGJKZE.js";
 
 // src/report/estimate.ts
 var integer;
@@ -115,6 +117,16 @@ function estimateNotes(estimate, all = false) {
     const written = estimate.pairs.reduce((sum, p) => sum + (p.tokens.cacheWrite ?? 0), 0);
     notes.push(
       `prompt cache: ${tokensText(read)} input tokens expected from it at the cached-input price${written > 0 ? `, ${tokensText(written)} written to it` : ""}, as ${plural(ids((p) => (p.tokens.cacheRead ?? 0) + (p.tokens.cacheWrite ?? 0) > 0).length, "pair")} begin alike (the workflow's context, their role and constraints, leading dependencies)`
+    );
+  }
+  for (const e of estimate.paced ?? []) {
+    const limits = [
+      e.tokensPerMinute === void 0 ? "" : `${tokensText(e.tokensPerMinute)} tokens`,
+      e.requestsPerMinute === void 0 ? "" : `${tokensText(e.requestsPerMinute)} requests`
+    ].filter((x) => x !== "").join(", ");
+    const takes = e.ms < 6e4 ? "within the first minute" : `about ${Math.ceil(e.ms / 6e4)} min`;
+    notes.push(
+      `at ${limits}/min (the rate_limit of ${e.endpoint}${e.model === null ? "" : `, ${e.model}`}): ${takes} for ${plural(Math.ceil(e.calls), "call")}`
     );
   }
   const perPair = estimate.pairs.flatMap((p) => p.notes.map((note) => `${p.id}: ${note}`));
@@ -306,35 +318,38 @@ function causeGroups(nodes) {
   return groups;
 }
 function isCascaded(node2, affected) {
-  const deps = node2.requires.filter((d) => affected.has(d));
-  if (deps.length === 0) return false;
+  const deps = new Set(node2.requires.filter((d) => affected.has(d)));
+  if (deps.size === 0) return false;
   if (node2.status === "blocked") return true;
   if (node2.reasons.length === 0) return false;
   return node2.reasons.every((r) => followsFrom(r, deps));
 }
 function ownReasons(node2, affected) {
-  const deps = node2.requires.filter((d) => affected.has(d));
+  const deps = new Set(node2.requires.filter((d) => affected.has(d)));
   return node2.reasons.filter((r) => !followsFrom(r, deps));
 }
 function followsFrom(r, deps) {
-  return (r.component?.kind === "upstream" || r.component?.kind === "artifact") && deps.includes(r.component.name) && // A dependency added to or removed from requires is a change of the pair's own settings.
+  return (r.component?.kind === "upstream" || r.component?.kind === "artifact") && deps.has(r.component.name) && // A dependency added to or removed from requires is a change of the pair's own settings.
   !/ (added to|removed from) requires$/.test(r.detail);
 }
 var GRAPH_NODE_LIMIT = 40;
 function affectedSubgraph(nodes, limit = GRAPH_NODE_LIMIT) {
   if (nodes.length <= limit) return { nodes, omittedAffected: 0, unchanged: 0 };
   const affected = nodes.filter(isAffected);
-  const roots = new Set(causeGroups(nodes).map((g) => g.root.id));
+  const roots = new Map(causeGroups(nodes).map((g) => [g.root.id, g.cascade.length]));
   const rank = (n) => n.status === "failed" ? 0 : roots.has(n.id) ? 1 : 2;
   const order = new Map(nodes.map((n, i) => [n.id, i]));
   const kept = new Set(
-    [...affected].sort((a, b) => rank(a) - rank(b) || order.get(a.id) - order.get(b.id)).slice(0, limit).map((n) => n.id)
+    [...affected].sort((a, b) => rank(a) - rank(b) || (roots.get(b.id) ?? 0) - (roots.get(a.id) ?? 0) || order.get(a.id) - order.get(b.id)).slice(0, limit).map((n) => n.id)
   );
   return { nodes: affected.filter((n) => kept.has(n.id)), omittedAffected: affected.length - kept.size, unchanged: nodes.length - affected.length };
 }
 
 // src/report/causes.ts
 var STATUS_ORDER = ["failed", "blocked", "interrupted", "executed", "run", "reused", "skip"];
+function reach(cause) {
+  return cause.roots.length + cause.downstream.length;
+}
 function causesOf(nodes) {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const order = new Map(nodes.map((n, i) => [n.id, i]));
@@ -367,7 +382,7 @@ function causesOf(nodes) {
       failed: roots.filter((r) => r.status === "failed").length
     };
   });
-  return [...causes.filter((c) => c.failed > 0), ...causes.filter((c) => c.failed === 0)];
+  return causes.sort((a, b) => Number(b.failed > 0) - Number(a.failed > 0) || reach(b) - reach(a));
 }
 function causeText(r) {
   if (r.kind === "rejected") return "rejected: last attempt rejected";
@@ -608,18 +623,24 @@ function reasonsText(pair) {
   const more = pair.reasons.length - shown.length;
   return shown.join("; ") + (more > 0 ? `; and ${more} more` : "");
 }
-function withoutCalls(pairs) {
-  return pairs.filter((p) => p.action === "run" && (p.reuse?.kind === "request" || p.reuse?.kind === "rejudge")).length;
+function withoutCalls(plan) {
+  return plan.pairs.filter((p) => p.action === "run" && (p.reuse?.kind === "request" || p.reuse?.kind === "rejudge") && pairCallsModel(plan, p.id)).length;
 }
-function withoutCallsText(pairs) {
-  const n = withoutCalls(pairs);
+function withoutCallsText(plan) {
+  const n = withoutCalls(plan);
   return n === 0 ? "" : ` (${n.toLocaleString("en-US")} with no model call: ${n === 1 ? "its request was" : "their requests were"} answered before)`;
 }
-function reuseText(pair) {
+function pairCallsModel(plan, id) {
+  const pair = plan.workflow.pairs?.get(id);
+  return pair === void 0 || callsModel(pair);
+}
+function reuseText(pair, calls = true) {
   const reuse = pair.reuse;
   if (reuse === void 0) return "";
-  if (reuse.kind === "request") return "request answered before: no model call";
-  if (reuse.kind === "rejudge") return "re-judge: no model call if the guard accepts what the same request returned";
+  if (reuse.kind === "request") return `request answered before${calls ? ": no model call" : ""}`;
+  if (reuse.kind === "rejudge")
+    return calls ? "re-judge: no model call if the guard accepts what the same request returned" : "re-judge: the guard judges what the same request returned";
+  if (!calls) return "";
   if (reuse.kind !== "unless") return "";
   return `no model call if ${reuse.deps.join(", ")} ${reuse.deps.length === 1 ? "reproduces its" : "reproduce their"} content`;
 }
@@ -630,9 +651,11 @@ function planText(plan, style, cwd = process.cwd(), estimate, options = {}) {
   const t = totals(plan);
   const lines = [planHeader(plan, style, cwd)];
   const removed = removedLine(plan, style);
+  const network = networkLine(plan, style);
   const tail = [
     "",
     totalsLine(plan, style),
+    ...network ? [network] : [],
     ...estimate && estimate.pairs.length > 0 ? [style.bold(`Estimate for ${estimateHeadline(estimate, t.run)}`)] : [],
     style.dim(`${options.more ?? "pairflow plan --all lists every pair, by wave"}.`)
   ];
@@ -652,7 +675,7 @@ function totalsLine(plan, style) {
   const t = totals(plan);
   const removed = plan.removed ?? [];
   return style.bold(
-    `${number(t.run)} to run${withoutCallsText(plan.pairs)}, ${number(t.skip)} unchanged` + (removed.length > 0 ? `, ${number(removed.length)} removed` : "")
+    `${number(t.run)} to run${withoutCallsText(plan)}, ${number(t.skip)} unchanged` + (removed.length > 0 ? `, ${number(removed.length)} removed` : "")
   );
 }
 function removedLine(plan, style) {
@@ -685,7 +708,7 @@ function planListText(plan, style, cwd = process.cwd(), estimate, all = false) {
   const width = Math.min(40, Math.max(0, ...plan.pairs.map((p) => p.id.length)));
   const line = (p, indent) => {
     const action = p.action === "run" ? style.yellow("run ") : style.green("skip");
-    const reuse = reuseText(p);
+    const reuse = reuseText(p, pairCallsModel(plan, p.id));
     return `${indent}${action}  ${p.id.padEnd(width)}  ${style.dim(shortRef(p.configRef).padEnd(12))}  ${reasonsText(p)}${reuse ? style.dim(` (${reuse})`) : ""}`;
   };
   for (const [wave, pairs] of byWave(plan.pairs)) {
@@ -724,8 +747,20 @@ function planListText(plan, style, cwd = process.cwd(), estimate, all = false) {
   const removed = removedLine(plan, style);
   if (removed) lines.push("", removed);
   lines.push("", totalsLine(plan, style));
+  const network = networkLine(plan, style);
+  if (network) lines.push(network);
   if (estimate && estimate.pairs.length > 0) lines.push("", estimateText(estimate, style, { running: t.run, all }).trimEnd());
   return lines.join("\n") + "\n";
+}
+function networkLine(plan, style) {
+  const guarded = (id) => {
+    const pair = plan.workflow.pairs?.get(id);
+    return pair !== void 0 && commandNetwork(pair).some((c) => c.command === "guard" && c.network);
+  };
+  const ids = plan.pairs.filter((p) => p.action === "run" && guarded(p.id)).map((p) => p.id);
+  if (ids.length === 0) return void 0;
+  const shown = ids.slice(0, 5).map(visible).join(", ") + (ids.length > 5 ? ` and ${number(ids.length - 5)} more` : "");
+  return style.dim(`Guards with the network (network: true): ${shown}`);
 }
 var PIECE_NOUN = { markdown: "section", json: "key", yaml: "key", regex: "piece" };
 function byFile(plan, template, group, shown) {

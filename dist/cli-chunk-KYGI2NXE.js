@@ -3,26 +3,30 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-H7JE225V.js";
+} from "./cli-chunk-B536UQTJ.js";
 import {
+  AUTO_CONCURRENCY,
   BudgetExceededError,
   DEFAULT_CONCURRENCY,
+  DEFAULT_LIMITS,
   LockBusyError,
   SANDBOX_MODES,
   SANDBOX_VARIABLE,
+  describeLimits,
   fanOutOptions,
+  parseLimits,
   resumeTarget,
   runShard,
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-KU6I6OX4.js";
+} from "./cli-chunk-JX5MGFO6.js";
 import {
   batchCounts,
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-MDWX7MPJ.js";
+} from "./cli-chunk-CWHHMGJD.js";
 import {
   compareWithRun,
   comparisonText,
@@ -31,7 +35,7 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-JI2LPXRF.js";
+} from "./cli-chunk-MDUAO3QT.js";
 import {
   visible
 } from "./cli-chunk-MV7565KH.js";
@@ -39,7 +43,7 @@ import {
   asksBeforeRunning,
   parseUsd,
   styleFor
-} from "./cli-chunk-HXCATSVJ.js";
+} from "./cli-chunk-DLBQ3WW5.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -50,7 +54,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-7KV5Z5U7.js";
+} from "./cli-chunk-JRMGJKZE.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;
@@ -70,6 +74,8 @@ var ProgressState = class {
   running = /* @__PURE__ */ new Map();
   /** Provider batches not yet ended, by id: the provider's counts. */
   batches = /* @__PURE__ */ new Map();
+  /** Provider calls held for their rate limit now. */
+  waiting = 0;
   update(event, now) {
     if (event.type === "batch") {
       if (event.state === "submitted" || event.state === "progress") this.batches.set(event.id, { requests: event.requests, counts: event.counts });
@@ -83,12 +89,13 @@ var ProgressState = class {
   }
   /**
    * `2/5 done`, then each provider batch with the requests it finished (the provider's counts),
-   * then each running pair with its elapsed time, longest first (their number, when many wait on batches).
+   * then the provider calls held for their rate limit, then each running pair with its elapsed time, longest first (their number, when many wait on batches).
    */
   status(now) {
     const batches = [...this.batches].map(([id, b]) => `batch ${visible(id)} ${b.requests - b.counts.processing}/${b.requests} (${batchCounts(b.counts)})`);
     const running = this.batches.size > 0 && this.running.size > 8 ? [`${this.running.size} pairs`] : [...this.running].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([id, t]) => `${visible(id)} ${elapsed(now - t)}`);
-    return `${this.done}/${this.total} done` + batches.map((b) => `; ${b}`).join("") + (running.length > 0 ? `; running: ${running.join(", ")}` : "");
+    const paced = this.waiting > 0 ? `; ${this.waiting} call${this.waiting === 1 ? "" : "s"} waiting for the rate limit` : "";
+    return `${this.done}/${this.total} done` + batches.map((b) => `; ${b}`).join("") + paced + (running.length > 0 ? `; running: ${running.join(", ")}` : "");
   }
 };
 var ProgressView = class {
@@ -126,9 +133,15 @@ var ProgressView = class {
     if (event.type === "run_end") this.dispose();
     if (line !== null) this.say(line);
   }
+  /** Where the status line reads how many provider calls wait for their rate limit now. */
+  pacing(waiting) {
+    this.waiting = waiting;
+  }
+  waiting = () => 0;
   /** For a log: the still-running line, when a minute has passed since the last one. */
   tick() {
     const now = this.now();
+    this.state.waiting = this.waiting();
     if (this.options.terminal) {
       this.clearStatus();
       this.drawStatus();
@@ -266,10 +279,33 @@ function usdAmount(value) {
   if (usd === void 0) throw new InvalidArgumentError("expected an amount of US dollars, such as 0.50");
   return usd;
 }
+function concurrencyArgument(value) {
+  if (value === "auto") return "auto";
+  try {
+    return positiveInt(value);
+  } catch {
+    throw new InvalidArgumentError("expected auto or a whole number of at least 1");
+  }
+}
 var RUN_ID = /^\d{8}T\d{9}Z-[0-9a-f]+$/;
 var EXIT_BUSY = 75;
 function common(command) {
-  return command.option("--json", "write the run report as JSON (version 1) to stdout, and progress to stderr").option("--verbose", "show what each generator wrote to stderr, also when it succeeds (a failure always shows it)").option("--all", "end with a row for every pair, however many (a run of more than 30 pairs is otherwise summed up by cause)").addOption(new Option("--concurrency <n>", "pairs to execute at once").default(DEFAULT_CONCURRENCY).argParser(positiveInt)).option(
+  return command.option("--json", "write the run report as JSON (version 1) to stdout, and progress to stderr").option("--verbose", "show what each generator wrote to stderr, also when it succeeds (a failure always shows it)").option("--all", "end with a row for every pair, however many (a run of more than 30 pairs is otherwise summed up by cause)").addOption(
+    new Option(
+      "--concurrency <n>",
+      `pairs to execute at once; auto: commands ${DEFAULT_CONCURRENCY} at once, model pairs as many as their provider's rate limit takes (up to ${AUTO_CONCURRENCY})`
+    ).default("auto").argParser(concurrencyArgument)
+  ).addOption(
+    new Option(
+      "--max-wait <seconds>",
+      "the longest one provider call may wait for its rate limit; then its pair is interrupted (resume it later), not failed (default: as long as it takes)"
+    ).argParser(positiveInt)
+  ).addOption(
+    new Option(
+      "--requests-per-minute <n>",
+      "the rate limit of every model endpoint the run calls, over the workflow's rate_limit (for endpoints that send no rate headers; one of N shards takes 1/N)"
+    ).argParser(positiveInt)
+  ).addOption(new Option("--tokens-per-minute <n>", "likewise, tokens (prompt and max_tokens) per minute").argParser(positiveInt)).option(
     "--batch",
     "send every openai and anthropic pair's requests through its provider's batch API, at half price: one batch per wave, provider and endpoint (generator_config.batch: true does it for one pair)"
   ).option(
@@ -282,6 +318,11 @@ function common(command) {
       "--sandbox <mode>",
       `run commands confined: auto (where bubblewrap works), required (refuse to run without), off; default: ${SANDBOX_VARIABLE}, else auto`
     ).choices([...SANDBOX_MODES])
+  ).addOption(
+    new Option(
+      "--limits <list>",
+      `what each command may take, e.g. processes=512,memory=2g,tmp=512m,time=600 (default: ${describeLimits(DEFAULT_LIMITS)}); over a limit its pair fails, saying which`
+    ).argParser(limitsArgument)
   ).option(
     "--trace-reads",
     "run each command under strace and record the files it read that its pair's reference does not name: the next plan hashes them too (needs strace)"
@@ -364,8 +405,11 @@ async function drive({ io, setStatus }, opts, start) {
         env: io.env,
         stateDir: opts.stateDir,
         sandbox: opts.sandbox,
+        limits: opts.limits,
         traceReads: opts.traceReads,
         concurrency: opts.concurrency,
+        ...opts.maxWait === void 0 ? {} : { maxWaitSeconds: opts.maxWait },
+        ...opts.requestsPerMinute === void 0 && opts.tokensPerMinute === void 0 ? {} : { rateLimits: { requestsPerMinute: opts.requestsPerMinute, tokensPerMinute: opts.tokensPerMinute } },
         wait: opts.wait,
         batch: opts.batch,
         batchWait: opts.wait,
@@ -375,7 +419,8 @@ async function drive({ io, setStatus }, opts, start) {
         onEvent: (event) => {
           if (event.type === "run_start") plan = event.plan;
           view.event(event);
-        }
+        },
+        onPacing: (waiting) => view.pacing(waiting)
       },
       say
     );
@@ -394,6 +439,11 @@ async function drive({ io, setStatus }, opts, start) {
     view.dispose();
     interruption.dispose();
   }
+}
+function limitsArgument(value) {
+  const limits = parseLimits(value);
+  if (typeof limits === "string") throw new InvalidArgumentError(limits);
+  return limits;
 }
 
 export {

@@ -1173,7 +1173,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path8 = __require("node:path");
+    var path9 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2186,9 +2186,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path8.resolve(baseDir, baseName);
+          const localBin = path9.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path8.extname(baseName))) return void 0;
+          if (sourceExt.includes(path9.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2206,17 +2206,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path8.resolve(
-            path8.dirname(resolvedScriptPath),
+          executableDir = path9.resolve(
+            path9.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path8.basename(
+            const legacyName = path9.basename(
               this._scriptPath,
-              path8.extname(this._scriptPath)
+              path9.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2227,7 +2227,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path8.extname(executableFile));
+        launchWithNode = sourceExt.includes(path9.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3142,7 +3142,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path8.basename(filename, path8.extname(filename));
+        this._name = path9.basename(filename, path9.extname(filename));
         return this;
       }
       /**
@@ -3156,9 +3156,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path9) {
-        if (path9 === void 0) return this._executableDir;
-        this._executableDir = path9;
+      executableDir(path10) {
+        if (path10 === void 0) return this._executableDir;
+        this._executableDir = path10;
         return this;
       }
       /**
@@ -3513,17 +3513,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path8) {
-      const ctrl = callVisitor(key, node, visitor, path8);
+    function visit_(key, node, visitor, path9) {
+      const ctrl = callVisitor(key, node, visitor, path9);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path8, ctrl);
-        return visit_(key, ctrl, visitor, path8);
+        replaceNode(key, path9, ctrl);
+        return visit_(key, ctrl, visitor, path9);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path8 = Object.freeze(path8.concat(node));
+          path9 = Object.freeze(path9.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path8);
+            const ci = visit_(i, node.items[i], visitor, path9);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3534,13 +3534,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path8 = Object.freeze(path8.concat(node));
-          const ck = visit_("key", node.key, visitor, path8);
+          path9 = Object.freeze(path9.concat(node));
+          const ck = visit_("key", node.key, visitor, path9);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path8);
+          const cv = visit_("value", node.value, visitor, path9);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3561,17 +3561,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path8) {
-      const ctrl = await callVisitor(key, node, visitor, path8);
+    async function visitAsync_(key, node, visitor, path9) {
+      const ctrl = await callVisitor(key, node, visitor, path9);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path8, ctrl);
-        return visitAsync_(key, ctrl, visitor, path8);
+        replaceNode(key, path9, ctrl);
+        return visitAsync_(key, ctrl, visitor, path9);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path8 = Object.freeze(path8.concat(node));
+          path9 = Object.freeze(path9.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path8);
+            const ci = await visitAsync_(i, node.items[i], visitor, path9);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3582,13 +3582,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path8 = Object.freeze(path8.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path8);
+          path9 = Object.freeze(path9.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path9);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path8);
+          const cv = await visitAsync_("value", node.value, visitor, path9);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3615,23 +3615,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path8) {
+    function callVisitor(key, node, visitor, path9) {
       if (typeof visitor === "function")
-        return visitor(key, node, path8);
+        return visitor(key, node, path9);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path8);
+        return visitor.Map?.(key, node, path9);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path8);
+        return visitor.Seq?.(key, node, path9);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path8);
+        return visitor.Pair?.(key, node, path9);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path8);
+        return visitor.Scalar?.(key, node, path9);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path8);
+        return visitor.Alias?.(key, node, path9);
       return void 0;
     }
-    function replaceNode(key, path8, node) {
-      const parent = path8[path8.length - 1];
+    function replaceNode(key, path9, node) {
+      const parent = path9[path9.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -4243,10 +4243,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema2, path8, value) {
+    function collectionFromPath(schema2, path9, value) {
       let v = value;
-      for (let i = path8.length - 1; i >= 0; --i) {
-        const k = path8[i];
+      for (let i = path9.length - 1; i >= 0; --i) {
+        const k = path9[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4265,7 +4265,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path8) => path8 == null || typeof path8 === "object" && !!path8[Symbol.iterator]().next().done;
+    var isEmptyPath = (path9) => path9 == null || typeof path9 === "object" && !!path9[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type2, schema2) {
         super(type2);
@@ -4295,11 +4295,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path8, value) {
-        if (isEmptyPath(path8))
+      addIn(path9, value) {
+        if (isEmptyPath(path9))
           this.add(value);
         else {
-          const [key, ...rest] = path8;
+          const [key, ...rest] = path9;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -4313,8 +4313,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path8) {
-        const [key, ...rest] = path8;
+      deleteIn(path9) {
+        const [key, ...rest] = path9;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -4328,8 +4328,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path8, keepScalar) {
-        const [key, ...rest] = path8;
+      getIn(path9, keepScalar) {
+        const [key, ...rest] = path9;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -4347,8 +4347,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path8) {
-        const [key, ...rest] = path8;
+      hasIn(path9) {
+        const [key, ...rest] = path9;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -4358,8 +4358,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path8, value) {
-        const [key, ...rest] = path8;
+      setIn(path9, value) {
+        const [key, ...rest] = path9;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -6874,9 +6874,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path8, value) {
+      addIn(path9, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path8, value);
+          this.contents.addIn(path9, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -6951,14 +6951,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path8) {
-        if (Collection.isEmptyPath(path8)) {
+      deleteIn(path9) {
+        if (Collection.isEmptyPath(path9)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path8) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path9) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -6973,10 +6973,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path8, keepScalar) {
-        if (Collection.isEmptyPath(path8))
+      getIn(path9, keepScalar) {
+        if (Collection.isEmptyPath(path9))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path8, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path9, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -6987,10 +6987,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path8) {
-        if (Collection.isEmptyPath(path8))
+      hasIn(path9) {
+        if (Collection.isEmptyPath(path9))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path8) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path9) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7007,13 +7007,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path8, value) {
-        if (Collection.isEmptyPath(path8)) {
+      setIn(path9, value) {
+        if (Collection.isEmptyPath(path9)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path8), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path9), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path8, value);
+          this.contents.setIn(path9, value);
         }
       }
       /**
@@ -8974,9 +8974,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path8) => {
+    visit2.itemAtPath = (cst, path9) => {
       let item = cst;
-      for (const [field, index] of path8) {
+      for (const [field, index] of path9) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -8985,23 +8985,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path8) => {
-      const parent = visit2.itemAtPath(cst, path8.slice(0, -1));
-      const field = path8[path8.length - 1][0];
+    visit2.parentCollection = (cst, path9) => {
+      const parent = visit2.itemAtPath(cst, path9.slice(0, -1));
+      const field = path9[path9.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path8, item, visitor) {
-      let ctrl = visitor(item, path8);
+    function _visit(path9, item, visitor) {
+      let ctrl = visitor(item, path9);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path8.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path9.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9012,10 +9012,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path8);
+            ctrl = ctrl(item, path9);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path8) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path9) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -10838,7 +10838,7 @@ var require_path = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.convertPosixPathToPattern = exports.convertWindowsPathToPattern = exports.convertPathToPattern = exports.escapePosixPath = exports.escapeWindowsPath = exports.escape = exports.removeLeadingDotSegment = exports.makeAbsolute = exports.unixify = void 0;
     var os = __require("os");
-    var path8 = __require("path");
+    var path9 = __require("path");
     var IS_WINDOWS_PLATFORM = os.platform() === "win32";
     var LEADING_DOT_SEGMENT_CHARACTERS_COUNT = 2;
     var POSIX_UNESCAPED_GLOB_SYMBOLS_RE = /(\\?)([()*?[\]{|}]|^!|[!+@](?=\()|\\(?![!()*+?@[\]{|}]))/g;
@@ -10850,7 +10850,7 @@ var require_path = __commonJS({
     }
     exports.unixify = unixify;
     function makeAbsolute(cwd, filepath) {
-      return path8.resolve(cwd, filepath);
+      return path9.resolve(cwd, filepath);
     }
     exports.makeAbsolute = makeAbsolute;
     function removeLeadingDotSegment(entry) {
@@ -12147,7 +12147,7 @@ var require_braces = __commonJS({
 var require_constants2 = __commonJS({
   "node_modules/picomatch/lib/constants.js"(exports, module) {
     "use strict";
-    var path8 = __require("path");
+    var path9 = __require("path");
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
     var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
@@ -12321,7 +12321,7 @@ var require_constants2 = __commonJS({
       /* | */
       CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
       /* \uFEFF */
-      SEP: path8.sep,
+      SEP: path9.sep,
       /**
        * Create EXTGLOB_CHARS
        */
@@ -12348,7 +12348,7 @@ var require_constants2 = __commonJS({
 var require_utils2 = __commonJS({
   "node_modules/picomatch/lib/utils.js"(exports) {
     "use strict";
-    var path8 = __require("path");
+    var path9 = __require("path");
     var win32 = process.platform === "win32";
     var {
       REGEX_BACKSLASH,
@@ -12377,7 +12377,7 @@ var require_utils2 = __commonJS({
       if (options && typeof options.windows === "boolean") {
         return options.windows;
       }
-      return win32 === true || path8.sep === "\\";
+      return win32 === true || path9.sep === "\\";
     };
     exports.escapeLast = (input, char, lastIdx) => {
       const idx = input.lastIndexOf(char, lastIdx);
@@ -13741,7 +13741,7 @@ var require_parse2 = __commonJS({
 var require_picomatch = __commonJS({
   "node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
-    var path8 = __require("path");
+    var path9 = __require("path");
     var scan = require_scan();
     var parse = require_parse2();
     var utils = require_utils2();
@@ -13826,7 +13826,7 @@ var require_picomatch = __commonJS({
     };
     picomatch.matchBase = (input, glob, options, posix = utils.isWindows(options)) => {
       const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
-      return regex.test(path8.basename(input));
+      return regex.test(path9.basename(input));
     };
     picomatch.isMatch = (str2, patterns, options) => picomatch(patterns, options)(str2);
     picomatch.parse = (pattern, options) => {
@@ -14053,7 +14053,7 @@ var require_pattern = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.isAbsolute = exports.partitionAbsoluteAndRelative = exports.removeDuplicateSlashes = exports.matchAny = exports.convertPatternsToRe = exports.makeRe = exports.getPatternParts = exports.expandBraceExpansion = exports.expandPatternsWithBraceExpansion = exports.isAffectDepthOfReadingPattern = exports.endsWithSlashGlobStar = exports.hasGlobStar = exports.getBaseDirectory = exports.isPatternRelatedToParentDirectory = exports.getPatternsOutsideCurrentDirectory = exports.getPatternsInsideCurrentDirectory = exports.getPositivePatterns = exports.getNegativePatterns = exports.isPositivePattern = exports.isNegativePattern = exports.convertToNegativePattern = exports.convertToPositivePattern = exports.isDynamicPattern = exports.isStaticPattern = void 0;
-    var path8 = __require("path");
+    var path9 = __require("path");
     var globParent = require_glob_parent();
     var micromatch = require_micromatch();
     var GLOBSTAR = "**";
@@ -14148,7 +14148,7 @@ var require_pattern = __commonJS({
     }
     exports.endsWithSlashGlobStar = endsWithSlashGlobStar;
     function isAffectDepthOfReadingPattern(pattern) {
-      const basename = path8.basename(pattern);
+      const basename = path9.basename(pattern);
       return endsWithSlashGlobStar(pattern) || isStaticPattern(basename);
     }
     exports.isAffectDepthOfReadingPattern = isAffectDepthOfReadingPattern;
@@ -14206,7 +14206,7 @@ var require_pattern = __commonJS({
     }
     exports.partitionAbsoluteAndRelative = partitionAbsoluteAndRelative;
     function isAbsolute(pattern) {
-      return path8.isAbsolute(pattern);
+      return path9.isAbsolute(pattern);
     }
     exports.isAbsolute = isAbsolute;
   }
@@ -14383,8 +14383,8 @@ var require_utils3 = __commonJS({
     exports.errno = errno;
     var fs = require_fs();
     exports.fs = fs;
-    var path8 = require_path();
-    exports.path = path8;
+    var path9 = require_path();
+    exports.path = path9;
     var pattern = require_pattern();
     exports.pattern = pattern;
     var stream = require_stream();
@@ -14496,8 +14496,8 @@ var require_async = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path8, settings, callback) {
-      settings.fs.lstat(path8, (lstatError, lstat) => {
+    function read(path9, settings, callback) {
+      settings.fs.lstat(path9, (lstatError, lstat) => {
         if (lstatError !== null) {
           callFailureCallback(callback, lstatError);
           return;
@@ -14506,7 +14506,7 @@ var require_async = __commonJS({
           callSuccessCallback(callback, lstat);
           return;
         }
-        settings.fs.stat(path8, (statError, stat) => {
+        settings.fs.stat(path9, (statError, stat) => {
           if (statError !== null) {
             if (settings.throwErrorOnBrokenSymbolicLink) {
               callFailureCallback(callback, statError);
@@ -14538,13 +14538,13 @@ var require_sync = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path8, settings) {
-      const lstat = settings.fs.lstatSync(path8);
+    function read(path9, settings) {
+      const lstat = settings.fs.lstatSync(path9);
       if (!lstat.isSymbolicLink() || !settings.followSymbolicLink) {
         return lstat;
       }
       try {
-        const stat = settings.fs.statSync(path8);
+        const stat = settings.fs.statSync(path9);
         if (settings.markSymbolicLink) {
           stat.isSymbolicLink = () => true;
         }
@@ -14615,17 +14615,17 @@ var require_out = __commonJS({
     var sync = require_sync();
     var settings_1 = require_settings();
     exports.Settings = settings_1.default;
-    function stat(path8, optionsOrSettingsOrCallback, callback) {
+    function stat(path9, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path8, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path9, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path8, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path9, getSettings(optionsOrSettingsOrCallback), callback);
     }
     exports.stat = stat;
-    function statSync4(path8, optionsOrSettings) {
+    function statSync4(path9, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path8, settings);
+      return sync.read(path9, settings);
     }
     exports.statSync = statSync4;
     function getSettings(settingsOrOptions = {}) {
@@ -14841,16 +14841,16 @@ var require_async2 = __commonJS({
           return;
         }
         const tasks = names.map((name) => {
-          const path8 = common2.joinPathSegments(directory, name, settings.pathSegmentSeparator);
+          const path9 = common2.joinPathSegments(directory, name, settings.pathSegmentSeparator);
           return (done) => {
-            fsStat.stat(path8, settings.fsStatSettings, (error, stats) => {
+            fsStat.stat(path9, settings.fsStatSettings, (error, stats) => {
               if (error !== null) {
                 done(error);
                 return;
               }
               const entry = {
                 name,
-                path: path8,
+                path: path9,
                 dirent: utils.fs.createDirentFromStats(name, stats)
               };
               if (settings.stats) {
@@ -14968,7 +14968,7 @@ var require_settings2 = __commonJS({
   "node_modules/@nodelib/fs.scandir/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path8 = __require("path");
+    var path9 = __require("path");
     var fsStat = require_out();
     var fs = require_fs4();
     var Settings = class {
@@ -14976,7 +14976,7 @@ var require_settings2 = __commonJS({
         this._options = _options;
         this.followSymbolicLinks = this._getValue(this._options.followSymbolicLinks, false);
         this.fs = fs.createFileSystemAdapter(this._options.fs);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path8.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path9.sep);
         this.stats = this._getValue(this._options.stats, false);
         this.throwErrorOnBrokenSymbolicLink = this._getValue(this._options.throwErrorOnBrokenSymbolicLink, true);
         this.fsStatSettings = new fsStat.Settings({
@@ -15003,17 +15003,17 @@ var require_out2 = __commonJS({
     var sync = require_sync2();
     var settings_1 = require_settings2();
     exports.Settings = settings_1.default;
-    function scandir(path8, optionsOrSettingsOrCallback, callback) {
+    function scandir(path9, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path8, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path9, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path8, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path9, getSettings(optionsOrSettingsOrCallback), callback);
     }
     exports.scandir = scandir;
-    function scandirSync(path8, optionsOrSettings) {
+    function scandirSync(path9, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path8, settings);
+      return sync.read(path9, settings);
     }
     exports.scandirSync = scandirSync;
     function getSettings(settingsOrOptions = {}) {
@@ -15661,7 +15661,7 @@ var require_settings3 = __commonJS({
   "node_modules/@nodelib/fs.walk/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path8 = __require("path");
+    var path9 = __require("path");
     var fsScandir = require_out2();
     var Settings = class {
       constructor(_options = {}) {
@@ -15671,7 +15671,7 @@ var require_settings3 = __commonJS({
         this.deepFilter = this._getValue(this._options.deepFilter, null);
         this.entryFilter = this._getValue(this._options.entryFilter, null);
         this.errorFilter = this._getValue(this._options.errorFilter, null);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path8.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path9.sep);
         this.fsScandirSettings = new fsScandir.Settings({
           followSymbolicLinks: this._options.followSymbolicLinks,
           fs: this._options.fs,
@@ -15733,7 +15733,7 @@ var require_reader2 = __commonJS({
   "node_modules/fast-glob/out/readers/reader.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path8 = __require("path");
+    var path9 = __require("path");
     var fsStat = require_out();
     var utils = require_utils3();
     var Reader = class {
@@ -15746,7 +15746,7 @@ var require_reader2 = __commonJS({
         });
       }
       _getFullEntryPath(filepath) {
-        return path8.resolve(this._settings.cwd, filepath);
+        return path9.resolve(this._settings.cwd, filepath);
       }
       _makeEntry(stats, pattern) {
         const entry = {
@@ -16162,7 +16162,7 @@ var require_provider = __commonJS({
   "node_modules/fast-glob/out/providers/provider.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path8 = __require("path");
+    var path9 = __require("path");
     var deep_1 = require_deep();
     var entry_1 = require_entry();
     var error_1 = require_error2();
@@ -16176,7 +16176,7 @@ var require_provider = __commonJS({
         this.entryTransformer = new entry_2.default(this._settings);
       }
       _getRootDirectory(task) {
-        return path8.resolve(this._settings.cwd, task.base);
+        return path9.resolve(this._settings.cwd, task.base);
       }
       _getReaderOptions(task) {
         const basePath = task.base === "." ? "" : task.base;
@@ -19735,7 +19735,7 @@ function schemaFor(options) {
 
 // precompiled:validators
 var workflow = validate20;
-var schema31 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:pairflow:schema:workflow:1", "title": "pairflow workflow", "description": "A workflow of LLM action pairs: each pair's generator produces an artifact that its guard accepts or rejects. A superset of the reference workflow.json format.", "type": "object", "required": ["name", "action_pairs"], "properties": { "$schema": { "type": "string", "description": "The schema this file follows (for editors)." }, "name": { "type": "string", "minLength": 1, "description": "The workflow's name, shown in plans and reports." }, "description": { "type": "string" }, "specification": { "type": ["string", "object"], "description": "What the workflow builds. As text, rendered into every pair's prompt as context, so part of every configRef. As a mapping (the reference framework's structured form), accepted and ignored." }, "constraints": { "type": "string", "description": "Workflow-wide constraints, rendered into every pair's prompt as context, so part of every configRef." }, "model": { "type": "string", "minLength": 1, "description": "Default model for pairs that name none." }, "provider": { "type": "string", "description": "The reference framework's model provider. Accepted and ignored: in pairflow the generator says where requests go." }, "rmax": { "$ref": "#/$defs/rmax" }, "max_output_bytes": { "$ref": "#/$defs/max_output_bytes" }, "fresh": { "$ref": "#/$defs/fresh" }, "carry_edits": { "$ref": "#/$defs/carry_edits" }, "prompts": { "type": "string", "minLength": 1, "description": "Path of the prompts file, relative to this file. Default: prompts.yml, prompts.yaml or prompts.json beside it." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "pricing": { "type": "object", "description": "Prices for cost estimates, by model name: US dollars per million input and output tokens, and optionally what the provider's prompt cache and batch API take off. Overrides pairflow's built-in prices (a rate left out here is not taken from them); a model with no price is estimated in tokens only. Not part of any configRef: changing a price re-runs nothing.", "additionalProperties": { "type": "object", "required": ["input", "output"], "properties": { "input": { "type": "number", "minimum": 0, "description": "USD per million input (prompt) tokens." }, "output": { "type": "number", "minimum": 0, "description": "USD per million output (completion) tokens." }, "cached_input": { "type": "number", "minimum": 0, "description": "USD per million input tokens read from the provider's prompt cache (OpenAI's cached input, Anthropic's cache hits). Default: the input price." }, "cache_write": { "type": "number", "minimum": 0, "description": "USD per million input tokens written to the prompt cache (Anthropic's 5-minute cache writes). Default: the input price." }, "batch_discount": { "type": "number", "minimum": 0, "maximum": 1, "description": "The share taken off every price above for requests made through the provider's batch API: 0.5 is half price (OpenAI's Batch API, Anthropic's Message Batches). Default: 0." } }, "additionalProperties": false } }, "action_pairs": { "type": "object", "description": "The action pairs, by id.", "minProperties": 1, "propertyNames": { "$ref": "#/$defs/pair_id" }, "additionalProperties": { "$ref": "#/$defs/action_pair" } } }, "patternProperties": { "^x-": true }, "additionalProperties": false, "$defs": { "pair_id": { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", "description": "Letters, digits, '_', '.' and '-', not starting with '.' or '-'." }, "requirement": { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", "description": "A pair id, or an instance of a foreach pair: pair[item], or pair[{item}] for the one with this instance's item." }, "foreach": { "type": "object", "description": "Makes the pair a template with one instance per item, each an ordinary pair with id pair[item]. Placeholders {file}, {dir}, {name}, {stem}, {ext} (over files), {value} (over values) and {item} (both) are replaced in output, inputs, description, generator_config, guard_config and the pair's prompts entry. An instance over a file has that file among its inputs. See docs/foreach.md.", "properties": { "files": { "description": "Globs (fast-glob, relative to the workflow file, inside the repository; exclusions start with !): one instance per matching file, never a file pairflow writes. No match is a warning.", "type": ["string", "array"], "minLength": 1, "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "values": { "type": "array", "items": { "type": "string", "minLength": 1 }, "uniqueItems": true, "description": "One instance per value. An empty list is a warning." }, "split": { "description": "With files: one instance per piece of each file, put back together into the pair's output (the instance pair[file]) in the file's order. markdown: sections by heading (front matter and the text before the first heading are pieces too; fenced code is kept whole); json, yaml: every text of a catalogue, by its key path; {regex: ...}: a piece starts at each match. See docs/foreach.md.", "oneOf": [{ "enum": ["markdown", "json", "yaml"] }, { "type": "object", "properties": { "regex": { "type": "string", "minLength": 1 } }, "required": ["regex"], "additionalProperties": false }] }, "max_chars": { "type": "integer", "minimum": 80, "description": "With split: markdown or a regex: pieces under an eighth of this join the next one; longer pieces are cut at content-defined line boundaries (fenced code is never cut)." } }, "additionalProperties": false }, "max_output_bytes": { "type": "integer", "minimum": 1, "maximum": 268435456, "description": "The largest artifact a generator may produce, in bytes (default 8388608, 8 MiB; at most 256 MiB). A larger one fails the attempt; a command printing more is stopped. Not part of any configRef." }, "rmax": { "type": "integer", "minimum": 0, "maximum": 100, "description": "Retries after the first attempt before the pair fails." }, "carry_edits": { "type": "boolean", "description": `true: when the sources of an output a person edited by hand change, the pair runs again with the person's version in its prompt ("a person revised the previous output like this; keep their changes") instead of keeping the stale edit. On a pair, or for every pair of the workflow. See docs/foreach.md.` }, "fresh": { "type": "boolean", "description": "true: every generator call is made anew, even when an artifact generated for the very same request is at hand (the default, false, judges that artifact with the pair's guard first and makes no call when it passes). On a pair, or for every pair of the workflow. Not part of any configRef." }, "generator": { "type": "string", "minLength": 1, "description": "What produces the artifact: command, openai, anthropic. Other names (such as the reference framework's class names) load and plan, and fail the pair at run time." }, "generator_config": { "type": "object", "description": "Settings for the generator. Hashed into configRef except api_key_env, timeout, retries, batch and batch_fallback, which change how a request travels, not what it asks, and headers that carry credentials.", "properties": { "batch": { "type": "boolean", "description": "openai, anthropic: send this pair's requests through the provider's batch API (OpenAI's Batch API, Anthropic's Message Batches) at its batch price, one batch per wave, provider and endpoint; `pairflow run --batch` does it for every such pair. Not part of any configRef." }, "batch_fallback": { "enum": ["sync", "fail"], "description": "openai, anthropic with batch: what a request the batch could not answer (expired, errored) does: sync (default) asks the synchronous endpoint instead, fail fails the pair. Not part of any configRef." }, "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "headers": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Extra HTTP headers (openai, anthropic). Hashed into configRef, names lower-cased, except headers whose name contains key, token, secret, auth, cookie, password or credential, which are never hashed." } } }, "guard_config": { "type": "object", "description": "Settings for the guard; part of configRef.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" } } }, "env": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Environment variables given to a command generator or guard, added to pairflow's own environment. Each is part of configRef; keep secrets in the environment pairflow runs in instead." }, "files": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs (relative to the workflow file, inside the repository) of files the generator or guard reads that pairflow cannot see on its command line; their contents are part of configRef." }, "action_pair": { "type": "object", "properties": { "description": { "type": "string" }, "requires": { "type": "array", "items": { "type": "string", "$ref": "#/$defs/requirement" }, "uniqueItems": true, "description": `Ids of the pairs whose accepted artifacts this pair needs. A foreach pair's id stands for all its instances; "pair[{item}]" (in a foreach pair) for the instance of that foreach pair with this instance's item; "pair[item]" for one instance.` }, "guard": { "type": "string", "minLength": 1, "description": "What accepts or rejects the artifact: command, json_schema, regex, contains, json, composite, or a reference guard name." }, "guard_config": { "$ref": "#/$defs/guard_config" }, "guards": { "type": "array", "items": { "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "required": ["guard"], "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "additionalProperties": false }] }, "description": "The guards of a composite guard." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "model": { "type": "string", "minLength": 1 }, "rmax": { "$ref": "#/$defs/rmax" }, "fresh": { "$ref": "#/$defs/fresh" }, "output": { "type": "string", "minLength": 1, "description": "Where the accepted artifact is written, relative to the workflow file." }, "inputs": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs of files (relative to the workflow file) whose paths and contents are part of configRef." }, "foreach": { "$ref": "#/$defs/foreach" }, "assembled_guard": { "type": "object", "description": "With foreach split: the guard of the whole output the pieces are put back into, run once every piece is accepted; a rejection makes the pieces its feedback names (by piece id, e.g. #install) run again with it, or all of them.", "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "required": ["guard"], "additionalProperties": false }, "carry_edits": { "$ref": "#/$defs/carry_edits" }, "human_prompt_title": { "type": "string" }, "output_type": { "type": "string", "description": "The reference framework's artifact type. Accepted and ignored." }, "r_patience": { "type": "integer", "minimum": 0, "description": "Reference escalation: rejections before feedback is escalated. Accepted, not honoured (validate warns)." }, "e_max": { "type": "integer", "minimum": 0, "description": "Reference escalation: the most escalations. Accepted, not honoured (validate warns)." }, "escalate_feedback_to": { "type": "array", "items": { "type": "string" }, "description": "Reference escalation: the pairs feedback is escalated to. Accepted, not honoured (validate warns)." }, "escalate_feedback_by_guard": { "type": "object", "description": "Reference escalation targets by guard. Accepted, not honoured (validate warns)." }, "escalation": { "description": "Reference escalation settings. Accepted, not honoured (validate warns)." }, "escalation_by_guard": { "description": "Reference escalation settings by guard. Accepted, not honoured (validate warns)." } }, "patternProperties": { "^x-": true }, "additionalProperties": false } } };
+var schema31 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:pairflow:schema:workflow:1", "title": "pairflow workflow", "description": "A workflow of LLM action pairs: each pair's generator produces an artifact that its guard accepts or rejects. A superset of the reference workflow.json format.", "type": "object", "required": ["name", "action_pairs"], "properties": { "$schema": { "type": "string", "description": "The schema this file follows (for editors)." }, "name": { "type": "string", "minLength": 1, "description": "The workflow's name, shown in plans and reports." }, "description": { "type": "string" }, "specification": { "type": ["string", "object"], "description": "What the workflow builds. As text, rendered into every pair's prompt as context, so part of every configRef. As a mapping (the reference framework's structured form), accepted and ignored." }, "constraints": { "type": "string", "description": "Workflow-wide constraints, rendered into every pair's prompt as context, so part of every configRef." }, "model": { "type": "string", "minLength": 1, "description": "Default model for pairs that name none." }, "provider": { "type": "string", "description": "The reference framework's model provider. Accepted and ignored: in pairflow the generator says where requests go." }, "rmax": { "$ref": "#/$defs/rmax" }, "max_output_bytes": { "$ref": "#/$defs/max_output_bytes" }, "fresh": { "$ref": "#/$defs/fresh" }, "carry_edits": { "$ref": "#/$defs/carry_edits" }, "prompts": { "type": "string", "minLength": 1, "description": "Path of the prompts file, relative to this file. Default: prompts.yml, prompts.yaml or prompts.json beside it." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "pricing": { "type": "object", "description": "Prices for cost estimates, by model name: US dollars per million input and output tokens, and optionally what the provider's prompt cache and batch API take off. Overrides pairflow's built-in prices (a rate left out here is not taken from them); a model with no price is estimated in tokens only. Not part of any configRef: changing a price re-runs nothing.", "additionalProperties": { "type": "object", "required": ["input", "output"], "properties": { "input": { "type": "number", "minimum": 0, "description": "USD per million input (prompt) tokens." }, "output": { "type": "number", "minimum": 0, "description": "USD per million output (completion) tokens." }, "cached_input": { "type": "number", "minimum": 0, "description": "USD per million input tokens read from the provider's prompt cache (OpenAI's cached input, Anthropic's cache hits). Default: the input price." }, "cache_write": { "type": "number", "minimum": 0, "description": "USD per million input tokens written to the prompt cache (Anthropic's 5-minute cache writes). Default: the input price." }, "batch_discount": { "type": "number", "minimum": 0, "maximum": 1, "description": "The share taken off every price above for requests made through the provider's batch API: 0.5 is half price (OpenAI's Batch API, Anthropic's Message Batches). Default: 0." } }, "additionalProperties": false } }, "action_pairs": { "type": "object", "description": "The action pairs, by id.", "minProperties": 1, "propertyNames": { "$ref": "#/$defs/pair_id" }, "additionalProperties": { "$ref": "#/$defs/action_pair" } } }, "patternProperties": { "^x-": true }, "additionalProperties": false, "$defs": { "pair_id": { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", "description": "Letters, digits, '_', '.' and '-', not starting with '.' or '-'." }, "requirement": { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", "description": "A pair id, or an instance of a foreach pair: pair[item], or pair[{item}] for the one with this instance's item." }, "foreach": { "type": "object", "description": "Makes the pair a template with one instance per item, each an ordinary pair with id pair[item]. Placeholders {file}, {dir}, {name}, {stem}, {ext} (over files), {value} (over values) and {item} (both) are replaced in output, inputs, description, generator_config, guard_config and the pair's prompts entry. An instance over a file has that file among its inputs. See docs/foreach.md.", "properties": { "files": { "description": "Globs (fast-glob, relative to the workflow file, inside the repository; exclusions start with !): one instance per matching file, never a file pairflow writes. No match is a warning.", "type": ["string", "array"], "minLength": 1, "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "values": { "type": "array", "items": { "type": "string", "minLength": 1 }, "uniqueItems": true, "description": "One instance per value. An empty list is a warning." }, "split": { "description": "With files: one instance per piece of each file, put back together into the pair's output (the instance pair[file]) in the file's order. markdown: sections by heading (front matter and the text before the first heading are pieces too; fenced code is kept whole); json, yaml: every text of a catalogue, by its key path; {regex: ...}: a piece starts at each match. See docs/foreach.md.", "oneOf": [{ "enum": ["markdown", "json", "yaml"] }, { "type": "object", "properties": { "regex": { "type": "string", "minLength": 1 } }, "required": ["regex"], "additionalProperties": false }] }, "max_chars": { "type": "integer", "minimum": 80, "description": "With split: markdown or a regex: pieces under an eighth of this join the next one; longer pieces are cut at content-defined line boundaries (fenced code is never cut)." } }, "additionalProperties": false }, "max_output_bytes": { "type": "integer", "minimum": 1, "maximum": 268435456, "description": "The largest artifact a generator may produce, in bytes (default 8388608, 8 MiB; at most 256 MiB). A larger one fails the attempt; a command printing more is stopped. Not part of any configRef." }, "rmax": { "type": "integer", "minimum": 0, "maximum": 100, "description": "Retries after the first attempt before the pair fails." }, "carry_edits": { "type": "boolean", "description": `true: when the sources of an output a person edited by hand change, the pair runs again with the person's version in its prompt ("a person revised the previous output like this; keep their changes") instead of keeping the stale edit. On a pair, or for every pair of the workflow. See docs/foreach.md.` }, "fresh": { "type": "boolean", "description": "true: every generator call is made anew, even when an artifact generated for the very same request is at hand (the default, false, judges that artifact with the pair's guard first and makes no call when it passes). On a pair, or for every pair of the workflow. Not part of any configRef." }, "generator": { "type": "string", "minLength": 1, "description": "What produces the artifact: command, openai, anthropic. Other names (such as the reference framework's class names) load and plan, and fail the pair at run time." }, "generator_config": { "type": "object", "description": "Settings for the generator. Hashed into configRef except api_key_env, timeout, retries, batch, batch_fallback and rate_limit, which change how a request travels, not what it asks, and headers that carry credentials.", "properties": { "batch": { "type": "boolean", "description": "openai, anthropic: send this pair's requests through the provider's batch API (OpenAI's Batch API, Anthropic's Message Batches) at its batch price, one batch per wave, provider and endpoint; `pairflow run --batch` does it for every such pair. Not part of any configRef." }, "batch_fallback": { "enum": ["sync", "fail"], "description": "openai, anthropic with batch: what a request the batch could not answer (expired, errored) does: sync (default) asks the synchronous endpoint instead, fail fails the pair. Not part of any configRef." }, "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "network": { "type": "boolean", "description": "command: whether the command has the network in the sandbox (default true: it may call a model); false gives it a network namespace of its own, with no localhost services. See docs/security.md." }, "rate_limit": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "requests_per_minute": { "type": "number", "exclusiveMinimum": 0 }, "tokens_per_minute": { "type": "number", "exclusiveMinimum": 0 } }, "description": "openai, anthropic: the endpoint's limits, for one that does not send its own in rate headers (vLLM, Ollama, proxies, Azure deployments with custom limits). Calls to the endpoint are paced to stay within them; one of N shards takes 1/N of each. The caller's `--requests-per-minute` and `--tokens-per-minute` (the action's `rate-limit`) win over these, out of a pull request's reach. Not part of any configRef." }, "headers": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Extra HTTP headers (openai, anthropic). Hashed into configRef, names lower-cased, except headers whose name contains key, token, secret, auth, cookie, password or credential, which are never hashed." } } }, "guard_config": { "type": "object", "description": "Settings for the guard; part of configRef.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "network": { "type": "boolean", "description": "command: whether the command has the network in the sandbox (default false: a network namespace of its own, with no localhost services and no abstract sockets). See docs/security.md." }, "reject_exit_codes": { "description": "command: the exit statuses that reject the artifact (default 1; `tsc` reports type errors with 2). 0 accepts; any other status, a signal or a timeout is a guard error: the pair fails and the generator is not asked again.", "oneOf": [{ "type": "integer", "minimum": 1, "maximum": 255 }, { "type": "array", "items": { "type": "integer", "minimum": 1, "maximum": 255 }, "minItems": 1 }] }, "guard_retries": { "type": "integer", "minimum": 0, "description": "command: how many times a guard error runs the guard again (a flaky tool), never the generator (default 0)." } } }, "env": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Environment variables given to a command generator or guard, added to pairflow's own environment. Each is part of configRef; keep secrets in the environment pairflow runs in instead." }, "files": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs (relative to the workflow file, inside the repository) of files the generator or guard reads that pairflow cannot see on its command line; their contents are part of configRef." }, "action_pair": { "type": "object", "properties": { "description": { "type": "string" }, "requires": { "type": "array", "items": { "type": "string", "$ref": "#/$defs/requirement" }, "uniqueItems": true, "description": `Ids of the pairs whose accepted artifacts this pair needs. A foreach pair's id stands for all its instances; "pair[{item}]" (in a foreach pair) for the instance of that foreach pair with this instance's item; "pair[item]" for one instance.` }, "guard": { "type": "string", "minLength": 1, "description": "What accepts or rejects the artifact: command, json_schema, regex, contains, json, composite, or a reference guard name." }, "guard_config": { "$ref": "#/$defs/guard_config" }, "guards": { "type": "array", "items": { "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "required": ["guard"], "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "additionalProperties": false }] }, "description": "The guards of a composite guard." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "model": { "type": "string", "minLength": 1 }, "rmax": { "$ref": "#/$defs/rmax" }, "fresh": { "$ref": "#/$defs/fresh" }, "output": { "type": "string", "minLength": 1, "description": "Where the accepted artifact is written, relative to the workflow file." }, "inputs": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs of files (relative to the workflow file) whose paths and contents are part of configRef." }, "foreach": { "$ref": "#/$defs/foreach" }, "assembled_guard": { "type": "object", "description": "With foreach split: the guard of the whole output the pieces are put back into, run once every piece is accepted; a rejection makes the pieces its feedback names (by piece id, e.g. #install) run again with it, or all of them.", "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "required": ["guard"], "additionalProperties": false }, "carry_edits": { "$ref": "#/$defs/carry_edits" }, "human_prompt_title": { "type": "string" }, "output_type": { "type": "string", "description": "The reference framework's artifact type. Accepted and ignored." }, "r_patience": { "type": "integer", "minimum": 0, "description": "Reference escalation: rejections before feedback is escalated. Accepted, not honoured (validate warns)." }, "e_max": { "type": "integer", "minimum": 0, "description": "Reference escalation: the most escalations. Accepted, not honoured (validate warns)." }, "escalate_feedback_to": { "type": "array", "items": { "type": "string" }, "description": "Reference escalation: the pairs feedback is escalated to. Accepted, not honoured (validate warns)." }, "escalate_feedback_by_guard": { "type": "object", "description": "Reference escalation targets by guard. Accepted, not honoured (validate warns)." }, "escalation": { "description": "Reference escalation settings. Accepted, not honoured (validate warns)." }, "escalation_by_guard": { "description": "Reference escalation settings by guard. Accepted, not honoured (validate warns)." } }, "patternProperties": { "^x-": true }, "additionalProperties": false } } };
 var schema32 = { "type": "integer", "minimum": 0, "maximum": 100, "description": "Retries after the first attempt before the pair fails." };
 var schema33 = { "type": "integer", "minimum": 1, "maximum": 268435456, "description": "The largest artifact a generator may produce, in bytes (default 8388608, 8 MiB; at most 256 MiB). A larger one fails the attempt; a command printing more is stopped. Not part of any configRef." };
 var schema34 = { "type": "boolean", "description": "true: every generator call is made anew, even when an artifact generated for the very same request is at hand (the default, false, judges that artifact with the pair's guard first and makes no call when it passes). On a pair, or for every pair of the workflow. Not part of any configRef." };
@@ -19746,7 +19746,7 @@ var func1 = Object.prototype.hasOwnProperty;
 var func2 = require_ucs2length().default;
 var pattern4 = new RegExp("^x-", "u");
 var pattern5 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", "u");
-var schema37 = { "type": "object", "description": "Settings for the generator. Hashed into configRef except api_key_env, timeout, retries, batch and batch_fallback, which change how a request travels, not what it asks, and headers that carry credentials.", "properties": { "batch": { "type": "boolean", "description": "openai, anthropic: send this pair's requests through the provider's batch API (OpenAI's Batch API, Anthropic's Message Batches) at its batch price, one batch per wave, provider and endpoint; `pairflow run --batch` does it for every such pair. Not part of any configRef." }, "batch_fallback": { "enum": ["sync", "fail"], "description": "openai, anthropic with batch: what a request the batch could not answer (expired, errored) does: sync (default) asks the synchronous endpoint instead, fail fails the pair. Not part of any configRef." }, "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "headers": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Extra HTTP headers (openai, anthropic). Hashed into configRef, names lower-cased, except headers whose name contains key, token, secret, auth, cookie, password or credential, which are never hashed." } } };
+var schema37 = { "type": "object", "description": "Settings for the generator. Hashed into configRef except api_key_env, timeout, retries, batch, batch_fallback and rate_limit, which change how a request travels, not what it asks, and headers that carry credentials.", "properties": { "batch": { "type": "boolean", "description": "openai, anthropic: send this pair's requests through the provider's batch API (OpenAI's Batch API, Anthropic's Message Batches) at its batch price, one batch per wave, provider and endpoint; `pairflow run --batch` does it for every such pair. Not part of any configRef." }, "batch_fallback": { "enum": ["sync", "fail"], "description": "openai, anthropic with batch: what a request the batch could not answer (expired, errored) does: sync (default) asks the synchronous endpoint instead, fail fails the pair. Not part of any configRef." }, "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "network": { "type": "boolean", "description": "command: whether the command has the network in the sandbox (default true: it may call a model); false gives it a network namespace of its own, with no localhost services. See docs/security.md." }, "rate_limit": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "requests_per_minute": { "type": "number", "exclusiveMinimum": 0 }, "tokens_per_minute": { "type": "number", "exclusiveMinimum": 0 } }, "description": "openai, anthropic: the endpoint's limits, for one that does not send its own in rate headers (vLLM, Ollama, proxies, Azure deployments with custom limits). Calls to the endpoint are paced to stay within them; one of N shards takes 1/N of each. The caller's `--requests-per-minute` and `--tokens-per-minute` (the action's `rate-limit`) win over these, out of a pull request's reach. Not part of any configRef." }, "headers": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Extra HTTP headers (openai, anthropic). Hashed into configRef, names lower-cased, except headers whose name contains key, token, secret, auth, cookie, password or credential, which are never hashed." } } };
 var schema38 = { "type": "object", "additionalProperties": { "type": "string" }, "description": "Environment variables given to a command generator or guard, added to pairflow's own environment. Each is part of configRef; keep secrets in the environment pairflow runs in instead." };
 var schema39 = { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs (relative to the workflow file, inside the repository) of files the generator or guard reads that pairflow cannot see on its command line; their contents are part of configRef." };
 function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
@@ -19845,49 +19845,138 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.headers !== void 0) {
-      let data6 = data.headers;
-      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
-        for (const key1 in data6) {
-          let data7 = data6[key1];
-          if (typeof data7 !== "string") {
-            const err7 = { instancePath: instancePath + "/headers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.headers.additionalProperties.type, parentSchema: schema37.properties.headers.additionalProperties, data: data7 };
+    if (data.network !== void 0) {
+      let data6 = data.network;
+      if (typeof data6 !== "boolean") {
+        const err7 = { instancePath: instancePath + "/network", schemaPath: "#/properties/network/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema37.properties.network.type, parentSchema: schema37.properties.network, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.rate_limit !== void 0) {
+      let data7 = data.rate_limit;
+      if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
+        if (Object.keys(data7).length < 1) {
+          const err8 = { instancePath: instancePath + "/rate_limit", schemaPath: "#/properties/rate_limit/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties", schema: 1, parentSchema: schema37.properties.rate_limit, data: data7 };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+        for (const key1 in data7) {
+          if (!(key1 === "requests_per_minute" || key1 === "tokens_per_minute")) {
+            const err9 = { instancePath: instancePath + "/rate_limit", schemaPath: "#/properties/rate_limit/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema37.properties.rate_limit, data: data7 };
             if (vErrors === null) {
-              vErrors = [err7];
+              vErrors = [err9];
             } else {
-              vErrors.push(err7);
+              vErrors.push(err9);
+            }
+            errors++;
+          }
+        }
+        if (data7.requests_per_minute !== void 0) {
+          let data8 = data7.requests_per_minute;
+          if (typeof data8 == "number" && isFinite(data8)) {
+            if (data8 <= 0 || isNaN(data8)) {
+              const err10 = { instancePath: instancePath + "/rate_limit/requests_per_minute", schemaPath: "#/properties/rate_limit/properties/requests_per_minute/exclusiveMinimum", keyword: "exclusiveMinimum", params: { comparison: ">", limit: 0 }, message: "must be > 0", schema: 0, parentSchema: schema37.properties.rate_limit.properties.requests_per_minute, data: data8 };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          } else {
+            const err11 = { instancePath: instancePath + "/rate_limit/requests_per_minute", schemaPath: "#/properties/rate_limit/properties/requests_per_minute/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema37.properties.rate_limit.properties.requests_per_minute.type, parentSchema: schema37.properties.rate_limit.properties.requests_per_minute, data: data8 };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+        if (data7.tokens_per_minute !== void 0) {
+          let data9 = data7.tokens_per_minute;
+          if (typeof data9 == "number" && isFinite(data9)) {
+            if (data9 <= 0 || isNaN(data9)) {
+              const err12 = { instancePath: instancePath + "/rate_limit/tokens_per_minute", schemaPath: "#/properties/rate_limit/properties/tokens_per_minute/exclusiveMinimum", keyword: "exclusiveMinimum", params: { comparison: ">", limit: 0 }, message: "must be > 0", schema: 0, parentSchema: schema37.properties.rate_limit.properties.tokens_per_minute, data: data9 };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+          } else {
+            const err13 = { instancePath: instancePath + "/rate_limit/tokens_per_minute", schemaPath: "#/properties/rate_limit/properties/tokens_per_minute/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema37.properties.rate_limit.properties.tokens_per_minute.type, parentSchema: schema37.properties.rate_limit.properties.tokens_per_minute, data: data9 };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
             }
             errors++;
           }
         }
       } else {
-        const err8 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.properties.headers.type, parentSchema: schema37.properties.headers, data: data6 };
+        const err14 = { instancePath: instancePath + "/rate_limit", schemaPath: "#/properties/rate_limit/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.properties.rate_limit.type, parentSchema: schema37.properties.rate_limit, data: data7 };
         if (vErrors === null) {
-          vErrors = [err8];
+          vErrors = [err14];
         } else {
-          vErrors.push(err8);
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.headers !== void 0) {
+      let data10 = data.headers;
+      if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+        for (const key2 in data10) {
+          let data11 = data10[key2];
+          if (typeof data11 !== "string") {
+            const err15 = { instancePath: instancePath + "/headers/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.headers.additionalProperties.type, parentSchema: schema37.properties.headers.additionalProperties, data: data11 };
+            if (vErrors === null) {
+              vErrors = [err15];
+            } else {
+              vErrors.push(err15);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err16 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.properties.headers.type, parentSchema: schema37.properties.headers, data: data10 };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
         }
         errors++;
       }
     }
   } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data };
+    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data };
     if (vErrors === null) {
-      vErrors = [err9];
+      vErrors = [err17];
     } else {
-      vErrors.push(err9);
+      vErrors.push(err17);
     }
     errors++;
   }
   validate21.errors = vErrors;
   return errors === 0;
 }
-validate21.evaluated = { "props": { "batch": true, "batch_fallback": true, "env": true, "files": true, "headers": true }, "dynamicProps": false, "dynamicItems": false };
+validate21.evaluated = { "props": { "batch": true, "batch_fallback": true, "env": true, "files": true, "network": true, "rate_limit": true, "headers": true }, "dynamicProps": false, "dynamicItems": false };
 var schema41 = { "type": "object", "properties": { "description": { "type": "string" }, "requires": { "type": "array", "items": { "type": "string", "$ref": "#/$defs/requirement" }, "uniqueItems": true, "description": `Ids of the pairs whose accepted artifacts this pair needs. A foreach pair's id stands for all its instances; "pair[{item}]" (in a foreach pair) for the instance of that foreach pair with this instance's item; "pair[item]" for one instance.` }, "guard": { "type": "string", "minLength": 1, "description": "What accepts or rejects the artifact: command, json_schema, regex, contains, json, composite, or a reference guard name." }, "guard_config": { "$ref": "#/$defs/guard_config" }, "guards": { "type": "array", "items": { "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "required": ["guard"], "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "additionalProperties": false }] }, "description": "The guards of a composite guard." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "model": { "type": "string", "minLength": 1 }, "rmax": { "$ref": "#/$defs/rmax" }, "fresh": { "$ref": "#/$defs/fresh" }, "output": { "type": "string", "minLength": 1, "description": "Where the accepted artifact is written, relative to the workflow file." }, "inputs": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs of files (relative to the workflow file) whose paths and contents are part of configRef." }, "foreach": { "$ref": "#/$defs/foreach" }, "assembled_guard": { "type": "object", "description": "With foreach split: the guard of the whole output the pieces are put back into, run once every piece is accepted; a rejection makes the pieces its feedback names (by piece id, e.g. #install) run again with it, or all of them.", "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "required": ["guard"], "additionalProperties": false }, "carry_edits": { "$ref": "#/$defs/carry_edits" }, "human_prompt_title": { "type": "string" }, "output_type": { "type": "string", "description": "The reference framework's artifact type. Accepted and ignored." }, "r_patience": { "type": "integer", "minimum": 0, "description": "Reference escalation: rejections before feedback is escalated. Accepted, not honoured (validate warns)." }, "e_max": { "type": "integer", "minimum": 0, "description": "Reference escalation: the most escalations. Accepted, not honoured (validate warns)." }, "escalate_feedback_to": { "type": "array", "items": { "type": "string" }, "description": "Reference escalation: the pairs feedback is escalated to. Accepted, not honoured (validate warns)." }, "escalate_feedback_by_guard": { "type": "object", "description": "Reference escalation targets by guard. Accepted, not honoured (validate warns)." }, "escalation": { "description": "Reference escalation settings. Accepted, not honoured (validate warns)." }, "escalation_by_guard": { "description": "Reference escalation settings by guard. Accepted, not honoured (validate warns)." } }, "patternProperties": { "^x-": true }, "additionalProperties": false };
 var schema42 = { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", "description": "A pair id, or an instance of a foreach pair: pair[item], or pair[{item}] for the one with this instance's item." };
 var schema49 = { "type": "object", "description": "Makes the pair a template with one instance per item, each an ordinary pair with id pair[item]. Placeholders {file}, {dir}, {name}, {stem}, {ext} (over files), {value} (over values) and {item} (both) are replaced in output, inputs, description, generator_config, guard_config and the pair's prompts entry. An instance over a file has that file among its inputs. See docs/foreach.md.", "properties": { "files": { "description": "Globs (fast-glob, relative to the workflow file, inside the repository; exclusions start with !): one instance per matching file, never a file pairflow writes. No match is a warning.", "type": ["string", "array"], "minLength": 1, "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "values": { "type": "array", "items": { "type": "string", "minLength": 1 }, "uniqueItems": true, "description": "One instance per value. An empty list is a warning." }, "split": { "description": "With files: one instance per piece of each file, put back together into the pair's output (the instance pair[file]) in the file's order. markdown: sections by heading (front matter and the text before the first heading are pieces too; fenced code is kept whole); json, yaml: every text of a catalogue, by its key path; {regex: ...}: a piece starts at each match. See docs/foreach.md.", "oneOf": [{ "enum": ["markdown", "json", "yaml"] }, { "type": "object", "properties": { "regex": { "type": "string", "minLength": 1 } }, "required": ["regex"], "additionalProperties": false }] }, "max_chars": { "type": "integer", "minimum": 80, "description": "With split: markdown or a regex: pieces under an eighth of this join the next one; longer pieces are cut at content-defined line boundaries (fenced code is never cut)." } }, "additionalProperties": false };
 var pattern7 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", "u");
-var schema43 = { "type": "object", "description": "Settings for the guard; part of configRef.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" } } };
+var schema43 = { "type": "object", "description": "Settings for the guard; part of configRef.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "network": { "type": "boolean", "description": "command: whether the command has the network in the sandbox (default false: a network namespace of its own, with no localhost services and no abstract sockets). See docs/security.md." }, "reject_exit_codes": { "description": "command: the exit statuses that reject the artifact (default 1; `tsc` reports type errors with 2). 0 accepts; any other status, a signal or a timeout is a guard error: the pair fails and the generator is not asked again.", "oneOf": [{ "type": "integer", "minimum": 1, "maximum": 255 }, { "type": "array", "items": { "type": "integer", "minimum": 1, "maximum": 255 }, "minItems": 1 }] }, "guard_retries": { "type": "integer", "minimum": 0, "description": "command: how many times a guard error runs the guard again (a flaky tool), never the generator (default 0)." } } };
 function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -19960,19 +20049,176 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.network !== void 0) {
+      let data4 = data.network;
+      if (typeof data4 !== "boolean") {
+        const err5 = { instancePath: instancePath + "/network", schemaPath: "#/properties/network/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema43.properties.network.type, parentSchema: schema43.properties.network, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.reject_exit_codes !== void 0) {
+      let data5 = data.reject_exit_codes;
+      const _errs15 = errors;
+      let valid6 = false;
+      let passing0 = null;
+      const _errs16 = errors;
+      if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
+        const err6 = { instancePath: instancePath + "/reject_exit_codes", schemaPath: "#/properties/reject_exit_codes/oneOf/0/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema43.properties.reject_exit_codes.oneOf[0].type, parentSchema: schema43.properties.reject_exit_codes.oneOf[0], data: data5 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+      if (typeof data5 == "number" && isFinite(data5)) {
+        if (data5 > 255 || isNaN(data5)) {
+          const err7 = { instancePath: instancePath + "/reject_exit_codes", schemaPath: "#/properties/reject_exit_codes/oneOf/0/maximum", keyword: "maximum", params: { comparison: "<=", limit: 255 }, message: "must be <= 255", schema: 255, parentSchema: schema43.properties.reject_exit_codes.oneOf[0], data: data5 };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+        if (data5 < 1 || isNaN(data5)) {
+          const err8 = { instancePath: instancePath + "/reject_exit_codes", schemaPath: "#/properties/reject_exit_codes/oneOf/0/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema43.properties.reject_exit_codes.oneOf[0], data: data5 };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      }
+      var _valid0 = _errs16 === errors;
+      if (_valid0) {
+        valid6 = true;
+        passing0 = 0;
+      }
+      const _errs18 = errors;
+      if (Array.isArray(data5)) {
+        if (data5.length < 1) {
+          const err9 = { instancePath: instancePath + "/reject_exit_codes", schemaPath: "#/properties/reject_exit_codes/oneOf/1/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema43.properties.reject_exit_codes.oneOf[1], data: data5 };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        const len1 = data5.length;
+        for (let i1 = 0; i1 < len1; i1++) {
+          let data6 = data5[i1];
+          if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)) && isFinite(data6))) {
+            const err10 = { instancePath: instancePath + "/reject_exit_codes/" + i1, schemaPath: "#/properties/reject_exit_codes/oneOf/1/items/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema43.properties.reject_exit_codes.oneOf[1].items.type, parentSchema: schema43.properties.reject_exit_codes.oneOf[1].items, data: data6 };
+            if (vErrors === null) {
+              vErrors = [err10];
+            } else {
+              vErrors.push(err10);
+            }
+            errors++;
+          }
+          if (typeof data6 == "number" && isFinite(data6)) {
+            if (data6 > 255 || isNaN(data6)) {
+              const err11 = { instancePath: instancePath + "/reject_exit_codes/" + i1, schemaPath: "#/properties/reject_exit_codes/oneOf/1/items/maximum", keyword: "maximum", params: { comparison: "<=", limit: 255 }, message: "must be <= 255", schema: 255, parentSchema: schema43.properties.reject_exit_codes.oneOf[1].items, data: data6 };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+            if (data6 < 1 || isNaN(data6)) {
+              const err12 = { instancePath: instancePath + "/reject_exit_codes/" + i1, schemaPath: "#/properties/reject_exit_codes/oneOf/1/items/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema43.properties.reject_exit_codes.oneOf[1].items, data: data6 };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+          }
+        }
+      } else {
+        const err13 = { instancePath: instancePath + "/reject_exit_codes", schemaPath: "#/properties/reject_exit_codes/oneOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema43.properties.reject_exit_codes.oneOf[1].type, parentSchema: schema43.properties.reject_exit_codes.oneOf[1], data: data5 };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+      var _valid0 = _errs18 === errors;
+      if (_valid0 && valid6) {
+        valid6 = false;
+        passing0 = [passing0, 1];
+      } else {
+        if (_valid0) {
+          valid6 = true;
+          passing0 = 1;
+        }
+      }
+      if (!valid6) {
+        const err14 = { instancePath: instancePath + "/reject_exit_codes", schemaPath: "#/properties/reject_exit_codes/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema43.properties.reject_exit_codes.oneOf, parentSchema: schema43.properties.reject_exit_codes, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      } else {
+        errors = _errs15;
+        if (vErrors !== null) {
+          if (_errs15) {
+            vErrors.length = _errs15;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.guard_retries !== void 0) {
+      let data7 = data.guard_retries;
+      if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7))) {
+        const err15 = { instancePath: instancePath + "/guard_retries", schemaPath: "#/properties/guard_retries/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema43.properties.guard_retries.type, parentSchema: schema43.properties.guard_retries, data: data7 };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+      if (typeof data7 == "number" && isFinite(data7)) {
+        if (data7 < 0 || isNaN(data7)) {
+          const err16 = { instancePath: instancePath + "/guard_retries", schemaPath: "#/properties/guard_retries/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema43.properties.guard_retries, data: data7 };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+      }
+    }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data };
+    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data };
     if (vErrors === null) {
-      vErrors = [err5];
+      vErrors = [err17];
     } else {
-      vErrors.push(err5);
+      vErrors.push(err17);
     }
     errors++;
   }
   validate24.errors = vErrors;
   return errors === 0;
 }
-validate24.evaluated = { "props": { "env": true, "files": true }, "dynamicProps": false, "dynamicItems": false };
+validate24.evaluated = { "props": { "env": true, "files": true, "network": true, "reject_exit_codes": true, "guard_retries": true }, "dynamicProps": false, "dynamicItems": false };
 function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -21668,10 +21914,10 @@ function findCycles(ids, requires) {
   const seen = /* @__PURE__ */ new Set();
   for (const root of ids) {
     if (color.get(root) !== WHITE) continue;
-    const path8 = [];
+    const path9 = [];
     const stack = [{ id: root, next: 0 }];
     color.set(root, GREY);
-    path8.push(root);
+    path9.push(root);
     while (stack.length > 0) {
       const frame = stack[stack.length - 1];
       const deps = requires.get(frame.id);
@@ -21680,10 +21926,10 @@ function findCycles(ids, requires) {
         const c = color.get(dep);
         if (c === WHITE) {
           color.set(dep, GREY);
-          path8.push(dep);
+          path9.push(dep);
           stack.push({ id: dep, next: 0 });
         } else if (c === GREY) {
-          const loop = path8.slice(path8.lastIndexOf(dep));
+          const loop = path9.slice(path9.lastIndexOf(dep));
           const cycle = rotateToFirst(loop, position2);
           const key = cycle.join("\0");
           if (!seen.has(key)) {
@@ -21693,7 +21939,7 @@ function findCycles(ids, requires) {
         }
       } else {
         color.set(frame.id, BLACK);
-        path8.pop();
+        path9.pop();
         stack.pop();
       }
     }
@@ -21782,13 +22028,230 @@ function asDict(record) {
 // src/config/split.ts
 var import_yaml2 = __toESM(require_dist(), 1);
 import { createHash } from "node:crypto";
+
+// src/config/anchor.ts
+var NOT_KEPT = /[^\p{L}\p{M}\p{Nd}\p{Nl}\p{Pc}\- ]/gu;
+function githubAnchor(heading) {
+  return shownText(heading).toLowerCase().replace(NOT_KEPT, "").replace(/ /g, "-");
+}
+var ASCII_PUNCTUATION = new Set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~");
+var ENTITIES = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: "\xA0",
+  copy: "\xA9",
+  reg: "\xAE",
+  hellip: "\u2026",
+  mdash: "\u2014",
+  ndash: "\u2013"
+};
+function shownText(source) {
+  const matches = precompute(source);
+  const parts = inline(source, 0, source.length, matches);
+  return emphasisRemoved(parts);
+}
+function precompute(s) {
+  const close = new Int32Array(s.length).fill(-1);
+  const brackets = [];
+  const parens = [];
+  const ticks = /* @__PURE__ */ new Map();
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === "\\" && i + 1 < s.length && ASCII_PUNCTUATION.has(s[i + 1])) {
+      i++;
+      continue;
+    }
+    if (c === "[") brackets.push(i);
+    else if (c === "]" && brackets.length > 0) close[brackets.pop()] = i;
+    else if (c === "(") parens.push(i);
+    else if (c === ")" && parens.length > 0) close[parens.pop()] = i;
+    else if (c === "`") {
+      let j = i;
+      while (j < s.length && s[j] === "`") j++;
+      const list = ticks.get(j - i) ?? { at: [], passed: 0 };
+      list.at.push(i);
+      ticks.set(j - i, list);
+      i = j - 1;
+    }
+  }
+  return { close, ticks, lastCommentEnd: s.lastIndexOf("-->") };
+}
+function nextTicks(m, length, from) {
+  const list = m.ticks.get(length);
+  if (list === void 0) return -1;
+  while (list.passed < list.at.length && list.at[list.passed] < from) list.passed++;
+  return list.at[list.passed] ?? -1;
+}
+function isSpace2(c) {
+  return c === void 0 || c === " " || c === "	" || c === "\n" || c === "\xA0";
+}
+function isPunctuation(c) {
+  return c !== void 0 && (ASCII_PUNCTUATION.has(c) || /[\p{P}\p{S}]/u.test(c));
+}
+function inline(s, start, end, m, depth = 0) {
+  const parts = [];
+  const text = (t) => parts.push({ text: t });
+  let i = start;
+  while (i < end) {
+    const c = s[i];
+    if (c === "\\" && i + 1 < end && ASCII_PUNCTUATION.has(s[i + 1])) {
+      text(s[i + 1]);
+      i += 2;
+    } else if (c === "`") {
+      let j = i;
+      while (j < end && s[j] === "`") j++;
+      const n = j - i;
+      const closing = nextTicks(m, n, j);
+      if (closing === -1 || closing + n > end) {
+        text(s.slice(i, j));
+        i = j;
+        continue;
+      }
+      let code = s.slice(j, closing);
+      if (code.length >= 2 && code.startsWith(" ") && code.endsWith(" ") && code.trim() !== "") code = code.slice(1, -1);
+      text(code);
+      i = closing + n;
+    } else if (c === "<") {
+      const after = html(s, i, end, m);
+      if (after === -1) {
+        text("<");
+        i++;
+      } else {
+        const inner = s.slice(i + 1, after - 1);
+        if (/^[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*$/.test(inner) || /^[^\s<>@]+@[^\s<>@]+$/.test(inner)) text(inner);
+        i = after;
+      }
+    } else if ((c === "[" || c === "!" && s[i + 1] === "[") && linkEnd(s, c === "!" ? i + 1 : i, end, m) !== -1) {
+      const open = c === "!" ? i + 1 : i;
+      const label = m.close[open];
+      if (c === "[" && depth < 32) parts.push(...inline(s, open + 1, label, m, depth + 1));
+      else if (c === "[") text(s.slice(open + 1, label));
+      i = linkEnd(s, open, end, m);
+    } else if (c === "&") {
+      const semi = s.slice(i, Math.min(end, i + 34)).indexOf(";") + i;
+      const name = semi < i ? "" : s.slice(i + 1, semi);
+      const decoded = entity(name);
+      if (decoded === void 0) {
+        text("&");
+        i++;
+      } else {
+        text(decoded);
+        i = semi + 1;
+      }
+    } else if (c === "_") {
+      let j = i;
+      while (j < end && s[j] === "_") j++;
+      const before = i === start ? void 0 : s[i - 1];
+      const next = j === end ? void 0 : s[j];
+      const left = !isSpace2(next) && (!isPunctuation(next) || isSpace2(before) || isPunctuation(before));
+      const right = !isSpace2(before) && (!isPunctuation(before) || isSpace2(next) || isPunctuation(next));
+      parts.push({ run: j - i, open: left && (!right || isPunctuation(before)), close: right && (!left || isPunctuation(next)) });
+      i = j;
+    } else {
+      let j = i + 1;
+      while (j < end && !"\\`<[!&_".includes(s[j])) j++;
+      text(s.slice(i, j));
+      i = j;
+    }
+  }
+  return parts;
+}
+function linkEnd(s, open, end, m) {
+  const label = m.close[open];
+  if (label === -1 || label >= end) return -1;
+  const next = s[label + 1];
+  if (next === "(" || next === "[") {
+    const target = m.close[label + 1];
+    return target === -1 || target >= end ? -1 : target + 1;
+  }
+  return -1;
+}
+function html(s, i, end, m) {
+  if (s.startsWith("<!--", i)) {
+    if (m.lastCommentEnd < i + 4) return -1;
+    const close = s.indexOf("-->", i + 4);
+    return close === -1 || close + 3 > end ? -1 : close + 3;
+  }
+  const c = s[i + 1];
+  if (c === void 0 || !(/[A-Za-z]/.test(c) || c === "/" && /[A-Za-z]/.test(s[i + 2] ?? ""))) return -1;
+  for (let j = i + 1; j < end; j++) {
+    const d = s[j];
+    if (d === ">") return j + 1;
+    if (d === "<") return -1;
+  }
+  return -1;
+}
+function entity(name) {
+  if (Object.hasOwn(ENTITIES, name)) return ENTITIES[name];
+  const code = /^#[0-9]{1,7}$/.test(name) ? Number(name.slice(1)) : /^#[xX][0-9a-fA-F]{1,6}$/.test(name) ? parseInt(name.slice(2), 16) : NaN;
+  return Number.isInteger(code) && code > 0 && code <= 1114111 ? String.fromCodePoint(code) : void 0;
+}
+function emphasisRemoved(parts) {
+  const shown = [];
+  const openers = [];
+  for (const p of parts) {
+    if ("text" in p) {
+      shown.push(p.text);
+      continue;
+    }
+    if (p.close && openers.length > 0) {
+      shown[openers.pop()] = "";
+      shown.push("");
+      continue;
+    }
+    if (p.open) openers.push(shown.length);
+    shown.push("_".repeat(p.run));
+  }
+  return shown.join("");
+}
+
+// src/config/split.ts
 var ASSEMBLE = "assemble";
 function splitText(text, spec) {
   const pieces = spec.kind === "markdown" ? splitMarkdown(text) : spec.kind === "regex" ? splitRegex(text, spec.regex ?? "") : spec.kind === "json" ? catalogue(parseJsonObject(text)) : catalogue(parseYamlObject(text));
   return spec.maxChars !== void 0 && (spec.kind === "markdown" || spec.kind === "regex") ? bounded(pieces, spec.maxChars) : pieces;
 }
-var HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*\r?\n?$/;
-var FENCE = /^ {0,3}(`{3,}|~{3,})/;
+function atxHeading(line) {
+  let end = line.length;
+  if (line.endsWith("\n")) end--;
+  if (end > 0 && line[end - 1] === "\r") end--;
+  let i = 0;
+  while (i < 3 && line[i] === " ") i++;
+  let level = 0;
+  while (i + level < end && line[i + level] === "#") level++;
+  if (level === 0 || level > 6) return null;
+  i += level;
+  if (i < end && line[i] !== " " && line[i] !== "	") return null;
+  const blank = (c) => c === " " || c === "	";
+  while (i < end && blank(line[i])) i++;
+  while (end > i && blank(line[end - 1])) end--;
+  let hashes = end;
+  while (hashes > i && line[hashes - 1] === "#") hashes--;
+  if (hashes < end && (hashes === i || blank(line[hashes - 1]))) {
+    end = hashes;
+    while (end > i && blank(line[end - 1])) end--;
+  }
+  return { level, text: line.slice(i, end) };
+}
+function fenceOf(line) {
+  let i = 0;
+  while (i < 3 && line[i] === " ") i++;
+  const char = line[i];
+  if (char !== "`" && char !== "~") return null;
+  let length = 0;
+  while (line[i + length] === char) length++;
+  if (length < 3) return null;
+  const info = line.slice(i + length).trim();
+  if (char === "`" && info.includes("`")) return null;
+  return { char, length, info };
+}
+function closes(open, line) {
+  const f = fenceOf(line);
+  return f !== null && f.char === open.char && f.length >= open.length && f.info === "";
+}
 function splitMarkdown(text) {
   const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
   const pieces = [];
@@ -21802,33 +22265,32 @@ function splitMarkdown(text) {
   }
   let title = "";
   const stack = [];
-  const seen = /* @__PURE__ */ new Map();
+  const ids = new Ids();
+  if (pieces.length > 0) ids.take("front-matter");
+  let preamble = true;
   let current = { id: "preamble", lines: [], headings: [] };
   let fence = null;
   for (; i < lines.length; i++) {
     const line = lines[i];
-    const f = FENCE.exec(line);
     if (fence !== null) {
-      if (f && f[1][0] === fence[0] && f[1].length >= fence.length) fence = null;
+      if (closes(fence, line)) fence = null;
       current.lines.push(line);
       continue;
     }
-    if (f) fence = f[1];
-    const h = f ? null : HEADING.exec(line);
+    fence = fenceOf(line);
+    const h = fence ? null : atxHeading(line);
     if (!h) {
       current.lines.push(line);
       continue;
     }
-    const level = h[1].length;
-    const heading = (h[2] ?? "").trim();
+    const { level, text: heading } = h;
     if (level === 1 && title === "") title = heading;
     while (stack.length > 0 && stack.at(-1).level >= level) stack.pop();
     stack.push({ level, text: heading });
+    if (preamble && current.lines.join("").trim() !== "") ids.take("preamble");
+    preamble = false;
     pieces.push(current);
-    const slug = slugOf(heading);
-    const n = seen.get(slug) ?? 0;
-    seen.set(slug, n + 1);
-    current = { id: n === 0 ? slug : `${slug}-${n}`, lines: [line], headings: stack.map((s) => s.text) };
+    current = { id: ids.take(slugOf(heading)), lines: [line], headings: stack.map((s) => s.text) };
   }
   pieces.push(current);
   const kept = pieces.filter((p) => p.lines.length > 0);
@@ -21844,21 +22306,36 @@ function splitMarkdown(text) {
   return out;
 }
 function slugOf(heading) {
-  const slug = heading.replace(/[`*_~[\]()<>]/g, "").toLowerCase().replace(/[^\p{L}\p{N}\- ]/gu, "").trim().replace(/ /g, "-");
+  const slug = githubAnchor(heading);
   return slug === "" ? "section" : slug;
 }
+function lineSlug(line) {
+  const slug = line.replace(/[`*_~[\]()<>]/g, "").toLowerCase().replace(/[^\p{L}\p{N}\- ]/gu, "").trim().replace(/ /g, "-");
+  return slug === "" ? "section" : slug;
+}
+var Ids = class {
+  occurrences = /* @__PURE__ */ new Map();
+  take(id) {
+    let result = id;
+    while (this.occurrences.has(result)) {
+      const n = this.occurrences.get(id) + 1;
+      this.occurrences.set(id, n);
+      result = `${id}-${n}`;
+    }
+    this.occurrences.set(result, 0);
+    return result;
+  }
+};
 function splitRegex(text, pattern) {
   const re = new RegExp(pattern, "gm");
   const starts = [0];
   for (const m of text.matchAll(re)) if (m.index > 0 && m.index !== starts.at(-1)) starts.push(m.index);
-  const seen = /* @__PURE__ */ new Map();
+  const ids = new Ids();
   return starts.map((start, n) => {
     const piece = text.slice(start, starts[n + 1] ?? text.length);
-    const slug = n === 0 && start === 0 && !re.test(piece) ? "preamble" : slugOf(piece.split("\n")[0].slice(0, 60));
+    const slug = n === 0 && start === 0 && !re.test(piece) ? "preamble" : lineSlug(piece.split("\n")[0].slice(0, 60));
     re.lastIndex = 0;
-    const k = seen.get(slug) ?? 0;
-    seen.set(slug, k + 1);
-    return { id: k === 0 ? slug : `${slug}-${k}`, text: piece, title: "", headings: [] };
+    return { id: ids.take(slug), text: piece, title: "", headings: [] };
   });
 }
 function parseJsonObject(text) {
@@ -21915,11 +22392,10 @@ function bounded(pieces, maxChars) {
     const last = joined.pop();
     joined.push(last ? { ...last, text: last.text + carry.text } : carry);
   }
-  const seen = /* @__PURE__ */ new Map();
+  const ids = new Ids();
   return joined.flatMap((p) => p.text.length > maxChars ? cut(p, maxChars) : [p]).map((p) => {
-    const n = seen.get(p.id) ?? 0;
-    seen.set(p.id, n + 1);
-    return n === 0 ? p : { ...p, id: `${p.id}-${n}` };
+    const id = ids.take(p.id);
+    return id === p.id ? p : { ...p, id };
   });
 }
 function cut(piece, maxChars) {
@@ -21930,10 +22406,9 @@ function cut(piece, maxChars) {
   let size = 0;
   let fence = null;
   for (const line of lines) {
-    const f = FENCE.exec(line);
     if (fence !== null) {
-      if (f && f[1][0] === fence[0] && f[1].length >= fence.length) fence = null;
-    } else if (f) fence = f[1];
+      if (closes(fence, line)) fence = null;
+    } else fence = fenceOf(line);
     chunks.at(-1).push(line);
     size += line.length;
     const boundary = parseInt(createHash("sha256").update(line).digest("hex").slice(0, 8), 16) % meanLines === 0;
@@ -22387,6 +22862,13 @@ function templatePath(keyPath, expanded, written) {
 // src/model/workflow.ts
 var DEFAULT_RMAX = 3;
 var DEFAULT_MAX_OUTPUT_BYTES = 8 * 2 ** 20;
+function commandNetwork(pair) {
+  const found = [];
+  if (pair.generator === "command") found.push({ command: "generator", network: pair.generatorConfig.network !== false });
+  const guards = [...pair.guard !== null ? [{ guard: pair.guard, guard_config: pair.guardConfig }] : [], ...pair.guards ?? []];
+  for (const g of guards) if (g.guard === "command") found.push({ command: "guard", network: g.guard_config.network === true });
+  return found;
+}
 
 // src/config/parse.ts
 var WORKFLOW_NAMES = ["workflow.yml", "workflow.yaml", "workflow.json"];
@@ -23195,15 +23677,19 @@ function shortRef(ref) {
 
 // src/cli/context.ts
 import { statSync as statSync3 } from "node:fs";
-import path7 from "node:path";
+import path8 from "node:path";
 
 // src/workspace/load.ts
 var import_fast_glob2 = __toESM(require_out4(), 1);
-import { closeSync as closeSync2, constants as constants2, existsSync as existsSync2, fstatSync as fstatSync2, openSync as openSync2, readSync, realpathSync as realpathSync2, statSync as statSync2 } from "node:fs";
-import path6 from "node:path";
+import { closeSync as closeSync2, constants as constants2, existsSync as existsSync3, fstatSync as fstatSync2, openSync as openSync2, readSync, realpathSync as realpathSync2, statSync as statSync2 } from "node:fs";
+import path7 from "node:path";
 
 // src/workspace/outputs.ts
-import { existsSync, readFileSync as readFileSync2, realpathSync, statSync } from "node:fs";
+import { existsSync as existsSync2, readFileSync as readFileSync3, realpathSync, statSync } from "node:fs";
+import path6 from "node:path";
+
+// src/workspace/staged.ts
+import { existsSync, readdirSync as readdirSync2, readFileSync as readFileSync2, rmSync as rmSync2 } from "node:fs";
 import path5 from "node:path";
 
 // src/workspace/files.ts
@@ -23239,10 +23725,10 @@ var WRITE_FAILURES = {
   ENAMETOOLONG: "its name is too long for the file system"
 };
 var WriteError = class extends Error {
-  constructor(code, path8, at2, cause) {
-    super(`could not write ${path8}: ${WRITE_FAILURES[code]} (${code}${at2 ? ` at ${at2}` : ""})`, { cause });
+  constructor(code, path9, at2, cause) {
+    super(`could not write ${path9}: ${WRITE_FAILURES[code]} (${code}${at2 ? ` at ${at2}` : ""})`, { cause });
     this.code = code;
-    this.path = path8;
+    this.path = path9;
     this.at = at2;
   }
   code;
@@ -23376,9 +23862,51 @@ function lstatOrUndefined(file) {
   }
 }
 
+// src/workspace/staged.ts
+var JOURNALS = "staged";
+function stageCandidate(stateDir, file, content) {
+  const journal = path5.join(stateDir, JOURNALS, `${sha256Hex(file).slice(0, 32)}.json`);
+  const previous = existsSync(file) ? readFileSync2(file) : void 0;
+  const record = { file, previous: previous === void 0 ? null : previous.toString("base64") };
+  writeFileAtomic(journal, JSON.stringify(record) + "\n");
+  writeFileAtomic(file, content);
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    putBack(record);
+    rmSync2(journal, { force: true });
+  };
+}
+function recoverStaged(stateDir) {
+  const dir = path5.join(stateDir, JOURNALS);
+  if (!existsSync(dir)) return [];
+  const restored = [];
+  for (const name of readdirSync2(dir).filter((n) => n.endsWith(".json"))) {
+    const journal = path5.join(dir, name);
+    let record;
+    try {
+      record = JSON.parse(readFileSync2(journal, "utf8"));
+    } catch {
+      rmSync2(journal, { force: true });
+      continue;
+    }
+    if (typeof record.file === "string" && path5.isAbsolute(record.file)) {
+      putBack(record);
+      restored.push(record.file);
+    }
+    rmSync2(journal, { force: true });
+  }
+  return restored;
+}
+function putBack(record) {
+  if (record.previous === null) rmSync2(record.file, { force: true });
+  else writeFileAtomic(record.file, Buffer.from(record.previous, "base64"));
+}
+
 // src/workspace/outputs.ts
 function outputPath(workflow2, pair) {
-  return pair.output === void 0 ? void 0 : path5.resolve(workflow2.dir, pair.output);
+  return pair.output === void 0 ? void 0 : path6.resolve(workflow2.dir, pair.output);
 }
 var OutputFiles = class {
   constructor(workflow2, stateDir) {
@@ -23400,12 +23928,22 @@ var OutputFiles = class {
     const file = outputPath(this.workflow, pair);
     if (file === void 0) return void 0;
     try {
-      return readFileSync2(file);
+      return readFileSync3(file);
     } catch (err) {
       const code = err.code;
       if (code === "ENOENT" || code === "ENOTDIR") return void 0;
       throw err;
     }
+  }
+  path(pair) {
+    return outputPath(this.workflow, pair);
+  }
+  /** Writes a candidate at the output's path while a guard judges it; returns what puts the file back. */
+  stage(pair, content) {
+    const file = outputPath(this.workflow, pair);
+    if (file === void 0 || this.problem(pair) !== null) return () => {
+    };
+    return stageCandidate(this.stateDir ?? defaultStateDir(this.workflow.root), file, content);
   }
   /** Writes the file atomically: readers see the old content or the new, never a mix. */
   write(pair, content) {
@@ -23435,24 +23973,24 @@ var OutputFiles = class {
       return `${shown} is a symbolic link; pairflow writes only regular files inside the repository: replace the link with a file, or choose another output`;
     if (stat?.isDirectory()) return `${shown} is a directory; give the path of a file for the pair to write`;
     if (stat !== void 0 && !stat.isFile()) return `${shown} is not a regular file; give the path of a file`;
-    let dir = path5.dirname(file);
+    let dir = path6.dirname(file);
     let dirStat = stat === void 0 ? lstatOrUndefined(dir) : void 0;
     if (stat === void 0) {
-      while (dirStat === void 0) dirStat = lstatOrUndefined(dir = path5.dirname(dir));
+      while (dirStat === void 0) dirStat = lstatOrUndefined(dir = path6.dirname(dir));
       if (!dirStat.isDirectory() && !dirStat.isSymbolicLink()) return beforeRun ? underFile(shown, this.workflow.root, dir) : null;
     }
     let realDir;
     try {
       realDir = realpathSync.native(dir);
     } catch {
-      return `${shown} is under ${path5.relative(this.workflow.root, dir) || dir}, a symbolic link that leads nowhere; remove the link`;
+      return `${shown} is under ${path6.relative(this.workflow.root, dir) || dir}, a symbolic link that leads nowhere; remove the link`;
     }
     if (dirStat?.isSymbolicLink() && !statSync(realDir).isDirectory()) return beforeRun ? underFile(shown, this.workflow.root, dir) : null;
     const { root, lockFile, stateDirs } = this.reserved();
     if (!isInside(root, realDir)) return `${shown} would be written outside the repository (${realDir} is not inside ${root}); give a path inside it`;
-    const real = path5.join(realDir, path5.relative(dir, file));
+    const real = path6.join(realDir, path6.relative(dir, file));
     const reserved = reservedOutput(real, { root, lockFile, stateDirs });
-    if (reserved !== void 0) return `${shown} ${real === file ? "" : `(${path5.relative(root, real)}) `}${reserved}`;
+    if (reserved !== void 0) return `${shown} ${real === file ? "" : `(${path6.relative(root, real)}) `}${reserved}`;
     return null;
   }
   reservedPaths;
@@ -23466,19 +24004,19 @@ var OutputFiles = class {
   }
 };
 function underFile(shown, root, dir) {
-  return `${shown} is under ${path5.relative(root, dir) || dir}, which is a file, not a directory; give a path where a file can be written`;
+  return `${shown} is under ${path6.relative(root, dir) || dir}, which is a file, not a directory; give a path where a file can be written`;
 }
 function realPath(file) {
   let dir = file;
-  while (!existsSync(dir) && path5.dirname(dir) !== dir) dir = path5.dirname(dir);
-  return path5.join(realpathSync.native(dir), path5.relative(dir, file));
+  while (!existsSync2(dir) && path6.dirname(dir) !== dir) dir = path6.dirname(dir);
+  return path6.join(realpathSync.native(dir), path6.relative(dir, file));
 }
 
 // src/workspace/load.ts
 var MAX_CONFIG_BYTES = 256 * 1024 * 1024;
 var diskFiles = {
   read: readConfigFile,
-  exists: (file) => existsSync2(file),
+  exists: (file) => existsSync3(file),
   glob: (patterns, cwd) => (
     // As `inputs` are matched (src/workspace/inputs.ts), files only and never inside .git; hidden
     // files only where a pattern names them (so `**` never reaches the state directory, .pairflow/),
@@ -23519,25 +24057,25 @@ function readConfigFile(file) {
   }
 }
 function resolveWorkflowPath(target, cwd = process.cwd()) {
-  const abs = path6.resolve(cwd, target ?? ".");
-  if (!existsSync2(abs))
+  const abs = path7.resolve(cwd, target ?? ".");
+  if (!existsSync3(abs))
     throw fileIssue(displayPath(abs, cwd), `no such file or directory; give a workflow file or a directory holding one of ${WORKFLOW_NAMES.join(", ")}`);
   if (!statSync2(abs).isDirectory()) return checkedWorkflow(abs, cwd);
-  const found = WORKFLOW_NAMES.filter((name) => existsSync2(path6.join(abs, name)));
+  const found = WORKFLOW_NAMES.filter((name) => existsSync3(path7.join(abs, name)));
   if (found.length === 0) {
     throw fileIssue(displayPath(abs, cwd), `no workflow file here; expected one of ${WORKFLOW_NAMES.join(", ")}, or give the file's path`);
   }
   if (found.length > 1) {
     throw fileIssue(displayPath(abs, cwd), `several workflow files here (${found.join(", ")}); give the one to use`);
   }
-  return checkedWorkflow(path6.join(abs, found[0]), cwd);
+  return checkedWorkflow(path7.join(abs, found[0]), cwd);
 }
 function checkedWorkflow(file, cwd) {
   const shown = displayPath(file, cwd);
   const stat = statSync2(file);
   if (stat.isDirectory()) throw fileIssue(shown, `is a directory; give a workflow file or a directory holding one of ${WORKFLOW_NAMES.join(", ")}`);
   if (!stat.isFile()) throw fileIssue(shown, "is not a regular file (a pipe, a device or a socket); give the path of a workflow file");
-  const root = realpathSync2.native(findRepoRoot(path6.dirname(file)));
+  const root = realpathSync2.native(findRepoRoot(path7.dirname(file)));
   const real = realpathSync2.native(file);
   if (!isInside(root, real)) {
     throw fileIssue(shown, `is a link to ${real}, outside the repository (${root}); give the path of the workflow file itself, inside its repository`);
@@ -23546,7 +24084,7 @@ function checkedWorkflow(file, cwd) {
 }
 function loadWorkflow(target, cwd = process.cwd()) {
   const workflowPath = resolveWorkflowPath(target, cwd);
-  const loaded = parseWorkflow(workflowPath, { files: diskFiles, cwd: path6.resolve(cwd), root: findRepoRoot(path6.dirname(workflowPath)) });
+  const loaded = parseWorkflow(workflowPath, { files: diskFiles, cwd: path7.resolve(cwd), root: findRepoRoot(path7.dirname(workflowPath)) });
   const issues = outputIssues(loaded);
   if (issues.length > 0) throw new ConfigError(issues);
   return loaded;
@@ -23561,9 +24099,9 @@ function outputIssues(loaded, outputs = new OutputFiles(loaded.workflow)) {
   return issues;
 }
 function findRepoRoot(dir) {
-  for (let d = dir; ; d = path6.dirname(d)) {
-    if (existsSync2(path6.join(d, ".git"))) return d;
-    if (path6.dirname(d) === d) return dir;
+  for (let d = dir; ; d = path7.dirname(d)) {
+    if (existsSync3(path7.join(d, ".git"))) return d;
+    if (path7.dirname(d) === d) return dir;
   }
 }
 function fileIssue(display, message) {
@@ -23587,20 +24125,20 @@ function positiveInt(value) {
 function checkStateDir(command, io) {
   if (!command.options.some((o) => o.attributeName() === "stateDir")) return;
   const given = command.opts().stateDir ?? io.env.PAIRFLOW_STATE_DIR;
-  const dir = given ? path7.resolve(io.cwd, given) : path7.join(findRepoRoot(io.cwd), ".pairflow");
+  const dir = given ? path8.resolve(io.cwd, given) : path8.join(findRepoRoot(io.cwd), ".pairflow");
   const problem = stateDirProblem(dir);
   if (problem === void 0) return;
   if (given) throw new UsageError(`--state-dir ${given}: ${problem}; give a directory (it is made when missing)`);
   throw new UsageError(`${dir}, the default state directory, ${problem}; remove it, or give --state-dir`);
 }
 function stateDirProblem(dir) {
-  for (let d = dir; ; d = path7.dirname(d)) {
+  for (let d = dir; ; d = path8.dirname(d)) {
     let isDirectory;
     try {
       isDirectory = statSync3(d).isDirectory();
     } catch (err) {
       const code = err.code;
-      if ((code === "ENOENT" || code === "ENOTDIR") && path7.dirname(d) !== d) continue;
+      if ((code === "ENOENT" || code === "ENOTDIR") && path8.dirname(d) !== d) continue;
       return `cannot be used (${code ?? err.message})`;
     }
     if (isDirectory) return void 0;
@@ -23659,6 +24197,7 @@ export {
   escapeGlob,
   instanceId,
   DEFAULT_MAX_OUTPUT_BYTES,
+  commandNetwork,
   WORKFLOW_NAMES,
   PROMPTS_NAMES,
   namedFileProblem,
@@ -23681,6 +24220,7 @@ export {
   removeStaleTemporaries,
   readFileNoFollow,
   lstatOrUndefined,
+  recoverStaged,
   outputPath,
   OutputFiles,
   diskFiles,

@@ -13,7 +13,7 @@ import {
   examples,
   findRepoRoot,
   writeFileAtomic
-} from "./cli-chunk-7KV5Z5U7.js";
+} from "./cli-chunk-JRMGJKZE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
@@ -196,6 +196,10 @@ jobs:
     runs-on: ubuntu-latest
     steps:
       - uses: actions/checkout@v4
+        with:
+          # The job's token stays out of .git/config, where any command of the job could read it;
+          # pairflow's commands need no token (a later step that pushes passes its own).
+          persist-credentials: false
       # Confine the commands pairflow starts so they cannot read this job's tokens: bubblewrap,
       # allowed the user namespaces Ubuntu 24.04 forbids by default (pairflow's docs/security.md).
       - name: Sandbox for pairflow's commands

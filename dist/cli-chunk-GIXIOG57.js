@@ -5,7 +5,7 @@ import {
   asDict,
   dict,
   own
-} from "./cli-chunk-7KV5Z5U7.js";
+} from "./cli-chunk-JRMGJKZE.js";
 
 // src/model/records.ts
 var LOCK_VERSION = 1;

@@ -3,23 +3,23 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   issueLines
-} from "./cli-chunk-MWW3NMVX.js";
+} from "./cli-chunk-3EM3PZYW.js";
 import {
   checkWorkflow
-} from "./cli-chunk-SQID6QGP.js";
+} from "./cli-chunk-RJVF3L7R.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-HAD2WZ7T.js";
-import "./cli-chunk-JSZDEJKQ.js";
+} from "./cli-chunk-4625N2VM.js";
+import "./cli-chunk-FT3WYQCM.js";
 import {
   count
-} from "./cli-chunk-JI2LPXRF.js";
+} from "./cli-chunk-MDUAO3QT.js";
 import "./cli-chunk-MV7565KH.js";
 import {
   styleFor
-} from "./cli-chunk-HXCATSVJ.js";
-import "./cli-chunk-V4FBBNQN.js";
+} from "./cli-chunk-DLBQ3WW5.js";
+import "./cli-chunk-GIXIOG57.js";
 import {
   ConfigError,
   EXIT,
@@ -32,7 +32,7 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-7KV5Z5U7.js";
+} from "./cli-chunk-JRMGJKZE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -7,15 +7,15 @@ import {
 import {
   SHOWN_PER_FILE,
   issueLines
-} from "./cli-chunk-MWW3NMVX.js";
+} from "./cli-chunk-3EM3PZYW.js";
 import {
   count
-} from "./cli-chunk-JI2LPXRF.js";
+} from "./cli-chunk-MDUAO3QT.js";
 import "./cli-chunk-MV7565KH.js";
 import {
   styleFor
-} from "./cli-chunk-HXCATSVJ.js";
-import "./cli-chunk-V4FBBNQN.js";
+} from "./cli-chunk-DLBQ3WW5.js";
+import "./cli-chunk-GIXIOG57.js";
 import {
   Command,
   CommanderError,
@@ -25,22 +25,22 @@ import {
   StorageError,
   UsageError,
   checkStateDir
-} from "./cli-chunk-7KV5Z5U7.js";
+} from "./cli-chunk-JRMGJKZE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-KSQIKVSQ.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-GELBSCGE.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-KGEYC2ZV.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-K4F7EA4X.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-BP4XAEYL.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-N32TITZG.js")).registerPrompt],
-  [["explain"], async () => (await import("./cli-explain-HBD7LXTQ.js")).registerExplain],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-2CBQF6CL.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-O2IXDWAF.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-O4CEY4DL.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-MGZ7E365.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-3A2EJE4D.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-ERNA3PRT.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-GQJTQFE4.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-TJHUCZFS.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-7UXRTZOR.js")).registerPrompt],
+  [["explain"], async () => (await import("./cli-explain-RUML7YUN.js")).registerExplain],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-4VWFCYZZ.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-3OCDQDII.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-5E436DQY.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

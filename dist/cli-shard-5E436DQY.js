@@ -8,18 +8,18 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-KU6I6OX4.js";
+} from "./cli-chunk-JX5MGFO6.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-SQID6QGP.js";
-import "./cli-chunk-MDWX7MPJ.js";
-import "./cli-chunk-ODAVUA3N.js";
-import "./cli-chunk-HAD2WZ7T.js";
-import "./cli-chunk-JSZDEJKQ.js";
-import "./cli-chunk-JI2LPXRF.js";
+import "./cli-chunk-RJVF3L7R.js";
+import "./cli-chunk-CWHHMGJD.js";
+import "./cli-chunk-OZ46ACLE.js";
+import "./cli-chunk-4625N2VM.js";
+import "./cli-chunk-FT3WYQCM.js";
+import "./cli-chunk-MDUAO3QT.js";
 import "./cli-chunk-MV7565KH.js";
-import "./cli-chunk-HXCATSVJ.js";
-import "./cli-chunk-V4FBBNQN.js";
-import "./cli-chunk-7KV5Z5U7.js";
+import "./cli-chunk-DLBQ3WW5.js";
+import "./cli-chunk-GIXIOG57.js";
+import "./cli-chunk-JRMGJKZE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {

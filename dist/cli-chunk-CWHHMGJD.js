@@ -10,16 +10,16 @@ import {
   failureLines,
   failuresOf,
   runNodes
-} from "./cli-chunk-JI2LPXRF.js";
+} from "./cli-chunk-MDUAO3QT.js";
 import {
   visible
 } from "./cli-chunk-MV7565KH.js";
 import {
   usd
-} from "./cli-chunk-HXCATSVJ.js";
+} from "./cli-chunk-DLBQ3WW5.js";
 import {
   shortRef
-} from "./cli-chunk-7KV5Z5U7.js";
+} from "./cli-chunk-JRMGJKZE.js";
 
 // src/report/spend.ts
 var n = (x) => x.toLocaleString("en-US");
@@ -58,6 +58,24 @@ function capitalize(text) {
 }
 function seconds(ms) {
   return ms < 1e4 ? `${(ms / 1e3).toFixed(1)}s` : `${Math.round(ms / 1e3)}s`;
+}
+function minutes(ms) {
+  if (ms < 6e4) return seconds(ms);
+  const total = Math.round(ms / 1e3);
+  return `${Math.floor(total / 60)}m ${total % 60}s`;
+}
+function pacingLine(pacing) {
+  const n2 = (x) => x.toLocaleString("en-US");
+  const limits = pacing.budgets.map((b) => {
+    const per = [
+      b.tokensPerMinute === void 0 ? "" : `${n2(b.tokensPerMinute)} tokens`,
+      b.requestsPerMinute === void 0 ? "" : `${n2(b.requestsPerMinute)} requests`
+    ];
+    const known = per.filter((x) => x !== "");
+    return known.length === 0 ? "" : `${b.host} at ${known.join(", ")}/min`;
+  }).filter((x) => x !== "");
+  const refused = pacing.refused === 0 ? "none refused" : `${count(pacing.refused, "429 answer")} waited for, never a failed attempt`;
+  return `Paced by the providers' rate limits${limits.length > 0 ? ` (${limits.join("; ")})` : ""}: ${n2(pacing.held)} of ${n2(pacing.calls)} calls waited for their turn, ${minutes(pacing.waitedMs)} of waiting; ${refused}.`;
 }
 function firstLine(text) {
   const line = visible(text.trim().split("\n")[0] ?? "");
@@ -194,6 +212,7 @@ function totalsLines(report, style) {
     style.bold(`${t.executed} executed, ${t.reused} reused, ${t.failed} failed, ${t.blocked} blocked${stopped} in ${seconds(t.durationMs)}`) + style.dim(`  (run ${report.runId})`)
   ];
   if (report.spend) lines.push(style.dim(capitalize(spendLine(report.spend)) + "."));
+  if (report.pacing && (report.pacing.held > 0 || report.pacing.refused > 0)) lines.push(style.dim(pacingLine(report.pacing)));
   if (report.sandbox && !report.sandbox.confined) lines.push(style.yellow(`Commands ran without a sandbox: ${report.sandbox.reason} (docs/security.md).`));
   return lines;
 }

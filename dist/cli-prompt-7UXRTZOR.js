@@ -4,16 +4,16 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-ODAVUA3N.js";
+} from "./cli-chunk-OZ46ACLE.js";
 import {
   openState
-} from "./cli-chunk-HAD2WZ7T.js";
-import "./cli-chunk-JSZDEJKQ.js";
+} from "./cli-chunk-4625N2VM.js";
+import "./cli-chunk-FT3WYQCM.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-HXCATSVJ.js";
-import "./cli-chunk-V4FBBNQN.js";
+} from "./cli-chunk-DLBQ3WW5.js";
+import "./cli-chunk-GIXIOG57.js";
 import {
   Option,
   PATH_HELP,
@@ -22,7 +22,7 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-7KV5Z5U7.js";
+} from "./cli-chunk-JRMGJKZE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
