@@ -224,7 +224,8 @@ function readdirSafe(dir: string) {
 /** bwrap's arguments, up to the command: everything a confined command sees. */
 export function bwrapArguments(layout: SandboxLayout, command: SandboxCommand): string[] {
   const layered = command.layer !== undefined && layout.layer !== undefined && layout.emptyFile !== undefined;
-  // The layer's setup makes one more user namespace; otherwise none may be made inside.
+  // The layer's setup makes one more user namespace, or (as root) mounts in the sandbox's own, which
+  // bwrap's --disable-userns moves the command out of; otherwise none may be made inside.
   const args = [
     "--die-with-parent",
     "--unshare-user",

@@ -173,6 +173,8 @@ describe.runIf(SANDBOX).each(USERS)("a hostile guard in the sandbox, pairflow ru
         "umount -l /proc 2>/dev/null && echo UNMOUNTED",
         'mount -o remount,rw,bind "$PWD" 2>/dev/null && echo REMOUNTED',
         "echo 'exit 0' > .git/hooks/pre-commit 2>/dev/null && echo HOOKED",
+        // In a user namespace of its own, every mount pairflow made stays locked.
+        "unshare -Urm sh -c 'umount -l .git/config; umount -l /proc; cat .git/config /proc/1/environ' 2>/dev/null | grep -a -q -e extraheader -e GITHUB_TOKEN && echo NESTED",
         "cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n' | grep -q '^GITHUB_TOKEN=' && echo ENVIRON",
         'set -- /proc/[0-9]*; echo "processes $#"',
         "",
@@ -182,7 +184,7 @@ describe.runIf(SANDBOX).each(USERS)("a hostile guard in the sandbox, pairflow ru
     const r = await pairflow(user, ["run", "--json", "--sandbox", "required"], dir);
     expect(report(r).sandbox).toMatchObject({ confined: true });
     const said = feedback(r).a!;
-    for (const word of ["CAPABLE", "UNMOUNTED", "REMOUNTED", "ENVIRON"]) expect(said).not.toContain(word);
+    for (const word of ["CAPABLE", "UNMOUNTED", "REMOUNTED", "ENVIRON", "NESTED"]) expect(said).not.toContain(word);
     // A hook written goes to the guard's layer, never to the repository.
     expect(Number(/processes (\d+)/.exec(said)?.[1])).toBeLessThanOrEqual(4);
     expect(existsSync(path.join(dir, ".git/hooks/pre-commit"))).toBe(false);
