@@ -21,6 +21,10 @@ describe("foreach under random adds, deletes and edits", () => {
       fc.asyncProperty(fc.array(fc.array(op, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 }), async (batches) => {
         const dir = pagesRepo(4);
         const present = new Set([0, 1, 2, 3].map(pageName));
+        // Each page's text, and every set of pages with their texts a run has accepted an index of.
+        const texts = new Map([0, 1, 2, 3].map((i) => [pageName(i), `# Page ${i}\n`]));
+        const state = () => JSON.stringify([...present].sort().map((p) => [p, texts.get(p)]));
+        const indexed = new Set([state()]);
         const first = await step(dir);
         expect(first.executed).toEqual(first.planned);
         expect(first.after).toEqual([]);
@@ -32,7 +36,9 @@ describe("foreach under random adds, deletes and edits", () => {
             if (o.kind === "add") {
               const page = `docs/new-${o.n}.md`;
               // Fresh text every time: a page added again is never its old self.
-              writePage(dir, page, `# New ${o.n}\n\nversion ${++counter}\n`);
+              const text = `# New ${o.n}\n\nversion ${++counter}\n`;
+              writePage(dir, page, text);
+              texts.set(page, text);
               present.add(page);
               changed.add(page);
             } else if (list.length > 0) {
@@ -42,13 +48,19 @@ describe("foreach under random adds, deletes and edits", () => {
                 present.delete(page);
                 changed.delete(page);
               } else {
-                appendPage(dir, page, `edit ${++counter}\n`);
+                const edit = `edit ${++counter}\n`;
+                appendPage(dir, page, edit);
+                texts.set(page, texts.get(page)! + edit);
                 changed.add(page);
               }
             }
           }
           const gone = [...before].filter((p) => !present.has(p));
-          const expected = changed.size > 0 || gone.length > 0 ? downstreamOf(...changed) : [];
+          // The index of a set of pages an earlier run indexed is that run's: restored, not run (a
+          // deletion can take the pages back to such a set).
+          const again = indexed.has(state());
+          const expected = changed.size > 0 || gone.length > 0 ? downstreamOf(...changed).filter((id) => id !== "index" || !again) : [];
+          indexed.add(state());
           const s = await step(dir);
           expect(s.planned).toEqual(expected);
           expect(s.executed).toEqual(s.planned);
