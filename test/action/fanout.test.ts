@@ -139,7 +139,11 @@ describe("a run fanned out over a job matrix", () => {
         matrix.map((m) => runAction({ workspace: checkout(), cache, env: attempt(1, { FAIL: failing }), with: { ...OFF, shard: m.shard, fanout: m.fanout } })),
       );
       const failedJob = matrix.findIndex((m) => m.shard === `${ownerOf.get(failing)}/3`);
-      expect(first.map((s) => s.code !== 0)).toEqual(matrix.map((_, i) => i === failedJob));
+      const said = first.map((s, i) => `shard ${matrix[i]!.shard}:\n${s.stdout.slice(-1500)}`).join("\n");
+      expect(
+        first.map((s) => s.code !== 0),
+        said,
+      ).toEqual(matrix.map((_, i) => i === failedJob));
       const merge = { ...OFF, mode: "merge", shards: "3", fanout: plan.outputs.fanout! };
       const merged = await runAction({ workspace: checkout(), cache, env: attempt(1), with: merge });
       expect(merged.code).not.toBe(0);
