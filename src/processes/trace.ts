@@ -206,6 +206,8 @@ export function parseTrace(text: string, cwd: string): string[] {
     const flags = scan.until(",)");
     const opened = scan.openedPath();
     if (opened === undefined) continue;
+    // A directory opened (to list it, or as a base for relative opens) is no file the command read.
+    if (opened === "" || flags.includes("O_DIRECTORY")) continue;
     const writes = /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC/.test(flags) || flags.includes("O_ACCMODE");
     (writes ? written : read).add(opened);
   }
@@ -276,17 +278,20 @@ class Scanner {
     return this.text.slice(start, this.i).trim();
   }
 
-  /** The value after `) = `: for execve, its number; undefined when the call failed. */
+  /**
+   * The value after `) = ` (strace pads short calls, resumed ones above all, with spaces before the
+   * `=` to align it): for execve, its number; undefined when the call failed.
+   */
   result(): string | undefined {
-    const at = this.text.lastIndexOf(") = ");
-    if (at === -1) return undefined;
-    const value = this.text.slice(at + 4).trim();
+    const at = [...this.text.matchAll(/\) +=(?= )/g)].pop();
+    if (at === undefined) return undefined;
+    const value = this.text.slice(at.index + at[0].length).trim();
     return value.startsWith("-1") || value.startsWith("?") ? undefined : value.split(" ")[0];
   }
 
-  /** The path of the descriptor an open returned (`) = 3</abs/path>`), undefined when it failed. */
+  /** The path of the descriptor an open returned (`) = 3</abs/path>`, the `=` maybe padded), undefined when it failed. */
   openedPath(): string | undefined {
-    const match = /\) = \d+</.exec(this.text.slice(this.i));
+    const match = /\) += \d+</.exec(this.text.slice(this.i));
     if (!match) return undefined;
     this.i += match.index + match[0].length - 1;
     return this.bracketed();

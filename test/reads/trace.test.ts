@@ -33,4 +33,15 @@ describe("strace's lines, read back", () => {
       "/repo/sub/tool",
     ]);
   });
+
+  it("read strace's padded lines (an interrupted call resumed, a short call) and leave out directories", () => {
+    const trace = [
+      '20    openat(AT_FDCWD</repo>, "data.csv", O_RDONLY <unfinished ...>',
+      '21    openat(AT_FDCWD</repo>, "src", O_RDONLY|O_NONBLOCK|O_CLOEXEC|O_DIRECTORY) = 3</repo/src>',
+      "20    <... openat resumed>)            = 4</repo/data.csv>",
+      '22    execve("./run", ["./run"], 0x1 /* 3 vars */)    = 0',
+      '23    openat(AT_FDCWD</repo>, "x", O_RDONLY)     = 5</repo/x>',
+    ].join("\n");
+    expect(parseTrace(trace, "/repo")).toEqual(["/repo/data.csv", "/repo/x", "/repo/run"]);
+  });
 });
