@@ -4,9 +4,9 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY,
   registerRun
-} from "./cli-chunk-KYGI2NXE.js";
-import "./cli-chunk-B536UQTJ.js";
-import "./cli-chunk-JX5MGFO6.js";
+} from "./cli-chunk-UNMN2VIM.js";
+import "./cli-chunk-DHAYJTUQ.js";
+import "./cli-chunk-6L47CSHN.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-RJVF3L7R.js";
 import "./cli-chunk-CWHHMGJD.js";

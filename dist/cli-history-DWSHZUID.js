@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-KYGI2NXE.js";
-import "./cli-chunk-B536UQTJ.js";
+} from "./cli-chunk-UNMN2VIM.js";
+import "./cli-chunk-DHAYJTUQ.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-JX5MGFO6.js";
+} from "./cli-chunk-6L47CSHN.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-RJVF3L7R.js";
 import {

@@ -3614,6 +3614,7 @@ function parseTrace(text, cwd) {
     const flags = scan.until(",)");
     const opened = scan.openedPath();
     if (opened === void 0) continue;
+    if (opened === "" || flags.includes("O_DIRECTORY")) continue;
     const writes = /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC/.test(flags) || flags.includes("O_ACCMODE");
     (writes ? written : read2).add(opened);
   }
@@ -3678,16 +3679,19 @@ var Scanner = class {
     while (this.i < this.text.length && !stops.includes(this.text[this.i])) this.i++;
     return this.text.slice(start, this.i).trim();
   }
-  /** The value after `) = `: for execve, its number; undefined when the call failed. */
+  /**
+   * The value after `) = ` (strace pads short calls, resumed ones above all, with spaces before the
+   * `=` to align it): for execve, its number; undefined when the call failed.
+   */
   result() {
-    const at = this.text.lastIndexOf(") = ");
-    if (at === -1) return void 0;
-    const value = this.text.slice(at + 4).trim();
+    const at = [...this.text.matchAll(/\) +=(?= )/g)].pop();
+    if (at === void 0) return void 0;
+    const value = this.text.slice(at.index + at[0].length).trim();
     return value.startsWith("-1") || value.startsWith("?") ? void 0 : value.split(" ")[0];
   }
-  /** The path of the descriptor an open returned (`) = 3</abs/path>`), undefined when it failed. */
+  /** The path of the descriptor an open returned (`) = 3</abs/path>`, the `=` maybe padded), undefined when it failed. */
   openedPath() {
-    const match = /\) = \d+</.exec(this.text.slice(this.i));
+    const match = /\) += \d+</.exec(this.text.slice(this.i));
     if (!match) return void 0;
     this.i += match.index + match[0].length - 1;
     return this.bracketed();

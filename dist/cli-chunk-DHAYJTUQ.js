@@ -5,7 +5,7 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-JX5MGFO6.js";
+} from "./cli-chunk-6L47CSHN.js";
 import {
   planTarget
 } from "./cli-chunk-OZ46ACLE.js";

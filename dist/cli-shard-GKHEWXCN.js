@@ -2,10 +2,13 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  registerPlan,
-  showPlan
-} from "./cli-chunk-B536UQTJ.js";
-import "./cli-chunk-JX5MGFO6.js";
+  fanOutOptions,
+  registerMerge,
+  shardOption,
+  shardWaitOption,
+  shardsJson,
+  shardsText
+} from "./cli-chunk-6L47CSHN.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-RJVF3L7R.js";
 import "./cli-chunk-CWHHMGJD.js";
@@ -20,6 +23,10 @@ import "./cli-chunk-JRMGJKZE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  registerPlan,
-  showPlan
+  fanOutOptions,
+  registerMerge,
+  shardOption,
+  shardWaitOption,
+  shardsJson,
+  shardsText
 };

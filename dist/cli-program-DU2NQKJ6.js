@@ -33,14 +33,14 @@ import "./cli-chunk-FRV2UMY2.js";
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-MGZ7E365.js")).registerInit],
   [["validate"], async () => (await import("./cli-validate-3A2EJE4D.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-ERNA3PRT.js")).registerPlan],
+  [["plan"], async () => (await import("./cli-plan-4AMV2AJL.js")).registerPlan],
   [["diff"], async () => (await import("./cli-diff-GQJTQFE4.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-TJHUCZFS.js")).registerRun],
+  [["run", "resume"], async () => (await import("./cli-run-ZUG3LL7Y.js")).registerRun],
   [["prompt"], async () => (await import("./cli-prompt-7UXRTZOR.js")).registerPrompt],
   [["explain"], async () => (await import("./cli-explain-RUML7YUN.js")).registerExplain],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-4VWFCYZZ.js")).registerHistory],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-DWSHZUID.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-3OCDQDII.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-5E436DQY.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-GKHEWXCN.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -2,13 +2,10 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  fanOutOptions,
-  registerMerge,
-  shardOption,
-  shardWaitOption,
-  shardsJson,
-  shardsText
-} from "./cli-chunk-JX5MGFO6.js";
+  registerPlan,
+  showPlan
+} from "./cli-chunk-DHAYJTUQ.js";
+import "./cli-chunk-6L47CSHN.js";
 import "./cli-chunk-7Z54WWHF.js";
 import "./cli-chunk-RJVF3L7R.js";
 import "./cli-chunk-CWHHMGJD.js";
@@ -23,10 +20,6 @@ import "./cli-chunk-JRMGJKZE.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  fanOutOptions,
-  registerMerge,
-  shardOption,
-  shardWaitOption,
-  shardsJson,
-  shardsText
+  registerPlan,
+  showPlan
 };

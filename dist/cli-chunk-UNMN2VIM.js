@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-B536UQTJ.js";
+} from "./cli-chunk-DHAYJTUQ.js";
 import {
   AUTO_CONCURRENCY,
   BudgetExceededError,
@@ -20,7 +20,7 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-JX5MGFO6.js";
+} from "./cli-chunk-6L47CSHN.js";
 import {
   batchCounts,
   eventLine,
