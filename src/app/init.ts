@@ -85,6 +85,19 @@ export function initWorkflow(request: InitRequest): Initialized {
   const github = path.join(root, ".github", "workflows", "pairflow.yml");
   if (existsOrLink(github)) todo.push({ file: github, done: "kept", detail: `${exists} (check that its pairflow step has path: ${workflowDir})` });
   else todo.push([github, githubWorkflow(workflowDir)]);
+  // A directory on the way that is a link out of the repository (a committed `.github` link) is
+  // never written through.
+  const realRoot = realOrSelf(root);
+  for (const [i, item] of todo.entries()) {
+    if (!Array.isArray(item)) continue;
+    const via = linkOut(item[0], realRoot);
+    if (via !== undefined)
+      todo[i] = {
+        file: item[0],
+        done: "skipped",
+        detail: `${displayPath(via, request.cwd)} is a link that leads out of the repository; pairflow init writes only inside it`,
+      };
+  }
 
   const steps: InitStep[] = [];
   const written: string[] = [];
@@ -175,6 +188,13 @@ function existsOrLink(file: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The directory on the way to `file` whose real place is outside `realRoot`, if any (the nearest existing one decides). */
+function linkOut(file: string, realRoot: string): string | undefined {
+  let dir = path.dirname(file);
+  while (!existsOrLink(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return isInside(realOrSelf(dir), realRoot) ? undefined : dir;
 }
 
 function realOrSelf(file: string): string {

