@@ -51,6 +51,17 @@ function initWorkflow(request) {
   const github = path.join(root, ".github", "workflows", "pairflow.yml");
   if (existsOrLink(github)) todo.push({ file: github, done: "kept", detail: `${exists} (check that its pairflow step has path: ${workflowDir})` });
   else todo.push([github, githubWorkflow(workflowDir)]);
+  const realRoot = realOrSelf(root);
+  for (const [i, item] of todo.entries()) {
+    if (!Array.isArray(item)) continue;
+    const via = linkOut(item[0], realRoot);
+    if (via !== void 0)
+      todo[i] = {
+        file: item[0],
+        done: "skipped",
+        detail: `${displayPath(via, request.cwd)} is a link that leads out of the repository; pairflow init writes only inside it`
+      };
+  }
   const steps = [];
   const written = [];
   try {
@@ -108,6 +119,11 @@ function existsOrLink(file) {
   } catch {
     return false;
   }
+}
+function linkOut(file, realRoot) {
+  let dir = path.dirname(file);
+  while (!existsOrLink(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return isInside(realOrSelf(dir), realRoot) ? void 0 : dir;
 }
 function realOrSelf(file) {
   try {

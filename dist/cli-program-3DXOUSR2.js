@@ -31,7 +31,7 @@ import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-MGZ7E365.js")).registerInit],
+  [["init"], async () => (await import("./cli-init-UB642BEJ.js")).registerInit],
   [["validate"], async () => (await import("./cli-validate-3A2EJE4D.js")).registerValidate],
   [["plan"], async () => (await import("./cli-plan-4AMV2AJL.js")).registerPlan],
   [["diff"], async () => (await import("./cli-diff-GQJTQFE4.js")).registerDiff],
