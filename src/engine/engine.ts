@@ -36,7 +36,7 @@ import { dict } from "../model/dict.js";
 import { limiter, type Limiter } from "../model/limiter.js";
 import type { AttemptRecord, PairOutcome, PairStatus, ResumeState, ReuseKind, Reused, RunEvent, RunReport } from "../model/run.js";
 import { plain } from "../model/values.js";
-import { DEFAULT_MAX_OUTPUT_BYTES, type Pair } from "../model/workflow.js";
+import { commandNetwork, DEFAULT_MAX_OUTPUT_BYTES, type Pair } from "../model/workflow.js";
 import { pairKey } from "../refs/keys.js";
 import { contentNeeded, plannedComponents } from "../plan/plan.js";
 import { byProviderAndModel, renderPromptParts, sharedPrefixes } from "../prompt/render.js";
@@ -713,10 +713,12 @@ class Run {
   private async judge(guard: Guard, pair: Pair, content: Buffer, attempt: number, trace?: ReadTrace): Promise<GuardResult> {
     const scratch = this.deps.scratch;
     let artifactPath: string | undefined;
-    // The candidate where it will live: a sandbox's layer puts it there for the guard's command;
-    // without one it is written there meanwhile, and what was there put back after.
-    const place = this.deps.outputs.problem(pair) === null ? this.deps.outputs.path(pair) : undefined;
-    const staged = place !== undefined && pair.guard !== null && this.options.sandbox?.layered !== true ? this.deps.outputs.stage?.(pair, content) : undefined;
+    // The candidate where it will live, for a guard that runs a command: a sandbox's layer puts it
+    // there; without one it is written there meanwhile, and what was there put back after. Guards
+    // that judge the text in-process need neither.
+    const commands = commandNetwork(pair).some((c) => c.command === "guard");
+    const place = commands && this.deps.outputs.problem(pair) === null ? this.deps.outputs.path(pair) : undefined;
+    const staged = place !== undefined && this.options.sandbox?.layered !== true ? this.deps.outputs.stage?.(pair, content) : undefined;
     // Named as its output is (a test runner goes by the extension), in a directory of its own.
     const name = place !== undefined ? path.basename(place) : "artifact.txt";
     try {

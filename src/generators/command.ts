@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { boundedKey } from "../refs/keys.js";
 import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
+import { formatBytes } from "../model/text.js";
 import { CommandStartError, runCommand } from "../processes/children.js";
 import { limitMessage } from "../processes/limits.js";
 import { startCommand } from "../processes/trace.js";
@@ -118,18 +119,6 @@ async function generate(
   if (outcome.code === 0) return { content: outcome.stdout, ...(tail ? { stderr: tail } : {}) };
   if (outcome.code !== null) throw withTail(`exited with code ${outcome.code}`);
   throw withTail(`killed by ${outcome.signal}`);
-}
-
-/** 8388608 -> "8 MiB", 1500 -> "1500 bytes". */
-export function formatBytes(bytes: number): string {
-  for (const [unit, size] of [
-    ["GiB", 2 ** 30],
-    ["MiB", 2 ** 20],
-    ["KiB", 2 ** 10],
-  ] as const) {
-    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
-  }
-  return `${bytes} bytes`;
 }
 
 /** The last lines of stderr, short enough to show in a log line or a job summary. */

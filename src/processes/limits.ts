@@ -19,6 +19,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { CommandLimits } from "../model/ports.js";
+import { formatBytes } from "../model/text.js";
 
 /** Defaults that fit a GitHub-hosted runner (2-4 cores, 7-16 GB): many commands at once stay within it. */
 export const DEFAULT_LIMITS: CommandLimits = {
@@ -79,21 +80,10 @@ export function limitMessage(hit: LimitHit, limits: CommandLimits): string {
     case "processes":
       return `stopped by the process limit (${limits.processes} processes at once; --limits processes=N)`;
     case "memory":
-      return `stopped by the memory limit (${formatSize(limits.memoryBytes)}; --limits memory=SIZE)`;
+      return `stopped by the memory limit (${formatBytes(limits.memoryBytes)}; --limits memory=SIZE)`;
     case "tmp":
-      return `stopped by the size limit of its /tmp and home directory (${formatSize(limits.tmpBytes)} each; --limits tmp=SIZE)`;
+      return `stopped by the size limit of its /tmp and home directory (${formatBytes(limits.tmpBytes)} each; --limits tmp=SIZE)`;
   }
-}
-
-function formatSize(bytes: number): string {
-  for (const [unit, size] of [
-    ["GiB", 2 ** 30],
-    ["MiB", 2 ** 20],
-    ["KiB", 2 ** 10],
-  ] as const) {
-    if (bytes >= size) return `${Math.round((bytes / size) * 10) / 10} ${unit}`;
-  }
-  return `${bytes} bytes`;
 }
 
 /**
@@ -220,10 +210,10 @@ function findHierarchy(): Hierarchy | null {
   const lines = own.split("\n").map((line) => line.split(":"));
   const v2 = lines.find((l) => l[0] === "0" && l[1] === "")?.[2];
   const pathOf = (controller: string) => lines.find((l) => l[0] !== "0" && (l[1] ?? "").split(",").includes(controller))?.[2];
-  const made: string[] = [];
+  const created: string[] = [];
   const make = (dir: string) => {
     mkdirSync(dir);
-    made.push(dir);
+    created.push(dir);
   };
   try {
     const pids = pathOf("pids");
@@ -247,7 +237,7 @@ function findHierarchy(): Hierarchy | null {
       return { version: 2, dirs: [dir] };
     }
   } catch {
-    for (const dir of made.reverse()) removeCgroup(dir);
+    for (const dir of created.reverse()) removeCgroup(dir);
   }
   return null;
 }

@@ -126,8 +126,7 @@ export async function startCommand<T>(
   try {
     const log = path.join(dir, "trace.log");
     const result = await run({ ...base, confine: [...(confine ?? []), ...trace.argv()], traceLog: log });
-    const own = [...command.readable];
-    trace.read(readsOf(log, command.cwd).filter((file) => !own.some((mine) => file === mine || isInside(mine, file))));
+    trace.read(readsOf(log, command.cwd).filter((file) => !command.readable.some((mine) => file === mine || isInside(mine, file))));
     return result;
   } finally {
     rmSync(dir, { recursive: true, force: true });
