@@ -4,11 +4,11 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-OZ46ACLE.js";
+} from "./cli-chunk-FW4D2SGO.js";
 import {
   openState
-} from "./cli-chunk-4625N2VM.js";
-import "./cli-chunk-FT3WYQCM.js";
+} from "./cli-chunk-NHDQJCUY.js";
+import "./cli-chunk-7MSFJV2Y.js";
 import {
   visible
 } from "./cli-chunk-MV7565KH.js";
@@ -20,11 +20,11 @@ import {
   renderPrompt,
   requestKey,
   styleFor
-} from "./cli-chunk-DLBQ3WW5.js";
+} from "./cli-chunk-625MYMOH.js";
 import {
   componentsOf,
   lockEntry
-} from "./cli-chunk-GIXIOG57.js";
+} from "./cli-chunk-LYFSHVIZ.js";
 import {
   PATH_HELP,
   UsageError,
@@ -35,7 +35,7 @@ import {
   examples,
   shortRef,
   stateDirOption
-} from "./cli-chunk-JRMGJKZE.js";
+} from "./cli-chunk-SCEEUY6E.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -7,15 +7,15 @@ import {
 import {
   SHOWN_PER_FILE,
   issueLines
-} from "./cli-chunk-3EM3PZYW.js";
+} from "./cli-chunk-2ODHMNMH.js";
 import {
   count
-} from "./cli-chunk-MDUAO3QT.js";
+} from "./cli-chunk-JTMXJWFJ.js";
 import "./cli-chunk-MV7565KH.js";
 import {
   styleFor
-} from "./cli-chunk-DLBQ3WW5.js";
-import "./cli-chunk-GIXIOG57.js";
+} from "./cli-chunk-625MYMOH.js";
+import "./cli-chunk-LYFSHVIZ.js";
 import {
   Command,
   CommanderError,
@@ -25,22 +25,22 @@ import {
   StorageError,
   UsageError,
   checkStateDir
-} from "./cli-chunk-JRMGJKZE.js";
+} from "./cli-chunk-SCEEUY6E.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-UB642BEJ.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-3A2EJE4D.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-4AMV2AJL.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-GQJTQFE4.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-ZUG3LL7Y.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-7UXRTZOR.js")).registerPrompt],
-  [["explain"], async () => (await import("./cli-explain-RUML7YUN.js")).registerExplain],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-DWSHZUID.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-3OCDQDII.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-GKHEWXCN.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-UEDFMBC3.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-5WQ6ZOFB.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-MB226ABU.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-57ZBYSCK.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-OLQXJXVM.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-JCNMZQOM.js")).registerPrompt],
+  [["explain"], async () => (await import("./cli-explain-U6JXQ4QX.js")).registerExplain],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-DWNOHJW5.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-A4HGFGSL.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-NOMSF4AZ.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-CWHHMGJD.js";
+import "./cli-chunk-P7WTX5HW.js";
 import {
   planTarget
-} from "./cli-chunk-OZ46ACLE.js";
-import "./cli-chunk-4625N2VM.js";
+} from "./cli-chunk-FW4D2SGO.js";
+import "./cli-chunk-NHDQJCUY.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-FT3WYQCM.js";
+} from "./cli-chunk-7MSFJV2Y.js";
 import {
   GRAPH_NODE_LIMIT,
   SCREEN_LINES,
@@ -31,17 +31,17 @@ import {
   waveRange,
   wavesText,
   withoutCallsText
-} from "./cli-chunk-MDUAO3QT.js";
+} from "./cli-chunk-JTMXJWFJ.js";
 import "./cli-chunk-MV7565KH.js";
 import {
   FILE_HEADERS_ONLY,
   createTwoFilesPatch,
   decidePair,
   styleFor
-} from "./cli-chunk-DLBQ3WW5.js";
+} from "./cli-chunk-625MYMOH.js";
 import {
   lockEntry
-} from "./cli-chunk-GIXIOG57.js";
+} from "./cli-chunk-LYFSHVIZ.js";
 import {
   Option,
   PATH_HELP,
@@ -53,7 +53,7 @@ import {
   require_dist,
   resolveWorkflowPath,
   stateDirOption
-} from "./cli-chunk-JRMGJKZE.js";
+} from "./cli-chunk-SCEEUY6E.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

@@ -3,23 +3,23 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   issueLines
-} from "./cli-chunk-3EM3PZYW.js";
+} from "./cli-chunk-2ODHMNMH.js";
 import {
   checkWorkflow
-} from "./cli-chunk-RJVF3L7R.js";
+} from "./cli-chunk-JQWGXH2G.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-4625N2VM.js";
-import "./cli-chunk-FT3WYQCM.js";
+} from "./cli-chunk-NHDQJCUY.js";
+import "./cli-chunk-7MSFJV2Y.js";
 import {
   count
-} from "./cli-chunk-MDUAO3QT.js";
+} from "./cli-chunk-JTMXJWFJ.js";
 import "./cli-chunk-MV7565KH.js";
 import {
   styleFor
-} from "./cli-chunk-DLBQ3WW5.js";
-import "./cli-chunk-GIXIOG57.js";
+} from "./cli-chunk-625MYMOH.js";
+import "./cli-chunk-LYFSHVIZ.js";
 import {
   ConfigError,
   EXIT,
@@ -32,7 +32,7 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-JRMGJKZE.js";
+} from "./cli-chunk-SCEEUY6E.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -11,13 +11,13 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-DLBQ3WW5.js";
+} from "./cli-chunk-625MYMOH.js";
 import {
   commandNetwork,
   displayPath,
   instanceId,
   shortRef
-} from "./cli-chunk-JRMGJKZE.js";
+} from "./cli-chunk-SCEEUY6E.js";
 
 // src/report/estimate.ts
 var integer;

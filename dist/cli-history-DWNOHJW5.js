@@ -3,19 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-UNMN2VIM.js";
-import "./cli-chunk-DHAYJTUQ.js";
+} from "./cli-chunk-LDDFC6J7.js";
+import "./cli-chunk-HUT26Q5J.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-6L47CSHN.js";
+} from "./cli-chunk-IJCSZRBO.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-RJVF3L7R.js";
+import "./cli-chunk-JQWGXH2G.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-CWHHMGJD.js";
+} from "./cli-chunk-P7WTX5HW.js";
 import {
   listRunIds,
   listing,
@@ -23,7 +23,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-OZ46ACLE.js";
+} from "./cli-chunk-FW4D2SGO.js";
 import {
   LocalStore,
   checkStateDir,
@@ -31,20 +31,20 @@ import {
   isHashedKey,
   pairKey,
   readLockWithJournal
-} from "./cli-chunk-4625N2VM.js";
+} from "./cli-chunk-NHDQJCUY.js";
 import {
   lockPathFor
-} from "./cli-chunk-FT3WYQCM.js";
+} from "./cli-chunk-7MSFJV2Y.js";
 import {
   count
-} from "./cli-chunk-MDUAO3QT.js";
+} from "./cli-chunk-JTMXJWFJ.js";
 import {
   visible
 } from "./cli-chunk-MV7565KH.js";
 import {
   styleFor
-} from "./cli-chunk-DLBQ3WW5.js";
-import "./cli-chunk-GIXIOG57.js";
+} from "./cli-chunk-625MYMOH.js";
+import "./cli-chunk-LYFSHVIZ.js";
 import {
   ConfigError,
   Option,
@@ -59,7 +59,7 @@ import {
   resolveWorkflowPath,
   shortRef,
   stateDirOption
-} from "./cli-chunk-JRMGJKZE.js";
+} from "./cli-chunk-SCEEUY6E.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

@@ -7,16 +7,16 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-FT3WYQCM.js";
+} from "./cli-chunk-7MSFJV2Y.js";
 import {
   sortedObject
-} from "./cli-chunk-DLBQ3WW5.js";
+} from "./cli-chunk-625MYMOH.js";
 import {
   LOCK_VERSION,
   isBatchRecord,
   isRequestEntry,
   lockEntry
-} from "./cli-chunk-GIXIOG57.js";
+} from "./cli-chunk-LYFSHVIZ.js";
 import {
   ConfigError,
   InputError,
@@ -40,7 +40,7 @@ import {
   textHashes,
   utf8Text,
   writeFileAtomic
-} from "./cli-chunk-JRMGJKZE.js";
+} from "./cli-chunk-SCEEUY6E.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";

@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-6L47CSHN.js";
+} from "./cli-chunk-IJCSZRBO.js";
 import {
   planTarget
-} from "./cli-chunk-OZ46ACLE.js";
+} from "./cli-chunk-FW4D2SGO.js";
 import {
   checkFails,
   checkText,
@@ -16,10 +16,10 @@ import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-MDUAO3QT.js";
+} from "./cli-chunk-JTMXJWFJ.js";
 import {
   styleFor
-} from "./cli-chunk-DLBQ3WW5.js";
+} from "./cli-chunk-625MYMOH.js";
 import {
   EXIT,
   Option,
@@ -29,7 +29,7 @@ import {
   positiveInt,
   stateDirOption,
   writePieces
-} from "./cli-chunk-JRMGJKZE.js";
+} from "./cli-chunk-SCEEUY6E.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts, setStatus) {

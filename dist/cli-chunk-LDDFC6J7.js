@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-DHAYJTUQ.js";
+} from "./cli-chunk-HUT26Q5J.js";
 import {
   AUTO_CONCURRENCY,
   BudgetExceededError,
@@ -20,13 +20,13 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-6L47CSHN.js";
+} from "./cli-chunk-IJCSZRBO.js";
 import {
   batchCounts,
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-CWHHMGJD.js";
+} from "./cli-chunk-P7WTX5HW.js";
 import {
   compareWithRun,
   comparisonText,
@@ -35,7 +35,7 @@ import {
   estimateTotal,
   planText,
   plural
-} from "./cli-chunk-MDUAO3QT.js";
+} from "./cli-chunk-JTMXJWFJ.js";
 import {
   visible
 } from "./cli-chunk-MV7565KH.js";
@@ -43,7 +43,7 @@ import {
   asksBeforeRunning,
   parseUsd,
   styleFor
-} from "./cli-chunk-DLBQ3WW5.js";
+} from "./cli-chunk-625MYMOH.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -54,7 +54,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-JRMGJKZE.js";
+} from "./cli-chunk-SCEEUY6E.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;

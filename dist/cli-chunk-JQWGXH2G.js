@@ -10,7 +10,7 @@ import {
   quoteList,
   realRootOf,
   sortIssues
-} from "./cli-chunk-JRMGJKZE.js";
+} from "./cli-chunk-SCEEUY6E.js";
 
 // src/config/check.ts
 import path from "node:path";

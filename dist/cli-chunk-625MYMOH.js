@@ -4,7 +4,7 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   componentsOf,
   lockEntry
-} from "./cli-chunk-GIXIOG57.js";
+} from "./cli-chunk-LYFSHVIZ.js";
 import {
   PyFloat,
   UsageError,
@@ -17,7 +17,7 @@ import {
   plain,
   sha256Hex,
   sharedValue
-} from "./cli-chunk-JRMGJKZE.js";
+} from "./cli-chunk-SCEEUY6E.js";
 
 // src/report/color.ts
 function styleFor(stream, env = process.env) {

@@ -4,22 +4,22 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   makeRealDirs,
   openState
-} from "./cli-chunk-4625N2VM.js";
+} from "./cli-chunk-NHDQJCUY.js";
 import {
   callsModel,
   estimatePlan,
   onlyPairs,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-DLBQ3WW5.js";
+} from "./cli-chunk-625MYMOH.js";
 import {
   lockEntry
-} from "./cli-chunk-GIXIOG57.js";
+} from "./cli-chunk-LYFSHVIZ.js";
 import {
   UsageError,
   displayPath,
   writeFileAtomic
-} from "./cli-chunk-JRMGJKZE.js";
+} from "./cli-chunk-SCEEUY6E.js";
 
 // src/records/read.ts
 import { closeSync as closeSync2, constants, existsSync, fstatSync, openSync as openSync2, readdirSync, readSync } from "node:fs";

@@ -5,7 +5,7 @@ import {
   asDict,
   dict,
   own
-} from "./cli-chunk-JRMGJKZE.js";
+} from "./cli-chunk-SCEEUY6E.js";
 
 // src/model/records.ts
 var LOCK_VERSION = 1;

@@ -13,7 +13,7 @@ import {
   examples,
   findRepoRoot,
   writeFileAtomic
-} from "./cli-chunk-JRMGJKZE.js";
+} from "./cli-chunk-SCEEUY6E.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

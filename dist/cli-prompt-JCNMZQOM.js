@@ -4,16 +4,16 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-OZ46ACLE.js";
+} from "./cli-chunk-FW4D2SGO.js";
 import {
   openState
-} from "./cli-chunk-4625N2VM.js";
-import "./cli-chunk-FT3WYQCM.js";
+} from "./cli-chunk-NHDQJCUY.js";
+import "./cli-chunk-7MSFJV2Y.js";
 import {
   renderPrompt,
   styleFor
-} from "./cli-chunk-DLBQ3WW5.js";
-import "./cli-chunk-GIXIOG57.js";
+} from "./cli-chunk-625MYMOH.js";
+import "./cli-chunk-LYFSHVIZ.js";
 import {
   Option,
   PATH_HELP,
@@ -22,7 +22,7 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-JRMGJKZE.js";
+} from "./cli-chunk-SCEEUY6E.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

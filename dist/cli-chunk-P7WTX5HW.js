@@ -10,16 +10,16 @@ import {
   failureLines,
   failuresOf,
   runNodes
-} from "./cli-chunk-MDUAO3QT.js";
+} from "./cli-chunk-JTMXJWFJ.js";
 import {
   visible
 } from "./cli-chunk-MV7565KH.js";
 import {
   usd
-} from "./cli-chunk-DLBQ3WW5.js";
+} from "./cli-chunk-625MYMOH.js";
 import {
   shortRef
-} from "./cli-chunk-JRMGJKZE.js";
+} from "./cli-chunk-SCEEUY6E.js";
 
 // src/report/spend.ts
 var n = (x) => x.toLocaleString("en-US");

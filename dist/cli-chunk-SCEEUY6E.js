@@ -21836,6 +21836,16 @@ function utf8Text(bytes) {
     return void 0;
   }
 }
+function formatBytes(bytes) {
+  for (const [unit, size] of [
+    ["GiB", 2 ** 30],
+    ["MiB", 2 ** 20],
+    ["KiB", 2 ** 10]
+  ]) {
+    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
 
 // src/graph/graph.ts
 function buildGraph(pairs2) {
@@ -24181,6 +24191,7 @@ export {
   fastYamlValue,
   didYouMean,
   utf8Text,
+  formatBytes,
   downstreamOf,
   require_out4 as require_out,
   PyFloat,

@@ -8,18 +8,18 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-6L47CSHN.js";
+} from "./cli-chunk-IJCSZRBO.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-RJVF3L7R.js";
-import "./cli-chunk-CWHHMGJD.js";
-import "./cli-chunk-OZ46ACLE.js";
-import "./cli-chunk-4625N2VM.js";
-import "./cli-chunk-FT3WYQCM.js";
-import "./cli-chunk-MDUAO3QT.js";
+import "./cli-chunk-JQWGXH2G.js";
+import "./cli-chunk-P7WTX5HW.js";
+import "./cli-chunk-FW4D2SGO.js";
+import "./cli-chunk-NHDQJCUY.js";
+import "./cli-chunk-7MSFJV2Y.js";
+import "./cli-chunk-JTMXJWFJ.js";
 import "./cli-chunk-MV7565KH.js";
-import "./cli-chunk-DLBQ3WW5.js";
-import "./cli-chunk-GIXIOG57.js";
-import "./cli-chunk-JRMGJKZE.js";
+import "./cli-chunk-625MYMOH.js";
+import "./cli-chunk-LYFSHVIZ.js";
+import "./cli-chunk-SCEEUY6E.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {

@@ -6,17 +6,17 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-FT3WYQCM.js";
+} from "./cli-chunk-7MSFJV2Y.js";
 import {
   LOCK_VERSION,
   componentsOf,
   emptyLock
-} from "./cli-chunk-GIXIOG57.js";
+} from "./cli-chunk-LYFSHVIZ.js";
 import {
   dict,
   examples,
   own
-} from "./cli-chunk-JRMGJKZE.js";
+} from "./cli-chunk-SCEEUY6E.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

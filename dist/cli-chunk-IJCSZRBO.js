@@ -6,11 +6,11 @@ import {
 } from "./cli-chunk-7Z54WWHF.js";
 import {
   checkWorkflow
-} from "./cli-chunk-RJVF3L7R.js";
+} from "./cli-chunk-JQWGXH2G.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-CWHHMGJD.js";
+} from "./cli-chunk-P7WTX5HW.js";
 import {
   RunRecorder,
   estimateOf,
@@ -22,7 +22,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-OZ46ACLE.js";
+} from "./cli-chunk-FW4D2SGO.js";
 import {
   BatchFile,
   LocalStore,
@@ -33,10 +33,10 @@ import {
   openState,
   pairKey,
   realLockPath
-} from "./cli-chunk-4625N2VM.js";
+} from "./cli-chunk-NHDQJCUY.js";
 import {
   lockPathFor
-} from "./cli-chunk-FT3WYQCM.js";
+} from "./cli-chunk-7MSFJV2Y.js";
 import {
   CHARS_PER_TOKEN,
   CHAT_OVERHEAD_TOKENS,
@@ -62,10 +62,10 @@ import {
   withDependencies,
   withObserved,
   workflowRef
-} from "./cli-chunk-DLBQ3WW5.js";
+} from "./cli-chunk-625MYMOH.js";
 import {
   lockEntry
-} from "./cli-chunk-GIXIOG57.js";
+} from "./cli-chunk-LYFSHVIZ.js";
 import {
   ASSEMBLE,
   ConfigError,
@@ -79,12 +79,14 @@ import {
   WRITE_FAILURES,
   WriteError,
   assemble,
+  commandNetwork,
   dict,
   didYouMean,
   diskFiles,
   displayPath,
   examples,
   findRepoRoot,
+  formatBytes,
   loadWorkflow,
   outputPath,
   ownWrite,
@@ -99,7 +101,7 @@ import {
   stateDirOption,
   utf8Text,
   writeFileAtomic
-} from "./cli-chunk-JRMGJKZE.js";
+} from "./cli-chunk-SCEEUY6E.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -716,8 +718,9 @@ var Run = class {
   async judge(guard, pair, content, attempt, trace) {
     const scratch = this.deps.scratch;
     let artifactPath;
-    const place = this.deps.outputs.problem(pair) === null ? this.deps.outputs.path(pair) : void 0;
-    const staged = place !== void 0 && pair.guard !== null && this.options.sandbox?.layered !== true ? this.deps.outputs.stage?.(pair, content) : void 0;
+    const commands = commandNetwork(pair).some((c) => c.command === "guard");
+    const place = commands && this.deps.outputs.problem(pair) === null ? this.deps.outputs.path(pair) : void 0;
+    const staged = place !== void 0 && this.options.sandbox?.layered !== true ? this.deps.outputs.stage?.(pair, content) : void 0;
     const name = place !== void 0 ? path.basename(place) : "artifact.txt";
     try {
       return await guard({
@@ -2668,20 +2671,10 @@ function limitMessage(hit, limits) {
     case "processes":
       return `stopped by the process limit (${limits.processes} processes at once; --limits processes=N)`;
     case "memory":
-      return `stopped by the memory limit (${formatSize(limits.memoryBytes)}; --limits memory=SIZE)`;
+      return `stopped by the memory limit (${formatBytes(limits.memoryBytes)}; --limits memory=SIZE)`;
     case "tmp":
-      return `stopped by the size limit of its /tmp and home directory (${formatSize(limits.tmpBytes)} each; --limits tmp=SIZE)`;
+      return `stopped by the size limit of its /tmp and home directory (${formatBytes(limits.tmpBytes)} each; --limits tmp=SIZE)`;
   }
-}
-function formatSize(bytes) {
-  for (const [unit, size] of [
-    ["GiB", 2 ** 30],
-    ["MiB", 2 ** 20],
-    ["KiB", 2 ** 10]
-  ]) {
-    if (bytes >= size) return `${Math.round(bytes / size * 10) / 10} ${unit}`;
-  }
-  return `${bytes} bytes`;
 }
 function rlimitPrefix(limits) {
   return `ulimit -p ${limits.processes} 2>/dev/null; ulimit -d ${Math.ceil(limits.memoryBytes / 1024)} 2>/dev/null; `;
@@ -2768,10 +2761,10 @@ function findHierarchy() {
   const lines2 = own.split("\n").map((line) => line.split(":"));
   const v2 = lines2.find((l) => l[0] === "0" && l[1] === "")?.[2];
   const pathOf = (controller) => lines2.find((l) => l[0] !== "0" && (l[1] ?? "").split(",").includes(controller))?.[2];
-  const made2 = [];
+  const created = [];
   const make = (dir) => {
     mkdirSync4(dir);
-    made2.push(dir);
+    created.push(dir);
   };
   try {
     const pids = pathOf("pids");
@@ -2793,7 +2786,7 @@ function findHierarchy() {
       return { version: 2, dirs: [dir] };
     }
   } catch {
-    for (const dir of made2.reverse()) removeCgroup(dir);
+    for (const dir of created.reverse()) removeCgroup(dir);
   }
   return null;
 }
@@ -3545,8 +3538,7 @@ async function startCommand(setup, command, run) {
   try {
     const log = path9.join(dir, "trace.log");
     const result = await run({ ...base, confine: [...confine ?? [], ...trace.argv()], traceLog: log });
-    const own = [...command.readable];
-    trace.read(readsOf(log, command.cwd).filter((file) => !own.some((mine) => file === mine || isInside2(mine, file))));
+    trace.read(readsOf(log, command.cwd).filter((file) => !command.readable.some((mine) => file === mine || isInside2(mine, file))));
     return result;
   } finally {
     rmSync6(dir, { recursive: true, force: true });
@@ -3803,16 +3795,6 @@ ${tail2}` : ""}`);
   if (outcome.code === 0) return { content: outcome.stdout, ...tail2 ? { stderr: tail2 } : {} };
   if (outcome.code !== null) throw withTail(`exited with code ${outcome.code}`);
   throw withTail(`killed by ${outcome.signal}`);
-}
-function formatBytes(bytes) {
-  for (const [unit, size] of [
-    ["GiB", 2 ** 30],
-    ["MiB", 2 ** 20],
-    ["KiB", 2 ** 10]
-  ]) {
-    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
-  }
-  return `${bytes} bytes`;
 }
 function stderrTail(stderr) {
   const tail2 = stderr.trimEnd().split("\n").slice(-TAIL_LINES).join("\n");
