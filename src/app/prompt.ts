@@ -1,7 +1,8 @@
 /**
  * The prompt a pair would receive, rendered by the one renderer (src/prompt/) from what a run would
  * give it: its prompts entry, the workflow's context, its dependencies' accepted artifacts (the
- * output file, else the store's copy, as the engine reads them), and for a retry the feedback of
+ * output file, else the store's copy, as the engine reads them), a person's edit of its output
+ * that `carry_edits` carries forward (the `# Revision` section), and for a retry the feedback of
  * the attempts before it.
  */
 import { UsageError } from "../model/errors.js";
@@ -68,6 +69,17 @@ export async function pairPrompt(target: string | undefined, request: PromptRequ
     if (given === undefined) notes.push(`attempt ${n}'s feedback is a stand-in: give the guard's with --feedback`);
     history.push({ feedback: given ?? `(the guard's feedback on attempt ${n})` });
   }
-  const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies, history });
+  // A person's edit the run carries forward (carry_edits): the generator receives it to keep.
+  const planned = plan.byId.get(pair.id);
+  const revision = planned?.action === "run" ? planned.revision : undefined;
+  if (revision !== undefined) notes.push(`${pair.id}'s output was edited by a person: the edit is carried forward in the Revision section`);
+  const prompt = renderPrompt({
+    prompt: pair.prompt,
+    specification: workflow.specification,
+    constraints: workflow.constraints,
+    dependencies,
+    history,
+    ...(revision !== undefined ? { revision } : {}),
+  });
   return { pair: pair.id, attempt, prompt, dependencies, notes };
 }

@@ -1,0 +1,53 @@
+/**
+ * What a run does against what the plan said and what the docs promise, in-process, with a
+ * generator that records every call it receives: the bytes a dependent is given and the hash its
+ * reference records, a kept hand edit whose upstream fails, early cutoff and the request index,
+ * and `pairflow prompt` against the generator's own prompt.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { pairPrompt } from "../../src/app/prompt.js";
+import type { GenerateRequest, Generator } from "../../src/model/ports.js";
+import type { RunReport } from "../../src/model/run.js";
+import { tempRepo } from "../helpers/fixtures.js";
+import { runOf } from "../helpers/state.js";
+
+/** A generator that answers from `answer` and keeps every request it received. */
+function recorder(answer: (r: GenerateRequest) => string = (r) => `content of ${r.pairId}\n`): { calls: GenerateRequest[]; generator: Generator } {
+  const calls: GenerateRequest[] = [];
+  return {
+    calls,
+    generator: async (r) => {
+      calls.push(r);
+      return { content: answer(r) };
+    },
+  };
+}
+
+const statuses = (report: RunReport) => Object.fromEntries(report.pairs.map((p) => [p.id, p.status]));
+
+function edit(file: string, from: string, to: string): void {
+  const text = readFileSync(file, "utf8");
+  if (!text.includes(from)) throw new Error(`${file} lacks ${from}`);
+  writeFileSync(file, text.replace(from, to));
+}
+
+describe("pairflow prompt", () => {
+  it("prints the Revision section a carry_edits pair receives, byte for byte", async () => {
+    const dir = tempRepo({
+      "workflow.yml": "name: carry\ngenerator: rec\naction_pairs:\n  a: {output: a.md, carry_edits: true}\n",
+      "prompts.yml": "a: {task: Write a.}\n",
+    });
+    const rec = recorder();
+    await runOf(dir, { generators: { rec: rec.generator } });
+    writeFileSync(path.join(dir, "a.md"), "content of a, as a person wrote it\n");
+    edit(path.join(dir, "prompts.yml"), "Write a.", "Write a briefly.");
+    const shown = await pairPrompt(dir, { cwd: dir, pair: "a" });
+    expect(shown.prompt).toContain("# Revision");
+    const report = await runOf(dir, { generators: { rec: rec.generator } });
+    expect(statuses(report)).toEqual({ a: "executed" });
+    expect(rec.calls).toHaveLength(2);
+    expect(shown.prompt).toBe(rec.calls[1]!.prompt);
+  });
+});
