@@ -505,7 +505,8 @@ class Run {
     const history = attempts.filter((a) => !a.accepted).map((a) => ({ feedback: a.feedback }));
     const maxOutputBytes = pair.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     // --force and `fresh: true` ask for new samples; otherwise an artifact generated for the very
-    // same request, which this guard has not rejected, answers it without a call.
+    // same request, which this guard has not rejected, answers it without a call. What either
+    // buys answers later requests all the same.
     const reuseRequests = !this.plan.selection.force && pair.fresh !== true;
     const judge = guardKey(d.id, d.own);
     // Traced: what the generator's and the guards' commands read, over every attempt.
@@ -525,8 +526,16 @@ class Run {
      * `written` (the edits kept) while `content`, what pairflow put together, is recorded: the next
      * plan finds the edits again as the difference between the two.
      */
+    // The request the accepted content answered, and the index entry it came from, if it did.
+    let answered: { prompt: string; attempt: number; tokens: TokenUsage | null; entry?: RequestEntry } | undefined;
     const accept = async (content: Buffer, note: string | null) => {
-      if (guardTrace) d = this.observed(d, pair, [...reads], generatorTraced);
+      if (guardTrace) {
+        const before = d;
+        d = this.observed(d, pair, [...reads], generatorTraced);
+        // The files it was seen to read are part of its request from now on: what answered it is
+        // found under that request too, so the next run that asks it makes no call.
+        if (d !== before && answered !== undefined) this.recordObserved(answered, d, pair, dependencies, content);
+      }
       const written = content;
       if (pair.assembly !== undefined && pair.requires.some((dep) => this.decided.get(dep)?.revision !== undefined)) {
         const generated = pair.requires.map((dep) => ({
@@ -572,16 +581,17 @@ class Run {
       });
       const prompt = rendered.text;
       const shared = this.sharedPrefix(d.id);
-      const request = reuseRequests ? requestKey({ pair, own: d.own, prompt, dependencies, attempt }) : undefined;
+      const request = requestKey({ pair, own: d.own, prompt, dependencies, attempt });
       let content: Buffer;
       let tokens: TokenUsage | null = null;
       let stderr: string | undefined;
       let replayed: Reused | undefined;
       let verdict: GuardResult;
       try {
-        const answer = request === undefined ? undefined : await this.answerFromIndex(request, judge, guard, pair, attempt, maxOutputBytes, guardTrace);
+        const answer = reuseRequests ? await this.answerFromIndex(request, judge, guard, pair, attempt, maxOutputBytes, guardTrace) : undefined;
         if (answer) {
           const reused = { kind: answer.kind, pair: answer.entry.pair, at: answer.entry.at, tokens: answer.entry.tokens };
+          answered = { prompt, attempt, tokens: answer.entry.tokens, entry: answer.entry };
           attempts.push({ attempt, accepted: true, feedback: "", tokens: null, durationMs: Date.now() - t0, reused });
           this.emit({ type: "attempt_end", id: d.id, attempt, of: total, accepted: true, feedback: "", tokens: null, durationMs: Date.now() - t0, reused });
           return accept(answer.content, reuseNote(reused));
@@ -618,7 +628,7 @@ class Run {
         } catch (err) {
           // The guard could not judge (a missing tool, a crash): what the generator returned still
           // answers this request, unjudged, so the run after the fix judges it without a call.
-          if (request !== undefined && !this.signal.aborted) this.recordAnswer(request, d, pair, content, tokens, {});
+          if (!this.signal.aborted) this.recordAnswer(request, d, pair, content, tokens, {});
           throw err;
         }
         verdict = { accepted: verdict.accepted, feedback: this.redact(verdict.feedback) };
@@ -639,7 +649,8 @@ class Run {
         return fail(message);
       }
       // What the generator returned answers the same request later, whatever this guard said of it.
-      if (request !== undefined) this.recordAnswer(request, d, pair, content, tokens, { [judge]: verdict.accepted ? "accepted" : "rejected" });
+      this.recordAnswer(request, d, pair, content, tokens, { [judge]: verdict.accepted ? "accepted" : "rejected" });
+      answered = { prompt, attempt, tokens };
       const record = {
         attempt,
         accepted: verdict.accepted,
@@ -753,6 +764,20 @@ class Run {
       { contentHash, pair: d.id, configRef: d.configRef!, at: new Date().toISOString(), model: pair.model, tokens, verdicts },
       content,
     );
+  }
+
+  /** Records accepted content under its request as made with the files a traced run saw read (`observed`). */
+  private recordObserved(
+    answered: { prompt: string; attempt: number; tokens: TokenUsage | null; entry?: RequestEntry },
+    d: PlannedPair,
+    pair: Pair,
+    dependencies: readonly { id: string; content: string }[],
+    content: Buffer,
+  ): void {
+    const key = requestKey({ pair, own: d.own, prompt: answered.prompt, dependencies, attempt: answered.attempt });
+    const verdicts = { [guardKey(d.id, d.own)]: "accepted" as const };
+    if (answered.entry) this.recordRequest(key, { ...answered.entry, verdicts }, content);
+    else this.recordAnswer(key, d, pair, content, answered.tokens, verdicts);
   }
 
   /** Records a request index entry here, and for the remote store's next save. */

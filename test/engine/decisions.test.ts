@@ -4,13 +4,15 @@
  * reference records, a kept hand edit whose upstream fails, early cutoff and the request index,
  * and `pairflow prompt` against the generator's own prompt.
  */
+import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { pairPrompt } from "../../src/app/prompt.js";
+import { readLock } from "../../src/lockfile/lockfile.js";
 import type { GenerateRequest, Generator } from "../../src/model/ports.js";
 import type { RunReport } from "../../src/model/run.js";
-import { tempRepo } from "../helpers/fixtures.js";
+import { tempRepo, UNCONFINED } from "../helpers/fixtures.js";
 import { runOf } from "../helpers/state.js";
 
 /** A generator that answers from `answer` and keeps every request it received. */
@@ -49,5 +51,49 @@ describe("pairflow prompt", () => {
     expect(statuses(report)).toEqual({ a: "executed" });
     expect(rec.calls).toHaveLength(2);
     expect(shown.prompt).toBe(rec.calls[1]!.prompt);
+  });
+});
+
+/** A workflow whose command generator logs each call to calls.log. */
+const LOGGING = `import { appendFileSync, readFileSync } from "node:fs";
+appendFileSync("calls.log", process.env.PAIRFLOW_PAIR + "\\n");
+const extra = process.env.READ ? readFileSync(process.env.READ, "utf8") : "";
+process.stdout.write("content of " + process.env.PAIRFLOW_PAIR + extra + "\\n");
+`;
+const logged = (dir: string): string[] => {
+  try {
+    return readFileSync(path.join(dir, "calls.log"), "utf8").trim().split("\n").filter(Boolean);
+  } catch {
+    return [];
+  }
+};
+const STRACE = spawnSync("strace", ["-V"]).status === 0;
+
+describe("the request index", () => {
+  it("keeps what --force bought: a guard change after it makes no call", async () => {
+    const dir = tempRepo({ "workflow.yml": "name: forced\ngenerator: rec\naction_pairs:\n  a: {output: a.md}\n" });
+    const rec = recorder();
+    expect(statuses(await runOf(dir, { generators: { rec: rec.generator }, selection: { force: true } }))).toEqual({ a: "executed" });
+    edit(path.join(dir, "workflow.yml"), "{output: a.md}", '{output: a.md, guard: regex, guard_config: {pattern: "content"}}');
+    const report = await runOf(dir, { generators: { rec: rec.generator } });
+    expect(statuses(report)).toEqual({ a: "executed" });
+    expect(rec.calls).toHaveLength(1);
+    expect(report.pairs[0]!.note).toContain("no model call");
+  });
+
+  it.runIf(STRACE)("answers a traced pair's request with the files it was seen to read, the first time they were recorded", async () => {
+    const dir = tempRepo({
+      "workflow.yml": "name: traced\ngenerator: command\ngenerator_config: {run: node gen.mjs}\naction_pairs:\n  a: {output: a.md}\n",
+      "gen.mjs": LOGGING,
+      "data.txt": "data\n",
+    });
+    const env = { ...process.env, ...UNCONFINED, READ: "data.txt" };
+    expect(statuses(await runOf(dir, { env, traceReads: true }))).toEqual({ a: "executed" });
+    expect(readLock(path.join(dir, "workflow.lock.json"))!.pairs.a!.observed).toEqual(["data.txt"]);
+    edit(path.join(dir, "workflow.yml"), "{output: a.md}", '{output: a.md, guard: regex, guard_config: {pattern: "content"}}');
+    const report = await runOf(dir, { env });
+    expect(statuses(report)).toEqual({ a: "executed" });
+    expect(logged(dir)).toEqual(["a"]);
+    expect(report.pairs[0]!.note).toContain("no model call");
   });
 });
