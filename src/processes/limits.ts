@@ -130,10 +130,59 @@ let hierarchy: Hierarchy | null | undefined;
 let made = 0;
 const runTag = `pairflow-${process.pid}-${randomBytes(4).toString("hex")}`;
 
+/**
+ * Cgroups a command has finished with, by their limits, to be used again: making a cgroup and
+ * removing it costs the kernel more than moving a process in (a v1 memory cgroup lingers offline
+ * after rmdir), and a run of cheap commands pays it per command. One the kernel stopped a command
+ * in (its counters are no longer zero) is removed instead; one with processes still in it waits
+ * until they are gone.
+ */
+const idle = new Map<string, string[][]>();
+const draining: { key: string; dirs: string[] }[] = [];
+
 /** A cgroup for one command with these limits, or undefined where pairflow may not make one. */
 export function commandCgroup(limits: CommandLimits): CommandCgroup | undefined {
   if (hierarchy === undefined) hierarchy = findHierarchy();
   if (hierarchy === null) return undefined;
+  const key = `${limits.processes}/${limits.memoryBytes}`;
+  const dirs = reuse(key) ?? makeCgroup(hierarchy, limits);
+  if (dirs === undefined) return undefined;
+  const version = hierarchy.version;
+  let stopped: LimitHit | undefined;
+  return {
+    add(pids) {
+      for (const dir of dirs) for (const pid of pids) tryWrite(path.join(dir, "cgroup.procs"), String(pid));
+    },
+    hit() {
+      stopped = hitIn(version, dirs);
+      return stopped;
+    },
+    dispose() {
+      if (stopped ?? hitIn(version, dirs)) {
+        killMembers(version, dirs);
+        for (const dir of dirs) removeCgroup(dir);
+        return;
+      }
+      if (members(dirs[0]!).length === 0) return void idle.set(key, [...(idle.get(key) ?? []), dirs]);
+      // Whatever the command left hiding: killed now, the cgroup free once they are gone.
+      killMembers(version, dirs, false);
+      draining.push({ key, dirs });
+    },
+  };
+}
+
+/** An idle cgroup for these limits, after taking back those whose leftovers are gone. */
+function reuse(key: string): string[] | undefined {
+  for (let i = draining.length - 1; i >= 0; i--) {
+    const { key: k, dirs } = draining[i]!;
+    if (members(dirs[0]!).length > 0) continue;
+    draining.splice(i, 1);
+    idle.set(k, [...(idle.get(k) ?? []), dirs]);
+  }
+  return idle.get(key)?.pop();
+}
+
+function makeCgroup(hierarchy: Hierarchy, limits: CommandLimits): string[] | undefined {
   const name = `c${++made}`;
   const dirs = hierarchy.dirs.map((dir) => path.join(dir, name));
   try {
@@ -147,47 +196,43 @@ export function commandCgroup(limits: CommandLimits): CommandCgroup | undefined 
       writeFileSync(path.join(dirs[1]!, "memory.limit_in_bytes"), String(limits.memoryBytes));
       tryWrite(path.join(dirs[1]!, "memory.memsw.limit_in_bytes"), String(limits.memoryBytes));
     }
+    return dirs;
   } catch {
     for (const dir of dirs) removeCgroup(dir);
     return undefined;
   }
-  const version = hierarchy.version;
-  return {
-    add(pids) {
-      for (const dir of dirs) for (const pid of pids) tryWrite(path.join(dir, "cgroup.procs"), String(pid));
-    },
-    hit() {
-      if (version === 2) {
-        if (counter(path.join(dirs[0]!, "memory.events"), "oom_kill") > 0) return "memory";
-        if (counter(path.join(dirs[0]!, "pids.events"), "max") > 0) return "processes";
-        return undefined;
+}
+
+function hitIn(version: 1 | 2, dirs: string[]): LimitHit | undefined {
+  const [pids, memory] = version === 2 ? [dirs[0]!, dirs[0]!] : [dirs[0]!, dirs[1]!];
+  if (version === 2 ? counter(path.join(memory, "memory.events"), "oom_kill") > 0 : counter(path.join(memory, "memory.oom_control"), "oom_kill") > 0)
+    return "memory";
+  if (counter(path.join(pids, "pids.events"), "max") > 0) return "processes";
+  return undefined;
+}
+
+/** Kills what is in a cgroup, and waits (briefly) until it is gone, unless told not to. */
+function killMembers(version: 1 | 2, dirs: string[], wait = true): void {
+  if (version === 2) tryWrite(path.join(dirs[0]!, "cgroup.kill"), "1");
+  for (let round = 0; round < 100; round++) {
+    const left = members(dirs[0]!);
+    if (left.length === 0) return;
+    for (const pid of left) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // gone
       }
-      if (counter(path.join(dirs[1]!, "memory.oom_control"), "oom_kill") > 0) return "memory";
-      if (counter(path.join(dirs[0]!, "pids.events"), "max") > 0) return "processes";
-      return undefined;
-    },
-    dispose() {
-      if (version === 2) tryWrite(path.join(dirs[0]!, "cgroup.kill"), "1");
-      for (let round = 0; round < 100; round++) {
-        const left = members(dirs[0]!);
-        if (left.length === 0) break;
-        for (const pid of left) {
-          try {
-            process.kill(pid, "SIGKILL");
-          } catch {
-            // gone
-          }
-        }
-        sleepSync(2);
-      }
-      for (const dir of dirs) removeCgroup(dir);
-    },
-  };
+    }
+    if (!wait) return;
+    sleepSync(2);
+  }
 }
 
 /** Removes this process's cgroups for commands (called when it exits). */
 function removeRunCgroups(): void {
   if (!hierarchy) return;
+  for (const { dirs } of draining.splice(0)) killMembers(hierarchy.version, dirs);
   for (const dir of hierarchy.dirs) {
     for (const child of readdirSafe(dir)) removeCgroup(path.join(dir, child));
     removeCgroup(dir);
