@@ -171,6 +171,12 @@ async function plan(inputs: ActionInputs, workspace: string, remote: ActionsCach
     }
     if (published.posted) {
       core.setOutput("comment-url", published.url);
+      if (published.ignored.length > 0) {
+        core.warning(
+          `comments carrying this workflow's plan marker by ${published.ignored.map((login) => `@${login}`).join(", ")} are not pairflow's and were ignored: ` +
+            `its plan comment is the one by ${published.author}, the account of input github-token`,
+        );
+      }
       if (published.action === "superseded") info(`plan comment left as it is: it shows the plan of a newer push (${published.url})`);
       else info(`plan comment ${published.action}: ${published.url}`);
     } else {

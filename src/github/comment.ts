@@ -11,6 +11,13 @@
  * and deletes the others, so racing jobs leave one comment showing the newest plan. (Two jobs that
  * update the same comment at the same instant can still end in either order: the example workflows
  * give each pull request a concurrency group, so a new push cancels the plan of the one before.)
+ *
+ * Only comments the token's own account wrote count: anyone may write a comment carrying the marker
+ * and a high stamp (a forged "nothing will re-run"), and such a comment neither stops this job nor
+ * is taken for its comment; it is reported (`ignored`) and left alone. The account is the GraphQL
+ * `viewer`, which names it for every kind of token (GITHUB_TOKEN acts as github-actions[bot], an
+ * app's installation token as `<app>[bot]`, a personal token as its person); else `GET /user` (a
+ * person's token); else the author of the comment this job creates, which is then written first.
  */
 import { getOctokit } from "@actions/github";
 
@@ -55,16 +62,44 @@ export interface PublishRequest {
 }
 
 export type PublishResult =
-  | { posted: true; action: "created" | "updated" | "unchanged"; commentId: number; url: string }
+  | ({ posted: true; action: "created" | "updated" | "unchanged"; commentId: number; url: string } & Ignored)
   /** A newer plan's comment is there: nothing was written. */
-  | { posted: true; action: "superseded"; commentId: number; url: string; newer: PlanStamp | null }
+  | ({ posted: true; action: "superseded"; commentId: number; url: string; newer: PlanStamp | null } & Ignored)
   | { posted: false; status: number; notice: string };
+
+interface Ignored {
+  /** The account the token acts as: the author of the comment. */
+  author: string;
+  /** Comments carrying the marker that another account wrote, left alone: their authors' logins. */
+  ignored: string[];
+}
 
 interface Comment {
   id: number;
   body?: string | null;
   html_url: string;
+  user?: { login: string } | null;
 }
+
+type Octokit = ReturnType<typeof getOctokit>;
+
+/** The login of the account the token acts as, when the API says it before anything is written. */
+async function tokenAccount(octokit: Octokit): Promise<string | undefined> {
+  try {
+    const { viewer } = await octokit.graphql<{ viewer: { login: string } }>("query { viewer { login } }");
+    if (viewer?.login) return viewer.login;
+  } catch {
+    // No GraphQL here (or it failed): the REST API may still say, for a person's token.
+  }
+  try {
+    return (await octokit.rest.users.getAuthenticated()).data.login;
+  } catch {
+    return undefined; // an installation token: GitHub answers 403
+  }
+}
+
+/** GitHub's logins are the same whatever their case. */
+const sameLogin = (comment: Comment, login: string) => comment.user?.login.toLowerCase() === login.toLowerCase();
 
 export async function publishPlanComment(request: PublishRequest): Promise<PublishResult> {
   const { token, repo, issueNumber, markdown, marker } = request;
@@ -72,33 +107,49 @@ export async function publishPlanComment(request: PublishRequest): Promise<Publi
   const octokit = getOctokit(token, { baseUrl: request.apiUrl ?? process.env.GITHUB_API_URL ?? "https://api.github.com" });
   const where = { ...repo, issue_number: issueNumber };
   const mine = readStamp(markdown);
-  const list = async (): Promise<Comment[]> =>
+  const marked = async (): Promise<Comment[]> =>
     (await octokit.paginate(octokit.rest.issues.listComments, { ...where, per_page: 100 }))
       .filter((c) => c.body?.startsWith(marker))
       .sort((a, b) => a.id - b.id);
+  const by = (login: string, comments: Comment[]) => comments.filter((c) => sameLogin(c, login));
+  const others = (login: string, comments: Comment[]) => [
+    ...new Set(comments.filter((c) => !sameLogin(c, login)).map((c) => c.user?.login ?? "a deleted account")),
+  ];
 
   try {
-    const ours = await list();
-    const newest = newestOf(ours);
-    if (newest && compareStamps(readStamp(newest.body ?? ""), mine) > 0) {
-      return { posted: true, action: "superseded", commentId: newest.id, url: newest.html_url, newer: readStamp(newest.body ?? "") };
-    }
-    const keeper = ours[0];
+    let author = await tokenAccount(octokit);
     let action: "created" | "updated" | "unchanged";
-    if (keeper && ours.length === 1 && sameText(keeper.body ?? "", markdown)) {
-      action = "unchanged";
-    } else if (keeper) {
-      await octokit.rest.issues.updateComment({ ...repo, comment_id: keeper.id, body: markdown });
-      action = "updated";
-    } else {
-      await octokit.rest.issues.createComment({ ...where, body: markdown });
+    if (author === undefined) {
+      // Who this token is shows only in what it writes: write first, then settle as racing jobs do.
+      const created = await octokit.rest.issues.createComment({ ...where, body: markdown });
+      if (!created.data.user) throw new Error("GitHub did not say who wrote the comment just created");
+      author = created.data.user.login;
       action = "created";
+    } else {
+      const all = await marked();
+      const ours = by(author, all);
+      const newest = newestOf(ours);
+      const newer = newest && readStamp(newest.body ?? "");
+      if (newest && compareStamps(newer ?? null, mine) > 0) {
+        return { posted: true, action: "superseded", commentId: newest.id, url: newest.html_url, newer: newer ?? null, author, ignored: others(author, all) };
+      }
+      const keeper = ours[0];
+      if (keeper && ours.length === 1 && sameText(keeper.body ?? "", markdown)) {
+        return { posted: true, action: "unchanged", commentId: keeper.id, url: keeper.html_url, author, ignored: others(author, all) };
+      } else if (keeper) {
+        await octokit.rest.issues.updateComment({ ...repo, comment_id: keeper.id, body: markdown });
+        action = "updated";
+      } else {
+        await octokit.rest.issues.createComment({ ...where, body: markdown });
+        action = "created";
+      }
     }
-    if (action === "unchanged") return { posted: true, action, commentId: keeper!.id, url: keeper!.html_url };
 
     // Another job may have written at the same time: keep the comment with the newest plan and delete
     // the others. Only deleting, never writing again, means no job can put back an older plan here.
-    const settled = await list();
+    const all = await marked();
+    const settled = by(author, all);
+    const ignored = others(author, all);
     const keep = newestOf(settled);
     if (!keep) throw new Error("the comment just written is not listed");
     for (const extra of settled.filter((c) => c !== keep)) {
@@ -109,8 +160,8 @@ export async function publishPlanComment(request: PublishRequest): Promise<Publi
       }
     }
     const newer = readStamp(keep.body ?? "");
-    if (compareStamps(newer, mine) > 0) return { posted: true, action: "superseded", commentId: keep.id, url: keep.html_url, newer };
-    return { posted: true, action, commentId: keep.id, url: keep.html_url };
+    if (compareStamps(newer, mine) > 0) return { posted: true, action: "superseded", commentId: keep.id, url: keep.html_url, newer, author, ignored };
+    return { posted: true, action, commentId: keep.id, url: keep.html_url, author, ignored };
   } catch (err) {
     const status = (err as { status?: unknown }).status;
     if (status !== 403 && status !== 404) throw err;

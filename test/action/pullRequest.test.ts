@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runOf } from "../helpers/state.js";
 import { REPO } from "../helpers/fixtures.js";
-import { FakeGitHub } from "../pr/fakeGitHub.js";
+import { ACTIONS_BOT, FakeGitHub, REVIEWER } from "../pr/fakeGitHub.js";
 import { cli, commitAll, git, gitRepo } from "../pr/repo.js";
 import { runAction } from "./runner.js";
 import { runCli } from "../../src/cli/program.js";
@@ -133,7 +133,7 @@ describe("mode plan on a pull request", () => {
     const again = await planOnPullRequest(dir, baseSha);
     expect(again.code).toBe(0);
     expect(ours().map((c) => c.body)).toEqual([body2]);
-    expect(gh.requests.filter((r) => !r.startsWith("GET"))).toEqual([]);
+    expect(gh.writes).toEqual([]);
     expect(again.outputs["comment-url"]).toBe(ours()[0]!.html_url);
   });
 
@@ -183,6 +183,28 @@ describe("mode plan on a pull request", () => {
   });
 });
 
+describe("a comment forged by a participant of the pull request", () => {
+  it("carrying pairflow's marker and a later run's stamp does not stop the job's own comment, and the log names it", { timeout: TIMEOUT }, async () => {
+    gh = new FakeGitHub();
+    await gh.start();
+    const { dir, baseSha } = await repository();
+    edit(path.join(dir, "flows/tdd/prompts.yml"), "task: Implement the Stack class.", "task: Implement it.");
+    commitAll(dir, "push");
+    const head = git(dir, "rev-parse", "HEAD");
+    const forged = `${OURS}\n<!-- pairflow:planned ${head} run 999999999 attempt 9 -->\n### pairflow plan\n\n**Nothing will re-run after merging**\n`;
+    gh.add(forged, REVIEWER);
+
+    const result = await planOnPullRequest(dir, baseSha);
+    expect(result.code).toBe(0);
+    const ours = gh.comments.filter((c) => c.user.login === ACTIONS_BOT.login);
+    expect(ours).toHaveLength(1);
+    expect(ours[0]!.body).toContain("2 pairs will re-run after merging");
+    expect(result.outputs["comment-url"]).toBe(ours[0]!.html_url);
+    expect(gh.comments.find((c) => c.user.login === REVIEWER.login)?.body).toBe(forged);
+    expect(result.warnings.join("\n")).toContain(`comments carrying this workflow's plan marker by @${REVIEWER.login} are not pairflow's and were ignored`);
+  });
+});
+
 describe("racing plan jobs", () => {
   /** Two checkouts of the pull request: an older push and a newer one. */
   async function twoPushes(): Promise<{ older: string; newer: string; baseSha: string }> {
@@ -224,7 +246,7 @@ describe("racing plan jobs", () => {
     gh.requests = [];
     const rerun = await planOnPullRequest(older, baseSha, { run: { id: 500, attempt: 2 } });
     expect(rerun.code).toBe(0);
-    expect(gh.requests.filter((r) => !r.startsWith("GET"))).toEqual([]);
+    expect(gh.writes).toEqual([]);
     expect(gh.comments.filter((c) => c.body.startsWith(OURS)).map((c) => c.body)).toEqual([ours[0]!.body]);
     expect(rerun.stdout).toContain("plan comment left as it is: it shows the plan of a newer push");
   });

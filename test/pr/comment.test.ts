@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { planSummary, publishPlanComment, readStamp, stampLine } from "../../src/github/comment.js";
 import { prng } from "../../bench/generate.js";
 import { commentMarker } from "../../src/report/diffMarkdown.js";
-import { FakeGitHub } from "./fakeGitHub.js";
+import { ACTIONS_BOT, FakeGitHub, REVIEWER, type Account } from "./fakeGitHub.js";
 
 const marker = commentMarker("flows/tdd/workflow.yml");
 const body = (text: string, m = marker) => `${m}\n### pairflow plan\n\n${text}\n`;
@@ -43,7 +43,7 @@ describe("the sticky pull request comment", () => {
     const third = await publish(body("1 pair will re-run"));
     expect(third).toMatchObject({ posted: true, action: "unchanged", commentId: first.posted && first.commentId });
     expect(ours().map((c) => c.body)).toEqual([body("1 pair will re-run")]);
-    expect(gh.requests.filter((r) => !r.startsWith("GET"))).toEqual([]);
+    expect(gh.writes).toEqual([]);
   });
 
   it("keeps one comment per workflow file", async () => {
@@ -136,10 +136,10 @@ describe("plan jobs of one pull request at once", () => {
   it("never write over a comment that shows a newer plan, and replace an older one in place", async () => {
     const gh = await startFake();
     const publish = (markdown: string) => publishPlanComment({ token: "t", repo, issueNumber: 7, markdown, marker, apiUrl: gh.url });
-    const existing = gh.add(stamped(20));
+    const existing = gh.add(stamped(20), ACTIONS_BOT);
     gh.requests = [];
     expect(await publish(stamped(19))).toMatchObject({ posted: true, action: "superseded", commentId: existing.id, newer: readStamp(stamped(20)) });
-    expect(gh.requests.filter((r) => !r.startsWith("GET"))).toEqual([]);
+    expect(gh.writes).toEqual([]);
     expect(gh.comments.map((c) => c.body)).toEqual([stamped(20)]);
 
     expect(await publish(stamped(21))).toMatchObject({ posted: true, action: "updated", commentId: existing.id });
@@ -148,6 +148,58 @@ describe("plan jobs of one pull request at once", () => {
     gh.requests = [];
     const rerun = stamped(21).replace("attempt 1", "attempt 2");
     expect(await publish(rerun)).toMatchObject({ posted: true, action: "unchanged", commentId: existing.id });
-    expect(gh.requests.filter((r) => !r.startsWith("GET"))).toEqual([]);
+    expect(gh.writes).toEqual([]);
+  });
+});
+
+describe("a comment carrying the marker that another account wrote", () => {
+  const stamped = (runId: number, text: string) =>
+    `${marker}\n${stampLine({ sha: runId.toString(16).padStart(40, "0"), runId, attempt: 1 })}\n### pairflow plan\n\n${text}\n`;
+  const forged = stamped(999_999, "Nothing will re-run after merging.");
+
+  /** The kinds of token a job may pass as github-token, each as the account GitHub knows it by. */
+  const tokens: { kind: string; token: string; account: Account; graphql: boolean }[] = [
+    { kind: "the job's GITHUB_TOKEN", token: "ghs_job", account: ACTIONS_BOT, graphql: true },
+    { kind: "an app's installation token", token: "ghs_app", account: { login: "plan-bot[bot]", id: 7, type: "Bot" }, graphql: true },
+    { kind: "a personal token", token: "ghp_person", account: { login: "Maintainer", id: 8, type: "User" }, graphql: true },
+    { kind: "a personal token where GraphQL is not served", token: "ghp_person", account: { login: "maintainer", id: 8, type: "User" }, graphql: false },
+    { kind: "an installation token where GraphQL is not served", token: "ghs_app", account: { login: "plan-bot[bot]", id: 7, type: "Bot" }, graphql: false },
+  ];
+
+  it.each(tokens)("neither stops nor stands for the plan's comment: $kind", async ({ token, account, graphql }) => {
+    const gh = await startFake();
+    gh.tokens.set(token, account);
+    gh.noGraphql = !graphql;
+    const publish = (markdown: string) => publishPlanComment({ token, repo, issueNumber: 7, markdown, marker, apiUrl: gh.url });
+    // A participant of the pull request writes what looks like pairflow's comment of a later run.
+    const fake = gh.add(forged, REVIEWER);
+
+    const first = await publish(stamped(20, "2 pairs will re-run"));
+    expect(first).toMatchObject({ posted: true, action: "created", author: account.login, ignored: [REVIEWER.login] });
+    const mine = gh.comments.filter((c) => c.user.login === account.login);
+    expect(mine.map((c) => c.body)).toEqual([stamped(20, "2 pairs will re-run")]);
+    expect(first.posted && first.url).toBe(mine[0]!.html_url);
+    // The forged comment is left as it was: pairflow neither takes it over nor deletes it.
+    expect(gh.comments.find((c) => c.id === fake.id)?.body).toBe(forged);
+
+    // The next push updates pairflow's own comment, however the other one's stamp reads.
+    const second = await publish(stamped(21, "1 pair will re-run"));
+    const now = gh.comments.filter((c) => c.user.login === account.login);
+    expect(now.map((c) => c.body)).toEqual([stamped(21, "1 pair will re-run")]);
+    expect(second).toMatchObject({ posted: true, commentId: now[0]!.id, ignored: [REVIEWER.login] });
+    // Where the API does not say who the token is before it writes, the comment is replaced rather than updated.
+    if (graphql || account.type === "User") expect(now[0]!.id).toBe(mine[0]!.id);
+    expect(gh.comments).toHaveLength(2);
+  });
+
+  it("written by another bot is not the job's either", async () => {
+    const gh = await startFake();
+    gh.add(forged, { login: "other-app[bot]", id: 9, type: "Bot" });
+    const result = await publishPlanComment({ token: "t", repo, issueNumber: 7, markdown: stamped(20, "2 pairs will re-run"), marker, apiUrl: gh.url });
+    expect(result).toMatchObject({ posted: true, action: "created", author: ACTIONS_BOT.login, ignored: ["other-app[bot]"] });
+    expect(gh.comments.map((c) => [c.user.login, c.body])).toEqual([
+      ["other-app[bot]", forged],
+      [ACTIONS_BOT.login, stamped(20, "2 pairs will re-run")],
+    ]);
   });
 });

@@ -5,19 +5,39 @@ export interface Comment {
   id: number;
   body: string;
   html_url: string;
+  user: Account;
 }
+
+/** Who a token acts as, as GitHub shows it in a comment's `user`. */
+export interface Account {
+  login: string;
+  id: number;
+  type: "User" | "Bot";
+}
+
+/** The identity of a job's GITHUB_TOKEN, and of any token the fake was not told about. */
+export const ACTIONS_BOT: Account = { login: "github-actions[bot]", id: 41898282, type: "Bot" };
+export const REVIEWER: Account = { login: "octocat", id: 583231, type: "User" };
 
 /**
  * A loopback stand-in for the REST endpoints the comment uses: list (paginated with Link headers,
  * as GitHub does), create, update and delete issue comments. `refuse` answers writes as GitHub
  * answers a token that may not write. `holdFirstLists(n)` holds the answers to the first n listings
  * until all n have arrived, so n jobs start from the same view, as racing jobs do.
+ *
+ * Each token acts as an account (`tokens`; any other token is the job's GITHUB_TOKEN, acting as
+ * github-actions[bot]), which authors the comments it creates; only its author may change or delete a
+ * comment. As on GitHub, the GraphQL `viewer` names the account of any token, while `GET /user`
+ * answers only a person's token: an installation token (a bot's: GITHUB_TOKEN, an app's) gets 403.
  */
 export class FakeGitHub {
   comments: Comment[] = [];
   requests: string[] = [];
   authorizations = new Set<string>();
   refuse: number | null = null;
+  tokens = new Map<string, Account>();
+  /** The GraphQL endpoint answers 404 (as where it is not served), so the viewer is not known from it. */
+  noGraphql = false;
   /** Milliseconds to wait before answering each request, so racing clients interleave differently. */
   delay: () => number = () => 0;
   private nextId = 1000;
@@ -43,8 +63,14 @@ export class FakeGitHub {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
-  add(body: string): Comment {
-    const comment = { id: this.nextId++, body, html_url: `https://github.test/o/r/pull/7#issuecomment-${this.nextId}` };
+  /** The requests that write: all but reads (a GraphQL query is a POST that reads). */
+  get writes(): string[] {
+    return this.requests.filter((r) => !r.startsWith("GET") && r !== "POST /graphql");
+  }
+
+  /** A comment already on the pull request; by default a person's. */
+  add(body: string, user: Account = REVIEWER): Comment {
+    const comment = { id: this.nextId++, body, html_url: `https://github.test/o/r/pull/7#issuecomment-${this.nextId}`, user };
     this.comments.push(comment);
     return comment;
   }
@@ -62,6 +88,17 @@ export class FakeGitHub {
       res.writeHead(status, { "content-type": "application/json", ...headers });
       res.end(JSON.stringify(body));
     };
+    const token = /^(?:token|bearer) (.*)$/i.exec(String(req.headers.authorization))?.[1] ?? "";
+    const account = this.tokens.get(token) ?? ACTIONS_BOT;
+    if (url.pathname === "/graphql" && req.method === "POST" && !this.noGraphql) {
+      const { query } = JSON.parse(text) as { query: string };
+      if (/\bviewer\s*\{\s*login\s*\}/.test(query)) return send(200, { data: { viewer: { login: account.login } } });
+      return send(200, { errors: [{ message: "this fake answers only the viewer's login" }] });
+    }
+    if (url.pathname === "/user" && req.method === "GET") {
+      if (account.type === "Bot") return send(403, { message: "Resource not accessible by integration", documentation_url: "https://docs.github.com/rest" });
+      return send(200, account);
+    }
     if (req.method !== "GET" && this.refuse !== null) {
       return send(this.refuse, { message: "Resource not accessible by integration", documentation_url: "https://docs.github.com/rest" });
     }
@@ -83,10 +120,13 @@ export class FakeGitHub {
       return send(200, items, more ? { link: next } : {});
     }
     if (url.pathname === "/repos/o/r/issues/7/comments" && req.method === "POST") {
-      return send(201, this.add(JSON.parse(text).body));
+      return send(201, this.add(JSON.parse(text).body, account));
     }
     const update = /^\/repos\/o\/r\/issues\/comments\/(\d+)$/.exec(url.pathname);
     const comment = update && this.comments.find((c) => c.id === Number(update[1]));
+    if (comment && req.method !== "GET" && comment.user.login !== account.login) {
+      return send(403, { message: "Resource not accessible by integration", documentation_url: "https://docs.github.com/rest" });
+    }
     if (comment && req.method === "PATCH") {
       comment.body = JSON.parse(text).body;
       return send(200, comment);
