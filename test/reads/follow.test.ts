@@ -87,6 +87,19 @@ describe("a command's files, followed", () => {
       ["common.sh", "lib.sh", "tools/check.sh", "tools/own.sh"],
     ],
     [
+      "the script's directory in backquotes, as `$(...)` gives it; other backquoted commands stay unknown",
+      {
+        "tools/check.sh": '. "`dirname "$0"`/lib.sh"\n. `dirname $0`/own.sh\nD=`cd "$(dirname "$0")" && pwd`\n. "$D/d.sh"\n. "`pwd`/lib.sh"\n',
+        "lib.sh": "# the workflow's directory: no backquoted `pwd` is known\n",
+        "tools/lib.sh": "X=1\n",
+        "tools/own.sh": "Y=2\n",
+        "tools/d.sh": "Z=3\n",
+      },
+      "sh tools/check.sh",
+      {},
+      ["tools/check.sh", "tools/d.sh", "tools/lib.sh", "tools/own.sh"],
+    ],
+    [
       "variables from env: and assignments; sh -c, bash -c; here-documents and output redirections are no files",
       {
         "data/in.csv": "1\n",

@@ -49,6 +49,8 @@ const SCRIPT_DIR_FORMS = [
   "${BASH_SOURCE%/*}",
   "${BASH_SOURCE[0]%/*}",
 ];
+/** The commands of those forms that are a command substitution, which scripts also write in backquotes: `` `dirname "$0"` ``. */
+const SCRIPT_DIR_COMMANDS = new Set(SCRIPT_DIR_FORMS.filter((f) => f.startsWith("$(")).map((f) => f.slice(2, -1)));
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 const NAME_ONLY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** A command substitution nested deeper than this is not looked into. */
@@ -216,9 +218,11 @@ class Tokenizer {
     const t = this.text;
     let end = this.i + 1;
     while (end < t.length && t[end] !== "`") end += t[end] === "\\" ? 2 : 1;
-    if (this.depth < MAX_NESTING) this.substitutions.push(new Tokenizer(t.slice(this.i + 1, end).replace(/\\([$`\\])/g, "$1"), this.depth + 1).tokens());
-    this.unknown();
+    const command = t.slice(this.i + 1, end).replace(/\\([$`\\])/g, "$1");
     this.i = Math.min(end + 1, t.length);
+    if (end < t.length && SCRIPT_DIR_COMMANDS.has(command.trim())) return this.push({ scriptDir: true });
+    if (this.depth < MAX_NESTING) this.substitutions.push(new Tokenizer(command, this.depth + 1).tokens());
+    this.unknown();
   }
 
   private push(part: Part): void {
