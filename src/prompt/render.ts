@@ -119,24 +119,40 @@ export function sharedPrefixes<P extends PromptShape>(
   group: (pair: P) => string = () => "",
 ): Map<string, number> {
   const contextText = contextSection(context.specification, context.constraints);
-  const keyed: { id: string; keys: string[]; empty: boolean }[] = [];
-  const counts = new Map<string, number>();
+  // A trie of beginnings: the group, role and constraints, then the dependencies one by one.
+  interface Node {
+    count: number;
+    next: Map<string, Node>;
+  }
+  const root = new Map<string, Node>();
+  const step = (level: Map<string, Node>, key: string): Node => {
+    let node = level.get(key);
+    if (node === undefined) level.set(key, (node = { count: 0, next: new Map() }));
+    node.count++;
+    return node;
+  };
+  // Texts numbered once: a key is a few numbers, not a copy of a role's text per pair.
+  const numbers = new Map<string | undefined, number>();
+  const numberOf = (value: string | undefined) => {
+    let n = numbers.get(value);
+    if (n === undefined) numbers.set(value, (n = numbers.size));
+    return n;
+  };
+  const walked: { id: string; path: Node[]; empty: boolean }[] = [];
   for (const pair of pairs) {
     const role = text(pair.prompt?.role);
     const constraints = text(pair.prompt?.constraints);
     // By id, as the prompt orders them.
     const deps = [...pair.requires].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const keys: string[] = [];
-    for (let k = 0; k <= deps.length; k++) keys.push(JSON.stringify([group(pair), role ?? null, constraints ?? null, ...deps.slice(0, k)]));
-    for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
-    keyed.push({ id: pair.id, keys, empty: role === undefined && constraints === undefined && contextText === undefined });
+    let node = step(root, `${numberOf(group(pair))} ${numberOf(role)} ${numberOf(constraints)}`);
+    const path = [node];
+    for (const dep of deps) path.push((node = step(node.next, dep)));
+    walked.push({ id: pair.id, path, empty: role === undefined && constraints === undefined && contextText === undefined });
   }
   const shared = new Map<string, number>();
-  for (const { id, keys, empty } of keyed) {
-    let depth = -1;
-    keys.forEach((key, k) => {
-      if (counts.get(key)! >= 2) depth = k;
-    });
+  for (const { id, path, empty } of walked) {
+    let depth = path.length - 1;
+    while (depth >= 0 && path[depth]!.count < 2) depth--;
     if (depth > 0 || (depth === 0 && !empty)) shared.set(id, depth);
   }
   return shared;
