@@ -13,6 +13,7 @@ import { onlyPairs } from "../plan/selection.js";
 import { readRunSamples, RUN_RECORDS_READ } from "../records/pastRuns.js";
 import { readPackagedTokenTable } from "../workspace/tokenTable.js";
 import { openState, type Opened, type StateOptions } from "./state.js";
+import { acceptedBytes } from "../refs/accepted.js";
 
 export interface PlanRequest extends StateOptions {
   selection?: Selection;
@@ -66,7 +67,8 @@ export function estimateOf(opened: Opened, plan: Plan, among?: (id: string) => b
 export function acceptedContent(opened: Opened, planned: PlannedPair): string | undefined {
   const pair = opened.workflow.pairs.get(planned.id)!;
   const file = opened.outputs.read(pair);
-  if (file !== undefined) return file.toString("utf8");
   const hash = planned.action === "skip" ? planned.artifact?.contentHash : lockEntry(opened.lock, planned.id)?.contentHash;
+  // The file's CRLF line endings (a checkout on Windows) are not what was accepted: a run gives the accepted bytes.
+  if (file !== undefined) return ((hash === undefined ? undefined : acceptedBytes(file, hash)) ?? file).toString("utf8");
   return hash === undefined ? undefined : opened.store.content(hash)?.toString("utf8");
 }

@@ -28,6 +28,7 @@ import { PairFileHasher } from "../workspace/pairFiles.js";
 import { OutputFiles } from "../workspace/outputs.js";
 import { checkStateDir } from "../workspace/stateDir.js";
 import { readBatches } from "../records/batches.js";
+import { acceptedBytes } from "../refs/accepted.js";
 
 export interface StateOptions {
   cwd: string;
@@ -117,9 +118,10 @@ export function openState(target: string | undefined, options: StateOptions): Op
     },
     fileHashes: (pair) => files.hashes(pair, lockEntry(viewLock, pair.id)?.observed),
     remote: remote && ((pair, ref) => remote.record(pair, ref)),
-    // As the run reads it for a dependent's prompt: the output file when there is one, else the store's copy.
+    // As the run reads it for a dependent's prompt: the output file when it holds that content, else the store's copy.
     text: (pair, hash) => {
-      const bytes = outputs.read(pair) ?? store.content(hash);
+      const file = outputs.read(pair);
+      const bytes = (file && acceptedBytes(file, hash)) ?? store.content(hash);
       return bytes === undefined ? undefined : utf8Text(bytes);
     },
     storedText: (hash) => {

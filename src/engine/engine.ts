@@ -42,6 +42,7 @@ import { contentNeeded, plannedComponents } from "../plan/plan.js";
 import { byProviderAndModel, renderPromptParts, sharedPrefixes } from "../prompt/render.js";
 import { guardKey, requestKey } from "../refs/request.js";
 import { componentDigests, configRef, withObserved } from "../refs/configRef.js";
+import { acceptedBytes } from "../refs/accepted.js";
 
 export const DEFAULT_CONCURRENCY = 4;
 
@@ -348,7 +349,8 @@ class Run {
       // A hand edit: kept as this pair's accepted artifact, recorded as the human's.
       // Its content is kept where dependents can read it, but it is never recorded as the artifact
       // of a reference: deleting the file regenerates it, and no other pair or machine receives it.
-      const content = this.deps.outputs.read(pair)!;
+      const file = this.deps.outputs.read(pair)!;
+      const content = acceptedBytes(file, artifact.contentHash) ?? file;
       this.contents.set(d.id, content);
       const previous = lockEntry(this.lock, d.id);
       if (previous?.source !== "human" || previous.configRef !== d.configRef || previous.contentHash !== artifact.contentHash) {
@@ -835,10 +837,13 @@ class Run {
     return this.options.redact ? this.options.redact(text) : text;
   }
 
+  /** A dependency's accepted content, the bytes its hash names: the output file's when it holds them, else the store's. */
   private contentOf(id: string): Buffer | undefined {
     const known = this.contents.get(id);
     if (known) return known;
-    const content = this.deps.outputs.read(this.plan.workflow.pairs.get(id)!) ?? this.deps.store.content(this.decided.get(id)!.artifact!.contentHash);
+    const hash = this.decided.get(id)!.artifact!.contentHash;
+    const file = this.deps.outputs.read(this.plan.workflow.pairs.get(id)!);
+    const content = (file && acceptedBytes(file, hash)) ?? this.deps.store.content(hash);
     if (content) this.contents.set(id, content);
     return content;
   }

@@ -11,9 +11,11 @@ import { describe, expect, it } from "vitest";
 import { pairPrompt } from "../../src/app/prompt.js";
 import { readLock } from "../../src/lockfile/lockfile.js";
 import type { GenerateRequest, Generator } from "../../src/model/ports.js";
+import { componentsOf } from "../../src/model/records.js";
 import type { RunReport } from "../../src/model/run.js";
+import { sha256Hex } from "../../src/refs/hash.js";
 import { tempRepo, UNCONFINED } from "../helpers/fixtures.js";
-import { runOf } from "../helpers/state.js";
+import { planOf, runOf } from "../helpers/state.js";
 
 /** A generator that answers from `answer` and keeps every request it received. */
 function recorder(answer: (r: GenerateRequest) => string = (r) => `content of ${r.pairId}\n`): { calls: GenerateRequest[]; generator: Generator } {
@@ -95,5 +97,34 @@ describe("the request index", () => {
     expect(statuses(report)).toEqual({ a: "executed" });
     expect(logged(dir)).toEqual(["a"]);
     expect(report.pairs[0]!.note).toContain("no model call");
+  });
+});
+
+describe("what a dependent receives", () => {
+  it("is the accepted content its reference records, though the output file has CRLF line endings", async () => {
+    const dir = tempRepo({
+      "workflow.yml": "name: crlf\ngenerator: rec\naction_pairs:\n  a: {output: a.md}\n  b: {requires: [a], output: b.md}\n",
+      "prompts.yml": "b: {task: Summarise.}\n",
+    });
+    const rec = recorder((r) => (r.pairId === "a" ? "line one\nline two\n" : "summary\n"));
+    await runOf(dir, { generators: { rec: rec.generator } });
+    // A checkout on Windows: the same text, CRLF line endings.
+    writeFileSync(path.join(dir, "a.md"), "line one\r\nline two\r\n");
+    edit(path.join(dir, "prompts.yml"), "Summarise.", "Summarise it.");
+    const plan = (await planOf(dir)).plan;
+    expect(plan.pairs.map((p) => [p.id, p.action])).toEqual([
+      ["a", "skip"],
+      ["b", "run"],
+    ]);
+    const shown = await pairPrompt(dir, { cwd: dir, pair: "b" });
+    const report = await runOf(dir, { generators: { rec: rec.generator } });
+    expect(statuses(report)).toEqual({ a: "reused", b: "executed" });
+    const given = rec.calls.at(-1)!;
+    expect(given.dependencies).toEqual([{ id: "a", content: "line one\nline two\n" }]);
+    expect(given.prompt).not.toContain("\r");
+    expect(shown.prompt).toBe(given.prompt);
+    const lock = readLock(path.join(dir, "workflow.lock.json"))!;
+    expect(lock.pairs.a!.contentHash).toBe(sha256Hex("line one\nline two\n"));
+    expect(Object.values(componentsOf(lock.pairs.b!))).toContain(lock.pairs.a!.contentHash.slice(0, 16));
   });
 });
