@@ -1,14 +1,14 @@
 /**
  * The modules a JavaScript or TypeScript source loads, by their specifiers as written: ESM
  * `import`, `export ... from`, `import("literal")` (es-module-lexer, the lexer Vite and Node's
- * own tooling use), and CommonJS `require("literal")` (acorn's tokenizer: a `require` name, an
+ * own tooling use, in its pure JavaScript build: its WebAssembly build instantiates on import, which
+ * under an address-space limit such as `ulimit -v 2097152` ends the process with "Cannot allocate
+ * Wasm memory", whatever the command), and CommonJS `require("literal")` (acorn's tokenizer: a `require` name, an
  * opening bracket, one string, a closing bracket; strings, comments, regular expressions and
  * templates are told apart by acorn, so none of them is taken for a call).
  */
 import { tokenizer, type Token } from "acorn";
-import { initSync, parse } from "es-module-lexer";
-
-let ready = false;
+import { parse } from "es-module-lexer/js";
 
 export interface ModuleSpecifiers {
   specifiers: string[];
@@ -17,10 +17,6 @@ export interface ModuleSpecifiers {
 }
 
 export function moduleSpecifiers(source: string): ModuleSpecifiers {
-  if (!ready) {
-    initSync();
-    ready = true;
-  }
   const specifiers: string[] = [];
   const errors: string[] = [];
   // The lexer stops at what it cannot read (JSX, say), and returns nothing: the text before the
