@@ -172,9 +172,16 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
       ...unknownOutput,
       ...unknown.map((d): Reason => ({
         kind: "upstream",
-        detail: d.action === "run" ? `${d.id} will run` : `${d.id}'s reference is not known yet`,
+        // A dependency new to requires is an edit of this pair's own, as the run will find it.
+        detail:
+          previous && !Object.hasOwn(componentsOf(previous), componentKey({ kind: "upstream", name: d.id }))
+            ? `${d.id} added to requires`
+            : d.action === "run"
+              ? `${d.id} will run`
+              : `${d.id}'s reference is not known yet`,
         component: { kind: "upstream", name: d.id },
       })),
+      ...(previous ? requiresChanges(componentsOf(previous), deps, new Set(unknown.map((d) => d.id))) : []),
     ];
     // Accepted before: its request is answered again if what runs first reproduces its content.
     const reuse: ReuseForecast | undefined = previous && !ctx.fresh && pair.fresh !== true ? { kind: "unless", deps: unknown.map((d) => d.id) } : undefined;
@@ -583,6 +590,11 @@ function upstreamChanges(previous: Record<string, string>, current: Record<strin
     if (was.kind === "upstream" && !requires.has(was.name)) reasons.push({ kind: "upstream", detail: `${was.name} removed from requires`, component: was });
   }
   return reasons;
+}
+
+/** Dependencies added to requires since the lock entry (but those named already), and those removed from it. */
+function requiresChanges(previous: Record<string, string>, deps: readonly PlannedPair[], named: ReadonlySet<string>): Reason[] {
+  return upstreamChanges(previous, previous, [...deps]).filter((r) => / (added to|removed from) requires$/.test(r.detail) && !named.has(r.component!.name));
 }
 
 function sortReasons(reasons: Reason[]): Reason[] {

@@ -19,13 +19,17 @@ export interface ImpactNode {
   status: string;
   /** The planner's reasons (for a pair that runs or ran); empty otherwise. */
   reasons: Reason[];
+  /** Whether the plan runs it: what a plan or its run affects (absent: its status says). */
+  planned?: boolean;
+  /** The instance that puts a split file's sections together: its order and requires follow from the sections. */
+  assembly?: boolean;
 }
 
 /** Statuses that change nothing: outside the affected subgraph. */
 export const UNCHANGED = new Set(["skip", "reused"]);
 
-export function isAffected(node: { status: string }): boolean {
-  return !UNCHANGED.has(node.status);
+export function isAffected(node: { status: string; planned?: boolean }): boolean {
+  return node.planned ?? !UNCHANGED.has(node.status);
 }
 
 /** A root cause and the affected pairs that only follow from it, in plan order. */
@@ -76,19 +80,26 @@ export function causeGroups(nodes: ImpactNode[]): CauseGroup[] {
 function isCascaded(node: ImpactNode, affected: ReadonlyMap<string, ImpactNode>): boolean {
   const deps = new Set(node.requires.filter((d) => affected.has(d)));
   if (deps.size === 0) return false;
-  if (node.status === "blocked") return true;
+  // Blocked, with no reasons of the plan's to tell why it would have run: it follows from what blocked it.
+  if (node.status === "blocked" && node.reasons.length === 0) return true;
   if (node.reasons.length === 0) return false;
-  return node.reasons.every((r) => followsFrom(r, deps));
+  return node.reasons.every((r) => followsFrom(node, r, deps));
 }
 
 /** The reasons a pair has of its own: all but those that name an affected dependency. */
 export function ownReasons(node: ImpactNode, affected: ReadonlyMap<string, ImpactNode>): Reason[] {
   const deps = new Set(node.requires.filter((d) => affected.has(d)));
-  return node.reasons.filter((r) => !followsFrom(r, deps));
+  return node.reasons.filter((r) => !followsFrom(node, r, deps));
 }
 
-/** A reason that names one of these dependencies as running or changed (a set: a file's assembly has one reason per section). */
-function followsFrom(r: Reason, deps: ReadonlySet<string>): boolean {
+/**
+ * A reason that names one of these dependencies as running or changed (a set: a file's assembly has
+ * one reason per section). Where a split file's sections are put together, a section added,
+ * removed or moved changes its requires and its order: these follow from the sections that changed.
+ */
+function followsFrom(node: ImpactNode, r: Reason, deps: ReadonlySet<string>): boolean {
+  if (node.assembly && deps.size > 0 && (r.component?.kind === "upstream" || (r.component?.kind === "generator_config" && r.component.name === "order")))
+    return true;
   return (
     (r.component?.kind === "upstream" || r.component?.kind === "artifact") &&
     deps.has(r.component.name) &&

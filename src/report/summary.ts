@@ -17,13 +17,15 @@ import type { RunReport } from "../model/run.js";
 import { reasonsText, withoutCallsText } from "./plan.js";
 import { NOT_REPORTED, pacingLine, reportedTokens, seconds } from "./run.js";
 import { failureHeadline } from "./failure.js";
-import { affectedSubgraph, GRAPH_NODE_LIMIT, UNCHANGED } from "./impact.js";
+import { affectedSubgraph, GRAPH_NODE_LIMIT, isAffected, UNCHANGED } from "./impact.js";
 import {
   append,
   blockedBy,
   causeExtent,
   causesOf,
+  nameIn,
   plural,
+  reach,
   planNodes,
   rootsDiffer,
   runNodes,
@@ -244,7 +246,7 @@ export function causeParagraph(cause: Cause): string {
   const named = cause.roots.length > 1 ? cause.roots.slice(0, MAX_NAMED).map((r) => `${code(r.id)}${detail(r)}`) : [];
   const more = cause.roots.length - named.length;
   const list = named.length > 0 ? `: ${named.join(", ")}${more > 0 ? ` and ${number(more)} more` : ""}` : "";
-  return `${cause.failed > 0 ? "✖ " : ""}**${md(cause.why)}** — ${causeExtent(cause, code)}${list}`;
+  return `${cause.failed > 0 ? "✖ " : ""}**${nameIn(cause.name, md, code)}** — ${causeExtent(cause, code)}${list}`;
 }
 
 /** A status with its marker, as the graph draws it: `✖ failed`, `✔ executed`. */
@@ -270,6 +272,10 @@ export interface GraphNode {
   wave?: number;
   /** For an instance of a foreach pair: the pair as written. */
   template?: string;
+  /** As in CauseNode: whether the plan runs it, and what names its edits. */
+  planned?: boolean;
+  assembly?: boolean;
+  section?: { file: string; heading: string };
 }
 
 export interface GraphLimits {
@@ -301,7 +307,7 @@ export function mermaidGraph(nodes: GraphNode[], limits: GraphLimits = {}): Merm
   const maxChars = limits.maxChars ?? MERMAID_MAX_CHARS;
   const maxEdges = limits.maxEdges ?? MERMAID_MAX_EDGES;
   if (nodes.length === 0) return { text: null, drawn: [], note: "No pairs to draw." };
-  const affected = nodes.filter((n) => !UNCHANGED.has(n.status)).length;
+  const affected = nodes.filter(isAffected).length;
   if (nodes.length > (limits.maxNodes ?? GRAPH_NODE_LIMIT) && affected === 0) {
     return { text: null, drawn: [], note: `Nothing is affected: the ${number(nodes.length)} pairs are not drawn.` };
   }
@@ -335,7 +341,7 @@ export function mermaidGraph(nodes: GraphNode[], limits: GraphLimits = {}): Merm
 function flowchart(nodes: GraphNode[]): { text: string | null; edges: number } {
   if (nodes.length === 0) return { text: null, edges: 0 };
   const index = new Map(nodes.map((n, i) => [n.id, `p${i}`]));
-  const lines = ["flowchart LR"];
+  const lines = ["flowchart TD"];
   for (const n of nodes) lines.push(`  ${index.get(n.id)}${shape(n)}`);
   let edges = 0;
   for (const n of nodes) {
@@ -366,7 +372,7 @@ const FEW_NODES = 10;
 
 /** Whether the affected pairs fit the node limit and are drawn connected, not mostly as loose boxes. */
 function holdsTogether(nodes: GraphNode[], limit: number): boolean {
-  const affected = nodes.filter((n) => !UNCHANGED.has(n.status));
+  const affected = nodes.filter(isAffected);
   if (affected.length > limit) return false;
   if (affected.length <= FEW_NODES) return true;
   return flowchart(affected).edges >= affected.length * MIN_EDGES_PER_NODE;
@@ -376,8 +382,9 @@ function holdsTogether(nodes: GraphNode[], limit: number): boolean {
 const MAX_CAUSE_NODES = 8;
 const MAX_FAILED_NODES = 8;
 const MAX_GROUP_NODES = 8;
-/** Characters of a cause's words in its box. */
-const MAX_LABEL = 48;
+/** Characters of a cause's words in its box, and of a pair's id. */
+const MAX_LABEL = 32;
+const MAX_ID_LABEL = 28;
 /** Boxes of one line each, close together: the condensed graph is a list with arrows, not a picture of the DAG. */
 const CONDENSED_CONFIG = "---\nconfig:\n  flowchart:\n    nodeSpacing: 14\n    rankSpacing: 70\n---\n";
 
@@ -390,7 +397,7 @@ const CONDENSED_CONFIG = "---\nconfig:\n  flowchart:\n    nodeSpacing: 14\n    r
 function condensedGraph(input: GraphNode[]): MermaidGraph {
   const nodes = withWaves(input);
   const byId = new Map(nodes.map((n) => [n.id, n]));
-  const affected = nodes.filter((n) => !UNCHANGED.has(n.status));
+  const affected = nodes.filter(isAffected);
   const causes = causesOf(nodes);
 
   // Groups: a foreach pair's instances together, the other pairs by waves, at most MAX_GROUP_NODES.
@@ -406,7 +413,7 @@ function condensedGraph(input: GraphNode[]): MermaidGraph {
   const members = new Map<string, CauseNode[]>();
   for (const n of affected) append(members, groupOf(n), n);
 
-  const lines = ["flowchart LR"];
+  const lines = ["flowchart TD"];
   const classes = new Map<string, string[]>();
   const klass = (status: string, id: string) => append(classes, status, id);
   const drawn: GraphNode[] = [];
@@ -417,16 +424,17 @@ function condensedGraph(input: GraphNode[]): MermaidGraph {
     return [...gid.values()].filter((g) => per.has(g)).map((g) => [g, per.get(g)!] as const);
   };
 
-  const shownCauses = causes.length > MAX_CAUSE_NODES ? causes.slice(0, MAX_CAUSE_NODES - 1) : causes;
+  // The causes that reach the most get boxes of their own (failed pairs have theirs below); the smallest are folded into one.
+  const bigFirst = [...causes].sort((a, b) => reach(b) - reach(a));
+  const shownCauses = causes.length > MAX_CAUSE_NODES ? bigFirst.slice(0, MAX_CAUSE_NODES - 1) : bigFirst;
+  const folded = new Set(bigFirst.slice(shownCauses.length));
   for (const [i, c] of shownCauses.entries()) {
-    const words = c.why.length > MAX_LABEL ? `${c.why.slice(0, MAX_LABEL - 1)}…` : c.why;
-    const who = c.roots.length === 1 ? c.roots[0]!.id : plural(c.roots.length, "pair");
-    lines.push(`  c${i}["${label(`${words}<br/>${who}`)}"]`);
+    lines.push(`  c${i}["${label(`${short(c.why, MAX_LABEL)}<br/>${plural(reach(c), "pair")}`)}"]`);
     klass(c.failed > 0 ? "failed" : statusClass(c.rootStatuses[0]?.status ?? "run"), `c${i}`);
     for (const [g, n] of perGroup([...c.roots.map((r) => r.id), ...c.downstream])) edges.push(`  c${i} -->|${number(n)}| ${g}`);
   }
   if (shownCauses.length < causes.length) {
-    const rest = causes.slice(shownCauses.length);
+    const rest = causes.filter((c) => folded.has(c));
     lines.push(`  cx["${label(plural(rest.length, "more cause"))}"]`);
     klass("run", "cx");
     for (const [g, n] of perGroup([...new Set(rest.flatMap((c) => [...c.roots.map((r) => r.id), ...c.downstream]))])) edges.push(`  cx -->|${number(n)}| ${g}`);
@@ -471,7 +479,7 @@ function condensedGraph(input: GraphNode[]): MermaidGraph {
   };
   for (const [i, f] of shownFailed.entries()) {
     const n = blocked.get(f.id) ?? 0;
-    failedNode(`f${i}`, `✖ FAILED ${f.id}`, n, n > 0 ? wavesText(waveRange(blockedBehind([f.id]))) : "");
+    failedNode(`f${i}`, `✖ FAILED ${short(f.id, MAX_ID_LABEL)}`, n, n > 0 ? wavesText(waveRange(blockedBehind([f.id]))) : "");
     drawn.push(f);
   }
   if (shownFailed.length < failed.length) {
@@ -506,15 +514,25 @@ function withWaves(nodes: GraphNode[]): CauseNode[] {
   return nodes.map((n) => {
     const wave = n.wave ?? 1 + Math.max(0, ...n.requires.map((d) => waves.get(d) ?? 0));
     waves.set(n.id, wave);
-    return { id: n.id, requires: n.requires, status: n.status, reasons: n.reasons ?? [], wave, ...(n.template !== undefined ? { template: n.template } : {}) };
+    return { ...n, reasons: n.reasons ?? [], wave };
   });
 }
 
 /** A node's shape and label: failed pairs are hexagons, blocked and interrupted ones stadiums, each marked in words. */
 function shape(n: GraphNode): string {
   const style = STATUS_STYLE[statusClass(n.status)]!;
-  const text = `"${style.marker ? `${style.marker} ` : ""}${label(n.id)}"`;
+  const text = `"${style.marker ? `${style.marker} ` : ""}${label(short(n.id, MAX_ID_LABEL))}"`;
   return style.shape === "hexagon" ? `{{${text}}}` : style.shape === "stadium" ? `([${text}])` : `[${text}]`;
+}
+
+/**
+ * A label short enough to read in a column: long ids keep their start and their end (`summarize[docs/…/install.md]`),
+ * where what tells instances apart usually is.
+ */
+function short(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = Math.ceil((max - 1) / 2);
+  return `${text.slice(0, head)}…${text.slice(text.length - (max - 1 - head))}`;
 }
 
 /** Mermaid class names are the statuses it knows; anything else is drawn like `run`. */

@@ -1,7 +1,7 @@
 /**
  * The one report model (src/report/causes.ts) over random plans: every affected pair is accounted
- * for once as a changed pair, or as following from one; pairs that changed the same way are one
- * cause; and what a terminal shows of them stays within its lines, whatever the plan.
+ * for once as a changed pair, or as following from one; each edit is one cause, named by what
+ * changed; and what a terminal shows of them stays within its lines, whatever the plan.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -43,19 +43,28 @@ const plans = fc
   });
 
 describe("causes", () => {
-  it("account for every affected pair: the changed ones as roots of the cause named by their change, the rest downstream", () => {
+  it("account for every affected pair: the changed ones as roots of the cause that names their edit, the rest downstream", () => {
     fc.assert(
       fc.property(plans, (nodes) => {
         const causes = causesOf(nodes);
         const changed = nodes.filter((n) => n.action === "run" && n.reasons.some((r) => r.kind !== "upstream"));
         const roots = causes.flatMap((c) => c.roots.map((r) => r.id));
-        // Each changed pair is the root of exactly one cause, and nothing else is.
+        // Each changed pair is the root of exactly one cause (each has one edit here), and nothing else is.
         expect([...roots].sort()).toEqual(changed.map((n) => n.id).sort());
-        // Pairs that changed the same way are one cause; no two causes read the same.
+        // One cause per edit: no two causes are the same edit, nor read the same.
+        expect(new Set(causes.map((c) => c.key)).size).toBe(causes.length);
         expect(new Set(causes.map((c) => c.why)).size).toBe(causes.length);
-        for (const c of causes)
-          for (const r of c.roots)
-            expect(c.why).toBe(nodes.find((n) => n.id === r.id)!.reasons[0]!.kind + ": " + nodes.find((n) => n.id === r.id)!.reasons[0]!.detail);
+        for (const c of causes) {
+          const own = nodes.find((n) => n.id === c.roots[0]!.id)!.reasons[0]!;
+          if (own.component?.kind === "context") {
+            // The workflow's specification is one thing, whoever it re-runs.
+            expect(c.why).toBe("workflow specification");
+          } else {
+            // Any other edit here is a pair's own: one root, named in the cause.
+            expect(c.roots).toHaveLength(1);
+            expect(c.why).toContain(c.roots[0]!.id);
+          }
+        }
         // Every pair that runs is a root or follows from one; nothing that does not run is counted.
         const reached = new Set([...roots, ...causes.flatMap((c) => c.downstream)]);
         expect([...reached].sort()).toEqual(
@@ -125,9 +134,19 @@ describe("causes", () => {
       { kind: "prompt" as const, id: "a" },
       { kind: "pair" as const, id: "a" },
     ];
-    const [task, model, spec] = causesOf(nodes);
+    const causes = causesOf(nodes);
+    const [task, model, spec] = [causes[0], causes.find((c) => c.key.startsWith("model")), causes.find((c) => c.key.startsWith("context"))];
     const templateOf = (id: string) => nodes.find((n) => n.id === id)?.template;
-    expect(changesFor(task!, changes, templateOf)).toEqual([changes[2], changes[1]]); // in the order of its roots
+    // Each pair's prompt is its own edit, with its own diff.
+    expect(task!.why).toBe("prompt of a (task)");
+    expect(changesFor(task!, changes, templateOf)).toEqual([changes[2]]);
+    expect(
+      changesFor(
+        causes.find((c) => c.why === "prompt of b (task)")!,
+        changes,
+        templateOf,
+      ),
+    ).toEqual([changes[1]]);
     // t's entry did not change: its model is the workflow's default, and the settings say how.
     expect(changesFor(model!, changes, templateOf)).toEqual([changes[0]]);
     expect(changesFor(spec!, changes, templateOf)).toEqual([changes[0]]);
