@@ -11,6 +11,7 @@
  */
 import path from "node:path";
 import fg from "fast-glob";
+import { isUtf8Name, shownName } from "../model/fileName.js";
 import { PyFloat, type CanonicalValue } from "../model/values.js";
 import { dict, own } from "../model/dict.js";
 import type { GuardRef, Pair, PromptEntry, SplitSpec } from "../model/workflow.js";
@@ -43,18 +44,23 @@ export const SAME_ITEM = "[{item}]";
 const FILE_NAMES = ["file", "dir", "name", "stem", "ext"] as const;
 /** The piece's text, its id, the file's title and the headings the piece is under (`split`). */
 const PIECE_NAMES = ["piece", "piece_id", "title", "headings"] as const;
-const NAMES = [...FILE_NAMES, "value", "item", ...PIECE_NAMES] as const;
-type Name = (typeof NAMES)[number];
-/** `{name}` and its escape `{{name}}`, for the placeholder names only: other braces stay as written. */
-const PLACEHOLDER = new RegExp(`\\{\\{(${NAMES.join("|")})\\}\\}|\\{(${NAMES.join("|")})\\}`, "g");
-/** Whether a text holds a placeholder (not only an escaped one). */
-const ANY_PLACEHOLDER = new RegExp(`(?<!\\{)\\{(${NAMES.join("|")})\\}`);
+const NAMES: readonly string[] = [...FILE_NAMES, "value", "item", ...PIECE_NAMES];
+/** `{name}` and its escape `{{name}}`; only names an item has a value for are placeholders, other braces stay as written. */
+const PLACEHOLDER = /\{\{([a-z_][a-z0-9_]*)\}\}|\{([a-z_][a-z0-9_]*)\}/g;
+/** What `as` may name: a word of lower-case letters, digits and `_`, not one of the names pairflow gives. */
+const VALUE_NAME = /^[a-z][a-z0-9_]*$/;
+
+/** A placeholder's value by its name. */
+type Values = Readonly<Record<string, string>>;
 
 interface Item {
-  /** The file (relative to the workflow's directory) or the value; for a piece, `file#piece`. */
+  /** The file (relative to the workflow's directory) or the value, `value:file` for both; for a piece, `…#piece`. */
   key: string;
-  file: boolean;
-  values: Record<Name, string>;
+  /** Over files: the file, relative to the workflow's directory. */
+  path?: string;
+  /** Over files and values together: the value. */
+  value?: string;
+  values: Values;
   /** For a piece of a file (`split`). */
   piece?: { file: string; id: string; text: string };
 }
@@ -74,11 +80,13 @@ export function expandForeach(pairs: ReadonlyMap<string, Pair>, raw: Readonly<Re
   // Instances share their template's keys: each problem is reported once.
   const ctx: ForeachContext = { ...given, error: once(given.error), warn: once(given.warn), promptError: once(given.promptError) };
   const items = new Map<string, Item[]>();
+  const specs = new Map<string, Spec>();
   /** The templates over the pieces of their files, and how they split them. */
   const splits = new Map<string, SplitSpec>();
   for (const pair of pairs.values()) {
     const spec = foreachOf(raw[pair.id]);
     if (spec === undefined) continue;
+    specs.set(pair.id, spec);
     items.set(pair.id, itemsOf(pair, spec, ctx));
     if (spec.split === undefined) continue;
     if (spec.files === undefined) ctx.error(["action_pairs", pair.id, "foreach", "split"], "split cuts files into pieces; use it with foreach files");
@@ -103,10 +111,11 @@ export function expandForeach(pairs: ReadonlyMap<string, Pair>, raw: Readonly<Re
       continue;
     }
     const split = splits.get(pair.id);
-    checkPlaceholders(pair, isFileForeach(raw[pair.id]), split !== undefined, ctx);
+    // An output every value would share is said once, not as every pair of instances writing one file.
+    const outputOk = checkPlaceholders(pair, specs.get(pair.id)!, split !== undefined, ctx);
     if (split === undefined) {
       const instances = list.map((item) => instanceOf(pair, item, ok ? resolveRequires(pair, item, instancesOf, ctx) : []));
-      checkOutputs(pair, instances, ctx);
+      if (outputOk) checkOutputs(pair, instances, ctx);
       for (const instance of instances) out.set(instance.id, instance);
       continue;
     }
@@ -122,7 +131,7 @@ export function expandForeach(pairs: ReadonlyMap<string, Pair>, raw: Readonly<Re
       assemblies.push(assembly);
       out.set(assembly.id, assembly);
     }
-    checkOutputs(pair, assemblies, ctx);
+    if (outputOk) checkOutputs(pair, assemblies, ctx);
   }
   return out;
 }
@@ -135,14 +144,15 @@ function piecesOf(pair: Pair, item: Item, split: SplitSpec, ctx: ForeachContext)
   }
   let pieces;
   try {
-    pieces = splitText(ctx.read(item.key), split);
+    pieces = splitText(ctx.read(item.path!), split);
   } catch (err) {
-    ctx.error(["action_pairs", pair.id, "foreach", "split"], `cannot split ${item.key}: ${(err as Error).message}`);
+    ctx.error(["action_pairs", pair.id, "foreach", "split"], `cannot split ${item.path!}: ${(err as Error).message}`);
     return [];
   }
+  // A piece's instance has no file among its inputs: its text is its reference.
   return pieces.map((p) => ({
     key: pieceKey(item.key, p.id),
-    file: false,
+    ...(item.value !== undefined ? { value: item.value } : {}),
     values: { ...item.values, item: pieceKey(item.key, p.id), piece: p.text, piece_id: p.id, title: p.title, headings: p.headings.join(" > ") },
     piece: { file: item.key, id: p.id, text: p.text },
   }));
@@ -167,7 +177,7 @@ function assemblyOf(template: Pair, item: Item, pieces: readonly Pair[], split: 
   const config = dict<CanonicalValue>();
   config.split = split.kind;
   if (split.regex !== undefined) config.regex = split.regex;
-  config.file = item.key;
+  config.file = item.path!;
   config.order = pieces.map((p) => p.piece!.id);
   const assembly: Pair = {
     id: instanceId(template.id, item.key),
@@ -178,10 +188,11 @@ function assemblyOf(template: Pair, item: Item, pieces: readonly Pair[], split: 
     generatorConfig: config,
     model: null,
     rmax: template.rmax,
-    inputs: structure ? [escapeGlob(item.key)] : [],
+    inputs: structure ? [escapeGlob(item.path!)] : [],
     prompt: undefined,
     template: template.id,
     item: item.key,
+    ...(item.value !== undefined ? { value: item.value } : {}),
     ...(structure ? { itemFile: true } : {}),
     assembly: { split, file: item.key },
   };
@@ -201,6 +212,8 @@ interface Spec {
   /** The globs; a single glob written as text is the string itself. */
   files?: string[] | string;
   values?: string[];
+  /** The name of the values' own placeholder (`as: lang` gives `{lang}`). */
+  as?: string;
   split?: SplitSpec;
 }
 
@@ -217,7 +230,8 @@ function foreachOf(raw: unknown): Spec | undefined {
       : isObject(spec.split) && typeof spec.split.regex === "string"
         ? { kind: "regex", regex: spec.split.regex, ...(maxChars !== undefined ? { maxChars } : {}) }
         : undefined;
-  return { files, values, split };
+  const as = typeof spec.as === "string" ? spec.as : undefined;
+  return { files, values, split, ...(as !== undefined ? { as } : {}) };
 }
 
 function isFileForeach(raw: unknown): boolean {
@@ -226,18 +240,64 @@ function isFileForeach(raw: unknown): boolean {
 
 function itemsOf(pair: Pair, spec: Spec, ctx: ForeachContext): Item[] {
   const at: Key[] = ["action_pairs", pair.id, "foreach"];
-  if ((spec.files === undefined) === (spec.values === undefined)) {
-    ctx.error(at, 'give foreach either "files" (globs of files, relative to the workflow file) or "values" (a list of texts), and only one of them');
+  if (spec.files === undefined && spec.values === undefined) {
+    ctx.error(at, 'give foreach "files" (globs of files, relative to the workflow file), "values" (a list of texts), or both for every file with every value');
     return [];
   }
-  if (spec.values !== undefined) {
-    if (spec.values.length === 0) ctx.warn([...at, "values"], `lists no values, so pair "${pair.id}" has no instances`);
-    return spec.values.map((value) => ({
+  if (!valuesOk(spec, at, ctx)) return [];
+  const named = (value: string): Values => (spec.as !== undefined ? { [spec.as]: value } : {});
+  if (spec.values !== undefined && spec.values.length === 0) ctx.warn([...at, "values"], `lists no values, so pair "${pair.id}" has no instances`);
+  if (spec.files === undefined) {
+    return spec.values!.map((value) => ({
       key: value,
-      file: false,
-      values: { file: "", dir: "", name: "", stem: "", ext: "", value, item: value, piece: "", piece_id: "", title: "", headings: "" },
+      values: { file: "", dir: "", name: "", stem: "", ext: "", value, item: value, piece: "", piece_id: "", title: "", headings: "", ...named(value) },
     }));
   }
+  const files = filesOf(pair, spec, ctx);
+  if (spec.values === undefined) return files.map(fileItem);
+  // Every file with every value: `fr:docs/a.md`, by value as listed, then by file.
+  return spec.values.flatMap((value) =>
+    files.map((file) => {
+      const item = fileItem(file);
+      const key = productKey(value, file);
+      return { ...item, key, value, values: { ...item.values, value, item: key, ...named(value) } };
+    }),
+  );
+}
+
+/** The key of the item of a file with a value (foreach over files and values together): `fr:docs/a.md`. */
+export function productKey(value: string, file: string): string {
+  return `${value}:${file}`;
+}
+
+/** `as` names a placeholder of its own, with values; over files and values, no value holds the ":" that parts an item. */
+function valuesOk(spec: Spec, at: Key[], ctx: ForeachContext): boolean {
+  let ok = true;
+  if (spec.as !== undefined) {
+    if (spec.values === undefined) {
+      ctx.error([...at, "as"], `names the placeholder of the values, and this foreach has none; add "values" (e.g. values: [fr, de]) or remove "as"`);
+      ok = false;
+    } else if (!VALUE_NAME.test(spec.as) || NAMES.includes(spec.as)) {
+      ctx.error(
+        [...at, "as"],
+        `"${spec.as}" cannot name a placeholder: use lower-case letters, digits and _ (starting with a letter), and none of ${NAMES.map((n) => `{${n}}`).join(", ")}`,
+      );
+      ok = false;
+    }
+  }
+  if (spec.files !== undefined && spec.values !== undefined) {
+    spec.values.forEach((value, i) => {
+      if (!value.includes(":")) return;
+      ctx.error([...at, "values", i], `"${value}" holds ":", which parts a value from a file in an instance's id (fr:docs/a.md); write it without ":"`);
+      ok = false;
+    });
+  }
+  return ok;
+}
+
+/** The files a foreach's globs match, sorted, each inside the repository. */
+function filesOf(pair: Pair, spec: Spec, ctx: ForeachContext): string[] {
+  const at: Key[] = ["action_pairs", pair.id, "foreach"];
   const patterns = typeof spec.files === "string" ? [spec.files] : spec.files!;
   let ok = true;
   patterns.forEach((pattern, i) => {
@@ -261,8 +321,12 @@ function itemsOf(pair: Pair, spec: Spec, ctx: ForeachContext): Item[] {
     return [];
   }
   const files = ctx.glob(patterns, ctx.dir).filter((file) => isInside(ctx.root, path.resolve(ctx.dir, file)));
-  files.sort();
-  return files.map(fileItem);
+  // An item's name is written into commands, prompts and output paths as text: one that is not
+  // UTF-8 has no such spelling (src/model/fileName.ts).
+  for (const file of files.filter((f) => !isUtf8Name(f))) {
+    ctx.warn([...at, "files"], `leaves out "${shownName(file)}": its name is not UTF-8, so it cannot be an item; rename it`);
+  }
+  return files.filter(isUtf8Name).sort();
 }
 
 function fileItem(file: string): Item {
@@ -270,7 +334,7 @@ function fileItem(file: string): Item {
   const name = path.posix.basename(file);
   const ext = path.posix.extname(name);
   const stem = ext === "" ? name : name.slice(0, -ext.length);
-  return { key: file, file: true, values: { file, dir, name, stem, ext, value: "", item: file, piece: "", piece_id: "", title: "", headings: "" } };
+  return { key: file, path: file, values: { file, dir, name, stem, ext, value: "", item: file, piece: "", piece_id: "", title: "", headings: "" } };
 }
 
 /** The key of a piece's instance: its file and its id, `docs/a.md#install`. */
@@ -303,10 +367,10 @@ function leaveOutWritten(pairs: ReadonlyMap<string, Pair>, items: Map<string, It
     else for (const item of list) written.add(path.resolve(ctx.dir, substitute(pair.output, item.values)));
   }
   for (const [id, list] of items) {
-    if (list[0]?.file)
+    if (list[0]?.path !== undefined)
       items.set(
         id,
-        list.filter((item) => !written.has(path.resolve(ctx.dir, item.key))),
+        list.filter((item) => !written.has(path.resolve(ctx.dir, item.path!))),
       );
   }
 }
@@ -384,12 +448,13 @@ function instanceOf(template: Pair, item: Item, requires: string[]): Pair {
     id: instanceId(template.id, item.key),
     template: template.id,
     item: item.key,
-    ...(item.file ? { itemFile: true } : {}),
+    ...(item.value !== undefined ? { value: item.value } : {}),
+    ...(item.path !== undefined ? { itemFile: true } : {}),
     ...(item.piece ? { piece: item.piece } : {}),
     requires,
     guardConfig: config(template.guardConfig, item),
     generatorConfig: config(template.generatorConfig, item),
-    inputs: [...(item.file ? [escapeGlob(item.key)] : []), ...template.inputs.map(glob)],
+    inputs: [...(item.path !== undefined ? [escapeGlob(item.path)] : []), ...template.inputs.map(glob)],
   };
   if (template.description !== undefined) instance.description = text(template.description);
   // A piece writes no file of its own: the file's instance writes the pieces put together.
@@ -423,10 +488,10 @@ function deep(value: CanonicalValue, text: (s: string) => string): CanonicalValu
   return out;
 }
 
-export function substitute(text: string, values: Record<Name, string>, encode: (s: string) => string = (s) => s): string {
+export function substitute(text: string, values: Values, encode: (s: string) => string = (s) => s): string {
   if (!text.includes("{")) return text;
-  return text.replace(PLACEHOLDER, (_, escaped: string | undefined, name: string | undefined) =>
-    escaped !== undefined ? `{${escaped}}` : encode(values[name as Name]),
+  return text.replace(PLACEHOLDER, (whole: string, escaped: string | undefined, name: string | undefined) =>
+    escaped !== undefined ? (Object.hasOwn(values, escaped) ? `{${escaped}}` : whole) : Object.hasOwn(values, name!) ? encode(values[name!]!) : whole,
   );
 }
 
@@ -439,23 +504,28 @@ function shellWord(text: string): string {
 /**
  * Placeholders the template cannot fill ({value} over files, {file} and its parts over values), and
  * placeholders inside quotes in a `run` command, where the quoting pairflow adds would not protect them.
+ * False when the output over files and values is one file for every value (said here once).
  */
-function checkPlaceholders(pair: Pair, file: boolean, split: boolean, ctx: ForeachContext): void {
-  const wrong: string[] = [...(file ? ["value"] : FILE_NAMES), ...(split ? [] : PIECE_NAMES)];
+function checkPlaceholders(pair: Pair, spec: Spec, split: boolean, ctx: ForeachContext): boolean {
+  const file = spec.files !== undefined;
+  const values = spec.values !== undefined;
+  const wrong: string[] = [...(values ? [] : ["value"]), ...(file ? [] : FILE_NAMES), ...(split ? [] : PIECE_NAMES)];
+  const known = new Set([...NAMES, ...(spec.as !== undefined ? [spec.as] : [])]);
+  const isPlaceholder = (name: string | undefined): name is string => name !== undefined && known.has(name);
   const at: Key[] = ["action_pairs", pair.id];
   const look = (keyPath: Key[], value: unknown, run = false, prompt = false) => {
     const error = (message: string) => (prompt ? ctx.promptError([pair.id, ...keyPath], message) : ctx.error(keyPath, message));
     if (typeof value === "string") {
       for (const m of value.matchAll(PLACEHOLDER)) {
         const name = m[2];
-        if (name === undefined) continue;
+        if (!isPlaceholder(name)) continue;
         if (wrong.includes(name)) {
           error(
             (PIECE_NAMES as readonly string[]).includes(name)
               ? `{${name}} is a piece of a file, and this pair's foreach does not split its files; add split (markdown, json, yaml or {regex: ...}) to foreach`
               : file
-                ? `{${name}} is the value of a foreach over values, and this pair's foreach is over files; use {file}, {dir}, {name}, {stem}, {ext} or {item}`
-                : `{${name}} is a part of a file's path, and this pair's foreach is over values; use {value} or {item}`,
+                ? `{${name}} is the value of a foreach over values, and this pair's foreach is over files only; add values to foreach (values: [fr, de]) to take every file with every value, or use {file}, {dir}, {name}, {stem}, {ext} or {item}`
+                : `{${name}} is a part of a file's path, and this pair's foreach is over values only; add files to foreach to take every file with every value, or use {value} or {item}`,
           );
         } else if (run && insideQuotes(value, m.index)) {
           error(
@@ -478,9 +548,22 @@ function checkPlaceholders(pair: Pair, file: boolean, split: boolean, ctx: Forea
     for (const [k, v] of Object.entries(g.guard_config)) look([...at, "guards", i, "guard_config", k], v, k === "run");
   });
   if (pair.prompt !== undefined) for (const [k, v] of Object.entries(pair.prompt)) look([k], v, false, true);
-  if (pair.output !== undefined && !ANY_PLACEHOLDER.test(pair.output)) {
+  if (pair.output !== undefined && ![...pair.output.matchAll(PLACEHOLDER)].some((m) => isPlaceholder(m[2]))) {
     ctx.error([...at, "output"], `every instance would write "${pair.output}"; put a placeholder in it (e.g. {stem} or {value}) so each writes its own file`);
+  } else if (file && values && pair.output !== undefined && !outputTellsValues(pair.output, spec)) {
+    ctx.error(
+      [...at, "output"],
+      `"${pair.output}" is the same file for every value; put {value}${spec.as !== undefined ? ` or {${spec.as}}` : ""} (or {item}) in it so each value writes its own`,
+    );
+    return false;
   }
+  return true;
+}
+
+/** Whether an output template over files and values names the value (or the whole item). */
+function outputTellsValues(output: string, spec: Spec): boolean {
+  const names = new Set(["value", "item", ...(spec.as !== undefined ? [spec.as] : [])]);
+  return [...output.matchAll(PLACEHOLDER)].some((m) => m[2] !== undefined && names.has(m[2]));
 }
 
 /** Whether offset in a shell command falls inside single or double quotes. */

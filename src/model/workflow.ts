@@ -6,6 +6,8 @@ export interface PromptEntry {
   constraints?: string;
   task?: string;
   feedback_wrapper?: string;
+  /** The glossary entries whose terms occur in a piece or file (`foreach: {glossary}`), term -> translation. */
+  glossary?: Record<string, string>;
 }
 
 /** One guard of a composite guard. */
@@ -47,9 +49,15 @@ export interface Pair {
   template?: string;
   /** For an instance: its item, a file path relative to the workflow file's directory or a value. */
   item?: string;
+  /** For an instance of a foreach over files and values together: its value (`fr`); its item is `fr:docs/a.md`. */
+  value?: string;
   /** For an instance over files: true, and its file is its first input (inputs[0], glob characters escaped). */
   itemFile?: boolean;
-  /** For an instance over a piece of a file (`foreach: {split}`): the piece; its text is part of the reference. */
+  /**
+   * For an instance over a piece of a file (`foreach: {split}`): the piece; its text is part of the
+   * reference. `file` is the file's item (`docs/a.md`, or `fr:docs/a.md` over files and values), so
+   * `template[file]` is the instance that puts the pieces together.
+   */
   piece?: { file: string; id: string; text: string };
   /** For the instance that puts a file's pieces back together, in order (`requires`), into the template's output. */
   assembly?: { split: SplitSpec; file: string };

@@ -8,7 +8,7 @@ import type { Graph } from "../model/graph.js";
 import type { Reason } from "../model/plan.js";
 import type { Selection } from "../model/run.js";
 import { didYouMean } from "../model/text.js";
-import type { Workflow } from "../model/workflow.js";
+import type { Pair, Workflow } from "../model/workflow.js";
 import { downstreamOf } from "../graph/graph.js";
 
 /** The reason a pair is forced to run, or undefined when it is planned on its merits. */
@@ -62,9 +62,22 @@ export function withDependencies(graph: Graph, pairs: Iterable<string>): Set<str
  */
 function pairsNamed(workflow: Workflow, id: string, flag: string): string[] {
   if (workflow.pairs.has(id)) return [id];
-  const instances = [...workflow.pairs.values()].filter((p) => p.template === id).map((p) => p.id);
+  const instances = [...workflow.pairs.values()].filter((p) => p.template === id || inSlice(p, id)).map((p) => p.id);
   if (instances.length > 0) return instances;
   const names = [...new Set([...workflow.pairs.values()].map((p) => p.template ?? p.id))];
   const hint = didYouMean(id, names);
   throw new UsageError(`${flag} ${id}: no such pair in ${workflow.name}` + (hint ? `; did you mean "${hint}"?` : `; pairs are: ${names.join(", ")}`));
+}
+
+/**
+ * Whether an instance of a foreach over files and values is in the slice `template[part]`: every
+ * instance of one value (`translate[fr]`), of one file (its pieces too) or one section in every
+ * value (`translate[docs/a.md]`, `translate[docs/a.md#install]`). An instance's own id
+ * (`translate[fr:docs/a.md]`) names that instance alone, as any id does.
+ */
+function inSlice(pair: Pair, id: string): boolean {
+  if (pair.template === undefined || pair.value === undefined || !id.startsWith(`${pair.template}[`) || !id.endsWith("]")) return false;
+  const part = id.slice(pair.template.length + 1, -1);
+  const item = `${pair.value}:${part}`;
+  return part === pair.value || pair.item === item || pair.item!.startsWith(`${item}#`);
 }

@@ -261,10 +261,10 @@ describe("foreach expansion", () => {
       message: /"a" has no instance for "y", which "b" has/,
     },
     {
-      name: "both files and values",
-      pairs: `  a:\n    foreach:\n      files: "*.md"\n      values: [x]\n    generator_config: { run: "echo" }\n`,
-      line: 6,
-      message: /either "files" .* or "values"/,
+      name: "neither files nor values",
+      pairs: `  a:\n    foreach: {}\n    output: "{item}"\n    generator_config: { run: "echo" }\n`,
+      line: 5,
+      message: /give foreach "files" .*"values" .*or both/,
     },
     {
       name: "a glob reaching outside the repository",
