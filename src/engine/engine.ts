@@ -272,8 +272,11 @@ class Run {
     let busyModels = 0;
     const room = (i: number) => (isModel(pairs[i]!.id) ? busyModels < models!.concurrency : busy < concurrency);
     const start = (id: string, slot: boolean) => {
-      const stopped = requires.get(id)!.filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
-      const waits = requires.get(id)!.filter((d) => this.outcomes.get(d)?.status === "interrupted");
+      // A pair the plan skips needs nothing its dependencies do now (a person's output kept
+      // whatever they give): as the plan said, it is reused whatever becomes of them.
+      const needs = this.plan.byId.get(id)!.action === "run" ? requires.get(id)! : [];
+      const stopped = needs.filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
+      const waits = needs.filter((d) => this.outcomes.get(d)?.status === "interrupted");
       if (this.stopping) this.finish({ ...this.blocked(id, "not started: the run was interrupted"), status: "interrupted" });
       else if (stopped.length > 0) this.finish(this.blocked(id, `blocked by ${stopped.join(", ")}`));
       else if (waits.length > 0) this.finish({ ...this.blocked(id, `not started: ${waits.join(", ")} did not finish`), status: "interrupted" });
@@ -323,14 +326,31 @@ class Run {
 
   private async course(id: string): Promise<void> {
     let decision = this.plan.byId.get(id)!;
+    const pair = this.plan.workflow.pairs.get(id)!;
+    // A dependency that did not end accepted leaves the reference unknown: a kept edit stays as
+    // the plan had it, its lock entry as it was; a pair to run cannot start.
+    const unaccepted = pair.requires.filter((dep) => !this.decided.has(dep));
+    if (decision.configRef === null && unaccepted.length > 0) {
+      if (decision.action === "skip") return this.reuse(decision, pair);
+      return this.finish(this.blocked(id, `blocked by ${unaccepted.join(", ")}`));
+    }
     if (decision.configRef === null) {
       decision = await this.deps.decide(id, this.decided);
       // Reusable under the reference its dependencies gave it, but its content is needed and
       // nowhere to be had: it runs again, as the planner would have had it.
       if (decision.action === "skip" && decision.artifact!.content === null && contentNeeded(this.plan.workflow, this.plan.graph, this.plan.byId, id))
         decision = await this.deps.decide(id, this.decided, { lost: true });
+      // Its dependency is a kept edit whose own reference is not known (what that depends on failed).
+      if (decision.configRef === null && decision.action === "run") {
+        const unknown = pair.requires.filter((dep) => this.decided.get(dep)!.configRef === null);
+        return this.finish(
+          this.blocked(
+            id,
+            `blocked: the reference of ${unknown.join(", ")} is not known until what ${unknown.length === 1 ? "it depends" : "they depend"} on is accepted`,
+          ),
+        );
+      }
     }
-    const pair = this.plan.workflow.pairs.get(id)!;
     if (decision.action === "skip") await this.reuse(decision, pair);
     else if (this.deps.shard && !this.deps.shard.owns(id)) await this.awaitShard(decision, this.deps.shard);
     else await this.run(decision, pair);
@@ -344,7 +364,7 @@ class Run {
     let note: string | null = null;
     // What generating it used, as its lock entry or record says: what this run does not buy.
     const recorded = lockEntry(this.lock, d.id);
-    const spent = recorded?.configRef === d.configRef ? recorded.tokens : this.deps.store.record(d.id, d.configRef ?? "")?.tokens;
+    const spent = d.configRef === null ? undefined : recorded?.configRef === d.configRef ? recorded.tokens : this.deps.store.record(d.id, d.configRef)?.tokens;
     if (artifact.edited) {
       // A hand edit: kept as this pair's accepted artifact, recorded as the human's.
       // Its content is kept where dependents can read it, but it is never recorded as the artifact
@@ -353,7 +373,10 @@ class Run {
       const content = acceptedBytes(file, artifact.contentHash) ?? file;
       this.contents.set(d.id, content);
       const previous = lockEntry(this.lock, d.id);
-      if (previous?.source !== "human" || previous.configRef !== d.configRef || previous.contentHash !== artifact.contentHash) {
+      if (d.configRef === null) {
+        // What it depends on did not end accepted: its reference is not known, its lock entry stays.
+        note = `output ${pair.output} is a hand edit, kept; its lock entry is left as it was until what it depends on is accepted`;
+      } else if (previous?.source !== "human" || previous.configRef !== d.configRef || previous.contentHash !== artifact.contentHash) {
         this.deps.store.putContent(content);
         this.recordAccepted(d, pair, { contentHash: artifact.contentHash, source: "human", attempts: [], durationMs: 0 }, content);
         note = `output ${pair.output} was edited by hand; kept and recorded as a human artifact`;

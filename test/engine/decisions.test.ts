@@ -128,3 +128,31 @@ describe("what a dependent receives", () => {
     expect(Object.values(componentsOf(lock.pairs.b!))).toContain(lock.pairs.a!.contentHash.slice(0, 16));
   });
 });
+
+describe("a person's edit kept", () => {
+  it("is reused as the plan said when what it depends on fails, and its lock entry stays", async () => {
+    const dir = tempRepo({
+      "workflow.yml": "name: kept\ngenerator: rec\naction_pairs:\n  up: {}\n  a: {requires: [up], output: a.md}\n  b: {requires: [a], output: b.md}\n",
+      "prompts.yml": "up: {task: Start.}\n",
+    });
+    let failing = false;
+    const generator: Generator = async (r) => {
+      if (failing && r.pairId === "up") throw new Error("the provider is down");
+      return { content: `content of ${r.pairId}\n` };
+    };
+    await runOf(dir, { generators: { rec: generator } });
+    const lockFile = path.join(dir, "workflow.lock.json");
+    writeFileSync(path.join(dir, "a.md"), "a, as a person wrote it\n");
+    await runOf(dir, { generators: { rec: generator } });
+    const entry = readLock(lockFile)!.pairs.a!;
+    expect(entry.source).toBe("human");
+    edit(path.join(dir, "prompts.yml"), "Start.", "Start again.");
+    failing = true;
+    const plan = (await planOf(dir)).plan;
+    expect(Object.fromEntries(plan.pairs.map((p) => [p.id, p.action]))).toEqual({ up: "run", a: "skip", b: "run" });
+    const report = await runOf(dir, { generators: { rec: generator } });
+    expect(statuses(report)).toEqual({ up: "failed", a: "reused", b: "blocked" });
+    expect(readFileSync(path.join(dir, "a.md"), "utf8")).toBe("a, as a person wrote it\n");
+    expect(readLock(lockFile)!.pairs.a).toEqual(entry);
+  });
+});
