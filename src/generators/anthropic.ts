@@ -11,6 +11,15 @@ const DEFAULT_MAX_TOKENS = 4096;
 export const ANTHROPIC_KEY_VARIABLE = "ANTHROPIC_API_KEY";
 
 /**
+ * Anthropic's paths carry their version (`/v1/messages`), so base_url is the address before it; one
+ * written with the `/v1` an OpenAI-style address has (`https://api.anthropic.com/v1`) loses it,
+ * instead of asking for `/v1/v1/messages`.
+ */
+export function anthropicRoot(baseUrl: string): string {
+  return baseUrl.replace(/\/v1$/, "");
+}
+
+/**
  * The Messages call a request makes: where it goes, its headers and its body. Message Batches
  * (./batch.ts) send the same body as a request's `params`. The part of the prompt other requests
  * of the run share comes first in every prompt pairflow renders; it is marked for Anthropic's
@@ -22,6 +31,7 @@ export function anthropicCall(request: GenerateRequest): ProviderCall {
   const settings = readProviderSettings("anthropic", request, {
     baseUrl: DEFAULT_BASE_URL,
     apiKeyEnv: ANTHROPIC_KEY_VARIABLE,
+    apiRoot: anthropicRoot,
   });
   const temperature = configNumber("anthropic", request.config, "temperature", { min: 0 });
   const maxTokens = configNumber("anthropic", request.config, "max_tokens", { min: 1, integer: true }) ?? DEFAULT_MAX_TOKENS;

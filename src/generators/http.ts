@@ -64,9 +64,18 @@ export interface ProviderCall {
 }
 
 /** The generator_config settings both providers read, checked. */
-export function readProviderSettings(provider: string, request: GenerateRequest, defaults: { baseUrl: string; apiKeyEnv: string }): ProviderSettings {
+export function readProviderSettings(
+  provider: string,
+  request: GenerateRequest,
+  defaults: {
+    baseUrl: string;
+    apiKeyEnv: string;
+    /** base_url in the one form the provider's paths are added to, from either form people write (docs/providers.md). */
+    apiRoot: (baseUrl: string) => string;
+  },
+): ProviderSettings {
   const { config, env } = request;
-  const baseUrl = (configString(provider, config, "base_url") ?? defaults.baseUrl).replace(/\/+$/, "");
+  const baseUrl = defaults.apiRoot((configString(provider, config, "base_url") ?? defaults.baseUrl).replace(/\/+$/, ""));
   const apiKeyEnv = configString(provider, config, "api_key_env") ?? defaults.apiKeyEnv;
   const apiKey = env[apiKeyEnv] || undefined;
   // Only the provider's own endpoint surely needs a key; local servers usually take none.

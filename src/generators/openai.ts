@@ -22,6 +22,20 @@ const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 export const OPENAI_KEY_VARIABLE = "OPENAI_API_KEY";
 
 /**
+ * OpenAI-compatible paths start at the API's version, `/v1` on OpenAI, Ollama, vLLM and LM Studio:
+ * a base_url that is a server's address alone (`http://localhost:11434`) gets `/v1`; one with a
+ * path (`.../v1`, OpenRouter's `/api/v1`, Azure's `/openai/deployments/NAME`) is taken as written.
+ */
+export function openaiRoot(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return url.pathname === "/" && url.search === "" && url.hash === "" ? `${baseUrl}/v1` : baseUrl;
+  } catch {
+    return baseUrl; // not a URL: the call says so
+  }
+}
+
+/**
  * The chat-completions call a request makes: where it goes, its headers and its body. The batch
  * API (./batch.ts) sends the same body as one line of its input file. OpenAI caches a prompt's
  * beginning by itself: no marker is sent.
@@ -31,6 +45,7 @@ export function openaiCall(request: GenerateRequest): ProviderCall {
   const settings = readProviderSettings("openai", request, {
     baseUrl: DEFAULT_BASE_URL,
     apiKeyEnv: OPENAI_KEY_VARIABLE,
+    apiRoot: openaiRoot,
   });
   const temperature = configNumber("openai", request.config, "temperature", { min: 0 });
   const maxTokens = configNumber("openai", request.config, "max_tokens", { min: 1, integer: true });

@@ -446,3 +446,43 @@ describe("what a provider echoes never shows a key", () => {
     expect(b.message).toContain("stop_reason: bad ***");
   });
 });
+
+describe("base_url, written with or without the API's /v1", () => {
+  /** A host laid out as the provider's own (under `prefix`, as behind a gateway): the documented path answers, any other is 404. */
+  const host =
+    (path: string, ok: Reply): Reply =>
+    (res, received, index) =>
+      received.url === path ? ok(res, received, index) : json(404, { error: { message: `no route POST ${received.url}` } })(res, received, index);
+
+  it.each(["", "/", "/v1", "/v1/"])("openai: the server's address%s reaches /v1/chat/completions", async (tail) => {
+    const server = await serve(host("/v1/chat/completions", OPENAI_OK));
+    const result = await openaiGenerator(request({ base_url: `${server.url}${tail}`, retries: 0 }, { OPENAI_API_KEY: "k" }));
+    expect(result.content).toBe("def test(): pass");
+  });
+
+  it.each(["/api/v1", "/api/v1/", "/v1beta/openai"])("openai: a base_url with its own path (%s) is taken as written", async (path) => {
+    const server = await serve(host(`${path.replace(/\/$/, "")}/chat/completions`, OPENAI_OK));
+    const result = await openaiGenerator(request({ base_url: `${server.url}${path}`, retries: 0 }, { OPENAI_API_KEY: "k" }));
+    expect(result.content).toBe("def test(): pass");
+  });
+
+  it.each(["", "/", "/v1", "/v1/"])("anthropic: the server's address%s reaches /v1/messages, never /v1/v1/messages", async (tail) => {
+    const server = await serve(host("/v1/messages", ANTHROPIC_OK));
+    const result = await anthropicGenerator(request({ base_url: `${server.url}${tail}`, retries: 0 }, { ANTHROPIC_API_KEY: "k" }));
+    expect(result.content).toBe("Hello, world");
+  });
+
+  it.each(["/gateway", "/gateway/v1"])("anthropic: behind a gateway's path (%s)", async (path) => {
+    const server = await serve(host("/gateway/v1/messages", ANTHROPIC_OK));
+    const result = await anthropicGenerator(request({ base_url: `${server.url}${path}`, retries: 0 }, { ANTHROPIC_API_KEY: "k" }));
+    expect(result.content).toBe("Hello, world");
+  });
+
+  it.each([
+    ["openai", "https://api.openai.com", openaiGenerator, "OPENAI_API_KEY"],
+    ["anthropic", "https://api.anthropic.com/v1", anthropicGenerator, "ANTHROPIC_API_KEY"],
+  ] as const)("%s: the provider's own address in the other form still needs its key", async (_, url, generator, variable) => {
+    const error = await failure(generator(request({ base_url: url })));
+    expect(error.message).toContain(`set the ${variable} environment variable`);
+  });
+});
