@@ -4,7 +4,7 @@
  * generator_config.env adds variables to the command's environment. The dependencies' accepted
  * artifacts are also files, one per pair id, in the directory PAIRFLOW_DEPENDENCIES_DIR names.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { boundedKey } from "../refs/keys.js";
@@ -13,6 +13,7 @@ import { formatBytes } from "../model/text.js";
 import { CommandStartError, runCommand } from "../processes/children.js";
 import { limitMessage } from "../processes/limits.js";
 import { startCommand } from "../processes/trace.js";
+import { removeInBackground } from "../workspace/scratch.js";
 
 const DEFAULT_TIMEOUT_SECONDS = 600;
 /** How much of stderr is kept while the command runs; only the tail is ever shown. */
@@ -38,8 +39,8 @@ export const commandGenerator: Generator = async (request) => {
   }
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
 
-  // Made and removed with the synchronous calls: each is a few system calls on a private directory,
-  // and through the thread pool each waited its turn behind the run's other file work.
+  // Made with the synchronous calls: a few system calls on a private directory, which through the
+  // thread pool waited their turn behind the run's other file work. Removed in the background.
   const dir = mkdtempSync(path.join(tmpdir(), "pairflow-prompt-"));
   try {
     const promptFile = path.join(dir, "prompt.txt");
@@ -50,7 +51,7 @@ export const commandGenerator: Generator = async (request) => {
     for (const dep of request.dependencies ?? []) writeFileSync(path.join(dependencies, dependencyFileName(dep.id)), dep.content, { mode: 0o600 });
     return await generate(run, timeout, promptFile, { ...(env as Record<string, string>), PAIRFLOW_DEPENDENCIES_DIR: dependencies }, request);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeInBackground(dir);
   }
 };
 

@@ -68,7 +68,7 @@ describe.skipIf(!canMake)("cgroups used again by later commands", () => {
     const left = await command(dir, "setsid sh -c 'echo $$ > hidden.pid; exec sleep 600' > /dev/null 2>&1 < /dev/null & sleep 0.2", limits);
     expect(left.code).toBe(0);
     const hidden = Number(readFileSync(path.join(dir, "hidden.pid"), "utf8"));
-    await until(() => !alive(hidden));
+    await until(() => !alive(hidden), "the hidden process is killed");
     for (let i = 0; i < 5; i++) {
       const next = await command(dir, "sleep 0.05; echo done", limits);
       expect(next.stdout.toString()).toBe("done\n");
