@@ -619,7 +619,7 @@ class Run {
           answered = { prompt, attempt, tokens: answer.entry.tokens, entry: answer.entry };
           attempts.push({ attempt, accepted: true, feedback: "", tokens: null, durationMs: Date.now() - t0, reused });
           this.emit({ type: "attempt_end", id: d.id, attempt, of: total, accepted: true, feedback: "", tokens: null, durationMs: Date.now() - t0, reused });
-          return accept(answer.content, reuseNote(reused));
+          return accept(answer.content, reuseNote(reused, attempts));
         }
         const result = await generate({
           pairId: d.id,
@@ -697,7 +697,7 @@ class Run {
         ...(stderr ? { stderr } : {}),
         ...(replayed ? { reused: replayed } : {}),
       });
-      if (verdict.accepted) return accept(content, replayed ? reuseNote(replayed) : null);
+      if (verdict.accepted) return accept(content, replayed ? reuseNote(replayed, attempts) : null);
       history.push({ feedback: verdict.feedback });
     }
     fail(`rejected after ${total} attempt${total === 1 ? "" : "s"}: ${attempts[attempts.length - 1]?.feedback ?? ""}`);
@@ -947,9 +947,13 @@ function observedFiles(own: OwnComponents): { observed?: string[] } {
 }
 
 /** What a pair's outcome says of an artifact answered from the request index. */
-function reuseNote(reused: Reused): string {
+function reuseNote(reused: Reused, attempts: readonly AttemptRecord[]): string {
   const how = reused.kind === "request" ? "request reused" : "request reused; guard re-judged";
-  return `${how}: no model call (generated for ${reused.pair} at ${reused.at})`;
+  const from = `generated for ${reused.pair} at ${reused.at}`;
+  // "No model call" only where none was made: attempts before the reused one may have called.
+  const called = attempts.filter((a) => a.reused === undefined).length;
+  if (called === 0) return `${how}: no model call (${from})`;
+  return `${how} for attempt ${attempts.length} (${from}); ${called === 1 ? "1 attempt" : `${called} attempts`} before it called the model`;
 }
 
 /** Inserts n into the ascending array, keeping it ascending. */

@@ -183,8 +183,13 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
       })),
       ...(previous ? requiresChanges(componentsOf(previous), deps, new Set(unknown.map((d) => d.id))) : []),
     ];
-    // Accepted before: its request is answered again if what runs first reproduces its content.
-    const reuse: ReuseForecast | undefined = previous && !ctx.fresh && pair.fresh !== true ? { kind: "unless", deps: unknown.map((d) => d.id) } : undefined;
+    // Accepted before at its first attempt: that request is answered again if what runs first
+    // reproduces its content. One accepted at a retry asks its first attempt anew (a rejected
+    // answer is never judged again), so a call is made whatever its dependencies give.
+    const reuse: ReuseForecast | undefined =
+      previous && previous.source === "generated" && previous.attempts <= 1 && !ctx.fresh && pair.fresh !== true
+        ? { kind: "unless", deps: unknown.map((d) => d.id) }
+        : undefined;
     return decision(base, null, "run", sortReasons(reasons), null, null, undefined, reuse);
   }
 

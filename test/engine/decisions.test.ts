@@ -30,6 +30,7 @@ function recorder(answer: (r: GenerateRequest) => string = (r) => `content of ${
 }
 
 const statuses = (report: RunReport) => Object.fromEntries(report.pairs.map((p) => [p.id, p.status]));
+const outcome = (report: RunReport, id: string) => report.pairs.find((p) => p.id === id)!;
 
 function edit(file: string, from: string, to: string): void {
   const text = readFileSync(file, "utf8");
@@ -154,5 +155,50 @@ describe("a person's edit kept", () => {
     expect(statuses(report)).toEqual({ up: "failed", a: "reused", b: "blocked" });
     expect(readFileSync(path.join(dir, "a.md"), "utf8")).toBe("a, as a person wrote it\n");
     expect(readLock(lockFile)!.pairs.a).toEqual(entry);
+  });
+});
+
+describe("a dependency re-run under a new reference with the same content", () => {
+  const WORKFLOW =
+    "name: cutoff\ngenerator: rec\nrmax: 1\naction_pairs:\n  a: {}\n" +
+    '  b: {requires: [a], output: b.md, guard: regex, guard_config: {pattern: "^good"}}\n  c: {requires: [a], output: c.md}\n';
+  const answers = (r: GenerateRequest) => (r.pairId === "b" ? (r.attempt === 1 ? "draft\n" : "good\n") : `content of ${r.pairId}\n`);
+
+  it("answers a dependent accepted at its first attempt from the request index, and says no call only where none was made", async () => {
+    const dir = tempRepo({ "workflow.yml": WORKFLOW, "prompts.yml": "a: {task: Start.}\n" });
+    const rec = recorder(answers);
+    await runOf(dir, { generators: { rec: rec.generator } });
+    expect(rec.calls.map((c) => `${c.pairId}.${c.attempt}`).sort()).toEqual(["a.1", "b.1", "b.2", "c.1"]);
+    edit(path.join(dir, "prompts.yml"), "Start.", "Start now.");
+    rec.calls.length = 0;
+
+    const plan = (await planOf(dir)).plan;
+    // c was accepted at its first attempt: its request comes back if a gives the same content;
+    // b at its second: its first attempt asks anew, so the plan promises no saving.
+    expect(plan.byId.get("c")!.reuse).toEqual({ kind: "unless", deps: ["a"] });
+    expect(plan.byId.get("b")!.reuse).toBeUndefined();
+
+    const report = await runOf(dir, { generators: { rec: rec.generator } });
+    expect(statuses(report)).toEqual({ a: "executed", b: "executed", c: "executed" });
+    // Their references are new (a's is), their requests are not.
+    expect(rec.calls.map((c) => `${c.pairId}.${c.attempt}`).sort()).toEqual(["a.1", "b.1"]);
+    expect(outcome(report, "c").note).toMatch(/^request reused: no model call/);
+    expect(outcome(report, "b").note).not.toContain("no model call");
+    expect(outcome(report, "b").note).toContain("1 attempt before it called the model");
+  });
+
+  it("calls the model for a fresh pair, and the plan promises no saving for it", async () => {
+    const dir = tempRepo({
+      "workflow.yml": WORKFLOW.replace("c: {requires: [a], output: c.md}", "c: {requires: [a], output: c.md, fresh: true}"),
+      "prompts.yml": "a: {task: Start.}\n",
+    });
+    const rec = recorder(answers);
+    await runOf(dir, { generators: { rec: rec.generator } });
+    edit(path.join(dir, "prompts.yml"), "Start.", "Start now.");
+    rec.calls.length = 0;
+    expect((await planOf(dir)).plan.byId.get("c")!.reuse).toBeUndefined();
+    const report = await runOf(dir, { generators: { rec: rec.generator } });
+    expect(rec.calls.map((c) => c.pairId)).toContain("c");
+    expect(outcome(report, "c").note ?? "").not.toContain("no model call");
   });
 });
