@@ -42,7 +42,7 @@ export function splitText(text: string, spec: SplitSpec): Piece[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Markdown: sections by ATX heading, outside fenced code
+// Markdown: sections by ATX heading, outside fenced code and HTML blocks
 
 /**
  * An ATX heading's level and text, as CommonMark reads the line: up to three spaces, one to six
@@ -101,6 +101,36 @@ function closes(open: Fence, line: string): boolean {
   return f !== null && f.char === open.char && f.length >= open.length && f.info === "";
 }
 
+/**
+ * The ends an HTML block that `line` starts waits for, when it is one of the kinds CommonMark runs
+ * across blank lines to an end (a comment, `<pre>`, `<script>`, `<style>`, `<textarea>`, `<?...?>`,
+ * `<!DOCTYPE ...>`, CDATA) and the line does not end it too; else null. What such a block holds is
+ * not Markdown: a `#` line in it is no heading (GitHub gives it no anchor).
+ */
+function htmlBlock(line: string): string[] | null {
+  let i = 0;
+  while (i < 3 && line[i] === " ") i++;
+  if (line[i] !== "<") return null;
+  const rest = line.slice(i).toLowerCase();
+  const ends = rest.startsWith("<!--")
+    ? ["-->"]
+    : rest.startsWith("<![cdata[")
+      ? ["]]>"]
+      : rest.startsWith("<?")
+        ? ["?>"]
+        : /^<![a-z]/.test(rest)
+          ? [">"]
+          : /^<(pre|script|style|textarea)([ \t>\r\n]|$)/.test(rest)
+            ? ["</pre>", "</script>", "</style>", "</textarea>"]
+            : null;
+  return ends === null || endsHtml(ends, line) ? null : ends;
+}
+
+function endsHtml(ends: readonly string[], line: string): boolean {
+  const lower = line.toLowerCase();
+  return ends.some((end) => lower.includes(end));
+}
+
 export function splitMarkdown(text: string): Piece[] {
   const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
   const pieces: { id: string; lines: string[]; headings: string[] }[] = [];
@@ -120,15 +150,18 @@ export function splitMarkdown(text: string): Piece[] {
   let preamble = true;
   let current: { id: string; lines: string[]; headings: string[] } = { id: "preamble", lines: [], headings: [] };
   let fence: Fence | null = null;
+  let html: string[] | null = null;
   for (; i < lines.length; i++) {
     const line = lines[i]!;
-    if (fence !== null) {
-      if (closes(fence, line)) fence = null;
+    if (fence !== null || html !== null) {
+      if (fence !== null && closes(fence, line)) fence = null;
+      if (html !== null && endsHtml(html, line)) html = null;
       current.lines.push(line);
       continue;
     }
     fence = fenceOf(line);
-    const h = fence ? null : atxHeading(line);
+    html = fence ? null : htmlBlock(line);
+    const h = fence || html ? null : atxHeading(line);
     if (!h) {
       current.lines.push(line);
       continue;

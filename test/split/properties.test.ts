@@ -127,6 +127,10 @@ const BODIES = [
   "~~~\n## not a heading\n~~~\n",
   "####### seven hashes are not a heading\n",
   "#no-space is not a heading\n",
+  // HTML blocks that run to their end tag, across blank lines: what they hold is not Markdown.
+  "<!--\n\n# commented out, not a heading\n\n-->\n",
+  "<pre>\n\n# preformatted, not a heading\n\n</pre>\n",
+  "<script>\n\n# a script's line, not a heading\n</script>\n",
 ];
 
 const sectionArb: fc.Arbitrary<Section> = fc.record({
@@ -168,6 +172,13 @@ describe("the pieces of a Markdown page", () => {
   it("are named by the anchors github.com gives real headings", () => {
     const text = REAL.map(([h], i) => `## ${h}\n\nText ${i}.\n`).join("\n");
     expect(splitText(text, { kind: "markdown" }).map((p) => p.id)).toEqual(REAL.map(([, a]) => a));
+  });
+
+  it("do not start at a `#` line inside an HTML comment or a <pre> block, which GitHub gives no anchor", () => {
+    const ids = (text: string) => splitText(text, { kind: "markdown" }).map((p) => p.id);
+    expect(ids("# A\n\n<!--\n\n# B\n\n-->\n\n# C\n")).toEqual(["a", "c"]);
+    expect(ids("# A\n\n<PRE class=x>\n\n# B\n</pre>\n# C\n")).toEqual(["a", "c"]);
+    expect(ids("# A\n\n<!-- one line -->\n# B\n")).toEqual(["a", "b"]);
   });
 
   it("are unique, are GitHub's anchors, hold every byte once, and never start in code", () => {
