@@ -336,8 +336,9 @@ export function statusesText(counts: { status: string; count: number }[], only?:
 export function causeExtent(cause: Cause, quote: (id: string) => string = (id) => id): string {
   const roots = statusesText(cause.rootStatuses, "run");
   const down = statusesText(cause.downstreamStatuses, "run");
-  // One pair is named; more are counted, and named under it.
-  const head = cause.roots.length === 1 ? quote(cause.roots[0]!.id) : plural(cause.roots.length, "pair");
+  // One pair is named, unless the cause's name names it already; more are counted, and named under it.
+  const only = cause.roots.length === 1 ? cause.roots[0]!.id : undefined;
+  const head = only !== undefined && !cause.name.some((p) => typeof p !== "string" && p.code === only) ? quote(only) : plural(cause.roots.length, "pair");
   const tail = cause.downstream.length > 0 ? ` + ${number(cause.downstream.length)} downstream${down ? ` (${down})` : ""}` : "";
   const templates = cause.templates.length > 0 ? ` · ${cause.templates.map((t) => `${quote(`${t.template}[*]`)} ${number(t.count)}`).join(", ")}` : "";
   return `${head}${roots ? ` (${roots})` : ""}${tail} · ${wavesText(cause.waves)}${templates}`;

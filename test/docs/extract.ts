@@ -1,0 +1,128 @@
+/**
+ * The examples of a Markdown page, as test/docs/examples.test.ts checks them (CONTRIBUTING.md, "The
+ * docs"): its fenced blocks, each with the markers of the HTML comments just above it, and what a
+ * command's shown output is compared by.
+ */
+
+export interface Markers {
+  /** `<!-- fragment: why -->`: part of a file or an output, not something to run. */
+  fragment?: string;
+  /** `<!-- before: COMMAND -->`: commands that put the scratch repository in the state the text describes. */
+  before: string[];
+  /** `<!-- status: N -->`: the exit status the command is expected to end with. */
+  status?: number;
+  /** `<!-- in: DIR -->`: the directory of the scratch repository the commands run in (default: its root). */
+  in?: string;
+}
+
+export interface Block {
+  /** The line of the opening fence, from 1. */
+  line: number;
+  lang: string;
+  /** The block's text, its fence's indentation removed, ending with a newline. */
+  text: string;
+  markers: Markers;
+}
+
+const FENCE = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)/;
+const MARKER = /^<!--\s*(fragment|before|status|in)\b:?\s*([\s\S]*?)\s*-->$/;
+
+/** The fenced blocks of a page, outside its generated parts, with their markers. */
+export function blocks(markdown: string): Block[] {
+  const lines = markdown.split("\n");
+  const found: Block[] = [];
+  let generated = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (/^<!-- generated:/.test(line)) generated = true;
+    if (/^<!-- \/generated:/.test(line)) generated = false;
+    const open = FENCE.exec(line);
+    if (!open) continue;
+    const [, indent, fence, lang] = open;
+    const body: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length; j++) {
+      const inner = lines[j]!;
+      if (inner.trim().startsWith(fence!) && inner.trim().replace(/[`~]/g, "") === "") break;
+      body.push(inner.startsWith(indent!) ? inner.slice(indent!.length) : inner.trimStart());
+    }
+    if (!generated) found.push({ line: i + 1, lang: lang!.toLowerCase(), text: body.join("\n") + "\n", markers: markersAbove(lines, i) });
+    i = j;
+  }
+  return found;
+}
+
+/** The markers of the HTML comments right above line `at` (blank lines between allowed). */
+function markersAbove(lines: string[], at: number): Markers {
+  const markers: Markers = { before: [] };
+  for (let k = at - 1; k >= 0; k--) {
+    const text = lines[k]!.trim();
+    if (text === "") continue;
+    const m = MARKER.exec(text);
+    if (!m) break;
+    if (m[1] === "fragment") markers.fragment = m[2] || "fragment";
+    else if (m[1] === "before") markers.before.unshift(m[2]!);
+    else if (m[1] === "in") markers.in = m[2];
+    else markers.status = Number(m[2]);
+  }
+  return markers;
+}
+
+/** A block's shell commands: a line ending in `\` continued on the next, blank and comment lines dropped. */
+export function commands(text: string): string[] {
+  const out: string[] = [];
+  let current = "";
+  for (const raw of text.split("\n")) {
+    const line = current === "" ? raw.trim() : raw;
+    if (current === "" && (line === "" || line.startsWith("#"))) continue;
+    if (line.endsWith("\\")) {
+      current += line + "\n";
+      continue;
+    }
+    out.push(current + line);
+    current = "";
+  }
+  if (current !== "") out.push(current);
+  return out;
+}
+
+/** A block that shows a command and what it printed: `$ command` first, then the output. */
+export function session(text: string): { command: string; output: string[] } | undefined {
+  if (!text.startsWith("$ ")) return undefined;
+  const lines = text.trimEnd().split("\n");
+  let command = lines[0]!.slice(2);
+  let k = 1;
+  while (command.endsWith("\\") && k < lines.length) command += "\n" + lines[k++];
+  return { command, output: lines.slice(k) };
+}
+
+/**
+ * A line of output as it is compared: what differs from run to run (times, run ids, hashes, numbers)
+ * a placeholder, runs of spaces one space.
+ */
+export function normalize(line: string): string {
+  return line
+    .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, "<time>")
+    .replace(/\d{8}T\d{9}Z-[0-9a-f]+/g, "<run>")
+    .replace(/\b(?=[0-9a-f]*\d)[0-9a-f]{7,64}\b/g, "<hash>")
+    .replace(/\d[\d,]*(\.\d+)?/g, "<n>")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/**
+ * The first line shown that the output lacks (in order, as placeholders), or undefined when every one
+ * is there. Blank lines and `…` or `...` lines (output left out) are not compared.
+ */
+export function missingLine(shown: string[], output: string): string | undefined {
+  const actual = output.split("\n").map(normalize);
+  let at = 0;
+  for (const line of shown) {
+    const want = normalize(line);
+    if (want === "" || want === "…" || want === "...") continue;
+    const found = actual.indexOf(want, at);
+    if (found < 0) return line;
+    at = found + 1;
+  }
+  return undefined;
+}
