@@ -34,7 +34,7 @@ export interface Scenario {
   report?: RunReport;
 }
 
-function git(dir: string, ...args: string[]): string {
+export function git(dir: string, ...args: string[]): string {
   return execFileSync("git", args, {
     cwd: dir,
     encoding: "utf8",
@@ -89,7 +89,7 @@ export function testRunnerOutput(id: string, rand: () => number): string {
 const accepted = new Map<string, string>();
 
 /** A repository whose main branch holds a generated workflow of n pairs, accepted: lock file, store, outputs. */
-function acceptedRepository(n: number, seed: number): string {
+export function acceptedRepository(n: number, seed: number): string {
   const key = `${n} ${seed}`;
   const made = accepted.get(key);
   if (made) return made;
