@@ -113,21 +113,41 @@ export async function pinSplit(planned: Planned, shards: Shard[], count: number,
   await request.split?.push(shared);
 }
 
-/** The split pinned for this fan-out when it fits the plan (same workflow structure and N), else the one `split` makes. */
+/**
+ * The split pinned for this fan-out when it fits the plan (same workflow structure and N, and a
+ * shard for every pair the plan runs: after a merge the plan runs fewer), else the one `split`
+ * makes, which a shard pins (`pin`): a shard run again after a merge then executes what it
+ * executed the first time and awaits the same owners, as in GitHub Actions, where the plan job pins.
+ */
 async function splitOf(
   shared: SharedStore,
   planned: Planned,
   count: number,
   request: FanOut & Pick<RunRequest, "onEvent">,
   split: () => Shard[],
+  pin = false,
 ): Promise<Shard[]> {
   await request.split?.pull(shared);
   const pinned = shared.readSplit();
-  if (pinned === undefined) return split();
-  if (pinned.workflowRef === planned.plan.workflowRef && pinned.count === count) return pinned.shards;
-  const why = pinned.count !== count ? `${pinned.count} shards, not ${count}` : "another structure of the workflow";
-  request.onEvent?.({ type: "warning", message: `the split pinned for fan-out ${shared.fanout} was made for ${why}: splitting the plan again` });
-  return split();
+  const made = () => {
+    const shards = split();
+    if (pin) shared.writeSplit({ version: 1, fanout: shared.fanout, workflowRef: planned.plan.workflowRef, count, shards });
+    return shards;
+  };
+  if (pinned === undefined) return made();
+  const owned = new Set(pinned.shards.flatMap((s) => s.pairs));
+  const unowned = planned.plan.pairs.filter((p) => p.action === "run" && !owned.has(p.id)).length;
+  if (pinned.workflowRef === planned.plan.workflowRef && pinned.count === count && unowned === 0) return pinned.shards;
+  const why =
+    pinned.count !== count
+      ? `${pinned.count} shards, not ${count}`
+      : pinned.workflowRef !== planned.plan.workflowRef
+        ? "another structure of the workflow"
+        : `another plan (${unowned} pair${unowned === 1 ? "" : "s"} to run that no shard of it runs)`;
+  // Locally one shared store serves fan-out after fan-out: a new one's plan is simply split anew.
+  if (shared.fanout !== "local")
+    request.onEvent?.({ type: "warning", message: `the split pinned for fan-out ${shared.fanout} was made for ${why}: splitting the plan again` });
+  return made();
 }
 
 /** The shared store seen together with the repository's: read both, write only the shared one. */
@@ -176,7 +196,7 @@ export async function runShard(target: string | undefined, request: ShardRequest
   shared.started(shard);
   const planned = await planOpened(opened, request);
   await refuseWhatWouldFail(planned, request);
-  const shards = await splitOf(shared, planned, shard.count, request, () => shardPlan(planned.plan, shard.count, weigher(opened)));
+  const shards = await splitOf(shared, planned, shard.count, request, () => shardPlan(planned.plan, shard.count, weigher(opened)), true);
   const owner = owners(shards);
   const mine = new Set(shards.find((s) => s.index === shard.index)?.pairs ?? []);
   // The budget gate, over this shard's own pairs.
