@@ -210,16 +210,11 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
     const mark = options.sandboxed ? undefined : randomBytes(12).toString("hex");
     const env = mark === undefined ? options.env : { ...options.env, [COMMAND_ID_VARIABLE]: mark };
     const script = (options.traceLog !== undefined ? CLOSE_TRACE_LOG : "") + (options.limits ? rlimitPrefix(options.limits) : "") + GATE + options.command;
-    let cgroup: CommandCgroup | undefined;
-    spawned.shell = startShell(shellArgv(script, options.confine), options.cwd, env, options.traceLog, {
+    const cgroup: CommandCgroup | undefined = options.limits ? commandCgroup(options.limits) : undefined;
+    spawned.shell = startShell(shellArgv(script, options.confine, cgroup), options.cwd, env, options.traceLog, {
       started(startedPid, startTime) {
         pid = startedPid;
         const group: ProcessGroup = { pid, startTime };
-        // Into its cgroup while it is held at the gate: everything it starts is counted there.
-        if (options.limits) {
-          cgroup = commandCgroup(options.limits);
-          if (cgroup) holdIn(cgroup, pid);
-        }
         // The descriptors the command writes to; whoever still holds them after a stop is killed.
         outputs = [1, 2].map((fd) => fdTarget(pid, fd)).filter((t): t is string => t !== undefined);
         register(group);
@@ -339,9 +334,17 @@ function startShell(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv
   return launcher ? launcher.start(argv, cwd, env, traceLog, events) : startHere(argv, cwd, env, traceLog, events);
 }
 
-/** `/bin/sh -c script`, behind the program that confines it when there is one. */
-function shellArgv(script: string, confine: readonly string[] | undefined): string[] {
-  return [...(confine ?? []), "/bin/sh", "-c", script];
+/**
+ * `/bin/sh -c script`, behind the program that confines it when there is one, and with a cgroup,
+ * started by a shell that first joins it: whatever the command, its sandbox or its tracer start is
+ * born there, and the join (which takes the kernel a lock over every process's forks) costs the
+ * started process, not pairflow's one thread.
+ */
+function shellArgv(script: string, confine: readonly string[] | undefined, cgroup: CommandCgroup | undefined): string[] {
+  const argv = [...(confine ?? []), "/bin/sh", "-c", script];
+  if (cgroup === undefined) return argv;
+  const join = cgroup.procs.map((_, i) => `echo $$ > "$${i + 1}"`).join(" && ");
+  return ["/bin/sh", "-c", `${join} 2>/dev/null; shift ${cgroup.procs.length}; exec "$@"`, "pairflow-cgroup", ...cgroup.procs, ...argv];
 }
 
 /**
@@ -640,52 +643,6 @@ function processIds(): number[] {
       .map(Number);
   } catch {
     return [];
-  }
-}
-
-/** The processes below `pid`, by the kernel's lists of each one's children; [] where it keeps none. */
-function descendants(pid: number): number[] {
-  const found: number[] = [];
-  const visit = (parent: number) => {
-    let tasks: string[];
-    try {
-      tasks = readdirSync(`/proc/${parent}/task`);
-    } catch {
-      return;
-    }
-    for (const task of tasks) {
-      let children: string;
-      try {
-        children = readFileSync(`/proc/${parent}/task/${task}/children`, "utf8");
-      } catch {
-        continue;
-      }
-      for (const child of children
-        .split(" ")
-        .filter((c) => /^\d+$/.test(c))
-        .map(Number)) {
-        if (found.includes(child)) continue;
-        found.push(child);
-        visit(child);
-      }
-    }
-  };
-  visit(pid);
-  return found;
-}
-
-/**
- * Moves a command held at its gate into its cgroup: the leader first, so that what it starts from
- * then on is born there, then what it had started (a sandbox's processes), until nothing new appears.
- */
-function holdIn(cgroup: CommandCgroup, pid: number): void {
-  cgroup.add([pid]);
-  const moved = new Set<number>();
-  for (let round = 0; round < 5; round++) {
-    const fresh = descendants(pid).filter((p) => !moved.has(p));
-    if (fresh.length === 0) return;
-    cgroup.add(fresh);
-    for (const p of fresh) moved.add(p);
   }
 }
 

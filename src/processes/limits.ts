@@ -112,8 +112,8 @@ export function limitFromOutput(output: string, sandboxed: boolean): LimitHit | 
 
 /** A command's cgroup: its processes go in before it runs; afterwards, what stopped it and what is left. */
 export interface CommandCgroup {
-  /** Moves these processes in (the command's, held at its start). */
-  add(pids: readonly number[]): void;
+  /** Its `cgroup.procs` files: a process that writes its pid to each (`echo $$`) joins it. */
+  readonly procs: readonly string[];
   /** The limit the kernel says the command hit, if any. */
   hit(): LimitHit | undefined;
   /** Kills whatever is left in it and removes it. */
@@ -150,9 +150,7 @@ export function commandCgroup(limits: CommandLimits): CommandCgroup | undefined 
   const version = hierarchy.version;
   let stopped: LimitHit | undefined;
   return {
-    add(pids) {
-      for (const dir of dirs) for (const pid of pids) tryWrite(path.join(dir, "cgroup.procs"), String(pid));
-    },
+    procs: dirs.map((dir) => path.join(dir, "cgroup.procs")),
     hit() {
       stopped = hitIn(version, dirs);
       return stopped;

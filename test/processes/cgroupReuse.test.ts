@@ -55,6 +55,15 @@ const alive = (pid: number) => {
 describe.skipIf(!canMake)("cgroups used again by later commands", () => {
   const limits: CommandLimits = { ...DEFAULT_LIMITS, processes: 16 };
 
+  it("hold the command from its first instruction: it is born in its own cgroup of each controller", { timeout: 60_000 }, async () => {
+    const dir = tempRepo({});
+    const own = (await command(dir, "cat /proc/self/cgroup", limits)).stdout.toString();
+    for (const controller of ["pids", "memory"]) {
+      const line = own.split("\n").find((l) => (l.split(":")[1] ?? "").split(",").includes(controller));
+      expect(line).toMatch(new RegExp(`/pairflow-${process.pid}-[0-9a-f]+/c\\d+$`));
+    }
+  });
+
   it("never tell a command of a limit an earlier one hit, and still tell the next one that hits it", { timeout: 60_000 }, async () => {
     const dir = tempRepo({});
     const bomb = "i=0; while [ $i -lt 40 ]; do sleep 5 & i=$((i+1)); done; wait";
