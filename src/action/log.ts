@@ -14,6 +14,7 @@ import { planListText, planText } from "../report/plan.js";
 import { failureHeadline } from "../report/failure.js";
 import { seconds } from "../report/run.js";
 import { visible } from "../report/visible.js";
+import { nameFor } from "../report/names.js";
 import type { PairOutcome, RunEvent, RunReport } from "../model/run.js";
 
 /**
@@ -71,7 +72,7 @@ export class RunLog {
         break;
       case "pair_start": {
         const why = event.reasons.map((r) => (r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`)).join("; ");
-        info(`${style.cyan("start")}     ${visible(event.id)}${why ? style.dim(`  (${visible(why)})`) : ""}`);
+        info(`${style.cyan("start")}     ${nameFor(event.id, "terminal")}${why ? style.dim(`  (${nameFor(why, "terminal")})`) : ""}`);
         break;
       }
       case "attempt_end": {
@@ -84,7 +85,7 @@ export class RunLog {
         this.pairEnd(event.outcome);
         break;
       case "restored":
-        info(`${style.dim("restored")}  ${visible(event.id)}${style.dim(` from ${visible(event.from)}`)}`);
+        info(`${style.dim("restored")}  ${nameFor(event.id, "terminal")}${style.dim(` from ${nameFor(event.from, "terminal")}`)}`);
         break;
       case "warning":
         core.warning(visible(event.message));
@@ -96,7 +97,7 @@ export class RunLog {
   private pairEnd(o: PairOutcome): void {
     const lines = this.attempts.get(o.id) ?? [];
     this.attempts.delete(o.id);
-    const id = visible(o.id);
+    const id = nameFor(o.id, "terminal");
     const note = o.note ? visible(o.note) : null;
     switch (o.status) {
       case "reused":
@@ -202,7 +203,7 @@ export function annotateFailedRun(report: RunReport, run: FailedRunAnnotations, 
     const headline = failureHeadline(p.note);
     const note = visible(p.note ?? "failed");
     core.error(note === headline ? note : `${headline}\n\n${note}`, {
-      title: `pairflow: ${visible(p.id)} failed`,
+      title: `pairflow: ${nameFor(p.id, "terminal")} failed`,
       file: repoPath(workflow.path, workspace, workspace),
       startLine: at.line,
       startColumn: at.column,

@@ -13,6 +13,7 @@ import { asksBeforeRunning, type PlanEstimate } from "../estimate/estimate.js";
 import { compareWithRun, comparisonText, estimateHeadline, estimateText, estimateTotal, plural, type RunComparison } from "../report/estimate.js";
 import { BudgetExceededError } from "../app/run.js";
 import { askYesNo, canAsk } from "./ask.js";
+import { visible } from "../report/visible.js";
 
 export interface CostFlags {
   json?: boolean;
@@ -65,7 +66,7 @@ export function runCosts(io: Io, flags: CostFlags, stop?: AbortSignal): RunCosts
     },
     refused(err) {
       if (!(err instanceof BudgetExceededError) && !(err instanceof RunDeclinedError)) return false;
-      io.stderr.write(`${styleFor(io.stderr, io.env).red("error")} ${err.message}\n`);
+      io.stderr.write(`${styleFor(io.stderr, io.env).red("error")} ${visible(err.message)}\n`);
       return true;
     },
   };

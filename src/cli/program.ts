@@ -10,6 +10,7 @@ import { issueLines, SHOWN_PER_FILE } from "../report/issues.js";
 import { styleFor } from "../report/color.js";
 import { count } from "../report/plan.js";
 import { checkStateDir, EXIT, type CliContext, type Io } from "./context.js";
+import { visible } from "../report/visible.js";
 
 export { EXIT, type Io } from "./context.js";
 
@@ -72,11 +73,11 @@ function handleError(err: unknown, io: Io, json: boolean): number {
     return EXIT.usage;
   }
   if (err instanceof UsageError || err instanceof InputError) {
-    io.stderr.write(`${style.red("error")} ${err.message}\n`);
+    io.stderr.write(`${style.red("error")} ${visible(err.message)}\n`);
     return EXIT.usage;
   }
   if (err instanceof StorageError) {
-    io.stderr.write(`${style.red("error")} ${err.message}\n`);
+    io.stderr.write(`${style.red("error")} ${visible(err.message)}\n`);
     return EXIT.failed;
   }
   throw err;

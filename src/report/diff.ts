@@ -3,6 +3,8 @@ import { planJson, reasonsText, SCREEN_LINES, type PlanJson } from "./plan.js";
 import { causesOf, changesFor, number, planNodes } from "./causes.js";
 import { causeLines } from "./causesText.js";
 import type { Style } from "./color.js";
+import { nameFor } from "./names.js";
+import { visible } from "./visible.js";
 import { displayPath } from "../config/parse.js";
 import { alreadyAccepted, baseName, willRun, type AcceptedOn, type EntryChange, type PlanDiff, type SinceBase } from "../diff/diff.js";
 
@@ -86,8 +88,12 @@ export function diffText(diff: PlanDiff, style: Style, options: DiffTextOptions 
   const { plan, base } = diff;
   const cwd = options.cwd ?? process.cwd();
   const lines: string[] = [];
-  lines.push(style.bold(`Diff of "${plan.workflow.name}"`) + style.dim(` (${displayPath(plan.workflow.path, cwd)}) against ${baseName(base)}`));
-  if (!base.workflowFound) lines.push(style.yellow(`${diff.workflowFile} does not exist at ${base.ref}: every pair is added`));
+  lines.push(
+    style.bold(`Diff of "${nameFor(plan.workflow.name, "terminal")}"`) +
+      style.dim(` (${nameFor(displayPath(plan.workflow.path, cwd), "terminal")}) against ${baseName(base, (s) => nameFor(s, "terminal"))}`),
+  );
+  if (!base.workflowFound)
+    lines.push(style.yellow(`${nameFor(diff.workflowFile, "terminal")} does not exist at ${nameFor(base.ref, "terminal")}: every pair is added`));
   const run = willRun(diff);
   const accepted = alreadyAccepted(diff);
   const counts = countsOf(diff);
@@ -101,21 +107,23 @@ export function diffText(diff: PlanDiff, style: Style, options: DiffTextOptions 
   const byPair = options.all || run.length + accepted.length + 12 <= SCREEN_LINES;
   const causes = byPair ? [] : causesOf(planNodes(plan));
   if (run.length > 0 && byPair) {
-    const width = Math.min(40, Math.max(...run.map((p) => p.id.length)));
+    const width = Math.min(40, Math.max(...run.map((p) => nameFor(p.id, "terminal").length)));
     lines.push("", style.bold("Will re-run"));
     for (const p of run) {
-      lines.push(`  ${style.yellow(p.id.padEnd(width))}  ${style.dim(`wave ${p.wave}`)}  ${reasonsText(p)}`);
+      lines.push(`  ${style.yellow(nameFor(p.id, "terminal").padEnd(width))}  ${style.dim(`wave ${p.wave}`)}  ${nameFor(reasonsText(p), "terminal")}`);
     }
   } else if (run.length > 0) {
     lines.push("", style.bold("Will re-run, by cause"), ...causeLines(causes, style, SCREEN_LINES - lines.length - 12));
   }
   if (accepted.length > 0) {
     const shown = byPair ? accepted : accepted.slice(0, MAX_LISTED);
-    const width = Math.min(40, Math.max(...shown.map((p) => p.id.length)));
+    const width = Math.min(40, Math.max(...shown.map((p) => nameFor(p.id, "terminal").length)));
     lines.push("", style.bold("Changed, already accepted") + style.dim(" (merging re-runs nothing for these)"));
     for (const p of shown) {
       const since = diff.sinceBase.get(p.id)!;
-      lines.push(`  ${style.green(p.id.padEnd(width))}  ${style.dim(`wave ${p.wave}`)}  ${sinceBaseText(since)} (${acceptedText(since.accepted!)})`);
+      lines.push(
+        `  ${style.green(nameFor(p.id, "terminal").padEnd(width))}  ${style.dim(`wave ${p.wave}`)}  ${nameFor(`${sinceBaseText(since)} (${acceptedText(since.accepted!)})`, "terminal")}`,
+      );
     }
     if (shown.length < accepted.length) lines.push(style.dim(`  … and ${accepted.length - shown.length} more`));
   }
@@ -131,8 +139,8 @@ export function diffText(diff: PlanDiff, style: Style, options: DiffTextOptions 
   for (const change of changes) {
     const patch = change.patch.trimEnd().split("\n");
     if (shown > 0 && patch.length + 2 > budget) break;
-    lines.push("", style.bold(`${changeTitle(change)} (${change.change})`));
-    for (const line of patch) lines.push(colorLine(line, style));
+    lines.push("", style.bold(`${nameFor(changeTitle(change), "terminal")} (${change.change})`));
+    for (const line of patch) lines.push(colorLine(visible(line), style));
     budget -= patch.length + 2;
     shown++;
   }
@@ -140,7 +148,7 @@ export function diffText(diff: PlanDiff, style: Style, options: DiffTextOptions 
     const left = changes.slice(shown).reduce((n, c) => n + c.patch.trimEnd().split("\n").length, 0);
     lines.push("", style.dim(`… and ${changes.length - shown} more changed entries (${left} lines): pairflow diff --all shows every one.`));
   }
-  if (diff.changes.length === 0) lines.push("", style.dim(`No workflow or prompts entry differs from ${base.ref}.`));
+  if (diff.changes.length === 0) lines.push("", style.dim(`No workflow or prompts entry differs from ${nameFor(base.ref, "terminal")}.`));
   return lines.join("\n") + "\n";
 }
 
@@ -149,7 +157,7 @@ const MAX_LISTED = 10;
 
 function idsText(ids: string[], all: boolean): string {
   const shown = all ? ids : ids.slice(0, MAX_LISTED);
-  return shown.join(", ") + (shown.length < ids.length ? ` and ${ids.length - shown.length} more` : "");
+  return shown.map((id) => nameFor(id, "terminal")).join(", ") + (shown.length < ids.length ? ` and ${ids.length - shown.length} more` : "");
 }
 
 export function changeTitle(change: EntryChange): string {

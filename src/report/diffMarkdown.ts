@@ -11,6 +11,7 @@ import { withoutCallsText } from "./plan.js";
 import { acceptedText, countsOf, sinceBaseText } from "./diff.js";
 import { causeParagraph, collapsed, graphMarkdown } from "./summary.js";
 import { bytes as size, code, longestRun, md } from "./markdown.js";
+import { nameFor } from "./names.js";
 import { causesOf, changesFor, number, planNodes } from "./causes.js";
 import { alreadyAccepted, baseName, willRun, type EntryChange, type PlanDiff } from "../diff/diff.js";
 import type { PlannedPair } from "../model/plan.js";
@@ -89,7 +90,7 @@ export function diffMarkdown(diff: PlanDiff, options: MarkdownOptions = {}): str
     const table = ["Merging re-runs nothing for these.", "", "| Pair | Wave | What changed | Accepted |", "| --- | ---: | --- | --- |"];
     for (const p of rows) {
       const since = diff.sinceBase.get(p.id)!;
-      table.push(`| ${code(p.id)} | ${p.wave} | ${cell(sinceBaseText(since), bounded)} | ${md(acceptedText(since.accepted!))} |`);
+      table.push(`| ${nameFor(p.id, "cell")} | ${p.wave} | ${cell(sinceBaseText(since), bounded)} | ${md(acceptedText(since.accepted!))} |`);
     }
     if (rows.length < accepted.length) table.push("", `…and ${accepted.length - rows.length} more; ${pointer}.`);
     after.push("", "#### Changed in this pull request, already accepted", "");
@@ -319,7 +320,10 @@ function truncationNote(hidden: number, pointer: string): string {
 }
 
 function block(change: EntryChange, lines: string[], note: string): string {
-  const what = change.kind === "workflow" ? "workflow settings" : `${change.kind === "pair" ? "configuration" : "prompt"} of <code>${change.id}</code>`;
+  const what =
+    change.kind === "workflow"
+      ? "workflow settings"
+      : `${change.kind === "pair" ? "configuration" : "prompt"} of <code>${nameFor(change.id ?? "", "html")}</code>`;
   const out = [`<details><summary>${what} (${change.change})</summary>`, ""];
   const fence = "`".repeat(Math.max(3, longestRun(lines, "`") + 1));
   out.push(fence + "diff", ...lines, fence, "");

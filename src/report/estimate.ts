@@ -4,6 +4,8 @@
  * comparison of an estimate with what a run actually spent. Pure functions of their arguments.
  */
 import type { Style } from "./color.js";
+import { md } from "./markdown.js";
+import { nameFor } from "./names.js";
 import type { PairStatus, RunReport } from "../model/run.js";
 import type { TokenUsage } from "../model/records.js";
 import { DEFAULT_OUTPUT_TOKENS, type PairEstimate, type PlanEstimate } from "../estimate/estimate.js";
@@ -179,7 +181,7 @@ export function estimateNotes(estimate: PlanEstimate, all = false): string[] {
  */
 export function estimateText(estimate: PlanEstimate, style: Style, options: { running?: number; all?: boolean } = {}): string {
   if (estimate.pairs.length === 0) return style.bold(`Estimate: ${estimateHeadline(estimate, options.running ?? 0)}`) + "\n";
-  const table = [HEADER, ...rows(estimate)];
+  const table = [HEADER, ...rows(estimate).map((r) => ({ ...r, pair: nameFor(r.pair, "terminal"), model: nameFor(r.model, "terminal") }))];
   const keys = Object.keys(HEADER) as (keyof Row)[];
   const right = new Set<keyof Row>(["input", "output", "attempts", "tokens"]);
   const widths = keys.map((k) => Math.max(...table.map((r) => r[k].length)));
@@ -193,7 +195,7 @@ export function estimateText(estimate: PlanEstimate, style: Style, options: { ru
         .trimEnd();
     lines.push(n === 0 || n === table.length - 1 ? style.bold(line) : line);
   });
-  for (const note of estimateNotes(estimate, options.all)) lines.push(style.dim(`  - ${note}`));
+  for (const note of estimateNotes(estimate, options.all)) lines.push(style.dim(`  - ${nameFor(note, "terminal")}`));
   return lines.join("\n") + "\n";
 }
 
@@ -209,7 +211,7 @@ export function estimateMarkdown(estimate: PlanEstimate, running?: number): stri
     rows(estimate).map((r, i, all) => {
       const row = cells(r).map(cell);
       if (i === all.length - 1) return `| ${row.map((c) => (c ? `**${c}**` : "")).join(" | ")} |`;
-      return `| \`${row[0]}\` | ${row.slice(1).join(" | ")} |`;
+      return `| ${nameFor(r.pair, "cell")} | ${row.slice(1).join(" | ")} |`;
     });
   const lines = [
     `**Estimate for ${estimateHeadline(estimate, running)}**`,
@@ -226,7 +228,7 @@ export function estimateMarkdown(estimate: PlanEstimate, running?: number): stri
     "",
     "</details>",
     "",
-    ...estimateNotes(estimate).map((n) => `- ${n}`),
+    ...estimateNotes(estimate).map((n) => `- ${md(n)}`),
   ];
   return lines.join("\n") + "\n";
 }

@@ -2,7 +2,7 @@
 import type { ComponentRow, Explanation } from "../model/explain.js";
 import { shortRef } from "../refs/hash.js";
 import type { Style } from "./color.js";
-import { visible } from "./visible.js";
+import { nameFor } from "./names.js";
 
 /** The first 12 hex digits of a component's digest, as the plan shows references. */
 const DIGEST = 12;
@@ -10,8 +10,10 @@ const DIGEST = 12;
 export function explainText(e: Explanation, style: Style): string {
   const lines: string[] = [];
   const action = e.decision.action === "run" ? style.yellow("run") : style.green("skip");
-  lines.push(`${style.bold(visible(e.pair))}  ${action}${e.template !== undefined ? style.dim(`  (an instance of ${visible(e.template)})`) : ""}`);
-  for (const r of e.decision.reasons) lines.push(`  ${r.kind}: ${visible(r.detail)}`);
+  lines.push(
+    `${style.bold(nameFor(e.pair, "terminal"))}  ${action}${e.template !== undefined ? style.dim(`  (an instance of ${nameFor(e.template, "terminal")})`) : ""}`,
+  );
+  for (const r of e.decision.reasons) lines.push(`  ${r.kind}: ${nameFor(r.detail, "terminal")}`);
   if (e.decision.action === "skip") lines.push(`  ${style.dim("its reference is the one accepted: nothing changed")}`);
   lines.push("");
   lines.push(`reference  ${shortRef(e.configRef)}${e.configRef === null ? style.dim(" (not known until its dependencies have run)") : ""}`);
@@ -23,7 +25,7 @@ export function explainText(e: Explanation, style: Style): string {
   lines.push("");
   lines.push(`artifact   ${artifactText(e)}`);
   lines.push(`request    ${e.requestKey ?? style.dim("not known until its dependencies have run")}`);
-  lines.push(`prompt     ${visible(e.prompt)}`);
+  lines.push(`prompt     ${nameFor(e.prompt, "terminal")}`);
   if (e.network.length > 0) {
     const says = e.network.map((c) => `${c.command} ${c.network ? "has the network" : style.dim("has no network")}`);
     lines.push(`network    ${says.join(", ")} ${style.dim("(in the sandbox; network: in its config)")}`);
@@ -36,14 +38,14 @@ function componentLines(rows: readonly ComponentRow[], style: Style): string[] {
   const changed = rows.filter((r) => r.status !== "same" && r.status !== "unknown").length;
   const unknown = rows.length - changed - rows.filter((r) => r.status === "same").length;
   const kinds = Math.max(4, ...rows.map((r) => r.kind.length));
-  const names = Math.min(48, Math.max(4, ...rows.map((r) => visible(r.name).length)));
+  const names = Math.min(48, Math.max(4, ...rows.map((r) => nameFor(r.name, "terminal").length)));
   const head = `  ${"kind".padEnd(kinds)}  ${"name".padEnd(names)}  ${"now".padEnd(DIGEST)}  accepted`;
   const counts = [changed === 0 ? "none changed" : `${changed} changed`, ...(unknown > 0 ? [`${unknown} not known yet`] : [])];
   const out = [`components (${rows.length}: ${counts.join(", ")})`, style.dim(head)];
   const digest = (d: string | null) => (d === null ? "-" : d === "" ? "?" : d.slice(0, DIGEST)).padEnd(DIGEST);
   for (const r of rows) {
     const status = r.status === "same" ? "" : `  ${r.status === "unknown" ? style.dim(r.status) : style.yellow(r.status)}`;
-    out.push(`  ${r.kind.padEnd(kinds)}  ${visible(r.name).padEnd(names)}  ${digest(r.now)}  ${digest(r.accepted)}${status}`);
+    out.push(`  ${r.kind.padEnd(kinds)}  ${nameFor(r.name, "terminal").padEnd(names)}  ${digest(r.now)}  ${digest(r.accepted)}${status}`);
   }
   return out;
 }
@@ -62,12 +64,12 @@ function artifactText(e: Explanation): string {
     case "remote":
       return `the remote store's (the cache's) accepted artifact ${shortRef(a.contentHash)}, read from ${content}`;
     case "request":
-      return `request reuse: the artifact generated for ${visible(a.reused!.pair)} at ${a.reused!.at} answers its request, accepted by its guard: no model call`;
+      return `request reuse: the artifact generated for ${nameFor(a.reused!.pair, "terminal")} at ${a.reused!.at} answers its request, accepted by its guard: no model call`;
     case "rejudge":
-      return `request reuse: the artifact generated for ${visible(a.reused!.pair)} at ${a.reused!.at} answers its request if its guard accepts it: no model call then`;
+      return `request reuse: the artifact generated for ${nameFor(a.reused!.pair, "terminal")} at ${a.reused!.at} answers its request if its guard accepts it: no model call then`;
     case "generator":
       return a.unless
-        ? `a call of its generator, unless ${a.unless.map(visible).join(", ")} ${a.unless.length === 1 ? "reproduces its" : "reproduce their"} content (its earlier request is then answered)`
+        ? `a call of its generator, unless ${a.unless.map((id) => nameFor(id, "terminal")).join(", ")} ${a.unless.length === 1 ? "reproduces its" : "reproduce their"} content (its earlier request is then answered)`
         : "a call of its generator";
   }
 }

@@ -1,5 +1,7 @@
 /** Configuration problems as the command line prints them. */
 import { formatIssue, type ConfigIssue } from "../model/errors.js";
+import { nameFor } from "./names.js";
+import { visible } from "./visible.js";
 
 /** How many problems of one file text output shows; `--json` lists them all. */
 export const SHOWN_PER_FILE = 50;
@@ -17,9 +19,10 @@ export function issueLines(issues: readonly ConfigIssue[], tag: string, perFile 
   for (const issue of issues) {
     const n = (shown.get(issue.file) ?? 0) + 1;
     shown.set(issue.file, n);
-    if (n <= perFile) lines.push(`${tag} ${formatIssue(issue)}`);
+    if (n <= perFile) lines.push(`${tag} ${visible(formatIssue(issue))}`);
     const more = total.get(issue.file)! - perFile;
-    if (n === perFile && more > 0) lines.push(`... and ${more} more ${more === 1 ? "problem" : "problems"} in ${issue.file} (--json lists them all)`);
+    if (n === perFile && more > 0)
+      lines.push(`... and ${more} more ${more === 1 ? "problem" : "problems"} in ${nameFor(issue.file, "terminal")} (--json lists them all)`);
   }
   return lines;
 }

@@ -1,15 +1,14 @@
 /** Small pieces of Markdown every report shares: text shown as written, inline code, sizes. */
+import { nameFor } from "./names.js";
 
-/** Text with Markdown's special characters escaped, so details such as file names show as written. */
+/** Text on one line with Markdown's special characters escaped, so details such as file names show as written (names.ts). */
 export function md(text: string): string {
-  return text.replace(/[\\`*_[\]<>|~#]/g, "\\$&");
+  return nameFor(text, "markdown");
 }
 
-/** Inline code that survives any content, including backticks. */
+/** Inline code that survives any content, including backticks and new lines (names.ts). */
 export function code(text: string): string {
-  const ticks = "`".repeat(longestRun([text], "`") + 1);
-  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
-  return `${ticks}${pad}${text}${pad}${ticks}`;
+  return nameFor(text, "code");
 }
 
 export function longestRun(lines: string[], ch: string): number {

@@ -5,7 +5,7 @@ import { totals } from "../plan/plan.js";
 import { instanceId } from "../config/foreach.js";
 import type { Plan, PlannedPair } from "../model/plan.js";
 import { commandNetwork } from "../model/workflow.js";
-import { visible } from "./visible.js";
+import { nameFor } from "./names.js";
 import {
   estimateHeadline,
   estimateNotes,
@@ -206,8 +206,8 @@ export function planText(plan: Plan, style: Style, cwd = process.cwd(), estimate
 function planHeader(plan: Plan, style: Style, cwd: string): string {
   const where = displayPath(plan.workflow.path, cwd);
   return (
-    style.bold(`Plan for "${plan.workflow.name}"`) +
-    style.dim(` (${where}): ${plural(totals(plan).pairs, "pair")} in ${plural(plan.graph.waves.length, "wave")}`)
+    style.bold(`Plan for "${nameFor(plan.workflow.name, "terminal")}"`) +
+    style.dim(` (${nameFor(where, "terminal")}): ${plural(totals(plan).pairs, "pair")} in ${plural(plan.graph.waves.length, "wave")}`)
   );
 }
 
@@ -253,11 +253,11 @@ export function planListText(plan: Plan, style: Style, cwd = process.cwd(), esti
   const t = totals(plan);
   const lines: string[] = [planHeader(plan, style, cwd)];
   const templateOf = (p: PlannedPair) => plan.workflow.pairs.get(p.id)?.template;
-  const width = Math.min(40, Math.max(0, ...plan.pairs.map((p) => p.id.length)));
+  const width = Math.min(40, Math.max(0, ...plan.pairs.map((p) => nameFor(p.id, "terminal").length)));
   const line = (p: PlannedPair, indent: string) => {
     const action = p.action === "run" ? style.yellow("run ") : style.green("skip");
     const reuse = reuseText(p, pairCallsModel(plan, p.id));
-    return `${indent}${action}  ${p.id.padEnd(width)}  ${style.dim(shortRef(p.configRef).padEnd(12))}  ${reasonsText(p)}${reuse ? style.dim(` (${reuse})`) : ""}`;
+    return `${indent}${action}  ${nameFor(p.id, "terminal").padEnd(width)}  ${style.dim(shortRef(p.configRef).padEnd(12))}  ${nameFor(reasonsText(p), "terminal")}${reuse ? style.dim(` (${nameFor(reuse, "terminal")})`) : ""}`;
   };
   for (const [wave, pairs] of byWave(plan.pairs)) {
     lines.push("", style.bold(`Wave ${wave}`));
@@ -284,12 +284,12 @@ export function planListText(plan: Plan, style: Style, cwd = process.cwd(), esti
         run.length > 0 ? style.yellow(`${run.length} run`) : "",
         run.length < group.length ? style.green(`${group.length - run.length} unchanged`) : "",
       ];
-      lines.push(`  ${style.bold(`${template}[*]`)}  ${counts.filter(Boolean).join(", ")}`);
+      lines.push(`  ${style.bold(`${nameFor(template!, "terminal")}[*]`)}  ${counts.filter(Boolean).join(", ")}`);
       // Those that run, and a person's stale edits, which every plan names until they are dealt with;
       // the pieces of a split file under a line that counts them.
       const shownPairs = group.filter((g) => g.action === "run" || g.stale);
       for (const [file, pieces] of byFile(plan, template!, group, shownPairs)) {
-        if (file !== undefined) lines.push(`    ${style.bold(pieces.heading)}  ${pieces.count}`);
+        if (file !== undefined) lines.push(`    ${style.bold(nameFor(pieces.heading, "terminal"))}  ${pieces.count}`);
         for (const r of pieces.shown) lines.push(line(r, file === undefined ? "    " : "      "));
       }
     }
@@ -314,8 +314,12 @@ export function networkLine(plan: Plan, style: Style): string | undefined {
   };
   const ids = plan.pairs.filter((p) => p.action === "run" && guarded(p.id)).map((p) => p.id);
   if (ids.length === 0) return undefined;
-  const shown = ids.slice(0, 5).map(visible).join(", ") + (ids.length > 5 ? ` and ${number(ids.length - 5)} more` : "");
-  return style.dim(`Guards with the network (network: true): ${shown}`);
+  const named =
+    ids
+      .slice(0, 5)
+      .map((id) => nameFor(id, "terminal"))
+      .join(", ") + (ids.length > 5 ? ` and ${number(ids.length - 5)} more` : "");
+  return style.dim(`Guards with the network (network: true): ${named}`);
 }
 
 /** What a split file's pieces are called, by how it is split. */
@@ -362,8 +366,11 @@ function byWave(pairs: readonly PlannedPair[]): Map<number, PlannedPair[]> {
 const MAX_REMOVED = 10;
 
 function removedText(ids: readonly string[]): string {
-  const shown = ids.slice(0, MAX_REMOVED).join(", ");
-  return ids.length > MAX_REMOVED ? `${shown} and ${ids.length - MAX_REMOVED} more` : shown;
+  const named = ids
+    .slice(0, MAX_REMOVED)
+    .map((id) => nameFor(id, "terminal"))
+    .join(", ");
+  return ids.length > MAX_REMOVED ? `${named} and ${ids.length - MAX_REMOVED} more` : named;
 }
 
 export function count(n: number, noun: string): string {

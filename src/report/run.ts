@@ -14,6 +14,7 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 import { visible } from "./visible.js";
+import { nameFor } from "./names.js";
 
 export function seconds(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms / 1000)}s`;
@@ -64,7 +65,7 @@ export function eventLine(event: RunEvent, style: Style, verbose = false): strin
       .map((l) => style.dim(`  | ${visible(l)}`))
       .join("\n");
     const line = eventLine(event, style);
-    return `${style.dim(`${verb("stderr")}${visible(event.id)}  attempt ${event.attempt}:`)}\n${log}${line === null ? "" : `\n${line}`}`;
+    return `${style.dim(`${verb("stderr")}${nameFor(event.id, "terminal")}  attempt ${event.attempt}:`)}\n${log}${line === null ? "" : `\n${line}`}`;
   }
   switch (event.type) {
     case "pair_start": {
@@ -72,15 +73,15 @@ export function eventLine(event: RunEvent, style: Style, verbose = false): strin
         .map((r) => (r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`))
         .slice(0, 3)
         .join("; ");
-      return `${style.cyan(verb("start"))}${visible(event.id)}${why ? style.dim(`  (${visible(why)})`) : ""}`;
+      return `${style.cyan(verb("start"))}${nameFor(event.id, "terminal")}${why ? style.dim(`  (${nameFor(why, "terminal")})`) : ""}`;
     }
     case "attempt_end":
       if (event.accepted || event.attempt === event.of) return null; // the pair's end says it
-      return `${style.yellow(verb("retry"))}${visible(event.id)}  attempt ${event.attempt}/${event.of} rejected: ${firstLine(event.feedback)}`;
+      return `${style.yellow(verb("retry"))}${nameFor(event.id, "terminal")}  attempt ${event.attempt}/${event.of} rejected: ${firstLine(event.feedback)}`;
     case "pair_end":
       return outcomeLine(event.outcome, style);
     case "restored":
-      return `${style.dim(verb("restored"))}${visible(event.id)}${style.dim(`  from ${visible(event.from)}`)}`;
+      return `${style.dim(verb("restored"))}${nameFor(event.id, "terminal")}${style.dim(`  from ${nameFor(event.from, "terminal")}`)}`;
     case "warning":
       return `${style.yellow(verb("warning"))}${visible(event.message)}`;
     case "batch":
@@ -93,8 +94,8 @@ export function eventLine(event: RunEvent, style: Style, verbose = false): strin
 }
 
 function outcomeLine(o: PairOutcome, style: Style): string {
-  const note = o.note ? `  ${visible(o.note)}` : "";
-  const id = visible(o.id);
+  const note = o.note ? `  ${nameFor(o.note, "terminal")}` : "";
+  const id = nameFor(o.id, "terminal");
   switch (o.status) {
     case "executed": {
       const n = o.attempts.length;
@@ -113,7 +114,7 @@ function outcomeLine(o: PairOutcome, style: Style): string {
 
 /** `batch    anthropic msgbatch_01: 150 succeeded, 2 errored, 48 processing of 200`. */
 function batchLine(e: BatchEvent, style: Style): string {
-  const what = `${e.provider} ${visible(e.id)}`;
+  const what = `${e.provider} ${nameFor(e.id, "terminal")}`;
   switch (e.state) {
     case "submitted":
       return `${style.cyan(verb("batch"))}${what}: ${e.requests} request${e.requests === 1 ? "" : "s"} submitted`;
@@ -196,7 +197,7 @@ export function runSummary(report: RunReport, style: Style, options: RunSummaryO
   const rows = [["pair", "status", "attempts", "time", "tokens", "reference"]];
   for (const p of report.pairs) {
     rows.push([
-      visible(p.id),
+      nameFor(p.id, "terminal"),
       p.status,
       String(p.attempts.length),
       p.status === "executed" || p.status === "failed" ? seconds(p.durationMs) : "-",
@@ -219,8 +220,8 @@ export function runSummary(report: RunReport, style: Style, options: RunSummaryO
     for (const p of failed) {
       const note = visible((p.note ?? "").trim()).split("\n");
       // A long note (a test runner's tail) under its headline: the line that says why comes first.
-      if (note.length <= SHORT_NOTE) lines.push(`  ${visible(p.id)}: ${note.join("\n    ")}`);
-      else lines.push(`  ${visible(p.id)}: ${failureHeadline(p.note)}`, ...note.map((l) => style.dim(`    ${l}`)));
+      if (note.length <= SHORT_NOTE) lines.push(`  ${nameFor(p.id, "terminal")}: ${note.join("\n    ")}`);
+      else lines.push(`  ${nameFor(p.id, "terminal")}: ${failureHeadline(p.note)}`, ...note.map((l) => style.dim(`    ${l}`)));
     }
   }
   return lines.join("\n") + "\n";

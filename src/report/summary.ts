@@ -36,6 +36,7 @@ import {
   type CauseRoot,
 } from "./causes.js";
 import { code, md } from "./markdown.js";
+import { nameFor } from "./names.js";
 import { visible } from "./visible.js";
 
 /** GitHub refuses a step summary of more than 1 MiB; this leaves room for anything written beside it. */
@@ -182,17 +183,17 @@ export function planTableMarkdown(rows: SummaryRow[], maxBytes = Infinity): stri
 }
 
 function planRow(r: SummaryRow): string {
-  return `| \`${r.id}\` | ${r.status} | ${cell(r.reasons)} | ${refText(r)} |\n`;
+  return `| ${nameFor(r.id, "cell")} | ${r.status} | ${cell(r.reasons)} | ${refText(r)} |\n`;
 }
 
 function runRow(r: SummaryRow): string {
-  return `| \`${r.id}\` | ${r.status} | ${cell(r.reasons)} | ${r.durationMs === null ? "–" : seconds(r.durationMs)} |\n`;
+  return `| ${nameFor(r.id, "cell")} | ${r.status} | ${cell(r.reasons)} | ${r.durationMs === null ? "–" : seconds(r.durationMs)} |\n`;
 }
 
 /** What a run's table leaves to its collapsed details: attempts, tokens and the reference. */
 function detailRow(r: SummaryRow): string {
   const tokens = r.tokens === null ? (r.attempts ? NOT_REPORTED : "–") : number(r.tokens);
-  return `| \`${r.id}\` | ${r.attempts === null ? "–" : String(r.attempts)} | ${tokens} | ${refText(r)} |\n`;
+  return `| ${nameFor(r.id, "cell")} | ${r.attempts === null ? "–" : String(r.attempts)} | ${tokens} | ${refText(r)} |\n`;
 }
 
 function refText(r: SummaryRow): string {
@@ -201,9 +202,7 @@ function refText(r: SummaryRow): string {
 
 /** Text that stays inside one table cell and is shown as written. */
 function cell(text: string): string {
-  return escapeHtml(text)
-    .replace(/\|/g, "\\|")
-    .replace(/\s*\n\s*/g, " ");
+  return md(text.replace(/\s*\n\s*/g, " "));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -429,7 +428,7 @@ function condensedGraph(input: GraphNode[]): MermaidGraph {
   const shownCauses = causes.length > MAX_CAUSE_NODES ? bigFirst.slice(0, MAX_CAUSE_NODES - 1) : bigFirst;
   const folded = new Set(bigFirst.slice(shownCauses.length));
   for (const [i, c] of shownCauses.entries()) {
-    lines.push(`  c${i}["${label(`${short(c.why, MAX_LABEL)}<br/>${plural(reach(c), "pair")}`)}"]`);
+    lines.push(`  c${i}["${label(`${nameFor(short(c.why, MAX_LABEL), "mermaid")}<br/>${plural(reach(c), "pair")}`)}"]`);
     klass(c.failed > 0 ? "failed" : statusClass(c.rootStatuses[0]?.status ?? "run"), `c${i}`);
     for (const [g, n] of perGroup([...c.roots.map((r) => r.id), ...c.downstream])) edges.push(`  c${i} -->|${number(n)}| ${g}`);
   }
@@ -445,7 +444,7 @@ function condensedGraph(input: GraphNode[]): MermaidGraph {
     for (const n of group) statuses.set(n.status, (statuses.get(n.status) ?? 0) + 1);
     const worst = GROUP_ORDER.find((s) => statuses.has(s)) ?? "run";
     const counts = [...statuses].sort(([a], [b]) => GROUP_ORDER.indexOf(a) - GROUP_ORDER.indexOf(b)).map(([s, n]) => `${number(n)} ${s}`);
-    const name = key.startsWith("t ") ? `${key.slice(2)}[*]` : wavesText(waveRange(group));
+    const name = key.startsWith("t ") ? `${nameFor(key.slice(2), "mermaid")}[*]` : wavesText(waveRange(group));
     lines.push(`  ${g}["${label(`${name}<br/>${counts.join(", ")}`)}"]`);
     klass(statusClass(worst), g);
     drawn.push({ id: g, requires: [], status: worst });
@@ -479,7 +478,7 @@ function condensedGraph(input: GraphNode[]): MermaidGraph {
   };
   for (const [i, f] of shownFailed.entries()) {
     const n = blocked.get(f.id) ?? 0;
-    failedNode(`f${i}`, `✖ FAILED ${short(f.id, MAX_ID_LABEL)}`, n, n > 0 ? wavesText(waveRange(blockedBehind([f.id]))) : "");
+    failedNode(`f${i}`, `✖ FAILED ${nameFor(short(f.id, MAX_ID_LABEL), "mermaid")}`, n, n > 0 ? wavesText(waveRange(blockedBehind([f.id]))) : "");
     drawn.push(f);
   }
   if (shownFailed.length < failed.length) {
@@ -521,7 +520,7 @@ function withWaves(nodes: GraphNode[]): CauseNode[] {
 /** A node's shape and label: failed pairs are hexagons, blocked and interrupted ones stadiums, each marked in words. */
 function shape(n: GraphNode): string {
   const style = STATUS_STYLE[statusClass(n.status)]!;
-  const text = `"${style.marker ? `${style.marker} ` : ""}${label(short(n.id, MAX_ID_LABEL))}"`;
+  const text = `"${style.marker ? `${style.marker} ` : ""}${nameFor(short(n.id, MAX_ID_LABEL), "mermaid")}"`;
   return style.shape === "hexagon" ? `{{${text}}}` : style.shape === "stadium" ? `([${text}])` : `[${text}]`;
 }
 
@@ -603,10 +602,10 @@ export function failedDetailsMarkdown(report: RunReport, maxBytes = Infinity, bl
     // Control characters made visible, as on a terminal (visible).
     const feedback = clip(visible(last?.feedback || p.note || "(no feedback)"), FEEDBACK_MAX_CHARS);
     const fence = fenceFor(feedback);
-    const headline = escapeHtml(failureHeadline(p.note ?? "failed"));
+    const headline = nameFor(failureHeadline(p.note ?? "failed"), "html");
     const blocked = blocks.get(p.id) ?? 0;
     const blocking = blocked > 0 ? ` (blocked ${number(blocked)} ${blocked === 1 ? "pair" : "pairs"})` : "";
-    const block = `<details><summary>✖ <code>${escapeHtml(p.id)}</code>${blocking}: ${headline}</summary>\n\n${fence}text\n${feedback}\n${fence}\n\n</details>\n\n`;
+    const block = `<details><summary>✖ <code>${nameFor(p.id, "html")}</code>${blocking}: ${headline}</summary>\n\n${fence}text\n${feedback}\n${fence}\n\n</details>\n\n`;
     const wrapped = shown >= MAX_OPEN_FAILURES ? bytes(wrapper(failed.length)) : 0;
     if (bytes(out) + bytes(rest) + bytes(block) + wrapped > maxBytes - 200) break;
     if (shown < MAX_OPEN_FAILURES) out += block;
@@ -734,7 +733,7 @@ export function configErrorsMarkdown(issues: ConfigIssue[], maxBytes = STEP_SUMM
   // Counted as it grows: measuring the whole page again for each line made many problems quadratic.
   let size = bytes(out);
   for (const [i, issue] of issues.entries()) {
-    const line = `- \`${issue.file}:${issue.line}:${issue.column}\` ${escapeHtml(issue.key ? `${issue.key}: ${issue.message}` : issue.message)}\n`;
+    const line = `- ${nameFor(`${issue.file}:${issue.line}:${issue.column}`, "code")} ${md(issue.key ? `${issue.key}: ${issue.message}` : issue.message)}\n`;
     size += bytes(line);
     if (size > maxBytes - 200) {
       out += `\n_${number(issues.length - i)} more not shown: GitHub limits the size of this page._\n`;
@@ -770,7 +769,7 @@ function capitalize(text: string): string {
 
 /** The pairs whose hand edits are kept though their sources changed: listed every time, until dealt with. */
 function staleLines(plan: Plan): string[] {
-  const stale = plan.pairs.filter((p) => p.stale).map((p) => `\`${escapeHtml(p.id)}\``);
+  const stale = plan.pairs.filter((p) => p.stale).map((p) => nameFor(p.id, "code"));
   if (stale.length === 0) return [];
   const shown = stale.length > 20 ? [...stale.slice(0, 20), `and ${number(stale.length - 20)} more`] : stale;
   return ["", `> [!NOTE]\n> A person's edits are kept though their sources changed since (\`carry_edits: true\` carries them forward): ${shown.join(", ")}.`];

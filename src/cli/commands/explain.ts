@@ -3,6 +3,7 @@ import { explainPair } from "../../app/explain.js";
 import { styleFor } from "../../report/color.js";
 import { explainText } from "../../report/explain.js";
 import { examples, PATH_HELP, stateDirOption, type CliContext } from "../context.js";
+import { visible } from "../../report/visible.js";
 
 interface ExplainFlags {
   json?: boolean;
@@ -24,7 +25,7 @@ export function registerExplain(program: Command, { io }: CliContext): void {
       examples(["pairflow explain g_impl examples/tdd-stack", "pairflow explain g_impl --json | jq '.components[] | select(.status != \"same\")'"]),
     )
     .action(async (pair: string, target: string | undefined, opts: ExplainFlags) => {
-      const warn = (message: string) => io.stderr.write(`${styleFor(io.stderr, io.env).yellow("warning")} ${message}\n`);
+      const warn = (message: string) => io.stderr.write(`${styleFor(io.stderr, io.env).yellow("warning")} ${visible(message)}\n`);
       const explained = await explainPair({ cwd: io.cwd, env: io.env, stateDir: opts.stateDir, pair, target, warn });
       if (opts.json) io.stdout.write(JSON.stringify(explained, null, 2) + "\n");
       else io.stdout.write(explainText(explained, styleFor(io.stdout, io.env)));

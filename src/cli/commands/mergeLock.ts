@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { mergeLockFiles } from "../../app/mergeLock.js";
 import { examples, type CliContext } from "../context.js";
+import { nameFor } from "../../report/names.js";
 
 const SETTLED = {
   ours: "kept this branch's entry, made under the merged configuration",
@@ -29,6 +30,7 @@ export function registerMergeLock(program: Command, { io }: CliContext): void {
     )
     .action((base: string, ours: string, theirs: string, name: string | undefined) => {
       const merged = mergeLockFiles({ base, ours, theirs, name, cwd: io.cwd });
-      for (const { id, outcome } of merged.settled) io.stderr.write(`${name ?? ours}: ${id}: changed on both sides; ${SETTLED[outcome]}\n`);
+      for (const { id, outcome } of merged.settled)
+        io.stderr.write(`${nameFor(name ?? ours, "terminal")}: ${nameFor(id, "terminal")}: changed on both sides; ${SETTLED[outcome]}\n`);
     });
 }

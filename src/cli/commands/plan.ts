@@ -6,6 +6,7 @@ import { styleFor } from "../../report/color.js";
 import { checkFails, checkText, planCheck, planJsonStream, planJsonText, planText } from "../../report/plan.js";
 import { EXIT, examples, onlyOption, PATH_HELP, positiveInt, stateDirOption, writePieces, type CliContext, type Io } from "../context.js";
 import { shardsJson, shardsText } from "./shard.js";
+import { visible } from "../../report/visible.js";
 
 export interface PlanFlags {
   json?: boolean;
@@ -24,7 +25,7 @@ export interface PlanFlags {
  * exit status says whether a run would change anything (EXIT.changes), and a line says what.
  */
 export async function showPlan(io: Io, target: string | undefined, opts: PlanFlags, setStatus?: (status: number) => void): Promise<void> {
-  const warn = (message: string) => io.stderr.write(`${styleFor(io.stderr, io.env).yellow("warning")} ${message}\n`);
+  const warn = (message: string) => io.stderr.write(`${styleFor(io.stderr, io.env).yellow("warning")} ${visible(message)}\n`);
   const request = {
     cwd: io.cwd,
     env: io.env,

@@ -9,6 +9,7 @@ import { styleFor } from "../../report/color.js";
 import { eventLine, runSummary } from "../../report/run.js";
 import { mergeShards } from "../../app/shard.js";
 import { EXIT, examples, PATH_HELP, positiveInt, stateDirOption, type CliContext } from "../context.js";
+import { nameFor } from "../../report/names.js";
 
 export const shardOption = () =>
   new Option("--shard <i/n>", "execute only shard I of N of the plan (see plan --shards); other shards' artifacts are awaited from the shared store").argParser(
@@ -39,7 +40,7 @@ export function shardsText(shards: Shard[]): string {
   if (shards.length === 0) return "\nShards: none (nothing to run)\n";
   const lines = shards.map((s) => {
     const awaits = Object.keys(s.awaits).length;
-    return `  ${s.index}/${s.count}: ${s.pairs.length} pair${s.pairs.length === 1 ? "" : "s"}${awaits > 0 ? `, awaits ${awaits} from other shards` : ""}: ${s.pairs.join(", ")}`;
+    return `  ${s.index}/${s.count}: ${s.pairs.length} pair${s.pairs.length === 1 ? "" : "s"}${awaits > 0 ? `, awaits ${awaits} from other shards` : ""}: ${s.pairs.map((id) => nameFor(id, "terminal")).join(", ")}`;
   });
   return `\nShards:\n${lines.join("\n")}\n`;
 }

@@ -1,0 +1,47 @@
+/**
+ * Names are data everywhere. A pair id, a file or input name, a piece id, a lock-file path or a
+ * reason naming one comes from the repository, and so from whoever wrote the pull request: it is
+ * shown as written and never acts in the medium it is shown in. `nameFor` renders one for each:
+ *
+ * - `terminal` (and the job log): one line, every control, bidi and format character and every
+ *   new line made visible (report/visible.ts), so no escape sequence reaches the terminal.
+ * - `markdown`: inline text. As `terminal`, then Markdown's metacharacters escaped (no emphasis,
+ *   link, table cell, heading, HTML or `<!--`), and an `@` or `#` followed by a zero-width joiner,
+ *   so no one is mentioned and no issue is linked. As it has no new line, it never starts a
+ *   heading or a list item.
+ * - `code`: inline code (which GitHub neither mentions nor links in), its fence longer than any
+ *   run of backticks in the name. `cell` is the same inside a table row, its `|` escaped.
+ * - `html`: text inside an HTML element of a Markdown page (`<summary>`, `<code>`).
+ * - `mermaid`: text inside a quoted Mermaid label.
+ */
+import { visibleName } from "./visible.js";
+
+export type Medium = "terminal" | "markdown" | "code" | "cell" | "html" | "mermaid";
+
+/** A zero-width joiner: after `@` or `#`, GitHub sees no mention and no issue reference. */
+const JOIN = "\u200d";
+
+export function nameFor(name: string, medium: Medium): string {
+  const line = visibleName(name);
+  switch (medium) {
+    case "terminal":
+      return line;
+    case "markdown":
+      return line.replace(/[\\`*_[\]<>|~#&$!]/g, "\\$&").replace(/[@#]/g, `$&${JOIN}`);
+    case "code":
+      return inlineCode(line);
+    case "cell":
+      return inlineCode(line).replace(/\|/g, "\\|");
+    case "html":
+      return line.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/@/g, `&#64;${JOIN}`);
+    case "mermaid":
+      return line.replace(/[#&<>"'`]/g, (c) => `#${c.charCodeAt(0)};`);
+  }
+}
+
+/** Inline code that survives any content, including backticks. */
+function inlineCode(text: string): string {
+  const ticks = "`".repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length)) + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") || /^ .* $/.test(text) ? " " : "";
+  return `${ticks}${pad}${text}${pad}${ticks}`;
+}
