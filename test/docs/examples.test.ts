@@ -107,9 +107,10 @@ function checkShell(page: Page, block: Block): string[] {
   return problems;
 }
 
-function validate(page: Page, dir: string): string[] {
+function validate(page: Page, block: Block, dir: string): string[] {
   const r = sh(page, `pairflow validate ${JSON.stringify(dir)}`);
-  return r.status === 0 ? [] : [`pairflow validate ${dir} exited ${r.status}:\n${r.output}`];
+  const status = block.markers.status ?? 0;
+  return r.status === status ? [] : [`pairflow validate ${dir} exited ${r.status}, not ${status}:\n${r.output}`];
 }
 
 function checkSession(page: Page, block: Block, shown: { command: string; output: string[] }): string[] {
@@ -145,19 +146,19 @@ function checkYaml(page: Page, block: Block, index: number): string[] {
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, block.text);
     if (map && "action_pairs" in map) page.workflow = { dir: path.dirname(named), pairs: Object.keys(map.action_pairs as object) };
-    return validate(page, path.dirname(named));
+    return validate(page, block, path.dirname(named));
   }
   if (map && "action_pairs" in map) {
     const dir = `.docs/${index}`;
     mkdirSync(path.join(page.dir, dir), { recursive: true });
     writeFileSync(path.join(page.dir, dir, "workflow.yml"), block.text);
     page.workflow = { dir, pairs: Object.keys((map.action_pairs as object | null) ?? {}) };
-    return validate(page, dir);
+    return validate(page, block, dir);
   }
   // The prompts file of the workflow just above: validated beside it.
   if (map && page.workflow && Object.keys(map).length > 0 && Object.keys(map).every((k) => page.workflow!.pairs.includes(k))) {
     writeFileSync(path.join(page.dir, page.workflow.dir, "prompts.yml"), block.text);
-    return validate(page, page.workflow.dir);
+    return validate(page, block, page.workflow.dir);
   }
   const uses = steps(doc).filter((s) => typeof s.uses === "string" && /pairflow/.test(s.uses));
   if (uses.length > 0) {

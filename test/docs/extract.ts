@@ -112,7 +112,8 @@ export function normalize(line: string): string {
 
 /**
  * The first line shown that the output lacks (in order, as placeholders), or undefined when every one
- * is there. Blank lines and `…` or `...` lines (output left out) are not compared.
+ * is there. Blank lines and `…` or `...` lines (output left out) are not compared; a line ending in `…`
+ * or `...` stands for every line that starts as it does.
  */
 export function missingLine(shown: string[], output: string): string | undefined {
   const actual = output.split("\n").map(normalize);
@@ -120,7 +121,8 @@ export function missingLine(shown: string[], output: string): string | undefined
   for (const line of shown) {
     const want = normalize(line);
     if (want === "" || want === "…" || want === "...") continue;
-    const found = actual.indexOf(want, at);
+    const prefix = /(\.\.\.|…)$/.test(want) ? want.replace(/\s*(\.\.\.|…)$/, "") : undefined;
+    const found = prefix === undefined ? actual.indexOf(want, at) : actual.findIndex((a, i) => i >= at && a.startsWith(prefix));
     if (found < 0) return line;
     at = found + 1;
   }
