@@ -17,6 +17,7 @@ import { dict, own } from "../model/dict.js";
 import type { GuardRef, Pair, PromptEntry, SplitSpec } from "../model/workflow.js";
 import { ASSEMBLE, splitText } from "./split.js";
 import { escapeGlob, isInside } from "./paths.js";
+import { entriesIn, parseGlossary, type Glossary } from "./glossary.js";
 
 type Key = string | number;
 
@@ -111,10 +112,11 @@ export function expandForeach(pairs: ReadonlyMap<string, Pair>, raw: Readonly<Re
       continue;
     }
     const split = splits.get(pair.id);
+    const glossary = glossaryOf(pair, specs.get(pair.id)!, ctx);
     // An output every value would share is said once, not as every pair of instances writing one file.
     const outputOk = checkPlaceholders(pair, specs.get(pair.id)!, split !== undefined, ctx);
     if (split === undefined) {
-      const instances = list.map((item) => instanceOf(pair, item, ok ? resolveRequires(pair, item, instancesOf, ctx) : []));
+      const instances = list.map((item) => glossary(instanceOf(pair, item, ok ? resolveRequires(pair, item, instancesOf, ctx) : []), item));
       if (outputOk) checkOutputs(pair, instances, ctx);
       for (const instance of instances) out.set(instance.id, instance);
       continue;
@@ -125,7 +127,7 @@ export function expandForeach(pairs: ReadonlyMap<string, Pair>, raw: Readonly<Re
     const assemblies: Pair[] = [];
     for (const item of list) {
       const requires = ok ? resolveRequires(pair, item, instancesOf, ctx) : [];
-      const pieces = piecesOf(pair, item, split, ctx).map((piece) => instanceOf(pair, piece, requires));
+      const pieces = piecesOf(pair, item, split, ctx).map((piece) => glossary(instanceOf(pair, piece, requires), piece));
       for (const piece of pieces) out.set(piece.id, piece);
       const assembly = assemblyOf(pair, item, pieces, split, assembled);
       assemblies.push(assembly);
@@ -134,6 +136,64 @@ export function expandForeach(pairs: ReadonlyMap<string, Pair>, raw: Readonly<Re
     if (outputOk) checkOutputs(pair, assemblies, ctx);
   }
   return out;
+}
+
+/**
+ * What gives an instance the entries of its glossary (`foreach: {glossary}`) whose terms occur in
+ * its piece, or its file: in its prompt, and so in its reference. Each glossary file is read once,
+ * and a problem with it said once, at the `glossary` key.
+ */
+function glossaryOf(pair: Pair, spec: Spec, ctx: ForeachContext): (instance: Pair, item: Item) => Pair {
+  if (spec.glossary === undefined) return (instance) => instance;
+  const at: Key[] = ["action_pairs", pair.id, "foreach", "glossary"];
+  if (spec.files === undefined) {
+    ctx.error(at, "gives each file or piece the glossary entries whose terms occur in it; use it with foreach files");
+    return (instance) => instance;
+  }
+  const read = ctx.read;
+  if (read === undefined) {
+    ctx.error(at, "files cannot be read here; a glossary needs a loader that can read them");
+    return (instance) => instance;
+  }
+  const glossaries = new Map<string, Glossary | undefined>();
+  const load = (file: string): Glossary | undefined => {
+    if (glossaries.has(file)) return glossaries.get(file);
+    let glossary: Glossary | undefined;
+    if (!isInside(ctx.root, path.resolve(ctx.dir, file))) {
+      ctx.error(at, `"${file}" is outside the repository (${ctx.root}); give a glossary file inside it, relative to the workflow file`);
+    } else {
+      let text: string | undefined;
+      try {
+        text = read(file);
+      } catch (err) {
+        const why = (err as NodeJS.ErrnoException).code === "ENOENT" ? "it does not exist" : (err as Error).message;
+        ctx.error(at, `cannot read the glossary ${file} (${why}); create it (term: translation, one a line) or fix the path`);
+      }
+      try {
+        if (text !== undefined) glossary = parseGlossary(text);
+      } catch (err) {
+        ctx.error(at, `the glossary ${file} ${(err as Error).message}`);
+      }
+    }
+    glossaries.set(file, glossary);
+    return glossary;
+  };
+  return (instance, item) => {
+    const glossary = load(substitute(spec.glossary!, item.values));
+    if (glossary === undefined) return instance;
+    const text = item.piece !== undefined ? item.piece.text : item.path !== undefined ? readOr(read, item.path) : "";
+    const entries = entriesIn(glossary, text);
+    return entries === undefined ? instance : { ...instance, prompt: { ...instance.prompt, glossary: entries } };
+  };
+}
+
+/** A file's text, or "" when it cannot be read (the plan then says so, as it reads every input). */
+function readOr(read: (file: string) => string, file: string): string {
+  try {
+    return read(file);
+  } catch {
+    return "";
+  }
 }
 
 /** The pieces of a file item as items of their own: `file#piece`, with the piece's placeholders. */
@@ -214,6 +274,8 @@ interface Spec {
   values?: string[];
   /** The name of the values' own placeholder (`as: lang` gives `{lang}`). */
   as?: string;
+  /** The glossary file (term: translation), with placeholders: `glossary/{lang}.yml`. */
+  glossary?: string;
   split?: SplitSpec;
 }
 
@@ -231,7 +293,8 @@ function foreachOf(raw: unknown): Spec | undefined {
         ? { kind: "regex", regex: spec.split.regex, ...(maxChars !== undefined ? { maxChars } : {}) }
         : undefined;
   const as = typeof spec.as === "string" ? spec.as : undefined;
-  return { files, values, split, ...(as !== undefined ? { as } : {}) };
+  const glossary = typeof spec.glossary === "string" ? spec.glossary : undefined;
+  return { files, values, split, ...(as !== undefined ? { as } : {}), ...(glossary !== undefined ? { glossary } : {}) };
 }
 
 function isFileForeach(raw: unknown): boolean {

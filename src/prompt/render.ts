@@ -40,7 +40,7 @@ export const DEFAULT_FEEDBACK_WRAPPER = "Your previous attempt was rejected:\n{f
 /**
  * Renders the prompt a generator receives. Sections, in order: Role, Constraints, Context
  * (specification, then workflow constraints), Dependencies (one fenced block per artifact,
- * labelled by pair id, ordered by pair id so that the order of `requires` changes nothing), History (one entry per rejected attempt), Task. A section with
+ * labelled by pair id, ordered by pair id so that the order of `requires` changes nothing), History (one entry per rejected attempt), Revision, Glossary, Task. A section with
  * nothing to say is left out, header included. Pure string work: the same input always
  * gives the same string, with no trailing newline; an input with nothing in it gives "".
  */
@@ -87,6 +87,7 @@ export function renderPromptParts(input: RenderInput): RenderedPrompt {
   }
   add("History", history(input.history, prompt.feedback_wrapper));
   if (input.revision !== undefined) add("Revision", revision(input.revision));
+  add("Glossary", glossary(prompt.glossary));
   add("Task", text(prompt.task));
 
   return { text: sections.join("\n\n"), prefixEnds };
@@ -164,6 +165,17 @@ export const REVISION_INTRO = "A person revised the previous output like this; k
 function revision(edit: string): string {
   const fence = fenceFor(edit);
   return `${REVISION_INTRO}\n\n${fence}\n${edit}${edit.endsWith("\n") ? "" : "\n"}${fence}`;
+}
+
+/** The words that introduce the glossary entries of a piece's terms (`foreach: {glossary}`). */
+export const GLOSSARY_INTRO = "Translate these terms as given:";
+
+/** A piece's glossary entries, one `- term: translation` a line; absent when it has none, so no other prompt changes. */
+function glossary(entries: Record<string, string> | undefined): string | undefined {
+  if (entries === undefined || Object.keys(entries).length === 0) return undefined;
+  return `${GLOSSARY_INTRO}\n\n${Object.entries(entries)
+    .map(([term, translation]) => `- ${term}: ${translation}`)
+    .join("\n")}`;
 }
 
 /** Replaces every literal `{feedback}` in `wrapper`; other braces are left as they are. */

@@ -153,7 +153,13 @@ function keyedComponents(own: OwnComponents, upstream: Upstream): Keyed[] {
       else put(kind, k, v);
     }
   };
-  if (own.prompt !== null && typeof own.prompt === "object" && !Array.isArray(own.prompt)) each("prompt", "", own.prompt);
+  if (isMapping(own.prompt)) {
+    // A glossary's entries are one component per term (`prompt.glossary.Widget`), so a plan names the term that changed.
+    for (const [k, v] of Object.entries(own.prompt)) {
+      if (k === "glossary" && isMapping(v)) each("prompt", "glossary.", v);
+      else put("prompt", k, v);
+    }
+  }
   put("model", "", own.model);
   put("guard", "", own.guard);
   config("guard_config", own.guard_config);
