@@ -23,6 +23,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { CommandLimits, ReadTrace, ReadTracer, Sandbox } from "../model/ports.js";
 import { systemProgram } from "./sandbox.js";
+import { nameText } from "../model/fileName.js";
 
 /** Where strace writes: the descriptor pairflow hands it (see above). */
 const TRACE_FD = "/dev/fd/3";
@@ -164,7 +165,8 @@ const RESUMED = /^(\d+)\s+<\.\.\. (?:open|openat|openat2|execve) resumed>(.*)$/;
 /**
  * strace's lines, as `-f -y` writes them: `PID  openat(AT_FDCWD</dir>, "path", O_RDONLY) = 3</abs/path>`,
  * a call another process interrupted in two lines (`... <unfinished ...>`, `PID  <... openat resumed>...`).
- * Texts are C strings with octal escapes, decoded as bytes (the log is read as latin1) and then as UTF-8.
+ * Texts are C strings with octal or hex escapes, decoded as bytes (the log is read as latin1) and then
+ * as a file name's text, which keeps a name that is not UTF-8 exactly (src/model/fileName.ts).
  */
 export function parseTrace(text: string, cwd: string): string[] {
   const read = new Set<string>();
@@ -230,7 +232,7 @@ class Scanner {
         this.i++;
         // `"..."...`: a string cut at strace's limit is no path.
         if (this.text.startsWith("...", this.i)) return undefined;
-        return Buffer.from(bytes).toString("utf8");
+        return nameText(Buffer.from(bytes));
       }
       this.i = c === "\\" ? unescape(this.text, this.i, bytes) : (bytes.push(c.charCodeAt(0)), this.i + 1);
     }
@@ -259,7 +261,7 @@ class Scanner {
       const c = this.text[this.i]!;
       if (c === ">") {
         this.i++;
-        return Buffer.from(bytes).toString("utf8");
+        return nameText(Buffer.from(bytes));
       }
       this.i = c === "\\" ? unescape(this.text, this.i, bytes) : (bytes.push(c.charCodeAt(0)), this.i + 1);
     }

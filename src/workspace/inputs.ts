@@ -2,16 +2,18 @@
  * A pair's `inputs`: globs relative to the workflow file's directory whose matched files (path and
  * content hash) become part of the pair's reference. Matches never reach outside the repository,
  * and never include the files pairflow itself writes (the lock file, every pair's output): a
- * reference that included them would change on every run, so the pair would never settle.
+ * reference that included them would change on every run, so the pair would never settle. Globs
+ * walk by src/workspace/glob.ts: never through a symbolic link, names of any bytes.
  */
 import { readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
-import fg from "fast-glob";
 import type { Workflow } from "../model/workflow.js";
 import { textHashes } from "../refs/hash.js";
 import { isInside } from "../config/paths.js";
 import { InputError } from "../model/errors.js";
 import { dict } from "../model/dict.js";
+import { shownName } from "../model/fileName.js";
+import { fsPath, globFiles, realPath } from "./glob.js";
 
 /** Files pairflow writes, by absolute path: the pair whose output each is, or null for the lock file. */
 export type WrittenFiles = ReadonlyMap<string, string | null>;
@@ -92,25 +94,21 @@ export class InputHasher {
   }
 
   private glob(patterns: readonly string[]): string[] {
-    return fg.sync([...patterns], {
-      cwd: this.workflow.dir,
-      dot: true,
-      onlyFiles: true,
-      unique: true,
-      ignore: ["**/.git/**", ...this.ignore],
-    });
+    return globFiles(patterns, this.workflow.dir, { dot: true, ignore: this.ignore });
   }
 
   /** sha256 of one file (`what` and `rel` name it in messages); an error when it resolves outside the repository. */
   fileHash(abs: string, rel: string, what = "input"): string {
     let hash = this.hashes.get(abs);
     if (hash === undefined) {
-      const real = realpathSync.native(abs);
+      const real = realPath(abs);
       if (!isInside(this.root, real)) {
-        throw new InputError(`${what} "${rel}" resolves to ${real}, outside the repository (${this.root}); files pairflow hashes must stay inside it`);
+        throw new InputError(
+          `${what} "${shownName(rel)}" resolves to ${shownName(real)}, outside the repository (${this.root}); files pairflow hashes must stay inside it`,
+        );
       }
       // Text compares with normalised line endings: a CRLF checkout is the same input.
-      hash = textHashes(readFileSync(real)).text;
+      hash = textHashes(readFileSync(fsPath(real))).text;
       this.hashes.set(abs, hash);
     }
     return hash;

@@ -9,11 +9,11 @@
  */
 import { closeSync, constants, existsSync, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
-import fg from "fast-glob";
 import { ConfigError, type ConfigIssue } from "../model/errors.js";
 import { isInside } from "../config/paths.js";
 import { displayPath, issueAt, parseWorkflow, WORKFLOW_NAMES, type ConfigFiles, type FileKind, type Loaded } from "../config/parse.js";
 import { OutputFiles } from "./outputs.js";
+import { globFiles } from "./glob.js";
 
 /**
  * Configuration files are text a person keeps: a larger one (a device, a dump written there by
@@ -27,10 +27,10 @@ export const diskFiles: ConfigFiles = {
   read: readConfigFile,
   exists: (file) => existsSync(file),
   glob: (patterns, cwd) =>
-    // As `inputs` are matched (src/workspace/inputs.ts), files only and never inside .git; hidden
-    // files only where a pattern names them (so `**` never reaches the state directory, .pairflow/),
-    // and no symbolic link is followed into a directory, so matches stay where they appear to be.
-    fg.sync([...patterns], { cwd, dot: false, onlyFiles: true, unique: true, followSymbolicLinks: false, ignore: ["**/.git/**"] }),
+    // As `inputs` are matched (src/workspace/glob.ts): files only, never inside .git, never through
+    // a link; hidden files only where a pattern names them (so `**` never reaches the state
+    // directory, .pairflow/).
+    globFiles(patterns, cwd, { dot: false }),
   stat: fileKind,
 };
 

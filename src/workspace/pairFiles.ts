@@ -25,6 +25,7 @@ import { sortedObject } from "../refs/configRef.js";
 import type { InputHasher } from "./inputs.js";
 import { outputPath } from "./outputs.js";
 import { ReadGraph, type Reached } from "./reads/follow.js";
+import { realPath, statFollowing } from "./glob.js";
 import { sharedValue } from "../refs/canonical.js";
 
 /** A composite inside a composite inside ...: deeper than this is not followed. */
@@ -226,9 +227,9 @@ export class PairFileHasher {
     let known = this.words.get(abs);
     if (known === undefined) {
       known = false;
-      if (isInside(this.workflow.root, abs) && !this.pairflows(abs) && statSync(abs, { throwIfNoEntry: false })?.isFile()) {
+      if (isInside(this.workflow.root, abs) && !this.pairflows(abs) && statFollowing(abs)?.isFile()) {
         // A link may lead out of the repository; such a file is never read.
-        known = isInside(this.realRoot, realpathSync.native(abs));
+        known = isInside(this.realRoot, realPath(abs));
       }
       this.words.set(abs, known);
     }

@@ -1,0 +1,77 @@
+/**
+ * The one way pairflow lists files a pull request controls (`inputs`, the `files` of
+ * generator_config and guard_config, foreach `files`): fast-glob, with two rules of its own.
+ *
+ * - No symbolic link is ever followed while walking: a link to `.` or to `/` is not descended
+ *   (two committed links to `.` would make `**` walk 2^depth paths, one to `/` the whole file
+ *   system), and a link loop is nothing to walk. A link the glob matches by its own name counts as
+ *   a file when it leads to a regular file: its content is that file's (src/workspace/inputs.ts
+ *   refuses one that leads outside the repository). A link to a directory, to nothing, or to
+ *   itself is no file and is not matched.
+ * - Names are read as bytes, so a name that is not UTF-8 is matched under its exact text
+ *   (src/model/fileName.ts) instead of a U+FFFD spelling no file has.
+ */
+import { lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from "node:fs";
+import path from "node:path";
+import fg from "fast-glob";
+import { isUtf8Name, nameBytes, nameText } from "../model/fileName.js";
+
+/** A path as Node's file system calls take it: its text, or its bytes when it names bytes that are not UTF-8. */
+export function fsPath(file: string): string | Buffer {
+  return isUtf8Name(file) ? file : nameBytes(file);
+}
+
+/** realpathSync.native for names of any bytes. */
+export function realPath(file: string): string {
+  return isUtf8Name(file) ? realpathSync.native(file) : nameText(realpathSync.native(nameBytes(file), { encoding: "buffer" }));
+}
+
+/** A file's Stats after links, undefined when nothing is there (a dangling link, a loop, a file on the way). */
+export function statFollowing(file: string): Stats | undefined {
+  try {
+    return statSync(fsPath(file), { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/** A directory entry whose name is the text of its bytes. */
+function named(entry: Dirent<Buffer>): Dirent {
+  return Object.assign(Object.create(Object.getPrototypeOf(entry) as object) as Dirent, entry, { name: nameText(entry.name) });
+}
+
+/** The file system as fast-glob sees it: every path handed back as the bytes it stands for, every name read as bytes. */
+const BYTE_NAMES = {
+  lstatSync: (file: string) => lstatSync(fsPath(file)),
+  statSync: (file: string) => statSync(fsPath(file)),
+  readdirSync: ((dir: string, options?: { withFileTypes?: boolean }) =>
+    options?.withFileTypes
+      ? readdirSync(fsPath(dir), { withFileTypes: true, encoding: "buffer" }).map(named)
+      : readdirSync(fsPath(dir), { encoding: "buffer" }).map(nameText)) as unknown as typeof readdirSync,
+};
+
+export interface GlobOptions {
+  /** Whether `*` and `**` match names starting with a dot. */
+  dot: boolean;
+  ignore?: string[];
+}
+
+/**
+ * The files the globs match (exclusions start with "!"), relative to cwd, never inside .git, by
+ * the rules above.
+ */
+export function globFiles(patterns: readonly string[], cwd: string, options: GlobOptions): string[] {
+  const entries = fg.sync([...patterns], {
+    cwd,
+    dot: options.dot,
+    onlyFiles: false,
+    objectMode: true,
+    unique: true,
+    followSymbolicLinks: false,
+    ignore: ["**/.git/**", ...(options.ignore ?? [])],
+    fs: BYTE_NAMES,
+  });
+  return entries
+    .filter((entry) => entry.dirent.isFile() || (entry.dirent.isSymbolicLink() && statFollowing(path.resolve(cwd, entry.path))?.isFile() === true))
+    .map((entry) => entry.path);
+}
