@@ -76,10 +76,11 @@ describe("on a workflow of 2,000 pairs", () => {
     // Ten failed pairs one by one, the rest in one collapsed block: the causes are a screen below, not 2,000 lines.
     expect(markdown).toContain("<details><summary>1,990 more failed pairs</summary>");
     expect(markdown.split("\n### What ran, by cause")[0]!.split("<details><summary>✖").length - 1).toBeGreaterThan(10);
-    // Every pair failed for the same reason of its own: one cause, counted, not 2,000 rows.
+    // Every pair failed, each for an edit of its own: the first 50 causes, the rest counted, not 2,000 rows.
     const causes = paragraphs(markdown, "### What ran, by cause");
-    expect(causes).toHaveLength(1);
-    expect(causes[0]).toMatch(/^✖ \*\*prompt: prompt\.task changed\*\* — 2,000 pairs \(2,000 failed\) · waves 1–\d+: `[^`]+`, .* and 1,995 more$/);
+    expect(causes).toHaveLength(50);
+    for (const c of causes) expect(c).toMatch(/^✖ \*\*/);
+    expect(markdown).toContain("…and 1,950 more causes");
   });
 });
 
@@ -157,7 +158,7 @@ describe("the graph", () => {
     const graph = mermaidGraph(nodes);
     await checkMermaid(graph.text!);
     expect(graph.condensed).toBe(true);
-    expect(graph.text).toContain('c0["prompt: prompt.task changed<br/>n0"]');
+    expect(graph.text).toContain('c0["prompt of n0 (task)<br/>600 pairs"]');
     // 600 waves in 8 groups of 75, each edge counting the pairs of the cause in it.
     expect(graph.text).toContain('g0["waves 1–75<br/>75 run"]');
     expect(graph.text).toContain('g7["waves 526–600<br/>75 run"]');
@@ -181,18 +182,22 @@ describe("the graph", () => {
     const loose = mermaidGraph(chain(100, (i) => i >= 80, false));
     await checkMermaid(loose.text!);
     expect(loose.condensed).toBe(true);
-    expect(loose.text).toContain('c0["prompt: prompt.task changed<br/>20 pairs"]');
+    // Each pair's prompt is an edit of its own: the first causes have boxes, the rest are folded into one.
+    expect(loose.text).toContain('c0["prompt of n80 (task)<br/>1 pair"]');
+    expect(loose.text).toContain('cx["13 more causes"]');
     // A few loose boxes are still read at a glance.
     expect(mermaidGraph(chain(100, (i) => i >= 95, false)).condensed).toBeUndefined();
   });
 
-  it("draws fewer pairs when their labels are too long for GitHub, and none when even one is", async () => {
+  it("draws long ids with short labels: their start and their end", async () => {
     const long = (i: number) => `${"x".repeat(2_000)}${i}`;
     const nodes = Array.from({ length: 30 }, (_, i) => ({ id: long(i), requires: [], status: "run" }));
     const graph = mermaidGraph(nodes);
-    expect(graph.text!.length).toBeLessThanOrEqual(50_000);
-    expect(graph.drawn.length).toBeLessThan(30);
-    expect(mermaidGraph([{ id: "y".repeat(60_000), requires: [], status: "run" }]).text).toBeNull();
+    await checkMermaid(graph.text!);
+    expect(graph.drawn).toHaveLength(30);
+    for (const [, label] of graph.text!.matchAll(/\["▶ ([^"]*)"\]/g)) expect(label!.length).toBeLessThanOrEqual(28);
+    expect(graph.text).toContain(`["▶ ${"x".repeat(14)}…${"x".repeat(11)}29"]`);
+    expect(mermaidGraph([{ id: "y".repeat(60_000), requires: [], status: "run" }]).text).toContain(`"▶ ${"y".repeat(14)}…${"y".repeat(13)}"`);
   });
 });
 
@@ -325,18 +330,13 @@ describe.each([10, 200, 1_000])("a workflow of %i pairs", (n) => {
     expect(markdown.split("\n")[2]).toBe(
       `**${affected} of ${n.toLocaleString("en-US")} pairs to run** · estimated cost $0.42 · ${n - affected} unchanged · ${plan.graph.waves.length} waves`,
     );
-    // The two pairs changed the same way: one cause, the pairs that follow from them counted, never a row per dependent.
+    // Each pair's prompt edited is a cause of its own, naming it, the pairs that follow from it counted, never a row per dependent.
     const causes = paragraphs(markdown, "### What will run, by cause");
-    expect(causes).toHaveLength(1);
-    expect(causes[0]).toMatch(
-      new RegExp(
-        `^\\*\\*prompt: prompt\\.task changed\\*\\* — 2 pairs${cascade.size > 0 ? ` \\+ ${cascade.size.toLocaleString("en-US")} downstream` : ""} · wave`,
-      ),
-    );
+    expect(causes).toHaveLength(2);
     for (const id of changed) {
       const downstream = [...cascade].filter((c) => reaches(plan, id, c)).length;
-      expect(causes[0]).toContain(`\`${id}\``);
-      if (cascade.size > 0 && downstream > 0) expect(causes[0]).toMatch(new RegExp(`\`${id}\` \\(\\+ \\d+ downstream\\)`));
+      const extent = `1 pair${downstream > 0 ? ` + ${downstream.toLocaleString("en-US")} downstream` : ""} · wave`;
+      expect(causes.filter((c) => c.startsWith(`**prompt of \`${id}\` (task)** — ${extent}`))).toHaveLength(1);
     }
     await expectGraph(markdown, n, affected, []);
     expect(Buffer.byteLength(markdown)).toBeLessThanOrEqual(STEP_SUMMARY_LIMIT);
@@ -364,8 +364,8 @@ describe.each([10, 200, 1_000])("a workflow of %i pairs", (n) => {
     );
     for (const id of failed) expect(markdown).toMatch(new RegExp(`<details><summary>✖ <code>${id}</code>( \\(blocked \\d+ pairs?\\))?: rejected`));
     const causes = paragraphs(markdown, "### What ran, by cause");
-    expect(causes).toHaveLength(1);
-    expect(causes[0]).toContain("**prompt: prompt.task changed** — 2 pairs (2 executed)");
+    expect(causes).toHaveLength(2);
+    for (const c of causes) expect(c).toMatch(/^\*\*prompt of `pair_\d+` \(task\)\*\* — 1 pair \(1 executed\)/);
     await expectGraph(markdown, n, affected, failed);
     expect(Buffer.byteLength(markdown)).toBeLessThanOrEqual(STEP_SUMMARY_LIMIT);
   });
@@ -393,12 +393,12 @@ describe.each([10, 200, 1_000])("a workflow of %i pairs", (n) => {
     positions(comment, ["#### Will re-run, by cause", "prompt of <code>pair_0000</code>", "#### Graph"]).reduce((a, b) => (expect(b).toBeGreaterThan(a), b));
     // The diffs that explain the cause are right under it: no section of changes apart.
     expect(comment).not.toContain("#### Changes");
-    expect(paragraphs(comment, "#### Will re-run, by cause")[0]).toMatch(/^\*\*prompt: prompt\.task changed\*\* — 2 pairs/);
+    expect(paragraphs(comment, "#### Will re-run, by cause")[0]).toMatch(/^\*\*prompt of `pair_\d+` \(task\)\*\* — 1 pair/);
     expect(comment.length).toBeLessThanOrEqual(COMMENT_LIMIT);
     const [graph] = mermaidBlocks(comment);
     await checkMermaid(graph!);
     if (n <= GRAPH_NODE_LIMIT) expect(nodeCount(graph!)).toBe(n);
-    else expect(graph).toContain('c0["prompt: prompt.task changed<br/>2 pairs"]');
+    else expect(graph).toMatch(/^ {2}c0\["prompt of pair_\d+ \(task\)<br\/>[\d,]+ pairs?"\]$/m);
   });
 });
 
@@ -448,10 +448,10 @@ async function expectGraph(markdown: string, n: number, affected: number, failed
     for (const id of failed) expect(graph).toMatch(new RegExp(`^ {2}p\\d+\\{\\{"✖ FAILED ${id}"\\}\\}$`, "m"));
     return;
   }
-  expect(graph).toMatch(/^ {2}c0\["prompt: prompt\.task changed<br\/>2 pairs"\]$/m);
+  expect(graph).toMatch(/^ {2}c0\["prompt of pair_\d+ \(task\)<br\/>[\d,]+ pairs?"\]$/m);
   for (const id of failed) expect(graph).toMatch(new RegExp(`^ {2}f\\d+\\{\\{"✖ FAILED ${id}"\\}\\}$`, "m"));
   expect(markdown).toContain(
-    `_Condensed: the ${affected.toLocaleString("en-US")} affected pairs as 1 cause and the groups of pairs they reach, each edge counting pairs` +
+    `_Condensed: the ${affected.toLocaleString("en-US")} affected pairs as 2 causes and the groups of pairs they reach, each edge counting pairs` +
       `${failed.length ? "; each failed pair with the pairs it blocked" : ""}; ${(n - affected).toLocaleString("en-US")} unchanged pairs not drawn._`,
   );
 }
