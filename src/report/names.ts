@@ -6,8 +6,8 @@
  * - `terminal` (and the job log): one line, every control, bidi and format character and every
  *   new line made visible (report/visible.ts), so no escape sequence reaches the terminal.
  * - `markdown`: inline text. As `terminal`, then Markdown's metacharacters escaped (no emphasis,
- *   link, table cell, heading, HTML or `<!--`), and an `@` or `#` followed by a zero-width joiner,
- *   so no one is mentioned and no issue is linked. As it has no new line, it never starts a
+ *   link, table cell, heading, HTML or `<!--`), and a zero-width joiner after an `@` or `#` and
+ *   in `://` and `www.`, so no one is mentioned, no issue is linked and no address made a link. As it has no new line, it never starts a
  *   heading or a list item.
  * - `code`: inline code (which GitHub neither mentions nor links in), its fence longer than any
  *   run of backticks in the name. `cell` is the same inside a table row, its `|` escaped.
@@ -27,7 +27,7 @@ export function nameFor(name: string, medium: Medium): string {
     case "terminal":
       return line;
     case "markdown":
-      return line.replace(/[\\`*_[\]<>|~#&$!]/g, "\\$&").replace(/[@#]/g, `$&${JOIN}`);
+      return line.replace(/[\\`*_[\]<>|~#&$!]/g, "\\$&").replace(/[@#]|:(?=\/\/)|\bwww(?=\.)/gi, `$&${JOIN}`);
     case "code":
       return inlineCode(line);
     case "cell":

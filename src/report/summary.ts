@@ -641,7 +641,7 @@ export function planSummaryMarkdown(plan: Plan, options: SummaryOptions & { note
   const t = totals(plan);
   const cost = options.cost !== undefined && t.run > 0 ? ` · ${options.cost.startsWith("$") ? `estimated cost ${options.cost}` : options.cost}` : "";
   const head = [
-    `## pairflow plan: ${escapeHtml(plan.workflow.name)}`,
+    `## pairflow plan: ${md(plan.workflow.name)}`,
     "",
     `**${number(t.run)} of ${number(t.pairs)} pairs to run**${withoutCallsText(plan)}${cost} · ${number(t.skip)} unchanged · ${number(plan.graph.waves.length)} waves`,
     ...staleLines(plan),
@@ -661,7 +661,7 @@ export function runSummaryMarkdown(plan: Plan, report: RunReport, options: Summa
   const tokens = reported === null ? NOT_REPORTED : number(reported.input + reported.output);
   const verdict = report.status === "success" ? "succeeded" : report.status;
   const head = [
-    `## pairflow run: ${escapeHtml(plan.workflow.name)} ${verdict}`,
+    `## pairflow run: ${md(plan.workflow.name)} ${verdict}`,
     "",
     `**${number(t.pairs)} pairs**: ${number(t.executed)} executed, ${number(t.reused)} reused, ${number(t.failed)} failed, ${number(t.blocked)} blocked` +
       ` · tokens ${tokens} · ${seconds(t.durationMs)} · run \`${report.runId}\``,
