@@ -4,7 +4,7 @@
  * modules imported after a `cd`, a Python module imported by a script, a file whose name only a
  * traced run sees, the sections of a `split: markdown` page), after each random step of changes a
  * person makes (those files edited and reverted, prompts, guards tightened and loosened, outputs
- * edited by hand and restored), one `pairflow run --trace-reads` must leave every output as a
+ * edited by hand, restored and deleted), one `pairflow run --trace-reads` must leave every output as a
  * from-scratch `run --force` of the same sources in a separate copy leaves it (no miss), and:
  *
  * - plan = run: the pairs `plan` said would run are those the run executed;
@@ -54,6 +54,8 @@ function editable(file: (typeof EDITABLE)[number], v: number): string {
 const FIXED: Record<string, string> = {
   // Sourced through $(dirname "$0"): pairflow follows it to lib/b.sh.
   "lib/a.sh": '. "$(dirname "$0")/b.sh"\ncat\necho "a: $B"\n',
+  // The same, in the backquoted spelling.
+  "lib/c.sh": '. "`dirname "$0"`/b.sh"\ncat\necho "c: $B"\n',
   // Run after `cd tools`: the import is relative to tools/.
   "tools/x.mjs": 'import { y } from "./y.mjs";\nimport { readFileSync } from "node:fs";\nprocess.stdout.write(readFileSync(0, "utf8") + "x: " + y + "\\n");\n',
   "py/m.py": 'import sys\nfrom helper import H\nsys.stdout.write(sys.stdin.read() + "m: " + H + "\\n")\n',
@@ -69,14 +71,17 @@ const FIXED: Record<string, string> = {
   ].join("\n"),
 };
 
-type Kind = "source" | "cd" | "python" | "traced" | "plain";
+type Kind = "source" | "backquoted" | "cd" | "python" | "traced" | "plain" | "crlf";
 
 const COMMAND: Record<Kind, string> = {
   source: "sh lib/a.sh | sh lib/log.sh",
+  backquoted: "sh lib/c.sh | sh lib/log.sh",
   cd: "cd tools && node x.mjs | sh ../lib/log.sh",
   python: "python3 py/m.py | sh lib/log.sh",
   traced: "sh lib/indirect.sh | sh lib/log.sh",
   plain: "cat | sh lib/log.sh",
+  // Lines ending CRLF, as a Windows tool writes them: what dependents read is these bytes.
+  crlf: "sed 's/$/\\r/' | sh lib/log.sh",
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -94,7 +99,8 @@ type Change =
   | { kind: "task"; pair: number; version: number }
   | { kind: "guard"; pair: number; variant: number }
   | { kind: "hand"; pair: number }
-  | { kind: "restore"; pair: number };
+  | { kind: "restore"; pair: number }
+  | { kind: "delete"; pair: number };
 
 interface Scenario {
   pairs: PairSpec[];
@@ -109,12 +115,13 @@ const changeArb: fc.Arbitrary<Change> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant("guard" as const), pair: fc.nat(), variant: fc.nat(2) }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant("hand" as const), pair: fc.nat() }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant("restore" as const), pair: fc.nat() }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant("delete" as const), pair: fc.nat() }), weight: 1 },
 );
 
 const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
   pairs: fc.array(
     fc.record({
-      kind: fc.constantFrom<Kind>("source", "cd", "python", "traced", "plain"),
+      kind: fc.constantFrom<Kind>("source", "backquoted", "cd", "python", "traced", "plain", "crlf"),
       deps: fc.array(fc.nat(), { maxLength: 2 }),
       guard: fc.nat(2),
     }),
@@ -221,6 +228,12 @@ class Sources {
         if (!this.hand.has(i)) this.hand.set(i, readFileSync(this.output(i)));
         writeFileSync(this.output(i), readFileSync(this.output(i), "utf8") + `written by hand ${++this.edits}\n`);
         return `out/p${i}.txt edited by hand`;
+      }
+      case "delete": {
+        const i = change.pair % n;
+        rmSync(this.output(i), { force: true });
+        this.hand.delete(i);
+        return `out/p${i}.txt deleted`;
       }
       case "restore": {
         const i = change.pair % n;

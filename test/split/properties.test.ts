@@ -17,13 +17,13 @@
  *   PAIRFLOW_PROPERTY_RUNS=200   histories to try (default 12; pages: 20 times as many)
  *   PAIRFLOW_PROPERTY_SEED=123   another seed (default fixed, so every run tries the same ones)
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { splitText } from "../../src/config/split.js";
 import type { Generator } from "../../src/model/ports.js";
-import { tempRepo } from "../helpers/fixtures.js";
+import { REPO, tempRepo } from "../helpers/fixtures.js";
 import { planOf, runOf } from "../helpers/state.js";
 
 const RUNS = Number(process.env.PAIRFLOW_PROPERTY_RUNS ?? 12);
@@ -172,6 +172,28 @@ describe("the pieces of a Markdown page", () => {
   it("are named by the anchors github.com gives real headings", () => {
     const text = REAL.map(([h], i) => `## ${h}\n\nText ${i}.\n`).join("\n");
     expect(splitText(text, { kind: "markdown" }).map((p) => p.id)).toEqual(REAL.map(([, a]) => a));
+  });
+
+  it("are the anchors the links in this project's own documentation name", () => {
+    const docs = path.join(REPO, "docs");
+    const files = [
+      path.join(REPO, "README.md"),
+      ...readdirSync(docs)
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => path.join(docs, f)),
+    ];
+    const links: [string, string][] = [];
+    for (const file of files) {
+      for (const m of readFileSync(file, "utf8").matchAll(/\]\(([\w./-]*\.md)?#([^)\s]+)\)/g)) {
+        const target = m[1] ? path.resolve(path.dirname(file), m[1]) : file;
+        links.push([path.relative(REPO, target), m[2]!]);
+      }
+    }
+    expect(links.length).toBeGreaterThan(10);
+    for (const [target, anchor] of links) {
+      const ids = splitText(readFileSync(path.join(REPO, target), "utf8"), { kind: "markdown" }).map((p) => p.id);
+      expect(ids, `${target}#${anchor}`).toContain(decodeURIComponent(anchor));
+    }
   });
 
   it("do not start at a `#` line inside an HTML comment or a <pre> block, which GitHub gives no anchor", () => {
