@@ -2,7 +2,7 @@
 
 /**
  * What the comment says will re-run: each cause of "Will re-run, by cause" with the pairs it names
- * and how many pairs it counts (`**why** — \`g_impl\` + 1 downstream · waves 2–3` → g_impl, 2).
+ * and how many pairs it counts (`**prompt of \`g_impl\` (task)** — 1 pair + 1 downstream · waves 2–3` → g_impl, 2).
  */
 export function rerunCauses(body: string): { named: string[]; count: number } {
   const section = body.split("#### Will re-run, by cause\n\n")[1]?.split(/\n#### /)[0] ?? "";
@@ -14,7 +14,8 @@ export function rerunCauses(body: string): { named: string[]; count: number } {
     const pairs = /^([\d,]+) pairs/.exec(extent);
     const downstream = / \+ ([\d,]+) downstream/.exec(extent);
     count += (pairs ? Number(pairs[1]!.replace(/,/g, "")) : 1) + (downstream ? Number(downstream[1]!.replace(/,/g, "")) : 0);
-    named.push(...[...extent.matchAll(/`([^`]+)`/g)].map((m) => m[1]!));
+    // Pairs are named in the cause's name (`prompt of \`g_impl\``) and in how far it reaches.
+    named.push(...[...cause.matchAll(/`([^`]+)`/g)].map((m) => m[1]!));
   }
   return { named: [...new Set(named)], count };
 }

@@ -86,11 +86,11 @@ describe("mode plan on a pull request", () => {
       `### pairflow plan of \`tdd-stack\` at [\`${head1.slice(0, 7)}\`](https://github.com/o/r/commit/${head1}): 2 pairs will re-run after merging, estimated cost $0.00`,
     );
     expect(first.outputs).toMatchObject({ "to-run": "2", "has-changes": "true", "estimated-cost": "0", "comment-url": ours()[0]!.html_url });
-    expect(body1).toContain("**prompt: prompt.task changed** — `g_impl` + 1 downstream · waves 2–3");
+    expect(body1).toContain("**prompt of `g_impl` (task)** — 1 pair + 1 downstream · waves 2–3");
     expect(body1).toContain("-  task: Implement the Stack class.");
     expect(body1).toContain("+  task: Implement the Stack class with a list.");
     expect(body1).toContain("```mermaid");
-    expect(first.summary).toContain("prompt.task changed");
+    expect(first.summary).toContain("**prompt of `g_impl` (task)**");
     // Every pair that will re-run is named, in the comment and the job summary alike, collapsed.
     for (const text of [body1, first.summary])
       expect(text).toContain(
@@ -124,8 +124,9 @@ describe("mode plan on a pull request", () => {
     expect(ours()).toHaveLength(1);
     const body2 = ours()[0]!.body;
     expect(body2).not.toBe(body1);
-    // Both edited prompts are one cause now, g_review following from both.
-    expect(body2).toContain("**prompt: prompt.task changed** — 2 pairs + 1 downstream · waves 1–3: `g_test` (+ 1 downstream), `g_impl` (+ 1 downstream)");
+    // Each edited prompt is a cause of its own, naming its pair, g_review following from both.
+    expect(body2).toContain("**prompt of `g_test` (task)** — 1 pair + 1 downstream · waves 1–3");
+    expect(body2).toContain("**prompt of `g_impl` (task)** — 1 pair + 1 downstream · waves 2–3");
     expect(gh.comments).toHaveLength(2); // the reviewer's and ours
 
     // The job run again on the same commit: the same plan, nothing written.
@@ -178,7 +179,7 @@ describe("mode plan on a pull request", () => {
     expect(result.code).toBe(0);
     expect(gh.comments).toHaveLength(0);
     expect(result.summary).toMatch(/^> \[!NOTE\]\n> The plan could not be posted as a pull request comment \(HTTP 403/);
-    expect(result.summary).toContain("prompt.task changed");
+    expect(result.summary).toContain("**prompt of `g_impl` (task)**");
     expect(result.annotations.some((a) => a.level === "notice" && a.message.includes("pull-requests: write"))).toBe(true);
   });
 });
@@ -234,7 +235,7 @@ describe("racing plan jobs", () => {
     const ours = gh.comments.filter((c) => c.body.startsWith(OURS));
     expect(ours).toHaveLength(1);
     expect(ours[0]!.body.split("\n")[1]).toBe(`<!-- pairflow:planned ${newerSha} run 501 attempt 1 -->`);
-    expect(ours[0]!.body).toMatch(/\*\*prompt: prompt\.task changed\*\* — 2 pairs .*`g_test`/);
+    expect(ours[0]!.body).toContain("**prompt of `g_test` (task)** — 1 pair");
     expect(gh.comments).toHaveLength(2);
     expect(gh.requests.filter((r) => r.startsWith("POST"))).toHaveLength(2);
     // The newer job points to the comment left. (The older one does too when it listed again after the

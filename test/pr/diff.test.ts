@@ -177,7 +177,7 @@ describe("pairflow diff --base", () => {
     expect(lines[1]).toBe(`### pairflow plan of \`tdd-stack\` at \`${head.slice(0, 7)}\`: 1 pair will re-run after merging, estimated cost $0.00`);
     // The cause, and the entry that explains it right under it.
     expect(r.stdout).toContain(
-      "#### Will re-run, by cause\n\n**new: never accepted** — `g_docs` · wave 3\n\n<details><summary>configuration of <code>g_docs</code> (added)</summary>\n\n```diff\n--- a/flows/tdd/workflow.yml\n",
+      "#### Will re-run, by cause\n\n**new pair `g_docs`** — 1 pair · wave 3\n\n<details><summary>configuration of <code>g_docs</code> (added)</summary>\n\n```diff\n--- a/flows/tdd/workflow.yml\n",
     );
     expect(r.stdout).toContain("#### Added pairs\n\n`g_docs`\n");
     // The graph highlights the pair that will run.
@@ -354,6 +354,6 @@ describe("the pull request's plan is the plan main makes after merging", () => {
     const md = (await cli(["diff", WF, "--base", "main", "--format", "markdown"], dir)).stdout;
     expect(md).toContain("**2 pairs will re-run after merging**, 1 changed and already accepted, 0 unchanged.");
     expect(md).toContain("| `g_test` | 1 | only its content | output edited by hand on the branch; kept as accepted |");
-    expect(md).toContain("**upstream\\_artifact: g\\_test's output was edited by hand** — `g_impl` + 1 downstream · waves 2–3");
+    expect(md).toContain("**`g_test`'s output, edited by hand** — `g_impl` + 1 downstream · waves 2–3");
   });
 });

@@ -43,10 +43,11 @@ describe("the comment's size", () => {
     expect(comment.length).toBeGreaterThan(COMMENT_LIMIT - 5_000); // the room is used, not wasted
     expect(comment.startsWith(commentMarker("workflow.yml") + "\n")).toBe(true);
     expect(comment).toContain("**300 pairs will re-run after merging**, 0 unchanged.");
-    // 300 pairs changed the same way: one cause, with its 300 diffs in one collapsed block under it.
+    // 300 prompts edited: a cause each, naming its pair, its diff under it; the first 50 listed, the rest counted.
     expect(comment).toMatch(
-      /\n\*\*prompt: prompt\.task changed\*\* — 300 pairs · wave 1: `pair_000`, `pair_001`, .* and 295 more\n\n<details><summary>The diffs of 300 prompts \(\d+ shown here\)<\/summary>\n/,
+      /\n\*\*prompt of `pair_000` \(task\)\*\* — 1 pair · wave 1\n\n<details><summary>prompt of <code>pair_000<\/code> \(changed\)<\/summary>\n/,
     );
+    expect(comment).toContain("…and 250 more causes; the whole diff is in the job summary of this check.");
     expect(comment).toMatch(/…and \d+ more changed entries not shown here; the whole diff is in the job summary of this check\./);
     expect(comment.split("<details>").length - 1).toBeGreaterThan(20);
     expect(comment).toContain("#### Graph");
@@ -78,10 +79,8 @@ describe("the comment's size", () => {
     const comment = diffMarkdown(await planDiff(undefined, { cwd: dir, base: "main" }), { marker: commentMarker("workflow.yml"), summaryUrl });
     expect(comment.length).toBeLessThanOrEqual(COMMENT_LIMIT);
     // Each cause with the diff that explains it right under it.
-    expect(comment).toContain("\n**prompt: prompt.task changed** — `g_impl` · wave 2\n\n<details><summary>prompt of <code>g_impl</code> (changed)</summary>");
-    expect(comment).toContain(
-      "\n**prompt: prompt.role changed** — `g_review` · wave 3\n\n<details><summary>prompt of <code>g_review</code> (changed)</summary>",
-    );
+    expect(comment).toContain("\n**prompt of `g_impl` (task)** — 1 pair · wave 2\n\n<details><summary>prompt of <code>g_impl</code> (changed)</summary>");
+    expect(comment).toContain("\n**prompt of `g_review` (role)** — 1 pair · wave 3\n\n<details><summary>prompt of <code>g_review</code> (changed)</summary>");
     expect(comment).toContain("```diff\n--- a/prompts.yml\n+++ b/prompts.yml\n@@ -1,7 +1,3007 @@\n g_impl:\n");
     expect(comment).toContain("+    Requirement 0: the stack keeps its items in order.");
     expect(comment).not.toContain("Requirement 2999:");
@@ -90,7 +89,7 @@ describe("the comment's size", () => {
     );
     // The long diff does not crowd out the short one after it.
     expect(comment).toContain("-  role: You are a careful code reviewer.\n+  role: You are a strict code reviewer.\n");
-    expect(comment).toContain("```mermaid\nflowchart LR\n");
+    expect(comment).toContain("```mermaid\nflowchart TD\n");
     expectWellFormed(comment);
   });
 
