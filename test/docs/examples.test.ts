@@ -4,13 +4,14 @@
  * compared with what it prints. The rules and the markers a page uses are in CONTRIBUTING.md ("The
  * docs"); test/docs/extract.ts reads the blocks.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { copySources, REPO, tempRepo } from "../helpers/fixtures.js";
 import { CLI } from "../helpers/package.js";
+import { startModelService, type ModelService } from "../helpers/providers.js";
 import { scaled } from "../helpers/time.js";
 import { blocks, commands, missingLine, session, type Block } from "./extract.js";
 
@@ -54,18 +55,29 @@ interface Page {
   dir: string;
   bin: string;
   problems: string[];
+  /** The loopback model service's address and key, for the scripts' environment. */
+  model: Record<string, string>;
   /** The last workflow the page showed: where it was written, and its pair ids. */
   workflow?: { dir: string; pairs: string[] };
 }
 
-/** Runs a script as a reader would type it, in order, stopping at a failure; stderr merged into stdout as on a terminal. */
-function sh(page: Page, script: string, dir = "."): { status: number | null; output: string } {
+/**
+ * Runs a script as a reader would type it, in order, stopping at a failure; stderr merged into stdout
+ * as on a terminal. The loopback model service answers in this process meanwhile: the script's
+ * `PAIRFLOW_DOCS_OPENAI_URL` is its OpenAI-compatible address, and `OPENAI_API_KEY` its key.
+ */
+function sh(page: Page, script: string, dir = "."): Promise<{ status: number | null; output: string }> {
   const text = script.replace(/\bnode dist\/cli\.js\b/g, "pairflow").replace(/\bnpx pairflow\b/g, "pairflow");
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", PATH: `${page.bin}:${process.env.PATH}`, ...GIT_IDENTITY };
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", PATH: `${page.bin}:${process.env.PATH}`, ...GIT_IDENTITY, ...page.model };
   delete env.PAIRFLOW_STATE_DIR;
   delete env.CI;
-  const r = spawnSync("sh", ["-ec", `{\n${text}\n} 2>&1`], { cwd: path.join(page.dir, dir), env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  return { status: r.status, output: r.stdout };
+  return new Promise((resolve, reject) => {
+    const child = spawn("sh", ["-ec", `{\n${text}\n} 2>&1`], { cwd: path.join(page.dir, dir), env, stdio: ["ignore", "pipe", "inherit"] });
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, output }));
+  });
 }
 
 const GIT_IDENTITY = { GIT_AUTHOR_NAME: "docs", GIT_AUTHOR_EMAIL: "docs@example.com", GIT_COMMITTER_NAME: "docs", GIT_COMMITTER_EMAIL: "docs@example.com" };
@@ -92,7 +104,7 @@ function npmProblem(command: string): string | undefined | null {
 }
 
 /** A block's commands, the development commands checked and the rest run as one script. */
-function checkShell(page: Page, block: Block): string[] {
+async function checkShell(page: Page, block: Block): Promise<string[]> {
   const problems: string[] = [];
   const script: string[] = [];
   for (const command of commands(block.text)) {
@@ -102,19 +114,19 @@ function checkShell(page: Page, block: Block): string[] {
   }
   if (script.length === 0) return problems;
   const status = block.markers.status ?? 0;
-  const r = sh(page, script.join("\n"), block.markers.in);
+  const r = await sh(page, script.join("\n"), block.markers.in);
   if (r.status !== status) problems.push(`the commands exited ${r.status}, not ${status}:\n${r.output}`);
   return problems;
 }
 
-function validate(page: Page, block: Block, dir: string): string[] {
-  const r = sh(page, `pairflow validate ${JSON.stringify(dir)}`);
+async function validate(page: Page, block: Block, dir: string): Promise<string[]> {
+  const r = await sh(page, `pairflow validate ${JSON.stringify(dir)}`);
   const status = block.markers.status ?? 0;
   return r.status === status ? [] : [`pairflow validate ${dir} exited ${r.status}, not ${status}:\n${r.output}`];
 }
 
-function checkSession(page: Page, block: Block, shown: { command: string; output: string[] }): string[] {
-  const r = sh(page, shown.command, block.markers.in);
+async function checkSession(page: Page, block: Block, shown: { command: string; output: string[] }): Promise<string[]> {
+  const r = await sh(page, shown.command, block.markers.in);
   const status = block.markers.status ?? 0;
   if (r.status !== status) return [`\`${shown.command}\` exited ${r.status}, not ${status}:\n${r.output}`];
   const missing = missingLine(shown.output, r.output);
@@ -131,7 +143,7 @@ function steps(doc: unknown): Record<string, unknown>[] {
   return [];
 }
 
-function checkYaml(page: Page, block: Block, index: number): string[] {
+async function checkYaml(page: Page, block: Block, index: number): Promise<string[]> {
   let doc: unknown;
   try {
     doc = parse(block.text);
@@ -145,20 +157,22 @@ function checkYaml(page: Page, block: Block, index: number): string[] {
     const file = path.join(page.dir, named);
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, block.text);
-    if (map && "action_pairs" in map) page.workflow = { dir: path.dirname(named), pairs: Object.keys(map.action_pairs as object) };
-    return validate(page, block, path.dirname(named));
+    if (map && "action_pairs" in map) page.workflow = { dir: path.dirname(named), pairs: Object.keys((map.action_pairs as object | null) ?? {}) };
+    else if (!/^prompts\.(ya?ml|json)$/.test(path.basename(named))) return [];
+    return await validate(page, block, path.dirname(named));
   }
   if (map && "action_pairs" in map) {
+    if (!("name" in map)) return ["a workflow without a name: complete it, or mark it <!-- fragment: why --> when it is an excerpt"];
     const dir = `.docs/${index}`;
     mkdirSync(path.join(page.dir, dir), { recursive: true });
     writeFileSync(path.join(page.dir, dir, "workflow.yml"), block.text);
     page.workflow = { dir, pairs: Object.keys((map.action_pairs as object | null) ?? {}) };
-    return validate(page, block, dir);
+    return await validate(page, block, dir);
   }
   // The prompts file of the workflow just above: validated beside it.
   if (map && page.workflow && Object.keys(map).length > 0 && Object.keys(map).every((k) => page.workflow!.pairs.includes(k))) {
     writeFileSync(path.join(page.dir, page.workflow.dir, "prompts.yml"), block.text);
-    return validate(page, block, page.workflow.dir);
+    return await validate(page, block, page.workflow.dir);
   }
   const uses = steps(doc).filter((s) => typeof s.uses === "string" && /pairflow/.test(s.uses));
   if (uses.length > 0) {
@@ -171,13 +185,13 @@ function checkYaml(page: Page, block: Block, index: number): string[] {
   return ["YAML that is neither a workflow, a named file nor a step using pairflow: mark it <!-- fragment: why -->"];
 }
 
-function checkBlock(page: Page, block: Block, index: number): string[] {
+async function checkBlock(page: Page, block: Block, index: number): Promise<string[]> {
   for (const before of block.markers.before) {
-    const r = sh(page, before, block.markers.in);
+    const r = await sh(page, before);
     if (r.status !== 0) return [`<!-- before: ${before} --> exited ${r.status}:\n${r.output}`];
   }
   const shown = session(block.text);
-  if (block.lang === "yaml" || block.lang === "yml") return checkYaml(page, block, index);
+  if (block.lang === "yaml" || block.lang === "yml") return await checkYaml(page, block, index);
   if (block.lang === "json") {
     try {
       JSON.parse(block.text);
@@ -187,20 +201,27 @@ function checkBlock(page: Page, block: Block, index: number): string[] {
     }
   }
   if (block.markers.fragment !== undefined) return [];
-  if (SHELLS.has(block.lang)) return checkShell(page, block);
-  if (shown !== undefined) return checkSession(page, block, shown);
+  if (SHELLS.has(block.lang)) return await checkShell(page, block);
+  if (shown !== undefined) return await checkSession(page, block, shown);
   return [];
 }
 
 describe("the docs' examples", () => {
   const bin = shim();
+  let service: ModelService;
+  beforeAll(async () => {
+    service = await startModelService({ key: "docs-key", answer: (r) => `An answer of ${r.prompt.length} characters.` });
+  });
+  afterAll(() => service.close());
+
   for (const name of PAGES) {
-    it(`${name}: every command runs as shown and every example is valid`, { timeout: scaled(180_000) }, () => {
-      const page: Page = { name, dir: scratchRepo(), bin, problems: [] };
+    it(`${name}: every command runs as shown and every example is valid`, { timeout: scaled(180_000) }, async () => {
+      const model = { PAIRFLOW_DOCS_OPENAI_URL: service.openaiUrl, OPENAI_API_KEY: "docs-key" };
+      const page: Page = { name, dir: scratchRepo(), bin, model, problems: [] };
       const found = blocks(readFileSync(path.join(REPO, name), "utf8"));
-      found.forEach((block, index) => {
-        for (const problem of checkBlock(page, block, index)) page.problems.push(`${name}:${block.line}: ${problem}`);
-      });
+      for (const [index, block] of found.entries()) {
+        for (const problem of await checkBlock(page, block, index)) page.problems.push(`${name}:${block.line}: ${problem}`);
+      }
       expect(page.problems).toEqual([]);
     });
   }
