@@ -465,7 +465,7 @@ interface JudgedOutput {
 /**
  * Provenance, never guessed: an output that matches an accepted artifact pairflow generated for
  * this pair (the lock file's, or any in the store) is generated; one that differs from every
- * record pairflow holds for a pair with a lock entry is a person's; one whose pair has no lock entry is unknown. Text
+ * record pairflow holds for the pair is a person's; one with no record at all is unknown. Text
  * compares with normalised line endings.
  */
 function judgeOutput(view: StateView, pair: Pair, previous: LockEntry | undefined): JudgedOutput {
@@ -477,10 +477,7 @@ function judgeOutput(view: StateView, pair: Pair, previous: LockEntry | undefine
   const match = [file.raw, file.text].find((h) => generated.has(h));
   if (match !== undefined) return { kind: "generated", hash: match };
   if (previous?.source === "human" && same(previous.contentHash)) return { kind: "human", hash: previous.contentHash };
-  // With no lock entry, what this machine's store holds says nothing of the file: the entry left the
-  // lock file (a merge of two branches that both re-ran the pair drops it, and git merged their
-  // outputs' text), so the file is no one's, as on a fresh clone, and the pair runs again.
-  return { kind: previous !== undefined ? "human" : "unknown", hash: file.raw };
+  return { kind: previous !== undefined || generated.size > 0 ? "human" : "unknown", hash: file.raw };
 }
 
 /**

@@ -14,7 +14,10 @@ export function explainText(e: Explanation, style: Style): string {
     `${style.bold(nameFor(e.pair, "terminal"))}  ${action}${e.template !== undefined ? style.dim(`  (an instance of ${nameFor(e.template, "terminal")})`) : ""}`,
   );
   for (const r of e.decision.reasons) lines.push(`  ${r.kind}: ${nameFor(r.detail, "terminal")}`);
-  if (e.decision.action === "skip") lines.push(`  ${style.dim("its reference is the one accepted: nothing changed")}`);
+  // A person's output is kept whatever changed: its reference need not be the one accepted.
+  if (e.decision.action === "skip" && e.artifact.from === "workspace")
+    lines.push(`  ${style.dim("its output is a person's edit, kept whatever changed (delete the file to regenerate it)")}`);
+  else if (e.decision.action === "skip") lines.push(`  ${style.dim("its reference is the one accepted: nothing changed")}`);
   lines.push("");
   lines.push(`reference  ${shortRef(e.configRef)}${e.configRef === null ? style.dim(" (not known until its dependencies have run)") : ""}`);
   lines.push(

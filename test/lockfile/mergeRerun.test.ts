@@ -1,11 +1,12 @@
 /**
  * Two branches that both re-ran a pair, merged by git with the lock file's merge driver, through the
  * installed CLI: the driver drops the pair's entry (the merged configuration is one neither branch
- * ran), and git merges the two outputs' text. That text is no one's edit: the pair is new, as
- * docs/lock-file.md says, `plan`, `explain` and `run` agree, and the run replaces it.
+ * ran), and git merges the two outputs' text, which no run produced and which may be a person's
+ * resolution of a conflict: kept as a person's edit, as docs/lock-file.md says, and `plan`,
+ * `explain` and `run` say the same.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempRepo, UNCONFINED } from "../helpers/fixtures.js";
@@ -25,7 +26,7 @@ function edit(file: string, from: string, to: string): void {
 }
 
 describe("merging two branches that both re-ran a pair", () => {
-  it("runs the pair again, as new, instead of keeping git's merged text as a hand edit", { timeout: scaled(90_000) }, () => {
+  it("keeps git's merged text as a person's edit, and plan, explain and run say so alike", { timeout: scaled(90_000) }, () => {
     // Its output is its prompt: each branch changes another part of it, so git merges the outputs cleanly.
     const dir = tempRepo({
       "workflow.yml": "name: m\ngenerator: command\ngenerator_config: {run: cat}\naction_pairs:\n  p: {output: p.md}\n",
@@ -52,15 +53,23 @@ describe("merging two branches that both re-ran a pair", () => {
     expect(merged).toContain("Task two.");
     expect(JSON.parse(readFileSync(path.join(dir, "workflow.lock.json"), "utf8")).pairs.p).toBeUndefined();
 
-    const plan = JSON.parse(run(dir, "plan", "--json").stdout) as { pairs: { id: string; action: string; reasons: { kind: string }[] }[] };
-    expect(plan.pairs.map((p) => [p.id, p.action, p.reasons.map((r) => r.kind)])).toEqual([["p", "run", ["new"]]]);
+    // git's text is no run's output, and may be a person's resolution of a conflict: kept as theirs, and said so.
+    const plan = run(dir, "plan");
+    expect(plan.stdout).toMatch(/skip {2}p {2}\w+ {2}output edited by hand; kept as accepted \(delete the file to regenerate it\)/);
     const explained = run(dir, "explain", "p").stdout;
-    expect(explained).toMatch(/^p {2}run/);
+    expect(explained).toMatch(/^p {2}skip\n {2}its output is a person's edit, kept whatever changed \(delete the file to regenerate it\)\n/);
     expect(explained).not.toContain("nothing changed");
-    expect(explained).not.toContain("a person's edit");
+    expect(explained).toContain("never (no lock entry)");
 
     const report = JSON.parse(run(dir, "run", "--json").stdout) as { pairs: { id: string; status: string }[] };
-    expect(report.pairs.map((p) => [p.id, p.status])).toEqual([["p", "executed"]]);
+    expect(report.pairs.map((p) => [p.id, p.status])).toEqual([["p", "reused"]]);
+    expect(readFileSync(path.join(dir, "p.md"), "utf8")).toBe(merged);
+    expect(JSON.parse(readFileSync(path.join(dir, "workflow.lock.json"), "utf8")).pairs.p.source).toBe("human");
+
+    // Deleted, the pair runs under the merged configuration.
+    rmSync(path.join(dir, "p.md"));
+    const again = JSON.parse(run(dir, "run", "--json").stdout) as { pairs: { id: string; status: string }[] };
+    expect(again.pairs.map((p) => [p.id, p.status])).toEqual([["p", "executed"]]);
     expect(JSON.parse(readFileSync(path.join(dir, "workflow.lock.json"), "utf8")).pairs.p.source).toBe("generated");
   });
 });
