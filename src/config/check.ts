@@ -180,9 +180,29 @@ export async function checkWorkflow(loaded: Loaded, files: ConfigFiles): Promise
     }
   };
 
+  /** Split pairs already checked for a command that names the whole file. */
+  const wholeFileSaid = new Set<string>();
   for (const pair of workflow.pairs.values()) {
     const at: Key[] = ["action_pairs", pair.template ?? pair.id];
     const pairRaw = raw(pair);
+    if (pair.piece !== undefined && !wholeFileSaid.has(at[1] as string)) {
+      wholeFileSaid.add(at[1] as string);
+      for (const [setting, config] of [
+        ["generator_config", pair.generator === "command" ? pair.generatorConfig : undefined],
+        ["guard_config", pair.guard === "command" ? pair.guardConfig : undefined],
+      ] as const) {
+        const run = (config as Config | undefined)?.run;
+        if (typeof run !== "string" || !namesFile(run, pair.piece.file)) continue;
+        const where: Key[] = Object.hasOwn(objectOr(pairRaw[setting]), "run") ? [...at, setting, "run"] : [setting, "run"];
+        warn(
+          file,
+          where,
+          `names the whole file being split (${pair.piece.file} for ${pair.id}): a file a command names is part of its reference, ` +
+            `so every piece of the file runs again on any edit of it; give the command the piece instead ({piece}, ` +
+            `or the prompt's task, which holds it) and leave {file} out of it`,
+        );
+      }
+    }
     // A split pair's file instance: pairflow's own generator, and the template's assembled_guard.
     if (pair.assembly !== undefined) {
       if (pair.guard !== null)
@@ -426,6 +446,16 @@ function describe(value: unknown): string {
   if (isObject(value)) return "a mapping";
   const text = JSON.stringify(value);
   return `${typeof value === "string" ? "the text" : `the ${typeof value}`} ${text.length > 60 ? text.slice(0, 57) + "..." : text}`;
+}
+
+/**
+ * Whether a shell command names a file (relative to where it runs) as a word of its own, as the
+ * analysis of what it reads finds it (src/workspace/reads/): quoted or not, with or without `./`,
+ * redirected in or not.
+ */
+function namesFile(run: string, file: string): boolean {
+  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?:^|[\\s<(])["']?(?:\\./)?${escaped}["']?(?=$|[\\s;|&)<>])`).test(run);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
