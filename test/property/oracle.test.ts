@@ -2,7 +2,8 @@
  * An independent oracle for incremental runs: on random workflows of real commands that read
  * through what pairflow must follow (a script that sources another by `$(dirname "$0")`, Node
  * modules imported after a `cd`, a Python module imported by a script, a file whose name only a
- * traced run sees, the sections of a `split: markdown` page), after each random step of changes a
+ * traced run sees, the sections of a `split: markdown` page, the files of a `foreach` added, edited
+ * and deleted, and a pair reading all of them), after each random step of changes a
  * person makes (those files edited and reverted, prompts, guards tightened and loosened, outputs
  * edited by hand, restored and deleted), one `pairflow run --trace-reads` must leave every output as a
  * from-scratch `run --force` of the same sources in a separate copy leaves it (no miss), and:
@@ -37,6 +38,7 @@ const SEED = Number(process.env.PAIRFLOW_PROPERTY_SEED ?? 20260636);
 
 const EDITABLE = ["lib/b.sh", "tools/y.mjs", "py/helper.py", "data/hidden.txt"] as const;
 const VERSIONS = 3;
+const ITEMS = 3;
 
 function editable(file: (typeof EDITABLE)[number], v: number): string {
   switch (file) {
@@ -100,11 +102,14 @@ type Change =
   | { kind: "guard"; pair: number; variant: number }
   | { kind: "hand"; pair: number }
   | { kind: "restore"; pair: number }
-  | { kind: "delete"; pair: number };
+  | { kind: "delete"; pair: number }
+  | { kind: "item"; item: number; version: number };
 
 interface Scenario {
   pairs: PairSpec[];
   split: boolean;
+  /** A foreach pair over items/*.txt, and a pair that reads all its instances. */
+  items: boolean;
   steps: Change[][];
 }
 
@@ -116,6 +121,8 @@ const changeArb: fc.Arbitrary<Change> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant("hand" as const), pair: fc.nat() }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant("restore" as const), pair: fc.nat() }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant("delete" as const), pair: fc.nat() }), weight: 1 },
+  // Version 3 is the item deleted.
+  { arbitrary: fc.record({ kind: fc.constant("item" as const), item: fc.nat(ITEMS - 1), version: fc.nat(VERSIONS) }), weight: 2 },
 );
 
 const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
@@ -128,6 +135,7 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
     { minLength: 2, maxLength: 5 },
   ),
   split: fc.boolean(),
+  items: fc.boolean(),
   steps: fc.array(fc.array(changeArb, { minLength: 1, maxLength: 2 }), { minLength: 2, maxLength: 5 }),
 });
 
@@ -146,6 +154,8 @@ function guardOf(i: number, variant: number): Record<string, unknown> {
 class Sources {
   files: number[] = EDITABLE.map(() => 0);
   sections = [0, 0, 0];
+  /** Each item's version; VERSIONS when it is deleted. */
+  items = [0, 0, VERSIONS];
   tasks: number[];
   guards: number[];
   /** Output files edited by hand: the bytes they held before. */
@@ -182,6 +192,22 @@ class Sources {
         output: "out/{name}",
       };
       prompts.pages = { task: "Translate:\n<<<\n{piece}>>>" };
+    }
+    if (this.scenario.items) {
+      pairs.items = {
+        foreach: { files: "items/*.txt" },
+        generator: "command",
+        generator_config: { run: "{ cat; cat {file}; } | sh lib/log.sh" },
+        output: "out/items/{name}",
+      };
+      pairs.digest = { requires: ["items"], generator: "command", generator_config: { run: "cat | sh lib/log.sh" }, output: "out/digest.txt" };
+      prompts.items = { task: "Summarise {file}." };
+      prompts.digest = { task: "Digest the summaries." };
+      this.items.forEach((v, k) => {
+        const file = path.join(this.dir, `items/i${k}.txt`);
+        if (v === VERSIONS) rmSync(file, { force: true });
+        else writeFiles(this.dir, { [`items/i${k}.txt`]: `item ${k}, version ${v}\n` });
+      });
     }
     writeFiles(this.dir, {
       ...FIXED,
@@ -229,6 +255,10 @@ class Sources {
         writeFileSync(this.output(i), readFileSync(this.output(i), "utf8") + `written by hand ${++this.edits}\n`);
         return `out/p${i}.txt edited by hand`;
       }
+      case "item":
+        this.items[change.item] = change.version;
+        this.write();
+        return change.version === VERSIONS ? `items/i${change.item}.txt deleted` : `items/i${change.item}.txt at version ${change.version}`;
       case "delete": {
         const i = change.pair % n;
         rmSync(this.output(i), { force: true });
@@ -275,6 +305,7 @@ function run(dir: string, countLog: string, selection: Selection = {}): Promise<
 function outputs(dir: string, scenario: Scenario): Map<string, string | null> {
   const files = scenario.pairs.map((_, i) => `out/p${i}.txt`);
   if (scenario.split) files.push("out/page.md");
+  if (scenario.items) files.push("out/digest.txt", ...Array.from({ length: ITEMS }, (_, k) => `out/items/i${k}.txt`));
   return new Map(files.map((f) => [f, existsSync(path.join(dir, f)) ? readFileSync(path.join(dir, f), "utf8") : null]));
 }
 
@@ -328,7 +359,7 @@ async function check(scenario: Scenario): Promise<void> {
       // No miss: every output a person's edit does not reach is what a from-scratch build makes.
       const copy = path.join(tmp, `scratch-${n}`);
       copySources(repo, copy);
-      const key = digest(JSON.stringify([sources.files, sources.sections, sources.tasks, sources.guards]));
+      const key = digest(JSON.stringify([sources.files, sources.sections, sources.tasks, sources.guards, sources.items]));
       if (!fromScratch.has(key)) {
         await run(copy, path.join(tmp, "scratch.log"), { force: true });
         fromScratch.set(key, outputs(copy, scenario));
@@ -340,6 +371,8 @@ async function check(scenario: Scenario): Promise<void> {
       for (const [file, want] of expected) {
         const id = path.basename(file, ".txt");
         if (tainted.has(id)) continue;
+        // A deleted item's output is left where it is (docs/foreach.md).
+        if (file.startsWith("out/items/") && want === null) continue;
         expect(actual.get(file), `${file} differs from a from-scratch build ${where()}`).toBe(want);
       }
       // A person's edit stays.
