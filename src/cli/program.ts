@@ -25,6 +25,7 @@ const COMMANDS: [names: string[], load: () => Promise<Register>][] = [
   [["run", "resume"], async () => (await import("./commands/run.js")).registerRun],
   [["prompt"], async () => (await import("./commands/prompt.js")).registerPrompt],
   [["explain"], async () => (await import("./commands/explain.js")).registerExplain],
+  [["adopt"], async () => (await import("./commands/adopt.js")).registerAdopt],
   [["runs", "show", "prune"], async () => (await import("./commands/history.js")).registerHistory],
   [["merge-lock"], async () => (await import("./commands/mergeLock.js")).registerMergeLock],
   [["merge"], async () => (await import("./commands/shard.js")).registerMerge],

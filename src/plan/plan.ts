@@ -202,6 +202,15 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
       return carry(ref, ownChanges(previous!, componentsOf(previous!), componentDigests(own, upstreamOf(deps))));
     if (keptWhole) return stale(keptOutput(base, ref, output.hash!, deps));
   }
+  // A section a person wrote (`pairflow adopt`): kept while its reference stands; once that
+  // changes, named stale, or carried forward with carry_edits, its text as the person's revision.
+  if (pair.piece && previous?.source === "human" && edit === undefined) {
+    if (!changedSince) return keptPiece(base, ref, previous, deps);
+    const written = view.storedText?.(previous.contentHash);
+    if (pair.carryEdits && written !== undefined)
+      return { ...carry(ref, ownChanges(previous, componentsOf(previous), componentDigests(own, upstreamOf(deps)))), revision: written };
+    return { ...keptPiece(base, ref, previous, deps), revision: written, stale: true };
+  }
   if (!forced) {
     const found = pair.assembly !== undefined && output.kind === "human" ? undefined : acceptedArtifact(view, id, ref, previous, output);
     const artifact = (found instanceof Promise ? await found : found) ?? (pair.piece ? await siblingArtifact(view, pair, ref, output) : undefined);
