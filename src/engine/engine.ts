@@ -329,7 +329,7 @@ class Run {
     const pair = this.plan.workflow.pairs.get(id)!;
     // A dependency that did not end accepted leaves the reference unknown: a kept edit stays as
     // the plan had it, its lock entry as it was; a pair to run cannot start.
-    const unaccepted = pair.requires.filter((dep) => !this.decided.has(dep));
+    const unaccepted = pair.requires.filter((dep) => ["failed", "blocked", "interrupted"].includes(this.outcomes.get(dep)?.status ?? ""));
     if (decision.configRef === null && unaccepted.length > 0) {
       if (decision.action === "skip") return this.reuse(decision, pair);
       return this.finish(this.blocked(id, `blocked by ${unaccepted.join(", ")}`));
