@@ -2,6 +2,8 @@
  * What the LLM providers share: reading their generator_config, and POSTing JSON with retries,
  * backoff and a per-request timeout. Messages never carry the API key or extra header values.
  */
+import { request as httpRequest, validateHeaderName, validateHeaderValue, type IncomingHttpHeaders } from "node:http";
+import { request as httpsRequest } from "node:https";
 import { setTimeout as sleep } from "node:timers/promises";
 import { cacheMinTokens } from "../estimate/prices.js";
 import { CHAT_OVERHEAD_TOKENS, CHARS_PER_TOKEN, countTokens } from "../estimate/tokens.js";
@@ -264,16 +266,26 @@ export async function httpCall(options: HttpOptions): Promise<unknown> {
   } catch {
     throw fail(`generator_config.base_url does not make a valid URL: ${url}`);
   }
-  const headers = new Headers(options.body !== undefined ? { "content-type": "application/json" } : {});
+  // Plain objects, not fetch's Headers: loading any of fetch's classes instantiates its WebAssembly parser (see exchange).
+  const headers: Record<string, string> = options.body !== undefined ? { "content-type": "application/json" } : {};
   for (const [name, value] of Object.entries(options.headers)) {
     try {
-      headers.set(name, value);
+      validateHeaderName(name);
+      validateHeaderValue(name, value);
     } catch {
-      // Headers' own message would quote the value.
+      // Node's own message would quote the value.
       throw fail(`header "${name}" has an invalid name or value`);
     }
+    for (const known of Object.keys(headers)) if (known.toLowerCase() === name.toLowerCase()) delete headers[known];
+    headers[name] = value;
   }
-  const payload = options.form ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  let payload: Buffer | undefined;
+  if (options.form) {
+    // The multipart encoding fetch would send, with its boundary in the content type.
+    const encoded = new Response(options.form);
+    headers["content-type"] = encoded.headers.get("content-type")!;
+    payload = Buffer.from(await encoded.arrayBuffer());
+  } else if (options.body !== undefined) payload = Buffer.from(JSON.stringify(options.body));
 
   const paced = options.paced;
   for (let attempt = 0; ; attempt++) {
@@ -291,14 +303,9 @@ export async function httpCall(options: HttpOptions): Promise<unknown> {
     let failure: string;
     let retryAfter: string | null = null;
     try {
-      const response = await fetch(url, {
-        method: options.method,
-        headers,
-        body: payload,
-        signal: AbortSignal.any([signal, timeout]),
-      });
-      const text = await response.text(); // still under the timeout: a stalled body counts too
-      const header = (name: string) => response.headers.get(name);
+      const response = await exchange(url, options.method, headers, payload, AbortSignal.any([signal, timeout]));
+      const text = response.text; // read under the timeout: a stalled body counts too
+      const header = (name: string) => response.header(name);
       const spent = response.status === 429 && quotaSpent(text);
       // Refused for the rate limit, not for a spent quota: wait for the turn the budget gives, and
       // ask again, the same attempt.
@@ -315,7 +322,7 @@ export async function httpCall(options: HttpOptions): Promise<unknown> {
         const hint = (response.status === 401 || response.status === 403) && options.authHint;
         throw fail(hint ? `${failure} (${hint})` : failure);
       }
-      retryAfter = response.headers.get("retry-after");
+      retryAfter = response.header("retry-after");
     } catch (error) {
       turn?.failed();
       if (error instanceof GeneratorError) throw error;
@@ -334,6 +341,53 @@ export async function httpCall(options: HttpOptions): Promise<unknown> {
       throw fail("cancelled");
     }
   }
+}
+
+interface Exchanged {
+  status: number;
+  ok: boolean;
+  statusText: string;
+  header(name: string): string | null;
+  text: string;
+}
+
+/**
+ * One request and its whole answer, through node:http(s) rather than fetch: fetch's HTTP parser is
+ * WebAssembly, which cannot be instantiated under an address-space limit (`ulimit -v`); Node 20
+ * instantiates it as soon as any of fetch's classes (Headers, Response, FormData) is first used,
+ * and the failure ends the process outside any catch. Network errors are Node's own (their
+ * `code`: ECONNREFUSED, ...).
+ */
+function exchange(url: string, method: string, headers: Record<string, string>, body: Buffer | undefined, signal: AbortSignal): Promise<Exchanged> {
+  const target = new URL(url);
+  const send = target.protocol === "https:" ? httpsRequest : target.protocol === "http:" ? httpRequest : undefined;
+  if (!send) return Promise.reject(new Error(`unsupported protocol ${target.protocol}`));
+  const plain: Record<string, string> = { ...headers };
+  if (body !== undefined) plain["content-length"] = String(body.length);
+  return new Promise<Exchanged>((resolve, reject) => {
+    const req = send(target, { method, headers: plain, signal }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("error", reject);
+      res.on("aborted", () => reject(new Error("the connection closed before the whole answer came")));
+      res.on("end", () => {
+        const status = res.statusCode ?? 0;
+        const all: IncomingHttpHeaders = res.headers;
+        resolve({
+          status,
+          ok: status >= 200 && status < 300,
+          statusText: res.statusMessage ?? "",
+          header: (name) => {
+            const value = all[name.toLowerCase()];
+            return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+          },
+          text: Buffer.concat(chunks).toString("utf8"),
+        });
+      });
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
 }
 
 /**
@@ -403,7 +457,7 @@ function neverSent(error: unknown): boolean {
   return NOT_SENT.has((cause as NodeJS.ErrnoException | undefined)?.code ?? "");
 }
 
-/** fetch reports network failures as "fetch failed" with the useful part in `cause`. */
+/** A network failure's reason: Node's error, or the `cause` of one that wraps it. */
 function networkReason(error: unknown): string {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   if (cause instanceof Error) {
