@@ -8,11 +8,17 @@
  * Node's file system calls encode a text path as UTF-8, which turns a lone surrogate into U+FFFD
  * (another file): such a path is handed to them as its bytes (src/workspace/glob.ts, fsPath).
  */
-
 const LOW = 0xdc80;
+/** Decodes valid UTF-8 only, a leading byte-order mark kept: it is part of the name. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** The text of a file name's bytes (see above). */
 export function nameText(bytes: Uint8Array): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    // not UTF-8: byte by byte below
+  }
   let out = "";
   let i = 0;
   while (i < bytes.length) {

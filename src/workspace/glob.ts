@@ -35,9 +35,17 @@ export function statFollowing(file: string): Stats | undefined {
   }
 }
 
-/** A directory entry whose name is the text of its bytes. */
-function named(entry: Dirent<Buffer>): Dirent {
-  return Object.assign(Object.create(Object.getPrototypeOf(entry) as object) as Dirent, entry, { name: nameText(entry.name) });
+/**
+ * A directory's entries, each name the text of its bytes. Read as text first: only a directory
+ * where a name came back with U+FFFD (the spelling of bytes that are not UTF-8, or the character
+ * itself) is read again as bytes.
+ */
+function entries(dir: string): Dirent[] {
+  const read = readdirSync(fsPath(dir), { withFileTypes: true });
+  if (!read.some((entry) => entry.name.includes("\ufffd"))) return read;
+  return readdirSync(fsPath(dir), { withFileTypes: true, encoding: "buffer" }).map((entry) =>
+    Object.assign(entry as unknown as Dirent, { name: nameText(entry.name) }),
+  );
 }
 
 /** The file system as fast-glob sees it: every path handed back as the bytes it stands for, every name read as bytes. */
@@ -45,9 +53,7 @@ const BYTE_NAMES = {
   lstatSync: (file: string) => lstatSync(fsPath(file)),
   statSync: (file: string) => statSync(fsPath(file)),
   readdirSync: ((dir: string, options?: { withFileTypes?: boolean }) =>
-    options?.withFileTypes
-      ? readdirSync(fsPath(dir), { withFileTypes: true, encoding: "buffer" }).map(named)
-      : readdirSync(fsPath(dir), { encoding: "buffer" }).map(nameText)) as unknown as typeof readdirSync,
+    options?.withFileTypes ? entries(dir) : entries(dir).map((entry) => entry.name)) as unknown as typeof readdirSync,
 };
 
 export interface GlobOptions {

@@ -136,5 +136,7 @@ describe("a file name's text", () => {
 
   it("names the bytes that are not UTF-8 in messages", () => {
     expect(shownName(nameText(Buffer.from([0x61, 0xff, 0xc3, 0xa9, 0xed, 0xa0, 0x80])))).toBe("a\\xFF\u00e9\\xED\\xA0\\x80");
+    // A leading byte-order mark is part of the name, not an encoding's mark.
+    expect(nameText(Buffer.from([0xef, 0xbb, 0xbf, 0x61]))).toBe("\ufeffa");
   });
 });
