@@ -13,7 +13,7 @@ import { copySources, REPO, tempRepo } from "../helpers/fixtures.js";
 import { CLI } from "../helpers/package.js";
 import { startModelService, type ModelService } from "../helpers/providers.js";
 import { scaled } from "../helpers/time.js";
-import { blocks, commands, missingLine, session, type Block } from "./extract.js";
+import { blocks, commands, jsonMismatch, missingLine, session, type Block } from "./extract.js";
 
 const PAGES = [
   "README.md",
@@ -193,12 +193,24 @@ async function checkBlock(page: Page, block: Block, index: number): Promise<stri
   const shown = session(block.text);
   if (block.lang === "yaml" || block.lang === "yml") return await checkYaml(page, block, index);
   if (block.lang === "json") {
+    let shownJson: unknown;
     try {
-      JSON.parse(block.text);
-      return [];
+      shownJson = JSON.parse(block.text);
     } catch (err) {
       return block.markers.fragment?.startsWith("not parseable") ? [] : [`JSON that does not parse: ${(err as Error).message}`];
     }
+    if (block.markers.jsonOf === undefined) return [];
+    const r = await sh(page, `${block.markers.jsonOf} 2>/dev/null`, block.markers.in);
+    const status = block.markers.status ?? 0;
+    if (r.status !== status) return [`\`${block.markers.jsonOf}\` exited ${r.status}, not ${status}:\n${r.output}`];
+    let printed: unknown;
+    try {
+      printed = JSON.parse(r.output);
+    } catch {
+      return [`\`${block.markers.jsonOf}\` printed no JSON:\n${r.output}`];
+    }
+    const miss = jsonMismatch(shownJson, printed);
+    return miss === undefined ? [] : [`\`${block.markers.jsonOf}\` printed something else at ${miss}`];
   }
   if (block.markers.fragment !== undefined) return [];
   if (SHELLS.has(block.lang)) return await checkShell(page, block);

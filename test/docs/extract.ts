@@ -13,6 +13,8 @@ export interface Markers {
   status?: number;
   /** `<!-- in: DIR -->`: the directory of the scratch repository the commands run in (default: its root). */
   in?: string;
+  /** `<!-- json-of: COMMAND -->`: a JSON block is (a part of) what COMMAND prints on stdout. */
+  jsonOf?: string;
 }
 
 export interface Block {
@@ -25,7 +27,7 @@ export interface Block {
 }
 
 const FENCE = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)/;
-const MARKER = /^<!--\s*(fragment|before|status|in)\b:?\s*([\s\S]*?)\s*-->$/;
+const MARKER = /^<!--\s*(fragment|before|status|in|json-of)\b:?\s*([\s\S]*?)\s*-->$/;
 
 /** The fenced blocks of a page, outside its generated parts, with their markers. */
 export function blocks(markdown: string): Block[] {
@@ -63,6 +65,7 @@ function markersAbove(lines: string[], at: number): Markers {
     if (m[1] === "fragment") markers.fragment = m[2] || "fragment";
     else if (m[1] === "before") markers.before.unshift(m[2]!);
     else if (m[1] === "in") markers.in = m[2];
+    else if (m[1] === "json-of") markers.jsonOf = m[2];
     else markers.status = Number(m[2]);
   }
   return markers;
@@ -127,4 +130,40 @@ export function missingLine(shown: string[], output: string): string | undefined
     at = found + 1;
   }
   return undefined;
+}
+
+/**
+ * Where a JSON example differs from what a command printed, or undefined when it is a part of it:
+ * every key it shows is there, with a value of the same kind (a string in `<...>` stands for any
+ * string, one ending in `...` any string that starts so; other strings, booleans and null compare
+ * after `normalize`), and each element of a list
+ * it shows matches some element of the printed list. Numbers compare by kind only.
+ */
+export function jsonMismatch(shown: unknown, printed: unknown, at = "$"): string | undefined {
+  if (typeof shown === "string" && /^<[^>]+>$/.test(shown)) return typeof printed === "string" ? undefined : `${at}: a string, not ${JSON.stringify(printed)}`;
+  if (Array.isArray(shown)) {
+    if (!Array.isArray(printed)) return `${at}: a list, not ${JSON.stringify(printed)}`;
+    for (const [i, element] of shown.entries()) {
+      const misses = printed.map((p) => jsonMismatch(element, p, `${at}[${i}]`));
+      if (!misses.includes(undefined)) return misses[0] ?? `${at}[${i}]: the printed list is empty`;
+    }
+    return undefined;
+  }
+  if (shown !== null && typeof shown === "object") {
+    if (printed === null || typeof printed !== "object" || Array.isArray(printed)) return `${at}: an object, not ${JSON.stringify(printed)}`;
+    for (const [key, value] of Object.entries(shown)) {
+      if (!(key in printed)) return `${at}.${key}: not printed`;
+      const miss = jsonMismatch(value, (printed as Record<string, unknown>)[key], `${at}.${key}`);
+      if (miss !== undefined) return miss;
+    }
+    return undefined;
+  }
+  if (typeof shown === "number") return typeof printed === "number" ? undefined : `${at}: a number, not ${JSON.stringify(printed)}`;
+  if (typeof shown === "string" && /(\.\.\.|…)$/.test(shown)) {
+    const prefix = normalize(shown.replace(/\s*(\.\.\.|…)$/, ""));
+    return typeof printed === "string" && normalize(printed).startsWith(prefix) ? undefined : `${at}: ${JSON.stringify(shown)}, not ${JSON.stringify(printed)}`;
+  }
+  return normalize(String(shown)) === normalize(String(printed)) && typeof shown === typeof printed
+    ? undefined
+    : `${at}: ${JSON.stringify(shown)}, not ${JSON.stringify(printed)}`;
 }

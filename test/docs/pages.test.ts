@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO } from "../helpers/fixtures.js";
-import { blocks, commands, missingLine, session } from "./extract.js";
+import { blocks, commands, jsonMismatch, missingLine, session } from "./extract.js";
 
 const read = (file: string) => readFileSync(path.join(REPO, file), "utf8");
 const DOCS = readdirSync(path.join(REPO, "docs"))
@@ -118,5 +118,24 @@ describe("the examples' extractor", () => {
       ),
     ).toBeUndefined();
     expect(missingLine(["b", "a"], "a\nb")).toBe("a");
+  });
+
+  it("finds a JSON key, value or list element the example shows and the command does not print", () => {
+    const printed = {
+      version: 1,
+      runId: "20261128T122130032Z-2c0f",
+      pairs: [
+        { id: "a", status: "reused" },
+        { id: "b", status: "executed", note: null },
+      ],
+      message: "unknown key; expected one of: x, y",
+    };
+    expect(
+      jsonMismatch({ version: 1, runId: "20261122T005054238Z-9154", pairs: [{ id: "b", status: "executed" }], message: "unknown key; expected ..." }, printed),
+    ).toBeUndefined();
+    expect(jsonMismatch({ pairs: [{ id: "a", status: "executed" }] }, printed)).toBe('$.pairs[0].status: "executed", not "reused"');
+    expect(jsonMismatch({ totals: {} }, printed)).toBe("$.totals: not printed");
+    expect(jsonMismatch({ version: "1" }, printed)).toBe('$.version: "1", not 1');
+    expect(jsonMismatch({ pairs: [{ note: "<text>" }] }, printed)).toMatch(/^\$\.pairs\[0\]\.note/);
   });
 });
