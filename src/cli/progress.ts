@@ -7,12 +7,12 @@
 import type { BatchCounts, RunEvent } from "../model/run.js";
 import type { Style } from "../report/color.js";
 import { batchCounts, eventLine } from "../report/run.js";
-import { visible } from "../report/visible.js";
+import { number } from "../report/causes.js";
+import { nameFor } from "../report/names.js";
 
 /** How often a log (no terminal) says which pairs are still running. */
 export const LOG_INTERVAL_MS = 60_000;
 const TERMINAL_INTERVAL_MS = 1000;
-const CLEAR_LINE = "\r\x1b[2K";
 
 /** Elapsed time as people read it: 8s, 1m 05s, 1h 02m. */
 export function elapsed(ms: number): string {
@@ -26,7 +26,10 @@ export function elapsed(ms: number): string {
 /** What is going on, from the events alone: pure, the clock is passed in. */
 export class ProgressState {
   total = 0;
+  /** Pairs ended, whatever their end; of them, those that failed and those that were blocked. */
   done = 0;
+  failed = 0;
+  blocked = 0;
   /** Running pairs by id, with when each started. */
   readonly running = new Map<string, number>();
   /** Provider batches not yet ended, by id: the provider's counts. */
@@ -43,39 +46,98 @@ export class ProgressState {
     else if (event.type === "pair_end") {
       this.running.delete(event.outcome.id);
       this.done++;
+      if (event.outcome.status === "failed") this.failed++;
+      else if (event.outcome.status === "blocked") this.blocked++;
     }
   }
 
+  /** `2/5 done`, then how many of them failed and were blocked, when any were. */
+  private doneText(): string {
+    const bad = [this.failed > 0 ? `${number(this.failed)} failed` : "", this.blocked > 0 ? `${number(this.blocked)} blocked` : ""].filter(Boolean);
+    return `${number(this.done)}/${number(this.total)} done${bad.length > 0 ? ` (${bad.join(", ")})` : ""}`;
+  }
+
+  private batchTexts(): string[] {
+    return [...this.batches].map(([id, b]) => `batch ${nameFor(id, "terminal")} ${b.requests - b.counts.processing}/${b.requests} (${batchCounts(b.counts)})`);
+  }
+
+  private pacedText(): string {
+    return this.waiting > 0 ? `${this.waiting} call${this.waiting === 1 ? "" : "s"} waiting for the rate limit` : "";
+  }
+
+  /** The running pairs, longest first, with their elapsed time. */
+  private runningTexts(now: number): string[] {
+    return [...this.running].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([id, t]) => `${nameFor(id, "terminal")} ${elapsed(now - t)}`);
+  }
+
   /**
-   * `2/5 done`, then each provider batch with the requests it finished (the provider's counts),
-   * then the provider calls held for their rate limit, then each running pair with its elapsed time, longest first (their number, when many wait on batches).
+   * One line, as a log says it once a minute: `2/5 done (1 failed)`, then each provider batch with
+   * the requests it finished (the provider's counts), then the provider calls held for their rate
+   * limit, then each running pair with its elapsed time, longest first (their number, when many
+   * wait on batches).
    */
   status(now: number): string {
-    const batches = [...this.batches].map(([id, b]) => `batch ${visible(id)} ${b.requests - b.counts.processing}/${b.requests} (${batchCounts(b.counts)})`);
-    const running =
-      this.batches.size > 0 && this.running.size > 8
-        ? [`${this.running.size} pairs`]
-        : [...this.running].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([id, t]) => `${visible(id)} ${elapsed(now - t)}`);
-    const paced = this.waiting > 0 ? `; ${this.waiting} call${this.waiting === 1 ? "" : "s"} waiting for the rate limit` : "";
-    return `${this.done}/${this.total} done` + batches.map((b) => `; ${b}`).join("") + paced + (running.length > 0 ? `; running: ${running.join(", ")}` : "");
+    const running = this.batches.size > 0 && this.running.size > 8 ? [`${this.running.size} pairs`] : this.runningTexts(now);
+    const paced = this.pacedText();
+    return (
+      this.doneText() +
+      this.batchTexts()
+        .map((b) => `; ${b}`)
+        .join("") +
+      (paced ? `; ${paced}` : "") +
+      (running.length > 0 ? `; running: ${running.join(", ")}` : "")
+    );
+  }
+
+  /**
+   * The live view of a terminal, at most `rows` lines: the counts (`12/1,000 done (2 failed, 5
+   * blocked) · 4 running · 984 waiting`), the provider batches, the calls held for their rate
+   * limit, then a line per running pair, longest first, as many as fit, and how many more run.
+   */
+  view(now: number, rows: number): string[] {
+    const waiting = Math.max(0, this.total - this.done - this.running.size);
+    const lines = [`${this.doneText()} · ${number(this.running.size)} running · ${number(waiting)} waiting`];
+    for (const b of this.batchTexts()) lines.push(`  ${b}`);
+    const paced = this.pacedText();
+    if (paced) lines.push(`  ${paced}`);
+    const running = this.runningTexts(now);
+    const room = Math.max(1, rows - lines.length);
+    const shown = running.length <= room ? running : running.slice(0, room - 1);
+    for (const r of shown) lines.push(`  ▸ ${r}`);
+    if (shown.length < running.length) lines.push(`  … and ${number(running.length - shown.length)} more running`);
+    return lines;
   }
 }
 
 export interface ProgressOptions {
   style: Style;
-  /** Redraw a status line in place (the stream is a terminal). */
+  /** Draw a live view in place (the stream is a terminal) instead of a line per event. */
   terminal: boolean;
+  /** Every event's line on a terminal too, and each attempt's generator stderr. */
   verbose?: boolean;
-  /** The terminal's width: a longer status line is cut, as a wrapped one could not be redrawn. */
+  /** The terminal's width: lines are cut to it, as a wrapped line could not be redrawn. */
   columns?: number;
+  /** The terminal's height: the live view takes at most a third of it. */
+  rows?: number;
   now?: () => number;
 }
 
-/** Writes a run's progress to `write`; `event` for each run event, `dispose` at the end. */
+/** Lines of the live view at most, and at least, whatever the terminal's height. */
+const MAX_VIEW_LINES = 12;
+const MIN_VIEW_LINES = 3;
+
+/**
+ * Writes a run's progress to `write`; `event` for each run event, `dispose` at the end. On a
+ * terminal a live view is redrawn in place below the lines that stay: only what needs a reader
+ * (a retry, a failure, a warning, a batch starting or ending) gets a line of its own, each cut
+ * to the terminal's width, and the counts say the rest. In a log every event worth it gets a line,
+ * a pair's end with the pairs done out of the total.
+ */
 export class ProgressView {
   private readonly state = new ProgressState();
   private readonly now: () => number;
-  private statusShown = false;
+  /** Lines of the live view on the screen now. */
+  private viewLines = 0;
   private timer: NodeJS.Timeout | undefined;
   private lastLog: number;
 
@@ -87,44 +149,43 @@ export class ProgressView {
     this.lastLog = this.now();
   }
 
-  /** A line of the command's own (waiting for a lock, resumed): printed above the status line. */
+  /** A line of the command's own (waiting for a lock, resumed): printed above the live view. */
   say(line: string): void {
-    this.clearStatus();
-    this.write(line + "\n");
-    this.drawStatus();
+    this.clearView();
+    this.write(this.fit(line) + "\n");
+    this.drawView();
   }
 
-  /** Writes something elsewhere (stderr) without garbling the status line on the same terminal. */
+  /** Writes something elsewhere (stderr) without garbling the live view on the same terminal. */
   aside(write: () => void): void {
-    this.clearStatus();
+    this.clearView();
     write();
-    this.drawStatus();
+    this.drawView();
   }
 
   event(event: RunEvent): void {
     const now = this.now();
     this.state.update(event, now);
     if (event.type === "run_start") this.start();
-    let line = eventLine(event, this.options.style, this.options.verbose);
-    if (line !== null && event.type === "pair_end") line += this.options.style.dim(`  [${this.state.done}/${this.state.total}]`);
+    const line = this.lineOf(event);
     if (event.type === "run_end") this.dispose();
     if (line !== null) this.say(line);
+    else if (this.options.terminal) this.redraw();
   }
 
-  /** Where the status line reads how many provider calls wait for their rate limit now. */
+  /** Where the live view reads how many provider calls wait for their rate limit now. */
   pacing(waiting: () => number): void {
     this.waiting = waiting;
   }
 
   private waiting: () => number = () => 0;
 
-  /** For a log: the still-running line, when a minute has passed since the last one. */
+  /** On a terminal the live view redrawn; in a log the still-running line, when a minute has passed since the last one. */
   tick(): void {
     const now = this.now();
     this.state.waiting = this.waiting();
     if (this.options.terminal) {
-      this.clearStatus();
-      this.drawStatus();
+      this.redraw();
       return;
     }
     if (this.state.running.size === 0 || now - this.lastLog < LOG_INTERVAL_MS) return;
@@ -135,7 +196,16 @@ export class ProgressView {
   dispose(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
-    this.clearStatus();
+    this.clearView();
+  }
+
+  /** The line an event gets, or null: on a terminal only what the counts cannot say. */
+  private lineOf(event: RunEvent): string | null {
+    const { style, verbose, terminal } = this.options;
+    if (terminal && !verbose && !standsOnTerminal(event)) return null;
+    let line = eventLine(event, style, verbose);
+    if (line !== null && event.type === "pair_end" && !terminal) line += style.dim(`  [${this.state.done}/${this.state.total}]`);
+    return line;
   }
 
   private start(): void {
@@ -144,18 +214,76 @@ export class ProgressView {
     this.timer.unref();
   }
 
-  private clearStatus(): void {
-    if (!this.statusShown) return;
-    this.write(CLEAR_LINE);
-    this.statusShown = false;
+  private redraw(): void {
+    this.clearView();
+    this.drawView();
   }
 
-  private drawStatus(): void {
-    if (!this.options.terminal || this.timer === undefined || this.state.running.size === 0) return;
-    let status = this.state.status(this.now());
-    const columns = this.options.columns;
-    if (columns !== undefined && columns > 1 && status.length >= columns) status = status.slice(0, columns - 2) + "…";
-    this.write(this.options.style.dim(status));
-    this.statusShown = true;
+  /** Back to the first line of the live view, and everything below the cursor erased. */
+  private clearView(): void {
+    if (this.viewLines === 0) return;
+    this.write(`\r${this.viewLines > 1 ? `\x1b[${this.viewLines - 1}A` : ""}\x1b[J`);
+    this.viewLines = 0;
   }
+
+  private drawView(): void {
+    if (!this.options.terminal || this.timer === undefined) return;
+    const rows = this.options.rows ?? 24;
+    const height = Math.max(MIN_VIEW_LINES, Math.min(MAX_VIEW_LINES, Math.floor(rows / 3)));
+    const lines = this.state.view(this.now(), height).map((l) => this.options.style.dim(this.fit(l)));
+    this.write(lines.join("\n"));
+    this.viewLines = lines.length;
+  }
+
+  /** On a terminal, the line cut to its width (one column spare, so it never wraps); a log's lines are whole. */
+  private fit(line: string): string {
+    const columns = this.options.columns;
+    if (!this.options.terminal || columns === undefined || columns < 2) return line;
+    return line
+      .split("\n")
+      .map((l) => cut(l, columns - 1))
+      .join("\n");
+  }
+}
+
+/** On a terminal, the events that keep a line: a retry, a failure, a warning, a batch submitted or ended, an interruption. */
+function standsOnTerminal(event: RunEvent): boolean {
+  switch (event.type) {
+    case "attempt_end":
+    case "warning":
+      return true;
+    case "pair_end":
+      return event.outcome.status === "failed" || event.outcome.status === "interrupted";
+    case "batch":
+      return event.state !== "progress";
+    default:
+      return false;
+  }
+}
+
+// eslint-disable-next-line no-control-regex -- the escape that starts a colour is what is matched
+const SGR = /\x1b\[[0-9;]*m/g;
+
+/**
+ * The text cut to `width` characters (code points), the last one then `…`, its colours (SGR
+ * sequences, which take no room) kept and reset when cut. What pairflow prints of data holds no
+ * other escape (report/visible.ts).
+ */
+export function cut(text: string, width: number): string {
+  if ([...text.replace(SGR, "")].length <= width) return text;
+  let out = "";
+  let shown = 0;
+  let from = 0;
+  for (const sgr of [...text.matchAll(SGR), null]) {
+    const end = sgr === null ? text.length : sgr.index;
+    for (const ch of text.slice(from, end)) {
+      if (shown === width - 1) return `${out}…${out.includes("\x1b[") ? "\x1b[0m" : ""}`;
+      out += ch;
+      shown++;
+    }
+    if (sgr === null) break;
+    out += sgr[0];
+    from = end + sgr[0].length;
+  }
+  return out;
 }

@@ -25,9 +25,11 @@ const MAX_QUOTED = 120;
  * `rejected after 2 attempts: → expected [ 1, 2 ] to deeply equal [ 2, 1 ] … 12 lines … Tests 1
  * failed | 18 passed (19)`: the note's lead (the text before its first colon on its first line,
  * when what follows is the output), then the quoted lines. At most `max` characters, made visible
- * (control characters shown as `\xNN`).
+ * (control characters shown as `\xNN`). With `last: false`, the last line is left out unless it says
+ * why: where each failure is one line of many (a terminal's, a log's), the runner's count that ends
+ * every one says nothing.
  */
-export function failureHeadline(note: string | null, max = 240): string {
+export function failureHeadline(note: string | null, max = 240, options: { last?: boolean } = {}): string {
   const text = visible((note ?? "").replace(/\r\n?/g, "\n"));
   const [first = "", ...rest] = text.split("\n");
   // "rejected after 2 attempts: <first line of the feedback>": the lead, and the feedback's lines.
@@ -41,7 +43,7 @@ export function failureHeadline(note: string | null, max = 240): string {
   const picked = errorLines(lines);
   if (picked.length === 0) picked.push(0);
   const last = lines.length - 1;
-  if (!picked.includes(last)) picked.push(last);
+  if (options.last !== false && !picked.includes(last)) picked.push(last);
 
   let out = lead ? `${lead} ` : "";
   let previous = -1;

@@ -47,12 +47,6 @@ export function pacingLine(pacing: PacingReport): string {
   );
 }
 
-/** The first line of what a command printed, made visible (visible) and cut to 160 characters. */
-function firstLine(text: string): string {
-  const line = visible(text.trim().split("\n")[0] ?? "");
-  return line.length > 160 ? line.slice(0, 157) + "..." : line;
-}
-
 /**
  * One line for an event, or null for events people need not see. `verbose` adds each attempt's
  * generator stderr. What commands printed and ids are shown with their control characters made
@@ -77,7 +71,7 @@ export function eventLine(event: RunEvent, style: Style, verbose = false): strin
     }
     case "attempt_end":
       if (event.accepted || event.attempt === event.of) return null; // the pair's end says it
-      return `${style.yellow(verb("retry"))}${nameFor(event.id, "terminal")}  attempt ${event.attempt}/${event.of} rejected: ${firstLine(event.feedback)}`;
+      return `${style.yellow(verb("retry"))}${nameFor(event.id, "terminal")}  attempt ${event.attempt}/${event.of} rejected: ${failureHeadline(event.feedback, 160, { last: false })}`;
     case "pair_end":
       return outcomeLine(event.outcome, style);
     case "restored":
@@ -104,7 +98,7 @@ function outcomeLine(o: PairOutcome, style: Style): string {
     case "reused":
       return `${style.dim(verb("reused"))}${id}${style.dim(note)}`;
     case "failed":
-      return `${style.red(verb("failed"))}${id}  ${failureHeadline(o.note, 160)}`;
+      return `${style.red(verb("failed"))}${id}  ${failureHeadline(o.note, 160, { last: false })}`;
     case "blocked":
       return `${style.red(verb("blocked"))}${id}${note}`;
     case "interrupted":

@@ -39,7 +39,7 @@ describe("progress", () => {
     expect(r.stdout).not.toMatch(/[\r\x1b]/);
   });
 
-  it("is a status line redrawn in place on a terminal", () => {
+  it("is a live view redrawn in place on a terminal, not a line per start and end", () => {
     const dir = commands();
     // script(1) gives the command a pseudo-terminal; pairflow asks nothing here (no model: no cost).
     const r = spawnSync("script", ["-qec", `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} run`, "/dev/null"], {
@@ -50,9 +50,10 @@ describe("progress", () => {
     });
     if (r.error) return; // no script(1) here: the renderer's own tests cover the terminal form
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/0\/3 done; running: a \d+s/);
-    // Cleared before the next line is written, so it never stays in the output.
-    expect(r.stdout).toContain("\r\x1b[2Kaccepted a");
+    expect(r.stdout).toMatch(/0\/3 done · 1 running · 2 waiting\r?\n {2}▸ a \d+s/);
+    expect(r.stdout).toMatch(/2\/3 done · 1 running · 0 waiting/);
+    // The counts say what ended: no line per start and end.
+    expect(r.stdout).not.toMatch(/^(start|accepted) /m);
   });
 });
 

@@ -222,6 +222,7 @@ async function drive(
     terminal: Boolean(progress.isTTY) && !io.env.CI,
     verbose: opts.verbose,
     columns: (progress as { columns?: number }).columns,
+    rows: (progress as { rows?: number }).rows,
   });
   const say = (line: string) => view.say(line);
   const interruption = interruptible(opts.grace * 1000, (message) => view.aside(() => io.stderr.write(style.yellow(message) + "\n")));
