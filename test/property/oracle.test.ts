@@ -15,7 +15,7 @@
  * - an output edited by hand stays as the person left it; the pairs that read it are left out of
  *   the comparison, which a from-scratch build cannot make.
  *
- *   PAIRFLOW_PROPERTY_RUNS=40    workflows to try (default 3)
+ *   PAIRFLOW_PROPERTY_RUNS=40    workflows to try (default 2: each takes a few seconds of real processes)
  *   PAIRFLOW_PROPERTY_SEED=123   another seed (default fixed, so every run tries the same ones)
  */
 import { createHash } from "node:crypto";
@@ -30,7 +30,7 @@ import { copySources, writeFiles } from "../helpers/fixtures.js";
 import { planOf, runOf } from "../helpers/state.js";
 import { scaled } from "../helpers/time.js";
 
-const RUNS = Number(process.env.PAIRFLOW_PROPERTY_RUNS ?? 3);
+const RUNS = Number(process.env.PAIRFLOW_PROPERTY_RUNS ?? 2);
 const SEED = Number(process.env.PAIRFLOW_PROPERTY_SEED ?? 20260636);
 
 // ---------------------------------------------------------------------------------------------
