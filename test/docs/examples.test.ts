@@ -218,7 +218,7 @@ async function checkBlock(page: Page, block: Block, index: number): Promise<stri
   return [];
 }
 
-describe("the docs' examples", () => {
+describe.concurrent("the docs' examples", () => {
   const bin = shim();
   let service: ModelService;
   beforeAll(async () => {
