@@ -140,7 +140,9 @@ export async function publishPlanComment(request: PublishRequest): Promise<Publi
         await octokit.rest.issues.updateComment({ ...repo, comment_id: keeper.id, body: markdown });
         action = "updated";
       } else {
-        await octokit.rest.issues.createComment({ ...where, body: markdown });
+        const created = await octokit.rest.issues.createComment({ ...where, body: markdown });
+        // The author GitHub shows is the one the comments are matched by, whatever the viewer's login read.
+        author = created.data.user?.login ?? author;
         action = "created";
       }
     }
