@@ -13,6 +13,7 @@ import { checkFails, planCheck, planJson } from "../report/plan.js";
 import { runSummary } from "../report/run.js";
 import { blockedBy, runNodes } from "../report/causes.js";
 import { collapsed, configErrorsMarkdown, planSummaryMarkdown, runSummaryMarkdown, STEP_SUMMARY_LIMIT } from "../report/summary.js";
+import { styleFor } from "../report/color.js";
 import type { RunReport, Selection } from "../model/run.js";
 import { planOpened, planTarget, type Planned } from "../app/plan.js";
 import { matrixOf, mergeShards, pinSplit, runShard, shardsOf, type ShardRequest } from "../app/shard.js";
@@ -361,7 +362,8 @@ async function runShardJob(
   log.end();
   info(runSummary(report, style, { plan: log.plan }).trimEnd());
   setOutcomeOutputs(report);
-  await writeSummary(`## pairflow shard ${shard.index}/${shard.count}\n\n${runSummary(report, { ...style, bold: (s: string) => s }, { plan: log.plan })}\n`);
+  // As the terminal shows it, in a code block: what it names is data, never Markdown.
+  await writeSummary(`## pairflow shard ${shard.index}/${shard.count}\n\n${fenced(runSummary(report, styleFor({}), { plan: log.plan }).trimEnd())}\n`);
   if (report.status !== "success")
     core.setFailed(`shard ${shard.index}/${shard.count} ${report.status}: ${report.totals.failed} failed and ${report.totals.blocked} blocked`);
 }
