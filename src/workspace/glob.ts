@@ -60,6 +60,11 @@ export interface GlobOptions {
   /** Whether `*` and `**` match names starting with a dot. */
   dot: boolean;
   ignore?: string[];
+  /**
+   * The repository: a glob whose fixed start leads out of it through a link (`linked/**` where
+   * `linked` is `/`) is not walked at all; the configuration reports it where it can.
+   */
+  within?: string;
 }
 
 /**
@@ -67,7 +72,10 @@ export interface GlobOptions {
  * the rules above.
  */
 export function globFiles(patterns: readonly string[], cwd: string, options: GlobOptions): string[] {
-  const entries = fg.sync([...patterns], {
+  const within = options.within === undefined ? undefined : realPath(options.within);
+  const walked = within === undefined ? patterns : patterns.filter((p) => p.startsWith("!") || staysWithin(p, cwd, within));
+  if (!walked.some((p) => !p.startsWith("!"))) return [];
+  const entries = fg.sync([...walked], {
     cwd,
     dot: options.dot,
     onlyFiles: false,
@@ -80,4 +88,15 @@ export function globFiles(patterns: readonly string[], cwd: string, options: Glo
   return entries
     .filter((entry) => entry.dirent.isFile() || (entry.dirent.isSymbolicLink() && statFollowing(path.resolve(cwd, entry.path))?.isFile() === true))
     .map((entry) => entry.path);
+}
+
+/** Whether the fixed start of a glob (before its first wildcard), as far as it exists, is inside `within` after links. */
+function staysWithin(pattern: string, cwd: string, within: string): boolean {
+  const segments = pattern.split("/");
+  const firstGlob = segments.findIndex((segment) => fg.isDynamicPattern(segment));
+  let fixed = path.resolve(cwd, (firstGlob === -1 ? segments.slice(0, -1) : segments.slice(0, firstGlob)).join("/"));
+  while (statFollowing(fixed) === undefined && path.dirname(fixed) !== fixed) fixed = path.dirname(fixed);
+  const real = realPath(fixed);
+  const rel = path.relative(within, real);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }

@@ -94,7 +94,7 @@ export class InputHasher {
   }
 
   private glob(patterns: readonly string[]): string[] {
-    return globFiles(patterns, this.workflow.dir, { dot: true, ignore: this.ignore });
+    return globFiles(patterns, this.workflow.dir, { dot: true, ignore: this.ignore, within: this.workflow.root });
   }
 
   /** sha256 of one file (`what` and `rel` name it in messages); an error when it resolves outside the repository. */

@@ -30,7 +30,7 @@ export const diskFiles: ConfigFiles = {
     // As `inputs` are matched (src/workspace/glob.ts): files only, never inside .git, never through
     // a link; hidden files only where a pattern names them (so `**` never reaches the state
     // directory, .pairflow/).
-    globFiles(patterns, cwd, { dot: false }),
+    globFiles(patterns, cwd, { dot: false, within: findRepoRoot(cwd) }),
   stat: fileKind,
 };
 

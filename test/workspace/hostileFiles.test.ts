@@ -60,6 +60,22 @@ describe("symbolic links under a glob", () => {
     expect(() => inputsOf(dir)).toThrow(/input "secret.md" resolves to .*secret.md, outside the repository/);
   });
 
+  it("a foreach glob that starts in a link out of the repository walks nothing there", () => {
+    const dir = tempRepo({
+      "workflow.yml": `name: each
+action_pairs:
+  t:
+    foreach: {files: "root/**/*.md"}
+    generator: command
+    generator_config: {run: "echo {file}"}
+`,
+    });
+    symlinkSync("/", path.join(dir, "root"));
+    const loaded = loadWorkflow(dir);
+    expect([...loaded.workflow.pairs.keys()]).toEqual([]);
+    expect(loaded.warnings.map((w) => w.message)).toContainEqual(expect.stringContaining("matches no files"));
+  });
+
   it("foreach files are listed by the same rule", () => {
     const dir = tempRepo({
       "workflow.yml": `name: each
