@@ -592,6 +592,21 @@ class Run {
       this.decided.set(d.id, { ...d, action: "skip", artifact: { source: "store", contentHash, edited: false, content: "store" } });
       this.finish({ id: d.id, configRef: d.configRef, status: "executed", attempts, contentHash, reasons: d.reasons, durationMs, note });
     };
+    const requestOf = (given: readonly { feedback: string }[], attempt: number) =>
+      requestKey({
+        pair,
+        own: d.own,
+        prompt: renderPromptParts({
+          prompt: pair.prompt,
+          specification: workflow.specification,
+          constraints: workflow.constraints,
+          dependencies,
+          history: [...given],
+          ...(d.revision !== undefined ? { revision: d.revision } : {}),
+        }).text,
+        dependencies,
+        attempt,
+      });
     for (let attempt = attempts.length + 1; attempt <= total; attempt++) {
       if (this.signal.aborted) return interrupted();
       this.emit({ type: "attempt_start", id: d.id, attempt });
@@ -620,6 +635,16 @@ class Run {
           attempts.push({ attempt, accepted: true, feedback: "", tokens: null, durationMs: Date.now() - t0, reused });
           this.emit({ type: "attempt_end", id: d.id, attempt, of: total, accepted: true, feedback: "", tokens: null, durationMs: Date.now() - t0, reused });
           return accept(answer.content, reuseNote(reused, attempts));
+        }
+        // Rejected before, and the retries after it answered before: the rejection is replayed.
+        const rejected = reuseRequests ? this.replayable(attempt, total, history, requestOf, judge) : undefined;
+        if (rejected) {
+          const feedback = rejected.feedback![judge]!;
+          const reused = { kind: "request" as const, pair: rejected.pair, at: rejected.at, tokens: rejected.tokens };
+          attempts.push({ attempt, accepted: false, feedback, tokens: null, durationMs: Date.now() - t0, reused });
+          this.emit({ type: "attempt_end", id: d.id, attempt, of: total, accepted: false, feedback, tokens: null, durationMs: Date.now() - t0, reused });
+          history.push({ feedback });
+          continue;
         }
         const result = await generate({
           pairId: d.id,
@@ -674,7 +699,15 @@ class Run {
         return fail(message);
       }
       // What the generator returned answers the same request later, whatever this guard said of it.
-      this.recordAnswer(request, d, pair, content, tokens, { [judge]: verdict.accepted ? "accepted" : "rejected" });
+      this.recordAnswer(
+        request,
+        d,
+        pair,
+        content,
+        tokens,
+        { [judge]: verdict.accepted ? "accepted" : "rejected" },
+        verdict.accepted ? undefined : { [judge]: verdict.feedback },
+      );
       answered = { prompt, attempt, tokens };
       const record = {
         attempt,
@@ -732,7 +765,8 @@ class Run {
       // Judged in this run whatever the entry says: the index saves the model call, never the
       // guard's judgement (an entry is only as honest as whoever wrote it).
       const verdict = await this.check(guard, pair, content, attempt, trace);
-      this.recordRequest(request, { ...entry, verdicts: { ...entry.verdicts, [judge]: verdict.accepted ? "accepted" : "rejected" } }, content);
+      const judged = { ...entry, verdicts: { ...entry.verdicts, [judge]: verdict.accepted ? ("accepted" as const) : ("rejected" as const) } };
+      this.recordRequest(request, verdict.accepted ? judged : { ...judged, feedback: { ...entry.feedback, [judge]: this.redact(verdict.feedback) } }, content);
       if (verdict.accepted) return { content, kind: before === "accepted" ? "request" : "rejudged", entry };
     }
     return undefined;
@@ -781,14 +815,59 @@ class Run {
     }
   }
 
-  /** Records what the generator returned for a request, with the verdicts given to it so far. */
-  private recordAnswer(request: string, d: PlannedPair, pair: Pair, content: Buffer, tokens: TokenUsage | null, verdicts: RequestEntry["verdicts"]): void {
+  /** Records what the generator returned for a request, with the verdicts given to it so far (and a rejecting guard's feedback). */
+  private recordAnswer(
+    request: string,
+    d: PlannedPair,
+    pair: Pair,
+    content: Buffer,
+    tokens: TokenUsage | null,
+    verdicts: RequestEntry["verdicts"],
+    feedback?: RequestEntry["feedback"],
+  ): void {
     const contentHash = this.deps.store.putContent(content);
     this.recordRequest(
       request,
-      { contentHash, pair: d.id, configRef: d.configRef!, at: new Date().toISOString(), model: pair.model, tokens, verdicts },
+      {
+        contentHash,
+        pair: d.id,
+        configRef: d.configRef!,
+        at: new Date().toISOString(),
+        model: pair.model,
+        tokens,
+        verdicts,
+        ...(feedback ? { feedback } : {}),
+      },
       content,
     );
+  }
+
+  /**
+   * An answer this guard rejected before, for a request whose retries were answered before too,
+   * up to one it did not reject: that rejection, to replay with its feedback rather than ask again.
+   * Undefined when the chain breaks (a retry never asked, feedback not recorded): the attempt is
+   * made, as a rejected answer is never judged again.
+   */
+  private replayable(
+    from: number,
+    total: number,
+    history: readonly { feedback: string }[],
+    requestOf: (history: readonly { feedback: string }[], attempt: number) => string,
+    judge: string,
+  ): RequestEntry | undefined {
+    const entries = (key: string) => [...this.deps.store.requests(key), ...(this.deps.remote?.requests?.(key) ?? [])];
+    const verdict = (e: RequestEntry) => (Object.hasOwn(e.verdicts, judge) ? e.verdicts[judge] : undefined);
+    const given = [...history];
+    let first: RequestEntry | undefined;
+    for (let attempt = from; attempt <= total; attempt++) {
+      const found = entries(requestOf(given, attempt));
+      if (attempt > from && found.some((e) => verdict(e) !== "rejected")) return first;
+      const rejected = found.find((e) => verdict(e) === "rejected" && e.feedback !== undefined && Object.hasOwn(e.feedback, judge));
+      if (rejected === undefined) return undefined;
+      first ??= rejected;
+      given.push({ feedback: rejected.feedback![judge]! });
+    }
+    return undefined;
   }
 
   /** Records accepted content under its request as made with the files a traced run saw read (`observed`). */

@@ -105,6 +105,11 @@ export interface RequestEntry {
   tokens: TokenUsage | null;
   /** Verdicts by guard key (src/refs/request.ts guardKey). */
   verdicts: Record<string, Verdict>;
+  /**
+   * A rejecting guard's feedback, by guard key: the history the retry after it was asked with, so
+   * a run that asks the same request again replays the rejection and asks that retry's request.
+   */
+  feedback?: Record<string, string>;
 }
 
 /**

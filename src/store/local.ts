@@ -145,7 +145,10 @@ export class LocalStore implements ArtifactStore {
     const entries = this.requests(key);
     const known = entries.findIndex((e) => e.contentHash === entry.contentHash);
     if (known === -1) entries.unshift(entry);
-    else entries[known] = { ...entries[known]!, verdicts: { ...entries[known]!.verdicts, ...entry.verdicts } };
+    else {
+      const feedback = (entry.feedback ?? entries[known]!.feedback) ? { ...entries[known]!.feedback, ...entry.feedback } : undefined;
+      entries[known] = { ...entries[known]!, verdicts: { ...entries[known]!.verdicts, ...entry.verdicts }, ...(feedback ? { feedback } : {}) };
+    }
     this.write(this.requestPath(key), JSON.stringify({ key, entries: entries.slice(0, MAX_REQUEST_ENTRIES) }) + "\n");
   }
 

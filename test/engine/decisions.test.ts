@@ -5,7 +5,7 @@
  * and `pairflow prompt` against the generator's own prompt.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { pairPrompt } from "../../src/app/prompt.js";
@@ -31,6 +31,7 @@ function recorder(answer: (r: GenerateRequest) => string = (r) => `content of ${
 
 const statuses = (report: RunReport) => Object.fromEntries(report.pairs.map((p) => [p.id, p.status]));
 const outcome = (report: RunReport, id: string) => report.pairs.find((p) => p.id === id)!;
+const listFiles = (dir: string): string[] => readdirSync(dir, { recursive: true, encoding: "utf8" }).map((f) => path.join(dir, f));
 
 function edit(file: string, from: string, to: string): void {
   const text = readFileSync(file, "utf8");
@@ -164,7 +165,7 @@ describe("a dependency re-run under a new reference with the same content", () =
     '  b: {requires: [a], output: b.md, guard: regex, guard_config: {pattern: "^good"}}\n  c: {requires: [a], output: c.md}\n';
   const answers = (r: GenerateRequest) => (r.pairId === "b" ? (r.attempt === 1 ? "draft\n" : "good\n") : `content of ${r.pairId}\n`);
 
-  it("answers a dependent accepted at its first attempt from the request index, and says no call only where none was made", async () => {
+  it("answers a dependent from the request index with no call, replaying the rejection its retry followed", async () => {
     const dir = tempRepo({ "workflow.yml": WORKFLOW, "prompts.yml": "a: {task: Start.}\n" });
     const rec = recorder(answers);
     await runOf(dir, { generators: { rec: rec.generator } });
@@ -173,16 +174,39 @@ describe("a dependency re-run under a new reference with the same content", () =
     rec.calls.length = 0;
 
     const plan = (await planOf(dir)).plan;
-    // c was accepted at its first attempt: its request comes back if a gives the same content;
-    // b at its second: its first attempt asks anew, so the plan promises no saving.
+    // c was accepted at its first attempt: its request comes back if a gives the same content.
+    // b at its second: the plan promises nothing it cannot check (an index written before
+    // rejections kept their feedback cannot replay them).
     expect(plan.byId.get("c")!.reuse).toEqual({ kind: "unless", deps: ["a"] });
     expect(plan.byId.get("b")!.reuse).toBeUndefined();
 
     const report = await runOf(dir, { generators: { rec: rec.generator } });
     expect(statuses(report)).toEqual({ a: "executed", b: "executed", c: "executed" });
-    // Their references are new (a's is), their requests are not.
-    expect(rec.calls.map((c) => `${c.pairId}.${c.attempt}`).sort()).toEqual(["a.1", "b.1"]);
+    // Their references are new (a's is), their requests are not: only a calls.
+    expect(rec.calls.map((c) => `${c.pairId}.${c.attempt}`)).toEqual(["a.1"]);
     expect(outcome(report, "c").note).toMatch(/^request reused: no model call/);
+    expect(outcome(report, "b").note).toMatch(/^request reused: no model call/);
+    expect(outcome(report, "b").attempts.map((a) => [a.attempt, a.accepted, a.reused?.kind])).toEqual([
+      [1, false, "request"],
+      [2, true, "request"],
+    ]);
+  });
+
+  it("says which attempts called the model when the rejection cannot be replayed", async () => {
+    const dir = tempRepo({ "workflow.yml": WORKFLOW, "prompts.yml": "a: {task: Start.}\n" });
+    const rec = recorder(answers);
+    await runOf(dir, { generators: { rec: rec.generator } });
+    // An index written before rejections kept their feedback.
+    for (const file of listFiles(path.join(dir, ".pairflow", "store"))) {
+      if (!file.endsWith(".json") || !readFileSync(file, "utf8").includes('"feedback"')) continue;
+      const index = JSON.parse(readFileSync(file, "utf8")) as { entries: { feedback?: unknown }[] };
+      for (const e of index.entries) delete e.feedback;
+      writeFileSync(file, JSON.stringify(index) + "\n");
+    }
+    edit(path.join(dir, "prompts.yml"), "Start.", "Start now.");
+    rec.calls.length = 0;
+    const report = await runOf(dir, { generators: { rec: rec.generator } });
+    expect(rec.calls.map((c) => `${c.pairId}.${c.attempt}`).sort()).toEqual(["a.1", "b.1"]);
     expect(outcome(report, "b").note).not.toContain("no model call");
     expect(outcome(report, "b").note).toContain("1 attempt before it called the model");
   });
