@@ -192,7 +192,7 @@ export async function checkWorkflow(loaded: Loaded, files: ConfigFiles): Promise
         ["guard_config", pair.guard === "command" ? pair.guardConfig : undefined],
       ] as const) {
         const run = (config as Config | undefined)?.run;
-        if (typeof run !== "string" || !namesFile(run, pair.piece.file)) continue;
+        if (typeof run !== "string" || !namesFile(withEnv(run, (config as Config).env), pair.piece.file)) continue;
         const where: Key[] = Object.hasOwn(objectOr(pairRaw[setting]), "run") ? [...at, setting, "run"] : [setting, "run"];
         warn(
           file,
@@ -456,6 +456,15 @@ function describe(value: unknown): string {
 function namesFile(run: string, file: string): boolean {
   const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(`(?:^|[\\s<(])["']?(?:\\./)?${escaped}["']?(?=$|[\\s;|&)<>])`).test(run);
+}
+
+/** A command with the variables its `env` gives written in (`$IN`, `${IN}`), as the analysis of what it reads takes them. */
+function withEnv(run: string, env: unknown): string {
+  if (!isObject(env)) return run;
+  return run.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (all, braced?: string, bare?: string) => {
+    const value = env[(braced ?? bare)!];
+    return typeof value === "string" ? value : all;
+  });
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

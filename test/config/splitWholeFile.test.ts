@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { validateTarget } from "../../src/app/validate.js";
 import { tempRepo } from "../helpers/fixtures.js";
 
-function workflow(generator: string, guard?: string, split = "\n      split: markdown"): string {
+function workflow(generator: string, guard?: string, split = "\n      split: markdown", env = "{}"): string {
   return [
     "name: split",
     "generator: command",
@@ -15,6 +15,7 @@ function workflow(generator: string, guard?: string, split = "\n      split: mar
     "    output: out/{name}",
     "    generator_config:",
     `      run: ${JSON.stringify(generator)}`,
+    `      env: ${env}`,
     ...(guard === undefined ? [] : ["    guard: command", "    guard_config:", `      run: ${JSON.stringify(guard)}`]),
     "",
   ].join("\n");
@@ -41,9 +42,15 @@ describe("a split pair's command that names the whole file", () => {
     ]);
   });
 
+  it("through a variable its env gives is warned about", async () => {
+    const said = await warnings(workflow('node tr.mjs "$IN"', undefined, undefined, '{IN: "{file}"}'));
+    expect(said).toEqual([expect.stringMatching(/^workflow\.yml:10: action_pairs\.tr\.generator_config\.run: names the whole file being split/)]);
+    expect(await warnings(workflow('node tr.mjs "$OTHER"', undefined, undefined, '{IN: "{file}"}'))).toEqual([]);
+  });
+
   it("in a guard's command is warned about there", async () => {
     expect(await warnings(workflow("node tr.mjs", "grep -q x {file}"))).toEqual([
-      expect.stringMatching(/^workflow\.yml:13: action_pairs\.tr\.guard_config\.run: names the whole file being split/),
+      expect.stringMatching(/^workflow\.yml:14: action_pairs\.tr\.guard_config\.run: names the whole file being split/),
     ]);
   });
 
