@@ -32,6 +32,7 @@ import { fileURLToPath } from "node:url";
 import { parse, stringify } from "yaml";
 import { generateWorkflow, TRIVIAL_COMMAND } from "./generate.js";
 import { benchForeach } from "./foreach.js";
+import { benchSplit } from "./split.js";
 import { benchRecords } from "./records.js";
 import { benchReplay } from "./replay.js";
 import { benchShards } from "./shards.js";
@@ -47,7 +48,7 @@ const RUN_LARGE = Number(process.env.PAIRFLOW_BENCH_RUN_PAIRS ?? (QUICK ? 500 : 
 const CONCURRENCY = 4;
 /** Whether bubblewrap confines commands here: the run section then also measures a sandboxed run. */
 const BWRAP = probeSandbox(process.env).available;
-/** PAIRFLOW_BENCH_ONLY=plan,startup runs only those sections (plan, run, startup, tokens, records, foreach, cache, shards, ratelimits, replay). */
+/** PAIRFLOW_BENCH_ONLY=plan,startup runs only those sections (plan, run, startup, tokens, records, foreach, split, cache, shards, ratelimits, replay). */
 const ONLY = process.env.PAIRFLOW_BENCH_ONLY?.split(",").map((s) => s.trim());
 const section = (name: string) => ONLY === undefined || ONLY.includes(name);
 const planReps = (n: number) => (QUICK ? 1 : n >= 50_000 ? 3 : 5);
@@ -87,6 +88,7 @@ try {
   if (section("tokens")) await benchTokens();
   if (section("records")) await benchRecords();
   if (section("foreach") && !(await benchForeach())) process.exitCode = 1;
+  if (section("split")) await benchSplit();
   if (section("cache")) {
     console.log("\n== the Actions cache: uploads and downloads of a cold and a warm run (loopback cache service)");
     // Imported here: it runs the action through the test helpers, which only load under vitest

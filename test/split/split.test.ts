@@ -217,14 +217,9 @@ describe("split: markdown", () => {
 });
 
 describe("split: markdown on text a pull request controls", () => {
-  const ms = (f: () => unknown) => {
-    const t = performance.now();
-    f();
-    return performance.now() - t;
-  };
-
-  it("reads a long heading line in time in proportion to it", () => {
-    // Each of these kept the earlier heading expression (or a naive scan) busy for minutes to hours.
+  it("reads heading lines built to make a parser backtrack, whole (bench/split.ts times them)", () => {
+    // Each of these kept the earlier heading expression (or a naive scan) busy for minutes to hours:
+    // a regression hangs this test until its timeout.
     const lines = [
       "#" + " ".repeat(20_000) + "\rx",
       "#" + " \t".repeat(10_000) + "\n\n",
@@ -240,25 +235,15 @@ describe("split: markdown on text a pull request controls", () => {
     for (const line of lines) {
       const pieces = splitText(`${line}\nText.\n`, { kind: "markdown" });
       expect(pieces.map((p) => p.text).join("")).toBe(`${line}\nText.\n`);
-      expect(ms(() => splitText(`${line}\nText.\n`, { kind: "markdown" }))).toBeLessThan(500);
     }
   });
 
-  it("splits a page of 60,000 sections in time near-linear in them", () => {
-    const page = (n: number) => Array.from({ length: n }, (_, i) => `## Section ${i % 7 === 0 ? "again" : i}\n\nText ${i}.\n\n`).join("");
-    const small = page(6_000);
-    const large = page(60_000);
-    splitText(small, { kind: "markdown" });
-    const a = Math.min(
-      ms(() => splitText(small, { kind: "markdown" })),
-      ms(() => splitText(small, { kind: "markdown" })),
-    );
-    const pieces = splitText(large, { kind: "markdown" });
-    const b = ms(() => splitText(large, { kind: "markdown" }));
+  it("splits a page of 60,000 sections, each with an id of its own (bench/split.ts times the growth)", () => {
+    const page = Array.from({ length: 60_000 }, (_, i) => `## Section ${i % 7 === 0 ? "again" : i}\n\nText ${i}.\n\n`).join("");
+    const pieces = splitText(page, { kind: "markdown" });
     expect(pieces).toHaveLength(60_000);
     expect(new Set(pieces.map((p) => p.id)).size).toBe(60_000);
-    // Ten times the sections: a quadratic step would take a hundred times as long.
-    expect(b).toBeLessThan(Math.max(40 * a, 200));
+    expect(pieces.map((p) => p.text).join("")).toBe(page);
   });
 });
 
