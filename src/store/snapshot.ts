@@ -121,7 +121,7 @@ export function packDigest(artifacts: Record<string, StoreRecord>, salt?: string
 
 /**
  * The request index entries a snapshot keeps: this run's newest first, then the previous
- * snapshot's, each request's artifacts merged by content (verdicts joined), at most `limit`
+ * snapshot's, each request's artifacts merged by content (verdicts and feedback joined), at most `limit`
  * entries in all, the most recent kept.
  */
 export function currentRequests(
@@ -136,7 +136,10 @@ export function currentRequests(
       for (const e of entries) {
         const known = into.findIndex((x) => x.contentHash === e.contentHash);
         if (known === -1) into.push(e);
-        else into[known] = { ...e, ...into[known]!, verdicts: { ...e.verdicts, ...into[known]!.verdicts } };
+        else {
+          const feedback = (e.feedback ?? into[known]!.feedback) ? { ...e.feedback, ...into[known]!.feedback } : undefined;
+          into[known] = { ...e, ...into[known]!, verdicts: { ...e.verdicts, ...into[known]!.verdicts }, ...(feedback ? { feedback } : {}) };
+        }
       }
       merged.set(key, into);
     }
