@@ -160,7 +160,7 @@ export const MAX_ERROR_ANNOTATIONS = 10;
 export function annotateConfigIssues(issues: ConfigIssue[]): void {
   const shown = issues.length <= MAX_ERROR_ANNOTATIONS ? issues : issues.slice(0, MAX_ERROR_ANNOTATIONS - 1);
   for (const issue of shown) {
-    core.error(issue.key ? `${issue.key}: ${issue.message}` : issue.message, {
+    core.error(visible(issue.key ? `${issue.key}: ${issue.message}` : issue.message), {
       title: "pairflow: invalid configuration",
       file: issue.file,
       startLine: issue.line,

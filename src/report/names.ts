@@ -6,7 +6,7 @@
  * - `terminal` (and the job log): one line, every control, bidi and format character and every
  *   new line made visible (report/visible.ts), so no escape sequence reaches the terminal.
  * - `markdown`: inline text. As `terminal`, then Markdown's metacharacters escaped (no emphasis,
- *   link, table cell, heading, HTML or `<!--`), and a zero-width joiner after an `@` or `#` and
+ *   link, table cell, heading, HTML or `<!--`; an `_` inside a word, which never emphasises, kept), and a zero-width joiner after an `@` or `#` and
  *   in `://` and `www.`, so no one is mentioned, no issue is linked and no address made a link. As it has no new line, it never starts a
  *   heading or a list item.
  * - `code`: inline code (which GitHub neither mentions nor links in), its fence longer than any
@@ -18,6 +18,10 @@ import { visibleName } from "./visible.js";
 
 export type Medium = "terminal" | "markdown" | "code" | "cell" | "html" | "mermaid";
 
+const ENTITY: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
+/** Mermaid's own entity codes: `#` starts one. */
+const MERMAID: Record<string, string> = { "#": "#35;", "&": "#amp;", "<": "#lt;", ">": "#gt;", '"': "#quot;", "`": "#96;" };
+
 /** A zero-width joiner: after `@` or `#`, GitHub sees no mention and no issue reference. */
 const JOIN = "\u200d";
 
@@ -27,7 +31,10 @@ export function nameFor(name: string, medium: Medium): string {
     case "terminal":
       return line;
     case "markdown":
-      return line.replace(/[\\`*_[\]<>|~#&$!]/g, "\\$&").replace(/[@#]|:(?=\/\/)|\bwww(?=\.)/gi, `$&${JOIN}`);
+      return line
+        .replace(/[&<>]/g, (c) => ENTITY[c]!)
+        .replace(/[\\`*[\]|~#$!]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, "\\$&")
+        .replace(/[@#]|:(?=\/\/)|\bwww(?=\.)/gi, `$&${JOIN}`);
     case "code":
       return inlineCode(line);
     case "cell":
@@ -35,7 +42,7 @@ export function nameFor(name: string, medium: Medium): string {
     case "html":
       return line.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/@/g, `&#64;${JOIN}`);
     case "mermaid":
-      return line.replace(/[#&<>"'`]/g, (c) => `#${c.charCodeAt(0)};`);
+      return line.replace(/[#&<>"`]/g, (c) => MERMAID[c]!);
   }
 }
 

@@ -157,7 +157,7 @@ describe("mode plan on a pull request", () => {
     expect(body).not.toContain("edited by hand");
     expect(body).toContain("#### Changed in this pull request, already accepted");
     expect(body).toContain("| `g_impl` | 2 | prompt: prompt.task changed | regenerated and committed on the branch |");
-    expect(body).toMatch(/^\| `g_review` \| 3 \| upstream: g\\_impl's reference changed; .* \| regenerated and committed on the branch \|$/m);
+    expect(body).toMatch(/^\| `g_review` \| 3 \| upstream: g_impl's reference changed; .* \| regenerated and committed on the branch \|$/m);
     expect(body).toContain("-  task: Implement the Stack class.\n+  task: Implement the Stack class with a list.\n");
     expect(body).not.toContain("Estimated cost");
 
@@ -237,7 +237,7 @@ describe("racing plan jobs", () => {
     expect(ours[0]!.body.split("\n")[1]).toBe(`<!-- pairflow:planned ${newerSha} run 501 attempt 1 -->`);
     expect(ours[0]!.body).toContain("**prompt of `g_test` (task)** — 1 pair");
     expect(gh.comments).toHaveLength(2);
-    expect(gh.requests.filter((r) => r.startsWith("POST"))).toHaveLength(2);
+    expect(gh.writes.filter((r) => r.startsWith("POST"))).toHaveLength(2);
     // The newer job points to the comment left. (The older one does too when it listed again after the
     // newer one wrote; one that finished first names the comment it wrote, since deleted.)
     expect(b.outputs["comment-url"]).toBe(ours[0]!.html_url);
