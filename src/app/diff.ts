@@ -16,7 +16,7 @@ import { planTarget, type Planned } from "./plan.js";
 import { lockPathFor, readLock } from "../lockfile/lockfile.js";
 import { type LockFile } from "../model/records.js";
 import type { StateView } from "../model/plan.js";
-import { compareWithBase, computeDiff, parseYaml, snapshotOf, type ConfigSnapshot, type PlanDiff } from "../diff/diff.js";
+import { compareWithBase, computeDiff, fileChanges, parseYaml, snapshotOf, type ConfigSnapshot, type PlanDiff } from "../diff/diff.js";
 import { openRepo, type GitRepo } from "../github/git.js";
 
 export interface DiffOptions {
@@ -72,7 +72,24 @@ export async function planDiff(target: string | undefined, options: DiffOptions)
     promptsText: workflow.promptsPath && readFileSync(workflow.promptsPath, "utf8"),
   });
   const base = snapshotAt(repo, commit, options.base, workflowFile);
-  return { ...computeDiff(plan, sinceBase, head, base, { ref: options.base, commit }), planned, head: headCommit(repo) };
+  const computed = computeDiff(plan, sinceBase, head, base, { ref: options.base, commit });
+  // The files and sections pairs re-run for, at the base and now: the diffs of the causes they name.
+  const dir = path.dirname(workflow.path);
+  const inRepo = (file: string) => path.posix.join(path.posix.dirname(workflowFile), file);
+  const files = fileChanges(plan, {
+    base: (file) => tryRead(() => repo.read(commit, inRepo(file))),
+    head: (file) => tryRead(() => readFileSync(path.join(dir, file), "utf8")),
+  });
+  return { ...computed, changes: [...computed.changes, ...files], planned, head: headCommit(repo) };
+}
+
+/** A file's text, or null when it cannot be read (it does not exist there). */
+function tryRead(read: () => string | null): string | null {
+  try {
+    return read();
+  } catch {
+    return null;
+  }
 }
 
 function headCommit(repo: GitRepo): string | null {

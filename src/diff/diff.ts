@@ -12,6 +12,8 @@ import type { Plan, PlannedPair, Reason, StateView } from "../model/plan.js";
 import { lockEntry, type LockFile } from "../model/records.js";
 import { decidePair } from "../plan/plan.js";
 import { fastYamlValue } from "../config/yamlFast.js";
+import { splitText } from "../config/split.js";
+import type { SplitSpec } from "../model/workflow.js";
 
 /** One side's configuration, as written: entries keep the file's key order. */
 export interface ConfigSnapshot {
@@ -26,12 +28,15 @@ export interface ConfigSnapshot {
   prompts: Record<string, unknown>;
 }
 
-export type EntryKind = "workflow" | "pair" | "prompt";
+export type EntryKind = "workflow" | "pair" | "prompt" | "file" | "section";
 
 export interface EntryChange {
-  /** workflow: the top-level settings; pair: an `action_pairs` entry; prompt: a prompts-file entry. */
+  /**
+   * workflow: the top-level settings; pair: an `action_pairs` entry; prompt: a prompts-file entry;
+   * file: a file pairs read (an input, a script); section: a section of a split file.
+   */
   kind: EntryKind;
-  /** The pair's id; null for the workflow settings. */
+  /** The pair's id (for a section, its instance's); the file's path, relative to the workflow's directory; null for the workflow settings. */
   id: string | null;
   change: "added" | "removed" | "changed";
   /** A unified diff of the entry, base (a/) to head (b/). */
@@ -161,6 +166,69 @@ function acceptedOn(pair: PlannedPair, headLock: LockFile | null): AcceptedOn {
     return entry === undefined ? "remote" : entry.source === "human" ? "edited" : "committed";
   }
   return artifact.source;
+}
+
+/** A file's text at the base and now, by its path relative to the workflow's directory; null where it does not exist. */
+export interface FileTexts {
+  base(file: string): string | null;
+  head(file: string): string | null;
+}
+
+/**
+ * What the files a plan's pairs re-run for changed: each file they read that changed (an input, a
+ * script, a file a traced run saw read), and each section of a split file that changed or was
+ * added, as a unified diff of its text at the base against now. These explain the causes named by
+ * a file or a section, as the entries' diffs explain the others.
+ */
+export function fileChanges(plan: Plan, texts: FileTexts): EntryChange[] {
+  const files = new Set<string>();
+  const sections: PlannedPair[] = [];
+  for (const p of plan.pairs) {
+    if (p.action !== "run") continue;
+    const piece = plan.workflow.pairs?.get(p.id)?.piece;
+    if (piece && p.reasons.some((r) => r.component?.kind === "piece" || r.kind === "new")) sections.push(p);
+    for (const r of p.reasons) {
+      const kind = r.component?.kind;
+      if (kind === "input" || kind === "generator_file" || kind === "guard_file" || kind === "observed") files.add(r.component!.name);
+    }
+  }
+  const changes: EntryChange[] = [];
+  for (const file of files) {
+    const change = textChange("file", file, texts.base(file), texts.head(file), [file, file]);
+    if (change) changes.push(change);
+  }
+  const splits = new Map<string, SplitSpec>();
+  for (const pair of plan.workflow.pairs?.values() ?? []) if (pair.assembly) splits.set(`${pair.template}\u0000${pair.assembly.file}`, pair.assembly.split);
+  const baseSections = new Map<string, Map<string, string>>();
+  for (const p of sections) {
+    const pair = plan.workflow.pairs.get(p.id)!;
+    const piece = pair.piece!;
+    const key = `${pair.template}\u0000${piece.file}`;
+    if (!baseSections.has(key)) {
+      const text = texts.base(piece.file);
+      const spec = splits.get(key);
+      let pieces: Map<string, string> = new Map();
+      try {
+        if (text !== null && spec) pieces = new Map(splitText(text, spec).map((x) => [x.id, x.text]));
+      } catch {
+        // A base that does not split shows every section as added.
+      }
+      baseSections.set(key, pieces);
+    }
+    const label = `${piece.file}#${piece.id}`;
+    const change = textChange("section", p.id, baseSections.get(key)!.get(piece.id) ?? null, piece.text, [label, label]);
+    if (change) changes.push(change);
+  }
+  return changes;
+}
+
+function textChange(kind: EntryKind, id: string, before: string | null, after: string | null, [baseFile, headFile]: [string, string]): EntryChange | null {
+  if (before === after) return null;
+  const patch = createTwoFilesPatch(`a/${baseFile}`, `b/${headFile}`, before ?? "", after ?? "", undefined, undefined, {
+    context: CONTEXT,
+    headerOptions: FILE_HEADERS_ONLY,
+  });
+  return { kind, id, change: before === null ? "added" : after === null ? "removed" : "changed", patch };
 }
 
 /**

@@ -400,7 +400,7 @@ function headingOf(piece: { id: string; text: string }): string {
 
 /** An entry of the configuration diff (src/diff/diff.ts EntryChange): the workflow's settings, a pair, a prompt. */
 export interface ChangedEntry {
-  kind: "workflow" | "pair" | "prompt";
+  kind: "workflow" | "pair" | "prompt" | "file" | "section";
   id: string | null;
 }
 
@@ -409,8 +409,8 @@ export interface ChangedEntry {
  * workflow's specification or constraints, its settings; for a pair's prompt, that prompt's entry;
  * for a pair's model, guard, generator or requires, its entry (or the workflow's settings, where
  * the pair's entry did not change: a default changed); for a new pair, its entries. An instance of
- * a foreach pair is explained by its template's entries. Files (inputs, scripts, sections) are not
- * in the diff.
+ * a foreach pair is explained by its template's entries; a file by its own diff, a section by the
+ * diff of its text.
  */
 export function changesFor<C extends ChangedEntry>(cause: Pick<Cause, "key">, changes: readonly C[], templateOf: (id: string) => string | undefined): C[] {
   const entry = (kind: string, id: string | null) => changes.find((c) => c.kind === kind && c.id === id);
@@ -422,6 +422,12 @@ export function changesFor<C extends ChangedEntry>(cause: Pick<Cause, "key">, ch
       break;
     case "prompt":
       found.push(entry("prompt", subject));
+      break;
+    case "file":
+      found.push(entry("file", subject));
+      break;
+    case "section":
+      found.push(entry("section", subject));
       break;
     case "new": {
       const name = templateOf(subject) ?? subject;

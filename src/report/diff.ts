@@ -160,9 +160,17 @@ function idsText(ids: string[], all: boolean): string {
   return shown.map((id) => nameFor(id, "terminal")).join(", ") + (shown.length < ids.length ? ` and ${ids.length - shown.length} more` : "");
 }
 
+/** What each kind of entry is called before its id: `prompt of g_impl`, `file src/app/models.py`. */
+export const ENTRY_WORDS: Record<Exclude<EntryChange["kind"], "workflow">, string> = {
+  pair: "configuration of",
+  prompt: "prompt of",
+  file: "file",
+  section: "section",
+};
+
 export function changeTitle(change: EntryChange): string {
   if (change.kind === "workflow") return "workflow settings";
-  return `${change.kind === "pair" ? "configuration" : "prompt"} of ${change.id}`;
+  return `${ENTRY_WORDS[change.kind]} ${change.id}`;
 }
 
 function colorLine(line: string, style: Style): string {

@@ -8,7 +8,7 @@
  * summary, where the whole text goes.
  */
 import { withoutCallsText } from "./plan.js";
-import { acceptedText, countsOf, sinceBaseText } from "./diff.js";
+import { acceptedText, countsOf, ENTRY_WORDS, sinceBaseText } from "./diff.js";
 import { causeParagraph, collapsed, graphMarkdown } from "./summary.js";
 import { bytes as size, code, longestRun, md } from "./markdown.js";
 import { nameFor } from "./names.js";
@@ -238,7 +238,7 @@ export function costPhrase(cost: string): string {
 function manyTitle(changes: EntryChange[], shown: number): string {
   const kinds = new Map<string, number>();
   for (const c of changes) {
-    const what = c.kind === "workflow" ? "workflow settings" : c.kind === "pair" ? "configurations" : "prompts";
+    const what = c.kind === "workflow" ? "workflow settings" : { pair: "configurations", prompt: "prompts", file: "files", section: "sections" }[c.kind];
     kinds.set(what, (kinds.get(what) ?? 0) + 1);
   }
   const parts = [...kinds].map(([what, n]) => (what === "workflow settings" ? what : `${n} ${what}`));
@@ -320,10 +320,7 @@ function truncationNote(hidden: number, pointer: string): string {
 }
 
 function block(change: EntryChange, lines: string[], note: string): string {
-  const what =
-    change.kind === "workflow"
-      ? "workflow settings"
-      : `${change.kind === "pair" ? "configuration" : "prompt"} of <code>${nameFor(change.id ?? "", "html")}</code>`;
+  const what = change.kind === "workflow" ? "workflow settings" : `${ENTRY_WORDS[change.kind]} <code>${nameFor(change.id ?? "", "html")}</code>`;
   const out = [`<details><summary>${what} (${change.change})</summary>`, ""];
   const fence = "`".repeat(Math.max(3, longestRun(lines, "`") + 1));
   out.push(fence + "diff", ...lines, fence, "");

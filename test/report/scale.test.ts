@@ -29,7 +29,7 @@ import { diffText } from "../../src/report/diff.js";
 import { runSummary } from "../../src/report/run.js";
 import { COMMENT_LIMIT, commentMarker, diffMarkdown } from "../../src/report/diffMarkdown.js";
 import { planSummaryMarkdown, runSummaryMarkdown, STEP_SUMMARY_LIMIT } from "../../src/report/summary.js";
-import { blockedBy, causeExtent, causesOf, nameIn, planNodes, plural, reach, runNodes, type Cause } from "../../src/report/causes.js";
+import { blockedBy, causeExtent, causesOf, changesFor, nameIn, planNodes, plural, reach, runNodes, type Cause } from "../../src/report/causes.js";
 import { code, md } from "../../src/report/markdown.js";
 import { GRAPH_NODE_LIMIT } from "../../src/report/impact.js";
 import { totalCostText } from "../../src/report/estimate.js";
@@ -198,8 +198,20 @@ describe.each(SIZES)("at %i pairs", (n) => {
       expect(found).toHaveLength(20);
       for (const c of causes) expect(found.filter((p) => p.startsWith(`**${nameIn(c.name, md, code)}** — `))).toHaveLength(1);
     }
-    // Each names its pair or its file, as code.
-    for (const c of causes) expect(c.name.some((p) => typeof p !== "string")).toBe(true);
+    // Each names its pair or its file, as code, with the diff of its edit under it in the comment.
+    const full = comment(s);
+    const templateOf = (id: string) => plan.workflow.pairs.get(id)?.template;
+    for (const c of causes) {
+      expect(c.name.some((p) => typeof p !== "string")).toBe(true);
+      const diffs = changesFor(c, s.diff.changes, templateOf);
+      expect(diffs.length, c.why).toBeGreaterThan(0);
+      // Under it, or under an earlier cause the same entry explains (a pair's model and its requires are one entry).
+      const at = full.indexOf(paragraphOf(c));
+      const upTo = full.slice(0, at + full.slice(at).split("\n\n**")[0]!.length);
+      for (const d of diffs) expect(upTo, c.why).toContain(`<code>${d.id}</code> (${d.change})</summary>`);
+    }
+    if (s.edits.includes("input src/app/models.py"))
+      expect(full).toContain("<details><summary>file <code>src/app/models.py</code> (changed)</summary>\n\n```diff\n--- a/src/app/models.py\n");
     const text = planText(plan, plain, s.dir);
     if (text.includes("\nWill run, by cause\n")) for (const c of causes) expect(lines(text).filter((l) => l === lineOf(c))).toHaveLength(1);
   });
