@@ -115,7 +115,7 @@ describe("pairflow plan", () => {
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe(
       "error workflow.yml:3:18: action_pairs.a.requires.0: dependency cycle: a -> b -> a (each pair requires the next); remove one of these requires entries\n" +
-        'error workflow.yml:4:22: action_pairs.b.gaurd: unknown key "gaurd"; did you mean "guard"?; expected one of: description, requires, guard, guard_config, guards, generator, generator_config, model, rmax, fresh, output, inputs, foreach, assembled_guard, carry_edits, human_prompt_title (or an "x-" key for notes of your own)\n' +
+        'error workflow.yml:4:22: action_pairs.b.gaurd: unknown key "gaurd"; did you mean "guard"?; expected one of: description, requires, guard, guard_config, guards, generator, generator_config, model, rmax, fresh, output, inputs, foreach, assembled_guard, carry_edits, adopt_existing, human_prompt_title (or an "x-" key for notes of your own)\n' +
         "2 problems in 1 file\n",
     );
   });

@@ -83,7 +83,7 @@ describe("loading configuration", () => {
     expect(out).toEqual([
       'prompts.yml:3:3: g_a.tsak: unknown key "tsak"; did you mean "task"?; expected one of: role, constraints, task, feedback_wrapper',
       'workflow.yml:2:7: rmax: found the text "three"; expected integer',
-      'workflow.yml:5:5: action_pairs.g_a.gaurd: unknown key "gaurd"; did you mean "guard"?; expected one of: description, requires, guard, guard_config, guards, generator, generator_config, model, rmax, fresh, output, inputs, foreach, assembled_guard, carry_edits, human_prompt_title (or an "x-" key for notes of your own)',
+      'workflow.yml:5:5: action_pairs.g_a.gaurd: unknown key "gaurd"; did you mean "guard"?; expected one of: description, requires, guard, guard_config, guards, generator, generator_config, model, rmax, fresh, output, inputs, foreach, assembled_guard, carry_edits, adopt_existing, human_prompt_title (or an "x-" key for notes of your own)',
       'workflow.yml:6:15: action_pairs.g_a.requires: found the text "g_b"; expected array',
     ]);
   });

@@ -92,6 +92,11 @@ export function expandForeach(pairs: ReadonlyMap<string, Pair>, raw: Readonly<Re
     if (spec.split === undefined) continue;
     if (spec.files === undefined) ctx.error(["action_pairs", pair.id, "foreach", "split"], "split cuts files into pieces; use it with foreach files");
     else splits.set(pair.id, spec.split);
+    if (isObject(raw[pair.id]) && (raw[pair.id] as Record<string, unknown>).adopt_existing === true)
+      ctx.error(
+        ["action_pairs", pair.id, "adopt_existing"],
+        `adopts whole output files, and this pair's foreach splits its files into sections; adopt existing files once, section by section, with pairflow adopt '${pair.id}', and remove adopt_existing`,
+      );
   }
   if (items.size === 0) return new Map(pairs);
   leaveOutWritten(pairs, items, ctx);

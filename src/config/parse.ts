@@ -334,6 +334,7 @@ function toPair(id: string, pair: Both, wf: Both, prompt: unknown): Pair {
     ...maxOutputBytes(wf.value.max_output_bytes),
     ...((raw.fresh ?? wf.value.fresh) === true ? { fresh: true } : {}),
     ...((raw.carry_edits ?? wf.value.carry_edits) === true ? { carryEdits: true } : {}),
+    ...((raw.adopt_existing ?? wf.value.adopt_existing) === true ? { adoptExisting: true } : {}),
     output: optionalString(raw.output),
     inputs: Array.isArray(raw.inputs) ? raw.inputs.filter((r): r is string => typeof r === "string") : [],
     prompt: isObject(prompt) ? (prompt as PromptEntry) : undefined,

@@ -63,6 +63,8 @@ export interface Pair {
   assembly?: { split: SplitSpec; file: string };
   /** Carry a person's edit of the output forward when its sources change (`carry_edits: true`). */
   carryEdits?: true;
+  /** An output that exists with no record is a person's, adopted, not replaced (`adopt_existing: true`). */
+  adoptExisting?: true;
 }
 
 /** How `foreach: {files, split}` cuts a file into pieces (src/config/split.ts). */

@@ -157,6 +157,10 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
 
   // A dependency that will run has no accepted content yet, so this pair's reference is unknown.
   const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
+  // An output that exists with no record, in a pair that adopts what exists (`adopt_existing`): a
+  // person's, kept and recorded as such, as `pairflow adopt` records it.
+  if (output.kind === "unknown" && pair.adoptExisting && pair.assembly === undefined)
+    return keptOutput(base, unknown.length > 0 ? null : configRef(own, upstreamOf(deps)), output.hash!, deps);
   if (unknown.length > 0) {
     // Its sources change: a person's edit goes forward with carry_edits, else stays, named stale.
     if (edit !== undefined && pair.carryEdits)

@@ -99,7 +99,7 @@ describe("parsing configuration from texts", () => {
         column: 5,
         key: "action_pairs.g_a.gaurd",
         message:
-          'unknown key "gaurd"; did you mean "guard"?; expected one of: description, requires, guard, guard_config, guards, generator, generator_config, model, rmax, fresh, output, inputs, foreach, assembled_guard, carry_edits, human_prompt_title (or an "x-" key for notes of your own)',
+          'unknown key "gaurd"; did you mean "guard"?; expected one of: description, requires, guard, guard_config, guards, generator, generator_config, model, rmax, fresh, output, inputs, foreach, assembled_guard, carry_edits, adopt_existing, human_prompt_title (or an "x-" key for notes of your own)',
       },
     ]);
   });

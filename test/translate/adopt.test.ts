@@ -93,3 +93,40 @@ describe("pairflow adopt", () => {
     await expect(adopt(dir, "translat")).rejects.toThrow(/no such pair/);
   });
 });
+
+describe("adopt_existing", () => {
+  const whole = (extra: string) =>
+    tempRepo({
+      "workflow.yml": workflowText(["fr", "de"]).replace("      split: markdown\n", "") + extra,
+      "prompts.yml": PROMPTS.replace("{piece}", "{file}"),
+      "docs/intro.md": SOURCE,
+      "i18n/fr/intro.md": FRENCH,
+    });
+
+  it("adopts an output that exists with no record instead of replacing it, and keeps it while its page stands", async () => {
+    const dir = whole("adopt_existing: true\n");
+    const { plan } = await planOf(dir, { cwd: dir });
+    expect(plan.pairs.find((p) => p.id === "translate[fr:docs/intro.md]")!.action).toBe("skip");
+    const first = await step(dir);
+    expect(first.called).toEqual(["translate[de:docs/intro.md]"]);
+    expect(readFileSync(path.join(dir, "i18n/fr/intro.md"), "utf8")).toBe(FRENCH);
+    const lock = JSON.parse(readFileSync(path.join(dir, "workflow.lock.json"), "utf8")) as { pairs: Record<string, { source: string }> };
+    expect(lock.pairs["translate[fr:docs/intro.md]"]!.source).toBe("human");
+    writeFiles(dir, { "docs/intro.md": `${SOURCE}More.\n` });
+    const changed = await step(dir);
+    expect(changed.called).toEqual(["translate[de:docs/intro.md]"]);
+    expect(readFileSync(path.join(dir, "i18n/fr/intro.md"), "utf8")).toBe(FRENCH);
+  });
+
+  it("without it, such an output is replaced, as before", async () => {
+    const dir = whole("");
+    expect((await step(dir)).called).toEqual(["translate[de:docs/intro.md]", "translate[fr:docs/intro.md]"]);
+  });
+
+  it("is refused on a pair whose foreach splits its files, saying to adopt them once instead", async () => {
+    const dir = site("    adopt_existing: true\n");
+    await expect(planOf(dir, { cwd: dir })).rejects.toThrow(
+      /adopts whole output files, and this pair's foreach splits its files into sections; .* with pairflow adopt 'translate'/,
+    );
+  });
+});
