@@ -53,13 +53,13 @@ describe("command generator", () => {
     expect(result).toEqual({ content: Buffer.from("héllo\nwörld\n") });
   });
 
-  it("gives the prompt on stdin and in PAIRFLOW_PROMPT_FILE, and deletes the file afterwards", async () => {
+  it("gives the prompt on stdin and in PAIRFLOW_PROMPT_FILE, and deletes the file afterwards (in the background)", async () => {
     const prompt = "line one\n$(touch injected) `touch injected2` 'quote\"\n";
     const req = request({ run: 'cat > stdin.txt; cp "$PAIRFLOW_PROMPT_FILE" file.txt; printf %s "$PAIRFLOW_PROMPT_FILE"' }, { prompt });
     const promptFile = text(await commandGenerator(req));
     expect(readFileSync(path.join(req.cwd, "stdin.txt"), "utf8")).toBe(prompt);
     expect(readFileSync(path.join(req.cwd, "file.txt"), "utf8")).toBe(prompt);
-    expect(existsSync(promptFile)).toBe(false);
+    await until(() => !existsSync(promptFile), "the prompt file is removed");
     // The prompt is data, never shell code.
     expect(existsSync(path.join(req.cwd, "injected"))).toBe(false);
     expect(existsSync(path.join(req.cwd, "injected2"))).toBe(false);
