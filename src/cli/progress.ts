@@ -8,6 +8,7 @@ import type { BatchCounts, RunEvent } from "../model/run.js";
 import type { Style } from "../report/color.js";
 import { batchCounts, eventLine } from "../report/run.js";
 import { number } from "../report/causes.js";
+import { fitLines } from "../report/fit.js";
 import { nameFor } from "../report/names.js";
 
 /** How often a log (no terminal) says which pairs are still running. */
@@ -237,12 +238,7 @@ export class ProgressView {
 
   /** On a terminal, the line cut to its width (one column spare, so it never wraps); a log's lines are whole. */
   private fit(line: string): string {
-    const columns = this.options.columns;
-    if (!this.options.terminal || columns === undefined || columns < 2) return line;
-    return line
-      .split("\n")
-      .map((l) => cut(l, columns - 1))
-      .join("\n");
+    return this.options.terminal ? fitLines(line, this.options.columns) : line;
   }
 }
 
@@ -259,31 +255,4 @@ function standsOnTerminal(event: RunEvent): boolean {
     default:
       return false;
   }
-}
-
-// eslint-disable-next-line no-control-regex -- the escape that starts a colour is what is matched
-const SGR = /\x1b\[[0-9;]*m/g;
-
-/**
- * The text cut to `width` characters (code points), the last one then `…`, its colours (SGR
- * sequences, which take no room) kept and reset when cut. What pairflow prints of data holds no
- * other escape (report/visible.ts).
- */
-export function cut(text: string, width: number): string {
-  if ([...text.replace(SGR, "")].length <= width) return text;
-  let out = "";
-  let shown = 0;
-  let from = 0;
-  for (const sgr of [...text.matchAll(SGR), null]) {
-    const end = sgr === null ? text.length : sgr.index;
-    for (const ch of text.slice(from, end)) {
-      if (shown === width - 1) return `${out}…${out.includes("\x1b[") ? "\x1b[0m" : ""}`;
-      out += ch;
-      shown++;
-    }
-    if (sgr === null) break;
-    out += sgr[0];
-    from = end + sgr[0].length;
-  }
-  return out;
 }

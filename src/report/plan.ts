@@ -6,6 +6,7 @@ import { instanceId } from "../config/foreach.js";
 import type { Plan, PlannedPair } from "../model/plan.js";
 import { commandNetwork } from "../model/workflow.js";
 import { nameFor } from "./names.js";
+import { fitLines } from "./fit.js";
 import {
   estimateHeadline,
   estimateNotes,
@@ -172,6 +173,8 @@ export interface PlanTextOptions {
   all?: boolean;
   /** How to see every pair, said under a plan shown by cause; default: `pairflow plan --all`. */
   more?: string;
+  /** A terminal's width: each line is cut to it, so none wraps (a wrapped plan takes rows by the dozen). */
+  columns?: number;
 }
 
 /**
@@ -182,7 +185,7 @@ export interface PlanTextOptions {
  */
 export function planText(plan: Plan, style: Style, cwd = process.cwd(), estimate?: PlanEstimate, options: PlanTextOptions = {}): string {
   const estimateLines = estimate && estimate.pairs.length > 0 ? estimate.pairs.length + 4 + estimateNotes(estimate, options.all).length : 0;
-  if (options.all || listLines(plan) + estimateLines <= SCREEN_LINES) return planListText(plan, style, cwd, estimate, options.all);
+  if (options.all || listLines(plan) + estimateLines <= SCREEN_LINES) return fitLines(planListText(plan, style, cwd, estimate, options.all), options.columns);
   const t = totals(plan);
   const lines = [planHeader(plan, style, cwd)];
   const removed = removedLine(plan, style);
@@ -200,7 +203,7 @@ export function planText(plan: Plan, style: Style, cwd = process.cwd(), estimate
   }
   if (removed) lines.push("", removed);
   lines.push(...tail);
-  return lines.join("\n") + "\n";
+  return fitLines(lines.join("\n") + "\n", options.columns);
 }
 
 function planHeader(plan: Plan, style: Style, cwd: string): string {

@@ -35,7 +35,8 @@ export async function showPlan(io: Io, target: string | undefined, opts: PlanFla
     warn,
   };
   const style = styleFor(io.stdout, io.env);
-  const text = { all: opts.all };
+  // On a terminal, lines as wide as it is; piped, whole.
+  const text = { all: opts.all, columns: io.stdout.isTTY ? (io.stdout as { columns?: number }).columns : undefined };
   const planned =
     opts.shards !== undefined ? await planShards(target, { ...request, shards: opts.shards }) : { ...(await planTarget(target, request)), shards: undefined };
   const { plan, estimate, shards } = planned;
