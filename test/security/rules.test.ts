@@ -142,18 +142,25 @@ describe("store keys of bounded length", () => {
 });
 
 describe("visible", () => {
-  const controls = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
-  it("leaves no control character but newline and tab, and changes nothing else", () => {
+  // Control characters, and the bidi and other format characters, separators and lone surrogates that show as nothing.
+  const controls = /[\x00-\x08\x0b-\x1f\x7f-\x9f\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+  it("leaves no control or invisible character but newline and tab, and changes nothing else", () => {
     fc.assert(
       fc.property(fc.string({ unit: "binary", maxLength: 80 }), (text) => {
         const shown = visible(text);
         expect(shown).not.toMatch(controls);
         // Undoing the escapes gives the text back, once any "\x" it held itself is told apart.
-        if (!text.includes("\\x")) expect(shown.replace(/\\x([0-9a-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))).toBe(text);
+        if (!text.includes("\\x") && !text.includes("\\u")) {
+          const undone = shown.replace(/\\x([0-9a-f]{2})|\\u\{([0-9a-f]+)\}|\\u([0-9a-f]{4})/g, (_, x?: string, u?: string, v?: string) =>
+            String.fromCodePoint(parseInt(x ?? u ?? v!, 16)),
+          );
+          expect(undone).toBe(text);
+        }
         if (!controls.test(text)) expect(shown).toBe(text);
       }),
       { seed: SEED, numRuns: 1000 },
     );
     expect(visible("\x1b]0;pwned\x07 \x1b[2K\rok\n\tnext\x9b")).toBe("\\x1b]0;pwned\\x07 \\x1b[2K\\x0dok\n\tnext\\x9b");
+    expect(visible("if (\u202eadmin\u2066) {\u200b")).toBe("if (\\u202eadmin\\u2066) {\\u200b");
   });
 });
