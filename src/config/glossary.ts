@@ -20,7 +20,15 @@ import { dict } from "../model/dict.js";
  */
 export interface Glossary {
   entries: Readonly<Record<string, string>>;
-  terms: readonly { term: string; lower: string; word: string | undefined }[];
+  terms: readonly Term[];
+  /** The terms by their first word; those with no word at all (`->`) under "". */
+  byWord: ReadonlyMap<string, readonly Term[]>;
+}
+
+interface Term {
+  term: string;
+  lower: string;
+  word: string | undefined;
 }
 
 const WORD = /[\p{L}\p{N}_]+/gu;
@@ -43,18 +51,28 @@ export function parseGlossary(text: string): Glossary {
     if (term.trim() === "") throw new Error(`has an empty term; give every translation its term`);
     entries[term] = String(translation);
   }
-  const terms = Object.keys(entries).map((term) => {
+  const terms = Object.keys(entries).map((term): Term => {
     const lower = term.toLowerCase();
     return { term, lower, word: lower.match(WORD)?.[0] };
   });
-  return { entries, terms };
+  const byWord = new Map<string, Term[]>();
+  for (const t of terms) {
+    const key = t.word ?? "";
+    const list = byWord.get(key);
+    if (list) list.push(t);
+    else byWord.set(key, [t]);
+  }
+  return { entries, terms, byWord };
 }
 
 /** The entries of glossary whose terms occur in text, by term in code unit order; undefined when none does. */
 export function entriesIn(glossary: Glossary, text: string): Record<string, string> | undefined {
   const lower = text.toLowerCase();
-  const words = new Set(lower.match(WORD) ?? []);
-  const found = glossary.terms.filter((t) => (t.word === undefined || words.has(t.word)) && occurs(lower, t.lower)).map((t) => t.term);
+  // Only the terms whose first word the text holds can occur in it: looked up by the text's words.
+  const candidates = [...(glossary.byWord.get("") ?? [])];
+  for (const word of new Set(lower.match(WORD) ?? [])) candidates.push(...(glossary.byWord.get(word) ?? []));
+  // A term of one word is one of the text's words: it occurs, with nothing more to look at.
+  const found = candidates.filter((t) => t.lower === t.word || occurs(lower, t.lower)).map((t) => t.term);
   if (found.length === 0) return undefined;
   found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const out = dict<string>();
