@@ -9,6 +9,7 @@ import { styleFor } from "../../report/color.js";
 import { count } from "../../report/plan.js";
 import { NOT_REPORTED, seconds } from "../../report/run.js";
 import { visible } from "../../report/visible.js";
+import { nameFor } from "../../report/names.js";
 import { examples, PATH_HELP, positiveInt, stateDirOption, type CliContext } from "../context.js";
 import { EXIT_BUSY } from "./run.js";
 
@@ -84,15 +85,20 @@ export function registerHistory(program: Command, { io, setStatus }: CliContext)
       const style = styleFor(io.stdout, io.env);
       const out = [
         style.bold(`Run ${run.runId}: ${runState(run)}`) +
-          style.dim(`  ${summary.workflow ? displayPath(summary.workflow, io.cwd) : ""}, started ${summary.startedAt ?? "?"}`),
+          style.dim(`  ${summary.workflow ? nameFor(displayPath(summary.workflow, io.cwd), "terminal") : ""}, started ${summary.startedAt ?? "?"}`),
       ];
       for (const { id, planned, outcome } of pairs) {
         const plan = planned
-          ? `planned ${planned.action}${planned.reasons.length ? ` (${visible(planned.reasons.map((r) => r.detail).join("; "))})` : ""}`
+          ? `planned ${planned.action}${planned.reasons.length ? ` (${nameFor(planned.reasons.map((r) => r.detail).join("; "), "terminal")})` : ""}`
           : "not in the plan";
         // What commands printed (notes, feedback) and ids, with their control characters made visible.
         const happened = outcome ? `${outcome.status}${outcome.note ? `: ${visible(outcome.note)}` : ""}` : "never reached";
-        out.push("", `${style.bold(visible(id))}  ${style.dim(shortRef(outcome?.configRef ?? planned?.configRef ?? null))}`, `  ${plan}`, `  ${happened}`);
+        out.push(
+          "",
+          `${style.bold(nameFor(id, "terminal"))}  ${style.dim(shortRef(outcome?.configRef ?? planned?.configRef ?? null))}`,
+          `  ${plan}`,
+          `  ${happened}`,
+        );
         for (const a of outcome?.attempts ?? []) {
           const tokens = a.tokens ? `, ${(a.tokens.input + a.tokens.output).toLocaleString("en-US")} tokens` : `, tokens ${NOT_REPORTED}`;
           out.push(`  attempt ${a.attempt}: ${a.accepted ? style.green("accepted") : style.red("rejected")} in ${seconds(a.durationMs)}${tokens}`);

@@ -2,6 +2,7 @@ import { Option, type Command } from "commander";
 import { pairPrompt } from "../../app/prompt.js";
 import { styleFor } from "../../report/color.js";
 import { examples, PATH_HELP, positiveInt, stateDirOption, type CliContext } from "../context.js";
+import { visible } from "../../report/visible.js";
 
 interface PromptFlags {
   attempt?: number;
@@ -35,7 +36,7 @@ export function registerPrompt(program: Command, { io }: CliContext): void {
     .action(async (pair: string, target: string | undefined, opts: PromptFlags) => {
       const shown = await pairPrompt(target, { cwd: io.cwd, env: io.env, stateDir: opts.stateDir, pair, attempt: opts.attempt, feedback: opts.feedback });
       const style = styleFor(io.stderr, io.env);
-      for (const note of shown.notes) io.stderr.write(`${style.yellow("note")} ${note}\n`);
+      for (const note of shown.notes) io.stderr.write(`${style.yellow("note")} ${visible(note)}\n`);
       // Exactly the bytes the generator reads; a terminal gets a final newline to end the line.
       io.stdout.write(shown.prompt + (io.stdout.isTTY && shown.prompt !== "" ? "\n" : ""));
     });
