@@ -200,7 +200,8 @@ async function diffWithBase(inputs: ActionInputs, baseSha: string, remote: Actio
       cwd: inputs.workingDirectory,
       env,
       base: baseSha,
-      fetch: true,
+      // With the action's token: a checkout that kept no credentials (persist-credentials: false) still fetches.
+      fetch: inputs.githubToken ? { auth: { server: env.GITHUB_SERVER_URL || "https://github.com", token: inputs.githubToken } } : true,
       remote,
       baseState: remote && (() => remote.baseState()),
     });

@@ -17,7 +17,7 @@ import { lockPathFor, readLock } from "../lockfile/lockfile.js";
 import { type LockFile } from "../model/records.js";
 import type { StateView } from "../model/plan.js";
 import { compareWithBase, computeDiff, fileChanges, parseYaml, snapshotOf, type ConfigSnapshot, type PlanDiff } from "../diff/diff.js";
-import { openRepo, type GitRepo } from "../github/git.js";
+import { openRepo, type FetchOptions, type GitRepo } from "../github/git.js";
 
 export interface DiffOptions {
   /** The base revision: a branch, tag or commit. */
@@ -33,8 +33,8 @@ export interface DiffOptions {
    * branch (a snapshot's manifest), to tell what changed since.
    */
   baseState?: () => Promise<LockFile | undefined>;
-  /** Fetch the base from `origin` when this clone does not have it (a shallow checkout in CI). */
-  fetch?: boolean;
+  /** Fetch the base from `origin` when this clone does not have it (a shallow checkout in CI), with the action's token if given. */
+  fetch?: FetchOptions | boolean;
 }
 
 export interface PreparedDiff extends PlanDiff {

@@ -11,11 +11,20 @@ export interface GitRepo {
   /** The repository's top-level directory (a real path). */
   root: string;
   /** The commit a ref names, fetching it from `origin` first when allowed and missing. */
-  resolve(ref: string, options?: { fetch?: boolean }): string;
+  resolve(ref: string, options?: { fetch?: FetchOptions | boolean }): string;
   /** The path of a file relative to the top level, with forward slashes. */
   relative(file: string): string;
   /** A file's text at a commit, or null when the commit has no such file. */
   read(commit: string, relPath: string): string | null;
+}
+
+/**
+ * How to fetch a missing ref: `auth` is a token for the server at `server` (the action's), given to
+ * that one git process in its environment (never on its command line, never in .git/config), so a
+ * checkout made with `persist-credentials: false` still fetches a private repository's base.
+ */
+export interface FetchOptions {
+  auth?: { server: string; token: string };
 }
 
 /** A ref this clone does not have; `fetchError` is what git said when fetching it failed. */
@@ -44,7 +53,8 @@ export function openRepo(dir: string, display = dir): GitRepo {
       let found = revParse(root, ref);
       let fetchError: string | null = null;
       if (found === null && options.fetch) {
-        const fetched = git(root, ["fetch", "--no-tags", "--depth=1", "origin", ref]);
+        const auth = typeof options.fetch === "object" ? options.fetch.auth : undefined;
+        const fetched = git(root, ["fetch", "--no-tags", "--depth=1", "origin", ref], auth && authEnv(auth.server, auth.token));
         if (fetched.status !== 0) fetchError = fetched.error?.message ?? (fetched.stderr.trim() || `git fetch exited with ${fetched.status}`);
         found = revParse(root, ref);
       }
@@ -75,8 +85,19 @@ function revParse(root: string, ref: string): string | null {
   return r.status === 0 ? r.stdout.trim() : null;
 }
 
-function git(cwd: string, args: string[]): { status: number | null; stdout: string; stderr: string; error?: Error } {
-  const r = spawnSync("git", args, { cwd, encoding: "utf8", maxBuffer: 512 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } });
+/** git's configuration from the environment: an authorization header sent to `server` only. */
+export function authEnv(server: string, token: string): NodeJS.ProcessEnv {
+  const basic = Buffer.from(`x-access-token:${token}`, "utf8").toString("base64");
+  const count = Number(process.env.GIT_CONFIG_COUNT ?? 0) || 0;
+  return {
+    GIT_CONFIG_COUNT: String(count + 1),
+    [`GIT_CONFIG_KEY_${count}`]: `http.${server.replace(/\/+$/, "")}/.extraheader`,
+    [`GIT_CONFIG_VALUE_${count}`]: `AUTHORIZATION: basic ${basic}`,
+  };
+}
+
+function git(cwd: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string; error?: Error } {
+  const r = spawnSync("git", args, { cwd, encoding: "utf8", maxBuffer: 512 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", ...extraEnv } });
   return { status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "", error: r.error };
 }
 
