@@ -14,7 +14,10 @@
  * 5. `replay`: 130 commits of a real documentation history through a translation workflow, the
  *    model calls and tokens bought against the ideal's (bench/replay.ts; needs no build);
  * 6. `ratelimits`: runs at a provider's rate limit on a simulated clock, wall time against the ideal
- *    and 429s per answer, before pacing and with it (bench/rateLimits.ts; needs no build).
+ *    and 429s per answer, before pacing and with it (bench/rateLimits.ts; needs no build);
+ * 7. `translate`: the same history into three languages by one foreach, with glossary edits, people's
+ *    translations adopted and edited, and a fourth language at the end: input bought against the
+ *    ideal's, none of the people's sections overwritten (bench/translate.ts; needs no build).
  *
  * Every figure is a whole process: wall time, and its peak RSS (getrusage, from bench/peak.mjs).
  * Medians of several repetitions, the floor measured beside each sample; ratios are medians of the
@@ -35,6 +38,7 @@ import { benchForeach } from "./foreach.js";
 import { benchSplit } from "./split.js";
 import { benchRecords } from "./records.js";
 import { benchReplay } from "./replay.js";
+import { benchTranslate } from "./translate.js";
 import { benchShards } from "./shards.js";
 import { benchRateLimits } from "./rateLimits.js";
 import { seedAcceptedState } from "./seed.js";
@@ -48,7 +52,7 @@ const RUN_LARGE = Number(process.env.PAIRFLOW_BENCH_RUN_PAIRS ?? (QUICK ? 500 : 
 const CONCURRENCY = 4;
 /** Whether bubblewrap confines commands here: the run section then also measures a sandboxed run. */
 const BWRAP = probeSandbox(process.env).available;
-/** PAIRFLOW_BENCH_ONLY=plan,startup runs only those sections (plan, run, startup, tokens, records, foreach, split, cache, shards, ratelimits, replay). */
+/** PAIRFLOW_BENCH_ONLY=plan,startup runs only those sections (plan, run, startup, tokens, records, foreach, split, cache, shards, ratelimits, replay, translate). */
 const ONLY = process.env.PAIRFLOW_BENCH_ONLY?.split(",").map((s) => s.trim());
 const section = (name: string) => ONLY === undefined || ONLY.includes(name);
 const planReps = (n: number) => (QUICK ? 1 : n >= 50_000 ? 3 : 5);
@@ -107,6 +111,10 @@ try {
   if (section("replay")) {
     console.log("");
     if (!(await benchReplay())) process.exitCode = 1;
+  }
+  if (section("translate")) {
+    console.log("");
+    if (!(await benchTranslate())) process.exitCode = 1;
   }
   console.log(`\ntotal bench time ${((performance.now() - benchStart) / 1000).toFixed(0)} s`);
 } catch (err) {
