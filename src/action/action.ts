@@ -11,6 +11,7 @@ import { ConfigError, InputError, StorageError, UsageError } from "../model/erro
 import type { Workflow } from "../model/workflow.js";
 import { checkFails, planCheck, planJson } from "../report/plan.js";
 import { runSummary } from "../report/run.js";
+import { translationChanges } from "../report/translations.js";
 import { blockedBy, runNodes } from "../report/causes.js";
 import { collapsed, configErrorsMarkdown, planSummaryMarkdown, runSummaryMarkdown, STEP_SUMMARY_LIMIT } from "../report/summary.js";
 import { styleFor } from "../report/color.js";
@@ -31,6 +32,7 @@ import { planDiff, type PreparedDiff } from "../app/diff.js";
 import { UnknownRefError } from "../github/git.js";
 import { writeFileAtomic } from "../workspace/files.js";
 import { fenceFor } from "../prompt/render.js";
+import { sha256Hex } from "../refs/hash.js";
 import { keyVariables } from "../app/environment.js";
 import { ActionsCacheStore, scopeFor } from "../github/cache.js";
 import { openState, snapshotSource } from "../app/state.js";
@@ -60,6 +62,7 @@ const EMPTY_OUTPUTS: Record<string, string> = {
   "comment-url": "",
   matrix: JSON.stringify(matrixOf([])),
   fanout: "",
+  changes: "{}",
 };
 
 export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -226,6 +229,7 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
   const cwd = inputs.workingDirectory;
   const log = new RunLog();
   let planned: Planned | undefined;
+  let outputsBefore = new Map<string, string | undefined>();
   let restoring = false;
   if (remote) {
     core.startGroup("Looking up accepted artifacts in the GitHub Actions cache");
@@ -246,6 +250,7 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
       onPlanned: (p) => {
         endRestoring();
         planned = p;
+        outputsBefore = valueOutputs(p);
         remote?.attach(snapshotSource(p));
         maskProviderKeys(p.workflow);
         logPlan(p.plan, cwd);
@@ -280,6 +285,7 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
       : `the run ${report.status}: ${t.failed} failed and ${t.blocked} blocked of ${t.pairs} pairs (see the job summary)`;
   annotateFailedRun(report, { failure, blocked: blockedBy(runNodes(plan, report)) }, loaded.sources.workflow, workflow, workspace);
   setOutcomeOutputs(report);
+  setChangesOutput(planned!, report, outputsBefore, workspace, env);
   const comparison =
     estimate.pairs.length > 0 ? [{ title: "Estimated against actual", body: bounded(comparisonMarkdown(compareWithRun(estimate, report)), "") }] : [];
   await writeSummary(runSummaryMarkdown(plan, report, { extra: cacheLine(inputs, remote), collapsed: comparison }));
@@ -427,6 +433,49 @@ function setOutcomeOutputs(report: RunReport): void {
   const ids = (status: string) => JSON.stringify(report.pairs.filter((p) => p.status === status).map((p) => p.id));
   for (const name of ["executed", "reused", "failed", "blocked"]) core.setOutput(name, ids(name));
   core.setOutput("run-id", report.runId);
+}
+
+/**
+ * Output changes: for each value of a foreach over files and values (each language), the output
+ * files the run wrote, relative to the workspace, and a file holding the pull request body that
+ * says what changed and why (src/report/translations.ts); `{}` when the workflow has no values.
+ */
+function setChangesOutput(
+  planned: Planned,
+  report: RunReport,
+  before: ReadonlyMap<string, string | undefined>,
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+): void {
+  const dir = planned.workflow.dir;
+  const after = valueOutputs(planned);
+  const changes = translationChanges(planned.plan, report, {
+    lock: planned.lock,
+    written: new Set([...before].filter(([output, hash]) => after.get(output) !== hash).map(([output]) => output)),
+    path: (output) => repoPath(output, dir, workspace),
+    more: `\`pairflow show ${report.runId}\``,
+  });
+  if (changes.length === 0) return;
+  const bodies = mkdtempSync(path.join(env.RUNNER_TEMP || tmpdir(), "pairflow-changes-"));
+  const output: Record<string, { files: string[]; "body-file": string }> = {};
+  for (const { value, files, body } of changes) {
+    const file = path.join(bodies, `${encodeURIComponent(value)}.md`);
+    writeFileAtomic(file, body);
+    output[value] = { files, "body-file": file };
+  }
+  core.setOutput("changes", JSON.stringify(output));
+}
+
+/** The output files of the instances of foreach pairs over values, by output as written, with the sha256 of each that exists. */
+function valueOutputs(planned: Planned): Map<string, string | undefined> {
+  const hashes = new Map<string, string | undefined>();
+  for (const { id } of planned.plan.pairs) {
+    const pair = planned.workflow.pairs.get(id);
+    if (pair?.value === undefined || pair.piece || pair.output === undefined) continue;
+    const content = planned.outputs.read(pair);
+    hashes.set(pair.output, content && sha256Hex(content));
+  }
+  return hashes;
 }
 
 /** Per-pair estimate tables go in the summary while small; a large workflow gets the one-line form. */
