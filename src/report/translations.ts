@@ -63,6 +63,8 @@ interface Page {
   output: string;
   source: string;
   units: Unit[];
+  /** Sections the lock file had and the source no longer has, by piece id. */
+  removed: string[];
   written: boolean;
 }
 
@@ -90,6 +92,7 @@ export function translationChanges(plan: Plan, report: RunReport, options: Trans
         output: shown(file.output),
         source: file.assembly ? sourceOf(file.assembly.file) : sourceOf(file.item ?? ""),
         units: [],
+        removed: (plan.removed ?? []).filter((r) => r.startsWith(`${fileId.slice(0, -1)}#`)).map((r) => r.slice(fileId.length, -1)),
         written: options.written ? options.written.has(file.output) : outcomes.get(fileId)?.status === "executed",
       };
       byFile.set(fileId, page);
@@ -152,7 +155,7 @@ function bodyOf(value: string, pages: Page[], spend: string, options: Translatio
   const limit = options.limit ?? PULL_REQUEST_BODY_LIMIT;
   const units = pages.flatMap((p) => p.units);
   const ran = (p: Page) => p.units.filter((u) => u.outcome?.status === "executed");
-  const changed = pages.filter((p) => p.written || ran(p).length > 0);
+  const changed = pages.filter((p) => p.written || ran(p).length > 0 || p.removed.length > 0);
   const translated = units.filter((u) => u.outcome?.status === "executed").length;
 
   const head = [
@@ -191,9 +194,10 @@ function bodyOf(value: string, pages: Page[], spend: string, options: Translatio
       "",
       `### ${code(p.source)} → ${code(p.output)}`,
       "",
-      ...(ran(p).length === 0
+      ...(ran(p).length === 0 && p.removed.length === 0
         ? ["Put together again; no section translated."]
         : ran(p).map((u) => `- ${u.pair.piece ? code(`#${u.pair.piece.id}`) : "the page"}: ${whyText(u.outcome!.reasons)}`)),
+      ...p.removed.map((id) => `- ${code(`#${id}`)}: removed, as its source section was`),
     ];
     const withText = ran(p).filter((u) => u.pair.piece);
     if (sources && withText.length > 0) {

@@ -9,7 +9,7 @@ import { adoptPairs } from "../../src/app/adopt.js";
 import type { Planned } from "../../src/app/plan.js";
 import { PULL_REQUEST_BODY_LIMIT, translationChanges } from "../../src/report/translations.js";
 import { runOf } from "../helpers/state.js";
-import { tempRepo } from "../helpers/fixtures.js";
+import { tempRepo, writeFiles } from "../helpers/fixtures.js";
 import { generators, PROMPTS, workflowText } from "./world.js";
 
 const page = (n: number, sections: number, size: number) =>
@@ -39,6 +39,21 @@ describe("a language's pull request body", () => {
     expect(de!.files).toEqual(["i18n/de/intro.md"]);
     expect(de!.body).toMatch(/\| machine-written \| 2 \| 1 \|/);
     expect(de!.body).toContain("- `#install`: new section");
+  });
+
+  it("names a section removed with its source, and the page it was in as changed", async () => {
+    const dir = tempRepo({
+      "workflow.yml": workflowText(["fr"]),
+      "prompts.yml": PROMPTS,
+      "docs/intro.md": "# Intro\n\nHello.\n\n## Install\n\nRun it.\n\n## Use\n\nUse it.\n",
+    });
+    await ran(dir);
+    writeFiles(dir, { "docs/intro.md": "# Intro\n\nHello.\n\n## Use\n\nUse it.\n" });
+    const { planned, report } = await ran(dir);
+    const [fr] = translationChanges(planned.plan, report, { lock: planned.lock });
+    expect(fr!.files).toEqual(["i18n/fr/intro.md"]);
+    expect(fr!.body).toContain("1 page changed, 0 sections translated.");
+    expect(fr!.body).toContain("- `#install`: removed, as its source section was");
   });
 
   it("fits any limit, sources left out first, then pages, each cut said", async () => {
