@@ -376,6 +376,8 @@ class Run {
       if (d.configRef === null) {
         // What it depends on did not end accepted: its reference is not known, its lock entry stays.
         note = `output ${pair.output} is a hand edit, kept; its lock entry is left as it was until what it depends on is accepted`;
+      } else if (d.stale) {
+        // Kept though its sources changed: its entry stays as it was, so every later plan names it stale (see below).
       } else if (previous?.source !== "human" || previous.configRef !== d.configRef || previous.contentHash !== artifact.contentHash) {
         this.deps.store.putContent(content);
         this.recordAccepted(d, pair, { contentHash: artifact.contentHash, source: "human", attempts: [], durationMs: 0 }, content);

@@ -48,7 +48,14 @@ export interface PlanContext {
   /** --force: every call is made anew, none answered from the request index. */
   fresh?: boolean;
   /** A split file's pieces as a person edited them, by piece id, found once per file (see pieceEdits). */
-  edits?: Map<string, ReadonlyMap<string, string>>;
+  edits?: Map<string, ReadonlyMap<string, PieceEdit>>;
+}
+
+/** A person's text of a piece's region of its file's output, and the lock entry that region was put together from. */
+interface PieceEdit {
+  text: string;
+  /** The content the person edited was accepted under this entry's reference: the edit stands for that reference only. */
+  from: LockEntry;
 }
 
 const LOST: Reason = { kind: "new", detail: "accepted content is not available here; running again to restore it" };
@@ -138,11 +145,8 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
 
   // A person's edit: of the output (kept; carried forward or named stale once its sources change),
   // or of this piece's region of a split file's output (kept as this piece's text likewise).
-  const edit = pair.piece
-    ? pieceEdits(ctx, `${pair.template}[${pair.piece.file}]`).get(pair.piece.id)
-    : output.kind === "human" && !pair.assembly
-      ? view.outputText?.(pair)
-      : undefined;
+  const pieceEdit = pair.piece ? pieceEdits(ctx, `${pair.template}[${pair.piece.file}]`).get(pair.piece.id) : undefined;
+  const edit = pair.piece ? pieceEdit?.text : output.kind === "human" && !pair.assembly ? view.outputText?.(pair) : undefined;
   // A person's edit of a split file's output that cannot be told apart by piece is kept whole, as
   // a plain pair's is: the file is never put together again over it.
   const keptWhole = output.kind === "human" && (pair.assembly === undefined || pieceEdits(ctx, id).size === 0);
@@ -169,7 +173,7 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
         unknown.map((d): Reason => ({ kind: "upstream", detail: `${d.id} will run`, component: { kind: "upstream", name: d.id } })),
       );
     if (keptWhole) return stale(keptOutput(base, null, output.hash!, deps));
-    if (edit !== undefined && pair.piece && previous) return stale(keptPiece(base, null, previous, deps));
+    if (pieceEdit !== undefined) return stale(keptPiece(base, null, pieceEdit.from, deps));
     const reasons = [
       ...(forced ? [forced] : []),
       ...(previous ? ownChanges(previous, componentsOf(previous), componentDigests(own, { refs: dict(), artifactHashes: dict() })) : [newReason()]),
@@ -215,6 +219,12 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
       return { ...carry(ref, ownChanges(previous, componentsOf(previous), componentDigests(own, upstreamOf(deps)))), revision: written };
     return { ...keptPiece(base, ref, previous, deps), revision: written, stale: true };
   }
+  // A piece's region edited by a person from content accepted under another reference (its
+  // section's text changed since, or is now another section's): never answered over the edit,
+  // whatever was accepted for its text of today (a twin section's, say): named stale, or carried.
+  const keptEdit = (e: PieceEdit) =>
+    pair.carryEdits ? carry(ref, ownChanges(e.from, componentsOf(e.from), componentDigests(own, upstreamOf(deps)))) : stale(keptPiece(base, ref, e.from, deps));
+  if (pieceEdit !== undefined && (forced || pieceEdit.from.configRef !== ref)) return keptEdit(pieceEdit);
   if (!forced) {
     const found = pair.assembly !== undefined && output.kind === "human" ? undefined : acceptedArtifact(view, id, ref, previous, output);
     const artifact = (found instanceof Promise ? await found : found) ?? (pair.piece ? await siblingArtifact(view, pair, ref, output) : undefined);
@@ -223,10 +233,8 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
         ? { ...decision(base, ref, "skip", [], artifact, undefined, deps), revision: edit }
         : decision(base, ref, "skip", [], artifact, undefined, deps);
   }
-  if (edit !== undefined && pair.piece && previous) {
-    if (!pair.carryEdits) return stale(keptPiece(base, ref, previous, deps));
-    return carry(ref, previous ? ownChanges(previous, componentsOf(previous), componentDigests(own, upstreamOf(deps))) : [newReason()]);
-  }
+  // Its edit stands for this reference, but what was accepted under it is nowhere to be had.
+  if (pieceEdit !== undefined) return keptEdit(pieceEdit);
   const components = componentDigests(own, upstreamOf(deps));
 
   const reasons: Reason[] = [];
@@ -297,10 +305,10 @@ function keptPiece(base: DecisionBase, ref: string | null, previous: LockEntry, 
  * since), or a file that cannot be compared (what pairflow put together is not in the store, a
  * catalogue), gives none: the file's instance then keeps the whole file (see decidePair).
  */
-function pieceEdits(ctx: PlanContext, assemblyId: string): ReadonlyMap<string, string> {
+function pieceEdits(ctx: PlanContext, assemblyId: string): ReadonlyMap<string, PieceEdit> {
   const known = ctx.edits?.get(assemblyId);
   if (known) return known;
-  const found = new Map<string, string>();
+  const found = new Map<string, PieceEdit>();
   ctx.edits?.set(assemblyId, found);
   const { view, workflow } = ctx;
   const assembly = workflow.pairs.get(assemblyId);
@@ -312,19 +320,6 @@ function pieceEdits(ctx: PlanContext, assemblyId: string): ReadonlyMap<string, s
   if (generated === undefined || sha256Hex(text) === generated) return found;
   const base = view.storedText?.(generated);
   if (base === undefined) return found;
-  // Each region belongs to the piece of today whose text its content was made from (the lock
-  // entry's piece digest): to the piece of the same id first, so a section whose text changed
-  // keeps its region; to another where ids moved between texts (sections of one name swapped or
-  // renumbered). A region no piece of today has is a removed section's.
-  const pieceKey = componentKey({ kind: "piece", name: "" });
-  const byText = new Map<string, string[]>();
-  const today = new Set(assembly.requires);
-  for (const id of assembly.requires) {
-    const digest = sha256Hex(workflow.pairs.get(id)!.piece!.text).slice(0, 16);
-    const ids = byText.get(digest);
-    if (ids) ids.push(id);
-    else byText.set(digest, [id]);
-  }
   // Lines that start a piece in what was put together, by their text, to find each content at once.
   const starts = new Map<string, number[]>();
   for (let at = 0; at < base.length;) {
@@ -336,9 +331,9 @@ function pieceEdits(ctx: PlanContext, assemblyId: string): ReadonlyMap<string, s
     else starts.set(line, [at]);
     at = end;
   }
+  // Where each piece's last accepted content is in what was put together: its region.
   const prefix = `${assembly.template}[${assembly.assembly!.file}#`;
-  const claimed = new Set<string>();
-  const located: { at: number; end: number; id: string | null }[] = [];
+  const located: { at: number; end: number; id: string; entry: LockEntry }[] = [];
   const taken = new Set<number>();
   for (const [id, entry] of Object.entries(view.lock!.pairs)) {
     if (!id.startsWith(prefix) || entry.source !== "generated") continue;
@@ -349,30 +344,61 @@ function pieceEdits(ctx: PlanContext, assemblyId: string): ReadonlyMap<string, s
     const at = starts.get(first)?.find((a) => !taken.has(a) && base.startsWith(part, a));
     if (at === undefined) continue;
     taken.add(at);
-    const digest = ownEntry(componentsOf(entry), pieceKey);
-    const same = (digest !== undefined ? byText.get(digest) : undefined)?.filter((p) => !claimed.has(p)) ?? [];
-    const owner = same.includes(id) ? id : (same[0] ?? (today.has(id) && !claimed.has(id) ? id : null));
-    if (owner !== null) claimed.add(owner);
-    located.push({ at, end: at + part.length, id: owner === null ? null : workflow.pairs.get(owner)!.piece!.id });
+    located.push({ at, end: at + part.length, id, entry });
   }
   located.sort((a, b) => a.at - b.at);
-  const regions: { id: string | null; text: string }[] = [];
+  const regions: { text: string; made?: { id: string; entry: LockEntry } }[] = [];
   let cursor = 0;
   for (const l of located) {
     if (l.at < cursor) continue;
-    if (l.at > cursor) regions.push({ id: null, text: base.slice(cursor, l.at) });
-    regions.push({ id: l.id, text: base.slice(l.at, l.end) });
+    if (l.at > cursor) regions.push({ text: base.slice(cursor, l.at) });
+    regions.push({ text: base.slice(l.at, l.end), made: l });
     cursor = l.end;
   }
-  if (cursor < base.length) regions.push({ id: null, text: base.slice(cursor) });
+  if (cursor < base.length) regions.push({ text: base.slice(cursor) });
   const edited = editedPieces(
     regions.map((r) => r.text),
     text,
   );
+  // Each edited region belongs to a piece of today whose text its content was made from (the lock
+  // entry's piece digest), of the same id first: so sections of one name swapped or renumbered
+  // keep their edits, current. Regions the person edited choose first: where two regions were
+  // made from one text and one section of today has it, the edit is of that text's translation
+  // and stays with it. Else, its text changed, to the piece of its own id (the edit then
+  // stands for the text it was made from: stale). A region no piece of today stands for is a
+  // removed section's.
+  const pieceKey = componentKey({ kind: "piece", name: "" });
+  const byText = new Map<string, string[]>();
+  for (const id of assembly.requires) {
+    const digest = sha256Hex(workflow.pairs.get(id)!.piece!.text).slice(0, 16);
+    const ids = byText.get(digest);
+    if (ids) ids.push(id);
+    else byText.set(digest, [id]);
+  }
+  const today = new Set(assembly.requires);
+  const claimed = new Set<string>();
+  const owners = new Map<number, string>();
+  const order = [...regions.keys()].sort((a, b) => Number(edited[b] !== undefined) - Number(edited[a] !== undefined));
+  for (const i of order) {
+    const made = regions[i]!.made;
+    if (made === undefined) continue;
+    const digest = ownEntry(componentsOf(made.entry), pieceKey);
+    const same = (digest !== undefined ? byText.get(digest) : undefined)?.filter((p) => !claimed.has(p)) ?? [];
+    const owner = same.includes(made.id) ? made.id : same[0];
+    if (owner === undefined) continue;
+    claimed.add(owner);
+    owners.set(i, owner);
+  }
+  for (const i of order) {
+    const made = regions[i]!.made;
+    if (made === undefined || owners.has(i) || !today.has(made.id) || claimed.has(made.id)) continue;
+    claimed.add(made.id);
+    owners.set(i, made.id);
+  }
   // An edit of a section no piece stands for now: nothing could keep it but the whole file.
-  if (edited.some((e, i) => e !== undefined && regions[i]!.id === null)) return found;
+  if (edited.some((e, i) => e !== undefined && !owners.has(i))) return found;
   edited.forEach((e, i) => {
-    if (e !== undefined) found.set(regions[i]!.id!, e);
+    if (e !== undefined) found.set(workflow.pairs.get(owners.get(i)!)!.piece!.id, { text: e, from: regions[i]!.made!.entry });
   });
   return found;
 }
@@ -637,7 +663,7 @@ export type Decider = (id: string, decided: ReadonlyMap<string, PlannedPair>, op
 
 export function decider(plan: Plan, view: StateView, finished?: ReadonlySet<string>): Decider {
   const { workflow, graph } = plan;
-  const edits = new Map<string, ReadonlyMap<string, string>>();
+  const edits = new Map<string, ReadonlyMap<string, PieceEdit>>();
   const selected = forceRule(workflow, graph, plan.selection);
   const force: ForceRule = (id) => (finished?.has(id) ? undefined : selected(id));
   return (id, decided, options) =>
