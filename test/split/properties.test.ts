@@ -17,7 +17,7 @@
  *   PAIRFLOW_PROPERTY_RUNS=200   histories to try (default 12; pages: 20 times as many)
  *   PAIRFLOW_PROPERTY_SEED=123   another seed (default fixed, so every run tries the same ones)
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -306,6 +306,12 @@ describe("a split page over random histories of edits and runs", () => {
           const pieces = plan.pairs.filter((p) => p.id.includes("#") && !(history.preamble && p.id === "translate[docs/page.md#preamble]"));
           expect(pieces.map((p) => p.id).sort()).toEqual([...ids].sort());
           const named = plan.pairs.some((p) => p.stale === true || p.reasons.some((r) => r.kind === "carried"));
+          const textLines = () =>
+            out()
+              .split("\n")
+              .filter((l) => l.startsWith("TEXT "))
+              .map((l) => l.replace(/ FIXED BY HAND \d+/g, ""));
+          const before = existsSync(path.join(dir, "out/page.md")) ? textLines() : [];
           const asked: Asked[] = [];
           const report = await runOf(dir, { cwd: dir, env: {}, generators: { upper: upper(asked) } });
           runs++;
@@ -320,20 +326,20 @@ describe("a split page over random histories of edits and runs", () => {
           const accepted = new Set([...inLock, ...asked.map((a) => pieceOf(a.prompt))]);
           inLock = new Set(sections.map((s) => pieceOf(`<<<\n## ${s.heading}\n\n${s.text}\n\n>>>`)).filter((t) => accepted.has(t) || !named));
           // Every fix is still in the output, or the plan named its section and the fix reached the section's prompt.
+          // A fix carried into a prompt is pairflow's from then on, though the answer kept it: no longer the person's to keep.
           for (const fix of [...fixes]) {
-            if (out().includes(fix)) continue;
-            expect(named && asked.some((a) => a.prompt.includes(fix)), `lost without the plan naming it: ${fix}`).toBe(true);
-            fixes.splice(fixes.indexOf(fix), 1);
+            const carried = named && asked.some((a) => a.prompt.includes(fix));
+            if (!carried) expect(out().includes(fix), `lost without the plan naming it: ${fix}`).toBe(true);
+            else fixes.splice(fixes.indexOf(fix), 1);
           }
-          // Each section's text is in the output once; exactly once unless the plan named a person's edit that holds the old one.
-          const lines = out()
-            .split("\n")
-            .filter((l) => l.startsWith("TEXT "))
-            .map((l) => l.replace(/ FIXED BY HAND \d+/g, ""));
+          // Each section's text is in the output once; exactly once unless the plan named a person's edit,
+          // which holds old texts (another section's of today, maybe): then at most as often as the
+          // sections and the output before the run hold it together.
+          const lines = textLines();
           for (const s of sections) {
             const count = lines.filter((l) => l === s.text.toUpperCase()).length;
             const times = sections.filter((x) => x.text === s.text).length;
-            if (named) expect(count).toBeLessThanOrEqual(times);
+            if (named) expect(count).toBeLessThanOrEqual(times + before.filter((l) => l === s.text.toUpperCase()).length);
             else expect(count, `${s.text} in the output ${count} times:\n${out()}`).toBe(times);
           }
           // A second run right after has nothing to ask.
