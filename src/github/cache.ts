@@ -276,7 +276,11 @@ export class ActionsCacheStore implements RemoteStore {
     const entries = this.requestsSeen.get(key) ?? [];
     const known = entries.findIndex((e) => e.contentHash === entry.contentHash);
     if (known === -1) entries.unshift(entry);
-    else entries[known] = { ...entries[known]!, verdicts: { ...entries[known]!.verdicts, ...entry.verdicts } };
+    else {
+      // Verdicts and a rejection's feedback joined, the newer winning, as the local store joins them.
+      const feedback = (entry.feedback ?? entries[known]!.feedback) ? { ...entries[known]!.feedback, ...entry.feedback } : undefined;
+      entries[known] = { ...entries[known]!, verdicts: { ...entries[known]!.verdicts, ...entry.verdicts }, ...(feedback ? { feedback } : {}) };
+    }
     this.requestsSeen.set(key, entries);
     this.requestContents.set(entry.contentHash, content);
   }
