@@ -8,7 +8,7 @@ import { REPO } from "../helpers/fixtures.js";
 const declared = Object.keys((parse(readFileSync(path.join(REPO, "action.yml"), "utf8")) as { outputs: Record<string, unknown> }).outputs);
 
 /** Outputs a step reads with fromJSON. */
-const JSON_OUTPUTS = ["plan", "executed", "reused", "failed", "blocked", "to-run", "has-changes", "matrix"];
+const JSON_OUTPUTS = ["plan", "executed", "reused", "failed", "blocked", "to-run", "has-changes", "matrix", "changes"];
 
 /**
  * Every output of action.yml has a value, those read with fromJSON parse, and the given ones are as
