@@ -132,13 +132,13 @@ function authorOf(pair: Pair, planned: PlannedPair, outcome: PairOutcome | undef
   return lockEntry(lock, pair.id)?.source === "human" ? "adopted" : "machine";
 }
 
-/** Why a section ran, in a reviewer's words. */
-export function whyText(reasons: readonly Reason[]): string {
+/** Why a section (or a page, without split) ran, in a reviewer's words. */
+export function whyText(reasons: readonly Reason[], unit: "section" | "page" = "section"): string {
   const why: string[] = [];
   const terms: string[] = [];
   for (const r of reasons) {
     const c = r.component;
-    if (r.kind === "new") why.push(r.detail === "never accepted" ? "new section" : r.detail);
+    if (r.kind === "new") why.push(r.detail === "never accepted" ? `new ${unit}` : nameFor(r.detail, "markdown"));
     else if (c?.kind === "piece") why.push("its source section changed");
     else if (c?.kind === "prompt" && c.name.startsWith("glossary."))
       terms.push(`${code(c.name.slice("glossary.".length))} ${/ (\w+)$/.exec(r.detail)?.[1] ?? "changed"}`);
@@ -196,7 +196,7 @@ function bodyOf(value: string, pages: Page[], spend: string, options: Translatio
       "",
       ...(ran(p).length === 0 && p.removed.length === 0
         ? ["Put together again; no section translated."]
-        : ran(p).map((u) => `- ${u.pair.piece ? code(`#${u.pair.piece.id}`) : "the page"}: ${whyText(u.outcome!.reasons)}`)),
+        : ran(p).map((u) => `- ${u.pair.piece ? code(`#${u.pair.piece.id}`) : "the page"}: ${whyText(u.outcome!.reasons, u.pair.piece ? "section" : "page")}`)),
       ...p.removed.map((id) => `- ${code(`#${id}`)}: removed, as its source section was`),
     ];
     const withText = ran(p).filter((u) => u.pair.piece);

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { adoptPairs } from "../../src/app/adopt.js";
 import type { Planned } from "../../src/app/plan.js";
-import { PULL_REQUEST_BODY_LIMIT, translationChanges } from "../../src/report/translations.js";
+import { PULL_REQUEST_BODY_LIMIT, translationChanges, whyText } from "../../src/report/translations.js";
 import { runOf } from "../helpers/state.js";
 import { tempRepo, writeFiles } from "../helpers/fixtures.js";
 import { generators, PROMPTS, workflowText } from "./world.js";
@@ -54,6 +54,24 @@ describe("a language's pull request body", () => {
     expect(fr!.files).toEqual(["i18n/fr/intro.md"]);
     expect(fr!.body).toContain("1 page changed, 0 sections translated.");
     expect(fr!.body).toContain("- `#install`: removed, as its source section was");
+  });
+
+  it("says why in a reviewer's words, a reason's text from the repository shown as data", () => {
+    expect(whyText([{ kind: "new", detail: "never accepted" }])).toBe("new section");
+    expect(
+      whyText([
+        { kind: "inputs", detail: "piece changed", component: { kind: "piece", name: "" } },
+        { kind: "prompt", detail: "prompt.task changed", component: { kind: "prompt", name: "task" } },
+      ]),
+    ).toBe("its source section changed");
+    expect(whyText([{ kind: "prompt", detail: "prompt.glossary.pull request removed", component: { kind: "prompt", name: "glossary.pull request" } }])).toBe(
+      "glossary: `pull request` removed",
+    );
+    fc.assert(
+      fc.property(fc.string(), (detail) => {
+        expect(whyText([{ kind: "inputs", detail, component: { kind: "input", name: detail } }])).not.toMatch(/[<>\n]/);
+      }),
+    );
   });
 
   it("fits any limit, sources left out first, then pages, each cut said", async () => {
