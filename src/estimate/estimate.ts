@@ -4,6 +4,7 @@
  * hands it past runs and accepted contents.
  */
 import { plain } from "../model/values.js";
+import { PROVIDER_BASE_URLS, providerEndpoint, type Provider } from "../model/endpoint.js";
 import type { Pair, Workflow } from "../model/workflow.js";
 import type { Plan, PlannedPair } from "../model/plan.js";
 import { byProviderAndModel, renderPromptParts, sharedPrefixes } from "../prompt/render.js";
@@ -238,8 +239,9 @@ function pacedEndpoints(estimates: readonly PairEstimate[], workflow: Workflow):
     if (!providerGenerator(pair) || e.attempts === 0 || typeof limit !== "object" || limit === null || e.tokens.batch === true) continue;
     const rpm = typeof limit.requests_per_minute === "number" ? limit.requests_per_minute : undefined;
     const tpm = typeof limit.tokens_per_minute === "number" ? limit.tokens_per_minute : undefined;
+    // Grouped by the address the calls go to, however base_url writes it (with `/v1` or without).
     const baseUrl = plain(pair.generatorConfig.base_url);
-    const endpoint = typeof baseUrl === "string" ? baseUrl : (pair.generator ?? "");
+    const endpoint = providerEndpoint(pair.generator as Provider, typeof baseUrl === "string" ? baseUrl : undefined);
     const key = JSON.stringify([endpoint, e.model, rpm, tpm]);
     const group = groups.get(key) ?? {
       endpoint,
@@ -294,7 +296,7 @@ function cachedTokens(pair: Pair, prefix: number): number {
 }
 
 /** The generators that call a model themselves (and report what it used). */
-const MODEL_GENERATORS = new Set(["openai", "anthropic"]);
+const MODEL_GENERATORS = new Set<string>(Object.keys(PROVIDER_BASE_URLS));
 
 function providerGenerator(pair: Pair): boolean {
   return pair.generator !== null && MODEL_GENERATORS.has(pair.generator);

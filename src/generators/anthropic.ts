@@ -1,23 +1,14 @@
 /** The `anthropic` generator: one user message to the Anthropic Messages API. */
+import { anthropicRoot, PROVIDER_BASE_URLS } from "../model/endpoint.js";
 import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
 import type { TokenUsage } from "../model/records.js";
 import { configNumber, field, requestCost, sendCall, sharedBeginning, readProviderSettings, requireModel, shownText, type ProviderCall } from "./http.js";
 
-const DEFAULT_BASE_URL = "https://api.anthropic.com";
 /** The Messages API requires max_tokens; this is enough for most artifacts. */
 const DEFAULT_MAX_TOKENS = 4096;
 
 /** Where the key is read from when generator_config.api_key_env names no variable. */
 export const ANTHROPIC_KEY_VARIABLE = "ANTHROPIC_API_KEY";
-
-/**
- * Anthropic's paths carry their version (`/v1/messages`), so base_url is the address before it; one
- * written with the `/v1` an OpenAI-style address has (`https://api.anthropic.com/v1`) loses it,
- * instead of asking for `/v1/v1/messages`.
- */
-export function anthropicRoot(baseUrl: string): string {
-  return baseUrl.replace(/\/v1$/, "");
-}
 
 /**
  * The Messages call a request makes: where it goes, its headers and its body. Message Batches
@@ -29,7 +20,7 @@ export function anthropicRoot(baseUrl: string): string {
 export function anthropicCall(request: GenerateRequest): ProviderCall {
   const model = requireModel("anthropic", request);
   const settings = readProviderSettings("anthropic", request, {
-    baseUrl: DEFAULT_BASE_URL,
+    baseUrl: PROVIDER_BASE_URLS.anthropic,
     apiKeyEnv: ANTHROPIC_KEY_VARIABLE,
     apiRoot: anthropicRoot,
   });

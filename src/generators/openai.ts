@@ -2,6 +2,7 @@
  * The `openai` generator: one user message to any OpenAI-compatible chat-completions endpoint
  * (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio, OpenRouter...).
  */
+import { openaiRoot, PROVIDER_BASE_URLS } from "../model/endpoint.js";
 import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
 import type { TokenUsage } from "../model/records.js";
 import {
@@ -17,23 +18,8 @@ import {
   type ProviderCall,
 } from "./http.js";
 
-const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 /** Where the key is read from when generator_config.api_key_env names no variable. */
 export const OPENAI_KEY_VARIABLE = "OPENAI_API_KEY";
-
-/**
- * OpenAI-compatible paths start at the API's version, `/v1` on OpenAI, Ollama, vLLM and LM Studio:
- * a base_url that is a server's address alone (`http://localhost:11434`) gets `/v1`; one with a
- * path (`.../v1`, OpenRouter's `/api/v1`, Azure's `/openai/deployments/NAME`) is taken as written.
- */
-export function openaiRoot(baseUrl: string): string {
-  try {
-    const url = new URL(baseUrl);
-    return url.pathname === "/" && url.search === "" && url.hash === "" ? `${baseUrl}/v1` : baseUrl;
-  } catch {
-    return baseUrl; // not a URL: the call says so
-  }
-}
 
 /**
  * The chat-completions call a request makes: where it goes, its headers and its body. The batch
@@ -43,7 +29,7 @@ export function openaiRoot(baseUrl: string): string {
 export function openaiCall(request: GenerateRequest): ProviderCall {
   const model = requireModel("openai", request);
   const settings = readProviderSettings("openai", request, {
-    baseUrl: DEFAULT_BASE_URL,
+    baseUrl: PROVIDER_BASE_URLS.openai,
     apiKeyEnv: OPENAI_KEY_VARIABLE,
     apiRoot: openaiRoot,
   });
