@@ -109,6 +109,24 @@ describe("output changes", () => {
     for (const lang of ["fr", "de", "es"]) expect(bodyOf(after, lang).length).toBeLessThanOrEqual(PULL_REQUEST_BODY_LIMIT);
   }, 120_000);
 
+  it("with only: translate[fr], as the example's job of one language runs, gives that language alone", async () => {
+    const workspace = tempRepo({
+      "workflow.yml": WORKFLOW,
+      "prompts.yml": PROMPTS,
+      "tr.mjs": TRANSLATOR,
+      "docs/intro.md": INTRO,
+      "glossary/fr.yml": "widget: bidule\n",
+      "glossary/de.yml": "widget: Dings\n",
+      "glossary/es.yml": "widget: artilugio\n",
+    });
+    const result = await runAction({ workspace, with: { cache: "false", sandbox: "off", only: "translate[fr]" } });
+    expect(result.code, result.stdout).toBe(0);
+    const changes = changesOf(result.outputs);
+    expect(Object.keys(changes)).toEqual(["fr"]);
+    expect(changes.fr!.files).toEqual(["i18n/fr/intro.md"]);
+    expect(bodyOf(changes, "fr")).toContain("1 page changed, 3 sections translated.");
+  }, 60_000);
+
   it("is {} for a workflow without values", async () => {
     const workspace = tempRepo({
       "workflow.yml": "name: plain\ngenerator: command\naction_pairs:\n  a:\n    output: a.txt\n    generator_config: {run: echo hi}\n",
