@@ -23,9 +23,12 @@ action_pairs:
     guard_config: {run: 'printf "rejected ${HOSTILE}\\n"; exit 1'}
 `;
 
-/** Control characters other than newline, tab, pairflow's own colours (ESC [ digits m) and the status line's clearing. */
+/**
+ * Control characters other than newline, tab, pairflow's own colours (ESC [ digits m) and the live
+ * view's redraw (a carriage return, the cursor up over the view's lines, and clearing below).
+ */
 function strayControls(text: string): string[] {
-  return [...text.replace(/\x1b\[\d+m|\r\x1b\[2K/g, "").matchAll(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g)].map((m) => JSON.stringify(m[0]));
+  return [...text.replace(/\x1b\[[\d;]*m|\r(?:\x1b\[\d+A)?\x1b\[J|\r\x1b\[2K/g, "").matchAll(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g)].map((m) => JSON.stringify(m[0]));
 }
 
 /** `pairflow ARGS` in-process, on a terminal with colours. */
@@ -42,8 +45,10 @@ describe("control characters a command printed", () => {
     const run = await onTerminal(["run", "--verbose"], dir);
     expect(run.status).toBe(1);
     expect(strayControls(run.out)).toEqual([]);
-    // The retry line, the stderr shown with --verbose, and the failure in the summary all show it.
-    expect(run.out.split(SHOWN).length - 1).toBeGreaterThanOrEqual(4);
+    // The stderr shown with --verbose and the failure in the summary show it whole; the retry and
+    // failure lines quote its first line (up to the carriage return), escaped too.
+    expect(run.out.split(SHOWN).length - 1).toBeGreaterThanOrEqual(3);
+    expect(run.out).toMatch(/retry .*rejected: rejected \\x1b\]0;pwned\\x07/);
     expect(run.out).toContain("\x1b[31m"); // pairflow's own red, as it was
     const runId = /run (\d{8}T\d{9}Z-[0-9a-f]+)/.exec(run.out)![1]!;
     const show = await onTerminal(["show", runId], dir);
