@@ -364,9 +364,9 @@ function pieceEdits(ctx: PlanContext, assemblyId: string): ReadonlyMap<string, P
   // entry's piece digest), of the same id first: so sections of one name swapped or renumbered
   // keep their edits, current. Regions the person edited choose first: where two regions were
   // made from one text and one section of today has it, the edit is of that text's translation
-  // and stays with it. Else, its text changed, to the piece of its own id (the edit then
-  // stands for the text it was made from: stale). A region no piece of today stands for is a
-  // removed section's.
+  // and stays with it. Else its section's text changed: it goes to the piece of its own id, whose
+  // entry is the region's (the edit then stands for the text it was made from: stale). A region
+  // no piece of today stands for is a removed section's.
   const pieceKey = componentKey({ kind: "piece", name: "" });
   const byText = new Map<string, string[]>();
   for (const id of assembly.requires) {
