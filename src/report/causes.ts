@@ -80,9 +80,13 @@ export function causesOf(nodes: readonly CauseNode[]): Cause[] {
   const order = new Map(nodes.map((n, i) => [n.id, i]));
   const affected = new Map(nodes.filter(isAffected).map((n) => [n.id, n]));
   const merged = new Map<string, { edit: Edit; reasons: Map<string, Reason>; roots: CauseRoot[]; downstream: Set<string> }>();
+  // Where no pair was ever accepted (a first run, a lost lock file), the one edit is that: a pair
+  // each would be thousands of rows that say the same.
+  const firstRun = nodes.length > 0 && nodes.every((n) => n.reasons.length > 0 && n.reasons.every((r) => r.kind === "new" || r.kind === "upstream"));
   for (const group of causeGroups(nodes as CauseNode[])) {
     const root = byId.get(group.root.id)!;
-    for (const edit of editsOf(root, ownReasons(root, affected))) {
+    for (const found of editsOf(root, ownReasons(root, affected))) {
+      const edit = firstRun && found.key.startsWith("new\u0000") ? NOTHING_ACCEPTED : found;
       let cause = merged.get(edit.key);
       if (!cause) merged.set(edit.key, (cause = { edit, reasons: new Map(), roots: [], downstream: new Set() }));
       for (const r of edit.reasons) if (!cause.reasons.has(r.detail)) cause.reasons.set(r.detail, r);
@@ -123,6 +127,8 @@ interface Edit {
   reasons: Reason[];
   name: (reasons: readonly Reason[]) => NamePart[];
 }
+
+const NOTHING_ACCEPTED: Edit = { key: "new\u0000", reasons: [{ kind: "new", detail: "never accepted" }], name: () => ["new: never accepted"] };
 
 /**
  * The edits a pair's own reasons tell of, each once. What a foreach pair's instances share (the

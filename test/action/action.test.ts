@@ -79,7 +79,7 @@ describe("a run", () => {
 
     expect(result.summary).toContain("## pairflow run: failing failed");
     expect(result.summary).toContain(
-      '<details><summary>✖ <code>bad</code> (blocked 1 pair): rejected after 2 attempts: missing: "&lt;never&gt; | there"</summary>\n\n```text\nmissing: "<never> | there"\n```\n\n</details>',
+      '<details><summary>✖ <code>bad</code> (blocked 1 pair): rejected after 2 attempts: missing: &#34;&#60;never&#62; | there&#34;</summary>\n\n```text\nmissing: "<never> | there"\n```\n\n</details>',
     );
     expect(result.summary).toContain("| `after_bad` | blocked | blocked by bad | – |");
     expect(result.summary).toContain("| `after_bad` | 0 | – | ? |");

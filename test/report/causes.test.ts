@@ -43,7 +43,7 @@ const plans = fc
   });
 
 describe("causes", () => {
-  it("account for every affected pair: the changed ones as roots of the cause that names their edit, the rest downstream", () => {
+  it("account for every affected pair: the changed ones as roots of the cause that names their edit, the rest downstream; a first run is one cause", () => {
     fc.assert(
       fc.property(plans, (nodes) => {
         const causes = causesOf(nodes);
@@ -59,6 +59,10 @@ describe("causes", () => {
           if (own.component?.kind === "context") {
             // The workflow's specification is one thing, whoever it re-runs.
             expect(c.why).toBe("workflow specification");
+          } else if (nodes.every((n) => n.reasons.length > 0 && n.reasons.every((r) => r.kind === "new" || r.kind === "upstream"))) {
+            // Nothing was ever accepted (a first run): that is the one edit, whatever the pairs.
+            expect(c.why).toBe("new: never accepted");
+            expect(c.roots.map((r) => r.id).sort()).toEqual(changed.map((n) => n.id).sort());
           } else {
             // Any other edit here is a pair's own: one root, named in the cause.
             expect(c.roots).toHaveLength(1);
