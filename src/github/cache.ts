@@ -28,7 +28,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import path from "node:path";
 import * as cache from "@actions/cache";
 import type { RemoteArtifact, RemoteStore } from "../model/ports.js";
-import type { BatchRecord, LockFile, RequestEntry, StoreRecord } from "../model/records.js";
+import { joinRequestEntry, type BatchRecord, type LockFile, type RequestEntry, type StoreRecord } from "../model/records.js";
 import { randomBytes } from "node:crypto";
 import { sha256Hex } from "../refs/hash.js";
 import { dict, dictOf, own } from "../model/dict.js";
@@ -278,8 +278,7 @@ export class ActionsCacheStore implements RemoteStore {
     if (known === -1) entries.unshift(entry);
     else {
       // Verdicts and a rejection's feedback joined, the newer winning, as the local store joins them.
-      const feedback = (entry.feedback ?? entries[known]!.feedback) ? { ...entries[known]!.feedback, ...entry.feedback } : undefined;
-      entries[known] = { ...entries[known]!, verdicts: { ...entries[known]!.verdicts, ...entry.verdicts }, ...(feedback ? { feedback } : {}) };
+      entries[known] = joinRequestEntry(entries[known]!, entry);
     }
     this.requestsSeen.set(key, entries);
     this.requestContents.set(entry.contentHash, content);

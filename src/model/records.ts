@@ -113,6 +113,15 @@ export interface RequestEntry {
 }
 
 /**
+ * One artifact of a request recorded twice (two runs, two stores): the newer record, with the
+ * verdicts and a rejection's feedback of both, the newer's winning where both judged.
+ */
+export function joinRequestEntry(older: RequestEntry, newer: RequestEntry): RequestEntry {
+  const feedback = (older.feedback ?? newer.feedback) ? { ...older.feedback, ...newer.feedback } : undefined;
+  return { ...older, ...newer, verdicts: { ...older.verdicts, ...newer.verdicts }, ...(feedback ? { feedback } : {}) };
+}
+
+/**
  * A batch pairflow gave a provider's batch API (OpenAI's Batch API, Anthropic's Message Batches),
  * kept until its results are collected and used: in the state directory (src/records/batches.ts),
  * each change written before the step that made it returns, and in the CI snapshot. A later run,

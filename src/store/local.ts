@@ -18,7 +18,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writ
 import path from "node:path";
 import { sha256Hex } from "../refs/hash.js";
 import type { ArtifactStore } from "../model/ports.js";
-import { isRequestEntry, type RequestEntry, type StoreRecord } from "../model/records.js";
+import { isRequestEntry, joinRequestEntry, type RequestEntry, type StoreRecord } from "../model/records.js";
 import { pairKey } from "../refs/keys.js";
 import { ownWrite, readFileNoFollow, temporaryFor } from "../workspace/files.js";
 import { makeRealDirs } from "../workspace/stateDir.js";
@@ -146,8 +146,7 @@ export class LocalStore implements ArtifactStore {
     const known = entries.findIndex((e) => e.contentHash === entry.contentHash);
     if (known === -1) entries.unshift(entry);
     else {
-      const feedback = (entry.feedback ?? entries[known]!.feedback) ? { ...entries[known]!.feedback, ...entry.feedback } : undefined;
-      entries[known] = { ...entries[known]!, verdicts: { ...entries[known]!.verdicts, ...entry.verdicts }, ...(feedback ? { feedback } : {}) };
+      entries[known] = joinRequestEntry(entries[known]!, entry);
     }
     this.write(this.requestPath(key), JSON.stringify({ key, entries: entries.slice(0, MAX_REQUEST_ENTRIES) }) + "\n");
   }

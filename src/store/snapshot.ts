@@ -12,6 +12,7 @@ import {
   componentsOf,
   isBatchRecord,
   isRequestEntry,
+  joinRequestEntry,
   lockEntry,
   LOCK_VERSION,
   type BatchRecord,
@@ -136,10 +137,7 @@ export function currentRequests(
       for (const e of entries) {
         const known = into.findIndex((x) => x.contentHash === e.contentHash);
         if (known === -1) into.push(e);
-        else {
-          const feedback = (e.feedback ?? into[known]!.feedback) ? { ...e.feedback, ...into[known]!.feedback } : undefined;
-          into[known] = { ...e, ...into[known]!, verdicts: { ...e.verdicts, ...into[known]!.verdicts }, ...(feedback ? { feedback } : {}) };
-        }
+        else into[known] = joinRequestEntry(e, into[known]!);
       }
       merged.set(key, into);
     }
