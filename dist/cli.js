@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   package_default
-} from "./cli-chunk-IZDN7SV5.js";
+} from "./cli-chunk-NZFZZFUW.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/main.ts
@@ -18,7 +18,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.stdout.write(`${package_default.version}
 `);
 } else {
-  const { runCli } = await import("./cli-program-BVBJNSTC.js");
+  const { runCli } = await import("./cli-program-QBGLUYST.js");
   process.exitCode = await runCli(argv, {
     stdout: process.stdout,
     stderr: process.stderr,

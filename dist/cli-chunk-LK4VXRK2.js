@@ -3,13 +3,11 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-HUT26Q5J.js";
+} from "./cli-chunk-VUP74IA3.js";
 import {
   AUTO_CONCURRENCY,
   BudgetExceededError,
-  DEFAULT_CONCURRENCY,
   DEFAULT_LIMITS,
-  LockBusyError,
   SANDBOX_MODES,
   SANDBOX_VARIABLE,
   describeLimits,
@@ -20,30 +18,41 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-IJCSZRBO.js";
+} from "./cli-chunk-BXOCKQQM.js";
+import {
+  DEFAULT_CONCURRENCY,
+  LockBusyError
+} from "./cli-chunk-TVGC4GON.js";
 import {
   batchCounts,
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-P7WTX5HW.js";
+} from "./cli-chunk-UIMONIIS.js";
 import {
   compareWithRun,
   comparisonText,
   estimateHeadline,
   estimateText,
   estimateTotal,
+  fitLines,
+  number,
   planText,
   plural
-} from "./cli-chunk-JTMXJWFJ.js";
+} from "./cli-chunk-N7XHGNSD.js";
 import {
-  visible
-} from "./cli-chunk-MV7565KH.js";
+  styleFor
+} from "./cli-chunk-TNYNDC55.js";
 import {
   asksBeforeRunning,
-  parseUsd,
-  styleFor
-} from "./cli-chunk-625MYMOH.js";
+  parseUsd
+} from "./cli-chunk-R6DGXHK4.js";
+import {
+  nameFor
+} from "./cli-chunk-RF2XL6UB.js";
+import {
+  visible
+} from "./cli-chunk-LYWOGVDQ.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -54,12 +63,11 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-SCEEUY6E.js";
+} from "./cli-chunk-7P27LGL5.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;
 var TERMINAL_INTERVAL_MS = 1e3;
-var CLEAR_LINE = "\r\x1B[2K";
 function elapsed(ms) {
   const s = Math.floor(ms / 1e3);
   if (s < 60) return `${s}s`;
@@ -69,7 +77,10 @@ function elapsed(ms) {
 }
 var ProgressState = class {
   total = 0;
+  /** Pairs ended, whatever their end; of them, those that failed and those that were blocked. */
   done = 0;
+  failed = 0;
+  blocked = 0;
   /** Running pairs by id, with when each started. */
   running = /* @__PURE__ */ new Map();
   /** Provider batches not yet ended, by id: the provider's counts. */
@@ -85,19 +96,57 @@ var ProgressState = class {
     else if (event.type === "pair_end") {
       this.running.delete(event.outcome.id);
       this.done++;
+      if (event.outcome.status === "failed") this.failed++;
+      else if (event.outcome.status === "blocked") this.blocked++;
     }
   }
+  /** `2/5 done`, then how many of them failed and were blocked, when any were. */
+  doneText() {
+    const bad = [this.failed > 0 ? `${number(this.failed)} failed` : "", this.blocked > 0 ? `${number(this.blocked)} blocked` : ""].filter(Boolean);
+    return `${number(this.done)}/${number(this.total)} done${bad.length > 0 ? ` (${bad.join(", ")})` : ""}`;
+  }
+  batchTexts() {
+    return [...this.batches].map(([id, b]) => `batch ${nameFor(id, "terminal")} ${b.requests - b.counts.processing}/${b.requests} (${batchCounts(b.counts)})`);
+  }
+  pacedText() {
+    return this.waiting > 0 ? `${this.waiting} call${this.waiting === 1 ? "" : "s"} waiting for the rate limit` : "";
+  }
+  /** The running pairs, longest first, with their elapsed time. */
+  runningTexts(now) {
+    return [...this.running].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([id, t]) => `${nameFor(id, "terminal")} ${elapsed(now - t)}`);
+  }
   /**
-   * `2/5 done`, then each provider batch with the requests it finished (the provider's counts),
-   * then the provider calls held for their rate limit, then each running pair with its elapsed time, longest first (their number, when many wait on batches).
+   * One line, as a log says it once a minute: `2/5 done (1 failed)`, then each provider batch with
+   * the requests it finished (the provider's counts), then the provider calls held for their rate
+   * limit, then each running pair with its elapsed time, longest first (their number, when many
+   * wait on batches).
    */
   status(now) {
-    const batches = [...this.batches].map(([id, b]) => `batch ${visible(id)} ${b.requests - b.counts.processing}/${b.requests} (${batchCounts(b.counts)})`);
-    const running = this.batches.size > 0 && this.running.size > 8 ? [`${this.running.size} pairs`] : [...this.running].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([id, t]) => `${visible(id)} ${elapsed(now - t)}`);
-    const paced = this.waiting > 0 ? `; ${this.waiting} call${this.waiting === 1 ? "" : "s"} waiting for the rate limit` : "";
-    return `${this.done}/${this.total} done` + batches.map((b) => `; ${b}`).join("") + paced + (running.length > 0 ? `; running: ${running.join(", ")}` : "");
+    const running = this.batches.size > 0 && this.running.size > 8 ? [`${this.running.size} pairs`] : this.runningTexts(now);
+    const paced = this.pacedText();
+    return this.doneText() + this.batchTexts().map((b) => `; ${b}`).join("") + (paced ? `; ${paced}` : "") + (running.length > 0 ? `; running: ${running.join(", ")}` : "");
+  }
+  /**
+   * The live view of a terminal, at most `rows` lines: the counts (`12/1,000 done (2 failed, 5
+   * blocked) · 4 running · 984 waiting`), the provider batches, the calls held for their rate
+   * limit, then a line per running pair, longest first, as many as fit, and how many more run.
+   */
+  view(now, rows) {
+    const waiting = Math.max(0, this.total - this.done - this.running.size);
+    const lines = [`${this.doneText()} \xB7 ${number(this.running.size)} running \xB7 ${number(waiting)} waiting`];
+    for (const b of this.batchTexts()) lines.push(`  ${b}`);
+    const paced = this.pacedText();
+    if (paced) lines.push(`  ${paced}`);
+    const running = this.runningTexts(now);
+    const room = Math.max(1, rows - lines.length);
+    const shown = running.length <= room ? running : running.slice(0, room - 1);
+    for (const r of shown) lines.push(`  \u25B8 ${r}`);
+    if (shown.length < running.length) lines.push(`  \u2026 and ${number(running.length - shown.length)} more running`);
+    return lines;
   }
 };
+var MAX_VIEW_LINES = 12;
+var MIN_VIEW_LINES = 3;
 var ProgressView = class {
   constructor(write, options) {
     this.write = write;
@@ -109,42 +158,42 @@ var ProgressView = class {
   options;
   state = new ProgressState();
   now;
-  statusShown = false;
+  /** Lines of the live view on the screen now. */
+  viewLines = 0;
   timer;
   lastLog;
-  /** A line of the command's own (waiting for a lock, resumed): printed above the status line. */
+  /** A line of the command's own (waiting for a lock, resumed): printed above the live view. */
   say(line) {
-    this.clearStatus();
-    this.write(line + "\n");
-    this.drawStatus();
+    this.clearView();
+    this.write(this.fit(line) + "\n");
+    this.drawView();
   }
-  /** Writes something elsewhere (stderr) without garbling the status line on the same terminal. */
+  /** Writes something elsewhere (stderr) without garbling the live view on the same terminal. */
   aside(write) {
-    this.clearStatus();
+    this.clearView();
     write();
-    this.drawStatus();
+    this.drawView();
   }
   event(event) {
     const now = this.now();
     this.state.update(event, now);
     if (event.type === "run_start") this.start();
-    let line = eventLine(event, this.options.style, this.options.verbose);
-    if (line !== null && event.type === "pair_end") line += this.options.style.dim(`  [${this.state.done}/${this.state.total}]`);
+    const line = this.lineOf(event);
     if (event.type === "run_end") this.dispose();
     if (line !== null) this.say(line);
+    else if (this.options.terminal) this.redraw();
   }
-  /** Where the status line reads how many provider calls wait for their rate limit now. */
+  /** Where the live view reads how many provider calls wait for their rate limit now. */
   pacing(waiting) {
     this.waiting = waiting;
   }
   waiting = () => 0;
-  /** For a log: the still-running line, when a minute has passed since the last one. */
+  /** On a terminal the live view redrawn; in a log the still-running line, when a minute has passed since the last one. */
   tick() {
     const now = this.now();
     this.state.waiting = this.waiting();
     if (this.options.terminal) {
-      this.clearStatus();
-      this.drawStatus();
+      this.redraw();
       return;
     }
     if (this.state.running.size === 0 || now - this.lastLog < LOG_INTERVAL_MS) return;
@@ -154,27 +203,57 @@ var ProgressView = class {
   dispose() {
     if (this.timer !== void 0) clearInterval(this.timer);
     this.timer = void 0;
-    this.clearStatus();
+    this.clearView();
+  }
+  /** The line an event gets, or null: on a terminal only what the counts cannot say. */
+  lineOf(event) {
+    const { style, verbose, terminal } = this.options;
+    if (terminal && !verbose && !standsOnTerminal(event)) return null;
+    let line = eventLine(event, style, verbose);
+    if (line !== null && event.type === "pair_end" && !terminal) line += style.dim(`  [${this.state.done}/${this.state.total}]`);
+    return line;
   }
   start() {
     if (this.timer !== void 0) return;
     this.timer = setInterval(() => this.tick(), this.options.terminal ? TERMINAL_INTERVAL_MS : 1e3);
     this.timer.unref();
   }
-  clearStatus() {
-    if (!this.statusShown) return;
-    this.write(CLEAR_LINE);
-    this.statusShown = false;
+  redraw() {
+    this.clearView();
+    this.drawView();
   }
-  drawStatus() {
-    if (!this.options.terminal || this.timer === void 0 || this.state.running.size === 0) return;
-    let status = this.state.status(this.now());
-    const columns = this.options.columns;
-    if (columns !== void 0 && columns > 1 && status.length >= columns) status = status.slice(0, columns - 2) + "\u2026";
-    this.write(this.options.style.dim(status));
-    this.statusShown = true;
+  /** Back to the first line of the live view, and everything below the cursor erased. */
+  clearView() {
+    if (this.viewLines === 0) return;
+    this.write(`\r${this.viewLines > 1 ? `\x1B[${this.viewLines - 1}A` : ""}\x1B[J`);
+    this.viewLines = 0;
+  }
+  drawView() {
+    if (!this.options.terminal || this.timer === void 0) return;
+    const rows = this.options.rows ?? 24;
+    const height = Math.max(MIN_VIEW_LINES, Math.min(MAX_VIEW_LINES, Math.floor(rows / 3)));
+    const lines = this.state.view(this.now(), height).map((l) => this.options.style.dim(this.fit(l)));
+    this.write(lines.join("\n"));
+    this.viewLines = lines.length;
+  }
+  /** On a terminal, the line cut to its width (one column spare, so it never wraps); a log's lines are whole. */
+  fit(line) {
+    return this.options.terminal ? fitLines(line, this.options.columns) : line;
   }
 };
+function standsOnTerminal(event) {
+  switch (event.type) {
+    case "attempt_end":
+    case "warning":
+      return true;
+    case "pair_end":
+      return event.outcome.status === "failed" || event.outcome.status === "interrupted";
+    case "batch":
+      return event.state !== "progress";
+    default:
+      return false;
+  }
+}
 
 // src/app/signals.ts
 function interruptible(graceMs, notice) {
@@ -266,7 +345,7 @@ function runCosts(io, flags, stop) {
     },
     refused(err) {
       if (!(err instanceof BudgetExceededError) && !(err instanceof RunDeclinedError)) return false;
-      io.stderr.write(`${styleFor(io.stderr, io.env).red("error")} ${err.message}
+      io.stderr.write(`${styleFor(io.stderr, io.env).red("error")} ${visible(err.message)}
 `);
       return true;
     }
@@ -393,7 +472,8 @@ async function drive({ io, setStatus }, opts, start) {
     style,
     terminal: Boolean(progress.isTTY) && !io.env.CI,
     verbose: opts.verbose,
-    columns: progress.columns
+    columns: progress.columns,
+    rows: progress.rows
   });
   const say = (line) => view.say(line);
   const interruption = interruptible(opts.grace * 1e3, (message) => view.aside(() => io.stderr.write(style.yellow(message) + "\n")));

@@ -3,19 +3,20 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-LDDFC6J7.js";
-import "./cli-chunk-HUT26Q5J.js";
+} from "./cli-chunk-LK4VXRK2.js";
+import "./cli-chunk-VUP74IA3.js";
+import "./cli-chunk-BXOCKQQM.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-IJCSZRBO.js";
+} from "./cli-chunk-TVGC4GON.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-JQWGXH2G.js";
+import "./cli-chunk-D6X4NFGF.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-P7WTX5HW.js";
+} from "./cli-chunk-UIMONIIS.js";
 import {
   listRunIds,
   listing,
@@ -23,7 +24,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-FW4D2SGO.js";
+} from "./cli-chunk-YDZ4Y5JO.js";
 import {
   LocalStore,
   checkStateDir,
@@ -31,20 +32,23 @@ import {
   isHashedKey,
   pairKey,
   readLockWithJournal
-} from "./cli-chunk-NHDQJCUY.js";
+} from "./cli-chunk-WEEVMP7R.js";
 import {
   lockPathFor
-} from "./cli-chunk-7MSFJV2Y.js";
+} from "./cli-chunk-GTPWTXJM.js";
 import {
   count
-} from "./cli-chunk-JTMXJWFJ.js";
-import {
-  visible
-} from "./cli-chunk-MV7565KH.js";
+} from "./cli-chunk-N7XHGNSD.js";
 import {
   styleFor
-} from "./cli-chunk-625MYMOH.js";
-import "./cli-chunk-LYFSHVIZ.js";
+} from "./cli-chunk-TNYNDC55.js";
+import "./cli-chunk-R6DGXHK4.js";
+import {
+  nameFor
+} from "./cli-chunk-RF2XL6UB.js";
+import {
+  visible
+} from "./cli-chunk-LYWOGVDQ.js";
 import {
   ConfigError,
   Option,
@@ -59,7 +63,7 @@ import {
   resolveWorkflowPath,
   shortRef,
   stateDirOption
-} from "./cli-chunk-SCEEUY6E.js";
+} from "./cli-chunk-7P27LGL5.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM
@@ -412,12 +416,17 @@ function registerHistory(program, { io, setStatus }) {
     }
     const style = styleFor(io.stdout, io.env);
     const out = [
-      style.bold(`Run ${run.runId}: ${runState(run)}`) + style.dim(`  ${summary.workflow ? displayPath(summary.workflow, io.cwd) : ""}, started ${summary.startedAt ?? "?"}`)
+      style.bold(`Run ${run.runId}: ${runState(run)}`) + style.dim(`  ${summary.workflow ? nameFor(displayPath(summary.workflow, io.cwd), "terminal") : ""}, started ${summary.startedAt ?? "?"}`)
     ];
     for (const { id, planned, outcome } of pairs) {
-      const plan = planned ? `planned ${planned.action}${planned.reasons.length ? ` (${visible(planned.reasons.map((r) => r.detail).join("; "))})` : ""}` : "not in the plan";
+      const plan = planned ? `planned ${planned.action}${planned.reasons.length ? ` (${nameFor(planned.reasons.map((r) => r.detail).join("; "), "terminal")})` : ""}` : "not in the plan";
       const happened = outcome ? `${outcome.status}${outcome.note ? `: ${visible(outcome.note)}` : ""}` : "never reached";
-      out.push("", `${style.bold(visible(id))}  ${style.dim(shortRef(outcome?.configRef ?? planned?.configRef ?? null))}`, `  ${plan}`, `  ${happened}`);
+      out.push(
+        "",
+        `${style.bold(nameFor(id, "terminal"))}  ${style.dim(shortRef(outcome?.configRef ?? planned?.configRef ?? null))}`,
+        `  ${plan}`,
+        `  ${happened}`
+      );
       for (const a of outcome?.attempts ?? []) {
         const tokens = a.tokens ? `, ${(a.tokens.input + a.tokens.output).toLocaleString("en-US")} tokens` : `, tokens ${NOT_REPORTED}`;
         out.push(`  attempt ${a.attempt}: ${a.accepted ? style.green("accepted") : style.red("rejected")} in ${seconds(a.durationMs)}${tokens}`);

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   package_default
-} from "./cli-chunk-IZDN7SV5.js";
+} from "./cli-chunk-NZFZZFUW.js";
 import {
   PROMPTS_NAMES,
   UsageError,
@@ -13,7 +13,7 @@ import {
   examples,
   findRepoRoot,
   writeFileAtomic
-} from "./cli-chunk-SCEEUY6E.js";
+} from "./cli-chunk-7P27LGL5.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
@@ -48,9 +48,14 @@ function initWorkflow(request) {
       else todo.push({ file, done: "skipped", detail: `${holds}, and the starter's workflow.yml and prompts.yml go only together` });
     }
   }
-  const github = path.join(root, ".github", "workflows", "pairflow.yml");
-  if (existsOrLink(github)) todo.push({ file: github, done: "kept", detail: `${exists} (check that its pairflow step has path: ${workflowDir})` });
-  else todo.push([github, githubWorkflow(workflowDir)]);
+  for (const [name, text] of [
+    ["pairflow.yml", runWorkflow(workflowDir)],
+    ["pairflow-plan.yml", planWorkflow(workflowDir)]
+  ]) {
+    const github = path.join(root, ".github", "workflows", name);
+    if (existsOrLink(github)) todo.push({ file: github, done: "kept", detail: `${exists} (check that its pairflow step has path: ${workflowDir})` });
+    else todo.push([github, text]);
+  }
   const realRoot = realOrSelf(root);
   for (const [i, item] of todo.entries()) {
     if (!Array.isArray(item)) continue;
@@ -186,10 +191,46 @@ review:
   feedback_wrapper: "Your review was rejected:\\n{feedback}"
 `;
 }
-function githubWorkflow(workflowDir) {
-  const paths = workflowDir === "." ? "" : `
+function pathsFilter(workflowDir) {
+  return workflowDir === "." ? "" : `
     paths:
       - "${workflowDir}/**"`;
+}
+function planWorkflow(workflowDir) {
+  return `# Written by pairflow init. On every pull request: one comment, updated on every push, showing which
+# pairs merging would re-run, why, the prompt diffs and the estimated cost; the same in the job summary.
+# Nothing is executed, so no provider key is needed and forks' pull requests are safe (their token
+# cannot comment, so the plan goes to the job summary only).
+name: pairflow plan
+
+on:
+  pull_request:${pathsFilter(workflowDir)}
+
+permissions:
+  contents: read        # check out the code and fetch the base; the Actions cache needs no token permission
+  pull-requests: write  # post and update the plan comment
+
+# One plan at a time per pull request: a new push cancels the plan of the one before. (Should two
+# still overlap, the comment keeps the plan of the newest push.)
+concurrency:
+  group: pairflow-plan-\${{ github.event.pull_request.number }}
+  cancel-in-progress: true
+
+jobs:
+  plan:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          persist-credentials: false   # keep the job's token out of .git/config (docs/security.md)
+      - uses: <owner>/pairflow@v1   # replace <owner>; pin a release tag or a commit SHA
+        with:
+          mode: plan
+          path: ${workflowDir}      # the directory holding workflow.yml
+`;
+}
+function runWorkflow(workflowDir) {
+  const paths = pathsFilter(workflowDir);
   return `# Written by pairflow init. On every push to main: run the pairs whose inputs changed, reuse every
 # other accepted artifact from the Actions cache, and save what this run accepts for the next one.
 name: pairflow
@@ -246,7 +287,7 @@ function shippedSchemasDir() {
 }
 function registerInit(program, { io }) {
   program.command("init").description(
-    "Write a starter workflow.yml and prompts.yml that run offline, a GitHub Actions workflow (.github/workflows/pairflow.yml) that runs them, and .pairflow/ (pairflow's local state) into .gitignore. Never overwrites anything: writes each file that is missing and says which it kept; run it again to finish what it could not do."
+    "Write a starter workflow.yml and prompts.yml that run offline, GitHub Actions workflows that run them on every push (.github/workflows/pairflow.yml) and post their plan on every pull request (.github/workflows/pairflow-plan.yml), and .pairflow/ (pairflow's local state) into .gitignore. Never overwrites anything: writes each file that is missing and says which it kept; run it again to finish what it could not do."
   ).argument("[dir]", "the directory to hold workflow.yml (default: .); created when missing").addHelpText("after", examples(["pairflow init", "pairflow init pairflow && pairflow run pairflow"])).action((dir) => {
     const done = initWorkflow({ cwd: io.cwd, dir, schemasDir: shippedSchemasDir() });
     for (const step of done.steps) io.stdout.write(`${step.done} ${displayPath(step.file, io.cwd)}${step.detail ? `: ${step.detail}` : ""}

@@ -1173,7 +1173,7 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports) {
     var EventEmitter = __require("node:events").EventEmitter;
     var childProcess = __require("node:child_process");
-    var path9 = __require("node:path");
+    var path10 = __require("node:path");
     var fs = __require("node:fs");
     var process2 = __require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
@@ -2186,9 +2186,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path9.resolve(baseDir, baseName);
+          const localBin = path10.resolve(baseDir, baseName);
           if (fs.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path9.extname(baseName))) return void 0;
+          if (sourceExt.includes(path10.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
             (ext) => fs.existsSync(`${localBin}${ext}`)
           );
@@ -2206,17 +2206,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path9.resolve(
-            path9.dirname(resolvedScriptPath),
+          executableDir = path10.resolve(
+            path10.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path9.basename(
+            const legacyName = path10.basename(
               this._scriptPath,
-              path9.extname(this._scriptPath)
+              path10.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2227,7 +2227,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path9.extname(executableFile));
+        launchWithNode = sourceExt.includes(path10.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3142,7 +3142,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path9.basename(filename, path9.extname(filename));
+        this._name = path10.basename(filename, path10.extname(filename));
         return this;
       }
       /**
@@ -3156,9 +3156,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path10) {
-        if (path10 === void 0) return this._executableDir;
-        this._executableDir = path10;
+      executableDir(path11) {
+        if (path11 === void 0) return this._executableDir;
+        this._executableDir = path11;
         return this;
       }
       /**
@@ -3513,17 +3513,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path9) {
-      const ctrl = callVisitor(key, node, visitor, path9);
+    function visit_(key, node, visitor, path10) {
+      const ctrl = callVisitor(key, node, visitor, path10);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path9, ctrl);
-        return visit_(key, ctrl, visitor, path9);
+        replaceNode(key, path10, ctrl);
+        return visit_(key, ctrl, visitor, path10);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path9 = Object.freeze(path9.concat(node));
+          path10 = Object.freeze(path10.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path9);
+            const ci = visit_(i, node.items[i], visitor, path10);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3534,13 +3534,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path9 = Object.freeze(path9.concat(node));
-          const ck = visit_("key", node.key, visitor, path9);
+          path10 = Object.freeze(path10.concat(node));
+          const ck = visit_("key", node.key, visitor, path10);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = visit_("value", node.value, visitor, path9);
+          const cv = visit_("value", node.value, visitor, path10);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3561,17 +3561,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path9) {
-      const ctrl = await callVisitor(key, node, visitor, path9);
+    async function visitAsync_(key, node, visitor, path10) {
+      const ctrl = await callVisitor(key, node, visitor, path10);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path9, ctrl);
-        return visitAsync_(key, ctrl, visitor, path9);
+        replaceNode(key, path10, ctrl);
+        return visitAsync_(key, ctrl, visitor, path10);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
-          path9 = Object.freeze(path9.concat(node));
+          path10 = Object.freeze(path10.concat(node));
           for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path9);
+            const ci = await visitAsync_(i, node.items[i], visitor, path10);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -3582,13 +3582,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node)) {
-          path9 = Object.freeze(path9.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path9);
+          path10 = Object.freeze(path10.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path10);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path9);
+          const cv = await visitAsync_("value", node.value, visitor, path10);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -3615,23 +3615,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path9) {
+    function callVisitor(key, node, visitor, path10) {
       if (typeof visitor === "function")
-        return visitor(key, node, path9);
+        return visitor(key, node, path10);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path9);
+        return visitor.Map?.(key, node, path10);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path9);
+        return visitor.Seq?.(key, node, path10);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path9);
+        return visitor.Pair?.(key, node, path10);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path9);
+        return visitor.Scalar?.(key, node, path10);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path9);
+        return visitor.Alias?.(key, node, path10);
       return void 0;
     }
-    function replaceNode(key, path9, node) {
-      const parent = path9[path9.length - 1];
+    function replaceNode(key, path10, node) {
+      const parent = path10[path10.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node;
       } else if (identity.isPair(parent)) {
@@ -4243,10 +4243,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema2, path9, value) {
+    function collectionFromPath(schema2, path10, value) {
       let v = value;
-      for (let i = path9.length - 1; i >= 0; --i) {
-        const k = path9[i];
+      for (let i = path10.length - 1; i >= 0; --i) {
+        const k = path10[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -4265,7 +4265,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path9) => path9 == null || typeof path9 === "object" && !!path9[Symbol.iterator]().next().done;
+    var isEmptyPath = (path10) => path10 == null || typeof path10 === "object" && !!path10[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type2, schema2) {
         super(type2);
@@ -4295,11 +4295,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path9, value) {
-        if (isEmptyPath(path9))
+      addIn(path10, value) {
+        if (isEmptyPath(path10))
           this.add(value);
         else {
-          const [key, ...rest] = path9;
+          const [key, ...rest] = path10;
           const node = this.get(key, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
@@ -4313,8 +4313,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path9) {
-        const [key, ...rest] = path9;
+      deleteIn(path10) {
+        const [key, ...rest] = path10;
         if (rest.length === 0)
           return this.delete(key);
         const node = this.get(key, true);
@@ -4328,8 +4328,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path9, keepScalar) {
-        const [key, ...rest] = path9;
+      getIn(path10, keepScalar) {
+        const [key, ...rest] = path10;
         const node = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
@@ -4347,8 +4347,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path9) {
-        const [key, ...rest] = path9;
+      hasIn(path10) {
+        const [key, ...rest] = path10;
         if (rest.length === 0)
           return this.has(key);
         const node = this.get(key, true);
@@ -4358,8 +4358,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path9, value) {
-        const [key, ...rest] = path9;
+      setIn(path10, value) {
+        const [key, ...rest] = path10;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -6874,9 +6874,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path9, value) {
+      addIn(path10, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path9, value);
+          this.contents.addIn(path10, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -6951,14 +6951,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path9) {
-        if (Collection.isEmptyPath(path9)) {
+      deleteIn(path10) {
+        if (Collection.isEmptyPath(path10)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path9) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path10) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -6973,10 +6973,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path9, keepScalar) {
-        if (Collection.isEmptyPath(path9))
+      getIn(path10, keepScalar) {
+        if (Collection.isEmptyPath(path10))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path9, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path10, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -6987,10 +6987,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path9) {
-        if (Collection.isEmptyPath(path9))
+      hasIn(path10) {
+        if (Collection.isEmptyPath(path10))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path9) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path10) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -7007,13 +7007,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path9, value) {
-        if (Collection.isEmptyPath(path9)) {
+      setIn(path10, value) {
+        if (Collection.isEmptyPath(path10)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path9), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path10), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path9, value);
+          this.contents.setIn(path10, value);
         }
       }
       /**
@@ -8974,9 +8974,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path9) => {
+    visit2.itemAtPath = (cst, path10) => {
       let item = cst;
-      for (const [field, index] of path9) {
+      for (const [field, index] of path10) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -8985,23 +8985,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path9) => {
-      const parent = visit2.itemAtPath(cst, path9.slice(0, -1));
-      const field = path9[path9.length - 1][0];
+    visit2.parentCollection = (cst, path10) => {
+      const parent = visit2.itemAtPath(cst, path10.slice(0, -1));
+      const field = path10[path10.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path9, item, visitor) {
-      let ctrl = visitor(item, path9);
+    function _visit(path10, item, visitor) {
+      let ctrl = visitor(item, path10);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path9.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path10.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9012,10 +9012,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path9);
+            ctrl = ctrl(item, path10);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path9) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path10) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -10666,7 +10666,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse(src, reviver, options) {
+    function parse2(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -10707,7 +10707,7 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document2.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse;
+    exports.parse = parse2;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument3;
     exports.stringify = stringify;
@@ -10838,7 +10838,7 @@ var require_path = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.convertPosixPathToPattern = exports.convertWindowsPathToPattern = exports.convertPathToPattern = exports.escapePosixPath = exports.escapeWindowsPath = exports.escape = exports.removeLeadingDotSegment = exports.makeAbsolute = exports.unixify = void 0;
     var os = __require("os");
-    var path9 = __require("path");
+    var path10 = __require("path");
     var IS_WINDOWS_PLATFORM = os.platform() === "win32";
     var LEADING_DOT_SEGMENT_CHARACTERS_COUNT = 2;
     var POSIX_UNESCAPED_GLOB_SYMBOLS_RE = /(\\?)([()*?[\]{|}]|^!|[!+@](?=\()|\\(?![!()*+?@[\]{|}]))/g;
@@ -10850,7 +10850,7 @@ var require_path = __commonJS({
     }
     exports.unixify = unixify;
     function makeAbsolute(cwd, filepath) {
-      return path9.resolve(cwd, filepath);
+      return path10.resolve(cwd, filepath);
     }
     exports.makeAbsolute = makeAbsolute;
     function removeLeadingDotSegment(entry) {
@@ -11876,7 +11876,7 @@ var require_parse = __commonJS({
       CHAR_NO_BREAK_SPACE,
       CHAR_ZERO_WIDTH_NOBREAK_SPACE
     } = require_constants();
-    var parse = (input, options = {}) => {
+    var parse2 = (input, options = {}) => {
       if (typeof input !== "string") {
         throw new TypeError("Expected a string");
       }
@@ -12076,7 +12076,7 @@ var require_parse = __commonJS({
       push({ type: "eos" });
       return ast;
     };
-    module.exports = parse;
+    module.exports = parse2;
   }
 });
 
@@ -12087,7 +12087,7 @@ var require_braces = __commonJS({
     var stringify = require_stringify2();
     var compile = require_compile();
     var expand = require_expand();
-    var parse = require_parse();
+    var parse2 = require_parse();
     var braces = (input, options = {}) => {
       let output = [];
       if (Array.isArray(input)) {
@@ -12107,7 +12107,7 @@ var require_braces = __commonJS({
       }
       return output;
     };
-    braces.parse = (input, options = {}) => parse(input, options);
+    braces.parse = (input, options = {}) => parse2(input, options);
     braces.stringify = (input, options = {}) => {
       if (typeof input === "string") {
         return stringify(braces.parse(input, options), options);
@@ -12147,7 +12147,7 @@ var require_braces = __commonJS({
 var require_constants2 = __commonJS({
   "node_modules/picomatch/lib/constants.js"(exports, module) {
     "use strict";
-    var path9 = __require("path");
+    var path10 = __require("path");
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
     var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
@@ -12321,7 +12321,7 @@ var require_constants2 = __commonJS({
       /* | */
       CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
       /* \uFEFF */
-      SEP: path9.sep,
+      SEP: path10.sep,
       /**
        * Create EXTGLOB_CHARS
        */
@@ -12348,7 +12348,7 @@ var require_constants2 = __commonJS({
 var require_utils2 = __commonJS({
   "node_modules/picomatch/lib/utils.js"(exports) {
     "use strict";
-    var path9 = __require("path");
+    var path10 = __require("path");
     var win32 = process.platform === "win32";
     var {
       REGEX_BACKSLASH,
@@ -12377,7 +12377,7 @@ var require_utils2 = __commonJS({
       if (options && typeof options.windows === "boolean") {
         return options.windows;
       }
-      return win32 === true || path9.sep === "\\";
+      return win32 === true || path10.sep === "\\";
     };
     exports.escapeLast = (input, char, lastIdx) => {
       const idx = input.lastIndexOf(char, lastIdx);
@@ -12971,7 +12971,7 @@ var require_parse2 = __commonJS({
       }
       return { risky: false };
     };
-    var parse = (input, options) => {
+    var parse2 = (input, options) => {
       if (typeof input !== "string") {
         throw new TypeError("Expected a string");
       }
@@ -13142,7 +13142,7 @@ var require_parse2 = __commonJS({
             output = token.close = `)$))${extglobStar}`;
           }
           if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
-            const expression = parse(rest, { ...options, fastpaths: false }).output;
+            const expression = parse2(rest, { ...options, fastpaths: false }).output;
             output = token.close = `)${expression})${extglobStar})`;
           }
           if (token.prev.type === "bos") {
@@ -13667,7 +13667,7 @@ var require_parse2 = __commonJS({
       }
       return state;
     };
-    parse.fastpaths = (input, options) => {
+    parse2.fastpaths = (input, options) => {
       const opts = { ...options };
       const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
       const len = input.length;
@@ -13733,7 +13733,7 @@ var require_parse2 = __commonJS({
       }
       return source;
     };
-    module.exports = parse;
+    module.exports = parse2;
   }
 });
 
@@ -13741,9 +13741,9 @@ var require_parse2 = __commonJS({
 var require_picomatch = __commonJS({
   "node_modules/picomatch/lib/picomatch.js"(exports, module) {
     "use strict";
-    var path9 = __require("path");
+    var path10 = __require("path");
     var scan = require_scan();
-    var parse = require_parse2();
+    var parse2 = require_parse2();
     var utils = require_utils2();
     var constants3 = require_constants2();
     var isObject3 = (val) => val && typeof val === "object" && !Array.isArray(val);
@@ -13826,12 +13826,12 @@ var require_picomatch = __commonJS({
     };
     picomatch.matchBase = (input, glob, options, posix = utils.isWindows(options)) => {
       const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
-      return regex.test(path9.basename(input));
+      return regex.test(path10.basename(input));
     };
     picomatch.isMatch = (str2, patterns, options) => picomatch(patterns, options)(str2);
     picomatch.parse = (pattern, options) => {
       if (Array.isArray(pattern)) return pattern.map((p) => picomatch.parse(p, options));
-      return parse(pattern, { ...options, fastpaths: false });
+      return parse2(pattern, { ...options, fastpaths: false });
     };
     picomatch.scan = (input, options) => scan(input, options);
     picomatch.compileRe = (state, options, returnOutput = false, returnState = false) => {
@@ -13857,10 +13857,10 @@ var require_picomatch = __commonJS({
       }
       let parsed = { negated: false, fastpaths: true };
       if (options.fastpaths !== false && (input[0] === "." || input[0] === "*")) {
-        parsed.output = parse.fastpaths(input, options);
+        parsed.output = parse2.fastpaths(input, options);
       }
       if (!parsed.output) {
-        parsed = parse(input, options);
+        parsed = parse2(input, options);
       }
       return picomatch.compileRe(parsed, options, returnOutput, returnState);
     };
@@ -14053,7 +14053,7 @@ var require_pattern = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.isAbsolute = exports.partitionAbsoluteAndRelative = exports.removeDuplicateSlashes = exports.matchAny = exports.convertPatternsToRe = exports.makeRe = exports.getPatternParts = exports.expandBraceExpansion = exports.expandPatternsWithBraceExpansion = exports.isAffectDepthOfReadingPattern = exports.endsWithSlashGlobStar = exports.hasGlobStar = exports.getBaseDirectory = exports.isPatternRelatedToParentDirectory = exports.getPatternsOutsideCurrentDirectory = exports.getPatternsInsideCurrentDirectory = exports.getPositivePatterns = exports.getNegativePatterns = exports.isPositivePattern = exports.isNegativePattern = exports.convertToNegativePattern = exports.convertToPositivePattern = exports.isDynamicPattern = exports.isStaticPattern = void 0;
-    var path9 = __require("path");
+    var path10 = __require("path");
     var globParent = require_glob_parent();
     var micromatch = require_micromatch();
     var GLOBSTAR = "**";
@@ -14148,7 +14148,7 @@ var require_pattern = __commonJS({
     }
     exports.endsWithSlashGlobStar = endsWithSlashGlobStar;
     function isAffectDepthOfReadingPattern(pattern) {
-      const basename = path9.basename(pattern);
+      const basename = path10.basename(pattern);
       return endsWithSlashGlobStar(pattern) || isStaticPattern(basename);
     }
     exports.isAffectDepthOfReadingPattern = isAffectDepthOfReadingPattern;
@@ -14206,7 +14206,7 @@ var require_pattern = __commonJS({
     }
     exports.partitionAbsoluteAndRelative = partitionAbsoluteAndRelative;
     function isAbsolute(pattern) {
-      return path9.isAbsolute(pattern);
+      return path10.isAbsolute(pattern);
     }
     exports.isAbsolute = isAbsolute;
   }
@@ -14383,8 +14383,8 @@ var require_utils3 = __commonJS({
     exports.errno = errno;
     var fs = require_fs();
     exports.fs = fs;
-    var path9 = require_path();
-    exports.path = path9;
+    var path10 = require_path();
+    exports.path = path10;
     var pattern = require_pattern();
     exports.pattern = pattern;
     var stream = require_stream();
@@ -14496,8 +14496,8 @@ var require_async = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path9, settings, callback) {
-      settings.fs.lstat(path9, (lstatError, lstat) => {
+    function read(path10, settings, callback) {
+      settings.fs.lstat(path10, (lstatError, lstat) => {
         if (lstatError !== null) {
           callFailureCallback(callback, lstatError);
           return;
@@ -14506,7 +14506,7 @@ var require_async = __commonJS({
           callSuccessCallback(callback, lstat);
           return;
         }
-        settings.fs.stat(path9, (statError, stat) => {
+        settings.fs.stat(path10, (statError, stat) => {
           if (statError !== null) {
             if (settings.throwErrorOnBrokenSymbolicLink) {
               callFailureCallback(callback, statError);
@@ -14538,13 +14538,13 @@ var require_sync = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.read = void 0;
-    function read(path9, settings) {
-      const lstat = settings.fs.lstatSync(path9);
+    function read(path10, settings) {
+      const lstat = settings.fs.lstatSync(path10);
       if (!lstat.isSymbolicLink() || !settings.followSymbolicLink) {
         return lstat;
       }
       try {
-        const stat = settings.fs.statSync(path9);
+        const stat = settings.fs.statSync(path10);
         if (settings.markSymbolicLink) {
           stat.isSymbolicLink = () => true;
         }
@@ -14615,19 +14615,19 @@ var require_out = __commonJS({
     var sync = require_sync();
     var settings_1 = require_settings();
     exports.Settings = settings_1.default;
-    function stat(path9, optionsOrSettingsOrCallback, callback) {
+    function stat(path10, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path9, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path10, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path9, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path10, getSettings(optionsOrSettingsOrCallback), callback);
     }
     exports.stat = stat;
-    function statSync4(path9, optionsOrSettings) {
+    function statSync5(path10, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path9, settings);
+      return sync.read(path10, settings);
     }
-    exports.statSync = statSync4;
+    exports.statSync = statSync5;
     function getSettings(settingsOrOptions = {}) {
       if (settingsOrOptions instanceof settings_1.default) {
         return settingsOrOptions;
@@ -14794,16 +14794,16 @@ var require_async2 = __commonJS({
           callFailureCallback(callback, readdirError);
           return;
         }
-        const entries = dirents.map((dirent) => ({
+        const entries2 = dirents.map((dirent) => ({
           dirent,
           name: dirent.name,
           path: common2.joinPathSegments(directory, dirent.name, settings.pathSegmentSeparator)
         }));
         if (!settings.followSymbolicLinks) {
-          callSuccessCallback(callback, entries);
+          callSuccessCallback(callback, entries2);
           return;
         }
-        const tasks = entries.map((entry) => makeRplTaskEntry(entry, settings));
+        const tasks = entries2.map((entry) => makeRplTaskEntry(entry, settings));
         rpl(tasks, (rplError, rplEntries) => {
           if (rplError !== null) {
             callFailureCallback(callback, rplError);
@@ -14841,16 +14841,16 @@ var require_async2 = __commonJS({
           return;
         }
         const tasks = names.map((name) => {
-          const path9 = common2.joinPathSegments(directory, name, settings.pathSegmentSeparator);
+          const path10 = common2.joinPathSegments(directory, name, settings.pathSegmentSeparator);
           return (done) => {
-            fsStat.stat(path9, settings.fsStatSettings, (error, stats) => {
+            fsStat.stat(path10, settings.fsStatSettings, (error, stats) => {
               if (error !== null) {
                 done(error);
                 return;
               }
               const entry = {
                 name,
-                path: path9,
+                path: path10,
                 dirent: utils.fs.createDirentFromStats(name, stats)
               };
               if (settings.stats) {
@@ -14860,12 +14860,12 @@ var require_async2 = __commonJS({
             });
           };
         });
-        rpl(tasks, (rplError, entries) => {
+        rpl(tasks, (rplError, entries2) => {
           if (rplError !== null) {
             callFailureCallback(callback, rplError);
             return;
           }
-          callSuccessCallback(callback, entries);
+          callSuccessCallback(callback, entries2);
         });
       });
     }
@@ -14968,7 +14968,7 @@ var require_settings2 = __commonJS({
   "node_modules/@nodelib/fs.scandir/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path9 = __require("path");
+    var path10 = __require("path");
     var fsStat = require_out();
     var fs = require_fs4();
     var Settings = class {
@@ -14976,7 +14976,7 @@ var require_settings2 = __commonJS({
         this._options = _options;
         this.followSymbolicLinks = this._getValue(this._options.followSymbolicLinks, false);
         this.fs = fs.createFileSystemAdapter(this._options.fs);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path9.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path10.sep);
         this.stats = this._getValue(this._options.stats, false);
         this.throwErrorOnBrokenSymbolicLink = this._getValue(this._options.throwErrorOnBrokenSymbolicLink, true);
         this.fsStatSettings = new fsStat.Settings({
@@ -15003,17 +15003,17 @@ var require_out2 = __commonJS({
     var sync = require_sync2();
     var settings_1 = require_settings2();
     exports.Settings = settings_1.default;
-    function scandir(path9, optionsOrSettingsOrCallback, callback) {
+    function scandir(path10, optionsOrSettingsOrCallback, callback) {
       if (typeof optionsOrSettingsOrCallback === "function") {
-        async.read(path9, getSettings(), optionsOrSettingsOrCallback);
+        async.read(path10, getSettings(), optionsOrSettingsOrCallback);
         return;
       }
-      async.read(path9, getSettings(optionsOrSettingsOrCallback), callback);
+      async.read(path10, getSettings(optionsOrSettingsOrCallback), callback);
     }
     exports.scandir = scandir;
-    function scandirSync(path9, optionsOrSettings) {
+    function scandirSync(path10, optionsOrSettings) {
       const settings = getSettings(optionsOrSettings);
-      return sync.read(path9, settings);
+      return sync.read(path10, settings);
     }
     exports.scandirSync = scandirSync;
     function getSettings(settingsOrOptions = {}) {
@@ -15453,12 +15453,12 @@ var require_async3 = __commonJS({
         });
       }
       _worker(item, done) {
-        this._scandir(item.directory, this._settings.fsScandirSettings, (error, entries) => {
+        this._scandir(item.directory, this._settings.fsScandirSettings, (error, entries2) => {
           if (error !== null) {
             done(error, void 0);
             return;
           }
-          for (const entry of entries) {
+          for (const entry of entries2) {
             this._handleEntry(entry, item.base);
           }
           done(null, void 0);
@@ -15525,8 +15525,8 @@ var require_async4 = __commonJS({
     function callFailureCallback(callback, error) {
       callback(error);
     }
-    function callSuccessCallback(callback, entries) {
-      callback(null, entries);
+    function callSuccessCallback(callback, entries2) {
+      callback(null, entries2);
     }
   }
 });
@@ -15602,8 +15602,8 @@ var require_sync3 = __commonJS({
       }
       _handleDirectory(directory, base) {
         try {
-          const entries = this._scandir(directory, this._settings.fsScandirSettings);
-          for (const entry of entries) {
+          const entries2 = this._scandir(directory, this._settings.fsScandirSettings);
+          for (const entry of entries2) {
             this._handleEntry(entry, base);
           }
         } catch (error) {
@@ -15661,7 +15661,7 @@ var require_settings3 = __commonJS({
   "node_modules/@nodelib/fs.walk/out/settings.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path9 = __require("path");
+    var path10 = __require("path");
     var fsScandir = require_out2();
     var Settings = class {
       constructor(_options = {}) {
@@ -15671,7 +15671,7 @@ var require_settings3 = __commonJS({
         this.deepFilter = this._getValue(this._options.deepFilter, null);
         this.entryFilter = this._getValue(this._options.entryFilter, null);
         this.errorFilter = this._getValue(this._options.errorFilter, null);
-        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path9.sep);
+        this.pathSegmentSeparator = this._getValue(this._options.pathSegmentSeparator, path10.sep);
         this.fsScandirSettings = new fsScandir.Settings({
           followSymbolicLinks: this._options.followSymbolicLinks,
           fs: this._options.fs,
@@ -15733,7 +15733,7 @@ var require_reader2 = __commonJS({
   "node_modules/fast-glob/out/readers/reader.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path9 = __require("path");
+    var path10 = __require("path");
     var fsStat = require_out();
     var utils = require_utils3();
     var Reader = class {
@@ -15746,7 +15746,7 @@ var require_reader2 = __commonJS({
         });
       }
       _getFullEntryPath(filepath) {
-        return path9.resolve(this._settings.cwd, filepath);
+        return path10.resolve(this._settings.cwd, filepath);
       }
       _makeEntry(stats, pattern) {
         const entry = {
@@ -15840,9 +15840,9 @@ var require_async5 = __commonJS({
       }
       dynamic(root, options) {
         return new Promise((resolve, reject) => {
-          this._walkAsync(root, options, (error, entries) => {
+          this._walkAsync(root, options, (error, entries2) => {
             if (error === null) {
-              resolve(entries);
+              resolve(entries2);
             } else {
               reject(error);
             }
@@ -15850,12 +15850,12 @@ var require_async5 = __commonJS({
         });
       }
       async static(patterns, options) {
-        const entries = [];
+        const entries2 = [];
         const stream = this._readerStream.static(patterns, options);
         return new Promise((resolve, reject) => {
           stream.once("error", reject);
-          stream.on("data", (entry) => entries.push(entry));
-          stream.once("end", () => resolve(entries));
+          stream.on("data", (entry) => entries2.push(entry));
+          stream.once("end", () => resolve(entries2));
         });
       }
     };
@@ -16162,7 +16162,7 @@ var require_provider = __commonJS({
   "node_modules/fast-glob/out/providers/provider.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var path9 = __require("path");
+    var path10 = __require("path");
     var deep_1 = require_deep();
     var entry_1 = require_entry();
     var error_1 = require_error2();
@@ -16176,7 +16176,7 @@ var require_provider = __commonJS({
         this.entryTransformer = new entry_2.default(this._settings);
       }
       _getRootDirectory(task) {
-        return path9.resolve(this._settings.cwd, task.base);
+        return path10.resolve(this._settings.cwd, task.base);
       }
       _getReaderOptions(task) {
         const basePath = task.base === "." ? "" : task.base;
@@ -16226,8 +16226,8 @@ var require_async6 = __commonJS({
       async read(task) {
         const root = this._getRootDirectory(task);
         const options = this._getReaderOptions(task);
-        const entries = await this.api(root, task, options);
-        return entries.map((entry) => options.transform(entry));
+        const entries2 = await this.api(root, task, options);
+        return entries2.map((entry) => options.transform(entry));
       }
       api(root, task, options) {
         if (task.dynamic) {
@@ -16292,16 +16292,16 @@ var require_sync5 = __commonJS({
         return this._walkSync(root, options);
       }
       static(patterns, options) {
-        const entries = [];
+        const entries2 = [];
         for (const pattern of patterns) {
           const filepath = this._getFullEntryPath(pattern);
           const entry = this._getEntry(filepath, pattern, options);
           if (entry === null || !options.entryFilter(entry)) {
             continue;
           }
-          entries.push(entry);
+          entries2.push(entry);
         }
-        return entries;
+        return entries2;
       }
       _getEntry(filepath, pattern, options) {
         try {
@@ -16337,8 +16337,8 @@ var require_sync6 = __commonJS({
       read(task) {
         const root = this._getRootDirectory(task);
         const options = this._getReaderOptions(task);
-        const entries = this.api(root, task, options);
-        return entries.map(options.transform);
+        const entries2 = this.api(root, task, options);
+        return entries2.map(options.transform);
       }
       api(root, task, options) {
         if (task.dynamic) {
@@ -19735,20 +19735,21 @@ function schemaFor(options) {
 
 // precompiled:validators
 var workflow = validate20;
-var schema31 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:pairflow:schema:workflow:1", "title": "pairflow workflow", "description": "A workflow of LLM action pairs: each pair's generator produces an artifact that its guard accepts or rejects. A superset of the reference workflow.json format.", "type": "object", "required": ["name", "action_pairs"], "properties": { "$schema": { "type": "string", "description": "The schema this file follows (for editors)." }, "name": { "type": "string", "minLength": 1, "description": "The workflow's name, shown in plans and reports." }, "description": { "type": "string" }, "specification": { "type": ["string", "object"], "description": "What the workflow builds. As text, rendered into every pair's prompt as context, so part of every configRef. As a mapping (the reference framework's structured form), accepted and ignored." }, "constraints": { "type": "string", "description": "Workflow-wide constraints, rendered into every pair's prompt as context, so part of every configRef." }, "model": { "type": "string", "minLength": 1, "description": "Default model for pairs that name none." }, "provider": { "type": "string", "description": "The reference framework's model provider. Accepted and ignored: in pairflow the generator says where requests go." }, "rmax": { "$ref": "#/$defs/rmax" }, "max_output_bytes": { "$ref": "#/$defs/max_output_bytes" }, "fresh": { "$ref": "#/$defs/fresh" }, "carry_edits": { "$ref": "#/$defs/carry_edits" }, "prompts": { "type": "string", "minLength": 1, "description": "Path of the prompts file, relative to this file. Default: prompts.yml, prompts.yaml or prompts.json beside it." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "pricing": { "type": "object", "description": "Prices for cost estimates, by model name: US dollars per million input and output tokens, and optionally what the provider's prompt cache and batch API take off. Overrides pairflow's built-in prices (a rate left out here is not taken from them); a model with no price is estimated in tokens only. Not part of any configRef: changing a price re-runs nothing.", "additionalProperties": { "type": "object", "required": ["input", "output"], "properties": { "input": { "type": "number", "minimum": 0, "description": "USD per million input (prompt) tokens." }, "output": { "type": "number", "minimum": 0, "description": "USD per million output (completion) tokens." }, "cached_input": { "type": "number", "minimum": 0, "description": "USD per million input tokens read from the provider's prompt cache (OpenAI's cached input, Anthropic's cache hits). Default: the input price." }, "cache_write": { "type": "number", "minimum": 0, "description": "USD per million input tokens written to the prompt cache (Anthropic's 5-minute cache writes). Default: the input price." }, "batch_discount": { "type": "number", "minimum": 0, "maximum": 1, "description": "The share taken off every price above for requests made through the provider's batch API: 0.5 is half price (OpenAI's Batch API, Anthropic's Message Batches). Default: 0." } }, "additionalProperties": false } }, "action_pairs": { "type": "object", "description": "The action pairs, by id.", "minProperties": 1, "propertyNames": { "$ref": "#/$defs/pair_id" }, "additionalProperties": { "$ref": "#/$defs/action_pair" } } }, "patternProperties": { "^x-": true }, "additionalProperties": false, "$defs": { "pair_id": { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", "description": "Letters, digits, '_', '.' and '-', not starting with '.' or '-'." }, "requirement": { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", "description": "A pair id, or an instance of a foreach pair: pair[item], or pair[{item}] for the one with this instance's item." }, "foreach": { "type": "object", "description": "Makes the pair a template with one instance per item, each an ordinary pair with id pair[item]. Placeholders {file}, {dir}, {name}, {stem}, {ext} (over files), {value} (over values) and {item} (both) are replaced in output, inputs, description, generator_config, guard_config and the pair's prompts entry. An instance over a file has that file among its inputs. See docs/foreach.md.", "properties": { "files": { "description": "Globs (fast-glob, relative to the workflow file, inside the repository; exclusions start with !): one instance per matching file, never a file pairflow writes. No match is a warning.", "type": ["string", "array"], "minLength": 1, "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "values": { "type": "array", "items": { "type": "string", "minLength": 1 }, "uniqueItems": true, "description": "One instance per value. An empty list is a warning." }, "split": { "description": "With files: one instance per piece of each file, put back together into the pair's output (the instance pair[file]) in the file's order. markdown: sections by heading (front matter and the text before the first heading are pieces too; fenced code is kept whole); json, yaml: every text of a catalogue, by its key path; {regex: ...}: a piece starts at each match. See docs/foreach.md.", "oneOf": [{ "enum": ["markdown", "json", "yaml"] }, { "type": "object", "properties": { "regex": { "type": "string", "minLength": 1 } }, "required": ["regex"], "additionalProperties": false }] }, "max_chars": { "type": "integer", "minimum": 80, "description": "With split: markdown or a regex: pieces under an eighth of this join the next one; longer pieces are cut at content-defined line boundaries (fenced code is never cut)." } }, "additionalProperties": false }, "max_output_bytes": { "type": "integer", "minimum": 1, "maximum": 268435456, "description": "The largest artifact a generator may produce, in bytes (default 8388608, 8 MiB; at most 256 MiB). A larger one fails the attempt; a command printing more is stopped. Not part of any configRef." }, "rmax": { "type": "integer", "minimum": 0, "maximum": 100, "description": "Retries after the first attempt before the pair fails." }, "carry_edits": { "type": "boolean", "description": `true: when the sources of an output a person edited by hand change, the pair runs again with the person's version in its prompt ("a person revised the previous output like this; keep their changes") instead of keeping the stale edit. On a pair, or for every pair of the workflow. See docs/foreach.md.` }, "fresh": { "type": "boolean", "description": "true: every generator call is made anew, even when an artifact generated for the very same request is at hand (the default, false, judges that artifact with the pair's guard first and makes no call when it passes). On a pair, or for every pair of the workflow. Not part of any configRef." }, "generator": { "type": "string", "minLength": 1, "description": "What produces the artifact: command, openai, anthropic. Other names (such as the reference framework's class names) load and plan, and fail the pair at run time." }, "generator_config": { "type": "object", "description": "Settings for the generator. Hashed into configRef except api_key_env, timeout, retries, batch, batch_fallback and rate_limit, which change how a request travels, not what it asks, and headers that carry credentials.", "properties": { "batch": { "type": "boolean", "description": "openai, anthropic: send this pair's requests through the provider's batch API (OpenAI's Batch API, Anthropic's Message Batches) at its batch price, one batch per wave, provider and endpoint; `pairflow run --batch` does it for every such pair. Not part of any configRef." }, "batch_fallback": { "enum": ["sync", "fail"], "description": "openai, anthropic with batch: what a request the batch could not answer (expired, errored) does: sync (default) asks the synchronous endpoint instead, fail fails the pair. Not part of any configRef." }, "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "network": { "type": "boolean", "description": "command: whether the command has the network in the sandbox (default true: it may call a model); false gives it a network namespace of its own, with no localhost services. See docs/security.md." }, "rate_limit": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "requests_per_minute": { "type": "number", "exclusiveMinimum": 0 }, "tokens_per_minute": { "type": "number", "exclusiveMinimum": 0 } }, "description": "openai, anthropic: the endpoint's limits, for one that does not send its own in rate headers (vLLM, Ollama, proxies, Azure deployments with custom limits). Calls to the endpoint are paced to stay within them; one of N shards takes 1/N of each. The caller's `--requests-per-minute` and `--tokens-per-minute` (the action's `rate-limit`) win over these, out of a pull request's reach. Not part of any configRef." }, "headers": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Extra HTTP headers (openai, anthropic). Hashed into configRef, names lower-cased, except headers whose name contains key, token, secret, auth, cookie, password or credential, which are never hashed." } } }, "guard_config": { "type": "object", "description": "Settings for the guard; part of configRef.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "network": { "type": "boolean", "description": "command: whether the command has the network in the sandbox (default false: a network namespace of its own, with no localhost services and no abstract sockets). See docs/security.md." }, "reject_exit_codes": { "description": "command: the exit statuses that reject the artifact (default 1; `tsc` reports type errors with 2). 0 accepts; any other status, a signal or a timeout is a guard error: the pair fails and the generator is not asked again.", "oneOf": [{ "type": "integer", "minimum": 1, "maximum": 255 }, { "type": "array", "items": { "type": "integer", "minimum": 1, "maximum": 255 }, "minItems": 1 }] }, "guard_retries": { "type": "integer", "minimum": 0, "description": "command: how many times a guard error runs the guard again (a flaky tool), never the generator (default 0)." } } }, "env": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Environment variables given to a command generator or guard, added to pairflow's own environment. Each is part of configRef; keep secrets in the environment pairflow runs in instead." }, "files": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs (relative to the workflow file, inside the repository) of files the generator or guard reads that pairflow cannot see on its command line; their contents are part of configRef." }, "action_pair": { "type": "object", "properties": { "description": { "type": "string" }, "requires": { "type": "array", "items": { "type": "string", "$ref": "#/$defs/requirement" }, "uniqueItems": true, "description": `Ids of the pairs whose accepted artifacts this pair needs. A foreach pair's id stands for all its instances; "pair[{item}]" (in a foreach pair) for the instance of that foreach pair with this instance's item; "pair[item]" for one instance.` }, "guard": { "type": "string", "minLength": 1, "description": "What accepts or rejects the artifact: command, json_schema, regex, contains, json, composite, or a reference guard name." }, "guard_config": { "$ref": "#/$defs/guard_config" }, "guards": { "type": "array", "items": { "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "required": ["guard"], "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "additionalProperties": false }] }, "description": "The guards of a composite guard." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "model": { "type": "string", "minLength": 1 }, "rmax": { "$ref": "#/$defs/rmax" }, "fresh": { "$ref": "#/$defs/fresh" }, "output": { "type": "string", "minLength": 1, "description": "Where the accepted artifact is written, relative to the workflow file." }, "inputs": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs of files (relative to the workflow file) whose paths and contents are part of configRef." }, "foreach": { "$ref": "#/$defs/foreach" }, "assembled_guard": { "type": "object", "description": "With foreach split: the guard of the whole output the pieces are put back into, run once every piece is accepted; a rejection makes the pieces its feedback names (by piece id, e.g. #install) run again with it, or all of them.", "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "required": ["guard"], "additionalProperties": false }, "carry_edits": { "$ref": "#/$defs/carry_edits" }, "human_prompt_title": { "type": "string" }, "output_type": { "type": "string", "description": "The reference framework's artifact type. Accepted and ignored." }, "r_patience": { "type": "integer", "minimum": 0, "description": "Reference escalation: rejections before feedback is escalated. Accepted, not honoured (validate warns)." }, "e_max": { "type": "integer", "minimum": 0, "description": "Reference escalation: the most escalations. Accepted, not honoured (validate warns)." }, "escalate_feedback_to": { "type": "array", "items": { "type": "string" }, "description": "Reference escalation: the pairs feedback is escalated to. Accepted, not honoured (validate warns)." }, "escalate_feedback_by_guard": { "type": "object", "description": "Reference escalation targets by guard. Accepted, not honoured (validate warns)." }, "escalation": { "description": "Reference escalation settings. Accepted, not honoured (validate warns)." }, "escalation_by_guard": { "description": "Reference escalation settings by guard. Accepted, not honoured (validate warns)." } }, "patternProperties": { "^x-": true }, "additionalProperties": false } } };
+var schema31 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:pairflow:schema:workflow:1", "title": "pairflow workflow", "description": "A workflow of LLM action pairs: each pair's generator produces an artifact that its guard accepts or rejects. A superset of the reference workflow.json format.", "type": "object", "required": ["name", "action_pairs"], "properties": { "$schema": { "type": "string", "description": "The schema this file follows (for editors)." }, "name": { "type": "string", "minLength": 1, "description": "The workflow's name, shown in plans and reports." }, "description": { "type": "string" }, "specification": { "type": ["string", "object"], "description": "What the workflow builds. As text, rendered into every pair's prompt as context, so part of every configRef. As a mapping (the reference framework's structured form), accepted and ignored." }, "constraints": { "type": "string", "description": "Workflow-wide constraints, rendered into every pair's prompt as context, so part of every configRef." }, "model": { "type": "string", "minLength": 1, "description": "Default model for pairs that name none." }, "provider": { "type": "string", "description": "The reference framework's model provider. Accepted and ignored: in pairflow the generator says where requests go." }, "rmax": { "$ref": "#/$defs/rmax" }, "max_output_bytes": { "$ref": "#/$defs/max_output_bytes" }, "fresh": { "$ref": "#/$defs/fresh" }, "carry_edits": { "$ref": "#/$defs/carry_edits" }, "adopt_existing": { "$ref": "#/$defs/adopt_existing" }, "prompts": { "type": "string", "minLength": 1, "description": "Path of the prompts file, relative to this file. Default: prompts.yml, prompts.yaml or prompts.json beside it." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "pricing": { "type": "object", "description": "Prices for cost estimates, by model name: US dollars per million input and output tokens, and optionally what the provider's prompt cache and batch API take off. Overrides pairflow's built-in prices (a rate left out here is not taken from them); a model with no price is estimated in tokens only. Not part of any configRef: changing a price re-runs nothing.", "additionalProperties": { "type": "object", "required": ["input", "output"], "properties": { "input": { "type": "number", "minimum": 0, "description": "USD per million input (prompt) tokens." }, "output": { "type": "number", "minimum": 0, "description": "USD per million output (completion) tokens." }, "cached_input": { "type": "number", "minimum": 0, "description": "USD per million input tokens read from the provider's prompt cache (OpenAI's cached input, Anthropic's cache hits). Default: the input price." }, "cache_write": { "type": "number", "minimum": 0, "description": "USD per million input tokens written to the prompt cache (Anthropic's 5-minute cache writes). Default: the input price." }, "batch_discount": { "type": "number", "minimum": 0, "maximum": 1, "description": "The share taken off every price above for requests made through the provider's batch API: 0.5 is half price (OpenAI's Batch API, Anthropic's Message Batches). Default: 0." } }, "additionalProperties": false } }, "action_pairs": { "type": "object", "description": "The action pairs, by id.", "minProperties": 1, "propertyNames": { "$ref": "#/$defs/pair_id" }, "additionalProperties": { "$ref": "#/$defs/action_pair" } } }, "patternProperties": { "^x-": true }, "additionalProperties": false, "$defs": { "pair_id": { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", "description": "Letters, digits, '_', '.' and '-', not starting with '.' or '-'." }, "requirement": { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", "description": "A pair id, or an instance of a foreach pair: pair[item], or pair[{item}] for the one with this instance's item." }, "foreach": { "type": "object", "description": "Makes the pair a template with one instance per item, each an ordinary pair with id pair[item]: per file (files), per value (values), or per file and value (both: pair[fr:docs/a.md]). Placeholders {file}, {dir}, {name}, {stem}, {ext} (over files), {value} and the one named by as (over values) and {item} (always) are replaced in output, inputs, description, generator_config, guard_config and the pair's prompts entry. An instance over a file has that file among its inputs. See docs/foreach.md.", "properties": { "files": { "description": "Globs (fast-glob, relative to the workflow file, inside the repository; exclusions start with !): one instance per matching file, never a file pairflow writes. No match is a warning.", "type": ["string", "array"], "minLength": 1, "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "values": { "type": "array", "items": { "type": "string", "minLength": 1 }, "uniqueItems": true, "description": 'One instance per value; with files, one per file and value (a value holding ":" is then an error). An empty list is a warning.' }, "glossary": { "type": "string", "minLength": 1, "description": "With files: a glossary file (YAML or JSON, term: translation), relative to the workflow file, with placeholders (glossary/{lang}.yml). Each piece (or file) gets in its prompt, and so in its reference, only the entries whose terms occur in it: whole words, case-insensitive. Editing, adding or removing a term re-runs exactly the pieces that contain it. See docs/foreach.md." }, "as": { "type": "string", "pattern": "^[a-z][a-z0-9_]*$", "description": "With values: the name of a placeholder of their own beside {value} (as: lang gives {lang}): output: out/{lang}/{name}, inputs: [glossary/{lang}.yml]." }, "split": { "description": "With files: one instance per piece of each file, put back together into the pair's output (the instance pair[file]) in the file's order. markdown: sections by heading (front matter and the text before the first heading are pieces too; fenced code is kept whole); json, yaml: every text of a catalogue, by its key path; {regex: ...}: a piece starts at each match. See docs/foreach.md.", "oneOf": [{ "enum": ["markdown", "json", "yaml"] }, { "type": "object", "properties": { "regex": { "type": "string", "minLength": 1 } }, "required": ["regex"], "additionalProperties": false }] }, "max_chars": { "type": "integer", "minimum": 80, "description": "With split: markdown or a regex: pieces under an eighth of this join the next one; longer pieces are cut at content-defined line boundaries (fenced code is never cut)." } }, "additionalProperties": false }, "max_output_bytes": { "type": "integer", "minimum": 1, "maximum": 268435456, "description": "The largest artifact a generator may produce, in bytes (default 8388608, 8 MiB; at most 256 MiB). A larger one fails the attempt; a command printing more is stopped. Not part of any configRef." }, "rmax": { "type": "integer", "minimum": 0, "maximum": 100, "description": "Retries after the first attempt before the pair fails." }, "adopt_existing": { "type": "boolean", "description": "true: an output file that exists when pairflow has no record of it (a translation people wrote) is adopted as a person's, as `pairflow adopt` records it, with no model call, instead of replaced; from then on it is a hand edit like any other. Not for a pair whose foreach splits its files: adopt those once with `pairflow adopt`, section by section. On a pair, or for every pair of the workflow. See docs/foreach.md." }, "carry_edits": { "type": "boolean", "description": `true: when the sources of an output a person edited by hand change, the pair runs again with the person's version in its prompt ("a person revised the previous output like this; keep their changes") instead of keeping the stale edit. On a pair, or for every pair of the workflow. See docs/foreach.md.` }, "fresh": { "type": "boolean", "description": "true: every generator call is made anew, even when an artifact generated for the very same request is at hand (the default, false, judges that artifact with the pair's guard first and makes no call when it passes). On a pair, or for every pair of the workflow. Not part of any configRef." }, "generator": { "type": "string", "minLength": 1, "description": "What produces the artifact: command, openai, anthropic. Other names (such as the reference framework's class names) load and plan, and fail the pair at run time." }, "generator_config": { "type": "object", "description": "Settings for the generator. Hashed into configRef except api_key_env, timeout, retries, batch, batch_fallback and rate_limit, which change how a request travels, not what it asks, and headers that carry credentials.", "properties": { "batch": { "type": "boolean", "description": "openai, anthropic: send this pair's requests through the provider's batch API (OpenAI's Batch API, Anthropic's Message Batches) at its batch price, one batch per wave, provider and endpoint; `pairflow run --batch` does it for every such pair. Not part of any configRef." }, "batch_fallback": { "enum": ["sync", "fail"], "description": "openai, anthropic with batch: what a request the batch could not answer (expired, errored) does: sync (default) asks the synchronous endpoint instead, fail fails the pair. Not part of any configRef." }, "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "network": { "type": "boolean", "description": "command: whether the command has the network in the sandbox (default true: it may call a model); false gives it a network namespace of its own, with no localhost services. See docs/security.md." }, "rate_limit": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "requests_per_minute": { "type": "number", "exclusiveMinimum": 0 }, "tokens_per_minute": { "type": "number", "exclusiveMinimum": 0 } }, "description": "openai, anthropic: the endpoint's limits, for one that does not send its own in rate headers (vLLM, Ollama, proxies, Azure deployments with custom limits). Calls to the endpoint are paced to stay within them; one of N shards takes 1/N of each. The caller's `--requests-per-minute` and `--tokens-per-minute` (the action's `rate-limit`) win over these, out of a pull request's reach. Not part of any configRef." }, "headers": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Extra HTTP headers (openai, anthropic). Hashed into configRef, names lower-cased, except headers whose name contains key, token, secret, auth, cookie, password or credential, which are never hashed." } } }, "guard_config": { "type": "object", "description": "Settings for the guard; part of configRef.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "network": { "type": "boolean", "description": "command: whether the command has the network in the sandbox (default false: a network namespace of its own, with no localhost services and no abstract sockets). See docs/security.md." }, "reject_exit_codes": { "description": "command: the exit statuses that reject the artifact (default 1; `tsc` reports type errors with 2). 0 accepts; any other status, a signal or a timeout is a guard error: the pair fails and the generator is not asked again.", "oneOf": [{ "type": "integer", "minimum": 1, "maximum": 255 }, { "type": "array", "items": { "type": "integer", "minimum": 1, "maximum": 255 }, "minItems": 1 }] }, "guard_retries": { "type": "integer", "minimum": 0, "description": "command: how many times a guard error runs the guard again (a flaky tool), never the generator (default 0)." } } }, "env": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Environment variables given to a command generator or guard, added to pairflow's own environment. Each is part of configRef; keep secrets in the environment pairflow runs in instead." }, "files": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs (relative to the workflow file, inside the repository) of files the generator or guard reads that pairflow cannot see on its command line; their contents are part of configRef." }, "action_pair": { "type": "object", "properties": { "description": { "type": "string" }, "requires": { "type": "array", "items": { "type": "string", "$ref": "#/$defs/requirement" }, "uniqueItems": true, "description": `Ids of the pairs whose accepted artifacts this pair needs. A foreach pair's id stands for all its instances; "pair[{item}]" (in a foreach pair) for the instance of that foreach pair with this instance's item; "pair[item]" for one instance.` }, "guard": { "type": "string", "minLength": 1, "description": "What accepts or rejects the artifact: command, json_schema, regex, contains, json, composite, or a reference guard name." }, "guard_config": { "$ref": "#/$defs/guard_config" }, "guards": { "type": "array", "items": { "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "required": ["guard"], "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "additionalProperties": false }] }, "description": "The guards of a composite guard." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "model": { "type": "string", "minLength": 1 }, "rmax": { "$ref": "#/$defs/rmax" }, "fresh": { "$ref": "#/$defs/fresh" }, "output": { "type": "string", "minLength": 1, "description": "Where the accepted artifact is written, relative to the workflow file." }, "inputs": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs of files (relative to the workflow file) whose paths and contents are part of configRef." }, "foreach": { "$ref": "#/$defs/foreach" }, "assembled_guard": { "type": "object", "description": "With foreach split: the guard of the whole output the pieces are put back into, run once every piece is accepted; a rejection makes the pieces its feedback names (by piece id, e.g. #install) run again with it, or all of them.", "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "required": ["guard"], "additionalProperties": false }, "carry_edits": { "$ref": "#/$defs/carry_edits" }, "adopt_existing": { "$ref": "#/$defs/adopt_existing" }, "human_prompt_title": { "type": "string" }, "output_type": { "type": "string", "description": "The reference framework's artifact type. Accepted and ignored." }, "r_patience": { "type": "integer", "minimum": 0, "description": "Reference escalation: rejections before feedback is escalated. Accepted, not honoured (validate warns)." }, "e_max": { "type": "integer", "minimum": 0, "description": "Reference escalation: the most escalations. Accepted, not honoured (validate warns)." }, "escalate_feedback_to": { "type": "array", "items": { "type": "string" }, "description": "Reference escalation: the pairs feedback is escalated to. Accepted, not honoured (validate warns)." }, "escalate_feedback_by_guard": { "type": "object", "description": "Reference escalation targets by guard. Accepted, not honoured (validate warns)." }, "escalation": { "description": "Reference escalation settings. Accepted, not honoured (validate warns)." }, "escalation_by_guard": { "description": "Reference escalation settings by guard. Accepted, not honoured (validate warns)." } }, "patternProperties": { "^x-": true }, "additionalProperties": false } } };
 var schema32 = { "type": "integer", "minimum": 0, "maximum": 100, "description": "Retries after the first attempt before the pair fails." };
 var schema33 = { "type": "integer", "minimum": 1, "maximum": 268435456, "description": "The largest artifact a generator may produce, in bytes (default 8388608, 8 MiB; at most 256 MiB). A larger one fails the attempt; a command printing more is stopped. Not part of any configRef." };
 var schema34 = { "type": "boolean", "description": "true: every generator call is made anew, even when an artifact generated for the very same request is at hand (the default, false, judges that artifact with the pair's guard first and makes no call when it passes). On a pair, or for every pair of the workflow. Not part of any configRef." };
 var schema35 = { "type": "boolean", "description": `true: when the sources of an output a person edited by hand change, the pair runs again with the person's version in its prompt ("a person revised the previous output like this; keep their changes") instead of keeping the stale edit. On a pair, or for every pair of the workflow. See docs/foreach.md.` };
-var schema36 = { "type": "string", "minLength": 1, "description": "What produces the artifact: command, openai, anthropic. Other names (such as the reference framework's class names) load and plan, and fail the pair at run time." };
-var schema40 = { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", "description": "Letters, digits, '_', '.' and '-', not starting with '.' or '-'." };
+var schema36 = { "type": "boolean", "description": "true: an output file that exists when pairflow has no record of it (a translation people wrote) is adopted as a person's, as `pairflow adopt` records it, with no model call, instead of replaced; from then on it is a hand edit like any other. Not for a pair whose foreach splits its files: adopt those once with `pairflow adopt`, section by section. On a pair, or for every pair of the workflow. See docs/foreach.md." };
+var schema37 = { "type": "string", "minLength": 1, "description": "What produces the artifact: command, openai, anthropic. Other names (such as the reference framework's class names) load and plan, and fail the pair at run time." };
+var schema41 = { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", "description": "Letters, digits, '_', '.' and '-', not starting with '.' or '-'." };
 var func1 = Object.prototype.hasOwnProperty;
 var func2 = require_ucs2length().default;
 var pattern4 = new RegExp("^x-", "u");
 var pattern5 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", "u");
-var schema37 = { "type": "object", "description": "Settings for the generator. Hashed into configRef except api_key_env, timeout, retries, batch, batch_fallback and rate_limit, which change how a request travels, not what it asks, and headers that carry credentials.", "properties": { "batch": { "type": "boolean", "description": "openai, anthropic: send this pair's requests through the provider's batch API (OpenAI's Batch API, Anthropic's Message Batches) at its batch price, one batch per wave, provider and endpoint; `pairflow run --batch` does it for every such pair. Not part of any configRef." }, "batch_fallback": { "enum": ["sync", "fail"], "description": "openai, anthropic with batch: what a request the batch could not answer (expired, errored) does: sync (default) asks the synchronous endpoint instead, fail fails the pair. Not part of any configRef." }, "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "network": { "type": "boolean", "description": "command: whether the command has the network in the sandbox (default true: it may call a model); false gives it a network namespace of its own, with no localhost services. See docs/security.md." }, "rate_limit": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "requests_per_minute": { "type": "number", "exclusiveMinimum": 0 }, "tokens_per_minute": { "type": "number", "exclusiveMinimum": 0 } }, "description": "openai, anthropic: the endpoint's limits, for one that does not send its own in rate headers (vLLM, Ollama, proxies, Azure deployments with custom limits). Calls to the endpoint are paced to stay within them; one of N shards takes 1/N of each. The caller's `--requests-per-minute` and `--tokens-per-minute` (the action's `rate-limit`) win over these, out of a pull request's reach. Not part of any configRef." }, "headers": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Extra HTTP headers (openai, anthropic). Hashed into configRef, names lower-cased, except headers whose name contains key, token, secret, auth, cookie, password or credential, which are never hashed." } } };
-var schema38 = { "type": "object", "additionalProperties": { "type": "string" }, "description": "Environment variables given to a command generator or guard, added to pairflow's own environment. Each is part of configRef; keep secrets in the environment pairflow runs in instead." };
-var schema39 = { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs (relative to the workflow file, inside the repository) of files the generator or guard reads that pairflow cannot see on its command line; their contents are part of configRef." };
+var schema38 = { "type": "object", "description": "Settings for the generator. Hashed into configRef except api_key_env, timeout, retries, batch, batch_fallback and rate_limit, which change how a request travels, not what it asks, and headers that carry credentials.", "properties": { "batch": { "type": "boolean", "description": "openai, anthropic: send this pair's requests through the provider's batch API (OpenAI's Batch API, Anthropic's Message Batches) at its batch price, one batch per wave, provider and endpoint; `pairflow run --batch` does it for every such pair. Not part of any configRef." }, "batch_fallback": { "enum": ["sync", "fail"], "description": "openai, anthropic with batch: what a request the batch could not answer (expired, errored) does: sync (default) asks the synchronous endpoint instead, fail fails the pair. Not part of any configRef." }, "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "network": { "type": "boolean", "description": "command: whether the command has the network in the sandbox (default true: it may call a model); false gives it a network namespace of its own, with no localhost services. See docs/security.md." }, "rate_limit": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "requests_per_minute": { "type": "number", "exclusiveMinimum": 0 }, "tokens_per_minute": { "type": "number", "exclusiveMinimum": 0 } }, "description": "openai, anthropic: the endpoint's limits, for one that does not send its own in rate headers (vLLM, Ollama, proxies, Azure deployments with custom limits). Calls to the endpoint are paced to stay within them; one of N shards takes 1/N of each. The caller's `--requests-per-minute` and `--tokens-per-minute` (the action's `rate-limit`) win over these, out of a pull request's reach. Not part of any configRef." }, "headers": { "type": "object", "additionalProperties": { "type": "string" }, "description": "Extra HTTP headers (openai, anthropic). Hashed into configRef, names lower-cased, except headers whose name contains key, token, secret, auth, cookie, password or credential, which are never hashed." } } };
+var schema39 = { "type": "object", "additionalProperties": { "type": "string" }, "description": "Environment variables given to a command generator or guard, added to pairflow's own environment. Each is part of configRef; keep secrets in the environment pairflow runs in instead." };
+var schema40 = { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs (relative to the workflow file, inside the repository) of files the generator or guard reads that pairflow cannot see on its command line; their contents are part of configRef." };
 function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -19763,7 +19764,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.batch !== void 0) {
       let data0 = data.batch;
       if (typeof data0 !== "boolean") {
-        const err0 = { instancePath: instancePath + "/batch", schemaPath: "#/properties/batch/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema37.properties.batch.type, parentSchema: schema37.properties.batch, data: data0 };
+        const err0 = { instancePath: instancePath + "/batch", schemaPath: "#/properties/batch/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema38.properties.batch.type, parentSchema: schema38.properties.batch, data: data0 };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -19775,7 +19776,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.batch_fallback !== void 0) {
       let data1 = data.batch_fallback;
       if (!(data1 === "sync" || data1 === "fail")) {
-        const err1 = { instancePath: instancePath + "/batch_fallback", schemaPath: "#/properties/batch_fallback/enum", keyword: "enum", params: { allowedValues: schema37.properties.batch_fallback.enum }, message: "must be equal to one of the allowed values", schema: schema37.properties.batch_fallback.enum, parentSchema: schema37.properties.batch_fallback, data: data1 };
+        const err1 = { instancePath: instancePath + "/batch_fallback", schemaPath: "#/properties/batch_fallback/enum", keyword: "enum", params: { allowedValues: schema38.properties.batch_fallback.enum }, message: "must be equal to one of the allowed values", schema: schema38.properties.batch_fallback.enum, parentSchema: schema38.properties.batch_fallback, data: data1 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -19790,7 +19791,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         for (const key0 in data2) {
           let data3 = data2[key0];
           if (typeof data3 !== "string") {
-            const err2 = { instancePath: instancePath + "/env/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.additionalProperties.type, parentSchema: schema38.additionalProperties, data: data3 };
+            const err2 = { instancePath: instancePath + "/env/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.additionalProperties.type, parentSchema: schema39.additionalProperties, data: data3 };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -19800,7 +19801,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err3 = { instancePath: instancePath + "/env", schemaPath: "#/$defs/env/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data: data2 };
+        const err3 = { instancePath: instancePath + "/env", schemaPath: "#/$defs/env/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data: data2 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -19817,7 +19818,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           let data5 = data4[i0];
           if (typeof data5 === "string") {
             if (func2(data5) < 1) {
-              const err4 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema39.items, data: data5 };
+              const err4 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema40.items, data: data5 };
               if (vErrors === null) {
                 vErrors = [err4];
               } else {
@@ -19826,7 +19827,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err5 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.items.type, parentSchema: schema39.items, data: data5 };
+            const err5 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.items.type, parentSchema: schema40.items, data: data5 };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -19836,7 +19837,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err6 = { instancePath: instancePath + "/files", schemaPath: "#/$defs/files/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema39.type, parentSchema: schema39, data: data4 };
+        const err6 = { instancePath: instancePath + "/files", schemaPath: "#/$defs/files/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema40.type, parentSchema: schema40, data: data4 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -19848,7 +19849,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.network !== void 0) {
       let data6 = data.network;
       if (typeof data6 !== "boolean") {
-        const err7 = { instancePath: instancePath + "/network", schemaPath: "#/properties/network/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema37.properties.network.type, parentSchema: schema37.properties.network, data: data6 };
+        const err7 = { instancePath: instancePath + "/network", schemaPath: "#/properties/network/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema38.properties.network.type, parentSchema: schema38.properties.network, data: data6 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -19861,7 +19862,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       let data7 = data.rate_limit;
       if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
         if (Object.keys(data7).length < 1) {
-          const err8 = { instancePath: instancePath + "/rate_limit", schemaPath: "#/properties/rate_limit/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties", schema: 1, parentSchema: schema37.properties.rate_limit, data: data7 };
+          const err8 = { instancePath: instancePath + "/rate_limit", schemaPath: "#/properties/rate_limit/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties", schema: 1, parentSchema: schema38.properties.rate_limit, data: data7 };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -19871,7 +19872,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         }
         for (const key1 in data7) {
           if (!(key1 === "requests_per_minute" || key1 === "tokens_per_minute")) {
-            const err9 = { instancePath: instancePath + "/rate_limit", schemaPath: "#/properties/rate_limit/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema37.properties.rate_limit, data: data7 };
+            const err9 = { instancePath: instancePath + "/rate_limit", schemaPath: "#/properties/rate_limit/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema38.properties.rate_limit, data: data7 };
             if (vErrors === null) {
               vErrors = [err9];
             } else {
@@ -19884,7 +19885,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           let data8 = data7.requests_per_minute;
           if (typeof data8 == "number" && isFinite(data8)) {
             if (data8 <= 0 || isNaN(data8)) {
-              const err10 = { instancePath: instancePath + "/rate_limit/requests_per_minute", schemaPath: "#/properties/rate_limit/properties/requests_per_minute/exclusiveMinimum", keyword: "exclusiveMinimum", params: { comparison: ">", limit: 0 }, message: "must be > 0", schema: 0, parentSchema: schema37.properties.rate_limit.properties.requests_per_minute, data: data8 };
+              const err10 = { instancePath: instancePath + "/rate_limit/requests_per_minute", schemaPath: "#/properties/rate_limit/properties/requests_per_minute/exclusiveMinimum", keyword: "exclusiveMinimum", params: { comparison: ">", limit: 0 }, message: "must be > 0", schema: 0, parentSchema: schema38.properties.rate_limit.properties.requests_per_minute, data: data8 };
               if (vErrors === null) {
                 vErrors = [err10];
               } else {
@@ -19893,7 +19894,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err11 = { instancePath: instancePath + "/rate_limit/requests_per_minute", schemaPath: "#/properties/rate_limit/properties/requests_per_minute/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema37.properties.rate_limit.properties.requests_per_minute.type, parentSchema: schema37.properties.rate_limit.properties.requests_per_minute, data: data8 };
+            const err11 = { instancePath: instancePath + "/rate_limit/requests_per_minute", schemaPath: "#/properties/rate_limit/properties/requests_per_minute/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema38.properties.rate_limit.properties.requests_per_minute.type, parentSchema: schema38.properties.rate_limit.properties.requests_per_minute, data: data8 };
             if (vErrors === null) {
               vErrors = [err11];
             } else {
@@ -19906,7 +19907,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           let data9 = data7.tokens_per_minute;
           if (typeof data9 == "number" && isFinite(data9)) {
             if (data9 <= 0 || isNaN(data9)) {
-              const err12 = { instancePath: instancePath + "/rate_limit/tokens_per_minute", schemaPath: "#/properties/rate_limit/properties/tokens_per_minute/exclusiveMinimum", keyword: "exclusiveMinimum", params: { comparison: ">", limit: 0 }, message: "must be > 0", schema: 0, parentSchema: schema37.properties.rate_limit.properties.tokens_per_minute, data: data9 };
+              const err12 = { instancePath: instancePath + "/rate_limit/tokens_per_minute", schemaPath: "#/properties/rate_limit/properties/tokens_per_minute/exclusiveMinimum", keyword: "exclusiveMinimum", params: { comparison: ">", limit: 0 }, message: "must be > 0", schema: 0, parentSchema: schema38.properties.rate_limit.properties.tokens_per_minute, data: data9 };
               if (vErrors === null) {
                 vErrors = [err12];
               } else {
@@ -19915,7 +19916,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err13 = { instancePath: instancePath + "/rate_limit/tokens_per_minute", schemaPath: "#/properties/rate_limit/properties/tokens_per_minute/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema37.properties.rate_limit.properties.tokens_per_minute.type, parentSchema: schema37.properties.rate_limit.properties.tokens_per_minute, data: data9 };
+            const err13 = { instancePath: instancePath + "/rate_limit/tokens_per_minute", schemaPath: "#/properties/rate_limit/properties/tokens_per_minute/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema38.properties.rate_limit.properties.tokens_per_minute.type, parentSchema: schema38.properties.rate_limit.properties.tokens_per_minute, data: data9 };
             if (vErrors === null) {
               vErrors = [err13];
             } else {
@@ -19925,7 +19926,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err14 = { instancePath: instancePath + "/rate_limit", schemaPath: "#/properties/rate_limit/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.properties.rate_limit.type, parentSchema: schema37.properties.rate_limit, data: data7 };
+        const err14 = { instancePath: instancePath + "/rate_limit", schemaPath: "#/properties/rate_limit/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.properties.rate_limit.type, parentSchema: schema38.properties.rate_limit, data: data7 };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -19940,7 +19941,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         for (const key2 in data10) {
           let data11 = data10[key2];
           if (typeof data11 !== "string") {
-            const err15 = { instancePath: instancePath + "/headers/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.headers.additionalProperties.type, parentSchema: schema37.properties.headers.additionalProperties, data: data11 };
+            const err15 = { instancePath: instancePath + "/headers/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/headers/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.headers.additionalProperties.type, parentSchema: schema38.properties.headers.additionalProperties, data: data11 };
             if (vErrors === null) {
               vErrors = [err15];
             } else {
@@ -19950,7 +19951,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err16 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.properties.headers.type, parentSchema: schema37.properties.headers, data: data10 };
+        const err16 = { instancePath: instancePath + "/headers", schemaPath: "#/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.properties.headers.type, parentSchema: schema38.properties.headers, data: data10 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -19960,7 +19961,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data };
+    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data };
     if (vErrors === null) {
       vErrors = [err17];
     } else {
@@ -19972,11 +19973,12 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate21.evaluated = { "props": { "batch": true, "batch_fallback": true, "env": true, "files": true, "network": true, "rate_limit": true, "headers": true }, "dynamicProps": false, "dynamicItems": false };
-var schema41 = { "type": "object", "properties": { "description": { "type": "string" }, "requires": { "type": "array", "items": { "type": "string", "$ref": "#/$defs/requirement" }, "uniqueItems": true, "description": `Ids of the pairs whose accepted artifacts this pair needs. A foreach pair's id stands for all its instances; "pair[{item}]" (in a foreach pair) for the instance of that foreach pair with this instance's item; "pair[item]" for one instance.` }, "guard": { "type": "string", "minLength": 1, "description": "What accepts or rejects the artifact: command, json_schema, regex, contains, json, composite, or a reference guard name." }, "guard_config": { "$ref": "#/$defs/guard_config" }, "guards": { "type": "array", "items": { "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "required": ["guard"], "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "additionalProperties": false }] }, "description": "The guards of a composite guard." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "model": { "type": "string", "minLength": 1 }, "rmax": { "$ref": "#/$defs/rmax" }, "fresh": { "$ref": "#/$defs/fresh" }, "output": { "type": "string", "minLength": 1, "description": "Where the accepted artifact is written, relative to the workflow file." }, "inputs": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs of files (relative to the workflow file) whose paths and contents are part of configRef." }, "foreach": { "$ref": "#/$defs/foreach" }, "assembled_guard": { "type": "object", "description": "With foreach split: the guard of the whole output the pieces are put back into, run once every piece is accepted; a rejection makes the pieces its feedback names (by piece id, e.g. #install) run again with it, or all of them.", "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "required": ["guard"], "additionalProperties": false }, "carry_edits": { "$ref": "#/$defs/carry_edits" }, "human_prompt_title": { "type": "string" }, "output_type": { "type": "string", "description": "The reference framework's artifact type. Accepted and ignored." }, "r_patience": { "type": "integer", "minimum": 0, "description": "Reference escalation: rejections before feedback is escalated. Accepted, not honoured (validate warns)." }, "e_max": { "type": "integer", "minimum": 0, "description": "Reference escalation: the most escalations. Accepted, not honoured (validate warns)." }, "escalate_feedback_to": { "type": "array", "items": { "type": "string" }, "description": "Reference escalation: the pairs feedback is escalated to. Accepted, not honoured (validate warns)." }, "escalate_feedback_by_guard": { "type": "object", "description": "Reference escalation targets by guard. Accepted, not honoured (validate warns)." }, "escalation": { "description": "Reference escalation settings. Accepted, not honoured (validate warns)." }, "escalation_by_guard": { "description": "Reference escalation settings by guard. Accepted, not honoured (validate warns)." } }, "patternProperties": { "^x-": true }, "additionalProperties": false };
-var schema42 = { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", "description": "A pair id, or an instance of a foreach pair: pair[item], or pair[{item}] for the one with this instance's item." };
-var schema49 = { "type": "object", "description": "Makes the pair a template with one instance per item, each an ordinary pair with id pair[item]. Placeholders {file}, {dir}, {name}, {stem}, {ext} (over files), {value} (over values) and {item} (both) are replaced in output, inputs, description, generator_config, guard_config and the pair's prompts entry. An instance over a file has that file among its inputs. See docs/foreach.md.", "properties": { "files": { "description": "Globs (fast-glob, relative to the workflow file, inside the repository; exclusions start with !): one instance per matching file, never a file pairflow writes. No match is a warning.", "type": ["string", "array"], "minLength": 1, "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "values": { "type": "array", "items": { "type": "string", "minLength": 1 }, "uniqueItems": true, "description": "One instance per value. An empty list is a warning." }, "split": { "description": "With files: one instance per piece of each file, put back together into the pair's output (the instance pair[file]) in the file's order. markdown: sections by heading (front matter and the text before the first heading are pieces too; fenced code is kept whole); json, yaml: every text of a catalogue, by its key path; {regex: ...}: a piece starts at each match. See docs/foreach.md.", "oneOf": [{ "enum": ["markdown", "json", "yaml"] }, { "type": "object", "properties": { "regex": { "type": "string", "minLength": 1 } }, "required": ["regex"], "additionalProperties": false }] }, "max_chars": { "type": "integer", "minimum": 80, "description": "With split: markdown or a regex: pieces under an eighth of this join the next one; longer pieces are cut at content-defined line boundaries (fenced code is never cut)." } }, "additionalProperties": false };
+var schema42 = { "type": "object", "properties": { "description": { "type": "string" }, "requires": { "type": "array", "items": { "type": "string", "$ref": "#/$defs/requirement" }, "uniqueItems": true, "description": `Ids of the pairs whose accepted artifacts this pair needs. A foreach pair's id stands for all its instances; "pair[{item}]" (in a foreach pair) for the instance of that foreach pair with this instance's item; "pair[item]" for one instance.` }, "guard": { "type": "string", "minLength": 1, "description": "What accepts or rejects the artifact: command, json_schema, regex, contains, json, composite, or a reference guard name." }, "guard_config": { "$ref": "#/$defs/guard_config" }, "guards": { "type": "array", "items": { "anyOf": [{ "type": "string", "minLength": 1 }, { "type": "object", "required": ["guard"], "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "additionalProperties": false }] }, "description": "The guards of a composite guard." }, "generator": { "$ref": "#/$defs/generator" }, "generator_config": { "$ref": "#/$defs/generator_config" }, "model": { "type": "string", "minLength": 1 }, "rmax": { "$ref": "#/$defs/rmax" }, "fresh": { "$ref": "#/$defs/fresh" }, "output": { "type": "string", "minLength": 1, "description": "Where the accepted artifact is written, relative to the workflow file." }, "inputs": { "type": "array", "items": { "type": "string", "minLength": 1 }, "description": "Globs of files (relative to the workflow file) whose paths and contents are part of configRef." }, "foreach": { "$ref": "#/$defs/foreach" }, "assembled_guard": { "type": "object", "description": "With foreach split: the guard of the whole output the pieces are put back into, run once every piece is accepted; a rejection makes the pieces its feedback names (by piece id, e.g. #install) run again with it, or all of them.", "properties": { "guard": { "type": "string", "minLength": 1 }, "guard_config": { "$ref": "#/$defs/guard_config" } }, "required": ["guard"], "additionalProperties": false }, "carry_edits": { "$ref": "#/$defs/carry_edits" }, "adopt_existing": { "$ref": "#/$defs/adopt_existing" }, "human_prompt_title": { "type": "string" }, "output_type": { "type": "string", "description": "The reference framework's artifact type. Accepted and ignored." }, "r_patience": { "type": "integer", "minimum": 0, "description": "Reference escalation: rejections before feedback is escalated. Accepted, not honoured (validate warns)." }, "e_max": { "type": "integer", "minimum": 0, "description": "Reference escalation: the most escalations. Accepted, not honoured (validate warns)." }, "escalate_feedback_to": { "type": "array", "items": { "type": "string" }, "description": "Reference escalation: the pairs feedback is escalated to. Accepted, not honoured (validate warns)." }, "escalate_feedback_by_guard": { "type": "object", "description": "Reference escalation targets by guard. Accepted, not honoured (validate warns)." }, "escalation": { "description": "Reference escalation settings. Accepted, not honoured (validate warns)." }, "escalation_by_guard": { "description": "Reference escalation settings by guard. Accepted, not honoured (validate warns)." } }, "patternProperties": { "^x-": true }, "additionalProperties": false };
+var schema43 = { "type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", "description": "A pair id, or an instance of a foreach pair: pair[item], or pair[{item}] for the one with this instance's item." };
+var schema50 = { "type": "object", "description": "Makes the pair a template with one instance per item, each an ordinary pair with id pair[item]: per file (files), per value (values), or per file and value (both: pair[fr:docs/a.md]). Placeholders {file}, {dir}, {name}, {stem}, {ext} (over files), {value} and the one named by as (over values) and {item} (always) are replaced in output, inputs, description, generator_config, guard_config and the pair's prompts entry. An instance over a file has that file among its inputs. See docs/foreach.md.", "properties": { "files": { "description": "Globs (fast-glob, relative to the workflow file, inside the repository; exclusions start with !): one instance per matching file, never a file pairflow writes. No match is a warning.", "type": ["string", "array"], "minLength": 1, "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "values": { "type": "array", "items": { "type": "string", "minLength": 1 }, "uniqueItems": true, "description": 'One instance per value; with files, one per file and value (a value holding ":" is then an error). An empty list is a warning.' }, "glossary": { "type": "string", "minLength": 1, "description": "With files: a glossary file (YAML or JSON, term: translation), relative to the workflow file, with placeholders (glossary/{lang}.yml). Each piece (or file) gets in its prompt, and so in its reference, only the entries whose terms occur in it: whole words, case-insensitive. Editing, adding or removing a term re-runs exactly the pieces that contain it. See docs/foreach.md." }, "as": { "type": "string", "pattern": "^[a-z][a-z0-9_]*$", "description": "With values: the name of a placeholder of their own beside {value} (as: lang gives {lang}): output: out/{lang}/{name}, inputs: [glossary/{lang}.yml]." }, "split": { "description": "With files: one instance per piece of each file, put back together into the pair's output (the instance pair[file]) in the file's order. markdown: sections by heading (front matter and the text before the first heading are pieces too; fenced code is kept whole); json, yaml: every text of a catalogue, by its key path; {regex: ...}: a piece starts at each match. See docs/foreach.md.", "oneOf": [{ "enum": ["markdown", "json", "yaml"] }, { "type": "object", "properties": { "regex": { "type": "string", "minLength": 1 } }, "required": ["regex"], "additionalProperties": false }] }, "max_chars": { "type": "integer", "minimum": 80, "description": "With split: markdown or a regex: pieces under an eighth of this join the next one; longer pieces are cut at content-defined line boundaries (fenced code is never cut)." } }, "additionalProperties": false };
 var pattern7 = new RegExp("^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", "u");
-var schema43 = { "type": "object", "description": "Settings for the guard; part of configRef.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "network": { "type": "boolean", "description": "command: whether the command has the network in the sandbox (default false: a network namespace of its own, with no localhost services and no abstract sockets). See docs/security.md." }, "reject_exit_codes": { "description": "command: the exit statuses that reject the artifact (default 1; `tsc` reports type errors with 2). 0 accepts; any other status, a signal or a timeout is a guard error: the pair fails and the generator is not asked again.", "oneOf": [{ "type": "integer", "minimum": 1, "maximum": 255 }, { "type": "array", "items": { "type": "integer", "minimum": 1, "maximum": 255 }, "minItems": 1 }] }, "guard_retries": { "type": "integer", "minimum": 0, "description": "command: how many times a guard error runs the guard again (a flaky tool), never the generator (default 0)." } } };
+var pattern8 = new RegExp("^[a-z][a-z0-9_]*$", "u");
+var schema44 = { "type": "object", "description": "Settings for the guard; part of configRef.", "properties": { "env": { "$ref": "#/$defs/env" }, "files": { "$ref": "#/$defs/files" }, "network": { "type": "boolean", "description": "command: whether the command has the network in the sandbox (default false: a network namespace of its own, with no localhost services and no abstract sockets). See docs/security.md." }, "reject_exit_codes": { "description": "command: the exit statuses that reject the artifact (default 1; `tsc` reports type errors with 2). 0 accepts; any other status, a signal or a timeout is a guard error: the pair fails and the generator is not asked again.", "oneOf": [{ "type": "integer", "minimum": 1, "maximum": 255 }, { "type": "array", "items": { "type": "integer", "minimum": 1, "maximum": 255 }, "minItems": 1 }] }, "guard_retries": { "type": "integer", "minimum": 0, "description": "command: how many times a guard error runs the guard again (a flaky tool), never the generator (default 0)." } } };
 function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -19994,7 +19996,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
         for (const key0 in data0) {
           let data1 = data0[key0];
           if (typeof data1 !== "string") {
-            const err0 = { instancePath: instancePath + "/env/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.additionalProperties.type, parentSchema: schema38.additionalProperties, data: data1 };
+            const err0 = { instancePath: instancePath + "/env/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/env/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.additionalProperties.type, parentSchema: schema39.additionalProperties, data: data1 };
             if (vErrors === null) {
               vErrors = [err0];
             } else {
@@ -20004,7 +20006,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err1 = { instancePath: instancePath + "/env", schemaPath: "#/$defs/env/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data: data0 };
+        const err1 = { instancePath: instancePath + "/env", schemaPath: "#/$defs/env/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data: data0 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -20021,7 +20023,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           let data3 = data2[i0];
           if (typeof data3 === "string") {
             if (func2(data3) < 1) {
-              const err2 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema39.items, data: data3 };
+              const err2 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema40.items, data: data3 };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -20030,7 +20032,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err3 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.items.type, parentSchema: schema39.items, data: data3 };
+            const err3 = { instancePath: instancePath + "/files/" + i0, schemaPath: "#/$defs/files/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.items.type, parentSchema: schema40.items, data: data3 };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -20040,7 +20042,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err4 = { instancePath: instancePath + "/files", schemaPath: "#/$defs/files/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema39.type, parentSchema: schema39, data: data2 };
+        const err4 = { instancePath: instancePath + "/files", schemaPath: "#/$defs/files/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema40.type, parentSchema: schema40, data: data2 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -20052,7 +20054,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.network !== void 0) {
       let data4 = data.network;
       if (typeof data4 !== "boolean") {
-        const err5 = { instancePath: instancePath + "/network", schemaPath: "#/properties/network/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema43.properties.network.type, parentSchema: schema43.properties.network, data: data4 };
+        const err5 = { instancePath: instancePath + "/network", schemaPath: "#/properties/network/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema44.properties.network.type, parentSchema: schema44.properties.network, data: data4 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -20068,7 +20070,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       let passing0 = null;
       const _errs16 = errors;
       if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
-        const err6 = { instancePath: instancePath + "/reject_exit_codes", schemaPath: "#/properties/reject_exit_codes/oneOf/0/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema43.properties.reject_exit_codes.oneOf[0].type, parentSchema: schema43.properties.reject_exit_codes.oneOf[0], data: data5 };
+        const err6 = { instancePath: instancePath + "/reject_exit_codes", schemaPath: "#/properties/reject_exit_codes/oneOf/0/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema44.properties.reject_exit_codes.oneOf[0].type, parentSchema: schema44.properties.reject_exit_codes.oneOf[0], data: data5 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -20078,7 +20080,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data5 == "number" && isFinite(data5)) {
         if (data5 > 255 || isNaN(data5)) {
-          const err7 = { instancePath: instancePath + "/reject_exit_codes", schemaPath: "#/properties/reject_exit_codes/oneOf/0/maximum", keyword: "maximum", params: { comparison: "<=", limit: 255 }, message: "must be <= 255", schema: 255, parentSchema: schema43.properties.reject_exit_codes.oneOf[0], data: data5 };
+          const err7 = { instancePath: instancePath + "/reject_exit_codes", schemaPath: "#/properties/reject_exit_codes/oneOf/0/maximum", keyword: "maximum", params: { comparison: "<=", limit: 255 }, message: "must be <= 255", schema: 255, parentSchema: schema44.properties.reject_exit_codes.oneOf[0], data: data5 };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -20087,7 +20089,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
         if (data5 < 1 || isNaN(data5)) {
-          const err8 = { instancePath: instancePath + "/reject_exit_codes", schemaPath: "#/properties/reject_exit_codes/oneOf/0/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema43.properties.reject_exit_codes.oneOf[0], data: data5 };
+          const err8 = { instancePath: instancePath + "/reject_exit_codes", schemaPath: "#/properties/reject_exit_codes/oneOf/0/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema44.properties.reject_exit_codes.oneOf[0], data: data5 };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -20104,7 +20106,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       const _errs18 = errors;
       if (Array.isArray(data5)) {
         if (data5.length < 1) {
-          const err9 = { instancePath: instancePath + "/reject_exit_codes", schemaPath: "#/properties/reject_exit_codes/oneOf/1/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema43.properties.reject_exit_codes.oneOf[1], data: data5 };
+          const err9 = { instancePath: instancePath + "/reject_exit_codes", schemaPath: "#/properties/reject_exit_codes/oneOf/1/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema44.properties.reject_exit_codes.oneOf[1], data: data5 };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -20116,7 +20118,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i1 = 0; i1 < len1; i1++) {
           let data6 = data5[i1];
           if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)) && isFinite(data6))) {
-            const err10 = { instancePath: instancePath + "/reject_exit_codes/" + i1, schemaPath: "#/properties/reject_exit_codes/oneOf/1/items/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema43.properties.reject_exit_codes.oneOf[1].items.type, parentSchema: schema43.properties.reject_exit_codes.oneOf[1].items, data: data6 };
+            const err10 = { instancePath: instancePath + "/reject_exit_codes/" + i1, schemaPath: "#/properties/reject_exit_codes/oneOf/1/items/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema44.properties.reject_exit_codes.oneOf[1].items.type, parentSchema: schema44.properties.reject_exit_codes.oneOf[1].items, data: data6 };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -20126,7 +20128,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (typeof data6 == "number" && isFinite(data6)) {
             if (data6 > 255 || isNaN(data6)) {
-              const err11 = { instancePath: instancePath + "/reject_exit_codes/" + i1, schemaPath: "#/properties/reject_exit_codes/oneOf/1/items/maximum", keyword: "maximum", params: { comparison: "<=", limit: 255 }, message: "must be <= 255", schema: 255, parentSchema: schema43.properties.reject_exit_codes.oneOf[1].items, data: data6 };
+              const err11 = { instancePath: instancePath + "/reject_exit_codes/" + i1, schemaPath: "#/properties/reject_exit_codes/oneOf/1/items/maximum", keyword: "maximum", params: { comparison: "<=", limit: 255 }, message: "must be <= 255", schema: 255, parentSchema: schema44.properties.reject_exit_codes.oneOf[1].items, data: data6 };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -20135,7 +20137,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
             if (data6 < 1 || isNaN(data6)) {
-              const err12 = { instancePath: instancePath + "/reject_exit_codes/" + i1, schemaPath: "#/properties/reject_exit_codes/oneOf/1/items/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema43.properties.reject_exit_codes.oneOf[1].items, data: data6 };
+              const err12 = { instancePath: instancePath + "/reject_exit_codes/" + i1, schemaPath: "#/properties/reject_exit_codes/oneOf/1/items/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1", schema: 1, parentSchema: schema44.properties.reject_exit_codes.oneOf[1].items, data: data6 };
               if (vErrors === null) {
                 vErrors = [err12];
               } else {
@@ -20146,7 +20148,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err13 = { instancePath: instancePath + "/reject_exit_codes", schemaPath: "#/properties/reject_exit_codes/oneOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema43.properties.reject_exit_codes.oneOf[1].type, parentSchema: schema43.properties.reject_exit_codes.oneOf[1], data: data5 };
+        const err13 = { instancePath: instancePath + "/reject_exit_codes", schemaPath: "#/properties/reject_exit_codes/oneOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema44.properties.reject_exit_codes.oneOf[1].type, parentSchema: schema44.properties.reject_exit_codes.oneOf[1], data: data5 };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -20165,7 +20167,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
       if (!valid6) {
-        const err14 = { instancePath: instancePath + "/reject_exit_codes", schemaPath: "#/properties/reject_exit_codes/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema43.properties.reject_exit_codes.oneOf, parentSchema: schema43.properties.reject_exit_codes, data: data5 };
+        const err14 = { instancePath: instancePath + "/reject_exit_codes", schemaPath: "#/properties/reject_exit_codes/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema44.properties.reject_exit_codes.oneOf, parentSchema: schema44.properties.reject_exit_codes, data: data5 };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -20186,7 +20188,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.guard_retries !== void 0) {
       let data7 = data.guard_retries;
       if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7))) {
-        const err15 = { instancePath: instancePath + "/guard_retries", schemaPath: "#/properties/guard_retries/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema43.properties.guard_retries.type, parentSchema: schema43.properties.guard_retries, data: data7 };
+        const err15 = { instancePath: instancePath + "/guard_retries", schemaPath: "#/properties/guard_retries/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema44.properties.guard_retries.type, parentSchema: schema44.properties.guard_retries, data: data7 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -20196,7 +20198,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data7 == "number" && isFinite(data7)) {
         if (data7 < 0 || isNaN(data7)) {
-          const err16 = { instancePath: instancePath + "/guard_retries", schemaPath: "#/properties/guard_retries/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema43.properties.guard_retries, data: data7 };
+          const err16 = { instancePath: instancePath + "/guard_retries", schemaPath: "#/properties/guard_retries/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema44.properties.guard_retries, data: data7 };
           if (vErrors === null) {
             vErrors = [err16];
           } else {
@@ -20207,7 +20209,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data };
+    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data };
     if (vErrors === null) {
       vErrors = [err17];
     } else {
@@ -20231,8 +20233,8 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!(func1.call(schema41.properties, key0) || pattern4.test(key0))) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema41, data };
+      if (!(func1.call(schema42.properties, key0) || pattern4.test(key0))) {
+        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties", schema: false, parentSchema: schema42, data };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -20244,7 +20246,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.description !== void 0) {
       let data0 = data.description;
       if (typeof data0 !== "string") {
-        const err1 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.description.type, parentSchema: schema41.properties.description, data: data0 };
+        const err1 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.description.type, parentSchema: schema42.properties.description, data: data0 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -20260,7 +20262,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i0 = 0; i0 < len0; i0++) {
           let data2 = data1[i0];
           if (typeof data2 !== "string") {
-            const err2 = { instancePath: instancePath + "/requires/" + i0, schemaPath: "#/properties/requires/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.requires.items.type, parentSchema: schema41.properties.requires.items, data: data2 };
+            const err2 = { instancePath: instancePath + "/requires/" + i0, schemaPath: "#/properties/requires/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.requires.items.type, parentSchema: schema42.properties.requires.items, data: data2 };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -20270,7 +20272,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (typeof data2 === "string") {
             if (!pattern7.test(data2)) {
-              const err3 = { instancePath: instancePath + "/requires/" + i0, schemaPath: "#/$defs/requirement/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$" }, message: 'must match pattern "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$"', schema: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", parentSchema: schema42, data: data2 };
+              const err3 = { instancePath: instancePath + "/requires/" + i0, schemaPath: "#/$defs/requirement/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$" }, message: 'must match pattern "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$"', schema: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}(\\[.+\\])?$", parentSchema: schema43, data: data2 };
               if (vErrors === null) {
                 vErrors = [err3];
               } else {
@@ -20279,7 +20281,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err4 = { instancePath: instancePath + "/requires/" + i0, schemaPath: "#/$defs/requirement/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.type, parentSchema: schema42, data: data2 };
+            const err4 = { instancePath: instancePath + "/requires/" + i0, schemaPath: "#/$defs/requirement/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.type, parentSchema: schema43, data: data2 };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -20299,7 +20301,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (typeof indices0[item0] == "number") {
               j0 = indices0[item0];
-              const err5 = { instancePath: instancePath + "/requires", schemaPath: "#/properties/requires/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema41.properties.requires, data: data1 };
+              const err5 = { instancePath: instancePath + "/requires", schemaPath: "#/properties/requires/uniqueItems", keyword: "uniqueItems", params: { i: i1, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i1 + " are identical)", schema: true, parentSchema: schema42.properties.requires, data: data1 };
               if (vErrors === null) {
                 vErrors = [err5];
               } else {
@@ -20312,7 +20314,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err6 = { instancePath: instancePath + "/requires", schemaPath: "#/properties/requires/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema41.properties.requires.type, parentSchema: schema41.properties.requires, data: data1 };
+        const err6 = { instancePath: instancePath + "/requires", schemaPath: "#/properties/requires/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema42.properties.requires.type, parentSchema: schema42.properties.requires, data: data1 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -20325,7 +20327,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       let data3 = data.guard;
       if (typeof data3 === "string") {
         if (func2(data3) < 1) {
-          const err7 = { instancePath: instancePath + "/guard", schemaPath: "#/properties/guard/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema41.properties.guard, data: data3 };
+          const err7 = { instancePath: instancePath + "/guard", schemaPath: "#/properties/guard/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema42.properties.guard, data: data3 };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -20334,7 +20336,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/guard", schemaPath: "#/properties/guard/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.guard.type, parentSchema: schema41.properties.guard, data: data3 };
+        const err8 = { instancePath: instancePath + "/guard", schemaPath: "#/properties/guard/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.guard.type, parentSchema: schema42.properties.guard, data: data3 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -20360,7 +20362,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           const _errs17 = errors;
           if (typeof data6 === "string") {
             if (func2(data6) < 1) {
-              const err9 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema41.properties.guards.items.anyOf[0], data: data6 };
+              const err9 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/0/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema42.properties.guards.items.anyOf[0], data: data6 };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -20369,7 +20371,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err10 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.guards.items.anyOf[0].type, parentSchema: schema41.properties.guards.items.anyOf[0], data: data6 };
+            const err10 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.guards.items.anyOf[0].type, parentSchema: schema42.properties.guards.items.anyOf[0], data: data6 };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -20382,7 +20384,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           const _errs19 = errors;
           if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
             if (data6.guard === void 0) {
-              const err11 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/1/required", keyword: "required", params: { missingProperty: "guard" }, message: "must have required property 'guard'", schema: schema41.properties.guards.items.anyOf[1].required, parentSchema: schema41.properties.guards.items.anyOf[1], data: data6 };
+              const err11 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/1/required", keyword: "required", params: { missingProperty: "guard" }, message: "must have required property 'guard'", schema: schema42.properties.guards.items.anyOf[1].required, parentSchema: schema42.properties.guards.items.anyOf[1], data: data6 };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -20392,7 +20394,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             }
             for (const key1 in data6) {
               if (!(key1 === "guard" || key1 === "guard_config")) {
-                const err12 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema41.properties.guards.items.anyOf[1], data: data6 };
+                const err12 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties", schema: false, parentSchema: schema42.properties.guards.items.anyOf[1], data: data6 };
                 if (vErrors === null) {
                   vErrors = [err12];
                 } else {
@@ -20405,7 +20407,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               let data7 = data6.guard;
               if (typeof data7 === "string") {
                 if (func2(data7) < 1) {
-                  const err13 = { instancePath: instancePath + "/guards/" + i2 + "/guard", schemaPath: "#/properties/guards/items/anyOf/1/properties/guard/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema41.properties.guards.items.anyOf[1].properties.guard, data: data7 };
+                  const err13 = { instancePath: instancePath + "/guards/" + i2 + "/guard", schemaPath: "#/properties/guards/items/anyOf/1/properties/guard/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema42.properties.guards.items.anyOf[1].properties.guard, data: data7 };
                   if (vErrors === null) {
                     vErrors = [err13];
                   } else {
@@ -20414,7 +20416,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
                   errors++;
                 }
               } else {
-                const err14 = { instancePath: instancePath + "/guards/" + i2 + "/guard", schemaPath: "#/properties/guards/items/anyOf/1/properties/guard/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.guards.items.anyOf[1].properties.guard.type, parentSchema: schema41.properties.guards.items.anyOf[1].properties.guard, data: data7 };
+                const err14 = { instancePath: instancePath + "/guards/" + i2 + "/guard", schemaPath: "#/properties/guards/items/anyOf/1/properties/guard/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.guards.items.anyOf[1].properties.guard.type, parentSchema: schema42.properties.guards.items.anyOf[1].properties.guard, data: data7 };
                 if (vErrors === null) {
                   vErrors = [err14];
                 } else {
@@ -20430,7 +20432,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
           } else {
-            const err15 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.properties.guards.items.anyOf[1].type, parentSchema: schema41.properties.guards.items.anyOf[1], data: data6 };
+            const err15 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.properties.guards.items.anyOf[1].type, parentSchema: schema42.properties.guards.items.anyOf[1], data: data6 };
             if (vErrors === null) {
               vErrors = [err15];
             } else {
@@ -20441,7 +20443,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           var _valid0 = _errs19 === errors;
           valid7 = valid7 || _valid0;
           if (!valid7) {
-            const err16 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema41.properties.guards.items.anyOf, parentSchema: schema41.properties.guards.items, data: data6 };
+            const err16 = { instancePath: instancePath + "/guards/" + i2, schemaPath: "#/properties/guards/items/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema42.properties.guards.items.anyOf, parentSchema: schema42.properties.guards.items, data: data6 };
             if (vErrors === null) {
               vErrors = [err16];
             } else {
@@ -20460,7 +20462,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err17 = { instancePath: instancePath + "/guards", schemaPath: "#/properties/guards/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema41.properties.guards.type, parentSchema: schema41.properties.guards, data: data5 };
+        const err17 = { instancePath: instancePath + "/guards", schemaPath: "#/properties/guards/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema42.properties.guards.type, parentSchema: schema42.properties.guards, data: data5 };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -20473,7 +20475,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       let data9 = data.generator;
       if (typeof data9 === "string") {
         if (func2(data9) < 1) {
-          const err18 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema36, data: data9 };
+          const err18 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema37, data: data9 };
           if (vErrors === null) {
             vErrors = [err18];
           } else {
@@ -20482,7 +20484,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err19 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.type, parentSchema: schema36, data: data9 };
+        const err19 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.type, parentSchema: schema37, data: data9 };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -20501,7 +20503,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       let data11 = data.model;
       if (typeof data11 === "string") {
         if (func2(data11) < 1) {
-          const err20 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema41.properties.model, data: data11 };
+          const err20 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema42.properties.model, data: data11 };
           if (vErrors === null) {
             vErrors = [err20];
           } else {
@@ -20510,7 +20512,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err21 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.model.type, parentSchema: schema41.properties.model, data: data11 };
+        const err21 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.model.type, parentSchema: schema42.properties.model, data: data11 };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -20567,7 +20569,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       let data14 = data.output;
       if (typeof data14 === "string") {
         if (func2(data14) < 1) {
-          const err26 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema41.properties.output, data: data14 };
+          const err26 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema42.properties.output, data: data14 };
           if (vErrors === null) {
             vErrors = [err26];
           } else {
@@ -20576,7 +20578,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err27 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.output.type, parentSchema: schema41.properties.output, data: data14 };
+        const err27 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.output.type, parentSchema: schema42.properties.output, data: data14 };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -20593,7 +20595,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           let data16 = data15[i3];
           if (typeof data16 === "string") {
             if (func2(data16) < 1) {
-              const err28 = { instancePath: instancePath + "/inputs/" + i3, schemaPath: "#/properties/inputs/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema41.properties.inputs.items, data: data16 };
+              const err28 = { instancePath: instancePath + "/inputs/" + i3, schemaPath: "#/properties/inputs/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema42.properties.inputs.items, data: data16 };
               if (vErrors === null) {
                 vErrors = [err28];
               } else {
@@ -20602,7 +20604,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
           } else {
-            const err29 = { instancePath: instancePath + "/inputs/" + i3, schemaPath: "#/properties/inputs/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.inputs.items.type, parentSchema: schema41.properties.inputs.items, data: data16 };
+            const err29 = { instancePath: instancePath + "/inputs/" + i3, schemaPath: "#/properties/inputs/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.inputs.items.type, parentSchema: schema42.properties.inputs.items, data: data16 };
             if (vErrors === null) {
               vErrors = [err29];
             } else {
@@ -20612,7 +20614,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err30 = { instancePath: instancePath + "/inputs", schemaPath: "#/properties/inputs/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema41.properties.inputs.type, parentSchema: schema41.properties.inputs, data: data15 };
+        const err30 = { instancePath: instancePath + "/inputs", schemaPath: "#/properties/inputs/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema42.properties.inputs.type, parentSchema: schema42.properties.inputs, data: data15 };
         if (vErrors === null) {
           vErrors = [err30];
         } else {
@@ -20625,8 +20627,8 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       let data17 = data.foreach;
       if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
         for (const key2 in data17) {
-          if (!(key2 === "files" || key2 === "values" || key2 === "split" || key2 === "max_chars")) {
-            const err31 = { instancePath: instancePath + "/foreach", schemaPath: "#/$defs/foreach/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema49, data: data17 };
+          if (!(key2 === "files" || key2 === "values" || key2 === "glossary" || key2 === "as" || key2 === "split" || key2 === "max_chars")) {
+            const err31 = { instancePath: instancePath + "/foreach", schemaPath: "#/$defs/foreach/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema50, data: data17 };
             if (vErrors === null) {
               vErrors = [err31];
             } else {
@@ -20638,7 +20640,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         if (data17.files !== void 0) {
           let data18 = data17.files;
           if (typeof data18 !== "string" && !Array.isArray(data18)) {
-            const err32 = { instancePath: instancePath + "/foreach/files", schemaPath: "#/$defs/foreach/properties/files/type", keyword: "type", params: { type: schema49.properties.files.type }, message: "must be string,array", schema: schema49.properties.files.type, parentSchema: schema49.properties.files, data: data18 };
+            const err32 = { instancePath: instancePath + "/foreach/files", schemaPath: "#/$defs/foreach/properties/files/type", keyword: "type", params: { type: schema50.properties.files.type }, message: "must be string,array", schema: schema50.properties.files.type, parentSchema: schema50.properties.files, data: data18 };
             if (vErrors === null) {
               vErrors = [err32];
             } else {
@@ -20648,7 +20650,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (typeof data18 === "string") {
             if (func2(data18) < 1) {
-              const err33 = { instancePath: instancePath + "/foreach/files", schemaPath: "#/$defs/foreach/properties/files/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema49.properties.files, data: data18 };
+              const err33 = { instancePath: instancePath + "/foreach/files", schemaPath: "#/$defs/foreach/properties/files/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema50.properties.files, data: data18 };
               if (vErrors === null) {
                 vErrors = [err33];
               } else {
@@ -20659,7 +20661,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (Array.isArray(data18)) {
             if (data18.length < 1) {
-              const err34 = { instancePath: instancePath + "/foreach/files", schemaPath: "#/$defs/foreach/properties/files/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema49.properties.files, data: data18 };
+              const err34 = { instancePath: instancePath + "/foreach/files", schemaPath: "#/$defs/foreach/properties/files/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema50.properties.files, data: data18 };
               if (vErrors === null) {
                 vErrors = [err34];
               } else {
@@ -20672,7 +20674,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               let data19 = data18[i4];
               if (typeof data19 === "string") {
                 if (func2(data19) < 1) {
-                  const err35 = { instancePath: instancePath + "/foreach/files/" + i4, schemaPath: "#/$defs/foreach/properties/files/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema49.properties.files.items, data: data19 };
+                  const err35 = { instancePath: instancePath + "/foreach/files/" + i4, schemaPath: "#/$defs/foreach/properties/files/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema50.properties.files.items, data: data19 };
                   if (vErrors === null) {
                     vErrors = [err35];
                   } else {
@@ -20681,7 +20683,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
                   errors++;
                 }
               } else {
-                const err36 = { instancePath: instancePath + "/foreach/files/" + i4, schemaPath: "#/$defs/foreach/properties/files/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.properties.files.items.type, parentSchema: schema49.properties.files.items, data: data19 };
+                const err36 = { instancePath: instancePath + "/foreach/files/" + i4, schemaPath: "#/$defs/foreach/properties/files/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema50.properties.files.items.type, parentSchema: schema50.properties.files.items, data: data19 };
                 if (vErrors === null) {
                   vErrors = [err36];
                 } else {
@@ -20700,7 +20702,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               let data21 = data20[i5];
               if (typeof data21 === "string") {
                 if (func2(data21) < 1) {
-                  const err37 = { instancePath: instancePath + "/foreach/values/" + i5, schemaPath: "#/$defs/foreach/properties/values/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema49.properties.values.items, data: data21 };
+                  const err37 = { instancePath: instancePath + "/foreach/values/" + i5, schemaPath: "#/$defs/foreach/properties/values/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema50.properties.values.items, data: data21 };
                   if (vErrors === null) {
                     vErrors = [err37];
                   } else {
@@ -20709,7 +20711,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
                   errors++;
                 }
               } else {
-                const err38 = { instancePath: instancePath + "/foreach/values/" + i5, schemaPath: "#/$defs/foreach/properties/values/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.properties.values.items.type, parentSchema: schema49.properties.values.items, data: data21 };
+                const err38 = { instancePath: instancePath + "/foreach/values/" + i5, schemaPath: "#/$defs/foreach/properties/values/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema50.properties.values.items.type, parentSchema: schema50.properties.values.items, data: data21 };
                 if (vErrors === null) {
                   vErrors = [err38];
                 } else {
@@ -20729,7 +20731,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (typeof indices1[item1] == "number") {
                   j1 = indices1[item1];
-                  const err39 = { instancePath: instancePath + "/foreach/values", schemaPath: "#/$defs/foreach/properties/values/uniqueItems", keyword: "uniqueItems", params: { i: i6, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i6 + " are identical)", schema: true, parentSchema: schema49.properties.values, data: data20 };
+                  const err39 = { instancePath: instancePath + "/foreach/values", schemaPath: "#/$defs/foreach/properties/values/uniqueItems", keyword: "uniqueItems", params: { i: i6, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i6 + " are identical)", schema: true, parentSchema: schema50.properties.values, data: data20 };
                   if (vErrors === null) {
                     vErrors = [err39];
                   } else {
@@ -20742,7 +20744,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
           } else {
-            const err40 = { instancePath: instancePath + "/foreach/values", schemaPath: "#/$defs/foreach/properties/values/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema49.properties.values.type, parentSchema: schema49.properties.values, data: data20 };
+            const err40 = { instancePath: instancePath + "/foreach/values", schemaPath: "#/$defs/foreach/properties/values/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema50.properties.values.type, parentSchema: schema50.properties.values, data: data20 };
             if (vErrors === null) {
               vErrors = [err40];
             } else {
@@ -20751,80 +20753,124 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data17.split !== void 0) {
-          let data22 = data17.split;
-          const _errs56 = errors;
-          let valid21 = false;
-          let passing0 = null;
-          const _errs57 = errors;
-          if (!(data22 === "markdown" || data22 === "json" || data22 === "yaml")) {
-            const err41 = { instancePath: instancePath + "/foreach/split", schemaPath: "#/$defs/foreach/properties/split/oneOf/0/enum", keyword: "enum", params: { allowedValues: schema49.properties.split.oneOf[0].enum }, message: "must be equal to one of the allowed values", schema: schema49.properties.split.oneOf[0].enum, parentSchema: schema49.properties.split.oneOf[0], data: data22 };
+        if (data17.glossary !== void 0) {
+          let data22 = data17.glossary;
+          if (typeof data22 === "string") {
+            if (func2(data22) < 1) {
+              const err41 = { instancePath: instancePath + "/foreach/glossary", schemaPath: "#/$defs/foreach/properties/glossary/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema50.properties.glossary, data: data22 };
+              if (vErrors === null) {
+                vErrors = [err41];
+              } else {
+                vErrors.push(err41);
+              }
+              errors++;
+            }
+          } else {
+            const err42 = { instancePath: instancePath + "/foreach/glossary", schemaPath: "#/$defs/foreach/properties/glossary/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema50.properties.glossary.type, parentSchema: schema50.properties.glossary, data: data22 };
             if (vErrors === null) {
-              vErrors = [err41];
+              vErrors = [err42];
             } else {
-              vErrors.push(err41);
+              vErrors.push(err42);
             }
             errors++;
           }
-          var _valid1 = _errs57 === errors;
+        }
+        if (data17.as !== void 0) {
+          let data23 = data17.as;
+          if (typeof data23 === "string") {
+            if (!pattern8.test(data23)) {
+              const err43 = { instancePath: instancePath + "/foreach/as", schemaPath: "#/$defs/foreach/properties/as/pattern", keyword: "pattern", params: { pattern: "^[a-z][a-z0-9_]*$" }, message: 'must match pattern "^[a-z][a-z0-9_]*$"', schema: "^[a-z][a-z0-9_]*$", parentSchema: schema50.properties.as, data: data23 };
+              if (vErrors === null) {
+                vErrors = [err43];
+              } else {
+                vErrors.push(err43);
+              }
+              errors++;
+            }
+          } else {
+            const err44 = { instancePath: instancePath + "/foreach/as", schemaPath: "#/$defs/foreach/properties/as/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema50.properties.as.type, parentSchema: schema50.properties.as, data: data23 };
+            if (vErrors === null) {
+              vErrors = [err44];
+            } else {
+              vErrors.push(err44);
+            }
+            errors++;
+          }
+        }
+        if (data17.split !== void 0) {
+          let data24 = data17.split;
+          const _errs60 = errors;
+          let valid21 = false;
+          let passing0 = null;
+          const _errs61 = errors;
+          if (!(data24 === "markdown" || data24 === "json" || data24 === "yaml")) {
+            const err45 = { instancePath: instancePath + "/foreach/split", schemaPath: "#/$defs/foreach/properties/split/oneOf/0/enum", keyword: "enum", params: { allowedValues: schema50.properties.split.oneOf[0].enum }, message: "must be equal to one of the allowed values", schema: schema50.properties.split.oneOf[0].enum, parentSchema: schema50.properties.split.oneOf[0], data: data24 };
+            if (vErrors === null) {
+              vErrors = [err45];
+            } else {
+              vErrors.push(err45);
+            }
+            errors++;
+          }
+          var _valid1 = _errs61 === errors;
           if (_valid1) {
             valid21 = true;
             passing0 = 0;
           }
-          const _errs58 = errors;
-          if (data22 && typeof data22 == "object" && !Array.isArray(data22)) {
-            if (data22.regex === void 0) {
-              const err42 = { instancePath: instancePath + "/foreach/split", schemaPath: "#/$defs/foreach/properties/split/oneOf/1/required", keyword: "required", params: { missingProperty: "regex" }, message: "must have required property 'regex'", schema: schema49.properties.split.oneOf[1].required, parentSchema: schema49.properties.split.oneOf[1], data: data22 };
+          const _errs62 = errors;
+          if (data24 && typeof data24 == "object" && !Array.isArray(data24)) {
+            if (data24.regex === void 0) {
+              const err46 = { instancePath: instancePath + "/foreach/split", schemaPath: "#/$defs/foreach/properties/split/oneOf/1/required", keyword: "required", params: { missingProperty: "regex" }, message: "must have required property 'regex'", schema: schema50.properties.split.oneOf[1].required, parentSchema: schema50.properties.split.oneOf[1], data: data24 };
               if (vErrors === null) {
-                vErrors = [err42];
+                vErrors = [err46];
               } else {
-                vErrors.push(err42);
+                vErrors.push(err46);
               }
               errors++;
             }
-            for (const key3 in data22) {
+            for (const key3 in data24) {
               if (!(key3 === "regex")) {
-                const err43 = { instancePath: instancePath + "/foreach/split", schemaPath: "#/$defs/foreach/properties/split/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema49.properties.split.oneOf[1], data: data22 };
+                const err47 = { instancePath: instancePath + "/foreach/split", schemaPath: "#/$defs/foreach/properties/split/oneOf/1/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties", schema: false, parentSchema: schema50.properties.split.oneOf[1], data: data24 };
                 if (vErrors === null) {
-                  vErrors = [err43];
+                  vErrors = [err47];
                 } else {
-                  vErrors.push(err43);
+                  vErrors.push(err47);
                 }
                 errors++;
               }
             }
-            if (data22.regex !== void 0) {
-              let data23 = data22.regex;
-              if (typeof data23 === "string") {
-                if (func2(data23) < 1) {
-                  const err44 = { instancePath: instancePath + "/foreach/split/regex", schemaPath: "#/$defs/foreach/properties/split/oneOf/1/properties/regex/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema49.properties.split.oneOf[1].properties.regex, data: data23 };
+            if (data24.regex !== void 0) {
+              let data25 = data24.regex;
+              if (typeof data25 === "string") {
+                if (func2(data25) < 1) {
+                  const err48 = { instancePath: instancePath + "/foreach/split/regex", schemaPath: "#/$defs/foreach/properties/split/oneOf/1/properties/regex/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema50.properties.split.oneOf[1].properties.regex, data: data25 };
                   if (vErrors === null) {
-                    vErrors = [err44];
+                    vErrors = [err48];
                   } else {
-                    vErrors.push(err44);
+                    vErrors.push(err48);
                   }
                   errors++;
                 }
               } else {
-                const err45 = { instancePath: instancePath + "/foreach/split/regex", schemaPath: "#/$defs/foreach/properties/split/oneOf/1/properties/regex/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.properties.split.oneOf[1].properties.regex.type, parentSchema: schema49.properties.split.oneOf[1].properties.regex, data: data23 };
+                const err49 = { instancePath: instancePath + "/foreach/split/regex", schemaPath: "#/$defs/foreach/properties/split/oneOf/1/properties/regex/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema50.properties.split.oneOf[1].properties.regex.type, parentSchema: schema50.properties.split.oneOf[1].properties.regex, data: data25 };
                 if (vErrors === null) {
-                  vErrors = [err45];
+                  vErrors = [err49];
                 } else {
-                  vErrors.push(err45);
+                  vErrors.push(err49);
                 }
                 errors++;
               }
             }
           } else {
-            const err46 = { instancePath: instancePath + "/foreach/split", schemaPath: "#/$defs/foreach/properties/split/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema49.properties.split.oneOf[1].type, parentSchema: schema49.properties.split.oneOf[1], data: data22 };
+            const err50 = { instancePath: instancePath + "/foreach/split", schemaPath: "#/$defs/foreach/properties/split/oneOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema50.properties.split.oneOf[1].type, parentSchema: schema50.properties.split.oneOf[1], data: data24 };
             if (vErrors === null) {
-              vErrors = [err46];
+              vErrors = [err50];
             } else {
-              vErrors.push(err46);
+              vErrors.push(err50);
             }
             errors++;
           }
-          var _valid1 = _errs58 === errors;
+          var _valid1 = _errs62 === errors;
           if (_valid1 && valid21) {
             valid21 = false;
             passing0 = [passing0, 1];
@@ -20835,18 +20881,18 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
           if (!valid21) {
-            const err47 = { instancePath: instancePath + "/foreach/split", schemaPath: "#/$defs/foreach/properties/split/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema49.properties.split.oneOf, parentSchema: schema49.properties.split, data: data22 };
+            const err51 = { instancePath: instancePath + "/foreach/split", schemaPath: "#/$defs/foreach/properties/split/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf", schema: schema50.properties.split.oneOf, parentSchema: schema50.properties.split, data: data24 };
             if (vErrors === null) {
-              vErrors = [err47];
+              vErrors = [err51];
             } else {
-              vErrors.push(err47);
+              vErrors.push(err51);
             }
             errors++;
           } else {
-            errors = _errs56;
+            errors = _errs60;
             if (vErrors !== null) {
-              if (_errs56) {
-                vErrors.length = _errs56;
+              if (_errs60) {
+                vErrors.length = _errs60;
               } else {
                 vErrors = null;
               }
@@ -20854,53 +20900,9 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
         if (data17.max_chars !== void 0) {
-          let data24 = data17.max_chars;
-          if (!(typeof data24 == "number" && (!(data24 % 1) && !isNaN(data24)) && isFinite(data24))) {
-            const err48 = { instancePath: instancePath + "/foreach/max_chars", schemaPath: "#/$defs/foreach/properties/max_chars/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema49.properties.max_chars.type, parentSchema: schema49.properties.max_chars, data: data24 };
-            if (vErrors === null) {
-              vErrors = [err48];
-            } else {
-              vErrors.push(err48);
-            }
-            errors++;
-          }
-          if (typeof data24 == "number" && isFinite(data24)) {
-            if (data24 < 80 || isNaN(data24)) {
-              const err49 = { instancePath: instancePath + "/foreach/max_chars", schemaPath: "#/$defs/foreach/properties/max_chars/minimum", keyword: "minimum", params: { comparison: ">=", limit: 80 }, message: "must be >= 80", schema: 80, parentSchema: schema49.properties.max_chars, data: data24 };
-              if (vErrors === null) {
-                vErrors = [err49];
-              } else {
-                vErrors.push(err49);
-              }
-              errors++;
-            }
-          }
-        }
-      } else {
-        const err50 = { instancePath: instancePath + "/foreach", schemaPath: "#/$defs/foreach/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema49.type, parentSchema: schema49, data: data17 };
-        if (vErrors === null) {
-          vErrors = [err50];
-        } else {
-          vErrors.push(err50);
-        }
-        errors++;
-      }
-    }
-    if (data.assembled_guard !== void 0) {
-      let data25 = data.assembled_guard;
-      if (data25 && typeof data25 == "object" && !Array.isArray(data25)) {
-        if (data25.guard === void 0) {
-          const err51 = { instancePath: instancePath + "/assembled_guard", schemaPath: "#/properties/assembled_guard/required", keyword: "required", params: { missingProperty: "guard" }, message: "must have required property 'guard'", schema: schema41.properties.assembled_guard.required, parentSchema: schema41.properties.assembled_guard, data: data25 };
-          if (vErrors === null) {
-            vErrors = [err51];
-          } else {
-            vErrors.push(err51);
-          }
-          errors++;
-        }
-        for (const key4 in data25) {
-          if (!(key4 === "guard" || key4 === "guard_config")) {
-            const err52 = { instancePath: instancePath + "/assembled_guard", schemaPath: "#/properties/assembled_guard/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties", schema: false, parentSchema: schema41.properties.assembled_guard, data: data25 };
+          let data26 = data17.max_chars;
+          if (!(typeof data26 == "number" && (!(data26 % 1) && !isNaN(data26)) && isFinite(data26))) {
+            const err52 = { instancePath: instancePath + "/foreach/max_chars", schemaPath: "#/$defs/foreach/properties/max_chars/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema50.properties.max_chars.type, parentSchema: schema50.properties.max_chars, data: data26 };
             if (vErrors === null) {
               vErrors = [err52];
             } else {
@@ -20908,12 +20910,9 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             }
             errors++;
           }
-        }
-        if (data25.guard !== void 0) {
-          let data26 = data25.guard;
-          if (typeof data26 === "string") {
-            if (func2(data26) < 1) {
-              const err53 = { instancePath: instancePath + "/assembled_guard/guard", schemaPath: "#/properties/assembled_guard/properties/guard/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema41.properties.assembled_guard.properties.guard, data: data26 };
+          if (typeof data26 == "number" && isFinite(data26)) {
+            if (data26 < 80 || isNaN(data26)) {
+              const err53 = { instancePath: instancePath + "/foreach/max_chars", schemaPath: "#/$defs/foreach/properties/max_chars/minimum", keyword: "minimum", params: { comparison: ">=", limit: 80 }, message: "must be >= 80", schema: 80, parentSchema: schema50.properties.max_chars, data: data26 };
               if (vErrors === null) {
                 vErrors = [err53];
               } else {
@@ -20921,72 +20920,71 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
+          }
+        }
+      } else {
+        const err54 = { instancePath: instancePath + "/foreach", schemaPath: "#/$defs/foreach/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema50.type, parentSchema: schema50, data: data17 };
+        if (vErrors === null) {
+          vErrors = [err54];
+        } else {
+          vErrors.push(err54);
+        }
+        errors++;
+      }
+    }
+    if (data.assembled_guard !== void 0) {
+      let data27 = data.assembled_guard;
+      if (data27 && typeof data27 == "object" && !Array.isArray(data27)) {
+        if (data27.guard === void 0) {
+          const err55 = { instancePath: instancePath + "/assembled_guard", schemaPath: "#/properties/assembled_guard/required", keyword: "required", params: { missingProperty: "guard" }, message: "must have required property 'guard'", schema: schema42.properties.assembled_guard.required, parentSchema: schema42.properties.assembled_guard, data: data27 };
+          if (vErrors === null) {
+            vErrors = [err55];
           } else {
-            const err54 = { instancePath: instancePath + "/assembled_guard/guard", schemaPath: "#/properties/assembled_guard/properties/guard/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.assembled_guard.properties.guard.type, parentSchema: schema41.properties.assembled_guard.properties.guard, data: data26 };
+            vErrors.push(err55);
+          }
+          errors++;
+        }
+        for (const key4 in data27) {
+          if (!(key4 === "guard" || key4 === "guard_config")) {
+            const err56 = { instancePath: instancePath + "/assembled_guard", schemaPath: "#/properties/assembled_guard/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties", schema: false, parentSchema: schema42.properties.assembled_guard, data: data27 };
             if (vErrors === null) {
-              vErrors = [err54];
+              vErrors = [err56];
             } else {
-              vErrors.push(err54);
+              vErrors.push(err56);
             }
             errors++;
           }
         }
-        if (data25.guard_config !== void 0) {
-          if (!validate24(data25.guard_config, { instancePath: instancePath + "/assembled_guard/guard_config", parentData: data25, parentDataProperty: "guard_config", rootData, dynamicAnchors })) {
+        if (data27.guard !== void 0) {
+          let data28 = data27.guard;
+          if (typeof data28 === "string") {
+            if (func2(data28) < 1) {
+              const err57 = { instancePath: instancePath + "/assembled_guard/guard", schemaPath: "#/properties/assembled_guard/properties/guard/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema42.properties.assembled_guard.properties.guard, data: data28 };
+              if (vErrors === null) {
+                vErrors = [err57];
+              } else {
+                vErrors.push(err57);
+              }
+              errors++;
+            }
+          } else {
+            const err58 = { instancePath: instancePath + "/assembled_guard/guard", schemaPath: "#/properties/assembled_guard/properties/guard/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.assembled_guard.properties.guard.type, parentSchema: schema42.properties.assembled_guard.properties.guard, data: data28 };
+            if (vErrors === null) {
+              vErrors = [err58];
+            } else {
+              vErrors.push(err58);
+            }
+            errors++;
+          }
+        }
+        if (data27.guard_config !== void 0) {
+          if (!validate24(data27.guard_config, { instancePath: instancePath + "/assembled_guard/guard_config", parentData: data27, parentDataProperty: "guard_config", rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
             errors = vErrors.length;
           }
         }
       } else {
-        const err55 = { instancePath: instancePath + "/assembled_guard", schemaPath: "#/properties/assembled_guard/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.properties.assembled_guard.type, parentSchema: schema41.properties.assembled_guard, data: data25 };
-        if (vErrors === null) {
-          vErrors = [err55];
-        } else {
-          vErrors.push(err55);
-        }
-        errors++;
-      }
-    }
-    if (data.carry_edits !== void 0) {
-      let data28 = data.carry_edits;
-      if (typeof data28 !== "boolean") {
-        const err56 = { instancePath: instancePath + "/carry_edits", schemaPath: "#/$defs/carry_edits/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema35.type, parentSchema: schema35, data: data28 };
-        if (vErrors === null) {
-          vErrors = [err56];
-        } else {
-          vErrors.push(err56);
-        }
-        errors++;
-      }
-    }
-    if (data.human_prompt_title !== void 0) {
-      let data29 = data.human_prompt_title;
-      if (typeof data29 !== "string") {
-        const err57 = { instancePath: instancePath + "/human_prompt_title", schemaPath: "#/properties/human_prompt_title/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.human_prompt_title.type, parentSchema: schema41.properties.human_prompt_title, data: data29 };
-        if (vErrors === null) {
-          vErrors = [err57];
-        } else {
-          vErrors.push(err57);
-        }
-        errors++;
-      }
-    }
-    if (data.output_type !== void 0) {
-      let data30 = data.output_type;
-      if (typeof data30 !== "string") {
-        const err58 = { instancePath: instancePath + "/output_type", schemaPath: "#/properties/output_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.output_type.type, parentSchema: schema41.properties.output_type, data: data30 };
-        if (vErrors === null) {
-          vErrors = [err58];
-        } else {
-          vErrors.push(err58);
-        }
-        errors++;
-      }
-    }
-    if (data.r_patience !== void 0) {
-      let data31 = data.r_patience;
-      if (!(typeof data31 == "number" && (!(data31 % 1) && !isNaN(data31)) && isFinite(data31))) {
-        const err59 = { instancePath: instancePath + "/r_patience", schemaPath: "#/properties/r_patience/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema41.properties.r_patience.type, parentSchema: schema41.properties.r_patience, data: data31 };
+        const err59 = { instancePath: instancePath + "/assembled_guard", schemaPath: "#/properties/assembled_guard/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.properties.assembled_guard.type, parentSchema: schema42.properties.assembled_guard, data: data27 };
         if (vErrors === null) {
           vErrors = [err59];
         } else {
@@ -20994,22 +20992,23 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data31 == "number" && isFinite(data31)) {
-        if (data31 < 0 || isNaN(data31)) {
-          const err60 = { instancePath: instancePath + "/r_patience", schemaPath: "#/properties/r_patience/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema41.properties.r_patience, data: data31 };
-          if (vErrors === null) {
-            vErrors = [err60];
-          } else {
-            vErrors.push(err60);
-          }
-          errors++;
+    }
+    if (data.carry_edits !== void 0) {
+      let data30 = data.carry_edits;
+      if (typeof data30 !== "boolean") {
+        const err60 = { instancePath: instancePath + "/carry_edits", schemaPath: "#/$defs/carry_edits/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema35.type, parentSchema: schema35, data: data30 };
+        if (vErrors === null) {
+          vErrors = [err60];
+        } else {
+          vErrors.push(err60);
         }
+        errors++;
       }
     }
-    if (data.e_max !== void 0) {
-      let data32 = data.e_max;
-      if (!(typeof data32 == "number" && (!(data32 % 1) && !isNaN(data32)) && isFinite(data32))) {
-        const err61 = { instancePath: instancePath + "/e_max", schemaPath: "#/properties/e_max/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema41.properties.e_max.type, parentSchema: schema41.properties.e_max, data: data32 };
+    if (data.adopt_existing !== void 0) {
+      let data31 = data.adopt_existing;
+      if (typeof data31 !== "boolean") {
+        const err61 = { instancePath: instancePath + "/adopt_existing", schemaPath: "#/$defs/adopt_existing/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema36.type, parentSchema: schema36, data: data31 };
         if (vErrors === null) {
           vErrors = [err61];
         } else {
@@ -21017,36 +21016,35 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data32 == "number" && isFinite(data32)) {
-        if (data32 < 0 || isNaN(data32)) {
-          const err62 = { instancePath: instancePath + "/e_max", schemaPath: "#/properties/e_max/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema41.properties.e_max, data: data32 };
-          if (vErrors === null) {
-            vErrors = [err62];
-          } else {
-            vErrors.push(err62);
-          }
-          errors++;
+    }
+    if (data.human_prompt_title !== void 0) {
+      let data32 = data.human_prompt_title;
+      if (typeof data32 !== "string") {
+        const err62 = { instancePath: instancePath + "/human_prompt_title", schemaPath: "#/properties/human_prompt_title/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.human_prompt_title.type, parentSchema: schema42.properties.human_prompt_title, data: data32 };
+        if (vErrors === null) {
+          vErrors = [err62];
+        } else {
+          vErrors.push(err62);
         }
+        errors++;
       }
     }
-    if (data.escalate_feedback_to !== void 0) {
-      let data33 = data.escalate_feedback_to;
-      if (Array.isArray(data33)) {
-        const len5 = data33.length;
-        for (let i7 = 0; i7 < len5; i7++) {
-          let data34 = data33[i7];
-          if (typeof data34 !== "string") {
-            const err63 = { instancePath: instancePath + "/escalate_feedback_to/" + i7, schemaPath: "#/properties/escalate_feedback_to/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.escalate_feedback_to.items.type, parentSchema: schema41.properties.escalate_feedback_to.items, data: data34 };
-            if (vErrors === null) {
-              vErrors = [err63];
-            } else {
-              vErrors.push(err63);
-            }
-            errors++;
-          }
+    if (data.output_type !== void 0) {
+      let data33 = data.output_type;
+      if (typeof data33 !== "string") {
+        const err63 = { instancePath: instancePath + "/output_type", schemaPath: "#/properties/output_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.output_type.type, parentSchema: schema42.properties.output_type, data: data33 };
+        if (vErrors === null) {
+          vErrors = [err63];
+        } else {
+          vErrors.push(err63);
         }
-      } else {
-        const err64 = { instancePath: instancePath + "/escalate_feedback_to", schemaPath: "#/properties/escalate_feedback_to/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema41.properties.escalate_feedback_to.type, parentSchema: schema41.properties.escalate_feedback_to, data: data33 };
+        errors++;
+      }
+    }
+    if (data.r_patience !== void 0) {
+      let data34 = data.r_patience;
+      if (!(typeof data34 == "number" && (!(data34 % 1) && !isNaN(data34)) && isFinite(data34))) {
+        const err64 = { instancePath: instancePath + "/r_patience", schemaPath: "#/properties/r_patience/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema42.properties.r_patience.type, parentSchema: schema42.properties.r_patience, data: data34 };
         if (vErrors === null) {
           vErrors = [err64];
         } else {
@@ -21054,25 +21052,85 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (typeof data34 == "number" && isFinite(data34)) {
+        if (data34 < 0 || isNaN(data34)) {
+          const err65 = { instancePath: instancePath + "/r_patience", schemaPath: "#/properties/r_patience/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema42.properties.r_patience, data: data34 };
+          if (vErrors === null) {
+            vErrors = [err65];
+          } else {
+            vErrors.push(err65);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.e_max !== void 0) {
+      let data35 = data.e_max;
+      if (!(typeof data35 == "number" && (!(data35 % 1) && !isNaN(data35)) && isFinite(data35))) {
+        const err66 = { instancePath: instancePath + "/e_max", schemaPath: "#/properties/e_max/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema42.properties.e_max.type, parentSchema: schema42.properties.e_max, data: data35 };
+        if (vErrors === null) {
+          vErrors = [err66];
+        } else {
+          vErrors.push(err66);
+        }
+        errors++;
+      }
+      if (typeof data35 == "number" && isFinite(data35)) {
+        if (data35 < 0 || isNaN(data35)) {
+          const err67 = { instancePath: instancePath + "/e_max", schemaPath: "#/properties/e_max/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema42.properties.e_max, data: data35 };
+          if (vErrors === null) {
+            vErrors = [err67];
+          } else {
+            vErrors.push(err67);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.escalate_feedback_to !== void 0) {
+      let data36 = data.escalate_feedback_to;
+      if (Array.isArray(data36)) {
+        const len5 = data36.length;
+        for (let i7 = 0; i7 < len5; i7++) {
+          let data37 = data36[i7];
+          if (typeof data37 !== "string") {
+            const err68 = { instancePath: instancePath + "/escalate_feedback_to/" + i7, schemaPath: "#/properties/escalate_feedback_to/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.escalate_feedback_to.items.type, parentSchema: schema42.properties.escalate_feedback_to.items, data: data37 };
+            if (vErrors === null) {
+              vErrors = [err68];
+            } else {
+              vErrors.push(err68);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err69 = { instancePath: instancePath + "/escalate_feedback_to", schemaPath: "#/properties/escalate_feedback_to/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema42.properties.escalate_feedback_to.type, parentSchema: schema42.properties.escalate_feedback_to, data: data36 };
+        if (vErrors === null) {
+          vErrors = [err69];
+        } else {
+          vErrors.push(err69);
+        }
+        errors++;
+      }
     }
     if (data.escalate_feedback_by_guard !== void 0) {
-      let data35 = data.escalate_feedback_by_guard;
-      if (!(data35 && typeof data35 == "object" && !Array.isArray(data35))) {
-        const err65 = { instancePath: instancePath + "/escalate_feedback_by_guard", schemaPath: "#/properties/escalate_feedback_by_guard/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.properties.escalate_feedback_by_guard.type, parentSchema: schema41.properties.escalate_feedback_by_guard, data: data35 };
+      let data38 = data.escalate_feedback_by_guard;
+      if (!(data38 && typeof data38 == "object" && !Array.isArray(data38))) {
+        const err70 = { instancePath: instancePath + "/escalate_feedback_by_guard", schemaPath: "#/properties/escalate_feedback_by_guard/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.properties.escalate_feedback_by_guard.type, parentSchema: schema42.properties.escalate_feedback_by_guard, data: data38 };
         if (vErrors === null) {
-          vErrors = [err65];
+          vErrors = [err70];
         } else {
-          vErrors.push(err65);
+          vErrors.push(err70);
         }
         errors++;
       }
     }
   } else {
-    const err66 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data };
+    const err71 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.type, parentSchema: schema42, data };
     if (vErrors === null) {
-      vErrors = [err66];
+      vErrors = [err71];
     } else {
-      vErrors.push(err66);
+      vErrors.push(err71);
     }
     errors++;
   }
@@ -21313,46 +21371,58 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.adopt_existing !== void 0) {
+      let data11 = data.adopt_existing;
+      if (typeof data11 !== "boolean") {
+        const err20 = { instancePath: instancePath + "/adopt_existing", schemaPath: "#/$defs/adopt_existing/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema36.type, parentSchema: schema36, data: data11 };
+        if (vErrors === null) {
+          vErrors = [err20];
+        } else {
+          vErrors.push(err20);
+        }
+        errors++;
+      }
+    }
     if (data.prompts !== void 0) {
-      let data11 = data.prompts;
-      if (typeof data11 === "string") {
-        if (func2(data11) < 1) {
-          const err20 = { instancePath: instancePath + "/prompts", schemaPath: "#/properties/prompts/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema31.properties.prompts, data: data11 };
+      let data12 = data.prompts;
+      if (typeof data12 === "string") {
+        if (func2(data12) < 1) {
+          const err21 = { instancePath: instancePath + "/prompts", schemaPath: "#/properties/prompts/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema31.properties.prompts, data: data12 };
           if (vErrors === null) {
-            vErrors = [err20];
+            vErrors = [err21];
           } else {
-            vErrors.push(err20);
+            vErrors.push(err21);
           }
           errors++;
         }
       } else {
-        const err21 = { instancePath: instancePath + "/prompts", schemaPath: "#/properties/prompts/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema31.properties.prompts.type, parentSchema: schema31.properties.prompts, data: data11 };
+        const err22 = { instancePath: instancePath + "/prompts", schemaPath: "#/properties/prompts/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema31.properties.prompts.type, parentSchema: schema31.properties.prompts, data: data12 };
         if (vErrors === null) {
-          vErrors = [err21];
+          vErrors = [err22];
         } else {
-          vErrors.push(err21);
+          vErrors.push(err22);
         }
         errors++;
       }
     }
     if (data.generator !== void 0) {
-      let data12 = data.generator;
-      if (typeof data12 === "string") {
-        if (func2(data12) < 1) {
-          const err22 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema36, data: data12 };
+      let data13 = data.generator;
+      if (typeof data13 === "string") {
+        if (func2(data13) < 1) {
+          const err23 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters", schema: 1, parentSchema: schema37, data: data13 };
           if (vErrors === null) {
-            vErrors = [err22];
+            vErrors = [err23];
           } else {
-            vErrors.push(err22);
+            vErrors.push(err23);
           }
           errors++;
         }
       } else {
-        const err23 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.type, parentSchema: schema36, data: data12 };
+        const err24 = { instancePath: instancePath + "/generator", schemaPath: "#/$defs/generator/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.type, parentSchema: schema37, data: data13 };
         if (vErrors === null) {
-          vErrors = [err23];
+          vErrors = [err24];
         } else {
-          vErrors.push(err23);
+          vErrors.push(err24);
         }
         errors++;
       }
@@ -21364,22 +21434,13 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.pricing !== void 0) {
-      let data14 = data.pricing;
-      if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
-        for (const key1 in data14) {
-          let data15 = data14[key1];
-          if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
-            if (data15.input === void 0) {
-              const err24 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/required", keyword: "required", params: { missingProperty: "input" }, message: "must have required property 'input'", schema: schema31.properties.pricing.additionalProperties.required, parentSchema: schema31.properties.pricing.additionalProperties, data: data15 };
-              if (vErrors === null) {
-                vErrors = [err24];
-              } else {
-                vErrors.push(err24);
-              }
-              errors++;
-            }
-            if (data15.output === void 0) {
-              const err25 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/required", keyword: "required", params: { missingProperty: "output" }, message: "must have required property 'output'", schema: schema31.properties.pricing.additionalProperties.required, parentSchema: schema31.properties.pricing.additionalProperties, data: data15 };
+      let data15 = data.pricing;
+      if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
+        for (const key1 in data15) {
+          let data16 = data15[key1];
+          if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
+            if (data16.input === void 0) {
+              const err25 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/required", keyword: "required", params: { missingProperty: "input" }, message: "must have required property 'input'", schema: schema31.properties.pricing.additionalProperties.required, parentSchema: schema31.properties.pricing.additionalProperties, data: data16 };
               if (vErrors === null) {
                 vErrors = [err25];
               } else {
@@ -21387,119 +21448,119 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-            for (const key2 in data15) {
-              if (!(key2 === "input" || key2 === "output" || key2 === "cached_input" || key2 === "cache_write" || key2 === "batch_discount")) {
-                const err26 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema31.properties.pricing.additionalProperties, data: data15 };
-                if (vErrors === null) {
-                  vErrors = [err26];
-                } else {
-                  vErrors.push(err26);
-                }
-                errors++;
-              }
-            }
-            if (data15.input !== void 0) {
-              let data16 = data15.input;
-              if (typeof data16 == "number" && isFinite(data16)) {
-                if (data16 < 0 || isNaN(data16)) {
-                  const err27 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/input", schemaPath: "#/properties/pricing/additionalProperties/properties/input/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.pricing.additionalProperties.properties.input, data: data16 };
-                  if (vErrors === null) {
-                    vErrors = [err27];
-                  } else {
-                    vErrors.push(err27);
-                  }
-                  errors++;
-                }
+            if (data16.output === void 0) {
+              const err26 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/required", keyword: "required", params: { missingProperty: "output" }, message: "must have required property 'output'", schema: schema31.properties.pricing.additionalProperties.required, parentSchema: schema31.properties.pricing.additionalProperties, data: data16 };
+              if (vErrors === null) {
+                vErrors = [err26];
               } else {
-                const err28 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/input", schemaPath: "#/properties/pricing/additionalProperties/properties/input/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema31.properties.pricing.additionalProperties.properties.input.type, parentSchema: schema31.properties.pricing.additionalProperties.properties.input, data: data16 };
+                vErrors.push(err26);
+              }
+              errors++;
+            }
+            for (const key2 in data16) {
+              if (!(key2 === "input" || key2 === "output" || key2 === "cached_input" || key2 === "cache_write" || key2 === "batch_discount")) {
+                const err27 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema31.properties.pricing.additionalProperties, data: data16 };
                 if (vErrors === null) {
-                  vErrors = [err28];
+                  vErrors = [err27];
                 } else {
-                  vErrors.push(err28);
+                  vErrors.push(err27);
                 }
                 errors++;
               }
             }
-            if (data15.output !== void 0) {
-              let data17 = data15.output;
+            if (data16.input !== void 0) {
+              let data17 = data16.input;
               if (typeof data17 == "number" && isFinite(data17)) {
                 if (data17 < 0 || isNaN(data17)) {
-                  const err29 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/output", schemaPath: "#/properties/pricing/additionalProperties/properties/output/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.pricing.additionalProperties.properties.output, data: data17 };
+                  const err28 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/input", schemaPath: "#/properties/pricing/additionalProperties/properties/input/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.pricing.additionalProperties.properties.input, data: data17 };
                   if (vErrors === null) {
-                    vErrors = [err29];
+                    vErrors = [err28];
                   } else {
-                    vErrors.push(err29);
+                    vErrors.push(err28);
                   }
                   errors++;
                 }
               } else {
-                const err30 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/output", schemaPath: "#/properties/pricing/additionalProperties/properties/output/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema31.properties.pricing.additionalProperties.properties.output.type, parentSchema: schema31.properties.pricing.additionalProperties.properties.output, data: data17 };
+                const err29 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/input", schemaPath: "#/properties/pricing/additionalProperties/properties/input/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema31.properties.pricing.additionalProperties.properties.input.type, parentSchema: schema31.properties.pricing.additionalProperties.properties.input, data: data17 };
                 if (vErrors === null) {
-                  vErrors = [err30];
+                  vErrors = [err29];
                 } else {
-                  vErrors.push(err30);
+                  vErrors.push(err29);
                 }
                 errors++;
               }
             }
-            if (data15.cached_input !== void 0) {
-              let data18 = data15.cached_input;
+            if (data16.output !== void 0) {
+              let data18 = data16.output;
               if (typeof data18 == "number" && isFinite(data18)) {
                 if (data18 < 0 || isNaN(data18)) {
-                  const err31 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/cached_input", schemaPath: "#/properties/pricing/additionalProperties/properties/cached_input/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.pricing.additionalProperties.properties.cached_input, data: data18 };
+                  const err30 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/output", schemaPath: "#/properties/pricing/additionalProperties/properties/output/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.pricing.additionalProperties.properties.output, data: data18 };
                   if (vErrors === null) {
-                    vErrors = [err31];
+                    vErrors = [err30];
                   } else {
-                    vErrors.push(err31);
+                    vErrors.push(err30);
                   }
                   errors++;
                 }
               } else {
-                const err32 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/cached_input", schemaPath: "#/properties/pricing/additionalProperties/properties/cached_input/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema31.properties.pricing.additionalProperties.properties.cached_input.type, parentSchema: schema31.properties.pricing.additionalProperties.properties.cached_input, data: data18 };
+                const err31 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/output", schemaPath: "#/properties/pricing/additionalProperties/properties/output/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema31.properties.pricing.additionalProperties.properties.output.type, parentSchema: schema31.properties.pricing.additionalProperties.properties.output, data: data18 };
                 if (vErrors === null) {
-                  vErrors = [err32];
+                  vErrors = [err31];
                 } else {
-                  vErrors.push(err32);
+                  vErrors.push(err31);
                 }
                 errors++;
               }
             }
-            if (data15.cache_write !== void 0) {
-              let data19 = data15.cache_write;
+            if (data16.cached_input !== void 0) {
+              let data19 = data16.cached_input;
               if (typeof data19 == "number" && isFinite(data19)) {
                 if (data19 < 0 || isNaN(data19)) {
-                  const err33 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/cache_write", schemaPath: "#/properties/pricing/additionalProperties/properties/cache_write/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.pricing.additionalProperties.properties.cache_write, data: data19 };
+                  const err32 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/cached_input", schemaPath: "#/properties/pricing/additionalProperties/properties/cached_input/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.pricing.additionalProperties.properties.cached_input, data: data19 };
                   if (vErrors === null) {
-                    vErrors = [err33];
+                    vErrors = [err32];
                   } else {
-                    vErrors.push(err33);
+                    vErrors.push(err32);
                   }
                   errors++;
                 }
               } else {
-                const err34 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/cache_write", schemaPath: "#/properties/pricing/additionalProperties/properties/cache_write/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema31.properties.pricing.additionalProperties.properties.cache_write.type, parentSchema: schema31.properties.pricing.additionalProperties.properties.cache_write, data: data19 };
+                const err33 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/cached_input", schemaPath: "#/properties/pricing/additionalProperties/properties/cached_input/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema31.properties.pricing.additionalProperties.properties.cached_input.type, parentSchema: schema31.properties.pricing.additionalProperties.properties.cached_input, data: data19 };
                 if (vErrors === null) {
-                  vErrors = [err34];
+                  vErrors = [err33];
                 } else {
-                  vErrors.push(err34);
+                  vErrors.push(err33);
                 }
                 errors++;
               }
             }
-            if (data15.batch_discount !== void 0) {
-              let data20 = data15.batch_discount;
+            if (data16.cache_write !== void 0) {
+              let data20 = data16.cache_write;
               if (typeof data20 == "number" && isFinite(data20)) {
-                if (data20 > 1 || isNaN(data20)) {
-                  const err35 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/batch_discount", schemaPath: "#/properties/pricing/additionalProperties/properties/batch_discount/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema31.properties.pricing.additionalProperties.properties.batch_discount, data: data20 };
+                if (data20 < 0 || isNaN(data20)) {
+                  const err34 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/cache_write", schemaPath: "#/properties/pricing/additionalProperties/properties/cache_write/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.pricing.additionalProperties.properties.cache_write, data: data20 };
                   if (vErrors === null) {
-                    vErrors = [err35];
+                    vErrors = [err34];
                   } else {
-                    vErrors.push(err35);
+                    vErrors.push(err34);
                   }
                   errors++;
                 }
-                if (data20 < 0 || isNaN(data20)) {
-                  const err36 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/batch_discount", schemaPath: "#/properties/pricing/additionalProperties/properties/batch_discount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.pricing.additionalProperties.properties.batch_discount, data: data20 };
+              } else {
+                const err35 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/cache_write", schemaPath: "#/properties/pricing/additionalProperties/properties/cache_write/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema31.properties.pricing.additionalProperties.properties.cache_write.type, parentSchema: schema31.properties.pricing.additionalProperties.properties.cache_write, data: data20 };
+                if (vErrors === null) {
+                  vErrors = [err35];
+                } else {
+                  vErrors.push(err35);
+                }
+                errors++;
+              }
+            }
+            if (data16.batch_discount !== void 0) {
+              let data21 = data16.batch_discount;
+              if (typeof data21 == "number" && isFinite(data21)) {
+                if (data21 > 1 || isNaN(data21)) {
+                  const err36 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/batch_discount", schemaPath: "#/properties/pricing/additionalProperties/properties/batch_discount/maximum", keyword: "maximum", params: { comparison: "<=", limit: 1 }, message: "must be <= 1", schema: 1, parentSchema: schema31.properties.pricing.additionalProperties.properties.batch_discount, data: data21 };
                   if (vErrors === null) {
                     vErrors = [err36];
                   } else {
@@ -21507,72 +21568,71 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (data21 < 0 || isNaN(data21)) {
+                  const err37 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/batch_discount", schemaPath: "#/properties/pricing/additionalProperties/properties/batch_discount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0", schema: 0, parentSchema: schema31.properties.pricing.additionalProperties.properties.batch_discount, data: data21 };
+                  if (vErrors === null) {
+                    vErrors = [err37];
+                  } else {
+                    vErrors.push(err37);
+                  }
+                  errors++;
+                }
               } else {
-                const err37 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/batch_discount", schemaPath: "#/properties/pricing/additionalProperties/properties/batch_discount/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema31.properties.pricing.additionalProperties.properties.batch_discount.type, parentSchema: schema31.properties.pricing.additionalProperties.properties.batch_discount, data: data20 };
+                const err38 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/batch_discount", schemaPath: "#/properties/pricing/additionalProperties/properties/batch_discount/type", keyword: "type", params: { type: "number" }, message: "must be number", schema: schema31.properties.pricing.additionalProperties.properties.batch_discount.type, parentSchema: schema31.properties.pricing.additionalProperties.properties.batch_discount, data: data21 };
                 if (vErrors === null) {
-                  vErrors = [err37];
+                  vErrors = [err38];
                 } else {
-                  vErrors.push(err37);
+                  vErrors.push(err38);
                 }
                 errors++;
               }
             }
           } else {
-            const err38 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.pricing.additionalProperties.type, parentSchema: schema31.properties.pricing.additionalProperties, data: data15 };
+            const err39 = { instancePath: instancePath + "/pricing/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/pricing/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.pricing.additionalProperties.type, parentSchema: schema31.properties.pricing.additionalProperties, data: data16 };
             if (vErrors === null) {
-              vErrors = [err38];
+              vErrors = [err39];
             } else {
-              vErrors.push(err38);
+              vErrors.push(err39);
             }
             errors++;
           }
         }
       } else {
-        const err39 = { instancePath: instancePath + "/pricing", schemaPath: "#/properties/pricing/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.pricing.type, parentSchema: schema31.properties.pricing, data: data14 };
+        const err40 = { instancePath: instancePath + "/pricing", schemaPath: "#/properties/pricing/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.pricing.type, parentSchema: schema31.properties.pricing, data: data15 };
         if (vErrors === null) {
-          vErrors = [err39];
+          vErrors = [err40];
         } else {
-          vErrors.push(err39);
+          vErrors.push(err40);
         }
         errors++;
       }
     }
     if (data.action_pairs !== void 0) {
-      let data21 = data.action_pairs;
-      if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
-        if (Object.keys(data21).length < 1) {
-          const err40 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/properties/action_pairs/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties", schema: 1, parentSchema: schema31.properties.action_pairs, data: data21 };
+      let data22 = data.action_pairs;
+      if (data22 && typeof data22 == "object" && !Array.isArray(data22)) {
+        if (Object.keys(data22).length < 1) {
+          const err41 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/properties/action_pairs/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties", schema: 1, parentSchema: schema31.properties.action_pairs, data: data22 };
           if (vErrors === null) {
-            vErrors = [err40];
+            vErrors = [err41];
           } else {
-            vErrors.push(err40);
+            vErrors.push(err41);
           }
           errors++;
         }
-        for (const key3 in data21) {
-          const _errs52 = errors;
+        for (const key3 in data22) {
+          const _errs55 = errors;
           if (typeof key3 === "string") {
             if (!pattern5.test(key3)) {
-              const err41 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/$defs/pair_id/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$" }, message: 'must match pattern "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$"', schema: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", parentSchema: schema40, data: key3, propertyName: key3 };
+              const err42 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/$defs/pair_id/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$" }, message: 'must match pattern "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$"', schema: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", parentSchema: schema41, data: key3, propertyName: key3 };
               if (vErrors === null) {
-                vErrors = [err41];
+                vErrors = [err42];
               } else {
-                vErrors.push(err41);
+                vErrors.push(err42);
               }
               errors++;
             }
           } else {
-            const err42 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/$defs/pair_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.type, parentSchema: schema40, data: key3, propertyName: key3 };
-            if (vErrors === null) {
-              vErrors = [err42];
-            } else {
-              vErrors.push(err42);
-            }
-            errors++;
-          }
-          var valid8 = _errs52 === errors;
-          if (!valid8) {
-            const err43 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/properties/action_pairs/propertyNames", keyword: "propertyNames", params: { propertyName: key3 }, message: "property name must be valid", schema: schema31.properties.action_pairs.propertyNames, parentSchema: schema31.properties.action_pairs, data: data21 };
+            const err43 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/$defs/pair_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.type, parentSchema: schema41, data: key3, propertyName: key3 };
             if (vErrors === null) {
               vErrors = [err43];
             } else {
@@ -21580,29 +21640,39 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
             }
             errors++;
           }
+          var valid9 = _errs55 === errors;
+          if (!valid9) {
+            const err44 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/properties/action_pairs/propertyNames", keyword: "propertyNames", params: { propertyName: key3 }, message: "property name must be valid", schema: schema31.properties.action_pairs.propertyNames, parentSchema: schema31.properties.action_pairs, data: data22 };
+            if (vErrors === null) {
+              vErrors = [err44];
+            } else {
+              vErrors.push(err44);
+            }
+            errors++;
+          }
         }
-        for (const key4 in data21) {
-          if (!validate23(data21[key4], { instancePath: instancePath + "/action_pairs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), parentData: data21, parentDataProperty: key4, rootData, dynamicAnchors })) {
+        for (const key4 in data22) {
+          if (!validate23(data22[key4], { instancePath: instancePath + "/action_pairs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), parentData: data22, parentDataProperty: key4, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
             errors = vErrors.length;
           }
         }
       } else {
-        const err44 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/properties/action_pairs/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.action_pairs.type, parentSchema: schema31.properties.action_pairs, data: data21 };
+        const err45 = { instancePath: instancePath + "/action_pairs", schemaPath: "#/properties/action_pairs/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.properties.action_pairs.type, parentSchema: schema31.properties.action_pairs, data: data22 };
         if (vErrors === null) {
-          vErrors = [err44];
+          vErrors = [err45];
         } else {
-          vErrors.push(err44);
+          vErrors.push(err45);
         }
         errors++;
       }
     }
   } else {
-    const err45 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.type, parentSchema: schema31, data };
+    const err46 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema31.type, parentSchema: schema31, data };
     if (vErrors === null) {
-      vErrors = [err45];
+      vErrors = [err46];
     } else {
-      vErrors.push(err45);
+      vErrors.push(err46);
     }
     errors++;
   }
@@ -21611,7 +21681,7 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate20.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var prompts = validate30;
-var schema51 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:pairflow:schema:prompts:1", "title": "pairflow prompts", "description": "Prompts by action pair id. Every entry is part of its pair's configRef.", "type": "object", "properties": { "$schema": { "type": "string", "description": "The schema this file follows (for editors)." } }, "propertyNames": { "anyOf": [{ "const": "$schema" }, { "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$" }] }, "additionalProperties": { "type": "object", "properties": { "role": { "type": "string", "description": "Who the model is asked to be." }, "constraints": { "type": "string", "description": "Rules the artifact must follow." }, "task": { "type": "string", "description": "What to produce." }, "feedback_wrapper": { "type": "string", "description": "How a rejected attempt's feedback is shown on retry; {feedback} is replaced." }, "escalation_feedback_wrapper": { "type": "string", "description": "The reference framework's wrapper for escalated feedback. Accepted and hashed with the entry; pairflow does not escalate." } }, "additionalProperties": false } };
+var schema53 = { "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:pairflow:schema:prompts:1", "title": "pairflow prompts", "description": "Prompts by action pair id. Every entry is part of its pair's configRef.", "type": "object", "properties": { "$schema": { "type": "string", "description": "The schema this file follows (for editors)." } }, "propertyNames": { "anyOf": [{ "const": "$schema" }, { "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$" }] }, "additionalProperties": { "type": "object", "properties": { "role": { "type": "string", "description": "Who the model is asked to be." }, "constraints": { "type": "string", "description": "Rules the artifact must follow." }, "task": { "type": "string", "description": "What to produce." }, "feedback_wrapper": { "type": "string", "description": "How a rejected attempt's feedback is shown on retry; {feedback} is replaced." }, "escalation_feedback_wrapper": { "type": "string", "description": "The reference framework's wrapper for escalated feedback. Accepted and hashed with the entry; pairflow does not escalate." } }, "additionalProperties": false } };
 function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21630,7 +21700,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       let valid1 = false;
       const _errs3 = errors;
       if ("$schema" !== key0) {
-        const err0 = { instancePath, schemaPath: "#/propertyNames/anyOf/0/const", keyword: "const", params: { allowedValue: "$schema" }, message: "must be equal to constant", schema: "$schema", parentSchema: schema51.propertyNames.anyOf[0], data: key0, propertyName: key0 };
+        const err0 = { instancePath, schemaPath: "#/propertyNames/anyOf/0/const", keyword: "const", params: { allowedValue: "$schema" }, message: "must be equal to constant", schema: "$schema", parentSchema: schema53.propertyNames.anyOf[0], data: key0, propertyName: key0 };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -21643,7 +21713,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       const _errs4 = errors;
       if (typeof key0 === "string") {
         if (!pattern5.test(key0)) {
-          const err1 = { instancePath, schemaPath: "#/propertyNames/anyOf/1/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$" }, message: 'must match pattern "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$"', schema: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", parentSchema: schema51.propertyNames.anyOf[1], data: key0, propertyName: key0 };
+          const err1 = { instancePath, schemaPath: "#/propertyNames/anyOf/1/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$" }, message: 'must match pattern "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$"', schema: "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$", parentSchema: schema53.propertyNames.anyOf[1], data: key0, propertyName: key0 };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -21655,7 +21725,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       var _valid0 = _errs4 === errors;
       valid1 = valid1 || _valid0;
       if (!valid1) {
-        const err2 = { instancePath, schemaPath: "#/propertyNames/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema51.propertyNames.anyOf, parentSchema: schema51.propertyNames, data: key0, propertyName: key0 };
+        const err2 = { instancePath, schemaPath: "#/propertyNames/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema53.propertyNames.anyOf, parentSchema: schema53.propertyNames, data: key0, propertyName: key0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -21674,7 +21744,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var valid0 = _errs1 === errors;
       if (!valid0) {
-        const err3 = { instancePath, schemaPath: "#/propertyNames", keyword: "propertyNames", params: { propertyName: key0 }, message: "property name must be valid", schema: schema51.propertyNames, parentSchema: schema51, data };
+        const err3 = { instancePath, schemaPath: "#/propertyNames", keyword: "propertyNames", params: { propertyName: key0 }, message: "property name must be valid", schema: schema53.propertyNames, parentSchema: schema53, data };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -21689,7 +21759,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
         if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
           for (const key2 in data0) {
             if (!(key2 === "role" || key2 === "constraints" || key2 === "task" || key2 === "feedback_wrapper" || key2 === "escalation_feedback_wrapper")) {
-              const err4 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema51.additionalProperties, data: data0 };
+              const err4 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties", schema: false, parentSchema: schema53.additionalProperties, data: data0 };
               if (vErrors === null) {
                 vErrors = [err4];
               } else {
@@ -21701,7 +21771,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
           if (data0.role !== void 0) {
             let data1 = data0.role;
             if (typeof data1 !== "string") {
-              const err5 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/role", schemaPath: "#/additionalProperties/properties/role/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema51.additionalProperties.properties.role.type, parentSchema: schema51.additionalProperties.properties.role, data: data1 };
+              const err5 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/role", schemaPath: "#/additionalProperties/properties/role/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.additionalProperties.properties.role.type, parentSchema: schema53.additionalProperties.properties.role, data: data1 };
               if (vErrors === null) {
                 vErrors = [err5];
               } else {
@@ -21713,7 +21783,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
           if (data0.constraints !== void 0) {
             let data2 = data0.constraints;
             if (typeof data2 !== "string") {
-              const err6 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/constraints", schemaPath: "#/additionalProperties/properties/constraints/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema51.additionalProperties.properties.constraints.type, parentSchema: schema51.additionalProperties.properties.constraints, data: data2 };
+              const err6 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/constraints", schemaPath: "#/additionalProperties/properties/constraints/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.additionalProperties.properties.constraints.type, parentSchema: schema53.additionalProperties.properties.constraints, data: data2 };
               if (vErrors === null) {
                 vErrors = [err6];
               } else {
@@ -21725,7 +21795,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
           if (data0.task !== void 0) {
             let data3 = data0.task;
             if (typeof data3 !== "string") {
-              const err7 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/task", schemaPath: "#/additionalProperties/properties/task/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema51.additionalProperties.properties.task.type, parentSchema: schema51.additionalProperties.properties.task, data: data3 };
+              const err7 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/task", schemaPath: "#/additionalProperties/properties/task/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.additionalProperties.properties.task.type, parentSchema: schema53.additionalProperties.properties.task, data: data3 };
               if (vErrors === null) {
                 vErrors = [err7];
               } else {
@@ -21737,7 +21807,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
           if (data0.feedback_wrapper !== void 0) {
             let data4 = data0.feedback_wrapper;
             if (typeof data4 !== "string") {
-              const err8 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/feedback_wrapper", schemaPath: "#/additionalProperties/properties/feedback_wrapper/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema51.additionalProperties.properties.feedback_wrapper.type, parentSchema: schema51.additionalProperties.properties.feedback_wrapper, data: data4 };
+              const err8 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/feedback_wrapper", schemaPath: "#/additionalProperties/properties/feedback_wrapper/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.additionalProperties.properties.feedback_wrapper.type, parentSchema: schema53.additionalProperties.properties.feedback_wrapper, data: data4 };
               if (vErrors === null) {
                 vErrors = [err8];
               } else {
@@ -21749,7 +21819,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
           if (data0.escalation_feedback_wrapper !== void 0) {
             let data5 = data0.escalation_feedback_wrapper;
             if (typeof data5 !== "string") {
-              const err9 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/escalation_feedback_wrapper", schemaPath: "#/additionalProperties/properties/escalation_feedback_wrapper/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema51.additionalProperties.properties.escalation_feedback_wrapper.type, parentSchema: schema51.additionalProperties.properties.escalation_feedback_wrapper, data: data5 };
+              const err9 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1") + "/escalation_feedback_wrapper", schemaPath: "#/additionalProperties/properties/escalation_feedback_wrapper/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.additionalProperties.properties.escalation_feedback_wrapper.type, parentSchema: schema53.additionalProperties.properties.escalation_feedback_wrapper, data: data5 };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -21759,7 +21829,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         } else {
-          const err10 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema51.additionalProperties.type, parentSchema: schema51.additionalProperties, data: data0 };
+          const err10 = { instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema53.additionalProperties.type, parentSchema: schema53.additionalProperties, data: data0 };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -21772,7 +21842,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.$schema !== void 0) {
       let data6 = data.$schema;
       if (typeof data6 !== "string") {
-        const err11 = { instancePath: instancePath + "/$schema", schemaPath: "#/properties/%24schema/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema51.properties.$schema.type, parentSchema: schema51.properties.$schema, data: data6 };
+        const err11 = { instancePath: instancePath + "/$schema", schemaPath: "#/properties/%24schema/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.properties.$schema.type, parentSchema: schema53.properties.$schema, data: data6 };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -21782,7 +21852,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema51.type, parentSchema: schema51, data };
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema53.type, parentSchema: schema53, data };
     if (vErrors === null) {
       vErrors = [err12];
     } else {
@@ -21798,7 +21868,7 @@ var workflowValidator = () => workflow;
 var promptsValidator = () => prompts;
 
 // src/config/parse.ts
-var import_yaml3 = __toESM(require_dist(), 1);
+var import_yaml4 = __toESM(require_dist(), 1);
 
 // src/model/text.ts
 function didYouMean(word, candidates) {
@@ -21924,10 +21994,10 @@ function findCycles(ids, requires) {
   const seen = /* @__PURE__ */ new Set();
   for (const root of ids) {
     if (color.get(root) !== WHITE) continue;
-    const path9 = [];
+    const path10 = [];
     const stack = [{ id: root, next: 0 }];
     color.set(root, GREY);
-    path9.push(root);
+    path10.push(root);
     while (stack.length > 0) {
       const frame = stack[stack.length - 1];
       const deps = requires.get(frame.id);
@@ -21936,10 +22006,10 @@ function findCycles(ids, requires) {
         const c = color.get(dep);
         if (c === WHITE) {
           color.set(dep, GREY);
-          path9.push(dep);
+          path10.push(dep);
           stack.push({ id: dep, next: 0 });
         } else if (c === GREY) {
-          const loop = path9.slice(path9.lastIndexOf(dep));
+          const loop = path10.slice(path10.lastIndexOf(dep));
           const cycle = rotateToFirst(loop, position2);
           const key = cycle.join("\0");
           if (!seen.has(key)) {
@@ -21949,7 +22019,7 @@ function findCycles(ids, requires) {
         }
       } else {
         color.set(frame.id, BLACK);
-        path9.pop();
+        path10.pop();
         stack.pop();
       }
     }
@@ -21981,6 +22051,56 @@ function downstreamOf(graph, roots) {
 var import_fast_glob = __toESM(require_out4(), 1);
 import path2 from "node:path";
 
+// src/model/fileName.ts
+var LOW = 56448;
+var UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+function nameText(bytes) {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+  }
+  let out = "";
+  let i = 0;
+  while (i < bytes.length) {
+    const n = validSequence(bytes, i);
+    if (n === 0) {
+      out += String.fromCharCode(LOW + bytes[i] - 128);
+      i++;
+    } else {
+      out += Buffer.from(bytes.subarray(i, i + n)).toString("utf8");
+      i += n;
+    }
+  }
+  return out;
+}
+function nameBytes(text) {
+  if (!ESCAPED_BYTE.test(text)) return Buffer.from(text, "utf8");
+  const parts = [];
+  let start = 0;
+  for (const match of text.matchAll(new RegExp(ESCAPED_BYTE, "g"))) {
+    parts.push(Buffer.from(text.slice(start, match.index), "utf8"), Buffer.of(match[0].charCodeAt(0) - LOW + 128));
+    start = match.index + 1;
+  }
+  parts.push(Buffer.from(text.slice(start), "utf8"));
+  return Buffer.concat(parts);
+}
+var ESCAPED_BYTE = /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/;
+function isUtf8Name(text) {
+  return !ESCAPED_BYTE.test(text);
+}
+function shownName(text) {
+  return text.replace(new RegExp(ESCAPED_BYTE, "g"), (c) => `\\x${(c.charCodeAt(0) - LOW + 128).toString(16).toUpperCase()}`);
+}
+function validSequence(bytes, i) {
+  const b = bytes[i];
+  if (b < 128) return 1;
+  const [n, min, max] = b >= 194 && b <= 223 ? [2, 128, 191] : b === 224 ? [3, 160, 191] : b === 237 ? [3, 128, 159] : b >= 225 && b <= 239 ? [3, 128, 191] : b === 240 ? [4, 144, 191] : b >= 241 && b <= 243 ? [4, 128, 191] : b === 244 ? [4, 128, 143] : [0, 0, 0];
+  if (n === 0 || i + n > bytes.length) return 0;
+  if (bytes[i + 1] < min || bytes[i + 1] > max) return 0;
+  for (let k = 2; k < n; k++) if ((bytes[i + k] & 192) !== 128) return 0;
+  return n;
+}
+
 // src/model/values.ts
 var PyFloat = class {
   constructor(value) {
@@ -22002,15 +22122,15 @@ function plain(value) {
     }
     return out2 ?? value;
   }
-  const entries = Object.entries(value);
+  const entries2 = Object.entries(value);
   let out;
-  for (let i = 0; i < entries.length; i++) {
-    const made = plain(entries[i][1]);
-    if (out === void 0 && made !== entries[i][1]) {
+  for (let i = 0; i < entries2.length; i++) {
+    const made = plain(entries2[i][1]);
+    if (out === void 0 && made !== entries2[i][1]) {
       out = {};
-      for (let j = 0; j < i; j++) define(out, entries[j][0], entries[j][1]);
+      for (let j = 0; j < i; j++) define(out, entries2[j][0], entries2[j][1]);
     }
-    if (out !== void 0) define(out, entries[i][0], made);
+    if (out !== void 0) define(out, entries2[i][0], made);
   }
   return out ?? value;
 }
@@ -22022,9 +22142,9 @@ function define(target, key, value) {
 function dict() {
   return /* @__PURE__ */ Object.create(null);
 }
-function dictOf(entries) {
+function dictOf(entries2) {
   const out = dict();
-  for (const [key, value] of entries) out[key] = value;
+  for (const [key, value] of entries2) out[key] = value;
   return out;
 }
 function own(record, key) {
@@ -22262,6 +22382,18 @@ function closes(open, line) {
   const f = fenceOf(line);
   return f !== null && f.char === open.char && f.length >= open.length && f.info === "";
 }
+function htmlBlock(line) {
+  let i = 0;
+  while (i < 3 && line[i] === " ") i++;
+  if (line[i] !== "<") return null;
+  const rest = line.slice(i).toLowerCase();
+  const ends = rest.startsWith("<!--") ? ["-->"] : rest.startsWith("<![cdata[") ? ["]]>"] : rest.startsWith("<?") ? ["?>"] : /^<![a-z]/.test(rest) ? [">"] : /^<(pre|script|style|textarea)([ \t>\r\n]|$)/.test(rest) ? ["</pre>", "</script>", "</style>", "</textarea>"] : null;
+  return ends === null || endsHtml(ends, line) ? null : ends;
+}
+function endsHtml(ends, line) {
+  const lower = line.toLowerCase();
+  return ends.some((end) => lower.includes(end));
+}
 function splitMarkdown(text) {
   const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
   const pieces = [];
@@ -22280,15 +22412,18 @@ function splitMarkdown(text) {
   let preamble = true;
   let current = { id: "preamble", lines: [], headings: [] };
   let fence = null;
+  let html2 = null;
   for (; i < lines.length; i++) {
     const line = lines[i];
-    if (fence !== null) {
-      if (closes(fence, line)) fence = null;
+    if (fence !== null || html2 !== null) {
+      if (fence !== null && closes(fence, line)) fence = null;
+      if (html2 !== null && endsHtml(html2, line)) html2 = null;
       current.lines.push(line);
       continue;
     }
     fence = fenceOf(line);
-    const h = fence ? null : atxHeading(line);
+    html2 = fence ? null : htmlBlock(line);
+    const h = fence || html2 ? null : atxHeading(line);
     if (!h) {
       current.lines.push(line);
       continue;
@@ -22498,13 +22633,74 @@ function escapeGlob(text) {
   return text.replace(/[\\*?[\]{}()!@+|]/g, (c) => c === "]" || c === "\\" || c === "!" ? `[\\${c}]` : `[${c}]`);
 }
 
+// src/config/glossary.ts
+var import_yaml3 = __toESM(require_dist(), 1);
+var WORD = /[\p{L}\p{N}_]+/gu;
+var WORD_CHAR = /[\p{L}\p{N}_]/u;
+function parseGlossary(text) {
+  let value;
+  try {
+    value = (0, import_yaml3.parse)(text, { prettyErrors: false, uniqueKeys: true });
+  } catch (err) {
+    throw new Error(`is not YAML or JSON (${err.message.split("\n")[0]}); write one "term: translation" a line`);
+  }
+  if (value === null || value === void 0) value = {};
+  if (typeof value !== "object" || Array.isArray(value)) throw new Error(`is not a mapping of terms to translations; write one "term: translation" a line`);
+  const entries2 = dict();
+  for (const [term, translation] of Object.entries(value)) {
+    if (typeof translation !== "string" && typeof translation !== "number")
+      throw new Error(`gives "${term}" no text as its translation; write "${term}: its translation"`);
+    if (term.trim() === "") throw new Error(`has an empty term; give every translation its term`);
+    entries2[term] = String(translation);
+  }
+  const terms = Object.keys(entries2).map((term) => {
+    const lower = term.toLowerCase();
+    return { term, lower, word: lower.match(WORD)?.[0] };
+  });
+  const byWord = /* @__PURE__ */ new Map();
+  for (const t of terms) {
+    const key = t.word ?? "";
+    const list = byWord.get(key);
+    if (list) list.push(t);
+    else byWord.set(key, [t]);
+  }
+  return { entries: entries2, terms, byWord };
+}
+function entriesIn(glossary, text) {
+  const lower = text.toLowerCase();
+  const candidates = [...glossary.byWord.get("") ?? []];
+  for (const word of new Set(lower.match(WORD) ?? [])) candidates.push(...glossary.byWord.get(word) ?? []);
+  const found = candidates.filter((t) => t.lower === t.word || occurs(lower, t.lower)).map((t) => t.term);
+  if (found.length === 0) return void 0;
+  found.sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+  const out = dict();
+  for (const term of found) out[term] = glossary.entries[term];
+  return out;
+}
+function occurs(text, term) {
+  if (term === "") return false;
+  for (let at2 = text.indexOf(term); at2 !== -1; at2 = text.indexOf(term, at2 + 1)) {
+    if (!wordCharBefore(text, at2) && !wordCharAt(text, at2 + term.length)) return true;
+  }
+  return false;
+}
+function wordCharAt(text, i) {
+  return i < text.length && WORD_CHAR.test(String.fromCodePoint(text.codePointAt(i)));
+}
+function wordCharBefore(text, i) {
+  if (i === 0) return false;
+  const low = text.charCodeAt(i - 1);
+  const start = low >= 56320 && low <= 57343 && i >= 2 ? i - 2 : i - 1;
+  return wordCharAt(text, start);
+}
+
 // src/config/foreach.ts
 var SAME_ITEM = "[{item}]";
 var FILE_NAMES = ["file", "dir", "name", "stem", "ext"];
 var PIECE_NAMES = ["piece", "piece_id", "title", "headings"];
 var NAMES = [...FILE_NAMES, "value", "item", ...PIECE_NAMES];
-var PLACEHOLDER = new RegExp(`\\{\\{(${NAMES.join("|")})\\}\\}|\\{(${NAMES.join("|")})\\}`, "g");
-var ANY_PLACEHOLDER = new RegExp(`(?<!\\{)\\{(${NAMES.join("|")})\\}`);
+var PLACEHOLDER = /\{\{([a-z_][a-z0-9_]*)\}\}|\{([a-z_][a-z0-9_]*)\}/g;
+var VALUE_NAME = /^[a-z][a-z0-9_]*$/;
 function expandForeach(pairs2, raw, given) {
   const seen = /* @__PURE__ */ new Set();
   const once = (report) => (keyPath, message, onKey) => {
@@ -22514,14 +22710,21 @@ function expandForeach(pairs2, raw, given) {
   };
   const ctx = { ...given, error: once(given.error), warn: once(given.warn), promptError: once(given.promptError) };
   const items = /* @__PURE__ */ new Map();
+  const specs = /* @__PURE__ */ new Map();
   const splits = /* @__PURE__ */ new Map();
   for (const pair of pairs2.values()) {
     const spec = foreachOf(raw[pair.id]);
     if (spec === void 0) continue;
+    specs.set(pair.id, spec);
     items.set(pair.id, itemsOf(pair, spec, ctx));
     if (spec.split === void 0) continue;
     if (spec.files === void 0) ctx.error(["action_pairs", pair.id, "foreach", "split"], "split cuts files into pieces; use it with foreach files");
     else splits.set(pair.id, spec.split);
+    if (isObject(raw[pair.id]) && raw[pair.id].adopt_existing === true)
+      ctx.error(
+        ["action_pairs", pair.id, "adopt_existing"],
+        `adopts whole output files, and this pair's foreach splits its files into sections; adopt existing files once, section by section, with pairflow adopt '${pair.id}', and remove adopt_existing`
+      );
   }
   if (items.size === 0) return new Map(pairs2);
   leaveOutWritten(pairs2, items, ctx);
@@ -22540,10 +22743,11 @@ function expandForeach(pairs2, raw, given) {
       continue;
     }
     const split = splits.get(pair.id);
-    checkPlaceholders(pair, isFileForeach(raw[pair.id]), split !== void 0, ctx);
+    const glossary = glossaryOf(pair, specs.get(pair.id), ctx);
+    const outputOk = checkPlaceholders(pair, specs.get(pair.id), split !== void 0, ctx);
     if (split === void 0) {
-      const instances = list.map((item) => instanceOf(pair, item, ok ? resolveRequires(pair, item, instancesOf, ctx) : []));
-      checkOutputs(pair, instances, ctx);
+      const instances = list.map((item) => glossary(instanceOf(pair, item, ok ? resolveRequires(pair, item, instancesOf, ctx) : []), item));
+      if (outputOk) checkOutputs(pair, instances, ctx);
       for (const instance of instances) out.set(instance.id, instance);
       continue;
     }
@@ -22551,15 +22755,65 @@ function expandForeach(pairs2, raw, given) {
     const assemblies = [];
     for (const item of list) {
       const requires = ok ? resolveRequires(pair, item, instancesOf, ctx) : [];
-      const pieces = piecesOf(pair, item, split, ctx).map((piece) => instanceOf(pair, piece, requires));
+      const pieces = piecesOf(pair, item, split, ctx).map((piece) => glossary(instanceOf(pair, piece, requires), piece));
       for (const piece of pieces) out.set(piece.id, piece);
       const assembly = assemblyOf(pair, item, pieces, split, assembled);
       assemblies.push(assembly);
       out.set(assembly.id, assembly);
     }
-    checkOutputs(pair, assemblies, ctx);
+    if (outputOk) checkOutputs(pair, assemblies, ctx);
   }
   return out;
+}
+function glossaryOf(pair, spec, ctx) {
+  if (spec.glossary === void 0) return (instance) => instance;
+  const at2 = ["action_pairs", pair.id, "foreach", "glossary"];
+  if (spec.files === void 0) {
+    ctx.error(at2, "gives each file or piece the glossary entries whose terms occur in it; use it with foreach files");
+    return (instance) => instance;
+  }
+  const read = ctx.read;
+  if (read === void 0) {
+    ctx.error(at2, "files cannot be read here; a glossary needs a loader that can read them");
+    return (instance) => instance;
+  }
+  const glossaries = /* @__PURE__ */ new Map();
+  const load2 = (file) => {
+    if (glossaries.has(file)) return glossaries.get(file);
+    let glossary;
+    if (!isInside(ctx.root, path2.resolve(ctx.dir, file))) {
+      ctx.error(at2, `"${file}" is outside the repository (${ctx.root}); give a glossary file inside it, relative to the workflow file`);
+    } else {
+      let text;
+      try {
+        text = read(file);
+      } catch (err) {
+        const why = err.code === "ENOENT" ? "it does not exist" : err.message;
+        ctx.error(at2, `cannot read the glossary ${file} (${why}); create it (term: translation, one a line) or fix the path`);
+      }
+      try {
+        if (text !== void 0) glossary = parseGlossary(text);
+      } catch (err) {
+        ctx.error(at2, `the glossary ${file} ${err.message}`);
+      }
+    }
+    glossaries.set(file, glossary);
+    return glossary;
+  };
+  return (instance, item) => {
+    const glossary = load2(substitute(spec.glossary, item.values));
+    if (glossary === void 0) return instance;
+    const text = item.piece !== void 0 ? item.piece.text : item.path !== void 0 ? readOr(read, item.path) : "";
+    const entries2 = entriesIn(glossary, text);
+    return entries2 === void 0 ? instance : { ...instance, prompt: { ...instance.prompt, glossary: entries2 } };
+  };
+}
+function readOr(read, file) {
+  try {
+    return read(file);
+  } catch {
+    return "";
+  }
 }
 function piecesOf(pair, item, split, ctx) {
   if (ctx.read === void 0) {
@@ -22568,14 +22822,14 @@ function piecesOf(pair, item, split, ctx) {
   }
   let pieces;
   try {
-    pieces = splitText(ctx.read(item.key), split);
+    pieces = splitText(ctx.read(item.path), split);
   } catch (err) {
-    ctx.error(["action_pairs", pair.id, "foreach", "split"], `cannot split ${item.key}: ${err.message}`);
+    ctx.error(["action_pairs", pair.id, "foreach", "split"], `cannot split ${item.path}: ${err.message}`);
     return [];
   }
   return pieces.map((p) => ({
     key: pieceKey(item.key, p.id),
-    file: false,
+    ...item.value !== void 0 ? { value: item.value } : {},
     values: { ...item.values, item: pieceKey(item.key, p.id), piece: p.text, piece_id: p.id, title: p.title, headings: p.headings.join(" > ") },
     piece: { file: item.key, id: p.id, text: p.text }
   }));
@@ -22591,7 +22845,7 @@ function assemblyOf(template, item, pieces, split, guard) {
   const config2 = dict();
   config2.split = split.kind;
   if (split.regex !== void 0) config2.regex = split.regex;
-  config2.file = item.key;
+  config2.file = item.path;
   config2.order = pieces.map((p) => p.piece.id);
   const assembly = {
     id: instanceId(template.id, item.key),
@@ -22602,10 +22856,11 @@ function assemblyOf(template, item, pieces, split, guard) {
     generatorConfig: config2,
     model: null,
     rmax: template.rmax,
-    inputs: structure ? [escapeGlob(item.key)] : [],
+    inputs: structure ? [escapeGlob(item.path)] : [],
     prompt: void 0,
     template: template.id,
     item: item.key,
+    ...item.value !== void 0 ? { value: item.value } : {},
     ...structure ? { itemFile: true } : {},
     assembly: { split, file: item.key }
   };
@@ -22626,25 +22881,66 @@ function foreachOf(raw) {
   const values = Array.isArray(spec.values) ? spec.values.filter((v) => typeof v === "string") : void 0;
   const maxChars = typeof spec.max_chars === "number" ? spec.max_chars : void 0;
   const split = spec.split === "markdown" || spec.split === "json" || spec.split === "yaml" ? { kind: spec.split, ...maxChars !== void 0 ? { maxChars } : {} } : isObject(spec.split) && typeof spec.split.regex === "string" ? { kind: "regex", regex: spec.split.regex, ...maxChars !== void 0 ? { maxChars } : {} } : void 0;
-  return { files, values, split };
+  const as = typeof spec.as === "string" ? spec.as : void 0;
+  const glossary = typeof spec.glossary === "string" ? spec.glossary : void 0;
+  return { files, values, split, ...as !== void 0 ? { as } : {}, ...glossary !== void 0 ? { glossary } : {} };
 }
 function isFileForeach(raw) {
   return foreachOf(raw)?.files !== void 0;
 }
 function itemsOf(pair, spec, ctx) {
   const at2 = ["action_pairs", pair.id, "foreach"];
-  if (spec.files === void 0 === (spec.values === void 0)) {
-    ctx.error(at2, 'give foreach either "files" (globs of files, relative to the workflow file) or "values" (a list of texts), and only one of them');
+  if (spec.files === void 0 && spec.values === void 0) {
+    ctx.error(at2, 'give foreach "files" (globs of files, relative to the workflow file), "values" (a list of texts), or both for every file with every value');
     return [];
   }
-  if (spec.values !== void 0) {
-    if (spec.values.length === 0) ctx.warn([...at2, "values"], `lists no values, so pair "${pair.id}" has no instances`);
+  if (!valuesOk(spec, at2, ctx)) return [];
+  const named = (value) => spec.as !== void 0 ? { [spec.as]: value } : {};
+  if (spec.values !== void 0 && spec.values.length === 0) ctx.warn([...at2, "values"], `lists no values, so pair "${pair.id}" has no instances`);
+  if (spec.files === void 0) {
     return spec.values.map((value) => ({
       key: value,
-      file: false,
-      values: { file: "", dir: "", name: "", stem: "", ext: "", value, item: value, piece: "", piece_id: "", title: "", headings: "" }
+      values: { file: "", dir: "", name: "", stem: "", ext: "", value, item: value, piece: "", piece_id: "", title: "", headings: "", ...named(value) }
     }));
   }
+  const files = filesOf(pair, spec, ctx);
+  if (spec.values === void 0) return files.map(fileItem);
+  return spec.values.flatMap(
+    (value) => files.map((file) => {
+      const item = fileItem(file);
+      const key = productKey(value, file);
+      return { ...item, key, value, values: { ...item.values, value, item: key, ...named(value) } };
+    })
+  );
+}
+function productKey(value, file) {
+  return `${value}:${file}`;
+}
+function valuesOk(spec, at2, ctx) {
+  let ok = true;
+  if (spec.as !== void 0) {
+    if (spec.values === void 0) {
+      ctx.error([...at2, "as"], `names the placeholder of the values, and this foreach has none; add "values" (e.g. values: [fr, de]) or remove "as"`);
+      ok = false;
+    } else if (!VALUE_NAME.test(spec.as) || NAMES.includes(spec.as)) {
+      ctx.error(
+        [...at2, "as"],
+        `"${spec.as}" cannot name a placeholder: use lower-case letters, digits and _ (starting with a letter), and none of ${NAMES.map((n) => `{${n}}`).join(", ")}`
+      );
+      ok = false;
+    }
+  }
+  if (spec.files !== void 0 && spec.values !== void 0) {
+    spec.values.forEach((value, i) => {
+      if (!value.includes(":")) return;
+      ctx.error([...at2, "values", i], `"${value}" holds ":", which parts a value from a file in an instance's id (fr:docs/a.md); write it without ":"`);
+      ok = false;
+    });
+  }
+  return ok;
+}
+function filesOf(pair, spec, ctx) {
+  const at2 = ["action_pairs", pair.id, "foreach"];
   const patterns = typeof spec.files === "string" ? [spec.files] : spec.files;
   let ok = true;
   patterns.forEach((pattern, i) => {
@@ -22668,15 +22964,17 @@ function itemsOf(pair, spec, ctx) {
     return [];
   }
   const files = ctx.glob(patterns, ctx.dir).filter((file) => isInside(ctx.root, path2.resolve(ctx.dir, file)));
-  files.sort();
-  return files.map(fileItem);
+  for (const file of files.filter((f) => !isUtf8Name(f))) {
+    ctx.warn([...at2, "files"], `leaves out "${shownName(file)}": its name is not UTF-8, so it cannot be an item; rename it`);
+  }
+  return files.filter(isUtf8Name).sort();
 }
 function fileItem(file) {
   const dir = path2.posix.dirname(file);
   const name = path2.posix.basename(file);
   const ext = path2.posix.extname(name);
   const stem = ext === "" ? name : name.slice(0, -ext.length);
-  return { key: file, file: true, values: { file, dir, name, stem, ext, value: "", item: file, piece: "", piece_id: "", title: "", headings: "" } };
+  return { key: file, path: file, values: { file, dir, name, stem, ext, value: "", item: file, piece: "", piece_id: "", title: "", headings: "" } };
 }
 function pieceKey(file, id) {
   return `${file}#${id}`;
@@ -22697,10 +22995,10 @@ function leaveOutWritten(pairs2, items, ctx) {
     else for (const item of list) written.add(path2.resolve(ctx.dir, substitute(pair.output, item.values)));
   }
   for (const [id, list] of items) {
-    if (list[0]?.file)
+    if (list[0]?.path !== void 0)
       items.set(
         id,
-        list.filter((item) => !written.has(path2.resolve(ctx.dir, item.key)))
+        list.filter((item) => !written.has(path2.resolve(ctx.dir, item.path)))
       );
   }
 }
@@ -22765,12 +23063,13 @@ function instanceOf(template, item, requires) {
     id: instanceId(template.id, item.key),
     template: template.id,
     item: item.key,
-    ...item.file ? { itemFile: true } : {},
+    ...item.value !== void 0 ? { value: item.value } : {},
+    ...item.path !== void 0 ? { itemFile: true } : {},
     ...item.piece ? { piece: item.piece } : {},
     requires,
     guardConfig: config(template.guardConfig, item),
     generatorConfig: config(template.generatorConfig, item),
-    inputs: [...item.file ? [escapeGlob(item.key)] : [], ...template.inputs.map(glob)]
+    inputs: [...item.path !== void 0 ? [escapeGlob(item.path)] : [], ...template.inputs.map(glob)]
   };
   if (template.description !== void 0) instance.description = text(template.description);
   if (item.piece) delete instance.output;
@@ -22800,25 +23099,29 @@ function substitute(text, values, encode = (s) => s) {
   if (!text.includes("{")) return text;
   return text.replace(
     PLACEHOLDER,
-    (_, escaped, name) => escaped !== void 0 ? `{${escaped}}` : encode(values[name])
+    (whole, escaped, name) => escaped !== void 0 ? Object.hasOwn(values, escaped) ? `{${escaped}}` : whole : Object.hasOwn(values, name) ? encode(values[name]) : whole
   );
 }
 function shellWord(text) {
   if (/^[A-Za-z0-9_./:@%+=,-]+$/.test(text)) return text;
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
-function checkPlaceholders(pair, file, split, ctx) {
-  const wrong = [...file ? ["value"] : FILE_NAMES, ...split ? [] : PIECE_NAMES];
+function checkPlaceholders(pair, spec, split, ctx) {
+  const file = spec.files !== void 0;
+  const values = spec.values !== void 0;
+  const wrong = [...values ? [] : ["value"], ...file ? [] : FILE_NAMES, ...split ? [] : PIECE_NAMES];
+  const known = /* @__PURE__ */ new Set([...NAMES, ...spec.as !== void 0 ? [spec.as] : []]);
+  const isPlaceholder = (name) => name !== void 0 && known.has(name);
   const at2 = ["action_pairs", pair.id];
   const look = (keyPath, value, run = false, prompt = false) => {
     const error = (message) => prompt ? ctx.promptError([pair.id, ...keyPath], message) : ctx.error(keyPath, message);
     if (typeof value === "string") {
       for (const m of value.matchAll(PLACEHOLDER)) {
         const name = m[2];
-        if (name === void 0) continue;
+        if (!isPlaceholder(name)) continue;
         if (wrong.includes(name)) {
           error(
-            PIECE_NAMES.includes(name) ? `{${name}} is a piece of a file, and this pair's foreach does not split its files; add split (markdown, json, yaml or {regex: ...}) to foreach` : file ? `{${name}} is the value of a foreach over values, and this pair's foreach is over files; use {file}, {dir}, {name}, {stem}, {ext} or {item}` : `{${name}} is a part of a file's path, and this pair's foreach is over values; use {value} or {item}`
+            PIECE_NAMES.includes(name) ? `{${name}} is a piece of a file, and this pair's foreach does not split its files; add split (markdown, json, yaml or {regex: ...}) to foreach` : file ? `{${name}} is the value of a foreach over values, and this pair's foreach is over files only; add values to foreach (values: [fr, de]) to take every file with every value, or use {file}, {dir}, {name}, {stem}, {ext} or {item}` : `{${name}} is a part of a file's path, and this pair's foreach is over values only; add files to foreach to take every file with every value, or use {value} or {item}`
           );
         } else if (run && insideQuotes(value, m.index)) {
           error(
@@ -22841,9 +23144,20 @@ function checkPlaceholders(pair, file, split, ctx) {
     for (const [k, v] of Object.entries(g.guard_config)) look([...at2, "guards", i, "guard_config", k], v, k === "run");
   });
   if (pair.prompt !== void 0) for (const [k, v] of Object.entries(pair.prompt)) look([k], v, false, true);
-  if (pair.output !== void 0 && !ANY_PLACEHOLDER.test(pair.output)) {
+  if (pair.output !== void 0 && ![...pair.output.matchAll(PLACEHOLDER)].some((m) => isPlaceholder(m[2]))) {
     ctx.error([...at2, "output"], `every instance would write "${pair.output}"; put a placeholder in it (e.g. {stem} or {value}) so each writes its own file`);
+  } else if (file && values && pair.output !== void 0 && !outputTellsValues(pair.output, spec)) {
+    ctx.error(
+      [...at2, "output"],
+      `"${pair.output}" is the same file for every value; put {value}${spec.as !== void 0 ? ` or {${spec.as}}` : ""} (or {item}) in it so each value writes its own`
+    );
+    return false;
   }
+  return true;
+}
+function outputTellsValues(output, spec) {
+  const names = /* @__PURE__ */ new Set(["value", "item", ...spec.as !== void 0 ? [spec.as] : []]);
+  return [...output.matchAll(PLACEHOLDER)].some((m) => m[2] !== void 0 && names.has(m[2]));
 }
 function insideQuotes(command, offset) {
   let quote2 = null;
@@ -23071,6 +23385,7 @@ function toPair(id, pair, wf, prompt) {
     ...maxOutputBytes(wf.value.max_output_bytes),
     ...(raw.fresh ?? wf.value.fresh) === true ? { fresh: true } : {},
     ...(raw.carry_edits ?? wf.value.carry_edits) === true ? { carryEdits: true } : {},
+    ...(raw.adopt_existing ?? wf.value.adopt_existing) === true ? { adoptExisting: true } : {},
     output: optionalString(raw.output),
     inputs: Array.isArray(raw.inputs) ? raw.inputs.filter((r) => typeof r === "string") : [],
     prompt: isObject2(prompt) ? prompt : void 0
@@ -23179,7 +23494,7 @@ function pythonNumbers(tags) {
         ...tag,
         resolve(value, onError, options) {
           const resolved = resolve(value, onError, options);
-          const n = typeof resolved === "number" ? resolved : (0, import_yaml3.isScalar)(resolved) ? resolved.value : void 0;
+          const n = typeof resolved === "number" ? resolved : (0, import_yaml4.isScalar)(resolved) ? resolved.value : void 0;
           return typeof n === "number" && Number.isInteger(n) ? new PyFloat(n) : resolved;
         }
       };
@@ -23264,10 +23579,10 @@ function findAliasProblems(file) {
   const anchors = /* @__PURE__ */ new Map();
   const targets = /* @__PURE__ */ new Map();
   let written = 0;
-  (0, import_yaml3.visit)(file.doc, {
+  (0, import_yaml4.visit)(file.doc, {
     Node(_, node) {
       written++;
-      if ((0, import_yaml3.isAlias)(node)) {
+      if ((0, import_yaml4.isAlias)(node)) {
         const target = anchors.get(node.source);
         if (target) targets.set(node, target);
         else issue(node, `the alias *${node.source} names no anchor before it; define &${node.source} first, or write the value here`);
@@ -23279,7 +23594,7 @@ function findAliasProblems(file) {
   const open = /* @__PURE__ */ new Set();
   const recursive = /* @__PURE__ */ new Set();
   const size = (node) => {
-    if ((0, import_yaml3.isAlias)(node)) {
+    if ((0, import_yaml4.isAlias)(node)) {
       const target = targets.get(node);
       if (!target) return 1;
       if (open.has(target)) {
@@ -23291,12 +23606,12 @@ function findAliasProblems(file) {
       }
       return size(target);
     }
-    if (!(0, import_yaml3.isMap)(node) && !(0, import_yaml3.isSeq)(node)) return 1;
+    if (!(0, import_yaml4.isMap)(node) && !(0, import_yaml4.isSeq)(node)) return 1;
     const known = sizes.get(node);
     if (known !== void 0) return known;
     open.add(node);
     let n = 1;
-    for (const item of node.items) n += (0, import_yaml3.isPair)(item) ? size(item.key) + size(item.value) : size(item);
+    for (const item of node.items) n += (0, import_yaml4.isPair)(item) ? size(item.key) + size(item.value) : size(item);
     open.delete(node);
     sizes.set(node, n);
     return n;
@@ -23325,8 +23640,8 @@ function findAliasProblems(file) {
 }
 var YAML_OPTIONS = { customTags: pythonNumbers, resolveKnownTags: false, prettyErrors: false, uniqueKeys: false };
 function parsePositioned(text) {
-  const lines = new import_yaml3.LineCounter();
-  return { doc: (0, import_yaml3.parseDocument)(text, { ...YAML_OPTIONS, lineCounter: lines }), lines };
+  const lines = new import_yaml4.LineCounter();
+  return { doc: (0, import_yaml4.parseDocument)(text, { ...YAML_OPTIONS, lineCounter: lines }), lines };
 }
 function lazySource(text, display, fastValue) {
   let positioned;
@@ -23346,9 +23661,9 @@ function findUnresolvedTags(file) {
   const warnings = file.doc.warnings.filter((w) => w.code === "TAG_RESOLVE_FAILED");
   if (warnings.length === 0) return [];
   const tagged = [];
-  (0, import_yaml3.visit)(file.doc, {
+  (0, import_yaml4.visit)(file.doc, {
     Node(_, node) {
-      if (node.tag && node.range) tagged.push({ offset: node.range[0], tag: node.tag, source: (0, import_yaml3.isScalar)(node) ? node.source : void 0 });
+      if (node.tag && node.range) tagged.push({ offset: node.range[0], tag: node.tag, source: (0, import_yaml4.isScalar)(node) ? node.source : void 0 });
     }
   });
   const issues = [];
@@ -23376,11 +23691,11 @@ function tagHint(tag, source) {
   }
 }
 function keyProblem(key, doc) {
-  const node = (0, import_yaml3.isAlias)(key) ? key.resolve(doc) : key;
+  const node = (0, import_yaml4.isAlias)(key) ? key.resolve(doc) : key;
   if (node === null || node === void 0) return { what: "null" };
-  if ((0, import_yaml3.isMap)(node)) return { what: "a mapping" };
-  if ((0, import_yaml3.isSeq)(node)) return { what: "a list" };
-  if (!(0, import_yaml3.isScalar)(node)) return void 0;
+  if ((0, import_yaml4.isMap)(node)) return { what: "a mapping" };
+  if ((0, import_yaml4.isSeq)(node)) return { what: "a list" };
+  if (!(0, import_yaml4.isScalar)(node)) return void 0;
   if (node.value === null) return { what: "null", source: node.source ?? "null" };
   const value = node.value;
   if (value instanceof PyFloat || typeof value === "number" && !Number.isInteger(value)) return { what: "a float", source: node.source };
@@ -23388,7 +23703,7 @@ function keyProblem(key, doc) {
 }
 function findDuplicateKeys(file) {
   const issues = [];
-  (0, import_yaml3.visit)(file.doc, {
+  (0, import_yaml4.visit)(file.doc, {
     Map(_, map2) {
       const first = /* @__PURE__ */ new Map();
       for (const item of map2.items) {
@@ -23400,7 +23715,7 @@ function findDuplicateKeys(file) {
           issues.push({ file: file.display, line: line2, column: column2, key: "", message: `YAML reads this key as ${problem.what}, and a JSON key is text; ${fix}` });
           continue;
         }
-        if (!(0, import_yaml3.isScalar)(item.key)) continue;
+        if (!(0, import_yaml4.isScalar)(item.key)) continue;
         const key = String(item.key.value);
         const offset = item.key.range?.[0] ?? 0;
         const seen = first.get(key);
@@ -23439,12 +23754,12 @@ function locate(file, keyPath, onKey) {
   let node = file.doc.contents;
   let keyNode = null;
   for (const key of keyPath) {
-    if ((0, import_yaml3.isMap)(node)) {
+    if ((0, import_yaml4.isMap)(node)) {
       const pair = entryOf(node, String(key));
       if (!pair) break;
       keyNode = pair.key;
       node = pair.value;
-    } else if ((0, import_yaml3.isSeq)(node) && typeof key === "number") {
+    } else if ((0, import_yaml4.isSeq)(node) && typeof key === "number") {
       keyNode = null;
       node = node.items[key] ?? null;
     } else {
@@ -23459,7 +23774,7 @@ function entryOf(map2, key) {
   if (index === void 0) {
     index = /* @__PURE__ */ new Map();
     for (const item of map2.items) {
-      if (!(0, import_yaml3.isPair)(item) || !(0, import_yaml3.isScalar)(item.key)) continue;
+      if (!(0, import_yaml4.isPair)(item) || !(0, import_yaml4.isScalar)(item.key)) continue;
       const name = String(item.key.value);
       if (!index.has(name)) index.set(name, item);
     }
@@ -23686,13 +24001,12 @@ function shortRef(ref) {
 }
 
 // src/cli/context.ts
-import { statSync as statSync3 } from "node:fs";
-import path8 from "node:path";
+import { statSync as statSync4 } from "node:fs";
+import path9 from "node:path";
 
 // src/workspace/load.ts
-var import_fast_glob2 = __toESM(require_out4(), 1);
-import { closeSync as closeSync2, constants as constants2, existsSync as existsSync3, fstatSync as fstatSync2, openSync as openSync2, readSync, realpathSync as realpathSync2, statSync as statSync2 } from "node:fs";
-import path7 from "node:path";
+import { closeSync as closeSync2, constants as constants2, existsSync as existsSync3, fstatSync as fstatSync2, openSync as openSync2, readSync, realpathSync as realpathSync3, statSync as statSync3 } from "node:fs";
+import path8 from "node:path";
 
 // src/workspace/outputs.ts
 import { existsSync as existsSync2, readFileSync as readFileSync3, realpathSync, statSync } from "node:fs";
@@ -23735,10 +24049,10 @@ var WRITE_FAILURES = {
   ENAMETOOLONG: "its name is too long for the file system"
 };
 var WriteError = class extends Error {
-  constructor(code, path9, at2, cause) {
-    super(`could not write ${path9}: ${WRITE_FAILURES[code]} (${code}${at2 ? ` at ${at2}` : ""})`, { cause });
+  constructor(code, path10, at2, cause) {
+    super(`could not write ${path10}: ${WRITE_FAILURES[code]} (${code}${at2 ? ` at ${at2}` : ""})`, { cause });
     this.code = code;
-    this.path = path9;
+    this.path = path10;
     this.at = at2;
   }
   code;
@@ -24022,24 +24336,79 @@ function realPath(file) {
   return path6.join(realpathSync.native(dir), path6.relative(dir, file));
 }
 
+// src/workspace/glob.ts
+var import_fast_glob2 = __toESM(require_out4(), 1);
+import { lstatSync as lstatSync2, readdirSync as readdirSync3, realpathSync as realpathSync2, statSync as statSync2 } from "node:fs";
+import path7 from "node:path";
+function fsPath(file) {
+  return isUtf8Name(file) ? file : nameBytes(file);
+}
+function realPath2(file) {
+  return isUtf8Name(file) ? realpathSync2.native(file) : nameText(realpathSync2.native(nameBytes(file), { encoding: "buffer" }));
+}
+function statFollowing(file) {
+  try {
+    return statSync2(fsPath(file), { throwIfNoEntry: false });
+  } catch {
+    return void 0;
+  }
+}
+function entries(dir) {
+  const read = readdirSync3(fsPath(dir), { withFileTypes: true });
+  if (!read.some((entry) => entry.name.includes("\uFFFD"))) return read;
+  return readdirSync3(fsPath(dir), { withFileTypes: true, encoding: "buffer" }).map(
+    (entry) => Object.assign(entry, { name: nameText(entry.name) })
+  );
+}
+var BYTE_NAMES = {
+  lstatSync: (file) => lstatSync2(fsPath(file)),
+  statSync: (file) => statSync2(fsPath(file)),
+  readdirSync: ((dir, options) => options?.withFileTypes ? entries(dir) : entries(dir).map((entry) => entry.name))
+};
+function globFiles(patterns, cwd, options) {
+  const within = options.within === void 0 ? void 0 : realPath2(options.within);
+  const walked = within === void 0 ? patterns : patterns.filter((p) => p.startsWith("!") || staysWithin(p, cwd, within));
+  if (!walked.some((p) => !p.startsWith("!"))) return [];
+  const entries2 = import_fast_glob2.default.sync([...walked], {
+    cwd,
+    dot: options.dot,
+    onlyFiles: false,
+    objectMode: true,
+    unique: true,
+    followSymbolicLinks: false,
+    ignore: ["**/.git/**", ...options.ignore ?? []],
+    fs: BYTE_NAMES
+  });
+  return entries2.filter((entry) => entry.dirent.isFile() || entry.dirent.isSymbolicLink() && statFollowing(path7.resolve(cwd, entry.path))?.isFile() === true).map((entry) => entry.path);
+}
+function staysWithin(pattern, cwd, within) {
+  const segments = pattern.split("/");
+  const firstGlob = segments.findIndex((segment) => import_fast_glob2.default.isDynamicPattern(segment));
+  let fixed = path7.resolve(cwd, (firstGlob === -1 ? segments.slice(0, -1) : segments.slice(0, firstGlob)).join("/"));
+  while (statFollowing(fixed) === void 0 && path7.dirname(fixed) !== fixed) fixed = path7.dirname(fixed);
+  const real = realPath2(fixed);
+  const rel = path7.relative(within, real);
+  return rel === "" || !rel.startsWith("..") && !path7.isAbsolute(rel);
+}
+
 // src/workspace/load.ts
 var MAX_CONFIG_BYTES = 256 * 1024 * 1024;
 var diskFiles = {
   read: readConfigFile,
   exists: (file) => existsSync3(file),
   glob: (patterns, cwd) => (
-    // As `inputs` are matched (src/workspace/inputs.ts), files only and never inside .git; hidden
-    // files only where a pattern names them (so `**` never reaches the state directory, .pairflow/),
-    // and no symbolic link is followed into a directory, so matches stay where they appear to be.
-    import_fast_glob2.default.sync([...patterns], { cwd, dot: false, onlyFiles: true, unique: true, followSymbolicLinks: false, ignore: ["**/.git/**"] })
+    // As `inputs` are matched (src/workspace/glob.ts): files only, never inside .git, never through
+    // a link; hidden files only where a pattern names them (so `**` never reaches the state
+    // directory, .pairflow/).
+    globFiles(patterns, cwd, { dot: false, within: findRepoRoot(cwd) })
   ),
   stat: fileKind
 };
 function fileKind(file) {
   try {
-    const stat = statSync2(file, { throwIfNoEntry: false });
+    const stat = statSync3(file, { throwIfNoEntry: false });
     if (stat === void 0) return { kind: "missing" };
-    return { kind: stat.isFile() ? "file" : stat.isDirectory() ? "directory" : "other", real: realpathSync2.native(file) };
+    return { kind: stat.isFile() ? "file" : stat.isDirectory() ? "directory" : "other", real: realpathSync3.native(file) };
   } catch {
     return { kind: "missing" };
   }
@@ -24051,7 +24420,7 @@ function unreadable(stat) {
   return void 0;
 }
 function readConfigFile(file) {
-  const before = unreadable(statSync2(file));
+  const before = unreadable(statSync3(file));
   if (before) throw new Error(before);
   const fd = openSync2(file, constants2.O_RDONLY | constants2.O_NONBLOCK);
   try {
@@ -24067,26 +24436,26 @@ function readConfigFile(file) {
   }
 }
 function resolveWorkflowPath(target, cwd = process.cwd()) {
-  const abs = path7.resolve(cwd, target ?? ".");
+  const abs = path8.resolve(cwd, target ?? ".");
   if (!existsSync3(abs))
     throw fileIssue(displayPath(abs, cwd), `no such file or directory; give a workflow file or a directory holding one of ${WORKFLOW_NAMES.join(", ")}`);
-  if (!statSync2(abs).isDirectory()) return checkedWorkflow(abs, cwd);
-  const found = WORKFLOW_NAMES.filter((name) => existsSync3(path7.join(abs, name)));
+  if (!statSync3(abs).isDirectory()) return checkedWorkflow(abs, cwd);
+  const found = WORKFLOW_NAMES.filter((name) => existsSync3(path8.join(abs, name)));
   if (found.length === 0) {
     throw fileIssue(displayPath(abs, cwd), `no workflow file here; expected one of ${WORKFLOW_NAMES.join(", ")}, or give the file's path`);
   }
   if (found.length > 1) {
     throw fileIssue(displayPath(abs, cwd), `several workflow files here (${found.join(", ")}); give the one to use`);
   }
-  return checkedWorkflow(path7.join(abs, found[0]), cwd);
+  return checkedWorkflow(path8.join(abs, found[0]), cwd);
 }
 function checkedWorkflow(file, cwd) {
   const shown = displayPath(file, cwd);
-  const stat = statSync2(file);
+  const stat = statSync3(file);
   if (stat.isDirectory()) throw fileIssue(shown, `is a directory; give a workflow file or a directory holding one of ${WORKFLOW_NAMES.join(", ")}`);
   if (!stat.isFile()) throw fileIssue(shown, "is not a regular file (a pipe, a device or a socket); give the path of a workflow file");
-  const root = realpathSync2.native(findRepoRoot(path7.dirname(file)));
-  const real = realpathSync2.native(file);
+  const root = realpathSync3.native(findRepoRoot(path8.dirname(file)));
+  const real = realpathSync3.native(file);
   if (!isInside(root, real)) {
     throw fileIssue(shown, `is a link to ${real}, outside the repository (${root}); give the path of the workflow file itself, inside its repository`);
   }
@@ -24094,7 +24463,7 @@ function checkedWorkflow(file, cwd) {
 }
 function loadWorkflow(target, cwd = process.cwd()) {
   const workflowPath = resolveWorkflowPath(target, cwd);
-  const loaded = parseWorkflow(workflowPath, { files: diskFiles, cwd: path7.resolve(cwd), root: findRepoRoot(path7.dirname(workflowPath)) });
+  const loaded = parseWorkflow(workflowPath, { files: diskFiles, cwd: path8.resolve(cwd), root: findRepoRoot(path8.dirname(workflowPath)) });
   const issues = outputIssues(loaded);
   if (issues.length > 0) throw new ConfigError(issues);
   return loaded;
@@ -24109,9 +24478,9 @@ function outputIssues(loaded, outputs = new OutputFiles(loaded.workflow)) {
   return issues;
 }
 function findRepoRoot(dir) {
-  for (let d = dir; ; d = path7.dirname(d)) {
-    if (existsSync3(path7.join(d, ".git"))) return d;
-    if (path7.dirname(d) === d) return dir;
+  for (let d = dir; ; d = path8.dirname(d)) {
+    if (existsSync3(path8.join(d, ".git"))) return d;
+    if (path8.dirname(d) === d) return dir;
   }
 }
 function fileIssue(display, message) {
@@ -24135,20 +24504,20 @@ function positiveInt(value) {
 function checkStateDir(command, io) {
   if (!command.options.some((o) => o.attributeName() === "stateDir")) return;
   const given = command.opts().stateDir ?? io.env.PAIRFLOW_STATE_DIR;
-  const dir = given ? path8.resolve(io.cwd, given) : path8.join(findRepoRoot(io.cwd), ".pairflow");
+  const dir = given ? path9.resolve(io.cwd, given) : path9.join(findRepoRoot(io.cwd), ".pairflow");
   const problem = stateDirProblem(dir);
   if (problem === void 0) return;
   if (given) throw new UsageError(`--state-dir ${given}: ${problem}; give a directory (it is made when missing)`);
   throw new UsageError(`${dir}, the default state directory, ${problem}; remove it, or give --state-dir`);
 }
 function stateDirProblem(dir) {
-  for (let d = dir; ; d = path8.dirname(d)) {
+  for (let d = dir; ; d = path9.dirname(d)) {
     let isDirectory;
     try {
-      isDirectory = statSync3(d).isDirectory();
+      isDirectory = statSync4(d).isDirectory();
     } catch (err) {
       const code = err.code;
-      if ((code === "ENOENT" || code === "ENOTDIR") && path8.dirname(d) !== d) continue;
+      if ((code === "ENOENT" || code === "ENOTDIR") && path9.dirname(d) !== d) continue;
       return `cannot be used (${code ?? err.message})`;
     }
     if (isDirectory) return void 0;
@@ -24194,6 +24563,8 @@ export {
   formatBytes,
   downstreamOf,
   require_out4 as require_out,
+  nameText,
+  shownName,
   PyFloat,
   plain,
   dict,
@@ -24201,6 +24572,7 @@ export {
   own,
   asDict,
   ASSEMBLE,
+  splitText,
   assemble,
   isInside,
   lockFileOf,
@@ -24234,6 +24606,10 @@ export {
   recoverStaged,
   outputPath,
   OutputFiles,
+  fsPath,
+  realPath2 as realPath,
+  statFollowing,
+  globFiles,
   diskFiles,
   resolveWorkflowPath,
   loadWorkflow,

@@ -1,47 +1,58 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-P7WTX5HW.js";
+import "./cli-chunk-UIMONIIS.js";
 import {
   planTarget
-} from "./cli-chunk-FW4D2SGO.js";
-import "./cli-chunk-NHDQJCUY.js";
+} from "./cli-chunk-YDZ4Y5JO.js";
+import "./cli-chunk-WEEVMP7R.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-7MSFJV2Y.js";
+} from "./cli-chunk-GTPWTXJM.js";
 import {
   GRAPH_NODE_LIMIT,
   SCREEN_LINES,
-  UNCHANGED,
   affectedSubgraph,
   append,
   blockedBy,
+  bytes,
   causeExtent,
   causeLines,
   causesOf,
   changesFor,
+  code,
+  isAffected,
+  longestRun,
+  md,
+  nameIn,
   number,
   planJson,
   planNodes,
   plural2 as plural,
+  reach,
   reasonsText,
   rootsDiffer,
   totalCostText,
   waveRange,
   wavesText,
   withoutCallsText
-} from "./cli-chunk-JTMXJWFJ.js";
-import "./cli-chunk-MV7565KH.js";
+} from "./cli-chunk-N7XHGNSD.js";
+import {
+  styleFor
+} from "./cli-chunk-TNYNDC55.js";
 import {
   FILE_HEADERS_ONLY,
   createTwoFilesPatch,
-  decidePair,
-  styleFor
-} from "./cli-chunk-625MYMOH.js";
+  decidePair
+} from "./cli-chunk-R6DGXHK4.js";
 import {
-  lockEntry
-} from "./cli-chunk-LYFSHVIZ.js";
+  nameFor
+} from "./cli-chunk-RF2XL6UB.js";
+import {
+  lockEntry,
+  visible
+} from "./cli-chunk-LYWOGVDQ.js";
 import {
   Option,
   PATH_HELP,
@@ -52,8 +63,9 @@ import {
   fastYamlValue,
   require_dist,
   resolveWorkflowPath,
+  splitText,
   stateDirOption
-} from "./cli-chunk-SCEEUY6E.js";
+} from "./cli-chunk-7P27LGL5.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM
@@ -68,8 +80,8 @@ function alreadyAccepted(diff) {
   return diff.plan.pairs.filter((p) => p.action === "skip" && diff.sinceBase.get(p.id)?.changed);
 }
 function baseName(base, quote = (s) => s) {
-  const short = quote(base.commit.slice(0, 12));
-  return base.commit.startsWith(base.ref) ? short : `${quote(base.ref)} (${short})`;
+  const short2 = quote(base.commit.slice(0, 12));
+  return base.commit.startsWith(base.ref) ? short2 : `${quote(base.ref)} (${short2})`;
 }
 var CONTEXT = 3;
 function computeDiff(plan, sinceBase, head, base, info) {
@@ -117,6 +129,54 @@ function acceptedOn(pair, headLock) {
     return entry === void 0 ? "remote" : entry.source === "human" ? "edited" : "committed";
   }
   return artifact.source;
+}
+function fileChanges(plan, texts) {
+  const files = /* @__PURE__ */ new Set();
+  const sections = [];
+  for (const p of plan.pairs) {
+    if (p.action !== "run") continue;
+    const piece = plan.workflow.pairs?.get(p.id)?.piece;
+    if (piece && p.reasons.some((r) => r.component?.kind === "piece" || r.kind === "new")) sections.push(p);
+    for (const r of p.reasons) {
+      const kind = r.component?.kind;
+      if (kind === "input" || kind === "generator_file" || kind === "guard_file" || kind === "observed") files.add(r.component.name);
+    }
+  }
+  const changes = [];
+  for (const file of files) {
+    const change = textChange("file", file, texts.base(file), texts.head(file), [file, file]);
+    if (change) changes.push(change);
+  }
+  const splits = /* @__PURE__ */ new Map();
+  for (const pair of plan.workflow.pairs?.values() ?? []) if (pair.assembly) splits.set(`${pair.template}\0${pair.assembly.file}`, pair.assembly.split);
+  const baseSections = /* @__PURE__ */ new Map();
+  for (const p of sections) {
+    const pair = plan.workflow.pairs.get(p.id);
+    const piece = pair.piece;
+    const key = `${pair.template}\0${piece.file}`;
+    if (!baseSections.has(key)) {
+      const text = texts.base(piece.file);
+      const spec = splits.get(key);
+      let pieces = /* @__PURE__ */ new Map();
+      try {
+        if (text !== null && spec) pieces = new Map(splitText(text, spec).map((x) => [x.id, x.text]));
+      } catch {
+      }
+      baseSections.set(key, pieces);
+    }
+    const label2 = `${piece.file}#${piece.id}`;
+    const change = textChange("section", p.id, baseSections.get(key).get(piece.id) ?? null, piece.text, [label2, label2]);
+    if (change) changes.push(change);
+  }
+  return changes;
+}
+function textChange(kind, id, before, after, [baseFile, headFile]) {
+  if (before === after) return null;
+  const patch = createTwoFilesPatch(`a/${baseFile}`, `b/${headFile}`, before ?? "", after ?? "", void 0, void 0, {
+    context: CONTEXT,
+    headerOptions: FILE_HEADERS_ONLY
+  });
+  return { kind, id, change: before === null ? "added" : after === null ? "removed" : "changed", patch };
 }
 function snapshotOf(files) {
   const workflow = asObject(parseYaml(files.workflowText));
@@ -214,8 +274,11 @@ function diffText(diff, style, options = {}) {
   const { plan, base } = diff;
   const cwd = options.cwd ?? process.cwd();
   const lines = [];
-  lines.push(style.bold(`Diff of "${plan.workflow.name}"`) + style.dim(` (${displayPath(plan.workflow.path, cwd)}) against ${baseName(base)}`));
-  if (!base.workflowFound) lines.push(style.yellow(`${diff.workflowFile} does not exist at ${base.ref}: every pair is added`));
+  lines.push(
+    style.bold(`Diff of "${nameFor(plan.workflow.name, "terminal")}"`) + style.dim(` (${nameFor(displayPath(plan.workflow.path, cwd), "terminal")}) against ${baseName(base, (s) => nameFor(s, "terminal"))}`)
+  );
+  if (!base.workflowFound)
+    lines.push(style.yellow(`${nameFor(diff.workflowFile, "terminal")} does not exist at ${nameFor(base.ref, "terminal")}: every pair is added`));
   const run = willRun(diff);
   const accepted = alreadyAccepted(diff);
   const counts = countsOf(diff);
@@ -228,21 +291,23 @@ function diffText(diff, style, options = {}) {
   const byPair = options.all || run.length + accepted.length + 12 <= SCREEN_LINES;
   const causes = byPair ? [] : causesOf(planNodes(plan));
   if (run.length > 0 && byPair) {
-    const width = Math.min(40, Math.max(...run.map((p) => p.id.length)));
+    const width = Math.min(40, Math.max(...run.map((p) => nameFor(p.id, "terminal").length)));
     lines.push("", style.bold("Will re-run"));
     for (const p of run) {
-      lines.push(`  ${style.yellow(p.id.padEnd(width))}  ${style.dim(`wave ${p.wave}`)}  ${reasonsText(p)}`);
+      lines.push(`  ${style.yellow(nameFor(p.id, "terminal").padEnd(width))}  ${style.dim(`wave ${p.wave}`)}  ${nameFor(reasonsText(p), "terminal")}`);
     }
   } else if (run.length > 0) {
     lines.push("", style.bold("Will re-run, by cause"), ...causeLines(causes, style, SCREEN_LINES - lines.length - 12));
   }
   if (accepted.length > 0) {
     const shown2 = byPair ? accepted : accepted.slice(0, MAX_LISTED);
-    const width = Math.min(40, Math.max(...shown2.map((p) => p.id.length)));
+    const width = Math.min(40, Math.max(...shown2.map((p) => nameFor(p.id, "terminal").length)));
     lines.push("", style.bold("Changed, already accepted") + style.dim(" (merging re-runs nothing for these)"));
     for (const p of shown2) {
       const since = diff.sinceBase.get(p.id);
-      lines.push(`  ${style.green(p.id.padEnd(width))}  ${style.dim(`wave ${p.wave}`)}  ${sinceBaseText(since)} (${acceptedText(since.accepted)})`);
+      lines.push(
+        `  ${style.green(nameFor(p.id, "terminal").padEnd(width))}  ${style.dim(`wave ${p.wave}`)}  ${nameFor(`${sinceBaseText(since)} (${acceptedText(since.accepted)})`, "terminal")}`
+      );
     }
     if (shown2.length < accepted.length) lines.push(style.dim(`  \u2026 and ${accepted.length - shown2.length} more`));
   }
@@ -256,8 +321,8 @@ function diffText(diff, style, options = {}) {
   for (const change of changes) {
     const patch = change.patch.trimEnd().split("\n");
     if (shown > 0 && patch.length + 2 > budget) break;
-    lines.push("", style.bold(`${changeTitle(change)} (${change.change})`));
-    for (const line of patch) lines.push(colorLine(line, style));
+    lines.push("", style.bold(`${nameFor(changeTitle(change), "terminal")} (${change.change})`));
+    for (const line of patch) lines.push(colorLine(visible(line), style));
     budget -= patch.length + 2;
     shown++;
   }
@@ -265,17 +330,23 @@ function diffText(diff, style, options = {}) {
     const left = changes.slice(shown).reduce((n, c) => n + c.patch.trimEnd().split("\n").length, 0);
     lines.push("", style.dim(`\u2026 and ${changes.length - shown} more changed entries (${left} lines): pairflow diff --all shows every one.`));
   }
-  if (diff.changes.length === 0) lines.push("", style.dim(`No workflow or prompts entry differs from ${base.ref}.`));
+  if (diff.changes.length === 0) lines.push("", style.dim(`No workflow or prompts entry differs from ${nameFor(base.ref, "terminal")}.`));
   return lines.join("\n") + "\n";
 }
 var MAX_LISTED = 10;
 function idsText(ids, all) {
   const shown = all ? ids : ids.slice(0, MAX_LISTED);
-  return shown.join(", ") + (shown.length < ids.length ? ` and ${ids.length - shown.length} more` : "");
+  return shown.map((id) => nameFor(id, "terminal")).join(", ") + (shown.length < ids.length ? ` and ${ids.length - shown.length} more` : "");
 }
+var ENTRY_WORDS = {
+  pair: "configuration of",
+  prompt: "prompt of",
+  file: "file",
+  section: "section"
+};
 function changeTitle(change) {
   if (change.kind === "workflow") return "workflow settings";
-  return `${change.kind === "pair" ? "configuration" : "prompt"} of ${change.id}`;
+  return `${ENTRY_WORDS[change.kind]} ${change.id}`;
 }
 function colorLine(line, style) {
   if (line.startsWith("---") || line.startsWith("+++")) return style.bold(line);
@@ -283,30 +354,6 @@ function colorLine(line, style) {
   if (line.startsWith("+")) return style.green(line);
   if (line.startsWith("-")) return style.red(line);
   return line;
-}
-
-// src/report/markdown.ts
-function md(text) {
-  return text.replace(/[\\`*_[\]<>|~#]/g, "\\$&");
-}
-function code(text) {
-  const ticks = "`".repeat(longestRun([text], "`") + 1);
-  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
-  return `${ticks}${pad}${text}${pad}${ticks}`;
-}
-function longestRun(lines, ch) {
-  let best = 0;
-  for (const line of lines) {
-    let run = 0;
-    for (const c of line) {
-      run = c === ch ? run + 1 : 0;
-      if (run > best) best = run;
-    }
-  }
-  return best;
-}
-function bytes(text) {
-  return Buffer.byteLength(text, "utf8");
 }
 
 // src/report/summary.ts
@@ -332,7 +379,7 @@ function causeParagraph(cause) {
   const named = cause.roots.length > 1 ? cause.roots.slice(0, MAX_NAMED).map((r) => `${code(r.id)}${detail(r)}`) : [];
   const more = cause.roots.length - named.length;
   const list = named.length > 0 ? `: ${named.join(", ")}${more > 0 ? ` and ${number2(more)} more` : ""}` : "";
-  return `${cause.failed > 0 ? "\u2716 " : ""}**${md(cause.why)}** \u2014 ${causeExtent(cause, code)}${list}`;
+  return `${cause.failed > 0 ? "\u2716 " : ""}**${nameIn(cause.name, md, code)}** \u2014 ${causeExtent(cause, code)}${list}`;
 }
 function statusText(status) {
   const symbol = symbolOf(statusClass(status));
@@ -345,7 +392,7 @@ function mermaidGraph(nodes, limits = {}) {
   const maxChars = limits.maxChars ?? MERMAID_MAX_CHARS;
   const maxEdges = limits.maxEdges ?? MERMAID_MAX_EDGES;
   if (nodes.length === 0) return { text: null, drawn: [], note: "No pairs to draw." };
-  const affected = nodes.filter((n) => !UNCHANGED.has(n.status)).length;
+  const affected = nodes.filter(isAffected).length;
   if (nodes.length > (limits.maxNodes ?? GRAPH_NODE_LIMIT) && affected === 0) {
     return { text: null, drawn: [], note: `Nothing is affected: the ${number2(nodes.length)} pairs are not drawn.` };
   }
@@ -372,7 +419,7 @@ function mermaidGraph(nodes, limits = {}) {
 function flowchart(nodes) {
   if (nodes.length === 0) return { text: null, edges: 0 };
   const index = new Map(nodes.map((n, i) => [n.id, `p${i}`]));
-  const lines = ["flowchart LR"];
+  const lines = ["flowchart TD"];
   for (const n of nodes) lines.push(`  ${index.get(n.id)}${shape(n)}`);
   let edges = 0;
   for (const n of nodes) {
@@ -398,7 +445,7 @@ function flowchart(nodes) {
 var MIN_EDGES_PER_NODE = 0.5;
 var FEW_NODES = 10;
 function holdsTogether(nodes, limit) {
-  const affected = nodes.filter((n) => !UNCHANGED.has(n.status));
+  const affected = nodes.filter(isAffected);
   if (affected.length > limit) return false;
   if (affected.length <= FEW_NODES) return true;
   return flowchart(affected).edges >= affected.length * MIN_EDGES_PER_NODE;
@@ -406,12 +453,13 @@ function holdsTogether(nodes, limit) {
 var MAX_CAUSE_NODES = 8;
 var MAX_FAILED_NODES = 8;
 var MAX_GROUP_NODES = 8;
-var MAX_LABEL = 48;
+var MAX_LABEL = 32;
+var MAX_ID_LABEL = 28;
 var CONDENSED_CONFIG = "---\nconfig:\n  flowchart:\n    nodeSpacing: 14\n    rankSpacing: 70\n---\n";
 function condensedGraph(input) {
   const nodes = withWaves(input);
   const byId = new Map(nodes.map((n) => [n.id, n]));
-  const affected = nodes.filter((n) => !UNCHANGED.has(n.status));
+  const affected = nodes.filter(isAffected);
   const causes = causesOf(nodes);
   const templates = [...new Set(affected.filter((n) => n.template !== void 0).map((n) => n.template))];
   const keptTemplates = templates.slice(0, MAX_GROUP_NODES / 2);
@@ -424,7 +472,7 @@ function condensedGraph(input) {
   const groupOf = (n) => gid.get(inTemplate(n) ? `t ${n.template}` : `w ${bucketOf(n.wave)}`);
   const members = /* @__PURE__ */ new Map();
   for (const n of affected) append(members, groupOf(n), n);
-  const lines = ["flowchart LR"];
+  const lines = ["flowchart TD"];
   const classes = /* @__PURE__ */ new Map();
   const klass = (status, id) => append(classes, status, id);
   const drawn = [];
@@ -434,16 +482,16 @@ function condensedGraph(input) {
     for (const id of ids) per.set(groupOf(byId.get(id)), (per.get(groupOf(byId.get(id))) ?? 0) + 1);
     return [...gid.values()].filter((g) => per.has(g)).map((g) => [g, per.get(g)]);
   };
-  const shownCauses = causes.length > MAX_CAUSE_NODES ? causes.slice(0, MAX_CAUSE_NODES - 1) : causes;
+  const bigFirst = [...causes].sort((a, b) => reach(b) - reach(a));
+  const shownCauses = causes.length > MAX_CAUSE_NODES ? bigFirst.slice(0, MAX_CAUSE_NODES - 1) : bigFirst;
+  const folded = new Set(bigFirst.slice(shownCauses.length));
   for (const [i, c] of shownCauses.entries()) {
-    const words = c.why.length > MAX_LABEL ? `${c.why.slice(0, MAX_LABEL - 1)}\u2026` : c.why;
-    const who = c.roots.length === 1 ? c.roots[0].id : plural(c.roots.length, "pair");
-    lines.push(`  c${i}["${label(`${words}<br/>${who}`)}"]`);
+    lines.push(`  c${i}["${label(`${nameFor(short(c.why, MAX_LABEL), "mermaid")}<br/>${plural(reach(c), "pair")}`)}"]`);
     klass(c.failed > 0 ? "failed" : statusClass(c.rootStatuses[0]?.status ?? "run"), `c${i}`);
     for (const [g, n] of perGroup([...c.roots.map((r) => r.id), ...c.downstream])) edges.push(`  c${i} -->|${number2(n)}| ${g}`);
   }
   if (shownCauses.length < causes.length) {
-    const rest = causes.slice(shownCauses.length);
+    const rest = causes.filter((c) => folded.has(c));
     lines.push(`  cx["${label(plural(rest.length, "more cause"))}"]`);
     klass("run", "cx");
     for (const [g, n] of perGroup([...new Set(rest.flatMap((c) => [...c.roots.map((r) => r.id), ...c.downstream]))])) edges.push(`  cx -->|${number2(n)}| ${g}`);
@@ -454,7 +502,7 @@ function condensedGraph(input) {
     for (const n of group) statuses.set(n.status, (statuses.get(n.status) ?? 0) + 1);
     const worst = GROUP_ORDER.find((s) => statuses.has(s)) ?? "run";
     const counts = [...statuses].sort(([a], [b]) => GROUP_ORDER.indexOf(a) - GROUP_ORDER.indexOf(b)).map(([s, n]) => `${number2(n)} ${s}`);
-    const name = key.startsWith("t ") ? `${key.slice(2)}[*]` : wavesText(waveRange(group));
+    const name = key.startsWith("t ") ? `${nameFor(key.slice(2), "mermaid")}[*]` : wavesText(waveRange(group));
     lines.push(`  ${g}["${label(`${name}<br/>${counts.join(", ")}`)}"]`);
     klass(statusClass(worst), g);
     drawn.push({ id: g, requires: [], status: worst });
@@ -485,7 +533,7 @@ function condensedGraph(input) {
   };
   for (const [i, f] of shownFailed.entries()) {
     const n = blocked.get(f.id) ?? 0;
-    failedNode(`f${i}`, `\u2716 FAILED ${f.id}`, n, n > 0 ? wavesText(waveRange(blockedBehind([f.id]))) : "");
+    failedNode(`f${i}`, `\u2716 FAILED ${nameFor(short(f.id, MAX_ID_LABEL), "mermaid")}`, n, n > 0 ? wavesText(waveRange(blockedBehind([f.id]))) : "");
     drawn.push(f);
   }
   if (shownFailed.length < failed.length) {
@@ -510,13 +558,18 @@ function withWaves(nodes) {
   return nodes.map((n) => {
     const wave = n.wave ?? 1 + Math.max(0, ...n.requires.map((d) => waves.get(d) ?? 0));
     waves.set(n.id, wave);
-    return { id: n.id, requires: n.requires, status: n.status, reasons: n.reasons ?? [], wave, ...n.template !== void 0 ? { template: n.template } : {} };
+    return { ...n, reasons: n.reasons ?? [], wave };
   });
 }
 function shape(n) {
   const style = STATUS_STYLE[statusClass(n.status)];
-  const text = `"${style.marker ? `${style.marker} ` : ""}${label(n.id)}"`;
+  const text = `"${style.marker ? `${style.marker} ` : ""}${nameFor(short(n.id, MAX_ID_LABEL), "mermaid")}"`;
   return style.shape === "hexagon" ? `{{${text}}}` : style.shape === "stadium" ? `([${text}])` : `[${text}]`;
+}
+function short(text, max) {
+  if (text.length <= max) return text;
+  const head = Math.ceil((max - 1) / 2);
+  return `${text.slice(0, head)}\u2026${text.slice(text.length - (max - 1 - head))}`;
 }
 function statusClass(status) {
   return Object.hasOwn(STATUS_STYLE, status) ? status : "run";
@@ -600,7 +653,7 @@ function diffMarkdown(diff, options = {}) {
     const table = ["Merging re-runs nothing for these.", "", "| Pair | Wave | What changed | Accepted |", "| --- | ---: | --- | --- |"];
     for (const p of rows) {
       const since = diff.sinceBase.get(p.id);
-      table.push(`| ${code(p.id)} | ${p.wave} | ${cell(sinceBaseText(since), bounded)} | ${md(acceptedText(since.accepted))} |`);
+      table.push(`| ${nameFor(p.id, "cell")} | ${p.wave} | ${cell(sinceBaseText(since), bounded)} | ${md(acceptedText(since.accepted))} |`);
     }
     if (rows.length < accepted.length) table.push("", `\u2026and ${accepted.length - rows.length} more; ${pointer}.`);
     after.push("", "#### Changed in this pull request, already accepted", "");
@@ -725,7 +778,7 @@ function costPhrase(cost) {
 function manyTitle(changes, shown) {
   const kinds = /* @__PURE__ */ new Map();
   for (const c of changes) {
-    const what = c.kind === "workflow" ? "workflow settings" : c.kind === "pair" ? "configurations" : "prompts";
+    const what = c.kind === "workflow" ? "workflow settings" : { pair: "configurations", prompt: "prompts", file: "files", section: "sections" }[c.kind];
     kinds.set(what, (kinds.get(what) ?? 0) + 1);
   }
   const parts = [...kinds].map(([what, n]) => what === "workflow settings" ? what : `${n} ${what}`);
@@ -792,7 +845,7 @@ function truncationNote(hidden, pointer) {
   return `Cut short: ${count(hidden, "more line")} not shown, to keep the comment under GitHub's limit of 65,536 characters; ${pointer}.`;
 }
 function block(change, lines, note) {
-  const what = change.kind === "workflow" ? "workflow settings" : `${change.kind === "pair" ? "configuration" : "prompt"} of <code>${change.id}</code>`;
+  const what = change.kind === "workflow" ? "workflow settings" : `${ENTRY_WORDS[change.kind]} <code>${nameFor(change.id ?? "", "html")}</code>`;
   const out = [`<details><summary>${what} (${change.change})</summary>`, ""];
   const fence = "`".repeat(Math.max(3, longestRun(lines, "`") + 1));
   out.push(fence + "diff", ...lines, fence, "");
@@ -822,8 +875,8 @@ function idList(ids, bounded, pointer) {
   return shown.map(code).join(", ") + (more > 0 ? `, and ${more} more; ${pointer}.` : "");
 }
 function cell(text, bounded) {
-  const short = bounded && text.length > MAX_CELL ? text.slice(0, MAX_CELL - 1) + "\u2026" : text;
-  return md(short.replace(/\s*\n\s*/g, " "));
+  const short2 = bounded && text.length > MAX_CELL ? text.slice(0, MAX_CELL - 1) + "\u2026" : text;
+  return md(short2.replace(/\s*\n\s*/g, " "));
 }
 
 // src/app/diff.ts
@@ -857,7 +910,8 @@ function openRepo(dir, display = dir) {
       let found = revParse(root, ref);
       let fetchError = null;
       if (found === null && options.fetch) {
-        const fetched = git(root, ["fetch", "--no-tags", "--depth=1", "origin", ref]);
+        const auth = typeof options.fetch === "object" ? options.fetch.auth : void 0;
+        const fetched = git(root, ["fetch", "--no-tags", "--depth=1", "origin", ref], auth && authEnv(auth.server, auth.token));
         if (fetched.status !== 0) fetchError = fetched.error?.message ?? (fetched.stderr.trim() || `git fetch exited with ${fetched.status}`);
         found = revParse(root, ref);
       }
@@ -886,8 +940,17 @@ function revParse(root, ref) {
   const r = git(root, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
   return r.status === 0 ? r.stdout.trim() : null;
 }
-function git(cwd, args) {
-  const r = spawnSync("git", args, { cwd, encoding: "utf8", maxBuffer: 512 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } });
+function authEnv(server, token) {
+  const basic = Buffer.from(`x-access-token:${token}`, "utf8").toString("base64");
+  const count2 = Number(process.env.GIT_CONFIG_COUNT ?? 0) || 0;
+  return {
+    GIT_CONFIG_COUNT: String(count2 + 1),
+    [`GIT_CONFIG_KEY_${count2}`]: `http.${server.replace(/\/+$/, "")}/.extraheader`,
+    [`GIT_CONFIG_VALUE_${count2}`]: `AUTHORIZATION: basic ${basic}`
+  };
+}
+function git(cwd, args, extraEnv = {}) {
+  const r = spawnSync("git", args, { cwd, encoding: "utf8", maxBuffer: 512 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: "0", ...extraEnv } });
   return { status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "", error: r.error };
 }
 function firstLine(text) {
@@ -920,7 +983,21 @@ async function planDiff(target, options) {
     promptsText: workflow.promptsPath && readFileSync(workflow.promptsPath, "utf8")
   });
   const base = snapshotAt(repo, commit, options.base, workflowFile);
-  return { ...computeDiff(plan, sinceBase, head, base, { ref: options.base, commit }), planned, head: headCommit(repo) };
+  const computed = computeDiff(plan, sinceBase, head, base, { ref: options.base, commit });
+  const dir = path2.dirname(workflow.path);
+  const inRepo = (file) => path2.posix.join(path2.posix.dirname(workflowFile), file);
+  const files = fileChanges(plan, {
+    base: (file) => tryRead(() => repo.read(commit, inRepo(file))),
+    head: (file) => tryRead(() => readFileSync(path2.join(dir, file), "utf8"))
+  });
+  return { ...computed, changes: [...computed.changes, ...files], planned, head: headCommit(repo) };
+}
+function tryRead(read) {
+  try {
+    return read();
+  } catch {
+    return null;
+  }
 }
 function headCommit(repo) {
   try {

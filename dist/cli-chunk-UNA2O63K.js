@@ -2,8 +2,14 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
+  nameFor
+} from "./cli-chunk-RF2XL6UB.js";
+import {
+  visible
+} from "./cli-chunk-LYWOGVDQ.js";
+import {
   formatIssue
-} from "./cli-chunk-SCEEUY6E.js";
+} from "./cli-chunk-7P27LGL5.js";
 
 // src/report/issues.ts
 var SHOWN_PER_FILE = 50;
@@ -15,9 +21,10 @@ function issueLines(issues, tag, perFile = SHOWN_PER_FILE) {
   for (const issue of issues) {
     const n = (shown.get(issue.file) ?? 0) + 1;
     shown.set(issue.file, n);
-    if (n <= perFile) lines.push(`${tag} ${formatIssue(issue)}`);
+    if (n <= perFile) lines.push(`${tag} ${visible(formatIssue(issue))}`);
     const more = total.get(issue.file) - perFile;
-    if (n === perFile && more > 0) lines.push(`... and ${more} more ${more === 1 ? "problem" : "problems"} in ${issue.file} (--json lists them all)`);
+    if (n === perFile && more > 0)
+      lines.push(`... and ${more} more ${more === 1 ? "problem" : "problems"} in ${nameFor(issue.file, "terminal")} (--json lists them all)`);
   }
   return lines;
 }

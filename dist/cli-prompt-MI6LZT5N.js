@@ -4,16 +4,20 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-FW4D2SGO.js";
+} from "./cli-chunk-YDZ4Y5JO.js";
 import {
   openState
-} from "./cli-chunk-NHDQJCUY.js";
-import "./cli-chunk-7MSFJV2Y.js";
+} from "./cli-chunk-WEEVMP7R.js";
+import "./cli-chunk-GTPWTXJM.js";
 import {
-  renderPrompt,
   styleFor
-} from "./cli-chunk-625MYMOH.js";
-import "./cli-chunk-LYFSHVIZ.js";
+} from "./cli-chunk-TNYNDC55.js";
+import {
+  renderPrompt
+} from "./cli-chunk-R6DGXHK4.js";
+import {
+  visible
+} from "./cli-chunk-LYWOGVDQ.js";
 import {
   Option,
   PATH_HELP,
@@ -22,7 +26,7 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-SCEEUY6E.js";
+} from "./cli-chunk-7P27LGL5.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
@@ -48,14 +52,14 @@ async function pairPrompt(target, request) {
   const { plan } = await planOpened(opened, {});
   const dependencies = [];
   for (const id of pair.requires) {
-    const planned = plan.byId.get(id);
-    const content = acceptedContent(opened, planned);
+    const planned2 = plan.byId.get(id);
+    const content = acceptedContent(opened, planned2);
     if (content === void 0) {
       throw new UsageError(
         `${id} has no accepted artifact here yet (no output file, nothing in the store), and ${pair.id}'s prompt includes it; run pairflow run first, or pairflow run --only ${id} once its own dependencies are accepted`
       );
     }
-    if (planned.action === "run") notes.push(`${id} will run before ${pair.id}: shown with its last accepted artifact, which that run may change`);
+    if (planned2.action === "run") notes.push(`${id} will run before ${pair.id}: shown with its last accepted artifact, which that run may change`);
     dependencies.push({ id, content });
   }
   const history = [];
@@ -64,7 +68,17 @@ async function pairPrompt(target, request) {
     if (given === void 0) notes.push(`attempt ${n}'s feedback is a stand-in: give the guard's with --feedback`);
     history.push({ feedback: given ?? `(the guard's feedback on attempt ${n})` });
   }
-  const prompt = renderPrompt({ prompt: pair.prompt, specification: workflow.specification, constraints: workflow.constraints, dependencies, history });
+  const planned = plan.byId.get(pair.id);
+  const revision = planned?.action === "run" ? planned.revision : void 0;
+  if (revision !== void 0) notes.push(`${pair.id}'s output was edited by a person: the edit is carried forward in the Revision section`);
+  const prompt = renderPrompt({
+    prompt: pair.prompt,
+    specification: workflow.specification,
+    constraints: workflow.constraints,
+    dependencies,
+    history,
+    ...revision !== void 0 ? { revision } : {}
+  });
   return { pair: pair.id, attempt, prompt, dependencies, notes };
 }
 
@@ -86,7 +100,7 @@ function registerPrompt(program, { io }) {
   ).action(async (pair, target, opts) => {
     const shown = await pairPrompt(target, { cwd: io.cwd, env: io.env, stateDir: opts.stateDir, pair, attempt: opts.attempt, feedback: opts.feedback });
     const style = styleFor(io.stderr, io.env);
-    for (const note of shown.notes) io.stderr.write(`${style.yellow("note")} ${note}
+    for (const note of shown.notes) io.stderr.write(`${style.yellow("note")} ${visible(note)}
 `);
     io.stdout.write(shown.prompt + (io.stdout.isTTY && shown.prompt !== "" ? "\n" : ""));
   });

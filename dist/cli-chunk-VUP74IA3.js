@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-IJCSZRBO.js";
+} from "./cli-chunk-BXOCKQQM.js";
 import {
   planTarget
-} from "./cli-chunk-FW4D2SGO.js";
+} from "./cli-chunk-YDZ4Y5JO.js";
 import {
   checkFails,
   checkText,
@@ -16,10 +16,13 @@ import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-JTMXJWFJ.js";
+} from "./cli-chunk-N7XHGNSD.js";
 import {
   styleFor
-} from "./cli-chunk-625MYMOH.js";
+} from "./cli-chunk-TNYNDC55.js";
+import {
+  visible
+} from "./cli-chunk-LYWOGVDQ.js";
 import {
   EXIT,
   Option,
@@ -29,11 +32,11 @@ import {
   positiveInt,
   stateDirOption,
   writePieces
-} from "./cli-chunk-SCEEUY6E.js";
+} from "./cli-chunk-7P27LGL5.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts, setStatus) {
-  const warn = (message) => io.stderr.write(`${styleFor(io.stderr, io.env).yellow("warning")} ${message}
+  const warn = (message) => io.stderr.write(`${styleFor(io.stderr, io.env).yellow("warning")} ${visible(message)}
 `);
   const request = {
     cwd: io.cwd,
@@ -44,7 +47,7 @@ async function showPlan(io, target, opts, setStatus) {
     warn
   };
   const style = styleFor(io.stdout, io.env);
-  const text = { all: opts.all };
+  const text = { all: opts.all, columns: io.stdout.isTTY ? io.stdout.columns : void 0 };
   const planned = opts.shards !== void 0 ? await planShards(target, { ...request, shards: opts.shards }) : { ...await planTarget(target, request), shards: void 0 };
   const { plan, estimate, shards } = planned;
   if (opts.json) await writePieces(io.stdout, planJsonText({ ...planJsonStream(plan, io.cwd, estimate), ...shards ? shardsJson(shards) : {} }));

@@ -8,18 +8,20 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-IJCSZRBO.js";
+} from "./cli-chunk-BXOCKQQM.js";
+import "./cli-chunk-TVGC4GON.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-JQWGXH2G.js";
-import "./cli-chunk-P7WTX5HW.js";
-import "./cli-chunk-FW4D2SGO.js";
-import "./cli-chunk-NHDQJCUY.js";
-import "./cli-chunk-7MSFJV2Y.js";
-import "./cli-chunk-JTMXJWFJ.js";
-import "./cli-chunk-MV7565KH.js";
-import "./cli-chunk-625MYMOH.js";
-import "./cli-chunk-LYFSHVIZ.js";
-import "./cli-chunk-SCEEUY6E.js";
+import "./cli-chunk-D6X4NFGF.js";
+import "./cli-chunk-UIMONIIS.js";
+import "./cli-chunk-YDZ4Y5JO.js";
+import "./cli-chunk-WEEVMP7R.js";
+import "./cli-chunk-GTPWTXJM.js";
+import "./cli-chunk-N7XHGNSD.js";
+import "./cli-chunk-TNYNDC55.js";
+import "./cli-chunk-R6DGXHK4.js";
+import "./cli-chunk-RF2XL6UB.js";
+import "./cli-chunk-LYWOGVDQ.js";
+import "./cli-chunk-7P27LGL5.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {

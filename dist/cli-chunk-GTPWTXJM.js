@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   LOCK_VERSION
-} from "./cli-chunk-LYFSHVIZ.js";
+} from "./cli-chunk-LYWOGVDQ.js";
 import {
   ConfigError,
   asDict,
   lockFileOf,
   writeFileAtomic
-} from "./cli-chunk-SCEEUY6E.js";
+} from "./cli-chunk-7P27LGL5.js";
 
 // src/lockfile/write.ts
 function orderedEntry(e) {

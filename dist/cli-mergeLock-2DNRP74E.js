@@ -6,17 +6,20 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-7MSFJV2Y.js";
+} from "./cli-chunk-GTPWTXJM.js";
+import {
+  nameFor
+} from "./cli-chunk-RF2XL6UB.js";
 import {
   LOCK_VERSION,
   componentsOf,
   emptyLock
-} from "./cli-chunk-LYFSHVIZ.js";
+} from "./cli-chunk-LYWOGVDQ.js";
 import {
   dict,
   examples,
   own
-} from "./cli-chunk-SCEEUY6E.js";
+} from "./cli-chunk-7P27LGL5.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
@@ -123,7 +126,8 @@ function registerMergeLock(program, { io }) {
     ])
   ).action((base, ours, theirs, name) => {
     const merged = mergeLockFiles({ base, ours, theirs, name, cwd: io.cwd });
-    for (const { id, outcome } of merged.settled) io.stderr.write(`${name ?? ours}: ${id}: changed on both sides; ${SETTLED[outcome]}
+    for (const { id, outcome } of merged.settled)
+      io.stderr.write(`${nameFor(name ?? ours, "terminal")}: ${nameFor(id, "terminal")}: changed on both sides; ${SETTLED[outcome]}
 `);
   });
 }

@@ -5,7 +5,23 @@ import {
   asDict,
   dict,
   own
-} from "./cli-chunk-SCEEUY6E.js";
+} from "./cli-chunk-7P27LGL5.js";
+
+// src/report/visible.ts
+function visible(text) {
+  return text.replace(HIDDEN_IN_TEXT, escape);
+}
+function visibleName(text) {
+  return text.replace(HIDDEN_IN_NAME, escape);
+}
+var HIDDEN_IN_TEXT = /[\x00-\x08\x0b-\x1f\x7f-\x9f\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+var HIDDEN_IN_NAME = /[\x00-\x1f\x7f-\x9f\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+function escape(ch) {
+  const code = ch.codePointAt(0);
+  if (code < 256) return `\\x${code.toString(16).padStart(2, "0")}`;
+  const hex = code.toString(16).padStart(4, "0");
+  return code > 65535 ? `\\u{${hex}}` : `\\u${hex}`;
+}
 
 // src/model/records.ts
 var LOCK_VERSION = 1;
@@ -18,6 +34,10 @@ function emptyLock(workflow) {
 }
 function lockEntry(lock, id) {
   return own(lock?.pairs, id);
+}
+function joinRequestEntry(older, newer) {
+  const feedback = older.feedback ?? newer.feedback ? { ...older.feedback, ...newer.feedback } : void 0;
+  return { ...older, ...newer, verdicts: { ...older.verdicts, ...newer.verdicts }, ...feedback ? { feedback } : {} };
 }
 function isRequestEntry(v) {
   if (typeof v !== "object" || v === null) return false;
@@ -35,10 +55,13 @@ function isBatchRecord(v) {
 }
 
 export {
+  visible,
+  visibleName,
   LOCK_VERSION,
   componentsOf,
   emptyLock,
   lockEntry,
+  joinRequestEntry,
   isRequestEntry,
   isBatchRecord
 };

@@ -4,27 +4,30 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-FW4D2SGO.js";
+} from "./cli-chunk-YDZ4Y5JO.js";
 import {
   openState
-} from "./cli-chunk-NHDQJCUY.js";
-import "./cli-chunk-7MSFJV2Y.js";
+} from "./cli-chunk-WEEVMP7R.js";
+import "./cli-chunk-GTPWTXJM.js";
 import {
-  visible
-} from "./cli-chunk-MV7565KH.js";
+  styleFor
+} from "./cli-chunk-TNYNDC55.js";
 import {
   component,
   componentDigests,
   componentsOfLock,
   plannedComponents,
   renderPrompt,
-  requestKey,
-  styleFor
-} from "./cli-chunk-625MYMOH.js";
+  requestKey
+} from "./cli-chunk-R6DGXHK4.js";
+import {
+  nameFor
+} from "./cli-chunk-RF2XL6UB.js";
 import {
   componentsOf,
-  lockEntry
-} from "./cli-chunk-LYFSHVIZ.js";
+  lockEntry,
+  visible
+} from "./cli-chunk-LYWOGVDQ.js";
 import {
   PATH_HELP,
   UsageError,
@@ -35,7 +38,7 @@ import {
   examples,
   shortRef,
   stateDirOption
-} from "./cli-chunk-SCEEUY6E.js";
+} from "./cli-chunk-7P27LGL5.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
@@ -144,9 +147,13 @@ var DIGEST = 12;
 function explainText(e, style) {
   const lines = [];
   const action = e.decision.action === "run" ? style.yellow("run") : style.green("skip");
-  lines.push(`${style.bold(visible(e.pair))}  ${action}${e.template !== void 0 ? style.dim(`  (an instance of ${visible(e.template)})`) : ""}`);
-  for (const r of e.decision.reasons) lines.push(`  ${r.kind}: ${visible(r.detail)}`);
-  if (e.decision.action === "skip") lines.push(`  ${style.dim("its reference is the one accepted: nothing changed")}`);
+  lines.push(
+    `${style.bold(nameFor(e.pair, "terminal"))}  ${action}${e.template !== void 0 ? style.dim(`  (an instance of ${nameFor(e.template, "terminal")})`) : ""}`
+  );
+  for (const r of e.decision.reasons) lines.push(`  ${r.kind}: ${nameFor(r.detail, "terminal")}`);
+  if (e.decision.action === "skip" && e.artifact.from === "workspace")
+    lines.push(`  ${style.dim("its output is a person's edit, kept whatever changed (delete the file to regenerate it)")}`);
+  else if (e.decision.action === "skip") lines.push(`  ${style.dim("its reference is the one accepted: nothing changed")}`);
   lines.push("");
   lines.push(`reference  ${shortRef(e.configRef)}${e.configRef === null ? style.dim(" (not known until its dependencies have run)") : ""}`);
   lines.push(
@@ -157,7 +164,7 @@ function explainText(e, style) {
   lines.push("");
   lines.push(`artifact   ${artifactText(e)}`);
   lines.push(`request    ${e.requestKey ?? style.dim("not known until its dependencies have run")}`);
-  lines.push(`prompt     ${visible(e.prompt)}`);
+  lines.push(`prompt     ${nameFor(e.prompt, "terminal")}`);
   if (e.network.length > 0) {
     const says = e.network.map((c) => `${c.command} ${c.network ? "has the network" : style.dim("has no network")}`);
     lines.push(`network    ${says.join(", ")} ${style.dim("(in the sandbox; network: in its config)")}`);
@@ -169,14 +176,14 @@ function componentLines(rows, style) {
   const changed = rows.filter((r) => r.status !== "same" && r.status !== "unknown").length;
   const unknown = rows.length - changed - rows.filter((r) => r.status === "same").length;
   const kinds = Math.max(4, ...rows.map((r) => r.kind.length));
-  const names = Math.min(48, Math.max(4, ...rows.map((r) => visible(r.name).length)));
+  const names = Math.min(48, Math.max(4, ...rows.map((r) => nameFor(r.name, "terminal").length)));
   const head = `  ${"kind".padEnd(kinds)}  ${"name".padEnd(names)}  ${"now".padEnd(DIGEST)}  accepted`;
   const counts = [changed === 0 ? "none changed" : `${changed} changed`, ...unknown > 0 ? [`${unknown} not known yet`] : []];
   const out = [`components (${rows.length}: ${counts.join(", ")})`, style.dim(head)];
   const digest = (d) => (d === null ? "-" : d === "" ? "?" : d.slice(0, DIGEST)).padEnd(DIGEST);
   for (const r of rows) {
     const status = r.status === "same" ? "" : `  ${r.status === "unknown" ? style.dim(r.status) : style.yellow(r.status)}`;
-    out.push(`  ${r.kind.padEnd(kinds)}  ${visible(r.name).padEnd(names)}  ${digest(r.now)}  ${digest(r.accepted)}${status}`);
+    out.push(`  ${r.kind.padEnd(kinds)}  ${nameFor(r.name, "terminal").padEnd(names)}  ${digest(r.now)}  ${digest(r.accepted)}${status}`);
   }
   return out;
 }
@@ -193,11 +200,11 @@ function artifactText(e) {
     case "remote":
       return `the remote store's (the cache's) accepted artifact ${shortRef(a.contentHash)}, read from ${content}`;
     case "request":
-      return `request reuse: the artifact generated for ${visible(a.reused.pair)} at ${a.reused.at} answers its request, accepted by its guard: no model call`;
+      return `request reuse: the artifact generated for ${nameFor(a.reused.pair, "terminal")} at ${a.reused.at} answers its request, accepted by its guard: no model call`;
     case "rejudge":
-      return `request reuse: the artifact generated for ${visible(a.reused.pair)} at ${a.reused.at} answers its request if its guard accepts it: no model call then`;
+      return `request reuse: the artifact generated for ${nameFor(a.reused.pair, "terminal")} at ${a.reused.at} answers its request if its guard accepts it: no model call then`;
     case "generator":
-      return a.unless ? `a call of its generator, unless ${a.unless.map(visible).join(", ")} ${a.unless.length === 1 ? "reproduces its" : "reproduce their"} content (its earlier request is then answered)` : "a call of its generator";
+      return a.unless ? `a call of its generator, unless ${a.unless.map((id) => nameFor(id, "terminal")).join(", ")} ${a.unless.length === 1 ? "reproduces its" : "reproduce their"} content (its earlier request is then answered)` : "a call of its generator";
   }
 }
 
@@ -209,7 +216,7 @@ function registerExplain(program, { io }) {
     "after",
     examples(["pairflow explain g_impl examples/tdd-stack", `pairflow explain g_impl --json | jq '.components[] | select(.status != "same")'`])
   ).action(async (pair, target, opts) => {
-    const warn = (message) => io.stderr.write(`${styleFor(io.stderr, io.env).yellow("warning")} ${message}
+    const warn = (message) => io.stderr.write(`${styleFor(io.stderr, io.env).yellow("warning")} ${visible(message)}
 `);
     const explained = await explainPair({ cwd: io.cwd, env: io.env, stateDir: opts.stateDir, pair, target, warn });
     if (opts.json) io.stdout.write(JSON.stringify(explained, null, 2) + "\n");

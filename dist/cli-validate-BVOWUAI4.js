@@ -3,23 +3,24 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   issueLines
-} from "./cli-chunk-2ODHMNMH.js";
+} from "./cli-chunk-UNA2O63K.js";
 import {
   checkWorkflow
-} from "./cli-chunk-JQWGXH2G.js";
+} from "./cli-chunk-D6X4NFGF.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-NHDQJCUY.js";
-import "./cli-chunk-7MSFJV2Y.js";
+} from "./cli-chunk-WEEVMP7R.js";
+import "./cli-chunk-GTPWTXJM.js";
 import {
   count
-} from "./cli-chunk-JTMXJWFJ.js";
-import "./cli-chunk-MV7565KH.js";
+} from "./cli-chunk-N7XHGNSD.js";
 import {
   styleFor
-} from "./cli-chunk-625MYMOH.js";
-import "./cli-chunk-LYFSHVIZ.js";
+} from "./cli-chunk-TNYNDC55.js";
+import "./cli-chunk-R6DGXHK4.js";
+import "./cli-chunk-RF2XL6UB.js";
+import "./cli-chunk-LYWOGVDQ.js";
 import {
   ConfigError,
   EXIT,
@@ -32,7 +33,7 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-SCEEUY6E.js";
+} from "./cli-chunk-7P27LGL5.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -2,15 +2,29 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
+  BatchPendingError,
+  DEFAULT_CONCURRENCY,
+  GeneratorError,
+  GuardConfigError,
+  GuardError,
+  RateLimitWaitError,
+  acquireRunLock,
+  currentHolder,
+  executePlan,
+  limiter,
+  lockPath,
+  newRunId
+} from "./cli-chunk-TVGC4GON.js";
+import {
   compileJsonSchema
 } from "./cli-chunk-7Z54WWHF.js";
 import {
   checkWorkflow
-} from "./cli-chunk-JQWGXH2G.js";
+} from "./cli-chunk-D6X4NFGF.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-P7WTX5HW.js";
+} from "./cli-chunk-UIMONIIS.js";
 import {
   RunRecorder,
   estimateOf,
@@ -22,7 +36,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-FW4D2SGO.js";
+} from "./cli-chunk-YDZ4Y5JO.js";
 import {
   BatchFile,
   LocalStore,
@@ -30,46 +44,41 @@ import {
   boundedKey,
   checkedStateDir,
   foldJournal,
-  openState,
-  pairKey,
-  realLockPath
-} from "./cli-chunk-NHDQJCUY.js";
+  openState
+} from "./cli-chunk-WEEVMP7R.js";
 import {
   lockPathFor
-} from "./cli-chunk-7MSFJV2Y.js";
+} from "./cli-chunk-GTPWTXJM.js";
+import {
+  styleFor
+} from "./cli-chunk-TNYNDC55.js";
 import {
   CHARS_PER_TOKEN,
   CHAT_OVERHEAD_TOKENS,
+  PROVIDER_BASE_URLS,
+  anthropicRoot,
   asksBeforeRunning,
-  byProviderAndModel,
   cacheMinTokens,
   callsModel,
-  componentDigests,
-  configRef,
-  contentNeeded,
   costOf,
   countTokens,
   decider,
-  guardKey,
+  openaiRoot,
   planWorkflow,
-  plannedComponents,
   priceFor,
-  renderPromptParts,
-  requestKey,
-  sharedPrefixes,
-  styleFor,
   usd,
   withDependencies,
-  withObserved,
   workflowRef
-} from "./cli-chunk-625MYMOH.js";
+} from "./cli-chunk-R6DGXHK4.js";
+import {
+  nameFor
+} from "./cli-chunk-RF2XL6UB.js";
 import {
   lockEntry
-} from "./cli-chunk-LYFSHVIZ.js";
+} from "./cli-chunk-LYWOGVDQ.js";
 import {
   ASSEMBLE,
   ConfigError,
-  DEFAULT_MAX_OUTPUT_BYTES,
   EXIT,
   Option,
   PATH_HELP,
@@ -79,7 +88,6 @@ import {
   WRITE_FAILURES,
   WriteError,
   assemble,
-  commandNetwork,
   dict,
   didYouMean,
   diskFiles,
@@ -88,6 +96,7 @@ import {
   findRepoRoot,
   formatBytes,
   loadWorkflow,
+  nameText,
   outputPath,
   ownWrite,
   plain,
@@ -99,9 +108,8 @@ import {
   resolveWorkflowPath,
   sha256Hex,
   stateDirOption,
-  utf8Text,
   writeFileAtomic
-} from "./cli-chunk-SCEEUY6E.js";
+} from "./cli-chunk-7P27LGL5.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -162,935 +170,11 @@ function matrixOf(shards, fanout) {
 }
 
 // src/app/shard.ts
-import path13 from "node:path";
-
-// src/engine/engine.ts
-import { randomBytes } from "node:crypto";
-import path from "node:path";
-
-// src/model/ports.ts
-var GeneratorError = class extends Error {
-  name = "GeneratorError";
-};
-var BatchPendingError = class extends GeneratorError {
-  name = "BatchPendingError";
-};
-var RateLimitWaitError = class extends GeneratorError {
-  name = "RateLimitWaitError";
-};
-var GuardConfigError = class extends Error {
-  name = "GuardConfigError";
-};
-var GuardError = class extends Error {
-  constructor(message, output = "") {
-    super(output ? `${message}; last output:
-${output}` : message);
-    this.output = output;
-  }
-  output;
-  name = "GuardError";
-};
-
-// src/model/limiter.ts
-function limiter(n) {
-  let running = 0;
-  const queue = [];
-  return async (task) => {
-    if (running >= n) await new Promise((resolve) => queue.push(resolve));
-    running++;
-    try {
-      return await task();
-    } finally {
-      running--;
-      queue.shift()?.();
-    }
-  };
-}
-
-// src/engine/engine.ts
-var DEFAULT_CONCURRENCY = 4;
-function newRunId(now = /* @__PURE__ */ new Date()) {
-  return now.toISOString().replace(/[-:.]/g, "") + "-" + randomBytes(2).toString("hex");
-}
-function executePlan(plan, deps, options) {
-  return new Run(plan, deps, options).execute();
-}
-var Run = class {
-  constructor(plan, deps, options) {
-    this.plan = plan;
-    this.deps = deps;
-    this.options = options;
-    const { workflow } = plan;
-    this.lock = { version: 1, workflow: workflow.name, pairs: Object.assign(dict(), options.lock?.pairs) };
-    for (const id of Object.keys(this.lock.pairs)) {
-      if (!workflow.pairs.has(id)) {
-        delete this.lock.pairs[id];
-        this.gone.push(id);
-      }
-    }
-    this.signal = options.signal ?? new AbortController().signal;
-    this.stopped = new Promise((resolve) => {
-      for (const s of [this.signal, options.stop]) s?.addEventListener("abort", () => resolve(), { once: true });
-    });
-  }
-  plan;
-  deps;
-  options;
-  decided = /* @__PURE__ */ new Map();
-  outcomes = /* @__PURE__ */ new Map();
-  /** Content produced or read during this run, by pair id. */
-  contents = /* @__PURE__ */ new Map();
-  lock;
-  /** Pairs that left the workflow, whose entries leave the lock file. */
-  gone = [];
-  signal;
-  started = Date.now();
-  /** Settles when the run is asked to stop, so the scheduler notices at once. */
-  stopped;
-  /** Counts down the dependents of a pair that ended (set by the scheduler). */
-  ended = () => {
-  };
-  /** Saves to the remote store still in flight; the run waits for them before it reports. */
-  saves = [];
-  /** The first write that failed: the run stops and ends with it. */
-  fatal;
-  /** How much of each running pair's prompt other running pairs' prompts begin with (see sharedPrefixes). */
-  sharing;
-  /** Pairs that wait for a provider batch the run does not wait for (`--no-wait`). */
-  waiting = 0;
-  /** Judging by pairs that hold no slot (batched ones) is limited to the run's concurrency all the same. */
-  judging;
-  async execute() {
-    this.emit({ type: "run_start", runId: this.options.runId, plan: this.plan, resumed: this.options.resume !== void 0 });
-    try {
-      for (const id of this.gone) this.deps.lockFile.record(id, null);
-      await this.schedule();
-      await Promise.all(this.saves);
-    } finally {
-      this.deps.scratch.dispose();
-      try {
-        this.deps.lockFile.close();
-      } catch (err) {
-        this.fatal ??= err;
-      }
-    }
-    if (this.fatal) throw this.fatal;
-    const pairs = this.plan.pairs.map((p) => this.outcomes.get(p.id));
-    const count3 = (s) => pairs.filter((p) => p.status === s).length;
-    const tokens = { input: 0, output: 0 };
-    for (const p of pairs) for (const a of p.attempts) if (a.tokens) addTokens(tokens, a.tokens);
-    const stopped = this.signal.aborted || (this.options.stop?.aborted ?? false);
-    const status = count3("interrupted") > 0 && (stopped || this.waiting === 0) ? "interrupted" : count3("interrupted") > 0 ? "waiting" : count3("failed") + count3("blocked") > 0 ? "failed" : "success";
-    const report = {
-      version: 1,
-      runId: this.options.runId,
-      workflowRef: this.plan.workflowRef,
-      status,
-      pairs,
-      totals: {
-        pairs: pairs.length,
-        executed: count3("executed"),
-        reused: count3("reused"),
-        failed: count3("failed"),
-        blocked: count3("blocked"),
-        interrupted: count3("interrupted"),
-        tokens,
-        durationMs: Date.now() - this.started
-      }
-    };
-    this.emit({ type: "run_end", report });
-    return report;
-  }
-  get stopping() {
-    return this.fatal !== void 0 || this.signal.aborted || (this.options.stop?.aborted ?? false);
-  }
-  /**
-   * Starts each pair once all its dependencies have ended, in plan order among those ready: linear
-   * in pairs and dependencies, since each pair's end only counts down its own dependents.
-   */
-  async schedule() {
-    const concurrency = Math.max(1, this.options.concurrency ?? DEFAULT_CONCURRENCY);
-    this.judging = limiter(concurrency);
-    const batches = this.deps.batches;
-    const { requires, dependents } = this.plan.graph;
-    const pairs = this.plan.pairs;
-    const position = new Map(pairs.map((p, i) => [p.id, i]));
-    const waitingFor = new Map(pairs.map((p) => [p.id, requires.get(p.id).length]));
-    const shard = this.deps.shard;
-    const slotless = (i) => shard !== void 0 && pairs[i].action === "run" && !shard.owns(pairs[i].id) || (batches?.batched(this.plan.workflow.pairs.get(pairs[i].id)) ?? false);
-    const ready = [];
-    const readyFree = [];
-    const isReady = (i) => insertSorted(slotless(i) ? readyFree : ready, i);
-    pairs.forEach((p, i) => {
-      if (waitingFor.get(p.id) === 0) isReady(i);
-    });
-    this.ended = (id) => {
-      for (const d of dependents.get(id)) {
-        const left = waitingFor.get(d);
-        if (left === void 0) continue;
-        waitingFor.set(d, left - 1);
-        if (left === 1) isReady(position.get(d));
-      }
-    };
-    const inFlight = /* @__PURE__ */ new Set();
-    let busy = 0;
-    const models = this.options.modelPairs;
-    const isModel = (id) => models?.is(this.plan.workflow.pairs.get(id)) ?? false;
-    let busyModels = 0;
-    const room = (i) => isModel(pairs[i].id) ? busyModels < models.concurrency : busy < concurrency;
-    const start = (id, slot) => {
-      const stopped = requires.get(id).filter((d) => ["failed", "blocked"].includes(this.outcomes.get(d)?.status ?? ""));
-      const waits = requires.get(id).filter((d) => this.outcomes.get(d)?.status === "interrupted");
-      if (this.stopping) this.finish({ ...this.blocked(id, "not started: the run was interrupted"), status: "interrupted" });
-      else if (stopped.length > 0) this.finish(this.blocked(id, `blocked by ${stopped.join(", ")}`));
-      else if (waits.length > 0) this.finish({ ...this.blocked(id, `not started: ${waits.join(", ")} did not finish`), status: "interrupted" });
-      else {
-        const model = slot && isModel(id);
-        if (model) busyModels++;
-        else if (slot) busy++;
-        const batched = !slot && batches !== void 0 && batches.batched(this.plan.workflow.pairs.get(id));
-        if (batched) batches.join(id);
-        const task = this.handle(id).finally(() => {
-          inFlight.delete(task);
-          if (model) busyModels--;
-          else if (slot) busy--;
-          if (batched) batches.leave(id);
-        });
-        inFlight.add(task);
-      }
-    };
-    while (ready.length > 0 || readyFree.length > 0 || inFlight.size > 0) {
-      for (; ; ) {
-        if (readyFree.length > 0) start(pairs[readyFree.shift()].id, false);
-        else {
-          const at = ready.findIndex(room);
-          if (at < 0) break;
-          start(pairs[ready.splice(at, 1)[0]].id, true);
-        }
-      }
-      if (inFlight.size > 0) await Promise.race(this.stopping ? inFlight : [...inFlight, this.stopped]);
-    }
-  }
-  /**
-   * A pair's whole course. A write that fails (a full disk, a read-only store) fails the pair and
-   * stops the run: nothing new starts, what is in flight finishes, and the run ends with that error.
-   */
-  async handle(id) {
-    try {
-      await this.course(id);
-    } catch (err) {
-      this.fatal ??= err;
-      if (!this.outcomes.has(id)) this.finish({ ...this.blocked(id, err.message), status: "failed" });
-    }
-  }
-  async course(id) {
-    let decision = this.plan.byId.get(id);
-    if (decision.configRef === null) {
-      decision = await this.deps.decide(id, this.decided);
-      if (decision.action === "skip" && decision.artifact.content === null && contentNeeded(this.plan.workflow, this.plan.graph, this.plan.byId, id))
-        decision = await this.deps.decide(id, this.decided, { lost: true });
-    }
-    const pair = this.plan.workflow.pairs.get(id);
-    if (decision.action === "skip") await this.reuse(decision, pair);
-    else if (this.deps.shard && !this.deps.shard.owns(id)) await this.awaitShard(decision, this.deps.shard);
-    else await this.run(decision, pair);
-  }
-  // -------------------------------------------------------------------------------------------
-  // Reuse
-  async reuse(d, pair) {
-    const artifact = d.artifact;
-    let note = null;
-    const recorded = lockEntry(this.lock, d.id);
-    const spent = recorded?.configRef === d.configRef ? recorded.tokens : this.deps.store.record(d.id, d.configRef ?? "")?.tokens;
-    if (artifact.edited) {
-      const content = this.deps.outputs.read(pair);
-      this.contents.set(d.id, content);
-      const previous = lockEntry(this.lock, d.id);
-      if (previous?.source !== "human" || previous.configRef !== d.configRef || previous.contentHash !== artifact.contentHash) {
-        this.deps.store.putContent(content);
-        this.recordAccepted(d, pair, { contentHash: artifact.contentHash, source: "human", attempts: [], durationMs: 0 }, content);
-        note = `output ${pair.output} was edited by hand; kept and recorded as a human artifact`;
-      } else {
-        note = `output ${pair.output} is a hand edit, kept`;
-      }
-    } else {
-      const remote = artifact.source === "remote" || artifact.content === "remote" ? await this.deps.remote?.fetch(d.id, d.configRef) : void 0;
-      if (remote) {
-        this.deps.store.putContent(remote.content);
-        this.deps.store.putRecord(remote.record);
-        this.emit({ type: "restored", id: d.id, from: this.deps.remote.name });
-      }
-      const previous = lockEntry(this.lock, d.id);
-      if (!d.stale && (previous?.configRef !== d.configRef || previous.contentHash !== artifact.contentHash)) this.restoreLockEntry(d, pair, remote?.record);
-      if (artifact.content !== "output") note = this.restoreOutput(pair, artifact.contentHash);
-      if (this.plan.byId.get(d.id).action === "run") note = this.cutoffNote(pair);
-      if (d.revision !== void 0) this.contents.set(d.id, Buffer.from(d.revision, "utf8"));
-    }
-    if (d.stale) note = `${note ? `${note}; ` : ""}a person's edit kept, though its sources changed since (carry_edits: true carries it forward)`;
-    this.decided.set(d.id, d);
-    const avoided = artifact.edited || !spent || spent.input + spent.output === 0 ? null : spent;
-    this.finish({
-      id: d.id,
-      configRef: d.configRef,
-      status: "reused",
-      attempts: [],
-      contentHash: artifact.contentHash,
-      reasons: [],
-      durationMs: 0,
-      note,
-      avoided
-    });
-  }
-  /** A pair another shard executes: its verified artifact is used as if reused here. */
-  async awaitShard(d, shard) {
-    const got = await shard.await(d.id, d.configRef, this.signal);
-    if ("missing" in got) {
-      this.finish({ ...this.blocked(d.id, got.missing), status: this.signal.aborted ? "interrupted" : "blocked" });
-      return;
-    }
-    this.contents.set(d.id, got.content);
-    this.decided.set(d.id, { ...d, action: "skip", artifact: { source: "store", contentHash: got.contentHash, edited: false, content: "store" } });
-    this.finish({ id: d.id, configRef: d.configRef, status: "reused", attempts: [], contentHash: got.contentHash, reasons: [], durationMs: 0, note: got.note });
-  }
-  /** Why a pair the plan had to run was reused: the dependencies that were to run left its reference as it was. */
-  cutoffNote(pair) {
-    const planned = pair.requires.filter((dep) => this.plan.byId.get(dep)?.action === "run");
-    const rerun = planned.filter((dep) => this.outcomes.get(dep)?.status === "executed");
-    const reused = planned.filter((dep) => this.outcomes.get(dep)?.status === "reused");
-    const parts = [
-      ...rerun.length > 0 ? [`${rerun.join(", ")} re-ran with identical content`] : [],
-      ...reused.length > 0 ? [`${reused.join(", ")} reused`] : []
-    ];
-    return `early cutoff: ${parts.join("; ")}`;
-  }
-  /** Writes the accepted content to an output file that is missing, or that holds content pairflow generated for an older reference. */
-  restoreOutput(pair, hash) {
-    if (pair.output === void 0) return null;
-    const unwritable = this.deps.outputs.problem(pair);
-    if (unwritable !== null) return unwritable;
-    const content = this.deps.store.content(hash);
-    if (content === void 0) return `output ${pair.output} is not as accepted and its content is not in the local store`;
-    this.deps.outputs.write(pair, content);
-    this.contents.set(pair.id, content);
-    return `restored ${pair.output} from the store`;
-  }
-  restoreLockEntry(d, pair, remote) {
-    const rec = remote ?? this.deps.store.record(d.id, d.configRef);
-    const accepted = rec?.status === "accepted" ? rec : void 0;
-    this.setLockEntry(d.id, {
-      configRef: d.configRef,
-      contentHash: d.artifact.contentHash,
-      source: accepted?.source ?? "generated",
-      model: accepted?.model !== void 0 ? accepted.model : pair.model,
-      components: plannedComponents(d),
-      attempts: accepted?.attempts ?? 0,
-      tokens: accepted?.tokens ?? { input: 0, output: 0 },
-      durationMs: accepted?.durationMs ?? 0,
-      acceptedAt: accepted?.at ?? (/* @__PURE__ */ new Date()).toISOString(),
-      ...observedFiles(d.own)
-    });
-  }
-  // -------------------------------------------------------------------------------------------
-  // Execution
-  async run(d, pair) {
-    const started = Date.now();
-    this.emit({ type: "pair_start", id: d.id, configRef: d.configRef, reasons: d.reasons });
-    const earlier = this.options.resume?.attempts.get(d.id);
-    const attempts = earlier?.configRef === d.configRef ? [...earlier.attempts] : [];
-    const interrupted = (note = "cancelled: the run was interrupted") => this.finish({
-      id: d.id,
-      configRef: d.configRef,
-      status: "interrupted",
-      attempts,
-      contentHash: null,
-      reasons: d.reasons,
-      durationMs: Date.now() - started,
-      note
-    });
-    const fail = (message) => {
-      this.deps.store.putRecord({
-        pair: d.id,
-        configRef: d.configRef,
-        status: "rejected",
-        feedback: message,
-        components: plannedComponents(d),
-        at: (/* @__PURE__ */ new Date()).toISOString()
-      });
-      this.finish({
-        id: d.id,
-        configRef: d.configRef,
-        status: "failed",
-        attempts,
-        contentHash: null,
-        reasons: d.reasons,
-        durationMs: Date.now() - started,
-        note: message
-      });
-    };
-    let generate2, guard;
-    try {
-      generate2 = this.deps.generator(pair.generator);
-      guard = pair.guard === null ? null : this.deps.guard(pair.guard);
-    } catch (err) {
-      return fail(err.message);
-    }
-    const dependencies = [];
-    for (const dep of pair.requires) {
-      const content = this.contentOf(dep);
-      if (content === void 0) return fail(`the accepted content of ${dep} is not available (no output file, not in the store); run with --from ${dep}`);
-      const text = utf8Text(content);
-      if (text === void 0) return fail(`the accepted content of ${dep} is not UTF-8 text, so it cannot become part of ${d.id}'s prompt`);
-      dependencies.push({ id: dep, content: text });
-    }
-    const { workflow } = this.plan;
-    const total = pair.rmax + 1;
-    const history = attempts.filter((a) => !a.accepted).map((a) => ({ feedback: a.feedback }));
-    const maxOutputBytes = pair.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-    const reuseRequests = !this.plan.selection.force && pair.fresh !== true;
-    const judge = guardKey(d.id, d.own);
-    const reads = /* @__PURE__ */ new Set();
-    let generatorTraced = false;
-    const tracer = this.options.trace;
-    const guardTrace = tracer && { argv: () => tracer.argv(), read: (files) => files.forEach((f) => reads.add(f)) };
-    const generatorTrace = guardTrace && {
-      argv: guardTrace.argv,
-      read: (files) => {
-        generatorTraced = true;
-        guardTrace.read(files);
-      }
-    };
-    const accept = async (content, note) => {
-      if (guardTrace) d = this.observed(d, pair, [...reads], generatorTraced);
-      const written = content;
-      if (pair.assembly !== void 0 && pair.requires.some((dep) => this.decided.get(dep)?.revision !== void 0)) {
-        const generated = pair.requires.map((dep) => ({
-          id: dep,
-          content: this.deps.store.content(this.decided.get(dep).artifact.contentHash)?.toString("utf8") ?? ""
-        }));
-        const made2 = await generate2({
-          pairId: d.id,
-          attempt: 1,
-          model: null,
-          prompt: "",
-          dependencies: generated,
-          config: plain(pair.generatorConfig),
-          cwd: workflow.dir,
-          env: {},
-          signal: this.signal
-        });
-        content = typeof made2.content === "string" ? Buffer.from(made2.content, "utf8") : made2.content;
-      }
-      const contentHash = this.deps.store.putContent(content);
-      this.contents.set(d.id, written);
-      const durationMs = Date.now() - started;
-      const unwritable = this.deps.outputs.problem(pair);
-      if (unwritable !== null) return fail(unwritable);
-      this.recordAccepted(d, pair, { contentHash, source: "generated", attempts, durationMs }, content);
-      this.deps.outputs.write(pair, written);
-      this.decided.set(d.id, { ...d, action: "skip", artifact: { source: "store", contentHash, edited: false, content: "store" } });
-      this.finish({ id: d.id, configRef: d.configRef, status: "executed", attempts, contentHash, reasons: d.reasons, durationMs, note });
-    };
-    for (let attempt = attempts.length + 1; attempt <= total; attempt++) {
-      if (this.signal.aborted) return interrupted();
-      this.emit({ type: "attempt_start", id: d.id, attempt });
-      const t0 = Date.now();
-      const rendered = renderPromptParts({
-        prompt: pair.prompt,
-        specification: workflow.specification,
-        constraints: workflow.constraints,
-        dependencies,
-        history,
-        ...d.revision !== void 0 ? { revision: d.revision } : {}
-      });
-      const prompt = rendered.text;
-      const shared = this.sharedPrefix(d.id);
-      const request = reuseRequests ? requestKey({ pair, own: d.own, prompt, dependencies, attempt }) : void 0;
-      let content;
-      let tokens = null;
-      let stderr;
-      let replayed;
-      let verdict;
-      try {
-        const answer = request === void 0 ? void 0 : await this.answerFromIndex(request, judge, guard, pair, attempt, maxOutputBytes, guardTrace);
-        if (answer) {
-          const reused = { kind: answer.kind, pair: answer.entry.pair, at: answer.entry.at, tokens: answer.entry.tokens };
-          attempts.push({ attempt, accepted: true, feedback: "", tokens: null, durationMs: Date.now() - t0, reused });
-          this.emit({ type: "attempt_end", id: d.id, attempt, of: total, accepted: true, feedback: "", tokens: null, durationMs: Date.now() - t0, reused });
-          return accept(answer.content, reuseNote(reused));
-        }
-        const result = await generate2({
-          pairId: d.id,
-          attempt,
-          model: pair.model,
-          prompt,
-          ...shared === void 0 ? {} : { cacheablePrefix: rendered.prefixEnds[shared] },
-          dependencies,
-          config: plain(pair.generatorConfig),
-          cwd: workflow.dir,
-          env: this.options.env.generator,
-          signal: this.signal,
-          maxOutputBytes,
-          sandbox: this.options.sandbox,
-          limits: this.options.limits,
-          trace: generatorTrace
-        });
-        content = typeof result.content === "string" ? Buffer.from(result.content, "utf8") : result.content;
-        tokens = result.tokens ?? null;
-        if (result.replayed) {
-          replayed = { kind: "request", pair: d.id, at: result.replayed.at, tokens };
-          tokens = null;
-        }
-        stderr = result.stderr === void 0 ? void 0 : this.redact(result.stderr);
-        if (content.length > maxOutputBytes)
-          throw new Error(`${d.id}: the artifact is ${content.length} bytes, over the output limit of ${maxOutputBytes} bytes (max_output_bytes)`);
-        try {
-          verdict = await this.check(guard, pair, content, attempt, guardTrace);
-        } catch (err) {
-          if (request !== void 0 && !this.signal.aborted) this.recordAnswer(request, d, pair, content, tokens, {});
-          throw err;
-        }
-        verdict = { accepted: verdict.accepted, feedback: this.redact(verdict.feedback) };
-      } catch (err) {
-        if (this.signal.aborted) return interrupted();
-        if (err instanceof BatchPendingError) {
-          this.waiting++;
-          return interrupted(this.redact(err.message));
-        }
-        if (err instanceof RateLimitWaitError) return interrupted(this.redact(err.message));
-        const message = this.redact(err.message);
-        attempts.push({ attempt, accepted: false, feedback: message, tokens, durationMs: Date.now() - t0 });
-        return fail(message);
-      }
-      if (request !== void 0) this.recordAnswer(request, d, pair, content, tokens, { [judge]: verdict.accepted ? "accepted" : "rejected" });
-      const record = {
-        attempt,
-        accepted: verdict.accepted,
-        feedback: verdict.feedback,
-        tokens,
-        durationMs: Date.now() - t0,
-        ...replayed ? { reused: replayed } : {}
-      };
-      attempts.push(record);
-      this.emit({
-        type: "attempt_end",
-        id: d.id,
-        attempt,
-        of: total,
-        accepted: verdict.accepted,
-        feedback: verdict.feedback,
-        tokens,
-        durationMs: record.durationMs,
-        ...stderr ? { stderr } : {},
-        ...replayed ? { reused: replayed } : {}
-      });
-      if (verdict.accepted) return accept(content, replayed ? reuseNote(replayed) : null);
-      history.push({ feedback: verdict.feedback });
-    }
-    fail(`rejected after ${total} attempt${total === 1 ? "" : "s"}: ${attempts[attempts.length - 1]?.feedback ?? ""}`);
-  }
-  /**
-   * An artifact generated for this request that the pair's guard accepts, with no call: each is
-   * judged now (its verdict recorded), and one it rejected before is never judged again. Undefined when none passes: the generator is called.
-   */
-  async answerFromIndex(request, judge, guard, pair, attempt, maxOutputBytes, trace) {
-    const local = this.deps.store.requests(request);
-    const remote = (this.deps.remote?.requests?.(request) ?? []).filter((e) => !local.some((l) => l.contentHash === e.contentHash));
-    for (const entry of [...local, ...remote]) {
-      const before = Object.hasOwn(entry.verdicts, judge) ? entry.verdicts[judge] : void 0;
-      if (before === "rejected") continue;
-      let content = this.deps.store.content(entry.contentHash);
-      if (content === void 0 && remote.includes(entry)) {
-        content = await this.deps.remote?.requestContent?.(entry.contentHash);
-        if (content !== void 0) this.deps.store.putContent(content);
-      }
-      if (content === void 0 || content.length > maxOutputBytes) continue;
-      const verdict = await this.check(guard, pair, content, attempt, trace);
-      this.recordRequest(request, { ...entry, verdicts: { ...entry.verdicts, [judge]: verdict.accepted ? "accepted" : "rejected" } }, content);
-      if (verdict.accepted) return { content, kind: before === "accepted" ? "request" : "rejudged", entry };
-    }
-    return void 0;
-  }
-  async check(guard, pair, content, attempt, trace) {
-    if (guard === null) return { accepted: true, feedback: "" };
-    if (this.deps.batches?.batched(pair) || this.options.modelPairs?.is(pair)) return this.judging(() => this.judge(guard, pair, content, attempt, trace));
-    return this.judge(guard, pair, content, attempt, trace);
-  }
-  async judge(guard, pair, content, attempt, trace) {
-    const scratch = this.deps.scratch;
-    let artifactPath;
-    const commands = commandNetwork(pair).some((c) => c.command === "guard");
-    const place = commands && this.deps.outputs.problem(pair) === null ? this.deps.outputs.path(pair) : void 0;
-    const staged = place !== void 0 && this.options.sandbox?.layered !== true ? this.deps.outputs.stage?.(pair, content) : void 0;
-    const name = place !== void 0 ? path.basename(place) : "artifact.txt";
-    try {
-      return await guard({
-        pairId: pair.id,
-        // Guards that read text see it decoded; a command guard reads the exact bytes from the file,
-        // written only for a guard that reads it: most never do.
-        content: content.toString("utf8"),
-        get artifactPath() {
-          return artifactPath ??= scratch.file(`${pairKey(pair.id)}.${attempt}/${name}`, content);
-        },
-        ...place !== void 0 ? { place, staged: staged !== void 0 } : {},
-        config: plain(pair.guardConfig),
-        guards: pair.guards,
-        cwd: this.plan.workflow.dir,
-        env: this.options.env.guard,
-        signal: this.signal,
-        sandbox: this.options.sandbox,
-        limits: this.options.limits,
-        trace
-      });
-    } finally {
-      staged?.();
-    }
-  }
-  /** Records what the generator returned for a request, with the verdicts given to it so far. */
-  recordAnswer(request, d, pair, content, tokens, verdicts) {
-    const contentHash = this.deps.store.putContent(content);
-    this.recordRequest(
-      request,
-      { contentHash, pair: d.id, configRef: d.configRef, at: (/* @__PURE__ */ new Date()).toISOString(), model: pair.model, tokens, verdicts },
-      content
-    );
-  }
-  /** Records a request index entry here, and for the remote store's next save. */
-  recordRequest(key, entry, content) {
-    this.deps.store.putRequest(key, entry);
-    this.deps.remote?.saveRequest?.(key, entry, content);
-  }
-  /**
-   * A traced pair's decision with what its commands were seen to read: files its reference did not
-   * name are told as a warning and become part of it (`observed`), and its reference is made again
-   * with them, so that the next plan, which hashes the lock entry's observed files, finds the same
-   * one. Files observed before stay when the generator did not run (its artifact was a request's
-   * answer): what it read then still counts.
-   */
-  observed(d, pair, reads, generatorTraced) {
-    if (!this.deps.observe) return d;
-    const before = d.own.files?.observed ?? {};
-    const seen = this.deps.observe(pair, d.own, reads);
-    const unnamed = Object.keys(seen).filter((file) => !Object.hasOwn(before, file));
-    if (unnamed.length > 0) {
-      const shown = unnamed.slice(0, 10).join(", ") + (unnamed.length > 10 ? ` and ${unnamed.length - 10} more` : "");
-      this.emit({
-        type: "warning",
-        message: `${d.id}: its commands read ${shown}, which its reference did not name; recorded as observed in the lock file, so a change ${unnamed.length === 1 ? "to it re-runs" : "to any of them re-runs"} the pair (list ${unnamed.length === 1 ? "it" : "them"} under \`files\` to name ${unnamed.length === 1 ? "it" : "them"})`
-      });
-    }
-    const observed = generatorTraced ? seen : { ...before, ...seen };
-    const same = Object.keys(observed).length === Object.keys(before).length && Object.entries(observed).every(([f, h]) => Object.hasOwn(before, f) && before[f] === h);
-    if (same) return d;
-    const own = withObserved(d.own, observed);
-    const upstream = { refs: dict(), artifactHashes: dict() };
-    for (const dep of pair.requires) {
-      const decided = this.decided.get(dep);
-      upstream.refs[dep] = decided.configRef;
-      upstream.artifactHashes[dep] = decided.artifact.contentHash;
-    }
-    return { ...d, own, configRef: configRef(own, upstream), components: componentDigests(own, upstream) };
-  }
-  /** How many of the pair's dependencies the part of its prompt other pairs of this run share runs through; undefined: none shared. */
-  sharedPrefix(id) {
-    if (!this.sharing) {
-      const { workflow } = this.plan;
-      const running = this.plan.pairs.filter((p) => p.action === "run").map((p) => workflow.pairs.get(p.id));
-      this.sharing = sharedPrefixes(running, workflow, byProviderAndModel);
-    }
-    return this.sharing.get(id);
-  }
-  redact(text) {
-    return this.options.redact ? this.options.redact(text) : text;
-  }
-  contentOf(id) {
-    const known = this.contents.get(id);
-    if (known) return known;
-    const content = this.deps.outputs.read(this.plan.workflow.pairs.get(id)) ?? this.deps.store.content(this.decided.get(id).artifact.contentHash);
-    if (content) this.contents.set(id, content);
-    return content;
-  }
-  // -------------------------------------------------------------------------------------------
-  // Records
-  recordAccepted(d, pair, r, content) {
-    const tokens = { input: 0, output: 0 };
-    for (const a of r.attempts) if (a.tokens) addTokens(tokens, a.tokens);
-    const at = (/* @__PURE__ */ new Date()).toISOString();
-    const components = plannedComponents(d);
-    const record = {
-      pair: d.id,
-      configRef: d.configRef,
-      status: "accepted",
-      contentHash: r.contentHash,
-      components,
-      at,
-      source: r.source,
-      model: pair.model,
-      attempts: r.attempts.length,
-      tokens,
-      durationMs: r.durationMs
-    };
-    if (r.source === "generated") this.deps.store.putRecord(record);
-    this.setLockEntry(d.id, {
-      configRef: d.configRef,
-      contentHash: r.contentHash,
-      source: r.source,
-      model: pair.model,
-      components,
-      attempts: r.attempts.length,
-      tokens,
-      durationMs: r.durationMs,
-      acceptedAt: at,
-      ...observedFiles(d.own)
-    });
-    const remote = this.deps.remote;
-    if (remote && r.source === "generated") {
-      const save = remote.save({ record, content }).catch((err) => {
-        this.emit({ type: "warning", message: `${d.id}: could not save to ${remote.name}: ${err.message}` });
-      });
-      this.saves.push(save);
-    }
-  }
-  setLockEntry(id, entry) {
-    this.lock.pairs[id] = entry;
-    this.deps.lockFile.record(id, entry);
-  }
-  blocked(id, note) {
-    const planned = this.plan.byId.get(id);
-    return { id, configRef: planned.configRef, status: "blocked", attempts: [], contentHash: null, reasons: planned.reasons, durationMs: 0, note };
-  }
-  finish(outcome) {
-    this.outcomes.set(outcome.id, outcome);
-    this.emit({ type: "pair_end", outcome });
-    this.ended(outcome.id);
-  }
-  emit(event) {
-    this.options.onEvent?.(event);
-  }
-};
-function observedFiles(own) {
-  const files = Object.keys(own.files?.observed ?? {});
-  return files.length > 0 ? { observed: files } : {};
-}
-function reuseNote(reused) {
-  const how = reused.kind === "request" ? "request reused" : "request reused; guard re-judged";
-  return `${how}: no model call (generated for ${reused.pair} at ${reused.at})`;
-}
-function insertSorted(sorted, n) {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = lo + hi >> 1;
-    if (sorted[mid] < n) lo = mid + 1;
-    else hi = mid;
-  }
-  sorted.splice(lo, 0, n);
-}
-function addTokens(into, more) {
-  into.input += more.input;
-  into.output += more.output;
-}
-
-// src/records/mutex.ts
-import { spawnSync } from "node:child_process";
-import { createHash, randomBytes as randomBytes2 } from "node:crypto";
-import { linkSync, readFileSync, realpathSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
-import { hostname } from "node:os";
-import path2 from "node:path";
-var LockBusyError = class extends Error {
-  constructor(holder) {
-    super(`another run (${holder.runId}, pid ${holder.pid} on ${holder.host}) is using ${holder.workflow}`);
-    this.holder = holder;
-  }
-  holder;
-  name = "LockBusyError";
-};
-function lockPath(workflowPath) {
-  let real = workflowPath;
-  try {
-    real = realpathSync.native(workflowPath);
-  } catch {
-  }
-  const lock = realLockPath(lockPathFor(real));
-  return path2.join(path2.dirname(lock), `.${path2.basename(lock)}.mutex`);
-}
-async function acquireRunLock(workflowPath, options) {
-  const file = lockPath(workflowPath);
-  let told = false;
-  let warned = false;
-  let judged;
-  for (; ; ) {
-    const me = holderRecord(options.runId, workflowPath);
-    if (createExclusive(file, me)) return () => release(file, me);
-    const seen = readText(file);
-    if (seen === void 0) {
-      await sleep(1);
-      continue;
-    }
-    const holder = parseHolder(seen);
-    if (holder === void 0 || isStale(holder)) {
-      if (holder === void 0 && youngerThan(file, 5e3)) {
-        await sleep(50);
-        continue;
-      }
-      removeDeadHolder(file, seen, options.runId, workflowPath);
-      await sleep(1);
-      continue;
-    }
-    if (judged?.seen !== seen) judged = { seen, ignored: ignoredBecause(file, holder) };
-    const ignored = judged.ignored;
-    if (ignored !== void 0) {
-      if (!warned) options.onWarn?.(ignored);
-      warned = true;
-      removeDeadHolder(file, seen, options.runId, workflowPath);
-      await sleep(1);
-      continue;
-    }
-    if (!options.wait) throw new LockBusyError(holder);
-    if (!told) {
-      options.onWait?.(holder);
-      told = true;
-    }
-    if (options.signal?.aborted) throw new LockBusyError(holder);
-    await sleep(options.pollMs ?? 200);
-  }
-}
-function holderRecord(runId, workflow) {
-  const holder = { pid: process.pid, host: hostname(), runId, workflow, since: (/* @__PURE__ */ new Date()).toISOString(), token: randomBytes2(8).toString("hex") };
-  return JSON.stringify(holder);
-}
-function removeDeadHolder(file, seen, runId, workflow, depth = 0) {
-  const guard = `${file}.takeover-${createHash("sha256").update(seen).digest("hex").slice(0, 16)}`;
-  if (createExclusive(guard, holderRecord(runId, workflow))) {
-    try {
-      if (readText(file) === seen) unlinkSync(file);
-    } finally {
-      rmSync(guard, { force: true });
-    }
-    return;
-  }
-  const other = readText(guard);
-  if (other === void 0 || depth >= 8) return;
-  const holder = parseHolder(other);
-  if (holder !== void 0 && !isStale(holder) && ignoredBecause(guard, holder) === void 0) return;
-  if (holder === void 0 && youngerThan(guard, 5e3)) return;
-  removeDeadHolder(guard, other, runId, workflow, depth + 1);
-}
-function createExclusive(file, text) {
-  const tmp = path2.join(path2.dirname(file), `.${path2.basename(file)}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`);
-  writeFileSync(tmp, text);
-  try {
-    linkSync(tmp, file);
-    return true;
-  } catch (err) {
-    const code = err.code;
-    if (code === "EEXIST") return false;
-    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "ENOSYS" && code !== "EXDEV") throw err;
-    try {
-      writeFileSync(file, text, { flag: "wx" });
-      return true;
-    } catch (err2) {
-      if (err2.code === "EEXIST") return false;
-      throw err2;
-    }
-  } finally {
-    rmSync(tmp, { force: true });
-  }
-}
-function youngerThan(file, ms) {
-  try {
-    return Date.now() - statSync(file).mtimeMs < ms;
-  } catch {
-    return false;
-  }
-}
-function readText(file) {
-  try {
-    return readFileSync(file, "utf8");
-  } catch (err) {
-    if (err.code === "ENOENT") return void 0;
-    throw new UsageError(`${file} cannot be read as pairflow's run mutex (${err.code}); remove it if no run is going`);
-  }
-}
-function parseHolder(text) {
-  try {
-    const value = JSON.parse(text);
-    if (value === null || typeof value !== "object" || typeof value.pid !== "number" || typeof value.host !== "string") return void 0;
-    return { runId: "?", workflow: "?", since: "?", ...value };
-  } catch {
-    return void 0;
-  }
-}
-function readHolder(file) {
-  const text = readText(file);
-  return text === void 0 ? void 0 : parseHolder(text);
-}
-function isStale(holder) {
-  if (holder.host !== hostname()) return false;
-  try {
-    process.kill(holder.pid, 0);
-    return false;
-  } catch (err) {
-    return err.code === "ESRCH";
-  }
-}
-var SINCE_SLACK_MS = 6e4;
-function ignoredBecause(file, holder) {
-  const fix = `git rm --cached ${file}, and add ${path2.basename(file)} to .gitignore`;
-  const who = `run ${holder.runId}, pid ${holder.pid}`;
-  if (holder.host !== hostname()) {
-    return `${file} names a holder on another host (${who} on ${holder.host}): a run mutex is held only on the host that runs pairflow, so it is ignored. It must not be committed; if git tracks it, ${fix}`;
-  }
-  if (writtenBySince(file, holder) || !trackedByGit(file)) return void 0;
-  return `${file} is tracked by git, and its holder (${who}, since ${holder.since}) came with a checkout, not from a run here, so it is ignored. It must not be committed: ${fix}`;
-}
-function writtenBySince(file, holder) {
-  const since = Date.parse(holder.since);
-  let mtime;
-  try {
-    mtime = statSync(file).mtimeMs;
-  } catch {
-    return true;
-  }
-  return Number.isFinite(since) && Math.abs(mtime - since) <= SINCE_SLACK_MS;
-}
-function trackedByGit(file) {
-  const r = spawnSync("git", ["ls-files", "--error-unmatch", "--", path2.basename(file)], {
-    cwd: path2.dirname(file),
-    stdio: "ignore",
-    env: { ...process.env, GIT_TERMINAL_PROMPT: "0" }
-  });
-  return r.status === 0;
-}
-function release(file, me) {
-  if (readText(file) === me) rmSync(file, { force: true });
-}
-function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-function currentHolder(workflowPath) {
-  const file = lockPath(workflowPath);
-  const holder = readHolder(file);
-  return holder && !isStale(holder) && ignoredBecause(file, holder) === void 0 ? holder : void 0;
-}
-async function acquireRunLocks(workflowPaths, options) {
-  const releases = [];
-  const releaseAll = () => {
-    for (const release2 of releases.reverse()) release2();
-  };
-  try {
-    const byMutex = /* @__PURE__ */ new Map();
-    for (const workflow of workflowPaths) if (!byMutex.has(lockPath(workflow))) byMutex.set(lockPath(workflow), workflow);
-    for (const key of [...byMutex.keys()].sort()) releases.push(await acquireRunLock(byMutex.get(key), options));
-  } catch (err) {
-    releaseAll();
-    throw err;
-  }
-  return releaseAll;
-}
+import path11 from "node:path";
 
 // src/store/shared.ts
-import { existsSync, mkdirSync, readdirSync, readFileSync as readFileSync2, rmSync as rmSync2 } from "node:fs";
-import path3 from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
 var POLL_MS = 200;
 var PULL_EVERY_MS = 1e4;
 var SharedStore = class {
@@ -1099,7 +183,7 @@ var SharedStore = class {
     this.fanout = fanout;
     this.since = since;
     this.attempt = attempt;
-    this.store = new LocalStore(path3.join(dir, "store"));
+    this.store = new LocalStore(path.join(dir, "store"));
   }
   dir;
   fanout;
@@ -1107,11 +191,11 @@ var SharedStore = class {
   attempt;
   store;
   resultPath(shard) {
-    return path3.join(this.dir, "shards", safeName(this.fanout), `${shard.index}of${shard.count}.json`);
+    return path.join(this.dir, "shards", safeName(this.fanout), `${shard.index}of${shard.count}.json`);
   }
   /** A shard starting again forgets what it reported before, so nobody reads an old ending as this one's. */
   started(shard) {
-    rmSync2(this.resultPath(shard), { force: true });
+    rmSync(this.resultPath(shard), { force: true });
   }
   finished(result) {
     writeFileAtomic(this.resultPath(result), JSON.stringify(result, null, 2) + "\n");
@@ -1120,7 +204,7 @@ var SharedStore = class {
     const file = this.resultPath(shard);
     if (!existsSync(file)) return void 0;
     try {
-      const value = JSON.parse(readFileSync2(file, "utf8"));
+      const value = JSON.parse(readFileSync(file, "utf8"));
       const current = Date.parse(value.endedAt) >= this.since && (this.attempt === void 0 || value.attempt === this.attempt);
       return value.version === 1 && Array.isArray(value.outcomes) && current ? value : void 0;
     } catch {
@@ -1129,12 +213,12 @@ var SharedStore = class {
   }
   /** Every shard result of this fan-out. */
   results() {
-    const dir = path3.join(this.dir, "shards", safeName(this.fanout));
+    const dir = path.join(this.dir, "shards", safeName(this.fanout));
     if (!existsSync(dir)) return [];
     return readdirSync(dir).map((name) => /^(\d+)of(\d+)\.json$/.exec(name)).flatMap((m) => m ? [this.result({ index: Number(m[1]), count: Number(m[2]) })].filter((r) => r !== void 0) : []);
   }
   outboxDir(shard) {
-    return path3.join(this.dir, "outbox", `${shard.index}of${shard.count}`);
+    return path.join(this.dir, "outbox", `${shard.index}of${shard.count}`);
   }
   /**
    * Writes this shard's outbox: every record it accepted, the content they name, and its report
@@ -1144,22 +228,22 @@ var SharedStore = class {
     const dir = this.outboxDir(shard);
     for (const r of records) {
       const content = this.store.content(r.contentHash);
-      const file = path3.join(dir, "objects", r.contentHash);
+      const file = path.join(dir, "objects", r.contentHash);
       if (content && !existsSync(file)) writeFileAtomic(file, content);
     }
-    writeFileAtomic(path3.join(dir, "records.json"), JSON.stringify(records) + "\n");
-    if (result) writeFileAtomic(path3.join(dir, "result.json"), JSON.stringify(result) + "\n");
+    writeFileAtomic(path.join(dir, "records.json"), JSON.stringify(records) + "\n");
+    if (result) writeFileAtomic(path.join(dir, "result.json"), JSON.stringify(result) + "\n");
   }
   splitDir() {
-    return path3.join(this.dir, "split", safeName(this.fanout));
+    return path.join(this.dir, "split", safeName(this.fanout));
   }
   /** Pins the split of this fan-out. */
   writeSplit(split) {
-    writeFileAtomic(path3.join(this.splitDir(), "split.json"), JSON.stringify(split) + "\n");
+    writeFileAtomic(path.join(this.splitDir(), "split.json"), JSON.stringify(split) + "\n");
   }
   /** The split pinned for this fan-out, if one is here and well-formed. */
   readSplit() {
-    const split = readJson(path3.join(this.splitDir(), "split.json"));
+    const split = readJson(path.join(this.splitDir(), "split.json"));
     const wellFormed = (s) => Number.isInteger(s?.index) && s.count === split.count && Array.isArray(s.pairs) && s.pairs.every((p) => typeof p === "string");
     if (split?.version !== 1 || split.fanout !== this.fanout || typeof split.workflowRef !== "string" || !Number.isInteger(split.count)) return void 0;
     return Array.isArray(split.shards) && split.shards.every(wellFormed) ? split : void 0;
@@ -1170,12 +254,12 @@ var SharedStore = class {
    */
   readOutbox(owner) {
     const dir = this.outboxDir(owner);
-    const records = readJson(path3.join(dir, "records.json"));
+    const records = readJson(path.join(dir, "records.json"));
     const taken = [];
     if (Array.isArray(records)) {
       for (const r of records) {
         if (r?.status !== "accepted" || typeof r.contentHash !== "string" || !/^[0-9a-f]{64}$/.test(r.contentHash)) continue;
-        const file = path3.join(dir, "objects", r.contentHash);
+        const file = path.join(dir, "objects", r.contentHash);
         if (!existsSync(file)) continue;
         let content;
         try {
@@ -1189,17 +273,17 @@ var SharedStore = class {
         taken.push(r);
       }
     }
-    const result = readJson(path3.join(dir, "result.json"));
+    const result = readJson(path.join(dir, "result.json"));
     if (result?.version === 1 && result.index === owner.index && result.count === owner.count && Array.isArray(result.outcomes)) {
-      mkdirSync(path3.dirname(this.resultPath(owner)), { recursive: true });
+      mkdirSync(path.dirname(this.resultPath(owner)), { recursive: true });
       writeFileAtomic(this.resultPath(owner), JSON.stringify(result) + "\n");
     }
     return taken;
   }
   /** The accepted artifact of (pair, configRef), verified, once it is here. */
-  accepted(pair, configRef2) {
+  accepted(pair, configRef) {
     const store = new LocalStore(this.store.dir);
-    const record = store.record(pair, configRef2);
+    const record = store.record(pair, configRef);
     if (record?.status !== "accepted" || !record.contentHash) return void 0;
     const content = store.content(record.contentHash);
     return content && { record, content };
@@ -1208,7 +292,7 @@ var SharedStore = class {
    * Waits for the shard that owns a pair to accept it under this reference. Ends with the reason it
    * will not come when that shard ended without it, the wait ran out, or the signal aborted.
    */
-  async await(pair, configRef2, owner, timeoutMs, signal, sync) {
+  async await(pair, configRef, owner, timeoutMs, signal, sync) {
     const by = `shard ${owner.index}/${owner.count}`;
     const deadline = Date.now() + timeoutMs;
     let pulled = 0;
@@ -1218,7 +302,7 @@ var SharedStore = class {
         await sync.pull(owner);
         this.readOutbox(owner);
       }
-      const got = this.accepted(pair, configRef2);
+      const got = this.accepted(pair, configRef);
       if (got) return { content: got.content, contentHash: got.record.contentHash, note: `executed by ${by}` };
       const ended = this.result(owner);
       if (ended) {
@@ -1228,7 +312,7 @@ var SharedStore = class {
       }
       if (signal.aborted) return { missing: "not received: the run was interrupted" };
       if (Date.now() >= deadline) return { missing: `${by} did not deliver it within ${Math.round(timeoutMs / 1e3)} s` };
-      await sleep2(POLL_MS, signal);
+      await sleep(POLL_MS, signal);
     }
   }
 };
@@ -1241,10 +325,10 @@ var ShardStore = class {
   shared;
   /** The accepted records this shard wrote, in order: its outbox. */
   written = [];
-  record(pair, configRef2) {
-    const a = this.base.record(pair, configRef2);
+  record(pair, configRef) {
+    const a = this.base.record(pair, configRef);
     if (a?.status === "accepted") return a;
-    return this.shared.record(pair, configRef2) ?? a;
+    return this.shared.record(pair, configRef) ?? a;
   }
   content(hash) {
     return this.base.content(hash) ?? this.shared.content(hash);
@@ -1272,7 +356,7 @@ var ShardStore = class {
 };
 function readJson(file) {
   try {
-    return existsSync(file) ? JSON.parse(readFileSync2(file, "utf8")) : void 0;
+    return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : void 0;
   } catch {
     return void 0;
   }
@@ -1280,7 +364,7 @@ function readJson(file) {
 function safeName(name) {
   return name.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 100) || "local";
 }
-function sleep2(ms, signal) {
+function sleep(ms, signal) {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     signal.addEventListener("abort", done, { once: true });
@@ -1293,30 +377,45 @@ function sleep2(ms, signal) {
 }
 
 // src/workspace/scratch.ts
-import { mkdirSync as mkdirSync2, mkdtempSync, rmSync as rmSync3, writeFileSync as writeFileSync2 } from "node:fs";
+import { mkdirSync as mkdirSync2, mkdtempSync, rmSync as rmSync2, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import path4 from "node:path";
+import path2 from "node:path";
 function scratchDir() {
   let dir;
   return {
     file(name, content) {
-      dir ??= mkdtempSync(path4.join(tmpdir(), "pairflow-run-"));
-      const file = path4.join(dir, name);
-      mkdirSync2(path4.dirname(file), { recursive: true });
-      writeFileSync2(file, content);
+      dir ??= mkdtempSync(path2.join(tmpdir(), "pairflow-run-"));
+      const file = path2.join(dir, name);
+      mkdirSync2(path2.dirname(file), { recursive: true });
+      writeFileSync(file, content);
       return file;
     },
     dispose() {
-      if (dir !== void 0) rmSync3(dir, { recursive: true, force: true });
+      if (dir !== void 0) rmSync2(dir, { recursive: true, force: true });
     }
   };
 }
+function removeInBackground(dir) {
+  pending.add(dir);
+  if (pending.size === 1 && !exitHook) {
+    exitHook = true;
+    process.on("exit", () => {
+      for (const left of pending) rmSync2(left, { recursive: true, force: true });
+    });
+  }
+  void rm(dir, { recursive: true, force: true }).catch(() => rmSync2(dir, { recursive: true, force: true })).finally(() => pending.delete(dir));
+}
+var pending = /* @__PURE__ */ new Set();
+var exitHook = false;
 
 // src/app/environment.ts
 import { constants as constants2, gunzipSync } from "node:zlib";
 
 // src/generators/http.ts
-import { setTimeout as sleep3 } from "node:timers/promises";
+import { request as httpRequest, validateHeaderName, validateHeaderValue } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { setTimeout as sleep2 } from "node:timers/promises";
 
 // src/schedule/clock.ts
 var MAX_TIMER_MS = 2 ** 31 - 1;
@@ -1682,7 +781,7 @@ var MAX_MESSAGE_CHARS = 500;
 var MAX_TIMER_MS2 = 2 ** 31 - 1;
 function readProviderSettings(provider, request, defaults) {
   const { config, env } = request;
-  const baseUrl = (configString(provider, config, "base_url") ?? defaults.baseUrl).replace(/\/+$/, "");
+  const baseUrl = defaults.apiRoot((configString(provider, config, "base_url") ?? defaults.baseUrl).replace(/\/+$/, ""));
   const apiKeyEnv = configString(provider, config, "api_key_env") ?? defaults.apiKeyEnv;
   const apiKey = env[apiKeyEnv] || void 0;
   if (apiKey === void 0 && baseUrl === defaults.baseUrl.replace(/\/+$/, "")) {
@@ -1797,15 +896,23 @@ async function httpCall(options) {
   } catch {
     throw fail(`generator_config.base_url does not make a valid URL: ${url}`);
   }
-  const headers = new Headers(options.body !== void 0 ? { "content-type": "application/json" } : {});
+  const headers = options.body !== void 0 ? { "content-type": "application/json" } : {};
   for (const [name, value] of Object.entries(options.headers)) {
     try {
-      headers.set(name, value);
+      validateHeaderName(name);
+      validateHeaderValue(name, value);
     } catch {
       throw fail(`header "${name}" has an invalid name or value`);
     }
+    for (const known of Object.keys(headers)) if (known.toLowerCase() === name.toLowerCase()) delete headers[known];
+    headers[name] = value;
   }
-  const payload = options.form ?? (options.body === void 0 ? void 0 : JSON.stringify(options.body));
+  let payload;
+  if (options.form) {
+    const encoded = new Response(options.form);
+    headers["content-type"] = encoded.headers.get("content-type");
+    payload = Buffer.from(await encoded.arrayBuffer());
+  } else if (options.body !== void 0) payload = Buffer.from(JSON.stringify(options.body));
   const paced = options.paced;
   for (let attempt = 0; ; attempt++) {
     if (signal.aborted) throw fail("cancelled");
@@ -1822,14 +929,9 @@ async function httpCall(options) {
     let failure;
     let retryAfter2 = null;
     try {
-      const response = await fetch(url, {
-        method: options.method,
-        headers,
-        body: payload,
-        signal: AbortSignal.any([signal, timeout])
-      });
-      const text = await response.text();
-      const header = (name) => response.headers.get(name);
+      const response = await exchange(url, options.method, headers, payload, AbortSignal.any([signal, timeout]));
+      const text = response.text;
+      const header = (name) => response.header(name);
       const spent = response.status === 429 && quotaSpent(text);
       if (response.status === 429 && turn && !spent) {
         turn.limited(header);
@@ -1844,7 +946,7 @@ async function httpCall(options) {
         const hint = (response.status === 401 || response.status === 403) && options.authHint;
         throw fail(hint ? `${failure} (${hint})` : failure);
       }
-      retryAfter2 = response.headers.get("retry-after");
+      retryAfter2 = response.header("retry-after");
     } catch (error) {
       turn?.failed();
       if (error instanceof GeneratorError) throw error;
@@ -1856,13 +958,44 @@ async function httpCall(options) {
       throw fail(retries > 0 ? `${failure} (gave up after ${attempt + 1} attempts)` : failure);
     }
     try {
-      await sleep3(retryDelayMs(attempt, retryAfter2, options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS), void 0, {
+      await sleep2(retryDelayMs(attempt, retryAfter2, options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS), void 0, {
         signal
       });
     } catch {
       throw fail("cancelled");
     }
   }
+}
+function exchange(url, method, headers, body, signal) {
+  const target = new URL(url);
+  const send = target.protocol === "https:" ? httpsRequest : target.protocol === "http:" ? httpRequest : void 0;
+  if (!send) return Promise.reject(new Error(`unsupported protocol ${target.protocol}`));
+  const plain2 = { ...headers };
+  if (body !== void 0) plain2["content-length"] = String(body.length);
+  return new Promise((resolve, reject) => {
+    const req = send(target, { method, headers: plain2, signal }, (res) => {
+      const chunks2 = [];
+      res.on("data", (chunk) => chunks2.push(chunk));
+      res.on("error", reject);
+      res.on("aborted", () => reject(new Error("the connection closed before the whole answer came")));
+      res.on("end", () => {
+        const status = res.statusCode ?? 0;
+        const all = res.headers;
+        resolve({
+          status,
+          ok: status >= 200 && status < 300,
+          statusText: res.statusMessage ?? "",
+          header: (name) => {
+            const value = all[name.toLowerCase()];
+            return value === void 0 ? null : Array.isArray(value) ? value.join(", ") : value;
+          },
+          text: Buffer.concat(chunks2).toString("utf8")
+        });
+      });
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
 }
 function quotaSpent(text) {
   try {
@@ -1922,9 +1055,9 @@ function redact(text, secrets) {
   for (const secret of secrets) if (secret.length >= 4) out = out.replaceAll(secret, "***");
   return out;
 }
-function field(value, ...path14) {
+function field(value, ...path12) {
   let current = value;
-  for (const key of path14) {
+  for (const key of path12) {
     if (typeof current !== "object" || current === null) return void 0;
     current = current[key];
   }
@@ -1932,14 +1065,14 @@ function field(value, ...path14) {
 }
 
 // src/generators/anthropic.ts
-var DEFAULT_BASE_URL = "https://api.anthropic.com";
 var DEFAULT_MAX_TOKENS = 4096;
 var ANTHROPIC_KEY_VARIABLE = "ANTHROPIC_API_KEY";
 function anthropicCall(request) {
   const model = requireModel("anthropic", request);
   const settings = readProviderSettings("anthropic", request, {
-    baseUrl: DEFAULT_BASE_URL,
-    apiKeyEnv: ANTHROPIC_KEY_VARIABLE
+    baseUrl: PROVIDER_BASE_URLS.anthropic,
+    apiKeyEnv: ANTHROPIC_KEY_VARIABLE,
+    apiRoot: anthropicRoot
   });
   const temperature = configNumber("anthropic", request.config, "temperature", { min: 0 });
   const maxTokens = configNumber("anthropic", request.config, "max_tokens", { min: 1, integer: true }) ?? DEFAULT_MAX_TOKENS;
@@ -2008,13 +1141,13 @@ function count2(value) {
 }
 
 // src/generators/openai.ts
-var DEFAULT_BASE_URL2 = "https://api.openai.com/v1";
 var OPENAI_KEY_VARIABLE = "OPENAI_API_KEY";
 function openaiCall(request) {
   const model = requireModel("openai", request);
   const settings = readProviderSettings("openai", request, {
-    baseUrl: DEFAULT_BASE_URL2,
-    apiKeyEnv: OPENAI_KEY_VARIABLE
+    baseUrl: PROVIDER_BASE_URLS.openai,
+    apiKeyEnv: OPENAI_KEY_VARIABLE,
+    apiRoot: openaiRoot
   });
   const temperature = configNumber("openai", request.config, "temperature", { min: 0 });
   const maxTokens = configNumber("openai", request.config, "max_tokens", { min: 1, integer: true });
@@ -2207,15 +1340,15 @@ function gzipHolds(token, patterns, gunzip2) {
 }
 
 // src/app/sandbox.ts
-import { chmodSync, existsSync as existsSync3, mkdtempSync as mkdtempSync3, rmSync as rmSync5, writeFileSync as writeFileSync4 } from "node:fs";
+import { chmodSync, existsSync as existsSync3, mkdtempSync as mkdtempSync3, rmSync as rmSync4, writeFileSync as writeFileSync3 } from "node:fs";
 import { tmpdir as tmpdir3 } from "node:os";
-import path6 from "node:path";
+import path4 from "node:path";
 
 // src/processes/sandbox.ts
-import { spawnSync as spawnSync2 } from "node:child_process";
-import { accessSync, constants, existsSync as existsSync2, lstatSync, mkdirSync as mkdirSync3, mkdtempSync as mkdtempSync2, readdirSync as readdirSync2, readFileSync as readFileSync3, rmSync as rmSync4, statSync as statSync2, writeFileSync as writeFileSync3 } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { accessSync, constants, existsSync as existsSync2, lstatSync, mkdirSync as mkdirSync3, mkdtempSync as mkdtempSync2, readdirSync as readdirSync2, readFileSync as readFileSync2, rmSync as rmSync3, statSync, writeFileSync as writeFileSync2 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
-import path5 from "node:path";
+import path3 from "node:path";
 var SANDBOX_MODES = ["auto", "required", "off"];
 var LAYER_DIR = "/run/pairflow-layer";
 var LAYER_SETUP = [
@@ -2233,8 +1366,8 @@ function runnerDirectories(env, execPath = process.execPath) {
   const dirs = [];
   if (env.RUNNER_TEMP) {
     dirs.push(env.RUNNER_TEMP);
-    const work = path5.dirname(env.RUNNER_TEMP);
-    if (path5.basename(work) === "_work" && path5.dirname(work) !== "/") dirs.push(path5.dirname(work));
+    const work = path3.dirname(env.RUNNER_TEMP);
+    if (path3.basename(work) === "_work" && path3.dirname(work) !== "/") dirs.push(path3.dirname(work));
   }
   const externals = /^(.*)\/externals\/node\d+\/bin\/node$/.exec(execPath);
   if (externals?.[1]) dirs.push(externals[1]);
@@ -2259,12 +1392,12 @@ var CREDENTIAL_HOMES = /* @__PURE__ */ new Set([
 function toolHomes(home, pathVar) {
   const dirs = /* @__PURE__ */ new Set();
   for (const entry of pathVar.split(":")) {
-    if (!path5.isAbsolute(entry)) continue;
-    const rel = path5.relative(home, entry);
-    if (rel === "" || rel.startsWith("..") || path5.isAbsolute(rel)) continue;
-    const first = rel.split(path5.sep)[0];
+    if (!path3.isAbsolute(entry)) continue;
+    const rel = path3.relative(home, entry);
+    if (rel === "" || rel.startsWith("..") || path3.isAbsolute(rel)) continue;
+    const first = rel.split(path3.sep)[0];
     if (CREDENTIAL_HOMES.has(first)) continue;
-    const dir = path5.join(home, first);
+    const dir = path3.join(home, first);
     if (lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) dirs.add(dir);
   }
   return [...dirs];
@@ -2274,40 +1407,40 @@ function gitConfigFiles(root) {
   const found = [];
   const configs = (gitDir) => {
     for (const name of ["config", "config.worktree"]) {
-      const file = path5.join(gitDir, name);
+      const file = path3.join(gitDir, name);
       if (lstatSync(file, { throwIfNoEntry: false })?.isFile()) found.push(file);
     }
-    const modules = path5.join(gitDir, "modules");
+    const modules = path3.join(gitDir, "modules");
     if (lstatSync(modules, { throwIfNoEntry: false })?.isDirectory()) walkModules(modules);
   };
   const walkModules = (dir) => {
     for (const entry of readdirSafe(dir)) {
       if (!entry.isDirectory()) continue;
-      const sub = path5.join(dir, entry.name);
-      if (lstatSync(path5.join(sub, "HEAD"), { throwIfNoEntry: false })?.isFile()) configs(sub);
+      const sub = path3.join(dir, entry.name);
+      if (lstatSync(path3.join(sub, "HEAD"), { throwIfNoEntry: false })?.isFile()) configs(sub);
       else walkModules(sub);
     }
   };
   const linked = (file) => {
     let gitDir;
     try {
-      const text = readFileSync3(file, "utf8");
+      const text = readFileSync2(file, "utf8");
       const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
       if (named === void 0) return;
-      gitDir = path5.resolve(path5.dirname(file), named);
+      gitDir = path3.resolve(path3.dirname(file), named);
     } catch {
       return;
     }
     configs(gitDir);
     try {
-      const common = readFileSync3(path5.join(gitDir, "commondir"), "utf8").trim();
-      if (common !== "") configs(path5.resolve(gitDir, common));
+      const common = readFileSync2(path3.join(gitDir, "commondir"), "utf8").trim();
+      if (common !== "") configs(path3.resolve(gitDir, common));
     } catch {
     }
   };
   const walk = (dir) => {
     for (const entry of readdirSafe(dir)) {
-      const sub = path5.join(dir, entry.name);
+      const sub = path3.join(dir, entry.name);
       if (entry.name === ".git" && entry.isFile()) linked(sub);
       if (!entry.isDirectory() || NOT_WALKED.has(entry.name)) continue;
       if (entry.name === ".git") configs(sub);
@@ -2315,10 +1448,10 @@ function gitConfigFiles(root) {
     }
   };
   walk(root);
-  for (let dir = path5.dirname(root); dir !== path5.dirname(dir); dir = path5.dirname(dir)) {
-    const git = lstatSync(path5.join(dir, ".git"), { throwIfNoEntry: false });
-    if (git?.isDirectory()) configs(path5.join(dir, ".git"));
-    else if (git?.isFile()) linked(path5.join(dir, ".git"));
+  for (let dir = path3.dirname(root); dir !== path3.dirname(dir); dir = path3.dirname(dir)) {
+    const git = lstatSync(path3.join(dir, ".git"), { throwIfNoEntry: false });
+    if (git?.isDirectory()) configs(path3.join(dir, ".git"));
+    else if (git?.isFile()) linked(path3.join(dir, ".git"));
     if (git) break;
   }
   return [...new Set(found)];
@@ -2402,33 +1535,33 @@ function probeLayerNow(bwrap, emptyFile2) {
   const unshare = root ? void 0 : systemProgram("unshare");
   const setpriv = systemProgram("setpriv");
   if (!root && unshare === void 0 || setpriv === void 0) return "util-linux's unshare and setpriv are not installed";
-  const dir = mkdtempSync2(path5.join(tmpdir2(), "pairflow-layer-"));
+  const dir = mkdtempSync2(path3.join(tmpdir2(), "pairflow-layer-"));
   try {
-    const repo = path5.join(dir, "repo");
-    mkdirSync3(path5.join(repo, ".git"), { recursive: true });
-    writeFileSync3(path5.join(repo, ".git", "config"), "probe-secret\n");
-    writeFileSync3(path5.join(dir, "candidate"), "probe-candidate\n");
+    const repo = path3.join(dir, "repo");
+    mkdirSync3(path3.join(repo, ".git"), { recursive: true });
+    writeFileSync2(path3.join(repo, ".git", "config"), "probe-secret\n");
+    writeFileSync2(path3.join(dir, "candidate"), "probe-candidate\n");
     const tools = { ...unshare ? { unshare } : {}, setpriv };
-    const layout = { root: repo, hide: [], empty: [path5.join(repo, ".git", "config")], emptyFile: emptyFile2, layer: tools };
+    const layout = { root: repo, hide: [], empty: [path3.join(repo, ".git", "config")], emptyFile: emptyFile2, layer: tools };
     const command = {
       cwd: repo,
       readable: [dir],
       network: false,
-      layer: { place: { candidate: path5.join(dir, "candidate"), at: path5.join(repo, "out", "placed.txt") } }
+      layer: { place: { candidate: path3.join(dir, "candidate"), at: path3.join(repo, "out", "placed.txt") } }
     };
     const script = "cat .git/config out/placed.txt; echo x > written && cat written; grep '^CapEff' /proc/self/status";
     const argv = [...confinedArgv(bwrap, layout, command), "/bin/sh", "-c", script];
-    const r = spawnSync2(argv[0], argv.slice(1), { encoding: "utf8", timeout: 1e4, env: { PATH: "/usr/bin:/bin" } });
+    const r = spawnSync(argv[0], argv.slice(1), { encoding: "utf8", timeout: 1e4, env: { PATH: "/usr/bin:/bin" } });
     const said = (r.stderr || "").trim().split("\n")[0] ?? "";
     if (r.error || r.status !== 0) return `the writable layer cannot be made here${said ? ` (${said})` : r.error ? ` (${r.error.message})` : ""}`;
     const caps = /^CapEff:\s*([0-9a-f]+)$/m.exec(r.stdout)?.[1];
     const held = r.stdout.includes("probe-secret") || caps === void 0 || /[1-9a-f]/.test(caps);
-    if (held || !r.stdout.includes("probe-candidate") || existsSync2(path5.join(repo, "written")) || existsSync2(path5.join(repo, "out"))) {
+    if (held || !r.stdout.includes("probe-candidate") || existsSync2(path3.join(repo, "written")) || existsSync2(path3.join(repo, "out"))) {
       return "the writable layer does not hold here";
     }
     return tools;
   } finally {
-    rmSync4(dir, { recursive: true, force: true });
+    rmSync3(dir, { recursive: true, force: true });
   }
 }
 var probes = /* @__PURE__ */ new Map();
@@ -2444,7 +1577,7 @@ function probeSandbox(env) {
   return probe;
 }
 function systemProgram(name, given) {
-  if (given !== void 0 && given !== "") return path5.isAbsolute(given) && isExecutable(given) ? given : void 0;
+  if (given !== void 0 && given !== "") return path3.isAbsolute(given) && isExecutable(given) ? given : void 0;
   return findExecutable(name, SYSTEM_DIRECTORIES.join(":"));
 }
 var PROBE = "ls /proc; grep '^CapEff:' /proc/self/status; umount -l /proc 2>/dev/null && echo UNMOUNTED; exit 0";
@@ -2454,7 +1587,7 @@ function probeNow(asked) {
     return { available: false, reason: asked ? `${BWRAP_VARIABLE} (${asked}) is not an absolute path to a program` : "bubblewrap (bwrap) is not installed" };
   }
   const args = bwrapArguments({ root: "/", hide: [] }, { cwd: "/", readable: [], network: false });
-  const r = spawnSync2(bwrap, [...args, "/bin/sh", "-c", PROBE], { encoding: "utf8", timeout: 1e4, env: {} });
+  const r = spawnSync(bwrap, [...args, "/bin/sh", "-c", PROBE], { encoding: "utf8", timeout: 1e4, env: {} });
   if (r.error) return { available: false, reason: `bwrap could not be started: ${r.error.message}` };
   if (r.status !== 0) {
     const said = (r.stderr || r.stdout).trim().split("\n")[0] ?? "";
@@ -2470,7 +1603,7 @@ function probeNow(asked) {
 function findExecutable(name, pathVar) {
   for (const dir of pathVar.split(":")) {
     if (dir === "") continue;
-    const file = path5.join(dir, name);
+    const file = path3.join(dir, name);
     if (isExecutable(file)) return file;
   }
   return void 0;
@@ -2478,14 +1611,14 @@ function findExecutable(name, pathVar) {
 function isExecutable(file) {
   try {
     accessSync(file, constants.X_OK);
-    return existsSync2(file) && statSync2(file).isFile();
+    return existsSync2(file) && statSync(file).isFile();
   } catch {
     return false;
   }
 }
 function isInside(dir, file) {
-  const rel = path5.relative(dir, file);
-  return rel === "" || !rel.startsWith("..") && !path5.isAbsolute(rel);
+  const rel = path3.relative(dir, file);
+  return rel === "" || !rel.startsWith("..") && !path3.isAbsolute(rel);
 }
 
 // src/app/sandbox.ts
@@ -2511,7 +1644,7 @@ function chooseSandbox(mode, env, root) {
   const probe = probeSandbox(env);
   if (probe.available) {
     const hide = runnerDirectories(env).filter((dir) => existsSync3(dir));
-    const home = env.HOME !== void 0 && path6.isAbsolute(env.HOME) && existsSync3(env.HOME) ? path6.resolve(env.HOME) : void 0;
+    const home = env.HOME !== void 0 && path4.isAbsolute(env.HOME) && existsSync3(env.HOME) ? path4.resolve(env.HOME) : void 0;
     const empty2 = emptyFile();
     const layer = probeLayer(probe.bwrap, empty2);
     const layout = {
@@ -2539,11 +1672,11 @@ function unconfinedWarning(state) {
 var empty;
 function emptyFile() {
   if (empty !== void 0 && existsSync3(empty)) return empty;
-  const dir = mkdtempSync3(path6.join(tmpdir3(), "pairflow-empty-"));
+  const dir = mkdtempSync3(path4.join(tmpdir3(), "pairflow-empty-"));
   chmodSync(dir, 493);
-  empty = path6.join(dir, "empty");
-  writeFileSync4(empty, "", { mode: 292 });
-  process.once("exit", () => rmSync5(dir, { recursive: true, force: true }));
+  empty = path4.join(dir, "empty");
+  writeFileSync3(empty, "", { mode: 292 });
+  process.once("exit", () => rmSync4(dir, { recursive: true, force: true }));
   return empty;
 }
 
@@ -2627,9 +1760,9 @@ var gunzip = (data, limit) => {
 };
 
 // src/processes/limits.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
-import { existsSync as existsSync4, mkdirSync as mkdirSync4, readdirSync as readdirSync3, readFileSync as readFileSync4, rmdirSync, writeFileSync as writeFileSync5 } from "node:fs";
-import path7 from "node:path";
+import { randomBytes } from "node:crypto";
+import { existsSync as existsSync4, mkdirSync as mkdirSync4, readdirSync as readdirSync3, readFileSync as readFileSync3, rmdirSync, writeFileSync as writeFileSync4 } from "node:fs";
+import path5 from "node:path";
 var DEFAULT_LIMITS = {
   processes: 2048,
   memoryBytes: 4 * 2 ** 30,
@@ -2690,63 +1823,91 @@ function limitFromOutput(output, sandboxed) {
 }
 var hierarchy;
 var made = 0;
-var runTag = `pairflow-${process.pid}-${randomBytes3(4).toString("hex")}`;
+var runTag = `pairflow-${process.pid}-${randomBytes(4).toString("hex")}`;
+var idle = /* @__PURE__ */ new Map();
+var draining = [];
 function commandCgroup(limits) {
   if (hierarchy === void 0) hierarchy = findHierarchy();
   if (hierarchy === null) return void 0;
+  const key = `${limits.processes}/${limits.memoryBytes}`;
+  const dirs = reuse(key) ?? makeCgroup(hierarchy, limits);
+  if (dirs === void 0) return void 0;
+  const version = hierarchy.version;
+  let stopped;
+  return {
+    procs: dirs.map((dir) => path5.join(dir, "cgroup.procs")),
+    hit() {
+      stopped = hitIn(version, dirs);
+      return stopped;
+    },
+    dispose() {
+      if (stopped ?? hitIn(version, dirs)) {
+        killMembers(version, dirs);
+        for (const dir of dirs) removeCgroup(dir);
+        return;
+      }
+      if (members(dirs[0]).length === 0) return void idle.set(key, [...idle.get(key) ?? [], dirs]);
+      killMembers(version, dirs, false);
+      draining.push({ key, dirs });
+    }
+  };
+}
+function reuse(key) {
+  for (let i = draining.length - 1; i >= 0; i--) {
+    const { key: k, dirs } = draining[i];
+    if (members(dirs[0]).length > 0) continue;
+    draining.splice(i, 1);
+    idle.set(k, [...idle.get(k) ?? [], dirs]);
+  }
+  return idle.get(key)?.pop();
+}
+function makeCgroup(hierarchy2, limits) {
   const name = `c${++made}`;
-  const dirs = hierarchy.dirs.map((dir) => path7.join(dir, name));
+  const dirs = hierarchy2.dirs.map((dir) => path5.join(dir, name));
   try {
     for (const dir of dirs) mkdirSync4(dir);
-    if (hierarchy.version === 2) {
-      writeFileSync5(path7.join(dirs[0], "pids.max"), String(limits.processes));
-      writeFileSync5(path7.join(dirs[0], "memory.max"), String(limits.memoryBytes));
-      tryWrite(path7.join(dirs[0], "memory.swap.max"), "0");
+    if (hierarchy2.version === 2) {
+      writeFileSync4(path5.join(dirs[0], "pids.max"), String(limits.processes));
+      writeFileSync4(path5.join(dirs[0], "memory.max"), String(limits.memoryBytes));
+      tryWrite(path5.join(dirs[0], "memory.swap.max"), "0");
     } else {
-      writeFileSync5(path7.join(dirs[0], "pids.max"), String(limits.processes));
-      writeFileSync5(path7.join(dirs[1], "memory.limit_in_bytes"), String(limits.memoryBytes));
-      tryWrite(path7.join(dirs[1], "memory.memsw.limit_in_bytes"), String(limits.memoryBytes));
+      writeFileSync4(path5.join(dirs[0], "pids.max"), String(limits.processes));
+      writeFileSync4(path5.join(dirs[1], "memory.limit_in_bytes"), String(limits.memoryBytes));
+      tryWrite(path5.join(dirs[1], "memory.memsw.limit_in_bytes"), String(limits.memoryBytes));
     }
+    return dirs;
   } catch {
     for (const dir of dirs) removeCgroup(dir);
     return void 0;
   }
-  const version = hierarchy.version;
-  return {
-    add(pids) {
-      for (const dir of dirs) for (const pid of pids) tryWrite(path7.join(dir, "cgroup.procs"), String(pid));
-    },
-    hit() {
-      if (version === 2) {
-        if (counter(path7.join(dirs[0], "memory.events"), "oom_kill") > 0) return "memory";
-        if (counter(path7.join(dirs[0], "pids.events"), "max") > 0) return "processes";
-        return void 0;
+}
+function hitIn(version, dirs) {
+  const [pids, memory] = version === 2 ? [dirs[0], dirs[0]] : [dirs[0], dirs[1]];
+  if (version === 2 ? counter(path5.join(memory, "memory.events"), "oom_kill") > 0 : counter(path5.join(memory, "memory.oom_control"), "oom_kill") > 0)
+    return "memory";
+  if (counter(path5.join(pids, "pids.events"), "max") > 0) return "processes";
+  return void 0;
+}
+function killMembers(version, dirs, wait = true) {
+  if (version === 2) tryWrite(path5.join(dirs[0], "cgroup.kill"), "1");
+  for (let round = 0; round < 100; round++) {
+    const left = members(dirs[0]);
+    if (left.length === 0) return;
+    for (const pid of left) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
       }
-      if (counter(path7.join(dirs[1], "memory.oom_control"), "oom_kill") > 0) return "memory";
-      if (counter(path7.join(dirs[0], "pids.events"), "max") > 0) return "processes";
-      return void 0;
-    },
-    dispose() {
-      if (version === 2) tryWrite(path7.join(dirs[0], "cgroup.kill"), "1");
-      for (let round = 0; round < 100; round++) {
-        const left = members(dirs[0]);
-        if (left.length === 0) break;
-        for (const pid of left) {
-          try {
-            process.kill(pid, "SIGKILL");
-          } catch {
-          }
-        }
-        sleepSync(2);
-      }
-      for (const dir of dirs) removeCgroup(dir);
     }
-  };
+    if (!wait) return;
+    sleepSync(2);
+  }
 }
 function removeRunCgroups() {
   if (!hierarchy) return;
+  for (const { dirs } of draining.splice(0)) killMembers(hierarchy.version, dirs);
   for (const dir of hierarchy.dirs) {
-    for (const child of readdirSafe2(dir)) removeCgroup(path7.join(dir, child));
+    for (const child of readdirSafe2(dir)) removeCgroup(path5.join(dir, child));
     removeCgroup(dir);
   }
 }
@@ -2754,7 +1915,7 @@ function findHierarchy() {
   if (process.platform !== "linux" || process.env.PAIRFLOW_CGROUPS === "off") return null;
   let own;
   try {
-    own = readFileSync4("/proc/self/cgroup", "utf8");
+    own = readFileSync3("/proc/self/cgroup", "utf8");
   } catch {
     return null;
   }
@@ -2770,18 +1931,18 @@ function findHierarchy() {
     const pids = pathOf("pids");
     const memory = pathOf("memory");
     if (pids !== void 0 && memory !== void 0 && existsSync4("/sys/fs/cgroup/pids/cgroup.procs") && existsSync4("/sys/fs/cgroup/memory/cgroup.procs")) {
-      const dirs = [path7.join("/sys/fs/cgroup/pids", pids, runTag), path7.join("/sys/fs/cgroup/memory", memory, runTag)];
+      const dirs = [path5.join("/sys/fs/cgroup/pids", pids, runTag), path5.join("/sys/fs/cgroup/memory", memory, runTag)];
       for (const dir of dirs) make(dir);
       process.on("exit", removeRunCgroups);
       return { version: 1, dirs };
     }
     if (v2 !== void 0 && existsSync4("/sys/fs/cgroup/cgroup.controllers")) {
-      const base = path7.join("/sys/fs/cgroup", v2 === "/" ? "/" : path7.dirname(v2));
-      const enabled = readFileSync4(path7.join(base, "cgroup.subtree_control"), "utf8").split(/\s+/);
-      if (!enabled.includes("pids") || !enabled.includes("memory")) writeFileSync5(path7.join(base, "cgroup.subtree_control"), "+pids +memory");
-      const dir = path7.join(base, runTag);
+      const base = path5.join("/sys/fs/cgroup", v2 === "/" ? "/" : path5.dirname(v2));
+      const enabled = readFileSync3(path5.join(base, "cgroup.subtree_control"), "utf8").split(/\s+/);
+      if (!enabled.includes("pids") || !enabled.includes("memory")) writeFileSync4(path5.join(base, "cgroup.subtree_control"), "+pids +memory");
+      const dir = path5.join(base, runTag);
       make(dir);
-      writeFileSync5(path7.join(dir, "cgroup.subtree_control"), "+pids +memory");
+      writeFileSync4(path5.join(dir, "cgroup.subtree_control"), "+pids +memory");
       process.on("exit", removeRunCgroups);
       return { version: 2, dirs: [dir] };
     }
@@ -2792,14 +1953,14 @@ function findHierarchy() {
 }
 function members(dir) {
   try {
-    return readFileSync4(path7.join(dir, "cgroup.procs"), "utf8").split("\n").filter((line) => /^\d+$/.test(line)).map(Number);
+    return readFileSync3(path5.join(dir, "cgroup.procs"), "utf8").split("\n").filter((line) => /^\d+$/.test(line)).map(Number);
   } catch {
     return [];
   }
 }
 function counter(file, key) {
   try {
-    const line = readFileSync4(file, "utf8").split("\n").find((l) => l.startsWith(`${key} `));
+    const line = readFileSync3(file, "utf8").split("\n").find((l) => l.startsWith(`${key} `));
     return line === void 0 ? 0 : Number(line.slice(key.length + 1)) || 0;
   } catch {
     return 0;
@@ -2807,7 +1968,7 @@ function counter(file, key) {
 }
 function tryWrite(file, data) {
   try {
-    writeFileSync5(file, data);
+    writeFileSync4(file, data);
   } catch {
   }
 }
@@ -2838,7 +1999,7 @@ function sleepSync(ms) {
 
 // src/app/run.ts
 import { readdirSync as readdirSync5 } from "node:fs";
-import path12 from "node:path";
+import path10 from "node:path";
 
 // src/estimate/budget.ts
 function checkBudget(estimate, maxCost, name = "--max-cost") {
@@ -2903,8 +2064,8 @@ function spendOf(report, workflow) {
 }
 
 // src/generators/assemble.ts
-import { readFileSync as readFileSync5 } from "node:fs";
-import path8 from "node:path";
+import { readFileSync as readFileSync4 } from "node:fs";
+import path6 from "node:path";
 var assembleGenerator = async (request) => {
   const kind = request.config.split;
   if (kind !== "markdown" && kind !== "json" && kind !== "yaml" && kind !== "regex") throw new GeneratorError("assemble: no split kind");
@@ -2913,7 +2074,7 @@ var assembleGenerator = async (request) => {
   let source = "";
   if (kind === "json" || kind === "yaml") {
     try {
-      source = readFileSync5(path8.resolve(request.cwd, file), "utf8");
+      source = readFileSync4(path6.resolve(request.cwd, file), "utf8");
     } catch (err) {
       throw new GeneratorError(`assemble: cannot read ${file}: ${err.message}`);
     }
@@ -2932,14 +2093,14 @@ var assembleGenerator = async (request) => {
 };
 
 // src/generators/command.ts
-import { mkdirSync as mkdirSync5, mkdtempSync as mkdtempSync5, rmSync as rmSync7, writeFileSync as writeFileSync6 } from "node:fs";
+import { mkdirSync as mkdirSync5, mkdtempSync as mkdtempSync5, writeFileSync as writeFileSync5 } from "node:fs";
 import { tmpdir as tmpdir5 } from "node:os";
-import path10 from "node:path";
+import path8 from "node:path";
 
 // src/processes/children.ts
 import { spawn } from "node:child_process";
-import { randomBytes as randomBytes4 } from "node:crypto";
-import { closeSync, openSync, readdirSync as readdirSync4, readFileSync as readFileSync6, readlinkSync } from "node:fs";
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { closeSync, openSync, readdirSync as readdirSync4, readFileSync as readFileSync5, readlinkSync } from "node:fs";
 var KILL_GRACE_MS = 2e3;
 var DRAIN_MS = 500;
 var GIVE_UP_MS = 6e4;
@@ -3022,18 +2183,14 @@ function runCommand(options) {
       }, KILL_GRACE_MS);
     };
     const onAbort = () => stop("abort");
-    const mark = options.sandboxed ? void 0 : randomBytes4(12).toString("hex");
+    const mark = options.sandboxed ? void 0 : randomBytes2(12).toString("hex");
     const env = mark === void 0 ? options.env : { ...options.env, [COMMAND_ID_VARIABLE]: mark };
     const script = (options.traceLog !== void 0 ? CLOSE_TRACE_LOG : "") + (options.limits ? rlimitPrefix(options.limits) : "") + GATE + options.command;
-    let cgroup;
-    spawned.shell = startShell(shellArgv(script, options.confine), options.cwd, env, options.traceLog, {
+    const cgroup = options.limits ? commandCgroup(options.limits) : void 0;
+    spawned.shell = startShell(shellArgv(script, options.confine, cgroup), options.cwd, env, options.traceLog, {
       started(startedPid, startTime) {
         pid = startedPid;
         const group = { pid, startTime };
-        if (options.limits) {
-          cgroup = commandCgroup(options.limits);
-          if (cgroup) holdIn(cgroup, pid);
-        }
         outputs = [1, 2].map((fd) => fdTarget(pid, fd)).filter((t) => t !== void 0);
         register(group);
         try {
@@ -3106,8 +2263,11 @@ function startShell(argv, cwd, env, traceLog, events) {
   const launcher = ++shellsStarted > LAUNCH_AFTER ? Launcher.get() : void 0;
   return launcher ? launcher.start(argv, cwd, env, traceLog, events) : startHere(argv, cwd, env, traceLog, events);
 }
-function shellArgv(script, confine) {
-  return [...confine ?? [], "/bin/sh", "-c", script];
+function shellArgv(script, confine, cgroup) {
+  const argv = [...confine ?? [], "/bin/sh", "-c", script];
+  if (cgroup === void 0) return argv;
+  const join = cgroup.procs.map((_, i) => `echo $$ > "$${i + 1}"`).join(" && ");
+  return ["/bin/sh", "-c", `${join} 2>/dev/null; shift ${cgroup.procs.length}; exec "$@"`, "pairflow-cgroup", ...cgroup.procs, ...argv];
 }
 var LAUNCH_AFTER = 8;
 var shellsStarted = 0;
@@ -3329,7 +2489,7 @@ function signalGroup(pid, signal) {
 function statOf(pid) {
   let text;
   try {
-    text = readFileSync6(`/proc/${pid}/stat`, "utf8");
+    text = readFileSync5(`/proc/${pid}/stat`, "utf8");
   } catch {
     return void 0;
   }
@@ -3353,42 +2513,6 @@ function processIds() {
     return [];
   }
 }
-function descendants(pid) {
-  const found = [];
-  const visit = (parent) => {
-    let tasks;
-    try {
-      tasks = readdirSync4(`/proc/${parent}/task`);
-    } catch {
-      return;
-    }
-    for (const task of tasks) {
-      let children;
-      try {
-        children = readFileSync6(`/proc/${parent}/task/${task}/children`, "utf8");
-      } catch {
-        continue;
-      }
-      for (const child of children.split(" ").filter((c) => /^\d+$/.test(c)).map(Number)) {
-        if (found.includes(child)) continue;
-        found.push(child);
-        visit(child);
-      }
-    }
-  };
-  visit(pid);
-  return found;
-}
-function holdIn(cgroup, pid) {
-  cgroup.add([pid]);
-  const moved = /* @__PURE__ */ new Set();
-  for (let round = 0; round < 5; round++) {
-    const fresh = descendants(pid).filter((p) => !moved.has(p));
-    if (fresh.length === 0) return;
-    cgroup.add(fresh);
-    for (const p of fresh) moved.add(p);
-  }
-}
 var marks = /* @__PURE__ */ new Set();
 var sweep;
 var SWEEP_MS = 50;
@@ -3409,7 +2533,7 @@ function sweepMarked() {
     if (pid === process.pid) continue;
     let environ;
     try {
-      environ = readFileSync6(`/proc/${pid}/environ`);
+      environ = readFileSync5(`/proc/${pid}/environ`);
     } catch {
       continue;
     }
@@ -3479,10 +2603,10 @@ async function killRecordedGroups(groups) {
 }
 
 // src/processes/trace.ts
-import { spawnSync as spawnSync3 } from "node:child_process";
-import { closeSync as closeSync2, constants as constants3, fstatSync, mkdtempSync as mkdtempSync4, openSync as openSync2, readSync, rmSync as rmSync6 } from "node:fs";
+import { spawnSync as spawnSync2 } from "node:child_process";
+import { closeSync as closeSync2, constants as constants3, fstatSync, mkdtempSync as mkdtempSync4, openSync as openSync2, readSync, rmSync as rmSync5 } from "node:fs";
 import { tmpdir as tmpdir4 } from "node:os";
-import path9 from "node:path";
+import path7 from "node:path";
 var TRACE_FD = "/dev/fd/3";
 var MAX_TRACE_BYTES = 64 * 1024 * 1024;
 function straceArguments(seccomp = true) {
@@ -3508,15 +2632,15 @@ function probeNow2(given, sandbox) {
       reason: given ? `strace is not installed at ${given} (${STRACE_VARIABLE})` : "strace is not installed (on Ubuntu: apt-get install strace)"
     };
   }
-  const dir = mkdtempSync4(path9.join(tmpdir4(), "pairflow-trace-"));
+  const dir = mkdtempSync4(path7.join(tmpdir4(), "pairflow-trace-"));
   try {
     const confine = sandbox?.confine({ cwd: "/", readable: [], network: false }) ?? [];
     let said = "";
     for (const seccomp of [true, false]) {
-      const log = openSync2(path9.join(dir, `probe-${seccomp}.log`), "wx", 384);
+      const log = openSync2(path7.join(dir, `probe-${seccomp}.log`), "wx", 384);
       try {
         const argv = [...confine, strace, ...straceArguments(seccomp), "/bin/sh", "-c", "exec 3>&-; exit 0"];
-        const r = spawnSync3(argv[0], argv.slice(1), { cwd: "/", encoding: "utf8", timeout: 1e4, env: {}, stdio: ["ignore", "pipe", "pipe", log] });
+        const r = spawnSync2(argv[0], argv.slice(1), { cwd: "/", encoding: "utf8", timeout: 1e4, env: {}, stdio: ["ignore", "pipe", "pipe", log] });
         if (r.error) return { available: false, reason: `strace could not be started: ${r.error.message}` };
         if (r.status === 0 && r.stderr.trim() === "") return { available: true, tracer: { argv: () => [strace, ...straceArguments(seccomp)] } };
         said ||= (r.stderr || r.stdout).trim().split("\n")[0] ?? "";
@@ -3526,7 +2650,7 @@ function probeNow2(given, sandbox) {
     }
     return { available: false, reason: `strace cannot trace commands here${said ? ` (${said})` : ""}` };
   } finally {
-    rmSync6(dir, { recursive: true, force: true });
+    rmSync5(dir, { recursive: true, force: true });
   }
 }
 async function startCommand(setup, command, run) {
@@ -3534,14 +2658,14 @@ async function startCommand(setup, command, run) {
   const confine = sandbox?.confine(limits ? { ...command, tmpBytes: limits.tmpBytes } : command);
   const base = { sandboxed: sandbox !== void 0, ...limits ? { limits } : {} };
   if (trace === void 0) return run({ ...base, ...confine ? { confine } : {} });
-  const dir = mkdtempSync4(path9.join(tmpdir4(), "pairflow-trace-"));
+  const dir = mkdtempSync4(path7.join(tmpdir4(), "pairflow-trace-"));
   try {
-    const log = path9.join(dir, "trace.log");
+    const log = path7.join(dir, "trace.log");
     const result = await run({ ...base, confine: [...confine ?? [], ...trace.argv()], traceLog: log });
     trace.read(readsOf(log, command.cwd).filter((file) => !command.readable.some((mine) => file === mine || isInside2(mine, file))));
     return result;
   } finally {
-    rmSync6(dir, { recursive: true, force: true });
+    rmSync5(dir, { recursive: true, force: true });
   }
 }
 function readsOf(log, cwd) {
@@ -3572,14 +2696,14 @@ function parseTrace(text, cwd) {
   const written = /* @__PURE__ */ new Set();
   const cwds = /* @__PURE__ */ new Map();
   const executed = [];
-  const pending = /* @__PURE__ */ new Map();
+  const pending2 = /* @__PURE__ */ new Map();
   for (const raw of text.split("\n")) {
     let line = raw;
     const resumed = RESUMED.exec(line);
     if (resumed) {
-      const start = pending.get(resumed[1]);
+      const start = pending2.get(resumed[1]);
       if (start === void 0) continue;
-      pending.delete(resumed[1]);
+      pending2.delete(resumed[1]);
       line = start + resumed[2];
     }
     const call = CALL.exec(line);
@@ -3587,7 +2711,7 @@ function parseTrace(text, cwd) {
     const [, pid, name, rest] = call;
     const unfinished = rest.lastIndexOf(" <unfinished ...>");
     if (unfinished !== -1 && !resumed) {
-      pending.set(pid, line.slice(0, line.lastIndexOf(" <unfinished ...>")));
+      pending2.set(pid, line.slice(0, line.lastIndexOf(" <unfinished ...>")));
       continue;
     }
     const scan = new Scanner(rest);
@@ -3610,7 +2734,7 @@ function parseTrace(text, cwd) {
     const writes = /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC/.test(flags) || flags.includes("O_ACCMODE");
     (writes ? written : read2).add(opened);
   }
-  for (const [pid, program] of executed) read2.add(path9.resolve(cwds.get(pid) ?? cwd, program));
+  for (const [pid, program] of executed) read2.add(path7.resolve(cwds.get(pid) ?? cwd, program));
   return [...read2].filter((file) => !written.has(file) && !file.endsWith(" (deleted)"));
 }
 var Scanner = class {
@@ -3629,7 +2753,7 @@ var Scanner = class {
       if (c === '"') {
         this.i++;
         if (this.text.startsWith("...", this.i)) return void 0;
-        return Buffer.from(bytes).toString("utf8");
+        return nameText(Buffer.from(bytes));
       }
       this.i = c === "\\" ? unescape(this.text, this.i, bytes) : (bytes.push(c.charCodeAt(0)), this.i + 1);
     }
@@ -3656,7 +2780,7 @@ var Scanner = class {
       const c = this.text[this.i];
       if (c === ">") {
         this.i++;
-        return Buffer.from(bytes).toString("utf8");
+        return nameText(Buffer.from(bytes));
       }
       this.i = c === "\\" ? unescape(this.text, this.i, bytes) : (bytes.push(c.charCodeAt(0)), this.i + 1);
     }
@@ -3708,8 +2832,8 @@ function unescape(text, i, bytes) {
   return i + 2;
 }
 function isInside2(dir, file) {
-  const rel = path9.relative(dir, file);
-  return rel !== "" && !rel.startsWith("..") && !path9.isAbsolute(rel);
+  const rel = path7.relative(dir, file);
+  return rel !== "" && !rel.startsWith("..") && !path7.isAbsolute(rel);
 }
 
 // src/generators/command.ts
@@ -3734,16 +2858,16 @@ var commandGenerator = async (request) => {
     throw new GeneratorError("command: generator_config.network must be true or false");
   }
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
-  const dir = mkdtempSync5(path10.join(tmpdir5(), "pairflow-prompt-"));
+  const dir = mkdtempSync5(path8.join(tmpdir5(), "pairflow-prompt-"));
   try {
-    const promptFile = path10.join(dir, "prompt.txt");
-    writeFileSync6(promptFile, request.prompt, { mode: 384 });
-    const dependencies = path10.join(dir, "dependencies");
+    const promptFile = path8.join(dir, "prompt.txt");
+    writeFileSync5(promptFile, request.prompt, { mode: 384 });
+    const dependencies = path8.join(dir, "dependencies");
     mkdirSync5(dependencies, { mode: 448 });
-    for (const dep of request.dependencies ?? []) writeFileSync6(path10.join(dependencies, dependencyFileName(dep.id)), dep.content, { mode: 384 });
+    for (const dep of request.dependencies ?? []) writeFileSync5(path8.join(dependencies, dependencyFileName(dep.id)), dep.content, { mode: 384 });
     return await generate(run, timeout, promptFile, { ...env, PAIRFLOW_DEPENDENCIES_DIR: dependencies }, request);
   } finally {
-    rmSync7(dir, { recursive: true, force: true });
+    removeInBackground(dir);
   }
 };
 function dependencyFileName(id) {
@@ -3754,7 +2878,7 @@ async function generate(run, timeoutSeconds, promptFile, env, request) {
   const seconds2 = Math.min(timeoutSeconds, request.limits?.timeSeconds ?? Infinity);
   let outcome;
   try {
-    const own = { cwd: request.cwd, readable: [path10.dirname(promptFile)], network: request.config.network !== false };
+    const own = { cwd: request.cwd, readable: [path8.dirname(promptFile)], network: request.config.network !== false };
     outcome = await startCommand(
       request,
       own,
@@ -3820,8 +2944,8 @@ function getGenerator(name) {
 }
 
 // src/generators/batch.ts
-import { randomBytes as randomBytes5 } from "node:crypto";
-import { setTimeout as sleep4 } from "node:timers/promises";
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { setTimeout as sleep3 } from "node:timers/promises";
 
 // src/generators/batchApi.ts
 var BATCH_LIMITS = {
@@ -4193,7 +3317,7 @@ var Batcher = class {
   }
   /** Records the batch, creates it, records its id; then collects it (or, not waiting, leaves it to a later run). */
   async submit(queued) {
-    const key = randomBytes5(8).toString("hex");
+    const key = randomBytes3(8).toString("hex");
     const call = queued[0].call;
     const requests = queued.map((q, i) => ({ customId: `${key}-${i}`, asked: q.asked, pair: q.pair }));
     const t = this.track({ key, provider: call.provider, endpoint: call.url, at: (/* @__PURE__ */ new Date()).toISOString(), requests, state: "submitting" });
@@ -4266,7 +3390,7 @@ var Batcher = class {
         this.emit(t, "waiting", status.counts);
         return this.deliverAll(t, { kind: "pending", batch: id });
       }
-      await sleep4(this.options.pollMs, void 0, { signal: this.signal });
+      await sleep3(this.options.pollMs, void 0, { signal: this.signal });
     }
   }
   /** Reads an ended batch's results, keeps them (contents in the local store), and answers its callers. */
@@ -4993,8 +4117,8 @@ var jsonGuard = async (request) => {
 
 // src/guards/jsonSchema.ts
 var import_yaml = __toESM(require_dist(), 1);
-import { readFileSync as readFileSync7 } from "node:fs";
-import path11 from "node:path";
+import { readFileSync as readFileSync6 } from "node:fs";
+import path9 from "node:path";
 var jsonSchemaGuard = async (request) => {
   const validate = compile(loadSchema(request));
   const parsed = parseJson2(request.content);
@@ -5009,7 +4133,7 @@ function loadSchema(request) {
   if (inline !== void 0 && file !== void 0) {
     throw new GuardConfigError("the json_schema guard takes guard_config.schema or guard_config.schema_file, not both");
   }
-  if (file !== void 0) return readSchemaFile(path11.resolve(request.cwd, file), file);
+  if (file !== void 0) return readSchemaFile(path9.resolve(request.cwd, file), file);
   if (inline === void 0 || inline === null) {
     throw new GuardConfigError(
       "the json_schema guard needs a schema: set guard_config.schema to a JSON Schema, or guard_config.schema_file to a JSON or YAML file holding one"
@@ -5020,7 +4144,7 @@ function loadSchema(request) {
 function readSchemaFile(absolute, shown) {
   let text;
   try {
-    text = readFileSync7(absolute, "utf8");
+    text = readFileSync6(absolute, "utf8");
   } catch (err) {
     throw new GuardConfigError(`cannot read guard_config.schema_file ${shown}: ${err.message}`);
   }
@@ -5117,7 +4241,7 @@ async function runWith(target, request, resuming) {
     if (code === void 0 || !(STORAGE_ERRORS.has(code) || err instanceof WriteError && Object.hasOwn(WRITE_FAILURES, code))) throw err;
     const file = err.path;
     const at = err instanceof WriteError && err.at ? ` at ${displayPath(err.at, request.cwd)}` : "";
-    const todo = STORAGE_ERRORS.has(code) ? "Free some space and run again" : `Make sure ${file ? displayPath(path12.dirname(file), request.cwd) : "its directory"} is a directory pairflow can write (a command of the run may have removed or replaced it), then run again`;
+    const todo = STORAGE_ERRORS.has(code) ? "Free some space and run again" : `Make sure ${file ? displayPath(path10.dirname(file), request.cwd) : "its directory"} is a directory pairflow can write (a command of the run may have removed or replaced it), then run again`;
     throw new StorageError(
       `could not write${file ? ` ${displayPath(file, request.cwd)}` : ""}: ${WRITE_FAILURES[code]} (${code}${at}). The run stopped; every file it wrote is whole. ${todo}: what was accepted is kept.`
     );
@@ -5125,9 +4249,9 @@ async function runWith(target, request, resuming) {
 }
 async function runLocked(target, request, resuming) {
   const workflowPath = resolveWorkflowPath(target, request.cwd);
-  const stateDir = checkedStateDir(findRepoRoot(path12.dirname(workflowPath)), request);
+  const stateDir = checkedStateDir(findRepoRoot(path10.dirname(workflowPath)), request);
   const runId = request.runId ?? newRunId();
-  const release2 = await ownWriteAsync(
+  const release = await ownWriteAsync(
     lockPath(workflowPath),
     () => acquireRunLock(workflowPath, {
       runId,
@@ -5143,9 +4267,9 @@ async function runLocked(target, request, resuming) {
     recoverStaged(stateDir);
     const opened = openState(workflowPath, { ...request, stateDir, warn: (message) => request.onEvent?.({ type: "warning", message }) });
     const outputDirs = [...opened.workflow.pairs.values()].flatMap(
-      (pair) => pair.output === void 0 ? [] : [path12.dirname(outputPath(opened.workflow, pair))]
+      (pair) => pair.output === void 0 ? [] : [path10.dirname(outputPath(opened.workflow, pair))]
     );
-    removeStaleTemporaries([path12.dirname(opened.lockPath), ...outputDirs, ...resuming ? directoriesUnder(stateDir, 3) : []]);
+    removeStaleTemporaries([path10.dirname(opened.lockPath), ...outputDirs, ...resuming ? directoriesUnder(stateDir, 3) : []]);
     const planned = await planOpened(opened, { selection: request.selection, finished: resuming?.resume.finished, batch: request.batch });
     await refuseWhatWouldFail(planned, request);
     await gate(planned, request);
@@ -5214,7 +4338,7 @@ async function runLocked(target, request, resuming) {
       await stopLauncher();
     }
   } finally {
-    release2();
+    release();
   }
 }
 function readTracer(request, children, plan, warn) {
@@ -5268,7 +4392,7 @@ function directoriesUnder(dir, depth) {
   } catch {
     return found;
   }
-  for (const entry of entries) if (entry.isDirectory()) found.push(...directoriesUnder(path12.join(dir, entry.name), depth - 1));
+  for (const entry of entries) if (entry.isDirectory()) found.push(...directoriesUnder(path10.join(dir, entry.name), depth - 1));
   return found;
 }
 function drivers(request, onProcess, batcher, pacing) {
@@ -5329,7 +4453,7 @@ async function gate(planned, request) {
 async function resumeTarget(runId, request, target) {
   const { cwd } = request;
   const named = target === void 0 ? void 0 : resolveWorkflowPath(target, cwd);
-  const stateDir = checkedStateDir(findRepoRoot(named === void 0 ? cwd : path12.dirname(named)), request);
+  const stateDir = checkedStateDir(findRepoRoot(named === void 0 ? cwd : path10.dirname(named)), request);
   const id = runId ?? latestUnfinished(stateDir, named);
   let run;
   try {
@@ -5399,7 +4523,7 @@ async function ownWriteAsync(file, write) {
 
 // src/app/shard.ts
 function sharedDirFor(stateDir) {
-  return path13.join(stateDir, "shared");
+  return path11.join(stateDir, "shared");
 }
 var DEFAULT_SHARD_WAIT_MS = 30 * 60 * 1e3;
 function weigher(opened) {
@@ -5417,14 +4541,22 @@ async function planShards(target, request) {
   const planned = await planOpened(openState(target, request), request);
   return { ...planned, shards: shardsOf(planned, request.shards) };
 }
-async function splitOf(shared, planned, count3, request, split) {
+async function splitOf(shared, planned, count3, request, split, pin = false) {
   await request.split?.pull(shared);
   const pinned = shared.readSplit();
-  if (pinned === void 0) return split();
-  if (pinned.workflowRef === planned.plan.workflowRef && pinned.count === count3) return pinned.shards;
-  const why = pinned.count !== count3 ? `${pinned.count} shards, not ${count3}` : "another structure of the workflow";
-  request.onEvent?.({ type: "warning", message: `the split pinned for fan-out ${shared.fanout} was made for ${why}: splitting the plan again` });
-  return split();
+  const made2 = () => {
+    const shards = split();
+    if (pin) shared.writeSplit({ version: 1, fanout: shared.fanout, workflowRef: planned.plan.workflowRef, count: count3, shards });
+    return shards;
+  };
+  if (pinned === void 0) return made2();
+  const owned = new Set(pinned.shards.flatMap((s) => s.pairs));
+  const unowned = planned.plan.pairs.filter((p) => p.action === "run" && !owned.has(p.id)).length;
+  if (pinned.workflowRef === planned.plan.workflowRef && pinned.count === count3 && unowned === 0) return pinned.shards;
+  const why = pinned.count !== count3 ? `${pinned.count} shards, not ${count3}` : pinned.workflowRef !== planned.plan.workflowRef ? "another structure of the workflow" : `another plan (${unowned} pair${unowned === 1 ? "" : "s"} to run that no shard of it runs)`;
+  if (shared.fanout !== "local")
+    request.onEvent?.({ type: "warning", message: `the split pinned for fan-out ${shared.fanout} was made for ${why}: splitting the plan again` });
+  return made2();
 }
 function sharedView(opened, store) {
   return { ...opened.view, record: (p, r) => store.record(p, r), hasContent: (h) => store.hasContent(h), generatedHashes: (p) => store.generatedHashes(p) };
@@ -5460,7 +4592,7 @@ async function runShard(target, request) {
   shared.started(shard);
   const planned = await planOpened(opened, request);
   await refuseWhatWouldFail(planned, request);
-  const shards = await splitOf(shared, planned, shard.count, request, () => shardPlan(planned.plan, shard.count, weigher(opened)));
+  const shards = await splitOf(shared, planned, shard.count, request, () => shardPlan(planned.plan, shard.count, weigher(opened)), true);
   const owner = owners(shards);
   const mine = new Set(shards.find((s) => s.index === shard.index)?.pairs ?? []);
   await gate({ ...planned, estimate: await estimateOf(opened, planned.plan, (id) => mine.has(id)) }, request);
@@ -5496,10 +4628,10 @@ async function runShard(target, request) {
     decide: decider(plan, view),
     shard: {
       owns: (id) => mine.has(id),
-      await: (id, configRef2, signal) => {
+      await: (id, configRef, signal) => {
         const by = owner.get(id);
         if (by === void 0) return Promise.resolve({ missing: "no shard runs it: plan the fan-out again" });
-        return shared.await(id, configRef2, by, waitMs, signal, pull);
+        return shared.await(id, configRef, by, waitMs, signal, pull);
       }
     }
   };
@@ -5591,7 +4723,7 @@ async function mergeShards(target, request) {
   const workflowPath = resolveWorkflowPath(target, request.cwd);
   const lockPath2 = lockPathFor(workflowPath);
   const runId = request.runId ?? newRunId();
-  const release2 = await acquireRunLock(workflowPath, {
+  const release = await acquireRunLock(workflowPath, {
     runId,
     wait: request.wait ?? true,
     onWait: request.onWait,
@@ -5602,7 +4734,7 @@ async function mergeShards(target, request) {
     foldJournal(lockPath2, displayPath(lockPath2, request.cwd));
     return await merge({ ...request, runId }, target);
   } finally {
-    release2();
+    release();
   }
 }
 async function merge(request, target) {
@@ -5724,7 +4856,7 @@ function shardsText(shards) {
   if (shards.length === 0) return "\nShards: none (nothing to run)\n";
   const lines2 = shards.map((s) => {
     const awaits = Object.keys(s.awaits).length;
-    return `  ${s.index}/${s.count}: ${s.pairs.length} pair${s.pairs.length === 1 ? "" : "s"}${awaits > 0 ? `, awaits ${awaits} from other shards` : ""}: ${s.pairs.join(", ")}`;
+    return `  ${s.index}/${s.count}: ${s.pairs.length} pair${s.pairs.length === 1 ? "" : "s"}${awaits > 0 ? `, awaits ${awaits} from other shards` : ""}: ${s.pairs.map((id) => nameFor(id, "terminal")).join(", ")}`;
   });
   return `
 Shards:
@@ -5755,10 +4887,6 @@ function registerMerge(program, { io, setStatus }) {
 }
 
 export {
-  DEFAULT_CONCURRENCY,
-  LockBusyError,
-  currentHolder,
-  acquireRunLocks,
   SANDBOX_MODES,
   SANDBOX_VARIABLE,
   DEFAULT_LIMITS,

@@ -4,7 +4,7 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   componentsOf,
   lockEntry
-} from "./cli-chunk-LYFSHVIZ.js";
+} from "./cli-chunk-LYWOGVDQ.js";
 import {
   PyFloat,
   UsageError,
@@ -17,21 +17,7 @@ import {
   plain,
   sha256Hex,
   sharedValue
-} from "./cli-chunk-SCEEUY6E.js";
-
-// src/report/color.ts
-function styleFor(stream, env = process.env) {
-  const on = Boolean(stream.isTTY) && !env.NO_COLOR && env.TERM !== "dumb";
-  const wrap = (open, close) => (s) => on ? `\x1B[${open}m${s}\x1B[${close}m` : s;
-  return {
-    bold: wrap(1, 22),
-    dim: wrap(2, 22),
-    green: wrap(32, 39),
-    yellow: wrap(33, 39),
-    red: wrap(31, 39),
-    cyan: wrap(36, 39)
-  };
-}
+} from "./cli-chunk-7P27LGL5.js";
 
 // src/estimate/prices.ts
 var BUILT_IN_PRICES_AS_OF = "2026-03";
@@ -206,29 +192,40 @@ ${body}`;
   }
   add("History", history(input.history, prompt.feedback_wrapper));
   if (input.revision !== void 0) add("Revision", revision(input.revision));
+  add("Glossary", glossary(prompt.glossary));
   add("Task", text(prompt.task));
   return { text: sections.join("\n\n"), prefixEnds };
 }
 var byProviderAndModel = (pair) => JSON.stringify([pair.generator, pair.model]);
 function sharedPrefixes(pairs, context, group = () => "") {
   const contextText = contextSection(context.specification, context.constraints);
-  const keyed2 = [];
-  const counts = /* @__PURE__ */ new Map();
+  const root = /* @__PURE__ */ new Map();
+  const step = (level, key) => {
+    let node = level.get(key);
+    if (node === void 0) level.set(key, node = { count: 0, next: /* @__PURE__ */ new Map() });
+    node.count++;
+    return node;
+  };
+  const numbers = /* @__PURE__ */ new Map();
+  const numberOf = (value) => {
+    let n = numbers.get(value);
+    if (n === void 0) numbers.set(value, n = numbers.size);
+    return n;
+  };
+  const walked = [];
   for (const pair of pairs) {
     const role = text(pair.prompt?.role);
     const constraints = text(pair.prompt?.constraints);
     const deps = [...pair.requires].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
-    const keys = [];
-    for (let k = 0; k <= deps.length; k++) keys.push(JSON.stringify([group(pair), role ?? null, constraints ?? null, ...deps.slice(0, k)]));
-    for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
-    keyed2.push({ id: pair.id, keys, empty: role === void 0 && constraints === void 0 && contextText === void 0 });
+    let node = step(root, `${numberOf(group(pair))} ${numberOf(role)} ${numberOf(constraints)}`);
+    const path = [node];
+    for (const dep of deps) path.push(node = step(node.next, dep));
+    walked.push({ id: pair.id, path, empty: role === void 0 && constraints === void 0 && contextText === void 0 });
   }
   const shared = /* @__PURE__ */ new Map();
-  for (const { id, keys, empty } of keyed2) {
-    let depth = -1;
-    keys.forEach((key, k) => {
-      if (counts.get(key) >= 2) depth = k;
-    });
+  for (const { id, path, empty } of walked) {
+    let depth = path.length - 1;
+    while (depth >= 0 && path[depth].count < 2) depth--;
     if (depth > 0 || depth === 0 && !empty) shared.set(id, depth);
   }
   return shared;
@@ -240,6 +237,13 @@ function revision(edit) {
 
 ${fence}
 ${edit}${edit.endsWith("\n") ? "" : "\n"}${fence}`;
+}
+var GLOSSARY_INTRO = "Translate these terms as given:";
+function glossary(entries) {
+  if (entries === void 0 || Object.keys(entries).length === 0) return void 0;
+  return `${GLOSSARY_INTRO}
+
+${Object.entries(entries).map(([term, translation]) => `- ${term}: ${translation}`).join("\n")}`;
 }
 function wrapFeedback(wrapper, feedback) {
   return wrapper.split(FEEDBACK_TOKEN).join(feedback);
@@ -375,7 +379,12 @@ function keyedComponents(own2, upstream) {
       else put(kind, k, v);
     }
   };
-  if (own2.prompt !== null && typeof own2.prompt === "object" && !Array.isArray(own2.prompt)) each("prompt", "", own2.prompt);
+  if (isMapping(own2.prompt)) {
+    for (const [k, v] of Object.entries(own2.prompt)) {
+      if (k === "glossary" && isMapping(v)) each("prompt", "glossary.", v);
+      else put("prompt", k, v);
+    }
+  }
   put("model", "", own2.model);
   put("guard", "", own2.guard);
   config("guard_config", own2.guard_config);
@@ -493,11 +502,17 @@ function withDependencies(graph, pairs) {
 }
 function pairsNamed(workflow, id, flag) {
   if (workflow.pairs.has(id)) return [id];
-  const instances = [...workflow.pairs.values()].filter((p) => p.template === id).map((p) => p.id);
+  const instances = [...workflow.pairs.values()].filter((p) => p.template === id || inSlice(p, id)).map((p) => p.id);
   if (instances.length > 0) return instances;
   const names = [...new Set([...workflow.pairs.values()].map((p) => p.template ?? p.id))];
   const hint = didYouMean(id, names);
   throw new UsageError(`${flag} ${id}: no such pair in ${workflow.name}` + (hint ? `; did you mean "${hint}"?` : `; pairs are: ${names.join(", ")}`));
+}
+function inSlice(pair, id) {
+  if (pair.template === void 0 || pair.value === void 0 || !id.startsWith(`${pair.template}[`) || !id.endsWith("]")) return false;
+  const part = id.slice(pair.template.length + 1, -1);
+  const item = `${pair.value}:${part}`;
+  return part === pair.value || pair.item === item || pair.item.startsWith(`${item}#`);
 }
 
 // src/model/plan.ts
@@ -1123,7 +1138,8 @@ async function decidePair(ctx, id, decided) {
       `${pair.output} exists but pairflow has no record of producing it; running replaces it (to keep it instead, commit the lock file that records it)`
     )
   ] : [];
-  const edit = pair.piece ? pieceEdits(ctx, `${pair.template}[${pair.piece.file}]`).get(pair.piece.id) : output.kind === "human" && !pair.assembly ? view.outputText?.(pair) : void 0;
+  const pieceEdit = pair.piece ? pieceEdits(ctx, `${pair.template}[${pair.piece.file}]`).get(pair.piece.id) : void 0;
+  const edit = pair.piece ? pieceEdit?.text : output.kind === "human" && !pair.assembly ? view.outputText?.(pair) : void 0;
   const keptWhole = output.kind === "human" && (pair.assembly === void 0 || pieceEdits(ctx, id).size === 0);
   const carry = (ref2, reasons2) => {
     const carried = { kind: "carried", detail: "a person's edit of its output is carried forward: its sources changed since" };
@@ -1134,6 +1150,8 @@ async function decidePair(ctx, id, decided) {
   };
   const stale = (kept) => ({ ...kept, revision: edit, stale: true });
   const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
+  if (output.kind === "unknown" && pair.adoptExisting && pair.assembly === void 0)
+    return keptOutput(base, unknown.length > 0 ? null : configRef(own2, upstreamOf(deps)), output.hash, deps);
   if (unknown.length > 0) {
     if (edit !== void 0 && pair.carryEdits)
       return carry(
@@ -1141,18 +1159,20 @@ async function decidePair(ctx, id, decided) {
         unknown.map((d) => ({ kind: "upstream", detail: `${d.id} will run`, component: { kind: "upstream", name: d.id } }))
       );
     if (keptWhole) return stale(keptOutput(base, null, output.hash, deps));
-    if (edit !== void 0 && pair.piece && previous) return stale(keptPiece(base, null, previous, deps));
+    if (pieceEdit !== void 0) return stale(keptPiece(base, null, pieceEdit.from, deps));
     const reasons2 = [
       ...forced ? [forced] : [],
       ...previous ? ownChanges(previous, componentsOf(previous), componentDigests(own2, { refs: dict(), artifactHashes: dict() })) : [newReason()],
       ...unknownOutput,
       ...unknown.map((d) => ({
         kind: "upstream",
-        detail: d.action === "run" ? `${d.id} will run` : `${d.id}'s reference is not known yet`,
+        // A dependency new to requires is an edit of this pair's own, as the run will find it.
+        detail: previous && !Object.hasOwn(componentsOf(previous), componentKey({ kind: "upstream", name: d.id })) ? `${d.id} added to requires` : d.action === "run" ? `${d.id} will run` : `${d.id}'s reference is not known yet`,
         component: { kind: "upstream", name: d.id }
-      }))
+      })),
+      ...previous ? requiresChanges(componentsOf(previous), deps, new Set(unknown.map((d) => d.id))) : []
     ];
-    const reuse = previous && !ctx.fresh && pair.fresh !== true ? { kind: "unless", deps: unknown.map((d) => d.id) } : void 0;
+    const reuse = previous && previous.source === "generated" && previous.attempts <= 1 && !ctx.fresh && pair.fresh !== true ? { kind: "unless", deps: unknown.map((d) => d.id) } : void 0;
     return decision(base, null, "run", sortReasons(reasons2), null, null, void 0, reuse);
   }
   const ref = configRef(own2, upstreamOf(deps));
@@ -1163,16 +1183,22 @@ async function decidePair(ctx, id, decided) {
       return carry(ref, ownChanges(previous, componentsOf(previous), componentDigests(own2, upstreamOf(deps))));
     if (keptWhole) return stale(keptOutput(base, ref, output.hash, deps));
   }
+  if (pair.piece && previous?.source === "human" && edit === void 0) {
+    if (!changedSince) return keptPiece(base, ref, previous, deps);
+    const written = view.storedText?.(previous.contentHash);
+    if (pair.carryEdits && written !== void 0)
+      return { ...carry(ref, ownChanges(previous, componentsOf(previous), componentDigests(own2, upstreamOf(deps)))), revision: written };
+    return { ...keptPiece(base, ref, previous, deps), revision: written, stale: true };
+  }
+  const keptEdit = (e) => pair.carryEdits ? carry(ref, ownChanges(e.from, componentsOf(e.from), componentDigests(own2, upstreamOf(deps)))) : stale(keptPiece(base, ref, e.from, deps));
+  if (pieceEdit !== void 0 && (forced || pieceEdit.from.configRef !== ref)) return keptEdit(pieceEdit);
   if (!forced) {
     const found = pair.assembly !== void 0 && output.kind === "human" ? void 0 : acceptedArtifact(view, id, ref, previous, output);
     const artifact = (found instanceof Promise ? await found : found) ?? (pair.piece ? await siblingArtifact(view, pair, ref, output) : void 0);
     if (artifact)
       return edit !== void 0 ? { ...decision(base, ref, "skip", [], artifact, void 0, deps), revision: edit } : decision(base, ref, "skip", [], artifact, void 0, deps);
   }
-  if (edit !== void 0 && pair.piece && previous) {
-    if (!pair.carryEdits) return stale(keptPiece(base, ref, previous, deps));
-    return carry(ref, previous ? ownChanges(previous, componentsOf(previous), componentDigests(own2, upstreamOf(deps))) : [newReason()]);
-  }
+  if (pieceEdit !== void 0) return keptEdit(pieceEdit);
   const components = componentDigests(own2, upstreamOf(deps));
   const reasons = [];
   if (forced) reasons.push(forced);
@@ -1233,15 +1259,6 @@ function pieceEdits(ctx, assemblyId) {
   if (generated === void 0 || sha256Hex(text2) === generated) return found;
   const base = view.storedText?.(generated);
   if (base === void 0) return found;
-  const pieceKey = componentKey({ kind: "piece", name: "" });
-  const byText = /* @__PURE__ */ new Map();
-  const today = new Set(assembly.requires);
-  for (const id of assembly.requires) {
-    const digest = sha256Hex(workflow.pairs.get(id).piece.text).slice(0, 16);
-    const ids = byText.get(digest);
-    if (ids) ids.push(id);
-    else byText.set(digest, [id]);
-  }
   const starts = /* @__PURE__ */ new Map();
   for (let at = 0; at < base.length; ) {
     const eol = base.indexOf("\n", at);
@@ -1253,7 +1270,6 @@ function pieceEdits(ctx, assemblyId) {
     at = end;
   }
   const prefix = `${assembly.template}[${assembly.assembly.file}#`;
-  const claimed = /* @__PURE__ */ new Set();
   const located = [];
   const taken = /* @__PURE__ */ new Set();
   for (const [id, entry] of Object.entries(view.lock.pairs)) {
@@ -1266,29 +1282,53 @@ function pieceEdits(ctx, assemblyId) {
     const at = starts.get(first)?.find((a) => !taken.has(a) && base.startsWith(part, a));
     if (at === void 0) continue;
     taken.add(at);
-    const digest = own(componentsOf(entry), pieceKey);
-    const same = (digest !== void 0 ? byText.get(digest) : void 0)?.filter((p) => !claimed.has(p)) ?? [];
-    const owner = same.includes(id) ? id : same[0] ?? (today.has(id) && !claimed.has(id) ? id : null);
-    if (owner !== null) claimed.add(owner);
-    located.push({ at, end: at + part.length, id: owner === null ? null : workflow.pairs.get(owner).piece.id });
+    located.push({ at, end: at + part.length, id, entry });
   }
   located.sort((a, b) => a.at - b.at);
   const regions = [];
   let cursor = 0;
   for (const l of located) {
     if (l.at < cursor) continue;
-    if (l.at > cursor) regions.push({ id: null, text: base.slice(cursor, l.at) });
-    regions.push({ id: l.id, text: base.slice(l.at, l.end) });
+    if (l.at > cursor) regions.push({ text: base.slice(cursor, l.at) });
+    regions.push({ text: base.slice(l.at, l.end), made: l });
     cursor = l.end;
   }
-  if (cursor < base.length) regions.push({ id: null, text: base.slice(cursor) });
+  if (cursor < base.length) regions.push({ text: base.slice(cursor) });
   const edited = editedPieces(
     regions.map((r) => r.text),
     text2
   );
-  if (edited.some((e, i) => e !== void 0 && regions[i].id === null)) return found;
+  const pieceKey = componentKey({ kind: "piece", name: "" });
+  const byText = /* @__PURE__ */ new Map();
+  for (const id of assembly.requires) {
+    const digest = sha256Hex(workflow.pairs.get(id).piece.text).slice(0, 16);
+    const ids = byText.get(digest);
+    if (ids) ids.push(id);
+    else byText.set(digest, [id]);
+  }
+  const today = new Set(assembly.requires);
+  const claimed = /* @__PURE__ */ new Set();
+  const owners = /* @__PURE__ */ new Map();
+  const order = [...regions.keys()].sort((a, b) => Number(edited[b] !== void 0) - Number(edited[a] !== void 0));
+  for (const i of order) {
+    const made2 = regions[i].made;
+    if (made2 === void 0) continue;
+    const digest = own(componentsOf(made2.entry), pieceKey);
+    const same = (digest !== void 0 ? byText.get(digest) : void 0)?.filter((p) => !claimed.has(p)) ?? [];
+    const owner = same.includes(made2.id) ? made2.id : same[0];
+    if (owner === void 0) continue;
+    claimed.add(owner);
+    owners.set(i, owner);
+  }
+  for (const i of order) {
+    const made2 = regions[i].made;
+    if (made2 === void 0 || owners.has(i) || !today.has(made2.id) || claimed.has(made2.id)) continue;
+    claimed.add(made2.id);
+    owners.set(i, made2.id);
+  }
+  if (edited.some((e, i) => e !== void 0 && !owners.has(i))) return found;
   edited.forEach((e, i) => {
-    if (e !== void 0) found.set(regions[i].id, e);
+    if (e !== void 0) found.set(workflow.pairs.get(owners.get(i)).piece.id, { text: e, from: regions[i].made.entry });
   });
   return found;
 }
@@ -1439,6 +1479,9 @@ function upstreamChanges(previous, current, deps) {
     if (was.kind === "upstream" && !requires.has(was.name)) reasons.push({ kind: "upstream", detail: `${was.name} removed from requires`, component: was });
   }
   return reasons;
+}
+function requiresChanges(previous, deps, named) {
+  return upstreamChanges(previous, previous, [...deps]).filter((r) => / (added to|removed from) requires$/.test(r.detail) && !named.has(r.component.name));
 }
 function sortReasons(reasons) {
   return reasons.map((r, i) => ({ r, i })).sort((a, b) => REASON_KINDS.indexOf(a.r.kind) - REASON_KINDS.indexOf(b.r.kind) || a.i - b.i).map(({ r }) => r);
@@ -1828,6 +1871,24 @@ var MergeHeap = class {
   }
 };
 
+// src/model/endpoint.ts
+var PROVIDER_BASE_URLS = { openai: "https://api.openai.com/v1", anthropic: "https://api.anthropic.com" };
+function openaiRoot(baseUrl) {
+  try {
+    const url = new URL(baseUrl);
+    return url.pathname === "/" && url.search === "" && url.hash === "" ? `${baseUrl}/v1` : baseUrl;
+  } catch {
+    return baseUrl;
+  }
+}
+function anthropicRoot(baseUrl) {
+  return baseUrl.replace(/\/v1$/, "");
+}
+function providerEndpoint(provider, baseUrl) {
+  const root = provider === "openai" ? openaiRoot : anthropicRoot;
+  return root((baseUrl ?? PROVIDER_BASE_URLS[provider]).replace(/\/+$/, ""));
+}
+
 // src/estimate/estimate.ts
 var DEFAULT_OUTPUT_TOKENS = 1e3;
 function batched(pair, everyPair = false) {
@@ -1943,7 +2004,7 @@ function pacedEndpoints(estimates, workflow) {
     const rpm = typeof limit.requests_per_minute === "number" ? limit.requests_per_minute : void 0;
     const tpm = typeof limit.tokens_per_minute === "number" ? limit.tokens_per_minute : void 0;
     const baseUrl = plain(pair.generatorConfig.base_url);
-    const endpoint = typeof baseUrl === "string" ? baseUrl : pair.generator ?? "";
+    const endpoint = providerEndpoint(pair.generator, typeof baseUrl === "string" ? baseUrl : void 0);
     const key = JSON.stringify([endpoint, e.model, rpm, tpm]);
     const group = groups.get(key) ?? {
       endpoint,
@@ -1987,7 +2048,7 @@ function cachedTokens(pair, prefix) {
   if (prefix < cacheMinTokens(pair.model)) return 0;
   return pair.generator === "openai" ? 1024 + Math.floor((prefix - 1024) / 128) * 128 : prefix;
 }
-var MODEL_GENERATORS = /* @__PURE__ */ new Set(["openai", "anthropic"]);
+var MODEL_GENERATORS = new Set(Object.keys(PROVIDER_BASE_URLS));
 function providerGenerator(pair) {
   return pair.generator !== null && MODEL_GENERATORS.has(pair.generator);
 }
@@ -2011,7 +2072,6 @@ function expectedAttempts(pair, history2) {
 }
 
 export {
-  styleFor,
   component,
   componentsOfLock,
   renderPrompt,
@@ -2035,6 +2095,9 @@ export {
   plannedComponents,
   totals,
   decider,
+  PROVIDER_BASE_URLS,
+  openaiRoot,
+  anthropicRoot,
   pairHistory,
   cacheMinTokens,
   priceFor,

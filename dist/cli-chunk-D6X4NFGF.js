@@ -10,7 +10,7 @@ import {
   quoteList,
   realRootOf,
   sortIssues
-} from "./cli-chunk-SCEEUY6E.js";
+} from "./cli-chunk-7P27LGL5.js";
 
 // src/config/check.ts
 import path from "node:path";
@@ -147,9 +147,26 @@ async function checkWorkflow(loaded, files) {
       }
     }
   };
+  const wholeFileSaid = /* @__PURE__ */ new Set();
   for (const pair of workflow.pairs.values()) {
     const at = ["action_pairs", pair.template ?? pair.id];
     const pairRaw = raw(pair);
+    if (pair.piece !== void 0 && !wholeFileSaid.has(at[1])) {
+      wholeFileSaid.add(at[1]);
+      for (const [setting, config] of [
+        ["generator_config", pair.generator === "command" ? pair.generatorConfig : void 0],
+        ["guard_config", pair.guard === "command" ? pair.guardConfig : void 0]
+      ]) {
+        const run = config?.run;
+        if (typeof run !== "string" || !namesFile(withEnv(run, config.env), pair.piece.file)) continue;
+        const where = Object.hasOwn(objectOr(pairRaw[setting]), "run") ? [...at, setting, "run"] : [setting, "run"];
+        warn(
+          file,
+          where,
+          `names the whole file being split (${pair.piece.file} for ${pair.id}): a file a command names is part of its reference, so every piece of the file runs again on any edit of it; give the command the piece instead ({piece}, or the prompt's task, which holds it) and leave {file} out of it`
+        );
+      }
+    }
     if (pair.assembly !== void 0) {
       if (pair.guard !== null)
         checkGuard(pair, pair.guard, plain(pair.guardConfig), [...at, "assembled_guard", "guard"], [...at, "assembled_guard", "guard_config"]);
@@ -353,6 +370,17 @@ function describe(value) {
   if (isObject(value)) return "a mapping";
   const text = JSON.stringify(value);
   return `${typeof value === "string" ? "the text" : `the ${typeof value}`} ${text.length > 60 ? text.slice(0, 57) + "..." : text}`;
+}
+function namesFile(run, file) {
+  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?:^|[\\s<(])["']?(?:\\./)?${escaped}["']?(?=$|[\\s;|&)<>])`).test(run);
+}
+function withEnv(run, env) {
+  if (!isObject(env)) return run;
+  return run.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (all, braced, bare) => {
+    const value = env[braced ?? bare];
+    return typeof value === "string" ? value : all;
+  });
 }
 function isObject(v) {
   return v !== null && typeof v === "object" && !Array.isArray(v);

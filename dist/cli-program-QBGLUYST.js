@@ -3,19 +3,22 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   package_default
-} from "./cli-chunk-IZDN7SV5.js";
+} from "./cli-chunk-NZFZZFUW.js";
 import {
   SHOWN_PER_FILE,
   issueLines
-} from "./cli-chunk-2ODHMNMH.js";
+} from "./cli-chunk-UNA2O63K.js";
 import {
   count
-} from "./cli-chunk-JTMXJWFJ.js";
-import "./cli-chunk-MV7565KH.js";
+} from "./cli-chunk-N7XHGNSD.js";
 import {
   styleFor
-} from "./cli-chunk-625MYMOH.js";
-import "./cli-chunk-LYFSHVIZ.js";
+} from "./cli-chunk-TNYNDC55.js";
+import "./cli-chunk-R6DGXHK4.js";
+import "./cli-chunk-RF2XL6UB.js";
+import {
+  visible
+} from "./cli-chunk-LYWOGVDQ.js";
 import {
   Command,
   CommanderError,
@@ -25,22 +28,23 @@ import {
   StorageError,
   UsageError,
   checkStateDir
-} from "./cli-chunk-SCEEUY6E.js";
+} from "./cli-chunk-7P27LGL5.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-UEDFMBC3.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-5WQ6ZOFB.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-MB226ABU.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-57ZBYSCK.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-OLQXJXVM.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-JCNMZQOM.js")).registerPrompt],
-  [["explain"], async () => (await import("./cli-explain-U6JXQ4QX.js")).registerExplain],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-DWNOHJW5.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-A4HGFGSL.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-NOMSF4AZ.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-WK4G2AMG.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-BVOWUAI4.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-GXHYG46Q.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-4UUYUS72.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-JBQEGTDA.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-MI6LZT5N.js")).registerPrompt],
+  [["explain"], async () => (await import("./cli-explain-AFDPMVZY.js")).registerExplain],
+  [["adopt"], async () => (await import("./cli-adopt-IGUO3Z3B.js")).registerAdopt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-IQ7UBVBV.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-2DNRP74E.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-G7GSQT4O.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;
@@ -72,12 +76,12 @@ function handleError(err, io, json) {
     return EXIT.usage;
   }
   if (err instanceof UsageError || err instanceof InputError) {
-    io.stderr.write(`${style.red("error")} ${err.message}
+    io.stderr.write(`${style.red("error")} ${visible(err.message)}
 `);
     return EXIT.usage;
   }
   if (err instanceof StorageError) {
-    io.stderr.write(`${style.red("error")} ${err.message}
+    io.stderr.write(`${style.red("error")} ${visible(err.message)}
 `);
     return EXIT.failed;
   }

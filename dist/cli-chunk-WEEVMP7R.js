@@ -7,16 +7,17 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-7MSFJV2Y.js";
+} from "./cli-chunk-GTPWTXJM.js";
 import {
   sortedObject
-} from "./cli-chunk-625MYMOH.js";
+} from "./cli-chunk-R6DGXHK4.js";
 import {
   LOCK_VERSION,
   isBatchRecord,
   isRequestEntry,
+  joinRequestEntry,
   lockEntry
-} from "./cli-chunk-LYFSHVIZ.js";
+} from "./cli-chunk-LYWOGVDQ.js";
 import {
   ConfigError,
   InputError,
@@ -26,6 +27,8 @@ import {
   dict,
   displayPath,
   escapeGlob,
+  fsPath,
+  globFiles,
   isInside,
   loadWorkflow,
   lstatOrUndefined,
@@ -33,17 +36,16 @@ import {
   outputPath,
   ownWrite,
   readFileNoFollow,
-  require_out,
+  realPath,
   sha256Hex,
   sharedValue,
+  shownName,
+  statFollowing,
   temporaryFor,
   textHashes,
   utf8Text,
   writeFileAtomic
-} from "./cli-chunk-SCEEUY6E.js";
-import {
-  __toESM
-} from "./cli-chunk-FRV2UMY2.js";
+} from "./cli-chunk-7P27LGL5.js";
 
 // src/lockfile/journal.ts
 import { closeSync, ftruncateSync, lstatSync, openSync, readFileSync, realpathSync, rmSync, writeSync } from "node:fs";
@@ -185,12 +187,12 @@ function isObject(v) {
 function isLockEntry(v) {
   if (!isObject(v)) return false;
   const tokens2 = v.tokens;
-  return typeof v.configRef === "string" && typeof v.contentHash === "string" && (v.source === "generated" || v.source === "human") && (v.model === null || typeof v.model === "string") && isObject(v.components) && Object.values(v.components).every((c) => typeof c === "string") && typeof v.attempts === "number" && isObject(tokens2) && typeof tokens2.input === "number" && typeof tokens2.output === "number" && typeof v.durationMs === "number" && typeof v.acceptedAt === "string" && (v.observed === void 0 || isPathList(v.observed));
+  return typeof v.configRef === "string" && typeof v.contentHash === "string" && (v.source === "generated" || v.source === "human") && (v.model === null || typeof v.model === "string") && isObject(v.components) && Object.values(v.components).every((c2) => typeof c2 === "string") && typeof v.attempts === "number" && isObject(tokens2) && typeof tokens2.input === "number" && typeof tokens2.output === "number" && typeof v.durationMs === "number" && typeof v.acceptedAt === "string" && (v.observed === void 0 || isPathList(v.observed));
 }
 
 // src/refs/keys.ts
 function pairKey(id) {
-  const key = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(id) ? id : id.replace(/[^A-Za-z0-9_.-]/gu, (c) => encodeURIComponent(c).replace(/[!'()*]/g, escapeChar));
+  const key = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(id) ? id : id.replace(/[^A-Za-z0-9_.-]/gu, (c2) => encodeURIComponent(c2).replace(/[!'()*]/g, escapeChar));
   return boundedKey(key, id);
 }
 var KEY_BYTES = 150;
@@ -204,8 +206,8 @@ function boundedKey(key, whole) {
 function isHashedKey(key) {
   return key.includes("~");
 }
-function escapeChar(c) {
-  return "%" + c.charCodeAt(0).toString(16).toUpperCase();
+function escapeChar(c2) {
+  return "%" + c2.charCodeAt(0).toString(16).toUpperCase();
 }
 
 // src/records/batches.ts
@@ -302,7 +304,7 @@ function componentsBelow(root, dir) {
   const rel = path2.relative(root, dir);
   if (rel === "") return [];
   const parts = rel.split(path2.sep);
-  return parts.map((_, i2) => path2.join(root, ...parts.slice(0, i2 + 1)));
+  return parts.map((_, i3) => path2.join(root, ...parts.slice(0, i3 + 1)));
 }
 function makeRealDirs(base2, dir) {
   for (const d of componentsBelow(base2, dir)) {
@@ -337,7 +339,7 @@ var BatchFile = class {
     this.remote = remote;
     this.file = batchesPath(stateDir, workflowPath);
     const { records, lines } = fold(this.file);
-    for (const r of records) this.records.set(r.key, r);
+    for (const r2 of records) this.records.set(r2.key, r2);
     const brought = [];
     for (const batch of safely(() => this.remote?.batches?.() ?? [])) {
       if (isBatchRecord(batch) && !this.records.has(batch.key)) {
@@ -393,7 +395,7 @@ var BatchFile = class {
   rewrite() {
     this.close();
     makeRealDirs(this.stateDir, path3.dirname(this.file));
-    writeFileAtomic(this.file, [...this.records.values()].map((r) => JSON.stringify(r) + "\n").join(""));
+    writeFileAtomic(this.file, [...this.records.values()].map((r2) => JSON.stringify(r2) + "\n").join(""));
   }
 };
 function fold(file) {
@@ -427,6 +429,14 @@ function safely(read) {
 }
 function isDropped(v) {
   return typeof v === "object" && v !== null && typeof v.key === "string" && v.dropped === true;
+}
+
+// src/refs/accepted.ts
+function acceptedBytes(file, hash) {
+  if (sha256Hex(file) === hash) return file;
+  if (file.includes(0) || !file.includes("\r\n")) return void 0;
+  const text = Buffer.from(file.toString("latin1").replace(/\r\n/g, "\n"), "latin1");
+  return sha256Hex(text) === hash ? text : void 0;
 }
 
 // src/app/state.ts
@@ -541,9 +551,11 @@ var LocalStore = class {
   putRequest(key, entry) {
     if (!HEX64.test(key) || !HEX64.test(entry.contentHash)) return;
     const entries = this.requests(key);
-    const known = entries.findIndex((e) => e.contentHash === entry.contentHash);
+    const known = entries.findIndex((e2) => e2.contentHash === entry.contentHash);
     if (known === -1) entries.unshift(entry);
-    else entries[known] = { ...entries[known], verdicts: { ...entries[known].verdicts, ...entry.verdicts } };
+    else {
+      entries[known] = joinRequestEntry(entries[known], entry);
+    }
     this.write(this.requestPath(key), JSON.stringify({ key, entries: entries.slice(0, MAX_REQUEST_ENTRIES) }) + "\n");
   }
   /**
@@ -578,14 +590,14 @@ var LocalStore = class {
   trackedRequests() {
     if (this.tracked) return this.tracked;
     this.tracked = /* @__PURE__ */ new Set();
-    const r = spawnSync("git", ["ls-files", "-z", "--", "requests"], {
+    const r2 = spawnSync("git", ["ls-files", "-z", "--", "requests"], {
       cwd: this.dir,
       encoding: "utf8",
       env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
       stdio: ["ignore", "pipe", "ignore"]
     });
-    if (r.status !== 0 || r.error) return this.tracked;
-    for (const name of r.stdout.split("\0")) if (name !== "") this.tracked.add(path4.join(this.dir, name));
+    if (r2.status !== 0 || r2.error) return this.tracked;
+    for (const name of r2.stdout.split("\0")) if (name !== "") this.tracked.add(path4.join(this.dir, name));
     if (this.tracked.size > 0) {
       const where = path4.join(this.dir, "requests");
       this.options.warn?.(
@@ -623,7 +635,7 @@ var RemoteCache = class {
     let found = this.fetched.get(key);
     if (!found) {
       found = this.store.fetch(pair, configRef).then(
-        (a) => a && a.record.pair === pair && a.record.configRef === configRef && a.record.status === "accepted" ? a : void 0,
+        (a2) => a2 && a2.record.pair === pair && a2.record.configRef === configRef && a2.record.status === "accepted" ? a2 : void 0,
         () => void 0
       );
       this.fetched.set(key, found);
@@ -632,12 +644,12 @@ var RemoteCache = class {
   }
   record(pair, configRef) {
     const store = this.store;
-    if (!store.lookup) return this.fetch(pair, configRef).then((a) => a?.record);
+    if (!store.lookup) return this.fetch(pair, configRef).then((a2) => a2?.record);
     const key = `${pair}\0${configRef}`;
     let found = this.looked.get(key);
     if (!found) {
       found = store.lookup(pair, configRef).then(
-        (r) => r && r.pair === pair && r.configRef === configRef && r.status === "accepted" ? r : void 0,
+        (r2) => r2 && r2.pair === pair && r2.configRef === configRef && r2.status === "accepted" ? r2 : void 0,
         () => void 0
       );
       this.looked.set(key, found);
@@ -692,7 +704,6 @@ var RemoteCache = class {
 };
 
 // src/workspace/inputs.ts
-var import_fast_glob = __toESM(require_out(), 1);
 import { readFileSync as readFileSync3, realpathSync as realpathSync2 } from "node:fs";
 import path5 from "node:path";
 function writtenFiles(workflow, lockPath) {
@@ -752,23 +763,19 @@ var InputHasher = class {
     return [...found];
   }
   glob(patterns) {
-    return import_fast_glob.default.sync([...patterns], {
-      cwd: this.workflow.dir,
-      dot: true,
-      onlyFiles: true,
-      unique: true,
-      ignore: ["**/.git/**", ...this.ignore]
-    });
+    return globFiles(patterns, this.workflow.dir, { dot: true, ignore: this.ignore, within: this.workflow.root });
   }
   /** sha256 of one file (`what` and `rel` name it in messages); an error when it resolves outside the repository. */
   fileHash(abs, rel, what = "input") {
     let hash = this.hashes.get(abs);
     if (hash === void 0) {
-      const real = realpathSync2.native(abs);
+      const real = realPath(abs);
       if (!isInside(this.root, real)) {
-        throw new InputError(`${what} "${rel}" resolves to ${real}, outside the repository (${this.root}); files pairflow hashes must stay inside it`);
+        throw new InputError(
+          `${what} "${shownName(rel)}" resolves to ${shownName(real)}, outside the repository (${this.root}); files pairflow hashes must stay inside it`
+        );
       }
-      hash = textHashes(readFileSync3(real)).text;
+      hash = textHashes(readFileSync3(fsPath(real))).text;
       this.hashes.set(abs, hash);
     }
     return hash;
@@ -807,12 +814,12 @@ var nonASCIIidentifierStart = new RegExp("[" + nonASCIIidentifierStartChars + "]
 var nonASCIIidentifier = new RegExp("[" + nonASCIIidentifierStartChars + nonASCIIidentifierChars + "]");
 function isInAstralSet(code, set) {
   var pos = 65536;
-  for (var i2 = 0; i2 < set.length; i2 += 2) {
-    pos += set[i2];
+  for (var i3 = 0; i3 < set.length; i3 += 2) {
+    pos += set[i3];
     if (pos > code) {
       return false;
     }
-    pos += set[i2 + 1];
+    pos += set[i3 + 1];
     if (pos >= code) {
       return true;
     }
@@ -992,10 +999,10 @@ function isNewLine(code) {
 }
 function nextLineBreak(code, from, end) {
   if (end === void 0) end = code.length;
-  for (var i2 = from; i2 < end; i2++) {
-    var next = code.charCodeAt(i2);
+  for (var i3 = from; i3 < end; i3++) {
+    var next = code.charCodeAt(i3);
     if (isNewLine(next)) {
-      return i2 < end - 1 && next === 13 && code.charCodeAt(i2 + 1) === 10 ? i2 + 2 : i2 + 1;
+      return i3 < end - 1 && next === 13 && code.charCodeAt(i3 + 1) === 10 ? i3 + 2 : i3 + 1;
     }
   }
   return -1;
@@ -1027,8 +1034,8 @@ var Position = function Position2(line, col) {
   this.line = line;
   this.column = col;
 };
-Position.prototype.offset = function offset(n) {
-  return new Position(this.line, this.column + n);
+Position.prototype.offset = function offset(n2) {
+  return new Position(this.line, this.column + n2);
 };
 var SourceLocation = function SourceLocation2(p, start, end) {
   this.start = start;
@@ -1301,8 +1308,8 @@ prototypeAccessors.inAsync.get = function() {
   return (this.currentVarScope().flags & SCOPE_ASYNC) > 0;
 };
 prototypeAccessors.canAwait.get = function() {
-  for (var i2 = this.scopeStack.length - 1; i2 >= 0; i2--) {
-    var ref2 = this.scopeStack[i2];
+  for (var i3 = this.scopeStack.length - 1; i3 >= 0; i3--) {
+    var ref2 = this.scopeStack[i3];
     var flags = ref2.flags;
     if (flags & (SCOPE_CLASS_STATIC_BLOCK | SCOPE_CLASS_FIELD_INIT)) {
       return false;
@@ -1334,8 +1341,8 @@ prototypeAccessors.treatFunctionsAsVar.get = function() {
   return this.treatFunctionsAsVarInScope(this.currentScope());
 };
 prototypeAccessors.allowNewDotTarget.get = function() {
-  for (var i2 = this.scopeStack.length - 1; i2 >= 0; i2--) {
-    var ref2 = this.scopeStack[i2];
+  for (var i3 = this.scopeStack.length - 1; i3 >= 0; i3--) {
+    var ref2 = this.scopeStack[i3];
     var flags = ref2.flags;
     if (flags & (SCOPE_CLASS_STATIC_BLOCK | SCOPE_CLASS_FIELD_INIT) || flags & SCOPE_FUNCTION && !(flags & SCOPE_ARROW)) {
       return true;
@@ -1361,8 +1368,8 @@ Parser.extend = function extend() {
   var plugins = [], len = arguments.length;
   while (len--) plugins[len] = arguments[len];
   var cls = this;
-  for (var i2 = 0; i2 < plugins.length; i2++) {
-    cls = plugins[i2](cls);
+  for (var i3 = 0; i3 < plugins.length; i3++) {
+    cls = plugins[i3](cls);
   }
   return cls;
 };
@@ -1434,14 +1441,14 @@ pp$9.eatContextual = function(name) {
   this.next();
   return true;
 };
-pp$9.catchStackOverflow = function(f) {
+pp$9.catchStackOverflow = function(f2) {
   try {
-    return f();
-  } catch (e) {
-    if (e instanceof Error && (/\bstack\b.*\b(exceeded|overflow)\b/i.test(e.message) || /\btoo much recursion\b/i.test(e.message))) {
+    return f2();
+  } catch (e2) {
+    if (e2 instanceof Error && (/\bstack\b.*\b(exceeded|overflow)\b/i.test(e2.message) || /\btoo much recursion\b/i.test(e2.message))) {
       this.raise(this.start, "Not enough stack space to parse input");
     } else {
-      throw e;
+      throw e2;
     }
   }
 };
@@ -1539,8 +1546,8 @@ pp$8.parseTopLevel = function(node) {
     node.body.push(stmt);
   }
   if (this.inModule) {
-    for (var i2 = 0, list2 = Object.keys(this.undefinedExports); i2 < list2.length; i2 += 1) {
-      var name = list2[i2];
+    for (var i3 = 0, list2 = Object.keys(this.undefinedExports); i3 < list2.length; i3 += 1) {
+      var name = list2[i3];
       this.raiseRecoverable(this.undefinedExports[name].start, "Export '" + name + "' is not defined");
     }
   }
@@ -1766,9 +1773,9 @@ pp$8.parseBreakContinueStatement = function(node, keyword) {
     node.label = this.parseIdent();
     this.semicolon();
   }
-  var i2 = 0;
-  for (; i2 < this.labels.length; ++i2) {
-    var lab = this.labels[i2];
+  var i3 = 0;
+  for (; i3 < this.labels.length; ++i3) {
+    var lab = this.labels[i3];
     if (node.label == null || lab.name === node.label.name) {
       if (lab.kind != null && (isBreak || lab.kind === "loop")) {
         break;
@@ -1778,7 +1785,7 @@ pp$8.parseBreakContinueStatement = function(node, keyword) {
       }
     }
   }
-  if (i2 === this.labels.length) {
+  if (i3 === this.labels.length) {
     this.raise(node.start, "Unsyntactic " + keyword);
   }
   return this.finishNode(node, isBreak ? "BreakStatement" : "ContinueStatement");
@@ -1840,7 +1847,7 @@ pp$8.parseForStatement = function(node) {
   var containsEsc = this.containsEsc;
   var refDestructuringErrors = new DestructuringErrors();
   var initPos = this.start;
-  var init2 = awaitAt > -1 ? this.parseExprSubscripts(refDestructuringErrors, "await") : this.parseExpression(true, refDestructuringErrors);
+  var init = awaitAt > -1 ? this.parseExprSubscripts(refDestructuringErrors, "await") : this.parseExpression(true, refDestructuringErrors);
   if (this.type === types$1._in || (isForOf = this.options.ecmaVersion >= 6 && this.isContextual("of"))) {
     if (awaitAt > -1) {
       if (this.type === types$1._in) {
@@ -1848,30 +1855,30 @@ pp$8.parseForStatement = function(node) {
       }
       node.await = true;
     } else if (isForOf && this.options.ecmaVersion >= 8) {
-      if (init2.start === initPos && !containsEsc && init2.type === "Identifier" && init2.name === "async") {
+      if (init.start === initPos && !containsEsc && init.type === "Identifier" && init.name === "async") {
         this.unexpected();
       } else if (this.options.ecmaVersion >= 9) {
         node.await = false;
       }
     }
     if (startsWithLet && isForOf) {
-      this.raise(init2.start, "The left-hand side of a for-of loop may not start with 'let'.");
+      this.raise(init.start, "The left-hand side of a for-of loop may not start with 'let'.");
     }
-    this.toAssignable(init2, false, refDestructuringErrors);
-    this.checkLValPattern(init2);
-    return this.parseForIn(node, init2);
+    this.toAssignable(init, false, refDestructuringErrors);
+    this.checkLValPattern(init);
+    return this.parseForIn(node, init);
   } else {
     this.checkExpressionErrors(refDestructuringErrors, true);
   }
   if (awaitAt > -1) {
     this.unexpected(awaitAt);
   }
-  return this.parseFor(node, init2);
+  return this.parseFor(node, init);
 };
-pp$8.parseForAfterInit = function(node, init2, awaitAt) {
-  if ((this.type === types$1._in || this.options.ecmaVersion >= 6 && this.isContextual("of")) && init2.declarations.length === 1) {
+pp$8.parseForAfterInit = function(node, init, awaitAt) {
+  if ((this.type === types$1._in || this.options.ecmaVersion >= 6 && this.isContextual("of")) && init.declarations.length === 1) {
     if (this.type === types$1._in) {
-      if ((init2.kind === "using" || init2.kind === "await using") && !init2.declarations[0].init) {
+      if ((init.kind === "using" || init.kind === "await using") && !init.declarations[0].init) {
         this.raise(this.start, "Using declaration is not allowed in for-in loops");
       }
       if (this.options.ecmaVersion >= 9 && awaitAt > -1) {
@@ -1880,12 +1887,12 @@ pp$8.parseForAfterInit = function(node, init2, awaitAt) {
     } else if (this.options.ecmaVersion >= 9) {
       node.await = awaitAt > -1;
     }
-    return this.parseForIn(node, init2);
+    return this.parseForIn(node, init);
   }
   if (awaitAt > -1) {
     this.unexpected(awaitAt);
   }
-  return this.parseFor(node, init2);
+  return this.parseFor(node, init);
 };
 pp$8.parseFunctionStatement = function(node, isAsync, declarationPosition) {
   this.next();
@@ -2032,8 +2039,8 @@ pp$8.parseLabeledStatement = function(node, maybeName, expr, context) {
     }
   }
   var kind = this.type.isLoop ? "loop" : this.type === types$1._switch ? "switch" : null;
-  for (var i2 = this.labels.length - 1; i2 >= 0; i2--) {
-    var label$1 = this.labels[i2];
+  for (var i3 = this.labels.length - 1; i3 >= 0; i3--) {
+    var label$1 = this.labels[i3];
     if (label$1.statementStart === node.start) {
       label$1.statementStart = this.start;
       label$1.kind = kind;
@@ -2073,8 +2080,8 @@ pp$8.parseBlock = function(createNewLexicalScope, node, exitStrict) {
   }
   return this.finishNode(node, "BlockStatement");
 };
-pp$8.parseFor = function(node, init2) {
-  node.init = init2;
+pp$8.parseFor = function(node, init) {
+  node.init = init;
   this.expect(types$1.semi);
   node.test = this.type === types$1.semi ? null : this.parseExpression();
   this.expect(types$1.semi);
@@ -2085,16 +2092,16 @@ pp$8.parseFor = function(node, init2) {
   this.labels.pop();
   return this.finishNode(node, "ForStatement");
 };
-pp$8.parseForIn = function(node, init2) {
+pp$8.parseForIn = function(node, init) {
   var isForIn = this.type === types$1._in;
   this.next();
-  if (init2.type === "VariableDeclaration" && init2.declarations[0].init != null && (!isForIn || this.options.ecmaVersion < 8 || this.strict || init2.kind !== "var" || init2.declarations[0].id.type !== "Identifier")) {
+  if (init.type === "VariableDeclaration" && init.declarations[0].init != null && (!isForIn || this.options.ecmaVersion < 8 || this.strict || init.kind !== "var" || init.declarations[0].id.type !== "Identifier")) {
     this.raise(
-      init2.start,
+      init.start,
       (isForIn ? "for-in" : "for-of") + " loop variable declaration may not have an initializer"
     );
   }
-  node.left = init2;
+  node.left = init;
   node.right = isForIn ? this.parseExpression() : this.parseMaybeAssign();
   this.expect(types$1.parenR);
   node.body = this.parseStatement("for");
@@ -2363,8 +2370,8 @@ pp$8.exitClassBody = function() {
   }
   var len = this.privateNameStack.length;
   var parent = len === 0 ? null : this.privateNameStack[len - 1];
-  for (var i2 = 0; i2 < used.length; ++i2) {
-    var id = used[i2];
+  for (var i3 = 0; i3 < used.length; ++i3) {
+    var id = used[i3];
     if (!hasOwn(declared, id.name)) {
       if (parent) {
         parent.used.push(id);
@@ -2450,8 +2457,8 @@ pp$8.parseExport = function(node, exports$1) {
         node.attributes = this.parseWithClause();
       }
     } else {
-      for (var i2 = 0, list2 = node.specifiers; i2 < list2.length; i2 += 1) {
-        var spec = list2[i2];
+      for (var i3 = 0, list2 = node.specifiers; i3 < list2.length; i3 += 1) {
+        var spec = list2[i3];
         this.checkUnreserved(spec.local);
         this.checkLocalExport(spec.local);
         if (spec.local.type === "Literal") {
@@ -2505,8 +2512,8 @@ pp$8.checkPatternExport = function(exports$1, pat) {
   if (type === "Identifier") {
     this.checkExport(exports$1, pat, pat.start);
   } else if (type === "ObjectPattern") {
-    for (var i2 = 0, list2 = pat.properties; i2 < list2.length; i2 += 1) {
-      var prop = list2[i2];
+    for (var i3 = 0, list2 = pat.properties; i3 < list2.length; i3 += 1) {
+      var prop = list2[i3];
       this.checkPatternExport(exports$1, prop);
     }
   } else if (type === "ArrayPattern") {
@@ -2528,8 +2535,8 @@ pp$8.checkVariableExport = function(exports$1, decls) {
   if (!exports$1) {
     return;
   }
-  for (var i2 = 0, list2 = decls; i2 < list2.length; i2 += 1) {
-    var decl = list2[i2];
+  for (var i3 = 0, list2 = decls; i3 < list2.length; i3 += 1) {
+    var decl = list2[i3];
     this.checkPatternExport(exports$1, decl.id);
   }
 };
@@ -2679,8 +2686,8 @@ pp$8.parseModuleExportName = function() {
   return this.parseIdent(true);
 };
 pp$8.adaptDirectivePrologue = function(statements) {
-  for (var i2 = 0; i2 < statements.length && this.isDirectiveCandidate(statements[i2]); ++i2) {
-    statements[i2].directive = statements[i2].expression.raw.slice(1, -1);
+  for (var i3 = 0; i3 < statements.length && this.isDirectiveCandidate(statements[i3]); ++i3) {
+    statements[i3].directive = statements[i3].expression.raw.slice(1, -1);
   }
 };
 pp$8.isDirectiveCandidate = function(statement) {
@@ -2706,8 +2713,8 @@ pp$7.toAssignable = function(node, isBinding, refDestructuringErrors) {
         if (refDestructuringErrors) {
           this.checkPatternErrors(refDestructuringErrors, true);
         }
-        for (var i2 = 0, list2 = node.properties; i2 < list2.length; i2 += 1) {
-          var prop = list2[i2];
+        for (var i3 = 0, list2 = node.properties; i3 < list2.length; i3 += 1) {
+          var prop = list2[i3];
           this.toAssignable(prop, isBinding);
           if (prop.type === "RestElement" && (prop.argument.type === "ArrayPattern" || prop.argument.type === "ObjectPattern")) {
             this.raise(prop.argument.start, "Unexpected token");
@@ -2762,8 +2769,8 @@ pp$7.toAssignable = function(node, isBinding, refDestructuringErrors) {
 };
 pp$7.toAssignableList = function(exprList, isBinding) {
   var end = exprList.length;
-  for (var i2 = 0; i2 < end; i2++) {
-    var elt = exprList[i2];
+  for (var i3 = 0; i3 < end; i3++) {
+    var elt = exprList[i3];
     if (elt) {
       this.toAssignable(elt, isBinding);
     }
@@ -2894,8 +2901,8 @@ pp$7.checkLValPattern = function(expr, bindingType, checkClashes) {
   if (bindingType === void 0) bindingType = BIND_NONE;
   switch (expr.type) {
     case "ObjectPattern":
-      for (var i2 = 0, list2 = expr.properties; i2 < list2.length; i2 += 1) {
-        var prop = list2[i2];
+      for (var i3 = 0, list2 = expr.properties; i3 < list2.length; i3 += 1) {
+        var prop = list2[i3];
         this.checkLValInnerPattern(prop, bindingType, checkClashes);
       }
       break;
@@ -2978,8 +2985,8 @@ pp$6.braceIsBlock = function(prevType) {
   return !this.exprAllowed;
 };
 pp$6.inGeneratorContext = function() {
-  for (var i2 = this.context.length - 1; i2 >= 1; i2--) {
-    var context = this.context[i2];
+  for (var i3 = this.context.length - 1; i3 >= 1; i3--) {
+    var context = this.context[i3];
     if (context.token === "function") {
       return context.generator;
     }
@@ -4000,8 +4007,8 @@ pp$5.parseFunctionBody = function(node, isArrowFunction, isMethod, forInit) {
   this.exitScope();
 };
 pp$5.isSimpleParamList = function(params) {
-  for (var i2 = 0, list2 = params; i2 < list2.length; i2 += 1) {
-    var param = list2[i2];
+  for (var i3 = 0, list2 = params; i3 < list2.length; i3 += 1) {
+    var param = list2[i3];
     if (param.type !== "Identifier") {
       return false;
     }
@@ -4010,8 +4017,8 @@ pp$5.isSimpleParamList = function(params) {
 };
 pp$5.checkParams = function(node, allowDuplicates) {
   var nameHash = /* @__PURE__ */ Object.create(null);
-  for (var i2 = 0, list2 = node.params; i2 < list2.length; i2 += 1) {
-    var param = list2[i2];
+  for (var i3 = 0, list2 = node.params; i3 < list2.length; i3 += 1) {
+    var param = list2[i3];
     this.checkLValInnerPattern(param, BIND_VAR, allowDuplicates ? null : nameHash);
   }
 };
@@ -4196,8 +4203,8 @@ pp$3.declareName = function(name, bindingType, pos) {
     }
     scope$2.functions.push(name);
   } else {
-    for (var i2 = this.scopeStack.length - 1; i2 >= 0; --i2) {
-      var scope$3 = this.scopeStack[i2];
+    for (var i3 = this.scopeStack.length - 1; i3 >= 0; --i3) {
+      var scope$3 = this.scopeStack[i3];
       if (scope$3.lexical.indexOf(name) > -1 && !(scope$3.flags & SCOPE_SIMPLE_CATCH && scope$3.lexical[0] === name) || !this.treatFunctionsAsVarInScope(scope$3) && scope$3.functions.indexOf(name) > -1) {
         redeclared = true;
         break;
@@ -4224,16 +4231,16 @@ pp$3.currentScope = function() {
   return this.scopeStack[this.scopeStack.length - 1];
 };
 pp$3.currentVarScope = function() {
-  for (var i2 = this.scopeStack.length - 1; ; i2--) {
-    var scope = this.scopeStack[i2];
+  for (var i3 = this.scopeStack.length - 1; ; i3--) {
+    var scope = this.scopeStack[i3];
     if (scope.flags & (SCOPE_VAR | SCOPE_CLASS_FIELD_INIT | SCOPE_CLASS_STATIC_BLOCK)) {
       return scope;
     }
   }
 };
 pp$3.currentThisScope = function() {
-  for (var i2 = this.scopeStack.length - 1; ; i2--) {
-    var scope = this.scopeStack[i2];
+  for (var i3 = this.scopeStack.length - 1; ; i3--) {
+    var scope = this.scopeStack[i3];
     if (scope.flags & (SCOPE_VAR | SCOPE_CLASS_FIELD_INIT | SCOPE_CLASS_STATIC_BLOCK) && !(scope.flags & SCOPE_ARROW)) {
       return scope;
     }
@@ -4351,9 +4358,9 @@ var BranchID = function BranchID2(parent, base2) {
   this.base = base2 || this;
 };
 BranchID.prototype.separatedFrom = function separatedFrom(alt) {
-  for (var self = this; self; self = self.parent) {
+  for (var self2 = this; self2; self2 = self2.parent) {
     for (var other = alt; other; other = other.parent) {
-      if (self.base === other.base && self !== other) {
+      if (self2.base === other.base && self2 !== other) {
         return true;
       }
     }
@@ -4402,32 +4409,32 @@ RegExpValidationState.prototype.reset = function reset(start, pattern, flags) {
 RegExpValidationState.prototype.raise = function raise(message) {
   this.parser.raiseRecoverable(this.start, "Invalid regular expression: /" + this.source + "/: " + message);
 };
-RegExpValidationState.prototype.at = function at(i2, forceU) {
+RegExpValidationState.prototype.at = function at(i3, forceU) {
   if (forceU === void 0) forceU = false;
-  var s = this.source;
-  var l = s.length;
-  if (i2 >= l) {
+  var s2 = this.source;
+  var l2 = s2.length;
+  if (i3 >= l2) {
     return -1;
   }
-  var c = s.charCodeAt(i2);
-  if (!(forceU || this.switchU) || c <= 55295 || c >= 57344 || i2 + 1 >= l) {
-    return c;
+  var c2 = s2.charCodeAt(i3);
+  if (!(forceU || this.switchU) || c2 <= 55295 || c2 >= 57344 || i3 + 1 >= l2) {
+    return c2;
   }
-  var next = s.charCodeAt(i2 + 1);
-  return next >= 56320 && next <= 57343 ? (c << 10) + next - 56613888 : c;
+  var next = s2.charCodeAt(i3 + 1);
+  return next >= 56320 && next <= 57343 ? (c2 << 10) + next - 56613888 : c2;
 };
-RegExpValidationState.prototype.nextIndex = function nextIndex(i2, forceU) {
+RegExpValidationState.prototype.nextIndex = function nextIndex(i3, forceU) {
   if (forceU === void 0) forceU = false;
-  var s = this.source;
-  var l = s.length;
-  if (i2 >= l) {
-    return l;
+  var s2 = this.source;
+  var l2 = s2.length;
+  if (i3 >= l2) {
+    return l2;
   }
-  var c = s.charCodeAt(i2), next;
-  if (!(forceU || this.switchU) || c <= 55295 || c >= 57344 || i2 + 1 >= l || (next = s.charCodeAt(i2 + 1)) < 56320 || next > 57343) {
-    return i2 + 1;
+  var c2 = s2.charCodeAt(i3), next;
+  if (!(forceU || this.switchU) || c2 <= 55295 || c2 >= 57344 || i3 + 1 >= l2 || (next = s2.charCodeAt(i3 + 1)) < 56320 || next > 57343) {
+    return i3 + 1;
   }
-  return i2 + 2;
+  return i3 + 2;
 };
 RegExpValidationState.prototype.current = function current(forceU) {
   if (forceU === void 0) forceU = false;
@@ -4452,8 +4459,8 @@ RegExpValidationState.prototype.eat = function eat(ch, forceU) {
 RegExpValidationState.prototype.eatChars = function eatChars(chs, forceU) {
   if (forceU === void 0) forceU = false;
   var pos = this.pos;
-  for (var i2 = 0, list2 = chs; i2 < list2.length; i2 += 1) {
-    var ch = list2[i2];
+  for (var i3 = 0, list2 = chs; i3 < list2.length; i3 += 1) {
+    var ch = list2[i3];
     var current2 = this.at(pos, forceU);
     if (current2 === -1 || current2 !== ch) {
       return false;
@@ -4466,24 +4473,24 @@ RegExpValidationState.prototype.eatChars = function eatChars(chs, forceU) {
 pp$1.validateRegExpFlags = function(state) {
   var validFlags = state.validFlags;
   var flags = state.flags;
-  var u = false;
+  var u2 = false;
   var v = false;
-  for (var i2 = 0; i2 < flags.length; i2++) {
-    var flag = flags.charAt(i2);
+  for (var i3 = 0; i3 < flags.length; i3++) {
+    var flag = flags.charAt(i3);
     if (validFlags.indexOf(flag) === -1) {
       this.raise(state.start, "Invalid regular expression flag");
     }
-    if (flags.indexOf(flag, i2 + 1) > -1) {
+    if (flags.indexOf(flag, i3 + 1) > -1) {
       this.raise(state.start, "Duplicate regular expression flag");
     }
     if (flag === "u") {
-      u = true;
+      u2 = true;
     }
     if (flag === "v") {
       v = true;
     }
   }
-  if (this.options.ecmaVersion >= 15 && u && v) {
+  if (this.options.ecmaVersion >= 15 && u2 && v) {
     this.raise(state.start, "Invalid regular expression flag");
   }
 };
@@ -4531,8 +4538,8 @@ pp$1.regexp_pattern = function(state) {
   if (state.maxBackReference > state.numCapturingParens) {
     state.raise("Invalid escape");
   }
-  for (var i2 = 0, list2 = state.backReferenceNames; i2 < list2.length; i2 += 1) {
-    var name = list2[i2];
+  for (var i3 = 0, list2 = state.backReferenceNames; i3 < list2.length; i3 += 1) {
+    var name = list2[i3];
     if (!state.groupNames[name]) {
       state.raise("Invalid named capture referenced");
     }
@@ -4738,9 +4745,9 @@ pp$1.regexp_eatUncapturingGroup = function(state) {
           /* - */
         );
         if (addModifiers || hasHyphen) {
-          for (var i2 = 0; i2 < addModifiers.length; i2++) {
-            var modifier = addModifiers.charAt(i2);
-            if (addModifiers.indexOf(modifier, i2 + 1) > -1) {
+          for (var i3 = 0; i3 < addModifiers.length; i3++) {
+            var modifier = addModifiers.charAt(i3);
+            if (addModifiers.indexOf(modifier, i3 + 1) > -1) {
               state.raise("Duplicate regular expression modifiers");
             }
           }
@@ -4862,8 +4869,8 @@ pp$1.regexp_groupSpecifier = function(state) {
     var known = state.groupNames[state.lastStringValue];
     if (known) {
       if (trackDisjunction) {
-        for (var i2 = 0, list2 = known; i2 < list2.length; i2 += 1) {
-          var altID = list2[i2];
+        for (var i3 = 0, list2 = known; i3 < list2.length; i3 += 1) {
+          var altID = list2[i3];
           if (!altID.separatedFrom(state.branchID)) {
             state.raise("Duplicate capture group name");
           }
@@ -4957,14 +4964,14 @@ pp$1.regexp_eatAtomEscape = function(state) {
 pp$1.regexp_eatBackReference = function(state) {
   var start = state.pos;
   if (this.regexp_eatDecimalEscape(state)) {
-    var n = state.lastIntValue;
+    var n2 = state.lastIntValue;
     if (state.switchU) {
-      if (n > state.maxBackReference) {
-        state.maxBackReference = n;
+      if (n2 > state.maxBackReference) {
+        state.maxBackReference = n2;
       }
       return true;
     }
-    if (n <= state.numCapturingParens) {
+    if (n2 <= state.numCapturingParens) {
       return true;
     }
     state.pos = start;
@@ -5626,7 +5633,7 @@ function isOctalDigit(ch) {
 pp$1.regexp_eatFixedHexDigits = function(state, length) {
   var start = state.pos;
   state.lastIntValue = 0;
-  for (var i2 = 0; i2 < length; ++i2) {
+  for (var i3 = 0; i3 < length; ++i3) {
     var ch = state.current();
     if (!isHexDigit(ch)) {
       state.pos = start;
@@ -6096,7 +6103,7 @@ pp.readRegexp = function() {
   var value = null;
   try {
     value = new RegExp(pattern, flags);
-  } catch (e) {
+  } catch (e2) {
   }
   return this.finishToken(types$1.regexp, { pattern, flags, value });
 };
@@ -6104,7 +6111,7 @@ pp.readInt = function(radix, len, maybeLegacyOctalNumericLiteral) {
   var allowSeparators = this.options.ecmaVersion >= 12 && len === void 0;
   var isLegacyOctalNumericLiteral = maybeLegacyOctalNumericLiteral && this.input.charCodeAt(this.pos) === 48;
   var start = this.pos, total = 0, lastCode = 0;
-  for (var i2 = 0, e = len == null ? Infinity : len; i2 < e; ++i2, ++this.pos) {
+  for (var i3 = 0, e2 = len == null ? Infinity : len; i3 < e2; ++i3, ++this.pos) {
     var code = this.input.charCodeAt(this.pos), val = void 0;
     if (allowSeparators && code === 95) {
       if (isLegacyOctalNumericLiteral) {
@@ -6113,7 +6120,7 @@ pp.readInt = function(radix, len, maybeLegacyOctalNumericLiteral) {
       if (lastCode === 95) {
         this.raiseRecoverable(this.pos, "Numeric separator must be exactly one underscore");
       }
-      if (i2 === 0) {
+      if (i3 === 0) {
         this.raiseRecoverable(this.pos, "Numeric separator is not allowed at the first of digits");
       }
       lastCode = code;
@@ -6442,11 +6449,11 @@ pp.readEscapedChar = function(inTemplate) {
 };
 pp.readHexChar = function(len) {
   var codePos = this.pos;
-  var n = this.readInt(16, len);
-  if (n === null) {
+  var n2 = this.readInt(16, len);
+  if (n2 === null) {
     this.invalidStringToken(codePos, "Bad character escape sequence");
   }
-  return n;
+  return n2;
 };
 pp.readWord1 = function() {
   this.containsEsc = false;
@@ -6511,80 +6518,2550 @@ function tokenizer2(input, options) {
   return Parser.tokenizer(input, options);
 }
 
-// node_modules/es-module-lexer/dist/lexer.js
-var ImportType = (function(A2) {
-  return A2[A2.Static = 1] = "Static", A2[A2.Dynamic = 2] = "Dynamic", A2[A2.ImportMeta = 3] = "ImportMeta", A2[A2.StaticSourcePhase = 4] = "StaticSourcePhase", A2[A2.DynamicSourcePhase = 5] = "DynamicSourcePhase", A2[A2.StaticDeferPhase = 6] = "StaticDeferPhase", A2[A2.DynamicDeferPhase = 7] = "DynamicDeferPhase", A2;
-})({});
-var A = 1 === new Uint8Array(new Uint16Array([1]).buffer)[0];
-function parse3(C2, g = "@") {
-  if (!E) return init.then(() => parse3(C2, g));
-  const I = C2.length + 1, w = (E.__heap_base.value || E.__heap_base) + 4 * I - E.memory.buffer.byteLength;
-  w > 0 && E.memory.grow(Math.ceil(w / 65536));
-  const D = E.sa(I - 1);
-  if ("undefined" != typeof Buffer ? Buffer.from(E.memory.buffer, D, 2 * (I - 1)).write(C2, "utf16le") : (A ? Q : B)(C2, new Uint16Array(E.memory.buffer, D, I)), !E.parse()) throw Object.assign(new Error(`Parse error ${g}:${C2.slice(0, E.e()).split("\n").length}:${E.e() - C2.lastIndexOf("\n", E.e() - 1)}`), { idx: E.e() });
-  const o = [], G = [];
-  for (; E.ri(); ) {
-    const A2 = E.is(), B2 = E.ie(), Q2 = E.it(), g2 = E.ai(), I2 = E.id(), w2 = E.ss(), D2 = E.se();
-    let G2;
-    E.ip() && (G2 = i2(C2.slice(-1 === I2 ? A2 - 1 : A2, -1 === I2 ? B2 + 1 : B2)));
-    let J = null;
-    for (J = [], E.rsa(); E.ra(); ) {
-      const A3 = E.aks(), B3 = E.ake(), Q3 = E.avs(), g3 = E.ave();
-      J.push([s(C2.slice(A3, B3)), s(C2.slice(Q3, g3))]);
-    }
-    0 === J.length && (J = null), o.push({ n: G2, t: Q2, s: A2, e: B2, ss: w2, se: D2, d: I2, a: g2, at: J });
+// node_modules/es-module-lexer/dist/lexer.asm.js
+var e;
+var a;
+var r;
+var i2 = 2 << 19;
+var s = 1 === new Uint8Array(new Uint16Array([1]).buffer)[0] ? function(e2, a2) {
+  const r2 = e2.length;
+  let i3 = 0;
+  for (; i3 < r2; ) a2[i3] = e2.charCodeAt(i3++);
+} : function(e2, a2) {
+  const r2 = e2.length;
+  let i3 = 0;
+  for (; i3 < r2; ) {
+    const r3 = e2.charCodeAt(i3);
+    a2[i3++] = (255 & r3) << 8 | r3 >>> 8;
   }
-  for (; E.re(); ) {
-    const A2 = E.es(), B2 = E.ee(), Q2 = E.els(), g2 = E.ele(), I2 = Q2 < 0 ? void 0 : s(C2.slice(Q2, g2)), w2 = s(C2.slice(A2, B2));
-    G.push({ s: A2, e: B2, ls: Q2, le: g2, ss: E.ess(), n: w2, ln: I2 });
-  }
-  function i2(A2) {
-    try {
-      return (0, eval)(A2);
-    } catch (A3) {
-    }
-  }
-  function s(A2) {
-    if (!A2) return A2;
-    const B2 = A2[0];
-    return ('"' === B2 || "'" === B2) && i2(A2) || A2;
-  }
-  return [o, G, !!E.f(), !!E.ms()];
-}
-function B(A2, B2) {
-  const Q2 = A2.length;
-  let E2 = 0;
-  for (; E2 < Q2; ) {
-    const Q3 = A2.charCodeAt(E2);
-    B2[E2++] = (255 & Q3) << 8 | Q3 >>> 8;
-  }
-}
-function Q(A2, B2) {
-  const Q2 = A2.length;
-  let E2 = 0;
-  for (; E2 < Q2; ) B2[E2] = A2.charCodeAt(E2++);
-}
-var E;
-var C = () => {
-  return A2 = "AGFzbQEAAAABKwhgAAF/YAF/AX9gAABgAn9/AX9gBH9/f38AYAN/f38Bf2ABfwBgA39/fwADPj0CAgEEBAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAgABBQICAgYBAQYBAQEFAQEBAQECAgIBAQEDAQEHAQMDBAUBcAECAgUHAQGCAoCAAgYPAn8BQaCLBAt/AEGgiwQLB80BHgZtZW1vcnkCAAJzYQACAWUABQJpcwAGAmllAAcCc3MACAJzZQAJAml0AAoCYWkACwJpZAAMAmlwAA0CZXMADgJlZQAPA2VscwAQA2VsZQARA2VzcwASAnJpABMCcmUAFAFmABUCbXMAFgJyYQAXA2FrcwAYA2FrZQAZA2F2cwAaA2F2ZQAbA3JzYQAcBXBhcnNlAB0LX19oZWFwX2Jhc2UDAQtfaW5pdGlhbGl6ZQABGV9faW5kaXJlY3RfZnVuY3Rpb25fdGFibGUBAAkHAQBBAQsBAAwBAQrZVz0oAEHYCkGAwAA2AgBB0ApBoIsENgIAQbgKQSo2AgBB1ApBgIAENgIACwQAEAALWQBB6AkgADYCACAAQQF0IgBBADsBoIsEQewJIABBoosEajYCAEHECUEANgIAQdQJQQA2AgBBzAlBADYCAEHICUEANgIAQdwJQQA2AgBB0AlBADYCAEGgiwQLuAEBAn9B7AlB7AkoAgAiBEEoajYCAAJAQdQJKAIAIgVFBEBBxAkgBDYCAAwBCyAFIAQ2AiQLQdQJIAQ2AgBB2AkgBTYCACAEIAA2AgggBEIANwIgIAQgA0EBRiIAOgAYIAQgAzYCFCAEQQA2AhAgBCACNgIEIAQgATYCACAEQQNBAUECIAAbIANBAkYiARs2AhwgBCACIAJBAmpBACAAGyABGzYCDCADQQFrQQFNBEBB8AlBAToAAAsLdwECf0HsCUHsCSgCACIEQRhqNgIAAkBB3AkoAgAiBUUEQEHICSAENgIADAELIAUgBDYCFAtB3AkgBDYCACAEIAM2AgwgBCACNgIIIAQgATYCBCAEIAA2AgBB4AkoAgAhACAEQQA2AhQgBCAANgIQQfAJQQE6AAALCABB9AkoAgALEwBBzAkoAgAoAgBBoIsEa0EBdQscAQF/QcwJKAIAKAIEIgBBoIsEa0EBdUF/IAAbCxMAQcwJKAIAKAIIQaCLBGtBAXULHAEBf0HMCSgCACgCDCIAQaCLBGtBAXVBfyAAGwsLAEHMCSgCACgCHAscAQF/QcwJKAIAKAIQIgBBoIsEa0EBdUF/IAAbCzUBAn9BfyEAAkACQAJAQcwJKAIAKAIUIgFBAWsOAgIBAAsgAUGgiwRrQQF1DwtBfiEACyAACwsAQcwJKAIALQAYCxMAQdAJKAIAKAIAQaCLBGtBAXULEwBB0AkoAgAoAgRBoIsEa0EBdQscAQF/QdAJKAIAKAIIIgBBoIsEa0EBdUF/IAAbCxwBAX9B0AkoAgAoAgwiAEGgiwRrQQF1QX8gABsLEwBB0AkoAgAoAhBBoIsEa0EBdQslAQF/QcwJQcwJKAIAIgBBJGpBxAkgABsoAgAiADYCACAAQQBHCyUBAX9B0AlB0AkoAgAiAEEUakHICSAAGygCACIANgIAIABBAEcLCABB+AktAAALCABB8AktAAALKwEBf0H8CUH8CSgCACIAQRBqQcwJKAIAQSBqIAAbKAIAIgA2AgAgAEEARwsTAEH8CSgCACgCAEGgiwRrQQF1CxMAQfwJKAIAKAIEQaCLBGtBAXULEwBB/AkoAgAoAghBoIsEa0EBdQsTAEH8CSgCACgCDEGgiwRrQQF1CwoAQfwJQQA2AgAL3g8BBn8jAEGA0ABrIgQkAEH4CUEBOgAAQYAIIQBBhApBgAg2AgBBnApBnosEIgJB6AkoAgBBAXRqIgU2AgBB8AlBADoAAEGACkEAOwEAQYIKQQA7AQBBiApBADoAAEH0CUEANgIAQeQJQQA6AABBjAogBEGAEGo2AgBBkAogBDYCAEGUCkEAOgAAA0AgACEBQZgKIAJBAmoiADYCAAJAAkACfwJAAkAgAiAFSQRAIAAvAQAiA0EJa0EFSQ0EAkACQAJAAkACQCADQeUAaw4FAQYGBgIACyADQSBGDQggA0EvRg0DIANBO0YNAgwFC0GCCi8BAA0BIAAQHkUNASACQQRqQYIIQQoQHw0BECBBmAooAgAhAEH4CS0AAA0BQYQKIAA2AgAgACIBIQIMBQsgAi8BBEHtAEcNACAAEB5FDQAgAikABkLwgLyDoI6AOlINABAhQZgKKAIAIQALQYQKIAA2AgAMBgsgAi8BBCIAQSpHBEAgAEEvRw0CECIMBQtBARAjDAQLIAAhAkEAQeQJLQAADQIaDAELQfgJQQA6AAALA0ACQEGYCiACQQJqIgA2AgACQAJAAkACQCACIAVJBEACQAJAAkACQAJAAkACQAJAAkACQAJAIAAvAQAiA0Egaw4QDwgFCAgICAUKAggIAQgIBgALAkACQAJAAkACQAJAIANB2wBrDg8EDQUNDQwNDQMNAQ0NDQIACyADQQlrQQVJDRMgA0H7AGsOAwcMCAwLQYIKLwEADQwgABAeRQ0MIAJBBGpBgghBChAfDQwQIAwRCyACLwEEQe0ARw0LIAAQHkUNCyACKQAGQvCAvIOgjoA6Ug0LECEMEAsgAi8BBEHsAEcNCiAAEB5FDQogAkEGakGyCEEGEB8NCiACLwEMECRFDQpBlApBAToAAAwKC0GCCkGCCi8BACIAQQFqOwEAIARBgBBqIABBA3RqIgBBCDYCACAAIAE2AgQMDgtBggovAQAiAEUND0GCCiAAQQFrOwEADA0LQYAKLwEAIgBFDQxBggovAQAiA0UNDCADQQN0IARqQfgPaigCAEEFRw0MIAQgAEECdGpBBGsoAgAiACgCBA0MIAAgAUECajYCBEGYCiACQQRqNgIAQQEQJRogAEGYCigCACIANgIQQZgKIABBAms2AgAMDAtBggovAQAiAEUNDUGCCiAAQQFrIgM7AQBBgAovAQAiAEUNCyAEQYAQaiADQf//A3FBA3RqKAIAQQVHDQsgBCAAQQJ0akEEaygCACIDKAIERQRAIAMgAUECajYCBAsgAyACQQRqNgIMQYAKIABBAWs7AQAMCwsCQCABLwEAQSlHDQBB1AkoAgAiAEUNACAAKAIMIAFBAmpHDQBB1AlB2AkoAgAiADYCACAABEAgAEEANgIkDAELQcQJQQA2AgALQYIKQYIKLwEAIgBBAWo7AQAgBEGAEGogAEEDdGoiAEEGQQJBlAotAAAbNgIAIAAgATYCBEGUCkEAOgAADAoLQYIKLwEAIgBFDQtBggogAEEBayIAOwEAIARBgBBqIABB//8DcUEDdGooAgBBBEcNCQwICyADECYMCAsCQCACLwEEIgBBKkcEQCAAQS9HDQEQIgwKC0EBECMMCQsCQCABLwEAIgAQJwRAAkACQAJAIABBK2sOBAEKAgAKCyABQQJrLwEAQTBrQf//A3FBCkkNAwwJCyABQQJrLwEAQStGDQIMCAsgAUECay8BAEEtRg0BDAcLIABBKUcNACAEQYAQakGCCi8BAEEDdGooAgQQKA0GCwJAAkBBggovAQAiAkUgAEHmAEdyDQAgBEGAEGogAkEDdGoiA0EIaygCAEEBRw0AIAFBAmsvAQBB7wBHDQEgAUEEaxApRQ0BIANBBGsoAgBBnglBAxAqRQ0BDAcLIABB/QBHDQAgBEGAEGogAkEDdGoiAigCBBArDQYgAigCAEEGRg0GCyABECwNBUGICi0AACAAQS9GcSAAQQBHc0UNBQJAQdwJKAIAIgJFDQAgASACKAIASQ0AIAEgAigCBE0NBgsDQCABQaCLBEsEQEGECiABQQJrIgE2AgAgAS8BACIAEC1FDQELCyAAQf//A3EQLgRAA0AgAUGgiwRLBEBBhAogAUECayIBNgIAIAEvAQAQLg0BCwsgARAvDQYLQYgKQQE6AAAMBwtBggpBggovAQAiAEEBajsBACAEQYAQaiAAQQN0aiIAIAE2AgQgAEEDNgIADAULIANBMGtB//8DcUEKSSADQSByQeEAa0H//wNxQRpJcg0AAkACQCADQdwAaw4EAgEBAgALIANBJEYNAQsgA0GgAUYgA0GAAUlyDQULA0AgAC8BAiIBQSByQeEAayECAkAgAUEwa0H//wNxQQpJIAJB//8DcUEaSXINAAJAAkAgAUHcAGsOBAIBAQIACyABQSRGDQELIAFBoAFGIAFBgAFJcg0GC0GYCiAAQQJqIgA2AgAMAAsAC0GCCkGCCi8BACIAQQFqOwEAIARBgBBqIABBA3RqIgBBATYCACAAIAE2AgQMAwtBgAovAQBFQYIKLwEARUHkCS0AAEF/c3FxDAYLEDBBiApBADoAAAwBCxAxC0GECkGYCigCACIBNgIAC0GYCigCACECDAELCxAyQQALIQMgBEGA0ABqJAAgAw8LIAEhAAtBmAooAgAhAgwACwALFgAgAEGgiwRGBEBBAQ8LIABBAmsQMwtDAQN/AkAgAkUNAANAIAAtAAAiBCABLQAAIgVGBEAgAUEBaiEBIABBAWohACACQQFrIgINAQwCCwsgBCAFayEDCyADC9IIAQV/QZgKQZgKKAIAIgRBDGoiATYCAEHcCSgCACEDQQEQJSECAkACQAJAAkACQAJAIAFBmAooAgAiAEYEQCACEDRFDQELQeAJIAQ2AgACQAJAAkAgAkEqRwRAIAJB+wBHDQFBmAogAEECajYCAEEBECUhAkGcCigCACEBQZgKKAIAIQADQAJAIAJB//8DcSICQSJGIAJBJ0ZyRQRAIAIQNRpBmAooAgAhAgwBCyACECZBmApBmAooAgBBAmoiAjYCAAtBARAlGiAAIAIQNiICQSxGBEBBmApBmAooAgBBAmo2AgBBARAlIQILIAJB/QBGDQMgAEGYCigCACIARg0IIAAgAU0NAAsMBwtBmAogAEECajYCAEEBECUaQZgKKAIAIgAgABA2GgwCC0H4CUEAOgAAAkACQAJAAkACQAJAIAJB4QBrDgwCCAQBCAMICAgICAUACyACQfYARg0EDAcLQZgKIABBDmoiBDYCAAJAAkACQAJAQQEQJUHhAGsOBgAMAgwMAQwLQZgKKAIAIgEpAAJC84Dkg+CNwDFSDQsgAS8BChAuRQ0LQZgKIAFBCmo2AgBBABAlGgtBmAooAgAiA0ECakGiCEEOEB8NCgJAIAMvARAiARAkDQAgAUEoaw4DAAsACwtBmAogA0EQajYCAEEBECUiAUEqRgRAQZgKQZgKKAIAQQJqNgIAQQEQJSEBCyABQShHDQEMCgtBmAooAgAiAykAAkLsgISDsI7AOVINCSADLwEKIgEQJEUgAUH7AEdxDQlBmAogA0EKajYCAEEBECUiAUH7AEYNCQtBmAooAgAhAyABEDUaQZgKKAIAIgEgA00NCCAAIAQgAyABEAQMCgtBmAogAEEKajYCAEEAECUaQZgKKAIAIQALQZgKIABBEGo2AgBBARAlIgBBKkYEQEGYCkGYCigCAEECajYCAEEBECUhAAsMCQsCQCAAKQACQuyAhIOwjsA5Ug0AIAAvAQoQLUUNAEGYCiAAQQpqNgIAQQEQJSEADAkLIABBBGohAAtBmAogAEEGajYCAEGcCigCACEDA0BBARAlIQBBmAooAgAiASADSw0HIAAQNyECQZgKKAIAIgAgAUYNBCACQT1GBEBBARA4IQJBmAooAgAhAAsgAkEsRw0EQZgKIABBAmo2AgAMAAsAC0HwCUEBOgAAQZgKQZgKKAIAQQJqNgIAC0EBECUhAEGYCigCACEBAkAgAEHmAEcNACABQQJqQZwIQQYQHw0AQZgKIAFBCGo2AgAgBEEBECVBABA5IANBFGpByAkgAxshAgNAIAIoAgAiAEUNAiAAQgA3AgggAEEUaiECDAALAAtBmAogAUECazYCAAsPCyAAIQEMAgsgACAEQQBBABAEQZgKIABBDGo2AgAPCxAyDwtBmAogAUECazYCAA8LQZgKKAIAIQEgABA1GiABQZgKKAIAIgAgASAAEARBmAogAEECazYCAAuKCwEKf0GYCkGYCigCACIGQQxqIgk2AgBBARAlIQBBmAooAgAhAgJAAkACQAJAAkACQAJ/IABBLkYEQEGYCiACQQJqNgIAQQEQJSIAQeQARwRAIABB8wBHBEAgAEHtAEcNB0GYCigCACIAQQJqQYwIQQYQHw0HQYQKKAIAIgEQOkUEQCABLwEAQS5GDQgLIAYgBiAAQQhqQQIQAw8LQZgKKAIAIgBBAmpBkghBChAfDQZBhAooAgAiARA6RQRAIAEvAQBBLkYNBwtBmAogAEEMajYCAEEBIQhBBSEEQQEQJSEAQQEMAgtBmAooAgAiACkAAkLlgJiD0IyAOVINBUGECigCACIBEDpFBEAgAS8BAEEuRg0GC0GYCiAAQQpqNgIAQQchBEEBIQVBARAlIQBBASEIQQIMAQsCQAJAIABB8wBHIAIgCU1yRQRAQfMAIQAgAkECakGSCEEKEB8NASACLwEMECRFDQFBmAogAkEMaiIANgIAQQEhCEEBECUhASAAQZgKKAIAIgRHBEBB5gAhACABQeYARwRAQQUhBCABIQBBAQwFC0EBIQMgBEECakGcCEEGEB8NBSAELwEIEC1FDQULQZgKIAI2AgBBByEEQQEhB0EAIQggASEAQQAMAwtBByEEQQEhByAAQeQARyACIAZBCmpNcg0BQeQAIQAgAikAAkLlgJiD0IyAOVINACACLwEKECRFDQBBmAogAkEKajYCAEEqIQBBASEFQQIhA0EBECUiAUEqRg0EQZgKIAI2AgBBACEFIAEhAEEADAILIAIhBAwCC0EACyEDIABBKEYEQEGMCigCAEGCCi8BACIFQQN0aiIAQQU2AgBBggogBUEBajsBACAAQZgKKAIAIgI2AgRBhAooAgAvAQBBLkYNBEGYCiACQQJqNgIAQQEQJSEAIAZBmAooAgAiAUEAIAIQA0HUCSgCACEDIAgEQCADIAQ2AhwLQYAKQYAKLwEAIgRBAWo7AQBBkAooAgAgBEECdGogAzYCAAJAIABBIkYgAEEnRnJFBEACQCAAQeAARw0AQZwKKAIAIQYgASEAA0AgACICIAZPDQECQAJAIABBAmoiAC8BACIHQdwAaw4FAAICAgUBCyACQQRqIQAMAQsgB0EkRw0AIAIvAQRB+wBHDQALC0GYCiABQQJrNgIADwsgABAmQZgKKAIAIQALQZgKIABBAmoiADYCAAJAAkACQEEBECVBKWsOBAECAgACC0GYCkGYCigCAEECajYCAEEBECUaIAMgADYCBEGYCigCACEAIANBAToAGCADIAA2AhAMCAtBggogBTsBACADIAA2AgRBmAooAgAhACADQQE6ABggAyAAQQJqNgIMQYAKIAQ7AQAPC0GYCkGYCigCAEECazYCAA8LIAdFIABB+wBHckUEQEGYCigCACEAQYIKLwEADQZBnAooAgAhAQNAAkACQCAAIAFJBEBBARAlIgBBIkYgAEEnRnINASAAQf0ARw0CQZgKQZgKKAIAQQJqNgIAC0EBECUhAUGYCigCACEAIAFB5gBGBEAgAEECakGcCEEGEB8NBwtBmAogAEEIajYCAEEBECUiAEEiRyAAQSdHcQ0GIAYgAEEAEDkPCyAAECYLQZgKQZgKKAIAQQJqIgA2AgAMAAsACwJAAkAgAEEnaw4EAwEBAwALIABBIkYNAgtBmAooAgAhBAsgBCAJRw0AQZgKIARBAms2AgAPCyAAQSpHIAVxDQJBggovAQANAkGYCigCACEAQZwKKAIAIQIDQCAAIAJPDQEgAC8BACIBQSdHIAFBIkdxBEBBmAogAEECaiIANgIADAEFIAYgASADEDkPCwALAAsQMgsPC0GYCkGYCigCAEECazYCAA8LQZgKIABBAms2AgALQwEDf0GYCigCACEAQZwKKAIAIQIDQAJAIABBAmohASAAIAJPDQAgASEAIAEvAQBBCmsOBAABAQABCwtBmAogATYCAAtwAQR/QZgKKAIAQQJqIQFBnAooAgAhBAJAA0AgASICQQJqIQEgAiAETw0BIAEvAQAhAwJAIABFBEAgA0EqRg0BIANBCmsOBAMCAgMCCyADQSpHDQELIAIvAQRBL0cNAAsgAkEEaiEBC0GYCiABNgIACwsAIABBn4CABBA8C30BBH9BnAooAgAhA0GYCigCACEBA0ACQAJAAkAgAS8BACICQS9GBEAgAS8BAiIBQSpHBEAgAUEvRg0CQS8PCyAAECMMAgsgAARAIAIQJA0CDAMLIAIQLg0BDAILECILQZgKQZgKKAIAIgRBAmoiATYCACADIARLDQELCyACC4YBAQR/QZgKKAIAIQFBnAooAgAhBAJAA0ACQCABIgJBAmohASACIARPDQAgAS8BACIDIABGDQIgA0HcAEcEQCADQQprDgQBAgIBAgsgAkEEaiEBIAIvAQRBDUcNASACQQZqIAEgAi8BBkEKRhshAQwBCwtBmAogATYCABAyDwtBmAogATYCAAtuAQF/AkAgAEEpRyAAQShrQf//A3FBB0lxIABBIWsiAUEFTUEAQQEgAXRBMXEbckUEQCAAQTprIgFB//8DcUElT0K/gICAoAIgAa2Ip0EBcUVyDQELQQEPCyAAQf0ARyAAQfsAa0H//wNxQQRJcQsuAQF/QQEhAQJAIABBlAlBBRAqDQAgAEGeCUEDECoNACAAQaQJQQIQKiEBCyABC28BAX8CfyAALwEAIgEQJCABQSlGciABQf0ARnJFBEBBACABQd0ARw0BGgsDQAJAIABBoIsETQ0AIAEQJEUNACAAQQJrIgAvAQAhAQwBCwtBASABQSlGIAFB3QBGciABQf0ARnINABogARA0QQFzCws+AQJ/AkAgACACQQF0IgJrIgRBAmoiAEGgiwRJDQAgACABIAIQHw0AIABBoIsERgRAQQEPCyAEEDMhAwsgAwuDAQECf0EBIQICQAJAAkACQAJAAkAgAC8BACIBQTtrDgQFBAQBAAsCQCABQeUAaw4EAwQEAgALIAFBKUYNBCABQfkARw0DIABBAmtBsAlBBhAqDwsgAEECay8BAEE9Rg8LIABBAmtBqAlBBBAqDwsgAEECa0G8CUEDECoPC0EAIQILIAILqgMBAn8CQAJAAkACQAJAAkACQAJAAkACQCAALwEAQeQAaw4UAAECCQkJCQMJCQQFCQkGCQcJCQgJCwJAAkAgAEECay8BAEHpAGsOBAAKCgEKCyAAQQRrQbgIQQIQKg8LIABBBGtBvAhBAxAqDwsCQAJAAkAgAEECay8BAEHzAGsOAwABAgoLIABBBGsvAQAiAUHhAEcEQCABQewARw0KIABBBmtB5QAQOw8LIABBBmtB4wAQOw8LIABBBGtBwghBBBAqDwsgAEEEa0HKCEEGECoPCyAAQQJrLwEAQe8ARw0GIABBBGsvAQBB5QBHDQYgAEEGay8BACIBQfAARwRAIAFB4wBHDQcgAEEIa0HWCEEGECoPCyAAQQhrQeIIQQIQKg8LIABBAmtB5ghBBBAqDwtBASECIABBAmsiAEHpABA7DQQgAEHuCEEFECoPCyAAQQJrQeQAEDsPCyAAQQJrQfgIQQcQKg8LIABBAmtBhglBBBAqDwsgAEECay8BACIBQe8ARwRAIAFB5QBHDQEgAEEEa0HuABA7DwsgAEEEa0GOCUEDECohAgsgAgs0AQF/IABBoAFGIABBCWsiAUEXTUEAQQEgAXRBn4CABHEbckUEQCAAEDQgAEEuR3EPC0EBCwsAIABBjYCABBA8C0gBAn8CQCAALwEAIgJB5QBHBEAgAkHrAEcNASAAQQJrQeYIQQQQKg8LIABBAmsvAQBB9QBHDQAgAEEEa0HKCEEGECohAQsgAQvbAQEEf0GYCigCACEAQZwKKAIAIQMDQCAAQQJqIQECQAJAIAAgA08NAAJAAkACQCABLwEAIgJB2wBrDgIBAgALIAEhACACQQprDgQCBAQCAwsCQANAAkAgAUECaiEAIAEgA08NAAJAAkAgAC8BACICQdwAaw4CAAQBCyABQQRqIQEMAgsgACEBIAJBCmsOBAABAQABCwtBmAogADYCABAyQZgKKAIAIQAMBAtBmAogADYCAAwDCyAAQQRqIQAMAgtBmAogATYCABAyDwsgAkEvRw0AC0GYCiAANgIAC94BAQR/QZgKKAIAIQBBnAooAgAhAwJAAkADQAJAIAAiAUECaiEAIAEgA08NAAJAAkACQCAALwEAIgJB3ABrDgUCBAQEAQALIAJBJEcNAyABLwEEQfsARw0DQZgKIAFBBGoiAjYCAEGMCigCAEGCCi8BACIAQQN0aiIBQQQ2AgBBggogAEEBajsBACABIAI2AgQPC0GYCiAANgIAQYIKQYIKLwEAQQFrIgE7AQBBjAooAgAgAUH//wNxQQN0aigCAEEDRw0DDAQLIAFBBGohAAwBCwtBmAogADYCAAsQMgsLMwEBf0HkCUEBOgAAQZgKKAIAIQBBmApBnAooAgBBAmo2AgBB9AkgAEGgiwRrQQF1NgIACz0BAX8Cf0EBIAAvAQAiAUEJa0H//wNxQQVJIAFBgAFyQaABRnINABpBACABEDRFDQAaIAAQOiABQS5HcgsLXgEBfwJAIABB+P8DcUEoRiAAQSFrIgFBBU1BAEEBIAF0QTFxG3JFBEAgAEE6ayIBQf//A3FBJU9Cv4CAgKADIAGtiKdBAXFFcg0BC0EBDwsgAEH7AGtB//8DcUEESQtXAQN/QZgKKAIAIQEDQAJAIABB//8DcSICECQEQCAAIQMMAQsgACEDIAIQNA0AQQAhA0GYCiABQQJqIgI2AgAgAS8BAiEAIAIhASAADQELCyADQf//A3ELpQEBBH8CQEGYCigCACIDLwEAIgVB4QBHBEAgASECIAAhBAwBC0GYCiADQQRqNgIAQQEQJSECQZgKKAIAIQQCQCACQSJGIAJBJ0ZyRQRAIAIQNRpBmAooAgAhAgwBCyACECZBmApBmAooAgBBAmoiAjYCAAtBARAlIQVBmAooAgAhAwsgAyAERwRAIAQgAkEAIAAgACABRiIAG0EAIAEgABsQBAsgBQvTBAEHf0GYCigCACEBAkAgAEHf/wNxQdsARgRAIAEvAQAhBUGYCiABQQJqNgIAQf0AQd0AIAVB+wBGGyEGQQEQJSEDQZwKKAIAIQcDQAJAIAYgA0H//wNxIgJGQZgKKAIAIgEgB0tyDQACQCACQS5HDQAgAS8BAkEuRw0AIAEvAQRBLkcNAEGYCiABQQZqNgIAQQEQJRA3IQMMAgsCQAJ/AkAgBUH7AEYEQAJAIAJBIkYgAkEnRnJFBEAgAkHbAEcNAUEAEDgaQZgKQZgKKAIAQQJqNgIAIAEMBAsgAhAmQZgKQZgKKAIAQQJqNgIAIAEMAwsgASEAIANBMGtB//8DcUEJSw0BA0AgACICQQJqIQAgAi8BAiIDQTBrQf//A3FBCkkNACADQcEAayIEQR5NQQBBASAEdEG/gIGEBHEbDQAgA0HhAGsiBEEXTUEAQQEgBHRBv8CBBHEbDQACQAJAIANBK2sOBAABAAIBCyACLwEAQSByQeUARg0BCwtBmAogADYCACABDAILIAJBLEYEQEGYCiABQQJqNgIAQQEQJSEDDAULIAIQNyECDAILIAIQNRpBmAooAgALIQBBARAlIgJBOkYEQEGYCkGYCigCAEECajYCAEEBECUQNyECDAELIAAgAU0NACABIAAgASAAEAQLIAJBPUYEQEEAEDghAgtBmAooAgAhASACQSxHDQBBmAogAUECajYCAEEBECUhAwwBCwtBmAogAUECajYCAAwBCyAAEDUaQZgKKAIAIgAgAU0NACABIAAgASAAEAQLQQEQJQvgDgEMf0GECkGYCigCACIBNgIAQZAKKAIAIQpBjAooAgAhB0GcCigCACEMQYIKLwEAIQsgASIDIQUCQANAQZgKIAVBAmoiBDYCACAFIAxPBEBBACEIDAILAkACQCAELwEAIgIQLg0AAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQAJAAkACQEGCCi8BACIGIAtHDQAgAiEIAkACQCACQSlrDgQcAQEcAAsgAkE7RiACQd0ARnIgAkH9AEZyDRkLIAAgCXFBAUcNAAJAIAJBImsODgsODg4OCxAIDg4HDg4MAAsCQCACQdsAaw4PBQ4GDg4NDg4EDgIODg4DAAsCQCACQfsAaw4DCQ4KAAsgAkEKaw4EGg0NGg0LAkAgAkEiaw4OCg0NDQ0KDwcNDQYNDQsACwJAIAJB2wBrDg8EDQUNDQwNDQMNAQ0NDQIACwJAIAJBCmsOBBcNDRcACyACQfsAaw4DBwwIDAsgBg0MIAQQHkUNDCAFQQRqQYIIQQoQHw0MECAMEgsgBS8BBEHtAEcNCyAEEB5FDQsgBSkABkLwgLyDoI6AOlINCxAhDBELIAUvAQRB7ABHDQogBBAeRQ0KIAVBBmpBsghBBhAfDQogBS8BDBAkRQ0KQZQKQQE6AAAMCgsgByAGQQN0aiIBQQg2AgBBggogBkEBajsBACABIAM2AgQMDwsgBkUND0GCCiAGQQFrOwEADA4LIAZFDQ1BgAovAQAiAUUNDSAHIAZBA3RqQQhrKAIAQQVHDQ0gCiABQQJ0akEEaygCACIBKAIEDQ0gASADQQJqNgIEQZgKIAVBBGo2AgBBARAlGiABQZgKKAIAIgE2AhBBmAogAUECazYCAAwNCyAGRQ0NQYIKIAZBAWsiBDsBAEGACi8BACIBRQ0MIAcgBEH//wNxQQN0aigCAEEFRw0MIAogAUECdGpBBGsoAgAiBCgCBEUEQCAEIANBAmo2AgQLIAQgBUEEajYCDEGACiABQQFrOwEADAwLAkAgAy8BAEEpRw0AQdQJKAIAIgFFDQAgASgCDCADQQJqRw0AQdQJQdgJKAIAIgE2AgAgAQRAIAFBADYCJAwBC0HECUEANgIACyAHIAZBA3RqIgFBBkECQZQKLQAAGzYCAEGCCiAGQQFqOwEAIAEgAzYCBEGUCkEAOgAADAsLIAZFDQtBggogBkEBayIBOwEAIAcgAUH//wNxQQN0aigCAEEERw0KDAkLIAIQJgwJCwJAIAUvAQQiBEEqRwRAIARBL0cNARAiDAwLQQEQIwwLCwJAIAMvAQAiBRAnBEACQAJAAkAgBUEraw4EAQsCAAsLIANBAmsvAQBBMGtB//8DcUEKSQ0DDAoLIANBAmsvAQBBK0YNAgwJCyADQQJrLwEAQS1GDQEMCAsgBUEpRw0AIAcgBkEDdGooAgQQKA0HCwJAAkAgBkUgBUHmAEdyDQAgByAGQQN0aiIBQQhrKAIAQQFHDQAgA0ECay8BAEHvAEcNASADQQRrEClFDQEgAUEEaygCAEGeCUEDECpFDQEMCAsgBUH9AEcNACAHIAZBA3RqIgEoAgQQKw0HIAEoAgBBBkYNBwsgAxAsDQZBiAotAAAgBUEvRnEgBUEAR3NFDQZB3AkoAgAiAUUNBCADIAEoAgBJDQQgAyEEIAMgASgCBE0NBgwFCyAHIAZBA3RqIgEgAzYCBEGCCiAGQQFqOwEAIAFBAzYCAAwGCyACQTBrQf//A3FBCkkgAkEgckHhAGtB//8DcUEaSXINAAJAAkAgAkHcAGsOBAIBAQIACyACQSRGDQELIAJBoAFGIAJBgAFJcg0GCwNAIAQvAQIiAUEgckHhAGshCAJAIAFBMGtB//8DcUEKSSAIQf//A3FBGklyDQACQAJAIAFB3ABrDgQCAQECAAsgAUEkRg0BCyABQaABRiABQYABSXINBwtBmAogBEECaiIENgIADAALAAsgByAGQQN0aiIBQQE2AgBBggogBkEBajsBACABIAM2AgQMBAsgAyEECwNAIARBoIsESwRAIARBAmsiBC8BACIFEC1FDQELCyAFQf//A3EQLgRAA0AgBEGgiwRLBEBBhAogBEECayIENgIAIAQvAQAQLg0BCwsgBBAvDQELQYgKQQE6AAAMAgsQMEGICkEAOgAADAELEDELQYQKQZgKKAIAIgE2AgAMAQsQMgtBACEIQeQJLQAADQMCQCABIANGBEAgAEUNAUGCCi8BACALRiAJcUUNAUEBIQkgASEDQZgKKAIALwEAIghBCmsOBAUCAgUCCyACQS9GBEBBiAotAABBAXMhCQwBC0EBIQkgAkEwa0H//wNxQQpJIAJB3/8DcUHBAGtB//8DcUEaSXIgAkEkRiACQd8ARnJyIAJB/wBLcg0AIAEhAwJAAkAgAkEnaw4DAwEDAAsCQCACQd0Aaw4EAwEBAwALIAJBIkYgAkH9AEZyDQELQQAhCQsgASEDC0GYCigCACEFDAELCyACDwsgCAuvBAEHfyABQSJGIAFBJ0ZyRQRAEDIPC0GYCigCACEDIAEQJiAAIANBAmpBmAooAgBBARADIAIEQEHUCSgCAEEEQQYgAkEBRhs2AhwLQZgKQZgKKAIAQQJqNgIAQQAQJSEAQZgKKAIAIQQCQAJAIABB9wBHDQAgBC8BAkHpAEcNACAELwEEQfQARw0AIAQvAQZB6ABGDQELQZgKIARBAms2AgAPC0GYCiAEQQhqNgIAAkBBARAlQfsARwRADAELQewJKAIAIQNB1AkoAgAhBUGYCigCACIGIQBBACECA0AgAyEBQZgKIABBAmo2AgBBARAlIQBBmAooAgAhBwJAAkACQCAAQSJHBEAgAEEnRw0BQScQJgwCC0EiECYMAQsgABA1IQNBmAooAgAhAAwBC0GYCigCAEECaiEAQZgKIAA2AgBBARAlIQMLIANBOkcEQAwCC0GYCkGYCigCAEECajYCAEEBECUiA0EiRiADQSdGckUEQAwCC0GYCigCACEIIAMQJkHsCSABQRRqIgM2AgBBmAooAgAhCSABQQA2AhAgASAINgIIIAEgADYCBCABIAc2AgAgASAJQQJqIgA2AgwCQCACRQRAIAUgATYCIAwBCyACIAE2AhALQZgKIAA2AgACQEEBECUiAEEsRwRAIABB/QBGDQEMAwtBmApBmAooAgBBAmoiADYCACABIQIMAQsLIAUgBjYCECAFQZgKKAIAQQJqNgIMDwtBmAogBDYCAAstAQF/AkAgAC8BAEEuRw0AIABBAmsvAQBBLkcNACAAQQRrLwEAQS5GIQELIAELNQEBfwJAIABBoIsESQ0AIAAvAQAgAUcNACAAQaCLBEYEQEEBDwsgAEECay8BABAtIQILIAILKQEBfyAAQaABRiAAQQlrIgJBF01BAEEBIAJ0IAFxG3JFBEBBAA8LQQELC8cBAQBBgggLvwF4AHAAbwByAHQAZQB0AGEAbwB1AHIAYwBlAHIAbwBtAHUAbgBjAHQAaQBvAG4AbABhAHMAcwB2AG8AeQBpAGUAZABlAGwAZQBjAG8AbgB0AGkAbgBpAG4AcwB0AGEAbgB0AHkAYgByAGUAYQByAGUAdAB1AHIAZABlAGIAdQBnAGcAZQBhAHcAYQBpAHQAaAByAHcAaABpAGwAZQBmAG8AcgBpAGYAYwBhAHQAYwBmAGkAbgBhAGwAbABlAGwAcw==", "undefined" != typeof Buffer ? Buffer.from(A2, "base64") : Uint8Array.from(atob(A2), (A3) => A3.charCodeAt(0));
-  var A2;
 };
-var init = WebAssembly.compile(C()).then(WebAssembly.instantiate).then(({ exports: A2 }) => {
-  E = A2;
-});
-var initSync = () => {
-  if (E) return;
-  const A2 = new WebAssembly.Module(C());
-  E = new WebAssembly.Instance(A2).exports;
-};
+var f = "xportportetaourceeferromsyncunctionlassvoyiedelecontininstantybreareturdebuggeawaithrwhileforifcatcfinallels";
+var c;
+var t;
+var n;
+function parse3(k2, l2 = "@") {
+  c = k2, t = l2;
+  const u2 = 2 * c.length + (2 << 18);
+  if (u2 > i2 || !e) {
+    for (; u2 > i2; ) i2 *= 2;
+    a = new ArrayBuffer(i2), s(f, new Uint16Array(a, 16, 108)), e = (function(e2, a2, r2) {
+      ;
+      var i3 = new e2.Int8Array(r2), s2 = new e2.Int16Array(r2), f2 = new e2.Int32Array(r2), c2 = new e2.Uint8Array(r2), t2 = new e2.Uint16Array(r2), n2 = 1040;
+      function b2() {
+        var e3 = 0, a3 = 0, r3 = 0, c3 = 0, t3 = 0, b3 = 0, k4 = 0, o3 = 0, h3 = 0;
+        h3 = n2;
+        n2 = n2 + 10240 | 0;
+        i3[808] = 1;
+        i3[807] = 0;
+        s2[401] = 0;
+        s2[402] = 0;
+        f2[70] = f2[2];
+        i3[809] = 0;
+        f2[68] = 0;
+        i3[806] = 0;
+        f2[71] = h3 + 2048;
+        f2[72] = h3;
+        i3[810] = 0;
+        e3 = (f2[3] | 0) + -2 | 0;
+        f2[73] = e3;
+        a3 = e3 + (f2[66] << 1) | 0;
+        f2[74] = a3;
+        e: while (1) {
+          r3 = e3 + 2 | 0;
+          f2[73] = r3;
+          if (e3 >>> 0 >= a3 >>> 0) {
+            c3 = 19;
+            break;
+          }
+          a: do {
+            switch (s2[r3 >> 1] | 0) {
+              case 9:
+              case 10:
+              case 11:
+              case 12:
+              case 13:
+              case 32:
+                break;
+              case 101: {
+                if ((((s2[402] | 0) == 0 ? R(r3) | 0 : 0) ? (S(e3 + 4 | 0, 16, 10) | 0) == 0 : 0) ? (u3(), (i3[808] | 0) == 0) : 0) {
+                  c3 = 9;
+                  break e;
+                } else c3 = 18;
+                break;
+              }
+              case 105: {
+                if (((s2[e3 + 4 >> 1] | 0) == 109 ? R(r3) | 0 : 0) ? (S(e3 + 6 | 0, 26, 8) | 0) == 0 : 0) {
+                  l3();
+                  c3 = 18;
+                } else c3 = 18;
+                break;
+              }
+              case 59: {
+                c3 = 18;
+                break;
+              }
+              case 47:
+                switch (s2[e3 + 4 >> 1] | 0) {
+                  case 47: {
+                    F();
+                    break a;
+                  }
+                  case 42: {
+                    x(1);
+                    break a;
+                  }
+                  default: {
+                    c3 = 17;
+                    break e;
+                  }
+                }
+              default: {
+                c3 = 17;
+                break e;
+              }
+            }
+          } while (0);
+          if ((c3 | 0) == 18) {
+            c3 = 0;
+            f2[70] = f2[73];
+          }
+          e3 = f2[73] | 0;
+          a3 = f2[74] | 0;
+        }
+        if ((c3 | 0) == 9) {
+          e3 = f2[73] | 0;
+          f2[70] = e3;
+          c3 = 20;
+        } else if ((c3 | 0) == 17) {
+          i3[808] = 0;
+          f2[73] = e3;
+          c3 = 20;
+        } else if ((c3 | 0) == 19) if (!(i3[806] | 0)) {
+          e3 = r3;
+          c3 = 20;
+        } else e3 = 0;
+        do {
+          if ((c3 | 0) == 20) {
+            r3 = e3;
+            e: while (1) {
+              e3 = r3 + 2 | 0;
+              f2[73] = e3;
+              if (r3 >>> 0 >= (f2[74] | 0) >>> 0) {
+                c3 = 108;
+                break;
+              }
+              a3 = s2[e3 >> 1] | 0;
+              a: do {
+                switch (a3 << 16 >> 16) {
+                  case 9:
+                  case 10:
+                  case 11:
+                  case 12:
+                  case 13:
+                  case 32:
+                    break;
+                  case 101: {
+                    if (((s2[402] | 0) == 0 ? R(e3) | 0 : 0) ? (S(r3 + 4 | 0, 16, 10) | 0) == 0 : 0) {
+                      u3();
+                      c3 = 107;
+                    } else c3 = 104;
+                    break;
+                  }
+                  case 105: {
+                    if (((s2[r3 + 4 >> 1] | 0) == 109 ? R(e3) | 0 : 0) ? (S(r3 + 6 | 0, 26, 8) | 0) == 0 : 0) {
+                      l3();
+                      c3 = 107;
+                    } else c3 = 104;
+                    break;
+                  }
+                  case 99: {
+                    if ((((s2[r3 + 4 >> 1] | 0) == 108 ? R(e3) | 0 : 0) ? (S(r3 + 6 | 0, 88, 6) | 0) == 0 : 0) ? L(s2[r3 + 12 >> 1] | 0) | 0 : 0) {
+                      i3[810] = 1;
+                      c3 = 104;
+                    } else c3 = 104;
+                    break;
+                  }
+                  case 40: {
+                    r3 = f2[71] | 0;
+                    c3 = s2[402] | 0;
+                    f2[r3 + ((c3 & 65535) << 3) >> 2] = 1;
+                    a3 = f2[70] | 0;
+                    s2[402] = c3 + 1 << 16 >> 16;
+                    f2[r3 + ((c3 & 65535) << 3) + 4 >> 2] = a3;
+                    c3 = 107;
+                    break;
+                  }
+                  case 91: {
+                    r3 = f2[71] | 0;
+                    c3 = s2[402] | 0;
+                    f2[r3 + ((c3 & 65535) << 3) >> 2] = 8;
+                    a3 = f2[70] | 0;
+                    s2[402] = c3 + 1 << 16 >> 16;
+                    f2[r3 + ((c3 & 65535) << 3) + 4 >> 2] = a3;
+                    c3 = 107;
+                    break;
+                  }
+                  case 93: {
+                    e3 = s2[402] | 0;
+                    if (!(e3 << 16 >> 16)) {
+                      c3 = 40;
+                      break e;
+                    }
+                    s2[402] = e3 + -1 << 16 >> 16;
+                    c3 = 107;
+                    break;
+                  }
+                  case 44: {
+                    e3 = s2[401] | 0;
+                    if (((e3 << 16 >> 16 != 0 ? (t3 = s2[402] | 0, t3 << 16 >> 16 != 0) : 0) ? (f2[(f2[71] | 0) + ((t3 & 65535) + -1 << 3) >> 2] | 0) == 5 : 0) ? (b3 = f2[(f2[72] | 0) + ((e3 & 65535) + -1 << 2) >> 2] | 0, (f2[b3 + 4 >> 2] | 0) == 0) : 0) {
+                      f2[b3 + 4 >> 2] = (f2[70] | 0) + 2;
+                      f2[73] = r3 + 4;
+                      v2(1) | 0;
+                      c3 = f2[73] | 0;
+                      f2[b3 + 16 >> 2] = c3;
+                      f2[73] = c3 + -2;
+                      c3 = 107;
+                    } else c3 = 107;
+                    break;
+                  }
+                  case 41: {
+                    e3 = s2[402] | 0;
+                    if (!(e3 << 16 >> 16)) {
+                      c3 = 48;
+                      break e;
+                    }
+                    s2[402] = e3 + -1 << 16 >> 16;
+                    a3 = s2[401] | 0;
+                    if (a3 << 16 >> 16 != 0 ? (f2[(f2[71] | 0) + ((e3 + -1 & 65535) << 3) >> 2] | 0) == 5 : 0) {
+                      e3 = f2[(f2[72] | 0) + ((a3 & 65535) + -1 << 2) >> 2] | 0;
+                      if (!(f2[e3 + 4 >> 2] | 0)) f2[e3 + 4 >> 2] = (f2[70] | 0) + 2;
+                      f2[e3 + 12 >> 2] = r3 + 4;
+                      s2[401] = a3 + -1 << 16 >> 16;
+                      c3 = 107;
+                    } else c3 = 107;
+                    break;
+                  }
+                  case 123: {
+                    e3 = f2[70] | 0;
+                    c3 = f2[62] | 0;
+                    do {
+                      if ((s2[e3 >> 1] | 0) == 41 & (c3 | 0) != 0 ? (f2[c3 + 12 >> 2] | 0) == (e3 + 2 | 0) : 0) {
+                        a3 = f2[63] | 0;
+                        f2[62] = a3;
+                        if (!a3) {
+                          f2[58] = 0;
+                          break;
+                        } else {
+                          f2[a3 + 36 >> 2] = 0;
+                          break;
+                        }
+                      }
+                    } while (0);
+                    r3 = f2[71] | 0;
+                    c3 = s2[402] | 0;
+                    f2[r3 + ((c3 & 65535) << 3) >> 2] = (i3[810] | 0) == 0 ? 2 : 6;
+                    s2[402] = c3 + 1 << 16 >> 16;
+                    f2[r3 + ((c3 & 65535) << 3) + 4 >> 2] = e3;
+                    i3[810] = 0;
+                    c3 = 107;
+                    break;
+                  }
+                  case 125: {
+                    e3 = s2[402] | 0;
+                    if (!(e3 << 16 >> 16)) {
+                      c3 = 61;
+                      break e;
+                    }
+                    c3 = f2[71] | 0;
+                    s2[402] = e3 + -1 << 16 >> 16;
+                    if ((f2[c3 + ((e3 + -1 & 65535) << 3) >> 2] | 0) == 4) {
+                      d2();
+                      c3 = 107;
+                    } else c3 = 107;
+                    break;
+                  }
+                  case 34:
+                  case 39: {
+                    C(a3);
+                    c3 = 107;
+                    break;
+                  }
+                  case 47:
+                    switch (s2[r3 + 4 >> 1] | 0) {
+                      case 47: {
+                        F();
+                        break a;
+                      }
+                      case 42: {
+                        x(1);
+                        break a;
+                      }
+                      default: {
+                        e3 = f2[70] | 0;
+                        a3 = s2[e3 >> 1] | 0;
+                        r: do {
+                          if (!($(a3) | 0)) if (a3 << 16 >> 16 == 41) {
+                            r3 = s2[402] | 0;
+                            if (!(K(f2[(f2[71] | 0) + ((r3 & 65535) << 3) + 4 >> 2] | 0) | 0)) c3 = 76;
+                          } else c3 = 75;
+                          else switch (a3 << 16 >> 16) {
+                            case 46:
+                              if (((s2[e3 + -2 >> 1] | 0) + -48 & 65535) < 10) {
+                                c3 = 75;
+                                break r;
+                              } else break r;
+                            case 43:
+                              if ((s2[e3 + -2 >> 1] | 0) == 43) {
+                                c3 = 75;
+                                break r;
+                              } else break r;
+                            case 45:
+                              if ((s2[e3 + -2 >> 1] | 0) == 45) {
+                                c3 = 75;
+                                break r;
+                              } else break r;
+                            default:
+                              break r;
+                          }
+                        } while (0);
+                        if ((c3 | 0) == 75) {
+                          r3 = s2[402] | 0;
+                          c3 = 76;
+                        }
+                        r: do {
+                          if ((c3 | 0) == 76) {
+                            c3 = 0;
+                            if (r3 << 16 >> 16 != 0 ? (k4 = f2[71] | 0, o3 = (r3 & 65535) + -1 | 0, a3 << 16 >> 16 == 102 ? (f2[k4 + (o3 << 3) >> 2] | 0) == 1 : 0) : 0) {
+                              if (((s2[e3 + -2 >> 1] | 0) == 111 ? g(e3 + -4 | 0) | 0 : 0) ? E(f2[k4 + (o3 << 3) + 4 >> 2] | 0, 196, 3) | 0 : 0) break;
+                            } else c3 = 81;
+                            if ((c3 | 0) == 81 ? (0, a3 << 16 >> 16 == 125) : 0) {
+                              c3 = f2[71] | 0;
+                              r3 = r3 & 65535;
+                              if (U(f2[c3 + (r3 << 3) + 4 >> 2] | 0) | 0) break;
+                              if ((f2[c3 + (r3 << 3) >> 2] | 0) == 6) break;
+                            }
+                            if (!(w2(e3) | 0)) {
+                              switch (a3 << 16 >> 16) {
+                                case 0:
+                                  break r;
+                                case 47: {
+                                  if (i3[809] | 0) break r;
+                                  break;
+                                }
+                                default: {
+                                }
+                              }
+                              c3 = f2[64] | 0;
+                              if ((c3 | 0 ? e3 >>> 0 >= (f2[c3 >> 2] | 0) >>> 0 : 0) ? e3 >>> 0 <= (f2[c3 + 4 >> 2] | 0) >>> 0 : 0) {
+                                I();
+                                i3[809] = 0;
+                                c3 = 107;
+                                break a;
+                              }
+                              r3 = f2[3] | 0;
+                              do {
+                                if (e3 >>> 0 <= r3 >>> 0) break;
+                                e3 = e3 + -2 | 0;
+                                f2[70] = e3;
+                                a3 = s2[e3 >> 1] | 0;
+                              } while (!(D(a3) | 0));
+                              if (M(a3) | 0) {
+                                do {
+                                  if (e3 >>> 0 <= r3 >>> 0) break;
+                                  e3 = e3 + -2 | 0;
+                                  f2[70] = e3;
+                                } while (M(s2[e3 >> 1] | 0) | 0);
+                                if (q(e3) | 0) {
+                                  I();
+                                  i3[809] = 0;
+                                  c3 = 107;
+                                  break a;
+                                }
+                              }
+                              i3[809] = 1;
+                              c3 = 107;
+                              break a;
+                            }
+                          }
+                        } while (0);
+                        I();
+                        i3[809] = 0;
+                        c3 = 107;
+                        break a;
+                      }
+                    }
+                  case 96: {
+                    r3 = f2[71] | 0;
+                    c3 = s2[402] | 0;
+                    f2[r3 + ((c3 & 65535) << 3) + 4 >> 2] = f2[70];
+                    s2[402] = c3 + 1 << 16 >> 16;
+                    f2[r3 + ((c3 & 65535) << 3) >> 2] = 3;
+                    d2();
+                    c3 = 107;
+                    break;
+                  }
+                  default:
+                    if ((a3 & 65535) > 127 & a3 << 16 >> 16 != 160 | (a3 << 16 >> 16 == 92 | (a3 << 16 >> 16 == 95 | (a3 << 16 >> 16 == 36 | ((a3 + -48 & 65535) < 10 | ((a3 | 32) + -97 & 65535) < 26))))) c3 = 104;
+                    else c3 = 107;
+                }
+              } while (0);
+              a: do {
+                if ((c3 | 0) == 104) while (1) {
+                  e3 = e3 + 2 | 0;
+                  c3 = s2[e3 >> 1] | 0;
+                  if (!((c3 & 65535) > 127 & c3 << 16 >> 16 != 160 | (c3 << 16 >> 16 == 92 | (c3 << 16 >> 16 == 95 | (c3 << 16 >> 16 == 36 | ((c3 + -48 & 65535) < 10 | ((c3 | 32) + -97 & 65535) < 26)))))) {
+                    c3 = 107;
+                    break a;
+                  }
+                  f2[73] = e3;
+                }
+              } while (0);
+              if ((c3 | 0) == 107) {
+                c3 = 0;
+                f2[70] = f2[73];
+              }
+              r3 = f2[73] | 0;
+            }
+            if ((c3 | 0) == 40) {
+              ae();
+              e3 = 0;
+              break;
+            } else if ((c3 | 0) == 48) {
+              ae();
+              e3 = 0;
+              break;
+            } else if ((c3 | 0) == 61) {
+              ae();
+              e3 = 0;
+              break;
+            } else if ((c3 | 0) == 108) {
+              e3 = (i3[806] | 0) == 0 ? (s2[401] | s2[402]) << 16 >> 16 == 0 : 0;
+              break;
+            }
+          }
+        } while (0);
+        n2 = h3;
+        return e3 | 0;
+      }
+      function k3(e3) {
+        e3 = e3 | 0;
+        var a3 = 0, r3 = 0, c3 = 0, t3 = 0, n3 = 0, b3 = 0, k4 = 0, o3 = 0, h3 = 0, A2 = 0, p2 = 0, y2 = 0, m2 = 0, O2 = 0, T2 = 0;
+        y2 = s2[402] | 0;
+        a3 = f2[73] | 0;
+        f2[70] = a3;
+        k4 = a3;
+        p2 = a3;
+        o3 = y2;
+        A2 = 0;
+        e: while (1) {
+          c3 = f2[74] | 0;
+          n3 = o3 << 16 >> 16 == y2 << 16 >> 16;
+          t3 = A2 & e3;
+          b3 = a3;
+          while (1) {
+            r3 = b3 + 2 | 0;
+            if (b3 >>> 0 >= c3 >>> 0) {
+              a3 = 0;
+              h3 = 104;
+              break e;
+            }
+            a3 = s2[r3 >> 1] | 0;
+            if (!(M(a3) | 0)) {
+              if (n3) {
+                switch (a3 << 16 >> 16) {
+                  case 125:
+                  case 93:
+                  case 41:
+                  case 59:
+                  case 44: {
+                    h3 = 104;
+                    break e;
+                  }
+                  default: {
+                  }
+                }
+                if (t3 ? be(a3) | 0 : 0) {
+                  h3 = 104;
+                  break e;
+                }
+              }
+              if (!(be(a3) | 0)) break;
+            }
+            b3 = r3;
+          }
+          f2[73] = r3;
+          a: do {
+            switch (a3 << 16 >> 16) {
+              case 101: {
+                if ((o3 << 16 >> 16 == 0 ? R(r3) | 0 : 0) ? (S(b3 + 4 | 0, 16, 10) | 0) == 0 : 0) {
+                  u3();
+                  h3 = 93;
+                } else h3 = 90;
+                break;
+              }
+              case 105: {
+                if (((s2[b3 + 4 >> 1] | 0) == 109 ? R(r3) | 0 : 0) ? (S(b3 + 6 | 0, 26, 8) | 0) == 0 : 0) {
+                  l3();
+                  h3 = 93;
+                } else h3 = 90;
+                break;
+              }
+              case 99: {
+                if ((((s2[b3 + 4 >> 1] | 0) == 108 ? R(r3) | 0 : 0) ? (S(b3 + 6 | 0, 88, 6) | 0) == 0 : 0) ? L(s2[b3 + 12 >> 1] | 0) | 0 : 0) {
+                  i3[810] = 1;
+                  h3 = 90;
+                } else h3 = 90;
+                break;
+              }
+              case 40: {
+                b3 = f2[71] | 0;
+                h3 = o3 & 65535;
+                f2[b3 + (h3 << 3) >> 2] = 1;
+                s2[402] = o3 + 1 << 16 >> 16;
+                f2[b3 + (h3 << 3) + 4 >> 2] = k4;
+                h3 = 93;
+                break;
+              }
+              case 91: {
+                b3 = f2[71] | 0;
+                h3 = o3 & 65535;
+                f2[b3 + (h3 << 3) >> 2] = 8;
+                s2[402] = o3 + 1 << 16 >> 16;
+                f2[b3 + (h3 << 3) + 4 >> 2] = k4;
+                h3 = 93;
+                break;
+              }
+              case 93:
+                if (!(o3 << 16 >> 16)) {
+                  ae();
+                  break a;
+                } else {
+                  s2[402] = o3 + -1 << 16 >> 16;
+                  h3 = 93;
+                  break a;
+                }
+              case 44: {
+                r3 = s2[401] | 0;
+                if ((!(o3 << 16 >> 16 == 0 | r3 << 16 >> 16 == 0) ? (f2[(f2[71] | 0) + ((o3 & 65535) + -1 << 3) >> 2] | 0) == 5 : 0) ? (m2 = f2[(f2[72] | 0) + ((r3 & 65535) + -1 << 2) >> 2] | 0, (f2[m2 + 4 >> 2] | 0) == 0) : 0) {
+                  f2[m2 + 4 >> 2] = p2 + 2;
+                  f2[73] = b3 + 4;
+                  v2(1) | 0;
+                  h3 = f2[73] | 0;
+                  f2[m2 + 16 >> 2] = h3;
+                  f2[73] = h3 + -2;
+                  h3 = 93;
+                } else h3 = 93;
+                break;
+              }
+              case 41: {
+                if (!(o3 << 16 >> 16)) {
+                  ae();
+                  break a;
+                }
+                h3 = o3 + -1 << 16 >> 16;
+                s2[402] = h3;
+                r3 = s2[401] | 0;
+                if (r3 << 16 >> 16 != 0 ? (f2[(f2[71] | 0) + ((h3 & 65535) << 3) >> 2] | 0) == 5 : 0) {
+                  c3 = f2[(f2[72] | 0) + ((r3 & 65535) + -1 << 2) >> 2] | 0;
+                  if (!(f2[c3 + 4 >> 2] | 0)) f2[c3 + 4 >> 2] = p2 + 2;
+                  f2[c3 + 12 >> 2] = b3 + 4;
+                  s2[401] = r3 + -1 << 16 >> 16;
+                  h3 = 93;
+                } else h3 = 93;
+                break;
+              }
+              case 123: {
+                h3 = f2[62] | 0;
+                do {
+                  if ((s2[p2 >> 1] | 0) == 41 & (h3 | 0) != 0 ? (f2[h3 + 12 >> 2] | 0) == (p2 + 2 | 0) : 0) {
+                    r3 = f2[63] | 0;
+                    f2[62] = r3;
+                    if (!r3) {
+                      f2[58] = 0;
+                      break;
+                    } else {
+                      f2[r3 + 36 >> 2] = 0;
+                      break;
+                    }
+                  }
+                } while (0);
+                b3 = f2[71] | 0;
+                h3 = o3 & 65535;
+                f2[b3 + (h3 << 3) >> 2] = (i3[810] | 0) == 0 ? 2 : 6;
+                s2[402] = o3 + 1 << 16 >> 16;
+                f2[b3 + (h3 << 3) + 4 >> 2] = k4;
+                i3[810] = 0;
+                h3 = 93;
+                break;
+              }
+              case 125: {
+                if (!(o3 << 16 >> 16)) {
+                  ae();
+                  break a;
+                }
+                k4 = f2[71] | 0;
+                h3 = o3 + -1 << 16 >> 16;
+                s2[402] = h3;
+                if ((f2[k4 + ((h3 & 65535) << 3) >> 2] | 0) == 4) {
+                  d2();
+                  h3 = 93;
+                } else h3 = 93;
+                break;
+              }
+              case 34:
+              case 39: {
+                C(a3);
+                h3 = 93;
+                break;
+              }
+              case 47:
+                switch (s2[b3 + 4 >> 1] | 0) {
+                  case 47: {
+                    F();
+                    break a;
+                  }
+                  case 42: {
+                    x(1);
+                    break a;
+                  }
+                  default: {
+                    c3 = s2[p2 >> 1] | 0;
+                    r: do {
+                      if (!($(c3) | 0)) {
+                        if (!(c3 << 16 >> 16 == 41 ? K(f2[(f2[71] | 0) + ((o3 & 65535) << 3) + 4 >> 2] | 0) | 0 : 0)) h3 = 62;
+                      } else switch (c3 << 16 >> 16) {
+                        case 46:
+                          if (((s2[p2 + -2 >> 1] | 0) + -48 & 65535) < 10) {
+                            h3 = 62;
+                            break r;
+                          } else break r;
+                        case 43:
+                          if ((s2[p2 + -2 >> 1] | 0) == 43) {
+                            h3 = 62;
+                            break r;
+                          } else break r;
+                        case 45:
+                          if ((s2[p2 + -2 >> 1] | 0) == 45) {
+                            h3 = 62;
+                            break r;
+                          } else break r;
+                        default:
+                          break r;
+                      }
+                    } while (0);
+                    r: do {
+                      if ((h3 | 0) == 62) {
+                        h3 = 0;
+                        if (o3 << 16 >> 16 != 0 ? (O2 = f2[71] | 0, T2 = (o3 & 65535) + -1 | 0, c3 << 16 >> 16 == 102 ? (f2[O2 + (T2 << 3) >> 2] | 0) == 1 : 0) : 0) {
+                          if (((s2[p2 + -2 >> 1] | 0) == 111 ? g(p2 + -4 | 0) | 0 : 0) ? E(f2[O2 + (T2 << 3) + 4 >> 2] | 0, 196, 3) | 0 : 0) break;
+                        } else h3 = 67;
+                        if ((h3 | 0) == 67 ? (0, c3 << 16 >> 16 == 125) : 0) {
+                          t3 = f2[71] | 0;
+                          r3 = o3 & 65535;
+                          if (U(f2[t3 + (r3 << 3) + 4 >> 2] | 0) | 0) break;
+                          if ((f2[t3 + (r3 << 3) >> 2] | 0) == 6) break;
+                        }
+                        if (!(w2(p2) | 0)) {
+                          switch (c3 << 16 >> 16) {
+                            case 0:
+                              break r;
+                            case 47: {
+                              if (i3[809] | 0) break r;
+                              break;
+                            }
+                            default: {
+                            }
+                          }
+                          h3 = f2[64] | 0;
+                          if ((h3 | 0 ? p2 >>> 0 >= (f2[h3 >> 2] | 0) >>> 0 : 0) ? p2 >>> 0 <= (f2[h3 + 4 >> 2] | 0) >>> 0 : 0) {
+                            I();
+                            i3[809] = 0;
+                            h3 = 93;
+                            break a;
+                          }
+                          t3 = f2[3] | 0;
+                          r3 = p2;
+                          do {
+                            if (r3 >>> 0 <= t3 >>> 0) break;
+                            r3 = r3 + -2 | 0;
+                            f2[70] = r3;
+                            c3 = s2[r3 >> 1] | 0;
+                          } while (!(D(c3) | 0));
+                          if (M(c3) | 0) {
+                            do {
+                              if (r3 >>> 0 <= t3 >>> 0) break;
+                              r3 = r3 + -2 | 0;
+                              f2[70] = r3;
+                            } while (M(s2[r3 >> 1] | 0) | 0);
+                            if (q(r3) | 0) {
+                              I();
+                              i3[809] = 0;
+                              h3 = 93;
+                              break a;
+                            }
+                          }
+                          i3[809] = 1;
+                          h3 = 93;
+                          break a;
+                        }
+                      }
+                    } while (0);
+                    I();
+                    i3[809] = 0;
+                    h3 = 93;
+                    break a;
+                  }
+                }
+              case 96: {
+                b3 = f2[71] | 0;
+                h3 = o3 & 65535;
+                f2[b3 + (h3 << 3) + 4 >> 2] = k4;
+                s2[402] = o3 + 1 << 16 >> 16;
+                f2[b3 + (h3 << 3) >> 2] = 3;
+                d2();
+                h3 = 93;
+                break;
+              }
+              default:
+                if ((a3 & 65535) > 127 & a3 << 16 >> 16 != 160 | (a3 << 16 >> 16 == 92 | (a3 << 16 >> 16 == 95 | (a3 << 16 >> 16 == 36 | ((a3 + -48 & 65535) < 10 | ((a3 | 32) + -97 & 65535) < 26))))) h3 = 90;
+                else h3 = 93;
+            }
+          } while (0);
+          a: do {
+            if ((h3 | 0) == 90) while (1) {
+              r3 = r3 + 2 | 0;
+              h3 = s2[r3 >> 1] | 0;
+              if (!((h3 & 65535) > 127 & h3 << 16 >> 16 != 160 | (h3 << 16 >> 16 == 92 | (h3 << 16 >> 16 == 95 | (h3 << 16 >> 16 == 36 | ((h3 + -48 & 65535) < 10 | ((h3 | 32) + -97 & 65535) < 26)))))) {
+                h3 = 93;
+                break a;
+              }
+              f2[73] = r3;
+            }
+          } while (0);
+          if ((h3 | 0) == 93) {
+            h3 = 0;
+            f2[70] = f2[73];
+          }
+          if (i3[806] | 0) {
+            a3 = 0;
+            break;
+          }
+          r3 = f2[70] | 0;
+          a: do {
+            if ((r3 | 0) == (p2 | 0)) if (A2 & ((s2[402] | 0) == y2 << 16 >> 16 & e3)) {
+              a3 = s2[f2[73] >> 1] | 0;
+              if (be(a3) | 0) break e;
+              else a3 = 1;
+            } else a3 = A2;
+            else {
+              if (a3 << 16 >> 16 == 47) {
+                a3 = (i3[809] | 0) == 0;
+                break;
+              }
+              if (G(a3) | 0) a3 = 1;
+              else {
+                switch (a3 << 16 >> 16) {
+                  case 96:
+                  case 34:
+                  case 39:
+                  case 41:
+                  case 93:
+                  case 125: {
+                    a3 = 1;
+                    break a;
+                  }
+                  default: {
+                  }
+                }
+                a3 = 0;
+              }
+            }
+          } while (0);
+          k4 = r3;
+          p2 = r3;
+          o3 = s2[402] | 0;
+          A2 = a3;
+          a3 = f2[73] | 0;
+        }
+        if ((h3 | 0) == 104) f2[73] = r3;
+        return a3 | 0;
+      }
+      function l3() {
+        var e3 = 0, a3 = 0, r3 = 0, c3 = 0, t3 = 0, n3 = 0;
+        n3 = f2[73] | 0;
+        f2[73] = n3 + 12;
+        e3 = v2(1) | 0;
+        r3 = f2[73] | 0;
+        e: do {
+          if (e3 << 16 >> 16 != 46) {
+            if (!(e3 << 16 >> 16 == 115 & r3 >>> 0 > (n3 + 12 | 0) >>> 0)) {
+              if (!(e3 << 16 >> 16 == 100 & r3 >>> 0 > (n3 + 10 | 0) >>> 0)) {
+                r3 = 0;
+                t3 = 28;
+                break;
+              }
+              if (S(r3 + 2 | 0, 50, 8) | 0) {
+                a3 = r3;
+                e3 = 100;
+                r3 = 0;
+                t3 = 60;
+                break;
+              }
+              if (!(L(s2[r3 + 10 >> 1] | 0) | 0)) {
+                a3 = r3;
+                e3 = 100;
+                r3 = 0;
+                t3 = 60;
+                break;
+              }
+              f2[73] = r3 + 10;
+              e3 = v2(1) | 0;
+              if (e3 << 16 >> 16 == 42) {
+                e3 = 42;
+                c3 = 2;
+                t3 = 62;
+                break;
+              }
+              f2[73] = r3;
+              r3 = 0;
+              t3 = 28;
+              break;
+            }
+            if ((S(r3 + 2 | 0, 40, 10) | 0) == 0 ? L(s2[r3 + 12 >> 1] | 0) | 0 : 0) {
+              f2[73] = r3 + 12;
+              e3 = v2(1) | 0;
+              a3 = f2[73] | 0;
+              if ((a3 | 0) != (r3 + 12 | 0)) {
+                if (e3 << 16 >> 16 != 102) {
+                  r3 = 1;
+                  t3 = 28;
+                  break;
+                }
+                if (S(a3 + 2 | 0, 58, 6) | 0) {
+                  e3 = 102;
+                  r3 = 1;
+                  t3 = 60;
+                  break;
+                }
+                if (!(D(s2[a3 + 8 >> 1] | 0) | 0)) {
+                  e3 = 102;
+                  r3 = 1;
+                  t3 = 60;
+                  break;
+                }
+              }
+              f2[73] = r3;
+              r3 = 0;
+              t3 = 28;
+            } else {
+              a3 = r3;
+              e3 = 115;
+              r3 = 0;
+              t3 = 60;
+            }
+          } else {
+            f2[73] = r3 + 2;
+            switch ((v2(1) | 0) << 16 >> 16) {
+              case 109: {
+                e3 = f2[73] | 0;
+                if (S(e3 + 2 | 0, 34, 6) | 0) break e;
+                a3 = f2[70] | 0;
+                if (!(N(a3) | 0) ? (s2[a3 >> 1] | 0) == 46 : 0) break e;
+                A(n3, n3, e3 + 8 | 0, 2);
+                break e;
+              }
+              case 115: {
+                e3 = f2[73] | 0;
+                if (S(e3 + 2 | 0, 40, 10) | 0) break e;
+                a3 = f2[70] | 0;
+                if (!(N(a3) | 0) ? (s2[a3 >> 1] | 0) == 46 : 0) break e;
+                f2[73] = e3 + 12;
+                e3 = v2(1) | 0;
+                r3 = 1;
+                t3 = 28;
+                break e;
+              }
+              case 100: {
+                e3 = f2[73] | 0;
+                if (S(e3 + 2 | 0, 50, 8) | 0) break e;
+                a3 = f2[70] | 0;
+                if (!(N(a3) | 0) ? (s2[a3 >> 1] | 0) == 46 : 0) break e;
+                f2[73] = e3 + 10;
+                e3 = v2(1) | 0;
+                r3 = 2;
+                t3 = 28;
+                break e;
+              }
+              default:
+                break e;
+            }
+          }
+        } while (0);
+        e: do {
+          if ((t3 | 0) == 28) {
+            if (e3 << 16 >> 16 == 40) {
+              a3 = f2[71] | 0;
+              c3 = s2[402] | 0;
+              f2[a3 + ((c3 & 65535) << 3) >> 2] = 5;
+              e3 = f2[73] | 0;
+              s2[402] = c3 + 1 << 16 >> 16;
+              f2[a3 + ((c3 & 65535) << 3) + 4 >> 2] = e3;
+              if ((s2[f2[70] >> 1] | 0) == 46) break;
+              f2[73] = e3 + 2;
+              a3 = v2(1) | 0;
+              A(n3, f2[73] | 0, 0, e3);
+              if (!r3) e3 = f2[62] | 0;
+              else {
+                e3 = f2[62] | 0;
+                f2[e3 + 28 >> 2] = (r3 | 0) == 1 ? 5 : 7;
+              }
+              c3 = f2[72] | 0;
+              n3 = s2[401] | 0;
+              s2[401] = n3 + 1 << 16 >> 16;
+              f2[c3 + ((n3 & 65535) << 2) >> 2] = e3;
+              switch (a3 << 16 >> 16) {
+                case 39: {
+                  C(39);
+                  break;
+                }
+                case 34: {
+                  C(34);
+                  break;
+                }
+                case 96: {
+                  if (!(y() | 0)) t3 = 37;
+                  break;
+                }
+                default:
+                  t3 = 37;
+              }
+              if ((t3 | 0) == 37) {
+                f2[73] = (f2[73] | 0) + -2;
+                break;
+              }
+              e3 = (f2[73] | 0) + 2 | 0;
+              f2[73] = e3;
+              switch ((v2(1) | 0) << 16 >> 16) {
+                case 44: {
+                  f2[73] = (f2[73] | 0) + 2;
+                  v2(1) | 0;
+                  c3 = f2[62] | 0;
+                  f2[c3 + 4 >> 2] = e3;
+                  n3 = f2[73] | 0;
+                  f2[c3 + 16 >> 2] = n3;
+                  i3[c3 + 24 >> 0] = 1;
+                  f2[73] = n3 + -2;
+                  break e;
+                }
+                case 41: {
+                  s2[402] = (s2[402] | 0) + -1 << 16 >> 16;
+                  n3 = f2[62] | 0;
+                  f2[n3 + 4 >> 2] = e3;
+                  f2[n3 + 12 >> 2] = (f2[73] | 0) + 2;
+                  i3[n3 + 24 >> 0] = 1;
+                  s2[401] = (s2[401] | 0) + -1 << 16 >> 16;
+                  break e;
+                }
+                default: {
+                  f2[73] = (f2[73] | 0) + -2;
+                  break e;
+                }
+              }
+            }
+            if (!((r3 | 0) == 0 & e3 << 16 >> 16 == 123)) {
+              switch (e3 << 16 >> 16) {
+                case 42:
+                case 39:
+                case 34: {
+                  c3 = r3;
+                  t3 = 62;
+                  break e;
+                }
+                default: {
+                }
+              }
+              a3 = f2[73] | 0;
+              t3 = 60;
+              break;
+            }
+            e3 = f2[73] | 0;
+            if (s2[402] | 0) {
+              f2[73] = e3 + -2;
+              break;
+            }
+            while (1) {
+              if (e3 >>> 0 >= (f2[74] | 0) >>> 0) break;
+              e3 = v2(1) | 0;
+              if (!(re(e3) | 0)) {
+                if (e3 << 16 >> 16 == 125) {
+                  t3 = 50;
+                  break;
+                }
+              } else C(e3);
+              e3 = (f2[73] | 0) + 2 | 0;
+              f2[73] = e3;
+            }
+            if ((t3 | 0) == 50) f2[73] = (f2[73] | 0) + 2;
+            c3 = (v2(1) | 0) << 16 >> 16 == 102;
+            e3 = f2[73] | 0;
+            if (c3 ? S(e3 + 2 | 0, 58, 6) | 0 : 0) {
+              ae();
+              break;
+            }
+            f2[73] = e3 + 8;
+            e3 = v2(1) | 0;
+            if (re(e3) | 0) {
+              o2(n3, e3, 0);
+              break;
+            } else {
+              ae();
+              break;
+            }
+          }
+        } while (0);
+        if ((t3 | 0) == 60) if ((a3 | 0) == (n3 + 12 | 0)) f2[73] = n3 + 10;
+        else {
+          c3 = r3;
+          t3 = 62;
+        }
+        do {
+          if ((t3 | 0) == 62) {
+            if (!((e3 << 16 >> 16 == 42 | (c3 | 0) != 2) & (s2[402] | 0) == 0)) {
+              f2[73] = (f2[73] | 0) + -2;
+              break;
+            }
+            e3 = f2[74] | 0;
+            a3 = f2[73] | 0;
+            while (1) {
+              if (a3 >>> 0 >= e3 >>> 0) {
+                t3 = 69;
+                break;
+              }
+              r3 = s2[a3 >> 1] | 0;
+              if (re(r3) | 0) {
+                t3 = 67;
+                break;
+              }
+              t3 = a3 + 2 | 0;
+              f2[73] = t3;
+              a3 = t3;
+            }
+            if ((t3 | 0) == 67) {
+              o2(n3, r3, c3);
+              break;
+            } else if ((t3 | 0) == 69) {
+              ae();
+              break;
+            }
+          }
+        } while (0);
+        return;
+      }
+      function u3() {
+        var e3 = 0, a3 = 0, r3 = 0, c3 = 0, t3 = 0, n3 = 0, b3 = 0, l4 = 0, u4 = 0, h3 = 0;
+        l4 = f2[73] | 0;
+        u4 = f2[64] | 0;
+        f2[73] = l4 + 12;
+        a3 = v2(1) | 0;
+        e3 = f2[73] | 0;
+        if (!((e3 | 0) == (l4 + 12 | 0) ? !(O(a3) | 0) : 0)) h3 = 3;
+        e: do {
+          if ((h3 | 0) == 3) {
+            f2[65] = l4;
+            a: do {
+              switch (a3 << 16 >> 16) {
+                case 123: {
+                  f2[73] = e3 + 2;
+                  e3 = v2(1) | 0;
+                  a3 = f2[73] | 0;
+                  while (1) {
+                    if (re(e3) | 0) {
+                      C(e3);
+                      e3 = (f2[73] | 0) + 2 | 0;
+                      f2[73] = e3;
+                    } else {
+                      H(e3) | 0;
+                      e3 = f2[73] | 0;
+                    }
+                    v2(1) | 0;
+                    e3 = p(a3, e3) | 0;
+                    if (e3 << 16 >> 16 == 44) {
+                      f2[73] = (f2[73] | 0) + 2;
+                      e3 = v2(1) | 0;
+                    }
+                    if (e3 << 16 >> 16 == 125) {
+                      h3 = 15;
+                      break;
+                    }
+                    h3 = a3;
+                    a3 = f2[73] | 0;
+                    if ((a3 | 0) == (h3 | 0)) {
+                      h3 = 12;
+                      break;
+                    }
+                    if (a3 >>> 0 > (f2[74] | 0) >>> 0) {
+                      h3 = 14;
+                      break;
+                    }
+                  }
+                  if ((h3 | 0) == 12) {
+                    ae();
+                    break e;
+                  } else if ((h3 | 0) == 14) {
+                    ae();
+                    break e;
+                  } else if ((h3 | 0) == 15) {
+                    i3[807] = 1;
+                    f2[73] = (f2[73] | 0) + 2;
+                    break a;
+                  }
+                  break;
+                }
+                case 42: {
+                  f2[73] = e3 + 2;
+                  v2(1) | 0;
+                  h3 = f2[73] | 0;
+                  p(h3, h3) | 0;
+                  break;
+                }
+                default: {
+                  i3[808] = 0;
+                  switch (a3 << 16 >> 16) {
+                    case 100: {
+                      f2[73] = e3 + 14;
+                      switch ((v2(1) | 0) << 16 >> 16) {
+                        case 97: {
+                          a3 = f2[73] | 0;
+                          if ((S(a3 + 2 | 0, 64, 8) | 0) == 0 ? M(s2[a3 + 10 >> 1] | 0) | 0 : 0) {
+                            f2[73] = a3 + 10;
+                            v2(0) | 0;
+                            h3 = 22;
+                          }
+                          break;
+                        }
+                        case 102: {
+                          h3 = 22;
+                          break;
+                        }
+                        case 99: {
+                          a3 = f2[73] | 0;
+                          if (((S(a3 + 2 | 0, 86, 8) | 0) == 0 ? (u4 = s2[a3 + 10 >> 1] | 0, L(u4) | 0 | u4 << 16 >> 16 == 123) : 0) ? (f2[73] = a3 + 10, r3 = v2(1) | 0, r3 << 16 >> 16 != 123) : 0) {
+                            b3 = r3;
+                            h3 = 31;
+                          }
+                          break;
+                        }
+                        default: {
+                        }
+                      }
+                      r: do {
+                        if ((h3 | 0) == 22 ? (c3 = f2[73] | 0, (S(c3 + 2 | 0, 72, 14) | 0) == 0) : 0) {
+                          a3 = s2[c3 + 16 >> 1] | 0;
+                          if (!(L(a3) | 0)) switch (a3 << 16 >> 16) {
+                            case 40:
+                            case 42:
+                              break;
+                            default:
+                              break r;
+                          }
+                          f2[73] = c3 + 16;
+                          a3 = v2(1) | 0;
+                          if (a3 << 16 >> 16 == 42) {
+                            f2[73] = (f2[73] | 0) + 2;
+                            a3 = v2(1) | 0;
+                          }
+                          if (a3 << 16 >> 16 != 40) {
+                            b3 = a3;
+                            h3 = 31;
+                          }
+                        }
+                      } while (0);
+                      if ((h3 | 0) == 31 ? (t3 = f2[73] | 0, H(b3) | 0, n3 = f2[73] | 0, n3 >>> 0 > t3 >>> 0) : 0) {
+                        T(e3, e3 + 14 | 0, t3, n3);
+                        f2[73] = (f2[73] | 0) + -2;
+                        break e;
+                      }
+                      T(e3, e3 + 14 | 0, 0, 0);
+                      f2[73] = e3 + 12;
+                      break e;
+                    }
+                    case 97: {
+                      f2[73] = e3 + 10;
+                      v2(0) | 0;
+                      e3 = f2[73] | 0;
+                      h3 = 35;
+                      break;
+                    }
+                    case 102: {
+                      h3 = 35;
+                      break;
+                    }
+                    case 99: {
+                      if ((S(e3 + 2 | 0, 86, 8) | 0) == 0 ? D(s2[e3 + 10 >> 1] | 0) | 0 : 0) {
+                        f2[73] = e3 + 10;
+                        h3 = v2(1) | 0;
+                        u4 = f2[73] | 0;
+                        H(h3) | 0;
+                        h3 = f2[73] | 0;
+                        T(u4, h3, u4, h3);
+                        f2[73] = (f2[73] | 0) + -2;
+                        break e;
+                      }
+                      f2[73] = e3 + 4;
+                      e3 = e3 + 4 | 0;
+                      break;
+                    }
+                    case 108:
+                    case 118:
+                      break;
+                    default:
+                      break e;
+                  }
+                  if ((h3 | 0) == 35) {
+                    f2[73] = e3 + 16;
+                    e3 = v2(1) | 0;
+                    if (e3 << 16 >> 16 == 42) {
+                      f2[73] = (f2[73] | 0) + 2;
+                      e3 = v2(1) | 0;
+                    }
+                    u4 = f2[73] | 0;
+                    H(e3) | 0;
+                    h3 = f2[73] | 0;
+                    T(u4, h3, u4, h3);
+                    f2[73] = (f2[73] | 0) + -2;
+                    break e;
+                  }
+                  f2[73] = e3 + 6;
+                  i3[808] = 0;
+                  while (1) {
+                    a3 = v2(1) | 0;
+                    e3 = f2[73] | 0;
+                    if (e3 >>> 0 > (f2[74] | 0) >>> 0) break;
+                    a3 = P(a3) | 0;
+                    if ((f2[73] | 0) == (e3 | 0)) break;
+                    if (a3 << 16 >> 16 == 61) a3 = k3(1) | 0;
+                    e3 = f2[73] | 0;
+                    if (a3 << 16 >> 16 != 44) break;
+                    f2[73] = e3 + 2;
+                  }
+                  f2[73] = e3 + -2;
+                  break e;
+                }
+              }
+            } while (0);
+            h3 = (v2(1) | 0) << 16 >> 16 == 102;
+            e3 = f2[73] | 0;
+            if (h3 ? (S(e3 + 2 | 0, 58, 6) | 0) == 0 : 0) {
+              f2[73] = e3 + 8;
+              o2(l4, v2(1) | 0, 0);
+              e3 = (u4 | 0) == 0 ? 236 : u4 + 20 | 0;
+              while (1) {
+                e3 = f2[e3 >> 2] | 0;
+                if (!e3) break e;
+                f2[e3 + 12 >> 2] = 0;
+                f2[e3 + 8 >> 2] = 0;
+                e3 = e3 + 20 | 0;
+              }
+            }
+            f2[73] = e3 + -2;
+          }
+        } while (0);
+        return;
+      }
+      function o2(e3, a3, r3) {
+        e3 = e3 | 0;
+        a3 = a3 | 0;
+        r3 = r3 | 0;
+        var i4 = 0, c3 = 0, t3 = 0, n3 = 0, b3 = 0;
+        i4 = (f2[73] | 0) + 2 | 0;
+        switch (a3 << 16 >> 16) {
+          case 39: {
+            C(39);
+            c3 = 5;
+            break;
+          }
+          case 34: {
+            C(34);
+            c3 = 5;
+            break;
+          }
+          default:
+            ae();
+        }
+        do {
+          if ((c3 | 0) == 5) {
+            A(e3, i4, f2[73] | 0, 1);
+            if ((r3 | 0) > 0) f2[(f2[62] | 0) + 28 >> 2] = (r3 | 0) == 1 ? 4 : 6;
+            f2[73] = (f2[73] | 0) + 2;
+            n3 = (v2(0) | 0) << 16 >> 16 == 119;
+            t3 = f2[73] | 0;
+            if (((n3 ? (s2[t3 + 2 >> 1] | 0) == 105 : 0) ? (s2[t3 + 4 >> 1] | 0) == 116 : 0) ? (s2[t3 + 6 >> 1] | 0) == 104 : 0) {
+              f2[73] = t3 + 8;
+              if ((v2(1) | 0) << 16 >> 16 != 123) {
+                f2[73] = t3;
+                break;
+              }
+              n3 = f2[73] | 0;
+              i4 = n3;
+              c3 = 0;
+              e: while (1) {
+                f2[73] = i4 + 2;
+                i4 = v2(1) | 0;
+                do {
+                  if (i4 << 16 >> 16 != 39) {
+                    a3 = f2[73] | 0;
+                    if (i4 << 16 >> 16 == 34) {
+                      C(34);
+                      e3 = (f2[73] | 0) + 2 | 0;
+                      f2[73] = e3;
+                      i4 = v2(1) | 0;
+                      break;
+                    } else {
+                      i4 = H(i4) | 0;
+                      e3 = f2[73] | 0;
+                      break;
+                    }
+                  } else {
+                    a3 = f2[73] | 0;
+                    C(39);
+                    e3 = (f2[73] | 0) + 2 | 0;
+                    f2[73] = e3;
+                    i4 = v2(1) | 0;
+                  }
+                } while (0);
+                if (i4 << 16 >> 16 != 58) {
+                  c3 = 21;
+                  break;
+                }
+                f2[73] = (f2[73] | 0) + 2;
+                switch ((v2(1) | 0) << 16 >> 16) {
+                  case 39: {
+                    i4 = f2[73] | 0;
+                    C(39);
+                    break;
+                  }
+                  case 34: {
+                    i4 = f2[73] | 0;
+                    C(34);
+                    break;
+                  }
+                  default: {
+                    c3 = 25;
+                    break e;
+                  }
+                }
+                b3 = (f2[73] | 0) + 2 | 0;
+                r3 = f2[67] | 0;
+                f2[67] = r3 + 20;
+                f2[r3 >> 2] = a3;
+                f2[r3 + 4 >> 2] = e3;
+                f2[r3 + 8 >> 2] = i4;
+                f2[r3 + 12 >> 2] = b3;
+                f2[r3 + 16 >> 2] = 0;
+                f2[((c3 | 0) == 0 ? (f2[62] | 0) + 32 | 0 : c3 + 16 | 0) >> 2] = r3;
+                f2[73] = (f2[73] | 0) + 2;
+                switch ((v2(1) | 0) << 16 >> 16) {
+                  case 125: {
+                    c3 = 29;
+                    break e;
+                  }
+                  case 44:
+                    break;
+                  default: {
+                    c3 = 27;
+                    break e;
+                  }
+                }
+                i4 = (f2[73] | 0) + 2 | 0;
+                f2[73] = i4;
+                c3 = r3;
+              }
+              if ((c3 | 0) == 21) {
+                f2[73] = t3;
+                break;
+              } else if ((c3 | 0) == 25) {
+                f2[73] = t3;
+                break;
+              } else if ((c3 | 0) == 27) {
+                f2[73] = t3;
+                break;
+              } else if ((c3 | 0) == 29) {
+                b3 = f2[62] | 0;
+                f2[b3 + 16 >> 2] = n3;
+                f2[b3 + 12 >> 2] = (f2[73] | 0) + 2;
+                break;
+              }
+            }
+            f2[73] = t3 + -2;
+          }
+        } while (0);
+        return;
+      }
+      function h2() {
+        var e3 = 0, a3 = 0, r3 = 0, i4 = 0, c3 = 0, t3 = 0, n3 = 0;
+        e3 = f2[73] | 0;
+        c3 = (s2[e3 >> 1] | 0) == 123;
+        f2[73] = e3 + 2;
+        e3 = v2(1) | 0;
+        t3 = c3 ? 125 : 93;
+        e: while (1) {
+          if ((t3 | 0) == (e3 & 65535 | 0)) break;
+          i4 = f2[73] | 0;
+          if (i4 >>> 0 > (f2[74] | 0) >>> 0) break;
+          if ((e3 << 16 >> 16 == 46 ? (s2[i4 + 2 >> 1] | 0) == 46 : 0) ? (s2[i4 + 4 >> 1] | 0) == 46 : 0) {
+            f2[73] = i4 + 6;
+            e3 = P(v2(1) | 0) | 0;
+          } else n3 = 9;
+          a: do {
+            if ((n3 | 0) == 9) {
+              n3 = 0;
+              do {
+                if (c3) {
+                  do {
+                    if (e3 << 16 >> 16 == 91) {
+                      k3(0) | 0;
+                      f2[73] = (f2[73] | 0) + 2;
+                      a3 = i4;
+                    } else {
+                      if (re(e3) | 0) {
+                        C(e3);
+                        f2[73] = (f2[73] | 0) + 2;
+                        a3 = i4;
+                        break;
+                      }
+                      if ((e3 + -48 & 65535) >= 10) {
+                        H(e3) | 0;
+                        a3 = f2[73] | 0;
+                        break;
+                      }
+                      e3 = i4;
+                      r: while (1) {
+                        r3 = e3 + 2 | 0;
+                        a3 = s2[r3 >> 1] | 0;
+                        i: do {
+                          if ((a3 + -48 & 65535) >= 10) {
+                            switch (a3 << 16 >> 16) {
+                              case 67:
+                              case 68:
+                              case 70:
+                              case 97:
+                              case 65:
+                              case 99:
+                              case 100:
+                              case 102:
+                              case 46:
+                              case 66:
+                              case 69:
+                              case 79:
+                              case 88:
+                              case 95:
+                              case 98:
+                              case 101:
+                              case 110:
+                              case 111:
+                              case 120:
+                                break i;
+                              case 43:
+                              case 45:
+                                break;
+                              default:
+                                break r;
+                            }
+                            switch (s2[e3 >> 1] | 0) {
+                              case 69:
+                              case 101:
+                                break;
+                              default:
+                                break r;
+                            }
+                          }
+                        } while (0);
+                        e3 = r3;
+                      }
+                      f2[73] = r3;
+                      a3 = i4;
+                    }
+                  } while (0);
+                  e3 = v2(1) | 0;
+                  if (e3 << 16 >> 16 == 58) {
+                    f2[73] = (f2[73] | 0) + 2;
+                    e3 = P(v2(1) | 0) | 0;
+                    break;
+                  }
+                  if (a3 >>> 0 > i4 >>> 0) T(i4, a3, i4, a3);
+                } else if (e3 << 16 >> 16 == 44) {
+                  f2[73] = i4 + 2;
+                  e3 = v2(1) | 0;
+                  break a;
+                } else {
+                  e3 = P(e3) | 0;
+                  break;
+                }
+              } while (0);
+              if (e3 << 16 >> 16 == 61) e3 = k3(0) | 0;
+              if (e3 << 16 >> 16 != 44) break e;
+              f2[73] = (f2[73] | 0) + 2;
+              e3 = v2(1) | 0;
+            }
+          } while (0);
+        }
+        return;
+      }
+      function w2(e3) {
+        e3 = e3 | 0;
+        e: do {
+          switch (s2[e3 >> 1] | 0) {
+            case 100:
+              switch (s2[e3 + -2 >> 1] | 0) {
+                case 105: {
+                  e3 = E(e3 + -4 | 0, 94, 2) | 0;
+                  break e;
+                }
+                case 108: {
+                  e3 = E(e3 + -4 | 0, 98, 3) | 0;
+                  break e;
+                }
+                default: {
+                  e3 = 0;
+                  break e;
+                }
+              }
+            case 101:
+              switch (s2[e3 + -2 >> 1] | 0) {
+                case 115:
+                  switch (s2[e3 + -4 >> 1] | 0) {
+                    case 108: {
+                      e3 = z(e3 + -6 | 0, 101) | 0;
+                      break e;
+                    }
+                    case 97: {
+                      e3 = z(e3 + -6 | 0, 99) | 0;
+                      break e;
+                    }
+                    default: {
+                      e3 = 0;
+                      break e;
+                    }
+                  }
+                case 116: {
+                  e3 = E(e3 + -4 | 0, 104, 4) | 0;
+                  break e;
+                }
+                case 117: {
+                  e3 = E(e3 + -4 | 0, 112, 6) | 0;
+                  break e;
+                }
+                default: {
+                  e3 = 0;
+                  break e;
+                }
+              }
+            case 102: {
+              if ((s2[e3 + -2 >> 1] | 0) == 111 ? (s2[e3 + -4 >> 1] | 0) == 101 : 0) switch (s2[e3 + -6 >> 1] | 0) {
+                case 99: {
+                  e3 = E(e3 + -8 | 0, 124, 6) | 0;
+                  break e;
+                }
+                case 112: {
+                  e3 = E(e3 + -8 | 0, 136, 2) | 0;
+                  break e;
+                }
+                default: {
+                  e3 = 0;
+                  break e;
+                }
+              }
+              else e3 = 0;
+              break;
+            }
+            case 107: {
+              e3 = E(e3 + -2 | 0, 140, 4) | 0;
+              break;
+            }
+            case 110: {
+              if (z(e3 + -2 | 0, 105) | 0) e3 = 1;
+              else e3 = E(e3 + -2 | 0, 148, 5) | 0;
+              break;
+            }
+            case 111: {
+              e3 = z(e3 + -2 | 0, 100) | 0;
+              break;
+            }
+            case 114: {
+              e3 = E(e3 + -2 | 0, 158, 7) | 0;
+              break;
+            }
+            case 116: {
+              e3 = E(e3 + -2 | 0, 172, 4) | 0;
+              break;
+            }
+            case 119:
+              switch (s2[e3 + -2 >> 1] | 0) {
+                case 101: {
+                  e3 = z(e3 + -4 | 0, 110) | 0;
+                  break e;
+                }
+                case 111: {
+                  e3 = E(e3 + -4 | 0, 180, 3) | 0;
+                  break e;
+                }
+                default: {
+                  e3 = 0;
+                  break e;
+                }
+              }
+            default:
+              e3 = 0;
+          }
+        } while (0);
+        return e3 | 0;
+      }
+      function d2() {
+        var e3 = 0, a3 = 0, r3 = 0;
+        a3 = f2[74] | 0;
+        r3 = f2[73] | 0;
+        e: while (1) {
+          e3 = r3 + 2 | 0;
+          if (r3 >>> 0 >= a3 >>> 0) {
+            a3 = 10;
+            break;
+          }
+          switch (s2[e3 >> 1] | 0) {
+            case 96: {
+              a3 = 7;
+              break e;
+            }
+            case 36: {
+              if ((s2[r3 + 4 >> 1] | 0) == 123) {
+                a3 = 6;
+                break e;
+              }
+              break;
+            }
+            case 92: {
+              e3 = r3 + 4 | 0;
+              break;
+            }
+            default: {
+            }
+          }
+          r3 = e3;
+        }
+        if ((a3 | 0) == 6) {
+          e3 = r3 + 4 | 0;
+          f2[73] = e3;
+          a3 = f2[71] | 0;
+          r3 = s2[402] | 0;
+          f2[a3 + ((r3 & 65535) << 3) >> 2] = 4;
+          s2[402] = r3 + 1 << 16 >> 16;
+          f2[a3 + ((r3 & 65535) << 3) + 4 >> 2] = e3;
+        } else if ((a3 | 0) == 7) {
+          f2[73] = e3;
+          a3 = f2[71] | 0;
+          r3 = (s2[402] | 0) + -1 << 16 >> 16;
+          s2[402] = r3;
+          if ((f2[a3 + ((r3 & 65535) << 3) >> 2] | 0) != 3) ae();
+        } else if ((a3 | 0) == 10) {
+          f2[73] = e3;
+          ae();
+        }
+        return;
+      }
+      function v2(e3) {
+        e3 = e3 | 0;
+        var a3 = 0, r3 = 0, i4 = 0;
+        r3 = f2[73] | 0;
+        e: do {
+          a3 = s2[r3 >> 1] | 0;
+          a: do {
+            if (a3 << 16 >> 16 != 47) if (e3) if (L(a3) | 0) break;
+            else break e;
+            else if (M(a3) | 0) break;
+            else break e;
+            else switch (s2[r3 + 2 >> 1] | 0) {
+              case 47: {
+                F();
+                break a;
+              }
+              case 42: {
+                x(e3);
+                break a;
+              }
+              default: {
+                a3 = 47;
+                break e;
+              }
+            }
+          } while (0);
+          i4 = f2[73] | 0;
+          r3 = i4 + 2 | 0;
+          f2[73] = r3;
+        } while (i4 >>> 0 < (f2[74] | 0) >>> 0);
+        return a3 | 0;
+      }
+      function A(e3, a3, r3, s3) {
+        e3 = e3 | 0;
+        a3 = a3 | 0;
+        r3 = r3 | 0;
+        s3 = s3 | 0;
+        var c3 = 0, t3 = 0;
+        t3 = f2[67] | 0;
+        f2[67] = t3 + 40;
+        c3 = f2[62] | 0;
+        f2[((c3 | 0) == 0 ? 232 : c3 + 36 | 0) >> 2] = t3;
+        f2[63] = c3;
+        f2[62] = t3;
+        f2[t3 + 8 >> 2] = e3;
+        if (2 == (s3 | 0)) {
+          e3 = 3;
+          c3 = r3;
+        } else {
+          e3 = 1 == (s3 | 0) ? 1 : 2;
+          c3 = 1 == (s3 | 0) ? r3 + 2 | 0 : 0;
+        }
+        f2[t3 + 12 >> 2] = c3;
+        f2[t3 + 28 >> 2] = e3;
+        f2[t3 >> 2] = a3;
+        f2[t3 + 4 >> 2] = r3;
+        f2[t3 + 16 >> 2] = 0;
+        f2[t3 + 20 >> 2] = s3;
+        i3[t3 + 24 >> 0] = 1 == (s3 | 0) & 1;
+        f2[t3 + 32 >> 2] = 0;
+        f2[t3 + 36 >> 2] = 0;
+        if (1 == (s3 | 0) | 2 == (s3 | 0)) i3[807] = 1;
+        return;
+      }
+      function C(e3) {
+        e3 = e3 | 0;
+        var a3 = 0, r3 = 0, i4 = 0, c3 = 0;
+        c3 = f2[74] | 0;
+        a3 = f2[73] | 0;
+        while (1) {
+          i4 = a3 + 2 | 0;
+          if (a3 >>> 0 >= c3 >>> 0) {
+            a3 = 9;
+            break;
+          }
+          r3 = s2[i4 >> 1] | 0;
+          if (r3 << 16 >> 16 == e3 << 16 >> 16) {
+            a3 = 10;
+            break;
+          }
+          if (r3 << 16 >> 16 == 92) {
+            r3 = a3 + 4 | 0;
+            if ((s2[r3 >> 1] | 0) == 13) {
+              a3 = a3 + 6 | 0;
+              a3 = (s2[a3 >> 1] | 0) == 10 ? a3 : r3;
+            } else a3 = r3;
+          } else if (be(r3) | 0) {
+            a3 = 9;
+            break;
+          } else a3 = i4;
+        }
+        if ((a3 | 0) == 9) {
+          f2[73] = i4;
+          ae();
+        } else if ((a3 | 0) == 10) f2[73] = i4;
+        return;
+      }
+      function g(e3) {
+        e3 = e3 | 0;
+        var a3 = 0, r3 = 0;
+        a3 = s2[e3 >> 1] | 0;
+        if (L(a3) | 0) r3 = 3;
+        else switch (a3 << 16 >> 16) {
+          case 41:
+          case 125:
+          case 93: {
+            r3 = 3;
+            break;
+          }
+          default:
+            e3 = 0;
+        }
+        e: do {
+          if ((r3 | 0) == 3) {
+            r3 = f2[3] | 0;
+            while (1) {
+              if (e3 >>> 0 <= r3 >>> 0) break;
+              e3 = e3 + -2 | 0;
+              if (!(L(a3) | 0)) break;
+              a3 = s2[e3 >> 1] | 0;
+            }
+            switch (a3 << 16 >> 16) {
+              case 41:
+              case 125:
+              case 93: {
+                e3 = 1;
+                break e;
+              }
+              default: {
+              }
+            }
+            e3 = (O(a3) | 0) ^ 1;
+          }
+        } while (0);
+        return e3 | 0;
+      }
+      function p(e3, a3) {
+        e3 = e3 | 0;
+        a3 = a3 | 0;
+        var r3 = 0, i4 = 0, c3 = 0, t3 = 0;
+        r3 = f2[73] | 0;
+        i4 = s2[r3 >> 1] | 0;
+        c3 = (e3 | 0) == (a3 | 0) ? 0 : e3;
+        t3 = (e3 | 0) == (a3 | 0) ? 0 : a3;
+        if (i4 << 16 >> 16 == 97) {
+          f2[73] = r3 + 4;
+          r3 = v2(1) | 0;
+          e3 = f2[73] | 0;
+          if (re(r3) | 0) {
+            C(r3);
+            a3 = (f2[73] | 0) + 2 | 0;
+            f2[73] = a3;
+          } else {
+            H(r3) | 0;
+            a3 = f2[73] | 0;
+          }
+          i4 = v2(1) | 0;
+          r3 = f2[73] | 0;
+        }
+        if ((r3 | 0) != (e3 | 0)) T(e3, a3, c3, t3);
+        return i4 | 0;
+      }
+      function y() {
+        var e3 = 0, a3 = 0, r3 = 0, i4 = 0;
+        i4 = f2[73] | 0;
+        r3 = f2[74] | 0;
+        a3 = i4;
+        e: while (1) {
+          e3 = a3 + 2 | 0;
+          if (a3 >>> 0 >= r3 >>> 0) {
+            a3 = 7;
+            break;
+          }
+          switch (s2[e3 >> 1] | 0) {
+            case 96: {
+              a3 = 8;
+              break e;
+            }
+            case 92: {
+              e3 = a3 + 4 | 0;
+              break;
+            }
+            case 36: {
+              if ((s2[a3 + 4 >> 1] | 0) == 123) {
+                a3 = 7;
+                break e;
+              }
+              break;
+            }
+            default: {
+            }
+          }
+          a3 = e3;
+        }
+        if ((a3 | 0) == 7) {
+          f2[73] = i4;
+          e3 = 0;
+        } else if ((a3 | 0) == 8) {
+          f2[73] = e3;
+          e3 = 1;
+        }
+        return e3 | 0;
+      }
+      function m() {
+        var e3 = 0, a3 = 0, r3 = 0;
+        r3 = f2[74] | 0;
+        a3 = f2[73] | 0;
+        e: while (1) {
+          e3 = a3 + 2 | 0;
+          if (a3 >>> 0 >= r3 >>> 0) {
+            a3 = 6;
+            break;
+          }
+          switch (s2[e3 >> 1] | 0) {
+            case 13:
+            case 10: {
+              a3 = 6;
+              break e;
+            }
+            case 93: {
+              a3 = 7;
+              break e;
+            }
+            case 92: {
+              e3 = a3 + 4 | 0;
+              break;
+            }
+            default: {
+            }
+          }
+          a3 = e3;
+        }
+        if ((a3 | 0) == 6) {
+          f2[73] = e3;
+          ae();
+          e3 = 0;
+        } else if ((a3 | 0) == 7) {
+          f2[73] = e3;
+          e3 = 93;
+        }
+        return e3 | 0;
+      }
+      function I() {
+        var e3 = 0, a3 = 0;
+        e: while (1) {
+          e3 = f2[73] | 0;
+          f2[73] = e3 + 2;
+          if (e3 >>> 0 >= (f2[74] | 0) >>> 0) {
+            a3 = 7;
+            break;
+          }
+          switch (s2[e3 + 2 >> 1] | 0) {
+            case 13:
+            case 10: {
+              a3 = 7;
+              break e;
+            }
+            case 47:
+              break e;
+            case 91: {
+              m() | 0;
+              break;
+            }
+            case 92: {
+              f2[73] = e3 + 4;
+              break;
+            }
+            default: {
+            }
+          }
+        }
+        if ((a3 | 0) == 7) ae();
+        return;
+      }
+      function U(e3) {
+        e3 = e3 | 0;
+        switch (s2[e3 >> 1] | 0) {
+          case 62: {
+            e3 = (s2[e3 + -2 >> 1] | 0) == 61;
+            break;
+          }
+          case 41:
+          case 59: {
+            e3 = 1;
+            break;
+          }
+          case 104: {
+            e3 = E(e3 + -2 | 0, 206, 4) | 0;
+            break;
+          }
+          case 121: {
+            e3 = E(e3 + -2 | 0, 214, 6) | 0;
+            break;
+          }
+          case 101: {
+            e3 = E(e3 + -2 | 0, 226, 3) | 0;
+            break;
+          }
+          default:
+            e3 = 0;
+        }
+        return e3 | 0;
+      }
+      function x(e3) {
+        e3 = e3 | 0;
+        var a3 = 0, r3 = 0, i4 = 0, c3 = 0, t3 = 0;
+        c3 = (f2[73] | 0) + 2 | 0;
+        f2[73] = c3;
+        r3 = f2[74] | 0;
+        while (1) {
+          a3 = c3 + 2 | 0;
+          if (c3 >>> 0 >= r3 >>> 0) break;
+          i4 = s2[a3 >> 1] | 0;
+          if (!e3 ? be(i4) | 0 : 0) break;
+          if (i4 << 16 >> 16 == 42 ? (s2[c3 + 4 >> 1] | 0) == 47 : 0) {
+            t3 = 8;
+            break;
+          }
+          c3 = a3;
+        }
+        if ((t3 | 0) == 8) {
+          f2[73] = a3;
+          a3 = c3 + 4 | 0;
+        }
+        f2[73] = a3;
+        return;
+      }
+      function S(e3, a3, r3) {
+        e3 = e3 | 0;
+        a3 = a3 | 0;
+        r3 = r3 | 0;
+        var s3 = 0, f3 = 0;
+        e: do {
+          if (!r3) e3 = 0;
+          else {
+            while (1) {
+              s3 = i3[e3 >> 0] | 0;
+              f3 = i3[a3 >> 0] | 0;
+              if (s3 << 24 >> 24 != f3 << 24 >> 24) break;
+              r3 = r3 + -1 | 0;
+              if (!r3) {
+                e3 = 0;
+                break e;
+              } else {
+                e3 = e3 + 1 | 0;
+                a3 = a3 + 1 | 0;
+              }
+            }
+            e3 = (s3 & 255) - (f3 & 255) | 0;
+          }
+        } while (0);
+        return e3 | 0;
+      }
+      function O(e3) {
+        e3 = e3 | 0;
+        e: do {
+          switch (e3 << 16 >> 16) {
+            case 38:
+            case 37:
+            case 33: {
+              e3 = 1;
+              break;
+            }
+            default:
+              if ((e3 & -8) << 16 >> 16 == 40 | (e3 + -58 & 65535) < 6) e3 = 1;
+              else {
+                switch (e3 << 16 >> 16) {
+                  case 91:
+                  case 93:
+                  case 94: {
+                    e3 = 1;
+                    break e;
+                  }
+                  default: {
+                  }
+                }
+                e3 = (e3 + -123 & 65535) < 4;
+              }
+          }
+        } while (0);
+        return e3 | 0;
+      }
+      function $(e3) {
+        e3 = e3 | 0;
+        e: do {
+          switch (e3 << 16 >> 16) {
+            case 38:
+            case 37:
+            case 33:
+              break;
+            default:
+              if (!((e3 + -58 & 65535) < 6 | (e3 + -40 & 65535) < 7 & e3 << 16 >> 16 != 41)) {
+                switch (e3 << 16 >> 16) {
+                  case 91:
+                  case 94:
+                    break e;
+                  default: {
+                  }
+                }
+                return e3 << 16 >> 16 != 125 & (e3 + -123 & 65535) < 4 | 0;
+              }
+          }
+        } while (0);
+        return 1;
+      }
+      function T(e3, a3, r3, s3) {
+        e3 = e3 | 0;
+        a3 = a3 | 0;
+        r3 = r3 | 0;
+        s3 = s3 | 0;
+        var c3 = 0, t3 = 0;
+        c3 = f2[67] | 0;
+        f2[67] = c3 + 24;
+        t3 = f2[64] | 0;
+        f2[((t3 | 0) == 0 ? 236 : t3 + 20 | 0) >> 2] = c3;
+        f2[64] = c3;
+        f2[c3 >> 2] = e3;
+        f2[c3 + 4 >> 2] = a3;
+        f2[c3 + 8 >> 2] = r3;
+        f2[c3 + 12 >> 2] = s3;
+        f2[c3 + 16 >> 2] = f2[65];
+        f2[c3 + 20 >> 2] = 0;
+        i3[807] = 1;
+        return;
+      }
+      function j(e3) {
+        e3 = e3 | 0;
+        var a3 = 0;
+        a3 = s2[e3 >> 1] | 0;
+        e: do {
+          if ((a3 + -9 & 65535) >= 5) {
+            switch (a3 << 16 >> 16) {
+              case 160:
+              case 32: {
+                a3 = 1;
+                break e;
+              }
+              default: {
+              }
+            }
+            if (O(a3) | 0) return a3 << 16 >> 16 != 46 | (N(e3) | 0) | 0;
+            else a3 = 0;
+          } else a3 = 1;
+        } while (0);
+        return a3 | 0;
+      }
+      function B(e3) {
+        e3 = e3 | 0;
+        var a3 = 0, r3 = 0;
+        r3 = n2;
+        n2 = n2 + 16 | 0;
+        f2[r3 >> 2] = 0;
+        f2[66] = e3;
+        a3 = f2[3] | 0;
+        s2[a3 + (e3 << 1) >> 1] = 0;
+        f2[r3 >> 2] = a3 + (e3 << 1) + 2;
+        f2[67] = a3 + (e3 << 1) + 2;
+        f2[58] = 0;
+        f2[62] = 0;
+        f2[60] = 0;
+        f2[59] = 0;
+        f2[64] = 0;
+        f2[61] = 0;
+        n2 = r3;
+        return a3 | 0;
+      }
+      function E(e3, a3, r3) {
+        e3 = e3 | 0;
+        a3 = a3 | 0;
+        r3 = r3 | 0;
+        var i4 = 0, s3 = 0;
+        s3 = e3 + (0 - r3 << 1) + 2 | 0;
+        i4 = f2[3] | 0;
+        if (s3 >>> 0 >= i4 >>> 0 ? (S(s3, a3, r3 << 1) | 0) == 0 : 0) if ((s3 | 0) == (i4 | 0)) i4 = 1;
+        else i4 = j(e3 + (0 - r3 << 1) | 0) | 0;
+        else i4 = 0;
+        return i4 | 0;
+      }
+      function P(e3) {
+        e3 = e3 | 0;
+        var a3 = 0;
+        switch (e3 << 16 >> 16) {
+          case 91:
+          case 123: {
+            h2();
+            f2[73] = (f2[73] | 0) + 2;
+            break;
+          }
+          default: {
+            a3 = f2[73] | 0;
+            H(e3) | 0;
+            e3 = f2[73] | 0;
+            if (e3 >>> 0 > a3 >>> 0) T(a3, e3, a3, e3);
+          }
+        }
+        return v2(1) | 0;
+      }
+      function q(e3) {
+        e3 = e3 | 0;
+        switch (s2[e3 >> 1] | 0) {
+          case 107: {
+            e3 = E(e3 + -2 | 0, 140, 4) | 0;
+            break;
+          }
+          case 101: {
+            if ((s2[e3 + -2 >> 1] | 0) == 117) e3 = E(e3 + -4 | 0, 112, 6) | 0;
+            else e3 = 0;
+            break;
+          }
+          default:
+            e3 = 0;
+        }
+        return e3 | 0;
+      }
+      function z(e3, a3) {
+        e3 = e3 | 0;
+        a3 = a3 | 0;
+        var r3 = 0;
+        r3 = f2[3] | 0;
+        if (r3 >>> 0 <= e3 >>> 0 ? (s2[e3 >> 1] | 0) == a3 << 16 >> 16 : 0) if ((r3 | 0) == (e3 | 0)) r3 = 1;
+        else r3 = D(s2[e3 + -2 >> 1] | 0) | 0;
+        else r3 = 0;
+        return r3 | 0;
+      }
+      function D(e3) {
+        e3 = e3 | 0;
+        e: do {
+          if ((e3 + -9 & 65535) < 5) e3 = 1;
+          else {
+            switch (e3 << 16 >> 16) {
+              case 32:
+              case 160: {
+                e3 = 1;
+                break e;
+              }
+              default: {
+              }
+            }
+            e3 = e3 << 16 >> 16 != 46 & (O(e3) | 0);
+          }
+        } while (0);
+        return e3 | 0;
+      }
+      function F() {
+        var e3 = 0, a3 = 0, r3 = 0;
+        e3 = f2[74] | 0;
+        r3 = f2[73] | 0;
+        e: while (1) {
+          a3 = r3 + 2 | 0;
+          if (r3 >>> 0 >= e3 >>> 0) break;
+          switch (s2[a3 >> 1] | 0) {
+            case 13:
+            case 10:
+              break e;
+            default:
+              r3 = a3;
+          }
+        }
+        f2[73] = a3;
+        return;
+      }
+      function G(e3) {
+        e3 = e3 | 0;
+        e: do {
+          if (((e3 & -33) + -65 & 65535) < 26 | (e3 + -48 & 65535) < 10) e3 = 1;
+          else {
+            switch (e3 << 16 >> 16) {
+              case 36:
+              case 95: {
+                e3 = 1;
+                break e;
+              }
+              default: {
+              }
+            }
+            e3 = (e3 & 65535) > 127;
+          }
+        } while (0);
+        return e3 | 0;
+      }
+      function H(e3) {
+        e3 = e3 | 0;
+        while (1) {
+          if (L(e3) | 0) break;
+          if (O(e3) | 0) break;
+          e3 = (f2[73] | 0) + 2 | 0;
+          f2[73] = e3;
+          e3 = s2[e3 >> 1] | 0;
+          if (!(e3 << 16 >> 16)) {
+            e3 = 0;
+            break;
+          }
+        }
+        return e3 | 0;
+      }
+      function J() {
+        var e3 = 0;
+        e3 = f2[(f2[60] | 0) + 20 >> 2] | 0;
+        switch (e3 | 0) {
+          case 1: {
+            e3 = -1;
+            break;
+          }
+          case 2: {
+            e3 = -2;
+            break;
+          }
+          default:
+            e3 = e3 - (f2[3] | 0) >> 1;
+        }
+        return e3 | 0;
+      }
+      function K(e3) {
+        e3 = e3 | 0;
+        if (!(E(e3, 186, 5) | 0) ? !(E(e3, 196, 3) | 0) : 0) e3 = E(e3, 202, 2) | 0;
+        else e3 = 1;
+        return e3 | 0;
+      }
+      function L(e3) {
+        e3 = e3 | 0;
+        switch (e3 << 16 >> 16) {
+          case 160:
+          case 9:
+          case 10:
+          case 11:
+          case 12:
+          case 13:
+          case 32: {
+            e3 = 1;
+            break;
+          }
+          default:
+            e3 = 0;
+        }
+        return e3 | 0;
+      }
+      function M(e3) {
+        e3 = e3 | 0;
+        switch (e3 << 16 >> 16) {
+          case 160:
+          case 32:
+          case 12:
+          case 11:
+          case 9: {
+            e3 = 1;
+            break;
+          }
+          default:
+            e3 = 0;
+        }
+        return e3 | 0;
+      }
+      function N(e3) {
+        e3 = e3 | 0;
+        if ((s2[e3 >> 1] | 0) == 46 ? (s2[e3 + -2 >> 1] | 0) == 46 : 0) e3 = (s2[e3 + -4 >> 1] | 0) == 46;
+        else e3 = 0;
+        return e3 | 0;
+      }
+      function Q() {
+        var e3 = 0;
+        e3 = f2[69] | 0;
+        e3 = f2[((e3 | 0) == 0 ? (f2[60] | 0) + 32 | 0 : e3 + 16 | 0) >> 2] | 0;
+        f2[69] = e3;
+        return (e3 | 0) != 0 | 0;
+      }
+      function R(e3) {
+        e3 = e3 | 0;
+        if ((f2[3] | 0) == (e3 | 0)) e3 = 1;
+        else e3 = j(e3 + -2 | 0) | 0;
+        return e3 | 0;
+      }
+      function V() {
+        var e3 = 0;
+        e3 = f2[(f2[61] | 0) + 12 >> 2] | 0;
+        if (!e3) e3 = -1;
+        else e3 = e3 - (f2[3] | 0) >> 1;
+        return e3 | 0;
+      }
+      function W() {
+        var e3 = 0;
+        e3 = f2[(f2[60] | 0) + 12 >> 2] | 0;
+        if (!e3) e3 = -1;
+        else e3 = e3 - (f2[3] | 0) >> 1;
+        return e3 | 0;
+      }
+      function X() {
+        var e3 = 0;
+        e3 = f2[(f2[61] | 0) + 8 >> 2] | 0;
+        if (!e3) e3 = -1;
+        else e3 = e3 - (f2[3] | 0) >> 1;
+        return e3 | 0;
+      }
+      function Y() {
+        var e3 = 0;
+        e3 = f2[(f2[60] | 0) + 16 >> 2] | 0;
+        if (!e3) e3 = -1;
+        else e3 = e3 - (f2[3] | 0) >> 1;
+        return e3 | 0;
+      }
+      function Z() {
+        var e3 = 0;
+        e3 = f2[(f2[60] | 0) + 4 >> 2] | 0;
+        if (!e3) e3 = -1;
+        else e3 = e3 - (f2[3] | 0) >> 1;
+        return e3 | 0;
+      }
+      function _() {
+        var e3 = 0;
+        e3 = f2[60] | 0;
+        e3 = f2[((e3 | 0) == 0 ? 232 : e3 + 36 | 0) >> 2] | 0;
+        f2[60] = e3;
+        return (e3 | 0) != 0 | 0;
+      }
+      function ee() {
+        var e3 = 0;
+        e3 = f2[61] | 0;
+        e3 = f2[((e3 | 0) == 0 ? 236 : e3 + 20 | 0) >> 2] | 0;
+        f2[61] = e3;
+        return (e3 | 0) != 0 | 0;
+      }
+      function ae() {
+        i3[806] = 1;
+        f2[68] = (f2[73] | 0) - (f2[3] | 0) >> 1;
+        f2[73] = (f2[74] | 0) + 2;
+        return;
+      }
+      function re(e3) {
+        e3 = e3 | 0;
+        return e3 << 16 >> 16 == 39 | e3 << 16 >> 16 == 34 | 0;
+      }
+      function ie() {
+        return (f2[(f2[61] | 0) + 16 >> 2] | 0) - (f2[3] | 0) >> 1 | 0;
+      }
+      function se() {
+        return (f2[(f2[69] | 0) + 12 >> 2] | 0) - (f2[3] | 0) >> 1 | 0;
+      }
+      function fe() {
+        return (f2[(f2[69] | 0) + 8 >> 2] | 0) - (f2[3] | 0) >> 1 | 0;
+      }
+      function ce() {
+        return (f2[(f2[69] | 0) + 4 >> 2] | 0) - (f2[3] | 0) >> 1 | 0;
+      }
+      function te() {
+        return (f2[(f2[60] | 0) + 8 >> 2] | 0) - (f2[3] | 0) >> 1 | 0;
+      }
+      function ne() {
+        return (f2[(f2[61] | 0) + 4 >> 2] | 0) - (f2[3] | 0) >> 1 | 0;
+      }
+      function be(e3) {
+        e3 = e3 | 0;
+        return e3 << 16 >> 16 == 13 | e3 << 16 >> 16 == 10 | 0;
+      }
+      function ke() {
+        return (f2[f2[69] >> 2] | 0) - (f2[3] | 0) >> 1 | 0;
+      }
+      function le() {
+        return (f2[f2[60] >> 2] | 0) - (f2[3] | 0) >> 1 | 0;
+      }
+      function ue() {
+        return (f2[f2[61] >> 2] | 0) - (f2[3] | 0) >> 1 | 0;
+      }
+      function oe() {
+        return c2[(f2[60] | 0) + 24 >> 0] | 0 | 0;
+      }
+      function he(e3) {
+        e3 = e3 | 0;
+        f2[3] = e3;
+        return;
+      }
+      function we() {
+        return f2[(f2[60] | 0) + 28 >> 2] | 0;
+      }
+      function de() {
+        return (i3[807] | 0) != 0 | 0;
+      }
+      function ve() {
+        return (i3[808] | 0) != 0 | 0;
+      }
+      function Ae() {
+        f2[69] = 0;
+        return;
+      }
+      function Ce() {
+        return f2[68] | 0;
+      }
+      function ge(e3, a3) {
+        e3 = e3 | 0;
+        a3 = a3 | 0;
+        n2 = e3 + a3 + 15 & -16;
+        return a3 | 0;
+      }
+      return { su: ge, ai: Y, ake: ce, aks: ke, ave: se, avs: fe, e: Ce, ee: ne, ele: V, els: X, es: ue, ess: ie, f: ve, id: J, ie: Z, ip: oe, is: le, it: we, ms: de, p: b2, ra: Q, re: ee, ri: _, rsa: Ae, sa: B, se: W, ses: he, ss: te };
+    })("undefined" != typeof globalThis ? globalThis : self, {}, a), r = e.su(i2 - (2 << 17), 1040);
+  }
+  const h = c.length + 1;
+  e.ses(r), e.sa(h - 1), s(c, new Uint16Array(a, r, h)), e.p() || (n = e.e(), o());
+  const w = [], d = [];
+  for (; e.ri(); ) {
+    const a2 = e.is(), r2 = e.ie(), i3 = e.ai(), s2 = e.id(), f2 = e.ss(), t2 = e.se(), n2 = e.it();
+    let k3;
+    e.ip() && (k3 = b(-1 === s2 ? a2 : a2 + 1, c.charCodeAt(-1 === s2 ? a2 - 1 : a2)));
+    let l3 = null;
+    for (l3 = [], e.rsa(); e.ra(); ) {
+      const a3 = e.aks(), r3 = e.ake(), i4 = e.avs(), s3 = e.ave();
+      l3.push([v(a3, r3), v(i4, s3)]);
+    }
+    l3 = l3.length > 0 ? l3 : null, w.push({ t: n2, n: k3, s: a2, e: r2, ss: f2, se: t2, d: s2, a: i3, at: l3 });
+  }
+  for (; e.re(); ) {
+    const a2 = e.es(), r2 = e.ee(), i3 = e.els(), s2 = e.ele(), f2 = i3 < 0 ? void 0 : v(i3, s2), c2 = v(a2, r2);
+    d.push({ s: a2, e: r2, ls: i3, le: s2, ss: e.ess(), n: c2, ln: f2 });
+  }
+  return [w, d, !!e.f(), !!e.ms()];
+  function v(e2, a2) {
+    const r2 = c.charCodeAt(e2);
+    return 34 === r2 || 39 === r2 ? b(e2 + 1, r2) : c.slice(e2, a2);
+  }
+}
+function b(e2, a2) {
+  n = e2;
+  let r2 = "", i3 = n;
+  for (; ; ) {
+    n >= c.length && o();
+    const e3 = c.charCodeAt(n);
+    if (e3 === a2) break;
+    92 === e3 ? (r2 += c.slice(i3, n), r2 += k(), i3 = n) : (8232 === e3 || 8233 === e3 || u(e3) && 96 !== a2 && o(), ++n);
+  }
+  return r2 += c.slice(i3, n++), r2;
+}
+function k() {
+  let e2 = c.charCodeAt(++n);
+  switch (++n, e2) {
+    case 110:
+      return "\n";
+    case 114:
+      return "\r";
+    case 120:
+      return String.fromCharCode(l(2));
+    case 117:
+      return (function() {
+        const e3 = c.charCodeAt(n);
+        let a2;
+        123 === e3 ? (++n, a2 = l(c.indexOf("}", n) - n), ++n, a2 > 1114111 && o()) : a2 = l(4);
+        return a2 <= 65535 ? String.fromCharCode(a2) : (a2 -= 65536, String.fromCharCode(55296 + (a2 >> 10), 56320 + (1023 & a2)));
+      })();
+    case 116:
+      return "	";
+    case 98:
+      return "\b";
+    case 118:
+      return "\v";
+    case 102:
+      return "\f";
+    case 13:
+      10 === c.charCodeAt(n) && ++n;
+    case 10:
+      return "";
+    case 56:
+    case 57:
+      o();
+    default:
+      if (e2 >= 48 && e2 <= 55) {
+        let a2 = c.substr(n - 1, 3).match(/^[0-7]+/)[0], r2 = parseInt(a2, 8);
+        return r2 > 255 && (a2 = a2.slice(0, -1), r2 = parseInt(a2, 8)), n += a2.length - 1, e2 = c.charCodeAt(n), "0" === a2 && 56 !== e2 && 57 !== e2 || o(), String.fromCharCode(r2);
+      }
+      return u(e2) ? "" : String.fromCharCode(e2);
+  }
+}
+function l(e2) {
+  const a2 = n;
+  let r2 = 0, i3 = 0;
+  for (let a3 = 0; a3 < e2; ++a3, ++n) {
+    let e3, s2 = c.charCodeAt(n);
+    if (95 !== s2) {
+      if (s2 >= 97) e3 = s2 - 97 + 10;
+      else if (s2 >= 65) e3 = s2 - 65 + 10;
+      else {
+        if (!(s2 >= 48 && s2 <= 57)) break;
+        e3 = s2 - 48;
+      }
+      if (e3 >= 16) break;
+      i3 = s2, r2 = 16 * r2 + e3;
+    } else 95 !== i3 && 0 !== a3 || o(), i3 = s2;
+  }
+  return 95 !== i3 && n - a2 === e2 || o(), r2;
+}
+function u(e2) {
+  return 13 === e2 || 10 === e2;
+}
+function o() {
+  throw Object.assign(Error(`Parse error ${t}:${c.slice(0, n).split("\n").length}:${n - c.lastIndexOf("\n", n - 1)}`), { idx: n });
+}
 
 // src/workspace/reads/javascript.ts
-var ready = false;
 function moduleSpecifiers(source) {
-  if (!ready) {
-    initSync();
-    ready = true;
-  }
   const specifiers = [];
   const errors = [];
   let text = source;
@@ -6631,12 +9108,12 @@ function requireCalls(source) {
   return { specifiers };
 }
 function requireCall(w) {
-  const n = w.length;
-  const label = (i2) => w[n - i2]?.type.label;
-  const isRequire = (i2) => label(i2) === "name" && w[n - i2].value === "require" && label(i2 - 1) === "(";
+  const n2 = w.length;
+  const label = (i3) => w[n2 - i3]?.type.label;
+  const isRequire = (i3) => label(i3) === "name" && w[n2 - i3].value === "require" && label(i3 - 1) === "(";
   if (label(1) !== ")") return void 0;
-  if (label(2) === "string" && isRequire(4)) return w[n - 2].value;
-  if (label(2) === "`" && label(3) === "template" && label(4) === "`" && isRequire(6)) return w[n - 3].value;
+  if (label(2) === "string" && isRequire(4)) return w[n2 - 2].value;
+  if (label(2) === "`" && label(3) === "template" && label(4) === "`" && isRequire(6)) return w[n2 - 3].value;
   return void 0;
 }
 
@@ -6647,39 +9124,39 @@ var IDENT = /[A-Za-z0-9_\u0080-\uffff]/;
 function tokens(source) {
   const out = [];
   let depth = 0;
-  let i2 = 0;
+  let i3 = 0;
   const end = () => {
     if (out.length > 0 && out[out.length - 1].kind !== "end") out.push({ kind: "end", value: "" });
   };
-  while (i2 < source.length) {
-    const c = source[i2];
-    if (c === "#") {
-      const newline = source.indexOf("\n", i2);
-      i2 = newline === -1 ? source.length : newline;
-    } else if (c === "\\" && (source[i2 + 1] === "\n" || source[i2 + 1] === "\r" && source[i2 + 2] === "\n")) {
-      i2 += source[i2 + 1] === "\n" ? 2 : 3;
-    } else if (c === "\n") {
+  while (i3 < source.length) {
+    const c2 = source[i3];
+    if (c2 === "#") {
+      const newline = source.indexOf("\n", i3);
+      i3 = newline === -1 ? source.length : newline;
+    } else if (c2 === "\\" && (source[i3 + 1] === "\n" || source[i3 + 1] === "\r" && source[i3 + 2] === "\n")) {
+      i3 += source[i3 + 1] === "\n" ? 2 : 3;
+    } else if (c2 === "\n") {
       if (depth === 0) end();
-      i2++;
-    } else if (c === " " || c === "	" || c === "\r" || c === "\f") {
-      i2++;
-    } else if (c === '"' || c === "'") {
-      i2 = string(source, i2, "", out);
-    } else if (IDENT_START.test(c)) {
-      let j = i2 + 1;
+      i3++;
+    } else if (c2 === " " || c2 === "	" || c2 === "\r" || c2 === "\f") {
+      i3++;
+    } else if (c2 === '"' || c2 === "'") {
+      i3 = string(source, i3, "", out);
+    } else if (IDENT_START.test(c2)) {
+      let j = i3 + 1;
       while (j < source.length && IDENT.test(source[j])) j++;
-      const word = source.slice(i2, j);
-      if ((source[j] === '"' || source[j] === "'") && STRING_PREFIX.test(word)) i2 = string(source, j, word.toLowerCase(), out);
+      const word = source.slice(i3, j);
+      if ((source[j] === '"' || source[j] === "'") && STRING_PREFIX.test(word)) i3 = string(source, j, word.toLowerCase(), out);
       else {
         out.push({ kind: "name", value: word });
-        i2 = j;
+        i3 = j;
       }
     } else {
-      if ("([{".includes(c)) depth++;
-      else if (")]}".includes(c)) depth = Math.max(0, depth - 1);
-      if (depth === 0 && (c === ";" || c === ":")) end();
-      else out.push({ kind: "op", value: c });
-      i2++;
+      if ("([{".includes(c2)) depth++;
+      else if (")]}".includes(c2)) depth = Math.max(0, depth - 1);
+      if (depth === 0 && (c2 === ";" || c2 === ":")) end();
+      else out.push({ kind: "op", value: c2 });
+      i3++;
     }
   }
   end();
@@ -6690,51 +9167,51 @@ function string(source, at2, prefix, out) {
   const triple = source.startsWith(quote.repeat(3), at2);
   const delimiter = triple ? quote.repeat(3) : quote;
   const raw = prefix.includes("r");
-  let i2 = at2 + delimiter.length;
+  let i3 = at2 + delimiter.length;
   let text = "";
-  while (i2 < source.length) {
-    const c = source[i2];
-    if (c === "\\") {
-      const next = source[i2 + 1] ?? "";
-      text += raw ? c + next : ESCAPES[next] ?? c + next;
-      i2 += 2;
-    } else if (source.startsWith(delimiter, i2)) {
-      i2 += delimiter.length;
+  while (i3 < source.length) {
+    const c2 = source[i3];
+    if (c2 === "\\") {
+      const next = source[i3 + 1] ?? "";
+      text += raw ? c2 + next : ESCAPES[next] ?? c2 + next;
+      i3 += 2;
+    } else if (source.startsWith(delimiter, i3)) {
+      i3 += delimiter.length;
       break;
-    } else if (c === "\n" && !triple) {
+    } else if (c2 === "\n" && !triple) {
       break;
     } else {
-      text += c;
-      i2++;
+      text += c2;
+      i3++;
     }
   }
   out.push({ kind: "string", value: prefix.includes("f") || prefix.includes("b") || prefix.includes("t") ? "\0" : text });
-  return i2;
+  return i3;
 }
 var ESCAPES = { "\\": "\\", "'": "'", '"': '"', n: "\n", t: "	", r: "\r", "\n": "" };
 function pythonImports(source) {
   const toks = tokens(source);
   const found = [];
   let start = true;
-  for (let i2 = 0; i2 < toks.length; i2++) {
-    const t = toks[i2];
-    if (t.kind === "end") {
+  for (let i3 = 0; i3 < toks.length; i3++) {
+    const t2 = toks[i3];
+    if (t2.kind === "end") {
       start = true;
       continue;
     }
     const atStart = start;
     start = false;
-    if (t.kind === "name" && (t.value === "import_module" || t.value === "__import__")) {
-      const [open, name, close] = [toks[i2 + 1], toks[i2 + 2], toks[i2 + 3]];
+    if (t2.kind === "name" && (t2.value === "import_module" || t2.value === "__import__")) {
+      const [open, name, close] = [toks[i3 + 1], toks[i3 + 2], toks[i3 + 3]];
       if (open?.value === "(" && name?.kind === "string" && (close?.value === ")" || close?.value === ",") && /^[\w.]+$/.test(name.value)) {
         const level = /^\.*/.exec(name.value)[0].length;
         found.push({ module: name.value.slice(level), level, names: [] });
       }
       continue;
     }
-    if (!atStart || t.kind !== "name") continue;
-    if (t.value === "import") {
-      let j = i2 + 1;
+    if (!atStart || t2.kind !== "name") continue;
+    if (t2.value === "import") {
+      let j = i3 + 1;
       for (; ; ) {
         const dotted = dottedName(toks, j);
         if (dotted === void 0) break;
@@ -6744,8 +9221,8 @@ function pythonImports(source) {
         if (toks[j]?.value !== ",") break;
         j++;
       }
-    } else if (t.value === "from") {
-      let j = i2 + 1;
+    } else if (t2.value === "from") {
+      let j = i3 + 1;
       let level = 0;
       while (toks[j]?.kind === "op" && toks[j].value === ".") {
         level++;
@@ -6798,6 +9275,7 @@ var SCRIPT_DIR_FORMS = [
   "${BASH_SOURCE%/*}",
   "${BASH_SOURCE[0]%/*}"
 ];
+var SCRIPT_DIR_COMMANDS = new Set(SCRIPT_DIR_FORMS.filter((f2) => f2.startsWith("$(")).map((f2) => f2.slice(2, -1)));
 var NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 var NAME_ONLY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 var MAX_NESTING = 16;
@@ -6825,53 +9303,53 @@ var Tokenizer = class _Tokenizer {
   plain = true;
   assignment;
   tokens() {
-    const t = this.text;
-    while (this.i < t.length) {
-      const c = t[this.i];
-      if (c === "\\") {
-        const next = t[this.i + 1];
+    const t2 = this.text;
+    while (this.i < t2.length) {
+      const c2 = t2[this.i];
+      if (c2 === "\\") {
+        const next = t2[this.i + 1];
         this.i += 2;
         if (next === "\n") continue;
         this.started = true;
         this.plain = false;
         this.literal += next ?? "";
-      } else if (c === " " || c === "	" || c === "\r") {
+      } else if (c2 === " " || c2 === "	" || c2 === "\r") {
         this.endWord();
         this.i++;
-      } else if (c === "\n") {
+      } else if (c2 === "\n") {
         this.endWord();
         this.out.push({ op: "\n" });
         this.i++;
         this.skipHeredocs();
-      } else if (c === "#" && !this.started) {
-        const newline = t.indexOf("\n", this.i);
-        this.i = newline === -1 ? t.length : newline;
-      } else if (c === "'") {
+      } else if (c2 === "#" && !this.started) {
+        const newline = t2.indexOf("\n", this.i);
+        this.i = newline === -1 ? t2.length : newline;
+      } else if (c2 === "'") {
         this.started = true;
         this.plain = false;
-        const close = t.indexOf("'", this.i + 1);
+        const close = t2.indexOf("'", this.i + 1);
         if (close === -1) return this.unclosed();
-        this.literal += t.slice(this.i + 1, close);
+        this.literal += t2.slice(this.i + 1, close);
         this.i = close + 1;
-      } else if (c === '"') {
+      } else if (c2 === '"') {
         this.started = true;
         this.plain = false;
         if (!this.doubleQuoted()) return this.unclosed();
-      } else if (c === "$") {
+      } else if (c2 === "$") {
         this.started = true;
         this.plain = false;
         this.dollar();
-      } else if (c === "`") {
+      } else if (c2 === "`") {
         this.started = true;
         this.plain = false;
         this.backquoted();
-      } else if (";&|<>()".includes(c)) {
+      } else if (";&|<>()".includes(c2)) {
         this.endWord();
         this.operator();
       } else {
-        if (c === "=" && this.assignment === void 0 && this.plain && NAME_ONLY.test(this.literal)) this.assignment = this.literal;
-        if (GLOB.has(c) || c === "~" && !this.started) this.unknown();
-        else this.literal += c;
+        if (c2 === "=" && this.assignment === void 0 && this.plain && NAME_ONLY.test(this.literal)) this.assignment = this.literal;
+        if (GLOB.has(c2) || c2 === "~" && !this.started) this.unknown();
+        else this.literal += c2;
         this.started = true;
         this.i++;
       }
@@ -6880,10 +9358,10 @@ var Tokenizer = class _Tokenizer {
     return this.out;
   }
   operator() {
-    const t = this.text;
-    const three = t.slice(this.i, this.i + 3);
-    const two = t.slice(this.i, this.i + 2);
-    const op = three === "<<-" || three === "<<<" ? three : ["&&", "||", ";;", ">>", ">|", "&>", "<&", ">&", "<>", "<<", "|&"].includes(two) ? two : t[this.i];
+    const t2 = this.text;
+    const three = t2.slice(this.i, this.i + 3);
+    const two = t2.slice(this.i, this.i + 2);
+    const op = three === "<<-" || three === "<<<" ? three : ["&&", "||", ";;", ">>", ">|", "&>", "<&", ">&", "<>", "<<", "|&"].includes(two) ? two : t2[this.i];
     this.i += op.length;
     if (op === "<<" || op === "<<-") {
       this.after = "<<";
@@ -6897,15 +9375,15 @@ var Tokenizer = class _Tokenizer {
   }
   /** Inside double quotes, from the opening quote; false when the quote never closes. */
   doubleQuoted() {
-    const t = this.text;
-    for (this.i++; this.i < t.length; ) {
-      const q = t[this.i];
+    const t2 = this.text;
+    for (this.i++; this.i < t2.length; ) {
+      const q = t2[this.i];
       if (q === '"') {
         this.i++;
         return true;
       }
-      if (q === "\\" && DOUBLE_QUOTED_ESCAPES.has(t[this.i + 1] ?? "")) {
-        if (t[this.i + 1] !== "\n") this.literal += t[this.i + 1];
+      if (q === "\\" && DOUBLE_QUOTED_ESCAPES.has(t2[this.i + 1] ?? "")) {
+        if (t2[this.i + 1] !== "\n") this.literal += t2[this.i + 1];
         this.i += 2;
       } else if (q === "$") this.dollar();
       else if (q === "`") this.backquoted();
@@ -6918,30 +9396,30 @@ var Tokenizer = class _Tokenizer {
   }
   /** A `$` expansion, from the `$`. */
   dollar() {
-    const t = this.text;
-    const form = SCRIPT_DIR_FORMS.find((f) => t.startsWith(f, this.i));
+    const t2 = this.text;
+    const form = SCRIPT_DIR_FORMS.find((f2) => t2.startsWith(f2, this.i));
     if (form) {
       this.push({ scriptDir: true });
       this.i += form.length;
       return;
     }
-    const next = t[this.i + 1];
+    const next = t2[this.i + 1];
     if (next === "(") {
-      const end = closing(t, this.i + 1, "(", ")");
-      const arithmetic = t[this.i + 2] === "(";
-      if (!arithmetic && this.depth < MAX_NESTING) this.substitutions.push(new _Tokenizer(t.slice(this.i + 2, end - 1), this.depth + 1).tokens());
+      const end = closing(t2, this.i + 1, "(", ")");
+      const arithmetic = t2[this.i + 2] === "(";
+      if (!arithmetic && this.depth < MAX_NESTING) this.substitutions.push(new _Tokenizer(t2.slice(this.i + 2, end - 1), this.depth + 1).tokens());
       this.unknown();
       this.i = end;
       return;
     }
     if (next === "{") {
-      const end = closing(t, this.i + 1, "{", "}");
-      const name2 = t.slice(this.i + 2, end - 1);
+      const end = closing(t2, this.i + 1, "{", "}");
+      const name2 = t2.slice(this.i + 2, end - 1);
       this.push(NAME.test(name2) && NAME.exec(name2)[0] === name2 ? { variable: name2 } : { unknown: true });
       this.i = end;
       return;
     }
-    const name = NAME.exec(t.slice(this.i + 1, this.i + 256))?.[0];
+    const name = NAME.exec(t2.slice(this.i + 1, this.i + 256))?.[0];
     if (name !== void 0) {
       this.push({ variable: name });
       this.i += 1 + name.length;
@@ -6954,12 +9432,14 @@ var Tokenizer = class _Tokenizer {
     }
   }
   backquoted() {
-    const t = this.text;
+    const t2 = this.text;
     let end = this.i + 1;
-    while (end < t.length && t[end] !== "`") end += t[end] === "\\" ? 2 : 1;
-    if (this.depth < MAX_NESTING) this.substitutions.push(new _Tokenizer(t.slice(this.i + 1, end).replace(/\\([$`\\])/g, "$1"), this.depth + 1).tokens());
+    while (end < t2.length && t2[end] !== "`") end += t2[end] === "\\" ? 2 : 1;
+    const command = t2.slice(this.i + 1, end).replace(/\\([$`\\])/g, "$1");
+    this.i = Math.min(end + 1, t2.length);
+    if (end < t2.length && SCRIPT_DIR_COMMANDS.has(command.trim())) return this.push({ scriptDir: true });
+    if (this.depth < MAX_NESTING) this.substitutions.push(new _Tokenizer(command, this.depth + 1).tokens());
     this.unknown();
-    this.i = Math.min(end + 1, t.length);
   }
   push(part) {
     if (this.literal !== "") this.parts.push({ text: this.literal });
@@ -7001,15 +9481,15 @@ var Tokenizer = class _Tokenizer {
   }
   /** After a newline: the bodies of the here-documents opened on the line before, skipped. */
   skipHeredocs() {
-    const t = this.text;
+    const t2 = this.text;
     for (const { delimiter, tabs } of this.heredocs) {
       for (; ; ) {
-        if (this.i >= t.length) break;
-        const newline = t.indexOf("\n", this.i);
-        const end = newline === -1 ? t.length : newline;
-        let line = t.slice(this.i, end);
+        if (this.i >= t2.length) break;
+        const newline = t2.indexOf("\n", this.i);
+        const end = newline === -1 ? t2.length : newline;
+        let line = t2.slice(this.i, end);
         if (tabs) line = line.replace(/^\t+/, "");
-        this.i = end === t.length ? end : end + 1;
+        this.i = end === t2.length ? end : end + 1;
         if (line === delimiter) break;
       }
     }
@@ -7018,17 +9498,17 @@ var Tokenizer = class _Tokenizer {
 };
 function closing(text, open, opener, closer) {
   let depth = 0;
-  for (let i2 = open; i2 < text.length; i2++) {
-    const c = text[i2];
-    if (c === "\\") i2++;
-    else if (c === "'") {
-      const close = text.indexOf("'", i2 + 1);
+  for (let i3 = open; i3 < text.length; i3++) {
+    const c2 = text[i3];
+    if (c2 === "\\") i3++;
+    else if (c2 === "'") {
+      const close = text.indexOf("'", i3 + 1);
       if (close === -1) return text.length;
-      i2 = close;
-    } else if (c === '"') {
-      for (i2++; i2 < text.length && text[i2] !== '"'; i2++) if (text[i2] === "\\") i2++;
-    } else if (c === opener) depth++;
-    else if (c === closer && --depth === 0) return i2 + 1;
+      i3 = close;
+    } else if (c2 === '"') {
+      for (i3++; i3 < text.length && text[i3] !== '"'; i3++) if (text[i3] === "\\") i3++;
+    } else if (c2 === opener) depth++;
+    else if (c2 === closer && --depth === 0) return i3 + 1;
   }
   return text.length;
 }
@@ -7235,50 +9715,50 @@ var ReadGraph = class {
   }
   /** What the command runs, past the words that only run the next one (exec, env, nohup, ...). */
   runs(values, words, state, env, scriptDir, out) {
-    let k = 0;
+    let k2 = 0;
     for (; ; ) {
-      const name2 = base(values[k]);
+      const name2 = base(values[k2]);
       if (name2 === "env") {
-        for (k++; k < values.length; k++) {
-          const v = values[k];
-          if (v === "-u" || v === "--unset" || v === "-C" || v === "--chdir") k++;
+        for (k2++; k2 < values.length; k2++) {
+          const v = values[k2];
+          if (v === "-u" || v === "--unset" || v === "-C" || v === "--chdir") k2++;
           else if (v !== void 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(v)) setVar(env, v.slice(0, v.indexOf("=")), v.slice(v.indexOf("=") + 1));
           else if (v === void 0 || !v.startsWith("-")) break;
         }
       } else if (name2 !== void 0 && PREFIXES.has(name2)) {
-        for (k++; k < values.length && values[k]?.startsWith("-"); k++) if (values[k] === "-n" || values[k] === "-s") k++;
-        if (name2 === "timeout" && k < values.length) k++;
+        for (k2++; k2 < values.length && values[k2]?.startsWith("-"); k2++) if (values[k2] === "-n" || values[k2] === "-s") k2++;
+        if (name2 === "timeout" && k2 < values.length) k2++;
       } else break;
     }
-    const name = base(values[k]);
+    const name = base(values[k2]);
     if (name === void 0) return;
-    const args = values.slice(k + 1);
+    const args = values.slice(k2 + 1);
     const cwd = state.cwd;
     if (name === "cd" || name === "pushd") {
-      const dir = args.find((a) => a === void 0 || !a.startsWith("-"));
+      const dir = args.find((a2) => a2 === void 0 || !a2.startsWith("-"));
       if (dir !== void 0 && dir !== "") state.cwd = path6.resolve(cwd, dir);
     } else if (SETTERS.has(name)) {
-      words.slice(k + 1).forEach((word, i2) => {
-        if (word.assignment !== void 0) setVar(state.vars, word.assignment, args[i2]?.slice(word.assignment.length + 1));
+      words.slice(k2 + 1).forEach((word, i3) => {
+        if (word.assignment !== void 0) setVar(state.vars, word.assignment, args[i3]?.slice(word.assignment.length + 1));
       });
     } else if (name === "unset") {
-      for (const a of args) if (a !== void 0) state.vars.delete(a);
+      for (const a2 of args) if (a2 !== void 0) state.vars.delete(a2);
     } else if (name === "." || name === "source") {
       const file = args[0];
       if (file === void 0) return;
       const abs = path6.resolve(cwd, file);
       if (this.options.readable(abs)) out.add(this.scriptNode("sh", abs, cwd, env));
     } else if (SHELLS.has(name)) {
-      for (let i2 = 0; i2 < args.length; i2++) {
-        const a = args[i2];
-        if (a === void 0) return;
-        if (a === "-c") {
-          const text = args[i2 + 1];
+      for (let i3 = 0; i3 < args.length; i3++) {
+        const a2 = args[i3];
+        if (a2 === void 0) return;
+        if (a2 === "-c") {
+          const text = args[i3 + 1];
           if (text !== void 0) this.shell(shellTokens(text), { cwd, vars: new Map(env) }, scriptDir, out);
           return;
         }
-        if (a === "-o" || a === "+o") i2++;
-        else if (!a.startsWith("-") && !a.startsWith("+")) return this.script("sh", a, cwd, env, out);
+        if (a2 === "-o" || a2 === "+o") i3++;
+        else if (!a2.startsWith("-") && !a2.startsWith("+")) return this.script("sh", a2, cwd, env, out);
       }
     } else if (NODES.has(name)) {
       this.node(args, cwd, env, out);
@@ -7290,7 +9770,7 @@ var ReadGraph = class {
   }
   /** `npm test`, `npm run gen`, `yarn gen`: the package.json of where it runs, and the script it names (with its pre and post scripts) as a command line. */
   packageScript(manager, args, cwd, env, out) {
-    const words = args.filter((a) => a === void 0 || !a.startsWith("-"));
+    const words = args.filter((a2) => a2 === void 0 || !a2.startsWith("-"));
     const first = words[0];
     let script;
     if (first === "run" || first === "run-script") script = words[1];
@@ -7308,17 +9788,17 @@ var ReadGraph = class {
     }
   }
   node(args, cwd, env, out) {
-    let i2 = args[0] === "run" ? 1 : 0;
-    for (; i2 < args.length; i2++) {
-      const a = args[i2];
-      if (a === void 0) return;
-      if (a === "--") {
-        i2++;
+    let i3 = args[0] === "run" ? 1 : 0;
+    for (; i3 < args.length; i3++) {
+      const a2 = args[i3];
+      if (a2 === void 0) return;
+      if (a2 === "--") {
+        i3++;
         break;
       }
-      if (!a.startsWith("-")) break;
-      const [flag, inline] = a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, void 0];
-      const value = () => inline ?? args[++i2];
+      if (!a2.startsWith("-")) break;
+      const [flag, inline] = a2.includes("=") ? [a2.slice(0, a2.indexOf("=")), a2.slice(a2.indexOf("=") + 1)] : [a2, void 0];
+      const value = () => inline ?? args[++i3];
       if (["-e", "--eval", "-p", "--print"].includes(flag)) {
         const text = value();
         if (text !== void 0) out.add({ kind: "jsText", key: `j\0${cwd}\0${text}`, text, dir: cwd });
@@ -7331,33 +9811,33 @@ var ReadGraph = class {
         this.fileWord(value(), cwd, env, out);
       }
     }
-    const script = args[i2];
+    const script = args[i3];
     if (script !== void 0) this.script("js", script, cwd, env, out);
   }
   python(args, cwd, env, out) {
     const roots = (first) => [first, ...pythonPath(env, cwd)];
-    for (let i2 = 0; i2 < args.length; i2++) {
-      const a = args[i2];
-      if (a === void 0) return;
-      if (a === "--" || a === "-") return;
-      if (!a.startsWith("-")) return this.script("py", a, cwd, env, out);
-      if (a.startsWith("--")) continue;
-      for (let j = 1; j < a.length; j++) {
-        const o = a[j];
-        if (o === "m" || o === "c") {
-          const value = j + 1 < a.length ? a.slice(j + 1) : args[i2 + 1];
+    for (let i3 = 0; i3 < args.length; i3++) {
+      const a2 = args[i3];
+      if (a2 === void 0) return;
+      if (a2 === "--" || a2 === "-") return;
+      if (!a2.startsWith("-")) return this.script("py", a2, cwd, env, out);
+      if (a2.startsWith("--")) continue;
+      for (let j = 1; j < a2.length; j++) {
+        const o2 = a2[j];
+        if (o2 === "m" || o2 === "c") {
+          const value = j + 1 < a2.length ? a2.slice(j + 1) : args[i3 + 1];
           if (value === void 0) return;
-          const r = roots(cwd);
-          if (o === "c") out.add({ kind: "pyText", key: `p\0${r.join("\0")}\0${value}`, text: value, roots: r });
+          const r2 = roots(cwd);
+          if (o2 === "c") out.add({ kind: "pyText", key: `p\0${r2.join("\0")}\0${value}`, text: value, roots: r2 });
           else {
-            const { files, dirs } = this.pythonModule(value.split("."), r);
+            const { files, dirs } = this.pythonModule(value.split("."), r2);
             for (const dir of dirs) files.push(...this.pythonModule(["__main__"], [dir]).files);
-            for (const file of files) out.add(this.pyNode(file, r));
+            for (const file of files) out.add(this.pyNode(file, r2));
           }
           return;
         }
-        if (o === "W" || o === "X") {
-          if (j + 1 === a.length) i2++;
+        if (o2 === "W" || o2 === "X") {
+          if (j + 1 === a2.length) i3++;
           break;
         }
       }
@@ -7443,15 +9923,15 @@ var ReadGraph = class {
       const next = [];
       for (const dir of dirs) {
         const pkg = path6.join(dir, part);
-        const init2 = path6.join(pkg, "__init__.py");
-        if (this.kind(init2) === "file") files.push(init2);
+        const init = path6.join(pkg, "__init__.py");
+        if (this.kind(init) === "file") files.push(init);
         if (this.kind(pkg) === "dir") next.push(pkg);
         const module = pkg + ".py";
         if (this.kind(module) === "file") files.push(module);
       }
       dirs = next;
     }
-    return { files: files.filter((f) => this.options.readable(f)), dirs };
+    return { files: files.filter((f2) => this.options.readable(f2)), dirs };
   }
   // -------------------------------------------------------------------------------------------
   // Files
@@ -7511,7 +9991,7 @@ function setVar(vars, name, value) {
   else vars.set(name, value);
 }
 function varsKey(vars) {
-  return JSON.stringify([...vars].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([...vars].sort(([a2], [b2]) => a2 < b2 ? -1 : a2 > b2 ? 1 : 0));
 }
 function base(value) {
   return value === void 0 ? void 0 : path6.basename(value);
@@ -7540,8 +10020,8 @@ function firstLine(abs) {
   try {
     fd = openSync3(abs, "r");
     const buffer = Buffer.alloc(256);
-    const n = readSync(fd, buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, n).toString("utf8").split("\n")[0];
+    const n2 = readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, n2).toString("utf8").split("\n")[0];
   } catch {
     return "";
   } finally {
@@ -7719,8 +10199,8 @@ var PairFileHasher = class {
     let known = this.words.get(abs);
     if (known === void 0) {
       known = false;
-      if (isInside(this.workflow.root, abs) && !this.pairflows(abs) && statSync2(abs, { throwIfNoEntry: false })?.isFile()) {
-        known = isInside(this.realRoot, realpathSync3.native(abs));
+      if (isInside(this.workflow.root, abs) && !this.pairflows(abs) && statFollowing(abs)?.isFile()) {
+        known = isInside(this.realRoot, realPath(abs));
       }
       this.words.set(abs, known);
     }
@@ -7761,7 +10241,7 @@ var PairFileHasher = class {
   }
 };
 function combined(records) {
-  const filled = records.filter((r) => Object.keys(r).length > 0);
+  const filled = records.filter((r2) => Object.keys(r2).length > 0);
   if (filled.length === 1 && Object.isFrozen(filled[0])) return filled[0];
   const out = dict();
   for (const record of filled) Object.assign(out, record);
@@ -7827,9 +10307,10 @@ function openState(target, options) {
     },
     fileHashes: (pair) => files.hashes(pair, lockEntry(viewLock, pair.id)?.observed),
     remote: remote && ((pair, ref2) => remote.record(pair, ref2)),
-    // As the run reads it for a dependent's prompt: the output file when there is one, else the store's copy.
+    // As the run reads it for a dependent's prompt: the output file when it holds that content, else the store's copy.
     text: (pair, hash) => {
-      const bytes = outputs.read(pair) ?? store.content(hash);
+      const file = outputs.read(pair);
+      const bytes = (file && acceptedBytes(file, hash)) ?? store.content(hash);
       return bytes === void 0 ? void 0 : utf8Text(bytes);
     },
     storedText: (hash) => {
@@ -7841,8 +10322,8 @@ function openState(target, options) {
       return bytes === void 0 ? void 0 : utf8Text(bytes);
     },
     requests: (key) => {
-      const local = store.requests(key).filter((e) => store.hasContent(e.contentHash));
-      const more = remote?.requests(key).filter((e) => !local.some((l) => l.contentHash === e.contentHash)) ?? [];
+      const local = store.requests(key).filter((e2) => store.hasContent(e2.contentHash));
+      const more = remote?.requests(key).filter((e2) => !local.some((l2) => l2.contentHash === e2.contentHash)) ?? [];
       return [...local, ...more];
     }
   };
@@ -7861,6 +10342,7 @@ export {
   makeRealDirs,
   LocalStore,
   BatchFile,
+  acceptedBytes,
   stateDirFor,
   checkedStateDir,
   inputHasherFor,

@@ -2,22 +2,47 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  visible
-} from "./cli-chunk-MV7565KH.js";
-import {
   CHARS_PER_TOKEN,
   DEFAULT_OUTPUT_TOKENS,
   callsModel,
   costOf,
   totals,
   usd
-} from "./cli-chunk-625MYMOH.js";
+} from "./cli-chunk-R6DGXHK4.js";
+import {
+  nameFor
+} from "./cli-chunk-RF2XL6UB.js";
+import {
+  visible
+} from "./cli-chunk-LYWOGVDQ.js";
 import {
   commandNetwork,
   displayPath,
   instanceId,
   shortRef
-} from "./cli-chunk-SCEEUY6E.js";
+} from "./cli-chunk-7P27LGL5.js";
+
+// src/report/markdown.ts
+function md(text) {
+  return nameFor(text, "markdown");
+}
+function code(text) {
+  return nameFor(text, "code");
+}
+function longestRun(lines, ch) {
+  let best = 0;
+  for (const line of lines) {
+    let run = 0;
+    for (const c of line) {
+      run = c === ch ? run + 1 : 0;
+      if (run > best) best = run;
+    }
+  }
+  return best;
+}
+function bytes(text) {
+  return Buffer.byteLength(text, "utf8");
+}
 
 // src/report/estimate.ts
 var integer;
@@ -137,7 +162,7 @@ function estimateNotes(estimate, all = false) {
 }
 function estimateText(estimate, style, options = {}) {
   if (estimate.pairs.length === 0) return style.bold(`Estimate: ${estimateHeadline(estimate, options.running ?? 0)}`) + "\n";
-  const table = [HEADER, ...rows(estimate)];
+  const table = [HEADER, ...rows(estimate).map((r) => ({ ...r, pair: nameFor(r.pair, "terminal"), model: nameFor(r.model, "terminal") }))];
   const keys = Object.keys(HEADER);
   const right = /* @__PURE__ */ new Set(["input", "output", "attempts", "tokens"]);
   const widths = keys.map((k) => Math.max(...table.map((r) => r[k].length)));
@@ -146,7 +171,7 @@ function estimateText(estimate, style, options = {}) {
     const line = "  " + keys.map((k, i) => right.has(k) && n > 0 ? r[k].padStart(widths[i]) : r[k].padEnd(widths[i])).join("  ").trimEnd();
     lines.push(n === 0 || n === table.length - 1 ? style.bold(line) : line);
   });
-  for (const note of estimateNotes(estimate, options.all)) lines.push(style.dim(`  - ${note}`));
+  for (const note of estimateNotes(estimate, options.all)) lines.push(style.dim(`  - ${nameFor(note, "terminal")}`));
   return lines.join("\n") + "\n";
 }
 var byIdOf = /* @__PURE__ */ new WeakMap();
@@ -236,13 +261,38 @@ function comparisonText(c, style) {
   return lines.join("\n") + "\n";
 }
 
+// src/report/fit.ts
+var SGR = /\x1b\[[0-9;]*m/g;
+function cut(text, width) {
+  if ([...text.replace(SGR, "")].length <= width) return text;
+  let out = "";
+  let shown = 0;
+  let from = 0;
+  for (const sgr of [...text.matchAll(SGR), null]) {
+    const end = sgr === null ? text.length : sgr.index;
+    for (const ch of text.slice(from, end)) {
+      if (shown === width - 1) return `${out}\u2026${out.includes("\x1B[") ? "\x1B[0m" : ""}`;
+      out += ch;
+      shown++;
+    }
+    if (sgr === null) break;
+    out += sgr[0];
+    from = end + sgr[0].length;
+  }
+  return out;
+}
+function fitLines(text, columns) {
+  if (columns === void 0 || columns < 2) return text;
+  return text.split("\n").map((line) => cut(line, columns - 1)).join("\n");
+}
+
 // src/report/failure.ts
 var OMITTED = "[earlier output omitted]";
 var STRONG = /(error|errors|exception)\b|\b(assert\w*|expected|panic(ked)?|fatal|undefined|cannot|can't|unexpected|missing|invalid)\b/i;
 var WEAK = /\b(fail(ed|s|ure|ing)?|not ok|refused|rejected|denied)\b|[×✖✗❌]/i;
 var MAX_ERROR_LINES = 2;
 var MAX_QUOTED = 120;
-function failureHeadline(note, max = 240) {
+function failureHeadline(note, max = 240, options = {}) {
   const text = visible((note ?? "").replace(/\r\n?/g, "\n"));
   const [first = "", ...rest] = text.split("\n");
   const m = /^([^:]{1,80}?:)\s*(.*)$/.exec(first);
@@ -252,7 +302,7 @@ function failureHeadline(note, max = 240) {
   const picked = errorLines(lines);
   if (picked.length === 0) picked.push(0);
   const last = lines.length - 1;
-  if (!picked.includes(last)) picked.push(last);
+  if (options.last !== false && !picked.includes(last)) picked.push(last);
   let out = lead ? `${lead} ` : "";
   let previous = -1;
   for (const i of picked) {
@@ -287,7 +337,7 @@ function clip(text, max) {
 // src/report/impact.ts
 var UNCHANGED = /* @__PURE__ */ new Set(["skip", "reused"]);
 function isAffected(node2) {
-  return !UNCHANGED.has(node2.status);
+  return node2.planned ?? !UNCHANGED.has(node2.status);
 }
 function causeGroups(nodes) {
   const affected = new Map(nodes.filter(isAffected).map((n) => [n.id, n]));
@@ -320,15 +370,17 @@ function causeGroups(nodes) {
 function isCascaded(node2, affected) {
   const deps = new Set(node2.requires.filter((d) => affected.has(d)));
   if (deps.size === 0) return false;
-  if (node2.status === "blocked") return true;
+  if (node2.status === "blocked" && node2.reasons.length === 0) return true;
   if (node2.reasons.length === 0) return false;
-  return node2.reasons.every((r) => followsFrom(r, deps));
+  return node2.reasons.every((r) => followsFrom(node2, r, deps));
 }
 function ownReasons(node2, affected) {
   const deps = new Set(node2.requires.filter((d) => affected.has(d)));
-  return node2.reasons.filter((r) => !followsFrom(r, deps));
+  return node2.reasons.filter((r) => !followsFrom(node2, r, deps));
 }
-function followsFrom(r, deps) {
+function followsFrom(node2, r, deps) {
+  if (node2.assembly && deps.size > 0 && (r.component?.kind === "upstream" || r.component?.kind === "generator_config" && r.component.name === "order"))
+    return true;
   return (r.component?.kind === "upstream" || r.component?.kind === "artifact") && deps.has(r.component.name) && // A dependency added to or removed from requires is a change of the pair's own settings.
   !/ (added to|removed from) requires$/.test(r.detail);
 }
@@ -355,14 +407,17 @@ function causesOf(nodes) {
   const order = new Map(nodes.map((n, i) => [n.id, i]));
   const affected = new Map(nodes.filter(isAffected).map((n) => [n.id, n]));
   const merged = /* @__PURE__ */ new Map();
+  const firstRun = nodes.length > 0 && nodes.every((n) => n.reasons.length > 0 && n.reasons.every((r) => r.kind === "new" || r.kind === "upstream"));
   for (const group of causeGroups(nodes)) {
     const root = byId.get(group.root.id);
-    const own = ownReasons(root, affected);
-    const why = own.length > 0 ? own.map(causeText).join("; ") : root.status;
-    let cause = merged.get(why);
-    if (!cause) merged.set(why, cause = { why, reasons: own, roots: [], downstream: /* @__PURE__ */ new Set() });
-    cause.roots.push({ id: root.id, wave: root.wave, status: root.status, downstream: group.cascade.length });
-    for (const id of group.cascade) cause.downstream.add(id);
+    for (const found of editsOf(root, ownReasons(root, affected))) {
+      const edit = firstRun && found.key.startsWith("new\0") ? NOTHING_ACCEPTED : found;
+      let cause = merged.get(edit.key);
+      if (!cause) merged.set(edit.key, cause = { edit, reasons: /* @__PURE__ */ new Map(), roots: [], downstream: /* @__PURE__ */ new Set() });
+      for (const r of edit.reasons) if (!cause.reasons.has(r.detail)) cause.reasons.set(r.detail, r);
+      cause.roots.push({ id: root.id, wave: root.wave, status: root.status, downstream: group.cascade.length });
+      for (const id of group.cascade) cause.downstream.add(id);
+    }
   }
   const causes = [...merged.values()].map((c) => {
     const downstream = [...c.downstream].sort((a, b) => order.get(a) - order.get(b));
@@ -370,9 +425,13 @@ function causesOf(nodes) {
     const all = [...roots.map((r) => byId.get(r.id)), ...downstream.map((id) => byId.get(id))];
     const templates = /* @__PURE__ */ new Map();
     for (const n of all) if (n.template !== void 0) templates.set(n.template, (templates.get(n.template) ?? 0) + 1);
+    const reasons = [...c.reasons.values()];
+    const name = c.edit.name(reasons);
     return {
-      why: c.why,
-      reasons: c.reasons,
+      key: c.edit.key,
+      name,
+      why: nameText(name),
+      reasons,
       roots,
       downstream,
       waves: waveRange(all),
@@ -384,9 +443,94 @@ function causesOf(nodes) {
   });
   return causes.sort((a, b) => Number(b.failed > 0) - Number(a.failed > 0) || reach(b) - reach(a));
 }
-function causeText(r) {
-  if (r.kind === "rejected") return "rejected: last attempt rejected";
-  return r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`;
+var NOTHING_ACCEPTED = { key: "new\0", reasons: [{ kind: "new", detail: "never accepted" }], name: () => ["new: never accepted"] };
+function editsOf(node2, own) {
+  const owner = node2.template ?? node2.id;
+  const edits = /* @__PURE__ */ new Map();
+  const section = node2.section;
+  const sectionEdited = section !== void 0 && own.some((r) => r.component?.kind === "piece" || r.kind === "new");
+  for (const r of own) {
+    const [key, name] = sectionEdited && (r.component?.kind === "piece" || r.component?.kind === "prompt" || r.kind === "new") ? sectionEdit(node2.id, section, r) : editOf(owner, node2.id, r);
+    const edit = edits.get(key);
+    if (edit) edit.reasons.push(r);
+    else edits.set(key, { key, reasons: [r], name });
+  }
+  if (edits.size === 0)
+    edits.set(`status\0${node2.id}`, { key: `status\0${node2.id}`, reasons: [], name: () => [{ code: node2.id }, `: ${node2.status}`] });
+  return [...edits.values()];
+}
+function sectionEdit(id, section, r) {
+  const added = r.kind === "new";
+  return [
+    `section\0${id}`,
+    (reasons) => [{ code: section.file }, ` \xA7 ${section.heading}${added && reasons.every((x) => x.kind === "new") ? " added" : ""}`]
+  ];
+}
+var partsOf = (reasons) => [...new Set(reasons.map((r) => r.component?.name).filter((n) => !!n))].join(", ");
+function editOf(owner, id, r) {
+  const c = r.component;
+  const of = (what, subject, parts) => (reasons) => {
+    const p = parts?.(reasons) ?? "";
+    return [`${what} of `, { code: subject }, ...p ? [` (${p})`] : []];
+  };
+  switch (c?.kind) {
+    case "prompt":
+      return [`prompt\0${owner}`, of("prompt", owner, partsOf)];
+    case "context":
+      return [`context\0${c.name}`, () => [`workflow ${c.name}`]];
+    case "layout":
+      return ["layout", () => ["pairflow's prompt layout"]];
+    case "input":
+    case "generator_file":
+    case "guard_file":
+    case "observed": {
+      const role = c.kind === "input" ? "input" : c.kind === "generator_file" ? "generator's file" : c.kind === "guard_file" ? "guard's file" : "file read";
+      return [`file\0${c.name}`, () => [`${role} `, { code: c.name }]];
+    }
+    case "model":
+      return [`model\0${owner}`, of("model", owner, (rs) => /\((was [^)]*)\)/.exec(rs[0]?.detail ?? "")?.[1] ?? "")];
+    case "guard":
+    case "guards":
+      return [`guard\0${owner}`, of("guard", owner)];
+    case "guard_config":
+      return [`guard_config\0${owner}`, of("guard settings", owner, partsOf)];
+    case "generator":
+      return [`generator\0${owner}`, of("generator", owner)];
+    case "generator_config":
+      return [`generator_config\0${owner}`, of("generator settings", owner, partsOf)];
+    case "piece":
+      return [`piece\0${id}`, of("section", id)];
+    case "upstream":
+    case "artifact": {
+      if (/ (added to|removed from) requires$/.test(r.detail)) return [`requires\0${owner}`, of("requires", owner, requiresParts)];
+      const edited = /edited by hand$/.test(r.detail);
+      return [`${edited ? "edited" : "upstream"}\0${c.name}`, () => [{ code: c.name }, edited ? "'s output, edited by hand" : "'s accepted content"]];
+    }
+  }
+  switch (r.kind) {
+    case "forced":
+      return [`forced\0${r.detail}`, () => [{ code: r.detail }]];
+    case "new":
+      return [`new\0${id}`, () => r.detail === "never accepted" ? ["new pair ", { code: id }] : [{ code: id }, `: ${r.detail}`]];
+    case "rejected":
+      return [`rejected\0${id}`, () => [{ code: id }, ": last attempt rejected"]];
+    case "carried":
+      return [`carried\0${id}`, () => [{ code: id }, ": a person's edit carried forward"]];
+    default:
+      return [`${r.kind}\0${owner}\0${r.detail}`, () => [{ code: owner }, `: ${r.detail}`]];
+  }
+}
+function requiresParts(reasons) {
+  const list2 = (how) => reasons.filter((r) => r.detail.endsWith(` ${how} requires`)).map((r) => r.component?.name ?? "");
+  const added = list2("added to");
+  const removed = list2("removed from");
+  return [added.length > 0 ? `added ${added.join(", ")}` : "", removed.length > 0 ? `removed ${removed.join(", ")}` : ""].filter(Boolean).join("; ");
+}
+function nameText(name) {
+  return name.map((p) => typeof p === "string" ? p : p.code).join("");
+}
+function nameIn(name, words, quote) {
+  return name.map((p) => typeof p === "string" ? words(p) : quote(p.code)).join("");
 }
 function waveRange(nodes) {
   let first = Infinity;
@@ -452,7 +596,8 @@ function statusesText(counts, only) {
 function causeExtent(cause, quote = (id) => id) {
   const roots = statusesText(cause.rootStatuses, "run");
   const down = statusesText(cause.downstreamStatuses, "run");
-  const head = cause.roots.length === 1 ? quote(cause.roots[0].id) : plural2(cause.roots.length, "pair");
+  const only = cause.roots.length === 1 ? cause.roots[0].id : void 0;
+  const head = only !== void 0 && !cause.name.some((p) => typeof p !== "string" && p.code === only) ? quote(only) : plural2(cause.roots.length, "pair");
   const tail = cause.downstream.length > 0 ? ` + ${number(cause.downstream.length)} downstream${down ? ` (${down})` : ""}` : "";
   const templates = cause.templates.length > 0 ? ` \xB7 ${cause.templates.map((t) => `${quote(`${t.template}[*]`)} ${number(t.count)}`).join(", ")}` : "";
   return `${head}${roots ? ` (${roots})` : ""}${tail} \xB7 ${wavesText(cause.waves)}${templates}`;
@@ -461,48 +606,70 @@ function rootsDiffer(cause) {
   return cause.roots.some((r) => r.downstream > 0) || cause.rootStatuses.length > 1;
 }
 function planNodes(plan) {
-  return plan.pairs.map((p) => node(plan, p, p.action, p.action === "run" ? p.reasons : []));
+  return plan.pairs.map((p) => node(plan, p, p.action));
 }
 function runNodes(plan, report) {
   const outcomes = new Map(report.pairs.map((o) => [o.id, o]));
   const nodes = [];
   for (const p of plan.pairs) {
     const o = outcomes.get(p.id);
-    if (o) nodes.push(node(plan, p, o.status, o.status === "reused" ? [] : o.reasons));
+    if (o) nodes.push(node(plan, p, o.status));
   }
   return nodes;
 }
-function node(plan, p, status, reasons) {
-  const template = plan.workflow.pairs?.get(p.id)?.template;
-  return { id: p.id, requires: p.requires, status, reasons, wave: p.wave, ...template !== void 0 ? { template } : {} };
+function node(plan, p, status) {
+  const pair = plan.workflow.pairs?.get(p.id);
+  const template = pair?.template;
+  const piece = pair?.piece;
+  return {
+    id: p.id,
+    requires: p.requires,
+    status,
+    reasons: p.action === "run" ? p.reasons : [],
+    planned: p.action === "run",
+    wave: p.wave,
+    ...template !== void 0 ? { template } : {},
+    ...piece !== void 0 ? { section: { file: piece.file, heading: headingOf(piece) } } : {},
+    ...pair?.assembly !== void 0 ? { assembly: true } : {}
+  };
+}
+function headingOf(piece) {
+  const first = piece.text.slice(0, piece.text.indexOf("\n") === -1 ? void 0 : piece.text.indexOf("\n"));
+  const heading = /^ {0,3}#{1,6}\s+(.*?)(\s+#+)?\s*$/.exec(first)?.[1];
+  return heading || piece.id;
 }
 function changesFor(cause, changes, templateOf) {
-  const key = (kind, id) => `${kind}\0${id ?? ""}`;
-  const index = new Map(changes.map((c) => [key(c.kind, c.id), c]));
-  const found = /* @__PURE__ */ new Set();
-  let settings = false;
-  const workflow = index.get(key("workflow", null));
-  const explainsAll = cause.reasons.some((r) => r.component?.kind === "context");
-  if (workflow && explainsAll) found.add(workflow);
-  const add = (kind, id) => {
-    const c = index.get(key(kind, id));
-    if (c) found.add(c);
-    return c !== void 0;
-  };
-  for (const root of cause.roots) {
-    const name = templateOf(root.id) ?? root.id;
-    for (const r of cause.reasons) {
-      if (r.component?.kind === "context") continue;
-      if (r.component?.kind === "prompt") add("prompt", name);
-      else if (r.kind === "new") {
-        add("pair", name);
-        add("prompt", name);
-      } else if (r.kind === "upstream" || r.kind === "upstream_artifact") add("pair", name);
-      else if (["model", "guard", "guard_config", "generator"].includes(r.kind) && !add("pair", name)) settings = true;
+  const entry = (kind2, id) => changes.find((c) => c.kind === kind2 && c.id === id);
+  const [kind, subject = ""] = cause.key.split("\0");
+  const found = [];
+  switch (kind) {
+    case "context":
+      found.push(entry("workflow", null));
+      break;
+    case "prompt":
+      found.push(entry("prompt", subject));
+      break;
+    case "file":
+      found.push(entry("file", subject));
+      break;
+    case "section":
+      found.push(entry("section", subject));
+      break;
+    case "new": {
+      const name = templateOf(subject) ?? subject;
+      found.push(entry("pair", name), entry("prompt", name));
+      break;
     }
+    case "model":
+    case "guard":
+    case "guard_config":
+    case "generator":
+    case "generator_config":
+    case "requires":
+      found.push(entry("pair", subject) ?? entry("workflow", null));
+      break;
   }
-  if (settings) add("workflow", null);
-  return [...found];
+  return found.filter((c) => c !== void 0);
 }
 
 // src/report/causesText.ts
@@ -513,11 +680,11 @@ function causeLines(causes, style, budget) {
   const shown = causes.length > budget ? causes.slice(0, Math.max(0, budget - 1)) : causes;
   let spare = budget - shown.length - (shown.length < causes.length ? 1 : 0);
   for (const cause of shown) {
-    const why = cause.failed > 0 ? style.red(visible(cause.why)) : style.bold(visible(cause.why));
-    lines.push(`  ${why}  ${visible(causeExtent(cause))}`);
+    const why = cause.failed > 0 ? style.red(nameFor(cause.why, "terminal")) : style.bold(nameFor(cause.why, "terminal"));
+    lines.push(`  ${why}  ${causeExtent(cause, (id) => nameFor(id, "terminal"))}`);
     if (cause.roots.length < 2 || spare <= 0) continue;
     if (!rootsDiffer(cause) || spare === 1) {
-      const named = cause.roots.slice(0, MAX_NAMED).map((r) => visible(r.id));
+      const named = cause.roots.slice(0, MAX_NAMED).map((r) => nameFor(r.id, "terminal"));
       const more = cause.roots.length - named.length;
       lines.push(style.dim(`    ${named.join(", ")}${more > 0 ? ` and ${number(more)} more` : ""}`));
       spare--;
@@ -525,12 +692,12 @@ function causeLines(causes, style, budget) {
     }
     const room = Math.min(spare, MAX_ROOT_LINES);
     const listed2 = cause.roots.length > room ? cause.roots.slice(0, room - 1) : cause.roots;
-    const width = Math.min(40, Math.max(...listed2.map((r) => r.id.length)));
+    const width = Math.min(40, Math.max(...listed2.map((r) => nameFor(r.id, "terminal").length)));
     const waveWidth = Math.max(...listed2.map((r) => String(r.wave).length));
     for (const r of listed2) {
       const status = r.status === "run" ? "" : `  ${r.status === "failed" ? style.red(r.status) : r.status}`;
       const down = r.downstream > 0 ? style.dim(`  + ${number(r.downstream)} downstream`) : "";
-      lines.push(`    ${visible(r.id).padEnd(width)}  ${style.dim(`wave ${String(r.wave).padEnd(waveWidth)}`)}${status}${down}`);
+      lines.push(`    ${nameFor(r.id, "terminal").padEnd(width)}  ${style.dim(`wave ${String(r.wave).padEnd(waveWidth)}`)}${status}${down}`);
     }
     if (listed2.length < cause.roots.length) lines.push(style.dim(`    \u2026 and ${plural2(cause.roots.length - listed2.length, "more pair")}`));
     spare -= Math.min(room, cause.roots.length);
@@ -542,7 +709,7 @@ function failureLines(failures, style, max) {
   const shown = failures.length > max ? failures.slice(0, Math.max(0, max - 1)) : failures;
   const lines = shown.map((f) => {
     const blocked = f.blocked > 0 ? style.dim(` (blocked ${plural2(f.blocked, "pair")})`) : "";
-    return `  ${style.red("\u2716")} ${visible(f.id)}${blocked}: ${f.headline}`;
+    return `  ${style.red("\u2716")} ${nameFor(f.id, "terminal")}${blocked}: ${f.headline}`;
   });
   if (shown.length < failures.length) lines.push(style.dim(`  \u2026 and ${plural2(failures.length - shown.length, "more failed pair")}`));
   return lines;
@@ -647,7 +814,7 @@ function reuseText(pair, calls = true) {
 var SCREEN_LINES = 40;
 function planText(plan, style, cwd = process.cwd(), estimate, options = {}) {
   const estimateLines = estimate && estimate.pairs.length > 0 ? estimate.pairs.length + 4 + estimateNotes(estimate, options.all).length : 0;
-  if (options.all || listLines(plan) + estimateLines <= SCREEN_LINES) return planListText(plan, style, cwd, estimate, options.all);
+  if (options.all || listLines(plan) + estimateLines <= SCREEN_LINES) return fitLines(planListText(plan, style, cwd, estimate, options.all), options.columns);
   const t = totals(plan);
   const lines = [planHeader(plan, style, cwd)];
   const removed = removedLine(plan, style);
@@ -665,11 +832,11 @@ function planText(plan, style, cwd = process.cwd(), estimate, options = {}) {
   }
   if (removed) lines.push("", removed);
   lines.push(...tail);
-  return lines.join("\n") + "\n";
+  return fitLines(lines.join("\n") + "\n", options.columns);
 }
 function planHeader(plan, style, cwd) {
   const where = displayPath(plan.workflow.path, cwd);
-  return style.bold(`Plan for "${plan.workflow.name}"`) + style.dim(` (${where}): ${plural2(totals(plan).pairs, "pair")} in ${plural2(plan.graph.waves.length, "wave")}`);
+  return style.bold(`Plan for "${nameFor(plan.workflow.name, "terminal")}"`) + style.dim(` (${nameFor(where, "terminal")}): ${plural2(totals(plan).pairs, "pair")} in ${plural2(plan.graph.waves.length, "wave")}`);
 }
 function totalsLine(plan, style) {
   const t = totals(plan);
@@ -705,11 +872,11 @@ function planListText(plan, style, cwd = process.cwd(), estimate, all = false) {
   const t = totals(plan);
   const lines = [planHeader(plan, style, cwd)];
   const templateOf = (p) => plan.workflow.pairs.get(p.id)?.template;
-  const width = Math.min(40, Math.max(0, ...plan.pairs.map((p) => p.id.length)));
+  const width = Math.min(40, Math.max(0, ...plan.pairs.map((p) => nameFor(p.id, "terminal").length)));
   const line = (p, indent) => {
     const action = p.action === "run" ? style.yellow("run ") : style.green("skip");
     const reuse = reuseText(p, pairCallsModel(plan, p.id));
-    return `${indent}${action}  ${p.id.padEnd(width)}  ${style.dim(shortRef(p.configRef).padEnd(12))}  ${reasonsText(p)}${reuse ? style.dim(` (${reuse})`) : ""}`;
+    return `${indent}${action}  ${nameFor(p.id, "terminal").padEnd(width)}  ${style.dim(shortRef(p.configRef).padEnd(12))}  ${nameFor(reasonsText(p), "terminal")}${reuse ? style.dim(` (${nameFor(reuse, "terminal")})`) : ""}`;
   };
   for (const [wave, pairs] of byWave(plan.pairs)) {
     lines.push("", style.bold(`Wave ${wave}`));
@@ -736,10 +903,10 @@ function planListText(plan, style, cwd = process.cwd(), estimate, all = false) {
         run.length > 0 ? style.yellow(`${run.length} run`) : "",
         run.length < group.length ? style.green(`${group.length - run.length} unchanged`) : ""
       ];
-      lines.push(`  ${style.bold(`${template}[*]`)}  ${counts.filter(Boolean).join(", ")}`);
+      lines.push(`  ${style.bold(`${nameFor(template, "terminal")}[*]`)}  ${counts.filter(Boolean).join(", ")}`);
       const shownPairs = group.filter((g) => g.action === "run" || g.stale);
       for (const [file, pieces] of byFile(plan, template, group, shownPairs)) {
-        if (file !== void 0) lines.push(`    ${style.bold(pieces.heading)}  ${pieces.count}`);
+        if (file !== void 0) lines.push(`    ${style.bold(nameFor(pieces.heading, "terminal"))}  ${pieces.count}`);
         for (const r of pieces.shown) lines.push(line(r, file === void 0 ? "    " : "      "));
       }
     }
@@ -759,8 +926,8 @@ function networkLine(plan, style) {
   };
   const ids = plan.pairs.filter((p) => p.action === "run" && guarded(p.id)).map((p) => p.id);
   if (ids.length === 0) return void 0;
-  const shown = ids.slice(0, 5).map(visible).join(", ") + (ids.length > 5 ? ` and ${number(ids.length - 5)} more` : "");
-  return style.dim(`Guards with the network (network: true): ${shown}`);
+  const named = ids.slice(0, 5).map((id) => nameFor(id, "terminal")).join(", ") + (ids.length > 5 ? ` and ${number(ids.length - 5)} more` : "");
+  return style.dim(`Guards with the network (network: true): ${named}`);
 }
 var PIECE_NOUN = { markdown: "section", json: "key", yaml: "key", regex: "piece" };
 function byFile(plan, template, group, shown) {
@@ -792,8 +959,8 @@ function byWave(pairs) {
 }
 var MAX_REMOVED = 10;
 function removedText(ids) {
-  const shown = ids.slice(0, MAX_REMOVED).join(", ");
-  return ids.length > MAX_REMOVED ? `${shown} and ${ids.length - MAX_REMOVED} more` : shown;
+  const named = ids.slice(0, MAX_REMOVED).map((id) => nameFor(id, "terminal")).join(", ");
+  return ids.length > MAX_REMOVED ? `${named} and ${ids.length - MAX_REMOVED} more` : named;
 }
 function count(n, noun) {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
@@ -821,6 +988,11 @@ function checkText(check, style) {
 }
 
 export {
+  fitLines,
+  md,
+  code,
+  longestRun,
+  bytes,
   totalCostText,
   plural,
   estimateTotal,
@@ -829,10 +1001,12 @@ export {
   compareWithRun,
   comparisonText,
   failureHeadline,
-  UNCHANGED,
+  isAffected,
   GRAPH_NODE_LIMIT,
   affectedSubgraph,
+  reach,
   causesOf,
+  nameIn,
   waveRange,
   append,
   failuresOf,

@@ -10,16 +10,19 @@ import {
   failureLines,
   failuresOf,
   runNodes
-} from "./cli-chunk-JTMXJWFJ.js";
-import {
-  visible
-} from "./cli-chunk-MV7565KH.js";
+} from "./cli-chunk-N7XHGNSD.js";
 import {
   usd
-} from "./cli-chunk-625MYMOH.js";
+} from "./cli-chunk-R6DGXHK4.js";
+import {
+  nameFor
+} from "./cli-chunk-RF2XL6UB.js";
+import {
+  visible
+} from "./cli-chunk-LYWOGVDQ.js";
 import {
   shortRef
-} from "./cli-chunk-SCEEUY6E.js";
+} from "./cli-chunk-7P27LGL5.js";
 
 // src/report/spend.ts
 var n = (x) => x.toLocaleString("en-US");
@@ -77,30 +80,26 @@ function pacingLine(pacing) {
   const refused = pacing.refused === 0 ? "none refused" : `${count(pacing.refused, "429 answer")} waited for, never a failed attempt`;
   return `Paced by the providers' rate limits${limits.length > 0 ? ` (${limits.join("; ")})` : ""}: ${n2(pacing.held)} of ${n2(pacing.calls)} calls waited for their turn, ${minutes(pacing.waitedMs)} of waiting; ${refused}.`;
 }
-function firstLine(text) {
-  const line = visible(text.trim().split("\n")[0] ?? "");
-  return line.length > 160 ? line.slice(0, 157) + "..." : line;
-}
 function eventLine(event, style, verbose = false) {
   if (verbose && event.type === "attempt_end" && event.stderr) {
     const log = event.stderr.split("\n").map((l) => style.dim(`  | ${visible(l)}`)).join("\n");
     const line = eventLine(event, style);
-    return `${style.dim(`${verb("stderr")}${visible(event.id)}  attempt ${event.attempt}:`)}
+    return `${style.dim(`${verb("stderr")}${nameFor(event.id, "terminal")}  attempt ${event.attempt}:`)}
 ${log}${line === null ? "" : `
 ${line}`}`;
   }
   switch (event.type) {
     case "pair_start": {
       const why = event.reasons.map((r) => r.kind === r.detail ? r.kind : `${r.kind}: ${r.detail}`).slice(0, 3).join("; ");
-      return `${style.cyan(verb("start"))}${visible(event.id)}${why ? style.dim(`  (${visible(why)})`) : ""}`;
+      return `${style.cyan(verb("start"))}${nameFor(event.id, "terminal")}${why ? style.dim(`  (${nameFor(why, "terminal")})`) : ""}`;
     }
     case "attempt_end":
       if (event.accepted || event.attempt === event.of) return null;
-      return `${style.yellow(verb("retry"))}${visible(event.id)}  attempt ${event.attempt}/${event.of} rejected: ${firstLine(event.feedback)}`;
+      return `${style.yellow(verb("retry"))}${nameFor(event.id, "terminal")}  attempt ${event.attempt}/${event.of} rejected: ${failureHeadline(event.feedback, 160, { last: false })}`;
     case "pair_end":
       return outcomeLine(event.outcome, style);
     case "restored":
-      return `${style.dim(verb("restored"))}${visible(event.id)}${style.dim(`  from ${visible(event.from)}`)}`;
+      return `${style.dim(verb("restored"))}${nameFor(event.id, "terminal")}${style.dim(`  from ${nameFor(event.from, "terminal")}`)}`;
     case "warning":
       return `${style.yellow(verb("warning"))}${visible(event.message)}`;
     case "batch":
@@ -112,8 +111,8 @@ ${line}`}`;
   }
 }
 function outcomeLine(o, style) {
-  const note = o.note ? `  ${visible(o.note)}` : "";
-  const id = visible(o.id);
+  const note = o.note ? `  ${nameFor(o.note, "terminal")}` : "";
+  const id = nameFor(o.id, "terminal");
   switch (o.status) {
     case "executed": {
       const n2 = o.attempts.length;
@@ -122,7 +121,7 @@ function outcomeLine(o, style) {
     case "reused":
       return `${style.dim(verb("reused"))}${id}${style.dim(note)}`;
     case "failed":
-      return `${style.red(verb("failed"))}${id}  ${failureHeadline(o.note, 160)}`;
+      return `${style.red(verb("failed"))}${id}  ${failureHeadline(o.note, 160, { last: false })}`;
     case "blocked":
       return `${style.red(verb("blocked"))}${id}${note}`;
     case "interrupted":
@@ -130,7 +129,7 @@ function outcomeLine(o, style) {
   }
 }
 function batchLine(e, style) {
-  const what = `${e.provider} ${visible(e.id)}`;
+  const what = `${e.provider} ${nameFor(e.id, "terminal")}`;
   switch (e.state) {
     case "submitted":
       return `${style.cyan(verb("batch"))}${what}: ${e.requests} request${e.requests === 1 ? "" : "s"} submitted`;
@@ -180,7 +179,7 @@ function runSummary(report, style, options = {}) {
   const rows = [["pair", "status", "attempts", "time", "tokens", "reference"]];
   for (const p of report.pairs) {
     rows.push([
-      visible(p.id),
+      nameFor(p.id, "terminal"),
       p.status,
       String(p.attempts.length),
       p.status === "executed" || p.status === "failed" ? seconds(p.durationMs) : "-",
@@ -199,8 +198,8 @@ function runSummary(report, style, options = {}) {
     lines.push("", style.red(`${count(failed.length, "pair")} failed:`));
     for (const p of failed) {
       const note = visible((p.note ?? "").trim()).split("\n");
-      if (note.length <= SHORT_NOTE) lines.push(`  ${visible(p.id)}: ${note.join("\n    ")}`);
-      else lines.push(`  ${visible(p.id)}: ${failureHeadline(p.note)}`, ...note.map((l) => style.dim(`    ${l}`)));
+      if (note.length <= SHORT_NOTE) lines.push(`  ${nameFor(p.id, "terminal")}: ${note.join("\n    ")}`);
+      else lines.push(`  ${nameFor(p.id, "terminal")}: ${failureHeadline(p.note)}`, ...note.map((l) => style.dim(`    ${l}`)));
     }
   }
   return lines.join("\n") + "\n";

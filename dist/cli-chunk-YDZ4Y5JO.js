@@ -2,24 +2,25 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
+  acceptedBytes,
   makeRealDirs,
   openState
-} from "./cli-chunk-NHDQJCUY.js";
+} from "./cli-chunk-WEEVMP7R.js";
 import {
   callsModel,
   estimatePlan,
   onlyPairs,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-625MYMOH.js";
+} from "./cli-chunk-R6DGXHK4.js";
 import {
   lockEntry
-} from "./cli-chunk-LYFSHVIZ.js";
+} from "./cli-chunk-LYWOGVDQ.js";
 import {
   UsageError,
   displayPath,
   writeFileAtomic
-} from "./cli-chunk-SCEEUY6E.js";
+} from "./cli-chunk-7P27LGL5.js";
 
 // src/records/read.ts
 import { closeSync as closeSync2, constants, existsSync, fstatSync, openSync as openSync2, readdirSync, readSync } from "node:fs";
@@ -536,8 +537,8 @@ function estimateOf(opened, plan, among, batch) {
 function acceptedContent(opened, planned) {
   const pair = opened.workflow.pairs.get(planned.id);
   const file = opened.outputs.read(pair);
-  if (file !== void 0) return file.toString("utf8");
   const hash = planned.action === "skip" ? planned.artifact?.contentHash : lockEntry(opened.lock, planned.id)?.contentHash;
+  if (file !== void 0) return ((hash === void 0 ? void 0 : acceptedBytes(file, hash)) ?? file).toString("utf8");
   return hash === void 0 ? void 0 : opened.store.content(hash)?.toString("utf8");
 }
 
