@@ -28,7 +28,9 @@ action_pairs:
  * view's redraw (a carriage return, the cursor up over the view's lines, and clearing below).
  */
 function strayControls(text: string): string[] {
-  return [...text.replace(/\x1b\[[\d;]*m|\r(?:\x1b\[\d+A)?\x1b\[J|\r\x1b\[2K/g, "").matchAll(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g)].map((m) => JSON.stringify(m[0]));
+  return [...text.replace(/\x1b\[[\d;]*m|\r(?:\x1b\[\d+A)?\x1b\[J|\r\x1b\[2K/g, "").matchAll(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g)].map((m) =>
+    JSON.stringify(m[0]),
+  );
 }
 
 /** `pairflow ARGS` in-process, on a terminal with colours. */
