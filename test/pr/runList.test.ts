@@ -5,23 +5,11 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { PlanDiff } from "../../src/diff/diff.js";
 import type { Plan, PlannedPair, Reason } from "../../src/model/plan.js";
 import { COMMENT_LIMIT, diffMarkdown } from "../../src/report/diffMarkdown.js";
 import { STEP_SUMMARY_LIMIT } from "../../src/report/summary.js";
 import { worlds } from "../report/worlds.js";
-
-function diffOf(plan: Plan): PlanDiff {
-  return {
-    plan,
-    sinceBase: new Map(),
-    workflowFile: "workflow.yml",
-    base: { ref: "main", commit: "cd".repeat(20), workflowFound: true },
-    added: [],
-    removed: [],
-    changes: [],
-  };
-}
+import { diffOf } from "../helpers/diff.js";
 
 /** The block that lists them: its title, the ids it names, and the count of those it leaves out. */
 function listed(markdown: string): { title: string; ids: string[]; more: number } | null {

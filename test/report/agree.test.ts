@@ -6,8 +6,6 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Plan } from "../../src/model/plan.js";
-import type { PlanDiff } from "../../src/diff/diff.js";
 import { causeExtent, causesOf, nameIn, planNodes, plural, reach, runNodes, type Cause } from "../../src/report/causes.js";
 import { planText } from "../../src/report/plan.js";
 import { runSummary } from "../../src/report/run.js";
@@ -17,20 +15,9 @@ import { code, md } from "../../src/report/markdown.js";
 import { styleFor } from "../../src/report/color.js";
 import { paragraphs } from "./markdown.js";
 import { worlds } from "./worlds.js";
+import { diffOf } from "../helpers/diff.js";
 
 const plain = styleFor({ isTTY: false });
-
-function diffOf(plan: Plan): PlanDiff {
-  return {
-    plan,
-    sinceBase: new Map(),
-    workflowFile: "workflow.yml",
-    base: { ref: "main", commit: "cd".repeat(20), workflowFound: true },
-    added: [],
-    removed: [],
-    changes: [],
-  };
-}
 
 /** Each paragraph is a cause of the model, with its figures, once. */
 function expectParagraphs(found: string[], causes: readonly Cause[]): void {

@@ -8,7 +8,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Plan } from "../../src/model/plan.js";
 import type { RunReport } from "../../src/model/run.js";
-import type { PlanDiff } from "../../src/diff/diff.js";
 import { causesOf, nameIn, planNodes, reach, runNodes, type Cause } from "../../src/report/causes.js";
 import { planText } from "../../src/report/plan.js";
 import { runSummary } from "../../src/report/run.js";
@@ -19,6 +18,7 @@ import { code, md } from "../../src/report/markdown.js";
 import { styleFor } from "../../src/report/color.js";
 import { paragraphs } from "./markdown.js";
 import { worlds } from "./worlds.js";
+import { diffOf } from "../helpers/diff.js";
 
 const plain = styleFor({ isTTY: false });
 /** The weight every medium must lead with: the most any cause reaches, among those with a failure when there are some. */
@@ -35,18 +35,6 @@ function causeNamed(causes: readonly Cause[], text: string, words: (why: string,
 }
 
 const terminalFirst = (text: string, heading: string) => text.split("\n")[text.split("\n").indexOf(heading) + 1]!;
-
-function diffOf(plan: Plan): PlanDiff {
-  return {
-    plan,
-    sinceBase: new Map(),
-    workflowFile: "workflow.yml",
-    base: { ref: "main", commit: "cd".repeat(20), workflowFound: true },
-    added: [],
-    removed: [],
-    changes: [],
-  };
-}
 
 describe("causes by weight", () => {
   it("the first cause of a plan, in the terminal (plan and diff), the job summary, the comment and the graph, reaches the most pairs", () => {
