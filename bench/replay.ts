@@ -27,6 +27,7 @@ import { countO200k, loadTokenizer } from "../src/estimate/tokens.js";
 import type { GenerateRequest, Generator } from "../src/model/ports.js";
 import { loadWorkflow } from "../src/workspace/load.js";
 import { digestOf, loadHistory, replay, sha256, type History, type HistoryCommit, type Pages } from "./history/history.js";
+import { benchAnchors } from "./anchors.js";
 
 // ---------------------------------------------------------------------------------------------
 // The workflow, as a user translating a book writes it
@@ -571,7 +572,9 @@ export function reportLines({ history, references, results }: Replayed): string[
 export async function benchReplay(): Promise<boolean> {
   try {
     for (const line of reportLines(await replayHistory())) console.log(line);
-    return true;
+    const anchors = benchAnchors();
+    for (const line of anchors.lines) console.log(line);
+    return anchors.differing === 0;
   } catch (err) {
     console.error(`FAIL: ${(err as Error).message}`);
     return false;
