@@ -1,5 +1,4 @@
 /** The `anthropic` generator: one user message to the Anthropic Messages API. */
-import { anthropicRoot, PROVIDER_BASE_URLS } from "../model/endpoint.js";
 import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
 import type { TokenUsage } from "../model/records.js";
 import { configNumber, field, requestCost, sendCall, sharedBeginning, readProviderSettings, requireModel, shownText, type ProviderCall } from "./http.js";
@@ -19,11 +18,7 @@ export const ANTHROPIC_KEY_VARIABLE = "ANTHROPIC_API_KEY";
  */
 export function anthropicCall(request: GenerateRequest): ProviderCall {
   const model = requireModel("anthropic", request);
-  const settings = readProviderSettings("anthropic", request, {
-    baseUrl: PROVIDER_BASE_URLS.anthropic,
-    apiKeyEnv: ANTHROPIC_KEY_VARIABLE,
-    apiRoot: anthropicRoot,
-  });
+  const settings = readProviderSettings("anthropic", request, { apiKeyEnv: ANTHROPIC_KEY_VARIABLE });
   const temperature = configNumber("anthropic", request.config, "temperature", { min: 0 });
   const maxTokens = configNumber("anthropic", request.config, "max_tokens", { min: 1, integer: true }) ?? DEFAULT_MAX_TOKENS;
 

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { cacheMinTokens } from "../estimate/prices.js";
 import { CHAT_OVERHEAD_TOKENS, CHARS_PER_TOKEN, countTokens } from "../estimate/tokens.js";
 import { GeneratorError, RateLimitWaitError, type GenerateRequest, type PacedTurn, type Pacing, type RateCost, type RateLimits } from "../model/ports.js";
+import { providerEndpoint, type Provider } from "../model/endpoint.js";
 import { sha256Hex } from "../refs/hash.js";
 import { systemClock } from "../schedule/clock.js";
 import { retryAfter } from "../schedule/headers.js";
@@ -66,22 +67,14 @@ export interface ProviderCall {
 }
 
 /** The generator_config settings both providers read, checked. */
-export function readProviderSettings(
-  provider: string,
-  request: GenerateRequest,
-  defaults: {
-    baseUrl: string;
-    apiKeyEnv: string;
-    /** base_url in the one form the provider's paths are added to, from either form people write (docs/providers.md). */
-    apiRoot: (baseUrl: string) => string;
-  },
-): ProviderSettings {
+export function readProviderSettings(provider: Provider, request: GenerateRequest, defaults: { apiKeyEnv: string }): ProviderSettings {
   const { config, env } = request;
-  const baseUrl = defaults.apiRoot((configString(provider, config, "base_url") ?? defaults.baseUrl).replace(/\/+$/, ""));
+  // base_url in the one form the provider's paths are added to, from either form people write (docs/providers.md).
+  const baseUrl = providerEndpoint(provider, configString(provider, config, "base_url"));
   const apiKeyEnv = configString(provider, config, "api_key_env") ?? defaults.apiKeyEnv;
   const apiKey = env[apiKeyEnv] || undefined;
   // Only the provider's own endpoint surely needs a key; local servers usually take none.
-  if (apiKey === undefined && baseUrl === defaults.baseUrl.replace(/\/+$/, "")) {
+  if (apiKey === undefined && baseUrl === providerEndpoint(provider, undefined)) {
     throw new GeneratorError(
       `${provider}: set the ${apiKeyEnv} environment variable to your API key ` + `(or name another variable in generator_config.api_key_env)`,
     );

@@ -2,7 +2,6 @@
  * The `openai` generator: one user message to any OpenAI-compatible chat-completions endpoint
  * (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio, OpenRouter...).
  */
-import { openaiRoot, PROVIDER_BASE_URLS } from "../model/endpoint.js";
 import { GeneratorError, type Generator, type GenerateRequest, type GenerateResult } from "../model/ports.js";
 import type { TokenUsage } from "../model/records.js";
 import {
@@ -28,11 +27,7 @@ export const OPENAI_KEY_VARIABLE = "OPENAI_API_KEY";
  */
 export function openaiCall(request: GenerateRequest): ProviderCall {
   const model = requireModel("openai", request);
-  const settings = readProviderSettings("openai", request, {
-    baseUrl: PROVIDER_BASE_URLS.openai,
-    apiKeyEnv: OPENAI_KEY_VARIABLE,
-    apiRoot: openaiRoot,
-  });
+  const settings = readProviderSettings("openai", request, { apiKeyEnv: OPENAI_KEY_VARIABLE });
   const temperature = configNumber("openai", request.config, "temperature", { min: 0 });
   const maxTokens = configNumber("openai", request.config, "max_tokens", { min: 1, integer: true });
   // Azure names the API version in the query and takes the key in its own header.
