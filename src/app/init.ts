@@ -13,6 +13,7 @@ import { UsageError } from "../model/errors.js";
 import { displayPath, PROMPTS_NAMES, WORKFLOW_NAMES } from "../config/parse.js";
 import { createFileExclusive, writeFileAtomic } from "../workspace/files.js";
 import { findRepoRoot } from "../workspace/load.js";
+import { isInside } from "../config/paths.js";
 
 export interface InitRequest {
   cwd: string;
@@ -140,7 +141,7 @@ export function initWorkflow(request: InitRequest): Initialized {
 function schemaLocation(schemasDir: string, root: string, dir: string): string {
   const shipped = realOrSelf(path.resolve(schemasDir));
   const realRoot = realOrSelf(root);
-  if (!isInside(shipped, realRoot)) return SCHEMAS_URL;
+  if (!isInside(realRoot, shipped)) return SCHEMAS_URL;
   // Relative to the root as given: dir is under it, and may not exist yet.
   return posix(path.relative(dir, path.join(root, path.relative(realRoot, shipped)))) || ".";
 }
@@ -200,7 +201,7 @@ function existsOrLink(file: string): boolean {
 function linkOut(file: string, realRoot: string): string | undefined {
   let dir = path.dirname(file);
   while (!existsOrLink(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return isInside(realOrSelf(dir), realRoot) ? undefined : dir;
+  return isInside(realRoot, realOrSelf(dir)) ? undefined : dir;
 }
 
 function realOrSelf(file: string): string {
@@ -209,11 +210,6 @@ function realOrSelf(file: string): string {
   } catch {
     return file;
   }
-}
-
-function isInside(file: string, dir: string): boolean {
-  const rel = path.relative(dir, file);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
 function posix(p: string): string {

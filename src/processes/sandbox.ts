@@ -30,6 +30,7 @@ import { accessSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, r
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Sandbox, SandboxCommand } from "../model/ports.js";
+import { isInside } from "../config/paths.js";
 
 export const SANDBOX_MODES = ["auto", "required", "off"] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
@@ -415,9 +416,4 @@ function isExecutable(file: string): boolean {
   } catch {
     return false;
   }
-}
-
-function isInside(dir: string, file: string): boolean {
-  const rel = path.relative(dir, file);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }

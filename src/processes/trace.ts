@@ -24,6 +24,7 @@ import path from "node:path";
 import type { CommandLimits, ReadTrace, ReadTracer, Sandbox } from "../model/ports.js";
 import { systemProgram } from "./sandbox.js";
 import { nameText } from "../model/fileName.js";
+import { isInside } from "../config/paths.js";
 
 /** Where strace writes: the descriptor pairflow hands it (see above). */
 const TRACE_FD = "/dev/fd/3";
@@ -319,9 +320,4 @@ function unescape(text: string, i: number, bytes: number[]): number {
   }
   bytes.push(C_ESCAPES[next] ?? next.charCodeAt(0));
   return i + 2;
-}
-
-function isInside(dir: string, file: string): boolean {
-  const rel = path.relative(dir, file);
-  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
 }
