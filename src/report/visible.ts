@@ -5,12 +5,14 @@
  * would act on or that shows as nothing is made visible: control characters as `\xNN` (ESC as the
  * four characters `\x1b`, a carriage return as `\x0d`, C1 controls and DEL too) and Unicode format
  * characters (the bidi controls U+202A-U+202E and U+2066-U+2069, zero-width characters, the byte
- * order mark), line and paragraph separators and lone surrogates as `\uXXXX`. So none is
+ * order mark), line and paragraph separators and lone surrogates as `\uXXXX` (but one that stands
+ * for a byte of a file name that is not UTF-8, model/fileName.ts, as that byte: `\xE9`). So none is
  * interpreted: no changed window title or clipboard, no cleared line hiding a rejection, no
  * colour, no text reordered to read otherwise than it runs. What is stored (feedback in records)
  * stays as it was; only what is shown is escaped, and pairflow's own colours are put around text
  * already escaped.
  */
+import { isUtf8Name, shownName } from "../model/fileName.js";
 
 /** What a command printed, lines and tabs kept: every other hidden character made visible. */
 export function visible(text: string): string {
@@ -34,6 +36,8 @@ const HIDDEN_IN_NAME = /[\x00-\x1f\x7f-\x9f\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 function escape(ch: string): string {
   const code = ch.codePointAt(0)!;
   if (code < 0x100) return `\\x${code.toString(16).padStart(2, "0")}`;
+  // A byte of a file name that is not UTF-8, as pairflow holds it (model/fileName.ts): that byte.
+  if (!isUtf8Name(ch)) return shownName(ch);
   const hex = code.toString(16).padStart(4, "0");
   return code > 0xffff ? `\\u{${hex}}` : `\\u${hex}`;
 }

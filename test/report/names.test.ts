@@ -194,6 +194,13 @@ describe("names are data in every report", () => {
     );
   });
 
+  it("nameFor: a file name's byte that is not UTF-8 shows as that byte, in every medium", () => {
+    expect(nameFor("docs/caf\udce9.md", "terminal")).toBe("docs/caf\\xE9.md");
+    expect(nameFor("docs/caf\udce9.md", "code")).toBe("`docs/caf\\xE9.md`");
+    // A real character outside the BMP is not such a byte.
+    expect(nameFor("docs/\u{1f600}.md", "terminal")).toBe("docs/\u{1f600}.md");
+  });
+
   it("terminal reports: no control, bidi or format character, and no line more than with plain names", { timeout: 120_000 }, () => {
     fc.assert(
       fc.property(worlds, fc.array(hostileName, { minLength: 1, maxLength: 8 }), (world, names) => {
