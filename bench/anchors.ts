@@ -2,13 +2,14 @@
  * Piece ids of `split: markdown` against the anchors GitHub gives the same headings, over every
  * page of every commit of the replayed history. The anchors are computed apart from pairflow: each
  * heading rendered as GFM inline text by marked, its text read back by parse5 (entities decoded,
- * tags dropped), lower-cased, spaces made `-`, everything but letters, marks, digits, `_` and `-`
- * removed, and repeats numbered to the first free `-1`, `-2`... as GitHub does.
+ * tags dropped), then GitHub's rule and numbering as the split tests check them
+ * (test/helpers/githubAnchor.ts).
  */
 import { marked } from "marked";
 import { parseFragment, type DefaultTreeAdapterMap } from "parse5";
 import { splitText } from "../src/config/split.js";
 import { loadHistory, replay } from "./history/history.js";
+import { anchorOf, numbering } from "../test/helpers/githubAnchor.js";
 
 type Node = DefaultTreeAdapterMap["parentNode"] | DefaultTreeAdapterMap["childNode"];
 
@@ -17,14 +18,9 @@ function textOf(node: Node): string {
   return "childNodes" in node ? node.childNodes.map(textOf).join("") : "";
 }
 
-function anchorOf(heading: string): string {
-  const shown = textOf(parseFragment(marked.parseInline(heading, { gfm: true, async: false })));
-  let out = "";
-  for (const c of shown.toLowerCase()) {
-    if (c === " ") out += "-";
-    else if (/[\p{Letter}\p{Mark}\p{Decimal_Number}_-]/u.test(c)) out += c;
-  }
-  return out;
+/** GitHub's anchor for a heading as written: its GFM inline text, then GitHub's rule. */
+function headingAnchor(heading: string): string {
+  return anchorOf(textOf(parseFragment(marked.parseInline(heading, { gfm: true, async: false }))));
 }
 
 /** The heading a piece opens with (ATX or setext), or undefined for text before the first heading. */
@@ -38,18 +34,10 @@ function headingOf(text: string): string | undefined {
 
 /** The ids GitHub would give a page's pieces, in order (pieces before the first heading keep pairflow's id). */
 function githubIds(pieces: { id: string; text: string }[]): string[] {
-  const taken = new Set<string>(pieces.filter((p) => headingOf(p.text) === undefined).map((p) => p.id));
-  const last = new Map<string, number>();
+  const take = numbering(pieces.filter((p) => headingOf(p.text) === undefined).map((p) => p.id));
   return pieces.map((p) => {
     const heading = headingOf(p.text);
-    if (heading === undefined) return p.id;
-    const id = anchorOf(heading);
-    let n = last.get(id) ?? 0;
-    let candidate = id;
-    while (taken.has(candidate)) candidate = `${id}-${++n}`;
-    last.set(id, n);
-    taken.add(candidate);
-    return candidate;
+    return heading === undefined ? p.id : take(headingAnchor(heading));
   });
 }
 

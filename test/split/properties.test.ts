@@ -25,6 +25,7 @@ import { splitText } from "../../src/config/split.js";
 import type { Generator } from "../../src/model/ports.js";
 import { REPO, tempRepo } from "../helpers/fixtures.js";
 import { planOf, runOf } from "../helpers/state.js";
+import { anchorOf, numbering } from "../helpers/githubAnchor.js";
 
 const RUNS = Number(process.env.PAIRFLOW_PROPERTY_RUNS ?? 12);
 const SEED = Number(process.env.PAIRFLOW_PROPERTY_SEED ?? 20260636);
@@ -75,30 +76,6 @@ const PARTS: Part[] = [
   { source: "&amp;", shown: "&" },
   { source: "&copy;", shown: "©" },
 ];
-
-/** GitHub's anchor for a heading that shows `shown`, before numbering. */
-function anchorOf(shown: string): string {
-  let out = "";
-  for (const c of shown.toLowerCase()) {
-    if (c === " ") out += "-";
-    else if (/[\p{Letter}\p{Mark}\p{Decimal_Number}_-]/u.test(c)) out += c;
-  }
-  return out;
-}
-
-/** Numbers repeats as GitHub does: the first free of `id`, `id-1`, `id-2`, ... counting on from the last number `id` was given. */
-function numbering(reserved: string[] = []): (id: string) => string {
-  const taken = new Set<string>(reserved);
-  const last = new Map<string, number>();
-  return (id) => {
-    let n = last.get(id) ?? 0;
-    let candidate = id;
-    while (taken.has(candidate)) candidate = `${id}-${++n}`;
-    last.set(id, n);
-    taken.add(candidate);
-    return candidate;
-  };
-}
 
 /** Headings from real documentation with the anchors github.com gives them (the cases found wrong before). */
 const REAL: [string, string][] = [
