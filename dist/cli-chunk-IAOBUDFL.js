@@ -4,8 +4,10 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   asDict,
   dict,
-  own
-} from "./cli-chunk-7P27LGL5.js";
+  isUtf8Name,
+  own,
+  shownName
+} from "./cli-chunk-ZENHFI5Z.js";
 
 // src/report/visible.ts
 function visible(text) {
@@ -19,6 +21,7 @@ var HIDDEN_IN_NAME = /[\x00-\x1f\x7f-\x9f\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 function escape(ch) {
   const code = ch.codePointAt(0);
   if (code < 256) return `\\x${code.toString(16).padStart(2, "0")}`;
+  if (!isUtf8Name(ch)) return shownName(ch);
   const hex = code.toString(16).padStart(4, "0");
   return code > 65535 ? `\\u{${hex}}` : `\\u${hex}`;
 }

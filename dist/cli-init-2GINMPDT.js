@@ -12,8 +12,9 @@ import {
   displayPath,
   examples,
   findRepoRoot,
+  isInside,
   writeFileAtomic
-} from "./cli-chunk-7P27LGL5.js";
+} from "./cli-chunk-ZENHFI5Z.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
@@ -87,7 +88,7 @@ function initWorkflow(request) {
 function schemaLocation(schemasDir, root, dir) {
   const shipped = realOrSelf(path.resolve(schemasDir));
   const realRoot = realOrSelf(root);
-  if (!isInside(shipped, realRoot)) return SCHEMAS_URL;
+  if (!isInside(realRoot, shipped)) return SCHEMAS_URL;
   return posix(path.relative(dir, path.join(root, path.relative(realRoot, shipped)))) || ".";
 }
 function ignoreState(file) {
@@ -128,7 +129,7 @@ function existsOrLink(file) {
 function linkOut(file, realRoot) {
   let dir = path.dirname(file);
   while (!existsOrLink(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return isInside(realOrSelf(dir), realRoot) ? void 0 : dir;
+  return isInside(realRoot, realOrSelf(dir)) ? void 0 : dir;
 }
 function realOrSelf(file) {
   try {
@@ -136,10 +137,6 @@ function realOrSelf(file) {
   } catch {
     return file;
   }
-}
-function isInside(file, dir) {
-  const rel = path.relative(dir, file);
-  return rel === "" || !rel.startsWith("..") && !path.isAbsolute(rel);
 }
 function posix(p) {
   return p.split(path.sep).join("/");

@@ -4,11 +4,11 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-YDZ4Y5JO.js";
+} from "./cli-chunk-W2VOUWJJ.js";
 import {
   openState
-} from "./cli-chunk-WEEVMP7R.js";
-import "./cli-chunk-GTPWTXJM.js";
+} from "./cli-chunk-WTATOFIX.js";
+import "./cli-chunk-CNINMKML.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
@@ -19,15 +19,15 @@ import {
   plannedComponents,
   renderPrompt,
   requestKey
-} from "./cli-chunk-R6DGXHK4.js";
+} from "./cli-chunk-E56QDU2T.js";
 import {
   nameFor
-} from "./cli-chunk-RF2XL6UB.js";
+} from "./cli-chunk-G7JFRQSO.js";
 import {
   componentsOf,
   lockEntry,
   visible
-} from "./cli-chunk-LYWOGVDQ.js";
+} from "./cli-chunk-IAOBUDFL.js";
 import {
   PATH_HELP,
   UsageError,
@@ -38,7 +38,7 @@ import {
   examples,
   shortRef,
   stateDirOption
-} from "./cli-chunk-7P27LGL5.js";
+} from "./cli-chunk-ZENHFI5Z.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-UIMONIIS.js";
+import "./cli-chunk-NRWNOCG2.js";
 import {
   planTarget
-} from "./cli-chunk-YDZ4Y5JO.js";
-import "./cli-chunk-WEEVMP7R.js";
+} from "./cli-chunk-W2VOUWJJ.js";
+import "./cli-chunk-WTATOFIX.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-GTPWTXJM.js";
+} from "./cli-chunk-CNINMKML.js";
 import {
   GRAPH_NODE_LIMIT,
   SCREEN_LINES,
@@ -37,7 +37,7 @@ import {
   waveRange,
   wavesText,
   withoutCallsText
-} from "./cli-chunk-N7XHGNSD.js";
+} from "./cli-chunk-5OLBMHOF.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
@@ -45,14 +45,14 @@ import {
   FILE_HEADERS_ONLY,
   createTwoFilesPatch,
   decidePair
-} from "./cli-chunk-R6DGXHK4.js";
+} from "./cli-chunk-E56QDU2T.js";
 import {
   nameFor
-} from "./cli-chunk-RF2XL6UB.js";
+} from "./cli-chunk-G7JFRQSO.js";
 import {
   lockEntry,
   visible
-} from "./cli-chunk-LYWOGVDQ.js";
+} from "./cli-chunk-IAOBUDFL.js";
 import {
   Option,
   PATH_HELP,
@@ -65,7 +65,7 @@ import {
   resolveWorkflowPath,
   splitText,
   stateDirOption
-} from "./cli-chunk-7P27LGL5.js";
+} from "./cli-chunk-ZENHFI5Z.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

@@ -14,17 +14,17 @@ import {
   limiter,
   lockPath,
   newRunId
-} from "./cli-chunk-TVGC4GON.js";
+} from "./cli-chunk-YRL7E7NO.js";
 import {
   compileJsonSchema
 } from "./cli-chunk-7Z54WWHF.js";
 import {
   checkWorkflow
-} from "./cli-chunk-D6X4NFGF.js";
+} from "./cli-chunk-CHMX6FUH.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-UIMONIIS.js";
+} from "./cli-chunk-NRWNOCG2.js";
 import {
   RunRecorder,
   estimateOf,
@@ -36,7 +36,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-YDZ4Y5JO.js";
+} from "./cli-chunk-W2VOUWJJ.js";
 import {
   BatchFile,
   LocalStore,
@@ -45,37 +45,35 @@ import {
   checkedStateDir,
   foldJournal,
   openState
-} from "./cli-chunk-WEEVMP7R.js";
+} from "./cli-chunk-WTATOFIX.js";
 import {
   lockPathFor
-} from "./cli-chunk-GTPWTXJM.js";
+} from "./cli-chunk-CNINMKML.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
 import {
   CHARS_PER_TOKEN,
   CHAT_OVERHEAD_TOKENS,
-  PROVIDER_BASE_URLS,
-  anthropicRoot,
   asksBeforeRunning,
   cacheMinTokens,
   callsModel,
   costOf,
   countTokens,
   decider,
-  openaiRoot,
   planWorkflow,
   priceFor,
+  providerEndpoint,
   usd,
   withDependencies,
   workflowRef
-} from "./cli-chunk-R6DGXHK4.js";
+} from "./cli-chunk-E56QDU2T.js";
 import {
   nameFor
-} from "./cli-chunk-RF2XL6UB.js";
+} from "./cli-chunk-G7JFRQSO.js";
 import {
   lockEntry
-} from "./cli-chunk-LYWOGVDQ.js";
+} from "./cli-chunk-IAOBUDFL.js";
 import {
   ASSEMBLE,
   ConfigError,
@@ -95,6 +93,7 @@ import {
   examples,
   findRepoRoot,
   formatBytes,
+  isInside,
   loadWorkflow,
   nameText,
   outputPath,
@@ -109,7 +108,7 @@ import {
   sha256Hex,
   stateDirOption,
   writeFileAtomic
-} from "./cli-chunk-7P27LGL5.js";
+} from "./cli-chunk-ZENHFI5Z.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -781,10 +780,10 @@ var MAX_MESSAGE_CHARS = 500;
 var MAX_TIMER_MS2 = 2 ** 31 - 1;
 function readProviderSettings(provider, request, defaults) {
   const { config, env } = request;
-  const baseUrl = defaults.apiRoot((configString(provider, config, "base_url") ?? defaults.baseUrl).replace(/\/+$/, ""));
+  const baseUrl = providerEndpoint(provider, configString(provider, config, "base_url"));
   const apiKeyEnv = configString(provider, config, "api_key_env") ?? defaults.apiKeyEnv;
   const apiKey = env[apiKeyEnv] || void 0;
-  if (apiKey === void 0 && baseUrl === defaults.baseUrl.replace(/\/+$/, "")) {
+  if (apiKey === void 0 && baseUrl === providerEndpoint(provider, void 0)) {
     throw new GeneratorError(
       `${provider}: set the ${apiKeyEnv} environment variable to your API key (or name another variable in generator_config.api_key_env)`
     );
@@ -1069,11 +1068,7 @@ var DEFAULT_MAX_TOKENS = 4096;
 var ANTHROPIC_KEY_VARIABLE = "ANTHROPIC_API_KEY";
 function anthropicCall(request) {
   const model = requireModel("anthropic", request);
-  const settings = readProviderSettings("anthropic", request, {
-    baseUrl: PROVIDER_BASE_URLS.anthropic,
-    apiKeyEnv: ANTHROPIC_KEY_VARIABLE,
-    apiRoot: anthropicRoot
-  });
+  const settings = readProviderSettings("anthropic", request, { apiKeyEnv: ANTHROPIC_KEY_VARIABLE });
   const temperature = configNumber("anthropic", request.config, "temperature", { min: 0 });
   const maxTokens = configNumber("anthropic", request.config, "max_tokens", { min: 1, integer: true }) ?? DEFAULT_MAX_TOKENS;
   const headers = { "anthropic-version": "2023-06-01" };
@@ -1144,11 +1139,7 @@ function count2(value) {
 var OPENAI_KEY_VARIABLE = "OPENAI_API_KEY";
 function openaiCall(request) {
   const model = requireModel("openai", request);
-  const settings = readProviderSettings("openai", request, {
-    baseUrl: PROVIDER_BASE_URLS.openai,
-    apiKeyEnv: OPENAI_KEY_VARIABLE,
-    apiRoot: openaiRoot
-  });
+  const settings = readProviderSettings("openai", request, { apiKeyEnv: OPENAI_KEY_VARIABLE });
   const temperature = configNumber("openai", request.config, "temperature", { min: 0 });
   const maxTokens = configNumber("openai", request.config, "max_tokens", { min: 1, integer: true });
   const apiVersion = configString("openai", request.config, "api_version");
@@ -1615,10 +1606,6 @@ function isExecutable(file) {
   } catch {
     return false;
   }
-}
-function isInside(dir, file) {
-  const rel = path3.relative(dir, file);
-  return rel === "" || !rel.startsWith("..") && !path3.isAbsolute(rel);
 }
 
 // src/app/sandbox.ts
@@ -2662,7 +2649,7 @@ async function startCommand(setup, command, run) {
   try {
     const log = path7.join(dir, "trace.log");
     const result = await run({ ...base, confine: [...confine ?? [], ...trace.argv()], traceLog: log });
-    trace.read(readsOf(log, command.cwd).filter((file) => !command.readable.some((mine) => file === mine || isInside2(mine, file))));
+    trace.read(readsOf(log, command.cwd).filter((file) => !command.readable.some((mine) => file === mine || isInside(mine, file))));
     return result;
   } finally {
     rmSync5(dir, { recursive: true, force: true });
@@ -2830,10 +2817,6 @@ function unescape(text, i, bytes) {
   }
   bytes.push(C_ESCAPES[next] ?? next.charCodeAt(0));
   return i + 2;
-}
-function isInside2(dir, file) {
-  const rel = path7.relative(dir, file);
-  return rel !== "" && !rel.startsWith("..") && !path7.isAbsolute(rel);
 }
 
 // src/generators/command.ts

@@ -7,18 +7,18 @@ import {
 import {
   SHOWN_PER_FILE,
   issueLines
-} from "./cli-chunk-UNA2O63K.js";
+} from "./cli-chunk-ED2J72TZ.js";
 import {
   count
-} from "./cli-chunk-N7XHGNSD.js";
+} from "./cli-chunk-5OLBMHOF.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-R6DGXHK4.js";
-import "./cli-chunk-RF2XL6UB.js";
+import "./cli-chunk-E56QDU2T.js";
+import "./cli-chunk-G7JFRQSO.js";
 import {
   visible
-} from "./cli-chunk-LYWOGVDQ.js";
+} from "./cli-chunk-IAOBUDFL.js";
 import {
   Command,
   CommanderError,
@@ -28,23 +28,23 @@ import {
   StorageError,
   UsageError,
   checkStateDir
-} from "./cli-chunk-7P27LGL5.js";
+} from "./cli-chunk-ZENHFI5Z.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-WK4G2AMG.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-BVOWUAI4.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-GXHYG46Q.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-4UUYUS72.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-JBQEGTDA.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-MI6LZT5N.js")).registerPrompt],
-  [["explain"], async () => (await import("./cli-explain-AFDPMVZY.js")).registerExplain],
-  [["adopt"], async () => (await import("./cli-adopt-IGUO3Z3B.js")).registerAdopt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-IQ7UBVBV.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-2DNRP74E.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-G7GSQT4O.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-2GINMPDT.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-IIZVCQIC.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-X3RLO6OA.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-EUF6ZHGS.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-K6XYCIG2.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-BCCHLWBP.js")).registerPrompt],
+  [["explain"], async () => (await import("./cli-explain-7DGKMY63.js")).registerExplain],
+  [["adopt"], async () => (await import("./cli-adopt-NMZUFWBF.js")).registerAdopt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-E63BCTIO.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-KJTNRFWE.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-4TCUJV7I.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

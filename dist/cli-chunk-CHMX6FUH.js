@@ -10,7 +10,7 @@ import {
   quoteList,
   realRootOf,
   sortIssues
-} from "./cli-chunk-7P27LGL5.js";
+} from "./cli-chunk-ZENHFI5Z.js";
 
 // src/config/check.ts
 import path from "node:path";

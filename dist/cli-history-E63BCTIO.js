@@ -3,20 +3,20 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-LK4VXRK2.js";
-import "./cli-chunk-VUP74IA3.js";
-import "./cli-chunk-BXOCKQQM.js";
+} from "./cli-chunk-3YD65TNE.js";
+import "./cli-chunk-DI3LKR6N.js";
+import "./cli-chunk-EA2C36MW.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-TVGC4GON.js";
+} from "./cli-chunk-YRL7E7NO.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-D6X4NFGF.js";
+import "./cli-chunk-CHMX6FUH.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-UIMONIIS.js";
+} from "./cli-chunk-NRWNOCG2.js";
 import {
   listRunIds,
   listing,
@@ -24,7 +24,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-YDZ4Y5JO.js";
+} from "./cli-chunk-W2VOUWJJ.js";
 import {
   LocalStore,
   checkStateDir,
@@ -32,23 +32,23 @@ import {
   isHashedKey,
   pairKey,
   readLockWithJournal
-} from "./cli-chunk-WEEVMP7R.js";
+} from "./cli-chunk-WTATOFIX.js";
 import {
   lockPathFor
-} from "./cli-chunk-GTPWTXJM.js";
+} from "./cli-chunk-CNINMKML.js";
 import {
   count
-} from "./cli-chunk-N7XHGNSD.js";
+} from "./cli-chunk-5OLBMHOF.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-R6DGXHK4.js";
+import "./cli-chunk-E56QDU2T.js";
 import {
   nameFor
-} from "./cli-chunk-RF2XL6UB.js";
+} from "./cli-chunk-G7JFRQSO.js";
 import {
   visible
-} from "./cli-chunk-LYWOGVDQ.js";
+} from "./cli-chunk-IAOBUDFL.js";
 import {
   ConfigError,
   Option,
@@ -63,7 +63,7 @@ import {
   resolveWorkflowPath,
   shortRef,
   stateDirOption
-} from "./cli-chunk-7P27LGL5.js";
+} from "./cli-chunk-ZENHFI5Z.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

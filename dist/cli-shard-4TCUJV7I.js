@@ -8,20 +8,20 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-BXOCKQQM.js";
-import "./cli-chunk-TVGC4GON.js";
+} from "./cli-chunk-EA2C36MW.js";
+import "./cli-chunk-YRL7E7NO.js";
 import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-D6X4NFGF.js";
-import "./cli-chunk-UIMONIIS.js";
-import "./cli-chunk-YDZ4Y5JO.js";
-import "./cli-chunk-WEEVMP7R.js";
-import "./cli-chunk-GTPWTXJM.js";
-import "./cli-chunk-N7XHGNSD.js";
+import "./cli-chunk-CHMX6FUH.js";
+import "./cli-chunk-NRWNOCG2.js";
+import "./cli-chunk-W2VOUWJJ.js";
+import "./cli-chunk-WTATOFIX.js";
+import "./cli-chunk-CNINMKML.js";
+import "./cli-chunk-5OLBMHOF.js";
 import "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-R6DGXHK4.js";
-import "./cli-chunk-RF2XL6UB.js";
-import "./cli-chunk-LYWOGVDQ.js";
-import "./cli-chunk-7P27LGL5.js";
+import "./cli-chunk-E56QDU2T.js";
+import "./cli-chunk-G7JFRQSO.js";
+import "./cli-chunk-IAOBUDFL.js";
+import "./cli-chunk-ZENHFI5Z.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {

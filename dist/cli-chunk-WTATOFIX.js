@@ -7,17 +7,17 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-GTPWTXJM.js";
+} from "./cli-chunk-CNINMKML.js";
 import {
   sortedObject
-} from "./cli-chunk-R6DGXHK4.js";
+} from "./cli-chunk-E56QDU2T.js";
 import {
   LOCK_VERSION,
   isBatchRecord,
   isRequestEntry,
   joinRequestEntry,
   lockEntry
-} from "./cli-chunk-LYWOGVDQ.js";
+} from "./cli-chunk-IAOBUDFL.js";
 import {
   ConfigError,
   InputError,
@@ -45,7 +45,7 @@ import {
   textHashes,
   utf8Text,
   writeFileAtomic
-} from "./cli-chunk-7P27LGL5.js";
+} from "./cli-chunk-ZENHFI5Z.js";
 
 // src/lockfile/journal.ts
 import { closeSync, ftruncateSync, lstatSync, openSync, readFileSync, realpathSync, rmSync, writeSync } from "node:fs";

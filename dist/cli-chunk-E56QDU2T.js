@@ -4,7 +4,7 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   componentsOf,
   lockEntry
-} from "./cli-chunk-LYWOGVDQ.js";
+} from "./cli-chunk-IAOBUDFL.js";
 import {
   PyFloat,
   UsageError,
@@ -17,7 +17,7 @@ import {
   plain,
   sha256Hex,
   sharedValue
-} from "./cli-chunk-7P27LGL5.js";
+} from "./cli-chunk-ZENHFI5Z.js";
 
 // src/estimate/prices.ts
 var BUILT_IN_PRICES_AS_OF = "2026-03";
@@ -2095,9 +2095,7 @@ export {
   plannedComponents,
   totals,
   decider,
-  PROVIDER_BASE_URLS,
-  openaiRoot,
-  anthropicRoot,
+  providerEndpoint,
   pairHistory,
   cacheMinTokens,
   priceFor,

@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-BXOCKQQM.js";
+} from "./cli-chunk-EA2C36MW.js";
 import {
   planTarget
-} from "./cli-chunk-YDZ4Y5JO.js";
+} from "./cli-chunk-W2VOUWJJ.js";
 import {
   checkFails,
   checkText,
@@ -16,13 +16,13 @@ import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-N7XHGNSD.js";
+} from "./cli-chunk-5OLBMHOF.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
 import {
   visible
-} from "./cli-chunk-LYWOGVDQ.js";
+} from "./cli-chunk-IAOBUDFL.js";
 import {
   EXIT,
   Option,
@@ -32,7 +32,7 @@ import {
   positiveInt,
   stateDirOption,
   writePieces
-} from "./cli-chunk-7P27LGL5.js";
+} from "./cli-chunk-ZENHFI5Z.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts, setStatus) {

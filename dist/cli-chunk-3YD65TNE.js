@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-VUP74IA3.js";
+} from "./cli-chunk-DI3LKR6N.js";
 import {
   AUTO_CONCURRENCY,
   BudgetExceededError,
@@ -18,17 +18,17 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-BXOCKQQM.js";
+} from "./cli-chunk-EA2C36MW.js";
 import {
   DEFAULT_CONCURRENCY,
   LockBusyError
-} from "./cli-chunk-TVGC4GON.js";
+} from "./cli-chunk-YRL7E7NO.js";
 import {
   batchCounts,
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-UIMONIIS.js";
+} from "./cli-chunk-NRWNOCG2.js";
 import {
   compareWithRun,
   comparisonText,
@@ -39,20 +39,20 @@ import {
   number,
   planText,
   plural
-} from "./cli-chunk-N7XHGNSD.js";
+} from "./cli-chunk-5OLBMHOF.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
 import {
   asksBeforeRunning,
   parseUsd
-} from "./cli-chunk-R6DGXHK4.js";
+} from "./cli-chunk-E56QDU2T.js";
 import {
   nameFor
-} from "./cli-chunk-RF2XL6UB.js";
+} from "./cli-chunk-G7JFRQSO.js";
 import {
   visible
-} from "./cli-chunk-LYWOGVDQ.js";
+} from "./cli-chunk-IAOBUDFL.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -63,7 +63,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-7P27LGL5.js";
+} from "./cli-chunk-ZENHFI5Z.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;

@@ -4,20 +4,20 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-YDZ4Y5JO.js";
+} from "./cli-chunk-W2VOUWJJ.js";
 import {
   openState
-} from "./cli-chunk-WEEVMP7R.js";
-import "./cli-chunk-GTPWTXJM.js";
+} from "./cli-chunk-WTATOFIX.js";
+import "./cli-chunk-CNINMKML.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
 import {
   renderPrompt
-} from "./cli-chunk-R6DGXHK4.js";
+} from "./cli-chunk-E56QDU2T.js";
 import {
   visible
-} from "./cli-chunk-LYWOGVDQ.js";
+} from "./cli-chunk-IAOBUDFL.js";
 import {
   Option,
   PATH_HELP,
@@ -26,7 +26,7 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-7P27LGL5.js";
+} from "./cli-chunk-ZENHFI5Z.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

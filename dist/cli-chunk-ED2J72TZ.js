@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   nameFor
-} from "./cli-chunk-RF2XL6UB.js";
+} from "./cli-chunk-G7JFRQSO.js";
 import {
   visible
-} from "./cli-chunk-LYWOGVDQ.js";
+} from "./cli-chunk-IAOBUDFL.js";
 import {
   formatIssue
-} from "./cli-chunk-7P27LGL5.js";
+} from "./cli-chunk-ZENHFI5Z.js";
 
 // src/report/issues.ts
 var SHOWN_PER_FILE = 50;

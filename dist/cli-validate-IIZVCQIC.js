@@ -3,24 +3,24 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   issueLines
-} from "./cli-chunk-UNA2O63K.js";
+} from "./cli-chunk-ED2J72TZ.js";
 import {
   checkWorkflow
-} from "./cli-chunk-D6X4NFGF.js";
+} from "./cli-chunk-CHMX6FUH.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-WEEVMP7R.js";
-import "./cli-chunk-GTPWTXJM.js";
+} from "./cli-chunk-WTATOFIX.js";
+import "./cli-chunk-CNINMKML.js";
 import {
   count
-} from "./cli-chunk-N7XHGNSD.js";
+} from "./cli-chunk-5OLBMHOF.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-R6DGXHK4.js";
-import "./cli-chunk-RF2XL6UB.js";
-import "./cli-chunk-LYWOGVDQ.js";
+import "./cli-chunk-E56QDU2T.js";
+import "./cli-chunk-G7JFRQSO.js";
+import "./cli-chunk-IAOBUDFL.js";
 import {
   ConfigError,
   EXIT,
@@ -33,7 +33,7 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-7P27LGL5.js";
+} from "./cli-chunk-ZENHFI5Z.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

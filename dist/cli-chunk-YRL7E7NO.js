@@ -5,10 +5,10 @@ import {
   acceptedBytes,
   pairKey,
   realLockPath
-} from "./cli-chunk-WEEVMP7R.js";
+} from "./cli-chunk-WTATOFIX.js";
 import {
   lockPathFor
-} from "./cli-chunk-GTPWTXJM.js";
+} from "./cli-chunk-CNINMKML.js";
 import {
   byProviderAndModel,
   componentDigests,
@@ -20,10 +20,10 @@ import {
   requestKey,
   sharedPrefixes,
   withObserved
-} from "./cli-chunk-R6DGXHK4.js";
+} from "./cli-chunk-E56QDU2T.js";
 import {
   lockEntry
-} from "./cli-chunk-LYWOGVDQ.js";
+} from "./cli-chunk-IAOBUDFL.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   UsageError,
@@ -31,7 +31,7 @@ import {
   dict,
   plain,
   utf8Text
-} from "./cli-chunk-7P27LGL5.js";
+} from "./cli-chunk-ZENHFI5Z.js";
 
 // src/engine/engine.ts
 import { randomBytes } from "node:crypto";
