@@ -15,6 +15,15 @@ export function running(pid: number): boolean {
   }
 }
 
+/**
+ * Which of `pids` still run with `marker` in their command line: a pid seen once may, by the time
+ * of a later look, belong to another process (a busy machine cycles 32,768 pids in seconds).
+ */
+export function stillRunning(pids: readonly number[], marker: string): number[] {
+  const now = new Set(processesWith(marker));
+  return pids.filter((pid) => now.has(pid) && running(pid));
+}
+
 /** The processes whose command line holds `marker`. */
 export function processesWith(marker: string): number[] {
   const found: number[] = [];

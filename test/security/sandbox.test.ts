@@ -14,7 +14,7 @@ import { bwrapArguments, probeSandbox, runnerDirectories } from "../../src/proce
 import { commandNetwork, type GuardRef } from "../../src/model/workflow.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { CLI } from "../helpers/package.js";
-import { processesWith, running } from "../helpers/processes.js";
+import { processesWith, stillRunning } from "../helpers/processes.js";
 import { runOf } from "../helpers/state.js";
 
 const SANDBOX = probeSandbox(process.env).available;
@@ -102,7 +102,7 @@ describe.runIf(SANDBOX)("a command in the sandbox", () => {
     const stuck = processesWith(`${marker}-kill`);
     // pairflow is killed outright, as by the out-of-memory killer: the sandbox goes with it.
     child.kill("SIGKILL");
-    await expect.poll(() => stuck.filter(running).length, { timeout: 8_000, message: "the sandbox to go with pairflow" }).toBe(0);
+    await expect.poll(() => stillRunning(stuck, `${marker}-kill`).length, { timeout: 8_000, message: "the sandbox to go with pairflow" }).toBe(0);
     // What the sandbox had started after that look goes with its PID namespace a moment later.
     await expect.poll(() => processesWith(marker), { timeout: 8_000, message: "everything the sandbox started to be gone" }).toEqual([]);
   });
