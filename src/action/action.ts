@@ -38,6 +38,7 @@ import { ActionsCacheStore, scopeFor } from "../github/cache.js";
 import { openState, snapshotSource } from "../app/state.js";
 import { readInputs, type ActionInputs } from "./inputs.js";
 import { annotateConfigIssues, annotateFailedRun, info, logPlan, repoPath, RunLog, style } from "./log.js";
+import { grouped } from "../model/text.js";
 
 /** After SIGINT or SIGTERM, how long pairs in flight may finish (the runner allows about 7.5 s before it kills). */
 const GRACE_MS = 5_000;
@@ -511,7 +512,7 @@ function setPlanOutputs(planned: Planned, cwd: string, env: NodeJS.ProcessEnv): 
     text = JSON.stringify({ ...json, pairs: json.pairs.filter((p) => p.action === "run"), truncated: true });
     if (Buffer.byteLength(text) > OUTPUT_LIMIT) text = JSON.stringify({ ...json, waves: [], pairs: [], truncated: true });
     core.warning(
-      `the plan of ${json.pairs.length.toLocaleString("en-US")} pairs is larger than a step output holds (1 MB): the plan output is truncated ("truncated": true); the job summary shows the plan, and output plan-file names the whole of it`,
+      `the plan of ${grouped(json.pairs.length)} pairs is larger than a step output holds (1 MB): the plan output is truncated ("truncated": true); the job summary shows the plan, and output plan-file names the whole of it`,
     );
   }
   core.setOutput("plan", text);

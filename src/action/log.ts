@@ -16,6 +16,7 @@ import { seconds } from "../report/run.js";
 import { visible } from "../report/visible.js";
 import { nameFor } from "../report/names.js";
 import type { PairOutcome, RunEvent, RunReport } from "../model/run.js";
+import { grouped } from "../model/text.js";
 
 /**
  * Text for the job log of which no line is a workflow command. The runner takes a line for one when,
@@ -170,7 +171,7 @@ export function annotateConfigIssues(issues: ConfigIssue[]): void {
   const more = issues.length - shown.length;
   if (more > 0) {
     core.error(
-      `${more.toLocaleString("en-US")} more configuration ${more === 1 ? "problem is" : "problems are"} not annotated here (GitHub shows ${MAX_ERROR_ANNOTATIONS} errors of a step): the job summary lists every one.`,
+      `${grouped(more)} more configuration ${more === 1 ? "problem is" : "problems are"} not annotated here (GitHub shows ${MAX_ERROR_ANNOTATIONS} errors of a step): the job summary lists every one.`,
       { title: "pairflow: invalid configuration" },
     );
   }
@@ -212,8 +213,8 @@ export function annotateFailedRun(report: RunReport, run: FailedRunAnnotations, 
   const more = failed.length - shown.length;
   if (more > 0) {
     core.error(
-      `${more.toLocaleString("en-US")} more failed ${more === 1 ? "pair is" : "pairs are"} not annotated here (GitHub shows ${MAX_ERROR_ANNOTATIONS} errors of a step): the job summary has every failed pair, with its feedback.`,
-      { title: `pairflow: ${more.toLocaleString("en-US")} more failed` },
+      `${grouped(more)} more failed ${more === 1 ? "pair is" : "pairs are"} not annotated here (GitHub shows ${MAX_ERROR_ANNOTATIONS} errors of a step): the job summary has every failed pair, with its feedback.`,
+      { title: `pairflow: ${grouped(more)} more failed` },
     );
   }
 }

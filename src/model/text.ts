@@ -52,3 +52,16 @@ export function formatBytes(bytes: number): string {
   }
   return `${bytes} bytes`;
 }
+
+/**
+ * `n` with its thousands grouped ("12,345"), as `toLocaleString("en-US")` writes it. Integers are
+ * grouped here: the first toLocaleString of a process loads ICU's locale data, tens of
+ * milliseconds of every command that prints a count.
+ */
+export function grouped(n: number): string {
+  if (!Number.isSafeInteger(n)) return n.toLocaleString("en-US");
+  const digits = String(Math.abs(n));
+  let out = digits.slice(0, digits.length % 3 || 3);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return n < 0 ? `-${out}` : out;
+}

@@ -15,6 +15,7 @@ import type { Plan, PlannedPair, Reason } from "../model/plan.js";
 import type { RunReport } from "../model/run.js";
 import { failureHeadline } from "./failure.js";
 import { causeGroups, isAffected, ownReasons, type ImpactNode } from "./impact.js";
+import { grouped } from "../model/text.js";
 
 /** One pair as the reports see it. */
 export interface CauseNode extends ImpactNode {
@@ -316,7 +317,7 @@ export function blockedBy(nodes: readonly Pick<CauseNode, "id" | "requires" | "s
 // Words every medium shares
 
 export function number(n: number): string {
-  return n.toLocaleString("en-US");
+  return grouped(n);
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {

@@ -20,6 +20,7 @@ import { callsModel, type PlanEstimate } from "../estimate/estimate.js";
 import type { Style } from "./color.js";
 import { causesOf, number, planNodes, plural } from "./causes.js";
 import { causeLines } from "./causesText.js";
+import { grouped } from "../model/text.js";
 
 /** One pair of the plan's JSON. */
 export type PairJson = Pick<PlannedPair, "id" | "wave" | "requires" | "configRef" | "action" | "reasons" | "reuse"> & {
@@ -140,7 +141,7 @@ export function withoutCalls(plan: Pick<Plan, "pairs" | "workflow">): number {
 /** " (1 with no model call)" after a count of pairs that run, or "". */
 export function withoutCallsText(plan: Pick<Plan, "pairs" | "workflow">): string {
   const n = withoutCalls(plan);
-  return n === 0 ? "" : ` (${n.toLocaleString("en-US")} with no model call: ${n === 1 ? "its request was" : "their requests were"} answered before)`;
+  return n === 0 ? "" : ` (${grouped(n)} with no model call: ${n === 1 ? "its request was" : "their requests were"} answered before)`;
 }
 
 /** Whether a pair of the plan calls a model; one the workflow does not describe is taken to. */

@@ -15,6 +15,7 @@ function capitalize(text: string): string {
 }
 import { visible } from "./visible.js";
 import { nameFor } from "./names.js";
+import { grouped } from "../model/text.js";
 
 export function seconds(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms / 1000)}s`;
@@ -29,7 +30,7 @@ function minutes(ms: number): string {
 
 /** How the run's provider calls were paced: the limits they went by, how many waited and how long, and the 429s. */
 export function pacingLine(pacing: PacingReport): string {
-  const n = (x: number) => x.toLocaleString("en-US");
+  const n = grouped;
   const limits = pacing.budgets
     .map((b) => {
       const per = [
@@ -156,7 +157,7 @@ export function reportedTokens(attempts: readonly { tokens: TokenUsage | null }[
 export function attemptTokensText(attempts: readonly { tokens: TokenUsage | null }[]): string {
   if (attempts.length === 0) return "-";
   const tokens = reportedTokens(attempts);
-  return tokens === null ? NOT_REPORTED : (tokens.input + tokens.output).toLocaleString("en-US");
+  return tokens === null ? NOT_REPORTED : grouped(tokens.input + tokens.output);
 }
 
 /** The run report as `--json` writes it: the totals' tokens are null when no attempt reported any. */

@@ -1,8 +1,9 @@
 /** What a run bought and reused, in one line for people (src/estimate/spend.ts makes the numbers). */
 import type { Spend } from "../model/run.js";
 import { usd } from "../estimate/prices.js";
+import { grouped } from "../model/text.js";
 
-const n = (x: number) => x.toLocaleString("en-US");
+const n = grouped;
 const plural = (x: number, one: string, many = `${one}s`) => `${n(x)} ${x === 1 ? one : many}`;
 
 /**

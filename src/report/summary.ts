@@ -38,6 +38,7 @@ import {
 import { code, md } from "./markdown.js";
 import { nameFor } from "./names.js";
 import { visible } from "./visible.js";
+import { grouped } from "../model/text.js";
 
 /** GitHub refuses a step summary of more than 1 MiB; this leaves room for anything written beside it. */
 export const STEP_SUMMARY_LIMIT = 1024 * 1024 - 16 * 1024;
@@ -751,7 +752,7 @@ function bytes(text: string): number {
 }
 
 function number(n: number): string {
-  return n.toLocaleString("en-US");
+  return grouped(n);
 }
 
 function clip(text: string, max: number): string {

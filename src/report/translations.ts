@@ -18,6 +18,7 @@ import { spendOf } from "../estimate/spend.js";
 import { fenceFor } from "../prompt/render.js";
 import { nameFor } from "./names.js";
 import { spendLine } from "./spend.js";
+import { grouped } from "../model/text.js";
 
 /** The most characters GitHub takes in a pull request's body. */
 export const PULL_REQUEST_BODY_LIMIT = 65_536;
@@ -69,7 +70,7 @@ interface Page {
 }
 
 const code = (name: string) => nameFor(name, "code");
-const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+const count = (n: number, one: string, many = `${one}s`) => `${grouped(n)} ${n === 1 ? one : many}`;
 
 /** Every value of the plan's foreach pairs over files and values, with its changes; values in the order they first appear. */
 export function translationChanges(plan: Plan, report: RunReport, options: TranslationsOptions): ValueChanges[] {
@@ -214,7 +215,7 @@ function bodyOf(value: string, pages: Page[], spend: string, options: Translatio
 
   const fixed = [...head, ...status, ...staleBlock].join("\n").length + 2;
   const cut = (n: number, what: string) =>
-    `\n\n… and ${n.toLocaleString("en-US")} more ${n === 1 ? what : `${what}s`}${options.more ? `: ${options.more} shows them all` : ""}.`;
+    `\n\n… and ${grouped(n)} more ${n === 1 ? what : `${what}s`}${options.more ? `: ${options.more} shows them all` : ""}.`;
   const room = limit - fixed - 200;
   // Every page that fits without its sources, the rest cut; then, page by page, its sources while they fit.
   const blocks: string[] = [];

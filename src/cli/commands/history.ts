@@ -12,6 +12,7 @@ import { visible } from "../../report/visible.js";
 import { nameFor } from "../../report/names.js";
 import { examples, PATH_HELP, positiveInt, stateDirOption, type CliContext } from "../context.js";
 import { EXIT_BUSY } from "./run.js";
+import { grouped } from "../../model/text.js";
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -52,7 +53,7 @@ export function registerHistory(program: Command, { io, setStatus }: CliContext)
           String(r.executed),
           String(r.reused),
           String(r.failed),
-          r.tokens === null ? NOT_REPORTED : (r.tokens.input + r.tokens.output).toLocaleString("en-US"),
+          r.tokens === null ? NOT_REPORTED : grouped(r.tokens.input + r.tokens.output),
           r.durationMs === null ? "-" : seconds(r.durationMs),
           r.workflow ? displayPath(r.workflow, io.cwd) : "?",
         ]),
@@ -100,7 +101,7 @@ export function registerHistory(program: Command, { io, setStatus }: CliContext)
           `  ${happened}`,
         );
         for (const a of outcome?.attempts ?? []) {
-          const tokens = a.tokens ? `, ${(a.tokens.input + a.tokens.output).toLocaleString("en-US")} tokens` : `, tokens ${NOT_REPORTED}`;
+          const tokens = a.tokens ? `, ${grouped(a.tokens.input + a.tokens.output)} tokens` : `, tokens ${NOT_REPORTED}`;
           out.push(`  attempt ${a.attempt}: ${a.accepted ? style.green("accepted") : style.red("rejected")} in ${seconds(a.durationMs)}${tokens}`);
           if (a.feedback.trim())
             out.push(
