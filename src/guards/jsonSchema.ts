@@ -2,13 +2,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
-import { compileJsonSchema, type ErrorObject, type ValidateFunction } from "../config/jsonSchema.js";
+import type { ErrorObject, ValidateFunction } from "../config/jsonSchema.js";
 import { GuardConfigError, type Guard, type GuardRequest } from "../model/ports.js";
 import { optionalString } from "./config.js";
 import { parseJson } from "./json.js";
 
 export const jsonSchemaGuard: Guard = async (request) => {
-  const validate = compile(loadSchema(request));
+  const validate = await compile(loadSchema(request));
   const parsed = parseJson(request.content);
   if (!parsed.ok) return { accepted: false, feedback: parsed.feedback };
   if (validate(parsed.value)) return { accepted: true, feedback: "" };
@@ -46,10 +46,12 @@ function readSchemaFile(absolute: string, shown: string): unknown {
   }
 }
 
-function compile(schema: unknown): ValidateFunction {
+/** Ajv is loaded when a json_schema guard first runs: a plan, and most runs, never load it. */
+async function compile(schema: unknown): Promise<ValidateFunction> {
   if (typeof schema !== "boolean" && (schema === null || typeof schema !== "object" || Array.isArray(schema))) {
     throw new GuardConfigError("the json_schema guard's schema must be a mapping (a JSON Schema object)");
   }
+  const { compileJsonSchema } = await import("../config/jsonSchema.js");
   try {
     return compileJsonSchema(schema as object | boolean);
   } catch (err) {
