@@ -4,7 +4,7 @@
  * generator_config.env adds variables to the command's environment. The dependencies' accepted
  * artifacts are also files, one per pair id, in the directory PAIRFLOW_DEPENDENCIES_DIR names.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { closeSync, constants, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { boundedKey } from "../refs/keys.js";
@@ -39,21 +39,100 @@ export const commandGenerator: Generator = async (request) => {
   }
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
 
-  // Made with the synchronous calls: a few system calls on a private directory, which through the
-  // thread pool waited their turn behind the run's other file work. Removed in the background.
-  const dir = mkdtempSync(path.join(tmpdir(), "pairflow-prompt-"));
+  const own = takePromptDir();
+  const names: string[] = [];
   try {
-    const promptFile = path.join(dir, "prompt.txt");
-    writeFileSync(promptFile, request.prompt, { mode: 0o600 });
+    writeNew(own.promptFile, request.prompt);
     // The dependencies' accepted artifacts, one file each, named by pair id (see docs/prompts.md).
-    const dependencies = path.join(dir, "dependencies");
-    mkdirSync(dependencies, { mode: 0o700 });
-    for (const dep of request.dependencies ?? []) writeFileSync(path.join(dependencies, dependencyFileName(dep.id)), dep.content, { mode: 0o600 });
-    return await generate(run, timeout, promptFile, { ...(env as Record<string, string>), PAIRFLOW_DEPENDENCIES_DIR: dependencies }, request);
+    for (const dep of request.dependencies ?? []) {
+      const name = dependencyFileName(dep.id);
+      writeNew(path.join(own.dependencies, name), dep.content);
+      names.push(name);
+    }
+    return await generate(run, timeout, own.promptFile, { ...(env as Record<string, string>), PAIRFLOW_DEPENDENCIES_DIR: own.dependencies }, request);
   } finally {
-    removeInBackground(dir);
+    givePromptDirBack(own, names);
   }
 };
+
+/**
+ * A command's private directory: its prompt file and its dependencies directory. Making one and
+ * removing it took half a dozen file system calls a command, as many as the rest of a pair's file
+ * work; so a directory whose command is over is emptied and kept for the next command, unless
+ * anything but what pairflow put there is left in it. Made with the synchronous calls: a few system
+ * calls on a private directory, which through the thread pool waited their turn behind the run's
+ * other file work.
+ */
+interface PromptDir {
+  dir: string;
+  promptFile: string;
+  dependencies: string;
+}
+
+/** Directories whose commands are over, emptied, for the next commands; at most MAX_IDLE_DIRS. */
+const idle: PromptDir[] = [];
+const MAX_IDLE_DIRS = 64;
+let exitHook = false;
+
+function takePromptDir(): PromptDir {
+  const kept = idle.pop();
+  if (kept) return kept;
+  const dir = mkdtempSync(path.join(tmpdir(), "pairflow-prompt-"));
+  const dependencies = path.join(dir, "dependencies");
+  try {
+    mkdirSync(dependencies, { mode: 0o700 });
+  } catch (err) {
+    removeInBackground(dir);
+    throw err;
+  }
+  if (!exitHook) {
+    exitHook = true;
+    process.on("exit", () => {
+      for (const left of idle.splice(0)) rmSync(left.dir, { recursive: true, force: true });
+    });
+  }
+  return { dir, promptFile: path.join(dir, "prompt.txt"), dependencies };
+}
+
+/**
+ * Removes what pairflow wrote for a command; the directory is kept for another only when nothing
+ * else is left in it (a command may litter it, or put a link where its prompt file was: the next
+ * command sees only its own files, and nothing is ever written through a link).
+ */
+function givePromptDirBack(own: PromptDir, dependencies: readonly string[]): void {
+  try {
+    unlinkUnlessGone(own.promptFile);
+    for (const name of dependencies) unlinkSync(path.join(own.dependencies, name));
+    const top = readdirSync(own.dir, { withFileTypes: true });
+    const clean =
+      top.length === 1 && top[0]!.name === "dependencies" && top[0]!.isDirectory() && readdirSync(own.dependencies).length === 0 && idle.length < MAX_IDLE_DIRS;
+    if (clean) {
+      idle.push(own);
+      return;
+    }
+  } catch {
+    // Whatever is wrong with it, it goes.
+  }
+  removeInBackground(own.dir);
+}
+
+function unlinkUnlessGone(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
+}
+
+/** Writes a file that must not exist yet (a link in its place is never followed), readable by its owner alone. */
+function writeNew(file: string, content: string | Uint8Array): void {
+  const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  try {
+    writeFileSync(fd, content);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /**
  * A dependency's file name in PAIRFLOW_DEPENDENCIES_DIR: its pair id, with every character other
