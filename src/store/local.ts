@@ -21,7 +21,7 @@ import type { ArtifactStore } from "../model/ports.js";
 import { isRequestEntry, joinRequestEntry, type RequestEntry, type StoreRecord } from "../model/records.js";
 import { pairKey } from "../refs/keys.js";
 import { ownWrite, readFileNoFollow, temporaryFor } from "../workspace/files.js";
-import { makeRealDirs } from "../workspace/stateDir.js";
+import { makeRealDirIn, makeRealDirs, StateLinkError } from "../workspace/stateDir.js";
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
@@ -161,13 +161,7 @@ export class LocalStore implements ArtifactStore {
 
   private writeOnce(file: string, data: string | Uint8Array): void {
     const dir = path.dirname(file);
-    if (!this.made.has(dir)) {
-      // The store's own directory was checked with the state directory; below it, nothing is made
-      // or entered through a link (src/workspace/stateDir.ts).
-      mkdirSync(this.dir, { recursive: true });
-      makeRealDirs(this.dir, dir);
-      this.made.add(dir);
-    }
+    if (!this.made.has(dir)) this.makeDir(dir);
     const tmp = temporaryFor(file);
     try {
       writeFileSync(tmp, data);
@@ -178,6 +172,30 @@ export class LocalStore implements ArtifactStore {
       this.made.delete(dir);
       throw err;
     }
+  }
+
+  /**
+   * Makes the directory a file goes to. The store's own directory was checked with the state
+   * directory; below it, nothing is made or entered through a link (src/workspace/stateDir.ts). A
+   * run makes one directory per pair under pairs/, in a parent made or checked already: that takes
+   * one call, not a check of each directory on the way.
+   */
+  private makeDir(dir: string): void {
+    const parent = path.dirname(dir);
+    if (this.made.has(parent)) {
+      try {
+        makeRealDirIn(this.dir, dir);
+        this.made.add(dir);
+        return;
+      } catch (err) {
+        if (err instanceof StateLinkError) throw err;
+        // The parent may have been removed since (prune): made again below.
+        this.made.delete(parent);
+      }
+    }
+    mkdirSync(this.dir, { recursive: true });
+    makeRealDirs(this.dir, dir);
+    for (let d = dir; d.startsWith(this.dir + path.sep); d = path.dirname(d)) this.made.add(d);
   }
 
   /**

@@ -144,6 +144,22 @@ export function makeRealDirs(base: string, dir: string): void {
   }
 }
 
+/**
+ * Makes `dir` in `parent`, a real directory made or checked before: one call where `dir` is new,
+ * and a link (or a file) in its place throws StateLinkError as makeRealDirs does. `base` is what the
+ * error names as the state directory.
+ */
+export function makeRealDirIn(base: string, dir: string): void {
+  try {
+    mkdirSync(dir);
+    return;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+  }
+  const stat = lstatSync(dir);
+  if (!stat.isDirectory()) throw refusal(dir, stat, dir, base);
+}
+
 function direntsOf(dir: string) {
   try {
     return readdirSync(dir, { withFileTypes: true });
