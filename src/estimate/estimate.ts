@@ -7,11 +7,11 @@ import { plain } from "../model/values.js";
 import { PROVIDER_BASE_URLS, providerEndpoint, type Provider } from "../model/endpoint.js";
 import type { Pair, Workflow } from "../model/workflow.js";
 import type { Plan, PlannedPair } from "../model/plan.js";
-import { byProviderAndModel, renderPromptParts, sharedPrefixes } from "../prompt/render.js";
+import { byProviderAndModel, renderPromptUnits, sharedPrefixes, UNIT_SEPARATOR } from "../prompt/render.js";
 import type { TokenUsage } from "../model/records.js";
 import { median, type PairHistory } from "./history.js";
 import { BUILT_IN_PRICES_AS_OF, cacheMinTokens, costOf, priceFor, type Price } from "./prices.js";
-import { CHAT_OVERHEAD_TOKENS, countTokens, loadTokenizer, tokenMethod, type TokenMethod } from "./tokens.js";
+import { CHAT_OVERHEAD_TOKENS, JoinedTokens, loadTokenizer, tokenMethod, type TokenMethod } from "./tokens.js";
 
 /** Output tokens per attempt to expect when a pair has no history and no max_tokens. */
 export const DEFAULT_OUTPUT_TOKENS = 1000;
@@ -130,12 +130,17 @@ export async function estimatePlan(source: EstimateSource, plan: Plan, options: 
   // What the provider's prompt cache is expected to serve: the beginning a pair's prompt shares
   // with others' (src/prompt/render.ts sharedPrefixes), written by the first request of each such
   // beginning and read by every later one, when it is long enough for the model to be cached.
-  const sharing = sharedPrefixes(
-    running.map((p) => workflow.pairs.get(p.id)!),
-    workflow,
-    byProviderAndModel,
-  );
+  // Only a provider's pairs are read from it, and the groups keep them apart from the others'.
+  const sharing = sharedPrefixes(running.map((p) => workflow.pairs.get(p.id)!).filter(providerGenerator), workflow, byProviderAndModel);
   const written = new Set<string>();
+  // The prompts' parts many of them hold (the context, a dependency's block) are counted once.
+  const counter = new JoinedTokens(UNIT_SEPARATOR);
+  const thousands = new Map<number, string>();
+  const formatted = (n: number) => {
+    let text = thousands.get(n);
+    if (text === undefined) thousands.set(n, (text = n.toLocaleString("en-US")));
+    return text;
+  };
 
   const pairs = running.map((planned) => {
     const pair = workflow.pairs.get(planned.id)!;
@@ -159,28 +164,28 @@ export async function estimatePlan(source: EstimateSource, plan: Plan, options: 
         const expected = expectedOutput(workflow.pairs.get(depId)!, history.get(depId)).tokens;
         dependencies.push({ id: depId, content: "" });
         unknownDeps += expected;
-        notes.push(`${depId} has no accepted content here yet: counted as its expected output (${expected.toLocaleString("en-US")} tokens)`);
+        notes.push(`${depId} has no accepted content here yet: counted as its expected output (${formatted(expected)} tokens)`);
       }
     }
-    const rendered = renderPromptParts({
+    const rendered = renderPromptUnits({
       prompt: pair.prompt,
       specification: workflow.specification,
       constraints: workflow.constraints,
       dependencies,
       history: [],
     });
-    const counted = countTokens(rendered.text, pair.model);
+    const counted = counter.count(rendered.units, rendered.units.length, pair.model, rendered.shared);
     const overhead = pair.generator === "openai" && counted.method !== "approximate" ? CHAT_OVERHEAD_TOKENS : 0;
     const inputTokens = counted.tokens + overhead + unknownDeps;
 
     const tokens: TokenUsage = { input: Math.round(inputTokens * attempts.value), output: Math.round(output.tokens * attempts.value) };
     const depth = sharing.get(pair.id);
     if (depth !== undefined && providerGenerator(pair)) {
-      const prefix = rendered.text.slice(0, rendered.prefixEnds[depth]);
-      const cached = cachedTokens(pair, countTokens(prefix, pair.model).tokens);
+      const prefixUnits = rendered.prefixUnits[depth]!;
+      const cached = cachedTokens(pair, counter.count(rendered.units, prefixUnits, pair.model, rendered.shared).tokens);
       if (cached > 0) {
         // The first request of this beginning writes it (Anthropic charges for that), every later one reads it.
-        const key = `${pair.generator}\0${pair.model}\0${prefix}`;
+        const key = `${pair.generator}\0${pair.model}\0${rendered.units.slice(0, prefixUnits).join(UNIT_SEPARATOR)}`;
         const first = !written.has(key);
         written.add(key);
         const reads = first ? attempts.value - 1 : attempts.value;

@@ -89,6 +89,82 @@ export function countO200k(text: string): number {
   return tokens;
 }
 
+/**
+ * Tokens of texts made of units joined by a separator that ends in a line break ("\n\n" between
+ * a prompt's sections and blocks, see src/prompt/render.ts), with the counts of the units many
+ * texts share remembered: a prompt's context, a dependency's block, is counted once however many
+ * prompts hold it. Units of one text only are counted together, as one text: remembering them
+ * would cost more than it saves.
+ *
+ * A text can be counted in parts cut before a unit, after the separator's line break, when the unit
+ * begins with neither white space nor `/`: the pre-tokenizer always cuts there, because no piece
+ * goes on from a line break to such a character (only white space and, after symbols, more line
+ * breaks and `/` follow one in a piece), and what comes before and after is cut the same in either
+ * part alone. Before a unit that does not begin so, the text is not cut.
+ */
+export class JoinedTokens {
+  /** Counts of a unit followed by the separator, and of a unit that ends the text. */
+  private readonly followed = new Map<string, number>();
+  private readonly ending = new Map<string, number>();
+  /** Characters of the units remembered: past the bound, counts are made but no more are remembered. */
+  private chars = 0;
+
+  constructor(
+    private readonly separator: string,
+    private readonly bound = 1 << 22,
+  ) {
+    if (!/[\r\n]$/.test(separator)) throw new Error("JoinedTokens: the separator must end with a line break");
+  }
+
+  /**
+   * Tokens of `units.slice(0, n).join(separator)` for `model` (an o200k model's after
+   * loadTokenizer); the units from `shared[0]` up to `shared[1]` are those other texts hold too.
+   */
+  count(units: readonly string[], n: number, model: string | null, shared: readonly [number, number] = [0, 0]): { tokens: number; method: TokenMethod } {
+    const method = tokenMethod(model);
+    if (method === "approximate") {
+      let length = n > 0 ? (n - 1) * this.separator.length : 0;
+      for (let i = 0; i < n; i++) length += units[i]!.length;
+      return { tokens: Math.ceil(length / CHARS_PER_TOKEN), method };
+    }
+    const [first, end] = shared;
+    let tokens = 0;
+    // The units from `from` on, not counted yet: cut before a shared unit and after one.
+    let from = 0;
+    for (let i = 1; i <= n; i++) {
+      if (i < n && !(first < end && i >= first && i <= end && BEGINS_PIECE.test(units[i]!))) continue;
+      const followed = i < n;
+      if (i - from === 1 && from >= first && from < end) tokens += this.unit(units[from]!, followed);
+      else tokens += countO200k(this.joined(units, from, i, followed));
+      from = i;
+    }
+    return { tokens, method };
+  }
+
+  /** units[from, to) joined, with the separator after them when `followed`. */
+  private joined(units: readonly string[], from: number, to: number, followed: boolean): string {
+    let text = units[from]!;
+    for (let i = from + 1; i < to; i++) text += this.separator + units[i]!;
+    return followed ? text + this.separator : text;
+  }
+
+  private unit(unit: string, followed: boolean): number {
+    const known = followed ? this.followed : this.ending;
+    let tokens = known.get(unit);
+    if (tokens === undefined) {
+      tokens = countO200k(followed ? unit + this.separator : unit);
+      if (this.chars < this.bound) {
+        known.set(unit, tokens);
+        this.chars += unit.length;
+      }
+    }
+    return tokens;
+  }
+}
+
+/** A unit whose first character is neither white space nor `/`: the pre-tokenizer cuts before it, after a line break. */
+const BEGINS_PIECE = /^[^\s/]/;
+
 /** Any character outside ASCII (surrogates included: they are above U+007F). */
 const NOT_ASCII = /[\u0080-\uffff]/;
 

@@ -60,37 +60,64 @@ export interface RenderedPrompt {
   prefixEnds: number[];
 }
 
+/**
+ * A rendered prompt as the units it is made of: the text is `units.join("\n\n")`, and every unit
+ * begins with a header (`#`), each section and each dependency's block one unit. The beginning
+ * prefixEnds[k] cuts is the first prefixUnits[k] units. Counting tokens goes unit by unit, so a
+ * unit many prompts hold (the context, a dependency's block) is counted once (src/estimate/tokens.ts).
+ */
+export interface PromptUnits {
+  units: string[];
+  prefixUnits: number[];
+  /**
+   * The units other pairs' prompts hold too, from `shared[0]` up to `shared[1]`: the context and
+   * the dependencies' blocks (the same for every pair of a run that reads them).
+   */
+  shared: [number, number];
+}
+
+/** The separator of a prompt's units. */
+export const UNIT_SEPARATOR = "\n\n";
+
 export function renderPromptParts(input: RenderInput): RenderedPrompt {
+  const { units, prefixUnits } = renderPromptUnits(input);
+  // The length of the first n units joined.
+  const lengthOf = (n: number) => {
+    let length = n > 0 ? (n - 1) * UNIT_SEPARATOR.length : 0;
+    for (let i = 0; i < n; i++) length += units[i]!.length;
+    return length;
+  };
+  return { text: units.join(UNIT_SEPARATOR), prefixEnds: prefixUnits.map(lengthOf) };
+}
+
+export function renderPromptUnits(input: RenderInput): PromptUnits {
   const prompt = input.prompt ?? {};
-  const sections: string[] = [];
-  let length = 0;
+  const units: string[] = [];
   const add = (title: string, body: string | undefined): void => {
-    if (body === undefined) return;
-    const section = `# ${title}\n\n${body}`;
-    length += (sections.length > 0 ? 2 : 0) + section.length;
-    sections.push(section);
+    if (body !== undefined) units.push(`# ${title}\n\n${body}`);
   };
 
   add("Role", text(prompt.role));
   add("Constraints", text(prompt.constraints));
+  const own = units.length;
   add("Context", contextSection(input.specification, input.constraints));
-  const prefixEnds = [length];
+  const prefixUnits = [units.length];
   const blocks = dependencyBlocks(input.dependencies);
   if (blocks.length > 0) {
-    // Each block's end, within the Dependencies section that follows the context.
-    let end = length + (length > 0 ? 2 : 0) + "# Dependencies\n\n".length;
-    blocks.forEach((block, i) => {
-      end += (i > 0 ? 2 : 0) + block.length;
-      prefixEnds.push(end);
-    });
-    add("Dependencies", blocks.join("\n\n"));
+    // The Dependencies section is its header, then one unit per block, in the order of the blocks.
+    units.push("# Dependencies");
+    for (const block of blocks) {
+      units.push(block);
+      prefixUnits.push(units.length);
+    }
   }
+  const shared: [number, number] = [own, units.length];
   add("History", history(input.history, prompt.feedback_wrapper));
   if (input.revision !== undefined) add("Revision", revision(input.revision));
   add("Glossary", glossary(prompt.glossary));
   add("Task", text(prompt.task));
 
-  return { text: sections.join("\n\n"), prefixEnds };
+  return { units, prefixUnits, shared };
 }
 
 /** The group of a pair whose prompt cache is its own: its generator (the provider) and its model (see sharedPrefixes). */

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { encodeRankTable, RankTable } from "../../src/estimate/rankTable.js";
-import { countO200k, countTokens, loadTokenizer } from "../../src/estimate/tokens.js";
+import { countO200k, countTokens, JoinedTokens, loadTokenizer } from "../../src/estimate/tokens.js";
 import { pairflow } from "../cli/built.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { shipped } from "../helpers/package.js";
@@ -127,6 +127,32 @@ describe("o200k token counts", () => {
     const twice = countO200k(cjk + cjk);
     expect(twice).toBeGreaterThanOrEqual(2 * counted - 2);
     expect(twice).toBeLessThanOrEqual(2 * counted + 2);
+  });
+
+  it("of prompts counted part by part equal js-tiktoken's of the whole prompt, parts seen before or not", () => {
+    // Parts that begin with a header, with white space, with `/`, that end in symbols, spaces or
+    // line breaks, empty ones: the count adds up only where the text is cut alike either way.
+    const starts = ["# Role\n\n", "## g_test\n\n```\n", "#", " ", "\n", "/", "\t", "x", "é", "日本", "😀", "'s", ""];
+    const ends = ["", ".", "```", " ", "\n", "\r", "/", "'", "'ll", "1", "\u3000", "😀"];
+    const part = fc
+      .tuple(fc.constantFrom(...starts), fc.array(fc.constantFrom(...pieces), { maxLength: 12 }), fc.constantFrom(...ends))
+      .map(([a, b, c]) => a + b.join("") + c);
+    const shared = fc.constantFrom("# Context\n\nShared by every prompt.", "## dep\n\n```\n```", " shared, after a space", "/shared");
+    for (const model of ["gpt-4o", "claude-sonnet-4"]) {
+      const counter = new JoinedTokens("\n\n");
+      fc.assert(
+        fc.property(fc.array(part, { maxLength: 3 }), fc.array(shared, { maxLength: 3 }), fc.array(part, { maxLength: 3 }), (before, common, after) => {
+          const units = [...before, ...common, ...after];
+          for (let n = 0; n <= units.length; n++) {
+            const text = units.slice(0, n).join("\n\n");
+            const counted = counter.count(units, n, model, [before.length, before.length + common.length]);
+            expect(counted).toEqual(countTokens(text, model));
+            if (model === "gpt-4o") expect(counted.tokens).toBe(encodeLength(text));
+          }
+        }),
+        { numRuns: 300 },
+      );
+    }
   });
 
   it("approximate other models as characters / 4", () => {
