@@ -7,14 +7,15 @@
  *   store/requests/<key[0..2]>/<key>.json  what pairflow's generators returned for a request, and
  *                                          the guards' verdicts on it (src/refs/request.ts)
  *
- * Writes are atomic and content-addressed, so two writers of the same artifact agree. They are not
- * flushed to disk one by one (a run writes two per pair, and each flush costs milliseconds): every
- * object is verified against its hash when read and every record parsed, so what a crash leaves
- * torn or empty reads as a miss, and the pair runs again or the object is written again. The lock
- * file, which is what a crash must never lose, is written durably elsewhere.
+ * Writes are content-addressed, so two writers of the same artifact agree; a file that exists is
+ * replaced atomically, a new one written in place. They are not flushed to disk one by one (a run
+ * writes three per pair, and each flush costs milliseconds): every object is verified against its
+ * hash when read and every record parsed, so what a crash, or a writer still at work, leaves torn
+ * or empty reads as a miss, and the pair runs again or the object is written again. The lock file,
+ * which is what a crash must never lose, is written durably elsewhere, after the store's files.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../refs/hash.js";
 import type { ArtifactStore } from "../model/ports.js";
@@ -25,6 +26,9 @@ import { makeRealDirIn, makeRealDirs, StateLinkError } from "../workspace/stateD
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
+/** How much content a store keeps in memory for reading again (see LocalStore.cached). */
+const CACHED_BYTES = 32 * 1024 * 1024;
+
 /** Artifacts kept per request: a retry that asks again adds one; a guard that keeps rejecting does not grow it for ever. */
 export const MAX_REQUEST_ENTRIES = 8;
 
@@ -32,6 +36,12 @@ export class LocalStore implements ArtifactStore {
   /** Content hashes found whole in this invocation: each object is read and verified at most once. */
   private readonly verified = new Set<string>();
   private readonly generated = new Map<string, Set<string>>();
+  /**
+   * Content this invocation wrote or verified, newest last, up to CACHED_BYTES: a run reads each
+   * accepted artifact again for its dependents' prompts, and content never changes under its hash.
+   */
+  private readonly cached = new Map<string, Buffer>();
+  private cachedBytes = 0;
   /** Directories this invocation has made (or found): each is made once, not before every write. */
   private readonly made = new Set<string>();
 
@@ -84,6 +94,8 @@ export class LocalStore implements ArtifactStore {
 
   /** Content by hash, verified: content that does not match its hash is a miss. */
   content(hash: string): Buffer | undefined {
+    const known = this.cached.get(hash);
+    if (known) return known;
     if (!HEX64.test(hash)) return undefined;
     const file = this.objectPath(hash);
     // Looked up first: a plan asks once per skipped pair, mostly for content the store does not
@@ -100,7 +112,19 @@ export class LocalStore implements ArtifactStore {
     }
     if (sha256Hex(data) !== hash) return undefined;
     this.verified.add(hash);
+    this.remember(hash, data);
     return data;
+  }
+
+  private remember(hash: string, data: Buffer): void {
+    if (data.length > CACHED_BYTES / 16 || this.cached.has(hash)) return;
+    this.cached.set(hash, data);
+    this.cachedBytes += data.length;
+    for (const [old, bytes] of this.cached) {
+      if (this.cachedBytes <= CACHED_BYTES) break;
+      this.cached.delete(old);
+      this.cachedBytes -= bytes.length;
+    }
   }
 
   putContent(data: Buffer | string): string {
@@ -108,6 +132,8 @@ export class LocalStore implements ArtifactStore {
     const hash = sha256Hex(bytes);
     if (!this.verified.has(hash) && this.content(hash) === undefined) this.write(this.objectPath(hash), bytes);
     this.verified.add(hash);
+    // A copy: the caller's buffer is the caller's to change.
+    if (!this.cached.has(hash)) this.remember(hash, Buffer.from(bytes));
     return hash;
   }
 
@@ -162,6 +188,10 @@ export class LocalStore implements ArtifactStore {
   private writeOnce(file: string, data: string | Uint8Array): void {
     const dir = path.dirname(file);
     if (!this.made.has(dir)) this.makeDir(dir);
+    // A new file is written in place, which spares a rename (each costs as much as the write): a
+    // reader meanwhile, or after a kill, finds it torn, which reads as a miss like any torn file.
+    // One that exists is replaced through a temporary file, so that it is never read torn.
+    if (this.writeNew(file, data)) return;
     const tmp = temporaryFor(file);
     try {
       writeFileSync(tmp, data);
@@ -172,6 +202,28 @@ export class LocalStore implements ArtifactStore {
       this.made.delete(dir);
       throw err;
     }
+  }
+
+  /** Writes `file` unless something is there (false then), a link included; the directory may be gone (prune): it throws. */
+  private writeNew(file: string, data: string | Uint8Array): boolean {
+    let fd: number;
+    try {
+      fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+      this.made.delete(path.dirname(file));
+      throw err;
+    }
+    try {
+      writeFileSync(fd, data);
+    } catch (err) {
+      // Nothing half written stays where a later write would find it there.
+      rmSync(file, { force: true });
+      throw err;
+    } finally {
+      closeSync(fd);
+    }
+    return true;
   }
 
   /**
