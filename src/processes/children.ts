@@ -99,6 +99,14 @@ const GATE_CLOSED = 125;
  * first line exits before the gate, so nothing runs then either).
  */
 const GATE = `IFS= read -r _ || exit ${GATE_CLOSED}; `;
+/**
+ * A sandbox's gate first says it is there, with one NUL byte on stderr, and pairflow writes the go
+ * only then. The sandbox ends with pairflow through bubblewrap's --die-with-parent, which each of
+ * its two processes arms for itself while it starts: a go written at once, into the pipe, would let
+ * a sandbox whose start pairflow did not outlive run its command with nothing left to end it. Held
+ * back, the go is never there for such a sandbox: its gate reads end of file, and it ends.
+ */
+const SANDBOX_GATE = `printf '\\000' >&2; ${GATE}`;
 /** Closes the tracer's descriptor (CommandOptions.traceLog) before anything else runs. */
 const CLOSE_TRACE_LOG = "exec 3>&-; ";
 /** The variable that marks an unconfined command's processes, to find those that left its group. */
@@ -209,7 +217,14 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
     // PID namespace ends with the command.
     const mark = options.sandboxed ? undefined : randomBytes(12).toString("hex");
     const env = mark === undefined ? options.env : { ...options.env, [COMMAND_ID_VARIABLE]: mark };
-    const script = (options.traceLog !== undefined ? CLOSE_TRACE_LOG : "") + (options.limits ? rlimitPrefix(options.limits) : "") + GATE + options.command;
+    const awaitReady = options.sandboxed === true;
+    /** The go and stdin, while a sandbox has not yet said it is there. */
+    let held: Buffer | undefined;
+    const script =
+      (options.traceLog !== undefined ? CLOSE_TRACE_LOG : "") +
+      (options.limits ? rlimitPrefix(options.limits) : "") +
+      (awaitReady ? SANDBOX_GATE : GATE) +
+      options.command;
     const cgroup: CommandCgroup | undefined = options.limits ? commandCgroup(options.limits) : undefined;
     spawned.shell = startShell(shellArgv(script, options.confine, cgroup), options.cwd, env, options.traceLog, {
       started(startedPid, startTime) {
@@ -232,7 +247,10 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
         else options.signal.addEventListener("abort", onAbort, { once: true });
         // The go, then the command's stdin, in one write.
         const stdin = options.stdin ?? "";
-        return Buffer.concat([GO, typeof stdin === "string" ? Buffer.from(stdin, "utf8") : stdin]);
+        const input = Buffer.concat([GO, typeof stdin === "string" ? Buffer.from(stdin, "utf8") : stdin]);
+        if (!awaitReady) return input;
+        held = input;
+        return undefined;
       },
       stdout(chunk) {
         if (settled) return;
@@ -248,7 +266,16 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
         stdoutBytes += chunk.length;
       },
       stderr(chunk) {
-        if (!settled) tail.push(chunk);
+        if (settled) return;
+        if (held !== undefined) {
+          // The sandbox's first byte: there, and the go follows. Anything else came before the gate
+          // (the shell could not parse the command, bubblewrap could not start): stdin just ends.
+          const ready = chunk[0] === 0;
+          spawned.shell?.go(ready ? held : Buffer.alloc(0));
+          held = undefined;
+          if (ready) chunk = chunk.subarray(1);
+        }
+        if (chunk.length > 0) tail.push(chunk);
       },
       exit(code, signal) {
         if (settled) return;
@@ -302,8 +329,11 @@ export function stopLauncher(): Promise<void> {
 
 /** What runCommand hears of a shell it asked for, in this order: started, then the rest. */
 interface ShellEvents {
-  /** The shell runs, held by the gate: the stdin to give it (the go first), or null to give none (it was killed). */
-  started(pid: number, startTime: string): Buffer | null;
+  /**
+   * The shell runs, held by the gate: the stdin to give it (the go first), null to give none (it
+   * was killed), or undefined to give it later, through Shell.go.
+   */
+  started(pid: number, startTime: string): Buffer | null | undefined;
   stdout(chunk: Buffer): void;
   stderr(chunk: Buffer): void;
   exit(code: number | null, signal: NodeJS.Signals | null): void;
@@ -316,6 +346,8 @@ interface ShellEvents {
 interface Shell {
   /** Stops reading its stdout, and with `all` its stderr too. */
   drop(all: boolean): void;
+  /** Gives it its stdin, the go first, when `started` held it back. */
+  go(input: Buffer): void;
 }
 
 /**
@@ -364,14 +396,14 @@ function startHere(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv,
     child = spawn(argv[0]!, argv.slice(1), { cwd, env, detached: true, stdio: log === undefined ? "pipe" : ["pipe", "pipe", "pipe", log] });
   } catch (err) {
     queueMicrotask(() => events.error(err as Error));
-    return { drop() {} };
+    return { drop() {}, go() {} };
   } finally {
     if (log !== undefined) closeSync(log);
   }
   if (child.pid === undefined) {
     // spawn failed (no /bin/sh, a bad cwd): the error event says why.
     child.once("error", (err) => events.error(err));
-    return { drop() {} };
+    return { drop() {}, go() {} };
   }
   const drop = (all: boolean) => {
     child.stdout!.destroy();
@@ -381,17 +413,18 @@ function startHere(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv,
   if (input === null) {
     child.stdin!.destroy();
     drop(true);
-    return { drop() {} };
+    return { drop() {}, go() {} };
   }
   child.stdout!.on("data", (chunk: Buffer) => events.stdout(chunk));
   child.stderr!.on("data", (chunk: Buffer) => events.stderr(chunk));
   // A command may exit without reading its stdin; the EPIPE that follows is no failure.
   child.stdin!.on("error", () => {});
-  child.stdin!.end(input);
+  const go = (stdin: Buffer) => child.stdin!.end(stdin);
+  if (input !== undefined) go(input);
   child.on("exit", (code, signal) => events.exit(code, signal));
   child.on("close", () => events.close(child.exitCode, child.signalCode));
   child.on("error", (err) => events.error(err));
-  return { drop };
+  return { drop, go };
 }
 
 /**
@@ -513,7 +546,10 @@ class Launcher {
     if (this.shells.size === 0) this.busy();
     this.shells.set(id, events);
     this.send({ t: "spawn", id, argv, cwd, env, log });
-    return { drop: (all) => this.shells.has(id) && this.send({ t: "drop", id, all }) };
+    return {
+      drop: (all) => this.shells.has(id) && this.send({ t: "drop", id, all }),
+      go: (stdin) => this.shells.has(id) && this.send({ t: "go", id, stdin }),
+    };
   }
 
   private receive(m: LauncherMessage): void {
@@ -522,7 +558,7 @@ class Launcher {
     switch (m.t) {
       case "started": {
         const input = events.started(m.pid, m.startTime);
-        this.send(input === null ? { t: "drop", id: m.id, all: true } : { t: "go", id: m.id, stdin: input });
+        if (input !== undefined) this.send(input === null ? { t: "drop", id: m.id, all: true } : { t: "go", id: m.id, stdin: input });
         return;
       }
       case "out":

@@ -16,6 +16,7 @@ import { tempRepo } from "../helpers/fixtures.js";
 import { CLI } from "../helpers/package.js";
 import { processesWith, stillRunning } from "../helpers/processes.js";
 import { runOf } from "../helpers/state.js";
+import { scaled } from "../helpers/time.js";
 
 const SANDBOX = probeSandbox(process.env).available;
 const execFileAsync = promisify(execFile);
@@ -105,6 +106,43 @@ describe.runIf(SANDBOX)("a command in the sandbox", () => {
     await expect.poll(() => stillRunning(stuck, `${marker}-kill`).length, { timeout: 8_000, message: "the sandbox to go with pairflow" }).toBe(0);
     // What the sandbox had started after that look goes with its PID namespace a moment later.
     await expect.poll(() => processesWith(marker), { timeout: 8_000, message: "everything the sandbox started to be gone" }).toEqual([]);
+  });
+});
+
+describe.runIf(SANDBOX)("a sandbox whose start pairflow does not outlive", () => {
+  it("never runs its command, and nothing of it is left", { timeout: scaled(60_000) }, async () => {
+    // The command would call this server; a sandbox pairflow dies under must not get that far.
+    let calls = 0;
+    const server = createServer((socket) => {
+      calls++;
+      socket.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const marker = `pairflow-start-${process.pid}-${Date.now()}-${attempt}`;
+        const call = `require('node:net').connect(${port}, '127.0.0.1').on('connect', () => setTimeout(() => {}, 300000))`;
+        const dir = tempRepo({
+          "workflow.yml": [
+            "name: s",
+            "action_pairs:",
+            `  a:\n    generator: command\n    generator_config: {run: "node -e \\"${call}\\" # ${marker}", network: true}`,
+            "",
+          ].join("\n"),
+        });
+        const child = spawn(process.execPath, [CLI, "run"], { cwd: dir, stdio: "ignore", env: { ...process.env, NO_COLOR: "1" } });
+        // Killed outright the moment its sandbox appears, while it is still starting.
+        await expect.poll(() => processesWith(marker).length, { interval: 1, timeout: 20_000, message: "the sandbox to start" }).toBeGreaterThan(0);
+        child.kill("SIGKILL");
+        await expect.poll(() => processesWith(marker), { timeout: 8_000, message: "everything the sandbox started to be gone" }).toEqual([]);
+      }
+      // A command that had started would have called by now (node starts in well under a second).
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(calls).toBe(0);
+    } finally {
+      server.close();
+    }
   });
 });
 
