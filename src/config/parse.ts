@@ -249,7 +249,9 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
     });
   }
 
-  if (wfFile) for (const pair of pairs.values()) checkPaths(pair, { dir, root, realRoot, workflowPath }, files, wfFile, issues);
+  // Pairs share a few globs: each is checked once.
+  const where = { dir, root, realRoot, workflowPath, problems: new Map<string, string | undefined>() };
+  if (wfFile) for (const pair of pairs.values()) checkPaths(pair, where, files, wfFile, issues);
 
   const { graph, issues: graphIssues } = buildGraph([...pairs.values()]);
   // The instances of a foreach pair share its lines: each problem once.
@@ -377,12 +379,20 @@ function toGuardRef(item: unknown): GuardRef {
  */
 function checkPaths(
   pair: Pair,
-  where: { dir: string; root: string; realRoot: string; workflowPath: string },
+  where: { dir: string; root: string; realRoot: string; workflowPath: string; problems: Map<string, string | undefined> },
   files: ConfigFiles,
   file: SourceFile,
   issues: ConfigIssue[],
 ): void {
-  const { dir, root, realRoot, workflowPath } = where;
+  const { dir, root, realRoot, workflowPath, problems } = where;
+  // What is wrong with a glob, found once per glob and mustExist.
+  const problemOf = (pattern: string, mustExist: boolean) => {
+    const key = `${mustExist ? "1" : "0"}${pattern}`;
+    if (problems.has(key)) return problems.get(key);
+    const problem = inputProblem(pattern, dir, root, realRoot, files, mustExist);
+    problems.set(key, problem);
+    return problem;
+  };
   const keyPath = ["action_pairs", pair.template ?? pair.id];
   // An instance's own file (its first input) was matched by its glob: it exists and is inside.
   const own = pair.itemFile ? 1 : 0;
@@ -396,7 +406,7 @@ function checkPaths(
   pair.inputs.forEach((pattern, i) => {
     if (pattern.startsWith("!")) return; // an exclusion only narrows the matches
     if (i < own) return;
-    const problem = inputProblem(pattern, dir, root, realRoot, files);
+    const problem = problemOf(pattern, true);
     if (problem !== undefined) issues.push(at(file, [...keyPath, "inputs", i - own], `"${pattern}" ${problem}`));
   });
   // The files generators and guards read (src/workspace/pairFiles.ts hashes them): `files` globs, and a schema_file.
@@ -406,7 +416,7 @@ function checkPaths(
     const list = typeof value === "string" ? [value] : Array.isArray(value) ? value : [];
     list.forEach((pattern, i) => {
       if (typeof pattern !== "string" || pattern.startsWith("!")) return;
-      const problem = inputProblem(pattern, dir, root, realRoot, files, false);
+      const problem = problemOf(pattern, false);
       if (problem === undefined) return;
       const place = typeof where === "function" ? where() : where;
       issues.push(at(file, typeof value === "string" ? place : [...place, i], `"${pattern}" ${problem}`));

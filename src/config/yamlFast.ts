@@ -129,13 +129,21 @@ function sameText(copy: string | undefined, text: string): copy is string {
   return copy !== undefined && text.charCodeAt(0) !== 0xfeff && (extra === 1 || extra === 2) && copy.charCodeAt(copy.length - 1) === 0;
 }
 
-/** Every mapping key, at any depth, is one the positioned parse would take as text too. */
-function keysAreText(value: unknown): boolean {
-  if (Array.isArray(value)) return value.every(keysAreText);
-  if (value === null || typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return true;
+/**
+ * Every mapping key, at any depth, is one the positioned parse would take as text too. Only lists
+ * and mappings are visited: a file's values are mostly text, and a call for each cost a few percent
+ * of a large plan.
+ */
+function keysAreText(value: object): boolean {
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) if (typeof item === "object" && item !== null && !keysAreText(item)) return false;
+    return true;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return true;
   for (const key of Object.keys(value)) {
     if (!textKey(key)) return false;
-    if (!keysAreText((value as Record<string, unknown>)[key])) return false;
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item === "object" && item !== null && !keysAreText(item)) return false;
   }
   // A `__proto__` key is defined as an own property, which Object.keys lists; this is belt and braces.
   return !Object.prototype.hasOwnProperty.call(value, "__proto__");
@@ -164,26 +172,40 @@ const textKeys = new Set<string>();
 function schemaFor(options: Options): JsYamlSchema {
   const cached = schemas.get(options);
   if (cached) return cached;
-  const tags = new Document(null, options).schema.tags;
-  const implicit = tags
-    .filter((tag) => tag.default === true && tag.test !== undefined && tag.resolve !== undefined)
-    .map(
-      (tag, i) =>
-        new jsYaml.Type(`tag:pairflow.dev,fast:${i}`, {
-          kind: "scalar",
-          resolve: (data: unknown) => typeof data === "string" && tag.test!.test(data),
-          construct: (data: string) => {
-            const resolved = (tag.resolve as (value: string, onError: (message: string) => void, options: Options) => unknown)(
-              data,
-              (message) => {
-                throw new Error(message);
-              },
-              options,
-            );
-            return isScalar(resolved) ? resolved.value : resolved;
-          },
-        }),
-    );
+  const tags = new Document(null, options).schema.tags.filter((tag) => tag.default === true && tag.test !== undefined && tag.resolve !== undefined);
+  // js-yaml asks each type in turn of every plain scalar, most of which are text that none takes:
+  // one expression of all their tests answers for the lot, asked once per scalar (the last answer
+  // is kept), so each type's own test runs only when one of them matches. Tests with flags or
+  // back references would not combine so: each type then tests alone.
+  const flagless = tags.every((tag) => tag.test!.flags === "" && !/\\[1-9]|\(\?</.test(tag.test!.source));
+  const any = flagless ? new RegExp(tags.map((tag) => `(?:${tag.test!.source})`).join("|")) : undefined;
+  let last: string | undefined;
+  let lastMatches = true;
+  const mayMatch = (data: string): boolean => {
+    if (any === undefined) return true;
+    if (data !== last) {
+      last = data;
+      lastMatches = any.test(data);
+    }
+    return lastMatches;
+  };
+  const implicit = tags.map(
+    (tag, i) =>
+      new jsYaml.Type(`tag:pairflow.dev,fast:${i}`, {
+        kind: "scalar",
+        resolve: (data: unknown) => typeof data === "string" && mayMatch(data) && tag.test!.test(data),
+        construct: (data: string) => {
+          const resolved = (tag.resolve as (value: string, onError: (message: string) => void, options: Options) => unknown)(
+            data,
+            (message) => {
+              throw new Error(message);
+            },
+            options,
+          );
+          return isScalar(resolved) ? resolved.value : resolved;
+        },
+      }),
+  );
   const schema = jsYaml.FAILSAFE_SCHEMA.extend({ implicit });
   schemas.set(options, schema);
   return schema;
