@@ -4,6 +4,7 @@
  * hands it past runs and accepted contents.
  */
 import { plain } from "../model/values.js";
+import { grouped } from "../model/text.js";
 import { PROVIDER_BASE_URLS, providerEndpoint, type Provider } from "../model/endpoint.js";
 import type { Pair, Workflow } from "../model/workflow.js";
 import type { Plan, PlannedPair } from "../model/plan.js";
@@ -135,12 +136,6 @@ export async function estimatePlan(source: EstimateSource, plan: Plan, options: 
   const written = new Set<string>();
   // The prompts' parts many of them hold (the context, a dependency's block) are counted once.
   const counter = new JoinedTokens(UNIT_SEPARATOR);
-  const thousands = new Map<number, string>();
-  const formatted = (n: number) => {
-    let text = thousands.get(n);
-    if (text === undefined) thousands.set(n, (text = n.toLocaleString("en-US")));
-    return text;
-  };
 
   const pairs = running.map((planned) => {
     const pair = workflow.pairs.get(planned.id)!;
@@ -164,7 +159,7 @@ export async function estimatePlan(source: EstimateSource, plan: Plan, options: 
         const expected = expectedOutput(workflow.pairs.get(depId)!, history.get(depId)).tokens;
         dependencies.push({ id: depId, content: "" });
         unknownDeps += expected;
-        notes.push(`${depId} has no accepted content here yet: counted as its expected output (${formatted(expected)} tokens)`);
+        notes.push(`${depId} has no accepted content here yet: counted as its expected output (${grouped(expected)} tokens)`);
       }
     }
     const rendered = renderPromptUnits({
