@@ -54,22 +54,31 @@ export async function benchShards(): Promise<string[]> {
   try {
     const one: number[] = [];
     const three: number[] = [];
+    const slowest: number[] = [];
+    const fastest: number[] = [];
+    const merge: number[] = [];
+    const idle: number[] = [];
     for (let r = 0; r < REPS; r++) {
       const a = workspace(root);
       one.push(await timed(() => cli(a, ["run", "--concurrency", String(CONCURRENCY)])));
+      // What a process costs with nothing to run: start, load, plan, restore, save.
+      idle.push(await timed(() => cli(a, ["run", "--concurrency", String(CONCURRENCY)])));
       const b = workspace(root);
-      three.push(
-        await timed(async () => {
-          await Promise.all(["1/3", "2/3", "3/3"].map((s) => cli(b, ["run", "--shard", s, "--concurrency", String(CONCURRENCY)])));
-          await cli(b, ["merge"]);
-        }),
-      );
+      const t0 = performance.now();
+      const shards = await Promise.all(["1/3", "2/3", "3/3"].map((s) => timed(() => cli(b, ["run", "--shard", s, "--concurrency", String(CONCURRENCY)]))));
+      merge.push(await timed(() => cli(b, ["merge"])));
+      three.push(performance.now() - t0);
+      slowest.push(Math.max(...shards));
+      fastest.push(Math.min(...shards));
     }
     const pairs = CHAINS * LENGTH;
+    const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
     return [
-      `fan-out: ${pairs} pairs in ${CHAINS} chains, each generator sleeps ${SLEEP_MS} ms, --concurrency ${CONCURRENCY} per process (median of ${REPS})`,
-      `  1 process            ${(median(one) / 1000).toFixed(2)} s`,
-      `  3 shards + merge     ${(median(three) / 1000).toFixed(2)} s   ratio ${(median(one) / median(three)).toFixed(2)}x faster (ideal 3x)`,
+      `fan-out: ${pairs} pairs in ${CHAINS} chains, each generator sleeps ${SLEEP_MS} ms, --concurrency ${CONCURRENCY} per process, ${os.availableParallelism()} cores (median of ${REPS})`,
+      `  1 process            ${s(median(one))}`,
+      `  3 shards + merge     ${s(median(three))}   ratio ${(median(one) / median(three)).toFixed(2)}x faster (ideal 3x)`,
+      `  where the time goes: shards ${s(median(fastest))} to ${s(median(slowest))} side by side, then the merge ${s(median(merge))};`,
+      `    a process with nothing to run takes ${s(median(idle))}, and ${LENGTH} steps of ${SLEEP_MS} ms are ${s(LENGTH * SLEEP_MS)} of each shard`,
     ];
   } finally {
     rmSync(root, { recursive: true, force: true });
