@@ -16,6 +16,32 @@ export function sharedValue<T extends object>(value: T): T {
 
 const shared = new WeakMap<object, string>();
 
+/**
+ * canonicalJson({ ...first, ...second }) without making the merged mapping: a pair's reference
+ * is its own components with its dependencies' references and contents beside them.
+ */
+export function canonicalJsonOfBoth(first: Record<string, unknown>, second: Record<string, unknown>): string {
+  const keys: string[] = [];
+  for (const k of Object.keys(first)) if (first[k] !== undefined && !Object.hasOwn(second, k)) keys.push(k);
+  for (const k of Object.keys(second)) if (second[k] !== undefined) keys.push(k);
+  sortKeys(keys);
+  let out = "{";
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    out += (i > 0 ? "," : "") + quote(k) + ":" + write(Object.hasOwn(second, k) ? second[k] : first[k]);
+  }
+  return out + "}";
+}
+
+/**
+ * Keys in the order Python sorts them, by code point. JavaScript's default sort compares UTF-16
+ * units, which differs only for characters above U+FFFF against U+E000..U+FFFF: without
+ * surrogates the two orders agree, and the default sort is many times faster.
+ */
+function sortKeys(keys: string[]): void {
+  keys.sort(keys.some((k) => SURROGATE.test(k)) ? compareCodePoints : undefined);
+}
+
 // Strings are concatenated, not pushed to a list and joined: V8 keeps the pieces as a rope that is
 // flattened once, when the text is hashed.
 function write(value: unknown): string {
@@ -44,10 +70,7 @@ function write(value: unknown): string {
       }
       const obj = value as Record<string, unknown>;
       const keys = Object.keys(obj).filter((k) => obj[k] !== undefined);
-      // Python sorts keys by code point; JavaScript's default sort compares UTF-16 units, which
-      // differs only for characters above U+FFFF against U+E000..U+FFFF. Without surrogates the
-      // two orders agree, and the default sort is many times faster.
-      keys.sort(keys.some((k) => SURROGATE.test(k)) ? compareCodePoints : undefined);
+      sortKeys(keys);
       let out = "{";
       for (let i = 0; i < keys.length; i++) out += (i > 0 ? "," : "") + quote(keys[i]!) + ":" + write(obj[keys[i]!]);
       return out + "}";

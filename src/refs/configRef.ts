@@ -6,7 +6,7 @@
  */
 import type { Pair, Workflow } from "../model/workflow.js";
 import { PyFloat, type CanonicalValue } from "../model/values.js";
-import { sharedValue } from "./canonical.js";
+import { canonicalJsonOfBoth, sharedValue } from "./canonical.js";
 import { dict, dictOf } from "../model/dict.js";
 import { digestOf, sha256Hex } from "./hash.js";
 import type { OwnComponents, PairFiles, Upstream } from "../model/plan.js";
@@ -107,12 +107,14 @@ function publicHeaders(value: CanonicalValue): CanonicalValue | undefined {
   return Object.keys(out).length > 0 ? sortedObject(out) : undefined;
 }
 
+/** What a pair's reference hashes: configRef is the digest of it (written without making it). */
 export function hashInput(own: OwnComponents, upstream: Upstream): Record<string, unknown> {
   return { ...own, upstream_refs: upstream.refs, artifact_hashes: upstream.artifactHashes };
 }
 
 export function configRef(own: OwnComponents, upstream: Upstream): string {
-  return digestOf(hashInput(own, upstream));
+  const dependencies = { upstream_refs: upstream.refs, artifact_hashes: upstream.artifactHashes };
+  return sha256Hex(canonicalJsonOfBoth(own as unknown as Record<string, unknown>, dependencies));
 }
 
 /**

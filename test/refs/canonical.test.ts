@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, sharedValue } from "../../src/refs/canonical.js";
+import { canonicalJson, canonicalJsonOfBoth, sharedValue } from "../../src/refs/canonical.js";
 
 /** Python's ensure_ascii escaping, character by character as its json.encoder documents it. */
 function pythonQuote(s: string): string {
@@ -51,6 +51,18 @@ describe("canonical JSON", () => {
         expect(canonicalJson({ a: shared, b, list: [shared] })).toBe(plainText);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("writes two mappings side by side exactly as the one mapping that merges them", () => {
+    // Keys in either or both, surrogates among them (which change the sort), values left out.
+    const key = fc.oneof(text, fc.constantFrom("a", "b", "upstream_refs", "\ud83d\ude00", "\uffff"));
+    const value = fc.dictionary(key, fc.oneof(text, fc.integer(), fc.constant(undefined), fc.array(text, { maxLength: 2 })), { maxKeys: 6 });
+    fc.assert(
+      fc.property(value, value, (first, second) => {
+        expect(canonicalJsonOfBoth(first, second)).toBe(canonicalJson({ ...first, ...second }));
+      }),
+      { numRuns: 1000 },
     );
   });
 
