@@ -100,7 +100,8 @@ export function renderPromptUnits(input: RenderInput): PromptUnits {
   add("Role", text(prompt.role));
   add("Constraints", text(prompt.constraints));
   const own = units.length;
-  add("Context", contextSection(input.specification, input.constraints));
+  const context = contextUnit(input.specification, input.constraints);
+  if (context !== undefined) units.push(context);
   const prefixUnits = [units.length];
   const blocks = dependencyBlocks(input.dependencies);
   if (blocks.length > 0) {
@@ -236,6 +237,20 @@ function contextSection(specification: string | undefined, constraints: string |
   if (cons !== undefined) parts.push(`## Workflow constraints\n\n${cons}`);
   return parts.length === 0 ? undefined : parts.join("\n\n");
 }
+
+/**
+ * The Context section. Every pair of a workflow has the same one: the last is kept, so a run or an
+ * estimate of many pairs makes one string (whose token count is then found at once), not one a pair.
+ */
+function contextUnit(specification: string | undefined, constraints: string | undefined): string | undefined {
+  if (lastContext === undefined || lastContext.specification !== specification || lastContext.constraints !== constraints) {
+    const body = contextSection(specification, constraints);
+    lastContext = { specification, constraints, unit: body === undefined ? undefined : `# Context\n\n${body}` };
+  }
+  return lastContext.unit;
+}
+
+let lastContext: { specification: string | undefined; constraints: string | undefined; unit: string | undefined } | undefined;
 
 /** One fenced block per dependency. */
 function dependencyBlocks(deps: RenderInput["dependencies"]): string[] {
