@@ -4,7 +4,21 @@
  * generator_config.env adds variables to the command's environment. The dependencies' accepted
  * artifacts are also files, one per pair id, in the directory PAIRFLOW_DEPENDENCIES_DIR names.
  */
-import { closeSync, constants, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { boundedKey } from "../refs/keys.js";
@@ -40,18 +54,14 @@ export const commandGenerator: Generator = async (request) => {
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
 
   const own = takePromptDir();
-  const names: string[] = [];
+  const placed: Placed[] = [];
   try {
-    writeNew(own.promptFile, request.prompt);
+    placed.push(place(own.promptFile, request.prompt));
     // The dependencies' accepted artifacts, one file each, named by pair id (see docs/prompts.md).
-    for (const dep of request.dependencies ?? []) {
-      const name = dependencyFileName(dep.id);
-      writeNew(path.join(own.dependencies, name), dep.content);
-      names.push(name);
-    }
+    for (const dep of request.dependencies ?? []) placed.push(place(path.join(own.dependencies, dependencyFileName(dep.id)), dep.content));
     return await generate(run, timeout, own.promptFile, { ...(env as Record<string, string>), PAIRFLOW_DEPENDENCIES_DIR: own.dependencies }, request);
   } finally {
-    givePromptDirBack(own, names);
+    givePromptDirBack(own, placed);
   }
 };
 
@@ -74,6 +84,38 @@ const idle: PromptDir[] = [];
 const MAX_IDLE_DIRS = 64;
 let exitHook = false;
 
+/**
+ * The files that held earlier commands' prompts and dependencies, in a private directory of their
+ * own, for the next ones. A file made and deleted for each command costs a new inode each time,
+ * and where many were deleted lately (a busy disk) the file system searches long for one it may
+ * give: most of a run's system time went there. A kept file is written again and renamed into
+ * place, which takes no new inode.
+ */
+let spareDir: string | undefined;
+const spares: Spare[] = [];
+const MAX_SPARES = 256;
+let spareNames = 0;
+
+interface Spare {
+  file: string;
+  ino: number;
+}
+
+/** A file put into a command's directory: where, and the spare it came from. */
+interface Placed {
+  target: string;
+  spare: Spare;
+}
+
+function onExit(): void {
+  if (exitHook) return;
+  exitHook = true;
+  process.on("exit", () => {
+    for (const left of idle.splice(0)) rmSync(left.dir, { recursive: true, force: true });
+    if (spareDir !== undefined) rmSync(spareDir, { recursive: true, force: true });
+  });
+}
+
 function takePromptDir(): PromptDir {
   const kept = idle.pop();
   if (kept) return kept;
@@ -85,24 +127,71 @@ function takePromptDir(): PromptDir {
     removeInBackground(dir);
     throw err;
   }
-  if (!exitHook) {
-    exitHook = true;
-    process.on("exit", () => {
-      for (const left of idle.splice(0)) rmSync(left.dir, { recursive: true, force: true });
-    });
-  }
+  onExit();
   return { dir, promptFile: path.join(dir, "prompt.txt"), dependencies };
 }
 
 /**
- * Removes what pairflow wrote for a command; the directory is kept for another only when nothing
- * else is left in it (a command may litter it, or put a link where its prompt file was: the next
- * command sees only its own files, and nothing is ever written through a link).
+ * Puts `content` at `target`, readable by its owner alone: a spare file written and renamed there
+ * (a link in its place is replaced, never followed), or a new one.
  */
-function givePromptDirBack(own: PromptDir, dependencies: readonly string[]): void {
+function place(target: string, content: string | Uint8Array): Placed {
+  for (;;) {
+    const kept = spares.pop();
+    let spare: Spare;
+    let fd: number;
+    if (kept) {
+      try {
+        fd = openSync(kept.file, constants.O_WRONLY | constants.O_NOFOLLOW);
+      } catch {
+        rmSync(kept.file, { recursive: true, force: true });
+        continue;
+      }
+      spare = kept;
+    } else {
+      if (spareDir === undefined) {
+        spareDir = mkdtempSync(path.join(tmpdir(), "pairflow-spare-"));
+        onExit();
+      }
+      const file = path.join(spareDir, String(++spareNames));
+      fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+      spare = { file, ino: 0 };
+    }
+    try {
+      const stat = fstatSync(fd);
+      // Only a file of pairflow's own, named nowhere else, is written again.
+      if (kept && (!stat.isFile() || stat.ino !== kept.ino || stat.nlink !== 1)) {
+        rmSync(kept.file, { force: true });
+        continue;
+      }
+      spare.ino = stat.ino;
+      const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
+      for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done, done);
+      ftruncateSync(fd, bytes.length);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(spare.file, target);
+    return { target, spare };
+  }
+}
+
+/**
+ * Takes back what pairflow put into a command's directory; the directory is kept for another only
+ * when nothing else is left in it (a command may litter it, or put a link where its prompt file
+ * was: the next command sees only its own files, and nothing is ever written through a link). A
+ * file the command replaced, or linked elsewhere, is not kept.
+ */
+function givePromptDirBack(own: PromptDir, placed: readonly Placed[]): void {
   try {
-    unlinkUnlessGone(own.promptFile);
-    for (const name of dependencies) unlinkSync(path.join(own.dependencies, name));
+    for (const { target, spare } of placed) {
+      const stat = lstatSync(target, { throwIfNoEntry: false });
+      if (stat === undefined || stat.ino !== spare.ino) continue;
+      if (stat.isFile() && stat.nlink === 1 && spares.length < MAX_SPARES) {
+        renameSync(target, spare.file);
+        spares.push(spare);
+      } else unlinkSync(target);
+    }
     const top = readdirSync(own.dir, { withFileTypes: true });
     const clean =
       top.length === 1 && top[0]!.name === "dependencies" && top[0]!.isDirectory() && readdirSync(own.dependencies).length === 0 && idle.length < MAX_IDLE_DIRS;
@@ -114,24 +203,6 @@ function givePromptDirBack(own: PromptDir, dependencies: readonly string[]): voi
     // Whatever is wrong with it, it goes.
   }
   removeInBackground(own.dir);
-}
-
-function unlinkUnlessGone(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-  }
-}
-
-/** Writes a file that must not exist yet (a link in its place is never followed), readable by its owner alone. */
-function writeNew(file: string, content: string | Uint8Array): void {
-  const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-  try {
-    writeFileSync(fd, content);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**

@@ -85,6 +85,14 @@ describe("command generator", () => {
     expect(readFileSync(target, "utf8")).toBe("untouched");
   });
 
+  it("never writes a later prompt into a file an earlier command linked its prompt file to", async () => {
+    const keep = request({ run: 'ln "$PAIRFLOW_PROMPT_FILE" kept.txt && cp "$PAIRFLOW_PROMPT_FILE" copy.txt' }, { prompt: "first prompt" });
+    await commandGenerator(keep);
+    for (let i = 0; i < 3; i++) await commandGenerator(request({ run: 'cat "$PAIRFLOW_PROMPT_FILE"' }, { prompt: `later prompt ${i}` }));
+    expect(readFileSync(path.join(keep.cwd, "kept.txt"), "utf8")).toBe("first prompt");
+    expect(readFileSync(path.join(keep.cwd, "copy.txt"), "utf8")).toBe("first prompt");
+  });
+
   it("runs in request.cwd with request.env and the PAIRFLOW_* variables", async () => {
     const run = 'printf "%s|%s|%s|%s|%s" "$(pwd -P)" "$PAIRFLOW_PAIR" "$PAIRFLOW_ATTEMPT" "$PAIRFLOW_MODEL" "$HI"';
     const req = request({ run }, { attempt: 3, model: "gpt-4o", env: { PATH: process.env.PATH, HI: "hi" } });
