@@ -39,7 +39,10 @@ export function canonicalJsonOfBoth(first: Record<string, unknown>, second: Reco
  * surrogates the two orders agree, and the default sort is many times faster.
  */
 function sortKeys(keys: string[]): void {
-  keys.sort(keys.some((k) => SURROGATE.test(k)) ? compareCodePoints : undefined);
+  if (keys.length < 2) return;
+  let surrogates = false;
+  for (let i = 0; i < keys.length && !surrogates; i++) surrogates = SURROGATE.test(keys[i]!);
+  keys.sort(surrogates ? compareCodePoints : undefined);
 }
 
 // Strings are concatenated, not pushed to a list and joined: V8 keeps the pieces as a rope that is
