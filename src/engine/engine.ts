@@ -155,6 +155,10 @@ class Run {
   private waiting = 0;
   /** Judging by pairs that hold no slot (batched ones) is limited to the run's concurrency all the same. */
   private judging!: Limiter;
+  /** Frees the slot of a running pair before it ends (see writeTurn); set by the scheduler. */
+  private readonly releases = new Map<string, () => void>();
+  /** Settles when a slot was freed early, so the scheduler starts the next pair at once. */
+  private freed = settleable();
 
   constructor(
     private readonly plan: Plan,
@@ -286,10 +290,21 @@ class Run {
         else if (slot) busy++;
         const batched = !slot && batches !== undefined && batches.batched(this.plan.workflow.pairs.get(id)!);
         if (batched) batches.join(id);
+        let held = slot;
+        const release = () => {
+          if (!held) return;
+          held = false;
+          if (model) busyModels--;
+          else busy--;
+        };
+        this.releases.set(id, () => {
+          release();
+          this.freed.resolve();
+        });
         const task: Promise<void> = this.handle(id).finally(() => {
           inFlight.delete(task);
-          if (model) busyModels--;
-          else if (slot) busy--;
+          this.releases.delete(id);
+          release();
           if (batched) batches.leave(id);
         });
         inFlight.add(task);
@@ -307,7 +322,8 @@ class Run {
         }
       }
       // Wake on a stop only until it has happened: a settled promise in the race would spin.
-      if (inFlight.size > 0) await Promise.race(this.stopping ? inFlight : [...inFlight, this.stopped]);
+      if (inFlight.size > 0) await Promise.race(this.stopping ? [...inFlight, this.freed.promise] : [...inFlight, this.stopped, this.freed.promise]);
+      if (this.freed.settled) this.freed = settleable();
     }
   }
 
@@ -700,6 +716,9 @@ class Run {
         attempts.push({ attempt, accepted: false, feedback: message, tokens, durationMs: Date.now() - t0 });
         return fail(message);
       }
+      // Accepted, the pair runs no more commands: its slot goes to the next pair, whose command
+      // starts before this one's files are written.
+      if (verdict.accepted) await this.writeTurn(d.id);
       // What the generator returned answers the same request later, whatever this guard said of it.
       this.recordAnswer(
         request,
@@ -1000,6 +1019,22 @@ class Run {
     }
   }
 
+  /**
+   * Frees the slot of a pair nothing depends on and waits until whatever that lets start has started. The pair's files
+   * are then written in the same order as ever (store, then lock file journal, then output), so a
+   * kill meanwhile loses nothing the journal says is done; the next pairs' commands just do not
+   * wait for them.
+   */
+  private async writeTurn(id: string): Promise<void> {
+    const release = this.releases.get(id);
+    // Only a pair nothing depends on: ending, it makes no pair ready, so whichever pair its slot
+    // goes to now is the one it would have gone to once it ended (pairs start in plan order).
+    if (release === undefined || this.plan.graph.dependents.get(id)!.length > 0) return;
+    this.releases.delete(id);
+    release();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
   private setLockEntry(id: string, entry: LockEntry): void {
     this.lock.pairs[id] = entry;
     this.deps.lockFile.record(id, entry);
@@ -1035,6 +1070,21 @@ function reuseNote(reused: Reused, attempts: readonly AttemptRecord[]): string {
   const called = attempts.filter((a) => a.reused === undefined).length;
   if (called === 0) return `${how}: no model call (${from})`;
   return `${how} for attempt ${attempts.length} (${from}); ${called === 1 ? "1 attempt" : `${called} attempts`} before it called the model`;
+}
+
+/** A promise with its resolve, which says whether it was called. */
+function settleable(): { promise: Promise<void>; resolve: () => void; settled: boolean } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  const s = {
+    promise,
+    settled: false,
+    resolve: () => {
+      s.settled = true;
+      resolve();
+    },
+  };
+  return s;
 }
 
 /** Inserts n into the ascending array, keeping it ascending. */
