@@ -1,10 +1,13 @@
+#!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
+  require_ucs2length
+} from "./cli-chunk-NRKDSK7E.js";
+import {
   __commonJS,
-  __name,
   __toESM
-} from "./index-chunk-YGZKRGIO.js";
+} from "./cli-chunk-FRV2UMY2.js";
 
 // node_modules/ajv/dist/compile/codegen/code.js
 var require_code = __commonJS({
@@ -13,16 +16,10 @@ var require_code = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.regexpCode = exports.getEsmExportName = exports.getProperty = exports.safeStringify = exports.stringify = exports.strConcat = exports.addCodeArg = exports.str = exports._ = exports.nil = exports._Code = exports.Name = exports.IDENTIFIER = exports._CodeOrName = void 0;
     var _CodeOrName = class {
-      static {
-        __name(this, "_CodeOrName");
-      }
     };
     exports._CodeOrName = _CodeOrName;
     exports.IDENTIFIER = /^[a-z$_][a-z$_0-9]*$/i;
     var Name = class extends _CodeOrName {
-      static {
-        __name(this, "Name");
-      }
       constructor(s) {
         super();
         if (!exports.IDENTIFIER.test(s))
@@ -41,9 +38,6 @@ var require_code = __commonJS({
     };
     exports.Name = Name;
     var _Code = class extends _CodeOrName {
-      static {
-        __name(this, "_Code");
-      }
       constructor(code) {
         super();
         this._items = typeof code === "string" ? [code] : code;
@@ -81,7 +75,6 @@ var require_code = __commonJS({
       }
       return new _Code(code);
     }
-    __name(_, "_");
     exports._ = _;
     var plus = new _Code("+");
     function str(strs, ...args) {
@@ -95,7 +88,6 @@ var require_code = __commonJS({
       optimize(expr);
       return new _Code(expr);
     }
-    __name(str, "str");
     exports.str = str;
     function addCodeArg(code, arg) {
       if (arg instanceof _Code)
@@ -105,7 +97,6 @@ var require_code = __commonJS({
       else
         code.push(interpolate(arg));
     }
-    __name(addCodeArg, "addCodeArg");
     exports.addCodeArg = addCodeArg;
     function optimize(expr) {
       let i = 1;
@@ -121,7 +112,6 @@ var require_code = __commonJS({
         i++;
       }
     }
-    __name(optimize, "optimize");
     function mergeExprItems(a, b) {
       if (b === '""')
         return a;
@@ -140,30 +130,24 @@ var require_code = __commonJS({
         return `"${a}${b.slice(1)}`;
       return;
     }
-    __name(mergeExprItems, "mergeExprItems");
     function strConcat(c1, c2) {
       return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str`${c1}${c2}`;
     }
-    __name(strConcat, "strConcat");
     exports.strConcat = strConcat;
     function interpolate(x) {
       return typeof x == "number" || typeof x == "boolean" || x === null ? x : safeStringify(Array.isArray(x) ? x.join(",") : x);
     }
-    __name(interpolate, "interpolate");
     function stringify(x) {
       return new _Code(safeStringify(x));
     }
-    __name(stringify, "stringify");
     exports.stringify = stringify;
     function safeStringify(x) {
       return JSON.stringify(x).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
     }
-    __name(safeStringify, "safeStringify");
     exports.safeStringify = safeStringify;
     function getProperty(key) {
       return typeof key == "string" && exports.IDENTIFIER.test(key) ? new _Code(`.${key}`) : _`[${key}]`;
     }
-    __name(getProperty, "getProperty");
     exports.getProperty = getProperty;
     function getEsmExportName(key) {
       if (typeof key == "string" && exports.IDENTIFIER.test(key)) {
@@ -171,12 +155,10 @@ var require_code = __commonJS({
       }
       throw new Error(`CodeGen: invalid export name: ${key}, use explicit $id name mapping`);
     }
-    __name(getEsmExportName, "getEsmExportName");
     exports.getEsmExportName = getEsmExportName;
     function regexpCode(rx) {
       return new _Code(rx.toString());
     }
-    __name(regexpCode, "regexpCode");
     exports.regexpCode = regexpCode;
   }
 });
@@ -189,9 +171,6 @@ var require_scope = __commonJS({
     exports.ValueScope = exports.ValueScopeName = exports.Scope = exports.varKinds = exports.UsedValueState = void 0;
     var code_1 = require_code();
     var ValueError = class extends Error {
-      static {
-        __name(this, "ValueError");
-      }
       constructor(name) {
         super(`CodeGen: "code" for ${name} not defined`);
         this.value = name.value;
@@ -208,9 +187,6 @@ var require_scope = __commonJS({
       var: new code_1.Name("var")
     };
     var Scope = class {
-      static {
-        __name(this, "Scope");
-      }
       constructor({ prefixes, parent } = {}) {
         this._names = {};
         this._prefixes = prefixes;
@@ -236,9 +212,6 @@ var require_scope = __commonJS({
     };
     exports.Scope = Scope;
     var ValueScopeName = class extends code_1.Name {
-      static {
-        __name(this, "ValueScopeName");
-      }
       constructor(prefix, nameStr) {
         super(nameStr);
         this.prefix = prefix;
@@ -251,9 +224,6 @@ var require_scope = __commonJS({
     exports.ValueScopeName = ValueScopeName;
     var line = (0, code_1._)`\n`;
     var ValueScope = class extends Scope {
-      static {
-        __name(this, "ValueScope");
-      }
       constructor(opts) {
         super(opts);
         this._values = {};
@@ -347,43 +317,43 @@ var require_codegen = __commonJS({
     var code_1 = require_code();
     var scope_1 = require_scope();
     var code_2 = require_code();
-    Object.defineProperty(exports, "_", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    Object.defineProperty(exports, "_", { enumerable: true, get: function() {
       return code_2._;
-    }, "get") });
-    Object.defineProperty(exports, "str", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    } });
+    Object.defineProperty(exports, "str", { enumerable: true, get: function() {
       return code_2.str;
-    }, "get") });
-    Object.defineProperty(exports, "strConcat", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    } });
+    Object.defineProperty(exports, "strConcat", { enumerable: true, get: function() {
       return code_2.strConcat;
-    }, "get") });
-    Object.defineProperty(exports, "nil", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    } });
+    Object.defineProperty(exports, "nil", { enumerable: true, get: function() {
       return code_2.nil;
-    }, "get") });
-    Object.defineProperty(exports, "getProperty", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    } });
+    Object.defineProperty(exports, "getProperty", { enumerable: true, get: function() {
       return code_2.getProperty;
-    }, "get") });
-    Object.defineProperty(exports, "stringify", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    } });
+    Object.defineProperty(exports, "stringify", { enumerable: true, get: function() {
       return code_2.stringify;
-    }, "get") });
-    Object.defineProperty(exports, "regexpCode", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    } });
+    Object.defineProperty(exports, "regexpCode", { enumerable: true, get: function() {
       return code_2.regexpCode;
-    }, "get") });
-    Object.defineProperty(exports, "Name", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    } });
+    Object.defineProperty(exports, "Name", { enumerable: true, get: function() {
       return code_2.Name;
-    }, "get") });
+    } });
     var scope_2 = require_scope();
-    Object.defineProperty(exports, "Scope", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    Object.defineProperty(exports, "Scope", { enumerable: true, get: function() {
       return scope_2.Scope;
-    }, "get") });
-    Object.defineProperty(exports, "ValueScope", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    } });
+    Object.defineProperty(exports, "ValueScope", { enumerable: true, get: function() {
       return scope_2.ValueScope;
-    }, "get") });
-    Object.defineProperty(exports, "ValueScopeName", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    } });
+    Object.defineProperty(exports, "ValueScopeName", { enumerable: true, get: function() {
       return scope_2.ValueScopeName;
-    }, "get") });
-    Object.defineProperty(exports, "varKinds", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    } });
+    Object.defineProperty(exports, "varKinds", { enumerable: true, get: function() {
       return scope_2.varKinds;
-    }, "get") });
+    } });
     exports.operators = {
       GT: new code_1._Code(">"),
       GTE: new code_1._Code(">="),
@@ -397,9 +367,6 @@ var require_codegen = __commonJS({
       ADD: new code_1._Code("+")
     };
     var Node = class {
-      static {
-        __name(this, "Node");
-      }
       optimizeNodes() {
         return this;
       }
@@ -408,9 +375,6 @@ var require_codegen = __commonJS({
       }
     };
     var Def = class extends Node {
-      static {
-        __name(this, "Def");
-      }
       constructor(varKind, name, rhs) {
         super();
         this.varKind = varKind;
@@ -434,9 +398,6 @@ var require_codegen = __commonJS({
       }
     };
     var Assign = class extends Node {
-      static {
-        __name(this, "Assign");
-      }
       constructor(lhs, rhs, sideEffects) {
         super();
         this.lhs = lhs;
@@ -458,9 +419,6 @@ var require_codegen = __commonJS({
       }
     };
     var AssignOp = class extends Assign {
-      static {
-        __name(this, "AssignOp");
-      }
       constructor(lhs, op, rhs, sideEffects) {
         super(lhs, rhs, sideEffects);
         this.op = op;
@@ -470,9 +428,6 @@ var require_codegen = __commonJS({
       }
     };
     var Label = class extends Node {
-      static {
-        __name(this, "Label");
-      }
       constructor(label) {
         super();
         this.label = label;
@@ -483,9 +438,6 @@ var require_codegen = __commonJS({
       }
     };
     var Break = class extends Node {
-      static {
-        __name(this, "Break");
-      }
       constructor(label) {
         super();
         this.label = label;
@@ -497,9 +449,6 @@ var require_codegen = __commonJS({
       }
     };
     var Throw = class extends Node {
-      static {
-        __name(this, "Throw");
-      }
       constructor(error) {
         super();
         this.error = error;
@@ -512,9 +461,6 @@ var require_codegen = __commonJS({
       }
     };
     var AnyCode = class extends Node {
-      static {
-        __name(this, "AnyCode");
-      }
       constructor(code) {
         super();
         this.code = code;
@@ -534,9 +480,6 @@ var require_codegen = __commonJS({
       }
     };
     var ParentNode = class extends Node {
-      static {
-        __name(this, "ParentNode");
-      }
       constructor(nodes = []) {
         super();
         this.nodes = nodes;
@@ -575,28 +518,16 @@ var require_codegen = __commonJS({
       }
     };
     var BlockNode = class extends ParentNode {
-      static {
-        __name(this, "BlockNode");
-      }
       render(opts) {
         return "{" + opts._n + super.render(opts) + "}" + opts._n;
       }
     };
     var Root = class extends ParentNode {
-      static {
-        __name(this, "Root");
-      }
     };
     var Else = class extends BlockNode {
-      static {
-        __name(this, "Else");
-      }
     };
     Else.kind = "else";
     var If = class _If extends BlockNode {
-      static {
-        __name(this, "If");
-      }
       constructor(condition, nodes) {
         super(nodes);
         this.condition = condition;
@@ -646,15 +577,9 @@ var require_codegen = __commonJS({
     };
     If.kind = "if";
     var For = class extends BlockNode {
-      static {
-        __name(this, "For");
-      }
     };
     For.kind = "for";
     var ForLoop = class extends For {
-      static {
-        __name(this, "ForLoop");
-      }
       constructor(iteration) {
         super();
         this.iteration = iteration;
@@ -673,9 +598,6 @@ var require_codegen = __commonJS({
       }
     };
     var ForRange = class extends For {
-      static {
-        __name(this, "ForRange");
-      }
       constructor(varKind, name, from, to) {
         super();
         this.varKind = varKind;
@@ -694,9 +616,6 @@ var require_codegen = __commonJS({
       }
     };
     var ForIter = class extends For {
-      static {
-        __name(this, "ForIter");
-      }
       constructor(loop, varKind, name, iterable) {
         super();
         this.loop = loop;
@@ -718,9 +637,6 @@ var require_codegen = __commonJS({
       }
     };
     var Func = class extends BlockNode {
-      static {
-        __name(this, "Func");
-      }
       constructor(name, args, async) {
         super();
         this.name = name;
@@ -734,18 +650,12 @@ var require_codegen = __commonJS({
     };
     Func.kind = "func";
     var Return = class extends ParentNode {
-      static {
-        __name(this, "Return");
-      }
       render(opts) {
         return "return " + super.render(opts);
       }
     };
     Return.kind = "return";
     var Try = class extends BlockNode {
-      static {
-        __name(this, "Try");
-      }
       render(opts) {
         let code = "try" + super.render(opts);
         if (this.catch)
@@ -778,9 +688,6 @@ var require_codegen = __commonJS({
       }
     };
     var Catch = class extends BlockNode {
-      static {
-        __name(this, "Catch");
-      }
       constructor(error) {
         super();
         this.error = error;
@@ -791,18 +698,12 @@ var require_codegen = __commonJS({
     };
     Catch.kind = "catch";
     var Finally = class extends BlockNode {
-      static {
-        __name(this, "Finally");
-      }
       render(opts) {
         return "finally" + super.render(opts);
       }
     };
     Finally.kind = "finally";
     var CodeGen = class {
-      static {
-        __name(this, "CodeGen");
-      }
       constructor(extScope, opts = {}) {
         this._values = {};
         this._blockStarts = [];
@@ -1072,11 +973,9 @@ var require_codegen = __commonJS({
         names[n] = (names[n] || 0) + (from[n] || 0);
       return names;
     }
-    __name(addNames, "addNames");
     function addExprNames(names, from) {
       return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
     }
-    __name(addExprNames, "addExprNames");
     function optimizeExpr(expr, names, constants) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
@@ -1098,43 +997,34 @@ var require_codegen = __commonJS({
         delete names[n.str];
         return c;
       }
-      __name(replaceName, "replaceName");
       function canOptimize(e) {
         return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants[c.str] !== void 0);
       }
-      __name(canOptimize, "canOptimize");
     }
-    __name(optimizeExpr, "optimizeExpr");
     function subtractNames(names, from) {
       for (const n in from)
         names[n] = (names[n] || 0) - (from[n] || 0);
     }
-    __name(subtractNames, "subtractNames");
     function not(x) {
       return typeof x == "boolean" || typeof x == "number" || x === null ? !x : (0, code_1._)`!${par(x)}`;
     }
-    __name(not, "not");
     exports.not = not;
     var andCode = mappend(exports.operators.AND);
     function and(...args) {
       return args.reduce(andCode);
     }
-    __name(and, "and");
     exports.and = and;
     var orCode = mappend(exports.operators.OR);
     function or(...args) {
       return args.reduce(orCode);
     }
-    __name(or, "or");
     exports.or = or;
     function mappend(op) {
       return (x, y) => x === code_1.nil ? y : y === code_1.nil ? x : (0, code_1._)`${par(x)} ${op} ${par(y)}`;
     }
-    __name(mappend, "mappend");
     function par(x) {
       return x instanceof code_1.Name ? x : (0, code_1._)`(${x})`;
     }
-    __name(par, "par");
   }
 });
 
@@ -1152,7 +1042,6 @@ var require_util = __commonJS({
         hash[item] = true;
       return hash;
     }
-    __name(toHash, "toHash");
     exports.toHash = toHash;
     function alwaysValidSchema(it, schema) {
       if (typeof schema == "boolean")
@@ -1162,7 +1051,6 @@ var require_util = __commonJS({
       checkUnknownRules(it, schema);
       return !schemaHasRules(schema, it.self.RULES.all);
     }
-    __name(alwaysValidSchema, "alwaysValidSchema");
     exports.alwaysValidSchema = alwaysValidSchema;
     function checkUnknownRules(it, schema = it.schema) {
       const { opts, self } = it;
@@ -1176,7 +1064,6 @@ var require_util = __commonJS({
           checkStrictMode(it, `unknown keyword: "${key}"`);
       }
     }
-    __name(checkUnknownRules, "checkUnknownRules");
     exports.checkUnknownRules = checkUnknownRules;
     function schemaHasRules(schema, rules) {
       if (typeof schema == "boolean")
@@ -1186,7 +1073,6 @@ var require_util = __commonJS({
           return true;
       return false;
     }
-    __name(schemaHasRules, "schemaHasRules");
     exports.schemaHasRules = schemaHasRules;
     function schemaHasRulesButRef(schema, RULES) {
       if (typeof schema == "boolean")
@@ -1196,7 +1082,6 @@ var require_util = __commonJS({
           return true;
       return false;
     }
-    __name(schemaHasRulesButRef, "schemaHasRulesButRef");
     exports.schemaHasRulesButRef = schemaHasRulesButRef;
     function schemaRefOrVal({ topSchemaRef, schemaPath }, schema, keyword, $data) {
       if (!$data) {
@@ -1207,29 +1092,24 @@ var require_util = __commonJS({
       }
       return (0, codegen_1._)`${topSchemaRef}${schemaPath}${(0, codegen_1.getProperty)(keyword)}`;
     }
-    __name(schemaRefOrVal, "schemaRefOrVal");
     exports.schemaRefOrVal = schemaRefOrVal;
     function unescapeFragment(str) {
       return unescapeJsonPointer(decodeURIComponent(str));
     }
-    __name(unescapeFragment, "unescapeFragment");
     exports.unescapeFragment = unescapeFragment;
     function escapeFragment(str) {
       return encodeURIComponent(escapeJsonPointer(str));
     }
-    __name(escapeFragment, "escapeFragment");
     exports.escapeFragment = escapeFragment;
     function escapeJsonPointer(str) {
       if (typeof str == "number")
         return `${str}`;
       return str.replace(/~/g, "~0").replace(/\//g, "~1");
     }
-    __name(escapeJsonPointer, "escapeJsonPointer");
     exports.escapeJsonPointer = escapeJsonPointer;
     function unescapeJsonPointer(str) {
       return str.replace(/~1/g, "/").replace(/~0/g, "~");
     }
-    __name(unescapeJsonPointer, "unescapeJsonPointer");
     exports.unescapeJsonPointer = unescapeJsonPointer;
     function eachItem(xs, f) {
       if (Array.isArray(xs)) {
@@ -1239,7 +1119,6 @@ var require_util = __commonJS({
         f(xs);
       }
     }
-    __name(eachItem, "eachItem");
     exports.eachItem = eachItem;
     function makeMergeEvaluated({ mergeNames, mergeToName, mergeValues, resultToName }) {
       return (gen, from, to, toName) => {
@@ -1247,28 +1126,27 @@ var require_util = __commonJS({
         return toName === codegen_1.Name && !(res instanceof codegen_1.Name) ? resultToName(gen, res) : res;
       };
     }
-    __name(makeMergeEvaluated, "makeMergeEvaluated");
     exports.mergeEvaluated = {
       props: makeMergeEvaluated({
-        mergeNames: /* @__PURE__ */ __name((gen, from, to) => gen.if((0, codegen_1._)`${to} !== true && ${from} !== undefined`, () => {
+        mergeNames: (gen, from, to) => gen.if((0, codegen_1._)`${to} !== true && ${from} !== undefined`, () => {
           gen.if((0, codegen_1._)`${from} === true`, () => gen.assign(to, true), () => gen.assign(to, (0, codegen_1._)`${to} || {}`).code((0, codegen_1._)`Object.assign(${to}, ${from})`));
-        }), "mergeNames"),
-        mergeToName: /* @__PURE__ */ __name((gen, from, to) => gen.if((0, codegen_1._)`${to} !== true`, () => {
+        }),
+        mergeToName: (gen, from, to) => gen.if((0, codegen_1._)`${to} !== true`, () => {
           if (from === true) {
             gen.assign(to, true);
           } else {
             gen.assign(to, (0, codegen_1._)`${to} || {}`);
             setEvaluated(gen, to, from);
           }
-        }), "mergeToName"),
-        mergeValues: /* @__PURE__ */ __name((from, to) => from === true ? true : { ...from, ...to }, "mergeValues"),
+        }),
+        mergeValues: (from, to) => from === true ? true : { ...from, ...to },
         resultToName: evaluatedPropsToName
       }),
       items: makeMergeEvaluated({
-        mergeNames: /* @__PURE__ */ __name((gen, from, to) => gen.if((0, codegen_1._)`${to} !== true && ${from} !== undefined`, () => gen.assign(to, (0, codegen_1._)`${from} === true ? true : ${to} > ${from} ? ${to} : ${from}`)), "mergeNames"),
-        mergeToName: /* @__PURE__ */ __name((gen, from, to) => gen.if((0, codegen_1._)`${to} !== true`, () => gen.assign(to, from === true ? true : (0, codegen_1._)`${to} > ${from} ? ${to} : ${from}`)), "mergeToName"),
-        mergeValues: /* @__PURE__ */ __name((from, to) => from === true ? true : Math.max(from, to), "mergeValues"),
-        resultToName: /* @__PURE__ */ __name((gen, items) => gen.var("items", items), "resultToName")
+        mergeNames: (gen, from, to) => gen.if((0, codegen_1._)`${to} !== true && ${from} !== undefined`, () => gen.assign(to, (0, codegen_1._)`${from} === true ? true : ${to} > ${from} ? ${to} : ${from}`)),
+        mergeToName: (gen, from, to) => gen.if((0, codegen_1._)`${to} !== true`, () => gen.assign(to, from === true ? true : (0, codegen_1._)`${to} > ${from} ? ${to} : ${from}`)),
+        mergeValues: (from, to) => from === true ? true : Math.max(from, to),
+        resultToName: (gen, items) => gen.var("items", items)
       })
     };
     function evaluatedPropsToName(gen, ps) {
@@ -1279,12 +1157,10 @@ var require_util = __commonJS({
         setEvaluated(gen, props, ps);
       return props;
     }
-    __name(evaluatedPropsToName, "evaluatedPropsToName");
     exports.evaluatedPropsToName = evaluatedPropsToName;
     function setEvaluated(gen, props, ps) {
       Object.keys(ps).forEach((p) => gen.assign((0, codegen_1._)`${props}${(0, codegen_1.getProperty)(p)}`, true));
     }
-    __name(setEvaluated, "setEvaluated");
     exports.setEvaluated = setEvaluated;
     var snippets = {};
     function useFunc(gen, f) {
@@ -1293,7 +1169,6 @@ var require_util = __commonJS({
         code: snippets[f.code] || (snippets[f.code] = new code_1._Code(f.code))
       });
     }
-    __name(useFunc, "useFunc");
     exports.useFunc = useFunc;
     var Type;
     (function(Type2) {
@@ -1307,7 +1182,6 @@ var require_util = __commonJS({
       }
       return jsPropertySyntax ? (0, codegen_1.getProperty)(dataProp).toString() : "/" + escapeJsonPointer(dataProp);
     }
-    __name(getErrorPath, "getErrorPath");
     exports.getErrorPath = getErrorPath;
     function checkStrictMode(it, msg, mode = it.opts.strictSchema) {
       if (!mode)
@@ -1317,7 +1191,6 @@ var require_util = __commonJS({
         throw new Error(msg);
       it.self.logger.warn(msg);
     }
-    __name(checkStrictMode, "checkStrictMode");
     exports.checkStrictMode = checkStrictMode;
   }
 });
@@ -1371,10 +1244,10 @@ var require_errors = __commonJS({
     var util_1 = require_util();
     var names_1 = require_names();
     exports.keywordError = {
-      message: /* @__PURE__ */ __name(({ keyword }) => (0, codegen_1.str)`must pass "${keyword}" keyword validation`, "message")
+      message: ({ keyword }) => (0, codegen_1.str)`must pass "${keyword}" keyword validation`
     };
     exports.keyword$DataError = {
-      message: /* @__PURE__ */ __name(({ keyword, schemaType }) => schemaType ? (0, codegen_1.str)`"${keyword}" keyword must be ${schemaType} ($data)` : (0, codegen_1.str)`"${keyword}" keyword is invalid ($data)`, "message")
+      message: ({ keyword, schemaType }) => schemaType ? (0, codegen_1.str)`"${keyword}" keyword must be ${schemaType} ($data)` : (0, codegen_1.str)`"${keyword}" keyword is invalid ($data)`
     };
     function reportError(cxt, error = exports.keywordError, errorPaths, overrideAllErrors) {
       const { it } = cxt;
@@ -1386,7 +1259,6 @@ var require_errors = __commonJS({
         returnErrors(it, (0, codegen_1._)`[${errObj}]`);
       }
     }
-    __name(reportError, "reportError");
     exports.reportError = reportError;
     function reportExtraError(cxt, error = exports.keywordError, errorPaths) {
       const { it } = cxt;
@@ -1397,13 +1269,11 @@ var require_errors = __commonJS({
         returnErrors(it, names_1.default.vErrors);
       }
     }
-    __name(reportExtraError, "reportExtraError");
     exports.reportExtraError = reportExtraError;
     function resetErrorsCount(gen, errsCount) {
       gen.assign(names_1.default.errors, errsCount);
       gen.if((0, codegen_1._)`${names_1.default.vErrors} !== null`, () => gen.if(errsCount, () => gen.assign((0, codegen_1._)`${names_1.default.vErrors}.length`, errsCount), () => gen.assign(names_1.default.vErrors, null)));
     }
-    __name(resetErrorsCount, "resetErrorsCount");
     exports.resetErrorsCount = resetErrorsCount;
     function extendErrors({ gen, keyword, schemaValue, data, errsCount, it }) {
       if (errsCount === void 0)
@@ -1419,14 +1289,12 @@ var require_errors = __commonJS({
         }
       });
     }
-    __name(extendErrors, "extendErrors");
     exports.extendErrors = extendErrors;
     function addError(gen, errObj) {
       const err = gen.const("err", errObj);
       gen.if((0, codegen_1._)`${names_1.default.vErrors} === null`, () => gen.assign(names_1.default.vErrors, (0, codegen_1._)`[${err}]`), (0, codegen_1._)`${names_1.default.vErrors}.push(${err})`);
       gen.code((0, codegen_1._)`${names_1.default.errors}++`);
     }
-    __name(addError, "addError");
     function returnErrors(it, errs) {
       const { gen, validateName, schemaEnv } = it;
       if (schemaEnv.$async) {
@@ -1436,7 +1304,6 @@ var require_errors = __commonJS({
         gen.return(false);
       }
     }
-    __name(returnErrors, "returnErrors");
     var E = {
       keyword: new codegen_1.Name("keyword"),
       schemaPath: new codegen_1.Name("schemaPath"),
@@ -1453,7 +1320,6 @@ var require_errors = __commonJS({
         return (0, codegen_1._)`{}`;
       return errorObject(cxt, error, errorPaths);
     }
-    __name(errorObjectCode, "errorObjectCode");
     function errorObject(cxt, error, errorPaths = {}) {
       const { gen, it } = cxt;
       const keyValues = [
@@ -1463,12 +1329,10 @@ var require_errors = __commonJS({
       extraErrorProps(cxt, error, keyValues);
       return gen.object(...keyValues);
     }
-    __name(errorObject, "errorObject");
     function errorInstancePath({ errorPath }, { instancePath }) {
       const instPath = instancePath ? (0, codegen_1.str)`${errorPath}${(0, util_1.getErrorPath)(instancePath, util_1.Type.Str)}` : errorPath;
       return [names_1.default.instancePath, (0, codegen_1.strConcat)(names_1.default.instancePath, instPath)];
     }
-    __name(errorInstancePath, "errorInstancePath");
     function errorSchemaPath({ keyword, it: { errSchemaPath } }, { schemaPath, parentSchema }) {
       let schPath = parentSchema ? errSchemaPath : (0, codegen_1.str)`${errSchemaPath}/${keyword}`;
       if (schemaPath) {
@@ -1476,7 +1340,6 @@ var require_errors = __commonJS({
       }
       return [E.schemaPath, schPath];
     }
-    __name(errorSchemaPath, "errorSchemaPath");
     function extraErrorProps(cxt, { params, message }, keyValues) {
       const { keyword, data, schemaValue, it } = cxt;
       const { opts, propertyName, topSchemaRef, schemaPath } = it;
@@ -1490,7 +1353,6 @@ var require_errors = __commonJS({
       if (propertyName)
         keyValues.push([E.propertyName, propertyName]);
     }
-    __name(extraErrorProps, "extraErrorProps");
   }
 });
 
@@ -1517,7 +1379,6 @@ var require_boolSchema = __commonJS({
         gen.return(true);
       }
     }
-    __name(topBoolOrEmptySchema, "topBoolOrEmptySchema");
     exports.topBoolOrEmptySchema = topBoolOrEmptySchema;
     function boolOrEmptySchema(it, valid) {
       const { gen, schema } = it;
@@ -1528,7 +1389,6 @@ var require_boolSchema = __commonJS({
         gen.var(valid, true);
       }
     }
-    __name(boolOrEmptySchema, "boolOrEmptySchema");
     exports.boolOrEmptySchema = boolOrEmptySchema;
     function falseSchemaError(it, overrideAllErrors) {
       const { gen, data } = it;
@@ -1544,7 +1404,6 @@ var require_boolSchema = __commonJS({
       };
       (0, errors_1.reportError)(cxt, boolError, void 0, overrideAllErrors);
     }
-    __name(falseSchemaError, "falseSchemaError");
   }
 });
 
@@ -1559,7 +1418,6 @@ var require_rules = __commonJS({
     function isJSONType(x) {
       return typeof x == "string" && jsonTypes.has(x);
     }
-    __name(isJSONType, "isJSONType");
     exports.isJSONType = isJSONType;
     function getRules() {
       const groups = {
@@ -1576,7 +1434,6 @@ var require_rules = __commonJS({
         keywords: {}
       };
     }
-    __name(getRules, "getRules");
     exports.getRules = getRules;
   }
 });
@@ -1591,18 +1448,15 @@ var require_applicability = __commonJS({
       const group = self.RULES.types[type];
       return group && group !== true && shouldUseGroup(schema, group);
     }
-    __name(schemaHasRulesForType, "schemaHasRulesForType");
     exports.schemaHasRulesForType = schemaHasRulesForType;
     function shouldUseGroup(schema, group) {
       return group.rules.some((rule) => shouldUseRule(schema, rule));
     }
-    __name(shouldUseGroup, "shouldUseGroup");
     exports.shouldUseGroup = shouldUseGroup;
     function shouldUseRule(schema, rule) {
       var _a;
       return schema[rule.keyword] !== void 0 || ((_a = rule.definition.implements) === null || _a === void 0 ? void 0 : _a.some((kwd) => schema[kwd] !== void 0));
     }
-    __name(shouldUseRule, "shouldUseRule");
     exports.shouldUseRule = shouldUseRule;
   }
 });
@@ -1638,7 +1492,6 @@ var require_dataType = __commonJS({
       }
       return types;
     }
-    __name(getSchemaTypes, "getSchemaTypes");
     exports.getSchemaTypes = getSchemaTypes;
     function getJSONTypes(ts) {
       const types = Array.isArray(ts) ? ts : ts ? [ts] : [];
@@ -1646,7 +1499,6 @@ var require_dataType = __commonJS({
         return types;
       throw new Error("type must be JSONType or JSONType[]: " + types.join(","));
     }
-    __name(getJSONTypes, "getJSONTypes");
     exports.getJSONTypes = getJSONTypes;
     function coerceAndCheckDataType(it, types) {
       const { gen, data, opts } = it;
@@ -1663,13 +1515,11 @@ var require_dataType = __commonJS({
       }
       return checkTypes;
     }
-    __name(coerceAndCheckDataType, "coerceAndCheckDataType");
     exports.coerceAndCheckDataType = coerceAndCheckDataType;
     var COERCIBLE = /* @__PURE__ */ new Set(["string", "number", "integer", "boolean", "null"]);
     function coerceToTypes(types, coerceTypes) {
       return coerceTypes ? types.filter((t) => COERCIBLE.has(t) || coerceTypes === "array" && t === "array") : [];
     }
-    __name(coerceToTypes, "coerceToTypes");
     function coerceData(it, types, coerceTo) {
       const { gen, data, opts } = it;
       const dataType = gen.let("dataType", (0, codegen_1._)`typeof ${data}`);
@@ -1715,13 +1565,10 @@ var require_dataType = __commonJS({
               || ${dataType} === "boolean" || ${data} === null`).assign(coerced, (0, codegen_1._)`[${data}]`);
         }
       }
-      __name(coerceSpecificType, "coerceSpecificType");
     }
-    __name(coerceData, "coerceData");
     function assignParentData({ gen, parentData, parentDataProperty }, expr) {
       gen.if((0, codegen_1._)`${parentData} !== undefined`, () => gen.assign((0, codegen_1._)`${parentData}[${parentDataProperty}]`, expr));
     }
-    __name(assignParentData, "assignParentData");
     function checkDataType(dataType, data, strictNums, correct = DataType.Correct) {
       const EQ = correct === DataType.Correct ? codegen_1.operators.EQ : codegen_1.operators.NEQ;
       let cond;
@@ -1747,9 +1594,7 @@ var require_dataType = __commonJS({
       function numCond(_cond = codegen_1.nil) {
         return (0, codegen_1.and)((0, codegen_1._)`typeof ${data} == "number"`, _cond, strictNums ? (0, codegen_1._)`isFinite(${data})` : codegen_1.nil);
       }
-      __name(numCond, "numCond");
     }
-    __name(checkDataType, "checkDataType");
     exports.checkDataType = checkDataType;
     function checkDataTypes(dataTypes, data, strictNums, correct) {
       if (dataTypes.length === 1) {
@@ -1772,17 +1617,15 @@ var require_dataType = __commonJS({
         cond = (0, codegen_1.and)(cond, checkDataType(t, data, strictNums, correct));
       return cond;
     }
-    __name(checkDataTypes, "checkDataTypes");
     exports.checkDataTypes = checkDataTypes;
     var typeError = {
-      message: /* @__PURE__ */ __name(({ schema }) => `must be ${schema}`, "message"),
-      params: /* @__PURE__ */ __name(({ schema, schemaValue }) => typeof schema == "string" ? (0, codegen_1._)`{type: ${schema}}` : (0, codegen_1._)`{type: ${schemaValue}}`, "params")
+      message: ({ schema }) => `must be ${schema}`,
+      params: ({ schema, schemaValue }) => typeof schema == "string" ? (0, codegen_1._)`{type: ${schema}}` : (0, codegen_1._)`{type: ${schemaValue}}`
     };
     function reportTypeError(it) {
       const cxt = getTypeErrorContext(it);
       (0, errors_1.reportError)(cxt, typeError);
     }
-    __name(reportTypeError, "reportTypeError");
     exports.reportTypeError = reportTypeError;
     function getTypeErrorContext(it) {
       const { gen, data, schema } = it;
@@ -1799,7 +1642,6 @@ var require_dataType = __commonJS({
         it
       };
     }
-    __name(getTypeErrorContext, "getTypeErrorContext");
   }
 });
 
@@ -1821,7 +1663,6 @@ var require_defaults = __commonJS({
         items.forEach((sch, i) => assignDefault(it, i, sch.default));
       }
     }
-    __name(assignDefaults, "assignDefaults");
     exports.assignDefaults = assignDefaults;
     function assignDefault(it, prop, defaultValue) {
       const { gen, compositeRule, data, opts } = it;
@@ -1838,7 +1679,6 @@ var require_defaults = __commonJS({
       }
       gen.if(condition, (0, codegen_1._)`${childData} = ${(0, codegen_1.stringify)(defaultValue)}`);
     }
-    __name(assignDefault, "assignDefault");
   }
 });
 
@@ -1859,18 +1699,15 @@ var require_code2 = __commonJS({
         cxt.error();
       });
     }
-    __name(checkReportMissingProp, "checkReportMissingProp");
     exports.checkReportMissingProp = checkReportMissingProp;
     function checkMissingProp({ gen, data, it: { opts } }, properties, missing) {
       return (0, codegen_1.or)(...properties.map((prop) => (0, codegen_1.and)(noPropertyInData(gen, data, prop, opts.ownProperties), (0, codegen_1._)`${missing} = ${prop}`)));
     }
-    __name(checkMissingProp, "checkMissingProp");
     exports.checkMissingProp = checkMissingProp;
     function reportMissingProp(cxt, missing) {
       cxt.setParams({ missingProperty: missing }, true);
       cxt.error();
     }
-    __name(reportMissingProp, "reportMissingProp");
     exports.reportMissingProp = reportMissingProp;
     function hasPropFunc(gen) {
       return gen.scopeValue("func", {
@@ -1879,34 +1716,28 @@ var require_code2 = __commonJS({
         code: (0, codegen_1._)`Object.prototype.hasOwnProperty`
       });
     }
-    __name(hasPropFunc, "hasPropFunc");
     exports.hasPropFunc = hasPropFunc;
     function isOwnProperty(gen, data, property) {
       return (0, codegen_1._)`${hasPropFunc(gen)}.call(${data}, ${property})`;
     }
-    __name(isOwnProperty, "isOwnProperty");
     exports.isOwnProperty = isOwnProperty;
     function propertyInData(gen, data, property, ownProperties) {
       const cond = (0, codegen_1._)`${data}${(0, codegen_1.getProperty)(property)} !== undefined`;
       return ownProperties ? (0, codegen_1._)`${cond} && ${isOwnProperty(gen, data, property)}` : cond;
     }
-    __name(propertyInData, "propertyInData");
     exports.propertyInData = propertyInData;
     function noPropertyInData(gen, data, property, ownProperties) {
       const cond = (0, codegen_1._)`${data}${(0, codegen_1.getProperty)(property)} === undefined`;
       return ownProperties ? (0, codegen_1.or)(cond, (0, codegen_1.not)(isOwnProperty(gen, data, property))) : cond;
     }
-    __name(noPropertyInData, "noPropertyInData");
     exports.noPropertyInData = noPropertyInData;
     function allSchemaProperties(schemaMap) {
       return schemaMap ? Object.keys(schemaMap).filter((p) => p !== "__proto__") : [];
     }
-    __name(allSchemaProperties, "allSchemaProperties");
     exports.allSchemaProperties = allSchemaProperties;
     function schemaProperties(it, schemaMap) {
       return allSchemaProperties(schemaMap).filter((p) => !(0, util_1.alwaysValidSchema)(it, schemaMap[p]));
     }
-    __name(schemaProperties, "schemaProperties");
     exports.schemaProperties = schemaProperties;
     function callValidateCode({ schemaCode, data, it: { gen, topSchemaRef, schemaPath, errorPath }, it }, func, context, passSchema) {
       const dataAndSchema = passSchema ? (0, codegen_1._)`${schemaCode}, ${data}, ${topSchemaRef}${schemaPath}` : data;
@@ -1921,7 +1752,6 @@ var require_code2 = __commonJS({
       const args = (0, codegen_1._)`${dataAndSchema}, ${gen.object(...valCxt)}`;
       return context !== codegen_1.nil ? (0, codegen_1._)`${func}.call(${context}, ${args})` : (0, codegen_1._)`${func}(${args})`;
     }
-    __name(callValidateCode, "callValidateCode");
     exports.callValidateCode = callValidateCode;
     var newRegExp = (0, codegen_1._)`new RegExp`;
     function usePattern({ gen, it: { opts } }, pattern) {
@@ -1934,7 +1764,6 @@ var require_code2 = __commonJS({
         code: (0, codegen_1._)`${regExp.code === "new RegExp" ? newRegExp : (0, util_2.useFunc)(gen, regExp)}(${pattern}, ${u})`
       });
     }
-    __name(usePattern, "usePattern");
     exports.usePattern = usePattern;
     function validateArray(cxt) {
       const { gen, data, keyword, it } = cxt;
@@ -1958,9 +1787,7 @@ var require_code2 = __commonJS({
           gen.if((0, codegen_1.not)(valid), notValid);
         });
       }
-      __name(validateItems, "validateItems");
     }
-    __name(validateArray, "validateArray");
     exports.validateArray = validateArray;
     function validateUnion(cxt) {
       const { gen, schema, keyword, it } = cxt;
@@ -1984,7 +1811,6 @@ var require_code2 = __commonJS({
       }));
       cxt.result(valid, () => cxt.reset(), () => cxt.error(true));
     }
-    __name(validateUnion, "validateUnion");
     exports.validateUnion = validateUnion;
   }
 });
@@ -2015,7 +1841,6 @@ var require_keyword = __commonJS({
       }, valid);
       cxt.pass(valid, () => cxt.error(true));
     }
-    __name(macroKeywordCode, "macroKeywordCode");
     exports.macroKeywordCode = macroKeywordCode;
     function funcKeywordCode(cxt, def) {
       var _a;
@@ -2039,39 +1864,32 @@ var require_keyword = __commonJS({
           reportErrs(() => addErrs(cxt, ruleErrs));
         }
       }
-      __name(validateKeyword, "validateKeyword");
       function validateAsync() {
         const ruleErrs = gen.let("ruleErrs", null);
         gen.try(() => assignValid((0, codegen_1._)`await `), (e) => gen.assign(valid, false).if((0, codegen_1._)`${e} instanceof ${it.ValidationError}`, () => gen.assign(ruleErrs, (0, codegen_1._)`${e}.errors`), () => gen.throw(e)));
         return ruleErrs;
       }
-      __name(validateAsync, "validateAsync");
       function validateSync() {
         const validateErrs = (0, codegen_1._)`${validateRef}.errors`;
         gen.assign(validateErrs, null);
         assignValid(codegen_1.nil);
         return validateErrs;
       }
-      __name(validateSync, "validateSync");
       function assignValid(_await = def.async ? (0, codegen_1._)`await ` : codegen_1.nil) {
         const passCxt = it.opts.passContext ? names_1.default.this : names_1.default.self;
         const passSchema = !("compile" in def && !$data || def.schema === false);
         gen.assign(valid, (0, codegen_1._)`${_await}${(0, code_1.callValidateCode)(cxt, validateRef, passCxt, passSchema)}`, def.modifying);
       }
-      __name(assignValid, "assignValid");
       function reportErrs(errors) {
         var _a2;
         gen.if((0, codegen_1.not)((_a2 = def.valid) !== null && _a2 !== void 0 ? _a2 : valid), errors);
       }
-      __name(reportErrs, "reportErrs");
     }
-    __name(funcKeywordCode, "funcKeywordCode");
     exports.funcKeywordCode = funcKeywordCode;
     function modifyData(cxt) {
       const { gen, data, it } = cxt;
       gen.if(it.parentData, () => gen.assign(data, (0, codegen_1._)`${it.parentData}[${it.parentDataProperty}]`));
     }
-    __name(modifyData, "modifyData");
     function addErrs(cxt, errs) {
       const { gen } = cxt;
       gen.if((0, codegen_1._)`Array.isArray(${errs})`, () => {
@@ -2079,22 +1897,18 @@ var require_keyword = __commonJS({
         (0, errors_1.extendErrors)(cxt);
       }, () => cxt.error());
     }
-    __name(addErrs, "addErrs");
     function checkAsyncKeyword({ schemaEnv }, def) {
       if (def.async && !schemaEnv.$async)
         throw new Error("async keyword in sync schema");
     }
-    __name(checkAsyncKeyword, "checkAsyncKeyword");
     function useKeyword(gen, keyword, result) {
       if (result === void 0)
         throw new Error(`keyword "${keyword}" failed to compile`);
       return gen.scopeValue("keyword", typeof result == "function" ? { ref: result } : { ref: result, code: (0, codegen_1.stringify)(result) });
     }
-    __name(useKeyword, "useKeyword");
     function validSchemaType(schema, schemaType, allowUndefined = false) {
       return !schemaType.length || schemaType.some((st) => st === "array" ? Array.isArray(schema) : st === "object" ? schema && typeof schema == "object" && !Array.isArray(schema) : typeof schema == st || allowUndefined && typeof schema == "undefined");
     }
-    __name(validSchemaType, "validSchemaType");
     exports.validSchemaType = validSchemaType;
     function validateKeywordUsage({ schema, opts, self, errSchemaPath }, def, keyword) {
       if (Array.isArray(def.keyword) ? !def.keyword.includes(keyword) : def.keyword !== keyword) {
@@ -2115,7 +1929,6 @@ var require_keyword = __commonJS({
         }
       }
     }
-    __name(validateKeywordUsage, "validateKeywordUsage");
     exports.validateKeywordUsage = validateKeywordUsage;
   }
 });
@@ -2157,7 +1970,6 @@ var require_subschema = __commonJS({
       }
       throw new Error('either "keyword" or "schema" must be passed');
     }
-    __name(getSubschema, "getSubschema");
     exports.getSubschema = getSubschema;
     function extendSubschemaData(subschema, it, { dataProp, dataPropType: dpType, data, dataTypes, propertyName }) {
       if (data !== void 0 && dataProp !== void 0) {
@@ -2188,9 +2000,7 @@ var require_subschema = __commonJS({
         subschema.parentData = it.data;
         subschema.dataNames = [...it.dataNames, _nextData];
       }
-      __name(dataContextProps, "dataContextProps");
     }
-    __name(extendSubschemaData, "extendSubschemaData");
     exports.extendSubschemaData = extendSubschemaData;
     function extendSubschemaMode(subschema, { jtdDiscriminator, jtdMetadata, compositeRule, createErrors, allErrors }) {
       if (compositeRule !== void 0)
@@ -2202,7 +2012,6 @@ var require_subschema = __commonJS({
       subschema.jtdDiscriminator = jtdDiscriminator;
       subschema.jtdMetadata = jtdMetadata;
     }
-    __name(extendSubschemaMode, "extendSubschemaMode");
     exports.extendSubschemaMode = extendSubschemaMode;
   }
 });
@@ -2211,7 +2020,7 @@ var require_subschema = __commonJS({
 var require_fast_deep_equal = __commonJS({
   "node_modules/fast-deep-equal/index.js"(exports, module) {
     "use strict";
-    module.exports = /* @__PURE__ */ __name(function equal(a, b) {
+    module.exports = function equal(a, b) {
       if (a === b) return true;
       if (a && b && typeof a == "object" && typeof b == "object") {
         if (a.constructor !== b.constructor) return false;
@@ -2238,7 +2047,7 @@ var require_fast_deep_equal = __commonJS({
         return true;
       }
       return a !== a && b !== b;
-    }, "equal");
+    };
   }
 });
 
@@ -2324,11 +2133,9 @@ var require_json_schema_traverse = __commonJS({
         post(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
       }
     }
-    __name(_traverse, "_traverse");
     function escapeJsonPtr(str) {
       return str.replace(/~/g, "~0").replace(/\//g, "~1");
     }
-    __name(escapeJsonPtr, "escapeJsonPtr");
   }
 });
 
@@ -2368,7 +2175,6 @@ var require_resolve = __commonJS({
         return false;
       return countKeys(schema) <= limit;
     }
-    __name(inlineRef, "inlineRef");
     exports.inlineRef = inlineRef;
     var REF_KEYWORDS = /* @__PURE__ */ new Set([
       "$ref",
@@ -2389,7 +2195,6 @@ var require_resolve = __commonJS({
       }
       return false;
     }
-    __name(hasRef, "hasRef");
     function countKeys(schema) {
       let count = 0;
       for (const key in schema) {
@@ -2406,32 +2211,27 @@ var require_resolve = __commonJS({
       }
       return count;
     }
-    __name(countKeys, "countKeys");
     function getFullPath(resolver, id = "", normalize) {
       if (normalize !== false)
         id = normalizeId(id);
       const p = resolver.parse(id);
       return _getFullPath(resolver, p);
     }
-    __name(getFullPath, "getFullPath");
     exports.getFullPath = getFullPath;
     function _getFullPath(resolver, p) {
       const serialized = resolver.serialize(p);
       return serialized.split("#")[0] + "#";
     }
-    __name(_getFullPath, "_getFullPath");
     exports._getFullPath = _getFullPath;
     var TRAILING_SLASH_HASH = /#\/?$/;
     function normalizeId(id) {
       return id ? id.replace(TRAILING_SLASH_HASH, "") : "";
     }
-    __name(normalizeId, "normalizeId");
     exports.normalizeId = normalizeId;
     function resolveUrl(resolver, baseId, id) {
       id = normalizeId(id);
       return resolver.resolve(baseId, id);
     }
-    __name(resolveUrl, "resolveUrl");
     exports.resolveUrl = resolveUrl;
     var ANCHOR = /^[a-z_][-a-z0-9._]*$/i;
     function getSchemaRefs(schema, baseId) {
@@ -2474,7 +2274,6 @@ var require_resolve = __commonJS({
           }
           return ref;
         }
-        __name(addRef, "addRef");
         function addAnchor(anchor) {
           if (typeof anchor == "string") {
             if (!ANCHOR.test(anchor))
@@ -2482,20 +2281,16 @@ var require_resolve = __commonJS({
             addRef.call(this, `#${anchor}`);
           }
         }
-        __name(addAnchor, "addAnchor");
       });
       return localRefs;
       function checkAmbiguosRef(sch1, sch2, ref) {
         if (sch2 !== void 0 && !equal(sch1, sch2))
           throw ambiguos(ref);
       }
-      __name(checkAmbiguosRef, "checkAmbiguosRef");
       function ambiguos(ref) {
         return new Error(`reference "${ref}" resolves to more than one schema`);
       }
-      __name(ambiguos, "ambiguos");
     }
-    __name(getSchemaRefs, "getSchemaRefs");
     exports.getSchemaRefs = getSchemaRefs;
   }
 });
@@ -2528,7 +2323,6 @@ var require_validate = __commonJS({
       }
       validateFunction(it, () => (0, boolSchema_1.topBoolOrEmptySchema)(it));
     }
-    __name(validateFunctionCode, "validateFunctionCode");
     exports.validateFunctionCode = validateFunctionCode;
     function validateFunction({ gen, validateName, schema, schemaEnv, opts }, body) {
       if (opts.code.es5) {
@@ -2541,11 +2335,9 @@ var require_validate = __commonJS({
         gen.func(validateName, (0, codegen_1._)`${names_1.default.data}, ${destructureValCxt(opts)}`, schemaEnv.$async, () => gen.code(funcSourceUrl(schema, opts)).code(body));
       }
     }
-    __name(validateFunction, "validateFunction");
     function destructureValCxt(opts) {
       return (0, codegen_1._)`{${names_1.default.instancePath}="", ${names_1.default.parentData}, ${names_1.default.parentDataProperty}, ${names_1.default.rootData}=${names_1.default.data}${opts.dynamicRef ? (0, codegen_1._)`, ${names_1.default.dynamicAnchors}={}` : codegen_1.nil}}={}`;
     }
-    __name(destructureValCxt, "destructureValCxt");
     function destructureValCxtES5(gen, opts) {
       gen.if(names_1.default.valCxt, () => {
         gen.var(names_1.default.instancePath, (0, codegen_1._)`${names_1.default.valCxt}.${names_1.default.instancePath}`);
@@ -2563,7 +2355,6 @@ var require_validate = __commonJS({
           gen.var(names_1.default.dynamicAnchors, (0, codegen_1._)`{}`);
       });
     }
-    __name(destructureValCxtES5, "destructureValCxtES5");
     function topSchemaObjCode(it) {
       const { schema, opts, gen } = it;
       validateFunction(it, () => {
@@ -2579,19 +2370,16 @@ var require_validate = __commonJS({
       });
       return;
     }
-    __name(topSchemaObjCode, "topSchemaObjCode");
     function resetEvaluated(it) {
       const { gen, validateName } = it;
       it.evaluated = gen.const("evaluated", (0, codegen_1._)`${validateName}.evaluated`);
       gen.if((0, codegen_1._)`${it.evaluated}.dynamicProps`, () => gen.assign((0, codegen_1._)`${it.evaluated}.props`, (0, codegen_1._)`undefined`));
       gen.if((0, codegen_1._)`${it.evaluated}.dynamicItems`, () => gen.assign((0, codegen_1._)`${it.evaluated}.items`, (0, codegen_1._)`undefined`));
     }
-    __name(resetEvaluated, "resetEvaluated");
     function funcSourceUrl(schema, opts) {
       const schId = typeof schema == "object" && schema[opts.schemaId];
       return schId && (opts.code.source || opts.code.process) ? (0, codegen_1._)`/*# sourceURL=${schId} */` : codegen_1.nil;
     }
-    __name(funcSourceUrl, "funcSourceUrl");
     function subschemaCode(it, valid) {
       if (isSchemaObj(it)) {
         checkKeywords(it);
@@ -2602,7 +2390,6 @@ var require_validate = __commonJS({
       }
       (0, boolSchema_1.boolOrEmptySchema)(it, valid);
     }
-    __name(subschemaCode, "subschemaCode");
     function schemaCxtHasRules({ schema, self }) {
       if (typeof schema == "boolean")
         return !schema;
@@ -2611,11 +2398,9 @@ var require_validate = __commonJS({
           return true;
       return false;
     }
-    __name(schemaCxtHasRules, "schemaCxtHasRules");
     function isSchemaObj(it) {
       return typeof it.schema != "boolean";
     }
-    __name(isSchemaObj, "isSchemaObj");
     function subSchemaObjCode(it, valid) {
       const { schema, gen, opts } = it;
       if (opts.$comment && schema.$comment)
@@ -2626,12 +2411,10 @@ var require_validate = __commonJS({
       typeAndKeywords(it, errsCount);
       gen.var(valid, (0, codegen_1._)`${errsCount} === ${names_1.default.errors}`);
     }
-    __name(subSchemaObjCode, "subSchemaObjCode");
     function checkKeywords(it) {
       (0, util_1.checkUnknownRules)(it);
       checkRefsAndKeywords(it);
     }
-    __name(checkKeywords, "checkKeywords");
     function typeAndKeywords(it, errsCount) {
       if (it.opts.jtd)
         return schemaKeywords(it, [], false, errsCount);
@@ -2639,32 +2422,27 @@ var require_validate = __commonJS({
       const checkedTypes = (0, dataType_1.coerceAndCheckDataType)(it, types);
       schemaKeywords(it, types, !checkedTypes, errsCount);
     }
-    __name(typeAndKeywords, "typeAndKeywords");
     function checkRefsAndKeywords(it) {
       const { schema, errSchemaPath, opts, self } = it;
       if (schema.$ref && opts.ignoreKeywordsWithRef && (0, util_1.schemaHasRulesButRef)(schema, self.RULES)) {
         self.logger.warn(`$ref: keywords ignored in schema at path "${errSchemaPath}"`);
       }
     }
-    __name(checkRefsAndKeywords, "checkRefsAndKeywords");
     function checkNoDefault(it) {
       const { schema, opts } = it;
       if (schema.default !== void 0 && opts.useDefaults && opts.strictSchema) {
         (0, util_1.checkStrictMode)(it, "default is ignored in the schema root");
       }
     }
-    __name(checkNoDefault, "checkNoDefault");
     function updateContext(it) {
       const schId = it.schema[it.opts.schemaId];
       if (schId)
         it.baseId = (0, resolve_1.resolveUrl)(it.opts.uriResolver, it.baseId, schId);
     }
-    __name(updateContext, "updateContext");
     function checkAsyncSchema(it) {
       if (it.schema.$async && !it.schemaEnv.$async)
         throw new Error("async schema in sync schema");
     }
-    __name(checkAsyncSchema, "checkAsyncSchema");
     function commentKeyword({ gen, schemaEnv, schema, errSchemaPath, opts }) {
       const msg = schema.$comment;
       if (opts.$comment === true) {
@@ -2675,7 +2453,6 @@ var require_validate = __commonJS({
         gen.code((0, codegen_1._)`${names_1.default.self}.opts.$comment(${msg}, ${schemaPath}, ${rootName}.schema)`);
       }
     }
-    __name(commentKeyword, "commentKeyword");
     function returnResults(it) {
       const { gen, schemaEnv, validateName, ValidationError, opts } = it;
       if (schemaEnv.$async) {
@@ -2687,14 +2464,12 @@ var require_validate = __commonJS({
         gen.return((0, codegen_1._)`${names_1.default.errors} === 0`);
       }
     }
-    __name(returnResults, "returnResults");
     function assignEvaluated({ gen, evaluated, props, items }) {
       if (props instanceof codegen_1.Name)
         gen.assign((0, codegen_1._)`${evaluated}.props`, props);
       if (items instanceof codegen_1.Name)
         gen.assign((0, codegen_1._)`${evaluated}.items`, items);
     }
-    __name(assignEvaluated, "assignEvaluated");
     function schemaKeywords(it, types, typeErrors, errsCount) {
       const { gen, schema, data, allErrors, opts, self } = it;
       const { RULES } = self;
@@ -2726,9 +2501,7 @@ var require_validate = __commonJS({
         if (!allErrors)
           gen.if((0, codegen_1._)`${names_1.default.errors} === ${errsCount || 0}`);
       }
-      __name(groupKeywords, "groupKeywords");
     }
-    __name(schemaKeywords, "schemaKeywords");
     function iterateKeywords(it, group) {
       const { gen, schema, opts: { useDefaults } } = it;
       if (useDefaults)
@@ -2741,7 +2514,6 @@ var require_validate = __commonJS({
         }
       });
     }
-    __name(iterateKeywords, "iterateKeywords");
     function checkStrictTypes(it, types) {
       if (it.schemaEnv.meta || !it.opts.strictTypes)
         return;
@@ -2750,7 +2522,6 @@ var require_validate = __commonJS({
         checkMultipleTypes(it, types);
       checkKeywordTypes(it, it.dataTypes);
     }
-    __name(checkStrictTypes, "checkStrictTypes");
     function checkContextTypes(it, types) {
       if (!types.length)
         return;
@@ -2765,13 +2536,11 @@ var require_validate = __commonJS({
       });
       narrowSchemaTypes(it, types);
     }
-    __name(checkContextTypes, "checkContextTypes");
     function checkMultipleTypes(it, ts) {
       if (ts.length > 1 && !(ts.length === 2 && ts.includes("null"))) {
         strictTypesError(it, "use allowUnionTypes to allow union type keyword");
       }
     }
-    __name(checkMultipleTypes, "checkMultipleTypes");
     function checkKeywordTypes(it, ts) {
       const rules = it.self.RULES.all;
       for (const keyword in rules) {
@@ -2784,15 +2553,12 @@ var require_validate = __commonJS({
         }
       }
     }
-    __name(checkKeywordTypes, "checkKeywordTypes");
     function hasApplicableType(schTs, kwdT) {
       return schTs.includes(kwdT) || kwdT === "number" && schTs.includes("integer");
     }
-    __name(hasApplicableType, "hasApplicableType");
     function includesType(ts, t) {
       return ts.includes(t) || t === "integer" && ts.includes("number");
     }
-    __name(includesType, "includesType");
     function narrowSchemaTypes(it, withTypes) {
       const ts = [];
       for (const t of it.dataTypes) {
@@ -2803,17 +2569,12 @@ var require_validate = __commonJS({
       }
       it.dataTypes = ts;
     }
-    __name(narrowSchemaTypes, "narrowSchemaTypes");
     function strictTypesError(it, msg) {
       const schemaPath = it.schemaEnv.baseId + it.errSchemaPath;
       msg += ` at "${schemaPath}" (strictTypes)`;
       (0, util_1.checkStrictMode)(it, msg, it.opts.strictTypes);
     }
-    __name(strictTypesError, "strictTypesError");
     var KeywordCxt = class {
-      static {
-        __name(this, "KeywordCxt");
-      }
       constructor(it, def, keyword) {
         (0, keyword_1.validateKeywordUsage)(it, def, keyword);
         this.gen = it.gen;
@@ -2948,7 +2709,6 @@ var require_validate = __commonJS({
           }
           return codegen_1.nil;
         }
-        __name(wrong$DataType, "wrong$DataType");
         function invalid$DataSchema() {
           if (def.validateSchema) {
             const validateSchemaRef = gen.scopeValue("validate$data", { ref: def.validateSchema });
@@ -2956,7 +2716,6 @@ var require_validate = __commonJS({
           }
           return codegen_1.nil;
         }
-        __name(invalid$DataSchema, "invalid$DataSchema");
       }
       subschema(appl, valid) {
         const subschema = (0, subschema_1.getSubschema)(this.it, appl);
@@ -2998,7 +2757,6 @@ var require_validate = __commonJS({
         (0, keyword_1.funcKeywordCode)(cxt, def);
       }
     }
-    __name(keywordCode, "keywordCode");
     var JSON_POINTER = /^\/(?:[^~]|~0|~1)*$/;
     var RELATIVE_JSON_POINTER = /^([0-9]+)(#|\/(?:[^~]|~0|~1)*)?$/;
     function getData($data, { dataLevel, dataNames, dataPathArr }) {
@@ -3040,9 +2798,7 @@ var require_validate = __commonJS({
       function errorMsg(pointerType, up) {
         return `Cannot access ${pointerType} ${up} levels up, current level is ${dataLevel}`;
       }
-      __name(errorMsg, "errorMsg");
     }
-    __name(getData, "getData");
     exports.getData = getData;
   }
 });
@@ -3053,9 +2809,6 @@ var require_validation_error = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var ValidationError = class extends Error {
-      static {
-        __name(this, "ValidationError");
-      }
       constructor(errors) {
         super("validation failed");
         this.errors = errors;
@@ -3073,9 +2826,6 @@ var require_ref_error = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var resolve_1 = require_resolve();
     var MissingRefError = class extends Error {
-      static {
-        __name(this, "MissingRefError");
-      }
       constructor(resolver, baseId, ref, msg) {
         super(msg || `can't resolve reference ${ref} from id ${baseId}`);
         this.missingRef = (0, resolve_1.resolveUrl)(resolver, baseId, ref);
@@ -3099,9 +2849,6 @@ var require_compile = __commonJS({
     var util_1 = require_util();
     var validate_1 = require_validate();
     var SchemaEnv = class {
-      static {
-        __name(this, "SchemaEnv");
-      }
       constructor(env) {
         var _a;
         this.refs = {};
@@ -3206,7 +2953,6 @@ var require_compile = __commonJS({
         this._compilations.delete(sch);
       }
     }
-    __name(compileSchema, "compileSchema");
     exports.compileSchema = compileSchema;
     function resolveRef(root, baseId, ref) {
       var _a;
@@ -3225,33 +2971,28 @@ var require_compile = __commonJS({
         return;
       return root.refs[ref] = inlineOrCompile.call(this, _sch);
     }
-    __name(resolveRef, "resolveRef");
     exports.resolveRef = resolveRef;
     function inlineOrCompile(sch) {
       if ((0, resolve_1.inlineRef)(sch.schema, this.opts.inlineRefs))
         return sch.schema;
       return sch.validate ? sch : compileSchema.call(this, sch);
     }
-    __name(inlineOrCompile, "inlineOrCompile");
     function getCompilingSchema(schEnv) {
       for (const sch of this._compilations) {
         if (sameSchemaEnv(sch, schEnv))
           return sch;
       }
     }
-    __name(getCompilingSchema, "getCompilingSchema");
     exports.getCompilingSchema = getCompilingSchema;
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    __name(sameSchemaEnv, "sameSchemaEnv");
     function resolve(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
       return sch || this.schemas[ref] || resolveSchema.call(this, root, ref);
     }
-    __name(resolve, "resolve");
     function resolveSchema(root, ref) {
       const p = this.opts.uriResolver.parse(ref);
       const refPath = (0, resolve_1._getFullPath)(this.opts.uriResolver, p);
@@ -3281,7 +3022,6 @@ var require_compile = __commonJS({
       }
       return getJsonPointer.call(this, p, schOrRef);
     }
-    __name(resolveSchema, "resolveSchema");
     exports.resolveSchema = resolveSchema;
     var PREVENT_SCOPE_CHANGE = /* @__PURE__ */ new Set([
       "properties",
@@ -3317,7 +3057,6 @@ var require_compile = __commonJS({
         return env;
       return void 0;
     }
-    __name(getJsonPointer, "getJsonPointer");
   }
 });
 
@@ -3368,7 +3107,6 @@ var require_utils = __commonJS({
       }
       return BYTE_HEX[240 | cp >> 18] + BYTE_HEX[128 | cp >> 12 & 63] + BYTE_HEX[128 | cp >> 6 & 63] + BYTE_HEX[128 | cp & 63];
     }
-    __name(percentEncodeNonAscii, "percentEncodeNonAscii");
     function stringArrayToHexStripped(input) {
       let acc = "";
       let code = 0;
@@ -3393,7 +3131,6 @@ var require_utils = __commonJS({
       }
       return acc;
     }
-    __name(stringArrayToHexStripped, "stringArrayToHexStripped");
     var isHextet = RegExp.prototype.test.bind(/^[\dA-Fa-f]{1,4}$/);
     var isIPvFuture = RegExp.prototype.test.bind(/^[vV][\dA-Fa-f]+\.[A-Za-z\d\-._~!$&'()*+,;=:]+$/);
     var isZoneCharacter = RegExp.prototype.test.bind(/^[A-Za-z\d\-._~]$/);
@@ -3410,7 +3147,6 @@ var require_utils = __commonJS({
       }
       return true;
     }
-    __name(isZoneIdentifier, "isZoneIdentifier");
     function compressIPv6ZeroRun(hextets) {
       let bestStart = -1;
       let bestLength = 0;
@@ -3434,7 +3170,6 @@ var require_utils = __commonJS({
       const tail = hextets.slice(bestStart + bestLength).join(":");
       return head + "::" + tail;
     }
-    __name(compressIPv6ZeroRun, "compressIPv6ZeroRun");
     function normalizeIPv6Address(input) {
       const compression = input.indexOf("::");
       if (compression !== -1 && input.indexOf("::", compression + 1) !== -1) return void 0;
@@ -3468,7 +3203,6 @@ var require_utils = __commonJS({
       for (let i = left.length; i < parts.length; i++) expanded.push(parts[i]);
       return compressIPv6ZeroRun(expanded);
     }
-    __name(normalizeIPv6Address, "normalizeIPv6Address");
     function normalizeIPv6(host) {
       const bracketed = host[0] === "[" && host[host.length - 1] === "]";
       const hasBracket = host[0] === "[" || host[host.length - 1] === "]";
@@ -3497,7 +3231,6 @@ var require_utils = __commonJS({
         isIPV6: true
       };
     }
-    __name(normalizeIPv6, "normalizeIPv6");
     function findToken(str, token) {
       let ind = 0;
       for (let i = 0; i < str.length; i++) {
@@ -3505,7 +3238,6 @@ var require_utils = __commonJS({
       }
       return ind;
     }
-    __name(findToken, "findToken");
     function removeDotSegments(path) {
       let input = path;
       const output = [];
@@ -3581,7 +3313,6 @@ var require_utils = __commonJS({
       }
       return output.join("");
     }
-    __name(removeDotSegments, "removeDotSegments");
     function removeDotSegmentsRelative(path) {
       if (path === "" || path[0] === "/") {
         return removeDotSegments(path);
@@ -3613,7 +3344,6 @@ var require_utils = __commonJS({
       }
       return output.join("/");
     }
-    __name(removeDotSegmentsRelative, "removeDotSegmentsRelative");
     var HOST_DELIMS = { "@": "%40", "/": "%2F", "?": "%3F", "#": "%23", ":": "%3A" };
     var HOST_DELIM_RE = /[@/?#:]/g;
     var HOST_DELIM_NO_COLON_RE = /[@/?#]/g;
@@ -3622,7 +3352,6 @@ var require_utils = __commonJS({
       re.lastIndex = 0;
       return host.replace(re, (ch) => HOST_DELIMS[ch]);
     }
-    __name(reescapeHostDelimiters, "reescapeHostDelimiters");
     function normalizePercentEncoding(input, decodeUnreserved = false) {
       if (input.indexOf("%") === -1) {
         return input;
@@ -3647,7 +3376,6 @@ var require_utils = __commonJS({
       }
       return output;
     }
-    __name(normalizePercentEncoding, "normalizePercentEncoding");
     function normalizePathEncoding(input) {
       let output = "";
       for (let i = 0; i < input.length; i++) {
@@ -3689,7 +3417,6 @@ var require_utils = __commonJS({
       }
       return output;
     }
-    __name(normalizePathEncoding, "normalizePathEncoding");
     function serializePathEncoding(input, pathNoScheme = false) {
       let output = "";
       let firstSegment = pathNoScheme && input[0] !== "/";
@@ -3729,7 +3456,6 @@ var require_utils = __commonJS({
       }
       return output;
     }
-    __name(serializePathEncoding, "serializePathEncoding");
     function encodeComponent(input, isAllowed) {
       let output = "";
       for (let i = 0; i < input.length; i++) {
@@ -3765,23 +3491,18 @@ var require_utils = __commonJS({
       }
       return output;
     }
-    __name(encodeComponent, "encodeComponent");
     function encodeUserinfo(input) {
       return encodeComponent(input, isUserinfoCharacter);
     }
-    __name(encodeUserinfo, "encodeUserinfo");
     function encodeQuery(input) {
       return encodeComponent(input, isQueryFragmentCharacter);
     }
-    __name(encodeQuery, "encodeQuery");
     function encodeFragment(input) {
       return encodeComponent(input, isQueryFragmentCharacter);
     }
-    __name(encodeFragment, "encodeFragment");
     function isEscapeSafe(cp) {
       return cp >= 48 && cp <= 57 || cp >= 65 && cp <= 90 || cp >= 97 && cp <= 122 || cp === 42 || cp === 43 || cp === 45 || cp === 46 || cp === 47 || cp === 64 || cp === 95;
     }
-    __name(isEscapeSafe, "isEscapeSafe");
     function normalizeQueryFragmentEncoding(input) {
       let output = "";
       for (let i = 0; i < input.length; i++) {
@@ -3823,7 +3544,6 @@ var require_utils = __commonJS({
       }
       return output;
     }
-    __name(normalizeQueryFragmentEncoding, "normalizeQueryFragmentEncoding");
     function escapePreservingEscapes(input) {
       let output = "";
       for (let i = 0; i < input.length; i++) {
@@ -3839,7 +3559,6 @@ var require_utils = __commonJS({
       }
       return output;
     }
-    __name(escapePreservingEscapes, "escapePreservingEscapes");
     function recomposeAuthority(component) {
       const uriTokens = [];
       if (component.userinfo !== void 0) {
@@ -3872,7 +3591,6 @@ var require_utils = __commonJS({
       }
       return uriTokens.length ? uriTokens.join("") : void 0;
     }
-    __name(recomposeAuthority, "recomposeAuthority");
     module.exports = {
       nonSimpleDomain,
       recomposeAuthority,
@@ -3918,7 +3636,6 @@ var require_schemes = __commonJS({
         name
       ) !== -1;
     }
-    __name(isValidSchemeName, "isValidSchemeName");
     function wsIsSecure(wsComponent) {
       if (wsComponent.secure === true) {
         return true;
@@ -3930,14 +3647,12 @@ var require_schemes = __commonJS({
         return false;
       }
     }
-    __name(wsIsSecure, "wsIsSecure");
     function httpParse(component) {
       if (!component.host) {
         component.error = component.error || "HTTP URIs must have a host.";
       }
       return component;
     }
-    __name(httpParse, "httpParse");
     function httpSerialize(component) {
       const secure = String(component.scheme).toLowerCase() === "https";
       if (component.port === (secure ? 443 : 80) || component.port === "") {
@@ -3948,7 +3663,6 @@ var require_schemes = __commonJS({
       }
       return component;
     }
-    __name(httpSerialize, "httpSerialize");
     function wsParse(wsComponent) {
       wsComponent.secure = wsIsSecure(wsComponent);
       wsComponent.resourceName = (wsComponent.path || "/") + (wsComponent.query ? "?" + wsComponent.query : "");
@@ -3956,7 +3670,6 @@ var require_schemes = __commonJS({
       wsComponent.query = void 0;
       return wsComponent;
     }
-    __name(wsParse, "wsParse");
     function wsSerialize(wsComponent) {
       if (wsComponent.port === (wsIsSecure(wsComponent) ? 443 : 80) || wsComponent.port === "") {
         wsComponent.port = void 0;
@@ -3975,7 +3688,6 @@ var require_schemes = __commonJS({
       wsComponent.fragment = void 0;
       return wsComponent;
     }
-    __name(wsSerialize, "wsSerialize");
     function urnParse(urnComponent, options) {
       if (!urnComponent.path) {
         urnComponent.error = "URN can not be parsed";
@@ -3997,7 +3709,6 @@ var require_schemes = __commonJS({
       }
       return urnComponent;
     }
-    __name(urnParse, "urnParse");
     function urnSerialize(urnComponent, options) {
       if (urnComponent.nid === void 0) {
         throw new Error("URN without nid cannot be serialized");
@@ -4015,7 +3726,6 @@ var require_schemes = __commonJS({
       options.skipEscape = true;
       return uriComponent;
     }
-    __name(urnSerialize, "urnSerialize");
     function urnuuidParse(urnComponent, options) {
       const uuidComponent = urnComponent;
       uuidComponent.uuid = uuidComponent.nss;
@@ -4025,13 +3735,11 @@ var require_schemes = __commonJS({
       }
       return uuidComponent;
     }
-    __name(urnuuidParse, "urnuuidParse");
     function urnuuidSerialize(uuidComponent) {
       const urnComponent = uuidComponent;
       urnComponent.nss = (uuidComponent.uuid || "").toLowerCase();
       return urnComponent;
     }
-    __name(urnuuidSerialize, "urnuuidSerialize");
     var http = (
       /** @type {SchemeHandler} */
       {
@@ -4107,7 +3815,6 @@ var require_schemes = __commonJS({
         scheme.toLowerCase()
       ]) || void 0;
     }
-    __name(getSchemeHandler, "getSchemeHandler");
     module.exports = {
       wsIsSecure,
       SCHEMES,
@@ -4134,7 +3841,6 @@ var require_fast_uri = __commonJS({
       }
       return stringScheme;
     }
-    __name(validateScheme, "validateScheme");
     function normalize(uri, options) {
       if (typeof uri === "string") {
         uri = /** @type {T} */
@@ -4145,7 +3851,6 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    __name(normalize, "normalize");
     function resolve(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
@@ -4182,7 +3887,6 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    __name(resolve, "resolve");
     function resolveComponent(base, relative, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
@@ -4237,13 +3941,11 @@ var require_fast_uri = __commonJS({
       target.fragment = relative.fragment;
       return target;
     }
-    __name(resolveComponent, "resolveComponent");
     function equal(uriA, uriB, options) {
       const normalizedA = normalizeComparableURI(uriA, options);
       const normalizedB = normalizeComparableURI(uriB, options);
       return normalizedA !== void 0 && normalizedB !== void 0 && normalizedA === normalizedB;
     }
-    __name(equal, "equal");
     function serialize(cmpts, opts) {
       const component = {
         host: cmpts.host,
@@ -4313,7 +4015,6 @@ var require_fast_uri = __commonJS({
       }
       return uriTokens.join("");
     }
-    __name(serialize, "serialize");
     var URI_PARSE = /^(?:([^#/:?]+):)?(?:\/\/((?:([^#/?@]*)@)?(\[[^#/?\]]+\]|[^#/:?]*)(?::(\d*))?))?([^#?]*)(?:\?([^#]*))?(?:#((?:.|[\n\r])*))?/u;
     var AUTHORITY_PREFIX = /^(?:[^#/:?]+:)?\/\/([^/?#]*)/;
     var AUTHORITY_INTRODUCER_REGION = /^(?:[^#/:?]+:)?([/\\\t\n\r]*)/;
@@ -4326,7 +4027,6 @@ var require_fast_uri = __commonJS({
       }
       return void 0;
     }
-    __name(getParseError, "getParseError");
     function hasMalformedPercentEncoding(component) {
       if (component === void 0) return false;
       let percent = component.indexOf("%");
@@ -4338,16 +4038,13 @@ var require_fast_uri = __commonJS({
       }
       return false;
     }
-    __name(hasMalformedPercentEncoding, "hasMalformedPercentEncoding");
     function isIPLiteral(host) {
       return host[0] === "[" && host[host.length - 1] === "]";
     }
-    __name(isIPLiteral, "isIPLiteral");
     function hasMalformedComponentPercentEncoding(matches) {
       const host = matches[4];
       return hasMalformedPercentEncoding(matches[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches[6]) || hasMalformedPercentEncoding(matches[7]) || hasMalformedPercentEncoding(matches[8]);
     }
-    __name(hasMalformedComponentPercentEncoding, "hasMalformedComponentPercentEncoding");
     function canonicalizeHost(parsed, options, schemeHandler, isIP) {
       if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP)) {
         parsed.error = parsed.error || MALFORMED_HOST_ERROR;
@@ -4369,17 +4066,14 @@ var require_fast_uri = __commonJS({
       }
       return false;
     }
-    __name(canonicalizeHost, "canonicalizeHost");
     function hasForbiddenDomainHost(parsed, options, schemeHandler, isIP) {
       return Boolean(
         parsed.host && isIP === false && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
       );
     }
-    __name(hasForbiddenDomainHost, "hasForbiddenDomainHost");
     function isHostOnlyURL(url) {
       return url.username === "" && url.password === "" && url.port === "" && url.pathname === "/" && url.search === "" && url.hash === "" && url.hostname !== "";
     }
-    __name(isHostOnlyURL, "isHostOnlyURL");
     function parseWithStatus(uri, opts) {
       const options = Object.assign({}, opts);
       const parsed = {
@@ -4515,15 +4209,12 @@ var require_fast_uri = __commonJS({
       }
       return { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
     }
-    __name(parseWithStatus, "parseWithStatus");
     function parse(uri, opts) {
       return parseWithStatus(uri, opts).parsed;
     }
-    __name(parse, "parse");
     function normalizeString(uri, opts) {
       return normalizeStringWithStatus(uri, opts).normalized;
     }
-    __name(normalizeString, "normalizeString");
     function normalizeStringWithStatus(uri, opts) {
       const { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = parseWithStatus(uri, opts);
       return {
@@ -4535,7 +4226,6 @@ var require_fast_uri = __commonJS({
         malformedScheme
       };
     }
-    __name(normalizeStringWithStatus, "normalizeStringWithStatus");
     function normalizeComparableURI(uri, opts) {
       if (typeof uri !== "string" && typeof uri !== "object") {
         return void 0;
@@ -4549,7 +4239,6 @@ var require_fast_uri = __commonJS({
       const { normalized, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = normalizeStringWithStatus(value, opts);
       return malformedAuthorityOrPort || malformedPercentEncoding || malformedSchemeSpecific || malformedHost || malformedScheme ? void 0 : normalized;
     }
-    __name(normalizeComparableURI, "normalizeComparableURI");
     var fastUri = {
       SCHEMES,
       normalize,
@@ -4583,28 +4272,28 @@ var require_core = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = void 0;
     var validate_1 = require_validate();
-    Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
       return validate_1.KeywordCxt;
-    }, "get") });
+    } });
     var codegen_1 = require_codegen();
-    Object.defineProperty(exports, "_", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    Object.defineProperty(exports, "_", { enumerable: true, get: function() {
       return codegen_1._;
-    }, "get") });
-    Object.defineProperty(exports, "str", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    } });
+    Object.defineProperty(exports, "str", { enumerable: true, get: function() {
       return codegen_1.str;
-    }, "get") });
-    Object.defineProperty(exports, "stringify", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    } });
+    Object.defineProperty(exports, "stringify", { enumerable: true, get: function() {
       return codegen_1.stringify;
-    }, "get") });
-    Object.defineProperty(exports, "nil", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    } });
+    Object.defineProperty(exports, "nil", { enumerable: true, get: function() {
       return codegen_1.nil;
-    }, "get") });
-    Object.defineProperty(exports, "Name", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    } });
+    Object.defineProperty(exports, "Name", { enumerable: true, get: function() {
       return codegen_1.Name;
-    }, "get") });
-    Object.defineProperty(exports, "CodeGen", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    } });
+    Object.defineProperty(exports, "CodeGen", { enumerable: true, get: function() {
       return codegen_1.CodeGen;
-    }, "get") });
+    } });
     var validation_error_1 = require_validation_error();
     var ref_error_1 = require_ref_error();
     var rules_1 = require_rules();
@@ -4615,7 +4304,7 @@ var require_core = __commonJS({
     var util_1 = require_util();
     var $dataRefSchema = require_data();
     var uri_1 = require_uri();
-    var defaultRegExp = /* @__PURE__ */ __name((str, flags) => new RegExp(str, flags), "defaultRegExp");
+    var defaultRegExp = (str, flags) => new RegExp(str, flags);
     defaultRegExp.code = "new RegExp";
     var META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
     var EXT_SCOPE_NAMES = /* @__PURE__ */ new Set([
@@ -4684,11 +4373,7 @@ var require_core = __commonJS({
         uriResolver
       };
     }
-    __name(requiredOptions, "requiredOptions");
     var Ajv = class {
-      static {
-        __name(this, "Ajv");
-      }
       constructor(opts = {}) {
         this.schemas = {};
         this.refs = {};
@@ -4764,13 +4449,11 @@ var require_core = __commonJS({
           const sch = this._addSchema(_schema, _meta);
           return sch.validate || _compileAsync.call(this, sch);
         }
-        __name(runCompileAsync, "runCompileAsync");
         async function loadMetaSchema($ref) {
           if ($ref && !this.getSchema($ref)) {
             await runCompileAsync.call(this, { $ref }, true);
           }
         }
-        __name(loadMetaSchema, "loadMetaSchema");
         async function _compileAsync(sch) {
           try {
             return this._compileSchemaEnv(sch);
@@ -4782,13 +4465,11 @@ var require_core = __commonJS({
             return _compileAsync.call(this, sch);
           }
         }
-        __name(_compileAsync, "_compileAsync");
         function checkLoaded({ missingSchema: ref, missingRef }) {
           if (this.refs[ref]) {
             throw new Error(`AnySchema ${ref} is loaded but ${missingRef} cannot be resolved`);
           }
         }
-        __name(checkLoaded, "checkLoaded");
         async function loadMissingSchema(ref) {
           const _schema = await _loadSchema.call(this, ref);
           if (!this.refs[ref])
@@ -4796,7 +4477,6 @@ var require_core = __commonJS({
           if (!this.refs[ref])
             this.addSchema(_schema, ref, meta);
         }
-        __name(loadMissingSchema, "loadMissingSchema");
         async function _loadSchema(ref) {
           const p = this._loading[ref];
           if (p)
@@ -4807,7 +4487,6 @@ var require_core = __commonJS({
             delete this._loading[ref];
           }
         }
-        __name(_loadSchema, "_loadSchema");
       }
       // Adds schema to the instance
       addSchema(schema, key, _meta, _validateSchema = this.opts.validateSchema) {
@@ -5074,12 +4753,10 @@ var require_core = __commonJS({
           this.logger[log](`${msg}: option ${key}. ${checkOpts[opt]}`);
       }
     }
-    __name(checkOptions, "checkOptions");
     function getSchEnv(keyRef) {
       keyRef = (0, resolve_1.normalizeId)(keyRef);
       return this.schemas[keyRef] || this.refs[keyRef];
     }
-    __name(getSchEnv, "getSchEnv");
     function addInitialSchemas() {
       const optsSchemas = this.opts.schemas;
       if (!optsSchemas)
@@ -5090,7 +4767,6 @@ var require_core = __commonJS({
         for (const key in optsSchemas)
           this.addSchema(optsSchemas[key], key);
     }
-    __name(addInitialSchemas, "addInitialSchemas");
     function addInitialFormats() {
       for (const name in this.opts.formats) {
         const format = this.opts.formats[name];
@@ -5098,7 +4774,6 @@ var require_core = __commonJS({
           this.addFormat(name, format);
       }
     }
-    __name(addInitialFormats, "addInitialFormats");
     function addInitialKeywords(defs) {
       if (Array.isArray(defs)) {
         this.addVocabulary(defs);
@@ -5112,14 +4787,12 @@ var require_core = __commonJS({
         this.addKeyword(def);
       }
     }
-    __name(addInitialKeywords, "addInitialKeywords");
     function getMetaSchemaOptions() {
       const metaOpts = { ...this.opts };
       for (const opt of META_IGNORE_OPTIONS)
         delete metaOpts[opt];
       return metaOpts;
     }
-    __name(getMetaSchemaOptions, "getMetaSchemaOptions");
     var noLogs = { log() {
     }, warn() {
     }, error() {
@@ -5133,7 +4806,6 @@ var require_core = __commonJS({
         return logger;
       throw new Error("logger must implement log, warn and error methods");
     }
-    __name(getLogger, "getLogger");
     var KEYWORD_NAME = /^[a-z_$][a-z0-9_$:-]*$/i;
     function checkKeyword(keyword, def) {
       const { RULES } = this;
@@ -5149,7 +4821,6 @@ var require_core = __commonJS({
         throw new Error('$data keyword must have "code" or "validate" function');
       }
     }
-    __name(checkKeyword, "checkKeyword");
     function addRule(keyword, definition, dataType) {
       var _a;
       const post = definition === null || definition === void 0 ? void 0 : definition.post;
@@ -5179,7 +4850,6 @@ var require_core = __commonJS({
       RULES.all[keyword] = rule;
       (_a = definition.implements) === null || _a === void 0 ? void 0 : _a.forEach((kwd) => this.addKeyword(kwd));
     }
-    __name(addRule, "addRule");
     function addBeforeRule(ruleGroup, rule, before) {
       const i = ruleGroup.rules.findIndex((_rule) => _rule.keyword === before);
       if (i >= 0) {
@@ -5189,7 +4859,6 @@ var require_core = __commonJS({
         this.logger.warn(`rule ${before} is not defined`);
       }
     }
-    __name(addBeforeRule, "addBeforeRule");
     function keywordMetaschema(def) {
       let { metaSchema } = def;
       if (metaSchema === void 0)
@@ -5198,14 +4867,12 @@ var require_core = __commonJS({
         metaSchema = schemaOrData(metaSchema);
       def.validateSchema = this.compile(metaSchema, true);
     }
-    __name(keywordMetaschema, "keywordMetaschema");
     var $dataRef = {
       $ref: "https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#"
     };
     function schemaOrData(schema) {
       return { anyOf: [schema, $dataRef] };
     }
-    __name(schemaOrData, "schemaOrData");
   }
 });
 
@@ -5257,12 +4924,10 @@ var require_ref = __commonJS({
           const rootName = gen.scopeValue("root", { ref: root });
           return callRef(cxt, (0, codegen_1._)`${rootName}.validate`, root, root.$async);
         }
-        __name(callRootRef, "callRootRef");
         function callValidate(sch) {
           const v = getValidate(cxt, sch);
           callRef(cxt, v, sch, sch.$async);
         }
-        __name(callValidate, "callValidate");
         function inlineRefSchema(sch) {
           const schName = gen.scopeValue("schema", opts.code.source === true ? { ref: sch, code: (0, codegen_1.stringify)(sch) } : { ref: sch });
           const valid = gen.name("valid");
@@ -5276,14 +4941,12 @@ var require_ref = __commonJS({
           cxt.mergeEvaluated(schCxt);
           cxt.ok(valid);
         }
-        __name(inlineRefSchema, "inlineRefSchema");
       }
     };
     function getValidate(cxt, sch) {
       const { gen } = cxt;
       return sch.validate ? gen.scopeValue("validate", { ref: sch.validate }) : (0, codegen_1._)`${gen.scopeValue("wrapper", { ref: sch })}.validate`;
     }
-    __name(getValidate, "getValidate");
     exports.getValidate = getValidate;
     function callRef(cxt, v, sch, $async) {
       const { gen, it } = cxt;
@@ -5310,17 +4973,14 @@ var require_ref = __commonJS({
         });
         cxt.ok(valid);
       }
-      __name(callAsyncRef, "callAsyncRef");
       function callSyncRef() {
         cxt.result((0, code_1.callValidateCode)(cxt, v, passCxt), () => addEvaluatedFrom(v), () => addErrorsFrom(v));
       }
-      __name(callSyncRef, "callSyncRef");
       function addErrorsFrom(source) {
         const errs = (0, codegen_1._)`${source}.errors`;
         gen.assign(names_1.default.vErrors, (0, codegen_1._)`${names_1.default.vErrors} === null ? ${errs} : ${names_1.default.vErrors}.concat(${errs})`);
         gen.assign(names_1.default.errors, (0, codegen_1._)`${names_1.default.vErrors}.length`);
       }
-      __name(addErrorsFrom, "addErrorsFrom");
       function addEvaluatedFrom(source) {
         var _a;
         if (!it.opts.unevaluated)
@@ -5347,9 +5007,7 @@ var require_ref = __commonJS({
           }
         }
       }
-      __name(addEvaluatedFrom, "addEvaluatedFrom");
     }
-    __name(callRef, "callRef");
     exports.callRef = callRef;
     exports.default = def;
   }
@@ -5390,8 +5048,8 @@ var require_limitNumber = __commonJS({
       exclusiveMinimum: { okStr: ">", ok: ops.GT, fail: ops.LTE }
     };
     var error = {
-      message: /* @__PURE__ */ __name(({ keyword, schemaCode }) => (0, codegen_1.str)`must be ${KWDs[keyword].okStr} ${schemaCode}`, "message"),
-      params: /* @__PURE__ */ __name(({ keyword, schemaCode }) => (0, codegen_1._)`{comparison: ${KWDs[keyword].okStr}, limit: ${schemaCode}}`, "params")
+      message: ({ keyword, schemaCode }) => (0, codegen_1.str)`must be ${KWDs[keyword].okStr} ${schemaCode}`,
+      params: ({ keyword, schemaCode }) => (0, codegen_1._)`{comparison: ${KWDs[keyword].okStr}, limit: ${schemaCode}}`
     };
     var def = {
       keyword: Object.keys(KWDs),
@@ -5415,8 +5073,8 @@ var require_multipleOf = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var error = {
-      message: /* @__PURE__ */ __name(({ schemaCode }) => (0, codegen_1.str)`must be multiple of ${schemaCode}`, "message"),
-      params: /* @__PURE__ */ __name(({ schemaCode }) => (0, codegen_1._)`{multipleOf: ${schemaCode}}`, "params")
+      message: ({ schemaCode }) => (0, codegen_1.str)`must be multiple of ${schemaCode}`,
+      params: ({ schemaCode }) => (0, codegen_1._)`{multipleOf: ${schemaCode}}`
     };
     var def = {
       keyword: "multipleOf",
@@ -5436,33 +5094,6 @@ var require_multipleOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/ucs2length.js
-var require_ucs2length = __commonJS({
-  "node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    function ucs2length(str) {
-      const len = str.length;
-      let length = 0;
-      let pos = 0;
-      let value;
-      while (pos < len) {
-        length++;
-        value = str.charCodeAt(pos++);
-        if (value >= 55296 && value <= 56319 && pos < len) {
-          value = str.charCodeAt(pos);
-          if ((value & 64512) === 56320)
-            pos++;
-        }
-      }
-      return length;
-    }
-    __name(ucs2length, "ucs2length");
-    exports.default = ucs2length;
-    ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
-  }
-});
-
 // node_modules/ajv/dist/vocabularies/validation/limitLength.js
 var require_limitLength = __commonJS({
   "node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports) {
@@ -5476,7 +5107,7 @@ var require_limitLength = __commonJS({
         const comp = keyword === "maxLength" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} characters`;
       },
-      params: /* @__PURE__ */ __name(({ schemaCode }) => (0, codegen_1._)`{limit: ${schemaCode}}`, "params")
+      params: ({ schemaCode }) => (0, codegen_1._)`{limit: ${schemaCode}}`
     };
     var def = {
       keyword: ["maxLength", "minLength"],
@@ -5504,8 +5135,8 @@ var require_pattern = __commonJS({
     var util_1 = require_util();
     var codegen_1 = require_codegen();
     var error = {
-      message: /* @__PURE__ */ __name(({ schemaCode }) => (0, codegen_1.str)`must match pattern "${schemaCode}"`, "message"),
-      params: /* @__PURE__ */ __name(({ schemaCode }) => (0, codegen_1._)`{pattern: ${schemaCode}}`, "params")
+      message: ({ schemaCode }) => (0, codegen_1.str)`must match pattern "${schemaCode}"`,
+      params: ({ schemaCode }) => (0, codegen_1._)`{pattern: ${schemaCode}}`
     };
     var def = {
       keyword: "pattern",
@@ -5543,7 +5174,7 @@ var require_limitProperties = __commonJS({
         const comp = keyword === "maxProperties" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} properties`;
       },
-      params: /* @__PURE__ */ __name(({ schemaCode }) => (0, codegen_1._)`{limit: ${schemaCode}}`, "params")
+      params: ({ schemaCode }) => (0, codegen_1._)`{limit: ${schemaCode}}`
     };
     var def = {
       keyword: ["maxProperties", "minProperties"],
@@ -5570,8 +5201,8 @@ var require_required = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util();
     var error = {
-      message: /* @__PURE__ */ __name(({ params: { missingProperty } }) => (0, codegen_1.str)`must have required property '${missingProperty}'`, "message"),
-      params: /* @__PURE__ */ __name(({ params: { missingProperty } }) => (0, codegen_1._)`{missingProperty: ${missingProperty}}`, "params")
+      message: ({ params: { missingProperty } }) => (0, codegen_1.str)`must have required property '${missingProperty}'`,
+      params: ({ params: { missingProperty } }) => (0, codegen_1._)`{missingProperty: ${missingProperty}}`
     };
     var def = {
       keyword: "required",
@@ -5609,7 +5240,6 @@ var require_required = __commonJS({
             }
           }
         }
-        __name(allErrorsMode, "allErrorsMode");
         function exitOnErrorMode() {
           const missing = gen.let("missing");
           if (useLoop || $data) {
@@ -5622,14 +5252,12 @@ var require_required = __commonJS({
             gen.else();
           }
         }
-        __name(exitOnErrorMode, "exitOnErrorMode");
         function loopAllRequired() {
           gen.forOf("prop", schemaCode, (prop) => {
             cxt.setParams({ missingProperty: prop });
             gen.if((0, code_1.noPropertyInData)(gen, data, prop, opts.ownProperties), () => cxt.error());
           });
         }
-        __name(loopAllRequired, "loopAllRequired");
         function loopUntilMissing(missing, valid) {
           cxt.setParams({ missingProperty: missing });
           gen.forOf(missing, schemaCode, () => {
@@ -5640,7 +5268,6 @@ var require_required = __commonJS({
             });
           }, codegen_1.nil);
         }
-        __name(loopUntilMissing, "loopUntilMissing");
       }
     };
     exports.default = def;
@@ -5658,7 +5285,7 @@ var require_limitItems = __commonJS({
         const comp = keyword === "maxItems" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} items`;
       },
-      params: /* @__PURE__ */ __name(({ schemaCode }) => (0, codegen_1._)`{limit: ${schemaCode}}`, "params")
+      params: ({ schemaCode }) => (0, codegen_1._)`{limit: ${schemaCode}}`
     };
     var def = {
       keyword: ["maxItems", "minItems"],
@@ -5697,8 +5324,8 @@ var require_uniqueItems = __commonJS({
     var util_1 = require_util();
     var equal_1 = require_equal();
     var error = {
-      message: /* @__PURE__ */ __name(({ params: { i, j } }) => (0, codegen_1.str)`must NOT have duplicate items (items ## ${j} and ${i} are identical)`, "message"),
-      params: /* @__PURE__ */ __name(({ params: { i, j } }) => (0, codegen_1._)`{i: ${i}, j: ${j}}`, "params")
+      message: ({ params: { i, j } }) => (0, codegen_1.str)`must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
+      params: ({ params: { i, j } }) => (0, codegen_1._)`{i: ${i}, j: ${j}}`
     };
     var def = {
       keyword: "uniqueItems",
@@ -5721,11 +5348,9 @@ var require_uniqueItems = __commonJS({
           gen.assign(valid, true);
           gen.if((0, codegen_1._)`${i} > 1`, () => (canOptimize() ? loopN : loopN2)(i, j));
         }
-        __name(validateUniqueItems, "validateUniqueItems");
         function canOptimize() {
           return itemTypes.length > 0 && !itemTypes.some((t) => t === "object" || t === "array");
         }
-        __name(canOptimize, "canOptimize");
         function loopN(i, j) {
           const item = gen.name("item");
           const wrongType = (0, dataType_1.checkDataTypes)(itemTypes, item, it.opts.strictNumbers, dataType_1.DataType.Wrong);
@@ -5742,7 +5367,6 @@ var require_uniqueItems = __commonJS({
             }).code((0, codegen_1._)`${indices}[${item}] = ${i}`);
           });
         }
-        __name(loopN, "loopN");
         function loopN2(i, j) {
           const eql = (0, util_1.useFunc)(gen, equal_1.default);
           const outer = gen.name("outer");
@@ -5751,7 +5375,6 @@ var require_uniqueItems = __commonJS({
             gen.assign(valid, false).break(outer);
           })));
         }
-        __name(loopN2, "loopN2");
       }
     };
     exports.default = def;
@@ -5768,7 +5391,7 @@ var require_const = __commonJS({
     var equal_1 = require_equal();
     var error = {
       message: "must be equal to constant",
-      params: /* @__PURE__ */ __name(({ schemaCode }) => (0, codegen_1._)`{allowedValue: ${schemaCode}}`, "params")
+      params: ({ schemaCode }) => (0, codegen_1._)`{allowedValue: ${schemaCode}}`
     };
     var def = {
       keyword: "const",
@@ -5797,7 +5420,7 @@ var require_enum = __commonJS({
     var equal_1 = require_equal();
     var error = {
       message: "must be equal to one of the allowed values",
-      params: /* @__PURE__ */ __name(({ schemaCode }) => (0, codegen_1._)`{allowedValues: ${schemaCode}}`, "params")
+      params: ({ schemaCode }) => (0, codegen_1._)`{allowedValues: ${schemaCode}}`
     };
     var def = {
       keyword: "enum",
@@ -5810,7 +5433,7 @@ var require_enum = __commonJS({
           throw new Error("enum must have non-empty array");
         const useLoop = schema.length >= it.opts.loopEnum;
         let eql;
-        const getEql = /* @__PURE__ */ __name(() => eql !== null && eql !== void 0 ? eql : eql = (0, util_1.useFunc)(gen, equal_1.default), "getEql");
+        const getEql = () => eql !== null && eql !== void 0 ? eql : eql = (0, util_1.useFunc)(gen, equal_1.default);
         let valid;
         if (useLoop || $data) {
           valid = gen.let("valid");
@@ -5826,12 +5449,10 @@ var require_enum = __commonJS({
           gen.assign(valid, false);
           gen.forOf("v", schemaCode, (v) => gen.if((0, codegen_1._)`${getEql()}(${data}, ${v})`, () => gen.assign(valid, true).break()));
         }
-        __name(loopEnum, "loopEnum");
         function equalCode(vSchema, i) {
           const sch = schema[i];
           return typeof sch === "object" && sch !== null ? (0, codegen_1._)`${getEql()}(${data}, ${vSchema}[${i}])` : (0, codegen_1._)`${data} === ${sch}`;
         }
-        __name(equalCode, "equalCode");
       }
     };
     exports.default = def;
@@ -5885,8 +5506,8 @@ var require_additionalItems = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util();
     var error = {
-      message: /* @__PURE__ */ __name(({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`, "message"),
-      params: /* @__PURE__ */ __name(({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`, "params")
+      message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
+      params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
     var def = {
       keyword: "additionalItems",
@@ -5923,9 +5544,7 @@ var require_additionalItems = __commonJS({
             gen.if((0, codegen_1.not)(valid), () => gen.break());
         });
       }
-      __name(validateItems, "validateItems");
     }
-    __name(validateAdditionalItems, "validateAdditionalItems");
     exports.validateAdditionalItems = validateAdditionalItems;
     exports.default = def;
   }
@@ -5982,9 +5601,7 @@ var require_items = __commonJS({
           (0, util_1.checkStrictMode)(it, msg, opts.strictTuples);
         }
       }
-      __name(checkStrictTuple, "checkStrictTuple");
     }
-    __name(validateTuple, "validateTuple");
     exports.validateTuple = validateTuple;
     exports.default = def;
   }
@@ -6001,7 +5618,7 @@ var require_prefixItems = __commonJS({
       type: "array",
       schemaType: ["array"],
       before: "uniqueItems",
-      code: /* @__PURE__ */ __name((cxt) => (0, items_1.validateTuple)(cxt, "items"), "code")
+      code: (cxt) => (0, items_1.validateTuple)(cxt, "items")
     };
     exports.default = def;
   }
@@ -6017,8 +5634,8 @@ var require_items2020 = __commonJS({
     var code_1 = require_code2();
     var additionalItems_1 = require_additionalItems();
     var error = {
-      message: /* @__PURE__ */ __name(({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`, "message"),
-      params: /* @__PURE__ */ __name(({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`, "params")
+      message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
+      params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
     var def = {
       keyword: "items",
@@ -6050,8 +5667,8 @@ var require_contains = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util();
     var error = {
-      message: /* @__PURE__ */ __name(({ params: { min, max } }) => max === void 0 ? (0, codegen_1.str)`must contain at least ${min} valid item(s)` : (0, codegen_1.str)`must contain at least ${min} and no more than ${max} valid item(s)`, "message"),
-      params: /* @__PURE__ */ __name(({ params: { min, max } }) => max === void 0 ? (0, codegen_1._)`{minContains: ${min}}` : (0, codegen_1._)`{minContains: ${min}, maxContains: ${max}}`, "params")
+      message: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1.str)`must contain at least ${min} valid item(s)` : (0, codegen_1.str)`must contain at least ${min} and no more than ${max} valid item(s)`,
+      params: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1._)`{minContains: ${min}}` : (0, codegen_1._)`{minContains: ${min}, maxContains: ${max}}`
     };
     var def = {
       keyword: "contains",
@@ -6107,7 +5724,6 @@ var require_contains = __commonJS({
           const count = gen.let("count", 0);
           validateItems(schValid, () => gen.if(schValid, () => checkLimits(count)));
         }
-        __name(validateItemsWithCount, "validateItemsWithCount");
         function validateItems(_valid, block) {
           gen.forRange("i", 0, len, (i) => {
             cxt.subschema({
@@ -6119,7 +5735,6 @@ var require_contains = __commonJS({
             block();
           });
         }
-        __name(validateItems, "validateItems");
         function checkLimits(count) {
           gen.code((0, codegen_1._)`${count}++`);
           if (max === void 0) {
@@ -6132,7 +5747,6 @@ var require_contains = __commonJS({
               gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true));
           }
         }
-        __name(checkLimits, "checkLimits");
       }
     };
     exports.default = def;
@@ -6149,14 +5763,14 @@ var require_dependencies = __commonJS({
     var util_1 = require_util();
     var code_1 = require_code2();
     exports.error = {
-      message: /* @__PURE__ */ __name(({ params: { property, depsCount, deps } }) => {
+      message: ({ params: { property, depsCount, deps } }) => {
         const property_ies = depsCount === 1 ? "property" : "properties";
         return (0, codegen_1.str)`must have ${property_ies} ${deps} when property ${property} is present`;
-      }, "message"),
-      params: /* @__PURE__ */ __name(({ params: { property, depsCount, deps, missingProperty } }) => (0, codegen_1._)`{property: ${property},
+      },
+      params: ({ params: { property, depsCount, deps, missingProperty } }) => (0, codegen_1._)`{property: ${property},
     missingProperty: ${missingProperty},
     depsCount: ${depsCount},
-    deps: ${deps}}`, "params")
+    deps: ${deps}}`
       // TODO change to reference
     };
     var def = {
@@ -6181,7 +5795,6 @@ var require_dependencies = __commonJS({
       }
       return [propertyDeps, schemaDeps];
     }
-    __name(splitDependencies, "splitDependencies");
     function validatePropertyDeps(cxt, propertyDeps = cxt.schema) {
       const { gen, data, it } = cxt;
       if (Object.keys(propertyDeps).length === 0)
@@ -6210,7 +5823,6 @@ var require_dependencies = __commonJS({
         }
       }
     }
-    __name(validatePropertyDeps, "validatePropertyDeps");
     exports.validatePropertyDeps = validatePropertyDeps;
     function validateSchemaDeps(cxt, schemaDeps = cxt.schema) {
       const { gen, data, keyword, it } = cxt;
@@ -6230,7 +5842,6 @@ var require_dependencies = __commonJS({
         cxt.ok(valid);
       }
     }
-    __name(validateSchemaDeps, "validateSchemaDeps");
     exports.validateSchemaDeps = validateSchemaDeps;
     exports.default = def;
   }
@@ -6245,7 +5856,7 @@ var require_propertyNames = __commonJS({
     var util_1 = require_util();
     var error = {
       message: "property name must be valid",
-      params: /* @__PURE__ */ __name(({ params }) => (0, codegen_1._)`{propertyName: ${params.propertyName}}`, "params")
+      params: ({ params }) => (0, codegen_1._)`{propertyName: ${params.propertyName}}`
     };
     var def = {
       keyword: "propertyNames",
@@ -6290,7 +5901,7 @@ var require_additionalProperties = __commonJS({
     var util_1 = require_util();
     var error = {
       message: "must NOT have additional properties",
-      params: /* @__PURE__ */ __name(({ params }) => (0, codegen_1._)`{additionalProperty: ${params.additionalProperty}}`, "params")
+      params: ({ params }) => (0, codegen_1._)`{additionalProperty: ${params.additionalProperty}}`
     };
     var def = {
       keyword: "additionalProperties",
@@ -6319,7 +5930,6 @@ var require_additionalProperties = __commonJS({
               gen.if(isAdditional(key), () => additionalPropertyCode(key));
           });
         }
-        __name(checkAdditionalProperties, "checkAdditionalProperties");
         function isAdditional(key) {
           let definedProp;
           if (props.length > 8) {
@@ -6335,11 +5945,9 @@ var require_additionalProperties = __commonJS({
           }
           return (0, codegen_1.not)(definedProp);
         }
-        __name(isAdditional, "isAdditional");
         function deleteAdditional(key) {
           gen.code((0, codegen_1._)`delete ${data}[${key}]`);
         }
-        __name(deleteAdditional, "deleteAdditional");
         function additionalPropertyCode(key) {
           if (opts.removeAdditional === "all" || opts.removeAdditional && schema === false) {
             deleteAdditional(key);
@@ -6367,7 +5975,6 @@ var require_additionalProperties = __commonJS({
             }
           }
         }
-        __name(additionalPropertyCode, "additionalPropertyCode");
         function applyAdditionalSchema(key, valid, errors) {
           const subschema = {
             keyword: "additionalProperties",
@@ -6383,7 +5990,6 @@ var require_additionalProperties = __commonJS({
           }
           cxt.subschema(subschema, valid);
         }
-        __name(applyAdditionalSchema, "applyAdditionalSchema");
       }
     };
     exports.default = def;
@@ -6435,7 +6041,6 @@ var require_properties = __commonJS({
         function hasDefault(prop) {
           return it.opts.useDefaults && !it.compositeRule && schema[prop].default !== void 0;
         }
-        __name(hasDefault, "hasDefault");
         function applyPropertySchema(prop) {
           cxt.subschema({
             keyword: "properties",
@@ -6443,7 +6048,6 @@ var require_properties = __commonJS({
             dataProp: prop
           }, valid);
         }
-        __name(applyPropertySchema, "applyPropertySchema");
       }
     };
     exports.default = def;
@@ -6491,7 +6095,6 @@ var require_patternProperties = __commonJS({
             }
           }
         }
-        __name(validatePatternProperties, "validatePatternProperties");
         function checkMatchingProperties(pat) {
           for (const prop in checkProperties) {
             if (new RegExp(pat).test(prop)) {
@@ -6499,7 +6102,6 @@ var require_patternProperties = __commonJS({
             }
           }
         }
-        __name(checkMatchingProperties, "checkMatchingProperties");
         function validateProperties(pat) {
           gen.forIn("key", data, (key) => {
             gen.if((0, codegen_1._)`${(0, code_1.usePattern)(cxt, pat)}.test(${key})`, () => {
@@ -6520,7 +6122,6 @@ var require_patternProperties = __commonJS({
             });
           });
         }
-        __name(validateProperties, "validateProperties");
       }
     };
     exports.default = def;
@@ -6584,7 +6185,7 @@ var require_oneOf = __commonJS({
     var util_1 = require_util();
     var error = {
       message: "must match exactly one schema in oneOf",
-      params: /* @__PURE__ */ __name(({ params }) => (0, codegen_1._)`{passingSchemas: ${params.passing}}`, "params")
+      params: ({ params }) => (0, codegen_1._)`{passingSchemas: ${params.passing}}`
     };
     var def = {
       keyword: "oneOf",
@@ -6627,7 +6228,6 @@ var require_oneOf = __commonJS({
             });
           });
         }
-        __name(validateOneOf, "validateOneOf");
       }
     };
     exports.default = def;
@@ -6669,8 +6269,8 @@ var require_if = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util();
     var error = {
-      message: /* @__PURE__ */ __name(({ params }) => (0, codegen_1.str)`must match "${params.ifClause}" schema`, "message"),
-      params: /* @__PURE__ */ __name(({ params }) => (0, codegen_1._)`{failingKeyword: ${params.ifClause}}`, "params")
+      message: ({ params }) => (0, codegen_1.str)`must match "${params.ifClause}" schema`,
+      params: ({ params }) => (0, codegen_1._)`{failingKeyword: ${params.ifClause}}`
     };
     var def = {
       keyword: "if",
@@ -6709,7 +6309,6 @@ var require_if = __commonJS({
           }, schValid);
           cxt.mergeEvaluated(schCxt);
         }
-        __name(validateIf, "validateIf");
         function validateClause(keyword, ifClause) {
           return () => {
             const schCxt = cxt.subschema({ keyword }, schValid);
@@ -6721,14 +6320,12 @@ var require_if = __commonJS({
               cxt.setParams({ ifClause: keyword });
           };
         }
-        __name(validateClause, "validateClause");
       }
     };
     function hasSchema(it, keyword) {
       const schema = it.schema[keyword];
       return schema !== void 0 && !(0, util_1.alwaysValidSchema)(it, schema);
     }
-    __name(hasSchema, "hasSchema");
     exports.default = def;
   }
 });
@@ -6795,7 +6392,6 @@ var require_applicator = __commonJS({
       applicator.push(contains_1.default);
       return applicator;
     }
-    __name(getApplicator, "getApplicator");
     exports.default = getApplicator;
   }
 });
@@ -6813,7 +6409,7 @@ var require_dynamicAnchor = __commonJS({
     var def = {
       keyword: "$dynamicAnchor",
       schemaType: "string",
-      code: /* @__PURE__ */ __name((cxt) => dynamicAnchor(cxt, cxt.schema), "code")
+      code: (cxt) => dynamicAnchor(cxt, cxt.schema)
     };
     function dynamicAnchor(cxt, anchor) {
       const { gen, it } = cxt;
@@ -6822,7 +6418,6 @@ var require_dynamicAnchor = __commonJS({
       const validate = it.errSchemaPath === "#" ? it.validateName : _getValidate(cxt);
       gen.if((0, codegen_1._)`!${v}`, () => gen.assign(v, validate));
     }
-    __name(dynamicAnchor, "dynamicAnchor");
     exports.dynamicAnchor = dynamicAnchor;
     function _getValidate(cxt) {
       const { schemaEnv, schema, self } = cxt.it;
@@ -6832,7 +6427,6 @@ var require_dynamicAnchor = __commonJS({
       compile_1.compileSchema.call(self, sch);
       return (0, ref_1.getValidate)(cxt, sch);
     }
-    __name(_getValidate, "_getValidate");
     exports.default = def;
   }
 });
@@ -6849,7 +6443,7 @@ var require_dynamicRef = __commonJS({
     var def = {
       keyword: "$dynamicRef",
       schemaType: "string",
-      code: /* @__PURE__ */ __name((cxt) => dynamicRef(cxt, cxt.schema), "code")
+      code: (cxt) => dynamicRef(cxt, cxt.schema)
     };
     function dynamicRef(cxt, ref) {
       const { gen, keyword, it } = cxt;
@@ -6871,16 +6465,13 @@ var require_dynamicRef = __commonJS({
           _callRef(it.validateName, valid)();
         }
       }
-      __name(_dynamicRef, "_dynamicRef");
       function _callRef(validate, valid) {
         return valid ? () => gen.block(() => {
           (0, ref_1.callRef)(cxt, validate);
           gen.let(valid, true);
         }) : () => (0, ref_1.callRef)(cxt, validate);
       }
-      __name(_callRef, "_callRef");
     }
-    __name(dynamicRef, "dynamicRef");
     exports.dynamicRef = dynamicRef;
     exports.default = def;
   }
@@ -6916,7 +6507,7 @@ var require_recursiveRef = __commonJS({
     var def = {
       keyword: "$recursiveRef",
       schemaType: "string",
-      code: /* @__PURE__ */ __name((cxt) => (0, dynamicRef_1.dynamicRef)(cxt, cxt.schema), "code")
+      code: (cxt) => (0, dynamicRef_1.dynamicRef)(cxt, cxt.schema)
     };
     exports.default = def;
   }
@@ -6947,7 +6538,7 @@ var require_dependentRequired = __commonJS({
       type: "object",
       schemaType: "object",
       error: dependencies_1.error,
-      code: /* @__PURE__ */ __name((cxt) => (0, dependencies_1.validatePropertyDeps)(cxt), "code")
+      code: (cxt) => (0, dependencies_1.validatePropertyDeps)(cxt)
     };
     exports.default = def;
   }
@@ -6963,7 +6554,7 @@ var require_dependentSchemas = __commonJS({
       keyword: "dependentSchemas",
       type: "object",
       schemaType: "object",
-      code: /* @__PURE__ */ __name((cxt) => (0, dependencies_1.validateSchemaDeps)(cxt), "code")
+      code: (cxt) => (0, dependencies_1.validateSchemaDeps)(cxt)
     };
     exports.default = def;
   }
@@ -7012,7 +6603,7 @@ var require_unevaluatedProperties = __commonJS({
     var names_1 = require_names();
     var error = {
       message: "must NOT have unevaluated properties",
-      params: /* @__PURE__ */ __name(({ params }) => (0, codegen_1._)`{unevaluatedProperty: ${params.unevaluatedProperty}}`, "params")
+      params: ({ params }) => (0, codegen_1._)`{unevaluatedProperty: ${params.unevaluatedProperty}}`
     };
     var def = {
       keyword: "unevaluatedProperties",
@@ -7051,11 +6642,9 @@ var require_unevaluatedProperties = __commonJS({
               gen.if((0, codegen_1.not)(valid), () => gen.break());
           }
         }
-        __name(unevaluatedPropCode, "unevaluatedPropCode");
         function unevaluatedDynamic(evaluatedProps, key) {
           return (0, codegen_1._)`!${evaluatedProps} || !${evaluatedProps}[${key}]`;
         }
-        __name(unevaluatedDynamic, "unevaluatedDynamic");
         function unevaluatedStatic(evaluatedProps, key) {
           const ps = [];
           for (const p in evaluatedProps) {
@@ -7064,7 +6653,6 @@ var require_unevaluatedProperties = __commonJS({
           }
           return (0, codegen_1.and)(...ps);
         }
-        __name(unevaluatedStatic, "unevaluatedStatic");
       }
     };
     exports.default = def;
@@ -7079,8 +6667,8 @@ var require_unevaluatedItems = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util();
     var error = {
-      message: /* @__PURE__ */ __name(({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`, "message"),
-      params: /* @__PURE__ */ __name(({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`, "params")
+      message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
+      params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
     var def = {
       keyword: "unevaluatedItems",
@@ -7109,7 +6697,6 @@ var require_unevaluatedItems = __commonJS({
               gen.if((0, codegen_1.not)(valid), () => gen.break());
           });
         }
-        __name(validateItems, "validateItems");
       }
     };
     exports.default = def;
@@ -7135,8 +6722,8 @@ var require_format = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var error = {
-      message: /* @__PURE__ */ __name(({ schemaCode }) => (0, codegen_1.str)`must match format "${schemaCode}"`, "message"),
-      params: /* @__PURE__ */ __name(({ schemaCode }) => (0, codegen_1._)`{format: ${schemaCode}}`, "params")
+      message: ({ schemaCode }) => (0, codegen_1.str)`must match format "${schemaCode}"`,
+      params: ({ schemaCode }) => (0, codegen_1._)`{format: ${schemaCode}}`
     };
     var def = {
       keyword: "format",
@@ -7168,15 +6755,12 @@ var require_format = __commonJS({
               return codegen_1.nil;
             return (0, codegen_1._)`${schemaCode} && !${format}`;
           }
-          __name(unknownFmt, "unknownFmt");
           function invalidFmt() {
             const callFormat = schemaEnv.$async ? (0, codegen_1._)`(${fDef}.async ? await ${format}(${data}) : ${format}(${data}))` : (0, codegen_1._)`${format}(${data})`;
             const validData = (0, codegen_1._)`(typeof ${format} == "function" ? ${callFormat} : ${format}.test(${data}))`;
             return (0, codegen_1._)`${format} && ${format} !== true && ${fType} === ${ruleType} && !${validData}`;
           }
-          __name(invalidFmt, "invalidFmt");
         }
-        __name(validate$DataFormat, "validate$DataFormat");
         function validateFormat() {
           const formatDef = self.formats[schema];
           if (!formatDef) {
@@ -7197,9 +6781,7 @@ var require_format = __commonJS({
             function unknownMsg() {
               return `unknown format "${schema}" ignored in schema at path "${errSchemaPath}"`;
             }
-            __name(unknownMsg, "unknownMsg");
           }
-          __name(unknownFormat, "unknownFormat");
           function getFormat(fmtDef) {
             const code = fmtDef instanceof RegExp ? (0, codegen_1.regexpCode)(fmtDef) : opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(schema)}` : void 0;
             const fmt = gen.scopeValue("formats", { key: schema, ref: fmtDef, code });
@@ -7208,7 +6790,6 @@ var require_format = __commonJS({
             }
             return ["string", fmtDef, fmt];
           }
-          __name(getFormat, "getFormat");
           function validCondition() {
             if (typeof formatDef == "object" && !(formatDef instanceof RegExp) && formatDef.async) {
               if (!schemaEnv.$async)
@@ -7217,9 +6798,7 @@ var require_format = __commonJS({
             }
             return typeof format == "function" ? (0, codegen_1._)`${fmtRef}(${data})` : (0, codegen_1._)`${fmtRef}.test(${data})`;
           }
-          __name(validCondition, "validCondition");
         }
-        __name(validateFormat, "validateFormat");
       }
     };
     exports.default = def;
@@ -7313,8 +6892,8 @@ var require_discriminator = __commonJS({
     var ref_error_1 = require_ref_error();
     var util_1 = require_util();
     var error = {
-      message: /* @__PURE__ */ __name(({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag ? `tag "${tagName}" must be string` : `value of tag "${tagName}" must be in oneOf`, "message"),
-      params: /* @__PURE__ */ __name(({ params: { discrError, tag, tagName } }) => (0, codegen_1._)`{error: ${discrError}, tag: ${tagName}, tagValue: ${tag}}`, "params")
+      message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag ? `tag "${tagName}" must be string` : `value of tag "${tagName}" must be in oneOf`,
+      params: ({ params: { discrError, tag, tagName } }) => (0, codegen_1._)`{error: ${discrError}, tag: ${tagName}, tagValue: ${tag}}`
     };
     var def = {
       keyword: "discriminator",
@@ -7349,14 +6928,12 @@ var require_discriminator = __commonJS({
           cxt.error(false, { discrError: types_1.DiscrError.Mapping, tag, tagName });
           gen.endIf();
         }
-        __name(validateMapping, "validateMapping");
         function applyTagSchema(schemaProp) {
           const _valid = gen.name("valid");
           const schCxt = cxt.subschema({ keyword: "oneOf", schemaProp }, _valid);
           cxt.mergeEvaluated(schCxt, codegen_1.Name);
           return _valid;
         }
-        __name(applyTagSchema, "applyTagSchema");
         function getMapping() {
           var _a;
           const oneOfMapping = {};
@@ -7385,7 +6962,6 @@ var require_discriminator = __commonJS({
           function hasRequired({ required }) {
             return Array.isArray(required) && required.includes(tagName);
           }
-          __name(hasRequired, "hasRequired");
           function addMappings(sch, i) {
             if (sch.const) {
               addMapping(sch.const, i);
@@ -7397,16 +6973,13 @@ var require_discriminator = __commonJS({
               throw new Error(`discriminator: "properties/${tagName}" must have "const" or "enum"`);
             }
           }
-          __name(addMappings, "addMappings");
           function addMapping(tagValue, i) {
             if (typeof tagValue != "string" || tagValue in oneOfMapping) {
               throw new Error(`discriminator: "${tagName}" values must be unique strings`);
             }
             oneOfMapping[tagValue] = i;
           }
-          __name(addMapping, "addMapping");
         }
-        __name(getMapping, "getMapping");
       }
     };
     exports.default = def;
@@ -7808,9 +7381,7 @@ var require_json_schema_2020_12 = __commonJS({
       function with$data(ajv, sch) {
         return $data ? ajv.$dataMetaSchema(sch, META_SUPPORT_DATA) : sch;
       }
-      __name(with$data, "with$data");
     }
-    __name(addMetaSchema2020, "addMetaSchema2020");
     exports.default = addMetaSchema2020;
   }
 });
@@ -7827,9 +7398,6 @@ var require__ = __commonJS({
     var json_schema_2020_12_1 = require_json_schema_2020_12();
     var META_SCHEMA_ID = "https://json-schema.org/draft/2020-12/schema";
     var Ajv20202 = class extends core_1.default {
-      static {
-        __name(this, "Ajv2020");
-      }
       constructor(opts = {}) {
         super({
           ...opts,
@@ -7862,36 +7430,36 @@ var require__ = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.default = Ajv20202;
     var validate_1 = require_validate();
-    Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
       return validate_1.KeywordCxt;
-    }, "get") });
+    } });
     var codegen_1 = require_codegen();
-    Object.defineProperty(exports, "_", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    Object.defineProperty(exports, "_", { enumerable: true, get: function() {
       return codegen_1._;
-    }, "get") });
-    Object.defineProperty(exports, "str", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    } });
+    Object.defineProperty(exports, "str", { enumerable: true, get: function() {
       return codegen_1.str;
-    }, "get") });
-    Object.defineProperty(exports, "stringify", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    } });
+    Object.defineProperty(exports, "stringify", { enumerable: true, get: function() {
       return codegen_1.stringify;
-    }, "get") });
-    Object.defineProperty(exports, "nil", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    } });
+    Object.defineProperty(exports, "nil", { enumerable: true, get: function() {
       return codegen_1.nil;
-    }, "get") });
-    Object.defineProperty(exports, "Name", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    } });
+    Object.defineProperty(exports, "Name", { enumerable: true, get: function() {
       return codegen_1.Name;
-    }, "get") });
-    Object.defineProperty(exports, "CodeGen", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    } });
+    Object.defineProperty(exports, "CodeGen", { enumerable: true, get: function() {
       return codegen_1.CodeGen;
-    }, "get") });
+    } });
     var validation_error_1 = require_validation_error();
-    Object.defineProperty(exports, "ValidationError", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    Object.defineProperty(exports, "ValidationError", { enumerable: true, get: function() {
       return validation_error_1.default;
-    }, "get") });
+    } });
     var ref_error_1 = require_ref_error();
-    Object.defineProperty(exports, "MissingRefError", { enumerable: true, get: /* @__PURE__ */ __name(function() {
+    Object.defineProperty(exports, "MissingRefError", { enumerable: true, get: function() {
       return ref_error_1.default;
-    }, "get") });
+    } });
   }
 });
 
@@ -7900,9 +7468,6 @@ var import__ = __toESM(require__(), 1);
 function compileJsonSchema(schema) {
   return new import__.Ajv2020({ allErrors: true, strict: false, validateFormats: false }).compile(schema);
 }
-__name(compileJsonSchema, "compileJsonSchema");
-
 export {
-  require_ucs2length,
   compileJsonSchema
 };

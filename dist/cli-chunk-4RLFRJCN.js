@@ -5,22 +5,22 @@ import {
   acceptedBytes,
   makeRealDirs,
   openState
-} from "./cli-chunk-WTATOFIX.js";
+} from "./cli-chunk-JXFJCRTJ.js";
 import {
   callsModel,
   estimatePlan,
   onlyPairs,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-E56QDU2T.js";
+} from "./cli-chunk-RNZWODG5.js";
 import {
   lockEntry
-} from "./cli-chunk-IAOBUDFL.js";
+} from "./cli-chunk-KFIGEPQS.js";
 import {
   UsageError,
   displayPath,
   writeFileAtomic
-} from "./cli-chunk-ZENHFI5Z.js";
+} from "./cli-chunk-MEFASQUO.js";
 
 // src/records/read.ts
 import { closeSync as closeSync2, constants, existsSync, fstatSync, openSync as openSync2, readdirSync, readSync } from "node:fs";

@@ -7,18 +7,18 @@ import {
 import {
   SHOWN_PER_FILE,
   issueLines
-} from "./cli-chunk-ED2J72TZ.js";
+} from "./cli-chunk-H5V6VBXM.js";
 import {
   count
-} from "./cli-chunk-5OLBMHOF.js";
+} from "./cli-chunk-ZJOEIDIN.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-E56QDU2T.js";
-import "./cli-chunk-G7JFRQSO.js";
+import "./cli-chunk-RNZWODG5.js";
+import "./cli-chunk-WPBTRU4R.js";
 import {
   visible
-} from "./cli-chunk-IAOBUDFL.js";
+} from "./cli-chunk-KFIGEPQS.js";
 import {
   Command,
   CommanderError,
@@ -28,23 +28,23 @@ import {
   StorageError,
   UsageError,
   checkStateDir
-} from "./cli-chunk-ZENHFI5Z.js";
+} from "./cli-chunk-MEFASQUO.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-2GINMPDT.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-IIZVCQIC.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-X3RLO6OA.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-EUF6ZHGS.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-K6XYCIG2.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-BCCHLWBP.js")).registerPrompt],
-  [["explain"], async () => (await import("./cli-explain-7DGKMY63.js")).registerExplain],
-  [["adopt"], async () => (await import("./cli-adopt-NMZUFWBF.js")).registerAdopt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-E63BCTIO.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-KJTNRFWE.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-4TCUJV7I.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-TBIFSLLK.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-BG3VUESC.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-W6ANIARY.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-DFFSXJ7T.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-OJJ2EY7E.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-LYA53XMZ.js")).registerPrompt],
+  [["explain"], async () => (await import("./cli-explain-22I7QF6V.js")).registerExplain],
+  [["adopt"], async () => (await import("./cli-adopt-QT64ERFK.js")).registerAdopt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-DFJYNHQU.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-6ZFZ2DQB.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-ZZEXXCH4.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -14,17 +14,14 @@ import {
   limiter,
   lockPath,
   newRunId
-} from "./cli-chunk-YRL7E7NO.js";
-import {
-  compileJsonSchema
-} from "./cli-chunk-7Z54WWHF.js";
+} from "./cli-chunk-LDMDGSFC.js";
 import {
   checkWorkflow
-} from "./cli-chunk-CHMX6FUH.js";
+} from "./cli-chunk-7FHXPVA6.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-NRWNOCG2.js";
+} from "./cli-chunk-K76FIR5O.js";
 import {
   RunRecorder,
   estimateOf,
@@ -36,7 +33,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-W2VOUWJJ.js";
+} from "./cli-chunk-4RLFRJCN.js";
 import {
   BatchFile,
   LocalStore,
@@ -45,10 +42,10 @@ import {
   checkedStateDir,
   foldJournal,
   openState
-} from "./cli-chunk-WTATOFIX.js";
+} from "./cli-chunk-JXFJCRTJ.js";
 import {
   lockPathFor
-} from "./cli-chunk-CNINMKML.js";
+} from "./cli-chunk-UN2KQV4D.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
@@ -67,13 +64,13 @@ import {
   usd,
   withDependencies,
   workflowRef
-} from "./cli-chunk-E56QDU2T.js";
+} from "./cli-chunk-RNZWODG5.js";
 import {
   nameFor
-} from "./cli-chunk-G7JFRQSO.js";
+} from "./cli-chunk-WPBTRU4R.js";
 import {
   lockEntry
-} from "./cli-chunk-IAOBUDFL.js";
+} from "./cli-chunk-KFIGEPQS.js";
 import {
   ASSEMBLE,
   ConfigError,
@@ -108,7 +105,7 @@ import {
   sha256Hex,
   stateDirOption,
   writeFileAtomic
-} from "./cli-chunk-ZENHFI5Z.js";
+} from "./cli-chunk-MEFASQUO.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -1487,7 +1484,7 @@ function confinedArgv(bwrap, layout, command) {
   const tools = layout.layer;
   if (command.layer === void 0 || tools === void 0 || layout.emptyFile === void 0) return argv;
   const inside = (layout.empty ?? []).filter((file) => isInside(layout.root, file));
-  const place = command.layer.place;
+  const place2 = command.layer.place;
   const nest = tools.unshare === void 0 ? [] : [tools.unshare, "-Urm", "--"];
   const options = tools.unshare === void 0 ? "" : "userxattr,";
   return [
@@ -1498,8 +1495,8 @@ function confinedArgv(bwrap, layout, command) {
     LAYER_SETUP,
     "pairflow-layer",
     layout.root,
-    place?.candidate ?? "",
-    place?.at ?? "",
+    place2?.candidate ?? "",
+    place2?.at ?? "",
     tools.setpriv,
     options,
     String(inside.length),
@@ -1985,7 +1982,7 @@ function sleepSync(ms) {
 }
 
 // src/app/run.ts
-import { readdirSync as readdirSync5 } from "node:fs";
+import { readdirSync as readdirSync6 } from "node:fs";
 import path10 from "node:path";
 
 // src/estimate/budget.ts
@@ -2080,7 +2077,21 @@ var assembleGenerator = async (request) => {
 };
 
 // src/generators/command.ts
-import { mkdirSync as mkdirSync5, mkdtempSync as mkdtempSync5, writeFileSync as writeFileSync5 } from "node:fs";
+import {
+  closeSync as closeSync3,
+  constants as constants4,
+  fstatSync as fstatSync2,
+  ftruncateSync,
+  lstatSync as lstatSync2,
+  mkdirSync as mkdirSync5,
+  mkdtempSync as mkdtempSync5,
+  openSync as openSync3,
+  readdirSync as readdirSync5,
+  renameSync,
+  rmSync as rmSync6,
+  unlinkSync,
+  writeSync
+} from "node:fs";
 import { tmpdir as tmpdir5 } from "node:os";
 import path8 from "node:path";
 
@@ -2094,6 +2105,7 @@ var GIVE_UP_MS = 6e4;
 var MAX_TIMER_MS3 = 2 ** 31 - 1;
 var GATE_CLOSED = 125;
 var GATE = `IFS= read -r _ || exit ${GATE_CLOSED}; `;
+var SANDBOX_GATE = `printf '\\000' >&2; ${GATE}`;
 var CLOSE_TRACE_LOG = "exec 3>&-; ";
 var COMMAND_ID_VARIABLE = "PAIRFLOW_COMMAND_ID";
 var GO = Buffer.from("go\n");
@@ -2172,7 +2184,9 @@ function runCommand(options) {
     const onAbort = () => stop("abort");
     const mark = options.sandboxed ? void 0 : randomBytes2(12).toString("hex");
     const env = mark === void 0 ? options.env : { ...options.env, [COMMAND_ID_VARIABLE]: mark };
-    const script = (options.traceLog !== void 0 ? CLOSE_TRACE_LOG : "") + (options.limits ? rlimitPrefix(options.limits) : "") + GATE + options.command;
+    const awaitReady = options.sandboxed === true;
+    let held;
+    const script = (options.traceLog !== void 0 ? CLOSE_TRACE_LOG : "") + (options.limits ? rlimitPrefix(options.limits) : "") + (awaitReady ? SANDBOX_GATE : GATE) + options.command;
     const cgroup = options.limits ? commandCgroup(options.limits) : void 0;
     spawned.shell = startShell(shellArgv(script, options.confine, cgroup), options.cwd, env, options.traceLog, {
       started(startedPid, startTime) {
@@ -2193,7 +2207,10 @@ function runCommand(options) {
         if (options.signal.aborted) onAbort();
         else options.signal.addEventListener("abort", onAbort, { once: true });
         const stdin = options.stdin ?? "";
-        return Buffer.concat([GO, typeof stdin === "string" ? Buffer.from(stdin, "utf8") : stdin]);
+        const input = Buffer.concat([GO, typeof stdin === "string" ? Buffer.from(stdin, "utf8") : stdin]);
+        if (!awaitReady) return input;
+        held = input;
+        return void 0;
       },
       stdout(chunk) {
         if (settled) return;
@@ -2208,7 +2225,14 @@ function runCommand(options) {
         stdoutBytes += chunk.length;
       },
       stderr(chunk) {
-        if (!settled) tail2.push(chunk);
+        if (settled) return;
+        if (held !== void 0) {
+          const ready = chunk[0] === 0;
+          spawned.shell?.go(ready ? held : Buffer.alloc(0));
+          held = void 0;
+          if (ready) chunk = chunk.subarray(1);
+        }
+        if (chunk.length > 0) tail2.push(chunk);
       },
       exit(code, signal) {
         if (settled) return;
@@ -2267,6 +2291,7 @@ function startHere(argv, cwd, env, traceLog, events) {
   } catch (err) {
     queueMicrotask(() => events.error(err));
     return { drop() {
+    }, go() {
     } };
   } finally {
     if (log !== void 0) closeSync(log);
@@ -2274,6 +2299,7 @@ function startHere(argv, cwd, env, traceLog, events) {
   if (child.pid === void 0) {
     child.once("error", (err) => events.error(err));
     return { drop() {
+    }, go() {
     } };
   }
   const drop = (all) => {
@@ -2285,17 +2311,19 @@ function startHere(argv, cwd, env, traceLog, events) {
     child.stdin.destroy();
     drop(true);
     return { drop() {
+    }, go() {
     } };
   }
   child.stdout.on("data", (chunk) => events.stdout(chunk));
   child.stderr.on("data", (chunk) => events.stderr(chunk));
   child.stdin.on("error", () => {
   });
-  child.stdin.end(input);
+  const go = (stdin) => child.stdin.end(stdin);
+  if (input !== void 0) go(input);
   child.on("exit", (code, signal) => events.exit(code, signal));
   child.on("close", () => events.close(child.exitCode, child.signalCode));
   child.on("error", (err) => events.error(err));
-  return { drop };
+  return { drop, go };
 }
 var LAUNCHER = String.raw`"use strict";
 const { spawn } = require("node:child_process");
@@ -2397,7 +2425,10 @@ var Launcher = class _Launcher {
     if (this.shells.size === 0) this.busy();
     this.shells.set(id, events);
     this.send({ t: "spawn", id, argv, cwd, env, log });
-    return { drop: (all) => this.shells.has(id) && this.send({ t: "drop", id, all }) };
+    return {
+      drop: (all) => this.shells.has(id) && this.send({ t: "drop", id, all }),
+      go: (stdin) => this.shells.has(id) && this.send({ t: "go", id, stdin })
+    };
   }
   receive(m) {
     const events = this.shells.get(m.id);
@@ -2405,7 +2436,7 @@ var Launcher = class _Launcher {
     switch (m.t) {
       case "started": {
         const input = events.started(m.pid, m.startTime);
-        this.send(input === null ? { t: "drop", id: m.id, all: true } : { t: "go", id: m.id, stdin: input });
+        if (input !== void 0) this.send(input === null ? { t: "drop", id: m.id, all: true } : { t: "go", id: m.id, stdin: input });
         return;
       }
       case "out":
@@ -2841,18 +2872,104 @@ var commandGenerator = async (request) => {
     throw new GeneratorError("command: generator_config.network must be true or false");
   }
   if (request.signal.aborted) throw new GeneratorError("command: cancelled");
-  const dir = mkdtempSync5(path8.join(tmpdir5(), "pairflow-prompt-"));
+  const own = takePromptDir();
+  const placed = [];
   try {
-    const promptFile = path8.join(dir, "prompt.txt");
-    writeFileSync5(promptFile, request.prompt, { mode: 384 });
-    const dependencies = path8.join(dir, "dependencies");
-    mkdirSync5(dependencies, { mode: 448 });
-    for (const dep of request.dependencies ?? []) writeFileSync5(path8.join(dependencies, dependencyFileName(dep.id)), dep.content, { mode: 384 });
-    return await generate(run, timeout, promptFile, { ...env, PAIRFLOW_DEPENDENCIES_DIR: dependencies }, request);
+    placed.push(place(own.promptFile, request.prompt));
+    for (const dep of request.dependencies ?? []) placed.push(place(path8.join(own.dependencies, dependencyFileName(dep.id)), dep.content));
+    return await generate(run, timeout, own.promptFile, { ...env, PAIRFLOW_DEPENDENCIES_DIR: own.dependencies }, request);
   } finally {
-    removeInBackground(dir);
+    givePromptDirBack(own, placed);
   }
 };
+var idle2 = [];
+var MAX_IDLE_DIRS = 64;
+var exitHook2 = false;
+var spareDir;
+var spares = [];
+var MAX_SPARES = 256;
+var spareNames = 0;
+function onExit() {
+  if (exitHook2) return;
+  exitHook2 = true;
+  process.on("exit", () => {
+    for (const left of idle2.splice(0)) rmSync6(left.dir, { recursive: true, force: true });
+    if (spareDir !== void 0) rmSync6(spareDir, { recursive: true, force: true });
+  });
+}
+function takePromptDir() {
+  const kept = idle2.pop();
+  if (kept) return kept;
+  const dir = mkdtempSync5(path8.join(tmpdir5(), "pairflow-prompt-"));
+  const dependencies = path8.join(dir, "dependencies");
+  try {
+    mkdirSync5(dependencies, { mode: 448 });
+  } catch (err) {
+    removeInBackground(dir);
+    throw err;
+  }
+  onExit();
+  return { dir, promptFile: path8.join(dir, "prompt.txt"), dependencies };
+}
+function place(target, content) {
+  for (; ; ) {
+    const kept = spares.pop();
+    let spare;
+    let fd;
+    if (kept) {
+      try {
+        fd = openSync3(kept.file, constants4.O_WRONLY | constants4.O_NOFOLLOW);
+      } catch {
+        rmSync6(kept.file, { recursive: true, force: true });
+        continue;
+      }
+      spare = kept;
+    } else {
+      if (spareDir === void 0) {
+        spareDir = mkdtempSync5(path8.join(tmpdir5(), "pairflow-spare-"));
+        onExit();
+      }
+      const file = path8.join(spareDir, String(++spareNames));
+      fd = openSync3(file, constants4.O_WRONLY | constants4.O_CREAT | constants4.O_EXCL | constants4.O_NOFOLLOW, 384);
+      spare = { file, ino: 0 };
+    }
+    try {
+      const stat = fstatSync2(fd);
+      if (kept && (!stat.isFile() || stat.ino !== kept.ino || stat.nlink !== 1)) {
+        rmSync6(kept.file, { force: true });
+        continue;
+      }
+      spare.ino = stat.ino;
+      const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, done);
+      ftruncateSync(fd, bytes.length);
+    } finally {
+      closeSync3(fd);
+    }
+    renameSync(spare.file, target);
+    return { target, spare };
+  }
+}
+function givePromptDirBack(own, placed) {
+  try {
+    for (const { target, spare } of placed) {
+      const stat = lstatSync2(target, { throwIfNoEntry: false });
+      if (stat === void 0 || stat.ino !== spare.ino) continue;
+      if (stat.isFile() && stat.nlink === 1 && spares.length < MAX_SPARES) {
+        renameSync(target, spare.file);
+        spares.push(spare);
+      } else unlinkSync(target);
+    }
+    const top = readdirSync5(own.dir, { withFileTypes: true });
+    const clean = top.length === 1 && top[0].name === "dependencies" && top[0].isDirectory() && readdirSync5(own.dependencies).length === 0 && idle2.length < MAX_IDLE_DIRS;
+    if (clean) {
+      idle2.push(own);
+      return;
+    }
+  } catch {
+  }
+  removeInBackground(own.dir);
+}
 function dependencyFileName(id) {
   const name = [...id].map((c) => /^[A-Za-z0-9_.-]$/.test(c) ? c : [...Buffer.from(c, "utf8")].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join("")).join("");
   return name === "." || name === ".." ? name.replaceAll(".", "%2E") : boundedKey(name, id);
@@ -3242,10 +3359,10 @@ var Batcher = class {
   lookup(asked) {
     const places = this.byAsked.get(asked) ?? [];
     for (let i = places.length - 1; i >= 0; i--) {
-      const place = places[i];
-      const result = this.tracked.get(place.key)?.record.results?.[place.customId];
+      const place2 = places[i];
+      const result = this.tracked.get(place2.key)?.record.results?.[place2.customId];
       if (result && "failed" in result && result.failed === "canceled") continue;
-      if (this.tracked.has(place.key)) return place;
+      if (this.tracked.has(place2.key)) return place2;
     }
     return void 0;
   }
@@ -3914,8 +4031,8 @@ var commandGuard = async (request) => {
   for (let tries = 0; ; tries++) {
     let outcome;
     try {
-      const place = request.place !== void 0 && !request.staged ? { candidate: request.artifactPath, at: request.place } : void 0;
-      const own = { cwd: request.cwd, readable: [request.artifactPath], network, layer: place ? { place } : {} };
+      const place2 = request.place !== void 0 && !request.staged ? { candidate: request.artifactPath, at: request.place } : void 0;
+      const own = { cwd: request.cwd, readable: [request.artifactPath], network, layer: place2 ? { place: place2 } : {} };
       outcome = await startCommand(
         request,
         own,
@@ -4103,7 +4220,7 @@ var import_yaml = __toESM(require_dist(), 1);
 import { readFileSync as readFileSync6 } from "node:fs";
 import path9 from "node:path";
 var jsonSchemaGuard = async (request) => {
-  const validate = compile(loadSchema(request));
+  const validate = await compile(loadSchema(request));
   const parsed = parseJson2(request.content);
   if (!parsed.ok) return { accepted: false, feedback: parsed.feedback };
   if (validate(parsed.value)) return { accepted: true, feedback: "" };
@@ -4137,10 +4254,11 @@ function readSchemaFile(absolute, shown) {
     throw new GuardConfigError(`guard_config.schema_file ${shown} is not valid ${absolute.endsWith(".json") ? "JSON" : "YAML"}: ${err.message}`);
   }
 }
-function compile(schema) {
+async function compile(schema) {
   if (typeof schema !== "boolean" && (schema === null || typeof schema !== "object" || Array.isArray(schema))) {
     throw new GuardConfigError("the json_schema guard's schema must be a mapping (a JSON Schema object)");
   }
+  const { compileJsonSchema } = await import("./cli-jsonSchema-JIFBOQ6K.js");
   try {
     return compileJsonSchema(schema);
   } catch (err) {
@@ -4371,7 +4489,7 @@ function directoriesUnder(dir, depth) {
   if (depth === 0) return found;
   let entries;
   try {
-    entries = readdirSync5(dir, { withFileTypes: true });
+    entries = readdirSync6(dir, { withFileTypes: true });
   } catch {
     return found;
   }

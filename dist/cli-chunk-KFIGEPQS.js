@@ -7,7 +7,7 @@ import {
   isUtf8Name,
   own,
   shownName
-} from "./cli-chunk-ZENHFI5Z.js";
+} from "./cli-chunk-MEFASQUO.js";
 
 // src/report/visible.ts
 function visible(text) {

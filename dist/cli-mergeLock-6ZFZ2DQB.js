@@ -6,20 +6,20 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-CNINMKML.js";
+} from "./cli-chunk-UN2KQV4D.js";
 import {
   nameFor
-} from "./cli-chunk-G7JFRQSO.js";
+} from "./cli-chunk-WPBTRU4R.js";
 import {
   LOCK_VERSION,
   componentsOf,
   emptyLock
-} from "./cli-chunk-IAOBUDFL.js";
+} from "./cli-chunk-KFIGEPQS.js";
 import {
   dict,
   examples,
   own
-} from "./cli-chunk-ZENHFI5Z.js";
+} from "./cli-chunk-MEFASQUO.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

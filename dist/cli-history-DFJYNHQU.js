@@ -3,20 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-3YD65TNE.js";
-import "./cli-chunk-DI3LKR6N.js";
-import "./cli-chunk-EA2C36MW.js";
+} from "./cli-chunk-FFS44SOM.js";
+import "./cli-chunk-4HPWC56A.js";
+import "./cli-chunk-2CVW6PZZ.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-YRL7E7NO.js";
-import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-CHMX6FUH.js";
+} from "./cli-chunk-LDMDGSFC.js";
+import "./cli-chunk-7FHXPVA6.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-NRWNOCG2.js";
+} from "./cli-chunk-K76FIR5O.js";
 import {
   listRunIds,
   listing,
@@ -24,7 +23,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-W2VOUWJJ.js";
+} from "./cli-chunk-4RLFRJCN.js";
 import {
   LocalStore,
   checkStateDir,
@@ -32,23 +31,23 @@ import {
   isHashedKey,
   pairKey,
   readLockWithJournal
-} from "./cli-chunk-WTATOFIX.js";
+} from "./cli-chunk-JXFJCRTJ.js";
 import {
   lockPathFor
-} from "./cli-chunk-CNINMKML.js";
+} from "./cli-chunk-UN2KQV4D.js";
 import {
   count
-} from "./cli-chunk-5OLBMHOF.js";
+} from "./cli-chunk-ZJOEIDIN.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-E56QDU2T.js";
+import "./cli-chunk-RNZWODG5.js";
 import {
   nameFor
-} from "./cli-chunk-G7JFRQSO.js";
+} from "./cli-chunk-WPBTRU4R.js";
 import {
   visible
-} from "./cli-chunk-IAOBUDFL.js";
+} from "./cli-chunk-KFIGEPQS.js";
 import {
   ConfigError,
   Option,
@@ -58,12 +57,13 @@ import {
   escapeGlob,
   examples,
   findRepoRoot,
+  grouped,
   positiveInt,
   require_out,
   resolveWorkflowPath,
   shortRef,
   stateDirOption
-} from "./cli-chunk-ZENHFI5Z.js";
+} from "./cli-chunk-MEFASQUO.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM
@@ -392,7 +392,7 @@ function registerHistory(program, { io, setStatus }) {
         String(r.executed),
         String(r.reused),
         String(r.failed),
-        r.tokens === null ? NOT_REPORTED : (r.tokens.input + r.tokens.output).toLocaleString("en-US"),
+        r.tokens === null ? NOT_REPORTED : grouped(r.tokens.input + r.tokens.output),
         r.durationMs === null ? "-" : seconds(r.durationMs),
         r.workflow ? displayPath(r.workflow, io.cwd) : "?"
       ])
@@ -428,7 +428,7 @@ function registerHistory(program, { io, setStatus }) {
         `  ${happened}`
       );
       for (const a of outcome?.attempts ?? []) {
-        const tokens = a.tokens ? `, ${(a.tokens.input + a.tokens.output).toLocaleString("en-US")} tokens` : `, tokens ${NOT_REPORTED}`;
+        const tokens = a.tokens ? `, ${grouped(a.tokens.input + a.tokens.output)} tokens` : `, tokens ${NOT_REPORTED}`;
         out.push(`  attempt ${a.attempt}: ${a.accepted ? style.green("accepted") : style.red("rejected")} in ${seconds(a.durationMs)}${tokens}`);
         if (a.feedback.trim())
           out.push(

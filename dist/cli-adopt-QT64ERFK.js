@@ -4,27 +4,27 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acquireRunLock,
   newRunId
-} from "./cli-chunk-YRL7E7NO.js";
+} from "./cli-chunk-LDMDGSFC.js";
 import {
   planOpened
-} from "./cli-chunk-W2VOUWJJ.js";
+} from "./cli-chunk-4RLFRJCN.js";
 import {
   openState
-} from "./cli-chunk-WTATOFIX.js";
+} from "./cli-chunk-JXFJCRTJ.js";
 import {
   writeLock
-} from "./cli-chunk-CNINMKML.js";
+} from "./cli-chunk-UN2KQV4D.js";
 import {
   onlyPairs,
   plannedComponents
-} from "./cli-chunk-E56QDU2T.js";
+} from "./cli-chunk-RNZWODG5.js";
 import {
   nameFor
-} from "./cli-chunk-G7JFRQSO.js";
+} from "./cli-chunk-WPBTRU4R.js";
 import {
   emptyLock,
   lockEntry
-} from "./cli-chunk-IAOBUDFL.js";
+} from "./cli-chunk-KFIGEPQS.js";
 import {
   PATH_HELP,
   UsageError,
@@ -34,7 +34,7 @@ import {
   sha256Hex,
   splitText,
   stateDirOption
-} from "./cli-chunk-ZENHFI5Z.js";
+} from "./cli-chunk-MEFASQUO.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -10,22 +10,23 @@ import {
   failureLines,
   failuresOf,
   runNodes
-} from "./cli-chunk-5OLBMHOF.js";
+} from "./cli-chunk-ZJOEIDIN.js";
 import {
   usd
-} from "./cli-chunk-E56QDU2T.js";
+} from "./cli-chunk-RNZWODG5.js";
 import {
   nameFor
-} from "./cli-chunk-G7JFRQSO.js";
+} from "./cli-chunk-WPBTRU4R.js";
 import {
   visible
-} from "./cli-chunk-IAOBUDFL.js";
+} from "./cli-chunk-KFIGEPQS.js";
 import {
+  grouped,
   shortRef
-} from "./cli-chunk-ZENHFI5Z.js";
+} from "./cli-chunk-MEFASQUO.js";
 
 // src/report/spend.ts
-var n = (x) => x.toLocaleString("en-US");
+var n = grouped;
 var plural = (x, one, many = `${one}s`) => `${n(x)} ${x === 1 ? one : many}`;
 function spendLine(spend) {
   const { bought, reused, avoided } = spend;
@@ -68,7 +69,7 @@ function minutes(ms) {
   return `${Math.floor(total / 60)}m ${total % 60}s`;
 }
 function pacingLine(pacing) {
-  const n2 = (x) => x.toLocaleString("en-US");
+  const n2 = grouped;
   const limits = pacing.budgets.map((b) => {
     const per = [
       b.tokensPerMinute === void 0 ? "" : `${n2(b.tokensPerMinute)} tokens`,
@@ -165,7 +166,7 @@ function reportedTokens(attempts) {
 function attemptTokensText(attempts) {
   if (attempts.length === 0) return "-";
   const tokens = reportedTokens(attempts);
-  return tokens === null ? NOT_REPORTED : (tokens.input + tokens.output).toLocaleString("en-US");
+  return tokens === null ? NOT_REPORTED : grouped(tokens.input + tokens.output);
 }
 function runJson(report) {
   const tokens = reportedTokens(report.pairs.flatMap((p) => p.attempts));

@@ -3,24 +3,24 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   issueLines
-} from "./cli-chunk-ED2J72TZ.js";
+} from "./cli-chunk-H5V6VBXM.js";
 import {
   checkWorkflow
-} from "./cli-chunk-CHMX6FUH.js";
+} from "./cli-chunk-7FHXPVA6.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-WTATOFIX.js";
-import "./cli-chunk-CNINMKML.js";
+} from "./cli-chunk-JXFJCRTJ.js";
+import "./cli-chunk-UN2KQV4D.js";
 import {
   count
-} from "./cli-chunk-5OLBMHOF.js";
+} from "./cli-chunk-ZJOEIDIN.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-E56QDU2T.js";
-import "./cli-chunk-G7JFRQSO.js";
-import "./cli-chunk-IAOBUDFL.js";
+import "./cli-chunk-RNZWODG5.js";
+import "./cli-chunk-WPBTRU4R.js";
+import "./cli-chunk-KFIGEPQS.js";
 import {
   ConfigError,
   EXIT,
@@ -33,7 +33,7 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-ZENHFI5Z.js";
+} from "./cli-chunk-MEFASQUO.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

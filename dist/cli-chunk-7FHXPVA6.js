@@ -10,7 +10,7 @@ import {
   quoteList,
   realRootOf,
   sortIssues
-} from "./cli-chunk-ZENHFI5Z.js";
+} from "./cli-chunk-MEFASQUO.js";
 
 // src/config/check.ts
 import path from "node:path";
@@ -266,7 +266,7 @@ async function checkWorkflow(loaded, files) {
     });
   }
   if (schemas.length > 0) {
-    const { compileJsonSchema } = await import("./cli-jsonSchema-J2VTCJ42.js");
+    const { compileJsonSchema } = await import("./cli-jsonSchema-JIFBOQ6K.js");
     for (const { schema, at } of schemas) {
       try {
         compileJsonSchema(schema);

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-DI3LKR6N.js";
+} from "./cli-chunk-4HPWC56A.js";
 import {
   AUTO_CONCURRENCY,
   BudgetExceededError,
@@ -18,17 +18,17 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-EA2C36MW.js";
+} from "./cli-chunk-2CVW6PZZ.js";
 import {
   DEFAULT_CONCURRENCY,
   LockBusyError
-} from "./cli-chunk-YRL7E7NO.js";
+} from "./cli-chunk-LDMDGSFC.js";
 import {
   batchCounts,
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-NRWNOCG2.js";
+} from "./cli-chunk-K76FIR5O.js";
 import {
   compareWithRun,
   comparisonText,
@@ -39,20 +39,20 @@ import {
   number,
   planText,
   plural
-} from "./cli-chunk-5OLBMHOF.js";
+} from "./cli-chunk-ZJOEIDIN.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
 import {
   asksBeforeRunning,
   parseUsd
-} from "./cli-chunk-E56QDU2T.js";
+} from "./cli-chunk-RNZWODG5.js";
 import {
   nameFor
-} from "./cli-chunk-G7JFRQSO.js";
+} from "./cli-chunk-WPBTRU4R.js";
 import {
   visible
-} from "./cli-chunk-IAOBUDFL.js";
+} from "./cli-chunk-KFIGEPQS.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -63,7 +63,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-ZENHFI5Z.js";
+} from "./cli-chunk-MEFASQUO.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;

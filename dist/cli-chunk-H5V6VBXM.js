@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   nameFor
-} from "./cli-chunk-G7JFRQSO.js";
+} from "./cli-chunk-WPBTRU4R.js";
 import {
   visible
-} from "./cli-chunk-IAOBUDFL.js";
+} from "./cli-chunk-KFIGEPQS.js";
 import {
   formatIssue
-} from "./cli-chunk-ZENHFI5Z.js";
+} from "./cli-chunk-MEFASQUO.js";
 
 // src/report/issues.ts
 var SHOWN_PER_FILE = 50;

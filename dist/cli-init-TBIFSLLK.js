@@ -14,7 +14,7 @@ import {
   findRepoRoot,
   isInside,
   writeFileAtomic
-} from "./cli-chunk-ZENHFI5Z.js";
+} from "./cli-chunk-MEFASQUO.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

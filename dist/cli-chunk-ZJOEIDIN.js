@@ -8,19 +8,20 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-E56QDU2T.js";
+} from "./cli-chunk-RNZWODG5.js";
 import {
   nameFor
-} from "./cli-chunk-G7JFRQSO.js";
+} from "./cli-chunk-WPBTRU4R.js";
 import {
   visible
-} from "./cli-chunk-IAOBUDFL.js";
+} from "./cli-chunk-KFIGEPQS.js";
 import {
   commandNetwork,
   displayPath,
+  grouped,
   instanceId,
   shortRef
-} from "./cli-chunk-ZENHFI5Z.js";
+} from "./cli-chunk-MEFASQUO.js";
 
 // src/report/markdown.ts
 function md(text) {
@@ -581,7 +582,7 @@ function blockedBy(nodes) {
   return out;
 }
 function number(n) {
-  return n.toLocaleString("en-US");
+  return grouped(n);
 }
 function plural2(n, one, many = `${one}s`) {
   return `${number(n)} ${n === 1 ? one : many}`;
@@ -795,7 +796,7 @@ function withoutCalls(plan) {
 }
 function withoutCallsText(plan) {
   const n = withoutCalls(plan);
-  return n === 0 ? "" : ` (${n.toLocaleString("en-US")} with no model call: ${n === 1 ? "its request was" : "their requests were"} answered before)`;
+  return n === 0 ? "" : ` (${grouped(n)} with no model call: ${n === 1 ? "its request was" : "their requests were"} answered before)`;
 }
 function pairCallsModel(plan, id) {
   const pair = plan.workflow.pairs?.get(id);

@@ -8,20 +8,19 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-EA2C36MW.js";
-import "./cli-chunk-YRL7E7NO.js";
-import "./cli-chunk-7Z54WWHF.js";
-import "./cli-chunk-CHMX6FUH.js";
-import "./cli-chunk-NRWNOCG2.js";
-import "./cli-chunk-W2VOUWJJ.js";
-import "./cli-chunk-WTATOFIX.js";
-import "./cli-chunk-CNINMKML.js";
-import "./cli-chunk-5OLBMHOF.js";
+} from "./cli-chunk-2CVW6PZZ.js";
+import "./cli-chunk-LDMDGSFC.js";
+import "./cli-chunk-7FHXPVA6.js";
+import "./cli-chunk-K76FIR5O.js";
+import "./cli-chunk-4RLFRJCN.js";
+import "./cli-chunk-JXFJCRTJ.js";
+import "./cli-chunk-UN2KQV4D.js";
+import "./cli-chunk-ZJOEIDIN.js";
 import "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-E56QDU2T.js";
-import "./cli-chunk-G7JFRQSO.js";
-import "./cli-chunk-IAOBUDFL.js";
-import "./cli-chunk-ZENHFI5Z.js";
+import "./cli-chunk-RNZWODG5.js";
+import "./cli-chunk-WPBTRU4R.js";
+import "./cli-chunk-KFIGEPQS.js";
+import "./cli-chunk-MEFASQUO.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {

@@ -16558,6 +16558,60 @@ var RunDeclinedError = class extends Error {
   name = "RunDeclinedError";
 };
 
+// src/model/text.ts
+function didYouMean(word, candidates) {
+  let best;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const d = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  const allowed = word.length <= 2 ? 0 : word.length <= 4 ? 1 : Math.max(2, Math.floor(word.length / 3));
+  return best !== void 0 && bestDistance <= allowed ? best : void 0;
+}
+function editDistance(a, b) {
+  let before = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j], before[j - 2] + 1);
+    }
+    before = prev;
+    prev = row;
+  }
+  return prev[b.length];
+}
+var STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+function utf8Text(bytes) {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return void 0;
+  }
+}
+function formatBytes(bytes) {
+  for (const [unit, size] of [
+    ["GiB", 2 ** 30],
+    ["MiB", 2 ** 20],
+    ["KiB", 2 ** 10]
+  ]) {
+    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
+function grouped(n) {
+  if (!Number.isSafeInteger(n)) return n.toLocaleString("en-US");
+  const digits = String(Math.abs(n));
+  let out = digits.slice(0, digits.length % 3 || 3);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return n < 0 ? `-${out}` : out;
+}
+
 // src/config/parse.ts
 import path3 from "node:path";
 
@@ -19692,11 +19746,15 @@ function sameText(copy, text) {
   return copy !== void 0 && text.charCodeAt(0) !== 65279 && (extra === 1 || extra === 2) && copy.charCodeAt(copy.length - 1) === 0;
 }
 function keysAreText(value) {
-  if (Array.isArray(value)) return value.every(keysAreText);
-  if (value === null || typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (typeof item === "object" && item !== null && !keysAreText(item)) return false;
+    return true;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return true;
   for (const key of Object.keys(value)) {
     if (!textKey(key)) return false;
-    if (!keysAreText(value[key])) return false;
+    const item = value[key];
+    if (typeof item === "object" && item !== null && !keysAreText(item)) return false;
   }
   return !Object.prototype.hasOwnProperty.call(value, "__proto__");
 }
@@ -19711,11 +19769,23 @@ var textKeys = /* @__PURE__ */ new Set();
 function schemaFor(options) {
   const cached = schemas.get(options);
   if (cached) return cached;
-  const tags = new import_yaml.Document(null, options).schema.tags;
-  const implicit = tags.filter((tag) => tag.default === true && tag.test !== void 0 && tag.resolve !== void 0).map(
+  const tags = new import_yaml.Document(null, options).schema.tags.filter((tag) => tag.default === true && tag.test !== void 0 && tag.resolve !== void 0);
+  const flagless = tags.every((tag) => tag.test.flags === "" && !/\\[1-9]|\(\?</.test(tag.test.source));
+  const any = flagless ? new RegExp(tags.map((tag) => `(?:${tag.test.source})`).join("|")) : void 0;
+  let last;
+  let lastMatches = true;
+  const mayMatch = (data) => {
+    if (any === void 0) return true;
+    if (data !== last) {
+      last = data;
+      lastMatches = any.test(data);
+    }
+    return lastMatches;
+  };
+  const implicit = tags.map(
     (tag, i) => new yaml.Type(`tag:pairflow.dev,fast:${i}`, {
       kind: "scalar",
-      resolve: (data) => typeof data === "string" && tag.test.test(data),
+      resolve: (data) => typeof data === "string" && mayMatch(data) && tag.test.test(data),
       construct: (data) => {
         const resolved = tag.resolve(
           data,
@@ -21870,53 +21940,6 @@ var promptsValidator = () => prompts;
 // src/config/parse.ts
 var import_yaml4 = __toESM(require_dist(), 1);
 
-// src/model/text.ts
-function didYouMean(word, candidates) {
-  let best;
-  let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const d = editDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  const allowed = word.length <= 2 ? 0 : word.length <= 4 ? 1 : Math.max(2, Math.floor(word.length / 3));
-  return best !== void 0 && bestDistance <= allowed ? best : void 0;
-}
-function editDistance(a, b) {
-  let before = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j], before[j - 2] + 1);
-    }
-    before = prev;
-    prev = row;
-  }
-  return prev[b.length];
-}
-var STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-function utf8Text(bytes) {
-  try {
-    return STRICT_UTF8.decode(bytes);
-  } catch {
-    return void 0;
-  }
-}
-function formatBytes(bytes) {
-  for (const [unit, size] of [
-    ["GiB", 2 ** 30],
-    ["MiB", 2 ** 20],
-    ["KiB", 2 ** 10]
-  ]) {
-    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
-  }
-  return `${bytes} bytes`;
-}
-
 // src/graph/graph.ts
 function buildGraph(pairs2) {
   const issues = [];
@@ -23320,7 +23343,8 @@ function parseWorkflow(workflowPath, options) {
       promptError: (keyPath, message) => issues.push(promptsFile ? at(promptsFile, keyPath, message) : at(wfFile, ["action_pairs", keyPath[0]], message))
     });
   }
-  if (wfFile) for (const pair of pairs2.values()) checkPaths(pair, { dir, root, realRoot, workflowPath }, files, wfFile, issues);
+  const where = { dir, root, realRoot, workflowPath, problems: /* @__PURE__ */ new Map() };
+  if (wfFile) for (const pair of pairs2.values()) checkPaths(pair, where, files, wfFile, issues);
   const { graph, issues: graphIssues } = buildGraph([...pairs2.values()]);
   const graphProblems = new Map(graphIssues.map((g) => [`${templatePath(g.path, pairs2, written).join("\0")}\0${g.message}`, g]));
   if (wfFile) for (const g of graphProblems.values()) issues.push(at(wfFile, templatePath(g.path, pairs2, written), g.message));
@@ -23415,7 +23439,14 @@ function toGuardRef(item) {
   return { guard: String(obj.guard), guard_config: objectOr(obj.guard_config) };
 }
 function checkPaths(pair, where, files, file, issues) {
-  const { dir, root, realRoot, workflowPath } = where;
+  const { dir, root, realRoot, workflowPath, problems } = where;
+  const problemOf = (pattern, mustExist) => {
+    const key = `${mustExist ? "1" : "0"}${pattern}`;
+    if (problems.has(key)) return problems.get(key);
+    const problem = inputProblem(pattern, dir, root, realRoot, files, mustExist);
+    problems.set(key, problem);
+    return problem;
+  };
   const keyPath = ["action_pairs", pair.template ?? pair.id];
   const own2 = pair.itemFile ? 1 : 0;
   if (pair.output !== void 0) {
@@ -23426,14 +23457,14 @@ function checkPaths(pair, where, files, file, issues) {
   pair.inputs.forEach((pattern, i) => {
     if (pattern.startsWith("!")) return;
     if (i < own2) return;
-    const problem = inputProblem(pattern, dir, root, realRoot, files);
+    const problem = problemOf(pattern, true);
     if (problem !== void 0) issues.push(at(file, [...keyPath, "inputs", i - own2], `"${pattern}" ${problem}`));
   });
   const globs = (value, where2) => {
     const list = typeof value === "string" ? [value] : Array.isArray(value) ? value : [];
     list.forEach((pattern, i) => {
       if (typeof pattern !== "string" || pattern.startsWith("!")) return;
-      const problem = inputProblem(pattern, dir, root, realRoot, files, false);
+      const problem = problemOf(pattern, false);
       if (problem === void 0) return;
       const place = typeof where2 === "function" ? where2() : where2;
       issues.push(at(file, typeof value === "string" ? place : [...place, i], `"${pattern}" ${problem}`));
@@ -23904,6 +23935,24 @@ function sharedValue(value) {
   return value;
 }
 var shared = /* @__PURE__ */ new WeakMap();
+function canonicalJsonOfBoth(first, second) {
+  const keys = [];
+  for (const k of Object.keys(first)) if (first[k] !== void 0 && !Object.hasOwn(second, k)) keys.push(k);
+  for (const k of Object.keys(second)) if (second[k] !== void 0) keys.push(k);
+  sortKeys(keys);
+  let out = "{";
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    out += (i > 0 ? "," : "") + quote(k) + ":" + write(Object.hasOwn(second, k) ? second[k] : first[k]);
+  }
+  return out + "}";
+}
+function sortKeys(keys) {
+  if (keys.length < 2) return;
+  let surrogates = false;
+  for (let i = 0; i < keys.length && !surrogates; i++) surrogates = SURROGATE.test(keys[i]);
+  keys.sort(surrogates ? compareCodePoints : void 0);
+}
 function write(value) {
   switch (typeof value) {
     case "string":
@@ -23929,7 +23978,7 @@ function write(value) {
       }
       const obj = value;
       const keys = Object.keys(obj).filter((k) => obj[k] !== void 0);
-      keys.sort(keys.some((k) => SURROGATE.test(k)) ? compareCodePoints : void 0);
+      sortKeys(keys);
       let out = "{";
       for (let i = 0; i < keys.length; i++) out += (i > 0 ? "," : "") + quote(keys[i]) + ":" + write(obj[keys[i]]);
       return out + "}";
@@ -24564,6 +24613,7 @@ export {
   didYouMean,
   utf8Text,
   formatBytes,
+  grouped,
   downstreamOf,
   require_out4 as require_out,
   PyFloat,
@@ -24591,6 +24641,7 @@ export {
   issueAt,
   displayPath,
   sharedValue,
+  canonicalJsonOfBoth,
   sha256Hex,
   textHashes,
   digestOf,

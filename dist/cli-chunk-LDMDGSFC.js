@@ -5,10 +5,10 @@ import {
   acceptedBytes,
   pairKey,
   realLockPath
-} from "./cli-chunk-WTATOFIX.js";
+} from "./cli-chunk-JXFJCRTJ.js";
 import {
   lockPathFor
-} from "./cli-chunk-CNINMKML.js";
+} from "./cli-chunk-UN2KQV4D.js";
 import {
   byProviderAndModel,
   componentDigests,
@@ -20,10 +20,10 @@ import {
   requestKey,
   sharedPrefixes,
   withObserved
-} from "./cli-chunk-E56QDU2T.js";
+} from "./cli-chunk-RNZWODG5.js";
 import {
   lockEntry
-} from "./cli-chunk-IAOBUDFL.js";
+} from "./cli-chunk-KFIGEPQS.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   UsageError,
@@ -31,7 +31,7 @@ import {
   dict,
   plain,
   utf8Text
-} from "./cli-chunk-ZENHFI5Z.js";
+} from "./cli-chunk-MEFASQUO.js";
 
 // src/engine/engine.ts
 import { randomBytes } from "node:crypto";
@@ -129,6 +129,10 @@ var Run = class {
   waiting = 0;
   /** Judging by pairs that hold no slot (batched ones) is limited to the run's concurrency all the same. */
   judging;
+  /** Frees the slot of a running pair before it ends (see writeTurn); set by the scheduler. */
+  releases = /* @__PURE__ */ new Map();
+  /** Settles when a slot was freed early, so the scheduler starts the next pair at once. */
+  freed = settleable();
   async execute() {
     this.emit({ type: "run_start", runId: this.options.runId, plan: this.plan, resumed: this.options.resume !== void 0 });
     try {
@@ -220,10 +224,21 @@ var Run = class {
         else if (slot) busy++;
         const batched = !slot && batches !== void 0 && batches.batched(this.plan.workflow.pairs.get(id));
         if (batched) batches.join(id);
+        let held = slot;
+        const release2 = () => {
+          if (!held) return;
+          held = false;
+          if (model) busyModels--;
+          else busy--;
+        };
+        this.releases.set(id, () => {
+          release2();
+          this.freed.resolve();
+        });
         const task = this.handle(id).finally(() => {
           inFlight.delete(task);
-          if (model) busyModels--;
-          else if (slot) busy--;
+          this.releases.delete(id);
+          release2();
           if (batched) batches.leave(id);
         });
         inFlight.add(task);
@@ -238,7 +253,8 @@ var Run = class {
           start(pairs[ready.splice(at, 1)[0]].id, true);
         }
       }
-      if (inFlight.size > 0) await Promise.race(this.stopping ? inFlight : [...inFlight, this.stopped]);
+      if (inFlight.size > 0) await Promise.race(this.stopping ? [...inFlight, this.freed.promise] : [...inFlight, this.stopped, this.freed.promise]);
+      if (this.freed.settled) this.freed = settleable();
     }
   }
   /**
@@ -578,6 +594,7 @@ var Run = class {
         attempts.push({ attempt, accepted: false, feedback: message, tokens, durationMs: Date.now() - t0 });
         return fail(message);
       }
+      if (verdict.accepted) await this.writeTurn(d.id);
       this.recordAnswer(
         request,
         d,
@@ -817,6 +834,19 @@ var Run = class {
       this.saves.push(save);
     }
   }
+  /**
+   * Frees the slot of a pair nothing depends on and waits until whatever that lets start has started. The pair's files
+   * are then written in the same order as ever (store, then lock file journal, then output), so a
+   * kill meanwhile loses nothing the journal says is done; the next pairs' commands just do not
+   * wait for them.
+   */
+  async writeTurn(id) {
+    const release2 = this.releases.get(id);
+    if (release2 === void 0 || this.plan.graph.dependents.get(id).length > 0) return;
+    this.releases.delete(id);
+    release2();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   setLockEntry(id, entry) {
     this.lock.pairs[id] = entry;
     this.deps.lockFile.record(id, entry);
@@ -844,6 +874,19 @@ function reuseNote(reused, attempts) {
   const called = attempts.filter((a) => a.reused === void 0).length;
   if (called === 0) return `${how}: no model call (${from})`;
   return `${how} for attempt ${attempts.length} (${from}); ${called === 1 ? "1 attempt" : `${called} attempts`} before it called the model`;
+}
+function settleable() {
+  let resolve;
+  const promise = new Promise((r) => resolve = r);
+  const s = {
+    promise,
+    settled: false,
+    resolve: () => {
+      s.settled = true;
+      resolve();
+    }
+  };
+  return s;
 }
 function insertSorted(sorted, n) {
   let lo = 0;

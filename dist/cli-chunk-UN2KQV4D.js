@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   LOCK_VERSION
-} from "./cli-chunk-IAOBUDFL.js";
+} from "./cli-chunk-KFIGEPQS.js";
 import {
   ConfigError,
   asDict,
   lockFileOf,
   writeFileAtomic
-} from "./cli-chunk-ZENHFI5Z.js";
+} from "./cli-chunk-MEFASQUO.js";
 
 // src/lockfile/write.ts
 function orderedEntry(e) {

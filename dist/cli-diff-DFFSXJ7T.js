@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-NRWNOCG2.js";
+import "./cli-chunk-K76FIR5O.js";
 import {
   planTarget
-} from "./cli-chunk-W2VOUWJJ.js";
-import "./cli-chunk-WTATOFIX.js";
+} from "./cli-chunk-4RLFRJCN.js";
+import "./cli-chunk-JXFJCRTJ.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-CNINMKML.js";
+} from "./cli-chunk-UN2KQV4D.js";
 import {
   GRAPH_NODE_LIMIT,
   SCREEN_LINES,
@@ -37,7 +37,7 @@ import {
   waveRange,
   wavesText,
   withoutCallsText
-} from "./cli-chunk-5OLBMHOF.js";
+} from "./cli-chunk-ZJOEIDIN.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
@@ -45,14 +45,14 @@ import {
   FILE_HEADERS_ONLY,
   createTwoFilesPatch,
   decidePair
-} from "./cli-chunk-E56QDU2T.js";
+} from "./cli-chunk-RNZWODG5.js";
 import {
   nameFor
-} from "./cli-chunk-G7JFRQSO.js";
+} from "./cli-chunk-WPBTRU4R.js";
 import {
   lockEntry,
   visible
-} from "./cli-chunk-IAOBUDFL.js";
+} from "./cli-chunk-KFIGEPQS.js";
 import {
   Option,
   PATH_HELP,
@@ -61,11 +61,12 @@ import {
   displayPath,
   examples,
   fastYamlValue,
+  grouped,
   require_dist,
   resolveWorkflowPath,
   splitText,
   stateDirOption
-} from "./cli-chunk-ZENHFI5Z.js";
+} from "./cli-chunk-MEFASQUO.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM
@@ -607,7 +608,7 @@ ${body.trim()}
 </details>`;
 }
 function number2(n) {
-  return n.toLocaleString("en-US");
+  return grouped(n);
 }
 function escapeHtml(text) {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");

@@ -4,11 +4,11 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-W2VOUWJJ.js";
+} from "./cli-chunk-4RLFRJCN.js";
 import {
   openState
-} from "./cli-chunk-WTATOFIX.js";
-import "./cli-chunk-CNINMKML.js";
+} from "./cli-chunk-JXFJCRTJ.js";
+import "./cli-chunk-UN2KQV4D.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
@@ -19,15 +19,15 @@ import {
   plannedComponents,
   renderPrompt,
   requestKey
-} from "./cli-chunk-E56QDU2T.js";
+} from "./cli-chunk-RNZWODG5.js";
 import {
   nameFor
-} from "./cli-chunk-G7JFRQSO.js";
+} from "./cli-chunk-WPBTRU4R.js";
 import {
   componentsOf,
   lockEntry,
   visible
-} from "./cli-chunk-IAOBUDFL.js";
+} from "./cli-chunk-KFIGEPQS.js";
 import {
   PATH_HELP,
   UsageError,
@@ -38,7 +38,7 @@ import {
   examples,
   shortRef,
   stateDirOption
-} from "./cli-chunk-ZENHFI5Z.js";
+} from "./cli-chunk-MEFASQUO.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-EA2C36MW.js";
+} from "./cli-chunk-2CVW6PZZ.js";
 import {
   planTarget
-} from "./cli-chunk-W2VOUWJJ.js";
+} from "./cli-chunk-4RLFRJCN.js";
 import {
   checkFails,
   checkText,
@@ -16,13 +16,13 @@ import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-5OLBMHOF.js";
+} from "./cli-chunk-ZJOEIDIN.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
 import {
   visible
-} from "./cli-chunk-IAOBUDFL.js";
+} from "./cli-chunk-KFIGEPQS.js";
 import {
   EXIT,
   Option,
@@ -32,7 +32,7 @@ import {
   positiveInt,
   stateDirOption,
   writePieces
-} from "./cli-chunk-ZENHFI5Z.js";
+} from "./cli-chunk-MEFASQUO.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts, setStatus) {

@@ -4,20 +4,22 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   componentsOf,
   lockEntry
-} from "./cli-chunk-IAOBUDFL.js";
+} from "./cli-chunk-KFIGEPQS.js";
 import {
   PyFloat,
   UsageError,
+  canonicalJsonOfBoth,
   dict,
   dictOf,
   didYouMean,
   digestOf,
   downstreamOf,
+  grouped,
   own,
   plain,
   sha256Hex,
   sharedValue
-} from "./cli-chunk-ZENHFI5Z.js";
+} from "./cli-chunk-MEFASQUO.js";
 
 // src/estimate/prices.ts
 var BUILT_IN_PRICES_AS_OF = "2026-03";
@@ -165,36 +167,44 @@ var DEFAULT_FEEDBACK_WRAPPER = "Your previous attempt was rejected:\n{feedback}\
 function renderPrompt(input) {
   return renderPromptParts(input).text;
 }
+var UNIT_SEPARATOR = "\n\n";
 function renderPromptParts(input) {
+  const { units, prefixUnits } = renderPromptUnits(input);
+  const lengthOf = (n) => {
+    let length = n > 0 ? (n - 1) * UNIT_SEPARATOR.length : 0;
+    for (let i = 0; i < n; i++) length += units[i].length;
+    return length;
+  };
+  return { text: units.join(UNIT_SEPARATOR), prefixEnds: prefixUnits.map(lengthOf) };
+}
+function renderPromptUnits(input) {
   const prompt = input.prompt ?? {};
-  const sections = [];
-  let length = 0;
+  const units = [];
   const add = (title, body) => {
-    if (body === void 0) return;
-    const section = `# ${title}
+    if (body !== void 0) units.push(`# ${title}
 
-${body}`;
-    length += (sections.length > 0 ? 2 : 0) + section.length;
-    sections.push(section);
+${body}`);
   };
   add("Role", text(prompt.role));
   add("Constraints", text(prompt.constraints));
-  add("Context", contextSection(input.specification, input.constraints));
-  const prefixEnds = [length];
+  const own2 = units.length;
+  const context = contextUnit(input.specification, input.constraints);
+  if (context !== void 0) units.push(context);
+  const prefixUnits = [units.length];
   const blocks = dependencyBlocks(input.dependencies);
   if (blocks.length > 0) {
-    let end = length + (length > 0 ? 2 : 0) + "# Dependencies\n\n".length;
-    blocks.forEach((block, i) => {
-      end += (i > 0 ? 2 : 0) + block.length;
-      prefixEnds.push(end);
-    });
-    add("Dependencies", blocks.join("\n\n"));
+    units.push("# Dependencies");
+    for (const block of blocks) {
+      units.push(block);
+      prefixUnits.push(units.length);
+    }
   }
+  const shared = [own2, units.length];
   add("History", history(input.history, prompt.feedback_wrapper));
   if (input.revision !== void 0) add("Revision", revision(input.revision));
   add("Glossary", glossary(prompt.glossary));
   add("Task", text(prompt.task));
-  return { text: sections.join("\n\n"), prefixEnds };
+  return { units, prefixUnits, shared };
 }
 var byProviderAndModel = (pair) => JSON.stringify([pair.generator, pair.model]);
 function sharedPrefixes(pairs, context, group = () => "") {
@@ -270,6 +280,16 @@ ${spec}`);
 ${cons}`);
   return parts.length === 0 ? void 0 : parts.join("\n\n");
 }
+function contextUnit(specification, constraints) {
+  if (lastContext === void 0 || lastContext.specification !== specification || lastContext.constraints !== constraints) {
+    const body = contextSection(specification, constraints);
+    lastContext = { specification, constraints, unit: body === void 0 ? void 0 : `# Context
+
+${body}` };
+  }
+  return lastContext.unit;
+}
+var lastContext;
 function dependencyBlocks(deps) {
   return [...deps].sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0).map(({ id, content }) => {
     const fence = fenceFor(content);
@@ -352,11 +372,9 @@ function publicHeaders(value) {
   for (const [name, v] of Object.entries(value)) if (!isSecretHeader(name)) out[name.toLowerCase()] = v;
   return Object.keys(out).length > 0 ? sortedObject(out) : void 0;
 }
-function hashInput(own2, upstream) {
-  return { ...own2, upstream_refs: upstream.refs, artifact_hashes: upstream.artifactHashes };
-}
 function configRef(own2, upstream) {
-  return digestOf(hashInput(own2, upstream));
+  const dependencies = { upstream_refs: upstream.refs, artifact_hashes: upstream.artifactHashes };
+  return sha256Hex(canonicalJsonOfBoth(own2, dependencies));
 }
 function componentDigests(own2, upstream) {
   const out = dict();
@@ -1711,6 +1729,62 @@ function countO200k(text2) {
   for (const match of text2.matchAll(encoding.split)) tokens += encoding.seen.count(encoding, match[0], 0, match[0].length);
   return tokens;
 }
+var JoinedTokens = class {
+  constructor(separator, bound = 1 << 22) {
+    this.separator = separator;
+    this.bound = bound;
+    if (!/[\r\n]$/.test(separator)) throw new Error("JoinedTokens: the separator must end with a line break");
+  }
+  separator;
+  bound;
+  /** Counts of a unit followed by the separator, and of a unit that ends the text. */
+  followed = /* @__PURE__ */ new Map();
+  ending = /* @__PURE__ */ new Map();
+  /** Characters of the units remembered: past the bound, counts are made but no more are remembered. */
+  chars = 0;
+  /**
+   * Tokens of `units.slice(0, n).join(separator)` for `model` (an o200k model's after
+   * loadTokenizer); the units from `shared[0]` up to `shared[1]` are those other texts hold too.
+   */
+  count(units, n, model, shared = [0, 0]) {
+    const method = tokenMethod(model);
+    if (method === "approximate") {
+      let length = n > 0 ? (n - 1) * this.separator.length : 0;
+      for (let i = 0; i < n; i++) length += units[i].length;
+      return { tokens: Math.ceil(length / CHARS_PER_TOKEN), method };
+    }
+    const [first, end] = shared;
+    let tokens = 0;
+    let from = 0;
+    for (let i = 1; i <= n; i++) {
+      if (i < n && !(first < end && i >= first && i <= end && BEGINS_PIECE.test(units[i]))) continue;
+      const followed = i < n;
+      if (i - from === 1 && from >= first && from < end) tokens += this.unit(units[from], followed);
+      else tokens += countO200k(this.joined(units, from, i, followed));
+      from = i;
+    }
+    return { tokens, method };
+  }
+  /** units[from, to) joined, with the separator after them when `followed`. */
+  joined(units, from, to, followed) {
+    let text2 = units[from];
+    for (let i = from + 1; i < to; i++) text2 += this.separator + units[i];
+    return followed ? text2 + this.separator : text2;
+  }
+  unit(unit, followed) {
+    const known = followed ? this.followed : this.ending;
+    let tokens = known.get(unit);
+    if (tokens === void 0) {
+      tokens = countO200k(followed ? unit + this.separator : unit);
+      if (this.chars < this.bound) {
+        known.set(unit, tokens);
+        this.chars += unit.length;
+      }
+    }
+    return tokens;
+  }
+};
+var BEGINS_PIECE = /^[^\s/]/;
 var NOT_ASCII = /[\u0080-\uffff]/;
 function asciiPieceEnd(text2, start) {
   const n = text2.length;
@@ -1909,12 +1983,9 @@ async function estimatePlan(source, plan, options = {}) {
     if (!prices.has(model)) prices.set(model, priceFor(model, workflow.pricing));
     return prices.get(model);
   };
-  const sharing = sharedPrefixes(
-    running.map((p) => workflow.pairs.get(p.id)),
-    workflow,
-    byProviderAndModel
-  );
+  const sharing = sharedPrefixes(running.map((p) => workflow.pairs.get(p.id)).filter(providerGenerator), workflow, byProviderAndModel);
   const written = /* @__PURE__ */ new Set();
+  const counter = new JoinedTokens(UNIT_SEPARATOR);
   const pairs = running.map((planned) => {
     const pair = workflow.pairs.get(planned.id);
     if (planned.reuse?.kind === "request" || planned.reuse?.kind === "rejudge") return answeredBefore(pair, priceOf(pair.model), planned.reuse.kind);
@@ -1933,26 +2004,26 @@ async function estimatePlan(source, plan, options = {}) {
         const expected = expectedOutput(workflow.pairs.get(depId), history2.get(depId)).tokens;
         dependencies.push({ id: depId, content: "" });
         unknownDeps += expected;
-        notes.push(`${depId} has no accepted content here yet: counted as its expected output (${expected.toLocaleString("en-US")} tokens)`);
+        notes.push(`${depId} has no accepted content here yet: counted as its expected output (${grouped(expected)} tokens)`);
       }
     }
-    const rendered = renderPromptParts({
+    const rendered = renderPromptUnits({
       prompt: pair.prompt,
       specification: workflow.specification,
       constraints: workflow.constraints,
       dependencies,
       history: []
     });
-    const counted = countTokens(rendered.text, pair.model);
+    const counted = counter.count(rendered.units, rendered.units.length, pair.model, rendered.shared);
     const overhead = pair.generator === "openai" && counted.method !== "approximate" ? CHAT_OVERHEAD_TOKENS : 0;
     const inputTokens = counted.tokens + overhead + unknownDeps;
     const tokens2 = { input: Math.round(inputTokens * attempts.value), output: Math.round(output.tokens * attempts.value) };
     const depth = sharing.get(pair.id);
     if (depth !== void 0 && providerGenerator(pair)) {
-      const prefix = rendered.text.slice(0, rendered.prefixEnds[depth]);
-      const cached = cachedTokens(pair, countTokens(prefix, pair.model).tokens);
+      const prefixUnits = rendered.prefixUnits[depth];
+      const cached = cachedTokens(pair, counter.count(rendered.units, prefixUnits, pair.model, rendered.shared).tokens);
       if (cached > 0) {
-        const key = `${pair.generator}\0${pair.model}\0${prefix}`;
+        const key = `${pair.generator}\0${pair.model}\0${rendered.units.slice(0, prefixUnits).join(UNIT_SEPARATOR)}`;
         const first = !written.has(key);
         written.add(key);
         const reads = first ? attempts.value - 1 : attempts.value;

@@ -7,17 +7,17 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-CNINMKML.js";
+} from "./cli-chunk-UN2KQV4D.js";
 import {
   sortedObject
-} from "./cli-chunk-E56QDU2T.js";
+} from "./cli-chunk-RNZWODG5.js";
 import {
   LOCK_VERSION,
   isBatchRecord,
   isRequestEntry,
   joinRequestEntry,
   lockEntry
-} from "./cli-chunk-IAOBUDFL.js";
+} from "./cli-chunk-KFIGEPQS.js";
 import {
   ConfigError,
   InputError,
@@ -45,7 +45,7 @@ import {
   textHashes,
   utf8Text,
   writeFileAtomic
-} from "./cli-chunk-ZENHFI5Z.js";
+} from "./cli-chunk-MEFASQUO.js";
 
 // src/lockfile/journal.ts
 import { closeSync, ftruncateSync, lstatSync, openSync, readFileSync, realpathSync, rmSync, writeSync } from "node:fs";
@@ -320,6 +320,16 @@ function makeRealDirs(base2, dir) {
     if (!stat.isDirectory()) throw refusal(d, stat, d, base2);
   }
 }
+function makeRealDirIn(base2, dir) {
+  try {
+    mkdirSync(dir);
+    return;
+  } catch (err) {
+    if (err.code !== "EEXIST") throw err;
+  }
+  const stat = lstatSync2(dir);
+  if (!stat.isDirectory()) throw refusal(dir, stat, dir, base2);
+}
 function direntsOf(dir) {
   try {
     return readdirSync(dir, { withFileTypes: true });
@@ -444,9 +454,10 @@ import path8 from "node:path";
 
 // src/store/local.ts
 import { spawnSync } from "node:child_process";
-import { existsSync as existsSync2, lstatSync as lstatSync3, mkdirSync as mkdirSync2, readdirSync as readdirSync2, renameSync, rmSync as rmSync2, writeFileSync } from "node:fs";
+import { closeSync as closeSync3, constants as constants2, existsSync as existsSync2, lstatSync as lstatSync3, mkdirSync as mkdirSync2, openSync as openSync3, readdirSync as readdirSync2, renameSync, rmSync as rmSync2, writeFileSync } from "node:fs";
 import path4 from "node:path";
 var HEX64 = /^[0-9a-f]{64}$/;
+var CACHED_BYTES = 32 * 1024 * 1024;
 var MAX_REQUEST_ENTRIES = 8;
 var LocalStore = class {
   /** `warn` is told once when request index entries that git tracks are ignored. */
@@ -459,6 +470,12 @@ var LocalStore = class {
   /** Content hashes found whole in this invocation: each object is read and verified at most once. */
   verified = /* @__PURE__ */ new Set();
   generated = /* @__PURE__ */ new Map();
+  /**
+   * Content this invocation wrote or verified, newest last, up to CACHED_BYTES: a run reads each
+   * accepted artifact again for its dependents' prompts, and content never changes under its hash.
+   */
+  cached = /* @__PURE__ */ new Map();
+  cachedBytes = 0;
   /** Directories this invocation has made (or found): each is made once, not before every write. */
   made = /* @__PURE__ */ new Set();
   /** Request index files git tracks (committed, so brought by a checkout rather than written by a run): read once. */
@@ -499,6 +516,8 @@ var LocalStore = class {
   }
   /** Content by hash, verified: content that does not match its hash is a miss. */
   content(hash) {
+    const known = this.cached.get(hash);
+    if (known) return known;
     if (!HEX64.test(hash)) return void 0;
     const file = this.objectPath(hash);
     if (!existsSync2(file)) return void 0;
@@ -512,13 +531,25 @@ var LocalStore = class {
     }
     if (sha256Hex(data2) !== hash) return void 0;
     this.verified.add(hash);
+    this.remember(hash, data2);
     return data2;
+  }
+  remember(hash, data2) {
+    if (data2.length > CACHED_BYTES / 16 || this.cached.has(hash)) return;
+    this.cached.set(hash, data2);
+    this.cachedBytes += data2.length;
+    for (const [old, bytes] of this.cached) {
+      if (this.cachedBytes <= CACHED_BYTES) break;
+      this.cached.delete(old);
+      this.cachedBytes -= bytes.length;
+    }
   }
   putContent(data2) {
     const bytes = typeof data2 === "string" ? Buffer.from(data2, "utf8") : data2;
     const hash = sha256Hex(bytes);
     if (!this.verified.has(hash) && this.content(hash) === void 0) this.write(this.objectPath(hash), bytes);
     this.verified.add(hash);
+    if (!this.cached.has(hash)) this.remember(hash, Buffer.from(bytes));
     return hash;
   }
   /**
@@ -567,11 +598,8 @@ var LocalStore = class {
   }
   writeOnce(file, data2) {
     const dir = path4.dirname(file);
-    if (!this.made.has(dir)) {
-      mkdirSync2(this.dir, { recursive: true });
-      makeRealDirs(this.dir, dir);
-      this.made.add(dir);
-    }
+    if (!this.made.has(dir)) this.makeDir(dir);
+    if (this.writeNew(file, data2)) return;
     const tmp = temporaryFor(file);
     try {
       writeFileSync(tmp, data2);
@@ -581,6 +609,48 @@ var LocalStore = class {
       this.made.delete(dir);
       throw err;
     }
+  }
+  /** Writes `file` unless something is there (false then), a link included; the directory may be gone (prune): it throws. */
+  writeNew(file, data2) {
+    let fd;
+    try {
+      fd = openSync3(file, constants2.O_WRONLY | constants2.O_CREAT | constants2.O_EXCL | constants2.O_NOFOLLOW, 438);
+    } catch (err) {
+      if (err.code === "EEXIST") return false;
+      this.made.delete(path4.dirname(file));
+      throw err;
+    }
+    try {
+      writeFileSync(fd, data2);
+    } catch (err) {
+      rmSync2(file, { force: true });
+      throw err;
+    } finally {
+      closeSync3(fd);
+    }
+    return true;
+  }
+  /**
+   * Makes the directory a file goes to. The store's own directory was checked with the state
+   * directory; below it, nothing is made or entered through a link (src/workspace/stateDir.ts). A
+   * run makes one directory per pair under pairs/, in a parent made or checked already: that takes
+   * one call, not a check of each directory on the way.
+   */
+  makeDir(dir) {
+    const parent = path4.dirname(dir);
+    if (this.made.has(parent)) {
+      try {
+        makeRealDirIn(this.dir, dir);
+        this.made.add(dir);
+        return;
+      } catch (err) {
+        if (err instanceof StateLinkError) throw err;
+        this.made.delete(parent);
+      }
+    }
+    mkdirSync2(this.dir, { recursive: true });
+    makeRealDirs(this.dir, dir);
+    for (let d = dir; d.startsWith(this.dir + path4.sep); d = path4.dirname(d)) this.made.add(d);
   }
   /**
    * The request index files git tracks. A run writes them; one in a commit came with the checkout,
@@ -787,7 +857,7 @@ import { realpathSync as realpathSync3, statSync as statSync2 } from "node:fs";
 import path7 from "node:path";
 
 // src/workspace/reads/follow.ts
-import { closeSync as closeSync3, openSync as openSync3, readFileSync as readFileSync4, readSync, statSync } from "node:fs";
+import { closeSync as closeSync4, openSync as openSync4, readFileSync as readFileSync4, readSync, statSync } from "node:fs";
 import path6 from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -10018,14 +10088,14 @@ function packageMain(manifest) {
 function firstLine(abs) {
   let fd;
   try {
-    fd = openSync3(abs, "r");
+    fd = openSync4(abs, "r");
     const buffer = Buffer.alloc(256);
     const n2 = readSync(fd, buffer, 0, buffer.length, 0);
     return buffer.subarray(0, n2).toString("utf8").split("\n")[0];
   } catch {
     return "";
   } finally {
-    if (fd !== void 0) closeSync3(fd);
+    if (fd !== void 0) closeSync4(fd);
   }
 }
 function interpreterOf(line) {
