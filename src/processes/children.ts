@@ -367,16 +367,18 @@ function startShell(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv
 }
 
 /**
- * `/bin/sh -c script`, behind the program that confines it when there is one, and with a cgroup,
- * started by a shell that first joins it: whatever the command, its sandbox or its tracer start is
- * born there, and the join (which takes the kernel a lock over every process's forks) costs the
- * started process, not pairflow's one thread.
+ * `/bin/sh -c script`, behind the program that confines it when there is one, and with a cgroup
+ * joined first: whatever the command, its sandbox or its tracer start is born there, and the join
+ * (which takes the kernel a lock over every process's forks) costs the started process, not
+ * pairflow's one thread. Unconfined, the command's own shell joins, with builtins, before anything
+ * else; a sandbox or a tracer is started by a shell that joins and then becomes it.
  */
 function shellArgv(script: string, confine: readonly string[] | undefined, cgroup: CommandCgroup | undefined): string[] {
-  const argv = [...(confine ?? []), "/bin/sh", "-c", script];
-  if (cgroup === undefined) return argv;
-  const join = cgroup.procs.map((_, i) => `echo $$ > "$${i + 1}"`).join(" && ");
-  return ["/bin/sh", "-c", `${join} 2>/dev/null; shift ${cgroup.procs.length}; exec "$@"`, "pairflow-cgroup", ...cgroup.procs, ...argv];
+  if (cgroup === undefined) return [...(confine ?? []), "/bin/sh", "-c", script];
+  // Silent whatever fails: a sandbox's first byte on stderr must be its own (see SANDBOX_GATE).
+  const join = `{ ${cgroup.procs.map((procs) => `echo $$ > '${procs.replaceAll("'", `'\\''`)}'`).join(" && ")}; } 2>/dev/null; `;
+  if (confine === undefined) return ["/bin/sh", "-c", join + script];
+  return ["/bin/sh", "-c", `${join}exec "$@"`, "pairflow-cgroup", ...confine, "/bin/sh", "-c", script];
 }
 
 /**
