@@ -2,10 +2,11 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  registerPlan,
-  showPlan
-} from "./cli-chunk-4HPWC56A.js";
-import "./cli-chunk-2CVW6PZZ.js";
+  EXIT_BUSY,
+  registerRun
+} from "./cli-chunk-UICZUVGN.js";
+import "./cli-chunk-3C7MO3A5.js";
+import "./cli-chunk-VW7RH6KJ.js";
 import "./cli-chunk-LDMDGSFC.js";
 import "./cli-chunk-7FHXPVA6.js";
 import "./cli-chunk-K76FIR5O.js";
@@ -21,6 +22,6 @@ import "./cli-chunk-MEFASQUO.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  registerPlan,
-  showPlan
+  EXIT_BUSY,
+  registerRun
 };

@@ -3,9 +3,9 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-FFS44SOM.js";
-import "./cli-chunk-4HPWC56A.js";
-import "./cli-chunk-2CVW6PZZ.js";
+} from "./cli-chunk-UICZUVGN.js";
+import "./cli-chunk-3C7MO3A5.js";
+import "./cli-chunk-VW7RH6KJ.js";
 import {
   LockBusyError,
   acquireRunLocks,

@@ -36,15 +36,15 @@ import "./cli-chunk-FRV2UMY2.js";
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-TBIFSLLK.js")).registerInit],
   [["validate"], async () => (await import("./cli-validate-BG3VUESC.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-W6ANIARY.js")).registerPlan],
+  [["plan"], async () => (await import("./cli-plan-DA7IPGSC.js")).registerPlan],
   [["diff"], async () => (await import("./cli-diff-DFFSXJ7T.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-OJJ2EY7E.js")).registerRun],
+  [["run", "resume"], async () => (await import("./cli-run-KYMLJIPI.js")).registerRun],
   [["prompt"], async () => (await import("./cli-prompt-LYA53XMZ.js")).registerPrompt],
   [["explain"], async () => (await import("./cli-explain-22I7QF6V.js")).registerExplain],
   [["adopt"], async () => (await import("./cli-adopt-QT64ERFK.js")).registerAdopt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-DFJYNHQU.js")).registerHistory],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-3Y3WMZUZ.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-6ZFZ2DQB.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-ZZEXXCH4.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-HD3C3HTQ.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

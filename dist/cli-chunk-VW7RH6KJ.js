@@ -2275,10 +2275,10 @@ function startShell(argv, cwd, env, traceLog, events) {
   return launcher ? launcher.start(argv, cwd, env, traceLog, events) : startHere(argv, cwd, env, traceLog, events);
 }
 function shellArgv(script, confine, cgroup) {
-  const argv = [...confine ?? [], "/bin/sh", "-c", script];
-  if (cgroup === void 0) return argv;
-  const join = cgroup.procs.map((_, i) => `echo $$ > "$${i + 1}"`).join(" && ");
-  return ["/bin/sh", "-c", `${join} 2>/dev/null; shift ${cgroup.procs.length}; exec "$@"`, "pairflow-cgroup", ...cgroup.procs, ...argv];
+  if (cgroup === void 0) return [...confine ?? [], "/bin/sh", "-c", script];
+  const join = `{ ${cgroup.procs.map((procs) => `echo $$ > '${procs.replaceAll("'", `'\\''`)}'`).join(" && ")}; } 2>/dev/null; `;
+  if (confine === void 0) return ["/bin/sh", "-c", join + script];
+  return ["/bin/sh", "-c", `${join}exec "$@"`, "pairflow-cgroup", ...confine, "/bin/sh", "-c", script];
 }
 var LAUNCH_AFTER = 8;
 var shellsStarted = 0;

@@ -8,7 +8,7 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-2CVW6PZZ.js";
+} from "./cli-chunk-VW7RH6KJ.js";
 import "./cli-chunk-LDMDGSFC.js";
 import "./cli-chunk-7FHXPVA6.js";
 import "./cli-chunk-K76FIR5O.js";

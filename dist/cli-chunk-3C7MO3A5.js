@@ -5,7 +5,7 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-2CVW6PZZ.js";
+} from "./cli-chunk-VW7RH6KJ.js";
 import {
   planTarget
 } from "./cli-chunk-4RLFRJCN.js";

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-4HPWC56A.js";
+} from "./cli-chunk-3C7MO3A5.js";
 import {
   AUTO_CONCURRENCY,
   BudgetExceededError,
@@ -18,7 +18,7 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-2CVW6PZZ.js";
+} from "./cli-chunk-VW7RH6KJ.js";
 import {
   DEFAULT_CONCURRENCY,
   LockBusyError

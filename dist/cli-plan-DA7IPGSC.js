@@ -2,11 +2,10 @@
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
-  EXIT_BUSY,
-  registerRun
-} from "./cli-chunk-FFS44SOM.js";
-import "./cli-chunk-4HPWC56A.js";
-import "./cli-chunk-2CVW6PZZ.js";
+  registerPlan,
+  showPlan
+} from "./cli-chunk-3C7MO3A5.js";
+import "./cli-chunk-VW7RH6KJ.js";
 import "./cli-chunk-LDMDGSFC.js";
 import "./cli-chunk-7FHXPVA6.js";
 import "./cli-chunk-K76FIR5O.js";
@@ -22,6 +21,6 @@ import "./cli-chunk-MEFASQUO.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {
-  EXIT_BUSY,
-  registerRun
+  registerPlan,
+  showPlan
 };
