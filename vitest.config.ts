@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import LongestFirst from "./test/setup/sequencer.js";
 import { scaled } from "./test/helpers/time.js";
 
 export default defineConfig({
@@ -17,5 +18,7 @@ export default defineConfig({
     // file, a third of the in-process tests' time. No test file may rely on a fresh process: what
     // one changes in process.env or a module's state it puts back.
     isolate: false,
+    // The longest files first, also where Vitest has no record of an earlier run (test/setup/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
   },
 });
