@@ -17,7 +17,7 @@ import {
   renameSync,
   rmSync,
   unlinkSync,
-  writeSync,
+  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -166,7 +166,8 @@ function place(target: string, content: string | Uint8Array): Placed {
       }
       spare.ino = stat.ino;
       const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
-      for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done, done);
+      // From the start (the file was just opened), all of it; the rest of a longer earlier content goes.
+      writeFileSync(fd, bytes);
       ftruncateSync(fd, bytes.length);
     } finally {
       closeSync(fd);

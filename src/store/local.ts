@@ -15,13 +15,13 @@
  * which is what a crash must never lose, is written durably elsewhere, after the store's files.
  */
 import { spawnSync } from "node:child_process";
-import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { sha256Hex } from "../refs/hash.js";
 import type { ArtifactStore } from "../model/ports.js";
 import { isRequestEntry, joinRequestEntry, type RequestEntry, type StoreRecord } from "../model/records.js";
 import { pairKey } from "../refs/keys.js";
-import { ownWrite, readFileNoFollow, temporaryFor } from "../workspace/files.js";
+import { createNew, ownWrite, readFileNoFollow, temporaryFor } from "../workspace/files.js";
 import { makeRealDirIn, makeRealDirs, StateLinkError } from "../workspace/stateDir.js";
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -206,24 +206,12 @@ export class LocalStore implements ArtifactStore {
 
   /** Writes `file` unless something is there (false then), a link included; the directory may be gone (prune): it throws. */
   private writeNew(file: string, data: string | Uint8Array): boolean {
-    let fd: number;
     try {
-      fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666);
+      return createNew(file, data, { flush: false });
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
       this.made.delete(path.dirname(file));
       throw err;
     }
-    try {
-      writeFileSync(fd, data);
-    } catch (err) {
-      // Nothing half written stays where a later write would find it there.
-      rmSync(file, { force: true });
-      throw err;
-    } finally {
-      closeSync(fd);
-    }
-    return true;
   }
 
   /**

@@ -12,6 +12,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  writeFileSync,
   writeSync,
   type Stats,
 } from "node:fs";
@@ -102,27 +103,38 @@ function createExclusive(file: string, data: string | Uint8Array): boolean {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EEXIST") return false;
     if (code !== "EPERM" && code !== "ENOTSUP" && code !== "ENOSYS" && code !== "EXDEV") throw err;
-    // A file system without hard links: claim the name exclusively, then write; a failure
-    // removes what it claimed, so no part of the data stays behind.
-    let fd: number;
-    try {
-      fd = openSync(file, "wx");
-    } catch (err2) {
-      if ((err2 as NodeJS.ErrnoException).code === "EEXIST") return false;
-      throw err2;
-    }
-    try {
-      writeAll(fd, data);
-    } catch (err2) {
-      closeSync(fd);
-      rmSync(file, { force: true });
-      throw err2;
-    }
-    closeSync(fd);
-    return true;
+    // A file system without hard links: the name is claimed, then written.
+    return createNew(file, data, { flush: true });
   } finally {
     rmSync(tmp, { force: true });
   }
+}
+
+/**
+ * Creates `file` holding `data` unless something is there already (a link included), which it
+ * never overwrites: then it returns false. The name is claimed, then written; a failure to write
+ * removes what it claimed, so no part of the data stays behind. A reader meanwhile, or after a
+ * kill, can find it torn: for data that says when it is whole (hashed, parsed), or with `flush`
+ * where a crash is what is guarded against.
+ */
+export function createNew(file: string, data: string | Uint8Array, options: { flush: boolean }): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, "wx");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw err;
+  }
+  try {
+    if (options.flush) writeAll(fd, data);
+    else writeFileSync(fd, data);
+  } catch (err) {
+    closeSync(fd);
+    rmSync(file, { force: true });
+    throw err;
+  }
+  closeSync(fd);
+  return true;
 }
 
 /**
