@@ -5,7 +5,6 @@
  * in the run alike; the comment shows each section's own diff under it.
  */
 import { describe, expect, it } from "vitest";
-import type { Generator } from "../../src/model/ports.js";
 import { writeFiles } from "../helpers/fixtures.js";
 import { commitAll, git, gitRepo } from "../pr/repo.js";
 import { planDiff } from "../../src/app/diff.js";
@@ -13,6 +12,7 @@ import { diffMarkdown } from "../../src/report/diffMarkdown.js";
 import { planOf, runOf } from "../helpers/state.js";
 import { causesOf, planNodes, runNodes } from "../../src/report/causes.js";
 import { scaled } from "../helpers/time.js";
+import { upperSections } from "../helpers/sections.js";
 
 const WORKFLOW = `name: sections
 generator: upper
@@ -22,7 +22,7 @@ action_pairs:
     output: "out/{name}"
 `;
 const PROMPTS = 'translate:\n  task: "Translate {piece_id} of {file}:\\n<<<\\n{piece}>>>"\n';
-const upper: Generator = async ({ prompt }) => ({ content: (/<<<\n([\s\S]*?)>>>/.exec(prompt)?.[1] ?? "").toUpperCase() });
+const upper = upperSections();
 const section = (i: number, words = `Text of section ${i}.`) => `## Section ${i}\n\n${words}\n\n`;
 
 describe("sections of a split file", () => {

@@ -6,12 +6,12 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { PlanDiff } from "../../src/diff/diff.js";
 import type { PlanEstimate } from "../../src/estimate/estimate.js";
 import { comparisonMarkdown, estimateMarkdown, type RunComparison } from "../../src/report/estimate.js";
 import { diffMarkdown } from "../../src/report/diffMarkdown.js";
 import { planSummaryMarkdown, runSummaryMarkdown } from "../../src/report/summary.js";
 import { worlds } from "./worlds.js";
+import { diffOf } from "../helpers/diff.js";
 
 /** Each table of some Markdown: its header's cells and its rows' cells. */
 function tables(markdown: string): { header: string[]; rows: string[][] }[] {
@@ -97,16 +97,7 @@ describe("tables", () => {
         expectFits(run);
         // A run's attempts, tokens and references are under the table, collapsed.
         expect(run).toContain("<details><summary>Attempts, tokens and reference of each pair</summary>");
-        const diff: PlanDiff = {
-          plan,
-          sinceBase: new Map(),
-          workflowFile: "workflow.yml",
-          base: { ref: "main", commit: "cd".repeat(20), workflowFound: true },
-          added: [],
-          removed: [],
-          changes: [],
-        };
-        expectFits(diffMarkdown(diff));
+        expectFits(diffMarkdown(diffOf(plan)));
       }),
       { numRuns: 20 },
     );

@@ -6,26 +6,13 @@ import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Generator } from "../../src/model/ports.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { planOf, runOf } from "../helpers/state.js";
+import { SPLIT_PAGES, SPLIT_PROMPTS, upperSections } from "../helpers/sections.js";
 import { pairKey } from "../../src/refs/keys.js";
 
 const asked: string[] = [];
-/** Upper-cases the section it was given. */
-const upper: Generator = async ({ pairId, prompt }) => {
-  asked.push(pairId);
-  return { content: (/<<<\n([\s\S]*?)>>>/.exec(prompt)?.[1] ?? prompt).toUpperCase() };
-};
-
-const WORKFLOW = `name: pages
-generator: upper
-action_pairs:
-  translate:
-    foreach: {files: "docs/*.md", split: markdown}
-    output: "out/{name}"
-`;
-const PROMPTS = 'translate:\n  task: "Translate:\\n<<<\\n{piece}>>>"\n';
+const upper = upperSections(asked);
 
 async function run(dir: string) {
   asked.length = 0;
@@ -37,7 +24,7 @@ const page = (sections: readonly { heading: string; text: string }[]) => section
 
 describe("reuse of a split file's sections", () => {
   it("does not run the unchanged second of two sections of one name when the first is renamed", async () => {
-    const dir = tempRepo({ "workflow.yml": WORKFLOW, "prompts.yml": PROMPTS, "docs/a.md": "## Setup\n\nOne.\n\n## Setup\n\nTwo.\n" });
+    const dir = tempRepo({ "workflow.yml": SPLIT_PAGES, "prompts.yml": SPLIT_PROMPTS, "docs/a.md": "## Setup\n\nOne.\n\n## Setup\n\nTwo.\n" });
     expect(await run(dir)).toEqual(["setup", "setup-1"]);
     writeFileSync(path.join(dir, "docs/a.md"), "## Install\n\nOne.\n\n## Setup\n\nTwo.\n");
     expect(await run(dir)).toEqual(["install"]);
@@ -46,7 +33,7 @@ describe("reuse of a split file's sections", () => {
   });
 
   it("runs neither of two sections of one name when they are swapped", async () => {
-    const dir = tempRepo({ "workflow.yml": WORKFLOW, "prompts.yml": PROMPTS, "docs/a.md": "## Setup\n\nOne.\n\n## Setup\n\nTwo.\n\n" });
+    const dir = tempRepo({ "workflow.yml": SPLIT_PAGES, "prompts.yml": SPLIT_PROMPTS, "docs/a.md": "## Setup\n\nOne.\n\n## Setup\n\nTwo.\n\n" });
     await run(dir);
     writeFileSync(path.join(dir, "docs/a.md"), "## Setup\n\nTwo.\n\n## Setup\n\nOne.\n\n");
     expect(await run(dir)).toEqual([]);
@@ -61,7 +48,7 @@ describe("reuse of a split file's sections", () => {
         fc.array(fc.record({ at: fc.nat(9), heading: fc.constantFrom("Setup", "Usage", "Setup 1") }), { maxLength: 3 }),
         fc.array(fc.nat(9), { maxLength: 3 }),
         async (sections, renames, moves) => {
-          const dir = tempRepo({ "workflow.yml": WORKFLOW, "prompts.yml": PROMPTS, "docs/a.md": page(sections) });
+          const dir = tempRepo({ "workflow.yml": SPLIT_PAGES, "prompts.yml": SPLIT_PROMPTS, "docs/a.md": page(sections) });
           await run(dir);
           const accepted = new Set(sections.map((s) => `${s.heading}\n${s.text}`));
           const after = sections.map((s) => ({ ...s }));
@@ -82,7 +69,7 @@ describe("reuse of a split file's sections", () => {
   }, 120_000);
 
   it("runs nothing for a lock file whose pieces have the ids of an earlier slug rule", async () => {
-    const dir = tempRepo({ "workflow.yml": WORKFLOW, "prompts.yml": PROMPTS, "docs/a.md": "## my_var\n\nOne.\n\n## Eager Watchers \\*\n\nTwo.\n" });
+    const dir = tempRepo({ "workflow.yml": SPLIT_PAGES, "prompts.yml": SPLIT_PROMPTS, "docs/a.md": "## my_var\n\nOne.\n\n## Eager Watchers \\*\n\nTwo.\n" });
     expect(await run(dir)).toEqual(["my_var", "eager-watchers-"]);
     // The lock file and the store as the earlier rule left them: `myvar`, `eager-watchers`.
     const renamed: [string, string][] = [

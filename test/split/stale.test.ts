@@ -6,25 +6,12 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Generator } from "../../src/model/ports.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { planOf, runOf } from "../helpers/state.js";
+import { SPLIT_PAGES, SPLIT_PROMPTS, upperSections } from "../helpers/sections.js";
 
 const asked: string[] = [];
-/** Upper-cases the section it is given. */
-const upper: Generator = async ({ pairId, prompt }) => {
-  asked.push(pairId);
-  return { content: (/<<<\n([\s\S]*?)>>>/.exec(prompt)?.[1] ?? prompt).toUpperCase() };
-};
-
-const SPLIT = `name: pages
-generator: upper
-action_pairs:
-  translate:
-    foreach: {files: "docs/*.md", split: markdown}
-    output: "out/{name}"
-`;
-const PROMPTS = 'translate:\n  task: "Translate:\\n<<<\\n{piece}>>>"\n';
+const upper = upperSections(asked);
 
 async function run(dir: string) {
   asked.length = 0;
@@ -41,7 +28,7 @@ async function staleIds(dir: string): Promise<string[]> {
 
 describe("a stale hand edit", () => {
   it("of a split file kept whole is named stale by every plan, not only the first", async () => {
-    const dir = tempRepo({ "workflow.yml": SPLIT, "prompts.yml": PROMPTS, "docs/page.md": "## Setup\n\nText 0.\n\n" });
+    const dir = tempRepo({ "workflow.yml": SPLIT_PAGES, "prompts.yml": SPLIT_PROMPTS, "docs/page.md": "## Setup\n\nText 0.\n\n" });
     await run(dir);
     writeFileSync(path.join(dir, "out/page.md"), "## SETUP\n\nTEXT 0. FIXED BY HAND\n\n");
     // The section's heading changes: the edit is in the region of a section no longer there.
@@ -82,7 +69,11 @@ describe("a stale hand edit", () => {
   });
 
   it("of a section whose text becomes its twin's is named stale, not answered by the twin's accepted text", async () => {
-    const dir = tempRepo({ "workflow.yml": SPLIT, "prompts.yml": PROMPTS, "docs/page.md": "## Setup\n\nText 0.\n\n## Setup\n\nText 0. Edited.\n\n" });
+    const dir = tempRepo({
+      "workflow.yml": SPLIT_PAGES,
+      "prompts.yml": SPLIT_PROMPTS,
+      "docs/page.md": "## Setup\n\nText 0.\n\n## Setup\n\nText 0. Edited.\n\n",
+    });
     await run(dir);
     writeFileSync(path.join(dir, "out/page.md"), "## SETUP\n\nTEXT 0. FIXED BY HAND\n\n## SETUP\n\nTEXT 0. EDITED.\n\n");
     // The first section's text becomes the second's: the fix was of a text that is no longer there.
