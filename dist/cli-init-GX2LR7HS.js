@@ -14,7 +14,7 @@ import {
   findRepoRoot,
   isInside,
   writeFileAtomic
-} from "./cli-chunk-MEFASQUO.js";
+} from "./cli-chunk-E7Q4V3C4.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -10,20 +10,20 @@ import {
   failureLines,
   failuresOf,
   runNodes
-} from "./cli-chunk-ZJOEIDIN.js";
+} from "./cli-chunk-VY32OXR7.js";
 import {
   usd
-} from "./cli-chunk-RNZWODG5.js";
+} from "./cli-chunk-PLNGSJXI.js";
 import {
   nameFor
-} from "./cli-chunk-WPBTRU4R.js";
+} from "./cli-chunk-2DDKOKNI.js";
 import {
   visible
-} from "./cli-chunk-KFIGEPQS.js";
+} from "./cli-chunk-FXVKKO2N.js";
 import {
   grouped,
   shortRef
-} from "./cli-chunk-MEFASQUO.js";
+} from "./cli-chunk-E7Q4V3C4.js";
 
 // src/report/spend.ts
 var n = grouped;

@@ -7,18 +7,18 @@ import {
 import {
   SHOWN_PER_FILE,
   issueLines
-} from "./cli-chunk-H5V6VBXM.js";
+} from "./cli-chunk-5QVCFSGU.js";
 import {
   count
-} from "./cli-chunk-ZJOEIDIN.js";
+} from "./cli-chunk-VY32OXR7.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-RNZWODG5.js";
-import "./cli-chunk-WPBTRU4R.js";
+import "./cli-chunk-PLNGSJXI.js";
+import "./cli-chunk-2DDKOKNI.js";
 import {
   visible
-} from "./cli-chunk-KFIGEPQS.js";
+} from "./cli-chunk-FXVKKO2N.js";
 import {
   Command,
   CommanderError,
@@ -28,23 +28,23 @@ import {
   StorageError,
   UsageError,
   checkStateDir
-} from "./cli-chunk-MEFASQUO.js";
+} from "./cli-chunk-E7Q4V3C4.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-TBIFSLLK.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-BG3VUESC.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-DA7IPGSC.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-DFFSXJ7T.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-KYMLJIPI.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-LYA53XMZ.js")).registerPrompt],
-  [["explain"], async () => (await import("./cli-explain-22I7QF6V.js")).registerExplain],
-  [["adopt"], async () => (await import("./cli-adopt-QT64ERFK.js")).registerAdopt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-3Y3WMZUZ.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-6ZFZ2DQB.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-HD3C3HTQ.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-GX2LR7HS.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-4RFRVZF2.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-B42HU2SC.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-Q6C5ZYN5.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-QVYKH24A.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-A227WO6A.js")).registerPrompt],
+  [["explain"], async () => (await import("./cli-explain-NP7YDJCQ.js")).registerExplain],
+  [["adopt"], async () => (await import("./cli-adopt-5EBTBYND.js")).registerAdopt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-T2BGVUCE.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-4R4MGUM7.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-YKZTNKLT.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -3,19 +3,19 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-UICZUVGN.js";
-import "./cli-chunk-3C7MO3A5.js";
-import "./cli-chunk-VW7RH6KJ.js";
+} from "./cli-chunk-GIJFHP6U.js";
+import "./cli-chunk-WEMDCFYS.js";
+import "./cli-chunk-VBKCY6KN.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-LDMDGSFC.js";
-import "./cli-chunk-7FHXPVA6.js";
+} from "./cli-chunk-QI54TGC3.js";
+import "./cli-chunk-DVNYZBVB.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-K76FIR5O.js";
+} from "./cli-chunk-UXZQYFBD.js";
 import {
   listRunIds,
   listing,
@@ -23,7 +23,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-4RLFRJCN.js";
+} from "./cli-chunk-7EPJDDRS.js";
 import {
   LocalStore,
   checkStateDir,
@@ -31,23 +31,23 @@ import {
   isHashedKey,
   pairKey,
   readLockWithJournal
-} from "./cli-chunk-JXFJCRTJ.js";
+} from "./cli-chunk-EP2CLUCA.js";
 import {
   lockPathFor
-} from "./cli-chunk-UN2KQV4D.js";
+} from "./cli-chunk-6UFAMRF2.js";
 import {
   count
-} from "./cli-chunk-ZJOEIDIN.js";
+} from "./cli-chunk-VY32OXR7.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-RNZWODG5.js";
+import "./cli-chunk-PLNGSJXI.js";
 import {
   nameFor
-} from "./cli-chunk-WPBTRU4R.js";
+} from "./cli-chunk-2DDKOKNI.js";
 import {
   visible
-} from "./cli-chunk-KFIGEPQS.js";
+} from "./cli-chunk-FXVKKO2N.js";
 import {
   ConfigError,
   Option,
@@ -63,7 +63,7 @@ import {
   resolveWorkflowPath,
   shortRef,
   stateDirOption
-} from "./cli-chunk-MEFASQUO.js";
+} from "./cli-chunk-E7Q4V3C4.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

@@ -5,10 +5,10 @@ import {
   acceptedBytes,
   pairKey,
   realLockPath
-} from "./cli-chunk-JXFJCRTJ.js";
+} from "./cli-chunk-EP2CLUCA.js";
 import {
   lockPathFor
-} from "./cli-chunk-UN2KQV4D.js";
+} from "./cli-chunk-6UFAMRF2.js";
 import {
   byProviderAndModel,
   componentDigests,
@@ -20,10 +20,10 @@ import {
   requestKey,
   sharedPrefixes,
   withObserved
-} from "./cli-chunk-RNZWODG5.js";
+} from "./cli-chunk-PLNGSJXI.js";
 import {
   lockEntry
-} from "./cli-chunk-KFIGEPQS.js";
+} from "./cli-chunk-FXVKKO2N.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   UsageError,
@@ -31,7 +31,7 @@ import {
   dict,
   plain,
   utf8Text
-} from "./cli-chunk-MEFASQUO.js";
+} from "./cli-chunk-E7Q4V3C4.js";
 
 // src/engine/engine.ts
 import { randomBytes } from "node:crypto";

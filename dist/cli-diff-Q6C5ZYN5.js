@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-K76FIR5O.js";
+import "./cli-chunk-UXZQYFBD.js";
 import {
   planTarget
-} from "./cli-chunk-4RLFRJCN.js";
-import "./cli-chunk-JXFJCRTJ.js";
+} from "./cli-chunk-7EPJDDRS.js";
+import "./cli-chunk-EP2CLUCA.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-UN2KQV4D.js";
+} from "./cli-chunk-6UFAMRF2.js";
 import {
   GRAPH_NODE_LIMIT,
   SCREEN_LINES,
@@ -37,7 +37,7 @@ import {
   waveRange,
   wavesText,
   withoutCallsText
-} from "./cli-chunk-ZJOEIDIN.js";
+} from "./cli-chunk-VY32OXR7.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
@@ -45,14 +45,14 @@ import {
   FILE_HEADERS_ONLY,
   createTwoFilesPatch,
   decidePair
-} from "./cli-chunk-RNZWODG5.js";
+} from "./cli-chunk-PLNGSJXI.js";
 import {
   nameFor
-} from "./cli-chunk-WPBTRU4R.js";
+} from "./cli-chunk-2DDKOKNI.js";
 import {
   lockEntry,
   visible
-} from "./cli-chunk-KFIGEPQS.js";
+} from "./cli-chunk-FXVKKO2N.js";
 import {
   Option,
   PATH_HELP,
@@ -66,7 +66,7 @@ import {
   resolveWorkflowPath,
   splitText,
   stateDirOption
-} from "./cli-chunk-MEFASQUO.js";
+} from "./cli-chunk-E7Q4V3C4.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

@@ -3,24 +3,24 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   issueLines
-} from "./cli-chunk-H5V6VBXM.js";
+} from "./cli-chunk-5QVCFSGU.js";
 import {
   checkWorkflow
-} from "./cli-chunk-7FHXPVA6.js";
+} from "./cli-chunk-DVNYZBVB.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-JXFJCRTJ.js";
-import "./cli-chunk-UN2KQV4D.js";
+} from "./cli-chunk-EP2CLUCA.js";
+import "./cli-chunk-6UFAMRF2.js";
 import {
   count
-} from "./cli-chunk-ZJOEIDIN.js";
+} from "./cli-chunk-VY32OXR7.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-RNZWODG5.js";
-import "./cli-chunk-WPBTRU4R.js";
-import "./cli-chunk-KFIGEPQS.js";
+import "./cli-chunk-PLNGSJXI.js";
+import "./cli-chunk-2DDKOKNI.js";
+import "./cli-chunk-FXVKKO2N.js";
 import {
   ConfigError,
   EXIT,
@@ -33,7 +33,7 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-MEFASQUO.js";
+} from "./cli-chunk-E7Q4V3C4.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -8,19 +8,19 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-VW7RH6KJ.js";
-import "./cli-chunk-LDMDGSFC.js";
-import "./cli-chunk-7FHXPVA6.js";
-import "./cli-chunk-K76FIR5O.js";
-import "./cli-chunk-4RLFRJCN.js";
-import "./cli-chunk-JXFJCRTJ.js";
-import "./cli-chunk-UN2KQV4D.js";
-import "./cli-chunk-ZJOEIDIN.js";
+} from "./cli-chunk-VBKCY6KN.js";
+import "./cli-chunk-QI54TGC3.js";
+import "./cli-chunk-DVNYZBVB.js";
+import "./cli-chunk-UXZQYFBD.js";
+import "./cli-chunk-7EPJDDRS.js";
+import "./cli-chunk-EP2CLUCA.js";
+import "./cli-chunk-6UFAMRF2.js";
+import "./cli-chunk-VY32OXR7.js";
 import "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-RNZWODG5.js";
-import "./cli-chunk-WPBTRU4R.js";
-import "./cli-chunk-KFIGEPQS.js";
-import "./cli-chunk-MEFASQUO.js";
+import "./cli-chunk-PLNGSJXI.js";
+import "./cli-chunk-2DDKOKNI.js";
+import "./cli-chunk-FXVKKO2N.js";
+import "./cli-chunk-E7Q4V3C4.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {

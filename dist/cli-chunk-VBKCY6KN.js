@@ -14,14 +14,14 @@ import {
   limiter,
   lockPath,
   newRunId
-} from "./cli-chunk-LDMDGSFC.js";
+} from "./cli-chunk-QI54TGC3.js";
 import {
   checkWorkflow
-} from "./cli-chunk-7FHXPVA6.js";
+} from "./cli-chunk-DVNYZBVB.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-K76FIR5O.js";
+} from "./cli-chunk-UXZQYFBD.js";
 import {
   RunRecorder,
   estimateOf,
@@ -33,7 +33,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-4RLFRJCN.js";
+} from "./cli-chunk-7EPJDDRS.js";
 import {
   BatchFile,
   LocalStore,
@@ -42,10 +42,10 @@ import {
   checkedStateDir,
   foldJournal,
   openState
-} from "./cli-chunk-JXFJCRTJ.js";
+} from "./cli-chunk-EP2CLUCA.js";
 import {
   lockPathFor
-} from "./cli-chunk-UN2KQV4D.js";
+} from "./cli-chunk-6UFAMRF2.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
@@ -64,13 +64,13 @@ import {
   usd,
   withDependencies,
   workflowRef
-} from "./cli-chunk-RNZWODG5.js";
+} from "./cli-chunk-PLNGSJXI.js";
 import {
   nameFor
-} from "./cli-chunk-WPBTRU4R.js";
+} from "./cli-chunk-2DDKOKNI.js";
 import {
   lockEntry
-} from "./cli-chunk-KFIGEPQS.js";
+} from "./cli-chunk-FXVKKO2N.js";
 import {
   ASSEMBLE,
   ConfigError,
@@ -105,7 +105,7 @@ import {
   sha256Hex,
   stateDirOption,
   writeFileAtomic
-} from "./cli-chunk-MEFASQUO.js";
+} from "./cli-chunk-E7Q4V3C4.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -2090,7 +2090,7 @@ import {
   renameSync,
   rmSync as rmSync6,
   unlinkSync,
-  writeSync
+  writeFileSync as writeFileSync5
 } from "node:fs";
 import { tmpdir as tmpdir5 } from "node:os";
 import path8 from "node:path";
@@ -2941,7 +2941,7 @@ function place(target, content) {
       }
       spare.ino = stat.ino;
       const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
-      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, done);
+      writeFileSync5(fd, bytes);
       ftruncateSync(fd, bytes.length);
     } finally {
       closeSync3(fd);

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-3C7MO3A5.js";
+} from "./cli-chunk-WEMDCFYS.js";
 import {
   AUTO_CONCURRENCY,
   BudgetExceededError,
@@ -18,17 +18,17 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-VW7RH6KJ.js";
+} from "./cli-chunk-VBKCY6KN.js";
 import {
   DEFAULT_CONCURRENCY,
   LockBusyError
-} from "./cli-chunk-LDMDGSFC.js";
+} from "./cli-chunk-QI54TGC3.js";
 import {
   batchCounts,
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-K76FIR5O.js";
+} from "./cli-chunk-UXZQYFBD.js";
 import {
   compareWithRun,
   comparisonText,
@@ -39,20 +39,20 @@ import {
   number,
   planText,
   plural
-} from "./cli-chunk-ZJOEIDIN.js";
+} from "./cli-chunk-VY32OXR7.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
 import {
   asksBeforeRunning,
   parseUsd
-} from "./cli-chunk-RNZWODG5.js";
+} from "./cli-chunk-PLNGSJXI.js";
 import {
   nameFor
-} from "./cli-chunk-WPBTRU4R.js";
+} from "./cli-chunk-2DDKOKNI.js";
 import {
   visible
-} from "./cli-chunk-KFIGEPQS.js";
+} from "./cli-chunk-FXVKKO2N.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -63,7 +63,7 @@ import {
   onlyOption,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-MEFASQUO.js";
+} from "./cli-chunk-E7Q4V3C4.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;

@@ -4,11 +4,11 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-4RLFRJCN.js";
+} from "./cli-chunk-7EPJDDRS.js";
 import {
   openState
-} from "./cli-chunk-JXFJCRTJ.js";
-import "./cli-chunk-UN2KQV4D.js";
+} from "./cli-chunk-EP2CLUCA.js";
+import "./cli-chunk-6UFAMRF2.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
@@ -19,15 +19,15 @@ import {
   plannedComponents,
   renderPrompt,
   requestKey
-} from "./cli-chunk-RNZWODG5.js";
+} from "./cli-chunk-PLNGSJXI.js";
 import {
   nameFor
-} from "./cli-chunk-WPBTRU4R.js";
+} from "./cli-chunk-2DDKOKNI.js";
 import {
   componentsOf,
   lockEntry,
   visible
-} from "./cli-chunk-KFIGEPQS.js";
+} from "./cli-chunk-FXVKKO2N.js";
 import {
   PATH_HELP,
   UsageError,
@@ -38,7 +38,7 @@ import {
   examples,
   shortRef,
   stateDirOption
-} from "./cli-chunk-MEFASQUO.js";
+} from "./cli-chunk-E7Q4V3C4.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -4,20 +4,20 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-4RLFRJCN.js";
+} from "./cli-chunk-7EPJDDRS.js";
 import {
   openState
-} from "./cli-chunk-JXFJCRTJ.js";
-import "./cli-chunk-UN2KQV4D.js";
+} from "./cli-chunk-EP2CLUCA.js";
+import "./cli-chunk-6UFAMRF2.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
 import {
   renderPrompt
-} from "./cli-chunk-RNZWODG5.js";
+} from "./cli-chunk-PLNGSJXI.js";
 import {
   visible
-} from "./cli-chunk-KFIGEPQS.js";
+} from "./cli-chunk-FXVKKO2N.js";
 import {
   Option,
   PATH_HELP,
@@ -26,7 +26,7 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-MEFASQUO.js";
+} from "./cli-chunk-E7Q4V3C4.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

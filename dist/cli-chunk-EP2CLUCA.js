@@ -7,22 +7,23 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-UN2KQV4D.js";
+} from "./cli-chunk-6UFAMRF2.js";
 import {
   sortedObject
-} from "./cli-chunk-RNZWODG5.js";
+} from "./cli-chunk-PLNGSJXI.js";
 import {
   LOCK_VERSION,
   isBatchRecord,
   isRequestEntry,
   joinRequestEntry,
   lockEntry
-} from "./cli-chunk-KFIGEPQS.js";
+} from "./cli-chunk-FXVKKO2N.js";
 import {
   ConfigError,
   InputError,
   OutputFiles,
   UsageError,
+  createNew,
   defaultStateDir,
   dict,
   displayPath,
@@ -45,7 +46,7 @@ import {
   textHashes,
   utf8Text,
   writeFileAtomic
-} from "./cli-chunk-MEFASQUO.js";
+} from "./cli-chunk-E7Q4V3C4.js";
 
 // src/lockfile/journal.ts
 import { closeSync, ftruncateSync, lstatSync, openSync, readFileSync, realpathSync, rmSync, writeSync } from "node:fs";
@@ -454,7 +455,7 @@ import path8 from "node:path";
 
 // src/store/local.ts
 import { spawnSync } from "node:child_process";
-import { closeSync as closeSync3, constants as constants2, existsSync as existsSync2, lstatSync as lstatSync3, mkdirSync as mkdirSync2, openSync as openSync3, readdirSync as readdirSync2, renameSync, rmSync as rmSync2, writeFileSync } from "node:fs";
+import { existsSync as existsSync2, lstatSync as lstatSync3, mkdirSync as mkdirSync2, readdirSync as readdirSync2, renameSync, rmSync as rmSync2, writeFileSync } from "node:fs";
 import path4 from "node:path";
 var HEX64 = /^[0-9a-f]{64}$/;
 var CACHED_BYTES = 32 * 1024 * 1024;
@@ -612,23 +613,12 @@ var LocalStore = class {
   }
   /** Writes `file` unless something is there (false then), a link included; the directory may be gone (prune): it throws. */
   writeNew(file, data2) {
-    let fd;
     try {
-      fd = openSync3(file, constants2.O_WRONLY | constants2.O_CREAT | constants2.O_EXCL | constants2.O_NOFOLLOW, 438);
+      return createNew(file, data2, { flush: false });
     } catch (err) {
-      if (err.code === "EEXIST") return false;
       this.made.delete(path4.dirname(file));
       throw err;
     }
-    try {
-      writeFileSync(fd, data2);
-    } catch (err) {
-      rmSync2(file, { force: true });
-      throw err;
-    } finally {
-      closeSync3(fd);
-    }
-    return true;
   }
   /**
    * Makes the directory a file goes to. The store's own directory was checked with the state
@@ -857,7 +847,7 @@ import { realpathSync as realpathSync3, statSync as statSync2 } from "node:fs";
 import path7 from "node:path";
 
 // src/workspace/reads/follow.ts
-import { closeSync as closeSync4, openSync as openSync4, readFileSync as readFileSync4, readSync, statSync } from "node:fs";
+import { closeSync as closeSync3, openSync as openSync3, readFileSync as readFileSync4, readSync, statSync } from "node:fs";
 import path6 from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -10088,14 +10078,14 @@ function packageMain(manifest) {
 function firstLine(abs) {
   let fd;
   try {
-    fd = openSync4(abs, "r");
+    fd = openSync3(abs, "r");
     const buffer = Buffer.alloc(256);
     const n2 = readSync(fd, buffer, 0, buffer.length, 0);
     return buffer.subarray(0, n2).toString("utf8").split("\n")[0];
   } catch {
     return "";
   } finally {
-    if (fd !== void 0) closeSync4(fd);
+    if (fd !== void 0) closeSync3(fd);
   }
 }
 function interpreterOf(line) {

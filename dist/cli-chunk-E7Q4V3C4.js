@@ -24080,6 +24080,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  writeFileSync,
   writeSync
 } from "node:fs";
 import path4 from "node:path";
@@ -24146,25 +24147,29 @@ function createExclusive(file, data) {
     const code = err.code;
     if (code === "EEXIST") return false;
     if (code !== "EPERM" && code !== "ENOTSUP" && code !== "ENOSYS" && code !== "EXDEV") throw err;
-    let fd;
-    try {
-      fd = openSync(file, "wx");
-    } catch (err2) {
-      if (err2.code === "EEXIST") return false;
-      throw err2;
-    }
-    try {
-      writeAll(fd, data);
-    } catch (err2) {
-      closeSync(fd);
-      rmSync(file, { force: true });
-      throw err2;
-    }
-    closeSync(fd);
-    return true;
+    return createNew(file, data, { flush: true });
   } finally {
     rmSync(tmp, { force: true });
   }
+}
+function createNew(file, data, options) {
+  let fd;
+  try {
+    fd = openSync(file, "wx");
+  } catch (err) {
+    if (err.code === "EEXIST") return false;
+    throw err;
+  }
+  try {
+    if (options.flush) writeAll(fd, data);
+    else writeFileSync(fd, data);
+  } catch (err) {
+    closeSync(fd);
+    rmSync(file, { force: true });
+    throw err;
+  }
+  closeSync(fd);
+  return true;
 }
 function temporaryFor(file) {
   return path4.join(path4.dirname(file), `.${shortName(path4.basename(file))}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
@@ -24651,6 +24656,7 @@ export {
   ownWrite,
   writeFileAtomic,
   createFileExclusive,
+  createNew,
   temporaryFor,
   removeStaleTemporaries,
   readFileNoFollow,

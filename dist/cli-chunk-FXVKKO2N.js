@@ -7,7 +7,7 @@ import {
   isUtf8Name,
   own,
   shownName
-} from "./cli-chunk-MEFASQUO.js";
+} from "./cli-chunk-E7Q4V3C4.js";
 
 // src/report/visible.ts
 function visible(text) {

@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-VW7RH6KJ.js";
+} from "./cli-chunk-VBKCY6KN.js";
 import {
   planTarget
-} from "./cli-chunk-4RLFRJCN.js";
+} from "./cli-chunk-7EPJDDRS.js";
 import {
   checkFails,
   checkText,
@@ -16,13 +16,13 @@ import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-ZJOEIDIN.js";
+} from "./cli-chunk-VY32OXR7.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
 import {
   visible
-} from "./cli-chunk-KFIGEPQS.js";
+} from "./cli-chunk-FXVKKO2N.js";
 import {
   EXIT,
   Option,
@@ -32,7 +32,7 @@ import {
   positiveInt,
   stateDirOption,
   writePieces
-} from "./cli-chunk-MEFASQUO.js";
+} from "./cli-chunk-E7Q4V3C4.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts, setStatus) {

@@ -4,27 +4,27 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acquireRunLock,
   newRunId
-} from "./cli-chunk-LDMDGSFC.js";
+} from "./cli-chunk-QI54TGC3.js";
 import {
   planOpened
-} from "./cli-chunk-4RLFRJCN.js";
+} from "./cli-chunk-7EPJDDRS.js";
 import {
   openState
-} from "./cli-chunk-JXFJCRTJ.js";
+} from "./cli-chunk-EP2CLUCA.js";
 import {
   writeLock
-} from "./cli-chunk-UN2KQV4D.js";
+} from "./cli-chunk-6UFAMRF2.js";
 import {
   onlyPairs,
   plannedComponents
-} from "./cli-chunk-RNZWODG5.js";
+} from "./cli-chunk-PLNGSJXI.js";
 import {
   nameFor
-} from "./cli-chunk-WPBTRU4R.js";
+} from "./cli-chunk-2DDKOKNI.js";
 import {
   emptyLock,
   lockEntry
-} from "./cli-chunk-KFIGEPQS.js";
+} from "./cli-chunk-FXVKKO2N.js";
 import {
   PATH_HELP,
   UsageError,
@@ -34,7 +34,7 @@ import {
   sha256Hex,
   splitText,
   stateDirOption
-} from "./cli-chunk-MEFASQUO.js";
+} from "./cli-chunk-E7Q4V3C4.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

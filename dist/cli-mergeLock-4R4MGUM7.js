@@ -6,20 +6,20 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-UN2KQV4D.js";
+} from "./cli-chunk-6UFAMRF2.js";
 import {
   nameFor
-} from "./cli-chunk-WPBTRU4R.js";
+} from "./cli-chunk-2DDKOKNI.js";
 import {
   LOCK_VERSION,
   componentsOf,
   emptyLock
-} from "./cli-chunk-KFIGEPQS.js";
+} from "./cli-chunk-FXVKKO2N.js";
 import {
   dict,
   examples,
   own
-} from "./cli-chunk-MEFASQUO.js";
+} from "./cli-chunk-E7Q4V3C4.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
