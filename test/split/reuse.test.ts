@@ -7,18 +7,16 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { tempRepo } from "../helpers/fixtures.js";
-import { planOf, runOf } from "../helpers/state.js";
-import { SPLIT_PAGES, SPLIT_PROMPTS, upperSections } from "../helpers/sections.js";
+import { planOf } from "../helpers/state.js";
+import { SPLIT_PAGES, SPLIT_PROMPTS, splitRuns } from "../helpers/sections.js";
 import { pairKey } from "../../src/refs/keys.js";
 
-const asked: string[] = [];
-const upper = upperSections(asked);
+const runs = splitRuns();
 
+/** Runs, and returns the sections the generator was called for. */
 async function run(dir: string) {
-  asked.length = 0;
-  const report = await runOf(dir, { cwd: dir, env: {}, generators: { upper } });
-  expect(report.status).toBe("success");
-  return asked.map((id) => id.slice(id.indexOf("#") + 1, -1));
+  await runs.run(dir);
+  return runs.asked.map((id) => id.slice(id.indexOf("#") + 1, -1));
 }
 const page = (sections: readonly { heading: string; text: string }[]) => sections.map((s) => `## ${s.heading}\n\n${s.text}\n\n`).join("");
 

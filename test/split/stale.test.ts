@@ -7,18 +7,10 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempRepo } from "../helpers/fixtures.js";
-import { planOf, runOf } from "../helpers/state.js";
-import { SPLIT_PAGES, SPLIT_PROMPTS, upperSections } from "../helpers/sections.js";
+import { planOf } from "../helpers/state.js";
+import { SPLIT_PAGES, SPLIT_PROMPTS, splitRuns } from "../helpers/sections.js";
 
-const asked: string[] = [];
-const upper = upperSections(asked);
-
-async function run(dir: string) {
-  asked.length = 0;
-  const report = await runOf(dir, { cwd: dir, env: {}, generators: { upper } });
-  expect(report.status).toBe("success");
-  return report;
-}
+const { asked, run } = splitRuns();
 
 /** The ids the plan names stale. */
 async function staleIds(dir: string): Promise<string[]> {
