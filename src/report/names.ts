@@ -38,7 +38,10 @@ export function nameFor(name: string, medium: Medium): string {
     case "code":
       return inlineCode(line);
     case "cell":
-      return inlineCode(line).replace(/\|/g, "\\|");
+      // A table row is cut at every `|` after an even run of backslashes, code spans included: the
+      // run before a pipe is doubled and the pipe escaped, so the cell ends only where it ends (a
+      // backslash the name has before a pipe is then shown twice; no cell can show it once).
+      return inlineCode(line).replace(/(\\*)\|/g, "$1$1\\|");
     case "html":
       return line.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/@/g, `&#64;${JOIN}`);
     case "mermaid":

@@ -67,6 +67,7 @@ const HOSTILE = [
   "https://example.com",
   "&lt;b&gt;",
   "\\",
+  "\\|",
   '"',
   "$x$",
   "  ",
@@ -199,6 +200,15 @@ describe("names are data in every report", () => {
     expect(nameFor("docs/caf\udce9.md", "code")).toBe("`docs/caf\\xE9.md`");
     // A real character outside the BMP is not such a byte.
     expect(nameFor("docs/\u{1f600}.md", "terminal")).toBe("docs/\u{1f600}.md");
+  });
+
+  it("nameFor: a cell ends only where it ends, whatever backslashes come before a pipe in the name", () => {
+    for (const name of ["a|b", "a\\|b", "a\\\\|b", "\\|", "`\\|`"]) {
+      const row = `| ${nameFor(name, "cell")} | after |`;
+      const cells = structure(`| name | next |\n| --- | --- |\n${row}\n`).tags;
+      expect(cells.td, `${JSON.stringify(name)} as ${row}`).toBe(2);
+      expect(cells.code).toBe(1);
+    }
   });
 
   it("terminal reports: no control, bidi or format character, and no line more than with plain names", { timeout: 120_000 }, () => {
