@@ -18,7 +18,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.stdout.write(`${package_default.version}
 `);
 } else {
-  const { runCli } = await import("./cli-program-OQCNLIII.js");
+  const { runCli } = await import("./cli-program-JJFH3M5X.js");
   process.exitCode = await runCli(argv, {
     stdout: process.stdout,
     stderr: process.stderr,

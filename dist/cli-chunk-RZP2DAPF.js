@@ -19,7 +19,7 @@ function nameFor(name, medium) {
     case "code":
       return inlineCode(line);
     case "cell":
-      return inlineCode(line).replace(/\|/g, "\\|");
+      return inlineCode(line).replace(/(\\*)\|/g, "$1$1\\|");
     case "html":
       return line.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/@/g, `&#64;${JOIN}`);
     case "mermaid":

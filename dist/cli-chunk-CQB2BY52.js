@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   nameFor
-} from "./cli-chunk-2DDKOKNI.js";
+} from "./cli-chunk-RZP2DAPF.js";
 import {
   visible
 } from "./cli-chunk-FXVKKO2N.js";

@@ -21,7 +21,7 @@ import {
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-UXZQYFBD.js";
+} from "./cli-chunk-YKCOEDJA.js";
 import {
   RunRecorder,
   estimateOf,
@@ -67,7 +67,7 @@ import {
 } from "./cli-chunk-PLNGSJXI.js";
 import {
   nameFor
-} from "./cli-chunk-2DDKOKNI.js";
+} from "./cli-chunk-RZP2DAPF.js";
 import {
   lockEntry
 } from "./cli-chunk-FXVKKO2N.js";

@@ -9,7 +9,7 @@ import {
 } from "./cli-chunk-6UFAMRF2.js";
 import {
   nameFor
-} from "./cli-chunk-2DDKOKNI.js";
+} from "./cli-chunk-RZP2DAPF.js";
 import {
   LOCK_VERSION,
   componentsOf,

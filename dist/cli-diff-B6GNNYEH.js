@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-UXZQYFBD.js";
+import "./cli-chunk-YKCOEDJA.js";
 import {
   planTarget
 } from "./cli-chunk-7EPJDDRS.js";
@@ -37,7 +37,7 @@ import {
   waveRange,
   wavesText,
   withoutCallsText
-} from "./cli-chunk-VY32OXR7.js";
+} from "./cli-chunk-VWW5TM7K.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
@@ -48,7 +48,7 @@ import {
 } from "./cli-chunk-PLNGSJXI.js";
 import {
   nameFor
-} from "./cli-chunk-2DDKOKNI.js";
+} from "./cli-chunk-RZP2DAPF.js";
 import {
   lockEntry,
   visible

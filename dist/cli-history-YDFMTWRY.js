@@ -3,9 +3,9 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-GIJFHP6U.js";
-import "./cli-chunk-WEMDCFYS.js";
-import "./cli-chunk-VBKCY6KN.js";
+} from "./cli-chunk-QCJYHMUO.js";
+import "./cli-chunk-ZEF5XQSQ.js";
+import "./cli-chunk-C4NUOOOV.js";
 import {
   LockBusyError,
   acquireRunLocks,
@@ -15,7 +15,7 @@ import "./cli-chunk-DVNYZBVB.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-UXZQYFBD.js";
+} from "./cli-chunk-YKCOEDJA.js";
 import {
   listRunIds,
   listing,
@@ -37,14 +37,14 @@ import {
 } from "./cli-chunk-6UFAMRF2.js";
 import {
   count
-} from "./cli-chunk-VY32OXR7.js";
+} from "./cli-chunk-VWW5TM7K.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
 import "./cli-chunk-PLNGSJXI.js";
 import {
   nameFor
-} from "./cli-chunk-2DDKOKNI.js";
+} from "./cli-chunk-RZP2DAPF.js";
 import {
   visible
 } from "./cli-chunk-FXVKKO2N.js";

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   issueLines
-} from "./cli-chunk-5QVCFSGU.js";
+} from "./cli-chunk-CQB2BY52.js";
 import {
   checkWorkflow
 } from "./cli-chunk-DVNYZBVB.js";
@@ -14,12 +14,12 @@ import {
 import "./cli-chunk-6UFAMRF2.js";
 import {
   count
-} from "./cli-chunk-VY32OXR7.js";
+} from "./cli-chunk-VWW5TM7K.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
 import "./cli-chunk-PLNGSJXI.js";
-import "./cli-chunk-2DDKOKNI.js";
+import "./cli-chunk-RZP2DAPF.js";
 import "./cli-chunk-FXVKKO2N.js";
 import {
   ConfigError,

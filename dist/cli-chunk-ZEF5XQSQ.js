@@ -5,7 +5,7 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-VBKCY6KN.js";
+} from "./cli-chunk-C4NUOOOV.js";
 import {
   planTarget
 } from "./cli-chunk-7EPJDDRS.js";
@@ -16,7 +16,7 @@ import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-VY32OXR7.js";
+} from "./cli-chunk-VWW5TM7K.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";

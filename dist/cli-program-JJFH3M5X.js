@@ -7,15 +7,15 @@ import {
 import {
   SHOWN_PER_FILE,
   issueLines
-} from "./cli-chunk-5QVCFSGU.js";
+} from "./cli-chunk-CQB2BY52.js";
 import {
   count
-} from "./cli-chunk-VY32OXR7.js";
+} from "./cli-chunk-VWW5TM7K.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
 import "./cli-chunk-PLNGSJXI.js";
-import "./cli-chunk-2DDKOKNI.js";
+import "./cli-chunk-RZP2DAPF.js";
 import {
   visible
 } from "./cli-chunk-FXVKKO2N.js";
@@ -35,16 +35,16 @@ import "./cli-chunk-FRV2UMY2.js";
 // src/cli/program.ts
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-GX2LR7HS.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-4RFRVZF2.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-B42HU2SC.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-Q6C5ZYN5.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-QVYKH24A.js")).registerRun],
+  [["validate"], async () => (await import("./cli-validate-IRLWPAJF.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-U2NFMHA4.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-B6GNNYEH.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-MMRCJAWJ.js")).registerRun],
   [["prompt"], async () => (await import("./cli-prompt-A227WO6A.js")).registerPrompt],
-  [["explain"], async () => (await import("./cli-explain-NP7YDJCQ.js")).registerExplain],
-  [["adopt"], async () => (await import("./cli-adopt-5EBTBYND.js")).registerAdopt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-T2BGVUCE.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-4R4MGUM7.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-YKZTNKLT.js")).registerMerge]
+  [["explain"], async () => (await import("./cli-explain-5YZRVQZK.js")).registerExplain],
+  [["adopt"], async () => (await import("./cli-adopt-TXYOBKZJ.js")).registerAdopt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-YDFMTWRY.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-OQRFHTQT.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-SWGBSTUM.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-WEMDCFYS.js";
+} from "./cli-chunk-ZEF5XQSQ.js";
 import {
   AUTO_CONCURRENCY,
   BudgetExceededError,
@@ -18,7 +18,7 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-VBKCY6KN.js";
+} from "./cli-chunk-C4NUOOOV.js";
 import {
   DEFAULT_CONCURRENCY,
   LockBusyError
@@ -28,7 +28,7 @@ import {
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-UXZQYFBD.js";
+} from "./cli-chunk-YKCOEDJA.js";
 import {
   compareWithRun,
   comparisonText,
@@ -39,7 +39,7 @@ import {
   number,
   planText,
   plural
-} from "./cli-chunk-VY32OXR7.js";
+} from "./cli-chunk-VWW5TM7K.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
@@ -49,7 +49,7 @@ import {
 } from "./cli-chunk-PLNGSJXI.js";
 import {
   nameFor
-} from "./cli-chunk-2DDKOKNI.js";
+} from "./cli-chunk-RZP2DAPF.js";
 import {
   visible
 } from "./cli-chunk-FXVKKO2N.js";

@@ -10,13 +10,13 @@ import {
   failureLines,
   failuresOf,
   runNodes
-} from "./cli-chunk-VY32OXR7.js";
+} from "./cli-chunk-VWW5TM7K.js";
 import {
   usd
 } from "./cli-chunk-PLNGSJXI.js";
 import {
   nameFor
-} from "./cli-chunk-2DDKOKNI.js";
+} from "./cli-chunk-RZP2DAPF.js";
 import {
   visible
 } from "./cli-chunk-FXVKKO2N.js";
