@@ -10,6 +10,10 @@ import { limiter } from "../../src/model/limiter.js";
 import { Pacer, type PacerOptions } from "../../src/schedule/pacer.js";
 import type { ProviderLimits } from "../helpers/rateLimits.js";
 import { pacedCall, SimulatedClock, SimulatedProvider, simulateRun } from "./simulated.js";
+import { scaled } from "../helpers/time.js";
+
+/** The same runs in every run of the suite; PAIRFLOW_PROPERTY_SEED tries others. */
+const SEED = Number(process.env.PAIRFLOW_PROPERTY_SEED ?? 20261128);
 
 const MINUTE = 60_000;
 
@@ -58,37 +62,43 @@ describe("a run at the provider's limit", () => {
     }
   }
 
-  it("whatever the limits, costs, latency and concurrency: every call answered, within 1.2x the ideal time, at most one 429 per ten beyond the first calls sent before any answer told the limit", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.record({
-          headers: fc.constantFrom("openai" as const, "anthropic" as const),
-          tokensPerMinute: fc.integer({ min: 5_000, max: 200_000 }),
-          requestsPerMinute: fc.integer({ min: 20, max: 1_000 }),
-          latencyMs: fc.integer({ min: 100, max: 5_000 }),
-          slots: fc.integer({ min: 1, max: 32 }),
-          auto: fc.boolean(),
-          costs: fc.array(fc.record({ input: fc.integer({ min: 10, max: 3_000 }), output: fc.integer({ min: 0, max: 1_000 }) }), {
-            minLength: 1,
-            maxLength: 300,
-            size: "max",
+  // Simulated time, but each step of it waits a turn of the event loop: a worker busy with other
+  // files' processes takes far longer than the 0.2 s this takes alone.
+  it(
+    "whatever the limits, costs, latency and concurrency: every call answered, within 1.2x the ideal time, at most one 429 per ten beyond the first calls sent before any answer told the limit",
+    { timeout: scaled(120_000) },
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.record({
+            headers: fc.constantFrom("openai" as const, "anthropic" as const),
+            tokensPerMinute: fc.integer({ min: 5_000, max: 200_000 }),
+            requestsPerMinute: fc.integer({ min: 20, max: 1_000 }),
+            latencyMs: fc.integer({ min: 100, max: 5_000 }),
+            slots: fc.integer({ min: 1, max: 32 }),
+            auto: fc.boolean(),
+            costs: fc.array(fc.record({ input: fc.integer({ min: 10, max: 3_000 }), output: fc.integer({ min: 0, max: 1_000 }) }), {
+              minLength: 1,
+              maxLength: 300,
+              size: "max",
+            }),
           }),
-        }),
-        async ({ headers, tokensPerMinute, requestsPerMinute, latencyMs, slots, auto, costs }) => {
-          const clock = new SimulatedClock();
-          const limits = { requestsPerMinute, tokensPerMinute, headers };
-          const provider = new SimulatedProvider(clock, limits, latencyMs);
-          const start = auto ? Math.min(4, slots) : slots;
-          const pacer = new Pacer({ clock, concurrency: { cap: slots, start } });
-          const took = await simulateRun(clock, pacer, provider, costs, slots);
-          expect(provider.buckets.counts.accepted).toBe(costs.length);
-          expect(provider.buckets.counts.refused).toBeLessThanOrEqual(start + costs.length / 10);
-          expect(took).toBeLessThanOrEqual(1.2 * ideal(costs, limits, slots, latencyMs) + 2 * latencyMs);
-        },
-      ),
-      { numRuns: 40 },
-    );
-  });
+          async ({ headers, tokensPerMinute, requestsPerMinute, latencyMs, slots, auto, costs }) => {
+            const clock = new SimulatedClock();
+            const limits = { requestsPerMinute, tokensPerMinute, headers };
+            const provider = new SimulatedProvider(clock, limits, latencyMs);
+            const start = auto ? Math.min(4, slots) : slots;
+            const pacer = new Pacer({ clock, concurrency: { cap: slots, start } });
+            const took = await simulateRun(clock, pacer, provider, costs, slots);
+            expect(provider.buckets.counts.accepted).toBe(costs.length);
+            expect(provider.buckets.counts.refused).toBeLessThanOrEqual(start + costs.length / 10);
+            expect(took).toBeLessThanOrEqual(1.2 * ideal(costs, limits, slots, latencyMs) + 2 * latencyMs);
+          },
+        ),
+        { numRuns: 40, seed: SEED },
+      );
+    },
+  );
 
   it("three processes spending one account, each a third of it: every call answered, at most 15 429s per 100", async () => {
     const clock = new SimulatedClock();
