@@ -31,6 +31,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Sandbox, SandboxCommand } from "../model/ports.js";
 import { isInside } from "../config/paths.js";
+import { isUtf8Name, nameBytes, nameText } from "../model/fileName.js";
 
 export const SANDBOX_MODES = ["auto", "required", "off"] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
@@ -162,16 +163,16 @@ export function gitConfigFiles(root: string): string[] {
   const configs = (gitDir: string) => {
     for (const name of ["config", "config.worktree"]) {
       const file = path.join(gitDir, name);
-      if (lstatSync(file, { throwIfNoEntry: false })?.isFile()) found.push(file);
+      if (lstat(file)?.isFile()) found.push(file);
     }
     const modules = path.join(gitDir, "modules");
-    if (lstatSync(modules, { throwIfNoEntry: false })?.isDirectory()) walkModules(modules);
+    if (lstat(modules)?.isDirectory()) walkModules(modules);
   };
   const walkModules = (dir: string) => {
     for (const entry of readdirSafe(dir)) {
-      if (!entry.isDirectory()) continue;
+      if (!entry.directory) continue;
       const sub = path.join(dir, entry.name);
-      if (lstatSync(path.join(sub, "HEAD"), { throwIfNoEntry: false })?.isFile()) configs(sub);
+      if (lstat(path.join(sub, "HEAD"))?.isFile()) configs(sub);
       else walkModules(sub);
     }
   };
@@ -179,8 +180,7 @@ export function gitConfigFiles(root: string): string[] {
   const linked = (file: string) => {
     let gitDir: string;
     try {
-      const text = readFileSync(file, "utf8");
-      const named = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
+      const named = /^gitdir: (.+)$/m.exec(nameText(readFileSync(fsName(file))))?.[1]?.trim();
       if (named === undefined) return;
       gitDir = path.resolve(path.dirname(file), named);
     } catch {
@@ -188,7 +188,7 @@ export function gitConfigFiles(root: string): string[] {
     }
     configs(gitDir);
     try {
-      const common = readFileSync(path.join(gitDir, "commondir"), "utf8").trim();
+      const common = nameText(readFileSync(fsName(path.join(gitDir, "commondir")))).trim();
       if (common !== "") configs(path.resolve(gitDir, common));
     } catch {
       // no common directory
@@ -197,8 +197,8 @@ export function gitConfigFiles(root: string): string[] {
   const walk = (dir: string) => {
     for (const entry of readdirSafe(dir)) {
       const sub = path.join(dir, entry.name);
-      if (entry.name === ".git" && entry.isFile()) linked(sub);
-      if (!entry.isDirectory() || NOT_WALKED.has(entry.name)) continue;
+      if (entry.name === ".git" && entry.file) linked(sub);
+      if (!entry.directory || NOT_WALKED.has(entry.name)) continue;
       if (entry.name === ".git") configs(sub);
       else walk(sub);
     }
@@ -206,7 +206,7 @@ export function gitConfigFiles(root: string): string[] {
   walk(root);
   // The checkout the repository is in, where it is not itself one.
   for (let dir = path.dirname(root); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const git = lstatSync(path.join(dir, ".git"), { throwIfNoEntry: false });
+    const git = lstat(path.join(dir, ".git"));
     if (git?.isDirectory()) configs(path.join(dir, ".git"));
     else if (git?.isFile()) linked(path.join(dir, ".git"));
     if (git) break;
@@ -214,12 +214,29 @@ export function gitConfigFiles(root: string): string[] {
   return [...new Set(found)];
 }
 
-function readdirSafe(dir: string) {
+/**
+ * A directory's entries by their names' text (src/model/fileName.ts): a name that is not UTF-8 (a
+ * submodule's, say, which git allows) is read as its bytes, never as another name.
+ */
+function readdirSafe(dir: string): { name: string; directory: boolean; file: boolean }[] {
   try {
-    return readdirSync(dir, { withFileTypes: true });
+    return readdirSync(fsName(dir), { withFileTypes: true, encoding: "buffer" }).map((entry) => ({
+      name: nameText(entry.name),
+      directory: entry.isDirectory(),
+      file: entry.isFile(),
+    }));
   } catch {
     return [];
   }
+}
+
+function lstat(file: string) {
+  return lstatSync(fsName(file), { throwIfNoEntry: false });
+}
+
+/** A path as the file system calls take it: its text, or its bytes where it names bytes that are not UTF-8. */
+function fsName(file: string): string | Buffer {
+  return isUtf8Name(file) ? file : nameBytes(file);
 }
 
 /** bwrap's arguments, up to the command: everything a confined command sees. */
@@ -292,8 +309,28 @@ export function bubblewrap(bwrap: string, layout: SandboxLayout): Sandbox {
   return {
     name: "bubblewrap",
     layered: layout.layer !== undefined,
-    confine: (command) => confinedArgv(bwrap, layout, command),
+    confine: (command) => spawnable(confinedArgv(bwrap, layout, command)),
   };
+}
+
+/**
+ * A program and arguments as spawn can start them. spawn writes each argument as UTF-8, which
+ * turns a byte that is not (a lone surrogate, see src/model/fileName.ts) into another one: a git
+ * configuration under a submodule named so would be emptied under the wrong name, and shown. Where
+ * an argument names such bytes, a shell makes it from octal escapes and becomes the program, the
+ * arguments that follow the prefix passed on.
+ */
+export function spawnable(argv: readonly string[]): string[] {
+  if (argv.every(isUtf8Name)) return [...argv];
+  const made: string[] = [];
+  const words = argv.map((arg, i) => {
+    if (isUtf8Name(arg)) return `'${arg.replaceAll("'", `'\\''`)}'`;
+    const octal = [...nameBytes(arg)].map((byte) => `\\${byte.toString(8).padStart(3, "0")}`).join("");
+    // A command substitution drops the newlines that end its output: a last character kept, then cut.
+    made.push(`a${i}=$(printf '${octal}.') && a${i}=\${a${i}%.}`);
+    return `"$a${i}"`;
+  });
+  return ["/bin/sh", "-c", `${made.join(" && ")} && exec ${words.join(" ")} "$@"`, "pairflow-sandbox"];
 }
 
 const layers = new Map<string, LayerTools | string>();

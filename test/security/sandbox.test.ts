@@ -3,14 +3,16 @@
  * (a timeout, a cancel, pairflow killed outright) as unconfined commands do. Skipped where
  * bubblewrap does not work; test/security/secrets.test.ts covers the machine without it.
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import { createServer, type AddressInfo } from "node:net";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { bwrapArguments, probeSandbox, runnerDirectories } from "../../src/processes/sandbox.js";
+import { bwrapArguments, gitConfigFiles, probeSandbox, runnerDirectories, spawnable } from "../../src/processes/sandbox.js";
+import { nameBytes, nameText } from "../../src/model/fileName.js";
 import { commandNetwork, type GuardRef } from "../../src/model/workflow.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { CLI } from "../helpers/package.js";
@@ -180,6 +182,35 @@ describe("what the sandbox hides", () => {
     expect(args).toEqual(expect.arrayContaining(["--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-net"]));
     expect(args[args.indexOf("--cap-drop") + 1]).toBe("ALL");
     expect(bwrapArguments({ root: "/r", hide: [] }, { cwd: "/r", readable: [], network: true })).not.toContain("--unshare-net");
+  });
+
+  it("hands a program every argument byte for byte, names that are not UTF-8 included", () => {
+    // Each argument written out by the program, NUL after each: what it was given, as bytes.
+    const names = fc.uint8Array({ minLength: 1, maxLength: 12 }).filter((bytes) => !bytes.includes(0));
+    fc.assert(
+      fc.property(
+        fc.array(names, { minLength: 1, maxLength: 4 }),
+        fc.array(
+          fc.string({ minLength: 1, maxLength: 6 }).filter((s) => !s.includes("\0")),
+          { maxLength: 2 },
+        ),
+        (args, after) => {
+          const texts = args.map((bytes) => nameText(bytes));
+          const argv = spawnable(["/usr/bin/printf", "%s\\0", ...texts]);
+          const out = execFileSync(argv[0]!, [...argv.slice(1), ...after]);
+          const expected = Buffer.concat([...args.map((bytes) => Buffer.from(bytes)), ...after.map((s) => Buffer.from(s))].flatMap((b) => [b, Buffer.of(0)]));
+          expect(out.equals(expected)).toBe(true);
+        },
+      ),
+      { numRuns: 40 },
+    );
+    // A configuration under such a directory is found by its bytes.
+    const repo = mkdtempSync(path.join(tmpdir(), "pairflow-odd-"));
+    const odd = Buffer.concat([Buffer.from(`${repo}/.git/modules/m`), Buffer.of(0xe9)]);
+    mkdirSync(odd, { recursive: true });
+    writeFileSync(Buffer.concat([odd, Buffer.from("/HEAD")]), "ref: refs/heads/main\n");
+    writeFileSync(Buffer.concat([odd, Buffer.from("/config")]), "[core]\n");
+    expect(gitConfigFiles(repo).map((file) => nameBytes(file).toString("latin1"))).toEqual([Buffer.concat([odd, Buffer.from("/config")]).toString("latin1")]);
   });
 });
 
