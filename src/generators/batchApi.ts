@@ -91,9 +91,7 @@ function openaiBatches(call: ProviderCall): BatchApi {
   return {
     async submit(requests, key, onFile, signal) {
       const jsonl = requests.map((r) => JSON.stringify({ custom_id: r.customId, method: "POST", url: "/v1/chat/completions", body: r.body }) + "\n").join("");
-      const form = new FormData();
-      form.append("purpose", "batch");
-      form.append("file", new Blob([jsonl], { type: "application/jsonl" }), `pairflow-${key}.jsonl`);
+      const form = { fields: { purpose: "batch" }, file: { field: "file", name: `pairflow-${key}.jsonl`, type: "application/jsonl", content: jsonl } };
       const file = text(field(await send("POST", `${base}/files`, { form, signal }), "id"));
       if (file === "") throw new GeneratorError("openai: the file upload's answer has no id");
       onFile(file);

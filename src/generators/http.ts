@@ -2,6 +2,7 @@
  * What the LLM providers share: reading their generator_config, and POSTing JSON with retries,
  * backoff and a per-request timeout. Messages never carry the API key or extra header values.
  */
+import { randomBytes } from "node:crypto";
 import { request as httpRequest, validateHeaderName, validateHeaderValue, type IncomingHttpHeaders } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -234,7 +235,7 @@ export interface HttpOptions extends Omit<PostJsonOptions, "body"> {
   /** Sent as JSON; absent: no body. */
   body?: unknown;
   /** Sent as multipart/form-data instead (a file upload). */
-  form?: FormData;
+  form?: Upload;
   /** The response as parsed JSON (default) or as text (a JSONL file). */
   as?: "json" | "text";
   /**
@@ -243,6 +244,33 @@ export interface HttpOptions extends Omit<PostJsonOptions, "body"> {
    * create it twice, so its caller finds out what happened instead.
    */
   retryUnanswered?: boolean;
+}
+
+/** A file upload: its plain fields, then the file. */
+export interface Upload {
+  fields: Record<string, string>;
+  file: { field: string; name: string; type: string; content: string };
+}
+
+/**
+ * An upload as multipart/form-data (RFC 7578), encoded here rather than by fetch's FormData, which
+ * would load fetch's WebAssembly (see exchange). Names and values come from pairflow, never quotes
+ * or line breaks; the boundary is random, and checked against the content.
+ */
+export function multipart(upload: Upload): { type: string; body: Buffer } {
+  let boundary: string;
+  do boundary = `pairflow-${randomBytes(16).toString("hex")}`;
+  while (upload.file.content.includes(boundary) || Object.values(upload.fields).some((value) => value.includes(boundary)));
+  const part = (disposition: string, type?: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n${type ? `Content-Type: ${type}\r\n` : ""}\r\n`;
+  const text = [
+    ...Object.entries(upload.fields).map(([name, value]) => `${part(`name="${name}"`)}${value}\r\n`),
+    part(`name="${upload.file.field}"; filename="${upload.file.name}"`, upload.file.type),
+  ].join("");
+  return {
+    type: `multipart/form-data; boundary=${boundary}`,
+    body: Buffer.concat([Buffer.from(text), Buffer.from(upload.file.content), Buffer.from(`\r\n--${boundary}--\r\n`)]),
+  };
 }
 
 /**
@@ -274,10 +302,9 @@ export async function httpCall(options: HttpOptions): Promise<unknown> {
   }
   let payload: Buffer | undefined;
   if (options.form) {
-    // The multipart encoding fetch would send, with its boundary in the content type.
-    const encoded = new Response(options.form);
-    headers["content-type"] = encoded.headers.get("content-type")!;
-    payload = Buffer.from(await encoded.arrayBuffer());
+    const encoded = multipart(options.form);
+    headers["content-type"] = encoded.type;
+    payload = encoded.body;
   } else if (options.body !== undefined) payload = Buffer.from(JSON.stringify(options.body));
 
   const paced = options.paced;

@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import type { Reason } from "../../src/model/plan.js";
 import { REPO, tempRepo } from "../helpers/fixtures.js";
 import { scaled } from "../helpers/time.js";
+import { startBatchService } from "../helpers/batchProviders.js";
 import { startModelService } from "../helpers/providers.js";
 import { CLI } from "./built.js";
 
@@ -81,6 +82,36 @@ describe.runIf(process.platform === "linux")(`the installed CLI under ulimit -v 
       expect(run.status, run.stdout + run.stderr).toBe(0);
       expect(service.requests).toHaveLength(1);
       expect(readFileSync(path.join(dir, "out/draft.md"), "utf8")).toBe("# Draft\n");
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("sends a wave as a batch job, its file uploaded, and collects its answers", { timeout: scaled(60_000) }, async () => {
+    const service = await startBatchService({ key: "loopback-key", answer: ({ prompt }) => `answer to ${/Write (\w)\./.exec(prompt)?.[1]}\n` });
+    try {
+      const dir = tempRepo({
+        "workflow.yml": [
+          "name: nightly",
+          "rmax: 0",
+          "model: gpt-4o-mini",
+          "generator: openai",
+          `generator_config: {base_url: "${service.openaiUrl}", api_key_env: LOOPBACK_KEY, retries: 0, batch: true}`,
+          "action_pairs:",
+          "  a: {output: out/a.txt}",
+          "  b: {output: out/b.txt}",
+          "",
+        ].join("\n"),
+        "prompts.yml": "a:\n  task: Write a.\nb:\n  task: Write b.\n",
+      });
+      const run = await limited(["run"], dir, { LOOPBACK_KEY: "loopback-key" });
+      expect(run.stderr).not.toMatch(/Wasm|WebAssembly/);
+      expect(run.status, run.stdout + run.stderr).toBe(0);
+      // One upload of both requests, parsed as multipart by the service's own reader.
+      expect(service.submitted.map((s) => s.customId)).toHaveLength(2);
+      expect(service.batches("openai")).toHaveLength(1);
+      expect(readFileSync(path.join(dir, "out/a.txt"), "utf8")).toBe("answer to a\n");
+      expect(readFileSync(path.join(dir, "out/b.txt"), "utf8")).toBe("answer to b\n");
     } finally {
       await service.close();
     }
