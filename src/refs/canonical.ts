@@ -34,6 +34,23 @@ export function canonicalJsonOfBoth(first: Record<string, unknown>, second: Reco
 }
 
 /**
+ * canonicalJson of a mapping whose values are lists of text, from its entries (each key once),
+ * without making the mapping: the workflow's structure, every pair's id with its dependencies.
+ */
+export function canonicalJsonOfTextLists(entries: ReadonlyMap<string, readonly string[]>): string {
+  const keys = [...entries.keys()];
+  sortKeys(keys);
+  let out = "{";
+  for (let i = 0; i < keys.length; i++) {
+    const list = entries.get(keys[i]!)!;
+    out += (i > 0 ? "," : "") + quote(keys[i]!) + ":[";
+    for (let j = 0; j < list.length; j++) out += (j > 0 ? "," : "") + quote(list[j]!);
+    out += "]";
+  }
+  return out + "}";
+}
+
+/**
  * Keys in the order Python sorts them, by code point. JavaScript's default sort compares UTF-16
  * units, which differs only for characters above U+FFFF against U+E000..U+FFFF: without
  * surrogates the two orders agree, and the default sort is many times faster.

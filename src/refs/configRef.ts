@@ -6,7 +6,7 @@
  */
 import type { Pair, Workflow } from "../model/workflow.js";
 import { PyFloat, type CanonicalValue } from "../model/values.js";
-import { canonicalJsonOfBoth, sharedValue } from "./canonical.js";
+import { canonicalJsonOfBoth, canonicalJsonOfTextLists, sharedValue } from "./canonical.js";
 import { dict, dictOf } from "../model/dict.js";
 import { digestOf, sha256Hex } from "./hash.js";
 import type { OwnComponents, PairFiles, Upstream } from "../model/plan.js";
@@ -210,9 +210,10 @@ function isMapping(value: unknown): value is Record<string, unknown> {
 
 /** W_ref: the workflow's structure (its pairs and their dependencies). A saved run is resumed only under the same one. */
 export function workflowRef(workflow: Workflow): string {
-  const structure = dict<string[]>();
-  for (const pair of workflow.pairs.values()) structure[pair.id] = [...pair.requires].sort();
-  return digestOf({ action_pairs: structure });
+  // digestOf({ action_pairs: { [id]: requires, sorted } }), written without making that mapping.
+  const structure = new Map<string, string[]>();
+  for (const pair of workflow.pairs.values()) structure.set(pair.id, [...pair.requires].sort());
+  return sha256Hex(`{"action_pairs":${canonicalJsonOfTextLists(structure)}}`);
 }
 
 /** The mapping with its keys in code unit order, as a dictionary (see src/model/dict.ts). */

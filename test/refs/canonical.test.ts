@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, canonicalJsonOfBoth, sharedValue } from "../../src/refs/canonical.js";
+import { canonicalJson, canonicalJsonOfBoth, canonicalJsonOfTextLists, sharedValue } from "../../src/refs/canonical.js";
 
 /** Python's ensure_ascii escaping, character by character as its json.encoder documents it. */
 function pythonQuote(s: string): string {
@@ -61,6 +61,19 @@ describe("canonical JSON", () => {
     fc.assert(
       fc.property(value, value, (first, second) => {
         expect(canonicalJsonOfBoth(first, second)).toBe(canonicalJson({ ...first, ...second }));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("writes a mapping of lists of text from its entries exactly as the mapping itself", () => {
+    // The workflow's structure (its workflowRef): pair ids with their dependencies.
+    const key = fc.oneof(text, fc.constantFrom("__proto__", "0", "10", "\ud83d\ude00", "\uffff"));
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(key, fc.array(text, { maxLength: 3 })), { selector: ([k]) => k, maxLength: 8 }), (entries) => {
+        const mapping: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+        for (const [k, list] of entries) mapping[k] = list;
+        expect(canonicalJsonOfTextLists(new Map(entries))).toBe(canonicalJson(mapping));
       }),
       { numRuns: 1000 },
     );
