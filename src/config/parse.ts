@@ -134,6 +134,8 @@ export interface SourceFile {
   lines: LineCounter;
   /** The file's value when read by the fast path (yamlFast.ts); doc and lines are then parsed on first use. */
   fastValue?: Record<string, unknown>;
+  /** fastValue is its own plain value (see plainOf). */
+  fastPlain?: boolean;
 }
 
 /**
@@ -154,7 +156,7 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
   const wfFile = readSource(workflowPath, options, issues);
   // Hashable values keep the source's number forms (PyFloat); validators see plain numbers.
   const hashable = ((wfFile ? valueOf(wfFile, issues) : {}) ?? {}) as Record<string, unknown>;
-  const wfValue = plain(hashable);
+  const wfValue = plainOf(hashable, wfFile);
   if (wfFile) validate(workflowValidator(), wfValue, wfFile, issues, reference ? warnings : undefined);
   const wf = isObject(wfValue) ? wfValue : {};
 
@@ -199,7 +201,7 @@ export function parseWorkflow(workflowPath: string, options: ParseOptions): Load
   if (promptsFile) {
     // The reference framework shares one prompts file among workflows: entries of other workflows'
     // pairs are theirs to check, and this workflow ignores them (warned about below).
-    const checked = plain(promptsValue);
+    const checked = plainOf(promptsValue, promptsFile);
     const mine = reference && isObject(checked) ? Object.fromEntries(Object.entries(checked).filter(([key]) => !forNoPair(key))) : checked;
     validate(promptsValidator(), mine, promptsFile, issues, reference ? warnings : undefined);
   }
@@ -556,7 +558,7 @@ export function parseText(text: string, display: string, issues: ConfigIssue[]):
   }
   const fast = fastYamlValue(text, YAML_OPTIONS);
   // The copy js-yaml's values hold is kept, rather than the text as read: one copy, not two.
-  if (fast !== undefined) return lazySource(fast.text, display, fast.value);
+  if (fast !== undefined) return lazySource(fast.text, display, fast.value, fast.plain);
   const { doc, lines } = parsePositioned(text);
   const source: SourceFile = { display, doc, lines };
   const reported = new Set<string>();
@@ -707,11 +709,12 @@ function parsePositioned(text: string): { doc: Document.Parsed; lines: LineCount
 }
 
 /** A file read by the fast path: its positioned document is parsed only if something points into it. */
-function lazySource(text: string, display: string, fastValue: Record<string, unknown>): SourceFile {
+function lazySource(text: string, display: string, fastValue: Record<string, unknown>, fastPlain: boolean): SourceFile {
   let positioned: { doc: Document.Parsed; lines: LineCounter } | undefined;
   return {
     display,
     fastValue,
+    ...(fastPlain ? { fastPlain } : {}),
     get doc() {
       return (positioned ??= parsePositioned(text)).doc;
     },
@@ -808,6 +811,14 @@ function findDuplicateKeys(file: SourceFile): ConfigIssue[] {
     },
   });
   return issues;
+}
+
+/**
+ * plain(value) of a file's value: the value itself when the fast path found nothing in it that
+ * plain() would change, which spares a walk of every mapping and list of a large file.
+ */
+function plainOf(value: unknown, file: SourceFile | undefined): unknown {
+  return file?.fastPlain === true && value === file.fastValue ? value : plain(value);
 }
 
 /** The file's value as plain data; an empty file is an empty mapping. */

@@ -98,10 +98,11 @@ export const fastYaml = { enabled: true };
  * The value of a YAML (or JSON) text whose top level is a mapping, read with the scalar rules of
  * `options` (as given to the `yaml` library's parseDocument); undefined when the fast path declines.
  */
-export function fastYamlValue(text: string, options: Options): { value: Record<string, unknown>; text: string } | undefined {
+export function fastYamlValue(text: string, options: Options): FastValue | undefined {
   if (!fastYaml.enabled || declines(text)) return undefined;
   let value: unknown;
   let copy: string | undefined;
+  madeNonPlain = false;
   try {
     value = jsYaml.load(text, {
       schema: schemaFor(options),
@@ -117,8 +118,23 @@ export function fastYamlValue(text: string, options: Options): { value: Record<s
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
   if (!keysAreText(value)) return undefined;
-  return { value: value as Record<string, unknown>, text: sameText(copy, text) ? copy.slice(0, text.length) : text };
+  return { value: value as Record<string, unknown>, text: sameText(copy, text) ? copy.slice(0, text.length) : text, plain: !madeNonPlain };
 }
+
+/** What the fast path read. */
+export interface FastValue {
+  value: Record<string, unknown>;
+  /** The text, as js-yaml's copy that the values are cut from (see below). */
+  text: string;
+  /**
+   * The value holds no scalar that plain() (src/model/values.ts) would turn into another value (a
+   * float that keeps its source's form, a big integer): it is its own plain value, unwalked.
+   */
+  plain: boolean;
+}
+
+/** Whether the load under way has made a scalar that is not its own plain value. */
+let madeNonPlain = false;
 
 /**
  * Whether js-yaml's copy is the text with its end marks: a newline if the text had none, then a
@@ -202,7 +218,10 @@ function schemaFor(options: Options): JsYamlSchema {
             },
             options,
           );
-          return isScalar(resolved) ? resolved.value : resolved;
+          const value: unknown = isScalar(resolved) ? resolved.value : resolved;
+          // Numbers, text, booleans and null are plain; a PyFloat (an object) or a big integer is not.
+          if (typeof value === "bigint" || (typeof value === "object" && value !== null)) madeNonPlain = true;
+          return value;
         },
       }),
   );
