@@ -642,11 +642,20 @@ function requiresChanges(previous: Record<string, string>, deps: readonly Planne
 }
 
 function sortReasons(reasons: Reason[]): Reason[] {
+  // Most lists are in order already (a new pair's reasons, its dependencies that run): the same
+  // list then, without the objects and the search of the sort below for each pair.
+  let sorted = true;
+  for (let i = 1; i < reasons.length && sorted; i++) sorted = rankOf(reasons[i - 1]!.kind) <= rankOf(reasons[i]!.kind);
+  if (sorted) return reasons;
   return reasons
     .map((r, i) => ({ r, i }))
-    .sort((a, b) => REASON_KINDS.indexOf(a.r.kind) - REASON_KINDS.indexOf(b.r.kind) || a.i - b.i)
+    .sort((a, b) => rankOf(a.r.kind) - rankOf(b.r.kind) || a.i - b.i)
     .map(({ r }) => r);
 }
+
+/** Each reason kind's place in REASON_KINDS: the order reasons are listed in (-1: a kind it does not list). */
+const REASON_RANK = new Map<string, number>(REASON_KINDS.map((kind, i) => [kind, i]));
+const rankOf = (kind: string): number => REASON_RANK.get(kind) ?? -1;
 
 function firstLine(text: string): string {
   const line = text.trim().split("\n")[0] ?? "";
