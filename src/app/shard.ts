@@ -51,6 +51,8 @@ export interface FanOut {
   sync?: (shared: SharedStore, shard: ShardSpec) => SharedSync;
   /** For shards on separate machines: how the fan-out's pinned split reaches them. */
   split?: SplitSync;
+  /** Told as each phase ends ("opened", "planned", ...): where the time goes (PAIRFLOW_TIMING). */
+  onPhase?: (phase: string) => void;
 }
 
 export interface MergeRequest extends RunRequest, FanOut {
@@ -194,6 +196,7 @@ export async function runShard(target: string | undefined, request: ShardRequest
   }
   // Then: what this shard reported in an earlier attempt is not what it will report now.
   shared.started(shard);
+  request.onPhase?.("opened");
   const planned = await planOpened(opened, request);
   await refuseWhatWouldFail(planned, request);
   const shards = await splitOf(shared, planned, shard.count, request, () => shardPlan(planned.plan, shard.count, weigher(opened)), true);
@@ -239,7 +242,9 @@ export async function runShard(target: string | undefined, request: ShardRequest
       },
     },
   };
+  request.onPhase?.("planned");
   const children = childSetup(request, opened.workflow, scoped);
+  request.onPhase?.("sandbox");
   const unconfined = unconfinedWarning(children.state);
   if (unconfined) request.onEvent?.({ type: "warning", message: unconfined });
   // A traced pair's reference can change as it is accepted, and other shards await it by the planned one.
@@ -259,6 +264,7 @@ export async function runShard(target: string | undefined, request: ShardRequest
       request.onEvent?.(event);
     },
   });
+  request.onPhase?.("executed");
   const result: ShardResult = {
     version: 1,
     ...shard,
@@ -275,6 +281,7 @@ export async function runShard(target: string | undefined, request: ShardRequest
     shared.writeOutbox(shard, published(), result);
     await publisher.now();
   }
+  request.onPhase?.("reported");
   return finishedReport(report, children, opened.workflow, pacer);
 }
 
@@ -359,6 +366,7 @@ export async function mergeShards(target: string | undefined, request: MergeRequ
   try {
     // What a killed run journaled goes into the lock file before anything reads it.
     foldJournal(lockPath, displayPath(lockPath, request.cwd));
+    request.onPhase?.("locked");
     return await merge({ ...request, runId }, target);
   } finally {
     release();
@@ -384,6 +392,7 @@ async function merge(request: MergeRequest, target: string | undefined): Promise
   // merge ran), or else the split of the plan as it is now.
   const expected = count === undefined ? [] : await splitOf(shared, before, count, request, () => shardPlan(before.plan, count, weigher(opened)));
   const missing = expected.filter((s) => !results.some((r) => r.index === s.index && r.count === s.count));
+  request.onPhase?.("planned");
 
   // What the shards accepted moves into the repository's store, where every later plan finds it.
   const layered = new ShardStore(opened.store, shared.store);
@@ -396,6 +405,7 @@ async function merge(request: MergeRequest, target: string | undefined): Promise
     opened.store.putRecord(got.record);
   }
 
+  request.onPhase?.("copied");
   const after = await planOpened(openState(target, request), {});
   const reusable = after.plan.pairs.filter((p) => p.action === "skip").map((p) => p.id);
   const scoped: Plan = { ...after.plan, pairs: closure(after.plan, reusable) };
@@ -406,6 +416,7 @@ async function merge(request: MergeRequest, target: string | undefined): Promise
     signal: request.signal,
   });
 
+  request.onPhase?.("folded");
   // Each pair's outcome as its shard reported it, with what the fold did for the rest.
   const byShard = new Map<string, PairOutcome>();
   for (const r of results) for (const o of r.outcomes) byShard.set(o.id, o);
@@ -456,6 +467,7 @@ async function merge(request: MergeRequest, target: string | undefined): Promise
     recorder.record(event);
     request.onEvent?.(event);
   }
+  request.onPhase?.("recorded");
   return { report, missing };
 }
 

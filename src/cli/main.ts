@@ -1,4 +1,5 @@
 import pkg from "../../package.json" with { type: "json" };
+import { startTiming } from "./timing.js";
 
 // A reader that goes away (`pairflow run | head -1`) ends the output, not the run: the run still
 // finishes, records itself and releases its mutex; what it would have printed is dropped.
@@ -10,6 +11,7 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 const argv = process.argv.slice(2);
+startTiming(process.env, argv);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   // What commander prints for it, without loading the commands and everything they use.
   process.stdout.write(`${pkg.version}\n`);

@@ -11,6 +11,7 @@ import { styleFor } from "../report/color.js";
 import { count } from "../report/plan.js";
 import { checkStateDir, EXIT, type CliContext, type Io } from "./context.js";
 import { visible } from "../report/visible.js";
+import { mark } from "./timing.js";
 
 export { EXIT, type Io } from "./context.js";
 
@@ -52,6 +53,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
   // the listing and the suggestions. Each command's help is its own, however many are loaded.
   const given = COMMANDS.find(([names]) => names.includes(argv[0] ?? ""));
   for (const [, load] of given ? [given] : COMMANDS) (await load())(program, context);
+  mark("loaded");
 
   try {
     await program.parseAsync(argv, { from: "user" });

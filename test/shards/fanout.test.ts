@@ -94,7 +94,9 @@ describe("a run fanned out over shards", { timeout: scaled(90_000) }, () => {
 
   it("executes every pair exactly once across three shard processes, and merges into the single run's lock file", async () => {
     const dir = tempRepo(files);
-    const shards = ["1/3", "2/3", "3/3"].map((s) => cli(dir, ["run", "--shard", s, "--concurrency", "2"], { SLEEP: "0.02" }));
+    // Each process also says where its time went.
+    const timing = path.join(dir, "timing.jsonl");
+    const shards = ["1/3", "2/3", "3/3"].map((s) => cli(dir, ["run", "--shard", s, "--concurrency", "2"], { SLEEP: "0.02", PAIRFLOW_TIMING: timing }));
     const ended = await Promise.all(shards.map((s) => s.done));
     for (const e of ended) expect(e.code, e.stderr + e.stdout).toBe(0);
     const log = calls(dir);
@@ -104,10 +106,25 @@ describe("a run fanned out over shards", { timeout: scaled(90_000) }, () => {
     expect(existsSync(path.join(dir, "workflow.lock.json"))).toBe(false);
     expect(existsSync(path.join(dir, "out"))).toBe(false);
 
-    const merged = await cli(dir, ["merge"]).done;
+    const merged = await cli(dir, ["merge"], { PAIRFLOW_TIMING: timing }).done;
     expect(merged.code, merged.stderr + merged.stdout).toBe(0);
     expect(lockPairs(dir)).toEqual(single.lock);
     expect(outputs(dir)).toEqual(single.outputs);
+    // One line a process, its phases in the order they ran, each shard's pairs among them.
+    const timings = readFileSync(timing, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { argv: string[]; marks: [string, number][] });
+    expect(timings.map((t) => t.argv[0])).toEqual(["run", "run", "run", "merge"]);
+    for (const { argv, marks } of timings) {
+      const times = marks.map(([, ms]) => ms);
+      expect(times).toEqual([...times].sort((x, y) => x - y));
+      const phases = marks.map(([name]) => name).filter((name) => !name.startsWith("pair_"));
+      if (argv[0] === "merge") expect(phases).toEqual(["main", "loaded", "locked", "planned", "copied", "folded", "recorded", "exit"]);
+      else expect(phases).toEqual(["main", "loaded", "opened", "planned", "sandbox", "executed", "reported", "exit"]);
+    }
+    const started = timings.flatMap((t) => t.marks.filter(([name]) => name.startsWith("pair_start ")).map(([name]) => name.slice(11)));
+    expect(started.sort()).toEqual(Object.keys(single.lock).sort());
     // After the merge, nothing is left to run.
     const plan = JSON.parse((await cli(dir, ["plan", "--json"]).done).stdout) as { pairs: { action: string }[] };
     expect(plan.pairs.every((p) => p.action === "skip")).toBe(true);

@@ -19,6 +19,7 @@ import { SANDBOX_MODES } from "../../processes/sandbox.js";
 import { DEFAULT_LIMITS, describeLimits, parseLimits } from "../../processes/limits.js";
 import type { CommandLimits } from "../../model/ports.js";
 import { SANDBOX_VARIABLE } from "../../app/sandbox.js";
+import { mark } from "../timing.js";
 
 function usdAmount(value: string): number {
   const usd = parseUsd(value);
@@ -166,7 +167,15 @@ export function registerRun(program: Command, context: CliContext): void {
           if (opts.shard) {
             // --max-cost applies to the shard's own pairs.
             const shard = { shard: opts.shard, sharedDir: opts.sharedStore, fanout: opts.fanout, waitMs: opts.shardWait * 1000 };
-            return runShard(target, { ...request, selection, ...shard, maxCost: opts.maxCost, onPlanned: costs.onPlanned, confirm: costs.confirm });
+            return runShard(target, {
+              ...request,
+              selection,
+              ...shard,
+              maxCost: opts.maxCost,
+              onPlanned: costs.onPlanned,
+              confirm: costs.confirm,
+              onPhase: mark,
+            });
           }
           const report = await runTarget(target, {
             ...request,
@@ -250,6 +259,8 @@ async function drive(
         onWait: (holder) => say(style.yellow(`waiting for run ${holder.runId} (pid ${holder.pid}) to finish; --no-wait fails instead`)),
         onEvent: (event) => {
           if (event.type === "run_start") plan = event.plan;
+          else if (event.type === "pair_start") mark(`pair_start ${event.id}`);
+          else if (event.type === "pair_end") mark(`pair_end ${event.outcome.id}`);
           view.event(event);
         },
         onPacing: (waiting) => view.pacing(waiting),

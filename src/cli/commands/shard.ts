@@ -10,6 +10,7 @@ import { eventLine, runSummary } from "../../report/run.js";
 import { mergeShards } from "../../app/shard.js";
 import { EXIT, examples, PATH_HELP, positiveInt, stateDirOption, type CliContext } from "../context.js";
 import { nameFor } from "../../report/names.js";
+import { mark } from "../timing.js";
 
 export const shardOption = () =>
   new Option("--shard <i/n>", "execute only shard I of N of the plan (see plan --shards); other shards' artifacts are awaited from the shared store").argParser(
@@ -63,6 +64,7 @@ export function registerMerge(program: Command, { io, setStatus }: CliContext): 
         stateDir: opts.stateDir,
         sharedDir: opts.sharedStore,
         fanout: opts.fanout,
+        onPhase: mark,
         onEvent: (event) => {
           if (event.type === "warning") progress.write(eventLine(event, style) + "\n");
         },
