@@ -18,14 +18,13 @@ import { styleFor } from "../report/color.js";
 import type { RunReport, Selection } from "../model/run.js";
 import { planOpened, planTarget, type Planned } from "../app/plan.js";
 import { matrixOf, mergeShards, pinSplit, runShard, shardsOf, type ShardRequest } from "../app/shard.js";
-import { actionsCacheCalls, cacheSplit, cacheSync, fanoutOf } from "../github/fanout.js";
 import type { SplitSync } from "../store/shared.js";
 import type { ShardSpec } from "../model/shard.js";
 import { BudgetExceededError, runTarget, type RunRequest } from "../app/run.js";
 import { interruptible } from "../app/signals.js";
 import { compareWithRun, comparisonMarkdown, estimateHeadline, estimateMarkdown, totalCostText } from "../report/estimate.js";
 import type { PlanEstimate } from "../estimate/estimate.js";
-import { planSummary, publishPlanComment, stampLine, type PublishResult } from "../github/comment.js";
+import type { PublishResult } from "../github/comment.js";
 import { commentLinks, pullRequestOf } from "../github/event.js";
 import { commentMarker, diffMarkdown } from "../report/diffMarkdown.js";
 import { planDiff, type PreparedDiff } from "../app/diff.js";
@@ -34,7 +33,7 @@ import { writeFileAtomic } from "../workspace/files.js";
 import { fenceFor } from "../prompt/render.js";
 import { sha256Hex } from "../refs/hash.js";
 import { keyVariables } from "../app/environment.js";
-import { ActionsCacheStore, scopeFor } from "../github/cache.js";
+import type { ActionsCacheStore } from "../github/cache.js";
 import { openState, snapshotSource } from "../app/state.js";
 import { readInputs, type ActionInputs } from "./inputs.js";
 import { annotateConfigIssues, annotateFailedRun, info, logPlan, repoPath, RunLog, style } from "./log.js";
@@ -44,6 +43,30 @@ import { grouped } from "../model/text.js";
 const GRACE_MS = 5_000;
 /** A step output holds at most 1 MB. */
 const OUTPUT_LIMIT = 1_000_000;
+
+/**
+ * The Actions cache client (with the Azure storage SDK it downloads with) and the pull request
+ * comment's GitHub client are most of the bundle: loaded only by the jobs that use them, so a run
+ * without a cache service or a plan outside a pull request does not compile them at every start
+ * (scripts/build.mjs puts each in a chunk of its own).
+ */
+const cacheModule = () => import("../github/cache.js");
+const fanoutModule = () => import("../github/fanout.js");
+const commentModule = () => import("../github/comment.js");
+
+/**
+ * Whether this job has a cache service, as the cache client decides; where the runner set neither
+ * of the variables the client needs one of, without loading the client.
+ */
+async function cacheAvailable(env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+  if (!env.ACTIONS_CACHE_URL && !env.ACTIONS_RESULTS_URL) return false;
+  return (await cacheModule()).ActionsCacheStore.available();
+}
+
+/** The fan-out a workflow run makes: its id and attempt (src/github/fanout.ts). */
+async function fanoutOf(env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  return (await fanoutModule()).fanoutOf(env);
+}
 
 /**
  * Every output, as it reads when nothing was planned or run: set before anything can fail, so a
@@ -75,9 +98,9 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   try {
     inputs = readInputs(workspace);
     if (inputs.githubToken) core.setSecret(inputs.githubToken);
-    const remote = openCache(inputs, workspace);
+    const remote = await openCache(inputs, workspace);
     // The workflow's state in the cache: one download, before anything is planned.
-    await remote?.open(scopeFor(inputs.workflow, inputs.workingDirectory, workspace, env));
+    if (remote) await remote.open((await cacheModule()).scopeFor(inputs.workflow, inputs.workingDirectory, workspace, env));
     if (inputs.mode === "plan") await plan(inputs, workspace, remote, env);
     else if (inputs.mode === "merge") await merge(inputs, workspace, remote, env);
     else if (inputs.shard) await runShardJob(inputs, inputs.shard, workspace, remote, env);
@@ -97,13 +120,14 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   }
 }
 
-function openCache(inputs: ActionInputs, workspace: string): ActionsCacheStore | undefined {
+async function openCache(inputs: ActionInputs, workspace: string): Promise<ActionsCacheStore | undefined> {
   if (!inputs.cache) return undefined;
-  if (!ActionsCacheStore.available()) {
+  if (!(await cacheAvailable())) {
     core.warning("no GitHub Actions cache service is available to this job (the runner provides none); going on with the local store only");
     return undefined;
   }
   const seconds = (name: string) => (process.env[name] ? Number(process.env[name]) * 1000 : undefined);
+  const { ActionsCacheStore } = await cacheModule();
   return new ActionsCacheStore(inputs.cachePrefix, workspace, (message) => core.warning(message), {
     // A run has content in hand before it counts an artifact; a plan trusts the manifest and downloads no content.
     contentOnLookup: inputs.mode === "run",
@@ -131,9 +155,9 @@ async function plan(inputs: ActionInputs, workspace: string, remote: ActionsCach
   if (inputs.shards !== undefined) {
     const shards = shardsOf(planned, inputs.shards);
     // The split is pinned for the fan-out this plan names: re-run shard jobs and merge jobs take it.
-    const fanout = fanoutOf(env);
+    const fanout = await fanoutOf(env);
     if (fanout !== undefined && shards.length > 0) {
-      await pinSplit(planned, shards, inputs.shards, { fanout, split: splitSync(inputs, workspace, fanout) });
+      await pinSplit(planned, shards, inputs.shards, { fanout, split: await splitSync(inputs, workspace, fanout) });
       core.setOutput("fanout", fanout);
     }
     core.setOutput("matrix", JSON.stringify(matrixOf(shards, shards.length > 0 ? fanout : undefined)));
@@ -149,6 +173,7 @@ async function plan(inputs: ActionInputs, workspace: string, remote: ActionsCach
     await writeSummary(planSummaryMarkdown(result, { extra: cacheLine(inputs, remote), cost: totalCostText(estimate), collapsed: [estimatePart] }));
     return;
   }
+  const { planSummary, publishPlanComment, stampLine } = await commentModule();
   const marker = commentMarker(diff.workflowFile);
   // The same links `pairflow diff --format markdown` makes in this job: its text is the comment's.
   const { commit, summaryUrl } = commentLinks(env, pullRequest.headSha);
@@ -306,12 +331,12 @@ async function run(inputs: ActionInputs, workspace: string, remote: ActionsCache
  * The exchange between this run's shard jobs: Actions cache entries of the fan-out the plan job
  * pinned (input fanout), across the run's attempts; without one, of this workflow run and attempt.
  */
-function fanOut(
+async function fanOut(
   inputs: ActionInputs,
   workspace: string,
   env: NodeJS.ProcessEnv,
-): Pick<ShardRequest, "fanout" | "sync" | "split" | "attempt" | "pullEveryMs" | "pushEveryMs" | "waitMs"> {
-  const fanout = inputs.fanout ?? fanoutOf(env) ?? "local";
+): Promise<Pick<ShardRequest, "fanout" | "sync" | "split" | "attempt" | "pullEveryMs" | "pushEveryMs" | "waitMs">> {
+  const fanout = inputs.fanout ?? (await fanoutOf(env)) ?? "local";
   const seconds = (name: string) => (env[name] ? Number(env[name]) * 1000 : undefined);
   const every = {
     pullEveryMs: seconds("PAIRFLOW_SHARD_PULL_SECONDS"),
@@ -320,18 +345,20 @@ function fanOut(
   };
   // A pinned fan-out spans the run's attempts: reports count only within one attempt.
   const attempt = inputs.fanout !== undefined ? (env.GITHUB_RUN_ATTEMPT ?? "1") : undefined;
-  if (!inputs.cache || !ActionsCacheStore.available()) {
+  if (!inputs.cache || !(await cacheAvailable())) {
     core.warning("shards of one run meet through the GitHub Actions cache, and it is off or not available: each shard sees only its own work");
     return { fanout, attempt, ...every };
   }
+  const { actionsCacheCalls, cacheSync } = await fanoutModule();
   const calls = actionsCacheCalls({ warn: (message) => core.warning(message), retryMs: seconds("PAIRFLOW_CACHE_RETRY_SECONDS") });
-  const split = inputs.fanout !== undefined ? splitSync(inputs, workspace, fanout) : undefined;
+  const split = inputs.fanout !== undefined ? await splitSync(inputs, workspace, fanout) : undefined;
   return { fanout, attempt, sync: cacheSync(calls, inputs.cachePrefix, fanout, workspace), split, ...every };
 }
 
 /** Where a fan-out's pinned split is published: the Actions cache, when the job has it. */
-function splitSync(inputs: ActionInputs, workspace: string, fanout: string): SplitSync | undefined {
-  if (!inputs.cache || !ActionsCacheStore.available()) return undefined;
+async function splitSync(inputs: ActionInputs, workspace: string, fanout: string): Promise<SplitSync | undefined> {
+  if (!inputs.cache || !(await cacheAvailable())) return undefined;
+  const { actionsCacheCalls, cacheSplit } = await fanoutModule();
   const retryMs = process.env.PAIRFLOW_CACHE_RETRY_SECONDS ? Number(process.env.PAIRFLOW_CACHE_RETRY_SECONDS) * 1000 : undefined;
   const calls = actionsCacheCalls({ warn: (message) => core.warning(message), retryMs });
   return cacheSplit(calls, inputs.cachePrefix, fanout, workspace);
@@ -352,7 +379,7 @@ async function runShardJob(
     report = await runShard(inputs.workflow, {
       ...runRequest(inputs, env, remote, interruption, log),
       shard,
-      ...fanOut(inputs, workspace, env),
+      ...(await fanOut(inputs, workspace, env)),
       onPlanned: (p) => {
         maskProviderKeys(p.workflow);
         logPlan(p.plan, cwd);
@@ -379,7 +406,7 @@ async function runShardJob(
 /** Folds the shards into one lock file, one run record, one job summary and one cache snapshot. */
 async function merge(inputs: ActionInputs, workspace: string, remote: ActionsCacheStore | undefined, env: NodeJS.ProcessEnv): Promise<void> {
   const cwd = inputs.workingDirectory;
-  const { report, missing } = await mergeShards(inputs.workflow, { cwd, env, remote, shards: inputs.shards, ...fanOut(inputs, workspace, env) });
+  const { report, missing } = await mergeShards(inputs.workflow, { cwd, env, remote, shards: inputs.shards, ...(await fanOut(inputs, workspace, env)) });
   const opened = openState(inputs.workflow, { cwd, env, remote });
   if (remote) {
     core.startGroup("Saving the workflow's state to the GitHub Actions cache");
