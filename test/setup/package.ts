@@ -15,10 +15,11 @@
  * directory (TMPDIR, which the workers inherit), removed at the end: a run of the suite leaves
  * nothing behind in the machine's /tmp.
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import type { TestProject } from "vitest/node";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
@@ -42,26 +43,29 @@ declare module "vitest" {
   }
 }
 
-const npm = (args: string[], cwd: string) =>
-  execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const npmArgs = (args: string[]) => [...args, "--no-audit", "--no-fund", "--loglevel=error"];
+const npm = (args: string[], cwd: string) => execFileSync("npm", npmArgs(args), { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
-export default function setup(project: TestProject): () => void {
+export default async function setup(project: TestProject): Promise<() => void> {
   const scratch = mkdtempSync(path.join(tmpdir(), "pairflow-suite-"));
   process.env.TMPDIR = scratch;
   const root = mkdtempSync(path.join(scratch, "pairflow-shipped-"));
   const stage = path.join(root, "stage");
-  // What npm would publish from this checkout, less dist/, which comes from the build instead.
-  const [listed] = JSON.parse(npm(["pack", "--dry-run", "--json", "--ignore-scripts"], REPO)) as { files: { path: string }[] }[];
+  // Nothing runs beside this setup: what npm would publish (less dist/, which comes from the build
+  // instead) is listed while the build runs, each taking a core.
+  const [dryRun] = await Promise.all([
+    promisify(execFile)("npm", npmArgs(["pack", "--dry-run", "--json", "--ignore-scripts"]), { cwd: REPO, encoding: "utf8" }),
+    promisify(execFile)(process.execPath, [path.join(REPO, "scripts/build.mjs"), "--outdir", path.join(stage, "dist")], { cwd: REPO }).then(({ stderr }) => {
+      if (stderr) process.stderr.write(stderr);
+    }),
+  ]);
+  const [listed] = JSON.parse(dryRun.stdout) as { files: { path: string }[] }[];
   for (const { path: file } of listed!.files) {
     if (file.startsWith("dist/")) continue;
     mkdirSync(path.dirname(path.join(stage, file)), { recursive: true });
     cpSync(path.join(REPO, file), path.join(stage, file));
   }
   cpSync(path.join(REPO, "action.yml"), path.join(stage, "action.yml"));
-  execFileSync(process.execPath, [path.join(REPO, "scripts/build.mjs"), "--outdir", path.join(stage, "dist")], {
-    cwd: REPO,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
 
   const [packed] = JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", root], stage)) as { filename: string }[];
   const tarball = path.join(root, packed!.filename);
