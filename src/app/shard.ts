@@ -397,16 +397,21 @@ async function merge(request: MergeRequest, target: string | undefined): Promise
   // What the shards accepted moves into the repository's store, where every later plan finds it.
   const layered = new ShardStore(opened.store, shared.store);
   const seen = await planWorkflow(opened.workflow, opened.graph, sharedView(opened, layered), {});
+  // The shards have ended: one view of the shared store serves every pair.
   for (const p of seen.pairs) {
     if (p.action !== "skip" || p.configRef === null) continue;
-    const got = shared.accepted(p.id, p.configRef);
-    if (!got || opened.store.record(p.id, p.configRef)?.status === "accepted") continue;
-    opened.store.putContent(got.content);
-    opened.store.putRecord(got.record);
+    const record = shared.store.record(p.id, p.configRef);
+    if (record?.status !== "accepted" || !record.contentHash || opened.store.record(p.id, p.configRef)?.status === "accepted") continue;
+    const content = shared.store.content(record.contentHash);
+    if (content === undefined) continue;
+    opened.store.putContent(content);
+    opened.store.putRecord(record);
   }
 
   request.onPhase?.("copied");
-  const after = await planOpened(openState(target, request), {});
+  // The state as opened, planned again: its store now holds what was copied, and nothing else it
+  // read (the workflow, the lock file, the output files) has changed since.
+  const after = await planOpened(opened, {});
   const reusable = after.plan.pairs.filter((p) => p.action === "skip").map((p) => p.id);
   const scoped: Plan = { ...after.plan, pairs: closure(after.plan, reusable) };
   const folded = await executePlan(scoped, mergeDeps(after), {
