@@ -134,14 +134,45 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
   // What the output file is: pairflow's own (generated), a person's (human: kept, never
   // overwritten, whatever else changed), or a file pairflow has no record of at all (unknown).
   const output = judgeOutput(view, pair, previous);
-  const unknownOutput: Reason[] =
+  if (pair.piece || output.kind === "human" || output.kind === "unknown") return decideKept(ctx, base, pair, previous, forced, deps, output);
+
+  // No person's edit to keep, and no file of unknown origin: nearly every pair. The same rule as
+  // decideKept's, which the rest would only pass through; kept apart so that this part, run for
+  // every pair, stays small enough to be compiled early.
+  // A dependency that will run has no accepted content yet, so this pair's reference is unknown.
+  const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
+  if (unknown.length > 0) return waiting(ctx, base, pair, previous, forced, deps, unknown, NO_REASONS);
+  const ref = configRef(own, upstreamOf(deps));
+  if (!forced) {
+    const found = acceptedArtifact(view, id, ref, previous, output);
+    const artifact = found instanceof Promise ? await found : found;
+    if (artifact) return decision(base, ref, "skip", [], artifact, undefined, deps);
+  }
+  return toRun(ctx, base, pair, previous, forced, deps, ref, output, NO_REASONS);
+}
+
+const NO_REASONS: readonly Reason[] = Object.freeze([]);
+
+/** decidePair for a piece of a split file, or a pair whose output is a person's or of unknown origin. */
+async function decideKept(
+  ctx: PlanContext,
+  base: DecisionBase,
+  pair: Pair,
+  previous: LockEntry | undefined,
+  forced: Reason | undefined,
+  deps: PlannedPair[],
+  output: JudgedOutput,
+): Promise<PlannedPair> {
+  const { view } = ctx;
+  const { id, own } = base;
+  const unknownOutput: readonly Reason[] =
     output.kind === "unknown"
       ? [
           newReason(
             `${pair.output} exists but pairflow has no record of producing it; running replaces it (to keep it instead, commit the lock file that records it)`,
           ),
         ]
-      : [];
+      : NO_REASONS;
 
   // A person's edit: of the output (kept; carried forward or named stale once its sources change),
   // or of this piece's region of a split file's output (kept as this piece's text likewise).
@@ -174,31 +205,7 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
       );
     if (keptWhole) return stale(keptOutput(base, null, output.hash!, deps));
     if (pieceEdit !== undefined) return stale(keptPiece(base, null, pieceEdit.from, deps));
-    const reasons = [
-      ...(forced ? [forced] : []),
-      ...(previous ? ownChanges(previous, componentsOf(previous), componentDigests(own, { refs: dict(), artifactHashes: dict() })) : [newReason()]),
-      ...unknownOutput,
-      ...unknown.map((d): Reason => ({
-        kind: "upstream",
-        // A dependency new to requires is an edit of this pair's own, as the run will find it.
-        detail:
-          previous && !Object.hasOwn(componentsOf(previous), componentKey({ kind: "upstream", name: d.id }))
-            ? `${d.id} added to requires`
-            : d.action === "run"
-              ? `${d.id} will run`
-              : `${d.id}'s reference is not known yet`,
-        component: { kind: "upstream", name: d.id },
-      })),
-      ...(previous ? requiresChanges(componentsOf(previous), deps, new Set(unknown.map((d) => d.id))) : []),
-    ];
-    // Accepted before at its first attempt: that request is answered again if what runs first
-    // reproduces its content. One accepted at a retry asks its first attempt anew (a rejected
-    // answer is never judged again), so a call is made whatever its dependencies give.
-    const reuse: ReuseForecast | undefined =
-      previous && previous.source === "generated" && previous.attempts <= 1 && !ctx.fresh && pair.fresh !== true
-        ? { kind: "unless", deps: unknown.map((d) => d.id) }
-        : undefined;
-    return decision(base, null, "run", sortReasons(reasons), null, null, undefined, reuse);
+    return waiting(ctx, base, pair, previous, forced, deps, unknown, unknownOutput);
   }
 
   const ref = configRef(own, upstreamOf(deps));
@@ -235,8 +242,64 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
   }
   // Its edit stands for this reference, but what was accepted under it is nowhere to be had.
   if (pieceEdit !== undefined) return keptEdit(pieceEdit);
-  const components = componentDigests(own, upstreamOf(deps));
+  return toRun(ctx, base, pair, previous, forced, deps, ref, output, unknownOutput);
+}
 
+/** A pair that runs because dependencies of it will run (or have no reference yet): its reference is not known. */
+function waiting(
+  ctx: PlanContext,
+  base: DecisionBase,
+  pair: Pair,
+  previous: LockEntry | undefined,
+  forced: Reason | undefined,
+  deps: readonly PlannedPair[],
+  unknown: readonly PlannedPair[],
+  unknownOutput: readonly Reason[],
+): PlannedPair {
+  // Pushed one by one rather than spread from lists: the same reasons in the same order.
+  const reasons: Reason[] = [];
+  if (forced) reasons.push(forced);
+  if (previous) reasons.push(...ownChanges(previous, componentsOf(previous), componentDigests(base.own, { refs: dict(), artifactHashes: dict() })));
+  else reasons.push(newReason());
+  for (const r of unknownOutput) reasons.push(r);
+  for (const d of unknown) {
+    reasons.push({
+      kind: "upstream",
+      // A dependency new to requires is an edit of this pair's own, as the run will find it.
+      detail:
+        previous && !Object.hasOwn(componentsOf(previous), componentKey({ kind: "upstream", name: d.id }))
+          ? `${d.id} added to requires`
+          : d.action === "run"
+            ? `${d.id} will run`
+            : `${d.id}'s reference is not known yet`,
+      component: { kind: "upstream", name: d.id },
+    });
+  }
+  if (previous) reasons.push(...requiresChanges(componentsOf(previous), deps, new Set(unknown.map((d) => d.id))));
+  // Accepted before at its first attempt: that request is answered again if what runs first
+  // reproduces its content. One accepted at a retry asks its first attempt anew (a rejected
+  // answer is never judged again), so a call is made whatever its dependencies give.
+  const reuse: ReuseForecast | undefined =
+    previous && previous.source === "generated" && previous.attempts <= 1 && !ctx.fresh && pair.fresh !== true
+      ? { kind: "unless", deps: unknown.map((d) => d.id) }
+      : undefined;
+  return decision(base, null, "run", sortReasons(reasons), null, null, undefined, reuse);
+}
+
+/** A pair whose reference is known and has no accepted artifact to reuse (or is forced): it runs, with what changed. */
+function toRun(
+  ctx: PlanContext,
+  base: DecisionBase,
+  pair: Pair,
+  previous: LockEntry | undefined,
+  forced: Reason | undefined,
+  deps: PlannedPair[],
+  ref: string,
+  output: JudgedOutput,
+  unknownOutput: readonly Reason[],
+): PlannedPair {
+  const { own } = base;
+  const components = componentDigests(own, upstreamOf(deps));
   const reasons: Reason[] = [];
   if (forced) reasons.push(forced);
   if (previous) {
@@ -248,7 +311,7 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
     reasons.push(newReason());
   }
   reasons.push(...unknownOutput);
-  const last = view.record(id, ref);
+  const last = ctx.view.record(base.id, ref);
   if (last?.status === "rejected") {
     reasons.push({ kind: "rejected", detail: `last attempt rejected${last.feedback ? `: ${firstLine(last.feedback)}` : ""}` });
   }
