@@ -66,7 +66,9 @@ export function estimateOf(opened: Opened, plan: Plan, among?: (id: string) => b
 /** The content a pair's dependents would see: its output file, else the store's copy of its (last) accepted content. */
 export function acceptedContent(opened: Opened, planned: PlannedPair): string | undefined {
   const pair = opened.workflow.pairs.get(planned.id)!;
-  const file = opened.outputs.read(pair);
+  // The plan has looked at every output file already: one it found missing is not read again (a
+  // missing file costs a thrown error each time it is read).
+  const file = opened.outputs.hash(pair) === undefined ? undefined : opened.outputs.read(pair);
   const hash = planned.action === "skip" ? planned.artifact?.contentHash : lockEntry(opened.lock, planned.id)?.contentHash;
   // The file's CRLF line endings (a checkout on Windows) are not what was accepted: a run gives the accepted bytes.
   if (file !== undefined) return ((hash === undefined ? undefined : acceptedBytes(file, hash)) ?? file).toString("utf8");
