@@ -1,7 +1,8 @@
 /**
  * The action with the GitHub Actions cache as its store, run as a runner runs it, against a
  * loopback cache service driven by the real @actions/cache client: one snapshot per run (a
- * manifest and a content pack), restored in one round trip, saved once at the end.
+ * manifest and a content pack), restored in one round trip, saved once at the end. The workflow is
+ * examples/tdd-stack with its model as a shell script (./tddStack.ts).
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -9,12 +10,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readLock } from "../../src/lockfile/lockfile.js";
-import { copyToTempRepo, REPO } from "../helpers/fixtures.js";
+import { tddStack } from "./tddStack.js";
 import { FakeCacheService, type Entry, type Fault, type InProgressAnswer } from "./fakeCacheService.js";
 import { runAction, type ActionResult } from "./runner.js";
 import { scaled } from "../helpers/time.js";
 
-const EXAMPLE = path.join(REPO, "examples/tdd-stack");
 const PAIRS = ["g_test", "g_impl", "g_review"];
 const ids = (result: ActionResult, output: string) => JSON.parse(result.outputs[output]!) as string[];
 const planOf = (result: ActionResult) =>
@@ -36,7 +36,7 @@ function edit(file: string, from: string, to: string): void {
 
 describe("the Actions cache as the artifact store", { timeout: scaled(120_000) }, () => {
   it("saves one snapshot per run, and a fresh workspace restores it in two downloads and executes nothing", async () => {
-    const first = copyToTempRepo(EXAMPLE);
+    const first = tddStack();
     const run1 = await runAction({ workspace: first, cache });
     expect(run1.code).toBe(0);
     expect(ids(run1, "executed")).toEqual(PAIRS);
@@ -56,7 +56,7 @@ describe("the Actions cache as the artifact store", { timeout: scaled(120_000) }
     expect(run1.summary).toContain("0 restored, 3 saved");
 
     // Another job: same commit, empty workspace (no lock file, no outputs, no .pairflow/).
-    const second = copyToTempRepo(EXAMPLE);
+    const second = tddStack();
     cache.calls.length = 0;
     const run2 = await runAction({ workspace: second, cache });
     expect(run2.code).toBe(0);
@@ -73,7 +73,7 @@ describe("the Actions cache as the artifact store", { timeout: scaled(120_000) }
     expect(run2.stdout).toMatch(/restored\s+g_impl from the GitHub Actions cache/);
 
     // A change to one pair: one new snapshot holding every pair, the old artifact of that pair pruned.
-    const third = copyToTempRepo(EXAMPLE);
+    const third = tddStack();
     edit(path.join(third, "prompts.yml"), "Review the implementation against", "Review the implementation versus");
     const run3 = await runAction({ workspace: third, cache });
     expect(ids(run3, "executed")).toEqual(["g_review"]);
@@ -90,7 +90,7 @@ describe("the Actions cache as the artifact store", { timeout: scaled(120_000) }
       [...new Set([...Object.values(newest.artifacts).map((r) => r.contentHash!), ...indexed])].sort(),
     );
 
-    const fourth = copyToTempRepo(EXAMPLE);
+    const fourth = tddStack();
     edit(path.join(fourth, "prompts.yml"), "Review the implementation against", "Review the implementation versus");
     const run4 = await runAction({ workspace: fourth, cache });
     expect(ids(run4, "executed")).toEqual([]);
@@ -98,11 +98,11 @@ describe("the Actions cache as the artifact store", { timeout: scaled(120_000) }
   });
 
   it("treats another job having saved the same pack first as saved", async () => {
-    await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
+    await runAction({ workspace: tddStack(), cache });
     // The manifest goes (evicted, say); the pack of the same contents stays.
     cache.entries.splice(cache.entries.indexOf(cache.states()[0]!), 1);
     cache.calls.length = 0;
-    const again = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
+    const again = await runAction({ workspace: tddStack(), cache });
     expect(again.code).toBe(0);
     expect(ids(again, "executed")).toEqual(PAIRS);
     expect(cache.twirpCalls("CreateCacheEntry")).toHaveLength(2); // the pack, refused with 409; the manifest
@@ -112,12 +112,12 @@ describe("the Actions cache as the artifact store", { timeout: scaled(120_000) }
   });
 
   it("detects content that does not match its hash, warns, runs that pair again, and saves a sound pack", async () => {
-    const first = copyToTempRepo(EXAMPLE);
+    const first = tddStack();
     await runAction({ workspace: first, cache });
     const pack = cache.packs()[0]!;
     pack.blob = tamper(pack.blob!, "class Stack:", "class Stick:");
 
-    const second = copyToTempRepo(EXAMPLE);
+    const second = tddStack();
     const run2 = await runAction({ workspace: second, cache });
     expect(run2.code).toBe(0);
     expect(run2.warnings).toHaveLength(1);
@@ -130,7 +130,7 @@ describe("the Actions cache as the artifact store", { timeout: scaled(120_000) }
     expect(cache.packs()).toHaveLength(2);
     // And stays so: no later job goes back to the damaged key.
     for (let n = 0; n < 2; n++) {
-      const later = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
+      const later = await runAction({ workspace: tddStack(), cache });
       expect(later.warnings).toEqual([]);
       expect(ids(later, "executed")).toEqual([]);
       expect(manifestOf(cache.states().at(-1)!).pack).not.toBe(pack.key.slice("pairflow-pack-".length));
@@ -138,11 +138,11 @@ describe("the Actions cache as the artifact store", { timeout: scaled(120_000) }
   });
 
   it("in plan mode downloads the manifest only and plans exactly what a run will do", async () => {
-    const run1 = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
+    const run1 = await runAction({ workspace: tddStack(), cache });
     const testRef = planOf(run1).pairs[0]!.configRef;
     cache.calls.length = 0;
 
-    const workspace = copyToTempRepo(EXAMPLE);
+    const workspace = tddStack();
     const plan = await runAction({ workspace, cache, with: { mode: "plan" } });
     expect(plan.code).toBe(0);
     expect(cache.downloads()).toBe(1);
@@ -159,8 +159,8 @@ describe("the Actions cache as the artifact store", { timeout: scaled(120_000) }
   });
 
   it("plans a changed prompt with its reasons, as against a lock file, where none is committed", async () => {
-    await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
-    const workspace = copyToTempRepo(EXAMPLE);
+    await runAction({ workspace: tddStack(), cache });
+    const workspace = tddStack();
     edit(path.join(workspace, "prompts.yml"), "task: Implement the Stack class.", "task: Implement the Stack class with a list.");
     const plan = await runAction({ workspace, cache, with: { mode: "plan" } });
     const pairs = planOf(plan).pairs;
@@ -187,10 +187,10 @@ describe("a pack another job is still uploading", { timeout: scaled(120_000) }, 
   it.each(IN_PROGRESS)("counts as saved: this job's manifest is saved, and the next job reuses everything (%s)", async (_, answer) => {
     cache.inProgressAnswer = answer;
     const held = cache.holdUpload(/^pairflow-pack-/);
-    const other = runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
+    const other = runAction({ workspace: tddStack(), cache });
     const pack = await held.arrived;
 
-    const run = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
+    const run = await runAction({ workspace: tddStack(), cache });
     expect(run.code).toBe(0);
     expect(run.warnings).toEqual([]);
     expect(run.summary).toContain("3 saved, 1 already saved by another job");
@@ -204,7 +204,7 @@ describe("a pack another job is still uploading", { timeout: scaled(120_000) }, 
     // The other job's manifest goes (evicted, say): the next job has this one's only.
     cache.entries.splice(cache.entries.indexOf(cache.states().find((e) => e !== mine)!), 1);
     cache.calls.length = 0;
-    const next = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
+    const next = await runAction({ workspace: tddStack(), cache });
     expect(next.warnings).toEqual([]);
     expect(ids(next, "executed")).toEqual([]);
     expect(ids(next, "reused")).toEqual(PAIRS);
@@ -217,16 +217,16 @@ describe("a pack another job is still uploading", { timeout: scaled(120_000) }, 
       cache.inProgressAnswer = answer;
       const held = cache.holdUpload(/^pairflow-pack-/);
       // The other job is lost in the middle of its upload: the pack's key stays taken, never finalized.
-      const other = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, killWhen: held.arrived });
+      const other = await runAction({ workspace: tddStack(), cache, killWhen: held.arrived });
       expect(other.code).not.toBe(0);
       const lost = cache.entries.find((e) => e.key.startsWith("pairflow-pack-"))!;
       expect(lost.finalized).toBe(false);
 
-      const run = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
+      const run = await runAction({ workspace: tddStack(), cache });
       expect(run.warnings).toEqual([]);
       expect(manifestOf(cache.states()[0]!).pack).toBe(lost.key.slice("pairflow-pack-".length));
 
-      const next = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
+      const next = await runAction({ workspace: tddStack(), cache });
       expect(next.code).toBe(0);
       expect(next.warnings).toHaveLength(1);
       expect(next.warnings[0]).toContain(`the GitHub Actions cache has the workflow's state but not its contents (${lost.key}`);
@@ -237,7 +237,7 @@ describe("a pack another job is still uploading", { timeout: scaled(120_000) }, 
 
       // And stays so: no later job goes back to the lost key.
       for (let n = 0; n < 2; n++) {
-        const after = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
+        const after = await runAction({ workspace: tddStack(), cache });
         expect(after.warnings).toEqual([]);
         expect(ids(after, "executed")).toEqual([]);
         expect(ids(after, "reused")).toEqual(PAIRS);
@@ -249,8 +249,8 @@ describe("a pack another job is still uploading", { timeout: scaled(120_000) }, 
 
 describe("when the cache cannot be used, the run goes on with the local store", { timeout: scaled(120_000) }, () => {
   it("a read-only token, as a fork's pull request gets: restores work, the refused save is one warning", async () => {
-    await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, with: { only: "g_test" } });
-    const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, readOnlyToken: true });
+    await runAction({ workspace: tddStack(), cache, with: { only: "g_test" } });
+    const result = await runAction({ workspace: tddStack(), cache, readOnlyToken: true });
     expect(result.code).toBe(0);
     expect(ids(result, "reused")).toEqual(["g_test"]);
     expect(ids(result, "executed")).toEqual(["g_impl", "g_review"]);
@@ -266,10 +266,10 @@ describe("when the cache cannot be used, the run goes on with the local store", 
     ["the runner's cache mode: read", null, { ACTIONS_CACHE_MODE: "read" }],
   ];
   it.each(refusals)("a save refused with %s is reported as denied, once, in the log and the summary", async (_, fault, env) => {
-    await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, with: { only: "g_test" } });
+    await runAction({ workspace: tddStack(), cache, with: { only: "g_test" } });
     const before = cache.twirpCalls("CreateCacheEntry").length;
     cache.fault = fault;
-    const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, env });
+    const result = await runAction({ workspace: tddStack(), cache, env });
     expect(result.code).toBe(0);
     expect(ids(result, "reused")).toEqual(["g_test"]);
     expect(result.warnings).toHaveLength(1);
@@ -281,7 +281,7 @@ describe("when the cache cannot be used, the run goes on with the local store", 
   });
 
   it("no cache service: a warning, and the run succeeds", async () => {
-    const result = await runAction({ workspace: copyToTempRepo(EXAMPLE) });
+    const result = await runAction({ workspace: tddStack() });
     expect(result.code).toBe(0);
     expect(ids(result, "executed")).toEqual(PAIRS);
     expect(result.warnings).toEqual([
@@ -290,7 +290,7 @@ describe("when the cache cannot be used, the run goes on with the local store", 
   });
 
   it("cache: false asks nothing and warns of nothing", async () => {
-    const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, with: { cache: "false" } });
+    const result = await runAction({ workspace: tddStack(), cache, with: { cache: "false" } });
     expect(result.code).toBe(0);
     expect(result.warnings).toEqual([]);
     expect(cache.calls).toEqual([]);

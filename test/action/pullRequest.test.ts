@@ -7,10 +7,10 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runOf } from "../helpers/state.js";
-import { REPO } from "../helpers/fixtures.js";
 import { ACTIONS_BOT, FakeGitHub, REVIEWER } from "../pr/fakeGitHub.js";
 import { cli, commitAll, git, gitRepo } from "../pr/repo.js";
 import { runAction } from "./runner.js";
+import { tddStackSource } from "./tddStack.js";
 import { runCli } from "../../src/cli/program.js";
 import { rerunCauses } from "./comment.js";
 import { expectEveryOutput } from "./outputs.js";
@@ -21,9 +21,9 @@ afterEach(async () => {
   await gh?.stop();
 });
 
-/** A repository whose main branch holds the example with its accepted state, as a team commits it. */
+/** A repository whose main branch holds the example (its model a shell script) with its accepted state, as a team commits it. */
 async function repository(): Promise<{ dir: string; baseSha: string }> {
-  const dir = gitRepo({}, { source: path.join(REPO, "examples/tdd-stack"), into: "flows/tdd" });
+  const dir = gitRepo({}, { source: tddStackSource(), into: "flows/tdd" });
   await runOf(path.join(dir, "flows/tdd"), { cwd: dir });
   const baseSha = commitAll(dir, "accepted state");
   return { dir, baseSha };

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { REPO } from "../helpers/fixtures.js";
+import { tddStackSource } from "./tddStack.js";
 import { FakeGitHub } from "../pr/fakeGitHub.js";
 import { commitAll, git, gitRepo } from "../pr/repo.js";
 import { FakeCacheService } from "./fakeCacheService.js";
@@ -54,7 +54,7 @@ describe("a pull request with no lock file committed and the base's cache warm",
     ["g_review", "Review the implementation against", "Review the implementation versus", ["g_review"]],
   ] as const) {
     it(`plans, comments and runs exactly the same pairs when ${pair}'s prompt changes`, { timeout: scaled(90_000) }, async () => {
-      const dir = gitRepo({ ".gitignore": ".pairflow/\nout/\n*.lock.json\n" }, { source: path.join(REPO, "examples/tdd-stack"), into: "flows/tdd" });
+      const dir = gitRepo({ ".gitignore": ".pairflow/\nout/\n*.lock.json\n" }, { source: tddStackSource(), into: "flows/tdd" });
       const baseSha = git(dir, "rev-parse", "HEAD").trim();
       // main's run keeps the cache warm.
       const onMain = await runAction({ workspace: checkout(dir), cache, with: { path: "flows/tdd" } });

@@ -3,14 +3,12 @@
  * rate limit that lifts within the budget costs a pause, one that outlasts it costs one warning,
  * and the end of the run still tries to save.
  */
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { copyToTempRepo, REPO } from "../helpers/fixtures.js";
+import { tddStack } from "./tddStack.js";
 import { FakeCacheService } from "./fakeCacheService.js";
 import { runAction, type ActionResult } from "./runner.js";
 import { scaled } from "../helpers/time.js";
 
-const EXAMPLE = path.join(REPO, "examples/tdd-stack");
 const PAIRS = ["g_test", "g_impl", "g_review"];
 const ids = (result: ActionResult, output: string) => JSON.parse(result.outputs[output]!) as string[];
 
@@ -24,10 +22,10 @@ afterEach(async () => {
 
 describe("rate limits and server errors are waited out", { timeout: scaled(120_000) }, () => {
   it("a 429 on restoring, with Retry-After: waited out, then restored", async () => {
-    await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
+    await runAction({ workspace: tddStack(), cache });
     cache.calls.length = 0;
     cache.fault = { code: "resource_exhausted", msg: "too many requests", headers: { "retry-after": "1" }, methods: ["GetCacheEntryDownloadURL"], times: 2 };
-    const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache });
+    const result = await runAction({ workspace: tddStack(), cache });
     expect(result.code).toBe(0);
     expect(result.warnings).toEqual([]);
     expect(ids(result, "executed")).toEqual([]);
@@ -36,7 +34,7 @@ describe("rate limits and server errors are waited out", { timeout: scaled(120_0
 
   it("a 429 on restoring that outlasts the budget: one warning, every pair executed, and the end of the run still saves", async () => {
     cache.fault = { code: "resource_exhausted", msg: "too many requests", headers: { "retry-after": "1" }, methods: ["GetCacheEntryDownloadURL"] };
-    const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, env: { PAIRFLOW_CACHE_RETRY_SECONDS: "4" } });
+    const result = await runAction({ workspace: tddStack(), cache, env: { PAIRFLOW_CACHE_RETRY_SECONDS: "4" } });
     expect(result.code).toBe(0);
     expect(ids(result, "executed")).toEqual(PAIRS);
     expect(result.errors).toEqual([]);
@@ -52,7 +50,7 @@ describe("rate limits and server errors are waited out", { timeout: scaled(120_0
 
   it("a 429 on saving that outlasts the budget: one warning naming it, and the run succeeds", async () => {
     cache.fault = { code: "resource_exhausted", msg: "too many requests", headers: { "retry-after": "1" }, methods: ["CreateCacheEntry"] };
-    const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), cache, env: { PAIRFLOW_CACHE_RETRY_SECONDS: "4" } });
+    const result = await runAction({ workspace: tddStack(), cache, env: { PAIRFLOW_CACHE_RETRY_SECONDS: "4" } });
     expect(result.code).toBe(0);
     expect(ids(result, "executed")).toEqual(PAIRS);
     expect(result.warnings).toHaveLength(1);
