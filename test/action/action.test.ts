@@ -11,12 +11,14 @@ import { STEP_SUMMARY_LIMIT } from "../../src/report/summary.js";
 import { copyToTempRepo, REPO, tempRepo } from "../helpers/fixtures.js";
 import { checkMermaid, mermaidBlocks } from "./mermaid.js";
 import { GITHUB_TOKEN, runAction } from "./runner.js";
+import { tddStack } from "./tddStack.js";
 import { expectEveryOutput } from "./outputs.js";
 import { scaled } from "../helpers/time.js";
 
 const EXAMPLE = path.join(REPO, "examples/tdd-stack");
 const NO_CACHE = { cache: "false" };
-const GEN = `process.stdout.write("content of " + process.env.PAIRFLOW_PAIR + "\\n");\n`;
+/** A generator answering "content of <pair>", as a shell line: no process but the shell per call. */
+const GEN = `'echo "content of $PAIRFLOW_PAIR"'`;
 
 describe("a run", () => {
   it("reports the plan, each pair, the outputs and a job summary", async () => {
@@ -47,12 +49,11 @@ describe("a run", () => {
 
   it("fails the step for a failed pair, with an annotation at its entry and its last feedback in the summary", async () => {
     const workspace = tempRepo({
-      "gen.mjs": GEN,
       "workflow.yml": [
         "name: failing",
         "rmax: 1",
         "generator: command",
-        "generator_config: {run: node gen.mjs}",
+        `generator_config: {run: ${GEN}}`,
         "action_pairs:",
         "  good: {}",
         "  bad:",
@@ -94,12 +95,11 @@ describe("a run", () => {
     const failing = (id: string, requires = "") => `  ${id}: {guard: contains, guard_config: {text: "<never>"}${requires ? `, requires: [${requires}]` : ""}}`;
     const lone = Array.from({ length: 12 }, (_, i) => `f${String(i + 1).padStart(2, "0")}`);
     const workspace = tempRepo({
-      "gen.mjs": GEN,
       "workflow.yml": [
         "name: many-failing",
         "rmax: 0",
         "generator: command",
-        "generator_config: {run: node gen.mjs}",
+        `generator_config: {run: ${GEN}}`,
         "action_pairs:",
         ...lone.map((id) => failing(id)),
         failing("root"),
@@ -157,8 +157,7 @@ describe("a run", () => {
 
   it("reads the old input names workflow and concurrency, with a warning to rename them", async () => {
     const workspace = tempRepo({
-      "flows/gen.mjs": GEN,
-      "flows/workflow.yml": "name: renamed\ngenerator: command\ngenerator_config: {run: node gen.mjs}\naction_pairs:\n  a: {}\n",
+      "flows/workflow.yml": `name: renamed\ngenerator: command\ngenerator_config: {run: ${GEN}}\naction_pairs:\n  a: {}\n`,
     });
     const result = await runAction({ workspace, with: { ...NO_CACHE, workflow: "flows", concurrency: "2" } });
     expect(result.code).toBe(0);
@@ -175,7 +174,7 @@ describe("a run", () => {
   });
 
   it("runs only the pairs named by only", async () => {
-    const result = await runAction({ workspace: copyToTempRepo(EXAMPLE), with: { ...NO_CACHE, only: "g_test" } });
+    const result = await runAction({ workspace: tddStack(), with: { ...NO_CACHE, only: "g_test" } });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.outputs.executed!)).toEqual(["g_test"]);
   });
@@ -224,7 +223,7 @@ describe("plan mode", () => {
   });
 
   it("says has-changes exactly when pairflow plan --check exits 3: pairs to run, or a committed output that is stale", async () => {
-    const workspace = copyToTempRepo(EXAMPLE);
+    const workspace = tddStack();
     expect((await runAction({ workspace, with: NO_CACHE })).code).toBe(0);
     const current = await runAction({ workspace, with: { ...NO_CACHE, mode: "plan" } });
     expectEveryOutput(current.outputs, { "to-run": "0", "has-changes": "false", "estimated-cost": "0", executed: "[]", "comment-url": "" });
