@@ -1,7 +1,8 @@
 /**
  * A workflow that uses every built-in guard and every generator: command, and openai and anthropic
  * against a loopback model service. Every pair's first attempt is wrong and its second right, so a
- * run shows each guard both rejecting and accepting: two attempts a pair.
+ * run shows each guard both rejecting and accepting: two attempts a pair. The command generator and
+ * guard are shell scripts: what they test is pairflow's handling of commands, not Node's start.
  */
 import type { ModelRequest } from "../helpers/providers.js";
 
@@ -16,23 +17,18 @@ export function modelAnswer(request: ModelRequest): string {
 /** The workflow's files, for a fresh repository; `services` are the model service's base URLs. */
 export function everyKindFiles(services: { openaiUrl: string; anthropicUrl: string }): Record<string, string> {
   return {
-    "gen.mjs": [
-      "// Answers for the kind named on the command line: wrong on attempt 1, right on attempt 2.",
-      "const kind = process.argv[2];",
-      'const retry = process.env.PAIRFLOW_ATTEMPT !== "1";',
-      "const answers = {",
-      '  json: retry ? \'{"name": "cmd", "n": 1}\' : "{broken",',
-      '  heading: retry ? "# Title\\n\\nbody\\n" : "no heading\\n",',
-      '  words: retry ? "alpha beta gamma\\n" : "alpha only\\n",',
-      "};",
-      "process.stdout.write(answers[kind]);",
+    "gen.sh": [
+      "# Answers for the kind named on the command line: wrong on attempt 1, right on attempt 2.",
+      'if [ "$PAIRFLOW_ATTEMPT" = 1 ]; then',
+      "  case $1 in json) printf '{broken' ;; heading) printf 'no heading\\n' ;; words) printf 'alpha only\\n' ;; esac",
+      "else",
+      "  case $1 in json) printf '{\"name\": \"cmd\", \"n\": 1}' ;; heading) printf '# Title\\n\\nbody\\n' ;; words) printf 'alpha beta gamma\\n' ;; esac",
+      "fi",
       "",
     ].join("\n"),
-    "check.mjs": [
-      "// A command guard: the artifact must mention n.",
-      'import { readFileSync } from "node:fs";',
-      'const text = readFileSync(process.env.PAIRFLOW_ARTIFACT, "utf8");',
-      'if (!text.includes(\'"n"\')) { console.log("no n in the artifact"); process.exit(1); }',
+    "check.sh": [
+      "# A command guard: the artifact must mention n.",
+      'grep -q \'"n"\' "$PAIRFLOW_ARTIFACT" || { echo "no n in the artifact"; exit 1; }',
       "",
     ].join("\n"),
     "schema.yml": "type: object\nrequired: [name, n]\nproperties:\n  n: {type: integer}\n",
@@ -45,9 +41,9 @@ export function everyKindFiles(services: { openaiUrl: string; anthropicUrl: stri
       "model: stand-in",
       "action_pairs:",
       "  by_command:",
-      "    generator_config: {run: node gen.mjs json}",
+      "    generator_config: {run: sh gen.sh json}",
       "    guard: command",
-      "    guard_config: {run: node check.mjs}",
+      "    guard_config: {run: sh check.sh}",
       "    output: out/by_command.json",
       "  by_openai:",
       "    generator: openai",
@@ -65,22 +61,22 @@ export function everyKindFiles(services: { openaiUrl: string; anthropicUrl: stri
       "      schema: {type: object, required: [from], properties: {from: {const: anthropic}}}",
       "    output: out/by_anthropic.json",
       "  schema_file:",
-      "    generator_config: {run: node gen.mjs json}",
+      "    generator_config: {run: sh gen.sh json}",
       "    guard: json_schema",
       "    guard_config: {schema_file: schema.yml}",
       "    output: out/schema_file.json",
       "  regex:",
-      "    generator_config: {run: node gen.mjs heading}",
+      "    generator_config: {run: sh gen.sh heading}",
       "    guard: regex",
       '    guard_config: {pattern: "^# ", flags: m}',
       "    output: out/regex.md",
       "  contains:",
-      "    generator_config: {run: node gen.mjs words}",
+      "    generator_config: {run: sh gen.sh words}",
       "    guard: contains",
       "    guard_config: {text: [alpha, gamma]}",
       "    output: out/contains.txt",
       "  composite:",
-      "    generator_config: {run: node gen.mjs json}",
+      "    generator_config: {run: sh gen.sh json}",
       "    guard: composite",
       "    guard_config: {policy: all_pass}",
       "    guards:",

@@ -73,14 +73,13 @@ describe("concurrency", () => {
       const files = workflow("openai", s.openaiUrl, 60);
       const commands = Array.from(
         { length: 12 },
-        (_, i) => `  c${String(i + 1).padStart(2, "0")}: {generator: command, generator_config: {run: node step.mjs}, output: out/c${i + 1}.txt}`,
+        (_, i) => `  c${String(i + 1).padStart(2, "0")}: {generator: command, generator_config: {run: sh step.sh}, output: out/c${i + 1}.txt}`,
       );
       const dir = tempRepo({
         ...files,
         "workflow.yml": files["workflow.yml"]!.trimEnd() + "\n" + commands.join("\n") + "\n",
         // Each command says when it starts and ends, and takes a while in between.
-        "step.mjs":
-          'import { appendFileSync } from "node:fs";\nappendFileSync(process.env.STEPS, "start\\n");\nawait new Promise((r) => setTimeout(r, 150));\nappendFileSync(process.env.STEPS, "end\\n");\nprocess.stdout.write("done");\n',
+        "step.sh": 'echo start >> "$STEPS"\nsleep 0.15\necho end >> "$STEPS"\nprintf done\n',
       });
       const steps = path.join(dir, "steps.log");
       const most = () => {
