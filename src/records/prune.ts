@@ -10,6 +10,11 @@
  *
  * A run still holding its workflow's lock is never removed. The caller takes the run mutex of the
  * workflows concerned first (src/app/history.ts), so no run of theirs writes while this reads.
+ *
+ * Entries in packs (src/store/pack.ts) go by the same rules: a pack losing some is written again
+ * with the rest (atomically, in its place among the packs), one losing all is removed, and a pack
+ * another process may still be writing (its writer runs, or it changed since the prune began) is
+ * left whole. Request index entries stay, in packs as in files.
  */
 import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmSync, type Stats } from "node:fs";
 import path from "node:path";
@@ -21,6 +26,8 @@ import { readLockWithJournal } from "../lockfile/journal.js";
 import { lockPathFor } from "../lockfile/lockfile.js";
 import { isHashedKey, pairKey } from "../refs/keys.js";
 import { LocalStore } from "../store/local.js";
+import { listPacks, objectLine, PACK_HEADER, readPack, readPackObject, recordLine, requestLine, packWriter, type PackEntry } from "../store/pack.js";
+import { writeFileAtomic } from "../workspace/files.js";
 import { checkStateDir } from "../workspace/stateDir.js";
 import { currentHolder } from "./mutex.js";
 import { listRunIds, outcomesFromTrace, readRun, type RunRecord } from "./read.js";
@@ -176,6 +183,7 @@ export function prune(stateDir: string, options: PruneOptions = {}): PruneResult
   const storeDir = path.join(stateDir, "store");
   const store = new LocalStore(storeDir);
   const records: (PrunedRecord & { file: string })[] = [];
+  const looseRecords = new Map<string, PrunedRecord>();
   let keptRecords = 0;
   const pairsDir = path.join(storeDir, "pairs");
   // Records are kept by store key: a long id's key is shortened, and its record names the whole id.
@@ -196,9 +204,28 @@ export function prune(stateDir: string, options: PruneOptions = {}): PruneResult
         continue;
       }
       records.push({ pair, configRef, bytes: stat.size, file });
+      looseRecords.set(`${dir}/${configRef}`, records.at(-1)!);
+    }
+  }
+  const packs = readPacks(path.join(storeDir, "packs"), startedAt);
+  const packedRecords = new Map<string, PrunedRecord>();
+  for (const pack of packs) {
+    for (const e of pack.entries) {
+      if (e.kind !== "record") continue;
+      const key = `${pairKey(e.record.pair)}/${e.record.configRef}`;
+      if (pack.live || keepRecords.has(key)) {
+        if (e.record.contentHash) keepObjects.add(e.record.contentHash);
+        keptRecords++;
+        continue;
+      }
+      pack.removed = true;
+      const listed = packedRecords.get(key) ?? looseRecords.get(key);
+      if (listed) listed.bytes += e.bytes;
+      else packedRecords.set(key, { pair: e.record.pair, configRef: e.record.configRef, bytes: e.bytes });
     }
   }
   const objects: (PrunedObject & { file: string })[] = [];
+  const looseObjects = new Map<string, PrunedObject>();
   let keptObjects = 0;
   const objectsDir = path.join(storeDir, "objects");
   for (const shard of directories(objectsDir)) {
@@ -212,15 +239,35 @@ export function prune(stateDir: string, options: PruneOptions = {}): PruneResult
         continue;
       }
       objects.push({ hash, bytes: stat.size, file });
+      looseObjects.set(hash, objects.at(-1)!);
+    }
+  }
+  const packedObjects = new Map<string, PrunedObject>();
+  for (const pack of packs) {
+    for (const e of pack.entries) {
+      if (e.kind !== "object") continue;
+      if (pack.live || keepObjects.has(e.hash)) {
+        keptObjects++;
+        continue;
+      }
+      pack.removed = true;
+      const listed = packedObjects.get(e.hash) ?? looseObjects.get(e.hash);
+      if (listed) listed.bytes += e.bytes;
+      else packedObjects.set(e.hash, { hash: e.hash, bytes: e.bytes });
     }
   }
   if (damaged) {
     // Entries a damaged lock file names cannot be told apart: the store stays whole.
-    keptRecords += records.length;
-    keptObjects += objects.length;
+    keptRecords += records.length + packedRecords.size;
+    keptObjects += objects.length + packedObjects.size;
     records.length = 0;
     objects.length = 0;
+    packedRecords.clear();
+    packedObjects.clear();
+    for (const pack of packs) pack.removed = false;
   }
+  const prunedRecords = [...records.map(({ pair, configRef, bytes }) => ({ pair, configRef, bytes })), ...packedRecords.values()];
+  const prunedObjects = [...objects.map(({ hash, bytes }) => ({ hash, bytes })), ...packedObjects.values()];
 
   const prunedRuns = removedRuns.map((run) => ({ runId: run.runId, bytes: treeSize(run.dir) }));
   if (!options.dryRun) {
@@ -228,18 +275,70 @@ export function prune(stateDir: string, options: PruneOptions = {}): PruneResult
     for (const run of removedRuns) if (lstatSync(run.dir, { throwIfNoEntry: false })?.isDirectory()) rmSync(run.dir, { recursive: true, force: true });
     for (const r of records) rmSync(r.file, { force: true });
     for (const o of objects) rmSync(o.file, { force: true });
+    for (const pack of packs) if (pack.removed) rewritePack(pack, keepRecords, keepObjects);
   }
-  const bytes = [...prunedRuns, ...records, ...objects].reduce((sum, e) => sum + e.bytes, 0);
+  const bytes = [...prunedRuns, ...prunedRecords, ...prunedObjects].reduce((sum, e) => sum + e.bytes, 0);
   return {
     dryRun: options.dryRun ?? false,
     runs: prunedRuns,
-    records: records.map(({ pair, configRef, bytes }) => ({ pair, configRef, bytes })),
-    objects: objects.map(({ hash, bytes }) => ({ hash, bytes })),
+    records: prunedRecords,
+    objects: prunedObjects,
     kept: { runs: keptRuns.length, records: keptRecords, objects: keptObjects },
     bytes,
     lockFiles: honoured,
     warnings,
   };
+}
+
+interface ReadPack {
+  file: string;
+  entries: PackEntry[];
+  /** Another process may be writing it still: left whole. */
+  live: boolean;
+  /** Some of its entries are to go. */
+  removed: boolean;
+}
+
+/** The packs of a store, oldest first; a pack directory that is a link is not entered. */
+function readPacks(dir: string, startedAt: number): ReadPack[] {
+  if (!lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
+  const packs: ReadPack[] = [];
+  for (const name of listPacks(dir)) {
+    const file = path.join(dir, name);
+    const stat = fileStat(file);
+    if (!stat) continue;
+    const writer = packWriter(name);
+    const live = stat.mtimeMs >= startedAt || (writer !== undefined && writer !== process.pid && alive(writer));
+    packs.push({ file, entries: readPack(file), live, removed: false });
+  }
+  return packs;
+}
+
+/**
+ * Writes a pack again with the entries that stay, in their order, in its place (a reader finds
+ * the old pack or the new, whole); removes it when none do.
+ */
+function rewritePack(pack: ReadPack, keepRecords: ReadonlySet<string>, keepObjects: ReadonlySet<string>): void {
+  const parts: Buffer[] = [];
+  for (const e of pack.entries) {
+    if (e.kind === "record" && keepRecords.has(`${pairKey(e.record.pair)}/${e.record.configRef}`)) parts.push(Buffer.from(recordLine(e.record), "utf8"));
+    else if (e.kind === "request") parts.push(Buffer.from(requestLine(e.key, e.entries), "utf8"));
+    else if (e.kind === "object" && keepObjects.has(e.hash)) {
+      const data = readPackObject(pack.file, e.offset, e.bytes);
+      if (data !== undefined) parts.push(Buffer.from(objectLine(e.hash, e.bytes), "utf8"), data, Buffer.from("\n", "utf8"));
+    }
+  }
+  if (parts.length === 0) rmSync(pack.file, { force: true });
+  else writeFileAtomic(pack.file, Buffer.concat([Buffer.from(PACK_HEADER, "utf8"), ...parts]));
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 function workflowOf(run: RunRecord): string | undefined {

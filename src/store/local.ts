@@ -6,6 +6,12 @@
  *   store/pairs/<pair id>/<configRef>.json record (instance ids percent-encoded, long ones shortened: pairKey)
  *   store/requests/<key[0..2]>/<key>.json  what pairflow's generators returned for a request, and
  *                                          the guards' verdicts on it (src/refs/request.ts)
+ *   store/packs/<name>.pack                any of the three, many to a file (src/store/pack.ts)
+ *
+ * An invocation that writes few entries writes each to a file of its own; one that writes many (a
+ * run of many pairs) writes the rest to a pack of its own, one append an entry, which spares the
+ * file system a new file (and a directory) a pair. An entry a pack holds is written to a pack
+ * again, so that the newest always wins. Both layouts are read.
  *
  * Writes are content-addressed, so two writers of the same artifact agree; a file that exists is
  * replaced atomically, a new one written in place. They are not flushed to disk one by one (a run
@@ -23,14 +29,26 @@ import { isRequestEntry, joinRequestEntry, type RequestEntry, type StoreRecord }
 import { pairKey } from "../refs/keys.js";
 import { createNew, ownWrite, readFileNoFollow, temporaryFor } from "../workspace/files.js";
 import { makeRealDirIn, makeRealDirs, StateLinkError } from "../workspace/stateDir.js";
+import { listPacks, objectLine, PackWriter, readPack, readPackObject, recordLine, requestLine } from "./pack.js";
 
 const HEX64 = /^[0-9a-f]{64}$/;
+const NEWLINE = Buffer.from("\n", "utf8");
 
 /** How much content a store keeps in memory for reading again (see LocalStore.cached). */
 const CACHED_BYTES = 32 * 1024 * 1024;
 
 /** Artifacts kept per request: a retry that asks again adds one; a guard that keeps rejecting does not grow it for ever. */
 export const MAX_REQUEST_ENTRIES = 8;
+
+/** Entries an invocation writes to files of their own before it writes the rest to a pack. */
+export const PACK_AFTER = 64;
+
+/** What the store's packs hold, newest entry of each kind and key. */
+interface PackIndex {
+  objects: Map<string, { file: string; offset: number; bytes: number }>;
+  records: Map<string, Map<string, StoreRecord>>;
+  requests: Map<string, { file: string; entries: RequestEntry[] }>;
+}
 
 export class LocalStore implements ArtifactStore {
   /** Content hashes found whole in this invocation: each object is read and verified at most once. */
@@ -48,10 +66,24 @@ export class LocalStore implements ArtifactStore {
   /** Request index files git tracks (committed, so brought by a checkout rather than written by a run): read once. */
   private tracked: Set<string> | undefined;
 
-  /** `warn` is told once when request index entries that git tracks are ignored. */
+  /** The packs' entries, read when first asked for, and this invocation's own added as they are written. */
+  private packed: PackIndex | undefined;
+  /** The pack this invocation writes to, once it writes to one. */
+  private pack: PackWriter | undefined;
+  /** Entries written so far (see PACK_AFTER). */
+  private writes = 0;
+  /** Files of the older layout found missing: asked again, a file this invocation did not write is still a miss. */
+  private readonly missing = new Set<string>();
+
+  /**
+   * `warn` is told once when request index entries that git tracks are ignored. `packAfter`: entries
+   * written to files of their own before the rest go to a pack (default PACK_AFTER). `shared`: other
+   * processes write here while this one reads, and each looks for the others' entries as they come
+   * (the store of a fan-out's shards): every entry a file of its own, and every lookup made afresh.
+   */
   constructor(
     readonly dir: string,
-    private readonly options: { warn?: (message: string) => void } = {},
+    private readonly options: { warn?: (message: string) => void; packAfter?: number; shared?: boolean } = {},
   ) {}
 
   /** Content hashes of the accepted artifacts this store holds for a pair that pairflow generated, under any reference. */
@@ -62,8 +94,10 @@ export class LocalStore implements ArtifactStore {
     const key = pairKey(pair);
     const dir = path.join(this.dir, "pairs", key);
     const names = !key.includes("/") && !key.startsWith(".") && lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(dir) : [];
-    for (const name of names) {
-      const rec = name.endsWith(".json") ? this.record(pair, name.slice(0, -".json".length)) : undefined;
+    const refs = new Set(names.flatMap((name) => (name.endsWith(".json") ? [name.slice(0, -".json".length)] : [])));
+    for (const ref of this.packs().records.get(pair)?.keys() ?? []) refs.add(ref);
+    for (const ref of refs) {
+      const rec = this.record(pair, ref);
       if (rec?.status === "accepted" && rec.source !== "human" && rec.contentHash) hashes.add(rec.contentHash);
     }
     this.generated.set(pair, hashes);
@@ -77,7 +111,9 @@ export class LocalStore implements ArtifactStore {
 
   record(pair: string, configRef: string): StoreRecord | undefined {
     const file = this.recordPath(pair, configRef);
-    if (!existsSync(file)) return undefined;
+    const packed = this.packs().records.get(pair)?.get(configRef);
+    if (packed) return packed;
+    if (!this.exists(file)) return undefined;
     try {
       const rec = JSON.parse(readFileNoFollow(file).toString("utf8")) as StoreRecord;
       return rec.pair === pair && rec.configRef === configRef ? rec : undefined;
@@ -97,10 +133,19 @@ export class LocalStore implements ArtifactStore {
     const known = this.cached.get(hash);
     if (known) return known;
     if (!HEX64.test(hash)) return undefined;
+    const packed = this.packs().objects.get(hash);
+    if (packed) {
+      const data = readPackObject(packed.file, packed.offset, packed.bytes);
+      if (data !== undefined && sha256Hex(data) === hash) {
+        this.verified.add(hash);
+        this.remember(hash, data);
+        return data;
+      }
+    }
     const file = this.objectPath(hash);
     // Looked up first: a plan asks once per skipped pair, mostly for content the store does not
     // hold, and a read that fails costs ten times the lookup (it makes an error to throw).
-    if (!existsSync(file)) return undefined;
+    if (!this.exists(file)) return undefined;
     let data: Buffer;
     try {
       data = readFileNoFollow(file);
@@ -130,7 +175,7 @@ export class LocalStore implements ArtifactStore {
   putContent(data: Buffer | string): string {
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     const hash = sha256Hex(bytes);
-    if (!this.verified.has(hash) && this.content(hash) === undefined) this.write(this.objectPath(hash), bytes);
+    if (!this.verified.has(hash) && this.content(hash) === undefined) this.writeObject(hash, bytes);
     this.verified.add(hash);
     // A copy: the caller's buffer is the caller's to change.
     if (!this.cached.has(hash)) this.remember(hash, Buffer.from(bytes));
@@ -145,14 +190,23 @@ export class LocalStore implements ArtifactStore {
     if (rec.status === "rejected" && this.accepted(rec.pair, rec.configRef)) return;
     if (rec.status === "accepted" && rec.source === "human") return;
     if (rec.status === "accepted" && rec.contentHash) this.generated.get(rec.pair)?.add(rec.contentHash);
-    this.write(this.recordPath(rec.pair, rec.configRef), JSON.stringify(rec, null, 2) + "\n");
+    const file = this.recordPath(rec.pair, rec.configRef);
+    const packs = this.packs();
+    const byPair = packs.records.get(rec.pair);
+    if (this.toPack(byPair?.has(rec.configRef) ?? false)) {
+      this.append(file, Buffer.from(recordLine(rec), "utf8"));
+      if (byPair) byPair.set(rec.configRef, rec);
+      else packs.records.set(rec.pair, new Map([[rec.configRef, rec]]));
+    } else this.write(file, JSON.stringify(rec, null, 2) + "\n");
   }
 
   /** What pairflow's generators returned for this request, newest first; a damaged file reads as none. */
   requests(key: string): RequestEntry[] {
     if (!HEX64.test(key)) return [];
+    const packed = this.packs().requests.get(key);
+    if (packed) return this.trackedRequests().has(packed.file) ? [] : packed.entries.map((e) => ({ ...e }));
     const file = this.requestPath(key);
-    if (!existsSync(file) || this.trackedRequests().has(file)) return [];
+    if (!this.exists(file) || this.trackedRequests().has(file)) return [];
     try {
       const value = JSON.parse(readFileNoFollow(file).toString("utf8")) as { key?: unknown; entries?: unknown };
       if (value.key !== key || !Array.isArray(value.entries)) return [];
@@ -174,7 +228,88 @@ export class LocalStore implements ArtifactStore {
     else {
       entries[known] = joinRequestEntry(entries[known]!, entry);
     }
-    this.write(this.requestPath(key), JSON.stringify({ key, entries: entries.slice(0, MAX_REQUEST_ENTRIES) }) + "\n");
+    const kept = entries.slice(0, MAX_REQUEST_ENTRIES);
+    const file = this.requestPath(key);
+    const packs = this.packs();
+    if (this.toPack(packs.requests.has(key))) {
+      this.append(file, Buffer.from(requestLine(key, kept), "utf8"));
+      packs.requests.set(key, { file: this.pack!.file, entries: kept });
+    } else this.write(file, JSON.stringify({ key, entries: kept }) + "\n");
+  }
+
+  /** Closes the pack this invocation writes to; a later write starts another. */
+  close(): void {
+    this.pack?.close();
+    this.pack = undefined;
+  }
+
+  /** Whether an entry goes to a pack: one a pack holds always does (the newest wins), the others once PACK_AFTER are written. */
+  private toPack(inPack: boolean): boolean {
+    this.writes++;
+    if (this.options.shared) return inPack;
+    return inPack || this.pack !== undefined || this.writes > (this.options.packAfter ?? PACK_AFTER);
+  }
+
+  private writeObject(hash: string, bytes: Uint8Array): void {
+    const file = this.objectPath(hash);
+    if (!this.toPack(false)) return this.write(file, bytes);
+    const line = Buffer.from(objectLine(hash, bytes.length), "utf8");
+    const at = this.append(file, Buffer.concat([line, bytes, NEWLINE]));
+    this.packs().objects.set(hash, { file: this.pack!.file, offset: at + line.length, bytes: bytes.length });
+  }
+
+  /**
+   * Appends one entry to this invocation's pack, made (one directory check) on the first. A write
+   * that fails leaves the pack to its torn end: the next entry starts another pack.
+   */
+  private append(file: string, bytes: Buffer): number {
+    return ownWrite(file, () => {
+      if (this.pack === undefined) {
+        const dir = path.join(this.dir, "packs");
+        if (!this.made.has(dir)) this.makeDir(dir);
+        try {
+          this.pack = PackWriter.create(dir);
+        } catch (err) {
+          this.made.delete(dir);
+          throw err;
+        }
+      }
+      try {
+        return this.pack.append(bytes);
+      } catch (err) {
+        this.close();
+        throw err;
+      }
+    });
+  }
+
+  /** The packs' entries, every pack read in order on the first call: a later pack's entry replaces an earlier one's. */
+  private packs(): PackIndex {
+    if (this.packed) return this.packed;
+    const index: PackIndex = { objects: new Map(), records: new Map(), requests: new Map() };
+    const dir = path.join(this.dir, "packs");
+    // Never read through a link (src/workspace/stateDir.ts): a pack directory that is one is not read.
+    const names = lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? listPacks(dir) : [];
+    for (const name of names) {
+      const file = path.join(dir, name);
+      for (const e of readPack(file)) {
+        if (e.kind === "object") index.objects.set(e.hash, { file, offset: e.offset, bytes: e.bytes });
+        else if (e.kind === "record") {
+          const byPair = index.records.get(e.record.pair);
+          if (byPair) byPair.set(e.record.configRef, e.record);
+          else index.records.set(e.record.pair, new Map([[e.record.configRef, e.record]]));
+        } else index.requests.set(e.key, { file, entries: e.entries });
+      }
+    }
+    return (this.packed = index);
+  }
+
+  /** Whether a file of the older layout is there; one found missing is not looked up again unless this invocation writes it. */
+  private exists(file: string): boolean {
+    if (this.missing.has(file)) return false;
+    if (existsSync(file)) return true;
+    if (!this.options.shared) this.missing.add(file);
+    return false;
   }
 
   /**
@@ -182,6 +317,7 @@ export class LocalStore implements ArtifactStore {
    * theirs so that a killed writer's leftovers are found the same way) but not flushed: see above.
    */
   private write(file: string, data: string | Uint8Array): void {
+    this.missing.delete(file);
     ownWrite(file, () => this.writeOnce(file, data));
   }
 
@@ -246,7 +382,7 @@ export class LocalStore implements ArtifactStore {
   private trackedRequests(): Set<string> {
     if (this.tracked) return this.tracked;
     this.tracked = new Set();
-    const r = spawnSync("git", ["ls-files", "-z", "--", "requests"], {
+    const r = spawnSync("git", ["ls-files", "-z", "--", "requests", "packs"], {
       cwd: this.dir,
       encoding: "utf8",
       env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },

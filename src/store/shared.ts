@@ -69,7 +69,7 @@ export class SharedStore {
      */
     private readonly attempt?: string,
   ) {
-    this.store = new LocalStore(path.join(dir, "store"));
+    this.store = new LocalStore(path.join(dir, "store"), { shared: true });
   }
 
   private resultPath(shard: ShardSpec): string {
@@ -179,7 +179,7 @@ export class SharedStore {
   /** The accepted artifact of (pair, configRef), verified, once it is here. */
   accepted(pair: string, configRef: string): { record: StoreRecord; content: Buffer } | undefined {
     // A fresh view each time: another process writes while this one waits.
-    const store = new LocalStore(this.store.dir);
+    const store = new LocalStore(this.store.dir, { shared: true });
     const record = store.record(pair, configRef);
     if (record?.status !== "accepted" || !record.contentHash) return undefined;
     const content = store.content(record.contentHash);
