@@ -2,6 +2,7 @@
 import type { Style } from "./color.js";
 import { causeExtent, number, plural, rootsDiffer, type Cause, type Failure } from "./causes.js";
 import { nameFor } from "./names.js";
+import { columns, padColumns } from "./fit.js";
 
 /** Roots listed under a cause, at most. */
 const MAX_ROOT_LINES = 5;
@@ -31,12 +32,12 @@ export function causeLines(causes: readonly Cause[], style: Style, budget: numbe
     }
     const room = Math.min(spare, MAX_ROOT_LINES);
     const listed = cause.roots.length > room ? cause.roots.slice(0, room - 1) : cause.roots;
-    const width = Math.min(40, Math.max(...listed.map((r) => nameFor(r.id, "terminal").length)));
+    const width = Math.min(40, Math.max(...listed.map((r) => columns(nameFor(r.id, "terminal")))));
     const waveWidth = Math.max(...listed.map((r) => String(r.wave).length));
     for (const r of listed) {
       const status = r.status === "run" ? "" : `  ${r.status === "failed" ? style.red(r.status) : r.status}`;
       const down = r.downstream > 0 ? style.dim(`  + ${number(r.downstream)} downstream`) : "";
-      lines.push(`    ${nameFor(r.id, "terminal").padEnd(width)}  ${style.dim(`wave ${String(r.wave).padEnd(waveWidth)}`)}${status}${down}`);
+      lines.push(`    ${padColumns(nameFor(r.id, "terminal"), width)}  ${style.dim(`wave ${String(r.wave).padEnd(waveWidth)}`)}${status}${down}`);
     }
     if (listed.length < cause.roots.length) lines.push(style.dim(`    … and ${plural(cause.roots.length - listed.length, "more pair")}`));
     spare -= Math.min(room, cause.roots.length);

@@ -7,6 +7,7 @@ import { nameFor } from "./names.js";
 import { visible } from "./visible.js";
 import { displayPath } from "../config/parse.js";
 import { alreadyAccepted, baseName, willRun, type AcceptedOn, type EntryChange, type PlanDiff, type SinceBase } from "../diff/diff.js";
+import { columns, fitLines, padColumns } from "./fit.js";
 
 export interface DiffJson {
   version: 1;
@@ -75,6 +76,8 @@ export interface DiffTextOptions {
   cwd?: string;
   /** Every pair that re-runs, and every entry's diff, however many. */
   all?: boolean;
+  /** A terminal's width: each line but the entries' diffs is cut to it, so none wraps. */
+  columns?: number;
 }
 
 /**
@@ -107,28 +110,31 @@ export function diffText(diff: PlanDiff, style: Style, options: DiffTextOptions 
   const byPair = options.all || run.length + accepted.length + 12 <= SCREEN_LINES;
   const causes = byPair ? [] : causesOf(planNodes(plan));
   if (run.length > 0 && byPair) {
-    const width = Math.min(40, Math.max(...run.map((p) => nameFor(p.id, "terminal").length)));
+    const width = Math.min(40, Math.max(...run.map((p) => columns(nameFor(p.id, "terminal")))));
     lines.push("", style.bold("Will re-run"));
     for (const p of run) {
-      lines.push(`  ${style.yellow(nameFor(p.id, "terminal").padEnd(width))}  ${style.dim(`wave ${p.wave}`)}  ${nameFor(reasonsText(p), "terminal")}`);
+      lines.push(`  ${style.yellow(padColumns(nameFor(p.id, "terminal"), width))}  ${style.dim(`wave ${p.wave}`)}  ${nameFor(reasonsText(p), "terminal")}`);
     }
   } else if (run.length > 0) {
     lines.push("", style.bold("Will re-run, by cause"), ...causeLines(causes, style, SCREEN_LINES - lines.length - 12));
   }
   if (accepted.length > 0) {
     const shown = byPair ? accepted : accepted.slice(0, MAX_LISTED);
-    const width = Math.min(40, Math.max(...shown.map((p) => nameFor(p.id, "terminal").length)));
+    const width = Math.min(40, Math.max(...shown.map((p) => columns(nameFor(p.id, "terminal")))));
     lines.push("", style.bold("Changed, already accepted") + style.dim(" (merging re-runs nothing for these)"));
     for (const p of shown) {
       const since = diff.sinceBase.get(p.id)!;
       lines.push(
-        `  ${style.green(nameFor(p.id, "terminal").padEnd(width))}  ${style.dim(`wave ${p.wave}`)}  ${nameFor(`${sinceBaseText(since)} (${acceptedText(since.accepted!)})`, "terminal")}`,
+        `  ${style.green(padColumns(nameFor(p.id, "terminal"), width))}  ${style.dim(`wave ${p.wave}`)}  ${nameFor(`${sinceBaseText(since)} (${acceptedText(since.accepted!)})`, "terminal")}`,
       );
     }
     if (shown.length < accepted.length) lines.push(style.dim(`  … and ${accepted.length - shown.length} more`));
   }
   if (diff.added.length > 0) lines.push("", `${style.bold("Added:")} ${idsText(diff.added, byPair)}`);
   if (diff.removed.length > 0) lines.push("", `${style.bold("Removed:")} ${idsText(diff.removed, byPair)}`);
+
+  // What re-runs is cut to the terminal's width; the entries' diffs are not: a change may lie past the cut.
+  if (options.columns !== undefined) lines.splice(0, lines.length, ...fitLines(lines.join("\n"), options.columns).split("\n"));
 
   // The entries that explain the first causes come first.
   const templateOf = (id: string) => plan.workflow.pairs?.get(id)?.template;

@@ -11,6 +11,7 @@ import type { TokenUsage } from "../model/records.js";
 import { DEFAULT_OUTPUT_TOKENS, type PairEstimate, type PlanEstimate } from "../estimate/estimate.js";
 import { costOf, usd } from "../estimate/prices.js";
 import { CHARS_PER_TOKEN } from "../estimate/tokens.js";
+import { columns, padColumns } from "./fit.js";
 
 // ---------------------------------------------------------------------------------------------
 // Numbers
@@ -184,13 +185,13 @@ export function estimateText(estimate: PlanEstimate, style: Style, options: { ru
   const table = [HEADER, ...rows(estimate).map((r) => ({ ...r, pair: nameFor(r.pair, "terminal"), model: nameFor(r.model, "terminal") }))];
   const keys = Object.keys(HEADER) as (keyof Row)[];
   const right = new Set<keyof Row>(["input", "output", "attempts", "tokens"]);
-  const widths = keys.map((k) => Math.max(...table.map((r) => r[k].length)));
+  const widths = keys.map((k) => Math.max(...table.map((r) => columns(r[k]))));
   const lines = [style.bold(`Estimate for ${estimateHeadline(estimate, options.running)}`)];
   table.forEach((r, n) => {
     const line =
       "  " +
       keys
-        .map((k, i) => (right.has(k) && n > 0 ? r[k].padStart(widths[i]!) : r[k].padEnd(widths[i]!)))
+        .map((k, i) => (right.has(k) && n > 0 ? r[k].padStart(widths[i]!) : padColumns(r[k], widths[i]!)))
         .join("  ")
         .trimEnd();
     lines.push(n === 0 || n === table.length - 1 ? style.bold(line) : line);
@@ -350,13 +351,13 @@ const COMPARISON_HEADER = ["pair", "status", "est. tokens", "actual tokens", "es
 export function comparisonText(c: RunComparison, style: Style): string {
   if (c.pairs.length === 0) return "";
   const table = [COMPARISON_HEADER, ...comparisonRows(c)];
-  const widths = COMPARISON_HEADER.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+  const widths = COMPARISON_HEADER.map((_, i) => Math.max(...table.map((r) => columns(r[i]!))));
   const lines = [style.bold("Estimated against actual")];
   table.forEach((r, n) => {
     const line =
       "  " +
       r
-        .map((cell, i) => (i >= 2 && n > 0 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+        .map((cell, i) => (i >= 2 && n > 0 ? cell.padStart(widths[i]!) : padColumns(cell, widths[i]!)))
         .join("  ")
         .trimEnd();
     lines.push(n === 0 || n === table.length - 1 ? style.bold(line) : line);

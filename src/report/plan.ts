@@ -6,7 +6,7 @@ import { instanceId } from "../config/foreach.js";
 import type { Plan, PlannedPair } from "../model/plan.js";
 import { commandNetwork } from "../model/workflow.js";
 import { nameFor } from "./names.js";
-import { fitLines } from "./fit.js";
+import { columns, fitLines, padColumns } from "./fit.js";
 import {
   estimateHeadline,
   estimateNotes,
@@ -257,11 +257,11 @@ export function planListText(plan: Plan, style: Style, cwd = process.cwd(), esti
   const t = totals(plan);
   const lines: string[] = [planHeader(plan, style, cwd)];
   const templateOf = (p: PlannedPair) => plan.workflow.pairs.get(p.id)?.template;
-  const width = Math.min(40, Math.max(0, ...plan.pairs.map((p) => nameFor(p.id, "terminal").length)));
+  const width = Math.min(40, Math.max(0, ...plan.pairs.map((p) => columns(nameFor(p.id, "terminal")))));
   const line = (p: PlannedPair, indent: string) => {
     const action = p.action === "run" ? style.yellow("run ") : style.green("skip");
     const reuse = reuseText(p, pairCallsModel(plan, p.id));
-    return `${indent}${action}  ${nameFor(p.id, "terminal").padEnd(width)}  ${style.dim(shortRef(p.configRef).padEnd(12))}  ${nameFor(reasonsText(p), "terminal")}${reuse ? style.dim(` (${nameFor(reuse, "terminal")})`) : ""}`;
+    return `${indent}${action}  ${padColumns(nameFor(p.id, "terminal"), width)}  ${style.dim(shortRef(p.configRef).padEnd(12))}  ${nameFor(reasonsText(p), "terminal")}${reuse ? style.dim(` (${nameFor(reuse, "terminal")})`) : ""}`;
   };
   for (const [wave, pairs] of byWave(plan.pairs)) {
     lines.push("", style.bold(`Wave ${wave}`));

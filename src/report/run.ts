@@ -16,6 +16,7 @@ function capitalize(text: string): string {
 import { visible } from "./visible.js";
 import { nameFor } from "./names.js";
 import { grouped } from "../model/text.js";
+import { columns, fitLines, padColumns } from "./fit.js";
 
 export function seconds(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms / 1000)}s`;
@@ -178,6 +179,8 @@ export interface RunSummaryOptions {
   plan?: Plan;
   /** A row for every pair, however many. */
   all?: boolean;
+  /** A terminal's width: each line is cut to it, so none wraps. */
+  columns?: number;
 }
 
 /**
@@ -188,6 +191,10 @@ export interface RunSummaryOptions {
  * can be read (`pairflow show`).
  */
 export function runSummary(report: RunReport, style: Style, options: RunSummaryOptions = {}): string {
+  return fitLines(summaryText(report, style, options), options.columns);
+}
+
+function summaryText(report: RunReport, style: Style, options: RunSummaryOptions): string {
   if (!options.all && report.pairs.length > TABLE_ROWS) return condensedSummary(report, style, options.plan);
   const rows = [["pair", "status", "attempts", "time", "tokens", "reference"]];
   for (const p of report.pairs) {
@@ -200,10 +207,10 @@ export function runSummary(report: RunReport, style: Style, options: RunSummaryO
       shortRef(p.configRef),
     ]);
   }
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => columns(r[i]!))));
   const lines = rows.map((r, n) => {
     const line = r
-      .map((cell, i) => cell.padEnd(widths[i]!))
+      .map((cell, i) => padColumns(cell, widths[i]!))
       .join("  ")
       .trimEnd();
     return n === 0 ? style.bold(line) : line;

@@ -26,6 +26,7 @@ import type { RunReport } from "../../src/model/run.js";
 import { styleFor } from "../../src/report/color.js";
 import { planText, SCREEN_LINES } from "../../src/report/plan.js";
 import { diffText } from "../../src/report/diff.js";
+import { columns, fitLines } from "../../src/report/fit.js";
 import { runSummary } from "../../src/report/run.js";
 import { COMMENT_LIMIT, commentMarker, diffMarkdown } from "../../src/report/diffMarkdown.js";
 import { planSummaryMarkdown, runSummaryMarkdown, STEP_SUMMARY_LIMIT } from "../../src/report/summary.js";
@@ -222,6 +223,21 @@ describe.each(SIZES)("at %i pairs", (n) => {
     const report = failingRun(s.diff);
     const planned = causesOf(planNodes(plan));
     const ran = causesOf(runNodes(plan, report));
+
+    // On a terminal of 72 columns, the end of the run and what re-runs fit it; the entries' diffs are left whole.
+    const summaryLines = runSummary(report, plain, { plan, columns: 72 }).split("\n");
+    for (const line of summaryLines) expect(columns(line)).toBeLessThan(72);
+    expect(
+      runSummary(report, plain, { plan })
+        .split("\n")
+        .some((line) => columns(line) >= 72),
+    ).toBe(true);
+    expect(runSummary(report, plain, { plan, columns: 72 })).toBe(fitLines(runSummary(report, plain, { plan }), 72));
+    const whole = diffText(s.diff, plain, { cwd: s.dir });
+    const fitted = diffText(s.diff, plain, { cwd: s.dir, columns: 72 });
+    const patches = whole.indexOf("\n\n", whole.lastIndexOf("Will re-run"));
+    expect(fitted.endsWith(whole.slice(patches))).toBe(true);
+    for (const line of fitted.slice(0, fitted.length - (whole.length - patches)).split("\n")) expect(columns(line)).toBeLessThan(72);
 
     // The same causes before and after the run, each reaching the same pairs.
     expect(ran.map((c) => c.key).sort()).toEqual(planned.map((c) => c.key).sort());

@@ -62,6 +62,14 @@ export function registerDiff(program: Command, { io }: CliContext): void {
       const diff = await planDiff(target, { base: opts.base, cwd: io.cwd, env: io.env, stateDir: opts.stateDir });
       if (opts.json) io.stdout.write(JSON.stringify(diffJson(diff, io.cwd), null, 2) + "\n");
       else if (opts.format === "markdown") io.stdout.write(diffMarkdown(diff, commentOptions(diff, io.env)));
-      else io.stdout.write(diffText(diff, styleFor(io.stdout, io.env), { cwd: io.cwd, all: opts.all, cost: costLine(diff) }));
+      else
+        io.stdout.write(
+          diffText(diff, styleFor(io.stdout, io.env), {
+            cwd: io.cwd,
+            all: opts.all,
+            cost: costLine(diff),
+            columns: io.stdout.isTTY ? (io.stdout as { columns?: number }).columns : undefined,
+          }),
+        );
     });
 }
