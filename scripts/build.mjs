@@ -61,6 +61,28 @@ const withoutRanks = {
   },
 };
 
+/**
+ * @actions/core imports its OIDC client (getIDToken, which pairflow never calls) and with it
+ * @actions/http-client and undici: most of what an action's start compiles once the cache client
+ * is loaded on demand (src/action/action.ts). The bundles get that client through a dynamic
+ * import instead, a chunk that only a call of getIDToken would load.
+ */
+const lazyOidc = {
+  name: "lazy-oidc",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/oidc-utils\.js$/ }, (args) =>
+      /[\\/]@actions[\\/]core[\\/]lib[\\/]core\.js$/.test(args.importer)
+        ? { path: "@actions/core/lib/oidc-utils.js", namespace: "lazy-oidc", pluginData: { dir: path.dirname(args.importer) } }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "lazy-oidc" }, (args) => ({
+      contents: 'export class OidcClient { static async getIDToken(audience) { return (await import("./oidc-utils.js")).OidcClient.getIDToken(audience); } }',
+      loader: "js",
+      resolveDir: args.pluginData.dir,
+    }));
+  },
+};
+
 const entries = [
   // The CLI bundles no library that compares class names, and keeping names wraps every function
   // made at run time in a call: a tenth of a 10,000-pair plan's own time went there.
@@ -85,7 +107,7 @@ for (const entry of entries) {
     // from real failures that way); renaming classes while bundling would break that.
     keepNames: entry.keepNames,
     logLevel: "warning",
-    plugins: [validators, withoutRanks],
+    plugins: [validators, withoutRanks, lazyOidc],
     banner: {
       // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
       js: [
