@@ -255,14 +255,32 @@ let lastContext: { specification: string | undefined; constraints: string | unde
 /** One fenced block per dependency. */
 function dependencyBlocks(deps: RenderInput["dependencies"]): string[] {
   // By id, in code-unit order as canonical JSON sorts keys: the reference sorts dependencies too.
-  return [...deps]
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map(({ id, content }) => {
-      const fence = fenceFor(content);
-      const body = content === "" || content.endsWith("\n") ? content : `${content}\n`;
-      return `## ${id}\n\n${fence}\n${body}${fence}`;
-    });
+  return [...deps].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(({ id, content }) => blockOf(id, content));
 }
+
+/**
+ * A dependency's block. Every dependent of a pair renders the same one: the last made for each
+ * pair is kept (up to a bound on their length), so its dependents share one string, which the
+ * estimate then finds among those it counted already without comparing its characters.
+ */
+function blockOf(id: string, content: string): string {
+  const known = blocks.get(id);
+  if (known !== undefined && known.content === content) return known.block;
+  const fence = fenceFor(content);
+  const body = content === "" || content.endsWith("\n") ? content : `${content}\n`;
+  const block = `## ${id}\n\n${fence}\n${body}${fence}`;
+  if (blockChars + block.length > BLOCK_CHARS) {
+    blocks.clear();
+    blockChars = 0;
+  }
+  blocks.set(id, { content, block });
+  blockChars += block.length;
+  return block;
+}
+
+const blocks = new Map<string, { content: string; block: string }>();
+let blockChars = 0;
+const BLOCK_CHARS = 1 << 22;
 
 function history(attempts: RenderInput["history"], wrapper: string | undefined): string | undefined {
   if (attempts.length === 0) return undefined;
