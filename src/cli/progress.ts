@@ -123,6 +123,9 @@ export interface ProgressOptions {
   now?: () => number;
 }
 
+/** The live view is redrawn for events at most this often (ms). */
+const REDRAW_MS = 100;
+
 /** Lines of the live view at most, and at least, whatever the terminal's height. */
 const MAX_VIEW_LINES = 12;
 const MIN_VIEW_LINES = 3;
@@ -140,6 +143,9 @@ export class ProgressView {
   /** Lines of the live view on the screen now. */
   private viewLines = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** When the live view was last drawn, and the redraw an event asked for, while it waits (redrawSoon). */
+  private drawnAt = -Infinity;
+  private pending: NodeJS.Timeout | undefined;
   private lastLog: number;
 
   constructor(
@@ -171,7 +177,7 @@ export class ProgressView {
     const line = this.lineOf(event);
     if (event.type === "run_end") this.dispose();
     if (line !== null) this.say(line);
-    else if (this.options.terminal) this.redraw();
+    else if (this.options.terminal) this.redrawSoon();
   }
 
   /** Where the live view reads how many provider calls wait for their rate limit now. */
@@ -197,6 +203,8 @@ export class ProgressView {
   dispose(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
+    clearTimeout(this.pending);
+    this.pending = undefined;
     this.clearView();
   }
 
@@ -216,8 +224,23 @@ export class ProgressView {
   }
 
   private redraw(): void {
+    clearTimeout(this.pending);
+    this.pending = undefined;
     this.clearView();
     this.drawView();
+  }
+
+  /**
+   * The live view redrawn for an event: at once when it was last drawn REDRAW_MS ago or more,
+   * otherwise once that time has passed, with every event since. Pairs that end by the thousand a
+   * second would otherwise redraw it as often, and the terminal, not the run, would set the pace.
+   */
+  private redrawSoon(): void {
+    if (this.pending !== undefined) return;
+    const wait = this.drawnAt + REDRAW_MS - this.now();
+    if (wait <= 0) return this.redraw();
+    this.pending = setTimeout(() => this.redraw(), wait);
+    this.pending.unref();
   }
 
   /** Back to the first line of the live view, and everything below the cursor erased. */
@@ -234,6 +257,7 @@ export class ProgressView {
     const lines = this.state.view(this.now(), height).map((l) => this.options.style.dim(this.fit(l)));
     this.write(lines.join("\n"));
     this.viewLines = lines.length;
+    this.drawnAt = this.now();
   }
 
   /** On a terminal, the line cut to its width (one column spare, so it never wraps); a log's lines are whole. */

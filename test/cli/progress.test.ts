@@ -139,13 +139,18 @@ describe("on a terminal", () => {
     t.v.event({ type: "run_start", runId: "r", plan, resumed: false });
     t.v.event(start("a"));
     t.v.event(start("b"));
+    // Events that come faster than the view is redrawn are drawn together, once its time comes.
+    expect(t.s.text).toBe("0/3 done · 0 running · 3 waiting");
+    t.advance(100);
     expect(t.s.text).toBe("0/3 done · 2 running · 1 waiting\n  ▸ a 0s\n  ▸ b 0s");
     t.advance(2000);
     expect(t.s.text).toBe("0/3 done · 2 running · 1 waiting\n  ▸ a 2s\n  ▸ b 2s");
     t.v.event(end("a"));
+    t.advance(100);
     expect(t.s.text).toBe("1/3 done · 1 running · 1 waiting\n  ▸ b 2s");
     t.v.event(ended("b", "failed", `rejected after 1 attempt: ${VITEST}`));
     t.v.event(ended("c", "blocked", "blocked: b failed"));
+    t.advance(100);
     // The failure keeps its line, quoting the assertion, not the runner's count; the counts say the rest.
     expect(t.s.rows).toEqual([
       "failed   b  rejected after 1 attempt: … AssertionError: expected [ 1, 2 ] to deeply equal [ 2, 1 ]",
@@ -155,6 +160,29 @@ describe("on a terminal", () => {
     expect(t.s.text).toBe("failed   b  rejected after 1 attempt: … AssertionError: expected [ 1, 2 ] to deeply equal [ 2, 1 ]\n");
     t.advance(5000);
     expect(t.s.rows).toHaveLength(2);
+  });
+
+  it("redraws at most ten times a second, however fast pairs end, and shows where they got to", () => {
+    let now = 0;
+    let draws = 0;
+    const many = { pairs: Array.from({ length: 2000 }, (_, i) => ({ id: `p${i}` })) } as unknown as Plan;
+    const v = new ProgressView((text) => (draws += text.includes(" done · ") ? 1 : 0), { style: plain, terminal: true, columns: 80, now: () => now });
+    v.event({ type: "run_start", runId: "r", plan: many, resumed: false });
+    // 2,000 pairs, each started and ended, in one second.
+    for (let i = 0; i < 2000; i++) {
+      v.event(start(`p${i}`));
+      v.event(end(`p${i}`));
+      if (i % 20 === 19) {
+        now += 10;
+        vi.advanceTimersByTime(10);
+      }
+    }
+    expect(draws).toBeLessThanOrEqual(12);
+    const t = screen();
+    t.v.event({ type: "run_start", runId: "r", plan: many, resumed: false });
+    for (let i = 0; i < 2000; i++) t.v.event(end(`p${i}`));
+    t.advance(100);
+    expect(t.s.rows[0]).toBe("2,000/2,000 done · 0 running · 0 waiting");
   });
 
   it("quotes why an attempt was rejected on its retry line, not the runner's banner or count", () => {
@@ -237,6 +265,7 @@ describe("provider batches", () => {
       "  ▸ a 0s",
     ]);
     t.v.event(batch("progress", 2));
+    t.advance(100);
     expect(t.s.rows[2]).toBe("  batch msgbatch_01 2/3 (2 succeeded, 1 processing)");
     t.v.event(batch("ended", 3));
     expect(t.s.rows).toEqual([
