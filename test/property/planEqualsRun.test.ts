@@ -5,7 +5,7 @@
  * `pairflow plan` says will run are exactly those `pairflow run` executes, under the same
  * references; outputs hold what the run reports; and right after, nothing is left to run.
  *
- *   PAIRFLOW_PROPERTY_RUNS=1000   sequences to try (default 60)
+ *   PAIRFLOW_PROPERTY_RUNS=1000   sequences to try (default 20, sized for npm test)
  *   PAIRFLOW_PROPERTY_SEED=123    another seed (default fixed, so every run tries the same ones)
  *   PAIRFLOW_PROPERTY_PATH=...    with the seed, replay the counterexample fast-check printed
  *   PAIRFLOW_PROPERTY_SURVEY=1    instead: run every sequence to its end, shrink nothing, and print
@@ -17,7 +17,7 @@ import { scenarioArb } from "./scenario.js";
 import { runSequence } from "./sequence.js";
 import { scaled } from "../helpers/time.js";
 
-const RUNS = Number(process.env.PAIRFLOW_PROPERTY_RUNS ?? 60);
+const RUNS = Number(process.env.PAIRFLOW_PROPERTY_RUNS ?? 20);
 const SEED = Number(process.env.PAIRFLOW_PROPERTY_SEED ?? 20260101);
 const PATH = process.env.PAIRFLOW_PROPERTY_PATH;
 
