@@ -269,7 +269,10 @@ async function drive(
     );
     view.dispose();
     if (opts.json) io.stdout.write(JSON.stringify(runJson(report), null, 2) + "\n");
-    else io.stdout.write("\n" + runSummary(report, style, { plan, all: opts.all }));
+    else
+      io.stdout.write(
+        "\n" + runSummary(report, style, { plan, all: opts.all, columns: io.stdout.isTTY ? (io.stdout as { columns?: number }).columns : undefined }),
+      );
     const signal = interruption.received();
     // Waiting for batches is what --no-wait asked for: a later run collects them.
     const ok = report.status === "success" || report.status === "waiting";

@@ -71,7 +71,7 @@ export function registerMerge(program: Command, { io, setStatus }: CliContext): 
       });
       for (const s of missing) progress.write(style.red(`shard ${s.index}/${s.count} never reported: its pairs are not merged`) + "\n");
       if (opts.json) io.stdout.write(JSON.stringify(report, null, 2) + "\n");
-      else io.stdout.write(runSummary(report, style));
+      else io.stdout.write(runSummary(report, style, { columns: io.stdout.isTTY ? (io.stdout as { columns?: number }).columns : undefined }));
       setStatus(report.status === "success" ? EXIT.ok : EXIT.failed);
     });
 }
