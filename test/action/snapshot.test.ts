@@ -14,6 +14,12 @@ import { scaled } from "../helpers/time.js";
 
 const ids = (result: ActionResult, output: string) => JSON.parse(result.outputs[output]!) as string[];
 
+/**
+ * Hundreds of commands whose confinement is not what these tests are about (test/security is):
+ * unconfined, they start without bubblewrap around each, and the runs take half the CPU.
+ */
+const UNCONFINED = { sandbox: "off" };
+
 let cache: FakeCacheService;
 beforeEach(async () => {
   cache = await new FakeCacheService().start();
@@ -30,7 +36,7 @@ describe("a cold run of 300 pairs under a rate limit", () => {
       cache.rateLimit = { uploads: 1, downloads: 1, windowMs: 1000 };
       const PAIRS = pairIds(300);
 
-      const cold = await runAction({ workspace: manyPairs(300), cache, with: { "max-parallel": "8" } });
+      const cold = await runAction({ workspace: manyPairs(300), cache, with: { ...UNCONFINED, "max-parallel": "8" } });
       expect(cold.code).toBe(0);
       expect(ids(cold, "executed")).toHaveLength(300);
       expect(cold.warnings).toEqual([]);
@@ -42,7 +48,7 @@ describe("a cold run of 300 pairs under a rate limit", () => {
 
       cache.calls.length = 0;
       const fresh = manyPairs(300);
-      const warm = await runAction({ workspace: fresh, cache, with: { "max-parallel": "8" } });
+      const warm = await runAction({ workspace: fresh, cache, with: { ...UNCONFINED, "max-parallel": "8" } });
       expect(warm.code).toBe(0);
       expect(warm.warnings).toEqual([]);
       expect(ids(warm, "executed")).toEqual([]);
@@ -57,10 +63,10 @@ describe("a cold run of 300 pairs under a rate limit", () => {
       // same cache, at the same path, their requests would be answered from the 300's snapshot.)
       await cache.close();
       cache = await new FakeCacheService().start();
-      await runAction({ workspace: manyPairs(10), cache });
+      await runAction({ workspace: manyPairs(10), cache, with: UNCONFINED });
       const smallUploads = cache.uploads();
       cache.calls.length = 0;
-      const small = await runAction({ workspace: manyPairs(10), cache });
+      const small = await runAction({ workspace: manyPairs(10), cache, with: UNCONFINED });
       expect(ids(small, "executed")).toEqual([]);
       expect({ uploads: smallUploads, downloads: cache.downloads() }).toEqual(big);
       expect(big).toEqual({ uploads: 2, downloads: 2 });
@@ -76,14 +82,14 @@ describe("checkpoints", () => {
       cache,
       // A checkpoint after an acceptance, and the job killed (no chance to save at the end) once one is saved.
       env: { PAIRFLOW_CACHE_CHECKPOINT_SECONDS: "0" },
-      with: { "max-parallel": "1" },
+      with: { ...UNCONFINED, "max-parallel": "1" },
       interrupt: { signal: "SIGKILL", when: /saved a checkpoint of the workflow's state/ },
     });
     expect(killed.code).not.toBe(0);
     const saved = cache.finalized().filter((e) => e.key.startsWith("pairflow-state-"));
     expect(saved.length).toBeGreaterThan(0);
 
-    const next = await runAction({ workspace: manyPairs(40), cache, with: { "max-parallel": "8" } });
+    const next = await runAction({ workspace: manyPairs(40), cache, with: { ...UNCONFINED, "max-parallel": "8" } });
     expect(next.code).toBe(0);
     const reused = ids(next, "reused");
     // Whatever the last checkpoint held is reused: at least the first pair, accepted before it.
