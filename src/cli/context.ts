@@ -9,6 +9,8 @@ import { findRepoRoot } from "../workspace/load.js";
 export interface Output {
   write(s: string): unknown;
   isTTY?: boolean;
+  /** A terminal's width. */
+  columns?: number;
   /** A stream's events: with them, a long output waits for "drain" whenever write says its buffer is full. */
   once?(event: "drain" | "error" | "close", listener: () => void): unknown;
   off?(event: "drain" | "error" | "close", listener: () => void): unknown;
@@ -21,6 +23,11 @@ export interface Io {
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
   cwd: string;
   env: NodeJS.ProcessEnv;
+}
+
+/** The width reports are cut to: the terminal's, and none where the output is not one (a file, a pipe, a log). */
+export function terminalColumns(out: Output): number | undefined {
+  return out.isTTY ? out.columns : undefined;
 }
 
 /** `changes`: `plan --check` found pairs that would run or outputs that are stale. */

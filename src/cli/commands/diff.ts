@@ -6,7 +6,7 @@ import { totalCostText } from "../../report/estimate.js";
 import { commentLinks, pullRequestOf } from "../../github/event.js";
 import { diffJson, diffText } from "../../report/diff.js";
 import { styleFor } from "../../report/color.js";
-import { examples, PATH_HELP, stateDirOption, type CliContext } from "../context.js";
+import { examples, PATH_HELP, stateDirOption, terminalColumns, type CliContext } from "../context.js";
 
 interface DiffFlags {
   base: string;
@@ -68,7 +68,7 @@ export function registerDiff(program: Command, { io }: CliContext): void {
             cwd: io.cwd,
             all: opts.all,
             cost: costLine(diff),
-            columns: io.stdout.isTTY ? (io.stdout as { columns?: number }).columns : undefined,
+            columns: terminalColumns(io.stdout),
           }),
         );
     });

@@ -4,7 +4,7 @@ import { planTarget } from "../../app/plan.js";
 import { planShards } from "../../app/shard.js";
 import { styleFor } from "../../report/color.js";
 import { checkFails, checkText, planCheck, planJsonStream, planJsonText, planText } from "../../report/plan.js";
-import { EXIT, examples, onlyOption, PATH_HELP, positiveInt, stateDirOption, writePieces, type CliContext, type Io } from "../context.js";
+import { EXIT, examples, onlyOption, PATH_HELP, positiveInt, stateDirOption, writePieces, terminalColumns, type CliContext, type Io } from "../context.js";
 import { shardsJson, shardsText } from "./shard.js";
 import { visible } from "../../report/visible.js";
 
@@ -36,7 +36,7 @@ export async function showPlan(io: Io, target: string | undefined, opts: PlanFla
   };
   const style = styleFor(io.stdout, io.env);
   // On a terminal, lines as wide as it is; piped, whole.
-  const text = { all: opts.all, columns: io.stdout.isTTY ? (io.stdout as { columns?: number }).columns : undefined };
+  const text = { all: opts.all, columns: terminalColumns(io.stdout) };
   const planned =
     opts.shards !== undefined ? await planShards(target, { ...request, shards: opts.shards }) : { ...(await planTarget(target, request)), shards: undefined };
   const { plan, estimate, shards } = planned;

@@ -7,7 +7,7 @@ import { DEFAULT_CONCURRENCY } from "../../engine/engine.js";
 import type { RunReport } from "../../model/run.js";
 import type { Plan } from "../../model/plan.js";
 import { AUTO_CONCURRENCY, resumeTarget, runTarget, type RunRequest } from "../../app/run.js";
-import { EXIT, examples, onlyOption, PATH_HELP, positiveInt, stateDirOption, type CliContext } from "../context.js";
+import { EXIT, examples, onlyOption, PATH_HELP, positiveInt, stateDirOption, terminalColumns, type CliContext } from "../context.js";
 import { showPlan } from "./plan.js";
 import { runShard } from "../../app/shard.js";
 import type { ShardSpec } from "../../model/shard.js";
@@ -269,10 +269,7 @@ async function drive(
     );
     view.dispose();
     if (opts.json) io.stdout.write(JSON.stringify(runJson(report), null, 2) + "\n");
-    else
-      io.stdout.write(
-        "\n" + runSummary(report, style, { plan, all: opts.all, columns: io.stdout.isTTY ? (io.stdout as { columns?: number }).columns : undefined }),
-      );
+    else io.stdout.write("\n" + runSummary(report, style, { plan, all: opts.all, columns: terminalColumns(io.stdout) }));
     const signal = interruption.received();
     // Waiting for batches is what --no-wait asked for: a later run collects them.
     const ok = report.status === "success" || report.status === "waiting";

@@ -8,7 +8,7 @@ import { matrixOf, parseShard } from "../../plan/shards.js";
 import { styleFor } from "../../report/color.js";
 import { eventLine, runSummary } from "../../report/run.js";
 import { mergeShards } from "../../app/shard.js";
-import { EXIT, examples, PATH_HELP, positiveInt, stateDirOption, type CliContext } from "../context.js";
+import { EXIT, examples, PATH_HELP, positiveInt, stateDirOption, terminalColumns, type CliContext } from "../context.js";
 import { nameFor } from "../../report/names.js";
 import { mark } from "../timing.js";
 
@@ -71,7 +71,7 @@ export function registerMerge(program: Command, { io, setStatus }: CliContext): 
       });
       for (const s of missing) progress.write(style.red(`shard ${s.index}/${s.count} never reported: its pairs are not merged`) + "\n");
       if (opts.json) io.stdout.write(JSON.stringify(report, null, 2) + "\n");
-      else io.stdout.write(runSummary(report, style, { columns: io.stdout.isTTY ? (io.stdout as { columns?: number }).columns : undefined }));
+      else io.stdout.write(runSummary(report, style, { columns: terminalColumns(io.stdout) }));
       setStatus(report.status === "success" ? EXIT.ok : EXIT.failed);
     });
 }
