@@ -147,14 +147,22 @@ async function row(root: string, generator: Generator): Promise<string[]> {
     ["main", "Node's start"],
     ["loaded", "loading the CLI"],
   ];
+  const own = pairs.flatMap((p) => p.own);
+  // A build from before PAIRFLOW_TIMING (compared through PAIRFLOW_BENCH_CLI) writes no marks.
+  const where =
+    own.length === 0
+      ? ["    (this build of the CLI writes no timing: where the time goes is not shown)"]
+      : [
+          `    a shard: ${breakdown(shardMarks, [...start, ["opened", "opening the state"], ["planned", "plan and split"], ["sandbox", "the sandbox's checks"], ["executed", `its ${(CHAINS * LENGTH) / 3} pairs`], ["exit", "report and exit"]])}`,
+          `      a pair takes ${msOf(median(own))} (${SLEEP_MS} ms of it the generator's wait), the next of its chain starts ${msOf(median(pairs.flatMap((p) => p.gaps)))} after its end`,
+          `    the merge: ${breakdown(mergeMarks, [...start, ["locked", "lock"], ["planned", "plan and split"], ["copied", "copying the shards' store"], ["folded", "outputs and lock file"], ["recorded", "run record"], ["exit", "exit"]])}`,
+        ];
   return [
     `  generator ${GENERATORS[generator].label}:`,
     `    1 process            ${s(median(one))}`,
     `    3 shards + merge     ${s(median(three))}   ratio ${median(ratios).toFixed(2)}x faster (target >= 2.5x, ideal 3x)`,
     `    shards took ${s(median(fastest))} to ${s(median(slowest))} side by side, then the merge ${s(median(merge))}; a process with nothing to run ${s(median(idle))}`,
-    `    a shard: ${breakdown(shardMarks, [...start, ["opened", "opening the state"], ["planned", "plan and split"], ["sandbox", "the sandbox's checks"], ["executed", `its ${(CHAINS * LENGTH) / 3} pairs`], ["exit", "report and exit"]])}`,
-    `      a pair takes ${msOf(median(pairs.flatMap((p) => p.own)))} (${SLEEP_MS} ms of it the generator's wait), the next of its chain starts ${msOf(median(pairs.flatMap((p) => p.gaps)))} after its end`,
-    `    the merge: ${breakdown(mergeMarks, [...start, ["locked", "lock"], ["planned", "plan and split"], ["copied", "copying the shards' store"], ["folded", "outputs and lock file"], ["recorded", "run record"], ["exit", "exit"]])}`,
+    ...where,
   ];
 }
 
