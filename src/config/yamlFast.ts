@@ -170,6 +170,12 @@ function keysAreText(value: object): boolean {
  * pair, so the answer is remembered for each (a bounded number of them).
  */
 function textKey(key: string): boolean {
+  // A key that begins with a letter or "_" can be suspect only as null's names, for a comma, or as
+  // `__proto__`: most keys (pair ids, which come once each) are answered so, without the set.
+  const c = key.charCodeAt(0);
+  if (((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f) && key.length <= LONG_KEY) {
+    return !key.includes(",") && key !== "null" && key !== "Null" && key !== "NULL" && key !== "__proto__";
+  }
   if (textKeys.has(key)) return true;
   if (key === "__proto__" || key.length > LONG_KEY || SUSPECT_KEY.test(key)) return false;
   if (textKeys.size >= 100_000) textKeys.clear();

@@ -113,6 +113,13 @@ const TRICKY = [
   "a: @reserved",
   "a: `tick",
   "a:\n  b: 1\n c: 2",
+  // Keys that begin with a letter and are not text to YAML, or have no JSON form as they are.
+  "null: 1",
+  "a:\n  Null: 1",
+  "a: {NULL: 1}",
+  "nULL: 1\n_null: 2\nnull_: 3",
+  "a,b: 1",
+  "list:\n  - x,y: 1",
 ];
 
 describe("the fast YAML path", () => {
