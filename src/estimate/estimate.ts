@@ -137,6 +137,25 @@ export async function estimatePlan(source: EstimateSource, plan: Plan, options: 
   // The prompts' parts many of them hold (the context, a dependency's block) are counted once.
   const counter = new JoinedTokens(UNIT_SEPARATOR);
 
+  // What a pair is to each of its dependents, found once: its content, else its expected output
+  // (counted instead), and the note that says which (one string, shared by the dependents' notes).
+  const asDependencies = new Map<string, { content: string | undefined; expected: number; note: string | undefined }>();
+  const asDependency = (depId: string) => {
+    let known = asDependencies.get(depId);
+    if (known === undefined) {
+      const dep = plan.byId.get(depId)!;
+      const content = contentOf(dep);
+      if (content !== undefined) {
+        known = { content, expected: 0, note: dep.action === "run" ? `${depId} will run: estimated with its last accepted content` : undefined };
+      } else {
+        const expected = expectedOutput(workflow.pairs.get(depId)!, history.get(depId)).tokens;
+        known = { content, expected, note: `${depId} has no accepted content here yet: counted as its expected output (${grouped(expected)} tokens)` };
+      }
+      asDependencies.set(depId, known);
+    }
+    return known;
+  };
+
   const pairs = running.map((planned) => {
     const pair = workflow.pairs.get(planned.id)!;
     // Answered from the request index, as the plan expects: no call, nothing to pay.
@@ -150,17 +169,10 @@ export async function estimatePlan(source: EstimateSource, plan: Plan, options: 
     const dependencies: { id: string; content: string }[] = [];
     let unknownDeps = 0;
     for (const depId of pair.requires) {
-      const dep = plan.byId.get(depId)!;
-      const content = contentOf(dep);
-      if (content !== undefined) {
-        dependencies.push({ id: depId, content });
-        if (dep.action === "run") notes.push(`${depId} will run: estimated with its last accepted content`);
-      } else {
-        const expected = expectedOutput(workflow.pairs.get(depId)!, history.get(depId)).tokens;
-        dependencies.push({ id: depId, content: "" });
-        unknownDeps += expected;
-        notes.push(`${depId} has no accepted content here yet: counted as its expected output (${grouped(expected)} tokens)`);
-      }
+      const dep = asDependency(depId);
+      dependencies.push({ id: depId, content: dep.content ?? "" });
+      unknownDeps += dep.expected;
+      if (dep.note !== undefined) notes.push(dep.note);
     }
     const rendered = renderPromptUnits({
       prompt: pair.prompt,
