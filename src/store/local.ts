@@ -74,6 +74,8 @@ export class LocalStore implements ArtifactStore {
   private writes = 0;
   /** Files of the older layout found missing: asked again, a file this invocation did not write is still a miss. */
   private readonly missing = new Set<string>();
+  /** The names in pairs/, objects/ and requests/ when first looked in, by directory: a file in none of them is not looked up. */
+  private readonly listed = new Map<string, Set<string>>();
 
   /**
    * `warn` is told once when request index entries that git tracks are ignored. `packAfter`: entries
@@ -110,9 +112,10 @@ export class LocalStore implements ArtifactStore {
   }
 
   record(pair: string, configRef: string): StoreRecord | undefined {
-    const file = this.recordPath(pair, configRef);
+    // Only a valid key was ever written to a pack.
     const packed = this.packs().records.get(pair)?.get(configRef);
     if (packed) return packed;
+    const file = this.recordPath(pair, configRef);
     if (!this.exists(file)) return undefined;
     try {
       const rec = JSON.parse(readFileNoFollow(file).toString("utf8")) as StoreRecord;
@@ -306,10 +309,24 @@ export class LocalStore implements ArtifactStore {
 
   /** Whether a file of the older layout is there; one found missing is not looked up again unless this invocation writes it. */
   private exists(file: string): boolean {
+    if (this.options.shared) return existsSync(file);
     if (this.missing.has(file)) return false;
+    // A file under a directory the listing of its parent did not hold, and this invocation did not make, is not there.
+    const dir = path.dirname(file);
+    if (!this.made.has(dir) && !this.listing(path.dirname(dir)).has(path.basename(dir))) return false;
     if (existsSync(file)) return true;
-    if (!this.options.shared) this.missing.add(file);
+    this.missing.add(file);
     return false;
+  }
+
+  /** The names in one of the store's directories, read once (none when it is not a directory, a link included). */
+  private listing(dir: string): Set<string> {
+    let names = this.listed.get(dir);
+    if (names === undefined) {
+      names = new Set(lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(dir) : []);
+      this.listed.set(dir, names);
+    }
+    return names;
   }
 
   /**
