@@ -16,6 +16,7 @@ import {
   writeSync,
   type Stats,
 } from "node:fs";
+import { open, rename, rm } from "node:fs/promises";
 import path from "node:path";
 
 /** Why a write of one of pairflow's own files failed, in words, by the system's error code. */
@@ -80,6 +81,35 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
       throw err;
     }
   });
+}
+
+/**
+ * writeFileAtomic, its waits (the write to disk above all, which takes milliseconds) off the
+ * calling thread: a run goes on with other pairs meanwhile. A failure is a WriteError as there.
+ */
+export async function writeFileAtomicAsync(file: string, data: string | Uint8Array): Promise<void> {
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const tmp = temporaryFor(file);
+    try {
+      const handle = await open(tmp, "w");
+      try {
+        await handle.writeFile(data);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(tmp, file);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  } catch (err) {
+    // As ownWrite names it.
+    ownWrite(file, () => {
+      throw err;
+    });
+  }
 }
 
 /**

@@ -9,7 +9,7 @@ import { defaultStateDir, isInside, lockFileOf, reservedOutput } from "../config
 import { stageCandidate } from "./staged.js";
 import type { FileHash } from "../model/plan.js";
 import { textHashes } from "../refs/hash.js";
-import { lstatOrUndefined, writeFileAtomic } from "./files.js";
+import { lstatOrUndefined, writeFileAtomic, writeFileAtomicAsync } from "./files.js";
 
 /** The absolute path of a pair's output file, when it has one. */
 export function outputPath(workflow: Pick<Workflow, "dir">, pair: Pick<Pair, "output">): string | undefined {
@@ -64,6 +64,16 @@ export class OutputFiles {
     const problem = this.problem(pair);
     if (problem !== null) throw new Error(problem);
     writeFileAtomic(file, content);
+    this.hashes.set(pair.id, textHashes(content));
+  }
+
+  /** write, the wait for the disk off the calling thread: a run goes on with other pairs meanwhile. */
+  async writeAsync(pair: Pair, content: Buffer): Promise<void> {
+    const file = outputPath(this.workflow, pair);
+    if (file === undefined) return;
+    const problem = this.problem(pair);
+    if (problem !== null) throw new Error(problem);
+    await writeFileAtomicAsync(file, content);
     this.hashes.set(pair.id, textHashes(content));
   }
 
