@@ -60,6 +60,18 @@ function cli(root: string, dir: string, args: string[]): Promise<Marks> {
   });
 }
 
+/** `lanes` loops side by side, each starting the generator `steps` times one after another, as pairflow does (sh -c), without pairflow. */
+function bare(dir: string, generator: Generator, lanes: number, steps: number): Promise<void> {
+  const lane = async () => {
+    for (let i = 0; i < steps; i++)
+      await new Promise<void>((resolve, reject) => {
+        const child = spawn("/bin/sh", ["-c", GENERATORS[generator].run], { cwd: dir, stdio: "ignore", env: { ...process.env, PAIRFLOW_PAIR: "bare" } });
+        child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${GENERATORS[generator].run} exited ${code}`))));
+      });
+  };
+  return Promise.all(Array.from({ length: lanes }, lane)).then(() => {});
+}
+
 async function timed<T>(task: () => Promise<T>): Promise<[number, T]> {
   const t0 = performance.now();
   const value = await task();
@@ -118,6 +130,8 @@ async function row(root: string, generator: Generator): Promise<string[]> {
   const three: number[] = [];
   // Each repetition's ratio: its two runs are next to each other, so a machine that slows down moves both.
   const ratios: number[] = [];
+  // The same fan-out of the generator alone: what fanning out can give on this machine at best.
+  const floors: number[] = [];
   const slowest: number[] = [];
   const fastest: number[] = [];
   const merge: number[] = [];
@@ -141,6 +155,9 @@ async function row(root: string, generator: Generator): Promise<string[]> {
     fastest.push(Math.min(...shards.map(([ms]) => ms)));
     shardMarks.push(...shards.map(([, m]) => m));
     mergeMarks.push(marks);
+    const [alone] = await timed(() => bare(a, generator, CONCURRENCY, (CHAINS * LENGTH) / CONCURRENCY));
+    const [fanned] = await timed(() => bare(a, generator, 3 * CONCURRENCY, LENGTH));
+    floors.push(alone / fanned);
   }
   const pairs = shardMarks.map(pairTimes);
   const start: [string, string][] = [
@@ -161,6 +178,7 @@ async function row(root: string, generator: Generator): Promise<string[]> {
     `  generator ${GENERATORS[generator].label}:`,
     `    1 process            ${s(median(one))}`,
     `    3 shards + merge     ${s(median(three))}   ratio ${median(ratios).toFixed(2)}x faster (target >= 2.5x, ideal 3x)`,
+    `    the generator alone, without pairflow or its sandbox: ${CONCURRENCY} side by side against ${3 * CONCURRENCY}, ratio ${median(floors).toFixed(2)}x (the most fanning out gives here)`,
     `    shards took ${s(median(fastest))} to ${s(median(slowest))} side by side, then the merge ${s(median(merge))}; a process with nothing to run ${s(median(idle))}`,
     ...where,
   ];
