@@ -414,12 +414,20 @@ async function merge(request: MergeRequest, target: string | undefined): Promise
   const after = await planOpened(opened, {});
   const reusable = after.plan.pairs.filter((p) => p.action === "skip").map((p) => p.id);
   const scoped: Plan = { ...after.plan, pairs: closure(after.plan, reusable) };
-  const folded = await executePlan(scoped, mergeDeps(after), {
-    runId,
-    lock: after.lock,
-    env: childEnvironments(request.env ?? {}, after.workflow),
-    signal: request.signal,
-  });
+  const writes = overlappedWrites(after.outputs);
+  let folded: RunReport;
+  try {
+    folded = await executePlan(scoped, mergeDeps(after, writes.outputs), {
+      runId,
+      lock: after.lock,
+      env: childEnvironments(request.env ?? {}, after.workflow),
+      signal: request.signal,
+    });
+  } finally {
+    // The outputs are on disk before anything says the merge is done (or why it failed).
+    await writes.settle().catch(() => {});
+  }
+  await writes.settle();
 
   request.onPhase?.("folded");
   // Each pair's outcome as its shard reported it, with what the fold did for the rest.
@@ -476,8 +484,56 @@ async function merge(request: MergeRequest, target: string | undefined): Promise
   return { report, missing };
 }
 
+/** How many output files the merge's fold has on their way to the disk at once. */
+const WRITES_IN_FLIGHT = 8;
+
+/**
+ * The fold's output files, written with their waits for the disk overlapping: a merge restores
+ * every output the shards made, and one flush after another was most of the merge's own time. The
+ * engine still meets a problem with a file before it writes (OutputFiles.problem); writes to one
+ * path keep their order; `settle` waits for them all and throws the first failure, as the write
+ * itself would have. The fold reads no output it restores: it executes nothing.
+ */
+export function overlappedWrites(files: Planned["outputs"], inFlight = WRITES_IN_FLIGHT): { outputs: OutputFiles; settle: () => Promise<void> } {
+  const all: Promise<void>[] = [];
+  const byPath = new Map<string, Promise<void>>();
+  const queued: (() => void)[] = [];
+  let running = 0;
+  const turn = async () => {
+    while (running >= inFlight) await new Promise<void>((resolve) => queued.push(resolve));
+    running++;
+  };
+  const done = () => {
+    running--;
+    queued.shift()?.();
+  };
+  const write = (pair: Parameters<OutputFiles["write"]>[0], content: Buffer) => {
+    const at = files.path(pair) ?? pair.id;
+    const written = (byPath.get(at) ?? Promise.resolve())
+      .catch(() => {})
+      .then(turn)
+      .then(() => files.writeAsync(pair, content).finally(done));
+    written.catch(() => {}); // settle reports it
+    byPath.set(at, written);
+    all.push(written);
+  };
+  return {
+    outputs: {
+      read: (pair) => files.read(pair),
+      write,
+      problem: (pair) => files.problem(pair),
+      path: (pair) => files.path(pair),
+      stage: (pair, content) => files.stage(pair, content),
+    },
+    settle: async () => {
+      const failed = (await Promise.allSettled(all)).find((r) => r.status === "rejected");
+      if (failed) throw failed.reason;
+    },
+  };
+}
+
 /** The fold executes nothing: every pair it is given is reusable. */
-function mergeDeps(planned: Planned): EngineDeps {
+function mergeDeps(planned: Planned, outputs: OutputFiles): EngineDeps {
   const refuse = () => {
     throw new Error("pairflow merge executes nothing");
   };
@@ -486,7 +542,7 @@ function mergeDeps(planned: Planned): EngineDeps {
     generator: refuse,
     guard: refuse,
     store,
-    outputs: planned.outputs,
+    outputs,
     remote: planned.remote,
     lockFile: new LockWriter(planned.lockPath, planned.workflow.name),
     scratch: scratchDir(),
