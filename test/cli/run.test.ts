@@ -50,8 +50,10 @@ describe("progress", () => {
     });
     if (r.error) return; // no script(1) here: the renderer's own tests cover the terminal form
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/0\/3 done · 1 running · 2 waiting\r?\n {2}▸ a \d+s/);
-    expect(r.stdout).toMatch(/2\/3 done · 1 running · 0 waiting/);
+    // Drawn, then erased and drawn again in place (how often depends on how fast the pairs end:
+    // at most ten times a second; the renderer's own tests hold each frame).
+    expect(r.stdout).toMatch(/[0-3]\/3 done · [01] running · [0-3] waiting/);
+    expect(r.stdout).toContain("\x1b[J");
     // The counts say what ended: no line per start and end.
     expect(r.stdout).not.toMatch(/^(start|accepted) /m);
   });
