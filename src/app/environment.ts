@@ -14,7 +14,7 @@ import type { Plan } from "../model/plan.js";
 import { redactor, type Gunzip, type Redact } from "../model/redact.js";
 import type { SandboxState } from "../model/run.js";
 import type { Workflow } from "../model/workflow.js";
-import { chooseSandbox, runsCommands, sandboxMode } from "./sandbox.js";
+import { chooseSandbox, runsCommandGuards, runsCommands, sandboxMode } from "./sandbox.js";
 
 /** Variables the GitHub runner sets for the action itself; a child process has no use for them. */
 const RUNNER_SECRETS = ["GITHUB_TOKEN", "GH_TOKEN"];
@@ -124,7 +124,7 @@ export function childSetup(request: { env?: NodeJS.ProcessEnv; sandbox?: string 
   const { generator, guard, secrets } = childEnvironments(env, workflow);
   const setup: ChildSetup = { env: { generator, guard }, redact: secretRedactor(secrets) };
   if (!runsCommands(plan)) return setup;
-  const choice = chooseSandbox(mode, env, workflow.root);
+  const choice = chooseSandbox(mode, env, workflow.root, runsCommandGuards(plan));
   return { ...setup, sandbox: choice.sandbox, state: choice.state };
 }
 

@@ -15,6 +15,7 @@ import path from "node:path";
 import { UsageError } from "../model/errors.js";
 import type { Sandbox } from "../model/ports.js";
 import type { Plan } from "../model/plan.js";
+import type { Pair } from "../model/workflow.js";
 import type { SandboxState } from "../model/run.js";
 import { bubblewrap, gitConfigFiles, probeLayer, probeSandbox, runnerDirectories, SANDBOX_MODES, toolHomes, type SandboxMode } from "../processes/sandbox.js";
 
@@ -39,17 +40,29 @@ export function sandboxMode(asked: string | undefined, env: NodeJS.ProcessEnv): 
   throw new UsageError(`${where} is "${mode}"; expected one of: ${SANDBOX_MODES.join(", ")}`);
 }
 
-/** Whether any pair this plan runs starts a command (a command generator or guard). */
-export function runsCommands(plan: Plan): boolean {
-  return plan.pairs.some((p) => {
-    if (p.action !== "run") return false;
-    const pair = plan.workflow.pairs.get(p.id)!;
-    return pair.generator === "command" || pair.guard === "command" || (pair.guards ?? []).some((g) => g.guard === "command");
-  });
+/** The pairs this plan runs. */
+function pairsToRun(plan: Plan): Pair[] {
+  return plan.pairs.filter((p) => p.action === "run").map((p) => plan.workflow.pairs.get(p.id)!);
 }
 
-/** The sandbox of a run of `root`'s workflow, by the mode asked for; a SandboxUnavailableError when required and not to be had. */
-export function chooseSandbox(mode: SandboxMode, env: NodeJS.ProcessEnv, root: string): SandboxChoice {
+const judgedByCommand = (pair: Pair) => pair.guard === "command" || (pair.guards ?? []).some((g) => g.guard === "command");
+
+/** Whether any pair this plan runs starts a command (a command generator or guard). */
+export function runsCommands(plan: Plan): boolean {
+  return pairsToRun(plan).some((pair) => pair.generator === "command" || judgedByCommand(pair));
+}
+
+/** Whether any pair this plan runs has a command guard: the commands that have a writable layer. */
+export function runsCommandGuards(plan: Plan): boolean {
+  return pairsToRun(plan).some(judgedByCommand);
+}
+
+/**
+ * The sandbox of a run of `root`'s workflow, by the mode asked for; a SandboxUnavailableError when
+ * required and not to be had. `layers`: whether a guard will want its writable layer, which is
+ * probed only then (a run of command generators alone spares a start of bubblewrap and a mount).
+ */
+export function chooseSandbox(mode: SandboxMode, env: NodeJS.ProcessEnv, root: string, layers = true): SandboxChoice {
   if (mode === "off") return { state: { mode, confined: false, reason: "the sandbox is off" } };
   const probe = probeSandbox(env);
   if (probe.available) {
@@ -59,13 +72,13 @@ export function chooseSandbox(mode: SandboxMode, env: NodeJS.ProcessEnv, root: s
     const home = env.HOME !== undefined && path.isAbsolute(env.HOME) && existsSync(env.HOME) ? path.resolve(env.HOME) : undefined;
     const empty = emptyFile();
     // A guard's writable layer, where it can be made: otherwise guards see the repository read-only.
-    const layer = probeLayer(probe.bwrap, empty);
+    const layer = layers ? probeLayer(probe.bwrap, empty) : undefined;
     const layout = {
       root,
       hide,
       empty: gitConfigFiles(root),
       emptyFile: empty,
-      ...(typeof layer === "string" ? {} : { layer }),
+      ...(layer === undefined || typeof layer === "string" ? {} : { layer }),
       ...(home ? { home, show: toolHomes(home, env.PATH ?? "") } : {}),
     };
     const state: SandboxState = { mode, confined: true, by: "bubblewrap", ...(typeof layer === "string" ? { layer: layer } : {}) };

@@ -165,6 +165,26 @@ describe.runIf(SANDBOX)("an attacker's scripts in the sandbox", () => {
   });
 });
 
+describe.runIf(SANDBOX)("the sandbox's start", () => {
+  it("makes a guard's writable layer only where a command guard will run", { timeout: scaled(60_000) }, async () => {
+    // bubblewrap, behind a script that notes each start: the layer's is the one that sets up an overlay.
+    const bin = mkdtempSync(path.join(tmpdir(), "pairflow-bwrap-"));
+    const log = path.join(bin, "starts");
+    const real = (probeSandbox(process.env) as { bwrap: string }).bwrap;
+    writeFileSync(path.join(bin, "bwrap"), `#!/bin/sh\necho "$*" >> ${log}\nexec ${real} "$@"\n`, { mode: 0o755 });
+    const layers = async (guard: string) => {
+      writeFileSync(log, "");
+      const dir = tempRepo({ "workflow.yml": `name: s\nrmax: 0\naction_pairs:\n  a:\n    generator: command\n    generator_config: {run: echo hi}\n${guard}` });
+      await execFileAsync(process.execPath, [CLI, "run"], { cwd: dir, env: { ...process.env, PAIRFLOW_BWRAP: path.join(bin, "bwrap") } });
+      return readFileSync(log, "utf8")
+        .split("\n")
+        .filter((line) => line.includes("overlay")).length;
+    };
+    expect(await layers("")).toBe(0);
+    expect(await layers("    guard: command\n    guard_config: {run: grep -q hi $PAIRFLOW_ARTIFACT}\n")).toBeGreaterThan(0);
+  });
+});
+
 describe("what the sandbox hides", () => {
   it("hides the runner's temporary directory and, for the action, the runner's own directory, and shows the repository again", () => {
     const dirs = runnerDirectories({ RUNNER_TEMP: "/home/runner/work/_temp" }, "/home/runner/runners/2.330.0/externals/node24/bin/node");
