@@ -24,15 +24,28 @@ action_pairs:
       glossary: glossary/{lang}.yml
     output: "i18n/{lang}/{name}"
     generator_config:
-      run: node tr.mjs
+      run: sh tr.sh
 `;
 const PROMPTS = 'translate:\n  task: "Translate into {lang}:\\n<<<\\n{piece}>>>"\n';
-/** A stand-in translator: the section from its prompt, its heading marked with the language. */
-const TRANSLATOR = `import { readFileSync } from "node:fs";
-const prompt = readFileSync(0, "utf8");
-const lang = /Translate into (\\S+):/.exec(prompt)[1];
-const piece = prompt.slice(prompt.indexOf("<<<\\n") + 4, prompt.lastIndexOf(">>>"));
-process.stdout.write(piece.replace(/^(#+ .*)$/m, "$1 (" + lang + ")"));
+/**
+ * A stand-in translator: the section from its prompt (between the first "<<<" line and the last
+ * ">>>"), its first heading marked with the language. An awk script, not a Node process per section.
+ */
+const TRANSLATOR = String.raw`awk 'BEGIN { RS = "\001" }
+{
+  p = $0
+  match(p, /Translate into [^ \t\n\r\f\v]+:/)
+  lang = substr(p, RSTART + 15, RLENGTH - 16)
+  from = index(p, "<<<\n") + 4
+  to = 0
+  for (i = index(p, ">>>"); i > 0; i = j ? i + j : 0) { to = i; j = index(substr(p, i + 1), ">>>") }
+  n = split(substr(p, from, to - from), line, "\n")
+  done = 0
+  for (k = 1; k <= n; k++) {
+    if (!done && line[k] ~ /^#+ /) { line[k] = line[k] " (" lang ")"; done = 1 }
+    printf "%s%s", line[k], (k < n ? "\n" : "")
+  }
+}' "$PAIRFLOW_PROMPT_FILE"
 `;
 const INTRO = "# Intro\n\nHello.\n\n## Install\n\nRun the widget.\n\n## Use\n\nUse it.\n";
 const GUIDE = "# Guide\n\nRead this.\n\n## Setup\n\nSet it up.\n\n## Widgets\n\nA widget is small.\n";
@@ -48,7 +61,7 @@ describe("output changes", () => {
     const workspace = tempRepo({
       "workflow.yml": WORKFLOW,
       "prompts.yml": PROMPTS,
-      "tr.mjs": TRANSLATOR,
+      "tr.sh": TRANSLATOR,
       "docs/intro.md": INTRO,
       "docs/guide.md": GUIDE,
       "docs/faq.md": FAQ,
@@ -113,7 +126,7 @@ describe("output changes", () => {
     const workspace = tempRepo({
       "workflow.yml": WORKFLOW,
       "prompts.yml": PROMPTS,
-      "tr.mjs": TRANSLATOR,
+      "tr.sh": TRANSLATOR,
       "docs/intro.md": INTRO,
       "glossary/fr.yml": "widget: bidule\n",
       "glossary/de.yml": "widget: Dings\n",
