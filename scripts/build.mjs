@@ -1,6 +1,6 @@
-// Bundles src/ into dist/: one self-contained ESM file per entry point, so the CLI and the
-// action run with nothing installed. The output depends only on the sources and the locked
-// esbuild version (no timestamps, no absolute paths), which is what lets CI compare it.
+// Bundles src/ into dist/: an ESM file per entry point and the chunks it loads on demand, so the
+// CLI and the action run with nothing installed. The output depends only on the sources and the
+// locked esbuild version (no timestamps, no absolute paths), which is what lets CI compare it.
 import { build } from "esbuild";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
