@@ -193,6 +193,7 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
     // CI snapshot soon after), so no batch is ever sent twice (src/generators/batch.ts).
     const ledger = new BatchFile(stateDir, opened.workflow.path, opened.store, opened.remote);
     const poll = Number(request.env?.PAIRFLOW_BATCH_POLL_MS);
+    const planOrder = new Map(planned.plan.pairs.map((p, i) => [p.id, i]));
     const batcher = new Batcher({
       ledger,
       all: request.batch ?? false,
@@ -202,6 +203,7 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
       signal: request.signal ?? new AbortController().signal,
       onEvent,
       onWarning: warn,
+      order: (pair) => planOrder.get(pair) ?? planOrder.size,
     });
     // Every process group a generator or guard starts is in the run record before it does anything.
     const deps: EngineDeps = {

@@ -62,6 +62,13 @@ export interface BatcherOptions {
   signal: AbortSignal;
   onEvent(event: BatchEvent): void;
   onWarning(message: string): void;
+  /**
+   * Where a pair stands in the plan. A batch lists its requests in that order, whatever order they
+   * came in: a provider fills its prompt cache from a batch's requests in order, so which request
+   * writes a shared beginning and which read it is then the plan's (as the estimate says), not the
+   * order in which the disk let pairs end.
+   */
+  order?: (pair: string) => number;
 }
 
 type Provider = "openai" | "anthropic";
@@ -174,7 +181,9 @@ export class Batcher implements BatchWave {
       if (this.queue.size === 0 || [...this.members.values()].some((waiting) => !waiting)) return;
       const groups = [...this.queue.values()];
       this.queue.clear();
-      for (const group of groups) for (const chunk of chunks([...group.values()])) this.spawn(this.submit(chunk));
+      const order = this.options.order;
+      const byPlan = order ? (a: Queued, b: Queued) => order(a.pair) - order(b.pair) : undefined;
+      for (const group of groups) for (const chunk of chunks([...group.values()].sort(byPlan))) this.spawn(this.submit(chunk));
     });
   }
 
