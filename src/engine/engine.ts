@@ -606,10 +606,7 @@ class Run {
       const unwritable = this.deps.outputs.problem(pair);
       if (unwritable !== null) return fail(unwritable);
       this.recordAccepted(d, pair, { contentHash, source: "generated", attempts, durationMs }, content);
-      // Off this thread where the files can be (src/workspace/outputs.ts): other pairs go on while the disk writes it.
-      const outputs: OutputFiles & { writeAsync?: (pair: Pair, content: Buffer) => Promise<void> } = this.deps.outputs;
-      if (outputs.writeAsync) await outputs.writeAsync(pair, written);
-      else this.deps.outputs.write(pair, written);
+      this.deps.outputs.write(pair, written);
       this.decided.set(d.id, { ...d, action: "skip", artifact: { source: "store", contentHash, edited: false, content: "store" } });
       this.finish({ id: d.id, configRef: d.configRef, status: "executed", attempts, contentHash, reasons: d.reasons, durationMs, note });
     };
