@@ -27,7 +27,7 @@ import { lockPathFor } from "../lockfile/lockfile.js";
 import { isHashedKey, pairKey } from "../refs/keys.js";
 import { LocalStore } from "../store/local.js";
 import { listPacks, objectLine, PACK_HEADER, readPack, readPackObject, recordLine, requestLine, packWriter, type PackEntry } from "../store/pack.js";
-import { writeFileAtomic } from "../workspace/files.js";
+import { alive, writeFileAtomic } from "../workspace/files.js";
 import { checkStateDir } from "../workspace/stateDir.js";
 import { currentHolder } from "./mutex.js";
 import { listRunIds, outcomesFromTrace, readRun, type RunRecord } from "./read.js";
@@ -330,15 +330,6 @@ function rewritePack(pack: ReadPack, keepRecords: ReadonlySet<string>, keepObjec
   }
   if (parts.length === 0) rmSync(pack.file, { force: true });
   else writeFileAtomic(pack.file, Buffer.concat([Buffer.from(PACK_HEADER, "utf8"), ...parts]));
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 function workflowOf(run: RunRecord): string | undefined {

@@ -228,7 +228,8 @@ export function removeStaleTemporaries(dirs: Iterable<string>): string[] {
   return removed;
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this pid runs (one of another user's included). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
