@@ -3,7 +3,10 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   package_default
-} from "./cli-chunk-NZFZZFUW.js";
+} from "./cli-chunk-DM52N67H.js";
+import {
+  startTiming
+} from "./cli-chunk-VWCPAHPU.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/main.ts
@@ -14,11 +17,12 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 var argv = process.argv.slice(2);
+startTiming(process.env, argv);
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.stdout.write(`${package_default.version}
 `);
 } else {
-  const { runCli } = await import("./cli-program-JJFH3M5X.js");
+  const { runCli } = await import("./cli-program-VHXPDGPR.js");
   process.exitCode = await runCli(argv, {
     stdout: process.stdout,
     stderr: process.stderr,
