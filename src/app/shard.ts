@@ -16,6 +16,7 @@ import type { Plan, PlannedPair, StateView } from "../model/plan.js";
 import type { ArtifactStore, OutputFiles } from "../model/ports.js";
 import type { PairOutcome, RunEvent, RunReport } from "../model/run.js";
 import type { Shard, ShardResult, ShardSpec } from "../model/shard.js";
+import { limiter } from "../model/limiter.js";
 import { lockEntry, type StoreRecord } from "../model/records.js";
 import { decider, planWorkflow } from "../plan/plan.js";
 import { withDependencies } from "../plan/selection.js";
@@ -495,24 +496,12 @@ const WRITES_IN_FLIGHT = 8;
  * itself would have. The fold reads no output it restores: it executes nothing.
  */
 export function overlappedWrites(files: Planned["outputs"], inFlight = WRITES_IN_FLIGHT): { outputs: OutputFiles; settle: () => Promise<void> } {
+  const turns = limiter(inFlight);
   const all: Promise<void>[] = [];
   const byPath = new Map<string, Promise<void>>();
-  const queued: (() => void)[] = [];
-  let running = 0;
-  const turn = async () => {
-    while (running >= inFlight) await new Promise<void>((resolve) => queued.push(resolve));
-    running++;
-  };
-  const done = () => {
-    running--;
-    queued.shift()?.();
-  };
   const write = (pair: Parameters<OutputFiles["write"]>[0], content: Buffer) => {
     const at = files.path(pair) ?? pair.id;
-    const written = (byPath.get(at) ?? Promise.resolve())
-      .catch(() => {})
-      .then(turn)
-      .then(() => files.writeAsync(pair, content).finally(done));
+    const written = (byPath.get(at) ?? Promise.resolve()).catch(() => {}).then(() => turns(() => files.writeAsync(pair, content)));
     written.catch(() => {}); // settle reports it
     byPath.set(at, written);
     all.push(written);
