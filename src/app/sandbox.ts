@@ -78,7 +78,7 @@ export function chooseSandbox(mode: SandboxMode, env: NodeJS.ProcessEnv, root: s
       hide,
       empty: gitConfigFiles(root),
       emptyFile: empty,
-      ...(layer === undefined || typeof layer === "string" ? {} : { layer }),
+      ...(typeof layer === "object" ? { layer } : {}),
       ...(home ? { home, show: toolHomes(home, env.PATH ?? "") } : {}),
     };
     const state: SandboxState = { mode, confined: true, by: "bubblewrap", ...(typeof layer === "string" ? { layer: layer } : {}) };

@@ -50,6 +50,13 @@ interface PackIndex {
   requests: Map<string, { file: string; entries: RequestEntry[] }>;
 }
 
+/** A record in the packs' index: it replaces the one of its pair and reference there. */
+function indexRecord(index: PackIndex, rec: StoreRecord): void {
+  const byPair = index.records.get(rec.pair);
+  if (byPair) byPair.set(rec.configRef, rec);
+  else index.records.set(rec.pair, new Map([[rec.configRef, rec]]));
+}
+
 export class LocalStore implements ArtifactStore {
   /** Content hashes found whole in this invocation: each object is read and verified at most once. */
   private readonly verified = new Set<string>();
@@ -195,11 +202,9 @@ export class LocalStore implements ArtifactStore {
     if (rec.status === "accepted" && rec.contentHash) this.generated.get(rec.pair)?.add(rec.contentHash);
     const file = this.recordPath(rec.pair, rec.configRef);
     const packs = this.packs();
-    const byPair = packs.records.get(rec.pair);
-    if (this.toPack(byPair?.has(rec.configRef) ?? false)) {
+    if (this.toPack(packs.records.get(rec.pair)?.has(rec.configRef) ?? false)) {
       this.append(file, Buffer.from(recordLine(rec), "utf8"));
-      if (byPair) byPair.set(rec.configRef, rec);
-      else packs.records.set(rec.pair, new Map([[rec.configRef, rec]]));
+      indexRecord(packs, rec);
     } else this.write(file, JSON.stringify(rec, null, 2) + "\n");
   }
 
@@ -297,11 +302,8 @@ export class LocalStore implements ArtifactStore {
       const file = path.join(dir, name);
       for (const e of readPack(file)) {
         if (e.kind === "object") index.objects.set(e.hash, { file, offset: e.offset, bytes: e.bytes });
-        else if (e.kind === "record") {
-          const byPair = index.records.get(e.record.pair);
-          if (byPair) byPair.set(e.record.configRef, e.record);
-          else index.records.set(e.record.pair, new Map([[e.record.configRef, e.record]]));
-        } else index.requests.set(e.key, { file, entries: e.entries });
+        else if (e.kind === "record") indexRecord(index, e.record);
+        else index.requests.set(e.key, { file, entries: e.entries });
       }
     }
     return (this.packed = index);
