@@ -25,7 +25,7 @@ import { interruptible } from "../app/signals.js";
 import { compareWithRun, comparisonMarkdown, estimateHeadline, estimateMarkdown, totalCostText } from "../report/estimate.js";
 import type { PlanEstimate } from "../estimate/estimate.js";
 import type { PublishResult } from "../github/comment.js";
-import { commentLinks, pullRequestOf } from "../github/event.js";
+import { commentLinks, fanoutOf, pullRequestOf } from "../github/event.js";
 import { commentMarker, diffMarkdown } from "../report/diffMarkdown.js";
 import { planDiff, type PreparedDiff } from "../app/diff.js";
 import { UnknownRefError } from "../github/git.js";
@@ -61,11 +61,6 @@ const commentModule = () => import("../github/comment.js");
 async function cacheAvailable(env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
   if (!env.ACTIONS_CACHE_URL && !env.ACTIONS_RESULTS_URL) return false;
   return (await cacheModule()).ActionsCacheStore.available();
-}
-
-/** The fan-out a workflow run makes: its id and attempt (src/github/fanout.ts). */
-async function fanoutOf(env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  return (await fanoutModule()).fanoutOf(env);
 }
 
 /**
@@ -155,7 +150,7 @@ async function plan(inputs: ActionInputs, workspace: string, remote: ActionsCach
   if (inputs.shards !== undefined) {
     const shards = shardsOf(planned, inputs.shards);
     // The split is pinned for the fan-out this plan names: re-run shard jobs and merge jobs take it.
-    const fanout = await fanoutOf(env);
+    const fanout = fanoutOf(env);
     if (fanout !== undefined && shards.length > 0) {
       await pinSplit(planned, shards, inputs.shards, { fanout, split: await splitSync(inputs, workspace, fanout) });
       core.setOutput("fanout", fanout);
@@ -336,7 +331,7 @@ async function fanOut(
   workspace: string,
   env: NodeJS.ProcessEnv,
 ): Promise<Pick<ShardRequest, "fanout" | "sync" | "split" | "attempt" | "pullEveryMs" | "pushEveryMs" | "waitMs">> {
-  const fanout = inputs.fanout ?? (await fanoutOf(env)) ?? "local";
+  const fanout = inputs.fanout ?? fanoutOf(env) ?? "local";
   const seconds = (name: string) => (env[name] ? Number(env[name]) * 1000 : undefined);
   const every = {
     pullEveryMs: seconds("PAIRFLOW_SHARD_PULL_SECONDS"),

@@ -34,3 +34,8 @@ export function commentLinks(env: NodeJS.ProcessEnv, sha: string): { commit: { s
     ...(server && env.GITHUB_RUN_ID ? { summaryUrl: `${server}/actions/runs/${env.GITHUB_RUN_ID}` } : {}),
   };
 }
+
+/** The fan-out of this workflow run: its id and attempt, so a re-run of failed jobs starts afresh. */
+export function fanoutOf(env: NodeJS.ProcessEnv): string | undefined {
+  return env.GITHUB_RUN_ID ? `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT ?? "1"}` : undefined;
+}

@@ -30,11 +30,6 @@ export interface CacheCalls {
   save(paths: string[], key: string): Promise<void>;
 }
 
-/** The fan-out of this workflow run: its id and attempt, so a re-run of failed jobs starts afresh. */
-export function fanoutOf(env: NodeJS.ProcessEnv): string | undefined {
-  return env.GITHUB_RUN_ID ? `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT ?? "1"}` : undefined;
-}
-
 export function cacheSync(calls: CacheCalls, prefix: string, fanout: string, workspace: string): (shared: SharedStore, self: ShardSpec) => SharedSync {
   const keyOf = (shard: ShardSpec) => `${prefix}-fanout-${fanout}-${shard.index}of${shard.count}-`;
   // The cache matches entries by their paths too: every job names an outbox by the same relative path.
