@@ -134,13 +134,13 @@ export async function decidePair(ctx: PlanContext, id: string, decided: Readonly
   // What the output file is: pairflow's own (generated), a person's (human: kept, never
   // overwritten, whatever else changed), or a file pairflow has no record of at all (unknown).
   const output = judgeOutput(view, pair, previous);
-  if (pair.piece || output.kind === "human" || output.kind === "unknown") return decideKept(ctx, base, pair, previous, forced, deps, output);
+  // A dependency that will run has no accepted content yet, so this pair's reference is unknown.
+  const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
+  if (pair.piece || output.kind === "human" || output.kind === "unknown") return decideKept(ctx, base, pair, previous, forced, deps, unknown, output);
 
   // No person's edit to keep, and no file of unknown origin: nearly every pair. The same rule as
   // decideKept's, which the rest would only pass through; kept apart so that this part, run for
   // every pair, stays small enough to be compiled early.
-  // A dependency that will run has no accepted content yet, so this pair's reference is unknown.
-  const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
   if (unknown.length > 0) return waiting(ctx, base, pair, previous, forced, deps, unknown, NO_REASONS);
   const ref = configRef(own, upstreamOf(deps));
   if (!forced) {
@@ -161,6 +161,7 @@ async function decideKept(
   previous: LockEntry | undefined,
   forced: Reason | undefined,
   deps: PlannedPair[],
+  unknown: readonly PlannedPair[],
   output: JudgedOutput,
 ): Promise<PlannedPair> {
   const { view } = ctx;
@@ -190,8 +191,6 @@ async function decideKept(
   };
   const stale = (kept: PlannedPair): PlannedPair => ({ ...kept, revision: edit, stale: true });
 
-  // A dependency that will run has no accepted content yet, so this pair's reference is unknown.
-  const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
   // An output that exists with no record, in a pair that adopts what exists (`adopt_existing`): a
   // person's, kept and recorded as such, as `pairflow adopt` records it.
   if (output.kind === "unknown" && pair.adoptExisting && pair.assembly === undefined)
@@ -704,16 +703,13 @@ function requiresChanges(previous: Record<string, string>, deps: readonly Planne
   return upstreamChanges(previous, previous, [...deps]).filter((r) => / (added to|removed from) requires$/.test(r.detail) && !named.has(r.component!.name));
 }
 
+/** Reasons by kind, in REASON_KINDS' order; those of one kind keep theirs (the sort is stable). */
 function sortReasons(reasons: Reason[]): Reason[] {
-  // Most lists are in order already (a new pair's reasons, its dependencies that run): the same
-  // list then, without the objects and the search of the sort below for each pair.
-  let sorted = true;
-  for (let i = 1; i < reasons.length && sorted; i++) sorted = rankOf(reasons[i - 1]!.kind) <= rankOf(reasons[i]!.kind);
-  if (sorted) return reasons;
-  return reasons
-    .map((r, i) => ({ r, i }))
-    .sort((a, b) => rankOf(a.r.kind) - rankOf(b.r.kind) || a.i - b.i)
-    .map(({ r }) => r);
+  // Most lists are in order already (a new pair's reasons, its dependencies that run): the same list then.
+  for (let i = 1; i < reasons.length; i++) {
+    if (rankOf(reasons[i - 1]!.kind) > rankOf(reasons[i]!.kind)) return [...reasons].sort((a, b) => rankOf(a.kind) - rankOf(b.kind));
+  }
+  return reasons;
 }
 
 /** Each reason kind's place in REASON_KINDS: the order reasons are listed in (-1: a kind it does not list). */
