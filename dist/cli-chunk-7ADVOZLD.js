@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-ZU2H7R64.js";
+} from "./cli-chunk-BDDEBYNR.js";
 import {
   planTarget
-} from "./cli-chunk-IUBVZYPS.js";
+} from "./cli-chunk-ASKVB75M.js";
 import {
   checkFails,
   checkText,
@@ -16,7 +16,7 @@ import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-U6MTM3RX.js";
+} from "./cli-chunk-OJRXL5W6.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";

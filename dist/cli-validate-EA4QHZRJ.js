@@ -10,15 +10,15 @@ import {
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-TEXKZ7JP.js";
+} from "./cli-chunk-VRV3JKO3.js";
 import "./cli-chunk-CSPXBCVV.js";
 import {
   count
-} from "./cli-chunk-U6MTM3RX.js";
+} from "./cli-chunk-OJRXL5W6.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-RCDJWOPQ.js";
+import "./cli-chunk-EJHNHSBV.js";
 import "./cli-chunk-2ZCI4VI7.js";
 import "./cli-chunk-YPOPDKQS.js";
 import {

@@ -4,10 +4,10 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-IUBVZYPS.js";
+} from "./cli-chunk-ASKVB75M.js";
 import {
   openState
-} from "./cli-chunk-TEXKZ7JP.js";
+} from "./cli-chunk-VRV3JKO3.js";
 import "./cli-chunk-CSPXBCVV.js";
 import {
   styleFor
@@ -19,7 +19,7 @@ import {
   plannedComponents,
   renderPrompt,
   requestKey
-} from "./cli-chunk-RCDJWOPQ.js";
+} from "./cli-chunk-EJHNHSBV.js";
 import {
   nameFor
 } from "./cli-chunk-2ZCI4VI7.js";

@@ -14,7 +14,7 @@ import {
   limiter,
   lockPath,
   newRunId
-} from "./cli-chunk-2ZVESKJW.js";
+} from "./cli-chunk-TDRAPLR2.js";
 import {
   mark
 } from "./cli-chunk-VWCPAHPU.js";
@@ -24,7 +24,7 @@ import {
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-4UGPZM22.js";
+} from "./cli-chunk-V6VHYKEN.js";
 import {
   RunRecorder,
   estimateOf,
@@ -36,7 +36,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-IUBVZYPS.js";
+} from "./cli-chunk-ASKVB75M.js";
 import {
   BatchFile,
   LocalStore,
@@ -45,7 +45,7 @@ import {
   checkedStateDir,
   foldJournal,
   openState
-} from "./cli-chunk-TEXKZ7JP.js";
+} from "./cli-chunk-VRV3JKO3.js";
 import {
   lockPathFor
 } from "./cli-chunk-CSPXBCVV.js";
@@ -67,7 +67,7 @@ import {
   usd,
   withDependencies,
   workflowRef
-} from "./cli-chunk-RCDJWOPQ.js";
+} from "./cli-chunk-EJHNHSBV.js";
 import {
   nameFor
 } from "./cli-chunk-2ZCI4VI7.js";
@@ -1688,7 +1688,7 @@ function chooseSandbox(mode, env, root, layers2 = true) {
       hide,
       empty: gitConfigFiles(root),
       emptyFile: empty2,
-      ...layer === void 0 || typeof layer === "string" ? {} : { layer },
+      ...typeof layer === "object" ? { layer } : {},
       ...home ? { home, show: toolHomes(home, env.PATH ?? "") } : {}
     };
     const state = { mode, confined: true, by: "bubblewrap", ...typeof layer === "string" ? { layer } : {} };
@@ -5004,22 +5004,13 @@ async function merge(request, target) {
 }
 var WRITES_IN_FLIGHT = 8;
 function overlappedWrites(files, inFlight = WRITES_IN_FLIGHT) {
+  const turns = limiter(inFlight);
   const all = [];
   const byPath = /* @__PURE__ */ new Map();
-  const queued = [];
-  let running = 0;
-  const turn = async () => {
-    while (running >= inFlight) await new Promise((resolve) => queued.push(resolve));
-    running++;
-  };
-  const done = () => {
-    running--;
-    queued.shift()?.();
-  };
   const write = (pair, content) => {
     const at = files.path(pair) ?? pair.id;
     const written = (byPath.get(at) ?? Promise.resolve()).catch(() => {
-    }).then(turn).then(() => files.writeAsync(pair, content).finally(done));
+    }).then(() => turns(() => files.writeAsync(pair, content)));
     written.catch(() => {
     });
     byPath.set(at, written);

@@ -10,7 +10,7 @@ import {
 } from "./cli-chunk-CSPXBCVV.js";
 import {
   sortedObject
-} from "./cli-chunk-RCDJWOPQ.js";
+} from "./cli-chunk-EJHNHSBV.js";
 import {
   LOCK_VERSION,
   isBatchRecord,
@@ -642,6 +642,11 @@ var NEWLINE = Buffer.from("\n", "utf8");
 var CACHED_BYTES = 32 * 1024 * 1024;
 var MAX_REQUEST_ENTRIES = 8;
 var PACK_AFTER = 64;
+function indexRecord(index, rec) {
+  const byPair = index.records.get(rec.pair);
+  if (byPair) byPair.set(rec.configRef, rec);
+  else index.records.set(rec.pair, /* @__PURE__ */ new Map([[rec.configRef, rec]]));
+}
 var LocalStore = class {
   /**
    * `warn` is told once when request index entries that git tracks are ignored. `packAfter`: entries
@@ -773,11 +778,9 @@ var LocalStore = class {
     if (rec.status === "accepted" && rec.contentHash) this.generated.get(rec.pair)?.add(rec.contentHash);
     const file = this.recordPath(rec.pair, rec.configRef);
     const packs = this.packs();
-    const byPair = packs.records.get(rec.pair);
-    if (this.toPack(byPair?.has(rec.configRef) ?? false)) {
+    if (this.toPack(packs.records.get(rec.pair)?.has(rec.configRef) ?? false)) {
       this.append(file, Buffer.from(recordLine(rec), "utf8"));
-      if (byPair) byPair.set(rec.configRef, rec);
-      else packs.records.set(rec.pair, /* @__PURE__ */ new Map([[rec.configRef, rec]]));
+      indexRecord(packs, rec);
     } else this.write(file, JSON.stringify(rec, null, 2) + "\n");
   }
   /** What pairflow's generators returned for this request, newest first; a damaged file reads as none. */
@@ -867,11 +870,8 @@ var LocalStore = class {
       const file = path5.join(dir, name);
       for (const e2 of readPack(file)) {
         if (e2.kind === "object") index.objects.set(e2.hash, { file, offset: e2.offset, bytes: e2.bytes });
-        else if (e2.kind === "record") {
-          const byPair = index.records.get(e2.record.pair);
-          if (byPair) byPair.set(e2.record.configRef, e2.record);
-          else index.records.set(e2.record.pair, /* @__PURE__ */ new Map([[e2.record.configRef, e2.record]]));
-        } else index.requests.set(e2.key, { file, entries: e2.entries });
+        else if (e2.kind === "record") indexRecord(index, e2.record);
+        else index.requests.set(e2.key, { file, entries: e2.entries });
       }
     }
     return this.packed = index;

@@ -13,11 +13,11 @@ import {
 } from "./cli-chunk-VWCPAHPU.js";
 import {
   count
-} from "./cli-chunk-U6MTM3RX.js";
+} from "./cli-chunk-OJRXL5W6.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-RCDJWOPQ.js";
+import "./cli-chunk-EJHNHSBV.js";
 import "./cli-chunk-2ZCI4VI7.js";
 import {
   visible
@@ -38,16 +38,16 @@ import "./cli-chunk-FRV2UMY2.js";
 // src/cli/program.ts
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-RNXXJBEM.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-RKJHFOXZ.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-3AW2N4ZI.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-ZQNJGWBW.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-CCZEOBG7.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-RRD6UI4V.js")).registerPrompt],
-  [["explain"], async () => (await import("./cli-explain-2UNFD4H4.js")).registerExplain],
-  [["adopt"], async () => (await import("./cli-adopt-JJJX6E7K.js")).registerAdopt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-QWGRIJQA.js")).registerHistory],
+  [["validate"], async () => (await import("./cli-validate-EA4QHZRJ.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-3QP2FFDX.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-UFT327XZ.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-T3XMFKYP.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-D62753B7.js")).registerPrompt],
+  [["explain"], async () => (await import("./cli-explain-6XH5KCB7.js")).registerExplain],
+  [["adopt"], async () => (await import("./cli-adopt-BONOJ4BK.js")).registerAdopt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-6Y5VGHBW.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-5ZHRPEJK.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-JUV7CKQL.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-2224LPIS.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -13,10 +13,10 @@ import {
   fitLines,
   padColumns,
   runNodes
-} from "./cli-chunk-U6MTM3RX.js";
+} from "./cli-chunk-OJRXL5W6.js";
 import {
   usd
-} from "./cli-chunk-RCDJWOPQ.js";
+} from "./cli-chunk-EJHNHSBV.js";
 import {
   nameFor
 } from "./cli-chunk-2ZCI4VI7.js";

@@ -8,17 +8,17 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-ZU2H7R64.js";
-import "./cli-chunk-2ZVESKJW.js";
+} from "./cli-chunk-BDDEBYNR.js";
+import "./cli-chunk-TDRAPLR2.js";
 import "./cli-chunk-VWCPAHPU.js";
 import "./cli-chunk-6TGO2WHL.js";
-import "./cli-chunk-4UGPZM22.js";
-import "./cli-chunk-IUBVZYPS.js";
-import "./cli-chunk-TEXKZ7JP.js";
+import "./cli-chunk-V6VHYKEN.js";
+import "./cli-chunk-ASKVB75M.js";
+import "./cli-chunk-VRV3JKO3.js";
 import "./cli-chunk-CSPXBCVV.js";
-import "./cli-chunk-U6MTM3RX.js";
+import "./cli-chunk-OJRXL5W6.js";
 import "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-RCDJWOPQ.js";
+import "./cli-chunk-EJHNHSBV.js";
 import "./cli-chunk-2ZCI4VI7.js";
 import "./cli-chunk-YPOPDKQS.js";
 import "./cli-chunk-LHZ5JPMA.js";

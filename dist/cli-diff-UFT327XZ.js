@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-4UGPZM22.js";
+import "./cli-chunk-V6VHYKEN.js";
 import {
   planTarget
-} from "./cli-chunk-IUBVZYPS.js";
-import "./cli-chunk-TEXKZ7JP.js";
+} from "./cli-chunk-ASKVB75M.js";
+import "./cli-chunk-VRV3JKO3.js";
 import {
   lockPathFor,
   readLock
@@ -40,7 +40,7 @@ import {
   waveRange,
   wavesText,
   withoutCallsText
-} from "./cli-chunk-U6MTM3RX.js";
+} from "./cli-chunk-OJRXL5W6.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
@@ -48,7 +48,7 @@ import {
   FILE_HEADERS_ONLY,
   createTwoFilesPatch,
   decidePair
-} from "./cli-chunk-RCDJWOPQ.js";
+} from "./cli-chunk-EJHNHSBV.js";
 import {
   nameFor
 } from "./cli-chunk-2ZCI4VI7.js";

@@ -5,7 +5,7 @@ import {
   acceptedBytes,
   pairKey,
   realLockPath
-} from "./cli-chunk-TEXKZ7JP.js";
+} from "./cli-chunk-VRV3JKO3.js";
 import {
   lockPathFor
 } from "./cli-chunk-CSPXBCVV.js";
@@ -20,7 +20,7 @@ import {
   requestKey,
   sharedPrefixes,
   withObserved
-} from "./cli-chunk-RCDJWOPQ.js";
+} from "./cli-chunk-EJHNHSBV.js";
 import {
   lockEntry
 } from "./cli-chunk-YPOPDKQS.js";

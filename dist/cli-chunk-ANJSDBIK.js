@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-S3SZ6O7Z.js";
+} from "./cli-chunk-7ADVOZLD.js";
 import {
   AUTO_CONCURRENCY,
   BudgetExceededError,
@@ -18,11 +18,11 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-ZU2H7R64.js";
+} from "./cli-chunk-BDDEBYNR.js";
 import {
   DEFAULT_CONCURRENCY,
   LockBusyError
-} from "./cli-chunk-2ZVESKJW.js";
+} from "./cli-chunk-TDRAPLR2.js";
 import {
   mark
 } from "./cli-chunk-VWCPAHPU.js";
@@ -31,7 +31,7 @@ import {
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-4UGPZM22.js";
+} from "./cli-chunk-V6VHYKEN.js";
 import {
   compareWithRun,
   comparisonText,
@@ -42,14 +42,14 @@ import {
   number,
   planText,
   plural
-} from "./cli-chunk-U6MTM3RX.js";
+} from "./cli-chunk-OJRXL5W6.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
 import {
   asksBeforeRunning,
   parseUsd
-} from "./cli-chunk-RCDJWOPQ.js";
+} from "./cli-chunk-EJHNHSBV.js";
 import {
   nameFor
 } from "./cli-chunk-2ZCI4VI7.js";

@@ -4,20 +4,20 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acquireRunLock,
   newRunId
-} from "./cli-chunk-2ZVESKJW.js";
+} from "./cli-chunk-TDRAPLR2.js";
 import {
   planOpened
-} from "./cli-chunk-IUBVZYPS.js";
+} from "./cli-chunk-ASKVB75M.js";
 import {
   openState
-} from "./cli-chunk-TEXKZ7JP.js";
+} from "./cli-chunk-VRV3JKO3.js";
 import {
   writeLock
 } from "./cli-chunk-CSPXBCVV.js";
 import {
   onlyPairs,
   plannedComponents
-} from "./cli-chunk-RCDJWOPQ.js";
+} from "./cli-chunk-EJHNHSBV.js";
 import {
   nameFor
 } from "./cli-chunk-2ZCI4VI7.js";

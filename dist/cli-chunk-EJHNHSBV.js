@@ -1165,8 +1165,8 @@ async function decidePair(ctx, id, decided) {
   const base = { id, wave: graph.waveOf.get(id) + 1, requires: pair.requires, own: own2 };
   const forced = ctx.force(id) ?? (ctx.lost.has(id) ? LOST : void 0);
   const output = judgeOutput(view, pair, previous);
-  if (pair.piece || output.kind === "human" || output.kind === "unknown") return decideKept(ctx, base, pair, previous, forced, deps, output);
   const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
+  if (pair.piece || output.kind === "human" || output.kind === "unknown") return decideKept(ctx, base, pair, previous, forced, deps, unknown, output);
   if (unknown.length > 0) return waiting(ctx, base, pair, previous, forced, deps, unknown, NO_REASONS);
   const ref = configRef(own2, upstreamOf(deps));
   if (!forced) {
@@ -1177,7 +1177,7 @@ async function decidePair(ctx, id, decided) {
   return toRun(ctx, base, pair, previous, forced, deps, ref, output, NO_REASONS);
 }
 var NO_REASONS = Object.freeze([]);
-async function decideKept(ctx, base, pair, previous, forced, deps, output) {
+async function decideKept(ctx, base, pair, previous, forced, deps, unknown, output) {
   const { view } = ctx;
   const { id, own: own2 } = base;
   const unknownOutput = output.kind === "unknown" ? [
@@ -1196,7 +1196,6 @@ async function decideKept(ctx, base, pair, previous, forced, deps, output) {
     };
   };
   const stale = (kept) => ({ ...kept, revision: edit, stale: true });
-  const unknown = deps.filter((d) => d.configRef === null || d.action === "run");
   if (output.kind === "unknown" && pair.adoptExisting && pair.assembly === void 0)
     return keptOutput(base, unknown.length > 0 ? null : configRef(own2, upstreamOf(deps)), output.hash, deps);
   if (unknown.length > 0) {
@@ -1540,10 +1539,10 @@ function requiresChanges(previous, deps, named) {
   return upstreamChanges(previous, previous, [...deps]).filter((r) => / (added to|removed from) requires$/.test(r.detail) && !named.has(r.component.name));
 }
 function sortReasons(reasons) {
-  let sorted = true;
-  for (let i = 1; i < reasons.length && sorted; i++) sorted = rankOf(reasons[i - 1].kind) <= rankOf(reasons[i].kind);
-  if (sorted) return reasons;
-  return reasons.map((r, i) => ({ r, i })).sort((a, b) => rankOf(a.r.kind) - rankOf(b.r.kind) || a.i - b.i).map(({ r }) => r);
+  for (let i = 1; i < reasons.length; i++) {
+    if (rankOf(reasons[i - 1].kind) > rankOf(reasons[i].kind)) return [...reasons].sort((a, b) => rankOf(a.kind) - rankOf(b.kind));
+  }
+  return reasons;
 }
 var REASON_RANK = new Map(REASON_KINDS.map((kind, i) => [kind, i]));
 var rankOf = (kind) => REASON_RANK.get(kind) ?? -1;

@@ -14,10 +14,6 @@ import {
 
 // src/github/fanout.ts
 import path from "node:path";
-function fanoutOf(env) {
-  return env.GITHUB_RUN_ID ? `${env.GITHUB_RUN_ID}-${env.GITHUB_RUN_ATTEMPT ?? "1"}` : void 0;
-}
-__name(fanoutOf, "fanoutOf");
 function cacheSync(calls, prefix, fanout, workspace) {
   const keyOf = /* @__PURE__ */ __name((shard) => `${prefix}-fanout-${fanout}-${shard.index}of${shard.count}-`, "keyOf");
   const pathOf = /* @__PURE__ */ __name((shared, shard) => path.relative(workspace, shared.outboxDir(shard)) || ".", "pathOf");
@@ -73,6 +69,5 @@ __name(actionsCacheCalls, "actionsCacheCalls");
 export {
   actionsCacheCalls,
   cacheSplit,
-  cacheSync,
-  fanoutOf
+  cacheSync
 };

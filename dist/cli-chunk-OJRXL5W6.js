@@ -8,7 +8,7 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-RCDJWOPQ.js";
+} from "./cli-chunk-EJHNHSBV.js";
 import {
   nameFor
 } from "./cli-chunk-2ZCI4VI7.js";

@@ -4,17 +4,17 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-IUBVZYPS.js";
+} from "./cli-chunk-ASKVB75M.js";
 import {
   openState
-} from "./cli-chunk-TEXKZ7JP.js";
+} from "./cli-chunk-VRV3JKO3.js";
 import "./cli-chunk-CSPXBCVV.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
 import {
   renderPrompt
-} from "./cli-chunk-RCDJWOPQ.js";
+} from "./cli-chunk-EJHNHSBV.js";
 import {
   visible
 } from "./cli-chunk-YPOPDKQS.js";

@@ -5,14 +5,14 @@ import {
   acceptedBytes,
   makeRealDirs,
   openState
-} from "./cli-chunk-TEXKZ7JP.js";
+} from "./cli-chunk-VRV3JKO3.js";
 import {
   callsModel,
   estimatePlan,
   onlyPairs,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-RCDJWOPQ.js";
+} from "./cli-chunk-EJHNHSBV.js";
 import {
   lockEntry
 } from "./cli-chunk-YPOPDKQS.js";

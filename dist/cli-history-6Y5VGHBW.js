@@ -3,20 +3,20 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-6OMQRIYX.js";
-import "./cli-chunk-S3SZ6O7Z.js";
-import "./cli-chunk-ZU2H7R64.js";
+} from "./cli-chunk-ANJSDBIK.js";
+import "./cli-chunk-7ADVOZLD.js";
+import "./cli-chunk-BDDEBYNR.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-2ZVESKJW.js";
+} from "./cli-chunk-TDRAPLR2.js";
 import "./cli-chunk-VWCPAHPU.js";
 import "./cli-chunk-6TGO2WHL.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-4UGPZM22.js";
+} from "./cli-chunk-V6VHYKEN.js";
 import {
   listRunIds,
   listing,
@@ -24,7 +24,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-IUBVZYPS.js";
+} from "./cli-chunk-ASKVB75M.js";
 import {
   LocalStore,
   PACK_HEADER,
@@ -40,17 +40,17 @@ import {
   readPackObject,
   recordLine,
   requestLine
-} from "./cli-chunk-TEXKZ7JP.js";
+} from "./cli-chunk-VRV3JKO3.js";
 import {
   lockPathFor
 } from "./cli-chunk-CSPXBCVV.js";
 import {
   count
-} from "./cli-chunk-U6MTM3RX.js";
+} from "./cli-chunk-OJRXL5W6.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-RCDJWOPQ.js";
+import "./cli-chunk-EJHNHSBV.js";
 import {
   nameFor
 } from "./cli-chunk-2ZCI4VI7.js";
