@@ -11,9 +11,11 @@ export default defineConfig({
     // PAIRFLOW_TEST_TIME_FACTOR scales them, and every budget a test sets itself (test/helpers/time.ts).
     testTimeout: scaled(30_000),
     hookTimeout: scaled(30_000),
-    // Most test time is spent waiting (child processes, signals, a client's backoff), not computing:
-    // more workers than the two cores CI has keep both busy. The default would be one.
-    maxWorkers: 4,
+    // Much of the test time is spent waiting (child processes, signals, a client's backoff), not
+    // computing: more workers than the two cores CI has keep both busy. With four, the files that
+    // wait out a client's backoff for half a minute (started first, test/setup/sequencer.ts) held
+    // three of them, and a third of both cores was idle for the first 40 s; with six, none is.
+    maxWorkers: 6,
     // The test files of a worker share its loaded modules instead of loading src/ again for each
     // file, a third of the in-process tests' time. No test file may rely on a fresh process: what
     // one changes in process.env or a module's state it puts back.
