@@ -17,22 +17,20 @@ const PAIRS = 40;
 const id = (i: number) => `p${String(i).padStart(2, "0")}`;
 
 // Logs each call; a call HOLD names waits for release.<pair>, so the kill lands while it is in flight.
-const SCRIPT = `
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
-const pair = process.env.PAIRFLOW_PAIR, attempt = process.env.PAIRFLOW_ATTEMPT;
-appendFileSync("calls.log", pair + " " + attempt + "\\n");
-const prompt = readFileSync(0, "utf8");
-if ((process.env.HOLD ?? "") === pair + attempt) {
-  while (!existsSync("release." + pair)) await new Promise((r) => setTimeout(r, 10));
-}
-process.stdout.write("content of " + pair + " from " + prompt.length + " prompt bytes\\n");
+const SCRIPT = `pair=$PAIRFLOW_PAIR attempt=$PAIRFLOW_ATTEMPT
+echo "$pair $attempt" >> calls.log
+bytes=$(wc -c)
+if [ "\${HOLD-}" = "$pair$attempt" ]; then
+  while [ ! -e "release.$pair" ]; do sleep 0.01; done
+fi
+echo "content of $pair from $bytes prompt bytes"
 `;
 
 /** A chain: each pair requires the one before, so a kill at one pair leaves all before it accepted. */
 function project(): string {
-  const lines = ["name: many", "generator: command", "generator_config: {run: node gen.mjs}", "action_pairs:"];
+  const lines = ["name: many", "generator: command", "generator_config: {run: sh gen.sh}", "action_pairs:"];
   for (let i = 0; i < PAIRS; i++) lines.push(`  ${id(i)}: {output: out/${id(i)}.txt${i > 0 ? `, requires: [${id(i - 1)}]` : ""}}`);
-  return tempRepo({ "workflow.yml": lines.join("\n") + "\n", "gen.mjs": SCRIPT });
+  return tempRepo({ "workflow.yml": lines.join("\n") + "\n", "gen.sh": SCRIPT });
 }
 
 const calls = (dir: string): string[] => (existsSync(path.join(dir, "calls.log")) ? readFileSync(path.join(dir, "calls.log"), "utf8").trim().split("\n") : []);

@@ -18,23 +18,21 @@ import { release, until } from "./helpers/wait.js";
 // Logs "<pair> <attempt> start|end" and its pid, answers ANSWER_<pair>_<attempt>. A call HOLD names
 // ("<pair><attempt>", space-separated) answers only once the test writes release.<pair>: a test
 // acts while a call is in flight by holding it, never by hoping a delay outlasts what it does.
-const SCRIPT = `
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
-const pair = process.env.PAIRFLOW_PAIR, attempt = process.env.PAIRFLOW_ATTEMPT;
-appendFileSync("calls.log", \`\${pair} \${attempt} start \${process.pid}\\n\`);
-const prompt = readFileSync(0, "utf8");
-appendFileSync(\`prompt.\${pair}.\${attempt}.txt\`, prompt);
-if ((process.env.HOLD ?? "").split(" ").includes(pair + attempt)) {
-  while (!existsSync("release." + pair)) await new Promise((r) => setTimeout(r, 10));
-}
-appendFileSync("calls.log", \`\${pair} \${attempt} end \${process.pid}\\n\`);
-process.stdout.write(process.env["ANSWER_" + pair + "_" + attempt] ?? \`content of \${pair} from \${prompt.length} prompt bytes\\n\`);
+const SCRIPT = `pair=$PAIRFLOW_PAIR attempt=$PAIRFLOW_ATTEMPT
+echo "$pair $attempt start $$" >> calls.log
+bytes=$(tee -a "prompt.$pair.$attempt.txt" | wc -c)
+case " \${HOLD-} " in *" $pair$attempt "*)
+  while [ ! -e "release.$pair" ]; do sleep 0.01; done
+esac
+echo "$pair $attempt end $$" >> calls.log
+answer=ANSWER_\${pair}_$attempt
+if eval "[ -n \\"\\\${$answer+set}\\" ]"; then eval "printf %s \\"\\$$answer\\""; else echo "content of $pair from $bytes prompt bytes"; fi
 `;
 
 const WORKFLOW = `name: chain
 rmax: 2
 generator: command
-generator_config: {run: node gen.mjs}
+generator_config: {run: sh gen.sh}
 action_pairs:
   a: {output: out/a.txt}
   b: {requires: [a], output: out/b.txt, guard: regex, guard_config: {pattern: "^content"}}
@@ -43,7 +41,7 @@ action_pairs:
 `;
 
 function project(): string {
-  return tempRepo({ "workflow.yml": WORKFLOW, "gen.mjs": SCRIPT, "prompts.yml": "b: {task: Write b., feedback_wrapper: 'FIX: {feedback}'}\n" });
+  return tempRepo({ "workflow.yml": WORKFLOW, "gen.sh": SCRIPT, "prompts.yml": "b: {task: Write b., feedback_wrapper: 'FIX: {feedback}'}\n" });
 }
 
 const calls = (dir: string): string[][] =>

@@ -8,6 +8,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
+import { buildSync } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { acquireRunLock, currentHolder, LockBusyError, lockPath } from "../../src/records/mutex.js";
 import { REPO, tempRepo } from "../helpers/fixtures.js";
@@ -55,8 +56,18 @@ describe("the run mutex", () => {
     writeFileSync(lockPath(workflow), JSON.stringify({ pid: dead, host: hostname(), runId: "dead", workflow, since: "" }));
     const contenders = 8;
     const rounds = 50;
+    // Bundled once, so that each contender is a plain Node start rather than a TypeScript loader's.
+    const contender = path.join(dir, "contend.mjs");
+    buildSync({
+      entryPoints: [path.join(REPO, "test/lockfile/contend.ts")],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      outfile: contender,
+      logLevel: "warning",
+    });
     const children = Array.from({ length: contenders }, () => {
-      const child = spawn(process.execPath, ["--import", "tsx", path.join(REPO, "test/lockfile/contend.ts"), workflow, log, String(rounds), String(dead), go], {
+      const child = spawn(process.execPath, [contender, workflow, log, String(rounds), String(dead), go], {
         cwd: REPO,
         stdio: ["ignore", "pipe", "inherit"],
       });
