@@ -148,15 +148,14 @@ export function commandCgroup(limits: CommandLimits): CommandCgroup | undefined 
   const dirs = reuse(key) ?? makeCgroup(hierarchy, limits);
   if (dirs === undefined) return undefined;
   const version = hierarchy.version;
-  let stopped: LimitHit | undefined;
+  // Read once: the kernel's counters are what both the outcome and the reuse go by.
+  let stopped: { hit: LimitHit | undefined } | undefined;
+  const hit = () => (stopped ??= { hit: hitIn(version, dirs) }).hit;
   return {
     procs: dirs.map((dir) => path.join(dir, "cgroup.procs")),
-    hit() {
-      stopped = hitIn(version, dirs);
-      return stopped;
-    },
+    hit,
     dispose() {
-      if (stopped ?? hitIn(version, dirs)) {
+      if (hit()) {
         killMembers(version, dirs);
         for (const dir of dirs) removeCgroup(dir);
         return;
