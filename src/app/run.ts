@@ -21,7 +21,7 @@ import { lockPathFor } from "../lockfile/lockfile.js";
 import { ConfigError, RunDeclinedError, StorageError, UsageError } from "../model/errors.js";
 import type { Pair, Workflow } from "../model/workflow.js";
 import type { BatchWave, ChildGroup, CommandLimits, Generator, Guard, OnProcess, Pacing, RateLimits, ReadTracer } from "../model/ports.js";
-import { killRecordedGroups, stopLauncher } from "../processes/children.js";
+import { killRecordedGroups, prepareLauncher, stopLauncher } from "../processes/children.js";
 import type { PairOutcome, ResumeState, RunEvent, RunReport, Selection } from "../model/run.js";
 import { decider } from "../plan/plan.js";
 import { acquireRunLock, currentHolder, lockPath, type LockHolder } from "../records/mutex.js";
@@ -32,7 +32,7 @@ import { ownWrite, removeStaleTemporaries, WRITE_FAILURES, WriteError } from "..
 import { outputPath } from "../workspace/outputs.js";
 import { scratchDir } from "../workspace/scratch.js";
 import { childSetup, type ChildSetup } from "./environment.js";
-import { runsCommands, unconfinedWarning } from "./sandbox.js";
+import { commandsToStart, runsCommands, unconfinedWarning } from "./sandbox.js";
 import { DEFAULT_LIMITS } from "../processes/limits.js";
 import { recoverStaged } from "../workspace/staged.js";
 import { probeTracer } from "../processes/trace.js";
@@ -220,6 +220,7 @@ async function runLocked(target: string | undefined, request: RunRequest, resumi
     };
     let final = false;
     try {
+      prepareLauncher(commandsToStart(planned.plan));
       const report = await executePlan(planned.plan, deps, {
         runId,
         lock: opened.lock,

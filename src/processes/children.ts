@@ -111,6 +111,9 @@ const SANDBOX_GATE = `printf '\\000' >&2; ${GATE}`;
 const CLOSE_TRACE_LOG = "exec 3>&-; ";
 /** The variable that marks an unconfined command's processes, to find those that left its group. */
 export const COMMAND_ID_VARIABLE = "PAIRFLOW_COMMAND_ID";
+/** Marks are this process's random prefix and a count: unique without asking for randomness per command. */
+const MARK_PREFIX = randomBytes(8).toString("hex");
+let marked = 0;
 /** Written to stdin before the command's own stdin: the gate's go. */
 const GO = Buffer.from("go\n");
 
@@ -215,7 +218,7 @@ export function runCommand(options: CommandOptions): Promise<CommandOutcome> {
 
     // Unconfined, what leaves the command's group is found by this mark; confined, the sandbox's
     // PID namespace ends with the command.
-    const mark = options.sandboxed ? undefined : randomBytes(12).toString("hex");
+    const mark = options.sandboxed ? undefined : `${MARK_PREFIX}${++marked}`;
     const env = mark === undefined ? options.env : { ...options.env, [COMMAND_ID_VARIABLE]: mark };
     const awaitReady = options.sandboxed === true;
     /** The go and stdin, while a sandbox has not yet said it is there. */
@@ -392,6 +395,16 @@ function shellArgv(script: string, confine: readonly string[] | undefined, cgrou
 export const LAUNCH_AFTER = 32;
 let shellsStarted = 0;
 
+/**
+ * Starts the launcher now, for a run that will start more than LAUNCH_AFTER commands: its start
+ * (its own process's time) overlaps what pairflow does before the first command, instead of
+ * holding up a command later, and none of the run's commands is forked from pairflow.
+ */
+export function prepareLauncher(commands: number): void {
+  if (commands <= LAUNCH_AFTER || Launcher.get() === undefined) return;
+  shellsStarted = Math.max(shellsStarted, LAUNCH_AFTER);
+}
+
 function startHere(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, traceLog: string | undefined, events: ShellEvents): Shell {
   let log: number | undefined;
   let child: ChildProcess;
@@ -434,7 +447,8 @@ function startHere(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv,
 
 /**
  * The launcher's program: a plain script for `node -e`, CommonJS, needing nothing installed.
- * Messages in: spawn {id, argv, cwd, env, log}, go {id, stdin}, drop {id, all}. Messages out: started
+ * Messages in: spawn {id, argv, cwd, env, log} (env: {whole} the first time, then {set, unset}, what
+ * differs from that first one), go {id, stdin}, drop {id, all}. Messages out: started
  * {id, pid, startTime} (read before the shell can have been reaped), out/err {id, d}, exit {id,
  * code, signal}, close {id, code, signal}, error {id, message}. It ignores the terminal's signals
  * (pairflow decides what a Ctrl-C stops) and ends when pairflow does. A shell it never got the go
@@ -444,6 +458,13 @@ const LAUNCHER = String.raw`"use strict";
 const { spawn } = require("node:child_process");
 const { closeSync, openSync, readFileSync } = require("node:fs");
 const shells = new Map();
+let base = {};
+const envOf = (e) => {
+  if (e.whole) return (base = e.whole);
+  const env = { ...base, ...e.set };
+  for (const k of e.unset) delete env[k];
+  return env;
+};
 for (const s of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(s, () => {});
 process.on("disconnect", () => process.exit(0));
 const send = (m) => { if (process.connected) process.send(m); };
@@ -459,7 +480,7 @@ process.on("message", (m) => {
     let child, log;
     try {
       if (m.log !== undefined) log = openSync(m.log, "wx", 0o600);
-      child = spawn(m.argv[0], m.argv.slice(1), { cwd: m.cwd, env: m.env, detached: true, stdio: log === undefined ? "pipe" : ["pipe", "pipe", "pipe", log] });
+      child = spawn(m.argv[0], m.argv.slice(1), { cwd: m.cwd, env: envOf(m.env), detached: true, stdio: log === undefined ? "pipe" : ["pipe", "pipe", "pipe", log] });
     } catch (err) { return send({ t: "error", id, message: String(err && err.message) }); }
     finally { if (log !== undefined) closeSync(log); }
     if (child.pid === undefined) return child.once("error", (err) => send({ t: "error", id, message: err.message }));
@@ -497,6 +518,8 @@ class Launcher {
 
   private readonly shells = new Map<number, ShellEvents>();
   private next = 1;
+  /** The first environment it was sent, whole: the next ones are sent as what differs from it. */
+  private base: NodeJS.ProcessEnv | undefined;
 
   private constructor(readonly process: ChildProcess) {}
 
@@ -550,11 +573,28 @@ class Launcher {
     const id = this.next++;
     if (this.shells.size === 0) this.busy();
     this.shells.set(id, events);
-    this.send({ t: "spawn", id, argv, cwd, env, log });
+    this.send({ t: "spawn", id, argv, cwd, env: this.envMessage(env), log });
     return {
       drop: (all) => this.shells.has(id) && this.send({ t: "drop", id, all }),
       go: (stdin) => this.shells.has(id) && this.send({ t: "go", id, stdin }),
     };
+  }
+
+  /**
+   * A command's environment, told as what differs from the first one sent: the commands of a run
+   * share all but a few variables, and the whole of a CI job's environment was most of every
+   * message. Null-prototype, so that a variable named `__proto__` is a key like any other.
+   */
+  private envMessage(env: NodeJS.ProcessEnv): object {
+    const base = this.base;
+    if (base === undefined) {
+      this.base = env;
+      return { whole: env };
+    }
+    const set: NodeJS.ProcessEnv = Object.create(null);
+    for (const key of Object.keys(env)) if (env[key] !== base[key]) set[key] = env[key];
+    const unset = Object.keys(base).filter((key) => !Object.hasOwn(env, key));
+    return { set, unset };
   }
 
   private receive(m: LauncherMessage): void {

@@ -4,8 +4,9 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { LAUNCH_AFTER, runCommand, stopLauncher } from "../../src/processes/children.js";
+import { COMMAND_ID_VARIABLE, LAUNCH_AFTER, prepareLauncher, runCommand, stopLauncher } from "../../src/processes/children.js";
 import { tempRepo } from "../helpers/fixtures.js";
 import { until } from "../helpers/wait.js";
 
@@ -35,11 +36,11 @@ function launchers(): number[] {
     });
 }
 
-function command(dir: string, run: string) {
+function command(dir: string, run: string, env: NodeJS.ProcessEnv = { PATH: process.env.PATH }) {
   return runCommand({
     command: run,
     cwd: dir,
-    env: { PATH: process.env.PATH },
+    env,
     timeoutMs: 60_000,
     signal: new AbortController().signal,
     collectStdout: true,
@@ -77,5 +78,30 @@ describe.skipIf(!existsSync("/proc/self/stat"))("the launcher of commands", () =
 
     const next = await command(dir, "printf again");
     expect(next.stdout.toString()).toBe("again");
+  });
+  it("gives each command it starts exactly the environment asked for, whatever the commands before it had", { timeout: 60_000 }, async () => {
+    const dir = tempRepo({});
+    await stopLauncher();
+    prepareLauncher(LAUNCH_AFTER + 1);
+    expect(launchers()).toHaveLength(1);
+    // A few names, the ones an object treats specially among them, and values with any character but NUL.
+    const name = fc.constantFrom("PATH", "A", "B_2", "__proto__", "constructor", "toString", "hasOwnProperty");
+    const value = fc.string({ maxLength: 12 }).filter((v) => !v.includes("\0"));
+    const env = fc.dictionary(name, value, { maxKeys: 7 }).map((e) => ({ ...e, PATH: process.env.PATH }));
+    await fc.assert(
+      fc.asyncProperty(fc.array(env, { minLength: 1, maxLength: 6 }), async (envs) => {
+        // A new launcher each time: the first environment it is sent is the one it keeps whole.
+        await stopLauncher();
+        prepareLauncher(LAUNCH_AFTER + 1);
+        for (const asked of envs) {
+          const seen = (await command(dir, "exec /usr/bin/env -0", asked)).stdout.toString().split("\0").filter(Boolean);
+          const shown = new Map(seen.map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]));
+          // What the shell adds of its own, and pairflow's mark for what leaves the group.
+          for (const own of ["PWD", "OLDPWD", "SHLVL", "_", COMMAND_ID_VARIABLE]) shown.delete(own);
+          expect(Object.fromEntries(shown)).toEqual(Object.fromEntries(Object.entries(asked)));
+        }
+      }),
+      { numRuns: 15 },
+    );
   });
 });
