@@ -4,20 +4,20 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-ASKVB75M.js";
+} from "./cli-chunk-LTUDATB6.js";
 import {
   openState
-} from "./cli-chunk-VRV3JKO3.js";
-import "./cli-chunk-CSPXBCVV.js";
+} from "./cli-chunk-4AHZAVZP.js";
+import "./cli-chunk-PJIHPJWZ.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
 import {
   renderPrompt
-} from "./cli-chunk-EJHNHSBV.js";
+} from "./cli-chunk-CCH6LTP6.js";
 import {
   visible
-} from "./cli-chunk-YPOPDKQS.js";
+} from "./cli-chunk-GHRPXVUM.js";
 import {
   Option,
   PATH_HELP,
@@ -26,7 +26,7 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-LHZ5JPMA.js";
+} from "./cli-chunk-LK7V5ONL.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -13,20 +13,20 @@ import {
   fitLines,
   padColumns,
   runNodes
-} from "./cli-chunk-OJRXL5W6.js";
+} from "./cli-chunk-LYJYPHIF.js";
 import {
   usd
-} from "./cli-chunk-EJHNHSBV.js";
+} from "./cli-chunk-CCH6LTP6.js";
 import {
   nameFor
-} from "./cli-chunk-2ZCI4VI7.js";
+} from "./cli-chunk-6HNAVPDO.js";
 import {
   visible
-} from "./cli-chunk-YPOPDKQS.js";
+} from "./cli-chunk-GHRPXVUM.js";
 import {
   grouped,
   shortRef
-} from "./cli-chunk-LHZ5JPMA.js";
+} from "./cli-chunk-LK7V5ONL.js";
 
 // src/report/spend.ts
 var n = grouped;

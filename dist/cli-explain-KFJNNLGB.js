@@ -4,11 +4,11 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-ASKVB75M.js";
+} from "./cli-chunk-LTUDATB6.js";
 import {
   openState
-} from "./cli-chunk-VRV3JKO3.js";
-import "./cli-chunk-CSPXBCVV.js";
+} from "./cli-chunk-4AHZAVZP.js";
+import "./cli-chunk-PJIHPJWZ.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
@@ -19,15 +19,15 @@ import {
   plannedComponents,
   renderPrompt,
   requestKey
-} from "./cli-chunk-EJHNHSBV.js";
+} from "./cli-chunk-CCH6LTP6.js";
 import {
   nameFor
-} from "./cli-chunk-2ZCI4VI7.js";
+} from "./cli-chunk-6HNAVPDO.js";
 import {
   componentsOf,
   lockEntry,
   visible
-} from "./cli-chunk-YPOPDKQS.js";
+} from "./cli-chunk-GHRPXVUM.js";
 import {
   PATH_HELP,
   UsageError,
@@ -38,7 +38,7 @@ import {
   examples,
   shortRef,
   stateDirOption
-} from "./cli-chunk-LHZ5JPMA.js";
+} from "./cli-chunk-LK7V5ONL.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

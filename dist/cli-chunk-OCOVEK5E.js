@@ -5,10 +5,10 @@ import {
   acceptedBytes,
   pairKey,
   realLockPath
-} from "./cli-chunk-VRV3JKO3.js";
+} from "./cli-chunk-4AHZAVZP.js";
 import {
   lockPathFor
-} from "./cli-chunk-CSPXBCVV.js";
+} from "./cli-chunk-PJIHPJWZ.js";
 import {
   byProviderAndModel,
   componentDigests,
@@ -20,10 +20,10 @@ import {
   requestKey,
   sharedPrefixes,
   withObserved
-} from "./cli-chunk-EJHNHSBV.js";
+} from "./cli-chunk-CCH6LTP6.js";
 import {
   lockEntry
-} from "./cli-chunk-YPOPDKQS.js";
+} from "./cli-chunk-GHRPXVUM.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   UsageError,
@@ -31,7 +31,7 @@ import {
   dict,
   plain,
   utf8Text
-} from "./cli-chunk-LHZ5JPMA.js";
+} from "./cli-chunk-LK7V5ONL.js";
 
 // src/engine/engine.ts
 import { randomBytes } from "node:crypto";

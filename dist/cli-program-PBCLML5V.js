@@ -7,21 +7,21 @@ import {
 import {
   SHOWN_PER_FILE,
   issueLines
-} from "./cli-chunk-GKC53NXM.js";
+} from "./cli-chunk-B2VY5NHY.js";
 import {
   mark
 } from "./cli-chunk-VWCPAHPU.js";
 import {
   count
-} from "./cli-chunk-OJRXL5W6.js";
+} from "./cli-chunk-LYJYPHIF.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-EJHNHSBV.js";
-import "./cli-chunk-2ZCI4VI7.js";
+import "./cli-chunk-CCH6LTP6.js";
+import "./cli-chunk-6HNAVPDO.js";
 import {
   visible
-} from "./cli-chunk-YPOPDKQS.js";
+} from "./cli-chunk-GHRPXVUM.js";
 import {
   Command,
   CommanderError,
@@ -31,23 +31,23 @@ import {
   StorageError,
   UsageError,
   checkStateDir
-} from "./cli-chunk-LHZ5JPMA.js";
+} from "./cli-chunk-LK7V5ONL.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-RNXXJBEM.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-EA4QHZRJ.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-3QP2FFDX.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-UFT327XZ.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-T3XMFKYP.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-D62753B7.js")).registerPrompt],
-  [["explain"], async () => (await import("./cli-explain-6XH5KCB7.js")).registerExplain],
-  [["adopt"], async () => (await import("./cli-adopt-BONOJ4BK.js")).registerAdopt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-6Y5VGHBW.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-5ZHRPEJK.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-2224LPIS.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-EBW26R36.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-V2X6OS7O.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-LKJ6PSHI.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-LY5VAGD2.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-BS5MNYU2.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-CPKLU4R5.js")).registerPrompt],
+  [["explain"], async () => (await import("./cli-explain-KFJNNLGB.js")).registerExplain],
+  [["adopt"], async () => (await import("./cli-adopt-A2RA3W7I.js")).registerAdopt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-GQQTLW2W.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-CHBJYXHB.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-BXXZW3QE.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -14,17 +14,17 @@ import {
   limiter,
   lockPath,
   newRunId
-} from "./cli-chunk-TDRAPLR2.js";
+} from "./cli-chunk-OCOVEK5E.js";
 import {
   mark
 } from "./cli-chunk-VWCPAHPU.js";
 import {
   checkWorkflow
-} from "./cli-chunk-6TGO2WHL.js";
+} from "./cli-chunk-PAY2XI2D.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-V6VHYKEN.js";
+} from "./cli-chunk-PCKSVTGQ.js";
 import {
   RunRecorder,
   estimateOf,
@@ -36,7 +36,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-ASKVB75M.js";
+} from "./cli-chunk-LTUDATB6.js";
 import {
   BatchFile,
   LocalStore,
@@ -45,10 +45,10 @@ import {
   checkedStateDir,
   foldJournal,
   openState
-} from "./cli-chunk-VRV3JKO3.js";
+} from "./cli-chunk-4AHZAVZP.js";
 import {
   lockPathFor
-} from "./cli-chunk-CSPXBCVV.js";
+} from "./cli-chunk-PJIHPJWZ.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
@@ -67,13 +67,13 @@ import {
   usd,
   withDependencies,
   workflowRef
-} from "./cli-chunk-EJHNHSBV.js";
+} from "./cli-chunk-CCH6LTP6.js";
 import {
   nameFor
-} from "./cli-chunk-2ZCI4VI7.js";
+} from "./cli-chunk-6HNAVPDO.js";
 import {
   lockEntry
-} from "./cli-chunk-YPOPDKQS.js";
+} from "./cli-chunk-GHRPXVUM.js";
 import {
   ASSEMBLE,
   ConfigError,
@@ -111,7 +111,7 @@ import {
   stateDirOption,
   terminalColumns,
   writeFileAtomic
-} from "./cli-chunk-LHZ5JPMA.js";
+} from "./cli-chunk-LK7V5ONL.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -1672,6 +1672,11 @@ var judgedByCommand = (pair) => pair.guard === "command" || (pair.guards ?? []).
 function runsCommands(plan) {
   return pairsToRun(plan).some((pair) => pair.generator === "command" || judgedByCommand(pair));
 }
+function commandsToStart(plan) {
+  let commands = 0;
+  for (const pair of pairsToRun(plan)) commands += (pair.generator === "command" ? 1 : 0) + (judgedByCommand(pair) ? 1 : 0);
+  return commands;
+}
 function runsCommandGuards(plan) {
   return pairsToRun(plan).some(judgedByCommand);
 }
@@ -1870,14 +1875,12 @@ function commandCgroup(limits) {
   if (dirs === void 0) return void 0;
   const version = hierarchy.version;
   let stopped;
+  const hit = () => (stopped ??= { hit: hitIn(version, dirs) }).hit;
   return {
     procs: dirs.map((dir) => path5.join(dir, "cgroup.procs")),
-    hit() {
-      stopped = hitIn(version, dirs);
-      return stopped;
-    },
+    hit,
     dispose() {
-      if (stopped ?? hitIn(version, dirs)) {
+      if (hit()) {
         killMembers(version, dirs);
         for (const dir of dirs) removeCgroup(dir);
         return;
@@ -2160,6 +2163,8 @@ var GATE = `IFS= read -r _ || exit ${GATE_CLOSED}; `;
 var SANDBOX_GATE = `printf '\\000' >&2; ${GATE}`;
 var CLOSE_TRACE_LOG = "exec 3>&-; ";
 var COMMAND_ID_VARIABLE = "PAIRFLOW_COMMAND_ID";
+var MARK_PREFIX = randomBytes3(8).toString("hex");
+var marked = 0;
 var GO = Buffer.from("go\n");
 var CommandStartError = class extends Error {
   name = "CommandStartError";
@@ -2234,7 +2239,7 @@ function runCommand(options) {
       }, KILL_GRACE_MS);
     };
     const onAbort = () => stop("abort");
-    const mark2 = options.sandboxed ? void 0 : randomBytes3(12).toString("hex");
+    const mark2 = options.sandboxed ? void 0 : `${MARK_PREFIX}${++marked}`;
     const env = mark2 === void 0 ? options.env : { ...options.env, [COMMAND_ID_VARIABLE]: mark2 };
     const awaitReady = options.sandboxed === true;
     let held;
@@ -2334,6 +2339,10 @@ function shellArgv(script, confine, cgroup) {
 }
 var LAUNCH_AFTER = 32;
 var shellsStarted = 0;
+function prepareLauncher(commands) {
+  if (commands <= LAUNCH_AFTER || Launcher.get() === void 0) return;
+  shellsStarted = Math.max(shellsStarted, LAUNCH_AFTER);
+}
 function startHere(argv, cwd, env, traceLog, events) {
   let log;
   let child;
@@ -2381,6 +2390,13 @@ var LAUNCHER = String.raw`"use strict";
 const { spawn } = require("node:child_process");
 const { closeSync, openSync, readFileSync } = require("node:fs");
 const shells = new Map();
+let base = {};
+const envOf = (e) => {
+  if (e.whole) return (base = e.whole);
+  const env = { ...base, ...e.set };
+  for (const k of e.unset) delete env[k];
+  return env;
+};
 for (const s of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(s, () => {});
 process.on("disconnect", () => process.exit(0));
 const send = (m) => { if (process.connected) process.send(m); };
@@ -2396,7 +2412,7 @@ process.on("message", (m) => {
     let child, log;
     try {
       if (m.log !== undefined) log = openSync(m.log, "wx", 0o600);
-      child = spawn(m.argv[0], m.argv.slice(1), { cwd: m.cwd, env: m.env, detached: true, stdio: log === undefined ? "pipe" : ["pipe", "pipe", "pipe", log] });
+      child = spawn(m.argv[0], m.argv.slice(1), { cwd: m.cwd, env: envOf(m.env), detached: true, stdio: log === undefined ? "pipe" : ["pipe", "pipe", "pipe", log] });
     } catch (err) { return send({ t: "error", id, message: String(err && err.message) }); }
     finally { if (log !== undefined) closeSync(log); }
     if (child.pid === undefined) return child.once("error", (err) => send({ t: "error", id, message: err.message }));
@@ -2429,6 +2445,8 @@ var Launcher = class _Launcher {
   static hooked = false;
   shells = /* @__PURE__ */ new Map();
   next = 1;
+  /** The first environment it was sent, whole: the next ones are sent as what differs from it. */
+  base;
   /**
    * Ends the launcher, if no shell of its is out, and waits until it is gone, so that pairflow
    * reaps it rather than leaving it to whatever adopts orphans. The next command starts a new one.
@@ -2476,11 +2494,27 @@ var Launcher = class _Launcher {
     const id = this.next++;
     if (this.shells.size === 0) this.busy();
     this.shells.set(id, events);
-    this.send({ t: "spawn", id, argv, cwd, env, log });
+    this.send({ t: "spawn", id, argv, cwd, env: this.envMessage(env), log });
     return {
       drop: (all) => this.shells.has(id) && this.send({ t: "drop", id, all }),
       go: (stdin) => this.shells.has(id) && this.send({ t: "go", id, stdin })
     };
+  }
+  /**
+   * A command's environment, told as what differs from the first one sent: the commands of a run
+   * share all but a few variables, and the whole of a CI job's environment was most of every
+   * message. Null-prototype, so that a variable named `__proto__` is a key like any other.
+   */
+  envMessage(env) {
+    const base = this.base;
+    if (base === void 0) {
+      this.base = env;
+      return { whole: env };
+    }
+    const set = /* @__PURE__ */ Object.create(null);
+    for (const key of Object.keys(env)) if (env[key] !== base[key]) set[key] = env[key];
+    const unset = Object.keys(base).filter((key) => !Object.hasOwn(env, key));
+    return { set, unset };
   }
   receive(m) {
     const events = this.shells.get(m.id);
@@ -4470,6 +4504,7 @@ async function runLocked(target, request, resuming) {
     };
     let final = false;
     try {
+      prepareLauncher(commandsToStart(planned.plan));
       const report = await executePlan(planned.plan, deps, {
         runId,
         lock: opened.lock,

@@ -8,20 +8,20 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-BDDEBYNR.js";
-import "./cli-chunk-TDRAPLR2.js";
+} from "./cli-chunk-GEPCZVZT.js";
+import "./cli-chunk-OCOVEK5E.js";
 import "./cli-chunk-VWCPAHPU.js";
-import "./cli-chunk-6TGO2WHL.js";
-import "./cli-chunk-V6VHYKEN.js";
-import "./cli-chunk-ASKVB75M.js";
-import "./cli-chunk-VRV3JKO3.js";
-import "./cli-chunk-CSPXBCVV.js";
-import "./cli-chunk-OJRXL5W6.js";
+import "./cli-chunk-PAY2XI2D.js";
+import "./cli-chunk-PCKSVTGQ.js";
+import "./cli-chunk-LTUDATB6.js";
+import "./cli-chunk-4AHZAVZP.js";
+import "./cli-chunk-PJIHPJWZ.js";
+import "./cli-chunk-LYJYPHIF.js";
 import "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-EJHNHSBV.js";
-import "./cli-chunk-2ZCI4VI7.js";
-import "./cli-chunk-YPOPDKQS.js";
-import "./cli-chunk-LHZ5JPMA.js";
+import "./cli-chunk-CCH6LTP6.js";
+import "./cli-chunk-6HNAVPDO.js";
+import "./cli-chunk-GHRPXVUM.js";
+import "./cli-chunk-LK7V5ONL.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {

@@ -4,27 +4,27 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acquireRunLock,
   newRunId
-} from "./cli-chunk-TDRAPLR2.js";
+} from "./cli-chunk-OCOVEK5E.js";
 import {
   planOpened
-} from "./cli-chunk-ASKVB75M.js";
+} from "./cli-chunk-LTUDATB6.js";
 import {
   openState
-} from "./cli-chunk-VRV3JKO3.js";
+} from "./cli-chunk-4AHZAVZP.js";
 import {
   writeLock
-} from "./cli-chunk-CSPXBCVV.js";
+} from "./cli-chunk-PJIHPJWZ.js";
 import {
   onlyPairs,
   plannedComponents
-} from "./cli-chunk-EJHNHSBV.js";
+} from "./cli-chunk-CCH6LTP6.js";
 import {
   nameFor
-} from "./cli-chunk-2ZCI4VI7.js";
+} from "./cli-chunk-6HNAVPDO.js";
 import {
   emptyLock,
   lockEntry
-} from "./cli-chunk-YPOPDKQS.js";
+} from "./cli-chunk-GHRPXVUM.js";
 import {
   PATH_HELP,
   UsageError,
@@ -34,7 +34,7 @@ import {
   sha256Hex,
   splitText,
   stateDirOption
-} from "./cli-chunk-LHZ5JPMA.js";
+} from "./cli-chunk-LK7V5ONL.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

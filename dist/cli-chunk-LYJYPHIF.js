@@ -8,20 +8,20 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-EJHNHSBV.js";
+} from "./cli-chunk-CCH6LTP6.js";
 import {
   nameFor
-} from "./cli-chunk-2ZCI4VI7.js";
+} from "./cli-chunk-6HNAVPDO.js";
 import {
   visible
-} from "./cli-chunk-YPOPDKQS.js";
+} from "./cli-chunk-GHRPXVUM.js";
 import {
   commandNetwork,
   displayPath,
   grouped,
   instanceId,
   shortRef
-} from "./cli-chunk-LHZ5JPMA.js";
+} from "./cli-chunk-LK7V5ONL.js";
 
 // src/report/markdown.ts
 function md(text) {

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   visibleName
-} from "./cli-chunk-YPOPDKQS.js";
+} from "./cli-chunk-GHRPXVUM.js";
 
 // src/report/names.ts
 var ENTITY = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };

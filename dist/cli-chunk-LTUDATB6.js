@@ -5,22 +5,22 @@ import {
   acceptedBytes,
   makeRealDirs,
   openState
-} from "./cli-chunk-VRV3JKO3.js";
+} from "./cli-chunk-4AHZAVZP.js";
 import {
   callsModel,
   estimatePlan,
   onlyPairs,
   pairHistory,
   planWorkflow
-} from "./cli-chunk-EJHNHSBV.js";
+} from "./cli-chunk-CCH6LTP6.js";
 import {
   lockEntry
-} from "./cli-chunk-YPOPDKQS.js";
+} from "./cli-chunk-GHRPXVUM.js";
 import {
   UsageError,
   displayPath,
   writeFileAtomic
-} from "./cli-chunk-LHZ5JPMA.js";
+} from "./cli-chunk-LK7V5ONL.js";
 
 // src/records/read.ts
 import { closeSync as closeSync2, constants, existsSync, fstatSync, openSync as openSync2, readdirSync, readSync } from "node:fs";

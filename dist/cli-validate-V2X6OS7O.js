@@ -3,24 +3,24 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   issueLines
-} from "./cli-chunk-GKC53NXM.js";
+} from "./cli-chunk-B2VY5NHY.js";
 import {
   checkWorkflow
-} from "./cli-chunk-6TGO2WHL.js";
+} from "./cli-chunk-PAY2XI2D.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-VRV3JKO3.js";
-import "./cli-chunk-CSPXBCVV.js";
+} from "./cli-chunk-4AHZAVZP.js";
+import "./cli-chunk-PJIHPJWZ.js";
 import {
   count
-} from "./cli-chunk-OJRXL5W6.js";
+} from "./cli-chunk-LYJYPHIF.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-EJHNHSBV.js";
-import "./cli-chunk-2ZCI4VI7.js";
-import "./cli-chunk-YPOPDKQS.js";
+import "./cli-chunk-CCH6LTP6.js";
+import "./cli-chunk-6HNAVPDO.js";
+import "./cli-chunk-GHRPXVUM.js";
 import {
   ConfigError,
   EXIT,
@@ -33,7 +33,7 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-LHZ5JPMA.js";
+} from "./cli-chunk-LK7V5ONL.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-BDDEBYNR.js";
+} from "./cli-chunk-GEPCZVZT.js";
 import {
   planTarget
-} from "./cli-chunk-ASKVB75M.js";
+} from "./cli-chunk-LTUDATB6.js";
 import {
   checkFails,
   checkText,
@@ -16,13 +16,13 @@ import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-OJRXL5W6.js";
+} from "./cli-chunk-LYJYPHIF.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
 import {
   visible
-} from "./cli-chunk-YPOPDKQS.js";
+} from "./cli-chunk-GHRPXVUM.js";
 import {
   EXIT,
   Option,
@@ -33,7 +33,7 @@ import {
   stateDirOption,
   terminalColumns,
   writePieces
-} from "./cli-chunk-LHZ5JPMA.js";
+} from "./cli-chunk-LK7V5ONL.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts, setStatus) {

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-7ADVOZLD.js";
+} from "./cli-chunk-FWBCYG62.js";
 import {
   AUTO_CONCURRENCY,
   BudgetExceededError,
@@ -18,11 +18,11 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-BDDEBYNR.js";
+} from "./cli-chunk-GEPCZVZT.js";
 import {
   DEFAULT_CONCURRENCY,
   LockBusyError
-} from "./cli-chunk-TDRAPLR2.js";
+} from "./cli-chunk-OCOVEK5E.js";
 import {
   mark
 } from "./cli-chunk-VWCPAHPU.js";
@@ -31,7 +31,7 @@ import {
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-V6VHYKEN.js";
+} from "./cli-chunk-PCKSVTGQ.js";
 import {
   compareWithRun,
   comparisonText,
@@ -42,20 +42,20 @@ import {
   number,
   planText,
   plural
-} from "./cli-chunk-OJRXL5W6.js";
+} from "./cli-chunk-LYJYPHIF.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
 import {
   asksBeforeRunning,
   parseUsd
-} from "./cli-chunk-EJHNHSBV.js";
+} from "./cli-chunk-CCH6LTP6.js";
 import {
   nameFor
-} from "./cli-chunk-2ZCI4VI7.js";
+} from "./cli-chunk-6HNAVPDO.js";
 import {
   visible
-} from "./cli-chunk-YPOPDKQS.js";
+} from "./cli-chunk-GHRPXVUM.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -67,7 +67,7 @@ import {
   positiveInt,
   stateDirOption,
   terminalColumns
-} from "./cli-chunk-LHZ5JPMA.js";
+} from "./cli-chunk-LK7V5ONL.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;

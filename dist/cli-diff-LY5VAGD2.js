@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-V6VHYKEN.js";
+import "./cli-chunk-PCKSVTGQ.js";
 import {
   planTarget
-} from "./cli-chunk-ASKVB75M.js";
-import "./cli-chunk-VRV3JKO3.js";
+} from "./cli-chunk-LTUDATB6.js";
+import "./cli-chunk-4AHZAVZP.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-CSPXBCVV.js";
+} from "./cli-chunk-PJIHPJWZ.js";
 import {
   GRAPH_NODE_LIMIT,
   SCREEN_LINES,
@@ -40,7 +40,7 @@ import {
   waveRange,
   wavesText,
   withoutCallsText
-} from "./cli-chunk-OJRXL5W6.js";
+} from "./cli-chunk-LYJYPHIF.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
@@ -48,14 +48,14 @@ import {
   FILE_HEADERS_ONLY,
   createTwoFilesPatch,
   decidePair
-} from "./cli-chunk-EJHNHSBV.js";
+} from "./cli-chunk-CCH6LTP6.js";
 import {
   nameFor
-} from "./cli-chunk-2ZCI4VI7.js";
+} from "./cli-chunk-6HNAVPDO.js";
 import {
   lockEntry,
   visible
-} from "./cli-chunk-YPOPDKQS.js";
+} from "./cli-chunk-GHRPXVUM.js";
 import {
   Option,
   PATH_HELP,
@@ -70,7 +70,7 @@ import {
   splitText,
   stateDirOption,
   terminalColumns
-} from "./cli-chunk-LHZ5JPMA.js";
+} from "./cli-chunk-LK7V5ONL.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

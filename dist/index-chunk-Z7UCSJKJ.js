@@ -13504,7 +13504,7 @@ function asDict(record) {
 __name(asDict, "asDict");
 
 // src/refs/hash.ts
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
 
 // src/model/values.ts
 var PyFloat = class {
@@ -13676,8 +13676,9 @@ function pyFloatRepr(x) {
 __name(pyFloatRepr, "pyFloatRepr");
 
 // src/refs/hash.ts
+var hashOnce = crypto.hash;
 function sha256Hex(data) {
-  return createHash("sha256").update(data).digest("hex");
+  return hashOnce ? hashOnce("sha256", data, "hex") : crypto.createHash("sha256").update(data).digest("hex");
 }
 __name(sha256Hex, "sha256Hex");
 function textHashes(data) {

@@ -6,20 +6,20 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-CSPXBCVV.js";
+} from "./cli-chunk-PJIHPJWZ.js";
 import {
   nameFor
-} from "./cli-chunk-2ZCI4VI7.js";
+} from "./cli-chunk-6HNAVPDO.js";
 import {
   LOCK_VERSION,
   componentsOf,
   emptyLock
-} from "./cli-chunk-YPOPDKQS.js";
+} from "./cli-chunk-GHRPXVUM.js";
 import {
   dict,
   examples,
   own
-} from "./cli-chunk-LHZ5JPMA.js";
+} from "./cli-chunk-LK7V5ONL.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -4,7 +4,7 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   componentsOf,
   lockEntry
-} from "./cli-chunk-YPOPDKQS.js";
+} from "./cli-chunk-GHRPXVUM.js";
 import {
   PyFloat,
   UsageError,
@@ -20,7 +20,7 @@ import {
   plain,
   sha256Hex,
   sharedValue
-} from "./cli-chunk-LHZ5JPMA.js";
+} from "./cli-chunk-LK7V5ONL.js";
 
 // src/estimate/prices.ts
 var BUILT_IN_PRICES_AS_OF = "2026-03";

@@ -7,7 +7,7 @@ import {
   isUtf8Name,
   own,
   shownName
-} from "./cli-chunk-LHZ5JPMA.js";
+} from "./cli-chunk-LK7V5ONL.js";
 
 // src/report/visible.ts
 function visible(text) {

@@ -3,20 +3,20 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-ANJSDBIK.js";
-import "./cli-chunk-7ADVOZLD.js";
-import "./cli-chunk-BDDEBYNR.js";
+} from "./cli-chunk-TV5B5X7A.js";
+import "./cli-chunk-FWBCYG62.js";
+import "./cli-chunk-GEPCZVZT.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-TDRAPLR2.js";
+} from "./cli-chunk-OCOVEK5E.js";
 import "./cli-chunk-VWCPAHPU.js";
-import "./cli-chunk-6TGO2WHL.js";
+import "./cli-chunk-PAY2XI2D.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-V6VHYKEN.js";
+} from "./cli-chunk-PCKSVTGQ.js";
 import {
   listRunIds,
   listing,
@@ -24,7 +24,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-ASKVB75M.js";
+} from "./cli-chunk-LTUDATB6.js";
 import {
   LocalStore,
   PACK_HEADER,
@@ -40,23 +40,23 @@ import {
   readPackObject,
   recordLine,
   requestLine
-} from "./cli-chunk-VRV3JKO3.js";
+} from "./cli-chunk-4AHZAVZP.js";
 import {
   lockPathFor
-} from "./cli-chunk-CSPXBCVV.js";
+} from "./cli-chunk-PJIHPJWZ.js";
 import {
   count
-} from "./cli-chunk-OJRXL5W6.js";
+} from "./cli-chunk-LYJYPHIF.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-EJHNHSBV.js";
+import "./cli-chunk-CCH6LTP6.js";
 import {
   nameFor
-} from "./cli-chunk-2ZCI4VI7.js";
+} from "./cli-chunk-6HNAVPDO.js";
 import {
   visible
-} from "./cli-chunk-YPOPDKQS.js";
+} from "./cli-chunk-GHRPXVUM.js";
 import {
   ConfigError,
   Option,
@@ -74,7 +74,7 @@ import {
   shortRef,
   stateDirOption,
   writeFileAtomic
-} from "./cli-chunk-LHZ5JPMA.js";
+} from "./cli-chunk-LK7V5ONL.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

@@ -7,17 +7,17 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-CSPXBCVV.js";
+} from "./cli-chunk-PJIHPJWZ.js";
 import {
   sortedObject
-} from "./cli-chunk-EJHNHSBV.js";
+} from "./cli-chunk-CCH6LTP6.js";
 import {
   LOCK_VERSION,
   isBatchRecord,
   isRequestEntry,
   joinRequestEntry,
   lockEntry
-} from "./cli-chunk-YPOPDKQS.js";
+} from "./cli-chunk-GHRPXVUM.js";
 import {
   ConfigError,
   InputError,
@@ -46,7 +46,7 @@ import {
   textHashes,
   utf8Text,
   writeFileAtomic
-} from "./cli-chunk-LHZ5JPMA.js";
+} from "./cli-chunk-LK7V5ONL.js";
 
 // src/lockfile/journal.ts
 import { closeSync, ftruncateSync, lstatSync, openSync, readFileSync, realpathSync, rmSync, writeSync } from "node:fs";

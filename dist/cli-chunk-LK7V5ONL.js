@@ -23936,7 +23936,7 @@ function optionalString(v) {
 }
 
 // src/refs/hash.ts
-import { createHash as createHash2 } from "node:crypto";
+import * as crypto from "node:crypto";
 
 // src/refs/canonical.ts
 function canonicalJson(value) {
@@ -24057,8 +24057,9 @@ function pyFloatRepr(x) {
 }
 
 // src/refs/hash.ts
+var hashOnce = crypto.hash;
 function sha256Hex(data) {
-  return createHash2("sha256").update(data).digest("hex");
+  return hashOnce ? hashOnce("sha256", data, "hex") : crypto.createHash("sha256").update(data).digest("hex");
 }
 function textHashes(data) {
   const raw = sha256Hex(data);
