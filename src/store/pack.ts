@@ -32,9 +32,16 @@ export type PackEntry =
   | { kind: "record"; record: StoreRecord; bytes: number }
   | { kind: "request"; key: string; entries: RequestEntry[]; bytes: number };
 
-/** A new pack's name: it sorts after the packs written before it (by time, then by writer). */
+let lastPackTime = 0;
+
+/**
+ * A new pack's name: it sorts after the packs written before it (by time, then by writer). Within
+ * a process the time goes up by a millisecond at least from one pack to the next: two packs made
+ * in the same millisecond sorted by their random tags, so the newer could lose to the older.
+ */
 export function newPackName(): string {
-  return `${Date.now().toString(36).padStart(9, "0")}-${process.pid}-${randomBytes(4).toString("hex")}.pack`;
+  lastPackTime = Math.max(Date.now(), lastPackTime + 1);
+  return `${lastPackTime.toString(36).padStart(9, "0")}-${process.pid}-${randomBytes(4).toString("hex")}.pack`;
 }
 
 /** The process that writes (or wrote) a pack, from its name. */
