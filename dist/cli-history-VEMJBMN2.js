@@ -3,14 +3,14 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-TV5B5X7A.js";
-import "./cli-chunk-FWBCYG62.js";
-import "./cli-chunk-GEPCZVZT.js";
+} from "./cli-chunk-O2X6NOP2.js";
+import "./cli-chunk-6D3NNA34.js";
+import "./cli-chunk-Z72MM54R.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-OCOVEK5E.js";
+} from "./cli-chunk-B7HKPL3N.js";
 import "./cli-chunk-VWCPAHPU.js";
 import "./cli-chunk-PAY2XI2D.js";
 import {
@@ -24,7 +24,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-LTUDATB6.js";
+} from "./cli-chunk-UJGV7HCG.js";
 import {
   LocalStore,
   PACK_HEADER,
@@ -40,7 +40,7 @@ import {
   readPackObject,
   recordLine,
   requestLine
-} from "./cli-chunk-4AHZAVZP.js";
+} from "./cli-chunk-BFYGHVKA.js";
 import {
   lockPathFor
 } from "./cli-chunk-PJIHPJWZ.js";

@@ -5,7 +5,7 @@ import {
   acceptedBytes,
   makeRealDirs,
   openState
-} from "./cli-chunk-4AHZAVZP.js";
+} from "./cli-chunk-BFYGHVKA.js";
 import {
   callsModel,
   estimatePlan,

@@ -5,7 +5,7 @@ import {
   acceptedBytes,
   pairKey,
   realLockPath
-} from "./cli-chunk-4AHZAVZP.js";
+} from "./cli-chunk-BFYGHVKA.js";
 import {
   lockPathFor
 } from "./cli-chunk-PJIHPJWZ.js";

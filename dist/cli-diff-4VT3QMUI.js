@@ -4,8 +4,8 @@ const require = __pairflowCreateRequire(import.meta.url);
 import "./cli-chunk-PCKSVTGQ.js";
 import {
   planTarget
-} from "./cli-chunk-LTUDATB6.js";
-import "./cli-chunk-4AHZAVZP.js";
+} from "./cli-chunk-UJGV7HCG.js";
+import "./cli-chunk-BFYGHVKA.js";
 import {
   lockPathFor,
   readLock

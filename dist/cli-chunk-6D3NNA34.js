@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-GEPCZVZT.js";
+} from "./cli-chunk-Z72MM54R.js";
 import {
   planTarget
-} from "./cli-chunk-LTUDATB6.js";
+} from "./cli-chunk-UJGV7HCG.js";
 import {
   checkFails,
   checkText,

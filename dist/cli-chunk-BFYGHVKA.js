@@ -465,8 +465,10 @@ import path4 from "node:path";
 var PACK_HEADER = '{"pack":1}\n';
 var HEX64 = /^[0-9a-f]{64}$/;
 var WINDOW = 1 << 20;
+var lastPackTime = 0;
 function newPackName() {
-  return `${Date.now().toString(36).padStart(9, "0")}-${process.pid}-${randomBytes(4).toString("hex")}.pack`;
+  lastPackTime = Math.max(Date.now(), lastPackTime + 1);
+  return `${lastPackTime.toString(36).padStart(9, "0")}-${process.pid}-${randomBytes(4).toString("hex")}.pack`;
 }
 function packWriter(name) {
   const pid = Number(/^[0-9a-z]+-(\d+)-[0-9a-f]+\.pack$/.exec(name)?.[1]);

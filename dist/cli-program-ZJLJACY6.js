@@ -38,16 +38,16 @@ import "./cli-chunk-FRV2UMY2.js";
 // src/cli/program.ts
 var COMMANDS = [
   [["init"], async () => (await import("./cli-init-EBW26R36.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-V2X6OS7O.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-LKJ6PSHI.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-LY5VAGD2.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-BS5MNYU2.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-CPKLU4R5.js")).registerPrompt],
-  [["explain"], async () => (await import("./cli-explain-KFJNNLGB.js")).registerExplain],
-  [["adopt"], async () => (await import("./cli-adopt-A2RA3W7I.js")).registerAdopt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-GQQTLW2W.js")).registerHistory],
+  [["validate"], async () => (await import("./cli-validate-6V5UP7N2.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-S4GYKPS7.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-4VT3QMUI.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-TMIECWHG.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-U46JHR2E.js")).registerPrompt],
+  [["explain"], async () => (await import("./cli-explain-5MLPTZTX.js")).registerExplain],
+  [["adopt"], async () => (await import("./cli-adopt-IK6LJ24S.js")).registerAdopt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-VEMJBMN2.js")).registerHistory],
   [["merge-lock"], async () => (await import("./cli-mergeLock-CHBJYXHB.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-BXXZW3QE.js")).registerMerge]
+  [["merge"], async () => (await import("./cli-shard-HIBQ233Q.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-FWBCYG62.js";
+} from "./cli-chunk-6D3NNA34.js";
 import {
   AUTO_CONCURRENCY,
   BudgetExceededError,
@@ -18,11 +18,11 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-GEPCZVZT.js";
+} from "./cli-chunk-Z72MM54R.js";
 import {
   DEFAULT_CONCURRENCY,
   LockBusyError
-} from "./cli-chunk-OCOVEK5E.js";
+} from "./cli-chunk-B7HKPL3N.js";
 import {
   mark
 } from "./cli-chunk-VWCPAHPU.js";

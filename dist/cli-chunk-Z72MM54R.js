@@ -14,7 +14,7 @@ import {
   limiter,
   lockPath,
   newRunId
-} from "./cli-chunk-OCOVEK5E.js";
+} from "./cli-chunk-B7HKPL3N.js";
 import {
   mark
 } from "./cli-chunk-VWCPAHPU.js";
@@ -36,7 +36,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-LTUDATB6.js";
+} from "./cli-chunk-UJGV7HCG.js";
 import {
   BatchFile,
   LocalStore,
@@ -45,7 +45,7 @@ import {
   checkedStateDir,
   foldJournal,
   openState
-} from "./cli-chunk-4AHZAVZP.js";
+} from "./cli-chunk-BFYGHVKA.js";
 import {
   lockPathFor
 } from "./cli-chunk-PJIHPJWZ.js";

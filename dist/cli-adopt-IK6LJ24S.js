@@ -4,13 +4,13 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acquireRunLock,
   newRunId
-} from "./cli-chunk-OCOVEK5E.js";
+} from "./cli-chunk-B7HKPL3N.js";
 import {
   planOpened
-} from "./cli-chunk-LTUDATB6.js";
+} from "./cli-chunk-UJGV7HCG.js";
 import {
   openState
-} from "./cli-chunk-4AHZAVZP.js";
+} from "./cli-chunk-BFYGHVKA.js";
 import {
   writeLock
 } from "./cli-chunk-PJIHPJWZ.js";

@@ -4,10 +4,10 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-LTUDATB6.js";
+} from "./cli-chunk-UJGV7HCG.js";
 import {
   openState
-} from "./cli-chunk-4AHZAVZP.js";
+} from "./cli-chunk-BFYGHVKA.js";
 import "./cli-chunk-PJIHPJWZ.js";
 import {
   styleFor

@@ -10,7 +10,7 @@ import {
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-4AHZAVZP.js";
+} from "./cli-chunk-BFYGHVKA.js";
 import "./cli-chunk-PJIHPJWZ.js";
 import {
   count
