@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { COMMAND_ID_VARIABLE, LAUNCH_AFTER, prepareLauncher, runCommand, stopLauncher } from "../../src/processes/children.js";
 import { tempRepo } from "../helpers/fixtures.js";
+import { scaled } from "../helpers/time.js";
 import { until } from "../helpers/wait.js";
 
 function stat(pid: number): string[] | undefined {
@@ -79,7 +80,8 @@ describe.skipIf(!existsSync("/proc/self/stat"))("the launcher of commands", () =
     const next = await command(dir, "printf again");
     expect(next.stdout.toString()).toBe("again");
   });
-  it("gives each command it starts exactly the environment asked for, whatever the commands before it had", { timeout: 60_000 }, async () => {
+
+  it("gives each command it starts exactly the environment asked for, whatever the commands before it had", { timeout: scaled(60_000) }, async () => {
     const dir = tempRepo({});
     await stopLauncher();
     prepareLauncher(LAUNCH_AFTER + 1);
