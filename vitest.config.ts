@@ -7,6 +7,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // The package and the action the end-to-end tests run, built from the sources first.
     globalSetup: ["test/setup/package.ts"],
+    // PAIRFLOW_TEST_CPU=<file>: each test file's processor time, its processes' included (test/setup/cpu.ts).
+    setupFiles: process.env.PAIRFLOW_TEST_CPU ? ["test/setup/cpu.ts"] : [],
     // Tests wait for events, not for time: these only decide when a test that hangs is given up on.
     // PAIRFLOW_TEST_TIME_FACTOR scales them, and every budget a test sets itself (test/helpers/time.ts).
     testTimeout: scaled(30_000),
