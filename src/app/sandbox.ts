@@ -47,16 +47,16 @@ function pairsToRun(plan: Plan): Pair[] {
 
 const judgedByCommand = (pair: Pair) => pair.guard === "command" || (pair.guards ?? []).some((g) => g.guard === "command");
 
-/** Whether any pair this plan runs starts a command (a command generator or guard). */
-export function runsCommands(plan: Plan): boolean {
-  return pairsToRun(plan).some((pair) => pair.generator === "command" || judgedByCommand(pair));
-}
-
 /** How many commands this plan starts at the least: one per command generator or guard of a pair it runs. */
 export function commandsToStart(plan: Plan): number {
   let commands = 0;
   for (const pair of pairsToRun(plan)) commands += (pair.generator === "command" ? 1 : 0) + (judgedByCommand(pair) ? 1 : 0);
   return commands;
+}
+
+/** Whether any pair this plan runs starts a command (a command generator or guard). */
+export function runsCommands(plan: Plan): boolean {
+  return commandsToStart(plan) > 0;
 }
 
 /** Whether any pair this plan runs has a command guard: the commands that have a writable layer. */

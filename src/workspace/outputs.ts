@@ -59,22 +59,27 @@ export class OutputFiles {
 
   /** Writes the file atomically: readers see the old content or the new, never a mix. */
   write(pair: Pair, content: Buffer): void {
-    const file = outputPath(this.workflow, pair);
+    const file = this.target(pair);
     if (file === undefined) return;
-    const problem = this.problem(pair);
-    if (problem !== null) throw new Error(problem);
     writeFileAtomic(file, content);
     this.hashes.set(pair.id, textHashes(content));
   }
 
   /** write, the wait for the disk off the calling thread: a run goes on with other pairs meanwhile. */
   async writeAsync(pair: Pair, content: Buffer): Promise<void> {
-    const file = outputPath(this.workflow, pair);
+    const file = this.target(pair);
     if (file === undefined) return;
-    const problem = this.problem(pair);
-    if (problem !== null) throw new Error(problem);
     await writeFileAtomicAsync(file, content);
     this.hashes.set(pair.id, textHashes(content));
+  }
+
+  /** Where a write of the pair's output goes (none without an output); throws when it may not go there. */
+  private target(pair: Pair): string | undefined {
+    const file = outputPath(this.workflow, pair);
+    if (file === undefined) return undefined;
+    const problem = this.problem(pair);
+    if (problem !== null) throw new Error(problem);
+    return file;
   }
 
   /**
