@@ -22,7 +22,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.stdout.write(`${package_default.version}
 `);
 } else {
-  const { runCli } = await import("./cli-program-ZJLJACY6.js");
+  const { runCli } = await import("./cli-program-VANAAOT6.js");
   process.exitCode = await runCli(argv, {
     stdout: process.stdout,
     stderr: process.stderr,

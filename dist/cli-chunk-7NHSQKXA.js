@@ -7,7 +7,7 @@ import {
   isUtf8Name,
   own,
   shownName
-} from "./cli-chunk-LK7V5ONL.js";
+} from "./cli-chunk-BXCSBTXN.js";
 
 // src/report/visible.ts
 function visible(text) {

@@ -8,20 +8,20 @@ import {
   shardWaitOption,
   shardsJson,
   shardsText
-} from "./cli-chunk-Z72MM54R.js";
-import "./cli-chunk-B7HKPL3N.js";
+} from "./cli-chunk-LMLVZIIO.js";
+import "./cli-chunk-74NRXERS.js";
 import "./cli-chunk-VWCPAHPU.js";
-import "./cli-chunk-PAY2XI2D.js";
-import "./cli-chunk-PCKSVTGQ.js";
-import "./cli-chunk-UJGV7HCG.js";
-import "./cli-chunk-BFYGHVKA.js";
-import "./cli-chunk-PJIHPJWZ.js";
-import "./cli-chunk-LYJYPHIF.js";
+import "./cli-chunk-4JJEQPFB.js";
+import "./cli-chunk-AM42MMQN.js";
+import "./cli-chunk-3N45G7H4.js";
+import "./cli-chunk-TPNKQGFG.js";
+import "./cli-chunk-LAOPAIVL.js";
+import "./cli-chunk-PW37734U.js";
 import "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-CCH6LTP6.js";
-import "./cli-chunk-6HNAVPDO.js";
-import "./cli-chunk-GHRPXVUM.js";
-import "./cli-chunk-LK7V5ONL.js";
+import "./cli-chunk-YKULHKX5.js";
+import "./cli-chunk-FEFDJVE6.js";
+import "./cli-chunk-7NHSQKXA.js";
+import "./cli-chunk-BXCSBTXN.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 export {

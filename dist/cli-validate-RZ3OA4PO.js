@@ -3,24 +3,24 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   issueLines
-} from "./cli-chunk-B2VY5NHY.js";
+} from "./cli-chunk-VJSIQDDU.js";
 import {
   checkWorkflow
-} from "./cli-chunk-PAY2XI2D.js";
+} from "./cli-chunk-4JJEQPFB.js";
 import {
   inputHasherFor,
   stateDirFor
-} from "./cli-chunk-BFYGHVKA.js";
-import "./cli-chunk-PJIHPJWZ.js";
+} from "./cli-chunk-TPNKQGFG.js";
+import "./cli-chunk-LAOPAIVL.js";
 import {
   count
-} from "./cli-chunk-LYJYPHIF.js";
+} from "./cli-chunk-PW37734U.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-CCH6LTP6.js";
-import "./cli-chunk-6HNAVPDO.js";
-import "./cli-chunk-GHRPXVUM.js";
+import "./cli-chunk-YKULHKX5.js";
+import "./cli-chunk-FEFDJVE6.js";
+import "./cli-chunk-7NHSQKXA.js";
 import {
   ConfigError,
   EXIT,
@@ -33,7 +33,7 @@ import {
   issueAt,
   loadWorkflow,
   sortIssues
-} from "./cli-chunk-LK7V5ONL.js";
+} from "./cli-chunk-BXCSBTXN.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -14,7 +14,7 @@ import {
   findRepoRoot,
   isInside,
   writeFileAtomic
-} from "./cli-chunk-LK7V5ONL.js";
+} from "./cli-chunk-BXCSBTXN.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

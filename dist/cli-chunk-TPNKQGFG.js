@@ -7,17 +7,17 @@ import {
   lockPathFor,
   readLock,
   writeLock
-} from "./cli-chunk-PJIHPJWZ.js";
+} from "./cli-chunk-LAOPAIVL.js";
 import {
   sortedObject
-} from "./cli-chunk-CCH6LTP6.js";
+} from "./cli-chunk-YKULHKX5.js";
 import {
   LOCK_VERSION,
   isBatchRecord,
   isRequestEntry,
   joinRequestEntry,
   lockEntry
-} from "./cli-chunk-GHRPXVUM.js";
+} from "./cli-chunk-7NHSQKXA.js";
 import {
   ConfigError,
   InputError,
@@ -46,7 +46,7 @@ import {
   textHashes,
   utf8Text,
   writeFileAtomic
-} from "./cli-chunk-LK7V5ONL.js";
+} from "./cli-chunk-BXCSBTXN.js";
 
 // src/lockfile/journal.ts
 import { closeSync, ftruncateSync, lstatSync, openSync, readFileSync, realpathSync, rmSync, writeSync } from "node:fs";

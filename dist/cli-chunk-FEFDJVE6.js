@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   visibleName
-} from "./cli-chunk-GHRPXVUM.js";
+} from "./cli-chunk-7NHSQKXA.js";
 
 // src/report/names.ts
 var ENTITY = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };

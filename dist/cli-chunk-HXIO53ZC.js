@@ -5,10 +5,10 @@ import {
   planShards,
   shardsJson,
   shardsText
-} from "./cli-chunk-Z72MM54R.js";
+} from "./cli-chunk-LMLVZIIO.js";
 import {
   planTarget
-} from "./cli-chunk-UJGV7HCG.js";
+} from "./cli-chunk-3N45G7H4.js";
 import {
   checkFails,
   checkText,
@@ -16,13 +16,13 @@ import {
   planJsonStream,
   planJsonText,
   planText
-} from "./cli-chunk-LYJYPHIF.js";
+} from "./cli-chunk-PW37734U.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
 import {
   visible
-} from "./cli-chunk-GHRPXVUM.js";
+} from "./cli-chunk-7NHSQKXA.js";
 import {
   EXIT,
   Option,
@@ -33,7 +33,7 @@ import {
   stateDirOption,
   terminalColumns,
   writePieces
-} from "./cli-chunk-LK7V5ONL.js";
+} from "./cli-chunk-BXCSBTXN.js";
 
 // src/cli/commands/plan.ts
 async function showPlan(io, target, opts, setStatus) {

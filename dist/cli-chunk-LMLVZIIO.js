@@ -14,17 +14,17 @@ import {
   limiter,
   lockPath,
   newRunId
-} from "./cli-chunk-B7HKPL3N.js";
+} from "./cli-chunk-74NRXERS.js";
 import {
   mark
 } from "./cli-chunk-VWCPAHPU.js";
 import {
   checkWorkflow
-} from "./cli-chunk-PAY2XI2D.js";
+} from "./cli-chunk-4JJEQPFB.js";
 import {
   eventLine,
   runSummary
-} from "./cli-chunk-PCKSVTGQ.js";
+} from "./cli-chunk-AM42MMQN.js";
 import {
   RunRecorder,
   estimateOf,
@@ -36,7 +36,7 @@ import {
   readRun,
   resumeState,
   runState
-} from "./cli-chunk-UJGV7HCG.js";
+} from "./cli-chunk-3N45G7H4.js";
 import {
   BatchFile,
   LocalStore,
@@ -45,10 +45,10 @@ import {
   checkedStateDir,
   foldJournal,
   openState
-} from "./cli-chunk-BFYGHVKA.js";
+} from "./cli-chunk-TPNKQGFG.js";
 import {
   lockPathFor
-} from "./cli-chunk-PJIHPJWZ.js";
+} from "./cli-chunk-LAOPAIVL.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
@@ -67,13 +67,13 @@ import {
   usd,
   withDependencies,
   workflowRef
-} from "./cli-chunk-CCH6LTP6.js";
+} from "./cli-chunk-YKULHKX5.js";
 import {
   nameFor
-} from "./cli-chunk-6HNAVPDO.js";
+} from "./cli-chunk-FEFDJVE6.js";
 import {
   lockEntry
-} from "./cli-chunk-GHRPXVUM.js";
+} from "./cli-chunk-7NHSQKXA.js";
 import {
   ASSEMBLE,
   ConfigError,
@@ -111,7 +111,7 @@ import {
   stateDirOption,
   terminalColumns,
   writeFileAtomic
-} from "./cli-chunk-LK7V5ONL.js";
+} from "./cli-chunk-BXCSBTXN.js";
 import {
   __toESM
 } from "./cli-chunk-FRV2UMY2.js";
@@ -1669,13 +1669,13 @@ function pairsToRun(plan) {
   return plan.pairs.filter((p) => p.action === "run").map((p) => plan.workflow.pairs.get(p.id));
 }
 var judgedByCommand = (pair) => pair.guard === "command" || (pair.guards ?? []).some((g) => g.guard === "command");
-function runsCommands(plan) {
-  return pairsToRun(plan).some((pair) => pair.generator === "command" || judgedByCommand(pair));
-}
 function commandsToStart(plan) {
   let commands = 0;
   for (const pair of pairsToRun(plan)) commands += (pair.generator === "command" ? 1 : 0) + (judgedByCommand(pair) ? 1 : 0);
   return commands;
+}
+function runsCommands(plan) {
+  return commandsToStart(plan) > 0;
 }
 function runsCommandGuards(plan) {
   return pairsToRun(plan).some(judgedByCommand);

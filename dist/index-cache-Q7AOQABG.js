@@ -15,7 +15,7 @@ import {
   own,
   resolveWorkflowPath,
   sha256Hex
-} from "./index-chunk-Z7UCSJKJ.js";
+} from "./index-chunk-MRHZ4JYY.js";
 import "./index-chunk-PZ2QIV5B.js";
 import {
   RetryBudget,

@@ -3,20 +3,20 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   EXIT_BUSY
-} from "./cli-chunk-O2X6NOP2.js";
-import "./cli-chunk-6D3NNA34.js";
-import "./cli-chunk-Z72MM54R.js";
+} from "./cli-chunk-NDNCUSG4.js";
+import "./cli-chunk-HXIO53ZC.js";
+import "./cli-chunk-LMLVZIIO.js";
 import {
   LockBusyError,
   acquireRunLocks,
   currentHolder
-} from "./cli-chunk-B7HKPL3N.js";
+} from "./cli-chunk-74NRXERS.js";
 import "./cli-chunk-VWCPAHPU.js";
-import "./cli-chunk-PAY2XI2D.js";
+import "./cli-chunk-4JJEQPFB.js";
 import {
   NOT_REPORTED,
   seconds
-} from "./cli-chunk-PCKSVTGQ.js";
+} from "./cli-chunk-AM42MMQN.js";
 import {
   listRunIds,
   listing,
@@ -24,7 +24,7 @@ import {
   readRun,
   runDir,
   runState
-} from "./cli-chunk-UJGV7HCG.js";
+} from "./cli-chunk-3N45G7H4.js";
 import {
   LocalStore,
   PACK_HEADER,
@@ -40,23 +40,23 @@ import {
   readPackObject,
   recordLine,
   requestLine
-} from "./cli-chunk-BFYGHVKA.js";
+} from "./cli-chunk-TPNKQGFG.js";
 import {
   lockPathFor
-} from "./cli-chunk-PJIHPJWZ.js";
+} from "./cli-chunk-LAOPAIVL.js";
 import {
   count
-} from "./cli-chunk-LYJYPHIF.js";
+} from "./cli-chunk-PW37734U.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-CCH6LTP6.js";
+import "./cli-chunk-YKULHKX5.js";
 import {
   nameFor
-} from "./cli-chunk-6HNAVPDO.js";
+} from "./cli-chunk-FEFDJVE6.js";
 import {
   visible
-} from "./cli-chunk-GHRPXVUM.js";
+} from "./cli-chunk-7NHSQKXA.js";
 import {
   ConfigError,
   Option,
@@ -74,7 +74,7 @@ import {
   shortRef,
   stateDirOption,
   writeFileAtomic
-} from "./cli-chunk-LK7V5ONL.js";
+} from "./cli-chunk-BXCSBTXN.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

@@ -3,13 +3,13 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   nameFor
-} from "./cli-chunk-6HNAVPDO.js";
+} from "./cli-chunk-FEFDJVE6.js";
 import {
   visible
-} from "./cli-chunk-GHRPXVUM.js";
+} from "./cli-chunk-7NHSQKXA.js";
 import {
   formatIssue
-} from "./cli-chunk-LK7V5ONL.js";
+} from "./cli-chunk-BXCSBTXN.js";
 
 // src/report/issues.ts
 var SHOWN_PER_FILE = 50;

@@ -5,10 +5,10 @@ import {
   acceptedBytes,
   pairKey,
   realLockPath
-} from "./cli-chunk-BFYGHVKA.js";
+} from "./cli-chunk-TPNKQGFG.js";
 import {
   lockPathFor
-} from "./cli-chunk-PJIHPJWZ.js";
+} from "./cli-chunk-LAOPAIVL.js";
 import {
   byProviderAndModel,
   componentDigests,
@@ -20,10 +20,10 @@ import {
   requestKey,
   sharedPrefixes,
   withObserved
-} from "./cli-chunk-CCH6LTP6.js";
+} from "./cli-chunk-YKULHKX5.js";
 import {
   lockEntry
-} from "./cli-chunk-GHRPXVUM.js";
+} from "./cli-chunk-7NHSQKXA.js";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   UsageError,
@@ -31,7 +31,7 @@ import {
   dict,
   plain,
   utf8Text
-} from "./cli-chunk-LK7V5ONL.js";
+} from "./cli-chunk-BXCSBTXN.js";
 
 // src/engine/engine.ts
 import { randomBytes } from "node:crypto";

@@ -4,7 +4,7 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   componentsOf,
   lockEntry
-} from "./cli-chunk-GHRPXVUM.js";
+} from "./cli-chunk-7NHSQKXA.js";
 import {
   PyFloat,
   UsageError,
@@ -20,7 +20,7 @@ import {
   plain,
   sha256Hex,
   sharedValue
-} from "./cli-chunk-LK7V5ONL.js";
+} from "./cli-chunk-BXCSBTXN.js";
 
 // src/estimate/prices.ts
 var BUILT_IN_PRICES_AS_OF = "2026-03";

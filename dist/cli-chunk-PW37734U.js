@@ -8,20 +8,20 @@ import {
   costOf,
   totals,
   usd
-} from "./cli-chunk-CCH6LTP6.js";
+} from "./cli-chunk-YKULHKX5.js";
 import {
   nameFor
-} from "./cli-chunk-6HNAVPDO.js";
+} from "./cli-chunk-FEFDJVE6.js";
 import {
   visible
-} from "./cli-chunk-GHRPXVUM.js";
+} from "./cli-chunk-7NHSQKXA.js";
 import {
   commandNetwork,
   displayPath,
   grouped,
   instanceId,
   shortRef
-} from "./cli-chunk-LK7V5ONL.js";
+} from "./cli-chunk-BXCSBTXN.js";
 
 // src/report/markdown.ts
 function md(text) {

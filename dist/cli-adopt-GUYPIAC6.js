@@ -4,27 +4,27 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acquireRunLock,
   newRunId
-} from "./cli-chunk-B7HKPL3N.js";
+} from "./cli-chunk-74NRXERS.js";
 import {
   planOpened
-} from "./cli-chunk-UJGV7HCG.js";
+} from "./cli-chunk-3N45G7H4.js";
 import {
   openState
-} from "./cli-chunk-BFYGHVKA.js";
+} from "./cli-chunk-TPNKQGFG.js";
 import {
   writeLock
-} from "./cli-chunk-PJIHPJWZ.js";
+} from "./cli-chunk-LAOPAIVL.js";
 import {
   onlyPairs,
   plannedComponents
-} from "./cli-chunk-CCH6LTP6.js";
+} from "./cli-chunk-YKULHKX5.js";
 import {
   nameFor
-} from "./cli-chunk-6HNAVPDO.js";
+} from "./cli-chunk-FEFDJVE6.js";
 import {
   emptyLock,
   lockEntry
-} from "./cli-chunk-GHRPXVUM.js";
+} from "./cli-chunk-7NHSQKXA.js";
 import {
   PATH_HELP,
   UsageError,
@@ -34,7 +34,7 @@ import {
   sha256Hex,
   splitText,
   stateDirOption
-} from "./cli-chunk-LK7V5ONL.js";
+} from "./cli-chunk-BXCSBTXN.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -7,21 +7,21 @@ import {
 import {
   SHOWN_PER_FILE,
   issueLines
-} from "./cli-chunk-B2VY5NHY.js";
+} from "./cli-chunk-VJSIQDDU.js";
 import {
   mark
 } from "./cli-chunk-VWCPAHPU.js";
 import {
   count
-} from "./cli-chunk-LYJYPHIF.js";
+} from "./cli-chunk-PW37734U.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
-import "./cli-chunk-CCH6LTP6.js";
-import "./cli-chunk-6HNAVPDO.js";
+import "./cli-chunk-YKULHKX5.js";
+import "./cli-chunk-FEFDJVE6.js";
 import {
   visible
-} from "./cli-chunk-GHRPXVUM.js";
+} from "./cli-chunk-7NHSQKXA.js";
 import {
   Command,
   CommanderError,
@@ -31,23 +31,23 @@ import {
   StorageError,
   UsageError,
   checkStateDir
-} from "./cli-chunk-LK7V5ONL.js";
+} from "./cli-chunk-BXCSBTXN.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 
 // src/cli/program.ts
 var COMMANDS = [
-  [["init"], async () => (await import("./cli-init-EBW26R36.js")).registerInit],
-  [["validate"], async () => (await import("./cli-validate-6V5UP7N2.js")).registerValidate],
-  [["plan"], async () => (await import("./cli-plan-S4GYKPS7.js")).registerPlan],
-  [["diff"], async () => (await import("./cli-diff-4VT3QMUI.js")).registerDiff],
-  [["run", "resume"], async () => (await import("./cli-run-TMIECWHG.js")).registerRun],
-  [["prompt"], async () => (await import("./cli-prompt-U46JHR2E.js")).registerPrompt],
-  [["explain"], async () => (await import("./cli-explain-5MLPTZTX.js")).registerExplain],
-  [["adopt"], async () => (await import("./cli-adopt-IK6LJ24S.js")).registerAdopt],
-  [["runs", "show", "prune"], async () => (await import("./cli-history-VEMJBMN2.js")).registerHistory],
-  [["merge-lock"], async () => (await import("./cli-mergeLock-CHBJYXHB.js")).registerMergeLock],
-  [["merge"], async () => (await import("./cli-shard-HIBQ233Q.js")).registerMerge]
+  [["init"], async () => (await import("./cli-init-HTSTIGJO.js")).registerInit],
+  [["validate"], async () => (await import("./cli-validate-RZ3OA4PO.js")).registerValidate],
+  [["plan"], async () => (await import("./cli-plan-BYVFYCGE.js")).registerPlan],
+  [["diff"], async () => (await import("./cli-diff-ZGE6VPV7.js")).registerDiff],
+  [["run", "resume"], async () => (await import("./cli-run-KEANR6N2.js")).registerRun],
+  [["prompt"], async () => (await import("./cli-prompt-XDL2WSJY.js")).registerPrompt],
+  [["explain"], async () => (await import("./cli-explain-JYVYWBYK.js")).registerExplain],
+  [["adopt"], async () => (await import("./cli-adopt-GUYPIAC6.js")).registerAdopt],
+  [["runs", "show", "prune"], async () => (await import("./cli-history-UBA3GRGQ.js")).registerHistory],
+  [["merge-lock"], async () => (await import("./cli-mergeLock-SKZYQC4H.js")).registerMergeLock],
+  [["merge"], async () => (await import("./cli-shard-QHOFMH6Q.js")).registerMerge]
 ];
 async function runCli(argv, io) {
   let status = EXIT.ok;

@@ -4,20 +4,20 @@ const require = __pairflowCreateRequire(import.meta.url);
 import {
   acceptedContent,
   planOpened
-} from "./cli-chunk-UJGV7HCG.js";
+} from "./cli-chunk-3N45G7H4.js";
 import {
   openState
-} from "./cli-chunk-BFYGHVKA.js";
-import "./cli-chunk-PJIHPJWZ.js";
+} from "./cli-chunk-TPNKQGFG.js";
+import "./cli-chunk-LAOPAIVL.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
 import {
   renderPrompt
-} from "./cli-chunk-CCH6LTP6.js";
+} from "./cli-chunk-YKULHKX5.js";
 import {
   visible
-} from "./cli-chunk-GHRPXVUM.js";
+} from "./cli-chunk-7NHSQKXA.js";
 import {
   Option,
   PATH_HELP,
@@ -26,7 +26,7 @@ import {
   examples,
   positiveInt,
   stateDirOption
-} from "./cli-chunk-LK7V5ONL.js";
+} from "./cli-chunk-BXCSBTXN.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
-import "./cli-chunk-PCKSVTGQ.js";
+import "./cli-chunk-AM42MMQN.js";
 import {
   planTarget
-} from "./cli-chunk-UJGV7HCG.js";
-import "./cli-chunk-BFYGHVKA.js";
+} from "./cli-chunk-3N45G7H4.js";
+import "./cli-chunk-TPNKQGFG.js";
 import {
   lockPathFor,
   readLock
-} from "./cli-chunk-PJIHPJWZ.js";
+} from "./cli-chunk-LAOPAIVL.js";
 import {
   GRAPH_NODE_LIMIT,
   SCREEN_LINES,
@@ -40,7 +40,7 @@ import {
   waveRange,
   wavesText,
   withoutCallsText
-} from "./cli-chunk-LYJYPHIF.js";
+} from "./cli-chunk-PW37734U.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
@@ -48,14 +48,14 @@ import {
   FILE_HEADERS_ONLY,
   createTwoFilesPatch,
   decidePair
-} from "./cli-chunk-CCH6LTP6.js";
+} from "./cli-chunk-YKULHKX5.js";
 import {
   nameFor
-} from "./cli-chunk-6HNAVPDO.js";
+} from "./cli-chunk-FEFDJVE6.js";
 import {
   lockEntry,
   visible
-} from "./cli-chunk-GHRPXVUM.js";
+} from "./cli-chunk-7NHSQKXA.js";
 import {
   Option,
   PATH_HELP,
@@ -70,7 +70,7 @@ import {
   splitText,
   stateDirOption,
   terminalColumns
-} from "./cli-chunk-LK7V5ONL.js";
+} from "./cli-chunk-BXCSBTXN.js";
 import "./cli-chunk-NRKDSK7E.js";
 import {
   __toESM

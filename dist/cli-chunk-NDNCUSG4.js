@@ -3,7 +3,7 @@ import { createRequire as __pairflowCreateRequire } from "node:module";
 const require = __pairflowCreateRequire(import.meta.url);
 import {
   showPlan
-} from "./cli-chunk-6D3NNA34.js";
+} from "./cli-chunk-HXIO53ZC.js";
 import {
   AUTO_CONCURRENCY,
   BudgetExceededError,
@@ -18,11 +18,11 @@ import {
   runTarget,
   shardOption,
   shardWaitOption
-} from "./cli-chunk-Z72MM54R.js";
+} from "./cli-chunk-LMLVZIIO.js";
 import {
   DEFAULT_CONCURRENCY,
   LockBusyError
-} from "./cli-chunk-B7HKPL3N.js";
+} from "./cli-chunk-74NRXERS.js";
 import {
   mark
 } from "./cli-chunk-VWCPAHPU.js";
@@ -31,7 +31,7 @@ import {
   eventLine,
   runJson,
   runSummary
-} from "./cli-chunk-PCKSVTGQ.js";
+} from "./cli-chunk-AM42MMQN.js";
 import {
   compareWithRun,
   comparisonText,
@@ -42,20 +42,20 @@ import {
   number,
   planText,
   plural
-} from "./cli-chunk-LYJYPHIF.js";
+} from "./cli-chunk-PW37734U.js";
 import {
   styleFor
 } from "./cli-chunk-TNYNDC55.js";
 import {
   asksBeforeRunning,
   parseUsd
-} from "./cli-chunk-CCH6LTP6.js";
+} from "./cli-chunk-YKULHKX5.js";
 import {
   nameFor
-} from "./cli-chunk-6HNAVPDO.js";
+} from "./cli-chunk-FEFDJVE6.js";
 import {
   visible
-} from "./cli-chunk-GHRPXVUM.js";
+} from "./cli-chunk-7NHSQKXA.js";
 import {
   EXIT,
   InvalidArgumentError,
@@ -67,7 +67,7 @@ import {
   positiveInt,
   stateDirOption,
   terminalColumns
-} from "./cli-chunk-LK7V5ONL.js";
+} from "./cli-chunk-BXCSBTXN.js";
 
 // src/cli/progress.ts
 var LOG_INTERVAL_MS = 6e4;

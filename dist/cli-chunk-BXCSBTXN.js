@@ -24374,21 +24374,25 @@ var OutputFiles = class {
   }
   /** Writes the file atomically: readers see the old content or the new, never a mix. */
   write(pair, content) {
-    const file = outputPath(this.workflow, pair);
+    const file = this.target(pair);
     if (file === void 0) return;
-    const problem = this.problem(pair);
-    if (problem !== null) throw new Error(problem);
     writeFileAtomic(file, content);
     this.hashes.set(pair.id, textHashes(content));
   }
   /** write, the wait for the disk off the calling thread: a run goes on with other pairs meanwhile. */
   async writeAsync(pair, content) {
-    const file = outputPath(this.workflow, pair);
+    const file = this.target(pair);
     if (file === void 0) return;
-    const problem = this.problem(pair);
-    if (problem !== null) throw new Error(problem);
     await writeFileAtomicAsync(file, content);
     this.hashes.set(pair.id, textHashes(content));
+  }
+  /** Where a write of the pair's output goes (none without an output); throws when it may not go there. */
+  target(pair) {
+    const file = outputPath(this.workflow, pair);
+    if (file === void 0) return void 0;
+    const problem = this.problem(pair);
+    if (problem !== null) throw new Error(problem);
+    return file;
   }
   /**
    * An output is written only inside the repository, after symlinks: a directory on its path that

@@ -6,20 +6,20 @@ import {
   orderedEntry,
   readLock,
   writeLock
-} from "./cli-chunk-PJIHPJWZ.js";
+} from "./cli-chunk-LAOPAIVL.js";
 import {
   nameFor
-} from "./cli-chunk-6HNAVPDO.js";
+} from "./cli-chunk-FEFDJVE6.js";
 import {
   LOCK_VERSION,
   componentsOf,
   emptyLock
-} from "./cli-chunk-GHRPXVUM.js";
+} from "./cli-chunk-7NHSQKXA.js";
 import {
   dict,
   examples,
   own
-} from "./cli-chunk-LK7V5ONL.js";
+} from "./cli-chunk-BXCSBTXN.js";
 import "./cli-chunk-NRKDSK7E.js";
 import "./cli-chunk-FRV2UMY2.js";
 

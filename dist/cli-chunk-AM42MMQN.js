@@ -13,20 +13,20 @@ import {
   fitLines,
   padColumns,
   runNodes
-} from "./cli-chunk-LYJYPHIF.js";
+} from "./cli-chunk-PW37734U.js";
 import {
   usd
-} from "./cli-chunk-CCH6LTP6.js";
+} from "./cli-chunk-YKULHKX5.js";
 import {
   nameFor
-} from "./cli-chunk-6HNAVPDO.js";
+} from "./cli-chunk-FEFDJVE6.js";
 import {
   visible
-} from "./cli-chunk-GHRPXVUM.js";
+} from "./cli-chunk-7NHSQKXA.js";
 import {
   grouped,
   shortRef
-} from "./cli-chunk-LK7V5ONL.js";
+} from "./cli-chunk-BXCSBTXN.js";
 
 // src/report/spend.ts
 var n = grouped;
